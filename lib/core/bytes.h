@@ -1,0 +1,59 @@
+/* Unaligned little- and big-endian loads. Every field of every input is read
+ * through these: memcpy never faults on alignment and never lets the compiler
+ * assume a struct layout onto untrusted bytes. */
+#ifndef PROFDB_CORE_BYTES_H
+#define PROFDB_CORE_BYTES_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline uint16_t profdb__le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static inline uint32_t profdb__le32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+
+static inline uint64_t profdb__le64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline uint16_t profdb__be16(const unsigned char *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static inline uint32_t profdb__be32(const unsigned char *p)
+{
+	return __builtin_bswap32(profdb__le32(p));
+}
+
+static inline uint64_t profdb__be64(const unsigned char *p)
+{
+	return __builtin_bswap64(profdb__le64(p));
+}
+
+/* A double from its stored bit pattern, unchanged (NaN payloads, -0.0,
+ * denormals): the bits are moved, never converted. */
+static inline double profdb__f64_bits(uint64_t bits)
+{
+	double d;
+	memcpy(&d, &bits, 8);
+	return d;
+}
+
+#endif

@@ -1,0 +1,89 @@
+/* The small core shared by every format module: input files (mapped or
+ * caller-owned), the one bounds-checked range helper, per-thread error
+ * messages, warnings, and thread-safe lazy initialisation. */
+#ifndef PROFDB_CORE_CORE_H
+#define PROFDB_CORE_CORE_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profdb/profdb.h"
+#include "bytes.h"
+
+#define PROFDB__PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* ---- errors (error.c) ---------------------------------------------------- */
+
+/* Record a message for the calling thread and return @p code (negative). */
+int profdb__fail(int code, const char *fmt, ...) PROFDB__PRINTF(2, 3);
+/* The calling thread's message buffer (read by the once helper). */
+const char *profdb__message(void);
+void profdb__set_message(const char *msg);
+
+/* ---- an input file ------------------------------------------------------- */
+
+typedef struct profdb__input {
+	const unsigned char *base;  /* first byte; never written */
+	uint64_t size;
+	const char *name;           /* for messages: "meta.db", or the path */
+	void *owned;                /* mapping or copy to release, or NULL */
+	size_t owned_size;
+	int owned_is_map;
+} profdb__input;
+
+/* Map (or, with PROFDB_OPEN_COPY, read) @p path. @p name is used in
+ * messages and must outlive the input. -ENOENT when the file is absent. */
+int profdb__input_open(profdb__input *in, const char *path, const char *name,
+                       uint32_t flags);
+void profdb__input_mem(profdb__input *in, const void *data, size_t size, const char *name);
+void profdb__input_close(profdb__input *in);
+
+/* The bounds check: [off, off + len) must lie inside [lo, hi) of the input,
+ * with hi <= size. All arithmetic is overflow-safe in 64 bits. On success
+ * *out points at off. On failure the message names the input, @p what and
+ * the offset, and -EBADMSG is returned (or -ENODATA when the range would
+ * only fit in a longer file, i.e. the file looks truncated). */
+int profdb__span(const profdb__input *in, uint64_t lo, uint64_t hi, uint64_t off,
+                 uint64_t len, const char *what, const unsigned char **out);
+
+/* Same over the whole file. */
+static inline int profdb__range(const profdb__input *in, uint64_t off, uint64_t len,
+                                const char *what, const unsigned char **out)
+{
+	return profdb__span(in, 0, in->size, off, len, what, out);
+}
+
+/* a * b into *out; -EBADMSG with a message on overflow. */
+int profdb__mul(const profdb__input *in, uint64_t a, uint64_t b, const char *what,
+                uint64_t *out);
+
+/* NUL-terminated string starting at @p off that ends before @p hi. */
+int profdb__string(const profdb__input *in, uint64_t lo, uint64_t hi, uint64_t off,
+                   const char *what, const char **out);
+
+/* ---- warnings ------------------------------------------------------------ */
+
+void profdb__warn(const profdb_options *opts, const char *fmt, ...) PROFDB__PRINTF(2, 3);
+
+/* Copy caller options (size-checked, so a shorter old struct works). */
+void profdb__options_copy(profdb_options *dst, const profdb_options *src);
+
+/* ---- once: thread-safe lazy initialisation (once.c) ---------------------- */
+
+typedef struct profdb__once {
+	atomic_int done;       /* 1 after init ran; acquire/release */
+	int result;            /* init's return value */
+	pthread_mutex_t lock;
+	char *message;         /* init's error message, replayed to every caller */
+} profdb__once;
+
+void profdb__once_init(profdb__once *o);
+void profdb__once_destroy(profdb__once *o);
+/* Run fn(arg) exactly once; every caller gets its result, and on failure the
+ * calling thread's error message is set to the one fn produced. */
+int profdb__once_run(profdb__once *o, int (*fn)(void *), void *arg);
+
+#endif

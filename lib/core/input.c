@@ -1,0 +1,173 @@
+/* Input files: mapped read-only (or copied, or borrowed from the caller) and
+ * read only through profdb__span, the single bounds check. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core.h"
+
+static const unsigned char empty[1];
+
+static int read_all(int fd, unsigned char *buf, size_t size)
+{
+	size_t done = 0;
+	while (done < size) {
+		ssize_t n = read(fd, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -ENODATA;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int profdb__input_open(profdb__input *in, const char *path, const char *name, uint32_t flags)
+{
+	struct stat st;
+	int r;
+
+	memset(in, 0, sizeof *in);
+	in->name = name;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		return profdb__fail(r, "%s: cannot open: %s", path, strerror(-r));
+	}
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return profdb__fail(r, "%s: cannot stat: %s", path, strerror(-r));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return profdb__fail(-EINVAL, "%s: not a regular file", path);
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX / 2) {
+		close(fd);
+		return profdb__fail(-EFBIG, "%s: file too large for this address space", path);
+	}
+	size_t size = (size_t)st.st_size;
+	in->base = empty;
+	in->size = size;
+	if (size == 0) {
+		close(fd);
+		return 0;
+	}
+	if (flags & PROFDB_OPEN_COPY) {
+		unsigned char *buf = malloc(size);
+		if (!buf) {
+			close(fd);
+			return profdb__fail(-ENOMEM, "%s: cannot allocate %zu bytes", path, size);
+		}
+		r = read_all(fd, buf, size);
+		close(fd);
+		if (r < 0) {
+			free(buf);
+			return profdb__fail(r, "%s: read failed (file changed while reading?)", path);
+		}
+		in->base = buf;
+		in->owned = buf;
+		in->owned_size = size;
+		return 0;
+	}
+	int mflags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+	if (flags & PROFDB_OPEN_POPULATE)
+		mflags |= MAP_POPULATE;
+#endif
+	void *map = mmap(NULL, size, PROT_READ, mflags, fd, 0);
+	if (map == MAP_FAILED) {
+		r = -errno;
+		close(fd);
+		return profdb__fail(r, "%s: mmap failed: %s", path, strerror(-r));
+	}
+	/* The size we map is the size we trust; re-check it so a file that was
+	 * truncated between fstat and mmap is caught here rather than as a
+	 * SIGBUS later (truncation after open stays the caller's hazard,
+	 * doc/ROBUSTNESS.md). */
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < size) {
+		munmap(map, size);
+		close(fd);
+		return profdb__fail(-ENODATA, "%s: file shrank while being opened", path);
+	}
+	close(fd);
+	in->base = map;
+	in->owned = map;
+	in->owned_size = size;
+	in->owned_is_map = 1;
+	return 0;
+}
+
+void profdb__input_mem(profdb__input *in, const void *data, size_t size, const char *name)
+{
+	memset(in, 0, sizeof *in);
+	in->base = data ? data : empty;
+	in->size = data ? size : 0;
+	in->name = name;
+}
+
+void profdb__input_close(profdb__input *in)
+{
+	if (in->owned) {
+		if (in->owned_is_map)
+			munmap(in->owned, in->owned_size);
+		else
+			free(in->owned);
+	}
+	memset(in, 0, sizeof *in);
+}
+
+int profdb__span(const profdb__input *in, uint64_t lo, uint64_t hi, uint64_t off,
+                 uint64_t len, const char *what, const unsigned char **out)
+{
+	if (hi > in->size)
+		hi = in->size;
+	if (lo <= hi && off >= lo && len <= hi - lo && off - lo <= (hi - lo) - len) {
+		if (out)
+			*out = in->base + off;
+		return 0;
+	}
+	/* Past the end of the file itself looks like truncation; anything else
+	 * (outside its section, below it) is a corrupt pointer. */
+	int truncated = hi == in->size && off >= lo && off <= in->size &&
+	                len > in->size - off;
+	return profdb__fail(truncated ? -ENODATA : -EBADMSG,
+	                    "%s: %s at offset 0x%" PRIx64 " (%" PRIu64 " bytes) %s "
+	                    "[0x%" PRIx64 ", 0x%" PRIx64 ")",
+	                    in->name, what, off, len,
+	                    truncated ? "runs past the end of the file, which ends at"
+	                              : "lies outside its allowed range",
+	                    lo, hi);
+}
+
+int profdb__mul(const profdb__input *in, uint64_t a, uint64_t b, const char *what,
+                uint64_t *out)
+{
+	if (__builtin_mul_overflow(a, b, out))
+		return profdb__fail(-EBADMSG, "%s: %s: %" PRIu64 " x %" PRIu64 " overflows",
+		                    in->name, what, a, b);
+	return 0;
+}
+
+int profdb__string(const profdb__input *in, uint64_t lo, uint64_t hi, uint64_t off,
+                   const char *what, const char **out)
+{
+	const unsigned char *p;
+	if (hi > in->size)
+		hi = in->size;
+	int r = profdb__span(in, lo, hi, off, 1, what, &p);
+	if (r < 0)
+		return r;
+	if (!memchr(p, 0, (size_t)(hi - off)))
+		return profdb__fail(-EBADMSG,
+		                    "%s: %s at offset 0x%" PRIx64 " has no NUL before 0x%" PRIx64,
+		                    in->name, what, off, hi);
+	*out = (const char *)p;
+	return 0;
+}

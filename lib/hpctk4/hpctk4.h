@@ -1,0 +1,108 @@
+/* HPCToolkit 4.0 database reader: internal structures shared by its files.
+ * Layout facts and their sources are in doc/FORMATS.md. */
+#ifndef PROFDB_HPCTK4_H
+#define PROFDB_HPCTK4_H
+
+#include "../core/core.h"
+
+/* A section of a file: [off, off + size), checked inside the file at open. */
+typedef struct hpctk_section {
+	uint64_t off, size;
+} hpctk_section;
+
+/* One decoded metric (pointers into meta.db). The metric table is small, so
+ * it is decoded once, lazily, into these. */
+typedef struct hpctk_metric {
+	const char *name;
+	uint32_t first_prop, n_props;   /* into props[] */
+	uint32_t first_sum, n_sums;     /* into sums[] */
+} hpctk_metric;
+
+/* Context index entry, sorted by id. */
+typedef struct hpctk_node {
+	uint32_t id;
+	uint32_t parent;   /* parent id; PROFDB_NONE only for the root */
+	uint64_t pos;      /* record offset in meta.db; 0 for the root */
+	uint32_t kind;     /* NODE_ROOT, NODE_ENTRY or NODE_CTX */
+} hpctk_node;
+
+enum { NODE_ROOT = 0, NODE_ENTRY = 1, NODE_CTX = 2 };
+
+struct profdb_hpctk {
+	profdb_options opts;
+	profdb__input in[PROFDB_HPCTK_NFILES];
+	int present[PROFDB_HPCTK_NFILES];
+	char *names[PROFDB_HPCTK_NFILES];   /* file names used in messages */
+	profdb_hpctk_layout layout;
+
+	/* meta.db, validated at open */
+	hpctk_section general, idnames, metrics_sec, context, strings, modules_sec,
+		files_sec, functions_sec;
+	uint64_t p_modules, p_files, p_functions;
+	uint32_t n_modules, n_files, n_functions;
+	uint32_t sz_module, sz_file, sz_function;
+	uint64_t p_entries;        /* final: entry-point array; dev-stage: roots */
+	uint64_t sz_entries;       /* dev-stage: szRoots in bytes */
+	uint32_t n_entries, sz_entry;
+
+	/* meta.db metrics, lazily */
+	profdb__once metrics_once;
+	hpctk_metric *metric_tab;
+	profdb_hpctk_prop *props;
+	profdb_hpctk_summary *sums;
+	uint32_t n_metrics;
+
+	/* meta.db context tree index, lazily */
+	profdb__once tree_once;
+	hpctk_node *nodes;         /* sorted by id; nodes[0] is the root (id 0) */
+	uint64_t n_nodes;
+
+	/* profile.db */
+	uint64_t p_profiles;
+	uint32_t n_profiles, sz_profile;
+	hpctk_section idtuples;
+
+	/* cct.db */
+	uint64_t p_ctxs;
+	uint32_t n_ctxs, sz_ctx;
+
+	/* trace.db */
+	uint64_t p_traces;
+	uint32_t n_traces, sz_trace;
+	uint64_t min_time, max_time;
+
+	/* lazily validated blocks: 1 = checked and good (atomic bytes) */
+	profdb__once checked_once;
+	_Atomic unsigned char *profile_ok, *ctx_ok, *trace_ok;
+};
+
+/* open.c */
+int hpctk_require(const profdb_hpctk *db, profdb_hpctk_file f);
+/* meta.c */
+int hpctk_meta_open(profdb_hpctk *db);
+/* sparse.c / trace.c open-time checks */
+int hpctk_profile_open(profdb_hpctk *db);
+int hpctk_cct_open(profdb_hpctk *db);
+int hpctk_trace_open(profdb_hpctk *db);
+/* Pointer to a struct of @p size bytes at @p ptr inside section @p s, and
+ * its index in the array starting at @p base with @p stride. */
+int hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,
+                   uint32_t count, uint32_t stride, uint64_t ptr, const char *what,
+                   uint32_t *index);
+
+
+/* meta.c helpers shared with the other files */
+int hpctk_section_read(const profdb__input *in, uint64_t at, uint64_t header_end,
+                       unsigned align, const char *what, hpctk_section *out);
+int hpctk_array(const profdb__input *in, const hpctk_section *s, uint64_t ptr,
+                uint64_t count, uint64_t stride, const char *what);
+int hpctk_module_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
+int hpctk_file_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
+int hpctk_function_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
+
+/* sparse.c: lazily validated blocks */
+int hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
+                  int *ok);
+void hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i);
+
+#endif

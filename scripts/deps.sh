@@ -1,0 +1,23 @@
+#!/bin/sh
+# Install what building and testing profdb needs, when it is missing.
+# Debian 12 / Ubuntu 24.04; runs apt-get as root, or through sudo.
+# Usage: scripts/deps.sh [--tests]
+set -eu
+pkgs="meson ninja-build gcc pkg-config libarchive-dev libexpat1-dev zlib1g-dev"
+[ "${1:-}" = "--tests" ] && pkgs="$pkgs libcriterion-dev python3 g++ binutils"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+	sudo="sudo"
+else
+	echo "profdb: missing packages:$missing (run as root or install sudo)" >&2
+	exit 1
+fi
+echo "profdb: installing$missing" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -17,7 +17,7 @@
  *
  * Output: exactly one line per case, of the form
  *   name: median=<x> ns/op, p10=<x>, p90=<x>, ops=<n>, reps=<n>[, key=value...]
- * so `grep '^hpctk4/.*/lookup'` or `awk -F'median=' ...` pick it up.
+ * so grep and awk pick it up (e.g. grep 'lookup_profile_hit:').
  *
  * Timing uses clock_gettime(CLOCK_MONOTONIC). Memory figures come from
  * /proc/self/status (VmRSS, VmHWM, RssAnon, RssFile) and getrusage(). Results
@@ -253,9 +253,11 @@ static inline bench_result bench_measure_hooks(bench_fn fn, void *arg, bench_hoo
 		samples[n++] = dt / (double)done;
 		r.ops += done;
 		r.total_ns += dt;
+		if (n >= BENCH_MAX_REPS)
+			break;
 		if (n < BENCH_MIN_REPS || r.total_ns < BENCH_MIN_TOTAL_NS)
 			continue;
-		if (n >= BENCH_MAX_REPS || r.total_ns >= BENCH_MAX_TOTAL_NS)
+		if (r.total_ns >= BENCH_MAX_TOTAL_NS)
 			break;
 		bench_summarise(&r, samples, n, scratch);
 		if (r.median > 0 && (r.p90 - r.p10) / r.median <= BENCH_TARGET_SPREAD)

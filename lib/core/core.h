@@ -32,6 +32,10 @@ typedef struct profdb__input {
 	void *owned;                /* mapping or copy to release, or NULL */
 	size_t owned_size;
 	int owned_is_map;
+	/* The last min(8, size) bytes (the footer of every format that has one),
+	 * read with pread(2) at open so checking them does not fault in, and
+	 * keep resident, the last page of a mapping nobody else may touch. */
+	unsigned char tail[8];
 } profdb__input;
 
 /* Map (or, with PROFDB_OPEN_COPY, read) @p path. @p name is used in

@@ -10,10 +10,15 @@ static _Thread_local char message[512];
 
 int profdb__fail(int code, const char *fmt, ...)
 {
+	/* Format into a local buffer first: callers may pass the current
+	 * message (profdb__message()) as an argument to extend it, and
+	 * vsnprintf's source and destination must not overlap. */
+	char buf[sizeof message];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
+	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
+	memcpy(message, buf, sizeof message);
 	return code;
 }
 
@@ -24,7 +29,10 @@ const char *profdb__message(void)
 
 void profdb__set_message(const char *msg)
 {
-	snprintf(message, sizeof message, "%s", msg ? msg : "");
+	size_t n = msg ? strnlen(msg, sizeof message - 1) : 0;
+	if (n)
+		memmove(message, msg, n); /* msg may be the message itself */
+	message[n] = 0;
 }
 
 PROFDB_EXPORT const char *profdb_error_message(void)

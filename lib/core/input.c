@@ -74,6 +74,7 @@ int profdb__input_open(profdb__input *in, const char *path, const char *name, ui
 		in->base = buf;
 		in->owned = buf;
 		in->owned_size = size;
+		memcpy(in->tail, buf + size - (size < 8 ? size : 8), size < 8 ? size : 8);
 		return 0;
 	}
 	int mflags = MAP_PRIVATE;
@@ -96,6 +97,9 @@ int profdb__input_open(profdb__input *in, const char *path, const char *name, ui
 		close(fd);
 		return profdb__fail(-ENODATA, "%s: file shrank while being opened", path);
 	}
+	size_t nt = size < sizeof in->tail ? size : sizeof in->tail;
+	if (pread(fd, in->tail, nt, (off_t)(size - nt)) != (ssize_t)nt)
+		memcpy(in->tail, (const unsigned char *)map + size - nt, nt);
 	close(fd);
 	in->base = map;
 	in->owned = map;
@@ -110,6 +114,8 @@ void profdb__input_mem(profdb__input *in, const void *data, size_t size, const c
 	in->base = data ? data : empty;
 	in->size = data ? size : 0;
 	in->name = name;
+	size_t nt = in->size < sizeof in->tail ? (size_t)in->size : sizeof in->tail;
+	memcpy(in->tail, in->base + in->size - nt, nt);
 }
 
 void profdb__input_close(profdb__input *in)

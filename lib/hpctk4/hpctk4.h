@@ -77,32 +77,32 @@ struct profdb_hpctk {
 };
 
 /* open.c */
-int hpctk_require(const profdb_hpctk *db, profdb_hpctk_file f);
+int profdb__hpctk_require(const profdb_hpctk *db, profdb_hpctk_file f);
 /* meta.c */
-int hpctk_meta_open(profdb_hpctk *db);
+int profdb__hpctk_meta_open(profdb_hpctk *db);
 /* sparse.c / trace.c open-time checks */
-int hpctk_profile_open(profdb_hpctk *db);
-int hpctk_cct_open(profdb_hpctk *db);
-int hpctk_trace_open(profdb_hpctk *db);
+int profdb__hpctk_profile_open(profdb_hpctk *db);
+int profdb__hpctk_cct_open(profdb_hpctk *db);
+int profdb__hpctk_trace_open(profdb_hpctk *db);
 /* Pointer to a struct of @p size bytes at @p ptr inside section @p s, and
  * its index in the array starting at @p base with @p stride. */
-int hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,
+int profdb__hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,
                    uint32_t count, uint32_t stride, uint64_t ptr, const char *what,
                    uint32_t *index);
 
 
 /* meta.c helpers shared with the other files */
-int hpctk_section_read(const profdb__input *in, uint64_t at, uint64_t header_end,
+int profdb__hpctk_section_read(const profdb__input *in, uint64_t at, uint64_t header_end,
                        unsigned align, const char *what, hpctk_section *out);
-int hpctk_array(const profdb__input *in, const hpctk_section *s, uint64_t ptr,
+int profdb__hpctk_array(const profdb__input *in, const hpctk_section *s, uint64_t ptr,
                 uint64_t count, uint64_t stride, const char *what);
-int hpctk_module_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
-int hpctk_file_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
-int hpctk_function_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
+int profdb__hpctk_module_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
+int profdb__hpctk_file_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
+int profdb__hpctk_function_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
 
 /* sparse.c: lazily validated blocks */
-int hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
+int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
                   int *ok);
-void hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i);
+void profdb__hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i);
 
 #endif

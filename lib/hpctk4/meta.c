@@ -10,7 +10,7 @@
 
 /* Read the {size, pointer} pair at @p at of a file header and check the
  * section lies between the header and the footer, aligned as the spec says. */
-int hpctk_section_read(const profdb__input *in, uint64_t at, uint64_t header_end,
+int profdb__hpctk_section_read(const profdb__input *in, uint64_t at, uint64_t header_end,
                        unsigned align, const char *what, hpctk_section *out)
 {
 	const unsigned char *p;
@@ -40,7 +40,7 @@ static int section_header(const profdb__input *in, const hpctk_section *s, uint6
 }
 
 /* An array of count x stride bytes at ptr, inside section s. */
-int hpctk_array(const profdb__input *in, const hpctk_section *s, uint64_t ptr,
+int profdb__hpctk_array(const profdb__input *in, const hpctk_section *s, uint64_t ptr,
                 uint64_t count, uint64_t stride, const char *what)
 {
 	uint64_t bytes;
@@ -70,10 +70,10 @@ static int table_header(const profdb__input *in, const hpctk_section *s, unsigne
 		return profdb__fail(-EBADMSG,
 		                    "%s: %s stride %" PRIu32 " at 0x%" PRIx64 " is below the "
 		                    "minimum %u", in->name, what, *stride, s->off + 0x0c, min_stride);
-	return hpctk_array(in, s, *ptr, *count, *stride, what);
+	return profdb__hpctk_array(in, s, *ptr, *count, *stride, what);
 }
 
-int hpctk_meta_open(profdb_hpctk *db)
+int profdb__hpctk_meta_open(profdb_hpctk *db)
 {
 	const profdb__input *in = &db->in[PROFDB_HPCTK_META];
 	static const char *const names[8] = {"General section", "IdNames section",
@@ -85,7 +85,7 @@ int hpctk_meta_open(profdb_hpctk *db)
 	int r;
 
 	for (int i = 0; i < 8; i++) {
-		r = hpctk_section_read(in, 0x10 + 16 * (uint64_t)i, META_HEADER, i == 4 ? 1 : 8,
+		r = profdb__hpctk_section_read(in, 0x10 + 16 * (uint64_t)i, META_HEADER, i == 4 ? 1 : 8,
 		                       names[i], secs[i]);
 		if (r < 0)
 			return r;
@@ -116,7 +116,7 @@ int hpctk_meta_open(profdb_hpctk *db)
 			return r;
 		db->sz_entries = profdb__le64(p);
 		db->p_entries = profdb__le64(p + 8);
-		return hpctk_array(in, &db->context, db->p_entries, db->sz_entries, 1,
+		return profdb__hpctk_array(in, &db->context, db->p_entries, db->sz_entries, 1,
 		                   "root context array");
 	}
 	r = section_header(in, &db->context, 0x0b, "Context section", &p);
@@ -130,13 +130,13 @@ int hpctk_meta_open(profdb_hpctk *db)
 		                    "%s: entry point stride %" PRIu32 " at 0x%" PRIx64
 		                    " is below the minimum 32", in->name, db->sz_entry,
 		                    db->context.off + 0x0a);
-	return hpctk_array(in, &db->context, db->p_entries, db->n_entries, db->sz_entry,
+	return profdb__hpctk_array(in, &db->context, db->p_entries, db->n_entries, db->sz_entry,
 	                   "entry point array");
 }
 
 static int need_meta(const profdb_hpctk *db)
 {
-	return hpctk_require(db, PROFDB_HPCTK_META);
+	return profdb__hpctk_require(db, PROFDB_HPCTK_META);
 }
 
 static int string_in(const profdb_hpctk *db, const hpctk_section *s, uint64_t ptr,
@@ -257,21 +257,21 @@ PROFDB_EXPORT int profdb_hpctk_file_path(const profdb_hpctk *db, uint32_t i, con
 	return string_in(db, &db->strings, profdb__le64(p + 8), "source file path", path);
 }
 
-int hpctk_module_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out)
+int profdb__hpctk_module_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out)
 {
-	return hpctk_index_of(db, PROFDB_HPCTK_META, db->p_modules, db->n_modules, db->sz_module,
+	return profdb__hpctk_index_of(db, PROFDB_HPCTK_META, db->p_modules, db->n_modules, db->sz_module,
 	                      ptr, "load module pointer", out);
 }
 
-int hpctk_file_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out)
+int profdb__hpctk_file_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out)
 {
-	return hpctk_index_of(db, PROFDB_HPCTK_META, db->p_files, db->n_files, db->sz_file, ptr,
+	return profdb__hpctk_index_of(db, PROFDB_HPCTK_META, db->p_files, db->n_files, db->sz_file, ptr,
 	                      "source file pointer", out);
 }
 
-int hpctk_function_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out)
+int profdb__hpctk_function_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out)
 {
-	return hpctk_index_of(db, PROFDB_HPCTK_META, db->p_functions, db->n_functions,
+	return profdb__hpctk_index_of(db, PROFDB_HPCTK_META, db->p_functions, db->n_functions,
 	                      db->sz_function, ptr, "function pointer", out);
 }
 
@@ -290,9 +290,9 @@ PROFDB_EXPORT int profdb_hpctk_function_get(const profdb_hpctk *db, uint32_t i,
 	uint64_t name = profdb__le64(p), mod = profdb__le64(p + 8), file = profdb__le64(p + 0x18);
 	if (name && (r = string_in(db, &db->strings, name, "function name", &f.name)) < 0)
 		return r;
-	if (mod && (r = hpctk_module_index(db, mod, &f.module)) < 0)
+	if (mod && (r = profdb__hpctk_module_index(db, mod, &f.module)) < 0)
 		return r;
-	if (file && (r = hpctk_file_index(db, file, &f.file)) < 0)
+	if (file && (r = profdb__hpctk_file_index(db, file, &f.file)) < 0)
 		return r;
 	*out = f;
 	return 0;

@@ -96,8 +96,8 @@ static int decode_final(decoder *d, const unsigned char *h)
 		                    sz_inst, sz_sum, sz_scope);
 	hpctk_section sec = {d->lo, d->hi - d->lo};
 	int r;
-	if ((r = hpctk_array(d->in, &sec, p_metrics, n, sz_metric, "metric array")) < 0 ||
-	    (r = hpctk_array(d->in, &sec, p_scopes, n_scopes, sz_scope, "scope array")) < 0)
+	if ((r = profdb__hpctk_array(d->in, &sec, p_metrics, n, sz_metric, "metric array")) < 0 ||
+	    (r = profdb__hpctk_array(d->in, &sec, p_scopes, n_scopes, sz_scope, "scope array")) < 0)
 		return r;
 	db->metric_tab = calloc(n ? n : 1, sizeof *db->metric_tab);
 	if (!db->metric_tab)
@@ -111,8 +111,8 @@ static int decode_final(decoder *d, const unsigned char *h)
 			return r;
 		uint64_t p_inst = profdb__le64(md + 8), p_sums = profdb__le64(md + 0x10);
 		uint32_t n_inst = profdb__le16(md + 0x18), n_sums = profdb__le16(md + 0x1a);
-		if ((r = hpctk_array(d->in, &sec, p_inst, n_inst, sz_inst, "scope instance array")) < 0 ||
-		    (r = hpctk_array(d->in, &sec, p_sums, n_sums, sz_sum, "summary array")) < 0)
+		if ((r = profdb__hpctk_array(d->in, &sec, p_inst, n_inst, sz_inst, "scope instance array")) < 0 ||
+		    (r = profdb__hpctk_array(d->in, &sec, p_sums, n_sums, sz_sum, "summary array")) < 0)
 			return r;
 		total_props += n_inst;
 		total_sums += n_sums;
@@ -132,7 +132,7 @@ static int decode_final(decoder *d, const unsigned char *h)
 			uint32_t scope;
 			const unsigned char *ps;
 			const char *scope_name;
-			if ((r = hpctk_index_of(db, PROFDB_HPCTK_META, p_scopes, n_scopes, sz_scope,
+			if ((r = profdb__hpctk_index_of(db, PROFDB_HPCTK_META, p_scopes, n_scopes, sz_scope,
 			                        profdb__le64(x), "scope pointer", &scope)) < 0 ||
 			    (r = rec(d, p_scopes + (uint64_t)scope * sz_scope, 0x10, "scope", &ps)) < 0 ||
 			    (r = str(d, profdb__le64(ps), "scope name", &scope_name)) < 0)
@@ -170,7 +170,7 @@ static int decode_devstage(decoder *d, const unsigned char *h)
 		                    "%u/%u/%u are below the minimum 24/24/16", d->in->name, d->lo,
 		                    sz_metric, sz_scope, sz_sum);
 	hpctk_section sec = {d->lo, d->hi - d->lo};
-	int r = hpctk_array(d->in, &sec, p_metrics, n, sz_metric, "metric array");
+	int r = profdb__hpctk_array(d->in, &sec, p_metrics, n, sz_metric, "metric array");
 	if (r < 0)
 		return r;
 	db->metric_tab = calloc(n ? n : 1, sizeof *db->metric_tab);
@@ -185,7 +185,7 @@ static int decode_devstage(decoder *d, const unsigned char *h)
 			return r;
 		uint32_t n_scopes = profdb__le16(md + 8);
 		uint64_t p_scopes = profdb__le64(md + 0x10);
-		if ((r = hpctk_array(d->in, &sec, p_scopes, n_scopes, sz_scope, "scope array")) < 0)
+		if ((r = profdb__hpctk_array(d->in, &sec, p_scopes, n_scopes, sz_scope, "scope array")) < 0)
 			return r;
 		total_props += n_scopes;
 		if ((r = check_total(d, total_props, total_sums)) < 0)
@@ -202,7 +202,7 @@ static int decode_devstage(decoder *d, const unsigned char *h)
 			pr->prop_metric_id = profdb__le16(ps + 0x0a);
 			uint32_t n_sums = profdb__le16(ps + 8);
 			uint64_t p_sums = profdb__le64(ps + 0x10);
-			if ((r = hpctk_array(d->in, &sec, p_sums, n_sums, sz_sum, "summary array")) < 0)
+			if ((r = profdb__hpctk_array(d->in, &sec, p_sums, n_sums, sz_sum, "summary array")) < 0)
 				return r;
 			total_sums += n_sums;
 			if ((r = check_total(d, total_props, total_sums)) < 0)
@@ -250,7 +250,7 @@ static int build(void *arg)
 
 static int ensure(const profdb_hpctk *db)
 {
-	int r = hpctk_require(db, PROFDB_HPCTK_META);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_META);
 	if (r < 0)
 		return r;
 	/* The handle is logically const; the once object serialises the build. */
@@ -279,7 +279,7 @@ static int metric(const profdb_hpctk *db, uint32_t m, const hpctk_metric **out)
 PROFDB_EXPORT int profdb_hpctk_metric_get(const profdb_hpctk *db, uint32_t m,
                                           profdb_hpctk_metric *out)
 {
-	const hpctk_metric *hm;
+	const hpctk_metric *hm = NULL;
 	int r = metric(db, m, &hm);
 	if (r < 0)
 		return r;
@@ -294,7 +294,7 @@ PROFDB_EXPORT int profdb_hpctk_metric_get(const profdb_hpctk *db, uint32_t m,
 PROFDB_EXPORT int profdb_hpctk_metric_prop(const profdb_hpctk *db, uint32_t m, uint32_t i,
                                            profdb_hpctk_prop *out)
 {
-	const hpctk_metric *hm;
+	const hpctk_metric *hm = NULL;
 	int r = metric(db, m, &hm);
 	if (r < 0)
 		return r;
@@ -308,7 +308,7 @@ PROFDB_EXPORT int profdb_hpctk_metric_prop(const profdb_hpctk *db, uint32_t m, u
 PROFDB_EXPORT int profdb_hpctk_metric_summary(const profdb_hpctk *db, uint32_t m, uint32_t i,
                                               profdb_hpctk_summary *out)
 {
-	const hpctk_metric *hm;
+	const hpctk_metric *hm = NULL;
 	int r = metric(db, m, &hm);
 	if (r < 0)
 		return r;

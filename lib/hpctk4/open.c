@@ -22,7 +22,7 @@ static const struct {
 	[PROFDB_HPCTK_TRACE] = {"trace.db", "trce", "trace.db"},
 };
 
-int hpctk_require(const profdb_hpctk *db, profdb_hpctk_file f)
+int profdb__hpctk_require(const profdb_hpctk *db, profdb_hpctk_file f)
 {
 	if (!db)
 		return profdb__fail(-EINVAL, "NULL database handle");
@@ -74,7 +74,9 @@ static int check_header(profdb_hpctk *db, profdb_hpctk_file f)
 	r = profdb__range(in, in->size - 8, 8, "footer", &foot);
 	if (r < 0)
 		return r;
-	if (memcmp(foot, files[f].footer, 8) != 0)
+	/* Compare the copy read at open, not the mapping: touching the last
+	 * page would fault it in (and keep it resident) for nothing. */
+	if (memcmp(in->tail, files[f].footer, 8) != 0)
 		return profdb__fail(-ENODATA,
 		                    "%s: footer at offset 0x%" PRIx64 " is not \"%s\" "
 		                    "(truncated or not a complete file)",
@@ -95,13 +97,13 @@ static int finish_open(profdb_hpctk *db)
 		return r;
 	if (!any)
 		return profdb__fail(-ENOENT, "no HPCToolkit 4.0 file given");
-	if (db->present[PROFDB_HPCTK_META] && (r = hpctk_meta_open(db)) < 0)
+	if (db->present[PROFDB_HPCTK_META] && (r = profdb__hpctk_meta_open(db)) < 0)
 		return r;
-	if (db->present[PROFDB_HPCTK_PROFILE] && (r = hpctk_profile_open(db)) < 0)
+	if (db->present[PROFDB_HPCTK_PROFILE] && (r = profdb__hpctk_profile_open(db)) < 0)
 		return r;
-	if (db->present[PROFDB_HPCTK_CCT] && (r = hpctk_cct_open(db)) < 0)
+	if (db->present[PROFDB_HPCTK_CCT] && (r = profdb__hpctk_cct_open(db)) < 0)
 		return r;
-	if (db->present[PROFDB_HPCTK_TRACE] && (r = hpctk_trace_open(db)) < 0)
+	if (db->present[PROFDB_HPCTK_TRACE] && (r = profdb__hpctk_trace_open(db)) < 0)
 		return r;
 	return 0;
 }
@@ -151,9 +153,10 @@ PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
 	struct stat st;
 	int r;
 
+	if (ret)
+		*ret = NULL;   /* "NULL on failure", bad arguments included */
 	if (!ret || !path)
 		return profdb__fail(-EINVAL, "profdb_hpctk_open: NULL argument");
-	*ret = NULL;
 	if (stat(path, &st) < 0)
 		return profdb__fail(-errno, "%s: %s", path, strerror(errno));
 	profdb_hpctk *db = alloc_db(opts);
@@ -221,9 +224,10 @@ PROFDB_EXPORT int profdb_hpctk_open_mem(profdb_hpctk **ret,
                                         const profdb_blob blobs[PROFDB_HPCTK_NFILES],
                                         const profdb_options *opts)
 {
+	if (ret)
+		*ret = NULL;   /* "NULL on failure", bad arguments included */
 	if (!ret || !blobs)
 		return profdb__fail(-EINVAL, "profdb_hpctk_open_mem: NULL argument");
-	*ret = NULL;
 	profdb_hpctk *db = alloc_db(opts);
 	if (!db)
 		return profdb__fail(-ENOMEM, "out of memory");
@@ -254,7 +258,7 @@ PROFDB_EXPORT int profdb_hpctk_version(const profdb_hpctk *db, profdb_hpctk_file
 {
 	if (!db || (unsigned)which >= PROFDB_HPCTK_NFILES)
 		return profdb__fail(-EINVAL, "profdb_hpctk_version: bad argument");
-	int r = hpctk_require(db, which);
+	int r = profdb__hpctk_require(db, which);
 	if (r < 0)
 		return r;
 	if (major)
@@ -269,7 +273,7 @@ PROFDB_EXPORT profdb_hpctk_layout profdb_hpctk_get_layout(const profdb_hpctk *db
 	return db ? db->layout : PROFDB_HPCTK_FINAL;
 }
 
-int hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,
+int profdb__hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,
                    uint32_t count, uint32_t stride, uint64_t ptr, const char *what,
                    uint32_t *index)
 {

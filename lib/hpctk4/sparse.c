@@ -23,7 +23,7 @@ static int alloc_checked(void *arg)
 	return 0;
 }
 
-int hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
+int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
                   int *ok)
 {
 	profdb_hpctk *mut = (profdb_hpctk *)db;
@@ -34,7 +34,7 @@ int hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, u
 	return 0;
 }
 
-void hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i)
+void profdb__hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i)
 {
 	(void)db;
 	atomic_store_explicit(&(*which)[i], 1, memory_order_release);
@@ -42,14 +42,14 @@ void hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *wh
 
 /* ---- open-time checks ----------------------------------------------------- */
 
-int hpctk_profile_open(profdb_hpctk *db)
+int profdb__hpctk_profile_open(profdb_hpctk *db)
 {
 	const profdb__input *in = &db->in[PROFDB_HPCTK_PROFILE];
 	hpctk_section infos;
 	const unsigned char *p;
 	int r;
-	if ((r = hpctk_section_read(in, 0x10, 0x30, 8, "Profile Info section", &infos)) < 0 ||
-	    (r = hpctk_section_read(in, 0x20, 0x30, 8, "Identifier Tuple section",
+	if ((r = profdb__hpctk_section_read(in, 0x10, 0x30, 8, "Profile Info section", &infos)) < 0 ||
+	    (r = profdb__hpctk_section_read(in, 0x20, 0x30, 8, "Identifier Tuple section",
 	                            &db->idtuples)) < 0)
 		return r;
 	if (infos.size < 0x0d)
@@ -69,16 +69,16 @@ int hpctk_profile_open(profdb_hpctk *db)
 		                    "minimum %u of the %s layout", in->name, db->sz_profile,
 		                    infos.off + 0x0c, min,
 		                    db->layout == PROFDB_HPCTK_DEVSTAGE ? "dev-stage" : "4.0");
-	return hpctk_array(in, &infos, db->p_profiles, db->n_profiles, db->sz_profile,
+	return profdb__hpctk_array(in, &infos, db->p_profiles, db->n_profiles, db->sz_profile,
 	                   "profile array");
 }
 
-int hpctk_cct_open(profdb_hpctk *db)
+int profdb__hpctk_cct_open(profdb_hpctk *db)
 {
 	const profdb__input *in = &db->in[PROFDB_HPCTK_CCT];
 	hpctk_section infos;
 	const unsigned char *p;
-	int r = hpctk_section_read(in, 0x10, 0x20, 8, "Context Info section", &infos);
+	int r = profdb__hpctk_section_read(in, 0x10, 0x20, 8, "Context Info section", &infos);
 	if (r < 0)
 		return r;
 	if (infos.size < 0x0d)
@@ -93,7 +93,7 @@ int hpctk_cct_open(profdb_hpctk *db)
 		return profdb__fail(-EBADMSG, "%s: context stride %" PRIu32 " at 0x%" PRIx64
 		                    " is below the minimum 32", in->name, db->sz_ctx,
 		                    infos.off + 0x0c);
-	return hpctk_array(in, &infos, db->p_ctxs, db->n_ctxs, db->sz_ctx, "context info array");
+	return profdb__hpctk_array(in, &infos, db->p_ctxs, db->n_ctxs, db->sz_ctx, "context info array");
 }
 
 /* ---- planes ---------------------------------------------------------------- */
@@ -167,7 +167,7 @@ static int validate_plane(const profdb__input *in, const char *what, uint64_t he
 
 static int profile_record(const profdb_hpctk *db, uint32_t i, const unsigned char **p)
 {
-	int r = hpctk_require(db, PROFDB_HPCTK_PROFILE);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_PROFILE);
 	if (r < 0)
 		return r;
 	if (i >= db->n_profiles)
@@ -179,7 +179,7 @@ static int profile_record(const profdb_hpctk *db, uint32_t i, const unsigned cha
 
 PROFDB_EXPORT int64_t profdb_hpctk_profile_count(const profdb_hpctk *db)
 {
-	int r = hpctk_require(db, PROFDB_HPCTK_PROFILE);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_PROFILE);
 	return r < 0 ? r : (int64_t)db->n_profiles;
 }
 
@@ -216,7 +216,7 @@ PROFDB_EXPORT int profdb_hpctk_profile_id(const profdb_hpctk *db, const profdb_h
                                           uint32_t i, profdb_hpctk_id *out)
 {
 	const unsigned char *e;
-	int r = hpctk_require(db, PROFDB_HPCTK_PROFILE);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_PROFILE);
 	if (r < 0)
 		return r;
 	if (!p || !out)
@@ -245,32 +245,32 @@ PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
 		return r;
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_hpctk_profile_plane: NULL output");
-	if ((r = hpctk_checked(db, &db->profile_ok, i, &ok)) < 0)
+	if ((r = profdb__hpctk_checked(db, &db->profile_ok, i, &ok)) < 0)
 		return r;
 	uint64_t n_val = profdb__le64(p), val = profdb__le64(p + 8), idx = profdb__le64(p + 0x18);
 	uint32_t n_idx = profdb__le32(p + 0x10);
 	if (ok) {
-		out->index = db->in[PROFDB_HPCTK_PROFILE].base + idx;
-		out->values = db->in[PROFDB_HPCTK_PROFILE].base + val;
+		/* An empty plane's pointers were never checked: do not form
+		 * base + pointer from them (it may overflow). */
+		out->index = n_idx ? db->in[PROFDB_HPCTK_PROFILE].base + idx : NULL;
+		out->values = n_idx ? db->in[PROFDB_HPCTK_PROFILE].base + val : NULL;
 		out->n_index = n_idx;
 		out->n_values = n_val;
 		out->index_key_size = 4;
 		out->value_key_size = 2;
-		if (n_idx == 0)
-			out->index = out->values = NULL;
 		return 0;
 	}
 	r = validate_plane(&db->in[PROFDB_HPCTK_PROFILE], "profile value block",
 	                   db->p_profiles + (uint64_t)i * db->sz_profile, idx, n_idx, 4, val, n_val,
 	                   2, out);
 	if (r == 0)
-		hpctk_mark_checked(db, &db->profile_ok, i);
+		profdb__hpctk_mark_checked(db, &db->profile_ok, i);
 	return r;
 }
 
 PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db)
 {
-	int r = hpctk_require(db, PROFDB_HPCTK_CCT);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
 	return r < 0 ? r : (int64_t)db->n_ctxs;
 }
 
@@ -278,7 +278,7 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
                                              profdb_hpctk_plane *out)
 {
 	const unsigned char *p;
-	int ok, r = hpctk_require(db, PROFDB_HPCTK_CCT);
+	int ok, r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
 	if (r < 0)
 		return r;
 	if (!out)
@@ -292,7 +292,7 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
 	}
 	uint64_t at = db->p_ctxs + (uint64_t)ctx * db->sz_ctx;
 	if ((r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p)) < 0 ||
-	    (r = hpctk_checked(db, &db->ctx_ok, ctx, &ok)) < 0)
+	    (r = profdb__hpctk_checked(db, &db->ctx_ok, ctx, &ok)) < 0)
 		return r;
 	uint64_t n_val = profdb__le64(p), val = profdb__le64(p + 8), idx = profdb__le64(p + 0x18);
 	uint32_t n_idx = profdb__le16(p + 0x10);
@@ -308,7 +308,7 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
 	r = validate_plane(&db->in[PROFDB_HPCTK_CCT], "context value block", at, idx, n_idx, 2, val,
 	                   n_val, 4, out);
 	if (r == 0)
-		hpctk_mark_checked(db, &db->ctx_ok, ctx);
+		profdb__hpctk_mark_checked(db, &db->ctx_ok, ctx);
 	return r;
 }
 

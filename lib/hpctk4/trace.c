@@ -8,12 +8,12 @@
 
 #define ELEM 12u
 
-int hpctk_trace_open(profdb_hpctk *db)
+int profdb__hpctk_trace_open(profdb_hpctk *db)
 {
 	const profdb__input *in = &db->in[PROFDB_HPCTK_TRACE];
 	hpctk_section sec;
 	const unsigned char *p;
-	int r = hpctk_section_read(in, 0x10, 0x20, 8, "Trace Headers section", &sec);
+	int r = profdb__hpctk_section_read(in, 0x10, 0x20, 8, "Trace Headers section", &sec);
 	if (r < 0)
 		return r;
 	if (sec.size < 0x20)
@@ -29,19 +29,19 @@ int hpctk_trace_open(profdb_hpctk *db)
 	if (db->sz_trace < 0x18)
 		return profdb__fail(-EBADMSG, "%s: trace header stride %" PRIu32 " at 0x%" PRIx64
 		                    " is below the minimum 24", in->name, db->sz_trace, sec.off + 0x0c);
-	return hpctk_array(in, &sec, db->p_traces, db->n_traces, db->sz_trace, "trace header array");
+	return profdb__hpctk_array(in, &sec, db->p_traces, db->n_traces, db->sz_trace, "trace header array");
 }
 
 PROFDB_EXPORT int64_t profdb_hpctk_trace_count(const profdb_hpctk *db)
 {
-	int r = hpctk_require(db, PROFDB_HPCTK_TRACE);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_TRACE);
 	return r < 0 ? r : (int64_t)db->n_traces;
 }
 
 PROFDB_EXPORT int profdb_hpctk_trace_bounds(const profdb_hpctk *db, uint64_t *min_ns,
                                             uint64_t *max_ns)
 {
-	int r = hpctk_require(db, PROFDB_HPCTK_TRACE);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_TRACE);
 	if (r < 0)
 		return r;
 	if (min_ns)
@@ -49,8 +49,9 @@ PROFDB_EXPORT int profdb_hpctk_trace_bounds(const profdb_hpctk *db, uint64_t *mi
 	if (max_ns)
 		*max_ns = db->max_time;
 	/* hpcprof writes min = INT64_MAX, max = INT64_MIN when nothing was
-	 * traced; any min > max means "no samples". */
-	return db->min_time <= db->max_time;
+	 * traced; any min > max means "no samples". The sentinels are signed:
+	 * as unsigned numbers 0x7fff... < 0x8000..., so compare both ways. */
+	return db->min_time <= db->max_time && (int64_t)db->min_time <= (int64_t)db->max_time;
 }
 
 static uint64_t time_at(const unsigned char *elems, uint64_t i)
@@ -63,7 +64,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_get(const profdb_hpctk *db, uint32_t i,
 {
 	const profdb__input *in;
 	const unsigned char *h, *e;
-	int ok, r = hpctk_require(db, PROFDB_HPCTK_TRACE);
+	int ok, r = profdb__hpctk_require(db, PROFDB_HPCTK_TRACE);
 	if (r < 0)
 		return r;
 	if (!out)
@@ -74,7 +75,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_get(const profdb_hpctk *db, uint32_t i,
 	in = &db->in[PROFDB_HPCTK_TRACE];
 	uint64_t at = db->p_traces + (uint64_t)i * db->sz_trace;
 	if ((r = profdb__range(in, at, db->sz_trace, "trace header", &h)) < 0 ||
-	    (r = hpctk_checked(db, &db->trace_ok, i, &ok)) < 0)
+	    (r = profdb__hpctk_checked(db, &db->trace_ok, i, &ok)) < 0)
 		return r;
 	uint64_t start = profdb__le64(h + 8), end = profdb__le64(h + 0x10);
 	out->profile = profdb__le32(h);
@@ -96,7 +97,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_get(const profdb_hpctk *db, uint32_t i,
 				return profdb__fail(-EBADMSG, "%s: trace line at 0x%" PRIx64 " is not sorted "
 				                    "by time at element %" PRIu64 " (0x%" PRIx64 ")", in->name,
 				                    start, k, start + k * ELEM);
-		hpctk_mark_checked(db, &db->trace_ok, i);
+		profdb__hpctk_mark_checked(db, &db->trace_ok, i);
 	}
 	out->elems = e;
 	out->count = n;

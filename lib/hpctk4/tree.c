@@ -74,18 +74,18 @@ static int decode(const profdb_hpctk *db, uint64_t pos, uint32_t kind, profdb_hp
 		return r;
 	flex += fixed;
 	if (flags & 1) {
-		if ((r = hpctk_function_index(db, profdb__le64(flex), &c->function)) < 0)
+		if ((r = profdb__hpctk_function_index(db, profdb__le64(flex), &c->function)) < 0)
 			return r;
 		flex += 8;
 	}
 	if (flags & 2) {
-		if ((r = hpctk_file_index(db, profdb__le64(flex), &c->file)) < 0)
+		if ((r = profdb__hpctk_file_index(db, profdb__le64(flex), &c->file)) < 0)
 			return r;
 		c->line = profdb__le32(flex + 8);
 		flex += 16;
 	}
 	if (flags & 4) {
-		if ((r = hpctk_module_index(db, profdb__le64(flex), &c->module)) < 0)
+		if ((r = profdb__hpctk_module_index(db, profdb__le64(flex), &c->module)) < 0)
 			return r;
 		c->offset = profdb__le64(flex + 8);
 	}
@@ -259,7 +259,7 @@ out:
 
 static int ensure(const profdb_hpctk *db)
 {
-	int r = hpctk_require(db, PROFDB_HPCTK_META);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_META);
 	if (r < 0)
 		return r;
 	profdb_hpctk *mut = (profdb_hpctk *)db;

@@ -1,4 +1,5 @@
-/* Growable little-endian output buffer, in memory or in front of a file descriptor (see tw-internal.h). */
+/* Growable little-endian output buffer, in memory or in front of a file descriptor (see
+ * tw-internal.h). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -10,8 +11,8 @@
 
 #include "tw-internal.h"
 
-/* File mode keeps this much unflushed data: large enough that write() calls are cheap, small enough that
- * a multi-GiB synthetic database never sits in memory. */
+/* File mode keeps this much unflushed data: large enough that write() calls are cheap, small enough
+ * that a multi-GiB synthetic database never sits in memory. */
 #define TW_FD_CHUNK ((size_t)4 << 20)
 
 void tw_blob_free(tw_blob *b)

@@ -1,7 +1,7 @@
-/* Internal interfaces of the test-data writer: little-endian stores, the output buffer, and the streaming
- * writers for the three value-carrying files.  The streaming writers are shared by tw_hpctk4_write()
- * (values from a description) and tw_hpctk4_synth_dir() (values computed on the fly), so both paths
- * produce byte-identical layouts. */
+/* Internal interfaces of the test-data writer: little-endian stores, the output buffer, and the
+ * streaming writers for the three value-carrying files. The streaming writers are shared by
+ * tw_hpctk4_write() (values from a description) and tw_hpctk4_synth_dir() (values computed on the
+ * fly), so both paths produce byte-identical layouts. */
 #ifndef PROFDB_TESTS_TW_INTERNAL_H
 #define PROFDB_TESTS_TW_INTERNAL_H
 
@@ -38,9 +38,10 @@ static inline void tw__lef64(unsigned char *p, double d)
 }
 
 /* ---- output buffer ----
- * One type for both destinations: in memory (fd < 0) the whole file stays in data[]; on a file descriptor
- * data[] holds only the unflushed tail starting at file offset `base`.  Errors are sticky: after the first
- * failure every call is a no-op and tw__buf_finish() reports it, so writers need not check each append. */
+ * One type for both destinations: in memory (fd < 0) the whole file stays in data[]; on a file
+ * descriptor data[] holds only the unflushed tail starting at file offset `base`. Errors are
+ * sticky: after the first failure every call is a no-op and tw__buf_finish() reports it, so writers
+ * need not check each append. */
 typedef struct tw__buf {
     unsigned char *data;
     size_t len, cap;
@@ -52,7 +53,8 @@ typedef struct tw__buf {
 void tw__buf_init_mem(tw__buf *b);
 void tw__buf_init_fd(tw__buf *b, int fd);
 static inline uint64_t tw__buf_pos(const tw__buf *b) { return b->base + b->len; }
-/* Returns a pointer to n fresh zeroed bytes at the end (valid until the next call), NULL on error. */
+/* Returns a pointer to n fresh zeroed bytes at the end (valid until the next call), NULL on
+ * error. */
 unsigned char *tw__buf_grow(tw__buf *b, size_t n);
 void tw__buf_put(tw__buf *b, const void *p, size_t n);
 void tw__buf_zero(tw__buf *b, size_t n);
@@ -113,7 +115,8 @@ typedef struct tw__pdb {
 
 /* Writes the header, reserves the PI array and writes the id tuples of profiles[0..n-1]
  * (only is_summary and ids are used). */
-int tw__pdb_begin(tw__pdb *w, tw__buf *b, const tw__opts *o, uint32_t n, const tw_profile *profiles);
+int tw__pdb_begin(tw__pdb *w, tw__buf *b, const tw__opts *o, uint32_t n,
+                  const tw_profile *profiles);
 int tw__pdb_profile_begin(tw__pdb *w, uint32_t index);
 /* Values of the open profile in strictly increasing (ctx, metric) order, else -EINVAL. */
 int tw__pdb_value(tw__pdb *w, uint32_t ctx, uint16_t metric, double v);

@@ -1,33 +1,37 @@
 /* Test-data writer for HPCToolkit 4.0 databases (meta.db, profile.db, cct.db, trace.db).
  *
- * This is test infrastructure, not part of libprofdb: it produces databases with known content so the
- * reader can be tested on data whose every byte we chose, including layouts the real sample files do not
- * cover (forward-compatible stride growth, unaligned value arrays, the 2022 dev-stage layout, databases
- * above 1 GiB).
+ * This is test infrastructure, not part of libprofdb: it produces databases with known content so
+ * the reader can be tested on data whose every byte we chose, including layouts the real sample
+ * files do not cover (forward-compatible stride growth, unaligned value arrays, the 2022 dev-stage
+ * layout, databases above 1 GiB).
  *
- * Layout follows ../shared/notes/hpctoolkit.md §4 (final, as written by hpcprof >= 2022.10.01) and §5
- * (dev-stage); where the seed spec disagrees with the notes, the notes win.  Everything is little-endian,
- * written byte by byte, so the output does not depend on the host.
+ * Layout follows ../shared/notes/hpctoolkit.md §4 (final, as written by hpcprof >= 2022.10.01) and
+ * §5 (dev-stage); where the seed spec disagrees with the notes, the notes win.  Everything is
+ * little-endian, written byte by byte, so the output does not depend on the host.
  *
  * Layout choices (all valid per the notes, most identical to hpcprof):
- *  - meta.db sections in hpcprof's physical order: General, IdNames, Metrics, Strings, Modules, Files,
- *    Functions, Context (entry-point table last).  Every section and struct array starts 8-aligned.
- *  - An array with no elements gets pointer 0 in meta.db (pChildren/szChildren 0 for leaves).
- *  - profile.db: header 0x30, ProfileInfos at 0x30, IdTuples next, then one value block per profile in
- *    desc.profiles order.  pValues is 8-aligned (≡ 1 mod 8 with `unaligned`); pCtxIndices follows at the
- *    next 4-byte boundary (0 or 2 padding bytes), or immediately (0 padding) with `unaligned`.
- *    An empty block has pValues == pCtxIndices.  The footer follows at the next 4-byte boundary.
+ *  - meta.db sections in hpcprof's physical order: General, IdNames, Metrics, Strings, Modules,
+ *    Files, Functions, Context (entry-point table last).  Every section and struct array starts
+ *    8-aligned.
+ *  - An array with no elements gets pointer 0 in meta.db (pChildren/szChildren 0 for leaves; real
+ *    files sometimes leave a non-zero pChildren on leaves whose children were elided).
+ *  - profile.db: header 0x30, ProfileInfos at 0x30, IdTuples next, then one value block per
+ *    profile in desc.profiles order.  pValues is 8-aligned (≡ 1 mod 8 with `unaligned`);
+ *    pCtxIndices follows at the next 4-byte boundary (0 or 2 padding bytes), or immediately
+ *    (0 padding) with `unaligned`.  An empty block has pValues == pCtxIndices.  The footer follows
+ *    at the next 4-byte boundary.
  *  - cct.db: header 0x30 (pCtxInfo 0x30; u64 1 at 0x28 in the final layout, as hpcprof writes),
  *    CI[0 .. nCtxs-1] with nCtxs = 1 + the largest context id used anywhere (tree or values).
- *    Non-empty blocks start 8-aligned (≡ 1 mod 8 with `unaligned`), pMetricIndices follows immediately.
- *    Empty slots have nValues 0 and pValues == pMetricIndices == the write position at that point.
- *  - trace.db: header 0x20 (0x30 dev-stage, bytes 0x20..0x2f zero), one trace line per desc.traces entry,
- *    each starting 8-aligned; an empty line has pStart == pEnd.
+ *    Non-empty blocks start 8-aligned (≡ 1 mod 8 with `unaligned`), pMetricIndices follows
+ *    immediately.  Empty slots have nValues 0 and pValues == pMetricIndices == the write position
+ *    at that point.
+ *  - trace.db: header 0x20 (0x30 dev-stage, bytes 0x20..0x2f zero), one trace line per
+ *    desc.traces entry, each starting 8-aligned; an empty line has pStart == pEnd.
  *
- * Errors: functions return 0 or a negative errno: -EINVAL (inconsistent description: index out of range,
- * parent after child, duplicate (ctx, metric) in a profile, counts overflowing their on-disk field, a
- * dev-stage summary whose scope the metric does not propagate), -ENOMEM, or the errno of a failed
- * system call.
+ * Errors: functions return 0 or a negative errno: -EINVAL (inconsistent description: index out of
+ * range, parent after child, duplicate (ctx, metric) in a profile, counts overflowing their on-disk
+ * field, a dev-stage summary whose scope the metric does not propagate), -ENOMEM, or the errno of a
+ * failed system call.
  */
 #ifndef PROFDB_TESTS_WRITER_H
 #define PROFDB_TESTS_WRITER_H
@@ -49,7 +53,8 @@ typedef struct tw_blob {
 void tw_blob_free(tw_blob *b);
 
 /** A propagation scope ({PS}).  type: 0 custom, 1 point, 2 execution, 3 transitive;
- *  prop_index: propagation bit for transitive scopes, 255 = none.  Dev-stage writes only the name. */
+ *  prop_index: propagation bit for transitive scopes, 255 = none.
+ *  Dev-stage writes only the name. */
 typedef struct tw_scope {
     const char *name;
     uint8_t type;
@@ -62,7 +67,8 @@ typedef struct tw_propagation {
     uint16_t prop_metric_id;
 } tw_propagation;
 
-/** One summary statistic ({SS}): scope = index into tw_hpctk4.scopes; combine 0 sum, 1 min, 2 max. */
+/** One summary statistic ({SS}): scope = index into tw_hpctk4.scopes;
+ *  combine 0 sum, 1 min, 2 max. */
 typedef struct tw_summary {
     uint16_t scope;
     const char *formula;
@@ -101,15 +107,15 @@ typedef struct tw_function {
  *  hasFunction, file >= 0 sets hasSrcLoc (with line), module >= 0 sets hasPoint (with offset). */
 typedef struct tw_context {
     uint32_t id;
-    int32_t parent;          /* index into desc.contexts, or -1 for a top-level node (an entry point in the
-                                final layout, a root {Ctx} in dev-stage) */
+    int32_t parent;          /* index into desc.contexts, or -1 for a top-level node (an entry
+                                point in the final layout, a root {Ctx} in dev-stage) */
     uint8_t relation;        /* 0 lexical nest, 1 call, 2 inlined call */
     uint8_t lexical_type;    /* 0 function, 1 loop, 2 line, 3 instruction */
     int32_t function, file;  /* -1 = absent */
     uint32_t line;
     int32_t module;          /* -1 = absent */
     uint64_t offset;
-    uint16_t propagation;    /* written in the final layout; ignored in dev-stage and for entry points */
+    uint16_t propagation;    /* final layout only; not written in dev-stage or for entry points */
     uint16_t entry_point;    /* top-level nodes, final layout: 0 unknown entry, 1 main thread,
                                 2 application thread */
     const char *pretty_name; /* entry points; NULL => "unknown entry" / "main thread" /
@@ -124,16 +130,16 @@ typedef struct tw_id {
     uint64_t physical;
 } tw_id;
 
-/** One value of a profile: any order, the writer sorts by (ctx, metric).  A (ctx, metric) pair may appear
- *  only once per profile. */
+/** One value of a profile: any order, the writer sorts by (ctx, metric).  A (ctx, metric) pair
+ *  may appear only once per profile. */
 typedef struct tw_value {
     uint32_t ctx;
     uint16_t metric;
     double value;
 } tw_value;
 
-/** A profile.  is_summary sets {PI}.flags bit0 and keeps the profile out of cct.db.  n_ids == 0 writes
- *  pIdTuple = 0 (as hpcprof does for the summary profile). */
+/** A profile.  is_summary sets {PI}.flags bit0 and keeps the profile out of cct.db.
+ *  n_ids == 0 writes pIdTuple = 0 (as hpcprof does for the summary profile). */
 typedef struct tw_profile {
     int is_summary;
     size_t n_ids;
@@ -147,8 +153,8 @@ typedef struct tw_sample {
     uint32_t ctx;
 } tw_sample;
 
-/** One trace line.  profile = index into desc.profiles.  Samples in any order; the writer sorts them by
- *  time (stable). */
+/** One trace line.  profile = index into desc.profiles.  Samples in any order; the writer sorts
+ *  them by time (stable). */
 typedef struct tw_trace {
     uint32_t profile;
     size_t n_samples;
@@ -157,19 +163,20 @@ typedef struct tw_trace {
 
 /** Description of a whole database. */
 typedef struct tw_hpctk4 {
-    const char *title, *description;  /* NULL => "" */
-    uint8_t minor;            /* minor version byte written into every file */
-    uint8_t extra;            /* extra zero bytes appended to every stored-stride struct (szMetric,
-                                 szScopeInst, szSummary, szScope, szModule, szFile, szFunction,
-                                 szEntryPoint, szProfile, szCtx, szTrace; the sz fields say so) and to
-                                 every section header, to test forward compatibility; 0 = exact sizes;
-                                 at most 200 */
-    int devstage;             /* write the 2022 dev-stage layout instead of the final one */
-    int unaligned;            /* profile.db/cct.db value arrays at odd offsets (pValues ≡ 1 mod 8) and
-                                 index arrays right after them (no padding) */
-    int no_cct, no_trace;     /* do not produce these files */
+    const char *title, *description; /* NULL => "" */
+    uint8_t minor;        /* minor version byte written into every file */
+    uint8_t extra;        /* extra zero bytes appended to every stored-stride struct (szMetric,
+                             szScopeInst, szSummary, szScope, szModule, szFile, szFunction,
+                             szEntryPoint, szProfile, szCtx, szTrace; the sz fields say so) and to
+                             every section header, to test forward compatibility; 0 = exact
+                             sizes; at most 200 */
+    int devstage;         /* write the 2022 dev-stage layout instead of the final one */
+    int unaligned;        /* profile.db/cct.db value arrays at odd offsets (pValues ≡ 1 mod 8)
+                             and index arrays right after them (no padding) */
+    int no_cct, no_trace; /* do not produce these files */
     size_t n_id_names;
-    const char *const *id_names; /* NULL => SUMMARY NODE RANK THREAD GPUDEVICE GPUCONTEXT GPUSTREAM CORE */
+    const char *const *id_names; /* NULL => SUMMARY NODE RANK THREAD GPUDEVICE GPUCONTEXT
+                                    GPUSTREAM CORE */
     size_t n_scopes;
     const tw_scope *scopes;
     size_t n_metrics;
@@ -181,10 +188,10 @@ typedef struct tw_hpctk4 {
     size_t n_functions;
     const tw_function *functions;
     size_t n_contexts;
-    const tw_context *contexts;  /* a parent must come before its children in this array; siblings are
-                                    written in array order */
+    const tw_context *contexts;    /* a parent must come before its children in this array;
+                                      siblings are written in array order */
     size_t n_profiles;
-    const tw_profile *profiles;  /* profile 0 should be the summary */
+    const tw_profile *profiles;    /* profile 0 should be the summary */
     size_t n_traces;
     const tw_trace *traces;
     uint64_t trace_min, trace_max; /* 0,0 => computed from the samples (0x7fffffffffffffff and
@@ -193,34 +200,36 @@ typedef struct tw_hpctk4 {
 
 enum { TW_META, TW_PROFILE, TW_CCT, TW_TRACE, TW_NFILES };
 
-/** Writes the database to memory.  out[TW_META..TW_TRACE] receive malloc'ed files; absent files (no_cct,
- *  no_trace) get {NULL, 0}.  On error every out[] is {NULL, 0}.
+/** Writes the database to memory.  out[TW_META..TW_TRACE] receive malloc'ed files; absent files
+ *  (no_cct, no_trace) get {NULL, 0}.  On error every out[] is {NULL, 0}.
  *  cct.db is the transposition of every profile with is_summary == 0 (profIndex = position in
  *  desc.profiles), sorted by context, then metric, then profile.
  *  @return 0, -EINVAL, -ENOMEM. */
 int tw_hpctk4_write(const tw_hpctk4 *d, tw_blob out[TW_NFILES]);
 
-/** mkdir -p dir, then writes meta.db, profile.db and, unless disabled, cct.db and trace.db.  A disabled
- *  file left over from an earlier run is removed so the directory always matches the description.
+/** mkdir -p dir, then writes meta.db, profile.db and, unless disabled, cct.db and trace.db.
+ *  A disabled file left over from an earlier run is removed so the directory always matches the
+ *  description.
  *  @return 0, -EINVAL, -ENOMEM, -errno of mkdir/open/write. */
 int tw_hpctk4_write_dir(const tw_hpctk4 *d, const char *dir);
 
-/* ---------------------------------------------------------------------------------------------------
- * tw_hpctk4_sample(): a small but complete hand-made database.  *d points to static storage (do not
- * free; callers may copy *d and change the layout switches minor/extra/devstage/unaligned/no_cct/no_trace
+/* ---------------------------------------------------------------------------------------------
+ * tw_hpctk4_sample(): a small but complete hand-made database.  *d points to static storage (do
+ * not free; callers may copy *d and change minor, extra, devstage, unaligned, no_cct or no_trace
  * before writing).
  *
- * title "profdb sample", description "Hand-made HPCToolkit 4.0 test database (profdb tests/writer).",
+ * title "profdb sample",
+ * description "Hand-made HPCToolkit 4.0 test database (profdb tests/writer).",
  * default id names (8 kinds).
  *
  * Scopes (index: name type propagationIndex): 0 point 1 255; 1 function 3 0; 2 execution 2 255;
  * 3 lex_aware 0 255.
  *
  * Metrics:
- *   0 "CPUTIME (sec)"  props  point->0  function->1  execution->2
+ *   0 "CPUTIME (sec)"  props point->0  function->1  execution->2
  *                      summaries (scope, formula, combine -> statMetricId):
  *                      (point "$$" sum -> 0) (function "$$" sum -> 1) (execution "$$" sum -> 2)
- *   1 "cycles"         props  execution->3  lex_aware->4
+ *   1 "cycles"         props execution->3  lex_aware->4
  *                      summaries (execution "$$" sum -> 3) (execution "$$" max -> 4)
  *                                (lex_aware "$$" sum -> 5)
  *
@@ -228,12 +237,12 @@ int tw_hpctk4_write_dir(const tw_hpctk4 *d, const char *dir);
  * Files:   0 "/src/sample.c" flags 0   1 "src/util.h" flags 1 (copied, relative)
  * Functions (name, module, offset, file, line):
  *   0 "main"    0 0x1130  0 10        1 "compute" 0 0x1200  0 30
- *   2 "helper" -1 0      1 5          3 "memcpy"  1 0x9a0c0 -1 0
+ *   2 "helper" -1 0       1 5         3 "memcpy"  1 0x9a0c0 -1 0
  *   4 NULL (anonymous) 1 0x2000 -1 0
  *
- * Contexts (array index: id, parent id, relation, lexical type, fields, propagation).  In the final
- * layout ids 1 and 15 are entry points; in dev-stage they are root {Ctx} with flags 0 (lexical type
- * function, relation 0).
+ * Contexts (array index: id, parent id, relation, lexical type, fields, flags, propagation).
+ * In the final layout ids 1 and 15 are entry points; in dev-stage they are root {Ctx} with
+ * flags 0 (lexical type function, relation 0).
  *   0: id 1  top-level  entry "main thread" (entryPoint 1)
  *   1: id 2  <- 1   call     function  function 0 (main)                    flags 1  prop 0
  *   2: id 3  <- 2   lexical  loop      file 0 line 12, module 0 +0x1140     flags 6  prop 1
@@ -248,71 +257,87 @@ int tw_hpctk4_write_dir(const tw_hpctk4 *d, const char *dir);
  *  11: id 14 <- 13  call     function  function 3 (memcpy)                  flags 1  prop 0
  *  12: id 15 top-level  entry "unknown entry" (entryPoint 0)
  *  13: id 16 <- 15  call     function  function 4 (anonymous)               flags 1  prop 0
- * Id 11 is ELIDED: it has values (an instruction under line 10) but no tree node.  Id 6 is unused.
- * Id 0 (global context) has values.  cct.db nCtxs = 17.
+ * Id 11 is ELIDED: it has values (an instruction under line 10) but no tree node.  Id 6 is
+ * unused.  Id 0 (global context) has values.  cct.db nCtxs = 17.
  *
  * Profiles: 0 summary (isSummary, pIdTuple 0);
- *   1 (NODE kind 1 flags 1 logical 0 physical 0x7f000101, THREAD kind 3 flags 0 logical 0 physical 0);
- *   2 (NODE kind 1 flags 1 logical 0 physical 0x7f000101, THREAD kind 3 flags 0 logical 1 physical 1).
+ *   1 (NODE kind 1 flags 1 logical 0 physical 0x7f000101, THREAD kind 3 flags 0 logical 0
+ *      physical 0);
+ *   2 (NODE kind 1 flags 1 logical 0 physical 0x7f000101, THREAD kind 3 flags 0 logical 1
+ *      physical 1).
  *
- * Values (prop metric ids in profiles 1-2 and cct.db, stat metric ids in profile 0).  Profile 1 has 32
- * values in 14 contexts, profile 2 has 25 in 11, profile 0 has 38 in 16:
- *   ctx | profile 1                      | profile 2                      | profile 0 (summary)
- *     0 | 2:3.75 3:4096                  | 2:1.625 3:2048                 | 2:5.375 3:6144 4:4096
- *     1 | 2:3.75                         | 2:1.5                          | 2:5.25
- *     2 | 1:1 2:3.75                     | 1:0.5 2:1.5                    | 1:1.5 2:5.25
- *     3 | 1:1 2:3.75                     | 1:0.5 2:1.5                    | 1:1.5 2:5.25
- *     4 | 1:1 2:3.75                     | 1:0.5 2:1.5                    | 1:1.5 2:5.25
- *     5 | 0:1 1:1 2:3.75                 | 0:0.5 1:0.5 2:1.5              | 0:1.5 1:1.5 2:5.25
- *     7 | 1:2 2:2.75                     | 1:1 2:1                        | 1:3 2:3.75
- *     8 | 2:0.5                          | -                              | 2:0.5
- *     9 | 1:0.5 2:0.5                    | -                              | 1:0.5 2:0.5
- *    10 | 1:0.5 2:0.5                    | -                              | 1:0.5 2:0.5
- *    11 | 0:0.5 1:0.5 2:0.5              | -                              | 0:0.5 1:0.5 2:0.5
- *    12 | 1:2 2:2.25                     | 1:1 2:1                        | 1:3 2:3.25
- *    13 | 0:2 1:2 2:2.25 3:4096 4:4096   | 0:1 1:1 2:1 3:2048 4:2048      | 0:3 1:3 2:3.25 3:6144 4:4096 5:6144
- *    14 | 0:0.25 1:0.25 2:0.25           | -                              | 0:0.25 1:0.25 2:0.25
- *    15 | -                              | 2:0.125                        | 2:0.125
- *    16 | -                              | 0:0.125 1:0.125 2:0.125        | 0:0.125 1:0.125 2:0.125
- * (CPUTIME: point = samples, function = exclusive over lexical edges, execution = inclusive; the summary
- * is the sum over both threads, stat 4 the max, stat 5 the lex_aware sum.)
+ * Values (prop metric ids in profiles 1-2 and cct.db, stat metric ids in profile 0).  Profile 1
+ * has 32 values in 14 contexts, profile 2 has 25 in 11, profile 0 has 38 in 16:
+ *   ctx  profile 1                 profile 2                 profile 0 (summary)
+ *     0  2:3.75 3:4096             2:1.625 3:2048            2:5.375 3:6144 4:4096
+ *     1  2:3.75                    2:1.5                     2:5.25
+ *     2  1:1 2:3.75                1:0.5 2:1.5               1:1.5 2:5.25
+ *     3  1:1 2:3.75                1:0.5 2:1.5               1:1.5 2:5.25
+ *     4  1:1 2:3.75                1:0.5 2:1.5               1:1.5 2:5.25
+ *     5  0:1 1:1 2:3.75            0:0.5 1:0.5 2:1.5         0:1.5 1:1.5 2:5.25
+ *     7  1:2 2:2.75                1:1 2:1                   1:3 2:3.75
+ *     8  2:0.5                     -                         2:0.5
+ *     9  1:0.5 2:0.5               -                         1:0.5 2:0.5
+ *    10  1:0.5 2:0.5               -                         1:0.5 2:0.5
+ *    11  0:0.5 1:0.5 2:0.5         -                         0:0.5 1:0.5 2:0.5
+ *    12  1:2 2:2.25                1:1 2:1                   1:3 2:3.25
+ *    13  0:2 1:2 2:2.25            0:1 1:1 2:1               0:3 1:3 2:3.25
+ *        3:4096 4:4096             3:2048 4:2048             3:6144 4:4096 5:6144
+ *    14  0:0.25 1:0.25 2:0.25      -                         0:0.25 1:0.25 2:0.25
+ *    15  -                         2:0.125                   2:0.125
+ *    16  -                         0:0.125 1:0.125 2:0.125   0:0.125 1:0.125 2:0.125
+ * (CPUTIME: point = samples, function = exclusive over lexical edges, execution = inclusive; the
+ * summary is the sum over both threads, stat 4 the max, stat 5 the lex_aware sum.)
  *
- * Traces: trace 0 = profile 1, 6 samples (TW_SAMPLE_T0 + 1000*k, ctx): (+1000, 5) (+2000, 13) (+3000, 0)
- * (+4000, 14) (+5000, 10) (+6000, 13);  trace 1 = profile 2, empty.
+ * Traces: trace 0 = profile 1, 6 samples (time, ctx) at TW_SAMPLE_T0 + 1000*k:
+ *   (+1000, 5) (+2000, 13) (+3000, 0) (+4000, 14) (+5000, 10) (+6000, 13);
+ * trace 1 = profile 2, empty.
  * trace.db minTimestamp TW_SAMPLE_T0 + 1000, maxTimestamp TW_SAMPLE_T0 + 6000.
- * ------------------------------------------------------------------------------------------------- */
+ * --------------------------------------------------------------------------------------------- */
 #define TW_SAMPLE_T0 UINT64_C(1700000000000000000)
 void tw_hpctk4_sample(tw_hpctk4 *d);
 
-/* ---------------------------------------------------------------------------------------------------
- * tw_hpctk4_synth_dir(): synthetic database for benchmarks, streamed to dir (mkdir -p) so it scales to
- * many GiB with memory proportional to the context tree, not to the values.
+/* ---------------------------------------------------------------------------------------------
+ * tw_hpctk4_synth_dir(): synthetic database for benchmarks, streamed to dir (mkdir -p) so it
+ * scales to many GiB with memory proportional to the context tree, not to the values.
  *
- *  - meta.db: 2 entry points ("main thread" id 1 -> main(), and "application thread" -> worker() when
+ *  - meta.db: title "profdb synthetic database"; modules /usr/bin/synth-app,
+ *    /usr/lib/libsynth.so.1, /lib/x86_64-linux-gnu/libc.so.6; n_contexts/40 + 4 functions
+ *    (main, worker, fn_<k>; the ones in libc have no source file); one file per 4 functions
+ *    (every fifth relative with flags 1).
+ *    2 entry points ("main thread" id 1 -> main(), and "application thread" -> worker() when
  *    n_contexts >= 8), then a tree grown breadth-first to exactly n_contexts nodes (entry points
- *    included) from functions (calls and inlined calls), loops, lines and instructions; propagation bit 0
- *    set exactly on lexical (relation 0) edges.  Context ids increase in creation order with occasional
- *    unused gaps; some lines are followed by an ELIDED id (values, no tree node).
- *  - scopes: point(1,255) function(3,0) execution(2,255); metric m ("metric-<m>") has props point ->
- *    3m, function -> 3m+1, execution -> 3m+2 and one "$$" sum summary per scope with statMetricId ==
- *    propMetricId.  n_metrics <= 21845.
- *  - profiles: 0 = summary, 1..n_profiles = threads with tuple (NODE physical 0x7f000001+(p-1)/64,
- *    THREAD logical (p-1)%64).  For every value-bearing id c (0, tree nodes, elided ids) and metric m,
- *    tw_hpctk4_synth_present(seed, p, c, m, density) decides whether thread p stores the pair; if so it
- *    stores the three values tw_hpctk4_synth_value(seed, p, c, m, s) for s = 0 point, 1 function,
- *    2 execution (multiples of 1/1024 below 3072, point <= function <= execution, never 0, so every sum
- *    is exact).  The summary stores, for every pair at least one thread has, the sum over threads.
+ *    included) from functions (calls and inlined calls), loops, lines and instructions;
+ *    propagation bit 0 set exactly on lexical (relation 0) edges.  Context ids increase in
+ *    creation order with occasional unused gaps; some lines are followed by an ELIDED id
+ *    (values, no tree node).
+ *  - scopes: point(1,255) function(3,0) execution(2,255); metric m ("metric-<m>") has props
+ *    point -> 3m, function -> 3m+1, execution -> 3m+2 and one "$$" sum summary per scope with
+ *    statMetricId == propMetricId.  n_metrics <= 21845.
+ *  - profiles: 0 = summary, 1..n_profiles = threads with tuple (NODE flags 1 logical (p-1)/64
+ *    physical 0x7f000001+(p-1)/64, THREAD flags 0 logical = physical = (p-1)%64).
+ *    For every value-bearing id c (0, tree nodes, elided ids) and metric m,
+ *    tw_hpctk4_synth_present(seed, p, c, m, density) decides whether thread p stores the pair;
+ *    if so it stores the three values tw_hpctk4_synth_value(seed, p, c, m, s) for s = 0 point,
+ *    1 function, 2 execution (multiples of 1/1024 below 3072, point <= function <= execution,
+ *    never 0, so every sum is exact).  The summary stores, for every pair at least one thread
+ *    has, the sum over threads.
  *  - cct.db: the transposition of the thread profiles.
- *  - trace.db: one line per thread with n_samples samples, times increasing from TW_SAMPLE_T0, ctx ids
- *    taken from the tree (0 = idle now and then, never twice in a row).
- * @return 0, -EINVAL (n_contexts < 2, n_metrics > 21845, density outside [0,1]), -ENOMEM, -errno. */
-int tw_hpctk4_synth_dir(const char *dir, uint32_t n_profiles, uint32_t n_contexts, uint16_t n_metrics,
-                        double density, uint64_t n_samples, uint64_t seed);
+ *  - trace.db: one line per thread (trace i = profile i+1) with n_samples samples, sample k at
+ *    TW_SAMPLE_T0 + k*1000000 + jitter (< 1000000, so strictly increasing), ctx ids of tree
+ *    nodes other than entry points (0 = idle now and then, never twice in a row);
+ *    min/max = first/last sample.
+ *  - Cost: about 22 bytes of profile.db + cct.db per stored value, 3 values per stored pair.
+ * @return 0, -EINVAL (n_contexts < 2, n_metrics > 21845, density outside [0,1]), -ENOMEM,
+ *         -errno. */
+int tw_hpctk4_synth_dir(const char *dir, uint32_t n_profiles, uint32_t n_contexts,
+                        uint16_t n_metrics, double density, uint64_t n_samples, uint64_t seed);
 
 /** Whether synthetic thread profile p (1-based) stores metric m at context id c. */
 int tw_hpctk4_synth_present(uint64_t seed, uint32_t p, uint32_t c, uint32_t m, double density);
-/** The synthetic value of thread p, context id c, metric m, scope s (0 point, 1 function, 2 execution);
- *  meaningful only where tw_hpctk4_synth_present() is true. */
+
+/** The synthetic value of thread p, context id c, metric m, scope s (0 point, 1 function,
+ *  2 execution); meaningful only where tw_hpctk4_synth_present() is true. */
 double tw_hpctk4_synth_value(uint64_t seed, uint32_t p, uint32_t c, uint32_t m, unsigned s);
 
 #ifdef __cplusplus

@@ -1,0 +1,15 @@
+/* Fuzz target: one HPCToolkit 4.0 profile.db, read through the whole API.
+ *
+ * The input is the file itself (no prefix). It is opened twice with
+ * profdb_hpctk_open_mem(): alone, in the PROFDB_HPCTK_PROFILE slot, and then --
+ * when it opened -- together with the other files of the test-data writer's
+ * sample database, so that cross-file paths (layout decided by meta.db,
+ * metric ids, the tree next to the value planes) are reached with a valid
+ * companion. fuzz_hpctk_run_slot() in drive-hpctk.c does both. */
+#include "drive-hpctk.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_hpctk_run_slot(PROFDB_HPCTK_PROFILE, data, size);
+	return 0;
+}

@@ -1,0 +1,599 @@
+#define _GNU_SOURCE
+#include "common.h"
+#include "core/core.h"
+
+#include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+const char *const tc_file_names[PROFDB_HPCTK_NFILES] = {"meta.db", "profile.db", "cct.db",
+                                                          "trace.db"};
+
+/* ---- runner ------------------------------------------------------------------ */
+
+static struct {
+	int valid;
+	size_t tests, skipped;
+} totals;
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+	totals.valid = 1;
+	totals.tests = stats->nb_tests;
+	totals.skipped = stats->tests_skipped;
+}
+
+int tc_main(int argc, char *argv[])
+{
+	struct criterion_test_set *tests = criterion_initialize();
+	int result = 0;
+	if (criterion_handle_args(argc, argv, true))
+		result = !criterion_run_all_tests(tests);
+	criterion_finalize(tests);
+	if (result == 0 && totals.valid && totals.skipped > 0) {
+		fprintf(stderr, "[====] Skipped: %zu of %zu tests\n", totals.skipped, totals.tests);
+		if (totals.skipped == totals.tests)
+			return 77;
+	}
+	return result;
+}
+
+/* ---- sample data ---------------------------------------------------------- */
+
+const char *tc_sample_root(void)
+{
+	const char *e = getenv("PROFDB_SAMPLE_DATA");
+	if (e && *e)
+		return e;
+	e = getenv("PROFDB_SAMPLE_DATA_DEFAULT");
+	return e && *e ? e : NULL;
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+static char *join(const char *a, const char *b)
+{
+	char *s;
+	cr_assert(asprintf(&s, "%s/%s", a, b) >= 0);
+	return s;
+}
+
+char *tc_sample_path(const char *rel)
+{
+	const char *root = tc_sample_root();
+	if (!root || !is_dir(root))
+		cr_skip_test("sample data directory %s not found (set PROFDB_SAMPLE_DATA)",
+		             root ? root : "(unset)");
+	char *p = join(root, rel);
+	if (!exists(p)) {
+		free(p);
+		cr_skip_test("sample %s not found under %s", rel, root);
+	}
+	return p;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **tc_list_dbs(const char *rel, size_t *n)
+{
+	const char *root = tc_sample_root();
+	*n = 0;
+	if (!root)
+		return NULL;
+	char *dir = join(root, rel);
+	DIR *d = opendir(dir);
+	if (!d) {
+		free(dir);
+		return NULL;
+	}
+	size_t cap = 16;
+	char **list = malloc(cap * sizeof *list);
+	cr_assert(list);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *full = join(dir, e->d_name);
+		char *m = join(full, "meta.db"), *p = join(full, "profile.db");
+		int ok = is_dir(full) && (exists(m) || exists(p));
+		free(m);
+		free(p);
+		if (!ok) {
+			free(full);
+			continue;
+		}
+		if (*n + 1 >= cap) {
+			cap *= 2;
+			list = realloc(list, cap * sizeof *list);
+			cr_assert(list);
+		}
+		list[(*n)++] = full;
+	}
+	closedir(d);
+	free(dir);
+	qsort(list, *n, sizeof *list, cmp_str);
+	list[*n] = NULL;
+	return list;
+}
+
+void tc_free_list(char **list)
+{
+	if (!list)
+		return;
+	for (char **p = list; *p; p++)
+		free(*p);
+	free(list);
+}
+
+const char *tc_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+unsigned char *tc_slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	unsigned char *buf = malloc(cap);
+	while (buf) {
+		if (n == cap) {
+			unsigned char *g = realloc(buf, cap * 2);
+			if (!g) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = g;
+			cap *= 2;
+		}
+		size_t k = fread(buf + n, 1, cap - n, f);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf)
+		*size = n;
+	return buf;
+}
+
+int tc_slurp_db(const char *dir, unsigned char *data[PROFDB_HPCTK_NFILES],
+                size_t size[PROFDB_HPCTK_NFILES])
+{
+	int n = 0;
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++) {
+		char *p = join(dir, tc_file_names[f]);
+		size[f] = 0;
+		data[f] = tc_slurp(p, &size[f]);
+		n += data[f] != NULL;
+		free(p);
+	}
+	return n;
+}
+
+void tc_free_files(unsigned char *data[PROFDB_HPCTK_NFILES])
+{
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++) {
+		free(data[f]);
+		data[f] = NULL;
+	}
+}
+
+/* ---- PRNG, clock ------------------------------------------------------------ */
+
+uint64_t tc_rand(tc_rng *r)
+{
+	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+uint64_t tc_below(tc_rng *r, uint64_t n)
+{
+	return tc_rand(r) % n;
+}
+
+double tc_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- drive everything ------------------------------------------------------- */
+
+/* A failing call: check the code and the message, count it. CHK clears the
+ * thread's message first, so the message checked is the call's own. */
+#define CHK(st, call, what) (profdb__set_message(""), chk((st), (call), (what)))
+static int64_t chk(tc_drive_stats *st, int64_t r, const char *what)
+{
+	if (r >= 0)
+		return r;
+	const char *msg = profdb_error_message();
+	cr_assert(r == -EBADMSG || r == -ENODATA,
+	          "%s: unexpected error %lld (%s): %s", what, (long long)r, strerror((int)-r), msg);
+	cr_assert(msg && *msg, "%s failed with %lld but left no message", what, (long long)r);
+	int named = 0;
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		named |= strstr(msg, tc_file_names[f]) != NULL;
+	cr_assert(named, "%s: message does not name the file: %s", what, msg);
+	st->failures++;
+	if (!st->first_error)
+		st->first_error = (int)r;
+	return r;
+}
+
+static void same_context(const profdb_hpctk_context *a, const profdb_hpctk_context *b)
+{
+	cr_assert(a->id == b->id && a->relation == b->relation &&
+	          a->lexical_type == b->lexical_type && a->propagation == b->propagation &&
+	          a->function == b->function && a->file == b->file && a->line == b->line &&
+	          a->module == b->module && a->offset == b->offset &&
+	          a->entry_point == b->entry_point && a->entry_name == b->entry_name &&
+	          a->pos == b->pos,
+	          "context %u at 0x%llx decodes differently through two paths", a->id,
+	          (unsigned long long)a->pos);
+}
+
+typedef struct walked {
+	profdb_hpctk_context c;
+	size_t parent;               /* index into the walk order; (size_t)-1 for the root */
+	size_t first_child, next_sibling, last_child;
+} walked;
+
+#define NO_NODE ((size_t)-1)
+
+static void drive_meta(const profdb_hpctk *db, tc_drive_stats *st)
+{
+	const char *title, *desc, *name;
+	int nf, nmod, nfile;
+
+	if (CHK(st, profdb_hpctk_title(db, &title, &desc), "title") == 0)
+		cr_assert(title && desc);
+	int nk = (int)CHK(st, profdb_hpctk_id_kind_count(db), "id_kind_count");
+	for (int k = 0; k < nk; k++)
+		if (CHK(st, profdb_hpctk_id_kind_name(db, (uint32_t)k, &name), "id_kind_name") == 0)
+			cr_assert(name);
+
+	/* Metrics: all or nothing, decoded once. */
+	int nm = (int)CHK(st, profdb_hpctk_metric_count(db), "metric_count");
+	if (nm < 0) {
+		profdb_hpctk_metric m;
+		cr_assert_eq(profdb_hpctk_metric_get(db, 0, &m), nm, "metric failure is not replayed");
+	}
+	for (int m = 0; m < nm; m++) {
+		profdb_hpctk_metric md;
+		cr_assert_eq(profdb_hpctk_metric_get(db, (uint32_t)m, &md), 0);
+		cr_assert(md.name);
+		for (uint32_t i = 0; i < md.n_props; i++) {
+			profdb_hpctk_prop p;
+			cr_assert_eq(profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p), 0);
+			cr_assert(p.scope);
+		}
+		for (uint32_t i = 0; i < md.n_summaries; i++) {
+			profdb_hpctk_summary s;
+			cr_assert_eq(profdb_hpctk_metric_summary(db, (uint32_t)m, i, &s), 0);
+			cr_assert(s.scope && s.formula);
+		}
+	}
+
+	nmod = profdb_hpctk_module_count(db);
+	nfile = profdb_hpctk_file_count(db);
+	nf = profdb_hpctk_function_count(db);
+	cr_assert(nmod >= 0 && nfile >= 0 && nf >= 0, "table counts are validated at open");
+	for (int i = 0; i < nmod; i++)
+		if (CHK(st, profdb_hpctk_module_path(db, (uint32_t)i, &name), "module_path") == 0)
+			cr_assert(name);
+	for (int i = 0; i < nfile; i++) {
+		int copied = -1;
+		if (CHK(st, profdb_hpctk_file_path(db, (uint32_t)i, &name, &copied), "file_path") == 0)
+			cr_assert(name && (copied == 0 || copied == 1));
+	}
+	for (int i = 0; i < nf; i++) {
+		profdb_hpctk_function f;
+		if (CHK(st, profdb_hpctk_function_get(db, (uint32_t)i, &f), "function_get") == 0)
+			cr_assert((f.module == PROFDB_NONE || f.module < (uint32_t)nmod) &&
+			          (f.file == PROFDB_NONE || f.file < (uint32_t)nfile));
+	}
+}
+
+static void drive_tree(const profdb_hpctk *db, tc_drive_stats *st)
+{
+	int nf = profdb_hpctk_function_count(db), nmod = profdb_hpctk_module_count(db),
+	    nfile = profdb_hpctk_file_count(db);
+	int64_t n = CHK(st, profdb_hpctk_context_count(db), "context_count");
+	st->contexts = -1;
+	if (n < 0) {
+		/* The failure is remembered and replayed to every tree call. */
+		profdb_hpctk_walk *w = NULL;
+		profdb_hpctk_context c;
+		uint32_t parent;
+		cr_assert_eq(profdb_hpctk_walk_new(db, &w), n);
+		cr_assert_eq(profdb_hpctk_context_by_id(db, 0, &c), n);
+		cr_assert_eq(profdb_hpctk_context_parent(db, 0, &parent), n);
+		cr_assert_eq(profdb_hpctk_root(db, &c), n);
+		cr_assert(strlen(profdb_error_message()) > 0);
+		return;
+	}
+
+	/* A tree that validated walks, looks up and iterates without error. */
+	profdb_hpctk_walk *w;
+	cr_assert_eq(profdb_hpctk_walk_new(db, &w), 0);
+	size_t cap = (size_t)n + 1, count = 0, dcap = 64;
+	walked *nodes = malloc(cap * sizeof *nodes);
+	size_t *at_depth = malloc(dcap * sizeof *at_depth);
+	cr_assert(nodes && at_depth);
+	profdb_hpctk_context c;
+	uint32_t depth, prev_depth = 0;
+	int r;
+	while ((r = profdb_hpctk_walk_next(w, &c, &depth)) == 1) {
+		cr_assert(count < cap, "walk yields more than context_count + 1 nodes");
+		cr_assert(count == 0 ? depth == 0 : depth >= 1 && depth <= prev_depth + 1,
+		          "walk depth %u after %u", depth, prev_depth);
+		if (depth >= dcap) {
+			dcap *= 2;
+			at_depth = realloc(at_depth, dcap * sizeof *at_depth);
+			cr_assert(at_depth);
+		}
+		walked *x = &nodes[count];
+		x->c = c;
+		x->parent = depth ? at_depth[depth - 1] : NO_NODE;
+		x->first_child = x->next_sibling = x->last_child = NO_NODE;
+		if (x->parent != NO_NODE) {
+			walked *p = &nodes[x->parent];
+			if (p->last_child == NO_NODE)
+				p->first_child = count;
+			else
+				nodes[p->last_child].next_sibling = count;
+			p->last_child = count;
+		}
+		at_depth[depth] = count++;
+		prev_depth = depth;
+	}
+	cr_assert_eq(r, 0, "walk of a validated tree failed: %s", profdb_error_message());
+	cr_assert_eq(count, (size_t)n + 1, "walk yields %zu nodes, context_count %lld + root",
+	             count, (long long)n);
+	profdb_hpctk_walk_free(w);
+
+	for (size_t i = 0; i < count; i++) {
+		walked *x = &nodes[i];
+		profdb_hpctk_context by;
+		uint32_t parent;
+		cr_assert_eq(profdb_hpctk_context_by_id(db, x->c.id, &by), 0);
+		same_context(&x->c, &by);
+		cr_assert_eq(profdb_hpctk_context_parent(db, x->c.id, &parent), 0);
+		cr_assert_eq(parent, x->parent == NO_NODE ? PROFDB_NONE : nodes[x->parent].c.id,
+		             "parent of context %u", x->c.id);
+		cr_assert(x->c.function == PROFDB_NONE || x->c.function < (uint32_t)nf);
+		cr_assert(x->c.file == PROFDB_NONE || x->c.file < (uint32_t)nfile);
+		cr_assert(x->c.module == PROFDB_NONE || x->c.module < (uint32_t)nmod);
+
+		profdb_hpctk_children it;
+		cr_assert_eq(profdb_hpctk_children_begin(db, &x->c, &it), 0);
+		size_t k = x->first_child;
+		while ((r = profdb_hpctk_children_next(&it, &c)) == 1) {
+			cr_assert(k != NO_NODE, "context %u has more children than the walk", x->c.id);
+			same_context(&nodes[k].c, &c);
+			k = nodes[k].next_sibling;
+		}
+		cr_assert_eq(r, 0);
+		cr_assert(k == NO_NODE, "context %u has fewer children than the walk", x->c.id);
+	}
+	st->contexts = n;
+	free(nodes);
+	free(at_depth);
+}
+
+static int same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void drive_planes(const profdb_hpctk *db, uint64_t budget, tc_drive_stats *st)
+{
+	int64_t np = profdb_hpctk_has(db, PROFDB_HPCTK_PROFILE)
+	                     ? CHK(st, profdb_hpctk_profile_count(db), "profile_count")
+	                     : 0;
+	int has_cct = profdb_hpctk_has(db, PROFDB_HPCTK_CCT);
+	uint64_t cross = 0;
+	for (int64_t i = 0; i < np; i++) {
+		profdb_hpctk_profile p;
+		profdb_hpctk_plane pl, again;
+		if (CHK(st, profdb_hpctk_profile_get(db, (uint32_t)i, &p), "profile_get") == 0) {
+			for (uint32_t k = 0; k < p.n_ids; k++) {
+				profdb_hpctk_id id;
+				cr_assert_eq(profdb_hpctk_profile_id(db, &p, k, &id), 0);
+			}
+		}
+		if (CHK(st, profdb_hpctk_profile_plane(db, (uint32_t)i, &pl), "profile_plane") < 0)
+			continue;
+		/* The cached (already validated) path hands out the same plane. */
+		cr_assert_eq(profdb_hpctk_profile_plane(db, (uint32_t)i, &again), 0);
+		cr_assert(again.index == pl.index && again.values == pl.values &&
+		          again.n_index == pl.n_index && again.n_values == pl.n_values &&
+		          again.index_key_size == 4 && again.value_key_size == 2 &&
+		          pl.index_key_size == 4 && pl.value_key_size == 2);
+		uint64_t total = 0;
+		uint32_t prev_ctx = 0;
+		for (uint64_t j = 0; j < pl.n_index; j++) {
+			uint32_t ctx, metric, prev_metric = 0;
+			profdb_hpctk_run run;
+			double v, w;
+			cr_assert_eq(profdb_hpctk_plane_at(&pl, j, &ctx, &run), 0);
+			cr_assert(j == 0 || ctx > prev_ctx, "plane index not sorted after validation");
+			prev_ctx = ctx;
+			total += run.count;
+			for (uint64_t k = 0; k < run.count; k++) {
+				cr_assert_eq(profdb_hpctk_run_at(&run, k, &metric, &v), 0);
+				cr_assert(k == 0 || metric > prev_metric);
+				prev_metric = metric;
+				cr_assert_eq(profdb_hpctk_value(db, (uint32_t)i, ctx, metric, &w), 1);
+				cr_assert(same_bits(v, w));
+				if (has_cct && (!budget || cross < budget)) {
+					cross++;
+					CHK(st, profdb_hpctk_cct_value(db, ctx, metric, (uint32_t)i, &w),
+					    "cct_value");
+					profdb_hpctk_context c;
+					profdb__set_message("");
+					int r = profdb_hpctk_context_by_id(db, ctx, &c);
+					if (r != -ENOENT) /* ids with values need not be nodes */
+						chk(st, r, "context_by_id(value id)");
+				}
+			}
+		}
+		cr_assert_eq(total, pl.n_values);
+		st->values += total;
+	}
+
+	if (!has_cct)
+		return;
+	int64_t ns = CHK(st, profdb_hpctk_cct_slot_count(db), "cct_slot_count");
+	for (int64_t c = 0; c < ns; c++) {
+		profdb_hpctk_plane pl, again;
+		if (CHK(st, profdb_hpctk_context_plane(db, (uint32_t)c, &pl), "context_plane") < 0)
+			continue;
+		cr_assert_eq(profdb_hpctk_context_plane(db, (uint32_t)c, &again), 0);
+		cr_assert(again.index == pl.index && again.values == pl.values &&
+		          again.n_index == pl.n_index && again.n_values == pl.n_values &&
+		          again.index_key_size == 2 && again.value_key_size == 4);
+		uint64_t total = 0;
+		for (uint64_t j = 0; j < pl.n_index; j++) {
+			uint32_t metric, prof;
+			profdb_hpctk_run run;
+			double v, w;
+			cr_assert_eq(profdb_hpctk_plane_at(&pl, j, &metric, &run), 0);
+			total += run.count;
+			for (uint64_t k = 0; k < run.count; k++) {
+				cr_assert_eq(profdb_hpctk_run_at(&run, k, &prof, &v), 0);
+				cr_assert_eq(profdb_hpctk_cct_value(db, (uint32_t)c, metric, prof, &w), 1);
+				cr_assert(same_bits(v, w));
+				if ((int64_t)prof < np && (!budget || cross < budget)) {
+					cross++;
+					CHK(st, profdb_hpctk_value(db, prof, (uint32_t)c, metric, &w), "value");
+				}
+			}
+		}
+		cr_assert_eq(total, pl.n_values);
+		st->cct_values += total;
+	}
+	/* Ids past the table have no values. */
+	profdb_hpctk_plane pl;
+	cr_assert_eq(profdb_hpctk_context_plane(db, ns < 0 ? 0 : (uint32_t)ns, &pl), ns < 0 ? ns : 0);
+	if (ns >= 0)
+		cr_assert_eq(pl.n_index, 0);
+}
+
+static void check_seek(const profdb_hpctk_trace *t, uint64_t time)
+{
+	uint64_t idx, first, last, tm;
+	int r = profdb_hpctk_trace_seek(t, time, &idx);
+	cr_assert(r == 0 || r == 1);
+	if (r == 0) {
+		if (t->count) {
+			cr_assert_eq(profdb_hpctk_trace_at(t, 0, &tm, NULL), 0);
+			cr_assert(time < tm, "seek says %llu precedes the first sample",
+			          (unsigned long long)time);
+		}
+	} else {
+		cr_assert(idx < t->count);
+		cr_assert_eq(profdb_hpctk_trace_at(t, idx, &tm, NULL), 0);
+		cr_assert(tm <= time);
+		if (idx + 1 < t->count) {
+			cr_assert_eq(profdb_hpctk_trace_at(t, idx + 1, &tm, NULL), 0);
+			cr_assert(tm > time);
+		}
+	}
+	cr_assert_eq(profdb_hpctk_trace_window(t, time, time / 2 + UINT64_MAX / 2, &first, &last), 0);
+	cr_assert(first <= last && last <= t->count);
+}
+
+static void drive_traces(const profdb_hpctk *db, tc_drive_stats *st)
+{
+	if (!profdb_hpctk_has(db, PROFDB_HPCTK_TRACE))
+		return;
+	uint64_t lo, hi;
+	int b = profdb_hpctk_trace_bounds(db, &lo, &hi);
+	cr_assert(b == 0 || b == 1);
+	int64_t n = CHK(st, profdb_hpctk_trace_count(db), "trace_count");
+	for (int64_t i = 0; i < n; i++) {
+		profdb_hpctk_trace t, again;
+		if (CHK(st, profdb_hpctk_trace_get(db, (uint32_t)i, &t), "trace_get") < 0)
+			continue;
+		cr_assert_eq(profdb_hpctk_trace_get(db, (uint32_t)i, &again), 0);
+		cr_assert(again.elems == t.elems && again.count == t.count &&
+		          again.profile == t.profile);
+		uint64_t prev = 0;
+		for (uint64_t k = 0; k < t.count; k++) {
+			uint64_t tm;
+			uint32_t ctx;
+			cr_assert_eq(profdb_hpctk_trace_at(&t, k, &tm, &ctx), 0);
+			cr_assert(k == 0 || tm >= prev, "trace handed out unsorted");
+			prev = tm;
+		}
+		st->samples += t.count;
+		check_seek(&t, 0);
+		check_seek(&t, UINT64_MAX);
+		if (t.count) {
+			uint64_t first, mid;
+			profdb_hpctk_trace_at(&t, 0, &first, NULL);
+			profdb_hpctk_trace_at(&t, t.count / 2, &mid, NULL);
+			check_seek(&t, first);
+			if (first)
+				check_seek(&t, first - 1);
+			check_seek(&t, mid);
+			check_seek(&t, mid + 1);
+		}
+	}
+}
+
+void tc_drive(const profdb_hpctk *db, uint64_t budget_values, tc_drive_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	st->contexts = -1;
+	cr_assert(db);
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++) {
+		uint8_t major = 0, minor = 0;
+		if (profdb_hpctk_has(db, (profdb_hpctk_file)f)) {
+			cr_assert_eq(profdb_hpctk_version(db, (profdb_hpctk_file)f, &major, &minor), 0);
+			cr_assert_eq(major, 4);
+		} else {
+			cr_assert_eq(profdb_hpctk_version(db, (profdb_hpctk_file)f, &major, &minor),
+			             -ENOENT);
+		}
+	}
+	if (profdb_hpctk_has(db, PROFDB_HPCTK_META)) {
+		drive_meta(db, st);
+		drive_tree(db, st);
+	}
+	drive_planes(db, budget_values, st);
+	drive_traces(db, st);
+}

@@ -1,0 +1,438 @@
+/* Unit tests of the core on hand-built bytes: the bounds check, overflow-safe
+ * multiplication, strings, byte loads, bit-exact doubles, per-thread error
+ * messages and the lazy-initialisation helper. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "core/core.h"
+
+static unsigned char buf[100];
+static profdb__input in;
+
+static void setup(void)
+{
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)i;
+	profdb__input_mem(&in, buf, sizeof buf, "unit.db");
+}
+
+TestSuite(core, .init = setup, .timeout = 20);
+
+/* ---- profdb__span ----------------------------------------------------------- */
+
+static int span(uint64_t lo, uint64_t hi, uint64_t off, uint64_t len)
+{
+	const unsigned char *p = NULL;
+	profdb__set_message("");
+	int r = profdb__span(&in, lo, hi, off, len, "thing", &p);
+	if (r == 0)
+		cr_assert_eq(p, buf + off);
+	else
+		cr_assert(strstr(profdb_error_message(), "unit.db") &&
+		          strstr(profdb_error_message(), "thing"),
+		          "message names neither file nor structure: %s", profdb_error_message());
+	return r;
+}
+
+Test(core, span_inside)
+{
+	cr_assert_eq(span(0, 100, 0, 100), 0);
+	cr_assert_eq(span(0, 100, 0, 0), 0);
+	cr_assert_eq(span(0, 100, 99, 1), 0);
+	cr_assert_eq(span(10, 20, 10, 10), 0);
+	cr_assert_eq(span(10, 20, 19, 1), 0);
+	/* A NULL out pointer is allowed. */
+	cr_assert_eq(profdb__span(&in, 0, 100, 5, 5, "x", NULL), 0);
+}
+
+Test(core, span_end_boundaries)
+{
+	/* Offset at the end with length 0 is an empty range at the end: fine. */
+	cr_assert_eq(span(0, 100, 100, 0), 0);
+	cr_assert_eq(span(10, 20, 20, 0), 0);
+	/* One byte at the end of the file: would fit in a longer file. */
+	cr_assert_eq(span(0, 100, 100, 1), -ENODATA);
+	cr_assert_eq(span(0, 100, 99, 2), -ENODATA);
+	cr_assert_eq(span(0, 100, 0, 101), -ENODATA);
+	/* hi past the file is clamped to the file: still truncation. */
+	cr_assert_eq(span(0, 1000, 96, 8), -ENODATA);
+	/* Past the end of a window that ends before the file: corrupt. */
+	cr_assert_eq(span(0, 92, 90, 4), -EBADMSG);
+	cr_assert_eq(span(10, 20, 20, 1), -EBADMSG);
+	cr_assert_eq(span(10, 20, 15, 6), -EBADMSG);
+	/* Starting beyond the end of the file is a wild pointer, not truncation. */
+	cr_assert_eq(span(0, 100, 101, 0), -EBADMSG);
+	cr_assert_eq(span(0, 100, 4096, 8), -EBADMSG);
+}
+
+Test(core, span_lo_window)
+{
+	cr_assert_eq(span(10, 20, 9, 1), -EBADMSG);
+	cr_assert_eq(span(10, 20, 9, 0), -EBADMSG);
+	cr_assert_eq(span(10, 100, 0, 100), -EBADMSG);
+	/* lo above hi, and lo beyond the file. */
+	cr_assert_eq(span(30, 20, 25, 0), -EBADMSG);
+	cr_assert_eq(span(200, 300, 200, 0), -EBADMSG);
+	cr_assert_eq(span(100, 100, 100, 0), 0);
+}
+
+Test(core, span_overflow)
+{
+	/* off + len wraps around to a small value: must not pass. */
+	cr_assert_eq(span(0, 100, UINT64_MAX - 3, 8), -EBADMSG);
+	cr_assert_eq(span(0, 100, UINT64_MAX - 10, 20), -EBADMSG);
+	cr_assert_eq(span(0, 100, UINT64_MAX, 1), -EBADMSG);
+	cr_assert_eq(span(0, 100, UINT64_MAX, 0), -EBADMSG);
+	cr_assert_eq(span(0, 100, 8, UINT64_MAX), -ENODATA);
+	cr_assert_eq(span(0, 100, 8, UINT64_MAX - 7), -ENODATA);
+	cr_assert_eq(span(10, 20, 12, UINT64_MAX - 11), -EBADMSG);
+	cr_assert_eq(span(UINT64_MAX - 1, UINT64_MAX, UINT64_MAX - 1, 1), -EBADMSG);
+	cr_assert_eq(span(0, UINT64_MAX, 50, 50), 0);
+	cr_assert_eq(span(0, UINT64_MAX, 50, 51), -ENODATA);
+}
+
+Test(core, span_empty_input)
+{
+	profdb__input e;
+	profdb__input_mem(&e, NULL, 0, "empty.db");
+	cr_assert_eq(profdb__span(&e, 0, 0, 0, 0, "x", NULL), 0);
+	cr_assert_eq(profdb__span(&e, 0, 0, 0, 1, "x", NULL), -ENODATA);
+	cr_assert(strstr(profdb_error_message(), "empty.db"));
+	cr_assert_eq(profdb__range(&e, 0, 16, "file header", NULL), -ENODATA);
+}
+
+Test(core, range_whole_file)
+{
+	cr_assert_eq(profdb__range(&in, 92, 8, "footer", NULL), 0);
+	cr_assert_eq(profdb__range(&in, 93, 8, "footer", NULL), -ENODATA);
+}
+
+/* ---- profdb__mul ------------------------------------------------------------ */
+
+Test(core, mul)
+{
+	uint64_t out = 7;
+	cr_assert_eq(profdb__mul(&in, 0, UINT64_MAX, "a", &out), 0);
+	cr_assert_eq(out, 0);
+	cr_assert_eq(profdb__mul(&in, UINT64_MAX, 1, "a", &out), 0);
+	cr_assert_eq(out, UINT64_MAX);
+	cr_assert_eq(profdb__mul(&in, UINT32_MAX, UINT32_MAX, "a", &out), 0);
+	cr_assert_eq(out, (uint64_t)UINT32_MAX * UINT32_MAX);
+	cr_assert_eq(profdb__mul(&in, UINT64_C(1) << 32, UINT64_C(1) << 32, "big array", &out),
+	             -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "unit.db") &&
+	          strstr(profdb_error_message(), "big array"));
+	cr_assert_eq(profdb__mul(&in, UINT64_MAX, 2, "a", &out), -EBADMSG);
+	cr_assert_eq(profdb__mul(&in, UINT64_MAX / 12 + 1, 12, "a", &out), -EBADMSG);
+	cr_assert_eq(profdb__mul(&in, UINT64_MAX / 12, 12, "a", &out), 0);
+}
+
+/* ---- profdb__string --------------------------------------------------------- */
+
+Test(core, string)
+{
+	static unsigned char s[16] = {'a', 'b', 'c', 0, 'x', 'y', 0, 'l', 'o', 'n', 'g', 'e', 'r',
+	                              'q', 'r', 0};
+	profdb__input si;
+	const char *out = NULL;
+	profdb__input_mem(&si, s, sizeof s, "str.db");
+
+	cr_assert_eq(profdb__string(&si, 0, 16, 0, "name", &out), 0);
+	cr_assert_str_eq(out, "abc");
+	cr_assert_eq((const unsigned char *)out, s);
+	cr_assert_eq(profdb__string(&si, 0, 16, 3, "name", &out), 0);
+	cr_assert_str_eq(out, "");
+	/* NUL exactly at the last byte of the window. */
+	cr_assert_eq(profdb__string(&si, 0, 16, 7, "name", &out), 0);
+	cr_assert_str_eq(out, "longerqr");
+	cr_assert_eq(profdb__string(&si, 4, 7, 4, "name", &out), 0);
+	cr_assert_str_eq(out, "xy");
+	/* The NUL lies just past the window: missing. */
+	cr_assert_eq(profdb__string(&si, 4, 6, 4, "name", &out), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "str.db") && strstr(profdb_error_message(), "name"));
+	cr_assert_eq(profdb__string(&si, 0, 15, 7, "name", &out), -EBADMSG);
+	/* Start outside the window, at its end, past the file. */
+	cr_assert_eq(profdb__string(&si, 4, 16, 0, "name", &out), -EBADMSG);
+	cr_assert_eq(profdb__string(&si, 0, 7, 7, "name", &out), -EBADMSG);
+	cr_assert_eq(profdb__string(&si, 0, 16, 16, "name", &out), -ENODATA);
+	cr_assert_eq(profdb__string(&si, 0, 16, UINT64_MAX, "name", &out), -EBADMSG);
+	/* hi past the file is clamped. */
+	cr_assert_eq(profdb__string(&si, 0, 1000, 7, "name", &out), 0);
+
+	/* No NUL anywhere in the file. */
+	static const unsigned char nonul[4] = {'a', 'b', 'c', 'd'};
+	profdb__input ni;
+	profdb__input_mem(&ni, nonul, sizeof nonul, "nonul.db");
+	cr_assert_eq(profdb__string(&ni, 0, 4, 0, "title", &out), -EBADMSG);
+	cr_assert_eq(profdb__string(&ni, 0, 4, 3, "title", &out), -EBADMSG);
+}
+
+/* ---- byte loads --------------------------------------------------------------- */
+
+Test(core, loads_unaligned)
+{
+	/* 8-aligned storage, then read at every misalignment. */
+	static _Alignas(8) unsigned char b[32];
+	for (int i = 0; i < 32; i++)
+		b[i] = (unsigned char)(0x10 + i * 7);
+	for (int o = 0; o < 8; o++) {
+		const unsigned char *p = b + 1 + o;
+		uint64_t le = 0, be = 0;
+		for (int k = 7; k >= 0; k--)
+			le = le << 8 | p[k];
+		for (int k = 0; k < 8; k++)
+			be = be << 8 | p[k];
+		cr_assert_eq(profdb__le64(p), le);
+		cr_assert_eq(profdb__be64(p), be);
+		cr_assert_eq(profdb__le32(p), (uint32_t)le);
+		cr_assert_eq(profdb__be32(p), (uint32_t)(be >> 32));
+		cr_assert_eq(profdb__le16(p), (uint16_t)le);
+		cr_assert_eq(profdb__be16(p), (uint16_t)(be >> 48));
+	}
+	static const unsigned char k[8] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x88};
+	cr_assert_eq(profdb__le64(k), UINT64_C(0x8807060504030201));
+	cr_assert_eq(profdb__be64(k), UINT64_C(0x0102030405060788));
+	cr_assert_eq(profdb__le32(k + 4), UINT32_C(0x88070605));
+	cr_assert_eq(profdb__be32(k + 4), UINT32_C(0x05060788));
+	cr_assert_eq(profdb__le16(k + 6), 0x8807);
+	cr_assert_eq(profdb__be16(k + 6), 0x0788);
+}
+
+/* ---- bit-exact doubles ---------------------------------------------------------- */
+
+Test(core, f64_bits_round_trip)
+{
+	static const uint64_t pats[] = {
+		UINT64_C(0x7ff0000000000001), /* signalling NaN, smallest payload */
+		UINT64_C(0x7ff4000000000000), /* signalling NaN */
+		UINT64_C(0x7ff8000000000000), /* quiet NaN */
+		UINT64_C(0x7ff8deadbeef1234), /* quiet NaN with payload */
+		UINT64_C(0xfff0000000c0ffee), /* negative signalling NaN with payload */
+		UINT64_C(0xffffffffffffffff), /* all ones */
+		UINT64_C(0x8000000000000000), /* -0.0 */
+		UINT64_C(0x0000000000000000), /* +0.0 */
+		UINT64_C(0x0000000000000001), /* smallest denormal */
+		UINT64_C(0x000fffffffffffff), /* largest denormal */
+		UINT64_C(0x800fffffffffffff), /* negative denormal */
+		UINT64_C(0x7ff0000000000000), /* +inf */
+		UINT64_C(0xfff0000000000000), /* -inf */
+		UINT64_C(0x3ff0000000000000), /* 1.0 */
+	};
+	for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
+		volatile double d = profdb__f64_bits(pats[i]);
+		double copy = d;
+		uint64_t back;
+		memcpy(&back, &copy, 8);
+		cr_assert_eq(back, pats[i], "bits 0x%016llx came back as 0x%016llx",
+		             (unsigned long long)pats[i], (unsigned long long)back);
+	}
+	cr_assert(profdb__f64_bits(UINT64_C(0x8000000000000000)) == 0.0);
+	cr_assert(profdb__f64_bits(UINT64_C(0x4000000000000000)) == 2.0);
+}
+
+/* ---- error messages ------------------------------------------------------------- */
+
+Test(core, fail_formats_and_keeps_message)
+{
+	cr_assert_eq(profdb__fail(-EBADMSG, "%s: %d", "meta.db", 42), -EBADMSG);
+	cr_assert_str_eq(profdb_error_message(), "meta.db: 42");
+	cr_assert_eq(profdb__message(), profdb_error_message());
+	/* A successful call does not clear it. */
+	cr_assert_eq(profdb__span(&in, 0, 100, 0, 1, "x", NULL), 0);
+	cr_assert_str_eq(profdb_error_message(), "meta.db: 42");
+	profdb__set_message(NULL);
+	cr_assert_str_eq(profdb_error_message(), "");
+	/* Long messages are truncated, still NUL-terminated. */
+	char big[2000];
+	memset(big, 'z', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	profdb__fail(-EIO, "%s", big);
+	size_t n = strlen(profdb_error_message());
+	cr_assert(n > 100 && n < sizeof big - 1);
+}
+
+typedef struct msg_arg {
+	pthread_barrier_t *bar;
+	int index;
+	int ok;
+} msg_arg;
+
+static void *msg_thread(void *p)
+{
+	msg_arg *a = p;
+	char mine[64];
+	snprintf(mine, sizeof mine, "thread %d: its own failure", a->index);
+	/* A fresh thread starts with an empty message. */
+	int fresh = profdb_error_message()[0] == 0;
+	pthread_barrier_wait(a->bar);
+	profdb__fail(-EBADMSG, "%s", mine);
+	pthread_barrier_wait(a->bar); /* every thread has now failed */
+	a->ok = fresh && strcmp(profdb_error_message(), mine) == 0;
+	return NULL;
+}
+
+Test(core, thread_local_messages)
+{
+	enum { N = 8 };
+	pthread_t t[N];
+	msg_arg a[N];
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, N + 1);
+	profdb__fail(-EIO, "main thread message");
+	for (int i = 0; i < N; i++) {
+		a[i] = (msg_arg){&bar, i, 0};
+		cr_assert_eq(pthread_create(&t[i], NULL, msg_thread, &a[i]), 0);
+	}
+	pthread_barrier_wait(&bar);
+	pthread_barrier_wait(&bar);
+	for (int i = 0; i < N; i++) {
+		pthread_join(t[i], NULL);
+		cr_assert(a[i].ok, "thread %d saw another thread's message", i);
+	}
+	pthread_barrier_destroy(&bar);
+	cr_assert_str_eq(profdb_error_message(), "main thread message");
+}
+
+/* ---- once ------------------------------------------------------------------------ */
+
+typedef struct once_ctx {
+	profdb__once once;
+	atomic_int runs;
+	int fail;
+	pthread_barrier_t bar;
+} once_ctx;
+
+typedef struct once_arg {
+	once_ctx *ctx;
+	int result;
+	char message[128];
+} once_arg;
+
+static int init_fn(void *p)
+{
+	once_ctx *c = p;
+	atomic_fetch_add(&c->runs, 1);
+	usleep(20000); /* let the other threads pile up on the lock */
+	if (c->fail)
+		return profdb__fail(-EBADMSG, "fake.db: lazy index at 0x%x is corrupt", 0x40);
+	return 7;
+}
+
+static void *once_thread(void *p)
+{
+	once_arg *a = p;
+	profdb__set_message("");
+	pthread_barrier_wait(&a->ctx->bar);
+	a->result = profdb__once_run(&a->ctx->once, init_fn, a->ctx);
+	snprintf(a->message, sizeof a->message, "%s", profdb_error_message());
+	return NULL;
+}
+
+static void run_once_threads(int fail)
+{
+	enum { N = 8 };
+	once_ctx c;
+	once_arg a[N];
+	pthread_t t[N];
+	profdb__once_init(&c.once);
+	atomic_init(&c.runs, 0);
+	c.fail = fail;
+	pthread_barrier_init(&c.bar, NULL, N);
+	for (int i = 0; i < N; i++) {
+		a[i].ctx = &c;
+		cr_assert_eq(pthread_create(&t[i], NULL, once_thread, &a[i]), 0);
+	}
+	for (int i = 0; i < N; i++)
+		pthread_join(t[i], NULL);
+	cr_assert_eq(atomic_load(&c.runs), 1, "init ran %d times", atomic_load(&c.runs));
+	for (int i = 0; i < N; i++) {
+		cr_assert_eq(a[i].result, fail ? -EBADMSG : 7);
+		if (fail)
+			cr_assert_str_eq(a[i].message, "fake.db: lazy index at 0x40 is corrupt");
+		else
+			cr_assert_str_eq(a[i].message, "");
+	}
+	/* A late caller (fast path) gets the same result and message. */
+	profdb__set_message("");
+	cr_assert_eq(profdb__once_run(&c.once, init_fn, &c), fail ? -EBADMSG : 7);
+	cr_assert_str_eq(profdb_error_message(), fail ? "fake.db: lazy index at 0x40 is corrupt" : "");
+	cr_assert_eq(atomic_load(&c.runs), 1);
+	pthread_barrier_destroy(&c.bar);
+	profdb__once_destroy(&c.once);
+}
+
+Test(core, once_success_under_8_threads)
+{
+	run_once_threads(0);
+}
+
+Test(core, once_failure_replayed_to_every_caller)
+{
+	run_once_threads(1);
+}
+
+/* ---- inputs and options --------------------------------------------------------- */
+
+Test(core, input_open_missing_and_copy)
+{
+	profdb__input f;
+	cr_assert_eq(profdb__input_open(&f, "/nonexistent/profdb/meta.db", "meta.db", 0), -ENOENT);
+	cr_assert(strstr(profdb_error_message(), "/nonexistent/profdb/meta.db"));
+	cr_assert_eq(profdb__input_open(&f, "/", "root", 0), -EINVAL);
+
+	char path[] = "/tmp/profdb-core-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, "hello", 5), 5);
+	close(fd);
+	for (uint32_t flags = 0; flags <= PROFDB_OPEN_COPY; flags++) {
+		cr_assert_eq(profdb__input_open(&f, path, "tmp", flags), 0);
+		cr_assert_eq(f.size, 5);
+		cr_assert_eq(memcmp(f.base, "hello", 5), 0);
+		profdb__input_close(&f);
+	}
+	/* An empty file opens with size 0. */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	close(fd);
+	cr_assert_eq(profdb__input_open(&f, path, "tmp", 0), 0);
+	cr_assert_eq(f.size, 0);
+	cr_assert_eq(profdb__range(&f, 0, 1, "x", NULL), -ENODATA);
+	profdb__input_close(&f);
+	unlink(path);
+}
+
+static void count_warn(const char *msg, void *ud)
+{
+	(void)msg;
+	++*(int *)ud;
+}
+
+Test(core, options_copy_short_struct_and_warn)
+{
+	int n = 0;
+	profdb_options src = {sizeof src, PROFDB_OPEN_COPY, count_warn, &n}, dst;
+	profdb__options_copy(&dst, &src);
+	cr_assert(dst.flags == PROFDB_OPEN_COPY && dst.warn == count_warn && dst.warn_userdata == &n);
+	profdb__warn(&dst, "w %d", 1);
+	cr_assert_eq(n, 1);
+	/* A caller compiled against an older, shorter struct: the rest is zero. */
+	src.size = offsetof(profdb_options, warn);
+	profdb__options_copy(&dst, &src);
+	cr_assert(dst.size == sizeof dst && dst.flags == PROFDB_OPEN_COPY && dst.warn == NULL);
+	profdb__warn(&dst, "not delivered");
+	profdb__warn(NULL, "not delivered");
+	cr_assert_eq(n, 1);
+	profdb__options_copy(&dst, NULL);
+	cr_assert(dst.flags == 0 && dst.warn == NULL);
+}
+
+TC_MAIN

@@ -1,0 +1,571 @@
+/* Concurrent readers of one handle. 8 threads start together on a fresh
+ * handle, so the lazy builds (context index, metric table, block checks)
+ * race; everything they read is compared with answers computed on a second
+ * handle by one thread. Also: each thread sees its own error messages.
+ *
+ * CI runs this under ThreadSanitizer (test name and suite "threads").
+ * Criterion's runner cannot start under TSan (Criterion issue #274: "Could
+ * not initialize inheritable arena"), so with -DTHREADS_STANDALONE the same
+ * tests are built as a plain program: sequential, exit 0 / 1 / 77 (all
+ * skipped). tests/meson.build does that when b_sanitize includes thread. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profdb/profdb.h"
+#ifdef HAVE_TEST_WRITER
+#include "writer.h"
+#endif
+
+#ifdef THREADS_STANDALONE
+#define CHECKF(cond, ...)                                                                  \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
+			        #cond);                                                    \
+			fprintf(stderr, __VA_ARGS__);                                      \
+			fputc('\n', stderr);                                               \
+			exit(1);                                                           \
+		}                                                                          \
+	} while (0)
+#define CHECK(cond) CHECKF(cond, "%s", "")
+#else
+#include <criterion/criterion.h>
+#include "common.h"
+#define CHECKF(cond, ...) cr_assert(cond, __VA_ARGS__)
+#define CHECK(cond) cr_assert(cond)
+#endif
+
+enum { SKIPPED = 77 };
+
+/* Same conventions as tests/common.c, without Criterion. */
+static char *sample_dir(const char *rel)
+{
+	const char *root = getenv("PROFDB_SAMPLE_DATA");
+	if (!root || !*root)
+		root = getenv("PROFDB_SAMPLE_DATA_DEFAULT");
+	char *p;
+	struct stat st;
+	if (!root || !*root || asprintf(&p, "%s/%s", root, rel) < 0)
+		return NULL;
+	if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+enum { NTHREADS = 8 };
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+	return h * UINT64_C(0xff51afd7ed558ccd);
+}
+
+static uint64_t bits(double d)
+{
+	uint64_t b;
+	memcpy(&b, &d, 8);
+	return b;
+}
+
+/* ---- reference answers (one thread, its own handle) ------------------------------ */
+
+typedef struct ref {
+	int64_t contexts, profiles, slots, traces;
+	int metrics;
+	uint64_t walk;                  /* hash of (id, depth) in walk order */
+	uint64_t *plane, *cct, *trace;  /* per block hashes */
+	uint32_t *ids, *parents;        /* walked nodes */
+	size_t n_ids;
+} ref;
+
+static int hash_profile(const profdb_hpctk *db, uint32_t i, uint64_t *out)
+{
+	profdb_hpctk_plane pl;
+	int r = profdb_hpctk_profile_plane(db, i, &pl);
+	if (r < 0)
+		return r;
+	uint64_t h = pl.n_values;
+	for (uint64_t j = 0; j < pl.n_index; j++) {
+		uint32_t ctx, metric;
+		profdb_hpctk_run run;
+		double v;
+		profdb_hpctk_plane_at(&pl, j, &ctx, &run);
+		for (uint64_t k = 0; k < run.count; k++) {
+			profdb_hpctk_run_at(&run, k, &metric, &v);
+			h = mix(mix(mix(h, ctx), metric), bits(v));
+		}
+	}
+	*out = h;
+	return 0;
+}
+
+static int hash_ctx(const profdb_hpctk *db, uint32_t c, uint64_t *out)
+{
+	profdb_hpctk_plane pl;
+	int r = profdb_hpctk_context_plane(db, c, &pl);
+	if (r < 0)
+		return r;
+	uint64_t h = pl.n_values;
+	for (uint64_t j = 0; j < pl.n_index; j++) {
+		uint32_t metric, prof;
+		profdb_hpctk_run run;
+		double v;
+		profdb_hpctk_plane_at(&pl, j, &metric, &run);
+		for (uint64_t k = 0; k < run.count; k++) {
+			profdb_hpctk_run_at(&run, k, &prof, &v);
+			h = mix(mix(mix(h, metric), prof), bits(v));
+		}
+	}
+	*out = h;
+	return 0;
+}
+
+static int hash_trace(const profdb_hpctk *db, uint32_t i, uint64_t *out)
+{
+	profdb_hpctk_trace t;
+	int r = profdb_hpctk_trace_get(db, i, &t);
+	if (r < 0)
+		return r;
+	uint64_t h = mix(t.count, t.profile);
+	for (uint64_t k = 0; k < t.count; k++) {
+		uint64_t tm;
+		uint32_t ctx;
+		profdb_hpctk_trace_at(&t, k, &tm, &ctx);
+		h = mix(mix(h, tm), ctx);
+	}
+	*out = h;
+	return 0;
+}
+
+static int hash_walk(const profdb_hpctk *db, uint64_t *out, ref *collect)
+{
+	profdb_hpctk_walk *w;
+	profdb_hpctk_context c;
+	uint32_t depth, stack[4096];
+	int r = profdb_hpctk_walk_new(db, &w);
+	if (r < 0)
+		return r;
+	uint64_t h = 0;
+	while ((r = profdb_hpctk_walk_next(w, &c, &depth)) == 1) {
+		h = mix(mix(mix(h, c.id), depth), c.pos);
+		if (collect && depth > 0 && depth < 4096) {
+			collect->ids[collect->n_ids] = c.id;
+			collect->parents[collect->n_ids++] = stack[depth - 1];
+		}
+		if (depth < 4096)
+			stack[depth] = c.id;
+	}
+	profdb_hpctk_walk_free(w);
+	*out = h;
+	return r;
+}
+
+static void compute_ref(const profdb_hpctk *db, ref *R)
+{
+	memset(R, 0, sizeof *R);
+	R->contexts = profdb_hpctk_context_count(db);
+	R->metrics = profdb_hpctk_metric_count(db);
+	R->profiles = profdb_hpctk_profile_count(db);
+	R->slots = profdb_hpctk_cct_slot_count(db);
+	R->traces = profdb_hpctk_has(db, PROFDB_HPCTK_TRACE) ? profdb_hpctk_trace_count(db) : 0;
+	CHECKF(R->contexts > 0 && R->metrics > 0 && R->profiles > 0 && R->slots > 0 &&
+	      R->traces >= 0, "reference handle: %s", profdb_error_message());
+	R->ids = malloc((size_t)R->contexts * sizeof *R->ids);
+	R->parents = malloc((size_t)R->contexts * sizeof *R->parents);
+	R->plane = malloc((size_t)R->profiles * sizeof *R->plane);
+	R->cct = malloc((size_t)R->slots * sizeof *R->cct);
+	R->trace = malloc(((size_t)R->traces + 1) * sizeof *R->trace);
+	CHECK(R->ids && R->parents && R->plane && R->cct && R->trace);
+	CHECK(hash_walk(db, &R->walk, R) == 0);
+	CHECK(R->n_ids == (size_t)R->contexts);
+	for (int64_t i = 0; i < R->profiles; i++)
+		CHECK(hash_profile(db, (uint32_t)i, &R->plane[i]) == 0);
+	for (int64_t i = 0; i < R->slots; i++)
+		CHECK(hash_ctx(db, (uint32_t)i, &R->cct[i]) == 0);
+	for (int64_t i = 0; i < R->traces; i++)
+		CHECK(hash_trace(db, (uint32_t)i, &R->trace[i]) == 0);
+}
+
+static void free_ref(ref *R)
+{
+	free(R->ids);
+	free(R->parents);
+	free(R->plane);
+	free(R->cct);
+	free(R->trace);
+}
+
+/* ---- the racing readers ------------------------------------------------------------ */
+
+typedef struct worker {
+	const profdb_hpctk *db;
+	const ref *R;
+	pthread_barrier_t *bar;
+	int index;
+	int mismatches;
+	char first[256];
+} worker;
+
+#define MISMATCH(w, ...)                                                                   \
+	do {                                                                               \
+		if (!(w)->mismatches++)                                                    \
+			snprintf((w)->first, sizeof (w)->first, __VA_ARGS__);              \
+	} while (0)
+
+static void first_use(worker *w, int op)
+{
+	const ref *R = w->R;
+	uint64_t h;
+	switch (op % 5) {
+	case 0:
+		if (profdb_hpctk_context_count(w->db) != R->contexts)
+			MISMATCH(w, "context_count");
+		break;
+	case 1:
+		if (profdb_hpctk_metric_count(w->db) != R->metrics)
+			MISMATCH(w, "metric_count");
+		break;
+	case 2: {
+		uint32_t i = (uint32_t)(w->index % R->profiles);
+		if (hash_profile(w->db, i, &h) != 0 || h != R->plane[i])
+			MISMATCH(w, "first profile plane %u", i);
+		break;
+	}
+	case 3:
+		if (R->traces > 0) {
+			uint32_t i = (uint32_t)(w->index % R->traces);
+			if (hash_trace(w->db, i, &h) != 0 || h != R->trace[i])
+				MISMATCH(w, "first trace %u", i);
+		}
+		break;
+	default: {
+		uint32_t c = (uint32_t)(w->index % R->slots);
+		if (hash_ctx(w->db, c, &h) != 0 || h != R->cct[c])
+			MISMATCH(w, "first context plane %u", c);
+	}
+	}
+}
+
+static void *reader(void *arg)
+{
+	worker *w = arg;
+	const ref *R = w->R;
+	uint64_t h;
+	pthread_barrier_wait(w->bar);
+	/* Every lazy build, started by different threads in different orders. */
+	for (int k = 0; k < 5; k++)
+		first_use(w, w->index + k);
+
+	if (hash_walk(w->db, &h, NULL) != 0 || h != R->walk)
+		MISMATCH(w, "walk");
+	for (int64_t j = 0; j < R->profiles; j++) {
+		uint32_t i = (uint32_t)((j + w->index) % R->profiles);
+		if (hash_profile(w->db, i, &h) != 0 || h != R->plane[i])
+			MISMATCH(w, "profile plane %u", i);
+	}
+	for (int64_t j = 0; j < R->slots; j++) {
+		uint32_t c = (uint32_t)((j * 7 + w->index) % R->slots);
+		if (hash_ctx(w->db, c, &h) != 0 || h != R->cct[c])
+			MISMATCH(w, "context plane %u", c);
+	}
+	for (int64_t j = 0; j < R->traces; j++) {
+		uint32_t i = (uint32_t)((j + w->index) % R->traces);
+		if (hash_trace(w->db, i, &h) != 0 || h != R->trace[i])
+			MISMATCH(w, "trace %u", i);
+	}
+	/* Many point lookups. */
+	uint64_t rng = (uint64_t)w->index * 977 + 1;
+	for (int k = 0; k < 20000; k++) {
+		size_t n = (size_t)(rng_next(&rng) % R->n_ids);
+		uint32_t parent;
+		profdb_hpctk_context c;
+		if (profdb_hpctk_context_parent(w->db, R->ids[n], &parent) != 0 || parent != R->parents[n])
+			MISMATCH(w, "parent of %u", R->ids[n]);
+		if (profdb_hpctk_context_by_id(w->db, R->ids[n], &c) != 0 || c.id != R->ids[n])
+			MISMATCH(w, "context %u", R->ids[n]);
+	}
+	for (int m = 0; m < R->metrics; m++) {
+		profdb_hpctk_metric md;
+		if (profdb_hpctk_metric_get(w->db, (uint32_t)m, &md) != 0 || !md.name)
+			MISMATCH(w, "metric %d", m);
+	}
+	return NULL;
+}
+
+static void run_readers(const char *what, const profdb_hpctk *fresh, const ref *R)
+{
+	pthread_t t[NTHREADS];
+	worker w[NTHREADS];
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		w[i] = (worker){fresh, R, &bar, i, 0, ""};
+		CHECK(pthread_create(&t[i], NULL, reader, &w[i]) == 0);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	for (int i = 0; i < NTHREADS; i++)
+		CHECKF(w[i].mismatches == 0, "%s: thread %d: %d mismatches, first: %s", what, i,
+		      w[i].mismatches, w[i].first);
+}
+
+static profdb_hpctk *open_dir(const char *dir)
+{
+	profdb_hpctk *db = NULL;
+	int r = profdb_hpctk_open(&db, dir, NULL);
+	CHECKF(r == 0, "%s: %s", dir, profdb_error_message());
+	return db;
+}
+
+static void race(const char *what, const char *dir)
+{
+	ref R;
+	profdb_hpctk *a = open_dir(dir), *b = open_dir(dir);
+	compute_ref(a, &R);
+	run_readers(what, b, &R);
+	profdb_hpctk_close(a);
+	profdb_hpctk_close(b);
+	free_ref(&R);
+}
+
+static int t_concurrent_first_use_real(void)
+{
+	char *dir = sample_dir("hpctoolkit/v4/hpcviewer-issue-233");
+	if (!dir)
+		return SKIPPED;
+	race("issue-233", dir);
+	free(dir);
+	return 0;
+}
+
+#ifdef HAVE_TEST_WRITER
+static int t_concurrent_first_use_generated(void)
+{
+	char dir[] = "/tmp/profdb-threads-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(tw_hpctk4_synth_dir(dir, 12, 3000, 3, 0.3, 2000, 42) == 0);
+	race("synthetic", dir);
+	static const char *const files[] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	char path[256];
+	for (int f = 0; f < 4; f++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+		unlink(path);
+	}
+	rmdir(dir);
+	return 0;
+}
+
+/* A lazily detected corruption: every racing thread gets the same error and
+ * the same message, in its own thread. */
+typedef struct failer {
+	const profdb_hpctk *db;
+	pthread_barrier_t *bar;
+	int r1, r2;
+	char msg[512];
+} failer;
+
+static void *fail_first(void *arg)
+{
+	failer *f = arg;
+	pthread_barrier_wait(f->bar);
+	f->r1 = (int)profdb_hpctk_context_count(f->db);
+	snprintf(f->msg, sizeof f->msg, "%s", profdb_error_message());
+	f->r2 = profdb_hpctk_walk_new(f->db, &(profdb_hpctk_walk *){NULL});
+	return NULL;
+}
+
+static int t_lazy_failure_replayed_to_all(void)
+{
+	tw_hpctk4 d;
+	tw_blob out[TW_NFILES];
+	tw_hpctk4_sample(&d);
+	CHECK(tw_hpctk4_write(&d, out) == 0);
+	profdb_blob blobs[PROFDB_HPCTK_NFILES];
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		blobs[f] = (profdb_blob){out[f].data, out[f].size};
+	/* Find context 16 and give it the id of context 14: duplicate. */
+	profdb_hpctk *db;
+	profdb_hpctk_context c;
+	CHECK(profdb_hpctk_open_mem(&db, blobs, NULL) == 0);
+	CHECK(profdb_hpctk_context_by_id(db, 16, &c) == 0);
+	profdb_hpctk_close(db);
+	out[TW_META].data[c.pos + 0x10] = 14;
+	CHECK(profdb_hpctk_open_mem(&db, blobs, NULL) == 0);
+
+	pthread_t t[NTHREADS];
+	failer fl[NTHREADS];
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		fl[i] = (failer){db, &bar, 0, 0, ""};
+		CHECK(pthread_create(&t[i], NULL, fail_first, &fl[i]) == 0);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	for (int i = 0; i < NTHREADS; i++) {
+		CHECKF(fl[i].r1 == -EBADMSG && fl[i].r2 == -EBADMSG, "thread %d: %d %d", i, fl[i].r1,
+		      fl[i].r2);
+		CHECKF(strstr(fl[i].msg, "meta.db") && strstr(fl[i].msg, "appears twice"),
+		      "thread %d: %s", i, fl[i].msg);
+		CHECK(strcmp(fl[i].msg, fl[0].msg) == 0);
+	}
+	profdb_hpctk_close(db);
+	for (int f = 0; f < TW_NFILES; f++)
+		tw_blob_free(&out[f]);
+	return 0;
+}
+#endif
+
+/* ---- per-thread error messages ----------------------------------------------------- */
+
+typedef struct msgw {
+	const profdb_hpctk *db;
+	pthread_barrier_t *bar;
+	int index, r, ok;
+	char want[64], got[512];
+} msgw;
+
+static void *provoke(void *arg)
+{
+	msgw *m = arg;
+	uint32_t n = 100000u + (uint32_t)m->index; /* unique per thread */
+	pthread_barrier_wait(m->bar);
+	for (int round = 0; round < 200; round++) {
+		switch (m->index % 4) {
+		case 0:
+			m->r = profdb_hpctk_profile_get(m->db, n, &(profdb_hpctk_profile){0});
+			break;
+		case 1:
+			m->r = profdb_hpctk_metric_get(m->db, n, &(profdb_hpctk_metric){0});
+			break;
+		case 2:
+			m->r = profdb_hpctk_context_by_id(m->db, n, &(profdb_hpctk_context){0});
+			break;
+		default:
+			m->r = profdb_hpctk_function_get(m->db, n, &(profdb_hpctk_function){0});
+			break;
+		}
+		/* Interleave with successful calls, which must not clear it. */
+		profdb_hpctk_metric_count(m->db);
+		profdb_hpctk_context_count(m->db);
+	}
+	pthread_barrier_wait(m->bar); /* every thread has failed by now */
+	snprintf(m->want, sizeof m->want, "%u", n);
+	snprintf(m->got, sizeof m->got, "%s", profdb_error_message());
+	m->ok = strstr(m->got, m->want) != NULL;
+	return NULL;
+}
+
+static void own_messages(const profdb_hpctk *db)
+{
+	pthread_t t[NTHREADS];
+	msgw m[NTHREADS];
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		m[i] = (msgw){db, &bar, i, 0, 0, "", ""};
+		CHECK(pthread_create(&t[i], NULL, provoke, &m[i]) == 0);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	for (int i = 0; i < NTHREADS; i++) {
+		CHECKF(m[i].r == -ENOENT, "thread %d: %d", i, m[i].r);
+		CHECKF(m[i].ok, "thread %d expected its own message (id %s), got: %s", i, m[i].want,
+		      m[i].got);
+	}
+}
+
+static int t_own_error_messages(void)
+{
+	profdb_hpctk *db = NULL;
+#ifdef HAVE_TEST_WRITER
+	tw_hpctk4 d;
+	tw_blob out[TW_NFILES];
+	tw_hpctk4_sample(&d);
+	CHECK(tw_hpctk4_write(&d, out) == 0);
+	profdb_blob blobs[PROFDB_HPCTK_NFILES];
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		blobs[f] = (profdb_blob){out[f].data, out[f].size};
+	CHECK(profdb_hpctk_open_mem(&db, blobs, NULL) == 0);
+	own_messages(db);
+	profdb_hpctk_close(db);
+	for (int f = 0; f < TW_NFILES; f++)
+		tw_blob_free(&out[f]);
+#else
+	char *dir = sample_dir("hpctoolkit/v4/hpctoolkit-tests-small");
+	if (!dir)
+		return SKIPPED;
+	db = open_dir(dir);
+	own_messages(db);
+	profdb_hpctk_close(db);
+	free(dir);
+#endif
+	return 0;
+}
+
+/* ---- registration ------------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	int (*fn)(void);
+	const char *skip;
+} tests[] = {
+	{"concurrent_first_use_real", t_concurrent_first_use_real,
+	 "hpctoolkit/v4/hpcviewer-issue-233 not found under the sample data (PROFDB_SAMPLE_DATA)"},
+#ifdef HAVE_TEST_WRITER
+	{"concurrent_first_use_generated", t_concurrent_first_use_generated, ""},
+	{"lazy_failure_replayed_to_all", t_lazy_failure_replayed_to_all, ""},
+#endif
+	{"own_error_messages", t_own_error_messages, "sample data not found (PROFDB_SAMPLE_DATA)"},
+};
+
+#ifdef THREADS_STANDALONE
+int main(void)
+{
+	int skipped = 0, n = (int)(sizeof tests / sizeof tests[0]);
+	for (int i = 0; i < n; i++) {
+		int r = tests[i].fn(); /* a failed check exits 1 */
+		printf("%s %s\n", r == SKIPPED ? "SKIP" : "PASS", tests[i].name);
+		if (r == SKIPPED) {
+			printf("  %s\n", tests[i].skip);
+			skipped++;
+		}
+	}
+	return skipped == n ? 77 : 0;
+}
+#else
+static void run(int i)
+{
+	if (tests[i].fn() == SKIPPED)
+		cr_skip_test("%s", tests[i].skip);
+}
+
+Test(threads, concurrent_first_use_real, .timeout = 120) { run(0); }
+#ifdef HAVE_TEST_WRITER
+Test(threads, concurrent_first_use_generated, .timeout = 120) { run(1); }
+Test(threads, lazy_failure_replayed_to_all) { run(2); }
+Test(threads, own_error_messages) { run(3); }
+#else
+Test(threads, own_error_messages) { run(1); }
+#endif
+TC_MAIN
+#endif

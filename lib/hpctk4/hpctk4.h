@@ -103,6 +103,6 @@ int profdb__hpctk_function_index(const profdb_hpctk *db, uint64_t ptr, uint32_t 
 /* sparse.c: lazily validated blocks */
 int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
                   int *ok);
-void profdb__hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i);
+void profdb__hpctk_mark_checked(_Atomic unsigned char *const *which, uint64_t i);
 
 #endif

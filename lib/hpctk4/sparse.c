@@ -34,9 +34,8 @@ int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *
 	return 0;
 }
 
-void profdb__hpctk_mark_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i)
+void profdb__hpctk_mark_checked(_Atomic unsigned char *const *which, uint64_t i)
 {
-	(void)db;
 	atomic_store_explicit(&(*which)[i], 1, memory_order_release);
 }
 
@@ -236,36 +235,54 @@ PROFDB_EXPORT int profdb_hpctk_profile_id(const profdb_hpctk *db, const profdb_h
 	return 0;
 }
 
+/* A value block as its header describes it. */
+typedef struct block {
+	uint64_t header;             /* offset of the header, for messages */
+	uint64_t idx, n_idx, val, n_val;
+	unsigned idx_key, val_key;   /* key widths: 4/2 profile-major, 2/4 context-major */
+} block;
+
+/* The plane of block @p b of input @p f: validated on first use, then only
+ * rebuilt from the header, which the validation already vouched for. */
+static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *what,
+                    _Atomic unsigned char *const *checked, uint64_t i, const block *b,
+                    profdb_hpctk_plane *out)
+{
+	const profdb__input *in = &db->in[f];
+	int ok, r = profdb__hpctk_checked(db, checked, i, &ok);
+	if (r < 0)
+		return r;
+	if (!ok) {
+		r = validate_plane(in, what, b->header, b->idx, b->n_idx, b->idx_key, b->val,
+		                   b->n_val, b->val_key, out);
+		if (r == 0)
+			profdb__hpctk_mark_checked(checked, i);
+		return r;
+	}
+	/* An empty plane's pointers were never checked: do not form base +
+	 * pointer from them (it may overflow). */
+	out->index = b->n_idx ? in->base + b->idx : NULL;
+	out->values = b->n_idx ? in->base + b->val : NULL;
+	out->n_index = b->n_idx;
+	out->n_values = b->n_val;
+	out->index_key_size = (uint8_t)b->idx_key;
+	out->value_key_size = (uint8_t)b->val_key;
+	return 0;
+}
+
 PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
                                              profdb_hpctk_plane *out)
 {
 	const unsigned char *p;
-	int ok, r = profile_record(db, i, &p);
+	int r = profile_record(db, i, &p);
 	if (r < 0)
 		return r;
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_hpctk_profile_plane: NULL output");
-	if ((r = profdb__hpctk_checked(db, &db->profile_ok, i, &ok)) < 0)
-		return r;
-	uint64_t n_val = profdb__le64(p), val = profdb__le64(p + 8), idx = profdb__le64(p + 0x18);
-	uint32_t n_idx = profdb__le32(p + 0x10);
-	if (ok) {
-		/* An empty plane's pointers were never checked: do not form
-		 * base + pointer from them (it may overflow). */
-		out->index = n_idx ? db->in[PROFDB_HPCTK_PROFILE].base + idx : NULL;
-		out->values = n_idx ? db->in[PROFDB_HPCTK_PROFILE].base + val : NULL;
-		out->n_index = n_idx;
-		out->n_values = n_val;
-		out->index_key_size = 4;
-		out->value_key_size = 2;
-		return 0;
-	}
-	r = validate_plane(&db->in[PROFDB_HPCTK_PROFILE], "profile value block",
-	                   db->p_profiles + (uint64_t)i * db->sz_profile, idx, n_idx, 4, val, n_val,
-	                   2, out);
-	if (r == 0)
-		profdb__hpctk_mark_checked(db, &db->profile_ok, i);
-	return r;
+	block b = {db->p_profiles + (uint64_t)i * db->sz_profile, profdb__le64(p + 0x18),
+	           profdb__le32(p + 0x10), profdb__le64(p + 8), profdb__le64(p), 4, 2};
+	return plane_of(db, PROFDB_HPCTK_PROFILE, "profile value block", &db->profile_ok, i, &b,
+	                out);
 }
 
 PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db)
@@ -278,7 +295,7 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
                                              profdb_hpctk_plane *out)
 {
 	const unsigned char *p;
-	int ok, r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
 	if (r < 0)
 		return r;
 	if (!out)
@@ -291,25 +308,11 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
 		return 0;
 	}
 	uint64_t at = db->p_ctxs + (uint64_t)ctx * db->sz_ctx;
-	if ((r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p)) < 0 ||
-	    (r = profdb__hpctk_checked(db, &db->ctx_ok, ctx, &ok)) < 0)
+	if ((r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p)) < 0)
 		return r;
-	uint64_t n_val = profdb__le64(p), val = profdb__le64(p + 8), idx = profdb__le64(p + 0x18);
-	uint32_t n_idx = profdb__le16(p + 0x10);
-	if (ok) {
-		out->index = n_idx ? db->in[PROFDB_HPCTK_CCT].base + idx : NULL;
-		out->values = n_idx ? db->in[PROFDB_HPCTK_CCT].base + val : NULL;
-		out->n_index = n_idx;
-		out->n_values = n_val;
-		out->index_key_size = 2;
-		out->value_key_size = 4;
-		return 0;
-	}
-	r = validate_plane(&db->in[PROFDB_HPCTK_CCT], "context value block", at, idx, n_idx, 2, val,
-	                   n_val, 4, out);
-	if (r == 0)
-		profdb__hpctk_mark_checked(db, &db->ctx_ok, ctx);
-	return r;
+	block b = {at, profdb__le64(p + 0x18), profdb__le16(p + 0x10), profdb__le64(p + 8),
+	           profdb__le64(p), 2, 4};
+	return plane_of(db, PROFDB_HPCTK_CCT, "context value block", &db->ctx_ok, ctx, &b, out);
 }
 
 /* ---- plane and run accessors (no database needed: already validated) ---- */

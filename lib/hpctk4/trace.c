@@ -97,7 +97,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_get(const profdb_hpctk *db, uint32_t i,
 				return profdb__fail(-EBADMSG, "%s: trace line at 0x%" PRIx64 " is not sorted "
 				                    "by time at element %" PRIu64 " (0x%" PRIx64 ")", in->name,
 				                    start, k, start + k * ELEM);
-		profdb__hpctk_mark_checked(db, &db->trace_ok, i);
+		profdb__hpctk_mark_checked(&db->trace_ok, i);
 	}
 	out->elems = e;
 	out->count = n;

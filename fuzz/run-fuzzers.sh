@@ -4,6 +4,9 @@
 #
 # usage: fuzz/run-fuzzers.sh SECONDS_PER_TARGET [TARGET...]
 #
+# Without TARGETs, every <target>-fuzzer the build defines is run. Each one
+# uses fuzz/<target>.dict if it exists (fuzz/hpctk.dict for fuzz-hpctk-*).
+#
 # Environment:
 #   BUILD_DIR    build directory (default: build-fuzz in the source tree)
 #   WORK_DIR     scratch corpora, logs and crash artifacts
@@ -19,7 +22,7 @@
 set -u -o pipefail
 
 usage() {
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 [ $# -ge 1 ] || usage
@@ -33,8 +36,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$SRC/build-fuzz}
 WORK_DIR=${WORK_DIR:-$BUILD_DIR/fuzz-work}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
-ALL_TARGETS="fuzz-hpctk-meta fuzz-hpctk-profile fuzz-hpctk-cct fuzz-hpctk-trace fuzz-hpctk-db"
-TARGETS=${*:-$ALL_TARGETS}
+TARGETS=${*:-}
 
 # ---- build -------------------------------------------------------------------
 if ! command -v clang >/dev/null; then
@@ -60,6 +62,19 @@ else
 		echo "run-fuzzers: $BUILD_DIR cannot be configured for fuzzing (not a clang build?)" >&2
 		exit 2
 	}
+fi
+if [ -z "$TARGETS" ]; then
+	# Every <target>-fuzzer this configuration defines (formats whose
+	# dependencies are missing define none).
+	TARGETS=$(meson introspect --targets "$BUILD_DIR" | python3 -c '
+import json, sys
+for t in json.load(sys.stdin):
+    if t["type"] == "executable" and t["name"].endswith("-fuzzer"):
+        print(t["name"][:-len("-fuzzer")])' | sort)
+	if [ -z "$TARGETS" ]; then
+		echo "run-fuzzers: no fuzz targets in $BUILD_DIR" >&2
+		exit 2
+	fi
 fi
 build_targets=()
 for t in $TARGETS; do
@@ -87,10 +102,17 @@ run_one() {
 	if [ -d "$SRC/fuzz/regressions/$t" ]; then
 		seeds+=("$SRC/fuzz/regressions/$t")
 	fi
+	# The target's own dictionary, else the one of its format.
+	local dict=()
+	if [ -f "$SRC/fuzz/$t.dict" ]; then
+		dict=(-dict="$SRC/fuzz/$t.dict")
+	elif [ "${t#fuzz-hpctk-}" != "$t" ]; then
+		dict=(-dict="$SRC/fuzz/hpctk.dict")
+	fi
 	# shellcheck disable=SC2086
 	"$BUILD_DIR/fuzz/$t-fuzzer" \
 		-max_total_time="$SECONDS_PER_TARGET" -timeout=2 -rss_limit_mb=2048 \
-		-dict="$SRC/fuzz/hpctk.dict" -print_final_stats=1 \
+		"${dict[@]}" -print_final_stats=1 \
 		-artifact_prefix="$art" ${FUZZ_ARGS:-} \
 		"$corpus" "${seeds[@]}" >"$log" 2>&1
 	echo $? >"$WORK_DIR/$t.status"

@@ -442,6 +442,330 @@ PROFDB_EXPORT int profdb_hpctk_trace_seek(const profdb_hpctk_trace *t, uint64_t 
 PROFDB_EXPORT int profdb_hpctk_trace_window(const profdb_hpctk_trace *t, uint64_t from_ns,
                                             uint64_t to_ns, uint64_t *first, uint64_t *last);
 
+/* ======================================================================== */
+/* Cube4 .cubex archives (Score-P, Scalasca, CubeLib/CubeW)        @since 0.2 */
+/* ======================================================================== */
+/*
+ * A .cubex file is a tar archive holding anchor.xml (metric tree, regions,
+ * call tree, system tree) and, per metric with data, <id>.index and
+ * <id>.data. doc/FORMATS.md ("Cube") lists what is accepted and where real
+ * files differ from the published description.
+ *
+ * Addressing: metrics, regions, cnodes and locations are addressed by the
+ * ids stored in anchor.xml. Each id set must be exactly 0 .. count-1 (true
+ * of every known writer); open fails with -EBADMSG otherwise.
+ *
+ * Threads: a handle is read-only after open; any number of threads may call
+ * any function on it at once. Rows of compressed data (ZCUBEX.DATA) are
+ * inflated on first use into a per-handle cache, installed atomically
+ * (two threads inflating the same row at once is harmless; one copy wins).
+ * Uncompressed rows are read straight from the archive bytes.
+ *
+ * Lifetimes: every string returned is owned by the handle and valid until
+ * profdb_cube_close(). Values and rows are copied into caller memory.
+ *
+ * Built only when libarchive and expat were found at build time; otherwise
+ * profdb_cube_open() and profdb_cube_open_mem() return -ENOTSUP.
+ */
+
+/** An open .cubex archive (opaque). @since 0.2 */
+typedef struct profdb_cube profdb_cube;
+
+/** Kind of a metric (the anchor's @c type attribute). @since 0.2 */
+typedef enum profdb_cube_kind {
+	PROFDB_CUBE_EXCLUSIVE = 0,    /**< stored values are call-tree exclusive (also: no type) */
+	PROFDB_CUBE_INCLUSIVE = 1,    /**< stored values are call-tree inclusive */
+	PROFDB_CUBE_SIMPLE = 2,       /**< rows in definition (cnode id) order */
+	PROFDB_CUBE_POSTDERIVED = 3,  /**< derived (CubePL): no data, values not evaluated */
+	PROFDB_CUBE_PREDERIVED_INCLUSIVE = 4, /**< derived, no data */
+	PROFDB_CUBE_PREDERIVED_EXCLUSIVE = 5  /**< derived, no data */
+} profdb_cube_kind;
+
+/** Stored value type of a metric. @since 0.2 */
+typedef enum profdb_cube_dtype {
+	PROFDB_CUBE_INT8 = 0, PROFDB_CUBE_UINT8, PROFDB_CUBE_INT16, PROFDB_CUBE_UINT16,
+	PROFDB_CUBE_INT32, PROFDB_CUBE_UINT32, PROFDB_CUBE_INT64, PROFDB_CUBE_UINT64,
+	PROFDB_CUBE_DOUBLE,       /**< also FLOAT (64-bit in Cube) */
+	PROFDB_CUBE_MINDOUBLE,    /**< aggregated with min; neutral +DBL_MAX */
+	PROFDB_CUBE_MAXDOUBLE,    /**< aggregated with max; neutral -DBL_MAX */
+	PROFDB_CUBE_COMPLEX,      /**< f64 re, im */
+	PROFDB_CUBE_RATE,         /**< f64 main, duration */
+	PROFDB_CUBE_TAU_ATOMIC,   /**< packed: u32 n, f64 min, max, sum, sum2 (36 bytes) */
+	PROFDB_CUBE_HISTOGRAM,    /**< f64 min, max, then dtype_arg doubles */
+	PROFDB_CUBE_NDOUBLES,     /**< dtype_arg doubles */
+	PROFDB_CUBE_SCALE_FUNC    /**< 848 opaque bytes */
+} profdb_cube_dtype;
+
+/** A metric. @since 0.2 */
+typedef struct profdb_cube_metric {
+	uint32_t id;
+	const char *name;          /**< uniq_name */
+	const char *display_name;  /**< disp_name ("" if absent) */
+	const char *unit;          /**< uom ("" if absent) */
+	const char *description;   /**< descr ("" if absent) */
+	const char *dtype_name;    /**< the dtype text as stored */
+	profdb_cube_dtype dtype;   /**< unknown dtype names read as DOUBLE (with a warning) */
+	uint32_t dtype_arg;        /**< n of HISTOGRAM(n) / NDOUBLES(n), else 0 */
+	uint32_t value_size;       /**< bytes per location in a row */
+	profdb_cube_kind kind;
+	int has_data;              /**< 1 if the archive holds its rows */
+	int ghost;                 /**< 1 for viztype="GHOST" */
+	uint32_t parent;           /**< parent metric id, PROFDB_NONE for a root */
+	uint32_t first_child;      /**< PROFDB_NONE if none */
+	uint32_t next_sibling;     /**< next child of the parent (or next root) */
+} profdb_cube_metric;
+
+/** A region (function, loop, ...). @since 0.2 */
+typedef struct profdb_cube_region {
+	uint32_t id;
+	const char *name;
+	const char *mangled_name;  /**< "" if absent */
+	const char *module;        /**< the @c mod attribute, "" if absent */
+	const char *paradigm;      /**< "" if absent */
+	const char *role;          /**< "" if absent */
+	int64_t begin_line, end_line; /**< -1 if absent */
+} profdb_cube_region;
+
+/** A call-tree node. Roots have parent == PROFDB_NONE and are chained in
+ *  XML order by next_sibling, starting at profdb_cube_info.first_root.
+ *  @since 0.2 */
+typedef struct profdb_cube_cnode {
+	uint32_t id;
+	uint32_t region;           /**< callee region id */
+	const char *region_name;
+	uint32_t parent, first_child, next_sibling;  /**< ids or PROFDB_NONE */
+	int64_t line;              /**< call-site line, -1 if absent */
+	const char *module;        /**< call-site module, "" if absent */
+	uint32_t n_params;         /**< see profdb_cube_cnode_param() */
+} profdb_cube_cnode;
+
+/** A location (thread, GPU stream, ...). @since 0.2 */
+typedef struct profdb_cube_location {
+	uint32_t id;               /**< also its column in every row */
+	const char *name;
+	const char *type;          /**< "thread", "gpu", ... ("thread" for Cube3 files) */
+	int64_t rank;              /**< the location's own rank (thread number) */
+	int64_t process_rank;      /**< rank of its location group (process) */
+	const char *group_name;    /**< its location group (process) */
+	const char *node_name;     /**< the enclosing system-tree node ("" if none) */
+} profdb_cube_location;
+
+/** Archive-wide facts. @since 0.2 */
+typedef struct profdb_cube_info {
+	const char *anchor_version;   /**< <cube version="..."> */
+	const char *creator;          /**< attr "Creator", "" if absent */
+	uint32_t n_metrics, n_regions, n_cnodes, n_locations;
+	uint32_t n_location_groups, n_system_nodes;
+	uint32_t first_root;          /**< first root cnode id (PROFDB_NONE if no cnodes) */
+	uint32_t first_root_metric;   /**< first root metric id */
+	int gzipped;                  /**< 1 if the archive itself was compressed */
+} profdb_cube_info;
+
+/** Limit on the inflated size of a compressed archive or anchor.xml
+ *  (-EFBIG beyond it). @since 0.2 */
+#define PROFDB_CUBE_MAX_INFLATE ((uint64_t)4 << 30)
+
+/** Open a .cubex file. A plain tar is mapped and read in place; a
+ *  compressed one (gzip, or any filter libarchive knows) is inflated once
+ *  into memory, at most PROFDB_CUBE_MAX_INFLATE bytes. The tar headers,
+ *  anchor.xml and every index are validated here; rows are decoded lazily.
+ *  @param[out] ret  the handle, NULL on failure
+ *  @return 0, -ENOENT (no file / no anchor.xml member), -EBADMSG (corrupt
+ *          archive, XML or index), -ENODATA (truncated), -EPROTONOSUPPORT
+ *          (not a tar archive, unsupported anchor version), -ENOTSUP (built
+ *          without libarchive/expat, or a feature this build lacks), -EFBIG,
+ *          -ENOMEM, -errno of I/O. @since 0.2 */
+PROFDB_EXPORT int profdb_cube_open(profdb_cube **ret, const char *path,
+                                   const profdb_options *opts);
+
+/** Open from a caller buffer (unchanged and alive until close; nothing is
+ *  copied for a plain tar). Same checks and codes as profdb_cube_open().
+ *  @since 0.2 */
+PROFDB_EXPORT int profdb_cube_open_mem(profdb_cube **ret, const void *data, size_t size,
+                                       const profdb_options *opts);
+
+/** Close; NULL is a no-op. Every string of the handle dies here. @since 0.2 */
+PROFDB_EXPORT void profdb_cube_close(profdb_cube *cube);
+
+/** @since 0.2 */
+PROFDB_EXPORT int profdb_cube_get_info(const profdb_cube *cube, profdb_cube_info *out);
+
+/** Counts (>= 0) or -EINVAL. @since 0.2 */
+PROFDB_EXPORT int profdb_cube_metric_count(const profdb_cube *cube);
+PROFDB_EXPORT int profdb_cube_region_count(const profdb_cube *cube);
+PROFDB_EXPORT int profdb_cube_cnode_count(const profdb_cube *cube);
+PROFDB_EXPORT int profdb_cube_location_count(const profdb_cube *cube);
+
+/** Items by id. @return 0, -ENOENT (id out of range), -EINVAL. @since 0.2 */
+PROFDB_EXPORT int profdb_cube_metric_get(const profdb_cube *cube, uint32_t id,
+                                         profdb_cube_metric *out);
+PROFDB_EXPORT int profdb_cube_region_get(const profdb_cube *cube, uint32_t id,
+                                         profdb_cube_region *out);
+PROFDB_EXPORT int profdb_cube_cnode_get(const profdb_cube *cube, uint32_t id,
+                                        profdb_cube_cnode *out);
+PROFDB_EXPORT int profdb_cube_location_get(const profdb_cube *cube, uint32_t id,
+                                           profdb_cube_location *out);
+
+/** Parameter @p i of cnode @p cnode: key, value text, and whether it was
+ *  declared numeric. @return 0, -ENOENT. @since 0.2 */
+PROFDB_EXPORT int profdb_cube_cnode_param(const profdb_cube *cube, uint32_t cnode, uint32_t i,
+                                          const char **key, const char **value, int *numeric);
+
+/** The stored value of (metric, cnode, location) as a double: exclusive for
+ *  EXCLUSIVE metrics, inclusive for INCLUSIVE ones (see the metric's kind).
+ *  Integers are converted; a missing row gives the neutral value (0, or
+ *  +DBL_MAX / -DBL_MAX for MINDOUBLE / MAXDOUBLE).
+ *  @return 1 stored, 0 neutral (no row, or a metric without data),
+ *          -ENOENT (an id out of range), -ENOTSUP (a dtype that is not one
+ *          number: read it with profdb_cube_row()), -EBADMSG (a compressed
+ *          row that does not inflate), -ENOMEM. @since 0.2 */
+PROFDB_EXPORT int profdb_cube_value(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
+                                    uint32_t location, double *out);
+
+/** Copy the row of (metric, cnode) into @p buf: n_locations × value_size
+ *  bytes, column = location id, each field converted to host byte order
+ *  (TAU_ATOMIC stays packed; SCALE_FUNC is copied as stored). A missing row
+ *  is filled with neutral values (zeros, or +-DBL_MAX for MIN/MAXDOUBLE).
+ *  @return 1 stored, 0 neutral, -ERANGE (@p size too small), -ENOENT,
+ *          -EBADMSG, -ENOMEM. @since 0.2 */
+PROFDB_EXPORT int profdb_cube_row(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
+                                  void *buf, size_t size);
+
+/* ---- end of Cube -------------------------------------------------------- */
+
+/* ======================================================================== */
+/* Callgrind profiles (valgrind --tool=callgrind, Xdebug, ...)   @since 0.2 */
+/* ======================================================================== */
+/*
+ * A Callgrind file (text, optionally gzip-compressed) is parsed completely
+ * at open. doc/FORMATS.md ("Callgrind") lists the grammar accepted, the
+ * decoding rules, the recoveries (each reported through the warn callback)
+ * and the limits:
+ *  - a line may hold at most 1 MiB (-EBADMSG beyond);
+ *  - at most 256 event types;
+ *  - a gzip file (recognised by its magic, any name) is decompressed once
+ *    into memory, at most 2 GiB of text (-EFBIG beyond); without zlib at
+ *    build time it fails with -ENOTSUP.
+ *
+ * Model: functions are keyed by (object, file, name); all parts of a file
+ * (--combine-dumps) are summed. Self costs are exclusive. A call edge
+ * (caller, callee) sums every calls= line between the two functions: the
+ * call count and the inclusive cost per event.
+ *
+ * Errors: open returns -EPROTONOSUPPORT (not a Callgrind file, version >= 2),
+ * -EBADMSG (malformed line, overflow, line too long, binary data), -ENODATA
+ * (truncated file), -ENOTSUP, -ENOMEM, -EFBIG or the errno of open(2)/mmap(2).
+ * The message names the file, the line number and the byte offset.
+ *
+ * Threads: a handle is read-only after open; any number of threads may call
+ * any function on it at once (the inclusive table is built on first use,
+ * thread-safely).
+ *
+ * Lifetimes: names are (pointer, length) views into the mapping, the
+ * caller's buffer or the decompressed copy; they are NOT NUL-terminated and
+ * may contain any byte except '\n' (a NUL byte in a name is kept, with a
+ * warning). Cost arrays (n_events values each) are owned by the handle.
+ * Everything stays valid until profdb_cg_close().
+ */
+
+/** An open Callgrind profile (opaque). @since 0.2 */
+typedef struct profdb_cg profdb_cg;
+
+/** Open and parse a file (plain or gzip).
+ *  @param[out] ret  the handle, NULL on failure
+ *  @return 0 or a negative errno (see above). @since 0.2 */
+PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb_options *opts);
+
+/** Parse a caller buffer (plain or gzip), which must stay unchanged and
+ *  alive until close (names point into it; a gzip buffer is decompressed
+ *  into a private copy instead). @since 0.2 */
+PROFDB_EXPORT int profdb_cg_open_mem(profdb_cg **ret, const void *data, size_t size,
+                                     const profdb_options *opts);
+
+/** Close; NULL is a no-op. All views die here. @since 0.2 */
+PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg);
+
+/** An event type (a cost column). @since 0.2 */
+typedef struct profdb_cg_event {
+	const char *name;           /**< from events: ("Ir") */
+	size_t name_len;
+	const char *long_name;      /**< from event: Ir : long name; NULL if none */
+	size_t long_name_len;
+} profdb_cg_event;
+
+/** Number of event types (0 for a file without events:). @since 0.2 */
+PROFDB_EXPORT int profdb_cg_event_count(const profdb_cg *cg);
+/** @return 0, -EINVAL, -ENOENT (index past the end). @since 0.2 */
+PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg_event *out);
+
+/** Number of parts (events: blocks) in the file. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_part_count(const profdb_cg *cg);
+
+/** A function. @since 0.2 */
+typedef struct profdb_cg_function {
+	const char *name;           /**< fn= */
+	size_t name_len;
+	const char *object;         /**< ob= ("" if none) */
+	size_t object_len;
+	const char *file;           /**< fl= ("" if none) */
+	size_t file_len;
+	const uint64_t *self;       /**< exclusive cost, one value per event */
+	uint32_t n_lines;           /**< source-line rows (profdb_cg_function_line) */
+} profdb_cg_function;
+
+/** Number of functions, or -EINVAL. @since 0.2 */
+PROFDB_EXPORT int64_t profdb_cg_function_count(const profdb_cg *cg);
+/** @return 0, -EINVAL, -ENOENT. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t i,
+                                         profdb_cg_function *out);
+
+/** Self cost of a function at one source line of one file (the file is the
+ *  current fl=/fi=/fe= file: inlined code has its own file). Without a
+ *  "line" position column the cost is on line 0. The rows of a function add
+ *  up to its self cost. @since 0.2 */
+typedef struct profdb_cg_line {
+	const char *file;
+	size_t file_len;
+	uint64_t line;
+	const uint64_t *self;       /**< one value per event */
+} profdb_cg_line;
+
+/** Row @p i (0 .. n_lines-1, sorted by line) of function @p fn.
+ *  @return 0, -EINVAL, -ENOENT. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_function_line(const profdb_cg *cg, uint32_t fn, uint32_t i,
+                                          profdb_cg_line *out);
+
+/** A call edge. @since 0.2 */
+typedef struct profdb_cg_call {
+	uint32_t caller, callee;    /**< function indices */
+	uint64_t count;             /**< sum of the calls= counts */
+	const uint64_t *inclusive;  /**< inclusive cost of the calls, per event */
+} profdb_cg_call;
+
+/** Number of call edges, or -EINVAL. @since 0.2 */
+PROFDB_EXPORT int64_t profdb_cg_call_count(const profdb_cg *cg);
+/** @return 0, -EINVAL, -ENOENT. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t i, profdb_cg_call *out);
+
+/** The sum of all self costs (one value per event; NULL when there are no
+ *  events). @return 0 or -EINVAL. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_totals(const profdb_cg *cg, const uint64_t **costs);
+
+/** Which stored line profdb_cg_summary reads. */
+enum { PROFDB_CG_SUMMARY = 0, PROFDB_CG_TOTALS = 1 };
+
+/** The summary: or totals: lines as stored (summed over parts). They may
+ *  differ from profdb_cg_totals() (cache simulation, Xdebug); a totals:
+ *  that differs is reported through the warn callback at open.
+ *  @return 1 (present), 0 (absent), -EINVAL. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_summary(const profdb_cg *cg, int which, const uint64_t **costs);
+
+/** Inclusive cost of function @p fn (KCachegrind's rule with cycles
+ *  collapsed, doc/FORMATS.md): never more than profdb_cg_totals(). Built
+ *  for all functions on the first call. @return 0, -EINVAL, -ENOENT,
+ *  -ENOMEM. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t fn, const uint64_t **costs);
+
 #ifdef __cplusplus
 }
 #endif

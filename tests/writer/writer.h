@@ -340,6 +340,60 @@ int tw_hpctk4_synth_present(uint64_t seed, uint32_t p, uint32_t c, uint32_t m, d
  *  2 execution); meaningful only where tw_hpctk4_synth_present() is true. */
 double tw_hpctk4_synth_value(uint64_t seed, uint32_t p, uint32_t c, uint32_t m, unsigned s);
 
+/* ---- Cube4 .cubex (tests/writer/cube.c) ------------------------------------------------------
+ *
+ * A tiny ustar writer plus a fixed sample archive with known values, for the Cube reader's tests
+ * and fuzz seeds.  The sample (see tw_cube_expected()):
+ *  - regions 0 main, 1 foo, 2 bar, 3 init;
+ *  - cnodes, XML order: root id 3 (main) { id 0 (foo) { id 4 (bar) }, id 1 (bar) }, root id 2
+ *    (init, two parameters); deep order 3 0 4 1 2, wide order 3 0 1 4 2;
+ *  - locations in XML order ids 0, 2, 1 (two processes);
+ *  - metrics: 0 time (EXCLUSIVE DOUBLE) { 1 mintime (EXCLUSIVE MINDOUBLE) }, 2 visits (INCLUSIVE
+ *    UINT64), 3 bytes (EXCLUSIVE INT32, no data members), 4 small (EXCLUSIVE INT16), and with
+ *    TW_CUBE_DERIVED 5 ratio (POSTDERIVED with the unquoted CubePL attributes CubeLib writes).
+ *  Members are written as Score-P does: binary members first (.data before .index, metrics not in
+ *  id order), anchor.xml last. */
+
+enum {
+    TW_CUBE_BIG_ENDIAN = 1 << 0,    /* index and data in big-endian order */
+    TW_CUBE_ZCUBEX = 1 << 1,        /* ZCUBEX.DATA rows, blocks in reverse order (needs zlib) */
+    TW_CUBE_DENSE = 1 << 2,         /* DENSE indexes (every row stored) */
+    TW_CUBE_BAD_CHECKSUM = 1 << 3,  /* wrong header checksums, typeflag NUL, as Score-P 9.4 */
+    TW_CUBE_CUBEW_PAD = 1 << 4,     /* CubeW padding: an extra zero block after 512-multiples */
+    TW_CUBE_DERIVED = 1 << 5,       /* add a derived metric with unquoted <cubepl> attributes */
+    TW_CUBE_NO_ANCHOR = 1 << 6,     /* leave anchor.xml out */
+    TW_CUBE_GZIP_ANCHOR = 1 << 7,   /* gzip anchor.xml (needs zlib) */
+    TW_CUBE_GZIP_ARCHIVE = 1 << 8,  /* gzip the whole archive (needs zlib) */
+    TW_CUBE_BAD_POSITION = 1 << 9,  /* metric 0's index names a position past the call tree */
+    TW_CUBE_ABSURD_COUNT = 1 << 10, /* metric 0's index claims 0x7fffffff entries */
+    TW_CUBE_SHORT_DATA = 1 << 11,   /* metric 2's data member lacks its last row */
+    TW_CUBE_EXACT_BLOCK = 1 << 12,  /* add a 512-byte "padding.bin" member first */
+    TW_CUBE_SIMPLE = 1 << 13        /* metric 4 is SIMPLE: rows in cnode id order */
+};
+
+/** Append one member (ustar header, data, zero padding to 512; with @p cubew_pad an extra zero
+ *  block when size is a multiple of 512; with @p bad_checksum the header checksum is off by 32 and
+ *  the typeflag is NUL).  0 or -ENOMEM. */
+int tw_tar_add(tw_blob *tar, const char *name, const void *data, size_t size, int cubew_pad,
+               int bad_checksum);
+/** Append the two zero blocks that end an archive. */
+int tw_tar_end(tw_blob *tar);
+
+/** The sample's anchor.xml text (malloc'ed, NUL-terminated). */
+char *tw_cube_anchor(unsigned flags);
+
+/** Write the sample archive.  @p anchor, when not NULL, replaces anchor.xml's text.
+ *  0, -ENOMEM, or -ENOTSUP for a flag that needs zlib in a build without it. */
+int tw_cube_write(tw_blob *out, unsigned flags, const char *anchor);
+
+/** Sample counts. */
+enum { TW_CUBE_METRICS = 5, TW_CUBE_CNODES = 5, TW_CUBE_LOCATIONS = 3, TW_CUBE_REGIONS = 4 };
+
+/** The value stored for (metric, cnode, location) with @p flags: returns 1 and *value when the
+ *  row exists, 0 (and the neutral value) when it does not. */
+int tw_cube_expected(unsigned flags, uint32_t metric, uint32_t cnode, uint32_t location,
+                     double *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,179 @@
+/* Callgrind parse benchmark: wall time and peak RSS of profdb_cg_open (plain
+ * and gzip input, plus the first inclusive query) against callgrind_annotate
+ * on the same file, each measured in its own child process (wait4 rusage).
+ *
+ * usage: bench-callgrind [--runs N] [--no-annotate] FILE[.gz]
+ *
+ * A .gz input is decompressed once (gzip -dc) into a temporary plain file,
+ * since callgrind_annotate reads only plain text. One line per case:
+ *   callgrind-<case>: avg=<s> min=<s> peak_rss=<MiB> runs=<n> [functions=.. calls=..] */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <profdb/profdb.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Parse @p path; with @p incl also build the inclusive table. Exit status
+ * 0 on success; prints counts when @p report. */
+static int parse_once(const char *path, int incl, int report)
+{
+	profdb_cg *cg;
+	int r = profdb_cg_open(&cg, path, NULL);
+	if (r < 0) {
+		fprintf(stderr, "%s\n", profdb_error_message());
+		return 1;
+	}
+	if (incl && profdb_cg_function_count(cg) > 0) {
+		const uint64_t *c;
+		if (profdb_cg_inclusive(cg, 0, &c) < 0)
+			return 1;
+	}
+	if (report)
+		printf("  functions=%lld calls=%lld events=%d\n",
+		       (long long)profdb_cg_function_count(cg), (long long)profdb_cg_call_count(cg),
+		       profdb_cg_event_count(cg));
+	profdb_cg_close(cg);
+	return 0;
+}
+
+typedef struct result {
+	double sec;
+	long rss_kib;
+	int ok;
+} result;
+
+/* Run @p fn (mode 0..2) or exec @p argv in a child; time and peak RSS. */
+static result child(const char *path, int mode, char *const *argv)
+{
+	result res = {0, 0, 0};
+	double t0 = now();
+	pid_t pid = fork();
+	if (pid < 0)
+		return res;
+	if (pid == 0) {
+		if (argv) {
+			int fd = open("/dev/null", O_WRONLY);
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+			}
+			execvp(argv[0], argv);
+			_exit(127);
+		}
+		_exit(parse_once(path, mode == 1, 0));
+	}
+	int status;
+	struct rusage ru;
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return res;
+	res.sec = now() - t0;
+	res.rss_kib = ru.ru_maxrss;
+	res.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return res;
+}
+
+static void bench(const char *name, const char *path, int mode, char *const *argv, int runs)
+{
+	double sum = 0, min = 1e30;
+	long rss = 0;
+	for (int i = 0; i < runs; i++) {
+		result r = child(path, mode, argv);
+		if (!r.ok) {
+			printf("callgrind-%s: FAILED\n", name);
+			return;
+		}
+		sum += r.sec;
+		if (r.sec < min)
+			min = r.sec;
+		if (r.rss_kib > rss)
+			rss = r.rss_kib;
+	}
+	printf("callgrind-%s: avg=%.3fs min=%.3fs peak_rss=%.1fMiB runs=%d\n", name, sum / runs, min,
+	       (double)rss / 1024.0, runs);
+	fflush(stdout);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	int runs = 3, annotate = 1;
+	const char *in = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--no-annotate") == 0)
+			annotate = 0;
+		else
+			in = argv[i];
+	}
+	if (!in || runs < 1) {
+		fprintf(stderr, "usage: %s [--runs N] [--no-annotate] FILE[.gz]\n", argv[0]);
+		return 2;
+	}
+	char tmp[] = "/tmp/bench-callgrind-XXXXXX";
+	const char *plain = in;
+	int made_tmp = 0;
+	if (ends_with(in, ".gz")) {
+		int fd = mkstemp(tmp);
+		if (fd < 0) {
+			perror("mkstemp");
+			return 1;
+		}
+		close(fd);
+		char *cmd;
+		if (asprintf(&cmd, "gzip -dc '%s' > '%s'", in, tmp) < 0)
+			return 1;
+		double t0 = now();
+		int r = system(cmd);
+		free(cmd);
+		if (r != 0) {
+			fprintf(stderr, "gzip -dc failed\n");
+			unlink(tmp);
+			return 1;
+		}
+		printf("callgrind-gunzip-to-temp: %.3fs (not part of any case)\n", now() - t0);
+		plain = tmp;
+		made_tmp = 1;
+	}
+	struct stat st;
+	if (stat(plain, &st) == 0)
+		printf("file: %s (%lld bytes plain)\n", in, (long long)st.st_size);
+	if (parse_once(plain, 0, 1) != 0)
+		return 1;
+	bench("parse-plain", plain, 0, NULL, runs);
+	bench("parse-plain+inclusive", plain, 1, NULL, runs);
+	if (made_tmp)
+		bench("parse-gzip", in, 0, NULL, runs);
+	if (annotate) {
+		if (access("/usr/bin/callgrind_annotate", X_OK) == 0) {
+			char *av[] = {"callgrind_annotate", (char *)plain, NULL};
+			bench("callgrind_annotate", plain, 0, av, 1);
+		} else {
+			printf("callgrind-callgrind_annotate: SKIPPED (not installed)\n");
+		}
+	}
+	if (made_tmp)
+		unlink(tmp);
+	return 0;
+}

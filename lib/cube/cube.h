@@ -1,0 +1,144 @@
+/* Cube4 .cubex reader: internal structures shared by its files.
+ * Format facts and the errata against the published description are in
+ * doc/FORMATS.md ("Cube"). */
+#ifndef PROFDB_CUBE_H
+#define PROFDB_CUBE_H
+
+#include "../core/core.h"
+
+/* One tar member: a name (copied, NUL-terminated) and where its bytes are
+ * in the archive input (the mapping, or the inflated copy). */
+typedef struct cube_member {
+	char *name;
+	uint64_t off, size;     /* data bytes [off, off + size) of the input */
+	uint64_t header_off;    /* for messages */
+} cube_member;
+
+/* A string in the handle's arena: an offset, so the arena may grow while
+ * the anchor is parsed; turned into pointers when parsing is done. */
+typedef uint32_t cube_str;
+
+typedef struct cube_metric {
+	uint32_t id;
+	cube_str name, disp, unit, descr, dtype_text;
+	profdb_cube_dtype dtype;
+	uint32_t dtype_arg, vsize;
+	profdb_cube_kind kind;
+	int ghost;
+	uint32_t parent, first_child, next_sibling; /* ids */
+	/* data (set after the anchor is parsed) */
+	int has_data;
+	int swap;               /* index/data written in the other byte order */
+	int dense;              /* DENSE index: row k is position k */
+	int zipped;             /* ZCUBEX.DATA */
+	const unsigned char *positions; /* SPARSE: n big/little u32, ascending */
+	uint32_t nrows;         /* rows named by the index */
+	const cube_member *data_member, *index_member;
+	uint64_t rows_off;      /* first row (uncompressed) */
+	uint64_t rows_avail;    /* uncompressed: rows present in the member */
+	/* ZCUBEX: per row k, the compressed block (offset into the input, size);
+	 * size 0 = missing row. */
+	uint64_t *zoff;
+	uint64_t *zsize;
+	_Atomic(unsigned char *) *zcache; /* inflated rows, installed by CAS */
+} cube_metric;
+
+typedef struct cube_region {
+	uint32_t id;
+	cube_str name, mangled, mod, paradigm, role;
+	int64_t begin, end;
+} cube_region;
+
+typedef struct cube_param {
+	cube_str key, value;
+	int numeric;
+} cube_param;
+
+typedef struct cube_cnode {
+	uint32_t id, region;
+	uint32_t parent, first_child, next_sibling, last_child; /* ids */
+	int64_t line;
+	cube_str mod;
+	uint32_t first_param, n_params;
+} cube_cnode;
+
+typedef struct cube_location {
+	uint32_t id;
+	cube_str name, type;
+	int64_t rank;
+	uint32_t group;   /* index into groups */
+} cube_location;
+
+typedef struct cube_group {
+	cube_str name, type;
+	int64_t rank;
+	uint32_t node;    /* index into stns or UINT32_MAX */
+} cube_group;
+
+typedef struct cube_stn {
+	cube_str name, klass;
+	uint32_t parent;
+} cube_stn;
+
+struct profdb_cube {
+	profdb_options opts;
+	profdb__input in;         /* the archive as given (mapped or caller's) */
+	unsigned char *inflated;  /* a compressed archive, inflated */
+	profdb__input tar;        /* the tar bytes: == in, or over inflated */
+	int gzipped;
+
+	cube_member *members;
+	uint32_t n_members;
+
+	/* string arena */
+	char *strs;
+	size_t strs_len, strs_cap;
+
+	cube_str anchor_version, creator;
+	cube_metric *metrics;      /* by id after the anchor is parsed */
+	uint32_t n_metrics;
+	cube_region *regions;      /* by id */
+	uint32_t n_regions;
+	cube_cnode *cnodes;        /* by id */
+	uint32_t n_cnodes;
+	uint32_t first_root, first_root_metric;
+	cube_param *params;
+	uint32_t n_params;
+	cube_location *locs;       /* by id */
+	uint32_t n_locs;
+	cube_group *groups;
+	uint32_t n_groups;
+	cube_stn *stns;
+	uint32_t n_stns;
+
+	/* enumeration positions per cnode id: deep (EXCLUSIVE), wide
+	 * (INCLUSIVE); SIMPLE metrics use the id itself */
+	uint32_t *pos_deep, *pos_wide;
+	/* cnode ids in document (definition) order */
+	uint32_t *doc_order;
+
+	_Atomic uint64_t zcache_bytes; /* bytes installed in zcache (soft cap) */
+	char *path;               /* name used in messages */
+};
+
+/* Soft cap on the inflated-row cache of one handle; rows beyond it are
+ * inflated per call into temporary memory. */
+#define CUBE_ZCACHE_CAP ((uint64_t)256 << 20)
+
+/* tar.c */
+int profdb__cube_tar_load(profdb_cube *c);
+const cube_member *profdb__cube_member_find(const profdb_cube *c, const char *name);
+/* Decompress [data, data+size) (gzip or any libarchive filter) into a new
+ * malloc'ed buffer of at most @p limit bytes. @p what names it in messages. */
+int profdb__cube_inflate_any(const unsigned char *data, size_t size, uint64_t limit,
+                     const char *what, unsigned char **out, size_t *out_size);
+
+/* anchor.c */
+int profdb__cube_anchor_parse(profdb_cube *c);
+const char *profdb__cube_s(const profdb_cube *c, cube_str s);
+
+/* data.c */
+int profdb__cube_data_setup(profdb_cube *c);
+void profdb__cube_data_free(profdb_cube *c);
+
+#endif

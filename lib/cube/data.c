@@ -1,0 +1,573 @@
+/* Index and data members: validated at open (cheap: headers and the sparse
+ * position lists); rows are read on demand. Uncompressed rows are read in
+ * place from the archive bytes; ZCUBEX rows are inflated on first use into a
+ * per-metric cache whose slots are installed with compare-and-swap.
+ *
+ * Row addressing (doc/FORMATS.md, "Cube"): position p of a cnode is its
+ * index in the metric's enumeration of the call tree, depth-first for
+ * EXCLUSIVE metrics, "wide" for INCLUSIVE ones, id order for SIMPLE ones; row k of the data belongs to
+ * position index[k] (SPARSE) or to position k (DENSE); column j of a row is
+ * the location with id j. */
+#include <float.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef PROFDB_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "cube.h"
+
+/* ---- dtypes --------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	profdb_cube_dtype dtype;
+} dtype_names[] = {
+	{"INT8", PROFDB_CUBE_INT8},
+	{"UINT8", PROFDB_CUBE_UINT8}, {"CHAR", PROFDB_CUBE_UINT8},
+	{"INT16", PROFDB_CUBE_INT16}, {"SHORT INT", PROFDB_CUBE_INT16},
+	{"SIGNED SHORT INT", PROFDB_CUBE_INT16},
+	{"UINT16", PROFDB_CUBE_UINT16}, {"UNSIGNED SHORT INT", PROFDB_CUBE_UINT16},
+	{"INT32", PROFDB_CUBE_INT32}, {"INT", PROFDB_CUBE_INT32}, {"SIGNED INT", PROFDB_CUBE_INT32},
+	{"UINT32", PROFDB_CUBE_UINT32}, {"UNSIGNED INT", PROFDB_CUBE_UINT32},
+	{"INT64", PROFDB_CUBE_INT64}, {"INTEGER", PROFDB_CUBE_INT64},
+	{"SIGNED INTEGER", PROFDB_CUBE_INT64},
+	{"UINT64", PROFDB_CUBE_UINT64}, {"UNSIGNED INTEGER", PROFDB_CUBE_UINT64},
+	{"DOUBLE", PROFDB_CUBE_DOUBLE}, {"FLOAT", PROFDB_CUBE_DOUBLE},
+	{"MINDOUBLE", PROFDB_CUBE_MINDOUBLE}, {"MAXDOUBLE", PROFDB_CUBE_MAXDOUBLE},
+	{"COMPLEX", PROFDB_CUBE_COMPLEX}, {"RATE", PROFDB_CUBE_RATE},
+	{"TAU_ATOMIC", PROFDB_CUBE_TAU_ATOMIC},
+	{"HISTOGRAM", PROFDB_CUBE_HISTOGRAM}, {"NDOUBLES", PROFDB_CUBE_NDOUBLES},
+	{"SCALE_FUNC", PROFDB_CUBE_SCALE_FUNC},
+};
+
+/* Upper bound on HISTOGRAM(n) / NDOUBLES(n) arguments: keeps a row's value
+ * size far from overflow. */
+#define MAX_DTYPE_ARG 65536u
+
+static int parse_dtype(profdb_cube *c, cube_metric *m)
+{
+	const char *t = profdb__cube_s(c, m->dtype_text);
+	size_t len = strcspn(t, "(");
+	uint32_t arg = 0;
+	int found = 0;
+	if (t[len] == '(') {
+		const char *q = t + len + 1;
+		uint64_t v = 0;
+		while (*q >= '0' && *q <= '9' && v <= MAX_DTYPE_ARG)
+			v = v * 10 + (uint64_t)(*q++ - '0');
+		if (*q != ')' && *q != ',')
+			v = MAX_DTYPE_ARG + 1;
+		if (v > MAX_DTYPE_ARG)
+			return profdb__fail(-EBADMSG, "%s: member anchor.xml: metric %" PRIu32
+			                    " has dtype '%s' with a bad argument", c->path, m->id, t);
+		arg = (uint32_t)v;
+	}
+	for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
+		if (strlen(dtype_names[i].name) == len && !strncmp(t, dtype_names[i].name, len)) {
+			m->dtype = dtype_names[i].dtype;
+			found = 1;
+			break;
+		}
+	if (!found) {
+		profdb__warn(&c->opts, "%s: member anchor.xml: metric %" PRIu32
+		             " has unknown dtype '%s', read as DOUBLE", c->path, m->id, t);
+		m->dtype = PROFDB_CUBE_DOUBLE;
+	}
+	/* CubeW forces derived metrics to DOUBLE. */
+	if (m->kind >= PROFDB_CUBE_POSTDERIVED)
+		m->dtype = PROFDB_CUBE_DOUBLE;
+	m->dtype_arg = 0;
+	switch (m->dtype) {
+	case PROFDB_CUBE_INT8: case PROFDB_CUBE_UINT8: m->vsize = 1; break;
+	case PROFDB_CUBE_INT16: case PROFDB_CUBE_UINT16: m->vsize = 2; break;
+	case PROFDB_CUBE_INT32: case PROFDB_CUBE_UINT32: m->vsize = 4; break;
+	case PROFDB_CUBE_COMPLEX: case PROFDB_CUBE_RATE: m->vsize = 16; break;
+	case PROFDB_CUBE_TAU_ATOMIC: m->vsize = 36; break;
+	case PROFDB_CUBE_HISTOGRAM: m->dtype_arg = arg; m->vsize = (2 + arg) * 8; break;
+	case PROFDB_CUBE_NDOUBLES: m->dtype_arg = arg; m->vsize = arg * 8; break;
+	case PROFDB_CUBE_SCALE_FUNC: m->vsize = 848; break;
+	default: m->vsize = 8; break;
+	}
+	return 0;
+}
+
+/* ---- enumerations ------------------------------------------------------------ */
+
+static int enumerate(profdb_cube *c)
+{
+	uint32_t n = c->n_cnodes;
+	size_t sz = ((size_t)n + 1) * sizeof(uint32_t);
+	c->pos_deep = malloc(sz);
+	c->pos_wide = malloc(sz);
+	uint32_t *stack_node = malloc(sz), *stack_cur = malloc(sz);
+	int r = 0;
+	if (!c->pos_deep || !c->pos_wide || !stack_node || !stack_cur) {
+		r = profdb__fail(-ENOMEM, "%s: out of memory", c->path);
+		goto out;
+	}
+	/* Document order of nested elements is depth-first pre-order. */
+	for (uint32_t i = 0; i < n; i++)
+		c->pos_deep[c->doc_order[i]] = i;
+	/* Wide: per root, the root, then wide(root), where wide(x) emits all
+	 * children of x and then wide(child) for each child in order. */
+	uint32_t k = 0;
+	for (uint32_t root = c->first_root; root != PROFDB_NONE; root = c->cnodes[root].next_sibling) {
+		size_t depth = 0;
+		c->pos_wide[root] = k++;
+		stack_node[depth] = root;
+		stack_cur[depth] = PROFDB_NONE;
+		depth = 1;
+		for (uint32_t ch = c->cnodes[root].first_child; ch != PROFDB_NONE;
+		     ch = c->cnodes[ch].next_sibling)
+			c->pos_wide[ch] = k++;
+		stack_cur[0] = c->cnodes[root].first_child;
+		while (depth) {
+			uint32_t cur = stack_cur[depth - 1];
+			if (cur == PROFDB_NONE) {
+				depth--;
+				continue;
+			}
+			stack_cur[depth - 1] = c->cnodes[cur].next_sibling;
+			for (uint32_t ch = c->cnodes[cur].first_child; ch != PROFDB_NONE;
+			     ch = c->cnodes[ch].next_sibling)
+				c->pos_wide[ch] = k++;
+			stack_node[depth] = cur;
+			stack_cur[depth] = c->cnodes[cur].first_child;
+			depth++;
+		}
+	}
+	if (k != n)
+		r = profdb__fail(-EBADMSG, "%s: member anchor.xml: call tree enumerates %" PRIu32
+		                 " of %" PRIu32 " cnodes", c->path, k, n);
+out:
+	free(stack_node);
+	free(stack_cur);
+	return r;
+}
+
+/* ---- members ----------------------------------------------------------------- */
+
+static uint32_t ld32(const unsigned char *p, int swap)
+{
+	return swap ? profdb__be32(p) : profdb__le32(p);
+}
+
+static uint64_t ld64(const unsigned char *p, int swap)
+{
+	return swap ? profdb__be64(p) : profdb__le64(p);
+}
+
+static int setup_metric(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
+{
+	char iname[64], dname[64];
+	const profdb__input *in = &c->tar;
+	const unsigned char *h;
+	int r;
+
+	snprintf(iname, sizeof iname, "%s%" PRIu32 ".index", m->ghost ? "ghost_" : "", m->id);
+	snprintf(dname, sizeof dname, "%s%" PRIu32 ".data", m->ghost ? "ghost_" : "", m->id);
+	const cube_member *im = profdb__cube_member_find(c, iname), *dm = profdb__cube_member_find(c, dname);
+	if (m->kind >= PROFDB_CUBE_POSTDERIVED || (!im && !dm))
+		return 0;
+	if (!im || !dm)
+		return profdb__fail(-EBADMSG, "%s: member '%s' present but '%s' missing", c->path,
+		                    im ? iname : dname, im ? dname : iname);
+	m->index_member = im;
+	m->data_member = dm;
+
+	/* index header */
+	if (im->size < 18)
+		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
+		                    "): %" PRIu64 " bytes, the header needs 18", c->path, iname,
+		                    im->off, im->size);
+	if ((r = profdb__range(in, im->off, 18, iname, &h)) < 0)
+		return r;
+	if (memcmp(h, "CUBEX.INDEX", 11) != 0)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
+		                    "): no CUBEX.INDEX magic", c->path, iname, im->off);
+	uint32_t marker = profdb__le32(h + 11);
+	if (marker == 1)
+		m->swap = 0;
+	else if (marker == 0x01000000u)
+		m->swap = 1;
+	else
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): endianness marker 0x%08" PRIx32 " is neither 1 nor 1 swapped",
+		                    c->path, iname, im->off + 11, marker);
+	uint8_t format = h[17];
+	if (format == 1) {
+		const unsigned char *q;
+		if (im->size < 22)
+			return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
+			                    "): sparse index without its count", c->path, iname, im->off);
+		if ((r = profdb__range(in, im->off + 18, 4, iname, &q)) < 0)
+			return r;
+		uint32_t cnt = ld32(q, m->swap);
+		if ((uint64_t)cnt * 4 > im->size - 22)
+			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+			                    "): index claims %" PRIu32 " entries, the member holds %"
+			                    PRIu64, c->path, iname, im->off + 18, cnt,
+			                    (im->size - 22) / 4);
+		if ((r = profdb__range(in, im->off + 22, (uint64_t)cnt * 4, iname, &m->positions)) < 0)
+			return r;
+		uint32_t prev = 0;
+		for (uint32_t k = 0; k < cnt; k++) {
+			uint32_t pos = ld32(m->positions + (size_t)k * 4, m->swap);
+			if (pos >= c->n_cnodes)
+				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+				                    "): entry %" PRIu32 " names position %" PRIu32
+				                    ", the call tree has %" PRIu32 " cnodes", c->path, iname,
+				                    im->off + 22 + (uint64_t)k * 4, k, pos, c->n_cnodes);
+			if (k && pos <= prev)
+				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+				                    "): entries not ascending (%" PRIu32 " after %" PRIu32 ")",
+				                    c->path, iname, im->off + 22 + (uint64_t)k * 4, pos, prev);
+			prev = pos;
+		}
+		m->nrows = cnt;
+	} else if (format == 3) {
+		m->dense = 1;
+		m->nrows = c->n_cnodes;
+	} else {
+		return profdb__fail(format == 2 ? -ENOTSUP : -EBADMSG, "%s: member '%s' (offset %"
+		                    PRIu64 "): index format %u %s", c->path, iname, im->off + 17,
+		                    format, format == 2 ? "(bit vector) is not supported" : "is invalid");
+	}
+
+	/* data header */
+	if (dm->size >= 11 && (r = profdb__range(in, dm->off, 11, dname, &h)) == 0 &&
+	    memcmp(h, "ZCUBEX.DATA", 11) == 0) {
+		const unsigned char *q;
+		m->zipped = 1;
+		if (dm->size < 19)
+			return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
+			                    "): ZCUBEX header truncated", c->path, dname, dm->off);
+		if ((r = profdb__range(in, dm->off + 11, 8, dname, &q)) < 0)
+			return r;
+		uint64_t cnt = ld64(q, m->swap);
+		if (cnt > (dm->size - 19) / 24)
+			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+			                    "): %" PRIu64 " compressed blocks claimed, room for %" PRIu64,
+			                    c->path, dname, dm->off + 11, cnt, (dm->size - 19) / 24);
+		uint64_t blocks = 19 + 24 * cnt; /* start of the blocks within the member */
+		size_t nr = m->nrows ? m->nrows : 1;
+		m->zoff = calloc(nr, sizeof *m->zoff);
+		m->zsize = calloc(nr, sizeof *m->zsize);
+		m->zcache = calloc(nr, sizeof *m->zcache);
+		if (!m->zoff || !m->zsize || !m->zcache)
+			return profdb__fail(-ENOMEM, "%s: out of memory", c->path);
+		for (uint64_t e = 0; e < cnt; e++) {
+			uint64_t eoff = dm->off + 19 + 24 * e;
+			if ((r = profdb__range(in, eoff, 24, dname, &q)) < 0)
+				return r;
+			uint64_t su = ld64(q, m->swap), sc = ld64(q + 8, m->swap),
+			         sz = ld64(q + 16, m->swap);
+			if (sz == 0)
+				continue;
+			if (row_bytes == 0 || su % row_bytes || su / row_bytes >= m->nrows)
+				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+				                    "): block %" PRIu64 " starts at uncompressed byte %" PRIu64
+				                    ", not a row of %" PRIu32 " rows of %" PRIu64 " bytes",
+				                    c->path, dname, eoff, e, su, m->nrows, row_bytes);
+			uint64_t k = su / row_bytes;
+			if (sc > dm->size - blocks || sz > dm->size - blocks - sc)
+				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+				                    "): block %" PRIu64 " (%" PRIu64 " bytes at %" PRIu64
+				                    ") lies outside the member (%" PRIu64 " bytes)", c->path,
+				                    dname, eoff, e, sz, sc, dm->size);
+			if (m->zsize[k])
+				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+				                    "): row %" PRIu64 " stored twice", c->path, dname, eoff, k);
+			/* deflate expands at most ~1032:1; refusing rows that no block of
+			 * this size can hold keeps allocations proportional to the input */
+			if (row_bytes / 1032 > sz + 64)
+				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+				                    "): block %" PRIu64 " (%" PRIu64 " bytes) cannot inflate "
+				                    "to a row of %" PRIu64 " bytes", c->path, dname, eoff, e,
+				                    sz, row_bytes);
+			m->zoff[k] = dm->off + blocks + sc;
+			m->zsize[k] = sz;
+		}
+	} else {
+		if (dm->size < 10 || (r = profdb__range(in, dm->off, 10, dname, &h)) < 0 ||
+		    memcmp(h, "CUBEX.DATA", 10) != 0)
+			return profdb__fail(dm->size < 10 ? -ENODATA : -EBADMSG, "%s: member '%s' (at "
+			                    "offset %" PRIu64 "): no CUBEX.DATA or ZCUBEX.DATA magic",
+			                    c->path, dname, dm->off);
+		m->rows_off = dm->off + 10;
+		m->rows_avail = row_bytes ? (dm->size - 10) / row_bytes : m->nrows;
+		if (!m->dense && m->rows_avail < m->nrows)
+			return profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
+			                    "): '%s' names %" PRIu32 " rows of %" PRIu64
+			                    " bytes, the member holds %" PRIu64, c->path, dname, dm->off,
+			                    iname, m->nrows, row_bytes, m->rows_avail);
+		if (m->rows_avail > m->nrows)
+			m->rows_avail = m->nrows;
+	}
+	m->has_data = 1;
+	return 0;
+}
+
+int profdb__cube_data_setup(profdb_cube *c)
+{
+	int r;
+	if ((r = enumerate(c)) < 0)
+		return r;
+	for (uint32_t i = 0; i < c->n_metrics; i++) {
+		cube_metric *m = &c->metrics[i];
+		if ((r = parse_dtype(c, m)) < 0)
+			return r;
+		uint64_t row_bytes;
+		if ((r = profdb__mul(&c->tar, c->n_locs, m->vsize, "row size", &row_bytes)) < 0)
+			return r;
+		if ((r = setup_metric(c, m, row_bytes)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+void profdb__cube_data_free(profdb_cube *c)
+{
+	for (uint32_t i = 0; c->metrics && i < c->n_metrics; i++) {
+		cube_metric *m = &c->metrics[i];
+		if (m->zcache)
+			for (uint32_t k = 0; k < m->nrows; k++)
+				free(atomic_load_explicit(&m->zcache[k], memory_order_relaxed));
+		free((void *)m->zcache);
+		free(m->zoff);
+		free(m->zsize);
+	}
+	free(c->pos_deep);
+	free(c->pos_wide);
+}
+
+/* ---- rows ------------------------------------------------------------------------ */
+
+static int row_index(const profdb_cube *c, const cube_metric *m, uint32_t cnode, uint32_t *k)
+{
+	/* SIMPLE: CubeW writes the cnodes in definition order, i.e. by id. */
+	uint32_t p = m->kind == PROFDB_CUBE_INCLUSIVE ? c->pos_wide[cnode]
+	             : m->kind == PROFDB_CUBE_SIMPLE  ? cnode
+	                                              : c->pos_deep[cnode];
+	if (m->dense) {
+		*k = p;
+		return 1;
+	}
+	uint32_t lo = 0, hi = m->nrows;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint32_t v = ld32(m->positions + (size_t)mid * 4, m->swap);
+		if (v == p) {
+			*k = mid;
+			return 1;
+		}
+		if (v < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The stored bytes of row (metric, cnode): 1 and *row (in the writer's byte
+ * order; *tmp set when the caller must free it), or 0 when there is none. */
+static int get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
+                   const unsigned char **row, unsigned char **tmp)
+{
+	uint64_t row_bytes = (uint64_t)c->n_locs * m->vsize;
+	uint32_t k;
+	*tmp = NULL;
+	if (!m->has_data || !row_index(c, m, cnode, &k))
+		return 0;
+	if (!m->zipped) {
+		if (k >= m->rows_avail)
+			return 0;
+		return profdb__range(&c->tar, m->rows_off + (uint64_t)k * row_bytes, row_bytes,
+		                     m->data_member->name, row) < 0 ? -EBADMSG : 1;
+	}
+	if (!m->zsize[k])
+		return 0;
+	unsigned char *cached = atomic_load_explicit(&m->zcache[k], memory_order_acquire);
+	if (cached) {
+		*row = cached;
+		return 1;
+	}
+#ifdef PROFDB_HAVE_ZLIB
+	const unsigned char *src;
+	int r = profdb__range(&c->tar, m->zoff[k], m->zsize[k], m->data_member->name, &src);
+	if (r < 0)
+		return r;
+	if (row_bytes > (uLongf)-1 || m->zsize[k] > (uLong)-1)
+		return profdb__fail(-EFBIG, "%s: member '%s': row too large", c->path,
+		                    m->data_member->name);
+	unsigned char *buf = malloc(row_bytes ? (size_t)row_bytes : 1);
+	if (!buf)
+		return profdb__fail(-ENOMEM, "%s: out of memory", c->path);
+	uLongf dlen = (uLongf)row_bytes;
+	int zr = uncompress(buf, &dlen, src, (uLong)m->zsize[k]);
+	if (zr != Z_OK || dlen != row_bytes) {
+		free(buf);
+		return profdb__fail(-EBADMSG, "%s: member '%s': row %" PRIu32 " (block at archive "
+		                    "offset %" PRIu64 ", %" PRIu64 " bytes) does not inflate to %"
+		                    PRIu64 " bytes (zlib: %s)", c->path, m->data_member->name, k,
+		                    m->zoff[k], m->zsize[k], row_bytes,
+		                    zr == Z_OK ? "wrong size" : zError(zr));
+	}
+	profdb_cube *mc = (profdb_cube *)c; /* the cache is the only mutable state */
+	if (atomic_fetch_add(&mc->zcache_bytes, row_bytes) + row_bytes <= CUBE_ZCACHE_CAP) {
+		unsigned char *expected = NULL;
+		if (!atomic_compare_exchange_strong_explicit(&m->zcache[k], &expected, buf,
+		                                             memory_order_acq_rel,
+		                                             memory_order_acquire)) {
+			free(buf);
+			buf = expected;
+		}
+		*row = buf;
+		return 1;
+	}
+	atomic_fetch_sub(&mc->zcache_bytes, row_bytes);
+	*tmp = buf;
+	*row = buf;
+	return 1;
+#else
+	return profdb__fail(-ENOTSUP, "%s: member '%s' is ZCUBEX-compressed and profdb was built "
+	                    "without zlib", c->path, m->data_member->name);
+#endif
+}
+
+static double neutral(const cube_metric *m)
+{
+	if (m->dtype == PROFDB_CUBE_MINDOUBLE)
+		return DBL_MAX;
+	if (m->dtype == PROFDB_CUBE_MAXDOUBLE)
+		return -DBL_MAX;
+	return 0.0;
+}
+
+static int check_ids(const profdb_cube *c, uint32_t metric, uint32_t cnode)
+{
+	if (!c)
+		return profdb__fail(-EINVAL, "profdb_cube: NULL handle");
+	if (metric >= c->n_metrics)
+		return profdb__fail(-ENOENT, "%s: no metric %" PRIu32 " (%" PRIu32 " metrics)",
+		                    c->path, metric, c->n_metrics);
+	if (cnode >= c->n_cnodes)
+		return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32 " (%" PRIu32 " cnodes)",
+		                    c->path, cnode, c->n_cnodes);
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint32_t cnode,
+                                    uint32_t location, double *out)
+{
+	int r = check_ids(c, metric, cnode);
+	if (r < 0)
+		return r;
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_cube_value: NULL output");
+	if (location >= c->n_locs)
+		return profdb__fail(-ENOENT, "%s: no location %" PRIu32 " (%" PRIu32 " locations)",
+		                    c->path, location, c->n_locs);
+	cube_metric *m = &c->metrics[metric];
+	if (m->dtype > PROFDB_CUBE_MAXDOUBLE)
+		return profdb__fail(-ENOTSUP, "%s: metric %" PRIu32 " ('%s') has dtype %s, not one "
+		                    "number; use profdb_cube_row()", c->path, metric,
+		                    profdb__cube_s(c, m->name), profdb__cube_s(c, m->dtype_text));
+	const unsigned char *row;
+	unsigned char *tmp;
+	r = get_row(c, m, cnode, &row, &tmp);
+	if (r <= 0) {
+		*out = neutral(m);
+		return r;
+	}
+	const unsigned char *v = row + (size_t)location * m->vsize;
+	int s = m->swap;
+	double d;
+	switch (m->dtype) {
+	case PROFDB_CUBE_INT8: d = (int8_t)v[0]; break;
+	case PROFDB_CUBE_UINT8: d = v[0]; break;
+	case PROFDB_CUBE_INT16: d = (int16_t)(s ? profdb__be16(v) : profdb__le16(v)); break;
+	case PROFDB_CUBE_UINT16: d = s ? profdb__be16(v) : profdb__le16(v); break;
+	case PROFDB_CUBE_INT32: d = (int32_t)ld32(v, s); break;
+	case PROFDB_CUBE_UINT32: d = ld32(v, s); break;
+	case PROFDB_CUBE_INT64: d = (double)(int64_t)ld64(v, s); break;
+	case PROFDB_CUBE_UINT64: d = (double)ld64(v, s); break;
+	default: d = profdb__f64_bits(ld64(v, s)); break;
+	}
+	free(tmp);
+	*out = d;
+	return 1;
+}
+
+static void swap_bytes(unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		unsigned char t = p[i];
+		p[i] = p[n - 1 - i];
+		p[n - 1 - i] = t;
+	}
+}
+
+/* Bring one stored field of @p n bytes to host order. */
+static void to_host(unsigned char *p, size_t n, int file_be)
+{
+	int host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	if (n > 1 && file_be != host_be)
+		swap_bytes(p, n);
+}
+
+PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_t cnode,
+                                  void *buf, size_t size)
+{
+	int r = check_ids(c, metric, cnode);
+	if (r < 0)
+		return r;
+	cube_metric *m = &c->metrics[metric];
+	uint64_t row_bytes = (uint64_t)c->n_locs * m->vsize;
+	if (!buf || size < row_bytes)
+		return profdb__fail(buf ? -ERANGE : -EINVAL, "%s: metric %" PRIu32 ": a row needs %"
+		                    PRIu64 " bytes, the buffer has %zu", c->path, metric, row_bytes,
+		                    size);
+	const unsigned char *row;
+	unsigned char *tmp;
+	r = get_row(c, m, cnode, &row, &tmp);
+	unsigned char *o = buf;
+	if (r <= 0) {
+		if (m->dtype == PROFDB_CUBE_MINDOUBLE || m->dtype == PROFDB_CUBE_MAXDOUBLE) {
+			double d = neutral(m);
+			for (uint32_t l = 0; l < c->n_locs; l++)
+				memcpy(o + (size_t)l * 8, &d, 8);
+		} else {
+			memset(o, 0, (size_t)row_bytes);
+		}
+		return r;
+	}
+	memcpy(o, row, (size_t)row_bytes);
+	free(tmp);
+	/* swap == 1: the writer was big-endian (its marker reads 1 big-endian). */
+	int file_be = m->swap;
+	for (uint32_t l = 0; l < c->n_locs; l++) {
+		unsigned char *v = o + (size_t)l * m->vsize;
+		switch (m->dtype) {
+		case PROFDB_CUBE_SCALE_FUNC:
+			break; /* opaque, as stored */
+		case PROFDB_CUBE_TAU_ATOMIC:
+			to_host(v, 4, file_be);
+			for (int f = 0; f < 4; f++)
+				to_host(v + 4 + f * 8, 8, file_be);
+			break;
+		case PROFDB_CUBE_COMPLEX: case PROFDB_CUBE_RATE: case PROFDB_CUBE_HISTOGRAM:
+		case PROFDB_CUBE_NDOUBLES:
+			for (uint32_t f = 0; f < m->vsize / 8; f++)
+				to_host(v + (size_t)f * 8, 8, file_be);
+			break;
+		default:
+			to_host(v, m->vsize, file_be);
+			break;
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,56 @@
+/* Built instead of the Cube reader when libarchive or expat is missing: the
+ * open functions say so, and nothing else can be reached without a handle. */
+#include <stdlib.h>
+
+#include "../core/core.h"
+
+#define NOT_BUILT "profdb was built without libarchive and expat: Cube .cubex files are not supported"
+
+PROFDB_EXPORT int profdb_cube_open(profdb_cube **ret, const char *path, const profdb_options *opts)
+{
+	(void)path, (void)opts;
+	if (ret)
+		*ret = NULL;
+	return profdb__fail(-ENOTSUP, NOT_BUILT);
+}
+
+PROFDB_EXPORT int profdb_cube_open_mem(profdb_cube **ret, const void *data, size_t size,
+                                       const profdb_options *opts)
+{
+	(void)data, (void)size, (void)opts;
+	if (ret)
+		*ret = NULL;
+	return profdb__fail(-ENOTSUP, NOT_BUILT);
+}
+
+PROFDB_EXPORT void profdb_cube_close(profdb_cube *c)
+{
+	(void)c;
+}
+
+#define NO_HANDLE return profdb__fail(-EINVAL, "profdb_cube: no handle can exist in this build")
+
+PROFDB_EXPORT int profdb_cube_get_info(const profdb_cube *c, profdb_cube_info *out)
+{ (void)c, (void)out; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_metric_count(const profdb_cube *c) { (void)c; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_region_count(const profdb_cube *c) { (void)c; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_cnode_count(const profdb_cube *c) { (void)c; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_location_count(const profdb_cube *c) { (void)c; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_metric_get(const profdb_cube *c, uint32_t id, profdb_cube_metric *o)
+{ (void)c, (void)id, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_region_get(const profdb_cube *c, uint32_t id, profdb_cube_region *o)
+{ (void)c, (void)id, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_cnode_get(const profdb_cube *c, uint32_t id, profdb_cube_cnode *o)
+{ (void)c, (void)id, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_location_get(const profdb_cube *c, uint32_t id,
+                                           profdb_cube_location *o)
+{ (void)c, (void)id, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_cnode_param(const profdb_cube *c, uint32_t cnode, uint32_t i,
+                                          const char **key, const char **value, int *numeric)
+{ (void)c, (void)cnode, (void)i, (void)key, (void)value, (void)numeric; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint32_t cnode,
+                                    uint32_t location, double *out)
+{ (void)c, (void)metric, (void)cnode, (void)location, (void)out; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_t cnode,
+                                  void *buf, size_t size)
+{ (void)c, (void)metric, (void)cnode, (void)buf, (void)size; NO_HANDLE; }

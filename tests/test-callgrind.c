@@ -1,0 +1,1222 @@
+/* Callgrind reader: hand-made inputs for every grammar feature and every
+ * bad-input case, golden/invariant tests over the real samples under
+ * $PROFDB_SAMPLE_DATA/callgrind, and a comparison with callgrind_annotate
+ * when it is installed. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "profdb-cg-config.h"
+
+#if PROFDB_CG_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+/* ---- helpers --------------------------------------------------------------- */
+
+typedef struct warns {
+	int n;
+	char last[512];
+	char all[4096];
+} warns;
+
+static void on_warn(const char *msg, void *ud)
+{
+	warns *w = ud;
+	w->n++;
+	snprintf(w->last, sizeof w->last, "%s", msg);
+	size_t l = strlen(w->all);
+	if (l + 2 < sizeof w->all)
+		snprintf(w->all + l, sizeof w->all - l, "%s\n", msg);
+}
+
+static profdb_options opts_for(warns *w)
+{
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.warn = on_warn;
+	o.warn_userdata = w;
+	return o;
+}
+
+/* With PROFDB_CG_DUMP_CORPUS=DIR, every hand-made input is also written to
+ * DIR/seed-<hash> (this is how fuzz/corpus/fuzz-callgrind/ was generated). */
+static void corpus_dump(const void *data, size_t n)
+{
+	const char *dir = getenv("PROFDB_CG_DUMP_CORPUS");
+	if (!dir || !*dir)
+		return;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ULL;
+	char *p;
+	cr_assert(asprintf(&p, "%s/seed-%016llx", dir, (unsigned long long)h) >= 0);
+	FILE *f = fopen(p, "wb");
+	if (f) {
+		fwrite(data, 1, n, f);
+		fclose(f);
+	}
+	free(p);
+}
+
+/* Open @p text (a C string) from memory; asserts success. */
+static profdb_cg *open_ok(const char *text, warns *w)
+{
+	profdb_options o = opts_for(w);
+	profdb_cg *cg = NULL;
+	corpus_dump(text, strlen(text));
+	int r = profdb_cg_open_mem(&cg, text, strlen(text), &o);
+	cr_assert_eq(r, 0, "open failed: %d %s", r, profdb_error_message());
+	cr_assert_not_null(cg);
+	return cg;
+}
+
+static int open_fail(const char *text, size_t len, warns *w)
+{
+	profdb_options o = opts_for(w);
+	profdb_cg *cg = (profdb_cg *)1;
+	if (len < 4096)
+		corpus_dump(text, len);
+	int r = profdb_cg_open_mem(&cg, text, len, &o);
+	cr_assert_lt(r, 0, "open should fail");
+	cr_assert_null(cg);
+	cr_assert(strstr(profdb_error_message(), "<memory>"), "message: %s",
+	          profdb_error_message());
+	return r;
+}
+
+static int name_is(const char *p, size_t n, const char *s)
+{
+	return n == strlen(s) && memcmp(p, s, n) == 0;
+}
+
+/* Index of the function named @p name (any object/file), or -1. */
+static int find_fn(const profdb_cg *cg, const char *name)
+{
+	int64_t n = profdb_cg_function_count(cg);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		if (name_is(f.name, f.name_len, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+static uint64_t self_of(const profdb_cg *cg, const char *name, uint32_t ev)
+{
+	int i = find_fn(cg, name);
+	cr_assert_geq(i, 0, "no function %s", name);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+	return f.self[ev];
+}
+
+/* The call edge caller -> callee, asserted to exist. */
+static profdb_cg_call edge_of(const profdb_cg *cg, const char *caller, const char *callee)
+{
+	int a = find_fn(cg, caller), b = find_fn(cg, callee);
+	cr_assert(a >= 0 && b >= 0);
+	int64_t n = profdb_cg_call_count(cg);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_call c;
+		cr_assert_eq(profdb_cg_call_get(cg, (uint32_t)i, &c), 0);
+		if (c.caller == (uint32_t)a && c.callee == (uint32_t)b)
+			return c;
+	}
+	cr_assert_fail("no edge %s -> %s", caller, callee);
+	profdb_cg_call none = {0, 0, 0, NULL};
+	return none;
+}
+
+/* Invariants that hold for every successfully opened profile. */
+static void check_invariants(const profdb_cg *cg, const char *what)
+{
+	int ne = profdb_cg_event_count(cg);
+	cr_assert_geq(ne, 0);
+	int64_t nf = profdb_cg_function_count(cg);
+	cr_assert_geq(nf, 0);
+	const uint64_t *tot = NULL;
+	cr_assert_eq(profdb_cg_totals(cg, &tot), 0);
+	if (ne == 0) {
+		cr_assert_eq(nf, 0);
+		return;
+	}
+	uint64_t *sum = calloc((size_t)ne, sizeof *sum);
+	cr_assert(sum);
+	for (int64_t i = 0; i < nf; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		const uint64_t *inc;
+		cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)i, &inc), 0);
+		for (int e = 0; e < ne; e++) {
+			sum[e] += f.self[e];
+			cr_assert_leq(inc[e], tot[e], "%s: inclusive of %.*s exceeds the total", what,
+			              (int)f.name_len, f.name);
+			cr_assert_geq(inc[e], f.self[e], "%s: inclusive below self", what);
+		}
+		if (f.n_lines) {
+			uint64_t ls = 0;
+			for (uint32_t k = 0; k < f.n_lines; k++) {
+				profdb_cg_line l;
+				cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, k, &l), 0);
+				ls += l.self[0];
+			}
+			cr_assert_eq(ls, f.self[0], "%s: line rows of %.*s do not add up", what,
+			             (int)f.name_len, f.name);
+		}
+		profdb_cg_line l;
+		cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, f.n_lines, &l), -ENOENT);
+	}
+	for (int e = 0; e < ne; e++)
+		cr_assert_eq(sum[e], tot[e], "%s: totals are not the sum of self costs", what);
+	free(sum);
+	int64_t nc = profdb_cg_call_count(cg);
+	for (int64_t i = 0; i < nc; i++) {
+		profdb_cg_call c;
+		cr_assert_eq(profdb_cg_call_get(cg, (uint32_t)i, &c), 0);
+		cr_assert_lt(c.caller, (uint64_t)nf);
+		cr_assert_lt(c.callee, (uint64_t)nf);
+	}
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)nf, &f), -ENOENT);
+	profdb_cg_event ev;
+	cr_assert_eq(profdb_cg_event_get(cg, (uint32_t)ne, &ev), -ENOENT);
+}
+
+/* ---- grammar ---------------------------------------------------------------- */
+
+Test(callgrind, minimal_and_header)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("# callgrind format\n"
+	                        "version: 1\n"
+	                        "creator: callgrind-3.19.0\n"
+	                        "pid: 42\n"
+	                        "cmd: ./a.out --x\n"
+	                        "part: 1\n"
+	                        "thread: 1\n"
+	                        "desc: I1 cache: \n"
+	                        "desc: Trigger: Program termination\n"
+	                        "positions: line\n"
+	                        "event: Ir : Instruction Fetches\n"
+	                        "event: Sum = Ir + 2 * Dr : a derived one\n"
+	                        "events: Ir Dr\n"
+	                        "summary: 17 3\n"
+	                        "\n"
+	                        "ob=/bin/a\n"
+	                        "fl=a.c\n"
+	                        "fn=main\n"
+	                        "3 10 1\n"
+	                        "4 7 2\n"
+	                        "\n"
+	                        "totals: 17 3\n",
+	                        &w);
+	cr_assert_eq(w.n, 0, "warnings: %s", w.all);
+	cr_assert_eq(profdb_cg_event_count(cg), 2);
+	cr_assert_eq(profdb_cg_part_count(cg), 1);
+	profdb_cg_event e;
+	cr_assert_eq(profdb_cg_event_get(cg, 0, &e), 0);
+	cr_assert(name_is(e.name, e.name_len, "Ir"));
+	cr_assert(name_is(e.long_name, e.long_name_len, "Instruction Fetches"));
+	cr_assert_eq(profdb_cg_event_get(cg, 1, &e), 0);
+	cr_assert(name_is(e.name, e.name_len, "Dr"));
+	cr_assert_null(e.long_name);
+	cr_assert_eq(profdb_cg_function_count(cg), 1);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
+	cr_assert(name_is(f.name, f.name_len, "main"));
+	cr_assert(name_is(f.object, f.object_len, "/bin/a"));
+	cr_assert(name_is(f.file, f.file_len, "a.c"));
+	cr_assert_eq(f.self[0], 17);
+	cr_assert_eq(f.self[1], 3);
+	cr_assert_eq(f.n_lines, 2);
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_function_line(cg, 0, 1, &l), 0);
+	cr_assert_eq(l.line, 4);
+	cr_assert_eq(l.self[0], 7);
+	const uint64_t *s;
+	cr_assert_eq(profdb_cg_summary(cg, PROFDB_CG_SUMMARY, &s), 1);
+	cr_assert_eq(s[0], 17);
+	cr_assert_eq(profdb_cg_summary(cg, PROFDB_CG_TOTALS, &s), 1);
+	cr_assert_eq(s[1], 3);
+	cr_assert_eq(profdb_cg_summary(cg, 7, &s), -EINVAL);
+	check_invariants(cg, "minimal");
+	profdb_cg_close(cg);
+	profdb_cg_close(NULL);
+}
+
+Test(callgrind, name_compression)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "ob=(1) /lib/x.so\n"
+	                        "fl=(1) x.c\n"
+	                        "fn=(0) 0x000000000001ab70\n"
+	                        "1 5\n"
+	                        "cfn=(2) (below main)\n"
+	                        "calls=1 10\n"
+	                        "1 20\n"
+	                        "fn=(2)\n"
+	                        "10 20\n"
+	                        "fn=(3) fopen@@GLIBC_2.2.5\n"
+	                        "ob=(1)\n"
+	                        "fl=(1)\n"
+	                        "fn=(3)\n"
+	                        "2 1\n"
+	                        "fn=(4) (5)'(3)\n"
+	                        "3 1\n",
+	                        &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	cr_assert_eq(self_of(cg, "0x000000000001ab70", 0), 5);
+	cr_assert_eq(self_of(cg, "(below main)", 0), 20);
+	cr_assert_eq(self_of(cg, "fopen@@GLIBC_2.2.5", 0), 1);
+	cr_assert_eq(self_of(cg, "(5)'(3)", 0), 1);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)find_fn(cg, "(below main)"), &f), 0);
+	cr_assert(name_is(f.object, f.object_len, "/lib/x.so"));
+	cr_assert(name_is(f.file, f.file_len, "x.c"));
+	profdb_cg_call c = edge_of(cg, "0x000000000001ab70", "(below main)");
+	cr_assert_eq(c.count, 1);
+	cr_assert_eq(c.inclusive[0], 20);
+	check_invariants(cg, "names");
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, redefinition_replaces_and_undefined_id_warns)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nfl=(1) a.c\nfn=(1) one\n1 1\nfn=(1) two\n1 2\n"
+	                        "fn=(1)\n1 3\nfn=(7)\n1 4\n",
+	                        &w);
+	cr_assert_eq(self_of(cg, "one", 0), 1);
+	cr_assert_eq(self_of(cg, "two", 0), 5);
+	cr_assert_eq(self_of(cg, "(7)", 0), 4);
+	cr_assert_eq(w.n, 1);
+	cr_assert(strstr(w.last, "undefined function id 7"), "%s", w.last);
+	cr_assert(strstr(w.last, "line 9"), "%s", w.last);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, subposition_compression)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("positions: instr line\n"
+	                        "events: Ir\n"
+	                        "fl=a.c\n"
+	                        "fn=f\n"
+	                        "0x1000 10 1\n"
+	                        "+4 +2 1\n"
+	                        "* * 1\n"
+	                        "-2 -1 1\n"
+	                        "0x2000 100 1\n"
+	                        "+0x10 -0x2 1\n",
+	                        &w);
+	int i = find_fn(cg, "f");
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+	cr_assert_eq(f.self[0], 6);
+	/* lines: 10:1, 12:2, 11:1, 100:1, 98:1 */
+	uint64_t want_line[] = {10, 11, 12, 98, 100};
+	uint64_t want_cost[] = {1, 1, 2, 1, 1};
+	cr_assert_eq(f.n_lines, 5);
+	for (uint32_t k = 0; k < 5; k++) {
+		profdb_cg_line l;
+		cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, k, &l), 0);
+		cr_assert_eq(l.line, want_line[k]);
+		cr_assert_eq(l.self[0], want_cost[k], "line %lu", (unsigned long)l.line);
+	}
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, positions_any_combination)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("positions: bb instr\nevents: Ir\nfn=f\n0x10 0x20 3\n+1 * 4\n", &w);
+	cr_assert_eq(self_of(cg, "f", 0), 7);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
+	cr_assert_eq(f.n_lines, 1);  /* no line column: everything on line 0 */
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_function_line(cg, 0, 0, &l), 0);
+	cr_assert_eq(l.line, 0);
+	cr_assert_eq(l.self[0], 7);
+	profdb_cg_close(cg);
+	cg = open_ok("positions: line instr bb\nevents: Ir\nfn=f\n5 0x20 1 3\n", &w);
+	cr_assert_eq(self_of(cg, "f", 0), 3);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, fewer_costs_than_events)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: A B C\nfn=f\n1 5\n2 1 2\n3\n4 1 1 1\n", &w);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
+	cr_assert_eq(f.self[0], 7);
+	cr_assert_eq(f.self[1], 3);
+	cr_assert_eq(f.self[2], 1);
+	cr_assert_eq(w.n, 0);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, calls_and_duplicate_edges)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("positions: line\n"
+	                        "events: Ir\n"
+	                        "fl=a.c\n"
+	                        "fn=main\n"
+	                        "1 3\n"
+	                        "cfi=b.c\n"
+	                        "cfn=g\n"
+	                        "calls=1 20\n"
+	                        "2 50\n"
+	                        "cfi=b.c\n"
+	                        "cfn=g\n"
+	                        "calls=99 *\n"
+	                        "* 150\n"
+	                        "cob=other.so\n"
+	                        "cfn=h\n"
+	                        "calls=0 5\n"
+	                        "3 7\n"
+	                        "fl=b.c\n"
+	                        "fn=g\n"
+	                        "20 200\n"
+	                        "ob=other.so\n"
+	                        "fl=a.c\n"
+	                        "fn=h\n"
+	                        "5 7\n",
+	                        &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	cr_assert_eq(self_of(cg, "main", 0), 3);
+	profdb_cg_call c = edge_of(cg, "main", "g");
+	cr_assert_eq(c.count, 100);
+	cr_assert_eq(c.inclusive[0], 200);
+	c = edge_of(cg, "main", "h");
+	cr_assert_eq(c.count, 0);
+	cr_assert_eq(c.inclusive[0], 7);
+	cr_assert_eq(profdb_cg_call_count(cg), 2);
+	cr_assert_eq(profdb_cg_function_count(cg), 3);
+	const uint64_t *inc;
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "main"), &inc), 0);
+	cr_assert_eq(inc[0], 210);
+	check_invariants(cg, "calls");
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, call_target_does_not_move_position)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nfn=f\n10 1\ncfn=g\ncalls=1 +90\n* 5\n+1 1\nfn=g\n100 5\n",
+	                        &w);
+	profdb_cg_function f;
+	int i = find_fn(cg, "f");
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+	cr_assert_eq(f.n_lines, 2);
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, 1, &l), 0);
+	cr_assert_eq(l.line, 11);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, jumps)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("positions: instr line\n"
+	                        "events: Ir\n"
+	                        "fl=(1) a.c\n"
+	                        "fn=(1) main\n"
+	                        "0x10 1 10\n"
+	                        "jump=1 -0x4 -1 \n"
+	                        "* * \n"
+	                        "jfi=(2) b.c\n"
+	                        "jcnd=3/7 +0x20 +4\n"
+	                        "* *\n"
+	                        "jcnd=3 7 +0x20 +4\n"
+	                        "* *\n"
+	                        "jfn=(2) other\n"
+	                        "jump=1 0x50 5\n"
+	                        "* *\n"
+	                        "fn=(2)\n"
+	                        "0x50 5 3\n",
+	                        &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	cr_assert_eq(self_of(cg, "main", 0), 10);
+	cr_assert_eq(self_of(cg, "other", 0), 3);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, multiple_parts)
+{
+	warns w = {0};
+#define PART_FMT "part: %d\n" \
+	                   "positions: line\n" \
+	                   "events: Ir Dr\n" \
+	                   "summary: 3 1\n" \
+	                   "fl=(1) a.c\n" \
+	                   "fn=(1) main\n" \
+	                   "1 2 1\n" \
+	                   "cfn=(2) g\n" \
+	                   "calls=1 5\n" \
+	                   "1 1\n" \
+	                   "fn=(2)\n" \
+	                   "5 1\n" \
+	                   "totals: 3 1\n"
+	char buf[2048];
+	int n = 0;
+	for (int p = 1; p <= 3; p++)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, PART_FMT, p);
+	/* a 4th part lists the events in the other order */
+	n += snprintf(buf + n, sizeof buf - (size_t)n,
+	              "part: 4\nevents: Dr Ir\nfl=(1) a.c\nfn=(1) main\n1 5 6\ntotals: 5 6\n");
+	profdb_cg *cg = open_ok(buf, &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	cr_assert_eq(profdb_cg_part_count(cg), 4);
+	cr_assert_eq(self_of(cg, "main", 0), 12);
+	cr_assert_eq(self_of(cg, "main", 1), 8);
+	cr_assert_eq(edge_of(cg, "main", "g").count, 3);
+	const uint64_t *t;
+	cr_assert_eq(profdb_cg_summary(cg, PROFDB_CG_TOTALS, &t), 1);
+	cr_assert_eq(t[0], 15);
+	cr_assert_eq(t[1], 8);
+	cr_assert_eq(profdb_cg_summary(cg, PROFDB_CG_SUMMARY, &t), 1);
+	cr_assert_eq(t[0], 9);
+	check_invariants(cg, "parts");
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("# callgrind format\r\n"
+	                        "# a comment\r\n"
+	                        "events:\tIr  Dr \r\n"
+	                        "\r\n"
+	                        "fl=a.c \r\n"
+	                        "fn=main  \r\n"
+	                        "1\t10 \t 2  \r\n"
+	                        "   \r\n"
+	                        "2  5\r\n"
+	                        "cfn=g\r\n"
+	                        "calls=1 3 \r\n"
+	                        "2 4 \r\n"
+	                        "fn=g\r\n"
+	                        "3 4",  /* no final newline */
+	                        &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)find_fn(cg, "main"), &f), 0);
+	cr_assert(name_is(f.file, f.file_len, "a.c"));
+	cr_assert_eq(f.self[0], 15);
+	cr_assert_eq(f.self[1], 2);
+	cr_assert_eq(self_of(cg, "g", 0), 4);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, inlined_files_and_fn_resets_file)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "fl=(1) a.c\n"
+	                        "fn=(1) main\n"
+	                        "1 1\n"
+	                        "fi=(2) h.h\n"
+	                        "7 2\n"
+	                        "fe=(1)\n"
+	                        "2 3\n"
+	                        "fi=(2)\n"
+	                        "fn=(2) g\n"
+	                        "4 5\n",
+	                        &w);
+	int i = find_fn(cg, "main");
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+	cr_assert_eq(f.self[0], 6);
+	cr_assert_eq(f.n_lines, 3);
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, 2, &l), 0);
+	cr_assert_eq(l.line, 7);
+	cr_assert(name_is(l.file, l.file_len, "h.h"));
+	/* fn=g came after fi=(2): the file is back at a.c */
+	i = find_fn(cg, "g");
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+	cr_assert(name_is(f.file, f.file_len, "a.c"));
+	cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, 0, &l), 0);
+	cr_assert(name_is(l.file, l.file_len, "a.c"));
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, functions_keyed_by_object_file_name)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nob=a\nfl=x.c\nfn=f\n1 1\nfl=y.c\nfn=f\n1 2\n"
+	                        "ob=b\nfl=x.c\nfn=f\n1 4\nob=a\nfl=x.c\nfn=f\n2 8\n",
+	                        &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 3);
+	cr_assert_eq(self_of(cg, "f", 0), 9);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, hex_and_totals_mismatch_warns)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nfn=f\n1 0x10\n2 16\ntotals: 30\n", &w);
+	cr_assert_eq(self_of(cg, "f", 0), 32);
+	cr_assert_eq(w.n, 1);
+	cr_assert(strstr(w.last, "totals"), "%s", w.last);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, recovery_warnings)
+{
+	warns w = {0};
+	/* negative call count, negative cost, unknown lines, extra costs */
+	profdb_cg *cg = open_ok("# format callgrind\nevents: Ir\nrec=1\nfrfn=(9) defined_here\n"
+	                        "fn=f\n1 5 6\n1 -3\ncfn=(9)\ncalls=-1 -1\n2 7\n"
+	                        "==== NEW PROFILING FILE ====\nfoo: bar\n",
+	                        &w);
+	cr_assert_eq(self_of(cg, "f", 0), 5);
+	profdb_cg_call c = edge_of(cg, "f", "defined_here");
+	cr_assert_eq(c.count, 0);
+	cr_assert_eq(c.inclusive[0], 7);
+	cr_assert_geq(w.n, 4, "%s", w.all);
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, nul_in_name_is_kept_with_warning)
+{
+	static const char text[] = "events: Ir\nfn=class@anonymous\0/x.php\n1 10\n";
+	warns w = {0};
+	profdb_options o = opts_for(&w);
+	profdb_cg *cg;
+	corpus_dump(text, sizeof text - 1);
+	cr_assert_eq(profdb_cg_open_mem(&cg, text, sizeof text - 1, &o), 0, "%s",
+	             profdb_error_message());
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
+	cr_assert_eq(f.name_len, 22);
+	cr_assert_eq(memcmp(f.name, "class@anonymous\0/x.php", 22), 0);
+	cr_assert_eq(w.n, 1);
+	cr_assert(strstr(w.last, "NUL"));
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, empty_inputs)
+{
+	warns w = {0};
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open_mem(&cg, NULL, 0, NULL), 0);
+	cr_assert_eq(profdb_cg_function_count(cg), 0);
+	cr_assert_eq(profdb_cg_event_count(cg), 0);
+	const uint64_t *t;
+	cr_assert_eq(profdb_cg_totals(cg, &t), 0);
+	cr_assert_null(t);
+	profdb_cg_close(cg);
+	cg = open_ok("# callgrind format\npart: 2\nevents: Ir\nsummary: 0\ntotals: 0\n", &w);
+	cr_assert_eq(profdb_cg_part_count(cg), 1);
+	cr_assert_eq(profdb_cg_function_count(cg), 0);
+	check_invariants(cg, "header only");
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, part_without_events_keeps_columns)
+{
+	warns w = {0};
+	/* found by fuzzing: a new part whose events: line never comes */
+	profdb_cg *cg = open_ok("events: Ir\npart: 2\nsummary: 0\n", &w);
+	check_invariants(cg, "part without events");
+	profdb_cg_close(cg);
+	cg = open_ok("events: Ir Dr\nfn=f\n1 1 2\npart: 2\nfn=f\n1 3 4\n", &w);
+	cr_assert_eq(profdb_cg_part_count(cg), 1);
+	cr_assert_eq(self_of(cg, "f", 1), 6);
+	check_invariants(cg, "part without events");
+	profdb_cg_close(cg);
+	/* found by fuzzing: parts with and without a line column */
+	cg = open_ok("events: Ir\nfn=f\n2 1\npositions: bb\nevents: Ir\nfn=f\n0x10 3\n", &w);
+	check_invariants(cg, "mixed positions");
+	profdb_cg_close(cg);
+}
+
+/* ---- bad inputs -------------------------------------------------------------- */
+
+Test(callgrind, bad_arguments)
+{
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open(NULL, "x", NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_open(&cg, NULL, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_open_mem(&cg, NULL, 5, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_open(&cg, "/nonexistent/cg.out", NULL), -ENOENT);
+	cr_assert(strstr(profdb_error_message(), "/nonexistent/cg.out"));
+	cr_assert_eq(profdb_cg_event_count(NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_function_count(NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_call_count(NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_part_count(NULL), -EINVAL);
+}
+
+Test(callgrind, long_line)
+{
+	size_t n = (1u << 20) + 100;
+	char *t = malloc(n + 64);
+	cr_assert(t);
+	int h = sprintf(t, "events: Ir\nfn=");
+	memset(t + h, 'a', n);
+	strcpy(t + h + n, "\n1 1\n");
+	warns w = {0};
+	int r = open_fail(t, strlen(t), &w);
+	cr_assert_eq(r, -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "line 2 (offset 11)"), "%s",
+	          profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), "longer than"));
+	free(t);
+}
+
+typedef struct bad_case {
+	const char *text;
+	int code;
+	const char *where;  /* expected in the message */
+} bad_case;
+
+Test(callgrind, bad_inputs)
+{
+	static const bad_case cases[] = {
+		/* calls= not followed by a cost line */
+		{"events: Ir\nfn=f\ncfn=g\ncalls=1 2\nfn=g\n1 1\n", -EBADMSG, "line 5 (offset 32)"},
+		{"events: Ir\nfn=f\ncfn=g\ncalls=1 2\n\n1 1\n", -EBADMSG, "line 5"},
+		/* calls= at the end of the file */
+		{"events: Ir\nfn=f\ncfn=g\ncalls=1 2\n", -ENODATA, "calls="},
+		{"events: Ir\nfn=f\ncalls=1 2\n1 1\n", -EBADMSG, "without a preceding cfn="},
+		/* costs overflowing 64 bits */
+		{"events: Ir\nfn=f\n1 18446744073709551616\n", -EBADMSG, "line 3"},
+		{"events: Ir\nfn=f\n1 0x10000000000000000\n", -EBADMSG, "overflows"},
+		{"events: Ir\nfn=f\n1 18446744073709551615\n2 1\n", -EBADMSG, "line 4"},
+		{"events: Ir\nfn=f\n1 1\ncfn=g\ncalls=18446744073709551615 1\n1 1\n"
+		 "calls=1 1\n1 1\n",
+		 -EBADMSG, "call count"},
+		{"events: Ir\nfn=f\n1 1\n+18446744073709551615 1\n", -EBADMSG, "line 4"},
+		{"events: Ir\nfn=f\n1 1\n-2 1\n", -EBADMSG, "below 0"},
+		{"events: Ir\nfn=(99999999999999999999) x\n", -EBADMSG, "line 2"},
+		/* truncated: the last line has no newline and is incomplete */
+		{"events: Ir\nfn=f\n1 1\ncf", -ENODATA, "truncated"},
+		{"events: Ir\nfn=f\n1 1x", -ENODATA, "truncated"},
+		/* binary garbage */
+		{"\x7f" "ELF\x02\x01\x01\0\0\0\0\0", -EPROTONOSUPPORT, "not a callgrind file"},
+		{"events: Ir\nfn=f\n\x01\x02\x03\x04\n1 1\n", -EBADMSG, "binary"},
+		{"events: Ir\nfn=f\n1 \x01\n", -EBADMSG, "line 3"},
+		/* structure */
+		{"events: Ir\n1 1\n", -EBADMSG, "before any fn="},
+		{"fn=f\nevents: Ir\ncreator: x\n", 0, NULL},
+		{"creator: x\nfn=f\n1 1\n", -EBADMSG, "before any events:"},
+		{"version: 2\nevents: Ir\n", -EPROTONOSUPPORT, "version"},
+		{"events: Ir Ir\n", -EBADMSG, "twice"},
+		{"positions: line foo\nevents: Ir\n", -EBADMSG, "position type"},
+		{"events: Ir\nfn=f\n1 1\nevents: Ir Dr\n", -EBADMSG, "unsupported"},
+		{"events: Ir\nsummary: x\n", -EBADMSG, "summary"},
+		{"positions: instr line\nevents: Ir\nfn=f\n1\n", -EBADMSG, "fewer than 2 positions"},
+		{"events: Ir\nfn=f\n1 *\n", -EBADMSG, "cost"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		warns w = {0};
+		profdb_options o = opts_for(&w);
+		profdb_cg *cg = NULL;
+		corpus_dump(cases[i].text, strlen(cases[i].text));
+		int r = profdb_cg_open_mem(&cg, cases[i].text, strlen(cases[i].text), &o);
+		if (cases[i].code == 0) {
+			cr_assert_eq(r, 0, "case %zu: %s", i, profdb_error_message());
+			profdb_cg_close(cg);
+			continue;
+		}
+		cr_assert_eq(r, cases[i].code, "case %zu: got %d (%s)", i, r, profdb_error_message());
+		cr_assert_null(cg);
+		cr_assert(strstr(profdb_error_message(), "<memory>"), "case %zu: %s", i,
+		          profdb_error_message());
+		cr_assert(strstr(profdb_error_message(), cases[i].where), "case %zu: %s", i,
+		          profdb_error_message());
+	}
+}
+
+/* ---- inclusive cost ------------------------------------------------------------ */
+
+Test(callgrind, inclusive_with_recursion_and_cycles)
+{
+	warns w = {0};
+	/* main -> a -> b -> a (cycle {a, b}), b -> b (self recursion), a -> c */
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "fn=main\n1 1\n"
+	                        "cfn=a\ncalls=1 1\n1 100\n"
+	                        "fn=a\n1 10\n"
+	                        "cfn=b\ncalls=5 1\n1 80\n"
+	                        "cfn=c\ncalls=1 1\n1 9\n"
+	                        "fn=b\n1 60\n"
+	                        "cfn=a\ncalls=4 1\n1 70\n"
+	                        "cfn=b\ncalls=3 1\n1 50\n"
+	                        "fn=c\n1 9\n",
+	                        &w);
+	const uint64_t *t, *inc;
+	cr_assert_eq(profdb_cg_totals(cg, &t), 0);
+	cr_assert_eq(t[0], 80);
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "main"), &inc), 0);
+	cr_assert_eq(inc[0], 80);
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "a"), &inc), 0);
+	cr_assert_eq(inc[0], 79);  /* the cycle: 10 + 60 + 9 */
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "b"), &inc), 0);
+	cr_assert_eq(inc[0], 79);
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "c"), &inc), 0);
+	cr_assert_eq(inc[0], 9);
+	cr_assert_eq(profdb_cg_inclusive(cg, 99, &inc), -ENOENT);
+	check_invariants(cg, "cycles");
+	profdb_cg_close(cg);
+}
+
+/* ---- mutations and threads -------------------------------------------------- */
+
+static const char sample_text[] = "# callgrind format\n"
+                                  "version: 1\n"
+                                  "positions: instr line\n"
+                                  "event: Ir : Instructions\n"
+                                  "events: Ir Dr\n"
+                                  "summary: 64 4\n"
+                                  "ob=(1) /bin/x\n"
+                                  "fl=(1) a.c\n"
+                                  "fn=(1) main\n"
+                                  "0x10 3 10 1\n"
+                                  "+4 * 5\n"
+                                  "cfi=(2) b.c\n"
+                                  "cfn=(2) g\n"
+                                  "calls=2 0x40 20\n"
+                                  "+2 +1 40 2\n"
+                                  "jcnd=1/2 -2 *\n"
+                                  "* *\n"
+                                  "fi=(2)\n"
+                                  "0x30 21 2\n"
+                                  "fl=(2)\n"
+                                  "fn=(2)\n"
+                                  "0x40 20 40 2\n"
+                                  "cfn=(1)\n"
+                                  "calls=1 0x10 3\n"
+                                  "* * 7\n"
+                                  "totals: 57 3\n";
+
+static void mutant(const char *buf, size_t n)
+{
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	profdb_cg *cg = NULL;
+	int r = profdb_cg_open_mem(&cg, buf, n, &o);
+	if (r < 0) {
+		cr_assert(r == -EBADMSG || r == -ENODATA || r == -EPROTONOSUPPORT, "%d %s", r,
+		          profdb_error_message());
+		cr_assert_null(cg);
+		cr_assert(strstr(profdb_error_message(), "<memory>"));
+		return;
+	}
+	check_invariants(cg, "mutant");
+	profdb_cg_close(cg);
+}
+
+Test(callgrind, every_truncation_and_byte_mutation, .timeout = 120)
+{
+	size_t n = sizeof sample_text - 1;
+	char *buf = malloc(n);
+	cr_assert(buf);
+	mutant(sample_text, n);
+	for (size_t len = 0; len < n; len++) {
+		memcpy(buf, sample_text, len);
+		mutant(buf, len);
+	}
+	static const char subst[] = {0, '\n', ' ', '0', '9', '(', ')', '*', '+', '-', 'x', '=',
+	                             ':', '\r', '\t', (char)0xff};
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < sizeof subst; k++) {
+			memcpy(buf, sample_text, n);
+			buf[i] = subst[k];
+			mutant(buf, n);
+		}
+	}
+	free(buf);
+}
+
+#define N_THREADS 8
+
+static void *inclusive_thread(void *arg)
+{
+	const profdb_cg *cg = arg;
+	int64_t nf = profdb_cg_function_count(cg);
+	for (int64_t i = nf - 1; i >= 0; i--) {
+		const uint64_t *c;
+		if (profdb_cg_inclusive(cg, (uint32_t)i, &c) != 0 || !c)
+			return (void *)1;
+	}
+	return NULL;
+}
+
+Test(callgrind, concurrent_first_inclusive)
+{
+	warns w = {0};
+	for (int round = 0; round < 20; round++) {
+		profdb_cg *cg = open_ok(sample_text, &w);
+		pthread_t t[N_THREADS];
+		for (int i = 0; i < N_THREADS; i++)
+			cr_assert_eq(pthread_create(&t[i], NULL, inclusive_thread, cg), 0);
+		for (int i = 0; i < N_THREADS; i++) {
+			void *res;
+			pthread_join(t[i], &res);
+			cr_assert_null(res);
+		}
+		const uint64_t *c;
+		cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "main"), &c), 0);
+		cr_assert_eq(c[0], 57);  /* main and g form a cycle: all the cost */
+		profdb_cg_close(cg);
+	}
+}
+
+/* ---- gzip ------------------------------------------------------------------- */
+
+#if PROFDB_CG_HAVE_ZLIB
+static unsigned char *gz(const char *text, size_t *n)
+{
+	size_t cap = strlen(text) + 256;
+	unsigned char *out = malloc(cap);
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)strlen(text);
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*n = cap - z.avail_out;
+	deflateEnd(&z);
+	return out;
+}
+#endif
+
+Test(callgrind, gzip)
+{
+#if PROFDB_CG_HAVE_ZLIB
+	const char *text = "events: Ir\nfl=a.c\nfn=main\n1 10\n2 5\n";
+	size_t n;
+	unsigned char *g = gz(text, &n);
+	corpus_dump(g, n);
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open_mem(&cg, g, n, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(self_of(cg, "main", 0), 15);
+	profdb_cg_close(cg);
+	/* two members concatenated */
+	unsigned char *g2 = malloc(2 * n);
+	memcpy(g2, g, n);
+	memcpy(g2 + n, g, n);
+	cr_assert_eq(profdb_cg_open_mem(&cg, g2, 2 * n, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(self_of(cg, "main", 0), 30);
+	cr_assert_eq(profdb_cg_part_count(cg), 2);
+	profdb_cg_close(cg);
+	/* truncated and corrupt streams */
+	cr_assert_eq(profdb_cg_open_mem(&cg, g, n - 10, NULL), -ENODATA, "%s",
+	             profdb_error_message());
+	g[12] ^= 0xff;
+	g[13] ^= 0x55;
+	int r = profdb_cg_open_mem(&cg, g, n, NULL);
+	cr_assert(r == -EBADMSG || r == -ENODATA, "%d %s", r, profdb_error_message());
+	free(g);
+	free(g2);
+#else
+	static const unsigned char g[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0};
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open_mem(&cg, g, sizeof g, NULL), -ENOTSUP);
+#endif
+}
+
+/* ---- real files ------------------------------------------------------------------ */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Regular files under @p dir (recursively), sorted; README* skipped. */
+static void list_files(const char *dir, char ***list, size_t *n, size_t *cap)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0)
+			continue;
+		char *p;
+		cr_assert(asprintf(&p, "%s/%s", dir, e->d_name) >= 0);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			list_files(p, list, n, cap);
+			free(p);
+			continue;
+		}
+		if (*n + 1 >= *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			*list = realloc(*list, *cap * sizeof **list);
+			cr_assert(*list);
+		}
+		(*list)[(*n)++] = p;
+	}
+	closedir(d);
+}
+
+/* Files meant to fail, and how. */
+static const struct {
+	const char *suffix;
+	int code;
+} expected_failures[] = {
+	{"edge/truncated.out", -ENODATA},
+	{"iai-callgrind/callgrind.invalid.version_too_high.out", -EPROTONOSUPPORT},
+	/* relative +N, -N and * in cost columns, which the format does not allow */
+	{"speedscope/callgrind.subposition-compression.log", -EBADMSG},
+	{"valgrind/commands.log", -EPROTONOSUPPORT},
+};
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static void golden_dir(const char *rel)
+{
+	const char *root = tc_sample_root();
+	char *dir;
+	if (!root)
+		cr_skip_test("no sample data directory");
+	cr_assert(asprintf(&dir, "%s/callgrind/%s", root, rel) >= 0);
+	char **list = NULL;
+	size_t n = 0, cap = 0;
+	list_files(dir, &list, &n, &cap);
+	free(dir);
+	if (n == 0)
+		cr_skip_test("no callgrind samples under %s/callgrind/%s", root, rel);
+	qsort(list, n, sizeof *list, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		const char *path = list[i];
+		int want = 0;
+		for (size_t k = 0; k < sizeof expected_failures / sizeof expected_failures[0]; k++)
+			if (ends_with(path, expected_failures[k].suffix))
+				want = expected_failures[k].code;
+#if !PROFDB_CG_HAVE_ZLIB
+		if (ends_with(path, ".gz"))
+			want = -ENOTSUP;
+#endif
+		warns w = {0};
+		profdb_options o = opts_for(&w);
+		profdb_cg *cg = NULL;
+		int r = profdb_cg_open(&cg, path, &o);
+		if (want) {
+			cr_assert_eq(r, want, "%s: expected %d, got %d (%s)", path, want, r,
+			             r < 0 ? profdb_error_message() : "opened");
+			cr_assert(strstr(profdb_error_message(), path));
+			continue;
+		}
+		cr_assert_eq(r, 0, "%s: %s", path, profdb_error_message());
+		check_invariants(cg, path);
+		/* valgrind writes totals: = the sum of the self costs */
+		const uint64_t *t, *ft;
+		if (strstr(path, "/valgrind/") && profdb_cg_summary(cg, PROFDB_CG_TOTALS, &ft) == 1) {
+			cr_assert_eq(profdb_cg_totals(cg, &t), 0);
+			for (int e = 0; e < profdb_cg_event_count(cg); e++)
+				cr_assert_eq(t[e], ft[e], "%s: totals: differs", path);
+			cr_assert(!strstr(w.all, "totals:"), "%s", w.all);
+		}
+		profdb_cg_close(cg);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+Test(callgrind_real, valgrind_files, .timeout = 120)
+{
+	golden_dir("valgrind");
+}
+
+Test(callgrind_real, public_files, .timeout = 120)
+{
+	golden_dir("public");
+}
+
+Test(callgrind_real, edge_files, .timeout = 60)
+{
+	golden_dir("edge");
+}
+
+Test(callgrind_real, big_files, .timeout = 240)
+{
+	golden_dir("big");
+}
+
+Test(callgrind_real, known_values)
+{
+	char *p = tc_sample_path("callgrind/valgrind/08_combine_dumps.out");
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_part_count(cg), 274);
+	profdb_cg_close(cg);
+	free(p);
+	/* KCachegrind's values (doc/FORMATS.md): <cycle 1> = {a'2, b'2} 496,400,
+	 * fact'2 65,200 */
+	p = tc_sample_path("callgrind/valgrind/22_recursion.out");
+	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
+	const uint64_t *inc;
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "a'2"), &inc), 0);
+	cr_assert_eq(inc[0], 496400);
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "b'2"), &inc), 0);
+	cr_assert_eq(inc[0], 496400);
+	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "fact'2"), &inc), 0);
+	cr_assert_eq(inc[0], 65200);
+	profdb_cg_close(cg);
+	free(p);
+	p = tc_sample_path("callgrind/edge/hex_cost.out");
+	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
+	cr_assert_eq(self_of(cg, "main", 0), 32);
+	profdb_cg_close(cg);
+	free(p);
+	p = tc_sample_path("callgrind/edge/tabs.out");
+	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
+	cr_assert_eq(self_of(cg, "main", 0), 15);
+	profdb_cg_close(cg);
+	free(p);
+	p = tc_sample_path("callgrind/edge/relprof_negcalls.out");
+	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
+	cr_assert_eq(self_of(cg, "main", 0), 5);
+	cr_assert_eq(edge_of(cg, "main", "foo").inclusive[0], 7);
+	profdb_cg_close(cg);
+	free(p);
+#if PROFDB_CG_HAVE_ZLIB
+	/* the gzip copy decodes to the same model as the plain file */
+	char *q = tc_sample_path("callgrind/valgrind/13_python.out");
+	p = tc_sample_path("callgrind/valgrind/13_python.out.gz");
+	profdb_cg *a, *b;
+	cr_assert_eq(profdb_cg_open(&a, q, NULL), 0);
+	cr_assert_eq(profdb_cg_open(&b, p, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_function_count(a), profdb_cg_function_count(b));
+	cr_assert_eq(profdb_cg_call_count(a), profdb_cg_call_count(b));
+	const uint64_t *ta, *tb;
+	profdb_cg_totals(a, &ta);
+	profdb_cg_totals(b, &tb);
+	cr_assert_eq(ta[0], tb[0]);
+	profdb_cg_close(a);
+	profdb_cg_close(b);
+	free(p);
+	free(q);
+#endif
+}
+
+/* ---- callgrind_annotate comparison ------------------------------------------------ */
+
+static const char *annotate_path(void)
+{
+	static const char *const cands[] = {"/usr/bin/callgrind_annotate",
+	                                    "/usr/local/bin/callgrind_annotate"};
+	for (size_t i = 0; i < 2; i++)
+		if (access(cands[i], X_OK) == 0)
+			return cands[i];
+	return NULL;
+}
+
+/* Parse "  1,234 (12.3%)  file:function [object]" lines of the function table
+ * and compare each with profdb's line rows summed per (file, function name),
+ * which is how callgrind_annotate keys its table. */
+static void compare_annotate(const char *rel)
+{
+	const char *tool = annotate_path();
+	if (!tool)
+		cr_skip_test("callgrind_annotate not installed");
+	char *path = tc_sample_path(rel);
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open(&cg, path, NULL), 0, "%s", profdb_error_message());
+	char *cmd;
+	cr_assert(asprintf(&cmd, "%s --inclusive=no --threshold=100 --auto=no '%s' 2>/dev/null",
+	                   tool, path) >= 0);
+	FILE *f = popen(cmd, "r");
+	cr_assert(f);
+	char line[8192];
+	int in_table = 0, compared = 0;
+	uint64_t prog_total = 0;
+	while (fgets(line, sizeof line, f)) {
+		char *pct = strstr(line, "%)  ");
+		if (strstr(line, "PROGRAM TOTALS")) {
+			for (char *c = line; *c && *c != '('; c++)
+				if (*c >= '0' && *c <= '9')
+					prog_total = prog_total * 10 + (uint64_t)(*c - '0');
+			continue;
+		}
+		if (strstr(line, "file:function")) {
+			in_table = 1;
+			continue;
+		}
+		if (!in_table || !pct)
+			continue;
+		uint64_t v = 0;
+		for (char *c = line; c < pct && *c != '('; c++)
+			if (*c >= '0' && *c <= '9')
+				v = v * 10 + (uint64_t)(*c - '0');
+		char *key = pct + 4;
+		key[strcspn(key, "\n")] = 0;
+		char *br = strrchr(key, '[');
+		if (br && br > key && br[-1] == ' ')
+			br[-1] = 0;
+		char *colon = strchr(key, ':');
+		cr_assert(colon, "line: %s", line);
+		*colon = 0;
+		const char *file = key, *fn = colon + 1;
+		/* sum profdb's line rows of that (file, function name) */
+		uint64_t sum = 0;
+		int64_t nf = profdb_cg_function_count(cg);
+		for (int64_t i = 0; i < nf; i++) {
+			profdb_cg_function fx;
+			profdb_cg_function_get(cg, (uint32_t)i, &fx);
+			if (!name_is(fx.name, fx.name_len, fn))
+				continue;
+			for (uint32_t k = 0; k < fx.n_lines; k++) {
+				profdb_cg_line l;
+				profdb_cg_function_line(cg, (uint32_t)i, k, &l);
+				if (name_is(l.file, l.file_len, file))
+					sum += l.self[0];
+			}
+		}
+		cr_assert_eq(sum, v, "%s: %s:%s: callgrind_annotate %lu, profdb %lu", rel, file, fn,
+		             (unsigned long)v, (unsigned long)sum);
+		compared++;
+	}
+	pclose(f);
+	const uint64_t *t;
+	profdb_cg_totals(cg, &t);
+	cr_assert_eq(t[0], prog_total, "%s: PROGRAM TOTALS", rel);
+	cr_assert_gt(compared, 10, "%s: only %d functions compared", rel, compared);
+	profdb_cg_close(cg);
+	free(cmd);
+	free(path);
+}
+
+Test(callgrind_annotate, default_ls, .timeout = 120)
+{
+	compare_annotate("callgrind/valgrind/01_default_ls.out");
+}
+
+Test(callgrind_annotate, nocompress_sqlite, .timeout = 120)
+{
+	compare_annotate("callgrind/valgrind/04_nocompress_sqlite.out");
+}
+
+Test(callgrind_annotate, recursion, .timeout = 120)
+{
+	compare_annotate("callgrind/valgrind/22_recursion.out");
+}
+
+TC_MAIN

@@ -41,7 +41,7 @@ static int parse_once(const char *path, int incl, int report)
 	}
 	if (incl && profdb_cg_function_count(cg) > 0) {
 		const uint64_t *c;
-		if (profdb_cg_inclusive(cg, 0, &c) < 0)
+		if (profdb_cg_inclusive(cg, PROFDB_CG_ALL, 0, &c) < 0)
 			return 1;
 	}
 	if (report)
@@ -88,23 +88,37 @@ static result child(const char *path, int mode, char *const *argv)
 	return res;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static long long plain_bytes;  /* size of the text parsed, for MB/s */
+
 static void bench(const char *name, const char *path, int mode, char *const *argv, int runs)
 {
-	double sum = 0, min = 1e30;
+	double t[64], min = 1e30;
 	long rss = 0;
+	if (runs > 64)
+		runs = 64;
 	for (int i = 0; i < runs; i++) {
 		result r = child(path, mode, argv);
 		if (!r.ok) {
 			printf("callgrind-%s: FAILED\n", name);
 			return;
 		}
-		sum += r.sec;
+		t[i] = r.sec;
 		if (r.sec < min)
 			min = r.sec;
 		if (r.rss_kib > rss)
 			rss = r.rss_kib;
 	}
-	printf("callgrind-%s: avg=%.3fs min=%.3fs peak_rss=%.1fMiB runs=%d\n", name, sum / runs, min,
+	qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+	double med = t[runs / 2];
+	printf("callgrind-%s: median=%.0f ns/op, min=%.3fs, throughput=%.0f MB/s, peak_rss=%.1fMiB, "
+	       "runs=%d\n",
+	       name, med * 1e9, min, plain_bytes ? (double)plain_bytes / med / 1e6 : 0.0,
 	       (double)rss / 1024.0, runs);
 	fflush(stdout);
 }
@@ -157,8 +171,10 @@ int main(int argc, char **argv)
 		made_tmp = 1;
 	}
 	struct stat st;
-	if (stat(plain, &st) == 0)
+	if (stat(plain, &st) == 0) {
+		plain_bytes = (long long)st.st_size;
 		printf("file: %s (%lld bytes plain)\n", in, (long long)st.st_size);
+	}
 	if (parse_once(plain, 0, 1) != 0)
 		return 1;
 	bench("parse-plain", plain, 0, NULL, runs);

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets with clang + ASan/UBSan and run each of them
-# for SECONDS_PER_TARGET seconds from a scratch copy of its seed corpus.
+# from a scratch copy of its seed corpus.
 #
 # usage: fuzz/run-fuzzers.sh SECONDS_PER_TARGET [TARGET...]
+#        fuzz/run-fuzzers.sh --total SECONDS [TARGET...]
 #
-# Without TARGETs, every <target>-fuzzer the build defines is run. Each one
-# uses fuzz/<target>.dict if it exists (fuzz/hpctk.dict for fuzz-hpctk-*).
+# Without TARGETs, every <target>-fuzzer the build defines is run. With
+# --total, SECONDS is the fuzzing time of the whole run, shared equally by
+# the targets (times FUZZ_JOBS, which run at once), at least 10 s each, so
+# CI's budget does not grow with the number of targets. Each target uses
+# fuzz/<target>.dict if it exists, else the dictionary of its format:
+# fuzz/<format>.dict for fuzz-<format>-* (hpctk, cube, callgrind, ...).
 #
 # Environment:
 #   BUILD_DIR    build directory (default: build-fuzz in the source tree)
@@ -22,15 +27,26 @@
 set -u -o pipefail
 
 usage() {
-	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 [ $# -ge 1 ] || usage
-case $1 in
-	''|*[!0-9]*) usage ;;
-esac
-SECONDS_PER_TARGET=$1
-shift
+TOTAL=
+if [ "$1" = --total ]; then
+	[ $# -ge 2 ] || usage
+	TOTAL=$2
+	shift 2
+	case $TOTAL in
+		''|*[!0-9]*) usage ;;
+	esac
+	SECONDS_PER_TARGET=
+else
+	case $1 in
+		''|*[!0-9]*) usage ;;
+	esac
+	SECONDS_PER_TARGET=$1
+	shift
+fi
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$SRC/build-fuzz}
@@ -76,6 +92,12 @@ for t in json.load(sys.stdin):
 		exit 2
 	fi
 fi
+if [ -n "$TOTAL" ]; then
+	n_targets=$(echo $TARGETS | wc -w)
+	SECONDS_PER_TARGET=$((TOTAL * FUZZ_JOBS / n_targets))
+	[ "$SECONDS_PER_TARGET" -ge 10 ] || SECONDS_PER_TARGET=10
+	echo "run-fuzzers: $n_targets targets, ${SECONDS_PER_TARGET}s each (--total $TOTAL, FUZZ_JOBS=$FUZZ_JOBS)"
+fi
 build_targets=()
 for t in $TARGETS; do
 	build_targets+=("fuzz/$t-fuzzer")
@@ -102,13 +124,17 @@ run_one() {
 	if [ -d "$SRC/fuzz/regressions/$t" ]; then
 		seeds+=("$SRC/fuzz/regressions/$t")
 	fi
-	# The target's own dictionary, else the one of its format.
-	local dict=()
-	if [ -f "$SRC/fuzz/$t.dict" ]; then
-		dict=(-dict="$SRC/fuzz/$t.dict")
-	elif [ "${t#fuzz-hpctk-}" != "$t" ]; then
-		dict=(-dict="$SRC/fuzz/hpctk.dict")
-	fi
+	# The target's own dictionary, else the one of its format: the longest
+	# fuzz/<prefix>.dict where fuzz-<prefix>-... is the target's name.
+	local dict=() name=${t#fuzz-}
+	while [ -n "$name" ]; do
+		if [ -f "$SRC/fuzz/$name.dict" ]; then
+			dict=(-dict="$SRC/fuzz/$name.dict")
+			break
+		fi
+		[ "${name%-*}" = "$name" ] && break
+		name=${name%-*}
+	done
 	# shellcheck disable=SC2086
 	"$BUILD_DIR/fuzz/$t-fuzzer" \
 		-max_total_time="$SECONDS_PER_TARGET" -timeout=2 -rss_limit_mb=2048 \

@@ -69,6 +69,57 @@ static void corpus_dump(const void *data, size_t n)
 }
 
 /* Open @p text (a C string) from memory; asserts success. */
+/* Line rows of one function over all profiles, through a cached detail
+ * object (tests read rows of one function at a time). */
+static profdb_cg_detail *cached_detail;
+static const profdb_cg *cached_cg;
+static uint32_t cached_fn;
+
+static void drop_cache(void)
+{
+	profdb_cg_detail_free(cached_detail);
+	cached_detail = NULL;
+	cached_cg = NULL;
+}
+
+static profdb_cg_detail *detail_of(const profdb_cg *cg, uint32_t fn)
+{
+	if (cached_detail && cached_cg == cg && cached_fn == fn)
+		return cached_detail;
+	drop_cache();
+	cr_assert_eq(profdb_cg_detail_new(cg, PROFDB_CG_ALL, fn, &cached_detail), 0, "%s",
+	             profdb_error_message());
+	cached_cg = cg;
+	cached_fn = fn;
+	return cached_detail;
+}
+
+static uint32_t n_lines(const profdb_cg *cg, uint32_t fn)
+{
+	int64_t n = profdb_cg_detail_line_count(detail_of(cg, fn));
+	cr_assert_geq(n, 0);
+	return (uint32_t)n;
+}
+
+static int fn_line(const profdb_cg *cg, uint32_t fn, uint32_t k, profdb_cg_line *l)
+{
+	return profdb_cg_detail_line(detail_of(cg, fn), k, l);
+}
+
+static void cg_close(profdb_cg *cg)
+{
+	if (cached_cg == cg)
+		drop_cache();
+	profdb_cg_close(cg);
+}
+
+static const uint64_t *incl_of(const profdb_cg *cg, uint32_t fn)
+{
+	const uint64_t *c = NULL;
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, fn, &c), 1, "%s", profdb_error_message());
+	return c;
+}
+
 static profdb_cg *open_ok(const char *text, warns *w)
 {
 	profdb_options o = opts_for(w);
@@ -129,7 +180,7 @@ static profdb_cg_call edge_of(const profdb_cg *cg, const char *caller, const cha
 	int64_t n = profdb_cg_call_count(cg);
 	for (int64_t i = 0; i < n; i++) {
 		profdb_cg_call c;
-		cr_assert_eq(profdb_cg_call_get(cg, (uint32_t)i, &c), 0);
+		cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)i, &c), 1);
 		if (c.caller == (uint32_t)a && c.callee == (uint32_t)b)
 			return c;
 	}
@@ -146,7 +197,7 @@ static void check_invariants(const profdb_cg *cg, const char *what)
 	int64_t nf = profdb_cg_function_count(cg);
 	cr_assert_geq(nf, 0);
 	const uint64_t *tot = NULL;
-	cr_assert_eq(profdb_cg_totals(cg, &tot), 0);
+	cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &tot), 0);
 	if (ne == 0) {
 		cr_assert_eq(nf, 0);
 		return;
@@ -157,25 +208,26 @@ static void check_invariants(const profdb_cg *cg, const char *what)
 		profdb_cg_function f;
 		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
 		const uint64_t *inc;
-		cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)i, &inc), 0);
+		cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)i, &inc), 1);
 		for (int e = 0; e < ne; e++) {
 			sum[e] += f.self[e];
 			cr_assert_leq(inc[e], tot[e], "%s: inclusive of %.*s exceeds the total", what,
 			              (int)f.name_len, f.name);
 			cr_assert_geq(inc[e], f.self[e], "%s: inclusive below self", what);
 		}
-		if (f.n_lines) {
+		uint32_t nl = n_lines(cg, (uint32_t)i);
+		if (nl) {
 			uint64_t ls = 0;
-			for (uint32_t k = 0; k < f.n_lines; k++) {
+			for (uint32_t k = 0; k < nl; k++) {
 				profdb_cg_line l;
-				cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, k, &l), 0);
+				cr_assert_eq(fn_line(cg, (uint32_t)i, k, &l), 0);
 				ls += l.self[0];
 			}
 			cr_assert_eq(ls, f.self[0], "%s: line rows of %.*s do not add up", what,
 			             (int)f.name_len, f.name);
 		}
 		profdb_cg_line l;
-		cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, f.n_lines, &l), -ENOENT);
+		cr_assert_eq(fn_line(cg, (uint32_t)i, nl, &l), -ENOENT);
 	}
 	for (int e = 0; e < ne; e++)
 		cr_assert_eq(sum[e], tot[e], "%s: totals are not the sum of self costs", what);
@@ -183,7 +235,7 @@ static void check_invariants(const profdb_cg *cg, const char *what)
 	int64_t nc = profdb_cg_call_count(cg);
 	for (int64_t i = 0; i < nc; i++) {
 		profdb_cg_call c;
-		cr_assert_eq(profdb_cg_call_get(cg, (uint32_t)i, &c), 0);
+		cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)i, &c), 1);
 		cr_assert_lt(c.caller, (uint64_t)nf);
 		cr_assert_lt(c.callee, (uint64_t)nf);
 	}
@@ -222,8 +274,8 @@ Test(callgrind, minimal_and_header)
 	                        "totals: 17 3\n",
 	                        &w);
 	cr_assert_eq(w.n, 0, "warnings: %s", w.all);
-	cr_assert_eq(profdb_cg_event_count(cg), 2);
-	cr_assert_eq(profdb_cg_part_count(cg), 1);
+	cr_assert_eq(profdb_cg_event_count(cg), 3);  /* Ir Dr and the derived Sum */
+	cr_assert_eq((int)profdb_cg_profile_count(cg), 1);
 	profdb_cg_event e;
 	cr_assert_eq(profdb_cg_event_get(cg, 0, &e), 0);
 	cr_assert(name_is(e.name, e.name_len, "Ir"));
@@ -239,9 +291,9 @@ Test(callgrind, minimal_and_header)
 	cr_assert(name_is(f.file, f.file_len, "a.c"));
 	cr_assert_eq(f.self[0], 17);
 	cr_assert_eq(f.self[1], 3);
-	cr_assert_eq(f.n_lines, 2);
+	cr_assert_eq(n_lines(cg, 0), 2);
 	profdb_cg_line l;
-	cr_assert_eq(profdb_cg_function_line(cg, 0, 1, &l), 0);
+	cr_assert_eq(fn_line(cg, 0, 1, &l), 0);
 	cr_assert_eq(l.line, 4);
 	cr_assert_eq(l.self[0], 7);
 	const uint64_t *s;
@@ -251,7 +303,7 @@ Test(callgrind, minimal_and_header)
 	cr_assert_eq(s[1], 3);
 	cr_assert_eq(profdb_cg_summary(cg, 7, &s), -EINVAL);
 	check_invariants(cg, "minimal");
-	profdb_cg_close(cg);
+	cg_close(cg);
 	profdb_cg_close(NULL);
 }
 
@@ -289,7 +341,7 @@ Test(callgrind, name_compression)
 	cr_assert_eq(c.count, 1);
 	cr_assert_eq(c.inclusive[0], 20);
 	check_invariants(cg, "names");
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, redefinition_replaces_and_undefined_id_warns)
@@ -304,7 +356,7 @@ Test(callgrind, redefinition_replaces_and_undefined_id_warns)
 	cr_assert_eq(w.n, 1);
 	cr_assert(strstr(w.last, "undefined function id 7"), "%s", w.last);
 	cr_assert(strstr(w.last, "line 9"), "%s", w.last);
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, subposition_compression)
@@ -328,14 +380,14 @@ Test(callgrind, subposition_compression)
 	/* lines: 10:1, 12:2, 11:1, 100:1, 98:1 */
 	uint64_t want_line[] = {10, 11, 12, 98, 100};
 	uint64_t want_cost[] = {1, 1, 2, 1, 1};
-	cr_assert_eq(f.n_lines, 5);
+	cr_assert_eq(n_lines(cg, (uint32_t)i), 5);
 	for (uint32_t k = 0; k < 5; k++) {
 		profdb_cg_line l;
-		cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, k, &l), 0);
+		cr_assert_eq(fn_line(cg, (uint32_t)i, k, &l), 0);
 		cr_assert_eq(l.line, want_line[k]);
 		cr_assert_eq(l.self[0], want_cost[k], "line %lu", (unsigned long)l.line);
 	}
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, positions_any_combination)
@@ -345,15 +397,21 @@ Test(callgrind, positions_any_combination)
 	cr_assert_eq(self_of(cg, "f", 0), 7);
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
-	cr_assert_eq(f.n_lines, 1);  /* no line column: everything on line 0 */
+	cr_assert_eq(n_lines(cg, 0), 1);  /* no line column: everything on line 0 */
 	profdb_cg_line l;
-	cr_assert_eq(profdb_cg_function_line(cg, 0, 0, &l), 0);
+	cr_assert_eq(fn_line(cg, 0, 0, &l), 0);
 	cr_assert_eq(l.line, 0);
 	cr_assert_eq(l.self[0], 7);
-	profdb_cg_close(cg);
-	cg = open_ok("positions: line instr bb\nevents: Ir\nfn=f\n5 0x20 1 3\n", &w);
+	cg_close(cg);
+	cg = open_ok("positions: line instr\nevents: Ir\nfn=f\n5 0x20 3\n", &w);
 	cr_assert_eq(self_of(cg, "f", 0), 3);
-	profdb_cg_close(cg);
+	cr_assert_eq(fn_line(cg, 0, 0, &l), 0);
+	cr_assert_eq(l.line, 5);
+	cr_assert_eq(l.instr, 0x20);
+	cg_close(cg);
+	/* the spec allows two columns (instr, line); three are refused */
+	const char three[] = "positions: line instr bb\nevents: Ir\nfn=f\n5 0x20 1 3\n";
+	cr_assert_eq(open_fail(three, sizeof three - 1, &w), -EBADMSG);
 }
 
 Test(callgrind, fewer_costs_than_events)
@@ -366,7 +424,7 @@ Test(callgrind, fewer_costs_than_events)
 	cr_assert_eq(f.self[1], 3);
 	cr_assert_eq(f.self[2], 1);
 	cr_assert_eq(w.n, 0);
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, calls_and_duplicate_edges)
@@ -408,10 +466,10 @@ Test(callgrind, calls_and_duplicate_edges)
 	cr_assert_eq(profdb_cg_call_count(cg), 2);
 	cr_assert_eq(profdb_cg_function_count(cg), 3);
 	const uint64_t *inc;
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "main"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "main"), &inc), 1);
 	cr_assert_eq(inc[0], 210);
 	check_invariants(cg, "calls");
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, call_target_does_not_move_position)
@@ -422,11 +480,11 @@ Test(callgrind, call_target_does_not_move_position)
 	profdb_cg_function f;
 	int i = find_fn(cg, "f");
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
-	cr_assert_eq(f.n_lines, 2);
+	cr_assert_eq(n_lines(cg, (uint32_t)i), 2);
 	profdb_cg_line l;
-	cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, 1, &l), 0);
+	cr_assert_eq(fn_line(cg, (uint32_t)i, 1, &l), 0);
 	cr_assert_eq(l.line, 11);
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, jumps)
@@ -453,7 +511,298 @@ Test(callgrind, jumps)
 	cr_assert_eq(w.n, 0, "%s", w.all);
 	cr_assert_eq(self_of(cg, "main", 0), 10);
 	cr_assert_eq(self_of(cg, "other", 0), 3);
-	profdb_cg_close(cg);
+	/* the jumps of main, decoded on demand */
+	profdb_cg_detail *d;
+	cr_assert_eq(profdb_cg_detail_new(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "main"), &d), 0);
+	cr_assert_eq(profdb_cg_detail_jump_count(d), 4);
+	profdb_cg_jump j;
+	cr_assert_eq(profdb_cg_detail_jump(d, 0, &j), 0);
+	cr_assert_eq(j.conditional, 0);
+	cr_assert_eq(j.count, 1);
+	cr_assert_eq(j.executed, 1);
+	cr_assert_eq(j.from_instr, 0x10);
+	cr_assert_eq(j.from_line, 1);
+	cr_assert_eq(j.to_instr, 0xc);
+	cr_assert_eq(j.to_line, 0);
+	cr_assert(name_is(j.to_file, j.to_file_len, "a.c"));
+	cr_assert(name_is(j.to_function, j.to_function_len, "main"));
+	cr_assert_eq(profdb_cg_detail_jump(d, 1, &j), 0);
+	cr_assert_eq(j.conditional, 1);
+	cr_assert_eq(j.count, 3);
+	cr_assert_eq(j.executed, 7);
+	cr_assert_eq(j.to_instr, 0x30);
+	cr_assert_eq(j.to_line, 5);
+	cr_assert(name_is(j.to_file, j.to_file_len, "b.c"));  /* jfi= */
+	cr_assert_eq(profdb_cg_detail_jump(d, 2, &j), 0);
+	cr_assert_eq(j.count, 7);     /* spec form "exe-count jump-count" */
+	cr_assert_eq(j.executed, 3);
+	cr_assert(name_is(j.to_file, j.to_file_len, "a.c"));  /* jfi= named one jump */
+	cr_assert_eq(profdb_cg_detail_jump(d, 3, &j), 0);
+	cr_assert(name_is(j.to_function, j.to_function_len, "other"));  /* jfn= */
+	cr_assert_eq(j.to_instr, 0x50);
+	cr_assert_eq(j.to_line, 5);
+	cr_assert_eq(profdb_cg_detail_jump(d, 4, &j), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_line_count(d), 1);
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_detail_line(d, 0, &l), 0);
+	cr_assert_eq(l.instr, 0x10);
+	cr_assert_eq(l.line, 1);
+	cr_assert_eq(l.self[0], 10);
+	profdb_cg_detail_free(d);
+	profdb_cg_detail_free(NULL);
+	cg_close(cg);
+}
+
+Test(callgrind, derived_events)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("event: Sum = Ir + 2 Dr : Ir plus twice Dr\n"
+	                        "event: Three=3*Ir\n"
+	                        "event: Bad = Ir + Xx\n"
+	                        "event: Ir : Instruction Fetches\n"
+	                        "events: Ir Dr\n"
+	                        "fn=a\n"
+	                        "1 10 3\n"
+	                        "cfn=b\n"
+	                        "calls=1 5\n"
+	                        "1 4 1\n"
+	                        "fn=b\n"
+	                        "5 4 1\n",
+	                        &w);
+	cr_assert_eq(profdb_cg_event_count(cg), 4);
+	cr_assert_eq(w.n, 1, "%s", w.all);  /* Bad dropped */
+	cr_assert(strstr(w.last, "Bad"));
+	profdb_cg_event e;
+	cr_assert_eq(profdb_cg_event_get(cg, 0, &e), 0);
+	cr_assert(name_is(e.long_name, e.long_name_len, "Instruction Fetches"));
+	cr_assert_null(e.formula);
+	cr_assert_eq(profdb_cg_event_get(cg, 2, &e), 0);
+	cr_assert(name_is(e.name, e.name_len, "Sum"));
+	cr_assert(name_is(e.formula, e.formula_len, "Ir + 2 Dr"));
+	cr_assert(name_is(e.long_name, e.long_name_len, "Ir plus twice Dr"));
+	cr_assert_eq(profdb_cg_event_get(cg, 3, &e), 0);
+	cr_assert(name_is(e.name, e.name_len, "Three"));
+	cr_assert_eq(self_of(cg, "a", 2), 16);
+	cr_assert_eq(self_of(cg, "a", 3), 30);
+	cr_assert_eq(self_of(cg, "b", 2), 6);
+	cr_assert_eq(incl_of(cg, (uint32_t)find_fn(cg, "a"))[2], 22);
+	cr_assert_eq(edge_of(cg, "a", "b").inclusive[3], 12);
+	const uint64_t *t;
+	cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
+	cr_assert_eq(t[2], 22);
+	check_invariants(cg, "derived");
+	cg_close(cg);
+}
+
+/* Two parts in one file are two profiles; the sums are over both. */
+Test(callgrind, profiles_keep_parts_apart)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("# callgrind format\n"
+	                        "part: 1\n"
+	                        "thread: 7\n"
+	                        "events: Ir\n"
+	                        "summary: 99\n"
+	                        "fn=(1) main\n"
+	                        "1 5\n"
+	                        "cfn=(2) work\n"
+	                        "calls=2 10\n"
+	                        "1 20\n"
+	                        "fn=(2)\n"
+	                        "10 20\n"
+	                        "totals: 25\n"
+	                        "part: 2\n"
+	                        "events: Ir\n"
+	                        "fn=(1) main\n"
+	                        "1 1\n"
+	                        "fn=(3) idle\n"
+	                        "3 4\n"
+	                        "totals: 6\n",
+	                        &w);
+	cr_assert_eq(profdb_cg_profile_count(cg), 2);
+	cr_assert_eq(w.n, 1, "%s", w.all);  /* totals: 6 vs 5 in part 2 */
+	cr_assert(strstr(w.last, "profile 1"), "%s", w.last);
+	profdb_cg_profile p;
+	cr_assert_eq(profdb_cg_profile_get(cg, 0, &p), 0);
+	cr_assert(p.has_part && p.part == 1 && p.has_thread && p.thread == 7);
+	cr_assert_eq(p.totals[0], 25);
+	cr_assert_eq(p.summary[0], 99);
+	cr_assert_eq(p.totals_line[0], 25);
+	cr_assert_eq(profdb_cg_profile_get(cg, 1, &p), 0);
+	cr_assert(p.has_part && p.part == 2 && !p.has_thread);
+	cr_assert_eq(p.totals[0], 5);
+	cr_assert_null(p.summary);
+	cr_assert_eq(profdb_cg_profile_get(cg, 2, &p), -ENOENT);
+	uint32_t main_fn = (uint32_t)find_fn(cg, "main"), work = (uint32_t)find_fn(cg, "work"),
+	         idle = (uint32_t)find_fn(cg, "idle");
+	const uint64_t *c;
+	cr_assert_eq(profdb_cg_self(cg, 0, main_fn, &c), 1);
+	cr_assert_eq(c[0], 5);
+	cr_assert_eq(profdb_cg_self(cg, 1, main_fn, &c), 1);
+	cr_assert_eq(c[0], 1);
+	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, main_fn, &c), 1);
+	cr_assert_eq(c[0], 6);
+	cr_assert_eq(profdb_cg_self(cg, 1, work, &c), 0);  /* not in part 2 */
+	cr_assert_eq(c[0], 0);
+	cr_assert_eq(profdb_cg_self(cg, 0, idle, &c), 0);
+	cr_assert_eq(profdb_cg_self(cg, 2, idle, &c), -ENOENT);
+	cr_assert_eq(profdb_cg_inclusive(cg, 0, main_fn, &c), 1);
+	cr_assert_eq(c[0], 25);
+	cr_assert_eq(profdb_cg_inclusive(cg, 1, main_fn, &c), 1);
+	cr_assert_eq(c[0], 1);
+	cr_assert_eq(profdb_cg_inclusive(cg, 1, work, &c), 0);
+	cr_assert_eq(c[0], 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, main_fn, &c), 1);
+	cr_assert_eq(c[0], 26);
+	cr_assert_eq(profdb_cg_call_count(cg), 1);
+	profdb_cg_call call;
+	cr_assert_eq(profdb_cg_call_get(cg, 0, 0, &call), 1);
+	cr_assert_eq(call.count, 2);
+	cr_assert_eq(profdb_cg_call_get(cg, 1, 0, &call), 0);
+	cr_assert_eq(call.count, 0);
+	cr_assert_eq(call.inclusive[0], 0);
+	cr_assert_eq(profdb_cg_totals(cg, 1, &c), 0);
+	cr_assert_eq(c[0], 5);
+	cr_assert_eq(profdb_cg_totals(cg, 5, &c), -ENOENT);
+	/* details per profile */
+	profdb_cg_detail *d;
+	cr_assert_eq(profdb_cg_detail_new(cg, 1, main_fn, &d), 0);
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_detail_line_count(d), 1);
+	cr_assert_eq(profdb_cg_detail_line(d, 0, &l), 0);
+	cr_assert_eq(l.self[0], 1);
+	profdb_cg_detail_free(d);
+	cr_assert_eq(profdb_cg_detail_new(cg, 9, main_fn, &d), -ENOENT);
+	cr_assert_null(d);
+	check_invariants(cg, "parts");
+	cg_close(cg);
+}
+
+static char *tmpdir_make(void)
+{
+	char *dir = strdup("/tmp/profdb-cg-XXXXXX");
+	cr_assert(dir && mkdtemp(dir));
+	return dir;
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	cr_assert(f);
+	fwrite(text, 1, strlen(text), f);
+	fclose(f);
+}
+
+static void rm_dir(const char *dir, const char *const *names)
+{
+	char path[512];
+	for (; *names; names++) {
+		snprintf(path, sizeof path, "%s/%s", dir, *names);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static const char thread_text[] = "# callgrind format\n"
+                                  "thread: %d\n"
+                                  "events: Ir\n"
+                                  "fn=(1) worker\n"
+                                  "1 %d\n";
+
+/* --separate-threads: an empty base file and NAME-01, NAME-02. */
+Test(callgrind, file_set_of_threads)
+{
+	char *dir = tmpdir_make();
+	char t1[256], t2[256];
+	snprintf(t1, sizeof t1, thread_text, 1, 10);
+	snprintf(t2, sizeof t2, thread_text, 2, 32);
+	put_file(dir, "cg.out", "");
+	put_file(dir, "cg.out-02", t2);
+	put_file(dir, "cg.out-01", t1);
+	put_file(dir, "cg.outx", "not part of the set");
+	char path[512];
+	const char *const targets[] = {"cg.out", "cg.out-02"};
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, targets[k]);
+		profdb_cg *cg;
+		cr_assert_eq(profdb_cg_open_group(&cg, path, NULL), 0, "%s", profdb_error_message());
+		cr_assert_eq(profdb_cg_profile_count(cg), 2);
+		profdb_cg_profile p;
+		cr_assert_eq(profdb_cg_profile_get(cg, 0, &p), 0);
+		cr_assert(p.has_thread && p.thread == 1);
+		cr_assert(strstr(p.file, "cg.out-01"));
+		cr_assert_eq(p.totals[0], 10);
+		cr_assert_eq(profdb_cg_profile_get(cg, 1, &p), 0);
+		cr_assert(p.has_thread && p.thread == 2);
+		cr_assert_eq(p.totals[0], 32);
+		cr_assert_eq(profdb_cg_function_count(cg), 1);  /* one function, two threads */
+		cr_assert_eq(self_of(cg, "worker", 0), 42);
+		check_invariants(cg, "threads");
+		cg_close(cg);
+	}
+	/* a single file stays single */
+	snprintf(path, sizeof path, "%s/cg.out-01", dir);
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open(&cg, path, NULL), 0);
+	cr_assert_eq(profdb_cg_profile_count(cg), 1);
+	cg_close(cg);
+	/* the same as named buffers, in any order */
+	profdb_input in[3] = {{"x/cg.out-02", t2, strlen(t2)},
+	                      {"x/cg.out", "", 0},
+	                      {"x/cg.out-01", t1, strlen(t1)}};
+	cr_assert_eq(profdb_cg_open_inputs(&cg, in, 3, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_profile_count(cg), 2);
+	profdb_cg_profile p;
+	cr_assert_eq(profdb_cg_profile_get(cg, 0, &p), 0);
+	cr_assert_eq(p.thread, 1);
+	cr_assert_str_eq(p.file, "x/cg.out-01");
+	cg_close(cg);
+	cr_assert_eq(profdb_cg_open_inputs(&cg, NULL, 1, NULL), -EINVAL);
+	const char *const names[] = {"cg.out", "cg.out-01", "cg.out-02", "cg.outx", NULL};
+	rm_dir(dir, names);
+	free(dir);
+}
+
+/* A dump series: NAME.1, NAME.2 hold the earlier dumps, NAME the last. */
+Test(callgrind, dump_series_as_time_slices)
+{
+	char *dir = tmpdir_make();
+	static const char fmt[] = "# callgrind format\n"
+	                          "part: %d\n"
+	                          "desc: Trigger: %s\n"
+	                          "events: Ir\n"
+	                          "fn=(1) main\n"
+	                          "1 %d\n";
+	char a[256], b[256], c[256];
+	snprintf(a, sizeof a, fmt, 1, "Periodic dump", 100);
+	snprintf(b, sizeof b, fmt, 2, "Periodic dump", 200);
+	snprintf(c, sizeof c, fmt, 3, "Program termination", 3);
+	put_file(dir, "run.out", c);
+	put_file(dir, "run.out.2", b);
+	put_file(dir, "run.out.1", a);
+	char path[512];
+	snprintf(path, sizeof path, "%s/run.out.2", dir);
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open_group(&cg, path, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_profile_count(cg), 3);
+	const uint64_t want[3] = {100, 200, 3};
+	for (uint32_t i = 0; i < 3; i++) {
+		profdb_cg_profile p;
+		cr_assert_eq(profdb_cg_profile_get(cg, i, &p), 0);
+		cr_assert_eq(p.part, i + 1);
+		cr_assert_eq(p.totals[0], want[i]);
+		cr_assert_eq(p.has_dump, i < 2);
+		if (i < 2)
+			cr_assert_eq(p.dump, i + 1);
+		cr_assert(p.trigger);
+	}
+	cr_assert_eq(self_of(cg, "main", 0), 303);  /* slices add up to the run */
+	cg_close(cg);
+	const char *const names[] = {"run.out", "run.out.1", "run.out.2", NULL};
+	rm_dir(dir, names);
+	free(dir);
 }
 
 Test(callgrind, multiple_parts)
@@ -481,7 +830,7 @@ Test(callgrind, multiple_parts)
 	              "part: 4\nevents: Dr Ir\nfl=(1) a.c\nfn=(1) main\n1 5 6\ntotals: 5 6\n");
 	profdb_cg *cg = open_ok(buf, &w);
 	cr_assert_eq(w.n, 0, "%s", w.all);
-	cr_assert_eq(profdb_cg_part_count(cg), 4);
+	cr_assert_eq((int)profdb_cg_profile_count(cg), 4);
 	cr_assert_eq(self_of(cg, "main", 0), 12);
 	cr_assert_eq(self_of(cg, "main", 1), 8);
 	cr_assert_eq(edge_of(cg, "main", "g").count, 3);
@@ -492,7 +841,7 @@ Test(callgrind, multiple_parts)
 	cr_assert_eq(profdb_cg_summary(cg, PROFDB_CG_SUMMARY, &t), 1);
 	cr_assert_eq(t[0], 9);
 	check_invariants(cg, "parts");
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
@@ -520,7 +869,7 @@ Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
 	cr_assert_eq(f.self[0], 15);
 	cr_assert_eq(f.self[1], 2);
 	cr_assert_eq(self_of(cg, "g", 0), 4);
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, inlined_files_and_fn_resets_file)
@@ -542,18 +891,18 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
 	cr_assert_eq(f.self[0], 6);
-	cr_assert_eq(f.n_lines, 3);
+	cr_assert_eq(n_lines(cg, (uint32_t)i), 3);
 	profdb_cg_line l;
-	cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, 2, &l), 0);
+	cr_assert_eq(fn_line(cg, (uint32_t)i, 2, &l), 0);
 	cr_assert_eq(l.line, 7);
 	cr_assert(name_is(l.file, l.file_len, "h.h"));
 	/* fn=g came after fi=(2): the file is back at a.c */
 	i = find_fn(cg, "g");
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
 	cr_assert(name_is(f.file, f.file_len, "a.c"));
-	cr_assert_eq(profdb_cg_function_line(cg, (uint32_t)i, 0, &l), 0);
+	cr_assert_eq(fn_line(cg, (uint32_t)i, 0, &l), 0);
 	cr_assert(name_is(l.file, l.file_len, "a.c"));
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, functions_keyed_by_object_file_name)
@@ -564,7 +913,7 @@ Test(callgrind, functions_keyed_by_object_file_name)
 	                        &w);
 	cr_assert_eq(profdb_cg_function_count(cg), 3);
 	cr_assert_eq(self_of(cg, "f", 0), 9);
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, hex_and_totals_mismatch_warns)
@@ -574,7 +923,7 @@ Test(callgrind, hex_and_totals_mismatch_warns)
 	cr_assert_eq(self_of(cg, "f", 0), 32);
 	cr_assert_eq(w.n, 1);
 	cr_assert(strstr(w.last, "totals"), "%s", w.last);
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, recovery_warnings)
@@ -590,7 +939,7 @@ Test(callgrind, recovery_warnings)
 	cr_assert_eq(c.count, 0);
 	cr_assert_eq(c.inclusive[0], 7);
 	cr_assert_geq(w.n, 4, "%s", w.all);
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, nul_in_name_is_kept_with_warning)
@@ -608,7 +957,7 @@ Test(callgrind, nul_in_name_is_kept_with_warning)
 	cr_assert_eq(memcmp(f.name, "class@anonymous\0/x.php", 22), 0);
 	cr_assert_eq(w.n, 1);
 	cr_assert(strstr(w.last, "NUL"));
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, empty_inputs)
@@ -619,14 +968,14 @@ Test(callgrind, empty_inputs)
 	cr_assert_eq(profdb_cg_function_count(cg), 0);
 	cr_assert_eq(profdb_cg_event_count(cg), 0);
 	const uint64_t *t;
-	cr_assert_eq(profdb_cg_totals(cg, &t), 0);
+	cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
 	cr_assert_null(t);
-	profdb_cg_close(cg);
+	cg_close(cg);
 	cg = open_ok("# callgrind format\npart: 2\nevents: Ir\nsummary: 0\ntotals: 0\n", &w);
-	cr_assert_eq(profdb_cg_part_count(cg), 1);
+	cr_assert_eq((int)profdb_cg_profile_count(cg), 1);
 	cr_assert_eq(profdb_cg_function_count(cg), 0);
 	check_invariants(cg, "header only");
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, part_without_events_keeps_columns)
@@ -635,16 +984,19 @@ Test(callgrind, part_without_events_keeps_columns)
 	/* found by fuzzing: a new part whose events: line never comes */
 	profdb_cg *cg = open_ok("events: Ir\npart: 2\nsummary: 0\n", &w);
 	check_invariants(cg, "part without events");
-	profdb_cg_close(cg);
+	cg_close(cg);
 	cg = open_ok("events: Ir Dr\nfn=f\n1 1 2\npart: 2\nfn=f\n1 3 4\n", &w);
-	cr_assert_eq(profdb_cg_part_count(cg), 1);
+	cr_assert_eq((int)profdb_cg_profile_count(cg), 2);  /* part: after events: */
 	cr_assert_eq(self_of(cg, "f", 1), 6);
+	const uint64_t *c;
+	cr_assert_eq(profdb_cg_self(cg, 1, 0, &c), 1);
+	cr_assert_eq(c[1], 4);
 	check_invariants(cg, "part without events");
-	profdb_cg_close(cg);
+	cg_close(cg);
 	/* found by fuzzing: parts with and without a line column */
 	cg = open_ok("events: Ir\nfn=f\n2 1\npositions: bb\nevents: Ir\nfn=f\n0x10 3\n", &w);
 	check_invariants(cg, "mixed positions");
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 /* ---- bad inputs -------------------------------------------------------------- */
@@ -660,7 +1012,7 @@ Test(callgrind, bad_arguments)
 	cr_assert_eq(profdb_cg_event_count(NULL), -EINVAL);
 	cr_assert_eq(profdb_cg_function_count(NULL), -EINVAL);
 	cr_assert_eq(profdb_cg_call_count(NULL), -EINVAL);
-	cr_assert_eq(profdb_cg_part_count(NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_profile_count(NULL), -EINVAL);
 }
 
 Test(callgrind, long_line)
@@ -719,7 +1071,7 @@ Test(callgrind, bad_inputs)
 		{"version: 2\nevents: Ir\n", -EPROTONOSUPPORT, "version"},
 		{"events: Ir Ir\n", -EBADMSG, "twice"},
 		{"positions: line foo\nevents: Ir\n", -EBADMSG, "position type"},
-		{"events: Ir\nfn=f\n1 1\nevents: Ir Dr\n", -EBADMSG, "unsupported"},
+		{"events: Ir\nfn=f\n1 1\nevents: Ir Dr\n", 0, NULL},  /* a new part, a new column */
 		{"events: Ir\nsummary: x\n", -EBADMSG, "summary"},
 		{"positions: instr line\nevents: Ir\nfn=f\n1\n", -EBADMSG, "fewer than 2 positions"},
 		{"events: Ir\nfn=f\n1 *\n", -EBADMSG, "cost"},
@@ -732,7 +1084,7 @@ Test(callgrind, bad_inputs)
 		int r = profdb_cg_open_mem(&cg, cases[i].text, strlen(cases[i].text), &o);
 		if (cases[i].code == 0) {
 			cr_assert_eq(r, 0, "case %zu: %s", i, profdb_error_message());
-			profdb_cg_close(cg);
+			cg_close(cg);
 			continue;
 		}
 		cr_assert_eq(r, cases[i].code, "case %zu: got %d (%s)", i, r, profdb_error_message());
@@ -762,19 +1114,19 @@ Test(callgrind, inclusive_with_recursion_and_cycles)
 	                        "fn=c\n1 9\n",
 	                        &w);
 	const uint64_t *t, *inc;
-	cr_assert_eq(profdb_cg_totals(cg, &t), 0);
+	cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
 	cr_assert_eq(t[0], 80);
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "main"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "main"), &inc), 1);
 	cr_assert_eq(inc[0], 80);
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "a"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "a"), &inc), 1);
 	cr_assert_eq(inc[0], 79);  /* the cycle: 10 + 60 + 9 */
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "b"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "b"), &inc), 1);
 	cr_assert_eq(inc[0], 79);
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "c"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "c"), &inc), 1);
 	cr_assert_eq(inc[0], 9);
-	cr_assert_eq(profdb_cg_inclusive(cg, 99, &inc), -ENOENT);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, 99, &inc), -ENOENT);
 	check_invariants(cg, "cycles");
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 /* ---- mutations and threads -------------------------------------------------- */
@@ -821,7 +1173,7 @@ static void mutant(const char *buf, size_t n)
 		return;
 	}
 	check_invariants(cg, "mutant");
-	profdb_cg_close(cg);
+	cg_close(cg);
 }
 
 Test(callgrind, every_truncation_and_byte_mutation, .timeout = 120)
@@ -854,7 +1206,7 @@ static void *inclusive_thread(void *arg)
 	int64_t nf = profdb_cg_function_count(cg);
 	for (int64_t i = nf - 1; i >= 0; i--) {
 		const uint64_t *c;
-		if (profdb_cg_inclusive(cg, (uint32_t)i, &c) != 0 || !c)
+		if (profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)i, &c) != 1 || !c)
 			return (void *)1;
 	}
 	return NULL;
@@ -874,9 +1226,9 @@ Test(callgrind, concurrent_first_inclusive)
 			cr_assert_null(res);
 		}
 		const uint64_t *c;
-		cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "main"), &c), 0);
+		cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "main"), &c), 1);
 		cr_assert_eq(c[0], 57);  /* main and g form a cycle: all the cost */
-		profdb_cg_close(cg);
+		cg_close(cg);
 	}
 }
 
@@ -911,15 +1263,15 @@ Test(callgrind, gzip)
 	profdb_cg *cg;
 	cr_assert_eq(profdb_cg_open_mem(&cg, g, n, NULL), 0, "%s", profdb_error_message());
 	cr_assert_eq(self_of(cg, "main", 0), 15);
-	profdb_cg_close(cg);
+	cg_close(cg);
 	/* two members concatenated */
 	unsigned char *g2 = malloc(2 * n);
 	memcpy(g2, g, n);
 	memcpy(g2 + n, g, n);
 	cr_assert_eq(profdb_cg_open_mem(&cg, g2, 2 * n, NULL), 0, "%s", profdb_error_message());
 	cr_assert_eq(self_of(cg, "main", 0), 30);
-	cr_assert_eq(profdb_cg_part_count(cg), 2);
-	profdb_cg_close(cg);
+	cr_assert_eq((int)profdb_cg_profile_count(cg), 2);
+	cg_close(cg);
 	/* truncated and corrupt streams */
 	cr_assert_eq(profdb_cg_open_mem(&cg, g, n - 10, NULL), -ENODATA, "%s",
 	             profdb_error_message());
@@ -1028,12 +1380,12 @@ static void golden_dir(const char *rel)
 		/* valgrind writes totals: = the sum of the self costs */
 		const uint64_t *t, *ft;
 		if (strstr(path, "/valgrind/") && profdb_cg_summary(cg, PROFDB_CG_TOTALS, &ft) == 1) {
-			cr_assert_eq(profdb_cg_totals(cg, &t), 0);
+			cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
 			for (int e = 0; e < profdb_cg_event_count(cg); e++)
 				cr_assert_eq(t[e], ft[e], "%s: totals: differs", path);
 			cr_assert(!strstr(w.all, "totals:"), "%s", w.all);
 		}
-		profdb_cg_close(cg);
+		cg_close(cg);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(list[i]);
@@ -1060,42 +1412,92 @@ Test(callgrind_real, big_files, .timeout = 240)
 	golden_dir("big");
 }
 
+/* File sets and dump series of the valgrind samples, opened as groups. */
+Test(callgrind_real, groups)
+{
+	static const struct {
+		const char *rel;
+		int64_t profiles;
+		int threads;  /* profiles carry thread: 1..n */
+	} groups[] = {
+		{"callgrind/valgrind/05_threads.out", 5, 1},
+		{"callgrind/valgrind/06_dump_every_bb.out", 10, 0},
+		{"callgrind/valgrind/07_dump_before.out.1", 3, 0},
+		{"callgrind/valgrind/08_combine_dumps.out", 274, 0},
+	};
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+		char *path = tc_sample_path(groups[g].rel);
+		if (!path)
+			cr_skip_test("sample data absent");
+		profdb_cg *cg;
+		cr_assert_eq(profdb_cg_open_group(&cg, path, NULL), 0, "%s", profdb_error_message());
+		cr_assert_eq(profdb_cg_profile_count(cg), groups[g].profiles, "%s", path);
+		uint64_t sum = 0, last_part = 0;
+		for (uint32_t i = 0; i < (uint32_t)groups[g].profiles; i++) {
+			profdb_cg_profile p;
+			cr_assert_eq(profdb_cg_profile_get(cg, i, &p), 0);
+			if (groups[g].threads)
+				cr_assert(p.has_thread && p.thread == i + 1, "%s: profile %u", path, i);
+			else
+				cr_assert(p.has_part && p.part > last_part, "%s: parts in order", path);
+			last_part = p.part;
+			/* each profile's totals: line equals its own self costs */
+			if (p.totals_line)
+				cr_assert_eq(p.totals_line[0], p.totals[0], "%s: profile %u", path, i);
+			sum += p.totals[0];
+			/* per-profile inclusive never exceeds the profile's total */
+			int64_t nf = profdb_cg_function_count(cg);
+			for (int64_t f = 0; f < nf; f += 7) {
+				const uint64_t *c;
+				cr_assert_geq(profdb_cg_inclusive(cg, i, (uint32_t)f, &c), 0);
+				cr_assert_leq(c[0], p.totals[0]);
+			}
+		}
+		const uint64_t *t;
+		cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
+		cr_assert_eq(t[0], sum, "%s: profiles add up to the whole", path);
+		check_invariants(cg, path);
+		cg_close(cg);
+		free(path);
+	}
+}
+
 Test(callgrind_real, known_values)
 {
 	char *p = tc_sample_path("callgrind/valgrind/08_combine_dumps.out");
 	profdb_cg *cg;
 	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0, "%s", profdb_error_message());
-	cr_assert_eq(profdb_cg_part_count(cg), 274);
-	profdb_cg_close(cg);
+	cr_assert_eq((int)profdb_cg_profile_count(cg), 274);
+	cg_close(cg);
 	free(p);
 	/* KCachegrind's values (doc/FORMATS.md): <cycle 1> = {a'2, b'2} 496,400,
 	 * fact'2 65,200 */
 	p = tc_sample_path("callgrind/valgrind/22_recursion.out");
 	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
 	const uint64_t *inc;
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "a'2"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "a'2"), &inc), 1);
 	cr_assert_eq(inc[0], 496400);
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "b'2"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "b'2"), &inc), 1);
 	cr_assert_eq(inc[0], 496400);
-	cr_assert_eq(profdb_cg_inclusive(cg, (uint32_t)find_fn(cg, "fact'2"), &inc), 0);
+	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "fact'2"), &inc), 1);
 	cr_assert_eq(inc[0], 65200);
-	profdb_cg_close(cg);
+	cg_close(cg);
 	free(p);
 	p = tc_sample_path("callgrind/edge/hex_cost.out");
 	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
 	cr_assert_eq(self_of(cg, "main", 0), 32);
-	profdb_cg_close(cg);
+	cg_close(cg);
 	free(p);
 	p = tc_sample_path("callgrind/edge/tabs.out");
 	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
 	cr_assert_eq(self_of(cg, "main", 0), 15);
-	profdb_cg_close(cg);
+	cg_close(cg);
 	free(p);
 	p = tc_sample_path("callgrind/edge/relprof_negcalls.out");
 	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0);
 	cr_assert_eq(self_of(cg, "main", 0), 5);
 	cr_assert_eq(edge_of(cg, "main", "foo").inclusive[0], 7);
-	profdb_cg_close(cg);
+	cg_close(cg);
 	free(p);
 #if PROFDB_CG_HAVE_ZLIB
 	/* the gzip copy decodes to the same model as the plain file */
@@ -1107,8 +1509,8 @@ Test(callgrind_real, known_values)
 	cr_assert_eq(profdb_cg_function_count(a), profdb_cg_function_count(b));
 	cr_assert_eq(profdb_cg_call_count(a), profdb_cg_call_count(b));
 	const uint64_t *ta, *tb;
-	profdb_cg_totals(a, &ta);
-	profdb_cg_totals(b, &tb);
+	profdb_cg_totals(a, PROFDB_CG_ALL, &ta);
+	profdb_cg_totals(b, PROFDB_CG_ALL, &tb);
 	cr_assert_eq(ta[0], tb[0]);
 	profdb_cg_close(a);
 	profdb_cg_close(b);
@@ -1183,9 +1585,9 @@ static void compare_annotate(const char *rel)
 			profdb_cg_function_get(cg, (uint32_t)i, &fx);
 			if (!name_is(fx.name, fx.name_len, fn))
 				continue;
-			for (uint32_t k = 0; k < fx.n_lines; k++) {
+			for (uint32_t k = 0; k < n_lines(cg, (uint32_t)i); k++) {
 				profdb_cg_line l;
-				profdb_cg_function_line(cg, (uint32_t)i, k, &l);
+				fn_line(cg, (uint32_t)i, k, &l);
 				if (name_is(l.file, l.file_len, file))
 					sum += l.self[0];
 			}
@@ -1196,10 +1598,10 @@ static void compare_annotate(const char *rel)
 	}
 	pclose(f);
 	const uint64_t *t;
-	profdb_cg_totals(cg, &t);
+	profdb_cg_totals(cg, PROFDB_CG_ALL, &t);
 	cr_assert_eq(t[0], prog_total, "%s: PROGRAM TOTALS", rel);
 	cr_assert_gt(compared, 10, "%s: only %d functions compared", rel, compared);
-	profdb_cg_close(cg);
+	cg_close(cg);
 	free(cmd);
 	free(path);
 }

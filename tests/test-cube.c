@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <float.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,38 @@ static uint64_t drive(const profdb_cube *c, int strict)
 		cr_assert(l.name && l.type && l.group_name && l.node_name);
 	}
 	cr_assert_eq(profdb_cube_metric_get(c, info.n_metrics, &(profdb_cube_metric){0}), -ENOENT);
+	for (uint32_t i = 0; i < info.n_location_groups; i++) {
+		profdb_cube_location_group g;
+		cr_assert_eq(profdb_cube_location_group_get(c, i, &g), 0);
+		cr_assert(g.name && g.type && (g.node == PROFDB_NONE || g.node < info.n_system_nodes));
+	}
+	for (uint32_t i = 0; i < info.n_system_nodes; i++) {
+		profdb_cube_system_node sn;
+		cr_assert_eq(profdb_cube_system_node_get(c, i, &sn), 0);
+		cr_assert(sn.name && sn.klass && (sn.parent == PROFDB_NONE || sn.parent < i));
+	}
+	for (uint32_t i = 0; i < info.n_attrs; i++) {
+		profdb_cube_attr a;
+		cr_assert_eq(profdb_cube_attr_get(c, i, &a), 0);
+		cr_assert(a.key && a.value);
+	}
+	cr_assert_eq(profdb_cube_attr_get(c, info.n_attrs, &(profdb_cube_attr){0}), -ENOENT);
+	for (uint32_t k = 0; k < info.n_carts; k++) {
+		profdb_cube_cart ct;
+		cr_assert_eq(profdb_cube_cart_get(c, k, &ct), 0);
+		for (uint32_t d = 0; d < ct.ndims; d++)
+			cr_assert_eq(profdb_cube_cart_dim(c, k, d, NULL, NULL, NULL), 0);
+		cr_assert_eq(profdb_cube_cart_dim(c, k, ct.ndims, NULL, NULL, NULL), -ENOENT);
+		for (uint32_t i = 0; i < ct.n_coords; i++) {
+			profdb_cube_coord co;
+			cr_assert_eq(profdb_cube_cart_coord(c, k, i, &co), 0);
+			cr_assert(co.values);
+			uint32_t lim = co.kind == PROFDB_CUBE_ITEM_LOCATION ? info.n_locations
+			               : co.kind == PROFDB_CUBE_ITEM_LOCATION_GROUP ? info.n_location_groups
+			                                                             : info.n_system_nodes;
+			cr_assert_lt(co.item, lim);
+		}
+	}
 	double *row = NULL;
 	for (uint32_t m = 0; m < info.n_metrics; m++) {
 		profdb_cube_metric mm;
@@ -106,6 +139,18 @@ static uint64_t drive(const profdb_cube *c, int strict)
 				check_failure(rr, "profdb_cube_row");
 				continue;
 			}
+			stored += rr ? info.n_locations : 0;
+			for (unsigned fl = 0; fl < 4; fl++) {
+				double sev;
+				int sr = profdb_cube_severity(c, m, n, PROFDB_CUBE_ITEM_CUBE, 0, fl, &sev);
+				if (sr == -ENOTSUP && (mm.dtype > PROFDB_CUBE_MAXDOUBLE ||
+				                       mm.kind >= PROFDB_CUBE_POSTDERIVED || (fl & 2)))
+					continue;
+				if (sr < 0 && strict)
+					cr_assert_fail("severity %u/%u: %s", m, n, profdb_error_message());
+				if (sr < 0)
+					check_failure(sr, "profdb_cube_severity");
+			}
 			if (rb && profdb_cube_row(c, m, n, rowb, rb - 1) != -ERANGE)
 				cr_assert_fail("short buffer accepted");
 			for (uint32_t l = 0; l < info.n_locations; l++) {
@@ -120,7 +165,6 @@ static uint64_t drive(const profdb_cube *c, int strict)
 					continue;
 				}
 				cr_assert_eq(r, rr, "value and row disagree on presence");
-				stored += r;
 				if (mm.dtype == PROFDB_CUBE_DOUBLE || mm.dtype == PROFDB_CUBE_MINDOUBLE ||
 				    mm.dtype == PROFDB_CUBE_MAXDOUBLE) {
 					double e;
@@ -143,31 +187,35 @@ static uint64_t drive(const profdb_cube *c, int strict)
 static const struct {
 	const char *file;
 	uint32_t metrics, cnodes, locations, roots;
+	uint32_t with_data;  /* metrics with .index/.data members */
+	uint64_t cells;      /* rows present in the indexes x locations, over those metrics */
 } known[] = {
-	{"MetaCG-001.cubex", 14, 7, 8, 1},
-	{"MetaCG-444.namd.clang.cubex", 6, 159, 1, 1},
-	{"MetaCG-circle.cubex", 4, 6, 1, 1},
-	{"MetaCG-drops-filtered1.cubex", 6, 3150, 1, 21},
-	{"MetaCG-exp4.cubex", 8, 10, 1, 1},
-	{"Score-P-proxy.cubex", 2, 236, 1, 8},
-	{"Score-P-summary.cubex", 80, 89, 64, 1},
-	{"Score-P-test0.0.cubex", 3, 3, 2, 1},
-	{"cupybe-profile-5m-nproc20-nsteps10.cubex", 12, 171, 20, 1},
-	{"cupybe-profile.wsampling.cubex", 11, 241, 1, 1},
-	{"cupybe-scorep_MaPFlowInstrumentedOpenMPIhomebrewed_40_c01.cubex", 14, 171, 40, 1},
-	{"extrap-example.f1.cubex", 2, 5, 4, 1},
-	{"extrap-example.f2.cubex", 2, 5, 4, 1},
-	{"extrap-gpu.s128.cubex", 16, 5955, 3, 1},
-	{"extrap-lulesh.p27.size25.r1.cubex", 14, 12, 27, 1},
-	{"extrap-mm.x25y25z25.r1.cubex", 9, 4, 1, 1},
-	{"hatchet-scorep-cpi-cubex.cubex", 11, 11, 4, 1},
-	{"pycubexr-L2_DCM_negative.cubex", 15, 280, 128, 1},
-	{"pycubexr-blast.p64.r1.cubex", 15, 32, 64, 1},
-	{"pycubexr-call_tree_test.cubex", 8, 18, 1, 1},
-	{"pycubexr-cube-values_example.cubex", 18, 3, 4, 1},
-	{"pycubexr-cube4.8_with_checksum_bug.cubex", 10, 127, 8, 1},
-	{"pycubexr-fastest.p16.size131072.r1.cubex", 12, 584, 16, 1},
-	{"pycubexr-time.p4.n2000.x1.r0.cubex", 10, 46, 4, 1},
+	/* counts checked independently with a Python tar/XML/index reader */
+	{"MetaCG-001.cubex", 14, 7, 8, 1, 4, 224},
+	{"MetaCG-444.namd.clang.cubex", 6, 159, 1, 1, 4, 636},
+	{"MetaCG-circle.cubex", 4, 6, 1, 1, 4, 24},
+	{"MetaCG-drops-filtered1.cubex", 6, 3150, 1, 21, 4, 12600},
+	{"MetaCG-exp4.cubex", 8, 10, 1, 1, 4, 40},
+	{"Score-P-proxy.cubex", 2, 236, 1, 8, 2, 472},
+	{"Score-P-summary.cubex", 80, 89, 64, 1, 78, 444288},
+	{"Score-P-test0.0.cubex", 3, 3, 2, 1, 3, 10},
+	{"cupybe-profile-5m-nproc20-nsteps10.cubex", 12, 171, 20, 1, 6, 14280},
+	{"cupybe-profile.wsampling.cubex", 11, 241, 1, 1, 5, 1205},
+	{"cupybe-scorep_MaPFlowInstrumentedOpenMPIhomebrewed_40_c01.cubex", 14, 171, 40, 1, 8,
+	 42240},
+	{"extrap-example.f1.cubex", 2, 5, 4, 1, 2, 36},
+	{"extrap-example.f2.cubex", 2, 5, 4, 1, 2, 36},
+	{"extrap-gpu.s128.cubex", 16, 5955, 3, 1, 13, 71790},
+	{"extrap-lulesh.p27.size25.r1.cubex", 14, 12, 27, 1, 3, 972},
+	{"extrap-mm.x25y25z25.r1.cubex", 9, 4, 1, 1, 7, 28},
+	{"hatchet-scorep-cpi-cubex.cubex", 11, 11, 4, 1, 7, 236},
+	{"pycubexr-L2_DCM_negative.cubex", 15, 280, 128, 1, 11, 325120},
+	{"pycubexr-blast.p64.r1.cubex", 15, 32, 64, 1, 11, 20032},
+	{"pycubexr-call_tree_test.cubex", 8, 18, 1, 1, 4, 72},
+	{"pycubexr-cube-values_example.cubex", 18, 3, 4, 1, 18, 216},
+	{"pycubexr-cube4.8_with_checksum_bug.cubex", 10, 127, 8, 1, 6, 4160},
+	{"pycubexr-fastest.p16.size131072.r1.cubex", 12, 584, 16, 1, 6, 39104},
+	{"pycubexr-time.p4.n2000.x1.r0.cubex", 10, 46, 4, 1, 6, 816},
 };
 
 static int warnings;
@@ -201,6 +249,7 @@ Test(cube, real_files)
 		profdb_cube_info info;
 		cr_assert_eq(profdb_cube_get_info(c, &info), 0);
 		int found = 0;
+		uint64_t cells = drive(c, 1);
 		for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
 			if (strcmp(known[k].file, nm) != 0)
 				continue;
@@ -215,16 +264,23 @@ Test(cube, real_files)
 				roots += cn.parent == PROFDB_NONE;
 			}
 			cr_expect_eq(roots, known[k].roots, "%s roots", nm);
+			uint32_t with_data = 0;
+			for (uint32_t m = 0; m < info.n_metrics; m++) {
+				profdb_cube_metric mm;
+				profdb_cube_metric_get(c, m, &mm);
+				with_data += mm.has_data;
+			}
+			cr_expect_eq(with_data, known[k].with_data, "%s metrics with data", nm);
+			cr_expect_eq(cells, known[k].cells, "%s stored cells", nm);
 		}
 		cr_expect(found, "%s: not in the table of known samples", nm);
-		drive(c, 1);
 		profdb_cube_close(c);
 		opened++;
 		free(names[i]);
 	}
 	free(names);
 	free(dir);
-	cr_assert(opened > 0);
+	cr_expect_eq(opened, 24, "all 24 samples (found %d)", opened);
 }
 
 /* Spot checks on files that exercise particular facts. */
@@ -274,6 +330,39 @@ Test(cube, real_details)
 		}
 	}
 	cr_assert_eq(params, 41);
+	profdb_cube_close(c);
+	free(path);
+
+	/* UINT64 values CubeLib turns into 0: stored exactly, 0 in severities */
+	path = tc_sample_path("cube/pycubexr-L2_DCM_negative.cubex");
+	cr_assert_eq(profdb_cube_open(&c, path, NULL), 0, "%s", profdb_error_message());
+	uint32_t dcm = PROFDB_NONE, huge = 0;
+	for (uint32_t m = 0; m < (uint32_t)profdb_cube_metric_count(c); m++) {
+		profdb_cube_metric mm;
+		profdb_cube_metric_get(c, m, &mm);
+		if (!strcmp(mm.name, "PAPI_L2_DCM"))
+			dcm = m;
+	}
+	cr_assert_neq(dcm, PROFDB_NONE);
+	uint32_t nl = (uint32_t)profdb_cube_location_count(c);
+	uint64_t *row = malloc(nl * sizeof *row);
+	cr_assert(row);
+	for (uint32_t k = 0; k < (uint32_t)profdb_cube_cnode_count(c); k++) {
+		if (profdb_cube_row(c, dcm, k, row, nl * sizeof *row) != 1)
+			continue;
+		for (uint32_t l = 0; l < nl; l++) {
+			if (row[l] <= UINT64_C(0xFFFFFFFFFFFFFBFF))
+				continue;
+			huge++;
+			double v, s;
+			cr_assert_eq(profdb_cube_value(c, dcm, k, l, &v), 1);
+			cr_assert(v == (double)row[l]);
+			cr_assert_eq(profdb_cube_severity(c, dcm, k, PROFDB_CUBE_ITEM_LOCATION, l, 0, &s), 0);
+			cr_assert(s == 0.0, "cnode %u location %u: %g", k, l, s);
+		}
+	}
+	cr_assert_eq(huge, 28);
+	free(row);
 	profdb_cube_close(c);
 	free(path);
 
@@ -344,6 +433,28 @@ static void derive_values(const profdb_cube *c, uint32_t m, int want_incl, doubl
 	free(own);
 }
 
+/* A value printed the way cube_dump's CSV prints it: integers in full,
+ * DOUBLE with 6 significant digits, MIN/MAXDOUBLE with 12, exponents with
+ * three digits (the reference was written on Windows). */
+static void csv_format(const profdb_cube_metric *m, double v, char *buf, size_t n)
+{
+	if (m->dtype <= PROFDB_CUBE_UINT64)
+		snprintf(buf, n, "%.0f", v);
+	else if (m->dtype == PROFDB_CUBE_MINDOUBLE || m->dtype == PROFDB_CUBE_MAXDOUBLE)
+		snprintf(buf, n, "%.12g", v);
+	else
+		snprintf(buf, n, "%g", v);
+	char *e = strchr(buf, 'e');
+	if (e) {
+		char sign = e[1];
+		int x = atoi(e + 2);
+		snprintf(e, n - (size_t)(e - buf), "e%c%03d", sign, x);
+	}
+}
+
+/* Every cell of a reference CSV, compared as text with the library's
+ * call-tree view (profdb_cube_severity per location, metric dimension as
+ * stored), and with an independent re-derivation to a relative 2e-5. */
 static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 {
 	char *path = tc_sample_path(cube_rel), *csv = tc_sample_path(csv_rel);
@@ -372,6 +483,7 @@ static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 		cr_assert(ncols < 256);
 		cols[ncols++] = id;
 	}
+	cr_assert_eq(ncols, nm, "one column per metric, in anchor order");
 	uint32_t nc = (uint32_t)profdb_cube_cnode_count(c), nl = (uint32_t)profdb_cube_location_count(c);
 	double **vals = calloc(ncols, sizeof *vals);
 	cr_assert(vals);
@@ -380,7 +492,7 @@ static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 		cr_assert(vals[k]);
 		derive_values(c, cols[k], incl, vals[k]);
 	}
-	uint64_t compared = 0, rows = 0;
+	uint64_t compared = 0, rows = 0, differ = 0;
 	while (fgets(line, sizeof line, f)) {
 		char *p = line, *end;
 		unsigned long cn = strtoul(p, &end, 10);
@@ -390,14 +502,32 @@ static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 		rows++;
 		for (uint32_t k = 0; k < ncols; k++) {
 			cr_assert(*end == ',', "short CSV row");
-			double want = strtod(end + 1, &end);
-			double got = vals[k][cn * nl + loc];
-			double tol = 2e-5 * maxd(absd(want), absd(got)) + 1e-9;
-			cr_expect(absd(got - want) <= tol, "%s %s: cnode %lu loc %lu metric %u: got %.12g "
-			          "want %.12g", cube_rel, incl ? "incl" : "excl", cn, loc, cols[k], got, want);
+			char want[64], got[64];
+			size_t j = 0;
+			for (p = end + 1; *p && *p != ',' && *p != '\r' && *p != '\n' && j < 63; p++)
+				want[j++] = *p;
+			want[j] = 0;
+			end = p;
+			profdb_cube_metric mm;
+			profdb_cube_metric_get(c, cols[k], &mm);
+			double v;
+			cr_assert_eq(profdb_cube_severity(c, cols[k], (uint32_t)cn, PROFDB_CUBE_ITEM_LOCATION,
+			                                  (uint32_t)loc,
+			                                  incl ? PROFDB_CUBE_CALL_INCLUSIVE : 0, &v), 0,
+			             "%s", profdb_error_message());
+			csv_format(&mm, v, got, sizeof got);
+			if (strcmp(got, want) != 0 && differ++ < 10)
+				cr_log_error("%s %s: cnode %lu loc %lu metric %s: got %s want %s", cube_rel,
+				             incl ? "incl" : "excl", cn, loc, mm.name, got, want);
+			double alt = vals[k][cn * nl + loc], w = strtod(want, NULL);
+			double tol = 2e-5 * maxd(absd(w), absd(alt)) + 1e-9;
+			cr_expect(absd(alt - w) <= tol, "re-derivation: cnode %lu loc %lu metric %u: "
+			          "%.12g vs %s", cn, loc, cols[k], alt, want);
 			compared++;
 		}
 	}
+	cr_assert_eq(differ, 0, "%s %s: %" PRIu64 " of %" PRIu64 " cells differ", cube_rel,
+	             incl ? "incl" : "excl", differ, compared);
 	cr_assert_eq(rows, (uint64_t)nc * nl, "CSV has one row per (cnode, location)");
 	fclose(f);
 	for (uint32_t k = 0; k < ncols; k++)
@@ -567,6 +697,337 @@ Test(cube, sample_variants)
 	};
 	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
 		check_sample(variants[i]);
+}
+
+static void write_flags(tw_blob *b, unsigned flags, const char *anchor);
+static void bad_anchor(const char *xml, int code, const char *needle);
+
+/* ---- semantics: severity on the sample ---------------------------------------------- */
+
+/* The sample's call tree (writer.h): 3 { 0 { 4 }, 1 }, 2. */
+static const uint32_t sample_children[TW_CUBE_CNODES][3] = {
+	{4, PROFDB_NONE}, {PROFDB_NONE}, {PROFDB_NONE}, {0, 1, PROFDB_NONE}, {PROFDB_NONE},
+};
+
+static double own_of(unsigned flags, uint32_t m, uint32_t c, uint32_t l)
+{
+	double v;
+	tw_cube_expected(flags, m, c, l, &v);
+	return v;
+}
+
+/* Written from the rules in doc/FORMATS.md, recursively, for comparison. */
+static double sample_view(unsigned flags, uint32_t m, uint32_t c, uint32_t l, int incl)
+{
+	int inclusive_metric = m == 2, min = m == 1;
+	double v = own_of(flags, m, c, l);
+	if (incl && !inclusive_metric) {
+		for (const uint32_t *k = sample_children[c]; *k != PROFDB_NONE; k++) {
+			double w = sample_view(flags, m, *k, l, 1);
+			v = min ? (w < v ? w : v) : v + w;
+		}
+	} else if (!incl && inclusive_metric) {
+		for (const uint32_t *k = sample_children[c]; *k != PROFDB_NONE; k++)
+			v -= own_of(flags, m, *k, l);
+	}
+	return v;
+}
+
+static double sample_sum(unsigned flags, uint32_t m, uint32_t c, const int *locs, int incl)
+{
+	double v = m == 1 ? DBL_MAX : 0.0;
+	for (uint32_t l = 0; l < TW_CUBE_LOCATIONS; l++)
+		if (locs[l]) {
+			double w = sample_view(flags, m, c, l, incl);
+			v = m == 1 ? (w < v ? w : v) : v + w;
+		}
+	return v;
+}
+
+static void check_severity(unsigned flags)
+{
+	tw_blob b;
+	if (tw_cube_write(&b, flags, NULL) == -ENOTSUP)
+		return;
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0, "%s",
+	             profdb_error_message());
+	/* system items: location 2, group 0 (locations 0 and 2), node 1 and the
+	 * whole system (all three) */
+	static const struct {
+		profdb_cube_item kind;
+		uint32_t id;
+		int locs[TW_CUBE_LOCATIONS];
+	} where[] = {
+		{PROFDB_CUBE_ITEM_LOCATION, 2, {0, 0, 1}},
+		{PROFDB_CUBE_ITEM_LOCATION_GROUP, 0, {1, 0, 1}},
+		{PROFDB_CUBE_ITEM_LOCATION_GROUP, 1, {0, 1, 0}},
+		{PROFDB_CUBE_ITEM_SYSTEM_NODE, 1, {1, 1, 1}},
+		{PROFDB_CUBE_ITEM_SYSTEM_NODE, 0, {1, 1, 1}},
+		{PROFDB_CUBE_ITEM_CUBE, 0, {1, 1, 1}},
+	};
+	for (uint32_t m = 0; m < TW_CUBE_METRICS; m++)
+		for (uint32_t n = 0; n < TW_CUBE_CNODES; n++)
+			for (size_t w = 0; w < sizeof where / sizeof where[0]; w++)
+				for (int incl = 0; incl < 2; incl++) {
+					double got, want = sample_sum(flags, m, n, where[w].locs, incl);
+					unsigned fl = incl ? PROFDB_CUBE_CALL_INCLUSIVE : 0;
+					cr_assert_eq(profdb_cube_severity(c, m, n, where[w].kind, where[w].id, fl,
+					                                  &got), 0, "%s", profdb_error_message());
+					cr_assert(got == want, "flags %#x m %u c %u where %zu incl %d: %.17g != "
+					          "%.17g", flags, m, n, w, incl, got, want);
+					/* metric-exclusive: time minus its child mintime */
+					double mx;
+					cr_assert_eq(profdb_cube_severity(c, m, n, where[w].kind, where[w].id,
+					                                  fl | PROFDB_CUBE_METRIC_EXCLUSIVE, &mx), 0);
+					double wmx = m == 0 ? want - sample_sum(flags, 1, n, where[w].locs, incl)
+					                    : want;
+					cr_assert(mx == wmx, "metric-exclusive m %u c %u: %.17g != %.17g", m, n,
+					          mx, wmx);
+				}
+	double d;
+	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_LOCATION, 3, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_LOCATION_GROUP, 2, 0, &d),
+	             -ENOENT);
+	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_SYSTEM_NODE, 2, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CNODE, 0, 0, &d), -EINVAL);
+	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 4, &d), -EINVAL);
+	cr_assert_eq(profdb_cube_severity(c, 0, 5, PROFDB_CUBE_ITEM_CUBE, 0, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity(c, 9, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, NULL), -EINVAL);
+	profdb_cube_close(c);
+	free(b.data);
+}
+
+Test(cube, severity)
+{
+	check_severity(0);
+	check_severity(TW_CUBE_BIG_ENDIAN | TW_CUBE_ZCUBEX);
+	check_severity(TW_CUBE_DENSE | TW_CUBE_GZIP_ARCHIVE);
+	/* a derived metric is listed, not evaluated */
+	tw_blob b;
+	write_flags(&b, TW_CUBE_DERIVED, NULL);
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0);
+	profdb_cube_metric m;
+	cr_assert_eq(profdb_cube_metric_get(c, 5, &m), 0);
+	cr_assert_str_eq(m.expression, "metric::time()/metric::visits()");
+	cr_assert_str_eq(m.aggr_plus, "arg1 + arg2");
+	cr_assert_str_eq(m.init_expression, "");
+	double d;
+	cr_assert_eq(profdb_cube_severity(c, 5, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, &d), -ENOTSUP);
+	cr_assert(strstr(profdb_error_message(), "derived"));
+	profdb_cube_close(c);
+	free(b.data);
+}
+
+/* ---- anchor extras: attributes, topologies, system tree, Cube3 form ------------------ */
+
+Test(cube, anchor_extras)
+{
+	tw_blob b;
+	write_flags(&b, 0, NULL);
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0, "%s", profdb_error_message());
+	profdb_cube_info info;
+	cr_assert_eq(profdb_cube_get_info(c, &info), 0);
+	cr_assert_eq(info.n_attrs, 4);
+	cr_assert_eq(info.n_carts, 2);
+	profdb_cube_attr a;
+	cr_assert_eq(profdb_cube_attr_get(c, 1, &a), 0);
+	cr_assert_eq(a.owner, PROFDB_CUBE_ITEM_CUBE);
+	cr_assert_str_eq(a.key, "CUBE_CT_AGGR");
+	cr_assert_str_eq(a.value, "SUM");
+	cr_assert_eq(profdb_cube_attr_get(c, 2, &a), 0);
+	cr_assert_eq(a.owner, PROFDB_CUBE_ITEM_CNODE);
+	cr_assert_eq(a.owner_id, 2);
+	cr_assert_str_eq(a.value, "init & setup");
+	cr_assert_eq(profdb_cube_attr_get(c, 3, &a), 0);
+	cr_assert_eq(a.owner, PROFDB_CUBE_ITEM_LOCATION);
+	cr_assert_eq(a.owner_id, 1);
+	profdb_cube_cart ct;
+	cr_assert_eq(profdb_cube_cart_get(c, 0, &ct), 0);
+	cr_assert_str_eq(ct.name, "Process x Thread");
+	cr_assert_eq(ct.ndims, 2);
+	cr_assert_eq(ct.n_coords, 3);
+	const char *dn;
+	int64_t size;
+	int per;
+	cr_assert_eq(profdb_cube_cart_dim(c, 0, 1, &dn, &size, &per), 0);
+	cr_assert_str_eq(dn, "Thread");
+	cr_assert_eq(size, 2);
+	cr_assert_eq(per, 1);
+	profdb_cube_coord co;
+	cr_assert_eq(profdb_cube_cart_coord(c, 0, 1, &co), 0);
+	cr_assert_eq(co.kind, PROFDB_CUBE_ITEM_LOCATION);
+	cr_assert_eq(co.item, 2);
+	cr_assert_eq(co.values[0], 0);
+	cr_assert_eq(co.values[1], 1);
+	cr_assert_eq(profdb_cube_cart_coord(c, 0, 3, &co), -ENOENT);
+	cr_assert_eq(profdb_cube_cart_get(c, 1, &ct), 0);
+	cr_assert_str_eq(ct.name, "");
+	cr_assert_eq(profdb_cube_cart_coord(c, 1, 0, &co), 0);
+	cr_assert_eq(co.kind, PROFDB_CUBE_ITEM_LOCATION_GROUP);
+	cr_assert_eq(co.item, 1);
+	cr_assert_eq(profdb_cube_cart_coord(c, 1, 1, &co), 0);
+	cr_assert_eq(co.kind, PROFDB_CUBE_ITEM_SYSTEM_NODE);
+	cr_assert_eq(co.item, 1);
+	profdb_cube_system_node sn;
+	cr_assert_eq(profdb_cube_system_node_get(c, 1, &sn), 0);
+	cr_assert_str_eq(sn.name, "node0");
+	cr_assert_str_eq(sn.klass, "node");
+	cr_assert_eq(sn.parent, 0);
+	profdb_cube_location_group g;
+	cr_assert_eq(profdb_cube_location_group_get(c, 1, &g), 0);
+	cr_assert_str_eq(g.name, "rank 1");
+	cr_assert_eq(g.rank, 1);
+	cr_assert_eq(g.node, 1);
+	profdb_cube_location l;
+	cr_assert_eq(profdb_cube_location_get(c, 2, &l), 0);
+	cr_assert_eq(l.group, 0);
+	profdb_cube_region r;
+	cr_assert_eq(profdb_cube_region_get(c, 1, &r), 0);
+	cr_assert_str_eq(r.name, "foo");
+	cr_assert_str_eq(r.url, "");
+	profdb_cube_close(c);
+	free(b.data);
+}
+
+/* The anchor with its <system> replaced. */
+static char *with_system(const char *system)
+{
+	char *a = tw_cube_anchor(0);
+	cr_assert(a);
+	char *s = strstr(a, "<system>"), *e = strstr(a, "</system>");
+	cr_assert(s && e);
+	size_t n = (size_t)(s - a) + strlen(system) + strlen(e + 9) + 1;
+	char *o = malloc(n);
+	cr_assert(o);
+	snprintf(o, n, "%.*s%s%s", (int)(s - a), a, system, e + 9);
+	free(a);
+	return o;
+}
+
+#define CUBE3_SYSTEM \
+	"<system><machine Id=\"0\"><name>M</name><node Id=\"0\"><name>N</name>" \
+	"<process Id=\"0\"><name>P0</name><rank>0</rank><thread Id=\"0\"><name>T0</name>" \
+	"<rank>0</rank></thread><thread Id=\"2\"><name>T1</name><rank>1</rank></thread></process>" \
+	"<process Id=\"1\"><name>P1</name><rank>1</rank><thread Id=\"1\"><name>T0</name>" \
+	"<rank>0</rank></thread></process></node></machine><topologies><cart ndims=\"2\">" \
+	"<dim size=\"2\" periodic=\"true\"/><dim size=\"2\" periodic=\"false\"/>" \
+	"%s</cart></topologies></system>"
+
+Test(cube, cube3_system)
+{
+	char sys[2048];
+	snprintf(sys, sizeof sys, CUBE3_SYSTEM, "<coord thrdId=\"1\">1 0</coord><coord procId=\"1\">"
+	         "1 0</coord><coord machId=\"0\">0 0</coord><coord nodeId=\"0\">0 1</coord>");
+	char *anchor = with_system(sys);
+	tw_blob b;
+	write_flags(&b, 0, anchor);
+	free(anchor);
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0, "%s", profdb_error_message());
+	profdb_cube_info info;
+	cr_assert_eq(profdb_cube_get_info(c, &info), 0);
+	cr_assert_eq(info.n_system_nodes, 2);
+	cr_assert_eq(info.n_location_groups, 2);
+	cr_assert_eq(info.n_locations, 3);
+	profdb_cube_system_node sn;
+	cr_assert_eq(profdb_cube_system_node_get(c, 0, &sn), 0);
+	cr_assert_str_eq(sn.klass, "machine");
+	cr_assert_eq(profdb_cube_system_node_get(c, 1, &sn), 0);
+	cr_assert_str_eq(sn.klass, "node");
+	cr_assert_eq(sn.parent, 0);
+	profdb_cube_location l;
+	cr_assert_eq(profdb_cube_location_get(c, 2, &l), 0);
+	cr_assert_str_eq(l.type, "thread");
+	cr_assert_str_eq(l.group_name, "P0");
+	cr_assert_eq(l.process_rank, 0);
+	cr_assert_eq(l.rank, 1);
+	static const profdb_cube_item kinds[] = {PROFDB_CUBE_ITEM_LOCATION,
+	                                         PROFDB_CUBE_ITEM_LOCATION_GROUP,
+	                                         PROFDB_CUBE_ITEM_SYSTEM_NODE,
+	                                         PROFDB_CUBE_ITEM_SYSTEM_NODE};
+	static const uint32_t items[] = {1, 1, 0, 1};
+	for (uint32_t i = 0; i < 4; i++) {
+		profdb_cube_coord co;
+		cr_assert_eq(profdb_cube_cart_coord(c, 0, i, &co), 0);
+		cr_assert_eq(co.kind, kinds[i]);
+		cr_assert_eq(co.item, items[i], "coord %u", i);
+	}
+	/* the data is read as with the Score-P form */
+	for (uint32_t m = 0; m < TW_CUBE_METRICS; m++)
+		for (uint32_t n = 0; n < TW_CUBE_CNODES; n++)
+			for (uint32_t k = 0; k < TW_CUBE_LOCATIONS; k++) {
+				double want, got;
+				int e = tw_cube_expected(0, m, n, k, &want);
+				cr_assert_eq(profdb_cube_value(c, m, n, k, &got), e);
+				cr_assert(got == want);
+			}
+	double d;
+	cr_assert_eq(profdb_cube_severity(c, 0, 3, PROFDB_CUBE_ITEM_SYSTEM_NODE, 0,
+	                                  PROFDB_CUBE_CALL_INCLUSIVE, &d), 0);
+	int all[TW_CUBE_LOCATIONS] = {1, 1, 1};
+	cr_assert(d == sample_sum(0, 0, 3, all, 1));
+	profdb_cube_close(c);
+	free(b.data);
+}
+
+Test(cube, bad_topology)
+{
+	static const char *const bad[] = {
+		"<coord thrdId=\"7\">1 0</coord>",        /* no such location */
+		"<coord procId=\"5\">1 0</coord>",        /* no such process */
+		"<coord machId=\"1\">1 0</coord>",        /* no such machine */
+		"<coord thrdId=\"1\">1 0 3</coord>",      /* too many values */
+		"<coord thrdId=\"1\">1</coord>",          /* too few */
+		"<coord thrdId=\"1\">1 x</coord>",        /* not a number */
+		"<coord>1 0</coord>",                     /* names nothing */
+		"<dim size=\"1\"/>",                      /* a third dimension */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char sys[2048];
+		snprintf(sys, sizeof sys, CUBE3_SYSTEM, bad[i]);
+		char *anchor = with_system(sys);
+		bad_anchor(anchor, -EBADMSG, NULL);
+		free(anchor);
+	}
+}
+
+/* Deep nesting, many attributes, a huge attribute value: bounded work,
+ * a clean result. */
+Test(cube, anchor_stress)
+{
+	size_t depth = 200000, big = 8u << 20;
+	size_t n = depth * 7 + big + 4096;
+	char *x = malloc(n), *p = x;
+	cr_assert(x);
+	p += sprintf(p, "<?xml version=\"1.0\"?><cube version=\"4.4\"><program>"
+	             "<region id=\"0\" mod=\"");
+	memset(p, 'm', big);
+	p += big;
+	p += sprintf(p, "\"><name>r</name></region><cnode id=\"0\" calleeId=\"0\"/></program>");
+	for (size_t i = 0; i < depth; i++)
+		p += sprintf(p, "<x>");
+	for (size_t i = 0; i < depth; i++)
+		p += sprintf(p, "</x>");
+	sprintf(p, "</cube>");
+	tw_blob b;
+	write_flags(&b, TW_CUBE_NO_ANCHOR, NULL);
+	free(b.data);
+	b.data = NULL;
+	b.size = 0;
+	cr_assert_eq(tw_tar_add(&b, "anchor.xml", x, strlen(x), 0, 0), 0);
+	cr_assert_eq(tw_tar_end(&b), 0);
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0, "%s", profdb_error_message());
+	profdb_cube_region r;
+	cr_assert_eq(profdb_cube_region_get(c, 0, &r), 0);
+	cr_assert_eq(strlen(r.module), big);
+	profdb_cube_close(c);
+	free(b.data);
+	free(x);
 }
 
 /* ---- bad input ------------------------------------------------------------------------ */
@@ -811,3 +1272,60 @@ Test(cube, arguments)
 }
 
 TC_MAIN
+
+/* The common query interface over a Cube archive: counts, a cursor over
+ * every stored value, typed values and the scoped (CubeLib) views. */
+Test(cube, query_backend)
+{
+	tw_blob b;
+	write_flags(&b, TW_CUBE_BIG_ENDIAN, NULL);
+	profdb_input in = {"sample.cubex", b.data, b.size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb_about ab;
+	cr_assert_eq(profdb_get_about(db, &ab), 0);
+	cr_assert_eq(ab.format, PROFDB_FORMAT_CUBE);
+	profdb_counts n;
+	cr_assert_eq(profdb_get_counts(db, &n), 0);
+	cr_assert_eq(n.profiles, TW_CUBE_LOCATIONS);
+	cr_assert_eq(n.contexts, TW_CUBE_CNODES);
+	cr_assert_eq(n.metrics, TW_CUBE_METRICS);
+	int64_t want = 0;
+	for (uint32_t m = 0; m < TW_CUBE_METRICS; m++)
+		for (uint32_t c = 0; c < TW_CUBE_CNODES; c++)
+			for (uint32_t l = 0; l < TW_CUBE_LOCATIONS; l++) {
+				double v;
+				want += tw_cube_expected(TW_CUBE_BIG_ENDIAN, m, c, l, &v);
+			}
+	cr_assert_eq(n.values, want);
+	profdb_values *it;
+	cr_assert_eq(profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it), 0);
+	profdb_entry e;
+	int64_t seen = 0;
+	int r;
+	while ((r = profdb_values_next(it, &e)) == 1) {
+		double v;
+		cr_assert_eq(tw_cube_expected(TW_CUBE_BIG_ENDIAN, e.metric, e.context, e.profile, &v), 1);
+		cr_assert(profdb_number_to_double(e.value) == v);
+		seen++;
+	}
+	cr_assert_eq(r, 0);
+	cr_assert_eq(seen, want);
+	profdb_values_free(it);
+	profdb_number num;
+	cr_assert_eq(profdb_value(db, 2, 3, 2, &num), 1); /* visits: UINT64 */
+	cr_assert_eq(num.type, PROFDB_TYPE_U64);
+	cr_assert_eq(num.as.u64, 232);
+	cr_assert_eq(profdb_value(db, 1, 3, 4, &num), 1); /* small: INT16 */
+	cr_assert_eq(num.type, PROFDB_TYPE_I64);
+	cr_assert_eq(num.as.i64, -31);
+	cr_assert_eq(profdb_value(db, 0, 2, 0, &num), 0); /* no row */
+	cr_assert_eq(num.type, PROFDB_TYPE_NONE);
+	cr_assert_geq(profdb_inclusive(db, 0, 3, 0, &num), 0);
+	double sev;
+	cr_assert_eq(profdb_cube_severity(profdb_get_cube(db), 0, 3, PROFDB_CUBE_ITEM_LOCATION, 0,
+	                                  PROFDB_CUBE_CALL_INCLUSIVE, &sev), 0);
+	cr_assert(num.as.f64 == sev);
+	profdb_close(db);
+	free(b.data);
+}

@@ -1,5 +1,8 @@
-/* Callgrind public API: open (mapping or caller buffer, gzip decompressed
- * once when zlib is available), close and the getters. */
+/* Callgrind public API: open (one file, a group of sibling files, caller
+ * buffers; gzip decompressed once when zlib is available), close and the
+ * getters. */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,36 +21,36 @@ static int is_gzip(const unsigned char *p, uint64_t n)
 
 #if PROFDB_CG_HAVE_ZLIB
 /* Decompress every gzip member of @p src into one malloc'ed buffer. */
-static int inflate_all(profdb_cg *cg, const unsigned char *src, uint64_t n)
+static int inflate_all(cg_file *f, const unsigned char *src, uint64_t n, uint64_t limit)
 {
 	z_stream z;
 	memset(&z, 0, sizeof z);
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return profdb__fail(-ENOMEM, "%s: cannot start zlib", cg->label);
-	uint64_t cap = n < CG_MAX_INFLATED / 4 ? n * 4 + 4096 : CG_MAX_INFLATED;
-	if (cap > CG_MAX_INFLATED)
-		cap = CG_MAX_INFLATED;
-	unsigned char *buf = malloc((size_t)cap);
+		return profdb__fail(-ENOMEM, "%s: cannot start zlib", f->label);
+	uint64_t cap = n < limit / 4 ? n * 4 + 4096 : limit;
+	if (cap > limit)
+		cap = limit;
+	unsigned char *buf = malloc((size_t)cap + 1);
 	uint64_t done = 0, in_done = 0;
 	int r = 0;
 	if (!buf) {
-		r = profdb__fail(-ENOMEM, "%s: cannot allocate %" PRIu64 " bytes", cg->label, cap);
+		r = profdb__fail(-ENOMEM, "%s: cannot allocate %" PRIu64 " bytes", f->label, cap);
 		goto out;
 	}
 	for (;;) {
 		if (done == cap) {
-			if (cap >= CG_MAX_INFLATED) {
+			if (cap >= limit) {
 				r = profdb__fail(-EFBIG,
 				                 "%s: decompressed text exceeds the limit of %" PRIu64
-				                 " bytes",
-				                 cg->label, CG_MAX_INFLATED);
+				                 " bytes (options.max_memory)",
+				                 f->label, limit);
 				goto out;
 			}
-			uint64_t nc = cap * 2 > CG_MAX_INFLATED ? CG_MAX_INFLATED : cap * 2;
-			unsigned char *q = realloc(buf, (size_t)nc);
+			uint64_t nc = cap * 2 > limit ? limit : cap * 2;
+			unsigned char *q = realloc(buf, (size_t)nc + 1);
 			if (!q) {
-				r = profdb__fail(-ENOMEM, "%s: cannot allocate %" PRIu64 " bytes",
-				                 cg->label, nc);
+				r = profdb__fail(-ENOMEM, "%s: cannot allocate %" PRIu64 " bytes", f->label,
+				                 nc);
 				goto out;
 			}
 			buf = q;
@@ -72,18 +75,18 @@ static int inflate_all(profdb_cg *cg, const unsigned char *src, uint64_t n)
 		if (zr == Z_BUF_ERROR && in_done == n && z.avail_out != 0) {
 			r = profdb__fail(-ENODATA,
 			                 "%s: gzip stream truncated at compressed offset %" PRIu64,
-			                 cg->label, in_done);
+			                 f->label, in_done);
 			goto out;
 		}
 		if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			r = profdb__fail(zr == Z_MEM_ERROR ? -ENOMEM : -EBADMSG,
 			                 "%s: corrupt gzip data near compressed offset %" PRIu64 ": %s",
-			                 cg->label, in_done, z.msg ? z.msg : "error");
+			                 f->label, in_done, z.msg ? z.msg : "error");
 			goto out;
 		}
 	}
-	cg->inflated = buf;
-	cg->inflated_size = (size_t)done;
+	f->inflated = buf;
+	f->size = done;
 	buf = NULL;
 out:
 	free(buf);
@@ -92,46 +95,115 @@ out:
 }
 #endif
 
-static int cg_open_common(profdb_cg *cg)
+static int load_text(profdb_cg *cg, cg_file *f)
 {
 	const unsigned char *base;
-	int r = profdb__range(&cg->in, 0, cg->in.size, "callgrind text", &base);
+	int r = profdb__range(&f->in, 0, f->in.size, "callgrind text", &base);
 	if (r < 0)
 		return r;
-	if (is_gzip(base, cg->in.size)) {
+	if (is_gzip(base, f->in.size)) {
 #if PROFDB_CG_HAVE_ZLIB
-		r = inflate_all(cg, base, cg->in.size);
+		uint64_t limit = cg->opts.max_memory && cg->opts.max_memory < CG_MAX_INFLATED
+		                     ? cg->opts.max_memory
+		                     : CG_MAX_INFLATED;
+		r = inflate_all(f, base, f->in.size, limit);
 		if (r < 0)
 			return r;
-		cg->text = cg->inflated ? (const char *)cg->inflated : "";
-		cg->text_size = cg->inflated_size;
+		f->text = (const char *)f->inflated;
 #else
+		(void)cg;
 		return profdb__fail(-ENOTSUP, "%s: gzip file, but profdb was built without zlib",
-		                    cg->label);
+		                    f->label);
 #endif
 	} else {
-		cg->text = (const char *)base;
-		cg->text_size = cg->in.size;
+		f->text = (const char *)base;
+		f->size = f->in.size;
 	}
-	r = profdb__cg_parse(cg);
-	if (r < 0)
-		return r;
-	return profdb__cg_finish(cg);
+	return 0;
 }
 
-static profdb_cg *cg_new(const char *label, const profdb_options *opts)
+static profdb_cg *cg_new(uint32_t n_files, const profdb_options *opts)
 {
 	profdb_cg *cg = calloc(1, sizeof *cg);
 	if (!cg)
 		return NULL;
-	cg->label = strdup(label);
-	if (!cg->label) {
+	cg->files = calloc(n_files ? n_files : 1, sizeof *cg->files);
+	if (!cg->files) {
 		free(cg);
 		return NULL;
 	}
 	profdb__options_copy(&cg->opts, opts);
-	profdb__once_init(&cg->incl_once);
 	return cg;
+}
+
+/* Scan every file (already opened into cg->files), then build the model. */
+static int cg_load(profdb_cg *cg)
+{
+	cg_build b;
+	memset(&b, 0, sizeof b);
+	int r = 0;
+	for (uint32_t i = 0; i < cg->n_files && r >= 0; i++) {
+		r = load_text(cg, &cg->files[i]);
+		if (r >= 0)
+			r = profdb__cg_parse(cg, i, &b);
+	}
+	if (r >= 0) {
+		/* The lookup maps die before the model is built: less peak memory. */
+		profdb__cg_map_free(&b.name_map);
+		profdb__cg_map_free(&b.fn_map);
+		profdb__cg_map_free(&b.crow_map);
+		r = profdb__cg_finish(cg, &b);
+	}
+	profdb__cg_build_free(&b);
+	return r;
+}
+
+/* NAME[.seq][-thread]: the numeric suffixes callgrind appends. Returns the
+ * length of NAME. */
+static size_t split_name(const char *s, cg_file *f)
+{
+	size_t n = strlen(s), i = n;
+	f->has_seq = f->has_thread = 0;
+	while (i > 0 && cg_is_digit(s[i - 1]))
+		i--;
+	if (i < n && i > 0 && s[i - 1] == '-' && n - i <= 9) {
+		f->thread = strtoull(s + i, NULL, 10);
+		f->has_thread = 1;
+		n = i - 1;
+		i = n;
+		while (i > 0 && cg_is_digit(s[i - 1]))
+			i--;
+	}
+	if (i < n && i > 0 && s[i - 1] == '.' && n - i <= 9) {
+		f->seq = strtoull(s + i, NULL, 10);
+		f->has_seq = 1;
+		n = i - 1;
+	}
+	return n;
+}
+
+static int cmp_files(const void *a, const void *b)
+{
+	const cg_file *x = a, *y = b;
+	uint64_t sx = x->has_seq ? x->seq : UINT64_MAX, sy = y->has_seq ? y->seq : UINT64_MAX;
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	uint64_t tx = x->has_thread ? x->thread : 0, ty = y->has_thread ? y->thread : 0;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+static int finish_open(profdb_cg **ret, profdb_cg *cg, int r)
+{
+	if (r >= 0)
+		r = cg_load(cg);
+	if (r < 0) {
+		profdb_cg_close(cg);
+		return r;
+	}
+	*ret = cg;
+	return 0;
 }
 
 PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb_options *opts)
@@ -141,66 +213,197 @@ PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb
 	*ret = NULL;
 	if (!path)
 		return profdb__fail(-EINVAL, "profdb_cg_open: path is NULL");
-	profdb_cg *cg = cg_new(path, opts);
-	if (!cg)
+	profdb_cg *cg = cg_new(1, opts);
+	if (!cg || !(cg->files[0].label = strdup(path))) {
+		profdb_cg_close(cg);
 		return profdb__fail(-ENOMEM, "%s: out of memory", path);
-	int r = profdb__input_open(&cg->in, path, cg->label, cg->opts.flags);
-	if (r >= 0)
-		r = cg_open_common(cg);
+	}
+	cg->n_files = 1;
+	int r = profdb__input_open(&cg->files[0].in, path, cg->files[0].label, cg->opts.flags);
+	return finish_open(ret, cg, r);
+}
+
+PROFDB_EXPORT int profdb_cg_open_group(profdb_cg **ret, const char *path,
+                                       const profdb_options *opts)
+{
+	if (!ret)
+		return profdb__fail(-EINVAL, "profdb_cg_open_group: ret is NULL");
+	*ret = NULL;
+	if (!path)
+		return profdb__fail(-EINVAL, "profdb_cg_open_group: path is NULL");
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dlen;
+	char *dir = strndup(path, dlen ? dlen : 0);
+	if (!dir)
+		return profdb__fail(-ENOMEM, "%s: out of memory", path);
+	DIR *dh = opendir(dlen ? dir : ".");
+	if (!dh) {
+		free(dir);
+		return profdb_cg_open(ret, path, opts);
+	}
+	/* NAME: the base name, or the base name without .N/-N when NAME exists. */
+	cg_file tmp;
+	size_t nlen = split_name(base, &tmp);
+	char *name = strndup(base, nlen);
+	if (!name) {
+		closedir(dh);
+		free(dir);
+		return profdb__fail(-ENOMEM, "%s: out of memory", path);
+	}
+	int name_exists = 0;
+	struct dirent *de;
+	char **found = NULL;
+	uint32_t n_found = 0, cap_found = 0;
+	int r = 0;
+	while ((de = readdir(dh)) != NULL) {
+		if (strcmp(de->d_name, name) == 0)
+			name_exists = 1;
+		size_t l = split_name(de->d_name, &tmp);
+		if (l != nlen || strncmp(de->d_name, name, nlen) != 0)
+			continue;
+		if (n_found >= CG_MAX_FILES) {
+			r = profdb__fail(-E2BIG, "%s: more than %u files in the group", path,
+			                 CG_MAX_FILES);
+			break;
+		}
+		if ((r = profdb__cg_grow((void **)&found, &cap_found, (uint64_t)n_found + 1,
+		                         sizeof *found)) < 0)
+			break;
+		if (!(found[n_found] = strdup(de->d_name))) {
+			r = profdb__fail(-ENOMEM, "%s: out of memory", path);
+			break;
+		}
+		n_found++;
+	}
+	closedir(dh);
+	profdb_cg *cg = NULL;
+	if (r >= 0 && (!name_exists || n_found <= 1)) {
+		/* No group (or the base named a file that is not the stem). */
+		r = 1;
+	} else if (r >= 0) {
+		cg = cg_new(n_found, opts);
+		if (!cg)
+			r = profdb__fail(-ENOMEM, "%s: out of memory", path);
+		for (uint32_t i = 0; r >= 0 && i < n_found; i++) {
+			cg_file *f = &cg->files[i];
+			size_t need = dlen + strlen(found[i]) + 1;
+			if (!(f->label = malloc(need))) {
+				r = profdb__fail(-ENOMEM, "%s: out of memory", path);
+				break;
+			}
+			memcpy(f->label, path, dlen);
+			strcpy(f->label + dlen, found[i]);
+			split_name(found[i], f);
+			cg->n_files++;
+		}
+		if (r >= 0)
+			qsort(cg->files, cg->n_files, sizeof *cg->files, cmp_files);
+		for (uint32_t i = 0; r >= 0 && i < cg->n_files; i++)
+			r = profdb__input_open(&cg->files[i].in, cg->files[i].label, cg->files[i].label,
+			                       cg->opts.flags);
+	}
+	for (uint32_t i = 0; i < n_found; i++)
+		free(found[i]);
+	free(found);
+	free(name);
+	free(dir);
+	if (r == 1)
+		return profdb_cg_open(ret, path, opts);
 	if (r < 0) {
 		profdb_cg_close(cg);
 		return r;
 	}
-	*ret = cg;
-	return 0;
+	return finish_open(ret, cg, r);
 }
 
 PROFDB_EXPORT int profdb_cg_open_mem(profdb_cg **ret, const void *data, size_t size,
                                      const profdb_options *opts)
 {
+	profdb_input in = {"<memory>", data, size};
 	if (!ret)
 		return profdb__fail(-EINVAL, "profdb_cg_open_mem: ret is NULL");
 	*ret = NULL;
 	if (!data && size)
 		return profdb__fail(-EINVAL, "profdb_cg_open_mem: data is NULL");
-	profdb_cg *cg = cg_new("<memory>", opts);
+	return profdb_cg_open_inputs(ret, &in, 1, opts);
+}
+
+PROFDB_EXPORT int profdb_cg_open_inputs(profdb_cg **ret, const profdb_input *inputs, size_t n,
+                                        const profdb_options *opts)
+{
+	if (!ret)
+		return profdb__fail(-EINVAL, "profdb_cg_open_inputs: ret is NULL");
+	*ret = NULL;
+	if ((!inputs && n) || n > CG_MAX_FILES)
+		return profdb__fail(-EINVAL, "profdb_cg_open_inputs: bad inputs (at most %u)",
+		                    CG_MAX_FILES);
+	for (size_t i = 0; i < n; i++)
+		if (!inputs[i].data && inputs[i].size)
+			return profdb__fail(-EINVAL, "profdb_cg_open_inputs: input %zu has no data", i);
+	profdb_cg *cg = cg_new((uint32_t)n, opts);
 	if (!cg)
-		return profdb__fail(-ENOMEM, "<memory>: out of memory");
-	profdb__input_mem(&cg->in, data, size, cg->label);
-	int r = cg_open_common(cg);
-	if (r < 0) {
-		profdb_cg_close(cg);
-		return r;
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	int r = 0;
+	for (size_t i = 0; i < n; i++) {
+		cg_file *f = &cg->files[i];
+		const char *nm = inputs[i].name ? inputs[i].name : "<memory>";
+		if (!(f->label = strdup(nm))) {
+			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+			break;
+		}
+		cg->n_files++;
+		split_name(nm, f);
+		profdb__input_mem(&f->in, inputs[i].data ? inputs[i].data : "", inputs[i].size,
+		                  f->label);
 	}
-	*ret = cg;
-	return 0;
+	if (r >= 0 && n > 1)
+		qsort(cg->files, cg->n_files, sizeof *cg->files, cmp_files);
+	/* The input's name pointer was set before the sort moved the label
+	 * pointers along with it; both move together, so nothing to fix. */
+	return finish_open(ret, cg, r);
 }
 
 PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 {
 	if (!cg)
 		return;
-	profdb__input_close(&cg->in);
-	free(cg->inflated);
+	for (uint32_t i = 0; i < cg->n_files; i++) {
+		profdb__input_close(&cg->files[i].in);
+		free(cg->files[i].inflated);
+		free(cg->files[i].label);
+	}
+	free(cg->files);
 	free(cg->events);
+	free(cg->profiles);
+	free(cg->cols);
+	free(cg->p_totals);
+	free(cg->p_summary);
+	free(cg->p_totline);
 	free(cg->names);
-	profdb__cg_map_free(&cg->name_map);
-	profdb__cg_map_free(&cg->id_map);
 	free(cg->fns);
-	free(cg->self);
-	profdb__cg_map_free(&cg->fn_map);
-	free(cg->calls);
-	free(cg->call_incl);
-	profdb__cg_map_free(&cg->call_map);
-	free(cg->lines);
-	free(cg->line_cost);
-	profdb__cg_map_free(&cg->line_map);
+	if (!cg->self_alias)
+		free(cg->self);
+	free(cg->rows);
+	free(cg->row_cost);
+	free(cg->crows);
+	free(cg->crow_cost);
+	free(cg->edges);
+	if (!cg->edge_alias)
+		free(cg->edge_cost);
+	free(cg->segs);
 	free(cg->totals);
-	free(cg->file_summary);
-	free(cg->file_totals);
+	free(cg->summary);
+	free(cg->totline);
+	free(cg->zero);
+	if (cg->incl_once) {
+		for (uint32_t i = 0; i <= cg->n_profiles; i++) {
+			free(cg->incl ? cg->incl[i] : NULL);
+			profdb__once_destroy(&cg->incl_once[i]);
+		}
+	}
 	free(cg->incl);
-	profdb__once_destroy(&cg->incl_once);
-	free(cg->label);
+	free(cg->incl_once);
 	free(cg);
 }
 
@@ -216,21 +419,54 @@ PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg
 	if (!cg || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_event_get: NULL argument");
 	if (i >= cg->n_events)
-		return profdb__fail(-ENOENT, "%s: no event %" PRIu32 " (%" PRIu32 " events)",
-		                    cg->label, i, cg->n_events);
+		return profdb__fail(-ENOENT, "callgrind: no event %" PRIu32 " (%" PRIu32 " events)", i,
+		                    cg->n_events);
 	const cg_event *e = &cg->events[i];
 	out->name = e->name.p;
 	out->name_len = e->name.len;
 	out->long_name = e->long_name.len ? e->long_name.p : NULL;
 	out->long_name_len = e->long_name.len;
+	out->formula = e->n_terms ? e->formula.p : NULL;
+	out->formula_len = e->n_terms ? e->formula.len : 0;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cg_part_count(const profdb_cg *cg)
+PROFDB_EXPORT int64_t profdb_cg_profile_count(const profdb_cg *cg)
 {
 	if (!cg)
-		return profdb__fail(-EINVAL, "profdb_cg_part_count: NULL handle");
-	return (int)(cg->n_parts > INT32_MAX ? INT32_MAX : cg->n_parts);
+		return profdb__fail(-EINVAL, "profdb_cg_profile_count: NULL handle");
+	return cg->n_profiles;
+}
+
+PROFDB_EXPORT int profdb_cg_profile_get(const profdb_cg *cg, uint32_t i, profdb_cg_profile *out)
+{
+	if (!cg || !out)
+		return profdb__fail(-EINVAL, "profdb_cg_profile_get: NULL argument");
+	if (i >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32 " (%" PRIu32 " profiles)",
+		                    i, cg->n_profiles);
+	const cg_profile *p = &cg->profiles[i];
+	const cg_file *f = &cg->files[p->file];
+	size_t ne = cg->n_events;
+	memset(out, 0, sizeof *out);
+	out->file = f->label;
+	out->file_index = p->file;
+	out->has_part = p->has_part;
+	out->has_thread = p->has_thread;
+	out->has_pid = p->has_pid;
+	out->part = p->part;
+	out->thread = p->thread;
+	out->pid = p->pid;
+	out->has_dump = f->has_seq;
+	out->dump = f->seq;
+	out->trigger = p->trigger.len ? p->trigger.p : NULL;
+	out->trigger_len = p->trigger.len;
+	out->cmd = p->cmd.len ? p->cmd.p : NULL;
+	out->cmd_len = p->cmd.len;
+	out->totals = ne ? cg->p_totals + i * ne : NULL;
+	out->summary = ne && p->has_summary ? cg->p_summary + i * ne : NULL;
+	out->totals_line = ne && p->has_totals ? cg->p_totline + i * ne : NULL;
+	return 0;
 }
 
 PROFDB_EXPORT int64_t profdb_cg_function_count(const profdb_cg *cg)
@@ -246,7 +482,7 @@ PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t i,
 	if (!cg || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_function_get: NULL argument");
 	if (i >= cg->n_fns)
-		return profdb__fail(-ENOENT, "%s: no function %" PRIu32, cg->label, i);
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, i);
 	const cg_fn *f = &cg->fns[i];
 	out->name = cg->names[f->fn].p;
 	out->name_len = cg->names[f->fn].len;
@@ -255,55 +491,127 @@ PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t i,
 	out->file = cg->names[f->fl].p;
 	out->file_len = cg->names[f->fl].len;
 	out->self = cg->self + (size_t)i * cg->n_events;
-	out->n_lines = f->n_lines;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cg_function_line(const profdb_cg *cg, uint32_t fn, uint32_t i,
-                                          profdb_cg_line *out)
+static int check_pf(const profdb_cg *cg, uint32_t profile, uint32_t fn, const char *what)
 {
-	if (!cg || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_function_line: NULL argument");
 	if (fn >= cg->n_fns)
-		return profdb__fail(-ENOENT, "%s: no function %" PRIu32, cg->label, fn);
-	const cg_fn *f = &cg->fns[fn];
-	if (i >= f->n_lines)
-		return profdb__fail(-ENOENT, "%s: function %" PRIu32 " has no line row %" PRIu32,
-		                    cg->label, fn, i);
-	uint32_t k = f->line_first + i;
-	const cg_line *l = &cg->lines[k];
-	out->file = cg->names[l->file].p;
-	out->file_len = cg->names[l->file].len;
-	out->line = l->line;
-	out->self = cg->line_cost + (size_t)k * cg->n_events;
+		return profdb__fail(-ENOENT, "%s: no function %" PRIu32, what, fn);
+	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "%s: no profile %" PRIu32, what, profile);
 	return 0;
+}
+
+PROFDB_EXPORT int profdb_cg_self(const profdb_cg *cg, uint32_t profile, uint32_t fn,
+                                 const uint64_t **costs)
+{
+	if (!cg || !costs)
+		return profdb__fail(-EINVAL, "profdb_cg_self: NULL argument");
+	int r = check_pf(cg, profile, fn, "profdb_cg_self");
+	if (r < 0)
+		return r;
+	if (profile == PROFDB_CG_ALL) {
+		*costs = cg->self + (size_t)fn * cg->n_events;
+		return 1;
+	}
+	uint32_t row = profdb__cg_find_row(cg, profile, fn);
+	*costs = row == CG_EMPTY ? cg->zero : cg->row_cost + (size_t)row * cg->n_events;
+	return row != CG_EMPTY;
+}
+
+typedef struct incl_arg {
+	profdb_cg *cg;
+	uint32_t k;
+} incl_arg;
+
+static int run_inclusive(void *arg)
+{
+	incl_arg *a = arg;
+	return profdb__cg_build_inclusive(a->cg, a->k);
+}
+
+PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uint32_t fn,
+                                      const uint64_t **costs)
+{
+	if (!cg || !costs)
+		return profdb__fail(-EINVAL, "profdb_cg_inclusive: NULL argument");
+	int r = check_pf(cg, profile, fn, "profdb_cg_inclusive");
+	if (r < 0)
+		return r;
+	uint32_t row = 0;
+	if (profile != PROFDB_CG_ALL) {
+		row = profdb__cg_find_row(cg, profile, fn);
+		if (row == CG_EMPTY) {
+			*costs = cg->zero;
+			return 0;
+		}
+	}
+	uint32_t k = profile == PROFDB_CG_ALL ? 0 : profile + 1;
+	incl_arg a = {(profdb_cg *)(uintptr_t)cg, k};  /* lazily built, once */
+	r = profdb__once_run(&cg->incl_once[k], run_inclusive, &a);
+	if (r < 0)
+		return r;
+	size_t ne = cg->n_events;
+	*costs = k == 0 ? cg->incl[0] + (size_t)fn * ne
+	                : cg->incl[k] + (size_t)(row - cg->profiles[profile].row_first) * ne;
+	return 1;
 }
 
 PROFDB_EXPORT int64_t profdb_cg_call_count(const profdb_cg *cg)
 {
 	if (!cg)
 		return profdb__fail(-EINVAL, "profdb_cg_call_count: NULL handle");
-	return cg->n_calls;
+	return cg->n_edges;
 }
 
-PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t i, profdb_cg_call *out)
+PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint32_t i,
+                                     profdb_cg_call *out)
 {
 	if (!cg || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_call_get: NULL argument");
-	if (i >= cg->n_calls)
-		return profdb__fail(-ENOENT, "%s: no call edge %" PRIu32, cg->label, i);
-	out->caller = cg->calls[i].caller;
-	out->callee = cg->calls[i].callee;
-	out->count = cg->calls[i].count;
-	out->inclusive = cg->call_incl + (size_t)i * cg->n_events;
+	if (i >= cg->n_edges)
+		return profdb__fail(-ENOENT, "callgrind: no call edge %" PRIu32, i);
+	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
+	size_t ne = cg->n_events;
+	out->caller = cg->edges[i].caller;
+	out->callee = cg->edges[i].callee;
+	if (profile == PROFDB_CG_ALL) {
+		out->count = cg->edges[i].count;
+		out->inclusive = cg->edge_cost + (size_t)i * ne;
+		return 1;
+	}
+	const cg_profile *p = &cg->profiles[profile];
+	uint32_t lo = p->crow_first, hi = p->crow_first + p->n_crows;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (cg->crows[mid].edge < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->crow_first + p->n_crows && cg->crows[lo].edge == i) {
+		out->count = cg->crows[lo].count;
+		out->inclusive = cg->crow_cost + (size_t)lo * ne;
+		return 1;
+	}
+	out->count = 0;
+	out->inclusive = cg->zero;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cg_totals(const profdb_cg *cg, const uint64_t **costs)
+PROFDB_EXPORT int profdb_cg_totals(const profdb_cg *cg, uint32_t profile, const uint64_t **costs)
 {
 	if (!cg || !costs)
 		return profdb__fail(-EINVAL, "profdb_cg_totals: NULL argument");
-	*costs = cg->n_events ? cg->totals : NULL;
+	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
+	if (!cg->n_events)
+		*costs = NULL;
+	else
+		*costs = profile == PROFDB_CG_ALL ? cg->totals
+		                                  : cg->p_totals + (size_t)profile * cg->n_events;
 	return 0;
 }
 
@@ -312,20 +620,6 @@ PROFDB_EXPORT int profdb_cg_summary(const profdb_cg *cg, int which, const uint64
 	if (!cg || !costs || (which != PROFDB_CG_SUMMARY && which != PROFDB_CG_TOTALS))
 		return profdb__fail(-EINVAL, "profdb_cg_summary: bad argument");
 	int has = which == PROFDB_CG_SUMMARY ? cg->has_summary : cg->has_totals;
-	*costs = has ? (which == PROFDB_CG_SUMMARY ? cg->file_summary : cg->file_totals) : NULL;
+	*costs = has ? (which == PROFDB_CG_SUMMARY ? cg->summary : cg->totline) : NULL;
 	return has;
-}
-
-PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t fn, const uint64_t **costs)
-{
-	if (!cg || !costs)
-		return profdb__fail(-EINVAL, "profdb_cg_inclusive: NULL argument");
-	if (fn >= cg->n_fns)
-		return profdb__fail(-ENOENT, "%s: no function %" PRIu32, cg->label, fn);
-	profdb_cg *m = (profdb_cg *)(uintptr_t)cg;  /* lazily built, once */
-	int r = profdb__once_run(&m->incl_once, profdb__cg_build_inclusive, m);
-	if (r < 0)
-		return r;
-	*costs = cg->incl + (size_t)fn * cg->n_events;
-	return 0;
 }

@@ -1,6 +1,11 @@
-/* Callgrind reader: the handle and the helpers shared by parse.c and model.c.
+/* Callgrind reader: the handle and the helpers shared by the files of
+ * lib/callgrind. The open scans the text once and keeps only aggregates:
+ * self cost per (profile, function), inclusive cost per (profile, caller,
+ * callee), and for every function the byte ranges ("segments") of the text
+ * that hold its cost lines, so line/instruction detail and jumps are decoded
+ * on demand (detail.c) instead of being materialised for the whole file.
  * Names are views into the text (the mapping, the caller's buffer or the one
- * decompressed copy); only numbers are materialised. */
+ * decompressed copy). */
 #ifndef PROFDB_CALLGRIND_CG_INTERNAL_H
 #define PROFDB_CALLGRIND_CG_INTERNAL_H
 
@@ -8,19 +13,28 @@
 
 /* Limits (documented in doc/FORMATS.md and the public header). */
 #define CG_MAX_LINE ((uint64_t)1 << 20)        /* bytes per line, '\n' excluded */
-#define CG_MAX_EVENTS 256u                     /* distinct event types */
+#define CG_MAX_EVENTS 256u                     /* distinct event types, derived included */
+#define CG_MAX_TERMS 16u                       /* terms of a derived event's formula */
 #define CG_MAX_INFLATED ((uint64_t)2 << 30)    /* decompressed gzip size */
+#define CG_MAX_FILES 4096u                     /* files of one group */
 #define CG_EMPTY UINT32_MAX
+#define CG_UNDEF (UINT32_MAX - 1)                /* a name id not defined yet */
+#define CG_NPOS 2                              /* position columns (of instr, line, bb) */
 
-/* A name: a view into the text. Index 0 of the name table is "". */
+enum { CG_SP_OB = 0, CG_SP_FILE = 1, CG_SP_FN = 2 };
+enum { CG_POS_INSTR = 0, CG_POS_LINE = 1, CG_POS_BB = 2 };
+
+/* A name: a view into a text. Index 0 of the name table is "". */
 typedef struct cg_name {
 	const char *p;
 	uint32_t len;
 } cg_name;
 
-/* Open-addressing map from a pair of 64-bit keys to a 32-bit index. */
+/* Open-addressing map from a (64-bit, 32-bit) key to a 32-bit index:
+ * 16 bytes a slot. */
 typedef struct cg_slot {
-	uint64_t a, b;
+	uint64_t a;
+	uint32_t b;
 	uint32_t v;  /* CG_EMPTY when free */
 } cg_slot;
 
@@ -32,80 +46,194 @@ typedef struct cg_map {
 
 typedef int (*cg_eq_fn)(const void *ctx, uint32_t v);
 
-/* The slot holding (a, b) (for which eq, when not NULL, also holds), or the
- * free slot where it would go. The map must have been reserved. */
-cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint64_t b, cg_eq_fn eq, const void *ctx);
-/* Make room for one more entry (may rehash: slot pointers die). */
+cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn eq,
+                             const void *ctx);
 int profdb__cg_map_reserve(cg_map *m);
 void profdb__cg_map_free(cg_map *m);
 
+/* One input file of a group. */
+typedef struct cg_file {
+	profdb__input in;
+	unsigned char *inflated;     /* decompressed gzip text, or NULL */
+	char *label;                 /* the path (or input name) used in messages */
+	const char *text;            /* the text parsed: in.base or inflated */
+	uint64_t size;
+	uint64_t seq, thread;        /* from the name: NAME.seq-thread (0 if absent) */
+	int has_seq, has_thread;
+} cg_file;
+
+/* A profile: one part of one file. */
+typedef struct cg_profile {
+	uint32_t file;
+	uint32_t n_pos;                  /* positions: columns */
+	uint8_t pos_kind[CG_NPOS];
+	uint64_t part, thread, pid;
+	uint8_t has_part, has_thread, has_pid, has_summary, has_totals;
+	cg_name trigger, timerange, cmd;
+	uint32_t row_first, n_rows;      /* self rows (sorted by fn) */
+	uint32_t crow_first, n_crows;    /* call rows (sorted by edge) */
+	uint32_t col_first, n_cols;      /* cost column -> event: cols[col_first + k] */
+} cg_profile;
+
 typedef struct cg_fn {
 	uint32_t ob, fl, fn;     /* name indices */
-	uint32_t line_first;     /* into lines[] once sorted */
-	uint32_t n_lines;
+	uint32_t seg_first, seg_last; /* list of its segments in text order */
 } cg_fn;
 
-typedef struct cg_call {
+/* Self cost of one function in one profile. */
+typedef struct cg_row {
+	uint32_t profile, fn;
+} cg_row;
+
+/* The calls from one function to another in one profile. */
+typedef struct cg_crow {
+	uint32_t profile, caller, callee, edge;
+	uint64_t count;
+} cg_crow;
+
+/* A call edge summed over profiles. */
+typedef struct cg_edge {
 	uint32_t caller, callee;
 	uint64_t count;
-} cg_call;
+} cg_edge;
 
-typedef struct cg_line {
-	uint32_t fn, file;
-	uint64_t line;
-} cg_line;
+/* A range of body lines of one function in one profile within which the
+ * current file and the jump target names do not change. */
+typedef struct cg_seg {
+	uint64_t off, end;           /* byte range in the file's text */
+	uint64_t pos[CG_NPOS];       /* current position before the first line */
+	uint32_t profile, fn;        /* (the profile gives the file) */
+	uint32_t src;                /* current source file (fl=/fi=/fe=), a name */
+	uint32_t jfl, jfn;           /* jfi=/jfn= names pending, or CG_EMPTY */
+	uint32_t next;               /* next segment of the same function, or CG_EMPTY */
+} cg_seg;
+
+typedef struct cg_term {
+	uint32_t event;
+	uint64_t coef;
+} cg_term;
 
 typedef struct cg_event {
-	cg_name name, long_name;
+	cg_name name, long_name, formula;
+	uint32_t n_terms;            /* > 0: a derived event */
+	cg_term terms[CG_MAX_TERMS];
 } cg_event;
 
 struct profdb_cg {
-	profdb__input in;
-	unsigned char *inflated;     /* decompressed gzip text, or NULL */
-	size_t inflated_size;
-	char *label;                 /* file name used in messages */
 	profdb_options opts;
-	const char *text;            /* the text parsed: in.base or inflated */
-	uint64_t text_size;
+	cg_file *files;
+	uint32_t n_files;
 
-	uint32_t n_events;
+	uint32_t n_events;           /* every table has this stride */
 	cg_event *events;
-	uint32_t n_parts;
+	uint32_t n_stored;           /* events read from the text (the others derived) */
+
+	cg_profile *profiles;
+	uint32_t n_profiles, cap_profiles;
+	uint32_t *cols;              /* the profiles' column maps */
+	uint32_t n_cols, cap_cols;
+	uint64_t *p_totals;          /* n_profiles x n_events: computed sum of self costs */
+	uint64_t *p_summary;         /* summary: as stored */
+	uint64_t *p_totline;         /* totals: as stored */
 
 	cg_name *names;
 	uint32_t n_names, cap_names;
-	cg_map name_map, id_map;
 
 	cg_fn *fns;
-	uint64_t *self;              /* n_fns x n_events */
 	uint32_t n_fns, cap_fns;
-	cg_map fn_map;
+	uint64_t *self;              /* n_fns x n_events, summed over profiles */
+	int self_alias, edge_alias;  /* one profile: self is row_cost, edge_cost crow_cost */
 
-	cg_call *calls;
-	uint64_t *call_incl;         /* n_calls x n_events */
-	uint32_t n_calls, cap_calls;
-	cg_map call_map;
+	cg_row *rows;
+	uint64_t *row_cost;
+	uint32_t n_rows, cap_rows;
 
-	cg_line *lines;
-	uint64_t *line_cost;         /* n_lines x n_events */
-	uint32_t n_lines, cap_lines;
-	cg_map line_map;
+	cg_crow *crows;
+	uint64_t *crow_cost;
+	uint32_t n_crows, cap_crows;
 
-	uint64_t *totals;            /* computed: sum of self costs */
-	uint64_t *file_summary;      /* sum of summary: lines over parts */
-	uint64_t *file_totals;       /* sum of totals: lines over parts */
+	cg_edge *edges;
+	uint64_t *edge_cost;
+	uint32_t n_edges;
+
+	cg_seg *segs;
+	uint32_t n_segs, cap_segs;
+
+	uint64_t *totals;            /* summed over profiles */
+	uint64_t *summary, *totline;
 	int has_summary, has_totals;
+	uint64_t *zero;              /* n_events zeros */
 
-	profdb__once incl_once;
-	uint64_t *incl;              /* n_fns x n_events, built lazily */
+	/* inclusive costs: [0] for the sum, [1 + p] for profile p (row order) */
+	profdb__once *incl_once;
+	uint64_t **incl;
 };
 
-/* parse.c: parse cg->text into the tables. */
-int profdb__cg_parse(profdb_cg *cg);
-/* model.c: after the parse, group line rows by function. */
-int profdb__cg_finish(profdb_cg *cg);
-/* model.c: the inclusive table (run through incl_once). */
-int profdb__cg_build_inclusive(void *arg);
+/* A parsed position line etc. are shared by parse.c and detail.c: */
+static inline int cg_is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+static inline int cg_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Unsigned decimal or 0x hex, the whole token. 0 ok, -1 syntax, -2 overflow. */
+int profdb__cg_u64(const char *t, size_t n, uint64_t *out);
+/* One subposition token relative to @p last: 0, -1 syntax, -2 overflow,
+ * -3 below zero. */
+int profdb__cg_subpos(const char *t, size_t n, uint64_t last, uint64_t *out);
+/* Next blank-separated token of [*p, end); 0 at the end. */
+static inline int cg_tok(const char **p, const char *end, const char **t, size_t *tl)
+{
+	const char *q = *p;
+	while (q < end && cg_is_space(*q))
+		q++;
+	if (q == end) {
+		*p = q;
+		return 0;
+	}
+	const char *s = q;
+	while (q < end && !cg_is_space(*q))
+		q++;
+	*t = s;
+	*tl = (size_t)(q - s);
+	*p = q;
+	return 1;
+}
+
+/* The hash maps used only while the files are scanned. */
+typedef struct cg_build {
+	cg_map name_map, fn_map, crow_map;
+	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
+	uint32_t cap_fn_by_name;
+	uint32_t *row_of_fn;         /* fn -> row of the current profile ... */
+	uint32_t *row_prof;          /* ... valid when row_prof[fn] == profile + 1 */
+	uint32_t cap_row_of_fn;
+	struct cg_evdef *defs;       /* event: lines with a formula or long name */
+	uint32_t n_defs, cap_defs;
+} cg_build;
+
+typedef struct cg_evdef {
+	cg_name name, formula, long_name;
+	uint32_t file;
+	uint64_t lineno;
+} cg_evdef;
+
+/* parse.c: scan file @p fi of the group. */
+int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b);
+void profdb__cg_build_free(cg_build *b);
+/* parse.c: make every table @p ne events wide. */
+int profdb__cg_widen(profdb_cg *cg, uint32_t ne);
+/* model.c: after every file: sort, sum over profiles, derived events. */
+int profdb__cg_finish(profdb_cg *cg, cg_build *b);
+/* model.c: inclusive table k (0 = sum, 1 + p = profile p), via incl_once[k]. */
+int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k);
+/* model.c: value of derived events from the stored ones, in place. */
+int profdb__cg_derive(const profdb_cg *cg, uint64_t *row);
+/* Row of (profile, fn) in the sorted row table, or CG_EMPTY. */
+uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn);
 
 /* Grow *p (elements of @p elem bytes, capacity *cap) to hold @p need. */
 int profdb__cg_grow(void **p, uint32_t *cap, uint64_t need, size_t elem);

@@ -1,127 +1,474 @@
-/* Callgrind model after the parse: per-function line rows grouped and
- * sorted, and the inclusive cost of every function (built lazily). */
+/* Callgrind model after the scan: derived events, per-profile rows sorted,
+ * sums over profiles (functions, call edges, totals), function segments
+ * grouped, and the inclusive costs (built lazily, per profile). */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cg-internal.h"
 
-typedef struct line_ord {
-	uint32_t fn, file;
-	uint64_t line;
-	uint32_t idx;
-} line_ord;
+/* ---- derived events ------------------------------------------------------ */
 
-static int cmp_line(const void *a, const void *b)
+static int find_event(const profdb_cg *cg, uint32_t upto, const char *p, size_t n)
 {
-	const line_ord *x = a, *y = b;
-	if (x->fn != y->fn)
-		return x->fn < y->fn ? -1 : 1;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
+	for (uint32_t e = 0; e < upto; e++)
+		if (cg->events[e].name.len == n && memcmp(cg->events[e].name.p, p, n) == 0)
+			return (int)e;
+	return -1;
+}
+
+/* "Name | Number [*] Name | Expr + Expr" (spec: InheritedExpr). Terms must
+ * name stored events. 0, or -1 with @p why set. */
+static int parse_formula(const profdb_cg *cg, cg_name f, cg_event *ev, const char **why)
+{
+	const char *p = f.p, *end = f.p + f.len;
+	ev->n_terms = 0;
+	for (;;) {
+		while (p < end && cg_is_space(*p))
+			p++;
+		uint64_t coef = 1;
+		if (p < end && cg_is_digit(*p)) {
+			const char *s = p;
+			while (p < end && cg_is_digit(*p))
+				p++;
+			if (profdb__cg_u64(s, (size_t)(p - s), &coef) < 0) {
+				*why = "coefficient overflows 64 bits";
+				return -1;
+			}
+			while (p < end && cg_is_space(*p))
+				p++;
+			if (p < end && *p == '*')
+				p++;
+			while (p < end && cg_is_space(*p))
+				p++;
+		}
+		const char *s = p;
+		while (p < end && !cg_is_space(*p) && *p != '+')
+			p++;
+		if (p == s) {
+			*why = "missing event name";
+			return -1;
+		}
+		int e = find_event(cg, cg->n_stored, s, (size_t)(p - s));
+		if (e < 0) {
+			*why = "names an event that is not in any events: line";
+			return -1;
+		}
+		if (ev->n_terms >= CG_MAX_TERMS) {
+			*why = "more than 16 terms";
+			return -1;
+		}
+		ev->terms[ev->n_terms++] = (cg_term){(uint32_t)e, coef};
+		while (p < end && cg_is_space(*p))
+			p++;
+		if (p == end)
+			return 0;
+		if (*p != '+') {
+			*why = "expected '+'";
+			return -1;
+		}
+		p++;
+	}
+}
+
+int profdb__cg_derive(const profdb_cg *cg, uint64_t *row)
+{
+	for (uint32_t e = cg->n_stored; e < cg->n_events; e++) {
+		const cg_event *ev = &cg->events[e];
+		uint64_t v = 0, t;
+		for (uint32_t i = 0; i < ev->n_terms; i++) {
+			/* Saturate: a derived value is a view, not stored data. */
+			if (__builtin_mul_overflow(ev->terms[i].coef, row[ev->terms[i].event], &t) ||
+			    __builtin_add_overflow(v, t, &v)) {
+				v = UINT64_MAX;
+				break;
+			}
+		}
+		row[e] = v;
+	}
 	return 0;
 }
 
-int profdb__cg_finish(profdb_cg *cg)
+static int add_derived(profdb_cg *cg, cg_build *b)
 {
-	uint32_t n = cg->n_lines;
-	size_t ne = cg->n_events;
-	profdb__cg_map_free(&cg->line_map);
-	profdb__cg_map_free(&cg->name_map);
-	profdb__cg_map_free(&cg->id_map);
-	profdb__cg_map_free(&cg->fn_map);
-	profdb__cg_map_free(&cg->call_map);
-	if (n == 0)
+	cg->n_stored = cg->n_events;
+	for (uint32_t i = 0; i < b->n_defs; i++) {
+		const cg_evdef *d = &b->defs[i];
+		int e = find_event(cg, cg->n_events, d->name.p, d->name.len);
+		if (d->formula.len == 0) {
+			if (e >= 0)
+				cg->events[e].long_name = d->long_name;
+			continue;
+		}
+		if (e >= 0 && (uint32_t)e < cg->n_stored) {
+			profdb__warn(&cg->opts,
+			             "%s: line %" PRIu64 ": event %.*s is stored in the file; its "
+			             "formula is ignored",
+			             cg->files[d->file].label, d->lineno, (int)d->name.len, d->name.p);
+			cg->events[e].long_name = d->long_name.len ? d->long_name : cg->events[e].long_name;
+			continue;
+		}
+		if (e >= 0) {
+			profdb__warn(&cg->opts, "%s: line %" PRIu64 ": event %.*s defined twice; first kept",
+			             cg->files[d->file].label, d->lineno, (int)d->name.len, d->name.p);
+			continue;
+		}
+		if (cg->n_events >= CG_MAX_EVENTS)
+			return profdb__fail(-EBADMSG, "%s: line %" PRIu64 ": more than %u events",
+			                    cg->files[d->file].label, d->lineno, CG_MAX_EVENTS);
+		if (!cg->events) {
+			cg->events = calloc(CG_MAX_EVENTS, sizeof *cg->events);
+			if (!cg->events)
+				return profdb__fail(-ENOMEM, "callgrind: out of memory");
+		}
+		cg_event *ev = &cg->events[cg->n_events];
+		memset(ev, 0, sizeof *ev);
+		const char *why = "";
+		if (parse_formula(cg, d->formula, ev, &why) < 0) {
+			profdb__warn(&cg->opts,
+			             "%s: line %" PRIu64 ": derived event %.*s dropped: formula \"%.*s\" %s",
+			             cg->files[d->file].label, d->lineno, (int)d->name.len, d->name.p,
+			             (int)d->formula.len, d->formula.p, why);
+			memset(ev, 0, sizeof *ev);
+			continue;
+		}
+		ev->name = d->name;
+		ev->formula = d->formula;
+		ev->long_name = d->long_name;
+		cg_event keep = *ev;
+		uint32_t ne = cg->n_events;
+		int r = profdb__cg_widen(cg, ne + 1);  /* new column, zero */
+		if (r < 0)
+			return r;
+		cg->events[ne] = keep;
+	}
+	if (cg->n_events == cg->n_stored)
 		return 0;
-	line_ord *o = malloc((size_t)n * sizeof *o);
-	cg_line *nl = malloc((size_t)n * sizeof *nl);
-	uint64_t *nc = malloc((size_t)n * ne * sizeof *nc);
-	if (!o || !nl || !nc) {
-		free(o);
-		free(nl);
+	size_t ne = cg->n_events;
+	for (uint32_t i = 0; i < cg->n_rows; i++)
+		profdb__cg_derive(cg, cg->row_cost + i * ne);
+	for (uint32_t i = 0; i < cg->n_crows; i++)
+		profdb__cg_derive(cg, cg->crow_cost + i * ne);
+	for (uint32_t p = 0; p < cg->n_profiles; p++) {
+		profdb__cg_derive(cg, cg->p_summary + p * ne);
+		profdb__cg_derive(cg, cg->p_totline + p * ne);
+	}
+	return 0;
+}
+
+/* ---- sorting --------------------------------------------------------------- */
+
+typedef struct ord {
+	uint64_t k1, k2;
+	uint32_t idx;
+} ord;
+
+static int cmp_ord(const void *a, const void *b)
+{
+	const ord *x = a, *y = b;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1 ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Reorder @p rows (elem bytes each) and @p costs (ne each) by @p o. */
+static int permute(void *rows, size_t elem, uint64_t *costs, size_t ne, const ord *o, uint32_t n)
+{
+	unsigned char *nr = malloc((size_t)n * elem);
+	uint64_t *nc = ne && costs ? malloc((size_t)n * ne * sizeof *nc) : NULL;
+	if (!nr || (ne && costs && !nc)) {
+		free(nr);
 		free(nc);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
-	for (uint32_t i = 0; i < n; i++)
-		o[i] = (line_ord){cg->lines[i].fn, cg->lines[i].file, cg->lines[i].line, i};
-	qsort(o, n, sizeof *o, cmp_line);
 	for (uint32_t i = 0; i < n; i++) {
-		nl[i] = cg->lines[o[i].idx];
-		memcpy(nc + (size_t)i * ne, cg->line_cost + (size_t)o[i].idx * ne,
-		       ne * sizeof *nc);
-		cg_fn *f = &cg->fns[o[i].fn];
-		if (f->n_lines == 0)
-			f->line_first = i;
-		f->n_lines++;
+		memcpy(nr + (size_t)i * elem, (unsigned char *)rows + (size_t)o[i].idx * elem, elem);
+		if (nc)
+			memcpy(nc + (size_t)i * ne, costs + (size_t)o[i].idx * ne, ne * sizeof *nc);
 	}
-	free(o);
-	free(cg->lines);
-	free(cg->line_cost);
-	cg->lines = nl;
-	cg->line_cost = nc;
-	cg->cap_lines = n;
+	memcpy(rows, nr, (size_t)n * elem);
+	if (nc)
+		memcpy(costs, nc, (size_t)n * ne * sizeof *nc);
+	free(nr);
+	free(nc);
 	return 0;
 }
 
-/* Strongly connected components of the call graph (iterative Tarjan), then
- * for each component C: inclusive = sum of self(C) + sum of the inclusive
- * costs of calls leaving C, given to every member, clamped to the total. */
-int profdb__cg_build_inclusive(void *arg)
+static int add_row(const profdb_cg *cg, uint64_t *d, const uint64_t *s, const char *what)
 {
-	profdb_cg *cg = arg;
-	uint32_t nf = cg->n_fns, nc = cg->n_calls;
+	for (uint32_t e = 0; e < cg->n_stored; e++)
+		if (__builtin_add_overflow(d[e], s[e], &d[e]))
+			return profdb__fail(-EBADMSG, "%s: %s of event %.*s overflows 64 bits",
+			                    cg->files[0].label, what, (int)cg->events[e].name.len,
+			                    cg->events[e].name.p);
+	return 0;
+}
+
+uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn)
+{
+	const cg_profile *p = &cg->profiles[profile];
+	uint32_t lo = p->row_first, hi = p->row_first + p->n_rows;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (cg->rows[mid].fn < fn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->row_first + p->n_rows && cg->rows[lo].fn == fn ? lo : CG_EMPTY;
+}
+
+static int rows_sorted(const profdb_cg *cg)
+{
+	for (uint32_t i = 1; i < cg->n_rows; i++) {
+		const cg_row *x = &cg->rows[i - 1], *y = &cg->rows[i];
+		if (x->profile > y->profile || (x->profile == y->profile && x->fn >= y->fn))
+			return 0;
+	}
+	return 1;
+}
+
+static int crows_sorted(const profdb_cg *cg)
+{
+	for (uint32_t i = 1; i < cg->n_crows; i++) {
+		const cg_crow *x = &cg->crows[i - 1], *y = &cg->crows[i];
+		if (x->profile > y->profile || (x->profile == y->profile && x->edge >= y->edge))
+			return 0;
+	}
+	return 1;
+}
+
+int profdb__cg_finish(profdb_cg *cg, cg_build *b)
+{
+	int r = add_derived(cg, b);
+	if (r < 0)
+		return r;
 	size_t ne = cg->n_events;
+	ord *o = NULL;
+	cg->zero = calloc(ne + 1, sizeof *cg->zero);
+	cg->totals = calloc(ne + 1, sizeof *cg->totals);
+	cg->summary = calloc(ne + 1, sizeof *cg->summary);
+	cg->totline = calloc(ne + 1, sizeof *cg->totline);
+	if (!cg->p_totals && cg->n_profiles)
+		cg->p_totals = calloc((size_t)cg->n_profiles * ne + 1, sizeof *cg->p_totals);
+	if (!cg->zero || !cg->totals || !cg->summary || !cg->totline ||
+	    (cg->n_profiles && !cg->p_totals)) {
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+		goto out;
+	}
+
+	/* Self rows by (profile, fn) (already in order for one profile: the
+	 * scanner creates the row with the function). */
+	if (!rows_sorted(cg)) {
+		o = malloc(((size_t)cg->n_rows + 1) * sizeof *o);
+		if (!o) {
+			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+			goto out;
+		}
+		for (uint32_t i = 0; i < cg->n_rows; i++)
+			o[i] = (ord){cg->rows[i].profile, cg->rows[i].fn, i};
+		qsort(o, cg->n_rows, sizeof *o, cmp_ord);
+		if ((r = permute(cg->rows, sizeof *cg->rows, cg->row_cost, ne, o, cg->n_rows)) < 0)
+			goto out;
+		free(o);
+		o = NULL;
+	}
+	/* One profile holding every function once: the sums are the rows. */
+	cg->self_alias = cg->n_profiles == 1 && cg->n_rows == cg->n_fns && cg->n_rows > 0;
+	if (cg->self_alias)
+		cg->self = cg->row_cost;
+	else if (!(cg->self = calloc((size_t)cg->n_fns * ne + 1, sizeof *cg->self))) {
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < cg->n_rows; i++) {
+		const cg_row *w = &cg->rows[i];
+		cg_profile *p = &cg->profiles[w->profile];
+		if (p->n_rows++ == 0)
+			p->row_first = i;
+		const uint64_t *c = cg->row_cost + (size_t)i * ne;
+		if (!cg->self_alias && (r = add_row(cg, cg->self + (size_t)w->fn * ne, c, "self cost")) < 0)
+			goto out;
+		if ((r = add_row(cg, cg->p_totals + (size_t)w->profile * ne, c, "total")) < 0)
+			goto out;
+	}
+	if (!cg->self_alias)
+		for (uint32_t f = 0; f < cg->n_fns; f++)
+			profdb__cg_derive(cg, cg->self + (size_t)f * ne);
+
+	/* Call rows: edges summed over profiles, then rows by (profile, edge). */
+	{
+		cg_map m = {0};
+		for (uint32_t i = 0; i < cg->n_crows; i++) {
+			cg_crow *c = &cg->crows[i];
+			if ((r = profdb__cg_map_reserve(&m)) < 0)
+				break;
+			cg_slot *s = profdb__cg_map_find(&m, c->caller, c->callee, NULL, NULL);
+			if (s->v == CG_EMPTY) {
+				s->a = c->caller;
+				s->b = c->callee;
+				s->v = cg->n_edges++;
+				m.n++;
+			}
+			c->edge = s->v;
+		}
+		profdb__cg_map_free(&m);
+		if (r < 0)
+			goto out;
+	}
+	cg->edges = calloc((size_t)cg->n_edges + 1, sizeof *cg->edges);
+	cg->edge_alias = cg->n_profiles == 1 && cg->n_crows == cg->n_edges && cg->n_crows > 0;
+	if (cg->edge_alias)
+		cg->edge_cost = cg->crow_cost;
+	else
+		cg->edge_cost = calloc((size_t)cg->n_edges * ne + 1, sizeof *cg->edge_cost);
+	if (!cg->edges || !cg->edge_cost) {
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < cg->n_crows; i++) {
+		const cg_crow *c = &cg->crows[i];
+		cg_edge *e = &cg->edges[c->edge];
+		e->caller = c->caller;
+		e->callee = c->callee;
+		if (__builtin_add_overflow(e->count, c->count, &e->count)) {
+			r = profdb__fail(-EBADMSG, "%s: call count summed over profiles overflows 64 bits",
+			                 cg->files[0].label);
+			goto out;
+		}
+		if (!cg->edge_alias) {
+			r = add_row(cg, cg->edge_cost + (size_t)c->edge * ne,
+			            cg->crow_cost + (size_t)i * ne, "inclusive call cost");
+			if (r < 0)
+				goto out;
+		}
+	}
+	if (!cg->edge_alias)
+		for (uint32_t i = 0; i < cg->n_edges; i++)
+			profdb__cg_derive(cg, cg->edge_cost + (size_t)i * ne);
+	if (!crows_sorted(cg)) {
+		o = malloc(((size_t)cg->n_crows + 1) * sizeof *o);
+		if (!o) {
+			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+			goto out;
+		}
+		for (uint32_t i = 0; i < cg->n_crows; i++)
+			o[i] = (ord){cg->crows[i].profile, cg->crows[i].edge, i};
+		qsort(o, cg->n_crows, sizeof *o, cmp_ord);
+		if ((r = permute(cg->crows, sizeof *cg->crows, cg->crow_cost, ne, o, cg->n_crows)) < 0)
+			goto out;
+	}
+	for (uint32_t i = 0; i < cg->n_crows; i++) {
+		cg_profile *p = &cg->profiles[cg->crows[i].profile];
+		if (p->n_crows++ == 0)
+			p->crow_first = i;
+	}
+
+	/* Totals over profiles, and the check of totals: lines. */
+	for (uint32_t p = 0; p < cg->n_profiles; p++) {
+		const cg_profile *pr = &cg->profiles[p];
+		uint64_t *pt = cg->p_totals + (size_t)p * ne;
+		profdb__cg_derive(cg, pt);
+		if ((r = add_row(cg, cg->totals, pt, "total")) < 0)
+			goto out;
+		if (pr->has_summary) {
+			cg->has_summary = 1;
+			for (uint32_t e = 0; e < cg->n_stored; e++)
+				if (__builtin_add_overflow(cg->summary[e], cg->p_summary[p * ne + e],
+				                           &cg->summary[e]))
+					cg->summary[e] = UINT64_MAX;
+		}
+		if (pr->has_totals) {
+			cg->has_totals = 1;
+			const uint64_t *tl = cg->p_totline + (size_t)p * ne;
+			for (uint32_t e = 0; e < cg->n_stored; e++) {
+				if (__builtin_add_overflow(cg->totline[e], tl[e], &cg->totline[e]))
+					cg->totline[e] = UINT64_MAX;
+			}
+			for (uint32_t e = 0; e < cg->n_stored; e++) {
+				if (tl[e] != pt[e]) {
+					profdb__warn(&cg->opts,
+					             "%s: profile %" PRIu32 ": totals: of event %.*s is %" PRIu64
+					             " but the self costs add up to %" PRIu64,
+					             cg->files[pr->file].label, p, (int)cg->events[e].name.len,
+					             cg->events[e].name.p, tl[e], pt[e]);
+					break;
+				}
+			}
+		}
+	}
+	profdb__cg_derive(cg, cg->totals);
+	profdb__cg_derive(cg, cg->summary);
+	profdb__cg_derive(cg, cg->totline);
+
+	cg->incl_once = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl_once);
+	cg->incl = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl);
+	if (!cg->incl_once || !cg->incl) {
+		free(cg->incl_once);
+		free(cg->incl);
+		cg->incl_once = NULL;
+		cg->incl = NULL;
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i <= cg->n_profiles; i++)
+		profdb__once_init(&cg->incl_once[i]);
+	r = 0;
+out:
+	free(o);
+	return r;
+}
+
+/* ---- inclusive costs ------------------------------------------------------ */
+
+/* Strongly connected components of the graph (iterative Tarjan), then for
+ * each component C: inclusive = self(C) + the inclusive costs of the calls
+ * leaving C, given to every member and clamped to @p total. Integer sums:
+ * the order does not change a result that does not saturate. */
+static int inclusive_of(uint32_t nf, const uint64_t *self, uint32_t nc, const uint32_t *from,
+                        const uint32_t *to, const uint64_t *ccost, size_t ne,
+                        const uint64_t *total, uint64_t *incl)
+{
 	int r = 0;
-	if (nf == 0)
-		return 0;
 	uint32_t *start = calloc((size_t)nf + 1, sizeof *start);
 	uint32_t *adj = malloc(((size_t)nc + 1) * sizeof *adj);
-	uint32_t *idx = malloc((size_t)nf * sizeof *idx);
-	uint32_t *low = malloc((size_t)nf * sizeof *low);
-	uint32_t *comp = malloc((size_t)nf * sizeof *comp);
-	uint32_t *stk = malloc((size_t)nf * sizeof *stk);
-	uint32_t *cs_v = malloc((size_t)nf * sizeof *cs_v);
-	uint32_t *cs_e = malloc((size_t)nf * sizeof *cs_e);
-	unsigned char *on = calloc(nf, 1);
-	uint64_t *csum = NULL;
-	uint64_t *incl = malloc((size_t)nf * ne * sizeof *incl);
-	if (!start || !adj || !idx || !low || !comp || !stk || !cs_v || !cs_e || !on || !incl) {
+	uint32_t *fill = malloc(((size_t)nf + 1) * sizeof *fill);
+	uint32_t *idx = malloc(((size_t)nf + 1) * sizeof *idx);
+	uint32_t *low = malloc(((size_t)nf + 1) * sizeof *low);
+	uint32_t *comp = malloc(((size_t)nf + 1) * sizeof *comp);
+	uint32_t *stk = malloc(((size_t)nf + 1) * sizeof *stk);
+	uint32_t *cs_v = malloc(((size_t)nf + 1) * sizeof *cs_v);
+	uint32_t *cs_e = malloc(((size_t)nf + 1) * sizeof *cs_e);
+	unsigned char *on = calloc((size_t)nf + 1, 1);
+	if (!start || !adj || !fill || !idx || !low || !comp || !stk || !cs_v || !cs_e || !on) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 		goto out;
 	}
 	for (uint32_t c = 0; c < nc; c++)
-		start[cg->calls[c].caller + 1]++;
+		start[from[c] + 1]++;
 	for (uint32_t f = 0; f < nf; f++)
 		start[f + 1] += start[f];
-	{
-		uint32_t *fill = malloc((size_t)nf * sizeof *fill);
-		if (!fill) {
-			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-			goto out;
-		}
-		memcpy(fill, start, (size_t)nf * sizeof *fill);
-		for (uint32_t c = 0; c < nc; c++)
-			adj[fill[cg->calls[c].caller]++] = c;
-		free(fill);
-	}
+	memcpy(fill, start, (size_t)nf * sizeof *fill);
+	for (uint32_t c = 0; c < nc; c++)
+		adj[fill[from[c]]++] = c;
 	for (uint32_t f = 0; f < nf; f++)
 		idx[f] = CG_EMPTY;
 	uint32_t next_idx = 0, sp = 0, n_comp = 0;
 	for (uint32_t root = 0; root < nf; root++) {
 		if (idx[root] != CG_EMPTY)
 			continue;
-		uint32_t depth = 0;
+		uint32_t depth = 1;
 		cs_v[0] = root;
 		cs_e[0] = start[root];
 		idx[root] = low[root] = next_idx++;
 		stk[sp++] = root;
 		on[root] = 1;
-		depth = 1;
 		while (depth) {
 			uint32_t v = cs_v[depth - 1];
 			if (cs_e[depth - 1] < start[v + 1]) {
-				uint32_t w = cg->calls[adj[cs_e[depth - 1]++]].callee;
+				uint32_t w = to[adj[cs_e[depth - 1]++]];
 				if (idx[w] == CG_EMPTY) {
 					idx[w] = low[w] = next_idx++;
 					stk[sp++] = w;
@@ -151,39 +498,46 @@ int profdb__cg_build_inclusive(void *arg)
 			}
 		}
 	}
-	csum = calloc((size_t)n_comp * ne, sizeof *csum);
-	if (!csum) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-		goto out;
-	}
+	/* Sum each component into the row of its first member (no table per
+	 * component: one less n_functions x n_events array at the peak). */
+	uint32_t *rep = stk;  /* the stack is empty now; n_comp <= nf */
+	for (uint32_t c = 0; c < n_comp; c++)
+		rep[c] = CG_EMPTY;
 	for (uint32_t f = 0; f < nf; f++) {
-		uint64_t *d = csum + (size_t)comp[f] * ne;
-		const uint64_t *s = cg->self + (size_t)f * ne;
+		uint32_t *rp = &rep[comp[f]];
+		if (*rp == CG_EMPTY) {
+			*rp = f;
+			memset(incl + (size_t)f * ne, 0, ne * sizeof *incl);
+		}
+		uint64_t *d = incl + (size_t)*rp * ne;
+		const uint64_t *s = self + (size_t)f * ne;
 		for (size_t e = 0; e < ne; e++)
 			if (__builtin_add_overflow(d[e], s[e], &d[e]))
 				d[e] = UINT64_MAX;
 	}
 	for (uint32_t c = 0; c < nc; c++) {
-		uint32_t a = comp[cg->calls[c].caller], b = comp[cg->calls[c].callee];
+		uint32_t a = comp[from[c]], b = comp[to[c]];
 		if (a == b)
-			continue;
-		uint64_t *d = csum + (size_t)a * ne;
-		const uint64_t *s = cg->call_incl + (size_t)c * ne;
+			continue;  /* recursion inside the component */
+		uint64_t *d = incl + (size_t)rep[a] * ne;
+		const uint64_t *s = ccost + (size_t)c * ne;
 		for (size_t e = 0; e < ne; e++)
 			if (__builtin_add_overflow(d[e], s[e], &d[e]))
 				d[e] = UINT64_MAX;
 	}
-	for (uint32_t f = 0; f < nf; f++) {
-		const uint64_t *s = csum + (size_t)comp[f] * ne;
-		uint64_t *d = incl + (size_t)f * ne;
+	for (uint32_t c = 0; c < n_comp; c++) {
+		uint64_t *d = incl + (size_t)rep[c] * ne;
 		for (size_t e = 0; e < ne; e++)
-			d[e] = s[e] < cg->totals[e] ? s[e] : cg->totals[e];
+			if (d[e] > total[e])
+				d[e] = total[e];
 	}
-	cg->incl = incl;
-	incl = NULL;
+	for (uint32_t f = 0; f < nf; f++)
+		if (rep[comp[f]] != f)
+			memcpy(incl + (size_t)f * ne, incl + (size_t)rep[comp[f]] * ne, ne * sizeof *incl);
 out:
 	free(start);
 	free(adj);
+	free(fill);
 	free(idx);
 	free(low);
 	free(comp);
@@ -191,7 +545,61 @@ out:
 	free(cs_v);
 	free(cs_e);
 	free(on);
-	free(csum);
-	free(incl);
 	return r;
+}
+
+int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
+{
+	size_t ne = cg->n_events;
+	int r;
+	if (k == 0) {
+		uint32_t nc = cg->n_edges;
+		uint32_t *from = malloc(((size_t)nc + 1) * sizeof *from);
+		uint32_t *to = malloc(((size_t)nc + 1) * sizeof *to);
+		uint64_t *incl = malloc(((size_t)cg->n_fns * ne + 1) * sizeof *incl);
+		r = !from || !to || !incl ? profdb__fail(-ENOMEM, "callgrind: out of memory") : 0;
+		if (r == 0) {
+			for (uint32_t c = 0; c < nc; c++) {
+				from[c] = cg->edges[c].caller;
+				to[c] = cg->edges[c].callee;
+			}
+			r = inclusive_of(cg->n_fns, cg->self, nc, from, to, cg->edge_cost, ne, cg->totals,
+			                 incl);
+		}
+		free(from);
+		free(to);
+		if (r < 0) {
+			free(incl);
+			return r;
+		}
+		cg->incl[0] = incl;
+		return 0;
+	}
+	const cg_profile *p = &cg->profiles[k - 1];
+	uint32_t nc = p->n_crows;
+	uint32_t *from = malloc(((size_t)nc + 1) * sizeof *from);
+	uint32_t *to = malloc(((size_t)nc + 1) * sizeof *to);
+	uint64_t *incl = malloc(((size_t)p->n_rows * ne + 1) * sizeof *incl);
+	r = !from || !to || !incl ? profdb__fail(-ENOMEM, "callgrind: out of memory") : 0;
+	for (uint32_t c = 0; r == 0 && c < nc; c++) {
+		const cg_crow *w = &cg->crows[p->crow_first + c];
+		uint32_t a = profdb__cg_find_row(cg, k - 1, w->caller);
+		uint32_t b = profdb__cg_find_row(cg, k - 1, w->callee);
+		if (a == CG_EMPTY || b == CG_EMPTY)  /* the scanner adds both rows */
+			r = profdb__fail(-EBADMSG, "callgrind: internal error: call row without a row");
+		from[c] = a - p->row_first;
+		to[c] = b - p->row_first;
+	}
+	if (r == 0)
+		r = inclusive_of(p->n_rows, cg->row_cost + (size_t)p->row_first * ne, nc, from, to,
+		                 cg->crow_cost + (size_t)p->crow_first * ne, ne,
+		                 cg->p_totals + (size_t)(k - 1) * ne, incl);
+	free(from);
+	free(to);
+	if (r < 0) {
+		free(incl);
+		return r;
+	}
+	cg->incl[k] = incl;
+	return 0;
 }

@@ -1,8 +1,14 @@
-/* Callgrind text parser: one pass over the text, line by line. Grammar and
- * decoding rules: doc/FORMATS.md ("Callgrind"). Every line is a
- * (start, length) window of the text, found with memchr inside the text's
- * bounds; tokens are windows of the line. No pointer is formed past the end
- * of the text. */
+/* Callgrind text scanner: one pass over each file, line by line. Grammar and
+ * decoding rules: doc/FORMATS.md ("Callgrind"). Every line is a (start,
+ * length) window of the text found with memchr inside the text's bounds;
+ * tokens are windows of the line; no pointer is formed past the end.
+ *
+ * Only aggregates are kept (cg-internal.h): a cost line adds its counts to
+ * the row of (profile, current function), a call cost line to the row of
+ * (profile, caller, callee). Line/instruction detail stays in the text: the
+ * scanner records the segments of each function and detail.c re-reads
+ * them on demand. That keeps the scan at a few instructions per byte and the
+ * memory proportional to functions and call edges, not to cost lines. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,36 +17,38 @@
 
 #include "cg-internal.h"
 
-enum { SP_OB = 0, SP_FILE = 1, SP_FN = 2 };
-enum { POS_INSTR = 0, POS_LINE = 1, POS_BB = 2 };
-#define MAX_POS 3
-
 typedef struct parser {
 	profdb_cg *cg;
+	cg_build *b;
+	cg_file *f;
+	uint32_t file;
 	uint64_t lineno;     /* 1-based */
 	uint64_t off;        /* byte offset of the current line */
+	uint64_t next_off;   /* byte offset of the line after it */
 	int last_line;       /* the current line has no '\n' after it */
+	cg_map id_map;       /* (space, id) -> name; per file, for large ids */
+	uint32_t *ids[3];    /* small ids: name + 1 (0 = undefined), per space */
+	uint32_t cap_ids[3];
+	uint64_t id_limit;   /* ids below it use ids[] (bounded by the text size) */
 
-	/* per part */
+	/* part */
+	uint32_t prof;                   /* current profile, CG_EMPTY before one */
 	int part_has_events;
 	uint32_t n_cols;                 /* columns of the part's events: line */
-	uint32_t colmap[CG_MAX_EVENTS];  /* column -> global event */
+	uint32_t colmap[CG_MAX_EVENTS];  /* column -> event */
 	uint32_t n_pos;
-	int pos_kind[MAX_POS];
-	int line_col;                    /* column of "line" or -1 */
-	uint64_t pos[MAX_POS];           /* current position */
-	int frozen;                      /* events fixed: a table row exists */
+	uint8_t pos_kind[CG_NPOS];
+	uint64_t pos[CG_NPOS];           /* current position */
 
 	/* current names (CG_EMPTY = unset) */
 	uint32_t ob, fl, fi, fn;
-	uint32_t cob, cfi, cfn;
-	uint32_t cur_fn;                 /* resolved function or CG_EMPTY */
+	uint32_t cob, cfi, cfn, jfl, jfn;
+	uint32_t cur_fn, cur_row;        /* resolved, or CG_EMPTY */
+	uint32_t seg;                    /* open segment, or CG_EMPTY */
 	int pending_call;                /* the previous line was calls= */
-	uint32_t call_callee;
-	uint64_t call_count;
+	uint32_t call_crow;
 
-	uint64_t *vec;                   /* n_events scratch */
-	int warned_nul, warned_neg, warned_extra, warned_unknown;
+	int warned_nul, warned_neg, warned_negcount, warned_extra, warned_unknown, warned_undef;
 } parser;
 
 static int perr(parser *ps, int code, const char *fmt, ...) PROFDB__PRINTF(3, 4);
@@ -55,9 +63,9 @@ static int perr(parser *ps, int code, const char *fmt, ...)
 		return profdb__fail(-ENODATA,
 		                    "%s: line %" PRIu64 " (offset %" PRIu64 "): file truncated "
 		                    "(last line has no newline and is incomplete): %s",
-		                    ps->cg->label, ps->lineno, ps->off, buf);
+		                    ps->f->label, ps->lineno, ps->off, buf);
 	return profdb__fail(code, "%s: line %" PRIu64 " (offset %" PRIu64 "): %s",
-	                    ps->cg->label, ps->lineno, ps->off, buf);
+	                    ps->f->label, ps->lineno, ps->off, buf);
 }
 
 static void pwarn(parser *ps, const char *fmt, ...) PROFDB__PRINTF(2, 3);
@@ -71,8 +79,10 @@ static void pwarn(parser *ps, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	profdb__warn(&ps->cg->opts, "%s: line %" PRIu64 " (offset %" PRIu64 "): %s",
-	             ps->cg->label, ps->lineno, ps->off, buf);
+	             ps->f->label, ps->lineno, ps->off, buf);
 }
+
+#define SHOWN(n) ((int)((n) > 40 ? 40 : (n)))
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -107,12 +117,13 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
-static size_t slot_of(uint64_t a, uint64_t b)
+static size_t slot_of(uint64_t a, uint32_t b)
 {
 	return (size_t)mix64(a ^ mix64(b + 0x9e3779b97f4a7c15ULL));
 }
 
-cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint64_t b, cg_eq_fn eq, const void *ctx)
+cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn eq,
+                             const void *ctx)
 {
 	size_t i = slot_of(a, b) & m->mask;
 	for (;;) {
@@ -151,60 +162,25 @@ int profdb__cg_map_reserve(cg_map *m)
 	return 0;
 }
 
-/* Start with room for about @p n entries (no rehash until then). */
-static int map_presize(cg_map *m, uint64_t n)
-{
-	size_t cap = 256;
-	while (cap < SIZE_MAX / 8 && (uint64_t)cap * 3 < n * 4)
-		cap *= 2;
-	if (cap > SIZE_MAX / sizeof(cg_slot))
-		return profdb__fail(-ENOMEM, "callgrind: map too large");
-	cg_slot *s = malloc(cap * sizeof *s);
-	if (!s)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	memset(s, 0xff, cap * sizeof *s);
-	free(m->s);
-	*m = (cg_map){s, cap - 1, 0};
-	return 0;
-}
-
 void profdb__cg_map_free(cg_map *m)
 {
 	free(m->s);
 	memset(m, 0, sizeof *m);
 }
 
-static int is_space(char c)
+void profdb__cg_build_free(cg_build *b)
 {
-	return c == ' ' || c == '\t';
+	profdb__cg_map_free(&b->name_map);
+	profdb__cg_map_free(&b->fn_map);
+	profdb__cg_map_free(&b->crow_map);
+	free(b->fn_by_name);
+	free(b->row_of_fn);
+	free(b->row_prof);
+	free(b->defs);
+	memset(b, 0, sizeof *b);
 }
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Next token of [*p, end): skips blanks; returns 0 at the end. */
-static int next_tok(const char **p, const char *end, const char **t, size_t *tl)
-{
-	const char *q = *p;
-	while (q < end && is_space(*q))
-		q++;
-	if (q == end) {
-		*p = q;
-		return 0;
-	}
-	const char *s = q;
-	while (q < end && !is_space(*q))
-		q++;
-	*t = s;
-	*tl = (size_t)(q - s);
-	*p = q;
-	return 1;
-}
-
-/* Unsigned decimal or 0x hex, the whole token. 0 ok, -1 syntax, -2 overflow. */
-static int parse_u64(const char *t, size_t n, uint64_t *out)
+int profdb__cg_u64(const char *t, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
 	if (n == 0)
@@ -228,8 +204,18 @@ static int parse_u64(const char *t, size_t n, uint64_t *out)
 		*out = v;
 		return 0;
 	}
+	if (n <= 19) {  /* cannot overflow: the common case, no checks */
+		for (size_t i = 0; i < n; i++) {
+			unsigned d = (unsigned)(unsigned char)t[i] - '0';
+			if (d > 9)
+				return -1;
+			v = v * 10 + d;
+		}
+		*out = v;
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++) {
-		if (!is_digit(t[i]))
+		if (!cg_is_digit(t[i]))
 			return -1;
 		if (__builtin_mul_overflow(v, 10, &v) ||
 		    __builtin_add_overflow(v, (uint64_t)(t[i] - '0'), &v))
@@ -239,12 +225,114 @@ static int parse_u64(const char *t, size_t n, uint64_t *out)
 	return 0;
 }
 
+int profdb__cg_subpos(const char *t, size_t n, uint64_t last, uint64_t *out)
+{
+	uint64_t x;
+	int r;
+	if (n == 1 && t[0] == '*') {
+		*out = last;
+		return 0;
+	}
+	if (t[0] == '+' || t[0] == '-') {
+		r = profdb__cg_u64(t + 1, n - 1, &x);
+		if (r < 0)
+			return r;
+		if (t[0] == '+')
+			return __builtin_add_overflow(last, x, out) ? -2 : 0;
+		if (x > last)
+			return -3;
+		*out = last - x;
+		return 0;
+	}
+	return profdb__cg_u64(t, n, out);
+}
+
 static int bad_number(parser *ps, int r, const char *what, const char *t, size_t n)
 {
-	int shown = n > 40 ? 40 : (int)n;
 	if (r == -2)
-		return perr(ps, -EBADMSG, "%s \"%.*s\" overflows 64 bits", what, shown, t);
-	return perr(ps, -EBADMSG, "%s \"%.*s\" is not a number", what, shown, t);
+		return perr(ps, -EBADMSG, "%s \"%.*s\" overflows 64 bits", what, SHOWN(n), t);
+	if (r == -3)
+		return perr(ps, -EBADMSG, "%s \"%.*s\" goes below 0", what, SHOWN(n), t);
+	return perr(ps, -EBADMSG, "%s \"%.*s\" is not a number", what, SHOWN(n), t);
+}
+
+static void rstrip(const char *p, size_t *n)
+{
+	while (*n && cg_is_space(p[*n - 1]))
+		(*n)--;
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+/* Re-stride an n x old table to n x ne (new columns zero). */
+static int restride(uint64_t **t, size_t n, uint32_t old, uint32_t ne)
+{
+	if (!*t || n == 0)
+		return 0;
+	if (n > SIZE_MAX / sizeof(uint64_t) / ne)
+		return profdb__fail(-ENOMEM, "callgrind: table too large");
+	uint64_t *q = calloc(n * ne, sizeof *q);
+	if (!q)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	for (size_t i = 0; i < n; i++)
+		memcpy(q + i * ne, *t + i * old, old * sizeof *q);
+	free(*t);
+	*t = q;
+	return 0;
+}
+
+int profdb__cg_widen(profdb_cg *cg, uint32_t ne)
+{
+	uint32_t old = cg->n_events;
+	if (ne <= old)
+		return 0;
+	int r = 0;
+	if (old == 0) {
+		/* Tables allocated with stride 0 hold nothing: start them over. */
+		free(cg->p_totals);
+		free(cg->p_summary);
+		free(cg->p_totline);
+		free(cg->row_cost);
+		free(cg->crow_cost);
+		cg->p_totals = cg->p_summary = cg->p_totline = cg->row_cost = cg->crow_cost = NULL;
+		size_t np = cg->cap_profiles, nr = cg->cap_rows, nc = cg->cap_crows;
+		if ((np && (!(cg->p_totals = calloc(np * ne, 8)) ||
+		            !(cg->p_summary = calloc(np * ne, 8)) ||
+		            !(cg->p_totline = calloc(np * ne, 8)))) ||
+		    (nr && !(cg->row_cost = calloc(nr * ne, 8))) ||
+		    (nc && !(cg->crow_cost = calloc(nc * ne, 8))))
+			return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	} else if ((r = restride(&cg->p_totals, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->p_summary, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->p_totline, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->row_cost, cg->cap_rows, old, ne)) < 0 ||
+	           (r = restride(&cg->crow_cost, cg->cap_crows, old, ne)) < 0) {
+		return r;
+	}
+	cg->n_events = ne;
+	return 0;
+}
+
+/* Grow a cost table in step with its row table. */
+static int grow_rows(void **rows, uint64_t **costs, uint32_t *cap, uint32_t n, size_t elem,
+                     uint32_t ne)
+{
+	uint32_t old = *cap;
+	int r = profdb__cg_grow(rows, cap, (uint64_t)n + 1, elem);
+	if (r < 0 || *cap == old || ne == 0)
+		return r;
+	if (*cap > SIZE_MAX / sizeof(uint64_t) / ne) {
+		*cap = old;
+		return profdb__fail(-ENOMEM, "callgrind: table too large");
+	}
+	uint64_t *q = realloc(*costs, (size_t)*cap * ne * sizeof(uint64_t));
+	if (!q) {
+		*cap = old;
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	}
+	memset(q + (size_t)old * ne, 0, (size_t)(*cap - old) * ne * sizeof(uint64_t));
+	*costs = q;
+	return 0;
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -280,54 +368,82 @@ static uint64_t hash_bytes(const char *p, size_t n)
 static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 {
 	profdb_cg *cg = ps->cg;
+	cg_map *m = &ps->b->name_map;
 	if (n == 0) {
 		*idx = 0;
 		return 0;
 	}
-	if (!ps->warned_nul && memchr(p, 0, n)) {
-		ps->warned_nul = 1;
+	if (memchr(p, 0, n) && !ps->warned_nul++)
 		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
-	}
-	int r = profdb__cg_map_reserve(&cg->name_map);
+	int r = profdb__cg_map_reserve(m);
 	if (r < 0)
 		return r;
 	name_key k = {cg, p, (uint32_t)n};
 	uint64_t h = hash_bytes(p, n);
-	cg_slot *s = profdb__cg_map_find(&cg->name_map, h, n, name_eq, &k);
+	cg_slot *s = profdb__cg_map_find(m, h, (uint32_t)n, name_eq, &k);
 	if (s->v != CG_EMPTY) {
 		*idx = s->v;
 		return 0;
 	}
 	r = profdb__cg_grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
-	            sizeof *cg->names);
+	                    sizeof *cg->names);
 	if (r < 0)
 		return r;
 	cg->names[cg->n_names] = (cg_name){p, (uint32_t)n};
 	s->a = h;
-	s->b = n;
+	s->b = (uint32_t)n;
 	s->v = cg->n_names;
-	cg->name_map.n++;
+	m->n++;
 	*idx = cg->n_names++;
 	return 0;
 }
 
-static void rstrip(const char *p, size_t *n)
+static const char *const space_name[] = {"object", "file", "function"};
+
+/* Where the name of (space, id) lives: a dense array for the small ids
+ * writers use (callgrind numbers from 0 or 1), a hash map beyond. */
+static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 {
-	while (*n && is_space(p[*n - 1]))
-		(*n)--;
+	if (id < ps->id_limit) {
+		uint32_t old = ps->cap_ids[sp];
+		if (id >= old) {
+			int r = profdb__cg_grow((void **)&ps->ids[sp], &ps->cap_ids[sp], id + 1,
+			                        sizeof(uint32_t));
+			if (r < 0)
+				return r;
+			memset(ps->ids[sp] + old, 0xff, (ps->cap_ids[sp] - old) * sizeof(uint32_t));
+		}
+		*out = &ps->ids[sp][id];
+		return 0;
+	}
+	int r = profdb__cg_map_reserve(&ps->id_map);
+	if (r < 0)
+		return r;
+	cg_slot *s = profdb__cg_map_find(&ps->id_map, id, (uint32_t)sp, NULL, NULL);
+	if (s->v == CG_EMPTY) {  /* a map slot cannot hold CG_EMPTY: mark it CG_UNDEF */
+		s->a = id;
+		s->b = (uint32_t)sp;
+		s->v = CG_UNDEF;
+		ps->id_map.n++;
+	}
+	*out = &s->v;
+	return 0;
 }
 
 /* The value of a name line in ID space @p sp: "(id) name", "(id)" or a
  * literal name. Only '(' followed by a digit starts the compressed form. */
 static int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 {
-	profdb_cg *cg = ps->cg;
+	while (n && cg_is_space(*v)) {
+		v++;
+		n--;
+	}
 	rstrip(v, &n);
-	if (n >= 2 && v[0] == '(' && is_digit(v[1])) {
+	if (n >= 2 && v[0] == '(' && cg_is_digit(v[1])) {
 		size_t i = 1;
 		uint64_t id = 0;
 		int ovf = 0;
-		while (i < n && is_digit(v[i])) {
+		while (i < n && cg_is_digit(v[i])) {
 			if (__builtin_mul_overflow(id, 10, &id) ||
 			    __builtin_add_overflow(id, (uint64_t)(v[i] - '0'), &id))
 				ovf = 1;
@@ -335,28 +451,30 @@ static int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *i
 		}
 		if (i < n && v[i] == ')') {
 			if (ovf)
-				return perr(ps, -EBADMSG, "name id overflows 64 bits");
+				return perr(ps, -EBADMSG, "%s name id overflows 64 bits", space_name[sp]);
 			size_t tok_len = i + 1;
 			const char *rest = v + tok_len;
 			size_t rn = n - tok_len;
-			while (rn && is_space(*rest)) {
+			while (rn && cg_is_space(*rest)) {
 				rest++;
 				rn--;
 			}
-			int r = profdb__cg_map_reserve(&cg->id_map);
+			uint32_t *slot;
+			int r = id_slot(ps, sp, id, &slot);
 			if (r < 0)
 				return r;
-			cg_slot *s = profdb__cg_map_find(&cg->id_map, (uint64_t)sp, id, NULL, NULL);
 			if (rn == 0) {
-				if (s->v != CG_EMPTY) {
-					*idx = s->v;
+				if (*slot < CG_UNDEF) {
+					*idx = *slot;
 					return 0;
 				}
-				/* Undefined id: a soft error (old callgrind, some
+				/* Undefined id: a soft error (callgrind 0.10, some other
 				 * writers). The token "(id)" itself becomes the name. */
-				pwarn(ps, "undefined %s id %" PRIu64 "; using \"(%" PRIu64 ")\" as name",
-				      sp == SP_OB ? "object" : sp == SP_FILE ? "file" : "function", id,
-				      id);
+				if (!ps->warned_undef++)
+					pwarn(ps,
+					      "undefined %s id %" PRIu64 "; \"(%" PRIu64 ")\" is used as the "
+					      "name (further ones silently)",
+					      space_name[sp], id, id);
 				rest = v;
 				rn = tok_len;
 			}
@@ -364,12 +482,10 @@ static int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *i
 			r = intern(ps, rest, rn, &ni);
 			if (r < 0)
 				return r;
-			if (s->v == CG_EMPTY) {
-				s->a = (uint64_t)sp;
-				s->b = id;
-				cg->id_map.n++;
-			}
-			s->v = ni;  /* a redefinition replaces */
+			r = id_slot(ps, sp, id, &slot);  /* intern may not move it, but be safe */
+			if (r < 0)
+				return r;
+			*slot = ni;  /* a redefinition replaces */
 			*idx = ni;
 			return 0;
 		}
@@ -377,153 +493,529 @@ static int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *i
 	return intern(ps, v, n, idx);
 }
 
-/* ---- tables --------------------------------------------------------------- */
+/* ---- parts and rows ------------------------------------------------------- */
 
-static int freeze(parser *ps)
+static void reset_names(parser *ps)
+{
+	ps->ob = ps->fl = ps->fi = ps->fn = CG_EMPTY;
+	ps->cob = ps->cfi = ps->cfn = ps->jfl = ps->jfn = CG_EMPTY;
+	ps->cur_fn = ps->cur_row = CG_EMPTY;
+}
+
+static void close_seg(parser *ps)
+{
+	if (ps->seg != CG_EMPTY)
+		ps->cg->segs[ps->seg].end = ps->off;
+	ps->seg = CG_EMPTY;
+}
+
+/* End the current part (a new one starts at the next line that needs it). */
+static void end_part(parser *ps)
+{
+	close_seg(ps);
+	ps->prof = CG_EMPTY;
+	ps->part_has_events = 0;
+	ps->n_pos = 1;
+	ps->pos_kind[0] = CG_POS_LINE;
+	memset(ps->pos, 0, sizeof ps->pos);
+	reset_names(ps);
+}
+
+/* Record the current column map as the current profile's (detail.c). */
+static int save_cols(parser *ps)
 {
 	profdb_cg *cg = ps->cg;
-	if (ps->frozen)
-		return 0;
-	if (!ps->cg->n_events)
-		return perr(ps, -EBADMSG, "cost data before any events: line");
-	ps->frozen = 1;
-	size_t n = cg->n_events ? cg->n_events : 1;
-	cg->totals = calloc(n, sizeof(uint64_t));
-	cg->file_summary = calloc(n, sizeof(uint64_t));
-	cg->file_totals = calloc(n, sizeof(uint64_t));
-	if (!cg->totals || !cg->file_summary || !cg->file_totals)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	int r = profdb__cg_grow((void **)&cg->cols, &cg->cap_cols, (uint64_t)cg->n_cols + ps->n_cols,
+	                        sizeof *cg->cols);
+	if (r < 0)
+		return r;
+	if (ps->n_cols)  /* cols is NULL until the first events: */
+		memcpy(cg->cols + cg->n_cols, ps->colmap, ps->n_cols * sizeof *cg->cols);
+	cg->profiles[ps->prof].col_first = cg->n_cols;
+	cg->profiles[ps->prof].n_cols = ps->n_cols;
+	cg->n_cols += ps->n_cols;
 	return 0;
 }
 
-/* Grow a cost table in step with its row table. */
-static int grow_rows(void **rows, uint64_t **costs, uint32_t *cap, uint32_t n,
-                     size_t elem, uint32_t n_events)
+static int need_part(parser *ps)
 {
-	uint32_t old = *cap;
-	int r = profdb__cg_grow(rows, cap, (uint64_t)n + 1, elem);
+	profdb_cg *cg = ps->cg;
+	if (ps->prof != CG_EMPTY)
+		return 0;
+	uint32_t old = cg->cap_profiles;
+	int r = profdb__cg_grow((void **)&cg->profiles, &cg->cap_profiles,
+	                        (uint64_t)cg->n_profiles + 1, sizeof *cg->profiles);
 	if (r < 0)
 		return r;
-	if (*cap != old) {
-		size_t ne = n_events ? n_events : 1;
-		if (*cap > SIZE_MAX / sizeof(uint64_t) / ne)
-			return profdb__fail(-ENOMEM, "callgrind: table too large");
-		uint64_t *q = realloc(*costs, (size_t)*cap * ne * sizeof(uint64_t));
-		if (!q) {
-			*cap = old;  /* the row table grew; keeping old is safe */
-			return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	if (old != cg->cap_profiles && cg->n_events) {
+		size_t ne = cg->n_events, cap = cg->cap_profiles;
+		uint64_t **t[3] = {&cg->p_totals, &cg->p_summary, &cg->p_totline};
+		for (int i = 0; i < 3; i++) {
+			uint64_t *q = realloc(*t[i], cap * ne * sizeof *q);
+			if (!q)
+				return profdb__fail(-ENOMEM, "callgrind: out of memory");
+			memset(q + old * ne, 0, (cap - old) * ne * sizeof *q);
+			*t[i] = q;
 		}
-		*costs = q;
 	}
+	uint32_t p = cg->n_profiles++;
+	memset(&cg->profiles[p], 0, sizeof cg->profiles[p]);
+	cg->profiles[p].file = ps->file;
+	ps->prof = p;
+	if ((r = save_cols(ps)) < 0)
+		return r;
+	cg->profiles[p].n_pos = ps->n_pos;
+	memcpy(cg->profiles[p].pos_kind, ps->pos_kind, sizeof ps->pos_kind);
 	return 0;
 }
 
 static int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
-	int r = freeze(ps);
-	if (r < 0)
-		return r;
-	r = profdb__cg_map_reserve(&cg->fn_map);
+	cg_build *b = ps->b;
+	/* Most names belong to one (object, file): try the last function seen
+	 * with this name before hashing. */
+	if (fn < b->cap_fn_by_name) {
+		uint32_t c = b->fn_by_name[fn];
+		if (c < cg->n_fns && cg->fns[c].ob == ob && cg->fns[c].fl == fl) {
+			*out = c;
+			return 0;
+		}
+	}
+	cg_map *m = &b->fn_map;
+	int r = profdb__cg_map_reserve(m);
 	if (r < 0)
 		return r;
 	uint64_t a = (uint64_t)ob << 32 | fl;
-	cg_slot *s = profdb__cg_map_find(&cg->fn_map, a, fn, NULL, NULL);
-	if (s->v != CG_EMPTY) {
-		*out = s->v;
-		return 0;
+	cg_slot *s = profdb__cg_map_find(m, a, fn, NULL, NULL);
+	uint32_t i = s->v;
+	if (i == CG_EMPTY) {
+		r = profdb__cg_grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1,
+		                    sizeof *cg->fns);
+		if (r < 0)
+			return r;
+		i = cg->n_fns++;
+		cg->fns[i] = (cg_fn){ob, fl, fn, CG_EMPTY, CG_EMPTY};
+		s->a = a;
+		s->b = fn;
+		s->v = i;
+		m->n++;
 	}
-	r = grow_rows((void **)&cg->fns, &cg->self, &cg->cap_fns, cg->n_fns, sizeof *cg->fns,
-	              cg->n_events);
-	if (r < 0)
-		return r;
-	uint32_t i = cg->n_fns++;
-	cg->fns[i] = (cg_fn){ob, fl, fn, 0, 0};
-	memset(cg->self + (size_t)i * cg->n_events, 0, cg->n_events * sizeof(uint64_t));
-	s->a = a;
-	s->b = fn;
-	s->v = i;
-	cg->fn_map.n++;
+	uint32_t old = b->cap_fn_by_name;
+	if (fn >= old) {
+		r = profdb__cg_grow((void **)&b->fn_by_name, &b->cap_fn_by_name, (uint64_t)fn + 1,
+		                    sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		memset(b->fn_by_name + old, 0xff, (b->cap_fn_by_name - old) * sizeof(uint32_t));
+	}
+	b->fn_by_name[fn] = i;
 	*out = i;
 	return 0;
 }
 
-static int add_costs(parser *ps, uint64_t *dst, const uint64_t *src, const char *what)
+/* The row of (current profile, fn). Profiles are scanned one after the
+ * other and never resumed, so a per-function stamp "row of profile p" is
+ * exact: a stamp of another profile means the row does not exist yet. */
+static int get_row(parser *ps, uint32_t fn, uint32_t *out)
 {
-	for (uint32_t e = 0; e < ps->cg->n_events; e++)
-		if (__builtin_add_overflow(dst[e], src[e], &dst[e]))
-			return perr(ps, -EBADMSG, "%s of event %.*s overflows 64 bits", what,
-			            (int)ps->cg->events[e].name.len, ps->cg->events[e].name.p);
+	profdb_cg *cg = ps->cg;
+	cg_build *b = ps->b;
+	if (fn >= b->cap_row_of_fn) {
+		uint32_t cap = b->cap_row_of_fn, cap2 = cap;
+		int r = profdb__cg_grow((void **)&b->row_of_fn, &cap, (uint64_t)fn + 1,
+		                        sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		r = profdb__cg_grow((void **)&b->row_prof, &cap2, (uint64_t)fn + 1, sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		memset(b->row_prof + b->cap_row_of_fn, 0,
+		       (cap2 - b->cap_row_of_fn) * sizeof(uint32_t));
+		b->cap_row_of_fn = cap < cap2 ? cap : cap2;
+	}
+	if (b->row_prof[fn] == ps->prof + 1) {
+		*out = b->row_of_fn[fn];
+		return 0;
+	}
+	int r = grow_rows((void **)&cg->rows, &cg->row_cost, &cg->cap_rows, cg->n_rows,
+	                  sizeof *cg->rows, cg->n_events);
+	if (r < 0)
+		return r;
+	uint32_t i = cg->n_rows++;
+	cg->rows[i] = (cg_row){ps->prof, fn};
+	b->row_prof[fn] = ps->prof + 1;
+	b->row_of_fn[fn] = i;
+	*out = i;
 	return 0;
 }
 
-static int add_call(parser *ps, uint32_t caller, uint32_t callee, uint64_t count,
-                    const uint64_t *v)
+/* The current function and its row, resolved on first use after a change
+ * of ob=/fl=/fn=. */
+static int need_fn(parser *ps)
 {
-	profdb_cg *cg = ps->cg;
-	int r = profdb__cg_map_reserve(&cg->call_map);
+	if (ps->cur_row != CG_EMPTY)
+		return 0;
+	if (ps->fn == CG_EMPTY)
+		return perr(ps, -EBADMSG, "cost, calls= or jump line before any fn= line");
+	int r = get_fn(ps, ps->ob == CG_EMPTY ? 0 : ps->ob, ps->fl == CG_EMPTY ? 0 : ps->fl, ps->fn,
+	               &ps->cur_fn);
 	if (r < 0)
 		return r;
-	cg_slot *s = profdb__cg_map_find(&cg->call_map, caller, callee, NULL, NULL);
-	uint32_t i = s->v;
-	if (i == CG_EMPTY) {
-		r = grow_rows((void **)&cg->calls, &cg->call_incl, &cg->cap_calls, cg->n_calls,
-		              sizeof *cg->calls, cg->n_events);
-		if (r < 0)
-			return r;
-		i = cg->n_calls++;
-		cg->calls[i] = (cg_call){caller, callee, 0};
-		memset(cg->call_incl + (size_t)i * cg->n_events, 0,
-		       cg->n_events * sizeof(uint64_t));
-		s->a = caller;
-		s->b = callee;
-		s->v = i;
-		cg->call_map.n++;
-	}
-	if (__builtin_add_overflow(cg->calls[i].count, count, &cg->calls[i].count))
-		return perr(ps, -EBADMSG, "call count overflows 64 bits");
-	return add_costs(ps, cg->call_incl + (size_t)i * cg->n_events, v, "inclusive call cost");
+	return get_row(ps, ps->cur_fn, &ps->cur_row);
 }
 
-static int add_line(parser *ps, uint32_t fn, uint32_t file, uint64_t line, const uint64_t *v)
+/* Open a segment at the current line (before its position is applied). */
+static int need_seg(parser *ps)
 {
-	profdb_cg *cg = ps->cg;
-	int r = profdb__cg_map_reserve(&cg->line_map);
+	if (ps->seg != CG_EMPTY)
+		return 0;
+	int r = need_fn(ps);
 	if (r < 0)
 		return r;
-	uint64_t a = (uint64_t)fn << 32 | file;
-	cg_slot *s = profdb__cg_map_find(&cg->line_map, a, line, NULL, NULL);
-	uint32_t i = s->v;
-	if (i == CG_EMPTY) {
-		r = grow_rows((void **)&cg->lines, &cg->line_cost, &cg->cap_lines, cg->n_lines,
-		              sizeof *cg->lines, cg->n_events);
+	profdb_cg *cg = ps->cg;
+	r = profdb__cg_grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1,
+	                    sizeof *cg->segs);
+	if (r < 0)
+		return r;
+	cg_seg *g = &cg->segs[cg->n_segs];
+	memset(g, 0, sizeof *g);
+	g->off = g->end = ps->off;
+	memcpy(g->pos, ps->pos, sizeof g->pos);
+	g->profile = ps->prof;
+	g->fn = ps->cur_fn;
+	g->src = ps->fi != CG_EMPTY ? ps->fi : ps->fl != CG_EMPTY ? ps->fl : 0;
+	g->jfl = ps->jfl;
+	g->jfn = ps->jfn;
+	g->next = CG_EMPTY;
+	ps->seg = cg->n_segs++;
+	cg_fn *f = &cg->fns[ps->cur_fn];  /* append to the function's list */
+	if (f->seg_last == CG_EMPTY)
+		f->seg_first = ps->seg;
+	else
+		cg->segs[f->seg_last].next = ps->seg;
+	f->seg_last = ps->seg;
+	return 0;
+}
+
+static int add_checked(parser *ps, uint64_t *d, uint64_t x, uint32_t e, const char *what)
+{
+	if (__builtin_add_overflow(*d, x, d)) {
+		const cg_name *n = &ps->cg->events[e].name;
+		return perr(ps, -EBADMSG, "%s of event %.*s overflows 64 bits", what, SHOWN(n->len),
+		            n->p);
+	}
+	return 0;
+}
+
+/* ---- body lines ------------------------------------------------------------ */
+
+/* The subpositions of a cost line into ps->pos. */
+static int read_position(parser *ps, const char **p, const char *end)
+{
+	uint64_t np[CG_NPOS];
+	const char *t;
+	size_t n;
+	for (uint32_t c = 0; c < ps->n_pos; c++) {
+		if (!cg_tok(p, end, &t, &n))
+			return perr(ps, -EBADMSG, "cost line has fewer than %u positions", ps->n_pos);
+		int r = profdb__cg_subpos(t, n, ps->pos[c], &np[c]);
+		if (r < 0)
+			return bad_number(ps, r, "position", t, n);
+	}
+	memcpy(ps->pos, np, ps->n_pos * sizeof np[0]);
+	return 0;
+}
+
+/* Costs after the position, added into @p dst (one row, n_events wide). */
+static int read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
+                      const char *what)
+{
+	const char *t;
+	size_t n;
+	uint32_t k = 0;
+	for (;;) {
+		while (p < end && cg_is_space(*p))
+			p++;
+		if (p == end)
+			return 0;
+		/* Fast path: a decimal of at most 19 digits (cannot overflow). */
+		uint64_t x = 0;
+		const char *q = p;
+		while (q < end && q - p < 19) {
+			unsigned d = (unsigned)(unsigned char)*q - '0';
+			if (d > 9)
+				break;
+			x = x * 10 + d;
+			q++;
+		}
+		if (q > p && (q == end || cg_is_space(*q))) {
+			p = q;
+		} else {
+			/* Hex, 20 digits, negative or garbage: the general parser. */
+			t = p;
+			n = 0;
+			cg_tok(&p, end, &t, &n);
+			int r = profdb__cg_u64(t, n, &x);
+			if (r < 0) {
+				if (t[0] == '-' && n > 1 && profdb__cg_u64(t + 1, n - 1, &x) == 0) {
+					if (!ps->warned_neg++)
+						pwarn(ps,
+						      "negative cost \"%.*s\" counted as 0 (further ones silently)",
+						      SHOWN(n), t);
+					x = 0;
+				} else {
+					return bad_number(ps, r, "cost", t, n);
+				}
+			}
+		}
+		if (k >= ps->n_cols) {
+			if (!ps->warned_extra++)
+				pwarn(ps, "more costs than events; extra costs ignored (further ones "
+				          "silently)");
+			return 0;
+		}
+		uint32_t e = ps->colmap[k++];
+		uint64_t sum;
+		if (__builtin_add_overflow(dst[e], x, &sum))
+			return add_checked(ps, &dst[e], x, e, what);  /* fails, names the event */
+		dst[e] = sum;
+	}
+}
+
+static int cost_line(parser *ps, const char *p, const char *end)
+{
+	profdb_cg *cg = ps->cg;
+	int r;
+	if (ps->pending_call) {
+		/* The cost of the call: inclusive, not part of the caller's self. */
+		ps->pending_call = 0;
+		r = read_position(ps, &p, end);
 		if (r < 0)
 			return r;
-		i = cg->n_lines++;
-		cg->lines[i] = (cg_line){fn, file, line};
-		memset(cg->line_cost + (size_t)i * cg->n_events, 0,
-		       cg->n_events * sizeof(uint64_t));
-		s->a = a;
-		s->b = line;
-		s->v = i;
-		cg->line_map.n++;
+		ps->cob = ps->cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
+		return read_costs(ps, p, end, cg->crow_cost + (size_t)ps->call_crow * cg->n_events,
+		                  "inclusive call cost");
 	}
-	return add_costs(ps, cg->line_cost + (size_t)i * cg->n_events, v, "line cost");
+	if (ps->fn != CG_EMPTY) {
+		r = need_seg(ps);
+		if (r < 0)
+			return r;
+	}
+	r = read_position(ps, &p, end);
+	if (r < 0)
+		return r;
+	while (p < end && cg_is_space(*p))
+		p++;
+	if (p == end)
+		return 0;  /* a position-only line (after a jump) */
+	if (ps->n_cols == 0)
+		return perr(ps, -EBADMSG, "cost line before any events: line");
+	r = need_fn(ps);
+	if (r < 0)
+		return r;
+	return read_costs(ps, p, end, cg->row_cost + (size_t)ps->cur_row * cg->n_events,
+	                  "self cost");
+}
+
+/* The count(s) and the target of calls=, jump=, jcnd=. Targets are relative
+ * to the current position and do not change it. */
+static int target_line(parser *ps, const char *key, const char *p, const char *end,
+                       uint64_t *count_out)
+{
+	const char *t;
+	size_t n;
+	uint64_t x;
+	int r;
+	if (!cg_tok(&p, end, &t, &n))
+		return perr(ps, -EBADMSG, "%s line without a count", key);
+	const char *slash = memchr(t, '/', n);
+	size_t cn = slash ? (size_t)(slash - t) : n;
+	r = profdb__cg_u64(t, cn, &x);
+	if (r < 0) {
+		if (cn > 1 && t[0] == '-' && profdb__cg_u64(t + 1, cn - 1, &x) == 0) {
+			if (!ps->warned_negcount++)
+				pwarn(ps, "negative %s count \"%.*s\" counted as 0 (further ones silently)",
+				      key, SHOWN(cn), t);
+			x = 0;
+		} else {
+			return bad_number(ps, r, key, t, cn);
+		}
+	}
+	if (slash) {
+		uint64_t y;
+		r = profdb__cg_u64(slash + 1, n - cn - 1, &y);
+		if (r < 0)
+			return bad_number(ps, r, key, slash + 1, n - cn - 1);
+	} else if (key[1] == 'c') {
+		/* jcnd= in the spec's "exe-count jump-count" form: the second number
+		 * comes before the target. */
+		const char *q = p;
+		if (cg_tok(&q, end, &t, &n) && profdb__cg_u64(t, n, &x) == 0 && cg_tok(&q, end, &t, &n))
+			p = q - n;
+	}
+	*count_out = x;
+	/* As many subpositions as are given (some writers give only the line),
+	 * each checked; extra tokens (Xdebug's "calls=1 0 0") are ignored. */
+	for (uint32_t c = 0; c < ps->n_pos && cg_tok(&p, end, &t, &n); c++) {
+		uint64_t dummy;
+		r = profdb__cg_subpos(t, n, ps->pos[c], &dummy);
+		if (r < 0)
+			return bad_number(ps, r, "target position", t, n);
+	}
+	return 0;
+}
+
+static int key_is(const char *k, size_t kn, const char *lit)
+{
+	size_t n = strlen(lit);
+	return kn == n && memcmp(k, lit, n) == 0;
+}
+
+static int calls_line(parser *ps, const char *v, const char *end)
+{
+	profdb_cg *cg = ps->cg;
+	uint64_t count;
+	int r = need_seg(ps);
+	if (r < 0)
+		return r;
+	r = target_line(ps, "calls=", v, end, &count);
+	if (r < 0)
+		return r;
+	if (ps->cfn == CG_EMPTY)
+		return perr(ps, -EBADMSG, "calls= without a preceding cfn=");
+	if (ps->n_cols == 0)
+		return perr(ps, -EBADMSG, "calls= line before any events: line");
+	uint32_t ob = ps->cob != CG_EMPTY ? ps->cob : ps->ob != CG_EMPTY ? ps->ob : 0;
+	uint32_t fl = ps->cfi != CG_EMPTY ? ps->cfi
+	            : ps->fi != CG_EMPTY  ? ps->fi
+	            : ps->fl != CG_EMPTY  ? ps->fl
+	                                  : 0;
+	uint32_t callee, callee_row;
+	r = get_fn(ps, ob, fl, ps->cfn, &callee);
+	if (r < 0)
+		return r;
+	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
+	if (r < 0)
+		return r;
+	cg_map *m = &ps->b->crow_map;
+	r = profdb__cg_map_reserve(m);
+	if (r < 0)
+		return r;
+	uint64_t a = (uint64_t)ps->prof << 32 | ps->cur_fn;
+	cg_slot *s = profdb__cg_map_find(m, a, callee, NULL, NULL);
+	uint32_t i = s->v;
+	if (i == CG_EMPTY) {
+		r = grow_rows((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows, cg->n_crows,
+		              sizeof *cg->crows, cg->n_events);
+		if (r < 0)
+			return r;
+		i = cg->n_crows++;
+		cg->crows[i] = (cg_crow){ps->prof, ps->cur_fn, callee, 0, 0};
+		s->a = a;
+		s->b = callee;
+		s->v = i;
+		m->n++;
+	}
+	if (__builtin_add_overflow(cg->crows[i].count, count, &cg->crows[i].count))
+		return perr(ps, -EBADMSG, "call count overflows 64 bits");
+	ps->call_crow = i;
+	ps->pending_call = 1;
+	return 0;
+}
+
+static int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *end)
+{
+	size_t n = (size_t)(end - v);
+	uint32_t idx;
+	int r;
+	switch (kn) {
+	case 2:
+		if (k[0] == 'f' && (k[1] == 'n' || k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
+			close_seg(ps);
+			r = resolve_name(ps, k[1] == 'n' ? CG_SP_FN : CG_SP_FILE, v, n, &idx);
+			if (r < 0)
+				return r;
+			if (k[1] == 'n') {
+				ps->fn = idx;
+				ps->fi = ps->fl;  /* back to the function's file (KCachegrind) */
+				ps->cur_fn = ps->cur_row = CG_EMPTY;
+				ps->jfl = ps->jfn = CG_EMPTY;
+			} else if (k[1] == 'l') {
+				ps->fl = ps->fi = idx;
+				ps->cur_fn = ps->cur_row = CG_EMPTY;
+			} else {
+				ps->fi = idx;
+			}
+			return 0;
+		}
+		if (k[0] == 'o' && k[1] == 'b') {
+			close_seg(ps);
+			r = resolve_name(ps, CG_SP_OB, v, n, &ps->ob);
+			ps->cur_fn = ps->cur_row = CG_EMPTY;
+			return r;
+		}
+		break;
+	case 3:
+		if (key_is(k, kn, "cfn"))
+			return resolve_name(ps, CG_SP_FN, v, n, &ps->cfn);
+		if (key_is(k, kn, "cfi") || key_is(k, kn, "cfl"))
+			return resolve_name(ps, CG_SP_FILE, v, n, &ps->cfi);
+		if (key_is(k, kn, "cob"))
+			return resolve_name(ps, CG_SP_OB, v, n, &ps->cob);
+		if (key_is(k, kn, "jfi") || key_is(k, kn, "jfn")) {
+			close_seg(ps);
+			if (k[2] == 'i')
+				return resolve_name(ps, CG_SP_FILE, v, n, &ps->jfl);
+			return resolve_name(ps, CG_SP_FN, v, n, &ps->jfn);
+		}
+		break;
+	case 4:
+		if (key_is(k, kn, "jump") || key_is(k, kn, "jcnd")) {
+			uint64_t count;
+			r = need_seg(ps);
+			if (r < 0)
+				return r;
+			r = target_line(ps, k[1] == 'u' ? "jump=" : "jcnd=", v, end, &count);
+			/* jfi=/jfn= name the target of the next jump only; a new
+			 * segment starts so detail.c sees the same state. */
+			if (ps->jfl != CG_EMPTY || ps->jfn != CG_EMPTY) {
+				ps->cg->segs[ps->seg].end = ps->next_off;
+				ps->seg = CG_EMPTY;
+				ps->jfl = ps->jfn = CG_EMPTY;
+			}
+			return r;
+		}
+		break;
+	case 5:
+		if (key_is(k, kn, "calls"))
+			return calls_line(ps, v, end);
+		break;
+	}
+	/* Unknown key= line (rec=, frfn=, bb=, ln=, cfni=, ...): skipped with a
+	 * warning; a name definition it carries is registered by the key's
+	 * suffix so later references resolve. */
+	if (!ps->warned_unknown++)
+		pwarn(ps, "unknown line \"%.*s=\" skipped (further unknown lines silently)",
+		      SHOWN(kn), k);
+	if (n >= 2 && v[0] == '(' && cg_is_digit(v[1]) && kn >= 2) {
+		int sp = -1;
+		const char *sfx = k + kn - 2;
+		if (memcmp(sfx, "fn", 2) == 0)
+			sp = CG_SP_FN;
+		else if (memcmp(sfx, "ob", 2) == 0)
+			sp = CG_SP_OB;
+		else if (memcmp(sfx, "fl", 2) == 0 || memcmp(sfx, "fi", 2) == 0 ||
+		         memcmp(sfx, "fe", 2) == 0)
+			sp = CG_SP_FILE;
+		const char *q = memchr(v, ')', n);
+		if (sp >= 0 && q && (size_t)(end - q) > 1)  /* a definition, not a use */
+			return resolve_name(ps, sp, v, n, &idx);
+	}
+	return 0;
 }
 
 /* ---- header lines --------------------------------------------------------- */
-
-static void new_part_state(parser *ps)
-{
-	ps->part_has_events = 0;  /* the columns stay until the next events: */
-	ps->n_pos = 1;
-	ps->pos_kind[0] = POS_LINE;
-	ps->line_col = 0;
-	memset(ps->pos, 0, sizeof ps->pos);
-	ps->ob = ps->fl = ps->fi = ps->fn = CG_EMPTY;
-	ps->cob = ps->cfi = ps->cfn = CG_EMPTY;
-	ps->cur_fn = CG_EMPTY;
-}
 
 static int parse_positions(parser *ps, const char *v, const char *end)
 {
@@ -531,27 +1023,28 @@ static int parse_positions(parser *ps, const char *v, const char *end)
 	size_t n;
 	uint32_t k = 0;
 	int seen[3] = {0, 0, 0};
-	ps->line_col = -1;
-	while (next_tok(&v, end, &t, &n)) {
+	while (cg_tok(&v, end, &t, &n)) {
 		int kind;
 		if (n == 5 && memcmp(t, "instr", 5) == 0)
-			kind = POS_INSTR;
+			kind = CG_POS_INSTR;
 		else if (n == 4 && memcmp(t, "line", 4) == 0)
-			kind = POS_LINE;
+			kind = CG_POS_LINE;
 		else if (n == 2 && memcmp(t, "bb", 2) == 0)
-			kind = POS_BB;
+			kind = CG_POS_BB;
 		else
-			return perr(ps, -EBADMSG, "unknown position type \"%.*s\"",
-			            n > 40 ? 40 : (int)n, t);
+			return perr(ps, -EBADMSG, "unknown position type \"%.*s\"", SHOWN(n), t);
 		if (seen[kind]++)
-			return perr(ps, -EBADMSG, "position type \"%.*s\" given twice", (int)n, t);
-		if (kind == POS_LINE)
-			ps->line_col = (int)k;
-		ps->pos_kind[k++] = kind;
+			return perr(ps, -EBADMSG, "position type \"%.*s\" given twice", SHOWN(n), t);
+		if (k >= CG_NPOS)
+			return perr(ps, -EBADMSG, "more than %d position types", CG_NPOS);
+		ps->pos_kind[k++] = (uint8_t)kind;
 	}
 	if (k == 0)
 		return perr(ps, -EBADMSG, "empty positions: line");
 	ps->n_pos = k;
+	cg_profile *pr = &ps->cg->profiles[ps->prof];
+	pr->n_pos = k;
+	memcpy(pr->pos_kind, ps->pos_kind, sizeof ps->pos_kind);
 	return 0;
 }
 
@@ -569,106 +1062,108 @@ static int parse_events(parser *ps, const char *v, const char *end)
 	const char *t;
 	size_t n;
 	uint32_t k = 0;
-	while (next_tok(&v, end, &t, &n)) {
+	while (cg_tok(&v, end, &t, &n)) {
 		if (k >= CG_MAX_EVENTS)
 			return perr(ps, -EBADMSG, "more than %u events", CG_MAX_EVENTS);
 		int e = find_event(cg, t, n);
 		if (e < 0) {
-			if (ps->frozen)
-				return perr(ps, -EBADMSG,
-				            "events: line adds event \"%.*s\" after cost data of "
-				            "other events (unsupported)",
-				            n > 40 ? 40 : (int)n, t);
+			/* A new event: every table gets one more column. */
 			if (cg->n_events >= CG_MAX_EVENTS)
-				return perr(ps, -EBADMSG, "more than %u events", CG_MAX_EVENTS);
+				return perr(ps, -EBADMSG, "more than %u distinct events", CG_MAX_EVENTS);
 			if (!cg->events) {
 				cg->events = calloc(CG_MAX_EVENTS, sizeof *cg->events);
 				if (!cg->events)
 					return profdb__fail(-ENOMEM, "callgrind: out of memory");
 			}
-			cg->events[cg->n_events].name = (cg_name){t, (uint32_t)n};
-			e = (int)cg->n_events++;
+			e = (int)cg->n_events;
+			int r = profdb__cg_widen(cg, cg->n_events + 1);
+			if (r < 0)
+				return r;
+			cg->events[e].name = (cg_name){t, (uint32_t)n};
 		}
 		for (uint32_t j = 0; j < k; j++)
 			if (ps->colmap[j] == (uint32_t)e)
-				return perr(ps, -EBADMSG, "event \"%.*s\" listed twice",
-				            n > 40 ? 40 : (int)n, t);
+				return perr(ps, -EBADMSG, "event \"%.*s\" listed twice", SHOWN(n), t);
 		ps->colmap[k++] = (uint32_t)e;
 	}
 	if (k == 0)
 		return perr(ps, -EBADMSG, "events: line names no event");
 	ps->n_cols = k;
 	ps->part_has_events = 1;
-	return 0;
+	return save_cols(ps);
 }
 
-/* "event: Name [= formula] [: long name]". Long names are attached after
- * the parse (event: may precede events:); derived events are checked for
- * shape only (doc/FORMATS.md). */
-typedef struct event_def {
-	const char *name, *lng;
-	uint32_t name_len, lng_len;
-} event_def;
-
-static int parse_event_def(parser *ps, const char *v, const char *end, event_def **defs,
-                           uint32_t *n_defs, uint32_t *cap_defs)
+/* "event: Name [= formula] [: long name]": kept for model.c, which adds
+ * the derived events once every stored event is known. */
+static int parse_event_def(parser *ps, const char *v, const char *end)
 {
-	while (v < end && is_space(*v))
+	while (v < end && cg_is_space(*v))
 		v++;
 	const char *s = v;
-	while (v < end && !is_space(*v) && *v != ':' && *v != '=')
+	while (v < end && !cg_is_space(*v) && *v != ':' && *v != '=')
 		v++;
 	size_t n = (size_t)(v - s);
 	if (n == 0)
 		return perr(ps, -EBADMSG, "event: line without a name");
-	while (v < end && is_space(*v))
+	while (v < end && cg_is_space(*v))
 		v++;
+	const char *f = NULL;
+	size_t fl = 0;
 	if (v < end && *v == '=') {
-		const char *f = ++v;
+		f = ++v;
 		while (v < end && *v != ':')
 			v++;
-		size_t fl = (size_t)(v - f);
+		fl = (size_t)(v - f);
+		while (fl && cg_is_space(*f)) {
+			f++;
+			fl--;
+		}
 		rstrip(f, &fl);
 		if (fl == 0)
-			return perr(ps, -EBADMSG, "derived event \"%.*s\" without a formula",
-			            n > 40 ? 40 : (int)n, s);
+			return perr(ps, -EBADMSG, "derived event \"%.*s\" without a formula", SHOWN(n), s);
 	}
 	const char *lng = NULL;
 	size_t ln = 0;
 	if (v < end && *v == ':') {
 		v++;
-		while (v < end && is_space(*v))
+		while (v < end && cg_is_space(*v))
 			v++;
 		lng = v;
 		ln = (size_t)(end - v);
 		rstrip(lng, &ln);
 	} else if (v < end) {
-		return perr(ps, -EBADMSG, "garbage after event name in event: line");
+		return perr(ps, -EBADMSG, "garbage after the event name in event: line");
 	}
-	if (ln == 0)
+	if (ln == 0 && fl == 0)
 		return 0;
-	int r = profdb__cg_grow((void **)defs, cap_defs, (uint64_t)*n_defs + 1, sizeof **defs);
+	cg_build *b = ps->b;
+	int r = profdb__cg_grow((void **)&b->defs, &b->cap_defs, (uint64_t)b->n_defs + 1,
+	                        sizeof *b->defs);
 	if (r < 0)
 		return r;
-	(*defs)[(*n_defs)++] = (event_def){s, lng, (uint32_t)n, (uint32_t)ln};
+	b->defs[b->n_defs++] = (cg_evdef){{s, (uint32_t)n},
+	                                  {f ? f : "", (uint32_t)fl},
+	                                  {lng ? lng : "", (uint32_t)ln},
+	                                  ps->file,
+	                                  ps->lineno};
 	return 0;
 }
 
-/* summary:/totals: values in the part's column order, added to @p dst. */
-static int parse_sum_line(parser *ps, const char *v, const char *end, int totals,
+/* summary:/totals: values in the part's column order (the last line of a
+ * part wins, as in callgrind_annotate). */
+static int parse_sum_line(parser *ps, const char *v, const char *end, uint64_t *dst,
                           const char *what)
 {
 	profdb_cg *cg = ps->cg;
 	const char *t;
 	size_t n;
 	uint32_t k = 0;
-	int r = freeze(ps);
-	if (r < 0)
-		return r;
-	memset(ps->vec, 0, cg->n_events * sizeof(uint64_t));
-	while (next_tok(&v, end, &t, &n)) {
+	if (ps->n_cols == 0)
+		return perr(ps, -EBADMSG, "%s: before events:", what);
+	memset(dst, 0, cg->n_events * sizeof *dst);
+	while (cg_tok(&v, end, &t, &n)) {
 		uint64_t x;
-		r = parse_u64(t, n, &x);
+		int r = profdb__cg_u64(t, n, &x);
 		if (r < 0)
 			return bad_number(ps, r, what, t, n);
 		if (k >= ps->n_cols) {
@@ -676,362 +1171,163 @@ static int parse_sum_line(parser *ps, const char *v, const char *end, int totals
 				pwarn(ps, "more %s values than events; extra values ignored", what);
 			break;
 		}
-		ps->vec[ps->colmap[k++]] = x;
+		dst[ps->colmap[k++]] = x;
 	}
-	return add_costs(ps, totals ? cg->file_totals : cg->file_summary, ps->vec, what);
-}
-
-/* ---- body lines ------------------------------------------------------------ */
-
-/* One subposition token relative to @p last. */
-static int parse_subpos(parser *ps, const char *t, size_t n, uint64_t last, uint64_t *out)
-{
-	uint64_t x;
-	int r;
-	if (n == 1 && t[0] == '*') {
-		*out = last;
-		return 0;
-	}
-	if (t[0] == '+' || t[0] == '-') {
-		r = parse_u64(t + 1, n - 1, &x);
-		if (r < 0)
-			return bad_number(ps, r, "relative position", t, n);
-		if (t[0] == '+') {
-			if (__builtin_add_overflow(last, x, out))
-				return perr(ps, -EBADMSG, "relative position %.*s overflows 64 bits",
-				            (int)(n > 40 ? 40 : n), t);
-		} else {
-			if (x > last)
-				return perr(ps, -EBADMSG, "relative position %.*s goes below 0",
-				            (int)(n > 40 ? 40 : n), t);
-			*out = last - x;
-		}
-		return 0;
-	}
-	r = parse_u64(t, n, &x);
-	if (r < 0)
-		return bad_number(ps, r, "position", t, n);
-	*out = x;
 	return 0;
 }
 
-static int resolve_cur_fn(parser *ps)
-{
-	if (ps->cur_fn != CG_EMPTY)
-		return 0;
-	if (ps->fn == CG_EMPTY)
-		return perr(ps, -EBADMSG, "cost line before any fn= line");
-	return get_fn(ps, ps->ob == CG_EMPTY ? 0 : ps->ob, ps->fl == CG_EMPTY ? 0 : ps->fl, ps->fn,
-	              &ps->cur_fn);
-}
-
-static int cost_line(parser *ps, const char *p, const char *end)
-{
-	profdb_cg *cg = ps->cg;
-	const char *t;
-	size_t n;
-	uint64_t np[MAX_POS];
-	int r = freeze(ps);
-	if (r < 0)
-		return r;
-	for (uint32_t c = 0; c < ps->n_pos; c++) {
-		if (!next_tok(&p, end, &t, &n))
-			return perr(ps, -EBADMSG, "cost line has fewer than %u positions", ps->n_pos);
-		r = parse_subpos(ps, t, n, ps->pos[c], &np[c]);
-		if (r < 0)
-			return r;
-	}
-	memcpy(ps->pos, np, ps->n_pos * sizeof np[0]);
-	uint64_t *v = ps->vec;
-	memset(v, 0, cg->n_events * sizeof(uint64_t));
-	int any = 0;
-	uint32_t k = 0;
-	while (next_tok(&p, end, &t, &n)) {
-		uint64_t x;
-		if (t[0] == '-' && n > 1 && parse_u64(t + 1, n - 1, &x) == 0) {
-			if (!ps->warned_neg++)
-				pwarn(ps, "negative cost \"%.*s\" counted as 0", (int)(n > 40 ? 40 : n), t);
-			x = 0;
-		} else {
-			r = parse_u64(t, n, &x);
-			if (r < 0)
-				return bad_number(ps, r, "cost", t, n);
-		}
-		if (k >= ps->n_cols) {
-			if (!ps->warned_extra++)
-				pwarn(ps, "more costs than events; extra costs ignored");
-			break;
-		}
-		v[ps->colmap[k++]] = x;
-		any |= x != 0;
-	}
-	if (ps->pending_call) {
-		ps->pending_call = 0;
-		r = resolve_cur_fn(ps);
-		if (r < 0)
-			return r;
-		r = add_call(ps, ps->cur_fn, ps->call_callee, ps->call_count, v);
-		/* KCachegrind: the called object and file reset, cfn stays. */
-		ps->cob = ps->cfi = CG_EMPTY;
-		return r;
-	}
-	if (!any)
-		return 0;
-	r = resolve_cur_fn(ps);
-	if (r < 0)
-		return r;
-	r = add_costs(ps, cg->self + (size_t)ps->cur_fn * cg->n_events, v, "self cost");
-	if (r < 0)
-		return r;
-	r = add_costs(ps, cg->totals, v, "total cost");
-	if (r < 0)
-		return r;
-	/* Without a "line" column the cost goes to line 0 (as callgrind_annotate
-	 * does), so the rows of a function always add up to its self cost. */
-	uint32_t file = ps->fi != CG_EMPTY ? ps->fi : ps->fl != CG_EMPTY ? ps->fl : 0;
-	return add_line(ps, ps->cur_fn, file, ps->line_col >= 0 ? ps->pos[ps->line_col] : 0, v);
-}
-
-/* calls=<count> <target position>; jump=<count> <target>;
- * jcnd=<followed>/<executed> <target> (also "a b"). Targets are relative to
- * the current position and do not change it. */
-static int target_line(parser *ps, const char *key, const char *p, const char *end,
-                       uint64_t *count_out)
+static int parse_number_field(parser *ps, const char *v, const char *end, uint64_t *out,
+                              uint8_t *has, const char *what)
 {
 	const char *t;
 	size_t n;
-	uint64_t x;
-	int r;
-	if (!next_tok(&p, end, &t, &n))
-		return perr(ps, -EBADMSG, "%s line without a count", key);
-	const char *slash = memchr(t, '/', n);
-	size_t cn = slash ? (size_t)(slash - t) : n;
-	if (cn > 1 && t[0] == '-' && parse_u64(t + 1, cn - 1, &x) == 0) {
-		pwarn(ps, "negative %s count \"%.*s\" counted as 0", key, (int)(cn > 40 ? 40 : cn),
-		      t);
-		x = 0;
-	} else {
-		r = parse_u64(t, cn, &x);
-		if (r < 0)
-			return bad_number(ps, r, key, t, cn);
-	}
-	if (slash) {
-		uint64_t y;
-		r = parse_u64(slash + 1, n - cn - 1, &y);
-		if (r < 0)
-			return bad_number(ps, r, key, slash + 1, n - cn - 1);
-	}
-	*count_out = x;
-	/* The target: as many subpositions as are given (some writers give only
-	 * the line), each checked; extra tokens (Xdebug's "calls=1 0 0") are
-	 * ignored. */
-	for (uint32_t c = 0; c < ps->n_pos && next_tok(&p, end, &t, &n); c++) {
-		uint64_t dummy;
-		r = parse_subpos(ps, t, n, ps->pos[c], &dummy);
-		if (r < 0)
-			return r;
-	}
+	if (!cg_tok(&v, end, &t, &n))
+		return 0;
+	/* "thread: 1", "pid: 16390", "part: 2"; anything else is kept as absent. */
+	if (profdb__cg_u64(t, n, out) == 0)
+		*has = 1;
+	else
+		pwarn(ps, "%s: \"%.*s\" is not a number; ignored", what, SHOWN(n), t);
 	return 0;
 }
 
-static int key_is(const char *k, size_t kn, const char *lit)
-{
-	size_t n = strlen(lit);
-	return kn == n && memcmp(k, lit, n) == 0;
-}
-
-static int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *end)
-{
-	size_t n = (size_t)(end - v);
-	uint32_t idx;
-	int r;
-	if (key_is(k, kn, "fn")) {
-		r = resolve_name(ps, SP_FN, v, n, &idx);
-		if (r < 0)
-			return r;
-		ps->fn = idx;
-		ps->fi = ps->fl;  /* back to the function's file (KCachegrind) */
-		ps->cur_fn = CG_EMPTY;
-		return 0;
-	}
-	if (key_is(k, kn, "fl")) {
-		r = resolve_name(ps, SP_FILE, v, n, &idx);
-		if (r < 0)
-			return r;
-		ps->fl = ps->fi = idx;
-		ps->cur_fn = CG_EMPTY;
-		return 0;
-	}
-	if (key_is(k, kn, "fi") || key_is(k, kn, "fe")) {
-		r = resolve_name(ps, SP_FILE, v, n, &idx);
-		if (r < 0)
-			return r;
-		ps->fi = idx;
-		return 0;
-	}
-	if (key_is(k, kn, "ob")) {
-		r = resolve_name(ps, SP_OB, v, n, &idx);
-		if (r < 0)
-			return r;
-		ps->ob = idx;
-		ps->cur_fn = CG_EMPTY;
-		return 0;
-	}
-	if (key_is(k, kn, "cob"))
-		return resolve_name(ps, SP_OB, v, n, &ps->cob);
-	if (key_is(k, kn, "cfi") || key_is(k, kn, "cfl"))
-		return resolve_name(ps, SP_FILE, v, n, &ps->cfi);
-	if (key_is(k, kn, "cfn"))
-		return resolve_name(ps, SP_FN, v, n, &ps->cfn);
-	if (key_is(k, kn, "jfi"))
-		return resolve_name(ps, SP_FILE, v, n, &idx);
-	if (key_is(k, kn, "jfn"))
-		return resolve_name(ps, SP_FN, v, n, &idx);
-	if (key_is(k, kn, "calls")) {
-		uint64_t count;
-		r = target_line(ps, "calls=", v, end, &count);
-		if (r < 0)
-			return r;
-		if (ps->cfn == CG_EMPTY)
-			return perr(ps, -EBADMSG, "calls= without a preceding cfn=");
-		uint32_t ob = ps->cob != CG_EMPTY ? ps->cob : ps->ob != CG_EMPTY ? ps->ob : 0;
-		uint32_t fl = ps->cfi != CG_EMPTY ? ps->cfi
-		            : ps->fi != CG_EMPTY  ? ps->fi
-		            : ps->fl != CG_EMPTY  ? ps->fl
-		                                  : 0;
-		r = get_fn(ps, ob, fl, ps->cfn, &ps->call_callee);
-		if (r < 0)
-			return r;
-		ps->call_count = count;
-		ps->pending_call = 1;
-		return 0;
-	}
-	if (key_is(k, kn, "jump") || key_is(k, kn, "jcnd")) {
-		uint64_t count;
-		return target_line(ps, kn == 4 && k[1] == 'u' ? "jump=" : "jcnd=", v, end, &count);
-	}
-	/* Unknown key= line (rec=, frfn=, bb=, ln=, cfni=, ...): skipped with a
-	 * warning; a name definition it carries is registered by the key's
-	 * suffix. */
-	if (!ps->warned_unknown++)
-		pwarn(ps, "unknown line \"%.*s=\" skipped (further ones silently)", (int)kn, k);
-	if (n >= 2 && v[0] == '(' && is_digit(v[1])) {
-		int sp = -1;
-		if (kn >= 2 && memcmp(k + kn - 2, "fn", 2) == 0)
-			sp = SP_FN;
-		else if (kn >= 2 && memcmp(k + kn - 2, "ob", 2) == 0)
-			sp = SP_OB;
-		else if (kn >= 2 && (memcmp(k + kn - 2, "fl", 2) == 0 ||
-		                     memcmp(k + kn - 2, "fi", 2) == 0 ||
-		                     memcmp(k + kn - 2, "fe", 2) == 0))
-			sp = SP_FILE;
-		if (sp >= 0) {
-			const char *q = memchr(v, ')', n);
-			if (q && (size_t)(end - q) > 1) /* a definition, not a use */
-				return resolve_name(ps, sp, v, n, &idx);
-		}
-	}
-	return 0;
-}
-
-static int start_part_if_needed(parser *ps)
-{
-	if (!ps->part_has_events)
-		return 0;
-	new_part_state(ps);
-	return 0;
-}
-
-static int header_line(parser *ps, const char *k, size_t kn, const char *v, const char *end,
-                       event_def **defs, uint32_t *n_defs, uint32_t *cap_defs)
+static int header_line(parser *ps, const char *k, size_t kn, const char *v, const char *end)
 {
 	profdb_cg *cg = ps->cg;
-	if (key_is(k, kn, "events")) {
-		start_part_if_needed(ps);
-		int r = parse_events(ps, v, end);
-		if (r < 0)
-			return r;
-		cg->n_parts++;
-		return 0;
+	int r;
+	/* KCachegrind's rule: these start a new part once the current one has
+	 * seen events:. */
+	int starts = key_is(k, kn, "events") || key_is(k, kn, "positions") ||
+	             key_is(k, kn, "part") || key_is(k, kn, "pid") || key_is(k, kn, "thread");
+	if (starts && ps->part_has_events) {
+		uint32_t keep_cols = ps->n_cols;
+		end_part(ps);
+		ps->n_cols = keep_cols;  /* columns stay until the next events: */
 	}
-	if (key_is(k, kn, "positions")) {
-		start_part_if_needed(ps);
+	if ((r = need_part(ps)) < 0)
+		return r;
+	cg_profile *pr = &cg->profiles[ps->prof];
+	size_t ne = cg->n_events;
+	if (key_is(k, kn, "events"))
+		return parse_events(ps, v, end);
+	if (key_is(k, kn, "positions"))
 		return parse_positions(ps, v, end);
-	}
-	if (key_is(k, kn, "part") || key_is(k, kn, "pid") || key_is(k, kn, "thread")) {
-		start_part_if_needed(ps);
-		return 0;
-	}
+	if (key_is(k, kn, "part"))
+		return parse_number_field(ps, v, end, &pr->part, &pr->has_part, "part");
+	if (key_is(k, kn, "pid"))
+		return parse_number_field(ps, v, end, &pr->pid, &pr->has_pid, "pid");
+	if (key_is(k, kn, "thread"))
+		return parse_number_field(ps, v, end, &pr->thread, &pr->has_thread, "thread");
 	if (key_is(k, kn, "event"))
-		return parse_event_def(ps, v, end, defs, n_defs, cap_defs);
+		return parse_event_def(ps, v, end);
 	if (key_is(k, kn, "summary")) {
-		if (!cg->n_events)
-			return perr(ps, -EBADMSG, "summary: before events:");
-		cg->has_summary = 1;
-		return parse_sum_line(ps, v, end, 0, "summary");
+		pr->has_summary = 1;
+		return parse_sum_line(ps, v, end, cg->p_summary + ps->prof * ne, "summary");
 	}
 	if (key_is(k, kn, "totals") || key_is(k, kn, "total")) {
-		if (!cg->n_events)
-			return perr(ps, -EBADMSG, "totals: before events:");
-		cg->has_totals = 1;
-		return parse_sum_line(ps, v, end, 1, "totals");
+		pr->has_totals = 1;
+		return parse_sum_line(ps, v, end, cg->p_totline + ps->prof * ne, "totals");
 	}
 	if (key_is(k, kn, "version")) {
 		const char *t;
 		size_t n;
-		if (next_tok(&v, end, &t, &n)) {
+		if (cg_tok(&v, end, &t, &n)) {
 			uint64_t major = 0;
 			size_t i = 0;
-			while (i < n && is_digit(t[i]) && major < 1000)
+			while (i < n && cg_is_digit(t[i]) && major < 1000)
 				major = major * 10 + (uint64_t)(t[i++] - '0');
 			if (i > 0 && major >= 2)
 				return perr(ps, -EPROTONOSUPPORT, "unsupported format version %.*s",
-				            (int)(n > 20 ? 20 : n), t);
+				            SHOWN(n), t);
 		}
 		return 0;
 	}
-	if (key_is(k, kn, "creator") || key_is(k, kn, "cmd") || key_is(k, kn, "desc") ||
-	    key_is(k, kn, "arch"))
+	if (key_is(k, kn, "cmd")) {
+		while (v < end && cg_is_space(*v))
+			v++;
+		pr->cmd = (cg_name){v, (uint32_t)(end - v)};
+		return 0;
+	}
+	if (key_is(k, kn, "desc")) {
+		while (v < end && cg_is_space(*v))
+			v++;
+		size_t n = (size_t)(end - v);
+		cg_name *dst = NULL;
+		size_t skip = 0;
+		if (n >= 8 && memcmp(v, "Trigger:", 8) == 0)
+			dst = &pr->trigger, skip = 8;
+		else if (n >= 10 && memcmp(v, "Timerange:", 10) == 0)
+			dst = &pr->timerange, skip = 10;
+		if (dst) {
+			v += skip;
+			while (v < end && cg_is_space(*v))
+				v++;
+			*dst = (cg_name){v, (uint32_t)(end - v)};
+		}
+		return 0;
+	}
+	if (key_is(k, kn, "creator") || key_is(k, kn, "arch"))
 		return 0;
 	if (!ps->warned_unknown++)
-		pwarn(ps, "unknown header line \"%.*s:\" skipped (further ones silently)",
-		      (int)(kn > 40 ? 40 : kn), k);
+		pwarn(ps, "unknown header line \"%.*s:\" skipped (further unknown lines silently)",
+		      SHOWN(kn), k);
 	return 0;
 }
 
 static int is_key_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || cg_is_digit(c) || c == '_';
 }
 
-static int one_line(parser *ps, const char *p, const char *end, event_def **defs,
-                    uint32_t *n_defs, uint32_t *cap_defs)
+static int one_line(parser *ps, const char *p, const char *end)
 {
 	if (ps->pending_call) {
-		if (p == end || !(is_digit(*p) || *p == '+' || *p == '-' || *p == '*'))
-			return perr(ps, -EBADMSG, "calls= line not followed by a cost line");
+		if (p == end || !(cg_is_digit(*p) || *p == '+' || *p == '-' || *p == '*'))
+			return perr(ps, -EBADMSG, "calls= line not followed by its cost line");
 		return cost_line(ps, p, end);
 	}
 	if (p == end || *p == '#')
 		return 0;
 	char c0 = *p;
-	if (is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')
+	if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+		if (ps->prof == CG_EMPTY) {
+			int r = need_part(ps);
+			if (r < 0)
+				return r;
+		}
 		return cost_line(ps, p, end);
+	}
 	const char *k = p;
 	while (p < end && is_key_char(*p))
 		p++;
 	size_t kn = (size_t)(p - k);
-	if (kn && p < end && *p == '=')
+	if (kn && p < end && *p == '=') {
+		if (ps->prof == CG_EMPTY) {
+			int r = need_part(ps);
+			if (r < 0)
+				return r;
+		}
 		return spec_line(ps, k, kn, p + 1, end);
+	}
 	if (kn && p < end && *p == ':')
-		return header_line(ps, k, kn, p + 1, end, defs, n_defs, cap_defs);
+		return header_line(ps, k, kn, p + 1, end);
+	if (end - k >= 4 && memcmp(k, "====", 4) == 0) {
+		/* Xdebug's profiler_append: "==== NEW PROFILING FILE ====" starts
+		 * a new profile with its own name ids. */
+		end_part(ps);
+		profdb__cg_map_free(&ps->id_map);
+		for (int i = 0; i < 3; i++)
+			if (ps->ids[i])
+				memset(ps->ids[i], 0xff, ps->cap_ids[i] * sizeof(uint32_t));
+		return 0;
+	}
 	for (const char *q = k; q < end; q++)
 		if ((unsigned char)*q < 0x20 && *q != '\t')
 			return perr(ps, -EBADMSG, "binary data (byte 0x%02x)", (unsigned char)*q);
 	if (ps->last_line)
 		return perr(ps, -EBADMSG, "unrecognised last line");
 	if (!ps->warned_unknown++)
-		pwarn(ps, "unrecognised line skipped (further ones silently)");
+		pwarn(ps, "unrecognised line skipped (further unknown lines silently)");
 	return 0;
 }
 
@@ -1058,101 +1354,83 @@ static int looks_like_callgrind(const char *s, uint64_t size)
 	return 0;
 }
 
-int profdb__cg_parse(profdb_cg *cg)
+int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 {
 	parser ps;
-	event_def *defs = NULL;
-	uint32_t n_defs = 0, cap_defs = 0;
 	int r = 0;
 	memset(&ps, 0, sizeof ps);
 	ps.cg = cg;
-	new_part_state(&ps);
-	ps.vec = calloc(CG_MAX_EVENTS, sizeof(uint64_t));
-	if (!ps.vec)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	/* name 0 is "" */
-	r = profdb__cg_grow((void **)&cg->names, &cg->cap_names, 1, sizeof *cg->names);
-	if (r < 0)
-		goto out;
-	cg->names[0] = (cg_name){"", 0};
-	cg->n_names = 1;
+	ps.b = b;
+	ps.f = &cg->files[fi];
+	ps.file = fi;
+	ps.seg = CG_EMPTY;
+	end_part(&ps);
 
-	const char *s = cg->text;
-	uint64_t size = cg->text_size;
-	if (size && !looks_like_callgrind(s, size)) {
-		r = profdb__fail(-EPROTONOSUPPORT,
-		                 "%s: not a callgrind file (no \"# callgrind format\" first line, "
-		                 "no events:/creator: line in the first 2047 bytes)",
-		                 cg->label);
-		goto out;
+	if (cg->n_names == 0) {
+		r = profdb__cg_grow((void **)&cg->names, &cg->cap_names, 1, sizeof *cg->names);
+		if (r < 0)
+			return r;
+		cg->names[0] = (cg_name){"", 0};
+		cg->n_names = 1;
 	}
-	/* Real files hold one line row per ~70 bytes of text (69 MB sample:
-	 * 938,457 rows); start the line map there to avoid rehashing. */
-	r = map_presize(&cg->line_map, size / 80);
-	if (r < 0)
-		goto out;
-	uint64_t off = 0;
+	const char *s = ps.f->text;
+	uint64_t size = ps.f->size;
+	/* A definition "fn=(N) x" takes at least 8 bytes: dense arrays of
+	 * size/2 entries stay proportional to the text. */
+	ps.id_limit = size / 2 > 65536 ? size / 2 : 65536;
+	if (ps.id_limit > ((uint64_t)1 << 26))
+		ps.id_limit = (uint64_t)1 << 26;
+	if (size && !looks_like_callgrind(s, size))
+		return profdb__fail(-EPROTONOSUPPORT,
+		                    "%s: not a callgrind file (no \"# callgrind format\" first line, "
+		                    "no events:/creator:/version: line in the first 2047 bytes)",
+		                    ps.f->label);
+	uint64_t off = 0, next_progress = (uint64_t)16 << 20;
 	while (off < size) {
 		ps.lineno++;
 		ps.off = off;
 		uint64_t rest = size - off;
-		uint64_t scan = rest < CG_MAX_LINE + 1 ? rest : CG_MAX_LINE + 1;
-		const char *nl = memchr(s + off, '\n', (size_t)scan);
-		uint64_t len;
+		size_t scan = (size_t)(rest < CG_MAX_LINE + 1 ? rest : CG_MAX_LINE + 1);
+		const char *p = s + off;
+		const char *nl = memchr(p, '\n', scan);
+		size_t n;
 		if (nl) {
-			len = (uint64_t)(nl - (s + off));
+			n = (size_t)(nl - p);
 		} else if (rest > CG_MAX_LINE) {
 			r = perr(&ps, -EBADMSG, "line longer than %" PRIu64 " bytes", CG_MAX_LINE);
 			goto out;
 		} else {
-			len = rest;
+			n = (size_t)rest;
 			ps.last_line = 1;
 		}
-		if (len > CG_MAX_LINE) {
-			r = perr(&ps, -EBADMSG, "line longer than %" PRIu64 " bytes", CG_MAX_LINE);
-			goto out;
-		}
-		const char *p = s + off;
-		size_t n = (size_t)len;
+		off += n + (nl ? 1 : 0);
+		ps.next_off = off;
 		if (n && p[n - 1] == '\r')
 			n--;
 		rstrip(p, &n);
-		r = one_line(&ps, p, p + n, &defs, &n_defs, &cap_defs);
+		r = one_line(&ps, p, p + n);
 		if (r < 0)
 			goto out;
-		off += len + (nl ? 1 : 0);
+		if (off >= next_progress && cg->opts.progress) {
+			next_progress = off + ((uint64_t)16 << 20);
+			if (cg->opts.progress(off, size, cg->opts.progress_userdata)) {
+				r = profdb__fail(-ECANCELED, "%s: cancelled at offset %" PRIu64,
+				                 ps.f->label, off);
+				goto out;
+			}
+		}
 	}
+	ps.off = size;
+	close_seg(&ps);
 	if (ps.pending_call) {
 		ps.last_line = 0;
 		r = perr(&ps, -ENODATA, "file ends after calls= without its cost line (truncated?)");
 		goto out;
 	}
-	if (!ps.frozen && cg->n_events) {
-		r = freeze(&ps);
-		if (r < 0)
-			goto out;
-	}
-	/* Long names from event: lines. */
-	for (uint32_t i = 0; i < n_defs; i++) {
-		int e = find_event(cg, defs[i].name, defs[i].name_len);
-		if (e >= 0)
-			cg->events[e].long_name = (cg_name){defs[i].lng, defs[i].lng_len};
-	}
-	if (cg->has_totals) {
-		for (uint32_t e = 0; e < cg->n_events; e++) {
-			if (cg->totals[e] != cg->file_totals[e]) {
-				profdb__warn(&cg->opts,
-				             "%s: totals: of event %.*s is %" PRIu64
-				             " but the self costs add up to %" PRIu64,
-				             cg->label, (int)cg->events[e].name.len, cg->events[e].name.p,
-				             cg->file_totals[e], cg->totals[e]);
-				break;
-			}
-		}
-	}
 	r = 0;
 out:
-	free(ps.vec);
-	free(defs);
+	profdb__cg_map_free(&ps.id_map);
+	for (int i = 0; i < 3; i++)
+		free(ps.ids[i]);
 	return r;
 }

@@ -42,6 +42,10 @@ typedef struct profdb__input {
  * messages and must outlive the input. -ENOENT when the file is absent. */
 int profdb__input_open(profdb__input *in, const char *path, const char *name,
                        uint32_t flags);
+/* Test seam (tests/test-truncation.c): when set, called with the path after
+ * a file is mapped and before its size is re-checked, so a test can shrink
+ * the file exactly there. NULL in normal use; not exported. */
+extern void (*profdb__input_mapped_hook)(const char *path);
 void profdb__input_mem(profdb__input *in, const void *data, size_t size, const char *name);
 void profdb__input_close(profdb__input *in);
 

@@ -13,6 +13,8 @@
 
 static const unsigned char empty[1];
 
+void (*profdb__input_mapped_hook)(const char *path);
+
 static int read_all(int fd, unsigned char *buf, size_t size)
 {
 	size_t done = 0;
@@ -92,6 +94,8 @@ int profdb__input_open(profdb__input *in, const char *path, const char *name, ui
 	 * truncated between fstat and mmap is caught here rather than as a
 	 * SIGBUS later (truncation after open stays the caller's hazard,
 	 * doc/ROBUSTNESS.md). */
+	if (profdb__input_mapped_hook)
+		profdb__input_mapped_hook(path);
 	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < size) {
 		munmap(map, size);
 		close(fd);

@@ -16,7 +16,7 @@
 
 typedef enum el_kind {
 	EL_OTHER, EL_CUBE, EL_METRIC, EL_REGION, EL_CNODE, EL_STN, EL_GROUP, EL_LOC,
-	EL_TEXT
+	EL_CART, EL_TEXT
 } el_kind;
 
 typedef struct frame {
@@ -28,7 +28,10 @@ typedef struct frame {
 typedef struct text_target {
 	cube_str *str;
 	int64_t *num;
+	int coord;        /* the values of the last <coord> */
 } text_target;
+
+#define HAS_TARGET(p) ((p)->target.str || (p)->target.num || (p)->target.coord)
 
 typedef struct parser {
 	profdb_cube *c;
@@ -49,6 +52,11 @@ typedef struct parser {
 	cube_param *params; uint32_t n_params, cap_params;
 	cube_group *groups; uint32_t n_groups, cap_groups;
 	cube_stn *stns; uint32_t n_stns, cap_stns;
+	cube_attr *attrs; uint32_t n_attrs, cap_attrs;
+	cube_cart *carts; uint32_t n_carts, cap_carts;
+	cube_dim *dims; uint32_t n_dims, cap_dims;
+	cube_coord *coords; uint32_t n_coords, cap_coords;
+	int64_t *vals; uint32_t n_vals, cap_vals;
 	int seen_cube;
 } parser;
 
@@ -219,6 +227,7 @@ static void set_text(parser *p, cube_str *s, int64_t *n)
 {
 	p->target.str = s;
 	p->target.num = n;
+	p->target.coord = 0;
 	p->text_len = 0;
 }
 
@@ -236,6 +245,9 @@ static void text_for(parser *p, const char *el)
 		else if (!strcmp(el, "dtype")) set_text(p, &m->dtype_text, NULL);
 		else if (!strcmp(el, "uom")) set_text(p, &m->unit, NULL);
 		else if (!strcmp(el, "descr")) set_text(p, &m->descr, NULL);
+		else if (!strcmp(el, "url")) set_text(p, &m->url, NULL);
+		else if (!strcmp(el, "cubepl")) set_text(p, &m->expr, NULL);
+		else if (!strcmp(el, "cubeplinit")) set_text(p, &m->expr_init, NULL);
 		break;
 	}
 	case EL_REGION: {
@@ -244,11 +256,14 @@ static void text_for(parser *p, const char *el)
 		else if (!strcmp(el, "mangled_name")) set_text(p, &r->mangled, NULL);
 		else if (!strcmp(el, "paradigm")) set_text(p, &r->paradigm, NULL);
 		else if (!strcmp(el, "role")) set_text(p, &r->role, NULL);
+		else if (!strcmp(el, "url")) set_text(p, &r->url, NULL);
+		else if (!strcmp(el, "descr")) set_text(p, &r->descr, NULL);
 		break;
 	}
 	case EL_STN:
 		if (!strcmp(el, "name")) set_text(p, &p->stns[i].name, NULL);
 		else if (!strcmp(el, "class")) set_text(p, &p->stns[i].klass, NULL);
+		else if (!strcmp(el, "descr")) set_text(p, &p->stns[i].descr, NULL);
 		break;
 	case EL_GROUP:
 		if (!strcmp(el, "name")) set_text(p, &p->groups[i].name, NULL);
@@ -265,6 +280,173 @@ static void text_for(parser *p, const char *el)
 	}
 }
 
+/* <attr key value/>: kept with the item it is nested in (document index
+ * for now; finish() turns metric, region, cnode and location indexes into
+ * ids). Attributes anywhere else belong to the file. */
+static int on_attr(parser *p, const XML_Char **atts)
+{
+	profdb_cube *c = p->c;
+	const char *k = attr(atts, "key"), *v = attr(atts, "value");
+	if (!k || !v) {
+		stop(p, -EBADMSG, "<attr> without key or value");
+		return -1;
+	}
+	if (GROW(p, attrs, n_attrs, cap_attrs) < 0) {
+		oom(p);
+		return -1;
+	}
+	cube_attr *a = &p->attrs[p->n_attrs];
+	frame *f = top(p);
+	a->owner_id = f->index;
+	switch (f->kind) {
+	case EL_METRIC: a->owner = PROFDB_CUBE_ITEM_METRIC; break;
+	case EL_REGION: a->owner = PROFDB_CUBE_ITEM_REGION; break;
+	case EL_CNODE: a->owner = PROFDB_CUBE_ITEM_CNODE; break;
+	case EL_STN: a->owner = PROFDB_CUBE_ITEM_SYSTEM_NODE; break;
+	case EL_GROUP: a->owner = PROFDB_CUBE_ITEM_LOCATION_GROUP; break;
+	case EL_LOC: a->owner = PROFDB_CUBE_ITEM_LOCATION; break;
+	default: a->owner = PROFDB_CUBE_ITEM_CUBE; a->owner_id = 0; break;
+	}
+	if (arena_add(c, k, strlen(k), &a->key) < 0 || arena_add(c, v, strlen(v), &a->value) < 0) {
+		oom(p);
+		return -1;
+	}
+	if (a->owner == PROFDB_CUBE_ITEM_CUBE && !strcmp(k, "Creator"))
+		c->creator = a->value;
+	p->n_attrs++;
+	return 0;
+}
+
+/* Upper bound on a topology's dimensions: a coordinate's values are
+ * collected into a fixed buffer of this many. */
+#define MAX_CART_DIMS 64u
+
+static int on_cart(parser *p, const XML_Char **atts)
+{
+	if (GROW(p, carts, n_carts, cap_carts) < 0) {
+		oom(p);
+		return -1;
+	}
+	cube_cart *k = &p->carts[p->n_carts];
+	memset(k, 0, sizeof *k);
+	if (need_id(p, atts, "cart", "ndims", &k->ndims) < 0 || opt_str(p, atts, "name", &k->name) < 0)
+		return -1;
+	if (k->ndims == 0 || k->ndims > MAX_CART_DIMS) {
+		stop(p, -EBADMSG, "<cart> with ndims %u (1..%u accepted)", k->ndims, MAX_CART_DIMS);
+		return -1;
+	}
+	k->first_dim = p->n_dims;
+	k->first_coord = p->n_coords;
+	p->n_carts++;
+	return 0;
+}
+
+static int on_dim(parser *p, const XML_Char **atts)
+{
+	cube_cart *k = &p->carts[top(p)->index];
+	if (p->n_dims - k->first_dim >= k->ndims) {
+		stop(p, -EBADMSG, "<cart> declares ndims %u but has more <dim> elements", k->ndims);
+		return -1;
+	}
+	if (GROW(p, dims, n_dims, cap_dims) < 0) {
+		oom(p);
+		return -1;
+	}
+	cube_dim *d = &p->dims[p->n_dims];
+	memset(d, 0, sizeof *d);
+	const char *per = attr(atts, "periodic");
+	if (opt_i64(p, atts, "dim", "size", &d->size) < 0 || opt_str(p, atts, "name", &d->name) < 0)
+		return -1;
+	if (d->size < 0 || (per && strcmp(per, "true") && strcmp(per, "false"))) {
+		stop(p, -EBADMSG, "<dim> needs size >= 0 and periodic=\"true\"|\"false\"");
+		return -1;
+	}
+	d->periodic = per && !strcmp(per, "true");
+	p->n_dims++;
+	return 0;
+}
+
+/* The attribute names a <coord> may use, and what each names. */
+static const struct {
+	const char *name;
+	profdb_cube_item kind;
+	uint32_t stn_element;  /* for system-tree nodes: which element */
+} coord_keys[] = {
+	{"locId", PROFDB_CUBE_ITEM_LOCATION, 0},
+	{"thrdId", PROFDB_CUBE_ITEM_LOCATION, 0},
+	{"lgId", PROFDB_CUBE_ITEM_LOCATION_GROUP, 0},
+	{"procId", PROFDB_CUBE_ITEM_LOCATION_GROUP, 0},
+	{"stnId", PROFDB_CUBE_ITEM_SYSTEM_NODE, 0},
+	{"machId", PROFDB_CUBE_ITEM_SYSTEM_NODE, 1},
+	{"nodeId", PROFDB_CUBE_ITEM_SYSTEM_NODE, 2},
+};
+
+static int on_coord(parser *p, const XML_Char **atts)
+{
+	if (GROW(p, coords, n_coords, cap_coords) < 0) {
+		oom(p);
+		return -1;
+	}
+	cube_coord *o = &p->coords[p->n_coords];
+	memset(o, 0, sizeof *o);
+	int found = 0;
+	for (size_t i = 0; i < sizeof coord_keys / sizeof coord_keys[0] && !found; i++)
+		if (attr(atts, coord_keys[i].name)) {
+			if (need_id(p, atts, "coord", coord_keys[i].name, &o->xml_id) < 0)
+				return -1;
+			o->kind = coord_keys[i].kind;
+			o->elem = (uint32_t)i;
+			found = 1;
+		}
+	if (!found) {
+		stop(p, -EBADMSG, "<coord> names no location, group or system-tree node");
+		return -1;
+	}
+	o->first_val = p->n_vals;
+	p->carts[top(p)->index].n_coords++;
+	p->n_coords++;
+	p->target = (text_target){NULL, NULL, 1};
+	p->text_len = 0;
+	return 0;
+}
+
+/* "c0 c1 ..." of the <coord> just closed: exactly ndims integers. */
+static int coord_values(parser *p)
+{
+	const cube_cart *k = &p->carts[p->n_carts - 1];
+	int64_t v[MAX_CART_DIMS];
+	uint32_t n = 0;
+	size_t i = 0;
+	while (i < p->text_len) {
+		char buf[32];
+		size_t j = 0;
+		while (i < p->text_len && strchr(" \t\r\n", p->text[i]))
+			i++;
+		if (i == p->text_len)
+			break;
+		while (i < p->text_len && !strchr(" \t\r\n", p->text[i]) && j < sizeof buf - 1)
+			buf[j++] = p->text[i++];
+		buf[j] = 0;
+		if (n == k->ndims || parse_i64(buf, &v[n]) < 0) {
+			stop(p, -EBADMSG, "<coord> needs %u integers", k->ndims);
+			return -1;
+		}
+		n++;
+	}
+	if (n != k->ndims) {
+		stop(p, -EBADMSG, "<coord> has %u values, its <cart> %u dimensions", n, k->ndims);
+		return -1;
+	}
+	for (uint32_t d = 0; d < n; d++) {
+		if (GROW(p, vals, n_vals, cap_vals) < 0) {
+			oom(p);
+			return -1;
+		}
+		p->vals[p->n_vals++] = v[d];
+	}
+	return 0;
+}
+
 static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts)
 {
 	parser *p = ud;
@@ -273,7 +455,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 
 	if (p->err)
 		return;
-	if (p->target.str || p->target.num) {
+	if (HAS_TARGET(p)) {
 		stop(p, -EBADMSG, "element <%s> inside a text element", el);
 		return;
 	}
@@ -296,10 +478,29 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 			{ oom(p); return; }
 		p->seen_cube = 1;
 		f.kind = EL_CUBE;
-	} else if (!strcmp(el, "attr") && top(p)->kind == EL_CUBE) {
-		const char *k = attr(atts, "key"), *v = attr(atts, "value");
-		if (k && v && !strcmp(k, "Creator") && arena_add(c, v, strlen(v), &c->creator) < 0)
-			{ oom(p); return; }
+	} else if (!strcmp(el, "attr")) {
+		if (on_attr(p, atts) < 0)
+			return;
+	} else if (!strcmp(el, "cubeplaggr") && top(p)->kind == EL_METRIC) {
+		cube_metric *m = &p->metrics[top(p)->index];
+		const char *t = attr(atts, "cubeplaggrtype");
+		if (t && !strcmp(t, "plus")) set_text(p, &m->expr_plus, NULL);
+		else if (t && !strcmp(t, "minus")) set_text(p, &m->expr_minus, NULL);
+		else if (t && !strcmp(t, "aggr")) set_text(p, &m->expr_aggr, NULL);
+		else { stop(p, -EBADMSG, "<cubeplaggr> with cubeplaggrtype '%s'", t ? t : "(none)");
+		       return; }
+		f.kind = EL_TEXT;
+	} else if (!strcmp(el, "cart")) {
+		if (on_cart(p, atts) < 0)
+			return;
+		f = (frame){EL_CART, p->n_carts - 1};
+	} else if (!strcmp(el, "dim") && top(p)->kind == EL_CART) {
+		if (on_dim(p, atts) < 0)
+			return;
+	} else if (!strcmp(el, "coord") && top(p)->kind == EL_CART) {
+		if (on_coord(p, atts) < 0)
+			return;
+		f.kind = EL_TEXT;
 	} else if (!strcmp(el, "metric")) {
 		frame *par = top(p);
 		if (par->kind == EL_METRIC || par->kind == EL_OTHER) {
@@ -380,7 +581,11 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 			{ oom(p); return; }
 		cube_stn *s = &p->stns[p->n_stns];
 		memset(s, 0, sizeof *s);
+		if (need_id(p, atts, el, "Id", &s->xml_id) < 0)
+			return;
+		s->element = !strcmp(el, "machine") ? 1 : !strcmp(el, "node") ? 2 : 0;
 		s->parent = par ? par->index : UINT32_MAX;
+		s->depth = par ? p->stns[par->index].depth + 1 : 0;
 		if (strcmp(el, "systemtreenode") != 0 &&
 		    arena_add(c, el, strlen(el), &s->klass) < 0)
 			{ oom(p); return; }
@@ -391,6 +596,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 			{ oom(p); return; }
 		cube_group *g = &p->groups[p->n_groups];
 		memset(g, 0, sizeof *g);
+		if (need_id(p, atts, el, "Id", &g->xml_id) < 0)
+			return;
 		g->rank = -1;
 		g->node = par ? par->index : UINT32_MAX;
 		f = (frame){EL_GROUP, p->n_groups++};
@@ -411,7 +618,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 		f = (frame){EL_LOC, p->n_locs++};
 	} else {
 		text_for(p, el);
-		if (p->target.str || p->target.num)
+		if (HAS_TARGET(p))
 			f.kind = EL_TEXT;
 	}
 	if (p->depth == p->stack_cap) {
@@ -444,14 +651,17 @@ static void XMLCALL on_end(void *ud, const XML_Char *el)
 		buf[n] = 0;
 		if (p->text_len >= sizeof buf || parse_i64(buf, p->target.num) < 0)
 			{ stop(p, -EBADMSG, "<%s> is not a number", el); return; }
+	} else if (p->target.coord) {
+		if (coord_values(p) < 0)
+			return;
 	}
-	p->target = (text_target){NULL, NULL};
+	p->target = (text_target){NULL, NULL, 0};
 }
 
 static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 {
 	parser *p = ud;
-	if (p->err || (!p->target.str && !p->target.num) || len <= 0)
+	if (p->err || !HAS_TARGET(p) || len <= 0)
 		return;
 	if (p->text_len + (size_t)len > p->text_cap) {
 		size_t cap = p->text_cap ? p->text_cap : 256;
@@ -555,6 +765,115 @@ static int by_id(profdb_cube *c, const char *what, uint32_t n, const void *src, 
 	}
 	free(seen);
 	*dst = d;
+	return 0;
+}
+
+typedef struct id_index {
+	uint32_t key, index;
+} id_index;
+
+static int id_index_cmp(const void *a, const void *b)
+{
+	const id_index *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static uint32_t id_lookup(const id_index *t, uint32_t n, uint32_t key)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (t[mid].key == key)
+			return t[mid].index;
+		if (t[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return PROFDB_NONE;
+}
+
+/* Attributes (owners to ids) and topologies (coordinates resolved to
+ * location ids or group / node indexes; the Id attributes of groups and
+ * nodes need not be dense, so they are looked up in sorted tables). */
+static int finish_extras(parser *p)
+{
+	profdb_cube *c = p->c;
+	for (uint32_t i = 0; i < p->n_attrs; i++) {
+		cube_attr *a = &p->attrs[i];
+		switch (a->owner) {
+		case PROFDB_CUBE_ITEM_METRIC: a->owner_id = p->metrics[a->owner_id].id; break;
+		case PROFDB_CUBE_ITEM_REGION: a->owner_id = p->regions[a->owner_id].id; break;
+		case PROFDB_CUBE_ITEM_CNODE: a->owner_id = p->cnodes[a->owner_id].id; break;
+		case PROFDB_CUBE_ITEM_LOCATION: a->owner_id = p->locs[a->owner_id].id; break;
+		default: break;
+		}
+	}
+	c->attrs = p->attrs;
+	c->n_attrs = p->n_attrs;
+	p->attrs = NULL;
+	for (uint32_t k = 0; k < p->n_carts; k++) {
+		uint32_t next = k + 1 < p->n_carts ? p->carts[k + 1].first_dim : p->n_dims;
+		if (next - p->carts[k].first_dim != p->carts[k].ndims)
+			return profdb__fail(-EBADMSG, "%s: member " ANCHOR ": topology %" PRIu32
+			                    " declares %" PRIu32 " dimensions and has %" PRIu32
+			                    " <dim> elements", c->path, k, p->carts[k].ndims,
+			                    next - p->carts[k].first_dim);
+	}
+	size_t nt = (size_t)c->n_groups + c->n_stns + 1;
+	id_index *t = malloc(nt * sizeof *t);
+	if (!t)
+		return profdb__fail(-ENOMEM, "%s: out of memory", c->path);
+	/* groups first, then nodes sorted by (element, Id) as one key space each */
+	id_index *groups = t, *stns[3];
+	uint32_t n_el[3] = {0, 0, 0};
+	for (uint32_t i = 0; i < c->n_groups; i++)
+		groups[i] = (id_index){c->groups[i].xml_id, i};
+	qsort(groups, c->n_groups, sizeof *t, id_index_cmp);
+	id_index *q = t + c->n_groups;
+	for (uint32_t e = 0; e < 3; e++) {
+		stns[e] = q;
+		for (uint32_t i = 0; i < c->n_stns; i++)
+			if (c->stns[i].element == e)
+				q[n_el[e]++] = (id_index){c->stns[i].xml_id, i};
+		qsort(q, n_el[e], sizeof *t, id_index_cmp);
+		q += n_el[e];
+	}
+	int r = 0;
+	for (uint32_t i = 0; i < p->n_coords && r == 0; i++) {
+		cube_coord *o = &p->coords[i];
+		uint32_t e = coord_keys[o->elem].stn_element;
+		switch (o->kind) {
+		case PROFDB_CUBE_ITEM_LOCATION:
+			o->item = o->xml_id < c->n_locs ? o->xml_id : PROFDB_NONE;
+			break;
+		case PROFDB_CUBE_ITEM_LOCATION_GROUP:
+			o->item = id_lookup(groups, c->n_groups, o->xml_id);
+			break;
+		default:
+			o->item = id_lookup(stns[e], n_el[e], o->xml_id);
+			break;
+		}
+		if (o->item == PROFDB_NONE)
+			r = profdb__fail(-EBADMSG, "%s: member " ANCHOR ": topology coordinate %" PRIu32
+			                 " names %s=\"%" PRIu32 "\", which does not exist", c->path, i,
+			                 coord_keys[o->elem].name, o->xml_id);
+	}
+	free(t);
+	if (r < 0)
+		return r;
+	c->carts = p->carts;
+	c->n_carts = p->n_carts;
+	p->carts = NULL;
+	c->dims = p->dims;
+	c->n_dims = p->n_dims;
+	p->dims = NULL;
+	c->coords = p->coords;
+	c->n_coords = p->n_coords;
+	p->coords = NULL;
+	c->coord_vals = p->vals;
+	c->n_coord_vals = p->n_vals;
+	p->vals = NULL;
 	return 0;
 }
 
@@ -663,7 +982,7 @@ static int finish(parser *p)
 	c->stns = p->stns;
 	c->n_stns = p->n_stns;
 	p->stns = NULL;
-	return 0;
+	return finish_extras(p);
 }
 
 int profdb__cube_anchor_parse(profdb_cube *c)
@@ -768,6 +1087,11 @@ out:
 	free(p.params);
 	free(p.groups);
 	free(p.stns);
+	free(p.attrs);
+	free(p.carts);
+	free(p.dims);
+	free(p.coords);
+	free(p.vals);
 	free(inflated);
 	free(fixed);
 	return r;

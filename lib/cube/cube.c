@@ -21,6 +21,11 @@ static void cube_free(profdb_cube *c)
 	free(c->locs);
 	free(c->groups);
 	free(c->stns);
+	free(c->attrs);
+	free(c->carts);
+	free(c->dims);
+	free(c->coords);
+	free(c->coord_vals);
 	free(c->doc_order);
 	free(c->inflated);
 	profdb__input_close(&c->in);
@@ -109,6 +114,8 @@ PROFDB_EXPORT int profdb_cube_get_info(const profdb_cube *c, profdb_cube_info *o
 	out->first_root = c->first_root;
 	out->first_root_metric = c->first_root_metric;
 	out->gzipped = c->gzipped;
+	out->n_attrs = c->n_attrs;
+	out->n_carts = c->n_carts;
 	return 0;
 }
 
@@ -171,6 +178,12 @@ PROFDB_EXPORT int profdb_cube_metric_get(const profdb_cube *c, uint32_t id, prof
 	out->parent = m->parent;
 	out->first_child = m->first_child;
 	out->next_sibling = m->next_sibling;
+	out->url = profdb__cube_s(c, m->url);
+	out->expression = profdb__cube_s(c, m->expr);
+	out->init_expression = profdb__cube_s(c, m->expr_init);
+	out->aggr_plus = profdb__cube_s(c, m->expr_plus);
+	out->aggr_minus = profdb__cube_s(c, m->expr_minus);
+	out->aggr_aggr = profdb__cube_s(c, m->expr_aggr);
 	return 0;
 }
 
@@ -188,6 +201,8 @@ PROFDB_EXPORT int profdb_cube_region_get(const profdb_cube *c, uint32_t id, prof
 	out->role = profdb__cube_s(c, g->role);
 	out->begin_line = g->begin;
 	out->end_line = g->end;
+	out->url = profdb__cube_s(c, g->url);
+	out->description = profdb__cube_s(c, g->descr);
 	return 0;
 }
 
@@ -244,5 +259,100 @@ PROFDB_EXPORT int profdb_cube_location_get(const profdb_cube *c, uint32_t id,
 	out->process_rank = g->rank;
 	out->group_name = profdb__cube_s(c, g->name);
 	out->node_name = g->node < c->n_stns ? profdb__cube_s(c, c->stns[g->node].name) : "";
+	out->group = l->group;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cube_location_group_get(const profdb_cube *c, uint32_t index,
+                                                 profdb_cube_location_group *out)
+{
+	int r = get_check(c, out, index, c ? c->n_groups : 0, "location group");
+	if (r < 0)
+		return r;
+	const cube_group *g = &c->groups[index];
+	out->index = index;
+	out->id = g->xml_id;
+	out->name = profdb__cube_s(c, g->name);
+	out->type = profdb__cube_s(c, g->type);
+	out->rank = g->rank;
+	out->node = g->node < c->n_stns ? g->node : PROFDB_NONE;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cube_system_node_get(const profdb_cube *c, uint32_t index,
+                                              profdb_cube_system_node *out)
+{
+	int r = get_check(c, out, index, c ? c->n_stns : 0, "system-tree node");
+	if (r < 0)
+		return r;
+	const cube_stn *s = &c->stns[index];
+	out->index = index;
+	out->id = s->xml_id;
+	out->name = profdb__cube_s(c, s->name);
+	out->klass = profdb__cube_s(c, s->klass);
+	out->parent = s->parent < c->n_stns ? s->parent : PROFDB_NONE;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cube_attr_get(const profdb_cube *c, uint32_t i, profdb_cube_attr *out)
+{
+	int r = get_check(c, out, i, c ? c->n_attrs : 0, "attribute");
+	if (r < 0)
+		return r;
+	const cube_attr *a = &c->attrs[i];
+	out->owner = a->owner;
+	out->owner_id = a->owner_id;
+	out->key = profdb__cube_s(c, a->key);
+	out->value = profdb__cube_s(c, a->value);
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cube_cart_get(const profdb_cube *c, uint32_t index, profdb_cube_cart *out)
+{
+	int r = get_check(c, out, index, c ? c->n_carts : 0, "topology");
+	if (r < 0)
+		return r;
+	const cube_cart *k = &c->carts[index];
+	out->index = index;
+	out->name = profdb__cube_s(c, k->name);
+	out->ndims = k->ndims;
+	out->n_coords = k->n_coords;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cube_cart_dim(const profdb_cube *c, uint32_t index, uint32_t dim,
+                                       const char **name, int64_t *size, int *periodic)
+{
+	int r = get_check(c, c, index, c ? c->n_carts : 0, "topology");
+	if (r < 0)
+		return r;
+	const cube_cart *k = &c->carts[index];
+	if (dim >= k->ndims)
+		return profdb__fail(-ENOENT, "%s: topology %" PRIu32 " has %" PRIu32 " dimensions",
+		                    c->path, index, k->ndims);
+	const cube_dim *d = &c->dims[k->first_dim + dim];
+	if (name)
+		*name = profdb__cube_s(c, d->name);
+	if (size)
+		*size = d->size;
+	if (periodic)
+		*periodic = d->periodic;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cube_cart_coord(const profdb_cube *c, uint32_t index, uint32_t i,
+                                         profdb_cube_coord *out)
+{
+	int r = get_check(c, out, index, c ? c->n_carts : 0, "topology");
+	if (r < 0)
+		return r;
+	const cube_cart *k = &c->carts[index];
+	if (i >= k->n_coords)
+		return profdb__fail(-ENOENT, "%s: topology %" PRIu32 " has %" PRIu32 " coordinates",
+		                    c->path, index, k->n_coords);
+	const cube_coord *o = &c->coords[k->first_coord + i];
+	out->kind = o->kind;
+	out->item = o->item;
+	out->values = c->coord_vals + o->first_val;
 	return 0;
 }

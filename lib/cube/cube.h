@@ -20,7 +20,9 @@ typedef uint32_t cube_str;
 
 typedef struct cube_metric {
 	uint32_t id;
-	cube_str name, disp, unit, descr, dtype_text;
+	cube_str name, disp, unit, descr, dtype_text, url;
+	/* CubePL of derived metrics: <cubepl>, <cubeplinit>, <cubeplaggr> by type */
+	cube_str expr, expr_init, expr_plus, expr_minus, expr_aggr;
 	profdb_cube_dtype dtype;
 	uint32_t dtype_arg, vsize;
 	profdb_cube_kind kind;
@@ -45,7 +47,7 @@ typedef struct cube_metric {
 
 typedef struct cube_region {
 	uint32_t id;
-	cube_str name, mangled, mod, paradigm, role;
+	cube_str name, mangled, mod, paradigm, role, url, descr;
 	int64_t begin, end;
 } cube_region;
 
@@ -70,15 +72,48 @@ typedef struct cube_location {
 } cube_location;
 
 typedef struct cube_group {
+	uint32_t xml_id;  /* Id attribute (locationgroup / Cube3 process) */
 	cube_str name, type;
 	int64_t rank;
 	uint32_t node;    /* index into stns or UINT32_MAX */
 } cube_group;
 
 typedef struct cube_stn {
-	cube_str name, klass;
-	uint32_t parent;
+	uint32_t xml_id;  /* Id attribute */
+	uint32_t element; /* 0 <systemtreenode>, 1 Cube3 <machine>, 2 Cube3 <node> */
+	cube_str name, klass, descr;
+	uint32_t parent;  /* index or UINT32_MAX */
+	uint32_t depth;
 } cube_stn;
+
+/* An <attr key value/> and the item it belongs to. */
+typedef struct cube_attr {
+	profdb_cube_item owner;
+	uint32_t owner_id;  /* metric/cnode/location id, group/node index; 0 for the cube */
+	cube_str key, value;
+} cube_attr;
+
+/* A <cart>: dims [first_dim, +ndims), coords [first_coord, +n_coords). */
+typedef struct cube_cart {
+	cube_str name;
+	uint32_t ndims, first_dim, first_coord, n_coords;
+} cube_cart;
+
+typedef struct cube_dim {
+	cube_str name;
+	int64_t size;
+	int periodic;
+} cube_dim;
+
+/* A <coord>: the item (resolved to an id / index) and ndims values
+ * starting at coord_vals[first_val]. */
+typedef struct cube_coord {
+	profdb_cube_item kind;
+	uint32_t item;
+	uint32_t xml_id;     /* as written, before resolution */
+	uint32_t elem;       /* which attribute named it (for resolution) */
+	uint32_t first_val;
+} cube_coord;
 
 struct profdb_cube {
 	profdb_options opts;
@@ -110,6 +145,17 @@ struct profdb_cube {
 	uint32_t n_groups;
 	cube_stn *stns;
 	uint32_t n_stns;
+	cube_attr *attrs;
+	uint32_t n_attrs;
+	cube_cart *carts;
+	uint32_t n_carts;
+	cube_dim *dims;
+	uint32_t n_dims;
+	cube_coord *coords;
+	uint32_t n_coords;
+	int64_t *coord_vals;
+	uint32_t n_coord_vals;
+	uint32_t max_depth;        /* deepest cnode (roots 0) */
 
 	/* enumeration positions per cnode id: deep (EXCLUSIVE), wide
 	 * (INCLUSIVE); SIMPLE metrics use the id itself */
@@ -140,5 +186,19 @@ const char *profdb__cube_s(const profdb_cube *c, cube_str s);
 /* data.c */
 int profdb__cube_data_setup(profdb_cube *c);
 void profdb__cube_data_free(profdb_cube *c);
+/* The stored bytes of row (metric, cnode): 1 and *row (writer's byte order;
+ * free *tmp afterwards, it may be set), 0 when there is none, or < 0. */
+int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
+                         const unsigned char **row, unsigned char **tmp);
+/* 0, or +-DBL_MAX for MIN/MAXDOUBLE. */
+double profdb__cube_neutral(const cube_metric *m);
+/* Column @p location of a stored row as one number. Scalar dtypes as
+ * stored; COMPLEX |z|, RATE main/duration (NaN for duration 0), TAU_ATOMIC
+ * sum/N, NDOUBLES the sum, HISTOGRAM the sum of its bins, SCALE_FUNC NaN.
+ * @p cubelib: UINT64 values CubeLib turns into 0 give 0. */
+double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_t location,
+                         int cubelib);
+/* Scalar dtypes (integers, DOUBLE, MIN/MAXDOUBLE): what severity accepts. */
+#define CUBE_SCALAR(m) ((m)->dtype <= PROFDB_CUBE_MAXDOUBLE)
 
 #endif

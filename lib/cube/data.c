@@ -9,6 +9,7 @@
  * position index[k] (SPARSE) or to position k (DENSE); column j of a row is
  * the location with id j. */
 #include <float.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,15 @@ static int enumerate(profdb_cube *c)
 		c->pos_deep[c->doc_order[i]] = i;
 	/* Wide: per root, the root, then wide(root), where wide(x) emits all
 	 * children of x and then wide(child) for each child in order. */
+	/* depth of every cnode: parents precede children in document order */
+	c->max_depth = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id = c->doc_order[i], par = c->cnodes[id].parent;
+		uint32_t d = par == PROFDB_NONE ? 0 : stack_node[par] + 1;
+		stack_node[id] = d;
+		if (d > c->max_depth)
+			c->max_depth = d;
+	}
 	uint32_t k = 0;
 	for (uint32_t root = c->first_root; root != PROFDB_NONE; root = c->cnodes[root].next_sibling) {
 		size_t depth = 0;
@@ -374,8 +384,8 @@ static int row_index(const profdb_cube *c, const cube_metric *m, uint32_t cnode,
 
 /* The stored bytes of row (metric, cnode): 1 and *row (in the writer's byte
  * order; *tmp set when the caller must free it), or 0 when there is none. */
-static int get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
-                   const unsigned char **row, unsigned char **tmp)
+int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
+                         const unsigned char **row, unsigned char **tmp)
 {
 	uint64_t row_bytes = (uint64_t)c->n_locs * m->vsize;
 	uint32_t k;
@@ -438,7 +448,7 @@ static int get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
 #endif
 }
 
-static double neutral(const cube_metric *m)
+double profdb__cube_neutral(const cube_metric *m)
 {
 	if (m->dtype == PROFDB_CUBE_MINDOUBLE)
 		return DBL_MAX;
@@ -478,28 +488,65 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 		                    profdb__cube_s(c, m->name), profdb__cube_s(c, m->dtype_text));
 	const unsigned char *row;
 	unsigned char *tmp;
-	r = get_row(c, m, cnode, &row, &tmp);
+	r = profdb__cube_get_row(c, m, cnode, &row, &tmp);
 	if (r <= 0) {
-		*out = neutral(m);
+		*out = profdb__cube_neutral(m);
 		return r;
 	}
+	*out = profdb__cube_cell(m, row, location, 0);
+	free(tmp);
+	return 1;
+}
+
+static double f64_at(const unsigned char *v, int swap)
+{
+	return profdb__f64_bits(ld64(v, swap));
+}
+
+double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_t location,
+                         int cubelib)
+{
 	const unsigned char *v = row + (size_t)location * m->vsize;
 	int s = m->swap;
-	double d;
 	switch (m->dtype) {
-	case PROFDB_CUBE_INT8: d = (int8_t)v[0]; break;
-	case PROFDB_CUBE_UINT8: d = v[0]; break;
-	case PROFDB_CUBE_INT16: d = (int16_t)(s ? profdb__be16(v) : profdb__le16(v)); break;
-	case PROFDB_CUBE_UINT16: d = s ? profdb__be16(v) : profdb__le16(v); break;
-	case PROFDB_CUBE_INT32: d = (int32_t)ld32(v, s); break;
-	case PROFDB_CUBE_UINT32: d = ld32(v, s); break;
-	case PROFDB_CUBE_INT64: d = (double)(int64_t)ld64(v, s); break;
-	case PROFDB_CUBE_UINT64: d = (double)ld64(v, s); break;
-	default: d = profdb__f64_bits(ld64(v, s)); break;
+	case PROFDB_CUBE_INT8: return (int8_t)v[0];
+	case PROFDB_CUBE_UINT8: return v[0];
+	case PROFDB_CUBE_INT16: return (int16_t)(s ? profdb__be16(v) : profdb__le16(v));
+	case PROFDB_CUBE_UINT16: return s ? profdb__be16(v) : profdb__le16(v);
+	case PROFDB_CUBE_INT32: return (int32_t)ld32(v, s);
+	case PROFDB_CUBE_UINT32: return ld32(v, s);
+	case PROFDB_CUBE_INT64: return (double)(int64_t)ld64(v, s);
+	case PROFDB_CUBE_UINT64: {
+		uint64_t u = ld64(v, s);
+		/* CubeLib passes these through double and back to uint64_t; above
+		 * this bound the double is 2^64 and the conversion yields 0. */
+		if (cubelib && u > UINT64_C(0xFFFFFFFFFFFFFBFF))
+			return 0.0;
+		return (double)u;
 	}
-	free(tmp);
-	*out = d;
-	return 1;
+	case PROFDB_CUBE_COMPLEX: {
+		double re = f64_at(v, s), im = f64_at(v + 8, s);
+		return sqrt(re * re + im * im);
+	}
+	case PROFDB_CUBE_RATE: {
+		double num = f64_at(v, s), dur = f64_at(v + 8, s);
+		return dur == 0.0 ? NAN : num / dur;
+	}
+	case PROFDB_CUBE_TAU_ATOMIC: {
+		uint32_t n = ld32(v, s);
+		return n ? f64_at(v + 4 + 16, s) / n : 0.0; /* sum / N */
+	}
+	case PROFDB_CUBE_NDOUBLES: case PROFDB_CUBE_HISTOGRAM: {
+		/* the sum of the doubles (a histogram's bins, after min and max) */
+		uint32_t first = m->dtype == PROFDB_CUBE_HISTOGRAM ? 2 : 0;
+		double sum = 0.0;
+		for (uint32_t i = first; i < m->vsize / 8; i++)
+			sum += f64_at(v + (size_t)i * 8, s);
+		return sum;
+	}
+	case PROFDB_CUBE_SCALE_FUNC: return NAN;
+	default: return f64_at(v, s);
+	}
 }
 
 static void swap_bytes(unsigned char *p, size_t n)
@@ -533,11 +580,11 @@ PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_
 		                    size);
 	const unsigned char *row;
 	unsigned char *tmp;
-	r = get_row(c, m, cnode, &row, &tmp);
+	r = profdb__cube_get_row(c, m, cnode, &row, &tmp);
 	unsigned char *o = buf;
 	if (r <= 0) {
 		if (m->dtype == PROFDB_CUBE_MINDOUBLE || m->dtype == PROFDB_CUBE_MAXDOUBLE) {
-			double d = neutral(m);
+			double d = profdb__cube_neutral(m);
 			for (uint32_t l = 0; l < c->n_locs; l++)
 				memcpy(o + (size_t)l * 8, &d, 8);
 		} else {

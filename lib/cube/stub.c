@@ -54,3 +54,24 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_t cnode,
                                   void *buf, size_t size)
 { (void)c, (void)metric, (void)cnode, (void)buf, (void)size; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_location_group_get(const profdb_cube *c, uint32_t index,
+                                                 profdb_cube_location_group *o)
+{ (void)c, (void)index, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_system_node_get(const profdb_cube *c, uint32_t index,
+                                              profdb_cube_system_node *o)
+{ (void)c, (void)index, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_attr_get(const profdb_cube *c, uint32_t i, profdb_cube_attr *o)
+{ (void)c, (void)i, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_cart_get(const profdb_cube *c, uint32_t index, profdb_cube_cart *o)
+{ (void)c, (void)index, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_cart_dim(const profdb_cube *c, uint32_t index, uint32_t dim,
+                                       const char **name, int64_t *size, int *periodic)
+{ (void)c, (void)index, (void)dim, (void)name, (void)size, (void)periodic; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_cart_coord(const profdb_cube *c, uint32_t index, uint32_t i,
+                                         profdb_cube_coord *o)
+{ (void)c, (void)index, (void)i, (void)o; NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, uint32_t cnode,
+                                       profdb_cube_item where, uint32_t where_id,
+                                       unsigned flags, double *out)
+{ (void)c, (void)metric, (void)cnode, (void)where, (void)where_id, (void)flags, (void)out;
+  NO_HANDLE; }

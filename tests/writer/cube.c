@@ -198,7 +198,8 @@ char *tw_cube_anchor(unsigned flags)
 	              " <cnode id=\"1\" calleeId=\"2\"/>\n</cnode>\n");
 	r |= putf(&b, "<cnode id=\"2\" calleeId=\"3\"><parameter partype=\"numeric\" parkey=\"n\" "
 	              "parvalue=\"128\"/><parameter partype=\"string\" parkey=\"mode\" "
-	              "parvalue=\"fast\"/></cnode>\n</program>\n");
+	              "parvalue=\"fast\"/><attr key=\"note\" value=\"init &amp; setup\"/></cnode>\n"
+	              "</program>\n");
 	r |= putf(&b, "<system>\n<systemtreenode Id=\"0\"><name>cluster</name><class>machine</class>\n"
 	              "<systemtreenode Id=\"1\"><name>node0</name><class>node</class>\n");
 	r |= putf(&b, "<locationgroup Id=\"0\"><name>rank 0</name><rank>0</rank><type>process</type>\n"
@@ -207,7 +208,15 @@ char *tw_cube_anchor(unsigned flags)
 	              "<type>thread</type></location>\n</locationgroup>\n");
 	r |= putf(&b, "<locationgroup Id=\"1\"><name>rank 1</name><rank>1</rank><type>process</type>\n"
 	              "<location Id=\"1\"><name>thread 0</name><rank>0</rank><type>thread</type>"
-	              "</location>\n</locationgroup>\n</systemtreenode>\n</systemtreenode>\n");
+	              "<attr key=\"gpu\" value=\"no\"/></location>\n</locationgroup>\n"
+	              "</systemtreenode>\n</systemtreenode>\n");
+	r |= putf(&b, "<topologies><cart name=\"Process x Thread\" ndims=\"2\">"
+	              "<dim name=\"Process\" size=\"2\" periodic=\"false\"/>"
+	              "<dim name=\"Thread\" size=\"2\" periodic=\"true\"/>"
+	              "<coord locId=\"0\">0 0</coord><coord locId=\"2\">0 1</coord>"
+	              "<coord locId=\"1\">1 0</coord></cart>\n"
+	              "<cart ndims=\"1\"><dim size=\"2\"/><coord lgId=\"1\">1</coord>"
+	              "<coord stnId=\"1\">0</coord></cart></topologies>\n");
 	r |= putf(&b, "</system>\n</cube>\n");
 	r |= put(&b, "", 1);
 	if (r) {

@@ -347,7 +347,9 @@ double tw_hpctk4_synth_value(uint64_t seed, uint32_t p, uint32_t c, uint32_t m, 
  *  - regions 0 main, 1 foo, 2 bar, 3 init;
  *  - cnodes, XML order: root id 3 (main) { id 0 (foo) { id 4 (bar) }, id 1 (bar) }, root id 2
  *    (init, two parameters); deep order 3 0 4 1 2, wide order 3 0 1 4 2;
- *  - locations in XML order ids 0, 2, 1 (two processes);
+ *  - locations in XML order ids 0, 2, 1 (two processes, under system-tree nodes 0 > 1);
+ *  - attributes: Creator and CUBE_CT_AGGR on the file, "note" on cnode 2, "gpu" on location 1;
+ *  - topologies: "Process x Thread" (2 x 2, locId coords) and an unnamed 1-d one (lgId, stnId);
  *  - metrics: 0 time (EXCLUSIVE DOUBLE) { 1 mintime (EXCLUSIVE MINDOUBLE) }, 2 visits (INCLUSIVE
  *    UINT64), 3 bytes (EXCLUSIVE INT32, no data members), 4 small (EXCLUSIVE INT16), and with
  *    TW_CUBE_DERIVED 5 ratio (POSTDERIVED with the unquoted CubePL attributes CubeLib writes).
@@ -393,6 +395,171 @@ enum { TW_CUBE_METRICS = 5, TW_CUBE_CNODES = 5, TW_CUBE_LOCATIONS = 3, TW_CUBE_R
  *  row exists, 0 (and the neutral value) when it does not. */
 int tw_cube_expected(unsigned flags, uint32_t metric, uint32_t cnode, uint32_t location,
                      double *value);
+
+/* ---- hpcrun .hpcrun / .hpctrace (tests/writer/hpcrun.c) ----------------------------------------
+ *
+ * Writes .hpcrun 02.00 (with or without the 2017 metric trailer), 03.00 and 04.00 and .hpctrace
+ * 01.01, big-endian, laid out as ../shared/notes/hpctoolkit.md §8 says the real writer does (04.00:
+ * sections padded to 1024 bytes, 8-entry id-tuple dictionary, sparse index in node order, "end!"
+ * marker, 112-byte footer).  Compiled into the executables that use it (like cube.c).
+ *
+ * The sample (tw_hpcrun_sample): attrs program-name app, mpi-rank 0, thread-id 0, host-id
+ * 7f000101, process-id 4242; metrics 0 "CPUTIME (sec)" real, 1 "cycles" int (period 1000,
+ * num_samples 12, is_frequency 1), 2 "GPUOP (sec)" real (formula "#0/2", format "%6.2f");
+ * modules 1 /usr/bin/app (flags 1), 2 /lib/x86_64-linux-gnu/libc.so.6, 3 [vdso];
+ * nodes (index: id parent lm ip) 0: 1 0 0 "^Primary"; 1: 3 1 1 0x1000; 2: 5 3 1 0x1010;
+ * 3: 7 5 2 0x2000; 4: 9 3 1 0x1020; 5: 11 9 3 0x3000 (04.00 flags 0, others 1); 6: 13 1 2 0x2100
+ * (02.00/03.00 store leaves 3, 5, 6 with negative ids);
+ * raw values (node, metric, value): (1,0,1.5) (2,2,3.0) (3,0,2.0) (3,1,100) (5,0,0.25) (5,1,7)
+ * (6,1,5); inclusive at node 0: 3.75, 112, 3.0;  04.00 id tuple NODE 0x4001 phys 0x7f000101,
+ * THREAD 0xC003 0.
+ * The sample trace (tw_hpctrace_sample), (time, cct id, metric id): (T0+1000, 7, 0)
+ * (T0+2000, 11, 1) (T0+2000, 13, 1) (T0+5000, 3, 0) (T0+9000, 7, 2), T0 = TW_HPCRUN_T0. */
+
+typedef struct tw_hpcrun_metric {
+    const char *name, *description;   /* description NULL = the name */
+    int is_real;
+    uint64_t period;
+    const char *formula, *format;
+    const unsigned char *raw_flags;    /* 16 bytes to store instead of the usual flags, or NULL */
+    uint16_t is_frequency;             /* trailer fields */
+    uint64_t num_samples;
+} tw_hpcrun_metric;
+
+typedef struct tw_hpcrun_module {
+    uint16_t id;
+    const char *name;
+    uint64_t flags;
+} tw_hpcrun_module;
+
+typedef struct tw_hpcrun_node {
+    int32_t id;           /* stored as is (negative leaves in 02.00/03.00) */
+    uint32_t parent_id;   /* 0 = root */
+    uint16_t lm_id;
+    uint64_t ip;
+    uint8_t flags;        /* 04.00 only */
+} tw_hpcrun_node;
+
+/** One raw value; sorted by node index, then metric. */
+typedef struct tw_hpcrun_value {
+    uint32_t node;        /* index into nodes */
+    uint16_t metric;
+    uint64_t bits;
+} tw_hpcrun_value;
+
+typedef struct tw_hpcrun_id {
+    uint16_t kind;
+    uint64_t physical, logical;
+} tw_hpcrun_id;
+
+typedef struct tw_hpcrun {
+    unsigned version;            /* 2, 3 or 4 */
+    int trailer;                 /* 02.00: write the 20-byte metric trailer (03.00/04.00 always) */
+    int lush;                    /* 02.00/03.00: logical-unwinding fields in each node */
+    uint32_t n_epochs;           /* 02.00/03.00: the epoch is repeated (0 = 1) */
+    const char *const *attrs;    /* 2 * n_attrs strings: name, value, ... */
+    uint32_t n_attrs;
+    const tw_hpcrun_metric *metrics;
+    uint32_t n_metrics;
+    const tw_hpcrun_module *modules;
+    uint32_t n_modules;
+    const tw_hpcrun_node *nodes;
+    uint64_t n_nodes;
+    const tw_hpcrun_value *values;
+    uint64_t n_values;
+    const tw_hpcrun_id *ids;     /* 04.00 id tuple */
+    uint32_t n_ids;
+} tw_hpcrun;
+
+typedef struct tw_hpctrace_rec {
+    uint64_t time;
+    uint32_t cct_id, metric_id;  /* metric_id written only with flags bit 0 */
+} tw_hpctrace_rec;
+
+#define TW_HPCRUN_T0 UINT64_C(1714000000000000000)
+
+/** 0, -EINVAL (bad version, values unsorted or out of range), -ENOMEM. */
+int tw_hpcrun_write(const tw_hpcrun *d, tw_blob *out);
+int tw_hpctrace_write(uint64_t flags, const tw_hpctrace_rec *recs, size_t n, tw_blob *out);
+/** Fills *d with the sample (static storage; copy and change fields freely). */
+void tw_hpcrun_sample(tw_hpcrun *d, unsigned version, int trailer);
+void tw_hpctrace_sample(const tw_hpctrace_rec **recs, size_t *n);
+/** The IEEE bits of x. */
+uint64_t tw_hpcrun_f64(double x);
+
+/* ---- HPCToolkit pre-release databases and the draft meta.db (tests/writer/hpctkpre.c) ---------
+ *
+ * Writes pre-release HPCPROF-profdb__ / HPCPROF-cctdb___ / HPCPROF-tracedb_ files (big-endian,
+ * version 1.0, headers padded to 128 bytes, byte-reversed footers, trace.db without footer, empty
+ * trace lines pointing past the end of the file) plus experiment.xml, and the draft
+ * HPCTOOLKIT_expmt meta.db, as ../shared/notes/hpctoolkit.md §6-7 describe them.  Compiled into
+ * the executables that use it (like cube.c).
+ *
+ * The sample (tw_pre_sample): 3 profiles (0 summary [SUMMARY], 1 and 2 threads [NODE 0x7f000001,
+ * THREAD 0xC003 logical 0/1]); 10 cct.db slots; experiment.xml tree (document order, id):
+ * PF 1 main { L 2 { S 3, C 4 { PF 5 foo { S 6 } } }, C -8 { PF 8 memcpy { S 9 } } }; metrics
+ * <Metric> 512 inclusive / 256 exclusive (summary), 767 view (no values), <MetricDB> 2 (I) / 1 (E).
+ * Thread p: exclusive (1) 1.5p at ctx 3, 0.25p at 6, 2p at 9; inclusive (2) on ctxs 0 1 2 3 4 5 6
+ * 8 9 summed up the tree; the summary holds the sums over both threads (ids 256/512).  Trace 0 is
+ * profile 1: (T0+1000, 3) (T0+2000, 6) (T0+2000, 9) (T0+5000, 0); trace 1 (profile 2) is empty.
+ *
+ * The draft sample (tw_draft_write): title "tw-draft", kinds SUMMARY NODE RANK THREAD, metric
+ * "time" {execution raw 2 {512 sum "$$"}, function raw 1 {256 sum "$$"}}, module /usr/bin/app,
+ * file main.c, functions main (main.c:3, 0x1000) and foo; tree 1 main { 2 loop main.c:5 { 3 line
+ * main.c:6 }, 4 call foo from main.c:7 { 5 point app+0x1010 } }. */
+
+#define TW_PRE_T0 UINT64_C(1650000000000000000)
+#define TW_PRE_SAMPLE_VALUES 36
+
+typedef struct tw_pre_value {
+    uint32_t profile, ctx;
+    uint16_t metric;
+    double value;
+} tw_pre_value;
+
+typedef struct tw_pre_tsample {
+    uint64_t time;
+    uint32_t ctx;
+} tw_pre_tsample;
+
+typedef struct tw_pre_trace {
+    uint32_t profile;
+    uint16_t type;
+    const tw_pre_tsample *samples;
+    size_t n;
+} tw_pre_trace;
+
+typedef struct tw_pre {
+    uint32_t n_profiles;            /* profile 0 is the summary */
+    uint32_t n_ctx;                 /* cct.db slots; every value's ctx must be below */
+    const tw_pre_value *values;     /* sorted by (profile, ctx, metric) */
+    size_t n_values;
+    const tw_pre_trace *traces;
+    size_t n_traces;
+    const char *xml;                /* experiment.xml text; NULL = the sample's */
+    uint8_t major, minor;           /* 0, 0 = 1.0 */
+    int zero_cct;                   /* cct.db value blocks all zero, as the real writer left them */
+    int native_footer;              /* "PROFDBft"/"CCTDBftr" (a big-endian host) */
+    int no_footer;                  /* leave the footers out */
+    int zero_trace_bounds;          /* min/max time 0, as real files */
+} tw_pre;
+
+enum {
+    TW_DRAFT_DOC7 = 1 << 0,   /* 7 sections, identifier table inside General (the document) */
+    TW_DRAFT_FOOTER = 1 << 1, /* append the optional "nmBDFORP" footer */
+    TW_DRAFT_CYCLE = 1 << 2   /* context 3's children block is the root block */
+};
+
+/** The sample (static storage; copy and change fields freely). */
+void tw_pre_sample(tw_pre *d);
+const char *tw_pre_sample_xml(void);
+/** profile.db, cct.db, trace.db, experiment.xml into out[0..3] (profdb_hpctkpre_file order).
+ *  0, -EINVAL (values unsorted or out of range), -ENOMEM. */
+int tw_pre_write(const tw_pre *d, tw_blob out[4]);
+/** The same four files into directory @p dir (created if missing). */
+int tw_pre_write_dir(const tw_pre *d, const char *dir);
+/** The draft meta.db sample. 0 or -ENOMEM. */
+int tw_draft_write(tw_blob *out, unsigned flags);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,70 @@
+/* Fuzz target: one .hpctrace trace, opened with profdb_hpcrun_open_mem()
+ * alone (a trace-only profile) and, when that works, next to the test
+ * writer's 04.00 sample .hpcrun under the matching name; both driven
+ * through every public hpcrun function (drive-hpcrun.c). --strict (the
+ * committed seeds, valid traces): everything must succeed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drive-hpctk.h"
+#include "drive-hpcrun.h"
+#include "profdb.h"
+#ifdef PROFDB_FUZZ_HAVE_WRITER
+#include "writer.h"
+#endif
+
+#define NAME "fuzz-000000-000-7f000101-1-0"
+
+static int run(const profdb_blob *in, const char *const *names, size_t n, int strict)
+{
+	profdb_hpcrun *h = NULL;
+	fuzz_hpcrun_stats st;
+	memset(&st, 0, sizeof st);
+	int r = profdb_hpcrun_open_mem(&h, in, names, n, NULL);
+	if (r < 0) {
+		if (!fuzz_hpcrun_documented(r) || h) {
+			fprintf(stderr, "fuzz-hpctrace: bad failure %d\n", r);
+			abort();
+		}
+		if (strict) {
+			fprintf(stderr, "fuzz-hpctrace: strict input did not open: %s\n",
+			        profdb_error_message());
+			abort();
+		}
+		return r;
+	}
+	fuzz_hpcrun_drive(h, strict, &st);
+	profdb_hpcrun_close(h);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned char *copy = malloc(size ? size : 1);
+	if (!copy)
+		abort();
+	if (size)
+		memcpy(copy, data, size);
+	profdb_blob in[2] = {{copy, size}, {NULL, 0}};
+	const char *names[2] = {NAME ".hpctrace", NAME ".hpcrun"};
+	int r = run(in, names, 1, fuzz_hpctk_strict);
+#ifdef PROFDB_FUZZ_HAVE_WRITER
+	if (r == 0) {
+		tw_hpcrun d;
+		tw_blob b;
+		tw_hpcrun_sample(&d, 4, 1);
+		if (tw_hpcrun_write(&d, &b) == 0) {
+			in[1].data = b.data;
+			in[1].size = b.size;
+			run(in, names, 2, fuzz_hpctk_strict);
+			tw_blob_free(&b);
+		}
+	}
+#else
+	(void)r;
+#endif
+	free(copy);
+	return 0;
+}

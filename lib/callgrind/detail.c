@@ -1,0 +1,369 @@
+/* Line/instruction detail and jumps of one function, decoded on demand from
+ * the segments the scanner recorded (cg-internal.h). The scanner already
+ * validated every line, so this re-reads the same bytes with the same
+ * state; the checks stay anyway (a failure would be an internal error). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg-internal.h"
+
+typedef struct dline {
+	uint32_t src;
+	uint64_t instr, line;
+} dline;
+
+struct profdb_cg_detail {
+	const profdb_cg *cg;
+	size_t ne;
+	dline *lines;
+	uint64_t *cost;
+	uint32_t n_lines, cap_lines;
+	cg_map map;
+	profdb_cg_jump *jumps;
+	uint32_t n_jumps, cap_jumps;
+};
+
+typedef struct dstate {
+	profdb_cg_detail *d;
+	const cg_seg *g;
+	const cg_profile *p;
+	uint64_t pos[CG_NPOS];
+	int col_instr, col_line;
+	uint32_t jfl, jfn;
+	int pending_call;
+	uint64_t off;
+} dstate;
+
+static int derr(const dstate *s, const char *what)
+{
+	return profdb__fail(-EBADMSG, "%s: offset %" PRIu64 ": %s",
+	                    s->d->cg->files[s->p->file].label, s->off, what);
+}
+
+static int read_pos(dstate *s, const char **p, const char *end, uint64_t *np, int move)
+{
+	const char *t;
+	size_t n;
+	for (uint32_t c = 0; c < s->p->n_pos; c++) {
+		if (!cg_tok(p, end, &t, &n)) {
+			if (move)
+				return derr(s, "cost line has too few positions");
+			np[c] = s->pos[c];  /* a target may give fewer columns */
+			continue;
+		}
+		if (profdb__cg_subpos(t, n, s->pos[c], &np[c]) < 0)
+			return derr(s, "bad position");
+	}
+	if (move)
+		memcpy(s->pos, np, sizeof s->pos);
+	return 0;
+}
+
+static uint64_t col(const uint64_t *v, int c)
+{
+	return c >= 0 ? v[c] : 0;
+}
+
+typedef struct dkey {
+	const profdb_cg_detail *d;
+	const dline *key;
+} dkey;
+
+static int dline_eq(const void *ctx, uint32_t v)
+{
+	const dkey *k = ctx;
+	const dline *l = &k->d->lines[v];
+	return l->src == k->key->src && l->instr == k->key->instr && l->line == k->key->line;
+}
+
+static int add_line(dstate *s, const char *p, const char *end)
+{
+	profdb_cg_detail *d = s->d;
+	const profdb_cg *cg = d->cg;
+	dline key = {s->g->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
+	int r = profdb__cg_map_reserve(&d->map);
+	if (r < 0)
+		return r;
+	dkey dk = {d, &key};
+	uint64_t ka = (uint64_t)key.src * 0x9e3779b97f4a7c15ULL ^ key.instr;
+	uint32_t kb = (uint32_t)(key.line ^ key.line >> 32);
+	cg_slot *sl = profdb__cg_map_find(&d->map, ka, kb, dline_eq, &dk);
+	uint32_t i = sl->v;
+	if (i == CG_EMPTY) {
+		uint32_t old = d->cap_lines;
+		r = profdb__cg_grow((void **)&d->lines, &d->cap_lines, (uint64_t)d->n_lines + 1,
+		                    sizeof *d->lines);
+		if (r < 0)
+			return r;
+		if (old != d->cap_lines) {
+			uint64_t *q = realloc(d->cost, (size_t)d->cap_lines * (d->ne + 1) * sizeof *q);
+			if (!q)
+				return profdb__fail(-ENOMEM, "callgrind: out of memory");
+			d->cost = q;
+		}
+		i = d->n_lines++;
+		d->lines[i] = key;
+		memset(d->cost + (size_t)i * d->ne, 0, d->ne * sizeof *d->cost);
+		sl->a = ka;
+		sl->b = kb;
+		sl->v = i;
+		d->map.n++;
+	}
+	uint64_t *dst = d->cost + (size_t)i * d->ne;
+	const char *t;
+	size_t n;
+	uint32_t k = 0;
+	while (cg_tok(&p, end, &t, &n) && k < s->p->n_cols) {
+		uint64_t x;
+		if (profdb__cg_u64(t, n, &x) < 0)
+			x = 0;  /* a negative cost: the scanner warned and counted 0 */
+		uint32_t e = cg->cols[s->p->col_first + k++];
+		if (__builtin_add_overflow(dst[e], x, &dst[e]))
+			return derr(s, "line cost overflows 64 bits");
+	}
+	return 0;
+}
+
+static int add_jump(dstate *s, int cond, const char *p, const char *end)
+{
+	profdb_cg_detail *d = s->d;
+	const profdb_cg *cg = d->cg;
+	const char *t;
+	size_t n;
+	uint64_t a = 0, b = 0, tgt[CG_NPOS];
+	if (!cg_tok(&p, end, &t, &n))
+		return derr(s, "jump without a count");
+	const char *slash = memchr(t, '/', n);
+	size_t cn = slash ? (size_t)(slash - t) : n;
+	if (profdb__cg_u64(t, cn, &a) < 0)
+		a = 0;  /* negative: warned by the scanner */
+	if (slash) {
+		if (profdb__cg_u64(slash + 1, n - cn - 1, &b) < 0)
+			return derr(s, "bad jcnd= count");
+	} else if (cond) {
+		/* "jcnd=exe-count jump-count target" (the spec's form) */
+		const char *q = p;
+		uint64_t y;
+		if (cg_tok(&q, end, &t, &n) && profdb__cg_u64(t, n, &y) == 0 &&
+		    cg_tok(&q, end, &t, &n)) {
+			b = a;
+			a = y;
+			p = q - n;
+		}
+	} else {
+		b = a;
+	}
+	int r = read_pos(s, &p, end, tgt, 0);
+	if (r < 0)
+		return r;
+	r = profdb__cg_grow((void **)&d->jumps, &d->cap_jumps, (uint64_t)d->n_jumps + 1,
+	                    sizeof *d->jumps);
+	if (r < 0)
+		return r;
+	const cg_name *tf = &cg->names[s->jfl != CG_EMPTY ? s->jfl : s->g->src];
+	const cg_name *tn = &cg->names[s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->g->fn].fn];
+	profdb_cg_jump *j = &d->jumps[d->n_jumps++];
+	memset(j, 0, sizeof *j);
+	j->profile = s->g->profile;
+	j->from_instr = col(s->pos, s->col_instr);
+	j->from_line = col(s->pos, s->col_line);
+	j->to_file = tf->p;
+	j->to_file_len = tf->len;
+	j->to_function = tn->p;
+	j->to_function_len = tn->len;
+	j->to_instr = col(tgt, s->col_instr);
+	j->to_line = col(tgt, s->col_line);
+	j->conditional = cond;
+	j->count = a;
+	j->executed = b;
+	s->jfl = s->jfn = CG_EMPTY;  /* they name one jump's target */
+	return 0;
+}
+
+static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
+{
+	const profdb_cg *cg = d->cg;
+	const cg_file *f = &cg->files[cg->profiles[g->profile].file];
+	dstate s;
+	memset(&s, 0, sizeof s);
+	s.d = d;
+	s.g = g;
+	s.p = &cg->profiles[g->profile];
+	memcpy(s.pos, g->pos, sizeof s.pos);
+	s.col_instr = s.col_line = -1;
+	for (uint32_t c = 0; c < s.p->n_pos; c++) {
+		if (s.p->pos_kind[c] == CG_POS_INSTR)
+			s.col_instr = (int)c;
+		else if (s.p->pos_kind[c] == CG_POS_LINE)
+			s.col_line = (int)c;
+	}
+	s.jfl = g->jfl;
+	s.jfn = g->jfn;
+	if (g->end > f->size || g->off > g->end)
+		return derr(&s, "internal error: segment outside the text");
+	uint64_t off = g->off;
+	while (off < g->end) {
+		const char *p = f->text + off;
+		size_t rest = (size_t)(g->end - off);
+		const char *nl = memchr(p, '\n', rest);
+		size_t n = nl ? (size_t)(nl - p) : rest;
+		s.off = off;
+		off += n + (nl ? 1 : 0);
+		while (n && (p[n - 1] == '\r' || cg_is_space(p[n - 1])))
+			n--;
+		const char *end = p + n;
+		if (n == 0 || *p == '#')
+			continue;
+		char c0 = *p;
+		uint64_t np[CG_NPOS];
+		int r = 0;
+		if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+			r = read_pos(&s, &p, end, np, 1);
+			if (r == 0 && !s.pending_call)
+				r = add_line(&s, p, end);
+			s.pending_call = 0;
+		} else if (n > 6 && memcmp(p, "calls=", 6) == 0) {
+			s.pending_call = 1;
+		} else if (n > 5 && (memcmp(p, "jump=", 5) == 0 || memcmp(p, "jcnd=", 5) == 0)) {
+			r = add_jump(&s, p[1] == 'c', p + 5, end);
+		}
+		/* Anything else (cfn=, cob=, summary:, comments, ...) does not
+		 * change what this segment contributes. */
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+typedef struct lord {
+	uint64_t line, instr;
+	uint32_t src, idx;
+} lord;
+
+static int cmp_lord(const void *a, const void *b)
+{
+	const lord *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->instr != y->instr)
+		return x->instr < y->instr ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, uint32_t fn,
+                                       profdb_cg_detail **ret)
+{
+	if (!ret)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_new: ret is NULL");
+	*ret = NULL;
+	if (!cg)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_new: NULL handle");
+	if (fn >= cg->n_fns)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
+	profdb_cg_detail *d = calloc(1, sizeof *d);
+	if (!d)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	d->cg = cg;
+	d->ne = cg->n_events;
+	const cg_fn *f = &cg->fns[fn];
+	int r = 0;
+	for (uint32_t i = f->seg_first; i != CG_EMPTY && r == 0; i = cg->segs[i].next) {
+		const cg_seg *g = &cg->segs[i];
+		if (profile == PROFDB_CG_ALL || g->profile == profile)
+			r = decode_seg(d, g);
+	}
+	profdb__cg_map_free(&d->map);
+	lord *o = NULL;
+	if (r == 0 && d->n_lines) {
+		/* sort rows by line, then instruction, then file */
+		o = malloc((size_t)d->n_lines * sizeof *o);
+		dline *nl = malloc((size_t)d->n_lines * sizeof *nl);
+		uint64_t *nc = malloc((size_t)d->n_lines * (d->ne + 1) * sizeof *nc);
+		if (!o || !nl || !nc) {
+			free(nl);
+			free(nc);
+			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+		} else {
+			for (uint32_t i = 0; i < d->n_lines; i++)
+				o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
+			qsort(o, d->n_lines, sizeof *o, cmp_lord);
+			for (uint32_t i = 0; i < d->n_lines; i++) {
+				nl[i] = d->lines[o[i].idx];
+				memcpy(nc + (size_t)i * d->ne, d->cost + (size_t)o[i].idx * d->ne,
+				       d->ne * sizeof *nc);
+				profdb__cg_derive(cg, nc + (size_t)i * d->ne);
+			}
+			free(d->lines);
+			free(d->cost);
+			d->lines = nl;
+			d->cost = nc;
+		}
+	}
+	free(o);
+	if (r < 0) {
+		profdb_cg_detail_free(d);
+		return r;
+	}
+	*ret = d;
+	return 0;
+}
+
+PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
+{
+	if (!d)
+		return;
+	profdb__cg_map_free(&d->map);
+	free(d->lines);
+	free(d->cost);
+	free(d->jumps);
+	free(d);
+}
+
+PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
+{
+	if (!d)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_line_count: NULL argument");
+	return d->n_lines;
+}
+
+PROFDB_EXPORT int profdb_cg_detail_line(const profdb_cg_detail *d, uint32_t i,
+                                        profdb_cg_line *out)
+{
+	if (!d || !out)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_line: NULL argument");
+	if (i >= d->n_lines)
+		return profdb__fail(-ENOENT, "callgrind: no line row %" PRIu32 " (%" PRIu32 " rows)", i,
+		                    d->n_lines);
+	const dline *l = &d->lines[i];
+	const cg_name *f = &d->cg->names[l->src];
+	out->file = f->p;
+	out->file_len = f->len;
+	out->line = l->line;
+	out->instr = l->instr;
+	out->self = d->cost + (size_t)i * d->ne;
+	return 0;
+}
+
+PROFDB_EXPORT int64_t profdb_cg_detail_jump_count(const profdb_cg_detail *d)
+{
+	if (!d)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_jump_count: NULL argument");
+	return d->n_jumps;
+}
+
+PROFDB_EXPORT int profdb_cg_detail_jump(const profdb_cg_detail *d, uint32_t i,
+                                        profdb_cg_jump *out)
+{
+	if (!d || !out)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_jump: NULL argument");
+	if (i >= d->n_jumps)
+		return profdb__fail(-ENOENT, "callgrind: no jump %" PRIu32 " (%" PRIu32 " jumps)", i,
+		                    d->n_jumps);
+	*out = d->jumps[i];
+	return 0;
+}

@@ -1,0 +1,390 @@
+/* The Cube backend of the common query interface (lib/query/backend.h):
+ * metrics = the anchor's metrics (derived ones included, without values),
+ * contexts = cnodes, profiles = locations, values = stored cells.
+ *
+ * The handle itself is the backend's impl; nothing is built lazily here.
+ * Values: integer dtypes come back as U64/I64 exactly as stored, DOUBLE and
+ * MIN/MAXDOUBLE bit for bit as F64, the structured dtypes as one F64 number
+ * (profdb__cube_cell's rule). Inclusive/exclusive use profdb_cube_severity
+ * at one location (CubeLib's rule, doc/FORMATS.md "Cube"). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cube.h"
+#include "../query/backend.h"
+
+/* ---- opening ---------------------------------------------------------------------- */
+
+static int name_ends(const char *name, const char *suffix)
+{
+	size_t n = name ? strlen(name) : 0, s = strlen(suffix);
+	return n >= s && strcmp(name + n - s, suffix) == 0;
+}
+
+/* A ustar archive whose first member is one a .cubex file starts with, or
+ * anything (a gzip stream too) named *.cubex. */
+static int q_sniff(const unsigned char *head, size_t n, const char *name)
+{
+	if (name_ends(name, ".cubex"))
+		return (n >= 262 && memcmp(head + 257, "ustar", 5) == 0) ||
+		       (n >= 2 && head[0] == 0x1f && head[1] == 0x8b);
+	if (n < 262 || memcmp(head + 257, "ustar", 5) != 0)
+		return 0;
+	char first[101];
+	memcpy(first, head, 100);
+	first[100] = 0;
+	if (!strcmp(first, "anchor.xml") || !strcmp(first, "remapping.spec"))
+		return 1;
+	size_t i = strncmp(first, "ghost_", 6) == 0 ? 6 : 0, d = i;
+	while (first[i] >= '0' && first[i] <= '9')
+		i++;
+	return i > d && (!strcmp(first + i, ".data") || !strcmp(first + i, ".index"));
+}
+
+static int q_open_path(void **impl, const char *path, const profdb_options *opts)
+{
+	profdb_cube *c;
+	int r = profdb_cube_open(&c, path, opts);
+	*impl = r < 0 ? NULL : c;
+	return r;
+}
+
+static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
+                         const profdb_options *opts)
+{
+	*impl = NULL;
+	if (n != 1)
+		return profdb__fail(-EINVAL, "a Cube archive is one input, not %zu", n);
+	profdb_cube *c;
+	int r = profdb_cube_open_mem(&c, in[0].data, in[0].size, opts);
+	if (r == 0)
+		*impl = c;
+	return r;
+}
+
+static void q_close(void *impl)
+{
+	profdb_cube_close(impl);
+}
+
+/* ---- description ------------------------------------------------------------------ */
+
+static int q_about(const void *impl, profdb_about *out)
+{
+	const profdb_cube *c = impl;
+	out->format = PROFDB_FORMAT_CUBE;
+	out->version = profdb__str(profdb__cube_s(c, c->anchor_version));
+	out->title = profdb__str(profdb__cube_s(c, c->creator));
+	return 0;
+}
+
+/* Rows present for metric m (ZCUBEX: entries with a block; uncompressed:
+ * the rows the member holds). */
+static uint64_t rows_present(const cube_metric *m)
+{
+	if (!m->has_data)
+		return 0;
+	if (!m->zipped)
+		return m->rows_avail;
+	uint64_t n = 0;
+	for (uint32_t k = 0; k < m->nrows; k++)
+		n += m->zsize[k] != 0;
+	return n;
+}
+
+static int q_counts(const void *impl, profdb_counts *out)
+{
+	const profdb_cube *c = impl;
+	memset(out, 0, sizeof *out);
+	out->profiles = c->n_locs;
+	out->contexts = c->n_cnodes;
+	out->metrics = c->n_metrics;
+	for (uint32_t i = 0; i < c->n_metrics; i++)
+		out->values += (int64_t)(rows_present(&c->metrics[i]) * c->n_locs);
+	return 0;
+}
+
+/* ---- metrics ------------------------------------------------------------------------- */
+
+static int64_t q_metric_count(const void *impl)
+{
+	return ((const profdb_cube *)impl)->n_metrics;
+}
+
+static profdb_type type_of(const cube_metric *m)
+{
+	switch (m->dtype) {
+	case PROFDB_CUBE_UINT8: case PROFDB_CUBE_UINT16: case PROFDB_CUBE_UINT32:
+	case PROFDB_CUBE_UINT64:
+		return PROFDB_TYPE_U64;
+	case PROFDB_CUBE_INT8: case PROFDB_CUBE_INT16: case PROFDB_CUBE_INT32:
+	case PROFDB_CUBE_INT64:
+		return PROFDB_TYPE_I64;
+	default:
+		return PROFDB_TYPE_F64;
+	}
+}
+
+static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
+{
+	const profdb_cube *c = impl;
+	if (index >= c->n_metrics)
+		return profdb__fail(-ENOENT, "%s: no metric %" PRIu32 " (%" PRIu32 " metrics)",
+		                    c->path, index, c->n_metrics);
+	const cube_metric *m = &c->metrics[index];
+	memset(out, 0, sizeof *out);
+	out->id = index;
+	out->name = profdb__str(profdb__cube_s(c, m->name));
+	out->unit = profdb__str(profdb__cube_s(c, m->unit));
+	int derived = m->kind >= PROFDB_CUBE_POSTDERIVED;
+	out->description = profdb__str(profdb__cube_s(c, derived ? m->expr : m->descr));
+	out->kind = derived ? PROFDB_METRIC_DERIVED
+	            : m->kind == PROFDB_CUBE_INCLUSIVE ? PROFDB_METRIC_INCLUSIVE
+	                                               : PROFDB_METRIC_EXCLUSIVE;
+	out->statistic = profdb__str(NULL);
+	out->type = type_of(m);
+	/* one stored scope; the other is computed (profdb_cube_severity) */
+	out->exclusive_id = out->inclusive_id = derived ? PROFDB_NONE : index;
+	out->has_data = m->has_data;
+	return 0;
+}
+
+/* ---- contexts ------------------------------------------------------------------------ */
+
+static int64_t q_context_count(const void *impl)
+{
+	return ((const profdb_cube *)impl)->n_cnodes;
+}
+
+static int q_context_root(const void *impl, uint32_t *id)
+{
+	const profdb_cube *c = impl;
+	if (c->first_root == PROFDB_NONE)
+		return profdb__fail(-ENOENT, "%s: the call tree is empty", c->path);
+	*id = c->first_root;
+	return 0;
+}
+
+static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
+{
+	const profdb_cube *c = impl;
+	if (id >= c->n_cnodes)
+		return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32 " (%" PRIu32 " cnodes)", c->path,
+		                    id, c->n_cnodes);
+	const cube_cnode *n = &c->cnodes[id];
+	const cube_region *g = &c->regions[n->region];
+	memset(out, 0, sizeof *out);
+	out->id = id;
+	out->parent = n->parent;
+	out->first_child = n->first_child;
+	out->next_sibling = n->next_sibling;
+	uint32_t depth = 0;
+	for (uint32_t p = n->parent; p != PROFDB_NONE && depth < c->n_cnodes; p = c->cnodes[p].parent)
+		depth++;
+	out->depth = depth;
+	out->relation = n->parent == PROFDB_NONE ? PROFDB_RELATION_NONE : PROFDB_RELATION_CALL;
+	out->type = PROFDB_CTX_FUNCTION;
+	out->function = profdb__str(profdb__cube_s(c, g->name));
+	out->file = profdb__str(profdb__cube_s(c, n->mod ? n->mod : g->mod));
+	out->line = n->line > 0 ? (uint64_t)n->line : g->begin > 0 ? (uint64_t)g->begin : 0;
+	out->module = profdb__str(NULL);
+	out->in_tree = 1;
+	return 0;
+}
+
+/* ---- profiles ------------------------------------------------------------------------ */
+
+static int64_t q_profile_count(const void *impl)
+{
+	return ((const profdb_cube *)impl)->n_locs;
+}
+
+static int check_loc(const profdb_cube *c, uint32_t l)
+{
+	if (l >= c->n_locs)
+		return profdb__fail(-ENOENT, "%s: no location %" PRIu32 " (%" PRIu32 " locations)",
+		                    c->path, l, c->n_locs);
+	return 0;
+}
+
+static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
+{
+	const profdb_cube *c = impl;
+	int r = check_loc(c, index);
+	if (r < 0)
+		return r;
+	out->index = index;
+	out->is_summary = 0;
+	out->name = profdb__str(profdb__cube_s(c, c->locs[index].name));
+	out->n_identity = 3;
+	return 0;
+}
+
+/* rank (of the location group), thread (the location's rank), location id */
+static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, profdb_str *kind,
+                              uint64_t *value)
+{
+	const profdb_cube *c = impl;
+	int r = check_loc(c, index);
+	if (r < 0)
+		return r;
+	const cube_location *l = &c->locs[index];
+	int64_t v;
+	switch (i) {
+	case 0: *kind = profdb__str("rank"); v = c->groups[l->group].rank; break;
+	case 1: *kind = profdb__str("thread"); v = l->rank; break;
+	case 2: *kind = profdb__str("location"); v = index; break;
+	default:
+		return profdb__fail(-ENOENT, "%s: location %" PRIu32 " has 3 identity entries",
+		                    c->path, index);
+	}
+	*value = (uint64_t)v;
+	return 0;
+}
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+static int check_ids(const profdb_cube *c, uint32_t p, uint32_t ctx, uint32_t m)
+{
+	int r = check_loc(c, p);
+	if (r < 0)
+		return r;
+	if (ctx >= c->n_cnodes)
+		return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32, c->path, ctx);
+	if (m >= c->n_metrics)
+		return profdb__fail(-ENOENT, "%s: no metric %" PRIu32, c->path, m);
+	return 0;
+}
+
+/* The stored cell as a typed number: 1, or 0 (no row) with type NONE. */
+static int cell(const profdb_cube *c, uint32_t p, uint32_t ctx, uint32_t mi, profdb_number *out)
+{
+	cube_metric *m = &c->metrics[mi];
+	const unsigned char *row;
+	unsigned char *tmp;
+	out->type = PROFDB_TYPE_NONE;
+	out->as.u64 = 0;
+	int r = profdb__cube_get_row(c, m, ctx, &row, &tmp);
+	if (r <= 0)
+		return r;
+	const unsigned char *v = row + (size_t)p * m->vsize;
+	int s = m->swap;
+	out->type = type_of(m);
+	switch (m->dtype) {
+	case PROFDB_CUBE_UINT8: out->as.u64 = v[0]; break;
+	case PROFDB_CUBE_INT8: out->as.i64 = (int8_t)v[0]; break;
+	case PROFDB_CUBE_UINT16: out->as.u64 = s ? profdb__be16(v) : profdb__le16(v); break;
+	case PROFDB_CUBE_INT16: out->as.i64 = (int16_t)(s ? profdb__be16(v) : profdb__le16(v)); break;
+	case PROFDB_CUBE_UINT32: out->as.u64 = s ? profdb__be32(v) : profdb__le32(v); break;
+	case PROFDB_CUBE_INT32: out->as.i64 = (int32_t)(s ? profdb__be32(v) : profdb__le32(v)); break;
+	case PROFDB_CUBE_UINT64: out->as.u64 = s ? profdb__be64(v) : profdb__le64(v); break;
+	case PROFDB_CUBE_INT64: out->as.i64 = (int64_t)(s ? profdb__be64(v) : profdb__le64(v)); break;
+	default: out->as.f64 = profdb__cube_cell(m, row, p, 0); break;
+	}
+	free(tmp);
+	return 1;
+}
+
+static int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out)
+{
+	const profdb_cube *c = impl;
+	int r = check_ids(c, p, ctx, m);
+	return r < 0 ? r : cell(c, p, ctx, m, out);
+}
+
+static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusive,
+                    profdb_number *out)
+{
+	const profdb_cube *c = impl;
+	int r = check_ids(c, p, ctx, m);
+	if (r < 0)
+		return r;
+	double v;
+	r = profdb_cube_severity(c, m, ctx, PROFDB_CUBE_ITEM_LOCATION, p,
+	                         inclusive ? PROFDB_CUBE_CALL_INCLUSIVE : 0, &v);
+	if (r < 0)
+		return r;
+	out->type = PROFDB_TYPE_F64;
+	out->as.f64 = v;
+	return v != 0.0 && v != profdb__cube_neutral(&c->metrics[m]);
+}
+
+/* ---- the cursor: pos[0] profile, pos[1] context (id order), pos[2] metric ------------ */
+
+static int q_cursor_begin(const void *impl, profdb__cursor *cur)
+{
+	const profdb_cube *c = impl;
+	memset(cur->pos, 0, sizeof cur->pos);
+	switch (cur->scan) {
+	case PROFDB_SCAN_PROFILE: {
+		int r = check_loc(c, cur->key);
+		if (r < 0)
+			return r;
+		cur->pos[0] = cur->key;
+		break;
+	}
+	case PROFDB_SCAN_CONTEXT:
+		if (cur->key >= c->n_cnodes)
+			return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32, c->path, cur->key);
+		cur->pos[1] = cur->key;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
+{
+	const profdb_cube *c = impl;
+	uint64_t *p = &cur->pos[0], *x = &cur->pos[1], *m = &cur->pos[2];
+	for (;;) {
+		if (*m >= c->n_metrics) {
+			*m = 0;
+			if (cur->scan == PROFDB_SCAN_CONTEXT) {
+				++*p;
+			} else if (++*x >= c->n_cnodes) {
+				*x = 0;
+				if (cur->scan == PROFDB_SCAN_PROFILE)
+					*p = c->n_locs;
+				else
+					++*p;
+			}
+		}
+		if (*p >= c->n_locs || c->n_cnodes == 0)
+			return 0;
+		uint32_t mi = (uint32_t)(*m)++;
+		int r = cell(c, (uint32_t)*p, (uint32_t)*x, mi, &out->value);
+		if (r < 0)
+			return r;
+		if (r) {
+			out->profile = (uint32_t)*p;
+			out->context = (uint32_t)*x;
+			out->metric = mi;
+			return 1;
+		}
+	}
+}
+
+const profdb__backend profdb__cube_backend = {
+	.format = PROFDB_FORMAT_CUBE,
+	.sniff = q_sniff,
+	.open_path = q_open_path,
+	.open_inputs = q_open_inputs,
+	.close = q_close,
+	.about = q_about,
+	.counts = q_counts,
+	.metric_count = q_metric_count,
+	.metric_at = q_metric_at,
+	.context_count = q_context_count,
+	.context_root = q_context_root,
+	.context_get = q_context_get,
+	.profile_count = q_profile_count,
+	.profile_get = q_profile_get,
+	.profile_identity = q_profile_identity,
+	.value = q_value,
+	.scoped = q_scoped,
+	.cursor_begin = q_cursor_begin,
+	.cursor_next = q_cursor_next,
+};

@@ -1,0 +1,444 @@
+/* The HPCToolkit 4.0 backend: the tree's links, profiles and contexts
+ * (doc/model.md, "HPCToolkit 4.0"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+
+/* ---- the tree's links ---------------------------------------------------------- */
+
+static int cmp_ctx(const void *a, const void *b)
+{
+	uint32_t x = ((const hq_ctx *)a)->id, y = ((const hq_ctx *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* One pre-order walk: a node's parent is the last node seen one level up;
+ * its previous sibling is the last node seen at its own level since then. */
+static int build_ctx(void *arg)
+{
+	hq *q = arg;
+	int64_t n = profdb_hpctk_context_count(q->db);
+	if (n < 0)
+		return (int)n;
+	int r = budget(q, (uint64_t)n * sizeof(hq_ctx), "the context tree's links");
+	if (r < 0)
+		return r;
+	hq_ctx *ctx = malloc((n ? (size_t)n : 1) * sizeof *ctx);
+	uint64_t cap = 64;
+	uint64_t *at = malloc(cap * sizeof *at), *last = malloc(cap * sizeof *last);
+	profdb_hpctk_walk *w = NULL;
+	uint64_t k = 0;
+	if (!ctx || !at || !last) {
+		r = profdb__fail(-ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((r = profdb_hpctk_walk_new(q->db, &w)) < 0)
+		goto out;
+	last[1] = UINT64_MAX;
+	q->first_root = PROFDB_NONE;
+	for (;;) {
+		profdb_hpctk_context c;
+		uint32_t d;
+		if ((r = profdb_hpctk_walk_next(w, &c, &d)) < 0)
+			goto out;
+		if (r == 0)
+			break;
+		if (d == 0)
+			continue;   /* the implicit global context */
+		if (k >= (uint64_t)n) {
+			r = profdb__fail(-EBADMSG, "%s: the context tree walk found more nodes than the "
+			                 "%" PRId64 " it counted", q->db->in[PROFDB_HPCTK_META].name, n);
+			goto out;
+		}
+		if ((uint64_t)d + 2 > cap) {
+			uint64_t nc = cap * 2;
+			uint64_t *a = realloc(at, nc * sizeof *at);
+			if (a)
+				at = a;
+			uint64_t *l = a ? realloc(last, nc * sizeof *last) : NULL;
+			if (l)
+				last = l;
+			if (!a || !l) {
+				r = profdb__fail(-ENOMEM, "out of memory");
+				goto out;
+			}
+			cap = nc;
+		}
+		hq_ctx *e = &ctx[k];
+		e->id = c.id;
+		e->parent = d > 1 ? ctx[at[d - 1]].id : PROFDB_NONE;
+		e->first_child = e->next_sibling = PROFDB_NONE;
+		e->depth = d - 1;
+		if (last[d] != UINT64_MAX)
+			ctx[last[d]].next_sibling = c.id;
+		else if (d > 1)
+			ctx[at[d - 1]].first_child = c.id;
+		else
+			q->first_root = c.id;
+		last[d] = at[d] = k;
+		last[d + 1] = UINT64_MAX;   /* the new node has no children yet */
+		k++;
+	}
+	qsort(ctx, k, sizeof *ctx, cmp_ctx);
+	q->ctx = ctx;
+	q->n_ctx = k;
+	ctx = NULL;
+	r = 0;
+out:
+	profdb_hpctk_walk_free(w);
+	free(ctx);
+	free(at);
+	free(last);
+	return r;
+}
+
+static int ensure_ctx(const hq *q)
+{
+	hq *mut = (hq *)q;
+	return profdb__once_run(&mut->ctx_once, build_ctx, mut);
+}
+
+static const hq_ctx *find_ctx(const hq *q, uint32_t id)
+{
+	uint64_t lo = 0, hi = q->n_ctx;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (q->ctx[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < q->n_ctx && q->ctx[lo].id == id ? &q->ctx[lo] : NULL;
+}
+
+/* ---- profiles ------------------------------------------------------------------ */
+
+static char *kind_name(const profdb_hpctk *db, uint32_t kind)
+{
+	static const struct {
+		const char *stored, *model;
+	} known[] = {
+		{"SUMMARY", "summary"}, {"NODE", "node"}, {"RANK", "rank"}, {"THREAD", "thread"},
+		{"GPUDEVICE", "gpu-device"}, {"GPUCONTEXT", "gpu-context"},
+		{"GPUSTREAM", "gpu-stream"}, {"CORE", "core"},
+	};
+	const char *s = NULL;
+	char buf[64];
+	if (profdb_hpctk_has(db, PROFDB_HPCTK_META) && profdb_hpctk_id_kind_name(db, kind, &s) < 0)
+		s = NULL;
+	if (!s) {
+		snprintf(buf, sizeof buf, "kind-%" PRIu32, kind);
+		return strdup(buf);
+	}
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strcmp(s, known[i].stored) == 0)
+			return strdup(known[i].model);
+	char *r = strdup(s);
+	for (char *p = r; p && *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return r;
+}
+
+static int build_profiles(void *arg)
+{
+	hq *q = arg;
+	uint32_t n = q->n_profiles;
+	uint64_t cap = 64, len = 0;
+	int r = 0;
+	q->name_at = malloc(((size_t)n + 1) * sizeof *q->name_at);
+	q->is_summary = calloc(n ? n : 1, 1);
+	q->summaries = malloc((n ? n : 1) * sizeof *q->summaries);
+	q->names = malloc(cap);
+	if (!q->name_at || !q->is_summary || !q->summaries || !q->names)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		profdb_hpctk_profile p;
+		char name[1024];
+		size_t k = 0;
+		if ((r = profdb_hpctk_profile_get(q->db, i, &p)) < 0)
+			return r;
+		q->is_summary[i] = (unsigned char)(p.is_summary != 0);
+		if (p.is_summary)
+			q->summaries[q->n_summaries++] = i;
+		if (p.is_summary)
+			k = (size_t)snprintf(name, sizeof name, "summary");
+		for (uint32_t j = 0; j < p.n_ids && k < sizeof name - 1; j++) {
+			profdb_hpctk_id id;
+			if ((r = profdb_hpctk_profile_id(q->db, &p, j, &id)) < 0)
+				return r;
+			if (!q->kinds[id.kind] && !(q->kinds[id.kind] = kind_name(q->db, id.kind)))
+				return profdb__fail(-ENOMEM, "out of memory");
+			int w = snprintf(name + k, sizeof name - k, "%s%s %" PRIu32, k ? " " : "",
+			                 q->kinds[id.kind], id.logical_id);
+			k = w < 0 ? k : k + (size_t)w >= sizeof name ? sizeof name - 1 : k + (size_t)w;
+		}
+		if (k == 0)
+			k = (size_t)snprintf(name, sizeof name, "profile %" PRIu32, i);
+		if ((r = budget(q, len + k + 1, "the profile names")) < 0)
+			return r;
+		while (len + k + 1 > cap) {
+			char *g = realloc(q->names, cap * 2);
+			if (!g)
+				return profdb__fail(-ENOMEM, "out of memory");
+			q->names = g;
+			cap *= 2;
+		}
+		memcpy(q->names + len, name, k + 1);
+		q->name_at[i] = len;
+		len += k + 1;
+	}
+	return 0;
+}
+
+int profdb__hpctkq_profiles(const hq *q)
+{
+	hq *mut = (hq *)q;
+	return profdb__once_run(&mut->prof_once, build_profiles, mut);
+}
+
+int64_t profdb__hpctkq_profile_count(const void *impl)
+{
+	return ((const hq *)impl)->n_profiles;
+}
+
+int profdb__hpctkq_profile_get(const void *impl, uint32_t index, profdb_profile *out)
+{
+	const hq *q = impl;
+	profdb_hpctk_profile p;
+	int r;
+	if ((r = check_profile(q, index)) < 0 || (r = profdb__hpctkq_profiles(q)) < 0 ||
+	    (r = profdb_hpctk_profile_get(q->db, index, &p)) < 0)
+		return r;
+	memset(out, 0, sizeof *out);
+	out->index = index;
+	out->is_summary = q->is_summary[index];
+	out->name = profdb__str(q->names + q->name_at[index]);
+	out->n_identity = p.n_ids;
+	return 0;
+}
+
+int profdb__hpctkq_profile_identity(const void *impl, uint32_t index, uint32_t i,
+                                    profdb_str *kind, uint64_t *value)
+{
+	const hq *q = impl;
+	profdb_hpctk_profile p;
+	profdb_hpctk_id id;
+	int r;
+	if ((r = check_profile(q, index)) < 0 || (r = profdb__hpctkq_profiles(q)) < 0 ||
+	    (r = profdb_hpctk_profile_get(q->db, index, &p)) < 0 ||
+	    (r = profdb_hpctk_profile_id(q->db, &p, i, &id)) < 0)
+		return r;
+	*kind = profdb__str(q->kinds[id.kind]);
+	*value = id.logical_id;
+	return 0;
+}
+
+/* ---- contexts ------------------------------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Without cct.db: every context id some profile stores values for. */
+static int build_vctx(void *arg)
+{
+	hq *q = arg;
+	uint64_t total = 0, k = 0;
+	int r;
+	for (uint32_t p = 0; p < q->n_profiles; p++) {
+		profdb_hpctk_plane pl;
+		if ((r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0)
+			return r;
+		total += pl.n_index;
+	}
+	if ((r = budget(q, total * 4, "the list of contexts with values")) < 0)
+		return r;
+	uint32_t *ids = malloc((total ? (size_t)total : 1) * sizeof *ids);
+	if (!ids)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (uint32_t p = 0; p < q->n_profiles; p++) {
+		profdb_hpctk_plane pl;
+		if ((r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0) {
+			free(ids);
+			return r;
+		}
+		for (uint64_t i = 0; i < pl.n_index && k < total; i++)
+			profdb_hpctk_plane_at(&pl, i, &ids[k++], NULL);
+	}
+	qsort(ids, k, sizeof *ids, cmp_u32);
+	uint64_t u = 0;
+	for (uint64_t i = 0; i < k; i++)
+		if (u == 0 || ids[u - 1] != ids[i])
+			ids[u++] = ids[i];
+	q->vctx = ids;
+	q->n_vctx = u;
+	return 0;
+}
+
+/* 1 if some profile stores a value for context @p id, 0 if none, < 0. */
+static int has_values(const hq *q, uint32_t id)
+{
+	int r;
+	if (!q->has[PROFDB_HPCTK_PROFILE])
+		return 0;
+	if (!q->has[PROFDB_HPCTK_CCT]) {
+		hq *mut = (hq *)q;
+		if ((r = profdb__once_run(&mut->vctx_once, build_vctx, mut)) < 0)
+			return r;
+		return bsearch(&id, q->vctx, q->n_vctx, sizeof *q->vctx, cmp_u32) != NULL;
+	}
+	/* cct.db holds every profile but the summaries. */
+	profdb_hpctk_plane pl;
+	profdb_hpctk_run run;
+	if ((r = profdb__hpctkq_cct_plane(q, id, &pl)) < 0)
+		return r;
+	if (pl.n_index)
+		return 1;
+	if ((r = profdb__hpctkq_profiles(q)) < 0)
+		return r;
+	for (uint32_t s = 0; s < q->n_summaries; s++) {
+		if ((r = profdb__hpctkq_prof_plane(q, q->summaries[s], &pl)) < 0)
+			return r;
+		if (profdb_hpctk_plane_find(&pl, id, &run))
+			return 1;
+	}
+	return 0;
+}
+
+int64_t profdb__hpctkq_context_count(const void *impl)
+{
+	const hq *q = impl;
+	if (!q->has[PROFDB_HPCTK_META])
+		return 0;
+	return profdb_hpctk_context_count(q->db);
+}
+
+int profdb__hpctkq_context_root(const void *impl, uint32_t *id)
+{
+	const hq *q = impl;
+	int r;
+	if (!q->has[PROFDB_HPCTK_META])
+		return profdb__fail(-ENOENT, "the database has no meta.db, so no context tree");
+	if ((r = ensure_ctx(q)) < 0)
+		return r;
+	if (q->first_root == PROFDB_NONE)
+		return profdb__fail(-ENOENT, "the context tree is empty");
+	*id = q->first_root;
+	return 0;
+}
+
+static const char *entry_name(const profdb_hpctk_context *c)
+{
+	if (c->entry_name)
+		return c->entry_name;
+	switch (c->entry_point) {
+	case PROFDB_ENTRY_MAIN_THREAD: return "main thread";
+	case PROFDB_ENTRY_APP_THREAD: return "application thread";
+	default: return "unknown entry";
+	}
+}
+
+static void blank_context(profdb_context *out, uint32_t id)
+{
+	memset(out, 0, sizeof *out);
+	out->id = id;
+	out->parent = out->first_child = out->next_sibling = PROFDB_NONE;
+	out->function = out->file = out->module = profdb__str(NULL);
+}
+
+static int fill_context(const hq *q, const hq_ctx *e, profdb_context *out)
+{
+	profdb_hpctk_context c;
+	profdb_hpctk_function fn;
+	const char *s;
+	int r = profdb_hpctk_context_by_id(q->db, e->id, &c);
+	if (r < 0)
+		return r;
+	blank_context(out, e->id);
+	out->parent = e->parent;
+	out->first_child = e->first_child;
+	out->next_sibling = e->next_sibling;
+	out->depth = e->depth;
+	out->in_tree = 1;
+	if (e->parent == PROFDB_NONE)
+		out->relation = PROFDB_RELATION_NONE;
+	else
+		switch (c.relation) {
+		case PROFDB_REL_LEXICAL: out->relation = PROFDB_RELATION_LEXICAL; break;
+		case PROFDB_REL_CALL: out->relation = PROFDB_RELATION_CALL; break;
+		case PROFDB_REL_INLINED_CALL: out->relation = PROFDB_RELATION_INLINED; break;
+		default: out->relation = PROFDB_RELATION_UNKNOWN;
+		}
+	switch (c.lexical_type) {
+	case PROFDB_LEX_FUNCTION: out->type = PROFDB_CTX_FUNCTION; break;
+	case PROFDB_LEX_LOOP: out->type = PROFDB_CTX_LOOP; break;
+	case PROFDB_LEX_LINE: out->type = PROFDB_CTX_LINE; break;
+	case PROFDB_LEX_INSTRUCTION: out->type = PROFDB_CTX_INSTRUCTION; break;
+	case PROFDB_LEX_ENTRY:
+	case PROFDB_LEX_ROOT: out->type = PROFDB_CTX_ROOT; break;
+	default: out->type = PROFDB_CTX_UNKNOWN;
+	}
+	if (c.lexical_type == PROFDB_LEX_ENTRY) {
+		out->function = profdb__str(entry_name(&c));
+		return 0;
+	}
+	int have_fn = c.function != PROFDB_NONE &&
+	              profdb_hpctk_function_get(q->db, c.function, &fn) == 0;
+	if (have_fn)
+		out->function = profdb__str(fn.name);
+	/* The context's own source line and address; a function context that
+	 * has none gets its function's definition and entry point. */
+	if (c.file != PROFDB_NONE && profdb_hpctk_file_path(q->db, c.file, &s, NULL) == 0) {
+		out->file = profdb__str(s);
+		out->line = c.line;
+	} else if (have_fn && fn.file != PROFDB_NONE &&
+	           profdb_hpctk_file_path(q->db, fn.file, &s, NULL) == 0) {
+		out->file = profdb__str(s);
+		out->line = fn.line;
+	}
+	if (c.module != PROFDB_NONE && profdb_hpctk_module_path(q->db, c.module, &s) == 0) {
+		out->module = profdb__str(s);
+		out->offset = c.offset;
+		out->has_offset = 1;
+	} else if (have_fn && fn.module != PROFDB_NONE &&
+	           profdb_hpctk_module_path(q->db, fn.module, &s) == 0) {
+		out->module = profdb__str(s);
+		out->offset = fn.offset;
+		out->has_offset = 1;
+	}
+	return 0;
+}
+
+int profdb__hpctkq_context_get(const void *impl, uint32_t id, profdb_context *out)
+{
+	const hq *q = impl;
+	int r;
+	if (q->has[PROFDB_HPCTK_META]) {
+		if ((r = ensure_ctx(q)) < 0)
+			return r;
+		const hq_ctx *e = find_ctx(q, id);
+		if (e)
+			return fill_context(q, e, out);
+	}
+	if (id == 0) {
+		/* The implicit global context: the whole program. */
+		blank_context(out, 0);
+		out->type = PROFDB_CTX_ROOT;
+		return 0;
+	}
+	if ((r = has_values(q, id)) < 0)
+		return r;
+	if (r == 0)
+		return profdb__fail(-ENOENT, "context %" PRIu32 " is neither a node of the tree nor "
+		                    "carries values", id);
+	/* Elided by hpcprof: values, no tree node. */
+	blank_context(out, id);
+	out->relation = PROFDB_RELATION_UNKNOWN;
+	out->type = PROFDB_CTX_UNKNOWN;
+	return 0;
+}

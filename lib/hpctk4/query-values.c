@@ -1,0 +1,356 @@
+/* The HPCToolkit 4.0 backend: values, inclusive/exclusive, the cursor and
+ * traces (doc/model.md, "HPCToolkit 4.0"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+
+/* ---- values ---------------------------------------------------------------------- */
+
+static int check_metric(const hq *q, uint32_t m)
+{
+	if (q->has[PROFDB_HPCTK_META] && !metric_of(q, m))
+		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
+	return 0;
+}
+
+static void set_f64(profdb_number *out, double v)
+{
+	out->type = PROFDB_TYPE_F64;
+	out->as.f64 = v;
+}
+
+int profdb__hpctkq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m,
+                         profdb_number *out)
+{
+	const hq *q = impl;
+	profdb_hpctk_plane pl;
+	profdb_hpctk_run run;
+	double v;
+	int r;
+	if ((r = check_profile(q, p)) < 0 || (r = check_metric(q, m)) < 0 ||
+	    (r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0)
+		return r;
+	if (!profdb_hpctk_plane_find(&pl, c, &run) || !profdb_hpctk_run_find(&run, m, &v))
+		return 0;
+	set_f64(out, v);
+	return 1;
+}
+
+/* The stored scope of the same quantity: HPCToolkit stores both, nothing is
+ * computed (doc/model.md). */
+int profdb__hpctkq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
+                          profdb_number *out)
+{
+	const hq *q = impl;
+	int r;
+	if ((r = check_profile(q, p)) < 0)
+		return r;
+	if (!q->has[PROFDB_HPCTK_META])
+		return profdb__fail(-ENOTSUP, "without meta.db the scopes of metric %" PRIu32
+		                    " are unknown", m);
+	const hq_metric *e = metric_of(q, m);
+	if (!e)
+		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
+	if (e->kind == PROFDB_METRIC_SUMMARY) {
+		if ((r = profdb__hpctkq_profiles(q)) < 0)
+			return r;
+		if (!q->is_summary[p])
+			return profdb__fail(-ENOTSUP, "metric %" PRIu32 " is a summary statistic: "
+			                    "profile %" PRIu32 " is not a summary profile", m, p);
+	}
+	uint32_t target = inclusive ? e->inclusive_id : e->exclusive_id;
+	if (target == PROFDB_NONE)
+		return profdb__fail(-ENOTSUP, "metric %" PRIu32 " (\"%s\") has no %s scope", m,
+		                    e->name, inclusive ? "execution (inclusive)"
+		                                       : "function (exclusive)");
+	return profdb__hpctkq_value(q, p, c, target, out);
+}
+
+/* ---- the cursor ------------------------------------------------------------------ */
+
+enum { CUR_PROFILES, CUR_CCT, CUR_SCAN };
+
+typedef struct hq_cur {
+	int mode;
+	uint32_t p, p_end;           /* profile range (CUR_PROFILES, CUR_SCAN) */
+	uint32_t s;                  /* CUR_CCT: next summary; n_summaries = the cct.db phase */
+	int have_plane, have_run;
+	profdb_hpctk_plane plane;
+	uint64_t i, j;
+	uint32_t key;                /* the current run's key (context or metric) */
+	profdb_hpctk_run run;
+} hq_cur;
+
+int profdb__hpctkq_cursor_begin(const void *impl, profdb__cursor *cur)
+{
+	const hq *q = impl;
+	int r;
+	hq_cur *c = calloc(1, sizeof *c);
+	if (!c)
+		return profdb__fail(-ENOMEM, "out of memory");
+	cur->priv = c;
+	switch (cur->scan) {
+	case PROFDB_SCAN_PROFILE:
+		if ((r = check_profile(q, cur->key)) < 0)
+			return r;
+		c->mode = CUR_PROFILES;
+		c->p = cur->key;
+		c->p_end = cur->key + 1;
+		break;
+	case PROFDB_SCAN_CONTEXT:
+		if (q->has[PROFDB_HPCTK_CCT]) {
+			if ((r = profdb__hpctkq_profiles(q)) < 0)
+				return r;
+			c->mode = CUR_CCT;
+		} else {
+			c->mode = CUR_SCAN;
+			c->p_end = q->n_profiles;
+		}
+		break;
+	default:
+		c->mode = CUR_PROFILES;
+		c->p_end = q->n_profiles;
+	}
+	return 0;
+}
+
+/* Pair @p j of a validated run, read in place: the cursor's inner loop
+ * (profdb_hpctk_run_at would cost an exported call per value). */
+static inline void run_pair(const profdb_hpctk_run *r, uint64_t j, uint32_t *key, double *v)
+{
+	const unsigned char *e = r->values + j * (r->key_size + 8u);
+	*key = r->key_size == 2 ? profdb__le16(e) : profdb__le32(e);
+	*v = profdb__f64_bits(profdb__le64(e + r->key_size));
+}
+
+static void emit(profdb_entry *out, uint32_t p, uint32_t ctx, uint32_t m, double v)
+{
+	out->profile = p;
+	out->context = ctx;
+	out->metric = m;
+	set_f64(&out->value, v);
+}
+
+/* Profile-major: the planes of profiles p .. p_end-1, whole. */
+static int next_profiles(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *out)
+{
+	int r;
+	for (;;) {
+		if (!c->have_plane) {
+			if (c->p >= c->p_end)
+				return 0;
+			if (cur->scan == PROFDB_SCAN_ALL && (r = progress(q, c->p, q->n_profiles)) < 0)
+				return r;
+			if ((r = profdb__hpctkq_prof_plane(q, c->p, &c->plane)) < 0)
+				return r;
+			c->have_plane = 1;
+			c->have_run = 0;
+			c->i = 0;
+		}
+		if (!c->have_run) {
+			if (c->i >= c->plane.n_index) {
+				c->have_plane = 0;
+				c->p++;
+				continue;
+			}
+			profdb_hpctk_plane_at(&c->plane, c->i, &c->key, &c->run);
+			c->have_run = 1;
+			c->j = 0;
+		}
+		if (c->j >= c->run.count) {
+			c->have_run = 0;
+			c->i++;
+			continue;
+		}
+		uint32_t m;
+		double v;
+		run_pair(&c->run, c->j++, &m, &v);
+		emit(out, c->p, c->key, m, v);
+		return 1;
+	}
+}
+
+/* One context, read from the profiles' planes (p .. p_end-1, or the
+ * summaries), one binary search per profile. */
+static int next_run_of(const hq *q, hq_cur *c, uint32_t p, uint32_t ctx, profdb_entry *out)
+{
+	int r;
+	if (!c->have_run) {
+		if ((r = profdb__hpctkq_prof_plane(q, p, &c->plane)) < 0)
+			return r;
+		if (!profdb_hpctk_plane_find(&c->plane, ctx, &c->run))
+			c->run.count = 0;
+		c->have_run = 1;
+		c->j = 0;
+	}
+	if (c->j >= c->run.count) {
+		c->have_run = 0;
+		return 0;
+	}
+	uint32_t m;
+	double v;
+	run_pair(&c->run, c->j++, &m, &v);
+	emit(out, p, ctx, m, v);
+	return 1;
+}
+
+static int next_scan(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *out)
+{
+	while (c->p < c->p_end) {
+		int r = next_run_of(q, c, c->p, cur->key, out);
+		if (r != 0)
+			return r;
+		c->p++;
+	}
+	return 0;
+}
+
+/* The summaries from profile.db, then the thread profiles from the
+ * context's cct.db plane (metric-major). */
+static int next_cct(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *out)
+{
+	int r;
+	while (c->s < q->n_summaries) {
+		if ((r = next_run_of(q, c, q->summaries[c->s], cur->key, out)) != 0)
+			return r;
+		c->s++;
+	}
+	for (;;) {
+		if (!c->have_plane) {
+			if ((r = profdb__hpctkq_cct_plane(q, cur->key, &c->plane)) < 0)
+				return r;
+			c->have_plane = 1;
+			c->have_run = 0;
+			c->i = 0;
+		}
+		if (!c->have_run) {
+			if (c->i >= c->plane.n_index)
+				return 0;
+			profdb_hpctk_plane_at(&c->plane, c->i, &c->key, &c->run);
+			c->have_run = 1;
+			c->j = 0;
+		}
+		if (c->j >= c->run.count) {
+			c->have_run = 0;
+			c->i++;
+			continue;
+		}
+		uint32_t p;
+		double v;
+		run_pair(&c->run, c->j++, &p, &v);
+		if (p >= q->n_profiles)
+			return profdb__fail(-EBADMSG, "%s: the value block of context %" PRIu32 " names "
+			                    "profile %" PRIu32 ", but profile.db has %" PRIu32,
+			                    q->db->in[PROFDB_HPCTK_CCT].name, cur->key, p, q->n_profiles);
+		if (q->is_summary[p])
+			continue;   /* read from profile.db above */
+		emit(out, p, cur->key, c->key, v);
+		return 1;
+	}
+}
+
+int profdb__hpctkq_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
+{
+	const hq *q = impl;
+	hq_cur *c = cur->priv;
+	switch (c->mode) {
+	case CUR_CCT: return next_cct(q, cur, c, out);
+	case CUR_SCAN: return next_scan(q, cur, c, out);
+	default: return next_profiles(q, cur, c, out);
+	}
+}
+
+void profdb__hpctkq_cursor_free(const void *impl, profdb__cursor *cur)
+{
+	(void)impl;
+	free(cur->priv);
+	cur->priv = NULL;
+}
+
+/* ---- traces ---------------------------------------------------------------------- */
+
+/* Which trace line belongs to each profile: read from the line headers
+ * only (no line is validated here). */
+static int build_traces(void *arg)
+{
+	hq *q = arg;
+	const profdb_hpctk *db = q->db;
+	q->trace_of = malloc((q->n_profiles ? q->n_profiles : 1) * sizeof *q->trace_of);
+	if (!q->trace_of)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (uint32_t p = 0; p < q->n_profiles; p++)
+		q->trace_of[p] = PROFDB_NONE;
+	const profdb__input *in = &db->in[PROFDB_HPCTK_TRACE];
+	for (uint32_t t = 0; t < q->n_traces; t++) {
+		const unsigned char *h;
+		uint64_t at = db->p_traces + (uint64_t)t * db->sz_trace;
+		int r = profdb__range(in, at, 4, "trace header", &h);
+		if (r < 0)
+			return r;
+		uint32_t p = profdb__le32(h);
+		if (p >= q->n_profiles)
+			profdb__warn(&q->opts, "%s: trace line %" PRIu32 " at 0x%" PRIx64 " belongs to "
+			             "profile %" PRIu32 ", which profile.db does not have", in->name, t,
+			             at, p);
+		else if (q->trace_of[p] != PROFDB_NONE)
+			profdb__warn(&q->opts, "%s: trace line %" PRIu32 " at 0x%" PRIx64 " is a second "
+			             "line of profile %" PRIu32 "; the first one is used", in->name, t,
+			             at, p);
+		else
+			q->trace_of[p] = t;
+	}
+	return 0;
+}
+
+/* The trace of profile @p p (count 0 when it has none). */
+static int trace_of(const hq *q, uint32_t p, profdb_hpctk_trace *out)
+{
+	int r;
+	memset(out, 0, sizeof *out);
+	if ((r = check_profile(q, p)) < 0)
+		return r;
+	if (!q->has[PROFDB_HPCTK_TRACE])
+		return 0;
+	hq *mut = (hq *)q;
+	if ((r = profdb__once_run(&mut->trace_once, build_traces, mut)) < 0)
+		return r;
+	if (q->trace_of[p] == PROFDB_NONE)
+		return 0;
+	return profdb__hpctkq_trace_line(q, q->trace_of[p], out);
+}
+
+int64_t profdb__hpctkq_trace_length(const void *impl, uint32_t p)
+{
+	profdb_hpctk_trace t;
+	int r = trace_of(impl, p, &t);
+	return r < 0 ? r : (int64_t)t.count;
+}
+
+int profdb__hpctkq_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *out)
+{
+	profdb_hpctk_trace t;
+	int r = trace_of(impl, p, &t);
+	if (r < 0)
+		return r;
+	if (i >= t.count)
+		return profdb__fail(-ENOENT, "sample %" PRIu64 " of profile %" PRIu32 " does not exist "
+		                    "(%" PRIu64 " samples)", i, p, t.count);
+	memset(out, 0, sizeof *out);
+	return profdb_hpctk_trace_at(&t, i, &out->time_ns, &out->context);
+}
+
+int profdb__hpctkq_trace_seek(const void *impl, uint32_t p, uint64_t time, uint64_t *index)
+{
+	profdb_hpctk_trace t;
+	uint64_t last;
+	int r = trace_of(impl, p, &t);
+	if (r < 0)
+		return r;
+	if (t.count == 0) {
+		*index = 0;
+		return 0;
+	}
+	return profdb_hpctk_trace_window(&t, time, UINT64_MAX, index, &last);
+}

@@ -1,0 +1,475 @@
+/* The HPCToolkit 4.0 backend of the common query interface: opening,
+ * description, metrics, tolerant mode, and the backend table (the model is
+ * in query.h and doc/model.md). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+
+/* ---- tolerant mode ----------------------------------------------------------- */
+
+static int alloc_warned(void *arg)
+{
+	hq *q = arg;
+	uint32_t n[3] = {q->n_profiles, q->n_slots, q->n_traces};
+	for (int i = 0; i < 3; i++)
+		if (!(q->warned[i] = calloc(n[i] ? n[i] : 1, 1)))
+			return profdb__fail(-ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A damaged block in tolerant mode: report it once, then read it as empty.
+ * Returns 0 to go on as if empty, or @p r when the failure stands. */
+static int tolerate(const hq *q, int r, int which, uint32_t i, const char *what)
+{
+	if (!q->tolerant || (r != -EBADMSG && r != -ENODATA))
+		return r;
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s", profdb__message());
+	hq *mut = (hq *)q;
+	if (profdb__once_run(&mut->warn_once, alloc_warned, mut) < 0)
+		return r;
+	if (!atomic_exchange(&q->warned[which][i], 1))
+		profdb__warn(&q->opts, "%s (tolerant mode: %s %" PRIu32 " reads as empty)", msg, what, i);
+	return 0;
+}
+
+int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_hpctk_plane *out)
+{
+	int r = profdb_hpctk_profile_plane(q->db, p, out);
+	if (r < 0 && (r = tolerate(q, r, W_PROFILE, p, "profile")) == 0) {
+		memset(out, 0, sizeof *out);
+		out->index_key_size = 4;
+		out->value_key_size = 2;
+	}
+	return r;
+}
+
+int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_hpctk_plane *out)
+{
+	int r = profdb_hpctk_context_plane(q->db, c, out);
+	if (r < 0 && (r = tolerate(q, r, W_CCT, c, "cct.db context")) == 0) {
+		memset(out, 0, sizeof *out);
+		out->index_key_size = 2;
+		out->value_key_size = 4;
+	}
+	return r;
+}
+
+int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out)
+{
+	int r = profdb_hpctk_trace_get(q->db, t, out);
+	if (r < 0 && (r = tolerate(q, r, W_TRACE, t, "trace line")) == 0)
+		memset(out, 0, sizeof *out);
+	return r;
+}
+
+/* ---- metrics --------------------------------------------------------------- */
+
+static const char *combine_name(uint8_t c)
+{
+	return c == PROFDB_COMBINE_SUM ? "sum" : c == PROFDB_COMBINE_MIN ? "min"
+	       : c == PROFDB_COMBINE_MAX ? "max" : NULL;
+}
+
+/* What the summary profile holds under a statistic's id. */
+static char *statistic_text(const profdb_hpctk_summary *s)
+{
+	const char *c = combine_name(s->combine), *f = s->formula ? s->formula : "";
+	char buf[256];
+	if (c && strcmp(f, "$$") == 0)
+		snprintf(buf, sizeof buf, "%s", c);
+	else if (s->combine == PROFDB_COMBINE_SUM && strcmp(f, "1") == 0)
+		snprintf(buf, sizeof buf, "count");
+	else if (s->combine == PROFDB_COMBINE_SUM &&
+	         (strcmp(f, "$$^2") == 0 || strcmp(f, "$$*$$") == 0 || strcmp(f, "($$)^2") == 0))
+		snprintf(buf, sizeof buf, "sum of squares");
+	else if (c)
+		snprintf(buf, sizeof buf, "%s(%s)", c, f);
+	else
+		snprintf(buf, sizeof buf, "combine %u (%s)", s->combine, f);
+	return strdup(buf);
+}
+
+static profdb_metric_kind scope_kind(const char *scope, uint8_t type)
+{
+	if (type == PROFDB_SCOPE_POINT)
+		return PROFDB_METRIC_POINT;
+	if (type == PROFDB_SCOPE_EXECUTION)
+		return PROFDB_METRIC_INCLUSIVE;
+	if (scope && strcmp(scope, "function") == 0)
+		return PROFDB_METRIC_EXCLUSIVE;
+	return PROFDB_METRIC_OTHER;
+}
+
+static int add_metric(hq *q, uint32_t id, const char *name, profdb_metric_kind kind,
+                      const char *description, hq_metric **out)
+{
+	*out = NULL;
+	if (id < q->n_by_id && q->by_id[id])
+		return 0;   /* already there */
+	hq_metric *m = &q->metrics[q->n_metrics];
+	memset(m, 0, sizeof *m);
+	m->id = id;
+	m->name = name ? name : "";
+	m->kind = kind;
+	m->exclusive_id = m->inclusive_id = PROFDB_NONE;
+	if (!(m->description = strdup(description)))
+		return profdb__fail(-ENOMEM, "out of memory");
+	q->by_id[id] = ++q->n_metrics;
+	*out = m;
+	return 0;
+}
+
+static int build_metrics(hq *q)
+{
+	const profdb_hpctk *db = q->db;
+	int n = profdb_hpctk_metric_count(db);
+	if (n < 0)
+		return n;
+	uint64_t total = 0;
+	uint32_t max_id = 0;
+	for (int m = 0; m < n; m++) {
+		profdb_hpctk_metric md;
+		int r = profdb_hpctk_metric_get(db, (uint32_t)m, &md);
+		if (r < 0)
+			return r;
+		total += md.n_props + md.n_summaries;
+		for (uint32_t i = 0; i < md.n_props; i++) {
+			profdb_hpctk_prop p;
+			if ((r = profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p)) < 0)
+				return r;
+			max_id = p.prop_metric_id > max_id ? p.prop_metric_id : max_id;
+		}
+		for (uint32_t i = 0; i < md.n_summaries; i++) {
+			profdb_hpctk_summary s;
+			if ((r = profdb_hpctk_metric_summary(db, (uint32_t)m, i, &s)) < 0)
+				return r;
+			max_id = s.stat_metric_id > max_id ? s.stat_metric_id : max_id;
+		}
+	}
+	q->n_by_id = total ? max_id + 1 : 0;
+	q->by_id = calloc(q->n_by_id ? q->n_by_id : 1, sizeof *q->by_id);
+	q->metrics = calloc(total ? total : 1, sizeof *q->metrics);
+	if (!q->by_id || !q->metrics)
+		return profdb__fail(-ENOMEM, "out of memory");
+
+	/* Pass 1: the propagated ids, and the scope links within each metric. */
+	for (int m = 0; m < n; m++) {
+		profdb_hpctk_metric md;
+		uint32_t excl = PROFDB_NONE, incl = PROFDB_NONE, first = q->n_metrics;
+		profdb_hpctk_metric_get(db, (uint32_t)m, &md);
+		for (uint32_t i = 0; i < md.n_props; i++) {
+			profdb_hpctk_prop p;
+			hq_metric *e;
+			char desc[160];
+			profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p);
+			profdb_metric_kind k = scope_kind(p.scope, p.scope_type);
+			snprintf(desc, sizeof desc, "%s scope", p.scope ? p.scope : "unnamed");
+			int r = add_metric(q, p.prop_metric_id, md.name, k, desc, &e);
+			if (r < 0)
+				return r;
+			if (e)
+				q->n_propagated++;
+			if (!e) {
+				profdb__warn(&q->opts, "%s: metric \"%s\" reuses propagated metric id %u; "
+				             "the id keeps its first meaning", db->in[PROFDB_HPCTK_META].name,
+				             md.name ? md.name : "", p.prop_metric_id);
+				continue;
+			}
+			if (k == PROFDB_METRIC_EXCLUSIVE && excl == PROFDB_NONE)
+				excl = p.prop_metric_id;
+			if (k == PROFDB_METRIC_INCLUSIVE && incl == PROFDB_NONE)
+				incl = p.prop_metric_id;
+		}
+		for (uint32_t i = first; i < q->n_metrics; i++) {
+			q->metrics[i].exclusive_id = excl;
+			q->metrics[i].inclusive_id = incl;
+		}
+	}
+	/* Pass 2: the statistic ids. An id that is also a propagated id gets
+	 * its statistic; one that is not becomes a SUMMARY metric, linked to
+	 * the same statistic of the function and execution scopes. */
+	for (int m = 0; m < n; m++) {
+		profdb_hpctk_metric md;
+		profdb_hpctk_metric_get(db, (uint32_t)m, &md);
+		for (uint32_t i = 0; i < md.n_summaries; i++) {
+			profdb_hpctk_summary s;
+			hq_metric *e = NULL;
+			profdb_hpctk_metric_summary(db, (uint32_t)m, i, &s);
+			hq_metric *have = metric_of(q, s.stat_metric_id);
+			if (have) {
+				if (!have->statistic && !(have->statistic = statistic_text(&s)))
+					return profdb__fail(-ENOMEM, "out of memory");
+				continue;
+			}
+			char desc[200];
+			snprintf(desc, sizeof desc, "summary statistic over the profiles, %s scope",
+			         s.scope ? s.scope : "unnamed");
+			int r = add_metric(q, s.stat_metric_id, md.name, PROFDB_METRIC_SUMMARY, desc, &e);
+			if (r < 0)
+				return r;
+			if (!(e->statistic = statistic_text(&s)))
+				return profdb__fail(-ENOMEM, "out of memory");
+			for (uint32_t j = 0; j < md.n_summaries; j++) {
+				profdb_hpctk_summary o;
+				profdb_hpctk_metric_summary(db, (uint32_t)m, j, &o);
+				if (o.combine != s.combine || strcmp(o.formula ? o.formula : "",
+				                                     s.formula ? s.formula : "") != 0)
+					continue;
+				profdb_metric_kind k = scope_kind(o.scope, o.scope_type);
+				if (k == PROFDB_METRIC_EXCLUSIVE && e->exclusive_id == PROFDB_NONE)
+					e->exclusive_id = o.stat_metric_id;
+				if (k == PROFDB_METRIC_INCLUSIVE && e->inclusive_id == PROFDB_NONE)
+					e->inclusive_id = o.stat_metric_id;
+			}
+		}
+	}
+	return 0;
+}
+
+static void fill_metric(const hq_metric *m, profdb_metric *out)
+{
+	memset(out, 0, sizeof *out);
+	out->id = m->id;
+	out->name = profdb__str(m->name);
+	out->unit = profdb__str(NULL);
+	out->description = profdb__str(m->description);
+	out->kind = m->kind;
+	out->statistic = profdb__str(m->statistic);
+	out->type = PROFDB_TYPE_F64;
+	out->exclusive_id = m->exclusive_id;
+	out->inclusive_id = m->inclusive_id;
+	out->has_data = 1;
+}
+
+static int64_t q_metric_count(const void *impl)
+{
+	return ((const hq *)impl)->n_metrics;
+}
+
+static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
+{
+	const hq *q = impl;
+	if (index >= q->n_metrics)
+		return profdb__fail(-ENOENT, "metric %" PRIu32 " does not exist (%" PRIu32 " metrics)",
+		                    index, q->n_metrics);
+	fill_metric(&q->metrics[index], out);
+	return 0;
+}
+
+static int q_metric_get(const void *impl, uint32_t id, profdb_metric *out)
+{
+	const hq_metric *m = metric_of(impl, id);
+	if (!m)
+		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, id);
+	fill_metric(m, out);
+	return 0;
+}
+
+/* ---- description ---------------------------------------------------------------- */
+
+static int q_about(const void *impl, profdb_about *out)
+{
+	const hq *q = impl;
+	const char *title = NULL;
+	out->format = PROFDB_FORMAT_HPCTK4;
+	out->version = profdb__str(q->version);
+	out->title = profdb__str(NULL);
+	if (q->has[PROFDB_HPCTK_META]) {
+		int r = profdb_hpctk_title(q->db, &title, NULL);
+		if (r < 0)
+			return r;
+		out->title = profdb__str(title);
+	}
+	return 0;
+}
+
+static int q_counts(const void *impl, profdb_counts *out)
+{
+	const hq *q = impl;
+	int r;
+	memset(out, 0, sizeof *out);
+	out->profiles = q->n_profiles;
+	/* The normative count is the distinct propagated ids; statistic-only
+	 * ids (kind SUMMARY) are listed by profdb_metric_at but not counted
+	 * (doc/model.md). hpcprof never writes one. */
+	out->metrics = q->n_propagated;
+	if (q->has[PROFDB_HPCTK_META] && (out->contexts = profdb_hpctk_context_count(q->db)) < 0)
+		return (int)out->contexts;
+	uint64_t total = (uint64_t)q->n_profiles + q->n_traces;
+	for (uint32_t p = 0; p < q->n_profiles; p++) {
+		profdb_hpctk_plane pl;
+		if ((r = progress(q, p, total)) < 0 || (r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0)
+			return r;
+		out->values += (int64_t)pl.n_values;
+	}
+	out->traces = q->n_traces;
+	for (uint32_t t = 0; t < q->n_traces; t++) {
+		profdb_hpctk_trace tr;
+		if ((r = progress(q, q->n_profiles + (uint64_t)t, total)) < 0 ||
+		    (r = profdb__hpctkq_trace_line(q, t, &tr)) < 0)
+			return r;
+		out->samples += (int64_t)tr.count;
+	}
+	return progress(q, total, total);
+}
+
+/* ---- opening ---------------------------------------------------------------------- */
+
+static void q_close(void *impl)
+{
+	hq *q = impl;
+	if (!q)
+		return;
+	profdb_hpctk_close(q->db);
+	for (uint32_t i = 0; i < q->n_metrics; i++) {
+		free(q->metrics[i].description);
+		free(q->metrics[i].statistic);
+	}
+	free(q->metrics);
+	free(q->by_id);
+	profdb__once_destroy(&q->ctx_once);
+	profdb__once_destroy(&q->prof_once);
+	profdb__once_destroy(&q->trace_once);
+	profdb__once_destroy(&q->vctx_once);
+	profdb__once_destroy(&q->warn_once);
+	free(q->ctx);
+	free(q->names);
+	free(q->name_at);
+	free(q->is_summary);
+	free(q->summaries);
+	for (int i = 0; i < 256; i++)
+		free(q->kinds[i]);
+	free(q->trace_of);
+	free(q->vctx);
+	for (int i = 0; i < 3; i++)
+		free((void *)q->warned[i]);
+	free(q);
+}
+
+/* Wrap an open reader; takes ownership of @p db. */
+static int wrap(void **impl, profdb_hpctk *db, const profdb_options *opts)
+{
+	hq *q = calloc(1, sizeof *q);
+	if (!q) {
+		profdb_hpctk_close(db);
+		return profdb__fail(-ENOMEM, "out of memory");
+	}
+	q->db = db;
+	profdb__options_copy(&q->opts, opts);
+	q->max_memory = q->opts.max_memory ? q->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	q->tolerant = (q->opts.flags & PROFDB_OPEN_TOLERANT) != 0;
+	profdb__once_init(&q->ctx_once);
+	profdb__once_init(&q->prof_once);
+	profdb__once_init(&q->trace_once);
+	profdb__once_init(&q->vctx_once);
+	profdb__once_init(&q->warn_once);
+	int r = 0;
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		q->has[f] = profdb_hpctk_has(db, (profdb_hpctk_file)f);
+	if (q->has[PROFDB_HPCTK_PROFILE])
+		q->n_profiles = (uint32_t)profdb_hpctk_profile_count(db);
+	if (q->has[PROFDB_HPCTK_CCT])
+		q->n_slots = (uint32_t)profdb_hpctk_cct_slot_count(db);
+	if (q->has[PROFDB_HPCTK_TRACE])
+		q->n_traces = (uint32_t)profdb_hpctk_trace_count(db);
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++) {
+		uint8_t major, minor;
+		if (q->has[f] && profdb_hpctk_version(db, (profdb_hpctk_file)f, &major, &minor) == 0) {
+			snprintf(q->version, sizeof q->version, "%u.%u", major, minor);
+			break;
+		}
+	}
+	if (q->has[PROFDB_HPCTK_META])
+		r = build_metrics(q);
+	if (r < 0) {
+		q_close(q);
+		return r;
+	}
+	*impl = q;
+	return 0;
+}
+
+static int q_open_path(void **impl, const char *path, const profdb_options *opts)
+{
+	profdb_hpctk *db;
+	int r = profdb_hpctk_open(&db, path, opts);
+	return r < 0 ? r : wrap(impl, db, opts);
+}
+
+static int q_sniff(const unsigned char *head, size_t n, const char *name)
+{
+	static const char *const kinds[] = {"meta", "prof", "ctxt", "trce"};
+	(void)name;
+	if (n < 14 || memcmp(head, "HPCTOOLKIT", 10) != 0)
+		return 0;
+	for (int i = 0; i < 4; i++)
+		if (memcmp(head + 10, kinds[i], 4) == 0)
+			return 1;
+	return 0;
+}
+
+/* The buffers go to their slots by magic; the names only name them. */
+static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
+                         const profdb_options *opts)
+{
+	static const char *const kinds[] = {"meta", "prof", "ctxt", "trce"};
+	profdb_blob blobs[PROFDB_HPCTK_NFILES] = {{NULL, 0}};
+	const char *names[PROFDB_HPCTK_NFILES] = {NULL};
+	for (size_t i = 0; i < n; i++) {
+		const char *name = in[i].name ? in[i].name : "";
+		int slot = -1;
+		if (in[i].size >= 14 && memcmp(in[i].data, "HPCTOOLKIT", 10) == 0)
+			for (int k = 0; k < 4; k++)
+				if (memcmp((const unsigned char *)in[i].data + 10, kinds[k], 4) == 0)
+					slot = k;
+		if (slot < 0)
+			return profdb__fail(-EINVAL, "input %zu (\"%s\") is not an HPCToolkit 4.0 file, "
+			                    "but the other inputs are", i, name);
+		if (blobs[slot].data)
+			return profdb__fail(-EINVAL, "inputs \"%s\" and \"%s\" are both an HPCToolkit "
+			                    "4.0 HPCTOOLKIT%s file", names[slot], name, kinds[slot]);
+		blobs[slot].data = in[i].data;
+		blobs[slot].size = in[i].size;
+		names[slot] = name;
+	}
+	profdb_hpctk *db;
+	int r = profdb_hpctk_open_mem(&db, blobs, opts);
+	return r < 0 ? r : wrap(impl, db, opts);
+}
+
+static const void *q_native(const void *impl)
+{
+	return ((const hq *)impl)->db;
+}
+
+const profdb__backend profdb__hpctk4_backend = {
+	.format = PROFDB_FORMAT_HPCTK4,
+	.sniff = q_sniff,
+	.open_path = q_open_path,
+	.open_inputs = q_open_inputs,
+	.close = q_close,
+	.about = q_about,
+	.counts = q_counts,
+	.metric_count = q_metric_count,
+	.metric_at = q_metric_at,
+	.metric_get = q_metric_get,
+	.context_count = profdb__hpctkq_context_count,
+	.context_root = profdb__hpctkq_context_root,
+	.context_get = profdb__hpctkq_context_get,
+	.profile_count = profdb__hpctkq_profile_count,
+	.profile_get = profdb__hpctkq_profile_get,
+	.profile_identity = profdb__hpctkq_profile_identity,
+	.value = profdb__hpctkq_value,
+	.scoped = profdb__hpctkq_scoped,
+	.cursor_begin = profdb__hpctkq_cursor_begin,
+	.cursor_next = profdb__hpctkq_cursor_next,
+	.cursor_free = profdb__hpctkq_cursor_free,
+	.trace_length = profdb__hpctkq_trace_length,
+	.trace_at = profdb__hpctkq_trace_at,
+	.trace_seek = profdb__hpctkq_trace_seek,
+	.native = q_native,
+};

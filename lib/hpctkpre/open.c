@@ -1,0 +1,399 @@
+/* Opening a pre-release database: find the files (or take the caller's
+ * buffers), tell them apart by magic, check magic, version and footer of each
+ * .db file, then decode the metadata and the section tables. The old
+ * experiment.xml + .metric-db databases are recognised and refused. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pre.h"
+
+static const struct {
+	const char *file;     /* name in a database directory */
+	const char *magic;    /* 16 bytes */
+	const char *footer;   /* as written on a little-endian host, or NULL */
+	const char *footer_be;
+} files[PRE_NFILES] = {
+	[PRE_PROFILE] = {"profile.db", "HPCPROF-profdb__", "tfBDFORP", "PROFDBft"},
+	[PRE_CCT] = {"cct.db", "HPCPROF-cctdb___", "rtfBDTCC", "CCTDBftr"},
+	/* trace.db: TRACDBft is defined by the writer but never written. */
+	[PRE_TRACE] = {"trace.db", "HPCPROF-tracedb_", NULL, NULL},
+	[PRE_META] = {"experiment.xml", NULL, NULL, NULL},
+};
+
+#define DRAFT_MAGIC "HPCTOOLKIT_expmt"
+
+const char *profdb__hpctkpre_file_name(int f)
+{
+	return f >= 0 && f < PRE_NFILES ? files[f].file : "?";
+}
+
+int profdb__hpctkpre_require(const profdb_hpctkpre *db, int f)
+{
+	if (!db)
+		return profdb__fail(-EINVAL, "NULL database handle");
+	if (!db->present[f])
+		return profdb__fail(-ENOENT, "the pre-release database has no %s",
+		                    f == PRE_META ? "experiment.xml or meta.db" : files[f].file);
+	return 0;
+}
+
+int profdb__hpctkpre_section(const profdb__input *in, uint64_t header, uint64_t off,
+                             uint64_t size, const char *what)
+{
+	if (size && off < header)
+		return profdb__fail(-EBADMSG, "%s: %s at 0x%" PRIx64 " overlaps the file header "
+		                    "(0x%" PRIx64 " bytes)", in->name, what, off, header);
+	return profdb__range(in, off, size, what, NULL);
+}
+
+/* Which .db file a buffer is, from its magic: PRE_* or -1. */
+static int classify(const unsigned char *p, uint64_t size)
+{
+	if (size < 16)
+		return -1;
+	for (int f = 0; f < PRE_META; f++)
+		if (memcmp(p, files[f].magic, 16) == 0)
+			return f;
+	if (memcmp(p, DRAFT_MAGIC, 16) == 0)
+		return PRE_META;
+	return -1;
+}
+
+static int check_db(profdb_hpctkpre *db, int f)
+{
+	const profdb__input *in = &db->in[f];
+	if (in->size < 0x18 || memcmp(in->base, files[f].magic, 16) != 0) {
+		if (in->size >= 16 && memcmp(in->base, "HPCTOOLKIT", 10) == 0)
+			return profdb__fail(-EPROTONOSUPPORT,
+			                    "%s: an HPCToolkit 4.0 file (magic \"%.14s\"), not a "
+			                    "pre-release %s: open it with profdb_hpctk_open",
+			                    in->name, (const char *)in->base, files[f].file);
+		if (in->size < 16 || memcmp(in->base, files[f].magic, 16) != 0)
+			return profdb__fail(-EPROTONOSUPPORT,
+			                    "%s: bad magic at offset 0x0: expected \"%s\"", in->name,
+			                    files[f].magic);
+		return profdb__fail(-ENODATA, "%s: %" PRIu64 " bytes is too short for a header",
+		                    in->name, in->size);
+	}
+	uint8_t major = in->base[16], minor = in->base[17];
+	/* Real files say 1.0; the pre-release document says 4.0 for the same
+	 * layout. Anything else is a layout we have never seen. */
+	if (major != 1 && major != 4)
+		return profdb__fail(-EPROTONOSUPPORT,
+		                    "%s: version %u.%u at offset 0x10 is not supported (1.0 as "
+		                    "real files have it, or 4.0 as the document says)",
+		                    in->name, major, minor);
+	if (minor != 0)
+		profdb__warn(&db->opts, "%s: minor version %u.%u is newer than any known; reading "
+		             "the %u.0 layout", in->name, major, minor, major);
+	if (!files[f].footer)
+		return 0;
+	/* The footer is a u64 constant written in host order: x86 files read
+	 * it byte-reversed. A file without it is cut short (or not finished). */
+	if (in->size < 0x20 || (memcmp(in->tail, files[f].footer, 8) != 0 &&
+	                        memcmp(in->tail, files[f].footer_be, 8) != 0))
+		return profdb__fail(-ENODATA,
+		                    "%s: footer at offset 0x%" PRIx64 " is not \"%s\" or \"%s\" "
+		                    "(truncated or not a complete file)", in->name,
+		                    in->size >= 8 ? in->size - 8 : 0, files[f].footer,
+		                    files[f].footer_be);
+	return 0;
+}
+
+/* A buffer in the META slot: draft meta.db or experiment.xml? */
+static int meta_kind(const profdb__input *in)
+{
+	if (in->size >= 16 && memcmp(in->base, DRAFT_MAGIC, 16) == 0)
+		return PROFDB_HPCTKPRE_META_DRAFT;
+	if (in->size >= 14 && memcmp(in->base, "HPCTOOLKITmeta", 14) == 0)
+		return -1;
+	return PROFDB_HPCTKPRE_META_XML;
+}
+
+static int finish_open(profdb_hpctkpre *db)
+{
+	int r, any = 0;
+	for (int f = 0; f < PRE_META; f++)
+		if (db->present[f]) {
+			any = 1;
+			if ((r = check_db(db, f)) < 0)
+				return r;
+		}
+	if (db->present[PRE_META]) {
+		any = 1;
+		db->meta_kind = meta_kind(&db->in[PRE_META]);
+		if (db->meta_kind < 0)
+			return profdb__fail(-EPROTONOSUPPORT,
+			                    "%s: an HPCToolkit 4.0 meta.db, not a draft meta.db "
+			                    "(HPCTOOLKIT_expmt) or experiment.xml: open the directory "
+			                    "with profdb_hpctk_open", db->in[PRE_META].name);
+	}
+	if (!any)
+		return profdb__fail(-ENOENT, "no pre-release HPCToolkit file given");
+	if (db->present[PRE_PROFILE] && (r = profdb__hpctkpre_profile_open(db)) < 0)
+		return r;
+	if (db->present[PRE_CCT] && (r = profdb__hpctkpre_cct_open(db)) < 0)
+		return r;
+	if (db->present[PRE_TRACE] && (r = profdb__hpctkpre_trace_open(db)) < 0)
+		return r;
+	if (db->meta_kind == PROFDB_HPCTKPRE_META_XML && (r = profdb__hpctkpre_xml_parse(db)) < 0)
+		return r;
+	if (db->meta_kind == PROFDB_HPCTKPRE_META_DRAFT &&
+	    (r = profdb__hpctkpre_draft_parse(db)) < 0)
+		return r;
+	if ((r = profdb__hpctkpre_meta_finish(db)) < 0)
+		return r;
+	/* One "validated" byte per block, bounded by the blocks' table sizes
+	 * (checked inside the files above). */
+	size_t np = db->n_profiles, nc = db->n_ctx, nt = db->n_traces;
+	db->profile_ok = calloc(np ? np : 1, 1);
+	db->ctx_ok = calloc(nc ? nc : 1, 1);
+	db->trace_ok = calloc(nt ? nt : 1, 1);
+	if (!db->profile_ok || !db->ctx_ok || !db->trace_ok)
+		return profdb__fail(-ENOMEM, "out of memory");
+	return 0;
+}
+
+static profdb_hpctkpre *alloc_db(const profdb_options *opts)
+{
+	profdb_hpctkpre *db = calloc(1, sizeof *db);
+	if (!db)
+		return NULL;
+	profdb__options_copy(&db->opts, opts);
+	atomic_init(&db->warned_zero_cct, 0);
+	return db;
+}
+
+PROFDB_EXPORT void profdb_hpctkpre_close(profdb_hpctkpre *db)
+{
+	if (!db)
+		return;
+	for (int f = 0; f < PRE_NFILES; f++) {
+		profdb__input_close(&db->in[f]);
+		free(db->names[f]);
+	}
+	free(db->arena);
+	free(db->metrics);
+	for (int t = 0; t < PROFDB_HPCTKPRE_NTABLES; t++)
+		free(db->tab[t]);
+	free(db->nodes);
+	free(db->by_id);
+	free(db->metric_by_id);
+	free((void *)db->profile_ok);
+	free((void *)db->ctx_ok);
+	free((void *)db->trace_ok);
+	free(db);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* An old-style database (experiment.xml with *.metric-db files, or an
+ * experiment.xml whose metrics live in the XML itself) has no profile.db.
+ * Say what was found rather than "no such file". */
+static int refuse_old(const char *dir)
+{
+	DIR *d = opendir(dir);
+	char found[256] = "";
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+			if (n > 10 && strcmp(e->d_name + n - 10, ".metric-db") == 0) {
+				snprintf(found, sizeof found, "%s", e->d_name);
+				break;
+			}
+		}
+		closedir(d);
+	}
+	if (found[0])
+		return profdb__fail(-EPROTONOSUPPORT,
+		                    "%s: an old HPCToolkit database (experiment.xml with .metric-db "
+		                    "files, e.g. %s, as releases up to 2022.05 wrote) is not "
+		                    "supported; only the pre-release HPCPROF-* profile.db/cct.db/"
+		                    "trace.db and the 4.0 formats are", dir, found);
+	return profdb__fail(-EPROTONOSUPPORT,
+	                    "%s: experiment.xml without profile.db: an old HPCToolkit database "
+	                    "(values in experiment.xml or .metric-db files) is not supported",
+	                    dir);
+}
+
+static int add_file(profdb_hpctkpre *db, int f, const char *path)
+{
+	char *name = strdup(path);
+	if (!name)
+		return profdb__fail(-ENOMEM, "out of memory");
+	db->names[f] = name;
+	int r = profdb__input_open(&db->in[f], path, name, db->opts.flags);
+	if (r < 0)
+		return r;
+	db->present[f] = 1;
+	return 0;
+}
+
+static int open_dir(profdb_hpctkpre *db, const char *path)
+{
+	char *full;
+	int r;
+	for (int f = 0; f < PRE_NFILES; f++) {
+		if (asprintf(&full, "%s/%s", path, files[f].file) < 0)
+			return profdb__fail(-ENOMEM, "out of memory");
+		/* A draft database would have meta.db instead of experiment.xml. */
+		if (f == PRE_META && !exists(full)) {
+			free(full);
+			if (asprintf(&full, "%s/meta.db", path) < 0)
+				return profdb__fail(-ENOMEM, "out of memory");
+		}
+		r = exists(full) ? add_file(db, f, full) : 0;
+		free(full);
+		if (r < 0)
+			return r;
+	}
+	if (!db->present[PRE_PROFILE] && db->present[PRE_META] &&
+	    meta_kind(&db->in[PRE_META]) == PROFDB_HPCTKPRE_META_XML)
+		return refuse_old(path);
+	if (!db->present[PRE_PROFILE] && !db->present[PRE_META])
+		return profdb__fail(-ENOENT, "%s: no profile.db, experiment.xml or meta.db in this "
+		                    "directory", path);
+	return 0;
+}
+
+static int open_file(profdb_hpctkpre *db, const char *path)
+{
+	profdb__input in;
+	char *name = strdup(path);
+	if (!name)
+		return profdb__fail(-ENOMEM, "out of memory");
+	int r = profdb__input_open(&in, path, name, db->opts.flags);
+	if (r < 0) {
+		free(name);
+		return r;
+	}
+	int f = classify(in.base, in.size);
+	if (f < 0) {
+		size_t n = strlen(path);
+		int xml = n >= 4 && strcmp(path + n - 4, ".xml") == 0;
+		profdb__input_close(&in);
+		free(name);
+		if (xml)
+			return profdb__fail(-EPROTONOSUPPORT,
+			                    "%s: experiment.xml alone: open its database directory (an "
+			                    "old experiment.xml + .metric-db database is not supported)",
+			                    path);
+		return profdb__fail(-EPROTONOSUPPORT,
+		                    "%s: not a pre-release HPCToolkit file (magic at offset 0x0 is "
+		                    "not HPCPROF-profdb__/cctdb___/tracedb_ or HPCTOOLKIT_expmt)",
+		                    path);
+	}
+	db->in[f] = in;
+	db->names[f] = name;
+	db->present[f] = 1;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
+                                       const profdb_options *opts)
+{
+	struct stat st;
+	if (ret)
+		*ret = NULL;
+	if (!ret || !path)
+		return profdb__fail(-EINVAL, "profdb_hpctkpre_open: NULL argument");
+	if (stat(path, &st) < 0)
+		return profdb__fail(-errno, "%s: %s", path, strerror(errno));
+	profdb_hpctkpre *db = alloc_db(opts);
+	if (!db)
+		return profdb__fail(-ENOMEM, "out of memory");
+	int r = S_ISDIR(st.st_mode) ? open_dir(db, path) : open_file(db, path);
+	if (r >= 0)
+		r = finish_open(db);
+	if (r < 0) {
+		profdb_hpctkpre_close(db);
+		return r;
+	}
+	*ret = db;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
+                                           const profdb_blob blobs[PROFDB_HPCTKPRE_NFILES],
+                                           const profdb_options *opts)
+{
+	if (ret)
+		*ret = NULL;
+	if (!ret || !blobs)
+		return profdb__fail(-EINVAL, "profdb_hpctkpre_open_mem: NULL argument");
+	profdb_hpctkpre *db = alloc_db(opts);
+	if (!db)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (int f = 0; f < PRE_NFILES; f++) {
+		if (!blobs[f].data)
+			continue;
+		const char *name = files[f].file;
+		if (f == PRE_META && blobs[f].size >= 16 && memcmp(blobs[f].data, DRAFT_MAGIC, 16) == 0)
+			name = "meta.db";
+		profdb__input_mem(&db->in[f], blobs[f].data, blobs[f].size, name);
+		db->present[f] = 1;
+	}
+	int r = finish_open(db);
+	if (r < 0) {
+		profdb_hpctkpre_close(db);
+		return r;
+	}
+	*ret = db;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_hpctkpre_version(const profdb_hpctkpre *db, profdb_hpctkpre_file which,
+                                          uint8_t *major, uint8_t *minor)
+{
+	if (!db || (unsigned)which >= PRE_NFILES)
+		return profdb__fail(-EINVAL, "profdb_hpctkpre_version: bad argument");
+	int r = profdb__hpctkpre_require(db, which);
+	if (r < 0)
+		return r;
+	unsigned ma = 0, mi = 0;
+	if ((int)which != PRE_META) {
+		ma = db->in[which].base[16];
+		mi = db->in[which].base[17];
+	} else if (db->meta_kind == PROFDB_HPCTKPRE_META_DRAFT) {
+		ma = db->in[PRE_META].base[16];
+		mi = db->in[PRE_META].base[17];
+	} else if (db->meta_version) {
+		/* "4.0": parsed leniently; anything else reads as 0.0 */
+		if (sscanf(db->meta_version, "%3u.%3u", &ma, &mi) < 1)
+			ma = mi = 0;
+	}
+	if (major)
+		*major = (uint8_t)ma;
+	if (minor)
+		*minor = (uint8_t)mi;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_hpctkpre_get_info(const profdb_hpctkpre *db, profdb_hpctkpre_info *out)
+{
+	if (!db || !out)
+		return profdb__fail(-EINVAL, "profdb_hpctkpre_get_info: NULL argument");
+	memset(out, 0, sizeof *out);
+	out->meta_kind = db->meta_kind;
+	out->title = db->title ? db->title : "";
+	out->n_metrics = db->n_metrics;
+	out->n_contexts = db->n_nodes;
+	out->n_profiles = db->n_profiles;
+	out->n_ctx_slots = db->n_ctx;
+	out->n_traces = db->n_traces;
+	for (int t = 0; t < PROFDB_HPCTKPRE_NTABLES; t++)
+		out->n_table[t] = db->n_tab[t];
+	out->min_time = db->min_time;
+	out->max_time = db->max_time;
+	return 0;
+}

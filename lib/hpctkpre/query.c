@@ -1,0 +1,687 @@
+/* The pre-release backend of the common query interface (lib/query): the
+ * pre-release HPCPROF-* databases (and the draft meta.db) over the reader's
+ * own API.
+ *
+ *  - metrics: the thread-profile ids (<MetricDB>, draft raw ids) and the
+ *    summary ids (<Metric>, draft summaries) keep their stored ids; only if
+ *    the two sets collide do summary ids move up by 0x10000. Summary ids are
+ *    kind SUMMARY (their "view" formulas DERIVED, without data).
+ *  - contexts: tree nodes keep their stored ids; an XML call site with a
+ *    negative id -n becomes 0x80000000 | n (the .db files never use such
+ *    ids). Id 0 and ids with values but no node are addressable with
+ *    in_tree = 0.
+ *  - profiles: profile.db's (0 = summary); values: profile.db, which holds
+ *    them all (the real writer left cct.db's blocks empty), so a scan by
+ *    context binary-searches each profile.
+ *  - traces: trace.db's lines, matched to profiles by prof_info_idx.
+ * Tables are built at open and bounded by the metadata and profile.db's
+ * profile table. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pre.h"
+#include "../query/backend.h"
+
+#define NEG_FLAG 0x80000000u
+
+typedef struct pq_metric {
+	uint32_t id;               /* model id */
+	uint32_t index;            /* reader's metric index */
+	uint32_t exclusive_id, inclusive_id;
+} pq_metric;
+
+typedef struct pq {
+	profdb_hpctkpre *db;
+	profdb_hpctkpre_info info;
+	char version[16];
+	uint32_t summary_shift;    /* 0 or 0x10000 */
+	pq_metric *metrics;        /* reader order */
+	char *names;               /* profile names, NUL-separated */
+	uint64_t *name_at;
+} pq;
+
+/* ---- ids ------------------------------------------------------------------ */
+
+static uint32_t ctx_model_id(int64_t stored)
+{
+	return stored >= 0 ? (uint32_t)stored : NEG_FLAG | (uint32_t)(-stored);
+}
+
+static int64_t ctx_stored_id(uint32_t id)
+{
+	return (id & NEG_FLAG) && id != NEG_FLAG ? -(int64_t)(id & ~NEG_FLAG) : (int64_t)id;
+}
+
+static const pq_metric *metric_by_model(const pq *q, uint32_t id, profdb_hpctkpre_metric *m)
+{
+	uint32_t index;
+	int found;
+	if (q->summary_shift)
+		found = id >= q->summary_shift ?
+		        profdb_hpctkpre_metric_find(q->db, 1, id - q->summary_shift, &index) == 1 :
+		        profdb_hpctkpre_metric_find(q->db, 0, id, &index) == 1;
+	else
+		found = profdb_hpctkpre_metric_find(q->db, 0, id, &index) == 1 ||
+		        profdb_hpctkpre_metric_find(q->db, 1, id, &index) == 1;
+	if (!found)
+		return NULL;
+	if (m)
+		profdb_hpctkpre_metric_get(q->db, index, m);
+	return &q->metrics[index];
+}
+
+/* ---- metrics --------------------------------------------------------------- */
+
+static int64_t q_metric_count(const void *impl)
+{
+	return ((const pq *)impl)->info.n_metrics;
+}
+
+static void fill_metric(const pq *q, uint32_t index, profdb_metric *out)
+{
+	profdb_hpctkpre_metric m;
+	profdb_hpctkpre_metric_get(q->db, index, &m);
+	const pq_metric *e = &q->metrics[index];
+	memset(out, 0, sizeof *out);
+	out->id = e->id;
+	out->name = profdb__str(m.name);
+	out->unit = profdb__str(m.units);
+	out->description = profdb__str(m.formula);
+	out->type = PROFDB_TYPE_F64;
+	out->exclusive_id = e->exclusive_id;
+	out->inclusive_id = e->inclusive_id;
+	out->has_data = 1;
+	out->statistic = profdb__str(NULL);
+	if (m.is_summary) {
+		int view = strcmp(m.formula_type, "view") == 0;
+		out->kind = view ? PROFDB_METRIC_DERIVED : PROFDB_METRIC_SUMMARY;
+		out->has_data = !view;
+		/* XML "combine" formulas are sums over threads ("sum($i, $i)"); the
+		 * draft stores the combine code. */
+		static const char *const comb[3] = {"sum", "min", "max"};
+		out->statistic = profdb__str(view ? NULL : m.combine < 3 ? comb[m.combine] : "");
+	} else {
+		out->kind = m.inclusive == 1 ? PROFDB_METRIC_INCLUSIVE :
+		            m.inclusive == 0 ? PROFDB_METRIC_EXCLUSIVE : PROFDB_METRIC_OTHER;
+	}
+}
+
+static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
+{
+	const pq *q = impl;
+	if (index >= q->info.n_metrics)
+		return profdb__fail(-ENOENT, "metric index %" PRIu32 " past the %" PRIu32 " metrics",
+		                    index, q->info.n_metrics);
+	fill_metric(q, index, out);
+	return 0;
+}
+
+static int q_metric_get(const void *impl, uint32_t id, profdb_metric *out)
+{
+	const pq *q = impl;
+	const pq_metric *e = metric_by_model(q, id, NULL);
+	if (!e)
+		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, id);
+	fill_metric(q, e->index, out);
+	return 0;
+}
+
+/* Partners: stored (XML partner, draft scopes) or, for <MetricDB>, the
+ * entry whose name differs only in the " (I)"/" (E)" suffix. */
+static void pair_metrics(pq *q)
+{
+	uint32_t n = q->info.n_metrics;
+	for (uint32_t i = 0; i < n; i++) {
+		profdb_hpctkpre_metric m;
+		profdb_hpctkpre_metric_get(q->db, i, &m);
+		pq_metric *e = &q->metrics[i];
+		e->exclusive_id = m.inclusive == 0 ? e->id : PROFDB_NONE;
+		e->inclusive_id = m.inclusive == 1 ? e->id : PROFDB_NONE;
+		uint32_t partner = PROFDB_NONE;
+		if (m.partner != PROFDB_NONE) {
+			uint32_t k;
+			if (profdb_hpctkpre_metric_find(q->db, m.is_summary, m.partner, &k) == 1)
+				partner = q->metrics[k].id;
+		} else if (!m.is_summary && m.inclusive >= 0 && n <= 4096) {
+			size_t len = strlen(m.name);
+			for (uint32_t k = 0; k < n && len >= 4; k++) {
+				profdb_hpctkpre_metric o;
+				profdb_hpctkpre_metric_get(q->db, k, &o);
+				if (k != i && !o.is_summary && o.inclusive == !m.inclusive &&
+				    strlen(o.name) == len && strncmp(o.name, m.name, len - 4) == 0)
+					partner = q->metrics[k].id;
+			}
+		}
+		if (partner != PROFDB_NONE) {
+			if (m.inclusive == 1)
+				e->exclusive_id = partner;
+			else if (m.inclusive == 0)
+				e->inclusive_id = partner;
+		}
+	}
+}
+
+/* ---- contexts -------------------------------------------------------------- */
+
+static int64_t q_context_count(const void *impl)
+{
+	return ((const pq *)impl)->info.n_contexts;
+}
+
+static int q_context_root(const void *impl, uint32_t *id)
+{
+	const pq *q = impl;
+	profdb_hpctkpre_context c;
+	if (q->info.n_contexts == 0)
+		return profdb__fail(-ENOENT, "the database has no context tree");
+	profdb_hpctkpre_context_get(q->db, 0, &c);
+	*id = ctx_model_id(c.id);
+	return 0;
+}
+
+static uint32_t link_id(const pq *q, uint32_t index)
+{
+	profdb_hpctkpre_context c;
+	if (index == PROFDB_NONE || profdb_hpctkpre_context_get(q->db, index, &c) < 0)
+		return PROFDB_NONE;
+	return ctx_model_id(c.id);
+}
+
+static void blank(profdb_context *out, uint32_t id)
+{
+	memset(out, 0, sizeof *out);
+	out->id = id;
+	out->parent = out->first_child = out->next_sibling = PROFDB_NONE;
+	out->function = out->file = out->module = profdb__str(NULL);
+}
+
+static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
+{
+	const pq *q = impl;
+	uint32_t index;
+	profdb_hpctkpre_context c;
+	if (profdb_hpctkpre_context_find(q->db, ctx_stored_id(id), &index) == 1) {
+		profdb_hpctkpre_context_get(q->db, index, &c);
+		blank(out, id);
+		out->parent = link_id(q, c.parent);
+		out->first_child = link_id(q, c.first_child);
+		out->next_sibling = link_id(q, c.next_sibling);
+		out->depth = c.depth;
+		out->in_tree = 1;
+		out->relation = c.parent == PROFDB_NONE ? PROFDB_RELATION_NONE :
+		                c.type == PROFDB_HPCTKPRE_CTX_PROC ? PROFDB_RELATION_CALL :
+		                PROFDB_RELATION_LEXICAL;
+		switch (c.type) {
+		case PROFDB_HPCTKPRE_CTX_PROC: out->type = PROFDB_CTX_FUNCTION; break;
+		case PROFDB_HPCTKPRE_CTX_LOOP: out->type = PROFDB_CTX_LOOP; break;
+		case PROFDB_HPCTKPRE_CTX_CALL:
+		case PROFDB_HPCTKPRE_CTX_STMT: out->type = PROFDB_CTX_LINE; break;
+		case PROFDB_HPCTKPRE_CTX_POINT: out->type = PROFDB_CTX_INSTRUCTION; break;
+		default: out->type = PROFDB_CTX_UNKNOWN;
+		}
+		out->function = profdb__str(c.procedure);
+		out->file = profdb__str(c.file);
+		out->line = c.line;
+		out->module = profdb__str(c.module);
+		out->offset = c.address;
+		out->has_offset = c.has_address;
+		return 0;
+	}
+	if (id == 0) {
+		blank(out, 0);   /* the implicit global context */
+		out->type = PROFDB_CTX_ROOT;
+		return 0;
+	}
+	/* Values without a node: any id below cct.db's slots (the .db files
+	 * number contexts densely). */
+	if (id < q->info.n_ctx_slots) {
+		blank(out, id);
+		out->relation = PROFDB_RELATION_UNKNOWN;
+		return 0;
+	}
+	return profdb__fail(-ENOENT, "context %" PRIu32 " is neither a tree node nor a cct.db "
+	                    "context", id);
+}
+
+/* ---- profiles ---------------------------------------------------------------- */
+
+static const char *kind_word(const profdb_hpctkpre_id *id)
+{
+	static const char *const words[8] = {"summary", "node", "rank", "thread", "gpu-device",
+	                                     "gpu-context", "gpu-stream", "core"};
+	return id->kind < 8 ? words[id->kind] : id->kind_name;
+}
+
+static uint64_t id_value(const profdb_hpctkpre_id *id)
+{
+	return (id->interpretation & 2) ? id->logical : id->physical;
+}
+
+static int build_names(pq *q)
+{
+	size_t cap = 256, len = 0;
+	uint32_t n = q->info.n_profiles;
+	q->name_at = calloc(n ? n : 1, sizeof *q->name_at);
+	q->names = malloc(cap);
+	if (!q->name_at || !q->names)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (uint32_t p = 0; p < n; p++) {
+		char buf[256] = "";
+		size_t b = 0;
+		profdb_hpctkpre_profile pr;
+		int r = profdb_hpctkpre_profile_get(q->db, p, &pr);
+		if (r < 0)
+			return r;
+		for (uint32_t k = 0; k < pr.n_ids && k < 8 && b < sizeof buf - 64; k++) {
+			profdb_hpctkpre_id id;
+			if ((r = profdb_hpctkpre_profile_id(q->db, p, k, &id)) < 0)
+				return r;
+			if (id.kind == 0)
+				b += (size_t)snprintf(buf + b, sizeof buf - b, "%ssummary", b ? " " : "");
+			else
+				b += (size_t)snprintf(buf + b, sizeof buf - b, "%s%.24s %" PRIu64, b ? " " : "",
+				                      kind_word(&id), id_value(&id));
+		}
+		if (!b)
+			snprintf(buf, sizeof buf, p == 0 ? "summary" : "profile %" PRIu32, p);
+		size_t need = strlen(buf) + 1;
+		if (len + need > cap) {
+			while (len + need > cap)
+				cap *= 2;
+			char *g = realloc(q->names, cap);
+			if (!g)
+				return profdb__fail(-ENOMEM, "out of memory");
+			q->names = g;
+		}
+		memcpy(q->names + len, buf, need);
+		q->name_at[p] = len;
+		len += need;
+	}
+	return 0;
+}
+
+static int64_t q_profile_count(const void *impl)
+{
+	return ((const pq *)impl)->info.n_profiles;
+}
+
+static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
+{
+	const pq *q = impl;
+	profdb_hpctkpre_profile pr;
+	int r = profdb_hpctkpre_profile_get(q->db, index, &pr);
+	if (r < 0)
+		return r;
+	memset(out, 0, sizeof *out);
+	out->index = index;
+	out->is_summary = pr.is_summary;
+	out->name = profdb__str(q->names + q->name_at[index]);
+	out->n_identity = pr.n_ids;
+	return 0;
+}
+
+static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, profdb_str *kind,
+                              uint64_t *value)
+{
+	const pq *q = impl;
+	profdb_hpctkpre_id id;
+	int r = profdb_hpctkpre_profile_id(q->db, index, i, &id);
+	if (r < 0)
+		return r;
+	*kind = profdb__str(kind_word(&id));
+	*value = id_value(&id);
+	return 0;
+}
+
+/* ---- values ------------------------------------------------------------------- */
+
+/* The stored metric id of model metric @p m for profile @p p, or -1 when
+ * the profile cannot hold it (a summary id in a thread profile, ...). */
+static int64_t stored_metric(const pq *q, uint32_t p, uint32_t m, const pq_metric **e)
+{
+	profdb_hpctkpre_metric md;
+	*e = metric_by_model(q, m, &md);
+	if (!*e)
+		return -1;
+	if (md.is_summary != (p == 0))
+		return -1;
+	return md.id;
+}
+
+static int q_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out)
+{
+	const pq *q = impl;
+	const pq_metric *e;
+	double v;
+	out->type = PROFDB_TYPE_NONE;
+	if (p >= q->info.n_profiles)
+		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
+	int64_t sm = stored_metric(q, p, m, &e);
+	if (!e)
+		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
+	if (sm < 0)
+		return 0;
+	int r = profdb_hpctkpre_value(q->db, p, c, (uint32_t)sm, &v);
+	if (r == 1) {
+		out->type = PROFDB_TYPE_F64;
+		out->as.f64 = v;
+	}
+	return r;
+}
+
+static int q_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
+                    profdb_number *out)
+{
+	const pq *q = impl;
+	profdb_hpctkpre_metric md;
+	out->type = PROFDB_TYPE_NONE;
+	const pq_metric *e = metric_by_model(q, m, &md);
+	if (!e)
+		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
+	if (p >= q->info.n_profiles)
+		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
+	/* Summary ids live only in the summary profile and thread ids only in
+	 * the others: the other combination cannot be answered. */
+	if (md.is_summary != (p == 0))
+		return profdb__fail(-ENOTSUP, "metric %" PRIu32 " is a %s metric; profile %" PRIu32
+		                    " holds %s ids", m, md.is_summary ? "summary" : "thread-profile",
+		                    p, p == 0 ? "summary" : "thread-profile");
+	uint32_t want = inclusive ? e->inclusive_id : e->exclusive_id;
+	if (want == PROFDB_NONE)
+		return profdb__fail(-ENOTSUP, "metric %" PRIu32 " has no stored %s counterpart", m,
+		                    inclusive ? "inclusive" : "exclusive");
+	return q_value(impl, p, c, want, out);
+}
+
+/* Cursor state: pos[0] profile, pos[1] index entry, pos[2] pair in the run. */
+static int q_cursor_begin(const void *impl, profdb__cursor *cur)
+{
+	const pq *q = impl;
+	if (cur->scan == PROFDB_SCAN_PROFILE) {
+		if (cur->key >= q->info.n_profiles)
+			return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", cur->key);
+		cur->pos[0] = cur->key;
+	} else if (cur->scan != PROFDB_SCAN_ALL && cur->scan != PROFDB_SCAN_CONTEXT) {
+		return profdb__fail(-EINVAL, "unknown scan %d", (int)cur->scan);
+	}
+	return 0;
+}
+
+static uint32_t model_metric(const pq *q, uint32_t p, uint32_t stored)
+{
+	return p == 0 && q->summary_shift ? stored + q->summary_shift : stored;
+}
+
+static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
+{
+	const pq *q = impl;
+	for (;;) {
+		uint32_t p = (uint32_t)cur->pos[0];
+		if (p >= q->info.n_profiles || (cur->scan == PROFDB_SCAN_PROFILE && p != cur->key))
+			return 0;
+		profdb_hpctkpre_plane pl;
+		profdb_hpctkpre_run run;
+		uint32_t ctx, m;
+		double v;
+		int r = profdb_hpctkpre_profile_plane(q->db, p, &pl);
+		if (r < 0)
+			return r;
+		if (cur->scan == PROFDB_SCAN_CONTEXT) {
+			ctx = cur->key;
+			if (profdb_hpctkpre_plane_find(&pl, ctx, &run) != 1 || cur->pos[2] >= run.count) {
+				cur->pos[0]++;
+				cur->pos[2] = 0;
+				continue;
+			}
+		} else {
+			if (cur->pos[1] >= pl.n_index) {
+				cur->pos[0]++;
+				cur->pos[1] = cur->pos[2] = 0;
+				continue;
+			}
+			profdb_hpctkpre_plane_at(&pl, cur->pos[1], &ctx, &run);
+			if (cur->pos[2] >= run.count) {
+				cur->pos[1]++;
+				cur->pos[2] = 0;
+				continue;
+			}
+		}
+		profdb_hpctkpre_run_at(&run, cur->pos[2]++, &m, &v);
+		out->profile = p;
+		out->context = ctx;
+		out->metric = model_metric(q, p, m);
+		out->value.type = PROFDB_TYPE_F64;
+		out->value.as.f64 = v;
+		return 1;
+	}
+}
+
+/* ---- traces -------------------------------------------------------------------- */
+
+static int trace_of(const pq *q, uint32_t p, profdb_hpctkpre_trace *out)
+{
+	if (p >= q->info.n_profiles && q->info.n_profiles)
+		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
+	memset(out, 0, sizeof *out);
+	for (uint32_t t = 0; t < q->info.n_traces; t++) {
+		profdb_hpctkpre_trace tr;
+		int r = profdb_hpctkpre_trace_get(q->db, t, &tr);
+		if (r < 0)
+			return r;
+		if (tr.profile == p && tr.type == 0) {
+			*out = tr;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int64_t q_trace_length(const void *impl, uint32_t p)
+{
+	profdb_hpctkpre_trace t;
+	int r = trace_of(impl, p, &t);
+	return r < 0 ? r : (int64_t)t.count;
+}
+
+static int q_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *out)
+{
+	profdb_hpctkpre_trace t;
+	int r = trace_of(impl, p, &t);
+	if (r < 0)
+		return r;
+	return profdb_hpctkpre_trace_at(&t, i, &out->time_ns, &out->context);
+}
+
+static int q_trace_seek(const void *impl, uint32_t p, uint64_t time, uint64_t *index)
+{
+	profdb_hpctkpre_trace t;
+	uint64_t last;
+	int r = trace_of(impl, p, &t);
+	if (r < 0)
+		return r;
+	return profdb_hpctkpre_trace_window(&t, time, UINT64_MAX, index, &last);
+}
+
+/* ---- description and opening --------------------------------------------------------- */
+
+static int q_about(const void *impl, profdb_about *out)
+{
+	const pq *q = impl;
+	out->format = q->db->present[PRE_PROFILE] || q->db->present[PRE_CCT] ||
+	              q->db->present[PRE_TRACE] || q->info.meta_kind != PROFDB_HPCTKPRE_META_DRAFT ?
+	              PROFDB_FORMAT_HPCTK_PRE : PROFDB_FORMAT_HPCTK_DRAFT;
+	out->version = profdb__str(q->version);
+	out->title = profdb__str(q->info.title);
+	return 0;
+}
+
+static int q_counts(const void *impl, profdb_counts *out)
+{
+	const pq *q = impl;
+	memset(out, 0, sizeof *out);
+	out->profiles = q->info.n_profiles;
+	out->contexts = q->info.n_contexts;
+	out->metrics = q->info.n_metrics;
+	out->traces = q->info.n_traces;
+	for (uint32_t p = 0; p < q->info.n_profiles; p++) {
+		profdb_hpctkpre_plane pl;
+		int r = profdb_hpctkpre_profile_plane(q->db, p, &pl);
+		if (r < 0)
+			return r;
+		out->values += (int64_t)pl.n_values;
+	}
+	for (uint32_t t = 0; t < q->info.n_traces; t++) {
+		profdb_hpctkpre_trace tr;
+		int r = profdb_hpctkpre_trace_get(q->db, t, &tr);
+		if (r < 0)
+			return r;
+		out->samples += (int64_t)tr.count;
+	}
+	return 0;
+}
+
+static void q_close(void *impl)
+{
+	pq *q = impl;
+	if (!q)
+		return;
+	profdb_hpctkpre_close(q->db);
+	free(q->metrics);
+	free(q->names);
+	free(q->name_at);
+	free(q);
+}
+
+static int wrap(void **impl, profdb_hpctkpre *db)
+{
+	pq *q = calloc(1, sizeof *q);
+	if (!q) {
+		profdb_hpctkpre_close(db);
+		return profdb__fail(-ENOMEM, "out of memory");
+	}
+	q->db = db;
+	profdb_hpctkpre_get_info(db, &q->info);
+	for (int f = 0; f < PRE_NFILES; f++) {
+		uint8_t ma, mi;
+		if (profdb_hpctkpre_version(db, (profdb_hpctkpre_file)f, &ma, &mi) == 0) {
+			snprintf(q->version, sizeof q->version, "%u.%u", ma, mi);
+			break;
+		}
+	}
+	int r = 0;
+	q->metrics = calloc(q->info.n_metrics ? q->info.n_metrics : 1, sizeof *q->metrics);
+	if (!q->metrics)
+		r = profdb__fail(-ENOMEM, "out of memory");
+	/* Do the two id sets collide? Then summary ids move up. */
+	for (uint32_t i = 0; r == 0 && i < q->info.n_metrics; i++) {
+		profdb_hpctkpre_metric m;
+		profdb_hpctkpre_metric_get(db, i, &m);
+		if (m.is_summary && profdb_hpctkpre_metric_find(db, 0, m.id, NULL) == 1)
+			q->summary_shift = 0x10000;
+	}
+	for (uint32_t i = 0; r == 0 && i < q->info.n_metrics; i++) {
+		profdb_hpctkpre_metric m;
+		profdb_hpctkpre_metric_get(db, i, &m);
+		q->metrics[i].index = i;
+		q->metrics[i].id = m.is_summary ? m.id + q->summary_shift : m.id;
+	}
+	if (r == 0) {
+		pair_metrics(q);
+		r = build_names(q);
+	}
+	if (r < 0) {
+		q_close(q);
+		return r;
+	}
+	*impl = q;
+	return 0;
+}
+
+static int q_open_path(void **impl, const char *path, const profdb_options *opts)
+{
+	profdb_hpctkpre *db;
+	int r = profdb_hpctkpre_open(&db, path, opts);
+	return r < 0 ? r : wrap(impl, db);
+}
+
+static int q_sniff(const unsigned char *head, size_t n, const char *name)
+{
+	(void)name;
+	static const char *const magics[4] = {"HPCPROF-profdb__", "HPCPROF-cctdb___",
+	                                      "HPCPROF-tracedb_", "HPCTOOLKIT_expmt"};
+	for (int i = 0; i < 4; i++)
+		if (n >= 16 && memcmp(head, magics[i], 16) == 0)
+			return 1;
+	return 0;
+}
+
+/* experiment.xml: by name, or a document that starts like XML. */
+static int looks_xml(const char *name, const void *data, size_t size)
+{
+	size_t n = strlen(name);
+	const unsigned char *p = data;
+	while (size && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == 0xef ||
+	                *p == 0xbb || *p == 0xbf))
+		p++, size--;
+	return (n >= 4 && strcmp(name + n - 4, ".xml") == 0) || (size && *p == '<');
+}
+
+static int q_open_inputs(void **impl, const profdb_input *in, size_t n, const profdb_options *opts)
+{
+	static const char *const magics[4] = {"HPCPROF-profdb__", "HPCPROF-cctdb___",
+	                                      "HPCPROF-tracedb_", "HPCTOOLKIT_expmt"};
+	profdb_blob blobs[PRE_NFILES] = {{NULL, 0}};
+	for (size_t i = 0; i < n; i++) {
+		const char *name = in[i].name ? in[i].name : "";
+		int slot = -1;
+		for (int k = 0; k < 4; k++)
+			if (in[i].size >= 16 && memcmp(in[i].data, magics[k], 16) == 0)
+				slot = k;
+		if (slot < 0 && looks_xml(name, in[i].data, in[i].size))
+			slot = PRE_META;
+		if (slot < 0)
+			return profdb__fail(-EINVAL, "input %zu (\"%s\") is not a file of a pre-release "
+			                    "HPCToolkit database", i, name);
+		if (blobs[slot].data)
+			return profdb__fail(-EINVAL, "input %zu (\"%s\"): two %s inputs", i, name,
+			                    profdb__hpctkpre_file_name(slot));
+		blobs[slot] = (profdb_blob){in[i].data, in[i].size};
+	}
+	profdb_hpctkpre *db;
+	int r = profdb_hpctkpre_open_mem(&db, blobs, opts);
+	return r < 0 ? r : wrap(impl, db);
+}
+
+static const void *q_native(const void *impl)
+{
+	return ((const pq *)impl)->db;
+}
+
+const profdb__backend profdb__hpctkpre_backend = {
+	.format = PROFDB_FORMAT_HPCTK_PRE,
+	.sniff = q_sniff,
+	.open_path = q_open_path,
+	.open_inputs = q_open_inputs,
+	.close = q_close,
+	.about = q_about,
+	.counts = q_counts,
+	.metric_count = q_metric_count,
+	.metric_at = q_metric_at,
+	.metric_get = q_metric_get,
+	.context_count = q_context_count,
+	.context_root = q_context_root,
+	.context_get = q_context_get,
+	.profile_count = q_profile_count,
+	.profile_get = q_profile_get,
+	.profile_identity = q_profile_identity,
+	.value = q_value,
+	.scoped = q_scoped,
+	.cursor_begin = q_cursor_begin,
+	.cursor_next = q_cursor_next,
+	.trace_length = q_trace_length,
+	.trace_at = q_trace_at,
+	.trace_seek = q_trace_seek,
+	.native = q_native,
+};

@@ -1,0 +1,522 @@
+/* experiment.xml of a pre-release database, streamed through expat: the
+ * metric tables, the name tables and the calling-context tree go into the
+ * handle's tables; no document tree is built. Strings are copied once into
+ * one arena (attribute values are decoded by expat, so they cannot point
+ * into the input). While parsing, string fields hold arena offsets; they
+ * become pointers when the arena stops moving (fixup()).
+ *
+ * Untrusted XML: entity declarations are refused (no expansion attacks),
+ * external entities are never loaded (expat's default), and everything kept
+ * is bounded by profdb_options.max_memory. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pre.h"
+
+#ifndef PROFDB_HAVE_EXPAT
+
+int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
+{
+	return profdb__fail(-ENOTSUP, "%s: this build of profdb has no expat, so experiment.xml "
+	                    "cannot be read", db->in[PRE_META].name);
+}
+
+#else
+#include <expat.h>
+
+enum { EL_OTHER, EL_METRIC, EL_DATA, EL_NODE, EL_SKIP };
+
+typedef struct frame {
+	uint8_t kind;
+	uint32_t node;       /* EL_NODE: node index */
+} frame;
+
+typedef struct parser {
+	profdb_hpctkpre *db;
+	XML_Parser xp;
+	int err;
+	uint64_t budget;      /* bytes we may still allocate */
+	char *arena;
+	size_t arena_len, arena_cap;
+	frame *stack;
+	size_t depth, stack_cap;
+	size_t cap_metrics, cap_nodes, cap_tab[PROFDB_HPCTKPRE_NTABLES];
+	int seen_root, seen_data;
+	uint32_t cur_metric;  /* inside <Metric>, else PROFDB_NONE */
+	uint32_t last_root;   /* last top-level node, PROFDB_NONE */
+	uint64_t unresolved, skipped;
+	uint64_t title_off, version_off;
+} parser;
+
+#define OFF(x) ((const char *)(uintptr_t)(x))   /* an arena offset in a string field */
+
+static void stop(parser *p, int code, const char *fmt, ...) PROFDB__PRINTF(3, 4);
+static void stop(parser *p, int code, const char *fmt, ...)
+{
+	if (p->err)
+		return;
+	char what[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	p->err = profdb__fail(code, "%s: line %lu, byte offset %lld: %s", p->db->in[PRE_META].name,
+	                      (unsigned long)XML_GetCurrentLineNumber(p->xp),
+	                      (long long)XML_GetCurrentByteIndex(p->xp), what);
+	XML_StopParser(p->xp, XML_FALSE);
+}
+
+/* Grow an array within the memory budget. */
+static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap * 2 : 16;
+	while (n < need)
+		n *= 2;
+	if (n > SIZE_MAX / elem || (uint64_t)(n - *cap) * elem > p->budget) {
+		stop(p, -EFBIG, "experiment.xml needs more than profdb_options.max_memory");
+		return -1;
+	}
+	void *q = realloc(*arr, n * elem);
+	if (!q) {
+		stop(p, -ENOMEM, "out of memory");
+		return -1;
+	}
+	p->budget -= (uint64_t)(n - *cap) * elem;
+	*arr = q;
+	*cap = n;
+	return 0;
+}
+
+static const char *attr(const XML_Char **atts, const char *name)
+{
+	for (size_t i = 0; atts[i]; i += 2)
+		if (strcmp(atts[i], name) == 0)
+			return atts[i + 1];
+	return NULL;
+}
+
+/* Copy @p s into the arena; returns its offset (0 = the empty string). */
+static uint64_t keep(parser *p, const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	size_t n = strlen(s) + 1;
+	if (grow(p, (void **)&p->arena, &p->arena_cap, p->arena_len + n, 1) < 0)
+		return 0;
+	memcpy(p->arena + p->arena_len, s, n);
+	p->arena_len += n;
+	return p->arena_len - n;
+}
+
+/* A signed integer attribute; 0 absent, 1 present, -1 malformed (stopped). */
+static int num(parser *p, const XML_Char **atts, const char *el, const char *name,
+               int64_t lo, int64_t hi, int64_t *out)
+{
+	const char *s = attr(atts, name);
+	if (!s)
+		return 0;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (end == s || *end || errno || v < lo || v > hi) {
+		char what[64];
+		snprintf(what, sizeof what, "<%.20s %.20s=", el, name);
+		stop(p, -EBADMSG, "%s\"%.60s\" is not an integer in range", what, s);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+static int unum(parser *p, const XML_Char **atts, const char *el, const char *name,
+                uint64_t *out)
+{
+	const char *s = attr(atts, name);
+	if (!s)
+		return 0;
+	char *end;
+	errno = 0;
+	if (*s == '-') {
+		stop(p, -EBADMSG, "negative %s value \"%.60s\"", name, s);
+		return -1;
+	}
+	unsigned long long v = strtoull(s, &end, 0);
+	if (end == s || *end || errno) {
+		char what[64];
+		snprintf(what, sizeof what, "<%.20s %.20s=", el, name);
+		stop(p, -EBADMSG, "%s\"%.60s\" is not an unsigned integer", what, s);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+static void add_name(parser *p, int t, const XML_Char **atts, const char *el)
+{
+	profdb_hpctkpre *db = p->db;
+	int64_t id;
+	int r = num(p, atts, el, "i", INT64_MIN, INT64_MAX, &id);
+	if (r <= 0) {
+		if (r == 0)
+			stop(p, -EBADMSG, "<%s> without an i attribute", el);
+		return;
+	}
+	if (grow(p, (void **)&db->tab[t], &p->cap_tab[t], db->n_tab[t] + 1, sizeof(pre_name)) < 0)
+		return;
+	pre_name *e = &db->tab[t][db->n_tab[t]++];
+	e->id = id;
+	e->name = OFF(keep(p, attr(atts, "n")));
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	int64_t x = ((const pre_name *)a)->id, y = ((const pre_name *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* Index of the table entry with id @p id, or PROFDB_NONE (with a warning
+ * the first time: a reference the tables do not resolve). */
+static uint32_t resolve(parser *p, int t, int64_t id, const char *el, const char *name)
+{
+	profdb_hpctkpre *db = p->db;
+	size_t lo = 0, hi = db->n_tab[t];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (db->tab[t][mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < db->n_tab[t] && db->tab[t][lo].id == id)
+		return (uint32_t)lo;
+	if (p->unresolved++ == 0)
+		profdb__warn(&db->opts, "%s: line %lu: <%s %s=\"%" PRId64 "\"> names no entry of its "
+		             "table; the reference reads as unknown", db->in[PRE_META].name,
+		             (unsigned long)XML_GetCurrentLineNumber(p->xp), el, name, id);
+	return PROFDB_NONE;
+}
+
+static void start_metric(parser *p, const XML_Char **atts, const char *el, int is_summary)
+{
+	profdb_hpctkpre *db = p->db;
+	int64_t id, partner = -1, show = 1;
+	int r = num(p, atts, el, "i", 0, UINT16_MAX, &id);
+	if (r <= 0) {
+		if (r == 0)
+			stop(p, -EBADMSG, "<%s> without an i attribute", el);
+		return;
+	}
+	if (num(p, atts, el, "partner", -1, UINT16_MAX, &partner) < 0 ||
+	    num(p, atts, el, "show", INT64_MIN, INT64_MAX, &show) < 0)
+		return;
+	if (grow(p, (void **)&db->metrics, &p->cap_metrics, db->n_metrics + 1,
+	         sizeof *db->metrics) < 0)
+		return;
+	profdb_hpctkpre_metric *m = &db->metrics[db->n_metrics];
+	memset(m, 0, sizeof *m);
+	m->id = (uint32_t)id;
+	m->is_summary = is_summary;
+	m->name = OFF(keep(p, attr(atts, "n")));
+	m->partner = partner < 0 ? PROFDB_NONE : (uint32_t)partner;
+	m->show = show != 0;
+	const char *t = attr(atts, "t");
+	const char *n = attr(atts, "n");
+	size_t nl = n ? strlen(n) : 0;
+	if (t)
+		m->inclusive = strcmp(t, "inclusive") == 0 ? 1 : strcmp(t, "exclusive") == 0 ? 0 : -1;
+	else if (nl >= 4 && strcmp(n + nl - 4, " (I)") == 0)
+		m->inclusive = 1;   /* <MetricDB> carries only the name */
+	else if (nl >= 4 && strcmp(n + nl - 4, " (E)") == 0)
+		m->inclusive = 0;
+	else
+		m->inclusive = -1;
+	p->cur_metric = db->n_metrics++;
+}
+
+static void start_node(parser *p, const XML_Char **atts, const char *el, uint8_t type)
+{
+	profdb_hpctkpre *db = p->db;
+	int64_t id, proc = 0, file = 0, module = 0, line = 0, it = -1;
+	int has_proc, has_file, has_module;
+	uint64_t v = 0;
+	int r = num(p, atts, el, "i", -(int64_t)INT32_MAX, INT32_MAX, &id);
+	if (r <= 0) {
+		if (r == 0)
+			stop(p, -EBADMSG, "<%s> without an i attribute", el);
+		return;
+	}
+	if ((has_proc = num(p, atts, el, "n", INT64_MIN, INT64_MAX, &proc)) < 0 ||
+	    (has_file = num(p, atts, el, "f", INT64_MIN, INT64_MAX, &file)) < 0 ||
+	    (has_module = num(p, atts, el, "lm", INT64_MIN, INT64_MAX, &module)) < 0 ||
+	    num(p, atts, el, "l", 0, UINT32_MAX, &line) < 0 ||
+	    num(p, atts, el, "it", INT64_MIN, INT64_MAX, &it) < 0)
+		return;
+	int has_v = unum(p, atts, el, "v", &v);
+	if (has_v < 0)
+		return;
+	if (type != PROFDB_HPCTKPRE_CTX_PROC)
+		has_proc = 0;   /* <S s=...> etc. name source scopes, not procedures */
+	if (grow(p, (void **)&db->nodes, &p->cap_nodes, (size_t)db->n_nodes + 1,
+	         sizeof *db->nodes) < 0)
+		return;
+	uint32_t idx = db->n_nodes;
+	pre_node *n = &db->nodes[idx];
+	memset(n, 0, sizeof *n);
+	n->id = id;
+	n->type = type;
+	n->first_child = n->next_sibling = n->last_child = PROFDB_NONE;
+	n->parent = PROFDB_NONE;
+	/* The parent is the nearest enclosing node element. */
+	for (size_t k = p->depth; k-- > 0;)
+		if (p->stack[k].kind == EL_NODE) {
+			n->parent = p->stack[k].node;
+			break;
+		} else if (p->stack[k].kind == EL_DATA) {
+			break;
+		}
+	n->proc = n->module = n->file = PROFDB_NONE;
+	if (n->parent != PROFDB_NONE) {
+		pre_node *par = &db->nodes[n->parent];
+		n->depth = par->depth + 1;
+		n->proc = par->proc;
+		n->module = par->module;
+		if (par->last_child == PROFDB_NONE)
+			par->first_child = idx;
+		else
+			db->nodes[par->last_child].next_sibling = idx;
+		par->last_child = idx;
+	} else {
+		/* roots are chained in document order too */
+		if (p->last_root != PROFDB_NONE)
+			db->nodes[p->last_root].next_sibling = idx;
+		p->last_root = idx;
+	}
+	if (has_proc)
+		n->proc = resolve(p, PROFDB_HPCTKPRE_PROCEDURES, proc, el, "n");
+	if (has_module)
+		n->module = resolve(p, PROFDB_HPCTKPRE_MODULES, module, el, "lm");
+	if (has_file)
+		n->file = resolve(p, PROFDB_HPCTKPRE_FILES, file, el, "f");
+	n->line = (uint32_t)line;
+	n->address = v;
+	n->has_address = has_v > 0;
+	n->trace_id = it;
+	db->n_nodes++;
+	p->stack[p->depth - 1].kind = EL_NODE;
+	p->stack[p->depth - 1].node = idx;
+}
+
+static int node_type(const char *el)
+{
+	if (strcmp(el, "PF") == 0)
+		return PROFDB_HPCTKPRE_CTX_PROC;
+	if (strcmp(el, "C") == 0)
+		return PROFDB_HPCTKPRE_CTX_CALL;
+	if (strcmp(el, "L") == 0)
+		return PROFDB_HPCTKPRE_CTX_LOOP;
+	if (strcmp(el, "S") == 0)
+		return PROFDB_HPCTKPRE_CTX_STMT;
+	return -1;
+}
+
+static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts)
+{
+	parser *p = ud;
+	profdb_hpctkpre *db = p->db;
+	if (p->err)
+		return;
+	if (grow(p, (void **)&p->stack, &p->stack_cap, p->depth + 1, sizeof *p->stack) < 0)
+		return;
+	frame *parent = p->depth ? &p->stack[p->depth - 1] : NULL;
+	frame *f = &p->stack[p->depth++];
+	f->kind = EL_OTHER;
+	f->node = PROFDB_NONE;
+	if (!parent) {
+		if (strcmp(el, "HPCToolkitExperiment") != 0) {
+			stop(p, -EPROTONOSUPPORT, "root element <%.40s> is not <HPCToolkitExperiment>: "
+			     "not an experiment.xml", el);
+			return;
+		}
+		p->seen_root = 1;
+		p->version_off = keep(p, attr(atts, "version"));
+		return;
+	}
+	if (parent->kind == EL_SKIP) {
+		f->kind = EL_SKIP;
+		return;
+	}
+	if (parent->kind == EL_DATA || parent->kind == EL_NODE) {
+		int t = node_type(el);
+		if (t < 0) {
+			/* Not a CCT element this reader knows (e.g. an alien <A>): say
+			 * so and leave its subtree out. */
+			if (p->skipped++ == 0)
+				profdb__warn(&db->opts, "%s: line %lu: unknown calling-context element <%s> "
+				             "left out with its subtree", db->in[PRE_META].name,
+				             (unsigned long)XML_GetCurrentLineNumber(p->xp), el);
+			f->kind = EL_SKIP;
+			return;
+		}
+		start_node(p, atts, el, (uint8_t)t);
+		return;
+	}
+	if (strcmp(el, "SecCallPathProfileData") == 0) {
+		if (p->seen_data++) {
+			stop(p, -EBADMSG, "a second <SecCallPathProfileData>");
+			return;
+		}
+		f->kind = EL_DATA;
+		/* The name tables are complete: sort them for the references. */
+		for (int t = 0; t < PROFDB_HPCTKPRE_NTABLES; t++)
+			if (db->n_tab[t])
+				qsort(db->tab[t], db->n_tab[t], sizeof(pre_name), cmp_name);
+	} else if (strcmp(el, "Header") == 0 && !p->title_off) {
+		p->title_off = keep(p, attr(atts, "n"));
+	} else if (strcmp(el, "Metric") == 0) {
+		start_metric(p, atts, el, 1);
+		f->kind = EL_METRIC;
+	} else if (strcmp(el, "MetricDB") == 0) {
+		start_metric(p, atts, el, 0);
+		f->kind = EL_METRIC;
+	} else if (strcmp(el, "MetricFormula") == 0 && parent->kind == EL_METRIC &&
+	           p->cur_metric != PROFDB_NONE) {
+		profdb_hpctkpre_metric *m = &db->metrics[p->cur_metric];
+		m->formula = OFF(keep(p, attr(atts, "frm")));
+		m->formula_type = OFF(keep(p, attr(atts, "t")));
+	} else if (strcmp(el, "NV") == 0 && p->cur_metric != PROFDB_NONE) {
+		const char *n = attr(atts, "n");
+		if (n && strcmp(n, "units") == 0)
+			db->metrics[p->cur_metric].units = OFF(keep(p, attr(atts, "v")));
+	} else if (p->seen_data && (strcmp(el, "Identifier") == 0 || strcmp(el, "LoadModule") == 0 ||
+	                            strcmp(el, "File") == 0 || strcmp(el, "Procedure") == 0)) {
+		/* The tree's references were resolved against the tables as they
+		 * stood when it began. */
+		stop(p, -EBADMSG, "<%.40s> after <SecCallPathProfileData>", el);
+	} else if (strcmp(el, "Identifier") == 0) {
+		add_name(p, PROFDB_HPCTKPRE_ID_KINDS, atts, el);
+	} else if (strcmp(el, "LoadModule") == 0) {
+		add_name(p, PROFDB_HPCTKPRE_MODULES, atts, el);
+	} else if (strcmp(el, "File") == 0) {
+		add_name(p, PROFDB_HPCTKPRE_FILES, atts, el);
+	} else if (strcmp(el, "Procedure") == 0) {
+		add_name(p, PROFDB_HPCTKPRE_PROCEDURES, atts, el);
+	}
+}
+
+static void XMLCALL on_end(void *ud, const XML_Char *el)
+{
+	parser *p = ud;
+	(void)el;
+	if (p->err || !p->depth)
+		return;
+	if (p->stack[p->depth - 1].kind == EL_METRIC)
+		p->cur_metric = PROFDB_NONE;
+	p->depth--;
+}
+
+static void XMLCALL on_entity(void *ud, const XML_Char *name, int is_param,
+                              const XML_Char *value, int value_len, const XML_Char *base,
+                              const XML_Char *sysid, const XML_Char *pubid,
+                              const XML_Char *notation)
+{
+	(void)is_param, (void)value, (void)value_len, (void)base, (void)sysid, (void)pubid,
+		(void)notation;
+	stop(ud, -EBADMSG, "entity declaration <!ENTITY %.40s> not accepted", name);
+}
+
+/* Arena offsets to pointers, now that the arena no longer moves. */
+static void fixup(parser *p)
+{
+	profdb_hpctkpre *db = p->db;
+	const char *a = p->arena;
+#define FIX(field) ((field) = a + (uintptr_t)(field))
+	for (uint32_t i = 0; i < db->n_metrics; i++) {
+		profdb_hpctkpre_metric *m = &db->metrics[i];
+		FIX(m->name);
+		FIX(m->formula);
+		FIX(m->formula_type);
+		FIX(m->units);
+	}
+	for (int t = 0; t < PROFDB_HPCTKPRE_NTABLES; t++)
+		for (uint32_t i = 0; i < db->n_tab[t]; i++)
+			FIX(db->tab[t][i].name);
+#undef FIX
+	db->title = a + p->title_off;
+	db->meta_version = a + p->version_off;
+}
+
+int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
+{
+	const profdb__input *in = &db->in[PRE_META];
+	parser p;
+	memset(&p, 0, sizeof p);
+	p.db = db;
+	p.cur_metric = PROFDB_NONE;
+	p.last_root = PROFDB_NONE;
+	p.budget = db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	p.xp = XML_ParserCreate(NULL);
+	if (!p.xp)
+		return profdb__fail(-ENOMEM, "out of memory");
+	/* Offset 0 of the arena is the empty string. */
+	if (grow(&p, (void **)&p.arena, &p.arena_cap, 1, 1) < 0) {
+		XML_ParserFree(p.xp);
+		return profdb__fail(-ENOMEM, "out of memory");
+	}
+	p.arena[0] = 0;
+	p.arena_len = 1;
+	XML_SetUserData(p.xp, &p);
+	XML_SetElementHandler(p.xp, on_start, on_end);
+	XML_SetEntityDeclHandler(p.xp, on_entity);
+	int r = 0;
+	uint64_t done = 0;
+	const uint64_t chunk = 1u << 20;
+	do {
+		uint64_t len = in->size - done < chunk ? in->size - done : chunk;
+		int last = done + len == in->size;
+		if (XML_Parse(p.xp, (const char *)in->base + done, (int)len, last) != XML_STATUS_OK) {
+			if (p.err)
+				r = p.err;
+			else
+				r = profdb__fail(-EBADMSG, "%s: line %lu, column %lu, byte offset %lld: %s",
+				                 in->name, (unsigned long)XML_GetCurrentLineNumber(p.xp),
+				                 (unsigned long)XML_GetCurrentColumnNumber(p.xp),
+				                 (long long)XML_GetCurrentByteIndex(p.xp),
+				                 XML_ErrorString(XML_GetErrorCode(p.xp)));
+			break;
+		}
+		done += len;
+	} while (done < in->size);
+	if (r == 0 && p.err)
+		r = p.err;
+	if (r == 0 && !p.seen_root)
+		r = profdb__fail(-EPROTONOSUPPORT, "%s: empty document, not an experiment.xml",
+		                 in->name);
+	XML_ParserFree(p.xp);
+	free(p.stack);
+	db->arena = p.arena;   /* freed with the handle, also on failure */
+	if (r < 0)
+		return r;
+	if (!p.seen_data)
+		for (int t = 0; t < PROFDB_HPCTKPRE_NTABLES; t++)
+			if (db->n_tab[t])
+				qsort(db->tab[t], db->n_tab[t], sizeof(pre_name), cmp_name);
+	fixup(&p);
+	if (p.unresolved > 1)
+		profdb__warn(&db->opts, "%s: %" PRIu64 " references in all named no table entry",
+		             in->name, p.unresolved);
+	if (p.skipped > 1)
+		profdb__warn(&db->opts, "%s: %" PRIu64 " unknown calling-context elements in all "
+		             "were left out", in->name, p.skipped);
+	if (db->meta_version[0] != '4')
+		profdb__warn(&db->opts, "%s: <HPCToolkitExperiment version=\"%s\">: pre-release "
+		             "databases come with version 4.0", in->name, db->meta_version);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,277 @@
+/* The public functions of the common query interface that describe a
+ * database: format, counts, metrics, contexts, profiles. Each checks its
+ * arguments, then calls the backend; an optional entry a backend leaves
+ * NULL answers -ENOTSUP. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+
+#define CHECK_DB(db, fn)                                                           \
+	do {                                                                       \
+		if (!(db))                                                         \
+			return profdb__fail(-EINVAL, fn ": NULL database handle"); \
+	} while (0)
+
+static int notsup(const profdb *db, const char *what)
+{
+	return profdb__fail(-ENOTSUP, "%s: not available for %s databases", what,
+	                    profdb_format_name(db->be->format));
+}
+
+PROFDB_EXPORT const char *profdb_format_name(profdb_format format)
+{
+	switch (format) {
+	case PROFDB_FORMAT_HPCTK4: return "hpctoolkit-4.0";
+	case PROFDB_FORMAT_HPCTK_PRE: return "hpctoolkit-prerelease";
+	case PROFDB_FORMAT_HPCTK_DRAFT: return "hpctoolkit-draft";
+	case PROFDB_FORMAT_HPCRUN: return "hpcrun";
+	case PROFDB_FORMAT_CUBE: return "cube";
+	case PROFDB_FORMAT_CALLGRIND: return "callgrind";
+	default: return "unknown";
+	}
+}
+
+PROFDB_EXPORT int profdb_get_about(const profdb *db, profdb_about *out)
+{
+	CHECK_DB(db, "profdb_get_about");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_get_about: NULL output");
+	memset(out, 0, sizeof *out);
+	out->format = db->be->format;
+	out->version = out->title = profdb__str(NULL);
+	if (!db->be->about)
+		return 0;
+	return db->be->about(db->impl, out);
+}
+
+PROFDB_EXPORT int profdb_get_counts(const profdb *db, profdb_counts *out)
+{
+	CHECK_DB(db, "profdb_get_counts");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_get_counts: NULL output");
+	memset(out, 0, sizeof *out);
+	if (!db->be->counts)
+		return notsup(db, "counts");
+	return db->be->counts(db->impl, out);
+}
+
+PROFDB_EXPORT double profdb_number_to_double(profdb_number n)
+{
+	switch (n.type) {
+	case PROFDB_TYPE_U64: return (double)n.as.u64;
+	case PROFDB_TYPE_I64: return (double)n.as.i64;
+	case PROFDB_TYPE_F64: return n.as.f64;
+	default: return 0.0;
+	}
+}
+
+/* ---- metrics --------------------------------------------------------------- */
+
+PROFDB_EXPORT int64_t profdb_metric_count(const profdb *db)
+{
+	CHECK_DB(db, "profdb_metric_count");
+	if (!db->be->metric_count)
+		return 0;
+	return db->be->metric_count(db->impl);
+}
+
+PROFDB_EXPORT int profdb_metric_at(const profdb *db, uint32_t index, profdb_metric *out)
+{
+	CHECK_DB(db, "profdb_metric_at");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_metric_at: NULL output");
+	if (!db->be->metric_at)
+		return profdb__fail(-ENOENT, "metric %" PRIu32 " does not exist (no metrics)", index);
+	return db->be->metric_at(db->impl, index, out);
+}
+
+PROFDB_EXPORT int profdb_metric_get(const profdb *db, uint32_t id, profdb_metric *out)
+{
+	CHECK_DB(db, "profdb_metric_get");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_metric_get: NULL output");
+	if (db->be->metric_get)
+		return db->be->metric_get(db->impl, id, out);
+	int64_t n = profdb_metric_count(db);
+	if (n < 0)
+		return (int)n;
+	for (int64_t i = 0; i < n; i++) {
+		int r = profdb_metric_at(db, (uint32_t)i, out);
+		if (r < 0)
+			return r;
+		if (out->id == id)
+			return 0;
+	}
+	return profdb__fail(-ENOENT, "no metric with id %" PRIu32, id);
+}
+
+static int ascii_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static int same_name(profdb_str name, const char *key, size_t klen, int fold)
+{
+	if (name.len != klen)
+		return 0;
+	if (!fold)
+		return memcmp(name.ptr, key, klen) == 0;
+	for (size_t i = 0; i < klen; i++)
+		if (ascii_lower((unsigned char)name.ptr[i]) != ascii_lower((unsigned char)key[i]))
+			return 0;
+	return 1;
+}
+
+/* Several ids may share a name (HPCToolkit stores one id per propagation
+ * scope of a metric): prefer the one a user most likely means. */
+static int preference(profdb_metric_kind k)
+{
+	switch (k) {
+	case PROFDB_METRIC_INCLUSIVE: return 0;
+	case PROFDB_METRIC_EXCLUSIVE: return 1;
+	case PROFDB_METRIC_POINT: return 2;
+	case PROFDB_METRIC_OTHER: return 3;
+	case PROFDB_METRIC_SUMMARY: return 4;
+	default: return 5;
+	}
+}
+
+/* Decimal id: digits only, no sign, fits in 32 bits. */
+static int parse_id(const char *s, uint32_t *id)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > UINT32_MAX)
+			return 0;
+	}
+	*id = (uint32_t)v;
+	return 1;
+}
+
+PROFDB_EXPORT int profdb_metric_find(const profdb *db, const char *key, profdb_metric *out)
+{
+	CHECK_DB(db, "profdb_metric_find");
+	if (!key || !out)
+		return profdb__fail(-EINVAL, "profdb_metric_find: NULL argument");
+	int64_t n = profdb_metric_count(db);
+	if (n < 0)
+		return (int)n;
+	size_t klen = strlen(key);
+	for (int fold = 0; fold < 2; fold++) {
+		int best = -1;
+		profdb_metric m;
+		for (int64_t i = 0; i < n; i++) {
+			int r = profdb_metric_at(db, (uint32_t)i, &m);
+			if (r < 0)
+				return r;
+			if (!same_name(m.name, key, klen, fold))
+				continue;
+			int p = preference(m.kind);
+			if (best < 0 || p < best) {
+				best = p;
+				*out = m;
+			}
+		}
+		if (best >= 0)
+			return 0;
+	}
+	uint32_t id;
+	if (parse_id(key, &id)) {
+		int r = profdb_metric_get(db, id, out);
+		if (r != -ENOENT)
+			return r;
+	}
+	return profdb__fail(-ENOENT, "no metric named or numbered \"%s\"", key);
+}
+
+/* ---- contexts -------------------------------------------------------------- */
+
+PROFDB_EXPORT int64_t profdb_context_count(const profdb *db)
+{
+	CHECK_DB(db, "profdb_context_count");
+	if (!db->be->context_count)
+		return 0;
+	return db->be->context_count(db->impl);
+}
+
+PROFDB_EXPORT int profdb_context_root(const profdb *db, uint32_t *id)
+{
+	CHECK_DB(db, "profdb_context_root");
+	if (!id)
+		return profdb__fail(-EINVAL, "profdb_context_root: NULL output");
+	if (!db->be->context_root)
+		return profdb__fail(-ENOENT, "the database has no calling-context tree");
+	return db->be->context_root(db->impl, id);
+}
+
+PROFDB_EXPORT int profdb_context_get(const profdb *db, uint32_t id, profdb_context *out)
+{
+	CHECK_DB(db, "profdb_context_get");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_context_get: NULL output");
+	if (!db->be->context_get)
+		return profdb__fail(-ENOENT, "context %" PRIu32 " does not exist (no contexts)", id);
+	return db->be->context_get(db->impl, id, out);
+}
+
+/* ---- profiles -------------------------------------------------------------- */
+
+PROFDB_EXPORT int64_t profdb_profile_count(const profdb *db)
+{
+	CHECK_DB(db, "profdb_profile_count");
+	if (!db->be->profile_count)
+		return 0;
+	return db->be->profile_count(db->impl);
+}
+
+PROFDB_EXPORT int profdb_profile_get(const profdb *db, uint32_t index, profdb_profile *out)
+{
+	CHECK_DB(db, "profdb_profile_get");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_profile_get: NULL output");
+	if (!db->be->profile_get)
+		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (no profiles)", index);
+	return db->be->profile_get(db->impl, index, out);
+}
+
+PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint32_t i,
+                                          profdb_str *kind, uint64_t *value)
+{
+	CHECK_DB(db, "profdb_profile_identity");
+	if (!kind || !value)
+		return profdb__fail(-EINVAL, "profdb_profile_identity: NULL output");
+	if (!db->be->profile_identity)
+		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no identity entries", index);
+	return db->be->profile_identity(db->impl, index, i, kind, value);
+}
+
+/* ---- the format-specific views -------------------------------------------- */
+
+static const void *native_of(const profdb *db, profdb_format f)
+{
+	if (!db || db->be->format != f)
+		return NULL;
+	return db->be->native ? db->be->native(db->impl) : db->impl;
+}
+
+PROFDB_EXPORT const profdb_hpctk *profdb_get_hpctk(const profdb *db)
+{
+	return native_of(db, PROFDB_FORMAT_HPCTK4);
+}
+
+PROFDB_EXPORT const profdb_cube *profdb_get_cube(const profdb *db)
+{
+	return native_of(db, PROFDB_FORMAT_CUBE);
+}
+
+PROFDB_EXPORT const profdb_cg *profdb_get_cg(const profdb *db)
+{
+	return native_of(db, PROFDB_FORMAT_CALLGRIND);
+}

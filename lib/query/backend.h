@@ -1,0 +1,102 @@
+/* The contract between the common query interface (lib/query) and a format
+ * module. Each format implements one profdb__backend in lib/<format>/query.c
+ * and registers it in lib/query/registry.c. The public functions in
+ * lib/query/ check arguments, then call through the table; a backend only
+ * answers for its own format.
+ *
+ * Rules for backends:
+ *  - impl is the format's own handle (profdb_hpctk *, profdb_cube *, ...);
+ *    it is read-only after open and every entry point may be called from
+ *    many threads at once (build lazy tables with profdb__once).
+ *  - Return codes and messages follow include/profdb/profdb.h; fill every
+ *    field of an out struct (strings {"", 0} when absent).
+ *  - Optional entries may be NULL: lib/query then answers -ENOTSUP (or, for
+ *    metric_get, scans metric_at).
+ */
+#ifndef PROFDB_QUERY_BACKEND_H
+#define PROFDB_QUERY_BACKEND_H
+
+#include "core/core.h"
+
+/* Per-cursor state a backend may use freely; zeroed by profdb_values_new. */
+typedef struct profdb__cursor {
+	profdb_scan scan;
+	uint32_t key;
+	uint64_t pos[4];          /* backend-defined positions */
+	void *priv;               /* backend-owned, freed by cursor_free */
+} profdb__cursor;
+
+typedef struct profdb__backend {
+	profdb_format format;
+
+	/* ---- detection and opening ---- */
+	/* Does this input look like the format? @p head is the first bytes of
+	 * the file (@p n of them, n may be small), @p name its file name.
+	 * Returns 1 yes, 0 no. Must be cheap and must not fail. */
+	int (*sniff)(const unsigned char *head, size_t n, const char *name);
+	/* Open a path (file or directory) that sniffed as this format. */
+	int (*open_path)(void **impl, const char *path, const profdb_options *opts);
+	/* Open caller buffers (all belong to this format). */
+	int (*open_inputs)(void **impl, const profdb_input *in, size_t n,
+	                   const profdb_options *opts);
+	void (*close)(void *impl);
+
+	/* ---- description ---- */
+	int (*about)(const void *impl, profdb_about *out);
+	int (*counts)(const void *impl, profdb_counts *out);
+
+	/* ---- metrics ---- */
+	int64_t (*metric_count)(const void *impl);
+	int (*metric_at)(const void *impl, uint32_t index, profdb_metric *out);
+	int (*metric_get)(const void *impl, uint32_t id, profdb_metric *out); /* optional */
+
+	/* ---- contexts ---- */
+	int64_t (*context_count)(const void *impl);
+	int (*context_root)(const void *impl, uint32_t *id);
+	int (*context_get)(const void *impl, uint32_t id, profdb_context *out);
+
+	/* ---- profiles ---- */
+	int64_t (*profile_count)(const void *impl);
+	int (*profile_get)(const void *impl, uint32_t index, profdb_profile *out);
+	int (*profile_identity)(const void *impl, uint32_t index, uint32_t i,
+	                        profdb_str *kind, uint64_t *value);
+
+	/* ---- values ---- */
+	int (*value)(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out);
+	/* inclusive != 0: inclusive, else exclusive. Optional. */
+	int (*scoped)(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
+	              profdb_number *out);
+	/* Cursor: begin checks scan/key and may set state; next returns 1/0/<0. */
+	int (*cursor_begin)(const void *impl, profdb__cursor *cur);
+	int (*cursor_next)(const void *impl, profdb__cursor *cur, profdb_entry *out);
+	void (*cursor_free)(const void *impl, profdb__cursor *cur); /* optional */
+
+	/* ---- traces (all optional) ---- */
+	int64_t (*trace_length)(const void *impl, uint32_t profile);
+	int (*trace_at)(const void *impl, uint32_t profile, uint64_t i, profdb_sample *out);
+	int (*trace_seek)(const void *impl, uint32_t profile, uint64_t t, uint64_t *index);
+
+	/* ---- the format's own handle (optional) ---- */
+	/* For profdb_get_hpctk/cube/cg when impl is a wrapper around the
+	 * format's handle (lazy tables of the common model); NULL means impl
+	 * itself is that handle. */
+	const void *(*native)(const void *impl);
+} profdb__backend;
+
+/* The backends, defined in lib/<format>/query.c. */
+extern const profdb__backend profdb__hpctk4_backend;
+extern const profdb__backend profdb__cube_backend;
+extern const profdb__backend profdb__cg_backend;
+extern const profdb__backend profdb__hpctkpre_backend;
+extern const profdb__backend profdb__hpcrun_backend;
+
+/* A view of a NUL-terminated string ({"", 0} for NULL). */
+static inline profdb_str profdb__str(const char *s)
+{
+	profdb_str r = {s ? s : "", 0};
+	while (r.ptr[r.len])
+		r.len++;
+	return r;
+}
+
+#endif

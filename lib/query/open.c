@@ -1,0 +1,337 @@
+/* profdb_open() and profdb_open_inputs(): decide the format from the bytes
+ * (and, for directories, from which files are there), then let the
+ * backend open it.
+ *
+ * Directory rules, in order (doc/model.md, "Detection"):
+ *  1. experiment.xml next to *.metric-db files: the old HPCToolkit database
+ *     format (releases up to 2022.05), refused with -EPROTONOSUPPORT;
+ *  2. meta.db, then profile.db, cct.db, trace.db: the first one present
+ *     decides, by its magic (4.0 "HPCTOOLKIT...", draft
+ *     "HPCTOOLKIT_expmt", pre-release "HPCPROF-...");
+ *  3. experiment.xml alone (a pre-release database without .db files);
+ *  4. a .hpcrun or .hpctrace file: a measurements directory.
+ * A file is read up to PROFDB__QUERY_HEAD bytes and offered to each backend's
+ * sniff() in registry order. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "query.h"
+
+/* ---- reading heads ------------------------------------------------------- */
+
+/* Up to PROFDB__QUERY_HEAD leading bytes of @p path into @p buf. */
+static int read_head(const char *path, unsigned char *buf, size_t *n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return profdb__fail(-errno, "%s: cannot open: %s", path, strerror(errno));
+	size_t done = 0;
+	while (done < PROFDB__QUERY_HEAD) {
+		ssize_t k = read(fd, buf + done, PROFDB__QUERY_HEAD - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			close(fd);
+			return profdb__fail(-e, "%s: cannot read: %s", path, strerror(e));
+		}
+		if (k == 0)
+			break;
+		done += (size_t)k;
+	}
+	close(fd);
+	*n = done;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static const profdb__backend *sniff(const unsigned char *head, size_t n, const char *name)
+{
+	const profdb__backend *const *be = profdb__query_backends(NULL);
+	for (; *be; be++)
+		if ((*be)->sniff && (*be)->sniff(head, n, name))
+			return *be;
+	return NULL;
+}
+
+/* The message for an input no backend accepted. */
+static int unsupported(const char *what, const unsigned char *head, size_t n, const char *name)
+{
+	char desc[160];
+	profdb__query_describe(head, n, desc, sizeof desc);
+	profdb_format f = profdb__query_guess(head, n, name);
+	if (f == PROFDB_FORMAT_UNKNOWN)
+		return profdb__fail(-EPROTONOSUPPORT, "%s: not a supported profile: found %s; "
+		                    "expected %s", what, desc, profdb__query_expected);
+	const profdb__backend *const *be = profdb__query_backends(NULL);
+	for (; *be; be++)
+		if ((*be)->format == f || (f == PROFDB_FORMAT_HPCTK_DRAFT &&
+		                           (*be)->format == PROFDB_FORMAT_HPCTK_PRE))
+			return profdb__fail(-EPROTONOSUPPORT,
+			                    "%s: found %s, which resembles the %s format but is not a "
+			                    "valid file of it (nor of any other supported format)", what,
+			                    desc, profdb_format_name(f));
+	return profdb__fail(-EPROTONOSUPPORT,
+	                    "%s: found %s, which looks like the %s format, but this build of "
+	                    "profdb has no reader for it", what, desc, profdb_format_name(f));
+}
+
+static int old_format(const char *what)
+{
+	return profdb__fail(-EPROTONOSUPPORT,
+	                    "%s: an HPCToolkit database in the old experiment.xml + *.metric-db "
+	                    "format (HPCToolkit releases up to 2022.05), which profdb does not "
+	                    "read; it reads HPCToolkit 4.0 databases (meta.db, profile.db, ...) "
+	                    "and the 2021-22 pre-release ones (HPCPROF-* .db files)", what);
+}
+
+/* ---- the handle ------------------------------------------------------------ */
+
+static int finish(profdb **ret, const profdb__backend *be, void *impl, const profdb_options *o)
+{
+	profdb *db = calloc(1, sizeof *db);
+	if (!db) {
+		be->close(impl);
+		return profdb__fail(-ENOMEM, "out of memory");
+	}
+	db->be = be;
+	db->impl = impl;
+	profdb__options_copy(&db->opts, o);
+	*ret = db;
+	return 0;
+}
+
+static int open_with(profdb **ret, const profdb__backend *be, const char *path,
+                     const profdb_options *opts)
+{
+	void *impl = NULL;
+	if (!be->open_path)
+		return profdb__fail(-ENOTSUP, "%s: the %s backend cannot open paths", path,
+		                    profdb_format_name(be->format));
+	int r = be->open_path(&impl, path, opts);
+	if (r < 0)
+		return r;
+	return finish(ret, be, impl, opts);
+}
+
+/* ---- directories ----------------------------------------------------------- */
+
+typedef struct dir_scan {
+	int has_xml, has_metric_db;
+	char *hpcrun;          /* first .hpcrun/.hpctrace entry (malloc'ed) */
+	uint64_t entries;
+	char sample[3][64];    /* a few names, for the message */
+	unsigned n_sample;
+} dir_scan;
+
+static int scan_dir(const char *path, dir_scan *s)
+{
+	memset(s, 0, sizeof *s);
+	DIR *d = opendir(path);
+	if (!d)
+		return profdb__fail(-errno, "%s: cannot read the directory: %s", path,
+		                    strerror(errno));
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+			continue;
+		s->entries++;
+		if (s->n_sample < 3)
+			snprintf(s->sample[s->n_sample++], sizeof s->sample[0], "%.63s", n);
+		if (strcmp(n, "experiment.xml") == 0)
+			s->has_xml = 1;
+		else if (profdb__query_ends_with(n, ".metric-db"))
+			s->has_metric_db = 1;
+		else if (!s->hpcrun && (profdb__query_ends_with(n, ".hpcrun") ||
+		                        profdb__query_ends_with(n, ".hpctrace"))) {
+			s->hpcrun = strdup(n);
+			if (!s->hpcrun) {
+				closedir(d);
+				return profdb__fail(-ENOMEM, "out of memory");
+			}
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Offer @p dir/@p name to the backends; 1 opened, 0 absent, < 0 error. */
+static int try_member(profdb **ret, const char *dir, const char *name,
+                      const profdb_options *opts)
+{
+	unsigned char head[PROFDB__QUERY_HEAD];
+	size_t n;
+	char *full;
+	struct stat st;
+	if (asprintf(&full, "%s/%s", dir, name) < 0)
+		return profdb__fail(-ENOMEM, "out of memory");
+	if (stat(full, &st) < 0 || !S_ISREG(st.st_mode)) {
+		free(full);
+		return 0;
+	}
+	int r = read_head(full, head, &n);
+	if (r == 0) {
+		const profdb__backend *be = sniff(head, n, name);
+		r = be ? open_with(ret, be, dir, opts) : unsupported(full, head, n, name);
+		if (r == 0)
+			r = 1;
+	}
+	free(full);
+	return r;
+}
+
+static int open_dir(profdb **ret, const char *path, const profdb_options *opts)
+{
+	static const char *const dbs[] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	dir_scan s;
+	int r = scan_dir(path, &s);
+	if (r < 0)
+		return r;
+	if (s.has_xml && s.has_metric_db) {
+		r = old_format(path);
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++)
+		if ((r = try_member(ret, path, dbs[i], opts)) != 0)
+			goto out;
+	if (s.has_xml && (r = try_member(ret, path, "experiment.xml", opts)) != 0)
+		goto out;
+	if (s.hpcrun && (r = try_member(ret, path, s.hpcrun, opts)) != 0)
+		goto out;
+	if (s.entries == 0) {
+		r = profdb__fail(-EPROTONOSUPPORT, "%s: the directory is empty; expected %s", path,
+		                 profdb__query_expected_dir);
+	} else {
+		char names[3 * 70] = "";
+		size_t k = 0;
+		for (unsigned i = 0; i < s.n_sample; i++)
+			k += (size_t)snprintf(names + k, sizeof names - k, "%s\"%s\"", i ? ", " : "",
+			                      s.sample[i]);
+		r = profdb__fail(-EPROTONOSUPPORT,
+		                 "%s: no profile found in this directory (%llu entries: %s%s); "
+		                 "expected %s", path, (unsigned long long)s.entries, names,
+		                 s.entries > s.n_sample ? ", ..." : "", profdb__query_expected_dir);
+	}
+out:
+	free(s.hpcrun);
+	return r < 0 ? r : 0;
+}
+
+/* ---- public ---------------------------------------------------------------- */
+
+PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_options *opts)
+{
+	struct stat st;
+	if (ret)
+		*ret = NULL;
+	if (!ret || !path)
+		return profdb__fail(-EINVAL, "profdb_open: NULL argument");
+	if (stat(path, &st) < 0)
+		return profdb__fail(-errno, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return open_dir(ret, path, opts);
+	if (!S_ISREG(st.st_mode))
+		return profdb__fail(-EINVAL, "%s: neither a regular file nor a directory", path);
+
+	const char *name = base_name(path);
+	if (profdb__query_ends_with(name, ".metric-db"))
+		return old_format(path);
+	unsigned char head[PROFDB__QUERY_HEAD];
+	size_t n;
+	int r = read_head(path, head, &n);
+	if (r < 0)
+		return r;
+	const profdb__backend *be = sniff(head, n, name);
+	if (be)
+		return open_with(ret, be, path, opts);
+	if (strcmp(name, "experiment.xml") == 0) {
+		/* Its directory decides: the old format has .metric-db files. */
+		char *dir = strdup(path);
+		if (!dir)
+			return profdb__fail(-ENOMEM, "out of memory");
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		dir_scan s;
+		r = scan_dir(slash ? (dir[0] ? dir : "/") : ".", &s);
+		free(dir);
+		if (r == 0) {
+			free(s.hpcrun);
+			if (s.has_metric_db)
+				return old_format(path);
+		}
+	}
+	return unsupported(path, head, n, name);
+}
+
+PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, size_t n,
+                                     const profdb_options *opts)
+{
+	if (ret)
+		*ret = NULL;
+	if (!ret || !inputs || n == 0)
+		return profdb__fail(-EINVAL, "profdb_open_inputs: %s",
+		                    n == 0 && ret && inputs ? "no inputs" : "NULL argument");
+	const profdb__backend *chosen = NULL;
+	size_t chosen_at = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = inputs[i].name ? inputs[i].name : "";
+		if (!inputs[i].data && inputs[i].size)
+			return profdb__fail(-EINVAL, "profdb_open_inputs: input %zu (\"%s\") has no data "
+			                    "but %zu bytes", i, name, inputs[i].size);
+		if (profdb__query_ends_with(name, ".metric-db"))
+			return old_format(name);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = inputs[i].name ? base_name(inputs[i].name) : "";
+		size_t k = inputs[i].size < PROFDB__QUERY_HEAD ? inputs[i].size : PROFDB__QUERY_HEAD;
+		const unsigned char *head = inputs[i].data ? inputs[i].data : (const unsigned char *)"";
+		const profdb__backend *be = sniff(head, k, name);
+		if (!be)
+			continue;   /* a companion file (experiment.xml, ...): the backend sorts it */
+		if (chosen && be != chosen)
+			return profdb__fail(-EINVAL,
+			                    "profdb_open_inputs: the inputs mix formats: \"%s\" is %s, "
+			                    "\"%s\" is %s", inputs[chosen_at].name ? inputs[chosen_at].name
+			                    : "", profdb_format_name(chosen->format), name,
+			                    profdb_format_name(be->format));
+		if (!chosen) {
+			chosen = be;
+			chosen_at = i;
+		}
+	}
+	if (!chosen) {
+		const char *name = inputs[0].name ? inputs[0].name : "input 0";
+		size_t k = inputs[0].size < PROFDB__QUERY_HEAD ? inputs[0].size : PROFDB__QUERY_HEAD;
+		const unsigned char *head = inputs[0].data ? inputs[0].data : (const unsigned char *)"";
+		return unsupported(name, head, k, base_name(name));
+	}
+	if (!chosen->open_inputs)
+		return profdb__fail(-ENOTSUP, "the %s backend cannot open memory buffers",
+		                    profdb_format_name(chosen->format));
+	void *impl = NULL;
+	int r = chosen->open_inputs(&impl, inputs, n, opts);
+	if (r < 0)
+		return r;
+	return finish(ret, chosen, impl, opts);
+}
+
+PROFDB_EXPORT void profdb_close(profdb *db)
+{
+	if (!db)
+		return;
+	db->be->close(db->impl);
+	free(db);
+}

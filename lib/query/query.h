@@ -1,0 +1,40 @@
+/* The common query interface (lib/query): the handle every format hides
+ * behind, the backend registry and the detection helpers shared by the
+ * files of this folder. */
+#ifndef PROFDB_QUERY_QUERY_H
+#define PROFDB_QUERY_QUERY_H
+
+#include "backend.h"
+
+struct profdb {
+	const profdb__backend *be;
+	void *impl;                 /* the backend's handle */
+	profdb_options opts;        /* the caller's options, size-normalised */
+};
+
+/* The backends this build has, in detection order (registry.c). The list
+ * ends with NULL; *n (may be NULL) gets the count. */
+const profdb__backend *const *profdb__query_backends(size_t *n);
+
+/* How many leading bytes detection reads from a file (enough for a tar
+ * header's "ustar" magic at offset 257 and a few text lines). */
+#define PROFDB__QUERY_HEAD 4096
+
+/* A short human description of what @p head looks like ("HPCToolkit 4.0
+ * meta.db (magic HPCTOOLKITmeta)", "gzip data", "text beginning
+ * \"...\"") for error messages. Writes at most @p cap bytes to @p buf. */
+void profdb__query_describe(const unsigned char *head, size_t n, char *buf, size_t cap);
+
+/* The format a magic number belongs to even when this build has no backend
+ * for it (PROFDB_FORMAT_UNKNOWN when not recognised), for messages. */
+profdb_format profdb__query_guess(const unsigned char *head, size_t n, const char *name);
+
+/* Does the name end with @p suffix? */
+int profdb__query_ends_with(const char *name, const char *suffix);
+
+/* What the formats this library knows look like, for "expected ..." in
+ * error messages. */
+extern const char profdb__query_expected[];
+extern const char profdb__query_expected_dir[];
+
+#endif

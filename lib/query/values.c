@@ -1,0 +1,145 @@
+/* The public value and trace functions of the common query interface, and
+ * the profdb_values cursor, a thin owner of the backend's profdb__cursor. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+
+struct profdb_values {
+	const profdb *db;
+	profdb__cursor cur;
+	int state;     /* 0 running, 1 at the end, < 0 the error it stopped at */
+};
+
+static int notsup(const profdb *db, const char *what)
+{
+	return profdb__fail(-ENOTSUP, "%s: not available for %s databases", what,
+	                    profdb_format_name(db->be->format));
+}
+
+static void none(profdb_number *out)
+{
+	memset(out, 0, sizeof *out);
+	out->type = PROFDB_TYPE_NONE;
+}
+
+PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t context,
+                               uint32_t metric, profdb_number *out)
+{
+	if (!db || !out)
+		return profdb__fail(-EINVAL, "profdb_value: NULL argument");
+	none(out);
+	if (!db->be->value)
+		return notsup(db, "values");
+	return db->be->value(db->impl, profile, context, metric, out);
+}
+
+static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t metric,
+                  int inclusive, profdb_number *out)
+{
+	if (!db || !out)
+		return profdb__fail(-EINVAL, "profdb_%s: NULL argument",
+		                    inclusive ? "inclusive" : "exclusive");
+	none(out);
+	if (!db->be->scoped)
+		return notsup(db, inclusive ? "inclusive values" : "exclusive values");
+	return db->be->scoped(db->impl, profile, context, metric, inclusive, out);
+}
+
+PROFDB_EXPORT int profdb_inclusive(const profdb *db, uint32_t profile, uint32_t context,
+                                   uint32_t metric, profdb_number *out)
+{
+	return scoped(db, profile, context, metric, 1, out);
+}
+
+PROFDB_EXPORT int profdb_exclusive(const profdb *db, uint32_t profile, uint32_t context,
+                                   uint32_t metric, profdb_number *out)
+{
+	return scoped(db, profile, context, metric, 0, out);
+}
+
+/* ---- the cursor ------------------------------------------------------------ */
+
+PROFDB_EXPORT int profdb_values_new(const profdb *db, profdb_scan scan, uint32_t key,
+                                    profdb_values **ret)
+{
+	if (ret)
+		*ret = NULL;
+	if (!db || !ret)
+		return profdb__fail(-EINVAL, "profdb_values_new: NULL argument");
+	if (scan != PROFDB_SCAN_ALL && scan != PROFDB_SCAN_PROFILE && scan != PROFDB_SCAN_CONTEXT)
+		return profdb__fail(-EINVAL, "profdb_values_new: unknown scan %d", (int)scan);
+	if (!db->be->cursor_begin || !db->be->cursor_next)
+		return notsup(db, "value scans");
+	profdb_values *it = calloc(1, sizeof *it);
+	if (!it)
+		return profdb__fail(-ENOMEM, "out of memory");
+	it->db = db;
+	it->cur.scan = scan;
+	it->cur.key = scan == PROFDB_SCAN_ALL ? 0 : key;
+	int r = db->be->cursor_begin(db->impl, &it->cur);
+	if (r < 0) {
+		profdb_values_free(it);
+		return r;
+	}
+	*ret = it;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_values_next(profdb_values *it, profdb_entry *out)
+{
+	if (!it || !out)
+		return profdb__fail(-EINVAL, "profdb_values_next: NULL argument");
+	if (it->state > 0)
+		return 0;
+	if (it->state < 0)
+		return profdb__fail(it->state, "profdb_values_next: the scan stopped at an error");
+	memset(out, 0, sizeof *out);
+	int r = it->db->be->cursor_next(it->db->impl, &it->cur, out);
+	if (r == 0)
+		it->state = 1;
+	else if (r < 0)
+		it->state = r;
+	return r;
+}
+
+PROFDB_EXPORT void profdb_values_free(profdb_values *it)
+{
+	if (!it)
+		return;
+	if (it->db->be->cursor_free)
+		it->db->be->cursor_free(it->db->impl, &it->cur);
+	free(it);
+}
+
+/* ---- traces ---------------------------------------------------------------- */
+
+PROFDB_EXPORT int64_t profdb_trace_length(const profdb *db, uint32_t profile)
+{
+	if (!db)
+		return profdb__fail(-EINVAL, "profdb_trace_length: NULL database handle");
+	if (!db->be->trace_length)
+		return notsup(db, "traces");
+	return db->be->trace_length(db->impl, profile);
+}
+
+PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i,
+                                  profdb_sample *out)
+{
+	if (!db || !out)
+		return profdb__fail(-EINVAL, "profdb_trace_at: NULL argument");
+	if (!db->be->trace_at)
+		return notsup(db, "traces");
+	return db->be->trace_at(db->impl, profile, i, out);
+}
+
+PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t time_ns,
+                                    uint64_t *index)
+{
+	if (!db || !index)
+		return profdb__fail(-EINVAL, "profdb_trace_seek: NULL argument");
+	if (!db->be->trace_seek)
+		return notsup(db, "traces");
+	return db->be->trace_seek(db->impl, profile, time_ns, index);
+}

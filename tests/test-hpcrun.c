@@ -1,0 +1,849 @@
+/* hpcrun .hpcrun / .hpctrace reader: the writer's sample in every version
+ * (values, inclusive sums, trace searches), measurements directories,
+ * hand-made bad structures, every byte flip and truncation of the small
+ * samples, and every real file under hpctoolkit/hpcrun (skipped when the
+ * sample data is absent). */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "../fuzz/drive-hpcrun.h"
+#include "profdb.h"
+#include "writer.h"
+
+TestSuite(hpcrun, .timeout = 300);
+
+#define NAME "app-000000-000-7f000101-4242-0"
+
+static int n_warn;
+static char last_warn[512];
+static void on_warn(const char *m, void *u)
+{
+	(void)u;
+	n_warn++;
+	snprintf(last_warn, sizeof last_warn, "%s", m);
+}
+
+static profdb_options opts_with(uint32_t flags)
+{
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.flags = flags;
+	o.warn = on_warn;
+	return o;
+}
+
+static tw_blob sample(unsigned version, int trailer)
+{
+	tw_hpcrun d;
+	tw_blob b;
+	tw_hpcrun_sample(&d, version, trailer);
+	cr_assert_eq(tw_hpcrun_write(&d, &b), 0);
+	return b;
+}
+
+static tw_blob sample_trace(uint64_t flags)
+{
+	const tw_hpctrace_rec *r;
+	size_t n;
+	tw_blob b;
+	tw_hpctrace_sample(&r, &n);
+	cr_assert_eq(tw_hpctrace_write(flags, r, n, &b), 0);
+	return b;
+}
+
+static int open1(profdb_hpcrun **h, const tw_blob *b, const char *name, uint32_t flags)
+{
+	profdb_blob in = {b->data, b->size};
+	const char *names[] = {name};
+	profdb_options o = opts_with(flags);
+	return profdb_hpcrun_open_mem(h, &in, names, 1, &o);
+}
+
+static double f64(uint64_t b)
+{
+	double d;
+	memcpy(&d, &b, 8);
+	return d;
+}
+
+static void drive_strict(const profdb_hpcrun *h)
+{
+	fuzz_hpcrun_stats st;
+	memset(&st, 0, sizeof st);
+	fuzz_hpcrun_drive(h, 1, &st);
+	cr_assert_eq(st.failures, 0);
+}
+
+/* ---- the sample in every version ----------------------------------------- */
+
+static void check_sample(unsigned version, int trailer)
+{
+	tw_blob b = sample(version, trailer), tb = sample_trace(1);
+	profdb_blob in[2] = {{b.data, b.size}, {tb.data, tb.size}};
+	const char *names[2] = {NAME ".hpcrun", NAME ".hpctrace"};
+	profdb_options o = opts_with(0);
+	profdb_hpcrun *h;
+	n_warn = 0;
+	cr_assert_eq(profdb_hpcrun_open_mem(&h, in, names, 2, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(n_warn, 0, "%s", last_warn);
+	uint8_t ma, mi;
+	cr_assert_eq(profdb_hpcrun_version(h, &ma, &mi), 1);
+	cr_assert_eq(ma, version);
+	cr_assert_eq(mi, 0);
+	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
+	profdb_hpcrun_profile p;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert_str_eq(p.name, NAME);
+	cr_assert(p.has_profile && p.has_trace);
+	cr_assert_eq(p.rank, 0);
+	cr_assert_eq(p.thread, 0);
+	cr_assert_eq(p.host_id, 0x7f000101);
+	cr_assert_eq(p.pid, 4242);
+	cr_assert_eq(p.generation, 0);
+	cr_assert_eq(p.n_attrs, 5);
+	cr_assert_eq(p.n_metrics, 3);
+	cr_assert_eq(p.n_modules, 3);
+	cr_assert_eq(p.n_nodes, 7);
+	cr_assert_eq(p.n_values, version == 4 ? 7 : 21);
+	cr_assert_eq(p.has_metric_trailer, version > 2 || trailer);
+	cr_assert_eq(p.n_ids, version == 4 ? 2 : 0);
+
+	profdb_hpcrun_attr a;
+	cr_assert_eq(profdb_hpcrun_attr_get(h, 0, 4, &a), 0);
+	cr_assert(a.name_len == 10 && memcmp(a.name, "process-id", 10) == 0);
+	cr_assert(a.value_len == 4 && memcmp(a.value, "4242", 4) == 0);
+	cr_assert_eq(profdb_hpcrun_attr_get(h, 0, 5, &a), -ENOENT);
+
+	profdb_hpcrun_metric m;
+	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 1, &m), 0);
+	cr_assert(m.name_len == 6 && memcmp(m.name, "cycles", 6) == 0);
+	cr_assert(!m.is_real && m.value_format == 1 && m.type == 1 && m.period == 1000);
+	cr_assert_eq(m.show, 1);
+	cr_assert_eq(m.packed_flags, 0);
+	if (m.has_trailer) {
+		cr_assert_eq(m.num_samples, 12);
+		cr_assert_eq(m.is_frequency, 1);
+	}
+	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 2, &m), 0);
+	cr_assert(m.is_real && m.formula_len == 4 && memcmp(m.formula, "#0/2", 4) == 0);
+	cr_assert(m.format_len == 5 && memcmp(m.format, "%6.2f", 5) == 0);
+
+	profdb_hpcrun_module mod;
+	cr_assert_eq(profdb_hpcrun_module_get(h, 0, 2, &mod), 0);
+	cr_assert(mod.id == 3 && mod.name_len == 6 && memcmp(mod.name, "[vdso]", 6) == 0);
+
+	cr_assert_eq(profdb_hpcrun_node_count(h, 0), 7);
+	static const uint32_t ids[7] = {1, 3, 5, 7, 9, 11, 13}, par[7] = {
+		PROFDB_NONE, 0, 1, 2, 1, 4, 0};
+	for (uint32_t i = 0; i < 7; i++) {
+		profdb_hpcrun_node n;
+		cr_assert_eq(profdb_hpcrun_node_get(h, 0, i, &n), 0);
+		cr_assert_eq(n.id, ids[i]);
+		cr_assert_eq(n.parent, par[i]);
+		uint32_t idx;
+		cr_assert_eq(profdb_hpcrun_node_find(h, 0, ids[i], &idx), 1);
+		cr_assert_eq(idx, i);
+		if (version < 4 && (i == 3 || i == 5 || i == 6))
+			cr_assert_eq(n.stored_id, -(int32_t)ids[i]);
+	}
+	profdb_hpcrun_node n;
+	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 0, &n), 0);
+	cr_assert(n.lm_id == 0 && n.module == PROFDB_NONE && n.offset == 0x5e5072696d617279u);
+	cr_assert_eq(n.first_child, 1);
+	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 1, &n), 0);
+	cr_assert(n.lm_id == 1 && n.module == 0 && n.offset == 0x1000 && n.next_sibling == 6);
+	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 5, &n), 0);
+	cr_assert_eq(n.module, 2);
+	cr_assert_eq(n.flags, 0);
+	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 7, &n), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_node_find(h, 0, 2, NULL), 0);
+
+	uint64_t bits;
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 1, &bits), 1);
+	cr_assert_eq(bits, 100);
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 0, &bits), 1);
+	cr_assert_eq(f64(bits), 2.0);
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 0, 0, &bits), version == 4 ? 0 : 1);
+	cr_assert_eq(bits, 0);
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 0, 3, &bits), -ENOENT);
+
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 0, 0, &bits), 1);
+	cr_assert_eq(f64(bits), 3.75);
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 0, 1, &bits), 1);
+	cr_assert_eq(bits, 112);
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 1, 2, &bits), 1);
+	cr_assert_eq(f64(bits), 3.0);
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 4, 0, &bits), 1);
+	cr_assert_eq(f64(bits), 0.25);
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 6, 0, &bits), 0);
+
+	if (version == 4) {
+		profdb_hpcrun_id id;
+		cr_assert_eq(profdb_hpcrun_id_get(h, 0, 0, &id), 0);
+		cr_assert(id.kind == 1 && id.interpretation == 1 && id.physical == 0x7f000101);
+		cr_assert(id.kind_name_len == 4 && memcmp(id.kind_name, "NODE", 4) == 0);
+		cr_assert_eq(profdb_hpcrun_id_get(h, 0, 1, &id), 0);
+		cr_assert(id.kind == 3 && id.interpretation == 3);
+	}
+
+	profdb_hpcrun_trace t;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 1);
+	cr_assert_eq(t.count, 5);
+	cr_assert_eq(t.record_size, 16);
+	uint64_t time, idx, first, last;
+	uint32_t cid, mid;
+	cr_assert_eq(profdb_hpcrun_trace_at(&t, 2, &time, &cid, &mid), 0);
+	cr_assert(time == TW_HPCRUN_T0 + 2000 && cid == 13 && mid == 1);
+	cr_assert_eq(profdb_hpcrun_trace_seek(&t, TW_HPCRUN_T0 + 2500, &idx), 1);
+	cr_assert_eq(idx, 2);
+	cr_assert_eq(profdb_hpcrun_trace_seek(&t, TW_HPCRUN_T0, &idx), 0);
+	cr_assert_eq(profdb_hpcrun_trace_window(&t, TW_HPCRUN_T0 + 2000, TW_HPCRUN_T0 + 9000,
+	                                        &first, &last), 0);
+	cr_assert(first == 1 && last == 4);
+	drive_strict(h);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&b);
+	tw_blob_free(&tb);
+}
+
+Test(hpcrun, sample_v4) { check_sample(4, 1); }
+Test(hpcrun, sample_v3) { check_sample(3, 1); }
+Test(hpcrun, sample_v2_trailer) { check_sample(2, 1); }
+Test(hpcrun, sample_v2_no_trailer) { check_sample(2, 0); }
+
+Test(hpcrun, epochs_and_lush)
+{
+	tw_hpcrun d;
+	tw_blob b;
+	tw_hpcrun_sample(&d, 3, 1);
+	d.n_epochs = 3;
+	d.lush = 1;
+	cr_assert_eq(tw_hpcrun_write(&d, &b), 0);
+	tw_blob t = sample_trace(0);
+	profdb_blob in[2] = {{b.data, b.size}, {t.data, t.size}};
+	const char *names[2] = {NAME ".hpcrun", NAME ".hpctrace"};
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open_mem(&h, in, names, 2, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_hpcrun_profile_count(h), 3);
+	for (uint32_t e = 0; e < 3; e++) {
+		profdb_hpcrun_profile p;
+		cr_assert_eq(profdb_hpcrun_profile_get(h, e, &p), 0);
+		cr_assert(p.epoch == e && p.n_epochs == 3 && p.logical_unwind);
+		cr_assert_eq(p.has_trace, e == 0, "the trace joins the first epoch");
+		profdb_hpcrun_node n;
+		cr_assert_eq(profdb_hpcrun_node_get(h, e, 3, &n), 0);
+		cr_assert(n.lip != NULL && n.offset == 0x2000 && n.lm_id == 2);
+		uint64_t bits;
+		cr_assert_eq(profdb_hpcrun_inclusive(h, e, 0, 1, &bits), 1);
+		cr_assert_eq(bits, 112);
+	}
+	profdb_hpcrun_trace tr;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
+	cr_assert_eq(tr.record_size, 12);
+	uint32_t mid;
+	cr_assert_eq(profdb_hpcrun_trace_at(&tr, 0, NULL, NULL, &mid), 0);
+	cr_assert_eq(mid, PROFDB_NONE);
+	drive_strict(h);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&b);
+	tw_blob_free(&t);
+}
+
+/* The old packed flag layout: type not Raw/Final in byte 0. */
+Test(hpcrun, packed_flags)
+{
+	tw_hpcrun d;
+	tw_blob b;
+	tw_hpcrun_metric m[1] = {{"old", NULL, 0, 1, NULL, NULL, NULL, 0, 0}};
+	/* big-endian u64: ty 1, valTy 2, valFmt 2, partner 5, show, showPercent */
+	uint64_t w = 1 | 2u << 4 | 2u << 8 | 5u << 12 | 1u << 28 | 1u << 29;
+	unsigned char raw[16] = {0};
+	for (int i = 0; i < 8; i++)
+		raw[i] = (unsigned char)(w >> (56 - 8 * i));
+	m[0].raw_flags = raw;
+	tw_hpcrun_sample(&d, 2, 0);
+	d.metrics = m;
+	d.n_metrics = 1;
+	d.n_values = 1; /* (1, 0, 1.5) */
+	cr_assert_eq(tw_hpcrun_write(&d, &b), 0);
+	profdb_hpcrun *h;
+	cr_assert_eq(open1(&h, &b, "x.hpcrun", 0), 0, "%s", profdb_error_message());
+	profdb_hpcrun_metric mm;
+	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 0, &mm), 0);
+	cr_assert(mm.packed_flags && mm.type == 1 && mm.value_type == 2 && mm.value_format == 2);
+	cr_assert(mm.partner == 5 && mm.show == 1 && mm.show_percent == 1 && mm.is_real);
+	profdb_hpcrun_profile p;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert_eq(p.rank, -1, "a name without the hpcrun pattern has no identity");
+	profdb_hpcrun_close(h);
+	tw_blob_free(&b);
+}
+
+/* ---- directories ---------------------------------------------------------- */
+
+static void put_file(const char *dir, const char *name, const tw_blob *b)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	cr_assert(f != NULL);
+	cr_assert_eq(fwrite(b->data, 1, b->size, f), b->size);
+	cr_assert_eq(fclose(f), 0);
+}
+
+static char *make_dir(void)
+{
+	char *dir = strdup("/tmp/profdb-hpcrun-XXXXXX");
+	cr_assert(mkdtemp(dir) != NULL);
+	return dir;
+}
+
+static void remove_dir(char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
+}
+
+Test(hpcrun, directory)
+{
+	char *dir = make_dir();
+	tw_blob v4 = sample(4, 1), t = sample_trace(0);
+	tw_blob lg = {(unsigned char *)"not profile data\n", 17};
+	put_file(dir, "app-000000-001-7f000101-4242-0.hpcrun", &v4);
+	put_file(dir, "app-000000-001-7f000101-4242-0.hpctrace", &t);
+	put_file(dir, "app-000000-000-7f000101-4242-0.hpcrun", &v4);
+	put_file(dir, "app-000001-000-7f000101-4243-0.hpctrace", &t);  /* trace only */
+	put_file(dir, "app-000000-000-7f000101-4242-0.log", &lg);
+	profdb_options o = opts_with(0);
+	profdb_hpcrun *h;
+	n_warn = 0;
+	cr_assert_eq(profdb_hpcrun_open(&h, dir, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(n_warn, 1);
+	cr_assert(strstr(last_warn, "trace-only"), "%s", last_warn);
+	cr_assert_eq(profdb_hpcrun_profile_count(h), 3);
+	profdb_hpcrun_profile p;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert(p.thread == 0 && p.has_profile && !p.has_trace);
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 1, &p), 0);
+	cr_assert(p.thread == 1 && p.has_profile && p.has_trace);
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 2, &p), 0);
+	cr_assert(p.rank == 1 && p.pid == 4243 && !p.has_profile && p.has_trace);
+	cr_assert_eq(profdb_hpcrun_node_count(h, 2), 0);
+	profdb_hpcrun_trace tr;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 2, &tr), 1);
+	cr_assert_eq(tr.count, 5);
+	drive_strict(h);
+	profdb_hpcrun_close(h);
+
+	/* a single file of the directory */
+	char path[4096];
+	snprintf(path, sizeof path, "%s/app-000000-001-7f000101-4242-0.hpcrun", dir);
+	cr_assert_eq(profdb_hpcrun_open(&h, path, &o), 0);
+	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&v4);
+	tw_blob_free(&t);
+	remove_dir(dir);
+}
+
+Test(hpcrun, directory_mixed_versions)
+{
+	char *dir = make_dir();
+	tw_blob v4 = sample(4, 1), v2 = sample(2, 0);
+	put_file(dir, "a-000000-000-1-1-0.hpcrun", &v4);
+	put_file(dir, "a-000000-001-1-1-0.hpcrun", &v2);
+	profdb_options o = opts_with(0);
+	profdb_hpcrun *h;
+	n_warn = 0;
+	cr_assert_eq(profdb_hpcrun_open(&h, dir, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(n_warn, 1);
+	cr_assert(strstr(last_warn, "differs"), "%s", last_warn);
+	uint8_t ma, mi;
+	cr_assert_eq(profdb_hpcrun_version(h, &ma, &mi), 0);
+	cr_assert_eq(ma, 4);
+	drive_strict(h);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&v4);
+	tw_blob_free(&v2);
+	remove_dir(dir);
+}
+
+Test(hpcrun, directory_errors)
+{
+	char *dir = make_dir();
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open(&h, dir, NULL), -ENOENT);
+	cr_assert_null(h);
+	tw_blob junk = {(unsigned char *)"HPCPROF-profdb__ junk bytes", 27};
+	put_file(dir, "bad.hpcrun", &junk);
+	cr_assert_eq(profdb_hpcrun_open(&h, dir, NULL), -EPROTONOSUPPORT);
+	cr_assert(strstr(profdb_error_message(), "bad.hpcrun"));
+	remove_dir(dir);
+	cr_assert_eq(profdb_hpcrun_open(&h, "/nonexistent/profdb", NULL), -ENOENT);
+}
+
+/* ---- hand-made bad structures --------------------------------------------- */
+
+static void be_put(unsigned char *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
+}
+
+static uint64_t be_get(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Footer value k of a 04.00 blob. */
+static uint64_t foot(const tw_blob *b, unsigned k)
+{
+	return be_get(b->data + b->size - 112 + 8 * k, 8);
+}
+
+static int expect_open(const tw_blob *b, int code)
+{
+	profdb_hpcrun *h = NULL;
+	int r = open1(&h, b, "x.hpcrun", 0);
+	cr_assert_eq(r, code, "got %d (%s), expected %d", r, profdb_error_message(), code);
+	if (r < 0)
+		cr_assert(strstr(profdb_error_message(), "x.hpcrun"), "%s", profdb_error_message());
+	profdb_hpcrun_close(h);
+	return r;
+}
+
+/* Open must succeed; node_count must fail with @p code. */
+static void expect_tree(const tw_blob *b, int code, const char *what)
+{
+	profdb_hpcrun *h;
+	cr_assert_eq(open1(&h, b, "x.hpcrun", 0), 0, "%s", profdb_error_message());
+	int64_t r = profdb_hpcrun_node_count(h, 0);
+	cr_assert_eq(r, code, "%s: got %lld (%s)", what, (long long)r, profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), what), "%s", profdb_error_message());
+	/* the failure is remembered */
+	cr_assert_eq(profdb_hpcrun_node_count(h, 0), code);
+	profdb_hpcrun_node n;
+	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 0, &n), code);
+	profdb_hpcrun_close(h);
+}
+
+Test(hpcrun, bad_magic_and_version)
+{
+	tw_blob b = sample(4, 1);
+	b.data[0] = 'X';
+	expect_open(&b, -EPROTONOSUPPORT);
+	b.data[0] = 'H';
+	memcpy(b.data + 18, "05.00", 5);
+	expect_open(&b, -EPROTONOSUPPORT);
+	memcpy(b.data + 18, "0x.00", 5);
+	expect_open(&b, -EPROTONOSUPPORT);
+	memcpy(b.data + 18, "04.00l", 6);
+	expect_open(&b, -EPROTONOSUPPORT);
+	memcpy(b.data + 18, "04.01b", 6);
+	n_warn = 0;
+	expect_open(&b, 0);
+	cr_assert_eq(n_warn, 1);
+	tw_blob_free(&b);
+}
+
+Test(hpcrun, bad_v4_footer)
+{
+	tw_blob b = sample(4, 1);
+	size_t fo = b.size - 112;
+	b.data[b.size - 1] ^= 1; /* magic */
+	expect_open(&b, -ENODATA);
+	b.data[b.size - 1] ^= 1;
+	be_put(b.data + fo + 8 * 5, foot(&b, 12) + 1, 8); /* CCT end past the footer */
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(b.data + b.size - 112 + 8 * 5, foot(&b, 5) + 1, 8); /* CCT end 1 too far */
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(b.data + b.size - 112 + 8 * 12, 0, 8); /* footer start */
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(b.data + b.size - 112 + 8 * 2, foot(&b, 3) + 1, 8); /* start > end */
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+}
+
+Test(hpcrun, bad_counts)
+{
+	tw_blob b = sample(4, 1);
+	be_put(b.data + foot(&b, 4), UINT64_C(1) << 62, 8); /* CCT count overflows x19 */
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(b.data + foot(&b, 6), 0xffffffffu, 4); /* metric count */
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(b.data + foot(&b, 2), 0x7fffffffu, 4); /* load map count */
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+	b = sample(2, 0);
+	/* 02.00: the CCT count sits 8 bytes before the first record, at the end */
+	size_t cct = b.size - 7 * (18 + 3 * 8);
+	be_put(b.data + cct - 8, UINT64_MAX, 8);
+	expect_open(&b, -EBADMSG);
+	tw_blob_free(&b);
+}
+
+/* Offset of node record i in a 04.00 sample. */
+static unsigned char *v4_node(const tw_blob *b, unsigned i)
+{
+	return b->data + foot(b, 4) + 8 + 19 * i;
+}
+
+Test(hpcrun, bad_tree)
+{
+	tw_blob b = sample(4, 1);
+	be_put(v4_node(&b, 0) + 4, 13, 4); /* root's parent = node 13, whose parent is 3 -> 1 */
+	expect_tree(&b, -EBADMSG, "cycle");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(v4_node(&b, 2) + 4, 5, 4); /* node 5 is its own parent */
+	expect_tree(&b, -EBADMSG, "cycle");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(v4_node(&b, 4), 3, 4); /* duplicate id 3 */
+	expect_tree(&b, -EBADMSG, "same id");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(v4_node(&b, 4) + 4, 99, 4); /* missing parent */
+	expect_tree(&b, -EBADMSG, "does not exist");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(v4_node(&b, 4), 0, 4); /* id 0 */
+	expect_tree(&b, -EBADMSG, "has id 0");
+	tw_blob_free(&b);
+}
+
+/* Sparse section of the 04.00 sample: tuple (2 + 2 x 18), u64, u32, values. */
+static unsigned char *v4_values(const tw_blob *b)
+{
+	return b->data + foot(b, 10) + 2 + 2 * 18 + 12;
+}
+
+Test(hpcrun, bad_sparse)
+{
+	/* values of node 3 are (0, 2.0) (1, 100): swap the metric indices */
+	tw_blob b = sample(4, 1);
+	unsigned char *v = v4_values(&b);
+	be_put(v + 2 * 10 + 8, 1, 2);
+	be_put(v + 3 * 10 + 8, 0, 2);
+	expect_tree(&b, -EBADMSG, "unsorted");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	be_put(v4_values(&b) + 8, 3, 2); /* metric index past the table */
+	expect_tree(&b, -EBADMSG, "past the metric table");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	unsigned char *idx = v4_values(&b) + 7 * 10;
+	be_put(idx, 99, 4); /* node id that does not exist */
+	expect_tree(&b, -EBADMSG, "does not exist");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	idx = v4_values(&b) + 7 * 10;
+	be_put(idx + 12, 3, 4); /* two entries for node 3 */
+	expect_tree(&b, -EBADMSG, "repeats");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	idx = v4_values(&b) + 7 * 10;
+	be_put(idx + 3 * 12 + 4, 1, 8); /* starts 0 1 2 1 6: node 3's run ends before it starts */
+	expect_tree(&b, -EBADMSG, "not increasing");
+	tw_blob_free(&b);
+	b = sample(4, 1);
+	idx = v4_values(&b) + 7 * 10;
+	be_put(idx + 5 * 12, 0x656E6420u, 4); /* "end " instead of "end!" */
+	expect_open(&b, -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "end marker"));
+	tw_blob_free(&b);
+}
+
+Test(hpcrun, bad_v2)
+{
+	tw_blob b = sample(2, 1);
+	/* a 03.00 file must have the trailer: relabel a 02.00 file without it */
+	tw_blob_free(&b);
+	b = sample(2, 0);
+	memcpy(b.data + 18, "03.00", 5);
+	profdb_hpcrun *h;
+	int r = open1(&h, &b, "x.hpcrun", 0);
+	cr_assert(r == -EBADMSG || r == -ENODATA, "%d", r);
+	tw_blob_free(&b);
+	b = sample(2, 0);
+	char *ep = memmem(b.data, b.size, "EPOCH___", 8);
+	cr_assert(ep);
+	ep[0] = 'X';
+	expect_open(&b, -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "EPOCH___"));
+	tw_blob_free(&b);
+	/* negative leaf with id INT32_MIN */
+	b = sample(2, 0);
+	size_t rec = b.size - 7 * (18 + 3 * 8);
+	be_put(b.data + rec, 0x80000000u, 4);
+	expect_tree(&b, -EBADMSG, "has id");
+	tw_blob_free(&b);
+}
+
+Test(hpcrun, bad_traces)
+{
+	tw_blob t = sample_trace(0);
+	profdb_hpcrun *h;
+	/* a record cut short */
+	t.size -= 5;
+	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), -ENODATA);
+	n_warn = 0;
+	cr_assert_eq(open1(&h, &t, "x.hpctrace", PROFDB_OPEN_TOLERANT), 0);
+	cr_assert_eq(n_warn, 2); /* cut record, trace-only profile */
+	profdb_hpcrun_trace tr;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
+	cr_assert_eq(tr.count, 4);
+	profdb_hpcrun_close(h);
+	t.size += 5;
+	/* out of order */
+	be_put(t.data + 32 + 12 * 3, TW_HPCRUN_T0, 8);
+	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), 0);
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "not sorted"));
+	profdb_hpcrun_close(h);
+	n_warn = 0;
+	cr_assert_eq(open1(&h, &t, "x.hpctrace", PROFDB_OPEN_TOLERANT), 0);
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 0);
+	cr_assert_eq(n_warn, 2);
+	profdb_hpcrun_close(h);
+	/* major version 2 */
+	memcpy(t.data + 18, "02.01", 5);
+	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), -EPROTONOSUPPORT);
+	/* 01.00 has no flags word: the 8 bytes become part of the records */
+	memcpy(t.data + 18, "01.00", 5);
+	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), -ENODATA);
+	tw_blob_free(&t);
+	/* empty trace: exactly the header */
+	t = sample_trace(4);
+	t.size = 32;
+	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), 0);
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
+	cr_assert(tr.count == 0 && tr.records == NULL && tr.flags == 4);
+	uint64_t i;
+	cr_assert_eq(profdb_hpcrun_trace_seek(&tr, UINT64_MAX, &i), 0);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&t);
+}
+
+Test(hpcrun, bad_arguments)
+{
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open(NULL, "x", NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_open_mem(&h, NULL, NULL, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_open_mem(&h, NULL, NULL, 0, NULL), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_profile_count(NULL), -EINVAL);
+	tw_blob b = sample(4, 1);
+	profdb_blob in[2] = {{b.data, b.size}, {b.data, b.size}};
+	const char *names[2] = {"same.hpcrun", "same.hpcrun"};
+	cr_assert_eq(profdb_hpcrun_open_mem(&h, in, names, 2, NULL), -EINVAL);
+	cr_assert_eq(open1(&h, &b, "x.hpcrun", 0), 0);
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_metric_get(h, 1, 0, NULL), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_trace_seek(NULL, 0, NULL), -EINVAL);
+	profdb_options o = opts_with(0);
+	o.max_memory = 16; /* the 7 x 3 inclusive table needs 168 bytes */
+	profdb_hpcrun_close(h);
+	profdb_blob one = {b.data, b.size};
+	cr_assert_eq(profdb_hpcrun_open_mem(&h, &one, NULL, 1, &o), 0);
+	uint64_t bits;
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 0, 0, &bits), -EFBIG);
+	profdb_hpcrun_close(h);
+	profdb_hpcrun_close(NULL);
+	tw_blob_free(&b);
+}
+
+/* ---- every byte flip and truncation --------------------------------------- */
+
+static void mutate_all(const tw_blob *b, const char *name)
+{
+	unsigned char *copy = malloc(b->size);
+	cr_assert(copy);
+	uint64_t opened = 0;
+	for (size_t len = 0; len < b->size; len++) {
+		/* exact-size copies so ASan sees reads past the end */
+		unsigned char *cut = malloc(len ? len : 1);
+		memcpy(cut, b->data, len);
+		tw_blob t = {cut, len};
+		profdb_hpcrun *h;
+		int r = open1(&h, &t, name, 0);
+		if (r == 0) {
+			fuzz_hpcrun_stats st = {0};
+			fuzz_hpcrun_drive(h, 0, &st);
+			profdb_hpcrun_close(h);
+		} else {
+			cr_assert(fuzz_hpcrun_documented(r), "truncated to %zu: %d", len, r);
+		}
+		/* profiles cannot be cut anywhere and still open; traces can be
+		 * cut at a record boundary (no footer) */
+		if (strstr(name, ".hpcrun"))
+			cr_assert(r < 0, "%s truncated to %zu bytes opened", name, len);
+		free(cut);
+	}
+	static const unsigned char x[] = {0xff, 0x01, 0x80, 0x7f};
+	for (size_t off = 0; off < b->size; off++)
+		for (unsigned k = 0; k < sizeof x; k++) {
+			memcpy(copy, b->data, b->size);
+			copy[off] ^= x[k];
+			tw_blob t = {copy, b->size};
+			profdb_hpcrun *h;
+			int r = open1(&h, &t, name, 0);
+			if (r < 0) {
+				cr_assert(fuzz_hpcrun_documented(r), "flip at %zu: %d", off, r);
+				continue;
+			}
+			opened++;
+			fuzz_hpcrun_stats st = {0};
+			fuzz_hpcrun_drive(h, 0, &st);
+			profdb_hpcrun_close(h);
+		}
+	cr_assert(opened > 0);
+	free(copy);
+}
+
+Test(hpcrun, corrupt_v2_no_trailer) { tw_blob b = sample(2, 0); mutate_all(&b, "x.hpcrun"); tw_blob_free(&b); }
+Test(hpcrun, corrupt_v2_trailer) { tw_blob b = sample(2, 1); mutate_all(&b, "x.hpcrun"); tw_blob_free(&b); }
+Test(hpcrun, corrupt_v3) { tw_blob b = sample(3, 1); mutate_all(&b, "x.hpcrun"); tw_blob_free(&b); }
+Test(hpcrun, corrupt_v4, .timeout = 600) { tw_blob b = sample(4, 1); mutate_all(&b, "x.hpcrun"); tw_blob_free(&b); }
+Test(hpcrun, corrupt_trace) { tw_blob b = sample_trace(1); mutate_all(&b, "x.hpctrace"); tw_blob_free(&b); }
+
+/* ---- real files ----------------------------------------------------------- */
+
+/* Sum of raw values of metric m over a profile, and of inclusive values
+ * over its roots: equal (exactly for integers; within 1e-9 for reals,
+ * whose summation orders differ). */
+static void check_sums(const profdb_hpcrun *h, uint32_t p, const profdb_hpcrun_profile *pr)
+{
+	for (uint32_t m = 0; m < pr->n_metrics; m++) {
+		profdb_hpcrun_metric md;
+		cr_assert_eq(profdb_hpcrun_metric_get(h, p, m, &md), 0);
+		double raw = 0, incl = 0;
+		uint64_t rawi = 0, incli = 0, bits;
+		for (uint32_t n = 0; n < pr->n_nodes; n++) {
+			profdb_hpcrun_node nd;
+			cr_assert_eq(profdb_hpcrun_node_get(h, p, n, &nd), 0);
+			if (profdb_hpcrun_value(h, p, n, m, &bits) == 1) {
+				raw += f64(bits);
+				rawi += bits;
+			}
+			if (nd.parent == PROFDB_NONE) {
+				cr_assert(profdb_hpcrun_inclusive(h, p, n, m, &bits) >= 0);
+				incl += f64(bits);
+				incli += bits;
+			}
+		}
+		if (md.is_real)
+			cr_assert(fabs(raw - incl) <= 1e-9 * fabs(raw), "%s metric %u: %g vs %g", pr->name,
+			          m, raw, incl);
+		else
+			cr_assert_eq(rawi, incli, "%s metric %u", pr->name, m);
+	}
+}
+
+Test(hpcrun, real_files)
+{
+	char *root = tc_sample_path("hpctoolkit/hpcrun");
+	DIR *d = opendir(root);
+	cr_assert(d);
+	struct dirent *e;
+	int dirs = 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", root, e->d_name);
+		profdb_hpcrun *h;
+		profdb_options o = opts_with(0);
+		n_warn = 0;
+		cr_assert_eq(profdb_hpcrun_open(&h, path, &o), 0, "%s: %s", path,
+		             profdb_error_message());
+		int trace_only = strstr(e->d_name, "miniapp") != NULL;
+		cr_assert_eq(n_warn, trace_only ? 3 : 0, "%s: %s", e->d_name, last_warn);
+		fuzz_hpcrun_stats st = {0};
+		fuzz_hpcrun_drive(h, 1, &st);
+		cr_assert_eq(st.failures, 0);
+		cr_assert_eq(st.unresolved, 0, "%s: trace ids without a CCT node", e->d_name);
+		int64_t np = profdb_hpcrun_profile_count(h);
+		for (uint32_t p = 0; p < np; p++) {
+			profdb_hpcrun_profile pr;
+			cr_assert_eq(profdb_hpcrun_profile_get(h, p, &pr), 0);
+			cr_assert(pr.rank >= 0 && pr.thread >= 0 && pr.pid > 0, "%s", pr.name);
+			if (!pr.has_profile)
+				continue;
+			cr_assert_eq(pr.has_metric_trailer, pr.major != 2, "only the 02.00 file lacks it");
+			if (pr.major == 4) {
+				/* the id tuple agrees with the file name */
+				profdb_hpcrun_id id;
+				cr_assert_eq(profdb_hpcrun_id_get(h, p, 0, &id), 0);
+				cr_assert(id.kind == 1 && (int64_t)id.physical == pr.host_id, "%s", pr.name);
+				cr_assert_eq(pr.n_epochs, 1);
+			}
+			check_sums(h, p, &pr);
+		}
+		profdb_hpcrun_close(h);
+		dirs++;
+	}
+	closedir(d);
+	cr_assert(dirs >= 9);
+	free(root);
+}
+
+Test(hpcrun, real_v2_details)
+{
+	char *dir = tc_sample_path("hpctoolkit/hpcrun/hpctoolkit-testvdso-v02");
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open(&h, dir, NULL), 0, "%s", profdb_error_message());
+	profdb_hpcrun_profile p;
+	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert(p.major == 2 && !p.has_metric_trailer && p.n_metrics == 1 && p.n_nodes == 42);
+	cr_assert(p.n_modules == 11 && p.pid == 19750 && p.host_id == 0x7f0101);
+	profdb_hpcrun_metric m;
+	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 0, &m), 0);
+	cr_assert(!m.is_real && m.name_len == 14 && memcmp(m.name, "CPUTIME (usec)", 14) == 0);
+	int neg = 0;
+	for (uint32_t i = 0; i < p.n_nodes; i++) {
+		profdb_hpcrun_node n;
+		cr_assert_eq(profdb_hpcrun_node_get(h, 0, i, &n), 0);
+		neg += n.stored_id < 0;
+		cr_assert_eq(n.stored_id < 0, n.first_child == PROFDB_NONE, "negative ids are leaves");
+	}
+	cr_assert(neg > 0);
+	profdb_hpcrun_close(h);
+	free(dir);
+}
+
+TC_MAIN

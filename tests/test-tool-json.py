@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""Machine-readable output of the profdb tool, on every format it can read.
+
+usage: test-tool-json.py PROFDB MKSAMPLE WORKDIR SCHEMA_DIR GOLDEN_DIR [MKCUBE]
+
+For each input — the writer's generated HPCToolkit sample, a Callgrind
+profile written here, and the real samples of ../shared/data when present —
+checks that:
+  - info --json, metrics --json and dump --json validate against
+    doc/profdb-{info,metrics,dump}-1.schema.json;
+  - info's counts equal the lengths of dump's lists (values, contexts,
+    profiles, metrics) and the traces' samples sum to info.samples;
+  - dump's values name existing profiles and metrics and have the metric's
+    type; contexts list parents before children, ids unique;
+  - dump --csv holds the same values as dump --json;
+  - `profdb value` answers what dump says, for a spread of entries;
+  - top, tree, value and trace run, and their --json validates against
+    doc/profdb-{top,tree,value,trace}-1.schema.json (trace: a clear message
+    and exit 1 for formats without traces);
+  - the output does not change with the locale (LC_ALL / LC_NUMERIC).
+Also the normative counts of issue-233. Exit 0 ok, 1 failures, 77 nothing
+to test.
+"""
+import csv
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schema_check  # noqa: E402
+
+PROFDB, MKSAMPLE, WORK, SCHEMAS, GOLDEN = sys.argv[1:6]
+MKCUBE = sys.argv[6] if len(sys.argv) > 6 else None
+DATA = os.environ.get("PROFDB_SAMPLE_DATA") or os.environ.get("PROFDB_SAMPLE_DATA_DEFAULT", "")
+failures = []
+checked = 0
+
+
+def fail(name, msg):
+    failures.append("%s: %s" % (name, msg))
+    print("FAIL %s: %s" % (name, msg))
+
+
+def run(*args, env=None):
+    e = dict(os.environ)
+    e.setdefault("LC_ALL", "C")
+    if env:
+        e.update(env)
+    p = subprocess.run([PROFDB] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=e)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def schema(name):
+    return os.path.join(SCHEMAS, name)
+
+
+def validate(name, schema_file, doc):
+    errs = schema_check.validate(schema(schema_file), doc)
+    for e in errs:
+        fail(name, "%s: %s" % (schema_file, e))
+    return not errs
+
+
+def num_equal(a, b):
+    """a, b: numbers or "nan"/"inf"/"-inf"; floats compare bit-for-bit (sign of 0, NaN)."""
+    x = float(a) if isinstance(a, str) else a
+    y = float(b) if isinstance(b, str) else b
+    if isinstance(x, float) != isinstance(y, float):
+        return False
+    if isinstance(x, float):
+        if math.isnan(x) or math.isnan(y):
+            return math.isnan(x) and math.isnan(y)
+        return x == y and math.copysign(1, x) == math.copysign(1, y)
+    return x == y
+
+
+def parse_like(text, like):
+    """Parses the tool's text form of a number the way the JSON value @like is typed."""
+    if isinstance(like, str) or text in ("nan", "inf", "-inf"):
+        return text
+    try:
+        return float(text) if isinstance(like, float) else int(text)
+    except ValueError:
+        return None
+
+
+def check_input(name, path, must_open):
+    """All checks on one input. must_open: fail (not skip) if it cannot be read."""
+    global checked
+    rc, out, err = run("info", "--json", path)
+    if rc != 0:
+        if must_open:
+            fail(name, "info --json exited %d: %s" % (rc, err.strip()))
+        else:
+            print("SKIP %s: profdb cannot read it (yet): %s" % (name, err.strip()))
+        return None
+    checked += 1
+    info = json.loads(out)
+    validate(name + " info", "profdb-info-1.schema.json", info)
+
+    rc, out, err = run("metrics", "--json", path)
+    if rc != 0:
+        fail(name, "metrics --json exited %d: %s" % (rc, err.strip()))
+    else:
+        validate(name + " metrics", "profdb-metrics-1.schema.json", json.loads(out))
+
+    rc, out, err = run("dump", "--json", path)
+    if rc != 0:
+        fail(name, "dump --json exited %d: %s" % (rc, err.strip()))
+        return info
+    dump_text = out
+    dump = json.loads(out)
+    validate(name + " dump", "profdb-dump-1.schema.json", dump)
+    for key in ("values", "contexts", "profiles", "metrics"):
+        n = len(dump[key])
+        # A format's count may leave out its synthetic root (HPCToolkit's
+        # global context id 0 is a tree node but not a meta.db record).
+        synthetic = key == "contexts" and n == info[key] + 1 and dump["contexts"][0][
+            "type"] == "root" and dump["contexts"][0]["function"] == ""
+        # HPCToolkit lists summary-only statistic ids as metrics too, while
+        # issue 3's count is the propagated ids: the list may be longer.
+        longer = key == "metrics" and n >= info[key]
+        if info[key] != n and not synthetic and not longer:
+            fail(name, "info.%s = %d but dump has %d" % (key, info[key], n))
+    nsamples = sum(len(t["samples"]) for t in dump["traces"])
+    if nsamples != info["samples"]:
+        fail(name, "info.samples = %d but dump's traces hold %d" % (info["samples"], nsamples))
+    for k in ("format", "version", "title"):
+        if dump[k] != info[k]:
+            fail(name, "dump.%s %r != info.%s %r" % (k, dump[k], k, info[k]))
+
+    # Values: existing profiles/metrics, typed as the metric says.
+    mtype = {m["id"]: m["type"] for m in dump["metrics"]}
+    nprof = len(dump["profiles"])
+    bad = 0
+    for v in dump["values"]:
+        p, c, m, x = v
+        t = mtype.get(m)
+        ok = p < nprof and t is not None
+        if t == "f64":
+            ok = ok and (isinstance(x, float) or x in ("nan", "inf", "-inf"))
+        elif t in ("u64", "i64"):
+            ok = ok and isinstance(x, int) and (t == "i64" or x >= 0)
+        if not ok and bad < 5:
+            fail(name, "value %r: profile/metric unknown or type not %s" % (v, t))
+        bad += not ok
+    # Contexts: unique ids, parents first.
+    seen = set()
+    for c in dump["contexts"]:
+        if c["id"] in seen:
+            fail(name, "context %d listed twice" % c["id"])
+        if c["parent"] is not None and c["parent"] not in seen:
+            fail(name, "context %d comes before its parent %d" % (c["id"], c["parent"]))
+            break
+        seen.add(c["id"])
+
+    # CSV: the same values.
+    rc, out, err = run("dump", "--csv", "--table", "values", path)
+    if rc != 0:
+        fail(name, "dump --csv exited %d: %s" % (rc, err.strip()))
+    else:
+        rows = list(csv.reader(io.StringIO(out.decode("utf-8"))))
+        if rows[0] != ["profile", "context", "metric", "value"]:
+            fail(name, "csv header %r" % rows[0])
+        if len(rows) - 1 != len(dump["values"]):
+            fail(name, "csv has %d values, json %d" % (len(rows) - 1, len(dump["values"])))
+        for r, v in zip(rows[1:], dump["values"]):
+            if [int(r[0]), int(r[1]), int(r[2])] != v[:3] or not num_equal(
+                    parse_like(r[3], v[3]), v[3]):
+                fail(name, "csv row %r != json %r" % (r, v))
+                break
+    rc, out, err = run("dump", "--csv", path)
+    if rc != 0 or b"# values\nprofile,context,metric,value\n" not in out:
+        fail(name, "dump --csv (all tables) exited %d or lacks the values table" % rc)
+
+    # `profdb value` agrees with the dump (a spread of up to 7 entries).
+    vals = dump["values"]
+    for i in sorted({0, len(vals) // 7, len(vals) // 3, len(vals) // 2, len(vals) - 1,
+                     2 * len(vals) // 3, 6 * len(vals) // 7}):
+        if not vals:
+            break
+        p, c, m, x = vals[i]
+        rc, out, err = run("value", "--profile", str(p), "--context", str(c), "--metric",
+                           str(m), path)
+        text = out.decode().strip()
+        got = parse_like(text, x)
+        if rc != 0 or got is None or not num_equal(got, x):
+            fail(name, "value %d/%d/%d printed %r (exit %d), dump says %r" % (p, c, m, text,
+                                                                              rc, x))
+
+    # Reports: text runs, JSON validates, rows hottest first, the tree
+    # lists each shown context once with its parent shown before it.
+    for args in (["top", "-n", "5"], ["top", "--inclusive", "--by", "function", "-n", "5"],
+                 ["tree", "--depth", "3"]):
+        rc, out, err = run(*(args + [path]))
+        if rc != 0 and not ("neither inclusive nor exclusive" in err or "no metrics" in err):
+            fail(name, "%s exited %d: %s" % (" ".join(args), rc, err.strip()))
+    for args in (["top", "--json", "-n", "0"], ["top", "--json", "--inclusive", "--by", "function"],
+                 ["tree", "--json"]):
+        rc, out, err = run(*(args + [path]))
+        if rc != 0:
+            if not ("neither inclusive nor exclusive" in err or "no metrics" in err):
+                fail(name, "%s exited %d: %s" % (" ".join(args), rc, err.strip()))
+            continue
+        doc = json.loads(out)
+        validate("%s %s" % (name, " ".join(args)), "profdb-%s-1.schema.json" % args[0], doc)
+        if args[0] == "top":
+            vals = [float(r["value"]) for r in doc["rows"]]
+            if vals != sorted(vals, reverse=True):
+                fail(name, "%s rows not hottest first" % " ".join(args))
+        else:
+            shown = set()
+            for n in doc["nodes"]:
+                if n["context"] in shown or (n["parent"] is not None and n["parent"] not in shown):
+                    fail(name, "tree --json: node %r out of order" % n)
+                    break
+                shown.add(n["context"])
+            if len(doc["nodes"]) > len(dump["contexts"]):
+                fail(name, "tree --json has more nodes than dump's contexts")
+    if vals := dump["values"]:
+        p, c, m, x = vals[len(vals) // 2]
+        rc, out, err = run("value", "--json", "--profile", str(p), "--context", str(c),
+                           "--metric", str(m), path)
+        if rc != 0:
+            fail(name, "value --json exited %d: %s" % (rc, err.strip()))
+        else:
+            doc = json.loads(out)
+            validate(name + " value", "profdb-value-1.schema.json", doc)
+            if not num_equal(doc["value"], x) or doc["type"] != mtype.get(m):
+                fail(name, "value --json %r, dump says %r (%s)" % (doc, x, mtype.get(m)))
+    rc, out, err = run("trace", "--json", path)
+    if rc == 0:
+        doc = json.loads(out)
+        validate(name + " trace", "profdb-trace-1.schema.json", doc)
+        if len(doc["samples"]) != nsamples:
+            fail(name, "trace --json has %d samples, dump %d" % (len(doc["samples"]), nsamples))
+    if dump["traces"] and rc != 0:
+        fail(name, "trace exited %d: %s" % (rc, err.strip()))
+    if rc not in (0, 1) or (rc == 1 and "no traces" not in err and "trace" not in err):
+        fail(name, "trace exited %d without a clear message: %s" % (rc, err.strip()))
+
+    # The locale does not change a byte.
+    for loc in locales():
+        for var in ("LC_ALL", "LC_NUMERIC"):
+            env = {"LC_ALL": ""} if var == "LC_NUMERIC" else {}
+            env[var] = loc
+            env["LANG"] = loc
+            rc, out, err = run("dump", "--json", path, env=env)
+            if out != dump_text:
+                fail(name, "dump --json differs under %s=%s" % (var, loc))
+            rc2, out2, _ = run("tree", "--depth", "2", path, env=env)
+            rc1, out1, _ = run("tree", "--depth", "2", path)
+            if out1 != out2 or rc1 != rc2:
+                fail(name, "tree differs under %s=%s" % (var, loc))
+    return info
+
+
+_locales = None
+
+
+def locales():
+    """Locales with a ',' decimal point when installed, else C.UTF-8."""
+    global _locales
+    if _locales is None:
+        try:
+            have = subprocess.run(["locale", "-a"], stdout=subprocess.PIPE,
+                                  universal_newlines=True).stdout.split()
+        except OSError:
+            have = []
+        low = {h.lower().replace("-", ""): h for h in have}
+        _locales = [low[k] for k in ("de_de.utf8", "fr_fr.utf8", "c.utf8") if k in low][:2]
+        if not _locales:
+            _locales = ["C.UTF-8"]
+    return _locales
+
+
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    db = os.path.join(WORK, "sample.db")
+    if subprocess.call([MKSAMPLE, "sample", db]) != 0:
+        fail("mksample", "profdb-mksample sample failed")
+        return
+    synth = os.path.join(WORK, "synth.db")
+    if subprocess.call([MKSAMPLE, "synth", synth, "4", "300", "3", "0.3", "50", "7"]) != 0:
+        fail("mksample", "profdb-mksample synth failed")
+        return
+    cg = os.path.join(WORK, "callgrind.out.4242")
+    with open(os.path.join(GOLDEN, "sample.callgrind")) as src, open(cg, "w") as f:
+        f.write(src.read())
+
+    info = check_input("generated sample", db, True)
+    if info and (info["profiles"], info["contexts"], info["metrics"], info["values"],
+                 info["traces"], info["samples"]) != (3, 14, 5, 95, 2, 6):
+        fail("generated sample", "counts %r" % info)
+    check_input("generated synth", synth, True)
+    check_input("generated callgrind", cg, False)
+    if MKCUBE:
+        cube = os.path.join(WORK, "sample.cubex")
+        if subprocess.call([MKCUBE, cube]) != 0:
+            fail("mkcube", "profdb-tool-mkcube failed")
+        else:
+            info = check_input("generated cube", cube, False)
+            # tests/writer/writer.h: 5 metrics (6 with the derived one),
+            # 5 cnodes, 3 locations.
+            if info and (info["profiles"], info["contexts"], info["metrics"]) != (3, 5, 6):
+                fail("generated cube", "counts %r" % info)
+
+    if not DATA or not os.path.isdir(DATA):
+        print("SKIP real samples: no sample data at %r" % DATA)
+        return
+    i233 = os.path.join(DATA, "hpctoolkit/v4/hpcviewer-issue-233")
+    if os.path.isdir(i233):
+        info = check_input("issue-233", i233, True)
+        want = {"profiles": 136, "contexts": 7477, "metrics": 3, "values": 231963,
+                "traces": 135, "samples": 106197}
+        if info and any(info[k] != v for k, v in want.items()):
+            fail("issue-233", "counts %r, want %r" % ({k: info[k] for k in want}, want))
+    else:
+        print("SKIP issue-233: not in %s" % DATA)
+    for rel, must in (("hpctoolkit/v4/hpctoolkit-tests-small", True),
+                      ("hpctoolkit/v4-devstage/hpcviewer-multithread", True),
+                      ("hpctoolkit/prerelease/hpcviewer-prof2", False),
+                      ("hpctoolkit/hpcrun/hpctoolkit-tests-small.m", False),
+                      ("cube/extrap-example.f1.cubex", False),
+                      ("cube/MetaCG-circle.cubex", False),
+                      ("callgrind/valgrind/01_default_ls.out", False),
+                      ("callgrind/edge/hex_cost.out", False)):
+        p = os.path.join(DATA, rel)
+        if os.path.exists(p):
+            check_input(rel, p, must)
+        else:
+            print("SKIP %s: not present" % rel)
+
+
+main()
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+if checked == 0:
+    sys.exit(77)
+print("all JSON checks passed on %d inputs" % checked)

@@ -1,0 +1,334 @@
+/* profdb dump: everything stored, as JSON (schema profdb-dump/1,
+ * doc/profdb-dump-1.schema.json) or CSV. The output is streamed: nothing is
+ * collected in memory, so a dump of any size runs in constant space.
+ *
+ * Order: metrics in profdb_metric_at order; contexts depth-first from the
+ * roots (parents before children, so len(contexts) == info's "contexts");
+ * profiles by index; values as the library's PROFDB_SCAN_ALL cursor gives
+ * them (by profile, context, metric); traces by profile, only profiles
+ * with at least one sample. Values may name context ids that have no tree
+ * node (HPCToolkit elides some): those are not in "contexts". */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+enum { T_METRICS = 1, T_CONTEXTS = 2, T_PROFILES = 4, T_VALUES = 8, T_TRACES = 16, T_ALL = 31 };
+
+typedef struct dump {
+	profdb *db;
+	int json;
+	int tables;
+	int64_t n_values;   /* for the progress line */
+	int progress;       /* stdout is not the terminal the progress goes to */
+} dump;
+
+static void put_id_or_null(uint32_t id, int json)
+{
+	if (id == PROFDB_NONE)
+		fputs(json ? "null" : "", stdout);
+	else
+		printf("%" PRIu32, id);
+}
+
+static void csv_header(const dump *d, const char *table, const char *columns)
+{
+	if (d->tables == T_ALL)
+		printf("%s# %s\n", strcmp(table, "metrics") ? "\n" : "", table);
+	printf("%s\n", columns);
+}
+
+static int dump_metrics(const dump *d)
+{
+	int64_t n = profdb_metric_count(d->db);
+	if (n < 0)
+		return (int)n;
+	if (d->json)
+		printf(",\n\"metrics\": [");
+	else
+		csv_header(d, "metrics", "id,name,unit,description,kind,statistic,type,"
+		                          "exclusive_id,inclusive_id,has_data");
+	for (int64_t i = 0; i < n; i++) {
+		profdb_metric m;
+		int r = profdb_metric_at(d->db, (uint32_t)i, &m);
+		if (r < 0)
+			return r;
+		if (d->json) {
+			printf("%s\n ", i ? "," : "");
+			put_metric_json(stdout, &m);
+			continue;
+		}
+		printf("%" PRIu32 ",", m.id);
+		put_csv_str(stdout, m.name);
+		putchar(',');
+		put_csv_str(stdout, m.unit);
+		putchar(',');
+		put_csv_str(stdout, m.description);
+		printf(",%s,", metric_kind_name(m.kind));
+		put_csv_str(stdout, m.statistic);
+		printf(",%s,", number_type_name(m.type));
+		put_id_or_null(m.exclusive_id, 0);
+		putchar(',');
+		put_id_or_null(m.inclusive_id, 0);
+		printf(",%d\n", m.has_data ? 1 : 0);
+	}
+	if (d->json)
+		printf("]");
+	return 0;
+}
+
+static int dump_contexts(const dump *d)
+{
+	tool_walk w;
+	profdb_context c;
+	int r, first = 1;
+	if ((r = walk_begin(&w, d->db)) < 0)
+		return r;
+	if (d->json)
+		printf(",\n\"contexts\": [");
+	else
+		csv_header(d, "contexts", "id,parent,depth,relation,type,function,file,line,module,offset");
+	while ((r = walk_next(&w, &c, 0)) > 0) {
+		if (d->json) {
+			printf("%s\n {\"id\": %" PRIu32 ", \"parent\": ", first ? "" : ",", c.id);
+			put_id_or_null(c.parent, 1);
+			printf(", \"depth\": %" PRIu32 ", \"relation\": \"%s\", \"type\": \"%s\", "
+			       "\"function\": ", c.depth, relation_name(c.relation),
+			       context_type_name(c.type));
+			put_json_str(stdout, c.function);
+			printf(", \"file\": ");
+			put_json_str(stdout, c.file);
+			printf(", \"line\": %" PRIu64 ", \"module\": ", c.line);
+			put_json_str(stdout, c.module);
+			if (c.has_offset)
+				printf(", \"offset\": %" PRIu64 "}", c.offset);
+			else
+				printf(", \"offset\": null}");
+		} else {
+			printf("%" PRIu32 ",", c.id);
+			put_id_or_null(c.parent, 0);
+			printf(",%" PRIu32 ",%s,%s,", c.depth, relation_name(c.relation),
+			       context_type_name(c.type));
+			put_csv_str(stdout, c.function);
+			putchar(',');
+			put_csv_str(stdout, c.file);
+			printf(",%" PRIu64 ",", c.line);
+			put_csv_str(stdout, c.module);
+			if (c.has_offset)
+				printf(",%" PRIu64 "\n", c.offset);
+			else
+				printf(",\n");
+		}
+		first = 0;
+	}
+	if (r < 0)
+		return r;
+	if (d->json)
+		printf("]");
+	return 0;
+}
+
+static int dump_profiles(const dump *d)
+{
+	int64_t n = profdb_profile_count(d->db);
+	if (n < 0)
+		return (int)n;
+	if (d->json)
+		printf(",\n\"profiles\": [");
+	else
+		csv_header(d, "profiles", "index,summary,name,identity");
+	for (int64_t i = 0; i < n; i++) {
+		profdb_profile p;
+		int r = profdb_profile_get(d->db, (uint32_t)i, &p);
+		if (r < 0)
+			return r;
+		if (d->json) {
+			printf("%s\n {\"index\": %" PRIu32 ", \"summary\": %s, \"name\": ", i ? "," : "",
+			       p.index, p.is_summary ? "true" : "false");
+			put_json_str(stdout, p.name);
+			printf(", \"identity\": [");
+		} else {
+			printf("%" PRIu32 ",%d,", p.index, p.is_summary ? 1 : 0);
+			put_csv_str(stdout, p.name);
+			putchar(',');
+		}
+		/* CSV: the identity as "kind=value kind=value" in one field. */
+		for (uint32_t k = 0; k < p.n_identity; k++) {
+			profdb_str kind;
+			uint64_t v;
+			if ((r = profdb_profile_identity(d->db, (uint32_t)i, k, &kind, &v)) < 0)
+				return r;
+			if (d->json) {
+				printf("%s[", k ? ", " : "");
+				put_json_str(stdout, kind);
+				printf(", %" PRIu64 "]", v);
+			} else {
+				printf("%s", k ? " " : "");
+				for (size_t j = 0; j < kind.len; j++) {
+					char ch = kind.ptr[j];
+					putchar(ch == ',' || ch == '"' || ch == ' ' || ch == '=' ||
+					        (unsigned char)ch < 0x20 ? '_' : ch);
+				}
+				printf("=%" PRIu64, v);
+			}
+		}
+		printf(d->json ? "]}" : "\n");
+	}
+	if (d->json)
+		printf("]");
+	return 0;
+}
+
+static int dump_values(const dump *d)
+{
+	profdb_values *it;
+	profdb_entry e;
+	int r;
+	int64_t k = 0;
+	if ((r = profdb_values_new(d->db, PROFDB_SCAN_ALL, 0, &it)) < 0)
+		return r;
+	if (d->json)
+		printf(",\n\"values\": [");
+	else
+		csv_header(d, "values", "profile,context,metric,value");
+	while ((r = profdb_values_next(it, &e)) > 0) {
+		if (d->json)
+			printf("%s\n [%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ", k ? "," : "", e.profile,
+			       e.context, e.metric);
+		else
+			printf("%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", e.profile, e.context, e.metric);
+		put_number(stdout, e.value, d->json);
+		fputs(d->json ? "]" : "\n", stdout);
+		if ((++k & 0xffff) == 0 && d->progress)
+			tool_progress((uint64_t)k, (uint64_t)(d->n_values > k ? d->n_values : k));
+	}
+	profdb_values_free(it);
+	if (r < 0)
+		return r;
+	if (d->json)
+		printf("]");
+	return 0;
+}
+
+static int dump_traces(const dump *d)
+{
+	int64_t n = profdb_profile_count(d->db);
+	int first = 1;
+	if (n < 0)
+		return (int)n;
+	if (d->json)
+		printf(",\n\"traces\": [");
+	else
+		csv_header(d, "traces", "profile,time_ns,context");
+	for (int64_t p = 0; p < n; p++) {
+		int64_t len = profdb_trace_length(d->db, (uint32_t)p);
+		if (len == -ENOTSUP)
+			break;   /* the format has no traces: an empty list */
+		if (len < 0)
+			return (int)len;
+		if (len == 0)
+			continue;
+		if (d->json)
+			printf("%s\n {\"profile\": %" PRId64 ", \"samples\": [", first ? "" : ",", p);
+		first = 0;
+		for (int64_t i = 0; i < len; i++) {
+			profdb_sample s;
+			int r = profdb_trace_at(d->db, (uint32_t)p, (uint64_t)i, &s);
+			if (r < 0)
+				return r;
+			if (d->json)
+				printf("%s\n  [%" PRIu64 ", %" PRIu32 "]", i ? "," : "", s.time_ns, s.context);
+			else
+				printf("%" PRId64 ",%" PRIu64 ",%" PRIu32 "\n", p, s.time_ns, s.context);
+		}
+		if (d->json)
+			printf("]}");
+	}
+	if (d->json)
+		printf("]");
+	return 0;
+}
+
+static const char dump_usage[] =
+	"usage: profdb dump --json|--csv [--table NAME] PATH\n"
+	"Everything stored: metrics, contexts, profiles, values and traces.\n"
+	"  --json        one object of schema profdb-dump/1\n"
+	"                (doc/profdb-dump-1.schema.json)\n"
+	"  --csv         the five tables one after another, each after a line\n"
+	"                '# NAME' and a header row\n"
+	"  --table NAME  only one table: metrics, contexts, profiles, values or\n"
+	"                traces (plain CSV with --csv; with --json the other keys\n"
+	"                hold empty lists)\n"
+	"Values are [profile, context, metric, value]: integers exact, floating point\n"
+	"with 17 significant digits, NaN and infinities as \"nan\", \"inf\", \"-inf\".\n";
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"json", no_argument, NULL, 'j'}, {"csv", no_argument, NULL, 'c'},
+		{"table", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
+		{0, 0, 0, 0}};
+	static const char *const names[] = {"metrics", "contexts", "profiles", "values", "traces"};
+	int json = -1, tables = T_ALL, c;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+		case 'c':
+			if (json >= 0 && json != (c == 'j'))
+				return tool_usage_error(dump_usage);   /* both */
+			json = c == 'j';
+			break;
+		case 't':
+			tables = 0;
+			for (int i = 0; i < 5; i++)
+				if (strcmp(optarg, names[i]) == 0)
+					tables = 1 << i;
+			if (!tables)
+				return tool_usage_error(dump_usage);
+			break;
+		case 'h': fputs(dump_usage, stdout); return 0;
+		default: return tool_usage_error(dump_usage);
+		}
+	}
+	if (json < 0 || optind + 1 != argc)
+		return tool_usage_error(dump_usage);
+	const char *path = argv[optind];
+	dump d = {NULL, json, tables, 0, !isatty(STDOUT_FILENO)};
+	if (tool_open(path, &d.db))
+		return EXIT_INPUT;
+	profdb_about about;
+	profdb_counts counts;
+	int r = profdb_get_about(d.db, &about);
+	if (r >= 0 && (tables & T_VALUES) && profdb_get_counts(d.db, &counts) >= 0)
+		d.n_values = counts.values;
+	if (r >= 0 && json) {
+		printf("{\"schema\": \"profdb-dump/1\", \"format\": ");
+		put_json_cstr(stdout, profdb_format_name(about.format));
+		printf(", \"version\": ");
+		put_json_str(stdout, about.version);
+		printf(", \"title\": ");
+		put_json_str(stdout, about.title);
+	}
+	static int (*const parts[])(const dump *) = {dump_metrics, dump_contexts, dump_profiles,
+	                                             dump_values, dump_traces};
+	for (int i = 0; i < 5 && r >= 0; i++) {
+		if (tables & (1 << i))
+			r = parts[i](&d);
+		else if (json)
+			printf(",\n\"%s\": []", names[i]);
+	}
+	if (r < 0) {
+		/* The output is cut short: say so on stderr, exit 1. */
+		fflush(stdout);
+		r = tool_fail(path);
+	} else {
+		if (json)
+			printf("\n}\n");
+		r = 0;
+	}
+	profdb_close(d.db);
+	return r;
+}

@@ -1,0 +1,254 @@
+/* profdb info, profdb metrics. */
+#include <dirent.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tool.h"
+
+/* Parses "[--json] PATH" for info and metrics. @return 0 ok, -1 help shown,
+ * EXIT_USAGE. */
+static int parse_json_path(int argc, char **argv, const char *usage, int *json)
+{
+	static const struct option lo[] = {{"json", no_argument, NULL, 'j'},
+	                                   {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+	int c;
+	*json = 0;
+	while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
+		if (c == 'j')
+			*json = 1;
+		else if (c == 'h') {
+			fputs(usage, stdout);
+			return -1;
+		} else
+			return tool_usage_error(usage);
+	}
+	return optind + 1 == argc ? 0 : tool_usage_error(usage);
+}
+
+/* ---- file sizes ----------------------------------------------------------- */
+
+typedef struct file_size {
+	char *name;
+	long long size;
+} file_size;
+
+static int cmp_file(const void *a, const void *b)
+{
+	return strcmp(((const file_size *)a)->name, ((const file_size *)b)->name);
+}
+
+/* The files that make up the input: the file itself, or the regular files
+ * of the directory (for an HPCToolkit 4.0 database only its *.db files). */
+static size_t list_files(const profdb *db, const char *path, file_size **out)
+{
+	static const char *const hpctk_files[] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	struct stat st;
+	file_size *v = NULL;
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	if (stat(path, &st) != 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		const char *b = strrchr(path, '/');
+		if (!(v = malloc(sizeof *v)) || !(v[0].name = strdup(b ? b + 1 : path))) {
+			free(v);
+			return 0;
+		}
+		v[0].size = (long long)st.st_size;
+		*out = v;
+		return 1;
+	}
+	const profdb_hpctk *h = profdb_get_hpctk(db);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (h) {
+			int known = 0;
+			for (int f = 0; f < 4; f++)
+				known |= strcmp(e->d_name, hpctk_files[f]) == 0 &&
+				         profdb_hpctk_has(h, (profdb_hpctk_file)f);
+			if (!known)
+				continue;
+		}
+		char full[4096];
+		if (snprintf(full, sizeof full, "%s/%s", path, e->d_name) >= (int)sizeof full ||
+		    stat(full, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			file_size *nv = realloc(v, cap * sizeof *v);
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (!(v[n].name = strdup(e->d_name)))
+			break;
+		v[n++].size = (long long)st.st_size;
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(v, n, sizeof *v, cmp_file);
+	*out = v;
+	return n;
+}
+
+/* ---- info ----------------------------------------------------------------- */
+
+static const char info_usage[] =
+	"usage: profdb info [--json] PATH\n"
+	"Format, version, title, the counts (profiles, contexts, metrics, values,\n"
+	"traces, samples) and the sizes of the files. --json prints one object of\n"
+	"schema profdb-info/1 (doc/profdb-info-1.schema.json).\n";
+
+int cmd_info(int argc, char **argv)
+{
+	int json, r = parse_json_path(argc, argv, info_usage, &json);
+	if (r)
+		return r < 0 ? 0 : r;
+	const char *path = argv[optind];
+	profdb *db;
+	if (tool_open(path, &db))
+		return EXIT_INPUT;
+	profdb_about about;
+	profdb_counts n;
+	if (profdb_get_about(db, &about) < 0 || profdb_get_counts(db, &n) < 0) {
+		r = tool_fail(path);
+		profdb_close(db);
+		return r;
+	}
+	tool_progress_done();
+	const char *format = profdb_format_name(about.format);
+	file_size *files;
+	size_t nfiles = list_files(db, path, &files);
+	if (json) {
+		printf("{\"schema\": \"profdb-info/1\", \"format\": ");
+		put_json_cstr(stdout, format);
+		printf(", \"version\": ");
+		put_json_str(stdout, about.version);
+		printf(", \"title\": ");
+		put_json_str(stdout, about.title);
+		printf(", \"profiles\": %" PRId64 ", \"contexts\": %" PRId64 ", \"metrics\": %" PRId64
+		       ", \"values\": %" PRId64 ", \"traces\": %" PRId64 ", \"samples\": %" PRId64
+		       ", \"files\": {",
+		       n.profiles, n.contexts, n.metrics, n.values, n.traces, n.samples);
+		for (size_t i = 0; i < nfiles; i++) {
+			printf("%s", i ? ", " : "");
+			put_json_cstr(stdout, files[i].name);
+			printf(": %lld", files[i].size);
+		}
+		printf("}}\n");
+	} else {
+		printf("format:    %s\nversion:   ", format);
+		put_text(stdout, about.version);
+		printf("\ntitle:     ");
+		put_text(stdout, about.title);
+		printf("\nprofiles:  %" PRId64 "\ncontexts:  %" PRId64 "\nmetrics:   %" PRId64
+		       "\nvalues:    %" PRId64 "\ntraces:    %" PRId64 "\nsamples:   %" PRId64 "\n",
+		       n.profiles, n.contexts, n.metrics, n.values, n.traces, n.samples);
+		/* A measurements directory can hold thousands of files: show a few. */
+		long long total = 0;
+		for (size_t i = 0; i < nfiles; i++) {
+			total += files[i].size;
+			if (i < 8)
+				printf("%-10s %lld bytes\n", files[i].name, files[i].size);
+		}
+		if (nfiles > 8)
+			printf("... and %zu more files (%zu files, %lld bytes in all)\n", nfiles - 8,
+			       nfiles, total);
+	}
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i].name);
+	free(files);
+	profdb_close(db);
+	return 0;
+}
+
+/* ---- metrics -------------------------------------------------------------- */
+
+void put_metric_json(FILE *f, const profdb_metric *m)
+{
+	fprintf(f, "{\"id\": %" PRIu32 ", \"name\": ", m->id);
+	put_json_str(f, m->name);
+	fprintf(f, ", \"unit\": ");
+	put_json_str(f, m->unit);
+	fprintf(f, ", \"description\": ");
+	put_json_str(f, m->description);
+	fprintf(f, ", \"kind\": \"%s\", \"statistic\": ", metric_kind_name(m->kind));
+	put_json_str(f, m->statistic);
+	fprintf(f, ", \"type\": \"%s\", \"exclusive_id\": ", number_type_name(m->type));
+	if (m->exclusive_id == PROFDB_NONE)
+		fprintf(f, "null");
+	else
+		fprintf(f, "%" PRIu32, m->exclusive_id);
+	fprintf(f, ", \"inclusive_id\": ");
+	if (m->inclusive_id == PROFDB_NONE)
+		fprintf(f, "null");
+	else
+		fprintf(f, "%" PRIu32, m->inclusive_id);
+	fprintf(f, ", \"has_data\": %s}", m->has_data ? "true" : "false");
+}
+
+static const char metrics_usage[] =
+	"usage: profdb metrics [--json] PATH\n"
+	"The metrics: id, name, what the values mean (inclusive, exclusive, point,\n"
+	"summary, derived), value type, the ids of the same quantity's inclusive and\n"
+	"exclusive values, the summary statistic and the unit.\n";
+
+static void put_id(uint32_t id)
+{
+	if (id == PROFDB_NONE)
+		printf(" %6s", "-");
+	else
+		printf(" %6" PRIu32, id);
+}
+
+int cmd_metrics(int argc, char **argv)
+{
+	int json, r = parse_json_path(argc, argv, metrics_usage, &json);
+	if (r)
+		return r < 0 ? 0 : r;
+	const char *path = argv[optind];
+	profdb *db;
+	if (tool_open(path, &db))
+		return EXIT_INPUT;
+	int64_t n = profdb_metric_count(db);
+	if (n < 0) {
+		r = tool_fail(path);
+		profdb_close(db);
+		return r;
+	}
+	if (json)
+		printf("{\"schema\": \"profdb-metrics/1\", \"metrics\": [");
+	else
+		printf("%6s  %-32s %-9s %-4s %6s %6s  %-10s %s\n", "id", "metric", "kind", "type",
+		       "incl", "excl", "statistic", "unit");
+	for (int64_t i = 0; i < n; i++) {
+		profdb_metric m;
+		if (profdb_metric_at(db, (uint32_t)i, &m) < 0) {
+			r = tool_fail(path);
+			break;
+		}
+		if (json) {
+			printf("%s\n  ", i ? "," : "");
+			put_metric_json(stdout, &m);
+			continue;
+		}
+		printf("%6" PRIu32 "  ", m.id);
+		put_text(stdout, m.name);
+		printf("%*s %-9s %-4s", m.name.len < 32 ? (int)(32 - m.name.len) : 0, "",
+		       metric_kind_name(m.kind), number_type_name(m.type));
+		put_id(m.inclusive_id);
+		put_id(m.exclusive_id);
+		printf("  %-10.*s ", (int)m.statistic.len, m.statistic.ptr);
+		put_text(stdout, m.unit);
+		printf("%s\n", m.has_data ? "" : "  (no data)");
+	}
+	if (json && !r)
+		printf("\n]}\n");
+	profdb_close(db);
+	return r;
+}

@@ -1,0 +1,152 @@
+/* Opening databases, reporting errors and progress, parsing numbers. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+const char *const tool_prog = "profdb";
+
+static void print_warning(const char *message, void *userdata)
+{
+	(void)userdata;
+	tool_progress_done();
+	fprintf(stderr, "%s: warning: %s\n", tool_prog, message);
+}
+
+/* The progress line: only on a terminal, only once an operation has run
+ * for half a second, redrawn when the percentage changes, erased before
+ * anything else goes to stderr and at exit. */
+static int progress_shown;
+static int progress_last = -1;
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double progress_start = -1;
+
+static int show_progress(uint64_t done, uint64_t total, void *userdata)
+{
+	(void)userdata;
+	if (total == 0)
+		return 0;
+	/* Quick operations stay quiet: nothing before half a second. */
+	if (progress_start < 0)
+		progress_start = now_seconds();
+	if (!progress_shown && now_seconds() - progress_start < 0.5)
+		return 0;
+	int pct = done >= total ? 100 : (int)(100.0 * (double)done / (double)total);
+	if (pct != progress_last) {
+		progress_last = pct;
+		fprintf(stderr, "\r%s: reading %3d%%", tool_prog, pct);
+		fflush(stderr);
+		progress_shown = 1;
+	}
+	return 0;
+}
+
+void tool_progress(uint64_t done, uint64_t total)
+{
+	static int tty = -1;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (tty)
+		show_progress(done, total, NULL);
+}
+
+void tool_progress_done(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		progress_shown = 0;
+		progress_last = -1;
+	}
+}
+
+int tool_fail(const char *path)
+{
+	tool_progress_done();
+	const char *msg = profdb_error_message();
+	/* The library's message usually names the file already. */
+	if (*msg && strstr(msg, path))
+		fprintf(stderr, "%s: %s\n", tool_prog, msg);
+	else
+		fprintf(stderr, "%s: %s: %s\n", tool_prog, path, *msg ? msg : "failed");
+	return EXIT_INPUT;
+}
+
+int tool_open(const char *path, profdb **db)
+{
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.warn = print_warning;
+	if (isatty(STDERR_FILENO))
+		o.progress = show_progress;
+	progress_start = now_seconds();
+	int r = profdb_open(db, path, &o);
+	tool_progress_done();
+	if (r < 0)
+		return tool_fail(path);
+	return 0;
+}
+
+int tool_usage_error(const char *usage)
+{
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
+int tool_finish_output(int status)
+{
+	tool_progress_done();
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: writing the output failed: %s\n", tool_prog, strerror(errno));
+		return EXIT_INPUT;
+	}
+	return status;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	if (!s || *s < '0' || *s > '9')   /* no sign, no blanks */
+		return -1;
+	char *end;
+	errno = 0;
+	uintmax_t v = strtoumax(s, &end, 10);
+	if (*end || errno || v > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+int parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+	if (parse_u64(s, &v) < 0 || v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int parse_percent(const char *s, double *out)
+{
+	/* strtod follows LC_NUMERIC; the tool never leaves the "C" locale. */
+	char *end;
+	if (!s || !*s)
+		return -1;
+	double v = strtod(s, &end);
+	if (*end || !isfinite(v) || v < 0 || v > 100)
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,244 @@
+/* Printing: strings for humans, JSON and CSV; exact numbers; context names.
+ * Everything goes through stdio in the "C" locale (see tool.h). */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "tool.h"
+
+profdb_str str_of(const char *s)
+{
+	profdb_str r = {s ? s : "", s ? strlen(s) : 0};
+	return r;
+}
+
+void put_text(FILE *f, profdb_str s)
+{
+	for (size_t i = 0; i < s.len; i++) {
+		unsigned char c = (unsigned char)s.ptr[i];
+		putc(c < 0x20 || c == 0x7f ? '?' : c, f);
+	}
+}
+
+/* Length of a valid UTF-8 sequence at p (at most n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void put_json_str(FILE *f, profdb_str s)
+{
+	const unsigned char *p = (const unsigned char *)s.ptr;
+	putc('"', f);
+	for (size_t i = 0; i < s.len;) {
+		unsigned char c = p[i];
+		size_t len = utf8_len(p + i, s.len - i);
+		if (c == '"' || c == '\\') {
+			putc('\\', f);
+			putc(c, f);
+		} else if (c == '\n') {
+			fputs("\\n", f);
+		} else if (c == '\t') {
+			fputs("\\t", f);
+		} else if (c < 0x20 || c == 0x7f || len == 0) {
+			/* Control bytes, and bytes that are not UTF-8 (read as Latin-1). */
+			fprintf(f, "\\u%04x", c);
+			len = 1;
+		} else {
+			fwrite(p + i, 1, len, f);
+		}
+		i += len ? len : 1;
+	}
+	putc('"', f);
+}
+
+void put_json_cstr(FILE *f, const char *s)
+{
+	put_json_str(f, str_of(s));
+}
+
+void put_csv_str(FILE *f, profdb_str s)
+{
+	int quote = 0;
+	for (size_t i = 0; i < s.len && !quote; i++)
+		quote = s.ptr[i] == ',' || s.ptr[i] == '"' || s.ptr[i] == '\n' || s.ptr[i] == '\r';
+	if (!quote) {
+		fwrite(s.ptr, 1, s.len, f);
+		return;
+	}
+	putc('"', f);
+	for (size_t i = 0; i < s.len; i++) {
+		if (s.ptr[i] == '"')
+			putc('"', f);
+		putc(s.ptr[i], f);
+	}
+	putc('"', f);
+}
+
+void put_number(FILE *f, profdb_number v, int json)
+{
+	char buf[64];
+	switch (v.type) {
+	case PROFDB_TYPE_U64:
+		fprintf(f, "%" PRIu64, v.as.u64);
+		return;
+	case PROFDB_TYPE_I64:
+		fprintf(f, "%" PRId64, v.as.i64);
+		return;
+	case PROFDB_TYPE_F64:
+		if (isnan(v.as.f64)) {
+			fputs(json ? "\"nan\"" : "nan", f);
+			return;
+		}
+		if (isinf(v.as.f64)) {
+			fputs(v.as.f64 > 0 ? (json ? "\"inf\"" : "inf") : (json ? "\"-inf\"" : "-inf"), f);
+			return;
+		}
+		/* 17 significant digits identify every double uniquely. */
+		snprintf(buf, sizeof buf, "%.17g", v.as.f64);
+		fputs(buf, f);
+		if (json && !strpbrk(buf, ".e"))
+			fputs(".0", f);
+		return;
+	default:
+		fputs(json ? "null" : "", f);
+	}
+}
+
+void put_table_value(FILE *f, double v, int w)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		fprintf(f, "%*.0f", w, v);
+	else
+		fprintf(f, "%*.6g", w, v);
+}
+
+static profdb_str base_name(profdb_str path)
+{
+	for (size_t i = path.len; i > 0; i--)
+		if (path.ptr[i - 1] == '/') {
+			profdb_str r = {path.ptr + i, path.len - i};
+			return r;
+		}
+	return path;
+}
+
+void context_label(const profdb_context *c, char *buf, size_t n)
+{
+	profdb_str file = base_name(c->file), module = base_name(c->module);
+	const char *fs = file.len ? file.ptr : "?", *ms = module.len ? module.ptr : "?";
+	int fl = file.len ? (int)file.len : 1, ml = module.len ? (int)module.len : 1;
+	int fnl = (int)c->function.len;
+	switch (c->type) {
+	case PROFDB_CTX_ROOT:
+		if (fnl)
+			snprintf(buf, n, "<%.*s>", fnl, c->function.ptr);
+		else
+			snprintf(buf, n, "<program root>");
+		break;
+	case PROFDB_CTX_FUNCTION: {
+		const char *inl = c->relation == PROFDB_RELATION_INLINED ? "[I] " : "";
+		if (fnl)
+			snprintf(buf, n, "%s%.*s", inl, fnl, c->function.ptr);
+		else if (module.len && c->has_offset)
+			snprintf(buf, n, "%s<unknown function> %.*s+0x%" PRIx64, inl, ml, ms, c->offset);
+		else
+			snprintf(buf, n, "%s<unknown function>", inl);
+		break;
+	}
+	case PROFDB_CTX_LOOP:
+		snprintf(buf, n, "loop at %.*s:%" PRIu64, fl, fs, c->line);
+		break;
+	case PROFDB_CTX_LINE:
+		snprintf(buf, n, "%.*s:%" PRIu64, fl, fs, c->line);
+		break;
+	case PROFDB_CTX_INSTRUCTION:
+		if (c->has_offset)
+			snprintf(buf, n, "%.*s+0x%" PRIx64, ml, ms, c->offset);
+		else if (fnl)
+			snprintf(buf, n, "%.*s", fnl, c->function.ptr);
+		else
+			snprintf(buf, n, "<instruction>");
+		break;
+	default:
+		if (fnl)
+			snprintf(buf, n, "%.*s", fnl, c->function.ptr);
+		else if (file.len)
+			snprintf(buf, n, "%.*s:%" PRIu64, fl, fs, c->line);
+		else if (module.len && c->has_offset)
+			snprintf(buf, n, "%.*s+0x%" PRIx64, ml, ms, c->offset);
+		else
+			snprintf(buf, n, "<context %" PRIu32 ">", c->id);
+	}
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+const char *metric_kind_name(profdb_metric_kind k)
+{
+	switch (k) {
+	case PROFDB_METRIC_POINT: return "point";
+	case PROFDB_METRIC_EXCLUSIVE: return "exclusive";
+	case PROFDB_METRIC_INCLUSIVE: return "inclusive";
+	case PROFDB_METRIC_SUMMARY: return "summary";
+	case PROFDB_METRIC_DERIVED: return "derived";
+	default: return "other";
+	}
+}
+
+const char *number_type_name(profdb_type t)
+{
+	switch (t) {
+	case PROFDB_TYPE_U64: return "u64";
+	case PROFDB_TYPE_I64: return "i64";
+	case PROFDB_TYPE_F64: return "f64";
+	default: return "none";
+	}
+}
+
+const char *relation_name(profdb_relation r)
+{
+	switch (r) {
+	case PROFDB_RELATION_NONE: return "none";
+	case PROFDB_RELATION_LEXICAL: return "lexical";
+	case PROFDB_RELATION_CALL: return "call";
+	case PROFDB_RELATION_INLINED: return "inlined";
+	default: return "unknown";
+	}
+}
+
+const char *context_type_name(profdb_context_type t)
+{
+	switch (t) {
+	case PROFDB_CTX_ROOT: return "root";
+	case PROFDB_CTX_FUNCTION: return "function";
+	case PROFDB_CTX_LOOP: return "loop";
+	case PROFDB_CTX_LINE: return "line";
+	case PROFDB_CTX_INSTRUCTION: return "instruction";
+	default: return "unknown";
+	}
+}

@@ -1,0 +1,248 @@
+/* Metric selection and aggregation over profiles for `top` and `tree`.
+ *
+ * Default metric: the first metric (in profdb_metric_at order) that has
+ * data and is inclusive or exclusive; failing that the first with data;
+ * failing that the first. Default aggregation: the summary profile where
+ * the format has one (and it can answer for the metric), otherwise the sum
+ * over all other profiles, added in profile order. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "report.h"
+
+static int pick_default(profdb *db, profdb_metric *out)
+{
+	int64_t n = profdb_metric_count(db);
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return -ENOENT;
+	int best = -1;
+	for (int64_t i = 0; i < n; i++) {
+		profdb_metric m;
+		int r = profdb_metric_at(db, (uint32_t)i, &m);
+		if (r < 0)
+			return r;
+		int rank = !m.has_data ? 1
+		         : (m.kind == PROFDB_METRIC_INCLUSIVE || m.kind == PROFDB_METRIC_EXCLUSIVE) ? 3
+		         : 2;
+		if (rank > best) {
+			best = rank;
+			*out = m;
+		}
+		if (rank == 3)
+			break;
+	}
+	return 0;
+}
+
+/* Does the chosen source answer for this metric at all? Asked of the
+ * first root: -ENOTSUP means "the format cannot say". */
+static int probe(report *r, int inclusive)
+{
+	uint32_t root;
+	double v;
+	if (profdb_context_root(r->db, &root) < 0)
+		return 1;   /* empty tree: nothing to ask */
+	int e = report_value(r, root, inclusive, &v);
+	return e == -ENOTSUP ? 0 : e < 0 ? e : 1;
+}
+
+int report_open(report *r, const char *path, const char *metric, int64_t profile)
+{
+	memset(r, 0, sizeof *r);
+	r->path = path;
+	if (tool_open(path, &r->db))
+		return EXIT_INPUT;
+	int e;
+	if (metric) {
+		e = profdb_metric_find(r->db, metric, &r->metric);
+		if (e == -ENOENT) {
+			fprintf(stderr, "%s: %s: no metric named or numbered '%s' (see 'profdb metrics')\n",
+			        tool_prog, path, metric);
+			report_close(r);
+			return EXIT_USAGE;
+		}
+	} else {
+		e = pick_default(r->db, &r->metric);
+		if (e == -ENOENT) {
+			fprintf(stderr, "%s: %s: the database has no metrics\n", tool_prog, path);
+			report_close(r);
+			return EXIT_INPUT;
+		}
+	}
+	int64_t np = profdb_profile_count(r->db);
+	if (e < 0 || np < 0)
+		goto fail;
+	r->n_profiles = (uint32_t)np;
+	if (profile >= 0) {
+		if (profile >= np) {
+			fprintf(stderr, "%s: %s: no profile %" PRId64 " (the database has %" PRId64 ")\n",
+			        tool_prog, path, profile, np);
+			report_close(r);
+			return EXIT_USAGE;
+		}
+		r->mode = REPORT_ONE;
+		r->profile = (uint32_t)profile;
+	} else {
+		r->mode = REPORT_SUM;
+		for (uint32_t p = 0; p < r->n_profiles; p++) {
+			profdb_profile pr;
+			if ((e = profdb_profile_get(r->db, p, &pr)) < 0)
+				goto fail;
+			if (pr.is_summary) {
+				r->mode = REPORT_SUMMARY;
+				r->profile = p;
+				break;
+			}
+		}
+	}
+	r->has_inc = r->has_exc = 1;
+	if ((e = probe(r, 1)) < 0 || (r->has_inc = e, e = probe(r, 0)) < 0)
+		goto fail;
+	r->has_exc = e;
+	if (r->mode == REPORT_SUMMARY && !r->has_inc && !r->has_exc) {
+		/* The summary profile has no statistic for this metric: add up. */
+		r->mode = REPORT_SUM;
+		r->has_inc = r->has_exc = 1;
+		if ((e = probe(r, 1)) < 0 || (r->has_inc = e, e = probe(r, 0)) < 0)
+			goto fail;
+		r->has_exc = e;
+	}
+	if (!r->has_inc && !r->has_exc) {
+		fprintf(stderr, "%s: %s: metric '%.*s' has neither inclusive nor exclusive values "
+		        "(a %s metric)\n", tool_prog, path, (int)r->metric.name.len,
+		        r->metric.name.ptr, metric_kind_name(r->metric.kind));
+		report_close(r);
+		return EXIT_INPUT;
+	}
+	/* The total: inclusive values of the roots (a call graph made a tree
+	 * may have several). */
+	if (r->has_inc) {
+		tool_walk w;
+		profdb_context c;
+		if ((e = walk_begin(&w, r->db)) < 0)
+			goto fail;
+		while ((e = walk_next(&w, &c, 1)) > 0) {
+			double v;
+			if ((e = report_value(r, c.id, 1, &v)) < 0)
+				goto fail;
+			r->total += v;
+		}
+		if (e < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	e = tool_fail(path);
+	report_close(r);
+	return e;
+}
+
+void report_close(report *r)
+{
+	profdb_close(r->db);
+	r->db = NULL;
+}
+
+int report_fail(const report *r)
+{
+	return tool_fail(r->path);
+}
+
+int report_value(const report *r, uint32_t ctx, int inclusive, double *out)
+{
+	int (*get)(const profdb *, uint32_t, uint32_t, uint32_t, profdb_number *) =
+		inclusive ? profdb_inclusive : profdb_exclusive;
+	profdb_number n;
+	int e;
+	*out = 0;
+	if (r->mode != REPORT_SUM) {
+		if ((e = get(r->db, r->profile, ctx, r->metric.id, &n)) < 0)
+			return e;
+		if (e > 0)
+			*out = profdb_number_to_double(n);
+		return 0;
+	}
+	double sum = 0;
+	for (uint32_t p = 0; p < r->n_profiles; p++) {
+		profdb_profile pr;
+		if ((e = profdb_profile_get(r->db, p, &pr)) < 0)
+			return e;
+		if (pr.is_summary)
+			continue;
+		if ((e = get(r->db, p, ctx, r->metric.id, &n)) < 0)
+			return e;
+		if (e > 0)
+			sum += profdb_number_to_double(n);
+	}
+	*out = sum;
+	return 0;
+}
+
+void report_describe(const report *r)
+{
+	printf("metric: ");
+	put_text(stdout, r->metric.name);
+	printf(" (id %" PRIu32 ", %s), ", r->metric.id, metric_kind_name(r->metric.kind));
+	if (r->mode == REPORT_ONE) {
+		profdb_profile p;
+		printf("profile %" PRIu32, r->profile);
+		if (profdb_profile_get(r->db, r->profile, &p) == 0 && p.name.len) {
+			printf(" (");
+			put_text(stdout, p.name);
+			printf(")");
+		}
+		printf("\n");
+	} else if (r->mode == REPORT_SUMMARY) {
+		printf("summary profile\n");
+	} else {
+		printf("sum over all profiles\n");
+	}
+}
+
+void put_json_double(double v)
+{
+	profdb_number n;
+	n.type = PROFDB_TYPE_F64;
+	n.as.f64 = v;
+	put_number(stdout, n, 1);
+}
+
+void report_describe_json(const report *r, const char *schema)
+{
+	printf("{\"schema\": \"%s\", \"metric\": {\"id\": %" PRIu32 ", \"name\": ", schema,
+	       r->metric.id);
+	put_json_str(stdout, r->metric.name);
+	printf(", \"kind\": \"%s\"}, \"source\": \"%s\", \"profile\": ",
+	       metric_kind_name(r->metric.kind),
+	       r->mode == REPORT_ONE ? "profile" : r->mode == REPORT_SUMMARY ? "summary" : "sum");
+	if (r->mode == REPORT_SUM)
+		printf("null");
+	else
+		printf("%" PRIu32, r->profile);
+	printf(", \"total\": ");
+	put_json_double(r->total);
+}
+
+double report_percent(const report *r, double v)
+{
+	return r->total != 0 ? 100.0 * v / r->total : 0;
+}
+
+void put_percent(const report *r, double v)
+{
+	if (r->total != 0)
+		printf(" %6.2f%%", report_percent(r, v));
+	else
+		printf(" %7s", "-");
+}
+
+void put_json_percent(const report *r, double v)
+{
+	if (r->total != 0)
+		put_json_double(report_percent(r, v));
+	else
+		printf("null");
+}

@@ -1,0 +1,96 @@
+/* Shared pieces of the profdb command-line tool (the .c files in tool/).
+ *
+ * Every subcommand reads its input through the library's common query
+ * interface (profdb_open and friends), so it works the same for every
+ * format. Exit status: 0 ok, 1 bad input, 2 bad usage.
+ *
+ * Locale: the program never calls setlocale(), so it runs in the "C" locale
+ * whatever LANG/LC_* say, and printf/strtod use '.' as the decimal point.
+ * That is what keeps JSON, CSV and the text tables locale-independent. */
+#ifndef PROFDB_TOOL_H
+#define PROFDB_TOOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <profdb/profdb.h>
+
+#define EXIT_INPUT 1
+#define EXIT_USAGE 2
+
+extern const char *const tool_prog;
+
+/* ---- subcommands (argc/argv start at the command name) ---- */
+int cmd_info(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
+int cmd_value(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+/* ---- opening and errors (common.c) ---- */
+/* Opens @p path with a warning printer and, when stderr is a terminal, a
+ * progress indicator. Prints the library's message and returns EXIT_INPUT
+ * on failure, 0 on success. */
+int tool_open(const char *path, profdb **db);
+/* Prints "profdb: PATH: <library message>" and returns EXIT_INPUT. */
+int tool_fail(const char *path);
+/* The tool's own progress (dump): shown only when stderr is a terminal. */
+void tool_progress(uint64_t done, uint64_t total);
+/* Erases the progress line if one is showing. */
+void tool_progress_done(void);
+/* Usage error: prints @p usage on stderr, returns EXIT_USAGE. */
+int tool_usage_error(const char *usage);
+/* Flushes stdout; EXIT_INPUT (with a message) if writing failed. */
+int tool_finish_output(int status);
+
+/* Strict decimal parsers: 0 ok, -1 malformed or out of range. */
+int parse_u32(const char *s, uint32_t *out);
+int parse_u64(const char *s, uint64_t *out);
+int parse_percent(const char *s, double *out);
+
+/* ---- printing (print.c) ---- */
+/* A string view for humans: control bytes become '?'. */
+void put_text(FILE *f, profdb_str s);
+/* A string view as a JSON string literal (quotes included); invalid UTF-8
+ * bytes are written as \u00XX so the output is always valid JSON. */
+void put_json_str(FILE *f, profdb_str s);
+void put_json_cstr(FILE *f, const char *s);
+/* A CSV field (RFC 4180 quoting when needed). */
+void put_csv_str(FILE *f, profdb_str s);
+/* Typed number, exactly: integers in decimal, floating point with %.17g
+ * (reads back bit-for-bit). json != 0: NaN/±Inf as "nan"/"inf"/"-inf"
+ * strings and integral floats keep a ".0" so the type survives; otherwise
+ * nan/inf/-inf bare. Absent (PROFDB_TYPE_NONE) prints null / empty. */
+void put_number(FILE *f, profdb_number v, int json);
+/* A double for the aligned tables: integral values below 2^53 exactly,
+ * others with 6 significant digits. Width @p w. */
+void put_table_value(FILE *f, double v, int w);
+/* Human name of a context: "<program root>", "main", "[I] helper",
+ * "loop at sample.c:12", "sample.c:13", "sample+0x1158". */
+void context_label(const profdb_context *c, char *buf, size_t n);
+/* One metric as a JSON object (metrics --json, dump). */
+void put_metric_json(FILE *f, const profdb_metric *m);
+const char *metric_kind_name(profdb_metric_kind k);
+const char *number_type_name(profdb_type t);
+const char *relation_name(profdb_relation r);
+const char *context_type_name(profdb_context_type t);
+/* profdb_str from a C string. */
+profdb_str str_of(const char *s);
+
+/* ---- walking the tree (walk.c) ---- */
+/* Depth-first pre-order walk over every tree node through first_child /
+ * next_sibling / parent links, without recursion (trees can be deep). */
+typedef struct tool_walk {
+	const profdb *db;
+	profdb_context cur;    /* the node returned last */
+	int state;             /* 0 not started, 1 walking, 2 done */
+	int64_t visited, limit;
+} tool_walk;
+int walk_begin(tool_walk *w, const profdb *db);
+/* @return 1 (a node in *out), 0 (end), < 0 error. skip_children: do not
+ * descend below the node returned by the previous call. */
+int walk_next(tool_walk *w, profdb_context *out, int skip_children);
+
+#endif

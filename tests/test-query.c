@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -852,6 +853,60 @@ Test(query, small_functions)
 	cr_assert_eq(profdb_context_root(NULL, &id), -EINVAL);
 	cr_assert_eq(profdb_trace_length(NULL, 0), -EINVAL);
 	cr_assert_null(profdb_get_hpctk(NULL));
+}
+
+/* ---- threads: the lazy tables are built by whichever thread comes first ---------- */
+
+typedef struct race {
+	const profdb *db;
+	uint64_t sum;     /* a digest of what the thread read */
+} race;
+
+static void *racer(void *arg)
+{
+	race *r = arg;
+	profdb_context c;
+	profdb_profile p;
+	profdb_number n;
+	profdb_sample s;
+	uint32_t root;
+	r->sum = 0;
+	if (profdb_context_root(r->db, &root) == 0)
+		r->sum += root;
+	for (uint32_t id = 0; id < 20; id++)
+		if (profdb_context_get(r->db, id, &c) == 0)
+			r->sum += (uint64_t)c.depth * 1000 + c.in_tree * 100 + c.parent % 97;
+	for (uint32_t i = 0; i < 3; i++)
+		if (profdb_profile_get(r->db, i, &p) == 0)
+			r->sum += p.name.len;
+	if (profdb_value(r->db, 1, 13, 3, &n) == 1)
+		r->sum += (uint64_t)n.as.f64;
+	if (profdb_trace_at(r->db, 1, 3, &s) == 0)
+		r->sum += s.context;
+	return NULL;
+}
+
+Test(query, concurrent_first_use)
+{
+	for (int round = 0; round < 20; round++) {
+		files f;
+		profdb *db = open_sample(&f, 0, round % 2, 0);
+		race r[4];
+		pthread_t t[4];
+		for (int i = 0; i < 4; i++) {
+			r[i].db = db;
+			cr_assert_eq(pthread_create(&t[i], NULL, racer, &r[i]), 0);
+		}
+		for (int i = 0; i < 4; i++)
+			pthread_join(t[i], NULL);
+		race alone = {db, 0};
+		racer(&alone);
+		cr_assert_gt(alone.sum, 0);
+		for (int i = 0; i < 4; i++)
+			cr_assert_eq(r[i].sum, alone.sum, "thread %d read something else", i);
+		profdb_close(db);
+		free_files(&f);
+	}
 }
 
 /* ---- real databases ---------------------------------------------------------------- */

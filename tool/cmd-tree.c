@@ -11,8 +11,8 @@
 #include "report.h"
 
 static const char tree_usage[] =
-	"usage: profdb tree [-m METRIC] [--profile P] [--depth N] [--min-percent P] [--json]\n"
-	"                   PATH\n"
+	"usage: profdb tree [-m METRIC] [--profile P] [--depth N] [--min-percent P]\n"
+	"                   [--json] PATH\n"
 	"The calling-context tree, indented, with inclusive and exclusive values and\n"
 	"their percentages of the total (the roots' inclusive value).\n"
 	"  -m, --metric M     metric name or id (default: the first inclusive or\n"

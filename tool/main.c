@@ -31,8 +31,9 @@ static int usage(FILE *out, int status)
 	        "\nPATH is a database of any supported format: an HPCToolkit database\n"
 	        "directory (4.0 or pre-release) or one of its files, an hpcrun measurements\n"
 	        "directory or .hpcrun file, a Cube4 .cubex file, a Callgrind profile.\n"
-	        "'profdb COMMAND --help' describes each command. Exit status: 0 ok,\n"
-	        "1 bad input, 2 bad usage.\n");
+	        "'profdb COMMAND --help' describes each command; every command takes\n"
+	        "--json for output of a documented schema. Exit status: 0 ok, 1 bad input,\n"
+	        "2 bad usage.\n");
 	return status;
 }
 

@@ -49,6 +49,18 @@ static int probe(report *r, int inclusive)
 	return e == -ENOTSUP ? 0 : e < 0 ? e : 1;
 }
 
+/* Sets has_inc and has_exc for the current mode. @return 0 or < 0. */
+static int probe_both(report *r)
+{
+	int inc, exc;
+	r->has_inc = r->has_exc = 1;   /* report_value asks whatever it is told */
+	if ((inc = probe(r, 1)) < 0 || (exc = probe(r, 0)) < 0)
+		return inc < 0 ? inc : exc;
+	r->has_inc = inc;
+	r->has_exc = exc;
+	return 0;
+}
+
 int report_open(report *r, const char *path, const char *metric, int64_t profile)
 {
 	memset(r, 0, sizeof *r);
@@ -98,17 +110,13 @@ int report_open(report *r, const char *path, const char *metric, int64_t profile
 			}
 		}
 	}
-	r->has_inc = r->has_exc = 1;
-	if ((e = probe(r, 1)) < 0 || (r->has_inc = e, e = probe(r, 0)) < 0)
+	if ((e = probe_both(r)) < 0)
 		goto fail;
-	r->has_exc = e;
 	if (r->mode == REPORT_SUMMARY && !r->has_inc && !r->has_exc) {
 		/* The summary profile has no statistic for this metric: add up. */
 		r->mode = REPORT_SUM;
-		r->has_inc = r->has_exc = 1;
-		if ((e = probe(r, 1)) < 0 || (r->has_inc = e, e = probe(r, 0)) < 0)
+		if ((e = probe_both(r)) < 0)
 			goto fail;
-		r->has_exc = e;
 	}
 	if (!r->has_inc && !r->has_exc) {
 		fprintf(stderr, "%s: %s: metric '%.*s' has neither inclusive nor exclusive values "

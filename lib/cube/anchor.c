@@ -1009,7 +1009,7 @@ int profdb__cube_anchor_parse(profdb_cube *c)
 		char what[300];
 		snprintf(what, sizeof what, "%s: member " ANCHOR " (gzip, at offset %" PRIu64 ")",
 		         c->path, m->off);
-		if ((r = profdb__cube_inflate_any(xml, n, PROFDB_CUBE_MAX_INFLATE, what, &inflated, &n)) < 0)
+		if ((r = profdb__cube_inflate_any(xml, n, profdb__cube_inflate_limit(c), what, &inflated, &n)) < 0)
 			return r;
 		xml = inflated;
 	}

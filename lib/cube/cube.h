@@ -176,6 +176,14 @@ int profdb__cube_tar_load(profdb_cube *c);
 const cube_member *profdb__cube_member_find(const profdb_cube *c, const char *name);
 /* Decompress [data, data+size) (gzip or any libarchive filter) into a new
  * malloc'ed buffer of at most @p limit bytes. @p what names it in messages. */
+/* What one inflation may produce: PROFDB_CUBE_MAX_INFLATE, or the caller's
+ * smaller profdb_options.max_memory. */
+static inline uint64_t profdb__cube_inflate_limit(const profdb_cube *c)
+{
+	uint64_t m = c->opts.max_memory;
+	return m && m < PROFDB_CUBE_MAX_INFLATE ? m : PROFDB_CUBE_MAX_INFLATE;
+}
+
 int profdb__cube_inflate_any(const unsigned char *data, size_t size, uint64_t limit,
                      const char *what, unsigned char **out, size_t *out_size);
 

@@ -226,6 +226,9 @@ static int compressed_magic(const unsigned char *p, uint64_t n)
 	return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
 }
 
+/* The most a single deflate stream can expand (RFC 1951 worst case). */
+#define DEFLATE_MAX_RATIO 1032u
+
 int profdb__cube_inflate_any(const unsigned char *data, size_t size, uint64_t limit, const char *what,
                      unsigned char **out, size_t *out_size)
 {
@@ -237,6 +240,11 @@ int profdb__cube_inflate_any(const unsigned char *data, size_t size, uint64_t li
 
 	*out = NULL;
 	*out_size = 0;
+	/* One deflate stream cannot expand more than 1032:1, so anything larger
+	 * is nested compression (libarchive peels every gzip layer it finds):
+	 * refuse it, so a tiny file cannot claim gigabytes. */
+	if (limit / DEFLATE_MAX_RATIO > size)
+		limit = (uint64_t)size * DEFLATE_MAX_RATIO + 4096;
 	if (!a)
 		return profdb__fail(-ENOMEM, "%s: out of memory", what);
 	archive_read_support_filter_gzip(a);
@@ -255,7 +263,8 @@ int profdb__cube_inflate_any(const unsigned char *data, size_t size, uint64_t li
 				la_ssize_t n = archive_read_data(a, &probe, 1);
 				if (n > 0)
 					r = profdb__fail(-EFBIG, "%s: inflates to more than %" PRIu64
-					                 " bytes", what, limit);
+					                 " bytes (max_memory, or 1032 times the compressed"
+					                 " size: nested compression)", what, limit);
 				else if (n < 0)
 					r = profdb__fail(-EBADMSG, "%s: decompression failed after %zu bytes: %s",
 					                 what, len, archive_error_string(a));
@@ -300,7 +309,7 @@ int profdb__cube_tar_load(profdb_cube *c)
 	c->tar = c->in;
 	if (compressed_magic(c->in.base, c->in.size)) {
 		size_t n;
-		int r = profdb__cube_inflate_any(c->in.base, (size_t)c->in.size, PROFDB_CUBE_MAX_INFLATE,
+		int r = profdb__cube_inflate_any(c->in.base, (size_t)c->in.size, profdb__cube_inflate_limit(c),
 		                         c->in.name, &c->inflated, &n);
 		if (r < 0)
 			return r;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "hpctk4-query.h"
 
 /* ---- the tree's links ---------------------------------------------------------- */
 

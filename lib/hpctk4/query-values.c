@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "hpctk4-query.h"
 
 /* ---- values ---------------------------------------------------------------------- */
 
@@ -13,6 +13,32 @@ static int check_metric(const hq *q, uint32_t m)
 	if (q->has[PROFDB_HPCTK_META] && !metric_of(q, m))
 		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
 	return 0;
+}
+
+/* Lower-bound search of @p key among @p n records of @p stride bytes whose
+ * key (@p ksize = 2 or 4 bytes, little-endian) comes first; 1 and *at when
+ * found. A profile plane's index has 12-byte records keyed by context id,
+ * its values 10-byte records keyed by metric id. */
+static inline int search(const unsigned char *base, unsigned stride, unsigned ksize, uint64_t n,
+                         uint32_t key, uint64_t *at)
+{
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		const unsigned char *k = base + mid * stride;
+		uint32_t v = ksize == 2 ? profdb__le16(k) : profdb__le32(k);
+		if (v < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n)
+		return 0;
+	const unsigned char *k = base + lo * stride;
+	if ((ksize == 2 ? profdb__le16(k) : profdb__le32(k)) != key)
+		return 0;
+	*at = lo;
+	return 1;
 }
 
 static void set_f64(profdb_number *out, double v)
@@ -26,15 +52,22 @@ int profdb__hpctkq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m,
 {
 	const hq *q = impl;
 	profdb_hpctk_plane pl;
-	profdb_hpctk_run run;
-	double v;
 	int r;
 	if ((r = check_profile(q, p)) < 0 || (r = check_metric(q, m)) < 0 ||
 	    (r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0)
 		return r;
-	if (!profdb_hpctk_plane_find(&pl, c, &run) || !profdb_hpctk_run_find(&run, m, &v))
+	/* Both searches in place over the validated plane: a lookup is the
+	 * query interface's hot path, and two exported calls per lookup cost
+	 * more than the searches themselves (doc/PERFORMANCE.md). */
+	uint64_t at;
+	if (!search(pl.index, 12, 4, pl.n_index, c, &at))
 		return 0;
-	set_f64(out, v);
+	const unsigned char *e = pl.index + at * 12;
+	uint64_t start = profdb__le64(e + 4);
+	uint64_t end = at + 1 < pl.n_index ? profdb__le64(e + 12 + 4) : pl.n_values;
+	if (!search(pl.values + start * 10, 10, 2, end - start, m, &at))
+		return 0;
+	set_f64(out, profdb__f64_bits(profdb__le64(pl.values + (start + at) * 10 + 2)));
 	return 1;
 }
 

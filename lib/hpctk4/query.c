@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "hpctk4-query.h"
 
 /* ---- tolerant mode ----------------------------------------------------------- */
 

@@ -26,7 +26,12 @@
 #endif
 
 #ifdef UNDER_ASAN
-#include <sanitizer/allocator_interface.h>
+/* From the sanitizer runtime (gcc's libasan and clang's); declared here
+ * because gcc ships no <sanitizer/allocator_interface.h>. */
+size_t __sanitizer_get_current_allocated_bytes(void);
+size_t __sanitizer_get_allocated_size(const volatile void *p);
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                              void (*free_hook)(const volatile void *));
 #define ASAN_SLOWDOWN 5.0
 #else
 #define ASAN_SLOWDOWN 1.0
@@ -218,7 +223,7 @@ static void on_malloc(const volatile void *p, size_t n)
 
 static void on_free(const volatile void *p)
 {
-	hook_live -= __sanitizer_get_allocated_size((const void *)p);
+	hook_live -= __sanitizer_get_allocated_size(p);
 }
 
 #define PEAK_SLACK ((size_t)1 << 20)

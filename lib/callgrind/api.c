@@ -132,7 +132,24 @@ static profdb_cg *cg_new(uint32_t n_files, const profdb_options *opts)
 		free(cg);
 		return NULL;
 	}
+	/* The cost tables have n_events columns; with no events yet they hold
+	 * one dummy cell, so that row + i * 0 never offsets a NULL pointer. */
+	cg->p_totals = calloc(1, sizeof *cg->p_totals);
+	cg->p_summary = calloc(1, sizeof *cg->p_summary);
+	cg->p_totline = calloc(1, sizeof *cg->p_totline);
+	cg->row_cost = calloc(1, sizeof *cg->row_cost);
+	cg->crow_cost = calloc(1, sizeof *cg->crow_cost);
 	profdb__options_copy(&cg->opts, opts);
+	if (!cg->p_totals || !cg->p_summary || !cg->p_totline || !cg->row_cost || !cg->crow_cost) {
+		free(cg->p_totals);
+		free(cg->p_summary);
+		free(cg->p_totline);
+		free(cg->row_cost);
+		free(cg->crow_cost);
+		free(cg->files);
+		free(cg);
+		return NULL;
+	}
 	return cg;
 }
 

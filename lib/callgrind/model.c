@@ -548,6 +548,12 @@ out:
 	return r;
 }
 
+/* base + off, without forming an offset from NULL (empty tables are NULL). */
+static const uint64_t *cost_at(const uint64_t *base, size_t off)
+{
+	return base ? base + off : NULL;
+}
+
 int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 {
 	size_t ne = cg->n_events;
@@ -591,9 +597,9 @@ int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 		to[c] = b - p->row_first;
 	}
 	if (r == 0)
-		r = inclusive_of(p->n_rows, cg->row_cost + (size_t)p->row_first * ne, nc, from, to,
-		                 cg->crow_cost + (size_t)p->crow_first * ne, ne,
-		                 cg->p_totals + (size_t)(k - 1) * ne, incl);
+		r = inclusive_of(p->n_rows, cost_at(cg->row_cost, (size_t)p->row_first * ne), nc,
+		                 from, to, cost_at(cg->crow_cost, (size_t)p->crow_first * ne), ne,
+		                 cost_at(cg->p_totals, (size_t)(k - 1) * ne), incl);
 	free(from);
 	free(to);
 	if (r < 0) {

@@ -296,11 +296,11 @@ int profdb__cg_widen(profdb_cg *cg, uint32_t ne)
 		free(cg->crow_cost);
 		cg->p_totals = cg->p_summary = cg->p_totline = cg->row_cost = cg->crow_cost = NULL;
 		size_t np = cg->cap_profiles, nr = cg->cap_rows, nc = cg->cap_crows;
-		if ((np && (!(cg->p_totals = calloc(np * ne, 8)) ||
-		            !(cg->p_summary = calloc(np * ne, 8)) ||
-		            !(cg->p_totline = calloc(np * ne, 8)))) ||
-		    (nr && !(cg->row_cost = calloc(nr * ne, 8))) ||
-		    (nc && !(cg->crow_cost = calloc(nc * ne, 8))))
+		if (!(cg->p_totals = calloc(np * ne + 1, 8)) ||
+		    !(cg->p_summary = calloc(np * ne + 1, 8)) ||
+		    !(cg->p_totline = calloc(np * ne + 1, 8)) ||
+		    !(cg->row_cost = calloc(nr * ne + 1, 8)) ||
+		    !(cg->crow_cost = calloc(nc * ne + 1, 8)))
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	} else if ((r = restride(&cg->p_totals, cg->cap_profiles, old, ne)) < 0 ||
 	           (r = restride(&cg->p_summary, cg->cap_profiles, old, ne)) < 0 ||

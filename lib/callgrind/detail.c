@@ -253,6 +253,31 @@ static int cmp_lord(const void *a, const void *b)
 	return 0;
 }
 
+/* The rows must add up to the self cost the parser recorded; when they do
+ * not (the re-read disagrees with the first pass), say so instead of
+ * returning rows that contradict profdb_cg_self(). Sums that overflow are
+ * not compared (self saturates, rows wrap). */
+static int check_against_self(const profdb_cg_detail *d, uint32_t profile, uint32_t fn)
+{
+	const uint64_t *self = NULL;
+	if (d->ne == 0 || profdb_cg_self(d->cg, profile, fn, &self) < 0 || !self)
+		return 0;
+	for (uint32_t e = 0; e < d->ne; e++) {
+		uint64_t sum = 0;
+		int overflow = 0;
+		for (uint32_t i = 0; i < d->n_lines; i++) {
+			uint64_t v = d->cost[(size_t)i * d->ne + e];
+			overflow |= sum > UINT64_MAX - v;
+			sum += v;
+		}
+		if (!overflow && self[e] != UINT64_MAX && sum != self[e])
+			return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 ": line rows add up to %"
+			                    PRIu64 " but the self cost of event %" PRIu32 " is %" PRIu64
+			                    " (inconsistent profile)", fn, sum, e, self[e]);
+	}
+	return 0;
+}
+
 PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, uint32_t fn,
                                        profdb_cg_detail **ret)
 {
@@ -305,6 +330,8 @@ PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, ui
 		}
 	}
 	free(o);
+	if (r == 0)
+		r = check_against_self(d, profile, fn);
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;

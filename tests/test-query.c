@@ -17,267 +17,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "query-check.h"
 #include "writer.h"
 
 #define T0 TW_SAMPLE_T0
-
-/* ---- helpers ---------------------------------------------------------------- */
-
-static int str_is(profdb_str s, const char *c)
-{
-	return s.len == strlen(c) && memcmp(s.ptr, c, s.len) == 0;
-}
-
-static int same_number(profdb_number a, profdb_number b)
-{
-	if (a.type != b.type)
-		return 0;
-	switch (a.type) {
-	case PROFDB_TYPE_U64: return a.as.u64 == b.as.u64;
-	case PROFDB_TYPE_I64: return a.as.i64 == b.as.i64;
-	case PROFDB_TYPE_F64: return memcmp(&a.as.f64, &b.as.f64, sizeof(double)) == 0;
-	default: return 1;
-	}
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_by_context(const void *a, const void *b)
-{
-	const profdb_entry *x = a, *y = b;
-	if (x->context != y->context)
-		return x->context < y->context ? -1 : 1;
-	if (x->profile != y->profile)
-		return x->profile < y->profile ? -1 : 1;
-	return x->metric < y->metric ? -1 : x->metric > y->metric;
-}
-
-/* Every entry of a scan, into a malloc'ed array. */
-static profdb_entry *scan(const profdb *db, profdb_scan how, uint32_t key, size_t *n)
-{
-	profdb_values *it;
-	size_t cap = 256, k = 0;
-	profdb_entry *e = malloc(cap * sizeof *e);
-	cr_assert(e);
-	int r = profdb_values_new(db, how, key, &it);
-	cr_assert_eq(r, 0, "values_new(%d, %" PRIu32 "): %d %s", how, key, r, profdb_error_message());
-	while ((r = profdb_values_next(it, &e[k])) == 1) {
-		if (++k == cap) {
-			cap *= 2;
-			e = realloc(e, cap * sizeof *e);
-			cr_assert(e);
-		}
-	}
-	cr_assert_eq(r, 0, "values_next: %d %s", r, profdb_error_message());
-	cr_assert_eq(profdb_values_next(it, &e[k]), 0, "a finished cursor stays finished");
-	profdb_values_free(it);
-	*n = k;
-	return e;
-}
-
-/* ---- invariants of any database ------------------------------------------------- */
-
-static void check_metrics(const profdb *db, int64_t n)
-{
-	for (int64_t i = 0; i < n; i++) {
-		profdb_metric m, g, f;
-		cr_assert_eq(profdb_metric_at(db, (uint32_t)i, &m), 0);
-		cr_assert_eq(profdb_metric_get(db, m.id, &g), 0);
-		cr_assert_eq(g.id, m.id);
-		cr_assert(str_is(g.name, "") || g.name.len == m.name.len);
-		if (m.name.len && !memchr(m.name.ptr, 0, m.name.len)) {
-			char *name = strndup(m.name.ptr, m.name.len);
-			cr_assert_eq(profdb_metric_find(db, name, &f), 0, "find \"%s\"", name);
-			cr_assert(f.name.len == m.name.len && memcmp(f.name.ptr, m.name.ptr, m.name.len) == 0);
-			free(name);
-		}
-		if (m.exclusive_id != PROFDB_NONE)
-			cr_assert_eq(profdb_metric_get(db, m.exclusive_id, &g), 0);
-		if (m.inclusive_id != PROFDB_NONE)
-			cr_assert_eq(profdb_metric_get(db, m.inclusive_id, &g), 0);
-	}
-	profdb_metric m;
-	cr_assert_eq(profdb_metric_at(db, (uint32_t)n, &m), -ENOENT);
-}
-
-/* Walk the tree through the links only; every node once, links mutually
- * consistent. Returns a sorted array of the tree's ids. */
-static uint32_t *check_tree(const profdb *db, int64_t count)
-{
-	uint32_t *ids = malloc(((size_t)count + 1) * sizeof *ids);
-	cr_assert(ids);
-	uint32_t id;
-	int r = profdb_context_root(db, &id);
-	if (count == 0) {
-		cr_assert_eq(r, -ENOENT);
-		return ids;
-	}
-	cr_assert_eq(r, 0, "%s", profdb_error_message());
-	int64_t seen = 0;
-	profdb_context c, parent;
-	cr_assert_eq(profdb_context_get(db, id, &c), 0);
-	cr_assert_eq(c.parent, PROFDB_NONE);
-	for (;;) {
-		cr_assert_lt(seen, count, "the links visit more nodes than context_count");
-		ids[seen++] = c.id;
-		cr_assert_eq(c.in_tree, 1);
-		if (c.parent == PROFDB_NONE) {
-			cr_assert_eq(c.depth, 0);
-			cr_assert_eq(c.relation, PROFDB_RELATION_NONE);
-		} else {
-			cr_assert_eq(profdb_context_get(db, c.parent, &parent), 0);
-			cr_assert_eq(c.depth, parent.depth + 1, "depth of %" PRIu32, c.id);
-			cr_assert_neq(c.relation, PROFDB_RELATION_NONE);
-		}
-		if (c.first_child != PROFDB_NONE) {
-			profdb_context ch;
-			cr_assert_eq(profdb_context_get(db, c.first_child, &ch), 0);
-			cr_assert_eq(ch.parent, c.id, "first child of %" PRIu32, c.id);
-			c = ch;
-			continue;
-		}
-		/* climb to the next sibling */
-		while (c.next_sibling == PROFDB_NONE && c.parent != PROFDB_NONE)
-			cr_assert_eq(profdb_context_get(db, c.parent, &c), 0);
-		if (c.next_sibling == PROFDB_NONE)
-			break;
-		uint32_t up = c.parent;
-		cr_assert_eq(profdb_context_get(db, c.next_sibling, &c), 0);
-		cr_assert_eq(c.parent, up, "sibling %" PRIu32 " has another parent", c.id);
-	}
-	cr_assert_eq(seen, count, "the links reach %" PRId64 " of %" PRId64 " nodes", seen, count);
-	qsort(ids, (size_t)seen, sizeof *ids, cmp_u32);
-	for (int64_t i = 1; i < seen; i++)
-		cr_assert_neq(ids[i], ids[i - 1], "context %" PRIu32 " reached twice", ids[i]);
-	return ids;
-}
-
-static int in_ids(const uint32_t *ids, int64_t n, uint32_t id)
-{
-	return bsearch(&id, ids, (size_t)n, sizeof *ids, cmp_u32) != NULL;
-}
-
-/* Everything a tool relies on, on one open database; returns its counts. */
-static profdb_counts check_all(const profdb *db, const char *what)
-{
-	profdb_counts c;
-	int r = profdb_get_counts(db, &c);
-	cr_assert_eq(r, 0, "%s: counts: %s", what, profdb_error_message());
-	/* HPCToolkit: the count leaves out statistic-only ids (kind SUMMARY). */
-	int64_t nm = profdb_metric_count(db), stat_only = 0;
-	for (int64_t i = 0; i < nm; i++) {
-		profdb_metric m;
-		cr_assert_eq(profdb_metric_at(db, (uint32_t)i, &m), 0);
-		stat_only += m.kind == PROFDB_METRIC_SUMMARY;
-	}
-	cr_assert_eq(nm - stat_only, c.metrics, "%s", what);
-	cr_assert_eq(profdb_context_count(db), c.contexts, "%s", what);
-	cr_assert_eq(profdb_profile_count(db), c.profiles, "%s", what);
-	check_metrics(db, nm);
-	uint32_t *tree = check_tree(db, c.contexts);
-
-	/* ALL: as many as counted, ordered by profile, each equal to a point lookup. */
-	size_t n;
-	profdb_entry *all = scan(db, PROFDB_SCAN_ALL, 0, &n);
-	cr_assert_eq((int64_t)n, c.values, "%s: scan found %zu values, counts say %" PRId64, what,
-	             n, c.values);
-	for (size_t i = 0; i < n; i++) {
-		profdb_number v;
-		if (i)
-			cr_assert_geq(all[i].profile, all[i - 1].profile);
-		r = profdb_value(db, all[i].profile, all[i].context, all[i].metric, &v);
-		cr_assert_eq(r, 1, "%s: value(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") = %d %s", what,
-		             all[i].profile, all[i].context, all[i].metric, r, profdb_error_message());
-		cr_assert(same_number(v, all[i].value), "%s: value(%" PRIu32 ", %" PRIu32 ", %" PRIu32
-		          ") differs from the scan", what, all[i].profile, all[i].context, all[i].metric);
-	}
-	/* PROFILE: exactly the ALL entries of that profile, in the same order. */
-	size_t at = 0;
-	for (int64_t p = 0; p < c.profiles; p++) {
-		size_t k;
-		profdb_entry *e = scan(db, PROFDB_SCAN_PROFILE, (uint32_t)p, &k);
-		for (size_t i = 0; i < k; i++, at++) {
-			cr_assert_lt(at, n);
-			cr_assert(e[i].profile == all[at].profile && e[i].context == all[at].context &&
-			          e[i].metric == all[at].metric && same_number(e[i].value, all[at].value),
-			          "%s: profile scan %" PRId64 " differs at %zu", what, p, i);
-		}
-		free(e);
-	}
-	cr_assert_eq(at, n);
-	/* CONTEXT: the ALL entries of each context, as a set. */
-	qsort(all, n, sizeof *all, cmp_by_context);
-	for (size_t i = 0; i < n;) {
-		size_t j = i, k;
-		while (j < n && all[j].context == all[i].context)
-			j++;
-		uint32_t ctx = all[i].context;
-		profdb_entry *e = scan(db, PROFDB_SCAN_CONTEXT, ctx, &k);
-		cr_assert_eq(k, j - i, "%s: context %" PRIu32 ": %zu values by context, %zu by profile",
-		             what, ctx, k, j - i);
-		qsort(e, k, sizeof *e, cmp_by_context);
-		for (size_t x = 0; x < k; x++)
-			cr_assert(e[x].profile == all[i + x].profile && e[x].metric == all[i + x].metric &&
-			          same_number(e[x].value, all[i + x].value),
-			          "%s: context %" PRIu32 " scan differs", what, ctx);
-		free(e);
-		/* A context with values is addressable, in the tree or not. */
-		profdb_context cx;
-		cr_assert_eq(profdb_context_get(db, ctx, &cx), 0, "%s: context %" PRIu32 ": %s", what,
-		             ctx, profdb_error_message());
-		cr_assert_eq(cx.in_tree, in_ids(tree, c.contexts, ctx), "%s: context %" PRIu32, what, ctx);
-		i = j;
-	}
-	free(all);
-	free(tree);
-
-	/* Profiles and traces. */
-	int64_t samples = 0;
-	for (int64_t p = 0; p < c.profiles; p++) {
-		profdb_profile pr;
-		cr_assert_eq(profdb_profile_get(db, (uint32_t)p, &pr), 0);
-		cr_assert_eq(pr.index, (uint32_t)p);
-		cr_assert_gt(pr.name.len, 0);
-		for (uint32_t i = 0; i < pr.n_identity; i++) {
-			profdb_str kind;
-			uint64_t v;
-			cr_assert_eq(profdb_profile_identity(db, (uint32_t)p, i, &kind, &v), 0);
-			cr_assert_gt(kind.len, 0);
-		}
-		profdb_str kind;
-		uint64_t v;
-		cr_assert_eq(profdb_profile_identity(db, (uint32_t)p, pr.n_identity, &kind, &v), -ENOENT);
-		int64_t len = profdb_trace_length(db, (uint32_t)p);
-		cr_assert_geq(len, 0, "%s: trace of %" PRId64 ": %s", what, p, profdb_error_message());
-		samples += len;
-		profdb_sample prev = {0, 0};
-		for (int64_t i = 0; i < len; i++) {
-			profdb_sample s;
-			uint64_t idx;
-			cr_assert_eq(profdb_trace_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
-			if (i)
-				cr_assert_geq(s.time_ns, prev.time_ns);
-			cr_assert_eq(profdb_trace_seek(db, (uint32_t)p, s.time_ns, &idx), 0);
-			cr_assert_leq(idx, (uint64_t)i);
-			if (i == 0 || s.time_ns != prev.time_ns)
-				cr_assert_eq(idx, (uint64_t)i);
-			prev = s;
-		}
-		if (len > 0) {
-			uint64_t idx;
-			cr_assert_eq(profdb_trace_seek(db, (uint32_t)p, prev.time_ns + 1, &idx), 0);
-			cr_assert_eq(idx, (uint64_t)len);
-		}
-	}
-	cr_assert_leq(samples, c.samples, "%s", what);
-	profdb_profile pr;
-	cr_assert_eq(profdb_profile_get(db, (uint32_t)c.profiles, &pr), -ENOENT);
-	return c;
-}
 
 /* ---- the writer's sample -------------------------------------------------------- */
 
@@ -339,12 +82,12 @@ Test(query, sample_counts_and_invariants)
 		profdb_about a;
 		cr_assert_eq(profdb_get_about(db, &a), 0);
 		cr_assert_eq(a.format, PROFDB_FORMAT_HPCTK4);
-		cr_assert(str_is(a.version, "4.0"));
-		cr_assert(str_is(a.title, "profdb sample"));
+		cr_assert(qc_str_is(a.version, "4.0"));
+		cr_assert(qc_str_is(a.title, "profdb sample"));
 		cr_assert_not_null(profdb_get_hpctk(db));
 		cr_assert_null(profdb_get_cube(db));
 		cr_assert_null(profdb_get_cg(db));
-		profdb_counts c = check_all(db, "sample");
+		profdb_counts c = qc_check_all(db, "sample");
 		cr_assert_eq(c.profiles, 3);
 		cr_assert_eq(c.contexts, 14);
 		cr_assert_eq(c.metrics, 5);   /* prop ids 0-4 (normative count) */
@@ -380,15 +123,15 @@ Test(query, sample_metrics)
 		profdb_metric m;
 		cr_assert_eq(profdb_metric_at(db, i, &m), 0);
 		cr_assert_eq(m.id, want[i].id);
-		cr_assert(str_is(m.name, want[i].name));
+		cr_assert(qc_str_is(m.name, want[i].name));
 		cr_assert_eq(m.kind, want[i].kind, "metric %u kind %d", i, m.kind);
-		cr_assert(str_is(m.statistic, want[i].statistic), "metric %u: %.*s", i,
+		cr_assert(qc_str_is(m.statistic, want[i].statistic), "metric %u: %.*s", i,
 		          (int)m.statistic.len, m.statistic.ptr);
 		cr_assert_eq(m.exclusive_id, want[i].excl, "metric %u", i);
 		cr_assert_eq(m.inclusive_id, want[i].incl, "metric %u", i);
 		cr_assert_eq(m.type, PROFDB_TYPE_F64);
 		cr_assert_eq(m.has_data, 1);
-		cr_assert(str_is(m.unit, ""));
+		cr_assert(qc_str_is(m.unit, ""));
 	}
 	profdb_metric m;
 	/* By name: the inclusive id first; case-insensitively; by id. */
@@ -421,11 +164,11 @@ static void expect_ctx(const profdb *db, uint32_t id, uint32_t parent, uint32_t 
 	cr_assert_eq(c.depth, depth, "context %u depth %u", id, c.depth);
 	cr_assert_eq(c.relation, rel, "context %u relation %d", id, c.relation);
 	cr_assert_eq(c.type, type, "context %u type %d", id, c.type);
-	cr_assert(str_is(c.function, fn), "context %u function %.*s", id, (int)c.function.len,
+	cr_assert(qc_str_is(c.function, fn), "context %u function %.*s", id, (int)c.function.len,
 	          c.function.ptr);
-	cr_assert(str_is(c.file, file), "context %u file %.*s", id, (int)c.file.len, c.file.ptr);
+	cr_assert(qc_str_is(c.file, file), "context %u file %.*s", id, (int)c.file.len, c.file.ptr);
 	cr_assert_eq(c.line, line, "context %u line", id);
-	cr_assert(str_is(c.module, module), "context %u module %.*s", id, (int)c.module.len,
+	cr_assert(qc_str_is(c.module, module), "context %u module %.*s", id, (int)c.module.len,
 	          c.module.ptr);
 	cr_assert_eq(c.has_offset, module[0] != 0);
 	if (c.has_offset)
@@ -505,19 +248,19 @@ Test(query, sample_profiles_values_traces)
 	profdb_profile p;
 	cr_assert_eq(profdb_profile_get(db, 0, &p), 0);
 	cr_assert_eq(p.is_summary, 1);
-	cr_assert(str_is(p.name, "summary"));
+	cr_assert(qc_str_is(p.name, "summary"));
 	cr_assert_eq(p.n_identity, 0);
 	cr_assert_eq(profdb_profile_get(db, 2, &p), 0);
 	cr_assert_eq(p.is_summary, 0);
-	cr_assert(str_is(p.name, "node 0 thread 1"), "%.*s", (int)p.name.len, p.name.ptr);
+	cr_assert(qc_str_is(p.name, "node 0 thread 1"), "%.*s", (int)p.name.len, p.name.ptr);
 	cr_assert_eq(p.n_identity, 2);
 	profdb_str kind;
 	uint64_t v;
 	cr_assert_eq(profdb_profile_identity(db, 2, 0, &kind, &v), 0);
-	cr_assert(str_is(kind, "node"));
+	cr_assert(qc_str_is(kind, "node"));
 	cr_assert_eq(v, 0);
 	cr_assert_eq(profdb_profile_identity(db, 2, 1, &kind, &v), 0);
-	cr_assert(str_is(kind, "thread"));
+	cr_assert(qc_str_is(kind, "thread"));
 	cr_assert_eq(v, 1);
 
 	profdb_number n;
@@ -580,10 +323,10 @@ Test(query, sample_profiles_values_traces)
 	cr_assert_eq(profdb_values_new(db, (profdb_scan)7, 0, &it), -EINVAL);
 	cr_assert_eq(profdb_values_new(NULL, PROFDB_SCAN_ALL, 0, &it), -EINVAL);
 	size_t k;
-	profdb_entry *e = scan(db, PROFDB_SCAN_CONTEXT, 6, &k);
+	profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, 6, &k);
 	cr_assert_eq(k, 0);
 	free(e);
-	e = scan(db, PROFDB_SCAN_CONTEXT, 13, &k);
+	e = qc_scan(db, PROFDB_SCAN_CONTEXT, 13, &k);
 	cr_assert_eq(k, 5 + 5 + 6);
 	free(e);
 	profdb_values_free(NULL);
@@ -759,20 +502,20 @@ Test(query, detection)
 	tw_hpctk4_sample(&d);
 	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
 	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
-	profdb_counts c = check_all(db, "sample directory");
+	profdb_counts c = qc_check_all(db, "sample directory");
 	cr_assert_eq(c.values, 95);
 	profdb_close(db);
 	snprintf(path, sizeof path, "%s/meta.db", dir);
 	cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
 	cr_assert_eq(profdb_context_count(db), 14);
 	cr_assert_eq(profdb_profile_count(db), 0);
-	check_all(db, "meta.db alone");
+	qc_check_all(db, "meta.db alone");
 	profdb_close(db);
 	snprintf(path, sizeof path, "%s/profile.db", dir);
 	cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
 	cr_assert_eq(profdb_metric_count(db), 0);   /* names and scopes live in meta.db */
 	cr_assert_eq(profdb_context_count(db), 0);
-	c = check_all(db, "profile.db alone");
+	c = qc_check_all(db, "profile.db alone");
 	cr_assert_eq(c.values, 95);
 	profdb_number n;
 	cr_assert_eq(profdb_inclusive(db, 1, 7, 0, &n), -ENOTSUP);
@@ -922,7 +665,7 @@ static void check_family(const char *rel)
 		profdb *db;
 		int r = profdb_open(&db, list[i], NULL);
 		cr_assert_eq(r, 0, "%s: %s", list[i], profdb_error_message());
-		check_all(db, list[i]);
+		qc_check_all(db, list[i]);
 		profdb_close(db);
 	}
 	tc_free_list(list);
@@ -954,8 +697,8 @@ Test(query_real, issue_233, .timeout = 120)
 	cr_assert_eq(c.samples, 106197);
 	profdb_about a;
 	cr_assert_eq(profdb_get_about(db, &a), 0);
-	cr_assert(str_is(a.version, "4.0"));
-	cr_assert(str_is(a.title, "lulesh2.0"));
+	cr_assert(qc_str_is(a.version, "4.0"));
+	cr_assert(qc_str_is(a.title, "lulesh2.0"));
 	profdb_metric m;
 	cr_assert_eq(profdb_metric_find(db, "CPUTIME (sec)", &m), 0);
 	cr_assert_eq(m.kind, PROFDB_METRIC_INCLUSIVE);

@@ -239,6 +239,8 @@ profdb_counts qc_check_all(const profdb *db, const char *what)
 		uint64_t v;
 		cr_assert_eq(profdb_profile_identity(db, (uint32_t)p, pr.n_identity, &kind, &v), -ENOENT);
 		int64_t len = profdb_trace_length(db, (uint32_t)p);
+		if (len == -ENOTSUP && c.traces == 0)   /* a format without traces */
+			continue;
 		cr_assert_geq(len, 0, "%s: trace of %" PRId64 ": %s", what, p, profdb_error_message());
 		samples += len;
 		profdb_sample prev = {0, 0};

@@ -629,7 +629,8 @@ Test(callgrind, profiles_keep_parts_apart)
 	cr_assert_eq(p.summary[0], 99);
 	cr_assert_eq(p.totals_line[0], 25);
 	cr_assert_eq(profdb_cg_profile_get(cg, 1, &p), 0);
-	cr_assert(p.has_part && p.part == 2 && !p.has_thread);
+	/* thread: (like pid: and cmd:) holds for the later parts of the file */
+	cr_assert(p.has_part && p.part == 2 && p.has_thread && p.thread == 7);
 	cr_assert_eq(p.totals[0], 5);
 	cr_assert_null(p.summary);
 	cr_assert_eq(profdb_cg_profile_get(cg, 2, &p), -ENOENT);

@@ -191,7 +191,13 @@ static size_t split_name(const char *s, cg_file *f)
 		while (i > 0 && cg_is_digit(s[i - 1]))
 			i--;
 	}
-	if (i < n && i > 0 && s[i - 1] == '.' && n - i <= 9) {
+	/* valgrind's default name callgrind.out.<pid> ends in the pid, not in
+	 * a dump number (dumps are callgrind.out.<pid>.<n>) */
+	static const char dflt[] = "callgrind.out";
+	size_t dl = sizeof dflt - 1;
+	int is_pid = i > dl && memcmp(s + i - 1 - dl, dflt, dl) == 0 &&
+	             (i - 1 == dl || s[i - 2 - dl] == '/');
+	if (i < n && i > 0 && s[i - 1] == '.' && n - i <= 9 && !is_pid) {
 		f->seq = strtoull(s + i, NULL, 10);
 		f->has_seq = 1;
 		n = i - 1;

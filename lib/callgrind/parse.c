@@ -559,8 +559,18 @@ static int need_part(parser *ps)
 		}
 	}
 	uint32_t p = cg->n_profiles++;
-	memset(&cg->profiles[p], 0, sizeof cg->profiles[p]);
-	cg->profiles[p].file = ps->file;
+	cg_profile *pr = &cg->profiles[p];
+	memset(pr, 0, sizeof *pr);
+	pr->file = ps->file;
+	/* pid:, thread: and cmd: hold for the later parts of a file until
+	 * redefined (valgrind writes them once, before part 1) */
+	if (p > 0 && pr[-1].file == ps->file) {
+		pr->has_pid = pr[-1].has_pid;
+		pr->pid = pr[-1].pid;
+		pr->has_thread = pr[-1].has_thread;
+		pr->thread = pr[-1].thread;
+		pr->cmd = pr[-1].cmd;
+	}
 	ps->prof = p;
 	if ((r = save_cols(ps)) < 0)
 		return r;

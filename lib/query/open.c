@@ -65,6 +65,27 @@ static const profdb__backend *sniff(const unsigned char *head, size_t n, const c
 	return NULL;
 }
 
+/* An empty file may be the base of a Callgrind --separate-threads set
+ * (valgrind leaves NAME empty and writes NAME-01, NAME-02, ...) or of a
+ * dump series (NAME.1, ...): the first sibling decides. */
+static const profdb__backend *sniff_sibling(const char *path)
+{
+	static const char *const suffixes[] = {"-01", ".1", ".1-01"};
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		char *sib;
+		unsigned char head[PROFDB__QUERY_HEAD];
+		size_t n;
+		if (asprintf(&sib, "%s%s", path, suffixes[i]) < 0)
+			return NULL;
+		int r = read_head(sib, head, &n);
+		const profdb__backend *be = r == 0 ? sniff(head, n, base_name(sib)) : NULL;
+		free(sib);
+		if (be && be->format == PROFDB_FORMAT_CALLGRIND)
+			return be;
+	}
+	return NULL;
+}
+
 /* The message for an input no backend accepted. */
 static int unsupported(const char *what, const unsigned char *head, size_t n, const char *name)
 {
@@ -254,6 +275,8 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 	if (r < 0)
 		return r;
 	const profdb__backend *be = sniff(head, n, name);
+	if (!be && n == 0)
+		be = sniff_sibling(path);
 	if (be)
 		return open_with(ret, be, path, opts);
 	if (strcmp(name, "experiment.xml") == 0) {

@@ -1,0 +1,681 @@
+/* The Callgrind backend of the common query interface (lib/query/backend.h).
+ *
+ *  - profiles = the profiles of the group (parts of files; threads of a
+ *    --separate-threads set; slices of a dump series), no summary profile;
+ *  - metrics = event types (derived ones included), u64, self cost;
+ *  - contexts = a synthetic root (id 0, the whole program: its inclusive
+ *    value is the profile's total) and the functions (id = function index
+ *    + 1), arranged into a tree below it by the primary-caller rule below
+ *    (doc/model.md "Callgrind");
+ *  - values = the non-zero self costs of (profile, function, event);
+ *  - inclusive = profdb_cg_inclusive (cycles collapsed, never above the
+ *    total), exclusive = self.
+ *
+ * The tree. A call graph is not a tree, so each function is placed once,
+ * under one caller: call edges (summed over profiles) are taken heaviest
+ * first (inclusive cost of the first event, then call count, then caller
+ * and callee index), and an edge makes its caller the parent of its callee
+ * when the callee has no parent yet and the caller is not below the callee
+ * (that would close a cycle). Functions left without a parent become
+ * children of the root, ordered by inclusive cost of the first event,
+ * heaviest first (then by index); other children follow the order their
+ * edges were taken in. The tree is built on first use, thread-safely, in
+ * O(E log E) time and 16 bytes per function; the whole call graph stays
+ * available through profdb_get_cg(). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg-internal.h"
+#include "profdb-cg-config.h"
+#include "../query/backend.h"
+
+#if PROFDB_CG_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+typedef struct cg_query {
+	profdb_cg *cg;
+	char **names;                /* per profile, owned */
+	profdb__once tree_once;
+	uint32_t *parent, *first_child, *next_sibling, *depth;   /* by function */
+	uint32_t first_root;         /* a function index, PROFDB_NONE when empty */
+} cg_query;
+
+/* ---- detection ------------------------------------------------------------ */
+
+/* Text that starts like a Callgrind file: the "# callgrind format" banner,
+ * or an "events:" header line within the head. */
+static int looks_like_text(const unsigned char *h, size_t n)
+{
+	static const char banner[] = "# callgrind format";
+	if (n >= sizeof banner - 1 && memcmp(h, banner, sizeof banner - 1) == 0)
+		return 1;
+	for (size_t i = 0; i + 7 <= n; i++)
+		if ((i == 0 || h[i - 1] == '\n') && memcmp(h + i, "events:", 7) == 0)
+			return 1;
+	return 0;
+}
+
+static int base_is_callgrind(const char *name)
+{
+	if (!name)
+		return 0;
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	return strncmp(b, "callgrind.out", 13) == 0;
+}
+
+static int q_sniff(const unsigned char *head, size_t n, const char *name)
+{
+	if (base_is_callgrind(name))
+		return 1;
+	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+#if PROFDB_CG_HAVE_ZLIB
+		/* Inflate what the head holds and look at the text. */
+		unsigned char text[4096];
+		z_stream z;
+		memset(&z, 0, sizeof z);
+		if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+			return 0;
+		z.next_in = (Bytef *)(uintptr_t)head;
+		z.avail_in = (uInt)n;
+		z.next_out = text;
+		z.avail_out = sizeof text;
+		(void)inflate(&z, Z_SYNC_FLUSH);
+		size_t got = sizeof text - z.avail_out;
+		inflateEnd(&z);
+		return looks_like_text(text, got);
+#else
+		return 0;
+#endif
+	}
+	return looks_like_text(head, n);
+}
+
+/* ---- opening ------------------------------------------------------------------ */
+
+static void q_close(void *impl)
+{
+	cg_query *q = impl;
+	if (!q)
+		return;
+	for (uint32_t i = 0; q->names && i < q->cg->n_profiles; i++)
+		free(q->names[i]);
+	free(q->names);
+	profdb__once_destroy(&q->tree_once);
+	free(q->parent);
+	free(q->first_child);
+	free(q->next_sibling);
+	free(q->depth);
+	profdb_cg_close(q->cg);
+	free(q);
+}
+
+/* "thread 2", "dump 3 thread 1 part 2", or the file name when the profile
+ * has none of dump, thread and part. */
+static char *profile_name(const profdb_cg *cg, uint32_t i)
+{
+	profdb_cg_profile p;
+	char buf[256];
+	size_t k = 0;
+	if (profdb_cg_profile_get(cg, i, &p) < 0)
+		return NULL;
+	if (p.has_dump)
+		k += (size_t)snprintf(buf + k, sizeof buf - k, "dump %" PRIu64, p.dump);
+	if (p.has_thread && k < sizeof buf)
+		k += (size_t)snprintf(buf + k, sizeof buf - k, "%sthread %" PRIu64, k ? " " : "",
+		                      p.thread);
+	if (p.has_part && k < sizeof buf)
+		k += (size_t)snprintf(buf + k, sizeof buf - k, "%spart %" PRIu64, k ? " " : "",
+		                      p.part);
+	if (k == 0) {
+		const char *b = strrchr(p.file, '/');
+		snprintf(buf, sizeof buf, "%s", b ? b + 1 : p.file);
+	}
+	return strdup(buf);
+}
+
+static int wrap(void **impl, profdb_cg *cg, int r)
+{
+	*impl = NULL;
+	if (r < 0)
+		return r;
+	cg_query *q = calloc(1, sizeof *q);
+	if (!q) {
+		profdb_cg_close(cg);
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	}
+	q->cg = cg;
+	profdb__once_init(&q->tree_once);
+	q->first_root = PROFDB_NONE;
+	if (cg->n_profiles && !(q->names = calloc(cg->n_profiles, sizeof *q->names))) {
+		q_close(q);
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	}
+	for (uint32_t i = 0; i < cg->n_profiles; i++)
+		if (!(q->names[i] = profile_name(cg, i))) {
+			q_close(q);
+			return profdb__fail(-ENOMEM, "callgrind: out of memory");
+		}
+	*impl = q;
+	return 0;
+}
+
+static int q_open_path(void **impl, const char *path, const profdb_options *opts)
+{
+	profdb_cg *cg = NULL;
+	int r = profdb_cg_open_group(&cg, path, opts);
+	return wrap(impl, cg, r);
+}
+
+static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
+                         const profdb_options *opts)
+{
+	profdb_cg *cg = NULL;
+	int r = profdb_cg_open_inputs(&cg, in, n, opts);
+	return wrap(impl, cg, r);
+}
+
+static const void *q_native(const void *impl)
+{
+	return ((const cg_query *)impl)->cg;
+}
+
+/* ---- description ------------------------------------------------------------------ */
+
+static int q_about(const void *impl, profdb_about *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	out->format = PROFDB_FORMAT_CALLGRIND;
+	out->version = profdb__str("1");   /* the only version there is */
+	out->title = profdb__str(NULL);
+	for (uint32_t i = 0; i < cg->n_profiles; i++)
+		if (cg->profiles[i].cmd.len) {
+			out->title.ptr = cg->profiles[i].cmd.p;
+			out->title.len = cg->profiles[i].cmd.len;
+			break;
+		}
+	return 0;
+}
+
+static int64_t q_context_count(const void *impl);
+
+/* Non-zero costs of a row. */
+static int64_t nonzero(const uint64_t *c, uint32_t n)
+{
+	int64_t k = 0;
+	for (uint32_t e = 0; e < n; e++)
+		k += c[e] != 0;
+	return k;
+}
+
+static int q_counts(const void *impl, profdb_counts *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	memset(out, 0, sizeof *out);
+	out->profiles = cg->n_profiles;
+	out->contexts = q_context_count(impl);
+	out->metrics = cg->n_events;
+	for (uint32_t r = 0; r < cg->n_rows; r++)
+		out->values += nonzero(cg->row_cost + (size_t)r * cg->n_events, cg->n_events);
+	return 0;
+}
+
+/* ---- metrics ----------------------------------------------------------------------- */
+
+static int64_t q_metric_count(const void *impl)
+{
+	return ((const cg_query *)impl)->cg->n_events;
+}
+
+static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	if (index >= cg->n_events)
+		return profdb__fail(-ENOENT, "callgrind: no event %" PRIu32 " (%" PRIu32 " events)",
+		                    index, cg->n_events);
+	const cg_event *e = &cg->events[index];
+	memset(out, 0, sizeof *out);
+	out->id = index;
+	out->name = (profdb_str){e->name.p, e->name.len};
+	out->unit = profdb__str(NULL);
+	/* a derived event's formula, else the long name of "event: Ir : ..." */
+	if (e->formula.len)
+		out->description = (profdb_str){e->formula.p, e->formula.len};
+	else if (e->long_name.len)
+		out->description = (profdb_str){e->long_name.p, e->long_name.len};
+	else
+		out->description = profdb__str(NULL);
+	out->kind = PROFDB_METRIC_EXCLUSIVE;
+	out->statistic = profdb__str(NULL);
+	out->type = PROFDB_TYPE_U64;
+	out->exclusive_id = out->inclusive_id = index;   /* inclusive: computed */
+	out->has_data = 1;
+	return 0;
+}
+
+/* ---- the tree ---------------------------------------------------------------------- */
+
+typedef struct edge_key {
+	uint64_t cost, count;
+	uint32_t caller, callee;
+} edge_key;
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const edge_key *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+typedef struct root_key {
+	uint64_t cost;
+	uint32_t fn;
+} root_key;
+
+static int cmp_root(const void *a, const void *b)
+{
+	const root_key *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* Union-find over functions; the representative of a set is its tree's
+ * root (an unattached function is its own representative). */
+static uint32_t find(uint32_t *uf, uint32_t x)
+{
+	uint32_t r = x;
+	while (uf[r] != r)
+		r = uf[r];
+	while (uf[x] != r) {
+		uint32_t next = uf[x];
+		uf[x] = r;
+		x = next;
+	}
+	return r;
+}
+
+/* Links by context id (0 = the synthetic root, fn + 1 = function fn). */
+static void link_child(cg_query *q, uint32_t *last, uint32_t parent, uint32_t child)
+{
+	q->parent[child] = parent;
+	if (last[parent] == PROFDB_NONE)
+		q->first_child[parent] = child;
+	else
+		q->next_sibling[last[parent]] = child;
+	last[parent] = child;
+}
+
+static int build_tree(void *arg)
+{
+	cg_query *q = arg;
+	profdb_cg *cg = q->cg;
+	uint32_t nf = cg->n_fns, ne = cg->n_edges, nc = nf + 1;
+	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	uint64_t need = (uint64_t)nc * 24 + (uint64_t)ne * sizeof(edge_key);
+	if (need > limit)
+		return profdb__fail(-EFBIG, "callgrind: the context tree needs %" PRIu64
+		                    " bytes, more than profdb_options.max_memory", need);
+	uint32_t *uf = malloc((size_t)nc * sizeof *uf);
+	uint32_t *last = malloc((size_t)nc * sizeof *last);
+	edge_key *ek = malloc((size_t)ne * sizeof *ek + 1);
+	root_key *rk = NULL;
+	q->parent = malloc((size_t)nc * sizeof *q->parent);
+	q->first_child = malloc((size_t)nc * sizeof *q->first_child);
+	q->next_sibling = malloc((size_t)nc * sizeof *q->next_sibling);
+	q->depth = malloc((size_t)nc * sizeof *q->depth);
+	int r = 0;
+	if (!uf || !last || !ek || !q->parent || !q->first_child || !q->next_sibling || !q->depth) {
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
+		goto out;
+	}
+	for (uint32_t c = 0; c < nc; c++) {
+		uf[c] = c;
+		q->parent[c] = q->first_child[c] = q->next_sibling[c] = last[c] = PROFDB_NONE;
+	}
+	for (uint32_t i = 0; i < ne; i++) {
+		const cg_edge *e = &cg->edges[i];
+		ek[i] = (edge_key){cg->n_events ? cg->edge_cost[(size_t)i * cg->n_events] : 0,
+		                   e->count, e->caller + 1, e->callee + 1};
+	}
+	qsort(ek, ne, sizeof *ek, cmp_edge);
+	for (uint32_t i = 0; i < ne; i++) {
+		uint32_t a = ek[i].caller, b = ek[i].callee;
+		if (a == b || q->parent[b] != PROFDB_NONE || find(uf, a) == b)
+			continue;
+		uf[b] = find(uf, a);
+		link_child(q, last, a, b);
+	}
+	/* The functions left without a caller hang below the root, heaviest
+	 * first. */
+	uint32_t nr = 0;
+	for (uint32_t c = 1; c < nc; c++)
+		nr += q->parent[c] == PROFDB_NONE;
+	if (nr && !(rk = malloc((size_t)nr * sizeof *rk))) {
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
+		goto out;
+	}
+	nr = 0;
+	for (uint32_t c = 1; c < nc; c++) {
+		if (q->parent[c] != PROFDB_NONE)
+			continue;
+		const uint64_t *inc = NULL;
+		if (cg->n_events && (r = profdb_cg_inclusive(cg, PROFDB_CG_ALL, c - 1, &inc)) < 0)
+			goto out;
+		rk[nr++] = (root_key){inc ? inc[0] : 0, c};
+	}
+	r = 0;
+	qsort(rk, nr, sizeof *rk, cmp_root);
+	for (uint32_t i = 0; i < nr; i++)
+		link_child(q, last, 0, rk[i].fn);
+	/* Depths, by a pre-order walk over the links (no recursion). */
+	for (uint32_t c = 0, d = 0;;) {
+		q->depth[c] = d;
+		if (q->first_child[c] != PROFDB_NONE) {
+			c = q->first_child[c];
+			d++;
+			continue;
+		}
+		while (q->next_sibling[c] == PROFDB_NONE && q->parent[c] != PROFDB_NONE) {
+			c = q->parent[c];
+			d--;
+		}
+		if ((c = q->next_sibling[c]) == PROFDB_NONE)
+			break;
+	}
+out:
+	free(uf);
+	free(last);
+	free(ek);
+	free(rk);
+	return r;
+}
+
+static int tree(const cg_query *q)
+{
+	return profdb__once_run((profdb__once *)&q->tree_once, build_tree, (void *)(uintptr_t)q);
+}
+
+/* ---- contexts ---------------------------------------------------------------------- */
+
+static int64_t q_context_count(const void *impl)
+{
+	uint32_t nf = ((const cg_query *)impl)->cg->n_fns;
+	return nf ? (int64_t)nf + 1 : 0;
+}
+
+static int q_context_root(const void *impl, uint32_t *id)
+{
+	const cg_query *q = impl;
+	if (q->cg->n_fns == 0)
+		return profdb__fail(-ENOENT, "callgrind: the profile has no functions");
+	*id = 0;
+	return 0;
+}
+
+static int check_ctx(const profdb_cg *cg, uint32_t id)
+{
+	if (id > cg->n_fns || cg->n_fns == 0)
+		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32
+		                    " (0 is the root, 1..%" PRIu32 " the functions)", id, cg->n_fns);
+	return 0;
+}
+
+static profdb_str name_str(const profdb_cg *cg, uint32_t i)
+{
+	return (profdb_str){cg->names[i].p, cg->names[i].len};
+}
+
+static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
+{
+	const cg_query *q = impl;
+	const profdb_cg *cg = q->cg;
+	int r = check_ctx(cg, id);
+	if (r < 0 || (r = tree(q)) < 0)
+		return r;
+	memset(out, 0, sizeof *out);
+	out->id = id;
+	out->parent = q->parent[id];
+	out->first_child = q->first_child[id];
+	out->next_sibling = q->next_sibling[id];
+	out->depth = q->depth[id];
+	out->in_tree = 1;
+	if (id == 0) {
+		out->relation = PROFDB_RELATION_NONE;
+		out->type = PROFDB_CTX_ROOT;
+		out->function = out->file = out->module = profdb__str(NULL);
+		return 0;
+	}
+	const cg_fn *fn = &cg->fns[id - 1];
+	out->relation = PROFDB_RELATION_CALL;
+	out->type = PROFDB_CTX_FUNCTION;
+	out->function = name_str(cg, fn->fn);
+	out->file = name_str(cg, fn->fl);
+	out->module = name_str(cg, fn->ob);
+	return 0;
+}
+
+/* ---- profiles ---------------------------------------------------------------------- */
+
+static int64_t q_profile_count(const void *impl)
+{
+	return ((const cg_query *)impl)->cg->n_profiles;
+}
+
+static int check_profile(const profdb_cg *cg, uint32_t p)
+{
+	if (p >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32 " (%" PRIu32
+		                    " profiles)", p, cg->n_profiles);
+	return 0;
+}
+
+/* The identity entries a profile has: file index, then dump, thread,
+ * part and pid where stored. */
+static uint32_t identity(const profdb_cg *cg, uint32_t p, const char **kinds, uint64_t *values)
+{
+	const cg_profile *pr = &cg->profiles[p];
+	const cg_file *f = &cg->files[pr->file];
+	uint32_t n = 0;
+	kinds[n] = "file";
+	values[n++] = pr->file;
+	if (f->has_seq) {
+		kinds[n] = "dump";
+		values[n++] = f->seq;
+	}
+	if (pr->has_thread) {
+		kinds[n] = "thread";
+		values[n++] = pr->thread;
+	}
+	if (pr->has_part) {
+		kinds[n] = "part";
+		values[n++] = pr->part;
+	}
+	if (pr->has_pid) {
+		kinds[n] = "pid";
+		values[n++] = pr->pid;
+	}
+	return n;
+}
+
+static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
+{
+	const cg_query *q = impl;
+	int r = check_profile(q->cg, index);
+	if (r < 0)
+		return r;
+	const char *kinds[5];
+	uint64_t values[5];
+	out->index = index;
+	out->is_summary = 0;
+	out->name = profdb__str(q->names[index]);
+	out->n_identity = identity(q->cg, index, kinds, values);
+	return 0;
+}
+
+static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, profdb_str *kind,
+                              uint64_t *value)
+{
+	const cg_query *q = impl;
+	int r = check_profile(q->cg, index);
+	if (r < 0)
+		return r;
+	const char *kinds[5];
+	uint64_t values[5];
+	uint32_t n = identity(q->cg, index, kinds, values);
+	if (i >= n)
+		return profdb__fail(-ENOENT, "callgrind: profile %" PRIu32 " has %" PRIu32
+		                    " identity entries", index, n);
+	*kind = profdb__str(kinds[i]);
+	*value = values[i];
+	return 0;
+}
+
+/* ---- values ------------------------------------------------------------------------ */
+
+static int check_ids(const profdb_cg *cg, uint32_t p, uint32_t ctx, uint32_t m)
+{
+	int r = check_profile(cg, p);
+	if (r == 0)
+		r = check_ctx(cg, ctx);
+	if (r == 0 && m >= cg->n_events)
+		r = profdb__fail(-ENOENT, "callgrind: no event %" PRIu32, m);
+	return r;
+}
+
+static void put_u64(profdb_number *out, uint64_t v)
+{
+	out->type = v ? PROFDB_TYPE_U64 : PROFDB_TYPE_NONE;
+	out->as.u64 = v;
+}
+
+static int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	int r = check_ids(cg, p, ctx, m);
+	if (r < 0)
+		return r;
+	const uint64_t *c;
+	if (ctx == 0) {   /* the synthetic root stores nothing */
+		put_u64(out, 0);
+		return 0;
+	}
+	if ((r = profdb_cg_self(cg, p, ctx - 1, &c)) < 0)
+		return r;
+	put_u64(out, c[m]);
+	return c[m] != 0;
+}
+
+static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusive,
+                    profdb_number *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	int r = check_ids(cg, p, ctx, m);
+	if (r < 0)
+		return r;
+	const uint64_t *c = cg->zero;
+	if (ctx == 0)   /* the root: the whole profile, nothing of its own */
+		r = inclusive ? profdb_cg_totals(cg, p, &c) : 0;
+	else if (inclusive)
+		r = profdb_cg_inclusive(cg, p, ctx - 1, &c);
+	else
+		r = profdb_cg_self(cg, p, ctx - 1, &c);
+	if (r < 0)
+		return r;
+	out->type = PROFDB_TYPE_U64;
+	out->as.u64 = c[m];
+	return c[m] != 0;
+}
+
+/* ---- the cursor ---------------------------------------------------------------------
+ * ALL / PROFILE: pos[0] profile, pos[1] row within the profile, pos[2]
+ * event. Rows of a profile are sorted by function, so contexts ascend.
+ * CONTEXT: pos[0] profile, pos[2] event; the row is found per profile. */
+
+static int q_cursor_begin(const void *impl, profdb__cursor *cur)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	memset(cur->pos, 0, sizeof cur->pos);
+	if (cur->scan == PROFDB_SCAN_PROFILE) {
+		int r = check_profile(cg, cur->key);
+		if (r < 0)
+			return r;
+		cur->pos[0] = cur->key;
+	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
+		int r = check_ctx(cg, cur->key);
+		if (r < 0)
+			return r;
+		if (cur->key == 0)   /* the root stores nothing */
+			cur->pos[0] = cg->n_profiles;
+	}
+	return 0;
+}
+
+static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	uint64_t *p = &cur->pos[0], *row = &cur->pos[1], *e = &cur->pos[2];
+	uint32_t ne = cg->n_events;
+	for (; *p < cg->n_profiles; ++*p, *row = 0, *e = 0) {
+		if (cur->scan == PROFDB_SCAN_PROFILE && *p != cur->key)
+			return 0;
+		const cg_profile *pr = &cg->profiles[*p];
+		uint32_t lo, hi;
+		if (cur->scan == PROFDB_SCAN_CONTEXT) {
+			uint32_t r = profdb__cg_find_row(cg, (uint32_t)*p, cur->key - 1);
+			if (r == CG_EMPTY)
+				continue;
+			lo = r;
+			hi = r + 1;
+		} else {
+			lo = pr->row_first;
+			hi = pr->row_first + pr->n_rows;
+		}
+		for (; lo + *row < hi; ++*row, *e = 0) {
+			uint32_t r = lo + (uint32_t)*row;
+			const uint64_t *c = cg->row_cost + (size_t)r * ne;
+			while (*e < ne) {
+				uint32_t m = (uint32_t)(*e)++;
+				if (c[m]) {
+					out->profile = (uint32_t)*p;
+					out->context = cg->rows[r].fn + 1;
+					out->metric = m;
+					put_u64(&out->value, c[m]);
+					return 1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+const profdb__backend profdb__cg_backend = {
+	.format = PROFDB_FORMAT_CALLGRIND,
+	.sniff = q_sniff,
+	.open_path = q_open_path,
+	.open_inputs = q_open_inputs,
+	.close = q_close,
+	.about = q_about,
+	.counts = q_counts,
+	.metric_count = q_metric_count,
+	.metric_at = q_metric_at,
+	.context_count = q_context_count,
+	.context_root = q_context_root,
+	.context_get = q_context_get,
+	.profile_count = q_profile_count,
+	.profile_get = q_profile_get,
+	.profile_identity = q_profile_identity,
+	.value = q_value,
+	.scoped = q_scoped,
+	.cursor_begin = q_cursor_begin,
+	.cursor_next = q_cursor_next,
+	.native = q_native,
+};

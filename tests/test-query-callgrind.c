@@ -1,0 +1,351 @@
+/* The Callgrind backend of the common query interface (lib/callgrind/query.c):
+ * the primary-caller tree on a hand-written profile, values and scopes,
+ * parts as profiles, detection (plain, gzip, by name), and the generic
+ * invariants (tests/query-check.h) plus the root = total rule on every real
+ * Callgrind sample. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "common.h"
+#include "query-check.h"
+
+/* main calls a (90) and b (45); a and b both call c, b more heavily; c
+ * calls b back (a cycle, at no cost). Self Ir: main 10, a 60, b 5, c 70. */
+static const char cycle_text[] =
+	"# callgrind format\n"
+	"version: 1\n"
+	"creator: profdb-test\n"
+	"cmd: ./prog arg\n"
+	"positions: line\n"
+	"events: Ir Dr\n"
+	"event: Dr : Data reads\n"
+	"fl=(1) prog.c\n"
+	"fn=(1) main\n"
+	"1 10 1\n"
+	"cfn=(2) a\n"
+	"calls=1 5\n"
+	"2 90 9\n"
+	"cfn=(3) b\n"
+	"calls=2 6\n"
+	"3 45 4\n"
+	"\n"
+	"fn=(2)\n"
+	"5 60 6\n"
+	"cfn=(4) c\n"
+	"calls=1 11\n"
+	"6 30 3\n"
+	"\n"
+	"fn=(3)\n"
+	"10 5\n"
+	"cfn=(4)\n"
+	"calls=3 11\n"
+	"11 40 4\n"
+	"\n"
+	"fn=(4)\n"
+	"20 70 7\n"
+	"cfn=(3)\n"
+	"calls=1 10\n"
+	"21 0\n";
+
+static profdb *open_text(const char *name, const void *text, size_t n)
+{
+	profdb_input in = {name, text, n};
+	profdb *db = NULL;
+	int r = profdb_open_inputs(&db, &in, 1, NULL);
+	cr_assert_eq(r, 0, "open %s: %d %s", name ? name : "(unnamed)", r, profdb_error_message());
+	return db;
+}
+
+/* The context of the function called @p name (searched over every id). */
+static profdb_context by_name(const profdb *db, const char *name)
+{
+	int64_t n = profdb_context_count(db);
+	for (uint32_t id = 0; id < (uint32_t)n; id++) {
+		profdb_context c;
+		cr_assert_eq(profdb_context_get(db, id, &c), 0);
+		if (qc_str_is(c.function, name))
+			return c;
+	}
+	cr_assert_fail("no function %s", name);
+	profdb_context none = {0};
+	return none;
+}
+
+static uint64_t scoped(const profdb *db, uint32_t p, uint32_t ctx, uint32_t m, int inclusive)
+{
+	profdb_number v;
+	int r = inclusive ? profdb_inclusive(db, p, ctx, m, &v) : profdb_exclusive(db, p, ctx, m, &v);
+	cr_assert_geq(r, 0, "%s", profdb_error_message());
+	cr_assert_eq(v.type, PROFDB_TYPE_U64);
+	return v.as.u64;
+}
+
+Test(query_callgrind, primary_caller_tree)
+{
+	profdb *db = open_text("prog.callgrind", cycle_text, sizeof cycle_text - 1);
+	profdb_counts c = qc_check_all(db, "cycle_text");
+	cr_assert_eq(c.profiles, 1);
+	cr_assert_eq(c.contexts, 5);   /* the root and four functions */
+	cr_assert_eq(c.metrics, 2);
+	cr_assert_eq(c.values, 7);     /* b has no Dr */
+	cr_assert_eq(c.traces, 0);
+
+	profdb_about about;
+	cr_assert_eq(profdb_get_about(db, &about), 0);
+	cr_assert_eq(about.format, PROFDB_FORMAT_CALLGRIND);
+	cr_assert(qc_str_is(about.title, "./prog arg"));
+
+	uint32_t root;
+	profdb_context r0, m, a, b, cc;
+	cr_assert_eq(profdb_context_root(db, &root), 0);
+	cr_assert_eq(profdb_context_get(db, root, &r0), 0);
+	cr_assert_eq(r0.type, PROFDB_CTX_ROOT);
+	m = by_name(db, "main");
+	a = by_name(db, "a");
+	b = by_name(db, "b");
+	cc = by_name(db, "c");
+	/* root -> main -> {a, b -> c}: c hangs under b (40 > 30), c -> b is a
+	 * back edge; children heaviest first. */
+	cr_assert_eq(r0.first_child, m.id);
+	cr_assert_eq(m.next_sibling, PROFDB_NONE);
+	cr_assert_eq(m.first_child, a.id);
+	cr_assert_eq(a.next_sibling, b.id);
+	cr_assert_eq(b.first_child, cc.id);
+	cr_assert_eq(cc.parent, b.id);
+	cr_assert_eq(cc.depth, 3);
+	cr_assert_eq(a.first_child, PROFDB_NONE);
+	cr_assert_eq(m.type, PROFDB_CTX_FUNCTION);
+	cr_assert_eq(m.relation, PROFDB_RELATION_CALL);
+	cr_assert(qc_str_is(m.file, "prog.c"));
+
+	/* metrics: events, Dr with its long name */
+	profdb_metric met;
+	cr_assert_eq(profdb_metric_find(db, "Dr", &met), 0);
+	cr_assert_eq(met.id, 1);
+	cr_assert(qc_str_is(met.description, "Data reads"));
+	cr_assert_eq(met.kind, PROFDB_METRIC_EXCLUSIVE);
+	cr_assert_eq(met.type, PROFDB_TYPE_U64);
+
+	/* values: self costs; nothing stored at the root or for b's Dr */
+	profdb_number v;
+	cr_assert_eq(profdb_value(db, 0, a.id, 0, &v), 1);
+	cr_assert_eq(v.as.u64, 60);
+	cr_assert_eq(profdb_value(db, 0, b.id, 1, &v), 0);
+	cr_assert_eq(v.type, PROFDB_TYPE_NONE);
+	cr_assert_eq(profdb_value(db, 0, root, 0, &v), 0);
+	cr_assert_eq(profdb_value(db, 0, 99, 0, &v), -ENOENT);
+	cr_assert_eq(profdb_value(db, 1, a.id, 0, &v), -ENOENT);
+
+	/* scopes: exclusive = self; inclusive = profdb_cg_inclusive; the root
+	 * holds the total */
+	cr_assert_eq(scoped(db, 0, a.id, 0, 0), 60);
+	cr_assert_eq(scoped(db, 0, a.id, 0, 1), 90);
+	cr_assert_eq(scoped(db, 0, m.id, 0, 1), 145);
+	cr_assert_eq(scoped(db, 0, root, 0, 1), 145);
+	cr_assert_eq(scoped(db, 0, root, 0, 0), 0);
+	const profdb_cg *cg = profdb_get_cg(db);
+	cr_assert(cg);
+	for (uint32_t id = 1; id < 5; id++) {
+		const uint64_t *inc;
+		cr_assert_eq(profdb_cg_inclusive(cg, 0, id - 1, &inc), 1);
+		cr_assert_eq(scoped(db, 0, id, 0, 1), inc[0]);
+		cr_assert_leq(inc[0], 145);
+	}
+	profdb_close(db);
+}
+
+static const char parts_text[] =
+	"version: 1\n"
+	"pid: 42\n"
+	"part: 1\n"
+	"events: Ir\n"
+	"fn=(1) main\n"
+	"1 7\n"
+	"totals: 7\n"
+	"part: 2\n"
+	"events: Ir\n"
+	"fn=(1)\n"
+	"1 3\n"
+	"fn=(2) other\n"
+	"2 4\n"
+	"totals: 7\n";
+
+Test(query_callgrind, parts_are_profiles)
+{
+	profdb *db = open_text("callgrind.out.42", parts_text, sizeof parts_text - 1);
+	profdb_counts c = qc_check_all(db, "parts_text");
+	cr_assert_eq(c.profiles, 2);
+	cr_assert_eq(c.values, 3);
+	profdb_profile p;
+	cr_assert_eq(profdb_profile_get(db, 1, &p), 0);
+	/* callgrind.out.42 ends in a pid, not a dump number */
+	cr_assert(qc_str_is(p.name, "part 2"), "%.*s", (int)p.name.len, p.name.ptr);
+	profdb_str kind;
+	uint64_t value;
+	int found_pid = 0;
+	for (uint32_t i = 0; i < p.n_identity; i++) {
+		cr_assert_eq(profdb_profile_identity(db, 1, i, &kind, &value), 0);
+		if (qc_str_is(kind, "pid"))
+			found_pid = value == 42;
+	}
+	cr_assert(found_pid);
+	profdb_context mn = by_name(db, "main");
+	cr_assert_eq(scoped(db, 0, mn.id, 0, 0), 7);
+	cr_assert_eq(scoped(db, 1, mn.id, 0, 0), 3);
+	size_t n;
+	profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, mn.id, &n);
+	cr_assert_eq(n, 2);
+	free(e);
+	uint32_t root;
+	cr_assert_eq(profdb_context_root(db, &root), 0);
+	cr_assert_eq(scoped(db, 1, root, 0, 1), 7);
+	profdb_close(db);
+}
+
+/* gzip of @p text, malloc'ed. */
+static unsigned char *gzip(const char *text, size_t n, size_t *out_n)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	size_t cap = deflateBound(&z, (uLong)n) + 64;
+	unsigned char *out = malloc(cap);
+	cr_assert(out);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*out_n = cap - z.avail_out;
+	deflateEnd(&z);
+	return out;
+}
+
+Test(query_callgrind, detection)
+{
+	/* by content, whatever the name */
+	profdb *db = open_text("whatever.txt", cycle_text, sizeof cycle_text - 1);
+	profdb_close(db);
+	db = open_text(NULL, parts_text, sizeof parts_text - 1);
+	profdb_close(db);
+	/* gzip, detected from the inflated head */
+	size_t gn;
+	unsigned char *gz = gzip(cycle_text, sizeof cycle_text - 1, &gn);
+	db = open_text("profile.gz", gz, gn);
+	profdb_counts c;
+	cr_assert_eq(profdb_get_counts(db, &c), 0);
+	cr_assert_eq(c.values, 7);
+	profdb_close(db);
+	free(gz);
+	/* text that is not Callgrind */
+	static const char junk[] = "hello world\nthis is not a profile\n";
+	profdb_input in = {"notes.txt", junk, sizeof junk - 1};
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), -EPROTONOSUPPORT);
+	cr_assert(strstr(profdb_error_message(), "Callgrind"), "%s", profdb_error_message());
+}
+
+/* ---- every real Callgrind sample ------------------------------------------------ */
+
+static void collect(const char *dir, char ***list, size_t *n)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0)
+			continue;
+		char *p;
+		cr_assert(asprintf(&p, "%s/%s", dir, e->d_name) >= 0);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			collect(p, list, n);
+			free(p);
+			continue;
+		}
+		*list = realloc(*list, (*n + 1) * sizeof **list);
+		cr_assert(*list);
+		(*list)[(*n)++] = p;
+	}
+	closedir(d);
+}
+
+static void check_real(const char *rel)
+{
+	const char *root = tc_sample_root();
+	if (!root)
+		cr_skip_test("no sample data directory");
+	char *dir;
+	cr_assert(asprintf(&dir, "%s/callgrind/%s", root, rel) >= 0);
+	char **list = NULL;
+	size_t n = 0, opened = 0;
+	collect(dir, &list, &n);
+	free(dir);
+	if (n == 0)
+		cr_skip_test("no Callgrind samples under %s/callgrind/%s", root, rel);
+	for (size_t i = 0; i < n; i++) {
+		profdb_cg *cg;
+		/* what the decoder refuses on its own is its tests' business */
+		if (profdb_cg_open(&cg, list[i], NULL) < 0)
+			continue;
+		profdb_cg_close(cg);
+		profdb *db;
+		int r = profdb_open(&db, list[i], NULL);
+		struct stat st;
+		if (r == -EPROTONOSUPPORT && stat(list[i], &st) == 0 && st.st_size == 0)
+			continue;   /* an empty file without siblings says nothing of its format */
+		cr_assert_eq(r, 0, "%s: %s", list[i], profdb_error_message());
+		opened++;
+		profdb_about about;
+		cr_assert_eq(profdb_get_about(db, &about), 0);
+		cr_assert_eq(about.format, PROFDB_FORMAT_CALLGRIND, "%s", list[i]);
+		profdb_counts c = qc_check_all(db, list[i]);
+		/* the root holds each profile's total, and no function more */
+		uint32_t rootid;
+		if (c.contexts && c.metrics) {
+			cr_assert_eq(profdb_context_root(db, &rootid), 0);
+			const profdb_cg *g = profdb_get_cg(db);
+			for (uint32_t p = 0; p < (uint32_t)c.profiles; p++) {
+				const uint64_t *t;
+				cr_assert_eq(profdb_cg_totals(g, p, &t), 0);
+				uint64_t total = scoped(db, p, rootid, 0, 1);
+				cr_assert_eq(total, t[0], "%s: profile %u", list[i], p);
+				for (uint32_t id = 1; id < (uint32_t)c.contexts; id += 13)
+					cr_assert_leq(scoped(db, p, id, 0, 1), total, "%s", list[i]);
+			}
+		}
+		profdb_close(db);
+	}
+	cr_assert_gt(opened, 0);
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+Test(query_callgrind_real, valgrind, .timeout = 300)
+{
+	check_real("valgrind");
+}
+
+Test(query_callgrind_real, public, .timeout = 120)
+{
+	check_real("public");
+}
+
+Test(query_callgrind_real, edge, .timeout = 60)
+{
+	check_real("edge");
+}
+
+Test(query_callgrind_real, big, .timeout = 300)
+{
+	check_real("big");
+}

@@ -1622,4 +1622,290 @@ Test(callgrind_annotate, recursion, .timeout = 120)
 	compare_annotate("callgrind/valgrind/22_recursion.out");
 }
 
+/* ---- inclusive costs against callgrind_annotate --inclusive=yes ---------------------
+ * callgrind_annotate's inclusive cost of a function is its self cost plus the
+ * cost of every calls= line in it, recursion included, so a recursive
+ * function can exceed the program total (810% in 22_recursion.out). profdb
+ * collapses cycles as KCachegrind does (doc/FORMATS.md). The two agree on
+ * every function outside a cycle of the call graph; inside one, profdb stays
+ * at or below the total (a cycle member gets the cycle's cost, which can be
+ * more or less than callgrind_annotate's sum). */
+
+typedef struct scc {
+	uint32_t *index, *low, *stack, *comp, *size;
+	uint8_t *on;
+	uint32_t n_stack, next, n_comp;
+	const profdb_cg *cg;
+	uint32_t *first, *adj;      /* callees of each function (CSR) */
+} scc;
+
+static void scc_visit(scc *s, uint32_t v)
+{
+	/* recursive Tarjan: call depth is bounded by the sample's call depth */
+	s->index[v] = s->low[v] = s->next++;
+	s->stack[s->n_stack++] = v;
+	s->on[v] = 1;
+	for (uint32_t k = s->first[v]; k < s->first[v + 1]; k++) {
+		uint32_t w = s->adj[k];
+		if (s->index[w] == UINT32_MAX) {
+			scc_visit(s, w);
+			if (s->low[w] < s->low[v])
+				s->low[v] = s->low[w];
+		} else if (s->on[w] && s->index[w] < s->low[v]) {
+			s->low[v] = s->index[w];
+		}
+	}
+	if (s->low[v] != s->index[v])
+		return;
+	uint32_t c = s->n_comp++, w;
+	s->size[c] = 0;
+	do {
+		w = s->stack[--s->n_stack];
+		s->on[w] = 0;
+		s->comp[w] = c;
+		s->size[c]++;
+	} while (w != v);
+}
+
+/* cyclic[f] = 1 when f lies on a cycle of the call graph (a self call
+ * included). */
+static uint8_t *cyclic_functions(const profdb_cg *cg)
+{
+	uint32_t nf = (uint32_t)profdb_cg_function_count(cg), ne = (uint32_t)profdb_cg_call_count(cg);
+	scc s = {0};
+	s.cg = cg;
+	s.first = calloc(nf + 2, sizeof *s.first);
+	s.adj = malloc((ne + 1) * sizeof *s.adj);
+	uint8_t *cyc = calloc(nf + 1, 1);
+	cr_assert(s.first && s.adj && cyc);
+	for (uint32_t i = 0; i < ne; i++) {
+		profdb_cg_call c;
+		cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, i, &c), 1);
+		s.first[c.caller + 2]++;
+		if (c.caller == c.callee)
+			cyc[c.caller] = 1;
+	}
+	for (uint32_t f = 0; f < nf; f++)
+		s.first[f + 2] += s.first[f + 1];
+	for (uint32_t i = 0; i < ne; i++) {
+		profdb_cg_call c;
+		profdb_cg_call_get(cg, PROFDB_CG_ALL, i, &c);
+		s.adj[s.first[c.caller + 1]++] = c.callee;
+	}
+	s.index = malloc((nf + 1) * sizeof *s.index);
+	s.low = malloc((nf + 1) * sizeof *s.low);
+	s.stack = malloc((nf + 1) * sizeof *s.stack);
+	s.comp = malloc((nf + 1) * sizeof *s.comp);
+	s.size = malloc((nf + 1) * sizeof *s.size);
+	s.on = calloc(nf + 1, 1);
+	cr_assert(s.index && s.low && s.stack && s.comp && s.size && s.on);
+	memset(s.index, 0xff, (nf + 1) * sizeof *s.index);
+	for (uint32_t f = 0; f < nf; f++)
+		if (s.index[f] == UINT32_MAX)
+			scc_visit(&s, f);
+	for (uint32_t f = 0; f < nf; f++)
+		if (s.size[s.comp[f]] > 1)
+			cyc[f] = 1;
+	free(s.first);
+	free(s.adj);
+	free(s.index);
+	free(s.low);
+	free(s.stack);
+	free(s.comp);
+	free(s.size);
+	free(s.on);
+	return cyc;
+}
+
+/* Does every line row of function @p f lie in its own fl= file? Then
+ * callgrind_annotate's file:function key holds the function whole. */
+static int rows_in_own_file(const profdb_cg *cg, uint32_t f)
+{
+	profdb_cg_function fx;
+	profdb_cg_function_get(cg, f, &fx);
+	for (uint32_t k = 0; k < n_lines(cg, f); k++) {
+		profdb_cg_line l;
+		fn_line(cg, f, k, &l);
+		if (l.file_len != fx.file_len || memcmp(l.file, fx.file, l.file_len) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void compare_annotate_inclusive(const char *rel)
+{
+	const char *tool = annotate_path();
+	if (!tool)
+		cr_skip_test("callgrind_annotate not installed");
+	char *path = tc_sample_path(rel);
+	if (!path)
+		cr_skip_test("sample data absent");
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open(&cg, path, NULL), 0, "%s", profdb_error_message());
+	uint8_t *cyc = cyclic_functions(cg);
+	const uint64_t *total;
+	profdb_cg_totals(cg, PROFDB_CG_ALL, &total);
+	char *cmd;
+	cr_assert(asprintf(&cmd, "%s --inclusive=yes --threshold=100 --auto=no '%s' 2>/dev/null",
+	                   tool, path) >= 0);
+	FILE *f = popen(cmd, "r");
+	cr_assert(f);
+	char line[8192];
+	int in_table = 0, equal = 0, cyclic = 0;
+	int64_t nf = profdb_cg_function_count(cg);
+	while (fgets(line, sizeof line, f)) {
+		char *pct = strstr(line, "%)  ");
+		if (strstr(line, "file:function")) {
+			in_table = 1;
+			continue;
+		}
+		if (!in_table || !pct)
+			continue;
+		uint64_t v = 0;
+		for (char *c = line; c < pct && *c != '('; c++)
+			if (*c >= '0' && *c <= '9')
+				v = v * 10 + (uint64_t)(*c - '0');
+		char *key = pct + 4;
+		key[strcspn(key, "\n")] = 0;
+		char *br = strrchr(key, '[');
+		if (br && br > key && br[-1] == ' ')
+			br[-1] = 0;
+		char *colon = strchr(key, ':');
+		cr_assert(colon, "line: %s", line);
+		*colon = 0;
+		const char *file = key, *fn = colon + 1;
+		/* the functions of that key: all whole (rows in their own file) */
+		uint64_t sum = 0;
+		int n = 0, whole = 1, any_cyclic = 0;
+		for (int64_t i = 0; i < nf; i++) {
+			profdb_cg_function fx;
+			profdb_cg_function_get(cg, (uint32_t)i, &fx);
+			if (!name_is(fx.name, fx.name_len, fn) || !name_is(fx.file, fx.file_len, file))
+				continue;
+			n++;
+			whole &= rows_in_own_file(cg, (uint32_t)i);
+			any_cyclic |= cyc[i];
+			sum += incl_of(cg, (uint32_t)i)[0];
+		}
+		if (n == 0 || !whole)
+			continue;   /* inlined code: annotate splits the function by file */
+		if (any_cyclic) {   /* the rules differ; the total bounds ours (below) */
+			cyclic++;
+			continue;
+		}
+		cr_assert_eq(sum, v, "%s: %s:%s: callgrind_annotate --inclusive=yes %lu, profdb %lu",
+		             rel, file, fn, (unsigned long)v, (unsigned long)sum);
+		equal++;
+	}
+	pclose(f);
+	for (int64_t i = 0; i < nf; i++)
+		cr_assert_leq(incl_of(cg, (uint32_t)i)[0], total[0], "%s: never above the total", rel);
+	cr_assert_gt(equal, 5, "%s: only %d functions compared (%d in cycles)", rel, equal, cyclic);
+	free(cyc);
+	cg_close(cg);
+	free(cmd);
+	free(path);
+}
+
+Test(callgrind_annotate, inclusive_default_ls, .timeout = 180)
+{
+	compare_annotate_inclusive("callgrind/valgrind/01_default_ls.out");
+}
+
+Test(callgrind_annotate, inclusive_recursion, .timeout = 120)
+{
+	compare_annotate_inclusive("callgrind/valgrind/22_recursion.out");
+}
+
+Test(callgrind_annotate, inclusive_sqlite, .timeout = 180)
+{
+	compare_annotate_inclusive("callgrind/valgrind/04_nocompress_sqlite.out");
+}
+
+/* ---- name/position compression: two recordings of the same program ---------------
+ * valgrind writes names once and refers to them by (id) and positions
+ * relative to the previous line by default; --compress-strings=no
+ * --compress-pos=no writes everything out. The program is deterministic,
+ * so both recordings must decode to the same functions with the same self
+ * and inclusive costs and the same calls. */
+
+static char *record(const char *dir, const char *prog, const char *name, const char *flags)
+{
+	char *out, *cmd;
+	cr_assert(asprintf(&out, "%s/%s", dir, name) >= 0);
+	cr_assert(asprintf(&cmd, "valgrind --tool=callgrind %s --callgrind-out-file='%s' '%s' "
+	                   ">/dev/null 2>&1", flags, out, prog) >= 0);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	free(cmd);
+	return out;
+}
+
+/* Index of the function with the same (object, file, name) in @p cg. */
+static int64_t same_function(const profdb_cg *cg, const profdb_cg_function *want)
+{
+	int64_t n = profdb_cg_function_count(cg);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		profdb_cg_function_get(cg, (uint32_t)i, &f);
+		if (f.name_len == want->name_len && f.file_len == want->file_len &&
+		    f.object_len == want->object_len && !memcmp(f.name, want->name, f.name_len) &&
+		    !memcmp(f.file, want->file, f.file_len) && !memcmp(f.object, want->object, f.object_len))
+			return i;
+	}
+	return -1;
+}
+
+Test(callgrind_valgrind, compressed_and_plain_recordings_agree, .timeout = 300)
+{
+	const char *prog = getenv("PROFDB_SAMPLE_PROG");
+	if (!prog || access(prog, X_OK) != 0)
+		cr_skip_test("the sample program is not built");
+	if (system("valgrind --version >/dev/null 2>&1") != 0)
+		cr_skip_test("valgrind is not installed");
+	char dir[] = "/tmp/profdb-cg-pair-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	char *a = record(dir, prog, "compressed.out", "");
+	char *b = record(dir, prog, "plain.out", "--compress-strings=no --compress-pos=no");
+	profdb_cg *ca, *cb;
+	cr_assert_eq(profdb_cg_open(&ca, a, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_open(&cb, b, NULL), 0, "%s", profdb_error_message());
+	/* the plain file really is uncompressed: no "fn=(id)" references
+	 * ("fn=(below main)" is a name) */
+	size_t n;
+	unsigned char *text = tc_slurp(b, &n);
+	cr_assert(text);
+	for (const unsigned char *p = text; (p = memmem(p, n - (size_t)(p - text), "fn=(", 4));
+	     p += 4)
+		cr_assert(p + 4 >= text + n || p[4] < '0' || p[4] > '9', "a compressed name");
+	free(text);
+	int64_t nf = profdb_cg_function_count(ca);
+	cr_assert_eq(nf, profdb_cg_function_count(cb));
+	cr_assert_eq(profdb_cg_call_count(ca), profdb_cg_call_count(cb));
+	int ne = profdb_cg_event_count(ca);
+	cr_assert_gt(nf, 10);
+	for (int64_t i = 0; i < nf; i++) {
+		profdb_cg_function f;
+		profdb_cg_function_get(ca, (uint32_t)i, &f);
+		int64_t j = same_function(cb, &f);
+		cr_assert_geq(j, 0, "function %.*s missing from the plain recording", (int)f.name_len,
+		              f.name);
+		const uint64_t *sa, *sb, *ia, *ib;
+		profdb_cg_self(ca, PROFDB_CG_ALL, (uint32_t)i, &sa);
+		profdb_cg_self(cb, PROFDB_CG_ALL, (uint32_t)j, &sb);
+		profdb_cg_inclusive(ca, PROFDB_CG_ALL, (uint32_t)i, &ia);
+		profdb_cg_inclusive(cb, PROFDB_CG_ALL, (uint32_t)j, &ib);
+		for (int e = 0; e < ne; e++) {
+			cr_assert_eq(sa[e], sb[e], "%.*s: self", (int)f.name_len, f.name);
+			cr_assert_eq(ia[e], ib[e], "%.*s: inclusive", (int)f.name_len, f.name);
+		}
+	}
+	profdb_cg_close(ca);
+	profdb_cg_close(cb);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	free(a);
+	free(b);
+}
+
 TC_MAIN

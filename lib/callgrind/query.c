@@ -17,8 +17,8 @@
  * and callee index), and an edge makes its caller the parent of its callee
  * when the callee has no parent yet and the caller is not below the callee
  * (that would close a cycle). Functions left without a parent become
- * children of the root, ordered by inclusive cost of the first event,
- * heaviest first (then by index); other children follow the order their
+ * children of the root, ordered by self + outgoing call cost of the first
+ * event, heaviest first (then by index); other children follow the order their
  * edges were taken in. The tree is built on first use, thread-safely, in
  * O(E log E) time and 16 bytes per function; the whole call graph stays
  * available through profdb_get_cg(). */
@@ -288,6 +288,11 @@ static int cmp_root(const void *a, const void *b)
 	return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* Union-find over functions; the representative of a set is its tree's
  * root (an unattached function is its own representative). */
 static uint32_t find(uint32_t *uf, uint32_t x)
@@ -363,16 +368,26 @@ static int build_tree(void *arg)
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
-	nr = 0;
-	for (uint32_t c = 1; c < nc; c++) {
-		if (q->parent[c] != PROFDB_NONE)
-			continue;
-		const uint64_t *inc = NULL;
-		if (cg->n_events && (r = profdb_cg_inclusive(cg, PROFDB_CG_ALL, c - 1, &inc)) < 0)
-			goto out;
-		rk[nr++] = (root_key){inc ? inc[0] : 0, c};
+	/* Their weight: self + outgoing calls (first event). Not the inclusive
+	 * cost, which would need the inclusive table that `top` by exclusive
+	 * cost never builds; the two differ only inside cycles. */
+	uint64_t *weight = calloc(nc, sizeof *weight);
+	if (!weight) {
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
+		goto out;
 	}
-	r = 0;
+	if (cg->n_events) {
+		for (uint32_t f = 0; f < nf; f++)
+			weight[f + 1] = cg->self[(size_t)f * cg->n_events];
+		for (uint32_t i = 0; i < ne; i++)
+			if (ek[i].caller != ek[i].callee)
+				weight[ek[i].caller] = sat_add(weight[ek[i].caller], ek[i].cost);
+	}
+	nr = 0;
+	for (uint32_t c = 1; c < nc; c++)
+		if (q->parent[c] == PROFDB_NONE)
+			rk[nr++] = (root_key){weight[c], c};
+	free(weight);
 	qsort(rk, nr, sizeof *rk, cmp_root);
 	for (uint32_t i = 0; i < nr; i++)
 		link_child(q, last, 0, rk[i].fn);

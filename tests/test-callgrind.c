@@ -595,6 +595,42 @@ Test(callgrind, derived_events)
 }
 
 /* Two parts in one file are two profiles; the sums are over both. */
+/* A part that kept the previous part's columns (no events: of its own) and
+ * then meets an events: line after body lines: the new columns start a new
+ * part, so the lines before them are re-read (line detail) with the columns
+ * they were parsed with. Found by fuzzing: the detail rows used to disagree
+ * with the self cost. */
+Test(callgrind, events_after_body_start_a_part)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir Dr\n"
+	                        "fn=(1) main\n"
+	                        "1 2 1\n"
+	                        "part: 2\n"
+	                        "fn=(1)\n"
+	                        "1 5 7\n"
+	                        "events: Dr Ir\n"
+	                        "fn=(1)\n"
+	                        "2 3 4\n",
+	                        &w);
+	cr_assert_eq(profdb_cg_profile_count(cg), 3);
+	const uint64_t *c;
+	cr_assert_eq(profdb_cg_self(cg, 1, 0, &c), 1);
+	cr_assert(c[0] == 5 && c[1] == 7, "part 2 keeps Ir Dr");
+	cr_assert_eq(profdb_cg_self(cg, 2, 0, &c), 1);
+	cr_assert(c[0] == 4 && c[1] == 3, "the third part reads Dr Ir");
+	for (uint32_t p = 0; p < 3; p++) {
+		profdb_cg_detail *d;
+		cr_assert_eq(profdb_cg_detail_new(cg, p, 0, &d), 0, "%s", profdb_error_message());
+		profdb_cg_line l;
+		cr_assert_eq(profdb_cg_detail_line(d, 0, &l), 0);
+		cr_assert_eq(profdb_cg_self(cg, p, 0, &c), 1);
+		cr_assert(l.self[0] == c[0] && l.self[1] == c[1], "profile %u", p);
+		profdb_cg_detail_free(d);
+	}
+	cg_close(cg);
+}
+
 Test(callgrind, profiles_keep_parts_apart)
 {
 	warns w = {0};

@@ -34,6 +34,7 @@ typedef struct parser {
 	/* part */
 	uint32_t prof;                   /* current profile, CG_EMPTY before one */
 	int part_has_events;
+	int part_has_body;               /* a body line opened a segment in this part */
 	uint32_t n_cols;                 /* columns of the part's events: line */
 	uint32_t colmap[CG_MAX_EVENTS];  /* column -> event */
 	uint32_t n_pos;
@@ -515,6 +516,7 @@ static void end_part(parser *ps)
 	close_seg(ps);
 	ps->prof = CG_EMPTY;
 	ps->part_has_events = 0;
+	ps->part_has_body = 0;
 	ps->n_pos = 1;
 	ps->pos_kind[0] = CG_POS_LINE;
 	memset(ps->pos, 0, sizeof ps->pos);
@@ -683,6 +685,7 @@ static int need_seg(parser *ps)
 	int r = need_fn(ps);
 	if (r < 0)
 		return r;
+	ps->part_has_body = 1;
 	profdb_cg *cg = ps->cg;
 	r = profdb__cg_grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1,
 	                    sizeof *cg->segs);
@@ -1206,10 +1209,12 @@ static int header_line(parser *ps, const char *k, size_t kn, const char *v, cons
 	profdb_cg *cg = ps->cg;
 	int r;
 	/* KCachegrind's rule: these start a new part once the current one has
-	 * seen events:. */
+	 * seen events:. So they do once it has body lines: a part that kept the
+	 * previous part's columns and then redefines them must not have its
+	 * earlier lines re-read (detail.c) with the new columns. */
 	int starts = key_is(k, kn, "events") || key_is(k, kn, "positions") ||
 	             key_is(k, kn, "part") || key_is(k, kn, "pid") || key_is(k, kn, "thread");
-	if (starts && ps->part_has_events) {
+	if (starts && (ps->part_has_events || ps->part_has_body)) {
 		uint32_t keep_cols = ps->n_cols;
 		end_part(ps);
 		ps->n_cols = keep_cols;  /* columns stay until the next events: */

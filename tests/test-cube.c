@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1328,4 +1329,169 @@ Test(cube, query_backend)
 	cr_assert(num.as.f64 == sev);
 	profdb_close(db);
 	free(b.data);
+}
+
+/* ---- structured dtypes: CubeLib's value arithmetic ------------------------------------ */
+/* Expected values are worked out by hand from the fields tw_cube_write_dtypes stores
+ * (tests/writer/cube.c, dt_cells) with the rules of lib/cube/severity.c. */
+
+static void expect_fields(const profdb_cube *c, uint32_t m, uint32_t cnode,
+                          profdb_cube_item where, uint32_t id, unsigned flags,
+                          const double *want, int n)
+{
+	double got[16];
+	int r = profdb_cube_severity_fields(c, m, cnode, where, id, flags, got, 16);
+	cr_assert_eq(r, n, "metric %u cnode %u: %d fields (%s)", m, cnode, r,
+	             profdb_error_message());
+	for (int i = 0; i < n; i++)
+		cr_assert(absd(got[i] - want[i]) <= 1e-12 * maxd(1, absd(want[i])),
+		          "metric %u cnode %u field %d: %.17g, want %.17g", m, cnode, i, got[i],
+		          want[i]);
+}
+
+static double sev_of(const profdb_cube *c, uint32_t m, uint32_t cnode, profdb_cube_item where,
+                     uint32_t id, unsigned flags)
+{
+	double d;
+	cr_assert_eq(profdb_cube_severity(c, m, cnode, where, id, flags, &d), 0, "%s",
+	             profdb_error_message());
+	return d;
+}
+
+static void check_dtypes(unsigned flags)
+{
+	const unsigned I = PROFDB_CUBE_CALL_INCLUSIVE;
+	const profdb_cube_item L = PROFDB_CUBE_ITEM_LOCATION, ALL = PROFDB_CUBE_ITEM_CUBE;
+	tw_blob b;
+	cr_assert_eq(tw_cube_write_dtypes(&b, flags), 0);
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0, "%s", profdb_error_message());
+	static const uint32_t vsize[TW_CUBE_DT_METRICS] = {16, 16, 36, 48, 24, 16, 36, 848, 48};
+	for (uint32_t m = 0; m < TW_CUBE_DT_METRICS; m++) {
+		profdb_cube_metric mm;
+		cr_assert_eq(profdb_cube_metric_get(c, m, &mm), 0);
+		cr_assert_eq(mm.value_size, vsize[m], "metric %u", m);
+	}
+	double d;
+	/* stored cells as one number (getDouble) */
+	cr_assert_eq(profdb_cube_value(c, 0, 0, 0, &d), 1);
+	cr_assert(absd(d - sqrt(5)) < 1e-15);
+	cr_assert_eq(profdb_cube_value(c, 1, 0, 1, &d), 1);
+	cr_assert(d == 0.25);
+	cr_assert_eq(profdb_cube_value(c, 1, 2, 0, &d), 0); /* no row: neutral */
+	cr_assert(d == 0);
+	cr_assert_eq(profdb_cube_value(c, 2, 0, 0, &d), 1);
+	cr_assert(d == 2);
+	cr_assert_eq(profdb_cube_value(c, 2, 1, 1, &d), 1); /* N = 0, sum 0 */
+	cr_assert(d == 0);
+	cr_assert_eq(profdb_cube_value(c, 3, 0, 0, &d), 1);
+	cr_assert(d == 4);
+	cr_assert_eq(profdb_cube_value(c, 4, 0, 1, &d), 1);
+	cr_assert(d == 15);
+	cr_assert_eq(profdb_cube_value(c, 7, 0, 0, &d), -ENOTSUP);
+
+	/* COMPLEX: component-wise */
+	expect_fields(c, 0, 0, L, 0, I, (double[]){2.5, 2}, 2);
+	expect_fields(c, 0, 0, ALL, 0, I, (double[]){7.5, 6}, 2);
+	cr_assert(absd(sev_of(c, 0, 0, ALL, 0, I) - sqrt(92.25)) < 1e-14);
+	/* RATE: a/b (+) c/d = (ad + cb) / bd; the missing row is 0/1 */
+	expect_fields(c, 1, 0, L, 0, I, (double[]){24, 6}, 2);
+	expect_fields(c, 1, 0, L, 1, I, (double[]){9, 4}, 2);
+	expect_fields(c, 1, 0, ALL, 0, I, (double[]){150, 24}, 2);
+	cr_assert(sev_of(c, 1, 0, ALL, 0, I) == 6.25);
+	expect_fields(c, 1, 2, ALL, 0, 0, (double[]){0, 1}, 2);
+	/* TAU_ATOMIC: N and sums add, min of mins, max of maxes; a stored 0 counts */
+	expect_fields(c, 2, 0, L, 0, I, (double[]){6, 0.5, 7, 14.5, 64.25}, 5);
+	expect_fields(c, 2, 0, ALL, 0, I, (double[]){9, -1, 7, 19.5, 91.25}, 5);
+	cr_assert(sev_of(c, 2, 0, ALL, 0, I) == 19.5 / 9);
+	cr_assert(sev_of(c, 2, 1, L, 1, 0) == 0);
+	/* HISTOGRAM: the left bins stay, the right ones are spread over the merged range */
+	expect_fields(c, 3, 0, L, 0, I, (double[]){0, 8, 3, 1, 1, 3}, 6);
+	expect_fields(c, 3, 0, L, 1, I, (double[]){0, 6, 1, 6, 7, 8}, 6);
+	expect_fields(c, 3, 0, ALL, 0, I, (double[]){0, 8, 6, 1 + 4 + 14.0 / 3, 1 + 7.0 / 3 + 8, 3},
+	              6);
+	cr_assert(absd(sev_of(c, 3, 0, ALL, 0, I) - 30) < 1e-12);
+	expect_fields(c, 3, 0, ALL, 0, 0, (double[]){0, 4, 4, 8, 1, 1}, 6);
+	/* an invalid histogram (min +DBL_MAX) still sums its bins, but adds nothing */
+	cr_assert(sev_of(c, 3, 2, L, 0, 0) == 20);
+	expect_fields(c, 3, 2, ALL, 0, 0, (double[]){2, 6, 0, 0, 8, 0}, 6);
+	/* NDOUBLES: element-wise */
+	expect_fields(c, 4, 0, ALL, 0, I, (double[]){15, 27, 39}, 3);
+	cr_assert(sev_of(c, 4, 0, ALL, 0, I) == 81);
+	/* INCLUSIVE RATE: exclusive = own (-) children */
+	expect_fields(c, 5, 0, L, 0, 0, (double[]){14, 8}, 2);
+	expect_fields(c, 5, 0, L, 1, 0, (double[]){0, 8}, 2);
+	expect_fields(c, 5, 0, ALL, 0, 0, (double[]){112, 64}, 2);
+	cr_assert(sev_of(c, 5, 0, ALL, 0, 0) == 1.75);
+	expect_fields(c, 5, 0, ALL, 0, I, (double[]){56, 8}, 2);
+	/* INCLUSIVE TAU_ATOMIC: N wraps as a uint32; min (-) is max, max (-) is min */
+	expect_fields(c, 6, 0, L, 0, 0, (double[]){2, 2, 2, 6, 16}, 5);
+	cr_assert(sev_of(c, 6, 0, L, 0, 0) == 3);
+	expect_fields(c, 6, 0, L, 1, 0, (double[]){4294967294.0, 1, 0, -2, -2}, 5);
+	cr_assert(sev_of(c, 6, 0, L, 1, 0) == -2 / 4294967294.0);
+	/* SCALE_FUNC: rows only */
+	cr_assert_eq(profdb_cube_severity(c, 7, 0, ALL, 0, 0, &d), -ENOTSUP);
+	cr_assert(strstr(profdb_error_message(), "SCALE_FUNC"));
+	unsigned char row[2 * 848];
+	cr_assert_eq(profdb_cube_row(c, 7, 0, row, sizeof row), 1);
+	/* INCLUSIVE HISTOGRAM: CubeLib's (-) does nothing */
+	expect_fields(c, 8, 0, L, 0, 0, (double[]){0, 4, 1, 2, 3, 4}, 6);
+	/* argument checks */
+	double few[1];
+	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, ALL, 0, 0, few, 1), -ERANGE);
+	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, ALL, 0, PROFDB_CUBE_METRIC_EXCLUSIVE, few,
+	                                         1), -EINVAL);
+	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, ALL, 0, 0, NULL, 0), -EINVAL);
+	cr_assert_eq(profdb_cube_severity_fields(c, 9, 0, ALL, 0, 0, few, 1), -ENOENT);
+	profdb_cube_close(c);
+
+	/* the query interface: scoped values are the single numbers */
+	profdb_input in = {"dtypes.cubex", b.data, b.size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb_number num;
+	cr_assert_eq(profdb_inclusive(db, 0, 0, 1, &num), 1);
+	cr_assert(num.as.f64 == 4);
+	cr_assert_eq(profdb_exclusive(db, 0, 0, 5, &num), 1);
+	cr_assert(num.as.f64 == 1.75);
+	cr_assert_eq(profdb_value(db, 0, 0, 0, &num), 1);
+	cr_assert(absd(num.as.f64 - sqrt(5)) < 1e-15);
+	profdb_close(db);
+	free(b.data);
+}
+
+Test(cube, dtypes)
+{
+	check_dtypes(0);
+	check_dtypes(TW_CUBE_BIG_ENDIAN);
+}
+
+/* The real file with every dtype: aggregates checked by hand against its stored cells
+ * (sums of the per-cnode values; a histogram keeps its mass). */
+Test(cube, real_dtypes)
+{
+	char *path = tc_sample_path("cube/pycubexr-cube-values_example.cubex");
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open(&c, path, NULL), 0, "%s", profdb_error_message());
+	const unsigned I = PROFDB_CUBE_CALL_INCLUSIVE;
+	const profdb_cube_item ALL = PROFDB_CUBE_ITEM_CUBE;
+	/* TAU_ATOMIC (EXCLUSIVE): 11 + 21 + 42 samples; a stored all-zero cell gives min 0 */
+	expect_fields(c, 12, 0, ALL, 0, I, (double[]){74, 0, 37, 796, 14338}, 5);
+	cr_assert(sev_of(c, 12, 0, ALL, 0, I) == 796.0 / 74);
+	/* COMPLEX (INCLUSIVE): root (4, 10) minus children (4, 26) and (34, 12.6) */
+	expect_fields(c, 16, 0, ALL, 0, 0, (double[]){-34, -28.6}, 2);
+	expect_fields(c, 16, 0, ALL, 0, I, (double[]){4, 10}, 2);
+	/* NDOUBLES(10) (INCLUSIVE): stored root sums */
+	expect_fields(c, 14, 0, ALL, 0, I, (double[]){6, 10, 14, 18, 22, 26, 30, 34, 38, 42}, 10);
+	cr_assert(sev_of(c, 14, 0, ALL, 0, I) == 240);
+	/* HISTOGRAM(5) (EXCLUSIVE): three cnodes of 40 each, range 1 .. 41 */
+	double h[7];
+	cr_assert_eq(profdb_cube_severity_fields(c, 13, 0, ALL, 0, I, h, 7), 7);
+	cr_assert(h[0] == 1 && h[1] == 41);
+	cr_assert(absd(sev_of(c, 13, 0, ALL, 0, I) - 120) < 1e-9);
+	/* SCALE_FUNC: rows only */
+	double d;
+	cr_assert_eq(profdb_cube_severity(c, 15, 0, ALL, 0, 0, &d), -ENOTSUP);
+	profdb_cube_close(c);
+	free(path);
 }

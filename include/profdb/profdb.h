@@ -680,12 +680,15 @@ PROFDB_EXPORT int profdb_cube_cnode_param(const profdb_cube *cube, uint32_t cnod
 
 /** The stored value of (metric, cnode, location) as a double: exclusive for
  *  EXCLUSIVE metrics, inclusive for INCLUSIVE ones (see the metric's kind).
- *  Integers are converted; a missing row gives the neutral value (0, or
+ *  Integers are converted; the structured dtypes give CubeLib's single
+ *  number (getDouble): COMPLEX |z|, RATE main/duration (NaN for duration 0),
+ *  TAU_ATOMIC sum/N (sum/1e-256 when N = 0), HISTOGRAM and NDOUBLES the sum
+ *  of their bins / doubles. A missing row gives the neutral value (0, or
  *  +DBL_MAX / -DBL_MAX for MINDOUBLE / MAXDOUBLE).
  *  @return 1 stored, 0 neutral (no row, or a metric without data),
- *          -ENOENT (an id out of range), -ENOTSUP (a dtype that is not one
- *          number: read it with profdb_cube_row()), -EBADMSG (a compressed
- *          row that does not inflate), -ENOMEM. @since 0.2 */
+ *          -ENOENT (an id out of range), -ENOTSUP (SCALE_FUNC, which is not
+ *          one number: read it with profdb_cube_row()), -EBADMSG (a
+ *          compressed row that does not inflate), -ENOMEM. @since 0.2 */
 PROFDB_EXPORT int profdb_cube_value(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
                                     uint32_t location, double *out);
 
@@ -760,17 +763,37 @@ enum {
  *  (PROFDB_CUBE_ITEM_LOCATION, _LOCATION_GROUP, _SYSTEM_NODE, or _CUBE
  *  for every location) and, with PROFDB_CUBE_METRIC_EXCLUSIVE, made
  *  metric-exclusive. Computed in double in a fixed order, documented in
- *  doc/FORMATS.md ("Cube"): + for most dtypes, min / max for MINDOUBLE /
- *  MAXDOUBLE; missing rows are neutral; UINT64 values above
- *  0xFFFFFFFFFFFFFBFF count as 0, as in CubeLib. Nothing is cached: the
- *  cost is the subtree's rows (inclusive view) or the children's rows
- *  (exclusive view of an INCLUSIVE metric).
+ *  doc/FORMATS.md ("Cube"), with the arithmetic of CubeLib's value class
+ *  for the dtype: + for numbers, min / max for MINDOUBLE / MAXDOUBLE, per
+ *  field for COMPLEX / NDOUBLES, fractions for RATE, count, min, max, sums
+ *  for TAU_ATOMIC, rebinning for HISTOGRAM; the result is the aggregate's
+ *  single number (as profdb_cube_value() describes). Missing rows are
+ *  neutral; UINT64 values above 0xFFFFFFFFFFFFFBFF count as 0, as in
+ *  CubeLib. Nothing is cached: the cost is the subtree's rows (inclusive
+ *  view) or the children's rows (exclusive view of an INCLUSIVE metric).
  *  @return 0, -ENOENT (an id or index out of range), -ENOTSUP (a derived
- *          metric, which is not evaluated, or a dtype that is not one
- *          number), -EINVAL, -EBADMSG, -ENOMEM. @since 0.2 */
+ *          metric, which is not evaluated, or SCALE_FUNC), -EINVAL,
+ *          -EBADMSG, -EFBIG (rows beyond max_memory), -ENOMEM. @since 0.2 */
 PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
                                        profdb_cube_item where, uint32_t where_id,
                                        unsigned flags, double *out);
+
+/** The aggregate of profdb_cube_severity() before it becomes one number:
+ *  the fields of CubeLib's value, in this order:
+ *    integers, DOUBLE, MIN/MAXDOUBLE  1: the number
+ *    COMPLEX                          2: re, im
+ *    RATE                             2: main, duration (neutral 0, 1)
+ *    TAU_ATOMIC                       5: N, min, max, sum, sum2
+ *    HISTOGRAM(n)                 n + 2: min, max, n bins
+ *    NDOUBLES(n)                      n: the doubles
+ *  @p flags: PROFDB_CUBE_CALL_INCLUSIVE or 0 (metric-exclusive values
+ *  exist only as numbers: -EINVAL).
+ *  @return the number of fields written (>= 0), -ERANGE (@p n_fields too
+ *          small), and the codes of profdb_cube_severity(). @since 0.2 */
+PROFDB_EXPORT int profdb_cube_severity_fields(const profdb_cube *cube, uint32_t metric,
+                                              uint32_t cnode, profdb_cube_item where,
+                                              uint32_t where_id, unsigned flags,
+                                              double *fields, size_t n_fields);
 
 /* ---- end of Cube -------------------------------------------------------- */
 

@@ -200,9 +200,10 @@ int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
                          const unsigned char **row, unsigned char **tmp);
 /* 0, or +-DBL_MAX for MIN/MAXDOUBLE. */
 double profdb__cube_neutral(const cube_metric *m);
-/* Column @p location of a stored row as one number. Scalar dtypes as
- * stored; COMPLEX |z|, RATE main/duration (NaN for duration 0), TAU_ATOMIC
- * sum/N, NDOUBLES the sum, HISTOGRAM the sum of its bins, SCALE_FUNC NaN.
+/* Column @p location of a stored row as one number, CubeLib's getDouble():
+ * scalar dtypes as stored; COMPLEX |z|, RATE main/duration (NaN for duration
+ * 0), TAU_ATOMIC sum/N (sum/1e-256 for N = 0), NDOUBLES the sum, HISTOGRAM
+ * the sum of its bins, SCALE_FUNC NaN.
  * @p cubelib: UINT64 values CubeLib turns into 0 give 0. */
 double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_t location,
                          int cubelib);

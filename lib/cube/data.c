@@ -482,7 +482,7 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 		return profdb__fail(-ENOENT, "%s: no location %" PRIu32 " (%" PRIu32 " locations)",
 		                    c->path, location, c->n_locs);
 	cube_metric *m = &c->metrics[metric];
-	if (m->dtype > PROFDB_CUBE_MAXDOUBLE)
+	if (m->dtype == PROFDB_CUBE_SCALE_FUNC)
 		return profdb__fail(-ENOTSUP, "%s: metric %" PRIu32 " ('%s') has dtype %s, not one "
 		                    "number; use profdb_cube_row()", c->path, metric,
 		                    profdb__cube_s(c, m->name), profdb__cube_s(c, m->dtype_text));
@@ -533,8 +533,11 @@ double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_
 		return dur == 0.0 ? NAN : num / dur;
 	}
 	case PROFDB_CUBE_TAU_ATOMIC: {
+		/* the average, CubeLib's default view: sum / N, and for N = 0
+		 * sum / 1e-256 (0 for the usual sum 0), as TauAtomicValue does */
 		uint32_t n = ld32(v, s);
-		return n ? f64_at(v + 4 + 16, s) / n : 0.0; /* sum / N */
+		double sum = f64_at(v + 4 + 16, s);
+		return n ? sum / n : sum / 1e-256;
 	}
 	case PROFDB_CUBE_NDOUBLES: case PROFDB_CUBE_HISTOGRAM: {
 		/* the sum of the doubles (a histogram's bins, after min and max) */

@@ -75,3 +75,9 @@ PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, ui
                                        unsigned flags, double *out)
 { (void)c, (void)metric, (void)cnode, (void)where, (void)where_id, (void)flags, (void)out;
   NO_HANDLE; }
+PROFDB_EXPORT int profdb_cube_severity_fields(const profdb_cube *c, uint32_t metric,
+                                              uint32_t cnode, profdb_cube_item where,
+                                              uint32_t where_id, unsigned flags,
+                                              double *fields, size_t n_fields)
+{ (void)c, (void)metric, (void)cnode, (void)where, (void)where_id, (void)flags, (void)fields,
+  (void)n_fields; NO_HANDLE; }

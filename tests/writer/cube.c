@@ -401,3 +401,136 @@ int tw_cube_write(tw_blob *out, unsigned flags, const char *anchor)
 	*out = tar;
 	return 0;
 }
+
+/* ---- the structured-dtype sample (writer.h) ------------------------------------------- */
+
+/* Metric m: dtype text, 1 if INCLUSIVE, doubles per cell (TAU_ATOMIC: its
+ * five fields, the first written as u32), and the cnode without a row
+ * (UINT32_MAX: none). */
+static const struct {
+	const char *dtype;
+	int inclusive, fields;
+	uint32_t missing;
+} dt_spec[TW_CUBE_DT_METRICS] = {
+	{"COMPLEX", 0, 2, UINT32_MAX},      {"RATE", 0, 2, 2},
+	{"TAU_ATOMIC", 0, 5, UINT32_MAX},   {"HISTOGRAM(4)", 0, 6, UINT32_MAX},
+	{"NDOUBLES(3)", 0, 3, 2},           {"RATE", 1, 2, UINT32_MAX},
+	{"TAU_ATOMIC", 1, 5, UINT32_MAX},   {"SCALE_FUNC", 0, 0, UINT32_MAX},
+	{"HISTOGRAM(4)", 1, 6, UINT32_MAX},
+};
+
+#define NO_MIN DBL_MAX
+#define NO_MAX (-DBL_MAX)
+
+/* dt_cells[metric][cnode][location]: the stored fields (tests/test-cube.c
+ * derives its expected aggregates from these by hand). */
+static const double dt_cells[TW_CUBE_DT_METRICS][TW_CUBE_DT_CNODES][TW_CUBE_DT_LOCATIONS][6] = {
+	{{{1, 2}, {3, 4}}, {{0.5, -1}, {2, 0}}, {{1, 1}, {0, 0}}},
+	{{{6, 2}, {1, 4}}, {{3, 3}, {2, 1}}, {{0}, {0}}},
+	{{{2, 1, 3, 4, 10}, {1, 5, 5, 5, 25}}, {{3, 0.5, 2, 3.5, 5.25}, {0, 0, 0, 0, 0}},
+	 {{1, 7, 7, 7, 49}, {2, -1, 1, 0, 2}}},
+	{{{0, 4, 1, 1, 1, 1}, {0, 2, 1, 2, 3, 4}}, {{0, 8, 2, 0, 0, 2}, {1, 3, 4, 0, 0, 0}},
+	 {{NO_MIN, NO_MAX, 5, 5, 5, 5}, {2, 6, 0, 0, 8, 0}}},
+	{{{1, 2, 3}, {4, 5, 6}}, {{10, 20, 30}, {0, 0, 0}}, {{0}, {0}}},
+	{{{10, 2}, {8, 4}}, {{3, 1}, {2, 2}}, {{1, 4}, {1, 1}}},
+	{{{5, 0.5, 9, 20, 100}, {1, 1, 1, 1, 1}}, {{2, 1, 9, 12, 80}, {3, 1, 1, 3, 3}},
+	 {{1, 2, 2, 2, 4}, {0, 0, 0, 0, 0}}},
+	{{{0}}},
+	{{{0, 4, 1, 2, 3, 4}, {0, 4, 1, 2, 3, 4}}, {{0, 4, 1, 2, 3, 4}, {0, 4, 1, 2, 3, 4}},
+	 {{0, 4, 1, 2, 3, 4}, {0, 4, 1, 2, 3, 4}}},
+};
+
+static int dt_cell(tw_blob *b, uint32_t m, uint32_t c, uint32_t l, int be)
+{
+	const double *v = dt_cells[m][c][l];
+	if (dt_spec[m].fields == 0)
+		return put_zero(b, 848); /* SCALE_FUNC: opaque */
+	int r = 0, first = 0;
+	if (!strcmp(dt_spec[m].dtype, "TAU_ATOMIC")) {
+		r |= put_u(b, (uint64_t)v[0], 4, be); /* packed: u32 N, then doubles */
+		first = 1;
+	}
+	for (int f = first; f < dt_spec[m].fields; f++)
+		r |= put_f64(b, v[f], be);
+	return r;
+}
+
+static char *dt_anchor(void)
+{
+	tw_blob b = {NULL, 0};
+	int r = putf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.4\">\n"
+	                 "<metrics>\n");
+	for (uint32_t m = 0; m < TW_CUBE_DT_METRICS; m++)
+		r |= putf(&b, "<metric id=\"%u\" type=\"%s\"><disp_name>m%u</disp_name>"
+		              "<uniq_name>m%u</uniq_name><dtype>%s</dtype><uom></uom><descr></descr>"
+		              "</metric>\n", m, dt_spec[m].inclusive ? "INCLUSIVE" : "EXCLUSIVE", m,
+		          m, dt_spec[m].dtype);
+	r |= putf(&b, "</metrics>\n<program>\n");
+	for (int i = 0; i < TW_CUBE_DT_CNODES; i++)
+		r |= putf(&b, "<region id=\"%d\" mod=\"d.c\"><name>r%d</name></region>\n", i, i);
+	r |= putf(&b, "<cnode id=\"0\" calleeId=\"0\"><cnode id=\"1\" calleeId=\"1\"/>"
+	              "<cnode id=\"2\" calleeId=\"2\"/></cnode>\n</program>\n<system>\n"
+	              "<systemtreenode Id=\"0\"><name>m</name><class>machine</class>\n"
+	              "<locationgroup Id=\"0\"><name>p</name><rank>0</rank><type>process</type>\n"
+	              "<location Id=\"0\"><name>t0</name><rank>0</rank><type>thread</type>"
+	              "</location>\n<location Id=\"1\"><name>t1</name><rank>1</rank>"
+	              "<type>thread</type></location>\n</locationgroup>\n</systemtreenode>\n"
+	              "</system>\n</cube>\n");
+	r |= put(&b, "", 1);
+	if (r) {
+		free(b.data);
+		return NULL;
+	}
+	return (char *)b.data;
+}
+
+int tw_cube_write_dtypes(tw_blob *out, unsigned flags)
+{
+	int be = (flags & TW_CUBE_BIG_ENDIAN) != 0, r = 0;
+	tw_blob tar = {NULL, 0};
+	out->data = NULL;
+	out->size = 0;
+	/* a root with two leaves: deep and wide order are both 0, 1, 2 */
+	for (uint32_t m = 0; m < TW_CUBE_DT_METRICS && r == 0; m++) {
+		tw_blob idx = {NULL, 0}, dat = {NULL, 0};
+		uint32_t n = 0;
+		for (uint32_t c = 0; c < TW_CUBE_DT_CNODES; c++)
+			n += c != dt_spec[m].missing;
+		r |= put(&idx, "CUBEX.INDEX", 11);
+		r |= put_u(&idx, 1, 4, be);
+		r |= put_u(&idx, 0, 2, be);
+		r |= put_u(&idx, 1, 1, be);
+		r |= put_u(&idx, n, 4, be);
+		r |= put(&dat, "CUBEX.DATA", 10);
+		for (uint32_t c = 0; c < TW_CUBE_DT_CNODES; c++) {
+			if (c == dt_spec[m].missing)
+				continue;
+			r |= put_u(&idx, c, 4, be);
+			for (uint32_t l = 0; l < TW_CUBE_DT_LOCATIONS; l++)
+				r |= dt_cell(&dat, m, c, l, be);
+		}
+		char name[32];
+		snprintf(name, sizeof name, "%u.data", m);
+		if (r == 0)
+			r = tw_tar_add(&tar, name, dat.data, dat.size, 0, 0);
+		snprintf(name, sizeof name, "%u.index", m);
+		if (r == 0)
+			r = tw_tar_add(&tar, name, idx.data, idx.size, 0, 0);
+		free(idx.data);
+		free(dat.data);
+	}
+	char *anchor = r == 0 ? dt_anchor() : NULL;
+	if (r == 0 && !anchor)
+		r = -ENOMEM;
+	if (r == 0)
+		r = tw_tar_add(&tar, "anchor.xml", anchor, strlen(anchor), 0, 0);
+	free(anchor);
+	if (r == 0)
+		r = tw_tar_end(&tar);
+	if (r < 0) {
+		free(tar.data);
+		return r < 0 ? r : -ENOMEM;
+	}
+	*out = tar;
+	return 0;
+}

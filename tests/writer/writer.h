@@ -396,6 +396,14 @@ enum { TW_CUBE_METRICS = 5, TW_CUBE_CNODES = 5, TW_CUBE_LOCATIONS = 3, TW_CUBE_R
 int tw_cube_expected(unsigned flags, uint32_t metric, uint32_t cnode, uint32_t location,
                      double *value);
 
+/** A second sample with the structured dtypes: call tree 0 (root) -> 1, 2; locations 0 and 1;
+ *  metrics 0 COMPLEX, 1 RATE (no row for cnode 2), 2 TAU_ATOMIC, 3 HISTOGRAM(4), 4 NDOUBLES(3)
+ *  (no row for cnode 2), all EXCLUSIVE; 5 RATE, 6 TAU_ATOMIC, INCLUSIVE; 7 SCALE_FUNC (848 zero
+ *  bytes per cell); 8 HISTOGRAM(4), INCLUSIVE. The stored fields are listed in tests/writer/cube.c
+ *  (dt_cells). Flags: TW_CUBE_BIG_ENDIAN only. */
+enum { TW_CUBE_DT_METRICS = 9, TW_CUBE_DT_CNODES = 3, TW_CUBE_DT_LOCATIONS = 2 };
+int tw_cube_write_dtypes(tw_blob *out, unsigned flags);
+
 /* ---- hpcrun .hpcrun / .hpctrace (tests/writer/hpcrun.c) ----------------------------------------
  *
  * Writes .hpcrun 02.00 (with or without the 2017 metric trailer), 03.00 and 04.00 and .hpctrace

@@ -55,6 +55,45 @@ static int parse_once(const char *path, int incl, int report)
 	return 0;
 }
 
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The steps of `profdb top` through the common interface, in CPU time:
+ * open, the context tree (first context_get), and a walk over every
+ * context asking its exclusive cost of event 0. */
+static int query_steps(const char *path)
+{
+	profdb *db;
+	double t0 = cpu_now();
+	if (profdb_open(&db, path, NULL) < 0) {
+		fprintf(stderr, "%s\n", profdb_error_message());
+		return 1;
+	}
+	double t1 = cpu_now();
+	uint32_t root;
+	profdb_context c;
+	if (profdb_context_root(db, &root) < 0 || profdb_context_get(db, root, &c) < 0)
+		return 1;
+	double t2 = cpu_now();
+	int64_t n = profdb_context_count(db);
+	double sum = 0;
+	for (uint32_t id = 0; id < (uint32_t)n; id++) {
+		profdb_number v;
+		if (profdb_context_get(db, id, &c) < 0 || profdb_exclusive(db, 0, id, 0, &v) < 0)
+			return 1;
+		sum += profdb_number_to_double(v);
+	}
+	double t3 = cpu_now();
+	profdb_close(db);
+	printf("callgrind-query-steps: open=%.3fs tree=%.3fs walk=%.3fs (cpu; %lld contexts, "
+	       "sum %.0f)\n", t1 - t0, t2 - t1, t3 - t2, (long long)n, sum);
+	return 0;
+}
+
 typedef struct result {
 	double sec, cpu;
 	long rss_kib;
@@ -193,6 +232,15 @@ int main(int argc, char **argv)
 	bench("parse-plain+inclusive", plain, 1, NULL, runs);
 	if (made_tmp)
 		bench("parse-gzip", in, 0, NULL, runs);
+	pid_t qp = fork();   /* in a child, so the steps start from a clean heap */
+	if (qp == 0) {
+		int r = query_steps(plain);
+		fflush(stdout);
+		_exit(r);
+	}
+	if (qp > 0)
+		waitpid(qp, NULL, 0);
+	fflush(stdout);
 	if (tool) {
 		char *top[] = {(char *)tool, "top", "-n", "20", (char *)plain, NULL};
 		char *top_inc[] = {(char *)tool, "top", "--inclusive", "--by", "function", "-n", "20",

@@ -358,11 +358,17 @@ static int q_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_
 	out->type = PROFDB_TYPE_NONE;
 	if (p >= q->info.n_profiles)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
-	int64_t sm = stored_metric(q, p, m, &e);
-	if (!e)
-		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
-	if (sm < 0)
-		return 0;
+	/* Without metadata there is no metric table: the ids are profile.db's
+	 * own and are not checked (as HPCToolkit 4.0 without meta.db), so what
+	 * a scan returns can be looked up. */
+	int64_t sm = m;
+	if (q->info.meta_kind != PROFDB_HPCTKPRE_META_NONE) {
+		sm = stored_metric(q, p, m, &e);
+		if (!e)
+			return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
+		if (sm < 0)
+			return 0;
+	}
 	int r = profdb_hpctkpre_value(q->db, p, c, (uint32_t)sm, &v);
 	if (r == 1) {
 		out->type = PROFDB_TYPE_F64;

@@ -17,7 +17,9 @@
  * with the doubled plain text.
  *
  * The seeds in corpus/fuzz-callgrind-gz/ are those of fuzz-callgrind with a
- * 0x00 flag byte in front (a few with other flags); they run --lenient. */
+ * 0x00 flag byte in front (a few with other flags); they run --lenient. *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 
 #include "drive-callgrind.h"
 #include "drive-hpctk.h"
+#include "drive-query.h"
 
 /* gzip-compress [p, p+n) into a malloc'ed buffer. */
 static unsigned char *gzip(const uint8_t *p, size_t n, int level, size_t *out_size)
@@ -95,6 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(plain);
 	}
 	profdb_cg_close(a);
+	fuzz_query_run1("callgrind.out.gz", in, len, 0);
 	free(in);
 	return 0;
 }

@@ -8,12 +8,15 @@
  * fuzz-callgrind-gz fuzzes the gzip path with valid compression around a
  * fuzzed text. The seeds in corpus/fuzz-callgrind/ are the hand-made inputs
  * of tests/test-callgrind.c (PROFDB_CG_DUMP_CORPUS=DIR writes them), valid
- * and invalid ones alike, so they run --lenient. */
+ * and invalid ones alike, so they run --lenient. *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-callgrind.h"
 #include "drive-hpctk.h"
+#include "drive-query.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(copy, data, size);
 	int gz = size >= 2 && copy[0] == 0x1f && copy[1] == 0x8b;
 	fuzz_cg_run(copy, size, !gz, NULL);
+	fuzz_query_run1("callgrind.out", copy, size, 0);
 	free(copy);
 	return 0;
 }

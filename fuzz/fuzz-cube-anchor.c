@@ -12,12 +12,15 @@
  * keeps the fuzzer inside the XML and away from the tar checksums.
  *
  * The seeds in corpus/fuzz-cube-anchor/ are the writer's anchors
- * (meson compile -C BUILD fuzz-cube-corpus) and run strict. */
+ * (meson compile -C BUILD fuzz-cube-corpus) and run strict. *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-cube.h"
 #include "drive-hpctk.h"
+#include "drive-query.h"
 #include "writer.h"
 
 enum { VARIANTS = 4 };
@@ -58,6 +61,7 @@ static void run(const tw_blob *members, const uint8_t *data, size_t size)
 	memcpy(exact, tar.data, tar.size);
 	free(tar.data);
 	fuzz_cube_run(exact, tar.size, NULL, NULL);
+	fuzz_query_run1("x.cubex", exact, tar.size, 0);
 	free(exact);
 }
 

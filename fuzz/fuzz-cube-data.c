@@ -21,13 +21,16 @@
  * Strict mode (the committed seeds: members cut out of the writer's sample
  * archives, meson compile -C BUILD fuzz-cube-corpus): besides opening and
  * reading without an error, every value of the metric must be the one the
- * writer stored (tw_cube_expected()), bit for bit. */
+ * writer stored (tw_cube_expected()), bit for bit. *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-cube.h"
 #include "drive-hpctk.h"
+#include "drive-query.h"
 #include "writer.h"
 
 static char *anchors[2];   /* plain, metric 4 SIMPLE */
@@ -91,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(exact, tar.data, tar.size);
 	free(tar.data);
 	fuzz_cube_run(exact, tar.size, fuzz_hpctk_strict ? check_values : NULL, &e);
+	fuzz_query_run1("x.cubex", exact, tar.size, 0);
 	free(exact);
 	return 0;
 }

@@ -3,13 +3,16 @@
  * (drive-hpcrun.c lists the invariants). When it opens alone it is opened a
  * second time together with the test writer's sample .hpctrace under the
  * matching name, so trace joining and cct id lookups are reached too.
- * --strict (the committed seeds, valid files): everything must succeed. */
+ * --strict (the committed seeds, valid files): everything must succeed. *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
 #include "drive-hpcrun.h"
+#include "drive-query.h"
 #include "profdb.h"
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 #include "writer.h"
@@ -51,6 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	profdb_blob in[2] = {{copy, size}, {NULL, 0}};
 	const char *names[2] = {NAME ".hpcrun", NAME ".hpctrace"};
 	int r = run(in, names, 1, fuzz_hpctk_strict);
+	profdb_input q[2] = {{names[0], copy, size}, {names[1], NULL, 0}};
+	fuzz_query_run(q, 1, fuzz_hpctk_strict);
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 	if (r == 0) {
 		const tw_hpctrace_rec *recs;
@@ -61,6 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			in[1].data = t.data;
 			in[1].size = t.size;
 			run(in, names, 2, 0); /* the sample's ids need not exist here */
+			q[1].data = in[1].data;
+			q[1].size = in[1].size;
+			fuzz_query_run(q, 2, 0);
 			tw_blob_free(&t);
 		}
 	}

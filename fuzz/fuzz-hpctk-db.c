@@ -18,11 +18,14 @@
  * Each file is copied into its own exact-size heap buffer, so a read past
  * the end of one file is caught by AddressSanitizer instead of landing in
  * the next file. The database is then driven by fuzz_hpctk_run(), which also
- * compares profile.db with cct.db (drive-hpctk.h). */
+ * compares profile.db with cct.db (drive-hpctk.h), then, with the present
+ * files named meta.db, profile.db, cct.db and trace.db, through the common
+ * query interface (drive-query.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
+#include "drive-query.h"
 
 static const uint8_t *find_sep(const uint8_t *p, const uint8_t *end)
 {
@@ -62,6 +65,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = sep + FUZZ_HPCTK_SEP_LEN;
 	}
 	fuzz_hpctk_run(files);   /* all absent: the -ENOENT path */
+	static const char *const names[PROFDB_HPCTK_NFILES] = {"meta.db", "profile.db", "cct.db",
+	                                                       "trace.db"};
+	profdb_input in[PROFDB_HPCTK_NFILES];
+	size_t n = 0;
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		if (files[f].data)
+			in[n++] = (profdb_input){names[f], files[f].data, files[f].size};
+	if (n)
+		fuzz_query_run(in, n, fuzz_hpctk_strict);
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
 		free((void *)files[f].data);
 	return 0;

@@ -3,12 +3,15 @@
  * with the test-data writer's sample profile.db, cct.db and trace.db, so
  * the cross-checks between its tree, its metrics and the values run
  * against a valid companion; the companion run is never strict (the meta.db need
- * not match it). Every query is driven (drive-hpctkpre.c). */
+ * not match it). Every query is driven (drive-hpctkpre.c). *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
 #include "drive-hpctkpre.h"
+#include "drive-query.h"
 #include "writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -32,9 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	files[PROFDB_HPCTKPRE_META] = (profdb_blob){copy, size};
 	fuzz_pre_stats st = {0};
 	fuzz_hpctkpre_run(files, fuzz_hpctk_strict, &st);
+	fuzz_query_hpctkpre(files, fuzz_hpctk_strict);
 	for (int f = 0; f < 3; f++)
 		files[f] = (profdb_blob){sample[f].data, sample[f].size};
 	fuzz_hpctkpre_run(files, 0, &st);
+	fuzz_query_hpctkpre(files, 0);
 	free(copy);
 	return 0;
 }

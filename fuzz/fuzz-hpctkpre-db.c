@@ -5,12 +5,15 @@
  * an empty segment means "file absent"). Each file gets its own exact-size
  * heap copy so a read past its end is caught by AddressSanitizer. The
  * database is opened with profdb_hpctkpre_open_mem (strict, then tolerant)
- * and every query is driven (drive-hpctkpre.c). */
+ * and every query is driven (drive-hpctkpre.c). *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
 #include "drive-hpctkpre.h"
+#include "drive-query.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_pre_stats st = {0};
 	fuzz_hpctkpre_run(files, fuzz_hpctk_strict, &st);
+	fuzz_query_hpctkpre(files, fuzz_hpctk_strict);
 	for (int f = 0; f < PROFDB_HPCTKPRE_NFILES; f++)
 		free((void *)files[f].data);
 	return 0;

@@ -2,13 +2,16 @@
  * alone (a trace-only profile) and, when that works, next to the test
  * writer's 04.00 sample .hpcrun under the matching name; both driven
  * through every public hpcrun function (drive-hpcrun.c). --strict (the
- * committed seeds, valid traces): everything must succeed. */
+ * committed seeds, valid traces): everything must succeed. *
+ * Each open is repeated through the common query interface
+ * (profdb_open_inputs(), the shared driver drive-query.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
 #include "drive-hpcrun.h"
+#include "drive-query.h"
 #include "profdb.h"
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 #include "writer.h"
@@ -50,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	profdb_blob in[2] = {{copy, size}, {NULL, 0}};
 	const char *names[2] = {NAME ".hpctrace", NAME ".hpcrun"};
 	int r = run(in, names, 1, fuzz_hpctk_strict);
+	profdb_input q[2] = {{names[0], copy, size}, {names[1], NULL, 0}};
+	fuzz_query_run(q, 1, fuzz_hpctk_strict);
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 	if (r == 0) {
 		tw_hpcrun d;
@@ -59,6 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			in[1].data = b.data;
 			in[1].size = b.size;
 			run(in, names, 2, fuzz_hpctk_strict);
+			q[1].data = in[1].data;
+			q[1].size = in[1].size;
+			fuzz_query_run(q, 2, 0);
 			tw_blob_free(&b);
 		}
 	}

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "drive-hpctk.h"
+#include "drive-query.h"
 
 static unsigned long long n_inputs;
 
@@ -128,5 +129,9 @@ int main(int argc, char **argv)
 	       "%" PRIu64 " mismatches\n", argc > 0 ? argv[0] : "fuzz", n_inputs,
 	       fuzz_hpctk_stats_total.opened, fuzz_hpctk_stats_total.compared,
 	       fuzz_hpctk_stats_total.mismatches);
+	printf("%s: query interface: %" PRIu64 " runs, %" PRIu64 " opens, %" PRIu64 " values "
+	       "checked, %" PRIu64 " tolerated cross-file mismatches\n", argc > 0 ? argv[0] : "fuzz",
+	       fuzz_query_stats_total.runs, fuzz_query_stats_total.opened,
+	       fuzz_query_stats_total.values, fuzz_query_stats_total.mismatches);
 	return status;
 }

@@ -1495,3 +1495,38 @@ Test(cube, real_dtypes)
 	profdb_cube_close(c);
 	free(path);
 }
+
+/* A call tree 100 000 levels deep: parsed, enumerated and aggregated without
+ * recursion (a metric without data members reads as neutral everywhere). */
+Test(cube, deep_call_tree)
+{
+	const size_t depth = 100000;
+	size_t cap = depth * 48 + 4096;
+	char *x = malloc(cap), *p = x;
+	cr_assert(x);
+	p += sprintf(p, "<?xml version=\"1.0\"?><cube version=\"4.4\"><metrics><metric id=\"0\" "
+	             "type=\"EXCLUSIVE\"><uniq_name>t</uniq_name><dtype>RATE</dtype></metric>"
+	             "</metrics><program><region id=\"0\"><name>r</name></region>");
+	for (size_t i = 0; i < depth; i++)
+		p += sprintf(p, "<cnode id=\"%zu\" calleeId=\"0\">", i);
+	for (size_t i = 0; i < depth; i++)
+		p += sprintf(p, "</cnode>");
+	sprintf(p, "</program><system><systemtreenode Id=\"0\"><name>m</name><locationgroup "
+	        "Id=\"0\"><name>p</name><type>process</type><location Id=\"0\"><name>t</name>"
+	        "<type>thread</type></location></locationgroup></systemtreenode></system></cube>");
+	tw_blob b = {NULL, 0};
+	cr_assert_eq(tw_tar_add(&b, "anchor.xml", x, strlen(x), 0, 0), 0);
+	cr_assert_eq(tw_tar_end(&b), 0);
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0, "%s", profdb_error_message());
+	profdb_cube_cnode cn;
+	cr_assert_eq(profdb_cube_cnode_get(c, (uint32_t)depth - 1, &cn), 0);
+	cr_assert_eq(cn.parent, depth - 2);
+	double f[2];
+	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0,
+	                                         PROFDB_CUBE_CALL_INCLUSIVE, f, 2), 2);
+	cr_assert(f[0] == 0 && f[1] == 1); /* 0/1, the neutral RATE */
+	profdb_cube_close(c);
+	free(b.data);
+	free(x);
+}

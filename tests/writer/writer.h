@@ -404,6 +404,15 @@ int tw_cube_expected(unsigned flags, uint32_t metric, uint32_t cnode, uint32_t l
 enum { TW_CUBE_DT_METRICS = 9, TW_CUBE_DT_CNODES = 3, TW_CUBE_DT_LOCATIONS = 2 };
 int tw_cube_write_dtypes(tw_blob *out, unsigned flags);
 
+/** A large archive for benchmarks, streamed to @p path: an 8-ary call tree of @p cnodes (cnode
+ *  i's children are 8i+1 .. 8i+8), @p locations threads in groups of 16, two EXCLUSIVE metrics
+ *  with DENSE indexes, 0 DOUBLE and 1 UINT64, cnodes x locations x 16 bytes of rows (20000 x 1600
+ *  is 512 MB). Flags: TW_CUBE_ZCUBEX (one zlib block per row). 0, -EINVAL, -ENOMEM, -EIO,
+ *  -ENOTSUP (ZCUBEX without zlib). */
+int tw_cube_write_big(const char *path, uint32_t cnodes, uint32_t locations, unsigned flags);
+/** The value it stores for (metric, cnode, location). */
+double tw_cube_big_value(uint32_t metric, uint32_t cnode, uint32_t location);
+
 /* ---- hpcrun .hpcrun / .hpctrace (tests/writer/hpcrun.c) ----------------------------------------
  *
  * Writes .hpcrun 02.00 (with or without the 2017 metric trailer), 03.00 and 04.00 and .hpctrace

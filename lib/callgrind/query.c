@@ -18,8 +18,8 @@
  * when the callee has no parent yet and the caller is not below the callee
  * (that would close a cycle). Functions left without a parent become
  * children of the root, ordered by self + outgoing call cost of the first
- * event, heaviest first (then by index); other children follow the order their
- * edges were taken in. The tree is built on first use, thread-safely, in
+ * event, heaviest first (then by index); other children follow the order
+ * their edges were taken in. The tree is built on first use, thread-safely, in
  * O(E log E) time and 16 bytes per function; the whole call graph stays
  * available through profdb_get_cg(). */
 #include <inttypes.h>
@@ -39,8 +39,8 @@ typedef struct cg_query {
 	profdb_cg *cg;
 	char **names;                /* per profile, owned */
 	profdb__once tree_once;
-	uint32_t *parent, *first_child, *next_sibling, *depth;   /* by function */
-	uint32_t first_root;         /* a function index, PROFDB_NONE when empty */
+	/* links by context id (0 the root, fn + 1 a function), built lazily */
+	uint32_t *parent, *first_child, *next_sibling, *depth;
 } cg_query;
 
 /* ---- detection ------------------------------------------------------------ */
@@ -149,7 +149,6 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 	}
 	q->cg = cg;
 	profdb__once_init(&q->tree_once);
-	q->first_root = PROFDB_NONE;
 	if (cg->n_profiles && !(q->names = calloc(cg->n_profiles, sizeof *q->names))) {
 		q_close(q);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");

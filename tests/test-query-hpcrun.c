@@ -733,18 +733,34 @@ Test(query_hpcrun, detection)
 	profdb_counts c = check_all(db, "directory");
 	cr_assert(c.profiles == 2 && c.contexts == 8 && c.values == 13 && c.traces == 1);
 	cr_assert_eq(sample_at(db, 1, 0).context, 7);
+	profdb_context traced;   /* the node the first record names */
+	cr_assert_eq(profdb_context_get(db, 7, &traced), 0);
+	uint64_t traced_offset = traced.offset;
 	profdb_close(db);
 
-	/* one .hpcrun file: that profile alone */
+	/* one .hpcrun file: that profile, with the .hpctrace next to it */
 	snprintf(path, sizeof path, "%s/%s", dir, two_names[1]);
 	cr_assert_eq(profdb_open(&db, path, &o), 0, "%s", profdb_error_message());
 	c = check_all(db, "one file");
 	cr_assert(c.profiles == 1 && c.contexts == 6 && c.metrics == 4 && c.values == 9);
-	cr_assert_eq(c.traces, 0);
+	cr_assert(c.traces == 1 && c.samples == 4);
+	cr_assert_eq(profdb_context_get(db, sample_at(db, 0, 0).context, &traced), 0);
+	cr_assert(traced.in_tree && traced.offset == traced_offset);
 	profdb_close(db);
-
-	/* one .hpctrace file: a trace-only profile, ids unresolved */
+	/* and the same from the .hpctrace file's side */
 	snprintf(path, sizeof path, "%s/%s", dir, two_names[2]);
+	cr_assert_eq(profdb_open(&db, path, &o), 0, "%s", profdb_error_message());
+	c = check_all(db, "one trace file with its profile");
+	cr_assert(c.profiles == 1 && c.contexts == 6 && c.traces == 1);
+	profdb_close(db);
+	cr_assert_eq(w.n, 0, "%s", w.last);
+
+	/* a .hpctrace file alone: a trace-only profile, ids unresolved */
+	char alone[600];
+	snprintf(alone, sizeof alone, "%s/alone", dir);
+	cr_assert_eq(mkdir(alone, 0700), 0);
+	put_file(alone, two_names[2], (const char *)b[2].data, b[2].size);
+	snprintf(path, sizeof path, "%s/%s", alone, two_names[2]);
 	cr_assert_eq(profdb_open(&db, path, &o), 0, "%s", profdb_error_message());
 	cr_assert_eq(w.n, 1);
 	cr_assert(strstr(w.last, "trace-only"), "%s", w.last);
@@ -780,6 +796,7 @@ Test(query_hpcrun, detection)
 	cr_assert_lt(profdb_open(&db, path, NULL), 0);
 	cr_assert(strstr(profdb_error_message(), "short.hpcrun"), "%s", profdb_error_message());
 
+	remove_dir(alone);
 	remove_dir(dir);
 	for (int i = 0; i < 3; i++)
 		tw_blob_free(&b[i]);

@@ -1068,7 +1068,9 @@ PROFDB_EXPORT int profdb_cg_detail_jump(const profdb_cg_detail *d, uint32_t i,
 /** An open set of hpcrun files (opaque). @since 0.2 */
 typedef struct profdb_hpcrun profdb_hpcrun;
 
-/** Open a .hpcrun file, a .hpctrace file or a measurements directory.
+/** Open a .hpcrun file, a .hpctrace file or a measurements directory. A
+ *  single file is opened with its partner when that exists (X.hpctrace
+ *  next to X.hpcrun, or the reverse).
  *  @return 0, -ENOENT (nothing there / no hpcrun file in the directory),
  *  -EPROTONOSUPPORT (not hpcrun, unsupported version), -EBADMSG, -ENODATA,
  *  -ENOMEM, -errno of I/O. @since 0.2 */

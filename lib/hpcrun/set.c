@@ -300,6 +300,25 @@ static int open_one(profdb_hpcrun *h, const char *path, const char *name)
 	return 0;
 }
 
+/* X.hpctrace for X.hpcrun and the reverse (malloc'ed); NULL for any other
+ * name or without memory. */
+static char *partner_path(const char *path)
+{
+	size_t n = strlen(path);
+	const char *from = has_suffix(path, ".hpcrun") ? ".hpcrun"
+	                   : has_suffix(path, ".hpctrace") ? ".hpctrace" : NULL;
+	if (!from)
+		return NULL;
+	const char *to = from[4] == 'r' ? ".hpctrace" : ".hpcrun";
+	size_t stem = n - strlen(from);
+	char *p = malloc(stem + strlen(to) + 1);
+	if (p) {
+		memcpy(p, path, stem);
+		strcpy(p + stem, to);
+	}
+	return p;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -382,11 +401,23 @@ PROFDB_EXPORT int profdb_hpcrun_open(profdb_hpcrun **ret, const char *path,
 	}
 	if (S_ISDIR(st.st_mode))
 		return open_dir(ret, path, opts);
-	profdb_hpcrun *h = alloc_set(opts, 1);
-	if (!h)
+	/* One file, and its partner next to it: X.hpctrace for X.hpcrun, and
+	 * the reverse, so a profile comes with its trace. */
+	char *partner = partner_path(path);
+	struct stat pst;
+	int with_partner = partner && stat(partner, &pst) == 0 && S_ISREG(pst.st_mode);
+	profdb_hpcrun *h = alloc_set(opts, with_partner ? 2 : 1);
+	if (!h) {
+		free(partner);
 		return profdb__fail(-ENOMEM, "out of memory");
+	}
 	const char *base = strrchr(path, '/');
 	int r = open_one(h, path, base ? base + 1 : path);
+	if (r >= 0 && with_partner) {
+		base = strrchr(partner, '/');
+		r = open_one(h, partner, base ? base + 1 : partner);
+	}
+	free(partner);
 	if (r < 0) {
 		profdb_hpcrun_close(h);
 		return r;

@@ -1624,7 +1624,8 @@ typedef struct profdb_about {
 	profdb_str title;     /**< database title, command line, ... or empty */
 } profdb_about;
 
-/** @return 0 or -EINVAL. @since 0.2 */
+/** @return 0, -EINVAL, or the decoder's code when the stored title is
+ *  damaged (-EBADMSG; HPCToolkit 4.0 reads it on first use). @since 0.2 */
 PROFDB_EXPORT int profdb_get_about(const profdb *db, profdb_about *out);
 
 /** The normative counts (doc/model.md; `profdb info --json` prints them

@@ -128,7 +128,7 @@ static char *kind_name(const profdb_hpctk *db, uint32_t kind)
 	char buf[64];
 	if (profdb_hpctk_has(db, PROFDB_HPCTK_META) && profdb_hpctk_id_kind_name(db, kind, &s) < 0)
 		s = NULL;
-	if (!s) {
+	if (!s || !*s) {   /* no name, or an empty one: never an empty kind */
 		snprintf(buf, sizeof buf, "kind-%" PRIu32, kind);
 		return strdup(buf);
 	}

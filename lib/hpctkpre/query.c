@@ -251,7 +251,10 @@ static const char *kind_word(const profdb_hpctkpre_id *id)
 {
 	static const char *const words[8] = {"summary", "node", "rank", "thread", "gpu-device",
 	                                     "gpu-context", "gpu-stream", "core"};
-	return id->kind < 8 ? words[id->kind] : id->kind_name;
+	/* A kind the identifier table does not name (a damaged file): never
+	 * an empty kind (doc/model.md, profiles). */
+	return id->kind < 8 ? words[id->kind] : id->kind_name && id->kind_name[0] ? id->kind_name
+	                                                                          : "unknown";
 }
 
 static uint64_t id_value(const profdb_hpctkpre_id *id)

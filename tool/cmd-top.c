@@ -224,7 +224,8 @@ int cmd_top(int argc, char **argv)
 		nrows = fns.n;
 		fns.rows = NULL;
 	}
-	qsort(rows, nrows, sizeof *rows, cmp_row);
+	if (nrows)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(rows, nrows, sizeof *rows, cmp_row);
 	if (json) {
 		report_describe_json(&rep, "profdb-top/1");
 		printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",

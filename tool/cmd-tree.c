@@ -77,7 +77,8 @@ static int push_siblings(const report *rep, uint32_t first, tool_frame **stack, 
 			return r;
 		id = c.next_sibling;
 	}
-	qsort(*stack + start, *n - start, sizeof **stack, cmp_frame);
+	if (*n > start)
+		qsort(*stack + start, *n - start, sizeof **stack, cmp_frame);
 	return 0;
 }
 

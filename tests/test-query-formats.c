@@ -1,0 +1,167 @@
+/* The generic invariants of the common query interface (tests/query-check.h)
+ * on the backends whose own tests look at their native API: the
+ * HPCToolkit pre-release databases, the draft meta.db and Cube, on the
+ * test-data writer's samples (every layout variant) and on every real
+ * sample of these formats. HPCToolkit 4.0, hpcrun and Callgrind have their
+ * own query tests (test-query*.c). */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "query-check.h"
+#include "writer.h"
+
+static profdb *open_named(const profdb_input *in, size_t n, const char *what)
+{
+	profdb *db = NULL;
+	int r = profdb_open_inputs(&db, in, n, NULL);
+	cr_assert_eq(r, 0, "%s: %d %s", what, r, profdb_error_message());
+	return db;
+}
+
+/* ---- pre-release and draft --------------------------------------------------------- */
+
+static const char *const pre_names[4] = {"profile.db", "cct.db", "trace.db", "experiment.xml"};
+
+static void check_pre(const tw_pre *d, const char *what, profdb_format want)
+{
+	tw_blob b[4];
+	cr_assert_eq(tw_pre_write(d, b), 0);
+	profdb_input in[4];
+	for (int i = 0; i < 4; i++)
+		in[i] = (profdb_input){pre_names[i], b[i].data, b[i].size};
+	profdb *db = open_named(in, 4, what);
+	profdb_about a;
+	cr_assert_eq(profdb_get_about(db, &a), 0);
+	cr_assert_eq(a.format, want, "%s", what);
+	profdb_counts c = qc_check_all(db, what);
+	cr_assert_eq(c.profiles, 3, "%s", what);
+	cr_assert_eq(c.values, TW_PRE_SAMPLE_VALUES, "%s", what);
+	cr_assert_eq(c.traces, 2, "%s", what);
+	cr_assert_eq(c.samples, 4, "%s", what);
+	profdb_close(db);
+	for (int i = 0; i < 4; i++)
+		tw_blob_free(&b[i]);
+}
+
+Test(query_formats, prerelease_samples)
+{
+	tw_pre d;
+	tw_pre_sample(&d);
+	check_pre(&d, "pre-release sample", PROFDB_FORMAT_HPCTK_PRE);
+	d.zero_cct = 1;
+	check_pre(&d, "pre-release, cct.db all zero", PROFDB_FORMAT_HPCTK_PRE);
+	d.native_footer = 1;
+	check_pre(&d, "pre-release, native footers", PROFDB_FORMAT_HPCTK_PRE);
+	d.zero_trace_bounds = 1;
+	check_pre(&d, "pre-release, zero trace bounds", PROFDB_FORMAT_HPCTK_PRE);
+}
+
+Test(query_formats, draft_samples)
+{
+	static const unsigned flags[] = {0, TW_DRAFT_DOC7, TW_DRAFT_FOOTER,
+	                                 TW_DRAFT_DOC7 | TW_DRAFT_FOOTER};
+	for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+		tw_blob m;
+		cr_assert_eq(tw_draft_write(&m, flags[k]), 0);
+		profdb_input in = {"meta.db", m.data, m.size};
+		profdb *db = open_named(&in, 1, "draft meta.db");
+		profdb_about a;
+		cr_assert_eq(profdb_get_about(db, &a), 0);
+		cr_assert(a.format == PROFDB_FORMAT_HPCTK_DRAFT || a.format == PROFDB_FORMAT_HPCTK_PRE);
+		profdb_counts c = qc_check_all(db, "draft meta.db");
+		cr_assert_eq(c.contexts, 5, "flags %u", flags[k]);
+		profdb_close(db);
+		tw_blob_free(&m);
+	}
+}
+
+/* ---- Cube ------------------------------------------------------------------------ */
+
+Test(query_formats, cube_samples)
+{
+	static const unsigned flags[] = {
+		0, TW_CUBE_BIG_ENDIAN, TW_CUBE_DENSE, TW_CUBE_BAD_CHECKSUM, TW_CUBE_CUBEW_PAD,
+		TW_CUBE_DERIVED, TW_CUBE_EXACT_BLOCK, TW_CUBE_SIMPLE,
+#ifdef PROFDB_HAVE_ZLIB
+		TW_CUBE_ZCUBEX, TW_CUBE_GZIP_ANCHOR, TW_CUBE_GZIP_ARCHIVE,
+		TW_CUBE_ZCUBEX | TW_CUBE_BIG_ENDIAN | TW_CUBE_GZIP_ARCHIVE,
+#endif
+	};
+	for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+		tw_blob t = {0};
+		cr_assert_eq(tw_cube_write(&t, flags[k], NULL), 0);
+		profdb_input in = {"sample.cubex", t.data, t.size};
+		char what[64];
+		snprintf(what, sizeof what, "cube sample, flags 0x%x", flags[k]);
+		profdb *db = open_named(&in, 1, what);
+		profdb_counts c = qc_check_all(db, what);
+		cr_assert_eq(c.profiles, TW_CUBE_LOCATIONS, "%s", what);
+		cr_assert_eq(c.contexts, TW_CUBE_CNODES, "%s", what);
+		profdb_close(db);
+		tw_blob_free(&t);
+	}
+}
+
+/* ---- real samples --------------------------------------------------------------------- */
+
+static char *sample_dir(const char *rel)
+{
+	const char *root = tc_sample_root();
+	if (!root)
+		cr_skip_test("no sample data directory");
+	char *dir;
+	cr_assert(asprintf(&dir, "%s/%s", root, rel) >= 0);
+	struct stat st;
+	if (stat(dir, &st) != 0) {
+		free(dir);
+		cr_skip_test("no samples under %s/%s", root, rel);
+	}
+	return dir;
+}
+
+/* Every entry of @p dir (files or subdirectories) whose name ends with
+ * @p suffix ("" for all), opened through profdb_open. */
+static void check_entries(const char *rel, const char *suffix)
+{
+	char *dir = sample_dir(rel);
+	DIR *d = opendir(dir);
+	cr_assert(d);
+	struct dirent *e;
+	int checked = 0;
+	size_t sl = strlen(suffix);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.' || n < sl || strcmp(e->d_name + n - sl, suffix) != 0 ||
+		    strncmp(e->d_name, "README", 6) == 0)
+			continue;
+		char *path;
+		cr_assert(asprintf(&path, "%s/%s", dir, e->d_name) >= 0);
+		profdb *db;
+		int r = profdb_open(&db, path, NULL);
+		cr_assert_eq(r, 0, "%s: %s", path, profdb_error_message());
+		qc_check_all(db, path);
+		profdb_close(db);
+		free(path);
+		checked++;
+	}
+	closedir(d);
+	free(dir);
+	cr_assert_gt(checked, 0, "nothing checked under %s", rel);
+}
+
+Test(query_formats_real, prerelease, .timeout = 300)
+{
+	check_entries("hpctoolkit/prerelease", "");
+}
+
+Test(query_formats_real, cube, .timeout = 600)
+{
+	check_entries("cube", ".cubex");
+}

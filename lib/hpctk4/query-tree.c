@@ -47,6 +47,12 @@ static int build_ctx(void *arg)
 			break;
 		if (d == 0)
 			continue;   /* the implicit global context */
+		if (c.id == PROFDB_NONE) {   /* the model's "no context": cannot be a node */
+			r = profdb__fail(-EBADMSG, "%s: a context with id 0x%" PRIx32 " (reserved: "
+			                 "PROFDB_NONE) in the tree", q->db->in[PROFDB_HPCTK_META].name,
+			                 c.id);
+			goto out;
+		}
 		if (k >= (uint64_t)n) {
 			r = profdb__fail(-EBADMSG, "%s: the context tree walk found more nodes than the "
 			                 "%" PRId64 " it counted", q->db->in[PROFDB_HPCTK_META].name, n);

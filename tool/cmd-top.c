@@ -114,6 +114,7 @@ int cmd_top(int argc, char **argv)
 	int64_t profile = -1;
 	uint32_t u, count = 20;
 	int inclusive = 0, by_function = 0, json = 0, c;
+	uint64_t n_functions = 0;   /* function contexts seen (--by function) */
 	while ((c = getopt_long(argc, argv, "m:n:p:ieb:jh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm': metric = optarg; break;
@@ -180,6 +181,7 @@ int cmd_top(int argc, char **argv)
 			continue;
 		if (by_function && ctx.type != PROFDB_CTX_FUNCTION)
 			continue;
+		n_functions += by_function;
 		if ((r = report_value(&rep, ctx.id, inclusive, &v)) < 0)
 			goto fail;
 		if (!by_function) {
@@ -223,6 +225,9 @@ int cmd_top(int argc, char **argv)
 		rows = fns.rows;
 		nrows = fns.n;
 		fns.rows = NULL;
+		if (n_functions == 0)
+			fprintf(stderr, "%s top: %s has no function contexts (no function names are "
+			        "stored); try --by context\n", tool_prog, argv[optind]);
 	}
 	if (nrows)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(rows, nrows, sizeof *rows, cmp_row);

@@ -208,6 +208,10 @@ void report_describe(const report *r)
 	} else {
 		printf("sum over all profiles\n");
 	}
+	profdb_about a;
+	if (profdb_get_about(r->db, &a) == 0 && a.format == PROFDB_FORMAT_HPCRUN)
+		printf("note: hpcrun files carry no function or source names; contexts are load "
+		       "module + offset (hpcstruct/hpcprof attribute them)\n");
 }
 
 void put_json_double(double v)

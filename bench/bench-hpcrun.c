@@ -6,6 +6,9 @@
  *   hpcrun/scan_values: open, every node of every profile (node_count,
  *                       values, run_at), close (values/s);
  *   hpcrun/inclusive:   open, the inclusive table of every profile, close;
+ *   hpcrun/query_scan:  the same directory through the common interface:
+ *                       profdb_open, a PROFDB_SCAN_ALL cursor over every
+ *                       value (which builds the merged context tree), close;
  *   hpcrun/peak_rss:    VmHWM / RssAnon of this process after the runs.
  *
  * usage: bench-hpcrun [--files N] [--nodes N] [--metrics N] [--version 2|3|4] [--keep] [DIR]
@@ -29,6 +32,7 @@ typedef struct cfg {
 	uint32_t files, nodes, metrics;
 	unsigned version;
 	uint64_t values;    /* stored values in the whole directory (counted by the scan) */
+	uint64_t query_values; /* the same through the common interface */
 	uint64_t bytes;
 } cfg;
 
@@ -195,6 +199,32 @@ static uint64_t op_inclusive(void *arg, uint64_t n)
 	return n;
 }
 
+static uint64_t op_query_scan(void *arg, uint64_t n)
+{
+	cfg *c = arg;
+	for (uint64_t i = 0; i < n; i++) {
+		profdb *db;
+		profdb_values *it;
+		profdb_entry e;
+		uint64_t k = 0;
+		if (profdb_open(&db, c->dir, NULL) < 0 ||
+		    profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it) < 0) {
+			fprintf(stderr, "query: %s\n", profdb_error_message());
+			exit(1);
+		}
+		int r;
+		while ((r = profdb_values_next(it, &e)) == 1)
+			k++;
+		if (r < 0)
+			exit(1);
+		bench_consume(k);
+		c->query_values = k;
+		profdb_values_free(it);
+		profdb_close(db);
+	}
+	return n;
+}
+
 static void remove_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -212,7 +242,7 @@ static void remove_dir(const char *dir)
 
 int main(int argc, char **argv)
 {
-	cfg c = {NULL, 4096, 200, 4, 4, 0, 0};
+	cfg c = {NULL, 4096, 200, 4, 4, 0, 0, 0};
 	int keep = 0;
 	char tmp[] = "/tmp/profdb-bench-hpcrun-XXXXXX";
 	for (int i = 1; i < argc; i++) {
@@ -260,6 +290,11 @@ int main(int argc, char **argv)
 	r = bench_measure(op_inclusive, &c);
 	bench_print("hpcrun/inclusive", &r, "profiles=%u, cells=%llu", c.files,
 	            (unsigned long long)c.files * c.nodes * c.metrics);
+	r = bench_measure(op_query_scan, &c);
+	bench_print("hpcrun/query_scan", &r, "values=%llu, values_per_s=%.3g, files_per_s=%.0f",
+	            (unsigned long long)c.query_values,
+	            r.failed ? 0 : (double)c.query_values / (r.median * 1e-9),
+	            r.failed ? 0 : 2.0 * c.files / (r.median * 1e-9));
 	bench_mem m1 = bench_mem_now();
 	bench_print_value("hpcrun/peak_rss", "hwm_kib=%ld, anon_kib=%ld, anon_before_kib=%ld, "
 	                  "file_kib=%ld", m1.hwm_kib, m1.anon_kib, m0.anon_kib, m1.file_kib);

@@ -522,6 +522,151 @@ static int t_own_error_messages(void)
 	return 0;
 }
 
+/* ---- every backend of the common interface -----------------------------------------
+ * A fresh profdb handle per format; 8 threads start together and each walks
+ * the tree, asks every context's inclusive and exclusive value of every
+ * metric in every profile (the lazy tables: Callgrind's context tree and
+ * inclusive costs, hpcrun's merged tree, Cube's rows) and runs a
+ * PROFDB_SCAN_ALL cursor; each must get the answer one thread got alone on
+ * another handle. */
+#ifdef HAVE_TEST_WRITER
+
+static uint64_t hash_number(uint64_t h, int r, profdb_number v)
+{
+	h = mix(h, (uint64_t)(int64_t)r);
+	if (r >= 0)
+		h = mix(mix(h, (uint64_t)v.type), v.as.u64);
+	return h;
+}
+
+static uint64_t hash_query(const profdb *db)
+{
+	uint64_t h = 1;
+	uint32_t id;
+	profdb_context c;
+	int64_t nc = profdb_context_count(db), np = profdb_profile_count(db);
+	int64_t nm = profdb_metric_count(db), seen = 0;
+	if (profdb_context_root(db, &id) == 0) {
+		for (;;) {   /* pre-order over the links */
+			if (profdb_context_get(db, id, &c) != 0 || ++seen > nc)
+				return 0;
+			h = mix(mix(h, c.id), c.depth);
+			for (int64_t p = 0; p < np; p++)
+				for (int64_t m = 0; m < nm; m++) {
+					profdb_metric md;
+					profdb_number v;
+					if (profdb_metric_at(db, (uint32_t)m, &md) != 0)
+						return 0;
+					int r = profdb_inclusive(db, (uint32_t)p, c.id, md.id, &v);
+					h = hash_number(h, r, v);
+					r = profdb_exclusive(db, (uint32_t)p, c.id, md.id, &v);
+					h = hash_number(h, r, v);
+				}
+			if (c.first_child != PROFDB_NONE) {
+				id = c.first_child;
+				continue;
+			}
+			while (c.next_sibling == PROFDB_NONE && c.parent != PROFDB_NONE)
+				if (profdb_context_get(db, c.parent, &c) != 0)
+					return 0;
+			if (c.next_sibling == PROFDB_NONE)
+				break;
+			id = c.next_sibling;
+		}
+	}
+	profdb_values *it;
+	profdb_entry e;
+	if (profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it) != 0)
+		return 0;
+	int r;
+	while ((r = profdb_values_next(it, &e)) == 1)
+		h = hash_number(mix(mix(mix(h, e.profile), e.context), e.metric), 1, e.value);
+	profdb_values_free(it);
+	return r == 0 ? h : 0;
+}
+
+typedef struct qworker {
+	const profdb *db;
+	pthread_barrier_t *bar;
+	uint64_t h;
+} qworker;
+
+static void *query_reader(void *arg)
+{
+	qworker *w = arg;
+	pthread_barrier_wait(w->bar);
+	w->h = hash_query(w->db);
+	return NULL;
+}
+
+static void race_query(const char *what, const profdb_input *in, size_t n)
+{
+	profdb *a = NULL, *b = NULL;
+	CHECKF(profdb_open_inputs(&a, in, n, NULL) == 0, "%s: %s", what, profdb_error_message());
+	CHECKF(profdb_open_inputs(&b, in, n, NULL) == 0, "%s: %s", what, profdb_error_message());
+	uint64_t want = hash_query(a);
+	CHECKF(want != 0, "%s: the reference walk failed: %s", what, profdb_error_message());
+	pthread_t t[NTHREADS];
+	qworker w[NTHREADS];
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		w[i] = (qworker){b, &bar, 0};
+		CHECK(pthread_create(&t[i], NULL, query_reader, &w[i]) == 0);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	for (int i = 0; i < NTHREADS; i++)
+		CHECKF(w[i].h == want, "%s: thread %d saw other answers", what, i);
+	profdb_close(a);
+	profdb_close(b);
+}
+
+static const char race_callgrind[] =
+	"# callgrind format\nevents: Ir Dr\n"
+	"fl=(1) a.c\nfn=(1) main\n1 5 1\ncfn=(2) f\ncalls=2 10\n2 40 4\ncfn=(3) g\ncalls=1 20\n3 9\n"
+	"fn=(2)\n10 30 3\ncfn=(3)\ncalls=1 20\n11 10 1\n"
+	"fn=(3)\n20 19 2\ncfn=(2)\ncalls=1 10\n21 3\n"
+	"part: 2\nfn=(1)\n1 7 7\n";
+
+static int t_query_backends_first_use(void)
+{
+	profdb_input cg = {"callgrind.out.7", race_callgrind, sizeof race_callgrind - 1};
+	race_query("callgrind", &cg, 1);
+
+	tw_hpcrun d;
+	tw_blob hb[3];
+	tw_hpcrun_sample(&d, 4, 0);
+	CHECK(tw_hpcrun_write(&d, &hb[0]) == 0);
+	tw_hpcrun_sample(&d, 2, 1);
+	CHECK(tw_hpcrun_write(&d, &hb[1]) == 0);
+	const tw_hpctrace_rec *recs;
+	size_t nrec;
+	tw_hpctrace_sample(&recs, &nrec);
+	CHECK(tw_hpctrace_write(0, recs, nrec, &hb[2]) == 0);
+	profdb_input hin[3] = {{"app-000000-000-7f000101-1-0.hpcrun", hb[0].data, hb[0].size},
+	                       {"app-000000-001-7f000101-1-0.hpcrun", hb[1].data, hb[1].size},
+	                       {"app-000000-000-7f000101-1-0.hpctrace", hb[2].data, hb[2].size}};
+	race_query("hpcrun", hin, 3);
+	for (int i = 0; i < 3; i++)
+		tw_blob_free(&hb[i]);
+
+#ifdef PROFDB_HAVE_CUBE
+	tw_blob cb = {0};
+#ifdef PROFDB_HAVE_ZLIB
+	CHECK(tw_cube_write(&cb, TW_CUBE_ZCUBEX, NULL) == 0);   /* rows inflated lazily */
+#else
+	CHECK(tw_cube_write(&cb, 0, NULL) == 0);
+#endif
+	profdb_input cin = {"sample.cubex", cb.data, cb.size};
+	race_query("cube", &cin, 1);
+	tw_blob_free(&cb);
+#endif
+	return 0;
+}
+#endif
+
 /* ---- registration ------------------------------------------------------------------ */
 
 static const struct {
@@ -536,6 +681,9 @@ static const struct {
 	{"lazy_failure_replayed_to_all", t_lazy_failure_replayed_to_all, ""},
 #endif
 	{"own_error_messages", t_own_error_messages, "sample data not found (PROFDB_SAMPLE_DATA)"},
+#ifdef HAVE_TEST_WRITER
+	{"query_backends_first_use", t_query_backends_first_use, ""},
+#endif
 };
 
 #ifdef THREADS_STANDALONE
@@ -564,6 +712,7 @@ Test(threads, concurrent_first_use_real, .timeout = 120) { run(0); }
 Test(threads, concurrent_first_use_generated, .timeout = 120) { run(1); }
 Test(threads, lazy_failure_replayed_to_all) { run(2); }
 Test(threads, own_error_messages) { run(3); }
+Test(threads, query_backends_first_use, .timeout = 120) { run(4); }
 #else
 Test(threads, own_error_messages) { run(1); }
 #endif

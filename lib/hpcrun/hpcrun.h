@@ -162,6 +162,10 @@ int profdb__hpcrun_node_at(const hr_profile *p, uint64_t i, const unsigned char 
 int32_t profdb__hpcrun_node_sid(const hr_profile *p, const unsigned char *rec);
 int profdb__hpcrun_inclusive_table(const profdb_hpcrun *h, const hr_profile *p);
 uint32_t profdb__hpcrun_find_id(const hr_profile *p, uint32_t id);
+/* Sorted (key << 32 | index) pairs: qsort order, and the index of the
+ * entry whose key (high 32 bits) is @p key, or PROFDB_NONE. */
+int profdb__hpcrun_cmp_u64(const void *a, const void *b);
+uint32_t profdb__hpcrun_search(const uint64_t *v, uint64_t n, uint32_t key);
 void profdb__hpcrun_profile_free(hr_profile *p);
 
 /* api.c */

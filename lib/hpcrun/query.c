@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/core.h"
+#include "hpcrun.h"
 #include "../query/backend.h"
 
 #define NONE PROFDB_NONE
@@ -309,11 +309,6 @@ static uint32_t metric_create(void *arg)
 	return id;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
 
 /* Map profile @p p's metric table onto the merged list. */
 static int map_metrics(hq *q, hq_tab *t, hq_chain *c, uint32_t p)
@@ -342,7 +337,8 @@ static int map_metrics(hq *q, hq_tab *t, hq_chain *c, uint32_t p)
 		if (i && id < pr->metric[i - 1])
 			pr->metric_monotone = 0;
 	}
-	qsort(pr->metric_sorted, pr->n_metrics, sizeof *pr->metric_sorted, cmp_u64);
+	qsort(pr->metric_sorted, pr->n_metrics, sizeof *pr->metric_sorted,
+	      profdb__hpcrun_cmp_u64);
 	return 0;
 }
 
@@ -718,7 +714,7 @@ static int merge_profile(merge *m, uint32_t p)
 		                    PRIu64 " of %" PRIu32 " CCT nodes", p, seen, pr->n_nodes);
 	for (uint32_t k = 0; k < pr->n_nodes; k++)
 		pr->by_merged[k] = (uint64_t)pr->merged[k] << 32 | k;
-	qsort(pr->by_merged, pr->n_nodes, sizeof *pr->by_merged, cmp_u64);
+	qsort(pr->by_merged, pr->n_nodes, sizeof *pr->by_merged, profdb__hpcrun_cmp_u64);
 	return 0;
 }
 
@@ -831,24 +827,6 @@ static int tree_ready(const hq *q)
 
 /* ---- lookups ---------------------------------------------------------------------------- */
 
-/* Low half of the entry of @p v (sorted by high half) whose high half is
- * @p key, or NONE. */
-static uint32_t find_pair(const uint64_t *v, uint64_t n, uint32_t key)
-{
-	uint64_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		uint32_t k = (uint32_t)(v[mid] >> 32);
-		if (k < key)
-			lo = mid + 1;
-		else if (k > key)
-			hi = mid;
-		else
-			return (uint32_t)v[mid];
-	}
-	return NONE;
-}
-
 static int usable(const hq_profile *pr)
 {
 	return pr->has_file && !pr->broken;
@@ -893,8 +871,8 @@ static int locate(const hq *q, uint32_t p, uint32_t c, uint32_t m, uint32_t *nod
 	const hq_profile *pr = &q->prof[p];
 	if (!usable(pr))
 		return 0;
-	*own = find_pair(pr->metric_sorted, pr->n_metrics, m);
-	*node = find_pair(pr->by_merged, pr->n_nodes, c);
+	*own = profdb__hpcrun_search(pr->metric_sorted, pr->n_metrics, m);
+	*node = profdb__hpcrun_search(pr->by_merged, pr->n_nodes, c);
 	return *own != NONE && *node != NONE;
 }
 
@@ -1294,7 +1272,7 @@ static int advance(const hq *q, profdb__cursor *cur, hq_cursor *c)
 		if (cur->scan == PROFDB_SCAN_CONTEXT) {
 			cur->pos[0]++;
 			if (usable(pr))
-				node = find_pair(pr->by_merged, pr->n_nodes, ctx);
+				node = profdb__hpcrun_search(pr->by_merged, pr->n_nodes, ctx);
 		} else if (usable(pr) && cur->pos[1] < pr->n_nodes) {
 			uint64_t e = pr->by_merged[cur->pos[1]++];
 			node = (uint32_t)e;

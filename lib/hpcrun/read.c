@@ -168,12 +168,6 @@ fail:
 	return r;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
 int profdb__hpcrun_loadmap(hr_cur *c, hr_module **out, uint32_t *n, uint64_t **sorted)
 {
 	uint32_t count;
@@ -201,7 +195,7 @@ int profdb__hpcrun_loadmap(hr_cur *c, hr_module **out, uint32_t *n, uint64_t **s
 	}
 	/* Nodes name modules by id: two entries with one id would make the
 	 * lookup ambiguous. The sorted copy is the lookup table. */
-	qsort(s, count, sizeof *s, cmp_u64);
+	qsort(s, count, sizeof *s, profdb__hpcrun_cmp_u64);
 	for (uint32_t i = 1; i < count; i++)
 		if (s[i] >> 32 == s[i - 1] >> 32) {
 			r = profdb__fail(-EBADMSG, "%s: load map at offset 0x%" PRIx64 " has two "

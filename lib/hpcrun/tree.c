@@ -25,14 +25,13 @@ int32_t profdb__hpcrun_node_sid(const hr_profile *p, const unsigned char *rec)
 	return (int32_t)profdb__be32(rec);
 }
 
-static int cmp_u64(const void *a, const void *b)
+int profdb__hpcrun_cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return (x > y) - (x < y);
 }
 
-/* Index of the entry whose high 32 bits are @p key, or PROFDB_NONE. */
-static uint32_t search(const uint64_t *v, uint64_t n, uint32_t key)
+uint32_t profdb__hpcrun_search(const uint64_t *v, uint64_t n, uint32_t key)
 {
 	uint64_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -50,7 +49,7 @@ static uint32_t search(const uint64_t *v, uint64_t n, uint32_t key)
 
 uint32_t profdb__hpcrun_find_id(const hr_profile *p, uint32_t id)
 {
-	return search(p->tree.by_id, p->n_nodes, id);
+	return profdb__hpcrun_search(p->tree.by_id, p->n_nodes, id);
 }
 
 static uint64_t rec_pos(const hr_profile *p, uint64_t i)
@@ -140,9 +139,9 @@ static int build(void *arg)
 		t->by_id[i] = (uint64_t)id << 32 | i;
 		t->first_child[i] = t->next_sibling[i] = t->run[i] = PROFDB_NONE;
 		uint16_t lm = profdb__be16(rec + lm_at);
-		t->module[i] = search(p->mod_sorted, p->n_modules, lm);
+		t->module[i] = profdb__hpcrun_search(p->mod_sorted, p->n_modules, lm);
 	}
-	qsort(t->by_id, n, sizeof *t->by_id, cmp_u64);
+	qsort(t->by_id, n, sizeof *t->by_id, profdb__hpcrun_cmp_u64);
 	for (uint64_t i = 1; i < n; i++)
 		if (t->by_id[i] >> 32 == t->by_id[i - 1] >> 32)
 			return profdb__fail(-EBADMSG, "%s: CCT records at 0x%" PRIx64 " and 0x%" PRIx64

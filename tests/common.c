@@ -93,6 +93,53 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Append the regular files below @p dir to *list. */
+static void add_files(const char *dir, char ***list, size_t *n, size_t *cap)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0)
+			continue;
+		char *full = join(dir, e->d_name);
+		if (is_dir(full)) {
+			add_files(full, list, n, cap);
+			free(full);
+			continue;
+		}
+		if (*n + 1 >= *cap) {
+			*cap *= 2;
+			*list = realloc(*list, *cap * sizeof **list);
+			cr_assert(*list);
+		}
+		(*list)[(*n)++] = full;
+	}
+	closedir(d);
+}
+
+char **tc_list_files(const char *rel, size_t *n)
+{
+	const char *root = tc_sample_root();
+	*n = 0;
+	if (!root)
+		return NULL;
+	char *dir = join(root, rel);
+	if (!is_dir(dir)) {
+		free(dir);
+		return NULL;
+	}
+	size_t cap = 16;
+	char **list = malloc(cap * sizeof *list);
+	cr_assert(list);
+	add_files(dir, &list, n, &cap);
+	free(dir);
+	qsort(list, *n, sizeof *list, cmp_str);
+	list[*n] = NULL;
+	return list;
+}
+
 char **tc_list_dbs(const char *rel, size_t *n)
 {
 	const char *root = tc_sample_root();

@@ -36,6 +36,9 @@ char *tc_sample_path(const char *rel);
  * malloc'ed full paths; *n gets the count. NULL with *n = 0 when the folder
  * does not exist. Free with tc_free_list. */
 char **tc_list_dbs(const char *rel, size_t *n);
+/* The regular files below $root/@p rel, recursively (dot files and README*
+ * left out), sorted, in the same form as tc_list_dbs. */
+char **tc_list_files(const char *rel, size_t *n);
 void tc_free_list(char **list);
 
 /* Last path component (points into @p path). */

@@ -1327,39 +1327,6 @@ Test(callgrind, gzip)
 
 /* ---- real files ------------------------------------------------------------------ */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Regular files under @p dir (recursively), sorted; README* skipped. */
-static void list_files(const char *dir, char ***list, size_t *n, size_t *cap)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0)
-			continue;
-		char *p;
-		cr_assert(asprintf(&p, "%s/%s", dir, e->d_name) >= 0);
-		struct stat st;
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			list_files(p, list, n, cap);
-			free(p);
-			continue;
-		}
-		if (*n + 1 >= *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			*list = realloc(*list, *cap * sizeof **list);
-			cr_assert(*list);
-		}
-		(*list)[(*n)++] = p;
-	}
-	closedir(d);
-}
-
 /* Files meant to fail, and how. */
 static const struct {
 	const char *suffix;
@@ -1381,17 +1348,15 @@ static int ends_with(const char *s, const char *suf)
 static void golden_dir(const char *rel)
 {
 	const char *root = tc_sample_root();
-	char *dir;
 	if (!root)
 		cr_skip_test("no sample data directory");
-	cr_assert(asprintf(&dir, "%s/callgrind/%s", root, rel) >= 0);
-	char **list = NULL;
-	size_t n = 0, cap = 0;
-	list_files(dir, &list, &n, &cap);
-	free(dir);
+	char *sub;
+	cr_assert(asprintf(&sub, "callgrind/%s", rel) >= 0);
+	size_t n = 0;
+	char **list = tc_list_files(sub, &n);
+	free(sub);
 	if (n == 0)
 		cr_skip_test("no callgrind samples under %s/callgrind/%s", root, rel);
-	qsort(list, n, sizeof *list, cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		const char *path = list[i];
 		int want = 0;
@@ -1424,9 +1389,7 @@ static void golden_dir(const char *rel)
 		}
 		cg_close(cg);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
+	tc_free_list(list);
 }
 
 Test(callgrind_real, valgrind_files, .timeout = 120)
@@ -1568,6 +1531,31 @@ static const char *annotate_path(void)
 	return NULL;
 }
 
+/* One row "  1,234 (12.3%)  file:function [object]" of callgrind_annotate's
+ * function table: its first cost and the key, split in place into file
+ * and function. Returns 0 for any other line. */
+static int annotate_row(char *line, uint64_t *v, const char **file, const char **fn)
+{
+	char *pct = strstr(line, "%)  ");
+	if (!pct)
+		return 0;
+	*v = 0;
+	for (char *c = line; c < pct && *c != '('; c++)
+		if (*c >= '0' && *c <= '9')
+			*v = *v * 10 + (uint64_t)(*c - '0');
+	char *key = pct + 4;
+	key[strcspn(key, "\n")] = 0;
+	char *br = strrchr(key, '[');
+	if (br && br > key && br[-1] == ' ')
+		br[-1] = 0;
+	char *colon = strchr(key, ':');
+	cr_assert(colon, "line: %s", line);
+	*colon = 0;
+	*file = key;
+	*fn = colon + 1;
+	return 1;
+}
+
 /* Parse "  1,234 (12.3%)  file:function [object]" lines of the function table
  * and compare each with profdb's line rows summed per (file, function name),
  * which is how callgrind_annotate keys its table. */
@@ -1588,7 +1576,6 @@ static void compare_annotate(const char *rel)
 	int in_table = 0, compared = 0;
 	uint64_t prog_total = 0;
 	while (fgets(line, sizeof line, f)) {
-		char *pct = strstr(line, "%)  ");
 		if (strstr(line, "PROGRAM TOTALS")) {
 			for (char *c = line; *c && *c != '('; c++)
 				if (*c >= '0' && *c <= '9')
@@ -1599,21 +1586,10 @@ static void compare_annotate(const char *rel)
 			in_table = 1;
 			continue;
 		}
-		if (!in_table || !pct)
+		uint64_t v;
+		const char *file, *fn;
+		if (!in_table || !annotate_row(line, &v, &file, &fn))
 			continue;
-		uint64_t v = 0;
-		for (char *c = line; c < pct && *c != '('; c++)
-			if (*c >= '0' && *c <= '9')
-				v = v * 10 + (uint64_t)(*c - '0');
-		char *key = pct + 4;
-		key[strcspn(key, "\n")] = 0;
-		char *br = strrchr(key, '[');
-		if (br && br > key && br[-1] == ' ')
-			br[-1] = 0;
-		char *colon = strchr(key, ':');
-		cr_assert(colon, "line: %s", line);
-		*colon = 0;
-		const char *file = key, *fn = colon + 1;
 		/* sum profdb's line rows of that (file, function name) */
 		uint64_t sum = 0;
 		int64_t nf = profdb_cg_function_count(cg);
@@ -1790,26 +1766,14 @@ static void compare_annotate_inclusive(const char *rel)
 	int in_table = 0, equal = 0, cyclic = 0;
 	int64_t nf = profdb_cg_function_count(cg);
 	while (fgets(line, sizeof line, f)) {
-		char *pct = strstr(line, "%)  ");
 		if (strstr(line, "file:function")) {
 			in_table = 1;
 			continue;
 		}
-		if (!in_table || !pct)
+		uint64_t v;
+		const char *file, *fn;
+		if (!in_table || !annotate_row(line, &v, &file, &fn))
 			continue;
-		uint64_t v = 0;
-		for (char *c = line; c < pct && *c != '('; c++)
-			if (*c >= '0' && *c <= '9')
-				v = v * 10 + (uint64_t)(*c - '0');
-		char *key = pct + 4;
-		key[strcspn(key, "\n")] = 0;
-		char *br = strrchr(key, '[');
-		if (br && br > key && br[-1] == ' ')
-			br[-1] = 0;
-		char *colon = strchr(key, ':');
-		cr_assert(colon, "line: %s", line);
-		*colon = 0;
-		const char *file = key, *fn = colon + 1;
 		/* the functions of that key: all whole (rows in their own file) */
 		uint64_t sum = 0;
 		int n = 0, whole = 1, any_cyclic = 0;

@@ -5,7 +5,6 @@
  * Callgrind sample. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -254,43 +253,17 @@ Test(query_callgrind, detection)
 
 /* ---- every real Callgrind sample ------------------------------------------------ */
 
-static void collect(const char *dir, char ***list, size_t *n)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || strncmp(e->d_name, "README", 6) == 0)
-			continue;
-		char *p;
-		cr_assert(asprintf(&p, "%s/%s", dir, e->d_name) >= 0);
-		struct stat st;
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			collect(p, list, n);
-			free(p);
-			continue;
-		}
-		*list = realloc(*list, (*n + 1) * sizeof **list);
-		cr_assert(*list);
-		(*list)[(*n)++] = p;
-	}
-	closedir(d);
-}
-
 static void check_real(const char *rel)
 {
-	const char *root = tc_sample_root();
-	if (!root)
+	if (!tc_sample_root())
 		cr_skip_test("no sample data directory");
-	char *dir;
-	cr_assert(asprintf(&dir, "%s/callgrind/%s", root, rel) >= 0);
-	char **list = NULL;
+	char *full;
+	cr_assert(asprintf(&full, "callgrind/%s", rel) >= 0);
 	size_t n = 0, opened = 0;
-	collect(dir, &list, &n);
-	free(dir);
+	char **list = tc_list_files(full, &n);
+	free(full);
 	if (n == 0)
-		cr_skip_test("no Callgrind samples under %s/callgrind/%s", root, rel);
+		cr_skip_test("no Callgrind samples under %s/callgrind/%s", tc_sample_root(), rel);
 	for (size_t i = 0; i < n; i++) {
 		profdb_cg *cg;
 		/* what the decoder refuses on its own is its tests' business */
@@ -325,9 +298,7 @@ static void check_real(const char *rel)
 		profdb_close(db);
 	}
 	cr_assert_gt(opened, 0);
-	for (size_t i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
+	tc_free_list(list);
 }
 
 Test(query_callgrind_real, valgrind, .timeout = 300)

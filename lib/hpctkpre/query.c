@@ -596,6 +596,15 @@ static int wrap(void **impl, profdb_hpctkpre *db)
 		q->metrics[i].index = i;
 		q->metrics[i].id = m.is_summary ? m.id + q->summary_shift : m.id;
 	}
+	/* Every node needs a model id: not PROFDB_NONE (the model's "no
+	 * context"), and positive and negative stored ids must not meet. */
+	for (uint32_t i = 0; r == 0 && i < q->info.n_contexts; i++) {
+		profdb_hpctkpre_context c;
+		if (profdb_hpctkpre_context_get(db, i, &c) == 0 &&
+		    (c.id >= (int64_t)NEG_FLAG || c.id <= -(int64_t)(NEG_FLAG - 1)))
+			r = profdb__fail(-EBADMSG, "context %" PRIu32 " has id %" PRId64 ", which the "
+			                 "common model cannot represent", i, c.id);
+	}
 	if (r == 0) {
 		pair_metrics(q);
 		r = build_names(q);

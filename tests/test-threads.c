@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "profdb/profdb.h"
+#include "query-hash.h"
 #ifdef HAVE_TEST_WRITER
 #include "writer.h"
 #endif
@@ -531,60 +532,6 @@ static int t_own_error_messages(void)
  * another handle. */
 #ifdef HAVE_TEST_WRITER
 
-static uint64_t hash_number(uint64_t h, int r, profdb_number v)
-{
-	h = mix(h, (uint64_t)(int64_t)r);
-	if (r >= 0)
-		h = mix(mix(h, (uint64_t)v.type), v.as.u64);
-	return h;
-}
-
-static uint64_t hash_query(const profdb *db)
-{
-	uint64_t h = 1;
-	uint32_t id;
-	profdb_context c;
-	int64_t nc = profdb_context_count(db), np = profdb_profile_count(db);
-	int64_t nm = profdb_metric_count(db), seen = 0;
-	if (profdb_context_root(db, &id) == 0) {
-		for (;;) {   /* pre-order over the links */
-			if (profdb_context_get(db, id, &c) != 0 || ++seen > nc)
-				return 0;
-			h = mix(mix(h, c.id), c.depth);
-			for (int64_t p = 0; p < np; p++)
-				for (int64_t m = 0; m < nm; m++) {
-					profdb_metric md;
-					profdb_number v;
-					if (profdb_metric_at(db, (uint32_t)m, &md) != 0)
-						return 0;
-					int r = profdb_inclusive(db, (uint32_t)p, c.id, md.id, &v);
-					h = hash_number(h, r, v);
-					r = profdb_exclusive(db, (uint32_t)p, c.id, md.id, &v);
-					h = hash_number(h, r, v);
-				}
-			if (c.first_child != PROFDB_NONE) {
-				id = c.first_child;
-				continue;
-			}
-			while (c.next_sibling == PROFDB_NONE && c.parent != PROFDB_NONE)
-				if (profdb_context_get(db, c.parent, &c) != 0)
-					return 0;
-			if (c.next_sibling == PROFDB_NONE)
-				break;
-			id = c.next_sibling;
-		}
-	}
-	profdb_values *it;
-	profdb_entry e;
-	if (profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it) != 0)
-		return 0;
-	int r;
-	while ((r = profdb_values_next(it, &e)) == 1)
-		h = hash_number(mix(mix(mix(h, e.profile), e.context), e.metric), 1, e.value);
-	profdb_values_free(it);
-	return r == 0 ? h : 0;
-}
-
 typedef struct qworker {
 	const profdb *db;
 	pthread_barrier_t *bar;
@@ -595,7 +542,7 @@ static void *query_reader(void *arg)
 {
 	qworker *w = arg;
 	pthread_barrier_wait(w->bar);
-	w->h = hash_query(w->db);
+	w->h = qh_hash(w->db);
 	return NULL;
 }
 
@@ -604,7 +551,7 @@ static void race_query(const char *what, const profdb_input *in, size_t n)
 	profdb *a = NULL, *b = NULL;
 	CHECKF(profdb_open_inputs(&a, in, n, NULL) == 0, "%s: %s", what, profdb_error_message());
 	CHECKF(profdb_open_inputs(&b, in, n, NULL) == 0, "%s: %s", what, profdb_error_message());
-	uint64_t want = hash_query(a);
+	uint64_t want = qh_hash(a);
 	CHECKF(want != 0, "%s: the reference walk failed: %s", what, profdb_error_message());
 	pthread_t t[NTHREADS];
 	qworker w[NTHREADS];

@@ -9,6 +9,7 @@
  *    child process and documents why the copy mode exists. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <criterion/criterion.h>
 
 #include "common.h"
+#include "query-hash.h"
 #include "core/core.h"
 #include "writer.h"
 
@@ -135,6 +137,82 @@ Test(truncation, copy_mode_survives_truncation)
 		profdb_hpctk_close(db);
 		remove_db();
 	}
+}
+
+/* ---- the same promise for every format of the common interface ----------------
+ * Each input is written to files, opened through profdb_open with
+ * PROFDB_OPEN_COPY, every file truncated to 0 bytes, and then the whole
+ * interface (tests/query-hash.h: tree, inclusive/exclusive values, the
+ * value cursor) must answer as a handle that never saw a truncation. */
+
+static void put(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert(f && fwrite(data, 1, n, f) == n && fclose(f) == 0, "%s", path);
+}
+
+/* @p open_path under a fresh directory holding @p n files; checked and
+ * removed. */
+static void copy_survives(const char *what, const char *const *names, const tw_blob *files,
+                          size_t n, const char *open_path)
+{
+	char d[] = "/tmp/profdb-trunc-any-XXXXXX", path[256];
+	cr_assert_not_null(mkdtemp(d));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s", d, names[i]);
+		put(path, files[i].data, files[i].size);
+	}
+	snprintf(path, sizeof path, "%s%s%s", d, open_path[0] ? "/" : "", open_path);
+	profdb_options o = {.size = sizeof o, .flags = PROFDB_OPEN_COPY};
+	profdb *ref, *db;
+	cr_assert_eq(profdb_open(&ref, path, NULL), 0, "%s: %s", what, profdb_error_message());
+	uint64_t want = qh_hash(ref);
+	profdb_close(ref);
+	cr_assert_neq(want, 0, "%s: %s", what, profdb_error_message());
+	cr_assert_eq(profdb_open(&db, path, &o), 0, "%s: %s", what, profdb_error_message());
+	for (size_t i = 0; i < n; i++) {
+		char f[256];
+		snprintf(f, sizeof f, "%s/%s", d, names[i]);
+		cr_assert_eq(truncate(f, 0), 0);
+	}
+	cr_assert_eq(qh_hash(db), want, "%s: the copy answers differently after truncation", what);
+	profdb_close(db);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s", d, names[i]);
+		unlink(path);
+	}
+	rmdir(d);
+}
+
+Test(truncation, copy_mode_every_format)
+{
+	static const char cg_text[] = "# callgrind format\nevents: Ir\nfl=(1) a.c\nfn=(1) main\n"
+	                              "1 5\ncfn=(2) f\ncalls=2 10\n2 40\nfn=(2)\n10 40\n";
+	tw_blob cg = {(unsigned char *)(uintptr_t)cg_text, sizeof cg_text - 1};
+	const char *cg_name = "callgrind.out.1";
+	copy_survives("callgrind", &cg_name, &cg, 1, cg_name);
+
+	tw_hpcrun d;
+	tw_blob hb[2];
+	tw_hpcrun_sample(&d, 4, 0);
+	cr_assert_eq(tw_hpcrun_write(&d, &hb[0]), 0);
+	const tw_hpctrace_rec *recs;
+	size_t nrec;
+	tw_hpctrace_sample(&recs, &nrec);
+	cr_assert_eq(tw_hpctrace_write(0, recs, nrec, &hb[1]), 0);
+	const char *hnames[2] = {"app-000000-000-7f000101-1-0.hpcrun",
+	                         "app-000000-000-7f000101-1-0.hpctrace"};
+	copy_survives("hpcrun", hnames, hb, 2, "");
+	tw_blob_free(&hb[0]);
+	tw_blob_free(&hb[1]);
+
+#ifdef PROFDB_HAVE_CUBE
+	tw_blob cb = {0};
+	cr_assert_eq(tw_cube_write(&cb, 0, NULL), 0);   /* plain tar: members point into the copy */
+	const char *cname = "sample.cubex";
+	copy_survives("cube", &cname, &cb, 1, cname);
+	tw_blob_free(&cb);
+#endif
 }
 
 /* ---- the hazard without it ----------------------------------------------------- */

@@ -529,12 +529,9 @@ static void scan_contexts(qd *d)
 	 * compare with profile.db: see drive-hpctk.h. */
 	int fatal = d->consistent || d->format != PROFDB_FORMAT_HPCTK4 || !d->has_cct;
 	/* Both HPCToolkit formats find contexts without a tree node (elided
-	 * ones) through cct.db; the pre-release backend without cct.db only
-	 * knows the metadata's tree, so a profile.db context the metadata
-	 * lacks is -ENOENT there (a cross-file disagreement too). */
-	int get_fatal = d->consistent ||
-	                !((d->format == PROFDB_FORMAT_HPCTK4 && d->has_cct) ||
-	                  (d->format == PROFDB_FORMAT_HPCTK_PRE && (d->has_cct || d->has_meta)));
+	 * ones) through cct.db when there is one (else through profile.db). */
+	int get_fatal = d->consistent || !d->has_cct ||
+	                (d->format != PROFDB_FORMAT_HPCTK4 && d->format != PROFDB_FORMAT_HPCTK_PRE);
 	profdb_entry *all = malloc(d->n_all * sizeof *all), *got = NULL;
 	QUERY_CHECK(all != NULL, "out of memory");
 	memcpy(all, d->all, d->n_all * sizeof *all);

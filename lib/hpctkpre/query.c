@@ -241,8 +241,20 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		out->relation = PROFDB_RELATION_UNKNOWN;
 		return 0;
 	}
-	return profdb__fail(-ENOENT, "context %" PRIu32 " is neither a tree node nor a cct.db "
-	                    "context", id);
+	/* Without cct.db slots: an id some profile stores values for (one
+	 * binary search per profile, as a scan by context). */
+	for (uint32_t p = 0; q->info.n_ctx_slots == 0 && p < q->info.n_profiles; p++) {
+		profdb_hpctkpre_plane pl;
+		profdb_hpctkpre_run run;
+		if (profdb_hpctkpre_profile_plane(q->db, p, &pl) == 0 &&
+		    profdb_hpctkpre_plane_find(&pl, id, &run) == 1) {
+			blank(out, id);
+			out->relation = PROFDB_RELATION_UNKNOWN;
+			return 0;
+		}
+	}
+	return profdb__fail(-ENOENT, "context %" PRIu32 " is neither a tree node, a cct.db "
+	                    "context nor one with values", id);
 }
 
 /* ---- profiles ---------------------------------------------------------------- */

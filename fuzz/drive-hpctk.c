@@ -45,6 +45,7 @@ typedef struct drv {
 	/* the files come from different databases (a single-file target's
 	 * companion pass): value mismatches are expected, never fatal */
 	int mixed;
+	int check_ok;          /* profdb_hpctk_check() found the files consistent */
 	uint64_t pairs, elems;
 } drv;
 
@@ -586,6 +587,9 @@ static void mismatch(drv *d, const char *dir, uint32_t profile, uint32_t ctx, ui
                      int64_t r)
 {
 	fuzz_hpctk_stats_total.mismatches++;
+	FUZZ_CHECK(!d->check_ok, "%s: profile %" PRIu32 " context %" PRIu32 " metric %" PRIu32
+	           ": the files disagree but profdb_hpctk_check() said they do not", dir, profile,
+	           ctx, metric);
 	FUZZ_CHECK(!fuzz_hpctk_strict || d->mixed, "%s: profile %" PRIu32 " context %" PRIu32 " metric %" PRIu32
 	           ": lookup returned %" PRId64 " (absent or different bits) without an error", dir,
 	           profile, ctx, metric, r);
@@ -632,6 +636,7 @@ static void drive_consistency(drv *d)
 	int64_t np = CALL(profdb_hpctk_profile_count(d->db));
 	int64_t ns = CALL(profdb_hpctk_cct_slot_count(d->db));
 	d->pairs = 0;
+	d->check_ok = CALL(profdb_hpctk_check(d->db)) == 0;
 	for (int64_t p = 1; p < np; p++) {
 		profdb_hpctk_plane pl;
 		FUZZ_CHECK(CALL(profdb_hpctk_profile_plane(d->db, (uint32_t)p, &pl)) == 0,

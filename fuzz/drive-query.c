@@ -777,6 +777,10 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 		    (in[i].name && strcmp(in[i].name, "experiment.xml") == 0))
 			d.has_meta = 1;
 
+	/* A database the library itself finds consistent (profdb_hpctk_check)
+	 * must not show any cross-file disagreement below. */
+	if (!d.consistent && profdb_get_hpctk(db))
+		d.consistent = CALL(profdb_hpctk_check(profdb_get_hpctk(db))) == 0;
 	drive_about(&d);
 	drive_metrics(&d);
 	drive_tree(&d);

@@ -526,6 +526,11 @@ static void check_family(const char *rel, profdb_hpctk_layout layout)
 	for (size_t i = 0; i < n; i++) {
 		facts f;
 		check_db(list[i], layout, &f);
+		/* what hpcprof wrote is consistent across its files */
+		profdb_hpctk *db;
+		cr_assert_eq(profdb_hpctk_open(&db, list[i], NULL), 0, "%s", profdb_error_message());
+		cr_assert_eq(profdb_hpctk_check(db), 0, "%s: %s", list[i], profdb_error_message());
+		profdb_hpctk_close(db);
 		const facts *g = golden_for(f.name);
 		if (g) {
 			compare(&f, g);

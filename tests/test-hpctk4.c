@@ -853,6 +853,60 @@ static unsigned char *sec(gen *g, int f, size_t at)
 	return g->file[f] + rd64(g->file[f] + at + 8);
 }
 
+/* profdb_hpctk_check compares the files: the sample is consistent; a cct.db
+ * written from a profile whose value differs, or that holds one value
+ * more, is named as the disagreement. */
+static void check_with_cct_of(const tw_hpctk4 *other, const char *want)
+{
+	gen a, b;
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	gen_write(&a, &d);
+	gen_write(&b, other);
+	free(a.file[PROFDB_HPCTK_CCT]);   /* a's files, b's cct.db */
+	a.file[PROFDB_HPCTK_CCT] = b.file[PROFDB_HPCTK_CCT];
+	a.size[PROFDB_HPCTK_CCT] = b.size[PROFDB_HPCTK_CCT];
+	b.file[PROFDB_HPCTK_CCT] = NULL;
+	cr_assert_eq(gen_open(&a), 0, "%s", profdb_error_message());
+	int r = profdb_hpctk_check(a.db);
+	cr_assert_eq(r, -EBADMSG, "%d", r);
+	cr_assert(strstr(profdb_error_message(), want), "%s", profdb_error_message());
+	gen_free(&a);
+	gen_free(&b);
+}
+
+Test(hpctk4, check_compares_the_files)
+{
+	gen g;
+	sample(&g, 0, 0, 0, 0, 0, 0);
+	cr_assert_eq(profdb_hpctk_check(g.db), 0, "%s", profdb_error_message());
+	gen_free(&g);
+	sample(&g, 1, 0, 0, 0, 0, 0);   /* dev-stage */
+	cr_assert_eq(profdb_hpctk_check(g.db), 0, "%s", profdb_error_message());
+	gen_free(&g);
+	sample(&g, 0, 0, 0, 0, 1, 1);   /* without cct.db and trace.db */
+	cr_assert_eq(profdb_hpctk_check(g.db), 0, "%s", profdb_error_message());
+	gen_free(&g);
+	cr_assert_eq(profdb_hpctk_check(NULL), -EINVAL);
+
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	tw_profile prof[3];
+	cr_assert_eq(d.n_profiles, 3);
+	memcpy(prof, d.profiles, sizeof prof);
+	tw_value v[64];
+	cr_assert_leq(prof[1].n_values + 1, 64);
+	memcpy(v, prof[1].values, prof[1].n_values * sizeof *v);
+	prof[1].values = v;
+	d.profiles = prof;
+	v[0].value += 1;   /* one value differs */
+	check_with_cct_of(&d, "disagree");
+	v[0].value -= 1;
+	v[prof[1].n_values] = (tw_value){6, 0, 9.0};   /* one value more (context 6) */
+	prof[1].n_values++;
+	check_with_cct_of(&d, "holds");
+}
+
 Test(hpctk4, bad_magic_and_major)
 {
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++) {

@@ -434,6 +434,18 @@ PROFDB_EXPORT int profdb_hpctk_value(const profdb_hpctk *db, uint32_t profile,
 PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx_id,
                                          uint32_t metric, uint32_t profile, double *value);
 
+/** Validate the whole database and compare its files with each other (the
+ *  other calls check each file on its own, lazily, and never compare
+ *  them): every block, the tree and every trace line; cct.db must hold
+ *  exactly the values of profile.db's thread profiles, bit for bit; every
+ *  metric id a value uses must be one meta.db defines (propagated ids in
+ *  thread profiles and cct.db, summary statistic ids in the summary
+ *  profile); cct.db must not name the summary or an absent profile; trace
+ *  lines must belong to profiles of profile.db. Time O(V log V) for V
+ *  values. @return 0 (consistent), -EBADMSG naming the disagreement, or
+ *  the code of the first damaged block. @since 0.2 */
+PROFDB_EXPORT int profdb_hpctk_check(const profdb_hpctk *db);
+
 /* ---- trace.db ----------------------------------------------------------- */
 
 /** A trace line: @c count elements of 12 bytes (u64 time in ns, u32 context

@@ -781,6 +781,8 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 	 * must not show any cross-file disagreement below. */
 	if (!d.consistent && profdb_get_hpctk(db))
 		d.consistent = CALL(profdb_hpctk_check(profdb_get_hpctk(db))) == 0;
+	else if (!d.consistent && profdb_get_hpctkpre(db))
+		d.consistent = CALL(profdb_hpctkpre_check(profdb_get_hpctkpre(db))) == 0;
 	drive_about(&d);
 	drive_metrics(&d);
 	drive_tree(&d);

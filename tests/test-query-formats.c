@@ -40,6 +40,9 @@ static void check_pre(const tw_pre *d, const char *what, profdb_format want)
 	profdb_about a;
 	cr_assert_eq(profdb_get_about(db, &a), 0);
 	cr_assert_eq(a.format, want, "%s", what);
+	cr_assert_not_null(profdb_get_hpctkpre(db));
+	cr_assert_null(profdb_get_hpcrun(db));
+	cr_assert_eq(profdb_hpctkpre_check(profdb_get_hpctkpre(db)), 0, "%s", profdb_error_message());
 	profdb_counts c = qc_check_all(db, what);
 	cr_assert_eq(c.profiles, 3, "%s", what);
 	cr_assert_eq(c.values, TW_PRE_SAMPLE_VALUES, "%s", what);

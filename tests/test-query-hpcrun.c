@@ -731,6 +731,8 @@ Test(query_hpcrun, detection)
 	cr_assert_eq(profdb_open(&db, dir, &o), 0, "%s", profdb_error_message());
 	cr_assert_eq(w.n, 0, "%s", w.last);
 	profdb_counts c = check_all(db, "directory");
+	cr_assert_not_null(profdb_get_hpcrun(db));
+	cr_assert_eq(profdb_hpcrun_profile_count(profdb_get_hpcrun(db)), 2);
 	cr_assert(c.profiles == 2 && c.contexts == 8 && c.values == 13 && c.traces == 1);
 	cr_assert_eq(sample_at(db, 1, 0).context, 7);
 	profdb_context traced;   /* the node the first record names */

@@ -1855,6 +1855,10 @@ PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t
 PROFDB_EXPORT const profdb_hpctk *profdb_get_hpctk(const profdb *db);
 PROFDB_EXPORT const profdb_cube *profdb_get_cube(const profdb *db);
 PROFDB_EXPORT const profdb_cg *profdb_get_cg(const profdb *db);
+/** The same for pre-release databases and the draft meta.db, and for hpcrun
+ *  measurements. @since 0.2 */
+PROFDB_EXPORT const profdb_hpctkpre *profdb_get_hpctkpre(const profdb *db);
+PROFDB_EXPORT const profdb_hpcrun *profdb_get_hpcrun(const profdb *db);
 
 #ifdef __cplusplus
 }

@@ -1487,6 +1487,11 @@ static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
 	return r < 0 ? r : wrap(impl, h, opts);
 }
 
+static const void *q_native(const void *impl)
+{
+	return ((const hq *)impl)->h;
+}
+
 const profdb__backend profdb__hpcrun_backend = {
 	.format = PROFDB_FORMAT_HPCRUN,
 	.sniff = q_sniff,
@@ -1512,4 +1517,5 @@ const profdb__backend profdb__hpcrun_backend = {
 	.trace_length = q_trace_length,
 	.trace_at = q_trace_at,
 	.trace_seek = q_trace_seek,
+	.native = q_native,
 };

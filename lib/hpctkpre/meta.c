@@ -215,6 +215,17 @@ static int check_profiles(const profdb_hpctkpre *db, unsigned char *used)
 			return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " plane has %"
 			                    PRIu64 " values, its info %" PRIu64, i, p.n_values,
 			                    pr.n_values);
+		/* a context cct.db has no slot for: the files disagree */
+		for (uint64_t k = 0; db->present[PRE_CCT] && k < p.n_index; k++) {
+			uint32_t ctx;
+			profdb_hpctkpre_run run;
+			if ((r = profdb_hpctkpre_plane_at(&p, k, &ctx, &run)) < 0)
+				return r;
+			if (ctx >= db->n_ctx)
+				return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " has values "
+				                    "of context %" PRIu32 ", cct.db has %" PRIu32 " contexts "
+				                    "(mismatched files)", i, ctx, db->n_ctx);
+		}
 		if (db->meta_kind == PROFDB_HPCTKPRE_META_NONE)
 			continue;
 		for (uint64_t v = 0; v < p.n_values; v++) {

@@ -275,3 +275,13 @@ PROFDB_EXPORT const profdb_cg *profdb_get_cg(const profdb *db)
 {
 	return native_of(db, PROFDB_FORMAT_CALLGRIND);
 }
+
+PROFDB_EXPORT const profdb_hpctkpre *profdb_get_hpctkpre(const profdb *db)
+{
+	return native_of(db, PROFDB_FORMAT_HPCTK_PRE);   /* the draft meta.db too */
+}
+
+PROFDB_EXPORT const profdb_hpcrun *profdb_get_hpcrun(const profdb *db)
+{
+	return native_of(db, PROFDB_FORMAT_HPCRUN);
+}

@@ -885,3 +885,36 @@ Test(query_hpcrun, real_counts)
 }
 
 TC_MAIN
+
+/* A measurements directory of 300 files reports progress every 256 files
+ * and can be cancelled from the callback. */
+static int progress_calls;
+static int on_progress(uint64_t done, uint64_t total, void *ud)
+{
+	progress_calls++;
+	cr_assert_eq(total, 300);
+	cr_assert_eq(done, 256);
+	return ud != NULL;   /* cancel when asked to */
+}
+
+Test(query_hpcrun, progress_and_cancel)
+{
+	char dir[] = "/tmp/profdb-hpcrun-progress-XXXXXX", name[64];
+	cr_assert(mkdtemp(dir));
+	tw_blob b = sample_run(4, 0);
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "p-000000-%03d-7f000101-1-0.hpcrun", i);
+		put_file(dir, name, b.data, b.size);
+	}
+	profdb_options o = {.size = sizeof o, .progress = on_progress};
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(progress_calls, 1);
+	cr_assert_eq(profdb_profile_count(db), 300);
+	profdb_close(db);
+	o.progress_userdata = &o;
+	cr_assert_eq(profdb_open(&db, dir, &o), -ECANCELED);
+	cr_assert(strstr(profdb_error_message(), "cancelled"), "%s", profdb_error_message());
+	remove_dir(dir);
+	tw_blob_free(&b);
+}

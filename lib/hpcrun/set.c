@@ -377,6 +377,10 @@ static int open_dir(profdb_hpcrun **ret, const char *path, const profdb_options 
 		snprintf(full, len, "%s/%s", path, names[i]);
 		r = open_one(h, full, names[i]);
 		free(full);
+		/* thousands of files: say how far, and let the caller cancel */
+		if (r >= 0 && (i & 255) == 255 && h->opts.progress &&
+		    h->opts.progress(i + 1, n, h->opts.progress_userdata))
+			r = profdb__fail(-ECANCELED, "%s: cancelled by the progress callback", path);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);

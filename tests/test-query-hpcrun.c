@@ -884,7 +884,6 @@ Test(query_hpcrun, real_counts)
 	expect_counts("hpctoolkit/hpcrun/miniapp-hpctrace", 3, 0, 0, 0, 3, 338922);
 }
 
-TC_MAIN
 
 /* A measurements directory of 300 files reports progress every 256 files
  * and can be cancelled from the callback. */
@@ -918,3 +917,5 @@ Test(query_hpcrun, progress_and_cancel)
 	remove_dir(dir);
 	tw_blob_free(&b);
 }
+
+TC_MAIN

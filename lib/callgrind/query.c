@@ -498,25 +498,19 @@ static uint32_t identity(const profdb_cg *cg, uint32_t p, const char **kinds, ui
 {
 	const cg_profile *pr = &cg->profiles[p];
 	const cg_file *f = &cg->files[pr->file];
+	const struct {
+		int has;
+		const char *kind;
+		uint64_t value;
+	} e[5] = {{1, "file", pr->file}, {f->has_seq, "dump", f->seq},
+	          {pr->has_thread, "thread", pr->thread}, {pr->has_part, "part", pr->part},
+	          {pr->has_pid, "pid", pr->pid}};
 	uint32_t n = 0;
-	kinds[n] = "file";
-	values[n++] = pr->file;
-	if (f->has_seq) {
-		kinds[n] = "dump";
-		values[n++] = f->seq;
-	}
-	if (pr->has_thread) {
-		kinds[n] = "thread";
-		values[n++] = pr->thread;
-	}
-	if (pr->has_part) {
-		kinds[n] = "part";
-		values[n++] = pr->part;
-	}
-	if (pr->has_pid) {
-		kinds[n] = "pid";
-		values[n++] = pr->pid;
-	}
+	for (int i = 0; i < 5; i++)
+		if (e[i].has) {
+			kinds[n] = e[i].kind;
+			values[n++] = e[i].value;
+		}
 	return n;
 }
 

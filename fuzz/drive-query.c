@@ -777,6 +777,14 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 		    (in[i].name && strcmp(in[i].name, "experiment.xml") == 0))
 			d.has_meta = 1;
 
+	/* Whether metadata is there, as the library decided it (by content:
+	 * an experiment.xml may come under another name). */
+	profdb_hpctkpre_info pinfo;
+	if (profdb_get_hpctk(db))
+		d.has_meta = profdb_hpctk_has(profdb_get_hpctk(db), PROFDB_HPCTK_META) == 1;
+	else if (profdb_get_hpctkpre(db) &&
+	         profdb_hpctkpre_get_info(profdb_get_hpctkpre(db), &pinfo) == 0)
+		d.has_meta = pinfo.meta_kind != PROFDB_HPCTKPRE_META_NONE;
 	/* A database the library itself finds consistent (profdb_hpctk_check)
 	 * must not show any cross-file disagreement below. */
 	if (!d.consistent && profdb_get_hpctk(db))

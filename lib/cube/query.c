@@ -217,6 +217,8 @@ static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
 	out->index = index;
 	out->is_summary = 0;
 	out->name = profdb__str(profdb__cube_s(c, c->locs[index].name));
+	if (out->name.len == 0)   /* a profile name is never empty (doc/model.md) */
+		out->name = profdb__str("<unnamed location>");
 	out->n_identity = 3;
 	return 0;
 }

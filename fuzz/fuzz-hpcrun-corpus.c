@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 		int empty;
 	} traces[] = {
 		{"cpu.hpctrace", 0, 0}, {"data-centric.hpctrace", 1, 0},
-		{"gpu-call-trace.hpctrace", 4, 0}, {"empty.hpctrace", 0, 1},
+		/* empty, with LCA_RECORDED set: a flag combination of our own */
+		{"gpu-call-trace.hpctrace", 4, 0}, {"empty.hpctrace", 2, 1},
 	};
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s CORPUS-DIRECTORY\n", argv[0]);

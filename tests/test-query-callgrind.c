@@ -63,19 +63,40 @@ static profdb *open_text(const char *name, const void *text, size_t n)
 	return db;
 }
 
-/* The context of the function called @p name (searched over every id). */
+/* Pre-order successor of @p c in the tree: 1 and *c, or 0 at the end. */
+static int next_node(const profdb *db, profdb_context *c)
+{
+	if (c->first_child != PROFDB_NONE) {
+		cr_assert_eq(profdb_context_get(db, c->first_child, c), 0);
+		return 1;
+	}
+	while (c->next_sibling == PROFDB_NONE && c->parent != PROFDB_NONE)
+		cr_assert_eq(profdb_context_get(db, c->parent, c), 0);
+	if (c->next_sibling == PROFDB_NONE)
+		return 0;
+	cr_assert_eq(profdb_context_get(db, c->next_sibling, c), 0);
+	return 1;
+}
+
+static profdb_context first_node(const profdb *db)
+{
+	uint32_t id;
+	profdb_context c;
+	cr_assert_eq(profdb_context_root(db, &id), 0);
+	cr_assert_eq(profdb_context_get(db, id, &c), 0);
+	return c;
+}
+
+/* The function context called @p name. */
 static profdb_context by_name(const profdb *db, const char *name)
 {
-	int64_t n = profdb_context_count(db);
-	for (uint32_t id = 0; id < (uint32_t)n; id++) {
-		profdb_context c;
-		cr_assert_eq(profdb_context_get(db, id, &c), 0);
-		if (qc_str_is(c.function, name))
+	profdb_context c = first_node(db);
+	do
+		if (c.type == PROFDB_CTX_FUNCTION && qc_str_is(c.function, name))
 			return c;
-	}
+	while (next_node(db, &c));
 	cr_assert_fail("no function %s", name);
-	profdb_context none = {0};
-	return none;
+	return c;
 }
 
 static uint64_t scoped(const profdb *db, uint32_t p, uint32_t ctx, uint32_t m, int inclusive)
@@ -92,9 +113,9 @@ Test(query_callgrind, primary_caller_tree)
 	profdb *db = open_text("prog.callgrind", cycle_text, sizeof cycle_text - 1);
 	profdb_counts c = qc_check_all(db, "cycle_text");
 	cr_assert_eq(c.profiles, 1);
-	cr_assert_eq(c.contexts, 5);   /* the root and four functions */
+	cr_assert_eq(c.contexts, 9);   /* the root, four functions, a line of each */
 	cr_assert_eq(c.metrics, 2);
-	cr_assert_eq(c.values, 7);     /* b has no Dr */
+	cr_assert_eq(c.values, 14);    /* b has no Dr; each function's one line repeats it */
 	cr_assert_eq(c.traces, 0);
 
 	profdb_about about;
@@ -112,15 +133,30 @@ Test(query_callgrind, primary_caller_tree)
 	b = by_name(db, "b");
 	cc = by_name(db, "c");
 	/* root -> main -> {a, b -> c}: c hangs under b (40 > 30), c -> b is a
-	 * back edge; children heaviest first. */
+	 * back edge; children heaviest first, after the function's lines. */
+	profdb_context ml, al, bl;
 	cr_assert_eq(r0.first_child, m.id);
 	cr_assert_eq(m.next_sibling, PROFDB_NONE);
-	cr_assert_eq(m.first_child, a.id);
+	cr_assert_eq(profdb_context_get(db, m.first_child, &ml), 0);
+	cr_assert_eq(ml.type, PROFDB_CTX_LINE);
+	cr_assert_eq(ml.relation, PROFDB_RELATION_LEXICAL);
+	cr_assert_eq(ml.parent, m.id);
+	cr_assert_eq(ml.depth, 2);
+	cr_assert_eq(ml.line, 1);
+	cr_assert_eq(ml.has_offset, 0);
+	cr_assert(qc_str_is(ml.function, "main"));
+	cr_assert(qc_str_is(ml.file, "prog.c"));
+	cr_assert_eq(ml.first_child, PROFDB_NONE);
+	cr_assert_eq(ml.next_sibling, a.id);
 	cr_assert_eq(a.next_sibling, b.id);
-	cr_assert_eq(b.first_child, cc.id);
+	cr_assert_eq(profdb_context_get(db, b.first_child, &bl), 0);
+	cr_assert_eq(bl.line, 10);
+	cr_assert_eq(bl.next_sibling, cc.id);
 	cr_assert_eq(cc.parent, b.id);
 	cr_assert_eq(cc.depth, 3);
-	cr_assert_eq(a.first_child, PROFDB_NONE);
+	cr_assert_eq(profdb_context_get(db, a.first_child, &al), 0);
+	cr_assert_eq(al.line, 5);
+	cr_assert_eq(al.next_sibling, PROFDB_NONE);   /* a calls c, but c hangs under b */
 	cr_assert_eq(m.type, PROFDB_CTX_FUNCTION);
 	cr_assert_eq(m.relation, PROFDB_RELATION_CALL);
 	cr_assert(qc_str_is(m.file, "prog.c"));
@@ -140,6 +176,9 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert_eq(profdb_value(db, 0, b.id, 1, &v), 0);
 	cr_assert_eq(v.type, PROFDB_TYPE_NONE);
 	cr_assert_eq(profdb_value(db, 0, root, 0, &v), 0);
+	cr_assert_eq(profdb_value(db, 0, al.id, 0, &v), 1);
+	cr_assert_eq(v.as.u64, 60);
+	cr_assert_eq(profdb_value(db, 0, bl.id, 1, &v), 0);
 	cr_assert_eq(profdb_value(db, 0, 99, 0, &v), -ENOENT);
 	cr_assert_eq(profdb_value(db, 1, a.id, 0, &v), -ENOENT);
 
@@ -150,6 +189,8 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert_eq(scoped(db, 0, m.id, 0, 1), 145);
 	cr_assert_eq(scoped(db, 0, root, 0, 1), 145);
 	cr_assert_eq(scoped(db, 0, root, 0, 0), 0);
+	cr_assert_eq(scoped(db, 0, ml.id, 0, 0), 10);   /* a line: inclusive = self */
+	cr_assert_eq(scoped(db, 0, ml.id, 0, 1), 10);
 	const profdb_cg *cg = profdb_get_cg(db);
 	cr_assert(cg);
 	for (uint32_t id = 1; id < 5; id++) {
@@ -182,7 +223,8 @@ Test(query_callgrind, parts_are_profiles)
 	profdb *db = open_text("callgrind.out.42", parts_text, sizeof parts_text - 1);
 	profdb_counts c = qc_check_all(db, "parts_text");
 	cr_assert_eq(c.profiles, 2);
-	cr_assert_eq(c.values, 3);
+	cr_assert_eq(c.contexts, 5);   /* root, main, other, main:1 (both parts), other:2 */
+	cr_assert_eq(c.values, 6);
 	profdb_profile p;
 	cr_assert_eq(profdb_profile_get(db, 1, &p), 0);
 	/* callgrind.out.42 ends in a pid, not a dump number */
@@ -203,9 +245,79 @@ Test(query_callgrind, parts_are_profiles)
 	profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, mn.id, &n);
 	cr_assert_eq(n, 2);
 	free(e);
+	/* main's line 1 merges both parts: one context, a value in each */
+	profdb_context ln;
+	cr_assert_eq(profdb_context_get(db, mn.first_child, &ln), 0);
+	cr_assert_eq(ln.line, 1);
+	e = qc_scan(db, PROFDB_SCAN_CONTEXT, ln.id, &n);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(e[0].value.as.u64 + e[1].value.as.u64, 10);
+	free(e);
 	uint32_t root;
 	cr_assert_eq(profdb_context_root(db, &root), 0);
 	cr_assert_eq(scoped(db, 1, root, 0, 1), 7);
+	profdb_close(db);
+}
+
+/* Instructions (positions: instr line), inlined code in another file (fi=),
+ * a zero-cost line that is no context, and the functions-only open. */
+static const char instr_text[] =
+	"positions: instr line\n"
+	"events: Ir\n"
+	"ob=(1) /lib/x.so\n"
+	"fl=(1) x.c\n"
+	"fn=(1) f\n"
+	"0x10 3 4\n"
+	"+4 * 0\n"
+	"fi=(2) x.h\n"
+	"+2 90 6\n"
+	"fe=(1)\n"
+	"+2 3 1\n"
+	"0x10 3 1\n";
+
+Test(query_callgrind, instructions)
+{
+	profdb *db = open_text("x.out", instr_text, sizeof instr_text - 1);
+	profdb_counts c = qc_check_all(db, "instr_text");
+	cr_assert_eq(c.contexts, 5);   /* root, f, 0x10, 0x16, 0x18 (0x14 costs nothing) */
+	cr_assert_eq(c.values, 4);
+	profdb_context f = by_name(db, "f"), i0, i1, i2;
+	cr_assert_eq(profdb_context_get(db, f.first_child, &i0), 0);
+	cr_assert_eq(i0.type, PROFDB_CTX_INSTRUCTION);
+	cr_assert_eq(i0.has_offset, 1);
+	cr_assert_eq(i0.offset, 0x10);
+	cr_assert_eq(i0.line, 3);
+	cr_assert(qc_str_is(i0.module, "/lib/x.so"));
+	cr_assert_eq(scoped(db, 0, i0.id, 0, 0), 5);   /* two cost lines at 0x10 */
+	cr_assert_eq(profdb_context_get(db, i0.next_sibling, &i1), 0);
+	cr_assert_eq(i1.offset, 0x18);   /* sorted by line, then address */
+	cr_assert_eq(i1.line, 3);
+	cr_assert(qc_str_is(i1.file, "x.c"));
+	cr_assert_eq(profdb_context_get(db, i1.next_sibling, &i2), 0);
+	cr_assert_eq(i2.offset, 0x16);
+	cr_assert_eq(i2.line, 90);
+	cr_assert(qc_str_is(i2.file, "x.h"));
+	cr_assert_eq(i2.next_sibling, PROFDB_NONE);
+	/* f has five cost lines, so five ids; the last two are unused */
+	profdb_number v;
+	cr_assert_eq(profdb_value(db, 0, i2.id + 1, 0, &v), -ENOENT);
+	cr_assert_eq(profdb_context_get(db, i2.id + 2, &i0), -ENOENT);
+	cr_assert_eq(profdb_context_get(db, i2.id + 3, &i0), -ENOENT);
+	profdb_close(db);
+
+	/* functions only: the root and f */
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.flags = PROFDB_OPEN_FUNCTIONS_ONLY;
+	profdb_input in = {"x.out", instr_text, sizeof instr_text - 1};
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0);
+	c = qc_check_all(db, "instr_text, functions only");
+	cr_assert_eq(c.contexts, 2);
+	cr_assert_eq(c.values, 1);
+	f = by_name(db, "f");
+	cr_assert_eq(f.first_child, PROFDB_NONE);
+	cr_assert_eq(profdb_context_get(db, f.id + 1, &i0), -ENOENT);
 	profdb_close(db);
 }
 
@@ -241,7 +353,7 @@ Test(query_callgrind, detection)
 	db = open_text("profile.gz", gz, gn);
 	profdb_counts c;
 	cr_assert_eq(profdb_get_counts(db, &c), 0);
-	cr_assert_eq(c.values, 7);
+	cr_assert_eq(c.values, 14);
 	profdb_close(db);
 	free(gz);
 	/* text that is not Callgrind */
@@ -252,6 +364,43 @@ Test(query_callgrind, detection)
 }
 
 /* ---- every real Callgrind sample ------------------------------------------------ */
+
+/* In profile @p p: no inclusive value above the total, and the lines of
+ * every function add up to its self cost, event by event. */
+static void check_lines(const profdb *db, uint32_t p, uint32_t nm, uint64_t total,
+                        const char *what)
+{
+	profdb_context c = first_node(db);
+	uint64_t *sum = calloc(nm, sizeof *sum), *self = calloc(nm, sizeof *self);
+	uint32_t fn = PROFDB_NONE;
+	int more;
+	cr_assert(sum && self);
+	do {
+		more = next_node(db, &c);
+		int is_line = more && (c.type == PROFDB_CTX_LINE || c.type == PROFDB_CTX_INSTRUCTION);
+		if (is_line) {
+			cr_assert_eq(c.parent, fn, "%s: line %" PRIu32 " outside its function", what, c.id);
+			for (uint32_t m = 0; m < nm; m++)
+				sum[m] += scoped(db, p, c.id, m, 0);
+			continue;
+		}
+		if (fn != PROFDB_NONE)   /* the previous function's lines are done */
+			for (uint32_t m = 0; m < nm; m++)
+				cr_assert_eq(sum[m], self[m], "%s: lines of %" PRIu32 " event %" PRIu32, what,
+				             fn, m);
+		fn = PROFDB_NONE;
+		if (more && c.type == PROFDB_CTX_FUNCTION) {
+			fn = c.id;
+			cr_assert_leq(scoped(db, p, c.id, 0, 1), total, "%s", what);
+			for (uint32_t m = 0; m < nm; m++) {
+				sum[m] = 0;
+				self[m] = scoped(db, p, c.id, m, 0);
+			}
+		}
+	} while (more);
+	free(sum);
+	free(self);
+}
 
 static void check_real(const char *rel)
 {
@@ -291,8 +440,7 @@ static void check_real(const char *rel)
 				cr_assert_eq(profdb_cg_totals(g, p, &t), 0);
 				uint64_t total = scoped(db, p, rootid, 0, 1);
 				cr_assert_eq(total, t[0], "%s: profile %u", list[i], p);
-				for (uint32_t id = 1; id < (uint32_t)c.contexts; id += 13)
-					cr_assert_leq(scoped(db, p, id, 0, 1), total, "%s", list[i]);
+				check_lines(db, p, (uint32_t)c.metrics, total, list[i]);
 			}
 		}
 		profdb_close(db);

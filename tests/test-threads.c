@@ -577,10 +577,34 @@ static const char race_callgrind[] =
 	"fn=(3)\n20 19 2\ncfn=(2)\ncalls=1 10\n21 3\n"
 	"part: 2\nfn=(1)\n1 7 7\n";
 
+/* More functions than lib/callgrind/lines.c caches (8), each with a few
+ * lines, so the threads evict each other's entries. */
+static char *many_functions(size_t *n)
+{
+	size_t cap = 1 << 16, k = 0;
+	char *t = malloc(cap);
+	CHECK(t != NULL);
+	k += (size_t)snprintf(t + k, cap - k, "events: Ir\nfl=(1) m.c\n");
+	for (int f = 1; f <= 40; f++) {
+		k += (size_t)snprintf(t + k, cap - k, "fn=(%d) f%d\n", f, f);
+		for (int l = 1; l <= f % 5 + 1; l++)
+			k += (size_t)snprintf(t + k, cap - k, "%d %d\n", 100 * f + l, f * l);
+		if (f > 1)
+			k += (size_t)snprintf(t + k, cap - k, "cfn=(%d)\ncalls=1 1\n1 %d\n", f - 1, f);
+	}
+	*n = k;
+	return t;
+}
+
 static int t_query_backends_first_use(void)
 {
 	profdb_input cg = {"callgrind.out.7", race_callgrind, sizeof race_callgrind - 1};
 	race_query("callgrind", &cg, 1);
+	size_t mn;
+	char *many = many_functions(&mn);
+	profdb_input cgm = {"callgrind.out.8", many, mn};
+	race_query("callgrind, 40 functions", &cgm, 1);
+	free(many);
 
 	tw_hpcrun d;
 	tw_blob hb[3];

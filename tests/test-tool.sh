@@ -128,6 +128,7 @@ if "$profdb" info "$cg" >/dev/null 2>"$work/err"; then
 	golden cg-top top "$cg"
 	golden cg-top-inclusive top --inclusive "$cg"
 	golden cg-top-function top --by function --inclusive "$cg"
+	golden cg-top-lines top --lines -n 5 "$cg"
 	golden cg-tree tree "$cg"
 	golden cg-tree-dr tree -m Dr "$cg"
 	golden cg-tree-json tree --json "$cg"

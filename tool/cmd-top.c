@@ -90,7 +90,7 @@ static row *fn_lookup(fn_table *t, const char *name)
 
 static const char top_usage[] =
 	"usage: profdb top [-m METRIC] [-n N] [--inclusive|--exclusive]\n"
-	"                  [--by function|context] [--profile P] [--json] PATH\n"
+	"                  [--by function|context] [--lines] [--profile P] [--json] PATH\n"
 	"The hottest contexts (or functions) with their values and percentages of\n"
 	"the total (the roots' inclusive value).\n"
 	"  -m, --metric M       metric name or id (default: the first inclusive or\n"
@@ -99,6 +99,9 @@ static const char top_usage[] =
 	"  -i, --inclusive      rank by inclusive values\n"
 	"  -e, --exclusive      rank by exclusive values (default)\n"
 	"  -b, --by W           'context' (default) or 'function'\n"
+	"  -l, --lines          Callgrind: rank source lines and instructions too (they\n"
+	"                       are decoded from the text on demand; by default only\n"
+	"                       functions are ranked)\n"
 	"  -p, --profile P      one profile (default: the summary profile, else the sum\n"
 	"                       over all profiles)\n"
 	"  --json               one object of schema profdb-top/1\n";
@@ -108,14 +111,15 @@ int cmd_top(int argc, char **argv)
 	static const struct option lo[] = {
 		{"metric", required_argument, NULL, 'm'}, {"profile", required_argument, NULL, 'p'},
 		{"inclusive", no_argument, NULL, 'i'}, {"exclusive", no_argument, NULL, 'e'},
-		{"by", required_argument, NULL, 'b'}, {"json", no_argument, NULL, 'j'},
+		{"by", required_argument, NULL, 'b'}, {"lines", no_argument, NULL, 'l'},
+		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
 	const char *metric = NULL;
 	int64_t profile = -1;
 	uint32_t u, count = 20;
-	int inclusive = 0, by_function = 0, json = 0, c;
+	int inclusive = 0, by_function = 0, json = 0, lines = 0, c;
 	uint64_t n_functions = 0;   /* function contexts seen (--by function) */
-	while ((c = getopt_long(argc, argv, "m:n:p:ieb:jh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:p:ieb:ljh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm': metric = optarg; break;
 		case 'n':
@@ -137,6 +141,7 @@ int cmd_top(int argc, char **argv)
 			else
 				return tool_usage_error(top_usage);
 			break;
+		case 'l': lines = 1; break;
 		case 'j': json = 1; break;
 		case 'h': fputs(top_usage, stdout); return 0;
 		default: return tool_usage_error(top_usage);
@@ -146,6 +151,10 @@ int cmd_top(int argc, char **argv)
 		return tool_usage_error(top_usage);
 
 	report rep;
+	/* Functions carry the self cost of their lines already; counting the
+	 * lines would cost a second pass over a Callgrind text. */
+	if (!lines)
+		tool_open_flags |= PROFDB_OPEN_FUNCTIONS_ONLY;
 	int r = report_open(&rep, argv[optind], metric, profile);
 	if (r)
 		return r;

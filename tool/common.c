@@ -84,11 +84,14 @@ int tool_fail(const char *path)
 	return EXIT_INPUT;
 }
 
+uint32_t tool_open_flags;
+
 int tool_open(const char *path, profdb **db)
 {
 	profdb_options o;
 	memset(&o, 0, sizeof o);
 	o.size = sizeof o;
+	o.flags = tool_open_flags;
 	o.warn = print_warning;
 	if (isatty(STDERR_FILENO))
 		o.progress = show_progress;

@@ -34,6 +34,8 @@ int cmd_dump(int argc, char **argv);
  * progress indicator. Prints the library's message and returns EXIT_INPUT
  * on failure, 0 on success. */
 int tool_open(const char *path, profdb **db);
+/* PROFDB_OPEN_* flags tool_open() passes (a command sets them first). */
+extern uint32_t tool_open_flags;
 /* Prints "profdb: PATH: <library message>" and returns EXIT_INPUT. */
 int tool_fail(const char *path);
 /* The tool's own progress (dump): shown only when stderr is a terminal. */

@@ -82,6 +82,12 @@ enum {
 	 *  the whole input depends on (headers, section tables, the context
 	 *  tree) still fails. Default: strict. @since 0.2 */
 	PROFDB_OPEN_TOLERANT = 1u << 2,
+	/** Common interface, Callgrind: leave the line and instruction
+	 *  contexts out of the tree (functions only). They are decoded from
+	 *  the text on demand, so counting or walking them costs a second
+	 *  pass over the text; a caller that ranks functions skips it. Other
+	 *  formats ignore the flag. @since 0.2 */
+	PROFDB_OPEN_FUNCTIONS_ONLY = 1u << 3,
 };
 
 /** Options for every open function. Zero-initialise, then set @c size to

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cg-internal.h"
+#include "lines.h"
 
 typedef struct dline {
 	uint32_t src;
@@ -393,4 +394,13 @@ PROFDB_EXPORT int profdb_cg_detail_jump(const profdb_cg_detail *d, uint32_t i,
 		                    d->n_jumps);
 	*out = d->jumps[i];
 	return 0;
+}
+
+void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
+                           uint64_t *line, uint64_t *instr, const uint64_t **self)
+{
+	*src = d->lines[i].src;
+	*line = d->lines[i].line;
+	*instr = d->lines[i].instr;
+	*self = d->cost + (size_t)i * d->ne;
 }

@@ -4,12 +4,14 @@
  *    --separate-threads set; slices of a dump series), no summary profile;
  *  - metrics = event types (derived ones included), u64, self cost;
  *  - contexts = a synthetic root (id 0, the whole program: its inclusive
- *    value is the profile's total) and the functions (id = function index
+ *    value is the profile's total), the functions (id = function index
  *    + 1), arranged into a tree below it by the primary-caller rule below
- *    (doc/model.md "Callgrind");
- *  - values = the non-zero self costs of (profile, function, event);
+ *    (doc/model.md "Callgrind"), and below each function first its
+ *    source lines or instructions (lines.c: ids above the functions',
+ *    decoded on demand), then its callees;
+ *  - values = the non-zero self costs of (profile, function or line, event);
  *  - inclusive = profdb_cg_inclusive (cycles collapsed, never above the
- *    total), exclusive = self.
+ *    total), exclusive = self; a line's inclusive value is its self cost.
  *
  * The tree. A call graph is not a tree, so each function is placed once,
  * under one caller: call edges (summed over profiles) are taken heaviest
@@ -28,6 +30,7 @@
 #include <string.h>
 
 #include "cg-internal.h"
+#include "lines.h"
 #include "profdb-cg-config.h"
 #include "../query/backend.h"
 
@@ -41,6 +44,7 @@ typedef struct cg_query {
 	profdb__once tree_once;
 	/* links by context id (0 the root, fn + 1 a function), built lazily */
 	uint32_t *parent, *first_child, *next_sibling, *depth;
+	cg_lines *lines;             /* NULL: PROFDB_OPEN_FUNCTIONS_ONLY */
 } cg_query;
 
 /* ---- detection ------------------------------------------------------------ */
@@ -105,6 +109,7 @@ static void q_close(void *impl)
 		free(q->names[i]);
 	free(q->names);
 	profdb__once_destroy(&q->tree_once);
+	profdb__cgl_free(q->lines);
 	free(q->parent);
 	free(q->first_child);
 	free(q->next_sibling);
@@ -158,6 +163,10 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 			q_close(q);
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		}
+	if (!(cg->opts.flags & PROFDB_OPEN_FUNCTIONS_ONLY) && (r = profdb__cgl_new(&q->lines, cg)) < 0) {
+		q_close(q);
+		return r;
+	}
 	*impl = q;
 	return 0;
 }
@@ -212,13 +221,19 @@ static int64_t nonzero(const uint64_t *c, uint32_t n)
 
 static int q_counts(const void *impl, profdb_counts *out)
 {
-	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	const cg_query *q = impl;
+	const profdb_cg *cg = q->cg;
+	uint64_t rows, values;
+	int r = profdb__cgl_totals(q->lines, &rows, &values);
+	if (r < 0)
+		return r;
 	memset(out, 0, sizeof *out);
 	out->profiles = cg->n_profiles;
-	out->contexts = q_context_count(impl);
+	out->contexts = cg->n_fns ? (int64_t)cg->n_fns + 1 + (int64_t)rows : 0;
 	out->metrics = cg->n_events;
-	for (uint32_t r = 0; r < cg->n_rows; r++)
-		out->values += nonzero(cg->row_cost + (size_t)r * cg->n_events, cg->n_events);
+	out->values = (int64_t)values;
+	for (uint32_t i = 0; i < cg->n_rows; i++)
+		out->values += nonzero(cg->row_cost + (size_t)i * cg->n_events, cg->n_events);
 	return 0;
 }
 
@@ -422,8 +437,12 @@ static int tree(const cg_query *q)
 
 static int64_t q_context_count(const void *impl)
 {
-	uint32_t nf = ((const cg_query *)impl)->cg->n_fns;
-	return nf ? (int64_t)nf + 1 : 0;
+	const cg_query *q = impl;
+	uint64_t rows, values;
+	int r = profdb__cgl_totals(q->lines, &rows, &values);
+	if (r < 0)
+		return r;
+	return q->cg->n_fns ? (int64_t)q->cg->n_fns + 1 + (int64_t)rows : 0;
 }
 
 static int q_context_root(const void *impl, uint32_t *id)
@@ -435,12 +454,19 @@ static int q_context_root(const void *impl, uint32_t *id)
 	return 0;
 }
 
-static int check_ctx(const profdb_cg *cg, uint32_t id)
+/* 0 for the root or a function; an id above is a line (checked by lines.c). */
+static int check_ctx(const cg_query *q, uint32_t id)
 {
-	if (id > cg->n_fns || cg->n_fns == 0)
+	const profdb_cg *cg = q->cg;
+	if ((id > cg->n_fns && !q->lines) || cg->n_fns == 0)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32
 		                    " (0 is the root, 1..%" PRIu32 " the functions)", id, cg->n_fns);
 	return 0;
+}
+
+static int is_line(const cg_query *q, uint32_t id)
+{
+	return id > q->cg->n_fns;
 }
 
 static profdb_str name_str(const profdb_cg *cg, uint32_t i)
@@ -448,20 +474,49 @@ static profdb_str name_str(const profdb_cg *cg, uint32_t i)
 	return (profdb_str){cg->names[i].p, cg->names[i].len};
 }
 
+/* A line or instruction: a lexical child of its function, before the
+ * function's callees. */
+static int line_context(const cg_query *q, uint32_t id, profdb_context *out)
+{
+	const profdb_cg *cg = q->cg;
+	cgl_row row;
+	int r = profdb__cgl_row(q->lines, id, &row);
+	if (r < 0)
+		return r;
+	const cg_fn *fn = &cg->fns[row.fn];
+	out->parent = row.fn + 1;
+	out->first_child = PROFDB_NONE;
+	out->next_sibling = row.last ? q->first_child[row.fn + 1] : id + 1;
+	out->depth = q->depth[row.fn + 1] + 1;
+	out->relation = PROFDB_RELATION_LEXICAL;
+	out->type = row.has_instr ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
+	out->function = name_str(cg, fn->fn);
+	out->file = name_str(cg, row.src);
+	out->line = row.line;
+	out->module = name_str(cg, fn->ob);
+	out->offset = row.instr;
+	out->has_offset = row.has_instr;
+	return 0;
+}
+
 static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 {
 	const cg_query *q = impl;
 	const profdb_cg *cg = q->cg;
-	int r = check_ctx(cg, id);
+	int r = check_ctx(q, id);
 	if (r < 0 || (r = tree(q)) < 0)
 		return r;
 	memset(out, 0, sizeof *out);
 	out->id = id;
+	out->in_tree = 1;
+	if (is_line(q, id))
+		return line_context(q, id, out);
 	out->parent = q->parent[id];
 	out->first_child = q->first_child[id];
 	out->next_sibling = q->next_sibling[id];
 	out->depth = q->depth[id];
-	out->in_tree = 1;
+	if (id > 0 && profdb__cgl_first_child(q->lines, id - 1) != PROFDB_NONE)
+		out->first_child = profdb__cgl_first_child(q->lines, id - 1);
 	if (id == 0) {
 		out->relation = PROFDB_RELATION_NONE;
 		out->type = PROFDB_CTX_ROOT;
@@ -549,11 +604,12 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 
 /* ---- values ------------------------------------------------------------------------ */
 
-static int check_ids(const profdb_cg *cg, uint32_t p, uint32_t ctx, uint32_t m)
+static int check_ids(const cg_query *q, uint32_t p, uint32_t ctx, uint32_t m)
 {
+	const profdb_cg *cg = q->cg;
 	int r = check_profile(cg, p);
 	if (r == 0)
-		r = check_ctx(cg, ctx);
+		r = check_ctx(q, ctx);
 	if (r == 0 && m >= cg->n_events)
 		r = profdb__fail(-ENOENT, "callgrind: no event %" PRIu32, m);
 	return r;
@@ -565,16 +621,38 @@ static void put_u64(profdb_number *out, uint64_t v)
 	out->as.u64 = v;
 }
 
+/* Self cost of line context @p id in profile @p p, event @p m. */
+static int line_cost(const cg_query *q, uint32_t p, uint32_t id, uint32_t m, uint64_t *v)
+{
+	uint64_t small[16], *c = small;
+	uint32_t ne = q->cg->n_events;
+	if (ne > 16 && !(c = malloc(ne * sizeof *c)))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	int r = profdb__cgl_cost(q->lines, id, p, c);
+	*v = r >= 0 ? c[m] : 0;
+	if (c != small)
+		free(c);
+	return r;
+}
+
 static int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out)
 {
-	const profdb_cg *cg = ((const cg_query *)impl)->cg;
-	int r = check_ids(cg, p, ctx, m);
+	const cg_query *q = impl;
+	const profdb_cg *cg = q->cg;
+	int r = check_ids(q, p, ctx, m);
 	if (r < 0)
 		return r;
 	const uint64_t *c;
 	if (ctx == 0) {   /* the synthetic root stores nothing */
 		put_u64(out, 0);
 		return 0;
+	}
+	if (is_line(q, ctx)) {
+		uint64_t v;
+		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
+			return r;
+		put_u64(out, v);
+		return v != 0;
 	}
 	if ((r = profdb_cg_self(cg, p, ctx - 1, &c)) < 0)
 		return r;
@@ -585,10 +663,19 @@ static int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profd
 static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusive,
                     profdb_number *out)
 {
-	const profdb_cg *cg = ((const cg_query *)impl)->cg;
-	int r = check_ids(cg, p, ctx, m);
+	const cg_query *q = impl;
+	const profdb_cg *cg = q->cg;
+	int r = check_ids(q, p, ctx, m);
 	if (r < 0)
 		return r;
+	if (is_line(q, ctx)) {   /* a line calls nothing: inclusive = self */
+		uint64_t v;
+		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
+			return r;
+		out->type = PROFDB_TYPE_U64;
+		out->as.u64 = v;
+		return v != 0;
+	}
 	const uint64_t *c = cg->zero;
 	if (ctx == 0)   /* the root: the whole profile, nothing of its own */
 		r = inclusive ? profdb_cg_totals(cg, p, &c) : 0;
@@ -604,13 +691,16 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
 }
 
 /* ---- the cursor ---------------------------------------------------------------------
- * ALL / PROFILE: pos[0] profile, pos[1] row within the profile, pos[2]
- * event. Rows of a profile are sorted by function, so contexts ascend.
- * CONTEXT: pos[0] profile, pos[2] event; the row is found per profile. */
+ * pos[0] profile, pos[1] function row within the profile, pos[2] event,
+ * pos[3] 0 while on functions, else the current line id + 1 (its costs in
+ * priv). ALL / PROFILE: per profile the function rows (sorted by function,
+ * so contexts ascend), then the line ids in ascending order. CONTEXT: one
+ * row per profile. */
 
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
-	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	const cg_query *q = impl;
+	const profdb_cg *cg = q->cg;
 	memset(cur->pos, 0, sizeof cur->pos);
 	if (cur->scan == PROFDB_SCAN_PROFILE) {
 		int r = check_profile(cg, cur->key);
@@ -618,48 +708,102 @@ static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 			return r;
 		cur->pos[0] = cur->key;
 	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
-		int r = check_ctx(cg, cur->key);
+		int r = check_ctx(q, cur->key);
+		cgl_row row;
+		if (r == 0 && is_line(q, cur->key))
+			r = profdb__cgl_row(q->lines, cur->key, &row);
 		if (r < 0)
 			return r;
 		if (cur->key == 0)   /* the root stores nothing */
 			cur->pos[0] = cg->n_profiles;
 	}
+	if (q->lines && !(cur->priv = calloc((size_t)cg->n_events + 1, sizeof(uint64_t))))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	return 0;
+}
+
+static void q_cursor_free(const void *impl, profdb__cursor *cur)
+{
+	(void)impl;
+	free(cur->priv);
+	cur->priv = NULL;
+}
+
+/* Next non-zero cost of c[] from *e on. */
+static int emit(const uint64_t *c, uint32_t ne, uint64_t *e, uint32_t p, uint32_t ctx,
+                profdb_entry *out)
+{
+	while (*e < ne) {
+		uint32_t m = (uint32_t)(*e)++;
+		if (c[m]) {
+			out->profile = p;
+			out->context = ctx;
+			out->metric = m;
+			put_u64(&out->value, c[m]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Load the costs of line @p id in profile @p p into priv; pos[3] = id + 1. */
+static int load_line(const cg_query *q, profdb__cursor *cur, uint32_t p, uint32_t id)
+{
+	cur->pos[3] = (uint64_t)id + 1;
+	cur->pos[2] = 0;
+	return profdb__cgl_cost(q->lines, id, p, cur->priv);
 }
 
 static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 {
-	const profdb_cg *cg = ((const cg_query *)impl)->cg;
-	uint64_t *p = &cur->pos[0], *row = &cur->pos[1], *e = &cur->pos[2];
+	const cg_query *q = impl;
+	const profdb_cg *cg = q->cg;
+	uint64_t *p = &cur->pos[0], *row = &cur->pos[1], *e = &cur->pos[2], *line = &cur->pos[3];
 	uint32_t ne = cg->n_events;
-	for (; *p < cg->n_profiles; ++*p, *row = 0, *e = 0) {
-		if (cur->scan == PROFDB_SCAN_PROFILE && *p != cur->key)
+	int r;
+	for (; *p < cg->n_profiles; ++*p, *row = 0, *e = 0, *line = 0) {
+		uint32_t pi = (uint32_t)*p;
+		if (cur->scan == PROFDB_SCAN_PROFILE && pi != cur->key)
 			return 0;
-		const cg_profile *pr = &cg->profiles[*p];
-		uint32_t lo, hi;
-		if (cur->scan == PROFDB_SCAN_CONTEXT) {
-			uint32_t r = profdb__cg_find_row(cg, (uint32_t)*p, cur->key - 1);
-			if (r == CG_EMPTY)
-				continue;
-			lo = r;
-			hi = r + 1;
-		} else {
-			lo = pr->row_first;
-			hi = pr->row_first + pr->n_rows;
+		if (cur->scan == PROFDB_SCAN_CONTEXT && is_line(q, cur->key)) {
+			if (*line == 0 && (r = load_line(q, cur, pi, cur->key)) < 0)
+				return r;
+			if (emit(cur->priv, ne, e, pi, cur->key, out))
+				return 1;
+			continue;
 		}
-		for (; lo + *row < hi; ++*row, *e = 0) {
-			uint32_t r = lo + (uint32_t)*row;
-			const uint64_t *c = cg->row_cost + (size_t)r * ne;
-			while (*e < ne) {
-				uint32_t m = (uint32_t)(*e)++;
-				if (c[m]) {
-					out->profile = (uint32_t)*p;
-					out->context = cg->rows[r].fn + 1;
-					out->metric = m;
-					put_u64(&out->value, c[m]);
-					return 1;
-				}
+		if (*line == 0) {   /* the functions */
+			const cg_profile *pr = &cg->profiles[pi];
+			uint32_t lo, hi;
+			if (cur->scan == PROFDB_SCAN_CONTEXT) {
+				uint32_t rr = profdb__cg_find_row(cg, pi, cur->key - 1);
+				if (rr == CG_EMPTY)
+					continue;
+				lo = rr;
+				hi = rr + 1;
+			} else {
+				lo = pr->row_first;
+				hi = pr->row_first + pr->n_rows;
 			}
+			for (; lo + *row < hi; ++*row, *e = 0) {
+				uint32_t rr = lo + (uint32_t)*row;
+				if (emit(cg->row_cost + (size_t)rr * ne, ne, e, pi, cg->rows[rr].fn + 1, out))
+					return 1;
+			}
+			if (cur->scan == PROFDB_SCAN_CONTEXT || !q->lines)
+				continue;
+		}
+		/* the lines, in id order */
+		for (;;) {
+			uint32_t id = (uint32_t)(*line ? *line - 1 : PROFDB_NONE);
+			if (*line && emit(cur->priv, ne, e, pi, id, out))
+				return 1;
+			if ((r = profdb__cgl_next_id(q->lines, id, pi, &id)) < 0)
+				return r;
+			if (id == PROFDB_NONE)
+				break;
+			if ((r = load_line(q, cur, pi, id)) < 0)
+				return r;
 		}
 	}
 	return 0;
@@ -685,5 +829,6 @@ const profdb__backend profdb__cg_backend = {
 	.scoped = q_scoped,
 	.cursor_begin = q_cursor_begin,
 	.cursor_next = q_cursor_next,
+	.cursor_free = q_cursor_free,
 	.native = q_native,
 };

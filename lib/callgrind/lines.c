@@ -1,0 +1,430 @@
+/* Line and instruction contexts (lines.h): a function's rows decoded on
+ * first use and kept in a small least-recently-used cache, so memory stays
+ * bounded by the largest functions a caller looks at, not by the file.
+ *
+ * Threads: the cache is shared and guarded by one mutex, held only to look
+ * up a function and copy out what the caller asked for; decoding happens
+ * outside it (two threads may decode the same function at once; the second
+ * result is dropped). */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lines.h"
+
+#define CGL_SLOTS 8
+
+typedef struct cgl_key {
+	uint64_t line, instr;
+	uint32_t src;
+} cgl_key;
+
+/* The rows of one function over every profile. */
+typedef struct cgl_fn {
+	uint32_t fn, n_rows;
+	int has_instr;
+	cgl_key *key;       /* n_rows, sorted by line, instruction, file */
+	uint32_t *first;    /* n_rows + 1: row k's entries are [first[k], first[k + 1]) */
+	uint32_t *prof;     /* per entry: its profile (ascending within a row) */
+	uint64_t *cost;     /* per entry: n_events costs */
+} cgl_fn;
+
+struct cg_lines {
+	const profdb_cg *cg;
+	uint32_t *base;     /* n_fns + 1 ids */
+	pthread_mutex_t lock;
+	cgl_fn *slot[CGL_SLOTS];
+	uint64_t used[CGL_SLOTS], tick;
+	profdb__once totals_once;
+	uint64_t n_rows, n_values;
+};
+
+static void fn_free(cgl_fn *d)
+{
+	if (!d)
+		return;
+	free(d->key);
+	free(d->first);
+	free(d->prof);
+	free(d->cost);
+	free(d);
+}
+
+int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
+{
+	*out = NULL;
+	uint64_t id = (uint64_t)cg->n_fns + 1;
+	for (uint32_t f = 0; f < cg->n_fns; f++)
+		id += cg->fns[f].n_body;
+	if (id >= PROFDB_NONE) {
+		profdb__warn(&cg->opts, "callgrind: %" PRIu64 " cost lines do not fit 32-bit context "
+		             "ids; functions have no line/instruction children", id);
+		return 0;
+	}
+	cg_lines *l = calloc(1, sizeof *l);
+	if (!l || !(l->base = malloc(((size_t)cg->n_fns + 1) * sizeof *l->base))) {
+		free(l);
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	}
+	l->cg = cg;
+	uint32_t b = cg->n_fns + 1;
+	for (uint32_t f = 0; f < cg->n_fns; f++) {
+		l->base[f] = b;
+		b += cg->fns[f].n_body;
+	}
+	l->base[cg->n_fns] = b;
+	pthread_mutex_init(&l->lock, NULL);
+	profdb__once_init(&l->totals_once);
+	*out = l;
+	return 0;
+}
+
+void profdb__cgl_free(cg_lines *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < CGL_SLOTS; i++)
+		fn_free(l->slot[i]);
+	pthread_mutex_destroy(&l->lock);
+	profdb__once_destroy(&l->totals_once);
+	free(l->base);
+	free(l);
+}
+
+uint32_t profdb__cgl_first_id(const cg_lines *l)
+{
+	return l ? l->cg->n_fns + 1 : PROFDB_NONE;
+}
+
+static int has_self(const profdb_cg *cg, uint32_t fn)
+{
+	const uint64_t *c = cg->self + (size_t)fn * cg->n_events;
+	for (uint32_t e = 0; e < cg->n_events; e++)
+		if (c[e])
+			return 1;
+	return 0;
+}
+
+uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn)
+{
+	/* Rows add up to the self cost, so a non-zero self cost means at
+	 * least one non-zero row, and a zero one means none. */
+	if (!l || fn >= l->cg->n_fns || !has_self(l->cg, fn))
+		return PROFDB_NONE;
+	return l->base[fn];
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+typedef struct tmp_row {
+	cgl_key key;
+	uint32_t prof, idx;  /* idx: into the temporary cost table */
+} tmp_row;
+
+static int cmp_tmp(const void *a, const void *b)
+{
+	const tmp_row *x = a, *y = b;
+	if (x->key.line != y->key.line)
+		return x->key.line < y->key.line ? -1 : 1;
+	if (x->key.instr != y->key.instr)
+		return x->key.instr < y->key.instr ? -1 : 1;
+	if (x->key.src != y->key.src)
+		return x->key.src < y->key.src ? -1 : 1;
+	return x->prof < y->prof ? -1 : x->prof > y->prof;
+}
+
+static int nonzero(const uint64_t *c, uint32_t n)
+{
+	for (uint32_t e = 0; e < n; e++)
+		if (c[e])
+			return 1;
+	return 0;
+}
+
+/* The non-zero rows of one profile, appended to (*t, *tc). */
+static int add_profile(const profdb_cg *cg, uint32_t p, uint32_t fn, tmp_row **t,
+                       uint64_t **tc, uint32_t *n, uint32_t *cap)
+{
+	size_t ne = cg->n_events;
+	profdb_cg_detail *d;
+	int r = profdb_cg_detail_new(cg, p, fn, &d);
+	if (r < 0)
+		return r;
+	int64_t nl = profdb_cg_detail_line_count(d);
+	for (int64_t i = 0; i < nl; i++) {
+		cgl_key key;
+		const uint64_t *self;
+		profdb__cg_detail_row(d, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		if (!nonzero(self, (uint32_t)ne))
+			continue;   /* a position-only line, or zero costs */
+		uint32_t old = *cap;
+		if ((r = profdb__cg_grow((void **)t, cap, (uint64_t)*n + 1, sizeof **t)) < 0)
+			break;
+		if (old != *cap) {
+			uint64_t *q = realloc(*tc, (size_t)*cap * ne * sizeof *q);
+			if (!q) {
+				r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+				break;
+			}
+			*tc = q;
+		}
+		(*t)[*n] = (tmp_row){key, p, *n};
+		memcpy(*tc + (size_t)*n * ne, self, ne * sizeof **tc);
+		(*n)++;
+	}
+	profdb_cg_detail_free(d);
+	return r;
+}
+
+static int same_key(const cgl_key *a, const cgl_key *b)
+{
+	return a->line == b->line && a->instr == b->instr && a->src == b->src;
+}
+
+/* Decode function @p fn (its self cost is non-zero, so n_events > 0). */
+static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
+{
+	size_t ne = cg->n_events;
+	tmp_row *t = NULL;
+	uint64_t *tc = NULL;
+	uint32_t n = 0, cap = 0, n_prof = 0;
+	int r = 0;
+	*out = NULL;
+	cgl_fn *d = calloc(1, sizeof *d);
+	if (!d)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	d->fn = fn;
+	/* The profiles of the function: its segments are in text order and
+	 * profiles are numbered in text order, so they come ascending. */
+	uint32_t last = PROFDB_NONE;
+	for (uint32_t s = cg->fns[fn].seg_first; s != CG_EMPTY && r == 0; s = cg->segs[s].next) {
+		uint32_t p = cg->segs[s].profile;
+		if (p == last)
+			continue;
+		last = p;
+		n_prof++;
+		r = add_profile(cg, p, fn, &t, &tc, &n, &cap);
+		for (uint32_t c = 0; c < cg->profiles[p].n_pos; c++)
+			d->has_instr |= cg->profiles[p].pos_kind[c] == CG_POS_INSTR;
+	}
+	if (r < 0)
+		goto out;
+	/* One profile: already in order. Several: merge by key, then profile. */
+	if (n_prof > 1 && n > 1)
+		qsort(t, n, sizeof *t, cmp_tmp);
+	uint32_t rows = 0;
+	for (uint32_t i = 0; i < n; i++)
+		rows += i == 0 || !same_key(&t[i].key, &t[i - 1].key);
+	d->key = malloc((size_t)rows * sizeof *d->key + 1);
+	d->first = malloc(((size_t)rows + 1) * sizeof *d->first);
+	d->prof = malloc((size_t)n * sizeof *d->prof + 1);
+	d->cost = malloc((size_t)n * ne * sizeof *d->cost + 1);
+	if (!d->key || !d->first || !d->prof || !d->cost) {
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == 0 || !same_key(&t[i].key, &t[i - 1].key)) {
+			d->key[d->n_rows] = t[i].key;
+			d->first[d->n_rows++] = i;
+		}
+		d->prof[i] = t[i].prof;
+		memcpy(d->cost + (size_t)i * ne, tc + (size_t)t[i].idx * ne, ne * sizeof *d->cost);
+	}
+	d->first[d->n_rows] = n;
+	if (d->n_rows == 0)   /* the self cost says otherwise */
+		r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost but no "
+		                 "line rows", fn);
+out:
+	free(t);
+	free(tc);
+	if (r < 0) {
+		fn_free(d);
+		return r;
+	}
+	*out = d;
+	return 0;
+}
+
+/* ---- the cache ------------------------------------------------------------- */
+
+/* Function @p fn decoded, with the lock held on success (release()). */
+static int acquire(cg_lines *l, uint32_t fn, const cgl_fn **out)
+{
+	pthread_mutex_lock(&l->lock);
+	for (;;) {
+		for (int i = 0; i < CGL_SLOTS; i++)
+			if (l->slot[i] && l->slot[i]->fn == fn) {
+				l->used[i] = ++l->tick;
+				*out = l->slot[i];
+				return 0;
+			}
+		pthread_mutex_unlock(&l->lock);
+		cgl_fn *d;
+		int r = decode(l->cg, fn, &d);
+		if (r < 0)
+			return r;
+		pthread_mutex_lock(&l->lock);
+		int victim = 0, dup = 0;
+		for (int i = 0; i < CGL_SLOTS; i++) {
+			dup |= l->slot[i] && l->slot[i]->fn == fn;
+			if (l->used[i] < l->used[victim])
+				victim = i;
+		}
+		if (dup) {   /* another thread was quicker: use its copy */
+			fn_free(d);
+			continue;
+		}
+		fn_free(l->slot[victim]);
+		l->slot[victim] = d;
+		l->used[victim] = ++l->tick;
+		*out = d;
+		return 0;
+	}
+}
+
+static void release(cg_lines *l)
+{
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* The function owning @p id and the index of @p id in its range. */
+static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
+{
+	uint32_t nf = l->cg->n_fns;
+	if (id < l->base[0] || id >= l->base[nf])
+		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
+	uint32_t lo = 0, hi = nf;   /* base[lo] <= id < base[hi] */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (l->base[mid] <= id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*fn = lo;
+	*k = id - l->base[lo];
+	return 0;
+}
+
+static int no_row(uint32_t id, uint32_t fn, uint32_t n)
+{
+	return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32 " (function %" PRIu32
+	                    " has %" PRIu32 " line/instruction rows)", id, fn, n);
+}
+
+int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out)
+{
+	uint32_t fn, k;
+	const cgl_fn *d;
+	int r;
+	if (!l)
+		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
+	if ((r = owner(l, id, &fn, &k)) < 0)
+		return r;
+	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
+		return no_row(id, fn, 0);
+	if ((r = acquire(l, fn, &d)) < 0)
+		return r;
+	uint32_t n = d->n_rows;
+	if (k < n)
+		*out = (cgl_row){fn, k, d->key[k].src, d->key[k].line, d->key[k].instr, d->has_instr,
+		                 k + 1 == n};
+	release(l);
+	return k < n ? 0 : no_row(id, fn, n);
+}
+
+int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
+{
+	uint32_t fn, k;
+	const cgl_fn *d;
+	size_t ne = l ? l->cg->n_events : 0;
+	int r;
+	if (!l)
+		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
+	if ((r = owner(l, id, &fn, &k)) < 0)
+		return r;
+	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
+		return no_row(id, fn, 0);
+	if ((r = acquire(l, fn, &d)) < 0)
+		return r;
+	uint32_t n = d->n_rows;
+	int found = 0;
+	if (k < n) {
+		for (uint32_t i = d->first[k]; i < d->first[k + 1] && !found; i++)
+			if (d->prof[i] == p) {
+				memcpy(out, d->cost + (size_t)i * ne, ne * sizeof *out);
+				found = 1;
+			}
+		if (!found)
+			memset(out, 0, ne * sizeof *out);
+	}
+	release(l);
+	return k < n ? found : no_row(id, fn, n);
+}
+
+static int count_all(void *arg)
+{
+	cg_lines *l = arg;
+	size_t ne = l->cg->n_events;
+	for (uint32_t fn = 0; fn < l->cg->n_fns; fn++) {
+		const cgl_fn *d;
+		if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
+			continue;
+		int r = acquire(l, fn, &d);
+		if (r < 0)
+			return r;
+		l->n_rows += d->n_rows;
+		for (size_t i = 0; i < (size_t)d->first[d->n_rows] * ne; i++)
+			l->n_values += d->cost[i] != 0;
+		release(l);
+	}
+	return 0;
+}
+
+int profdb__cgl_totals(cg_lines *l, uint64_t *rows, uint64_t *values)
+{
+	*rows = *values = 0;
+	if (!l)
+		return 0;
+	int r = profdb__once_run(&l->totals_once, count_all, l);
+	if (r < 0)
+		return r;
+	*rows = l->n_rows;
+	*values = l->n_values;
+	return 0;
+}
+
+int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next)
+{
+	uint32_t fn = 0, k = 0;
+	*next = PROFDB_NONE;
+	if (!l)
+		return 0;
+	if (id != PROFDB_NONE) {
+		int r = owner(l, id, &fn, &k);
+		if (r < 0)
+			return r;
+		k++;
+	}
+	for (; fn < l->cg->n_fns; fn++, k = 0) {
+		if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
+			continue;
+		if (p != PROFDB_CG_ALL && profdb__cg_find_row(l->cg, p, fn) == CG_EMPTY)
+			continue;
+		if (k > 0) {
+			const cgl_fn *d;
+			int r = acquire(l, fn, &d);
+			if (r < 0)
+				return r;
+			uint32_t n = d->n_rows;
+			release(l);
+			if (k >= n)
+				continue;
+		}
+		*next = l->base[fn] + k;
+		return 0;
+	}
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* Line and instruction contexts of the common model (lines.c): the
+ * children of a function context, one per position (file, line,
+ * instruction) where the function has a non-zero self cost. They stay in
+ * the text until asked for: a function's rows are decoded on first use
+ * (profdb_cg_detail_new per profile, merged) and kept in a small cache.
+ *
+ * Ids. Function f owns the id range [base[f], base[f + 1]), as wide as the
+ * number of its cost lines (an upper bound on its rows, counted by the
+ * scanner), so ids are fixed at open without decoding anything; row k of f
+ * has id base[f] + k and the rest of the range is unused. */
+#ifndef PROFDB_CALLGRIND_LINES_H
+#define PROFDB_CALLGRIND_LINES_H
+
+#include "cg-internal.h"
+
+typedef struct cg_lines cg_lines;
+
+/* One row of a function. */
+typedef struct cgl_row {
+	uint32_t fn, k;         /* owner, index among its rows */
+	uint32_t src;           /* file: a name index */
+	uint64_t line, instr;
+	int has_instr;          /* a profile of the function has an instr column */
+	int last;               /* k is the function's last row */
+} cgl_row;
+
+/* NULL in *out when the ids do not fit in 32 bits (a warning says so):
+ * the functions then have no line children. */
+int profdb__cgl_new(cg_lines **out, const profdb_cg *cg);
+void profdb__cgl_free(cg_lines *l);
+
+/* First line-context id (all ids >= it are line contexts). */
+uint32_t profdb__cgl_first_id(const cg_lines *l);
+/* The first row id of function @p fn, or PROFDB_NONE when it has no row
+ * (its self cost is zero everywhere). No decoding. */
+uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn);
+/* The row with id @p id: 0, or -ENOENT (no such id), -EBADMSG, -ENOMEM. */
+int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out);
+/* Self cost of row @p id in profile @p p (n_events values, derived events
+ * included): 1 stored, 0 absent (zeros), < 0 error. */
+int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out);
+/* Row ids and non-zero (profile, row, event) values of every function:
+ * decodes them all once. */
+int profdb__cgl_totals(cg_lines *l, uint64_t *rows, uint64_t *values);
+/* The first row id after @p id in id order (PROFDB_NONE at the end), for
+ * cursors. @p p: only functions present in profile p (PROFDB_CG_ALL: all). */
+int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next);
+
+/* detail.c: row @p i of a detail, its file as a name index (rows are
+ * sorted by line, instruction, file index). */
+void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
+                           uint64_t *line, uint64_t *instr, const uint64_t **self);
+
+#endif

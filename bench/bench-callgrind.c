@@ -63,13 +63,19 @@ static double cpu_now(void)
 }
 
 /* The steps of `profdb top` through the common interface, in CPU time:
- * open, the context tree (first context_get), and a walk over every
- * context asking its exclusive cost of event 0. */
+ * open (functions only, as the tool's top does), the context tree (first
+ * context_get), and a walk over every context asking its exclusive cost of
+ * event 0. Then the same with line contexts: the count (which decodes
+ * every function) and a walk over the whole tree by its links. */
 static int query_steps(const char *path)
 {
 	profdb *db;
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.flags = PROFDB_OPEN_FUNCTIONS_ONLY;
 	double t0 = cpu_now();
-	if (profdb_open(&db, path, NULL) < 0) {
+	if (profdb_open(&db, path, &o) < 0) {
 		fprintf(stderr, "%s\n", profdb_error_message());
 		return 1;
 	}
@@ -81,7 +87,7 @@ static int query_steps(const char *path)
 	double t2 = cpu_now();
 	int64_t n = profdb_context_count(db);
 	double sum = 0;
-	for (uint32_t id = 0; id < (uint32_t)n; id++) {
+	for (uint32_t id = 0; id < (uint32_t)n; id++) {   /* functions only: dense ids */
 		profdb_number v;
 		if (profdb_context_get(db, id, &c) < 0 || profdb_exclusive(db, 0, id, 0, &v) < 0)
 			return 1;
@@ -91,6 +97,38 @@ static int query_steps(const char *path)
 	profdb_close(db);
 	printf("callgrind-query-steps: open=%.3fs tree=%.3fs walk=%.3fs (cpu; %lld contexts, "
 	       "sum %.0f)\n", t1 - t0, t2 - t1, t3 - t2, (long long)n, sum);
+
+	if (profdb_open(&db, path, NULL) < 0)
+		return 1;
+	t0 = cpu_now();
+	n = profdb_context_count(db);
+	t1 = cpu_now();
+	if (n < 0 || profdb_context_root(db, &root) < 0 || profdb_context_get(db, root, &c) < 0)
+		return 1;
+	int64_t seen = 0;
+	double lsum = 0;
+	for (;;) {   /* pre-order by the links */
+		profdb_number v;
+		if (profdb_exclusive(db, 0, c.id, 0, &v) < 0)
+			return 1;
+		if (c.type == PROFDB_CTX_LINE || c.type == PROFDB_CTX_INSTRUCTION)
+			lsum += profdb_number_to_double(v);
+		seen++;
+		if (c.first_child != PROFDB_NONE) {
+			if (profdb_context_get(db, c.first_child, &c) < 0)
+				return 1;
+			continue;
+		}
+		while (c.next_sibling == PROFDB_NONE && c.parent != PROFDB_NONE)
+			if (profdb_context_get(db, c.parent, &c) < 0)
+				return 1;
+		if (c.next_sibling == PROFDB_NONE || profdb_context_get(db, c.next_sibling, &c) < 0)
+			break;
+	}
+	t2 = cpu_now();
+	profdb_close(db);
+	printf("callgrind-line-contexts: count=%.3fs walk=%.3fs (cpu; %lld contexts, %lld walked, "
+	       "line sum %.0f)\n", t1 - t0, t2 - t1, (long long)n, (long long)seen, lsum);
 	return 0;
 }
 
@@ -245,8 +283,12 @@ int main(int argc, char **argv)
 		char *top[] = {(char *)tool, "top", "-n", "20", (char *)plain, NULL};
 		char *top_inc[] = {(char *)tool, "top", "--inclusive", "--by", "function", "-n", "20",
 		                   (char *)plain, NULL};
+		char *top_lines[] = {(char *)tool, "top", "--lines", "-n", "20", (char *)plain, NULL};
+		char *info[] = {(char *)tool, "info", (char *)plain, NULL};
 		bench("profdb-top", plain, 0, top, runs);
 		bench("profdb-top-inclusive-by-function", plain, 0, top_inc, runs);
+		bench("profdb-top-lines", plain, 0, top_lines, runs);
+		bench("profdb-info", plain, 0, info, runs);
 	}
 	if (annotate) {
 		if (access("/usr/bin/callgrind_annotate", X_OK) == 0) {

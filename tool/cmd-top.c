@@ -30,6 +30,43 @@ static int cmp_row(const void *a, const void *b)
 	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
 }
 
+/* ---- the best N contexts: a heap with the worst kept row at its root ----- */
+
+static void swap_rows(row *a, row *b)
+{
+	row t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Offer @p r to the heap rows[0..*n) of at most @p cap rows. */
+static void heap_offer(row *rows, size_t *n, size_t cap, row r)
+{
+	size_t i;
+	if (*n < cap) {
+		rows[i = (*n)++] = r;
+		while (i > 0 && cmp_row(&rows[(i - 1) / 2], &rows[i]) < 0) {
+			swap_rows(&rows[(i - 1) / 2], &rows[i]);
+			i = (i - 1) / 2;
+		}
+		return;
+	}
+	if (cmp_row(&r, &rows[0]) >= 0)
+		return;   /* no better than the worst kept */
+	rows[i = 0] = r;
+	for (;;) {
+		size_t w = i, a = 2 * i + 1, b = a + 1;
+		if (a < *n && cmp_row(&rows[a], &rows[w]) > 0)
+			w = a;
+		if (b < *n && cmp_row(&rows[b], &rows[w]) > 0)
+			w = b;
+		if (w == i)
+			return;
+		swap_rows(&rows[i], &rows[w]);
+		i = w;
+	}
+}
+
 /* ---- function names: an open-addressing table of owned strings ---------- */
 
 typedef struct fn_table {
@@ -196,6 +233,12 @@ int cmd_top(int argc, char **argv)
 		if (!by_function) {
 			if (v == 0)
 				continue;
+			if (count) {   /* only the best `count` rows are kept */
+				if (!rows && !(rows = malloc(count * sizeof *rows)))
+					goto oom;
+				heap_offer(rows, &nrows, count, (row){v, ctx.id, NULL});
+				continue;
+			}
 			if (nrows == cap) {
 				size_t nc = cap ? 2 * cap : 256;
 				row *nr = realloc(rows, nc * sizeof *nr);

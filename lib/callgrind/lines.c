@@ -308,6 +308,24 @@ static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	return 0;
 }
 
+/* The function owning @p id and its row index: a cached function first
+ * (walks ask for the rows of one function after another), else by owner(). */
+static int locate(cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
+{
+	int hit = 0;
+	pthread_mutex_lock(&l->lock);
+	for (int i = 0; i < CGL_SLOTS && !hit; i++) {
+		const cgl_fn *d = l->slot[i];
+		if (d && id >= l->base[d->fn] && id < l->base[d->fn + 1]) {
+			*fn = d->fn;
+			*k = id - l->base[d->fn];
+			hit = 1;
+		}
+	}
+	pthread_mutex_unlock(&l->lock);
+	return hit ? 0 : owner(l, id, fn, k);
+}
+
 static int no_row(uint32_t id, uint32_t fn, uint32_t n)
 {
 	return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32 " (function %" PRIu32
@@ -321,7 +339,7 @@ int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out)
 	int r;
 	if (!l)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	if ((r = owner(l, id, &fn, &k)) < 0)
+	if ((r = locate(l, id, &fn, &k)) < 0)
 		return r;
 	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
 		return no_row(id, fn, 0);
@@ -343,7 +361,7 @@ int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
 	int r;
 	if (!l)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	if ((r = owner(l, id, &fn, &k)) < 0)
+	if ((r = locate(l, id, &fn, &k)) < 0)
 		return r;
 	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
 		return no_row(id, fn, 0);

@@ -54,6 +54,16 @@ void put_json_str(FILE *f, profdb_str s)
 	const unsigned char *p = (const unsigned char *)s.ptr;
 	putc('"', f);
 	for (size_t i = 0; i < s.len;) {
+		/* a run of plain ASCII in one write (names are mostly that) */
+		size_t run = i;
+		while (run < s.len && p[run] >= 0x20 && p[run] < 0x7f && p[run] != '"' &&
+		       p[run] != '\\')
+			run++;
+		if (run > i) {
+			fwrite(p + i, 1, run - i, f);
+			i = run;
+			continue;
+		}
 		unsigned char c = p[i];
 		size_t len = utf8_len(p + i, s.len - i);
 		if (c == '"' || c == '\\') {

@@ -1,7 +1,11 @@
 /* Callgrind text scanner: one pass over each file, line by line. Grammar and
- * decoding rules: doc/FORMATS.md ("Callgrind"). Every line is a (start,
- * length) window of the text found with memchr inside the text's bounds;
- * tokens are windows of the line; no pointer is formed past the end.
+ * decoding rules: doc/FORMATS.md ("Callgrind"). The common lines (cost
+ * lines, calls=, jump=/jcnd=, name uses "fn=(id)", blank lines) take a fast
+ * path that reads them in one pass, its scans stopped by a '\n' (every
+ * such line starts before the text's last '\n'); anything unusual falls
+ * back to the general path, where a line is a (start, length) window of the
+ * text found with memchr inside the text's bounds and tokens are windows of
+ * the line. No pointer is formed past the end.
  *
  * Only aggregates are kept (cg-internal.h): a cost line adds its counts to
  * the row of (profile, current function), a call cost line to the row of
@@ -30,6 +34,7 @@ typedef struct parser {
 	uint32_t *ids[3];    /* small ids: name + 1 (0 = undefined), per space */
 	uint32_t cap_ids[3];
 	uint64_t id_limit;   /* ids below it use ids[] (bounded by the text size) */
+	uint64_t safe_end;   /* just past the text's last '\n' (fast_line) */
 
 	/* part */
 	uint32_t prof;                   /* current profile, CG_EMPTY before one */
@@ -161,6 +166,18 @@ int profdb__cg_map_reserve(cg_map *m)
 	free(m->s);
 	*m = nm;
 	return 0;
+}
+
+/* The common cases of the two above without a call: the exported functions
+ * may be interposed, so the compiler does not inline them. */
+static inline int grow(void **p, uint32_t *cap, uint64_t need, size_t elem)
+{
+	return need <= *cap ? 0 : profdb__cg_grow(p, cap, need, elem);
+}
+
+static inline int reserve(cg_map *m)
+{
+	return m->s && (m->n + 1) * 2 <= m->mask + 1 ? 0 : profdb__cg_map_reserve(m);
 }
 
 void profdb__cg_map_free(cg_map *m)
@@ -319,7 +336,7 @@ static int grow_rows(void **rows, uint64_t **costs, uint32_t *cap, uint32_t n, s
                      uint32_t ne)
 {
 	uint32_t old = *cap;
-	int r = profdb__cg_grow(rows, cap, (uint64_t)n + 1, elem);
+	int r = grow(rows, cap, (uint64_t)n + 1, elem);
 	if (r < 0 || *cap == old || ne == 0)
 		return r;
 	if (*cap > SIZE_MAX / sizeof(uint64_t) / ne) {
@@ -376,7 +393,7 @@ static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 	}
 	if (memchr(p, 0, n) && !ps->warned_nul++)
 		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
-	int r = profdb__cg_map_reserve(m);
+	int r = reserve(m);
 	if (r < 0)
 		return r;
 	name_key k = {cg, p, (uint32_t)n};
@@ -386,7 +403,7 @@ static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 		*idx = s->v;
 		return 0;
 	}
-	r = profdb__cg_grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
+	r = grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
 	                    sizeof *cg->names);
 	if (r < 0)
 		return r;
@@ -408,7 +425,7 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 	if (id < ps->id_limit) {
 		uint32_t old = ps->cap_ids[sp];
 		if (id >= old) {
-			int r = profdb__cg_grow((void **)&ps->ids[sp], &ps->cap_ids[sp], id + 1,
+			int r = grow((void **)&ps->ids[sp], &ps->cap_ids[sp], id + 1,
 			                        sizeof(uint32_t));
 			if (r < 0)
 				return r;
@@ -417,7 +434,7 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 		*out = &ps->ids[sp][id];
 		return 0;
 	}
-	int r = profdb__cg_map_reserve(&ps->id_map);
+	int r = reserve(&ps->id_map);
 	if (r < 0)
 		return r;
 	cg_slot *s = profdb__cg_map_find(&ps->id_map, id, (uint32_t)sp, NULL, NULL);
@@ -527,7 +544,7 @@ static void end_part(parser *ps)
 static int save_cols(parser *ps)
 {
 	profdb_cg *cg = ps->cg;
-	int r = profdb__cg_grow((void **)&cg->cols, &cg->cap_cols, (uint64_t)cg->n_cols + ps->n_cols,
+	int r = grow((void **)&cg->cols, &cg->cap_cols, (uint64_t)cg->n_cols + ps->n_cols,
 	                        sizeof *cg->cols);
 	if (r < 0)
 		return r;
@@ -545,7 +562,7 @@ static int need_part(parser *ps)
 	if (ps->prof != CG_EMPTY)
 		return 0;
 	uint32_t old = cg->cap_profiles;
-	int r = profdb__cg_grow((void **)&cg->profiles, &cg->cap_profiles,
+	int r = grow((void **)&cg->profiles, &cg->cap_profiles,
 	                        (uint64_t)cg->n_profiles + 1, sizeof *cg->profiles);
 	if (r < 0)
 		return r;
@@ -595,14 +612,14 @@ static int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *o
 		}
 	}
 	cg_map *m = &b->fn_map;
-	int r = profdb__cg_map_reserve(m);
+	int r = reserve(m);
 	if (r < 0)
 		return r;
 	uint64_t a = (uint64_t)ob << 32 | fl;
 	cg_slot *s = profdb__cg_map_find(m, a, fn, NULL, NULL);
 	uint32_t i = s->v;
 	if (i == CG_EMPTY) {
-		r = profdb__cg_grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1,
+		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1,
 		                    sizeof *cg->fns);
 		if (r < 0)
 			return r;
@@ -615,7 +632,7 @@ static int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *o
 	}
 	uint32_t old = b->cap_fn_by_name;
 	if (fn >= old) {
-		r = profdb__cg_grow((void **)&b->fn_by_name, &b->cap_fn_by_name, (uint64_t)fn + 1,
+		r = grow((void **)&b->fn_by_name, &b->cap_fn_by_name, (uint64_t)fn + 1,
 		                    sizeof(uint32_t));
 		if (r < 0)
 			return r;
@@ -635,11 +652,11 @@ static int get_row(parser *ps, uint32_t fn, uint32_t *out)
 	cg_build *b = ps->b;
 	if (fn >= b->cap_row_of_fn) {
 		uint32_t cap = b->cap_row_of_fn, cap2 = cap;
-		int r = profdb__cg_grow((void **)&b->row_of_fn, &cap, (uint64_t)fn + 1,
+		int r = grow((void **)&b->row_of_fn, &cap, (uint64_t)fn + 1,
 		                        sizeof(uint32_t));
 		if (r < 0)
 			return r;
-		r = profdb__cg_grow((void **)&b->row_prof, &cap2, (uint64_t)fn + 1, sizeof(uint32_t));
+		r = grow((void **)&b->row_prof, &cap2, (uint64_t)fn + 1, sizeof(uint32_t));
 		if (r < 0)
 			return r;
 		memset(b->row_prof + b->cap_row_of_fn, 0,
@@ -687,20 +704,21 @@ static int need_seg(parser *ps)
 		return r;
 	ps->part_has_body = 1;
 	profdb_cg *cg = ps->cg;
-	r = profdb__cg_grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1,
+	r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1,
 	                    sizeof *cg->segs);
 	if (r < 0)
 		return r;
-	cg_seg *g = &cg->segs[cg->n_segs];
-	memset(g, 0, sizeof *g);
-	g->off = g->end = ps->off;
-	memcpy(g->pos, ps->pos, sizeof g->pos);
-	g->profile = ps->prof;
-	g->fn = ps->cur_fn;
-	g->src = ps->fi != CG_EMPTY ? ps->fi : ps->fl != CG_EMPTY ? ps->fl : 0;
-	g->jfl = ps->jfl;
-	g->jfn = ps->jfn;
-	g->next = CG_EMPTY;
+	cg->segs[cg->n_segs] = (cg_seg){
+		.off = ps->off,
+		.end = ps->off,
+		.profile = ps->prof,
+		.fn = ps->cur_fn,
+		.src = ps->fi != CG_EMPTY ? ps->fi : ps->fl != CG_EMPTY ? ps->fl : 0,
+		.jfl = ps->jfl,
+		.jfn = ps->jfn,
+		.next = CG_EMPTY,
+	};
+	memcpy(cg->segs[cg->n_segs].pos, ps->pos, sizeof ps->pos);
 	ps->seg = cg->n_segs++;
 	cg_fn *f = &cg->fns[ps->cur_fn];  /* append to the function's list */
 	if (f->seg_last == CG_EMPTY)
@@ -804,110 +822,185 @@ static void count_body(parser *ps)
 		(*n)++;
 }
 
-/* The common cost line in one pass: subpositions (decimal, 0x hex, +N, -N,
- * *) and decimal costs of at most 19 digits, separated by blanks, ending
- * at '\n' or at the end of the text, inside an open segment. Any other line
- * (CR, hex or long costs, more costs than events, every error) returns
- * 0 with nothing changed, and the general path reads it. Otherwise returns
- * the bytes consumed, '\n' included. Most of a profile's bytes are such
- * lines, so this is the loop that sets the open's speed. */
-static size_t fast_cost_line(parser *ps, const char *s, const char *end)
+/* ---- fast paths ------------------------------------------------------------ */
+
+/* The common lines are read in one pass each. They start before the last
+ * '\n' of the text (parser.safe_end), so a '\n' stops every scan: no bounds
+ * check per byte, no memchr. Anything else (CR, hex or long costs, leading
+ * blanks, extra tokens, a line too long, every error) returns NULL with
+ * nothing changed, and the general path reads the line as if the fast path
+ * had not looked at it. So the fast paths need not repeat the general
+ * path's errors; where they call a helper that can fail, the general path
+ * would have failed the same way at the same line. On success they return
+ * the line's '\n'. */
+
+#define FAST static inline __attribute__((always_inline))
+
+/* A decimal of 1 to 19 digits (cannot overflow) at *qp. */
+FAST int fast_dec(const char **qp, uint64_t *out)
+{
+	const char *q = *qp, *d0 = q;
+	uint64_t x = 0;
+	unsigned d;
+	while ((d = (unsigned)(unsigned char)*q - '0') <= 9) {
+		x = x * 10 + d;
+		q++;
+	}
+	if (q == d0 || q - d0 > 19)
+		return 0;
+	*out = x;
+	*qp = q;
+	return 1;
+}
+
+/* A subposition at *qp relative to @p last: decimal (at most 19 digits),
+ * 0x hex (at most 16), +N, -N or '*'. The caller checks what follows. */
+FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
+{
+	const char *q = *qp;
+	char sign = *q;
+	if (sign == '*') {
+		*out = last;
+		*qp = q + 1;
+		return 1;
+	}
+	if (sign == '+' || sign == '-')
+		q++;
+	uint64_t x = 0;
+	if (q[0] == '0' && (q[1] | 0x20) == 'x') {  /* q[0] is not the '\n' */
+		const char *d0 = q += 2;
+		for (;;) {
+			unsigned char ch = (unsigned char)*q;
+			unsigned d = ch - '0';
+			if (d > 9) {
+				d = (unsigned)(ch | 0x20) - 'a';
+				if (d > 5)
+					break;
+				d += 10;
+			}
+			x = x << 4 | d;
+			q++;
+		}
+		if (q == d0 || q - d0 > 16)
+			return 0;
+	} else if (!fast_dec(&q, &x)) {
+		return 0;
+	}
+	if (sign == '+') {
+		if (__builtin_add_overflow(last, x, out))
+			return 0;
+	} else if (sign == '-') {
+		if (x > last)
+			return 0;
+		*out = last - x;
+	} else {
+		*out = x;
+	}
+	*qp = q;
+	return 1;
+}
+
+/* A cost line at @p s of at most @p max_len bytes: subpositions separated
+ * by one blank, then decimal costs of at most 19 digits, added to row
+ * @p row of @p base (row_cost or crow_cost). */
+FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *base,
+                            uint32_t row)
 {
 	const char *q = s;
 	uint64_t np[CG_NPOS];
-	for (uint32_t c = 0; c < ps->n_pos; c++) {
+	uint32_t n_pos = ps->n_pos, n_cols = ps->n_cols;
+	memcpy(np, ps->pos, sizeof np);
+	for (uint32_t c = 0; c < n_pos; c++) {
 		if (c > 0) {
-			if (q == end || !cg_is_space(*q))
-				return 0;
+			if (!cg_is_space(*q))
+				return NULL;
 			q++;
 		}
-		if (q == end)
-			return 0;
-		char sign = *q;
-		if (sign == '*') {
-			np[c] = ps->pos[c];
-			q++;
-			continue;
-		}
-		if (sign == '+' || sign == '-')
-			q++;
-		uint64_t x = 0;
-		const char *d0 = q;
-		if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
-			d0 = q += 2;
-			while (q < end && q - d0 < 16) {
-				unsigned char ch = (unsigned char)*q;
-				unsigned d = ch - '0';
-				if (d > 9) {
-					d = (unsigned)(ch | 0x20) - 'a';
-					if (d > 5)
-						break;
-					d += 10;
-				}
-				x = x << 4 | d;
-				q++;
-			}
-		} else {
-			while (q < end && q - d0 < 19) {
-				unsigned d = (unsigned)(unsigned char)*q - '0';
-				if (d > 9)
-					break;
-				x = x * 10 + d;
-				q++;
-			}
-		}
-		if (q == d0)
-			return 0;
-		if (sign == '+') {
-			if (__builtin_add_overflow(ps->pos[c], x, &np[c]))
-				return 0;
-		} else if (sign == '-') {
-			if (x > ps->pos[c])
-				return 0;
-			np[c] = ps->pos[c] - x;
-		} else {
-			np[c] = x;
-		}
+		if (!fast_subpos(&q, np[c], &np[c]))
+			return NULL;
 	}
 	uint64_t v[CG_MAX_EVENTS];
+	uint64_t *dst = n_cols ? base + (size_t)row * ps->cg->n_events : NULL;
 	uint32_t k = 0;
-	while (q < end && *q != '\n') {
+	while (*q != '\n') {
 		if (!cg_is_space(*q))
-			return 0;
+			goto undo;
 		do
 			q++;
-		while (q < end && cg_is_space(*q));
-		if (q == end || *q == '\n')
+		while (cg_is_space(*q));
+		if (*q == '\n')
 			break;  /* trailing blanks */
-		if (k >= ps->n_cols)
-			return 0;
-		const char *d0 = q;
-		uint64_t x = 0;
-		while (q < end && q - d0 < 19) {
-			unsigned d = (unsigned)(unsigned char)*q - '0';
-			if (d > 9)
-				break;
-			x = x * 10 + d;
+		if (k >= n_cols)
+			goto undo;
+		unsigned d = (unsigned)(unsigned char)*q - '0';
+		if (d <= 9 && (q[1] == ' ' || q[1] == '\n')) {  /* one digit: most costs */
+			v[k] = d;
 			q++;
+		} else if (!fast_dec(&q, &v[k])) {
+			goto undo;
 		}
-		if (q == d0)
-			return 0;
-		v[k++] = x;
-	}
-	uint64_t *dst = k ? ps->cg->row_cost + (size_t)ps->cur_row * ps->cg->n_events : NULL;
-	for (uint32_t i = 0; i < k; i++) {
-		uint32_t e = ps->colmap[i];
-		if (__builtin_add_overflow(dst[e], v[i], &dst[e])) {
-			/* undo (the general path names the event) */
-			dst[e] -= v[i];
-			while (i-- > 0)
-				dst[ps->colmap[i]] -= v[i];
-			return 0;
+		uint32_t e = ps->colmap[k];
+		if (__builtin_add_overflow(dst[e], v[k], &dst[e])) {
+			dst[e] -= v[k];  /* the general path names the event */
+			goto undo;
 		}
+		k++;
 	}
-	memcpy(ps->pos, np, ps->n_pos * sizeof np[0]);
-	count_body(ps);
-	return (size_t)(q - s) + (q < end);
+	if ((uint64_t)(q - s) > max_len)
+		goto undo;
+	memcpy(ps->pos, np, sizeof np);
+	return q;
+undo:
+	while (k-- > 0)
+		dst[ps->colmap[k]] -= v[k];
+	return NULL;
+}
+
+/* The value of calls=, jump= and jcnd= at @p q (after the '='): a decimal
+ * count, or count/count (required for jcnd=, whose other form is left to
+ * the general path), then at most n_pos subpositions, checked as
+ * target_line() checks them, and the line's '\n'. */
+FAST const char *fast_target(const parser *ps, const char *q, int need_slash, uint64_t *count)
+{
+	uint64_t x, y;
+	if (!fast_dec(&q, &x))
+		return NULL;
+	if (*q == '/') {
+		q++;
+		if (!fast_dec(&q, &y))
+			return NULL;
+	} else if (need_slash) {
+		return NULL;
+	}
+	for (uint32_t c = 0;; c++) {
+		if (*q != '\n' && !cg_is_space(*q))
+			return NULL;
+		while (cg_is_space(*q))
+			q++;
+		if (*q == '\n')
+			break;
+		uint64_t dummy;
+		if (c >= ps->n_pos || !fast_subpos(&q, ps->pos[c], &dummy))
+			return NULL;
+	}
+	*count = x;
+	return q;
+}
+
+/* A name line's value "(id)\n" with the id defined (a definition, blanks
+ * or anything else are left to resolve_name()). */
+FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx)
+{
+	uint64_t id;
+	if (*q != '(')
+		return NULL;
+	q++;
+	if (!fast_dec(&q, &id) || q[0] != ')' || q[1] != '\n')
+		return NULL;
+	if (id >= ps->id_limit || id >= ps->cap_ids[sp] || ps->ids[sp][id] >= CG_UNDEF)
+		return NULL;
+	*idx = ps->ids[sp][id];
+	return q + 1;
 }
 
 static int cost_line(parser *ps, const char *p, const char *end)
@@ -1001,16 +1094,11 @@ static int key_is(const char *k, size_t kn, const char *lit)
 	return kn == n && memcmp(k, lit, n) == 0;
 }
 
-static int calls_line(parser *ps, const char *v, const char *end)
+/* A calls= line after its value is read: the row of the call. */
+static int add_call(parser *ps, uint64_t count)
 {
 	profdb_cg *cg = ps->cg;
-	uint64_t count;
-	int r = need_seg(ps);
-	if (r < 0)
-		return r;
-	r = target_line(ps, "calls=", v, end, &count);
-	if (r < 0)
-		return r;
+	int r;
 	if (ps->cfn == CG_EMPTY)
 		return perr(ps, -EBADMSG, "calls= without a preceding cfn=");
 	if (ps->n_cols == 0)
@@ -1028,7 +1116,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 	if (r < 0)
 		return r;
 	cg_map *m = &ps->b->crow_map;
-	r = profdb__cg_map_reserve(m);
+	r = reserve(m);
 	if (r < 0)
 		return r;
 	uint64_t a = (uint64_t)ps->prof << 32 | ps->cur_fn;
@@ -1053,6 +1141,52 @@ static int calls_line(parser *ps, const char *v, const char *end)
 	return 0;
 }
 
+static int calls_line(parser *ps, const char *v, const char *end)
+{
+	uint64_t count;
+	int r = need_seg(ps);
+	if (r < 0)
+		return r;
+	r = target_line(ps, "calls=", v, end, &count);
+	if (r < 0)
+		return r;
+	return add_call(ps, count);
+}
+
+/* The effect of fn=, fl=, fi= or fe= (@p k: the key's second letter) once
+ * the name is known and the segment closed. */
+static void set_file_fn(parser *ps, char k, uint32_t idx)
+{
+	if (k == 'n') {
+		ps->fn = idx;
+		ps->fi = ps->fl;  /* back to the function's file (KCachegrind) */
+		ps->cur_fn = ps->cur_row = CG_EMPTY;
+		ps->jfl = ps->jfn = CG_EMPTY;
+	} else if (k == 'l') {
+		ps->fl = ps->fi = idx;
+		ps->cur_fn = ps->cur_row = CG_EMPTY;
+	} else {
+		ps->fi = idx;
+	}
+}
+
+static void set_ob(parser *ps, uint32_t idx)
+{
+	ps->ob = idx;
+	ps->cur_fn = ps->cur_row = CG_EMPTY;
+}
+
+/* After jump=/jcnd=: jfi=/jfn= name the target of the next jump only; a
+ * new segment starts so detail.c sees the same state. */
+static void end_jump(parser *ps)
+{
+	if (ps->jfl != CG_EMPTY || ps->jfn != CG_EMPTY) {
+		ps->cg->segs[ps->seg].end = ps->next_off;
+		ps->seg = CG_EMPTY;
+		ps->jfl = ps->jfn = CG_EMPTY;
+	}
+}
+
 static int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *end)
 {
 	size_t n = (size_t)(end - v);
@@ -1065,24 +1199,16 @@ static int spec_line(parser *ps, const char *k, size_t kn, const char *v, const 
 			r = resolve_name(ps, k[1] == 'n' ? CG_SP_FN : CG_SP_FILE, v, n, &idx);
 			if (r < 0)
 				return r;
-			if (k[1] == 'n') {
-				ps->fn = idx;
-				ps->fi = ps->fl;  /* back to the function's file (KCachegrind) */
-				ps->cur_fn = ps->cur_row = CG_EMPTY;
-				ps->jfl = ps->jfn = CG_EMPTY;
-			} else if (k[1] == 'l') {
-				ps->fl = ps->fi = idx;
-				ps->cur_fn = ps->cur_row = CG_EMPTY;
-			} else {
-				ps->fi = idx;
-			}
+			set_file_fn(ps, k[1], idx);
 			return 0;
 		}
 		if (k[0] == 'o' && k[1] == 'b') {
 			close_seg(ps);
-			r = resolve_name(ps, CG_SP_OB, v, n, &ps->ob);
-			ps->cur_fn = ps->cur_row = CG_EMPTY;
-			return r;
+			r = resolve_name(ps, CG_SP_OB, v, n, &idx);
+			if (r < 0)
+				return r;
+			set_ob(ps, idx);
+			return 0;
 		}
 		break;
 	case 3:
@@ -1106,13 +1232,7 @@ static int spec_line(parser *ps, const char *k, size_t kn, const char *v, const 
 			if (r < 0)
 				return r;
 			r = target_line(ps, k[1] == 'u' ? "jump=" : "jcnd=", v, end, &count);
-			/* jfi=/jfn= name the target of the next jump only; a new
-			 * segment starts so detail.c sees the same state. */
-			if (ps->jfl != CG_EMPTY || ps->jfn != CG_EMPTY) {
-				ps->cg->segs[ps->seg].end = ps->next_off;
-				ps->seg = CG_EMPTY;
-				ps->jfl = ps->jfn = CG_EMPTY;
-			}
+			end_jump(ps);
 			return r;
 		}
 		break;
@@ -1266,7 +1386,7 @@ static int parse_event_def(parser *ps, const char *v, const char *end)
 	if (ln == 0 && fl == 0)
 		return 0;
 	cg_build *b = ps->b;
-	int r = profdb__cg_grow((void **)&b->defs, &b->cap_defs, (uint64_t)b->n_defs + 1,
+	int r = grow((void **)&b->defs, &b->cap_defs, (uint64_t)b->n_defs + 1,
 	                        sizeof *b->defs);
 	if (r < 0)
 		return r;
@@ -1462,6 +1582,107 @@ static int one_line(parser *ps, const char *p, const char *end)
 	return 0;
 }
 
+/* The fast paths of the main loop for the line at @p s (offset @p off,
+ * before parser.safe_end): > 0 the bytes consumed, 0 for the general path,
+ * < 0 an error (the one the general path would give). */
+static int64_t fast_line(parser *ps, const char *s, uint64_t off)
+{
+	char c0 = *s;
+	const char *nl;
+	uint32_t idx;
+	uint64_t count;
+	int r;
+	if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+		profdb_cg *cg = ps->cg;
+		if (ps->pending_call) {
+			/* The cost of the call: inclusive, not part of the caller's self. */
+			nl = fast_costs(ps, s, CG_MAX_LINE, cg->crow_cost, ps->call_crow);
+			if (!nl)
+				return 0;
+			ps->pending_call = 0;
+			ps->cob = ps->cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
+			return nl + 1 - s;
+		}
+		/* The cost lines of an open segment have always been read whatever
+		 * their length; the first line of a segment was not. */
+		uint64_t max_len = UINT64_MAX;
+		if (ps->seg == CG_EMPTY) {
+			if (ps->fn == CG_EMPTY)
+				return 0;
+			ps->off = off;
+			if (need_seg(ps) < 0)
+				return 0;  /* the general path fails the same way */
+			max_len = CG_MAX_LINE;
+		}
+		if (ps->cur_row == CG_EMPTY ||
+		    !(nl = fast_costs(ps, s, max_len, cg->row_cost, ps->cur_row)))
+			return 0;
+		count_body(ps);
+		return nl + 1 - s;
+	}
+	if (c0 == '\n')
+		return ps->pending_call ? 0 : 1;
+	if (ps->pending_call || ps->prof == CG_EMPTY)
+		return 0;
+	/* The keys below end before any '\n' they are compared with. */
+	switch (c0) {
+	case 'f':  /* fn=, fl=, fi=, fe= */
+		if ((s[1] != 'n' && s[1] != 'l' && s[1] != 'i' && s[1] != 'e') || s[2] != '=' ||
+		    !(nl = fast_id(ps, s[1] == 'n' ? CG_SP_FN : CG_SP_FILE, s + 3, &idx)))
+			return 0;
+		ps->off = off;
+		close_seg(ps);
+		set_file_fn(ps, s[1], idx);
+		return nl + 1 - s;
+	case 'o':
+		if (s[1] != 'b' || s[2] != '=' || !(nl = fast_id(ps, CG_SP_OB, s + 3, &idx)))
+			return 0;
+		ps->off = off;
+		close_seg(ps);
+		set_ob(ps, idx);
+		return nl + 1 - s;
+	case 'c':  /* cfn=, cfi=, cfl=, cob=, calls= */
+		if (s[1] == '\n' || s[2] == '\n')
+			return 0;
+		if (s[3] == '=') {
+			uint32_t *dst;
+			int sp;
+			if (s[1] == 'f' && s[2] == 'n')
+				dst = &ps->cfn, sp = CG_SP_FN;
+			else if (s[1] == 'f' && (s[2] == 'i' || s[2] == 'l'))
+				dst = &ps->cfi, sp = CG_SP_FILE;
+			else if (s[1] == 'o' && s[2] == 'b')
+				dst = &ps->cob, sp = CG_SP_OB;
+			else
+				return 0;
+			if (!(nl = fast_id(ps, sp, s + 4, &idx)))
+				return 0;
+			*dst = idx;
+			return nl + 1 - s;
+		}
+		if (s[3] != 'l' || s[4] != 's' || s[5] != '=' || s[1] != 'a' || s[2] != 'l' ||
+		    !(nl = fast_target(ps, s + 6, 0, &count)) || nl - s > (int64_t)CG_MAX_LINE)
+			return 0;
+		ps->off = off;
+		if ((r = need_seg(ps)) < 0 || (r = add_call(ps, count)) < 0)
+			return r;
+		return nl + 1 - s;
+	case 'j':  /* jump=, jcnd= */
+		if (!((s[1] == 'u' && s[2] == 'm' && s[3] == 'p') ||
+		      (s[1] == 'c' && s[2] == 'n' && s[3] == 'd')) ||
+		    s[4] != '=' || !(nl = fast_target(ps, s + 5, s[1] == 'c', &count)) ||
+		    nl - s > (int64_t)CG_MAX_LINE)
+			return 0;
+		ps->off = off;
+		ps->next_off = off + (uint64_t)(nl + 1 - s);
+		if ((r = need_seg(ps)) < 0)
+			return r;
+		end_jump(ps);
+		return nl + 1 - s;
+	}
+	return 0;
+}
+
 /* Content detection, as KCachegrind does it. */
 static int looks_like_callgrind(const char *s, uint64_t size)
 {
@@ -1498,7 +1719,7 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 	end_part(&ps);
 
 	if (cg->n_names == 0) {
-		r = profdb__cg_grow((void **)&cg->names, &cg->cap_names, 1, sizeof *cg->names);
+		r = grow((void **)&cg->names, &cg->cap_names, 1, sizeof *cg->names);
 		if (r < 0)
 			return r;
 		cg->names[0] = (cg_name){"", 0};
@@ -1516,9 +1737,13 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 		                    "%s: not a callgrind file (no \"# callgrind format\" first line, "
 		                    "no events:/creator:/version: line in the first 2047 bytes)",
 		                    ps.f->label);
+	ps.safe_end = size;
+	while (ps.safe_end > 0 && s[ps.safe_end - 1] != '\n')
+		ps.safe_end--;
 	uint64_t off = 0, next_progress = (uint64_t)16 << 20;
+	profdb_progress_fn progress = cg->opts.progress;  /* not reloaded per line */
 	while (off < size) {
-		if (off >= next_progress && cg->opts.progress) {
+		if (progress && off >= next_progress) {
 			next_progress = off + ((uint64_t)16 << 20);
 			if (cg->opts.progress(off, size, cg->opts.progress_userdata)) {
 				r = profdb__fail(-ECANCELED, "%s: cancelled at offset %" PRIu64,
@@ -1527,14 +1752,14 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 			}
 		}
 		ps.lineno++;
-		char c0 = s[off];
-		if (ps.seg != CG_EMPTY && !ps.pending_call && ps.cur_row != CG_EMPTY &&
-		    (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*')) {
-			size_t used = fast_cost_line(&ps, s + off, s + size);
-			if (used) {
-				off += used;
-				continue;
-			}
+		int64_t used = off < ps.safe_end ? fast_line(&ps, s + off, off) : 0;
+		if (used > 0) {
+			off += (uint64_t)used;
+			continue;
+		}
+		if (used < 0) {
+			r = (int)used;
+			goto out;
 		}
 		ps.off = off;
 		uint64_t rest = size - off;

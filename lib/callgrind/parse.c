@@ -936,6 +936,10 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 		if (d <= 9 && (q[1] == ' ' || q[1] == '\n')) {  /* one digit: most costs */
 			v[k] = d;
 			q++;
+			if (d == 0) {  /* nothing to add */
+				k++;
+				continue;
+			}
 		} else if (!fast_dec(&q, &v[k])) {
 			goto undo;
 		}

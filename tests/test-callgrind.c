@@ -1066,6 +1066,15 @@ Test(callgrind, long_line)
 	cr_assert(strstr(profdb_error_message(), "line 2 (offset 11)"), "%s",
 	          profdb_error_message());
 	cr_assert(strstr(profdb_error_message(), "longer than"));
+	/* the same for a cost line of an open segment (the scanner's fast path) */
+	h = sprintf(t, "events: Ir\nfn=f\n1 1\n2");
+	memset(t + h, ' ', n);
+	strcpy(t + h + n, "1\n");
+	r = open_fail(t, strlen(t), &w);
+	cr_assert_eq(r, -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "line 4 (offset 20)"), "%s",
+	          profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), "longer than"));
 	free(t);
 }
 

@@ -1607,19 +1607,15 @@ static int64_t fast_line(parser *ps, const char *s, uint64_t off)
 			ps->cob = ps->cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
 			return nl + 1 - s;
 		}
-		/* The cost lines of an open segment have always been read whatever
-		 * their length; the first line of a segment was not. */
-		uint64_t max_len = UINT64_MAX;
 		if (ps->seg == CG_EMPTY) {
 			if (ps->fn == CG_EMPTY)
 				return 0;
 			ps->off = off;
 			if (need_seg(ps) < 0)
 				return 0;  /* the general path fails the same way */
-			max_len = CG_MAX_LINE;
 		}
 		if (ps->cur_row == CG_EMPTY ||
-		    !(nl = fast_costs(ps, s, max_len, cg->row_cost, ps->cur_row)))
+		    !(nl = fast_costs(ps, s, CG_MAX_LINE, cg->row_cost, ps->cur_row)))
 			return 0;
 		count_body(ps);
 		return nl + 1 - s;

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,63 @@ static profdb_cg_call edge_of(const profdb_cg *cg, const char *caller, const cha
 	return none;
 }
 
+typedef struct edge_ix {
+	uint32_t caller, callee, i;
+} edge_ix;
+
+static int cmp_edge_ix(const void *a, const void *b)
+{
+	const edge_ix *x = a, *y = b;
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+/* The call sites of every function, summed per (caller, callee), are the
+ * call edges: counts and every event's inclusive cost. */
+static void check_call_sites(const profdb_cg *cg, int ne, int64_t nf, const char *what)
+{
+	int64_t nc = profdb_cg_call_count(cg);
+	edge_ix *ix = malloc((size_t)nc * sizeof *ix + 1);
+	uint64_t *cnt = calloc((size_t)nc + 1, sizeof *cnt);
+	uint64_t *inc = calloc((size_t)nc * (size_t)ne + 1, sizeof *inc);
+	cr_assert(ix && cnt && inc);
+	for (int64_t i = 0; i < nc; i++) {
+		profdb_cg_call c;
+		cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)i, &c), 1);
+		ix[i] = (edge_ix){c.caller, c.callee, (uint32_t)i};
+	}
+	qsort(ix, (size_t)nc, sizeof *ix, cmp_edge_ix);
+	for (int64_t f = 0; f < nf; f++) {
+		profdb_cg_detail *d = detail_of(cg, (uint32_t)f);
+		int64_t ns = profdb_cg_detail_call_count(d);
+		cr_assert_geq(ns, 0);
+		for (int64_t k = 0; k < ns; k++) {
+			profdb_cg_callsite s;
+			cr_assert_eq(profdb_cg_detail_call(d, (uint32_t)k, &s), 0);
+			edge_ix key = {(uint32_t)f, s.callee, 0};
+			edge_ix *e = bsearch(&key, ix, (size_t)nc, sizeof *ix, cmp_edge_ix);
+			cr_assert(e, "%s: a call site of function %" PRId64 " has no edge", what, f);
+			cnt[e->i] += s.count;
+			for (int m = 0; m < ne; m++)
+				inc[(size_t)e->i * (size_t)ne + (size_t)m] += s.inclusive[m];
+		}
+		profdb_cg_callsite s;
+		cr_assert_eq(profdb_cg_detail_call(d, (uint32_t)ns, &s), -ENOENT);
+	}
+	for (int64_t i = 0; i < nc; i++) {
+		profdb_cg_call c;
+		cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)i, &c), 1);
+		cr_assert_eq(cnt[i], c.count, "%s: call sites of edge %" PRId64 " count", what, i);
+		for (int m = 0; m < ne; m++)
+			cr_assert_eq(inc[(size_t)i * (size_t)ne + (size_t)m], c.inclusive[m],
+			             "%s: call sites of edge %" PRId64 ", event %d", what, i, m);
+	}
+	free(ix);
+	free(cnt);
+	free(inc);
+}
+
 /* Invariants that hold for every successfully opened profile. */
 static void check_invariants(const profdb_cg *cg, const char *what)
 {
@@ -239,6 +297,7 @@ static void check_invariants(const profdb_cg *cg, const char *what)
 		cr_assert_lt(c.caller, (uint64_t)nf);
 		cr_assert_lt(c.callee, (uint64_t)nf);
 	}
+	check_call_sites(cg, ne, nf, what);
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)nf, &f), -ENOENT);
 	profdb_cg_event ev;
@@ -468,6 +527,27 @@ Test(callgrind, calls_and_duplicate_edges)
 	const uint64_t *inc;
 	cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "main"), &inc), 1);
 	cr_assert_eq(inc[0], 210);
+	/* the call sites, as written */
+	profdb_cg_detail *d = detail_of(cg, (uint32_t)find_fn(cg, "main"));
+	cr_assert_eq(profdb_cg_detail_call_count(d), 3);
+	profdb_cg_callsite s;
+	static const struct {
+		const char *callee;
+		uint64_t line, count, incl;
+	} want[3] = {{"g", 2, 1, 50}, {"g", 2, 99, 150}, {"h", 3, 0, 7}};
+	for (uint32_t k = 0; k < 3; k++) {
+		cr_assert_eq(profdb_cg_detail_call(d, k, &s), 0);
+		cr_assert_eq(s.callee, (uint32_t)find_fn(cg, want[k].callee), "site %u", k);
+		cr_assert_eq(s.line, want[k].line, "site %u", k);
+		cr_assert_eq(s.instr, 0);
+		cr_assert_eq(s.count, want[k].count, "site %u", k);
+		cr_assert_eq(s.inclusive[0], want[k].incl, "site %u", k);
+		cr_assert(name_is(s.file, s.file_len, "a.c"));
+		cr_assert_eq(s.profile, 0);
+	}
+	cr_assert_eq(profdb_cg_detail_call(d, 3, &s), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_call(NULL, 0, &s), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_call_count(NULL), -EINVAL);
 	check_invariants(cg, "calls");
 	cg_close(cg);
 }

@@ -1037,11 +1037,29 @@ PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, ui
                                        profdb_cg_detail **ret);
 /** NULL is a no-op. @since 0.2 */
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d);
+/** One call site: a calls= line of the function and its cost line, as
+ *  written (not aggregated), in file order. The call edges
+ *  (profdb_cg_call_get) are these summed per (caller, callee). @since 0.2 */
+typedef struct profdb_cg_callsite {
+	uint32_t profile;
+	uint32_t callee;                  /**< function index */
+	uint64_t line, instr;             /**< where the call is (0 without that column) */
+	const char *file;                 /**< the caller's current file there */
+	size_t file_len;
+	uint64_t count;                   /**< calls= count (a negative one reads 0) */
+	const uint64_t *inclusive;        /**< inclusive cost of the calls, per event */
+} profdb_cg_callsite;
+
 /** Rows, sorted by line, then instruction, then file. @since 0.2 */
 PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d);
 /** @return 0, -EINVAL, -ENOENT. @since 0.2 */
 PROFDB_EXPORT int profdb_cg_detail_line(const profdb_cg_detail *d, uint32_t i,
                                         profdb_cg_line *out);
+/** Call sites, in file order. @since 0.2 */
+PROFDB_EXPORT int64_t profdb_cg_detail_call_count(const profdb_cg_detail *d);
+/** @return 0, -EINVAL, -ENOENT. @since 0.2 */
+PROFDB_EXPORT int profdb_cg_detail_call(const profdb_cg_detail *d, uint32_t i,
+                                        profdb_cg_callsite *out);
 /** Jumps, in file order. @since 0.2 */
 PROFDB_EXPORT int64_t profdb_cg_detail_jump_count(const profdb_cg_detail *d);
 /** @return 0, -EINVAL, -ENOENT. @since 0.2 */

@@ -415,6 +415,7 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 	if (!cg->edge_alias)
 		free(cg->edge_cost);
 	free(cg->segs);
+	free(cg->sites);
 	free(cg->totals);
 	free(cg->summary);
 	free(cg->totline);

@@ -109,6 +109,12 @@ typedef struct cg_seg {
 	uint32_t next;               /* next segment of the same function, or CG_EMPTY */
 } cg_seg;
 
+/* A calls= line: its segment and the function it calls (in text order, so
+ * sorted by segment; detail.c finds a segment's calls by binary search). */
+typedef struct cg_site {
+	uint32_t seg, callee;
+} cg_site;
+
 typedef struct cg_term {
 	uint32_t event;
 	uint64_t coef;
@@ -159,6 +165,9 @@ struct profdb_cg {
 
 	cg_seg *segs;
 	uint32_t n_segs, cap_segs;
+
+	cg_site *sites;
+	uint32_t n_sites, cap_sites;
 
 	uint64_t *totals;            /* summed over profiles */
 	uint64_t *summary, *totline;

@@ -1,4 +1,4 @@
-/* Line/instruction detail and jumps of one function, decoded on demand from
+/* Line/instruction detail, call sites and jumps of one function, decoded on demand from
  * the segments the scanner recorded (cg-internal.h). The scanner already
  * validated every line, so this re-reads the same bytes with the same
  * state; the checks stay anyway (a failure would be an internal error). */
@@ -23,6 +23,9 @@ struct profdb_cg_detail {
 	cg_map map;
 	profdb_cg_jump *jumps;
 	uint32_t n_jumps, cap_jumps;
+	profdb_cg_callsite *calls;   /* inclusive set by the accessor (call_cost moves) */
+	uint64_t *call_cost;
+	uint32_t n_calls, cap_calls;
 };
 
 typedef struct dstate {
@@ -33,6 +36,8 @@ typedef struct dstate {
 	int col_instr, col_line;
 	uint32_t jfl, jfn;
 	int pending_call;
+	uint64_t call_count;         /* of the pending calls= line */
+	uint32_t site;               /* next of the segment's calls in cg->sites */
 	uint64_t off;
 } dstate;
 
@@ -182,6 +187,60 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	return 0;
 }
 
+/* The cost line after calls=: where the call is and its inclusive cost. */
+static int add_call(dstate *s, const char *p, const char *end)
+{
+	profdb_cg_detail *d = s->d;
+	const profdb_cg *cg = d->cg;
+	uint32_t seg = (uint32_t)(s->g - cg->segs);
+	if (s->site >= cg->n_sites || cg->sites[s->site].seg != seg)
+		return derr(s, "internal error: a calls= line the scanner did not record");
+	uint32_t old = d->cap_calls;
+	int r = profdb__cg_grow((void **)&d->calls, &d->cap_calls, (uint64_t)d->n_calls + 1,
+	                        sizeof *d->calls);
+	if (r < 0)
+		return r;
+	if (old != d->cap_calls) {
+		uint64_t *q = realloc(d->call_cost, (size_t)d->cap_calls * (d->ne + 1) * sizeof *q);
+		if (!q)
+			return profdb__fail(-ENOMEM, "callgrind: out of memory");
+		d->call_cost = q;
+	}
+	uint32_t i = d->n_calls++;
+	const cg_name *file = &cg->names[s->g->src];
+	d->calls[i] = (profdb_cg_callsite){s->g->profile, cg->sites[s->site++].callee,
+	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
+	                                   file->p, file->len, s->call_count, NULL};
+	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
+	memset(dst, 0, d->ne * sizeof *dst);
+	const char *t;
+	size_t n;
+	uint32_t k = 0;
+	while (cg_tok(&p, end, &t, &n) && k < s->p->n_cols) {
+		uint64_t x;
+		if (profdb__cg_u64(t, n, &x) < 0)
+			x = 0;  /* negative: the scanner warned and counted 0 */
+		uint32_t e = cg->cols[s->p->col_first + k++];
+		if (__builtin_add_overflow(dst[e], x, &dst[e]))
+			return derr(s, "call cost overflows 64 bits");
+	}
+	return profdb__cg_derive(cg, dst);
+}
+
+/* The first of segment @p seg's calls in cg->sites (sorted by segment). */
+static uint32_t first_site(const profdb_cg *cg, uint32_t seg)
+{
+	uint32_t lo = 0, hi = cg->n_sites;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (cg->sites[mid].seg < seg)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 {
 	const profdb_cg *cg = d->cg;
@@ -201,6 +260,7 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 	}
 	s.jfl = g->jfl;
 	s.jfn = g->jfn;
+	s.site = first_site(cg, (uint32_t)(g - cg->segs));
 	if (g->end > f->size || g->off > g->end)
 		return derr(&s, "internal error: segment outside the text");
 	uint64_t off = g->off;
@@ -221,10 +281,17 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 		int r = 0;
 		if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
 			r = read_pos(&s, &p, end, np, 1);
-			if (r == 0 && !s.pending_call)
-				r = add_line(&s, p, end);
+			if (r == 0)
+				r = s.pending_call ? add_call(&s, p, end) : add_line(&s, p, end);
 			s.pending_call = 0;
 		} else if (n > 6 && memcmp(p, "calls=", 6) == 0) {
+			/* the count: the first token, up to a '/'; negative: warned, 0 */
+			const char *q = p + 6, *t = q;
+			size_t tn = 0;
+			cg_tok(&q, end, &t, &tn);
+			const char *slash = tn ? memchr(t, '/', tn) : NULL;
+			if (profdb__cg_u64(t, slash ? (size_t)(slash - t) : tn, &s.call_count) < 0)
+				s.call_count = 0;
 			s.pending_call = 1;
 		} else if (n > 5 && (memcmp(p, "jump=", 5) == 0 || memcmp(p, "jcnd=", 5) == 0)) {
 			r = add_jump(&s, p[1] == 'c', p + 5, end);
@@ -349,6 +416,8 @@ PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
 	free(d->lines);
 	free(d->cost);
 	free(d->jumps);
+	free(d->calls);
+	free(d->call_cost);
 	free(d);
 }
 
@@ -393,6 +462,26 @@ PROFDB_EXPORT int profdb_cg_detail_jump(const profdb_cg_detail *d, uint32_t i,
 		return profdb__fail(-ENOENT, "callgrind: no jump %" PRIu32 " (%" PRIu32 " jumps)", i,
 		                    d->n_jumps);
 	*out = d->jumps[i];
+	return 0;
+}
+
+PROFDB_EXPORT int64_t profdb_cg_detail_call_count(const profdb_cg_detail *d)
+{
+	if (!d)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_call_count: NULL argument");
+	return d->n_calls;
+}
+
+PROFDB_EXPORT int profdb_cg_detail_call(const profdb_cg_detail *d, uint32_t i,
+                                        profdb_cg_callsite *out)
+{
+	if (!d || !out)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_call: NULL argument");
+	if (i >= d->n_calls)
+		return profdb__fail(-ENOENT, "callgrind: no call site %" PRIu32 " (%" PRIu32 " calls)",
+		                    i, d->n_calls);
+	*out = d->calls[i];
+	out->inclusive = d->call_cost + (size_t)i * d->ne;
 	return 0;
 }
 

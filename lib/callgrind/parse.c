@@ -145,7 +145,7 @@ cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn e
 int profdb__cg_map_reserve(cg_map *m)
 {
 	size_t cap = m->s ? m->mask + 1 : 0;
-	if (m->s && (m->n + 1) * 2 <= cap)
+	if (m->s && (m->n + 1) * 4 <= cap * 3)
 		return 0;
 	size_t nc = cap ? cap * 2 : 256;
 	if (nc > SIZE_MAX / sizeof(cg_slot))
@@ -177,7 +177,7 @@ static inline int grow(void **p, uint32_t *cap, uint64_t need, size_t elem)
 
 static inline int reserve(cg_map *m)
 {
-	return m->s && (m->n + 1) * 2 <= m->mask + 1 ? 0 : profdb__cg_map_reserve(m);
+	return m->s && (m->n + 1) * 4 <= (m->mask + 1) * 3 ? 0 : profdb__cg_map_reserve(m);
 }
 
 void profdb__cg_map_free(cg_map *m)
@@ -1140,6 +1140,12 @@ static int add_call(parser *ps, uint64_t count)
 	}
 	if (__builtin_add_overflow(cg->crows[i].count, count, &cg->crows[i].count))
 		return perr(ps, -EBADMSG, "call count overflows 64 bits");
+	/* the callee of this call site, for detail.c (which cannot resolve
+	 * compressed names: the id tables die with the scan) */
+	r = grow((void **)&cg->sites, &cg->cap_sites, (uint64_t)cg->n_sites + 1, sizeof *cg->sites);
+	if (r < 0)
+		return r;
+	cg->sites[cg->n_sites++] = (cg_site){ps->seg, callee};
 	ps->call_crow = i;
 	ps->pending_call = 1;
 	return 0;

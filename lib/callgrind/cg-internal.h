@@ -49,6 +49,9 @@ typedef int (*cg_eq_fn)(const void *ctx, uint32_t v);
 cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn eq,
                              const void *ctx);
 int profdb__cg_map_reserve(cg_map *m);
+/* An empty map's first table, sized for @p n entries (not the default 256
+ * slots: detail.c makes one map per function, most of them tiny). */
+int profdb__cg_map_presize(cg_map *m, uint64_t n);
 void profdb__cg_map_free(cg_map *m);
 
 /* One input file of a group. */

@@ -364,7 +364,8 @@ PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, ui
 	d->cg = cg;
 	d->ne = cg->n_events;
 	const cg_fn *f = &cg->fns[fn];
-	int r = 0;
+	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
+	int r = profdb__cg_map_presize(&d->map, f->n_body < 65536 ? f->n_body : 65536);
 	for (uint32_t i = f->seg_first; i != CG_EMPTY && r == 0; i = cg->segs[i].next) {
 		const cg_seg *g = &cg->segs[i];
 		if (profile == PROFDB_CG_ALL || g->profile == profile)

@@ -142,12 +142,10 @@ cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn e
 	}
 }
 
-int profdb__cg_map_reserve(cg_map *m)
+/* Move the entries of @p m into a table of @p nc slots (a power of two). */
+static int rehash(cg_map *m, size_t nc)
 {
 	size_t cap = m->s ? m->mask + 1 : 0;
-	if (m->s && (m->n + 1) * 4 <= cap * 3)
-		return 0;
-	size_t nc = cap ? cap * 2 : 256;
 	if (nc > SIZE_MAX / sizeof(cg_slot))
 		return profdb__fail(-ENOMEM, "callgrind: map too large");
 	cg_slot *s = malloc(nc * sizeof *s);
@@ -166,6 +164,22 @@ int profdb__cg_map_reserve(cg_map *m)
 	free(m->s);
 	*m = nm;
 	return 0;
+}
+
+int profdb__cg_map_reserve(cg_map *m)
+{
+	size_t cap = m->s ? m->mask + 1 : 0;
+	if (m->s && (m->n + 1) * 4 <= cap * 3)
+		return 0;
+	return rehash(m, cap ? cap * 2 : 256);
+}
+
+int profdb__cg_map_presize(cg_map *m, uint64_t n)
+{
+	size_t nc = 16;
+	while (nc < SIZE_MAX / 8 && (uint64_t)nc * 3 < n * 4 + 4)
+		nc *= 2;
+	return m->s ? 0 : rehash(m, nc);
 }
 
 /* The common cases of the two above without a call: the exported functions

@@ -182,6 +182,10 @@ static void drive_functions(drv *d, uint32_t p)
 		int64_t r = CALL(profdb_cg_detail_new(cg, p, (uint32_t)i, &det));
 		if (r < 0) {
 			CG_CHECK(det == NULL, "a failed detail_new returned an object");
+			/* The scanner validated every line, the re-read only repeats it:
+			 * any other failure means the two disagree. */
+			CG_CHECK(r == -ENOMEM, "function %" PRId64 " profile %" PRIu32 ": detail_new "
+			         "failed (%" PRId64 ") on a profile that opened", i, p, r);
 			continue;
 		}
 		int64_t nl = CALL(profdb_cg_detail_line_count(det));
@@ -438,6 +442,56 @@ void fuzz_cg_compare(const profdb_cg *a, const profdb_cg *b)
 		CG_CHECK(ra == rb && (ra < 0 || same_costs(ia, ib, ne)),
 		         "inclusive cost of function %" PRId64 " differs", i);
 	}
+	/* Per profile: self costs, line rows and jumps. */
+	int64_t np2 = np < MAX_PROFILES ? np : MAX_PROFILES;
+	uint64_t rows = 0;
+	for (int64_t p = 0; p < np2; p++)
+		for (int64_t i = 0; i < nf && i < MAX_FUNCTIONS && rows < MAX_ROWS; i++) {
+			const uint64_t *sa, *sb;
+			int ra = profdb_cg_self(a, (uint32_t)p, (uint32_t)i, &sa);
+			int rb = profdb_cg_self(b, (uint32_t)p, (uint32_t)i, &sb);
+			CG_CHECK(ra == rb && (ra < 0 || same_costs(sa, sb, ne)),
+			         "self cost of function %" PRId64 " in profile %" PRId64 " differs", i, p);
+			profdb_cg_detail *da = NULL, *db = NULL;
+			ra = profdb_cg_detail_new(a, (uint32_t)p, (uint32_t)i, &da);
+			rb = profdb_cg_detail_new(b, (uint32_t)p, (uint32_t)i, &db);
+			CG_CHECK(ra == rb, "detail of function %" PRId64 " in profile %" PRId64 ": %d, %d",
+			         i, p, ra, rb);
+			if (ra == 0) {
+				int64_t nl = profdb_cg_detail_line_count(da);
+				CG_CHECK(nl == profdb_cg_detail_line_count(db), "function %" PRId64 " profile %"
+				         PRId64 ": line row counts differ", i, p);
+				for (int64_t k = 0; k < nl && rows < MAX_ROWS; k++, rows++) {
+					profdb_cg_line x, y;
+					CG_CHECK(profdb_cg_detail_line(da, (uint32_t)k, &x) == 0 &&
+					         profdb_cg_detail_line(db, (uint32_t)k, &y) == 0 &&
+					         same_view(x.file, x.file_len, y.file, y.file_len) &&
+					         x.line == y.line && x.instr == y.instr &&
+					         same_costs(x.self, y.self, ne),
+					         "function %" PRId64 " profile %" PRId64 ": line row %" PRId64
+					         " differs", i, p, k);
+				}
+				int64_t nj = profdb_cg_detail_jump_count(da);
+				CG_CHECK(nj == profdb_cg_detail_jump_count(db), "function %" PRId64 " profile %"
+				         PRId64 ": jump counts differ", i, p);
+				for (int64_t k = 0; k < nj && rows < MAX_ROWS; k++, rows++) {
+					profdb_cg_jump x, y;
+					CG_CHECK(profdb_cg_detail_jump(da, (uint32_t)k, &x) == 0 &&
+					         profdb_cg_detail_jump(db, (uint32_t)k, &y) == 0 &&
+					         x.from_line == y.from_line && x.from_instr == y.from_instr &&
+					         x.to_line == y.to_line && x.to_instr == y.to_instr &&
+					         x.count == y.count && x.executed == y.executed &&
+					         x.conditional == y.conditional &&
+					         same_view(x.to_file, x.to_file_len, y.to_file, y.to_file_len) &&
+					         same_view(x.to_function, x.to_function_len, y.to_function,
+					                   y.to_function_len),
+					         "function %" PRId64 " profile %" PRId64 ": jump %" PRId64
+					         " differs", i, p, k);
+				}
+			}
+			profdb_cg_detail_free(da);
+			profdb_cg_detail_free(db);
+		}
 	int64_t nc = profdb_cg_call_count(a);
 	CG_CHECK(nc == profdb_cg_call_count(b), "call counts differ");
 	for (int64_t i = 0; i < nc && i < MAX_CALLS; i++) {

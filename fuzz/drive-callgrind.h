@@ -12,7 +12,9 @@
  *    copies); of a gzip input, it is at least readable for its length;
  *  - per profile and over all profiles: the totals are the sum of the self
  *    costs (stored events, when the sum does not wrap), a function's detail
- *    rows are sorted by (line, instruction) and add up to its self cost, no
+ *    rows are sorted by (line, instruction) and add up to its self cost
+ *    (profdb_cg_detail_new() fails only with -ENOMEM once the open
+ *    succeeded: it re-reads lines the scanner accepted), no
  *    inclusive cost is below the self cost or above the totals, the lazily
  *    built inclusive table gives the same answer twice, a function absent
  *    from a profile has zero cost there, and each "all profiles" self cost
@@ -20,7 +22,9 @@
  *  - call edges name existing functions; an edge read in one profile is the
  *    same edge with at most the summed call count;
  *  - fuzz_cg_compare(): a profile read from gzip equals the same text read
- *    plain, byte for byte and cost for cost.
+ *    plain, byte for byte and cost for cost (per profile: self costs,
+ *    detail rows and jumps too); fuzz-callgrind also compares the text with
+ *    its CRLF copy, which no fast path of the scanner reads.
  * The work per input is capped (functions, line rows, call edges visited). */
 #ifndef PROFDB_FUZZ_DRIVE_CALLGRIND_H
 #define PROFDB_FUZZ_DRIVE_CALLGRIND_H

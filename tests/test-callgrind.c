@@ -1201,6 +1201,12 @@ Test(callgrind, bad_inputs)
 		{"events: Ir\nsummary: x\n", -EBADMSG, "summary"},
 		{"positions: instr line\nevents: Ir\nfn=f\n1\n", -EBADMSG, "fewer than 2 positions"},
 		{"events: Ir\nfn=f\n1 *\n", -EBADMSG, "cost"},
+		/* two counts where only jcnd= has them (the fast path and the
+		 * general one alike); "jump=3/7" read as 7 of 3 (fuzz-callgrind) */
+		{"events: Ir\nfn=f\n1 1\njump=3/7 +2\n2 1\n", -EBADMSG, "line 4 (offset 20): jump="},
+		{"events: Ir\nfn=f\n1 1\njump=3/7 +2\r\n2 1\n", -EBADMSG, "line 4 (offset 20): jump="},
+		{"events: Ir\nfn=f\n1 1\ncfn=g\ncalls=1/2 1\n1 1\n", -EBADMSG, "line 5 (offset 26)"},
+		{"events: Ir\nfn=f\n1 1\njcnd=3/7 +2\n2 1\n", 0, NULL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		warns w = {0};

@@ -546,11 +546,12 @@ static void *query_reader(void *arg)
 	return NULL;
 }
 
-static void race_query(const char *what, const profdb_input *in, size_t n)
+static void race_query_opts(const char *what, const profdb_input *in, size_t n,
+                            const profdb_options *o)
 {
 	profdb *a = NULL, *b = NULL;
-	CHECKF(profdb_open_inputs(&a, in, n, NULL) == 0, "%s: %s", what, profdb_error_message());
-	CHECKF(profdb_open_inputs(&b, in, n, NULL) == 0, "%s: %s", what, profdb_error_message());
+	CHECKF(profdb_open_inputs(&a, in, n, o) == 0, "%s: %s", what, profdb_error_message());
+	CHECKF(profdb_open_inputs(&b, in, n, o) == 0, "%s: %s", what, profdb_error_message());
 	uint64_t want = qh_hash(a);
 	CHECKF(want != 0, "%s: the reference walk failed: %s", what, profdb_error_message());
 	pthread_t t[NTHREADS];
@@ -570,6 +571,11 @@ static void race_query(const char *what, const profdb_input *in, size_t n)
 	profdb_close(b);
 }
 
+static void race_query(const char *what, const profdb_input *in, size_t n)
+{
+	race_query_opts(what, in, n, NULL);
+}
+
 static const char race_callgrind[] =
 	"# callgrind format\nevents: Ir Dr\n"
 	"fl=(1) a.c\nfn=(1) main\n1 5 1\ncfn=(2) f\ncalls=2 10\n2 40 4\ncfn=(3) g\ncalls=1 20\n3 9\n"
@@ -577,8 +583,9 @@ static const char race_callgrind[] =
 	"fn=(3)\n20 19 2\ncfn=(2)\ncalls=1 10\n21 3\n"
 	"part: 2\nfn=(1)\n1 7 7\n";
 
-/* More functions than lib/callgrind/lines.c caches (8), each with a few
- * lines, so the threads evict each other's entries. */
+/* Forty functions, each with a few lines; opened with a small max_memory,
+ * which bounds lib/callgrind/lines.c's cache to a quarter of it (2 KiB,
+ * a handful of functions), so the threads evict each other's entries. */
 static char *many_functions(size_t *n)
 {
 	size_t cap = 1 << 16, k = 0;
@@ -603,7 +610,8 @@ static int t_query_backends_first_use(void)
 	size_t mn;
 	char *many = many_functions(&mn);
 	profdb_input cgm = {"callgrind.out.8", many, mn};
-	race_query("callgrind, 40 functions", &cgm, 1);
+	profdb_options small = {.size = sizeof small, .max_memory = 8192};
+	race_query_opts("callgrind, 40 functions", &cgm, 1, &small);
 	free(many);
 
 	tw_hpcrun d;

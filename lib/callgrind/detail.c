@@ -346,31 +346,34 @@ static int check_against_self(const profdb_cg_detail *d, uint32_t profile, uint3
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, uint32_t fn,
-                                       profdb_cg_detail **ret)
+/* The detail of function @p fn in @p profile (or PROFDB_CG_ALL) from its
+ * segments starting at @p first. @p next NULL: every segment of the list
+ * that belongs to the profile. Else only the run of segments of @p profile
+ * that starts at @p first, and *next the segment after it (CG_EMPTY at the
+ * end of the list): a function's segments are in text order and profiles
+ * are numbered in text order, so each profile's segments are one run. */
+static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint32_t first,
+                        uint32_t *next, profdb_cg_detail **ret)
 {
-	if (!ret)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_new: ret is NULL");
 	*ret = NULL;
-	if (!cg)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_new: NULL handle");
-	if (fn >= cg->n_fns)
-		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
-	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
-		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
 	profdb_cg_detail *d = calloc(1, sizeof *d);
 	if (!d)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	d->cg = cg;
 	d->ne = cg->n_events;
-	const cg_fn *f = &cg->fns[fn];
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
-	int r = profdb__cg_map_presize(&d->map, f->n_body < 65536 ? f->n_body : 65536);
-	for (uint32_t i = f->seg_first; i != CG_EMPTY && r == 0; i = cg->segs[i].next) {
-		const cg_seg *g = &cg->segs[i];
+	uint32_t nb = cg->fns[fn].n_body;
+	int r = profdb__cg_map_presize(&d->map, nb < 65536 ? nb : 65536);
+	uint32_t sg = first;
+	for (; sg != CG_EMPTY && r == 0; sg = cg->segs[sg].next) {
+		const cg_seg *g = &cg->segs[sg];
 		if (profile == PROFDB_CG_ALL || g->profile == profile)
 			r = decode_seg(d, g);
+		else if (next)
+			break;
 	}
+	if (next)
+		*next = sg;
 	profdb__cg_map_free(&d->map);
 	lord *o = NULL;
 	if (r == 0 && d->n_lines) {
@@ -407,6 +410,27 @@ PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, ui
 	}
 	*ret = d;
 	return 0;
+}
+
+PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, uint32_t fn,
+                                       profdb_cg_detail **ret)
+{
+	if (!ret)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_new: ret is NULL");
+	*ret = NULL;
+	if (!cg)
+		return profdb__fail(-EINVAL, "profdb_cg_detail_new: NULL handle");
+	if (fn >= cg->n_fns)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
+	return detail_build(cg, profile, fn, cg->fns[fn].seg_first, NULL, ret);
+}
+
+int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,
+                          profdb_cg_detail **ret)
+{
+	return detail_build(cg, cg->segs[*seg].profile, fn, *seg, seg, ret);
 }
 
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)

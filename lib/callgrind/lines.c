@@ -1,6 +1,9 @@
 /* Line and instruction contexts (lines.h): a function's rows decoded on
- * first use and kept in a small least-recently-used cache, so memory stays
- * bounded by the largest functions a caller looks at, not by the file.
+ * first use and kept in a least-recently-used cache of at most
+ * CGL_BUDGET bytes (a quarter of max_memory when that is less), so memory
+ * stays bounded whatever the file, and a scan that goes through the
+ * functions once per profile decodes each function once, not once per
+ * profile, while they fit.
  *
  * Threads: the cache is shared and guarded by one mutex, held only to look
  * up a function and copy out what the caller asked for; decoding happens
@@ -13,7 +16,7 @@
 
 #include "lines.h"
 
-#define CGL_SLOTS 8
+#define CGL_BUDGET ((uint64_t)4 << 20)
 
 typedef struct cgl_key {
 	uint64_t line, instr;
@@ -28,14 +31,17 @@ typedef struct cgl_fn {
 	uint32_t *first;    /* n_rows + 1: row k's entries are [first[k], first[k + 1]) */
 	uint32_t *prof;     /* per entry: its profile (ascending within a row) */
 	uint64_t *cost;     /* per entry: n_events costs */
+	uint64_t bytes;     /* what the above take */
+	struct cgl_fn *prev, *next;   /* the LRU list, most recent first */
 } cgl_fn;
 
 struct cg_lines {
 	const profdb_cg *cg;
 	uint32_t *base;     /* n_fns + 1 ids */
 	pthread_mutex_t lock;
-	cgl_fn *slot[CGL_SLOTS];
-	uint64_t used[CGL_SLOTS], tick;
+	cgl_fn **by_fn;     /* n_fns: the cached rows of each function, or NULL */
+	cgl_fn *head, *tail;
+	uint64_t bytes, budget;
 	profdb__once totals_once;
 	uint64_t n_rows, n_values;
 };
@@ -63,11 +69,16 @@ int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
 		return 0;
 	}
 	cg_lines *l = calloc(1, sizeof *l);
-	if (!l || !(l->base = malloc(((size_t)cg->n_fns + 1) * sizeof *l->base))) {
+	if (!l || !(l->base = malloc(((size_t)cg->n_fns + 1) * sizeof *l->base)) ||
+	    !(l->by_fn = calloc((size_t)cg->n_fns + 1, sizeof *l->by_fn))) {
+		if (l)
+			free(l->base);
 		free(l);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
 	l->cg = cg;
+	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	l->budget = limit / 4 < CGL_BUDGET ? limit / 4 : CGL_BUDGET;
 	uint32_t b = cg->n_fns + 1;
 	for (uint32_t f = 0; f < cg->n_fns; f++) {
 		l->base[f] = b;
@@ -84,8 +95,12 @@ void profdb__cgl_free(cg_lines *l)
 {
 	if (!l)
 		return;
-	for (int i = 0; i < CGL_SLOTS; i++)
-		fn_free(l->slot[i]);
+	while (l->head) {
+		cgl_fn *d = l->head;
+		l->head = d->next;
+		fn_free(d);
+	}
+	free(l->by_fn);
 	pthread_mutex_destroy(&l->lock);
 	profdb__once_destroy(&l->totals_once);
 	free(l->base);
@@ -142,13 +157,14 @@ static int nonzero(const uint64_t *c, uint32_t n)
 	return 0;
 }
 
-/* The non-zero rows of one profile, appended to (*t, *tc). */
-static int add_profile(const profdb_cg *cg, uint32_t p, uint32_t fn, tmp_row **t,
-                       uint64_t **tc, uint32_t *n, uint32_t *cap)
+/* The non-zero rows of profile @p p, whose run of segments starts at *seg
+ * (then the next profile's), appended to (*t, *tc). */
+static int add_profile(const profdb_cg *cg, uint32_t p, uint32_t *seg, uint32_t fn,
+                       tmp_row **t, uint64_t **tc, uint32_t *n, uint32_t *cap)
 {
 	size_t ne = cg->n_events;
 	profdb_cg_detail *d;
-	int r = profdb_cg_detail_new(cg, p, fn, &d);
+	int r = profdb__cg_detail_run(cg, fn, seg, &d);
 	if (r < 0)
 		return r;
 	int64_t nl = profdb_cg_detail_line_count(d);
@@ -196,15 +212,19 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	d->fn = fn;
 	/* The profiles of the function: its segments are in text order and
-	 * profiles are numbered in text order, so they come ascending. */
+	 * profiles are numbered in text order, so they come ascending, each
+	 * one a run of segments; one pass over the list decodes them all. */
 	uint32_t last = PROFDB_NONE;
-	for (uint32_t s = cg->fns[fn].seg_first; s != CG_EMPTY && r == 0; s = cg->segs[s].next) {
+	for (uint32_t s = cg->fns[fn].seg_first; s != CG_EMPTY && r == 0;) {
 		uint32_t p = cg->segs[s].profile;
-		if (p == last)
-			continue;
+		if (last != PROFDB_NONE && p <= last) {
+			r = profdb__fail(-EBADMSG, "callgrind: internal error: the segments of function %"
+			                 PRIu32 " are not in profile order", fn);
+			break;
+		}
 		last = p;
 		n_prof++;
-		r = add_profile(cg, p, fn, &t, &tc, &n, &cap);
+		r = add_profile(cg, p, &s, fn, &t, &tc, &n, &cap);
 		for (uint32_t c = 0; c < cg->profiles[p].n_pos; c++)
 			d->has_instr |= cg->profiles[p].pos_kind[c] == CG_POS_INSTR;
 	}
@@ -233,6 +253,8 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 		memcpy(d->cost + (size_t)i * ne, tc + (size_t)t[i].idx * ne, ne * sizeof *d->cost);
 	}
 	d->first[d->n_rows] = n;
+	d->bytes = sizeof *d + (uint64_t)rows * (sizeof *d->key + sizeof *d->first) +
+	           (uint64_t)n * (sizeof *d->prof + ne * sizeof *d->cost);
 	if (d->n_rows == 0)   /* the self cost says otherwise */
 		r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost but no "
 		                 "line rows", fn);
@@ -249,36 +271,64 @@ out:
 
 /* ---- the cache ------------------------------------------------------------- */
 
+static void lru_unlink(cg_lines *l, cgl_fn *d)
+{
+	if (d->prev)
+		d->prev->next = d->next;
+	else
+		l->head = d->next;
+	if (d->next)
+		d->next->prev = d->prev;
+	else
+		l->tail = d->prev;
+	d->prev = d->next = NULL;
+}
+
+static void lru_push(cg_lines *l, cgl_fn *d)
+{
+	d->prev = NULL;
+	d->next = l->head;
+	if (l->head)
+		l->head->prev = d;
+	else
+		l->tail = d;
+	l->head = d;
+}
+
 /* Function @p fn decoded, with the lock held on success (release()). */
 static int acquire(cg_lines *l, uint32_t fn, const cgl_fn **out)
 {
 	pthread_mutex_lock(&l->lock);
 	for (;;) {
-		for (int i = 0; i < CGL_SLOTS; i++)
-			if (l->slot[i] && l->slot[i]->fn == fn) {
-				l->used[i] = ++l->tick;
-				*out = l->slot[i];
-				return 0;
+		cgl_fn *d = l->by_fn[fn];
+		if (d) {
+			if (l->head != d) {
+				lru_unlink(l, d);
+				lru_push(l, d);
 			}
+			*out = d;
+			return 0;
+		}
 		pthread_mutex_unlock(&l->lock);
-		cgl_fn *d;
 		int r = decode(l->cg, fn, &d);
 		if (r < 0)
 			return r;
 		pthread_mutex_lock(&l->lock);
-		int victim = 0, dup = 0;
-		for (int i = 0; i < CGL_SLOTS; i++) {
-			dup |= l->slot[i] && l->slot[i]->fn == fn;
-			if (l->used[i] < l->used[victim])
-				victim = i;
-		}
-		if (dup) {   /* another thread was quicker: use its copy */
+		if (l->by_fn[fn]) {   /* another thread was quicker: use its copy */
 			fn_free(d);
 			continue;
 		}
-		fn_free(l->slot[victim]);
-		l->slot[victim] = d;
-		l->used[victim] = ++l->tick;
+		lru_push(l, d);
+		l->by_fn[fn] = d;
+		l->bytes += d->bytes;
+		/* Over budget: drop the least recently used, never the new one. */
+		while (l->bytes > l->budget && l->tail != d) {
+			cgl_fn *v = l->tail;
+			lru_unlink(l, v);
+			l->by_fn[v->fn] = NULL;
+			l->bytes -= v->bytes;
+			fn_free(v);
+		}
 		*out = d;
 		return 0;
 	}
@@ -308,19 +358,18 @@ static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	return 0;
 }
 
-/* The function owning @p id and its row index: a cached function first
- * (walks ask for the rows of one function after another), else by owner(). */
+/* The function owning @p id and its row index: the function used last
+ * first (walks ask for the rows of one function after another), else by
+ * owner(). */
 static int locate(cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 {
 	int hit = 0;
 	pthread_mutex_lock(&l->lock);
-	for (int i = 0; i < CGL_SLOTS && !hit; i++) {
-		const cgl_fn *d = l->slot[i];
-		if (d && id >= l->base[d->fn] && id < l->base[d->fn + 1]) {
-			*fn = d->fn;
-			*k = id - l->base[d->fn];
-			hit = 1;
-		}
+	const cgl_fn *d = l->head;
+	if (d && id >= l->base[d->fn] && id < l->base[d->fn + 1]) {
+		*fn = d->fn;
+		*k = id - l->base[d->fn];
+		hit = 1;
 	}
 	pthread_mutex_unlock(&l->lock);
 	return hit ? 0 : owner(l, id, fn, k);

@@ -2,7 +2,7 @@
  * children of a function context, one per position (file, line,
  * instruction) where the function has a non-zero self cost. They stay in
  * the text until asked for: a function's rows are decoded on first use
- * (profdb_cg_detail_new per profile, merged) and kept in a small cache.
+ * (the detail of each profile, merged) and kept in a bounded cache.
  *
  * Ids. Function f owns the id range [base[f], base[f + 1]), as wide as the
  * number of its cost lines (an upper bound on its rows, counted by the
@@ -50,5 +50,12 @@ int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next);
  * sorted by line, instruction, file index). */
 void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
                            uint64_t *line, uint64_t *instr, const uint64_t **self);
+
+/* detail.c: the detail of function @p fn in the profile of segment *seg,
+ * from the run of that profile's segments starting at *seg (O(run), unlike
+ * profdb_cg_detail_new(), which walks the whole list); *seg becomes the
+ * first segment of the next profile, or CG_EMPTY. */
+int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,
+                          profdb_cg_detail **ret);
 
 #endif

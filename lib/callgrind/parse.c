@@ -975,15 +975,17 @@ undo:
 }
 
 /* The value of calls=, jump= and jcnd= at @p q (after the '='): a decimal
- * count, or count/count (required for jcnd=, whose other form is left to
- * the general path), then at most n_pos subpositions, checked as
- * target_line() checks them, and the line's '\n'. */
+ * count, or count/count for jcnd= (@p need_slash; its other form, and a
+ * slash elsewhere, are left to the general path), then at most n_pos
+ * subpositions, checked as target_line() checks them, and the line's '\n'. */
 FAST const char *fast_target(const parser *ps, const char *q, int need_slash, uint64_t *count)
 {
 	uint64_t x, y;
 	if (!fast_dec(&q, &x))
 		return NULL;
 	if (*q == '/') {
+		if (!need_slash)
+			return NULL;
 		q++;
 		if (!fast_dec(&q, &y))
 			return NULL;
@@ -1082,6 +1084,11 @@ static int target_line(parser *ps, const char *key, const char *p, const char *e
 			return bad_number(ps, r, key, t, cn);
 		}
 	}
+	if (slash && key[1] != 'c')
+		/* Only jcnd= has two counts (executed/jumped); detail.c would read
+		 * "jump=3/7" as a jump taken 7 times of 3. */
+		return perr(ps, -EBADMSG, "%s count \"%.*s\" has two numbers (only jcnd= has "
+		            "executed/jumped)", key, SHOWN(n), t);
 	if (slash) {
 		uint64_t y;
 		r = profdb__cg_u64(slash + 1, n - cn - 1, &y);

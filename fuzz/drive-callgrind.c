@@ -154,8 +154,10 @@ static void drive_functions(drv *d, uint32_t p)
 	CG_CHECK(CALL(profdb_cg_totals(cg, p, &tot)) == 0, "totals of profile %" PRIu32, p);
 	CG_CHECK((tot == NULL) == (ne == 0), "totals %p with %d events", (const void *)tot, ne);
 	uint64_t *sum = calloc((size_t)ne + 1, sizeof *sum), *ls = calloc((size_t)ne + 1, sizeof *ls);
-	CG_CHECK(sum && ls, "out of memory");
+	uint64_t *site_sum = calloc((size_t)ne + 1, sizeof *site_sum), site_count = 0;
+	CG_CHECK(sum && ls && site_sum, "out of memory");
 	int exact = d->nf <= MAX_FUNCTIONS;
+	int sites_exact = exact;   /* every call site seen, no sum overflowed */
 	for (int64_t i = 0; i < d->nf && i < MAX_FUNCTIONS; i++) {
 		const uint64_t *self = NULL, *inc = NULL, *inc2 = NULL;
 		int64_t rs = CALL(profdb_cg_self(cg, p, (uint32_t)i, &self));
@@ -176,8 +178,10 @@ static void drive_functions(drv *d, uint32_t p)
 			         PRIu64, i, p, e, inc[e], self[e], tot[e]);
 
 		/* detail: rows sorted, adding up to the self cost */
-		if (d->rows >= MAX_ROWS)
+		if (d->rows >= MAX_ROWS) {
+			sites_exact = 0;
 			continue;
+		}
 		profdb_cg_detail *det = NULL;
 		int64_t r = CALL(profdb_cg_detail_new(cg, p, (uint32_t)i, &det));
 		if (r < 0) {
@@ -186,6 +190,7 @@ static void drive_functions(drv *d, uint32_t p)
 			 * any other failure means the two disagree. */
 			CG_CHECK(r == -ENOMEM, "function %" PRId64 " profile %" PRIu32 ": detail_new "
 			         "failed (%" PRId64 ") on a profile that opened", i, p, r);
+			sites_exact = 0;
 			continue;
 		}
 		int64_t nl = CALL(profdb_cg_detail_line_count(det));
@@ -231,8 +236,51 @@ static void drive_functions(drv *d, uint32_t p)
 		}
 		profdb_cg_jump j;
 		CG_CHECK(CALL(profdb_cg_detail_jump(det, (uint32_t)nj, &j)) == -ENOENT, "jump past end");
+		/* call sites: of this profile, to a function, summing to the edges */
+		int64_t ns = CALL(profdb_cg_detail_call_count(det));
+		CG_CHECK(ns >= 0, "call site count %" PRId64, ns);
+		for (int64_t k = 0; k < ns; k++, d->rows++) {
+			if (d->rows >= MAX_ROWS) {
+				sites_exact = 0;
+				break;
+			}
+			profdb_cg_callsite cs;
+			CG_CHECK(CALL(profdb_cg_detail_call(det, (uint32_t)k, &cs)) == 0, "call site %" PRId64,
+			         k);
+			CG_CHECK(cs.callee < d->nf && (p == PROFDB_CG_ALL ? cs.profile < d->np
+			                                                  : cs.profile == p),
+			         "call site %" PRId64 " of function %" PRId64 ": callee %" PRIu32
+			         ", profile %" PRIu32, k, i, cs.callee, cs.profile);
+			CG_CHECK(cs.file && (cs.inclusive || ne == 0), "call site with a NULL field");
+			check_view(d, cs.file, cs.file_len, "call site file");
+			sites_exact = add_costs(d, site_sum, cs.inclusive, sites_exact);
+			sites_exact &= !__builtin_add_overflow(site_count, cs.count, &site_count);
+		}
+		profdb_cg_callsite cs;
+		CG_CHECK(CALL(profdb_cg_detail_call(det, (uint32_t)ns, &cs)) == -ENOENT,
+		         "call site past end");
 		profdb_cg_detail_free(det);
 	}
+	/* the call sites of all functions add up to all call edges */
+	int64_t nc = CALL(profdb_cg_call_count(cg));
+	uint64_t edge_count = 0;
+	memset(ls, 0, ((size_t)ne + 1) * sizeof *ls);
+	for (int64_t i = 0; i < nc && i < MAX_CALLS && sites_exact; i++) {
+		profdb_cg_call c;
+		if (CALL(profdb_cg_call_get(cg, p, (uint32_t)i, &c)) < 0)
+			sites_exact = 0;
+		else if (c.inclusive || ne == 0)
+			sites_exact = add_costs(d, ls, c.inclusive, sites_exact) &&
+			              !__builtin_add_overflow(edge_count, c.count, &edge_count);
+	}
+	if (nc > MAX_CALLS)
+		sites_exact = 0;
+	CG_CHECK(!sites_exact || site_count == edge_count, "profile %" PRIu32 ": call sites count %"
+	         PRIu64 " calls, the edges %" PRIu64, p, site_count, edge_count);
+	for (int e = 0; sites_exact && e < ne; e++)
+		CG_CHECK(!stored(d, e) || site_sum[e] == ls[e], "profile %" PRIu32 " event %d: call "
+		         "sites add up to %" PRIu64 ", the edges to %" PRIu64, p, e, site_sum[e], ls[e]);
+	free(site_sum);
 	for (int e = 0; exact && e < ne; e++)
 		CG_CHECK(!stored(d, e) || sum[e] == tot[e], "profile %" PRIu32 " event %d: self costs "
 		         "add up to %" PRIu64 ", totals say %" PRIu64, p, e, sum[e], tot[e]);
@@ -486,6 +534,20 @@ void fuzz_cg_compare(const profdb_cg *a, const profdb_cg *b)
 					         same_view(x.to_function, x.to_function_len, y.to_function,
 					                   y.to_function_len),
 					         "function %" PRId64 " profile %" PRId64 ": jump %" PRId64
+					         " differs", i, p, k);
+				}
+				int64_t ns = profdb_cg_detail_call_count(da);
+				CG_CHECK(ns == profdb_cg_detail_call_count(db), "function %" PRId64 " profile %"
+				         PRId64 ": call site counts differ", i, p);
+				for (int64_t k = 0; k < ns && rows < MAX_ROWS; k++, rows++) {
+					profdb_cg_callsite x, y;
+					CG_CHECK(profdb_cg_detail_call(da, (uint32_t)k, &x) == 0 &&
+					         profdb_cg_detail_call(db, (uint32_t)k, &y) == 0 &&
+					         x.profile == y.profile && x.callee == y.callee &&
+					         x.line == y.line && x.instr == y.instr && x.count == y.count &&
+					         same_view(x.file, x.file_len, y.file, y.file_len) &&
+					         same_costs(x.inclusive, y.inclusive, ne),
+					         "function %" PRId64 " profile %" PRId64 ": call site %" PRId64
 					         " differs", i, p, k);
 				}
 			}

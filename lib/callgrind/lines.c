@@ -107,11 +107,6 @@ void profdb__cgl_free(cg_lines *l)
 	free(l);
 }
 
-uint32_t profdb__cgl_first_id(const cg_lines *l)
-{
-	return l ? l->cg->n_fns + 1 : PROFDB_NONE;
-}
-
 static int has_self(const profdb_cg *cg, uint32_t fn)
 {
 	const uint64_t *c = cg->self + (size_t)fn * cg->n_events;

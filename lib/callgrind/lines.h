@@ -29,8 +29,6 @@ typedef struct cgl_row {
 int profdb__cgl_new(cg_lines **out, const profdb_cg *cg);
 void profdb__cgl_free(cg_lines *l);
 
-/* First line-context id (all ids >= it are line contexts). */
-uint32_t profdb__cgl_first_id(const cg_lines *l);
 /* The first row id of function @p fn, or PROFDB_NONE when it has no row
  * (its self cost is zero everywhere). No decoding. */
 uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn);

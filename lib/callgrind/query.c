@@ -208,7 +208,11 @@ static int q_about(const void *impl, profdb_about *out)
 	return 0;
 }
 
-static int64_t q_context_count(const void *impl);
+/* Tree nodes: the root, the functions and @p lines line contexts. */
+static int64_t n_contexts(const profdb_cg *cg, uint64_t lines)
+{
+	return cg->n_fns ? (int64_t)cg->n_fns + 1 + (int64_t)lines : 0;
+}
 
 /* Non-zero costs of a row. */
 static int64_t nonzero(const uint64_t *c, uint32_t n)
@@ -229,7 +233,7 @@ static int q_counts(const void *impl, profdb_counts *out)
 		return r;
 	memset(out, 0, sizeof *out);
 	out->profiles = cg->n_profiles;
-	out->contexts = cg->n_fns ? (int64_t)cg->n_fns + 1 + (int64_t)rows : 0;
+	out->contexts = n_contexts(cg, rows);
 	out->metrics = cg->n_events;
 	out->values = (int64_t)values;
 	for (uint32_t i = 0; i < cg->n_rows; i++)
@@ -442,7 +446,7 @@ static int64_t q_context_count(const void *impl)
 	int r = profdb__cgl_totals(q->lines, &rows, &values);
 	if (r < 0)
 		return r;
-	return q->cg->n_fns ? (int64_t)q->cg->n_fns + 1 + (int64_t)rows : 0;
+	return n_contexts(q->cg, rows);
 }
 
 static int q_context_root(const void *impl, uint32_t *id)

@@ -62,8 +62,103 @@ static int read_pos(dstate *s, const char **p, const char *end, uint64_t *np, in
 			return derr(s, "bad position");
 	}
 	if (move)
-		memcpy(s->pos, np, sizeof s->pos);
+		memcpy(s->pos, np, s->p->n_pos * sizeof *np);
 	return 0;
+}
+
+/* The costs after the position, as the scanner counted them: a negative
+ * one (warned at open) is 0, extra ones are ignored. Returns how many. */
+static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint64_t *v)
+{
+	const char *t;
+	size_t n;
+	uint32_t k = 0;
+	while (k < s->p->n_cols && cg_tok(&p, end, &t, &n))
+		if (profdb__cg_u64(t, n, &v[k++]) < 0)
+			v[k - 1] = 0;
+	return k;
+}
+
+/* At most 19 decimal digits from @p p (cannot overflow); returns the end. */
+static const char *decimal(const char *p, const char *end, uint64_t *x)
+{
+	const char *d0 = p;
+	*x = 0;
+	for (; p < end && p - d0 < 19; p++) {
+		unsigned d = (unsigned)(unsigned char)*p - (unsigned)'0';
+		if (d > 9)
+			break;
+		*x = *x * 10 + d;
+	}
+	return p;
+}
+
+/* The common cost line in one pass: subpositions (decimal, 0x hex, +N, -N,
+ * *) and decimal costs of at most 19 digits, separated by blanks. Returns
+ * 0 for anything else (then read_pos() and read_costs() read it, and
+ * report what is wrong), else 1 with the position in np and the costs in v. */
+static int quick_line(const dstate *s, const char *p, const char *end, uint64_t *np,
+                      uint64_t *v, uint32_t *nv)
+{
+	for (uint32_t c = 0; c < s->p->n_pos; c++) {
+		if (c > 0) {
+			if (p == end || !cg_is_space(*p))
+				return 0;
+			p++;
+		}
+		if (p == end)
+			return 0;
+		char sign = *p;
+		if (sign == '*') {
+			np[c] = s->pos[c];
+			p++;
+			continue;
+		}
+		if (sign == '+' || sign == '-')
+			p++;
+		uint64_t x = 0;
+		const char *d0 = p;
+		if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			d0 = p += 2;
+			for (; p < end && p - d0 < 16; p++) {
+				unsigned char ch = (unsigned char)*p;
+				unsigned d = ch - (unsigned)'0';
+				if (d > 9) {
+					d = (ch | 0x20u) - (unsigned)'a';
+					if (d > 5)
+						break;
+					d += 10;
+				}
+				x = x << 4 | d;
+			}
+		} else {
+			p = decimal(p, end, &x);
+		}
+		if (p == d0 || (sign == '+' && __builtin_add_overflow(s->pos[c], x, &np[c])) ||
+		    (sign == '-' && x > s->pos[c]))
+			return 0;
+		if (sign == '-')
+			np[c] = s->pos[c] - x;
+		else if (sign != '+')
+			np[c] = x;
+	}
+	uint32_t k = 0;
+	while (p < end && k < s->p->n_cols) {
+		if (!cg_is_space(*p))
+			return 0;
+		while (p < end && cg_is_space(*p))
+			p++;
+		if (p == end)
+			break;
+		const char *d0 = p;
+		uint64_t x;
+		p = decimal(p, end, &x);
+		if (p == d0 || (p < end && !cg_is_space(*p)))
+			return 0;
+		v[k++] = x;
+	}
+	*nv = k;
+	return 1;
 }
 
 static uint64_t col(const uint64_t *v, int c)
@@ -83,7 +178,7 @@ static int dline_eq(const void *ctx, uint32_t v)
 	return l->src == k->key->src && l->instr == k->key->instr && l->line == k->key->line;
 }
 
-static int add_line(dstate *s, const char *p, const char *end)
+static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	const profdb_cg *cg = d->cg;
@@ -117,15 +212,9 @@ static int add_line(dstate *s, const char *p, const char *end)
 		d->map.n++;
 	}
 	uint64_t *dst = d->cost + (size_t)i * d->ne;
-	const char *t;
-	size_t n;
-	uint32_t k = 0;
-	while (cg_tok(&p, end, &t, &n) && k < s->p->n_cols) {
-		uint64_t x;
-		if (profdb__cg_u64(t, n, &x) < 0)
-			x = 0;  /* a negative cost: the scanner warned and counted 0 */
-		uint32_t e = cg->cols[s->p->col_first + k++];
-		if (__builtin_add_overflow(dst[e], x, &dst[e]))
+	for (uint32_t k = 0; k < nv; k++) {
+		uint32_t e = cg->cols[s->p->col_first + k];
+		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
 			return derr(s, "line cost overflows 64 bits");
 	}
 	return 0;
@@ -188,7 +277,7 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 }
 
 /* The cost line after calls=: where the call is and its inclusive cost. */
-static int add_call(dstate *s, const char *p, const char *end)
+static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	const profdb_cg *cg = d->cg;
@@ -213,15 +302,9 @@ static int add_call(dstate *s, const char *p, const char *end)
 	                                   file->p, file->len, s->call_count, NULL};
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
 	memset(dst, 0, d->ne * sizeof *dst);
-	const char *t;
-	size_t n;
-	uint32_t k = 0;
-	while (cg_tok(&p, end, &t, &n) && k < s->p->n_cols) {
-		uint64_t x;
-		if (profdb__cg_u64(t, n, &x) < 0)
-			x = 0;  /* negative: the scanner warned and counted 0 */
-		uint32_t e = cg->cols[s->p->col_first + k++];
-		if (__builtin_add_overflow(dst[e], x, &dst[e]))
+	for (uint32_t k = 0; k < nv; k++) {
+		uint32_t e = cg->cols[s->p->col_first + k];
+		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
 			return derr(s, "call cost overflows 64 bits");
 	}
 	return profdb__cg_derive(cg, dst);
@@ -280,9 +363,14 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 		uint64_t np[CG_NPOS];
 		int r = 0;
 		if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
-			r = read_pos(&s, &p, end, np, 1);
+			uint64_t v[CG_MAX_EVENTS];
+			uint32_t nv = 0;
+			if (quick_line(&s, p, end, np, v, &nv))
+				memcpy(s.pos, np, s.p->n_pos * sizeof *np);
+			else if ((r = read_pos(&s, &p, end, np, 1)) == 0)
+				nv = read_costs(&s, p, end, v);
 			if (r == 0)
-				r = s.pending_call ? add_call(&s, p, end) : add_line(&s, p, end);
+				r = s.pending_call ? add_call(&s, v, nv) : add_line(&s, v, nv);
 			s.pending_call = 0;
 		} else if (n > 6 && memcmp(p, "calls=", 6) == 0) {
 			/* the count: the first token, up to a '/'; negative: warned, 0 */

@@ -127,9 +127,11 @@ uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn)
 
 /* ---- decoding ------------------------------------------------------------ */
 
+/* A non-zero row of one profile's detail, before the profiles are merged. */
 typedef struct tmp_row {
 	cgl_key key;
-	uint32_t prof, idx;  /* idx: into the temporary cost table */
+	uint32_t prof;
+	const uint64_t *self;   /* in the profile's detail, alive until the merge is done */
 } tmp_row;
 
 static int cmp_tmp(const void *a, const void *b)
@@ -152,54 +154,38 @@ static int nonzero(const uint64_t *c, uint32_t n)
 	return 0;
 }
 
-/* The non-zero rows of profile @p p, whose run of segments starts at *seg
- * (then the next profile's), appended to (*t, *tc). */
-static int add_profile(const profdb_cg *cg, uint32_t p, uint32_t *seg, uint32_t fn,
-                       tmp_row **t, uint64_t **tc, uint32_t *n, uint32_t *cap)
-{
-	size_t ne = cg->n_events;
-	profdb_cg_detail *d;
-	int r = profdb__cg_detail_run(cg, fn, seg, &d);
-	if (r < 0)
-		return r;
-	int64_t nl = profdb_cg_detail_line_count(d);
-	for (int64_t i = 0; i < nl; i++) {
-		cgl_key key;
-		const uint64_t *self;
-		profdb__cg_detail_row(d, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
-		if (!nonzero(self, (uint32_t)ne))
-			continue;   /* a position-only line, or zero costs */
-		uint32_t old = *cap;
-		if ((r = profdb__cg_grow((void **)t, cap, (uint64_t)*n + 1, sizeof **t)) < 0)
-			break;
-		if (old != *cap) {
-			uint64_t *q = realloc(*tc, (size_t)*cap * ne * sizeof *q);
-			if (!q) {
-				r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-				break;
-			}
-			*tc = q;
-		}
-		(*t)[*n] = (tmp_row){key, p, *n};
-		memcpy(*tc + (size_t)*n * ne, self, ne * sizeof **tc);
-		(*n)++;
-	}
-	profdb_cg_detail_free(d);
-	return r;
-}
-
 static int same_key(const cgl_key *a, const cgl_key *b)
 {
 	return a->line == b->line && a->instr == b->instr && a->src == b->src;
 }
 
-/* Decode function @p fn (its self cost is non-zero, so n_events > 0). */
+/* The non-zero rows of @p det (profile @p p), appended to *t. */
+static int add_rows(const profdb_cg *cg, const profdb_cg_detail *det, uint32_t p, tmp_row **t,
+                    uint32_t *n, uint32_t *cap)
+{
+	int64_t nl = profdb_cg_detail_line_count(det);
+	for (int64_t i = 0; i < nl; i++) {
+		cgl_key key;
+		const uint64_t *self;
+		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		if (!nonzero(self, cg->n_events))
+			continue;   /* a position-only line, or zero costs */
+		int r = profdb__cg_grow((void **)t, cap, (uint64_t)*n + 1, sizeof **t);
+		if (r < 0)
+			return r;
+		(*t)[(*n)++] = (tmp_row){key, p, self};
+	}
+	return 0;
+}
+
+/* Decode function @p fn (its self cost is non-zero, so n_events > 0): the
+ * detail of each profile, merged by position, each cost copied once. */
 static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 {
 	size_t ne = cg->n_events;
 	tmp_row *t = NULL;
-	uint64_t *tc = NULL;
-	uint32_t n = 0, cap = 0, n_prof = 0;
+	profdb_cg_detail **det = NULL;
+	uint32_t n = 0, cap = 0, n_det = 0, cap_det = 0;
 	int r = 0;
 	*out = NULL;
 	cgl_fn *d = calloc(1, sizeof *d);
@@ -218,15 +204,18 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 			break;
 		}
 		last = p;
-		n_prof++;
-		r = add_profile(cg, p, &s, fn, &t, &tc, &n, &cap);
+		if ((r = profdb__cg_grow((void **)&det, &cap_det, (uint64_t)n_det + 1, sizeof *det)) < 0 ||
+		    (r = profdb__cg_detail_run(cg, fn, &s, &det[n_det])) < 0)
+			break;
+		r = add_rows(cg, det[n_det], p, &t, &n, &cap);
+		n_det++;
 		for (uint32_t c = 0; c < cg->profiles[p].n_pos; c++)
 			d->has_instr |= cg->profiles[p].pos_kind[c] == CG_POS_INSTR;
 	}
 	if (r < 0)
 		goto out;
 	/* One profile: already in order. Several: merge by key, then profile. */
-	if (n_prof > 1 && n > 1)
+	if (n_det > 1 && n > 1)
 		qsort(t, n, sizeof *t, cmp_tmp);
 	uint32_t rows = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -245,7 +234,7 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 			d->first[d->n_rows++] = i;
 		}
 		d->prof[i] = t[i].prof;
-		memcpy(d->cost + (size_t)i * ne, tc + (size_t)t[i].idx * ne, ne * sizeof *d->cost);
+		memcpy(d->cost + (size_t)i * ne, t[i].self, ne * sizeof *d->cost);
 	}
 	d->first[d->n_rows] = n;
 	d->bytes = sizeof *d + (uint64_t)rows * (sizeof *d->key + sizeof *d->first) +
@@ -254,8 +243,10 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 		r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost but no "
 		                 "line rows", fn);
 out:
+	for (uint32_t i = 0; i < n_det; i++)
+		profdb_cg_detail_free(det[i]);
+	free(det);
 	free(t);
-	free(tc);
 	if (r < 0) {
 		fn_free(d);
 		return r;

@@ -178,10 +178,39 @@ static int dline_eq(const void *ctx, uint32_t v)
 	return l->src == k->key->src && l->instr == k->key->instr && l->line == k->key->line;
 }
 
+/* Room for row @p n of a row table and its zeroed cost row (a stride of
+ * ne + 1 values, so the cost table exists even without events). */
+static int grow_row(void **rows, uint64_t **cost, uint32_t *cap, uint32_t n, size_t elem,
+                    size_t ne)
+{
+	uint32_t old = *cap;
+	int r = profdb__cg_grow(rows, cap, (uint64_t)n + 1, elem);
+	if (r < 0)
+		return r;
+	if (old != *cap) {
+		uint64_t *q = realloc(*cost, (size_t)*cap * (ne + 1) * sizeof *q);
+		if (!q)
+			return profdb__fail(-ENOMEM, "callgrind: out of memory");
+		*cost = q;
+	}
+	memset(*cost + (size_t)n * ne, 0, ne * sizeof **cost);
+	return 0;
+}
+
+/* Add the costs @p v of a cost line (by column) into the row @p dst. */
+static int add_costs(const dstate *s, uint64_t *dst, const uint64_t *v, uint32_t nv,
+                     const char *what)
+{
+	const uint32_t *cols = s->d->cg->cols + s->p->col_first;
+	for (uint32_t k = 0; k < nv; k++)
+		if (__builtin_add_overflow(dst[cols[k]], v[k], &dst[cols[k]]))
+			return derr(s, what);
+	return 0;
+}
+
 static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
-	const profdb_cg *cg = d->cg;
 	dline key = {s->g->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
 	int r = profdb__cg_map_reserve(&d->map);
 	if (r < 0)
@@ -192,32 +221,18 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 	cg_slot *sl = profdb__cg_map_find(&d->map, ka, kb, dline_eq, &dk);
 	uint32_t i = sl->v;
 	if (i == CG_EMPTY) {
-		uint32_t old = d->cap_lines;
-		r = profdb__cg_grow((void **)&d->lines, &d->cap_lines, (uint64_t)d->n_lines + 1,
-		                    sizeof *d->lines);
+		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines, sizeof *d->lines,
+		             d->ne);
 		if (r < 0)
 			return r;
-		if (old != d->cap_lines) {
-			uint64_t *q = realloc(d->cost, (size_t)d->cap_lines * (d->ne + 1) * sizeof *q);
-			if (!q)
-				return profdb__fail(-ENOMEM, "callgrind: out of memory");
-			d->cost = q;
-		}
 		i = d->n_lines++;
 		d->lines[i] = key;
-		memset(d->cost + (size_t)i * d->ne, 0, d->ne * sizeof *d->cost);
 		sl->a = ka;
 		sl->b = kb;
 		sl->v = i;
 		d->map.n++;
 	}
-	uint64_t *dst = d->cost + (size_t)i * d->ne;
-	for (uint32_t k = 0; k < nv; k++) {
-		uint32_t e = cg->cols[s->p->col_first + k];
-		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
-			return derr(s, "line cost overflows 64 bits");
-	}
-	return 0;
+	return add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits");
 }
 
 static int add_jump(dstate *s, int cond, const char *p, const char *end)
@@ -284,30 +299,18 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	uint32_t seg = (uint32_t)(s->g - cg->segs);
 	if (s->site >= cg->n_sites || cg->sites[s->site].seg != seg)
 		return derr(s, "internal error: a calls= line the scanner did not record");
-	uint32_t old = d->cap_calls;
-	int r = profdb__cg_grow((void **)&d->calls, &d->cap_calls, (uint64_t)d->n_calls + 1,
-	                        sizeof *d->calls);
+	int r = grow_row((void **)&d->calls, &d->call_cost, &d->cap_calls, d->n_calls,
+	                 sizeof *d->calls, d->ne);
 	if (r < 0)
 		return r;
-	if (old != d->cap_calls) {
-		uint64_t *q = realloc(d->call_cost, (size_t)d->cap_calls * (d->ne + 1) * sizeof *q);
-		if (!q)
-			return profdb__fail(-ENOMEM, "callgrind: out of memory");
-		d->call_cost = q;
-	}
 	uint32_t i = d->n_calls++;
 	const cg_name *file = &cg->names[s->g->src];
 	d->calls[i] = (profdb_cg_callsite){s->g->profile, cg->sites[s->site++].callee,
 	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
 	                                   file->p, file->len, s->call_count, NULL};
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
-	memset(dst, 0, d->ne * sizeof *dst);
-	for (uint32_t k = 0; k < nv; k++) {
-		uint32_t e = cg->cols[s->p->col_first + k];
-		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
-			return derr(s, "call cost overflows 64 bits");
-	}
-	return profdb__cg_derive(cg, dst);
+	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");
+	return r < 0 ? r : profdb__cg_derive(cg, dst);
 }
 
 /* The first of segment @p seg's calls in cg->sites (sorted by segment). */

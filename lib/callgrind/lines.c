@@ -367,54 +367,58 @@ static int no_row(uint32_t id, uint32_t fn, uint32_t n)
 	                    " has %" PRIu32 " line/instruction rows)", id, fn, n);
 }
 
-int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out)
+/* The decoded function owning row @p id and the row's index, with the
+ * lock held on success (release()). */
+static int acquire_row(cg_lines *l, uint32_t id, const cgl_fn **d, uint32_t *k)
 {
-	uint32_t fn, k;
-	const cgl_fn *d;
+	uint32_t fn;
 	int r;
 	if (!l)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	if ((r = locate(l, id, &fn, &k)) < 0)
+	if ((r = locate(l, id, &fn, k)) < 0)
 		return r;
 	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
 		return no_row(id, fn, 0);
-	if ((r = acquire(l, fn, &d)) < 0)
+	if ((r = acquire(l, fn, d)) < 0)
 		return r;
-	uint32_t n = d->n_rows;
-	if (k < n)
-		*out = (cgl_row){fn, k, d->key[k].src, d->key[k].line, d->key[k].instr, d->has_instr,
-		                 k + 1 == n};
+	if (*k < (*d)->n_rows)
+		return 0;
+	uint32_t n = (*d)->n_rows;
 	release(l);
-	return k < n ? 0 : no_row(id, fn, n);
+	return no_row(id, fn, n);
+}
+
+int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out)
+{
+	const cgl_fn *d;
+	uint32_t k;
+	int r = acquire_row(l, id, &d, &k);
+	if (r < 0)
+		return r;
+	*out = (cgl_row){d->fn, k, d->key[k].src, d->key[k].line, d->key[k].instr, d->has_instr,
+	                 k + 1 == d->n_rows};
+	release(l);
+	return 0;
 }
 
 int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
 {
-	uint32_t fn, k;
 	const cgl_fn *d;
-	size_t ne = l ? l->cg->n_events : 0;
-	int r;
-	if (!l)
-		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	if ((r = locate(l, id, &fn, &k)) < 0)
+	uint32_t k;
+	int r = acquire_row(l, id, &d, &k);
+	if (r < 0)
 		return r;
-	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
-		return no_row(id, fn, 0);
-	if ((r = acquire(l, fn, &d)) < 0)
-		return r;
-	uint32_t n = d->n_rows;
+	size_t ne = l->cg->n_events;
 	int found = 0;
-	if (k < n) {
-		for (uint32_t i = d->first[k]; i < d->first[k + 1] && !found; i++)
-			if (d->prof[i] == p) {
-				memcpy(out, d->cost + (size_t)i * ne, ne * sizeof *out);
-				found = 1;
-			}
-		if (!found)
-			memset(out, 0, ne * sizeof *out);
-	}
+	for (uint32_t i = d->first[k]; i < d->first[k + 1] && !found; i++)
+		if (d->prof[i] == p) {
+			memcpy(out, d->cost + (size_t)i * ne, ne * sizeof *out);
+			found = 1;
+		}
+	if (!found)
+		memset(out, 0, ne * sizeof *out);
 	release(l);
-	return k < n ? found : no_row(id, fn, n);
+	return found;
 }
 
 static int count_all(void *arg)

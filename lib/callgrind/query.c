@@ -519,8 +519,9 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	out->first_child = q->first_child[id];
 	out->next_sibling = q->next_sibling[id];
 	out->depth = q->depth[id];
-	if (id > 0 && profdb__cgl_first_child(q->lines, id - 1) != PROFDB_NONE)
-		out->first_child = profdb__cgl_first_child(q->lines, id - 1);
+	uint32_t line = id > 0 ? profdb__cgl_first_child(q->lines, id - 1) : PROFDB_NONE;
+	if (line != PROFDB_NONE)   /* the lines come before the callees */
+		out->first_child = line;
 	if (id == 0) {
 		out->relation = PROFDB_RELATION_NONE;
 		out->type = PROFDB_CTX_ROOT;

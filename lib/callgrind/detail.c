@@ -201,10 +201,12 @@ static int grow_row(void **rows, uint64_t **cost, uint32_t *cap, uint32_t n, siz
 static int add_costs(const dstate *s, uint64_t *dst, const uint64_t *v, uint32_t nv,
                      const char *what)
 {
-	const uint32_t *cols = s->d->cg->cols + s->p->col_first;
-	for (uint32_t k = 0; k < nv; k++)
-		if (__builtin_add_overflow(dst[cols[k]], v[k], &dst[cols[k]]))
+	const profdb_cg *cg = s->d->cg;
+	for (uint32_t k = 0; k < nv; k++) {   /* (cols is NULL in a part without events) */
+		uint32_t e = cg->cols[s->p->col_first + k];
+		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
 			return derr(s, what);
+	}
 	return 0;
 }
 

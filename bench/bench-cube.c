@@ -34,7 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <profdb.h>
+#include "profdb/profdb.h"
 
 #include "bench.h"
 #include "writer.h"

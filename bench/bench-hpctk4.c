@@ -51,7 +51,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <profdb.h>
+#include "profdb/profdb.h"
 
 #include "bench.h"
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <profdb.h>
+#include "profdb/profdb.h"
 
 #include "bench.h"
 #include "writer.h"

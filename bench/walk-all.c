@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <profdb.h>
+#include "profdb/profdb.h"
 
 static uint64_t mix(uint64_t acc, uint64_t v)
 {

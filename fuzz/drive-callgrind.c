@@ -9,7 +9,7 @@
 
 #include "drive-callgrind.h"
 /* Internal: profdb__set_message() clears the thread's message. */
-#include "core/core.h"
+#include "core/core-internal.h"
 
 enum {
 	MAX_FUNCTIONS = 1 << 16,  /* functions visited per input */

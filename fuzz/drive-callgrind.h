@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profdb.h"
+#include "profdb/profdb.h"
 
 /* Open [data, data + size) (alive until the handle is closed) and drive it.
  * @p plain: the input is the text itself (names must point into it), not

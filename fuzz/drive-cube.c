@@ -12,7 +12,7 @@
 #include "drive-hpctk.h"   /* fuzz_hpctk_strict: the standalone driver's --strict */
 /* Internal: profdb__set_message() clears the thread's message, so a failing
  * call can be seen to set one itself. */
-#include "core/core.h"
+#include "core/core-internal.h"
 
 enum {
 	MAX_VALUES = 200000,     /* profdb_cube_value() calls per input */

@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profdb.h"
+#include "profdb/profdb.h"
 
 /* What one run found out, for targets that check more (fuzz-cube-data). */
 typedef struct fuzz_cube_result {

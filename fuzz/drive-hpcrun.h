@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "profdb.h"
+#include "profdb/profdb.h"
 
 typedef struct fuzz_hpcrun_stats {
 	uint64_t profiles, nodes, values, inclusive, samples;

@@ -11,7 +11,7 @@
 #include "drive-hpctk.h"
 /* Internal: profdb__set_message() clears the calling thread's message so we
  * can tell that a failing call set one itself. */
-#include "core/core.h"
+#include "core/core-internal.h"
 
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 #include "writer.h"

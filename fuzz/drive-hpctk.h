@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profdb.h"
+#include "profdb/profdb.h"
 
 /* Cross-file consistency (profile.db vs cct.db): when every profile and
  * context plane validated, each (profile >= 1, context, metric) value found

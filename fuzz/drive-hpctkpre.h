@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profdb.h"
+#include "profdb/profdb.h"
 
 typedef struct fuzz_pre_stats {
 	uint64_t failures;   /* failing calls (each with a documented code and a message) */

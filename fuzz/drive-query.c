@@ -12,7 +12,7 @@
 #include "drive-hpctk.h"
 #include "drive-query.h"
 /* Internal: profdb__set_message() clears the thread's message. */
-#include "core/core.h"
+#include "core/core-internal.h"
 
 enum {
 	MAX_PROFILES = 4096,        /* profiles visited (get, scans, traces) */

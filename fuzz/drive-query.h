@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profdb.h"
+#include "profdb/profdb.h"
 
 /* Stored values visited per scan kind (ALL, PROFILE, CONTEXT) per open. */
 #define FUZZ_QUERY_BUDGET 100000

@@ -13,7 +13,7 @@
 #include "drive-hpctk.h"
 #include "drive-hpcrun.h"
 #include "drive-query.h"
-#include "profdb.h"
+#include "profdb/profdb.h"
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 #include "writer.h"
 #endif

@@ -12,7 +12,7 @@
 #include "drive-hpctk.h"
 #include "drive-hpcrun.h"
 #include "drive-query.h"
-#include "profdb.h"
+#include "profdb/profdb.h"
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 #include "writer.h"
 #endif

@@ -1,6 +1,6 @@
 #define _GNU_SOURCE
 #include "common.h"
-#include "core/core.h"
+#include "core/core-internal.h"
 
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "core/core.h"
+#include "core/core-internal.h"
 
 static unsigned char buf[100];
 static profdb__input in;
@@ -436,3 +436,123 @@ Test(core, options_copy_short_struct_and_warn)
 }
 
 TC_MAIN
+
+/* ---- views (lib/core/view.c, include/profdb/common.h) ------------------------ */
+
+/* A trace-like view: 12-byte records {u64 time, u32 context}, little- or
+ * big-endian, at an odd address so every load is unaligned. */
+static unsigned char trace_bytes[1 + 6 * 12];
+
+static profdb_view trace_view(int big, uint64_t n, const uint64_t *times)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned char *r = trace_bytes + 1 + i * 12;
+		for (unsigned k = 0; k < 8; k++)
+			r[big ? 7 - k : k] = (unsigned char)(times[i] >> (8 * k));
+		for (unsigned k = 0; k < 4; k++)
+			r[8 + (big ? 3 - k : k)] = (unsigned char)((100 + i) >> (8 * k));
+	}
+	profdb_view v = {0};
+	v.base = n ? trace_bytes + 1 : NULL;
+	v.count = n;
+	v.stride = 12;
+	v.key_offset = 0;
+	v.key_type = PROFDB_FIELD_U64;
+	v.value_offset = 8;
+	v.value_type = PROFDB_FIELD_U32;
+	v.big_endian = (uint8_t)big;
+	return v;
+}
+
+Test(core, view_search_both_byte_orders)
+{
+	const uint64_t t[6] = {10, 20, 20, 30, 0x0102030405060708ull, UINT64_MAX};
+	for (int big = 0; big <= 1; big++) {
+		profdb_view v = trace_view(big, 6, t);
+		uint64_t i = 99, e = 99;
+		cr_assert_eq(profdb_view_key(&v, 4), 0x0102030405060708ull);
+		profdb_number n = profdb_view_value(&v, 3);
+		cr_assert_eq(n.type, PROFDB_TYPE_U64);
+		cr_assert_eq(n.as.u64, 103);
+		cr_assert_eq(profdb_view_find(&v, 20, &i), 1);
+		cr_assert_eq(i, 1); /* the first of equal keys */
+		cr_assert_eq(profdb_view_find(&v, 25, &i), 0);
+		cr_assert_eq(i, 3);
+		cr_assert_eq(profdb_view_seek(&v, 0, &i), 0);
+		cr_assert_eq(i, 0);
+		cr_assert_eq(profdb_view_seek(&v, 31, &i), 0);
+		cr_assert_eq(i, 4);
+		cr_assert_eq(profdb_view_in_effect(&v, 9, &i), 0);
+		cr_assert_eq(profdb_view_in_effect(&v, 20, &i), 1);
+		cr_assert_eq(i, 2); /* the last of equal keys is in effect */
+		cr_assert_eq(profdb_view_in_effect(&v, 29, &i), 1);
+		cr_assert_eq(i, 2);
+		cr_assert_eq(profdb_view_in_effect(&v, UINT64_MAX, &i), 1);
+		cr_assert_eq(i, 5);
+		cr_assert_eq(profdb_view_window(&v, 20, 30, &i, &e), 0);
+		cr_assert(i == 1 && e == 3);
+		cr_assert_eq(profdb_view_window(&v, 30, 20, &i, &e), 0);
+		cr_assert(i == 3 && e == 3);
+		uint64_t seen = 0;
+		PROFDB_VIEW_FOREACH(&v, k)
+			seen += profdb_view_value(&v, k).as.u64;
+		cr_assert_eq(seen, 100 + 101 + 102 + 103 + 104 + 105);
+	}
+}
+
+Test(core, view_empty_and_bad)
+{
+	profdb_view v = trace_view(0, 0, NULL);
+	uint64_t i = 7, e = 7;
+	cr_assert_eq(profdb_view_find(&v, 1, &i), 0);
+	cr_assert_eq(i, 0);
+	cr_assert_eq(profdb_view_in_effect(&v, 1, &i), 0);
+	cr_assert_eq(profdb_view_window(&v, 0, 10, &i, &e), 0);
+	cr_assert(i == 0 && e == 0);
+	cr_assert_eq(profdb_view_seek(NULL, 1, &i), -EINVAL);
+	cr_assert_eq(profdb_view_seek(&v, 1, NULL), -EINVAL);
+	v.key_type = PROFDB_FIELD_F64;
+	cr_assert_eq(profdb_view_seek(&v, 1, &i), -EINVAL);
+}
+
+Test(core, view_runs_and_tagged_values)
+{
+	/* An index {u32 context, u64 start} over records {u16 metric, f64}
+	 * (HPCToolkit 4.0's profile plane layout), and a tagged record. */
+	unsigned char idx[2 * 12], rec[3 * 10];
+	const uint32_t ctx[2] = {5, 9};
+	const uint64_t start[2] = {0, 2};
+	for (int r = 0; r < 2; r++) {
+		memcpy(idx + r * 12, &ctx[r], 4);
+		memcpy(idx + r * 12 + 4, &start[r], 8);
+	}
+	const double val[3] = {-0.0, 1.5, 2.5};
+	for (int r = 0; r < 3; r++) {
+		uint16_t m = (uint16_t)(r + 1);
+		memcpy(rec + r * 10, &m, 2);
+		memcpy(rec + r * 10 + 2, &val[r], 8);
+	}
+	profdb_view index = {idx, 2, 12, 0, PROFDB_FIELD_U32, 4, PROFDB_FIELD_U64, 0, 0, {0}};
+	profdb_view values = {rec, 3, 10, 0, PROFDB_FIELD_U16, 2, PROFDB_FIELD_F64, 0, 0, {0}};
+	uint64_t i;
+	cr_assert_eq(profdb_view_find(&index, 9, &i), 1);
+	profdb_view run = profdb_view_run(&index, i, &values);
+	cr_assert_eq(run.count, 1);
+	cr_assert_eq(profdb_view_key(&run, 0), 3);
+	run = profdb_view_run(&index, 0, &values);
+	cr_assert_eq(run.count, 2);
+	profdb_number n = profdb_view_value(&run, 0);
+	cr_assert_eq(n.type, PROFDB_TYPE_F64);
+	uint64_t bits;
+	memcpy(&bits, &n.as.f64, 8);
+	cr_assert_eq(bits, 0x8000000000000000ull); /* -0.0 kept */
+
+	unsigned char tagged[16] = {0};
+	tagged[4] = PROFDB_TYPE_I64;
+	int64_t neg = -3;
+	memcpy(tagged + 8, &neg, 8);
+	profdb_view t = {tagged, 1, 16, 0, PROFDB_FIELD_U32, 8, PROFDB_FIELD_TAGGED, 4, 0, {0}};
+	n = profdb_view_value(&t, 0);
+	cr_assert_eq(n.type, PROFDB_TYPE_I64);
+	cr_assert_eq(n.as.i64, -3);
+}

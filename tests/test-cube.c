@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "profdb.h"
+#include "profdb/profdb.h"
 #ifdef HAVE_TEST_WRITER
 #include "writer.h"
 #endif

@@ -16,7 +16,7 @@
 
 #include "common.h"
 #include "../fuzz/drive-hpcrun.h"
-#include "profdb.h"
+#include "profdb/profdb.h"
 #include "writer.h"
 
 TestSuite(hpcrun, .timeout = 300);

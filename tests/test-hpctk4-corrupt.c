@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "core/core.h"
+#include "core/core-internal.h"
 
 /* Under ASan a cut is made by poisoning the tail of the file's buffer:
  * any read past the cut is reported, without copying large files. */

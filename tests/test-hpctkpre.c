@@ -16,7 +16,7 @@
 
 #include "common.h"
 #include "../fuzz/drive-hpctkpre.h"
-#include "profdb.h"
+#include "profdb/profdb.h"
 #include "writer.h"
 
 TestSuite(hpctkpre, .timeout = 300);

@@ -21,7 +21,7 @@
 
 #include "common.h"
 #include "query-hash.h"
-#include "core/core.h"
+#include "core/core-internal.h"
 #include "writer.h"
 
 static char dir[64];

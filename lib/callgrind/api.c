@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg-internal.h"
+#include "callgrind-internal.h"
 #include "profdb-cg-config.h"
 
 #if PROFDB_CG_HAVE_ZLIB

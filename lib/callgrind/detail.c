@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg-internal.h"
-#include "lines.h"
+#include "callgrind-internal.h"
+#include "lines-internal.h"
 
 typedef struct dline {
 	uint32_t src;

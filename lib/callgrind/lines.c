@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lines.h"
+#include "lines-internal.h"
 
 #define CGL_BUDGET ((uint64_t)4 << 20)
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg-internal.h"
+#include "callgrind-internal.h"
 
 /* ---- derived events ------------------------------------------------------ */
 

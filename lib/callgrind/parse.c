@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg-internal.h"
+#include "callgrind-internal.h"
 
 typedef struct parser {
 	profdb_cg *cg;

@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg-internal.h"
-#include "lines.h"
+#include "callgrind-internal.h"
+#include "lines-internal.h"
 #include "profdb-cg-config.h"
-#include "../query/backend.h"
+#include "../core/backend-internal.h"
 
 #if PROFDB_CG_HAVE_ZLIB
 #include <zlib.h>

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core.h"
+#include "core-internal.h"
 
 static _Thread_local char message[512];
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "core-internal.h"
 
 static const unsigned char empty[1];
 

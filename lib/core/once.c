@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "core-internal.h"
 
 void profdb__once_init(profdb__once *o)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
+#include "cube-internal.h"
 
 #define ANCHOR "anchor.xml"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
+#include "cube-internal.h"
 
 static void cube_free(profdb_cube *c)
 {

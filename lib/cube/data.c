@@ -18,7 +18,7 @@
 #include <zlib.h>
 #endif
 
-#include "cube.h"
+#include "cube-internal.h"
 
 /* ---- dtypes --------------------------------------------------------------- */
 

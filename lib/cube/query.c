@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
-#include "../query/backend.h"
+#include "cube-internal.h"
+#include "../core/backend-internal.h"
 
 /* ---- opening ---------------------------------------------------------------------- */
 

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
+#include "cube-internal.h"
 
 /* ---- one cell as fields ----------------------------------------------------- */
 

@@ -2,7 +2,7 @@
  * open functions say so, and nothing else can be reached without a handle. */
 #include <stdlib.h>
 
-#include "../core/core.h"
+#include "../core/core-internal.h"
 
 #define NOT_BUILT "profdb was built without libarchive and expat: Cube .cubex files are not supported"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
+#include "cube-internal.h"
 
 enum { BLOCK = 512 };
 

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "hpcrun.h"
+#include "hpcrun-internal.h"
 
 int profdb__hpcrun_profile(const profdb_hpcrun *h, uint32_t i, const hr_profile **out)
 {

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcrun.h"
-#include "../query/backend.h"
+#include "hpcrun-internal.h"
+#include "../core/backend-internal.h"
 
 #define NONE PROFDB_NONE
 

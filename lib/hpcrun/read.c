@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcrun.h"
+#include "hpcrun-internal.h"
 
 int profdb__hpcrun_take(hr_cur *c, uint64_t n, const char *what, const unsigned char **p)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "hpcrun.h"
+#include "hpcrun-internal.h"
 
 static const char MAGIC_PROF[] = "HPCRUN-profile____";
 static const char MAGIC_TRACE[] = "HPCRUN-trace______";

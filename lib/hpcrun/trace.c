@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "hpcrun.h"
+#include "hpcrun-internal.h"
 
 #define TRACE_DATA_CENTRIC 1u
 #define TRACE_KNOWN_FLAGS 7u   /* DATA_CENTRIC, LCA_RECORDED, CALL_TRACE */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcrun.h"
+#include "hpcrun-internal.h"
 
 int profdb__hpcrun_node_at(const hr_profile *p, uint64_t i, const unsigned char **rec)
 {

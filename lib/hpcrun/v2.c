@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcrun.h"
+#include "hpcrun-internal.h"
 
 hr_profile *profdb__hpcrun_new_profile(hr_profile **out, size_t *n, hr_file *f)
 {

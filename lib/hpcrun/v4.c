@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcrun.h"
+#include "hpcrun-internal.h"
 
 #define MAGIC_SM UINT64_C(0x48504352554E736D)
 

@@ -12,7 +12,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "hpctk4.h"
+#include "hpctk4-internal.h"
 
 /* Metric ids meta.db defines: propagated ids and summary statistic ids. */
 typedef struct id_sets {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpctk4.h"
+#include "hpctk4-internal.h"
 
 typedef struct decoder {
 	profdb_hpctk *db;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "hpctk4.h"
+#include "hpctk4-internal.h"
 
 static const struct {
 	const char *file;     /* name in a database directory */

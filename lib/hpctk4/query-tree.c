@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpctk4-query.h"
+#include "query-internal.h"
 
 /* ---- the tree's links ---------------------------------------------------------- */
 

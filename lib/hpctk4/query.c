@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpctk4-query.h"
+#include "query-internal.h"
 
 /* ---- tolerant mode ----------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpctk4.h"
+#include "hpctk4-internal.h"
 
 /* ---- lazily allocated "block checked" bytes ------------------------------ */
 

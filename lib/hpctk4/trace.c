@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "hpctk4.h"
+#include "hpctk4-internal.h"
 
 #define ELEM 12u
 

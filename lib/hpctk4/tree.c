@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpctk4.h"
+#include "hpctk4-internal.h"
 
 static const profdb__input *meta(const profdb_hpctk *db)
 {

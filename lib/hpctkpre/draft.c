@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pre.h"
+#include "hpctkpre-internal.h"
 
 typedef struct sec {
 	uint64_t off, size;

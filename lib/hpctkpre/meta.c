@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pre.h"
+#include "hpctkpre-internal.h"
 
 static const profdb_hpctkpre *sort_db;   /* qsort has no context argument */
 static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pre.h"
+#include "hpctkpre-internal.h"
 
 static const struct {
 	const char *file;     /* name in a database directory */

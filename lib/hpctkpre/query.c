@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pre.h"
-#include "../query/backend.h"
+#include "hpctkpre-internal.h"
+#include "../core/backend-internal.h"
 
 #define NEG_FLAG 0x80000000u
 

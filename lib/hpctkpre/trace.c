@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "pre.h"
+#include "hpctkpre-internal.h"
 
 int profdb__hpctkpre_trace_open(profdb_hpctkpre *db)
 {

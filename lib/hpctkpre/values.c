@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pre.h"
+#include "hpctkpre-internal.h"
 
 /* ---- open-time checks ----------------------------------------------------- */
 

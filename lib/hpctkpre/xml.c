@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pre.h"
+#include "hpctkpre-internal.h"
 
 #ifndef PROFDB_HAVE_EXPAT
 

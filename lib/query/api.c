@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "query-internal.h"
 
 #define CHECK_DB(db, fn)                                                           \
 	do {                                                                       \

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "query.h"
+#include "query-internal.h"
 
 /* ---- reading heads ------------------------------------------------------- */
 

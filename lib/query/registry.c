@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "query.h"
+#include "query-internal.h"
 
 static const profdb__backend *const backends[] = {
 #ifdef PROFDB_HAVE_HPCTK4_BACKEND

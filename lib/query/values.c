@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "query-internal.h"
 
 struct profdb_values {
 	const profdb *db;

@@ -30,8 +30,8 @@ for arg; do
 done
 
 case $lang in
-c)   std='-std=c11 -pedantic -Wall -Wextra -Werror -Wundef -Wstrict-prototypes -Wshadow -Wconversion -Wsign-conversion' ;;
-c++) std='-std=c++11 -pedantic -Wall -Wextra -Werror -Wundef -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast -Wzero-as-null-pointer-constant' ;;
+c)   ext=c std='-std=c11 -pedantic -Wall -Wextra -Werror -Wundef -Wstrict-prototypes -Wshadow -Wconversion -Wsign-conversion' ;;
+c++) ext=cpp std='-std=c++11 -pedantic -Wall -Wextra -Werror -Wundef -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast -Wzero-as-null-pointer-constant' ;;
 *) echo "check-header: --lang must be c or c++" >&2; exit 2 ;;
 esac
 if [ -z "$cc" ]; then
@@ -51,7 +51,7 @@ if [ -e "$inc/profdb/profdb-version.h" ]; then
 	exit 1
 fi
 
-version_dir=$(dirname "$version_h")
+version_dir=$(dirname "$(dirname "$version_h")")
 libdir=$(cd "$(dirname "$lib")" && pwd) || exit 2
 mkdir -p "$workdir" || exit 2
 out=$(mktemp -d "$workdir/header-$lang.XXXXXX") || exit 2
@@ -67,6 +67,16 @@ run() {
 # shellcheck disable=SC2086 # $cc, $std and $flags are word lists
 run $cc $std $flags -DPROFDB_STATIC_BUILD -I"$inc" -I"$version_dir" \
 	-c "$src" -o "$out/static-build.o" || { echo "FAIL: $lang compile (PROFDB_STATIC_BUILD)"; exit 1; }
+
+# 1b. Every public header compiles alone (the umbrella is only a list).
+for h in "$inc"/profdb/*.h; do
+	name=$(basename "$h")
+	printf '#include <profdb/%s>\n#include <profdb/%s>\nint main(void) { return 0; }\n' \
+		"$name" "$name" >"$out/alone-$name.$ext"
+	# shellcheck disable=SC2086
+	run $cc $std $flags -I"$inc" -I"$version_dir" -c "$out/alone-$name.$ext" \
+		-o "$out/alone.o" || { echo "FAIL: $lang: profdb/$name does not compile alone"; exit 1; }
+done
 
 # 2. Compile, link against the built shared library, run.
 # shellcheck disable=SC2086

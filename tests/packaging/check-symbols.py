@@ -21,6 +21,7 @@ namespace: every global symbol the static archive defines is either public
 Exit status: 0 pass, 1 check failed, 2 usage or tool error, 77 no nm (SKIP).
 """
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -72,10 +73,32 @@ def parse_version_script(path):
     return symbols
 
 
+def drop_static_inline(text):
+    """Remove static inline function definitions: they are not exported."""
+    while True:
+        start = text.find('static inline')
+        if start < 0:
+            return text
+        i = text.index('{', start)
+        depth = 0
+        while True:
+            depth += {'{': 1, '}': -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        text = text[:start] + ' ' + text[i:]
+
+
 def parse_header(path):
-    """(exported names, names of functions declared without PROFDB_EXPORT)."""
-    with open(path, encoding='utf-8') as f:
-        text = strip_c_comments(f.read())
+    """(exported names, names of functions declared without PROFDB_EXPORT)
+    of a header, or of every *.h of a directory of headers."""
+    paths = [path]
+    if os.path.isdir(path):
+        paths = sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith('.h'))
+    text = ''
+    for one in paths:
+        with open(one, encoding='utf-8') as f:
+            text += drop_static_inline(strip_c_comments(f.read())) + '\n'
     # Drop preprocessor lines (with continuations): they hold the
     # definition of PROFDB_EXPORT itself and the extern "C" guards.
     text = re.sub(r'^[ \t]*#(?:[^\n]*\\\n)*[^\n]*', ' ', text, flags=re.M)

@@ -24,8 +24,8 @@
 
 #include <inttypes.h>
 
-#include "hpctk4.h"
-#include "../query/backend.h"
+#include "hpctk4-internal.h"
+#include "../core/backend-internal.h"
 
 typedef struct hq_metric {
 	uint32_t id;

@@ -9,7 +9,8 @@
 #ifndef PROFDB_CALLGRIND_CG_INTERNAL_H
 #define PROFDB_CALLGRIND_CG_INTERNAL_H
 
-#include "core/core.h"
+#include "core/core-internal.h"
+#include "profdb/callgrind.h"
 
 /* Limits (documented in doc/FORMATS.md and the public header). */
 #define CG_MAX_LINE ((uint64_t)1 << 20)        /* bytes per line, '\n' excluded */

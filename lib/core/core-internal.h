@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profdb/profdb.h"
-#include "bytes.h"
+#include "profdb/common.h"
+#include "bytes-internal.h"
 
 #define PROFDB__PRINTF(a, b) __attribute__((format(printf, a, b)))
 

@@ -4,7 +4,7 @@
 #ifndef PROFDB_QUERY_QUERY_H
 #define PROFDB_QUERY_QUERY_H
 
-#include "backend.h"
+#include "../core/backend-internal.h"
 
 struct profdb {
 	const profdb__backend *be;

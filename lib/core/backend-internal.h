@@ -16,7 +16,8 @@
 #ifndef PROFDB_QUERY_BACKEND_H
 #define PROFDB_QUERY_BACKEND_H
 
-#include "core/core.h"
+#include "core/core-internal.h"
+#include "profdb/query.h"
 
 /* Per-cursor state a backend may use freely; zeroed by profdb_values_new. */
 typedef struct profdb__cursor {

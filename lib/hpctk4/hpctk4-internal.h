@@ -1,9 +1,10 @@
 /* HPCToolkit 4.0 database reader: internal structures shared by its files.
  * Layout facts and their sources are in doc/FORMATS.md. */
-#ifndef PROFDB_HPCTK4_H
-#define PROFDB_HPCTK4_H
+#ifndef PROFDB_HPCTK4_INTERNAL_H
+#define PROFDB_HPCTK4_INTERNAL_H
 
-#include "../core/core.h"
+#include "../core/core-internal.h"
+#include "profdb/hpctk.h"
 
 /* A section of a file: [off, off + size), checked inside the file at open. */
 typedef struct hpctk_section {

@@ -1,10 +1,11 @@
 /* Cube4 .cubex reader: internal structures shared by its files.
  * Format facts and the errata against the published description are in
  * doc/FORMATS.md ("Cube"). */
-#ifndef PROFDB_CUBE_H
-#define PROFDB_CUBE_H
+#ifndef PROFDB_CUBE_INTERNAL_H
+#define PROFDB_CUBE_INTERNAL_H
 
-#include "../core/core.h"
+#include "../core/core-internal.h"
+#include "profdb/cube.h"
 
 /* One tar member: a name (copied, NUL-terminated) and where its bytes are
  * in the archive input (the mapping, or the inflated copy). */

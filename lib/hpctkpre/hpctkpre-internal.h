@@ -7,10 +7,11 @@
  * meta.db) is decoded once at open into the small tables below: the XML has
  * to be parsed anyway, and both describe only names and the tree, so the
  * tables are bounded by the metadata's size. */
-#ifndef PROFDB_HPCTKPRE_H
-#define PROFDB_HPCTKPRE_H
+#ifndef PROFDB_HPCTKPRE_INTERNAL_H
+#define PROFDB_HPCTKPRE_INTERNAL_H
 
-#include "../core/core.h"
+#include "../core/core-internal.h"
+#include "profdb/hpctkpre.h"
 
 enum { PRE_PROFILE = PROFDB_HPCTKPRE_PROFILE, PRE_CCT = PROFDB_HPCTKPRE_CCT,
        PRE_TRACE = PROFDB_HPCTKPRE_TRACE, PRE_META = PROFDB_HPCTKPRE_META,

@@ -11,7 +11,7 @@
 #ifndef PROFDB_CALLGRIND_LINES_H
 #define PROFDB_CALLGRIND_LINES_H
 
-#include "cg-internal.h"
+#include "callgrind-internal.h"
 
 typedef struct cg_lines cg_lines;
 

@@ -10,10 +10,11 @@
  * modules (one entry each). CCT records, values and trace records stay in
  * the mapping and are decoded on access; the per-node index (parents,
  * children, id lookup, sparse runs) is built lazily per profile. */
-#ifndef PROFDB_HPCRUN_H
-#define PROFDB_HPCRUN_H
+#ifndef PROFDB_HPCRUN_INTERNAL_H
+#define PROFDB_HPCRUN_INTERNAL_H
 
-#include "../core/core.h"
+#include "../core/core-internal.h"
+#include "profdb/hpcrun.h"
 
 /* A string view into the mapping (hpcrun strings carry no NUL). */
 typedef struct hr_str {

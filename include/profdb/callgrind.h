@@ -1,0 +1,269 @@
+/* profdb/callgrind.h — Callgrind profiles (valgrind, KCachegrind, Xdebug, ...).
+ *
+ * Compiles alone as C11 (-pedantic) and as C++. The conventions every
+ * function follows (return codes, threads, lifetimes, argument order) are
+ * in profdb/common.h.
+ */
+#ifndef PROFDB_CALLGRIND_H
+#define PROFDB_CALLGRIND_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/* Callgrind profiles (valgrind --tool=callgrind, Xdebug, ...)   @since 0.9 */
+/* ======================================================================== */
+/*
+ * A Callgrind file (text, optionally gzip-compressed) is scanned once at
+ * open. doc/FORMATS.md ("Callgrind") lists the grammar accepted, the
+ * decoding rules, the recoveries (each reported through the warn callback)
+ * and the limits:
+ *  - a line may hold at most 1 MiB (-EBADMSG beyond);
+ *  - at most 256 event types (derived ones included);
+ *  - a gzip file (recognised by its magic, any name) is decompressed once
+ *    into memory, at most min(2 GiB, options.max_memory) of text (-EFBIG
+ *    beyond); without zlib at build time it fails with -ENOTSUP.
+ *
+ * Model (doc/model.md): a profile is one part of one file: a file written
+ * with --combine-dumps holds many, and a group (profdb_cg_open_group) holds
+ * the files of a --separate-threads run (one per thread) or of a periodic
+ * dump series (each dump holds the cost since the previous one: a time
+ * slice). Functions are keyed by (object, file, name) over the whole
+ * group. Self costs are exclusive. A call edge (caller, callee) sums every
+ * calls= line between the two functions: the call count and the inclusive
+ * cost per event. Every "all profiles" value is the sum over profiles.
+ *
+ * Memory: the open keeps per (profile, function) and per (profile, call
+ * edge) one row of costs, plus ~64 bytes per run of body lines of one
+ * function (for the on-demand detail); line/instruction costs and jumps are
+ * decoded from the text when asked for (profdb_cg_detail_new).
+ *
+ * Errors: open returns -EPROTONOSUPPORT (not a Callgrind file, version >= 2),
+ * -EBADMSG (malformed line, overflow, line too long, binary data), -ENODATA
+ * (truncated file), -ENOTSUP, -ENOMEM, -EFBIG, -ECANCELED (progress hook)
+ * or the errno of open(2)/mmap(2). The message names the file, the line
+ * number and the byte offset.
+ *
+ * Threads: a handle is read-only after open; any number of threads may call
+ * any function on it at once (the inclusive tables are built on first use,
+ * thread-safely). A profdb_cg_detail belongs to one thread at a time.
+ *
+ * Lifetimes: names are (pointer, length) views into the mapping, the
+ * caller's buffer or the decompressed copy; they are NOT NUL-terminated and
+ * may contain any byte except '\n' (a NUL byte in a name is kept, with a
+ * warning). Cost arrays (profdb_cg_event_count() values each) are owned by
+ * the handle (or by the detail object). Everything stays valid until
+ * profdb_cg_close() (profdb_cg_detail_free()).
+ */
+
+/** An open Callgrind profile or group of files (opaque). @since 0.9 */
+typedef struct profdb_cg profdb_cg;
+
+/** "Every profile" for the functions that take a profile index. @since 0.9 */
+#define PROFDB_CG_ALL UINT32_MAX
+
+/** Open and parse one file (plain or gzip).
+ *  @param[out] ret  the handle, NULL on failure
+ *  @return 0 or a negative errno (see above). @since 0.9 */
+PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb_options *opts);
+
+/** Open @p path together with its siblings in the same directory: NAME-NN
+ *  (--separate-threads), NAME.N (dumps) and NAME.N-NN, where NAME is @p path
+ *  or @p path without such a suffix. Order: by dump number (NAME itself,
+ *  the last dump, comes after NAME.N), then by thread. An empty file (the
+ *  base file of --separate-threads) contributes no profile. Without
+ *  siblings this is profdb_cg_open(). @since 0.9 */
+PROFDB_EXPORT int profdb_cg_open_group(profdb_cg **ret, const char *path,
+                                       const profdb_options *opts);
+
+/** Parse a caller buffer (plain or gzip), which must stay unchanged and
+ *  alive until close (names point into it; a gzip buffer is decompressed
+ *  into a private copy instead). @since 0.9 */
+PROFDB_EXPORT int profdb_cg_open_mem(profdb_cg **ret, const void *data, size_t size,
+                                     const profdb_options *opts);
+
+
+/** Parse named caller buffers as one group (ordered by name as in
+ *  profdb_cg_open_group; @p inputs[i].name may be NULL). @since 0.9 */
+PROFDB_EXPORT int profdb_cg_open_inputs(profdb_cg **ret, const struct profdb_input *inputs,
+                                        size_t n, const profdb_options *opts);
+
+/** Close; NULL is a no-op. All views die here. @since 0.9 */
+PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg);
+
+/** An event type (a cost column). @since 0.9 */
+typedef struct profdb_cg_event {
+	const char *name;           /**< from events: ("Ir") */
+	size_t name_len;
+	const char *long_name;      /**< from event: Ir : long name; NULL if none */
+	size_t long_name_len;
+	/** Derived (inherited) event, "event: Sum = Ir + 2 Dr": the formula as
+	 *  written, NULL for a stored event. Its values are computed from the
+	 *  stored events everywhere (saturating at UINT64_MAX). */
+	const char *formula;
+	size_t formula_len;
+} profdb_cg_event;
+
+/** Number of event types (0 for a file without events:). @since 0.9 */
+PROFDB_EXPORT int profdb_cg_event_count(const profdb_cg *cg);
+/** @return 0, -EINVAL, -ENOENT (index past the end). @since 0.9 */
+PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg_event *out);
+
+/** A profile: one part of one file. @since 0.9 */
+typedef struct profdb_cg_profile {
+	const char *file;           /**< the path or input name (NUL-terminated) */
+	uint32_t file_index;        /**< position of the file in the group */
+	int has_part, has_thread, has_pid;
+	uint64_t part, thread, pid; /**< part:, thread:, pid: as stored */
+	int has_dump;               /**< the file name ends in .N (a dump) */
+	uint64_t dump;              /**< that N */
+	const char *trigger;        /**< desc: Trigger: value (may be NULL) */
+	size_t trigger_len;
+	const char *cmd;            /**< cmd: value (may be NULL) */
+	size_t cmd_len;
+	const uint64_t *totals;     /**< computed sum of the profile's self costs */
+	const uint64_t *summary;    /**< summary: as stored, or NULL */
+	const uint64_t *totals_line;/**< totals: as stored, or NULL */
+} profdb_cg_profile;
+
+/** Number of profiles, or -EINVAL. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cg_profile_count(const profdb_cg *cg);
+/** @return 0, -EINVAL, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_profile_get(const profdb_cg *cg, uint32_t i,
+                                        profdb_cg_profile *out);
+
+/** A function. @since 0.9 */
+typedef struct profdb_cg_function {
+	const char *name;           /**< fn= */
+	size_t name_len;
+	const char *object;         /**< ob= ("" if none) */
+	size_t object_len;
+	const char *file;           /**< fl= ("" if none) */
+	size_t file_len;
+	const uint64_t *self;       /**< exclusive cost over all profiles, per event */
+} profdb_cg_function;
+
+/** Number of functions, or -EINVAL. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cg_function_count(const profdb_cg *cg);
+/** @return 0, -EINVAL, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t i,
+                                         profdb_cg_function *out);
+
+/** Self cost of function @p fn in @p profile (or PROFDB_CG_ALL).
+ *  @return 1 (the function occurs in the profile), 0 (it does not; *costs
+ *  points at zeros), -EINVAL, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_self(const profdb_cg *cg, uint32_t profile, uint32_t fn,
+                                 const uint64_t **costs);
+
+/** Inclusive cost of function @p fn in @p profile (or PROFDB_CG_ALL): the
+ *  rule of doc/FORMATS.md (strongly connected components of the call graph
+ *  collapsed, as KCachegrind's cycles), never more than the profile's
+ *  totals. Built for all functions of the profile on first use.
+ *  @return 1, 0 (not in the profile: zeros), -EINVAL, -ENOENT, -ENOMEM.
+ *  @since 0.9 */
+PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uint32_t fn,
+                                      const uint64_t **costs);
+
+/** A call edge. @since 0.9 */
+typedef struct profdb_cg_call {
+	uint32_t caller, callee;    /**< function indices */
+	uint64_t count;             /**< sum of the calls= counts */
+	const uint64_t *inclusive;  /**< inclusive cost of the calls, per event */
+} profdb_cg_call;
+
+/** Number of call edges (over all profiles), or -EINVAL. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cg_call_count(const profdb_cg *cg);
+/** Edge @p i summed over all profiles (@p profile = PROFDB_CG_ALL) or in
+ *  one profile. @return 1, 0 (no such calls in that profile: count 0,
+ *  zeros), -EINVAL, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint32_t i,
+                                     profdb_cg_call *out);
+
+/** The sum of all self costs of @p profile (or PROFDB_CG_ALL): one value
+ *  per event; NULL when there are no events. @return 0, -EINVAL, -ENOENT.
+ *  @since 0.9 */
+PROFDB_EXPORT int profdb_cg_totals(const profdb_cg *cg, uint32_t profile,
+                                   const uint64_t **costs);
+
+/** Which stored line profdb_cg_summary reads. */
+enum { PROFDB_CG_SUMMARY = 0, PROFDB_CG_TOTALS = 1 };
+
+/** The summary: or totals: line as stored, summed over the profiles that
+ *  have one. They may differ from profdb_cg_totals() (cache simulation,
+ *  Xdebug); a totals: that differs is reported through the warn callback at
+ *  open. @return 1 (present), 0 (absent), -EINVAL. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_summary(const profdb_cg *cg, int which, const uint64_t **costs);
+
+/** Line/instruction detail and jumps of one function, decoded on demand
+ *  (owned by the caller, one thread at a time). @since 0.9 */
+typedef struct profdb_cg_detail profdb_cg_detail;
+
+/** Self cost of a function at one position: the current fl=/fi=/fe= file
+ *  (inlined code has its own file), the line and the instruction address
+ *  (0 when the file has no such position column). Rows of a function add
+ *  up to its self cost. @since 0.9 */
+typedef struct profdb_cg_line {
+	const char *file;
+	size_t file_len;
+	uint64_t line;
+	uint64_t instr;
+	const uint64_t *self;       /**< one value per event */
+} profdb_cg_line;
+
+/** One jump=/jcnd= line, as written (not aggregated). @since 0.9 */
+typedef struct profdb_cg_jump {
+	uint32_t profile;
+	uint64_t from_line, from_instr;   /**< the source position */
+	const char *to_file;              /**< jfi= or the current file */
+	size_t to_file_len;
+	const char *to_function;          /**< jfn= or the current function */
+	size_t to_function_len;
+	uint64_t to_line, to_instr;
+	int conditional;                  /**< 1 for jcnd= */
+	uint64_t count;                   /**< jump=: times; jcnd=: times followed */
+	uint64_t executed;                /**< jcnd=: times executed; jump=: = count */
+} profdb_cg_jump;
+
+/** Decode function @p fn in @p profile (or PROFDB_CG_ALL). Time and memory
+ *  are proportional to the function's text. @return 0, -EINVAL, -ENOENT,
+ *  -ENOMEM. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, uint32_t fn,
+                                       profdb_cg_detail **ret);
+/** NULL is a no-op. @since 0.9 */
+PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d);
+/** One call site: a calls= line of the function and its cost line, as
+ *  written (not aggregated), in file order. The call edges
+ *  (profdb_cg_call_get) are these summed per (caller, callee). @since 0.9 */
+typedef struct profdb_cg_callsite {
+	uint32_t profile;
+	uint32_t callee;                  /**< function index */
+	uint64_t line, instr;             /**< where the call is (0 without that column) */
+	const char *file;                 /**< the caller's current file there */
+	size_t file_len;
+	uint64_t count;                   /**< calls= count (a negative one reads 0) */
+	const uint64_t *inclusive;        /**< inclusive cost of the calls, per event */
+} profdb_cg_callsite;
+
+/** Rows, sorted by line, then instruction, then file. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d);
+/** @return 0, -EINVAL, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_detail_line(const profdb_cg_detail *d, uint32_t i,
+                                        profdb_cg_line *out);
+/** Call sites, in file order. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cg_detail_call_count(const profdb_cg_detail *d);
+/** @return 0, -EINVAL, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_detail_call(const profdb_cg_detail *d, uint32_t i,
+                                        profdb_cg_callsite *out);
+/** Jumps, in file order. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cg_detail_jump_count(const profdb_cg_detail *d);
+/** @return 0, -EINVAL, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cg_detail_jump(const profdb_cg_detail *d, uint32_t i,
+                                        profdb_cg_jump *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROFDB_CALLGRIND_H */

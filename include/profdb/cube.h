@@ -1,0 +1,351 @@
+/* profdb/cube.h — Cube4 .cubex profiles (Score-P, Scalasca).
+ *
+ * Compiles alone as C11 (-pedantic) and as C++. The conventions every
+ * function follows (return codes, threads, lifetimes, argument order) are
+ * in profdb/common.h.
+ */
+#ifndef PROFDB_CUBE_H
+#define PROFDB_CUBE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/* Cube4 .cubex archives (Score-P, Scalasca, CubeLib/CubeW)        @since 0.9 */
+/* ======================================================================== */
+/*
+ * A .cubex file is a tar archive holding anchor.xml (metric tree, regions,
+ * call tree, system tree) and, per metric with data, <id>.index and
+ * <id>.data. doc/FORMATS.md ("Cube") lists what is accepted and where real
+ * files differ from the published description.
+ *
+ * Addressing: metrics, regions, cnodes and locations are addressed by the
+ * ids stored in anchor.xml. Each id set must be exactly 0 .. count-1 (true
+ * of every known writer); open fails with -EBADMSG otherwise.
+ *
+ * Threads: a handle is read-only after open; any number of threads may call
+ * any function on it at once. Rows of compressed data (ZCUBEX.DATA) are
+ * inflated on first use into a per-handle cache, installed atomically
+ * (two threads inflating the same row at once is harmless; one copy wins).
+ * Uncompressed rows are read straight from the archive bytes.
+ *
+ * Lifetimes: every string returned is owned by the handle and valid until
+ * profdb_cube_close(). Values and rows are copied into caller memory.
+ *
+ * Built only when libarchive and expat were found at build time; otherwise
+ * profdb_cube_open() and profdb_cube_open_mem() return -ENOTSUP.
+ */
+
+/** An open .cubex archive (opaque). @since 0.9 */
+typedef struct profdb_cube profdb_cube;
+
+/** Kind of a metric (the anchor's @c type attribute). @since 0.9 */
+typedef enum profdb_cube_kind {
+	PROFDB_CUBE_EXCLUSIVE = 0,    /**< stored values are call-tree exclusive (also: no type) */
+	PROFDB_CUBE_INCLUSIVE = 1,    /**< stored values are call-tree inclusive */
+	PROFDB_CUBE_SIMPLE = 2,       /**< rows in definition (cnode id) order */
+	PROFDB_CUBE_POSTDERIVED = 3,  /**< derived (CubePL): no data, values not evaluated */
+	PROFDB_CUBE_PREDERIVED_INCLUSIVE = 4, /**< derived, no data */
+	PROFDB_CUBE_PREDERIVED_EXCLUSIVE = 5  /**< derived, no data */
+} profdb_cube_kind;
+
+/** Stored value type of a metric. @since 0.9 */
+typedef enum profdb_cube_dtype {
+	PROFDB_CUBE_INT8 = 0, PROFDB_CUBE_UINT8, PROFDB_CUBE_INT16, PROFDB_CUBE_UINT16,
+	PROFDB_CUBE_INT32, PROFDB_CUBE_UINT32, PROFDB_CUBE_INT64, PROFDB_CUBE_UINT64,
+	PROFDB_CUBE_DOUBLE,       /**< also FLOAT (64-bit in Cube) */
+	PROFDB_CUBE_MINDOUBLE,    /**< aggregated with min; neutral +DBL_MAX */
+	PROFDB_CUBE_MAXDOUBLE,    /**< aggregated with max; neutral -DBL_MAX */
+	PROFDB_CUBE_COMPLEX,      /**< f64 re, im */
+	PROFDB_CUBE_RATE,         /**< f64 main, duration */
+	PROFDB_CUBE_TAU_ATOMIC,   /**< packed: u32 n, f64 min, max, sum, sum2 (36 bytes) */
+	PROFDB_CUBE_HISTOGRAM,    /**< f64 min, max, then dtype_arg doubles */
+	PROFDB_CUBE_NDOUBLES,     /**< dtype_arg doubles */
+	PROFDB_CUBE_SCALE_FUNC    /**< 848 opaque bytes */
+} profdb_cube_dtype;
+
+/** A metric. @since 0.9 */
+typedef struct profdb_cube_metric {
+	uint32_t id;
+	const char *name;          /**< uniq_name */
+	const char *display_name;  /**< disp_name ("" if absent) */
+	const char *unit;          /**< uom ("" if absent) */
+	const char *description;   /**< descr ("" if absent) */
+	const char *dtype_name;    /**< the dtype text as stored */
+	profdb_cube_dtype dtype;   /**< unknown dtype names read as DOUBLE (with a warning) */
+	uint32_t dtype_arg;        /**< n of HISTOGRAM(n) / NDOUBLES(n), else 0 */
+	uint32_t value_size;       /**< bytes per location in a row */
+	profdb_cube_kind kind;
+	int has_data;              /**< 1 if the archive holds its rows */
+	int ghost;                 /**< 1 for viztype="GHOST" */
+	uint32_t parent;           /**< parent metric id, PROFDB_NONE for a root */
+	uint32_t first_child;      /**< PROFDB_NONE if none */
+	uint32_t next_sibling;     /**< next child of the parent (or next root) */
+	const char *url;           /**< "" if absent */
+	/** CubePL of a derived metric, "" when none: <cubepl> (the value),
+	 *  <cubeplinit> (run once), <cubeplaggr cubeplaggrtype=plus|minus|aggr>.
+	 *  Listed, not evaluated. */
+	const char *expression, *init_expression;
+	const char *aggr_plus, *aggr_minus, *aggr_aggr;
+} profdb_cube_metric;
+
+/** A region (function, loop, ...). @since 0.9 */
+typedef struct profdb_cube_region {
+	uint32_t id;
+	const char *name;
+	const char *mangled_name;  /**< "" if absent */
+	const char *module;        /**< the @c mod attribute, "" if absent */
+	const char *paradigm;      /**< "" if absent */
+	const char *role;          /**< "" if absent */
+	int64_t begin_line, end_line; /**< -1 if absent */
+	const char *url;           /**< "" if absent */
+	const char *description;   /**< "" if absent */
+} profdb_cube_region;
+
+/** A call-tree node. Roots have parent == PROFDB_NONE and are chained in
+ *  XML order by next_sibling, starting at profdb_cube_info.first_root.
+ *  @since 0.9 */
+typedef struct profdb_cube_cnode {
+	uint32_t id;
+	uint32_t region;           /**< callee region id */
+	const char *region_name;
+	uint32_t parent, first_child, next_sibling;  /**< ids or PROFDB_NONE */
+	int64_t line;              /**< call-site line, -1 if absent */
+	const char *module;        /**< call-site module, "" if absent */
+	uint32_t n_params;         /**< see profdb_cube_cnode_param() */
+} profdb_cube_cnode;
+
+/** A location (thread, GPU stream, ...). @since 0.9 */
+typedef struct profdb_cube_location {
+	uint32_t id;               /**< also its column in every row */
+	const char *name;
+	const char *type;          /**< "thread", "gpu", ... ("thread" for Cube3 files) */
+	int64_t rank;              /**< the location's own rank (thread number) */
+	int64_t process_rank;      /**< rank of its location group (process) */
+	const char *group_name;    /**< its location group (process) */
+	const char *node_name;     /**< the enclosing system-tree node ("" if none) */
+	uint32_t group;            /**< index of its location group */
+} profdb_cube_location;
+
+/** A location group (Score-P: a process; Cube3 <process>), by index in
+ *  document order (0 .. n_location_groups-1). @since 0.9 */
+typedef struct profdb_cube_location_group {
+	uint32_t index;
+	uint32_t id;               /**< the Id attribute as stored */
+	const char *name;
+	const char *type;          /**< "process", "metrics", "accelerator", "" */
+	int64_t rank;              /**< -1 if absent */
+	uint32_t node;             /**< index of its system-tree node, PROFDB_NONE */
+} profdb_cube_location_group;
+
+/** A system-tree node (Cube3 <machine> and <node> too), by index in
+ *  document order (0 .. n_system_nodes-1); parents come first. @since 0.9 */
+typedef struct profdb_cube_system_node {
+	uint32_t index;
+	uint32_t id;               /**< the Id attribute as stored */
+	const char *name;
+	const char *klass;         /**< <class>: "machine", "node", ... ("" if absent) */
+	uint32_t parent;           /**< index, PROFDB_NONE for a root */
+} profdb_cube_system_node;
+
+/** What an attribute belongs to, what a topology coordinate names, and
+ *  where profdb_cube_severity() aggregates. @since 0.9 */
+typedef enum profdb_cube_item {
+	PROFDB_CUBE_ITEM_CUBE = 0,           /**< the file; for severity: every location */
+	PROFDB_CUBE_ITEM_METRIC = 1,         /**< a metric id */
+	PROFDB_CUBE_ITEM_REGION = 2,         /**< a region id */
+	PROFDB_CUBE_ITEM_CNODE = 3,          /**< a cnode id */
+	PROFDB_CUBE_ITEM_SYSTEM_NODE = 4,    /**< a system-tree node index */
+	PROFDB_CUBE_ITEM_LOCATION_GROUP = 5, /**< a location group index */
+	PROFDB_CUBE_ITEM_LOCATION = 6        /**< a location id */
+} profdb_cube_item;
+
+/** Archive-wide facts. @since 0.9 */
+typedef struct profdb_cube_info {
+	const char *anchor_version;   /**< <cube version="..."> */
+	const char *creator;          /**< attr "Creator", "" if absent */
+	uint32_t n_metrics, n_regions, n_cnodes, n_locations;
+	uint32_t n_location_groups, n_system_nodes;
+	uint32_t first_root;          /**< first root cnode id (PROFDB_NONE if no cnodes) */
+	uint32_t first_root_metric;   /**< first root metric id */
+	int gzipped;                  /**< 1 if the archive itself was compressed */
+	uint32_t n_attrs;             /**< <attr> elements, all owners */
+	uint32_t n_carts;             /**< cartesian topologies */
+} profdb_cube_info;
+
+/** Limit on the inflated size of a compressed archive or anchor.xml
+ *  (-EFBIG beyond it). @since 0.9 */
+#define PROFDB_CUBE_MAX_INFLATE ((uint64_t)4 << 30)
+
+/** Open a .cubex file. A plain tar is mapped and read in place; a
+ *  compressed one (gzip, or any filter libarchive knows) is inflated once
+ *  into memory, at most PROFDB_CUBE_MAX_INFLATE bytes. The tar headers,
+ *  anchor.xml and every index are validated here; rows are decoded lazily.
+ *  @param[out] ret  the handle, NULL on failure
+ *  @return 0, -ENOENT (no file / no anchor.xml member), -EBADMSG (corrupt
+ *          archive, XML or index), -ENODATA (truncated), -EPROTONOSUPPORT
+ *          (not a tar archive, unsupported anchor version), -ENOTSUP (built
+ *          without libarchive/expat, or a feature this build lacks), -EFBIG,
+ *          -ENOMEM, -errno of I/O. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_open(profdb_cube **ret, const char *path,
+                                   const profdb_options *opts);
+
+/** Open from a caller buffer (unchanged and alive until close; nothing is
+ *  copied for a plain tar). Same checks and codes as profdb_cube_open().
+ *  @since 0.9 */
+PROFDB_EXPORT int profdb_cube_open_mem(profdb_cube **ret, const void *data, size_t size,
+                                       const profdb_options *opts);
+
+/** Close; NULL is a no-op. Every string of the handle dies here. @since 0.9 */
+PROFDB_EXPORT void profdb_cube_close(profdb_cube *cube);
+
+/** @since 0.9 */
+PROFDB_EXPORT int profdb_cube_get_info(const profdb_cube *cube, profdb_cube_info *out);
+
+/** Counts (>= 0) or -EINVAL. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_metric_count(const profdb_cube *cube);
+PROFDB_EXPORT int profdb_cube_region_count(const profdb_cube *cube);
+PROFDB_EXPORT int profdb_cube_cnode_count(const profdb_cube *cube);
+PROFDB_EXPORT int profdb_cube_location_count(const profdb_cube *cube);
+
+/** Items by id. @return 0, -ENOENT (id out of range), -EINVAL. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_metric_get(const profdb_cube *cube, uint32_t id,
+                                         profdb_cube_metric *out);
+PROFDB_EXPORT int profdb_cube_region_get(const profdb_cube *cube, uint32_t id,
+                                         profdb_cube_region *out);
+PROFDB_EXPORT int profdb_cube_cnode_get(const profdb_cube *cube, uint32_t id,
+                                        profdb_cube_cnode *out);
+PROFDB_EXPORT int profdb_cube_location_get(const profdb_cube *cube, uint32_t id,
+                                           profdb_cube_location *out);
+
+/** Parameter @p i of cnode @p cnode: key, value text, and whether it was
+ *  declared numeric. @return 0, -ENOENT. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_cnode_param(const profdb_cube *cube, uint32_t cnode, uint32_t i,
+                                          const char **key, const char **value, int *numeric);
+
+/** The stored value of (metric, cnode, location) as a double: exclusive for
+ *  EXCLUSIVE metrics, inclusive for INCLUSIVE ones (see the metric's kind).
+ *  Integers are converted; the structured dtypes give CubeLib's single
+ *  number (getDouble): COMPLEX |z|, RATE main/duration (NaN for duration 0),
+ *  TAU_ATOMIC sum/N (sum/1e-256 when N = 0), HISTOGRAM and NDOUBLES the sum
+ *  of their bins / doubles. A missing row gives the neutral value (0, or
+ *  +DBL_MAX / -DBL_MAX for MINDOUBLE / MAXDOUBLE).
+ *  @return 1 stored, 0 neutral (no row, or a metric without data),
+ *          -ENOENT (an id out of range), -ENOTSUP (SCALE_FUNC, which is not
+ *          one number: read it with profdb_cube_row()), -EBADMSG (a
+ *          compressed row that does not inflate), -ENOMEM. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_value(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
+                                    uint32_t location, double *out);
+
+/** Copy the row of (metric, cnode) into @p buf: n_locations × value_size
+ *  bytes, column = location id, each field converted to host byte order
+ *  (TAU_ATOMIC stays packed; SCALE_FUNC is copied as stored). A missing row
+ *  is filled with neutral values (zeros, or +-DBL_MAX for MIN/MAXDOUBLE).
+ *  @return 1 stored, 0 neutral, -ERANGE (@p size too small), -ENOENT,
+ *          -EBADMSG, -ENOMEM. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_row(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
+                                  void *buf, size_t size);
+
+/** Location group / system-tree node by index. @return 0, -ENOENT,
+ *  -EINVAL. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_location_group_get(const profdb_cube *cube, uint32_t index,
+                                                 profdb_cube_location_group *out);
+PROFDB_EXPORT int profdb_cube_system_node_get(const profdb_cube *cube, uint32_t index,
+                                              profdb_cube_system_node *out);
+
+/** An <attr key value/>: of the file, a metric, region, cnode, system-tree
+ *  node, location group or location. @since 0.9 */
+typedef struct profdb_cube_attr {
+	profdb_cube_item owner;
+	uint32_t owner_id;         /**< id or index as profdb_cube_item says; 0 for the file */
+	const char *key, *value;
+} profdb_cube_attr;
+
+/** Attribute @p i (0 .. n_attrs-1, document order). @return 0, -ENOENT,
+ *  -EINVAL. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_attr_get(const profdb_cube *cube, uint32_t i,
+                                       profdb_cube_attr *out);
+
+/** A cartesian topology (<cart> inside <topologies>). @since 0.9 */
+typedef struct profdb_cube_cart {
+	uint32_t index;
+	const char *name;          /**< "" if absent */
+	uint32_t ndims;
+	uint32_t n_coords;
+} profdb_cube_cart;
+
+/** One coordinate of a topology: the item it places (a location, a
+ *  location group or a system-tree node; Cube3 thrdId/procId/nodeId/machId
+ *  resolve to the same kinds) and its ndims values. @since 0.9 */
+typedef struct profdb_cube_coord {
+	profdb_cube_item kind;
+	uint32_t item;             /**< location id, group or node index */
+	const int64_t *values;     /**< ndims values, owned by the handle */
+} profdb_cube_coord;
+
+/** Topology @p index (0 .. n_carts-1), its dimension @p dim, and its
+ *  coordinate @p i. @return 0, -ENOENT, -EINVAL. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_cart_get(const profdb_cube *cube, uint32_t index,
+                                       profdb_cube_cart *out);
+PROFDB_EXPORT int profdb_cube_cart_dim(const profdb_cube *cube, uint32_t index, uint32_t dim,
+                                       const char **name, int64_t *size, int *periodic);
+PROFDB_EXPORT int profdb_cube_cart_coord(const profdb_cube *cube, uint32_t index, uint32_t i,
+                                         profdb_cube_coord *out);
+
+/** Flags of profdb_cube_severity(). @since 0.9 */
+enum {
+	/** Call-tree inclusive (the cnode and its subtree); without it,
+	 *  call-tree exclusive. Whatever the metric stores is converted. */
+	PROFDB_CUBE_CALL_INCLUSIVE = 1u << 0,
+	/** Metric-tree exclusive: minus the child metrics' values (same cnode,
+	 *  view and system item). Without it, the value as stored, which
+	 *  already includes the child metrics (CubeLib's default). */
+	PROFDB_CUBE_METRIC_EXCLUSIVE = 1u << 1
+};
+
+/** The value CubeLib shows for (metric, cnode, system item): converted
+ *  along the call tree, aggregated over the locations below @p where
+ *  (PROFDB_CUBE_ITEM_LOCATION, _LOCATION_GROUP, _SYSTEM_NODE, or _CUBE
+ *  for every location) and, with PROFDB_CUBE_METRIC_EXCLUSIVE, made
+ *  metric-exclusive. Computed in double in a fixed order, documented in
+ *  doc/FORMATS.md ("Cube"), with the arithmetic of CubeLib's value class
+ *  for the dtype: + for numbers, min / max for MINDOUBLE / MAXDOUBLE, per
+ *  field for COMPLEX / NDOUBLES, fractions for RATE, count, min, max, sums
+ *  for TAU_ATOMIC, rebinning for HISTOGRAM; the result is the aggregate's
+ *  single number (as profdb_cube_value() describes). Missing rows are
+ *  neutral; UINT64 values above 0xFFFFFFFFFFFFFBFF count as 0, as in
+ *  CubeLib. Nothing is cached: the cost is the subtree's rows (inclusive
+ *  view) or the children's rows (exclusive view of an INCLUSIVE metric).
+ *  @return 0, -ENOENT (an id or index out of range), -ENOTSUP (a derived
+ *          metric, which is not evaluated, or SCALE_FUNC), -EINVAL,
+ *          -EBADMSG, -EFBIG (rows beyond max_memory), -ENOMEM. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
+                                       profdb_cube_item where, uint32_t where_id,
+                                       unsigned flags, double *out);
+
+/** The aggregate of profdb_cube_severity() before it becomes one number:
+ *  the fields of CubeLib's value, in this order:
+ *    integers, DOUBLE, MIN/MAXDOUBLE  1: the number
+ *    COMPLEX                          2: re, im
+ *    RATE                             2: main, duration (neutral 0, 1)
+ *    TAU_ATOMIC                       5: N, min, max, sum, sum2
+ *    HISTOGRAM(n)                 n + 2: min, max, n bins
+ *    NDOUBLES(n)                      n: the doubles
+ *  @p flags: PROFDB_CUBE_CALL_INCLUSIVE or 0 (metric-exclusive values
+ *  exist only as numbers: -EINVAL).
+ *  @return the number of fields written (>= 0), -ERANGE (@p n_fields too
+ *          small), and the codes of profdb_cube_severity(). @since 0.9 */
+PROFDB_EXPORT int profdb_cube_severity_fields(const profdb_cube *cube, uint32_t metric,
+                                              uint32_t cnode, profdb_cube_item where,
+                                              uint32_t where_id, unsigned flags,
+                                              double *fields, size_t n_fields);
+
+/* ---- end of Cube -------------------------------------------------------- */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROFDB_CUBE_H */

@@ -1,0 +1,94 @@
+/* Searching views (include/profdb/common.h): the one lower-bound search
+ * that every format's lookups, trace seeks and windows go through.
+ *
+ * The key is loaded with a fixed size and byte order inside the loop (one
+ * instantiation per key type and order), so a point lookup in a plane costs
+ * what a hand-written search over that layout would. */
+#include "core-internal.h"
+
+#define LOWER_BOUND(name, load)                                                    \
+	static uint64_t name(const unsigned char *base, uint64_t count, uint32_t stride, \
+	                     uint64_t key)                                              \
+	{                                                                               \
+		uint64_t lo = 0, n = count;                                             \
+		while (n > 0) {                                                         \
+			uint64_t half = n / 2;                                          \
+			if ((uint64_t)load(base + (lo + half) * stride) < key) {        \
+				lo += half + 1;                                         \
+				n -= half + 1;                                          \
+			} else {                                                        \
+				n = half;                                               \
+			}                                                               \
+		}                                                                       \
+		return lo;                                                              \
+	}
+
+LOWER_BOUND(lb_le16, profdb__le16)
+LOWER_BOUND(lb_le32, profdb__le32)
+LOWER_BOUND(lb_le64, profdb__le64)
+LOWER_BOUND(lb_be16, profdb__be16)
+LOWER_BOUND(lb_be32, profdb__be32)
+LOWER_BOUND(lb_be64, profdb__be64)
+
+/* First record with key >= @p key; count if none. -EINVAL for a view whose
+ * key cannot be searched. */
+static int lower_bound(const profdb_view *v, uint64_t key, uint64_t *index)
+{
+	if (!v || !index || (v->count > 0 && !v->base))
+		return profdb__fail(-EINVAL, "profdb_view: NULL view, base or output");
+	const unsigned char *b = v->base ? v->base + v->key_offset : NULL;
+	switch (v->key_type | (v->big_endian ? 0x100 : 0)) {
+	case PROFDB_FIELD_U16: *index = lb_le16(b, v->count, v->stride, key); return 0;
+	case PROFDB_FIELD_U32: *index = lb_le32(b, v->count, v->stride, key); return 0;
+	case PROFDB_FIELD_U64: *index = lb_le64(b, v->count, v->stride, key); return 0;
+	case PROFDB_FIELD_U16 | 0x100: *index = lb_be16(b, v->count, v->stride, key); return 0;
+	case PROFDB_FIELD_U32 | 0x100: *index = lb_be32(b, v->count, v->stride, key); return 0;
+	case PROFDB_FIELD_U64 | 0x100: *index = lb_be64(b, v->count, v->stride, key); return 0;
+	default:
+		return profdb__fail(-EINVAL, "profdb_view: key type %u cannot be searched",
+		                    (unsigned)v->key_type);
+	}
+}
+
+int profdb_view_seek(const profdb_view *v, uint64_t key, uint64_t *index)
+{
+	return lower_bound(v, key, index);
+}
+
+int profdb_view_find(const profdb_view *v, uint64_t key, uint64_t *index)
+{
+	int r = lower_bound(v, key, index);
+	if (r < 0)
+		return r;
+	return *index < v->count && profdb_view_key(v, *index) == key;
+}
+
+int profdb_view_in_effect(const profdb_view *v, uint64_t key, uint64_t *index)
+{
+	uint64_t i;
+	/* The first record with a larger key, minus one. */
+	int r = lower_bound(v, key == UINT64_MAX ? key : key + 1, &i);
+	if (r < 0)
+		return r;
+	if (key == UINT64_MAX && i < v->count)
+		i = v->count; /* every key is <= UINT64_MAX */
+	if (i == 0)
+		return 0;
+	*index = i - 1;
+	return 1;
+}
+
+int profdb_view_window(const profdb_view *v, uint64_t from, uint64_t to, uint64_t *first,
+                       uint64_t *end)
+{
+	if (!first || !end)
+		return profdb__fail(-EINVAL, "profdb_view_window: NULL output");
+	int r = lower_bound(v, from, first);
+	if (r < 0)
+		return r;
+	if (to <= from) {
+		*end = *first;
+		return 0;
+	}
+	return lower_bound(v, to, end);
+}

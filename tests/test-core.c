@@ -556,3 +556,48 @@ Test(core, view_runs_and_tagged_values)
 	cr_assert_eq(n.type, PROFDB_TYPE_I64);
 	cr_assert_eq(n.as.i64, -3);
 }
+
+/* ---- tables (lib/core/table.c) ------------------------------------------------- */
+
+#include "core/table-internal.h"
+
+static uint64_t keys_hash(const void *ctx, uint32_t e)
+{
+	return profdb__mix64(((const uint64_t *)ctx)[e]);
+}
+
+static int keys_eq(const void *ctx, uint32_t e, const void *key)
+{
+	return ((const uint64_t *)ctx)[e] == *(const uint64_t *)key;
+}
+
+Test(core, grow_and_hindex)
+{
+	uint64_t *keys = NULL;
+	size_t cap = 0;
+	profdb__hindex h;
+	cr_assert_eq(profdb__hindex_init(&h, 0), 0);
+	/* 5000 keys, each inserted once, found again after many rehashes. */
+	for (uint32_t n = 0; n < 5000; n++) {
+		uint64_t k = (uint64_t)n * 7919 + 3;
+		cr_assert_eq(profdb__grow((void **)&keys, &cap, n + 1, sizeof *keys), 0);
+		cr_assert_geq(cap, n + 1);
+		uint32_t *s = profdb__hindex_slot(&h, profdb__mix64(k), keys_eq, keys, &k);
+		cr_assert_eq(*s, 0);
+		keys[n] = k;
+		*s = n + 1;
+		cr_assert_eq(profdb__hindex_added(&h, keys_hash, keys), 0);
+	}
+	for (uint32_t n = 0; n < 5000; n++) {
+		uint64_t k = (uint64_t)n * 7919 + 3, absent = k + 1;
+		cr_assert_eq(*profdb__hindex_slot(&h, profdb__mix64(k), keys_eq, keys, &k), n + 1);
+		cr_assert_eq(*profdb__hindex_slot(&h, profdb__mix64(absent), keys_eq, keys, &absent), 0);
+	}
+	void *big = NULL;
+	size_t bcap = 0;
+	cr_assert_eq(profdb__grow(&big, &bcap, SIZE_MAX / 2, 16), -ENOMEM);
+	cr_assert_null(big);
+	profdb__hindex_free(&h);
+	free(keys);
+	cr_assert_neq(profdb__hash_bytes("ab", 2, 0), profdb__hash_bytes("ba", 2, 0));
+}

@@ -1,0 +1,61 @@
+/* Growable arrays and an open-addressing hash index: the two containers
+ * every decoder builds its tables with (lib/core/table.c). */
+#ifndef PROFDB_CORE_TABLE_INTERNAL_H
+#define PROFDB_CORE_TABLE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Make *arr hold at least @p need elements of @p elem bytes. *cap (in
+ * elements) doubles from 16 or more; the size product is checked for
+ * overflow. Returns 0 or -ENOMEM with a message. *arr is unchanged on
+ * failure. */
+int profdb__grow(void **arr, size_t *cap, size_t need, size_t elem);
+
+/* A 64-bit finaliser (MurmurHash3's fmix64): spreads every input bit over
+ * the whole word, so a table can take the low bits. */
+static inline uint64_t profdb__mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	return x ^ (x >> 33);
+}
+
+/* FNV-1a over bytes, finished by profdb__mix64. */
+uint64_t profdb__hash_bytes(const void *p, size_t n, uint64_t seed);
+
+/* An index from keys to entry numbers (uint32_t) of a table the caller
+ * owns: the index stores only entry + 1 per slot (0 = empty), and asks the
+ * caller to hash and compare entries. Linear probing, at most half full. */
+typedef struct profdb__hindex {
+	uint32_t *slot;
+	size_t mask;        /* slots - 1 (a power of two) */
+	size_t used;
+} profdb__hindex;
+
+/* Hash of entry @p e, and does entry @p e have key @p key. */
+typedef uint64_t (*profdb__hash_fn)(const void *ctx, uint32_t e);
+typedef int (*profdb__eq_fn)(const void *ctx, uint32_t e, const void *key);
+
+int profdb__hindex_init(profdb__hindex *h, size_t expected);
+void profdb__hindex_free(profdb__hindex *h);
+
+/* The slot of the entry with @p key (hash @p hash): *slot is entry + 1, or
+ * 0 when the key is absent, in which case storing entry + 1 there inserts
+ * it (then call profdb__hindex_added). */
+static inline uint32_t *profdb__hindex_slot(const profdb__hindex *h, uint64_t hash,
+                                            profdb__eq_fn eq, const void *ctx,
+                                            const void *key)
+{
+	for (size_t i = (size_t)hash & h->mask;; i = (i + 1) & h->mask)
+		if (!h->slot[i] || eq(ctx, h->slot[i] - 1, key))
+			return &h->slot[i];
+}
+
+/* Count an insertion; doubles the index (rehashing through @p hash) when it
+ * is half full. 0 or -ENOMEM. */
+int profdb__hindex_added(profdb__hindex *h, profdb__hash_fn hash, const void *ctx);
+
+#endif

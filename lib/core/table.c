@@ -1,0 +1,89 @@
+/* Growable arrays and the hash index (table-internal.h). */
+#include <stdlib.h>
+
+#include "core-internal.h"
+#include "table-internal.h"
+
+int profdb__grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap >= 16 ? *cap : 16;
+	while (nc < need) {
+		if (nc > SIZE_MAX / 2)
+			return profdb__fail(-ENOMEM, "table of %zu elements too large", need);
+		nc *= 2;
+	}
+	if (elem && nc > SIZE_MAX / elem)
+		return profdb__fail(-ENOMEM, "table of %zu elements too large", need);
+	void *q = realloc(*arr, nc * elem);
+	if (!q)
+		return profdb__fail(-ENOMEM, "out of memory (table of %zu elements)", nc);
+	*arr = q;
+	*cap = nc;
+	return 0;
+}
+
+uint64_t profdb__hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = UINT64_C(1469598103934665603) ^ seed;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * UINT64_C(1099511628211);
+	return profdb__mix64(h);
+}
+
+static int alloc_slots(profdb__hindex *h, size_t n)
+{
+	h->slot = calloc(n, sizeof *h->slot);
+	if (!h->slot)
+		return profdb__fail(-ENOMEM, "out of memory (hash index of %zu slots)", n);
+	h->mask = n - 1;
+	return 0;
+}
+
+int profdb__hindex_init(profdb__hindex *h, size_t expected)
+{
+	size_t n = 16;
+	h->used = 0;
+	h->slot = NULL;
+	while (n / 2 < expected) {
+		if (n > SIZE_MAX / (2 * sizeof *h->slot))
+			return profdb__fail(-ENOMEM, "hash index for %zu keys too large", expected);
+		n *= 2;
+	}
+	return alloc_slots(h, n);
+}
+
+void profdb__hindex_free(profdb__hindex *h)
+{
+	free(h->slot);
+	h->slot = NULL;
+	h->mask = h->used = 0;
+}
+
+int profdb__hindex_added(profdb__hindex *h, profdb__hash_fn hash, const void *ctx)
+{
+	if (++h->used <= (h->mask + 1) / 2)
+		return 0;
+	size_t n = h->mask + 1;
+	if (n > SIZE_MAX / (2 * sizeof *h->slot))
+		return profdb__fail(-ENOMEM, "hash index too large");
+	profdb__hindex g = {NULL, 0, 0};
+	int r = alloc_slots(&g, 2 * n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t e1 = h->slot[i];
+		if (!e1)
+			continue;
+		size_t j = (size_t)hash(ctx, e1 - 1) & g.mask;
+		while (g.slot[j])
+			j = (j + 1) & g.mask;
+		g.slot[j] = e1;
+	}
+	free(h->slot);
+	h->slot = g.slot;
+	h->mask = g.mask;
+	return 0;
+}

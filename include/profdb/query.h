@@ -267,6 +267,48 @@ PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i
 PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t time_ns,
                                     uint64_t *index);
 
+/* ---- views --------------------------------------------------------------- */
+/*
+ * The stored values and trace samples as profdb_views (profdb/common.h):
+ * no call per value, no copy where the file lays the records out
+ * contiguously (HPCToolkit 4.0 planes and trace lines, pre-release and
+ * hpctrace trace lines). Elsewhere the records are materialised once, on
+ * first use, into memory the handle owns (counted against
+ * options.max_memory: -EFBIG beyond it) and kept until profdb_close(). The
+ * views hold exactly what profdb_values_next() and profdb_trace_at()
+ * return, in the same order within a profile or context.
+ */
+
+/** The stored values of one profile, as two views:
+ *  - @p index: one record per context that has values, key = context id
+ *    (U32, strictly increasing), value = the position (U64) of its first
+ *    record in @p values; profdb_view_run() gives a context's records;
+ *  - @p values: key = metric id (U16 or U32, strictly increasing within a
+ *    context), value = the stored number (F64, U64, I64 or TAGGED).
+ *  @return 0 (views filled; empty views when the profile stores nothing),
+ *  -EINVAL (NULL argument), -ENOENT (no such profile), -EBADMSG (damaged
+ *  block, strict mode), -EFBIG, -ENOMEM. Thread-safe; valid until
+ *  profdb_close(). @since 0.9 */
+PROFDB_EXPORT int profdb_profile_view(const profdb *db, uint32_t profile, profdb_view *index,
+                                      profdb_view *values);
+
+/** The stored values of one context over all profiles, as two views:
+ *  @p index keyed by metric id (strictly increasing), value = position of
+ *  its first record in @p values; @p values keyed by profile index
+ *  (strictly increasing within a metric), value = the stored number.
+ *  @return as profdb_profile_view(), -ENOENT for an unknown context id.
+ *  @since 0.9 */
+PROFDB_EXPORT int profdb_context_view(const profdb *db, uint32_t context, profdb_view *index,
+                                      profdb_view *values);
+
+/** The trace line of a profile: key = time in ns (U64, non-decreasing),
+ *  value = context id (U32). An empty view when the profile has no trace.
+ *  profdb_view_seek() finds the first sample at or after a time,
+ *  profdb_view_in_effect() the sample running at a time.
+ *  @return 0, -EINVAL, -ENOENT (no such profile), -ENOTSUP (the format
+ *  has no traces), -EBADMSG, -EFBIG, -ENOMEM. @since 0.9 */
+PROFDB_EXPORT int profdb_trace_view(const profdb *db, uint32_t profile, profdb_view *out);
+
 /* The format handles, for profdb_get_*() below; their calls are in the
  * format headers (profdb/hpctk.h, ...). */
 typedef struct profdb_hpctk profdb_hpctk;

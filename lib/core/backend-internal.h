@@ -77,12 +77,29 @@ typedef struct profdb__backend {
 	int (*trace_at)(const void *impl, uint32_t profile, uint64_t i, profdb_sample *out);
 	int (*trace_seek)(const void *impl, uint32_t profile, uint64_t t, uint64_t *index);
 
+	/* ---- views (all optional) ---- */
+	/* profdb_profile_view / profdb_context_view / profdb_trace_view
+	 * (include/profdb/query.h gives the record layout each must have). A
+	 * backend fills the views when it can point them into its input
+	 * (zero-copy) or into memory it keeps until close, and returns 0; it
+	 * returns PROFDB__VIEW_FALLBACK (or leaves the entry NULL) to have
+	 * lib/query materialise them from the cursor and trace_at. The index
+	 * and id are already checked against the counts. */
+	int (*profile_view)(const void *impl, uint32_t profile, profdb_view *index,
+	                    profdb_view *values);
+	int (*context_view)(const void *impl, uint32_t context, profdb_view *index,
+	                    profdb_view *values);
+	int (*trace_view)(const void *impl, uint32_t profile, profdb_view *out);
+
 	/* ---- the format's own handle (optional) ---- */
 	/* For profdb_get_hpctk/cube/cg when impl is a wrapper around the
 	 * format's handle (lazy tables of the common model); NULL means impl
 	 * itself is that handle. */
 	const void *(*native)(const void *impl);
 } profdb__backend;
+
+/* A view entry's answer "materialise it for me" (see profile_view). */
+#define PROFDB__VIEW_FALLBACK 1
 
 /* The backends, defined in lib/<format>/query.c. */
 extern const profdb__backend profdb__hpctk4_backend;

@@ -149,6 +149,111 @@ static int in_ids(const uint32_t *ids, int64_t n, uint32_t id)
 }
 
 /* Everything a tool relies on, on one open database; returns its counts. */
+/* ---- views ------------------------------------------------------------------ */
+
+/* The example consumer (examples/view-fingerprint.c): every value and every
+ * trace sample read through the views only. */
+#define VIEW_FINGERPRINT_NO_MAIN
+#include "../examples/view-fingerprint.c"
+
+/* The same fingerprint through profdb_values_next and profdb_trace_at. */
+static view_fingerprint cursor_fingerprint(const profdb *db, const profdb_counts *c)
+{
+	view_fingerprint f;
+	memset(&f, 0, sizeof f);
+	size_t n;
+	profdb_entry *all = qc_scan(db, PROFDB_SCAN_ALL, 0, &n);
+	for (size_t i = 0; i < n; i++)
+		f.value_hash += vf_value_tuple(all[i].profile, all[i].context, all[i].metric,
+		                               all[i].value);
+	f.values = n;
+	free(all);
+	for (int64_t p = 0; p < c->profiles; p++) {
+		int64_t len = profdb_trace_length(db, (uint32_t)p);
+		for (int64_t i = 0; i < len; i++) {
+			profdb_sample s;
+			cr_assert_eq(profdb_trace_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
+			f.sample_hash += vf_sample_tuple((uint32_t)p, s.time_ns, s.context);
+			f.samples++;
+		}
+	}
+	return f;
+}
+
+/* Keys of an index or of each run strictly increase; a view asked for twice
+ * is the same memory. */
+static void check_view_shape(const profdb_view *index, const profdb_view *values,
+                             const profdb_view *again, const char *what, uint32_t key)
+{
+	cr_assert_eq(index->base, again->base, "%s: view %u moved", what, key);
+	cr_assert_eq(index->count, again->count);
+	PROFDB_VIEW_FOREACH(index, i) {
+		if (i)
+			cr_assert_gt(profdb_view_key(index, i), profdb_view_key(index, i - 1),
+			             "%s: view %u: index keys not increasing", what, key);
+		profdb_view run = profdb_view_run(index, i, values);
+		cr_assert_gt(run.count, 0, "%s: view %u: empty run", what, key);
+		PROFDB_VIEW_FOREACH(&run, k)
+			if (k)
+				cr_assert_gt(profdb_view_key(&run, k), profdb_view_key(&run, k - 1),
+				             "%s: view %u: run keys not increasing", what, key);
+	}
+}
+
+static void check_views(const profdb *db, const profdb_counts *c, const char *what)
+{
+	view_fingerprint v, w = cursor_fingerprint(db, c);
+	int r = view_fingerprint_of(db, &v);
+	cr_assert_eq(r, 0, "%s: views: %d %s", what, r, profdb_error_message());
+	cr_assert_eq(v.values, w.values, "%s: %" PRIu64 " values through views, %" PRIu64
+	             " through the cursor", what, v.values, w.values);
+	cr_assert_eq(v.value_hash, w.value_hash, "%s: views and cursor read different values", what);
+	cr_assert_eq(v.samples, w.samples, "%s: %" PRIu64 " samples through views, %" PRIu64
+	             " through profdb_trace_at", what, v.samples, w.samples);
+	cr_assert_eq(v.sample_hash, w.sample_hash, "%s: views and trace_at differ", what);
+	for (int64_t p = 0; p < c->profiles; p++) {
+		profdb_view index, values, index2, values2;
+		cr_assert_eq(profdb_profile_view(db, (uint32_t)p, &index, &values), 0);
+		cr_assert_eq(profdb_profile_view(db, (uint32_t)p, &index2, &values2), 0);
+		check_view_shape(&index, &values, &index2, what, (uint32_t)p);
+		/* Every context of the profile: its context view holds this value. */
+		PROFDB_VIEW_FOREACH(&index, i) {
+			uint32_t ctx = (uint32_t)profdb_view_key(&index, i);
+			profdb_view run = profdb_view_run(&index, i, &values), ci, cv, ci2, cv2;
+			cr_assert_eq(profdb_context_view(db, ctx, &ci, &cv), 0, "%s: context view %u: %s",
+			             what, ctx, profdb_error_message());
+			cr_assert_eq(profdb_context_view(db, ctx, &ci2, &cv2), 0);
+			if (p == 0)
+				check_view_shape(&ci, &cv, &ci2, what, ctx);
+			uint64_t at;
+			uint32_t metric = (uint32_t)profdb_view_key(&run, 0);
+			cr_assert_eq(profdb_view_find(&ci, metric, &at), 1, "%s: context %u lacks metric %u",
+			             what, ctx, metric);
+			profdb_view by_profile = profdb_view_run(&ci, at, &cv);
+			cr_assert_eq(profdb_view_find(&by_profile, (uint64_t)p, &at), 1);
+			cr_assert(qc_same_number(profdb_view_value(&by_profile, at),
+			                         profdb_view_value(&run, 0)),
+			          "%s: context %u metric %u profile %" PRId64 " differs", what, ctx, metric, p);
+		}
+		profdb_view t;
+		r = profdb_trace_view(db, (uint32_t)p, &t);
+		if (r == -ENOTSUP)
+			continue;
+		cr_assert_eq(r, 0, "%s: trace view %" PRId64 ": %s", what, p, profdb_error_message());
+		PROFDB_VIEW_FOREACH(&t, i) {
+			uint64_t time = profdb_view_key(&t, i), a = 0, b = 0;
+			cr_assert_eq(profdb_view_seek(&t, time, &a), 0);
+			cr_assert_eq(profdb_trace_seek(db, (uint32_t)p, time, &b), 0);
+			cr_assert_eq(a, b, "%s: view seek and profdb_trace_seek differ", what);
+			cr_assert_eq(profdb_view_in_effect(&t, time, &a), 1);
+			cr_assert_geq(a, i);
+		}
+	}
+	profdb_view a, b;
+	cr_assert_eq(profdb_profile_view(db, (uint32_t)c->profiles, &a, &b), -ENOENT);
+	cr_assert_eq(profdb_profile_view(db, 0, NULL, &b), -EINVAL);
+}
+
 profdb_counts qc_check_all(const profdb *db, const char *what)
 {
 	profdb_counts c;
@@ -268,6 +373,7 @@ profdb_counts qc_check_all(const profdb *db, const char *what)
 	cr_assert_leq(samples, c.samples, "%s", what);
 	profdb_profile pr;
 	cr_assert_eq(profdb_profile_get(db, (uint32_t)c.profiles, &pr), -ENOENT);
+	check_views(db, &c, what);
 	return c;
 }
 

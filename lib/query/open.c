@@ -122,7 +122,8 @@ static int old_format(const char *what)
 static int finish(profdb **ret, const profdb__backend *be, void *impl, const profdb_options *o)
 {
 	profdb *db = calloc(1, sizeof *db);
-	if (!db) {
+	if (!db || profdb__views_new(&db->views) < 0) {
+		free(db);
 		be->close(impl);
 		return profdb__fail(-ENOMEM, "out of memory");
 	}
@@ -356,5 +357,6 @@ PROFDB_EXPORT void profdb_close(profdb *db)
 	if (!db)
 		return;
 	db->be->close(db->impl);
+	profdb__views_free(db->views);
 	free(db);
 }

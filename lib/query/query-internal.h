@@ -6,10 +6,16 @@
 
 #include "../core/backend-internal.h"
 
+/* The views materialised for a handle (views.c). */
+typedef struct profdb__views profdb__views;
+int profdb__views_new(profdb__views **out);
+void profdb__views_free(profdb__views *v);
+
 struct profdb {
 	const profdb__backend *be;
 	void *impl;                 /* the backend's handle */
 	profdb_options opts;        /* the caller's options, size-normalised */
+	profdb__views *views;       /* materialised views, kept until close */
 };
 
 /* The backends this build has, in detection order (registry.c). The list

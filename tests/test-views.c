@@ -1,0 +1,161 @@
+/* The common views (profdb_profile_view, profdb_context_view,
+ * profdb_trace_view) on every real sample of every format: the example
+ * consumer examples/view-fingerprint.c, which reads only views, must count
+ * and hash exactly what profdb_values_next and profdb_trace_at return.
+ * (qc_check_all, in tests/query-check.c, checks the same and more on every
+ * generated fixture.) Plus the views' own rules: errors, memory bound,
+ * stable memory. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "query-check.h"
+#ifdef HAVE_TEST_WRITER
+#include "writer.h"
+#endif
+
+#define VIEW_FINGERPRINT_NO_MAIN
+#include "../examples/view-fingerprint.c"
+
+TestSuite(views, .timeout = 600);
+
+static view_fingerprint by_cursor(const profdb *db)
+{
+	view_fingerprint f;
+	memset(&f, 0, sizeof f);
+	profdb_values *it;
+	profdb_entry e;
+	cr_assert_eq(profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it), 0, "%s", profdb_error_message());
+	int r;
+	while ((r = profdb_values_next(it, &e)) == 1) {
+		f.value_hash += vf_value_tuple(e.profile, e.context, e.metric, e.value);
+		f.values++;
+	}
+	cr_assert_eq(r, 0, "%s", profdb_error_message());
+	profdb_values_free(it);
+	int64_t np = profdb_profile_count(db);
+	for (int64_t p = 0; p < np; p++) {
+		int64_t len = profdb_trace_length(db, (uint32_t)p);
+		for (int64_t i = 0; i < len; i++) {
+			profdb_sample s;
+			cr_assert_eq(profdb_trace_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
+			f.sample_hash += vf_sample_tuple((uint32_t)p, s.time_ns, s.context);
+			f.samples++;
+		}
+	}
+	return f;
+}
+
+/* Every entry of a sample folder that opens: 1 if it matched, 0 if it is
+ * not a profile (README, reference CSVs). */
+static int check_one(const char *path)
+{
+	profdb *db;
+	if (profdb_open(&db, path, NULL) < 0)
+		return 0;
+	view_fingerprint v, c = by_cursor(db);
+	int r = view_fingerprint_of(db, &v);
+	cr_assert_eq(r, 0, "%s: %s", path, profdb_error_message());
+	cr_assert_eq(v.values, c.values, "%s: %" PRIu64 " values by view, %" PRIu64 " by cursor",
+	             path, v.values, c.values);
+	cr_assert_eq(v.value_hash, c.value_hash, "%s: values differ", path);
+	cr_assert_eq(v.samples, c.samples, "%s: samples %" PRIu64 " vs %" PRIu64, path, v.samples,
+	             c.samples);
+	cr_assert_eq(v.sample_hash, c.sample_hash, "%s: samples differ", path);
+	profdb_close(db);
+	return 1;
+}
+
+static void check_folder(const char *rel)
+{
+	char *root = tc_sample_path(rel);   /* skips when absent */
+	DIR *d = opendir(root);
+	cr_assert_not_null(d, "%s", root);
+	struct dirent *e;
+	int checked = 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", root, e->d_name);
+		checked += check_one(path);
+	}
+	closedir(d);
+	cr_assert_gt(checked, 0, "%s: no sample opened", root);
+	cr_log_info("%s: %d samples, views == cursor", rel, checked);
+	free(root);
+}
+
+Test(views, hpctoolkit_v4) { check_folder("hpctoolkit/v4"); }
+Test(views, hpctoolkit_devstage) { check_folder("hpctoolkit/v4-devstage"); }
+Test(views, hpctoolkit_prerelease) { check_folder("hpctoolkit/prerelease"); }
+Test(views, hpcrun) { check_folder("hpctoolkit/hpcrun"); }
+Test(views, cube) { check_folder("cube"); }
+/* Callgrind samples sit in nested folders, one file each. */
+static void check_files(const char *rel)
+{
+	free(tc_sample_path(rel));   /* skips when absent */
+	size_t n;
+	char **list = tc_list_files(rel, &n);
+	int checked = 0;
+	for (size_t i = 0; i < n; i++)
+		checked += check_one(list[i]);
+	tc_free_list(list);
+	cr_assert_gt(checked, 0, "%s: no sample opened", rel);
+	cr_log_info("%s: %d samples, views == cursor", rel, checked);
+}
+
+Test(views, callgrind_edge) { check_files("callgrind/edge"); }
+Test(views, callgrind_public) { check_files("callgrind/public"); }
+Test(views, callgrind_valgrind) { check_files("callgrind/valgrind"); }
+Test(views, callgrind_big) { check_files("callgrind/big"); }
+
+#ifdef HAVE_TEST_WRITER
+static profdb *open_cube(uint64_t max_memory)
+{
+	tw_blob *t = calloc(1, sizeof *t);   /* kept: the handle reads it until close */
+	cr_assert_eq(tw_cube_write(t, 0, NULL), 0);
+	profdb_input in = {"sample.cubex", t->data, t->size};
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.max_memory = max_memory;
+	profdb *db;
+	int r = profdb_open_inputs(&db, &in, 1, &o);
+	cr_assert_eq(r, 0, "%s", profdb_error_message());
+	return db;
+}
+
+/* Materialised views count against max_memory and stay put. */
+Test(views, materialised_memory_bound)
+{
+#ifndef PROFDB_HAVE_CUBE
+	cr_skip_test("built without the Cube reader");
+#endif
+	profdb *db = open_cube(0);
+	profdb_view i1, v1, i2, v2;
+	cr_assert_eq(profdb_profile_view(db, 0, &i1, &v1), 0);
+	cr_assert_gt(v1.count, 0);
+	cr_assert_eq(profdb_profile_view(db, 0, &i2, &v2), 0);
+	cr_assert_eq(v1.base, v2.base);
+	cr_assert_eq(profdb_context_view(db, UINT32_MAX - 1, &i2, &v2), -ENOENT);
+	cr_assert_eq(i2.count, 0);
+	cr_assert_eq(profdb_trace_view(db, 0, &v2), -ENOTSUP);
+	profdb_close(db);
+
+	/* A budget smaller than one profile's records. */
+	db = open_cube(4096);
+	int r = profdb_profile_view(db, 0, &i1, &v1);
+	if (r == 0)   /* the decoder's own tables fit; then a view must fit too */
+		cr_assert_leq((v1.count + i1.count) * 16, 4096);
+	else
+		cr_assert_eq(r, -EFBIG, "%d %s", r, profdb_error_message());
+	profdb_close(db);
+}
+#endif
+
+TC_MAIN

@@ -601,3 +601,32 @@ Test(core, grow_and_hindex)
 	free(keys);
 	cr_assert_neq(profdb__hash_bytes("ab", 2, 0), profdb__hash_bytes("ba", 2, 0));
 }
+
+/* ---- options (doc/CONVENTIONS.md, "Options") -------------------------------- */
+
+Test(core, options_validated)
+{
+	static const char text[] = "not a profile";
+	profdb_input input = {"x.txt", text, sizeof text - 1};
+	profdb *db;
+	struct {
+		profdb_options o;
+		unsigned char newer[16];   /* fields of a later version */
+	} big;
+	memset(&big, 0, sizeof big);
+	big.o = (profdb_options)PROFDB_OPTIONS_INIT;
+	/* The defaults pass the check: the input itself is then refused. */
+	cr_assert_eq(profdb_open_inputs(&db, &input, 1, &big.o), -EPROTONOSUPPORT);
+	big.o.size = 0;   /* forgot to set size: was silently "no options" */
+	cr_assert_eq(profdb_open_inputs(&db, &input, 1, &big.o), -EINVAL);
+	cr_assert(strstr(profdb_error_message(), "PROFDB_OPTIONS_INIT"));
+	big.o.size = sizeof big;   /* a newer caller; its unknown bytes are zero */
+	cr_assert_eq(profdb_open_inputs(&db, &input, 1, &big.o), -EPROTONOSUPPORT);
+	big.newer[3] = 1;          /* ... and now one of them is used */
+	cr_assert_eq(profdb_open_inputs(&db, &input, 1, &big.o), -EINVAL);
+	big.newer[3] = 0;
+	big.o.flags = 1u << 30;    /* a flag this version does not define */
+	cr_assert_eq(profdb_open_inputs(&db, &input, 1, &big.o), -EINVAL);
+	cr_assert(strstr(profdb_error_message(), "flags"));
+	cr_assert_eq(profdb_open(&db, "/nonexistent", &big.o), -EINVAL);
+}

@@ -76,7 +76,13 @@ int profdb__string(const profdb__input *in, uint64_t lo, uint64_t hi, uint64_t o
 
 void profdb__warn(const profdb_options *opts, const char *fmt, ...) PROFDB__PRINTF(2, 3);
 
-/* Copy caller options (size-checked, so a shorter old struct works). */
+/* Check caller options at a public open (@p fn names it in the message):
+ * -EINVAL when size < sizeof(size_t), when bytes past the fields this
+ * version knows are not zero, or when flags has an unknown bit
+ * (doc/CONVENTIONS.md, "Options"). NULL is fine. */
+int profdb__options_check(const profdb_options *o, const char *fn);
+
+/* Copy checked caller options (a shorter, older struct gets defaults). */
 void profdb__options_copy(profdb_options *dst, const profdb_options *src);
 
 /* ---- once: thread-safe lazy initialisation (once.c) ---------------------- */

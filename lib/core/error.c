@@ -1,6 +1,7 @@
 /* Per-thread error messages and warnings. Handles are shared between threads,
  * so error details cannot live in them: each thread has its own buffer. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,34 @@ void profdb__warn(const profdb_options *opts, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	opts->warn(buf, opts->warn_userdata);
+}
+
+/* Every PROFDB_OPEN_* flag this version defines. */
+#define KNOWN_FLAGS (PROFDB_OPEN_COPY | PROFDB_OPEN_POPULATE | PROFDB_OPEN_TOLERANT | \
+                     PROFDB_OPEN_FUNCTIONS_ONLY)
+
+int profdb__options_check(const profdb_options *o, const char *fn)
+{
+	if (!o)
+		return 0;
+	if (o->size < sizeof o->size)
+		return profdb__fail(-EINVAL, "%s: profdb_options.size is %zu; set it to "
+		                    "sizeof(profdb_options) or start from PROFDB_OPTIONS_INIT",
+		                    fn, o->size);
+	/* A newer caller's fields this version does not know must be unused. */
+	const unsigned char *b = (const unsigned char *)o;
+	for (size_t i = sizeof *o; i < o->size; i++)
+		if (b[i])
+			return profdb__fail(-EINVAL, "%s: profdb_options byte %zu is set, but this "
+			                    "version (%s) knows only the first %zu bytes", fn, i,
+			                    PROFDB_VERSION_STRING, sizeof *o);
+	uint32_t flags = 0;
+	if (o->size >= offsetof(profdb_options, flags) + sizeof flags)
+		flags = o->flags;
+	if (flags & ~(uint32_t)KNOWN_FLAGS)
+		return profdb__fail(-EINVAL, "%s: unknown option flags 0x%x", fn,
+		                    (unsigned)(flags & ~(uint32_t)KNOWN_FLAGS));
+	return 0;
 }
 
 void profdb__options_copy(profdb_options *dst, const profdb_options *src)

@@ -260,6 +260,9 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 		*ret = NULL;
 	if (!ret || !path)
 		return profdb__fail(-EINVAL, "profdb_open: NULL argument");
+	int rc = profdb__options_check(opts, "profdb_open");
+	if (rc < 0)
+		return rc;
 	if (stat(path, &st) < 0)
 		return profdb__fail(-errno, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
@@ -308,6 +311,9 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 	if (!ret || !inputs || n == 0)
 		return profdb__fail(-EINVAL, "profdb_open_inputs: %s",
 		                    n == 0 && ret && inputs ? "no inputs" : "NULL argument");
+	int rc = profdb__options_check(opts, "profdb_open_inputs");
+	if (rc < 0)
+		return rc;
 	const profdb__backend *chosen = NULL;
 	size_t chosen_at = 0;
 	for (size_t i = 0; i < n; i++) {

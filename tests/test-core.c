@@ -630,3 +630,40 @@ Test(core, options_validated)
 	cr_assert(strstr(profdb_error_message(), "flags"));
 	cr_assert_eq(profdb_open(&db, "/nonexistent", &big.o), -EINVAL);
 }
+
+/* ---- tolerant mode ------------------------------------------------------------ */
+
+static int warnings;
+static char last_warning[512];
+
+static void count_warning(const char *m, void *u)
+{
+	(void)u;
+	warnings++;
+	snprintf(last_warning, sizeof last_warning, "%s", m);
+}
+
+Test(core, tolerate)
+{
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.warn = count_warning;
+	atomic_bool warned = false;
+	warnings = 0;
+	profdb__fail(-EBADMSG, "unit.db: block 3 at offset 0x40: unsorted");
+	/* strict: the failure stands, nothing is reported */
+	cr_assert_eq(profdb__tolerate(&o, -EBADMSG, &warned, "profile %d", 3), -EBADMSG);
+	cr_assert_eq(warnings, 0);
+	o.flags = PROFDB_OPEN_TOLERANT;
+	cr_assert_eq(profdb__tolerate(&o, -EBADMSG, &warned, "profile %d", 3), 0);
+	cr_assert_eq(warnings, 1);
+	cr_assert(strstr(last_warning, "offset 0x40") && strstr(last_warning, "profile 3 reads as absent"),
+	          "%s", last_warning);
+	cr_assert_eq(profdb__tolerate(&o, -ENODATA, &warned, "profile %d", 3), 0);
+	cr_assert_eq(warnings, 1);   /* once per block */
+	cr_assert_eq(profdb__tolerate(&o, -ENODATA, NULL, "trace %d", 1), 0);
+	cr_assert_eq(warnings, 2);
+	/* not damage: resources and arguments fail in tolerant mode too */
+	cr_assert_eq(profdb__tolerate(&o, -ENOMEM, NULL, "profile %d", 3), -ENOMEM);
+	cr_assert_eq(profdb__tolerate(&o, -EINVAL, NULL, "profile %d", 3), -EINVAL);
+	cr_assert_eq(warnings, 2);
+}

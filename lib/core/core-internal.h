@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,15 @@ int profdb__string(const profdb__input *in, uint64_t lo, uint64_t hi, uint64_t o
 /* ---- warnings ------------------------------------------------------------ */
 
 void profdb__warn(const profdb_options *opts, const char *fmt, ...) PROFDB__PRINTF(2, 3);
+
+/* Tolerant mode (PROFDB_OPEN_TOLERANT): a damaged block -- @p r is
+ * -EBADMSG or -ENODATA -- is reported through the warn callback (the
+ * calling thread's message, then "(tolerant mode: <what> reads as
+ * absent)") and 0 is returned, so the caller reads the block as absent.
+ * Any other code, or strict mode, returns @p r unchanged. @p warned (may be
+ * NULL) makes the warning once per block. */
+int profdb__tolerate(const profdb_options *opts, int r, atomic_bool *warned,
+                     const char *what, ...) PROFDB__PRINTF(4, 5);
 
 /* Check caller options at a public open (@p fn names it in the message):
  * -EINVAL when size < sizeof(size_t), when bytes past the fields this

@@ -58,6 +58,22 @@ void profdb__warn(const profdb_options *opts, const char *fmt, ...)
 	opts->warn(buf, opts->warn_userdata);
 }
 
+int profdb__tolerate(const profdb_options *opts, int r, atomic_bool *warned,
+                     const char *what, ...)
+{
+	if (!opts || !(opts->flags & PROFDB_OPEN_TOLERANT) || (r != -EBADMSG && r != -ENODATA))
+		return r;
+	if (warned && atomic_exchange(warned, true))
+		return 0;
+	char block[160];
+	va_list ap;
+	va_start(ap, what);
+	vsnprintf(block, sizeof block, what, ap);
+	va_end(ap);
+	profdb__warn(opts, "%s (tolerant mode: %s reads as absent)", profdb__message(), block);
+	return 0;
+}
+
 /* Every PROFDB_OPEN_* flag this version defines. */
 #define KNOWN_FLAGS (PROFDB_OPEN_COPY | PROFDB_OPEN_POPULATE | PROFDB_OPEN_TOLERANT | \
                      PROFDB_OPEN_FUNCTIONS_ONLY)

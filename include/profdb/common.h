@@ -254,15 +254,29 @@ static inline unsigned profdb_field_size(unsigned type)
 	     : type == PROFDB_FIELD_NONE ? 0u : 8u;
 }
 
-/** The unsigned integer of @p size bytes at @p p in the given byte order.
+/** The unsigned integer of @p size bytes (2, 4 or 8; other sizes read as
+ *  0) at @p p in the given byte order. Each size is its own constant-size
+ *  expression, which compilers turn into one load (and a byte swap).
  *  @since 0.9 */
 static inline uint64_t profdb_load_uint(const unsigned char *p, unsigned size, int big_endian)
 {
-	uint64_t x = 0;
-	unsigned k;
-	for (k = 0; k < size; k++)
-		x |= PROFDB__CAST(uint64_t, p[big_endian ? size - 1 - k : k]) << (8 * k);
-	return x;
+#define PROFDB__B(i) PROFDB__CAST(uint64_t, p[i])
+	switch (size) {
+	case 2:
+		return big_endian ? PROFDB__B(0) << 8 | PROFDB__B(1) : PROFDB__B(1) << 8 | PROFDB__B(0);
+	case 4:
+		return big_endian ? PROFDB__B(0) << 24 | PROFDB__B(1) << 16 | PROFDB__B(2) << 8 | PROFDB__B(3)
+		                  : PROFDB__B(3) << 24 | PROFDB__B(2) << 16 | PROFDB__B(1) << 8 | PROFDB__B(0);
+	case 8:
+		return big_endian
+		     ? PROFDB__B(0) << 56 | PROFDB__B(1) << 48 | PROFDB__B(2) << 40 | PROFDB__B(3) << 32 |
+		       PROFDB__B(4) << 24 | PROFDB__B(5) << 16 | PROFDB__B(6) << 8 | PROFDB__B(7)
+		     : PROFDB__B(7) << 56 | PROFDB__B(6) << 48 | PROFDB__B(5) << 40 | PROFDB__B(4) << 32 |
+		       PROFDB__B(3) << 24 | PROFDB__B(2) << 16 | PROFDB__B(1) << 8 | PROFDB__B(0);
+	default:
+		return 0;
+	}
+#undef PROFDB__B
 }
 
 /** The key of record @p i (i < count; not checked). @since 0.9 */

@@ -67,7 +67,7 @@ static int classify(const unsigned char *p, uint64_t size)
 static int check_db(profdb_hpctkpre *db, int f)
 {
 	const profdb__input *in = &db->in[f];
-	if (in->size < 0x18 || memcmp(in->base, files[f].magic, 16) != 0) {
+	if (in->size < 0x18 || memcmp(in->base, files[f].magic, PRE_DB_MAGIC_SIZE) != 0) {
 		if (in->size >= 16 && memcmp(in->base, "HPCTOOLKIT", 10) == 0)
 			return profdb__fail(-EPROTONOSUPPORT,
 			                    "%s: an HPCToolkit 4.0 file (magic \"%.14s\"), not a "
@@ -80,7 +80,7 @@ static int check_db(profdb_hpctkpre *db, int f)
 		return profdb__fail(-ENODATA, "%s: %" PRIu64 " bytes is too short for a header",
 		                    in->name, in->size);
 	}
-	uint8_t major = in->base[16], minor = in->base[17];
+	uint8_t major = pre_db_major(in->base), minor = pre_db_minor(in->base);
 	/* Real files say 1.0; the pre-release document says 4.0 for the same
 	 * layout. Anything else is a layout we have never seen. */
 	if (major != 1 && major != 4)
@@ -165,7 +165,7 @@ static profdb_hpctkpre *alloc_db(const profdb_options *opts)
 	if (!db)
 		return NULL;
 	profdb__options_copy(&db->opts, opts);
-	atomic_init(&db->warned_zero_cct, 0);
+	atomic_init(&db->warned_zero_cct, false);
 	return db;
 }
 
@@ -182,8 +182,8 @@ PROFDB_EXPORT void profdb_hpctkpre_close(profdb_hpctkpre *db)
 	for (int t = 0; t < PROFDB_HPCTKPRE_NTABLES; t++)
 		free(db->tab[t]);
 	free(db->nodes);
-	free(db->by_id);
-	free(db->metric_by_id);
+	free(db->node_keys);
+	free(db->metric_keys);
 	free((void *)db->profile_ok);
 	free((void *)db->ctx_ok);
 	free((void *)db->trace_ok);
@@ -324,23 +324,25 @@ PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
 }
 
 PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
-                                           const profdb_blob blobs[PROFDB_HPCTKPRE_NFILES],
+                                           const profdb_input files_in[PROFDB_HPCTKPRE_NFILES],
                                            const profdb_options *opts)
 {
 	if (ret)
 		*ret = NULL;
-	if (!ret || !blobs)
+	if (!ret || !files_in)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_open_mem: NULL argument");
 	profdb_hpctkpre *db = alloc_db(opts);
 	if (!db)
 		return profdb__fail(-ENOMEM, "out of memory");
 	for (int f = 0; f < PRE_NFILES; f++) {
-		if (!blobs[f].data)
+		const profdb_input *in = &files_in[f];
+		if (!in->data)
 			continue;
-		const char *name = files[f].file;
-		if (f == PRE_META && blobs[f].size >= 16 && memcmp(blobs[f].data, DRAFT_MAGIC, 16) == 0)
+		const char *name = in->name ? in->name : files[f].file;
+		if (!in->name && f == PRE_META && in->size >= 16 &&
+		    memcmp(in->data, DRAFT_MAGIC, 16) == 0)
 			name = "meta.db";
-		profdb__input_mem(&db->in[f], blobs[f].data, blobs[f].size, name);
+		profdb__input_mem(&db->in[f], in->data, in->size, name);
 		db->present[f] = 1;
 	}
 	int r = finish_open(db);
@@ -355,27 +357,23 @@ PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
 PROFDB_EXPORT int profdb_hpctkpre_version(const profdb_hpctkpre *db, profdb_hpctkpre_file which,
                                           uint8_t *major, uint8_t *minor)
 {
-	if (!db || (unsigned)which >= PRE_NFILES)
+	if (!db || !major || !minor || (unsigned)which >= PRE_NFILES)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_version: bad argument");
+	*major = *minor = 0;
 	int r = profdb__hpctkpre_require(db, which);
 	if (r < 0)
 		return r;
 	unsigned ma = 0, mi = 0;
-	if ((int)which != PRE_META) {
-		ma = db->in[which].base[16];
-		mi = db->in[which].base[17];
-	} else if (db->meta_kind == PROFDB_HPCTKPRE_META_DRAFT) {
-		ma = db->in[PRE_META].base[16];
-		mi = db->in[PRE_META].base[17];
+	if ((int)which != PRE_META || db->meta_kind == PROFDB_HPCTKPRE_META_DRAFT) {
+		ma = pre_db_major(db->in[which].base);   /* same place in the draft meta.db */
+		mi = pre_db_minor(db->in[which].base);
 	} else if (db->meta_version) {
 		/* "4.0": parsed leniently; anything else reads as 0.0 */
 		if (sscanf(db->meta_version, "%3u.%3u", &ma, &mi) < 1)
 			ma = mi = 0;
 	}
-	if (major)
-		*major = (uint8_t)ma;
-	if (minor)
-		*minor = (uint8_t)mi;
+	*major = (uint8_t)ma;
+	*minor = (uint8_t)mi;
 	return 0;
 }
 
@@ -385,7 +383,7 @@ PROFDB_EXPORT int profdb_hpctkpre_get_info(const profdb_hpctkpre *db, profdb_hpc
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_get_info: NULL argument");
 	memset(out, 0, sizeof *out);
 	out->meta_kind = db->meta_kind;
-	out->title = db->title ? db->title : "";
+	out->title = profdb__hpctkpre_str(db->title);
 	out->n_metrics = db->n_metrics;
 	out->n_contexts = db->n_nodes;
 	out->n_profiles = db->n_profiles;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "core/backend-internal.h"
 #include "../fuzz/drive-hpctkpre.h"
 #include "profdb/profdb.h"
 #include "writer.h"
@@ -443,6 +444,41 @@ Test(hpctkpre, layout_variants)
 	make_sample(&s);
 	memcpy(s.b[0].data, "HPCTOOLKITprof\x04\x00", 16);
 	expect_err(open_set(&s, &db, NULL), -EPROTONOSUPPORT, "4.0");
+	drop(&s);
+}
+
+/* The backend's trace_view is the trace.db line itself (zero-copy), and
+ * holds exactly what trace_at returns; a profile without a line gets an
+ * empty view. */
+Test(hpctkpre, backend_trace_view_zero_copy)
+{
+	set s;
+	make_sample(&s);
+	static const char *const names[4] = {"profile.db", "cct.db", "trace.db", "experiment.xml"};
+	profdb_input in[4];
+	for (int k = 0; k < 4; k++)
+		in[k] = (profdb_input){names[k], s.b[k].data, s.b[k].size};
+	const profdb__backend *be = &profdb__hpctkpre_backend;
+	void *impl;
+	cr_assert_eq(be->open_inputs(&impl, in, 4, NULL), 0, "%s", profdb_error_message());
+	profdb_view v;
+	cr_assert_eq(be->trace_view(impl, 1, &v), 0);
+	cr_assert_eq(v.count, 4);
+	cr_assert(v.base >= s.b[2].data && v.base + v.count * v.stride <= s.b[2].data + s.b[2].size,
+	          "the view points into trace.db");
+	cr_assert_eq((int64_t)v.count, be->trace_length(impl, 1));
+	PROFDB_VIEW_FOREACH(&v, i) {
+		profdb_sample smp;
+		cr_assert_eq(be->trace_at(impl, 1, i, &smp), 0);
+		cr_assert_eq(profdb_view_key(&v, i), smp.time_ns);
+		cr_assert_eq(profdb_view_value(&v, i).as.u64, smp.context);
+	}
+	uint64_t ix;
+	cr_assert_eq(be->trace_seek(impl, 1, TW_PRE_T0 + 1500, &ix), 0);
+	cr_assert_eq(ix, 1, "seek is the lower bound");
+	cr_assert_eq(be->trace_view(impl, 0, &v), 0);   /* the summary has no line */
+	cr_assert(v.count == 0 && v.base == NULL && v.key_type == PROFDB_FIELD_U64);
+	be->close(impl);
 	drop(&s);
 }
 

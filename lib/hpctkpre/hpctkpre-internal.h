@@ -118,12 +118,18 @@ int profdb__hpctkpre_node_index(const profdb_hpctkpre *db, int64_t id, uint32_t 
 /* The value of (key1, key2) in a validated plane: 1 and *value, or 0. */
 int profdb__hpctkpre_plane_lookup(const profdb_view *index, const profdb_view *values,
                                   uint32_t key1, uint32_t key2, double *value);
+/* A big-endian view of @p count records (base NULL when count is 0). */
+profdb_view profdb__hpctkpre_view(const unsigned char *base, uint64_t count, unsigned stride,
+                                  unsigned key_offset, unsigned key_size, unsigned value_offset,
+                                  profdb_field value_type);
+/* The view of @p n trace samples from @p e (empty, with its layout, for 0). */
+static inline profdb_view profdb__hpctkpre_samples(const unsigned char *e, uint64_t n)
+{
+	return profdb__hpctkpre_view(e, n, PRE_SAMPLE, PRE_SAMPLE_TIME, 8, PRE_SAMPLE_CTX,
+	                             PROFDB_FIELD_U32);
+}
 /* Strings handed out: {"", 0} for NULL. */
 profdb_str profdb__hpctkpre_str(const char *s);
-/* values.c / trace.c: open-time header checks */
-int profdb__hpctkpre_profile_open(profdb_hpctkpre *db);
-int profdb__hpctkpre_cct_open(profdb_hpctkpre *db);
-int profdb__hpctkpre_trace_open(profdb_hpctkpre *db);
 
 /* Section [off, off + size) of file @p in after a header of @p header bytes. */
 int profdb__hpctkpre_section(const profdb__input *in, uint64_t header, uint64_t off,

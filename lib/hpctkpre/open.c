@@ -51,6 +51,78 @@ int profdb__hpctkpre_section(const profdb__input *in, uint64_t header, uint64_t 
 	return profdb__range(in, off, size, what, NULL);
 }
 
+/* The header of each .db file (doc/FORMATS.md, "Layout as read"): a count
+ * at 0x12, the section count at 0x16 and the first section, which holds
+ * count fixed-size records. */
+static const struct db_header {
+	const char *what;        /* the header, in messages */
+	uint64_t size;           /* bytes the header has */
+	unsigned min_sec;
+	uint32_t rec;            /* record size of the first section */
+	const char *items, *array, *section, *sections;
+} headers[PRE_META] = {
+	[PRE_PROFILE] = {"profile.db header", PRE_PROFILE_HDR_SIZE, 2, PRE_PI_SIZE, "profiles",
+	                 "profile info array", "Profile Info section",
+	                 "profile infos, identifier tuples"},
+	[PRE_CCT] = {"cct.db header", PRE_CCT_HDR_SIZE, 1, PRE_CI_SIZE, "contexts",
+	             "context info array", "Context Info section", "context infos"},
+	[PRE_TRACE] = {"trace.db header", PRE_TRACE_HDR_SIZE, 1, PRE_TH_SIZE, "traces",
+	               "trace header array", "Trace Header section", "trace headers"},
+};
+
+/* Header of .db file @p f: *count and the first section's offset, after
+ * checking that the section holds count records inside the file. */
+static int db_header(const profdb_hpctkpre *db, int f, const unsigned char **h,
+                     uint32_t *count, uint64_t *off)
+{
+	const struct db_header *k = &headers[f];
+	const profdb__input *in = &db->in[f];
+	uint64_t need;
+	int r = profdb__range(in, 0, k->size, k->what, h);
+	if (r < 0)
+		return r;
+	*count = pre_db_count(*h);
+	*off = pre_db_sec_off(*h, 0);
+	uint64_t size = pre_db_sec_size(*h, 0);
+	uint16_t nsec = pre_db_num_sec(*h);
+	if (nsec < k->min_sec)
+		return profdb__fail(-EBADMSG, "%s: header at 0x16 lists %u sections, %s needs %u (%s)",
+		                    in->name, nsec, files[f].file, k->min_sec, k->sections);
+	if ((r = profdb__mul(in, *count, k->rec, k->array, &need)) < 0)
+		return r;
+	if (need > size)
+		return profdb__fail(-EBADMSG, "%s: %" PRIu32 " %s (0x12) need %" PRIu64 " bytes but "
+		                    "the %s (0x18) has %" PRIu64, in->name, *count, k->items, need,
+		                    k->section, size);
+	return profdb__hpctkpre_section(in, k->size, *off, size, k->section);
+}
+
+/* The section tables of the present .db files. */
+static int read_headers(profdb_hpctkpre *db)
+{
+	const unsigned char *h;
+	int r;
+	if (db->present[PRE_PROFILE]) {
+		if ((r = db_header(db, PRE_PROFILE, &h, &db->n_profiles, &db->pi_off)) < 0)
+			return r;
+		db->idt_off = pre_db_sec_off(h, 1);
+		db->idt_size = pre_db_sec_size(h, 1);
+		if ((r = profdb__hpctkpre_section(&db->in[PRE_PROFILE], PRE_PROFILE_HDR_SIZE,
+		                                  db->idt_off, db->idt_size,
+		                                  "Identifier Tuple section")) < 0)
+			return r;
+	}
+	if (db->present[PRE_CCT] && (r = db_header(db, PRE_CCT, &h, &db->n_ctx, &db->ci_off)) < 0)
+		return r;
+	if (db->present[PRE_TRACE]) {
+		if ((r = db_header(db, PRE_TRACE, &h, &db->n_traces, &db->th_off)) < 0)
+			return r;
+		db->min_time = pre_trace_min_ts(h);
+		db->max_time = pre_trace_max_ts(h);
+	}
+	return 0;
+}
+
 /* Which .db file a buffer is, from its magic: PRE_* or -1. */
 static int classify(const unsigned char *p, uint64_t size)
 {
@@ -135,11 +207,7 @@ static int finish_open(profdb_hpctkpre *db)
 	}
 	if (!any)
 		return profdb__fail(-ENOENT, "no pre-release HPCToolkit file given");
-	if (db->present[PRE_PROFILE] && (r = profdb__hpctkpre_profile_open(db)) < 0)
-		return r;
-	if (db->present[PRE_CCT] && (r = profdb__hpctkpre_cct_open(db)) < 0)
-		return r;
-	if (db->present[PRE_TRACE] && (r = profdb__hpctkpre_trace_open(db)) < 0)
+	if ((r = read_headers(db)) < 0)
 		return r;
 	if (db->meta_kind == PROFDB_HPCTKPRE_META_XML && (r = profdb__hpctkpre_xml_parse(db)) < 0)
 		return r;

@@ -476,12 +476,7 @@ static int trace_of(const pq *q, uint32_t p, profdb_hpctkpre_trace *out)
 			return 1;
 	}
 	memset(out, 0, sizeof *out);
-	out->samples.stride = PRE_SAMPLE;
-	out->samples.key_offset = PRE_SAMPLE_TIME;
-	out->samples.key_type = PROFDB_FIELD_U64;
-	out->samples.value_offset = PRE_SAMPLE_CTX;
-	out->samples.value_type = PROFDB_FIELD_U32;
-	out->samples.big_endian = 1;
+	out->samples = profdb__hpctkpre_samples(NULL, 0);
 	return 0;
 }
 

@@ -8,48 +8,6 @@
 
 #include "hpctkpre-internal.h"
 
-int profdb__hpctkpre_trace_open(profdb_hpctkpre *db)
-{
-	const profdb__input *in = &db->in[PRE_TRACE];
-	const unsigned char *h;
-	uint64_t need;
-	int r = profdb__range(in, 0, PRE_TRACE_HDR_SIZE, "trace.db header", &h);
-	if (r < 0)
-		return r;
-	db->n_traces = pre_db_count(h);
-	uint16_t nsec = pre_db_num_sec(h);
-	uint64_t size = pre_db_sec_size(h, 0);
-	db->th_off = pre_db_sec_off(h, 0);
-	db->min_time = pre_trace_min_ts(h);
-	db->max_time = pre_trace_max_ts(h);
-	if (nsec < 1)
-		return profdb__fail(-EBADMSG, "%s: header at 0x16 lists no section", in->name);
-	if ((r = profdb__mul(in, db->n_traces, PRE_TH_SIZE, "trace header array", &need)) < 0)
-		return r;
-	if (need > size)
-		return profdb__fail(-EBADMSG, "%s: %" PRIu32 " traces (0x12) need %" PRIu64
-		                    " bytes but the Trace Header section (0x18) has %" PRIu64,
-		                    in->name, db->n_traces, need, size);
-	return profdb__hpctkpre_section(in, PRE_TRACE_HDR_SIZE, db->th_off, size,
-	                                "Trace Header section");
-}
-
-/* The view of @p n samples from @p e (NULL and 0 for an empty line). */
-static profdb_view samples(const unsigned char *e, uint64_t n)
-{
-	profdb_view v;
-	memset(&v, 0, sizeof v);
-	v.base = n ? e : NULL;
-	v.count = n;
-	v.stride = PRE_SAMPLE;
-	v.key_offset = PRE_SAMPLE_TIME;
-	v.key_type = PROFDB_FIELD_U64;
-	v.value_offset = PRE_SAMPLE_CTX;
-	v.value_type = PROFDB_FIELD_U32;
-	v.big_endian = 1;
-	return v;
-}
-
 static int line_check(const profdb_hpctkpre *db, uint64_t at, uint64_t start, uint64_t end,
                       uint32_t prof, const unsigned char **out)
 {
@@ -83,7 +41,7 @@ PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t i
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_trace_at: NULL output");
 	memset(out, 0, sizeof *out);
-	out->samples = samples(NULL, 0);
+	out->samples = profdb__hpctkpre_samples(NULL, 0);
 	int r = profdb__hpctkpre_require(db, PRE_TRACE);
 	if (r < 0)
 		return r;
@@ -102,7 +60,7 @@ PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t i
 	if (start == end)
 		return 0;
 	if (atomic_load_explicit(&db->trace_ok[i], memory_order_acquire)) {
-		out->samples = samples(in->base + start, (end - start) / PRE_SAMPLE);
+		out->samples = profdb__hpctkpre_samples(in->base + start, (end - start) / PRE_SAMPLE);
 		return 0;
 	}
 	if ((r = line_check(db, at, start, end, out->profile, &e)) < 0) {
@@ -112,6 +70,6 @@ PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t i
 		return 0;
 	}
 	atomic_store_explicit(&db->trace_ok[i], 1, memory_order_release);
-	out->samples = samples(e, (end - start) / PRE_SAMPLE);
+	out->samples = profdb__hpctkpre_samples(e, (end - start) / PRE_SAMPLE);
 	return 0;
 }

@@ -10,63 +10,6 @@
 
 #include "hpctkpre-internal.h"
 
-/* ---- open-time checks ----------------------------------------------------- */
-
-int profdb__hpctkpre_profile_open(profdb_hpctkpre *db)
-{
-	const profdb__input *in = &db->in[PRE_PROFILE];
-	const unsigned char *h;
-	uint64_t need;
-	int r = profdb__range(in, 0, PRE_PROFILE_HDR_SIZE, "profile.db header", &h);
-	if (r < 0)
-		return r;
-	db->n_profiles = pre_db_count(h);
-	uint16_t nsec = pre_db_num_sec(h);
-	uint64_t pi_size = pre_db_sec_size(h, 0), idt_size = pre_db_sec_size(h, 1);
-	db->pi_off = pre_db_sec_off(h, 0);
-	db->idt_off = pre_db_sec_off(h, 1);
-	db->idt_size = idt_size;
-	if (nsec < 2)
-		return profdb__fail(-EBADMSG, "%s: header at 0x16 lists %u sections, profile.db "
-		                    "needs 2 (profile infos, identifier tuples)", in->name, nsec);
-	if ((r = profdb__mul(in, db->n_profiles, PRE_PI_SIZE, "profile info array", &need)) < 0)
-		return r;
-	if (need > pi_size)
-		return profdb__fail(-EBADMSG, "%s: %" PRIu32 " profiles (0x12) need %" PRIu64
-		                    " bytes but the Profile Info section (0x18) has %" PRIu64,
-		                    in->name, db->n_profiles, need, pi_size);
-	if ((r = profdb__hpctkpre_section(in, PRE_PROFILE_HDR_SIZE, db->pi_off, pi_size,
-	                                  "Profile Info section")) < 0 ||
-	    (r = profdb__hpctkpre_section(in, PRE_PROFILE_HDR_SIZE, db->idt_off, idt_size,
-	                                  "Identifier Tuple section")) < 0)
-		return r;
-	return 0;
-}
-
-int profdb__hpctkpre_cct_open(profdb_hpctkpre *db)
-{
-	const profdb__input *in = &db->in[PRE_CCT];
-	const unsigned char *h;
-	uint64_t need;
-	int r = profdb__range(in, 0, PRE_CCT_HDR_SIZE, "cct.db header", &h);
-	if (r < 0)
-		return r;
-	db->n_ctx = pre_db_count(h);
-	uint16_t nsec = pre_db_num_sec(h);
-	uint64_t size = pre_db_sec_size(h, 0);
-	db->ci_off = pre_db_sec_off(h, 0);
-	if (nsec < 1)
-		return profdb__fail(-EBADMSG, "%s: header at 0x16 lists no section", in->name);
-	if ((r = profdb__mul(in, db->n_ctx, PRE_CI_SIZE, "context info array", &need)) < 0)
-		return r;
-	if (need > size)
-		return profdb__fail(-EBADMSG, "%s: %" PRIu32 " contexts (0x12) need %" PRIu64
-		                    " bytes but the Context Info section (0x18) has %" PRIu64,
-		                    in->name, db->n_ctx, need, size);
-	return profdb__hpctkpre_section(in, PRE_CCT_HDR_SIZE, db->ci_off, size,
-	                                "Context Info section");
-}
-
 /* ---- planes ---------------------------------------------------------------- */
 
 static uint32_t key_at(const unsigned char *p, unsigned size)
@@ -83,29 +26,33 @@ typedef struct block {
 	uint32_t end_key;
 } block;
 
-/* The two views of block @p b whose records start at @p val and @p idx
- * (the index view leaves out the end pair). */
+profdb_view profdb__hpctkpre_view(const unsigned char *base, uint64_t count, unsigned stride,
+                                  unsigned key_offset, unsigned key_size, unsigned value_offset,
+                                  profdb_field value_type)
+{
+	profdb_view v;
+	memset(&v, 0, sizeof v);
+	v.base = count ? base : NULL;
+	v.count = count;
+	v.stride = stride;
+	v.key_offset = (uint8_t)key_offset;
+	v.key_type = key_size == 2 ? PROFDB_FIELD_U16 : key_size == 4 ? PROFDB_FIELD_U32
+	                                                              : PROFDB_FIELD_U64;
+	v.value_offset = (uint8_t)value_offset;
+	v.value_type = (uint8_t)value_type;
+	v.big_endian = 1;
+	return v;
+}
+
+/* The two views of block @p b whose records start at @p val and @p idx:
+ * values {f64, key}, index {key, u64 start} without the end pair. */
 static void views(const block *b, const unsigned char *val, const unsigned char *idx,
                   profdb_view *index, profdb_view *values)
 {
-	memset(values, 0, sizeof *values);
-	values->base = b->n_val ? val : NULL;
-	values->count = b->n_val;
-	values->stride = b->val_key + 8u;
-	values->key_offset = 8;
-	values->key_type = b->val_key == 2 ? PROFDB_FIELD_U16 : PROFDB_FIELD_U32;
-	values->value_offset = 0;
-	values->value_type = PROFDB_FIELD_F64;
-	values->big_endian = 1;
-	memset(index, 0, sizeof *index);
-	index->base = b->n_idx ? idx : NULL;
-	index->count = b->n_idx;
-	index->stride = b->idx_key + 8u;
-	index->key_offset = 0;
-	index->key_type = b->idx_key == 2 ? PROFDB_FIELD_U16 : PROFDB_FIELD_U32;
-	index->value_offset = (uint8_t)b->idx_key;
-	index->value_type = PROFDB_FIELD_U64;
-	index->big_endian = 1;
+	*values = profdb__hpctkpre_view(val, b->n_val, b->val_key + 8u, 8, b->val_key, 0,
+	                                PROFDB_FIELD_F64);
+	*index = profdb__hpctkpre_view(idx, b->n_idx, b->idx_key + 8u, 0, b->idx_key, b->idx_key,
+	                               PROFDB_FIELD_U64);
 }
 
 /* The end pair (marker, n_val) closes the index. */
@@ -295,9 +242,10 @@ PROFDB_EXPORT int profdb_hpctkpre_profile_view(const profdb_hpctkpre *db, uint32
 	int r = outputs(index, values, "profdb_hpctkpre_profile_view");
 	if (r < 0 || (r = profile_record(db, i, &p)) < 0)
 		return r;
-	block b = {"profile value block", db->pi_off + (uint64_t)i * PRE_PI_SIZE,
-	           pre_pi_block_off(p), pre_pi_num_vals(p), pre_pi_num_nzctxs(p),
-	           PRE_PVAL - 8, PRE_PIDX - 8, PRE_PEND};
+	block b = {.what = "profile value block", .info = db->pi_off + (uint64_t)i * PRE_PI_SIZE,
+	           .off = pre_pi_block_off(p), .n_val = pre_pi_num_vals(p),
+	           .n_idx = pre_pi_num_nzctxs(p), .val_key = PRE_PVAL - PRE_PVAL_METRIC,
+	           .idx_key = PRE_PIDX_START, .end_key = PRE_PEND};
 	return plane_of(db, PRE_PROFILE, &db->profile_ok[i], &b, index, values);
 }
 
@@ -331,8 +279,10 @@ PROFDB_EXPORT int profdb_hpctkpre_context_view(const profdb_hpctkpre *db, uint32
 	uint64_t at = db->ci_off + (uint64_t)ctx * PRE_CI_SIZE;
 	if ((r = profdb__range(in, at, PRE_CI_SIZE, "context info", &p)) < 0)
 		return r;
-	block b = {"context value block", at, pre_ci_block_off(p), pre_ci_num_vals(p),
-	           pre_ci_num_nzmids(p), PRE_CVAL - 8, PRE_CIDX - 8, PRE_CEND};
+	block b = {.what = "context value block", .info = at, .off = pre_ci_block_off(p),
+	           .n_val = pre_ci_num_vals(p), .n_idx = pre_ci_num_nzmids(p),
+	           .val_key = PRE_CVAL - PRE_CVAL_PROFILE, .idx_key = PRE_CIDX_START,
+	           .end_key = PRE_CEND};
 	block empty = b;
 	empty.n_val = empty.n_idx = 0;
 	views(&empty, NULL, NULL, index, values);

@@ -169,63 +169,78 @@ static int add_metric(draft *d, size_t *cap, const pre_metric *m)
 	return 0;
 }
 
+/* A packed record at *at: a fixed head of @p head bytes (*p), then a
+ * NUL-terminated string (*str); *at moves past both. */
+static int packed(const draft *d, uint64_t *at, uint64_t hi, unsigned head, const char *what,
+                  const unsigned char **p, const char **str)
+{
+	int r = profdb__span(d->in, *at, hi, *at, head, what, p);
+	if (r < 0 || (r = profdb__string(d->in, *at + head, hi, *at + head, what, str)) < 0)
+		return r;
+	*at += head + strlen(*str) + 1;
+	return 0;
+}
+
+/* One propagation scope of metric @p name at *at: its raw id as a
+ * thread-profile metric, each summary as a summary metric. */
+static int scope(draft *d, uint64_t *at, uint64_t hi, const char *name, size_t *cap,
+                 uint32_t *exec, uint32_t *func)
+{
+	const unsigned char *p;
+	const char *scope_name, *formula;
+	int r = packed(d, at, hi, PRE_SCOPE_HEAD, "propagation scope", &p, &scope_name);
+	if (r < 0)
+		return r;
+	uint16_t nsum = pre_scope_num_summaries(p);
+	pre_metric m = {.id = pre_scope_raw_id(p), .is_summary = 0, .name = name,
+	                .inclusive = -1, .partner = PROFDB_NONE, .formula = "",
+	                .formula_type = scope_name, .units = "", .combine = 0, .show = 1};
+	if (strcmp(scope_name, "execution") == 0) {
+		m.inclusive = 1;
+		*exec = d->db->n_metrics;
+	} else if (strcmp(scope_name, "function") == 0) {
+		m.inclusive = 0;
+		*func = d->db->n_metrics;
+	}
+	if ((r = add_metric(d, cap, &m)) < 0)
+		return r;
+	for (uint16_t q = 0; q < nsum; q++) {
+		if ((r = packed(d, at, hi, PRE_SUMMARY_HEAD, "summary", &p, &formula)) < 0)
+			return r;
+		pre_metric sm = m;
+		sm.id = pre_summary_id(p);
+		sm.is_summary = 1;
+		sm.formula = formula;
+		sm.combine = pre_summary_combine(p);
+		if ((r = add_metric(d, cap, &sm)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Metric section: u32 count, then packed variable-length specifications. */
 static int metrics(draft *d)
 {
 	const sec *s = &d->s[S_METRIC];
-	const profdb__input *in = d->in;
 	uint64_t at = s->off, hi = s->off + s->size;
 	const unsigned char *p;
 	size_t cap = 0;
 	int r;
 	if (s->size == 0)
 		return 0;
-	if ((r = profdb__span(in, at, hi, at, 4, "metric count", &p)) < 0)
+	if ((r = profdb__span(d->in, at, hi, at, 4, "metric count", &p)) < 0)
 		return r;
 	uint32_t n = profdb__be32(p);
 	at += 4;
 	for (uint32_t k = 0; k < n; k++) {
 		const char *name;
-		if ((r = profdb__span(in, at, hi, at, 2, "metric", &p)) < 0 ||
-		    (r = profdb__string(in, at + 2, hi, at + 2, "metric name", &name)) < 0)
+		if ((r = packed(d, &at, hi, PRE_METRIC_HEAD, "metric", &p, &name)) < 0)
 			return r;
-		uint16_t nscopes = profdb__be16(p);
-		at += 2 + strlen(name) + 1;
+		uint16_t nscopes = pre_metric_num_scopes(p);
 		uint32_t exec = PROFDB_NONE, func = PROFDB_NONE;
-		for (uint16_t j = 0; j < nscopes; j++) {
-			const char *scope;
-			if ((r = profdb__span(in, at, hi, at, 4, "propagation scope", &p)) < 0 ||
-			    (r = profdb__string(in, at + 4, hi, at + 4, "scope name", &scope)) < 0)
+		for (uint16_t j = 0; j < nscopes; j++)
+			if ((r = scope(d, &at, hi, name, &cap, &exec, &func)) < 0)
 				return r;
-			uint16_t raw = profdb__be16(p), nsum = profdb__be16(p + 2);
-			at += 4 + strlen(scope) + 1;
-			pre_metric m = {.id = raw, .is_summary = 0, .name = name, .inclusive = -1,
-			                .partner = PROFDB_NONE, .formula = "", .formula_type = scope,
-			                .units = "", .combine = 0, .show = 1};
-			if (strcmp(scope, "execution") == 0) {
-				m.inclusive = 1;
-				exec = d->db->n_metrics;
-			} else if (strcmp(scope, "function") == 0) {
-				m.inclusive = 0;
-				func = d->db->n_metrics;
-			}
-			if ((r = add_metric(d, &cap, &m)) < 0)
-				return r;
-			for (uint16_t q = 0; q < nsum; q++) {
-				const char *formula;
-				if ((r = profdb__span(in, at, hi, at, 3, "summary", &p)) < 0 ||
-				    (r = profdb__string(in, at + 3, hi, at + 3, "summary formula", &formula)) < 0)
-					return r;
-				pre_metric sm = m;
-				sm.id = profdb__be16(p);
-				sm.is_summary = 1;
-				sm.formula = formula;
-				sm.combine = p[2];
-				at += 3 + strlen(formula) + 1;
-				if ((r = add_metric(d, &cap, &sm)) < 0)
-					return r;
-			}
-		}
 		if (exec != PROFDB_NONE && func != PROFDB_NONE) {
 			d->db->metrics[exec].partner = d->db->metrics[func].id;
 			d->db->metrics[func].partner = d->db->metrics[exec].id;

@@ -111,6 +111,18 @@ _Static_assert(PRE_SAMPLE_CTX + 4 == PRE_SAMPLE, "trace sample is 12 bytes");
 #define pre_draft_sec_off(s) profdb__be64((s) + 0x08)
 _Static_assert(0x12 + 2 + 4 == PRE_DRAFT_HDR_SIZE, "draft header: 4 reserved bytes at 0x14");
 
+/* Metric section: u32 count, then packed records: metric {u16 num_scopes,
+ * NUL name, scopes}; scope {u16 raw id, u16 num_summaries, NUL scope name,
+ * summaries}; summary {u16 id, u8 combine, NUL formula}. */
+#define PRE_METRIC_HEAD 2u
+#define pre_metric_num_scopes(p) profdb__be16(p)
+#define PRE_SCOPE_HEAD 4u
+#define pre_scope_raw_id(p) profdb__be16((p) + 0x00)
+#define pre_scope_num_summaries(p) profdb__be16((p) + 0x02)
+#define PRE_SUMMARY_HEAD 3u
+#define pre_summary_id(p) profdb__be16((p) + 0x00)
+#define pre_summary_combine(p) ((p)[0x02])
+
 /* Binaries, files, functions: u32 count, u16 record size, records.
  * Binary and file specs: {u32 flags, u64 path}; function specs: {u32
  * flags, u64 name, u64 binary, ...} (>= 40 bytes). */

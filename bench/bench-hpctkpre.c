@@ -9,8 +9,8 @@
  * after the given directories. Cases, "hpctkpre/<db>/<case>":
  *   open_close       profdb_hpctkpre_open + close (headers, experiment.xml
  *                    parse, indexes)
- *   scan_values      every stored value of every profile through the plane
- *                    and run accessors, on an open handle; ns per value
+ *   scan_values      every stored value of every profile through the
+ *                    profile views, on an open handle; ns per value
  *   open_scan_close  a fresh open + first-use validation of every profile
  *                    block + every value + close
  *   lookup           profdb_hpctkpre_value at random (profile, context)
@@ -37,17 +37,15 @@ static uint64_t scan(const profdb_hpctkpre *db, uint32_t n_profiles)
 {
 	uint64_t done = 0;
 	for (uint32_t p = 0; p < n_profiles; p++) {
-		profdb_hpctkpre_plane pl;
-		if (profdb_hpctkpre_profile_plane(db, p, &pl) < 0)
+		profdb_view index, values;
+		if (profdb_hpctkpre_profile_view(db, p, &index, &values) < 0)
 			return 0;
-		for (uint64_t i = 0; i < pl.n_index; i++) {
-			profdb_hpctkpre_run run;
-			uint32_t ctx_id;
-			profdb_hpctkpre_plane_at(&pl, i, &ctx_id, &run);
-			for (uint64_t k = 0; k < run.count; k++) {
-				uint32_t m;
-				double v;
-				profdb_hpctkpre_run_at(&run, k, &m, &v);
+		PROFDB_VIEW_FOREACH(&index, i) {
+			uint64_t ctx_id = profdb_view_key(&index, i);
+			profdb_view run = profdb_view_run(&index, i, &values);
+			PROFDB_VIEW_FOREACH(&run, k) {
+				uint64_t m = profdb_view_key(&run, k);
+				double v = profdb_view_value(&run, k).as.f64;
 				bench_consume(bench_double_bits(v) + m + ctx_id);
 				done++;
 			}

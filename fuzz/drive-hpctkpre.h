@@ -12,7 +12,7 @@
 
 typedef struct fuzz_pre_stats {
 	uint64_t failures;   /* failing calls (each with a documented code and a message) */
-	uint64_t values;     /* value pairs read through profile planes */
+	uint64_t values;     /* value pairs read through the plane views */
 	uint64_t samples;    /* trace samples read */
 	int first_error;     /* first negative result, 0 if none */
 } fuzz_pre_stats;
@@ -23,7 +23,7 @@ void fuzz_hpctkpre_drive(const profdb_hpctkpre *db, int strict, fuzz_pre_stats *
 
 /* Open @p files with profdb_hpctkpre_open_mem (also in tolerant mode) and
  * drive the result. Returns what the strict open returned. */
-int fuzz_hpctkpre_run(const profdb_blob files[PROFDB_HPCTKPRE_NFILES], int strict,
+int fuzz_hpctkpre_run(const profdb_input files[PROFDB_HPCTKPRE_NFILES], int strict,
                       fuzz_pre_stats *st);
 
 /* Accept @p r as a documented failure (abort otherwise). */

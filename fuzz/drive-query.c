@@ -857,7 +857,7 @@ void fuzz_query_hpctk_slot(profdb_hpctk_file which, const uint8_t *data, size_t 
 	run_both(in, n, 0, NULL);
 }
 
-void fuzz_query_hpctkpre(const profdb_blob files[PROFDB_HPCTKPRE_NFILES], int consistent)
+void fuzz_query_hpctkpre(const profdb_input files[PROFDB_HPCTKPRE_NFILES], int consistent)
 {
 	profdb_input in[PROFDB_HPCTKPRE_NFILES];
 	size_t n = 0;

@@ -79,7 +79,7 @@ void fuzz_query_hpctk_slot(profdb_hpctk_file which, const uint8_t *data, size_t 
 /* The pre-release targets: the present files of @p files (indexed by
  * profdb_hpctkpre_file) as profile.db, cct.db, trace.db and experiment.xml
  * (meta.db when the META slot holds a draft meta.db's magic). */
-void fuzz_query_hpctkpre(const profdb_blob files[PROFDB_HPCTKPRE_NFILES], int consistent);
+void fuzz_query_hpctkpre(const profdb_input files[PROFDB_HPCTKPRE_NFILES], int consistent);
 
 /* Abort with a message when @p cond is false. */
 #define QUERY_CHECK(cond, ...) \

@@ -31,13 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		abort();
 	memcpy(copy, data, size);
-	profdb_blob files[PROFDB_HPCTKPRE_NFILES] = {{NULL, 0}};
-	files[PROFDB_HPCTKPRE_META] = (profdb_blob){copy, size};
+	profdb_input files[PROFDB_HPCTKPRE_NFILES] = {{NULL, NULL, 0}};
+	files[PROFDB_HPCTKPRE_META] = (profdb_input){NULL, copy, size};
 	fuzz_pre_stats st = {0};
 	fuzz_hpctkpre_run(files, fuzz_hpctk_strict, &st);
 	fuzz_query_hpctkpre(files, fuzz_hpctk_strict);
 	for (int f = 0; f < 3; f++)
-		files[f] = (profdb_blob){sample[f].data, sample[f].size};
+		files[f] = (profdb_input){NULL, sample[f].data, sample[f].size};
 	fuzz_hpctkpre_run(files, 0, &st);
 	fuzz_query_hpctkpre(files, 0);
 	free(copy);

@@ -17,7 +17,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	profdb_blob files[PROFDB_HPCTKPRE_NFILES] = {{NULL, 0}};
+	profdb_input files[PROFDB_HPCTKPRE_NFILES] = {{NULL, NULL, 0}};
 	const uint8_t *p = data, *end = data + size;
 	if (!data)
 		return 0;

@@ -36,15 +36,24 @@ extern "C" {
  * lines are validated on first use; profdb_hpctkpre_check() validates
  * everything and cross-checks the files against the metadata.
  *
- * Ids: metrics carry the ids the values use: summary-profile ids (<Metric>)
- * and thread-profile ids (<MetricDB>) are separate sets, told apart by
- * is_summary. Contexts are addressed by index (document order, parents
- * before children); their stored ids (negative on some XML call sites) are
- * found with profdb_hpctkpre_context_find(). Values are keyed by the
- * unsigned context ids of the .db files.
+ * Ids and indices: *_at addresses by index (0 .. count-1, the counts are in
+ * profdb_hpctkpre_info), *_get by stored id. Metrics carry the ids the
+ * values use: summary-profile ids (<Metric>) and thread-profile ids
+ * (<MetricDB>) are separate sets, told apart by is_summary, so
+ * profdb_hpctkpre_metric_get() takes both. Contexts are tree nodes in
+ * document order (parents before children); profdb_hpctkpre_context_get()
+ * finds one by its stored id (negative on some XML call sites). An unknown
+ * id is -ENOENT like an index past the end: ids name metadata entries, they
+ * are not "stored or not" (only value lookups answer 0 for "not stored").
+ * Values are keyed by the unsigned context ids of the .db files.
  *
- * Threads, errors and lifetimes follow the rules at the top of this header:
- * strings point into the mapping or into the handle and stay valid until
+ * Values and trace samples are handed out as profdb_views (profdb/common.h)
+ * pointing into the mapping (big_endian = 1); search them with
+ * profdb_view_find/seek/in_effect/window.
+ *
+ * Threads, errors and lifetimes follow profdb/common.h: every call is
+ * thread-safe on a shared handle; strings (profdb_str, NOT NUL-terminated)
+ * and views point into the mapping or into the handle and stay valid until
  * profdb_hpctkpre_close(). Without expat at build time, experiment.xml
  * cannot be read and open returns -ENOTSUP when it is needed.
  */
@@ -71,24 +80,37 @@ enum {
 /** Open @p path: a database directory (profile.db, cct.db, trace.db and
  *  experiment.xml or meta.db, whichever exist; at least profile.db or the
  *  metadata) or one file, recognised by its magic.
- *  @return 0, -ENOENT, -EPROTONOSUPPORT (not a pre-release file, an
- *  unsupported version, an old experiment.xml + .metric-db database),
- *  -EBADMSG/-ENODATA (corrupt/truncated), -ENOTSUP (experiment.xml without
- *  expat), -ENOMEM, -EFBIG (metadata above profdb_options.max_memory),
- *  -errno of I/O. @since 0.9 */
+ *  @param ret  receives the handle (NULL on failure)
+ *  @param opts NULL for the defaults; PROFDB_OPEN_TOLERANT makes a damaged
+ *              value block or trace line read as empty (with a warning)
+ *  @return 0, -EINVAL (NULL argument, bad options), -ENOENT,
+ *  -EPROTONOSUPPORT (not a pre-release file, an unsupported version, an old
+ *  experiment.xml + .metric-db database), -EBADMSG/-ENODATA
+ *  (corrupt/truncated), -ENOTSUP (experiment.xml without expat), -ENOMEM,
+ *  -EFBIG (metadata above profdb_options.max_memory), -errno of I/O.
+ *  Thread-safe. Close the handle with profdb_hpctkpre_close(). @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
                                        const profdb_options *opts);
-/** Open caller buffers indexed by profdb_hpctkpre_file (data == NULL:
- *  absent). The META slot takes experiment.xml or a draft meta.db. Nothing
- *  is copied. @since 0.9 */
+
+/** Open caller buffers, one per profdb_hpctkpre_file slot: files[f].data
+ *  == NULL means file f is absent; files[f].name names it in messages (NULL:
+ *  "profile.db", "cct.db", "trace.db", "experiment.xml" or "meta.db"). The
+ *  META slot takes experiment.xml or a draft meta.db. Nothing is copied: the
+ *  buffers must stay unchanged until profdb_hpctkpre_close().
+ *  @return as profdb_hpctkpre_open(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
-                                           const profdb_blob files[PROFDB_HPCTKPRE_NFILES],
+                                           const profdb_input files[PROFDB_HPCTKPRE_NFILES],
                                            const profdb_options *opts);
-/** Close; NULL is a no-op. @since 0.9 */
+
+/** Close @p db and unmap its files; NULL is a no-op. Every string and view
+ *  it handed out becomes invalid. One thread, with no other call on the
+ *  handle running. @since 0.9 */
 PROFDB_EXPORT void profdb_hpctkpre_close(profdb_hpctkpre *db);
 
 /** Stored version of a present file (experiment.xml: its version
- *  attribute, e.g. 4.0). @return 0, -ENOENT, -EINVAL. @since 0.9 */
+ *  attribute, e.g. 4.0; 0.0 when unreadable).
+ *  @return 0, -ENOENT (file absent), -EINVAL (NULL handle or output, bad
+ *  @p which). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_version(const profdb_hpctkpre *db, profdb_hpctkpre_file which,
                                           uint8_t *major, uint8_t *minor);
 
@@ -104,7 +126,7 @@ enum {
 /** Counts and facts of an open database. @since 0.9 */
 typedef struct profdb_hpctkpre_info {
 	int meta_kind;              /**< PROFDB_HPCTKPRE_META_* */
-	const char *title;          /**< "" when unknown */
+	profdb_str title;           /**< {"", 0} when unknown */
 	uint32_t n_metrics;         /**< summary and thread-profile ids together */
 	uint32_t n_contexts;        /**< tree nodes */
 	uint32_t n_profiles;        /**< profile.db profiles (0 without it) */
@@ -114,34 +136,49 @@ typedef struct profdb_hpctkpre_info {
 	uint64_t min_time, max_time; /**< trace.db header (0, 0 in real files) */
 } profdb_hpctkpre_info;
 
-/** @return 0 or -EINVAL. @since 0.9 */
+/** The counts and facts of @p db. @return 0 or -EINVAL (NULL argument).
+ *  Thread-safe; the title lives until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_get_info(const profdb_hpctkpre *db, profdb_hpctkpre_info *out);
 
-/** Entry @p i of name table @p table: its stored id and name.
- *  @return 0, -ENOENT, -EINVAL. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_table_get(const profdb_hpctkpre *db, int table, uint32_t i,
-                                            int64_t *id, const char **name);
+/** An entry of a name table. @since 0.9 */
+typedef struct profdb_hpctkpre_name {
+	int64_t id;                 /**< as stored (XML i attribute; draft: record number) */
+	profdb_str name;
+} profdb_hpctkpre_name;
+
+/** Entry @p index (0 .. n_table[table]-1, sorted by id) of name table
+ *  @p table (PROFDB_HPCTKPRE_MODULES ...).
+ *  @return 0, -ENOENT (index past the end), -EINVAL (NULL handle or output,
+ *  bad table). Thread-safe; the name lives until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_table_at(const profdb_hpctkpre *db, int table, uint32_t index,
+                                           profdb_hpctkpre_name *out);
 
 /** A metric id the values use. @since 0.9 */
 typedef struct profdb_hpctkpre_metric {
-	uint32_t id;
+	uint32_t index;            /**< position in metadata order (for profdb_hpctkpre_metric_at) */
+	uint32_t id;               /**< the id the values use */
 	int is_summary;            /**< 1: an id of the summary profile (profile 0) */
-	const char *name;
+	profdb_str name;
 	int inclusive;             /**< 1 inclusive, 0 exclusive, -1 unknown */
 	uint32_t partner;          /**< id of the same quantity in the other scope, or PROFDB_NONE */
-	const char *formula;       /**< "" when none */
-	const char *formula_type;  /**< XML: "combine", "view", ...; draft: the scope name */
-	const char *units;         /**< "" when unknown */
+	profdb_str formula;        /**< {"", 0} when none */
+	profdb_str formula_type;   /**< XML: "combine", "view", ...; draft: the scope name */
+	profdb_str units;          /**< {"", 0} when unknown */
 	uint8_t combine;           /**< draft summaries: PROFDB_COMBINE_*; else 0 */
 	uint8_t show;              /**< XML show attribute (1 when absent) */
 } profdb_hpctkpre_metric;
 
-/** Metric number @p index (0 .. n_metrics-1, metadata order). @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_metric_get(const profdb_hpctkpre *db, uint32_t index,
-                                             profdb_hpctkpre_metric *out);
-/** Index of the metric with id @p id. @return 1 found, 0 absent, <0. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_metric_find(const profdb_hpctkpre *db, int is_summary,
-                                              uint32_t id, uint32_t *index);
+/** Metric number @p index (0 .. n_metrics-1, metadata order).
+ *  @return 0, -ENOENT (past the end), -EINVAL (NULL handle or output).
+ *  Thread-safe; strings live until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_metric_at(const profdb_hpctkpre *db, uint32_t index,
+                                            profdb_hpctkpre_metric *out);
+/** The metric with id @p id among the summary (@p is_summary != 0) or the
+ *  thread-profile ids. O(log n_metrics).
+ *  @return 0, -ENOENT (no such id; *out cleared), -EINVAL (NULL handle or
+ *  output). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_metric_get(const profdb_hpctkpre *db, int is_summary,
+                                             uint32_t id, profdb_hpctkpre_metric *out);
 
 /** Kind of a context node. @since 0.9 */
 enum {
@@ -160,21 +197,26 @@ typedef struct profdb_hpctkpre_context {
 	uint32_t parent, first_child, next_sibling;
 	uint32_t depth;            /**< 0 for a root */
 	uint8_t type;              /**< PROFDB_HPCTKPRE_CTX_* */
-	const char *procedure;     /**< this or the enclosing procedure's name, "" */
-	const char *file;          /**< "" when unknown */
+	profdb_str procedure;      /**< this or the enclosing procedure's name */
+	profdb_str file;           /**< {"", 0} when unknown */
 	uint32_t line;             /**< 0 when unknown */
-	const char *module;        /**< this or the enclosing frame's load module, "" */
+	profdb_str module;         /**< this or the enclosing frame's load module */
 	uint64_t address;          /**< XML v / draft offset, when has_address */
 	int has_address;
 	int64_t trace_id;          /**< XML it attribute, -1 when absent */
 } profdb_hpctkpre_context;
 
-/** @return 0, -ENOENT (index past the end), -EINVAL. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_context_get(const profdb_hpctkpre *db, uint32_t index,
+/** Tree node @p index (0 .. n_contexts-1, document order).
+ *  @return 0, -ENOENT (past the end), -EINVAL (NULL handle or output).
+ *  Thread-safe; strings live until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_context_at(const profdb_hpctkpre *db, uint32_t index,
+                                             profdb_hpctkpre_context *out);
+/** The tree node with stored id @p id (out->index is its position).
+ *  O(log n_contexts).
+ *  @return 0, -ENOENT (no node has that id; *out cleared: index and links
+ *  PROFDB_NONE), -EINVAL (NULL handle or output). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_context_get(const profdb_hpctkpre *db, int64_t id,
                                               profdb_hpctkpre_context *out);
-/** Index of the node with stored id @p id. @return 1 found, 0 absent. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_context_find(const profdb_hpctkpre *db, int64_t id,
-                                               uint32_t *index);
 
 /** A profile of profile.db (index 0 is the summary). @since 0.9 */
 typedef struct profdb_hpctkpre_profile {
@@ -189,89 +231,83 @@ typedef struct profdb_hpctkpre_profile {
 typedef struct profdb_hpctkpre_id {
 	uint16_t kind;             /**< bits 13-0 of the stored kind */
 	uint8_t interpretation;    /**< bits 15-14 */
-	const char *kind_name;     /**< from the metadata's identifier table, "" */
+	profdb_str kind_name;      /**< from the metadata's identifier table, {"", 0} */
 	uint64_t physical, logical;
 } profdb_hpctkpre_id;
 
-/** @return 0, -ENOENT, -EBADMSG. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_profile_get(const profdb_hpctkpre *db, uint32_t profile,
-                                              profdb_hpctkpre_profile *out);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_profile_id(const profdb_hpctkpre *db, uint32_t profile,
-                                             uint32_t i, profdb_hpctkpre_id *out);
+/** Profile @p index (0 .. n_profiles-1) of profile.db.
+ *  @return 0, -ENOENT (no profile.db, or past the end), -EINVAL (NULL
+ *  handle or output), -EBADMSG (identifier tuple outside its section).
+ *  Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_profile_at(const profdb_hpctkpre *db, uint32_t index,
+                                             profdb_hpctkpre_profile *out);
+/** Element @p i (0 .. n_ids-1) of the identifier tuple of profile
+ *  @p profile. @return 0, -ENOENT (profile or element past the end),
+ *  -EINVAL, -EBADMSG. Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_profile_id_at(const profdb_hpctkpre *db, uint32_t profile,
+                                                uint32_t i, profdb_hpctkpre_id *out);
 
-/** A sparse value plane: a profile's (index keyed by context id, values by
- *  metric id) or a cct.db context's (index keyed by metric id, values by
- *  profile index). Big-endian records in the mapping, validated before
- *  handed out (sorted keys, monotone starts, end marker). @since 0.9 */
-typedef struct profdb_hpctkpre_plane {
-	const unsigned char *index;
-	const unsigned char *values;
-	uint64_t n_index, n_values;
-	uint8_t index_key_size;    /**< 4 (context id) or 2 (metric id) */
-	uint8_t value_key_size;    /**< 2 (metric id) or 4 (profile index) */
-} profdb_hpctkpre_plane;
-
-/** One run of (key, value) pairs of a plane. @since 0.9 */
-typedef struct profdb_hpctkpre_run {
-	const unsigned char *values;
-	uint64_t count;
-	uint8_t key_size;
-} profdb_hpctkpre_run;
-
-/** The plane of a profile. With PROFDB_OPEN_TOLERANT a damaged block is
- *  reported through the warn callback and reads as empty. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_profile_plane(const profdb_hpctkpre *db, uint32_t profile,
-                                                profdb_hpctkpre_plane *out);
-/** The plane of cct.db context @p ctx_id (empty beyond the table). The
- *  pre-release writer left cct.db value blocks all zero: such a block reads
- *  as empty, with one warning per handle. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_context_plane(const profdb_hpctkpre *db, uint32_t ctx_id,
-                                                profdb_hpctkpre_plane *out);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_plane_at(const profdb_hpctkpre_plane *p, uint64_t i,
-                                           uint32_t *key, profdb_hpctkpre_run *run);
-/** @return 1 found, 0 absent. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_plane_find(const profdb_hpctkpre_plane *p, uint32_t key,
-                                             profdb_hpctkpre_run *run);
-/** Pair @p i; the value bit-for-bit. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_run_at(const profdb_hpctkpre_run *r, uint64_t i,
-                                         uint32_t *key, double *value);
-/** @return 1 found, 0 absent. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_run_find(const profdb_hpctkpre_run *r, uint32_t key,
-                                           double *value);
-/** Point lookup in profile.db. @return 1 found, 0 absent, <0. @since 0.9 */
+/** The values of profile @p profile, as two big-endian views into
+ *  profile.db's mapping:
+ *  - @p index: one record per context listed, key = context id (U32,
+ *    strictly increasing), value = position (U64) of its first record in
+ *    @p values (runs may be empty); profdb_view_run() gives its records;
+ *  - @p values: key = metric id (U16, strictly increasing within a run),
+ *    value = the stored number (F64, bit for bit).
+ *  Validated on first use (inside the file, sorted keys, monotone starts,
+ *  the end marker). With PROFDB_OPEN_TOLERANT a damaged block is reported
+ *  through the warn callback and reads as empty.
+ *  @return 0, -ENOENT (no profile.db, or past the end), -EINVAL (NULL
+ *  handle or output), -EBADMSG/-ENODATA (damaged block, strict mode).
+ *  Thread-safe; the views live until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_profile_view(const profdb_hpctkpre *db, uint32_t profile,
+                                               profdb_view *index, profdb_view *values);
+/** The values of cct.db context @p ctx_id over all profiles: @p index
+ *  keyed by metric id (U16), value = position of its first record in
+ *  @p values; @p values keyed by profile index (U32), value F64. Checked
+ *  as profdb_hpctkpre_profile_view(). The pre-release writer left cct.db
+ *  value blocks all zero: such a block reads as empty, with one warning per
+ *  handle.
+ *  @return 0, -ENOENT (no cct.db, or @p ctx_id >= n_ctx_slots), -EINVAL,
+ *  -EBADMSG/-ENODATA. Thread-safe; the views live until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_context_view(const profdb_hpctkpre *db, uint32_t ctx_id,
+                                               profdb_view *index, profdb_view *values);
+/** Point lookup in profile.db: the value of metric id @p metric at context
+ *  id @p ctx_id in profile @p profile, bit for bit.
+ *  @return 1 (stored; *value filled), 0 (not stored; *value = 0), -ENOENT
+ *  (no profile.db, or profile past the end), -EINVAL (NULL handle or
+ *  output), -EBADMSG (damaged block, strict mode). Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_value(const profdb_hpctkpre *db, uint32_t profile,
                                         uint32_t ctx_id, uint32_t metric, double *value);
 
-/** A trace line: @c count big-endian {u64 time ns, u32 context id}
- *  samples, sorted by time (checked before handed out). @since 0.9 */
+/** A trace line of trace.db. @since 0.9 */
 typedef struct profdb_hpctkpre_trace {
 	uint32_t profile;          /**< profile.db index */
 	uint16_t type;             /**< 0 calling context; >= 1 a metric id */
-	const unsigned char *elems; /**< NULL when empty */
-	uint64_t count;
+	/** The samples: big-endian view into the mapping, key = time in ns
+	 *  (U64, non-decreasing), value = context id (U32); stride 12. Search
+	 *  it with profdb_view_seek() (first sample at or after a time) and
+	 *  profdb_view_in_effect() (the sample running at a time). */
+	profdb_view samples;
 } profdb_hpctkpre_trace;
 
-/** @return 0, -ENOENT, -EBADMSG. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_trace_get(const profdb_hpctkpre *db, uint32_t i,
-                                            profdb_hpctkpre_trace *out);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre_trace *t, uint64_t i,
-                                           uint64_t *time_ns, uint32_t *ctx_id);
-/** Index of the sample in effect at @p time_ns (the last with time <= t),
- *  by binary search. @return 1, or 0 if t precedes the first. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_trace_seek(const profdb_hpctkpre_trace *t, uint64_t time_ns,
-                                             uint64_t *index);
-/** Samples with from <= time < to: [*first, *last). @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_trace_window(const profdb_hpctkpre_trace *t, uint64_t from_ns,
-                                               uint64_t to_ns, uint64_t *first, uint64_t *last);
+/** Trace line @p index (0 .. n_traces-1, trace.db order), validated on
+ *  first use (inside the file, whole samples, sorted by time, its profile
+ *  in profile.db); with PROFDB_OPEN_TOLERANT a damaged line reads as empty.
+ *  @return 0, -ENOENT (no trace.db, or past the end), -EINVAL (NULL handle
+ *  or output), -EBADMSG (damaged line, strict mode). Thread-safe; the view
+ *  lives until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t index,
+                                           profdb_hpctkpre_trace *out);
 
 /** Validate everything (every value block, cct.db block and trace line)
  *  and cross-check the files: value metric ids the metadata does not name,
  *  trace lines naming profiles profile.db lacks and contexts in the tree
- *  outside cct.db are errors (-EBADMSG); metadata metrics without any
- *  stored value are reported through the warn callback. @since 0.9 */
+ *  outside cct.db are errors; metadata metrics without any stored value
+ *  are reported through the warn callback.
+ *  @return 0, -EINVAL (NULL handle), -EBADMSG/-ENODATA, -ENOMEM.
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_check(const profdb_hpctkpre *db);
 
 /* ---- end of HPCToolkit pre-release -------------------------------------- */

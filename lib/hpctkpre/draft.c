@@ -97,17 +97,24 @@ static int array_head(draft *d, int which, int sidx, unsigned min, const char *w
 	uint64_t bytes;
 	if (s->size == 0)
 		return 0;
-	int r = profdb__span(d->in, s->off, s->off + s->size, s->off, 6, what, &p);
+	int r = profdb__span(d->in, s->off, s->off + s->size, s->off, PRE_ARRAY_HEAD, what, &p);
 	if (r < 0)
 		return r;
-	d->n_arr[which] = profdb__be32(p);
-	d->sz_arr[which] = profdb__be16(p + 4);
+	d->n_arr[which] = pre_array_count(p);
+	d->sz_arr[which] = pre_array_stride(p);
 	if (d->sz_arr[which] < min)
 		return profdb__fail(-EBADMSG, "%s: %s record size %u at 0x%" PRIx64 " is below %u",
 		                    d->in->name, what, d->sz_arr[which], s->off + 4, min);
 	if ((r = profdb__mul(d->in, d->n_arr[which], d->sz_arr[which], what, &bytes)) < 0)
 		return r;
-	return profdb__span(d->in, s->off, s->off + s->size, s->off + 6, bytes, what, NULL);
+	return profdb__span(d->in, s->off, s->off + s->size, s->off + PRE_ARRAY_HEAD, bytes, what,
+	                    NULL);
+}
+
+/* Record @p k of array @p which (checked by array_head). */
+static const unsigned char *record(const draft *d, int which, int sidx, uint64_t k)
+{
+	return d->in->base + d->s[sidx].off + PRE_ARRAY_HEAD + k * d->sz_arr[which];
 }
 
 /* Pointer to record k of array @p which -> k; 0 -> PROFDB_NONE. */
@@ -116,7 +123,7 @@ static int ref(draft *d, int which, int sidx, uint64_t ptr, const char *what, ui
 	*out = PROFDB_NONE;
 	if (ptr == 0)
 		return 0;
-	uint64_t base = d->s[sidx].off + 6, delta = ptr - base;
+	uint64_t base = d->s[sidx].off + PRE_ARRAY_HEAD, delta = ptr - base;
 	if (ptr < base || d->sz_arr[which] == 0 || delta % d->sz_arr[which] ||
 	    delta / d->sz_arr[which] >= d->n_arr[which])
 		return profdb__fail(-EBADMSG, "%s: %s 0x%" PRIx64 " is not a record of the array at 0x%"
@@ -134,14 +141,12 @@ static int names(draft *d)
 	profdb_hpctkpre *db = d->db;
 	int r;
 	for (int w = 0; w < 3; w++) {
-		if ((r = array_head(d, w, sidx[w], w == 2 ? 40 : 12, what[w])) < 0 ||
+		if ((r = array_head(d, w, sidx[w], w == 2 ? PRE_FUNC_MIN : PRE_SPEC_MIN, what[w])) < 0 ||
 		    (r = alloc_within(d, (void **)&db->tab[tab[w]], d->n_arr[w], sizeof(pre_name))) < 0)
 			return r;
 		for (uint32_t k = 0; k < d->n_arr[w]; k++) {
-			const unsigned char *p = d->in->base + d->s[sidx[w]].off + 6 +
-			                         (uint64_t)k * d->sz_arr[w];
 			const char *s;
-			if ((r = str_at(d, profdb__be64(p + 4), what[w], &s)) < 0)
+			if ((r = str_at(d, pre_spec_name(record(d, w, sidx[w], k)), what[w], &s)) < 0)
 				return r;
 			db->tab[tab[w]][k] = (pre_name){k, s};
 			db->n_tab[tab[w]]++;
@@ -150,23 +155,66 @@ static int names(draft *d)
 	return 0;
 }
 
-static int add_metric(draft *d, uint32_t *cap, const profdb_hpctkpre_metric *m)
+static int add_metric(draft *d, size_t *cap, const pre_metric *m)
 {
 	profdb_hpctkpre *db = d->db;
-	if (db->n_metrics == *cap) {
-		uint32_t n = *cap ? *cap * 2 : 8;
-		uint64_t more = (uint64_t)(n - *cap) * sizeof *db->metrics;
-		if (more > d->budget)
-			return profdb__fail(-EFBIG, "%s: metrics exceed profdb_options.max_memory",
-			                    d->in->name);
-		void *q = realloc(db->metrics, (size_t)n * sizeof *db->metrics);
-		if (!q)
-			return profdb__fail(-ENOMEM, "out of memory");
-		d->budget -= more;
-		db->metrics = q;
-		*cap = n;
-	}
+	if (sizeof *m > d->budget)
+		return profdb__fail(-EFBIG, "%s: metrics exceed profdb_options.max_memory",
+		                    d->in->name);
+	int r = profdb__grow((void **)&db->metrics, cap, (size_t)db->n_metrics + 1, sizeof *m);
+	if (r < 0)
+		return r;
+	d->budget -= sizeof *m;
 	db->metrics[db->n_metrics++] = *m;
+	return 0;
+}
+
+/* A packed record at *at: a fixed head of @p head bytes (*p), then a
+ * NUL-terminated string (*str); *at moves past both. */
+static int packed(const draft *d, uint64_t *at, uint64_t hi, unsigned head, const char *what,
+                  const unsigned char **p, const char **str)
+{
+	int r = profdb__span(d->in, *at, hi, *at, head, what, p);
+	if (r < 0 || (r = profdb__string(d->in, *at + head, hi, *at + head, what, str)) < 0)
+		return r;
+	*at += head + strlen(*str) + 1;
+	return 0;
+}
+
+/* One propagation scope of metric @p name at *at: its raw id as a
+ * thread-profile metric, each summary as a summary metric. */
+static int scope(draft *d, uint64_t *at, uint64_t hi, const char *name, size_t *cap,
+                 uint32_t *exec, uint32_t *func)
+{
+	const unsigned char *p;
+	const char *scope_name, *formula;
+	int r = packed(d, at, hi, PRE_SCOPE_HEAD, "propagation scope", &p, &scope_name);
+	if (r < 0)
+		return r;
+	uint16_t nsum = pre_scope_num_summaries(p);
+	pre_metric m = {.id = pre_scope_raw_id(p), .is_summary = 0, .name = name,
+	                .inclusive = -1, .partner = PROFDB_NONE, .formula = "",
+	                .formula_type = scope_name, .units = "", .combine = 0, .show = 1};
+	if (strcmp(scope_name, "execution") == 0) {
+		m.inclusive = 1;
+		*exec = d->db->n_metrics;
+	} else if (strcmp(scope_name, "function") == 0) {
+		m.inclusive = 0;
+		*func = d->db->n_metrics;
+	}
+	if ((r = add_metric(d, cap, &m)) < 0)
+		return r;
+	for (uint16_t q = 0; q < nsum; q++) {
+		if ((r = packed(d, at, hi, PRE_SUMMARY_HEAD, "summary", &p, &formula)) < 0)
+			return r;
+		pre_metric sm = m;
+		sm.id = pre_summary_id(p);
+		sm.is_summary = 1;
+		sm.formula = formula;
+		sm.combine = pre_summary_combine(p);
+		if ((r = add_metric(d, cap, &sm)) < 0)
+			return r;
+	}
 	return 0;
 }
 
@@ -174,54 +222,25 @@ static int add_metric(draft *d, uint32_t *cap, const profdb_hpctkpre_metric *m)
 static int metrics(draft *d)
 {
 	const sec *s = &d->s[S_METRIC];
-	const profdb__input *in = d->in;
 	uint64_t at = s->off, hi = s->off + s->size;
 	const unsigned char *p;
-	uint32_t cap = 0;
+	size_t cap = 0;
 	int r;
 	if (s->size == 0)
 		return 0;
-	if ((r = profdb__span(in, at, hi, at, 4, "metric count", &p)) < 0)
+	if ((r = profdb__span(d->in, at, hi, at, 4, "metric count", &p)) < 0)
 		return r;
 	uint32_t n = profdb__be32(p);
 	at += 4;
 	for (uint32_t k = 0; k < n; k++) {
 		const char *name;
-		if ((r = profdb__span(in, at, hi, at, 2, "metric", &p)) < 0 ||
-		    (r = profdb__string(in, at + 2, hi, at + 2, "metric name", &name)) < 0)
+		if ((r = packed(d, &at, hi, PRE_METRIC_HEAD, "metric", &p, &name)) < 0)
 			return r;
-		uint16_t nscopes = profdb__be16(p);
-		at += 2 + strlen(name) + 1;
+		uint16_t nscopes = pre_metric_num_scopes(p);
 		uint32_t exec = PROFDB_NONE, func = PROFDB_NONE;
-		for (uint16_t j = 0; j < nscopes; j++) {
-			const char *scope;
-			if ((r = profdb__span(in, at, hi, at, 4, "propagation scope", &p)) < 0 ||
-			    (r = profdb__string(in, at + 4, hi, at + 4, "scope name", &scope)) < 0)
+		for (uint16_t j = 0; j < nscopes; j++)
+			if ((r = scope(d, &at, hi, name, &cap, &exec, &func)) < 0)
 				return r;
-			uint16_t raw = profdb__be16(p), nsum = profdb__be16(p + 2);
-			at += 4 + strlen(scope) + 1;
-			profdb_hpctkpre_metric m = {raw, 0, name, -1, PROFDB_NONE, "", scope, "", 0, 1};
-			if (strcmp(scope, "execution") == 0) {
-				m.inclusive = 1;
-				exec = d->db->n_metrics;
-			} else if (strcmp(scope, "function") == 0) {
-				m.inclusive = 0;
-				func = d->db->n_metrics;
-			}
-			if ((r = add_metric(d, &cap, &m)) < 0)
-				return r;
-			for (uint16_t q = 0; q < nsum; q++) {
-				const char *formula;
-				if ((r = profdb__span(in, at, hi, at, 3, "summary", &p)) < 0 ||
-				    (r = profdb__string(in, at + 3, hi, at + 3, "summary formula", &formula)) < 0)
-					return r;
-				profdb_hpctkpre_metric sm = {profdb__be16(p), 1, name, m.inclusive,
-				                             PROFDB_NONE, formula, scope, "", p[2], 1};
-				at += 3 + strlen(formula) + 1;
-				if ((r = add_metric(d, &cap, &sm)) < 0)
-					return r;
-			}
-		}
 		if (exec != PROFDB_NONE && func != PROFDB_NONE) {
 			d->db->metrics[exec].partner = d->db->metrics[func].id;
 			d->db->metrics[func].partner = d->db->metrics[exec].id;
@@ -236,37 +255,37 @@ static int node(draft *d, uint64_t pos, uint64_t end, pre_node *n, uint64_t *chi
 {
 	const profdb__input *in = d->in;
 	const unsigned char *p;
-	int r = profdb__span(in, pos, end, pos, 22, "context node", &p);
+	int r = profdb__span(in, pos, end, pos, PRE_NODE_SIZE, "context node", &p);
 	if (r < 0)
 		return r;
-	n->id = profdb__be32(p);
-	*child_off = profdb__be64(p + 4);
-	*child_size = profdb__be64(p + 12);
-	unsigned csz = p[20], lsz = p[21];
-	*size = 22u + csz + lsz;
+	n->id = pre_node_id(p);
+	*child_off = pre_node_child_off(p);
+	*child_size = pre_node_child_size(p);
+	unsigned csz = pre_node_callee_size(p), lsz = pre_node_lexical_size(p);
+	*size = PRE_NODE_SIZE + csz + lsz;
 	if ((r = profdb__span(in, pos, end, pos, *size, "context node", &p)) < 0)
 		return r;
-	const unsigned char *c = p + 22, *l = p + 22 + csz;
+	const unsigned char *c = p + PRE_NODE_SIZE, *l = p + PRE_NODE_SIZE + csz;
 	if (csz) {
-		unsigned need = 2 + ((c[1] & 1) ? 12 : 0);
+		unsigned need = 2 + ((pre_callee_flags(c) & 1) ? 12 : 0);
 		if (csz < need)
 			return profdb__fail(-EBADMSG, "%s: context %" PRId64 " at 0x%" PRIx64 ": callee "
 			                    "specification of %u bytes, its flags need %u", in->name, n->id,
 			                    pos, csz, need);
-		if ((c[1] & 1) &&
-		    ((r = ref(d, 1, S_FILES, profdb__be64(c + 2), "caller file", &n->call_file)) < 0))
+		if ((pre_callee_flags(c) & 1) &&
+		    ((r = ref(d, 1, S_FILES, pre_callee_file(c), "caller file", &n->call_file)) < 0))
 			return r;
-		n->call_line = (c[1] & 1) ? profdb__be32(c + 10) : 0;
+		n->call_line = (pre_callee_flags(c) & 1) ? pre_callee_line(c) : 0;
 	}
 	n->type = PROFDB_HPCTKPRE_CTX_PROC;
 	if (!lsz)
 		return 0;
-	if (lsz < 3)
+	if (lsz < PRE_LEX_HEAD)
 		return profdb__fail(-EBADMSG, "%s: context %" PRId64 " at 0x%" PRIx64 ": lexical "
 		                    "specification of %u bytes is below 3", in->name, n->id, pos, lsz);
-	uint8_t type = l[0];
-	uint16_t flags = profdb__be16(l + 1);
-	unsigned need = 3 + ((flags & 1) ? 8 : 0) + ((flags & 2) ? 12 : 0) + ((flags & 4) ? 16 : 0);
+	uint8_t type = pre_lex_type(l);
+	uint16_t flags = pre_lex_flags(l);
+	unsigned need = PRE_LEX_HEAD + ((flags & 1) ? 8 : 0) + ((flags & 2) ? 12 : 0) + ((flags & 4) ? 16 : 0);
 	if (lsz < need)
 		return profdb__fail(-EBADMSG, "%s: context %" PRId64 " at 0x%" PRIx64 ": lexical flags "
 		                    "0x%x need %u bytes, the specification has %u", in->name, n->id,
@@ -277,7 +296,7 @@ static int node(draft *d, uint64_t pos, uint64_t end, pre_node *n, uint64_t *chi
 		return profdb__fail(-EBADMSG, "%s: context %" PRId64 " at 0x%" PRIx64 ": lexical type %u "
 		                    "is not 0-3", in->name, n->id, pos, type);
 	n->type = types[type];
-	l += 3;
+	l += PRE_LEX_HEAD;
 	if (flags & 1) {
 		uint32_t f;
 		if ((r = ref(d, 2, S_FUNCS, profdb__be64(l), "function", &f)) < 0)
@@ -285,9 +304,9 @@ static int node(draft *d, uint64_t pos, uint64_t end, pre_node *n, uint64_t *chi
 		n->proc = f;
 		/* A function knows its binary: the context's module unless a point says. */
 		if (f != PROFDB_NONE) {
-			const unsigned char *fp = in->base + d->s[S_FUNCS].off + 6 + (uint64_t)f * d->sz_arr[2];
 			uint32_t m;
-			if ((r = ref(d, 0, S_MODULES, profdb__be64(fp + 12), "function binary", &m)) < 0)
+			if ((r = ref(d, 0, S_MODULES, pre_func_binary(record(d, 2, S_FUNCS, f)),
+			             "function binary", &m)) < 0)
 				return r;
 			if (m != PROFDB_NONE)
 				n->module = m;
@@ -326,7 +345,7 @@ static int tree(draft *d)
 	int r = profdb__span(in, lo, hi, lo, 8, "root block size", &p);
 	if (r < 0)
 		return r;
-	uint64_t max_nodes = s->size / 22;
+	uint64_t max_nodes = s->size / PRE_NODE_SIZE;
 	walk_frame *stack = NULL;
 	if ((r = alloc_within(d, (void **)&db->nodes, max_nodes, sizeof *db->nodes)) < 0 ||
 	    (r = alloc_within(d, (void **)&stack, max_nodes + 1, sizeof *stack)) < 0)
@@ -393,11 +412,11 @@ int profdb__hpctkpre_draft_parse(profdb_hpctkpre *db)
 	d.budget = db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
 	const profdb__input *in = d.in;
 	const unsigned char *h;
-	int r = profdb__range(in, 0, 0x18, "meta.db header", &h);
+	int r = profdb__range(in, 0, PRE_DRAFT_HDR_SIZE, "meta.db header", &h);
 	if (r < 0)
 		return r;
-	uint8_t major = h[16], minor = h[17];
-	uint16_t nsec = profdb__be16(h + 18);
+	uint8_t major = pre_draft_major(h), minor = pre_draft_minor(h);
+	uint16_t nsec = pre_draft_num_sec(h);
 	if (major != 4)
 		return profdb__fail(-EPROTONOSUPPORT, "%s: draft meta.db version %u.%u at 0x10 is not "
 		                    "supported (4.0 is)", in->name, major, minor);
@@ -417,14 +436,15 @@ int profdb__hpctkpre_draft_parse(profdb_hpctkpre *db)
 	                                      "Metric section", "Context Tree section",
 	                                      "Strings section", "Binary section",
 	                                      "Source File section", "Function section"};
-	uint64_t header = 0x18 + 16 * (uint64_t)nsec;
+	uint64_t header = PRE_DRAFT_HDR_SIZE + PRE_DRAFT_SEC_SIZE * (uint64_t)nsec;
 	unsigned n = d.has_idtable ? 8 : 7;
 	for (unsigned k = 0; k < n; k++) {
 		int which = d.has_idtable ? (int)k : doc_order[k];
-		if ((r = profdb__range(in, 0x18 + 16 * k, 16, "section table", &h)) < 0)
+		if ((r = profdb__range(in, PRE_DRAFT_HDR_SIZE + PRE_DRAFT_SEC_SIZE * k,
+		                       PRE_DRAFT_SEC_SIZE, "section table", &h)) < 0)
 			return r;
-		d.s[which].size = profdb__be64(h);
-		d.s[which].off = profdb__be64(h + 8);
+		d.s[which].size = pre_draft_sec_size(h);
+		d.s[which].off = pre_draft_sec_off(h);
 		if ((r = profdb__hpctkpre_section(in, header, d.s[which].off, d.s[which].size,
 		                                  what[which])) < 0)
 			return r;

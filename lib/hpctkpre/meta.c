@@ -1,48 +1,74 @@
-/* The decoded metadata (from experiment.xml or a draft meta.db): id indexes,
- * duplicate checks, the cross-check against the .db files, the getters and
+/* The decoded metadata (from experiment.xml or a draft meta.db): id indexes
+ * (sorted keys searched through profdb_view_find), duplicate checks, the cross-check against the .db files, the getters and
  * profdb_hpctkpre_check(), the full validation pass. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hpctkpre-internal.h"
 
-static const profdb_hpctkpre *sort_db;   /* qsort has no context argument */
-static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int cmp_node(const void *a, const void *b)
+static int cmp_key(const void *a, const void *b)
 {
-	int64_t x = sort_db->nodes[*(const uint32_t *)a].id, y = sort_db->nodes[*(const uint32_t *)b].id;
+	uint64_t x = ((const pre_key *)a)->key, y = ((const pre_key *)b)->key;
 	return (x > y) - (x < y);
 }
 
-static int cmp_metric(const void *a, const void *b)
+/* Node ids are signed: adding 2^63 keeps their order as unsigned keys. */
+static uint64_t node_key(int64_t id)
 {
-	const profdb_hpctkpre_metric *x = &sort_db->metrics[*(const uint32_t *)a];
-	const profdb_hpctkpre_metric *y = &sort_db->metrics[*(const uint32_t *)b];
-	if (x->is_summary != y->is_summary)
-		return x->is_summary - y->is_summary;
-	return (x->id > y->id) - (x->id < y->id);
+	return (uint64_t)id ^ (UINT64_C(1) << 63);
 }
 
-static uint32_t *sorted(const profdb_hpctkpre *db, uint32_t n, int (*cmp)(const void *, const void *))
+static uint64_t metric_key(int is_summary, uint32_t id)
 {
-	uint32_t *ix = malloc((n ? n : 1) * sizeof *ix);
-	if (!ix)
-		return NULL;
-	for (uint32_t i = 0; i < n; i++)
-		ix[i] = i;
-	pthread_mutex_lock(&sort_lock);
-	sort_db = db;
-	qsort(ix, n, sizeof *ix, cmp);
-	sort_db = NULL;
-	pthread_mutex_unlock(&sort_lock);
-	return ix;
+	return (uint64_t)(is_summary != 0) << 32 | id;
+}
+
+/* @p n keys (filled by the caller through @p *keys) sorted, and their view
+ * (host byte order: the records are this process's own). */
+static int key_index(pre_key **keys, uint32_t n, profdb_view *v)
+{
+	static const uint16_t one = 1;
+	*keys = calloc(n ? n : 1, sizeof **keys);
+	if (!*keys)
+		return profdb__fail(-ENOMEM, "out of memory");
+	memset(v, 0, sizeof *v);
+	v->base = n ? (const unsigned char *)*keys : NULL;
+	v->count = n;
+	v->stride = sizeof **keys;
+	v->key_offset = offsetof(pre_key, key);
+	v->key_type = PROFDB_FIELD_U64;
+	v->value_offset = offsetof(pre_key, index);
+	v->value_type = PROFDB_FIELD_U32;
+	v->big_endian = *(const unsigned char *)&one == 0;
+	return 0;
 }
 
 static const char *meta_name(const profdb_hpctkpre *db)
 {
 	return db->in[PRE_META].name ? db->in[PRE_META].name : "metadata";
+}
+
+static int64_t max_node_id(const profdb_hpctkpre *db)
+{
+	return (int64_t)(db->node_keys[db->n_nodes - 1].key ^ (UINT64_C(1) << 63));
+}
+
+static int build_indexes(profdb_hpctkpre *db)
+{
+	int r;
+	if ((r = key_index(&db->metric_keys, db->n_metrics, &db->metric_view)) < 0 ||
+	    (r = key_index(&db->node_keys, db->n_nodes, &db->node_view)) < 0)
+		return r;
+	for (uint32_t i = 0; i < db->n_metrics; i++)
+		db->metric_keys[i] = (pre_key){metric_key(db->metrics[i].is_summary, db->metrics[i].id),
+		                               i, 0};
+	for (uint32_t i = 0; i < db->n_nodes; i++)
+		db->node_keys[i] = (pre_key){node_key(db->nodes[i].id), i, 0};
+	qsort(db->metric_keys, db->n_metrics, sizeof *db->metric_keys, cmp_key);
+	qsort(db->node_keys, db->n_nodes, sizeof *db->node_keys, cmp_key);
+	return 0;
 }
 
 int profdb__hpctkpre_meta_finish(profdb_hpctkpre *db)
@@ -54,110 +80,148 @@ int profdb__hpctkpre_meta_finish(profdb_hpctkpre *db)
 			if (db->tab[t][i].id == db->tab[t][i - 1].id)
 				return profdb__fail(-EBADMSG, "%s: two %s entries with id %" PRId64,
 				                    meta_name(db), tname[t], db->tab[t][i].id);
-	if (!(db->metric_by_id = sorted(db, db->n_metrics, cmp_metric)) ||
-	    !(db->by_id = sorted(db, db->n_nodes, cmp_node)))
-		return profdb__fail(-ENOMEM, "out of memory");
+	int r = build_indexes(db);
+	if (r < 0)
+		return r;
 	for (uint32_t i = 1; i < db->n_metrics; i++) {
-		const profdb_hpctkpre_metric *a = &db->metrics[db->metric_by_id[i - 1]];
-		const profdb_hpctkpre_metric *b = &db->metrics[db->metric_by_id[i]];
-		if (a->is_summary == b->is_summary && a->id == b->id)
+		const pre_metric *a = &db->metrics[db->metric_keys[i - 1].index];
+		const pre_metric *b = &db->metrics[db->metric_keys[i].index];
+		if (db->metric_keys[i - 1].key == db->metric_keys[i].key)
 			return profdb__fail(-EBADMSG, "%s: two %s metrics with id %" PRIu32 " (\"%s\" and "
 			                    "\"%s\")", meta_name(db), a->is_summary ? "summary" : "profile",
 			                    a->id, a->name, b->name);
 	}
 	for (uint32_t i = 1; i < db->n_nodes; i++)
-		if (db->nodes[db->by_id[i]].id == db->nodes[db->by_id[i - 1]].id)
+		if (db->node_keys[i].key == db->node_keys[i - 1].key)
 			return profdb__fail(-EBADMSG, "%s: two calling-context nodes with id %" PRId64
 			                    " (nodes %" PRIu32 " and %" PRIu32 " in document order)",
-			                    meta_name(db), db->nodes[db->by_id[i]].id, db->by_id[i - 1],
-			                    db->by_id[i]);
+			                    meta_name(db), db->nodes[db->node_keys[i].index].id,
+			                    db->node_keys[i - 1].index, db->node_keys[i].index);
 	/* The .db files number contexts densely 0 .. num_ctx-1; a tree node past
 	 * that has no values anywhere. profdb_hpctkpre_check() makes it an error. */
-	if (db->present[PRE_CCT] && db->n_nodes) {
-		int64_t max = db->nodes[db->by_id[db->n_nodes - 1]].id;
-		if (max >= (int64_t)db->n_ctx)
-			profdb__warn(&db->opts, "%s: context id %" PRId64 " is beyond cct.db's %" PRIu32
-			             " contexts (mismatched files?)", meta_name(db), max, db->n_ctx);
-	}
+	if (db->present[PRE_CCT] && db->n_nodes && max_node_id(db) >= (int64_t)db->n_ctx)
+		profdb__warn(&db->opts, "%s: context id %" PRId64 " is beyond cct.db's %" PRIu32
+		             " contexts (mismatched files?)", meta_name(db), max_node_id(db), db->n_ctx);
 	return 0;
+}
+
+static int find_key(const profdb_view *v, uint64_t key, uint32_t *index)
+{
+	uint64_t i;
+	if (profdb_view_find(v, key, &i) != 1)
+		return 0;
+	*index = (uint32_t)profdb_view_value(v, i).as.u64;
+	return 1;
 }
 
 int profdb__hpctkpre_metric_index(const profdb_hpctkpre *db, int is_summary, uint32_t id,
                                   uint32_t *index)
 {
-	uint32_t lo = 0, hi = db->n_metrics;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		const profdb_hpctkpre_metric *m = &db->metrics[db->metric_by_id[mid]];
-		if (m->is_summary < is_summary || (m->is_summary == is_summary && m->id < id))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == db->n_metrics)
-		return 0;
-	const profdb_hpctkpre_metric *m = &db->metrics[db->metric_by_id[lo]];
-	if (m->is_summary != is_summary || m->id != id)
-		return 0;
-	*index = db->metric_by_id[lo];
-	return 1;
+	return find_key(&db->metric_view, metric_key(is_summary, id), index);
 }
 
-PROFDB_EXPORT int profdb_hpctkpre_table_get(const profdb_hpctkpre *db, int table, uint32_t i,
-                                            int64_t *id, const char **name)
+int profdb__hpctkpre_node_index(const profdb_hpctkpre *db, int64_t id, uint32_t *index)
 {
-	if (!db || table < 0 || table >= PROFDB_HPCTKPRE_NTABLES)
-		return profdb__fail(-EINVAL, "profdb_hpctkpre_table_get: bad argument");
+	return find_key(&db->node_view, node_key(id), index);
+}
+
+profdb_str profdb__hpctkpre_str(const char *s)
+{
+	profdb_str r = {s ? s : "", s ? strlen(s) : 0};
+	return r;
+}
+
+PROFDB_EXPORT int profdb_hpctkpre_table_at(const profdb_hpctkpre *db, int table, uint32_t i,
+                                           profdb_hpctkpre_name *out)
+{
+	if (!db || !out || table < 0 || table >= PROFDB_HPCTKPRE_NTABLES)
+		return profdb__fail(-EINVAL, "profdb_hpctkpre_table_at: bad argument");
+	out->id = 0;
+	out->name = profdb__hpctkpre_str(NULL);
 	if (i >= db->n_tab[table])
 		return profdb__fail(-ENOENT, "name table %d has %" PRIu32 " entries, not %" PRIu64,
 		                    table, db->n_tab[table], (uint64_t)i + 1);
-	if (id)
-		*id = db->tab[table][i].id;
-	if (name)
-		*name = db->tab[table][i].name;
+	out->id = db->tab[table][i].id;
+	out->name = profdb__hpctkpre_str(db->tab[table][i].name);
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctkpre_metric_get(const profdb_hpctkpre *db, uint32_t index,
-                                             profdb_hpctkpre_metric *out)
+static void metric_out(const profdb_hpctkpre *db, uint32_t index, pre_metric_out *out)
+{
+	const pre_metric *m = &db->metrics[index];
+	out->index = index;
+	out->id = m->id;
+	out->is_summary = m->is_summary;
+	out->name = profdb__hpctkpre_str(m->name);
+	out->inclusive = m->inclusive;
+	out->partner = m->partner;
+	out->formula = profdb__hpctkpre_str(m->formula);
+	out->formula_type = profdb__hpctkpre_str(m->formula_type);
+	out->units = profdb__hpctkpre_str(m->units);
+	out->combine = m->combine;
+	out->show = m->show;
+}
+
+/* Clear a metric output ({"", 0} strings, no partner); -EINVAL for a NULL
+ * handle or output. */
+static int metric_start(const profdb_hpctkpre *db, pre_metric_out *out, const char *fn)
 {
 	if (!db || !out)
-		return profdb__fail(-EINVAL, "profdb_hpctkpre_metric_get: NULL argument");
+		return profdb__fail(-EINVAL, "%s: NULL argument", fn);
+	memset(out, 0, sizeof *out);
+	out->name = out->formula = out->formula_type = out->units = profdb__hpctkpre_str(NULL);
+	out->index = out->partner = PROFDB_NONE;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_hpctkpre_metric_at(const profdb_hpctkpre *db, uint32_t index,
+                                            pre_metric_out *out)
+{
+	int r = metric_start(db, out, "profdb_hpctkpre_metric_at");
+	if (r < 0)
+		return r;
 	if (index >= db->n_metrics)
 		return profdb__fail(-ENOENT, "metric %" PRIu32 " does not exist (%" PRIu32 " metrics)",
 		                    index, db->n_metrics);
-	*out = db->metrics[index];
+	metric_out(db, index, out);
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctkpre_metric_find(const profdb_hpctkpre *db, int is_summary,
-                                              uint32_t id, uint32_t *index)
+PROFDB_EXPORT int profdb_hpctkpre_metric_get(const profdb_hpctkpre *db, int is_summary,
+                                             uint32_t id, pre_metric_out *out)
 {
 	uint32_t i;
-	if (!db)
-		return profdb__fail(-EINVAL, "profdb_hpctkpre_metric_find: NULL handle");
+	int r = metric_start(db, out, "profdb_hpctkpre_metric_get");
+	if (r < 0)
+		return r;
 	if (!profdb__hpctkpre_metric_index(db, is_summary != 0, id, &i))
-		return 0;
-	if (index)
-		*index = i;
-	return 1;
+		return profdb__fail(-ENOENT, "no %s metric with id %" PRIu32,
+		                    is_summary ? "summary" : "thread-profile", id);
+	metric_out(db, i, out);
+	return 0;
 }
 
-static const char *tab_name(const profdb_hpctkpre *db, int t, uint32_t i)
+static profdb_str tab_name(const profdb_hpctkpre *db, int t, uint32_t i)
 {
-	return i < db->n_tab[t] && db->tab[t][i].name ? db->tab[t][i].name : "";
+	return profdb__hpctkpre_str(i < db->n_tab[t] ? db->tab[t][i].name : NULL);
 }
 
-PROFDB_EXPORT int profdb_hpctkpre_context_get(const profdb_hpctkpre *db, uint32_t index,
-                                              profdb_hpctkpre_context *out)
+/* Clear a context output (links PROFDB_NONE, strings {"", 0}). */
+static int context_start(const profdb_hpctkpre *db, profdb_hpctkpre_context *out,
+                         const char *fn)
 {
 	if (!db || !out)
-		return profdb__fail(-EINVAL, "profdb_hpctkpre_context_get: NULL argument");
-	if (index >= db->n_nodes)
-		return profdb__fail(-ENOENT, "context node %" PRIu32 " does not exist (%" PRIu32
-		                    " nodes)", index, db->n_nodes);
-	const pre_node *n = &db->nodes[index];
+		return profdb__fail(-EINVAL, "%s: NULL argument", fn);
 	memset(out, 0, sizeof *out);
+	out->index = out->parent = out->first_child = out->next_sibling = PROFDB_NONE;
+	out->procedure = out->file = out->module = profdb__hpctkpre_str(NULL);
+	out->trace_id = -1;
+	return 0;
+}
+
+static void context_out(const profdb_hpctkpre *db, uint32_t index, profdb_hpctkpre_context *out)
+{
+	const pre_node *n = &db->nodes[index];
 	out->index = index;
 	out->id = n->id;
 	out->parent = n->parent;
@@ -172,77 +236,115 @@ PROFDB_EXPORT int profdb_hpctkpre_context_get(const profdb_hpctkpre *db, uint32_
 	out->address = n->address;
 	out->has_address = n->has_address;
 	out->trace_id = n->trace_id;
+}
+
+PROFDB_EXPORT int profdb_hpctkpre_context_at(const profdb_hpctkpre *db, uint32_t index,
+                                             profdb_hpctkpre_context *out)
+{
+	int r = context_start(db, out, "profdb_hpctkpre_context_at");
+	if (r < 0)
+		return r;
+	if (index >= db->n_nodes)
+		return profdb__fail(-ENOENT, "context node %" PRIu32 " does not exist (%" PRIu32
+		                    " nodes)", index, db->n_nodes);
+	context_out(db, index, out);
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctkpre_context_find(const profdb_hpctkpre *db, int64_t id,
-                                               uint32_t *index)
+PROFDB_EXPORT int profdb_hpctkpre_context_get(const profdb_hpctkpre *db, int64_t id,
+                                              profdb_hpctkpre_context *out)
 {
-	if (!db)
-		return profdb__fail(-EINVAL, "profdb_hpctkpre_context_find: NULL handle");
-	uint32_t lo = 0, hi = db->n_nodes;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (db->nodes[db->by_id[mid]].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == db->n_nodes || db->nodes[db->by_id[lo]].id != id)
-		return 0;
-	if (index)
-		*index = db->by_id[lo];
-	return 1;
+	uint32_t index;
+	int r = context_start(db, out, "profdb_hpctkpre_context_get");
+	if (r < 0)
+		return r;
+	if (!profdb__hpctkpre_node_index(db, id, &index))
+		return profdb__fail(-ENOENT, "no calling-context node has id %" PRId64, id);
+	context_out(db, index, out);
+	return 0;
 }
 
 /* ---- the full check ------------------------------------------------------- */
+
+/* Every value's metric id named by the metadata (marked in @p used). */
+static int check_metric_ids(const profdb_hpctkpre *db, uint32_t p, int is_summary,
+                            const profdb_view *values, unsigned char *used)
+{
+	PROFDB_VIEW_FOREACH(values, v) {
+		uint32_t m, mid = (uint32_t)profdb_view_key(values, v);
+		if (!profdb__hpctkpre_metric_index(db, is_summary, mid, &m))
+			return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " has values of "
+			                    "%s metric id %" PRIu32 " (value record at 0x%" PRIx64
+			                    "), which %s does not name", p,
+			                    is_summary ? "summary" : "profile", mid,
+			                    (uint64_t)(values->base + v * values->stride -
+			                               db->in[PRE_PROFILE].base), meta_name(db));
+		used[m] = 1;
+	}
+	return 0;
+}
 
 static int check_profiles(const profdb_hpctkpre *db, unsigned char *used)
 {
 	for (uint32_t i = 0; i < db->n_profiles; i++) {
 		profdb_hpctkpre_profile pr;
-		profdb_hpctkpre_plane p;
+		profdb_view index, values;
 		int r;
-		if ((r = profdb_hpctkpre_profile_get(db, i, &pr)) < 0 ||
-		    (r = profdb_hpctkpre_profile_plane(db, i, &p)) < 0)
+		if ((r = profdb_hpctkpre_profile_at(db, i, &pr)) < 0 ||
+		    (r = profdb_hpctkpre_profile_view(db, i, &index, &values)) < 0)
 			return r;
 		for (uint32_t k = 0; k < pr.n_ids; k++) {
 			profdb_hpctkpre_id id;
-			if ((r = profdb_hpctkpre_profile_id(db, i, k, &id)) < 0)
+			if ((r = profdb_hpctkpre_profile_id_at(db, i, k, &id)) < 0)
 				return r;
 		}
-		if (p.n_values != pr.n_values && !(db->opts.flags & PROFDB_OPEN_TOLERANT))
+		if (values.count != pr.n_values && !(db->opts.flags & PROFDB_OPEN_TOLERANT))
 			return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " plane has %"
-			                    PRIu64 " values, its info %" PRIu64, i, p.n_values,
+			                    PRIu64 " values, its info %" PRIu64, i, values.count,
 			                    pr.n_values);
-		/* a context cct.db has no slot for: the files disagree */
-		for (uint64_t k = 0; db->present[PRE_CCT] && k < p.n_index; k++) {
-			uint32_t ctx;
-			profdb_hpctkpre_run run;
-			if ((r = profdb_hpctkpre_plane_at(&p, k, &ctx, &run)) < 0)
-				return r;
-			if (ctx >= db->n_ctx)
-				return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " has values "
-				                    "of context %" PRIu32 ", cct.db has %" PRIu32 " contexts "
-				                    "(mismatched files)", i, ctx, db->n_ctx);
-		}
-		if (db->meta_kind == PROFDB_HPCTKPRE_META_NONE)
-			continue;
-		for (uint64_t v = 0; v < p.n_values; v++) {
-			uint32_t mid, m;
-			const unsigned char *rec = p.values + v * 10;
-			mid = profdb__be16(rec + 8);
-			if (!profdb__hpctkpre_metric_index(db, pr.is_summary, mid, &m))
-				return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " has values of "
-				                    "%s metric id %" PRIu32 " (value record at 0x%" PRIx64
-				                    "), which %s does not name", i,
-				                    pr.is_summary ? "summary" : "profile", mid,
-				                    (uint64_t)(rec - db->in[PRE_PROFILE].base),
-				                    meta_name(db));
-			used[m] = 1;
-		}
+		/* a context cct.db has no slot for: the files disagree (keys are
+		 * sorted, so the last is the largest) */
+		uint64_t last = index.count ? profdb_view_key(&index, index.count - 1) : 0;
+		if (db->present[PRE_CCT] && index.count && last >= db->n_ctx)
+			return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " has values "
+			                    "of context %" PRIu64 ", cct.db has %" PRIu32 " contexts "
+			                    "(mismatched files)", i, last, db->n_ctx);
+		if (db->meta_kind != PROFDB_HPCTKPRE_META_NONE &&
+		    (r = check_metric_ids(db, i, pr.is_summary, &values, used)) < 0)
+			return r;
 	}
 	return 0;
+}
+
+static int check_cct(const profdb_hpctkpre *db)
+{
+	for (uint32_t c = 0; c < db->n_ctx; c++) {
+		profdb_view index, values;
+		int r = profdb_hpctkpre_context_view(db, c, &index, &values);
+		if (r < 0)
+			return r;
+		PROFDB_VIEW_FOREACH(&values, v)
+			if (db->present[PRE_PROFILE] && profdb_view_key(&values, v) >= db->n_profiles)
+				return profdb__fail(-EBADMSG, "cct.db: context %" PRIu32 " has a value of "
+				                    "profile %" PRIu64 ", profile.db has %" PRIu32, c,
+				                    profdb_view_key(&values, v), db->n_profiles);
+	}
+	return 0;
+}
+
+/* A metric named but never stored may be all zeros, or derived (an XML
+ * "view" formula): a warning, not an error. */
+static void warn_unused(const profdb_hpctkpre *db, const unsigned char *used)
+{
+	uint32_t unused = 0, first = 0;
+	for (uint32_t m = 0; m < db->n_metrics; m++)
+		if (!used[m] && unused++ == 0)
+			first = m;
+	if (unused)
+		profdb__warn(&db->opts, "%s: %" PRIu32 " metric(s) have no value in profile.db, "
+		             "first %s id %" PRIu32 " \"%s\"", meta_name(db), unused,
+		             db->metrics[first].is_summary ? "summary" : "profile",
+		             db->metrics[first].id, db->metrics[first].name);
 }
 
 PROFDB_EXPORT int profdb_hpctkpre_check(const profdb_hpctkpre *db)
@@ -253,46 +355,23 @@ PROFDB_EXPORT int profdb_hpctkpre_check(const profdb_hpctkpre *db)
 	unsigned char *used = calloc(db->n_metrics ? db->n_metrics : 1, 1);
 	if (!used)
 		return profdb__fail(-ENOMEM, "out of memory");
-	if (db->present[PRE_CCT] && db->n_nodes &&
-	    db->nodes[db->by_id[db->n_nodes - 1]].id >= (int64_t)db->n_ctx) {
+	if (db->present[PRE_CCT] && db->n_nodes && max_node_id(db) >= (int64_t)db->n_ctx) {
 		r = profdb__fail(-EBADMSG, "%s: context id %" PRId64 " is beyond cct.db's %" PRIu32
-		                 " contexts (mismatched files)", meta_name(db),
-		                 db->nodes[db->by_id[db->n_nodes - 1]].id, db->n_ctx);
+		                 " contexts (mismatched files)", meta_name(db), max_node_id(db),
+		                 db->n_ctx);
 		goto out;
 	}
 	if (db->present[PRE_PROFILE] && (r = check_profiles(db, used)) < 0)
 		goto out;
-	for (uint32_t c = 0; db->present[PRE_CCT] && c < db->n_ctx; c++) {
-		profdb_hpctkpre_plane p;
-		if ((r = profdb_hpctkpre_context_plane(db, c, &p)) < 0)
-			goto out;
-		if (db->present[PRE_PROFILE])
-			for (uint64_t v = 0; v < p.n_values; v++)
-				if (profdb__be32(p.values + v * 12 + 8) >= db->n_profiles) {
-					r = profdb__fail(-EBADMSG, "cct.db: context %" PRIu32 " has a value of "
-					                 "profile %" PRIu32 ", profile.db has %" PRIu32, c,
-					                 profdb__be32(p.values + v * 12 + 8), db->n_profiles);
-					goto out;
-				}
-	}
+	if (db->present[PRE_CCT] && (r = check_cct(db)) < 0)
+		goto out;
 	for (uint32_t t = 0; db->present[PRE_TRACE] && t < db->n_traces; t++) {
 		profdb_hpctkpre_trace tr;
-		if ((r = profdb_hpctkpre_trace_get(db, t, &tr)) < 0)
+		if ((r = profdb_hpctkpre_trace_at(db, t, &tr)) < 0)
 			goto out;
 	}
-	/* A metric named but never stored may be all zeros, or derived (an XML
-	 * "view" formula): a warning, not an error. */
-	if (db->present[PRE_PROFILE] && db->meta_kind != PROFDB_HPCTKPRE_META_NONE) {
-		uint32_t unused = 0, first = 0;
-		for (uint32_t m = 0; m < db->n_metrics; m++)
-			if (!used[m] && unused++ == 0)
-				first = m;
-		if (unused)
-			profdb__warn(&db->opts, "%s: %" PRIu32 " metric(s) have no value in profile.db, "
-			             "first %s id %" PRIu32 " \"%s\"", meta_name(db), unused,
-			             db->metrics[first].is_summary ? "summary" : "profile",
-			             db->metrics[first].id, db->metrics[first].name);
-	}
+	if (db->present[PRE_PROFILE] && db->meta_kind != PROFDB_HPCTKPRE_META_NONE)
+		warn_unused(db, used);
 out:
 	free(used);
 	return r;

@@ -51,6 +51,78 @@ int profdb__hpctkpre_section(const profdb__input *in, uint64_t header, uint64_t 
 	return profdb__range(in, off, size, what, NULL);
 }
 
+/* The header of each .db file (doc/FORMATS.md, "Layout as read"): a count
+ * at 0x12, the section count at 0x16 and the first section, which holds
+ * count fixed-size records. */
+static const struct db_header {
+	const char *what;        /* the header, in messages */
+	uint64_t size;           /* bytes the header has */
+	unsigned min_sec;
+	uint32_t rec;            /* record size of the first section */
+	const char *items, *array, *section, *sections;
+} headers[PRE_META] = {
+	[PRE_PROFILE] = {"profile.db header", PRE_PROFILE_HDR_SIZE, 2, PRE_PI_SIZE, "profiles",
+	                 "profile info array", "Profile Info section",
+	                 "profile infos, identifier tuples"},
+	[PRE_CCT] = {"cct.db header", PRE_CCT_HDR_SIZE, 1, PRE_CI_SIZE, "contexts",
+	             "context info array", "Context Info section", "context infos"},
+	[PRE_TRACE] = {"trace.db header", PRE_TRACE_HDR_SIZE, 1, PRE_TH_SIZE, "traces",
+	               "trace header array", "Trace Header section", "trace headers"},
+};
+
+/* Header of .db file @p f: *count and the first section's offset, after
+ * checking that the section holds count records inside the file. */
+static int db_header(const profdb_hpctkpre *db, int f, const unsigned char **h,
+                     uint32_t *count, uint64_t *off)
+{
+	const struct db_header *k = &headers[f];
+	const profdb__input *in = &db->in[f];
+	uint64_t need;
+	int r = profdb__range(in, 0, k->size, k->what, h);
+	if (r < 0)
+		return r;
+	*count = pre_db_count(*h);
+	*off = pre_db_sec_off(*h, 0);
+	uint64_t size = pre_db_sec_size(*h, 0);
+	uint16_t nsec = pre_db_num_sec(*h);
+	if (nsec < k->min_sec)
+		return profdb__fail(-EBADMSG, "%s: header at 0x16 lists %u sections, %s needs %u (%s)",
+		                    in->name, nsec, files[f].file, k->min_sec, k->sections);
+	if ((r = profdb__mul(in, *count, k->rec, k->array, &need)) < 0)
+		return r;
+	if (need > size)
+		return profdb__fail(-EBADMSG, "%s: %" PRIu32 " %s (0x12) need %" PRIu64 " bytes but "
+		                    "the %s (0x18) has %" PRIu64, in->name, *count, k->items, need,
+		                    k->section, size);
+	return profdb__hpctkpre_section(in, k->size, *off, size, k->section);
+}
+
+/* The section tables of the present .db files. */
+static int read_headers(profdb_hpctkpre *db)
+{
+	const unsigned char *h;
+	int r;
+	if (db->present[PRE_PROFILE]) {
+		if ((r = db_header(db, PRE_PROFILE, &h, &db->n_profiles, &db->pi_off)) < 0)
+			return r;
+		db->idt_off = pre_db_sec_off(h, 1);
+		db->idt_size = pre_db_sec_size(h, 1);
+		if ((r = profdb__hpctkpre_section(&db->in[PRE_PROFILE], PRE_PROFILE_HDR_SIZE,
+		                                  db->idt_off, db->idt_size,
+		                                  "Identifier Tuple section")) < 0)
+			return r;
+	}
+	if (db->present[PRE_CCT] && (r = db_header(db, PRE_CCT, &h, &db->n_ctx, &db->ci_off)) < 0)
+		return r;
+	if (db->present[PRE_TRACE]) {
+		if ((r = db_header(db, PRE_TRACE, &h, &db->n_traces, &db->th_off)) < 0)
+			return r;
+		db->min_time = pre_trace_min_ts(h);
+		db->max_time = pre_trace_max_ts(h);
+	}
+	return 0;
+}
+
 /* Which .db file a buffer is, from its magic: PRE_* or -1. */
 static int classify(const unsigned char *p, uint64_t size)
 {
@@ -67,7 +139,7 @@ static int classify(const unsigned char *p, uint64_t size)
 static int check_db(profdb_hpctkpre *db, int f)
 {
 	const profdb__input *in = &db->in[f];
-	if (in->size < 0x18 || memcmp(in->base, files[f].magic, 16) != 0) {
+	if (in->size < 0x18 || memcmp(in->base, files[f].magic, PRE_DB_MAGIC_SIZE) != 0) {
 		if (in->size >= 16 && memcmp(in->base, "HPCTOOLKIT", 10) == 0)
 			return profdb__fail(-EPROTONOSUPPORT,
 			                    "%s: an HPCToolkit 4.0 file (magic \"%.14s\"), not a "
@@ -80,7 +152,7 @@ static int check_db(profdb_hpctkpre *db, int f)
 		return profdb__fail(-ENODATA, "%s: %" PRIu64 " bytes is too short for a header",
 		                    in->name, in->size);
 	}
-	uint8_t major = in->base[16], minor = in->base[17];
+	uint8_t major = pre_db_major(in->base), minor = pre_db_minor(in->base);
 	/* Real files say 1.0; the pre-release document says 4.0 for the same
 	 * layout. Anything else is a layout we have never seen. */
 	if (major != 1 && major != 4)
@@ -135,11 +207,7 @@ static int finish_open(profdb_hpctkpre *db)
 	}
 	if (!any)
 		return profdb__fail(-ENOENT, "no pre-release HPCToolkit file given");
-	if (db->present[PRE_PROFILE] && (r = profdb__hpctkpre_profile_open(db)) < 0)
-		return r;
-	if (db->present[PRE_CCT] && (r = profdb__hpctkpre_cct_open(db)) < 0)
-		return r;
-	if (db->present[PRE_TRACE] && (r = profdb__hpctkpre_trace_open(db)) < 0)
+	if ((r = read_headers(db)) < 0)
 		return r;
 	if (db->meta_kind == PROFDB_HPCTKPRE_META_XML && (r = profdb__hpctkpre_xml_parse(db)) < 0)
 		return r;
@@ -165,7 +233,7 @@ static profdb_hpctkpre *alloc_db(const profdb_options *opts)
 	if (!db)
 		return NULL;
 	profdb__options_copy(&db->opts, opts);
-	atomic_init(&db->warned_zero_cct, 0);
+	atomic_init(&db->warned_zero_cct, false);
 	return db;
 }
 
@@ -182,8 +250,8 @@ PROFDB_EXPORT void profdb_hpctkpre_close(profdb_hpctkpre *db)
 	for (int t = 0; t < PROFDB_HPCTKPRE_NTABLES; t++)
 		free(db->tab[t]);
 	free(db->nodes);
-	free(db->by_id);
-	free(db->metric_by_id);
+	free(db->node_keys);
+	free(db->metric_keys);
 	free((void *)db->profile_ok);
 	free((void *)db->ctx_ok);
 	free((void *)db->trace_ok);
@@ -324,23 +392,25 @@ PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
 }
 
 PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
-                                           const profdb_blob blobs[PROFDB_HPCTKPRE_NFILES],
+                                           const profdb_input files_in[PROFDB_HPCTKPRE_NFILES],
                                            const profdb_options *opts)
 {
 	if (ret)
 		*ret = NULL;
-	if (!ret || !blobs)
+	if (!ret || !files_in)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_open_mem: NULL argument");
 	profdb_hpctkpre *db = alloc_db(opts);
 	if (!db)
 		return profdb__fail(-ENOMEM, "out of memory");
 	for (int f = 0; f < PRE_NFILES; f++) {
-		if (!blobs[f].data)
+		const profdb_input *in = &files_in[f];
+		if (!in->data)
 			continue;
-		const char *name = files[f].file;
-		if (f == PRE_META && blobs[f].size >= 16 && memcmp(blobs[f].data, DRAFT_MAGIC, 16) == 0)
+		const char *name = in->name ? in->name : files[f].file;
+		if (!in->name && f == PRE_META && in->size >= 16 &&
+		    memcmp(in->data, DRAFT_MAGIC, 16) == 0)
 			name = "meta.db";
-		profdb__input_mem(&db->in[f], blobs[f].data, blobs[f].size, name);
+		profdb__input_mem(&db->in[f], in->data, in->size, name);
 		db->present[f] = 1;
 	}
 	int r = finish_open(db);
@@ -355,27 +425,23 @@ PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
 PROFDB_EXPORT int profdb_hpctkpre_version(const profdb_hpctkpre *db, profdb_hpctkpre_file which,
                                           uint8_t *major, uint8_t *minor)
 {
-	if (!db || (unsigned)which >= PRE_NFILES)
+	if (!db || !major || !minor || (unsigned)which >= PRE_NFILES)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_version: bad argument");
+	*major = *minor = 0;
 	int r = profdb__hpctkpre_require(db, which);
 	if (r < 0)
 		return r;
 	unsigned ma = 0, mi = 0;
-	if ((int)which != PRE_META) {
-		ma = db->in[which].base[16];
-		mi = db->in[which].base[17];
-	} else if (db->meta_kind == PROFDB_HPCTKPRE_META_DRAFT) {
-		ma = db->in[PRE_META].base[16];
-		mi = db->in[PRE_META].base[17];
+	if ((int)which != PRE_META || db->meta_kind == PROFDB_HPCTKPRE_META_DRAFT) {
+		ma = pre_db_major(db->in[which].base);   /* same place in the draft meta.db */
+		mi = pre_db_minor(db->in[which].base);
 	} else if (db->meta_version) {
 		/* "4.0": parsed leniently; anything else reads as 0.0 */
 		if (sscanf(db->meta_version, "%3u.%3u", &ma, &mi) < 1)
 			ma = mi = 0;
 	}
-	if (major)
-		*major = (uint8_t)ma;
-	if (minor)
-		*minor = (uint8_t)mi;
+	*major = (uint8_t)ma;
+	*minor = (uint8_t)mi;
 	return 0;
 }
 
@@ -385,7 +451,7 @@ PROFDB_EXPORT int profdb_hpctkpre_get_info(const profdb_hpctkpre *db, profdb_hpc
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_get_info: NULL argument");
 	memset(out, 0, sizeof *out);
 	out->meta_kind = db->meta_kind;
-	out->title = db->title ? db->title : "";
+	out->title = profdb__hpctkpre_str(db->title);
 	out->n_metrics = db->n_metrics;
 	out->n_contexts = db->n_nodes;
 	out->n_profiles = db->n_profiles;

@@ -54,21 +54,22 @@ static int64_t ctx_stored_id(uint32_t id)
 	return (id & NEG_FLAG) && id != NEG_FLAG ? -(int64_t)(id & ~NEG_FLAG) : (int64_t)id;
 }
 
-static const pq_metric *metric_by_model(const pq *q, uint32_t id, profdb_hpctkpre_metric *m)
+/* The entry of model metric @p id (and its decoded metric in *m), or NULL. */
+static const pq_metric *metric_by_model(const pq *q, uint32_t id, const pre_metric **m)
 {
 	uint32_t index;
 	int found;
 	if (q->summary_shift)
 		found = id >= q->summary_shift ?
-		        profdb_hpctkpre_metric_find(q->db, 1, id - q->summary_shift, &index) == 1 :
-		        profdb_hpctkpre_metric_find(q->db, 0, id, &index) == 1;
+		        profdb__hpctkpre_metric_index(q->db, 1, id - q->summary_shift, &index) :
+		        profdb__hpctkpre_metric_index(q->db, 0, id, &index);
 	else
-		found = profdb_hpctkpre_metric_find(q->db, 0, id, &index) == 1 ||
-		        profdb_hpctkpre_metric_find(q->db, 1, id, &index) == 1;
+		found = profdb__hpctkpre_metric_index(q->db, 0, id, &index) ||
+		        profdb__hpctkpre_metric_index(q->db, 1, id, &index);
 	if (!found)
 		return NULL;
 	if (m)
-		profdb_hpctkpre_metric_get(q->db, index, m);
+		*m = &q->db->metrics[index];
 	return &q->metrics[index];
 }
 
@@ -81,30 +82,29 @@ static int64_t q_metric_count(const void *impl)
 
 static void fill_metric(const pq *q, uint32_t index, profdb_metric *out)
 {
-	profdb_hpctkpre_metric m;
-	profdb_hpctkpre_metric_get(q->db, index, &m);
+	const pre_metric *m = &q->db->metrics[index];
 	const pq_metric *e = &q->metrics[index];
 	memset(out, 0, sizeof *out);
 	out->id = e->id;
-	out->name = profdb__str(m.name);
-	out->unit = profdb__str(m.units);
-	out->description = profdb__str(m.formula);
+	out->name = profdb__str(m->name);
+	out->unit = profdb__str(m->units);
+	out->description = profdb__str(m->formula);
 	out->type = PROFDB_TYPE_F64;
 	out->exclusive_id = e->exclusive_id;
 	out->inclusive_id = e->inclusive_id;
 	out->has_data = 1;
 	out->statistic = profdb__str(NULL);
-	if (m.is_summary) {
-		int view = strcmp(m.formula_type, "view") == 0;
+	if (m->is_summary) {
+		int view = strcmp(m->formula_type, "view") == 0;
 		out->kind = view ? PROFDB_METRIC_DERIVED : PROFDB_METRIC_SUMMARY;
 		out->has_data = !view;
 		/* XML "combine" formulas are sums over threads ("sum($i, $i)"); the
 		 * draft stores the combine code. */
 		static const char *const comb[3] = {"sum", "min", "max"};
-		out->statistic = profdb__str(view ? NULL : m.combine < 3 ? comb[m.combine] : "");
+		out->statistic = profdb__str(view ? NULL : m->combine < 3 ? comb[m->combine] : "");
 	} else {
-		out->kind = m.inclusive == 1 ? PROFDB_METRIC_INCLUSIVE :
-		            m.inclusive == 0 ? PROFDB_METRIC_EXCLUSIVE : PROFDB_METRIC_OTHER;
+		out->kind = m->inclusive == 1 ? PROFDB_METRIC_INCLUSIVE :
+		            m->inclusive == 0 ? PROFDB_METRIC_EXCLUSIVE : PROFDB_METRIC_OTHER;
 	}
 }
 
@@ -134,30 +134,28 @@ static void pair_metrics(pq *q)
 {
 	uint32_t n = q->info.n_metrics;
 	for (uint32_t i = 0; i < n; i++) {
-		profdb_hpctkpre_metric m;
-		profdb_hpctkpre_metric_get(q->db, i, &m);
+		const pre_metric *m = &q->db->metrics[i];
 		pq_metric *e = &q->metrics[i];
-		e->exclusive_id = m.inclusive == 0 ? e->id : PROFDB_NONE;
-		e->inclusive_id = m.inclusive == 1 ? e->id : PROFDB_NONE;
+		e->exclusive_id = m->inclusive == 0 ? e->id : PROFDB_NONE;
+		e->inclusive_id = m->inclusive == 1 ? e->id : PROFDB_NONE;
 		uint32_t partner = PROFDB_NONE;
-		if (m.partner != PROFDB_NONE) {
+		if (m->partner != PROFDB_NONE) {
 			uint32_t k;
-			if (profdb_hpctkpre_metric_find(q->db, m.is_summary, m.partner, &k) == 1)
+			if (profdb__hpctkpre_metric_index(q->db, m->is_summary, m->partner, &k))
 				partner = q->metrics[k].id;
-		} else if (!m.is_summary && m.inclusive >= 0 && n <= 4096) {
-			size_t len = strlen(m.name);
+		} else if (!m->is_summary && m->inclusive >= 0 && n <= 4096) {
+			size_t len = strlen(m->name);
 			for (uint32_t k = 0; k < n && len >= 4; k++) {
-				profdb_hpctkpre_metric o;
-				profdb_hpctkpre_metric_get(q->db, k, &o);
-				if (k != i && !o.is_summary && o.inclusive == !m.inclusive &&
-				    strlen(o.name) == len && strncmp(o.name, m.name, len - 4) == 0)
+				const pre_metric *o = &q->db->metrics[k];
+				if (k != i && !o->is_summary && o->inclusive == !m->inclusive &&
+				    strlen(o->name) == len && strncmp(o->name, m->name, len - 4) == 0)
 					partner = q->metrics[k].id;
 			}
 		}
 		if (partner != PROFDB_NONE) {
-			if (m.inclusive == 1)
+			if (m->inclusive == 1)
 				e->exclusive_id = partner;
-			else if (m.inclusive == 0)
+			else if (m->inclusive == 0)
 				e->inclusive_id = partner;
 		}
 	}
@@ -176,7 +174,7 @@ static int q_context_root(const void *impl, uint32_t *id)
 	profdb_hpctkpre_context c;
 	if (q->info.n_contexts == 0)
 		return profdb__fail(-ENOENT, "the database has no context tree");
-	profdb_hpctkpre_context_get(q->db, 0, &c);
+	profdb_hpctkpre_context_at(q->db, 0, &c);
 	*id = ctx_model_id(c.id);
 	return 0;
 }
@@ -184,7 +182,7 @@ static int q_context_root(const void *impl, uint32_t *id)
 static uint32_t link_id(const pq *q, uint32_t index)
 {
 	profdb_hpctkpre_context c;
-	if (index == PROFDB_NONE || profdb_hpctkpre_context_get(q->db, index, &c) < 0)
+	if (index == PROFDB_NONE || profdb_hpctkpre_context_at(q->db, index, &c) < 0)
 		return PROFDB_NONE;
 	return ctx_model_id(c.id);
 }
@@ -202,8 +200,8 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	const pq *q = impl;
 	uint32_t index;
 	profdb_hpctkpre_context c;
-	if (profdb_hpctkpre_context_find(q->db, ctx_stored_id(id), &index) == 1) {
-		profdb_hpctkpre_context_get(q->db, index, &c);
+	if (profdb__hpctkpre_node_index(q->db, ctx_stored_id(id), &index)) {
+		profdb_hpctkpre_context_at(q->db, index, &c);
 		blank(out, id);
 		out->parent = link_id(q, c.parent);
 		out->first_child = link_id(q, c.first_child);
@@ -221,10 +219,10 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		case PROFDB_HPCTKPRE_CTX_POINT: out->type = PROFDB_CTX_INSTRUCTION; break;
 		default: out->type = PROFDB_CTX_UNKNOWN;
 		}
-		out->function = profdb__str(c.procedure);
-		out->file = profdb__str(c.file);
+		out->function = c.procedure;
+		out->file = c.file;
 		out->line = c.line;
-		out->module = profdb__str(c.module);
+		out->module = c.module;
 		out->offset = c.address;
 		out->has_offset = c.has_address;
 		return 0;
@@ -244,10 +242,10 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	/* Without cct.db slots: an id some profile stores values for (one
 	 * binary search per profile, as a scan by context). */
 	for (uint32_t p = 0; q->info.n_ctx_slots == 0 && p < q->info.n_profiles; p++) {
-		profdb_hpctkpre_plane pl;
-		profdb_hpctkpre_run run;
-		if (profdb_hpctkpre_profile_plane(q->db, p, &pl) == 0 &&
-		    profdb_hpctkpre_plane_find(&pl, id, &run) == 1) {
+		profdb_view ix, values;
+		uint64_t at;
+		if (profdb_hpctkpre_profile_view(q->db, p, &ix, &values) == 0 &&
+		    profdb_view_find(&ix, id, &at) == 1) {
 			blank(out, id);
 			out->relation = PROFDB_RELATION_UNKNOWN;
 			return 0;
@@ -259,14 +257,14 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 
 /* ---- profiles ---------------------------------------------------------------- */
 
-static const char *kind_word(const profdb_hpctkpre_id *id)
+static profdb_str kind_word(const profdb_hpctkpre_id *id)
 {
 	static const char *const words[8] = {"summary", "node", "rank", "thread", "gpu-device",
 	                                     "gpu-context", "gpu-stream", "core"};
 	/* A kind the identifier table does not name (a damaged file): never
 	 * an empty kind (doc/model.md, profiles). */
-	return id->kind < 8 ? words[id->kind] : id->kind_name && id->kind_name[0] ? id->kind_name
-	                                                                          : "unknown";
+	return id->kind < 8 ? profdb__str(words[id->kind]) :
+	       id->kind_name.len ? id->kind_name : profdb__str("unknown");
 }
 
 static uint64_t id_value(const profdb_hpctkpre_id *id)
@@ -276,40 +274,34 @@ static uint64_t id_value(const profdb_hpctkpre_id *id)
 
 static int build_names(pq *q)
 {
-	size_t cap = 256, len = 0;
+	size_t cap = 0, len = 0;
 	uint32_t n = q->info.n_profiles;
 	q->name_at = calloc(n ? n : 1, sizeof *q->name_at);
-	q->names = malloc(cap);
-	if (!q->name_at || !q->names)
+	if (!q->name_at)
 		return profdb__fail(-ENOMEM, "out of memory");
 	for (uint32_t p = 0; p < n; p++) {
 		char buf[256] = "";
 		size_t b = 0;
 		profdb_hpctkpre_profile pr;
-		int r = profdb_hpctkpre_profile_get(q->db, p, &pr);
+		int r = profdb_hpctkpre_profile_at(q->db, p, &pr);
 		if (r < 0)
 			return r;
 		for (uint32_t k = 0; k < pr.n_ids && k < 8 && b < sizeof buf - 64; k++) {
 			profdb_hpctkpre_id id;
-			if ((r = profdb_hpctkpre_profile_id(q->db, p, k, &id)) < 0)
+			if ((r = profdb_hpctkpre_profile_id_at(q->db, p, k, &id)) < 0)
 				return r;
+			profdb_str w = kind_word(&id);
 			if (id.kind == 0)
 				b += (size_t)snprintf(buf + b, sizeof buf - b, "%ssummary", b ? " " : "");
 			else
-				b += (size_t)snprintf(buf + b, sizeof buf - b, "%s%.24s %" PRIu64, b ? " " : "",
-				                      kind_word(&id), id_value(&id));
+				b += (size_t)snprintf(buf + b, sizeof buf - b, "%s%.*s %" PRIu64, b ? " " : "",
+				                      (int)(w.len < 24 ? w.len : 24), w.ptr, id_value(&id));
 		}
 		if (!b)
 			snprintf(buf, sizeof buf, p == 0 ? "summary" : "profile %" PRIu32, p);
 		size_t need = strlen(buf) + 1;
-		if (len + need > cap) {
-			while (len + need > cap)
-				cap *= 2;
-			char *g = realloc(q->names, cap);
-			if (!g)
-				return profdb__fail(-ENOMEM, "out of memory");
-			q->names = g;
-		}
+		if ((r = profdb__grow((void **)&q->names, &cap, len + need, 1)) < 0)
+			return r;
 		memcpy(q->names + len, buf, need);
 		q->name_at[p] = len;
 		len += need;
@@ -326,7 +318,7 @@ static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
 {
 	const pq *q = impl;
 	profdb_hpctkpre_profile pr;
-	int r = profdb_hpctkpre_profile_get(q->db, index, &pr);
+	int r = profdb_hpctkpre_profile_at(q->db, index, &pr);
 	if (r < 0)
 		return r;
 	memset(out, 0, sizeof *out);
@@ -342,10 +334,10 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 {
 	const pq *q = impl;
 	profdb_hpctkpre_id id;
-	int r = profdb_hpctkpre_profile_id(q->db, index, i, &id);
+	int r = profdb_hpctkpre_profile_id_at(q->db, index, i, &id);
 	if (r < 0)
 		return r;
-	*kind = profdb__str(kind_word(&id));
+	*kind = kind_word(&id);
 	*value = id_value(&id);
 	return 0;
 }
@@ -356,13 +348,13 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
  * the profile cannot hold it (a summary id in a thread profile, ...). */
 static int64_t stored_metric(const pq *q, uint32_t p, uint32_t m, const pq_metric **e)
 {
-	profdb_hpctkpre_metric md;
+	const pre_metric *md;
 	*e = metric_by_model(q, m, &md);
 	if (!*e)
 		return -1;
-	if (md.is_summary != (p == 0))
+	if (md->is_summary != (p == 0))
 		return -1;
-	return md.id;
+	return md->id;
 }
 
 static int q_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out)
@@ -396,7 +388,7 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int in
                     profdb_number *out)
 {
 	const pq *q = impl;
-	profdb_hpctkpre_metric md;
+	const pre_metric *md;
 	out->type = PROFDB_TYPE_NONE;
 	const pq_metric *e = metric_by_model(q, m, &md);
 	if (!e)
@@ -405,9 +397,9 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int in
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
 	/* Summary ids live only in the summary profile and thread ids only in
 	 * the others: the other combination cannot be answered. */
-	if (md.is_summary != (p == 0))
+	if (md->is_summary != (p == 0))
 		return profdb__fail(-ENOTSUP, "metric %" PRIu32 " is a %s metric; profile %" PRIu32
-		                    " holds %s ids", m, md.is_summary ? "summary" : "thread-profile",
+		                    " holds %s ids", m, md->is_summary ? "summary" : "thread-profile",
 		                    p, p == 0 ? "summary" : "thread-profile");
 	uint32_t want = inclusive ? e->inclusive_id : e->exclusive_id;
 	if (want == PROFDB_NONE)
@@ -442,60 +434,49 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 		uint32_t p = (uint32_t)cur->pos[0];
 		if (p >= q->info.n_profiles || (cur->scan == PROFDB_SCAN_PROFILE && p != cur->key))
 			return 0;
-		profdb_hpctkpre_plane pl;
-		profdb_hpctkpre_run run;
-		uint32_t ctx, m;
-		double v;
-		int r = profdb_hpctkpre_profile_plane(q->db, p, &pl);
+		profdb_view index, values, run;
+		uint64_t i = cur->pos[1];
+		int r = profdb_hpctkpre_profile_view(q->db, p, &index, &values);
 		if (r < 0)
 			return r;
-		if (cur->scan == PROFDB_SCAN_CONTEXT) {
-			ctx = cur->key;
-			if (profdb_hpctkpre_plane_find(&pl, ctx, &run) != 1 || cur->pos[2] >= run.count) {
+		/* a scan by context looks its context up in every profile */
+		if (cur->scan == PROFDB_SCAN_CONTEXT && profdb_view_find(&index, cur->key, &i) != 1)
+			i = index.count;
+		if (i >= index.count || cur->pos[2] >= (run = profdb_view_run(&index, i, &values)).count) {
+			if (cur->scan == PROFDB_SCAN_CONTEXT || i >= index.count) {
 				cur->pos[0]++;
-				cur->pos[2] = 0;
-				continue;
-			}
-		} else {
-			if (cur->pos[1] >= pl.n_index) {
-				cur->pos[0]++;
-				cur->pos[1] = cur->pos[2] = 0;
-				continue;
-			}
-			profdb_hpctkpre_plane_at(&pl, cur->pos[1], &ctx, &run);
-			if (cur->pos[2] >= run.count) {
+				cur->pos[1] = 0;
+			} else {
 				cur->pos[1]++;
-				cur->pos[2] = 0;
-				continue;
 			}
+			cur->pos[2] = 0;
+			continue;
 		}
-		profdb_hpctkpre_run_at(&run, cur->pos[2]++, &m, &v);
+		uint64_t k = cur->pos[2]++;
 		out->profile = p;
-		out->context = ctx;
-		out->metric = model_metric(q, p, m);
-		out->value.type = PROFDB_TYPE_F64;
-		out->value.as.f64 = v;
+		out->context = (uint32_t)profdb_view_key(&index, i);
+		out->metric = model_metric(q, p, (uint32_t)profdb_view_key(&run, k));
+		out->value = profdb_view_value(&run, k);
 		return 1;
 	}
 }
 
 /* ---- traces -------------------------------------------------------------------- */
 
+/* The calling-context line of profile @p p: 1 and *out, or 0 (empty view). */
 static int trace_of(const pq *q, uint32_t p, profdb_hpctkpre_trace *out)
 {
 	if (p >= q->info.n_profiles && q->info.n_profiles)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
-	memset(out, 0, sizeof *out);
 	for (uint32_t t = 0; t < q->info.n_traces; t++) {
-		profdb_hpctkpre_trace tr;
-		int r = profdb_hpctkpre_trace_get(q->db, t, &tr);
+		int r = profdb_hpctkpre_trace_at(q->db, t, out);
 		if (r < 0)
 			return r;
-		if (tr.profile == p && tr.type == 0) {
-			*out = tr;
+		if (out->profile == p && out->type == 0)
 			return 1;
-		}
 	}
+	memset(out, 0, sizeof *out);
+	out->samples = profdb__hpctkpre_samples(NULL, 0);
 	return 0;
 }
 
@@ -503,7 +484,7 @@ static int64_t q_trace_length(const void *impl, uint32_t p)
 {
 	profdb_hpctkpre_trace t;
 	int r = trace_of(impl, p, &t);
-	return r < 0 ? r : (int64_t)t.count;
+	return r < 0 ? r : (int64_t)t.samples.count;
 }
 
 static int q_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *out)
@@ -512,17 +493,34 @@ static int q_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *o
 	int r = trace_of(impl, p, &t);
 	if (r < 0)
 		return r;
-	return profdb_hpctkpre_trace_at(&t, i, &out->time_ns, &out->context);
+	if (i >= t.samples.count)
+		return profdb__fail(-ENOENT, "trace sample %" PRIu64 " of profile %" PRIu32 " out of "
+		                    "range (%" PRIu64 " samples)", i, p, t.samples.count);
+	out->time_ns = profdb_view_key(&t.samples, i);
+	out->context = (uint32_t)profdb_view_value(&t.samples, i).as.u64;
+	return 0;
 }
 
 static int q_trace_seek(const void *impl, uint32_t p, uint64_t time, uint64_t *index)
 {
 	profdb_hpctkpre_trace t;
-	uint64_t last;
 	int r = trace_of(impl, p, &t);
 	if (r < 0)
 		return r;
-	return profdb_hpctkpre_trace_window(&t, time, UINT64_MAX, index, &last);
+	return profdb_view_seek(&t.samples, time, index);
+}
+
+/* trace_at hands out the stored (time, context id) pairs unchanged (model
+ * context ids are the stored unsigned ids, times are ns): the view is the
+ * line in the mapping. */
+static int q_trace_view(const void *impl, uint32_t p, profdb_view *out)
+{
+	profdb_hpctkpre_trace t;
+	int r = trace_of(impl, p, &t);
+	if (r < 0)
+		return r;
+	*out = t.samples;
+	return 0;
 }
 
 /* ---- description and opening --------------------------------------------------------- */
@@ -534,7 +532,7 @@ static int q_about(const void *impl, profdb_about *out)
 	              q->db->present[PRE_TRACE] || q->info.meta_kind != PROFDB_HPCTKPRE_META_DRAFT ?
 	              PROFDB_FORMAT_HPCTK_PRE : PROFDB_FORMAT_HPCTK_DRAFT;
 	out->version = profdb__str(q->version);
-	out->title = profdb__str(q->info.title);
+	out->title = q->info.title;
 	return 0;
 }
 
@@ -547,18 +545,18 @@ static int q_counts(const void *impl, profdb_counts *out)
 	out->metrics = q->info.n_metrics;
 	out->traces = q->info.n_traces;
 	for (uint32_t p = 0; p < q->info.n_profiles; p++) {
-		profdb_hpctkpre_plane pl;
-		int r = profdb_hpctkpre_profile_plane(q->db, p, &pl);
+		profdb_view index, values;
+		int r = profdb_hpctkpre_profile_view(q->db, p, &index, &values);
 		if (r < 0)
 			return r;
-		out->values += (int64_t)pl.n_values;
+		out->values += (int64_t)values.count;
 	}
 	for (uint32_t t = 0; t < q->info.n_traces; t++) {
 		profdb_hpctkpre_trace tr;
-		int r = profdb_hpctkpre_trace_get(q->db, t, &tr);
+		int r = profdb_hpctkpre_trace_at(q->db, t, &tr);
 		if (r < 0)
 			return r;
-		out->samples += (int64_t)tr.count;
+		out->samples += (int64_t)tr.samples.count;
 	}
 	return 0;
 }
@@ -596,23 +594,20 @@ static int wrap(void **impl, profdb_hpctkpre *db)
 	if (!q->metrics)
 		r = profdb__fail(-ENOMEM, "out of memory");
 	/* Do the two id sets collide? Then summary ids move up. */
-	for (uint32_t i = 0; r == 0 && i < q->info.n_metrics; i++) {
-		profdb_hpctkpre_metric m;
-		profdb_hpctkpre_metric_get(db, i, &m);
-		if (m.is_summary && profdb_hpctkpre_metric_find(db, 0, m.id, NULL) == 1)
+	for (uint32_t i = 0, k; r == 0 && i < q->info.n_metrics; i++)
+		if (db->metrics[i].is_summary &&
+		    profdb__hpctkpre_metric_index(db, 0, db->metrics[i].id, &k))
 			q->summary_shift = 0x10000;
-	}
 	for (uint32_t i = 0; r == 0 && i < q->info.n_metrics; i++) {
-		profdb_hpctkpre_metric m;
-		profdb_hpctkpre_metric_get(db, i, &m);
+		const pre_metric *m = &db->metrics[i];
 		q->metrics[i].index = i;
-		q->metrics[i].id = m.is_summary ? m.id + q->summary_shift : m.id;
+		q->metrics[i].id = m->is_summary ? m->id + q->summary_shift : m->id;
 	}
 	/* Every node needs a model id: not PROFDB_NONE (the model's "no
 	 * context"), and positive and negative stored ids must not meet. */
 	for (uint32_t i = 0; r == 0 && i < q->info.n_contexts; i++) {
 		profdb_hpctkpre_context c;
-		if (profdb_hpctkpre_context_get(db, i, &c) == 0 &&
+		if (profdb_hpctkpre_context_at(db, i, &c) == 0 &&
 		    (c.id >= (int64_t)NEG_FLAG || c.id <= -(int64_t)(NEG_FLAG - 1)))
 			r = profdb__fail(-EBADMSG, "context %" PRIu32 " has id %" PRId64 ", which the "
 			                 "common model cannot represent", i, c.id);
@@ -662,7 +657,7 @@ static int q_open_inputs(void **impl, const profdb_input *in, size_t n, const pr
 {
 	static const char *const magics[4] = {"HPCPROF-profdb__", "HPCPROF-cctdb___",
 	                                      "HPCPROF-tracedb_", "HPCTOOLKIT_expmt"};
-	profdb_blob blobs[PRE_NFILES] = {{NULL, 0}};
+	profdb_input files[PRE_NFILES] = {{NULL, NULL, 0}};
 	for (size_t i = 0; i < n; i++) {
 		const char *name = in[i].name ? in[i].name : "";
 		int slot = -1;
@@ -674,13 +669,14 @@ static int q_open_inputs(void **impl, const profdb_input *in, size_t n, const pr
 		if (slot < 0)
 			return profdb__fail(-EINVAL, "input %zu (\"%s\") is not a file of a pre-release "
 			                    "HPCToolkit database", i, name);
-		if (blobs[slot].data)
+		if (files[slot].data)
 			return profdb__fail(-EINVAL, "input %zu (\"%s\"): two %s inputs", i, name,
 			                    profdb__hpctkpre_file_name(slot));
-		blobs[slot] = (profdb_blob){in[i].data, in[i].size};
+		files[slot] = in[i];
+		files[slot].name = name[0] ? name : NULL;   /* NULL: the file's usual name */
 	}
 	profdb_hpctkpre *db;
-	int r = profdb_hpctkpre_open_mem(&db, blobs, opts);
+	int r = profdb_hpctkpre_open_mem(&db, files, opts);
 	return r < 0 ? r : wrap(impl, db);
 }
 
@@ -713,5 +709,6 @@ const profdb__backend profdb__hpctkpre_backend = {
 	.trace_length = q_trace_length,
 	.trace_at = q_trace_at,
 	.trace_seek = q_trace_seek,
+	.trace_view = q_trace_view,
 	.native = q_native,
 };

@@ -1530,3 +1530,121 @@ Test(cube, deep_call_tree)
 	free(b.data);
 	free(x);
 }
+
+/* ---- PROFDB_OPEN_TOLERANT ---------------------------------------------------------------- */
+
+static profdb_cube *open_tolerant(const tw_blob *b)
+{
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_TOLERANT;
+	o.warn = count_warn;
+	profdb_cube *c = NULL;
+	cr_assert_eq(profdb_cube_open_mem(&c, b->data, b->size, &o), 0, "%s",
+	             profdb_error_message());
+	return c;
+}
+
+/* Every cell of the sample reads as written (@p flags), except the cells of
+ * (metric @p bad_m, every cnode when @p bad_c is PROFDB_NONE, else cnode
+ * @p bad_c), which read as absent. */
+static void expect_sample_except(const profdb_cube *c, unsigned flags, uint32_t bad_m,
+                                 uint32_t bad_c)
+{
+	for (uint32_t m = 0; m < TW_CUBE_METRICS; m++)
+		for (uint32_t n = 0; n < TW_CUBE_CNODES; n++)
+			for (uint32_t l = 0; l < TW_CUBE_LOCATIONS; l++) {
+				double want, got;
+				int stored = tw_cube_expected(flags, m, n, l, &want);
+				int damaged = m == bad_m && (bad_c == PROFDB_NONE || n == bad_c);
+				int r = profdb_cube_value(c, m, n, l, &got);
+				cr_assert_eq(r, damaged ? 0 : stored, "metric %u cnode %u location %u: %d",
+				             m, n, l, r);
+				if (r == 1)
+					cr_assert_eq(got, want);
+			}
+}
+
+Test(cube, tolerant_index_and_short_data)
+{
+	tw_blob b;
+	/* metric 0's index names a position past the call tree: its rows are absent */
+	write_flags(&b, TW_CUBE_BAD_POSITION, NULL);
+	warnings = 0;
+	profdb_cube *c = open_tolerant(&b);
+	cr_assert_geq(warnings, 1);
+	expect_sample_except(c, TW_CUBE_BAD_POSITION, 0, PROFDB_NONE);
+	profdb_cube_close(c);
+	free(b.data);
+	/* metric 2's data member lacks its last row: that row is absent */
+	write_flags(&b, TW_CUBE_SHORT_DATA, NULL);
+	warnings = 0;
+	c = open_tolerant(&b);
+	cr_assert_eq(warnings, 1);
+	int absent = 0;
+	for (uint32_t n = 0; n < TW_CUBE_CNODES; n++) {
+		double want, got;
+		int stored = tw_cube_expected(0, 2, n, 0, &want);
+		int r = profdb_cube_value(c, 2, n, 0, &got);
+		cr_assert(r == stored || (stored == 1 && r == 0), "cnode %u: %d", n, r);
+		absent += r != stored;
+	}
+	cr_assert_eq(absent, 1, "exactly the missing row reads as absent");
+	profdb_cube_close(c);
+	free(b.data);
+	/* a broken anchor.xml still fails */
+	write_flags(&b, 0, "<cube version=\"4.4\"><metric");
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_TOLERANT;
+	c = (profdb_cube *)1;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, &o), -EBADMSG);
+	cr_assert_null(c);
+	free(b.data);
+}
+
+Test(cube, tolerant_zcubex_rows)
+{
+	tw_blob b;
+	if (tw_cube_write(&b, TW_CUBE_ZCUBEX, NULL) == -ENOTSUP)
+		return;
+	/* spoil every compressed block of metric 0 (the table stays intact) */
+	size_t h = header_of(&b, "0.data");
+	unsigned char *d = b.data + h + 512;
+	size_t size = (size_t)strtoull((const char *)b.data + h + 124, NULL, 8);
+	cr_assert_eq(memcmp(d, "ZCUBEX.DATA", 11), 0);
+	uint64_t cnt = 0;
+	for (int i = 7; i >= 0; i--)
+		cnt = cnt << 8 | d[11 + i];
+	for (size_t i = 19 + 24 * cnt; i < size; i++)
+		d[i] ^= 0x5a;
+
+	/* strict: the call fails */
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0);
+	double v;
+	cr_assert_eq(profdb_cube_value(c, 0, 3, 0, &v), -EBADMSG);
+	profdb_cube_close(c);
+
+	/* tolerant: one warning, the rows read as absent, the rest as written */
+	warnings = 0;
+	c = open_tolerant(&b);
+	expect_sample_except(c, TW_CUBE_ZCUBEX, 0, PROFDB_NONE);
+	cr_assert_eq(warnings, 1, "one warning per damaged metric, not per row");
+	profdb_cube_close(c);
+
+	/* the common interface: strict fails, tolerant reads absent */
+	profdb_input in = {"sample.cubex", b.data, b.size};
+	profdb *db;
+	profdb_number num;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0);
+	cr_assert_eq(profdb_value(db, 0, 3, 0, &num), -EBADMSG);
+	profdb_close(db);
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_TOLERANT;
+	o.warn = count_warn;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0);
+	cr_assert_eq(profdb_value(db, 0, 3, 0, &num), 0);
+	cr_assert_eq(num.type, PROFDB_TYPE_NONE);
+	cr_assert_eq(profdb_value(db, 0, 3, 2, &num), 1, "metric 2 is intact");
+	profdb_close(db);
+	free(b.data);
+}

@@ -4,6 +4,8 @@
 #ifndef PROFDB_CUBE_INTERNAL_H
 #define PROFDB_CUBE_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "../core/core-internal.h"
 #include "profdb/cube.h"
 
@@ -44,6 +46,7 @@ typedef struct cube_metric {
 	uint64_t *zoff;
 	uint64_t *zsize;
 	_Atomic(unsigned char *) *zcache; /* inflated rows, installed by CAS */
+	atomic_bool warned_row;  /* PROFDB_OPEN_TOLERANT: a damaged row was reported */
 } cube_metric;
 
 typedef struct cube_region {

@@ -584,11 +584,12 @@ static int check_ids(const profdb_cube *c, uint32_t metric, uint32_t cnode)
 PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint32_t cnode,
                                     uint32_t location, double *out)
 {
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_cube_value: NULL output");
+	*out = 0.0;
 	int r = check_ids(c, metric, cnode);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_cube_value: NULL output");
 	if (location >= c->n_locs)
 		return profdb__fail(-ENOENT, "%s: no location %" PRIu32 " (%" PRIu32 " locations)",
 		                    c->path, location, c->n_locs);
@@ -601,7 +602,8 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 	unsigned char *tmp;
 	r = profdb__cube_get_row(c, m, cnode, &row, &tmp);
 	if (r <= 0) {
-		*out = profdb__cube_neutral(m);
+		if (r == 0)
+			*out = profdb__cube_neutral(m);
 		return r;
 	}
 	*out = profdb__cube_cell(m, row, location, 0);
@@ -683,6 +685,8 @@ static void to_host(unsigned char *p, size_t n, int file_be)
 PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_t cnode,
                                   void *buf, size_t size)
 {
+	if (!buf)
+		return profdb__fail(-EINVAL, "profdb_cube_row: NULL buffer");
 	int r = check_ids(c, metric, cnode);
 	if (r < 0)
 		return r;

@@ -312,7 +312,12 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
 	return v != 0.0 && v != profdb__cube_neutral(&c->metrics[m]);
 }
 
-/* ---- the cursor: pos[0] profile, pos[1] context (id order), pos[2] metric ------------ */
+/* ---- the cursor: pos[0] profile, pos[1] context (id order), pos[2] metric ------------
+ * Orders: SCAN_PROFILE (one location) yields its stored cells by (context id,
+ * metric id); SCAN_CONTEXT (one cnode) by (profile, metric id); a full scan
+ * by (profile, context id, metric id). profile_view / context_view /
+ * trace_view are left NULL: lib/query materialises the views from this
+ * cursor, and Cube has no traces. */
 
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {

@@ -8,9 +8,10 @@
  * Untrusted XML: entity declarations are always refused (no
  * billion-laughs expansion: nothing can be declared to expand), external
  * entities are never loaded (expat's default, parameter entities off), a
- * document type declaration can be refused outright (refuse_doctype), the
- * nesting depth can be bounded (max_depth), and the wrapper's own memory
- * (stack, text) can be charged against a caller budget (-EFBIG).
+ * document type declaration can be refused outright (refuse_doctype), and
+ * the wrapper's own memory (the element stack, so the nesting depth, and
+ * the text buffer) can be charged against a caller budget (-EFBIG);
+ * without one both are bounded by the document's size.
  *
  * Without expat (PROFDB_HAVE_EXPAT undefined) profdb__xml_parse() answers
  * -ENOTSUP; the helpers still compile. */
@@ -40,7 +41,6 @@ struct profdb__xml {
 	profdb__xml_end_fn end;    /* may be NULL */
 	size_t frame_size;
 	uint64_t *budget;          /* NULL, or bytes the wrapper may still allocate */
-	uint32_t max_depth;        /* 0: unbounded */
 	bool refuse_doctype;       /* <!DOCTYPE ...> is an error */
 
 	/* state */
@@ -58,7 +58,7 @@ void profdb__xml_init(profdb__xml *x, const char *name, size_t frame_size,
 
 /* Parse @p size bytes. 0, the first code a handler passed to
  * profdb__xml_stop(), -EBADMSG (malformed XML, entity declaration, refused
- * DOCTYPE, too deep), -EFBIG (budget), -ENOMEM, -ENOTSUP (no expat). The
+ * DOCTYPE), -EFBIG (budget), -ENOMEM, -ENOTSUP (no expat). The
  * parser, stack and text buffer are freed before it returns. */
 int profdb__xml_parse(profdb__xml *x, const void *data, uint64_t size);
 

@@ -133,10 +133,6 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 	profdb__xml *x = ud;
 	if (x->err)
 		return;
-	if (x->max_depth && x->depth >= x->max_depth) {
-		profdb__xml_stop(x, -EBADMSG, "elements nested deeper than %u", x->max_depth);
-		return;
-	}
 	if (grow(x, (void **)&x->stack, &x->stack_cap, x->depth + 1, x->frame_size) < 0)
 		return;
 	memset(profdb__xml_frame(x, x->depth), 0, x->frame_size);

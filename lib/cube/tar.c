@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cube-internal.h"
+#include "../core/table-internal.h"
 
 enum { BLOCK = 512 };
 
@@ -101,17 +102,14 @@ static int pax_size(const unsigned char *p, uint64_t n, uint64_t *size)
 	return found;
 }
 
-static int add_member(profdb_cube *c, uint32_t *cap, const char *name, size_t name_len,
+static int add_member(profdb_cube *c, size_t *cap, const char *name, size_t name_len,
                       uint64_t header_off, uint64_t off, uint64_t size)
 {
-	if (c->n_members == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 16;
-		cube_member *m = realloc(c->members, ncap * sizeof *m);
-		if (!m)
-			return profdb__fail(-ENOMEM, "%s: out of memory", c->in.name);
-		c->members = m;
-		*cap = ncap;
-	}
+	if (c->n_members >= UINT32_MAX - 1)
+		return profdb__fail(-EFBIG, "%s: more than 4G tar members", c->in.name);
+	if (profdb__grow((void **)&c->members, cap, (size_t)c->n_members + 1,
+	                 sizeof *c->members) < 0)
+		return -ENOMEM;
 	char *s = malloc(name_len + 1);
 	if (!s)
 		return profdb__fail(-ENOMEM, "%s: out of memory", c->in.name);
@@ -127,11 +125,12 @@ static int walk(profdb_cube *c)
 {
 	const profdb__input *in = &c->tar;
 	uint64_t pos = 0;
-	uint32_t cap = 0;
+	size_t cap = 0;
 	int64_t pax_next_size = -1;
 	const unsigned char *longname = NULL;
 	uint64_t longname_len = 0;
-	int warned = 0, r;
+	bool warned = false;
+	int r;
 
 	while (pos < in->size) {
 		const unsigned char *h;
@@ -170,7 +169,7 @@ static int walk(profdb_cube *c)
 			size = (uint64_t)pax_next_size;
 		pax_next_size = -1;
 		if (!sum && !warned) {
-			warned = 1;
+			warned = true;
 			profdb__warn(&c->opts, "%s: member '%.*s' (header at offset %" PRIu64
 			             "): wrong tar checksum, accepted as CubeLib does", in->name,
 			             (int)name_len, h, pos);

@@ -19,6 +19,7 @@
 #endif
 
 #include "cube-internal.h"
+#include "layout-internal.h"
 
 /* ---- dtypes --------------------------------------------------------------- */
 
@@ -160,16 +161,6 @@ out:
 
 /* ---- members ----------------------------------------------------------------- */
 
-static uint32_t ld32(const unsigned char *p, int swap)
-{
-	return swap ? profdb__be32(p) : profdb__le32(p);
-}
-
-static uint64_t ld64(const unsigned char *p, int swap)
-{
-	return swap ? profdb__be64(p) : profdb__le64(p);
-}
-
 static bool tolerant(const profdb_cube *c)
 {
 	return (c->opts.flags & PROFDB_OPEN_TOLERANT) != 0;
@@ -183,57 +174,57 @@ static int setup_index(profdb_cube *c, cube_metric *m, const char *iname,
 	const profdb__input *in = &c->tar;
 	const unsigned char *h;
 	int r;
-	if (im->size < 18)
+	if (im->size < CUBE_INDEX_HEADER)
 		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
-		                    "): %" PRIu64 " bytes, the header needs 18", c->path, iname,
-		                    im->off, im->size);
-	if ((r = profdb__range(in, im->off, 18, iname, &h)) < 0)
+		                    "): %" PRIu64 " bytes, the header needs %d", c->path, iname,
+		                    im->off, im->size, CUBE_INDEX_HEADER);
+	if ((r = profdb__range(in, im->off, CUBE_INDEX_HEADER, iname, &h)) < 0)
 		return r;
-	if (memcmp(h, "CUBEX.INDEX", 11) != 0)
+	if (memcmp(h, CUBE_INDEX_MAGIC, CUBE_INDEX_MAGIC_LEN) != 0)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
 		                    "): no CUBEX.INDEX magic", c->path, iname, im->off);
-	uint32_t marker = profdb__le32(h + 11);
+	uint32_t marker = profdb__le32(h + CUBE_INDEX_MARKER);
 	if (marker != 1 && marker != 0x01000000u)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 		                    "): endianness marker 0x%08" PRIx32 " is neither 1 nor 1 swapped",
-		                    c->path, iname, im->off + 11, marker);
+		                    c->path, iname, im->off + CUBE_INDEX_MARKER, marker);
 	m->swap = marker != 1;
-	uint8_t format = h[17];
-	if (format == 3) {
+	uint8_t format = h[CUBE_INDEX_FORMAT];
+	if (format == CUBE_INDEX_DENSE) {
 		m->dense = 1;
 		m->nrows = c->n_cnodes;
 		return 0;
 	}
-	if (format != 1)
-		return profdb__fail(format == 2 ? -ENOTSUP : -EBADMSG, "%s: member '%s' (offset %"
-		                    PRIu64 "): index format %u %s", c->path, iname, im->off + 17,
-		                    format, format == 2 ? "(bit vector) is not supported" : "is invalid");
+	if (format != CUBE_INDEX_SPARSE)
+		return profdb__fail(format == CUBE_INDEX_BITVECTOR ? -ENOTSUP : -EBADMSG, "%s: member '%s' (offset %"
+		                    PRIu64 "): index format %u %s", c->path, iname, im->off + CUBE_INDEX_FORMAT,
+		                    format, format == CUBE_INDEX_BITVECTOR ? "(bit vector) is not supported" : "is invalid");
 	const unsigned char *q;
-	if (im->size < 22)
+	if (im->size < CUBE_INDEX_POSITIONS)
 		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
 		                    "): sparse index without its count", c->path, iname, im->off);
-	if ((r = profdb__range(in, im->off + 18, 4, iname, &q)) < 0)
+	if ((r = profdb__range(in, im->off + CUBE_INDEX_COUNT, 4, iname, &q)) < 0)
 		return r;
-	uint32_t cnt = ld32(q, m->swap);
-	if ((uint64_t)cnt * 4 > im->size - 22)
+	uint32_t cnt = cube_ld32(q, m->swap);
+	if ((uint64_t)cnt * 4 > im->size - CUBE_INDEX_POSITIONS)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 		                    "): index claims %" PRIu32 " entries, the member holds %"
-		                    PRIu64, c->path, iname, im->off + 18, cnt,
-		                    (im->size - 22) / 4);
-	if ((r = profdb__range(in, im->off + 22, (uint64_t)cnt * 4, iname, &m->positions)) < 0)
+		                    PRIu64, c->path, iname, im->off + CUBE_INDEX_COUNT, cnt,
+		                    (im->size - CUBE_INDEX_POSITIONS) / 4);
+	if ((r = profdb__range(in, im->off + CUBE_INDEX_POSITIONS, (uint64_t)cnt * 4, iname, &m->positions)) < 0)
 		return r;
 	uint32_t prev = 0;
 	for (uint32_t k = 0; k < cnt; k++) {
-		uint32_t pos = ld32(m->positions + (size_t)k * 4, m->swap);
+		uint32_t pos = cube_ld32(m->positions + (size_t)k * 4, m->swap);
 		if (pos >= c->n_cnodes)
 			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 			                    "): entry %" PRIu32 " names position %" PRIu32
 			                    ", the call tree has %" PRIu32 " cnodes", c->path, iname,
-			                    im->off + 22 + (uint64_t)k * 4, k, pos, c->n_cnodes);
+			                    im->off + CUBE_INDEX_POSITIONS + (uint64_t)k * 4, k, pos, c->n_cnodes);
 		if (k && pos <= prev)
 			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 			                    "): entries not ascending (%" PRIu32 " after %" PRIu32 ")",
-			                    c->path, iname, im->off + 22 + (uint64_t)k * 4, pos, prev);
+			                    c->path, iname, im->off + CUBE_INDEX_POSITIONS + (uint64_t)k * 4, pos, prev);
 		prev = pos;
 	}
 	m->nrows = cnt;
@@ -247,11 +238,12 @@ static int zblock(profdb_cube *c, cube_metric *m, const char *dname, const cube_
                   uint64_t e, uint64_t blocks, uint64_t row_bytes)
 {
 	const unsigned char *q;
-	uint64_t eoff = dm->off + 19 + 24 * e;
-	int r = profdb__range(&c->tar, eoff, 24, dname, &q);
+	uint64_t eoff = dm->off + CUBE_ZDATA_TABLE + CUBE_ZENTRY_SIZE * e;
+	int r = profdb__range(&c->tar, eoff, CUBE_ZENTRY_SIZE, dname, &q);
 	if (r < 0)
 		return r;
-	uint64_t su = ld64(q, m->swap), sc = ld64(q + 8, m->swap), sz = ld64(q + 16, m->swap);
+	uint64_t su = cube_zentry_start_uncompressed(q, m->swap);
+	uint64_t sc = cube_zentry_start_compressed(q, m->swap), sz = cube_zentry_size(q, m->swap);
 	if (sz == 0)
 		return 0;
 	if (row_bytes == 0 || su % row_bytes || su / row_bytes >= m->nrows)
@@ -297,23 +289,24 @@ static int setup_zdata(profdb_cube *c, cube_metric *m, const char *dname,
 	const unsigned char *q;
 	int r;
 	m->zipped = 1;
-	if (dm->size < 19)
+	if (dm->size < CUBE_ZDATA_TABLE)
 		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
 		                    "): ZCUBEX header truncated", c->path, dname, dm->off);
-	if ((r = profdb__range(&c->tar, dm->off + 11, 8, dname, &q)) < 0)
+	if ((r = profdb__range(&c->tar, dm->off + CUBE_ZDATA_COUNT, 8, dname, &q)) < 0)
 		return r;
-	uint64_t cnt = ld64(q, m->swap);
-	if (cnt > (dm->size - 19) / 24)
+	uint64_t cnt = cube_ld64(q, m->swap);
+	if (cnt > (dm->size - CUBE_ZDATA_TABLE) / CUBE_ZENTRY_SIZE)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 		                    "): %" PRIu64 " compressed blocks claimed, room for %" PRIu64,
-		                    c->path, dname, dm->off + 11, cnt, (dm->size - 19) / 24);
+		                    c->path, dname, dm->off + CUBE_ZDATA_COUNT, cnt,
+		                    (dm->size - CUBE_ZDATA_TABLE) / CUBE_ZENTRY_SIZE);
 	size_t nr = m->nrows ? m->nrows : 1;
 	m->zoff = calloc(nr, sizeof *m->zoff);
 	m->zsize = calloc(nr, sizeof *m->zsize);
 	m->zcache = calloc(nr, sizeof *m->zcache);
 	if (!m->zoff || !m->zsize || !m->zcache)
 		return profdb__fail(-ENOMEM, "%s: out of memory", c->path);
-	uint64_t skipped = 0, blocks = 19 + 24 * cnt;
+	uint64_t skipped = 0, blocks = CUBE_ZDATA_TABLE + CUBE_ZENTRY_SIZE * cnt;
 	for (uint64_t e = 0; e < cnt; e++) {
 		if ((r = zblock(c, m, dname, dm, e, blocks, row_bytes)) == 0)
 			continue;
@@ -334,13 +327,14 @@ static int setup_plain(profdb_cube *c, cube_metric *m, const char *iname, const 
 {
 	const unsigned char *h;
 	int r;
-	if (dm->size < 10 || (r = profdb__range(&c->tar, dm->off, 10, dname, &h)) < 0 ||
-	    memcmp(h, "CUBEX.DATA", 10) != 0)
-		return profdb__fail(dm->size < 10 ? -ENODATA : -EBADMSG, "%s: member '%s' (at "
+	if (dm->size < CUBE_DATA_ROWS ||
+	    (r = profdb__range(&c->tar, dm->off, CUBE_DATA_ROWS, dname, &h)) < 0 ||
+	    memcmp(h, CUBE_DATA_MAGIC, CUBE_DATA_ROWS) != 0)
+		return profdb__fail(dm->size < CUBE_DATA_ROWS ? -ENODATA : -EBADMSG, "%s: member '%s' (at "
 		                    "offset %" PRIu64 "): no CUBEX.DATA or ZCUBEX.DATA magic",
 		                    c->path, dname, dm->off);
-	m->rows_off = dm->off + 10;
-	m->rows_avail = row_bytes ? (dm->size - 10) / row_bytes : m->nrows;
+	m->rows_off = dm->off + CUBE_DATA_ROWS;
+	m->rows_avail = row_bytes ? (dm->size - CUBE_DATA_ROWS) / row_bytes : m->nrows;
 	if (!m->dense && m->rows_avail < m->nrows) {
 		r = profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
 		                 "): '%s' names %" PRIu32 " rows of %" PRIu64
@@ -373,8 +367,9 @@ static int setup_members(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
 	int r = setup_index(c, m, iname, im);
 	if (r < 0)
 		return r;
-	if (dm->size >= 11 && profdb__range(&c->tar, dm->off, 11, dname, &h) == 0 &&
-	    memcmp(h, "ZCUBEX.DATA", 11) == 0)
+	if (dm->size >= CUBE_ZDATA_MAGIC_LEN &&
+	    profdb__range(&c->tar, dm->off, CUBE_ZDATA_MAGIC_LEN, dname, &h) == 0 &&
+	    memcmp(h, CUBE_ZDATA_MAGIC, CUBE_ZDATA_MAGIC_LEN) == 0)
 		r = setup_zdata(c, m, dname, dm, row_bytes);
 	else
 		r = setup_plain(c, m, iname, dname, dm, row_bytes);
@@ -613,7 +608,7 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 
 static double f64_at(const unsigned char *v, int swap)
 {
-	return profdb__f64_bits(ld64(v, swap));
+	return profdb__f64_bits(cube_ld64(v, swap));
 }
 
 double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_t location,
@@ -626,11 +621,11 @@ double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_
 	case PROFDB_CUBE_UINT8: return v[0];
 	case PROFDB_CUBE_INT16: return (int16_t)(s ? profdb__be16(v) : profdb__le16(v));
 	case PROFDB_CUBE_UINT16: return s ? profdb__be16(v) : profdb__le16(v);
-	case PROFDB_CUBE_INT32: return (int32_t)ld32(v, s);
-	case PROFDB_CUBE_UINT32: return ld32(v, s);
-	case PROFDB_CUBE_INT64: return (double)(int64_t)ld64(v, s);
+	case PROFDB_CUBE_INT32: return (int32_t)cube_ld32(v, s);
+	case PROFDB_CUBE_UINT32: return cube_ld32(v, s);
+	case PROFDB_CUBE_INT64: return (double)(int64_t)cube_ld64(v, s);
 	case PROFDB_CUBE_UINT64: {
-		uint64_t u = ld64(v, s);
+		uint64_t u = cube_ld64(v, s);
 		/* CubeLib passes these through double and back to uint64_t; above
 		 * this bound the double is 2^64 and the conversion yields 0. */
 		if (cubelib && u > UINT64_C(0xFFFFFFFFFFFFFBFF))
@@ -648,7 +643,7 @@ double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_
 	case PROFDB_CUBE_TAU_ATOMIC: {
 		/* the average, CubeLib's default view: sum / N, and for N = 0
 		 * sum / 1e-256 (0 for the usual sum 0), as TauAtomicValue does */
-		uint32_t n = ld32(v, s);
+		uint32_t n = cube_ld32(v, s);
 		double sum = f64_at(v + 4 + 16, s);
 		return n ? sum / n : sum / 1e-256;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cube-internal.h"
+#include "layout-internal.h"
 #include "../core/backend-internal.h"
 
 /* ---- opening ---------------------------------------------------------------------- */
@@ -27,13 +28,13 @@ static int name_ends(const char *name, const char *suffix)
 static int q_sniff(const unsigned char *head, size_t n, const char *name)
 {
 	if (name_ends(name, ".cubex"))
-		return (n >= 262 && memcmp(head + 257, "ustar", 5) == 0) ||
+		return (n >= TAR_MAGIC + 5 && memcmp(head + TAR_MAGIC, "ustar", 5) == 0) ||
 		       (n >= 2 && head[0] == 0x1f && head[1] == 0x8b);
-	if (n < 262 || memcmp(head + 257, "ustar", 5) != 0)
+	if (n < TAR_MAGIC + 5 || memcmp(head + TAR_MAGIC, "ustar", 5) != 0)
 		return 0;
-	char first[101];
-	memcpy(first, head, 100);
-	first[100] = 0;
+	char first[TAR_NAME_LEN + 1];
+	memcpy(first, head + TAR_NAME, TAR_NAME_LEN);
+	first[TAR_NAME_LEN] = 0;
 	if (!strcmp(first, "anchor.xml") || !strcmp(first, "remapping.spec"))
 		return 1;
 	size_t i = strncmp(first, "ghost_", 6) == 0 ? 6 : 0, d = i;

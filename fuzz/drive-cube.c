@@ -53,10 +53,12 @@ static int result(int r, const char *call, int line)
 /* Clear the message, make the call, check a failure. */
 #define CALL(expr) (profdb__set_message(""), result((int)(expr), #expr, __LINE__))
 
-static void check_str(const char *s, const char *what)
+static void check_str(profdb_str s, const char *what)
 {
-	CUBE_CHECK(s != NULL, "%s is NULL", what);
-	(void)strlen(s);   /* a missing NUL is an ASan report */
+	CUBE_CHECK(s.ptr != NULL, "%s is NULL", what);
+	/* NUL-terminated at len (a missing NUL is an ASan report) */
+	CUBE_CHECK(strlen(s.ptr) == s.len, "%s: length %zu, NUL after %zu", what, s.len,
+	           strlen(s.ptr));
 }
 
 static int same_bits(double a, double b)
@@ -127,10 +129,10 @@ static void drive_counts(drv *d)
 	profdb_cube_info *i = &d->info;
 	check_str(i->anchor_version, "anchor_version");
 	check_str(i->creator, "creator");
-	CUBE_CHECK(CALL(profdb_cube_metric_count(c)) == (int)i->n_metrics, "metric count");
-	CUBE_CHECK(CALL(profdb_cube_cnode_count(c)) == (int)i->n_cnodes, "cnode count");
-	CUBE_CHECK(CALL(profdb_cube_location_count(c)) == (int)i->n_locations, "location count");
-	CUBE_CHECK(CALL(profdb_cube_region_count(c)) == (int)i->n_regions, "region count");
+	CUBE_CHECK(CALL(profdb_cube_metric_count(c)) == (int64_t)i->n_metrics, "metric count");
+	CUBE_CHECK(CALL(profdb_cube_cnode_count(c)) == (int64_t)i->n_cnodes, "cnode count");
+	CUBE_CHECK(CALL(profdb_cube_location_count(c)) == (int64_t)i->n_locations, "location count");
+	CUBE_CHECK(CALL(profdb_cube_region_count(c)) == (int64_t)i->n_regions, "region count");
 	CUBE_CHECK(i->gzipped == 0 || i->gzipped == 1, "gzipped %d", i->gzipped);
 	CUBE_CHECK((i->n_cnodes == 0) == (i->first_root == PROFDB_NONE),
 	           "first_root %" PRIu32 " with %" PRIu32 " cnodes", i->first_root, i->n_cnodes);
@@ -174,15 +176,15 @@ static void drive_items(drv *d)
 		check_str(n.module, "cnode module");
 		uint32_t np = n.n_params < MAX_PARAMS ? n.n_params : MAX_PARAMS;
 		for (uint32_t p = 0; p < np; p++) {
-			const char *key = NULL, *val = NULL;
-			int numeric = -1;
-			CUBE_CHECK(CALL(profdb_cube_cnode_param(c, k, p, &key, &val, &numeric)) == 0,
+			profdb_cube_param pa;
+			CUBE_CHECK(CALL(profdb_cube_cnode_param_at(c, k, p, &pa)) == 0,
 			           "cnode %" PRIu32 " param %" PRIu32, k, p);
-			check_str(key, "param key");
-			check_str(val, "param value");
-			CUBE_CHECK(numeric == 0 || numeric == 1, "numeric flag %d", numeric);
+			check_str(pa.key, "param key");
+			check_str(pa.value, "param value");
+			CUBE_CHECK(pa.numeric == 0 || pa.numeric == 1, "numeric flag %d", pa.numeric);
 		}
-		CUBE_CHECK(CALL(profdb_cube_cnode_param(c, k, n.n_params, NULL, NULL, NULL)) == -ENOENT,
+		profdb_cube_param pa;
+		CUBE_CHECK(CALL(profdb_cube_cnode_param_at(c, k, n.n_params, &pa)) == -ENOENT,
 		           "param past n_params exists");
 	}
 	for (uint32_t k = 0; k < i->n_metrics; k++) {

@@ -63,20 +63,23 @@ static uint64_t drive(const profdb_cube *c, int strict)
 	for (uint32_t i = 0; i < info.n_regions; i++) {
 		profdb_cube_region g;
 		cr_assert_eq(profdb_cube_region_get(c, i, &g), 0);
-		cr_assert(g.name && g.module && g.role);
+		cr_assert(g.name.ptr && g.module.ptr && g.role.ptr);
 	}
 	uint32_t roots = 0;
 	for (uint32_t i = 0; i < info.n_cnodes; i++) {
 		profdb_cube_cnode n;
 		cr_assert_eq(profdb_cube_cnode_get(c, i, &n), 0);
-		cr_assert(n.region < info.n_regions && n.region_name);
+		cr_assert(n.region < info.n_regions && n.region_name.ptr);
 		roots += n.parent == PROFDB_NONE;
 		for (uint32_t k = 0; k < n.n_params; k++) {
-			const char *key, *val;
-			int num;
-			cr_assert_eq(profdb_cube_cnode_param(c, i, k, &key, &val, &num), 0);
+			profdb_cube_param pa;
+			cr_assert_eq(profdb_cube_cnode_param_at(c, i, k, &pa), 0);
+			cr_assert(pa.key.ptr && pa.value.ptr);
 		}
-		cr_assert_eq(profdb_cube_cnode_param(c, i, n.n_params, NULL, NULL, NULL), -ENOENT);
+		profdb_cube_param pa;
+		cr_assert_eq(profdb_cube_cnode_param_at(c, i, n.n_params, &pa), -ENOENT);
+		cr_assert(pa.key.ptr && pa.key.len == 0, "cleared on -ENOENT");
+		cr_assert_eq(profdb_cube_cnode_param_at(c, i, 0, NULL), -EINVAL);
 	}
 	uint32_t chain = 0;
 	for (uint32_t r = info.first_root; r != PROFDB_NONE && chain <= info.n_cnodes; chain++) {
@@ -89,34 +92,34 @@ static uint64_t drive(const profdb_cube *c, int strict)
 	for (uint32_t i = 0; i < info.n_locations; i++) {
 		profdb_cube_location l;
 		cr_assert_eq(profdb_cube_location_get(c, i, &l), 0);
-		cr_assert(l.name && l.type && l.group_name && l.node_name);
+		cr_assert(l.name.ptr && l.type.ptr && l.group_name.ptr && l.node_name.ptr);
 	}
 	cr_assert_eq(profdb_cube_metric_get(c, info.n_metrics, &(profdb_cube_metric){0}), -ENOENT);
 	for (uint32_t i = 0; i < info.n_location_groups; i++) {
 		profdb_cube_location_group g;
-		cr_assert_eq(profdb_cube_location_group_get(c, i, &g), 0);
-		cr_assert(g.name && g.type && (g.node == PROFDB_NONE || g.node < info.n_system_nodes));
+		cr_assert_eq(profdb_cube_location_group_at(c, i, &g), 0);
+		cr_assert(g.name.ptr && g.type.ptr && (g.node == PROFDB_NONE || g.node < info.n_system_nodes));
 	}
 	for (uint32_t i = 0; i < info.n_system_nodes; i++) {
 		profdb_cube_system_node sn;
-		cr_assert_eq(profdb_cube_system_node_get(c, i, &sn), 0);
-		cr_assert(sn.name && sn.klass && (sn.parent == PROFDB_NONE || sn.parent < i));
+		cr_assert_eq(profdb_cube_system_node_at(c, i, &sn), 0);
+		cr_assert(sn.name.ptr && sn.klass.ptr && (sn.parent == PROFDB_NONE || sn.parent < i));
 	}
 	for (uint32_t i = 0; i < info.n_attrs; i++) {
 		profdb_cube_attr a;
-		cr_assert_eq(profdb_cube_attr_get(c, i, &a), 0);
-		cr_assert(a.key && a.value);
+		cr_assert_eq(profdb_cube_attr_at(c, i, &a), 0);
+		cr_assert(a.key.ptr && a.value.ptr);
 	}
-	cr_assert_eq(profdb_cube_attr_get(c, info.n_attrs, &(profdb_cube_attr){0}), -ENOENT);
+	cr_assert_eq(profdb_cube_attr_at(c, info.n_attrs, &(profdb_cube_attr){0}), -ENOENT);
 	for (uint32_t k = 0; k < info.n_carts; k++) {
 		profdb_cube_cart ct;
-		cr_assert_eq(profdb_cube_cart_get(c, k, &ct), 0);
+		cr_assert_eq(profdb_cube_cart_at(c, k, &ct), 0);
 		for (uint32_t d = 0; d < ct.ndims; d++)
-			cr_assert_eq(profdb_cube_cart_dim(c, k, d, NULL, NULL, NULL), 0);
-		cr_assert_eq(profdb_cube_cart_dim(c, k, ct.ndims, NULL, NULL, NULL), -ENOENT);
+			cr_assert_eq(profdb_cube_cart_dim_at(c, k, d, &(profdb_cube_dim){0}), 0);
+		cr_assert_eq(profdb_cube_cart_dim_at(c, k, ct.ndims, &(profdb_cube_dim){0}), -ENOENT);
 		for (uint32_t i = 0; i < ct.n_coords; i++) {
 			profdb_cube_coord co;
-			cr_assert_eq(profdb_cube_cart_coord(c, k, i, &co), 0);
+			cr_assert_eq(profdb_cube_cart_coord_at(c, k, i, &co), 0);
 			cr_assert(co.values);
 			uint32_t lim = co.kind == PROFDB_CUBE_ITEM_LOCATION ? info.n_locations
 			               : co.kind == PROFDB_CUBE_ITEM_LOCATION_GROUP ? info.n_location_groups
@@ -128,7 +131,7 @@ static uint64_t drive(const profdb_cube *c, int strict)
 	for (uint32_t m = 0; m < info.n_metrics; m++) {
 		profdb_cube_metric mm;
 		cr_assert_eq(profdb_cube_metric_get(c, m, &mm), 0);
-		cr_assert(mm.name && mm.unit && mm.dtype_name);
+		cr_assert(mm.name.ptr && mm.unit.ptr && mm.dtype_name.ptr);
 		size_t rb = (size_t)mm.value_size * info.n_locations;
 		unsigned char *rowb = malloc(rb + 1);
 		cr_assert(rowb);
@@ -324,10 +327,9 @@ Test(cube, real_details)
 		profdb_cube_cnode cn;
 		profdb_cube_cnode_get(c, (uint32_t)i, &cn);
 		for (uint32_t k = 0; k < cn.n_params; k++) {
-			int num;
-			const char *key, *val;
-			cr_assert_eq(profdb_cube_cnode_param(c, (uint32_t)i, k, &key, &val, &num), 0);
-			params += num;
+			profdb_cube_param pa;
+			cr_assert_eq(profdb_cube_cnode_param_at(c, (uint32_t)i, k, &pa), 0);
+			params += pa.numeric;
 		}
 	}
 	cr_assert_eq(params, 41);
@@ -341,7 +343,7 @@ Test(cube, real_details)
 	for (uint32_t m = 0; m < (uint32_t)profdb_cube_metric_count(c); m++) {
 		profdb_cube_metric mm;
 		profdb_cube_metric_get(c, m, &mm);
-		if (!strcmp(mm.name, "PAPI_L2_DCM"))
+		if (!strcmp(mm.name.ptr, "PAPI_L2_DCM"))
 			dcm = m;
 	}
 	cr_assert_neq(dcm, PROFDB_NONE);
@@ -371,7 +373,7 @@ Test(cube, real_details)
 	cr_assert_eq(profdb_cube_open(&c, path, NULL), 0, "%s", profdb_error_message());
 	profdb_cube_location l;
 	cr_assert_eq(profdb_cube_location_get(c, 0, &l), 0);
-	cr_assert_str_eq(l.type, "thread");
+	cr_assert_str_eq(l.type.ptr, "thread");
 	profdb_cube_close(c);
 	free(path);
 }
@@ -477,7 +479,7 @@ static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 		for (uint32_t m = 0; m < nm; m++) {
 			profdb_cube_metric mm;
 			profdb_cube_metric_get(c, m, &mm);
-			if (strcmp(mm.name, tok) == 0)
+			if (strcmp(mm.name.ptr, tok) == 0)
 				id = m;
 		}
 		cr_assert_neq(id, PROFDB_NONE, "CSV metric %s not in the anchor", tok);
@@ -519,7 +521,7 @@ static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 			csv_format(&mm, v, got, sizeof got);
 			if (strcmp(got, want) != 0 && differ++ < 10)
 				cr_log_error("%s %s: cnode %lu loc %lu metric %s: got %s want %s", cube_rel,
-				             incl ? "incl" : "excl", cn, loc, mm.name, got, want);
+				             incl ? "incl" : "excl", cn, loc, mm.name.ptr, got, want);
 			double alt = vals[k][cn * nl + loc], w = strtod(want, NULL);
 			double tol = 2e-5 * maxd(absd(w), absd(alt)) + 1e-9;
 			cr_expect(absd(alt - w) <= tol, "re-derivation: cnode %lu loc %lu metric %u: "
@@ -589,15 +591,15 @@ static void check_sample(unsigned flags)
 	cr_assert_eq(info.n_system_nodes, 2);
 	cr_assert_eq(info.first_root, 3);
 	cr_assert_eq(info.gzipped, (flags & TW_CUBE_GZIP_ARCHIVE) ? 1 : 0);
-	cr_assert_str_eq(info.anchor_version, "4.4");
-	cr_assert_str_eq(info.creator, "profdb test writer");
+	cr_assert_str_eq(info.anchor_version.ptr, "4.4");
+	cr_assert_str_eq(info.creator.ptr, "profdb test writer");
 
 	profdb_cube_metric m;
 	cr_assert_eq(profdb_cube_metric_get(c, 0, &m), 0);
-	cr_assert_str_eq(m.name, "time");
-	cr_assert_str_eq(m.display_name, "Time");
-	cr_assert_str_eq(m.description, "Time & more");
-	cr_assert_str_eq(m.unit, "sec");
+	cr_assert_str_eq(m.name.ptr, "time");
+	cr_assert_str_eq(m.display_name.ptr, "Time");
+	cr_assert_str_eq(m.description.ptr, "Time & more");
+	cr_assert_str_eq(m.unit.ptr, "sec");
 	cr_assert_eq(m.first_child, 1);
 	cr_assert_eq(m.next_sibling, 2);
 	cr_assert_eq(profdb_cube_metric_get(c, 1, &m), 0);
@@ -621,26 +623,26 @@ static void check_sample(unsigned flags)
 	cr_assert_eq(profdb_cube_cnode_get(c, 3, &n), 0);
 	cr_assert_eq(n.first_child, 0);
 	cr_assert_eq(n.next_sibling, 2);
-	cr_assert_str_eq(n.region_name, "main");
+	cr_assert_str_eq(n.region_name.ptr, "main");
 	cr_assert_eq(profdb_cube_cnode_get(c, 0, &n), 0);
 	cr_assert_eq(n.line, 12);
-	cr_assert_str_eq(n.module, "a.c");
+	cr_assert_str_eq(n.module.ptr, "a.c");
 	cr_assert_eq(n.next_sibling, 1);
 	cr_assert_eq(profdb_cube_cnode_get(c, 2, &n), 0);
 	cr_assert_eq(n.n_params, 2);
-	const char *key, *val;
-	int num;
-	cr_assert_eq(profdb_cube_cnode_param(c, 2, 1, &key, &val, &num), 0);
-	cr_assert_str_eq(key, "mode");
-	cr_assert_str_eq(val, "fast");
-	cr_assert_eq(num, 0);
+	profdb_cube_param pa;
+	cr_assert_eq(profdb_cube_cnode_param_at(c, 2, 1, &pa), 0);
+	cr_assert_str_eq(pa.key.ptr, "mode");
+	cr_assert_eq(pa.key.len, 4);
+	cr_assert_str_eq(pa.value.ptr, "fast");
+	cr_assert_eq(pa.numeric, 0);
 
 	profdb_cube_location l;
 	cr_assert_eq(profdb_cube_location_get(c, 2, &l), 0);
-	cr_assert_str_eq(l.name, "thread 1");
+	cr_assert_str_eq(l.name.ptr, "thread 1");
 	cr_assert_eq(l.rank, 1);
 	cr_assert_eq(l.process_rank, 0);
-	cr_assert_str_eq(l.node_name, "node0");
+	cr_assert_str_eq(l.node_name.ptr, "node0");
 	cr_assert_eq(profdb_cube_location_get(c, 1, &l), 0);
 	cr_assert_eq(l.process_rank, 1);
 
@@ -812,9 +814,9 @@ Test(cube, severity)
 	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0);
 	profdb_cube_metric m;
 	cr_assert_eq(profdb_cube_metric_get(c, 5, &m), 0);
-	cr_assert_str_eq(m.expression, "metric::time()/metric::visits()");
-	cr_assert_str_eq(m.aggr_plus, "arg1 + arg2");
-	cr_assert_str_eq(m.init_expression, "");
+	cr_assert_str_eq(m.expression.ptr, "metric::time()/metric::visits()");
+	cr_assert_str_eq(m.aggr_plus.ptr, "arg1 + arg2");
+	cr_assert_str_eq(m.init_expression.ptr, "");
 	double d;
 	cr_assert_eq(profdb_cube_severity(c, 5, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, &d), -ENOTSUP);
 	cr_assert(strstr(profdb_error_message(), "derived"));
@@ -835,52 +837,50 @@ Test(cube, anchor_extras)
 	cr_assert_eq(info.n_attrs, 4);
 	cr_assert_eq(info.n_carts, 2);
 	profdb_cube_attr a;
-	cr_assert_eq(profdb_cube_attr_get(c, 1, &a), 0);
+	cr_assert_eq(profdb_cube_attr_at(c, 1, &a), 0);
 	cr_assert_eq(a.owner, PROFDB_CUBE_ITEM_CUBE);
-	cr_assert_str_eq(a.key, "CUBE_CT_AGGR");
-	cr_assert_str_eq(a.value, "SUM");
-	cr_assert_eq(profdb_cube_attr_get(c, 2, &a), 0);
+	cr_assert_str_eq(a.key.ptr, "CUBE_CT_AGGR");
+	cr_assert_str_eq(a.value.ptr, "SUM");
+	cr_assert_eq(profdb_cube_attr_at(c, 2, &a), 0);
 	cr_assert_eq(a.owner, PROFDB_CUBE_ITEM_CNODE);
 	cr_assert_eq(a.owner_id, 2);
-	cr_assert_str_eq(a.value, "init & setup");
-	cr_assert_eq(profdb_cube_attr_get(c, 3, &a), 0);
+	cr_assert_str_eq(a.value.ptr, "init & setup");
+	cr_assert_eq(profdb_cube_attr_at(c, 3, &a), 0);
 	cr_assert_eq(a.owner, PROFDB_CUBE_ITEM_LOCATION);
 	cr_assert_eq(a.owner_id, 1);
 	profdb_cube_cart ct;
-	cr_assert_eq(profdb_cube_cart_get(c, 0, &ct), 0);
-	cr_assert_str_eq(ct.name, "Process x Thread");
+	cr_assert_eq(profdb_cube_cart_at(c, 0, &ct), 0);
+	cr_assert_str_eq(ct.name.ptr, "Process x Thread");
 	cr_assert_eq(ct.ndims, 2);
 	cr_assert_eq(ct.n_coords, 3);
-	const char *dn;
-	int64_t size;
-	int per;
-	cr_assert_eq(profdb_cube_cart_dim(c, 0, 1, &dn, &size, &per), 0);
-	cr_assert_str_eq(dn, "Thread");
-	cr_assert_eq(size, 2);
-	cr_assert_eq(per, 1);
+	profdb_cube_dim dim;
+	cr_assert_eq(profdb_cube_cart_dim_at(c, 0, 1, &dim), 0);
+	cr_assert_str_eq(dim.name.ptr, "Thread");
+	cr_assert_eq(dim.size, 2);
+	cr_assert_eq(dim.periodic, 1);
 	profdb_cube_coord co;
-	cr_assert_eq(profdb_cube_cart_coord(c, 0, 1, &co), 0);
+	cr_assert_eq(profdb_cube_cart_coord_at(c, 0, 1, &co), 0);
 	cr_assert_eq(co.kind, PROFDB_CUBE_ITEM_LOCATION);
 	cr_assert_eq(co.item, 2);
 	cr_assert_eq(co.values[0], 0);
 	cr_assert_eq(co.values[1], 1);
-	cr_assert_eq(profdb_cube_cart_coord(c, 0, 3, &co), -ENOENT);
-	cr_assert_eq(profdb_cube_cart_get(c, 1, &ct), 0);
-	cr_assert_str_eq(ct.name, "");
-	cr_assert_eq(profdb_cube_cart_coord(c, 1, 0, &co), 0);
+	cr_assert_eq(profdb_cube_cart_coord_at(c, 0, 3, &co), -ENOENT);
+	cr_assert_eq(profdb_cube_cart_at(c, 1, &ct), 0);
+	cr_assert_str_eq(ct.name.ptr, "");
+	cr_assert_eq(profdb_cube_cart_coord_at(c, 1, 0, &co), 0);
 	cr_assert_eq(co.kind, PROFDB_CUBE_ITEM_LOCATION_GROUP);
 	cr_assert_eq(co.item, 1);
-	cr_assert_eq(profdb_cube_cart_coord(c, 1, 1, &co), 0);
+	cr_assert_eq(profdb_cube_cart_coord_at(c, 1, 1, &co), 0);
 	cr_assert_eq(co.kind, PROFDB_CUBE_ITEM_SYSTEM_NODE);
 	cr_assert_eq(co.item, 1);
 	profdb_cube_system_node sn;
-	cr_assert_eq(profdb_cube_system_node_get(c, 1, &sn), 0);
-	cr_assert_str_eq(sn.name, "node0");
-	cr_assert_str_eq(sn.klass, "node");
+	cr_assert_eq(profdb_cube_system_node_at(c, 1, &sn), 0);
+	cr_assert_str_eq(sn.name.ptr, "node0");
+	cr_assert_str_eq(sn.klass.ptr, "node");
 	cr_assert_eq(sn.parent, 0);
 	profdb_cube_location_group g;
-	cr_assert_eq(profdb_cube_location_group_get(c, 1, &g), 0);
-	cr_assert_str_eq(g.name, "rank 1");
+	cr_assert_eq(profdb_cube_location_group_at(c, 1, &g), 0);
+	cr_assert_str_eq(g.name.ptr, "rank 1");
 	cr_assert_eq(g.rank, 1);
 	cr_assert_eq(g.node, 1);
 	profdb_cube_location l;
@@ -888,8 +888,8 @@ Test(cube, anchor_extras)
 	cr_assert_eq(l.group, 0);
 	profdb_cube_region r;
 	cr_assert_eq(profdb_cube_region_get(c, 1, &r), 0);
-	cr_assert_str_eq(r.name, "foo");
-	cr_assert_str_eq(r.url, "");
+	cr_assert_str_eq(r.name.ptr, "foo");
+	cr_assert_str_eq(r.url.ptr, "");
 	profdb_cube_close(c);
 	free(b.data);
 }
@@ -935,15 +935,15 @@ Test(cube, cube3_system)
 	cr_assert_eq(info.n_location_groups, 2);
 	cr_assert_eq(info.n_locations, 3);
 	profdb_cube_system_node sn;
-	cr_assert_eq(profdb_cube_system_node_get(c, 0, &sn), 0);
-	cr_assert_str_eq(sn.klass, "machine");
-	cr_assert_eq(profdb_cube_system_node_get(c, 1, &sn), 0);
-	cr_assert_str_eq(sn.klass, "node");
+	cr_assert_eq(profdb_cube_system_node_at(c, 0, &sn), 0);
+	cr_assert_str_eq(sn.klass.ptr, "machine");
+	cr_assert_eq(profdb_cube_system_node_at(c, 1, &sn), 0);
+	cr_assert_str_eq(sn.klass.ptr, "node");
 	cr_assert_eq(sn.parent, 0);
 	profdb_cube_location l;
 	cr_assert_eq(profdb_cube_location_get(c, 2, &l), 0);
-	cr_assert_str_eq(l.type, "thread");
-	cr_assert_str_eq(l.group_name, "P0");
+	cr_assert_str_eq(l.type.ptr, "thread");
+	cr_assert_str_eq(l.group_name.ptr, "P0");
 	cr_assert_eq(l.process_rank, 0);
 	cr_assert_eq(l.rank, 1);
 	static const profdb_cube_item kinds[] = {PROFDB_CUBE_ITEM_LOCATION,
@@ -953,7 +953,7 @@ Test(cube, cube3_system)
 	static const uint32_t items[] = {1, 1, 0, 1};
 	for (uint32_t i = 0; i < 4; i++) {
 		profdb_cube_coord co;
-		cr_assert_eq(profdb_cube_cart_coord(c, 0, i, &co), 0);
+		cr_assert_eq(profdb_cube_cart_coord_at(c, 0, i, &co), 0);
 		cr_assert_eq(co.kind, kinds[i]);
 		cr_assert_eq(co.item, items[i], "coord %u", i);
 	}
@@ -1025,7 +1025,7 @@ Test(cube, anchor_stress)
 	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0, "%s", profdb_error_message());
 	profdb_cube_region r;
 	cr_assert_eq(profdb_cube_region_get(c, 0, &r), 0);
-	cr_assert_eq(strlen(r.module), big);
+	cr_assert_eq(strlen(r.module.ptr), big);
 	profdb_cube_close(c);
 	free(b.data);
 	free(x);
@@ -1270,6 +1270,112 @@ Test(cube, arguments)
 	cr_assert_null(c);
 	cr_assert_eq(profdb_cube_metric_count(NULL), -EINVAL);
 	profdb_cube_close(NULL);
+}
+
+/* The return-code conventions of profdb/common.h: NULL handle or output
+ * -EINVAL, out of range -ENOENT with the output cleared, int64_t counts,
+ * strings as profdb_str with their length. */
+Test(cube, conventions)
+{
+	tw_blob b;
+	write_flags(&b, 0, NULL);
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0);
+
+	int64_t (*const counts[])(const profdb_cube *) = {
+		profdb_cube_metric_count, profdb_cube_region_count, profdb_cube_cnode_count,
+		profdb_cube_location_count, profdb_cube_location_group_count,
+		profdb_cube_system_node_count, profdb_cube_attr_count, profdb_cube_cart_count,
+	};
+	const int64_t want[] = {TW_CUBE_METRICS, TW_CUBE_REGIONS, TW_CUBE_CNODES,
+	                        TW_CUBE_LOCATIONS, 2, 2, 4, 2};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		cr_assert_eq(counts[i](c), want[i], "count %zu", i);
+		cr_assert_eq(counts[i](NULL), -EINVAL);
+	}
+
+	/* -ENOENT clears the output: every string {"", 0}, numbers 0 */
+	profdb_cube_metric m;
+	memset(&m, 0xab, sizeof m);
+	cr_assert_eq(profdb_cube_metric_get(c, TW_CUBE_METRICS, &m), -ENOENT);
+	cr_assert_str_eq(m.name.ptr, "");
+	cr_assert_eq(m.name.len, 0);
+	cr_assert_eq(m.aggr_aggr.len, 0);
+	cr_assert_eq(m.id, 0);
+	cr_assert_eq(profdb_cube_metric_get(c, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cube_metric_get(NULL, 0, &m), -EINVAL);
+	cr_assert_eq(m.name.len, 0, "cleared for a NULL handle too");
+	cr_assert_eq(profdb_cube_metric_get(c, 0, &m), 0);
+	cr_assert_eq(m.name.len, strlen("time"));
+	cr_assert_eq(m.unit.len, strlen(m.unit.ptr));
+
+	profdb_cube_location_group g;
+	memset(&g, 0xab, sizeof g);
+	cr_assert_eq(profdb_cube_location_group_at(c, 2, &g), -ENOENT);
+	cr_assert_eq(g.name.len, 0);
+	cr_assert_str_eq(g.type.ptr, "");
+	cr_assert_eq(profdb_cube_location_group_at(c, 0, NULL), -EINVAL);
+	profdb_cube_system_node sn;
+	cr_assert_eq(profdb_cube_system_node_at(c, 2, &sn), -ENOENT);
+	cr_assert_eq(sn.klass.len, 0);
+	profdb_cube_attr at;
+	cr_assert_eq(profdb_cube_attr_at(c, 99, &at), -ENOENT);
+	cr_assert_eq(at.key.len, 0);
+	cr_assert_eq(profdb_cube_attr_at(c, 0, NULL), -EINVAL);
+	profdb_cube_cart ct;
+	cr_assert_eq(profdb_cube_cart_at(c, 2, &ct), -ENOENT);
+	cr_assert_eq(ct.name.len, 0);
+	profdb_cube_dim dim;
+	memset(&dim, 0xab, sizeof dim);
+	cr_assert_eq(profdb_cube_cart_dim_at(c, 0, 2, &dim), -ENOENT);
+	cr_assert_eq(dim.name.len, 0);
+	cr_assert_eq(dim.size, 0);
+	cr_assert_eq(profdb_cube_cart_dim_at(c, 0, 0, NULL), -EINVAL);
+	profdb_cube_coord co;
+	memset(&co, 0xab, sizeof co);
+	cr_assert_eq(profdb_cube_cart_coord_at(c, 0, 99, &co), -ENOENT);
+	cr_assert_null(co.values);
+	cr_assert_eq(profdb_cube_cart_coord_at(c, 0, 0, NULL), -EINVAL);
+	profdb_cube_param pa;
+	cr_assert_eq(profdb_cube_cnode_param_at(c, TW_CUBE_CNODES, 0, &pa), -ENOENT);
+	cr_assert_eq(pa.value.len, 0);
+	profdb_cube_info info;
+	cr_assert_eq(profdb_cube_get_info(c, NULL), -EINVAL);
+	cr_assert_eq(profdb_cube_get_info(NULL, &info), -EINVAL);
+	cr_assert_eq(info.creator.len, 0);
+
+	/* values: NULL output first, out of range clears, absent = neutral */
+	double v = 42.0;
+	cr_assert_eq(profdb_cube_value(c, 0, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cube_value(NULL, 0, 0, 0, &v), -EINVAL);
+	v = 42.0;
+	cr_assert_eq(profdb_cube_value(c, TW_CUBE_METRICS, 0, 0, &v), -ENOENT);
+	cr_assert_eq(v, 0.0);
+	v = 42.0;
+	cr_assert_eq(profdb_cube_value(c, 0, 0, TW_CUBE_LOCATIONS, &v), -ENOENT);
+	cr_assert_eq(v, 0.0);
+	for (uint32_t n = 0; n < TW_CUBE_CNODES; n++) {
+		double want_v;
+		int stored = tw_cube_expected(0, 1, n, 0, &want_v);
+		v = 42.0;
+		cr_assert_eq(profdb_cube_value(c, 1, n, 0, &v), stored);
+		if (!stored)
+			cr_assert_eq(v, DBL_MAX, "an absent MINDOUBLE cell reads as its neutral value");
+	}
+	unsigned char row[64];
+	cr_assert_eq(profdb_cube_row(c, 0, 0, NULL, sizeof row), -EINVAL);
+	cr_assert_eq(profdb_cube_row(c, 0, TW_CUBE_CNODES, row, sizeof row), -ENOENT);
+	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, NULL), -EINVAL);
+	v = 42.0;
+	cr_assert_eq(profdb_cube_severity(c, 0, TW_CUBE_CNODES, PROFDB_CUBE_ITEM_CUBE, 0, 0, &v),
+	             -ENOENT);
+	cr_assert_eq(v, 0.0);
+	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, NULL, 1),
+	             -EINVAL);
+	double f[2];
+	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, f, 2), 1);
+	profdb_cube_close(c);
+	free(b.data);
 }
 
 TC_MAIN
@@ -1529,4 +1635,122 @@ Test(cube, deep_call_tree)
 	profdb_cube_close(c);
 	free(b.data);
 	free(x);
+}
+
+/* ---- PROFDB_OPEN_TOLERANT ---------------------------------------------------------------- */
+
+static profdb_cube *open_tolerant(const tw_blob *b)
+{
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_TOLERANT;
+	o.warn = count_warn;
+	profdb_cube *c = NULL;
+	cr_assert_eq(profdb_cube_open_mem(&c, b->data, b->size, &o), 0, "%s",
+	             profdb_error_message());
+	return c;
+}
+
+/* Every cell of the sample reads as written (@p flags), except the cells of
+ * (metric @p bad_m, every cnode when @p bad_c is PROFDB_NONE, else cnode
+ * @p bad_c), which read as absent. */
+static void expect_sample_except(const profdb_cube *c, unsigned flags, uint32_t bad_m,
+                                 uint32_t bad_c)
+{
+	for (uint32_t m = 0; m < TW_CUBE_METRICS; m++)
+		for (uint32_t n = 0; n < TW_CUBE_CNODES; n++)
+			for (uint32_t l = 0; l < TW_CUBE_LOCATIONS; l++) {
+				double want, got;
+				int stored = tw_cube_expected(flags, m, n, l, &want);
+				int damaged = m == bad_m && (bad_c == PROFDB_NONE || n == bad_c);
+				int r = profdb_cube_value(c, m, n, l, &got);
+				cr_assert_eq(r, damaged ? 0 : stored, "metric %u cnode %u location %u: %d",
+				             m, n, l, r);
+				if (r == 1)
+					cr_assert_eq(got, want);
+			}
+}
+
+Test(cube, tolerant_index_and_short_data)
+{
+	tw_blob b;
+	/* metric 0's index names a position past the call tree: its rows are absent */
+	write_flags(&b, TW_CUBE_BAD_POSITION, NULL);
+	warnings = 0;
+	profdb_cube *c = open_tolerant(&b);
+	cr_assert_geq(warnings, 1);
+	expect_sample_except(c, TW_CUBE_BAD_POSITION, 0, PROFDB_NONE);
+	profdb_cube_close(c);
+	free(b.data);
+	/* metric 2's data member lacks its last row: that row is absent */
+	write_flags(&b, TW_CUBE_SHORT_DATA, NULL);
+	warnings = 0;
+	c = open_tolerant(&b);
+	cr_assert_eq(warnings, 1);
+	int absent = 0;
+	for (uint32_t n = 0; n < TW_CUBE_CNODES; n++) {
+		double want, got;
+		int stored = tw_cube_expected(0, 2, n, 0, &want);
+		int r = profdb_cube_value(c, 2, n, 0, &got);
+		cr_assert(r == stored || (stored == 1 && r == 0), "cnode %u: %d", n, r);
+		absent += r != stored;
+	}
+	cr_assert_eq(absent, 1, "exactly the missing row reads as absent");
+	profdb_cube_close(c);
+	free(b.data);
+	/* a broken anchor.xml still fails */
+	write_flags(&b, 0, "<cube version=\"4.4\"><metric");
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_TOLERANT;
+	c = (profdb_cube *)1;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, &o), -EBADMSG);
+	cr_assert_null(c);
+	free(b.data);
+}
+
+Test(cube, tolerant_zcubex_rows)
+{
+	tw_blob b;
+	if (tw_cube_write(&b, TW_CUBE_ZCUBEX, NULL) == -ENOTSUP)
+		return;
+	/* spoil every compressed block of metric 0 (the table stays intact) */
+	size_t h = header_of(&b, "0.data");
+	unsigned char *d = b.data + h + 512;
+	size_t size = (size_t)strtoull((const char *)b.data + h + 124, NULL, 8);
+	cr_assert_eq(memcmp(d, "ZCUBEX.DATA", 11), 0);
+	uint64_t cnt = 0;
+	for (int i = 7; i >= 0; i--)
+		cnt = cnt << 8 | d[11 + i];
+	for (size_t i = 19 + 24 * cnt; i < size; i++)
+		d[i] ^= 0x5a;
+
+	/* strict: the call fails */
+	profdb_cube *c;
+	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0);
+	double v;
+	cr_assert_eq(profdb_cube_value(c, 0, 3, 0, &v), -EBADMSG);
+	profdb_cube_close(c);
+
+	/* tolerant: one warning, the rows read as absent, the rest as written */
+	warnings = 0;
+	c = open_tolerant(&b);
+	expect_sample_except(c, TW_CUBE_ZCUBEX, 0, PROFDB_NONE);
+	cr_assert_eq(warnings, 1, "one warning per damaged metric, not per row");
+	profdb_cube_close(c);
+
+	/* the common interface: strict fails, tolerant reads absent */
+	profdb_input in = {"sample.cubex", b.data, b.size};
+	profdb *db;
+	profdb_number num;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0);
+	cr_assert_eq(profdb_value(db, 0, 3, 0, &num), -EBADMSG);
+	profdb_close(db);
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_TOLERANT;
+	o.warn = count_warn;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0);
+	cr_assert_eq(profdb_value(db, 0, 3, 0, &num), 0);
+	cr_assert_eq(num.type, PROFDB_TYPE_NONE);
+	cr_assert_eq(profdb_value(db, 0, 3, 2, &num), 1, "metric 2 is intact");
+	profdb_close(db);
+	free(b.data);
 }

@@ -22,9 +22,17 @@ extern "C" {
  * <id>.data. doc/FORMATS.md ("Cube") lists what is accepted and where real
  * files differ from the published description.
  *
- * Addressing: metrics, regions, cnodes and locations are addressed by the
- * ids stored in anchor.xml. Each id set must be exactly 0 .. count-1 (true
- * of every known writer); open fails with -EBADMSG otherwise.
+ * Addressing. Metrics, regions, cnodes and locations are addressed by the
+ * ids stored in anchor.xml, through the *_get calls. Each id set must be
+ * exactly 0 .. count-1 (true of every known writer; open fails with
+ * -EBADMSG otherwise), so an id is also an index. Location groups,
+ * system-tree nodes, attributes, topologies, cnode parameters, topology
+ * dimensions and coordinates have no dense ids: they are addressed by their
+ * index in document order (0 .. count-1) through the *_at calls.
+ *
+ * Return codes (profdb/common.h): every call checks its handle and output
+ * pointers first (-EINVAL), then its ids and indexes (-ENOENT); on any
+ * failure a struct output is cleared (zeroed, strings {"", 0}).
  *
  * Threads: a handle is read-only after open; any number of threads may call
  * any function on it at once. Rows of compressed data (ZCUBEX.DATA) are
@@ -32,8 +40,17 @@ extern "C" {
  * (two threads inflating the same row at once is harmless; one copy wins).
  * Uncompressed rows are read straight from the archive bytes.
  *
- * Lifetimes: every string returned is owned by the handle and valid until
- * profdb_cube_close(). Values and rows are copied into caller memory.
+ * Lifetimes: every string (profdb_str, NUL-terminated as well) and every
+ * array returned is owned by the handle and valid until
+ * profdb_cube_close(). Values and rows are copied into caller memory: a
+ * row is one value per location with no key field, so it is not handed
+ * out as a profdb_view.
+ *
+ * Tolerance: with PROFDB_OPEN_TOLERANT a damaged row (a bad index or data
+ * member of one metric, a damaged ZCUBEX block entry, a sparse data member
+ * shorter than its index, a compressed row that does not inflate) is
+ * reported through the warn callback and reads as absent. Damage to the
+ * tar structure or anchor.xml still fails the open.
  *
  * Built only when libarchive and expat were found at build time; otherwise
  * profdb_cube_open() and profdb_cube_open_mem() return -ENOTSUP.
@@ -67,14 +84,14 @@ typedef enum profdb_cube_dtype {
 	PROFDB_CUBE_SCALE_FUNC    /**< 848 opaque bytes */
 } profdb_cube_dtype;
 
-/** A metric. @since 0.9 */
+/** A metric. Absent strings are {"", 0}. @since 0.9 */
 typedef struct profdb_cube_metric {
 	uint32_t id;
-	const char *name;          /**< uniq_name */
-	const char *display_name;  /**< disp_name ("" if absent) */
-	const char *unit;          /**< uom ("" if absent) */
-	const char *description;   /**< descr ("" if absent) */
-	const char *dtype_name;    /**< the dtype text as stored */
+	profdb_str name;           /**< uniq_name */
+	profdb_str display_name;   /**< disp_name */
+	profdb_str unit;           /**< uom */
+	profdb_str description;    /**< descr */
+	profdb_str dtype_name;     /**< the dtype text as stored */
 	profdb_cube_dtype dtype;   /**< unknown dtype names read as DOUBLE (with a warning) */
 	uint32_t dtype_arg;        /**< n of HISTOGRAM(n) / NDOUBLES(n), else 0 */
 	uint32_t value_size;       /**< bytes per location in a row */
@@ -84,25 +101,25 @@ typedef struct profdb_cube_metric {
 	uint32_t parent;           /**< parent metric id, PROFDB_NONE for a root */
 	uint32_t first_child;      /**< PROFDB_NONE if none */
 	uint32_t next_sibling;     /**< next child of the parent (or next root) */
-	const char *url;           /**< "" if absent */
-	/** CubePL of a derived metric, "" when none: <cubepl> (the value),
+	profdb_str url;
+	/** CubePL of a derived metric, {"", 0} when none: <cubepl> (the value),
 	 *  <cubeplinit> (run once), <cubeplaggr cubeplaggrtype=plus|minus|aggr>.
 	 *  Listed, not evaluated. */
-	const char *expression, *init_expression;
-	const char *aggr_plus, *aggr_minus, *aggr_aggr;
+	profdb_str expression, init_expression;
+	profdb_str aggr_plus, aggr_minus, aggr_aggr;
 } profdb_cube_metric;
 
-/** A region (function, loop, ...). @since 0.9 */
+/** A region (function, loop, ...). Absent strings are {"", 0}. @since 0.9 */
 typedef struct profdb_cube_region {
 	uint32_t id;
-	const char *name;
-	const char *mangled_name;  /**< "" if absent */
-	const char *module;        /**< the @c mod attribute, "" if absent */
-	const char *paradigm;      /**< "" if absent */
-	const char *role;          /**< "" if absent */
+	profdb_str name;
+	profdb_str mangled_name;
+	profdb_str module;         /**< the @c mod attribute */
+	profdb_str paradigm;
+	profdb_str role;
 	int64_t begin_line, end_line; /**< -1 if absent */
-	const char *url;           /**< "" if absent */
-	const char *description;   /**< "" if absent */
+	profdb_str url;
+	profdb_str description;
 } profdb_cube_region;
 
 /** A call-tree node. Roots have parent == PROFDB_NONE and are chained in
@@ -111,22 +128,30 @@ typedef struct profdb_cube_region {
 typedef struct profdb_cube_cnode {
 	uint32_t id;
 	uint32_t region;           /**< callee region id */
-	const char *region_name;
+	profdb_str region_name;
 	uint32_t parent, first_child, next_sibling;  /**< ids or PROFDB_NONE */
 	int64_t line;              /**< call-site line, -1 if absent */
-	const char *module;        /**< call-site module, "" if absent */
-	uint32_t n_params;         /**< see profdb_cube_cnode_param() */
+	profdb_str module;         /**< call-site module, {"", 0} if absent */
+	uint32_t n_params;         /**< see profdb_cube_cnode_param_at() */
 } profdb_cube_cnode;
+
+/** A parameter of a cnode (<parameter parkey partype parvalue/>).
+ *  @since 0.9 */
+typedef struct profdb_cube_param {
+	profdb_str key;
+	profdb_str value;          /**< the value text as stored */
+	int numeric;               /**< 1 if declared partype="numeric" */
+} profdb_cube_param;
 
 /** A location (thread, GPU stream, ...). @since 0.9 */
 typedef struct profdb_cube_location {
 	uint32_t id;               /**< also its column in every row */
-	const char *name;
-	const char *type;          /**< "thread", "gpu", ... ("thread" for Cube3 files) */
+	profdb_str name;
+	profdb_str type;           /**< "thread", "gpu", ... ("thread" for Cube3 files) */
 	int64_t rank;              /**< the location's own rank (thread number) */
 	int64_t process_rank;      /**< rank of its location group (process) */
-	const char *group_name;    /**< its location group (process) */
-	const char *node_name;     /**< the enclosing system-tree node ("" if none) */
+	profdb_str group_name;     /**< its location group (process) */
+	profdb_str node_name;      /**< the enclosing system-tree node ({"", 0} if none) */
 	uint32_t group;            /**< index of its location group */
 } profdb_cube_location;
 
@@ -135,8 +160,8 @@ typedef struct profdb_cube_location {
 typedef struct profdb_cube_location_group {
 	uint32_t index;
 	uint32_t id;               /**< the Id attribute as stored */
-	const char *name;
-	const char *type;          /**< "process", "metrics", "accelerator", "" */
+	profdb_str name;
+	profdb_str type;           /**< "process", "metrics", "accelerator", "" */
 	int64_t rank;              /**< -1 if absent */
 	uint32_t node;             /**< index of its system-tree node, PROFDB_NONE */
 } profdb_cube_location_group;
@@ -146,8 +171,8 @@ typedef struct profdb_cube_location_group {
 typedef struct profdb_cube_system_node {
 	uint32_t index;
 	uint32_t id;               /**< the Id attribute as stored */
-	const char *name;
-	const char *klass;         /**< <class>: "machine", "node", ... ("" if absent) */
+	profdb_str name;
+	profdb_str klass;          /**< <class>: "machine", "node", ... ({"", 0} if absent) */
 	uint32_t parent;           /**< index, PROFDB_NONE for a root */
 } profdb_cube_system_node;
 
@@ -165,8 +190,8 @@ typedef enum profdb_cube_item {
 
 /** Archive-wide facts. @since 0.9 */
 typedef struct profdb_cube_info {
-	const char *anchor_version;   /**< <cube version="..."> */
-	const char *creator;          /**< attr "Creator", "" if absent */
+	profdb_str anchor_version;    /**< <cube version="..."> */
+	profdb_str creator;           /**< attr "Creator", {"", 0} if absent */
 	uint32_t n_metrics, n_regions, n_cnodes, n_locations;
 	uint32_t n_location_groups, n_system_nodes;
 	uint32_t first_root;          /**< first root cnode id (PROFDB_NONE if no cnodes) */
@@ -182,61 +207,93 @@ typedef struct profdb_cube_info {
 
 /** Open a .cubex file. A plain tar is mapped and read in place; a
  *  compressed one (gzip, or any filter libarchive knows) is inflated once
- *  into memory, at most PROFDB_CUBE_MAX_INFLATE bytes. The tar headers,
- *  anchor.xml and every index are validated here; rows are decoded lazily.
+ *  into memory, at most PROFDB_CUBE_MAX_INFLATE bytes (or
+ *  profdb_options.max_memory when smaller). The tar headers, anchor.xml and
+ *  every index are validated here; rows are decoded lazily.
  *  @param[out] ret  the handle, NULL on failure
- *  @return 0, -ENOENT (no file / no anchor.xml member), -EBADMSG (corrupt
- *          archive, XML or index), -ENODATA (truncated), -EPROTONOSUPPORT
- *          (not a tar archive, unsupported anchor version), -ENOTSUP (built
- *          without libarchive/expat, or a feature this build lacks), -EFBIG,
- *          -ENOMEM, -errno of I/O. @since 0.9 */
+ *  @param opts      NULL for the defaults; PROFDB_OPEN_TOLERANT is honoured
+ *  @return 0, -EINVAL (NULL @p ret or @p path, bad options), -ENOENT (no
+ *          file / no anchor.xml member), -EBADMSG (corrupt archive, XML or
+ *          index), -ENODATA (truncated), -EPROTONOSUPPORT (not a tar
+ *          archive, unsupported anchor version), -ENOTSUP (built without
+ *          libarchive/expat, or a feature this build lacks), -EFBIG,
+ *          -ENOMEM, -errno of I/O.
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_cube_open(profdb_cube **ret, const char *path,
                                    const profdb_options *opts);
 
-/** Open from a caller buffer (unchanged and alive until close; nothing is
- *  copied for a plain tar). Same checks and codes as profdb_cube_open().
- *  @since 0.9 */
+/** Open from a caller buffer, which must stay unchanged and alive until
+ *  close (nothing is copied for a plain tar). Same checks and codes as
+ *  profdb_cube_open(); -EINVAL for NULL @p data with a non-zero @p size.
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_cube_open_mem(profdb_cube **ret, const void *data, size_t size,
                                        const profdb_options *opts);
 
-/** Close; NULL is a no-op. Every string of the handle dies here. @since 0.9 */
+/** Close; NULL is a no-op. Every string and array of the handle dies here.
+ *  No other call may be using the handle. @since 0.9 */
 PROFDB_EXPORT void profdb_cube_close(profdb_cube *cube);
 
-/** @since 0.9 */
+/** Archive-wide facts (strings owned by the handle).
+ *  @return 0, -EINVAL (NULL argument). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_cube_get_info(const profdb_cube *cube, profdb_cube_info *out);
 
-/** Counts (>= 0) or -EINVAL. @since 0.9 */
-PROFDB_EXPORT int profdb_cube_metric_count(const profdb_cube *cube);
-PROFDB_EXPORT int profdb_cube_region_count(const profdb_cube *cube);
-PROFDB_EXPORT int profdb_cube_cnode_count(const profdb_cube *cube);
-PROFDB_EXPORT int profdb_cube_location_count(const profdb_cube *cube);
+/** Number of metrics, regions, cnodes, locations (each also the id
+ *  bound), location groups, system-tree nodes, attributes and topologies
+ *  (each the index bound of its *_at call).
+ *  @return the count (>= 0), -EINVAL (NULL handle). Thread-safe.
+ *  @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_metric_count(const profdb_cube *cube);
+/** @copydoc profdb_cube_metric_count @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_region_count(const profdb_cube *cube);
+/** @copydoc profdb_cube_metric_count @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_cnode_count(const profdb_cube *cube);
+/** @copydoc profdb_cube_metric_count @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_location_count(const profdb_cube *cube);
+/** @copydoc profdb_cube_metric_count @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_location_group_count(const profdb_cube *cube);
+/** @copydoc profdb_cube_metric_count @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_system_node_count(const profdb_cube *cube);
+/** @copydoc profdb_cube_metric_count @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_attr_count(const profdb_cube *cube);
+/** @copydoc profdb_cube_metric_count @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_cart_count(const profdb_cube *cube);
 
-/** Items by id. @return 0, -ENOENT (id out of range), -EINVAL. @since 0.9 */
+/** Metric, region, cnode or location by id (ids are dense: 0 .. count-1).
+ *  Strings are owned by the handle.
+ *  @return 0, -EINVAL (NULL handle or @p out), -ENOENT (id out of range;
+ *          *out cleared). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_cube_metric_get(const profdb_cube *cube, uint32_t id,
                                          profdb_cube_metric *out);
+/** @copydoc profdb_cube_metric_get @since 0.9 */
 PROFDB_EXPORT int profdb_cube_region_get(const profdb_cube *cube, uint32_t id,
                                          profdb_cube_region *out);
+/** @copydoc profdb_cube_metric_get @since 0.9 */
 PROFDB_EXPORT int profdb_cube_cnode_get(const profdb_cube *cube, uint32_t id,
                                         profdb_cube_cnode *out);
+/** @copydoc profdb_cube_metric_get @since 0.9 */
 PROFDB_EXPORT int profdb_cube_location_get(const profdb_cube *cube, uint32_t id,
                                            profdb_cube_location *out);
 
-/** Parameter @p i of cnode @p cnode: key, value text, and whether it was
- *  declared numeric. @return 0, -ENOENT. @since 0.9 */
-PROFDB_EXPORT int profdb_cube_cnode_param(const profdb_cube *cube, uint32_t cnode, uint32_t i,
-                                          const char **key, const char **value, int *numeric);
+/** Parameter @p index (0 .. n_params-1, document order) of cnode @p cnode.
+ *  @return 0, -EINVAL, -ENOENT (cnode id or index out of range; *out
+ *          cleared). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_cnode_param_at(const profdb_cube *cube, uint32_t cnode,
+                                             uint32_t index, profdb_cube_param *out);
 
 /** The stored value of (metric, cnode, location) as a double: exclusive for
  *  EXCLUSIVE metrics, inclusive for INCLUSIVE ones (see the metric's kind).
  *  Integers are converted; the structured dtypes give CubeLib's single
  *  number (getDouble): COMPLEX |z|, RATE main/duration (NaN for duration 0),
  *  TAU_ATOMIC sum/N (sum/1e-256 when N = 0), HISTOGRAM and NDOUBLES the sum
- *  of their bins / doubles. A missing row gives the neutral value (0, or
- *  +DBL_MAX / -DBL_MAX for MINDOUBLE / MAXDOUBLE).
- *  @return 1 stored, 0 neutral (no row, or a metric without data),
- *          -ENOENT (an id out of range), -ENOTSUP (SCALE_FUNC, which is not
- *          one number: read it with profdb_cube_row()), -EBADMSG (a
- *          compressed row that does not inflate), -ENOMEM. @since 0.9 */
+ *  of their bins / doubles. A missing row (none stored, a metric without
+ *  data, or a damaged row in tolerant mode) gives the metric's neutral
+ *  value: 0, or +DBL_MAX / -DBL_MAX for MINDOUBLE / MAXDOUBLE, which is
+ *  what CubeLib shows for it.
+ *  @return 1 stored, 0 not stored (*out neutral), -EINVAL (NULL handle or
+ *          @p out), -ENOENT (an id out of range; *out = 0), -ENOTSUP
+ *          (SCALE_FUNC, which is not one number: read it with
+ *          profdb_cube_row()), -EBADMSG (a compressed row that does not
+ *          inflate, strict mode), -ENOMEM. Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_cube_value(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
                                     uint32_t location, double *out);
 
@@ -244,38 +301,51 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *cube, uint32_t metric, ui
  *  bytes, column = location id, each field converted to host byte order
  *  (TAU_ATOMIC stays packed; SCALE_FUNC is copied as stored). A missing row
  *  is filled with neutral values (zeros, or +-DBL_MAX for MIN/MAXDOUBLE).
- *  @return 1 stored, 0 neutral, -ERANGE (@p size too small), -ENOENT,
- *          -EBADMSG, -ENOMEM. @since 0.9 */
+ *  A row has no key field (the column is the location id), so it is
+ *  copied rather than handed out as a profdb_view.
+ *  @return 1 stored, 0 not stored (neutral values written), -EINVAL (NULL
+ *          handle or @p buf), -ENOENT (an id out of range), -ERANGE
+ *          (@p size too small), -EBADMSG, -ENOMEM. Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_cube_row(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
                                   void *buf, size_t size);
 
-/** Location group / system-tree node by index. @return 0, -ENOENT,
- *  -EINVAL. @since 0.9 */
-PROFDB_EXPORT int profdb_cube_location_group_get(const profdb_cube *cube, uint32_t index,
-                                                 profdb_cube_location_group *out);
-PROFDB_EXPORT int profdb_cube_system_node_get(const profdb_cube *cube, uint32_t index,
-                                              profdb_cube_system_node *out);
+/** Location group / system-tree node by index (document order).
+ *  @return 0, -EINVAL, -ENOENT (index out of range; *out cleared).
+ *  Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_location_group_at(const profdb_cube *cube, uint32_t index,
+                                                profdb_cube_location_group *out);
+/** @copydoc profdb_cube_location_group_at @since 0.9 */
+PROFDB_EXPORT int profdb_cube_system_node_at(const profdb_cube *cube, uint32_t index,
+                                             profdb_cube_system_node *out);
 
 /** An <attr key value/>: of the file, a metric, region, cnode, system-tree
  *  node, location group or location. @since 0.9 */
 typedef struct profdb_cube_attr {
 	profdb_cube_item owner;
 	uint32_t owner_id;         /**< id or index as profdb_cube_item says; 0 for the file */
-	const char *key, *value;
+	profdb_str key, value;
 } profdb_cube_attr;
 
-/** Attribute @p i (0 .. n_attrs-1, document order). @return 0, -ENOENT,
- *  -EINVAL. @since 0.9 */
-PROFDB_EXPORT int profdb_cube_attr_get(const profdb_cube *cube, uint32_t i,
-                                       profdb_cube_attr *out);
+/** Attribute @p index (0 .. n_attrs-1, document order).
+ *  @return 0, -EINVAL, -ENOENT (*out cleared). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_attr_at(const profdb_cube *cube, uint32_t index,
+                                      profdb_cube_attr *out);
 
 /** A cartesian topology (<cart> inside <topologies>). @since 0.9 */
 typedef struct profdb_cube_cart {
 	uint32_t index;
-	const char *name;          /**< "" if absent */
+	profdb_str name;           /**< {"", 0} if absent */
 	uint32_t ndims;
 	uint32_t n_coords;
 } profdb_cube_cart;
+
+/** One dimension of a topology. @since 0.9 */
+typedef struct profdb_cube_dim {
+	profdb_str name;           /**< {"", 0} if absent */
+	int64_t size;              /**< -1 if absent */
+	int periodic;              /**< 1 for periodic="true" */
+} profdb_cube_dim;
 
 /** One coordinate of a topology: the item it places (a location, a
  *  location group or a system-tree node; Cube3 thrdId/procId/nodeId/machId
@@ -283,17 +353,23 @@ typedef struct profdb_cube_cart {
 typedef struct profdb_cube_coord {
 	profdb_cube_item kind;
 	uint32_t item;             /**< location id, group or node index */
-	const int64_t *values;     /**< ndims values, owned by the handle */
+	/** ndims values, owned by the handle (a plain array: the values have
+	 *  no key, so this is not a profdb_view) */
+	const int64_t *values;
 } profdb_cube_coord;
 
-/** Topology @p index (0 .. n_carts-1), its dimension @p dim, and its
- *  coordinate @p i. @return 0, -ENOENT, -EINVAL. @since 0.9 */
-PROFDB_EXPORT int profdb_cube_cart_get(const profdb_cube *cube, uint32_t index,
-                                       profdb_cube_cart *out);
-PROFDB_EXPORT int profdb_cube_cart_dim(const profdb_cube *cube, uint32_t index, uint32_t dim,
-                                       const char **name, int64_t *size, int *periodic);
-PROFDB_EXPORT int profdb_cube_cart_coord(const profdb_cube *cube, uint32_t index, uint32_t i,
-                                         profdb_cube_coord *out);
+/** Topology @p index (0 .. n_carts-1).
+ *  @return 0, -EINVAL, -ENOENT (*out cleared). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_cart_at(const profdb_cube *cube, uint32_t index,
+                                      profdb_cube_cart *out);
+/** Dimension @p dim (0 .. ndims-1) of topology @p cart.
+ *  @return 0, -EINVAL, -ENOENT (*out cleared). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_cart_dim_at(const profdb_cube *cube, uint32_t cart, uint32_t dim,
+                                          profdb_cube_dim *out);
+/** Coordinate @p index (0 .. n_coords-1) of topology @p cart.
+ *  @return 0, -EINVAL, -ENOENT (*out cleared). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_cube_cart_coord_at(const profdb_cube *cube, uint32_t cart,
+                                            uint32_t index, profdb_cube_coord *out);
 
 /** Flags of profdb_cube_severity(). @since 0.9 */
 enum {
@@ -319,9 +395,11 @@ enum {
  *  neutral; UINT64 values above 0xFFFFFFFFFFFFFBFF count as 0, as in
  *  CubeLib. Nothing is cached: the cost is the subtree's rows (inclusive
  *  view) or the children's rows (exclusive view of an INCLUSIVE metric).
- *  @return 0, -ENOENT (an id or index out of range), -ENOTSUP (a derived
- *          metric, which is not evaluated, or SCALE_FUNC), -EINVAL,
- *          -EBADMSG, -EFBIG (rows beyond max_memory), -ENOMEM. @since 0.9 */
+ *  @param where_id  the id or index @p where names (ignored for _CUBE)
+ *  @return 0, -EINVAL (NULL handle or @p out, bad @p where or @p flags),
+ *          -ENOENT (an id or index out of range), -ENOTSUP (a derived
+ *          metric, which is not evaluated, or SCALE_FUNC), -EBADMSG, -EFBIG
+ *          (rows beyond max_memory), -ENOMEM. Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
                                        profdb_cube_item where, uint32_t where_id,
                                        unsigned flags, double *out);
@@ -337,11 +415,12 @@ PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *cube, uint32_t metric,
  *  @p flags: PROFDB_CUBE_CALL_INCLUSIVE or 0 (metric-exclusive values
  *  exist only as numbers: -EINVAL).
  *  @return the number of fields written (>= 0), -ERANGE (@p n_fields too
- *          small), and the codes of profdb_cube_severity(). @since 0.9 */
-PROFDB_EXPORT int profdb_cube_severity_fields(const profdb_cube *cube, uint32_t metric,
-                                              uint32_t cnode, profdb_cube_item where,
-                                              uint32_t where_id, unsigned flags,
-                                              double *fields, size_t n_fields);
+ *          small), and the codes of profdb_cube_severity(). Thread-safe.
+ *  @since 0.9 */
+PROFDB_EXPORT int64_t profdb_cube_severity_fields(const profdb_cube *cube, uint32_t metric,
+                                                  uint32_t cnode, profdb_cube_item where,
+                                                  uint32_t where_id, unsigned flags,
+                                                  double *fields, size_t n_fields);
 
 /* ---- end of Cube -------------------------------------------------------- */
 

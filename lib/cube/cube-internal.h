@@ -4,6 +4,9 @@
 #ifndef PROFDB_CUBE_INTERNAL_H
 #define PROFDB_CUBE_INTERNAL_H
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "../core/core-internal.h"
 #include "profdb/cube.h"
 
@@ -44,6 +47,7 @@ typedef struct cube_metric {
 	uint64_t *zoff;
 	uint64_t *zsize;
 	_Atomic(unsigned char *) *zcache; /* inflated rows, installed by CAS */
+	atomic_bool warned_row;  /* PROFDB_OPEN_TOLERANT: a damaged row was reported */
 } cube_metric;
 
 typedef struct cube_region {
@@ -191,6 +195,13 @@ int profdb__cube_inflate_any(const unsigned char *data, size_t size, uint64_t li
 /* anchor.c */
 int profdb__cube_anchor_parse(profdb_cube *c);
 const char *profdb__cube_s(const profdb_cube *c, cube_str s);
+/* The arena string @p s as a profdb_str ({"", 0} for offset 0). */
+static inline profdb_str profdb__cube_str(const profdb_cube *c, cube_str s)
+{
+	const char *p = c->strs + s;
+	profdb_str r = {p, strlen(p)};
+	return r;
+}
 
 /* data.c */
 int profdb__cube_data_setup(profdb_cube *c);

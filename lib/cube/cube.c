@@ -1,5 +1,6 @@
 /* Cube4 .cubex reader: open, close and the structure getters. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,11 +101,14 @@ PROFDB_EXPORT void profdb_cube_close(profdb_cube *c)
 
 PROFDB_EXPORT int profdb_cube_get_info(const profdb_cube *c, profdb_cube_info *out)
 {
-	if (!c || !out)
-		return profdb__fail(-EINVAL, "profdb_cube_get_info: NULL argument");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_cube_get_info: NULL output");
 	memset(out, 0, sizeof *out);
-	out->anchor_version = profdb__cube_s(c, c->anchor_version);
-	out->creator = profdb__cube_s(c, c->creator);
+	out->anchor_version = out->creator = (profdb_str){"", 0};
+	if (!c)
+		return profdb__fail(-EINVAL, "profdb_cube_get_info: NULL handle");
+	out->anchor_version = profdb__cube_str(c, c->anchor_version);
+	out->creator = profdb__cube_str(c, c->creator);
 	out->n_metrics = c->n_metrics;
 	out->n_regions = c->n_regions;
 	out->n_cnodes = c->n_cnodes;
@@ -119,56 +123,96 @@ PROFDB_EXPORT int profdb_cube_get_info(const profdb_cube *c, profdb_cube_info *o
 	return 0;
 }
 
-static int count(const profdb_cube *c, uint32_t n)
+static int64_t count(const profdb_cube *c, uint32_t n, const char *what)
 {
 	if (!c)
-		return profdb__fail(-EINVAL, "profdb_cube: NULL handle");
-	return n > INT32_MAX ? INT32_MAX : (int)n;
+		return profdb__fail(-EINVAL, "profdb_cube_%s_count: NULL handle", what);
+	return n;
 }
 
-PROFDB_EXPORT int profdb_cube_metric_count(const profdb_cube *c)
+PROFDB_EXPORT int64_t profdb_cube_metric_count(const profdb_cube *c)
 {
-	return count(c, c ? c->n_metrics : 0);
+	return count(c, c ? c->n_metrics : 0, "metric");
 }
 
-PROFDB_EXPORT int profdb_cube_region_count(const profdb_cube *c)
+PROFDB_EXPORT int64_t profdb_cube_region_count(const profdb_cube *c)
 {
-	return count(c, c ? c->n_regions : 0);
+	return count(c, c ? c->n_regions : 0, "region");
 }
 
-PROFDB_EXPORT int profdb_cube_cnode_count(const profdb_cube *c)
+PROFDB_EXPORT int64_t profdb_cube_cnode_count(const profdb_cube *c)
 {
-	return count(c, c ? c->n_cnodes : 0);
+	return count(c, c ? c->n_cnodes : 0, "cnode");
 }
 
-PROFDB_EXPORT int profdb_cube_location_count(const profdb_cube *c)
+PROFDB_EXPORT int64_t profdb_cube_location_count(const profdb_cube *c)
 {
-	return count(c, c ? c->n_locs : 0);
+	return count(c, c ? c->n_locs : 0, "location");
 }
 
-static int get_check(const profdb_cube *c, const void *out, uint32_t id, uint32_t n,
-                     const char *what)
+PROFDB_EXPORT int64_t profdb_cube_location_group_count(const profdb_cube *c)
 {
-	if (!c || !out)
-		return profdb__fail(-EINVAL, "profdb_cube: NULL argument");
+	return count(c, c ? c->n_groups : 0, "location_group");
+}
+
+PROFDB_EXPORT int64_t profdb_cube_system_node_count(const profdb_cube *c)
+{
+	return count(c, c ? c->n_stns : 0, "system_node");
+}
+
+PROFDB_EXPORT int64_t profdb_cube_attr_count(const profdb_cube *c)
+{
+	return count(c, c ? c->n_attrs : 0, "attr");
+}
+
+PROFDB_EXPORT int64_t profdb_cube_cart_count(const profdb_cube *c)
+{
+	return count(c, c ? c->n_carts : 0, "cart");
+}
+
+/* Clear @p out (@p size bytes; profdb_str fields at the offsets in @p strs
+ * become {"", 0}), then check the handle and @p id < n. */
+static int get_check(const profdb_cube *c, void *out, size_t size, const size_t *strs,
+                     size_t n_strs, uint32_t id, uint32_t n, const char *what)
+{
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_cube: NULL output (%s)", what);
+	memset(out, 0, size);
+	for (size_t i = 0; i < n_strs; i++)
+		*(profdb_str *)((unsigned char *)out + strs[i]) = (profdb_str){"", 0};
+	if (!c)
+		return profdb__fail(-EINVAL, "profdb_cube: NULL handle (%s)", what);
 	if (id >= n)
 		return profdb__fail(-ENOENT, "%s: no %s %" PRIu32 " (%" PRIu32 " of them)", c->path,
 		                    what, id, n);
 	return 0;
 }
 
+#define NSTR(a) (sizeof(a) / sizeof(a)[0])
+#define S(c, x) profdb__cube_str(c, x)
+
 PROFDB_EXPORT int profdb_cube_metric_get(const profdb_cube *c, uint32_t id, profdb_cube_metric *out)
 {
-	int r = get_check(c, out, id, c ? c->n_metrics : 0, "metric");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_metric, name), offsetof(profdb_cube_metric, display_name),
+		offsetof(profdb_cube_metric, unit), offsetof(profdb_cube_metric, description),
+		offsetof(profdb_cube_metric, dtype_name), offsetof(profdb_cube_metric, url),
+		offsetof(profdb_cube_metric, expression),
+		offsetof(profdb_cube_metric, init_expression),
+		offsetof(profdb_cube_metric, aggr_plus), offsetof(profdb_cube_metric, aggr_minus),
+		offsetof(profdb_cube_metric, aggr_aggr),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), id, c ? c->n_metrics : 0,
+	                  "metric");
 	if (r < 0)
 		return r;
 	const cube_metric *m = &c->metrics[id];
 	out->id = id;
-	out->name = profdb__cube_s(c, m->name);
-	out->display_name = profdb__cube_s(c, m->disp);
-	out->unit = profdb__cube_s(c, m->unit);
-	out->description = profdb__cube_s(c, m->descr);
-	out->dtype_name = profdb__cube_s(c, m->dtype_text);
+	out->name = S(c, m->name);
+	out->display_name = S(c, m->disp);
+	out->unit = S(c, m->unit);
+	out->description = S(c, m->descr);
+	out->dtype_name = S(c, m->dtype_text);
 	out->dtype = m->dtype;
 	out->dtype_arg = m->dtype_arg;
 	out->value_size = m->vsize;
@@ -178,179 +222,210 @@ PROFDB_EXPORT int profdb_cube_metric_get(const profdb_cube *c, uint32_t id, prof
 	out->parent = m->parent;
 	out->first_child = m->first_child;
 	out->next_sibling = m->next_sibling;
-	out->url = profdb__cube_s(c, m->url);
-	out->expression = profdb__cube_s(c, m->expr);
-	out->init_expression = profdb__cube_s(c, m->expr_init);
-	out->aggr_plus = profdb__cube_s(c, m->expr_plus);
-	out->aggr_minus = profdb__cube_s(c, m->expr_minus);
-	out->aggr_aggr = profdb__cube_s(c, m->expr_aggr);
+	out->url = S(c, m->url);
+	out->expression = S(c, m->expr);
+	out->init_expression = S(c, m->expr_init);
+	out->aggr_plus = S(c, m->expr_plus);
+	out->aggr_minus = S(c, m->expr_minus);
+	out->aggr_aggr = S(c, m->expr_aggr);
 	return 0;
 }
 
 PROFDB_EXPORT int profdb_cube_region_get(const profdb_cube *c, uint32_t id, profdb_cube_region *out)
 {
-	int r = get_check(c, out, id, c ? c->n_regions : 0, "region");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_region, name), offsetof(profdb_cube_region, mangled_name),
+		offsetof(profdb_cube_region, module), offsetof(profdb_cube_region, paradigm),
+		offsetof(profdb_cube_region, role), offsetof(profdb_cube_region, url),
+		offsetof(profdb_cube_region, description),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), id, c ? c->n_regions : 0,
+	                  "region");
 	if (r < 0)
 		return r;
 	const cube_region *g = &c->regions[id];
 	out->id = id;
-	out->name = profdb__cube_s(c, g->name);
-	out->mangled_name = profdb__cube_s(c, g->mangled);
-	out->module = profdb__cube_s(c, g->mod);
-	out->paradigm = profdb__cube_s(c, g->paradigm);
-	out->role = profdb__cube_s(c, g->role);
+	out->name = S(c, g->name);
+	out->mangled_name = S(c, g->mangled);
+	out->module = S(c, g->mod);
+	out->paradigm = S(c, g->paradigm);
+	out->role = S(c, g->role);
 	out->begin_line = g->begin;
 	out->end_line = g->end;
-	out->url = profdb__cube_s(c, g->url);
-	out->description = profdb__cube_s(c, g->descr);
+	out->url = S(c, g->url);
+	out->description = S(c, g->descr);
 	return 0;
 }
 
 PROFDB_EXPORT int profdb_cube_cnode_get(const profdb_cube *c, uint32_t id, profdb_cube_cnode *out)
 {
-	int r = get_check(c, out, id, c ? c->n_cnodes : 0, "cnode");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_cnode, region_name), offsetof(profdb_cube_cnode, module),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), id, c ? c->n_cnodes : 0,
+	                  "cnode");
 	if (r < 0)
 		return r;
 	const cube_cnode *n = &c->cnodes[id];
 	out->id = id;
 	out->region = n->region;
-	out->region_name = profdb__cube_s(c, c->regions[n->region].name);
+	out->region_name = S(c, c->regions[n->region].name);
 	out->parent = n->parent;
 	out->first_child = n->first_child;
 	out->next_sibling = n->next_sibling;
 	out->line = n->line;
-	out->module = profdb__cube_s(c, n->mod);
+	out->module = S(c, n->mod);
 	out->n_params = n->n_params;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_cnode_param(const profdb_cube *c, uint32_t cnode, uint32_t i,
-                                          const char **key, const char **value, int *numeric)
+PROFDB_EXPORT int profdb_cube_cnode_param_at(const profdb_cube *c, uint32_t cnode,
+                                             uint32_t index, profdb_cube_param *out)
 {
-	int r = get_check(c, c, cnode, c ? c->n_cnodes : 0, "cnode");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_param, key), offsetof(profdb_cube_param, value),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), cnode, c ? c->n_cnodes : 0,
+	                  "cnode");
 	if (r < 0)
 		return r;
 	const cube_cnode *n = &c->cnodes[cnode];
-	if (i >= n->n_params)
+	if (index >= n->n_params)
 		return profdb__fail(-ENOENT, "%s: cnode %" PRIu32 " has %" PRIu32 " parameters",
 		                    c->path, cnode, n->n_params);
-	const cube_param *p = &c->params[n->first_param + i];
-	if (key)
-		*key = profdb__cube_s(c, p->key);
-	if (value)
-		*value = profdb__cube_s(c, p->value);
-	if (numeric)
-		*numeric = p->numeric;
+	const cube_param *p = &c->params[n->first_param + index];
+	out->key = S(c, p->key);
+	out->value = S(c, p->value);
+	out->numeric = p->numeric;
 	return 0;
 }
 
 PROFDB_EXPORT int profdb_cube_location_get(const profdb_cube *c, uint32_t id,
                                            profdb_cube_location *out)
 {
-	int r = get_check(c, out, id, c ? c->n_locs : 0, "location");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_location, name), offsetof(profdb_cube_location, type),
+		offsetof(profdb_cube_location, group_name), offsetof(profdb_cube_location, node_name),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), id, c ? c->n_locs : 0,
+	                  "location");
 	if (r < 0)
 		return r;
 	const cube_location *l = &c->locs[id];
 	const cube_group *g = &c->groups[l->group];
 	out->id = id;
-	out->name = profdb__cube_s(c, l->name);
-	out->type = profdb__cube_s(c, l->type);
+	out->name = S(c, l->name);
+	out->type = S(c, l->type);
 	out->rank = l->rank;
 	out->process_rank = g->rank;
-	out->group_name = profdb__cube_s(c, g->name);
-	out->node_name = g->node < c->n_stns ? profdb__cube_s(c, c->stns[g->node].name) : "";
+	out->group_name = S(c, g->name);
+	if (g->node < c->n_stns)
+		out->node_name = S(c, c->stns[g->node].name);
 	out->group = l->group;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_location_group_get(const profdb_cube *c, uint32_t index,
-                                                 profdb_cube_location_group *out)
+PROFDB_EXPORT int profdb_cube_location_group_at(const profdb_cube *c, uint32_t index,
+                                                profdb_cube_location_group *out)
 {
-	int r = get_check(c, out, index, c ? c->n_groups : 0, "location group");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_location_group, name), offsetof(profdb_cube_location_group, type),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), index, c ? c->n_groups : 0,
+	                  "location group");
 	if (r < 0)
 		return r;
 	const cube_group *g = &c->groups[index];
 	out->index = index;
 	out->id = g->xml_id;
-	out->name = profdb__cube_s(c, g->name);
-	out->type = profdb__cube_s(c, g->type);
+	out->name = S(c, g->name);
+	out->type = S(c, g->type);
 	out->rank = g->rank;
 	out->node = g->node < c->n_stns ? g->node : PROFDB_NONE;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_system_node_get(const profdb_cube *c, uint32_t index,
-                                              profdb_cube_system_node *out)
+PROFDB_EXPORT int profdb_cube_system_node_at(const profdb_cube *c, uint32_t index,
+                                             profdb_cube_system_node *out)
 {
-	int r = get_check(c, out, index, c ? c->n_stns : 0, "system-tree node");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_system_node, name), offsetof(profdb_cube_system_node, klass),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), index, c ? c->n_stns : 0,
+	                  "system-tree node");
 	if (r < 0)
 		return r;
 	const cube_stn *s = &c->stns[index];
 	out->index = index;
 	out->id = s->xml_id;
-	out->name = profdb__cube_s(c, s->name);
-	out->klass = profdb__cube_s(c, s->klass);
+	out->name = S(c, s->name);
+	out->klass = S(c, s->klass);
 	out->parent = s->parent < c->n_stns ? s->parent : PROFDB_NONE;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_attr_get(const profdb_cube *c, uint32_t i, profdb_cube_attr *out)
+PROFDB_EXPORT int profdb_cube_attr_at(const profdb_cube *c, uint32_t index, profdb_cube_attr *out)
 {
-	int r = get_check(c, out, i, c ? c->n_attrs : 0, "attribute");
+	static const size_t strs[] = {
+		offsetof(profdb_cube_attr, key), offsetof(profdb_cube_attr, value),
+	};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), index, c ? c->n_attrs : 0,
+	                  "attribute");
 	if (r < 0)
 		return r;
-	const cube_attr *a = &c->attrs[i];
+	const cube_attr *a = &c->attrs[index];
 	out->owner = a->owner;
 	out->owner_id = a->owner_id;
-	out->key = profdb__cube_s(c, a->key);
-	out->value = profdb__cube_s(c, a->value);
+	out->key = S(c, a->key);
+	out->value = S(c, a->value);
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_cart_get(const profdb_cube *c, uint32_t index, profdb_cube_cart *out)
+PROFDB_EXPORT int profdb_cube_cart_at(const profdb_cube *c, uint32_t index, profdb_cube_cart *out)
 {
-	int r = get_check(c, out, index, c ? c->n_carts : 0, "topology");
+	static const size_t strs[] = {offsetof(profdb_cube_cart, name)};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), index, c ? c->n_carts : 0,
+	                  "topology");
 	if (r < 0)
 		return r;
 	const cube_cart *k = &c->carts[index];
 	out->index = index;
-	out->name = profdb__cube_s(c, k->name);
+	out->name = S(c, k->name);
 	out->ndims = k->ndims;
 	out->n_coords = k->n_coords;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_cart_dim(const profdb_cube *c, uint32_t index, uint32_t dim,
-                                       const char **name, int64_t *size, int *periodic)
+PROFDB_EXPORT int profdb_cube_cart_dim_at(const profdb_cube *c, uint32_t cart, uint32_t dim,
+                                          profdb_cube_dim *out)
 {
-	int r = get_check(c, c, index, c ? c->n_carts : 0, "topology");
+	static const size_t strs[] = {offsetof(profdb_cube_dim, name)};
+	int r = get_check(c, out, sizeof *out, strs, NSTR(strs), cart, c ? c->n_carts : 0,
+	                  "topology");
 	if (r < 0)
 		return r;
-	const cube_cart *k = &c->carts[index];
+	const cube_cart *k = &c->carts[cart];
 	if (dim >= k->ndims)
 		return profdb__fail(-ENOENT, "%s: topology %" PRIu32 " has %" PRIu32 " dimensions",
-		                    c->path, index, k->ndims);
+		                    c->path, cart, k->ndims);
 	const cube_dim *d = &c->dims[k->first_dim + dim];
-	if (name)
-		*name = profdb__cube_s(c, d->name);
-	if (size)
-		*size = d->size;
-	if (periodic)
-		*periodic = d->periodic;
+	out->name = S(c, d->name);
+	out->size = d->size;
+	out->periodic = d->periodic;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_cart_coord(const profdb_cube *c, uint32_t index, uint32_t i,
-                                         profdb_cube_coord *out)
+PROFDB_EXPORT int profdb_cube_cart_coord_at(const profdb_cube *c, uint32_t cart, uint32_t index,
+                                            profdb_cube_coord *out)
 {
-	int r = get_check(c, out, index, c ? c->n_carts : 0, "topology");
+	int r = get_check(c, out, sizeof *out, NULL, 0, cart, c ? c->n_carts : 0, "topology");
 	if (r < 0)
 		return r;
-	const cube_cart *k = &c->carts[index];
-	if (i >= k->n_coords)
+	const cube_cart *k = &c->carts[cart];
+	if (index >= k->n_coords)
 		return profdb__fail(-ENOENT, "%s: topology %" PRIu32 " has %" PRIu32 " coordinates",
-		                    c->path, index, k->n_coords);
-	const cube_coord *o = &c->coords[k->first_coord + i];
+		                    c->path, cart, k->n_coords);
+	const cube_coord *o = &c->coords[k->first_coord + index];
 	out->kind = o->kind;
 	out->item = o->item;
 	out->values = c->coord_vals + o->first_val;

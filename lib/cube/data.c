@@ -19,6 +19,7 @@
 #endif
 
 #include "cube-internal.h"
+#include "layout-internal.h"
 
 /* ---- dtypes --------------------------------------------------------------- */
 
@@ -160,26 +161,202 @@ out:
 
 /* ---- members ----------------------------------------------------------------- */
 
-static uint32_t ld32(const unsigned char *p, int swap)
+static bool tolerant(const profdb_cube *c)
 {
-	return swap ? profdb__be32(p) : profdb__le32(p);
+	return (c->opts.flags & PROFDB_OPEN_TOLERANT) != 0;
 }
 
-static uint64_t ld64(const unsigned char *p, int swap)
+/* The index member: its header, and for a SPARSE index the ascending list
+ * of positions. */
+static int setup_index(profdb_cube *c, cube_metric *m, const char *iname,
+                       const cube_member *im)
 {
-	return swap ? profdb__be64(p) : profdb__le64(p);
-}
-
-static int setup_metric(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
-{
-	char iname[64], dname[64];
 	const profdb__input *in = &c->tar;
 	const unsigned char *h;
 	int r;
+	if (im->size < CUBE_INDEX_HEADER)
+		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
+		                    "): %" PRIu64 " bytes, the header needs %d", c->path, iname,
+		                    im->off, im->size, CUBE_INDEX_HEADER);
+	if ((r = profdb__range(in, im->off, CUBE_INDEX_HEADER, iname, &h)) < 0)
+		return r;
+	if (memcmp(h, CUBE_INDEX_MAGIC, CUBE_INDEX_MAGIC_LEN) != 0)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
+		                    "): no CUBEX.INDEX magic", c->path, iname, im->off);
+	uint32_t marker = profdb__le32(h + CUBE_INDEX_MARKER);
+	if (marker != 1 && marker != 0x01000000u)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): endianness marker 0x%08" PRIx32 " is neither 1 nor 1 swapped",
+		                    c->path, iname, im->off + CUBE_INDEX_MARKER, marker);
+	m->swap = marker != 1;
+	uint8_t format = h[CUBE_INDEX_FORMAT];
+	if (format == CUBE_INDEX_DENSE) {
+		m->dense = 1;
+		m->nrows = c->n_cnodes;
+		return 0;
+	}
+	if (format != CUBE_INDEX_SPARSE)
+		return profdb__fail(format == CUBE_INDEX_BITVECTOR ? -ENOTSUP : -EBADMSG, "%s: member '%s' (offset %"
+		                    PRIu64 "): index format %u %s", c->path, iname, im->off + CUBE_INDEX_FORMAT,
+		                    format, format == CUBE_INDEX_BITVECTOR ? "(bit vector) is not supported" : "is invalid");
+	const unsigned char *q;
+	if (im->size < CUBE_INDEX_POSITIONS)
+		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
+		                    "): sparse index without its count", c->path, iname, im->off);
+	if ((r = profdb__range(in, im->off + CUBE_INDEX_COUNT, 4, iname, &q)) < 0)
+		return r;
+	uint32_t cnt = cube_ld32(q, m->swap);
+	if ((uint64_t)cnt * 4 > im->size - CUBE_INDEX_POSITIONS)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): index claims %" PRIu32 " entries, the member holds %"
+		                    PRIu64, c->path, iname, im->off + CUBE_INDEX_COUNT, cnt,
+		                    (im->size - CUBE_INDEX_POSITIONS) / 4);
+	if ((r = profdb__range(in, im->off + CUBE_INDEX_POSITIONS, (uint64_t)cnt * 4, iname, &m->positions)) < 0)
+		return r;
+	uint32_t prev = 0;
+	for (uint32_t k = 0; k < cnt; k++) {
+		uint32_t pos = cube_ld32(m->positions + (size_t)k * 4, m->swap);
+		if (pos >= c->n_cnodes)
+			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+			                    "): entry %" PRIu32 " names position %" PRIu32
+			                    ", the call tree has %" PRIu32 " cnodes", c->path, iname,
+			                    im->off + CUBE_INDEX_POSITIONS + (uint64_t)k * 4, k, pos, c->n_cnodes);
+		if (k && pos <= prev)
+			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+			                    "): entries not ascending (%" PRIu32 " after %" PRIu32 ")",
+			                    c->path, iname, im->off + CUBE_INDEX_POSITIONS + (uint64_t)k * 4, pos, prev);
+		prev = pos;
+	}
+	m->nrows = cnt;
+	return 0;
+}
 
+/* Entry @p e of a ZCUBEX block table (the blocks start at byte @p blocks
+ * of the member): 0 and the row it holds placed, or -EBADMSG (a damaged
+ * entry). */
+static int zblock(profdb_cube *c, cube_metric *m, const char *dname, const cube_member *dm,
+                  uint64_t e, uint64_t blocks, uint64_t row_bytes)
+{
+	const unsigned char *q;
+	uint64_t eoff = dm->off + CUBE_ZDATA_TABLE + CUBE_ZENTRY_SIZE * e;
+	int r = profdb__range(&c->tar, eoff, CUBE_ZENTRY_SIZE, dname, &q);
+	if (r < 0)
+		return r;
+	uint64_t su = cube_zentry_start_uncompressed(q, m->swap);
+	uint64_t sc = cube_zentry_start_compressed(q, m->swap), sz = cube_zentry_size(q, m->swap);
+	if (sz == 0)
+		return 0;
+	if (row_bytes == 0 || su % row_bytes || su / row_bytes >= m->nrows)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): block %" PRIu64 " starts at uncompressed byte %" PRIu64
+		                    ", not a row of %" PRIu32 " rows of %" PRIu64 " bytes",
+		                    c->path, dname, eoff, e, su, m->nrows, row_bytes);
+	uint64_t k = su / row_bytes;
+	if (sc > dm->size - blocks || sz > dm->size - blocks - sc)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): block %" PRIu64 " (%" PRIu64 " bytes at %" PRIu64
+		                    ") lies outside the member (%" PRIu64 " bytes)", c->path,
+		                    dname, eoff, e, sz, sc, dm->size);
+	if (m->zsize[k])
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): row %" PRIu64 " stored twice", c->path, dname, eoff, k);
+	/* deflate expands at most ~1032:1; refusing rows that no block of
+	 * this size can hold keeps allocations proportional to the input */
+	if (row_bytes / 1032 > sz + 64)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): block %" PRIu64 " (%" PRIu64 " bytes) cannot inflate "
+		                    "to a row of %" PRIu64 " bytes", c->path, dname, eoff, e,
+		                    sz, row_bytes);
+	m->zoff[k] = dm->off + blocks + sc;
+	m->zsize[k] = sz;
+	return 0;
+}
+
+/* Warn about a damaged block or row of metric @p m that reads as absent
+ * (PROFDB_OPEN_TOLERANT): the message of the failure just recorded. */
+static void warn_absent(const profdb_cube *c, const cube_metric *m, const char *what)
+{
+	char msg[400];
+	snprintf(msg, sizeof msg, "%s", profdb__message());
+	profdb__warn(&c->opts, "%s; metric %" PRIu32 ": %s read as absent "
+	             "(PROFDB_OPEN_TOLERANT)", msg, m->id, what);
+}
+
+/* A ZCUBEX.DATA member: the block table. */
+static int setup_zdata(profdb_cube *c, cube_metric *m, const char *dname,
+                       const cube_member *dm, uint64_t row_bytes)
+{
+	const unsigned char *q;
+	int r;
+	m->zipped = 1;
+	if (dm->size < CUBE_ZDATA_TABLE)
+		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
+		                    "): ZCUBEX header truncated", c->path, dname, dm->off);
+	if ((r = profdb__range(&c->tar, dm->off + CUBE_ZDATA_COUNT, 8, dname, &q)) < 0)
+		return r;
+	uint64_t cnt = cube_ld64(q, m->swap);
+	if (cnt > (dm->size - CUBE_ZDATA_TABLE) / CUBE_ZENTRY_SIZE)
+		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
+		                    "): %" PRIu64 " compressed blocks claimed, room for %" PRIu64,
+		                    c->path, dname, dm->off + CUBE_ZDATA_COUNT, cnt,
+		                    (dm->size - CUBE_ZDATA_TABLE) / CUBE_ZENTRY_SIZE);
+	size_t nr = m->nrows ? m->nrows : 1;
+	m->zoff = calloc(nr, sizeof *m->zoff);
+	m->zsize = calloc(nr, sizeof *m->zsize);
+	m->zcache = calloc(nr, sizeof *m->zcache);
+	if (!m->zoff || !m->zsize || !m->zcache)
+		return profdb__fail(-ENOMEM, "%s: out of memory", c->path);
+	uint64_t skipped = 0, blocks = CUBE_ZDATA_TABLE + CUBE_ZENTRY_SIZE * cnt;
+	for (uint64_t e = 0; e < cnt; e++) {
+		if ((r = zblock(c, m, dname, dm, e, blocks, row_bytes)) == 0)
+			continue;
+		if (r != -EBADMSG || !tolerant(c))
+			return r;
+		if (skipped++ == 0)
+			warn_absent(c, m, "the row of this block is");
+	}
+	if (skipped > 1)
+		profdb__warn(&c->opts, "%s: member '%s': %" PRIu64 " damaged blocks in all read as "
+		             "absent", c->path, dname, skipped);
+	return 0;
+}
+
+/* A CUBEX.DATA member: rows in place after the magic. */
+static int setup_plain(profdb_cube *c, cube_metric *m, const char *iname, const char *dname,
+                       const cube_member *dm, uint64_t row_bytes)
+{
+	const unsigned char *h;
+	int r;
+	if (dm->size < CUBE_DATA_ROWS ||
+	    (r = profdb__range(&c->tar, dm->off, CUBE_DATA_ROWS, dname, &h)) < 0 ||
+	    memcmp(h, CUBE_DATA_MAGIC, CUBE_DATA_ROWS) != 0)
+		return profdb__fail(dm->size < CUBE_DATA_ROWS ? -ENODATA : -EBADMSG, "%s: member '%s' (at "
+		                    "offset %" PRIu64 "): no CUBEX.DATA or ZCUBEX.DATA magic",
+		                    c->path, dname, dm->off);
+	m->rows_off = dm->off + CUBE_DATA_ROWS;
+	m->rows_avail = row_bytes ? (dm->size - CUBE_DATA_ROWS) / row_bytes : m->nrows;
+	if (!m->dense && m->rows_avail < m->nrows) {
+		r = profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
+		                 "): '%s' names %" PRIu32 " rows of %" PRIu64
+		                 " bytes, the member holds %" PRIu64, c->path, dname, dm->off,
+		                 iname, m->nrows, row_bytes, m->rows_avail);
+		if (!tolerant(c))
+			return r;
+		warn_absent(c, m, "the rows past the end of the member are");
+	}
+	if (m->rows_avail > m->nrows)
+		m->rows_avail = m->nrows;
+	return 0;
+}
+
+static int setup_members(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
+{
+	char iname[64], dname[64];
+	const unsigned char *h;
 	snprintf(iname, sizeof iname, "%s%" PRIu32 ".index", m->ghost ? "ghost_" : "", m->id);
 	snprintf(dname, sizeof dname, "%s%" PRIu32 ".data", m->ghost ? "ghost_" : "", m->id);
-	const cube_member *im = profdb__cube_member_find(c, iname), *dm = profdb__cube_member_find(c, dname);
+	const cube_member *im = profdb__cube_member_find(c, iname);
+	const cube_member *dm = profdb__cube_member_find(c, dname);
 	if (m->kind >= PROFDB_CUBE_POSTDERIVED || (!im && !dm))
 		return 0;
 	if (!im || !dm)
@@ -187,137 +364,39 @@ static int setup_metric(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
 		                    im ? iname : dname, im ? dname : iname);
 	m->index_member = im;
 	m->data_member = dm;
-
-	/* index header */
-	if (im->size < 18)
-		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
-		                    "): %" PRIu64 " bytes, the header needs 18", c->path, iname,
-		                    im->off, im->size);
-	if ((r = profdb__range(in, im->off, 18, iname, &h)) < 0)
+	int r = setup_index(c, m, iname, im);
+	if (r < 0)
 		return r;
-	if (memcmp(h, "CUBEX.INDEX", 11) != 0)
-		return profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
-		                    "): no CUBEX.INDEX magic", c->path, iname, im->off);
-	uint32_t marker = profdb__le32(h + 11);
-	if (marker == 1)
-		m->swap = 0;
-	else if (marker == 0x01000000u)
-		m->swap = 1;
+	if (dm->size >= CUBE_ZDATA_MAGIC_LEN &&
+	    profdb__range(&c->tar, dm->off, CUBE_ZDATA_MAGIC_LEN, dname, &h) == 0 &&
+	    memcmp(h, CUBE_ZDATA_MAGIC, CUBE_ZDATA_MAGIC_LEN) == 0)
+		r = setup_zdata(c, m, dname, dm, row_bytes);
 	else
-		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-		                    "): endianness marker 0x%08" PRIx32 " is neither 1 nor 1 swapped",
-		                    c->path, iname, im->off + 11, marker);
-	uint8_t format = h[17];
-	if (format == 1) {
-		const unsigned char *q;
-		if (im->size < 22)
-			return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
-			                    "): sparse index without its count", c->path, iname, im->off);
-		if ((r = profdb__range(in, im->off + 18, 4, iname, &q)) < 0)
-			return r;
-		uint32_t cnt = ld32(q, m->swap);
-		if ((uint64_t)cnt * 4 > im->size - 22)
-			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-			                    "): index claims %" PRIu32 " entries, the member holds %"
-			                    PRIu64, c->path, iname, im->off + 18, cnt,
-			                    (im->size - 22) / 4);
-		if ((r = profdb__range(in, im->off + 22, (uint64_t)cnt * 4, iname, &m->positions)) < 0)
-			return r;
-		uint32_t prev = 0;
-		for (uint32_t k = 0; k < cnt; k++) {
-			uint32_t pos = ld32(m->positions + (size_t)k * 4, m->swap);
-			if (pos >= c->n_cnodes)
-				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-				                    "): entry %" PRIu32 " names position %" PRIu32
-				                    ", the call tree has %" PRIu32 " cnodes", c->path, iname,
-				                    im->off + 22 + (uint64_t)k * 4, k, pos, c->n_cnodes);
-			if (k && pos <= prev)
-				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-				                    "): entries not ascending (%" PRIu32 " after %" PRIu32 ")",
-				                    c->path, iname, im->off + 22 + (uint64_t)k * 4, pos, prev);
-			prev = pos;
-		}
-		m->nrows = cnt;
-	} else if (format == 3) {
-		m->dense = 1;
-		m->nrows = c->n_cnodes;
-	} else {
-		return profdb__fail(format == 2 ? -ENOTSUP : -EBADMSG, "%s: member '%s' (offset %"
-		                    PRIu64 "): index format %u %s", c->path, iname, im->off + 17,
-		                    format, format == 2 ? "(bit vector) is not supported" : "is invalid");
-	}
-
-	/* data header */
-	if (dm->size >= 11 && (r = profdb__range(in, dm->off, 11, dname, &h)) == 0 &&
-	    memcmp(h, "ZCUBEX.DATA", 11) == 0) {
-		const unsigned char *q;
-		m->zipped = 1;
-		if (dm->size < 19)
-			return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
-			                    "): ZCUBEX header truncated", c->path, dname, dm->off);
-		if ((r = profdb__range(in, dm->off + 11, 8, dname, &q)) < 0)
-			return r;
-		uint64_t cnt = ld64(q, m->swap);
-		if (cnt > (dm->size - 19) / 24)
-			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-			                    "): %" PRIu64 " compressed blocks claimed, room for %" PRIu64,
-			                    c->path, dname, dm->off + 11, cnt, (dm->size - 19) / 24);
-		uint64_t blocks = 19 + 24 * cnt; /* start of the blocks within the member */
-		size_t nr = m->nrows ? m->nrows : 1;
-		m->zoff = calloc(nr, sizeof *m->zoff);
-		m->zsize = calloc(nr, sizeof *m->zsize);
-		m->zcache = calloc(nr, sizeof *m->zcache);
-		if (!m->zoff || !m->zsize || !m->zcache)
-			return profdb__fail(-ENOMEM, "%s: out of memory", c->path);
-		for (uint64_t e = 0; e < cnt; e++) {
-			uint64_t eoff = dm->off + 19 + 24 * e;
-			if ((r = profdb__range(in, eoff, 24, dname, &q)) < 0)
-				return r;
-			uint64_t su = ld64(q, m->swap), sc = ld64(q + 8, m->swap),
-			         sz = ld64(q + 16, m->swap);
-			if (sz == 0)
-				continue;
-			if (row_bytes == 0 || su % row_bytes || su / row_bytes >= m->nrows)
-				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-				                    "): block %" PRIu64 " starts at uncompressed byte %" PRIu64
-				                    ", not a row of %" PRIu32 " rows of %" PRIu64 " bytes",
-				                    c->path, dname, eoff, e, su, m->nrows, row_bytes);
-			uint64_t k = su / row_bytes;
-			if (sc > dm->size - blocks || sz > dm->size - blocks - sc)
-				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-				                    "): block %" PRIu64 " (%" PRIu64 " bytes at %" PRIu64
-				                    ") lies outside the member (%" PRIu64 " bytes)", c->path,
-				                    dname, eoff, e, sz, sc, dm->size);
-			if (m->zsize[k])
-				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-				                    "): row %" PRIu64 " stored twice", c->path, dname, eoff, k);
-			/* deflate expands at most ~1032:1; refusing rows that no block of
-			 * this size can hold keeps allocations proportional to the input */
-			if (row_bytes / 1032 > sz + 64)
-				return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
-				                    "): block %" PRIu64 " (%" PRIu64 " bytes) cannot inflate "
-				                    "to a row of %" PRIu64 " bytes", c->path, dname, eoff, e,
-				                    sz, row_bytes);
-			m->zoff[k] = dm->off + blocks + sc;
-			m->zsize[k] = sz;
-		}
-	} else {
-		if (dm->size < 10 || (r = profdb__range(in, dm->off, 10, dname, &h)) < 0 ||
-		    memcmp(h, "CUBEX.DATA", 10) != 0)
-			return profdb__fail(dm->size < 10 ? -ENODATA : -EBADMSG, "%s: member '%s' (at "
-			                    "offset %" PRIu64 "): no CUBEX.DATA or ZCUBEX.DATA magic",
-			                    c->path, dname, dm->off);
-		m->rows_off = dm->off + 10;
-		m->rows_avail = row_bytes ? (dm->size - 10) / row_bytes : m->nrows;
-		if (!m->dense && m->rows_avail < m->nrows)
-			return profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
-			                    "): '%s' names %" PRIu32 " rows of %" PRIu64
-			                    " bytes, the member holds %" PRIu64, c->path, dname, dm->off,
-			                    iname, m->nrows, row_bytes, m->rows_avail);
-		if (m->rows_avail > m->nrows)
-			m->rows_avail = m->nrows;
-	}
+		r = setup_plain(c, m, iname, dname, dm, row_bytes);
+	if (r < 0)
+		return r;
 	m->has_data = 1;
+	return 0;
+}
+
+/* The index and data members of metric @p m. With PROFDB_OPEN_TOLERANT a
+ * damaged pair (-EBADMSG, -ENODATA) warns and the metric reads as having
+ * no rows. */
+static int setup_metric(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
+{
+	int r = setup_members(c, m, row_bytes);
+	if (r >= 0 || !tolerant(c) || (r != -EBADMSG && r != -ENODATA))
+		return r;
+	warn_absent(c, m, "all rows are");
+	free(m->zoff);
+	free(m->zsize);
+	free((void *)m->zcache);
+	m->zoff = m->zsize = NULL;
+	m->zcache = NULL;
+	m->has_data = m->dense = m->zipped = 0;
+	m->positions = NULL;
+	m->nrows = 0;
+	m->rows_avail = 0;
 	return 0;
 }
 
@@ -366,46 +445,25 @@ static int row_index(const profdb_cube *c, const cube_metric *m, uint32_t cnode,
 		*k = p;
 		return 1;
 	}
-	uint32_t lo = 0, hi = m->nrows;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint32_t v = ld32(m->positions + (size_t)mid * 4, m->swap);
-		if (v == p) {
-			*k = mid;
-			return 1;
-		}
-		if (v < p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	/* SPARSE: the positions (validated ascending at open) as a view */
+	profdb_view v = {0};
+	v.base = m->nrows ? m->positions : NULL;
+	v.count = m->nrows;
+	v.stride = 4;
+	v.key_type = v.value_type = PROFDB_FIELD_U32;
+	v.big_endian = (uint8_t)m->swap;
+	uint64_t i;
+	if (profdb_view_find(&v, p, &i) != 1)
+		return 0;
+	*k = (uint32_t)i;
+	return 1;
 }
 
-/* The stored bytes of row (metric, cnode): 1 and *row (in the writer's byte
- * order; *tmp set when the caller must free it), or 0 when there is none. */
-int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
-                         const unsigned char **row, unsigned char **tmp)
-{
-	uint64_t row_bytes = (uint64_t)c->n_locs * m->vsize;
-	uint32_t k;
-	*tmp = NULL;
-	if (!m->has_data || !row_index(c, m, cnode, &k))
-		return 0;
-	if (!m->zipped) {
-		if (k >= m->rows_avail)
-			return 0;
-		return profdb__range(&c->tar, m->rows_off + (uint64_t)k * row_bytes, row_bytes,
-		                     m->data_member->name, row) < 0 ? -EBADMSG : 1;
-	}
-	if (!m->zsize[k])
-		return 0;
-	unsigned char *cached = atomic_load_explicit(&m->zcache[k], memory_order_acquire);
-	if (cached) {
-		*row = cached;
-		return 1;
-	}
 #ifdef PROFDB_HAVE_ZLIB
+/* Inflate row @p k of a ZCUBEX metric into a new buffer (*out). */
+static int inflate_row(const profdb_cube *c, const cube_metric *m, uint32_t k,
+                       uint64_t row_bytes, unsigned char **out)
+{
 	const unsigned char *src;
 	int r = profdb__range(&c->tar, m->zoff[k], m->zsize[k], m->data_member->name, &src);
 	if (r < 0)
@@ -426,6 +484,31 @@ int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
 		                    m->zoff[k], m->zsize[k], row_bytes,
 		                    zr == Z_OK ? "wrong size" : zError(zr));
 	}
+	*out = buf;
+	return 0;
+}
+
+/* Row @p k of a ZCUBEX metric: from the cache, or inflated and cached (or
+ * handed to the caller in *tmp once the cache is full). */
+static int zrow(const profdb_cube *c, cube_metric *m, uint32_t k, const unsigned char **row,
+                unsigned char **tmp)
+{
+	uint64_t row_bytes = (uint64_t)c->n_locs * m->vsize;
+	unsigned char *cached = atomic_load_explicit(&m->zcache[k], memory_order_acquire);
+	if (cached) {
+		*row = cached;
+		return 1;
+	}
+	unsigned char *buf = NULL;
+	int r = inflate_row(c, m, k, row_bytes, &buf);
+	if (r == -EBADMSG && (c->opts.flags & PROFDB_OPEN_TOLERANT)) {
+		/* a damaged row reads as absent; say so once per metric */
+		if (!atomic_exchange(&m->warned_row, true))
+			warn_absent(c, m, "this row and any other damaged one are");
+		return 0;
+	}
+	if (r < 0)
+		return r;
 	profdb_cube *mc = (profdb_cube *)c; /* the cache is the only mutable state */
 	if (atomic_fetch_add(&mc->zcache_bytes, row_bytes) + row_bytes <= CUBE_ZCACHE_CAP) {
 		unsigned char *expected = NULL;
@@ -442,6 +525,29 @@ int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
 	*tmp = buf;
 	*row = buf;
 	return 1;
+}
+#endif
+
+/* The stored bytes of row (metric, cnode): 1 and *row (in the writer's byte
+ * order; *tmp set when the caller must free it), or 0 when there is none. */
+int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
+                         const unsigned char **row, unsigned char **tmp)
+{
+	uint64_t row_bytes = (uint64_t)c->n_locs * m->vsize;
+	uint32_t k;
+	*tmp = NULL;
+	if (!m->has_data || !row_index(c, m, cnode, &k))
+		return 0;
+	if (!m->zipped) {
+		if (k >= m->rows_avail)
+			return 0;
+		return profdb__range(&c->tar, m->rows_off + (uint64_t)k * row_bytes, row_bytes,
+		                     m->data_member->name, row) < 0 ? -EBADMSG : 1;
+	}
+	if (!m->zsize[k])
+		return 0;
+#ifdef PROFDB_HAVE_ZLIB
+	return zrow(c, m, k, row, tmp);
 #else
 	return profdb__fail(-ENOTSUP, "%s: member '%s' is ZCUBEX-compressed and profdb was built "
 	                    "without zlib", c->path, m->data_member->name);
@@ -473,11 +579,12 @@ static int check_ids(const profdb_cube *c, uint32_t metric, uint32_t cnode)
 PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint32_t cnode,
                                     uint32_t location, double *out)
 {
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_cube_value: NULL output");
+	*out = 0.0;
 	int r = check_ids(c, metric, cnode);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_cube_value: NULL output");
 	if (location >= c->n_locs)
 		return profdb__fail(-ENOENT, "%s: no location %" PRIu32 " (%" PRIu32 " locations)",
 		                    c->path, location, c->n_locs);
@@ -490,7 +597,8 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 	unsigned char *tmp;
 	r = profdb__cube_get_row(c, m, cnode, &row, &tmp);
 	if (r <= 0) {
-		*out = profdb__cube_neutral(m);
+		if (r == 0)
+			*out = profdb__cube_neutral(m);
 		return r;
 	}
 	*out = profdb__cube_cell(m, row, location, 0);
@@ -500,7 +608,7 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 
 static double f64_at(const unsigned char *v, int swap)
 {
-	return profdb__f64_bits(ld64(v, swap));
+	return profdb__f64_bits(cube_ld64(v, swap));
 }
 
 double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_t location,
@@ -513,11 +621,11 @@ double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_
 	case PROFDB_CUBE_UINT8: return v[0];
 	case PROFDB_CUBE_INT16: return (int16_t)(s ? profdb__be16(v) : profdb__le16(v));
 	case PROFDB_CUBE_UINT16: return s ? profdb__be16(v) : profdb__le16(v);
-	case PROFDB_CUBE_INT32: return (int32_t)ld32(v, s);
-	case PROFDB_CUBE_UINT32: return ld32(v, s);
-	case PROFDB_CUBE_INT64: return (double)(int64_t)ld64(v, s);
+	case PROFDB_CUBE_INT32: return (int32_t)cube_ld32(v, s);
+	case PROFDB_CUBE_UINT32: return cube_ld32(v, s);
+	case PROFDB_CUBE_INT64: return (double)(int64_t)cube_ld64(v, s);
 	case PROFDB_CUBE_UINT64: {
-		uint64_t u = ld64(v, s);
+		uint64_t u = cube_ld64(v, s);
 		/* CubeLib passes these through double and back to uint64_t; above
 		 * this bound the double is 2^64 and the conversion yields 0. */
 		if (cubelib && u > UINT64_C(0xFFFFFFFFFFFFFBFF))
@@ -535,7 +643,7 @@ double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_
 	case PROFDB_CUBE_TAU_ATOMIC: {
 		/* the average, CubeLib's default view: sum / N, and for N = 0
 		 * sum / 1e-256 (0 for the usual sum 0), as TauAtomicValue does */
-		uint32_t n = ld32(v, s);
+		uint32_t n = cube_ld32(v, s);
 		double sum = f64_at(v + 4 + 16, s);
 		return n ? sum / n : sum / 1e-256;
 	}
@@ -572,6 +680,8 @@ static void to_host(unsigned char *p, size_t n, int file_be)
 PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_t cnode,
                                   void *buf, size_t size)
 {
+	if (!buf)
+		return profdb__fail(-EINVAL, "profdb_cube_row: NULL buffer");
 	int r = check_ids(c, metric, cnode);
 	if (r < 0)
 		return r;

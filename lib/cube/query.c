@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cube-internal.h"
+#include "layout-internal.h"
 #include "../core/backend-internal.h"
 
 /* ---- opening ---------------------------------------------------------------------- */
@@ -27,13 +28,13 @@ static int name_ends(const char *name, const char *suffix)
 static int q_sniff(const unsigned char *head, size_t n, const char *name)
 {
 	if (name_ends(name, ".cubex"))
-		return (n >= 262 && memcmp(head + 257, "ustar", 5) == 0) ||
+		return (n >= TAR_MAGIC + 5 && memcmp(head + TAR_MAGIC, "ustar", 5) == 0) ||
 		       (n >= 2 && head[0] == 0x1f && head[1] == 0x8b);
-	if (n < 262 || memcmp(head + 257, "ustar", 5) != 0)
+	if (n < TAR_MAGIC + 5 || memcmp(head + TAR_MAGIC, "ustar", 5) != 0)
 		return 0;
-	char first[101];
-	memcpy(first, head, 100);
-	first[100] = 0;
+	char first[TAR_NAME_LEN + 1];
+	memcpy(first, head + TAR_NAME, TAR_NAME_LEN);
+	first[TAR_NAME_LEN] = 0;
 	if (!strcmp(first, "anchor.xml") || !strcmp(first, "remapping.spec"))
 		return 1;
 	size_t i = strncmp(first, "ghost_", 6) == 0 ? 6 : 0, d = i;
@@ -312,7 +313,12 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
 	return v != 0.0 && v != profdb__cube_neutral(&c->metrics[m]);
 }
 
-/* ---- the cursor: pos[0] profile, pos[1] context (id order), pos[2] metric ------------ */
+/* ---- the cursor: pos[0] profile, pos[1] context (id order), pos[2] metric ------------
+ * Orders: SCAN_PROFILE (one location) yields its stored cells by (context id,
+ * metric id); SCAN_CONTEXT (one cnode) by (profile, metric id); a full scan
+ * by (profile, context id, metric id). profile_view / context_view /
+ * trace_view are left NULL: lib/query materialises the views from this
+ * cursor, and Cube has no traces. */
 
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {

@@ -484,11 +484,12 @@ PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, ui
                                        profdb_cube_item where, uint32_t where_id,
                                        unsigned flags, double *out)
 {
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_cube_severity: NULL output");
+	*out = 0.0;
 	int r = check_args(c, "profdb_cube_severity", metric, cnode, where, &where_id, flags);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_cube_severity: NULL output");
 	int incl = (flags & PROFDB_CUBE_CALL_INCLUSIVE) != 0;
 	double v;
 	r = one_number(c, metric, cnode, where, where_id, incl, &v);
@@ -512,11 +513,13 @@ PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, ui
 	return r;
 }
 
-PROFDB_EXPORT int profdb_cube_severity_fields(const profdb_cube *c, uint32_t metric,
-                                              uint32_t cnode, profdb_cube_item where,
-                                              uint32_t where_id, unsigned flags,
-                                              double *fields, size_t n_fields)
+PROFDB_EXPORT int64_t profdb_cube_severity_fields(const profdb_cube *c, uint32_t metric,
+                                                  uint32_t cnode, profdb_cube_item where,
+                                                  uint32_t where_id, unsigned flags,
+                                                  double *fields, size_t n_fields)
 {
+	if (!fields && n_fields)
+		return profdb__fail(-EINVAL, "profdb_cube_severity_fields: NULL output");
 	int r = check_args(c, "profdb_cube_severity_fields", metric, cnode, where, &where_id,
 	                   flags);
 	if (r < 0)
@@ -538,5 +541,5 @@ PROFDB_EXPORT int profdb_cube_severity_fields(const profdb_cube *c, uint32_t met
 	if (w)
 		memcpy(fields, v, (size_t)w * sizeof *v);
 	free(v);
-	return (int)w;
+	return (int64_t)w;
 }

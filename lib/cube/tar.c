@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "cube-internal.h"
+#include "../core/table-internal.h"
+#include "layout-internal.h"
 
-enum { BLOCK = 512 };
+enum { BLOCK = TAR_BLOCK };
 
 static int all_zero(const unsigned char *p, size_t n)
 {
@@ -26,7 +28,7 @@ static int all_zero(const unsigned char *p, size_t n)
 
 static int has_magic(const unsigned char *h)
 {
-	return memcmp(h + 257, "ustar", 5) == 0;
+	return memcmp(h + TAR_MAGIC, "ustar", 5) == 0;
 }
 
 /* Octal text (leading spaces, stops at NUL/space) or GNU base-256. */
@@ -65,11 +67,11 @@ static int parse_number(const unsigned char *p, size_t n, uint64_t *out)
 static int checksum_ok(const unsigned char *h)
 {
 	uint64_t stored;
-	if (parse_number(h + 148, 8, &stored) < 0)
+	if (parse_number(h + TAR_CHKSUM, TAR_CHKSUM_LEN, &stored) < 0)
 		return 0;
 	uint64_t sum = 0;
 	for (int i = 0; i < BLOCK; i++)
-		sum += (i >= 148 && i < 156) ? ' ' : h[i];
+		sum += (i >= TAR_CHKSUM && i < TAR_CHKSUM + TAR_CHKSUM_LEN) ? ' ' : h[i];
 	return sum == stored;
 }
 
@@ -101,17 +103,14 @@ static int pax_size(const unsigned char *p, uint64_t n, uint64_t *size)
 	return found;
 }
 
-static int add_member(profdb_cube *c, uint32_t *cap, const char *name, size_t name_len,
+static int add_member(profdb_cube *c, size_t *cap, const char *name, size_t name_len,
                       uint64_t header_off, uint64_t off, uint64_t size)
 {
-	if (c->n_members == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 16;
-		cube_member *m = realloc(c->members, ncap * sizeof *m);
-		if (!m)
-			return profdb__fail(-ENOMEM, "%s: out of memory", c->in.name);
-		c->members = m;
-		*cap = ncap;
-	}
+	if (c->n_members >= UINT32_MAX - 1)
+		return profdb__fail(-EFBIG, "%s: more than 4G tar members", c->in.name);
+	if (profdb__grow((void **)&c->members, cap, (size_t)c->n_members + 1,
+	                 sizeof *c->members) < 0)
+		return -ENOMEM;
 	char *s = malloc(name_len + 1);
 	if (!s)
 		return profdb__fail(-ENOMEM, "%s: out of memory", c->in.name);
@@ -127,11 +126,12 @@ static int walk(profdb_cube *c)
 {
 	const profdb__input *in = &c->tar;
 	uint64_t pos = 0;
-	uint32_t cap = 0;
+	size_t cap = 0;
 	int64_t pax_next_size = -1;
 	const unsigned char *longname = NULL;
 	uint64_t longname_len = 0;
-	int warned = 0, r;
+	bool warned = false;
+	int r;
 
 	while (pos < in->size) {
 		const unsigned char *h;
@@ -161,16 +161,16 @@ static int walk(profdb_cube *c)
 			return profdb__fail(pos == 0 ? -EPROTONOSUPPORT : -EBADMSG,
 			                    "%s: no tar header at offset %" PRIu64
 			                    " (neither ustar magic nor a valid checksum)", in->name, pos);
-		size_t name_len = strnlen((const char *)h, 100);
+		size_t name_len = strnlen((const char *)h + TAR_NAME, TAR_NAME_LEN);
 		uint64_t size;
-		if (parse_number(h + 124, 12, &size) < 0)
+		if (parse_number(h + TAR_SIZE, TAR_SIZE_LEN, &size) < 0)
 			return profdb__fail(-EBADMSG, "%s: member '%.*s' (header at offset %" PRIu64
 			                    "): bad size field", in->name, (int)name_len, h, pos);
 		if (pax_next_size >= 0)
 			size = (uint64_t)pax_next_size;
 		pax_next_size = -1;
 		if (!sum && !warned) {
-			warned = 1;
+			warned = true;
 			profdb__warn(&c->opts, "%s: member '%.*s' (header at offset %" PRIu64
 			             "): wrong tar checksum, accepted as CubeLib does", in->name,
 			             (int)name_len, h, pos);
@@ -181,7 +181,7 @@ static int walk(profdb_cube *c)
 			                    "): %" PRIu64 " bytes at offset %" PRIu64
 			                    " run past the end of the archive (%" PRIu64 " bytes)",
 			                    in->name, (int)name_len, h, pos, size, data, in->size);
-		char type = (char)h[156];
+		char type = (char)h[TAR_TYPEFLAG];
 		if (type == 'x') {
 			uint64_t v = 0;
 			int pr = pax_size(in->base + data, size, &v);

@@ -5,9 +5,11 @@
  * into the input). While parsing, string fields hold arena offsets; they
  * become pointers when the arena stops moving (fixup()).
  *
- * Untrusted XML: entity declarations are refused (no expansion attacks),
- * external entities are never loaded (expat's default), and everything kept
- * is bounded by profdb_options.max_memory. */
+ * Untrusted XML: the expat wrapper (lib/core/xml-internal.h) refuses entity
+ * declarations (no expansion attacks) and never loads external entities;
+ * everything kept, the wrapper's stack and text included, is bounded by
+ * profdb_options.max_memory. A DOCTYPE is accepted: HPCToolkit writes one
+ * with an internal DTD subset. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -16,17 +18,7 @@
 #include <string.h>
 
 #include "hpctkpre-internal.h"
-
-#ifndef PROFDB_HAVE_EXPAT
-
-int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
-{
-	return profdb__fail(-ENOTSUP, "%s: this build of profdb has no expat, so experiment.xml "
-	                    "cannot be read", db->in[PRE_META].name);
-}
-
-#else
-#include <expat.h>
+#include "../core/xml-internal.h"
 
 enum { EL_OTHER, EL_METRIC, EL_DATA, EL_NODE, EL_SKIP };
 
@@ -37,13 +29,10 @@ typedef struct frame {
 
 typedef struct parser {
 	profdb_hpctkpre *db;
-	XML_Parser xp;
-	int err;
+	profdb__xml x;        /* parser, element stack (frames), errors */
 	uint64_t budget;      /* bytes we may still allocate */
 	char *arena;
 	size_t arena_len, arena_cap;
-	frame *stack;
-	size_t depth, stack_cap;
 	size_t cap_metrics, cap_nodes, cap_tab[PROFDB_HPCTKPRE_NTABLES];
 	int seen_root, seen_data;
 	uint32_t cur_metric;  /* inside <Metric>, else PROFDB_NONE */
@@ -54,21 +43,7 @@ typedef struct parser {
 
 #define OFF(x) ((const char *)(uintptr_t)(x))   /* an arena offset in a string field */
 
-static void stop(parser *p, int code, const char *fmt, ...) PROFDB__PRINTF(3, 4);
-static void stop(parser *p, int code, const char *fmt, ...)
-{
-	if (p->err)
-		return;
-	char what[200];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	p->err = profdb__fail(code, "%s: line %lu, byte offset %lld: %s", p->db->in[PRE_META].name,
-	                      (unsigned long)XML_GetCurrentLineNumber(p->xp),
-	                      (long long)XML_GetCurrentByteIndex(p->xp), what);
-	XML_StopParser(p->xp, XML_FALSE);
-}
+#define stop(p, ...) profdb__xml_stop(&(p)->x, __VA_ARGS__)
 
 /* Grow an array within the memory budget. */
 static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elem)
@@ -93,13 +68,7 @@ static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static const char *attr(const XML_Char **atts, const char *name)
-{
-	for (size_t i = 0; atts[i]; i += 2)
-		if (strcmp(atts[i], name) == 0)
-			return atts[i + 1];
-	return NULL;
-}
+#define attr profdb__xml_attr
 
 /* Copy @p s into the arena; returns its offset (0 = the empty string). */
 static uint64_t keep(parser *p, const char *s)
@@ -115,7 +84,7 @@ static uint64_t keep(parser *p, const char *s)
 }
 
 /* A signed integer attribute; 0 absent, 1 present, -1 malformed (stopped). */
-static int num(parser *p, const XML_Char **atts, const char *el, const char *name,
+static int num(parser *p, const char **atts, const char *el, const char *name,
                int64_t lo, int64_t hi, int64_t *out)
 {
 	const char *s = attr(atts, name);
@@ -134,7 +103,7 @@ static int num(parser *p, const XML_Char **atts, const char *el, const char *nam
 	return 1;
 }
 
-static int unum(parser *p, const XML_Char **atts, const char *el, const char *name,
+static int unum(parser *p, const char **atts, const char *el, const char *name,
                 uint64_t *out)
 {
 	const char *s = attr(atts, name);
@@ -157,7 +126,7 @@ static int unum(parser *p, const XML_Char **atts, const char *el, const char *na
 	return 1;
 }
 
-static void add_name(parser *p, int t, const XML_Char **atts, const char *el)
+static void add_name(parser *p, int t, const char **atts, const char *el)
 {
 	profdb_hpctkpre *db = p->db;
 	int64_t id;
@@ -198,11 +167,11 @@ static uint32_t resolve(parser *p, int t, int64_t id, const char *el, const char
 	if (p->unresolved++ == 0)
 		profdb__warn(&db->opts, "%s: line %lu: <%s %s=\"%" PRId64 "\"> names no entry of its "
 		             "table; the reference reads as unknown", db->in[PRE_META].name,
-		             (unsigned long)XML_GetCurrentLineNumber(p->xp), el, name, id);
+		             profdb__xml_line(&p->x), el, name, id);
 	return PROFDB_NONE;
 }
 
-static void start_metric(parser *p, const XML_Char **atts, const char *el, int is_summary)
+static void start_metric(parser *p, const char **atts, const char *el, int is_summary)
 {
 	profdb_hpctkpre *db = p->db;
 	int64_t id, partner = -1, show = 1;
@@ -239,7 +208,7 @@ static void start_metric(parser *p, const XML_Char **atts, const char *el, int i
 	p->cur_metric = db->n_metrics++;
 }
 
-static void start_node(parser *p, const XML_Char **atts, const char *el, uint8_t type)
+static void start_node(parser *p, const char **atts, const char *el, uint8_t type)
 {
 	profdb_hpctkpre *db = p->db;
 	int64_t id, proc = 0, file = 0, module = 0, line = 0, it = -1;
@@ -273,13 +242,15 @@ static void start_node(parser *p, const XML_Char **atts, const char *el, uint8_t
 	n->first_child = n->next_sibling = n->last_child = PROFDB_NONE;
 	n->parent = PROFDB_NONE;
 	/* The parent is the nearest enclosing node element. */
-	for (size_t k = p->depth; k-- > 0;)
-		if (p->stack[k].kind == EL_NODE) {
-			n->parent = p->stack[k].node;
+	for (size_t k = p->x.depth; k-- > 0;) {
+		const frame *fk = profdb__xml_frame(&p->x, k);
+		if (fk->kind == EL_NODE) {
+			n->parent = fk->node;
 			break;
-		} else if (p->stack[k].kind == EL_DATA) {
+		} else if (fk->kind == EL_DATA) {
 			break;
 		}
+	}
 	n->proc = n->module = n->file = PROFDB_NONE;
 	if (n->parent != PROFDB_NONE) {
 		pre_node *par = &db->nodes[n->parent];
@@ -308,8 +279,9 @@ static void start_node(parser *p, const XML_Char **atts, const char *el, uint8_t
 	n->has_address = has_v > 0;
 	n->trace_id = it;
 	db->n_nodes++;
-	p->stack[p->depth - 1].kind = EL_NODE;
-	p->stack[p->depth - 1].node = idx;
+	frame *top = profdb__xml_top(&p->x);
+	top->kind = EL_NODE;
+	top->node = idx;
 }
 
 static int node_type(const char *el)
@@ -325,16 +297,12 @@ static int node_type(const char *el)
 	return -1;
 }
 
-static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts)
+static void on_start(profdb__xml *x, const char *el, const char **atts)
 {
-	parser *p = ud;
+	parser *p = x->user;
 	profdb_hpctkpre *db = p->db;
-	if (p->err)
-		return;
-	if (grow(p, (void **)&p->stack, &p->stack_cap, p->depth + 1, sizeof *p->stack) < 0)
-		return;
-	frame *parent = p->depth ? &p->stack[p->depth - 1] : NULL;
-	frame *f = &p->stack[p->depth++];
+	frame *parent = profdb__xml_parent(x);
+	frame *f = profdb__xml_top(x);
 	f->kind = EL_OTHER;
 	f->node = PROFDB_NONE;
 	if (!parent) {
@@ -359,7 +327,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 			if (p->skipped++ == 0)
 				profdb__warn(&db->opts, "%s: line %lu: unknown calling-context element <%s> "
 				             "left out with its subtree", db->in[PRE_META].name,
-				             (unsigned long)XML_GetCurrentLineNumber(p->xp), el);
+				             profdb__xml_line(&p->x), el);
 			f->kind = EL_SKIP;
 			return;
 		}
@@ -409,25 +377,12 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
 	}
 }
 
-static void XMLCALL on_end(void *ud, const XML_Char *el)
+static void on_end(profdb__xml *x, const char *el)
 {
-	parser *p = ud;
+	parser *p = x->user;
 	(void)el;
-	if (p->err || !p->depth)
-		return;
-	if (p->stack[p->depth - 1].kind == EL_METRIC)
+	if (((const frame *)profdb__xml_top(x))->kind == EL_METRIC)
 		p->cur_metric = PROFDB_NONE;
-	p->depth--;
-}
-
-static void XMLCALL on_entity(void *ud, const XML_Char *name, int is_param,
-                              const XML_Char *value, int value_len, const XML_Char *base,
-                              const XML_Char *sysid, const XML_Char *pubid,
-                              const XML_Char *notation)
-{
-	(void)is_param, (void)value, (void)value_len, (void)base, (void)sysid, (void)pubid,
-		(void)notation;
-	stop(ud, -EBADMSG, "entity declaration <!ENTITY %.40s> not accepted", name);
 }
 
 /* Arena offsets to pointers, now that the arena no longer moves. */
@@ -460,45 +415,17 @@ int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
 	p.cur_metric = PROFDB_NONE;
 	p.last_root = PROFDB_NONE;
 	p.budget = db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	p.xp = XML_ParserCreate(NULL);
-	if (!p.xp)
-		return profdb__fail(-ENOMEM, "out of memory");
+	profdb__xml_init(&p.x, in->name, sizeof(frame), on_start, on_end, &p);
+	p.x.budget = &p.budget;
 	/* Offset 0 of the arena is the empty string. */
-	if (grow(&p, (void **)&p.arena, &p.arena_cap, 1, 1) < 0) {
-		XML_ParserFree(p.xp);
-		return profdb__fail(-ENOMEM, "out of memory");
-	}
+	if (grow(&p, (void **)&p.arena, &p.arena_cap, 1, 1) < 0)
+		return p.x.err;
 	p.arena[0] = 0;
 	p.arena_len = 1;
-	XML_SetUserData(p.xp, &p);
-	XML_SetElementHandler(p.xp, on_start, on_end);
-	XML_SetEntityDeclHandler(p.xp, on_entity);
-	int r = 0;
-	uint64_t done = 0;
-	const uint64_t chunk = 1u << 20;
-	do {
-		uint64_t len = in->size - done < chunk ? in->size - done : chunk;
-		int last = done + len == in->size;
-		if (XML_Parse(p.xp, (const char *)in->base + done, (int)len, last) != XML_STATUS_OK) {
-			if (p.err)
-				r = p.err;
-			else
-				r = profdb__fail(-EBADMSG, "%s: line %lu, column %lu, byte offset %lld: %s",
-				                 in->name, (unsigned long)XML_GetCurrentLineNumber(p.xp),
-				                 (unsigned long)XML_GetCurrentColumnNumber(p.xp),
-				                 (long long)XML_GetCurrentByteIndex(p.xp),
-				                 XML_ErrorString(XML_GetErrorCode(p.xp)));
-			break;
-		}
-		done += len;
-	} while (done < in->size);
-	if (r == 0 && p.err)
-		r = p.err;
+	int r = profdb__xml_parse(&p.x, in->base, in->size);
 	if (r == 0 && !p.seen_root)
 		r = profdb__fail(-EPROTONOSUPPORT, "%s: empty document, not an experiment.xml",
 		                 in->name);
-	XML_ParserFree(p.xp);
-	free(p.stack);
 	db->arena = p.arena;   /* freed with the handle, also on failure */
 	if (r < 0)
 		return r;
@@ -518,5 +445,3 @@ int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
 		             "databases come with version 4.0", in->name, db->meta_version);
 	return 0;
 }
-
-#endif

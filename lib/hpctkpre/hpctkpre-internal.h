@@ -23,10 +23,7 @@ enum { PRE_PROFILE = PROFDB_HPCTKPRE_PROFILE, PRE_CCT = PROFDB_HPCTKPRE_CCT,
 
 /* A metric as the metadata decoders (xml.c, draft.c) fill it: NUL-terminated
  * strings in the arena or the mapping. The getters hand out the public
- * profdb_hpctkpre_metric (profdb_str fields). xml.c still spells this type
- * profdb_hpctkpre_metric: the macro below maps that name onto pre_metric
- * inside lib/hpctkpre, and pre_metric_out names the public struct. Drop the
- * macro once xml.c says pre_metric (it is being moved; see the report). */
+ * profdb_hpctkpre_metric (profdb_str fields). */
 typedef struct pre_metric {
 	uint32_t id;
 	int is_summary;            /* 1: a summary-profile id */
@@ -36,8 +33,6 @@ typedef struct pre_metric {
 	const char *formula, *formula_type, *units;
 	uint8_t combine, show;
 } pre_metric;
-typedef profdb_hpctkpre_metric pre_metric_out;
-#define profdb_hpctkpre_metric pre_metric
 
 /* A sorted search key: the record of the id indexes (metric_keys,
  * node_keys), searched through a profdb_view in host byte order. */

@@ -146,7 +146,7 @@ PROFDB_EXPORT int profdb_hpctkpre_table_at(const profdb_hpctkpre *db, int table,
 	return 0;
 }
 
-static void metric_out(const profdb_hpctkpre *db, uint32_t index, pre_metric_out *out)
+static void metric_out(const profdb_hpctkpre *db, uint32_t index, profdb_hpctkpre_metric *out)
 {
 	const pre_metric *m = &db->metrics[index];
 	out->index = index;
@@ -164,7 +164,7 @@ static void metric_out(const profdb_hpctkpre *db, uint32_t index, pre_metric_out
 
 /* Clear a metric output ({"", 0} strings, no partner); -EINVAL for a NULL
  * handle or output. */
-static int metric_start(const profdb_hpctkpre *db, pre_metric_out *out, const char *fn)
+static int metric_start(const profdb_hpctkpre *db, profdb_hpctkpre_metric *out, const char *fn)
 {
 	if (!db || !out)
 		return profdb__fail(-EINVAL, "%s: NULL argument", fn);
@@ -175,7 +175,7 @@ static int metric_start(const profdb_hpctkpre *db, pre_metric_out *out, const ch
 }
 
 PROFDB_EXPORT int profdb_hpctkpre_metric_at(const profdb_hpctkpre *db, uint32_t index,
-                                            pre_metric_out *out)
+                                            profdb_hpctkpre_metric *out)
 {
 	int r = metric_start(db, out, "profdb_hpctkpre_metric_at");
 	if (r < 0)
@@ -188,7 +188,7 @@ PROFDB_EXPORT int profdb_hpctkpre_metric_at(const profdb_hpctkpre *db, uint32_t 
 }
 
 PROFDB_EXPORT int profdb_hpctkpre_metric_get(const profdb_hpctkpre *db, int is_summary,
-                                             uint32_t id, pre_metric_out *out)
+                                             uint32_t id, profdb_hpctkpre_metric *out)
 {
 	uint32_t i;
 	int r = metric_start(db, out, "profdb_hpctkpre_metric_get");

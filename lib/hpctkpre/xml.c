@@ -187,7 +187,7 @@ static void start_metric(parser *p, const char **atts, const char *el, int is_su
 	if (grow(p, (void **)&db->metrics, &p->cap_metrics, db->n_metrics + 1,
 	         sizeof *db->metrics) < 0)
 		return;
-	profdb_hpctkpre_metric *m = &db->metrics[db->n_metrics];
+	pre_metric *m = &db->metrics[db->n_metrics];
 	memset(m, 0, sizeof *m);
 	m->id = (uint32_t)id;
 	m->is_summary = is_summary;
@@ -354,7 +354,7 @@ static void on_start(profdb__xml *x, const char *el, const char **atts)
 		f->kind = EL_METRIC;
 	} else if (strcmp(el, "MetricFormula") == 0 && parent->kind == EL_METRIC &&
 	           p->cur_metric != PROFDB_NONE) {
-		profdb_hpctkpre_metric *m = &db->metrics[p->cur_metric];
+		pre_metric *m = &db->metrics[p->cur_metric];
 		m->formula = OFF(keep(p, attr(atts, "frm")));
 		m->formula_type = OFF(keep(p, attr(atts, "t")));
 	} else if (strcmp(el, "NV") == 0 && p->cur_metric != PROFDB_NONE) {
@@ -392,7 +392,7 @@ static void fixup(parser *p)
 	const char *a = p->arena;
 #define FIX(field) ((field) = a + (uintptr_t)(field))
 	for (uint32_t i = 0; i < db->n_metrics; i++) {
-		profdb_hpctkpre_metric *m = &db->metrics[i];
+		pre_metric *m = &db->metrics[i];
 		FIX(m->name);
 		FIX(m->formula);
 		FIX(m->formula_type);

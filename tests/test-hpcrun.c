@@ -692,6 +692,164 @@ Test(hpcrun, bad_arguments)
 	tw_blob_free(&b);
 }
 
+/* ---- views, lookups and the conventions of 0.9 ---------------------------- */
+
+static void check_views(unsigned version)
+{
+	tw_blob b = sample(version, 1), tb = sample_trace(1);
+	profdb_input in[2] = {{NAME ".hpcrun", b.data, b.size}, {NAME ".hpctrace", tb.data, tb.size}};
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, NULL), 0, "%s", profdb_error_message());
+	profdb_hpcrun_profile pr;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &pr), 0);
+
+	/* node 3's values: metric 0 = 2.0, metric 1 = 100 */
+	profdb_view v;
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 3, &v), 1);
+	cr_assert(v.big_endian && v.value_type == PROFDB_FIELD_U64 && v.value_offset == 0);
+	const unsigned char *lo = b.data, *hi = lo + b.size;
+	if (version == 4) {
+		cr_assert(v.stride == 10 && v.key_type == PROFDB_FIELD_U16 && v.key_offset == 8);
+		cr_assert(v.base >= lo && v.base + v.count * v.stride <= hi, "zero-copy into the input");
+	} else {
+		cr_assert(v.stride == 12 && v.key_type == PROFDB_FIELD_U32 && v.key_offset == 8);
+		cr_assert(v.base < lo || v.base >= hi, "dense values are copied");
+		cr_assert_eq(v.count, pr.n_metrics, "dense: every metric, zeros included");
+	}
+	PROFDB_VIEW_FOREACH(&v, k)
+		if (k)
+			cr_assert(profdb_view_key(&v, k) > profdb_view_key(&v, k - 1));
+	uint64_t k;
+	cr_assert_eq(profdb_view_find(&v, 1, &k), 1);
+	cr_assert_eq(profdb_view_value(&v, k).as.u64, 100);
+	cr_assert_eq(profdb_view_find(&v, 0, &k), 1);
+	cr_assert_eq(f64(profdb_view_value(&v, k).as.u64), 2.0);
+	/* out of range and NULL outputs */
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 7, &v), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 3, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_values(NULL, 0, 3, &v), -EINVAL);
+	/* a node without values (04.00 root): 0 and an empty view */
+	if (version == 4) {
+		memset(&v, 0xff, sizeof v);
+		cr_assert_eq(profdb_hpcrun_values(h, 0, 0, &v), 0);
+		cr_assert(v.count == 0 && v.base == NULL && v.stride == 0);
+	}
+	uint64_t bits = 7;
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 3, 1, NULL), -EINVAL);
+	if (version == 4) {
+		cr_assert_eq(profdb_hpcrun_value(h, 0, 0, 0, &bits), 0);
+		cr_assert_eq(bits, 0, "a missed lookup clears its output");
+	}
+	bits = 7;
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 99, &bits), -ENOENT);
+	uint8_t ma, mi;
+	cr_assert_eq(profdb_hpcrun_version(h, NULL, &mi), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_version(h, &ma, NULL), -EINVAL);
+	profdb_hpcrun_attr a;
+	profdb_hpcrun_id id;
+	profdb_hpcrun_module mod;
+	profdb_hpcrun_metric met;
+	profdb_hpcrun_node nd;
+	cr_assert_eq(profdb_hpcrun_attr_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_attr_at(h, 0, pr.n_attrs, &a), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_id_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_id_at(h, 0, pr.n_ids, &id), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_module_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_module_at(h, 0, pr.n_modules, &mod), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 1, 0, &nd), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, &met), 0);
+	cr_assert(met.name.ptr && met.description.ptr && met.formula.ptr && met.format.ptr,
+	          "absent strings are {\"\", 0}, never NULL");
+	if (version == 4) {
+		cr_assert_eq(profdb_hpcrun_id_at(h, 0, 1, &id), 0);
+		cr_assert(id.kind_name.ptr != NULL);
+	}
+
+	/* the trace: zero-copy, seek = lower bound, in_effect = last <= t */
+	profdb_view t;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 1);
+	cr_assert_eq(t.base, (const unsigned char *)tb.data + 32, "zero-copy into the input");
+	cr_assert_eq(t.stride, 16);
+	uint64_t i;
+	cr_assert_eq(profdb_view_seek(&t, TW_HPCRUN_T0 + 2000, &i), 0);
+	cr_assert_eq(i, 1);
+	cr_assert_eq(profdb_view_seek(&t, UINT64_MAX, &i), 0);
+	cr_assert_eq(i, t.count, "past the end: the length");
+	cr_assert_eq(profdb_view_in_effect(&t, TW_HPCRUN_T0 + 2000, &i), 1);
+	cr_assert_eq(i, 2, "ties: the last record at that time");
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 1, &t), -ENOENT);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&b);
+	tw_blob_free(&tb);
+}
+
+Test(hpcrun, views_v4) { check_views(4); }
+Test(hpcrun, views_v2) { check_views(2); }
+
+Test(hpcrun, dense_views_bounded)
+{
+	tw_blob b = sample(3, 1);
+	profdb_input in = {"x.hpcrun", b.data, b.size};
+	profdb_options o = opts_with(0);
+	o.max_memory = 64; /* 7 nodes x 3 metrics x 12 bytes = 252 */
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, &in, 1, &o), 0);
+	profdb_view v;
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 3, &v), -EFBIG);
+	uint64_t bits;
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 1, &bits), -EFBIG);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&b);
+}
+
+/* PROFDB_OPEN_TOLERANT: a damaged file of a set warns and is left out; an
+ * unsorted trace warns and reads as absent. Strict mode fails. */
+Test(hpcrun, tolerant_set)
+{
+	tw_blob good = sample(4, 1), bad = sample(4, 1), badv2 = sample(2, 1);
+	tw_blob tr = sample_trace(0), badtr = sample_trace(0);
+	bad.size -= 40;                          /* footer cut: -ENODATA */
+	memcpy(badv2.data + 24, "XXXX", 4);      /* header pairs count: nonsense */
+	be_put(badtr.data + 32 + 12 * 3, TW_HPCRUN_T0, 8);   /* goes back in time */
+	profdb_input in[5] = {
+		{"a-000000-000-7f000101-1-0.hpcrun", good.data, good.size},
+		{"a-000000-000-7f000101-1-0.hpctrace", badtr.data, badtr.size},
+		{"a-000001-000-7f000101-2-0.hpcrun", bad.data, bad.size},
+		{"a-000002-000-7f000101-3-0.hpcrun", badv2.data, badv2.size},
+		{"a-000003-000-7f000101-4-0.hpctrace", tr.data, 20},   /* header cut */
+	};
+	profdb_options o = opts_with(0);
+	profdb_hpcrun *h;
+	cr_assert_lt(profdb_hpcrun_open_inputs(&h, in, 5, &o), 0);
+	o = opts_with(PROFDB_OPEN_TOLERANT);
+	n_warn = 0;
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 5, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(n_warn, 3, "one warning per damaged file: %s", last_warn);
+	cr_assert(strstr(last_warn, "left out"), "%s", last_warn);
+	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
+	profdb_hpcrun_profile p;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert(p.has_profile && p.has_trace && p.rank == 0);
+	profdb_view t;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 0, "unsorted trace reads as absent");
+	cr_assert_eq(n_warn, 4);
+	cr_assert(t.count == 0 && t.base == NULL);
+	cr_assert_eq(profdb_hpcrun_node_count(h, 0), 7);
+	fuzz_hpcrun_stats st = {0};
+	fuzz_hpcrun_drive(h, 0, &st);
+	profdb_hpcrun_close(h);
+	/* every file damaged: nothing left, -ENOENT */
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in + 2, 2, &o), -ENOENT);
+	tw_blob_free(&good);
+	tw_blob_free(&bad);
+	tw_blob_free(&badv2);
+	tw_blob_free(&tr);
+	tw_blob_free(&badtr);
+}
+
 /* ---- every byte flip and truncation --------------------------------------- */
 
 static void mutate_all(const tw_blob *b, const char *name)

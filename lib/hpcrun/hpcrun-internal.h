@@ -168,6 +168,10 @@ int profdb__hpcrun_tree(const profdb_hpcrun *h, const hr_profile *p);
 int profdb__hpcrun_node_at(const hr_profile *p, uint64_t i, const unsigned char **rec);
 int32_t profdb__hpcrun_node_sid(const hr_profile *p, const unsigned char *rec);
 int profdb__hpcrun_inclusive_table(const profdb_hpcrun *h, const hr_profile *p);
+/* Bytes of a per-profile n_nodes x n_metrics table of @p elem-byte cells:
+ * 0, -EBADMSG (overflow) or -EFBIG (above max_memory), with a message. */
+int profdb__hpcrun_table_bytes(const profdb_hpcrun *h, const hr_profile *p, uint64_t elem,
+                               const char *what, uint64_t *bytes);
 uint32_t profdb__hpcrun_find_id(const hr_profile *p, uint32_t id);
 /* Sorted (key << 32 | index) pairs: qsort order, and the index of the
  * entry whose key (high 32 bits) is @p key, or PROFDB_NONE. */

@@ -17,16 +17,9 @@ typedef struct hq_text {
 
 static int text_add(hq_text *b, const char *s, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		char *g = realloc(b->p, cap);
-		if (!g)
-			return profdb__fail(-ENOMEM, "out of memory");
-		b->p = g;
-		b->cap = cap;
-	}
+	int r = profdb__grow((void **)&b->p, &b->cap, b->len + n + 1, 1);
+	if (r < 0)
+		return r;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
 	b->p[b->len] = 0;
@@ -40,14 +33,9 @@ typedef struct ident_build {
 
 static int ident_add(ident_build *b, profdb_str kind, uint64_t value)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64;
-		hq_ident *g = realloc(b->v, cap * sizeof *g);
-		if (!g)
-			return profdb__fail(-ENOMEM, "out of memory");
-		b->v = g;
-		b->cap = cap;
-	}
+	int r = profdb__grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v);
+	if (r < 0)
+		return r;
 	b->v[b->n].kind = kind;
 	b->v[b->n++].value = value;
 	return 0;

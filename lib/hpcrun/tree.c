@@ -208,6 +208,20 @@ int profdb__hpcrun_tree(const profdb_hpcrun *h, const hr_profile *p)
 	return profdb__once_run((profdb__once *)&p->tree_once, build, (void *)p);
 }
 
+int profdb__hpcrun_table_bytes(const profdb_hpcrun *h, const hr_profile *p, uint64_t elem,
+                               const char *what, uint64_t *bytes)
+{
+	uint64_t cells, limit = h->opts.max_memory ? h->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	if (profdb__mul(&p->file->in, p->n_nodes, p->n_metrics, what, &cells) < 0 ||
+	    profdb__mul(&p->file->in, cells, elem, what, bytes) < 0)
+		return -EBADMSG;
+	if (*bytes > limit || *bytes > SIZE_MAX)
+		return profdb__fail(-EFBIG, "%s: the %s (%" PRIu64 " nodes x %" PRIu32 " metrics) "
+		                    "needs %" PRIu64 " bytes, above max_memory %" PRIu64,
+		                    p->file->in.name, what, p->n_nodes, p->n_metrics, *bytes, limit);
+	return 0;
+}
+
 typedef struct incl_arg {
 	const profdb_hpcrun *h;
 	hr_profile *p;
@@ -218,21 +232,16 @@ static int build_incl(void *arg)
 	incl_arg *a = arg;
 	hr_profile *p = a->p;
 	const hr_tree *t = &p->tree;
-	uint64_t cells, bytes, n = p->n_nodes, nm = p->n_metrics;
-	uint64_t limit = a->h->opts.max_memory ? a->h->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	if (profdb__mul(&p->file->in, n, nm, "inclusive table", &cells) < 0 ||
-	    profdb__mul(&p->file->in, cells, 8, "inclusive table", &bytes) < 0)
-		return -EBADMSG;
-	if (bytes > limit || bytes > SIZE_MAX)
-		return profdb__fail(-EFBIG, "%s: the inclusive table (%" PRIu64 " nodes x %" PRIu64
-		                    " metrics) needs %" PRIu64 " bytes, above max_memory %" PRIu64,
-		                    p->file->in.name, n, nm, bytes, limit);
-	uint64_t *v = calloc(cells ? (size_t)cells : 1, 8);
+	uint64_t bytes, n = p->n_nodes, nm = p->n_metrics;
+	int r = profdb__hpcrun_table_bytes(a->h, p, 8, "inclusive table", &bytes);
+	if (r < 0)
+		return r;
+	uint64_t *v = calloc(bytes ? (size_t)bytes : 1, 1);
 	if (!v)
 		return profdb__fail(-ENOMEM, "%s: cannot allocate the inclusive table (%" PRIu64
 		                    " bytes)", p->file->in.name, bytes);
 	for (uint64_t i = 0; i < n; i++) {
-		int r = profdb__hpcrun_raw_row(a->h, p, (uint32_t)i, v + i * nm);
+		r = profdb__hpcrun_raw_row(a->h, p, (uint32_t)i, v + i * nm);
 		if (r < 0) {
 			free(v);
 			return r;

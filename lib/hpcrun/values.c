@@ -20,22 +20,17 @@ static int build_dense(void *arg)
 	dense_arg *a = arg;
 	hr_profile *p = a->p;
 	const profdb__input *in = &p->file->in;
-	uint64_t cells, bytes, limit = a->h->opts.max_memory ? a->h->opts.max_memory
-	                                                    : PROFDB_DEFAULT_MAX_MEMORY;
-	if (profdb__mul(in, p->n_nodes, p->n_metrics, "dense value views", &cells) < 0 ||
-	    profdb__mul(in, cells, HR_DENSE_REC, "dense value views", &bytes) < 0)
-		return -EBADMSG;
-	if (bytes > limit || bytes > SIZE_MAX)
-		return profdb__fail(-EFBIG, "%s: the dense value views (%" PRIu64 " nodes x %" PRIu32
-		                    " metrics) need %" PRIu64 " bytes, above max_memory %" PRIu64,
-		                    in->name, p->n_nodes, p->n_metrics, bytes, limit);
+	uint64_t bytes;
+	int r = profdb__hpcrun_table_bytes(a->h, p, HR_DENSE_REC, "dense value views", &bytes);
+	if (r < 0)
+		return r;
 	unsigned char *d = malloc(bytes ? (size_t)bytes : 1);
 	if (!d)
 		return profdb__fail(-ENOMEM, "%s: cannot allocate the dense value views (%" PRIu64
 		                    " bytes)", in->name, bytes);
 	for (uint64_t i = 0; i < p->n_nodes; i++) {
 		const unsigned char *v;
-		int r = profdb__range(in, p->cct_off + i * p->node_size + p->val_at,
+		r = profdb__range(in, p->cct_off + i * p->node_size + p->val_at,
 		                      (uint64_t)p->n_metrics * 8, "dense values", &v);
 		if (r < 0) {
 			free(d);

@@ -31,20 +31,29 @@ int profdb__hpcrun_cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The array seen as a view in host byte order: key = the high half of each
+ * u64, value = the low half. */
 uint32_t profdb__hpcrun_search(const uint64_t *v, uint64_t n, uint32_t key)
 {
-	uint64_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		uint32_t k = (uint32_t)(v[mid] >> 32);
-		if (k < key)
-			lo = mid + 1;
-		else if (k > key)
-			hi = mid;
-		else
-			return (uint32_t)v[mid];
-	}
-	return PROFDB_NONE;
+	static const union {
+		uint16_t u;
+		unsigned char b[2];
+	} one = {1};
+	const int le = one.b[0] == 1;
+	profdb_view w;
+	uint64_t i;
+	memset(&w, 0, sizeof w);
+	w.base = n ? (const unsigned char *)v : NULL;
+	w.count = n;
+	w.stride = sizeof *v;
+	w.key_offset = le ? 4 : 0;
+	w.key_type = PROFDB_FIELD_U32;
+	w.value_offset = le ? 0 : 4;
+	w.value_type = PROFDB_FIELD_U32;
+	w.big_endian = (uint8_t)!le;
+	if (profdb_view_find(&w, key, &i) != 1)
+		return PROFDB_NONE;
+	return (uint32_t)v[i];
 }
 
 uint32_t profdb__hpcrun_find_id(const hr_profile *p, uint32_t id)

@@ -133,7 +133,7 @@ static int profile_identity(hq *q, uint32_t p, ident_build *ib, hq_text *t)
 	return 0;
 }
 
-int hq_build_identities(hq *q)
+int profdb__hq_build_identities(hq *q)
 {
 	ident_build ib = {NULL, 0, 0};
 	hq_text t = {NULL, 0, 0};
@@ -147,12 +147,12 @@ int hq_build_identities(hq *q)
 
 /* Version of the .hpcrun files ("" for trace files only) and the program
  * name from the first profile's header as the title. */
-void hq_describe(hq *q)
+void profdb__hq_describe(hq *q)
 {
 	uint8_t ma, mi;
 	if (profdb_hpcrun_version(q->h, &ma, &mi) >= 0)
 		snprintf(q->version, sizeof q->version, "%02u.%02u", ma, mi);
-	q->title = hq_str(NULL, 0);
+	q->title = profdb__hq_str(NULL, 0);
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		profdb_hpcrun_profile pr;
 		if (!q->prof[p].has_file || profdb_hpcrun_profile_get(q->h, p, &pr) < 0)
@@ -160,7 +160,7 @@ void hq_describe(hq *q)
 		profdb_hpcrun_attr a;
 		for (uint32_t i = 0; i < pr.n_attrs; i++)
 			if (profdb_hpcrun_attr_at(q->h, p, i, &a) == 0 &&
-			    hq_str_eq(a.name, profdb__str("program-name"))) {
+			    profdb__hq_str_eq(a.name, profdb__str("program-name"))) {
 				q->title = a.value;
 				return;
 			}

@@ -78,31 +78,31 @@ typedef struct hq {
 
 /* ---- shared helpers (query.c) ---- */
 /* A string view, {"", 0} when empty. */
-profdb_str hq_str(const char *p, size_t len);
-int hq_str_eq(profdb_str a, profdb_str b);
-uint64_t hq_max_memory(const hq *q);
+profdb_str profdb__hq_str(const char *p, size_t len);
+int profdb__hq_str_eq(profdb_str a, profdb_str b);
+uint64_t profdb__hq_max_memory(const hq *q);
 /* Sorted (key << 32 | index) pairs: the index of key, or NONE. */
-uint32_t hq_search(const uint64_t *v, uint64_t n, uint32_t key);
+uint32_t profdb__hq_search(const uint64_t *v, uint64_t n, uint32_t key);
 
 /* query-merge.c */
-int hq_merge_metrics(hq *q);
+int profdb__hq_merge_metrics(hq *q);
 /* The merged context tree, built once (thread-safe). */
-int hq_tree_ready(const hq *q);
+int profdb__hq_tree_ready(const hq *q);
 
 /* query-ident.c */
-int hq_build_identities(hq *q);
-void hq_describe(hq *q);
+int profdb__hq_build_identities(hq *q);
+void profdb__hq_describe(hq *q);
 
-int hq_check_profile(const hq *q, uint32_t p);
+int profdb__hq_check_profile(const hq *q, uint32_t p);
 
 /* query-values.c */
-int hq_usable(const hq_profile *pr);
-profdb_number hq_number(const hq *q, uint32_t metric, uint64_t bits);
-int hq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out);
-int hq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
+int profdb__hq_usable(const hq_profile *pr);
+profdb_number profdb__hq_number(const hq *q, uint32_t metric, uint64_t bits);
+int profdb__hq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out);
+int profdb__hq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
               profdb_number *out);
-int hq_cursor_begin(const void *impl, profdb__cursor *cur);
-int hq_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out);
-void hq_cursor_free(const void *impl, profdb__cursor *cur);
+int profdb__hq_cursor_begin(const void *impl, profdb__cursor *cur);
+int profdb__hq_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out);
+void profdb__hq_cursor_free(const void *impl, profdb__cursor *cur);
 
 #endif

@@ -112,7 +112,7 @@ static int metric_eq(const void *ctx, uint32_t e, const void *key)
 {
 	const hq_metric *m = &((const hq *)ctx)->metrics[e];
 	const metric_key *k = key;
-	return m->is_real == k->is_real && hq_str_eq(m->name, k->name);
+	return m->is_real == k->is_real && profdb__hq_str_eq(m->name, k->name);
 }
 
 static uint32_t metric_create(void *arg)
@@ -160,7 +160,7 @@ static int map_metrics(hq *q, profdb__hindex *t, hq_chain *c, uint32_t p)
 	return 0;
 }
 
-int hq_merge_metrics(hq *q)
+int profdb__hq_merge_metrics(hq *q)
 {
 	uint64_t total = 0;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
@@ -267,7 +267,7 @@ static uint64_t module_hash_of(const void *ctx, uint32_t e)
 static int module_eq(const void *ctx, uint32_t e, const void *key)
 {
 	const hq_module *a = &((const hq *)ctx)->modules[e], *b = key;
-	return a->missing == b->missing && hq_str_eq(a->name, b->name);
+	return a->missing == b->missing && profdb__hq_str_eq(a->name, b->name);
 }
 
 /* The interned index of a module (by name, or by missing lm id). */
@@ -298,7 +298,7 @@ static int map_modules(merge *m, uint32_t p, uint32_t n_modules)
 		hq_module key = {mod.name, 0};
 		/* lm id 0 is hpcrun's "no module" (placeholder nodes), never a name */
 		if (mod.id == 0)
-			key = (hq_module){hq_str(NULL, 0), 1};
+			key = (hq_module){profdb__hq_str(NULL, 0), 1};
 		if ((r = intern_module(m, key, &m->modmap[i])) < 0)
 			return r;
 	}
@@ -317,7 +317,7 @@ static int visit(merge *m, uint32_t p, const profdb_hpcrun_node *nd)
 	k.offset = nd->offset;
 	if (nd->module != NONE && nd->lm_id != 0)
 		k.module = m->modmap[nd->module];
-	else if ((r = intern_module(m, (hq_module){hq_str(NULL, 0), 1u + nd->lm_id}, &k.module)) < 0)
+	else if ((r = intern_module(m, (hq_module){profdb__hq_str(NULL, 0), 1u + nd->lm_id}, &k.module)) < 0)
 		return r;
 	uint32_t *slot = profdb__hindex_slot(&m->nodes, node_hash(&k), node_eq, q, &k);
 	int fresh = !*slot;
@@ -427,7 +427,7 @@ static int build_tree(void *arg)
 		return r;
 	/* Missing lm ids are interned too: at most one per u16 value. */
 	modules += total < 65536 ? total : 65536;
-	uint64_t need = tree_bytes(total, modules), limit = hq_max_memory(q);
+	uint64_t need = tree_bytes(total, modules), limit = profdb__hq_max_memory(q);
 	if (total >= NONE - 1 || need > limit)
 		return profdb__fail(-EFBIG, "the merged context tree of %" PRIu64 " hpcrun CCT nodes "
 		                    "needs about %" PRIu64 " bytes, above profdb_options.max_memory "
@@ -468,7 +468,7 @@ static int build_tree(void *arg)
 	return r;
 }
 
-int hq_tree_ready(const hq *q)
+int profdb__hq_tree_ready(const hq *q)
 {
 	return profdb__once_run((profdb__once *)&q->tree_once, build_tree, (void *)q);
 }

@@ -10,12 +10,12 @@
 
 /* ---- lookups ---------------------------------------------------------------------------- */
 
-int hq_usable(const hq_profile *pr)
+int profdb__hq_usable(const hq_profile *pr)
 {
 	return pr->has_file && !pr->broken;
 }
 
-profdb_number hq_number(const hq *q, uint32_t metric, uint64_t bits)
+profdb_number profdb__hq_number(const hq *q, uint32_t metric, uint64_t bits)
 {
 	profdb_number n;
 	if (q->metrics[metric].is_real) {
@@ -31,7 +31,7 @@ profdb_number hq_number(const hq *q, uint32_t metric, uint64_t bits)
 /* Profile, merged context and merged metric in range, tree built. */
 static int hq_check_ids(const hq *q, uint32_t p, uint32_t c, uint32_t m)
 {
-	int r = hq_tree_ready(q);
+	int r = profdb__hq_tree_ready(q);
 	if (r < 0)
 		return r;
 	if (p >= q->n_profiles)
@@ -52,7 +52,7 @@ static int hq_locate(const hq *q, uint32_t p, uint32_t c, uint32_t m, uint32_t *
                   uint32_t *own)
 {
 	const hq_profile *pr = &q->prof[p];
-	if (!hq_usable(pr))
+	if (!profdb__hq_usable(pr))
 		return 0;
 	*own = profdb__hpcrun_search(pr->metric_sorted, pr->n_metrics, m);
 	*node = profdb__hpcrun_search(pr->by_merged, pr->n_nodes, c);
@@ -61,7 +61,7 @@ static int hq_locate(const hq *q, uint32_t p, uint32_t c, uint32_t m, uint32_t *
 
 /* ---- values ------------------------------------------------------------------------------- */
 
-int hq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out)
+int profdb__hq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out)
 {
 	const hq *q = impl;
 	uint32_t node, own;
@@ -76,7 +76,7 @@ int hq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number
 	/* a dense file stores every cell: its zeros are "not stored" */
 	if (q->prof[p].dense && bits == 0)
 		return 0;
-	*out = hq_number(q, m, bits);
+	*out = profdb__hq_number(q, m, bits);
 	return 1;
 }
 
@@ -123,7 +123,7 @@ static int build_incl(void *arg)
 	const incl_arg *a = arg;
 	const hq *q = a->q;
 	hq_profile *pr = &q->prof[a->p];
-	uint64_t n = pr->n_nodes, nm = pr->n_metrics, limit = hq_max_memory(q);
+	uint64_t n = pr->n_nodes, nm = pr->n_metrics, limit = profdb__hq_max_memory(q);
 	uint64_t temp = 12 * n;   /* parent and child links */
 	if (temp > limit || (nm && n * nm > (limit - temp) / 8))
 		return profdb__fail(-EFBIG, "hpcrun profile %" PRIu32 ": the inclusive table (%" PRIu64
@@ -160,12 +160,12 @@ static int build_incl(void *arg)
 	return r;
 }
 
-int hq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
+int profdb__hq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
                     profdb_number *out)
 {
 	const hq *q = impl;
 	if (!inclusive)
-		return hq_value(impl, p, c, m, out);
+		return profdb__hq_value(impl, p, c, m, out);
 	uint32_t node, own;
 	int r = hq_check_ids(q, p, c, m);
 	if (r < 0)
@@ -180,7 +180,7 @@ int hq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusiv
 	/* -0.0 is zero too */
 	if ((q->metrics[m].is_real ? bits << 1 : bits) == 0)
 		return 0;
-	*out = hq_number(q, m, bits);
+	*out = profdb__hq_number(q, m, bits);
 	return 1;
 }
 
@@ -254,7 +254,7 @@ static int fill_context(const hq *q, hq_cursor *c, uint32_t ctx)
 	c->n = c->at = 0;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		const hq_profile *pr = &q->prof[p];
-		uint32_t node = hq_usable(pr) ? hq_search(pr->by_merged, pr->n_nodes, ctx) : NONE;
+		uint32_t node = profdb__hq_usable(pr) ? profdb__hq_search(pr->by_merged, pr->n_nodes, ctx) : NONE;
 		int r = node == NONE ? 0 : append(q, c, p, node);
 		if (r < 0)
 			return r;
@@ -263,16 +263,16 @@ static int fill_context(const hq *q, hq_cursor *c, uint32_t ctx)
 	return 0;
 }
 
-int hq_cursor_begin(const void *impl, profdb__cursor *cur)
+int profdb__hq_cursor_begin(const void *impl, profdb__cursor *cur)
 {
 	const hq *q = impl;
-	int r = hq_tree_ready(q);
+	int r = profdb__hq_tree_ready(q);
 	if (r < 0)
 		return r;
 	memset(cur->pos, 0, sizeof cur->pos);
 	uint64_t cap = q->max_own_metrics;
 	if (cur->scan == PROFDB_SCAN_PROFILE) {
-		if ((r = hq_check_profile(q, cur->key)) < 0)
+		if ((r = profdb__hq_check_profile(q, cur->key)) < 0)
 			return r;
 		cur->pos[0] = cur->key;
 	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
@@ -280,7 +280,7 @@ int hq_cursor_begin(const void *impl, profdb__cursor *cur)
 			return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32
 			                    ")", cur->key, q->n_nodes);
 		cap = q->total_own_metrics;
-		if (cap * sizeof(hq_pair) > hq_max_memory(q))
+		if (cap * sizeof(hq_pair) > profdb__hq_max_memory(q))
 			return profdb__fail(-EFBIG, "hpcrun: a context cursor over %" PRIu64 " metric "
 			                    "slots is above profdb_options.max_memory", cap);
 	} else if (cur->scan != PROFDB_SCAN_ALL) {
@@ -306,7 +306,7 @@ static int advance(const hq *q, profdb__cursor *cur, hq_cursor *c)
 		if (p >= q->n_profiles || (cur->scan == PROFDB_SCAN_PROFILE && p != cur->key))
 			return 0;
 		const hq_profile *pr = &q->prof[p];
-		if (!hq_usable(pr) || cur->pos[1] >= pr->n_nodes) {
+		if (!profdb__hq_usable(pr) || cur->pos[1] >= pr->n_nodes) {
 			cur->pos[0]++;
 			cur->pos[1] = 0;
 			continue;
@@ -318,7 +318,7 @@ static int advance(const hq *q, profdb__cursor *cur, hq_cursor *c)
 	}
 }
 
-int hq_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
+int profdb__hq_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 {
 	const hq *q = impl;
 	hq_cursor *c = cur->priv;
@@ -331,11 +331,11 @@ int hq_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 	out->profile = e->profile;
 	out->context = c->context;
 	out->metric = e->metric;
-	out->value = hq_number(q, e->metric, e->bits);
+	out->value = profdb__hq_number(q, e->metric, e->bits);
 	return 1;
 }
 
-void hq_cursor_free(const void *impl, profdb__cursor *cur)
+void profdb__hq_cursor_free(const void *impl, profdb__cursor *cur)
 {
 	(void)impl;
 	free(cur->priv);

@@ -31,7 +31,7 @@
 #include "query-internal.h"
 #include "../core/table-internal.h"
 
-profdb_str hq_str(const char *p, size_t len)
+profdb_str profdb__hq_str(const char *p, size_t len)
 {
 	profdb_str s = {"", 0};
 	if (p && len) {
@@ -41,17 +41,17 @@ profdb_str hq_str(const char *p, size_t len)
 	return s;
 }
 
-int hq_str_eq(profdb_str a, profdb_str b)
+int profdb__hq_str_eq(profdb_str a, profdb_str b)
 {
 	return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
-uint64_t hq_max_memory(const hq *q)
+uint64_t profdb__hq_max_memory(const hq *q)
 {
 	return q->opts.max_memory ? q->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
 }
 
-uint32_t hq_search(const uint64_t *v, uint64_t n, uint32_t key)
+uint32_t profdb__hq_search(const uint64_t *v, uint64_t n, uint32_t key)
 {
 	return profdb__hpcrun_search(v, n, key);
 }
@@ -73,7 +73,7 @@ static int count_values(void *arg)
 	hq *q = arg;
 	int64_t total = 0;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
-		if (!hq_usable(&q->prof[p]))
+		if (!profdb__hq_usable(&q->prof[p]))
 			continue;
 		for (uint32_t i = 0; i < q->prof[p].n_nodes; i++) {
 			profdb_view run;
@@ -95,7 +95,7 @@ static int count_values(void *arg)
 static int q_counts(const void *impl, profdb_counts *out)
 {
 	const hq *q = impl;
-	int r = hq_tree_ready(q);
+	int r = profdb__hq_tree_ready(q);
 	if (r < 0 || (r = profdb__once_run((profdb__once *)&q->count_once, count_values,
 	                                   (void *)q)) < 0)
 		return r;
@@ -147,14 +147,14 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 static int64_t q_context_count(const void *impl)
 {
 	const hq *q = impl;
-	int r = hq_tree_ready(q);
+	int r = profdb__hq_tree_ready(q);
 	return r < 0 ? r : (int64_t)q->n_nodes;
 }
 
 static int q_context_root(const void *impl, uint32_t *id)
 {
 	const hq *q = impl;
-	int r = hq_tree_ready(q);
+	int r = profdb__hq_tree_ready(q);
 	if (r < 0)
 		return r;
 	if (q->n_nodes == 0)
@@ -171,7 +171,7 @@ static uint32_t link_id(uint32_t id)
 static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 {
 	const hq *q = impl;
-	int r = hq_tree_ready(q);
+	int r = profdb__hq_tree_ready(q);
 	if (r < 0)
 		return r;
 	if (id == 0 || id > q->n_nodes)
@@ -202,7 +202,7 @@ static int64_t q_profile_count(const void *impl)
 	return ((const hq *)impl)->n_profiles;
 }
 
-int hq_check_profile(const hq *q, uint32_t p)
+int profdb__hq_check_profile(const hq *q, uint32_t p)
 {
 	if (p >= q->n_profiles)
 		return profdb__fail(-ENOENT, "hpcrun: no profile %" PRIu32 " (%" PRIu32 " profiles)", p,
@@ -213,14 +213,14 @@ int hq_check_profile(const hq *q, uint32_t p)
 static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
 {
 	const hq *q = impl;
-	int r = hq_check_profile(q, index);
+	int r = profdb__hq_check_profile(q, index);
 	if (r < 0)
 		return r;
 	const hq_profile *pr = &q->prof[index];
 	memset(out, 0, sizeof *out);
 	out->index = index;
 	out->is_summary = 0;
-	out->name = hq_str(q->names + pr->name_at, pr->name_len);
+	out->name = profdb__hq_str(q->names + pr->name_at, pr->name_len);
 	out->n_identity = pr->n_ident;
 	return 0;
 }
@@ -229,7 +229,7 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
                               uint64_t *value)
 {
 	const hq *q = impl;
-	int r = hq_check_profile(q, index);
+	int r = profdb__hq_check_profile(q, index);
 	if (r < 0)
 		return r;
 	const hq_profile *pr = &q->prof[index];
@@ -246,7 +246,7 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 /* The profile's trace: 1, or 0 when it has none (t empty). */
 static int trace_of(const hq *q, uint32_t p, profdb_view *t)
 {
-	int r = hq_check_profile(q, p);
+	int r = profdb__hq_check_profile(q, p);
 	return r < 0 ? r : profdb_hpcrun_trace_get(q->h, p, t);
 }
 
@@ -272,11 +272,11 @@ static int q_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *o
 	if (i >= t.count)
 		return profdb__fail(-ENOENT, "hpcrun: profile %" PRIu32 ": no trace record %" PRIu64
 		                    " (%" PRIu64 " records)", p, i, t.count);
-	if ((r = hq_tree_ready(q)) < 0)
+	if ((r = profdb__hq_tree_ready(q)) < 0)
 		return r;
 	out->time_ns = profdb_view_key(&t, i);
 	out->context = 0;
-	if (!hq_usable(&q->prof[p]))
+	if (!profdb__hq_usable(&q->prof[p]))
 		return 0;
 	if ((r = profdb_hpcrun_node_find(q->h, p, (uint32_t)profdb_view_value(&t, i).as.u64,
 	                                 &node)) < 0)
@@ -350,15 +350,15 @@ static int wrap(void **impl, profdb_hpcrun *h, const profdb_options *opts)
 		q->n_profiles = (uint32_t)np;
 		for (uint32_t p = 0; p < q->n_profiles; p++)
 			profdb__once_init(&q->prof[p].incl_once);
-		r = hq_merge_metrics(q);
+		r = profdb__hq_merge_metrics(q);
 	}
 	if (r == 0)
-		r = hq_build_identities(q);
+		r = profdb__hq_build_identities(q);
 	if (r < 0) {
 		q_close(q);
 		return r;
 	}
-	hq_describe(q);
+	profdb__hq_describe(q);
 	*impl = q;
 	return 0;
 }
@@ -438,11 +438,11 @@ const profdb__backend profdb__hpcrun_backend = {
 	.profile_count = q_profile_count,
 	.profile_get = q_profile_get,
 	.profile_identity = q_profile_identity,
-	.value = hq_value,
-	.scoped = hq_scoped,
-	.cursor_begin = hq_cursor_begin,
-	.cursor_next = hq_cursor_next,
-	.cursor_free = hq_cursor_free,
+	.value = profdb__hq_value,
+	.scoped = profdb__hq_scoped,
+	.cursor_begin = profdb__hq_cursor_begin,
+	.cursor_next = profdb__hq_cursor_next,
+	.cursor_free = profdb__hq_cursor_free,
 	.trace_length = q_trace_length,
 	.trace_at = q_trace_at,
 	.trace_seek = q_trace_seek,

@@ -40,9 +40,18 @@ _Static_assert(HR_TRACE_FLAGS + 8 == HR_TRACE_HDR, "hpctrace 01.01 header is 32 
 _Static_assert(HR_TREC_CCT + 4 == HR_TREC_SIZE && HR_TREC_METRIC + 4 == HR_TREC_SIZE_METRIC,
                "hpctrace records are 12 bytes, 16 with a metric id");
 
-static inline uint64_t hr_trec_time(const unsigned char *r) { return profdb__be64(r + HR_TREC_TIME); }
-static inline uint32_t hr_trec_cct(const unsigned char *r) { return profdb__be32(r + HR_TREC_CCT); }
-static inline uint32_t hr_trec_metric(const unsigned char *r) { return profdb__be32(r + HR_TREC_METRIC); }
+static inline uint64_t hr_trec_time(const unsigned char *r)
+{
+	return profdb__be64(r + HR_TREC_TIME);
+}
+static inline uint32_t hr_trec_cct(const unsigned char *r)
+{
+	return profdb__be32(r + HR_TREC_CCT);
+}
+static inline uint32_t hr_trec_metric(const unsigned char *r)
+{
+	return profdb__be32(r + HR_TREC_METRIC);
+}
 
 /* ---- CCT node records ------------------------------------------------------ */
 /* 02.00/03.00: i32 id, u32 parent, [u32 lush_assoc], u16 lm_id, u64 ip,
@@ -68,18 +77,45 @@ enum {
 _Static_assert(HR_NODE4_LM + 2 == HR_NODE4_IP && HR_NODE4_IP + 8 == HR_NODE4_FLAGS &&
                HR_NODE4_FLAGS + 1 == HR_NODE4_SIZE, "04.00 CCT records are 19 bytes");
 
-static inline int32_t hr_node_sid(const unsigned char *r) { return (int32_t)profdb__be32(r + HR_NODE_ID); }
-static inline uint32_t hr_node_parent(const unsigned char *r) { return profdb__be32(r + HR_NODE_PARENT); }
-static inline uint32_t hr_node_lush(const unsigned char *r) { return profdb__be32(r + HR_NODE_LUSH); }
+static inline int32_t hr_node_sid(const unsigned char *r)
+{
+	return (int32_t)profdb__be32(r + HR_NODE_ID);
+}
+static inline uint32_t hr_node_parent(const unsigned char *r)
+{
+	return profdb__be32(r + HR_NODE_PARENT);
+}
+static inline uint32_t hr_node_lush(const unsigned char *r)
+{
+	return profdb__be32(r + HR_NODE_LUSH);
+}
 /* Offset of lm_id (ip follows it): after lush_assoc when present. */
-static inline unsigned hr_node_lm_at(int lush) { return HR_NODE4_LM + (lush ? 4u : 0u); }
-static inline uint16_t hr_node_lm(const unsigned char *r, int lush) { return profdb__be16(r + hr_node_lm_at(lush)); }
-static inline uint64_t hr_node_ip(const unsigned char *r, int lush) { return profdb__be64(r + hr_node_lm_at(lush) + 2); }
+static inline unsigned hr_node_lm_at(int lush)
+{
+	return HR_NODE4_LM + (lush ? 4u : 0u);
+}
+static inline uint16_t hr_node_lm(const unsigned char *r, int lush)
+{
+	return profdb__be16(r + hr_node_lm_at(lush));
+}
+static inline uint64_t hr_node_ip(const unsigned char *r, int lush)
+{
+	return profdb__be64(r + hr_node_lm_at(lush) + 2);
+}
 /* Logical-unwinding ip (16 bytes), 02.00/03.00 with lush only. */
-static inline const unsigned char *hr_node_lip(const unsigned char *r) { return r + hr_node_lm_at(1) + 10; }
-static inline uint8_t hr_node4_flags(const unsigned char *r) { return r[HR_NODE4_FLAGS]; }
+static inline const unsigned char *hr_node_lip(const unsigned char *r)
+{
+	return r + hr_node_lm_at(1) + 10;
+}
+static inline uint8_t hr_node4_flags(const unsigned char *r)
+{
+	return r[HR_NODE4_FLAGS];
+}
 /* Where the dense values of a 02.00/03.00 record start. */
-static inline uint32_t hr_node2_values_at(int lush) { return HR_NODE2_FIXED + (lush ? HR_NODE2_LUSH_EXTRA : 0u); }
+static inline uint32_t hr_node2_values_at(int lush)
+{
+	return HR_NODE2_FIXED + (lush ? HR_NODE2_LUSH_EXTRA : 0u);
+}
 
 /* ---- 04.00 sparse metrics -------------------------------------------------- */
 enum {
@@ -98,13 +134,34 @@ _Static_assert(HR_IDT_LOGICAL + 8 == HR_IDT_SIZE, "id tuple elements are 18 byte
 _Static_assert(HR_SVAL_METRIC + 2 == HR_SVAL_SIZE, "sparse values are 10 bytes");
 _Static_assert(HR_SIDX_START + 8 == HR_SIDX_SIZE, "sparse index entries are 12 bytes");
 
-static inline uint16_t hr_idt_kind(const unsigned char *e) { return profdb__be16(e + HR_IDT_KIND); }
-static inline uint64_t hr_idt_physical(const unsigned char *e) { return profdb__be64(e + HR_IDT_PHYSICAL); }
-static inline uint64_t hr_idt_logical(const unsigned char *e) { return profdb__be64(e + HR_IDT_LOGICAL); }
-static inline uint64_t hr_sval_value(const unsigned char *v) { return profdb__be64(v + HR_SVAL_VALUE); }
-static inline uint16_t hr_sval_metric(const unsigned char *v) { return profdb__be16(v + HR_SVAL_METRIC); }
-static inline uint32_t hr_sidx_cct(const unsigned char *e) { return profdb__be32(e + HR_SIDX_CCT); }
-static inline uint64_t hr_sidx_start(const unsigned char *e) { return profdb__be64(e + HR_SIDX_START); }
+static inline uint16_t hr_idt_kind(const unsigned char *e)
+{
+	return profdb__be16(e + HR_IDT_KIND);
+}
+static inline uint64_t hr_idt_physical(const unsigned char *e)
+{
+	return profdb__be64(e + HR_IDT_PHYSICAL);
+}
+static inline uint64_t hr_idt_logical(const unsigned char *e)
+{
+	return profdb__be64(e + HR_IDT_LOGICAL);
+}
+static inline uint64_t hr_sval_value(const unsigned char *v)
+{
+	return profdb__be64(v + HR_SVAL_VALUE);
+}
+static inline uint16_t hr_sval_metric(const unsigned char *v)
+{
+	return profdb__be16(v + HR_SVAL_METRIC);
+}
+static inline uint32_t hr_sidx_cct(const unsigned char *e)
+{
+	return profdb__be32(e + HR_SIDX_CCT);
+}
+static inline uint64_t hr_sidx_start(const unsigned char *e)
+{
+	return profdb__be64(e + HR_SIDX_START);
+}
 
 /* ---- 04.00 footer: 14 x u64 ---------------------------------------------- */
 enum {

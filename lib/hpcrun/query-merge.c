@@ -317,7 +317,8 @@ static int visit(merge *m, uint32_t p, const profdb_hpcrun_node *nd)
 	k.offset = nd->offset;
 	if (nd->module != NONE && nd->lm_id != 0)
 		k.module = m->modmap[nd->module];
-	else if ((r = intern_module(m, (hq_module){profdb__hq_str(NULL, 0), 1u + nd->lm_id}, &k.module)) < 0)
+	else if ((r = intern_module(m, (hq_module){profdb__hq_str(NULL, 0), 1u + nd->lm_id},
+	                            &k.module)) < 0)
 		return r;
 	uint32_t *slot = profdb__hindex_slot(&m->nodes, node_hash(&k), node_eq, q, &k);
 	int fresh = !*slot;

@@ -42,7 +42,8 @@ static int sparse(hr_cur *c, hr_profile *p)
 	    (r = profdb__hpcrun_take(c, bytes, "sparse values", &e)) < 0)
 		return r;
 	p->sidx_off = c->off;
-	if ((r = profdb__hpcrun_take(c, ((uint64_t)p->n_nz + 1) * HR_SIDX_SIZE, "sparse node index", &e)) < 0)
+	if ((r = profdb__hpcrun_take(c, ((uint64_t)p->n_nz + 1) * HR_SIDX_SIZE, "sparse node index",
+	                             &e)) < 0)
 		return r;
 	/* The last index entry is the end marker {"end!", num_vals}. */
 	e += (uint64_t)p->n_nz * HR_SIDX_SIZE;

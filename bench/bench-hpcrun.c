@@ -155,15 +155,11 @@ static uint64_t scan(const profdb_hpcrun *h)
 		if (nn < 0)
 			exit(1);
 		for (uint32_t i = 0; i < nn; i++) {
-			profdb_hpcrun_run run;
+			profdb_view run;
 			if (profdb_hpcrun_values(h, p, i, &run) < 0)
 				exit(1);
-			for (uint64_t k = 0; k < run.count; k++) {
-				uint64_t bits;
-				uint32_t m;
-				profdb_hpcrun_run_at(&run, k, &m, &bits);
-				sum += bits ^ m;
-			}
+			PROFDB_VIEW_FOREACH(&run, k)
+				sum += profdb_view_value(&run, k).as.u64 ^ profdb_view_key(&run, k);
 			values += run.count;
 		}
 	}

@@ -1,5 +1,5 @@
 /* Fuzz target: one .hpcrun profile (any version), opened with
- * profdb_hpcrun_open_mem() and driven through every public hpcrun function
+ * profdb_hpcrun_open_inputs() and driven through every public hpcrun function
  * (drive-hpcrun.c lists the invariants). When it opens alone it is opened a
  * second time together with the test writer's sample .hpctrace under the
  * matching name, so trace joining and cct id lookups are reached too.
@@ -20,12 +20,12 @@
 
 #define NAME "fuzz-000000-000-7f000101-1-0"
 
-static int run(const profdb_blob *in, const char *const *names, size_t n, int strict)
+static int run(const profdb_input *in, size_t n, int strict)
 {
 	profdb_hpcrun *h = NULL;
 	fuzz_hpcrun_stats st;
 	memset(&st, 0, sizeof st);
-	int r = profdb_hpcrun_open_mem(&h, in, names, n, NULL);
+	int r = profdb_hpcrun_open_inputs(&h, in, n, NULL);
 	if (r < 0) {
 		if (!fuzz_hpcrun_documented(r) || h) {
 			fprintf(stderr, "fuzz-hpcrun: bad failure %d\n", r);
@@ -51,10 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (size)
 		memcpy(copy, data, size);
-	profdb_blob in[2] = {{copy, size}, {NULL, 0}};
-	const char *names[2] = {NAME ".hpcrun", NAME ".hpctrace"};
-	int r = run(in, names, 1, fuzz_hpctk_strict);
-	profdb_input q[2] = {{names[0], copy, size}, {names[1], NULL, 0}};
+	profdb_input q[2] = {{NAME ".hpcrun", copy, size}, {NAME ".hpctrace", NULL, 0}};
+	int r = run(q, 1, fuzz_hpctk_strict);
 	fuzz_query_run(q, 1, fuzz_hpctk_strict);
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 	if (r == 0) {
@@ -63,11 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tw_blob t;
 		tw_hpctrace_sample(&recs, &nr);
 		if (tw_hpctrace_write(0, recs, nr, &t) == 0) {
-			in[1].data = t.data;
-			in[1].size = t.size;
-			run(in, names, 2, 0); /* the sample's ids need not exist here */
-			q[1].data = in[1].data;
-			q[1].size = in[1].size;
+			q[1].data = t.data;
+			q[1].size = t.size;
+			run(q, 2, 0); /* the sample's ids need not exist here */
 			fuzz_query_run(q, 2, 0);
 			tw_blob_free(&t);
 		}

@@ -1,4 +1,4 @@
-/* Fuzz target: one .hpctrace trace, opened with profdb_hpcrun_open_mem()
+/* Fuzz target: one .hpctrace trace, opened with profdb_hpcrun_open_inputs()
  * alone (a trace-only profile) and, when that works, next to the test
  * writer's 04.00 sample .hpcrun under the matching name; both driven
  * through every public hpcrun function (drive-hpcrun.c). --strict (the
@@ -19,12 +19,12 @@
 
 #define NAME "fuzz-000000-000-7f000101-1-0"
 
-static int run(const profdb_blob *in, const char *const *names, size_t n, int strict)
+static int run(const profdb_input *in, size_t n, int strict)
 {
 	profdb_hpcrun *h = NULL;
 	fuzz_hpcrun_stats st;
 	memset(&st, 0, sizeof st);
-	int r = profdb_hpcrun_open_mem(&h, in, names, n, NULL);
+	int r = profdb_hpcrun_open_inputs(&h, in, n, NULL);
 	if (r < 0) {
 		if (!fuzz_hpcrun_documented(r) || h) {
 			fprintf(stderr, "fuzz-hpctrace: bad failure %d\n", r);
@@ -50,10 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (size)
 		memcpy(copy, data, size);
-	profdb_blob in[2] = {{copy, size}, {NULL, 0}};
-	const char *names[2] = {NAME ".hpctrace", NAME ".hpcrun"};
-	int r = run(in, names, 1, fuzz_hpctk_strict);
-	profdb_input q[2] = {{names[0], copy, size}, {names[1], NULL, 0}};
+	profdb_input q[2] = {{NAME ".hpctrace", copy, size}, {NAME ".hpcrun", NULL, 0}};
+	int r = run(q, 1, fuzz_hpctk_strict);
 	fuzz_query_run(q, 1, fuzz_hpctk_strict);
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 	if (r == 0) {
@@ -61,11 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tw_blob b;
 		tw_hpcrun_sample(&d, 4, 1);
 		if (tw_hpcrun_write(&d, &b) == 0) {
-			in[1].data = b.data;
-			in[1].size = b.size;
-			run(in, names, 2, fuzz_hpctk_strict);
-			q[1].data = in[1].data;
-			q[1].size = in[1].size;
+			q[1].data = b.data;
+			q[1].size = b.size;
+			run(q, 2, fuzz_hpctk_strict);
 			fuzz_query_run(q, 2, 0);
 			tw_blob_free(&b);
 		}

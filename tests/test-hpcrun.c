@@ -63,10 +63,9 @@ static tw_blob sample_trace(uint64_t flags)
 
 static int open1(profdb_hpcrun **h, const tw_blob *b, const char *name, uint32_t flags)
 {
-	profdb_blob in = {b->data, b->size};
-	const char *names[] = {name};
+	profdb_input in = {name, b->data, b->size};
 	profdb_options o = opts_with(flags);
-	return profdb_hpcrun_open_mem(h, &in, names, 1, &o);
+	return profdb_hpcrun_open_inputs(h, &in, 1, &o);
 }
 
 static double f64(uint64_t b)
@@ -89,12 +88,11 @@ static void drive_strict(const profdb_hpcrun *h)
 static void check_sample(unsigned version, int trailer)
 {
 	tw_blob b = sample(version, trailer), tb = sample_trace(1);
-	profdb_blob in[2] = {{b.data, b.size}, {tb.data, tb.size}};
-	const char *names[2] = {NAME ".hpcrun", NAME ".hpctrace"};
+	profdb_input in[2] = {{NAME ".hpcrun", b.data, b.size}, {NAME ".hpctrace", tb.data, tb.size}};
 	profdb_options o = opts_with(0);
 	profdb_hpcrun *h;
 	n_warn = 0;
-	cr_assert_eq(profdb_hpcrun_open_mem(&h, in, names, 2, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, &o), 0, "%s", profdb_error_message());
 	cr_assert_eq(n_warn, 0, "%s", last_warn);
 	uint8_t ma, mi;
 	cr_assert_eq(profdb_hpcrun_version(h, &ma, &mi), 1);
@@ -103,7 +101,8 @@ static void check_sample(unsigned version, int trailer)
 	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
 	profdb_hpcrun_profile p;
 	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
-	cr_assert_str_eq(p.name, NAME);
+	cr_assert_str_eq(p.name.ptr, NAME);
+	cr_assert_eq(p.name.len, strlen(NAME));
 	cr_assert(p.has_profile && p.has_trace);
 	cr_assert_eq(p.rank, 0);
 	cr_assert_eq(p.thread, 0);
@@ -119,14 +118,14 @@ static void check_sample(unsigned version, int trailer)
 	cr_assert_eq(p.n_ids, version == 4 ? 2 : 0);
 
 	profdb_hpcrun_attr a;
-	cr_assert_eq(profdb_hpcrun_attr_get(h, 0, 4, &a), 0);
-	cr_assert(a.name_len == 10 && memcmp(a.name, "process-id", 10) == 0);
-	cr_assert(a.value_len == 4 && memcmp(a.value, "4242", 4) == 0);
-	cr_assert_eq(profdb_hpcrun_attr_get(h, 0, 5, &a), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_attr_at(h, 0, 4, &a), 0);
+	cr_assert(a.name.len == 10 && memcmp(a.name.ptr, "process-id", 10) == 0);
+	cr_assert(a.value.len == 4 && memcmp(a.value.ptr, "4242", 4) == 0);
+	cr_assert_eq(profdb_hpcrun_attr_at(h, 0, 5, &a), -ENOENT);
 
 	profdb_hpcrun_metric m;
-	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 1, &m), 0);
-	cr_assert(m.name_len == 6 && memcmp(m.name, "cycles", 6) == 0);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 1, &m), 0);
+	cr_assert(m.name.len == 6 && memcmp(m.name.ptr, "cycles", 6) == 0);
 	cr_assert(!m.is_real && m.value_format == 1 && m.type == 1 && m.period == 1000);
 	cr_assert_eq(m.show, 1);
 	cr_assert_eq(m.packed_flags, 0);
@@ -134,20 +133,20 @@ static void check_sample(unsigned version, int trailer)
 		cr_assert_eq(m.num_samples, 12);
 		cr_assert_eq(m.is_frequency, 1);
 	}
-	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 2, &m), 0);
-	cr_assert(m.is_real && m.formula_len == 4 && memcmp(m.formula, "#0/2", 4) == 0);
-	cr_assert(m.format_len == 5 && memcmp(m.format, "%6.2f", 5) == 0);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 2, &m), 0);
+	cr_assert(m.is_real && m.formula.len == 4 && memcmp(m.formula.ptr, "#0/2", 4) == 0);
+	cr_assert(m.format.len == 5 && memcmp(m.format.ptr, "%6.2f", 5) == 0);
 
 	profdb_hpcrun_module mod;
-	cr_assert_eq(profdb_hpcrun_module_get(h, 0, 2, &mod), 0);
-	cr_assert(mod.id == 3 && mod.name_len == 6 && memcmp(mod.name, "[vdso]", 6) == 0);
+	cr_assert_eq(profdb_hpcrun_module_at(h, 0, 2, &mod), 0);
+	cr_assert(mod.id == 3 && mod.name.len == 6 && memcmp(mod.name.ptr, "[vdso]", 6) == 0);
 
 	cr_assert_eq(profdb_hpcrun_node_count(h, 0), 7);
 	static const uint32_t ids[7] = {1, 3, 5, 7, 9, 11, 13}, par[7] = {
 		PROFDB_NONE, 0, 1, 2, 1, 4, 0};
 	for (uint32_t i = 0; i < 7; i++) {
 		profdb_hpcrun_node n;
-		cr_assert_eq(profdb_hpcrun_node_get(h, 0, i, &n), 0);
+		cr_assert_eq(profdb_hpcrun_node_at(h, 0, i, &n), 0);
 		cr_assert_eq(n.id, ids[i]);
 		cr_assert_eq(n.parent, par[i]);
 		uint32_t idx;
@@ -157,16 +156,20 @@ static void check_sample(unsigned version, int trailer)
 			cr_assert_eq(n.stored_id, -(int32_t)ids[i]);
 	}
 	profdb_hpcrun_node n;
-	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 0, &n), 0);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 0, &n), 0);
 	cr_assert(n.lm_id == 0 && n.module == PROFDB_NONE && n.offset == 0x5e5072696d617279u);
 	cr_assert_eq(n.first_child, 1);
-	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 1, &n), 0);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 1, &n), 0);
 	cr_assert(n.lm_id == 1 && n.module == 0 && n.offset == 0x1000 && n.next_sibling == 6);
-	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 5, &n), 0);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 5, &n), 0);
 	cr_assert_eq(n.module, 2);
 	cr_assert_eq(n.flags, 0);
-	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 7, &n), -ENOENT);
-	cr_assert_eq(profdb_hpcrun_node_find(h, 0, 2, NULL), 0);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 7, &n), -ENOENT);
+	/* a NULL output is refused (it used to be accepted) */
+	cr_assert_eq(profdb_hpcrun_node_find(h, 0, 2, NULL), -EINVAL);
+	uint32_t miss = 0;
+	cr_assert_eq(profdb_hpcrun_node_find(h, 0, 999, &miss), 0);
+	cr_assert_eq(miss, PROFDB_NONE, "a lookup that misses clears its output");
 
 	uint64_t bits;
 	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 1, &bits), 1);
@@ -189,26 +192,32 @@ static void check_sample(unsigned version, int trailer)
 
 	if (version == 4) {
 		profdb_hpcrun_id id;
-		cr_assert_eq(profdb_hpcrun_id_get(h, 0, 0, &id), 0);
+		cr_assert_eq(profdb_hpcrun_id_at(h, 0, 0, &id), 0);
 		cr_assert(id.kind == 1 && id.interpretation == 1 && id.physical == 0x7f000101);
-		cr_assert(id.kind_name_len == 4 && memcmp(id.kind_name, "NODE", 4) == 0);
-		cr_assert_eq(profdb_hpcrun_id_get(h, 0, 1, &id), 0);
+		cr_assert(id.kind_name.len == 4 && memcmp(id.kind_name.ptr, "NODE", 4) == 0);
+		cr_assert_eq(profdb_hpcrun_id_at(h, 0, 1, &id), 0);
 		cr_assert(id.kind == 3 && id.interpretation == 3);
 	}
 
-	profdb_hpcrun_trace t;
+	profdb_view t;
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 1);
 	cr_assert_eq(t.count, 5);
-	cr_assert_eq(t.record_size, 16);
+	cr_assert(t.stride == 16 && t.big_endian && t.key_type == PROFDB_FIELD_U64 &&
+	          t.value_type == PROFDB_FIELD_U32);
+	cr_assert_eq(p.trace_flags & 1, 1);
 	uint64_t time, idx, first, last;
 	uint32_t cid, mid;
-	cr_assert_eq(profdb_hpcrun_trace_at(&t, 2, &time, &cid, &mid), 0);
+	time = profdb_view_key(&t, 2);
+	cid = (uint32_t)profdb_view_value(&t, 2).as.u64;
+	mid = (uint32_t)profdb_load_uint(t.base + 2 * t.stride + 12, 4, 1);
 	cr_assert(time == TW_HPCRUN_T0 + 2000 && cid == 13 && mid == 1);
-	cr_assert_eq(profdb_hpcrun_trace_seek(&t, TW_HPCRUN_T0 + 2500, &idx), 1);
+	cr_assert_eq(profdb_view_in_effect(&t, TW_HPCRUN_T0 + 2500, &idx), 1);
 	cr_assert_eq(idx, 2);
-	cr_assert_eq(profdb_hpcrun_trace_seek(&t, TW_HPCRUN_T0, &idx), 0);
-	cr_assert_eq(profdb_hpcrun_trace_window(&t, TW_HPCRUN_T0 + 2000, TW_HPCRUN_T0 + 9000,
-	                                        &first, &last), 0);
+	cr_assert_eq(profdb_view_in_effect(&t, TW_HPCRUN_T0, &idx), 0);
+	cr_assert_eq(profdb_view_seek(&t, TW_HPCRUN_T0 + 2500, &idx), 0);
+	cr_assert_eq(idx, 3, "seek is the lower bound");
+	cr_assert_eq(profdb_view_window(&t, TW_HPCRUN_T0 + 2000, TW_HPCRUN_T0 + 9000,
+	                                &first, &last), 0);
 	cr_assert(first == 1 && last == 4);
 	drive_strict(h);
 	profdb_hpcrun_close(h);
@@ -230,10 +239,9 @@ Test(hpcrun, epochs_and_lush)
 	d.lush = 1;
 	cr_assert_eq(tw_hpcrun_write(&d, &b), 0);
 	tw_blob t = sample_trace(0);
-	profdb_blob in[2] = {{b.data, b.size}, {t.data, t.size}};
-	const char *names[2] = {NAME ".hpcrun", NAME ".hpctrace"};
+	profdb_input in[2] = {{NAME ".hpcrun", b.data, b.size}, {NAME ".hpctrace", t.data, t.size}};
 	profdb_hpcrun *h;
-	cr_assert_eq(profdb_hpcrun_open_mem(&h, in, names, 2, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, NULL), 0, "%s", profdb_error_message());
 	cr_assert_eq(profdb_hpcrun_profile_count(h), 3);
 	for (uint32_t e = 0; e < 3; e++) {
 		profdb_hpcrun_profile p;
@@ -241,18 +249,15 @@ Test(hpcrun, epochs_and_lush)
 		cr_assert(p.epoch == e && p.n_epochs == 3 && p.logical_unwind);
 		cr_assert_eq(p.has_trace, e == 0, "the trace joins the first epoch");
 		profdb_hpcrun_node n;
-		cr_assert_eq(profdb_hpcrun_node_get(h, e, 3, &n), 0);
+		cr_assert_eq(profdb_hpcrun_node_at(h, e, 3, &n), 0);
 		cr_assert(n.lip != NULL && n.offset == 0x2000 && n.lm_id == 2);
 		uint64_t bits;
 		cr_assert_eq(profdb_hpcrun_inclusive(h, e, 0, 1, &bits), 1);
 		cr_assert_eq(bits, 112);
 	}
-	profdb_hpcrun_trace tr;
+	profdb_view tr;
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
-	cr_assert_eq(tr.record_size, 12);
-	uint32_t mid;
-	cr_assert_eq(profdb_hpcrun_trace_at(&tr, 0, NULL, NULL, &mid), 0);
-	cr_assert_eq(mid, PROFDB_NONE);
+	cr_assert_eq(tr.stride, 12, "no metric id without DATA_CENTRIC");
 	drive_strict(h);
 	profdb_hpcrun_close(h);
 	tw_blob_free(&b);
@@ -279,7 +284,7 @@ Test(hpcrun, packed_flags)
 	profdb_hpcrun *h;
 	cr_assert_eq(open1(&h, &b, "x.hpcrun", 0), 0, "%s", profdb_error_message());
 	profdb_hpcrun_metric mm;
-	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 0, &mm), 0);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, &mm), 0);
 	cr_assert(mm.packed_flags && mm.type == 1 && mm.value_type == 2 && mm.value_format == 2);
 	cr_assert(mm.partner == 5 && mm.show == 1 && mm.show_percent == 1 && mm.is_real);
 	profdb_hpcrun_profile p;
@@ -349,7 +354,7 @@ Test(hpcrun, directory)
 	cr_assert_eq(profdb_hpcrun_profile_get(h, 2, &p), 0);
 	cr_assert(p.rank == 1 && p.pid == 4243 && !p.has_profile && p.has_trace);
 	cr_assert_eq(profdb_hpcrun_node_count(h, 2), 0);
-	profdb_hpcrun_trace tr;
+	profdb_view tr;
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 2, &tr), 1);
 	cr_assert_eq(tr.count, 5);
 	drive_strict(h);
@@ -446,7 +451,7 @@ static void expect_tree(const tw_blob *b, int code, const char *what)
 	/* the failure is remembered */
 	cr_assert_eq(profdb_hpcrun_node_count(h, 0), code);
 	profdb_hpcrun_node n;
-	cr_assert_eq(profdb_hpcrun_node_get(h, 0, 0, &n), code);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 0, &n), code);
 	profdb_hpcrun_close(h);
 }
 
@@ -623,7 +628,7 @@ Test(hpcrun, bad_traces)
 	n_warn = 0;
 	cr_assert_eq(open1(&h, &t, "x.hpctrace", PROFDB_OPEN_TOLERANT), 0);
 	cr_assert_eq(n_warn, 2); /* cut record, trace-only profile */
-	profdb_hpcrun_trace tr;
+	profdb_view tr;
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
 	cr_assert_eq(tr.count, 4);
 	profdb_hpcrun_close(h);
@@ -651,9 +656,12 @@ Test(hpcrun, bad_traces)
 	t.size = 32;
 	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), 0);
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
-	cr_assert(tr.count == 0 && tr.records == NULL && tr.flags == 4);
+	cr_assert(tr.count == 0 && tr.base == NULL && tr.stride == 12);
+	profdb_hpcrun_profile pr;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &pr), 0);
+	cr_assert_eq(pr.trace_flags, 4);
 	uint64_t i;
-	cr_assert_eq(profdb_hpcrun_trace_seek(&tr, UINT64_MAX, &i), 0);
+	cr_assert_eq(profdb_view_in_effect(&tr, UINT64_MAX, &i), 0);
 	profdb_hpcrun_close(h);
 	tw_blob_free(&t);
 }
@@ -662,28 +670,184 @@ Test(hpcrun, bad_arguments)
 {
 	profdb_hpcrun *h;
 	cr_assert_eq(profdb_hpcrun_open(NULL, "x", NULL), -EINVAL);
-	cr_assert_eq(profdb_hpcrun_open_mem(&h, NULL, NULL, 1, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpcrun_open_mem(&h, NULL, NULL, 0, NULL), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, NULL, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, NULL, 0, NULL), -ENOENT);
 	cr_assert_eq(profdb_hpcrun_profile_count(NULL), -EINVAL);
 	tw_blob b = sample(4, 1);
-	profdb_blob in[2] = {{b.data, b.size}, {b.data, b.size}};
-	const char *names[2] = {"same.hpcrun", "same.hpcrun"};
-	cr_assert_eq(profdb_hpcrun_open_mem(&h, in, names, 2, NULL), -EINVAL);
+	profdb_input in[2] = {{"same.hpcrun", b.data, b.size}, {"same.hpcrun", b.data, b.size}};
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, NULL), -EINVAL);
 	cr_assert_eq(open1(&h, &b, "x.hpcrun", 0), 0);
 	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpcrun_metric_get(h, 1, 0, NULL), -ENOENT);
-	cr_assert_eq(profdb_hpcrun_trace_seek(NULL, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 1, 0, NULL), -ENOENT);
 	profdb_options o = opts_with(0);
 	o.max_memory = 16; /* the 7 x 3 inclusive table needs 168 bytes */
 	profdb_hpcrun_close(h);
-	profdb_blob one = {b.data, b.size};
-	cr_assert_eq(profdb_hpcrun_open_mem(&h, &one, NULL, 1, &o), 0);
+	profdb_input one = {NULL, b.data, b.size};
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, &one, 1, &o), 0);
 	uint64_t bits;
 	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 0, 0, &bits), -EFBIG);
 	profdb_hpcrun_close(h);
 	profdb_hpcrun_close(NULL);
 	tw_blob_free(&b);
+}
+
+/* ---- views, lookups and the conventions of 0.9 ---------------------------- */
+
+static void check_views(unsigned version)
+{
+	tw_blob b = sample(version, 1), tb = sample_trace(1);
+	profdb_input in[2] = {{NAME ".hpcrun", b.data, b.size}, {NAME ".hpctrace", tb.data, tb.size}};
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, NULL), 0, "%s", profdb_error_message());
+	profdb_hpcrun_profile pr;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &pr), 0);
+
+	/* node 3's values: metric 0 = 2.0, metric 1 = 100 */
+	profdb_view v;
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 3, &v), 1);
+	cr_assert(v.big_endian && v.value_type == PROFDB_FIELD_U64 && v.value_offset == 0);
+	const unsigned char *lo = b.data, *hi = lo + b.size;
+	if (version == 4) {
+		cr_assert(v.stride == 10 && v.key_type == PROFDB_FIELD_U16 && v.key_offset == 8);
+		cr_assert(v.base >= lo && v.base + v.count * v.stride <= hi, "zero-copy into the input");
+	} else {
+		cr_assert(v.stride == 12 && v.key_type == PROFDB_FIELD_U32 && v.key_offset == 8);
+		cr_assert(v.base < lo || v.base >= hi, "dense values are copied");
+		cr_assert_eq(v.count, pr.n_metrics, "dense: every metric, zeros included");
+	}
+	PROFDB_VIEW_FOREACH(&v, k)
+		if (k)
+			cr_assert(profdb_view_key(&v, k) > profdb_view_key(&v, k - 1));
+	uint64_t k;
+	cr_assert_eq(profdb_view_find(&v, 1, &k), 1);
+	cr_assert_eq(profdb_view_value(&v, k).as.u64, 100);
+	cr_assert_eq(profdb_view_find(&v, 0, &k), 1);
+	cr_assert_eq(f64(profdb_view_value(&v, k).as.u64), 2.0);
+	/* out of range and NULL outputs */
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 7, &v), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 3, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_values(NULL, 0, 3, &v), -EINVAL);
+	/* a node without values (04.00 root): 0 and an empty view */
+	if (version == 4) {
+		memset(&v, 0xff, sizeof v);
+		cr_assert_eq(profdb_hpcrun_values(h, 0, 0, &v), 0);
+		cr_assert(v.count == 0 && v.base == NULL && v.stride == 0);
+	}
+	uint64_t bits = 7;
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_inclusive(h, 0, 3, 1, NULL), -EINVAL);
+	if (version == 4) {
+		cr_assert_eq(profdb_hpcrun_value(h, 0, 0, 0, &bits), 0);
+		cr_assert_eq(bits, 0, "a missed lookup clears its output");
+	}
+	bits = 7;
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 99, &bits), -ENOENT);
+	uint8_t ma, mi;
+	cr_assert_eq(profdb_hpcrun_version(h, NULL, &mi), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_version(h, &ma, NULL), -EINVAL);
+	profdb_hpcrun_attr a;
+	profdb_hpcrun_id id;
+	profdb_hpcrun_module mod;
+	profdb_hpcrun_metric met;
+	profdb_hpcrun_node nd;
+	cr_assert_eq(profdb_hpcrun_attr_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_attr_at(h, 0, pr.n_attrs, &a), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_id_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_id_at(h, 0, pr.n_ids, &id), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_module_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_module_at(h, 0, pr.n_modules, &mod), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_node_at(h, 1, 0, &nd), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, &met), 0);
+	cr_assert(met.name.ptr && met.description.ptr && met.formula.ptr && met.format.ptr,
+	          "absent strings are {\"\", 0}, never NULL");
+	if (version == 4) {
+		cr_assert_eq(profdb_hpcrun_id_at(h, 0, 1, &id), 0);
+		cr_assert(id.kind_name.ptr != NULL);
+	}
+
+	/* the trace: zero-copy, seek = lower bound, in_effect = last <= t */
+	profdb_view t;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 1);
+	cr_assert_eq(t.base, (const unsigned char *)tb.data + 32, "zero-copy into the input");
+	cr_assert_eq(t.stride, 16);
+	uint64_t i;
+	cr_assert_eq(profdb_view_seek(&t, TW_HPCRUN_T0 + 2000, &i), 0);
+	cr_assert_eq(i, 1);
+	cr_assert_eq(profdb_view_seek(&t, UINT64_MAX, &i), 0);
+	cr_assert_eq(i, t.count, "past the end: the length");
+	cr_assert_eq(profdb_view_in_effect(&t, TW_HPCRUN_T0 + 2000, &i), 1);
+	cr_assert_eq(i, 2, "ties: the last record at that time");
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 1, &t), -ENOENT);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&b);
+	tw_blob_free(&tb);
+}
+
+Test(hpcrun, views_v4) { check_views(4); }
+Test(hpcrun, views_v2) { check_views(2); }
+
+Test(hpcrun, dense_views_bounded)
+{
+	tw_blob b = sample(3, 1);
+	profdb_input in = {"x.hpcrun", b.data, b.size};
+	profdb_options o = opts_with(0);
+	o.max_memory = 64; /* 7 nodes x 3 metrics x 12 bytes = 252 */
+	profdb_hpcrun *h;
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, &in, 1, &o), 0);
+	profdb_view v;
+	cr_assert_eq(profdb_hpcrun_values(h, 0, 3, &v), -EFBIG);
+	uint64_t bits;
+	cr_assert_eq(profdb_hpcrun_value(h, 0, 3, 1, &bits), -EFBIG);
+	profdb_hpcrun_close(h);
+	tw_blob_free(&b);
+}
+
+/* PROFDB_OPEN_TOLERANT: a damaged file of a set warns and is left out; an
+ * unsorted trace warns and reads as absent. Strict mode fails. */
+Test(hpcrun, tolerant_set)
+{
+	tw_blob good = sample(4, 1), bad = sample(4, 1), badv2 = sample(2, 1);
+	tw_blob tr = sample_trace(0), badtr = sample_trace(0);
+	bad.size -= 40;                          /* footer cut: -ENODATA */
+	memcpy(badv2.data + 24, "XXXX", 4);      /* header pairs count: nonsense */
+	be_put(badtr.data + 32 + 12 * 3, TW_HPCRUN_T0, 8);   /* goes back in time */
+	profdb_input in[5] = {
+		{"a-000000-000-7f000101-1-0.hpcrun", good.data, good.size},
+		{"a-000000-000-7f000101-1-0.hpctrace", badtr.data, badtr.size},
+		{"a-000001-000-7f000101-2-0.hpcrun", bad.data, bad.size},
+		{"a-000002-000-7f000101-3-0.hpcrun", badv2.data, badv2.size},
+		{"a-000003-000-7f000101-4-0.hpctrace", tr.data, 20},   /* header cut */
+	};
+	profdb_options o = opts_with(0);
+	profdb_hpcrun *h;
+	cr_assert_lt(profdb_hpcrun_open_inputs(&h, in, 5, &o), 0);
+	o = opts_with(PROFDB_OPEN_TOLERANT);
+	n_warn = 0;
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 5, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(n_warn, 3, "one warning per damaged file: %s", last_warn);
+	cr_assert(strstr(last_warn, "left out"), "%s", last_warn);
+	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
+	profdb_hpcrun_profile p;
+	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert(p.has_profile && p.has_trace && p.rank == 0);
+	profdb_view t;
+	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 0, "unsorted trace reads as absent");
+	cr_assert_eq(n_warn, 4);
+	cr_assert(t.count == 0 && t.base == NULL);
+	cr_assert_eq(profdb_hpcrun_node_count(h, 0), 7);
+	fuzz_hpcrun_stats st = {0};
+	fuzz_hpcrun_drive(h, 0, &st);
+	profdb_hpcrun_close(h);
+	/* every file damaged: nothing left, -ENOENT */
+	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in + 2, 2, &o), -ENOENT);
+	tw_blob_free(&good);
+	tw_blob_free(&bad);
+	tw_blob_free(&badv2);
+	tw_blob_free(&tr);
+	tw_blob_free(&badtr);
 }
 
 /* ---- every byte flip and truncation --------------------------------------- */
@@ -749,12 +913,12 @@ static void check_sums(const profdb_hpcrun *h, uint32_t p, const profdb_hpcrun_p
 {
 	for (uint32_t m = 0; m < pr->n_metrics; m++) {
 		profdb_hpcrun_metric md;
-		cr_assert_eq(profdb_hpcrun_metric_get(h, p, m, &md), 0);
+		cr_assert_eq(profdb_hpcrun_metric_at(h, p, m, &md), 0);
 		double raw = 0, incl = 0;
 		uint64_t rawi = 0, incli = 0, bits;
 		for (uint32_t n = 0; n < pr->n_nodes; n++) {
 			profdb_hpcrun_node nd;
-			cr_assert_eq(profdb_hpcrun_node_get(h, p, n, &nd), 0);
+			cr_assert_eq(profdb_hpcrun_node_at(h, p, n, &nd), 0);
 			if (profdb_hpcrun_value(h, p, n, m, &bits) == 1) {
 				raw += f64(bits);
 				rawi += bits;
@@ -807,7 +971,7 @@ Test(hpcrun, real_files)
 			if (pr.major == 4) {
 				/* the id tuple agrees with the file name */
 				profdb_hpcrun_id id;
-				cr_assert_eq(profdb_hpcrun_id_get(h, p, 0, &id), 0);
+				cr_assert_eq(profdb_hpcrun_id_at(h, p, 0, &id), 0);
 				cr_assert(id.kind == 1 && (int64_t)id.physical == pr.host_id, "%s", pr.name);
 				cr_assert_eq(pr.n_epochs, 1);
 			}
@@ -832,12 +996,12 @@ Test(hpcrun, real_v2_details)
 	cr_assert(p.major == 2 && !p.has_metric_trailer && p.n_metrics == 1 && p.n_nodes == 42);
 	cr_assert(p.n_modules == 11 && p.pid == 19750 && p.host_id == 0x7f0101);
 	profdb_hpcrun_metric m;
-	cr_assert_eq(profdb_hpcrun_metric_get(h, 0, 0, &m), 0);
-	cr_assert(!m.is_real && m.name_len == 14 && memcmp(m.name, "CPUTIME (usec)", 14) == 0);
+	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, &m), 0);
+	cr_assert(!m.is_real && m.name.len == 14 && memcmp(m.name.ptr, "CPUTIME (usec)", 14) == 0);
 	int neg = 0;
 	for (uint32_t i = 0; i < p.n_nodes; i++) {
 		profdb_hpcrun_node n;
-		cr_assert_eq(profdb_hpcrun_node_get(h, 0, i, &n), 0);
+		cr_assert_eq(profdb_hpcrun_node_at(h, 0, i, &n), 0);
 		neg += n.stored_id < 0;
 		cr_assert_eq(n.stored_id < 0, n.first_child == PROFDB_NONE, "negative ids are leaves");
 	}

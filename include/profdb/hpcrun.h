@@ -43,9 +43,10 @@ extern "C" {
  * (parents, duplicate ids, cycles, sparse value index) is built and checked
  * on first use; a trace is checked for sorted times on first use.
  *
- * Threads, errors and lifetimes follow the rules at the top of this header.
- * Strings are (pointer, length) views into the mapping and are NOT
- * NUL-terminated, except profile names, which the handle owns.
+ * Threads, errors and lifetimes follow the rules at the top of
+ * profdb/common.h. Every string is a profdb_str: a view into the mapping,
+ * NOT NUL-terminated, except profile names, which the handle owns. Arrays
+ * of records (a node's values, a trace) are profdb_view.
  */
 
 /** An open set of hpcrun files (opaque). @since 0.9 */
@@ -53,27 +54,39 @@ typedef struct profdb_hpcrun profdb_hpcrun;
 
 /** Open a .hpcrun file, a .hpctrace file or a measurements directory. A
  *  single file is opened with its partner when that exists (X.hpctrace
- *  next to X.hpcrun, or the reverse).
- *  @return 0, -ENOENT (nothing there / no hpcrun file in the directory),
- *  -EPROTONOSUPPORT (not hpcrun, unsupported version), -EBADMSG, -ENODATA,
- *  -ENOMEM, -errno of I/O. @since 0.9 */
+ *  next to X.hpcrun, or the reverse). With PROFDB_OPEN_TOLERANT, a file
+ *  of a directory that fails to parse (a damaged .hpcrun or .hpctrace) is
+ *  reported through the warn callback and left out of the set.
+ *  @param ret receives the handle (NULL on failure)
+ *  @param path file or directory
+ *  @param opts NULL for the defaults
+ *  @return 0, -EINVAL (NULL ret or path, bad options), -ENOENT (nothing
+ *  there / no hpcrun file in the directory), -EPROTONOSUPPORT (not hpcrun,
+ *  unsupported version), -EBADMSG, -ENODATA, -ECANCELED, -ENOMEM, -errno
+ *  of I/O. Thread-safe (one handle per call). @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_open(profdb_hpcrun **ret, const char *path,
                                      const profdb_options *opts);
 
-/** Open caller buffers as one set. @p names (may be NULL, or hold NULLs)
- *  are the file names the buffers would have: they join X.hpctrace to
- *  X.hpcrun and give the profile names; the kind of each buffer is decided
- *  by its magic. Nothing is copied. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_open_mem(profdb_hpcrun **ret, const profdb_blob *inputs,
-                                         const char *const *names, size_t n,
-                                         const profdb_options *opts);
+/** Open caller buffers as one set. Each input's @c name (may be NULL:
+ *  "input-<i>") is the file name the buffer would have: it joins
+ *  X.hpctrace to X.hpcrun and gives the profile name; the kind of each
+ *  buffer is decided by its magic. An input whose @c data is NULL is
+ *  skipped. Nothing is copied: the buffers must outlive the handle.
+ *  PROFDB_OPEN_TOLERANT as in profdb_hpcrun_open().
+ *  @return 0, -EINVAL (NULL ret, NULL inputs with n > 0, two inputs with
+ *  one name), -ENOENT (no input), and the codes of profdb_hpcrun_open().
+ *  Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpcrun_open_inputs(profdb_hpcrun **ret, const profdb_input *inputs,
+                                            size_t n, const profdb_options *opts);
 
-/** Close; NULL is a no-op. Every view dies here. @since 0.9 */
+/** Close; NULL is a no-op. Every string and view handed out dies here.
+ *  One thread, when no other uses the handle. @since 0.9 */
 PROFDB_EXPORT void profdb_hpcrun_close(profdb_hpcrun *h);
 
 /** Version of the .hpcrun files (the first one's when they differ, which
- *  open reports through the warn callback). @return 1 all agree, 0 mixed,
- *  -ENOENT (trace files only), -EINVAL. @since 0.9 */
+ *  open reports through the warn callback).
+ *  @return 1 all agree, 0 mixed, -ENOENT (trace files only; outputs set
+ *  to 0), -EINVAL (NULL handle or output). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_version(const profdb_hpcrun *h, uint8_t *major,
                                         uint8_t *minor);
 
@@ -82,7 +95,7 @@ PROFDB_EXPORT int profdb_hpcrun_version(const profdb_hpcrun *h, uint8_t *major,
  *  have that form; the header pairs and id tuple say more. @since 0.9 */
 typedef struct profdb_hpcrun_profile {
 	uint32_t index;
-	const char *name;        /**< file name without extension (owned, NUL-terminated) */
+	profdb_str name;         /**< file name without extension (owned by the handle, NUL-terminated) */
 	int has_profile;         /**< 0 for a trace-only profile */
 	int has_trace;
 	uint8_t major, minor;    /**< .hpcrun version (0.0 when trace-only) */
@@ -97,52 +110,58 @@ typedef struct profdb_hpcrun_profile {
 	int logical_unwind;      /**< 02.00/03.00 epoch flag: LUSH fields present */
 	uint64_t epoch_flags, granularity;
 	uint32_t ra_offset;
+	/** .hpctrace header flags (0 without a trace): bit 0 DATA_CENTRIC
+	 *  (records carry a metric id), 1 LCA_RECORDED, 2 CALL_TRACE. */
+	uint64_t trace_flags;
 } profdb_hpcrun_profile;
 
-/** Number of profiles (>= 0) or -EINVAL. @since 0.9 */
+/** Number of profiles. @return >= 0, -EINVAL (NULL handle). Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int64_t profdb_hpcrun_profile_count(const profdb_hpcrun *h);
-/** @return 0, -ENOENT, -EINVAL. @since 0.9 */
+
+/** Profile @p profile (0 .. profile_count-1; the number every other call
+ *  takes as its profile id). Strings live until close.
+ *  @return 0, -ENOENT (out of range), -EINVAL (NULL handle or output).
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t profile,
                                             profdb_hpcrun_profile *out);
 
-/** A name/value pair of the file header ("mpi-rank", "thread-id", ...).
- *  @since 0.9 */
+/** A name/value pair of the file header ("mpi-rank", "thread-id", ...):
+ *  views into the mapping, NOT NUL-terminated. @since 0.9 */
 typedef struct profdb_hpcrun_attr {
-	const char *name;
-	size_t name_len;
-	const char *value;
-	size_t value_len;
+	profdb_str name;
+	profdb_str value;
 } profdb_hpcrun_attr;
 
-/** Header pair @p i (0 .. n_attrs-1). @return 0, -ENOENT. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_attr_get(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
-                                         profdb_hpcrun_attr *out);
+/** Header pair @p i (0 .. n_attrs-1) of a profile's file. Strings live
+ *  until close. @return 0, -ENOENT (profile or i out of range; a
+ *  trace-only profile has none), -EINVAL. Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpcrun_attr_at(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
+                                        profdb_hpcrun_attr *out);
 
 /** One element of a 04.00 id tuple. @since 0.9 */
 typedef struct profdb_hpcrun_id {
 	uint16_t kind;            /**< bits 13-0 of the stored kind (1 NODE, 3 THREAD, ...) */
 	uint8_t interpretation;   /**< bits 15-14 */
-	const char *kind_name;    /**< from the file's dictionary, NULL if absent */
-	size_t kind_name_len;
+	profdb_str kind_name;     /**< from the file's dictionary, {"", 0} if absent */
 	uint64_t physical, logical;
 } profdb_hpcrun_id;
 
-/** Element @p i (0 .. n_ids-1) of a profile's id tuple. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_id_get(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
-                                       profdb_hpcrun_id *out);
+/** Element @p i (0 .. n_ids-1) of a profile's id tuple. The kind name
+ *  lives until close. @return 0, -ENOENT, -EINVAL, -ENODATA. Thread-safe.
+ *  @since 0.9 */
+PROFDB_EXPORT int profdb_hpcrun_id_at(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
+                                      profdb_hpcrun_id *out);
 
 /** A metric descriptor. The flag fields are decoded from the 16 stored
  *  bytes (an x86-64 struct written raw; see doc/FORMATS.md); raw_flags
- *  points at them. @since 0.9 */
+ *  points at them. Strings are views into the mapping, NOT NUL-terminated.
+ *  @since 0.9 */
 typedef struct profdb_hpcrun_metric {
-	const char *name;
-	size_t name_len;
-	const char *description;
-	size_t description_len;
-	const char *formula;
-	size_t formula_len;
-	const char *format;
-	size_t format_len;
+	profdb_str name;
+	profdb_str description;
+	profdb_str formula;
+	profdb_str format;
 	uint64_t period;
 	uint8_t type;             /**< 1 raw, 2 final, 3 derived */
 	uint8_t value_type;       /**< 1 inclusive, 2 exclusive (0 in 04.00) */
@@ -158,21 +177,23 @@ typedef struct profdb_hpcrun_metric {
 	uint64_t num_samples;
 } profdb_hpcrun_metric;
 
-/** Metric @p i (0 .. n_metrics-1) of a profile. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_metric_get(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
-                                           profdb_hpcrun_metric *out);
+/** Metric @p i (0 .. n_metrics-1) of a profile; @p i is also the metric
+ *  index values and trace records use. Strings live until close.
+ *  @return 0, -ENOENT, -EINVAL. Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpcrun_metric_at(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
+                                          profdb_hpcrun_metric *out);
 
 /** A load-map entry. @since 0.9 */
 typedef struct profdb_hpcrun_module {
 	uint16_t id;              /**< the id CCT nodes use */
-	const char *name;
-	size_t name_len;
+	profdb_str name;          /**< view into the mapping, NOT NUL-terminated */
 	uint64_t flags;           /**< 04.00 bit 0: LOADMAP_ENTRY_ANALYZE */
 } profdb_hpcrun_module;
 
-/** Load-map entry @p i (0 .. n_modules-1). @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_module_get(const profdb_hpcrun *h, uint32_t profile,
-                                           uint32_t i, profdb_hpcrun_module *out);
+/** Load-map entry @p i (0 .. n_modules-1). The name lives until close.
+ *  @return 0, -ENOENT, -EINVAL. Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpcrun_module_at(const profdb_hpcrun *h, uint32_t profile,
+                                          uint32_t i, profdb_hpcrun_module *out);
 
 /** A CCT node, addressed by its index (record order in the file). @since 0.9 */
 typedef struct profdb_hpcrun_node {
@@ -192,73 +213,72 @@ typedef struct profdb_hpcrun_node {
 	uint64_t pos;             /**< byte offset of the record */
 } profdb_hpcrun_node;
 
-/** Number of CCT nodes of a profile. The first call validates the tree
- *  (parents exist, ids unique and non-zero, no cycles; 04.00: the sparse
- *  index) and builds the index, thread-safely. @since 0.9 */
+/** Number of CCT nodes of a profile (0 for a trace-only profile). The
+ *  first call validates the tree (parents exist, ids unique and non-zero,
+ *  no cycles; 04.00: the sparse index) and builds the index,
+ *  thread-safely. @return >= 0, -ENOENT, -EINVAL, -EBADMSG, -ENOMEM.
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int64_t profdb_hpcrun_node_count(const profdb_hpcrun *h, uint32_t profile);
-/** Node by index. @return 0, -ENOENT, -EBADMSG. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_node_get(const profdb_hpcrun *h, uint32_t profile,
-                                         uint32_t index, profdb_hpcrun_node *out);
+
+/** Node at @p index (0 .. node_count-1). @return 0, -ENOENT, -EINVAL,
+ *  -EBADMSG. Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpcrun_node_at(const profdb_hpcrun *h, uint32_t profile,
+                                        uint32_t index, profdb_hpcrun_node *out);
+
 /** Index of the node with id @p id (a trace record's cct id, |stored id|).
- *  @return 1 found, 0 absent, < 0. @since 0.9 */
+ *  @return 1 found (*index set), 0 absent (*index = PROFDB_NONE),
+ *  -ENOENT (profile), -EINVAL (NULL handle or output), -EBADMSG (tree).
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_node_find(const profdb_hpcrun *h, uint32_t profile, uint32_t id,
                                           uint32_t *index);
 
-/** The stored values of one node: dense (one 8-byte value per metric,
- *  zeros included; 02.00/03.00) or sparse ((u64 value, u16 metric) pairs
- *  with increasing metrics; 04.00). Points into the mapping. @since 0.9 */
-typedef struct profdb_hpcrun_run {
-	const unsigned char *p;
-	uint64_t count;
-	int dense;
-} profdb_hpcrun_run;
-
-/** The run of node @p index (count 0 when it has no values). @since 0.9 */
+/** The stored values of node @p index as a view: key = metric index,
+ *  value = the value's 64 stored bits (PROFDB_FIELD_U64: an f64 bit
+ *  pattern when the metric is_real, else an integer), keys strictly
+ *  increasing (checked with the tree before the view is handed out).
+ *   - 04.00 (sparse): zero-copy into the mapping, 10-byte big-endian
+ *     records (u64 value, u16 metric), only the stored values.
+ *   - 02.00/03.00 (dense): one record per metric, zeros included, in
+ *     memory the handle owns (12-byte big-endian records: u64 value,
+ *     u32 metric), built for the whole profile on the first call:
+ *     n_nodes x n_metrics x 12 bytes, at most profdb_options.max_memory,
+ *     else -EFBIG.
+ *  Valid until close. @return 1 (values; *out filled), 0 (none; *out
+ *  empty), -ENOENT, -EINVAL (NULL handle or output), -EBADMSG, -EFBIG,
+ *  -ENOMEM. Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_values(const profdb_hpcrun *h, uint32_t profile,
-                                       uint32_t index, profdb_hpcrun_run *out);
-/** Pair @p i of a run: metric index and the value's 64 stored bits.
- *  @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_run_at(const profdb_hpcrun_run *run, uint64_t i,
-                                       uint32_t *metric, uint64_t *bits);
-/** The raw value of (node, metric). @return 1 stored, 0 not stored (bits
- *  = 0), -ENOENT, -EBADMSG. @since 0.9 */
+                                       uint32_t index, profdb_view *out);
+
+/** The raw value of (node @p index, metric). @return 1 stored (*bits
+ *  set), 0 not stored (*bits = 0; dense files store every cell), -ENOENT
+ *  (profile, node or metric out of range), -EINVAL (NULL handle or
+ *  output), -EBADMSG. Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_value(const profdb_hpcrun *h, uint32_t profile, uint32_t index,
                                       uint32_t metric, uint64_t *bits);
+
 /** The inclusive value of (node, metric): the node's raw value plus the
  *  inclusive values of its children, as f64 for real metrics and as u64
  *  (mod 2^64) for integer ones, in the bits of *bits. Built for the whole
  *  profile on the first call (n_nodes x n_metrics x 8 bytes, at most
- *  profdb_options.max_memory, else -EFBIG). @return 1 non-zero, 0 zero,
- *  < 0. @since 0.9 */
+ *  profdb_options.max_memory, else -EFBIG). @return 1 non-zero, 0 zero
+ *  (-0.0 counts as zero; *bits still holds the sum), -ENOENT, -EINVAL
+ *  (NULL handle or output), -EBADMSG, -EFBIG, -ENOMEM. Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_inclusive(const profdb_hpcrun *h, uint32_t profile,
                                           uint32_t index, uint32_t metric, uint64_t *bits);
 
-/** A trace: @c count records of @c record_size (12, or 16 with a metric
- *  id) bytes, big-endian, sorted by time (checked before handed out).
- *  @since 0.9 */
-typedef struct profdb_hpcrun_trace {
-	const unsigned char *records;  /**< NULL when empty */
-	uint64_t count;
-	uint8_t record_size;
-	uint64_t flags;           /**< bit 0 DATA_CENTRIC, 1 LCA_RECORDED, 2 CALL_TRACE */
-} profdb_hpcrun_trace;
-
-/** The trace of a profile. @return 1 (a trace, possibly empty), 0 (none),
- *  -EBADMSG (not sorted), -ENOENT. @since 0.9 */
+/** The trace of a profile as a view into the mapping (zero-copy): key =
+ *  time in ns (U64 at offset 0), value = CCT node id (U32 at offset 8),
+ *  big-endian, stride 12 — or 16 when the profile's trace_flags has bit 0
+ *  (DATA_CENTRIC), where a u32 metric id follows at offset 12
+ *  (profdb_load_uint(base + i * stride + 12, 4, 1)). Times are checked to
+ *  be sorted (ties allowed) before the view is handed out; search it with
+ *  profdb_view_seek/in_effect/window. Valid until close.
+ *  @return 1 (a trace, possibly empty), 0 (none, or damaged in
+ *  PROFDB_OPEN_TOLERANT: a warning; *out empty), -EBADMSG (not sorted),
+ *  -ENOENT, -EINVAL (NULL handle or output). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpcrun_trace_get(const profdb_hpcrun *h, uint32_t profile,
-                                          profdb_hpcrun_trace *out);
-/** Record @p i: time in ns, CCT node id, metric id (PROFDB_NONE without).
- *  @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_trace_at(const profdb_hpcrun_trace *t, uint64_t i,
-                                         uint64_t *time_ns, uint32_t *cct_id,
-                                         uint32_t *metric_id);
-/** Index of the record in effect at @p time_ns (the last with time <= t).
- *  @return 1, or 0 if t precedes the first record. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_trace_seek(const profdb_hpcrun_trace *t, uint64_t time_ns,
-                                           uint64_t *index);
-/** Records with from <= time < to: [*first, *last). @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_trace_window(const profdb_hpcrun_trace *t, uint64_t from_ns,
-                                             uint64_t to_ns, uint64_t *first, uint64_t *last);
+                                          profdb_view *out);
 
 /* ---- end of hpcrun ------------------------------------------------------ */
 

@@ -26,12 +26,13 @@ PROFDB_EXPORT int profdb_hpcrun_version(const profdb_hpcrun *h, uint8_t *major, 
 {
 	if (!h)
 		return profdb__fail(-EINVAL, "NULL hpcrun handle");
+	if (!major || !minor)
+		return profdb__fail(-EINVAL, "profdb_hpcrun_version: NULL output");
+	*major = *minor = 0;
 	if (!h->any_profile)
 		return profdb__fail(-ENOENT, "the set holds trace files only");
-	if (major)
-		*major = h->major;
-	if (minor)
-		*minor = h->minor;
+	*major = h->major;
+	*minor = h->minor;
 	return !h->mixed;
 }
 
@@ -53,7 +54,8 @@ PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t pro
 		return profdb__fail(-EINVAL, "profdb_hpcrun_profile_get: NULL output");
 	memset(out, 0, sizeof *out);
 	out->index = profile;
-	out->name = p->stem;
+	out->name.ptr = p->stem;
+	out->name.len = strlen(p->stem);
 	out->has_profile = p->file != NULL;
 	out->has_trace = p->trace != NULL;
 	out->epoch = p->epoch;
@@ -63,6 +65,7 @@ PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t pro
 	out->host_id = p->host_id;
 	out->pid = p->pid;
 	out->generation = p->generation;
+	out->trace_flags = p->trace ? p->trace->flags : 0;
 	if (!p->file)
 		return 0;
 	out->major = p->file->major;
@@ -72,7 +75,7 @@ PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t pro
 	out->n_metrics = p->n_metrics;
 	out->n_modules = p->n_modules;
 	out->n_nodes = p->n_nodes;
-	out->n_values = p->node_size == 19 ? p->n_vals : p->n_nodes * p->n_metrics;
+	out->n_values = p->node_size == HR_NODE4_SIZE ? p->n_vals : p->n_nodes * p->n_metrics;
 	out->has_metric_trailer = p->has_trailer;
 	out->logical_unwind = p->lush;
 	out->epoch_flags = p->epoch_flags;
@@ -81,23 +84,31 @@ PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t pro
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpcrun_attr_get(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
-                                         profdb_hpcrun_attr *out)
+static profdb_str str_of(hr_str s)
+{
+	profdb_str r = {"", 0};
+	if (s.p && s.len) {
+		r.ptr = s.p;
+		r.len = s.len;
+	}
+	return r;
+}
+
+PROFDB_EXPORT int profdb_hpcrun_attr_at(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
+                                        profdb_hpcrun_attr *out)
 {
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_attr_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_attr_at: NULL output");
 	if (!p->file || i >= p->file->n_attrs)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no header pair %" PRIu32, profile,
 		                    i);
 	const hr_nv *a = &p->file->attrs[i];
-	out->name = a->name.p;
-	out->name_len = a->name.len;
-	out->value = a->value.p;
-	out->value_len = a->value.len;
+	out->name = str_of(a->name);
+	out->value = str_of(a->value);
 	return 0;
 }
 
@@ -113,15 +124,14 @@ static void kind_name(const hr_profile *p, uint16_t kind, profdb_hpcrun_id *out)
 		    profdb__hpcrun_str(&c, "id-tuple dictionary name", &s) < 0)
 			return;
 		if (kd == kind) {
-			out->kind_name = s.p;
-			out->kind_name_len = s.len;
+			out->kind_name = str_of(s);
 			return;
 		}
 	}
 }
 
-PROFDB_EXPORT int profdb_hpcrun_id_get(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
-                                       profdb_hpcrun_id *out)
+PROFDB_EXPORT int profdb_hpcrun_id_at(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
+                                      profdb_hpcrun_id *out)
 {
 	const hr_profile *p = NULL;
 	const unsigned char *e;
@@ -129,45 +139,42 @@ PROFDB_EXPORT int profdb_hpcrun_id_get(const profdb_hpcrun *h, uint32_t profile,
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_id_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_id_at: NULL output");
 	if (!p->file || i >= p->n_ids)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no id tuple element %" PRIu32,
 		                    profile, i);
-	if ((r = profdb__range(&p->file->in, p->tuple_off + (uint64_t)i * 18, 18,
-	                       "id tuple element", &e)) < 0)
-		return r;
 	memset(out, 0, sizeof *out);
-	uint16_t k = profdb__be16(e);
+	out->kind_name = str_of((hr_str){NULL, 0});
+	if ((r = profdb__range(&p->file->in, p->tuple_off + (uint64_t)i * HR_IDT_SIZE,
+	                       HR_IDT_SIZE, "id tuple element", &e)) < 0)
+		return r;
+	uint16_t k = hr_idt_kind(e);
 	out->kind = k & 0x3fff;
 	out->interpretation = (uint8_t)(k >> 14);
-	out->physical = profdb__be64(e + 2);
-	out->logical = profdb__be64(e + 10);
+	out->physical = hr_idt_physical(e);
+	out->logical = hr_idt_logical(e);
 	kind_name(p, out->kind, out);
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpcrun_metric_get(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
-                                           profdb_hpcrun_metric *out)
+PROFDB_EXPORT int profdb_hpcrun_metric_at(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
+                                          profdb_hpcrun_metric *out)
 {
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_metric_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_metric_at: NULL output");
 	if (i >= p->n_metrics)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no metric %" PRIu32 " (%" PRIu32
 		                    " metrics)", profile, i, p->n_metrics);
 	const hr_metric *m = &p->metrics[i];
 	memset(out, 0, sizeof *out);
-	out->name = m->name.p;
-	out->name_len = m->name.len;
-	out->description = m->desc.p;
-	out->description_len = m->desc.len;
-	out->formula = m->formula.p;
-	out->formula_len = m->formula.len;
-	out->format = m->format.p;
-	out->format_len = m->format.len;
+	out->name = str_of(m->name);
+	out->description = str_of(m->desc);
+	out->formula = str_of(m->formula);
+	out->format = str_of(m->format);
 	out->period = m->period;
 	out->type = m->type;
 	out->value_type = m->val_type;
@@ -187,21 +194,20 @@ PROFDB_EXPORT int profdb_hpcrun_metric_get(const profdb_hpcrun *h, uint32_t prof
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpcrun_module_get(const profdb_hpcrun *h, uint32_t profile,
-                                           uint32_t i, profdb_hpcrun_module *out)
+PROFDB_EXPORT int profdb_hpcrun_module_at(const profdb_hpcrun *h, uint32_t profile,
+                                          uint32_t i, profdb_hpcrun_module *out)
 {
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_module_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_module_at: NULL output");
 	if (i >= p->n_modules)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no load module %" PRIu32,
 		                    profile, i);
 	out->id = p->modules[i].id;
-	out->name = p->modules[i].name.p;
-	out->name_len = p->modules[i].name.len;
+	out->name = str_of(p->modules[i].name);
 	out->flags = p->modules[i].flags;
 	return 0;
 }
@@ -215,8 +221,7 @@ PROFDB_EXPORT int64_t profdb_hpcrun_node_count(const profdb_hpcrun *h, uint32_t 
 	return p->file ? (int64_t)p->n_nodes : 0;
 }
 
-/* Profile + validated tree + node index in range. */
-static int node_ready(const profdb_hpcrun *h, uint32_t profile, uint32_t index,
+int profdb__hpcrun_node_ready(const profdb_hpcrun *h, uint32_t profile, uint32_t index,
                       const hr_profile **out)
 {
 	int r = profdb__hpcrun_profile(h, profile, out);
@@ -228,16 +233,16 @@ static int node_ready(const profdb_hpcrun *h, uint32_t profile, uint32_t index,
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpcrun_node_get(const profdb_hpcrun *h, uint32_t profile,
-                                         uint32_t index, profdb_hpcrun_node *out)
+PROFDB_EXPORT int profdb_hpcrun_node_at(const profdb_hpcrun *h, uint32_t profile,
+                                        uint32_t index, profdb_hpcrun_node *out)
 {
 	const hr_profile *p = NULL;
 	const unsigned char *rec;
-	int r = node_ready(h, profile, index, &p);
+	int r = profdb__hpcrun_node_ready(h, profile, index, &p);
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_node_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_node_at: NULL output");
 	if ((r = profdb__hpcrun_node_at(p, index, &rec)) < 0)
 		return r;
 	const hr_tree *t = &p->tree;
@@ -246,22 +251,19 @@ PROFDB_EXPORT int profdb_hpcrun_node_get(const profdb_hpcrun *h, uint32_t profil
 	out->index = index;
 	out->stored_id = sid;
 	out->id = (uint32_t)(sid < 0 ? -sid : sid);
-	out->parent_id = profdb__be32(rec + 4);
+	out->parent_id = hr_node_parent(rec);
 	out->parent = t->parent[index];
 	out->first_child = t->first_child[index];
 	out->next_sibling = t->next_sibling[index];
 	out->module = t->module[index];
-	unsigned at = 8;
 	if (p->lush) {
-		out->lush_assoc = profdb__be32(rec + at);
-		at += 4;
+		out->lush_assoc = hr_node_lush(rec);
+		out->lip = hr_node_lip(rec);
 	}
-	out->lm_id = profdb__be16(rec + at);
-	out->offset = profdb__be64(rec + at + 2);
-	if (p->lush)
-		out->lip = rec + at + 10;
-	if (p->node_size == 19)
-		out->flags = rec[18];
+	out->lm_id = hr_node_lm(rec, p->lush);
+	out->offset = hr_node_ip(rec, p->lush);
+	if (p->node_size == HR_NODE4_SIZE)
+		out->flags = hr_node4_flags(rec);
 	out->pos = p->cct_off + (uint64_t)index * p->node_size;
 	return 0;
 }
@@ -271,117 +273,15 @@ PROFDB_EXPORT int profdb_hpcrun_node_find(const profdb_hpcrun *h, uint32_t profi
 {
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
-	if (r < 0 || (r = profdb__hpcrun_tree(h, p)) < 0)
+	if (r < 0)
+		return r;
+	if (!index)
+		return profdb__fail(-EINVAL, "profdb_hpcrun_node_find: NULL output");
+	*index = PROFDB_NONE;
+	if ((r = profdb__hpcrun_tree(h, p)) < 0)
 		return r;
 	if (!p->file || p->n_nodes == 0)
 		return 0;
-	uint32_t i = profdb__hpcrun_find_id(p, id);
-	if (i == PROFDB_NONE)
-		return 0;
-	if (index)
-		*index = i;
-	return 1;
-}
-
-PROFDB_EXPORT int profdb_hpcrun_values(const profdb_hpcrun *h, uint32_t profile, uint32_t index,
-                                       profdb_hpcrun_run *out)
-{
-	const hr_profile *p = NULL;
-	int r = node_ready(h, profile, index, &p);
-	if (r < 0)
-		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_values: NULL output");
-	memset(out, 0, sizeof *out);
-	const profdb__input *in = &p->file->in;
-	if (p->node_size != 19) {
-		out->dense = 1;
-		out->count = p->n_metrics;
-		if (!out->count)
-			return 0;
-		return profdb__range(in, p->cct_off + (uint64_t)index * p->node_size + p->val_at,
-		                     (uint64_t)p->n_metrics * 8, "dense values", &out->p);
-	}
-	uint32_t j = p->tree.run[index];
-	if (j == PROFDB_NONE)
-		return 0;
-	const unsigned char *e;
-	if ((r = profdb__range(in, p->sidx_off + (uint64_t)j * 12, 24, "sparse node index entry",
-	                       &e)) < 0)
-		return r;
-	uint64_t start = profdb__be64(e + 4), end = profdb__be64(e + 16);
-	out->count = end - start;
-	if (!out->count)
-		return 0;
-	return profdb__range(in, p->vals_off + start * 10, out->count * 10, "sparse values",
-	                     &out->p);
-}
-
-PROFDB_EXPORT int profdb_hpcrun_run_at(const profdb_hpcrun_run *run, uint64_t i,
-                                       uint32_t *metric, uint64_t *bits)
-{
-	if (!run || i >= run->count)
-		return profdb__fail(run ? -ENOENT : -EINVAL, "value %" PRIu64 " out of range", i);
-	const unsigned char *v = run->p + i * (run->dense ? 8 : 10);
-	if (metric)
-		*metric = run->dense ? (uint32_t)i : profdb__be16(v + 8);
-	if (bits)
-		*bits = profdb__be64(v);
-	return 0;
-}
-
-PROFDB_EXPORT int profdb_hpcrun_value(const profdb_hpcrun *h, uint32_t profile, uint32_t index,
-                                      uint32_t metric, uint64_t *bits)
-{
-	profdb_hpcrun_run run;
-	int r = profdb_hpcrun_values(h, profile, index, &run);
-	if (r < 0)
-		return r;
-	if (bits)
-		*bits = 0;
-	if (metric >= h->profiles[profile].n_metrics)
-		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no metric %" PRIu32, profile,
-		                    metric);
-	if (run.dense) {
-		if (bits)
-			*bits = profdb__be64(run.p + (uint64_t)metric * 8);
-		return 1;
-	}
-	/* A sparse run's metrics increase (checked with the tree). */
-	uint64_t lo = 0, hi = run.count;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		uint32_t m = profdb__be16(run.p + mid * 10 + 8);
-		if (m < metric)
-			lo = mid + 1;
-		else if (m > metric)
-			hi = mid;
-		else {
-			if (bits)
-				*bits = profdb__be64(run.p + mid * 10);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-PROFDB_EXPORT int profdb_hpcrun_inclusive(const profdb_hpcrun *h, uint32_t profile,
-                                          uint32_t index, uint32_t metric, uint64_t *bits)
-{
-	const hr_profile *p = NULL;
-	int r = node_ready(h, profile, index, &p);
-	if (r < 0)
-		return r;
-	if (metric >= p->n_metrics)
-		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no metric %" PRIu32, profile,
-		                    metric);
-	if ((r = profdb__hpcrun_inclusive_table(h, p)) < 0)
-		return r;
-	uint64_t v = p->incl[(uint64_t)index * p->n_metrics + metric];
-	if (bits)
-		*bits = v;
-	/* -0.0 counts as zero for a real metric. */
-	if (profdb__hpcrun_is_real(&p->metrics[metric]))
-		return (v & ~(UINT64_C(1) << 63)) != 0;
-	return v != 0;
+	*index = profdb__hpcrun_find_id(p, id);
+	return *index != PROFDB_NONE;
 }

@@ -15,6 +15,7 @@
 
 #include "../core/core-internal.h"
 #include "profdb/hpcrun.h"
+#include "layout-internal.h"
 
 /* A string view into the mapping (hpcrun strings carry no NUL). */
 typedef struct hr_str {
@@ -113,6 +114,8 @@ typedef struct hr_profile {
 	hr_tree tree;
 	profdb__once incl_once;
 	uint64_t *incl;         /* n_nodes x n_metrics, lazily */
+	profdb__once dense_once;
+	unsigned char *dense;   /* 02.00/03.00 value views: n_nodes x n_metrics x 12 B, lazily */
 } hr_profile;
 
 struct profdb_hpcrun {
@@ -122,7 +125,7 @@ struct profdb_hpcrun {
 	hr_trace *traces;
 	size_t n_traces;
 	hr_profile *profiles;
-	size_t n_profiles;
+	size_t n_profiles, cap_profiles;
 	uint8_t major, minor;   /* of the first .hpcrun profile */
 	int mixed;              /* .hpcrun files of several versions */
 	int any_profile;
@@ -149,10 +152,13 @@ int profdb__hpcrun_alloc(const hr_cur *c, uint64_t n, uint64_t min_bytes, size_t
                          const char *what, void **out);
 
 /* v2.c / v4.c: parse a .hpcrun file into profiles (appended to *out) */
-int profdb__hpcrun_parse_v2(profdb_hpcrun *h, hr_file *f, hr_profile **out, size_t *n);
-int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f, hr_profile **out, size_t *n);
-/* Append one zeroed profile to *out; NULL on ENOMEM (message set). */
-hr_profile *profdb__hpcrun_new_profile(hr_profile **out, size_t *n, hr_file *f);
+/* (h->profiles, h->n_profiles, h->cap_profiles) */
+int profdb__hpcrun_parse_v2(profdb_hpcrun *h, hr_file *f);
+int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f);
+/* Append one zeroed profile to *out (*n used, *cap allocated, grown by
+ * profdb__grow); NULL on ENOMEM (message set). Earlier pointers into *out
+ * are stale afterwards. */
+hr_profile *profdb__hpcrun_new_profile(hr_profile **out, size_t *n, size_t *cap, hr_file *f);
 
 /* trace.c */
 int profdb__hpcrun_trace_open(profdb_hpcrun *h, hr_file *f, hr_trace *t);
@@ -162,6 +168,10 @@ int profdb__hpcrun_tree(const profdb_hpcrun *h, const hr_profile *p);
 int profdb__hpcrun_node_at(const hr_profile *p, uint64_t i, const unsigned char **rec);
 int32_t profdb__hpcrun_node_sid(const hr_profile *p, const unsigned char *rec);
 int profdb__hpcrun_inclusive_table(const profdb_hpcrun *h, const hr_profile *p);
+/* Bytes of a per-profile n_nodes x n_metrics table of @p elem-byte cells:
+ * 0, -EBADMSG (overflow) or -EFBIG (above max_memory), with a message. */
+int profdb__hpcrun_table_bytes(const profdb_hpcrun *h, const hr_profile *p, uint64_t elem,
+                               const char *what, uint64_t *bytes);
 uint32_t profdb__hpcrun_find_id(const hr_profile *p, uint32_t id);
 /* Sorted (key << 32 | index) pairs: qsort order, and the index of the
  * entry whose key (high 32 bits) is @p key, or PROFDB_NONE. */
@@ -172,9 +182,19 @@ void profdb__hpcrun_profile_free(hr_profile *p);
 /* api.c */
 int profdb__hpcrun_profile(const profdb_hpcrun *h, uint32_t i, const hr_profile **out);
 int profdb__hpcrun_is_real(const hr_metric *m);
+/* Profile + validated tree + node index in range. */
+int profdb__hpcrun_node_ready(const profdb_hpcrun *h, uint32_t profile, uint32_t index,
+                              const hr_profile **out);
 
-#define HR_HDR 24u          /* "HPCRUN-profile____" "02.00" "b" */
-#define HR_FOOTER 112u      /* 04.00 footer: 14 x u64 */
+/* values.c: a node's values as a view (see profdb_hpcrun_values) */
+#define HR_DENSE_REC 12u     /* owned dense records: u64 value, u32 metric, big-endian */
+int profdb__hpcrun_node_values(const profdb_hpcrun *h, const hr_profile *p, uint32_t index,
+                               profdb_view *out);
+/* The raw values of a node into row[0 .. n_metrics) (cells not stored are
+ * left alone); dense files are read from the mapping, not copied. */
+int profdb__hpcrun_raw_row(const profdb_hpcrun *h, const hr_profile *p, uint32_t index,
+                           uint64_t *row);
+
 #define HR_END_MARK 0x656E6421u   /* "end!" */
 
 #endif

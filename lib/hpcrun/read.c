@@ -135,7 +135,7 @@ int profdb__hpcrun_metrics(hr_cur *c, int trailer, hr_metric **out, uint32_t *n)
 	hr_metric *v;
 	const unsigned char *p;
 	/* name, description, flags, period, formula, format (+ trailer) */
-	uint64_t min = 4 + 4 + 16 + 8 + 4 + 4 + (trailer ? 20 : 0);
+	uint64_t min = 4 + 4 + HR_MFLAGS_SIZE + 8 + 4 + 4 + (trailer ? HR_MTRL_SIZE : 0);
 	int r = profdb__hpcrun_u32(c, "metric table count", &count);
 	if (r < 0 ||
 	    (r = profdb__hpcrun_alloc(c, count, min, sizeof *v, "metric table", (void **)&v)) < 0)
@@ -144,20 +144,20 @@ int profdb__hpcrun_metrics(hr_cur *c, int trailer, hr_metric **out, uint32_t *n)
 		hr_metric *m = &v[i];
 		if ((r = profdb__hpcrun_str(c, "metric name", &m->name)) < 0 ||
 		    (r = profdb__hpcrun_str(c, "metric description", &m->desc)) < 0 ||
-		    (r = profdb__hpcrun_take(c, 16, "metric flags", &m->flags)) < 0 ||
+		    (r = profdb__hpcrun_take(c, HR_MFLAGS_SIZE, "metric flags", &m->flags)) < 0 ||
 		    (r = profdb__hpcrun_u64(c, "metric period", &m->period)) < 0 ||
 		    (r = profdb__hpcrun_str(c, "metric formula", &m->formula)) < 0 ||
 		    (r = profdb__hpcrun_str(c, "metric format", &m->format)) < 0)
 			goto fail;
 		decode_flags(m);
 		if (trailer) {
-			if ((r = profdb__hpcrun_take(c, 20, "metric trailer", &p)) < 0)
+			if ((r = profdb__hpcrun_take(c, HR_MTRL_SIZE, "metric trailer", &p)) < 0)
 				goto fail;
 			m->has_trailer = 1;
-			m->is_frequency = profdb__be16(p);
-			m->is_multiplexed = profdb__be16(p + 2);
-			m->threshold_bits = profdb__be64(p + 4);
-			m->num_samples = profdb__be64(p + 12);
+			m->is_frequency = profdb__be16(p + HR_MTRL_FREQ);
+			m->is_multiplexed = profdb__be16(p + HR_MTRL_MUX);
+			m->threshold_bits = profdb__be64(p + HR_MTRL_THRESHOLD);
+			m->num_samples = profdb__be64(p + HR_MTRL_SAMPLES);
 		}
 	}
 	*out = v;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "hpcrun-internal.h"
+#include "../core/table-internal.h"
 
 static const char MAGIC_PROF[] = "HPCRUN-profile____";
 static const char MAGIC_TRACE[] = "HPCRUN-trace______";
@@ -121,7 +122,31 @@ static int cmp_file(const void *a, const void *b)
 	return strcmp(((const hr_file *)a)->name, ((const hr_file *)b)->name);
 }
 
-/* Parse every file of h->files (inputs already set), then group. */
+/* Parse one file: a trace into h->traces, a profile's epochs appended to
+ * h->profiles. On failure nothing of the file stays in the set. */
+static int parse_file(profdb_hpcrun *h, hr_file *f)
+{
+	size_t first = h->n_profiles;
+	int r = check_magic(h, f);
+	if (r == 0 && f->is_trace) {
+		if ((r = profdb__hpcrun_trace_open(h, f, &h->traces[h->n_traces])) == 0)
+			h->n_traces++;
+		return r;
+	}
+	if (r == 0)
+		r = f->major == 4 ? profdb__hpcrun_parse_v4(h, f) : profdb__hpcrun_parse_v2(h, f);
+	if (r < 0) {
+		while (h->n_profiles > first)
+			profdb__hpcrun_profile_free(&h->profiles[--h->n_profiles]);
+		free(f->attrs);
+		f->attrs = NULL;
+		f->n_attrs = 0;
+	}
+	return r;
+}
+
+/* Parse every file of h->files (inputs already set), then group. In
+ * tolerant mode a file that does not parse is reported and left out. */
 static int build(profdb_hpcrun *h)
 {
 	int r;
@@ -134,19 +159,16 @@ static int build(profdb_hpcrun *h)
 		return profdb__fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < h->n_files; i++) {
 		hr_file *f = &h->files[i];
-		if ((r = check_magic(h, f)) < 0)
-			return r;
-		if (f->is_trace) {
-			if ((r = profdb__hpcrun_trace_open(h, f, &h->traces[h->n_traces])) < 0)
+		size_t first = h->n_profiles;
+		if ((r = parse_file(h, f)) < 0) {
+			if (!(h->opts.flags & PROFDB_OPEN_TOLERANT) || r == -ENOMEM)
 				return r;
-			h->n_traces++;
+			profdb__warn(&h->opts, "%s (tolerant mode: %s left out of the set)",
+			             profdb_error_message(), f->name);
 			continue;
 		}
-		size_t first = h->n_profiles;
-		r = f->major == 4 ? profdb__hpcrun_parse_v4(h, f, &h->profiles, &h->n_profiles)
-		                  : profdb__hpcrun_parse_v2(h, f, &h->profiles, &h->n_profiles);
-		if (r < 0)
-			return r;
+		if (f->is_trace)
+			continue;
 		for (size_t k = first; k < h->n_profiles; k++)
 			if (!(h->profiles[k].stem = stem_of(f->name)))
 				return profdb__fail(-ENOMEM, "out of memory");
@@ -180,7 +202,8 @@ static int build(profdb_hpcrun *h)
 		if (!owner) {
 			profdb__warn(&h->opts, "%s: no matching .hpcrun file; opened as a trace-only "
 			             "profile (CCT ids cannot be resolved)", t->file->in.name);
-			if (!(owner = profdb__hpcrun_new_profile(&h->profiles, &h->n_profiles, NULL))) {
+			if (!(owner = profdb__hpcrun_new_profile(&h->profiles, &h->n_profiles,
+			                                                 &h->cap_profiles, NULL))) {
 				free(stem);
 				return -ENOMEM;
 			}
@@ -198,6 +221,7 @@ static int build(profdb_hpcrun *h)
 		identity(&h->profiles[i]);
 		profdb__once_init(&h->profiles[i].tree_once);
 		profdb__once_init(&h->profiles[i].incl_once);
+		profdb__once_init(&h->profiles[i].dense_once);
 	}
 	h->ready = 1;
 	return 0;
@@ -226,6 +250,7 @@ PROFDB_EXPORT void profdb_hpcrun_close(profdb_hpcrun *h)
 		if (h->ready) {
 			profdb__once_destroy(&h->profiles[i].tree_once);
 			profdb__once_destroy(&h->profiles[i].incl_once);
+			profdb__once_destroy(&h->profiles[i].dense_once);
 		}
 		profdb__hpcrun_profile_free(&h->profiles[i]);
 	}
@@ -251,15 +276,14 @@ static int finish(profdb_hpcrun **ret, profdb_hpcrun *h)
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpcrun_open_mem(profdb_hpcrun **ret, const profdb_blob *inputs,
-                                         const char *const *names, size_t n,
-                                         const profdb_options *opts)
+PROFDB_EXPORT int profdb_hpcrun_open_inputs(profdb_hpcrun **ret, const profdb_input *inputs,
+                                            size_t n, const profdb_options *opts)
 {
 	if (!ret)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_open_mem: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_open_inputs: NULL output");
 	*ret = NULL;
 	if (!inputs && n)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_open_mem: NULL inputs");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_open_inputs: NULL inputs");
 	profdb_hpcrun *h = alloc_set(opts, n);
 	if (!h)
 		return profdb__fail(-ENOMEM, "out of memory");
@@ -268,8 +292,8 @@ PROFDB_EXPORT int profdb_hpcrun_open_mem(profdb_hpcrun **ret, const profdb_blob 
 		char buf[64];
 		if (!inputs[i].data)
 			continue;
-		if (names && names[i]) {
-			f->name = strdup(names[i]);
+		if (inputs[i].name) {
+			f->name = strdup(inputs[i].name);
 		} else {
 			snprintf(buf, sizeof buf, "input-%zu", i);
 			f->name = strdup(buf);
@@ -338,14 +362,9 @@ static int open_dir(profdb_hpcrun **ret, const char *path, const profdb_options 
 	while ((de = readdir(d))) {
 		if (!has_suffix(de->d_name, ".hpcrun") && !has_suffix(de->d_name, ".hpctrace"))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			char **g = realloc(names, cap * sizeof *g);
-			if (!g) {
-				r = -ENOMEM;
-				break;
-			}
-			names = g;
+		if (profdb__grow((void **)&names, &cap, n + 1, sizeof *names) < 0) {
+			r = -ENOMEM;
+			break;
 		}
 		if (!(names[n] = strdup(de->d_name))) {
 			r = -ENOMEM;

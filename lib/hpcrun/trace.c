@@ -1,9 +1,9 @@
 /* .hpctrace 01.01: a 32-byte header ("HPCRUN-trace______" "01.01" "b", u64
  * flags; the flags are absent in 01.00) and records to the end of the file:
  * u64 time (ns), u32 CCT node id, and a u32 metric id when flags bit 0
- * (DATA_CENTRIC) is set. No footer. Records are checked to be sorted by time
- * the first time the trace is handed out; searches then are plain binary
- * searches over the mapping. */
+ * (DATA_CENTRIC) is set (layout-internal.h). No footer. The records are
+ * handed out as a big-endian profdb_view into the mapping, checked to be
+ * sorted by time the first time; searches are profdb_view_seek & co. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -23,7 +23,7 @@ int profdb__hpcrun_trace_open(profdb_hpcrun *h, hr_file *f, hr_trace *t)
 	t->file = f;
 	uint64_t hdr = HR_HDR;
 	if (f->major > 1 || f->minor > 0) {
-		if ((r = profdb__range(in, HR_HDR, 8, "trace header flags", &p)) < 0)
+		if ((r = profdb__range(in, HR_TRACE_FLAGS, 8, "trace header flags", &p)) < 0)
 			return r;
 		t->flags = profdb__be64(p);
 		hdr += 8;
@@ -32,7 +32,7 @@ int profdb__hpcrun_trace_open(profdb_hpcrun *h, hr_file *f, hr_trace *t)
 		profdb__warn(&h->opts, "%s: trace flags 0x%" PRIx64 " at offset 0x18 have unknown "
 		             "bits; records read as %u bytes", in->name, t->flags,
 		             t->flags & TRACE_DATA_CENTRIC ? 16u : 12u);
-	t->rec_size = t->flags & TRACE_DATA_CENTRIC ? 16 : 12;
+	t->rec_size = t->flags & TRACE_DATA_CENTRIC ? HR_TREC_SIZE_METRIC : HR_TREC_SIZE;
 	t->rec_off = hdr;
 	t->count = (in->size - hdr) / t->rec_size;
 	uint64_t rest = (in->size - hdr) % t->rec_size;
@@ -48,13 +48,42 @@ int profdb__hpcrun_trace_open(profdb_hpcrun *h, hr_file *f, hr_trace *t)
 	return 0;
 }
 
-static uint64_t time_at(const profdb_hpcrun_trace *t, uint64_t i)
+/* The trace's records as a view into the mapping (unchecked). */
+static void trace_view(const hr_trace *t, profdb_view *v)
 {
-	return profdb__be64(t->records + i * t->record_size);
+	memset(v, 0, sizeof *v);
+	v->count = t->count;
+	v->base = t->count ? t->file->in.base + t->rec_off : NULL;
+	v->stride = t->rec_size;
+	v->key_offset = HR_TREC_TIME;
+	v->key_type = PROFDB_FIELD_U64;
+	v->value_offset = HR_TREC_CCT;
+	v->value_type = PROFDB_FIELD_U32;
+	v->big_endian = 1;
+}
+
+/* Times must not decrease: checked once per trace (an atomic flag; two
+ * threads checking at once is harmless). 0, or -EBADMSG / tolerant 1. */
+static int check_sorted(const profdb_hpcrun *h, hr_trace *t, const profdb_view *v)
+{
+	for (uint64_t k = 1; k < v->count; k++) {
+		if (profdb_view_key(v, k) >= profdb_view_key(v, k - 1))
+			continue;
+		uint64_t at = t->rec_off + k * t->rec_size;
+		if (h->opts.flags & PROFDB_OPEN_TOLERANT) {
+			profdb__warn(&h->opts, "%s: trace record %" PRIu64 " at offset 0x%" PRIx64
+			             " goes back in time; trace read as absent", t->file->in.name, k, at);
+			return 1;
+		}
+		return profdb__fail(-EBADMSG, "%s: trace is not sorted by time at record %" PRIu64
+		                    " (offset 0x%" PRIx64 ")", t->file->in.name, k, at);
+	}
+	atomic_store_explicit(&t->checked, 1, memory_order_release);
+	return 0;
 }
 
 PROFDB_EXPORT int profdb_hpcrun_trace_get(const profdb_hpcrun *h, uint32_t profile,
-                                          profdb_hpcrun_trace *out)
+                                          profdb_view *out)
 {
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
@@ -66,80 +95,11 @@ PROFDB_EXPORT int profdb_hpcrun_trace_get(const profdb_hpcrun *h, uint32_t profi
 	hr_trace *t = p->trace;
 	if (!t)
 		return 0;
-	out->flags = t->flags;
-	out->record_size = t->rec_size;
-	out->count = t->count;
-	out->records = t->count ? t->file->in.base + t->rec_off : NULL;
-	if (!atomic_load_explicit(&t->checked, memory_order_acquire)) {
-		for (uint64_t k = 1; k < out->count; k++)
-			if (time_at(out, k) < time_at(out, k - 1)) {
-				uint64_t at = t->rec_off + k * t->rec_size;
-				memset(out, 0, sizeof *out);
-				if (h->opts.flags & PROFDB_OPEN_TOLERANT) {
-					profdb__warn(&h->opts, "%s: trace record %" PRIu64 " at offset 0x%"
-					             PRIx64 " goes back in time; trace read as absent",
-					             t->file->in.name, k, at);
-					return 0;
-				}
-				return profdb__fail(-EBADMSG, "%s: trace is not sorted by time at record %"
-				                    PRIu64 " (offset 0x%" PRIx64 ")", t->file->in.name, k,
-				                    at);
-			}
-		atomic_store_explicit(&t->checked, 1, memory_order_release);
-	}
+	profdb_view v;
+	trace_view(t, &v);
+	if (!atomic_load_explicit(&t->checked, memory_order_acquire) &&
+	    (r = check_sorted(h, t, &v)) != 0)
+		return r < 0 ? r : 0;
+	*out = v;
 	return 1;
-}
-
-PROFDB_EXPORT int profdb_hpcrun_trace_at(const profdb_hpcrun_trace *t, uint64_t i,
-                                         uint64_t *time_ns, uint32_t *cct_id,
-                                         uint32_t *metric_id)
-{
-	if (!t || i >= t->count)
-		return profdb__fail(t ? -ENOENT : -EINVAL, "trace record %" PRIu64 " out of range", i);
-	const unsigned char *r = t->records + i * t->record_size;
-	if (time_ns)
-		*time_ns = profdb__be64(r);
-	if (cct_id)
-		*cct_id = profdb__be32(r + 8);
-	if (metric_id)
-		*metric_id = t->record_size >= 16 ? profdb__be32(r + 12) : PROFDB_NONE;
-	return 0;
-}
-
-/* First record with time >= t. */
-static uint64_t lower_bound(const profdb_hpcrun_trace *t, uint64_t time)
-{
-	uint64_t lo = 0, hi = t->count;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (time_at(t, mid) < time)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-PROFDB_EXPORT int profdb_hpcrun_trace_seek(const profdb_hpcrun_trace *t, uint64_t time_ns,
-                                           uint64_t *index)
-{
-	if (!t)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_trace_seek: NULL trace");
-	/* The record in effect is the last one at or before time_ns. */
-	uint64_t i = time_ns == UINT64_MAX ? t->count : lower_bound(t, time_ns + 1);
-	if (i == 0)
-		return 0;
-	if (index)
-		*index = i - 1;
-	return 1;
-}
-
-PROFDB_EXPORT int profdb_hpcrun_trace_window(const profdb_hpcrun_trace *t, uint64_t from_ns,
-                                             uint64_t to_ns, uint64_t *first, uint64_t *last)
-{
-	if (!t || !first || !last)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_trace_window: NULL argument");
-	*first = lower_bound(t, from_ns);
-	*last = to_ns <= from_ns ? *first : lower_bound(t, to_ns);
-	return 0;
 }

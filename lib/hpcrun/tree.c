@@ -22,7 +22,7 @@ int profdb__hpcrun_node_at(const hr_profile *p, uint64_t i, const unsigned char 
 int32_t profdb__hpcrun_node_sid(const hr_profile *p, const unsigned char *rec)
 {
 	(void)p;
-	return (int32_t)profdb__be32(rec);
+	return hr_node_sid(rec);
 }
 
 int profdb__hpcrun_cmp_u64(const void *a, const void *b)
@@ -31,20 +31,29 @@ int profdb__hpcrun_cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The array seen as a view in host byte order: key = the high half of each
+ * u64, value = the low half. */
 uint32_t profdb__hpcrun_search(const uint64_t *v, uint64_t n, uint32_t key)
 {
-	uint64_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		uint32_t k = (uint32_t)(v[mid] >> 32);
-		if (k < key)
-			lo = mid + 1;
-		else if (k > key)
-			hi = mid;
-		else
-			return (uint32_t)v[mid];
-	}
-	return PROFDB_NONE;
+	static const union {
+		uint16_t u;
+		unsigned char b[2];
+	} one = {1};
+	const int le = one.b[0] == 1;
+	profdb_view w;
+	uint64_t i;
+	memset(&w, 0, sizeof w);
+	w.base = n ? (const unsigned char *)v : NULL;
+	w.count = n;
+	w.stride = sizeof *v;
+	w.key_offset = le ? 4 : 0;
+	w.key_type = PROFDB_FIELD_U32;
+	w.value_offset = le ? 0 : 4;
+	w.value_type = PROFDB_FIELD_U32;
+	w.big_endian = (uint8_t)!le;
+	if (profdb_view_find(&w, key, &i) != 1)
+		return PROFDB_NONE;
+	return (uint32_t)v[i];
 }
 
 uint32_t profdb__hpcrun_find_id(const hr_profile *p, uint32_t id)
@@ -64,12 +73,12 @@ static int sparse_index(hr_profile *p)
 	const unsigned char *e, *v;
 	uint64_t prev_start = 0;
 	for (uint32_t j = 0; j < p->n_nz; j++) {
-		uint64_t at = p->sidx_off + (uint64_t)j * 12;
-		int r = profdb__range(in, at, 24, "sparse node index entry", &e);
+		uint64_t at = p->sidx_off + (uint64_t)j * HR_SIDX_SIZE;
+		int r = profdb__range(in, at, 2 * HR_SIDX_SIZE, "sparse node index entry", &e);
 		if (r < 0)
 			return r;
-		uint32_t id = profdb__be32(e);
-		uint64_t start = profdb__be64(e + 4), end = profdb__be64(e + 16);
+		uint32_t id = hr_sidx_cct(e);
+		uint64_t start = hr_sidx_start(e), end = hr_sidx_start(e + HR_SIDX_SIZE);
 		if (j == 0 && start != 0)
 			return profdb__fail(-EBADMSG, "%s: sparse node index at 0x%" PRIx64 ": the first "
 			                    "node's values start at %" PRIu64 ", not 0 (values without a "
@@ -91,10 +100,10 @@ static int sparse_index(hr_profile *p)
 		t->run[node] = j;
 		uint32_t last = 0;
 		for (uint64_t k = start; k < end; k++) {
-			uint64_t vat = p->vals_off + k * 10;
-			if ((r = profdb__range(in, vat, 10, "sparse value", &v)) < 0)
+			uint64_t vat = p->vals_off + k * HR_SVAL_SIZE;
+			if ((r = profdb__range(in, vat, HR_SVAL_SIZE, "sparse value", &v)) < 0)
 				return r;
-			uint32_t m = profdb__be16(v + 8);
+			uint32_t m = hr_sval_metric(v);
 			if (m >= p->n_metrics || (k > start && m <= last))
 				return profdb__fail(-EBADMSG, "%s: sparse value %" PRIu64 " at 0x%" PRIx64
 				                    " (node %" PRIu32 "): metric index %" PRIu32 " is %s",
@@ -127,7 +136,6 @@ static int build(void *arg)
 	t->run = malloc(nn * sizeof *t->run);
 	if (!t->parent || !t->first_child || !t->next_sibling || !t->module || !t->by_id || !t->run)
 		return profdb__fail(-ENOMEM, "%s: cannot index %" PRIu64 " CCT nodes", in->name, n);
-	uint32_t lm_at = 8 + (p->lush ? 4 : 0);
 	for (uint64_t i = 0; i < n; i++) {
 		if ((r = profdb__hpcrun_node_at(p, i, &rec)) < 0)
 			return r;
@@ -138,7 +146,7 @@ static int build(void *arg)
 		uint32_t id = (uint32_t)(sid < 0 ? -sid : sid);
 		t->by_id[i] = (uint64_t)id << 32 | i;
 		t->first_child[i] = t->next_sibling[i] = t->run[i] = PROFDB_NONE;
-		uint16_t lm = profdb__be16(rec + lm_at);
+		uint16_t lm = hr_node_lm(rec, p->lush);
 		t->module[i] = profdb__hpcrun_search(p->mod_sorted, p->n_modules, lm);
 	}
 	qsort(t->by_id, n, sizeof *t->by_id, profdb__hpcrun_cmp_u64);
@@ -152,11 +160,11 @@ static int build(void *arg)
 	for (uint64_t i = 0; i < n; i++) {
 		if ((r = profdb__hpcrun_node_at(p, i, &rec)) < 0)
 			return r;
-		uint32_t pid = profdb__be32(rec + 4);
+		uint32_t pid = hr_node_parent(rec);
 		t->parent[i] = pid == 0 ? PROFDB_NONE : profdb__hpcrun_find_id(p, pid);
 		if (pid != 0 && t->parent[i] == PROFDB_NONE)
 			return profdb__fail(-EBADMSG, "%s: CCT record at 0x%" PRIx64 ": parent id %"
-			                    PRIu32 " does not exist", in->name, rec_pos(p, i) + 4, pid);
+			                    PRIu32 " does not exist", in->name, rec_pos(p, i) + HR_NODE_PARENT, pid);
 	}
 	/* Children and roots in file order: prepend while walking backwards. */
 	t->first_root = PROFDB_NONE;
@@ -209,6 +217,20 @@ int profdb__hpcrun_tree(const profdb_hpcrun *h, const hr_profile *p)
 	return profdb__once_run((profdb__once *)&p->tree_once, build, (void *)p);
 }
 
+int profdb__hpcrun_table_bytes(const profdb_hpcrun *h, const hr_profile *p, uint64_t elem,
+                               const char *what, uint64_t *bytes)
+{
+	uint64_t cells, limit = h->opts.max_memory ? h->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	if (profdb__mul(&p->file->in, p->n_nodes, p->n_metrics, what, &cells) < 0 ||
+	    profdb__mul(&p->file->in, cells, elem, what, bytes) < 0)
+		return -EBADMSG;
+	if (*bytes > limit || *bytes > SIZE_MAX)
+		return profdb__fail(-EFBIG, "%s: the %s (%" PRIu64 " nodes x %" PRIu32 " metrics) "
+		                    "needs %" PRIu64 " bytes, above max_memory %" PRIu64,
+		                    p->file->in.name, what, p->n_nodes, p->n_metrics, *bytes, limit);
+	return 0;
+}
+
 typedef struct incl_arg {
 	const profdb_hpcrun *h;
 	hr_profile *p;
@@ -219,31 +241,19 @@ static int build_incl(void *arg)
 	incl_arg *a = arg;
 	hr_profile *p = a->p;
 	const hr_tree *t = &p->tree;
-	uint64_t cells, bytes, n = p->n_nodes, nm = p->n_metrics;
-	uint64_t limit = a->h->opts.max_memory ? a->h->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	if (profdb__mul(&p->file->in, n, nm, "inclusive table", &cells) < 0 ||
-	    profdb__mul(&p->file->in, cells, 8, "inclusive table", &bytes) < 0)
-		return -EBADMSG;
-	if (bytes > limit || bytes > SIZE_MAX)
-		return profdb__fail(-EFBIG, "%s: the inclusive table (%" PRIu64 " nodes x %" PRIu64
-		                    " metrics) needs %" PRIu64 " bytes, above max_memory %" PRIu64,
-		                    p->file->in.name, n, nm, bytes, limit);
-	uint64_t *v = calloc(cells ? (size_t)cells : 1, 8);
+	uint64_t bytes, n = p->n_nodes, nm = p->n_metrics;
+	int r = profdb__hpcrun_table_bytes(a->h, p, 8, "inclusive table", &bytes);
+	if (r < 0)
+		return r;
+	uint64_t *v = calloc(bytes ? (size_t)bytes : 1, 1);
 	if (!v)
 		return profdb__fail(-ENOMEM, "%s: cannot allocate the inclusive table (%" PRIu64
 		                    " bytes)", p->file->in.name, bytes);
 	for (uint64_t i = 0; i < n; i++) {
-		profdb_hpcrun_run run;
-		int r = profdb_hpcrun_values(a->h, (uint32_t)(p - a->h->profiles), (uint32_t)i, &run);
+		r = profdb__hpcrun_raw_row(a->h, p, (uint32_t)i, v + i * nm);
 		if (r < 0) {
 			free(v);
 			return r;
-		}
-		for (uint64_t k = 0; k < run.count; k++) {
-			uint32_t m;
-			uint64_t bits;
-			profdb_hpcrun_run_at(&run, k, &m, &bits);
-			v[i * nm + m] = bits;
 		}
 	}
 	/* Post-order: when a node is finished its inclusive values are added
@@ -308,6 +318,7 @@ void profdb__hpcrun_profile_free(hr_profile *p)
 	free(p->tree.by_id);
 	free(p->tree.run);
 	free(p->incl);
+	free(p->dense);
 	free(p->stem);
 	memset(p, 0, sizeof *p);
 }

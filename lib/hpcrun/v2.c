@@ -12,15 +12,13 @@
 #include <string.h>
 
 #include "hpcrun-internal.h"
+#include "../core/table-internal.h"
 
-hr_profile *profdb__hpcrun_new_profile(hr_profile **out, size_t *n, hr_file *f)
+hr_profile *profdb__hpcrun_new_profile(hr_profile **out, size_t *n, size_t *cap, hr_file *f)
 {
-	hr_profile *v = realloc(*out, (*n + 1) * sizeof *v);
-	if (!v) {
-		profdb__fail(-ENOMEM, "%s: out of memory", f ? f->name : "hpcrun");
+	if (profdb__grow((void **)out, cap, *n + 1, sizeof **out) < 0)
 		return NULL;
-	}
-	*out = v;
+	hr_profile *v = *out;
 	memset(&v[*n], 0, sizeof v[*n]);
 	v[*n].file = f;
 	v[*n].rank = v[*n].thread = v[*n].host_id = v[*n].pid = v[*n].generation = -1;
@@ -56,7 +54,7 @@ static int epoch(hr_cur *c, hr_file *f, int trailer, hr_profile *p)
 	p->has_trailer = trailer;
 	p->lush = (int)(p->epoch_flags & 1);
 	/* id, parent, [lush assoc], lm id, ip, [lip], one u64 per metric */
-	p->val_at = 4 + 4 + (p->lush ? 4 : 0) + 2 + 8 + (p->lush ? 16 : 0);
+	p->val_at = hr_node2_values_at(p->lush);
 	uint64_t size = p->val_at + (uint64_t)p->n_metrics * 8, total;
 	if (size > UINT32_MAX)
 		return profdb__fail(-EBADMSG, "%s: %" PRIu32 " metrics make CCT records of %" PRIu64
@@ -74,12 +72,12 @@ static int attempt(hr_file *f, int trailer, hr_profile **out, size_t *n, uint64_
 {
 	hr_cur c = {&f->in, 0, HR_HDR, f->in.size};
 	hr_profile *v = NULL;
-	size_t nv = 0;
+	size_t nv = 0, cap = 0;
 	hr_nv *attrs = NULL;
 	uint32_t n_attrs = 0;
 	int r = profdb__hpcrun_nvpairs(&c, "file header name/value pairs", &attrs, &n_attrs);
 	while (r >= 0 && c.off < f->in.size) {
-		hr_profile *p = profdb__hpcrun_new_profile(&v, &nv, f);
+		hr_profile *p = profdb__hpcrun_new_profile(&v, &nv, &cap, f);
 		if (!p) {
 			r = -ENOMEM;
 			break;
@@ -106,12 +104,11 @@ static int attempt(hr_file *f, int trailer, hr_profile **out, size_t *n, uint64_
 	return 0;
 }
 
-int profdb__hpcrun_parse_v2(profdb_hpcrun *h, hr_file *f, hr_profile **out, size_t *n)
+int profdb__hpcrun_parse_v2(profdb_hpcrun *h, hr_file *f)
 {
 	hr_profile *v = NULL;
 	size_t nv = 0;
 	uint64_t far1 = 0, far0 = 0;
-	(void)h;
 	int r = attempt(f, 1, &v, &nv, &far1);
 	if (r < 0 && f->major == 2) {
 		char first[512];
@@ -127,7 +124,8 @@ int profdb__hpcrun_parse_v2(profdb_hpcrun *h, hr_file *f, hr_profile **out, size
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < nv; i++) {
-		hr_profile *p = profdb__hpcrun_new_profile(out, n, f);
+		hr_profile *p = profdb__hpcrun_new_profile(&h->profiles, &h->n_profiles,
+		                                           &h->cap_profiles, f);
 		if (!p) {
 			for (size_t k = i; k < nv; k++)
 				profdb__hpcrun_profile_free(&v[k]);

@@ -33,7 +33,7 @@ static int sparse(hr_cur *c, hr_profile *p)
 	if (r < 0)
 		return r;
 	p->tuple_off = c->off;
-	if ((r = profdb__hpcrun_take(c, (uint64_t)p->n_ids * 18, "id tuple", &e)) < 0 ||
+	if ((r = profdb__hpcrun_take(c, (uint64_t)p->n_ids * HR_IDT_SIZE, "id tuple", &e)) < 0 ||
 	    (r = profdb__hpcrun_u64(c, "sparse value count", &p->n_vals)) < 0 ||
 	    (r = profdb__hpcrun_u32(c, "sparse non-zero node count", &p->n_nz)) < 0)
 		return r;
@@ -42,24 +42,24 @@ static int sparse(hr_cur *c, hr_profile *p)
 	    (r = profdb__hpcrun_take(c, bytes, "sparse values", &e)) < 0)
 		return r;
 	p->sidx_off = c->off;
-	if ((r = profdb__hpcrun_take(c, ((uint64_t)p->n_nz + 1) * 12, "sparse node index", &e)) < 0)
+	if ((r = profdb__hpcrun_take(c, ((uint64_t)p->n_nz + 1) * HR_SIDX_SIZE, "sparse node index",
+	                             &e)) < 0)
 		return r;
 	/* The last index entry is the end marker {"end!", num_vals}. */
-	e += (uint64_t)p->n_nz * 12;
-	if (profdb__be32(e) != HR_END_MARK || profdb__be64(e + 4) != p->n_vals)
+	e += (uint64_t)p->n_nz * HR_SIDX_SIZE;
+	if (hr_sidx_cct(e) != HR_END_MARK || hr_sidx_start(e) != p->n_vals)
 		return profdb__fail(-EBADMSG, "%s: sparse node index at 0x%" PRIx64 ": entry %" PRIu32
 		                    " at 0x%" PRIx64 " is not the end marker {\"end!\", %" PRIu64 "}",
 		                    c->in->name, p->sidx_off, p->n_nz, c->off - 12, p->n_vals);
 	return 0;
 }
 
-int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f, hr_profile **out, size_t *n)
+int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f)
 {
 	const profdb__input *in = &f->in;
 	const unsigned char *ft, *e;
-	uint64_t v[14];
+	uint64_t v[HR_FOOTER_WORDS];
 	int r;
-	(void)h;
 	if (in->size < HR_HDR + 4 + HR_FOOTER)
 		return profdb__fail(-ENODATA, "%s: %" PRIu64 " bytes is too short for a 04.00 file "
 		                    "(header and 112-byte footer)", in->name, in->size);
@@ -71,7 +71,7 @@ int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f, hr_profile **out, size
 		                    in->size - 8);
 	if ((r = profdb__range(in, fo, HR_FOOTER, "footer", &ft)) < 0)
 		return r;
-	for (int i = 0; i < 14; i++)
+	for (int i = 0; i < HR_FOOTER_WORDS; i++)
 		v[i] = profdb__be64(ft + 8 * i);
 	if (v[12] != fo)
 		return profdb__fail(-EBADMSG, "%s: footer at 0x%" PRIx64 " says it starts at 0x%"
@@ -85,7 +85,8 @@ int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f, hr_profile **out, size
 		return profdb__fail(-EBADMSG, "%s: footer at 0x%" PRIx64 ": header section starts at 0x%"
 		                    PRIx64 ", not 0", in->name, fo, v[0]);
 
-	hr_profile *p = profdb__hpcrun_new_profile(out, n, f);
+	hr_profile *p = profdb__hpcrun_new_profile(&h->profiles, &h->n_profiles, &h->cap_profiles,
+	                                           f);
 	if (!p)
 		return -ENOMEM;
 	p->n_epochs = 1;

@@ -277,7 +277,8 @@ PROFDB_EXPORT int profdb_cg_open_group(profdb_cg **ret, const char *path,
 	int name_exists = 0;
 	struct dirent *de;
 	char **found = NULL;
-	uint32_t n_found = 0, cap_found = 0;
+	uint32_t n_found = 0;
+	size_t cap_found = 0;
 	int r = 0;
 	while ((de = readdir(dh)) != NULL) {
 		if (strcmp(de->d_name, name) == 0)

@@ -19,13 +19,16 @@ struct profdb_cg_detail {
 	size_t ne;
 	dline *lines;
 	uint64_t *cost;
-	uint32_t n_lines, cap_lines;
+	uint32_t n_lines;
+	size_t cap_lines;
 	cg_map map;
 	profdb_cg_jump *jumps;
-	uint32_t n_jumps, cap_jumps;
+	uint32_t n_jumps;
+	size_t cap_jumps;
 	profdb_cg_callsite *calls;   /* inclusive set by the accessor (call_cost moves) */
 	uint64_t *call_cost;
-	uint32_t n_calls, cap_calls;
+	uint32_t n_calls;
+	size_t cap_calls;
 };
 
 typedef struct dstate {
@@ -180,15 +183,17 @@ static int dline_eq(const void *ctx, uint32_t v)
 
 /* Room for row @p n of a row table and its zeroed cost row (a stride of
  * ne + 1 values, so the cost table exists even without events). */
-static int grow_row(void **rows, uint64_t **cost, uint32_t *cap, uint32_t n, size_t elem,
+static int grow_row(void **rows, uint64_t **cost, size_t *cap, uint32_t n, size_t elem,
                     size_t ne)
 {
-	uint32_t old = *cap;
+	size_t old = *cap, bytes;
 	int r = profdb__cg_grow(rows, cap, (uint64_t)n + 1, elem);
 	if (r < 0)
 		return r;
 	if (old != *cap) {
-		uint64_t *q = realloc(*cost, (size_t)*cap * (ne + 1) * sizeof *q);
+		if ((r = profdb__cg_bytes(*cap, ne + 1, sizeof **cost, &bytes)) < 0)
+			return r;
+		uint64_t *q = realloc(*cost, bytes);
 		if (!q)
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		*cost = q;

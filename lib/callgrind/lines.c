@@ -161,7 +161,7 @@ static int same_key(const cgl_key *a, const cgl_key *b)
 
 /* The non-zero rows of @p det (profile @p p), appended to *t. */
 static int add_rows(const profdb_cg *cg, const profdb_cg_detail *det, uint32_t p, tmp_row **t,
-                    uint32_t *n, uint32_t *cap)
+                    uint32_t *n, size_t *cap)
 {
 	int64_t nl = profdb_cg_detail_line_count(det);
 	for (int64_t i = 0; i < nl; i++) {
@@ -185,7 +185,8 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 	size_t ne = cg->n_events;
 	tmp_row *t = NULL;
 	profdb_cg_detail **det = NULL;
-	uint32_t n = 0, cap = 0, n_det = 0, cap_det = 0;
+	uint32_t n = 0, n_det = 0;
+	size_t cap = 0, cap_det = 0;
 	int r = 0;
 	*out = NULL;
 	cgl_fn *d = calloc(1, sizeof *d);

@@ -1,0 +1,255 @@
+/* Callgrind scanner: the name table (every distinct name once, a view
+ * into the text), the compressed names "(id) name" per space (object,
+ * file, function), the functions keyed by (object, file, name) and the
+ * rows of (profile, function). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan-internal.h"
+
+/* ---- names --------------------------------------------------------------- */
+
+typedef struct name_key {
+	const profdb_cg *cg;
+	const char *p;
+	uint32_t len;
+} name_key;
+
+static int name_eq(const void *ctx, uint32_t v)
+{
+	const name_key *k = ctx;
+	const cg_name *n = &k->cg->names[v];
+	return n->len == k->len && (k->len == 0 || memcmp(n->p, k->p, k->len) == 0);
+}
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = profdb__mix64(h ^ w);
+	}
+	uint64_t w = 0;
+	memcpy(&w, p + i, n - i);
+	return profdb__mix64(h ^ w ^ n);
+}
+
+/* Intern a name view; *idx gets its index. */
+static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
+{
+	profdb_cg *cg = ps->cg;
+	cg_map *m = &ps->b->name_map;
+	if (n == 0) {
+		*idx = 0;
+		return 0;
+	}
+	if (memchr(p, 0, n) && once(&ps->warned.nul))
+		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
+	int r = reserve(m);
+	if (r < 0)
+		return r;
+	name_key k = {cg, p, (uint32_t)n};
+	uint64_t h = hash_bytes(p, n);
+	cg_slot *s = profdb__cg_map_find(m, h, (uint32_t)n, name_eq, &k);
+	if (s->v != CG_EMPTY) {
+		*idx = s->v;
+		return 0;
+	}
+	r = grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
+	                    sizeof *cg->names);
+	if (r < 0)
+		return r;
+	cg->names[cg->n_names] = (cg_name){p, (uint32_t)n};
+	s->a = h;
+	s->b = (uint32_t)n;
+	s->v = cg->n_names;
+	m->n++;
+	*idx = cg->n_names++;
+	return 0;
+}
+
+static const char *const space_name[] = {"object", "file", "function"};
+
+/* Where the name of (space, id) lives: a dense array for the small ids
+ * writers use (callgrind numbers from 0 or 1), a hash map beyond. */
+static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
+{
+	if (id < ps->ids.limit) {
+		size_t old = ps->ids.cap[sp];
+		if (id >= old) {
+			int r = grow((void **)&ps->ids.dense[sp], &ps->ids.cap[sp], id + 1,
+			                        sizeof(uint32_t));
+			if (r < 0)
+				return r;
+			memset(ps->ids.dense[sp] + old, 0xff, (ps->ids.cap[sp] - old) * sizeof(uint32_t));
+		}
+		*out = &ps->ids.dense[sp][id];
+		return 0;
+	}
+	int r = reserve(&ps->ids.map);
+	if (r < 0)
+		return r;
+	cg_slot *s = profdb__cg_map_find(&ps->ids.map, id, (uint32_t)sp, NULL, NULL);
+	if (s->v == CG_EMPTY) {  /* a map slot cannot hold CG_EMPTY: mark it CG_UNDEF */
+		s->a = id;
+		s->b = (uint32_t)sp;
+		s->v = CG_UNDEF;
+		ps->ids.map.n++;
+	}
+	*out = &s->v;
+	return 0;
+}
+
+/* The value of a name line in ID space @p sp: "(id) name", "(id)" or a
+ * literal name. Only '(' followed by a digit starts the compressed form. */
+int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
+{
+	while (n && cg_is_space(*v)) {
+		v++;
+		n--;
+	}
+	rstrip(v, &n);
+	if (n >= 2 && v[0] == '(' && cg_is_digit(v[1])) {
+		size_t i = 1;
+		uint64_t id = 0;
+		int ovf = 0;
+		while (i < n && cg_is_digit(v[i])) {
+			if (__builtin_mul_overflow(id, 10, &id) ||
+			    __builtin_add_overflow(id, (uint64_t)(v[i] - '0'), &id))
+				ovf = 1;
+			i++;
+		}
+		if (i < n && v[i] == ')') {
+			if (ovf)
+				return perr(ps, -EBADMSG, "%s name id overflows 64 bits", space_name[sp]);
+			size_t tok_len = i + 1;
+			const char *rest = v + tok_len;
+			size_t rn = n - tok_len;
+			while (rn && cg_is_space(*rest)) {
+				rest++;
+				rn--;
+			}
+			uint32_t *slot;
+			int r = id_slot(ps, sp, id, &slot);
+			if (r < 0)
+				return r;
+			if (rn == 0) {
+				if (*slot < CG_UNDEF) {
+					*idx = *slot;
+					return 0;
+				}
+				/* Undefined id: a soft error (callgrind 0.10, some other
+				 * writers). The token "(id)" itself becomes the name. */
+				if (once(&ps->warned.undef))
+					pwarn(ps,
+					      "undefined %s id %" PRIu64 "; \"(%" PRIu64 ")\" is used as the "
+					      "name (further ones silently)",
+					      space_name[sp], id, id);
+				rest = v;
+				rn = tok_len;
+			}
+			uint32_t ni;
+			r = intern(ps, rest, rn, &ni);
+			if (r < 0)
+				return r;
+			r = id_slot(ps, sp, id, &slot);  /* intern may not move it, but be safe */
+			if (r < 0)
+				return r;
+			*slot = ni;  /* a redefinition replaces */
+			*idx = ni;
+			return 0;
+		}
+	}
+	return intern(ps, v, n, idx);
+}
+
+
+int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
+{
+	profdb_cg *cg = ps->cg;
+	cg_build *b = ps->b;
+	/* Most names belong to one (object, file): try the last function seen
+	 * with this name before hashing. */
+	if (fn < b->cap_fn_by_name) {
+		uint32_t c = b->fn_by_name[fn];
+		if (c < cg->n_fns && cg->fns[c].ob == ob && cg->fns[c].fl == fl) {
+			*out = c;
+			return 0;
+		}
+	}
+	cg_map *m = &b->fn_map;
+	int r = reserve(m);
+	if (r < 0)
+		return r;
+	uint64_t a = (uint64_t)ob << 32 | fl;
+	cg_slot *s = profdb__cg_map_find(m, a, fn, NULL, NULL);
+	uint32_t i = s->v;
+	if (i == CG_EMPTY) {
+		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1,
+		                    sizeof *cg->fns);
+		if (r < 0)
+			return r;
+		i = cg->n_fns++;
+		cg->fns[i] = (cg_fn){ob, fl, fn, CG_EMPTY, CG_EMPTY, 0};
+		s->a = a;
+		s->b = fn;
+		s->v = i;
+		m->n++;
+	}
+	size_t old = b->cap_fn_by_name;
+	if (fn >= old) {
+		r = grow((void **)&b->fn_by_name, &b->cap_fn_by_name, (uint64_t)fn + 1,
+		                    sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		memset(b->fn_by_name + old, 0xff, (b->cap_fn_by_name - old) * sizeof(uint32_t));
+	}
+	b->fn_by_name[fn] = i;
+	*out = i;
+	return 0;
+}
+
+/* The row of (current profile, fn). Profiles are scanned one after the
+ * other and never resumed, so a per-function stamp "row of profile p" is
+ * exact: a stamp of another profile means the row does not exist yet. */
+int get_row(parser *ps, uint32_t fn, uint32_t *out)
+{
+	profdb_cg *cg = ps->cg;
+	cg_build *b = ps->b;
+	if (fn >= b->cap_row_of_fn) {
+		size_t cap = b->cap_row_of_fn, cap2 = cap;
+		int r = grow((void **)&b->row_of_fn, &cap, (uint64_t)fn + 1,
+		                        sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		r = grow((void **)&b->row_prof, &cap2, (uint64_t)fn + 1, sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		memset(b->row_prof + b->cap_row_of_fn, 0,
+		       (cap2 - b->cap_row_of_fn) * sizeof(uint32_t));
+		b->cap_row_of_fn = cap < cap2 ? cap : cap2;
+	}
+	if (b->row_prof[fn] == ps->part.prof + 1) {
+		*out = b->row_of_fn[fn];
+		return 0;
+	}
+	int r = grow_rows((void **)&cg->rows, &cg->row_cost, &cg->cap_rows, cg->n_rows,
+	                  sizeof *cg->rows, cg->n_events);
+	if (r < 0)
+		return r;
+	uint32_t i = cg->n_rows++;
+	cg->rows[i] = (cg_row){ps->part.prof, fn};
+	b->row_prof[fn] = ps->part.prof + 1;
+	b->row_of_fn[fn] = i;
+	*out = i;
+	return 0;
+}
+
+/* The current function and its row, resolved on first use after a change
+ * of ob=/fl=/fn=. */
+

@@ -1,0 +1,254 @@
+/* Callgrind scanner: table growth, the scanner's hash map from a
+ * (64-bit, 32-bit) key to an index, number parsing, and widening the cost
+ * tables when an events: line adds an event. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan-internal.h"
+
+int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	if (need >= UINT32_MAX - 1)
+		return profdb__fail(-ENOMEM, "callgrind: table too large");
+	return profdb__grow(p, cap, (size_t)need, elem);
+}
+
+int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out)
+{
+	if (__builtin_mul_overflow(n, m, out) || __builtin_mul_overflow(*out, elem, out))
+		return profdb__fail(-ENOMEM, "callgrind: table too large");
+	return 0;
+}
+
+static size_t slot_of(uint64_t a, uint32_t b)
+{
+	return (size_t)profdb__mix64(a ^ profdb__mix64(b + 0x9e3779b97f4a7c15ULL));
+}
+
+cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn eq,
+                             const void *ctx)
+{
+	size_t i = slot_of(a, b) & m->mask;
+	for (;;) {
+		cg_slot *s = &m->s[i];
+		if (s->v == CG_EMPTY)
+			return s;
+		if (s->a == a && s->b == b && (!eq || eq(ctx, s->v)))
+			return s;
+		i = (i + 1) & m->mask;
+	}
+}
+
+/* Move the entries of @p m into a table of @p nc slots (a power of two). */
+static int rehash(cg_map *m, size_t nc)
+{
+	size_t cap = m->s ? m->mask + 1 : 0;
+	if (nc > SIZE_MAX / sizeof(cg_slot))
+		return profdb__fail(-ENOMEM, "callgrind: map too large");
+	cg_slot *s = malloc(nc * sizeof *s);
+	if (!s)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	memset(s, 0xff, nc * sizeof *s);
+	cg_map nm = {s, nc - 1, m->n};
+	for (size_t i = 0; i < cap; i++) {
+		if (m->s[i].v == CG_EMPTY)
+			continue;
+		size_t j = slot_of(m->s[i].a, m->s[i].b) & nm.mask;
+		while (s[j].v != CG_EMPTY)
+			j = (j + 1) & nm.mask;
+		s[j] = m->s[i];
+	}
+	free(m->s);
+	*m = nm;
+	return 0;
+}
+
+int profdb__cg_map_reserve(cg_map *m)
+{
+	size_t cap = m->s ? m->mask + 1 : 0;
+	if (m->s && (m->n + 1) * 4 <= cap * 3)
+		return 0;
+	return rehash(m, cap ? cap * 2 : 256);
+}
+
+int profdb__cg_map_presize(cg_map *m, uint64_t n)
+{
+	size_t nc = 16;
+	while (nc < SIZE_MAX / 8 && (uint64_t)nc * 3 < n * 4 + 4)
+		nc *= 2;
+	return m->s ? 0 : rehash(m, nc);
+}
+
+/* The common cases of the two above without a call: the exported functions
+ * may be interposed, so the compiler does not inline them. */
+
+void profdb__cg_map_free(cg_map *m)
+{
+	free(m->s);
+	memset(m, 0, sizeof *m);
+}
+
+void profdb__cg_build_free(cg_build *b)
+{
+	profdb__cg_map_free(&b->name_map);
+	profdb__cg_map_free(&b->fn_map);
+	profdb__cg_map_free(&b->crow_map);
+	free(b->fn_by_name);
+	free(b->row_of_fn);
+	free(b->row_prof);
+	free(b->defs);
+	memset(b, 0, sizeof *b);
+}
+
+int profdb__cg_u64(const char *t, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return -1;
+	if (n > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+		for (size_t i = 2; i < n; i++) {
+			char c = t[i];
+			unsigned d;
+			if (c >= '0' && c <= '9')
+				d = (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				d = (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F')
+				d = (unsigned)(c - 'A' + 10);
+			else
+				return -1;
+			if (v >> 60)
+				return -2;
+			v = v << 4 | d;
+		}
+		*out = v;
+		return 0;
+	}
+	if (n <= 19) {  /* cannot overflow: the common case, no checks */
+		for (size_t i = 0; i < n; i++) {
+			unsigned d = (unsigned)(unsigned char)t[i] - '0';
+			if (d > 9)
+				return -1;
+			v = v * 10 + d;
+		}
+		*out = v;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!cg_is_digit(t[i]))
+			return -1;
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(t[i] - '0'), &v))
+			return -2;
+	}
+	*out = v;
+	return 0;
+}
+
+int profdb__cg_subpos(const char *t, size_t n, uint64_t last, uint64_t *out)
+{
+	uint64_t x;
+	int r;
+	if (n == 1 && t[0] == '*') {
+		*out = last;
+		return 0;
+	}
+	if (t[0] == '+' || t[0] == '-') {
+		r = profdb__cg_u64(t + 1, n - 1, &x);
+		if (r < 0)
+			return r;
+		if (t[0] == '+')
+			return __builtin_add_overflow(last, x, out) ? -2 : 0;
+		if (x > last)
+			return -3;
+		*out = last - x;
+		return 0;
+	}
+	return profdb__cg_u64(t, n, out);
+}
+
+
+/* ---- tables -------------------------------------------------------------- */
+
+/* Re-stride an n x old table to n x ne (new columns zero). */
+static int restride(uint64_t **t, size_t n, uint32_t old, uint32_t ne)
+{
+	if (!*t || n == 0)
+		return 0;
+	size_t bytes;
+	int r = profdb__cg_bytes(n, ne, sizeof(uint64_t), &bytes);
+	if (r < 0)
+		return r;
+	uint64_t *q = calloc(1, bytes);
+	if (!q)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	for (size_t i = 0; i < n; i++)
+		memcpy(q + i * ne, *t + i * old, old * sizeof *q);
+	free(*t);
+	*t = q;
+	return 0;
+}
+
+/* A zeroed n x ne table (one spare element: never NULL when empty). */
+static int zeros(uint64_t **t, size_t n, uint32_t ne)
+{
+	size_t bytes;
+	int r = profdb__cg_bytes(n, ne, sizeof(uint64_t), &bytes);
+	if (r < 0)
+		return r;
+	free(*t);
+	if (!(*t = calloc(1, bytes + sizeof(uint64_t))))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	return 0;
+}
+
+int profdb__cg_widen(profdb_cg *cg, uint32_t ne)
+{
+	uint32_t old = cg->n_events;
+	if (ne <= old)
+		return 0;
+	int r = 0;
+	if (old == 0) {
+		/* Tables allocated with stride 0 hold nothing: start them over. */
+		if ((r = zeros(&cg->p_totals, cg->cap_profiles, ne)) < 0 ||
+		    (r = zeros(&cg->p_summary, cg->cap_profiles, ne)) < 0 ||
+		    (r = zeros(&cg->p_totline, cg->cap_profiles, ne)) < 0 ||
+		    (r = zeros(&cg->row_cost, cg->cap_rows, ne)) < 0 ||
+		    (r = zeros(&cg->crow_cost, cg->cap_crows, ne)) < 0)
+			return r;
+	} else if ((r = restride(&cg->p_totals, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->p_summary, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->p_totline, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->row_cost, cg->cap_rows, old, ne)) < 0 ||
+	           (r = restride(&cg->crow_cost, cg->cap_crows, old, ne)) < 0) {
+		return r;
+	}
+	cg->n_events = ne;
+	return 0;
+}
+
+/* Grow a cost table in step with its row table. */
+int grow_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t elem, uint32_t ne)
+{
+	size_t old = *cap, bytes;
+	int r = grow(rows, cap, (uint64_t)n + 1, elem);
+	if (r < 0 || *cap == old || ne == 0)
+		return r;
+	if ((r = profdb__cg_bytes(*cap, ne, sizeof(uint64_t), &bytes)) < 0) {
+		*cap = old;
+		return r;
+	}
+	uint64_t *q = realloc(*costs, bytes);
+	if (!q) {
+		*cap = old;
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	}
+	memset(q + old * ne, 0, (*cap - old) * ne * sizeof(uint64_t));
+	*costs = q;
+	return 0;
+}

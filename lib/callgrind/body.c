@@ -234,6 +234,23 @@ static int target_line(parser *ps, const char *key, const char *p, const char *e
 	return 0;
 }
 
+/* The calls of one profile are keyed by (profile, caller, callee). */
+static uint64_t crow_key_hash(const cg_crow *c)
+{
+	return profdb__mix64(((uint64_t)c->profile << 32 | c->caller) ^ profdb__mix64(c->callee));
+}
+
+static uint64_t crow_hash(const void *ctx, uint32_t e)
+{
+	return crow_key_hash(&((const profdb_cg *)ctx)->crows[e]);
+}
+
+static int crow_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_crow *c = &((const profdb_cg *)ctx)->crows[e], *k = key;
+	return c->callee == k->callee && c->caller == k->caller && c->profile == k->profile;
+}
+
 /* A calls= line after its value is read: the row of the call. */
 int add_call(parser *ps, uint64_t count)
 {
@@ -255,24 +272,22 @@ int add_call(parser *ps, uint64_t count)
 	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
 	if (r < 0)
 		return r;
-	cg_map *m = &ps->b->crow_map;
-	r = reserve(m);
-	if (r < 0)
+	profdb__hindex *m = &ps->b->crow_map;
+	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
 		return r;
-	uint64_t a = (uint64_t)ps->part.prof << 32 | ps->cur.func;
-	cg_slot *s = profdb__cg_map_find(m, a, callee, NULL, NULL);
-	uint32_t i = s->v;
-	if (i == CG_EMPTY) {
+	cg_crow k = {ps->part.prof, ps->cur.func, callee, 0, 0};
+	uint32_t *slot = profdb__hindex_slot(m, crow_key_hash(&k), crow_eq, cg, &k);
+	uint32_t i = *slot - 1;
+	if (!*slot) {
 		r = grow_rows((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows, cg->n_crows,
 		              sizeof *cg->crows, cg->n_events);
 		if (r < 0)
 			return r;
 		i = cg->n_crows++;
-		cg->crows[i] = (cg_crow){ps->part.prof, ps->cur.func, callee, 0, 0};
-		s->a = a;
-		s->b = callee;
-		s->v = i;
-		m->n++;
+		cg->crows[i] = k;
+		*slot = i + 1;
+		if ((r = profdb__hindex_added(m, crow_hash, cg)) < 0)
+			return r;
 	}
 	if (__builtin_add_overflow(cg->crows[i].count, count, &cg->crows[i].count))
 		return perr(ps, -EBADMSG, "call count overflows 64 bits");

@@ -30,6 +30,7 @@ enum { CG_POS_INSTR = 0, CG_POS_LINE = 1, CG_POS_BB = 2 };
 typedef struct cg_name {
 	const char *p;
 	uint32_t len;
+	uint32_t hash;  /* in the name table: its hash (names.c; in the padding) */
 } cg_name;
 
 /* Open-addressing map from a (64-bit, 32-bit) key to a 32-bit index:
@@ -228,7 +229,7 @@ static inline int cg_tok(const char **p, const char *end, const char **t, size_t
 
 /* The hash maps used only while the files are scanned. */
 typedef struct cg_build {
-	cg_map name_map, fn_map, crow_map;
+	profdb__hindex name_map, fn_map, crow_map;  /* names, fns, crows */
 	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
 	size_t cap_fn_by_name;
 	uint32_t *row_of_fn;         /* fn -> row of the current profile ... */

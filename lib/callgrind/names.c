@@ -12,17 +12,10 @@
 
 /* ---- names --------------------------------------------------------------- */
 
-typedef struct name_key {
-	const profdb_cg *cg;
-	const char *p;
-	uint32_t len;
-} name_key;
-
-static int name_eq(const void *ctx, uint32_t v)
+static int name_eq(const void *ctx, uint32_t e, const void *key)
 {
-	const name_key *k = ctx;
-	const cg_name *n = &k->cg->names[v];
-	return n->len == k->len && (k->len == 0 || memcmp(n->p, k->p, k->len) == 0);
+	const cg_name *n = &((const profdb_cg *)ctx)->names[e], *k = key;
+	return n->hash == k->hash && n->len == k->len && memcmp(n->p, k->p, k->len) == 0;
 }
 
 static uint64_t hash_bytes(const char *p, size_t n)
@@ -39,38 +32,39 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return profdb__mix64(h ^ w ^ n);
 }
 
+static uint64_t name_hash(const void *ctx, uint32_t e)
+{
+	return ((const profdb_cg *)ctx)->names[e].hash;
+}
+
 /* Intern a name view; *idx gets its index. */
 static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 {
 	profdb_cg *cg = ps->cg;
-	cg_map *m = &ps->b->name_map;
+	profdb__hindex *m = &ps->b->name_map;
 	if (n == 0) {
 		*idx = 0;
 		return 0;
 	}
 	if (memchr(p, 0, n) && once(&ps->warned.nul))
 		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
-	int r = reserve(m);
-	if (r < 0)
+	int r = 0;
+	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
 		return r;
-	name_key k = {cg, p, (uint32_t)n};
-	uint64_t h = hash_bytes(p, n);
-	cg_slot *s = profdb__cg_map_find(m, h, (uint32_t)n, name_eq, &k);
-	if (s->v != CG_EMPTY) {
-		*idx = s->v;
+	cg_name k = {p, (uint32_t)n, (uint32_t)hash_bytes(p, n)};
+	uint32_t *slot = profdb__hindex_slot(m, k.hash, name_eq, cg, &k);
+	if (*slot) {
+		*idx = *slot - 1;
 		return 0;
 	}
 	r = grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
-	                    sizeof *cg->names);
+	         sizeof *cg->names);
 	if (r < 0)
 		return r;
-	cg->names[cg->n_names] = (cg_name){p, (uint32_t)n};
-	s->a = h;
-	s->b = (uint32_t)n;
-	s->v = cg->n_names;
-	m->n++;
+	cg->names[cg->n_names] = k;
 	*idx = cg->n_names++;
-	return 0;
+	*slot = cg->n_names;
+	return profdb__hindex_added(m, name_hash, cg);
 }
 
 static const char *const space_name[] = {"object", "file", "function"};
@@ -169,6 +163,23 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 }
 
 
+/* Functions are keyed by (object, file, name). */
+static uint64_t fn_key_hash(const cg_fn *f)
+{
+	return profdb__mix64(((uint64_t)f->ob << 32 | f->fl) ^ profdb__mix64(f->fn));
+}
+
+static uint64_t fn_hash(const void *ctx, uint32_t e)
+{
+	return fn_key_hash(&((const profdb_cg *)ctx)->fns[e]);
+}
+
+static int fn_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_fn *f = &((const profdb_cg *)ctx)->fns[e], *k = key;
+	return f->fn == k->fn && f->ob == k->ob && f->fl == k->fl;
+}
+
 int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
@@ -182,24 +193,22 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 			return 0;
 		}
 	}
-	cg_map *m = &b->fn_map;
-	int r = reserve(m);
-	if (r < 0)
+	profdb__hindex *m = &b->fn_map;
+	int r = 0;
+	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
 		return r;
-	uint64_t a = (uint64_t)ob << 32 | fl;
-	cg_slot *s = profdb__cg_map_find(m, a, fn, NULL, NULL);
-	uint32_t i = s->v;
-	if (i == CG_EMPTY) {
-		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1,
-		                    sizeof *cg->fns);
+	cg_fn k = {.ob = ob, .fl = fl, .fn = fn};
+	uint32_t *slot = profdb__hindex_slot(m, fn_key_hash(&k), fn_eq, cg, &k);
+	uint32_t i = *slot - 1;
+	if (!*slot) {
+		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
 		if (r < 0)
 			return r;
 		i = cg->n_fns++;
 		cg->fns[i] = (cg_fn){ob, fl, fn, CG_EMPTY, CG_EMPTY, 0};
-		s->a = a;
-		s->b = fn;
-		s->v = i;
-		m->n++;
+		*slot = i + 1;
+		if ((r = profdb__hindex_added(m, fn_hash, cg)) < 0)
+			return r;
 	}
 	size_t old = b->cap_fn_by_name;
 	if (fn >= old) {

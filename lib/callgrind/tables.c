@@ -95,9 +95,9 @@ void profdb__cg_map_free(cg_map *m)
 
 void profdb__cg_build_free(cg_build *b)
 {
-	profdb__cg_map_free(&b->name_map);
-	profdb__cg_map_free(&b->fn_map);
-	profdb__cg_map_free(&b->crow_map);
+	profdb__hindex_free(&b->name_map);
+	profdb__hindex_free(&b->fn_map);
+	profdb__hindex_free(&b->crow_map);
 	free(b->fn_by_name);
 	free(b->row_of_fn);
 	free(b->row_prof);

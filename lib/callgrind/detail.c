@@ -285,10 +285,8 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	j->profile = s->g->profile;
 	j->from_instr = col(s->pos, s->col_instr);
 	j->from_line = col(s->pos, s->col_line);
-	j->to_file = tf->p;
-	j->to_file_len = tf->len;
-	j->to_function = tn->p;
-	j->to_function_len = tn->len;
+	j->to_file = (profdb_str){tf->len ? tf->p : "", tf->len};
+	j->to_function = (profdb_str){tn->len ? tn->p : "", tn->len};
 	j->to_instr = col(tgt, s->col_instr);
 	j->to_line = col(tgt, s->col_line);
 	j->conditional = cond;
@@ -314,7 +312,8 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	const cg_name *file = &cg->names[s->g->src];
 	d->calls[i] = (profdb_cg_callsite){s->g->profile, cg->sites[s->site++].callee,
 	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
-	                                   file->p, file->len, s->call_count, NULL};
+	                                   {file->len ? file->p : "", file->len},
+	                                   s->call_count, NULL};
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
 	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");
 	return r < 0 ? r : profdb__cg_derive(cg, dst);
@@ -478,7 +477,10 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		/* sort rows by line, then instruction, then file */
 		o = malloc((size_t)d->n_lines * sizeof *o);
 		dline *nl = malloc((size_t)d->n_lines * sizeof *nl);
-		uint64_t *nc = malloc((size_t)d->n_lines * (d->ne + 1) * sizeof *nc);
+		size_t bytes;
+		uint64_t *nc = NULL;
+		if (profdb__cg_bytes(d->n_lines, d->ne + 1, sizeof *nc, &bytes) == 0)
+			nc = malloc(bytes);
 		if (!o || !nl || !nc) {
 			free(nl);
 			free(nc);
@@ -510,8 +512,8 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, uint32_t fn,
-                                       profdb_cg_detail **ret)
+PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *cg,
+                                       uint32_t profile, uint32_t fn)
 {
 	if (!ret)
 		return profdb__fail(-EINVAL, "profdb_cg_detail_new: ret is NULL");
@@ -551,18 +553,17 @@ PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
 	return d->n_lines;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_line(const profdb_cg_detail *d, uint32_t i,
-                                        profdb_cg_line *out)
+PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i,
+                                           profdb_cg_line *out)
 {
 	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_line: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_cg_detail_line_at: NULL argument");
 	if (i >= d->n_lines)
 		return profdb__fail(-ENOENT, "callgrind: no line row %" PRIu32 " (%" PRIu32 " rows)", i,
 		                    d->n_lines);
 	const dline *l = &d->lines[i];
 	const cg_name *f = &d->cg->names[l->src];
-	out->file = f->p;
-	out->file_len = f->len;
+	out->file = (profdb_str){f->len ? f->p : "", f->len};
 	out->line = l->line;
 	out->instr = l->instr;
 	out->self = d->cost + (size_t)i * d->ne;
@@ -576,11 +577,11 @@ PROFDB_EXPORT int64_t profdb_cg_detail_jump_count(const profdb_cg_detail *d)
 	return d->n_jumps;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_jump(const profdb_cg_detail *d, uint32_t i,
-                                        profdb_cg_jump *out)
+PROFDB_EXPORT int profdb_cg_detail_jump_at(const profdb_cg_detail *d, uint32_t i,
+                                           profdb_cg_jump *out)
 {
 	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_jump: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_cg_detail_jump_at: NULL argument");
 	if (i >= d->n_jumps)
 		return profdb__fail(-ENOENT, "callgrind: no jump %" PRIu32 " (%" PRIu32 " jumps)", i,
 		                    d->n_jumps);
@@ -595,11 +596,11 @@ PROFDB_EXPORT int64_t profdb_cg_detail_call_count(const profdb_cg_detail *d)
 	return d->n_calls;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_call(const profdb_cg_detail *d, uint32_t i,
-                                        profdb_cg_callsite *out)
+PROFDB_EXPORT int profdb_cg_detail_call_at(const profdb_cg_detail *d, uint32_t i,
+                                           profdb_cg_callsite *out)
 {
 	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_call: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_cg_detail_call_at: NULL argument");
 	if (i >= d->n_calls)
 		return profdb__fail(-ENOENT, "callgrind: no call site %" PRIu32 " (%" PRIu32 " calls)",
 		                    i, d->n_calls);

@@ -136,8 +136,8 @@ static char *profile_name(const profdb_cg *cg, uint32_t i)
 		k += (size_t)snprintf(buf + k, sizeof buf - k, "%spart %" PRIu64, k ? " " : "",
 		                      p.part);
 	if (k == 0) {
-		const char *b = strrchr(p.file, '/');
-		snprintf(buf, sizeof buf, "%s", b ? b + 1 : p.file);
+		const char *b = strrchr(p.file.ptr, '/');
+		snprintf(buf, sizeof buf, "%s", b ? b + 1 : p.file.ptr);
 	}
 	return strdup(buf);
 }

@@ -1234,6 +1234,41 @@ Test(callgrind, conventions)
 	cg_close(cg);
 }
 
+/* Ids beyond the dense tables (>= 64 Ki here) go through the hash index;
+ * "====" (Xdebug's append mode) forgets every id, large or small. */
+Test(callgrind, large_name_ids)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "fn=(70000) big\n1 1\nfn=(3) small\n1 2\n"
+	                        "fn=(4000000000) huge\n1 4\nfl=(123456789) f.c\n"
+	                        "fn=(70000)\n2 8\ncfn=(4000000000)\ncalls=1 1\n1 16\n"
+	                        "==== NEW PROFILING FILE ====\n"
+	                        "events: Ir\nfn=(70000)\n1 32\n", &w);
+	int big = find_fn(cg, "big"), huge = find_fn(cg, "huge");
+	cr_assert_geq(big, 0);
+	cr_assert_geq(huge, 0);
+	cr_assert_geq(find_fn(cg, "small"), 0);
+	/* (70000) after fl= is another function: (object, file, name) */
+	cr_assert_eq(profdb_cg_function_count(cg), 6, "%s", w.all);
+	int undef = find_fn(cg, "(70000)");  /* after "====", undefined: warned */
+	cr_assert_geq(undef, 0);
+	cr_assert(strstr(w.all, "undefined function id 70000"), "%s", w.all);
+	const uint64_t *c;
+	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)big, &c), 1);
+	cr_assert_eq(c[0], 1);
+	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)huge, &c), 1);
+	cr_assert_eq(c[0], 4);
+	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)undef, &c), 1);
+	cr_assert_eq(c[0], 32);
+	cr_assert_eq(profdb_cg_call_count(cg), 1);
+	profdb_cg_call call;
+	cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, 0, &call), 1);
+	cr_assert_eq(call.count, 1);
+	cr_assert_eq(call.inclusive[0], 16);
+	cg_close(cg);
+}
+
 /* PROFDB_OPEN_TOLERANT does not apply (the text is scanned whole): a
  * malformed line fails the open in either mode. */
 Test(callgrind, tolerant_flag_does_not_hide_errors)

@@ -33,30 +33,6 @@ typedef struct cg_name {
 	uint32_t hash;  /* in the name table: its hash (names.c; in the padding) */
 } cg_name;
 
-/* Open-addressing map from a (64-bit, 32-bit) key to a 32-bit index:
- * 16 bytes a slot. */
-typedef struct cg_slot {
-	uint64_t a;
-	uint32_t b;
-	uint32_t v;  /* CG_EMPTY when free */
-} cg_slot;
-
-typedef struct cg_map {
-	cg_slot *s;
-	size_t mask;  /* capacity - 1 (a power of two), 0 before the first insert */
-	size_t n;
-} cg_map;
-
-typedef int (*cg_eq_fn)(const void *ctx, uint32_t v);
-
-cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn eq,
-                             const void *ctx);
-int profdb__cg_map_reserve(cg_map *m);
-/* An empty map's first table, sized for @p n entries (not the default 256
- * slots: detail.c makes one map per function, most of them tiny). */
-int profdb__cg_map_presize(cg_map *m, uint64_t n);
-void profdb__cg_map_free(cg_map *m);
-
 /* One input file of a group. */
 typedef struct cg_file {
 	profdb__input in;
@@ -227,7 +203,7 @@ static inline int cg_tok(const char **p, const char *end, const char **t, size_t
 	return 1;
 }
 
-/* The hash maps used only while the files are scanned. */
+/* The indexes used only while the files are scanned. */
 typedef struct cg_build {
 	profdb__hindex name_map, fn_map, crow_map;  /* names, fns, crows */
 	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */

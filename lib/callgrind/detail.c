@@ -21,7 +21,7 @@ struct profdb_cg_detail {
 	uint64_t *cost;
 	uint32_t n_lines;
 	size_t cap_lines;
-	cg_map map;
+	profdb__hindex map;          /* lines, while decoding */
 	profdb_cg_jump *jumps;
 	uint32_t n_jumps;
 	size_t cap_jumps;
@@ -169,16 +169,22 @@ static uint64_t col(const uint64_t *v, int c)
 	return c >= 0 ? v[c] : 0;
 }
 
-typedef struct dkey {
-	const profdb_cg_detail *d;
-	const dline *key;
-} dkey;
-
-static int dline_eq(const void *ctx, uint32_t v)
+/* Rows are keyed by (file, instruction, line). */
+static uint64_t dline_key_hash(const dline *l)
 {
-	const dkey *k = ctx;
-	const dline *l = &k->d->lines[v];
-	return l->src == k->key->src && l->instr == k->key->instr && l->line == k->key->line;
+	return profdb__mix64(((uint64_t)l->src * 0x9e3779b97f4a7c15ULL ^ l->instr) +
+	                     profdb__mix64(l->line));
+}
+
+static uint64_t dline_hash(const void *ctx, uint32_t e)
+{
+	return dline_key_hash(&((const profdb_cg_detail *)ctx)->lines[e]);
+}
+
+static int dline_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const dline *l = &((const profdb_cg_detail *)ctx)->lines[e], *k = key;
+	return l->src == k->src && l->instr == k->instr && l->line == k->line;
 }
 
 /* Room for row @p n of a row table and its zeroed cost row (a stride of
@@ -219,25 +225,18 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	dline key = {s->g->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
-	int r = profdb__cg_map_reserve(&d->map);
-	if (r < 0)
-		return r;
-	dkey dk = {d, &key};
-	uint64_t ka = (uint64_t)key.src * 0x9e3779b97f4a7c15ULL ^ key.instr;
-	uint32_t kb = (uint32_t)(key.line ^ key.line >> 32);
-	cg_slot *sl = profdb__cg_map_find(&d->map, ka, kb, dline_eq, &dk);
-	uint32_t i = sl->v;
-	if (i == CG_EMPTY) {
-		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines, sizeof *d->lines,
-		             d->ne);
+	uint32_t *slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
+	uint32_t i = *slot - 1;
+	if (!*slot) {
+		int r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
+		                 sizeof *d->lines, d->ne);
 		if (r < 0)
 			return r;
 		i = d->n_lines++;
 		d->lines[i] = key;
-		sl->a = ka;
-		sl->b = kb;
-		sl->v = i;
-		d->map.n++;
+		*slot = i + 1;
+		if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
+			return r;
 	}
 	return add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits");
 }
@@ -460,7 +459,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	d->ne = cg->n_events;
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
-	int r = profdb__cg_map_presize(&d->map, nb < 65536 ? nb : 65536);
+	int r = profdb__hindex_init(&d->map, nb < 65536 ? nb : 65536);
 	uint32_t sg = first;
 	for (; sg != CG_EMPTY && r == 0; sg = cg->segs[sg].next) {
 		const cg_seg *g = &cg->segs[sg];
@@ -471,7 +470,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	}
 	if (next)
 		*next = sg;
-	profdb__cg_map_free(&d->map);
+	profdb__hindex_free(&d->map);
 	lord *o = NULL;
 	if (r == 0 && d->n_lines) {
 		/* sort rows by line, then instruction, then file */
@@ -537,7 +536,7 @@ PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
 {
 	if (!d)
 		return;
-	profdb__cg_map_free(&d->map);
+	profdb__hindex_free(&d->map);
 	free(d->lines);
 	free(d->cost);
 	free(d->jumps);

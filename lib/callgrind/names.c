@@ -67,10 +67,46 @@ static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 	return profdb__hindex_added(m, name_hash, cg);
 }
 
+/* Large ids are keyed by (id, space). */
+static uint64_t bigid_key_hash(const cg_bigid *b)
+{
+	return profdb__mix64(b->id ^ profdb__mix64(b->sp + 0x9e3779b97f4a7c15ULL));
+}
+
+static uint64_t bigid_hash(const void *ctx, uint32_t e)
+{
+	return bigid_key_hash(&((const cg_ids *)ctx)->big[e]);
+}
+
+static int bigid_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_bigid *b = &((const cg_ids *)ctx)->big[e], *k = key;
+	return b->id == k->id && b->sp == k->sp;
+}
+
+void profdb__cgs_ids_clear(cg_ids *t, int release)
+{
+	profdb__hindex_free(&t->index);
+	t->n_big = 0;
+	for (int i = 0; i < 3; i++) {
+		if (release) {
+			free(t->dense[i]);
+			t->dense[i] = NULL;
+		} else if (t->dense[i]) {
+			memset(t->dense[i], 0xff, t->cap[i] * sizeof(uint32_t));
+		}
+	}
+	if (release) {
+		free(t->big);
+		t->big = NULL;
+		t->cap_big = 0;
+	}
+}
+
 static const char *const space_name[] = {"object", "file", "function"};
 
 /* Where the name of (space, id) lives: a dense array for the small ids
- * writers use (callgrind numbers from 0 or 1), a hash map beyond. */
+ * writers use (callgrind numbers from 0 or 1), a hash index beyond. */
 static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 {
 	if (id < ps->ids.limit) {
@@ -85,17 +121,23 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 		*out = &ps->ids.dense[sp][id];
 		return 0;
 	}
-	int r = reserve(&ps->ids.map);
-	if (r < 0)
+	cg_ids *t = &ps->ids;
+	int r = 0;
+	if (!t->index.slot && (r = profdb__hindex_init(&t->index, 64)) < 0)
 		return r;
-	cg_slot *s = profdb__cg_map_find(&ps->ids.map, id, (uint32_t)sp, NULL, NULL);
-	if (s->v == CG_EMPTY) {  /* a map slot cannot hold CG_EMPTY: mark it CG_UNDEF */
-		s->a = id;
-		s->b = (uint32_t)sp;
-		s->v = CG_UNDEF;
-		ps->ids.map.n++;
+	cg_bigid k = {id, (uint32_t)sp, CG_UNDEF};
+	uint32_t *slot = profdb__hindex_slot(&t->index, bigid_key_hash(&k), bigid_eq, t, &k);
+	if (!*slot) {  /* a new id, not defined yet */
+		if ((r = grow((void **)&t->big, &t->cap_big, (uint64_t)t->n_big + 1, sizeof *t->big)) < 0)
+			return r;
+		t->big[t->n_big++] = k;
+		*slot = t->n_big;
+		if ((r = profdb__hindex_added(&t->index, bigid_hash, t)) < 0)
+			return r;
+		*out = &t->big[t->n_big - 1].name;
+		return 0;
 	}
-	*out = &s->v;
+	*out = &t->big[*slot - 1].name;
 	return 0;
 }
 

@@ -13,7 +13,7 @@
  *              and the start of a part (a profile);
  *   names.c    the name table, compressed name ids, (object, file,
  *              function) keys and the (profile, function) rows;
- *   tables.c   growth, the scanner's hash map, number parsing.
+ *   tables.c   growth, number parsing, widening the cost tables.
  *
  * Only aggregates are kept (callgrind-internal.h): a cost line adds its
  * counts to the row of (profile, current function), a call cost line to the
@@ -41,12 +41,22 @@ typedef struct cg_where {
 	uint64_t safe_end;   /* just past the text's last '\n' (fast_line) */
 } cg_where;
 
+/* A large compressed-name id (beyond cg_ids.limit) and its name. */
+typedef struct cg_bigid {
+	uint64_t id;
+	uint32_t sp;         /* CG_SP_* */
+	uint32_t name;       /* CG_UNDEF until defined */
+} cg_bigid;
+
 /* Compressed names "(id)": per file, per space (object, file, function). */
 typedef struct cg_ids {
-	cg_map map;          /* (space, id) -> name, for large ids */
 	uint32_t *dense[3];  /* small ids: name index, CG_EMPTY = undefined */
 	size_t cap[3];
 	uint64_t limit;      /* ids below it use dense[] (bounded by the text size) */
+	cg_bigid *big;       /* large ids, indexed by index */
+	uint32_t n_big;
+	size_t cap_big;
+	profdb__hindex index;
 } cg_ids;
 
 /* The current part (profile) and its columns. */
@@ -119,6 +129,7 @@ static inline bool once(bool *flag)
 #define spec_line profdb__cgs_spec_line
 #define header_line profdb__cgs_header_line
 #define fast_line profdb__cgs_fast_line
+#define ids_clear profdb__cgs_ids_clear
 
 /* scanner.c: an error (-EBADMSG in a last line without '\n' becomes
  * -ENODATA) or a warning naming the file, line and offset. */
@@ -130,15 +141,10 @@ int bad_number(parser *ps, int r, const char *what, const char *t, size_t n);
 /* tables.c: grow a cost table (@p ne wide) in step with its row table. */
 int grow_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t elem, uint32_t ne);
 
-/* The common cases without a call. */
+/* The common case without a call. */
 static inline int grow(void **p, size_t *cap, uint64_t need, size_t elem)
 {
 	return need <= *cap ? 0 : profdb__cg_grow(p, cap, need, elem);
-}
-
-static inline int reserve(cg_map *m)
-{
-	return m->s && (m->n + 1) * 4 <= (m->mask + 1) * 3 ? 0 : profdb__cg_map_reserve(m);
 }
 
 static inline void rstrip(const char *p, size_t *n)
@@ -161,7 +167,9 @@ static inline void count_body(parser *ps)
 		(*n)++;
 }
 
-/* names.c */
+/* names.c. ids_clear forgets every id (Xdebug's "====" line), @p release
+ * also frees the tables (end of the file). */
+void ids_clear(cg_ids *t, int release);
 int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
 int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
 int get_row(parser *ps, uint32_t fn, uint32_t *out);

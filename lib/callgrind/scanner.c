@@ -92,10 +92,7 @@ static int one_line(parser *ps, const char *p, const char *end)
 		/* Xdebug's profiler_append: "==== NEW PROFILING FILE ====" starts
 		 * a new profile with its own name ids. */
 		end_part(ps);
-		profdb__cg_map_free(&ps->ids.map);
-		for (int i = 0; i < 3; i++)
-			if (ps->ids.dense[i])
-				memset(ps->ids.dense[i], 0xff, ps->ids.cap[i] * sizeof(uint32_t));
+		ids_clear(&ps->ids, 0);
 		return 0;
 	}
 	for (const char *q = k; q < end; q++)
@@ -222,9 +219,7 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 	}
 	r = 0;
 out:
-	profdb__cg_map_free(&ps.ids.map);
-	for (int i = 0; i < 3; i++)
-		free(ps.ids.dense[i]);
+	ids_clear(&ps.ids, 1);
 	return r;
 }
 

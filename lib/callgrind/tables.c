@@ -1,6 +1,6 @@
-/* Callgrind scanner: table growth, the scanner's hash map from a
- * (64-bit, 32-bit) key to an index, number parsing, and widening the cost
- * tables when an events: line adds an event. */
+/* Callgrind: table growth with checked sizes (for every file of the
+ * module), number parsing, and widening the cost tables when an events:
+ * line adds an event. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,74 +23,6 @@ int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out)
 	if (__builtin_mul_overflow(n, m, out) || __builtin_mul_overflow(*out, elem, out))
 		return profdb__fail(-ENOMEM, "callgrind: table too large");
 	return 0;
-}
-
-static size_t slot_of(uint64_t a, uint32_t b)
-{
-	return (size_t)profdb__mix64(a ^ profdb__mix64(b + 0x9e3779b97f4a7c15ULL));
-}
-
-cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn eq,
-                             const void *ctx)
-{
-	size_t i = slot_of(a, b) & m->mask;
-	for (;;) {
-		cg_slot *s = &m->s[i];
-		if (s->v == CG_EMPTY)
-			return s;
-		if (s->a == a && s->b == b && (!eq || eq(ctx, s->v)))
-			return s;
-		i = (i + 1) & m->mask;
-	}
-}
-
-/* Move the entries of @p m into a table of @p nc slots (a power of two). */
-static int rehash(cg_map *m, size_t nc)
-{
-	size_t cap = m->s ? m->mask + 1 : 0;
-	if (nc > SIZE_MAX / sizeof(cg_slot))
-		return profdb__fail(-ENOMEM, "callgrind: map too large");
-	cg_slot *s = malloc(nc * sizeof *s);
-	if (!s)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	memset(s, 0xff, nc * sizeof *s);
-	cg_map nm = {s, nc - 1, m->n};
-	for (size_t i = 0; i < cap; i++) {
-		if (m->s[i].v == CG_EMPTY)
-			continue;
-		size_t j = slot_of(m->s[i].a, m->s[i].b) & nm.mask;
-		while (s[j].v != CG_EMPTY)
-			j = (j + 1) & nm.mask;
-		s[j] = m->s[i];
-	}
-	free(m->s);
-	*m = nm;
-	return 0;
-}
-
-int profdb__cg_map_reserve(cg_map *m)
-{
-	size_t cap = m->s ? m->mask + 1 : 0;
-	if (m->s && (m->n + 1) * 4 <= cap * 3)
-		return 0;
-	return rehash(m, cap ? cap * 2 : 256);
-}
-
-int profdb__cg_map_presize(cg_map *m, uint64_t n)
-{
-	size_t nc = 16;
-	while (nc < SIZE_MAX / 8 && (uint64_t)nc * 3 < n * 4 + 4)
-		nc *= 2;
-	return m->s ? 0 : rehash(m, nc);
-}
-
-/* The common cases of the two above without a call: the exported functions
- * may be interposed, so the compiler does not inline them. */
-
-void profdb__cg_map_free(cg_map *m)
-{
-	free(m->s);
-	memset(m, 0, sizeof *m);
 }
 
 void profdb__cg_build_free(cg_build *b)

@@ -605,15 +605,11 @@ PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint
 		return 1;
 	}
 	const cg_profile *p = &cg->profiles[profile];
-	uint32_t lo = p->crow_first, hi = p->crow_first + p->n_crows;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cg->crows[mid].edge < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < p->crow_first + p->n_crows && cg->crows[lo].edge == i) {
+	profdb_view v = profdb__cg_u32_view(cg->crows + p->crow_first, p->n_crows,
+	                                    sizeof *cg->crows, offsetof(cg_crow, edge));
+	uint64_t k;
+	if (profdb_view_find(&v, i, &k) == 1) {
+		size_t lo = p->crow_first + k;
 		out->count = cg->crows[lo].count;
 		out->inclusive = cg->crow_cost + (size_t)lo * ne;
 		return 1;

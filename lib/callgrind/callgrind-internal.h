@@ -13,6 +13,29 @@
 #include "core/table-internal.h"
 #include "profdb/callgrind.h"
 
+#include <stddef.h>
+#include <string.h>
+
+/* A view of @p count records of @p stride bytes at @p base keyed by the
+ * host-order uint32_t at @p key_offset: the module's own sorted tables,
+ * searched with profdb_view_find/seek/in_effect (never handed out). */
+static inline profdb_view profdb__cg_u32_view(const void *base, uint64_t count, size_t stride,
+                                              size_t key_offset)
+{
+	const uint16_t one = 1;
+	unsigned char first;
+	memcpy(&first, &one, 1);
+	profdb_view v;
+	memset(&v, 0, sizeof v);
+	v.base = count ? (const unsigned char *)base : NULL;
+	v.count = count;
+	v.stride = (uint32_t)stride;
+	v.key_offset = (uint8_t)key_offset;
+	v.key_type = PROFDB_FIELD_U32;
+	v.big_endian = first == 0;
+	return v;
+}
+
 /* Limits (documented in doc/FORMATS.md and the public header). */
 #define CG_MAX_LINE ((uint64_t)1 << 20)        /* bytes per line, '\n' excluded */
 #define CG_MAX_EVENTS 256u                     /* distinct event types, derived included */

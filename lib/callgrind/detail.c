@@ -321,15 +321,11 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 /* The first of segment @p seg's calls in cg->sites (sorted by segment). */
 static uint32_t first_site(const profdb_cg *cg, uint32_t seg)
 {
-	uint32_t lo = 0, hi = cg->n_sites;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cg->sites[mid].seg < seg)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	profdb_view v = profdb__cg_u32_view(cg->sites, cg->n_sites, sizeof *cg->sites,
+	                                    offsetof(cg_site, seg));
+	uint64_t i = 0;
+	profdb_view_seek(&v, seg, &i);  /* cannot fail: a valid view */
+	return (uint32_t)i;
 }
 
 static int decode_seg(profdb_cg_detail *d, const cg_seg *g)

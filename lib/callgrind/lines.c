@@ -332,15 +332,12 @@ static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	uint32_t nf = l->cg->n_fns;
 	if (id < l->base[0] || id >= l->base[nf])
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	uint32_t lo = 0, hi = nf;   /* base[lo] <= id < base[hi] */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (l->base[mid] <= id)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*fn = lo;
+	/* the last function with base <= id (base[nf] > id: one before nf) */
+	profdb_view v = profdb__cg_u32_view(l->base, (uint64_t)nf + 1, sizeof *l->base, 0);
+	uint64_t lo = 0;
+	if (profdb_view_in_effect(&v, id, &lo) != 1)
+		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
+	*fn = (uint32_t)lo;
 	*k = id - l->base[lo];
 	return 0;
 }

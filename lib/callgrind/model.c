@@ -209,15 +209,10 @@ static int add_row(const profdb_cg *cg, uint64_t *d, const uint64_t *s, const ch
 uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn)
 {
 	const cg_profile *p = &cg->profiles[profile];
-	uint32_t lo = p->row_first, hi = p->row_first + p->n_rows;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cg->rows[mid].fn < fn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->row_first + p->n_rows && cg->rows[lo].fn == fn ? lo : CG_EMPTY;
+	profdb_view v = profdb__cg_u32_view(cg->rows + p->row_first, p->n_rows, sizeof *cg->rows,
+	                                    offsetof(cg_row, fn));
+	uint64_t i;
+	return profdb_view_find(&v, fn, &i) == 1 ? p->row_first + (uint32_t)i : CG_EMPTY;
 }
 
 static int rows_sorted(const profdb_cg *cg)

@@ -696,11 +696,35 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
 }
 
 /* ---- the cursor ---------------------------------------------------------------------
- * pos[0] profile, pos[1] function row within the profile, pos[2] event,
- * pos[3] 0 while on functions, else the current line id + 1 (its costs in
- * priv). ALL / PROFILE: per profile the function rows (sorted by function,
- * so contexts ascend), then the line ids in ascending order. CONTEXT: one
- * row per profile. */
+ * ALL / PROFILE: by profile, then context, then metric. pos[0] profile,
+ * pos[1] function row within the profile, pos[2] event, pos[3] 0 while on
+ * functions, else the current line id + 1 (its costs in priv): per
+ * profile the function rows (sorted by function, so contexts ascend),
+ * then the line ids in ascending order.
+ * CONTEXT: by metric, then profile. pos[2] event, pos[0] profile; a line
+ * context's costs of every profile are loaded into priv at begin
+ * (n_profiles x n_events), a function's are read from its rows. */
+
+/* SCAN_CONTEXT of a line: its costs in every profile, into priv. */
+static int load_line_all(const cg_query *q, profdb__cursor *cur)
+{
+	const profdb_cg *cg = q->cg;
+	size_t ne = cg->n_events, bytes;
+	int r = profdb__cg_bytes((size_t)cg->n_profiles + 1, ne + 1, sizeof(uint64_t), &bytes);
+	if (r < 0)
+		return r;
+	uint64_t *c = calloc(1, bytes);
+	if (!c)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	for (uint32_t p = 0; p < cg->n_profiles && r >= 0; p++)
+		r = profdb__cgl_cost(q->lines, cur->key, p, c + (size_t)p * ne);
+	if (r < 0) {
+		free(c);
+		return r;
+	}
+	cur->priv = c;
+	return 0;
+}
 
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
@@ -720,7 +744,10 @@ static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 		if (r < 0)
 			return r;
 		if (cur->key == 0)   /* the root stores nothing */
-			cur->pos[0] = cg->n_profiles;
+			cur->pos[2] = cg->n_events;
+		else if (is_line(q, cur->key))
+			return load_line_all(q, cur);
+		return 0;
 	}
 	if (q->lines && !(cur->priv = calloc((size_t)cg->n_events + 1, sizeof(uint64_t))))
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
@@ -759,9 +786,39 @@ static int load_line(const cg_query *q, profdb__cursor *cur, uint32_t p, uint32_
 	return profdb__cgl_cost(q->lines, id, p, cur->priv);
 }
 
+/* SCAN_CONTEXT: the next non-zero value by (metric, profile). */
+static int context_next(const cg_query *q, profdb__cursor *cur, profdb_entry *out)
+{
+	const profdb_cg *cg = q->cg;
+	uint64_t *p = &cur->pos[0], *e = &cur->pos[2];
+	uint32_t ne = cg->n_events, np = cg->n_profiles, ctx = cur->key;
+	for (; *e < ne; ++*e, *p = 0) {
+		while (*p < np) {
+			uint32_t pi = (uint32_t)(*p)++, m = (uint32_t)*e;
+			uint64_t v;
+			if (is_line(q, ctx)) {
+				v = ((const uint64_t *)cur->priv)[(size_t)pi * ne + m];
+			} else {
+				uint32_t rr = profdb__cg_find_row(cg, pi, ctx - 1);
+				v = rr == CG_EMPTY ? 0 : cg->row_cost[(size_t)rr * ne + m];
+			}
+			if (v) {
+				out->profile = pi;
+				out->context = ctx;
+				out->metric = m;
+				put_u64(&out->value, v);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 {
 	const cg_query *q = impl;
+	if (cur->scan == PROFDB_SCAN_CONTEXT)
+		return context_next(q, cur, out);
 	const profdb_cg *cg = q->cg;
 	uint64_t *p = &cur->pos[0], *row = &cur->pos[1], *e = &cur->pos[2], *line = &cur->pos[3];
 	uint32_t ne = cg->n_events;
@@ -770,32 +827,15 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 		uint32_t pi = (uint32_t)*p;
 		if (cur->scan == PROFDB_SCAN_PROFILE && pi != cur->key)
 			return 0;
-		if (cur->scan == PROFDB_SCAN_CONTEXT && is_line(q, cur->key)) {
-			if (*line == 0 && (r = load_line(q, cur, pi, cur->key)) < 0)
-				return r;
-			if (emit(cur->priv, ne, e, pi, cur->key, out))
-				return 1;
-			continue;
-		}
 		if (*line == 0) {   /* the functions */
 			const cg_profile *pr = &cg->profiles[pi];
-			uint32_t lo, hi;
-			if (cur->scan == PROFDB_SCAN_CONTEXT) {
-				uint32_t rr = profdb__cg_find_row(cg, pi, cur->key - 1);
-				if (rr == CG_EMPTY)
-					continue;
-				lo = rr;
-				hi = rr + 1;
-			} else {
-				lo = pr->row_first;
-				hi = pr->row_first + pr->n_rows;
-			}
+			uint32_t lo = pr->row_first, hi = pr->row_first + pr->n_rows;
 			for (; lo + *row < hi; ++*row, *e = 0) {
 				uint32_t rr = lo + (uint32_t)*row;
 				if (emit(cg->row_cost + (size_t)rr * ne, ne, e, pi, cg->rows[rr].fn + 1, out))
 					return 1;
 			}
-			if (cur->scan == PROFDB_SCAN_CONTEXT || !q->lines)
+			if (!q->lines)
 				continue;
 		}
 		/* the lines, in id order */

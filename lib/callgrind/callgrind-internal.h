@@ -264,5 +264,8 @@ uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn)
 int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem);
 /* *out = n * m * elem bytes, or -ENOMEM (with a message) on overflow. */
 int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out);
+/* malloc of an n x m table of @p elem-byte elements plus one spare element
+ * (never NULL for an empty table); NULL on overflow or failure. */
+void *profdb__cg_array(size_t n, size_t m, size_t elem);
 
 #endif

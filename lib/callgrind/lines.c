@@ -224,7 +224,7 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 	d->key = malloc((size_t)rows * sizeof *d->key + 1);
 	d->first = malloc(((size_t)rows + 1) * sizeof *d->first);
 	d->prof = malloc((size_t)n * sizeof *d->prof + 1);
-	d->cost = malloc((size_t)n * ne * sizeof *d->cost + 1);
+	d->cost = profdb__cg_array(n, ne, sizeof *d->cost);
 	if (!d->key || !d->first || !d->prof || !d->cost) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 		goto out;

@@ -176,8 +176,8 @@ static int cmp_ord(const void *a, const void *b)
 /* Reorder @p rows (elem bytes each) and @p costs (ne each) by @p o. */
 static int permute(void *rows, size_t elem, uint64_t *costs, size_t ne, const ord *o, uint32_t n)
 {
-	unsigned char *nr = malloc((size_t)n * elem);
-	uint64_t *nc = ne && costs ? malloc((size_t)n * ne * sizeof *nc) : NULL;
+	unsigned char *nr = profdb__cg_array(n, 1, elem);
+	uint64_t *nc = ne && costs ? profdb__cg_array(n, ne, sizeof *nc) : NULL;
 	if (!nr || (ne && costs && !nc)) {
 		free(nr);
 		free(nc);
@@ -606,7 +606,7 @@ int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 		uint32_t nc = cg->n_edges;
 		uint32_t *from = malloc(((size_t)nc + 1) * sizeof *from);
 		uint32_t *to = malloc(((size_t)nc + 1) * sizeof *to);
-		uint64_t *incl = malloc(((size_t)cg->n_fns * ne + 1) * sizeof *incl);
+		uint64_t *incl = profdb__cg_array(cg->n_fns, ne, sizeof *incl);
 		r = !from || !to || !incl ? profdb__fail(-ENOMEM, "callgrind: out of memory") : 0;
 		if (r == 0) {
 			for (uint32_t c = 0; c < nc; c++) {
@@ -629,7 +629,7 @@ int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 	uint32_t nc = p->n_crows;
 	uint32_t *from = malloc(((size_t)nc + 1) * sizeof *from);
 	uint32_t *to = malloc(((size_t)nc + 1) * sizeof *to);
-	uint64_t *incl = malloc(((size_t)p->n_rows * ne + 1) * sizeof *incl);
+	uint64_t *incl = profdb__cg_array(p->n_rows, ne, sizeof *incl);
 	r = !from || !to || !incl ? profdb__fail(-ENOMEM, "callgrind: out of memory") : 0;
 	for (uint32_t c = 0; r == 0 && c < nc; c++) {
 		const cg_crow *w = &cg->crows[p->crow_first + c];

@@ -25,6 +25,14 @@ int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out)
 	return 0;
 }
 
+void *profdb__cg_array(size_t n, size_t m, size_t elem)
+{
+	size_t bytes;
+	if (profdb__cg_bytes(n, m, elem, &bytes) < 0 || bytes > SIZE_MAX - elem)
+		return NULL;
+	return malloc(bytes + elem);
+}
+
 void profdb__cg_build_free(cg_build *b)
 {
 	profdb__hindex_free(&b->name_map);

@@ -48,9 +48,9 @@ static int parse_once(const char *path, int incl, int report)
 			return 1;
 	}
 	if (report)
-		printf("  functions=%lld calls=%lld events=%d\n",
+		printf("  functions=%lld calls=%lld events=%lld\n",
 		       (long long)profdb_cg_function_count(cg), (long long)profdb_cg_call_count(cg),
-		       profdb_cg_event_count(cg));
+		       (long long)profdb_cg_event_count(cg));
 	profdb_cg_close(cg);
 	return 0;
 }

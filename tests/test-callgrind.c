@@ -88,7 +88,7 @@ static profdb_cg_detail *detail_of(const profdb_cg *cg, uint32_t fn)
 	if (cached_detail && cached_cg == cg && cached_fn == fn)
 		return cached_detail;
 	drop_cache();
-	cr_assert_eq(profdb_cg_detail_new(cg, PROFDB_CG_ALL, fn, &cached_detail), 0, "%s",
+	cr_assert_eq(profdb_cg_detail_new(&cached_detail, cg, PROFDB_CG_ALL, fn), 0, "%s",
 	             profdb_error_message());
 	cached_cg = cg;
 	cached_fn = fn;
@@ -104,7 +104,7 @@ static uint32_t n_lines(const profdb_cg *cg, uint32_t fn)
 
 static int fn_line(const profdb_cg *cg, uint32_t fn, uint32_t k, profdb_cg_line *l)
 {
-	return profdb_cg_detail_line(detail_of(cg, fn), k, l);
+	return profdb_cg_detail_line_at(detail_of(cg, fn), k, l);
 }
 
 static void cg_close(profdb_cg *cg)
@@ -158,7 +158,7 @@ static int find_fn(const profdb_cg *cg, const char *name)
 	for (int64_t i = 0; i < n; i++) {
 		profdb_cg_function f;
 		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
-		if (name_is(f.name, f.name_len, name))
+		if (name_is(f.name.ptr, f.name.len, name))
 			return (int)i;
 	}
 	return -1;
@@ -223,7 +223,7 @@ static void check_call_sites(const profdb_cg *cg, int ne, int64_t nf, const char
 		cr_assert_geq(ns, 0);
 		for (int64_t k = 0; k < ns; k++) {
 			profdb_cg_callsite s;
-			cr_assert_eq(profdb_cg_detail_call(d, (uint32_t)k, &s), 0);
+			cr_assert_eq(profdb_cg_detail_call_at(d, (uint32_t)k, &s), 0);
 			edge_ix key = {(uint32_t)f, s.callee, 0};
 			edge_ix *e = bsearch(&key, ix, (size_t)nc, sizeof *ix, cmp_edge_ix);
 			cr_assert(e, "%s: a call site of function %" PRId64 " has no edge", what, f);
@@ -232,7 +232,7 @@ static void check_call_sites(const profdb_cg *cg, int ne, int64_t nf, const char
 				inc[(size_t)e->i * (size_t)ne + (size_t)m] += s.inclusive[m];
 		}
 		profdb_cg_callsite s;
-		cr_assert_eq(profdb_cg_detail_call(d, (uint32_t)ns, &s), -ENOENT);
+		cr_assert_eq(profdb_cg_detail_call_at(d, (uint32_t)ns, &s), -ENOENT);
 	}
 	for (int64_t i = 0; i < nc; i++) {
 		profdb_cg_call c;
@@ -250,7 +250,7 @@ static void check_call_sites(const profdb_cg *cg, int ne, int64_t nf, const char
 /* Invariants that hold for every successfully opened profile. */
 static void check_invariants(const profdb_cg *cg, const char *what)
 {
-	int ne = profdb_cg_event_count(cg);
+	int ne = (int)profdb_cg_event_count(cg);
 	cr_assert_geq(ne, 0);
 	int64_t nf = profdb_cg_function_count(cg);
 	cr_assert_geq(nf, 0);
@@ -270,7 +270,7 @@ static void check_invariants(const profdb_cg *cg, const char *what)
 		for (int e = 0; e < ne; e++) {
 			sum[e] += f.self[e];
 			cr_assert_leq(inc[e], tot[e], "%s: inclusive of %.*s exceeds the total", what,
-			              (int)f.name_len, f.name);
+			              (int)f.name.len, f.name.ptr);
 			cr_assert_geq(inc[e], f.self[e], "%s: inclusive below self", what);
 		}
 		uint32_t nl = n_lines(cg, (uint32_t)i);
@@ -282,7 +282,7 @@ static void check_invariants(const profdb_cg *cg, const char *what)
 				ls += l.self[0];
 			}
 			cr_assert_eq(ls, f.self[0], "%s: line rows of %.*s do not add up", what,
-			             (int)f.name_len, f.name);
+			             (int)f.name.len, f.name.ptr);
 		}
 		profdb_cg_line l;
 		cr_assert_eq(fn_line(cg, (uint32_t)i, nl, &l), -ENOENT);
@@ -337,17 +337,17 @@ Test(callgrind, minimal_and_header)
 	cr_assert_eq((int)profdb_cg_profile_count(cg), 1);
 	profdb_cg_event e;
 	cr_assert_eq(profdb_cg_event_get(cg, 0, &e), 0);
-	cr_assert(name_is(e.name, e.name_len, "Ir"));
-	cr_assert(name_is(e.long_name, e.long_name_len, "Instruction Fetches"));
+	cr_assert(name_is(e.name.ptr, e.name.len, "Ir"));
+	cr_assert(name_is(e.long_name.ptr, e.long_name.len, "Instruction Fetches"));
 	cr_assert_eq(profdb_cg_event_get(cg, 1, &e), 0);
-	cr_assert(name_is(e.name, e.name_len, "Dr"));
-	cr_assert_null(e.long_name);
+	cr_assert(name_is(e.name.ptr, e.name.len, "Dr"));
+	cr_assert(name_is(e.long_name.ptr, e.long_name.len, ""));  /* absent: {"", 0} */
 	cr_assert_eq(profdb_cg_function_count(cg), 1);
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
-	cr_assert(name_is(f.name, f.name_len, "main"));
-	cr_assert(name_is(f.object, f.object_len, "/bin/a"));
-	cr_assert(name_is(f.file, f.file_len, "a.c"));
+	cr_assert(name_is(f.name.ptr, f.name.len, "main"));
+	cr_assert(name_is(f.object.ptr, f.object.len, "/bin/a"));
+	cr_assert(name_is(f.file.ptr, f.file.len, "a.c"));
 	cr_assert_eq(f.self[0], 17);
 	cr_assert_eq(f.self[1], 3);
 	cr_assert_eq(n_lines(cg, 0), 2);
@@ -394,8 +394,8 @@ Test(callgrind, name_compression)
 	cr_assert_eq(self_of(cg, "(5)'(3)", 0), 1);
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)find_fn(cg, "(below main)"), &f), 0);
-	cr_assert(name_is(f.object, f.object_len, "/lib/x.so"));
-	cr_assert(name_is(f.file, f.file_len, "x.c"));
+	cr_assert(name_is(f.object.ptr, f.object.len, "/lib/x.so"));
+	cr_assert(name_is(f.file.ptr, f.file.len, "x.c"));
 	profdb_cg_call c = edge_of(cg, "0x000000000001ab70", "(below main)");
 	cr_assert_eq(c.count, 1);
 	cr_assert_eq(c.inclusive[0], 20);
@@ -536,17 +536,17 @@ Test(callgrind, calls_and_duplicate_edges)
 		uint64_t line, count, incl;
 	} want[3] = {{"g", 2, 1, 50}, {"g", 2, 99, 150}, {"h", 3, 0, 7}};
 	for (uint32_t k = 0; k < 3; k++) {
-		cr_assert_eq(profdb_cg_detail_call(d, k, &s), 0);
+		cr_assert_eq(profdb_cg_detail_call_at(d, k, &s), 0);
 		cr_assert_eq(s.callee, (uint32_t)find_fn(cg, want[k].callee), "site %u", k);
 		cr_assert_eq(s.line, want[k].line, "site %u", k);
 		cr_assert_eq(s.instr, 0);
 		cr_assert_eq(s.count, want[k].count, "site %u", k);
 		cr_assert_eq(s.inclusive[0], want[k].incl, "site %u", k);
-		cr_assert(name_is(s.file, s.file_len, "a.c"));
+		cr_assert(name_is(s.file.ptr, s.file.len, "a.c"));
 		cr_assert_eq(s.profile, 0);
 	}
-	cr_assert_eq(profdb_cg_detail_call(d, 3, &s), -ENOENT);
-	cr_assert_eq(profdb_cg_detail_call(NULL, 0, &s), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_call_at(d, 3, &s), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_call_at(NULL, 0, &s), -EINVAL);
 	cr_assert_eq(profdb_cg_detail_call_count(NULL), -EINVAL);
 	check_invariants(cg, "calls");
 	cg_close(cg);
@@ -593,10 +593,10 @@ Test(callgrind, jumps)
 	cr_assert_eq(self_of(cg, "other", 0), 3);
 	/* the jumps of main, decoded on demand */
 	profdb_cg_detail *d;
-	cr_assert_eq(profdb_cg_detail_new(cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "main"), &d), 0);
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "main")), 0);
 	cr_assert_eq(profdb_cg_detail_jump_count(d), 4);
 	profdb_cg_jump j;
-	cr_assert_eq(profdb_cg_detail_jump(d, 0, &j), 0);
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 0, &j), 0);
 	cr_assert_eq(j.conditional, 0);
 	cr_assert_eq(j.count, 1);
 	cr_assert_eq(j.executed, 1);
@@ -604,27 +604,27 @@ Test(callgrind, jumps)
 	cr_assert_eq(j.from_line, 1);
 	cr_assert_eq(j.to_instr, 0xc);
 	cr_assert_eq(j.to_line, 0);
-	cr_assert(name_is(j.to_file, j.to_file_len, "a.c"));
-	cr_assert(name_is(j.to_function, j.to_function_len, "main"));
-	cr_assert_eq(profdb_cg_detail_jump(d, 1, &j), 0);
+	cr_assert(name_is(j.to_file.ptr, j.to_file.len, "a.c"));
+	cr_assert(name_is(j.to_function.ptr, j.to_function.len, "main"));
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 1, &j), 0);
 	cr_assert_eq(j.conditional, 1);
 	cr_assert_eq(j.count, 3);
 	cr_assert_eq(j.executed, 7);
 	cr_assert_eq(j.to_instr, 0x30);
 	cr_assert_eq(j.to_line, 5);
-	cr_assert(name_is(j.to_file, j.to_file_len, "b.c"));  /* jfi= */
-	cr_assert_eq(profdb_cg_detail_jump(d, 2, &j), 0);
+	cr_assert(name_is(j.to_file.ptr, j.to_file.len, "b.c"));  /* jfi= */
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 2, &j), 0);
 	cr_assert_eq(j.count, 7);     /* spec form "exe-count jump-count" */
 	cr_assert_eq(j.executed, 3);
-	cr_assert(name_is(j.to_file, j.to_file_len, "a.c"));  /* jfi= named one jump */
-	cr_assert_eq(profdb_cg_detail_jump(d, 3, &j), 0);
-	cr_assert(name_is(j.to_function, j.to_function_len, "other"));  /* jfn= */
+	cr_assert(name_is(j.to_file.ptr, j.to_file.len, "a.c"));  /* jfi= named one jump */
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 3, &j), 0);
+	cr_assert(name_is(j.to_function.ptr, j.to_function.len, "other"));  /* jfn= */
 	cr_assert_eq(j.to_instr, 0x50);
 	cr_assert_eq(j.to_line, 5);
-	cr_assert_eq(profdb_cg_detail_jump(d, 4, &j), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 4, &j), -ENOENT);
 	cr_assert_eq(profdb_cg_detail_line_count(d), 1);
 	profdb_cg_line l;
-	cr_assert_eq(profdb_cg_detail_line(d, 0, &l), 0);
+	cr_assert_eq(profdb_cg_detail_line_at(d, 0, &l), 0);
 	cr_assert_eq(l.instr, 0x10);
 	cr_assert_eq(l.line, 1);
 	cr_assert_eq(l.self[0], 10);
@@ -654,14 +654,14 @@ Test(callgrind, derived_events)
 	cr_assert(strstr(w.last, "Bad"));
 	profdb_cg_event e;
 	cr_assert_eq(profdb_cg_event_get(cg, 0, &e), 0);
-	cr_assert(name_is(e.long_name, e.long_name_len, "Instruction Fetches"));
-	cr_assert_null(e.formula);
+	cr_assert(name_is(e.long_name.ptr, e.long_name.len, "Instruction Fetches"));
+	cr_assert(name_is(e.formula.ptr, e.formula.len, ""));  /* a stored event: {"", 0} */
 	cr_assert_eq(profdb_cg_event_get(cg, 2, &e), 0);
-	cr_assert(name_is(e.name, e.name_len, "Sum"));
-	cr_assert(name_is(e.formula, e.formula_len, "Ir + 2 Dr"));
-	cr_assert(name_is(e.long_name, e.long_name_len, "Ir plus twice Dr"));
+	cr_assert(name_is(e.name.ptr, e.name.len, "Sum"));
+	cr_assert(name_is(e.formula.ptr, e.formula.len, "Ir + 2 Dr"));
+	cr_assert(name_is(e.long_name.ptr, e.long_name.len, "Ir plus twice Dr"));
 	cr_assert_eq(profdb_cg_event_get(cg, 3, &e), 0);
-	cr_assert(name_is(e.name, e.name_len, "Three"));
+	cr_assert(name_is(e.name.ptr, e.name.len, "Three"));
 	cr_assert_eq(self_of(cg, "a", 2), 16);
 	cr_assert_eq(self_of(cg, "a", 3), 30);
 	cr_assert_eq(self_of(cg, "b", 2), 6);
@@ -701,9 +701,9 @@ Test(callgrind, events_after_body_start_a_part)
 	cr_assert(c[0] == 4 && c[1] == 3, "the third part reads Dr Ir");
 	for (uint32_t p = 0; p < 3; p++) {
 		profdb_cg_detail *d;
-		cr_assert_eq(profdb_cg_detail_new(cg, p, 0, &d), 0, "%s", profdb_error_message());
+		cr_assert_eq(profdb_cg_detail_new(&d, cg, p, 0), 0, "%s", profdb_error_message());
 		profdb_cg_line l;
-		cr_assert_eq(profdb_cg_detail_line(d, 0, &l), 0);
+		cr_assert_eq(profdb_cg_detail_line_at(d, 0, &l), 0);
 		cr_assert_eq(profdb_cg_self(cg, p, 0, &c), 1);
 		cr_assert(l.self[0] == c[0] && l.self[1] == c[1], "profile %u", p);
 		profdb_cg_detail_free(d);
@@ -783,13 +783,13 @@ Test(callgrind, profiles_keep_parts_apart)
 	cr_assert_eq(profdb_cg_totals(cg, 5, &c), -ENOENT);
 	/* details per profile */
 	profdb_cg_detail *d;
-	cr_assert_eq(profdb_cg_detail_new(cg, 1, main_fn, &d), 0);
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, 1, main_fn), 0);
 	profdb_cg_line l;
 	cr_assert_eq(profdb_cg_detail_line_count(d), 1);
-	cr_assert_eq(profdb_cg_detail_line(d, 0, &l), 0);
+	cr_assert_eq(profdb_cg_detail_line_at(d, 0, &l), 0);
 	cr_assert_eq(l.self[0], 1);
 	profdb_cg_detail_free(d);
-	cr_assert_eq(profdb_cg_detail_new(cg, 9, main_fn, &d), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, 9, main_fn), -ENOENT);
 	cr_assert_null(d);
 	check_invariants(cg, "parts");
 	cg_close(cg);
@@ -849,7 +849,7 @@ Test(callgrind, file_set_of_threads)
 		profdb_cg_profile p;
 		cr_assert_eq(profdb_cg_profile_get(cg, 0, &p), 0);
 		cr_assert(p.has_thread && p.thread == 1);
-		cr_assert(strstr(p.file, "cg.out-01"));
+		cr_assert(strstr(p.file.ptr, "cg.out-01"));
 		cr_assert_eq(p.totals[0], 10);
 		cr_assert_eq(profdb_cg_profile_get(cg, 1, &p), 0);
 		cr_assert(p.has_thread && p.thread == 2);
@@ -874,7 +874,8 @@ Test(callgrind, file_set_of_threads)
 	profdb_cg_profile p;
 	cr_assert_eq(profdb_cg_profile_get(cg, 0, &p), 0);
 	cr_assert_eq(p.thread, 1);
-	cr_assert_str_eq(p.file, "x/cg.out-01");
+	cr_assert_str_eq(p.file.ptr, "x/cg.out-01");
+	cr_assert_eq(p.file.len, strlen("x/cg.out-01"));
 	cg_close(cg);
 	cr_assert_eq(profdb_cg_open_inputs(&cg, NULL, 1, NULL), -EINVAL);
 	const char *const names[] = {"cg.out", "cg.out-01", "cg.out-02", "cg.outx", NULL};
@@ -913,7 +914,7 @@ Test(callgrind, dump_series_as_time_slices)
 		cr_assert_eq(p.has_dump, i < 2);
 		if (i < 2)
 			cr_assert_eq(p.dump, i + 1);
-		cr_assert(p.trigger);
+		cr_assert(p.trigger.len);
 	}
 	cr_assert_eq(self_of(cg, "main", 0), 303);  /* slices add up to the run */
 	cg_close(cg);
@@ -982,7 +983,7 @@ Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
 	cr_assert_eq(w.n, 0, "%s", w.all);
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)find_fn(cg, "main"), &f), 0);
-	cr_assert(name_is(f.file, f.file_len, "a.c"));
+	cr_assert(name_is(f.file.ptr, f.file.len, "a.c"));
 	cr_assert_eq(f.self[0], 15);
 	cr_assert_eq(f.self[1], 2);
 	cr_assert_eq(self_of(cg, "g", 0), 4);
@@ -1012,13 +1013,13 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 	profdb_cg_line l;
 	cr_assert_eq(fn_line(cg, (uint32_t)i, 2, &l), 0);
 	cr_assert_eq(l.line, 7);
-	cr_assert(name_is(l.file, l.file_len, "h.h"));
+	cr_assert(name_is(l.file.ptr, l.file.len, "h.h"));
 	/* fn=g came after fi=(2): the file is back at a.c */
 	i = find_fn(cg, "g");
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
-	cr_assert(name_is(f.file, f.file_len, "a.c"));
+	cr_assert(name_is(f.file.ptr, f.file.len, "a.c"));
 	cr_assert_eq(fn_line(cg, (uint32_t)i, 0, &l), 0);
-	cr_assert(name_is(l.file, l.file_len, "a.c"));
+	cr_assert(name_is(l.file.ptr, l.file.len, "a.c"));
 	cg_close(cg);
 }
 
@@ -1070,8 +1071,8 @@ Test(callgrind, nul_in_name_is_kept_with_warning)
 	             profdb_error_message());
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
-	cr_assert_eq(f.name_len, 22);
-	cr_assert_eq(memcmp(f.name, "class@anonymous\0/x.php", 22), 0);
+	cr_assert_eq(f.name.len, 22);
+	cr_assert_eq(memcmp(f.name.ptr, "class@anonymous\0/x.php", 22), 0);
 	cr_assert_eq(w.n, 1);
 	cr_assert(strstr(w.last, "NUL"));
 	cg_close(cg);
@@ -1086,7 +1087,7 @@ Test(callgrind, empty_inputs)
 	cr_assert_eq(profdb_cg_event_count(cg), 0);
 	const uint64_t *t;
 	cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
-	cr_assert_null(t);
+	cr_assert_not_null(t);  /* a row of zero values, not NULL (0.9 conventions) */
 	cg_close(cg);
 	cg = open_ok("# callgrind format\npart: 2\nevents: Ir\nsummary: 0\ntotals: 0\n", &w);
 	cr_assert_eq((int)profdb_cg_profile_count(cg), 1);
@@ -1130,6 +1131,155 @@ Test(callgrind, bad_arguments)
 	cr_assert_eq(profdb_cg_function_count(NULL), -EINVAL);
 	cr_assert_eq(profdb_cg_call_count(NULL), -EINVAL);
 	cr_assert_eq(profdb_cg_profile_count(NULL), -EINVAL);
+}
+
+/* The 0.9 conventions: NULL outputs are -EINVAL, lookups that find nothing
+ * return 0 with the output cleared (a row of zeros, {"", 0}), ids out of
+ * range are -ENOENT, strings are profdb_str, detail rows are *_at. */
+Test(callgrind, conventions)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir Dr\nevent: Ir : Instruction Fetches\n"
+	                        "fl=a.c\nfn=main\n1 3 1\ncfn=f\ncalls=2 5\n2 7 0\n"
+	                        "fn=f\n5 7\njump=1 6\n6 0\n"
+	                        "fn=lonely\n9 1\n", &w);
+	const uint64_t *c = NULL;
+	profdb_cg_event e;
+	profdb_cg_profile p;
+	profdb_cg_function f;
+	profdb_cg_call call;
+	profdb_cg_detail *d = NULL;
+
+	/* NULL outputs */
+	cr_assert_eq(profdb_cg_event_get(cg, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_profile_get(cg, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_function_get(cg, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_self(cg, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_inclusive(cg, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_call_get(cg, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_totals(cg, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_summary(cg, PROFDB_CG_SUMMARY, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_new(NULL, cg, 0, 0), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_new(&d, NULL, 0, 0), -EINVAL);
+	cr_assert_null(d);
+	cr_assert_eq(profdb_cg_detail_line_count(NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_call_count(NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_jump_count(NULL), -EINVAL);
+
+	/* ids out of range */
+	cr_assert_eq(profdb_cg_event_count(cg), 2);
+	cr_assert_eq(profdb_cg_event_get(cg, 2, &e), -ENOENT);
+	cr_assert_eq(profdb_cg_profile_get(cg, 1, &p), -ENOENT);
+	cr_assert_eq(profdb_cg_function_get(cg, 3, &f), -ENOENT);
+	cr_assert_eq(profdb_cg_self(cg, 0, 3, &c), -ENOENT);
+	cr_assert_eq(profdb_cg_self(cg, 1, 0, &c), -ENOENT);
+	cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, 1, &call), -ENOENT);
+	cr_assert_eq(profdb_cg_totals(cg, 1, &c), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, 0, 3), -ENOENT);
+	cr_assert_null(d);
+
+	/* strings: profdb_str, absent = {"", 0} */
+	cr_assert_eq(profdb_cg_event_get(cg, 0, &e), 0);
+	cr_assert(name_is(e.long_name.ptr, e.long_name.len, "Instruction Fetches"));
+	cr_assert_eq(profdb_cg_event_get(cg, 1, &e), 0);
+	cr_assert(e.long_name.ptr && e.long_name.len == 0 && e.formula.ptr && e.formula.len == 0);
+	cr_assert_eq(profdb_cg_profile_get(cg, 0, &p), 0);
+	cr_assert_eq(p.file.len, strlen(p.file.ptr));
+	cr_assert(p.trigger.ptr && p.trigger.len == 0 && p.cmd.ptr && p.cmd.len == 0);
+	int main_fn = find_fn(cg, "main"), lonely = find_fn(cg, "lonely");
+	cr_assert_geq(main_fn, 0);
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)main_fn, &f), 0);
+	cr_assert(name_is(f.file.ptr, f.file.len, "a.c"));
+	cr_assert(f.object.ptr && f.object.len == 0);
+
+	/* "not stored" lookups: 0 and a row of zeros */
+	cr_assert_eq(profdb_cg_summary(cg, PROFDB_CG_SUMMARY, &c), 0);
+	cr_assert(c && c[0] == 0 && c[1] == 0);
+	cr_assert_eq(profdb_cg_self(cg, 0, (uint32_t)lonely, &c), 1);
+	cr_assert_eq(c[0], 1);  /* "9 1": line 9, Ir 1 */
+	cr_assert_eq(profdb_cg_call_get(cg, 0, 0, &call), 1);
+	cr_assert_eq(call.count, 2);
+	cr_assert_eq(call.inclusive[0], 7);
+
+	/* detail: constructor first, rows by index */
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)main_fn), 0);
+	cr_assert_not_null(d);
+	profdb_cg_line l;
+	profdb_cg_callsite cs;
+	profdb_cg_jump j;
+	cr_assert_eq(profdb_cg_detail_line_count(d), 1);
+	cr_assert_eq(profdb_cg_detail_line_at(d, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_line_at(d, 1, &l), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_line_at(d, 0, &l), 0);
+	cr_assert(name_is(l.file.ptr, l.file.len, "a.c"));
+	cr_assert_eq(l.line, 1);
+	cr_assert_eq(l.self[0], 3);
+	cr_assert_eq(profdb_cg_detail_call_count(d), 1);
+	cr_assert_eq(profdb_cg_detail_call_at(d, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_call_at(d, 1, &cs), -ENOENT);
+	cr_assert_eq(profdb_cg_detail_call_at(d, 0, &cs), 0);
+	cr_assert(name_is(cs.file.ptr, cs.file.len, "a.c"));
+	cr_assert_eq(cs.count, 2);
+	cr_assert_eq(profdb_cg_detail_jump_count(d), 0);
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 0, &j), -ENOENT);
+	profdb_cg_detail_free(d);
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)find_fn(cg, "f")), 0);
+	cr_assert_eq(profdb_cg_detail_jump_count(d), 1);
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 0, &j), 0);
+	cr_assert(name_is(j.to_function.ptr, j.to_function.len, "f"));
+	cr_assert(name_is(j.to_file.ptr, j.to_file.len, "a.c"));
+	cr_assert_eq(j.count, 1);
+	profdb_cg_detail_free(d);
+	cg_close(cg);
+}
+
+/* Ids beyond the dense tables (>= 64 Ki here) go through the hash index;
+ * "====" (Xdebug's append mode) forgets every id, large or small. */
+Test(callgrind, large_name_ids)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "fn=(70000) big\n1 1\nfn=(3) small\n1 2\n"
+	                        "fn=(4000000000) huge\n1 4\nfl=(123456789) f.c\n"
+	                        "fn=(70000)\n2 8\ncfn=(4000000000)\ncalls=1 1\n1 16\n"
+	                        "==== NEW PROFILING FILE ====\n"
+	                        "events: Ir\nfn=(70000)\n1 32\n", &w);
+	int big = find_fn(cg, "big"), huge = find_fn(cg, "huge");
+	cr_assert_geq(big, 0);
+	cr_assert_geq(huge, 0);
+	cr_assert_geq(find_fn(cg, "small"), 0);
+	/* (70000) after fl= is another function: (object, file, name) */
+	cr_assert_eq(profdb_cg_function_count(cg), 6, "%s", w.all);
+	int undef = find_fn(cg, "(70000)");  /* after "====", undefined: warned */
+	cr_assert_geq(undef, 0);
+	cr_assert(strstr(w.all, "undefined function id 70000"), "%s", w.all);
+	const uint64_t *c;
+	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)big, &c), 1);
+	cr_assert_eq(c[0], 1);
+	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)huge, &c), 1);
+	cr_assert_eq(c[0], 4);
+	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)undef, &c), 1);
+	cr_assert_eq(c[0], 32);
+	cr_assert_eq(profdb_cg_call_count(cg), 1);
+	profdb_cg_call call;
+	cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, 0, &call), 1);
+	cr_assert_eq(call.count, 1);
+	cr_assert_eq(call.inclusive[0], 16);
+	cg_close(cg);
+}
+
+/* PROFDB_OPEN_TOLERANT does not apply (the text is scanned whole): a
+ * malformed line fails the open in either mode. */
+Test(callgrind, tolerant_flag_does_not_hide_errors)
+{
+	static const char text[] = "events: Ir\nfn=f\n1 x\n";
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_TOLERANT;
+	profdb_cg *cg = NULL;
+	cr_assert_eq(profdb_cg_open_mem(&cg, text, sizeof text - 1, &o), -EBADMSG);
+	cr_assert_null(cg);
+	cr_assert(strstr(profdb_error_message(), "line 3"), "%s", profdb_error_message());
 }
 
 Test(callgrind, long_line)
@@ -1478,7 +1628,7 @@ static void golden_dir(const char *rel)
 		const uint64_t *t, *ft;
 		if (strstr(path, "/valgrind/") && profdb_cg_summary(cg, PROFDB_CG_TOTALS, &ft) == 1) {
 			cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
-			for (int e = 0; e < profdb_cg_event_count(cg); e++)
+			for (int e = 0; e < (int)profdb_cg_event_count(cg); e++)
 				cr_assert_eq(t[e], ft[e], "%s: totals: differs", path);
 			cr_assert(!strstr(w.all, "totals:"), "%s", w.all);
 		}
@@ -1691,12 +1841,12 @@ static void compare_annotate(const char *rel)
 		for (int64_t i = 0; i < nf; i++) {
 			profdb_cg_function fx;
 			profdb_cg_function_get(cg, (uint32_t)i, &fx);
-			if (!name_is(fx.name, fx.name_len, fn))
+			if (!name_is(fx.name.ptr, fx.name.len, fn))
 				continue;
 			for (uint32_t k = 0; k < n_lines(cg, (uint32_t)i); k++) {
 				profdb_cg_line l;
 				fn_line(cg, (uint32_t)i, k, &l);
-				if (name_is(l.file, l.file_len, file))
+				if (name_is(l.file.ptr, l.file.len, file))
 					sum += l.self[0];
 			}
 		}
@@ -1833,7 +1983,7 @@ static int rows_in_own_file(const profdb_cg *cg, uint32_t f)
 	for (uint32_t k = 0; k < n_lines(cg, f); k++) {
 		profdb_cg_line l;
 		fn_line(cg, f, k, &l);
-		if (l.file_len != fx.file_len || memcmp(l.file, fx.file, l.file_len) != 0)
+		if (l.file.len != fx.file.len || memcmp(l.file.ptr, fx.file.ptr, l.file.len) != 0)
 			return 0;
 	}
 	return 1;
@@ -1875,7 +2025,7 @@ static void compare_annotate_inclusive(const char *rel)
 		for (int64_t i = 0; i < nf; i++) {
 			profdb_cg_function fx;
 			profdb_cg_function_get(cg, (uint32_t)i, &fx);
-			if (!name_is(fx.name, fx.name_len, fn) || !name_is(fx.file, fx.file_len, file))
+			if (!name_is(fx.name.ptr, fx.name.len, fn) || !name_is(fx.file.ptr, fx.file.len, file))
 				continue;
 			n++;
 			whole &= rows_in_own_file(cg, (uint32_t)i);
@@ -1942,9 +2092,10 @@ static int64_t same_function(const profdb_cg *cg, const profdb_cg_function *want
 	for (int64_t i = 0; i < n; i++) {
 		profdb_cg_function f;
 		profdb_cg_function_get(cg, (uint32_t)i, &f);
-		if (f.name_len == want->name_len && f.file_len == want->file_len &&
-		    f.object_len == want->object_len && !memcmp(f.name, want->name, f.name_len) &&
-		    !memcmp(f.file, want->file, f.file_len) && !memcmp(f.object, want->object, f.object_len))
+		if (f.name.len == want->name.len && f.file.len == want->file.len &&
+		    f.object.len == want->object.len && !memcmp(f.name.ptr, want->name.ptr, f.name.len) &&
+		    !memcmp(f.file.ptr, want->file.ptr, f.file.len) &&
+		    !memcmp(f.object.ptr, want->object.ptr, f.object.len))
 			return i;
 	}
 	return -1;
@@ -1976,22 +2127,22 @@ Test(callgrind_valgrind, compressed_and_plain_recordings_agree, .timeout = 300)
 	int64_t nf = profdb_cg_function_count(ca);
 	cr_assert_eq(nf, profdb_cg_function_count(cb));
 	cr_assert_eq(profdb_cg_call_count(ca), profdb_cg_call_count(cb));
-	int ne = profdb_cg_event_count(ca);
+	int ne = (int)profdb_cg_event_count(ca);
 	cr_assert_gt(nf, 10);
 	for (int64_t i = 0; i < nf; i++) {
 		profdb_cg_function f;
 		profdb_cg_function_get(ca, (uint32_t)i, &f);
 		int64_t j = same_function(cb, &f);
-		cr_assert_geq(j, 0, "function %.*s missing from the plain recording", (int)f.name_len,
-		              f.name);
+		cr_assert_geq(j, 0, "function %.*s missing from the plain recording", (int)f.name.len,
+		              f.name.ptr);
 		const uint64_t *sa, *sb, *ia, *ib;
 		profdb_cg_self(ca, PROFDB_CG_ALL, (uint32_t)i, &sa);
 		profdb_cg_self(cb, PROFDB_CG_ALL, (uint32_t)j, &sb);
 		profdb_cg_inclusive(ca, PROFDB_CG_ALL, (uint32_t)i, &ia);
 		profdb_cg_inclusive(cb, PROFDB_CG_ALL, (uint32_t)j, &ib);
 		for (int e = 0; e < ne; e++) {
-			cr_assert_eq(sa[e], sb[e], "%.*s: self", (int)f.name_len, f.name);
-			cr_assert_eq(ia[e], ib[e], "%.*s: inclusive", (int)f.name_len, f.name);
+			cr_assert_eq(sa[e], sb[e], "%.*s: self", (int)f.name.len, f.name.ptr);
+			cr_assert_eq(ia[e], ib[e], "%.*s: inclusive", (int)f.name.len, f.name.ptr);
 		}
 	}
 	profdb_cg_close(ca);

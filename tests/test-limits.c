@@ -483,7 +483,7 @@ static void cg_bounded(const void *data, size_t size, size_t budget, const char 
 				(void)profdb_cg_self(cg, prof, (uint32_t)i, &c);
 				(void)profdb_cg_inclusive(cg, prof, (uint32_t)i, &c);
 				profdb_cg_detail *d = NULL;
-				if (profdb_cg_detail_new(cg, prof, (uint32_t)i, &d) == 0)
+				if (profdb_cg_detail_new(&d, cg, prof, (uint32_t)i) == 0)
 					profdb_cg_detail_free(d);
 			}
 		}

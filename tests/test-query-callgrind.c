@@ -259,6 +259,55 @@ Test(query_callgrind, parts_are_profiles)
 	profdb_close(db);
 }
 
+/* The cursor's orders, which lib/query relies on to materialise the common
+ * views: SCAN_PROFILE by (context, metric), SCAN_CONTEXT by (metric,
+ * profile), for function and line contexts alike. */
+Test(query_callgrind, scan_orders)
+{
+	static const char text[] = "events: Ir Dr\npart: 1\nfl=a.c\nfn=main\n1 3 4\n2 5 6\n"
+	                           "cfn=f\ncalls=1 9\n2 7 8\nfn=f\n9 7 8\n"
+	                           "part: 2\nfl=a.c\nfn=main\n1 1 2\nfn=f\n9 1 1\n";
+	profdb *db = open_text("callgrind.out.42", text, sizeof text - 1);
+	size_t total = 0;
+	uint32_t root;
+	profdb_context c;
+	cr_assert_eq(profdb_context_root(db, &root), 0);
+	cr_assert_eq(profdb_context_get(db, root, &c), 0);
+	for (int more = 1; more; more = next_node(db, &c)) {   /* ids are sparse: walk the tree */
+		uint32_t id = c.id;
+		size_t n;
+		profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, id, &n);
+		for (size_t i = 0; i < n; i++) {
+			cr_assert_eq(e[i].context, id);
+			if (i > 0)
+				cr_assert(e[i - 1].metric < e[i].metric ||
+				          (e[i - 1].metric == e[i].metric && e[i - 1].profile < e[i].profile),
+				          "context %u: entry %zu out of (metric, profile) order", id, i);
+		}
+		total += n;
+		free(e);
+	}
+	size_t by_profile = 0;
+	int64_t np = profdb_profile_count(db);
+	cr_assert_geq(np, 2);
+	for (uint32_t p = 0; p < (uint32_t)np; p++) {
+		size_t n;
+		profdb_entry *e = qc_scan(db, PROFDB_SCAN_PROFILE, p, &n);
+		for (size_t i = 0; i < n; i++) {
+			cr_assert_eq(e[i].profile, p);
+			if (i > 0)
+				cr_assert(e[i - 1].context < e[i].context ||
+				          (e[i - 1].context == e[i].context && e[i - 1].metric < e[i].metric),
+				          "profile %u: entry %zu out of (context, metric) order", p, i);
+		}
+		by_profile += n;
+		free(e);
+	}
+	cr_assert_eq(total, by_profile);
+	cr_assert_gt(total, 0);
+	profdb_close(db);
+}
+
 /* Many parts and more functions than a handful: the scans go through the
  * functions once per profile, and each function's line rows come from all
  * profiles. Decoding a function walked its whole segment list once per

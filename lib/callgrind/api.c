@@ -166,9 +166,9 @@ static int cg_load(profdb_cg *cg)
 	}
 	if (r >= 0) {
 		/* The lookup maps die before the model is built: less peak memory. */
-		profdb__cg_map_free(&b.name_map);
-		profdb__cg_map_free(&b.fn_map);
-		profdb__cg_map_free(&b.crow_map);
+		profdb__hindex_free(&b.name_map);
+		profdb__hindex_free(&b.fn_map);
+		profdb__hindex_free(&b.crow_map);
 		r = profdb__cg_finish(cg, &b);
 	}
 	profdb__cg_build_free(&b);
@@ -277,7 +277,8 @@ PROFDB_EXPORT int profdb_cg_open_group(profdb_cg **ret, const char *path,
 	int name_exists = 0;
 	struct dirent *de;
 	char **found = NULL;
-	uint32_t n_found = 0, cap_found = 0;
+	uint32_t n_found = 0;
+	size_t cap_found = 0;
 	int r = 0;
 	while ((de = readdir(dh)) != NULL) {
 		if (strcmp(de->d_name, name) == 0)
@@ -431,11 +432,16 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 	free(cg);
 }
 
-PROFDB_EXPORT int profdb_cg_event_count(const profdb_cg *cg)
+PROFDB_EXPORT int64_t profdb_cg_event_count(const profdb_cg *cg)
 {
 	if (!cg)
 		return profdb__fail(-EINVAL, "profdb_cg_event_count: NULL handle");
-	return (int)cg->n_events;
+	return cg->n_events;
+}
+
+static profdb_str str_of(cg_name n)
+{
+	return n.len ? (profdb_str){n.p, n.len} : (profdb_str){"", 0};
 }
 
 PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg_event *out)
@@ -446,12 +452,9 @@ PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg
 		return profdb__fail(-ENOENT, "callgrind: no event %" PRIu32 " (%" PRIu32 " events)", i,
 		                    cg->n_events);
 	const cg_event *e = &cg->events[i];
-	out->name = e->name.p;
-	out->name_len = e->name.len;
-	out->long_name = e->long_name.len ? e->long_name.p : NULL;
-	out->long_name_len = e->long_name.len;
-	out->formula = e->n_terms ? e->formula.p : NULL;
-	out->formula_len = e->n_terms ? e->formula.len : 0;
+	out->name = str_of(e->name);
+	out->long_name = str_of(e->long_name);
+	out->formula = e->n_terms ? str_of(e->formula) : (profdb_str){"", 0};
 	return 0;
 }
 
@@ -473,7 +476,7 @@ PROFDB_EXPORT int profdb_cg_profile_get(const profdb_cg *cg, uint32_t i, profdb_
 	const cg_file *f = &cg->files[p->file];
 	size_t ne = cg->n_events;
 	memset(out, 0, sizeof *out);
-	out->file = f->label;
+	out->file = (profdb_str){f->label, strlen(f->label)};
 	out->file_index = p->file;
 	out->has_part = p->has_part;
 	out->has_thread = p->has_thread;
@@ -483,11 +486,9 @@ PROFDB_EXPORT int profdb_cg_profile_get(const profdb_cg *cg, uint32_t i, profdb_
 	out->pid = p->pid;
 	out->has_dump = f->has_seq;
 	out->dump = f->seq;
-	out->trigger = p->trigger.len ? p->trigger.p : NULL;
-	out->trigger_len = p->trigger.len;
-	out->cmd = p->cmd.len ? p->cmd.p : NULL;
-	out->cmd_len = p->cmd.len;
-	out->totals = ne ? cg->p_totals + i * ne : NULL;
+	out->trigger = str_of(p->trigger);
+	out->cmd = str_of(p->cmd);
+	out->totals = ne ? cg->p_totals + i * ne : cg->zero;
 	out->summary = ne && p->has_summary ? cg->p_summary + i * ne : NULL;
 	out->totals_line = ne && p->has_totals ? cg->p_totline + i * ne : NULL;
 	return 0;
@@ -508,12 +509,9 @@ PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t i,
 	if (i >= cg->n_fns)
 		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, i);
 	const cg_fn *f = &cg->fns[i];
-	out->name = cg->names[f->fn].p;
-	out->name_len = cg->names[f->fn].len;
-	out->object = cg->names[f->ob].p;
-	out->object_len = cg->names[f->ob].len;
-	out->file = cg->names[f->fl].p;
-	out->file_len = cg->names[f->fl].len;
+	out->name = str_of(cg->names[f->fn]);
+	out->object = str_of(cg->names[f->ob]);
+	out->file = str_of(cg->names[f->fl]);
 	out->self = cg->self + (size_t)i * cg->n_events;
 	return 0;
 }
@@ -607,15 +605,11 @@ PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint
 		return 1;
 	}
 	const cg_profile *p = &cg->profiles[profile];
-	uint32_t lo = p->crow_first, hi = p->crow_first + p->n_crows;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cg->crows[mid].edge < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < p->crow_first + p->n_crows && cg->crows[lo].edge == i) {
+	profdb_view v = profdb__cg_u32_view(cg->crows + p->crow_first, p->n_crows,
+	                                    sizeof *cg->crows, offsetof(cg_crow, edge));
+	uint64_t k;
+	if (profdb_view_find(&v, i, &k) == 1) {
+		size_t lo = p->crow_first + k;
 		out->count = cg->crows[lo].count;
 		out->inclusive = cg->crow_cost + (size_t)lo * ne;
 		return 1;
@@ -632,7 +626,7 @@ PROFDB_EXPORT int profdb_cg_totals(const profdb_cg *cg, uint32_t profile, const 
 	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
 		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
 	if (!cg->n_events)
-		*costs = NULL;
+		*costs = cg->zero;
 	else
 		*costs = profile == PROFDB_CG_ALL ? cg->totals
 		                                  : cg->p_totals + (size_t)profile * cg->n_events;
@@ -644,6 +638,6 @@ PROFDB_EXPORT int profdb_cg_summary(const profdb_cg *cg, int which, const uint64
 	if (!cg || !costs || (which != PROFDB_CG_SUMMARY && which != PROFDB_CG_TOTALS))
 		return profdb__fail(-EINVAL, "profdb_cg_summary: bad argument");
 	int has = which == PROFDB_CG_SUMMARY ? cg->has_summary : cg->has_totals;
-	*costs = has ? (which == PROFDB_CG_SUMMARY ? cg->summary : cg->totline) : NULL;
+	*costs = has ? (which == PROFDB_CG_SUMMARY ? cg->summary : cg->totline) : cg->zero;
 	return has;
 }

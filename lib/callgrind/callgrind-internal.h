@@ -10,7 +10,31 @@
 #define PROFDB_CALLGRIND_CG_INTERNAL_H
 
 #include "core/core-internal.h"
+#include "core/table-internal.h"
 #include "profdb/callgrind.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* A view of @p count records of @p stride bytes at @p base keyed by the
+ * host-order uint32_t at @p key_offset: the module's own sorted tables,
+ * searched with profdb_view_find/seek/in_effect (never handed out). */
+static inline profdb_view profdb__cg_u32_view(const void *base, uint64_t count, size_t stride,
+                                              size_t key_offset)
+{
+	const uint16_t one = 1;
+	unsigned char first;
+	memcpy(&first, &one, 1);
+	profdb_view v;
+	memset(&v, 0, sizeof v);
+	v.base = count ? (const unsigned char *)base : NULL;
+	v.count = count;
+	v.stride = (uint32_t)stride;
+	v.key_offset = (uint8_t)key_offset;
+	v.key_type = PROFDB_FIELD_U32;
+	v.big_endian = first == 0;
+	return v;
+}
 
 /* Limits (documented in doc/FORMATS.md and the public header). */
 #define CG_MAX_LINE ((uint64_t)1 << 20)        /* bytes per line, '\n' excluded */
@@ -29,31 +53,8 @@ enum { CG_POS_INSTR = 0, CG_POS_LINE = 1, CG_POS_BB = 2 };
 typedef struct cg_name {
 	const char *p;
 	uint32_t len;
+	uint32_t hash;  /* in the name table: its hash (names.c; in the padding) */
 } cg_name;
-
-/* Open-addressing map from a (64-bit, 32-bit) key to a 32-bit index:
- * 16 bytes a slot. */
-typedef struct cg_slot {
-	uint64_t a;
-	uint32_t b;
-	uint32_t v;  /* CG_EMPTY when free */
-} cg_slot;
-
-typedef struct cg_map {
-	cg_slot *s;
-	size_t mask;  /* capacity - 1 (a power of two), 0 before the first insert */
-	size_t n;
-} cg_map;
-
-typedef int (*cg_eq_fn)(const void *ctx, uint32_t v);
-
-cg_slot *profdb__cg_map_find(const cg_map *m, uint64_t a, uint32_t b, cg_eq_fn eq,
-                             const void *ctx);
-int profdb__cg_map_reserve(cg_map *m);
-/* An empty map's first table, sized for @p n entries (not the default 256
- * slots: detail.c makes one map per function, most of them tiny). */
-int profdb__cg_map_presize(cg_map *m, uint64_t n);
-void profdb__cg_map_free(cg_map *m);
 
 /* One input file of a group. */
 typedef struct cg_file {
@@ -140,38 +141,46 @@ struct profdb_cg {
 	uint32_t n_stored;           /* events read from the text (the others derived) */
 
 	cg_profile *profiles;
-	uint32_t n_profiles, cap_profiles;
+	uint32_t n_profiles;
+	size_t cap_profiles;
 	uint32_t *cols;              /* the profiles' column maps */
-	uint32_t n_cols, cap_cols;
+	uint32_t n_cols;
+	size_t cap_cols;
 	uint64_t *p_totals;          /* n_profiles x n_events: computed sum of self costs */
 	uint64_t *p_summary;         /* summary: as stored */
 	uint64_t *p_totline;         /* totals: as stored */
 
 	cg_name *names;
-	uint32_t n_names, cap_names;
+	uint32_t n_names;
+	size_t cap_names;
 
 	cg_fn *fns;
-	uint32_t n_fns, cap_fns;
+	uint32_t n_fns;
+	size_t cap_fns;
 	uint64_t *self;              /* n_fns x n_events, summed over profiles */
 	int self_alias, edge_alias;  /* one profile: self is row_cost, edge_cost crow_cost */
 
 	cg_row *rows;
 	uint64_t *row_cost;
-	uint32_t n_rows, cap_rows;
+	uint32_t n_rows;
+	size_t cap_rows;
 
 	cg_crow *crows;
 	uint64_t *crow_cost;
-	uint32_t n_crows, cap_crows;
+	uint32_t n_crows;
+	size_t cap_crows;
 
 	cg_edge *edges;
 	uint64_t *edge_cost;
 	uint32_t n_edges;
 
 	cg_seg *segs;
-	uint32_t n_segs, cap_segs;
+	uint32_t n_segs;
+	size_t cap_segs;
 
 	cg_site *sites;
-	uint32_t n_sites, cap_sites;
+	uint32_t n_sites;
+	size_t cap_sites;
 
 	uint64_t *totals;            /* summed over profiles */
 	uint64_t *summary, *totline;
@@ -217,16 +226,17 @@ static inline int cg_tok(const char **p, const char *end, const char **t, size_t
 	return 1;
 }
 
-/* The hash maps used only while the files are scanned. */
+/* The indexes used only while the files are scanned. */
 typedef struct cg_build {
-	cg_map name_map, fn_map, crow_map;
+	profdb__hindex name_map, fn_map, crow_map;  /* names, fns, crows */
 	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
-	uint32_t cap_fn_by_name;
+	size_t cap_fn_by_name;
 	uint32_t *row_of_fn;         /* fn -> row of the current profile ... */
 	uint32_t *row_prof;          /* ... valid when row_prof[fn] == profile + 1 */
-	uint32_t cap_row_of_fn;
+	size_t cap_row_of_fn;
 	struct cg_evdef *defs;       /* event: lines with a formula or long name */
-	uint32_t n_defs, cap_defs;
+	uint32_t n_defs;
+	size_t cap_defs;
 } cg_build;
 
 typedef struct cg_evdef {
@@ -249,7 +259,13 @@ int profdb__cg_derive(const profdb_cg *cg, uint64_t *row);
 /* Row of (profile, fn) in the sorted row table, or CG_EMPTY. */
 uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn);
 
-/* Grow *p (elements of @p elem bytes, capacity *cap) to hold @p need. */
-int profdb__cg_grow(void **p, uint32_t *cap, uint64_t need, size_t elem);
+/* profdb__grow for a table indexed by uint32_t: -ENOMEM once @p need
+ * reaches UINT32_MAX - 1 (the ids CG_EMPTY and CG_UNDEF stay free). */
+int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem);
+/* *out = n * m * elem bytes, or -ENOMEM (with a message) on overflow. */
+int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out);
+/* malloc of an n x m table of @p elem-byte elements plus one spare element
+ * (never NULL for an empty table); NULL on overflow or failure. */
+void *profdb__cg_array(size_t n, size_t m, size_t elem);
 
 #endif

@@ -19,13 +19,16 @@ struct profdb_cg_detail {
 	size_t ne;
 	dline *lines;
 	uint64_t *cost;
-	uint32_t n_lines, cap_lines;
-	cg_map map;
+	uint32_t n_lines;
+	size_t cap_lines;
+	profdb__hindex map;          /* lines, while decoding */
 	profdb_cg_jump *jumps;
-	uint32_t n_jumps, cap_jumps;
+	uint32_t n_jumps;
+	size_t cap_jumps;
 	profdb_cg_callsite *calls;   /* inclusive set by the accessor (call_cost moves) */
 	uint64_t *call_cost;
-	uint32_t n_calls, cap_calls;
+	uint32_t n_calls;
+	size_t cap_calls;
 };
 
 typedef struct dstate {
@@ -166,29 +169,37 @@ static uint64_t col(const uint64_t *v, int c)
 	return c >= 0 ? v[c] : 0;
 }
 
-typedef struct dkey {
-	const profdb_cg_detail *d;
-	const dline *key;
-} dkey;
-
-static int dline_eq(const void *ctx, uint32_t v)
+/* Rows are keyed by (file, instruction, line). */
+static uint64_t dline_key_hash(const dline *l)
 {
-	const dkey *k = ctx;
-	const dline *l = &k->d->lines[v];
-	return l->src == k->key->src && l->instr == k->key->instr && l->line == k->key->line;
+	return profdb__mix64(((uint64_t)l->src * 0x9e3779b97f4a7c15ULL ^ l->instr) +
+	                     profdb__mix64(l->line));
+}
+
+static uint64_t dline_hash(const void *ctx, uint32_t e)
+{
+	return dline_key_hash(&((const profdb_cg_detail *)ctx)->lines[e]);
+}
+
+static int dline_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const dline *l = &((const profdb_cg_detail *)ctx)->lines[e], *k = key;
+	return l->src == k->src && l->instr == k->instr && l->line == k->line;
 }
 
 /* Room for row @p n of a row table and its zeroed cost row (a stride of
  * ne + 1 values, so the cost table exists even without events). */
-static int grow_row(void **rows, uint64_t **cost, uint32_t *cap, uint32_t n, size_t elem,
+static int grow_row(void **rows, uint64_t **cost, size_t *cap, uint32_t n, size_t elem,
                     size_t ne)
 {
-	uint32_t old = *cap;
+	size_t old = *cap, bytes;
 	int r = profdb__cg_grow(rows, cap, (uint64_t)n + 1, elem);
 	if (r < 0)
 		return r;
 	if (old != *cap) {
-		uint64_t *q = realloc(*cost, (size_t)*cap * (ne + 1) * sizeof *q);
+		if ((r = profdb__cg_bytes(*cap, ne + 1, sizeof **cost, &bytes)) < 0)
+			return r;
+		uint64_t *q = realloc(*cost, bytes);
 		if (!q)
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		*cost = q;
@@ -214,25 +225,18 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	dline key = {s->g->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
-	int r = profdb__cg_map_reserve(&d->map);
-	if (r < 0)
-		return r;
-	dkey dk = {d, &key};
-	uint64_t ka = (uint64_t)key.src * 0x9e3779b97f4a7c15ULL ^ key.instr;
-	uint32_t kb = (uint32_t)(key.line ^ key.line >> 32);
-	cg_slot *sl = profdb__cg_map_find(&d->map, ka, kb, dline_eq, &dk);
-	uint32_t i = sl->v;
-	if (i == CG_EMPTY) {
-		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines, sizeof *d->lines,
-		             d->ne);
+	uint32_t *slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
+	uint32_t i = *slot - 1;
+	if (!*slot) {
+		int r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
+		                 sizeof *d->lines, d->ne);
 		if (r < 0)
 			return r;
 		i = d->n_lines++;
 		d->lines[i] = key;
-		sl->a = ka;
-		sl->b = kb;
-		sl->v = i;
-		d->map.n++;
+		*slot = i + 1;
+		if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
+			return r;
 	}
 	return add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits");
 }
@@ -280,10 +284,8 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	j->profile = s->g->profile;
 	j->from_instr = col(s->pos, s->col_instr);
 	j->from_line = col(s->pos, s->col_line);
-	j->to_file = tf->p;
-	j->to_file_len = tf->len;
-	j->to_function = tn->p;
-	j->to_function_len = tn->len;
+	j->to_file = (profdb_str){tf->len ? tf->p : "", tf->len};
+	j->to_function = (profdb_str){tn->len ? tn->p : "", tn->len};
 	j->to_instr = col(tgt, s->col_instr);
 	j->to_line = col(tgt, s->col_line);
 	j->conditional = cond;
@@ -309,7 +311,8 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	const cg_name *file = &cg->names[s->g->src];
 	d->calls[i] = (profdb_cg_callsite){s->g->profile, cg->sites[s->site++].callee,
 	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
-	                                   file->p, file->len, s->call_count, NULL};
+	                                   {file->len ? file->p : "", file->len},
+	                                   s->call_count, NULL};
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
 	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");
 	return r < 0 ? r : profdb__cg_derive(cg, dst);
@@ -318,15 +321,11 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 /* The first of segment @p seg's calls in cg->sites (sorted by segment). */
 static uint32_t first_site(const profdb_cg *cg, uint32_t seg)
 {
-	uint32_t lo = 0, hi = cg->n_sites;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cg->sites[mid].seg < seg)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	profdb_view v = profdb__cg_u32_view(cg->sites, cg->n_sites, sizeof *cg->sites,
+	                                    offsetof(cg_site, seg));
+	uint64_t i = 0;
+	profdb_view_seek(&v, seg, &i);  /* cannot fail: a valid view */
+	return (uint32_t)i;
 }
 
 static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
@@ -456,7 +455,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	d->ne = cg->n_events;
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
-	int r = profdb__cg_map_presize(&d->map, nb < 65536 ? nb : 65536);
+	int r = profdb__hindex_init(&d->map, nb < 65536 ? nb : 65536);
 	uint32_t sg = first;
 	for (; sg != CG_EMPTY && r == 0; sg = cg->segs[sg].next) {
 		const cg_seg *g = &cg->segs[sg];
@@ -467,13 +466,16 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	}
 	if (next)
 		*next = sg;
-	profdb__cg_map_free(&d->map);
+	profdb__hindex_free(&d->map);
 	lord *o = NULL;
 	if (r == 0 && d->n_lines) {
 		/* sort rows by line, then instruction, then file */
 		o = malloc((size_t)d->n_lines * sizeof *o);
 		dline *nl = malloc((size_t)d->n_lines * sizeof *nl);
-		uint64_t *nc = malloc((size_t)d->n_lines * (d->ne + 1) * sizeof *nc);
+		size_t bytes;
+		uint64_t *nc = NULL;
+		if (profdb__cg_bytes(d->n_lines, d->ne + 1, sizeof *nc, &bytes) == 0)
+			nc = malloc(bytes);
 		if (!o || !nl || !nc) {
 			free(nl);
 			free(nc);
@@ -505,8 +507,8 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_new(const profdb_cg *cg, uint32_t profile, uint32_t fn,
-                                       profdb_cg_detail **ret)
+PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *cg,
+                                       uint32_t profile, uint32_t fn)
 {
 	if (!ret)
 		return profdb__fail(-EINVAL, "profdb_cg_detail_new: ret is NULL");
@@ -530,7 +532,7 @@ PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
 {
 	if (!d)
 		return;
-	profdb__cg_map_free(&d->map);
+	profdb__hindex_free(&d->map);
 	free(d->lines);
 	free(d->cost);
 	free(d->jumps);
@@ -546,18 +548,17 @@ PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
 	return d->n_lines;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_line(const profdb_cg_detail *d, uint32_t i,
-                                        profdb_cg_line *out)
+PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i,
+                                           profdb_cg_line *out)
 {
 	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_line: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_cg_detail_line_at: NULL argument");
 	if (i >= d->n_lines)
 		return profdb__fail(-ENOENT, "callgrind: no line row %" PRIu32 " (%" PRIu32 " rows)", i,
 		                    d->n_lines);
 	const dline *l = &d->lines[i];
 	const cg_name *f = &d->cg->names[l->src];
-	out->file = f->p;
-	out->file_len = f->len;
+	out->file = (profdb_str){f->len ? f->p : "", f->len};
 	out->line = l->line;
 	out->instr = l->instr;
 	out->self = d->cost + (size_t)i * d->ne;
@@ -571,11 +572,11 @@ PROFDB_EXPORT int64_t profdb_cg_detail_jump_count(const profdb_cg_detail *d)
 	return d->n_jumps;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_jump(const profdb_cg_detail *d, uint32_t i,
-                                        profdb_cg_jump *out)
+PROFDB_EXPORT int profdb_cg_detail_jump_at(const profdb_cg_detail *d, uint32_t i,
+                                           profdb_cg_jump *out)
 {
 	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_jump: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_cg_detail_jump_at: NULL argument");
 	if (i >= d->n_jumps)
 		return profdb__fail(-ENOENT, "callgrind: no jump %" PRIu32 " (%" PRIu32 " jumps)", i,
 		                    d->n_jumps);
@@ -590,11 +591,11 @@ PROFDB_EXPORT int64_t profdb_cg_detail_call_count(const profdb_cg_detail *d)
 	return d->n_calls;
 }
 
-PROFDB_EXPORT int profdb_cg_detail_call(const profdb_cg_detail *d, uint32_t i,
-                                        profdb_cg_callsite *out)
+PROFDB_EXPORT int profdb_cg_detail_call_at(const profdb_cg_detail *d, uint32_t i,
+                                           profdb_cg_callsite *out)
 {
 	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_call: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_cg_detail_call_at: NULL argument");
 	if (i >= d->n_calls)
 		return profdb__fail(-ENOENT, "callgrind: no call site %" PRIu32 " (%" PRIu32 " calls)",
 		                    i, d->n_calls);

@@ -161,7 +161,7 @@ static int same_key(const cgl_key *a, const cgl_key *b)
 
 /* The non-zero rows of @p det (profile @p p), appended to *t. */
 static int add_rows(const profdb_cg *cg, const profdb_cg_detail *det, uint32_t p, tmp_row **t,
-                    uint32_t *n, uint32_t *cap)
+                    uint32_t *n, size_t *cap)
 {
 	int64_t nl = profdb_cg_detail_line_count(det);
 	for (int64_t i = 0; i < nl; i++) {
@@ -185,7 +185,8 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 	size_t ne = cg->n_events;
 	tmp_row *t = NULL;
 	profdb_cg_detail **det = NULL;
-	uint32_t n = 0, cap = 0, n_det = 0, cap_det = 0;
+	uint32_t n = 0, n_det = 0;
+	size_t cap = 0, cap_det = 0;
 	int r = 0;
 	*out = NULL;
 	cgl_fn *d = calloc(1, sizeof *d);
@@ -223,7 +224,7 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 	d->key = malloc((size_t)rows * sizeof *d->key + 1);
 	d->first = malloc(((size_t)rows + 1) * sizeof *d->first);
 	d->prof = malloc((size_t)n * sizeof *d->prof + 1);
-	d->cost = malloc((size_t)n * ne * sizeof *d->cost + 1);
+	d->cost = profdb__cg_array(n, ne, sizeof *d->cost);
 	if (!d->key || !d->first || !d->prof || !d->cost) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 		goto out;
@@ -331,15 +332,12 @@ static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	uint32_t nf = l->cg->n_fns;
 	if (id < l->base[0] || id >= l->base[nf])
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	uint32_t lo = 0, hi = nf;   /* base[lo] <= id < base[hi] */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (l->base[mid] <= id)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*fn = lo;
+	/* the last function with base <= id (base[nf] > id: one before nf) */
+	profdb_view v = profdb__cg_u32_view(l->base, (uint64_t)nf + 1, sizeof *l->base, 0);
+	uint64_t lo = 0;
+	if (profdb_view_in_effect(&v, id, &lo) != 1)
+		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
+	*fn = (uint32_t)lo;
 	*k = id - l->base[lo];
 	return 0;
 }

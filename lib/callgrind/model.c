@@ -176,8 +176,8 @@ static int cmp_ord(const void *a, const void *b)
 /* Reorder @p rows (elem bytes each) and @p costs (ne each) by @p o. */
 static int permute(void *rows, size_t elem, uint64_t *costs, size_t ne, const ord *o, uint32_t n)
 {
-	unsigned char *nr = malloc((size_t)n * elem);
-	uint64_t *nc = ne && costs ? malloc((size_t)n * ne * sizeof *nc) : NULL;
+	unsigned char *nr = profdb__cg_array(n, 1, elem);
+	uint64_t *nc = ne && costs ? profdb__cg_array(n, ne, sizeof *nc) : NULL;
 	if (!nr || (ne && costs && !nc)) {
 		free(nr);
 		free(nc);
@@ -209,15 +209,10 @@ static int add_row(const profdb_cg *cg, uint64_t *d, const uint64_t *s, const ch
 uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn)
 {
 	const cg_profile *p = &cg->profiles[profile];
-	uint32_t lo = p->row_first, hi = p->row_first + p->n_rows;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cg->rows[mid].fn < fn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->row_first + p->n_rows && cg->rows[lo].fn == fn ? lo : CG_EMPTY;
+	profdb_view v = profdb__cg_u32_view(cg->rows + p->row_first, p->n_rows, sizeof *cg->rows,
+	                                    offsetof(cg_row, fn));
+	uint64_t i;
+	return profdb_view_find(&v, fn, &i) == 1 ? p->row_first + (uint32_t)i : CG_EMPTY;
 }
 
 static int rows_sorted(const profdb_cg *cg)
@@ -240,49 +235,56 @@ static int crows_sorted(const profdb_cg *cg)
 	return 1;
 }
 
-int profdb__cg_finish(profdb_cg *cg, cg_build *b)
+/* A zeroed table of @p n rows of @p ne values (never NULL: one spare). */
+static uint64_t *zrows(size_t n, size_t ne)
 {
-	int r = add_derived(cg, b);
-	if (r < 0)
-		return r;
-	size_t ne = cg->n_events;
-	ord *o = NULL;
-	cg->zero = calloc(ne + 1, sizeof *cg->zero);
-	cg->totals = calloc(ne + 1, sizeof *cg->totals);
-	cg->summary = calloc(ne + 1, sizeof *cg->summary);
-	cg->totline = calloc(ne + 1, sizeof *cg->totline);
-	if (!cg->p_totals && cg->n_profiles)
-		cg->p_totals = calloc((size_t)cg->n_profiles * ne + 1, sizeof *cg->p_totals);
-	if (!cg->zero || !cg->totals || !cg->summary || !cg->totline ||
-	    (cg->n_profiles && !cg->p_totals)) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-		goto out;
-	}
+	size_t bytes;
+	if (profdb__cg_bytes(n, ne, sizeof(uint64_t), &bytes) < 0)
+		return NULL;
+	return calloc(1, bytes + sizeof(uint64_t));
+}
 
-	/* Self rows by (profile, fn) (already in order for one profile: the
-	 * scanner creates the row with the function). */
+static int finish_alloc(profdb_cg *cg)
+{
+	size_t ne = cg->n_events;
+	cg->zero = zrows(1, ne);
+	cg->totals = zrows(1, ne);
+	cg->summary = zrows(1, ne);
+	cg->totline = zrows(1, ne);
+	if (!cg->p_totals && cg->n_profiles)
+		cg->p_totals = zrows(cg->n_profiles, ne);
+	if (!cg->zero || !cg->totals || !cg->summary || !cg->totline ||
+	    (cg->n_profiles && !cg->p_totals))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	return 0;
+}
+
+/* Self rows by (profile, fn), the profiles' row ranges, self sums over
+ * profiles and the profiles' totals. */
+static int finish_self(profdb_cg *cg)
+{
+	size_t ne = cg->n_events;
+	int r;
+	/* Already in order for one profile: the scanner creates the row with
+	 * the function. */
 	if (!rows_sorted(cg)) {
-		o = malloc(((size_t)cg->n_rows + 1) * sizeof *o);
-		if (!o) {
-			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-			goto out;
-		}
+		ord *o = malloc(((size_t)cg->n_rows + 1) * sizeof *o);
+		if (!o)
+			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		for (uint32_t i = 0; i < cg->n_rows; i++)
 			o[i] = (ord){cg->rows[i].profile, cg->rows[i].fn, i};
 		qsort(o, cg->n_rows, sizeof *o, cmp_ord);
-		if ((r = permute(cg->rows, sizeof *cg->rows, cg->row_cost, ne, o, cg->n_rows)) < 0)
-			goto out;
+		r = permute(cg->rows, sizeof *cg->rows, cg->row_cost, ne, o, cg->n_rows);
 		free(o);
-		o = NULL;
+		if (r < 0)
+			return r;
 	}
 	/* One profile holding every function once: the sums are the rows. */
 	cg->self_alias = cg->n_profiles == 1 && cg->n_rows == cg->n_fns && cg->n_rows > 0;
 	if (cg->self_alias)
 		cg->self = cg->row_cost;
-	else if (!(cg->self = calloc((size_t)cg->n_fns * ne + 1, sizeof *cg->self))) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-		goto out;
-	}
+	else if (!(cg->self = zrows(cg->n_fns, ne)))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	for (uint32_t i = 0; i < cg->n_rows; i++) {
 		const cg_row *w = &cg->rows[i];
 		cg_profile *p = &cg->profiles[w->profile];
@@ -290,89 +292,143 @@ int profdb__cg_finish(profdb_cg *cg, cg_build *b)
 			p->row_first = i;
 		const uint64_t *c = cg->row_cost + (size_t)i * ne;
 		if (!cg->self_alias && (r = add_row(cg, cg->self + (size_t)w->fn * ne, c, "self cost")) < 0)
-			goto out;
+			return r;
 		if ((r = add_row(cg, cg->p_totals + (size_t)w->profile * ne, c, "total")) < 0)
-			goto out;
+			return r;
 	}
 	if (!cg->self_alias)
 		for (uint32_t f = 0; f < cg->n_fns; f++)
 			profdb__cg_derive(cg, cg->self + (size_t)f * ne);
+	return 0;
+}
 
-	/* Call rows: edges summed over profiles, then rows by (profile, edge). */
-	{
-		cg_map m = {0};
-		for (uint32_t i = 0; i < cg->n_crows; i++) {
-			cg_crow *c = &cg->crows[i];
-			if ((r = profdb__cg_map_reserve(&m)) < 0)
-				break;
-			cg_slot *s = profdb__cg_map_find(&m, c->caller, c->callee, NULL, NULL);
-			if (s->v == CG_EMPTY) {
-				s->a = c->caller;
-				s->b = c->callee;
-				s->v = cg->n_edges++;
-				m.n++;
-			}
-			c->edge = s->v;
+/* Edges are keyed by (caller, callee). */
+static uint64_t edge_key_hash(const cg_edge *e)
+{
+	return profdb__mix64((uint64_t)e->caller << 32 | e->callee);
+}
+
+static uint64_t edge_hash(const void *ctx, uint32_t e)
+{
+	return edge_key_hash(&((const profdb_cg *)ctx)->edges[e]);
+}
+
+static int edge_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_edge *x = &((const profdb_cg *)ctx)->edges[e], *k = key;
+	return x->caller == k->caller && x->callee == k->callee;
+}
+
+/* The edge of every call row (edges numbered in order of first appearance). */
+static int number_edges(profdb_cg *cg)
+{
+	profdb__hindex m;
+	size_t cap = 0;
+	int r = profdb__hindex_init(&m, cg->n_crows < 65536 ? cg->n_crows : 65536);
+	for (uint32_t i = 0; i < cg->n_crows && r == 0; i++) {
+		cg_crow *c = &cg->crows[i];
+		cg_edge k = {c->caller, c->callee, 0};
+		uint32_t *slot = profdb__hindex_slot(&m, edge_key_hash(&k), edge_eq, cg, &k);
+		if (*slot) {
+			c->edge = *slot - 1;
+			continue;
 		}
-		profdb__cg_map_free(&m);
+		r = profdb__cg_grow((void **)&cg->edges, &cap, (uint64_t)cg->n_edges + 1,
+		                    sizeof *cg->edges);
 		if (r < 0)
-			goto out;
+			break;
+		cg->edges[cg->n_edges] = k;
+		c->edge = cg->n_edges++;
+		*slot = cg->n_edges;
+		r = profdb__hindex_added(&m, edge_hash, cg);  /* may move the slots */
 	}
-	cg->edges = calloc((size_t)cg->n_edges + 1, sizeof *cg->edges);
+	profdb__hindex_free(&m);
+	if (r == 0 && !cg->edges && !(cg->edges = calloc(1, sizeof *cg->edges)))
+		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+	return r;
+}
+
+/* Call rows: edges summed over profiles, then rows by (profile, edge). */
+static int finish_calls(profdb_cg *cg)
+{
+	size_t ne = cg->n_events;
+	int r = number_edges(cg);
+	if (r < 0)
+		return r;
 	cg->edge_alias = cg->n_profiles == 1 && cg->n_crows == cg->n_edges && cg->n_crows > 0;
 	if (cg->edge_alias)
 		cg->edge_cost = cg->crow_cost;
-	else
-		cg->edge_cost = calloc((size_t)cg->n_edges * ne + 1, sizeof *cg->edge_cost);
-	if (!cg->edges || !cg->edge_cost) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-		goto out;
-	}
+	else if (!(cg->edge_cost = zrows(cg->n_edges, ne)))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	for (uint32_t i = 0; i < cg->n_crows; i++) {
 		const cg_crow *c = &cg->crows[i];
 		cg_edge *e = &cg->edges[c->edge];
-		e->caller = c->caller;
-		e->callee = c->callee;
-		if (__builtin_add_overflow(e->count, c->count, &e->count)) {
-			r = profdb__fail(-EBADMSG, "%s: call count summed over profiles overflows 64 bits",
-			                 cg->files[0].label);
-			goto out;
-		}
+		if (__builtin_add_overflow(e->count, c->count, &e->count))
+			return profdb__fail(-EBADMSG, "%s: call count summed over profiles overflows "
+			                    "64 bits", cg->files[0].label);
 		if (!cg->edge_alias) {
 			r = add_row(cg, cg->edge_cost + (size_t)c->edge * ne,
 			            cg->crow_cost + (size_t)i * ne, "inclusive call cost");
 			if (r < 0)
-				goto out;
+				return r;
 		}
 	}
 	if (!cg->edge_alias)
 		for (uint32_t i = 0; i < cg->n_edges; i++)
 			profdb__cg_derive(cg, cg->edge_cost + (size_t)i * ne);
 	if (!crows_sorted(cg)) {
-		o = malloc(((size_t)cg->n_crows + 1) * sizeof *o);
-		if (!o) {
-			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-			goto out;
-		}
+		ord *o = malloc(((size_t)cg->n_crows + 1) * sizeof *o);
+		if (!o)
+			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		for (uint32_t i = 0; i < cg->n_crows; i++)
 			o[i] = (ord){cg->crows[i].profile, cg->crows[i].edge, i};
 		qsort(o, cg->n_crows, sizeof *o, cmp_ord);
-		if ((r = permute(cg->crows, sizeof *cg->crows, cg->crow_cost, ne, o, cg->n_crows)) < 0)
-			goto out;
+		r = permute(cg->crows, sizeof *cg->crows, cg->crow_cost, ne, o, cg->n_crows);
+		free(o);
+		if (r < 0)
+			return r;
 	}
 	for (uint32_t i = 0; i < cg->n_crows; i++) {
 		cg_profile *p = &cg->profiles[cg->crows[i].profile];
 		if (p->n_crows++ == 0)
 			p->crow_first = i;
 	}
+	return 0;
+}
 
-	/* Totals over profiles, and the check of totals: lines. */
+/* The totals: line of profile @p p against its computed totals @p pt. */
+static void sum_totals_line(profdb_cg *cg, uint32_t p, const uint64_t *pt)
+{
+	const cg_profile *pr = &cg->profiles[p];
+	const uint64_t *tl = cg->p_totline + (size_t)p * cg->n_events;
+	cg->has_totals = 1;
+	for (uint32_t e = 0; e < cg->n_stored; e++) {
+		if (__builtin_add_overflow(cg->totline[e], tl[e], &cg->totline[e]))
+			cg->totline[e] = UINT64_MAX;
+	}
+	for (uint32_t e = 0; e < cg->n_stored; e++) {
+		if (tl[e] != pt[e]) {
+			profdb__warn(&cg->opts,
+			             "%s: profile %" PRIu32 ": totals: of event %.*s is %" PRIu64
+			             " but the self costs add up to %" PRIu64,
+			             cg->files[pr->file].label, p, (int)cg->events[e].name.len,
+			             cg->events[e].name.p, tl[e], pt[e]);
+			break;
+		}
+	}
+}
+
+/* Totals over profiles, and the check of totals: lines. */
+static int finish_totals(profdb_cg *cg)
+{
+	size_t ne = cg->n_events;
+	int r;
 	for (uint32_t p = 0; p < cg->n_profiles; p++) {
 		const cg_profile *pr = &cg->profiles[p];
 		uint64_t *pt = cg->p_totals + (size_t)p * ne;
 		profdb__cg_derive(cg, pt);
 		if ((r = add_row(cg, cg->totals, pt, "total")) < 0)
-			goto out;
+			return r;
 		if (pr->has_summary) {
 			cg->has_summary = 1;
 			for (uint32_t e = 0; e < cg->n_stored; e++)
@@ -380,29 +436,21 @@ int profdb__cg_finish(profdb_cg *cg, cg_build *b)
 				                           &cg->summary[e]))
 					cg->summary[e] = UINT64_MAX;
 		}
-		if (pr->has_totals) {
-			cg->has_totals = 1;
-			const uint64_t *tl = cg->p_totline + (size_t)p * ne;
-			for (uint32_t e = 0; e < cg->n_stored; e++) {
-				if (__builtin_add_overflow(cg->totline[e], tl[e], &cg->totline[e]))
-					cg->totline[e] = UINT64_MAX;
-			}
-			for (uint32_t e = 0; e < cg->n_stored; e++) {
-				if (tl[e] != pt[e]) {
-					profdb__warn(&cg->opts,
-					             "%s: profile %" PRIu32 ": totals: of event %.*s is %" PRIu64
-					             " but the self costs add up to %" PRIu64,
-					             cg->files[pr->file].label, p, (int)cg->events[e].name.len,
-					             cg->events[e].name.p, tl[e], pt[e]);
-					break;
-				}
-			}
-		}
+		if (pr->has_totals)
+			sum_totals_line(cg, p, pt);
 	}
 	profdb__cg_derive(cg, cg->totals);
 	profdb__cg_derive(cg, cg->summary);
 	profdb__cg_derive(cg, cg->totline);
+	return 0;
+}
 
+int profdb__cg_finish(profdb_cg *cg, cg_build *b)
+{
+	int r;
+	if ((r = add_derived(cg, b)) < 0 || (r = finish_alloc(cg)) < 0 ||
+	    (r = finish_self(cg)) < 0 || (r = finish_calls(cg)) < 0 || (r = finish_totals(cg)) < 0)
+		return r;
 	cg->incl_once = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl_once);
 	cg->incl = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl);
 	if (!cg->incl_once || !cg->incl) {
@@ -410,15 +458,11 @@ int profdb__cg_finish(profdb_cg *cg, cg_build *b)
 		free(cg->incl);
 		cg->incl_once = NULL;
 		cg->incl = NULL;
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-		goto out;
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
 	for (uint32_t i = 0; i <= cg->n_profiles; i++)
 		profdb__once_init(&cg->incl_once[i]);
-	r = 0;
-out:
-	free(o);
-	return r;
+	return 0;
 }
 
 /* ---- inclusive costs ------------------------------------------------------ */
@@ -562,7 +606,7 @@ int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 		uint32_t nc = cg->n_edges;
 		uint32_t *from = malloc(((size_t)nc + 1) * sizeof *from);
 		uint32_t *to = malloc(((size_t)nc + 1) * sizeof *to);
-		uint64_t *incl = malloc(((size_t)cg->n_fns * ne + 1) * sizeof *incl);
+		uint64_t *incl = profdb__cg_array(cg->n_fns, ne, sizeof *incl);
 		r = !from || !to || !incl ? profdb__fail(-ENOMEM, "callgrind: out of memory") : 0;
 		if (r == 0) {
 			for (uint32_t c = 0; c < nc; c++) {
@@ -585,7 +629,7 @@ int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 	uint32_t nc = p->n_crows;
 	uint32_t *from = malloc(((size_t)nc + 1) * sizeof *from);
 	uint32_t *to = malloc(((size_t)nc + 1) * sizeof *to);
-	uint64_t *incl = malloc(((size_t)p->n_rows * ne + 1) * sizeof *incl);
+	uint64_t *incl = profdb__cg_array(p->n_rows, ne, sizeof *incl);
 	r = !from || !to || !incl ? profdb__fail(-ENOMEM, "callgrind: out of memory") : 0;
 	for (uint32_t c = 0; r == 0 && c < nc; c++) {
 		const cg_crow *w = &cg->crows[p->crow_first + c];

@@ -29,23 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind-internal.h"
-#include "lines-internal.h"
+#include "query-internal.h"
 #include "profdb-cg-config.h"
-#include "../core/backend-internal.h"
 
 #if PROFDB_CG_HAVE_ZLIB
 #include <zlib.h>
 #endif
 
-typedef struct cg_query {
-	profdb_cg *cg;
-	char **names;                /* per profile, owned */
-	profdb__once tree_once;
-	/* links by context id (0 the root, fn + 1 a function), built lazily */
-	uint32_t *parent, *first_child, *next_sibling, *depth;
-	cg_lines *lines;             /* NULL: PROFDB_OPEN_FUNCTIONS_ONLY */
-} cg_query;
 
 /* ---- detection ------------------------------------------------------------ */
 
@@ -136,8 +126,8 @@ static char *profile_name(const profdb_cg *cg, uint32_t i)
 		k += (size_t)snprintf(buf + k, sizeof buf - k, "%spart %" PRIu64, k ? " " : "",
 		                      p.part);
 	if (k == 0) {
-		const char *b = strrchr(p.file, '/');
-		snprintf(buf, sizeof buf, "%s", b ? b + 1 : p.file);
+		const char *b = strrchr(p.file.ptr, '/');
+		snprintf(buf, sizeof buf, "%s", b ? b + 1 : p.file.ptr);
 	}
 	return strdup(buf);
 }
@@ -459,18 +449,13 @@ static int q_context_root(const void *impl, uint32_t *id)
 }
 
 /* 0 for the root or a function; an id above is a line (checked by lines.c). */
-static int check_ctx(const cg_query *q, uint32_t id)
+int check_ctx(const cg_query *q, uint32_t id)
 {
 	const profdb_cg *cg = q->cg;
 	if ((id > cg->n_fns && !q->lines) || cg->n_fns == 0)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32
 		                    " (0 is the root, 1..%" PRIu32 " the functions)", id, cg->n_fns);
 	return 0;
-}
-
-static int is_line(const cg_query *q, uint32_t id)
-{
-	return id > q->cg->n_fns;
 }
 
 static profdb_str name_str(const profdb_cg *cg, uint32_t i)
@@ -544,7 +529,7 @@ static int64_t q_profile_count(const void *impl)
 	return ((const cg_query *)impl)->cg->n_profiles;
 }
 
-static int check_profile(const profdb_cg *cg, uint32_t p)
+int check_profile(const profdb_cg *cg, uint32_t p)
 {
 	if (p >= cg->n_profiles)
 		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32 " (%" PRIu32
@@ -604,213 +589,6 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 		                    " identity entries", index, n);
 	*kind = profdb__str(kinds[i]);
 	*value = values[i];
-	return 0;
-}
-
-/* ---- values ------------------------------------------------------------------------ */
-
-static int check_ids(const cg_query *q, uint32_t p, uint32_t ctx, uint32_t m)
-{
-	const profdb_cg *cg = q->cg;
-	int r = check_profile(cg, p);
-	if (r == 0)
-		r = check_ctx(q, ctx);
-	if (r == 0 && m >= cg->n_events)
-		r = profdb__fail(-ENOENT, "callgrind: no event %" PRIu32, m);
-	return r;
-}
-
-static void put_u64(profdb_number *out, uint64_t v)
-{
-	out->type = v ? PROFDB_TYPE_U64 : PROFDB_TYPE_NONE;
-	out->as.u64 = v;
-}
-
-/* Self cost of line context @p id in profile @p p, event @p m. */
-static int line_cost(const cg_query *q, uint32_t p, uint32_t id, uint32_t m, uint64_t *v)
-{
-	uint64_t small[16], *c = small;
-	uint32_t ne = q->cg->n_events;
-	if (ne > 16 && !(c = malloc(ne * sizeof *c)))
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	int r = profdb__cgl_cost(q->lines, id, p, c);
-	*v = r >= 0 ? c[m] : 0;
-	if (c != small)
-		free(c);
-	return r;
-}
-
-static int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out)
-{
-	const cg_query *q = impl;
-	const profdb_cg *cg = q->cg;
-	int r = check_ids(q, p, ctx, m);
-	if (r < 0)
-		return r;
-	const uint64_t *c;
-	if (ctx == 0) {   /* the synthetic root stores nothing */
-		put_u64(out, 0);
-		return 0;
-	}
-	if (is_line(q, ctx)) {
-		uint64_t v;
-		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
-			return r;
-		put_u64(out, v);
-		return v != 0;
-	}
-	if ((r = profdb_cg_self(cg, p, ctx - 1, &c)) < 0)
-		return r;
-	put_u64(out, c[m]);
-	return c[m] != 0;
-}
-
-static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusive,
-                    profdb_number *out)
-{
-	const cg_query *q = impl;
-	const profdb_cg *cg = q->cg;
-	int r = check_ids(q, p, ctx, m);
-	if (r < 0)
-		return r;
-	if (is_line(q, ctx)) {   /* a line calls nothing: inclusive = self */
-		uint64_t v;
-		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
-			return r;
-		out->type = PROFDB_TYPE_U64;
-		out->as.u64 = v;
-		return v != 0;
-	}
-	const uint64_t *c = cg->zero;
-	if (ctx == 0)   /* the root: the whole profile, nothing of its own */
-		r = inclusive ? profdb_cg_totals(cg, p, &c) : 0;
-	else if (inclusive)
-		r = profdb_cg_inclusive(cg, p, ctx - 1, &c);
-	else
-		r = profdb_cg_self(cg, p, ctx - 1, &c);
-	if (r < 0)
-		return r;
-	out->type = PROFDB_TYPE_U64;
-	out->as.u64 = c[m];
-	return c[m] != 0;
-}
-
-/* ---- the cursor ---------------------------------------------------------------------
- * pos[0] profile, pos[1] function row within the profile, pos[2] event,
- * pos[3] 0 while on functions, else the current line id + 1 (its costs in
- * priv). ALL / PROFILE: per profile the function rows (sorted by function,
- * so contexts ascend), then the line ids in ascending order. CONTEXT: one
- * row per profile. */
-
-static int q_cursor_begin(const void *impl, profdb__cursor *cur)
-{
-	const cg_query *q = impl;
-	const profdb_cg *cg = q->cg;
-	memset(cur->pos, 0, sizeof cur->pos);
-	if (cur->scan == PROFDB_SCAN_PROFILE) {
-		int r = check_profile(cg, cur->key);
-		if (r < 0)
-			return r;
-		cur->pos[0] = cur->key;
-	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
-		int r = check_ctx(q, cur->key);
-		cgl_row row;
-		if (r == 0 && is_line(q, cur->key))
-			r = profdb__cgl_row(q->lines, cur->key, &row);
-		if (r < 0)
-			return r;
-		if (cur->key == 0)   /* the root stores nothing */
-			cur->pos[0] = cg->n_profiles;
-	}
-	if (q->lines && !(cur->priv = calloc((size_t)cg->n_events + 1, sizeof(uint64_t))))
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	return 0;
-}
-
-static void q_cursor_free(const void *impl, profdb__cursor *cur)
-{
-	(void)impl;
-	free(cur->priv);
-	cur->priv = NULL;
-}
-
-/* Next non-zero cost of c[] from *e on. */
-static int emit(const uint64_t *c, uint32_t ne, uint64_t *e, uint32_t p, uint32_t ctx,
-                profdb_entry *out)
-{
-	while (*e < ne) {
-		uint32_t m = (uint32_t)(*e)++;
-		if (c[m]) {
-			out->profile = p;
-			out->context = ctx;
-			out->metric = m;
-			put_u64(&out->value, c[m]);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Load the costs of line @p id in profile @p p into priv; pos[3] = id + 1. */
-static int load_line(const cg_query *q, profdb__cursor *cur, uint32_t p, uint32_t id)
-{
-	cur->pos[3] = (uint64_t)id + 1;
-	cur->pos[2] = 0;
-	return profdb__cgl_cost(q->lines, id, p, cur->priv);
-}
-
-static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
-{
-	const cg_query *q = impl;
-	const profdb_cg *cg = q->cg;
-	uint64_t *p = &cur->pos[0], *row = &cur->pos[1], *e = &cur->pos[2], *line = &cur->pos[3];
-	uint32_t ne = cg->n_events;
-	int r;
-	for (; *p < cg->n_profiles; ++*p, *row = 0, *e = 0, *line = 0) {
-		uint32_t pi = (uint32_t)*p;
-		if (cur->scan == PROFDB_SCAN_PROFILE && pi != cur->key)
-			return 0;
-		if (cur->scan == PROFDB_SCAN_CONTEXT && is_line(q, cur->key)) {
-			if (*line == 0 && (r = load_line(q, cur, pi, cur->key)) < 0)
-				return r;
-			if (emit(cur->priv, ne, e, pi, cur->key, out))
-				return 1;
-			continue;
-		}
-		if (*line == 0) {   /* the functions */
-			const cg_profile *pr = &cg->profiles[pi];
-			uint32_t lo, hi;
-			if (cur->scan == PROFDB_SCAN_CONTEXT) {
-				uint32_t rr = profdb__cg_find_row(cg, pi, cur->key - 1);
-				if (rr == CG_EMPTY)
-					continue;
-				lo = rr;
-				hi = rr + 1;
-			} else {
-				lo = pr->row_first;
-				hi = pr->row_first + pr->n_rows;
-			}
-			for (; lo + *row < hi; ++*row, *e = 0) {
-				uint32_t rr = lo + (uint32_t)*row;
-				if (emit(cg->row_cost + (size_t)rr * ne, ne, e, pi, cg->rows[rr].fn + 1, out))
-					return 1;
-			}
-			if (cur->scan == PROFDB_SCAN_CONTEXT || !q->lines)
-				continue;
-		}
-		/* the lines, in id order */
-		for (;;) {
-			uint32_t id = (uint32_t)(*line ? *line - 1 : PROFDB_NONE);
-			if (*line && emit(cur->priv, ne, e, pi, id, out))
-				return 1;
-			if ((r = profdb__cgl_next_id(q->lines, id, pi, &id)) < 0)
-				return r;
-			if (id == PROFDB_NONE)
-				break;
-			if ((r = load_line(q, cur, pi, id)) < 0)
-				return r;
-		}
-	}
 	return 0;
 }
 

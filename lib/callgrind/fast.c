@@ -1,0 +1,293 @@
+/* Callgrind scanner: the fast paths for the common lines. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan-internal.h"
+
+/* ---- fast paths ------------------------------------------------------------ */
+
+/* The common lines are read in one pass each. They start before the last
+ * '\n' of the text (parser.safe_end), so a '\n' stops every scan: no bounds
+ * check per byte, no memchr. Anything else (CR, hex or long costs, leading
+ * blanks, extra tokens, a line too long, every error) returns NULL with
+ * nothing changed, and the general path reads the line as if the fast path
+ * had not looked at it. So the fast paths need not repeat the general
+ * path's errors; where they call a helper that can fail, the general path
+ * would have failed the same way at the same line. On success they return
+ * the line's '\n'. */
+
+#define FAST static inline __attribute__((always_inline))
+
+/* A decimal of 1 to 19 digits (cannot overflow) at *qp. */
+FAST int fast_dec(const char **qp, uint64_t *out)
+{
+	const char *q = *qp, *d0 = q;
+	uint64_t x = 0;
+	unsigned d;
+	while ((d = (unsigned)(unsigned char)*q - '0') <= 9) {
+		x = x * 10 + d;
+		q++;
+	}
+	if (q == d0 || q - d0 > 19)
+		return 0;
+	*out = x;
+	*qp = q;
+	return 1;
+}
+
+/* A subposition at *qp relative to @p last: decimal (at most 19 digits),
+ * 0x hex (at most 16), +N, -N or '*'. The caller checks what follows. */
+FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
+{
+	const char *q = *qp;
+	char sign = *q;
+	if (sign == '*') {
+		*out = last;
+		*qp = q + 1;
+		return 1;
+	}
+	if (sign == '+' || sign == '-')
+		q++;
+	uint64_t x = 0;
+	if (q[0] == '0' && (q[1] | 0x20) == 'x') {  /* q[0] is not the '\n' */
+		const char *d0 = q += 2;
+		for (;;) {
+			unsigned char ch = (unsigned char)*q;
+			unsigned d = ch - '0';
+			if (d > 9) {
+				d = (unsigned)(ch | 0x20) - 'a';
+				if (d > 5)
+					break;
+				d += 10;
+			}
+			x = x << 4 | d;
+			q++;
+		}
+		if (q == d0 || q - d0 > 16)
+			return 0;
+	} else if (!fast_dec(&q, &x)) {
+		return 0;
+	}
+	if (sign == '+') {
+		if (__builtin_add_overflow(last, x, out))
+			return 0;
+	} else if (sign == '-') {
+		if (x > last)
+			return 0;
+		*out = last - x;
+	} else {
+		*out = x;
+	}
+	*qp = q;
+	return 1;
+}
+
+/* A cost line at @p s of at most @p max_len bytes: subpositions separated
+ * by one blank, then decimal costs of at most 19 digits, added to row
+ * @p row of @p base (row_cost or crow_cost). */
+FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *base,
+                            uint32_t row)
+{
+	const char *q = s;
+	uint64_t np[CG_NPOS];
+	uint32_t n_pos = ps->part.n_pos, n_cols = ps->part.n_cols;
+	memcpy(np, ps->part.pos, sizeof np);
+	for (uint32_t c = 0; c < n_pos; c++) {
+		if (c > 0) {
+			if (!cg_is_space(*q))
+				return NULL;
+			q++;
+		}
+		if (!fast_subpos(&q, np[c], &np[c]))
+			return NULL;
+	}
+	uint64_t v[CG_MAX_EVENTS];
+	uint64_t *dst = n_cols ? base + (size_t)row * ps->cg->n_events : NULL;
+	uint32_t k = 0;
+	while (*q != '\n') {
+		if (!cg_is_space(*q))
+			goto undo;
+		do
+			q++;
+		while (cg_is_space(*q));
+		if (*q == '\n')
+			break;  /* trailing blanks */
+		if (k >= n_cols)
+			goto undo;
+		unsigned d = (unsigned)(unsigned char)*q - '0';
+		if (d <= 9 && (q[1] == ' ' || q[1] == '\n')) {  /* one digit: most costs */
+			v[k] = d;
+			q++;
+			if (d == 0) {  /* nothing to add */
+				k++;
+				continue;
+			}
+		} else if (!fast_dec(&q, &v[k])) {
+			goto undo;
+		}
+		uint32_t e = ps->part.colmap[k];
+		if (__builtin_add_overflow(dst[e], v[k], &dst[e])) {
+			dst[e] -= v[k];  /* the general path names the event */
+			goto undo;
+		}
+		k++;
+	}
+	if ((uint64_t)(q - s) > max_len)
+		goto undo;
+	memcpy(ps->part.pos, np, sizeof np);
+	return q;
+undo:
+	while (k-- > 0)
+		dst[ps->part.colmap[k]] -= v[k];
+	return NULL;
+}
+
+/* The value of calls=, jump= and jcnd= at @p q (after the '='): a decimal
+ * count, or count/count for jcnd= (@p need_slash; its other form, and a
+ * slash elsewhere, are left to the general path), then at most n_pos
+ * subpositions, checked as target_line() checks them, and the line's '\n'. */
+FAST const char *fast_target(const parser *ps, const char *q, int need_slash, uint64_t *count)
+{
+	uint64_t x, y;
+	if (!fast_dec(&q, &x))
+		return NULL;
+	if (*q == '/') {
+		if (!need_slash)
+			return NULL;
+		q++;
+		if (!fast_dec(&q, &y))
+			return NULL;
+	} else if (need_slash) {
+		return NULL;
+	}
+	for (uint32_t c = 0;; c++) {
+		if (*q != '\n' && !cg_is_space(*q))
+			return NULL;
+		while (cg_is_space(*q))
+			q++;
+		if (*q == '\n')
+			break;
+		uint64_t dummy;
+		if (c >= ps->part.n_pos || !fast_subpos(&q, ps->part.pos[c], &dummy))
+			return NULL;
+	}
+	*count = x;
+	return q;
+}
+
+/* A name line's value "(id)\n" with the id defined (a definition, blanks
+ * or anything else are left to resolve_name()). */
+FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx)
+{
+	uint64_t id;
+	if (*q != '(')
+		return NULL;
+	q++;
+	if (!fast_dec(&q, &id) || q[0] != ')' || q[1] != '\n')
+		return NULL;
+	if (id >= ps->ids.limit || id >= ps->ids.cap[sp] || ps->ids.dense[sp][id] >= CG_UNDEF)
+		return NULL;
+	*idx = ps->ids.dense[sp][id];
+	return q + 1;
+}
+
+
+int64_t fast_line(parser *ps, const char *s, uint64_t off)
+{
+	char c0 = *s;
+	const char *nl;
+	uint32_t idx;
+	uint64_t count;
+	int r;
+	if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+		profdb_cg *cg = ps->cg;
+		if (ps->cur.pending_call) {
+			/* The cost of the call: inclusive, not part of the caller's self. */
+			nl = fast_costs(ps, s, CG_MAX_LINE, cg->crow_cost, ps->cur.call_crow);
+			if (!nl)
+				return 0;
+			ps->cur.pending_call = 0;
+			ps->cur.cob = ps->cur.cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
+			return nl + 1 - s;
+		}
+		if (ps->cur.seg == CG_EMPTY) {
+			if (ps->cur.fn == CG_EMPTY)
+				return 0;
+			ps->at.off = off;
+			if (need_seg(ps) < 0)
+				return 0;  /* the general path fails the same way */
+		}
+		if (ps->cur.row == CG_EMPTY ||
+		    !(nl = fast_costs(ps, s, CG_MAX_LINE, cg->row_cost, ps->cur.row)))
+			return 0;
+		count_body(ps);
+		return nl + 1 - s;
+	}
+	if (c0 == '\n')
+		return ps->cur.pending_call ? 0 : 1;
+	if (ps->cur.pending_call || ps->part.prof == CG_EMPTY)
+		return 0;
+	/* The keys below end before any '\n' they are compared with. */
+	switch (c0) {
+	case 'f':  /* fn=, fl=, fi=, fe= */
+		if ((s[1] != 'n' && s[1] != 'l' && s[1] != 'i' && s[1] != 'e') || s[2] != '=' ||
+		    !(nl = fast_id(ps, s[1] == 'n' ? CG_SP_FN : CG_SP_FILE, s + 3, &idx)))
+			return 0;
+		ps->at.off = off;
+		close_seg(ps);
+		set_file_fn(ps, s[1], idx);
+		return nl + 1 - s;
+	case 'o':
+		if (s[1] != 'b' || s[2] != '=' || !(nl = fast_id(ps, CG_SP_OB, s + 3, &idx)))
+			return 0;
+		ps->at.off = off;
+		close_seg(ps);
+		set_ob(ps, idx);
+		return nl + 1 - s;
+	case 'c':  /* cfn=, cfi=, cfl=, cob=, calls= */
+		if (s[1] == '\n' || s[2] == '\n')
+			return 0;
+		if (s[3] == '=') {
+			uint32_t *dst;
+			int sp;
+			if (s[1] == 'f' && s[2] == 'n')
+				dst = &ps->cur.cfn, sp = CG_SP_FN;
+			else if (s[1] == 'f' && (s[2] == 'i' || s[2] == 'l'))
+				dst = &ps->cur.cfi, sp = CG_SP_FILE;
+			else if (s[1] == 'o' && s[2] == 'b')
+				dst = &ps->cur.cob, sp = CG_SP_OB;
+			else
+				return 0;
+			if (!(nl = fast_id(ps, sp, s + 4, &idx)))
+				return 0;
+			*dst = idx;
+			return nl + 1 - s;
+		}
+		if (s[3] != 'l' || s[4] != 's' || s[5] != '=' || s[1] != 'a' || s[2] != 'l' ||
+		    !(nl = fast_target(ps, s + 6, 0, &count)) || nl - s > (int64_t)CG_MAX_LINE)
+			return 0;
+		ps->at.off = off;
+		if ((r = need_seg(ps)) < 0 || (r = add_call(ps, count)) < 0)
+			return r;
+		return nl + 1 - s;
+	case 'j':  /* jump=, jcnd= */
+		if (!((s[1] == 'u' && s[2] == 'm' && s[3] == 'p') ||
+		      (s[1] == 'c' && s[2] == 'n' && s[3] == 'd')) ||
+		    s[4] != '=' || !(nl = fast_target(ps, s + 5, s[1] == 'c', &count)) ||
+		    nl - s > (int64_t)CG_MAX_LINE)
+			return 0;
+		ps->at.off = off;
+		ps->at.next_off = off + (uint64_t)(nl + 1 - s);
+		if ((r = need_seg(ps)) < 0)
+			return r;
+		end_jump(ps);
+		return nl + 1 - s;
+	}
+	return 0;
+}
+
+/* Content detection, as KCachegrind does it. */
+

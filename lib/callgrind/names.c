@@ -1,0 +1,306 @@
+/* Callgrind scanner: the name table (every distinct name once, a view
+ * into the text), the compressed names "(id) name" per space (object,
+ * file, function), the functions keyed by (object, file, name) and the
+ * rows of (profile, function). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan-internal.h"
+
+/* ---- names --------------------------------------------------------------- */
+
+static int name_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_name *n = &((const profdb_cg *)ctx)->names[e], *k = key;
+	return n->hash == k->hash && n->len == k->len && memcmp(n->p, k->p, k->len) == 0;
+}
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = profdb__mix64(h ^ w);
+	}
+	uint64_t w = 0;
+	memcpy(&w, p + i, n - i);
+	return profdb__mix64(h ^ w ^ n);
+}
+
+static uint64_t name_hash(const void *ctx, uint32_t e)
+{
+	return ((const profdb_cg *)ctx)->names[e].hash;
+}
+
+/* Intern a name view; *idx gets its index. */
+static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
+{
+	profdb_cg *cg = ps->cg;
+	profdb__hindex *m = &ps->b->name_map;
+	if (n == 0) {
+		*idx = 0;
+		return 0;
+	}
+	if (memchr(p, 0, n) && once(&ps->warned.nul))
+		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
+	int r = 0;
+	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
+		return r;
+	cg_name k = {p, (uint32_t)n, (uint32_t)hash_bytes(p, n)};
+	uint32_t *slot = profdb__hindex_slot(m, k.hash, name_eq, cg, &k);
+	if (*slot) {
+		*idx = *slot - 1;
+		return 0;
+	}
+	r = grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
+	         sizeof *cg->names);
+	if (r < 0)
+		return r;
+	cg->names[cg->n_names] = k;
+	*idx = cg->n_names++;
+	*slot = cg->n_names;
+	return profdb__hindex_added(m, name_hash, cg);
+}
+
+/* Large ids are keyed by (id, space). */
+static uint64_t bigid_key_hash(const cg_bigid *b)
+{
+	return profdb__mix64(b->id ^ profdb__mix64(b->sp + 0x9e3779b97f4a7c15ULL));
+}
+
+static uint64_t bigid_hash(const void *ctx, uint32_t e)
+{
+	return bigid_key_hash(&((const cg_ids *)ctx)->big[e]);
+}
+
+static int bigid_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_bigid *b = &((const cg_ids *)ctx)->big[e], *k = key;
+	return b->id == k->id && b->sp == k->sp;
+}
+
+void profdb__cgs_ids_clear(cg_ids *t, int release)
+{
+	profdb__hindex_free(&t->index);
+	t->n_big = 0;
+	for (int i = 0; i < 3; i++) {
+		if (release) {
+			free(t->dense[i]);
+			t->dense[i] = NULL;
+		} else if (t->dense[i]) {
+			memset(t->dense[i], 0xff, t->cap[i] * sizeof(uint32_t));
+		}
+	}
+	if (release) {
+		free(t->big);
+		t->big = NULL;
+		t->cap_big = 0;
+	}
+}
+
+static const char *const space_name[] = {"object", "file", "function"};
+
+/* Where the name of (space, id) lives: a dense array for the small ids
+ * writers use (callgrind numbers from 0 or 1), a hash index beyond. */
+static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
+{
+	if (id < ps->ids.limit) {
+		size_t old = ps->ids.cap[sp];
+		if (id >= old) {
+			int r = grow((void **)&ps->ids.dense[sp], &ps->ids.cap[sp], id + 1,
+			                        sizeof(uint32_t));
+			if (r < 0)
+				return r;
+			memset(ps->ids.dense[sp] + old, 0xff, (ps->ids.cap[sp] - old) * sizeof(uint32_t));
+		}
+		*out = &ps->ids.dense[sp][id];
+		return 0;
+	}
+	cg_ids *t = &ps->ids;
+	int r = 0;
+	if (!t->index.slot && (r = profdb__hindex_init(&t->index, 64)) < 0)
+		return r;
+	cg_bigid k = {id, (uint32_t)sp, CG_UNDEF};
+	uint32_t *slot = profdb__hindex_slot(&t->index, bigid_key_hash(&k), bigid_eq, t, &k);
+	if (!*slot) {  /* a new id, not defined yet */
+		if ((r = grow((void **)&t->big, &t->cap_big, (uint64_t)t->n_big + 1, sizeof *t->big)) < 0)
+			return r;
+		t->big[t->n_big++] = k;
+		*slot = t->n_big;
+		if ((r = profdb__hindex_added(&t->index, bigid_hash, t)) < 0)
+			return r;
+		*out = &t->big[t->n_big - 1].name;
+		return 0;
+	}
+	*out = &t->big[*slot - 1].name;
+	return 0;
+}
+
+/* The value of a name line in ID space @p sp: "(id) name", "(id)" or a
+ * literal name. Only '(' followed by a digit starts the compressed form. */
+int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
+{
+	while (n && cg_is_space(*v)) {
+		v++;
+		n--;
+	}
+	rstrip(v, &n);
+	if (n >= 2 && v[0] == '(' && cg_is_digit(v[1])) {
+		size_t i = 1;
+		uint64_t id = 0;
+		int ovf = 0;
+		while (i < n && cg_is_digit(v[i])) {
+			if (__builtin_mul_overflow(id, 10, &id) ||
+			    __builtin_add_overflow(id, (uint64_t)(v[i] - '0'), &id))
+				ovf = 1;
+			i++;
+		}
+		if (i < n && v[i] == ')') {
+			if (ovf)
+				return perr(ps, -EBADMSG, "%s name id overflows 64 bits", space_name[sp]);
+			size_t tok_len = i + 1;
+			const char *rest = v + tok_len;
+			size_t rn = n - tok_len;
+			while (rn && cg_is_space(*rest)) {
+				rest++;
+				rn--;
+			}
+			uint32_t *slot;
+			int r = id_slot(ps, sp, id, &slot);
+			if (r < 0)
+				return r;
+			if (rn == 0) {
+				if (*slot < CG_UNDEF) {
+					*idx = *slot;
+					return 0;
+				}
+				/* Undefined id: a soft error (callgrind 0.10, some other
+				 * writers). The token "(id)" itself becomes the name. */
+				if (once(&ps->warned.undef))
+					pwarn(ps,
+					      "undefined %s id %" PRIu64 "; \"(%" PRIu64 ")\" is used as the "
+					      "name (further ones silently)",
+					      space_name[sp], id, id);
+				rest = v;
+				rn = tok_len;
+			}
+			uint32_t ni;
+			r = intern(ps, rest, rn, &ni);
+			if (r < 0)
+				return r;
+			r = id_slot(ps, sp, id, &slot);  /* intern may not move it, but be safe */
+			if (r < 0)
+				return r;
+			*slot = ni;  /* a redefinition replaces */
+			*idx = ni;
+			return 0;
+		}
+	}
+	return intern(ps, v, n, idx);
+}
+
+
+/* Functions are keyed by (object, file, name). */
+static uint64_t fn_key_hash(const cg_fn *f)
+{
+	return profdb__mix64(((uint64_t)f->ob << 32 | f->fl) ^ profdb__mix64(f->fn));
+}
+
+static uint64_t fn_hash(const void *ctx, uint32_t e)
+{
+	return fn_key_hash(&((const profdb_cg *)ctx)->fns[e]);
+}
+
+static int fn_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_fn *f = &((const profdb_cg *)ctx)->fns[e], *k = key;
+	return f->fn == k->fn && f->ob == k->ob && f->fl == k->fl;
+}
+
+int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
+{
+	profdb_cg *cg = ps->cg;
+	cg_build *b = ps->b;
+	/* Most names belong to one (object, file): try the last function seen
+	 * with this name before hashing. */
+	if (fn < b->cap_fn_by_name) {
+		uint32_t c = b->fn_by_name[fn];
+		if (c < cg->n_fns && cg->fns[c].ob == ob && cg->fns[c].fl == fl) {
+			*out = c;
+			return 0;
+		}
+	}
+	profdb__hindex *m = &b->fn_map;
+	int r = 0;
+	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
+		return r;
+	cg_fn k = {.ob = ob, .fl = fl, .fn = fn};
+	uint32_t *slot = profdb__hindex_slot(m, fn_key_hash(&k), fn_eq, cg, &k);
+	uint32_t i = *slot - 1;
+	if (!*slot) {
+		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
+		if (r < 0)
+			return r;
+		i = cg->n_fns++;
+		cg->fns[i] = (cg_fn){ob, fl, fn, CG_EMPTY, CG_EMPTY, 0};
+		*slot = i + 1;
+		if ((r = profdb__hindex_added(m, fn_hash, cg)) < 0)
+			return r;
+	}
+	size_t old = b->cap_fn_by_name;
+	if (fn >= old) {
+		r = grow((void **)&b->fn_by_name, &b->cap_fn_by_name, (uint64_t)fn + 1,
+		                    sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		memset(b->fn_by_name + old, 0xff, (b->cap_fn_by_name - old) * sizeof(uint32_t));
+	}
+	b->fn_by_name[fn] = i;
+	*out = i;
+	return 0;
+}
+
+/* The row of (current profile, fn). Profiles are scanned one after the
+ * other and never resumed, so a per-function stamp "row of profile p" is
+ * exact: a stamp of another profile means the row does not exist yet. */
+int get_row(parser *ps, uint32_t fn, uint32_t *out)
+{
+	profdb_cg *cg = ps->cg;
+	cg_build *b = ps->b;
+	if (fn >= b->cap_row_of_fn) {
+		size_t cap = b->cap_row_of_fn, cap2 = cap;
+		int r = grow((void **)&b->row_of_fn, &cap, (uint64_t)fn + 1,
+		                        sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		r = grow((void **)&b->row_prof, &cap2, (uint64_t)fn + 1, sizeof(uint32_t));
+		if (r < 0)
+			return r;
+		memset(b->row_prof + b->cap_row_of_fn, 0,
+		       (cap2 - b->cap_row_of_fn) * sizeof(uint32_t));
+		b->cap_row_of_fn = cap < cap2 ? cap : cap2;
+	}
+	if (b->row_prof[fn] == ps->part.prof + 1) {
+		*out = b->row_of_fn[fn];
+		return 0;
+	}
+	int r = grow_rows((void **)&cg->rows, &cg->row_cost, &cg->cap_rows, cg->n_rows,
+	                  sizeof *cg->rows, cg->n_events);
+	if (r < 0)
+		return r;
+	uint32_t i = cg->n_rows++;
+	cg->rows[i] = (cg_row){ps->part.prof, fn};
+	b->row_prof[fn] = ps->part.prof + 1;
+	b->row_of_fn[fn] = i;
+	*out = i;
+	return 0;
+}
+
+/* The current function and its row, resolved on first use after a change
+ * of ob=/fl=/fn=. */
+

@@ -1,0 +1,199 @@
+/* The Callgrind scanner's state and the helpers its files share.
+ *
+ * The scanner reads each file once, line by line (grammar and decoding
+ * rules: doc/FORMATS.md, "Callgrind"). Its files:
+ *   scanner.c  the general line reader: lines as (start, length) windows
+ *              found with memchr, dispatch by first character and key,
+ *              errors and warnings with file/line/offset;
+ *   fast.c     the fast paths for the common lines (cost lines, calls=,
+ *              jump=/jcnd=, name uses "fn=(id)", blank lines);
+ *   body.c     the body lines on the general path (cost lines, calls=,
+ *              jumps, name lines) and the segments detail.c re-reads;
+ *   header.c   header lines (events:, positions:, part:, summary:, ...)
+ *              and the start of a part (a profile);
+ *   names.c    the name table, compressed name ids, (object, file,
+ *              function) keys and the (profile, function) rows;
+ *   tables.c   growth, number parsing, widening the cost tables.
+ *
+ * Only aggregates are kept (callgrind-internal.h): a cost line adds its
+ * counts to the row of (profile, current function), a call cost line to the
+ * row of (profile, caller, callee). Line/instruction detail stays in the
+ * text: the scanner records the segments of each function and detail.c
+ * re-reads them on demand. That keeps the scan at a few instructions per
+ * byte and the memory proportional to functions and call edges, not to
+ * cost lines. */
+#ifndef PROFDB_CALLGRIND_SCAN_INTERNAL_H
+#define PROFDB_CALLGRIND_SCAN_INTERNAL_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "callgrind-internal.h"
+
+/* Where the scanner is. */
+typedef struct cg_where {
+	cg_file *f;
+	uint32_t file;       /* index of f in the group */
+	uint64_t lineno;     /* 1-based */
+	uint64_t off;        /* byte offset of the current line */
+	uint64_t next_off;   /* byte offset of the line after it */
+	int last_line;       /* the current line has no '\n' after it */
+	uint64_t safe_end;   /* just past the text's last '\n' (fast_line) */
+} cg_where;
+
+/* A large compressed-name id (beyond cg_ids.limit) and its name. */
+typedef struct cg_bigid {
+	uint64_t id;
+	uint32_t sp;         /* CG_SP_* */
+	uint32_t name;       /* CG_UNDEF until defined */
+} cg_bigid;
+
+/* Compressed names "(id)": per file, per space (object, file, function). */
+typedef struct cg_ids {
+	uint32_t *dense[3];  /* small ids: name index, CG_EMPTY = undefined */
+	size_t cap[3];
+	uint64_t limit;      /* ids below it use dense[] (bounded by the text size) */
+	cg_bigid *big;       /* large ids, indexed by index */
+	uint32_t n_big;
+	size_t cap_big;
+	profdb__hindex index;
+} cg_ids;
+
+/* The current part (profile) and its columns. */
+typedef struct cg_part {
+	uint32_t prof;                   /* current profile, CG_EMPTY before one */
+	int has_events;
+	int has_body;                    /* a body line opened a segment in this part */
+	uint32_t n_cols;                 /* columns of the part's events: line */
+	uint32_t colmap[CG_MAX_EVENTS];  /* column -> event */
+	uint32_t n_pos;
+	uint8_t pos_kind[CG_NPOS];
+	uint64_t pos[CG_NPOS];           /* current position */
+} cg_part;
+
+/* The current names (CG_EMPTY = unset) and what they resolved to. */
+typedef struct cg_cur {
+	uint32_t ob, fl, fi, fn;
+	uint32_t cob, cfi, cfn, jfl, jfn;
+	uint32_t func, row;              /* resolved function and its row, or CG_EMPTY */
+	uint32_t seg;                    /* open segment, or CG_EMPTY */
+	int pending_call;                /* the previous line was calls= */
+	uint32_t call_crow;
+} cg_cur;
+
+/* Warnings given once per file. */
+typedef struct cg_warned {
+	bool nul, neg, negcount, extra, unknown, undef;
+} cg_warned;
+
+typedef struct parser {
+	profdb_cg *cg;
+	cg_build *b;
+	cg_where at;
+	cg_ids ids;
+	cg_part part;
+	cg_cur cur;
+	cg_warned warned;
+} parser;
+
+/* True the first time for @p flag. */
+static inline bool once(bool *flag)
+{
+	if (*flag)
+		return false;
+	*flag = true;
+	return true;
+}
+
+#define SHOWN(n) ((int)((n) > 40 ? 40 : (n)))
+
+/* Short names for the scanner's shared functions (hidden symbols). */
+#define perr profdb__cgs_perr
+#define pwarn profdb__cgs_pwarn
+#define bad_number profdb__cgs_bad_number
+#define grow_rows profdb__cgs_grow_rows
+#define resolve_name profdb__cgs_resolve_name
+#define get_fn profdb__cgs_get_fn
+#define get_row profdb__cgs_get_row
+#define close_seg profdb__cgs_close_seg
+#define end_part profdb__cgs_end_part
+#define save_cols profdb__cgs_save_cols
+#define need_part profdb__cgs_need_part
+#define need_fn profdb__cgs_need_fn
+#define need_seg profdb__cgs_need_seg
+#define add_call profdb__cgs_add_call
+#define set_file_fn profdb__cgs_set_file_fn
+#define set_ob profdb__cgs_set_ob
+#define end_jump profdb__cgs_end_jump
+#define cost_line profdb__cgs_cost_line
+#define spec_line profdb__cgs_spec_line
+#define header_line profdb__cgs_header_line
+#define fast_line profdb__cgs_fast_line
+#define ids_clear profdb__cgs_ids_clear
+
+/* scanner.c: an error (-EBADMSG in a last line without '\n' becomes
+ * -ENODATA) or a warning naming the file, line and offset. */
+int perr(parser *ps, int code, const char *fmt, ...) PROFDB__PRINTF(3, 4);
+void pwarn(parser *ps, const char *fmt, ...) PROFDB__PRINTF(2, 3);
+/* The error for profdb__cg_u64/subpos result @p r on token (t, n). */
+int bad_number(parser *ps, int r, const char *what, const char *t, size_t n);
+
+/* tables.c: grow a cost table (@p ne wide) in step with its row table. */
+int grow_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t elem, uint32_t ne);
+
+/* The common case without a call. */
+static inline int grow(void **p, size_t *cap, uint64_t need, size_t elem)
+{
+	return need <= *cap ? 0 : profdb__cg_grow(p, cap, need, elem);
+}
+
+static inline void rstrip(const char *p, size_t *n)
+{
+	while (*n && cg_is_space(p[*n - 1]))
+		(*n)--;
+}
+
+static inline int key_is(const char *k, size_t kn, const char *lit)
+{
+	size_t n = strlen(lit);
+	return kn == n && memcmp(k, lit, n) == 0;
+}
+
+/* One more body line of the current function (a detail row at most). */
+static inline void count_body(parser *ps)
+{
+	uint32_t *n = &ps->cg->fns[ps->cur.func].n_body;
+	if (*n < UINT32_MAX)
+		(*n)++;
+}
+
+/* names.c. ids_clear forgets every id (Xdebug's "====" line), @p release
+ * also frees the tables (end of the file). */
+void ids_clear(cg_ids *t, int release);
+int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
+int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
+int get_row(parser *ps, uint32_t fn, uint32_t *out);
+
+/* header.c */
+void close_seg(parser *ps);
+void end_part(parser *ps);
+int save_cols(parser *ps);
+int need_part(parser *ps);
+int header_line(parser *ps, const char *k, size_t kn, const char *v, const char *end);
+
+/* body.c */
+int need_fn(parser *ps);
+int need_seg(parser *ps);
+int add_call(parser *ps, uint64_t count);
+void set_file_fn(parser *ps, char k, uint32_t idx);
+void set_ob(parser *ps, uint32_t idx);
+void end_jump(parser *ps);
+int cost_line(parser *ps, const char *p, const char *end);
+int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *end);
+
+/* fast.c: the line at @p s (offset @p off, before at.safe_end): > 0 the
+ * bytes consumed, 0 for the general path, < 0 an error (the one the
+ * general path would give). */
+int64_t fast_line(parser *ps, const char *s, uint64_t off);
+
+#endif

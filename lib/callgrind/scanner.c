@@ -1,0 +1,225 @@
+/* Callgrind scanner: the general line reader and the dispatch of a line
+ * by its first character and key (scan-internal.h lists the files). A
+ * line is a (start, length) window of the text found with memchr inside
+ * the text's bounds and tokens are windows of the line: no pointer is
+ * formed past the end. The common lines go through fast.c first. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan-internal.h"
+
+int perr(parser *ps, int code, const char *fmt, ...)
+{
+	char buf[384];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (ps->at.last_line && code == -EBADMSG)
+		return profdb__fail(-ENODATA,
+		                    "%s: line %" PRIu64 " (offset %" PRIu64 "): file truncated "
+		                    "(last line has no newline and is incomplete): %s",
+		                    ps->at.f->label, ps->at.lineno, ps->at.off, buf);
+	return profdb__fail(code, "%s: line %" PRIu64 " (offset %" PRIu64 "): %s",
+	                    ps->at.f->label, ps->at.lineno, ps->at.off, buf);
+}
+
+void pwarn(parser *ps, const char *fmt, ...)
+{
+	char buf[384];
+	va_list ap;
+	if (!ps->cg->opts.warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	profdb__warn(&ps->cg->opts, "%s: line %" PRIu64 " (offset %" PRIu64 "): %s",
+	             ps->at.f->label, ps->at.lineno, ps->at.off, buf);
+}
+
+
+int bad_number(parser *ps, int r, const char *what, const char *t, size_t n)
+{
+	if (r == -2)
+		return perr(ps, -EBADMSG, "%s \"%.*s\" overflows 64 bits", what, SHOWN(n), t);
+	if (r == -3)
+		return perr(ps, -EBADMSG, "%s \"%.*s\" goes below 0", what, SHOWN(n), t);
+	return perr(ps, -EBADMSG, "%s \"%.*s\" is not a number", what, SHOWN(n), t);
+}
+
+
+static int is_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || cg_is_digit(c) || c == '_';
+}
+
+static int one_line(parser *ps, const char *p, const char *end)
+{
+	if (ps->cur.pending_call) {
+		if (p == end || !(cg_is_digit(*p) || *p == '+' || *p == '-' || *p == '*'))
+			return perr(ps, -EBADMSG, "calls= line not followed by its cost line");
+		return cost_line(ps, p, end);
+	}
+	if (p == end || *p == '#')
+		return 0;
+	char c0 = *p;
+	if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+		if (ps->part.prof == CG_EMPTY) {
+			int r = need_part(ps);
+			if (r < 0)
+				return r;
+		}
+		return cost_line(ps, p, end);
+	}
+	const char *k = p;
+	while (p < end && is_key_char(*p))
+		p++;
+	size_t kn = (size_t)(p - k);
+	if (kn && p < end && *p == '=') {
+		if (ps->part.prof == CG_EMPTY) {
+			int r = need_part(ps);
+			if (r < 0)
+				return r;
+		}
+		return spec_line(ps, k, kn, p + 1, end);
+	}
+	if (kn && p < end && *p == ':')
+		return header_line(ps, k, kn, p + 1, end);
+	if (end - k >= 4 && memcmp(k, "====", 4) == 0) {
+		/* Xdebug's profiler_append: "==== NEW PROFILING FILE ====" starts
+		 * a new profile with its own name ids. */
+		end_part(ps);
+		ids_clear(&ps->ids, 0);
+		return 0;
+	}
+	for (const char *q = k; q < end; q++)
+		if ((unsigned char)*q < 0x20 && *q != '\t')
+			return perr(ps, -EBADMSG, "binary data (byte 0x%02x)", (unsigned char)*q);
+	if (ps->at.last_line)
+		return perr(ps, -EBADMSG, "unrecognised last line");
+	if (once(&ps->warned.unknown))
+		pwarn(ps, "unrecognised line skipped (further unknown lines silently)");
+	return 0;
+}
+
+/* The fast paths of the main loop for the line at @p s (offset @p off,
+ * before parser.safe_end): > 0 the bytes consumed, 0 for the general path,
+ * < 0 an error (the one the general path would give). */
+
+static int looks_like_callgrind(const char *s, uint64_t size)
+{
+	static const char *const first[] = {"# callgrind format", "# format callgrind"};
+	for (int i = 0; i < 2; i++) {
+		size_t n = strlen(first[i]);
+		if (size >= n && memcmp(s, first[i], n) == 0)
+			return 1;
+	}
+	uint64_t lim = size < 2047 ? size : 2047;
+	static const char *const keys[] = {"events:", "creator:", "version:"};
+	for (uint64_t i = 0; i < lim; i++) {
+		if (i > 0 && s[i - 1] != '\n')
+			continue;
+		for (int j = 0; j < 3; j++) {
+			size_t n = strlen(keys[j]);
+			if (size - i >= n && memcmp(s + i, keys[j], n) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
+{
+	parser ps;
+	int r = 0;
+	memset(&ps, 0, sizeof ps);
+	ps.cg = cg;
+	ps.b = b;
+	ps.at.f = &cg->files[fi];
+	ps.at.file = fi;
+	ps.cur.seg = CG_EMPTY;
+	end_part(&ps);
+
+	if (cg->n_names == 0) {
+		r = grow((void **)&cg->names, &cg->cap_names, 1, sizeof *cg->names);
+		if (r < 0)
+			return r;
+		cg->names[0] = (cg_name){"", 0};
+		cg->n_names = 1;
+	}
+	const char *s = ps.at.f->text;
+	uint64_t size = ps.at.f->size;
+	/* A definition "fn=(N) x" takes at least 8 bytes: dense arrays of
+	 * size/2 entries stay proportional to the text. */
+	ps.ids.limit = size / 2 > 65536 ? size / 2 : 65536;
+	if (ps.ids.limit > ((uint64_t)1 << 26))
+		ps.ids.limit = (uint64_t)1 << 26;
+	if (size && !looks_like_callgrind(s, size))
+		return profdb__fail(-EPROTONOSUPPORT,
+		                    "%s: not a callgrind file (no \"# callgrind format\" first line, "
+		                    "no events:/creator:/version: line in the first 2047 bytes)",
+		                    ps.at.f->label);
+	ps.at.safe_end = size;
+	while (ps.at.safe_end > 0 && s[ps.at.safe_end - 1] != '\n')
+		ps.at.safe_end--;
+	uint64_t off = 0, next_progress = (uint64_t)16 << 20;
+	profdb_progress_fn progress = cg->opts.progress;  /* not reloaded per line */
+	while (off < size) {
+		if (progress && off >= next_progress) {
+			next_progress = off + ((uint64_t)16 << 20);
+			if (cg->opts.progress(off, size, cg->opts.progress_userdata)) {
+				r = profdb__fail(-ECANCELED, "%s: cancelled at offset %" PRIu64,
+				                 ps.at.f->label, off);
+				goto out;
+			}
+		}
+		ps.at.lineno++;
+		int64_t used = off < ps.at.safe_end ? fast_line(&ps, s + off, off) : 0;
+		if (used > 0) {
+			off += (uint64_t)used;
+			continue;
+		}
+		if (used < 0) {
+			r = (int)used;
+			goto out;
+		}
+		ps.at.off = off;
+		uint64_t rest = size - off;
+		size_t scan = (size_t)(rest < CG_MAX_LINE + 1 ? rest : CG_MAX_LINE + 1);
+		const char *p = s + off;
+		const char *nl = memchr(p, '\n', scan);
+		size_t n;
+		if (nl) {
+			n = (size_t)(nl - p);
+		} else if (rest > CG_MAX_LINE) {
+			r = perr(&ps, -EBADMSG, "line longer than %" PRIu64 " bytes", CG_MAX_LINE);
+			goto out;
+		} else {
+			n = (size_t)rest;
+			ps.at.last_line = 1;
+		}
+		off += n + (nl ? 1 : 0);
+		ps.at.next_off = off;
+		if (n && p[n - 1] == '\r')
+			n--;
+		rstrip(p, &n);
+		r = one_line(&ps, p, p + n);
+		if (r < 0)
+			goto out;
+	}
+	ps.at.off = size;
+	close_seg(&ps);
+	if (ps.cur.pending_call) {
+		ps.at.last_line = 0;
+		r = perr(&ps, -ENODATA, "file ends after calls= without its cost line (truncated?)");
+		goto out;
+	}
+	r = 0;
+out:
+	ids_clear(&ps.ids, 1);
+	return r;
+}
+

@@ -12,7 +12,9 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 build=${PROFDB_BUILD:-build}
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-ninja -C "$build" >/dev/null
+# Only what the demo runs: the tool, the sample writer and the sample program
+# (scripts/test.sh builds everything).
+ninja -C "$build" tool/profdb tests/writer/profdb-mksample tool/profdb-sample-prog >/dev/null
 profdb="$build/tool/profdb"
 
 echo "== 1. HPCToolkit 4.0 sample database (written by tests/writer) =="

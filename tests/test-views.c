@@ -24,6 +24,7 @@
 #include "../examples/view-fingerprint.c"
 
 TestSuite(views, .timeout = 600);
+TestSuite(views_real, .timeout = 600);
 
 static view_fingerprint by_cursor(const profdb *db)
 {
@@ -92,11 +93,11 @@ static void check_folder(const char *rel)
 	free(root);
 }
 
-Test(views, hpctoolkit_v4) { check_folder("hpctoolkit/v4"); }
-Test(views, hpctoolkit_devstage) { check_folder("hpctoolkit/v4-devstage"); }
-Test(views, hpctoolkit_prerelease) { check_folder("hpctoolkit/prerelease"); }
-Test(views, hpcrun) { check_folder("hpctoolkit/hpcrun"); }
-Test(views, cube) { check_folder("cube"); }
+Test(views_real, hpctoolkit_v4) { check_folder("hpctoolkit/v4"); }
+Test(views_real, hpctoolkit_devstage) { check_folder("hpctoolkit/v4-devstage"); }
+Test(views_real, hpctoolkit_prerelease) { check_folder("hpctoolkit/prerelease"); }
+Test(views_real, hpcrun) { check_folder("hpctoolkit/hpcrun"); }
+Test(views_real, cube) { check_folder("cube"); }
 /* Callgrind samples sit in nested folders, one file each. */
 static void check_files(const char *rel)
 {
@@ -111,10 +112,10 @@ static void check_files(const char *rel)
 	cr_log_info("%s: %d samples, views == cursor", rel, checked);
 }
 
-Test(views, callgrind_edge) { check_files("callgrind/edge"); }
-Test(views, callgrind_public) { check_files("callgrind/public"); }
-Test(views, callgrind_valgrind) { check_files("callgrind/valgrind"); }
-Test(views, callgrind_big) { check_files("callgrind/big"); }
+Test(views_real, callgrind_edge) { check_files("callgrind/edge"); }
+Test(views_real, callgrind_public) { check_files("callgrind/public"); }
+Test(views_real, callgrind_valgrind) { check_files("callgrind/valgrind"); }
+Test(views_real, callgrind_big) { check_files("callgrind/big"); }
 
 #ifdef HAVE_TEST_WRITER
 static profdb *open_cube(uint64_t max_memory)

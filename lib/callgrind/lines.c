@@ -369,7 +369,7 @@ static int no_row(uint32_t id, uint32_t fn, uint32_t n)
  * lock held on success (release()). */
 static int acquire_row(cg_lines *l, uint32_t id, const cgl_fn **d, uint32_t *k)
 {
-	uint32_t fn;
+	uint32_t fn = 0;
 	int r;
 	if (!l)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);

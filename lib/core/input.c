@@ -168,7 +168,7 @@ int profdb__mul(const profdb__input *in, uint64_t a, uint64_t b, const char *wha
 int profdb__string(const profdb__input *in, uint64_t lo, uint64_t hi, uint64_t off,
                    const char *what, const char **out)
 {
-	const unsigned char *p;
+	const unsigned char *p = NULL;
 	if (hi > in->size)
 		hi = in->size;
 	int r = profdb__span(in, lo, hi, off, 1, what, &p);

@@ -155,7 +155,7 @@ int profdb__cube_anchor_finish(parser *p)
 {
 	profdb_cube *c = p->c;
 	int r;
-	void *v;
+	void *v = NULL;
 
 	/* metrics: ids, tree links */
 	if ((r = by_id(c, "metric", p->n_metrics, p->metrics, sizeof *p->metrics,

@@ -497,7 +497,7 @@ PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, ui
 		const cube_metric *m = &c->metrics[metric];
 		for (uint32_t k = m->first_child; k != PROFDB_NONE && r == 0;
 		     k = c->metrics[k].next_sibling) {
-			double w;
+			double w = 0;
 			if ((r = one_number(c, k, cnode, where, where_id, incl, &w)) < 0)
 				break;
 			/* min/max metrics subtract with their own (-), like CubeLib's

@@ -11,12 +11,21 @@
 #       [--ninja=NINJA | --meson=MESON]
 #       [--pkg-config=PKGCONFIG] [--nm=NM] [--readelf=READELF]
 #       [--flags='EXTRA FLAGS']
+#       [--tool=yes|no --bindir=ABS --mandir=ABS [--rpath=ABS]]
 #
 # Needs no network and no root: everything lands in a fresh directory under
 # --workdir (removed on success, kept on failure). --flags carries what the
 # build imposes on everything that links libprofdb (-fsanitize=... in
 # b_sanitize builds, --coverage in b_coverage builds); pkg-config cannot know
 # about those and must not.
+#
+# With --tool=yes the installed profdb program and its man page are checked
+# too: the man page names --version, the program's RUNPATH (or RPATH) names
+# --rpath (the install libdir; empty when that is a system directory), and
+# the staged program runs. Under DESTDIR an absolute RUNPATH points at the
+# not-yet-populated real libdir, so the staged run adds the staged libdir
+# with LD_LIBRARY_PATH; the RUNPATH itself is what the readelf check proves.
+# With --tool=no neither may be installed.
 #
 # The static consumer is linked against a copy of the staged tree from which
 # libprofdb.so* was removed, so the unmodified pkg-config command line has to
@@ -28,7 +37,7 @@ set -u
 
 builddir='' workdir='' prefix='' libdir='' includedir='' version='' cc='' app='' src_inc=''
 version_h='' soname='' ninja='' meson='' pkgconfig=pkg-config nm=nm
-readelf=readelf flags=''
+readelf=readelf flags='' tool=no bindir='' mandir='' rpath=''
 for arg; do
 	case $arg in
 	--builddir=*) builddir=${arg#*=} ;;
@@ -47,6 +56,10 @@ for arg; do
 	--nm=*) nm=${arg#*=} ;;
 	--readelf=*) readelf=${arg#*=} ;;
 	--flags=*) flags=${arg#*=} ;;
+	--tool=*) tool=${arg#*=} ;;
+	--bindir=*) bindir=${arg#*=} ;;
+	--mandir=*) mandir=${arg#*=} ;;
+	--rpath=*) rpath=${arg#*=} ;;
 	*) echo "check-install: unknown argument $arg" >&2; exit 2 ;;
 	esac
 done
@@ -146,6 +159,43 @@ if command -v "$readelf" >/dev/null 2>&1; then
 else
 	readelf=
 	echo "note: no readelf; SONAME and NEEDED checks skipped"
+fi
+
+# ---- 2b. The tool: program, man page, RUNPATH --------------------------------
+if [ "$tool" = yes ]; then
+	P=$D$bindir/profdb
+	M=$D$mandir/man1/profdb.1
+	[ -x "$P" ] || fail "not installed: ${P#"$D"}"
+	if [ -f "$M" ]; then
+		head -n 1 "$M" | grep -q "\"profdb $version\"" \
+			|| fail "man page ${M#"$D"} does not say version $version: $(head -n 1 "$M")"
+	else
+		fail "not installed: ${M#"$D"}"
+	fi
+	if [ -x "$P" ]; then
+		if [ -n "$readelf" ]; then
+			runpath=$("$readelf" -d "$P" | sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\].*/\2/p')
+			echo "installed profdb RUNPATH: '$runpath' (expected: '$rpath')"
+			if [ -n "$rpath" ]; then
+				case :$runpath: in
+				*:"$rpath":*) ;;
+				*) fail "installed profdb has RUNPATH '$runpath', which does not name $rpath" ;;
+				esac
+			fi
+			case :$runpath: in
+			*"$builddir"*) fail "installed profdb keeps a build-directory RUNPATH: $runpath" ;;
+			esac
+		fi
+		echo "+ LD_LIBRARY_PATH=$L $P --version"
+		out=$(LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$P" --version)
+		status=$?
+		echo "$out"
+		[ $status = 0 ] || fail "installed profdb --version exited with $status"
+		[ "$out" = "profdb $version" ] || fail "installed profdb --version printed '$out'"
+	fi
+else
+	[ -z "$bindir" ] || [ ! -e "$D$bindir/profdb" ] || fail "profdb installed although the tool is disabled"
+	[ -z "$mandir" ] || [ ! -e "$D$mandir/man1/profdb.1" ] || fail "man page installed although the tool is disabled"
 fi
 
 # ---- 3. profdb.pc -------------------------------------------------------------

@@ -629,6 +629,28 @@ Test(core, options_validated)
 	cr_assert_eq(profdb_open_inputs(&db, &input, 1, &big.o), -EINVAL);
 	cr_assert(strstr(profdb_error_message(), "flags"));
 	cr_assert_eq(profdb_open(&db, "/nonexistent", &big.o), -EINVAL);
+
+	/* Every format's own open checks them the same way. */
+	big.o.flags = 0;
+	big.o.size = 0;
+	profdb_cg *cg;
+	profdb_cube *cube;
+	profdb_hpcrun *hr;
+	profdb_hpctkpre *pre;
+	profdb_input four[PROFDB_HPCTKPRE_NFILES] = {{"experiment.xml", text, sizeof text - 1}};
+	cr_assert_eq(profdb_cg_open_mem(&cg, text, sizeof text - 1, &big.o), -EINVAL);
+	cr_assert_eq(profdb_cg_open(&cg, "/nonexistent", &big.o), -EINVAL);
+#ifdef PROFDB_HAVE_CUBE
+	cr_assert_eq(profdb_cube_open_mem(&cube, text, sizeof text - 1, &big.o), -EINVAL);
+#else
+	(void)cube;
+#endif
+	cr_assert_eq(profdb_hpcrun_open_inputs(&hr, &input, 1, &big.o), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_open(&hr, "/nonexistent", &big.o), -EINVAL);
+	cr_assert_eq(profdb_hpctkpre_open_mem(&pre, four, &big.o), -EINVAL);
+	cr_assert_null(cg);
+	cr_assert_null(hr);
+	cr_assert_null(pre);
 }
 
 /* ---- tolerant mode ------------------------------------------------------------ */

@@ -236,6 +236,9 @@ PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb
 	*ret = NULL;
 	if (!path)
 		return profdb__fail(-EINVAL, "profdb_cg_open: path is NULL");
+	int opts_ok = profdb__options_check(opts, "profdb_cg_open");
+	if (opts_ok < 0)
+		return opts_ok;
 	profdb_cg *cg = cg_new(1, opts);
 	if (!cg || !(cg->files[0].label = strdup(path))) {
 		profdb_cg_close(cg);
@@ -254,6 +257,9 @@ PROFDB_EXPORT int profdb_cg_open_group(profdb_cg **ret, const char *path,
 	*ret = NULL;
 	if (!path)
 		return profdb__fail(-EINVAL, "profdb_cg_open_group: path is NULL");
+	int opts_ok = profdb__options_check(opts, "profdb_cg_open_group");
+	if (opts_ok < 0)
+		return opts_ok;
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
 	const char *base = path + dlen;
@@ -362,6 +368,9 @@ PROFDB_EXPORT int profdb_cg_open_inputs(profdb_cg **ret, const profdb_input *inp
 	if ((!inputs && n) || n > CG_MAX_FILES)
 		return profdb__fail(-EINVAL, "profdb_cg_open_inputs: bad inputs (at most %u)",
 		                    CG_MAX_FILES);
+	int opts_ok = profdb__options_check(opts, "profdb_cg_open_inputs");
+	if (opts_ok < 0)
+		return opts_ok;
 	for (size_t i = 0; i < n; i++)
 		if (!inputs[i].data && inputs[i].size)
 			return profdb__fail(-EINVAL, "profdb_cg_open_inputs: input %zu has no data", i);

@@ -68,6 +68,9 @@ PROFDB_EXPORT int profdb_cube_open(profdb_cube **ret, const char *path, const pr
 	*ret = NULL;
 	if (!path)
 		return profdb__fail(-EINVAL, "profdb_cube_open: NULL path");
+	int opts_ok = profdb__options_check(opts, "profdb_cube_open");
+	if (opts_ok < 0)
+		return opts_ok;
 	profdb_cube *c = cube_new(opts, path);
 	if (!c)
 		return profdb__fail(-ENOMEM, "%s: out of memory", path);
@@ -87,6 +90,9 @@ PROFDB_EXPORT int profdb_cube_open_mem(profdb_cube **ret, const void *data, size
 	*ret = NULL;
 	if (!data && size)
 		return profdb__fail(-EINVAL, "profdb_cube_open_mem: NULL data");
+	int opts_ok = profdb__options_check(opts, "profdb_cube_open_mem");
+	if (opts_ok < 0)
+		return opts_ok;
 	profdb_cube *c = cube_new(opts, "(memory)");
 	if (!c)
 		return profdb__fail(-ENOMEM, "(memory): out of memory");

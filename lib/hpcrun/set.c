@@ -284,6 +284,9 @@ PROFDB_EXPORT int profdb_hpcrun_open_inputs(profdb_hpcrun **ret, const profdb_in
 	*ret = NULL;
 	if (!inputs && n)
 		return profdb__fail(-EINVAL, "profdb_hpcrun_open_inputs: NULL inputs");
+	int opts_ok = profdb__options_check(opts, "profdb_hpcrun_open_inputs");
+	if (opts_ok < 0)
+		return opts_ok;
 	profdb_hpcrun *h = alloc_set(opts, n);
 	if (!h)
 		return profdb__fail(-ENOMEM, "out of memory");
@@ -418,6 +421,9 @@ PROFDB_EXPORT int profdb_hpcrun_open(profdb_hpcrun **ret, const char *path,
 	if (!ret || !path)
 		return profdb__fail(-EINVAL, "profdb_hpcrun_open: NULL argument");
 	*ret = NULL;
+	int opts_ok = profdb__options_check(opts, "profdb_hpcrun_open");
+	if (opts_ok < 0)
+		return opts_ok;
 	if (stat(path, &st) < 0) {
 		int e = -errno;
 		return profdb__fail(e, "%s: %s", path, strerror(-e));

@@ -375,6 +375,9 @@ PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
 		*ret = NULL;
 	if (!ret || !path)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_open: NULL argument");
+	int opts_ok = profdb__options_check(opts, "profdb_hpctkpre_open");
+	if (opts_ok < 0)
+		return opts_ok;
 	if (stat(path, &st) < 0)
 		return profdb__fail(-errno, "%s: %s", path, strerror(errno));
 	profdb_hpctkpre *db = alloc_db(opts);
@@ -399,6 +402,9 @@ PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
 		*ret = NULL;
 	if (!ret || !files_in)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_open_mem: NULL argument");
+	int opts_ok = profdb__options_check(opts, "profdb_hpctkpre_open_mem");
+	if (opts_ok < 0)
+		return opts_ok;
 	profdb_hpctkpre *db = alloc_db(opts);
 	if (!db)
 		return profdb__fail(-ENOMEM, "out of memory");

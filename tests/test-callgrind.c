@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "profdb-cg-config.h"
+#include "profdb-config.h"
 
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 #include <zlib.h>
 #endif
 
@@ -1516,7 +1516,7 @@ Test(callgrind, concurrent_first_inclusive)
 
 /* ---- gzip ------------------------------------------------------------------- */
 
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 static unsigned char *gz(const char *text, size_t *n)
 {
 	size_t cap = strlen(text) + 256;
@@ -1537,7 +1537,7 @@ static unsigned char *gz(const char *text, size_t *n)
 
 Test(callgrind, gzip)
 {
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 	const char *text = "events: Ir\nfl=a.c\nfn=main\n1 10\n2 5\n";
 	size_t n;
 	unsigned char *g = gz(text, &n);
@@ -1608,7 +1608,7 @@ static void golden_dir(const char *rel)
 		for (size_t k = 0; k < sizeof expected_failures / sizeof expected_failures[0]; k++)
 			if (ends_with(path, expected_failures[k].suffix))
 				want = expected_failures[k].code;
-#if !PROFDB_CG_HAVE_ZLIB
+#ifndef PROFDB_HAVE_ZLIB
 		if (ends_with(path, ".gz"))
 			want = -ENOTSUP;
 #endif
@@ -1744,7 +1744,7 @@ Test(callgrind_real, known_values)
 	cr_assert_eq(edge_of(cg, "main", "foo").inclusive[0], 7);
 	cg_close(cg);
 	free(p);
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 	/* the gzip copy decodes to the same model as the plain file */
 	char *q = tc_sample_path("callgrind/valgrind/13_python.out");
 	p = tc_sample_path("callgrind/valgrind/13_python.out.gz");

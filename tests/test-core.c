@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "common.h"
 #include "core/core-internal.h"
 

@@ -14,6 +14,7 @@
 
 #include <criterion/criterion.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "common.h"
 #include "writer.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "common.h"
 #include "query-check.h"
 #include "writer.h"

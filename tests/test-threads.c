@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "profdb/profdb.h"
 #include "query-hash.h"
 #ifdef HAVE_TEST_WRITER

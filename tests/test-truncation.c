@@ -19,6 +19,7 @@
 
 #include <criterion/criterion.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "common.h"
 #include "query-hash.h"
 #include "core/core-internal.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "common.h"
 #include "query-check.h"
 #ifdef HAVE_TEST_WRITER

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "callgrind-internal.h"
-#include "profdb-cg-config.h"
+#include "profdb-config.h"
 
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 #include <zlib.h>
 #endif
 
@@ -19,7 +19,7 @@ static int is_gzip(const unsigned char *p, uint64_t n)
 	return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
 }
 
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 /* Decompress every gzip member of @p src into one malloc'ed buffer. */
 static int inflate_all(cg_file *f, const unsigned char *src, uint64_t n, uint64_t limit)
 {
@@ -102,7 +102,7 @@ static int load_text(profdb_cg *cg, cg_file *f)
 	if (r < 0)
 		return r;
 	if (is_gzip(base, f->in.size)) {
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 		uint64_t limit = cg->opts.max_memory && cg->opts.max_memory < CG_MAX_INFLATED
 		                     ? cg->opts.max_memory
 		                     : CG_MAX_INFLATED;

@@ -30,9 +30,9 @@
 #include <string.h>
 
 #include "query-internal.h"
-#include "profdb-cg-config.h"
+#include "profdb-config.h"
 
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 #include <zlib.h>
 #endif
 
@@ -66,7 +66,7 @@ static int q_sniff(const unsigned char *head, size_t n, const char *name)
 	if (base_is_callgrind(name))
 		return 1;
 	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-#if PROFDB_CG_HAVE_ZLIB
+#ifdef PROFDB_HAVE_ZLIB
 		/* Inflate what the head holds and look at the text. */
 		unsigned char text[4096];
 		z_stream z;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profdb-config.h"   /* what this build has (generated) */
 #include "profdb/common.h"
 #include "bytes-internal.h"
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "profdb-config.h"
 #ifdef PROFDB_HAVE_ZLIB
 #include <zlib.h>
 #endif

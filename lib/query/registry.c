@@ -2,7 +2,7 @@
  * like (for detection messages).
  *
  * A backend is compiled in when lib/meson.build lists its lib/<x>/query.c
- * and defines PROFDB_HAVE_<X>_BACKEND (see the "query" section there), so a
+ * and sets PROFDB_HAVE_<X>_BACKEND in the generated profdb-config.h, so a
  * format module can add its backend without touching this file. The order
  * is the detection order: the first backend whose sniff() accepts an input
  * opens it. The binary formats with exact magic numbers come first; the

@@ -7,11 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
+#include "writer.h"
 #ifdef PROFDB_HAVE_ZLIB
 #include <zlib.h>
 #endif
-
-#include "writer.h"
 
 /* ---- bytes ------------------------------------------------------------------ */
 

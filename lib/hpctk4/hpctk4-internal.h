@@ -3,8 +3,12 @@
 #ifndef PROFDB_HPCTK4_INTERNAL_H
 #define PROFDB_HPCTK4_INTERNAL_H
 
+#include <string.h>
+
 #include "../core/core-internal.h"
+#include "../core/table-internal.h"
 #include "profdb/hpctk.h"
+#include "layout-internal.h"
 
 /* A section of a file: [off, off + size), checked inside the file at open. */
 typedef struct hpctk_section {
@@ -14,7 +18,7 @@ typedef struct hpctk_section {
 /* One decoded metric (pointers into meta.db). The metric table is small, so
  * it is decoded once, lazily, into these. */
 typedef struct hpctk_metric {
-	const char *name;
+	profdb_str name;
 	uint32_t first_prop, n_props;   /* into props[] */
 	uint32_t first_sum, n_sums;     /* into sums[] */
 } hpctk_metric;
@@ -52,6 +56,8 @@ struct profdb_hpctk {
 	profdb_hpctk_prop *props;
 	profdb_hpctk_summary *sums;
 	uint32_t n_metrics;
+	/* metric ids meta.db defines: bit i of prop_ids / stat_ids */
+	uint8_t prop_ids[65536 / 8], stat_ids[65536 / 8];
 
 	/* meta.db context tree index, lazily */
 	profdb__once tree_once;
@@ -100,6 +106,37 @@ int profdb__hpctk_array(const profdb__input *in, const hpctk_section *s, uint64_
 int profdb__hpctk_module_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
 int profdb__hpctk_file_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
 int profdb__hpctk_function_index(const profdb_hpctk *db, uint64_t ptr, uint32_t *out);
+
+/* metrics.c: decode the metric table (and the id sets) once */
+int profdb__hpctk_metric_ids(const profdb_hpctk *db);
+static inline int profdb__hpctk_bit(const uint8_t *set, uint32_t id)
+{
+	return id < 65536 && (set[id >> 3] >> (id & 7) & 1);
+}
+
+/* A NUL-terminated string of the mapping as a profdb_str. */
+static inline profdb_str profdb__hpctk_str(const char *s)
+{
+	profdb_str r = {s ? s : "", s ? strlen(s) : 0};
+	return r;
+}
+
+/* A view over an in-memory table whose records start with a native-endian
+ * uint32_t key, sorted: the tables this module builds (tree index, context
+ * lists) are searched through the core view search like the file's. */
+static inline profdb_view profdb__hpctk_u32_table(const void *base, uint64_t count,
+                                                  size_t stride)
+{
+	const uint16_t one = 1;
+	profdb_view v;
+	memset(&v, 0, sizeof v);
+	v.base = count ? (const unsigned char *)base : NULL;
+	v.count = count;
+	v.stride = (uint32_t)stride;
+	v.key_type = PROFDB_FIELD_U32;
+	v.big_endian = *(const unsigned char *)&one == 0;
+	return v;
+}
 
 /* sparse.c: lazily validated blocks */
 int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,

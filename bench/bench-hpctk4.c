@@ -242,7 +242,7 @@ static uint64_t op_first_traces_on(profdb_hpctk *db, state *s)
 	for (uint32_t i = 0; i < s->n_traces; i++) {
 		int r = profdb_hpctk_trace_at(db, i, &t);
 		if (r < 0)
-			die("profdb_hpctk_trace_get", r);
+			die("profdb_hpctk_trace_at", r);
 		bench_consume(t.samples.count);
 	}
 	return 1;
@@ -357,7 +357,7 @@ static void survey(state *s)
 	for (uint32_t i = 0; i < s->n_traces; i++) {
 		profdb_hpctk_trace t;
 		if ((r = profdb_hpctk_trace_at(s->db, i, &t)) < 0)
-			die("profdb_hpctk_trace_get", r);
+			die("profdb_hpctk_trace_at", r);
 		s->trace_elems += t.samples.count;
 	}
 	s->trace_bytes = s->trace_elems * 12;

@@ -87,6 +87,11 @@ struct profdb_hpctk {
 int profdb__hpctk_require(const profdb_hpctk *db, profdb_hpctk_file f);
 /* meta.c */
 int profdb__hpctk_meta_open(profdb_hpctk *db);
+/* Run @p build once per handle (a lazily decoded meta.db table); -ENOENT
+ * without meta.db. The handle is logically const: the once object
+ * serialises the build. */
+int profdb__hpctk_meta_once(const profdb_hpctk *db, const profdb__once *once,
+                            int (*build)(void *));
 /* sparse.c / trace.c open-time checks */
 int profdb__hpctk_profile_open(profdb_hpctk *db);
 int profdb__hpctk_cct_open(profdb_hpctk *db);

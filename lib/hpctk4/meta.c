@@ -138,6 +138,15 @@ static int need_meta(const profdb_hpctk *db)
 	return profdb__hpctk_require(db, PROFDB_HPCTK_META);
 }
 
+int profdb__hpctk_meta_once(const profdb_hpctk *db, const profdb__once *once,
+                            int (*build)(void *))
+{
+	int r = need_meta(db);
+	if (r < 0)
+		return r;
+	return profdb__once_run((profdb__once *)once, build, (profdb_hpctk *)db);
+}
+
 static int string_in(const profdb_hpctk *db, const hpctk_section *s, uint64_t ptr,
                      const char *what, profdb_str *out)
 {

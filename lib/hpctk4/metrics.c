@@ -286,12 +286,7 @@ static int build(void *arg)
 
 static int ensure(const profdb_hpctk *db)
 {
-	int r = profdb__hpctk_require(db, PROFDB_HPCTK_META);
-	if (r < 0)
-		return r;
-	/* The handle is logically const; the once object serialises the build. */
-	profdb_hpctk *mut = (profdb_hpctk *)db;
-	return profdb__once_run(&mut->metrics_once, build, mut);
+	return profdb__hpctk_meta_once(db, db ? &db->metrics_once : NULL, build);
 }
 
 int profdb__hpctk_metric_ids(const profdb_hpctk *db)

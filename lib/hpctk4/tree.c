@@ -268,11 +268,7 @@ static int build(void *arg)
 
 static int ensure(const profdb_hpctk *db)
 {
-	int r = profdb__hpctk_require(db, PROFDB_HPCTK_META);
-	if (r < 0)
-		return r;
-	profdb_hpctk *mut = (profdb_hpctk *)db;
-	return profdb__once_run(&mut->tree_once, build, mut);
+	return profdb__hpctk_meta_once(db, db ? &db->tree_once : NULL, build);
 }
 
 static const hpctk_node *find(const profdb_hpctk *db, uint32_t id)

@@ -142,6 +142,25 @@ static void start_run(hq_cur *c, uint64_t i)
 	c->j = 0;
 }
 
+/* The next record of the current plane, run by run: 1 and its index in
+ * c->run, 0 when the plane is exhausted. */
+static int plane_next(hq_cur *c, uint64_t *j)
+{
+	for (;;) {
+		if (!c->have_run) {
+			if (c->i >= c->index.count)
+				return 0;
+			start_run(c, c->i);
+		}
+		if (c->j < c->run.count) {
+			*j = c->j++;
+			return 1;
+		}
+		c->have_run = 0;
+		c->i++;
+	}
+}
+
 /* Profile-major: the planes of profiles p .. p_end-1, whole. */
 static int next_profiles(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *out)
 {
@@ -158,20 +177,12 @@ static int next_profiles(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_ent
 			c->have_run = 0;
 			c->i = 0;
 		}
-		if (!c->have_run) {
-			if (c->i >= c->index.count) {
-				c->have_plane = 0;
-				c->p++;
-				continue;
-			}
-			start_run(c, c->i);
-		}
-		if (c->j >= c->run.count) {
-			c->have_run = 0;
-			c->i++;
+		uint64_t j;
+		if (!plane_next(c, &j)) {
+			c->have_plane = 0;
+			c->p++;
 			continue;
 		}
-		uint64_t j = c->j++;
 		emit(out, c->p, c->key, (uint32_t)profdb_view_key(&c->run, j), f64_at(&c->run, j));
 		return 1;
 	}
@@ -232,17 +243,9 @@ static int next_cct(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *o
 			c->have_run = 0;
 			c->i = 0;
 		}
-		if (!c->have_run) {
-			if (c->i >= c->index.count)
-				return 0;
-			start_run(c, c->i);
-		}
-		if (c->j >= c->run.count) {
-			c->have_run = 0;
-			c->i++;
-			continue;
-		}
-		uint64_t j = c->j++;
+		uint64_t j;
+		if (!plane_next(c, &j))
+			return 0;
 		uint32_t p = (uint32_t)profdb_view_key(&c->run, j);
 		if (p >= q->n_profiles)
 			return profdb__fail(-EBADMSG, "%s: the value block of context %" PRIu32 " names "

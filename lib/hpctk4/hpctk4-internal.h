@@ -143,6 +143,24 @@ static inline profdb_view profdb__hpctk_u32_table(const void *base, uint64_t cou
 	return v;
 }
 
+/* profdb_view_run() for the planes this module hands out, whose starts are
+ * little-endian U64s (layout-internal.h): the same slice, read without
+ * the generic field loader, for the point lookups' hot path. */
+static inline profdb_view profdb__hpctk_run(const profdb_view *index, uint64_t i,
+                                            const profdb_view *values)
+{
+	const unsigned char *e = index->base + i * index->stride + index->value_offset;
+	uint64_t first = profdb__le64(e);
+	uint64_t end = i + 1 < index->count ? profdb__le64(e + index->stride) : values->count;
+	return profdb_view_slice(values, first, end);
+}
+
+/* The F64 of record @p i of a plane's values view, bit-for-bit. */
+static inline double profdb__hpctk_f64(const profdb_view *v, uint64_t i)
+{
+	return profdb__f64_bits(profdb__le64(v->base + i * v->stride + v->value_offset));
+}
+
 /* sparse.c: lazily validated blocks */
 int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
                   int *ok);

@@ -24,7 +24,7 @@ static void set_f64(profdb_number *out, double v)
 /* The F64 of record @p i of a plane's values view. */
 static inline double f64_at(const profdb_view *v, uint64_t i)
 {
-	return profdb__f64_bits(profdb__le64(v->base + i * v->stride + v->value_offset));
+	return profdb__hpctk_f64(v, i);
 }
 
 int profdb__hpctkq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m,
@@ -40,7 +40,7 @@ int profdb__hpctkq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m,
 	/* Two searches over the validated plane, through the core search. */
 	if (profdb_view_find(&index, c, &i) != 1)
 		return 0;
-	profdb_view run = profdb_view_run(&index, i, &values);
+	profdb_view run = profdb__hpctk_run(&index, i, &values);
 	if (profdb_view_find(&run, m, &j) != 1)
 		return 0;
 	set_f64(out, f64_at(&run, j));
@@ -137,7 +137,7 @@ static void emit(profdb_entry *out, uint32_t p, uint32_t ctx, uint32_t m, double
 static void start_run(hq_cur *c, uint64_t i)
 {
 	c->key = (uint32_t)profdb_view_key(&c->index, i);
-	c->run = profdb_view_run(&c->index, i, &c->values);
+	c->run = profdb__hpctk_run(&c->index, i, &c->values);
 	c->have_run = 1;
 	c->j = 0;
 }

@@ -363,10 +363,10 @@ static int lookup(const profdb_view *index, const profdb_view *values, uint32_t 
 	*value = 0;
 	if (profdb_view_find(index, ikey, &i) != 1)
 		return 0;
-	profdb_view run = profdb_view_run(index, i, values);
+	profdb_view run = profdb__hpctk_run(index, i, values);
 	if (profdb_view_find(&run, key, &j) != 1)
 		return 0;
-	*value = profdb__f64_bits(profdb__le64(run.base + j * run.stride + run.value_offset));
+	*value = profdb__hpctk_f64(&run, j);
 	return 1;
 }
 

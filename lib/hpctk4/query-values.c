@@ -38,10 +38,11 @@ int profdb__hpctkq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m,
 	    (r = profdb__hpctkq_prof_plane(q, p, &index, &values)) < 0)
 		return r;
 	/* Two searches over the validated plane, through the core search. */
-	if (profdb_view_find(&index, c, &i) != 1)
+	if (profdb__hpctk_find(&index, c, &i) != 1)
 		return 0;
-	profdb_view run = profdb__hpctk_run(&index, i, &values);
-	if (profdb_view_find(&run, m, &j) != 1)
+	profdb_view run;
+	profdb__hpctk_run(&index, i, &values, &run);
+	if (profdb__hpctk_find(&run, m, &j) != 1)
 		return 0;
 	set_f64(out, f64_at(&run, j));
 	return 1;
@@ -137,7 +138,7 @@ static void emit(profdb_entry *out, uint32_t p, uint32_t ctx, uint32_t m, double
 static void start_run(hq_cur *c, uint64_t i)
 {
 	c->key = (uint32_t)profdb_view_key(&c->index, i);
-	c->run = profdb__hpctk_run(&c->index, i, &c->values);
+	profdb__hpctk_run(&c->index, i, &c->values, &c->run);
 	c->have_run = 1;
 	c->j = 0;
 }
@@ -197,7 +198,7 @@ static int next_run_of(const hq *q, hq_cur *c, uint32_t p, uint32_t ctx, profdb_
 		uint64_t i;
 		if ((r = profdb__hpctkq_prof_plane(q, p, &c->index, &c->values)) < 0)
 			return r;
-		if (profdb_view_find(&c->index, ctx, &i) == 1) {
+		if (profdb__hpctk_find(&c->index, ctx, &i) == 1) {
 			start_run(c, i);
 		} else {
 			c->run.count = 0;
@@ -395,7 +396,7 @@ int profdb__hpctkq_context_view(const void *impl, uint32_t ctx, profdb_view *ind
 	for (uint32_t s = 0; s < q->n_summaries; s++) {
 		if ((r = profdb__hpctkq_prof_plane(q, q->summaries[s], index, values)) < 0)
 			return r;
-		if (profdb_view_find(index, ctx, &i) == 1)
+		if (profdb__hpctk_find(index, ctx, &i) == 1)
 			return PROFDB__VIEW_FALLBACK;
 	}
 	if ((r = profdb__hpctkq_cct_plane(q, ctx, index, values)) < 0)

@@ -108,26 +108,14 @@ static const plane_shape PROFILE_SHAPE = {PROFDB_FIELD_U32, HL_PROF_INDEX,
 static const plane_shape CCT_SHAPE = {PROFDB_FIELD_U16, HL_CCT_INDEX,
                                       PROFDB_FIELD_U32, HL_CCT_VALUE};
 
-static profdb_view make_view(const unsigned char *base, uint64_t count, unsigned stride,
-                             unsigned key_type, unsigned value_type)
-{
-	profdb_view v;
-	memset(&v, 0, sizeof v);
-	v.base = count ? base : NULL;
-	v.count = count;
-	v.stride = stride;
-	v.key_type = (uint8_t)key_type;
-	v.value_offset = (uint8_t)profdb_field_size(key_type);
-	v.value_type = (uint8_t)value_type;
-	return v;
-}
-
 static void plane_views(const plane_shape *s, const unsigned char *idx, uint64_t n_idx,
                         const unsigned char *val, uint64_t n_val, profdb_view *index,
                         profdb_view *values)
 {
-	*index = make_view(idx, n_idx, s->idx_stride, s->idx_key, PROFDB_FIELD_U64);
-	*values = make_view(val, n_val, s->val_stride, s->val_key, PROFDB_FIELD_F64);
+	profdb__hpctk_view(index, idx, n_idx, s->idx_stride, s->idx_key,
+	                   (uint8_t)profdb_field_size(s->idx_key), PROFDB_FIELD_U64);
+	profdb__hpctk_view(values, val, n_val, s->val_stride, s->val_key,
+	                   (uint8_t)profdb_field_size(s->val_key), PROFDB_FIELD_F64);
 }
 
 static uint32_t key_at(const unsigned char *p, unsigned type)
@@ -205,15 +193,16 @@ static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *wha
 {
 	const profdb__input *in = &db->in[f];
 	const unsigned char *idx = NULL, *val = NULL;
-	plane_views(s, NULL, 0, NULL, 0, index, values);   /* what a failure leaves */
 	int ok, r = profdb__hpctk_checked(db, checked, i, &ok);
-	if (r < 0)
+	if (r == 0 && !ok) {
+		if ((r = validate_plane(in, what, s, b, &idx, &val)) == 0)
+			profdb__hpctk_mark_checked(checked, i);
+	}
+	if (r < 0) {
+		plane_views(s, NULL, 0, NULL, 0, index, values);   /* empty, with the layout */
 		return r;
-	if (!ok) {
-		if ((r = validate_plane(in, what, s, b, &idx, &val)) < 0)
-			return r;
-		profdb__hpctk_mark_checked(checked, i);
-	} else if (b->n_idx) {
+	}
+	if (ok && b->n_idx) {
 		/* An empty plane's pointers were never checked: do not form base +
 		 * pointer from them (it may overflow). */
 		idx = in->base + b->idx;
@@ -361,10 +350,11 @@ static int lookup(const profdb_view *index, const profdb_view *values, uint32_t 
 {
 	uint64_t i, j;
 	*value = 0;
-	if (profdb_view_find(index, ikey, &i) != 1)
+	if (profdb__hpctk_find(index, ikey, &i) != 1)
 		return 0;
-	profdb_view run = profdb__hpctk_run(index, i, values);
-	if (profdb_view_find(&run, key, &j) != 1)
+	profdb_view run;
+	profdb__hpctk_run(index, i, values, &run);
+	if (profdb__hpctk_find(&run, key, &j) != 1)
 		return 0;
 	*value = profdb__hpctk_f64(&run, j);
 	return 1;
@@ -376,9 +366,14 @@ static int known_metric(const profdb_hpctk *db, uint32_t metric)
 {
 	if (!db->present[PROFDB_HPCTK_META])
 		return 0;
-	int r = profdb__hpctk_metric_ids(db);
-	if (r < 0)
-		return r;
+	/* Once the table is built (the lookups' steady state) read the sets
+	 * without the call chain of the lazy build. */
+	if (!atomic_load_explicit(&db->metrics_once.done, memory_order_acquire) ||
+	    db->metrics_once.result < 0) {
+		int r = profdb__hpctk_metric_ids(db);
+		if (r < 0)
+			return r;
+	}
 	if (profdb__hpctk_bit(db->prop_ids, metric) || profdb__hpctk_bit(db->stat_ids, metric))
 		return 0;
 	return profdb__fail(-ENOENT, "metric id %" PRIu32 " is not a propagated or summary "

@@ -54,17 +54,9 @@ PROFDB_EXPORT int profdb_hpctk_trace_bounds(const profdb_hpctk *db, uint64_t *mi
 	return db->min_time <= db->max_time && (int64_t)db->min_time <= (int64_t)db->max_time;
 }
 
-static profdb_view samples_view(const unsigned char *e, uint64_t n)
+static void samples_view(profdb_view *v, const unsigned char *e, uint64_t n)
 {
-	profdb_view v;
-	memset(&v, 0, sizeof v);
-	v.base = n ? e : NULL;
-	v.count = n;
-	v.stride = HL_SAMPLE;
-	v.key_type = PROFDB_FIELD_U64;
-	v.value_offset = 8;
-	v.value_type = PROFDB_FIELD_U32;
-	return v;
+	profdb__hpctk_view(v, e, n, HL_SAMPLE, PROFDB_FIELD_U64, 8, PROFDB_FIELD_U32);
 }
 
 PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
@@ -87,7 +79,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
 		return r;
 	uint64_t start = hl_trace_start(h), end = hl_trace_end(h);
 	out->profile = hl_trace_profile(h);
-	out->samples = samples_view(NULL, 0);
+	samples_view(&out->samples, NULL, 0);
 	/* Empty lines may point anywhere (even at the footer); test first. */
 	if (start == end)
 		return 0;
@@ -107,6 +99,6 @@ PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
 				                    start, k, start + k * HL_SAMPLE);
 		profdb__hpctk_mark_checked(&db->trace_ok, i);
 	}
-	out->samples = samples_view(e, n);
+	samples_view(&out->samples, e, n);
 	return 0;
 }

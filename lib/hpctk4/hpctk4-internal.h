@@ -196,8 +196,24 @@ static inline double profdb__hpctk_f64(const profdb_view *v, uint64_t i)
 }
 
 /* sparse.c: lazily validated blocks */
-int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
-                  int *ok);
+int profdb__hpctk_checked_slow(const profdb_hpctk *db, _Atomic unsigned char *const *which,
+                               uint64_t i, int *ok);
+/* Whether block @p i of @p which was validated: *ok. The bytes are
+ * allocated on first use; after that (the lookups' steady state) this is
+ * two atomic loads, inline. */
+static inline int profdb__hpctk_checked(const profdb_hpctk *db,
+                                        _Atomic unsigned char *const *which, uint64_t i, int *ok)
+{
+	if (!atomic_load_explicit(&db->checked_once.done, memory_order_acquire) ||
+	    db->checked_once.result < 0)
+		return profdb__hpctk_checked_slow(db, which, i, ok);
+	*ok = atomic_load_explicit(&(*which)[i], memory_order_acquire);
+	return 0;
+}
+/* profdb_hpctk_profile_plane() without the exported symbol's PLT hop, for
+ * the lookups inside the library. */
+int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view *index,
+                                profdb_view *values);
 void profdb__hpctk_mark_checked(_Atomic unsigned char *const *which, uint64_t i);
 
 #endif

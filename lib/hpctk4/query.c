@@ -45,7 +45,7 @@ static void empty(profdb_view *v)
 
 int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values)
 {
-	int r = profdb_hpctk_profile_plane(q->db, p, index, values);
+	int r = profdb__hpctk_profile_plane(q->db, p, index, values);
 	if (r < 0 && (r = tolerate(q, r, W_PROFILE, p, "profile")) == 0) {
 		empty(index);
 		empty(values);

@@ -23,8 +23,8 @@ static int alloc_checked(void *arg)
 	return 0;
 }
 
-int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
-                  int *ok)
+int profdb__hpctk_checked_slow(const profdb_hpctk *db, _Atomic unsigned char *const *which,
+                               uint64_t i, int *ok)
 {
 	profdb_hpctk *mut = (profdb_hpctk *)db;
 	int r = profdb__once_run(&mut->checked_once, alloc_checked, mut);
@@ -295,8 +295,8 @@ PROFDB_EXPORT int profdb_hpctk_profile_id_at(const profdb_hpctk *db, uint32_t pr
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
-                                             profdb_view *index, profdb_view *values)
+int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view *index,
+                                profdb_view *values)
 {
 	const unsigned char *p;
 	int r = profile_record(db, i, &p);
@@ -309,6 +309,12 @@ PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
 	           .val = hl_profile_values(p), .n_val = hl_profile_n_values(p)};
 	return plane_of(db, PROFDB_HPCTK_PROFILE, "profile value block", &PROFILE_SHAPE,
 	                &db->profile_ok, i, &b, index, values);
+}
+
+PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
+                                             profdb_view *index, profdb_view *values)
+{
+	return profdb__hpctk_profile_plane(db, i, index, values);
 }
 
 PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db)
@@ -387,7 +393,7 @@ PROFDB_EXPORT int profdb_hpctk_value(const profdb_hpctk *db, uint32_t profile, u
 	if (!value)
 		return profdb__fail(-EINVAL, "profdb_hpctk_value: NULL output");
 	*value = 0;
-	int r = profdb_hpctk_profile_plane(db, profile, &index, &values);
+	int r = profdb__hpctk_profile_plane(db, profile, &index, &values);
 	if (r < 0 || (r = known_metric(db, metric)) < 0)
 		return r;
 	return lookup(&index, &values, ctx, metric, value);

@@ -323,8 +323,8 @@ PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db)
 	return r < 0 ? r : (int64_t)db->n_ctxs;
 }
 
-PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ctx,
-                                             profdb_view *index, profdb_view *values)
+static int context_plane(const profdb_hpctk *db, uint32_t ctx, profdb_view *index,
+                         profdb_view *values)
 {
 	const unsigned char *p;
 	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
@@ -345,6 +345,12 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
 	           .n_val = hl_ctxinfo_n_values(p)};
 	return plane_of(db, PROFDB_HPCTK_CCT, "context value block", &CCT_SHAPE, &db->ctx_ok, ctx,
 	                &b, index, values);
+}
+
+PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ctx,
+                                             profdb_view *index, profdb_view *values)
+{
+	return context_plane(db, ctx, index, values);
 }
 
 /* ---- point lookups ----------------------------------------------------------- */
@@ -406,7 +412,7 @@ PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx, u
 	if (!value)
 		return profdb__fail(-EINVAL, "profdb_hpctk_cct_value: NULL output");
 	*value = 0;
-	int r = profdb_hpctk_context_plane(db, ctx, &index, &values);
+	int r = context_plane(db, ctx, &index, &values);
 	if (r < 0 || (r = known_metric(db, metric)) < 0)
 		return r;
 	if (db->present[PROFDB_HPCTK_PROFILE] && profile >= db->n_profiles)

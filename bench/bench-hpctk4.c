@@ -54,6 +54,7 @@
 #include "profdb/profdb.h"
 
 #include "bench.h"
+#include "../tests/hpctk-views.h"
 
 extern char **environ;
 
@@ -213,24 +214,24 @@ static uint64_t op_first_context_count(void *arg, uint64_t n)
 
 static uint64_t op_first_profile_planes_on(profdb_hpctk *db, state *s)
 {
-	profdb_hpctk_plane p;
+	tv_plane p;
 	for (uint32_t i = 0; i < s->n_profiles; i++) {
-		int r = profdb_hpctk_profile_plane(db, i, &p);
+		int r = tv_profile_plane(db, i, &p);
 		if (r < 0)
 			die("profdb_hpctk_profile_plane", r);
-		bench_consume(p.n_values);
+		bench_consume(p.values.count);
 	}
 	return 1;
 }
 
 static uint64_t op_first_cct_planes_on(profdb_hpctk *db, state *s)
 {
-	profdb_hpctk_plane p;
+	tv_plane p;
 	for (uint32_t i = 0; i < s->n_slots; i++) {
-		int r = profdb_hpctk_context_plane(db, i, &p);
+		int r = tv_context_plane(db, i, &p);
 		if (r < 0)
 			die("profdb_hpctk_context_plane", r);
-		bench_consume(p.n_values);
+		bench_consume(p.values.count);
 	}
 	return 1;
 }
@@ -239,10 +240,10 @@ static uint64_t op_first_traces_on(profdb_hpctk *db, state *s)
 {
 	profdb_hpctk_trace t;
 	for (uint32_t i = 0; i < s->n_traces; i++) {
-		int r = profdb_hpctk_trace_get(db, i, &t);
+		int r = profdb_hpctk_trace_at(db, i, &t);
 		if (r < 0)
-			die("profdb_hpctk_trace_get", r);
-		bench_consume(t.count);
+			die("profdb_hpctk_trace_at", r);
+		bench_consume(t.samples.count);
 	}
 	return 1;
 }
@@ -308,8 +309,8 @@ static uint64_t op_open_populate_validate_all(void *arg, uint64_t n)
 
 static void survey(state *s)
 {
-	profdb_hpctk_plane p;
-	profdb_hpctk_run run;
+	tv_plane p;
+	profdb_view run;
 	uint32_t key;
 	int r;
 
@@ -325,39 +326,39 @@ static void survey(state *s)
 	s->n_traces = (uint32_t)nt;
 
 	for (uint32_t i = 0; i < s->n_profiles; i++) {
-		if ((r = profdb_hpctk_profile_plane(s->db, i, &p)) < 0)
+		if ((r = tv_profile_plane(s->db, i, &p)) < 0)
 			die("profdb_hpctk_profile_plane", r);
-		s->prof_values += p.n_values;
-		s->prof_index += p.n_index;
-		s->prof_bytes += p.n_values * (p.value_key_size + 8u) + p.n_index * (p.index_key_size + 8u);
-		for (uint64_t k = 0; k < p.n_index; k++) {
-			profdb_hpctk_plane_at(&p, k, &key, &run);
+		s->prof_values += p.values.count;
+		s->prof_index += p.index.count;
+		s->prof_bytes += p.values.count * p.values.stride + p.index.count * p.index.stride;
+		for (uint64_t k = 0; k < p.index.count; k++) {
+			tv_plane_at(&p, k, &key, &run);
 			if (key > s->max_ctx)
 				s->max_ctx = key;
 			if (i > 0 && run.count) {   /* summary profile uses other ids */
-				profdb_hpctk_run_at(&run, run.count - 1, &key, NULL);
+				tv_run_at(&run, run.count - 1, &key, NULL);
 				if (key > s->max_metric)
 					s->max_metric = key;
 			}
 		}
 	}
 	for (uint32_t i = 0; i < s->n_slots; i++) {
-		if ((r = profdb_hpctk_context_plane(s->db, i, &p)) < 0)
+		if ((r = tv_context_plane(s->db, i, &p)) < 0)
 			die("profdb_hpctk_context_plane", r);
-		s->cct_values += p.n_values;
-		s->cct_index += p.n_index;
-		s->cct_bytes += p.n_values * (p.value_key_size + 8u) + p.n_index * (p.index_key_size + 8u);
-		if (p.n_index) {
-			profdb_hpctk_plane_at(&p, p.n_index - 1, &key, NULL);
+		s->cct_values += p.values.count;
+		s->cct_index += p.index.count;
+		s->cct_bytes += p.values.count * p.values.stride + p.index.count * p.index.stride;
+		if (p.index.count) {
+			tv_plane_at(&p, p.index.count - 1, &key, NULL);
 			if (key > s->max_metric)
 				s->max_metric = key;
 		}
 	}
 	for (uint32_t i = 0; i < s->n_traces; i++) {
 		profdb_hpctk_trace t;
-		if ((r = profdb_hpctk_trace_get(s->db, i, &t)) < 0)
-			die("profdb_hpctk_trace_get", r);
-		s->trace_elems += t.count;
+		if ((r = profdb_hpctk_trace_at(s->db, i, &t)) < 0)
+			die("profdb_hpctk_trace_at", r);
+		s->trace_elems += t.samples.count;
 	}
 	s->trace_bytes = s->trace_elems * 12;
 
@@ -378,30 +379,30 @@ static void survey(state *s)
 		die("malloc", -ENOMEM);
 
 	for (uint32_t i = 0; i < s->n_profiles; i++) {
-		profdb_hpctk_profile_plane(s->db, i, &p);
-		if (p.n_index)
+		tv_profile_plane(s->db, i, &p);
+		if (p.index.count)
 			nonempty[n_ne++] = i;
 	}
 	for (uint32_t k = 0; n_ne && k < N_TRIPLES; k++) {
 		uint32_t prof = nonempty[bench_rng_below(&rng, n_ne)];
 		uint32_t ctx, met;
-		profdb_hpctk_profile_plane(s->db, prof, &p);
-		profdb_hpctk_plane_at(&p, bench_rng_below(&rng, p.n_index), &ctx, &run);
-		profdb_hpctk_run_at(&run, bench_rng_below(&rng, run.count), &met, NULL);
+		tv_profile_plane(s->db, prof, &p);
+		tv_plane_at(&p, bench_rng_below(&rng, p.index.count), &ctx, &run);
+		tv_run_at(&run, bench_rng_below(&rng, run.count), &met, NULL);
 		s->prof_hit[s->n_prof_hit++] = (triple){prof, ctx, met};
 	}
 	n_ne = 0;
 	for (uint32_t i = 0; i < s->n_slots; i++) {
-		profdb_hpctk_context_plane(s->db, i, &p);
-		if (p.n_index)
+		tv_context_plane(s->db, i, &p);
+		if (p.index.count)
 			nonempty[n_ne++] = i;
 	}
 	for (uint32_t k = 0; n_ne && k < N_TRIPLES; k++) {
 		uint32_t ctx = nonempty[bench_rng_below(&rng, n_ne)];
 		uint32_t met, prof;
-		profdb_hpctk_context_plane(s->db, ctx, &p);
-		profdb_hpctk_plane_at(&p, bench_rng_below(&rng, p.n_index), &met, &run);
-		profdb_hpctk_run_at(&run, bench_rng_below(&rng, run.count), &prof, NULL);
+		tv_context_plane(s->db, ctx, &p);
+		tv_plane_at(&p, bench_rng_below(&rng, p.index.count), &met, &run);
+		tv_run_at(&run, bench_rng_below(&rng, run.count), &prof, NULL);
 		s->cct_hit[s->n_cct_hit++] = (triple){ctx, met, prof};
 	}
 	/* Misses: uniform random triples inside the id ranges that turn out to be
@@ -430,8 +431,8 @@ static void survey(state *s)
 		n_ne = 0;
 		for (uint32_t i = 0; i < s->n_traces; i++) {
 			profdb_hpctk_trace t;
-			profdb_hpctk_trace_get(s->db, i, &t);
-			if (t.count)
+			profdb_hpctk_trace_at(s->db, i, &t);
+			if (t.samples.count)
 				nonempty[n_ne++] = i;
 		}
 		for (uint32_t k = 0; n_ne && k < N_TRIPLES; k++)
@@ -586,23 +587,23 @@ static void run_lookup(state *s, const char *name, bench_fn fn, const triple *t,
 
 static uint64_t scan_planes(state *s, int cct)
 {
-	profdb_hpctk_plane p;
-	profdb_hpctk_run run;
+	tv_plane p;
+	profdb_view run;
 	uint64_t acc = 0;
 	uint32_t n = cct ? s->n_slots : s->n_profiles;
 	for (uint32_t i = 0; i < n; i++) {
-		int r = cct ? profdb_hpctk_context_plane(s->db, i, &p)
-		            : profdb_hpctk_profile_plane(s->db, i, &p);
+		int r = cct ? tv_context_plane(s->db, i, &p)
+		            : tv_profile_plane(s->db, i, &p);
 		if (r < 0)
 			die("plane", r);
-		for (uint64_t k = 0; k < p.n_index; k++) {
+		for (uint64_t k = 0; k < p.index.count; k++) {
 			uint32_t key;
-			profdb_hpctk_plane_at(&p, k, &key, &run);
+			tv_plane_at(&p, k, &key, &run);
 			acc += key;
 			for (uint64_t j = 0; j < run.count; j++) {
 				uint32_t vk;
 				double v;
-				profdb_hpctk_run_at(&run, j, &vk, &v);
+				tv_run_at(&run, j, &vk, &v);
 				acc += vk ^ bench_double_bits(v);
 			}
 		}
@@ -631,19 +632,19 @@ static uint64_t op_scan_cct(void *arg, uint64_t n)
 static uint64_t op_scan_profile_raw(void *arg, uint64_t n)
 {
 	state *s = arg;
-	profdb_hpctk_plane p;
+	tv_plane p;
 	uint64_t acc = 0;
 	for (uint64_t it = 0; it < n; it++) {
 		for (uint32_t i = 0; i < s->n_profiles; i++) {
-			if (profdb_hpctk_profile_plane(s->db, i, &p) < 0 || p.n_index == 0)
+			if (tv_profile_plane(s->db, i, &p) < 0 || p.index.count == 0)
 				continue;
-			for (uint64_t k = 0; k < p.n_index; k++) {
+			for (uint64_t k = 0; k < p.index.count; k++) {
 				uint32_t key;
-				memcpy(&key, p.index + k * 12, 4);
+				memcpy(&key, p.index.base + k * 12, 4);
 				acc += key;
 			}
-			const unsigned char *v = p.values;
-			for (uint64_t j = 0; j < p.n_values; j++, v += 10) {
+			const unsigned char *v = p.values.base;
+			for (uint64_t j = 0; j < p.values.count; j++, v += 10) {
 				uint16_t mk;
 				uint64_t bits;
 				memcpy(&mk, v, 2);
@@ -677,9 +678,9 @@ static uint64_t op_trace_seek(void *arg, uint64_t n)
 		profdb_hpctk_trace t;
 		uint64_t idx = 0, time = 0;
 		uint32_t ctx = 0;
-		profdb_hpctk_trace_get(s->db, q->trace, &t);
-		if (profdb_hpctk_trace_seek(&t, q->time, &idx) == 1)
-			profdb_hpctk_trace_at(&t, idx, &time, &ctx);
+		profdb_hpctk_trace_at(s->db, q->trace, &t);
+		if (profdb_view_in_effect(&t.samples, q->time, &idx) == 1)
+			tv_sample(&t, idx, &time, &ctx);
 		uint64_t v = idx + time + ctx;
 		acc += v;
 		pos += 1 + (v & zm);
@@ -696,12 +697,12 @@ static uint64_t op_scan_trace(void *arg, uint64_t n)
 	for (uint64_t it = 0; it < n; it++) {
 		for (uint32_t i = 0; i < s->n_traces; i++) {
 			profdb_hpctk_trace t;
-			if (profdb_hpctk_trace_get(s->db, i, &t) < 0)
+			if (profdb_hpctk_trace_at(s->db, i, &t) < 0)
 				continue;
-			for (uint64_t k = 0; k < t.count; k++) {
+			for (uint64_t k = 0; k < t.samples.count; k++) {
 				uint64_t time;
 				uint32_t ctx;
-				profdb_hpctk_trace_at(&t, k, &time, &ctx);
+				tv_sample(&t, k, &time, &ctx);
 				acc += time ^ ctx;
 			}
 		}

@@ -27,6 +27,7 @@
 #include "profdb/profdb.h"
 #ifdef BENCH_HAVE_WRITER
 #include "writer.h"
+#include "../tests/hpctk-views.h"
 #endif
 
 #define NKEYS 65536u
@@ -76,16 +77,16 @@ static uint64_t op_hpctk_scan(void *arg, uint64_t n)
 	int64_t np = profdb_hpctk_profile_count(s->h);
 	for (uint64_t rep = 0; rep < n; rep++)
 		for (int64_t p = 0; p < np; p++) {
-			profdb_hpctk_plane pl;
-			if (profdb_hpctk_profile_plane(s->h, (uint32_t)p, &pl) < 0)
+			tv_plane pl;
+			if (tv_profile_plane(s->h, (uint32_t)p, &pl) < 0)
 				continue;
-			for (uint64_t i = 0; i < pl.n_index; i++) {
+			for (uint64_t i = 0; i < pl.index.count; i++) {
 				uint32_t ctx, m;
-				profdb_hpctk_run run;
-				profdb_hpctk_plane_at(&pl, i, &ctx, &run);
+				profdb_view run;
+				tv_plane_at(&pl, i, &ctx, &run);
 				for (uint64_t j = 0; j < run.count; j++) {
 					double v;
-					profdb_hpctk_run_at(&run, j, &m, &v);
+					tv_run_at(&run, j, &m, &v);
 					acc += ctx + m + bench_double_bits(v);
 				}
 			}

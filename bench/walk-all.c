@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "profdb/profdb.h"
+#include "../tests/hpctk-views.h"
 
 static uint64_t mix(uint64_t acc, uint64_t v)
 {
@@ -66,53 +67,54 @@ int main(int argc, char **argv)
 		return fail("open", r);
 
 	if (profdb_hpctk_has(db, PROFDB_HPCTK_META)) {
-		const char *title, *desc, *s;
+		profdb_str title, desc, s;
+		int copied;
 		if ((r = profdb_hpctk_title(db, &title, &desc)) < 0)
 			return fail("title", r);
-		acc = mix(acc, strlen(title) + strlen(desc));
-		int nk = profdb_hpctk_id_kind_count(db);
+		acc = mix(acc, title.len + desc.len);
+		int nk = (int)profdb_hpctk_id_kind_count(db);
 		for (int i = 0; i < nk; i++)
-			if (profdb_hpctk_id_kind_name(db, (uint32_t)i, &s) == 0)
-				acc = mix(acc, (uint64_t)s[0]);
-		int nm = profdb_hpctk_metric_count(db);
+			if (profdb_hpctk_id_kind_at(db, (uint32_t)i, &s) == 0)
+				acc = mix(acc, (uint64_t)(s.len ? s.ptr[0] : 0));
+		int nm = (int)profdb_hpctk_metric_count(db);
 		if (nm < 0)
 			return fail("metric_count", nm);
 		for (int m = 0; m < nm; m++) {
 			profdb_hpctk_metric md;
-			if ((r = profdb_hpctk_metric_get(db, (uint32_t)m, &md)) < 0)
+			if ((r = profdb_hpctk_metric_at(db, (uint32_t)m, &md)) < 0)
 				return fail("metric_get", r);
 			for (uint32_t i = 0; i < md.n_props; i++) {
 				profdb_hpctk_prop p;
-				if ((r = profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p)) < 0)
+				if ((r = profdb_hpctk_metric_prop_at(db, (uint32_t)m, i, &p)) < 0)
 					return fail("metric_prop", r);
 				acc = mix(acc, p.prop_metric_id);
 			}
 			for (uint32_t i = 0; i < md.n_summaries; i++) {
 				profdb_hpctk_summary su;
-				if ((r = profdb_hpctk_metric_summary(db, (uint32_t)m, i, &su)) < 0)
+				if ((r = profdb_hpctk_metric_summary_at(db, (uint32_t)m, i, &su)) < 0)
 					return fail("metric_summary", r);
 				acc = mix(acc, su.stat_metric_id);
 			}
 			n_meta++;
 		}
-		int n = profdb_hpctk_module_count(db);
-		for (int i = 0; i < n; i++)
-			if (profdb_hpctk_module_path(db, (uint32_t)i, &s) == 0)
-				acc = mix(acc, (uint64_t)s[0]), n_meta++;
+		int64_t n = profdb_hpctk_module_count(db);
+		for (int64_t i = 0; i < n; i++)
+			if (profdb_hpctk_module_at(db, (uint32_t)i, &s) == 0)
+				acc = mix(acc, (uint64_t)(s.len ? s.ptr[0] : 0)), n_meta++;
 		n = profdb_hpctk_file_count(db);
-		for (int i = 0; i < n; i++)
-			if (profdb_hpctk_file_path(db, (uint32_t)i, &s, NULL) == 0)
-				acc = mix(acc, (uint64_t)s[0]), n_meta++;
+		for (int64_t i = 0; i < n; i++)
+			if (profdb_hpctk_file_at(db, (uint32_t)i, &s, &copied) == 0)
+				acc = mix(acc, (uint64_t)(s.len ? s.ptr[0] : 0)), n_meta++;
 		n = profdb_hpctk_function_count(db);
-		for (int i = 0; i < n; i++) {
+		for (int64_t i = 0; i < n; i++) {
 			profdb_hpctk_function f;
-			if (profdb_hpctk_function_get(db, (uint32_t)i, &f) == 0)
+			if (profdb_hpctk_function_at(db, (uint32_t)i, &f) == 0)
 				acc = mix(acc, f.offset), n_meta++;
 		}
 		profdb_hpctk_walk *w;
 		profdb_hpctk_context c;
 		uint32_t depth;
-		if ((r = profdb_hpctk_walk_new(db, &w)) < 0)
+		if ((r = profdb_hpctk_walk_new(&w, db)) < 0)
 			return fail("walk_new", r);
 		while ((r = profdb_hpctk_walk_next(w, &c, &depth)) == 1) {
 			acc = mix(acc, c.id + (uint64_t)depth + c.function + c.line);
@@ -127,24 +129,24 @@ int main(int argc, char **argv)
 		int64_t np = profdb_hpctk_profile_count(db);
 		for (int64_t i = 0; i < np; i++) {
 			profdb_hpctk_profile pr;
-			profdb_hpctk_plane pl;
-			profdb_hpctk_run run;
-			if ((r = profdb_hpctk_profile_get(db, (uint32_t)i, &pr)) < 0)
+			tv_plane pl;
+			profdb_view run;
+			if ((r = profdb_hpctk_profile_at(db, (uint32_t)i, &pr)) < 0)
 				return fail("profile_get", r);
 			for (uint32_t k = 0; k < pr.n_ids; k++) {
 				profdb_hpctk_id id;
-				if (profdb_hpctk_profile_id(db, &pr, k, &id) == 0)
+				if (profdb_hpctk_profile_id_at(db, (uint32_t)i, k, &id) == 0)
 					acc = mix(acc, id.logical_id + id.physical_id);
 			}
-			if ((r = profdb_hpctk_profile_plane(db, (uint32_t)i, &pl)) < 0)
+			if ((r = tv_profile_plane(db, (uint32_t)i, &pl)) < 0)
 				return fail("profile_plane", r);
-			for (uint64_t k = 0; k < pl.n_index; k++) {
+			for (uint64_t k = 0; k < pl.index.count; k++) {
 				uint32_t ctx;
-				profdb_hpctk_plane_at(&pl, k, &ctx, &run);
+				tv_plane_at(&pl, k, &ctx, &run);
 				for (uint64_t j = 0; j < run.count; j++) {
 					uint32_t metric;
 					double v;
-					profdb_hpctk_run_at(&run, j, &metric, &v);
+					tv_run_at(&run, j, &metric, &v);
 					acc += (ctx ^ metric) + bits(v);
 				}
 				n_pv += run.count;
@@ -155,17 +157,17 @@ int main(int argc, char **argv)
 	if (profdb_hpctk_has(db, PROFDB_HPCTK_CCT)) {
 		int64_t nc = profdb_hpctk_cct_slot_count(db);
 		for (int64_t i = 0; i < nc; i++) {
-			profdb_hpctk_plane pl;
-			profdb_hpctk_run run;
-			if ((r = profdb_hpctk_context_plane(db, (uint32_t)i, &pl)) < 0)
+			tv_plane pl;
+			profdb_view run;
+			if ((r = tv_context_plane(db, (uint32_t)i, &pl)) < 0)
 				return fail("context_plane", r);
-			for (uint64_t k = 0; k < pl.n_index; k++) {
+			for (uint64_t k = 0; k < pl.index.count; k++) {
 				uint32_t metric;
-				profdb_hpctk_plane_at(&pl, k, &metric, &run);
+				tv_plane_at(&pl, k, &metric, &run);
 				for (uint64_t j = 0; j < run.count; j++) {
 					uint32_t prof;
 					double v;
-					profdb_hpctk_run_at(&run, j, &prof, &v);
+					tv_run_at(&run, j, &prof, &v);
 					acc += (metric ^ prof) + bits(v);
 				}
 				n_cv += run.count;
@@ -177,15 +179,15 @@ int main(int argc, char **argv)
 		int64_t nt = profdb_hpctk_trace_count(db);
 		for (int64_t i = 0; i < nt; i++) {
 			profdb_hpctk_trace t;
-			if ((r = profdb_hpctk_trace_get(db, (uint32_t)i, &t)) < 0)
+			if ((r = profdb_hpctk_trace_at(db, (uint32_t)i, &t)) < 0)
 				return fail("trace_get", r);
-			for (uint64_t k = 0; k < t.count; k++) {
+			for (uint64_t k = 0; k < t.samples.count; k++) {
 				uint64_t time;
 				uint32_t ctx;
-				profdb_hpctk_trace_at(&t, k, &time, &ctx);
+				tv_sample(&t, k, &time, &ctx);
 				acc += time ^ ctx;
 			}
-			n_te += t.count;
+			n_te += t.samples.count;
 		}
 	}
 	long anon = anon_kib();   /* before close: the library's indexes are still there */

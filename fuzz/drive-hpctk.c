@@ -15,6 +15,7 @@
 
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 #include "writer.h"
+#include "../tests/hpctk-views.h"
 #endif
 
 int fuzz_hpctk_strict;
@@ -36,7 +37,7 @@ enum {
 
 typedef struct drv {
 	const profdb_hpctk *db;
-	const profdb_blob *files;
+	const profdb_input *files;
 	int present[PROFDB_HPCTK_NFILES];
 	/* meta.db table sizes, PROFDB_NONE-checked indices must be below them */
 	int64_t n_modules, n_files, n_functions;
@@ -46,6 +47,8 @@ typedef struct drv {
 	 * companion pass): value mismatches are expected, never fatal */
 	int mixed;
 	int check_ok;          /* profdb_hpctk_check() found the files consistent */
+	int64_t metrics;       /* profdb_hpctk_metric_count(): < 0 when the table failed */
+	uint8_t prop_ids[65536 / 8], stat_ids[65536 / 8];   /* ids meta.db defines */
 	uint64_t pairs, elems;
 } drv;
 
@@ -87,7 +90,7 @@ static int64_t result(int64_t r, const char *call, int line)
 
 /* ---- views must lie inside the buffers ------------------------------------ */
 
-static int inside(const profdb_blob *b, const void *p, uint64_t len)
+static int inside(const profdb_input *b, const void *p, uint64_t len)
 {
 	if (!b->data || !p)
 		return 0;
@@ -95,14 +98,17 @@ static int inside(const profdb_blob *b, const void *p, uint64_t len)
 	return x >= lo && x - lo <= b->size && len <= b->size - (x - lo);
 }
 
-static void check_string(const drv *d, profdb_hpctk_file f, const char *s, const char *what)
+static void check_string(const drv *d, profdb_hpctk_file f, profdb_str str, const char *what)
 {
-	const profdb_blob *b = &d->files[f];
+	const profdb_input *b = &d->files[f];
+	const char *s = str.ptr;
 	FUZZ_CHECK(s != NULL, "%s is NULL", what);
 	FUZZ_CHECK(inside(b, s, 1), "%s %p is outside file %d [%p, +%zu)", what, (const void *)s,
 	           (int)f, b->data, b->size);
 	size_t room = b->size - (size_t)((uintptr_t)s - (uintptr_t)b->data);
 	FUZZ_CHECK(memchr(s, 0, room) != NULL, "%s has no NUL inside file %d", what, (int)f);
+	FUZZ_CHECK(strlen(s) == str.len, "%s: length %zu, but the string has %zu bytes", what,
+	           str.len, strlen(s));
 }
 
 static void check_index(int64_t count, uint32_t i, const char *what)
@@ -132,7 +138,7 @@ static void drive_files(drv *d)
 		FUZZ_CHECK(d->present[f] ? r == 0 && major == 4 : r == -ENOENT,
 		           "version of file %d: %" PRId64 ", major %u", f, r, major);
 	}
-	FUZZ_CHECK(profdb_hpctk_has(d->db, PROFDB_HPCTK_NFILES) == 0, "has(NFILES) is not 0");
+	FUZZ_CHECK(CALL(profdb_hpctk_has(d->db, PROFDB_HPCTK_NFILES)) == -EINVAL, "has(NFILES) is not -EINVAL");
 	FUZZ_CHECK(CALL(profdb_hpctk_version(d->db, PROFDB_HPCTK_NFILES, NULL, NULL)) == -EINVAL,
 	           "version(NFILES) is not -EINVAL");
 	profdb_hpctk_layout l = profdb_hpctk_get_layout(d->db);
@@ -143,7 +149,7 @@ static void drive_files(drv *d)
 
 static void drive_general(drv *d)
 {
-	const char *t = NULL, *desc = NULL;
+	profdb_str t = {"", 0}, desc = {"", 0};
 	int64_t r = CALL(profdb_hpctk_title(d->db, &t, &desc));
 	if (!d->present[PROFDB_HPCTK_META])
 		FUZZ_CHECK(r == -ENOENT, "title without meta.db: %" PRId64, r);
@@ -151,18 +157,19 @@ static void drive_general(drv *d)
 		check_string(d, PROFDB_HPCTK_META, t, "title");
 		check_string(d, PROFDB_HPCTK_META, desc, "description");
 	}
-	FUZZ_CHECK(CALL(profdb_hpctk_title(d->db, NULL, NULL)) == r, "title(NULL, NULL) differs");
+	FUZZ_CHECK(CALL(profdb_hpctk_title(d->db, NULL, NULL)) == -EINVAL,
+	           "title(NULL, NULL) is not -EINVAL");
 
 	int64_t n = CALL(profdb_hpctk_id_kind_count(d->db));
 	FUZZ_CHECK(n < 256, "%" PRId64 " identifier kinds from a u8 count", n);
 	for (int64_t k = 0; k < n; k++) {
-		const char *name = NULL;
-		if (CALL(profdb_hpctk_id_kind_name(d->db, (uint32_t)k, &name)) == 0)
+		profdb_str name = {"", 0};
+		if (CALL(profdb_hpctk_id_kind_at(d->db, (uint32_t)k, &name)) == 0)
 			check_string(d, PROFDB_HPCTK_META, name, "identifier kind name");
 	}
 	if (n >= 0) {
-		const char *name;
-		FUZZ_CHECK(CALL(profdb_hpctk_id_kind_name(d->db, (uint32_t)n, &name)) == -ENOENT,
+		profdb_str name;
+		FUZZ_CHECK(CALL(profdb_hpctk_id_kind_at(d->db, (uint32_t)n, &name)) == -ENOENT,
 		           "identifier kind past the count exists");
 	}
 }
@@ -171,34 +178,39 @@ static void drive_metrics(drv *d)
 {
 	int64_t n = CALL(profdb_hpctk_metric_count(d->db));
 	FUZZ_CHECK(CALL(profdb_hpctk_metric_count(d->db)) == n, "metric count changed");
+	d->metrics = n;
+	if (n > MAX_TABLE)
+		d->metrics = -1;   /* not every id is collected: lookups are not predicted */
 	for (int64_t m = 0; m < n && m < MAX_TABLE; m++) {
 		profdb_hpctk_metric md;
-		FUZZ_CHECK(CALL(profdb_hpctk_metric_get(d->db, (uint32_t)m, &md)) == 0,
+		FUZZ_CHECK(CALL(profdb_hpctk_metric_at(d->db, (uint32_t)m, &md)) == 0,
 		           "metric %" PRId64 " below the count fails", m);
 		check_string(d, PROFDB_HPCTK_META, md.name, "metric name");
 		for (uint32_t i = 0; i < md.n_props; i++) {
 			profdb_hpctk_prop p;
-			FUZZ_CHECK(CALL(profdb_hpctk_metric_prop(d->db, (uint32_t)m, i, &p)) == 0,
+			FUZZ_CHECK(CALL(profdb_hpctk_metric_prop_at(d->db, (uint32_t)m, i, &p)) == 0,
 			           "metric %" PRId64 " prop %" PRIu32 " fails", m, i);
+			d->prop_ids[p.prop_metric_id >> 3] |= (uint8_t)(1u << (p.prop_metric_id & 7));
 			check_string(d, PROFDB_HPCTK_META, p.scope, "scope name");
 		}
 		for (uint32_t i = 0; i < md.n_summaries; i++) {
 			profdb_hpctk_summary s;
-			FUZZ_CHECK(CALL(profdb_hpctk_metric_summary(d->db, (uint32_t)m, i, &s)) == 0,
+			FUZZ_CHECK(CALL(profdb_hpctk_metric_summary_at(d->db, (uint32_t)m, i, &s)) == 0,
 			           "metric %" PRId64 " summary %" PRIu32 " fails", m, i);
+			d->stat_ids[s.stat_metric_id >> 3] |= (uint8_t)(1u << (s.stat_metric_id & 7));
 			check_string(d, PROFDB_HPCTK_META, s.scope, "summary scope name");
 			check_string(d, PROFDB_HPCTK_META, s.formula, "summary formula");
 		}
 		profdb_hpctk_prop p;
 		profdb_hpctk_summary s;
-		FUZZ_CHECK(CALL(profdb_hpctk_metric_prop(d->db, (uint32_t)m, md.n_props, &p)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_metric_prop_at(d->db, (uint32_t)m, md.n_props, &p)) == -ENOENT,
 		           "prop past n_props exists");
-		FUZZ_CHECK(CALL(profdb_hpctk_metric_summary(d->db, (uint32_t)m, md.n_summaries, &s)) ==
+		FUZZ_CHECK(CALL(profdb_hpctk_metric_summary_at(d->db, (uint32_t)m, md.n_summaries, &s)) ==
 		           -ENOENT, "summary past n_summaries exists");
 	}
 	if (n >= 0) {
 		profdb_hpctk_metric md;
-		FUZZ_CHECK(CALL(profdb_hpctk_metric_get(d->db, (uint32_t)n, &md)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_metric_at(d->db, (uint32_t)n, &md)) == -ENOENT,
 		           "metric past the count exists");
 	}
 }
@@ -209,37 +221,38 @@ static void drive_tables(drv *d)
 	d->n_files = CALL(profdb_hpctk_file_count(d->db));
 	d->n_functions = CALL(profdb_hpctk_function_count(d->db));
 	for (int64_t i = 0; i < d->n_modules && i < MAX_TABLE; i++) {
-		const char *path;
-		if (CALL(profdb_hpctk_module_path(d->db, (uint32_t)i, &path)) == 0)
+		profdb_str path;
+		if (CALL(profdb_hpctk_module_at(d->db, (uint32_t)i, &path)) == 0)
 			check_string(d, PROFDB_HPCTK_META, path, "module path");
 	}
 	for (int64_t i = 0; i < d->n_files && i < MAX_TABLE; i++) {
-		const char *path;
+		profdb_str path;
 		int copied = -1;
-		if (CALL(profdb_hpctk_file_path(d->db, (uint32_t)i, &path, &copied)) == 0) {
+		if (CALL(profdb_hpctk_file_at(d->db, (uint32_t)i, &path, &copied)) == 0) {
 			check_string(d, PROFDB_HPCTK_META, path, "file path");
 			FUZZ_CHECK(copied == 0 || copied == 1, "copied flag %d", copied);
 		}
 	}
 	for (int64_t i = 0; i < d->n_functions && i < MAX_TABLE; i++) {
 		profdb_hpctk_function f;
-		if (CALL(profdb_hpctk_function_get(d->db, (uint32_t)i, &f)) != 0)
+		if (CALL(profdb_hpctk_function_at(d->db, (uint32_t)i, &f)) != 0)
 			continue;
-		if (f.name)
+		if (f.name.len)
 			check_string(d, PROFDB_HPCTK_META, f.name, "function name");
 		check_index(d->n_modules, f.module, "function module");
 		check_index(d->n_files, f.file, "function file");
 	}
-	const char *path;
+	profdb_str path;
+	int copied;
 	profdb_hpctk_function f;
 	if (d->n_modules >= 0 && d->n_modules < INT32_MAX)
-		FUZZ_CHECK(CALL(profdb_hpctk_module_path(d->db, (uint32_t)d->n_modules, &path)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_module_at(d->db, (uint32_t)d->n_modules, &path)) == -ENOENT,
 		           "module past the count exists");
 	if (d->n_files >= 0 && d->n_files < INT32_MAX)
-		FUZZ_CHECK(CALL(profdb_hpctk_file_path(d->db, (uint32_t)d->n_files, &path, NULL)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_file_at(d->db, (uint32_t)d->n_files, &path, &copied)) == -ENOENT,
 		           "file past the count exists");
 	if (d->n_functions >= 0 && d->n_functions < INT32_MAX)
-		FUZZ_CHECK(CALL(profdb_hpctk_function_get(d->db, (uint32_t)d->n_functions, &f)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_function_at(d->db, (uint32_t)d->n_functions, &f)) == -ENOENT,
 		           "function past the count exists");
 }
 
@@ -251,7 +264,8 @@ static int same_context(const profdb_hpctk_context *a, const profdb_hpctk_contex
 	       a->propagation == b->propagation && a->function == b->function &&
 	       a->file == b->file && a->line == b->line && a->module == b->module &&
 	       a->offset == b->offset && a->entry_point == b->entry_point &&
-	       a->entry_name == b->entry_name && a->pos == b->pos;
+	       a->entry_name.ptr == b->entry_name.ptr && a->entry_name.len == b->entry_name.len &&
+	       a->pos == b->pos;
 }
 
 static void check_context(const drv *d, const profdb_hpctk_context *c)
@@ -259,7 +273,7 @@ static void check_context(const drv *d, const profdb_hpctk_context *c)
 	check_index(d->n_functions, c->function, "context function");
 	check_index(d->n_files, c->file, "context file");
 	check_index(d->n_modules, c->module, "context module");
-	if (c->entry_name)
+	if (c->entry_name.len)
 		check_string(d, PROFDB_HPCTK_META, c->entry_name, "entry point name");
 	if (c->lexical_type == PROFDB_LEX_ROOT && c->relation == PROFDB_REL_NONE && c->pos == 0)
 		FUZZ_CHECK(c->id == 0, "root with id %" PRIu32, c->id);
@@ -284,15 +298,15 @@ static void drive_tree(drv *d)
 	if (cnt < 0) {
 		/* The failure is remembered: every tree call reports it. */
 		FUZZ_CHECK(CALL(profdb_hpctk_root(d->db, &root)) == cnt, "root after a failed tree");
-		FUZZ_CHECK(CALL(profdb_hpctk_context_by_id(d->db, 0, &c)) == cnt, "by_id after a failed tree");
-		FUZZ_CHECK(CALL(profdb_hpctk_walk_new(d->db, &w)) == cnt, "walk after a failed tree");
+		FUZZ_CHECK(CALL(profdb_hpctk_context_get(d->db, 0, &c)) == cnt, "by_id after a failed tree");
+		FUZZ_CHECK(CALL(profdb_hpctk_walk_new(&w, d->db)) == cnt, "walk after a failed tree");
 		return;
 	}
 	FUZZ_CHECK(CALL(profdb_hpctk_context_count(d->db)) == cnt, "context count changed");
 	FUZZ_CHECK(CALL(profdb_hpctk_root(d->db, &root)) == 0, "root fails");
 	FUZZ_CHECK(root.id == 0 && root.lexical_type == PROFDB_LEX_ROOT &&
 	           root.relation == PROFDB_REL_NONE && root.pos == 0, "root is not the global root");
-	FUZZ_CHECK(CALL(profdb_hpctk_context_by_id(d->db, 0, &c)) == 0 && same_context(&c, &root),
+	FUZZ_CHECK(CALL(profdb_hpctk_context_get(d->db, 0, &c)) == 0 && same_context(&c, &root),
 	           "context_by_id(0) is not the root");
 	uint32_t parent = 0;
 	FUZZ_CHECK(CALL(profdb_hpctk_context_parent(d->db, 0, &parent)) == 0 && parent == PROFDB_NONE,
@@ -301,7 +315,7 @@ static void drive_tree(drv *d)
 	uint32_t *stack = malloc(((size_t)cnt + 1) * sizeof *stack);
 	uint32_t *ids = malloc(((size_t)cnt + 1) * sizeof *ids);
 	FUZZ_CHECK(stack != NULL && ids != NULL, "out of memory for %" PRId64 " contexts", cnt);
-	FUZZ_CHECK(CALL(profdb_hpctk_walk_new(d->db, &w)) == 0, "walk_new fails on a valid tree");
+	FUZZ_CHECK(CALL(profdb_hpctk_walk_new(&w, d->db)) == 0, "walk_new fails on a valid tree");
 	uint64_t seen = 0, children = 0;
 	uint32_t depth = 0, prev_depth = 0;
 	int64_t r;
@@ -319,7 +333,7 @@ static void drive_tree(drv *d)
 		check_context(d, &c);
 
 		profdb_hpctk_context byid;
-		FUZZ_CHECK(CALL(profdb_hpctk_context_by_id(d->db, c.id, &byid)) == 0 &&
+		FUZZ_CHECK(CALL(profdb_hpctk_context_get(d->db, c.id, &byid)) == 0 &&
 		           same_context(&byid, &c), "context_by_id(%" PRIu32 ") differs from the walk",
 		           c.id);
 		FUZZ_CHECK(CALL(profdb_hpctk_context_parent(d->db, c.id, &parent)) == 0 &&
@@ -338,7 +352,7 @@ static void drive_tree(drv *d)
 			FUZZ_CHECK(CALL(profdb_hpctk_context_parent(d->db, kid.id, &parent)) == 0 &&
 			           parent == c.id, "child %" PRIu32 " of %" PRIu32 " has parent %" PRIu32,
 			           kid.id, c.id, parent);
-			FUZZ_CHECK(CALL(profdb_hpctk_context_by_id(d->db, kid.id, &byid)) == 0 &&
+			FUZZ_CHECK(CALL(profdb_hpctk_context_get(d->db, kid.id, &byid)) == 0 &&
 			           same_context(&byid, &kid), "child %" PRIu32 " differs from by_id", kid.id);
 		}
 		FUZZ_CHECK(k == 0, "children_next fails (%" PRId64 ") on a validated tree", k);
@@ -362,7 +376,7 @@ static void drive_tree(drv *d)
 	}
 	free(ids);
 	if (gap != 0) {   /* all of 0..UINT32_MAX cannot be nodes */
-		FUZZ_CHECK(CALL(profdb_hpctk_context_by_id(d->db, gap, &c)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_context_get(d->db, gap, &c)) == -ENOENT,
 		           "context_by_id(%" PRIu32 ") finds a context the walk did not visit", gap);
 		FUZZ_CHECK(CALL(profdb_hpctk_context_parent(d->db, gap, &parent)) == -ENOENT,
 		           "context_parent(%" PRIu32 ") of a context the walk did not visit", gap);
@@ -381,57 +395,65 @@ static void drive_tree(drv *d)
 
 typedef void (*pair_fn)(drv *d, uint32_t outer, uint32_t ikey, uint32_t vkey, double v);
 
-static int same_plane(const profdb_hpctk_plane *a, const profdb_hpctk_plane *b)
+static int same_plane(const tv_plane *a, const tv_plane *b)
 {
-	return a->index == b->index && a->values == b->values && a->n_index == b->n_index &&
-	       a->n_values == b->n_values && a->index_key_size == b->index_key_size &&
-	       a->value_key_size == b->value_key_size;
+	return memcmp(a, b, sizeof *a) == 0;
 }
 
 /* Everything a valid plane promises. @p on_pair (may be NULL) sees each
  * (index key, value key, value). Returns 0 if the pair budget ran out. */
-static int check_plane(drv *d, profdb_hpctk_file f, uint32_t outer, const profdb_hpctk_plane *pl,
+static int check_plane(drv *d, profdb_hpctk_file f, uint32_t outer, const tv_plane *pl,
                        unsigned ik, unsigned vk, pair_fn on_pair)
 {
-	const profdb_blob *b = &d->files[f];
+	const profdb_input *b = &d->files[f];
 	const uint64_t is = ik + 8u, vs = vk + 8u;
 	const uint32_t kmax = vk == 2 ? UINT16_MAX : UINT32_MAX;
 	const uint32_t imax = ik == 2 ? UINT16_MAX : UINT32_MAX;
-	FUZZ_CHECK(pl->index_key_size == ik && pl->value_key_size == vk,
-	           "plane key sizes %u/%u, expected %u/%u", pl->index_key_size, pl->value_key_size,
-	           ik, vk);
-	profdb_hpctk_run run;
-	if (pl->n_index == 0) {
-		FUZZ_CHECK(pl->n_values == 0, "plane with no index has %" PRIu64 " values", pl->n_values);
-		FUZZ_CHECK(CALL(profdb_hpctk_plane_find(pl, 0, &run)) == 0, "empty plane finds a key");
+	FUZZ_CHECK(profdb_field_size(pl->index.key_type) == ik && pl->index.stride == is &&
+	           pl->index.key_offset == 0 && pl->index.value_offset == ik &&
+	           pl->index.value_type == PROFDB_FIELD_U64 &&
+	           profdb_field_size(pl->values.key_type) == vk && pl->values.stride == vs &&
+	           pl->values.key_offset == 0 && pl->values.value_offset == vk &&
+	           pl->values.value_type == PROFDB_FIELD_F64 && !pl->index.big_endian &&
+	           !pl->values.big_endian, "plane views have the wrong layout (key sizes %u/%u, "
+	           "expected %u/%u)", profdb_field_size(pl->index.key_type),
+	           profdb_field_size(pl->values.key_type), ik, vk);
+	FUZZ_CHECK((pl->index.base == NULL) == (pl->index.count == 0) &&
+	           (pl->values.base == NULL) == (pl->values.count == 0),
+	           "plane view base and count disagree");
+	profdb_view run;
+	if (pl->index.count == 0) {
+		FUZZ_CHECK(pl->values.count == 0, "plane with no index has %" PRIu64 " values", pl->values.count);
+		FUZZ_CHECK(CALL(tv_plane_find(pl, 0, &run)) == 0, "empty plane finds a key");
 		return 1;
 	}
-	FUZZ_CHECK(pl->n_index <= b->size / is && inside(b, pl->index, pl->n_index * is),
-	           "plane index (%" PRIu64 " x %" PRIu64 ") outside file %d", pl->n_index, is, (int)f);
-	FUZZ_CHECK(pl->n_values <= b->size / vs && inside(b, pl->values, pl->n_values * vs),
-	           "plane values (%" PRIu64 " x %" PRIu64 ") outside file %d", pl->n_values, vs, (int)f);
+	FUZZ_CHECK(pl->index.count <= b->size / is && inside(b, pl->index.base, pl->index.count * is),
+	           "plane index (%" PRIu64 " x %" PRIu64 ") outside file %d", pl->index.count, is, (int)f);
+	FUZZ_CHECK(pl->values.count <= b->size / vs && inside(b, pl->values.base, pl->values.count * vs),
+	           "plane values (%" PRIu64 " x %" PRIu64 ") outside file %d", pl->values.count, vs, (int)f);
 	uint64_t total = 0;
 	uint32_t prev_key = 0;
-	for (uint64_t i = 0; i < pl->n_index; i++) {
+	for (uint64_t i = 0; i < pl->index.count; i++) {
 		uint32_t key = 0;
-		FUZZ_CHECK(CALL(profdb_hpctk_plane_at(pl, i, &key, &run)) == 0, "plane_at(%" PRIu64 ")", i);
+		FUZZ_CHECK(CALL(tv_plane_at(pl, i, &key, &run)) == 0, "plane_at(%" PRIu64 ")", i);
 		FUZZ_CHECK(i == 0 || key > prev_key, "index keys not increasing: %" PRIu32 " after %"
 		           PRIu32, key, prev_key);
 		FUZZ_CHECK(key <= imax, "index key %" PRIu32 " too wide", key);
-		FUZZ_CHECK(run.key_size == vk, "run key size %u", run.key_size);
-		FUZZ_CHECK(run.values == pl->values + total * vs && run.count <= pl->n_values - total,
+		FUZZ_CHECK(run.key_type == pl->values.key_type && run.stride == vs, "run layout");
+		FUZZ_CHECK((run.count == 0 || run.base == pl->values.base + total * vs) &&
+		           run.count <= pl->values.count - total,
 		           "run %" PRIu64 " is not the next %" PRIu64 " values", i, run.count);
 		/* Gaps in the key space must be reported absent. */
 		if (i == 0 && key > 0)
-			FUZZ_CHECK(CALL(profdb_hpctk_plane_find(pl, key - 1, NULL)) == 0,
+			FUZZ_CHECK(CALL(tv_plane_find(pl, key - 1, NULL)) == 0,
 			           "plane_find finds a key below the first");
 		if (i > 0 && key - prev_key > 1)
-			FUZZ_CHECK(CALL(profdb_hpctk_plane_find(pl, key - 1, NULL)) == 0,
+			FUZZ_CHECK(CALL(tv_plane_find(pl, key - 1, NULL)) == 0,
 			           "plane_find finds a missing key %" PRIu32, key - 1);
-		profdb_hpctk_run found;
-		FUZZ_CHECK(CALL(profdb_hpctk_plane_find(pl, key, &found)) == 1 &&
-		           found.values == run.values && found.count == run.count &&
-		           found.key_size == run.key_size, "plane_find(%" PRIu32 ") disagrees with plane_at",
+		profdb_view found;
+		FUZZ_CHECK(CALL(tv_plane_find(pl, key, &found)) == 1 &&
+		           found.base == run.base && found.count == run.count &&
+		           found.key_type == run.key_type, "plane_find(%" PRIu32 ") disagrees with plane_at",
 		           key);
 		uint32_t prev_vkey = 0;
 		for (uint64_t j = 0; j < run.count; j++) {
@@ -439,41 +461,60 @@ static int check_plane(drv *d, profdb_hpctk_file f, uint32_t outer, const profdb
 			double v = 0, w = 0;
 			if (++d->pairs > MAX_PAIRS)
 				return 0;
-			FUZZ_CHECK(CALL(profdb_hpctk_run_at(&run, j, &vkey, &v)) == 0, "run_at(%" PRIu64 ")", j);
+			FUZZ_CHECK(CALL(tv_run_at(&run, j, &vkey, &v)) == 0, "run_at(%" PRIu64 ")", j);
 			FUZZ_CHECK(j == 0 || vkey > prev_vkey, "run keys not increasing: %" PRIu32 " after %"
 			           PRIu32, vkey, prev_vkey);
 			FUZZ_CHECK(vkey <= kmax, "value key %" PRIu32 " too wide", vkey);
-			FUZZ_CHECK(CALL(profdb_hpctk_run_find(&run, vkey, &w)) == 1 && same_bits(v, w),
+			FUZZ_CHECK(CALL(tv_run_find(&run, vkey, &w)) == 1 && same_bits(v, w),
 			           "run_find(%" PRIu32 ") disagrees with run_at", vkey);
 			if (j > 0 && vkey - prev_vkey > 1)
-				FUZZ_CHECK(CALL(profdb_hpctk_run_find(&run, vkey - 1, &w)) == 0,
+				FUZZ_CHECK(CALL(tv_run_find(&run, vkey - 1, &w)) == 0,
 				           "run_find finds a missing key");
 			if (on_pair)
 				on_pair(d, outer, key, vkey, v);
 			prev_vkey = vkey;
 		}
 		if (run.count > 0 && prev_vkey < kmax)
-			FUZZ_CHECK(CALL(profdb_hpctk_run_find(&run, prev_vkey + 1, NULL)) == 0,
+			FUZZ_CHECK(CALL(tv_run_find(&run, prev_vkey + 1, NULL)) == 0,
 			           "run_find finds a key past the last");
-		FUZZ_CHECK(CALL(profdb_hpctk_run_at(&run, run.count, NULL, NULL)) == -ENOENT,
+		FUZZ_CHECK(tv_run_at(&run, run.count, NULL, NULL) == -ENOENT,
 		           "run_at past the end");
 		total += run.count;
 		prev_key = key;
 	}
-	FUZZ_CHECK(total == pl->n_values, "runs cover %" PRIu64 " of %" PRIu64 " values", total,
-	           pl->n_values);
+	FUZZ_CHECK(total == pl->values.count, "runs cover %" PRIu64 " of %" PRIu64 " values", total,
+	           pl->values.count);
 	if (prev_key < imax)
-		FUZZ_CHECK(CALL(profdb_hpctk_plane_find(pl, prev_key + 1, NULL)) == 0,
+		FUZZ_CHECK(CALL(tv_plane_find(pl, prev_key + 1, NULL)) == 0,
 		           "plane_find finds a key past the last");
-	FUZZ_CHECK(CALL(profdb_hpctk_plane_at(pl, pl->n_index, NULL, NULL)) == -ENOENT,
+	FUZZ_CHECK(tv_plane_at(pl, pl->index.count, NULL, NULL) == -ENOENT,
 	           "plane_at past the end");
 	return 1;
+}
+
+/* What a lookup of metric id @p m must answer besides "found": -ENOENT for
+ * an id meta.db does not define, or the metric table's failure. 1 when
+ * the id is known (or there is no meta.db), 0 when the lookup must fail. */
+static int id_known(const drv *d, uint32_t m, int prop_only)
+{
+	if (!d->present[PROFDB_HPCTK_META])
+		return 1;
+	if (d->metrics < 0 || m >= 65536)
+		return 0;
+	return (d->prop_ids[m >> 3] >> (m & 7) & 1) ||
+	       (!prop_only && (d->stat_ids[m >> 3] >> (m & 7) & 1));
 }
 
 /* Point lookups must agree with the scan. */
 static void profile_pair(drv *d, uint32_t profile, uint32_t ctx, uint32_t metric, double v)
 {
 	double w = 0;
+	if (!id_known(d, metric, 0)) {
+		FUZZ_CHECK(CALL(profdb_hpctk_value(d->db, profile, ctx, metric, &w)) < 0 && w == 0,
+		           "profdb_hpctk_value with metric id %" PRIu32 " that meta.db does not "
+		           "define does not fail", metric);
+		return;
+	}
 	FUZZ_CHECK(CALL(profdb_hpctk_value(d->db, profile, ctx, metric, &w)) == 1 && same_bits(v, w),
 	           "profdb_hpctk_value(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") disagrees with the plane",
 	           profile, ctx, metric);
@@ -482,6 +523,13 @@ static void profile_pair(drv *d, uint32_t profile, uint32_t ctx, uint32_t metric
 static void cct_pair(drv *d, uint32_t ctx, uint32_t metric, uint32_t profile, double v)
 {
 	double w = 0;
+	int64_t np = d->present[PROFDB_HPCTK_PROFILE] ? profdb_hpctk_profile_count(d->db) : -1;
+	if (!id_known(d, metric, 1) || (np >= 0 && profile >= np)) {
+		FUZZ_CHECK(CALL(profdb_hpctk_cct_value(d->db, ctx, metric, profile, &w)) < 0 && w == 0,
+		           "profdb_hpctk_cct_value(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") with an "
+		           "unknown metric or profile does not fail", ctx, metric, profile);
+		return;
+	}
 	FUZZ_CHECK(CALL(profdb_hpctk_cct_value(d->db, ctx, metric, profile, &w)) == 1 && same_bits(v, w),
 	           "profdb_hpctk_cct_value(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") disagrees with the "
 	           "plane", ctx, metric, profile);
@@ -498,22 +546,22 @@ static void drive_profiles(drv *d)
 		d->complete = 0;
 	for (int64_t p = 0; p < np && p < MAX_PROFILES; p++) {
 		profdb_hpctk_profile prof;
-		profdb_hpctk_plane pl, again;
-		if (CALL(profdb_hpctk_profile_get(d->db, (uint32_t)p, &prof)) == 0) {
+		tv_plane pl, again;
+		if (CALL(profdb_hpctk_profile_at(d->db, (uint32_t)p, &prof)) == 0) {
 			FUZZ_CHECK(prof.index == p && (prof.is_summary == 0 || prof.is_summary == 1),
 			           "profile %" PRId64 ": index %" PRIu32 " summary %d", p, prof.index,
 			           prof.is_summary);
 			for (uint32_t i = 0; i < prof.n_ids; i++) {
 				profdb_hpctk_id id;
-				FUZZ_CHECK(CALL(profdb_hpctk_profile_id(d->db, &prof, i, &id)) == 0,
+				FUZZ_CHECK(CALL(profdb_hpctk_profile_id_at(d->db, (uint32_t)p, i, &id)) == 0,
 				           "identifier %" PRIu32 " of %" PRIu32 " fails", i, prof.n_ids);
 			}
 			profdb_hpctk_id id;
-			FUZZ_CHECK(CALL(profdb_hpctk_profile_id(d->db, &prof, prof.n_ids, &id)) == -ENOENT,
+			FUZZ_CHECK(CALL(profdb_hpctk_profile_id_at(d->db, (uint32_t)p, prof.n_ids, &id)) == -ENOENT,
 			           "identifier past n_ids exists");
 		}
-		int64_t r = CALL(profdb_hpctk_profile_plane(d->db, (uint32_t)p, &pl));
-		int64_t r2 = CALL(profdb_hpctk_profile_plane(d->db, (uint32_t)p, &again));
+		int64_t r = CALL(tv_profile_plane(d->db, (uint32_t)p, &pl));
+		int64_t r2 = CALL(tv_profile_plane(d->db, (uint32_t)p, &again));
 		FUZZ_CHECK(r == r2, "profile plane %" PRId64 ": %" PRId64 " then %" PRId64, p, r, r2);
 		if (r < 0) {
 			d->complete = 0;
@@ -526,21 +574,21 @@ static void drive_profiles(drv *d)
 			return;
 		}
 		/* Contexts with values need not be tree nodes (elided ids). */
-		for (uint64_t i = 0; i < pl.n_index && i < 64; i++) {
+		for (uint64_t i = 0; i < pl.index.count && i < 64; i++) {
 			uint32_t key;
 			profdb_hpctk_context c;
-			FUZZ_CHECK(CALL(profdb_hpctk_plane_at(&pl, i, &key, NULL)) == 0, "plane_at");
-			int64_t rc = CALL(profdb_hpctk_context_by_id(d->db, key, &c));
+			FUZZ_CHECK(CALL(tv_plane_at(&pl, i, &key, NULL)) == 0, "plane_at");
+			int64_t rc = CALL(profdb_hpctk_context_get(d->db, key, &c));
 			FUZZ_CHECK(rc < 0 || c.id == key, "context_by_id(%" PRIu32 ") returns id %" PRIu32,
 			           key, c.id);
 		}
 	}
 	profdb_hpctk_profile prof;
-	profdb_hpctk_plane pl;
+	tv_plane pl;
 	if (np < UINT32_MAX) {
-		FUZZ_CHECK(CALL(profdb_hpctk_profile_get(d->db, (uint32_t)np, &prof)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_profile_at(d->db, (uint32_t)np, &prof)) == -ENOENT,
 		           "profile past the count exists");
-		FUZZ_CHECK(CALL(profdb_hpctk_profile_plane(d->db, (uint32_t)np, &pl)) == -ENOENT,
+		FUZZ_CHECK(CALL(tv_profile_plane(d->db, (uint32_t)np, &pl)) == -ENOENT,
 		           "plane of a profile past the count exists");
 	}
 }
@@ -555,9 +603,9 @@ static void drive_cct(drv *d)
 	if (ns > MAX_SLOTS)
 		d->complete = 0;
 	for (int64_t c = 0; c < ns && c < MAX_SLOTS; c++) {
-		profdb_hpctk_plane pl, again;
-		int64_t r = CALL(profdb_hpctk_context_plane(d->db, (uint32_t)c, &pl));
-		int64_t r2 = CALL(profdb_hpctk_context_plane(d->db, (uint32_t)c, &again));
+		tv_plane pl, again;
+		int64_t r = CALL(tv_context_plane(d->db, (uint32_t)c, &pl));
+		int64_t r2 = CALL(tv_context_plane(d->db, (uint32_t)c, &again));
 		FUZZ_CHECK(r == r2, "context plane %" PRId64 ": %" PRId64 " then %" PRId64, c, r, r2);
 		if (r < 0) {
 			d->complete = 0;
@@ -571,13 +619,16 @@ static void drive_cct(drv *d)
 		}
 	}
 	/* Ids past the table have no values. */
-	profdb_hpctk_plane pl;
+	tv_plane pl;
 	double v;
 	if (ns < UINT32_MAX) {
-		FUZZ_CHECK(CALL(profdb_hpctk_context_plane(d->db, (uint32_t)ns, &pl)) == 0 &&
-		           pl.n_index == 0 && pl.n_values == 0, "slot past the count has values");
-		FUZZ_CHECK(CALL(profdb_hpctk_cct_value(d->db, (uint32_t)ns, 0, 1, &v)) == 0,
-		           "cct_value past the count finds a value");
+		FUZZ_CHECK(CALL(tv_context_plane(d->db, (uint32_t)ns, &pl)) == 0 &&
+		           pl.index.count == 0 && pl.values.count == 0, "slot past the count has values");
+		int64_t np = d->present[PROFDB_HPCTK_PROFILE] ? profdb_hpctk_profile_count(d->db) : -1;
+		int64_t want = id_known(d, 0, 0) && (np < 0 || np > 1) ? 0 : -1;
+		int64_t got = CALL(profdb_hpctk_cct_value(d->db, (uint32_t)ns, 0, 1, &v));
+		FUZZ_CHECK(want == 0 ? got == 0 : got < 0, "cct_value past the count: %" PRId64, got);
+		FUZZ_CHECK(v == 0, "cct_value past the count leaves %g", v);
 	}
 }
 
@@ -598,7 +649,7 @@ static void mismatch(drv *d, const char *dir, uint32_t profile, uint32_t ctx, ui
 static int64_t summary_flag(drv *d, uint32_t profile)
 {
 	profdb_hpctk_profile prof;
-	int64_t r = CALL(profdb_hpctk_profile_get(d->db, profile, &prof));
+	int64_t r = CALL(profdb_hpctk_profile_at(d->db, profile, &prof));
 	return r < 0 ? r : prof.is_summary;
 }
 
@@ -638,15 +689,15 @@ static void drive_consistency(drv *d)
 	d->pairs = 0;
 	d->check_ok = CALL(profdb_hpctk_check(d->db)) == 0;
 	for (int64_t p = 1; p < np; p++) {
-		profdb_hpctk_plane pl;
-		FUZZ_CHECK(CALL(profdb_hpctk_profile_plane(d->db, (uint32_t)p, &pl)) == 0,
+		tv_plane pl;
+		FUZZ_CHECK(CALL(tv_profile_plane(d->db, (uint32_t)p, &pl)) == 0,
 		           "validated profile plane %" PRId64 " fails", p);
 		if (!check_plane(d, PROFDB_HPCTK_PROFILE, (uint32_t)p, &pl, 4, 2, cross_profile_pair))
 			return;
 	}
 	for (int64_t c = 0; c < ns; c++) {
-		profdb_hpctk_plane pl;
-		FUZZ_CHECK(CALL(profdb_hpctk_context_plane(d->db, (uint32_t)c, &pl)) == 0,
+		tv_plane pl;
+		FUZZ_CHECK(CALL(tv_context_plane(d->db, (uint32_t)c, &pl)) == 0,
 		           "validated context plane %" PRId64 " fails", c);
 		if (!check_plane(d, PROFDB_HPCTK_CCT, (uint32_t)c, &pl, 2, 4, cross_cct_pair))
 			return;
@@ -658,7 +709,7 @@ static void drive_consistency(drv *d)
 static uint64_t elem_time(const profdb_hpctk_trace *t, uint64_t i)
 {
 	uint64_t time = 0;
-	FUZZ_CHECK(CALL(profdb_hpctk_trace_at(t, i, &time, NULL)) == 0, "trace_at(%" PRIu64 ")", i);
+	FUZZ_CHECK(CALL(tv_sample(t, i, &time, NULL)) == 0, "trace_at(%" PRIu64 ")", i);
 	return time;
 }
 
@@ -666,14 +717,14 @@ static uint64_t elem_time(const profdb_hpctk_trace *t, uint64_t i)
 static void check_seek(const profdb_hpctk_trace *t, uint64_t q)
 {
 	uint64_t k = UINT64_MAX;
-	int64_t r = CALL(profdb_hpctk_trace_seek(t, q, &k));
+	int64_t r = CALL(profdb_view_in_effect(&t->samples, q, &k));
 	if (r == 0) {
-		FUZZ_CHECK(t->count == 0 || elem_time(t, 0) > q, "seek(%" PRIu64 ") found nothing", q);
+		FUZZ_CHECK(t->samples.count == 0 || elem_time(t, 0) > q, "seek(%" PRIu64 ") found nothing", q);
 		return;
 	}
-	FUZZ_CHECK(r == 1 && k < t->count, "seek(%" PRIu64 ") = %" PRId64 ", index %" PRIu64, q, r, k);
+	FUZZ_CHECK(r == 1 && k < t->samples.count, "seek(%" PRIu64 ") = %" PRId64 ", index %" PRIu64, q, r, k);
 	FUZZ_CHECK(elem_time(t, k) <= q, "seek(%" PRIu64 ") gives a later element", q);
-	FUZZ_CHECK(k + 1 == t->count || elem_time(t, k + 1) > q, "seek(%" PRIu64 ") is not the last "
+	FUZZ_CHECK(k + 1 == t->samples.count || elem_time(t, k + 1) > q, "seek(%" PRIu64 ") is not the last "
 	           "element at or before it", q);
 }
 
@@ -681,17 +732,17 @@ static void check_seek(const profdb_hpctk_trace *t, uint64_t q)
 static void check_window(const profdb_hpctk_trace *t, uint64_t from, uint64_t to)
 {
 	uint64_t first = UINT64_MAX, last = UINT64_MAX;
-	FUZZ_CHECK(CALL(profdb_hpctk_trace_window(t, from, to, &first, &last)) == 0, "window fails");
-	FUZZ_CHECK(first <= last && last <= t->count, "window [%" PRIu64 ", %" PRIu64 ") of %" PRIu64,
-	           first, last, t->count);
+	FUZZ_CHECK(CALL(profdb_view_window(&t->samples, from, to, &first, &last)) == 0, "window fails");
+	FUZZ_CHECK(first <= last && last <= t->samples.count, "window [%" PRIu64 ", %" PRIu64 ") of %" PRIu64,
+	           first, last, t->samples.count);
 	FUZZ_CHECK(first == 0 || elem_time(t, first - 1) < from, "window starts late");
-	FUZZ_CHECK(first == t->count || elem_time(t, first) >= from, "window starts early");
+	FUZZ_CHECK(first == t->samples.count || elem_time(t, first) >= from, "window starts early");
 	if (to <= from) {
 		FUZZ_CHECK(first == last, "empty window is not empty");
 		return;
 	}
 	FUZZ_CHECK(last == first || elem_time(t, last - 1) < to, "window ends late");
-	FUZZ_CHECK(last == t->count || elem_time(t, last) >= to, "window ends early");
+	FUZZ_CHECK(last == t->samples.count || elem_time(t, last) >= to, "window ends early");
 }
 
 static void drive_traces(drv *d)
@@ -700,7 +751,7 @@ static void drive_traces(drv *d)
 	uint64_t lo = 0, hi = 0;
 	int64_t rb = CALL(profdb_hpctk_trace_bounds(d->db, &lo, &hi));
 	if (!d->present[PROFDB_HPCTK_TRACE]) {
-		FUZZ_CHECK(nt == -ENOENT && rb == -ENOENT, "trace calls without trace.db");
+		FUZZ_CHECK(nt == 0 && rb == -ENOENT, "trace calls without trace.db");
 		return;
 	}
 	/* 1 = "has samples" needs min <= max; the hpcprof sentinels (min =
@@ -710,28 +761,28 @@ static void drive_traces(drv *d)
 	FUZZ_CHECK(rb == 0 || lo <= hi, "bounds say samples but min %" PRIu64 " > max %" PRIu64, lo, hi);
 	FUZZ_CHECK(!(lo == INT64_MAX && hi == (uint64_t)INT64_MAX + 1) || rb == 0,
 	           "the hpcprof 'no samples' sentinels are reported as samples");
-	const profdb_blob *b = &d->files[PROFDB_HPCTK_TRACE];
+	const profdb_input *b = &d->files[PROFDB_HPCTK_TRACE];
 	for (int64_t i = 0; i < nt && i < MAX_TRACES; i++) {
 		profdb_hpctk_trace t, again;
-		int64_t r = CALL(profdb_hpctk_trace_get(d->db, (uint32_t)i, &t));
-		int64_t r2 = CALL(profdb_hpctk_trace_get(d->db, (uint32_t)i, &again));
+		int64_t r = CALL(profdb_hpctk_trace_at(d->db, (uint32_t)i, &t));
+		int64_t r2 = CALL(profdb_hpctk_trace_at(d->db, (uint32_t)i, &again));
 		FUZZ_CHECK(r == r2, "trace %" PRId64 ": %" PRId64 " then %" PRId64, i, r, r2);
 		if (r < 0)
 			continue;
-		FUZZ_CHECK(t.profile == again.profile && t.elems == again.elems && t.count == again.count,
+		FUZZ_CHECK(t.profile == again.profile && t.samples.base == again.samples.base && t.samples.count == again.samples.count,
 		           "trace %" PRId64 " differs on the second (already validated) call", i);
-		FUZZ_CHECK((t.elems == NULL) == (t.count == 0), "trace %" PRId64 ": elems %p, count %"
-		           PRIu64, i, (const void *)t.elems, t.count);
-		if (t.count)
-			FUZZ_CHECK(t.count <= b->size / 12 && inside(b, t.elems, t.count * 12),
-			           "trace %" PRId64 " (%" PRIu64 " elements) outside trace.db", i, t.count);
+		FUZZ_CHECK((t.samples.base == NULL) == (t.samples.count == 0), "trace %" PRId64 ": elems %p, count %"
+		           PRIu64, i, (const void *)t.samples.base, t.samples.count);
+		if (t.samples.count)
+			FUZZ_CHECK(t.samples.count <= b->size / 12 && inside(b, t.samples.base, t.samples.count * 12),
+			           "trace %" PRId64 " (%" PRIu64 " elements) outside trace.db", i, t.samples.count);
 		uint64_t prev = 0;
-		for (uint64_t k = 0; k < t.count; k++) {
+		for (uint64_t k = 0; k < t.samples.count; k++) {
 			uint64_t time = 0;
 			uint32_t ctx = 0;
 			if (++d->elems > MAX_ELEMS)
 				return;
-			FUZZ_CHECK(CALL(profdb_hpctk_trace_at(&t, k, &time, &ctx)) == 0, "trace_at");
+			FUZZ_CHECK(CALL(tv_sample(&t, k, &time, &ctx)) == 0, "trace_at");
 			FUZZ_CHECK(k == 0 || time >= prev, "trace %" PRId64 " not sorted at %" PRIu64, i, k);
 			if (k < MAX_SEEKS_PER_LINE) {
 				check_seek(&t, time);
@@ -743,7 +794,7 @@ static void drive_traces(drv *d)
 			}
 			prev = time;
 		}
-		FUZZ_CHECK(CALL(profdb_hpctk_trace_at(&t, t.count, NULL, NULL)) == -ENOENT,
+		FUZZ_CHECK(tv_sample(&t, t.samples.count, NULL, NULL) == -ENOENT,
 		           "trace_at past the end");
 		check_seek(&t, 0);
 		check_seek(&t, UINT64_MAX);
@@ -755,7 +806,7 @@ static void drive_traces(drv *d)
 	}
 	profdb_hpctk_trace t;
 	if (nt < UINT32_MAX)
-		FUZZ_CHECK(CALL(profdb_hpctk_trace_get(d->db, (uint32_t)nt, &t)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_trace_at(d->db, (uint32_t)nt, &t)) == -ENOENT,
 		           "trace past the count exists");
 }
 
@@ -768,7 +819,6 @@ static void drive_bad_args(drv *d)
 {
 	const profdb_hpctk *db = d->db;
 	profdb_hpctk_children it = {0};
-	profdb_hpctk_id id;
 	uint64_t a, b;
 
 	/* A NULL handle is a bad argument everywhere. */
@@ -778,43 +828,39 @@ static void drive_bad_args(drv *d)
 	EXPECT_EINVAL(profdb_hpctk_profile_count(NULL));
 	EXPECT_EINVAL(profdb_hpctk_cct_slot_count(NULL));
 	EXPECT_EINVAL(profdb_hpctk_trace_count(NULL));
-	FUZZ_CHECK(profdb_hpctk_has(NULL, PROFDB_HPCTK_META) == 0, "has(NULL)");
+	FUZZ_CHECK(CALL(profdb_hpctk_has(NULL, PROFDB_HPCTK_META)) == -EINVAL, "has(NULL)");
 	FUZZ_CHECK(profdb_hpctk_get_layout(NULL) == PROFDB_HPCTK_FINAL, "get_layout(NULL)");
 
 	/* NULL outputs, where the object exists (else the lookup fails first). */
 	if (CALL(profdb_hpctk_metric_count(db)) > 0) {
-		EXPECT_EINVAL(profdb_hpctk_metric_get(db, 0, NULL));
-		EXPECT_EINVAL(profdb_hpctk_metric_prop(db, 0, 0, NULL));
-		EXPECT_EINVAL(profdb_hpctk_metric_summary(db, 0, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_metric_at(db, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_metric_prop_at(db, 0, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_metric_summary_at(db, 0, 0, NULL));
 	}
 	if (d->n_functions > 0)
-		EXPECT_EINVAL(profdb_hpctk_function_get(db, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_function_at(db, 0, NULL));
 	if (CALL(profdb_hpctk_context_count(db)) >= 0) {
 		EXPECT_EINVAL(profdb_hpctk_root(db, NULL));
-		EXPECT_EINVAL(profdb_hpctk_context_by_id(db, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_context_get(db, 0, NULL));
 		EXPECT_EINVAL(profdb_hpctk_children_begin(db, NULL, &it));
-		EXPECT_EINVAL(profdb_hpctk_walk_new(db, NULL));
+		EXPECT_EINVAL(profdb_hpctk_walk_new(NULL, db));
 	}
 	EXPECT_EINVAL(profdb_hpctk_children_next(NULL, NULL));
 	EXPECT_EINVAL(profdb_hpctk_children_next(&it, NULL));   /* never begun: no db */
 	EXPECT_EINVAL(profdb_hpctk_walk_next(NULL, NULL, NULL));
 	if (CALL(profdb_hpctk_profile_count(db)) > 0) {
-		EXPECT_EINVAL(profdb_hpctk_profile_get(db, 0, NULL));
-		EXPECT_EINVAL(profdb_hpctk_profile_plane(db, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_profile_at(db, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_profile_plane(db, 0, NULL, NULL));
+		EXPECT_EINVAL(profdb_hpctk_value(db, 0, 0, 0, NULL));
 	}
 	if (d->present[PROFDB_HPCTK_PROFILE])
-		EXPECT_EINVAL(profdb_hpctk_profile_id(db, NULL, 0, &id));
+		EXPECT_EINVAL(profdb_hpctk_profile_id_at(db, 0, 0, NULL));
 	if (d->present[PROFDB_HPCTK_CCT])
-		EXPECT_EINVAL(profdb_hpctk_context_plane(db, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_context_plane(db, 0, NULL, NULL));
 	if (CALL(profdb_hpctk_trace_count(db)) > 0)
-		EXPECT_EINVAL(profdb_hpctk_trace_get(db, 0, NULL));
-	EXPECT_EINVAL(profdb_hpctk_plane_at(NULL, 0, NULL, NULL));
-	EXPECT_EINVAL(profdb_hpctk_plane_find(NULL, 0, NULL));
-	EXPECT_EINVAL(profdb_hpctk_run_at(NULL, 0, NULL, NULL));
-	EXPECT_EINVAL(profdb_hpctk_run_find(NULL, 0, NULL));
-	EXPECT_EINVAL(profdb_hpctk_trace_at(NULL, 0, NULL, NULL));
-	EXPECT_EINVAL(profdb_hpctk_trace_seek(NULL, 0, NULL));
-	EXPECT_EINVAL(profdb_hpctk_trace_window(NULL, 0, 1, &a, &b));
+		EXPECT_EINVAL(profdb_hpctk_trace_at(db, 0, NULL));
+	EXPECT_EINVAL(profdb_view_in_effect(NULL, 0, &a));
+	EXPECT_EINVAL(profdb_view_window(NULL, 0, 1, &a, &b));
 }
 
 /* ---- entry points ----------------------------------------------------------- */
@@ -826,7 +872,7 @@ static void on_warning(const char *message, void *userdata)
 	           "warning callback got an empty or unterminated message");
 }
 
-static int run_files(const profdb_blob files[PROFDB_HPCTK_NFILES], int mixed,
+static int run_files(const profdb_input files[PROFDB_HPCTK_NFILES], int mixed,
                      profdb_hpctk_layout *layout)
 {
 	static int env_checked;
@@ -879,13 +925,13 @@ static int run_files(const profdb_blob files[PROFDB_HPCTK_NFILES], int mixed,
 	return 0;
 }
 
-int fuzz_hpctk_run(const profdb_blob files[PROFDB_HPCTK_NFILES])
+int fuzz_hpctk_run(const profdb_input files[PROFDB_HPCTK_NFILES])
 {
 	return run_files(files, 0, NULL);
 }
 
 #ifdef PROFDB_FUZZ_HAVE_WRITER
-static profdb_blob companions[2][PROFDB_HPCTK_NFILES];
+static profdb_input companions[2][PROFDB_HPCTK_NFILES];
 static int companions_built[2];
 
 static void build_companions(int devstage)
@@ -901,14 +947,14 @@ static void build_companions(int devstage)
 		unsigned char *copy = out[f].size ? malloc(out[f].size) : NULL;
 		FUZZ_CHECK(out[f].data != NULL && copy != NULL, "companion file %d missing", f);
 		memcpy(copy, out[f].data, out[f].size);
-		companions[devstage][f] = (profdb_blob){copy, out[f].size};
+		companions[devstage][f] = (profdb_input){NULL, copy, out[f].size};
 		tw_blob_free(&out[f]);
 	}
 	companions_built[devstage] = 1;
 }
 #endif
 
-const profdb_blob *fuzz_hpctk_companions(profdb_hpctk_layout layout)
+const profdb_input *fuzz_hpctk_companions(profdb_hpctk_layout layout)
 {
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 	int i = layout == PROFDB_HPCTK_DEVSTAGE;
@@ -924,13 +970,13 @@ const profdb_blob *fuzz_hpctk_companions(profdb_hpctk_layout layout)
 void fuzz_hpctk_run_slot(profdb_hpctk_file which, const uint8_t *data, size_t size)
 {
 	static const uint8_t empty[1];
-	profdb_blob files[PROFDB_HPCTK_NFILES] = {{NULL, 0}};
+	profdb_input files[PROFDB_HPCTK_NFILES] = {{NULL, NULL, 0}};
 	profdb_hpctk_layout layout = PROFDB_HPCTK_FINAL;
 	files[which].data = data ? data : empty;
 	files[which].size = data ? size : 0;
 	if (run_files(files, 0, &layout) < 0)
 		return;   /* the companions would not get it further: open checks each file alone */
-	const profdb_blob *comp = fuzz_hpctk_companions(layout);
+	const profdb_input *comp = fuzz_hpctk_companions(layout);
 	if (!comp)
 		return;
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)

@@ -60,12 +60,12 @@ extern fuzz_hpctk_stats fuzz_hpctk_stats_total;
 
 /* Open @p files (indexed by profdb_hpctk_file; data == NULL means absent),
  * drive the whole API, close. Returns the result of the open. */
-int fuzz_hpctk_run(const profdb_blob files[PROFDB_HPCTK_NFILES]);
+int fuzz_hpctk_run(const profdb_input files[PROFDB_HPCTK_NFILES]);
 
 /* A fixed, valid database from the test-data writer's sample (final or
  * dev-stage layout) in exact-size heap buffers, built on first use. Returns
  * NULL when the fuzzers were built without the writer. */
-const profdb_blob *fuzz_hpctk_companions(profdb_hpctk_layout layout);
+const profdb_input *fuzz_hpctk_companions(profdb_hpctk_layout layout);
 
 /* The single-file targets: run the input as file @p which, first alone,
  * then -- if it opened alone -- together with the other three files of the

@@ -847,7 +847,7 @@ void fuzz_query_hpctk_slot(profdb_hpctk_file which, const uint8_t *data, size_t 
 	in[0] = (profdb_input){names[which], data ? data : none, data ? size : 0};
 	if (run_both(in, 1, consistent, &layout) < 0)
 		return;
-	const profdb_blob *comp = fuzz_hpctk_companions(layout);
+	const profdb_input *comp = fuzz_hpctk_companions(layout);
 	if (!comp)
 		return;
 	size_t n = 1;

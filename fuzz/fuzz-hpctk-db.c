@@ -8,7 +8,7 @@
  *
  * Only the first three separators split; everything after the third one,
  * further separators included, is trace.db. A missing or empty segment means
- * "file absent" (profdb_blob.data == NULL). A separator was chosen over a
+ * "file absent" (profdb_input.data == NULL). A separator was chosen over a
  * length prefix so that a mutation inserting or deleting bytes in one file
  * does not shift the others; the dictionary holds the separator. The bytes
  * never occur in a real database (they are not a magic, footer or likely
@@ -42,7 +42,7 @@ static const uint8_t *find_sep(const uint8_t *p, const uint8_t *end)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	profdb_blob files[PROFDB_HPCTK_NFILES] = {{NULL, 0}};
+	profdb_input files[PROFDB_HPCTK_NFILES] = {{NULL, NULL, 0}};
 	const uint8_t *p = data, *end = data + size;
 	if (!data)
 		return 0;

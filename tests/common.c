@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "common.h"
 #include "core/core-internal.h"
+#include "hpctk-views.h"
 
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
@@ -315,7 +316,8 @@ static void same_context(const profdb_hpctk_context *a, const profdb_hpctk_conte
 	          a->lexical_type == b->lexical_type && a->propagation == b->propagation &&
 	          a->function == b->function && a->file == b->file && a->line == b->line &&
 	          a->module == b->module && a->offset == b->offset &&
-	          a->entry_point == b->entry_point && a->entry_name == b->entry_name &&
+	          a->entry_point == b->entry_point && a->entry_name.ptr == b->entry_name.ptr &&
+	          a->entry_name.len == b->entry_name.len &&
 	          a->pos == b->pos,
 	          "context %u at 0x%llx decodes differently through two paths", a->id,
 	          (unsigned long long)a->pos);
@@ -331,35 +333,35 @@ typedef struct walked {
 
 static void drive_meta(const profdb_hpctk *db, tc_drive_stats *st)
 {
-	const char *title, *desc, *name;
+	profdb_str title, desc, name;
 	int nf, nmod, nfile;
 
 	if (CHK(st, profdb_hpctk_title(db, &title, &desc), "title") == 0)
-		cr_assert(title && desc);
+		cr_assert(title.ptr && desc.ptr && strlen(title.ptr) == title.len);
 	int nk = (int)CHK(st, profdb_hpctk_id_kind_count(db), "id_kind_count");
 	for (int k = 0; k < nk; k++)
-		if (CHK(st, profdb_hpctk_id_kind_name(db, (uint32_t)k, &name), "id_kind_name") == 0)
-			cr_assert(name);
+		if (CHK(st, profdb_hpctk_id_kind_at(db, (uint32_t)k, &name), "id_kind_name") == 0)
+			cr_assert(name.ptr);
 
 	/* Metrics: all or nothing, decoded once. */
 	int nm = (int)CHK(st, profdb_hpctk_metric_count(db), "metric_count");
 	if (nm < 0) {
 		profdb_hpctk_metric m;
-		cr_assert_eq(profdb_hpctk_metric_get(db, 0, &m), nm, "metric failure is not replayed");
+		cr_assert_eq(profdb_hpctk_metric_at(db, 0, &m), nm, "metric failure is not replayed");
 	}
 	for (int m = 0; m < nm; m++) {
 		profdb_hpctk_metric md;
-		cr_assert_eq(profdb_hpctk_metric_get(db, (uint32_t)m, &md), 0);
-		cr_assert(md.name);
+		cr_assert_eq(profdb_hpctk_metric_at(db, (uint32_t)m, &md), 0);
+		cr_assert(md.name.ptr);
 		for (uint32_t i = 0; i < md.n_props; i++) {
 			profdb_hpctk_prop p;
-			cr_assert_eq(profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p), 0);
-			cr_assert(p.scope);
+			cr_assert_eq(profdb_hpctk_metric_prop_at(db, (uint32_t)m, i, &p), 0);
+			cr_assert(p.scope.ptr);
 		}
 		for (uint32_t i = 0; i < md.n_summaries; i++) {
 			profdb_hpctk_summary s;
-			cr_assert_eq(profdb_hpctk_metric_summary(db, (uint32_t)m, i, &s), 0);
-			cr_assert(s.scope && s.formula);
+			cr_assert_eq(profdb_hpctk_metric_summary_at(db, (uint32_t)m, i, &s), 0);
+			cr_assert(s.scope.ptr && s.formula.ptr);
 		}
 	}
 
@@ -368,16 +370,16 @@ static void drive_meta(const profdb_hpctk *db, tc_drive_stats *st)
 	nf = profdb_hpctk_function_count(db);
 	cr_assert(nmod >= 0 && nfile >= 0 && nf >= 0, "table counts are validated at open");
 	for (int i = 0; i < nmod; i++)
-		if (CHK(st, profdb_hpctk_module_path(db, (uint32_t)i, &name), "module_path") == 0)
-			cr_assert(name);
+		if (CHK(st, profdb_hpctk_module_at(db, (uint32_t)i, &name), "module_path") == 0)
+			cr_assert(name.ptr);
 	for (int i = 0; i < nfile; i++) {
 		int copied = -1;
-		if (CHK(st, profdb_hpctk_file_path(db, (uint32_t)i, &name, &copied), "file_path") == 0)
-			cr_assert(name && (copied == 0 || copied == 1));
+		if (CHK(st, profdb_hpctk_file_at(db, (uint32_t)i, &name, &copied), "file_path") == 0)
+			cr_assert(name.ptr && (copied == 0 || copied == 1));
 	}
 	for (int i = 0; i < nf; i++) {
 		profdb_hpctk_function f;
-		if (CHK(st, profdb_hpctk_function_get(db, (uint32_t)i, &f), "function_get") == 0)
+		if (CHK(st, profdb_hpctk_function_at(db, (uint32_t)i, &f), "function_get") == 0)
 			cr_assert((f.module == PROFDB_NONE || f.module < (uint32_t)nmod) &&
 			          (f.file == PROFDB_NONE || f.file < (uint32_t)nfile));
 	}
@@ -394,8 +396,8 @@ static void drive_tree(const profdb_hpctk *db, tc_drive_stats *st)
 		profdb_hpctk_walk *w = NULL;
 		profdb_hpctk_context c;
 		uint32_t parent;
-		cr_assert_eq(profdb_hpctk_walk_new(db, &w), n);
-		cr_assert_eq(profdb_hpctk_context_by_id(db, 0, &c), n);
+		cr_assert_eq(profdb_hpctk_walk_new(&w, db), n);
+		cr_assert_eq(profdb_hpctk_context_get(db, 0, &c), n);
 		cr_assert_eq(profdb_hpctk_context_parent(db, 0, &parent), n);
 		cr_assert_eq(profdb_hpctk_root(db, &c), n);
 		cr_assert(strlen(profdb_error_message()) > 0);
@@ -404,7 +406,7 @@ static void drive_tree(const profdb_hpctk *db, tc_drive_stats *st)
 
 	/* A tree that validated walks, looks up and iterates without error. */
 	profdb_hpctk_walk *w;
-	cr_assert_eq(profdb_hpctk_walk_new(db, &w), 0);
+	cr_assert_eq(profdb_hpctk_walk_new(&w, db), 0);
 	size_t cap = (size_t)n + 1, count = 0, dcap = 64;
 	walked *nodes = malloc(cap * sizeof *nodes);
 	size_t *at_depth = malloc(dcap * sizeof *at_depth);
@@ -445,7 +447,7 @@ static void drive_tree(const profdb_hpctk *db, tc_drive_stats *st)
 		walked *x = &nodes[i];
 		profdb_hpctk_context by;
 		uint32_t parent;
-		cr_assert_eq(profdb_hpctk_context_by_id(db, x->c.id, &by), 0);
+		cr_assert_eq(profdb_hpctk_context_get(db, x->c.id, &by), 0);
 		same_context(&x->c, &by);
 		cr_assert_eq(profdb_hpctk_context_parent(db, x->c.id, &parent), 0);
 		cr_assert_eq(parent, x->parent == NO_NODE ? PROFDB_NONE : nodes[x->parent].c.id,
@@ -475,6 +477,35 @@ static int same_bits(double a, double b)
 	return memcmp(&a, &b, sizeof a) == 0;
 }
 
+/* What a point lookup of metric id @p m answers when the value is stored:
+ * 1, or -ENOENT for an id meta.db does not define, or the metric table's
+ * own failure. @p prof / @p np: a cct.db lookup's profile index must also
+ * be one of profile.db's (np < 0: no profile.db). */
+static int64_t expected_lookup(const profdb_hpctk *db, uint32_t m, int64_t prof, int64_t np)
+{
+	if (np >= 0 && prof >= np)
+		return -ENOENT;
+	if (profdb_hpctk_has(db, PROFDB_HPCTK_META) != 1)
+		return 1;
+	int64_t n = profdb_hpctk_metric_count(db);
+	if (n < 0)
+		return n;
+	for (int64_t i = 0; i < n; i++) {
+		profdb_hpctk_metric md;
+		profdb_hpctk_prop p;
+		profdb_hpctk_summary su;
+		cr_assert_eq(profdb_hpctk_metric_at(db, (uint32_t)i, &md), 0);
+		for (uint32_t k = 0; k < md.n_props; k++)
+			if (profdb_hpctk_metric_prop_at(db, (uint32_t)i, k, &p) == 0 && p.prop_metric_id == m)
+				return 1;
+		for (uint32_t k = 0; k < md.n_summaries; k++)
+			if (profdb_hpctk_metric_summary_at(db, (uint32_t)i, k, &su) == 0 &&
+			    su.stat_metric_id == m)
+				return 1;
+	}
+	return -ENOENT;
+}
+
 static void drive_planes(const profdb_hpctk *db, uint64_t budget, tc_drive_stats *st)
 {
 	int64_t np = profdb_hpctk_has(db, PROFDB_HPCTK_PROFILE)
@@ -484,50 +515,53 @@ static void drive_planes(const profdb_hpctk *db, uint64_t budget, tc_drive_stats
 	uint64_t cross = 0;
 	for (int64_t i = 0; i < np; i++) {
 		profdb_hpctk_profile p;
-		profdb_hpctk_plane pl, again;
-		if (CHK(st, profdb_hpctk_profile_get(db, (uint32_t)i, &p), "profile_get") == 0) {
+		tv_plane pl, again;
+		if (CHK(st, profdb_hpctk_profile_at(db, (uint32_t)i, &p), "profile_get") == 0) {
 			for (uint32_t k = 0; k < p.n_ids; k++) {
 				profdb_hpctk_id id;
-				cr_assert_eq(profdb_hpctk_profile_id(db, &p, k, &id), 0);
+				cr_assert_eq(profdb_hpctk_profile_id_at(db, (uint32_t)i, k, &id), 0);
 			}
 		}
-		if (CHK(st, profdb_hpctk_profile_plane(db, (uint32_t)i, &pl), "profile_plane") < 0)
+		if (CHK(st, tv_profile_plane(db, (uint32_t)i, &pl), "profile_plane") < 0)
 			continue;
 		/* The cached (already validated) path hands out the same plane. */
-		cr_assert_eq(profdb_hpctk_profile_plane(db, (uint32_t)i, &again), 0);
-		cr_assert(again.index == pl.index && again.values == pl.values &&
-		          again.n_index == pl.n_index && again.n_values == pl.n_values &&
-		          again.index_key_size == 4 && again.value_key_size == 2 &&
-		          pl.index_key_size == 4 && pl.value_key_size == 2);
+		cr_assert_eq(tv_profile_plane(db, (uint32_t)i, &again), 0);
+		cr_assert(memcmp(&again, &pl, sizeof pl) == 0);
+		cr_assert(pl.index.stride == 12 && pl.index.key_type == PROFDB_FIELD_U32 &&
+		          pl.index.value_offset == 4 && pl.index.value_type == PROFDB_FIELD_U64 &&
+		          pl.values.stride == 10 && pl.values.key_type == PROFDB_FIELD_U16 &&
+		          pl.values.value_offset == 2 && pl.values.value_type == PROFDB_FIELD_F64);
 		uint64_t total = 0;
 		uint32_t prev_ctx = 0;
-		for (uint64_t j = 0; j < pl.n_index; j++) {
+		for (uint64_t j = 0; j < pl.index.count; j++) {
 			uint32_t ctx, metric, prev_metric = 0;
-			profdb_hpctk_run run;
+			profdb_view run;
 			double v, w;
-			cr_assert_eq(profdb_hpctk_plane_at(&pl, j, &ctx, &run), 0);
+			cr_assert_eq(tv_plane_at(&pl, j, &ctx, &run), 0);
 			cr_assert(j == 0 || ctx > prev_ctx, "plane index not sorted after validation");
 			prev_ctx = ctx;
 			total += run.count;
 			for (uint64_t k = 0; k < run.count; k++) {
-				cr_assert_eq(profdb_hpctk_run_at(&run, k, &metric, &v), 0);
+				cr_assert_eq(tv_run_at(&run, k, &metric, &v), 0);
 				cr_assert(k == 0 || metric > prev_metric);
 				prev_metric = metric;
-				cr_assert_eq(profdb_hpctk_value(db, (uint32_t)i, ctx, metric, &w), 1);
-				cr_assert(same_bits(v, w));
+				int64_t want = expected_lookup(db, metric, 0, -1);
+				cr_assert_eq(profdb_hpctk_value(db, (uint32_t)i, ctx, metric, &w), want);
+				cr_assert(want == 1 ? same_bits(v, w) : w == 0);
 				if (has_cct && (!budget || cross < budget)) {
 					cross++;
-					CHK(st, profdb_hpctk_cct_value(db, ctx, metric, (uint32_t)i, &w),
-					    "cct_value");
+					if (want == 1)
+						CHK(st, profdb_hpctk_cct_value(db, ctx, metric, (uint32_t)i,
+						                               &w), "cct_value");
 					profdb_hpctk_context c;
 					profdb__set_message("");
-					int r = profdb_hpctk_context_by_id(db, ctx, &c);
+					int r = profdb_hpctk_context_get(db, ctx, &c);
 					if (r != -ENOENT) /* ids with values need not be nodes */
 						chk(st, r, "context_by_id(value id)");
 				}
 			}
 		}
-		cr_assert_eq(total, pl.n_values);
+		cr_assert_eq(total, pl.values.count);
 		st->values += total;
 	}
 
@@ -535,62 +569,68 @@ static void drive_planes(const profdb_hpctk *db, uint64_t budget, tc_drive_stats
 		return;
 	int64_t ns = CHK(st, profdb_hpctk_cct_slot_count(db), "cct_slot_count");
 	for (int64_t c = 0; c < ns; c++) {
-		profdb_hpctk_plane pl, again;
-		if (CHK(st, profdb_hpctk_context_plane(db, (uint32_t)c, &pl), "context_plane") < 0)
+		tv_plane pl, again;
+		if (CHK(st, tv_context_plane(db, (uint32_t)c, &pl), "context_plane") < 0)
 			continue;
-		cr_assert_eq(profdb_hpctk_context_plane(db, (uint32_t)c, &again), 0);
-		cr_assert(again.index == pl.index && again.values == pl.values &&
-		          again.n_index == pl.n_index && again.n_values == pl.n_values &&
-		          again.index_key_size == 2 && again.value_key_size == 4);
+		cr_assert_eq(tv_context_plane(db, (uint32_t)c, &again), 0);
+		cr_assert(memcmp(&again, &pl, sizeof pl) == 0);
+		cr_assert(pl.index.stride == 10 && pl.index.key_type == PROFDB_FIELD_U16 &&
+		          pl.index.value_offset == 2 && pl.values.stride == 12 &&
+		          pl.values.key_type == PROFDB_FIELD_U32 && pl.values.value_offset == 4);
 		uint64_t total = 0;
-		for (uint64_t j = 0; j < pl.n_index; j++) {
+		for (uint64_t j = 0; j < pl.index.count; j++) {
 			uint32_t metric, prof;
-			profdb_hpctk_run run;
+			profdb_view run;
 			double v, w;
-			cr_assert_eq(profdb_hpctk_plane_at(&pl, j, &metric, &run), 0);
+			cr_assert_eq(tv_plane_at(&pl, j, &metric, &run), 0);
 			total += run.count;
 			for (uint64_t k = 0; k < run.count; k++) {
-				cr_assert_eq(profdb_hpctk_run_at(&run, k, &prof, &v), 0);
-				cr_assert_eq(profdb_hpctk_cct_value(db, (uint32_t)c, metric, prof, &w), 1);
-				cr_assert(same_bits(v, w));
+				cr_assert_eq(tv_run_at(&run, k, &prof, &v), 0);
+				int64_t want = expected_lookup(db, metric, prof,
+				                               profdb_hpctk_has(db, PROFDB_HPCTK_PROFILE) == 1
+				                                       ? np : -1);
+				cr_assert_eq(profdb_hpctk_cct_value(db, (uint32_t)c, metric, prof, &w), want);
+				cr_assert(want == 1 ? same_bits(v, w) : w == 0);
 				if ((int64_t)prof < np && (!budget || cross < budget)) {
 					cross++;
-					CHK(st, profdb_hpctk_value(db, prof, (uint32_t)c, metric, &w), "value");
+					if (expected_lookup(db, metric, 0, -1) == 1)
+						CHK(st, profdb_hpctk_value(db, prof, (uint32_t)c, metric, &w),
+						    "value");
 				}
 			}
 		}
-		cr_assert_eq(total, pl.n_values);
+		cr_assert_eq(total, pl.values.count);
 		st->cct_values += total;
 	}
 	/* Ids past the table have no values. */
-	profdb_hpctk_plane pl;
-	cr_assert_eq(profdb_hpctk_context_plane(db, ns < 0 ? 0 : (uint32_t)ns, &pl), ns < 0 ? ns : 0);
+	tv_plane pl;
+	cr_assert_eq(tv_context_plane(db, ns < 0 ? 0 : (uint32_t)ns, &pl), ns < 0 ? ns : 0);
 	if (ns >= 0)
-		cr_assert_eq(pl.n_index, 0);
+		cr_assert_eq(pl.index.count, 0);
 }
 
 static void check_seek(const profdb_hpctk_trace *t, uint64_t time)
 {
 	uint64_t idx, first, last, tm;
-	int r = profdb_hpctk_trace_seek(t, time, &idx);
+	int r = profdb_view_in_effect(&t->samples, time, &idx);
 	cr_assert(r == 0 || r == 1);
 	if (r == 0) {
-		if (t->count) {
-			cr_assert_eq(profdb_hpctk_trace_at(t, 0, &tm, NULL), 0);
+		if (t->samples.count) {
+			cr_assert_eq(tv_sample(t, 0, &tm, NULL), 0);
 			cr_assert(time < tm, "seek says %llu precedes the first sample",
 			          (unsigned long long)time);
 		}
 	} else {
-		cr_assert(idx < t->count);
-		cr_assert_eq(profdb_hpctk_trace_at(t, idx, &tm, NULL), 0);
+		cr_assert(idx < t->samples.count);
+		cr_assert_eq(tv_sample(t, idx, &tm, NULL), 0);
 		cr_assert(tm <= time);
-		if (idx + 1 < t->count) {
-			cr_assert_eq(profdb_hpctk_trace_at(t, idx + 1, &tm, NULL), 0);
+		if (idx + 1 < t->samples.count) {
+			cr_assert_eq(tv_sample(t, idx + 1, &tm, NULL), 0);
 			cr_assert(tm > time);
 		}
 	}
-	cr_assert_eq(profdb_hpctk_trace_window(t, time, time / 2 + UINT64_MAX / 2, &first, &last), 0);
-	cr_assert(first <= last && last <= t->count);
+	cr_assert_eq(profdb_view_window(&t->samples, time, time / 2 + UINT64_MAX / 2, &first, &last), 0);
+	cr_assert(first <= last && last <= t->samples.count);
 }
 
 static void drive_traces(const profdb_hpctk *db, tc_drive_stats *st)
@@ -603,26 +643,26 @@ static void drive_traces(const profdb_hpctk *db, tc_drive_stats *st)
 	int64_t n = CHK(st, profdb_hpctk_trace_count(db), "trace_count");
 	for (int64_t i = 0; i < n; i++) {
 		profdb_hpctk_trace t, again;
-		if (CHK(st, profdb_hpctk_trace_get(db, (uint32_t)i, &t), "trace_get") < 0)
+		if (CHK(st, profdb_hpctk_trace_at(db, (uint32_t)i, &t), "trace_get") < 0)
 			continue;
-		cr_assert_eq(profdb_hpctk_trace_get(db, (uint32_t)i, &again), 0);
-		cr_assert(again.elems == t.elems && again.count == t.count &&
+		cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)i, &again), 0);
+		cr_assert(again.samples.base == t.samples.base && again.samples.count == t.samples.count &&
 		          again.profile == t.profile);
 		uint64_t prev = 0;
-		for (uint64_t k = 0; k < t.count; k++) {
+		for (uint64_t k = 0; k < t.samples.count; k++) {
 			uint64_t tm;
 			uint32_t ctx;
-			cr_assert_eq(profdb_hpctk_trace_at(&t, k, &tm, &ctx), 0);
+			cr_assert_eq(tv_sample(&t, k, &tm, &ctx), 0);
 			cr_assert(k == 0 || tm >= prev, "trace handed out unsorted");
 			prev = tm;
 		}
-		st->samples += t.count;
+		st->samples += t.samples.count;
 		check_seek(&t, 0);
 		check_seek(&t, UINT64_MAX);
-		if (t.count) {
+		if (t.samples.count) {
 			uint64_t first, mid;
-			profdb_hpctk_trace_at(&t, 0, &first, NULL);
-			profdb_hpctk_trace_at(&t, t.count / 2, &mid, NULL);
+			tv_sample(&t, 0, &first, NULL);
+			tv_sample(&t, t.samples.count / 2, &mid, NULL);
 			check_seek(&t, first);
 			if (first)
 				check_seek(&t, first - 1);

@@ -33,6 +33,7 @@
 #endif
 #ifdef HAVE_TEST_WRITER
 #include "writer.h"
+#include "hpctk-views.h"
 #endif
 
 static double budget(void)
@@ -60,7 +61,7 @@ typedef struct tally {
 } tally;
 
 /* Open the current buffers and drive everything. */
-static void trial(profdb_blob blobs[PROFDB_HPCTK_NFILES], int file, uint64_t cross_budget,
+static void trial(profdb_input blobs[PROFDB_HPCTK_NFILES], int file, uint64_t cross_budget,
                   const char *ctx, tally *t)
 {
 	profdb_hpctk *db = (profdb_hpctk *)1;
@@ -85,17 +86,17 @@ static void trial(profdb_blob blobs[PROFDB_HPCTK_NFILES], int file, uint64_t cro
 static void copy_files(unsigned char *const src[PROFDB_HPCTK_NFILES],
                        const size_t size[PROFDB_HPCTK_NFILES],
                        unsigned char *dst[PROFDB_HPCTK_NFILES],
-                       profdb_blob blobs[PROFDB_HPCTK_NFILES])
+                       profdb_input blobs[PROFDB_HPCTK_NFILES])
 {
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++) {
 		dst[f] = NULL;
-		blobs[f] = (profdb_blob){NULL, 0};
+		blobs[f] = (profdb_input){NULL, NULL, 0};
 		if (!src[f])
 			continue;
 		dst[f] = malloc(size[f] ? size[f] : 1);
 		cr_assert(dst[f]);
 		memcpy(dst[f], src[f], size[f]);
-		blobs[f] = (profdb_blob){dst[f], size[f]};
+		blobs[f] = (profdb_input){NULL, dst[f], size[f]};
 	}
 }
 
@@ -103,7 +104,7 @@ static void copy_files(unsigned char *const src[PROFDB_HPCTK_NFILES],
  * bytes: must fail at open with -ENODATA. Without ASan, short cuts are
  * copied into buffers of exactly len bytes (so any overread is an overread
  * of the heap block); long ones reuse the buffer. */
-static void cut(profdb_blob blobs[PROFDB_HPCTK_NFILES], unsigned char *buf, size_t size, int f,
+static void cut(profdb_input blobs[PROFDB_HPCTK_NFILES], unsigned char *buf, size_t size, int f,
                 size_t len, const char *name)
 {
 	unsigned char *b = buf, *own = NULL;
@@ -117,8 +118,8 @@ static void cut(profdb_blob blobs[PROFDB_HPCTK_NFILES], unsigned char *buf, size
 		memcpy(b, buf, len);
 	}
 #endif
-	profdb_blob saved = blobs[f];
-	blobs[f] = (profdb_blob){b, len};
+	profdb_input saved = blobs[f];
+	blobs[f] = (profdb_input){NULL, b, len};
 	profdb_hpctk *db = (profdb_hpctk *)1;
 	profdb__set_message("");
 	int r = profdb_hpctk_open_mem(&db, blobs, NULL);
@@ -146,7 +147,7 @@ static unsigned char mutated(unsigned char v, int mut)
 }
 
 /* Mutate byte @p pos of file f in place, run a trial, restore. */
-static void flip(profdb_blob blobs[PROFDB_HPCTK_NFILES], unsigned char *buf, int f, size_t pos,
+static void flip(profdb_input blobs[PROFDB_HPCTK_NFILES], unsigned char *buf, int f, size_t pos,
                  int mut, uint64_t cross_budget, const char *name, tally *t)
 {
 	unsigned char old = buf[pos], v = mutated(old, mut);
@@ -166,7 +167,7 @@ static void every_offset(unsigned char *const files[PROFDB_HPCTK_NFILES],
                          const size_t sizes[PROFDB_HPCTK_NFILES], const char *name)
 {
 	unsigned char *copy[PROFDB_HPCTK_NFILES];
-	profdb_blob blobs[PROFDB_HPCTK_NFILES];
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
 	tally t = {0};
 	copy_files(files, sizes, copy, blobs);
 
@@ -375,25 +376,25 @@ Test(corrupt_generated, hand_built_tiny_every_offset, .timeout = 120)
 	size_t sizes[PROFDB_HPCTK_NFILES] = {tiny_meta(&meta), tiny_profile(&prof), 0, 0};
 
 	/* First, it is the database it is meant to be. */
-	profdb_blob blobs[PROFDB_HPCTK_NFILES] = {{meta.b, sizes[0]}, {prof.b, sizes[1]}};
+	profdb_input blobs[PROFDB_HPCTK_NFILES] = {{NULL, meta.b, sizes[0]}, {NULL, prof.b, sizes[1]}};
 	profdb_hpctk *db;
 	cr_assert_eq(profdb_hpctk_open_mem(&db, blobs, NULL), 0, "%s", profdb_error_message());
-	const char *s;
+	profdb_str s, d;
 	profdb_hpctk_context c;
 	profdb_hpctk_function fn;
 	double v;
 	uint32_t parent;
-	cr_assert_eq(profdb_hpctk_title(db, &s, NULL), 0);
-	cr_assert_str_eq(s, "tiny");
+	cr_assert_eq(profdb_hpctk_title(db, &s, &d), 0);
+	cr_assert(s.len == 4 && strcmp(s.ptr, "tiny") == 0);
 	cr_assert_eq(profdb_hpctk_context_count(db), 3);
-	cr_assert_eq(profdb_hpctk_context_by_id(db, 2, &c), 0);
+	cr_assert_eq(profdb_hpctk_context_get(db, 2, &c), 0);
 	cr_assert(c.relation == PROFDB_REL_CALL && c.function == 0 && c.file == 0 && c.line == 3);
 	cr_assert_eq(profdb_hpctk_context_parent(db, 3, &parent), 0);
 	cr_assert_eq(parent, 2);
-	cr_assert_eq(profdb_hpctk_context_by_id(db, 1, &c), 0);
-	cr_assert(c.relation == PROFDB_REL_ENTRY && c.entry_name && strcmp(c.entry_name, "main thread") == 0);
-	cr_assert_eq(profdb_hpctk_function_get(db, 0, &fn), 0);
-	cr_assert(strcmp(fn.name, "main") == 0 && fn.module == 0 && fn.file == 0 && fn.offset == 0x1000);
+	cr_assert_eq(profdb_hpctk_context_get(db, 1, &c), 0);
+	cr_assert(c.relation == PROFDB_REL_ENTRY && strcmp(c.entry_name.ptr, "main thread") == 0);
+	cr_assert_eq(profdb_hpctk_function_at(db, 0, &fn), 0);
+	cr_assert(strcmp(fn.name.ptr, "main") == 0 && fn.module == 0 && fn.file == 0 && fn.offset == 0x1000);
 	cr_assert_eq(profdb_hpctk_metric_count(db), 1);
 	cr_assert_eq(profdb_hpctk_value(db, 0, 2, 0, &v), 1);
 	cr_assert(v == 3.0);
@@ -401,8 +402,8 @@ Test(corrupt_generated, hand_built_tiny_every_offset, .timeout = 120)
 	cr_assert(v == 2.0);
 	cr_assert_eq(profdb_hpctk_value(db, 1, 3, 0, &v), 1);
 	cr_assert(v == 1.5);
-	cr_assert_eq(profdb_hpctk_id_kind_name(db, 1, &s), 0);
-	cr_assert_str_eq(s, "THREAD");
+	cr_assert_eq(profdb_hpctk_id_kind_at(db, 1, &s), 0);
+	cr_assert(s.len == 6 && strcmp(s.ptr, "THREAD") == 0);
 	profdb_hpctk_close(db);
 
 	every_offset(files, sizes, "hand-built");
@@ -509,7 +510,7 @@ Test(corrupt_real, truncations, .timeout = 300)
 	uint64_t cuts = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char *copy[PROFDB_HPCTK_NFILES];
-		profdb_blob blobs[PROFDB_HPCTK_NFILES];
+		profdb_input blobs[PROFDB_HPCTK_NFILES];
 		const char *name = tc_basename(all[i].path);
 		tc_rng rng = {seed_of(name)};
 		copy_files(all[i].data, all[i].size, copy, blobs);
@@ -554,7 +555,7 @@ static void real_flips(int devstage_only)
 		if ((strstr(all[i].path, "v4-devstage") != NULL) != devstage_only)
 			continue;
 		unsigned char *copy[PROFDB_HPCTK_NFILES];
-		profdb_blob blobs[PROFDB_HPCTK_NFILES];
+		profdb_input blobs[PROFDB_HPCTK_NFILES];
 		const char *name = tc_basename(all[i].path);
 		tc_rng rng = {seed_of(name) ^ 0xf1f1};
 		tally t = {0};

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "hpctk-views.h"
 
 typedef struct facts {
 	const char *name;
@@ -96,7 +97,7 @@ static void check_tree(const char *name, const profdb_hpctk *db, profdb_hpctk_la
 	profdb_hpctk_context c;
 	uint32_t depth;
 	int r;
-	cr_assert_eq(profdb_hpctk_walk_new(db, &w), 0);
+	cr_assert_eq(profdb_hpctk_walk_new(&w, db), 0);
 	while ((r = profdb_hpctk_walk_next(w, &c, &depth)) == 1) {
 		cr_assert(count < n && depth < 4096, "%s: walk overruns context_count", name);
 		node *x = &nodes[count];
@@ -134,13 +135,13 @@ static void check_tree(const char *name, const profdb_hpctk *db, profdb_hpctk_la
 		node *x = &nodes[i];
 		profdb_hpctk_context by;
 		uint32_t parent;
-		cr_assert_eq(profdb_hpctk_context_by_id(db, x->c.id, &by), 0);
+		cr_assert_eq(profdb_hpctk_context_get(db, x->c.id, &by), 0);
 		cr_assert(by.id == x->c.id && by.relation == x->c.relation &&
 		          by.lexical_type == x->c.lexical_type && by.propagation == x->c.propagation &&
 		          by.function == x->c.function && by.file == x->c.file &&
 		          by.line == x->c.line && by.module == x->c.module &&
 		          by.offset == x->c.offset && by.entry_point == x->c.entry_point &&
-		          by.entry_name == x->c.entry_name && by.pos == x->c.pos,
+		          by.entry_name.ptr == x->c.entry_name.ptr && by.pos == x->c.pos,
 		          "%s: context %u differs between walk and lookup", name, x->c.id);
 		cr_assert_eq(profdb_hpctk_context_parent(db, x->c.id, &parent), 0);
 		cr_assert_eq(parent, x->parent == NONE ? PROFDB_NONE : nodes[x->parent].c.id,
@@ -166,7 +167,7 @@ static void check_tree(const char *name, const profdb_hpctk *db, profdb_hpctk_la
 			/* Entry points are exactly the top-level nodes. */
 			cr_assert_eq(entry, x->depth == 1);
 			if (entry) {
-				cr_assert(x->c.lexical_type == PROFDB_LEX_ENTRY && x->c.entry_name &&
+				cr_assert(x->c.lexical_type == PROFDB_LEX_ENTRY && x->c.entry_name.len &&
 				          x->c.entry_point <= PROFDB_ENTRY_APP_THREAD);
 				f->entries++;
 			} else {
@@ -177,33 +178,34 @@ static void check_tree(const char *name, const profdb_hpctk *db, profdb_hpctk_la
 			}
 		} else {
 			cr_assert(!entry && x->c.lexical_type != PROFDB_LEX_ENTRY && x->c.propagation == 0 &&
-			          x->c.entry_name == NULL);
+			          x->c.entry_name.len == 0);
 		}
 		if (!entry)
 			cr_assert(x->c.relation <= PROFDB_REL_INLINED_CALL &&
 			          x->c.lexical_type <= PROFDB_LEX_INSTRUCTION);
 
 		/* References resolve. */
-		const char *s;
+		profdb_str s;
+		int copied_ = 0;
 		if (x->c.function != PROFDB_NONE) {
 			profdb_hpctk_function fn;
 			cr_assert(x->c.function < (uint32_t)nfunc);
-			cr_assert_eq(profdb_hpctk_function_get(db, x->c.function, &fn), 0);
+			cr_assert_eq(profdb_hpctk_function_at(db, x->c.function, &fn), 0);
 		}
 		if (x->c.file != PROFDB_NONE) {
 			cr_assert(x->c.file < (uint32_t)nfile);
-			cr_assert_eq(profdb_hpctk_file_path(db, x->c.file, &s, NULL), 0);
-			cr_assert(s);
+			cr_assert_eq(profdb_hpctk_file_at(db, x->c.file, &s, &copied_), 0);
+			cr_assert(s.ptr);
 		}
 		if (x->c.module != PROFDB_NONE) {
 			cr_assert(x->c.module < (uint32_t)nmod);
-			cr_assert_eq(profdb_hpctk_module_path(db, x->c.module, &s), 0);
-			cr_assert(s && *s);
+			cr_assert_eq(profdb_hpctk_module_at(db, x->c.module, &s), 0);
+			cr_assert(s.len);
 		}
 	}
 	/* Lookups of absent ids. */
-	cr_assert_eq(profdb_hpctk_context_by_id(db, f->max_id + 1, &c), -ENOENT);
-	cr_assert_eq(profdb_hpctk_context_by_id(db, UINT32_MAX, &c), -ENOENT);
+	cr_assert_eq(profdb_hpctk_context_get(db, f->max_id + 1, &c), -ENOENT);
+	cr_assert_eq(profdb_hpctk_context_get(db, UINT32_MAX, &c), -ENOENT);
 	free(nodes);
 	free(at_depth);
 }
@@ -211,69 +213,70 @@ static void check_tree(const char *name, const profdb_hpctk *db, profdb_hpctk_la
 static void check_meta(const char *name, const profdb_hpctk *db, profdb_hpctk_layout layout,
                        facts *f, uint8_t *is_stat, uint8_t *is_prop)
 {
-	const char *title, *desc, *s;
+	profdb_str title, desc, s;
+	int copied_ = 0;
 	cr_assert_eq(profdb_hpctk_title(db, &title, &desc), 0, "%s: %s", name, profdb_error_message());
-	cr_assert(title && *title && desc);
+	cr_assert(title.len && desc.ptr);
 	int nk = profdb_hpctk_id_kind_count(db);
 	cr_assert_eq(nk, 8, "%s: %d identifier kinds", name, nk);
 	static const char *const kinds[8] = {"SUMMARY", "NODE", "RANK", "THREAD", "GPUDEVICE",
 	                                     "GPUCONTEXT", "GPUSTREAM", "CORE"};
 	for (int k = 0; k < nk; k++) {
-		cr_assert_eq(profdb_hpctk_id_kind_name(db, (uint32_t)k, &s), 0);
-		cr_assert_str_eq(s, kinds[k]);
+		cr_assert_eq(profdb_hpctk_id_kind_at(db, (uint32_t)k, &s), 0);
+		cr_assert_str_eq(s.ptr, kinds[k]);
 	}
-	cr_assert_eq(profdb_hpctk_id_kind_name(db, 8, &s), -ENOENT);
+	cr_assert_eq(profdb_hpctk_id_kind_at(db, 8, &s), -ENOENT);
 
 	f->modules = profdb_hpctk_module_count(db);
 	f->files = profdb_hpctk_file_count(db);
 	f->functions = profdb_hpctk_function_count(db);
 	for (int i = 0; i < f->modules; i++) {
-		cr_assert_eq(profdb_hpctk_module_path(db, (uint32_t)i, &s), 0);
-		cr_assert(s && *s);
+		cr_assert_eq(profdb_hpctk_module_at(db, (uint32_t)i, &s), 0);
+		cr_assert(s.len);
 	}
 	for (int i = 0; i < f->files; i++) {
 		int copied = -1;
-		cr_assert_eq(profdb_hpctk_file_path(db, (uint32_t)i, &s, &copied), 0);
-		cr_assert(s && *s && (copied == 0 || copied == 1));
+		cr_assert_eq(profdb_hpctk_file_at(db, (uint32_t)i, &s, &copied), 0);
+		cr_assert(s.len && (copied == 0 || copied == 1));
 	}
 	for (int i = 0; i < f->functions; i++) {
 		profdb_hpctk_function fn;
-		cr_assert_eq(profdb_hpctk_function_get(db, (uint32_t)i, &fn), 0, "%s: function %d: %s",
+		cr_assert_eq(profdb_hpctk_function_at(db, (uint32_t)i, &fn), 0, "%s: function %d: %s",
 		             name, i, profdb_error_message());
 		cr_assert(fn.module == PROFDB_NONE || fn.module < (uint32_t)f->modules);
 		cr_assert(fn.file == PROFDB_NONE || fn.file < (uint32_t)f->files);
 	}
-	cr_assert_eq(profdb_hpctk_module_path(db, (uint32_t)f->modules, &s), -ENOENT);
-	cr_assert_eq(profdb_hpctk_file_path(db, (uint32_t)f->files, &s, NULL), -ENOENT);
+	cr_assert_eq(profdb_hpctk_module_at(db, (uint32_t)f->modules, &s), -ENOENT);
+	cr_assert_eq(profdb_hpctk_file_at(db, (uint32_t)f->files, &s, &copied_), -ENOENT);
 
 	f->metrics = profdb_hpctk_metric_count(db);
 	cr_assert(f->metrics > 0, "%s: %s", name, profdb_error_message());
 	for (int m = 0; m < f->metrics; m++) {
 		profdb_hpctk_metric md;
-		cr_assert_eq(profdb_hpctk_metric_get(db, (uint32_t)m, &md), 0);
-		cr_assert(md.name && *md.name && md.n_props > 0 && md.n_summaries > 0);
+		cr_assert_eq(profdb_hpctk_metric_at(db, (uint32_t)m, &md), 0);
+		cr_assert(md.name.len && md.n_props > 0 && md.n_summaries > 0);
 		for (uint32_t i = 0; i < md.n_props; i++) {
 			profdb_hpctk_prop p;
-			cr_assert_eq(profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p), 0);
-			cr_assert(p.scope && *p.scope);
+			cr_assert_eq(profdb_hpctk_metric_prop_at(db, (uint32_t)m, i, &p), 0);
+			cr_assert(p.scope.len);
 			if (layout == PROFDB_HPCTK_DEVSTAGE)
-				cr_assert(p.scope_type != PROFDB_SCOPE_UNKNOWN, "%s: scope %s", name, p.scope);
+				cr_assert(p.scope_type != PROFDB_SCOPE_UNKNOWN, "%s: scope %s", name, p.scope.ptr);
 			else
 				cr_assert(p.scope_type <= PROFDB_SCOPE_TRANSITIVE);
 			cr_assert_eq(p.prop_index == 255, p.scope_type != PROFDB_SCOPE_TRANSITIVE);
 			is_prop[p.prop_metric_id] = 1;
 		}
-		cr_assert_eq(profdb_hpctk_metric_prop(db, (uint32_t)m, md.n_props, &(profdb_hpctk_prop){0}),
+		cr_assert_eq(profdb_hpctk_metric_prop_at(db, (uint32_t)m, md.n_props, &(profdb_hpctk_prop){0}),
 		             -ENOENT);
 		for (uint32_t i = 0; i < md.n_summaries; i++) {
 			profdb_hpctk_summary su;
-			cr_assert_eq(profdb_hpctk_metric_summary(db, (uint32_t)m, i, &su), 0);
-			cr_assert(su.scope && *su.scope && su.formula && *su.formula &&
+			cr_assert_eq(profdb_hpctk_metric_summary_at(db, (uint32_t)m, i, &su), 0);
+			cr_assert(su.scope.len && su.formula.len &&
 			          su.combine <= PROFDB_COMBINE_MAX);
 			is_stat[su.stat_metric_id] = 1;
 		}
 	}
-	cr_assert_eq(profdb_hpctk_metric_get(db, (uint32_t)f->metrics, &(profdb_hpctk_metric){0}),
+	cr_assert_eq(profdb_hpctk_metric_at(db, (uint32_t)f->metrics, &(profdb_hpctk_metric){0}),
 	             -ENOENT);
 }
 
@@ -286,32 +289,32 @@ static void check_planes(const char *name, const profdb_hpctk *db, facts *f,
 	uint64_t nonsummary = 0;
 	for (int64_t i = 0; i < f->profiles; i++) {
 		profdb_hpctk_profile p;
-		profdb_hpctk_plane pl;
-		cr_assert_eq(profdb_hpctk_profile_get(db, (uint32_t)i, &p), 0);
+		tv_plane pl;
+		cr_assert_eq(profdb_hpctk_profile_at(db, (uint32_t)i, &p), 0);
 		cr_assert_eq(p.index, (uint32_t)i);
 		/* Real databases: exactly profile 0 is the summary, without tuple. */
 		cr_assert_eq(p.is_summary, i == 0, "%s: profile %lld", name, (long long)i);
 		cr_assert(i == 0 ? p.n_ids == 0 : p.n_ids >= 1);
 		for (uint32_t k = 0; k < p.n_ids; k++) {
 			profdb_hpctk_id id;
-			cr_assert_eq(profdb_hpctk_profile_id(db, &p, k, &id), 0);
+			cr_assert_eq(profdb_hpctk_profile_id_at(db, (uint32_t)i, k, &id), 0);
 			cr_assert(id.kind < nk);
 		}
-		cr_assert_eq(profdb_hpctk_profile_id(db, &p, p.n_ids, &(profdb_hpctk_id){0}), -ENOENT);
-		cr_assert_eq(profdb_hpctk_profile_plane(db, (uint32_t)i, &pl), 0, "%s: profile %lld: %s",
+		cr_assert_eq(profdb_hpctk_profile_id_at(db, (uint32_t)i, p.n_ids, &(profdb_hpctk_id){0}), -ENOENT);
+		cr_assert_eq(tv_profile_plane(db, (uint32_t)i, &pl), 0, "%s: profile %lld: %s",
 		             name, (long long)i, profdb_error_message());
-		cr_assert_eq(pl.n_index, p.n_contexts);
-		cr_assert_eq(pl.n_values, p.n_values);
+		cr_assert_eq(pl.index.count, p.n_contexts);
+		cr_assert_eq(pl.values.count, p.n_values);
 		uint64_t seen = 0;
-		for (uint64_t j = 0; j < pl.n_index; j++) {
+		for (uint64_t j = 0; j < pl.index.count; j++) {
 			uint32_t ctx, metric;
-			profdb_hpctk_run run;
+			profdb_view run;
 			double v, w;
-			cr_assert_eq(profdb_hpctk_plane_at(&pl, j, &ctx, &run), 0);
+			cr_assert_eq(tv_plane_at(&pl, j, &ctx, &run), 0);
 			cr_assert(run.count > 0);
 			seen += run.count;
 			for (uint64_t k = 0; k < run.count; k++) {
-				cr_assert_eq(profdb_hpctk_run_at(&run, k, &metric, &v), 0);
+				cr_assert_eq(tv_run_at(&run, k, &metric, &v), 0);
 				cr_assert(metric < 65536 && (p.is_summary ? is_stat : is_prop)[metric],
 				          "%s: profile %lld uses metric id %u outside its id space", name,
 				          (long long)i, metric);
@@ -327,26 +330,26 @@ static void check_planes(const char *name, const profdb_hpctk *db, facts *f,
 				nonsummary++;
 			}
 		}
-		cr_assert_eq(seen, pl.n_values);
+		cr_assert_eq(seen, pl.values.count);
 		f->values += seen;
 	}
-	cr_assert_eq(profdb_hpctk_profile_get(db, (uint32_t)f->profiles, &(profdb_hpctk_profile){0}),
+	cr_assert_eq(profdb_hpctk_profile_at(db, (uint32_t)f->profiles, &(profdb_hpctk_profile){0}),
 	             -ENOENT);
 
 	f->slots = profdb_hpctk_cct_slot_count(db);
 	cr_assert(f->slots > 0);
 	for (int64_t c = 0; c < f->slots; c++) {
-		profdb_hpctk_plane pl;
-		cr_assert_eq(profdb_hpctk_context_plane(db, (uint32_t)c, &pl), 0, "%s: ctx %lld: %s",
+		tv_plane pl;
+		cr_assert_eq(tv_context_plane(db, (uint32_t)c, &pl), 0, "%s: ctx %lld: %s",
 		             name, (long long)c, profdb_error_message());
-		for (uint64_t j = 0; j < pl.n_index; j++) {
+		for (uint64_t j = 0; j < pl.index.count; j++) {
 			uint32_t metric, prof;
-			profdb_hpctk_run run;
+			profdb_view run;
 			double v, w;
-			cr_assert_eq(profdb_hpctk_plane_at(&pl, j, &metric, &run), 0);
+			cr_assert_eq(tv_plane_at(&pl, j, &metric, &run), 0);
 			cr_assert(is_prop[metric]);
 			for (uint64_t k = 0; k < run.count; k++) {
-				cr_assert_eq(profdb_hpctk_run_at(&run, k, &prof, &v), 0);
+				cr_assert_eq(tv_run_at(&run, k, &prof, &v), 0);
 				cr_assert(prof >= 1 && prof < f->profiles, "%s: cct.db profile %u", name, prof);
 				cr_assert_eq(profdb_hpctk_value(db, prof, (uint32_t)c, metric, &w), 1);
 				cr_assert(same_bits(v, w));
@@ -362,8 +365,8 @@ static void check_planes(const char *name, const profdb_hpctk *db, facts *f,
 static uint64_t count_below(const profdb_hpctk_trace *t, uint64_t time, int inclusive)
 {
 	uint64_t n = 0, tm;
-	for (uint64_t i = 0; i < t->count; i++) {
-		profdb_hpctk_trace_at(t, i, &tm, NULL);
+	for (uint64_t i = 0; i < t->samples.count; i++) {
+		tv_sample(t, i, &tm, NULL);
 		n += inclusive ? tm <= time : tm < time;
 	}
 	return n;
@@ -373,14 +376,14 @@ static void probe(const profdb_hpctk_trace *t, uint64_t time)
 {
 	uint64_t idx = UINT64_MAX, first, last;
 	uint64_t upto = count_below(t, time, 1);
-	int r = profdb_hpctk_trace_seek(t, time, &idx);
+	int r = profdb_view_in_effect(&t->samples, time, &idx);
 	cr_assert_eq(r, upto > 0, "seek(%llu)", (unsigned long long)time);
 	if (r)
 		cr_assert_eq(idx, upto - 1, "seek(%llu)", (unsigned long long)time);
 	static const uint64_t widths[] = {0, 1, 1000, 1000000, UINT64_MAX};
 	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
 		uint64_t to = time > UINT64_MAX - widths[k] ? UINT64_MAX : time + widths[k];
-		cr_assert_eq(profdb_hpctk_trace_window(t, time, to, &first, &last), 0);
+		cr_assert_eq(profdb_view_window(&t->samples, time, to, &first, &last), 0);
 		uint64_t ef = count_below(t, time, 0), el = to <= time ? ef : count_below(t, to, 0);
 		cr_assert(first == ef && last == el, "window [%llu, %llu)", (unsigned long long)time,
 		          (unsigned long long)to);
@@ -392,9 +395,10 @@ static void check_traces(const char *name, const profdb_hpctk *db, facts *f)
 	if (!profdb_hpctk_has(db, PROFDB_HPCTK_TRACE)) {
 		profdb_hpctk_trace t;
 		f->traces = -1;
-		cr_assert_eq(profdb_hpctk_trace_count(db), -ENOENT);
+		/* No trace.db: no lines (trace_count was -ENOENT before 0.9). */
+		cr_assert_eq(profdb_hpctk_trace_count(db), 0);
+		cr_assert_eq(profdb_hpctk_trace_at(db, 0, &t), -ENOENT);
 		cr_assert(strstr(profdb_error_message(), "trace.db"));
-		cr_assert_eq(profdb_hpctk_trace_get(db, 0, &t), -ENOENT);
 		cr_assert_eq(profdb_hpctk_trace_bounds(db, NULL, NULL), -ENOENT);
 		return;
 	}
@@ -409,36 +413,36 @@ static void check_traces(const char *name, const profdb_hpctk *db, facts *f)
 	cr_assert_eq(f->traces, f->profiles - 1, "%s", name);
 	for (int64_t i = 0; i < f->traces; i++) {
 		profdb_hpctk_trace t;
-		cr_assert_eq(profdb_hpctk_trace_get(db, (uint32_t)i, &t), 0, "%s: trace %lld: %s", name,
+		cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)i, &t), 0, "%s: trace %lld: %s", name,
 		             (long long)i, profdb_error_message());
 		cr_assert_eq(t.profile, (uint32_t)i + 1);
-		cr_assert_eq(t.elems == NULL, t.count == 0);
-		if (!t.count)
+		cr_assert_eq(t.samples.base == NULL, t.samples.count == 0);
+		if (!t.samples.count)
 			f->empty_traces++;
 		uint64_t prev = 0, tm;
 		uint32_t ctx;
-		for (uint64_t k = 0; k < t.count; k++) {
+		for (uint64_t k = 0; k < t.samples.count; k++) {
 			profdb_hpctk_context c;
-			cr_assert_eq(profdb_hpctk_trace_at(&t, k, &tm, &ctx), 0);
+			cr_assert_eq(tv_sample(&t, k, &tm, &ctx), 0);
 			cr_assert(k == 0 || tm >= prev, "%s: trace %lld unsorted at %llu", name, (long long)i,
 			          (unsigned long long)k);
 			cr_assert(bounded && tm >= lo && tm <= hi, "%s: sample outside the header bounds",
 			          name);
 			/* Real files: samples name tree nodes (or 0, not running). */
-			cr_assert(ctx == 0 || profdb_hpctk_context_by_id(db, ctx, &c) == 0);
+			cr_assert(ctx == 0 || profdb_hpctk_context_get(db, ctx, &c) == 0);
 			prev = tm;
 		}
-		cr_assert_eq(profdb_hpctk_trace_at(&t, t.count, &tm, &ctx), -ENOENT);
-		f->samples += t.count;
+		cr_assert_eq(tv_sample(&t, t.samples.count, &tm, &ctx), -ENOENT);
+		f->samples += t.samples.count;
 
 		probe(&t, 0);
 		probe(&t, UINT64_MAX);
 		probe(&t, lo);
 		probe(&t, hi);
-		if (t.count) {
-			uint64_t picks[3] = {0, t.count / 2, t.count - 1};
+		if (t.samples.count) {
+			uint64_t picks[3] = {0, t.samples.count / 2, t.samples.count - 1};
 			for (int k = 0; k < 3; k++) {
-				profdb_hpctk_trace_at(&t, picks[k], &tm, NULL);
+				tv_sample(&t, picks[k], &tm, NULL);
 				probe(&t, tm);
 				probe(&t, tm - 1);
 				probe(&t, tm + 1);
@@ -446,13 +450,13 @@ static void check_traces(const char *name, const profdb_hpctk *db, facts *f)
 			/* A deterministic handful in between. */
 			tc_rng rng = {(uint64_t)i};
 			uint64_t first, last;
-			profdb_hpctk_trace_at(&t, 0, &first, NULL);
-			profdb_hpctk_trace_at(&t, t.count - 1, &last, NULL);
+			tv_sample(&t, 0, &first, NULL);
+			tv_sample(&t, t.samples.count - 1, &last, NULL);
 			for (int k = 0; k < 4; k++)
 				probe(&t, first + tc_below(&rng, last - first + 2));
 		}
 	}
-	cr_assert_eq(profdb_hpctk_trace_get(db, (uint32_t)f->traces, &(profdb_hpctk_trace){0}),
+	cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)f->traces, &(profdb_hpctk_trace){0}),
 	             -ENOENT);
 	if (!bounded)
 		cr_assert_eq(f->samples, 0);
@@ -572,12 +576,12 @@ Test(hpctk4_real, issue_233, .timeout = 120)
 	cr_assert_eq(f.max_id, 14997);
 
 	profdb_hpctk *db = open_db(dir);
-	const char *title;
-	cr_assert_eq(profdb_hpctk_title(db, &title, NULL), 0);
-	cr_assert_str_eq(title, "lulesh2.0");
+	profdb_str title, desc;
+	cr_assert_eq(profdb_hpctk_title(db, &title, &desc), 0);
+	cr_assert_str_eq(title.ptr, "lulesh2.0");
 	profdb_hpctk_metric m;
-	cr_assert_eq(profdb_hpctk_metric_get(db, 0, &m), 0);
-	cr_assert_str_eq(m.name, "CPUTIME (sec)");
+	cr_assert_eq(profdb_hpctk_metric_at(db, 0, &m), 0);
+	cr_assert_str_eq(m.name.ptr, "CPUTIME (sec)");
 	cr_assert(m.n_props == 3 && m.n_summaries == 3);
 	static const char *const scopes[3] = {"point", "function", "execution"};
 	static const uint8_t types[3] = {PROFDB_SCOPE_POINT, PROFDB_SCOPE_TRANSITIVE,
@@ -585,13 +589,13 @@ Test(hpctk4_real, issue_233, .timeout = 120)
 	for (uint32_t i = 0; i < 3; i++) {
 		profdb_hpctk_prop p;
 		profdb_hpctk_summary s;
-		cr_assert_eq(profdb_hpctk_metric_prop(db, 0, i, &p), 0);
-		cr_assert_str_eq(p.scope, scopes[i]);
+		cr_assert_eq(profdb_hpctk_metric_prop_at(db, 0, i, &p), 0);
+		cr_assert_str_eq(p.scope.ptr, scopes[i]);
 		cr_assert(p.scope_type == types[i] && p.prop_metric_id == i &&
 		          p.prop_index == (i == 1 ? 0 : 255));
-		cr_assert_eq(profdb_hpctk_metric_summary(db, 0, i, &s), 0);
-		cr_assert_str_eq(s.scope, scopes[i]);
-		cr_assert_str_eq(s.formula, "$$");
+		cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, i, &s), 0);
+		cr_assert_str_eq(s.scope.ptr, scopes[i]);
+		cr_assert_str_eq(s.formula.ptr, "$$");
 		cr_assert(s.combine == PROFDB_COMBINE_SUM && s.stat_metric_id == i);
 	}
 	/* Entry points: id 4 main thread, id 1 unknown entry. */
@@ -613,22 +617,22 @@ Test(hpctk4_real, issue_233, .timeout = 120)
 	/* Profile 1: (NODE physical host, RANK 16, THREAD 4). */
 	profdb_hpctk_profile p;
 	profdb_hpctk_id id;
-	cr_assert_eq(profdb_hpctk_profile_get(db, 1, &p), 0);
+	cr_assert_eq(profdb_hpctk_profile_at(db, 1, &p), 0);
 	cr_assert_eq(p.n_ids, 3);
-	cr_assert_eq(profdb_hpctk_profile_id(db, &p, 0, &id), 0);
+	cr_assert_eq(profdb_hpctk_profile_id_at(db, 1, 0, &id), 0);
 	cr_assert(id.kind == 1 && id.flags == 1 && id.logical_id == 0 && id.physical_id == 713047168);
-	cr_assert_eq(profdb_hpctk_profile_id(db, &p, 1, &id), 0);
+	cr_assert_eq(profdb_hpctk_profile_id_at(db, 1, 1, &id), 0);
 	cr_assert(id.kind == 2 && id.flags == 0 && id.logical_id == 16 && id.physical_id == 16);
-	cr_assert_eq(profdb_hpctk_profile_id(db, &p, 2, &id), 0);
+	cr_assert_eq(profdb_hpctk_profile_id_at(db, 1, 2, &id), 0);
 	cr_assert(id.kind == 3 && id.flags == 0 && id.logical_id == 4 && id.physical_id == 4);
 
 	/* Ids past the cct.db table have no values; ids that carry values need
 	 * not be tree nodes. */
-	profdb_hpctk_plane pl;
-	cr_assert_eq(profdb_hpctk_context_plane(db, 15003, &pl), 0);
-	cr_assert_eq(pl.n_index, 0);
-	cr_assert_eq(profdb_hpctk_context_plane(db, UINT32_MAX, &pl), 0);
-	cr_assert_eq(pl.n_index, 0);
+	tv_plane pl;
+	cr_assert_eq(tv_context_plane(db, 15003, &pl), 0);
+	cr_assert_eq(pl.index.count, 0);
+	cr_assert_eq(tv_context_plane(db, UINT32_MAX, &pl), 0);
+	cr_assert_eq(pl.index.count, 0);
 	profdb_hpctk_close(db);
 	free(dir);
 }
@@ -649,10 +653,10 @@ Test(hpctk4_real, trace_sentinels)
 		for (int64_t k = 0; k < n; k++) {
 			profdb_hpctk_trace t;
 			uint64_t idx, first, last;
-			cr_assert_eq(profdb_hpctk_trace_get(db, (uint32_t)k, &t), 0);
-			cr_assert(t.count == 0 && t.elems == NULL);
-			cr_assert_eq(profdb_hpctk_trace_seek(&t, UINT64_MAX, &idx), 0);
-			cr_assert_eq(profdb_hpctk_trace_window(&t, 0, UINT64_MAX, &first, &last), 0);
+			cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)k, &t), 0);
+			cr_assert(t.samples.count == 0 && t.samples.base == NULL);
+			cr_assert_eq(profdb_view_in_effect(&t.samples, UINT64_MAX, &idx), 0);
+			cr_assert_eq(profdb_view_window(&t.samples, 0, UINT64_MAX, &first, &last), 0);
 			cr_assert(first == 0 && last == 0);
 		}
 		profdb_hpctk_close(db);
@@ -666,8 +670,9 @@ Test(hpctk4_real, no_trace_db)
 	profdb_hpctk *db = open_db(dir);
 	cr_assert_eq(profdb_hpctk_has(db, PROFDB_HPCTK_TRACE), 0);
 	cr_assert_eq(profdb_hpctk_has(db, PROFDB_HPCTK_META), 1);
-	cr_assert_eq(profdb_hpctk_trace_count(db), -ENOENT);
-	cr_assert_eq(profdb_hpctk_version(db, PROFDB_HPCTK_TRACE, NULL, NULL), -ENOENT);
+	cr_assert_eq(profdb_hpctk_trace_count(db), 0);   /* was -ENOENT before 0.9 */
+	uint8_t major, minor;
+	cr_assert_eq(profdb_hpctk_version(db, PROFDB_HPCTK_TRACE, &major, &minor), -ENOENT);
 	cr_assert_eq(profdb_hpctk_metric_count(db), 2);
 	profdb_hpctk_close(db);
 	free(dir);
@@ -686,42 +691,42 @@ Test(hpctk4_real, formats_small_summaries)
 	cr_assert_eq(profdb_hpctk_metric_count(db), 2);
 	for (uint32_t m = 0; m < 2; m++) {
 		profdb_hpctk_metric md;
-		cr_assert_eq(profdb_hpctk_metric_get(db, m, &md), 0);
-		cr_assert_str_eq(md.name, names[m]);
+		cr_assert_eq(profdb_hpctk_metric_at(db, m, &md), 0);
+		cr_assert_str_eq(md.name.ptr, names[m]);
 		cr_assert(md.n_props == 3 && md.n_summaries == 15);
 		for (uint32_t i = 0; i < 3; i++) {
 			profdb_hpctk_prop p;
-			cr_assert_eq(profdb_hpctk_metric_prop(db, m, i, &p), 0);
-			cr_assert_str_eq(p.scope, scopes[i]);
+			cr_assert_eq(profdb_hpctk_metric_prop_at(db, m, i, &p), 0);
+			cr_assert_str_eq(p.scope.ptr, scopes[i]);
 			cr_assert_eq(p.prop_metric_id, prop_base[m] + i);
 		}
 		/* Five statistics per scope: count, sum, sum of squares, min, max;
 		 * stat ids are base + scope + 3 * statistic. */
 		for (uint32_t i = 0; i < 15; i++) {
 			profdb_hpctk_summary s;
-			cr_assert_eq(profdb_hpctk_metric_summary(db, m, i, &s), 0);
-			cr_assert_str_eq(s.scope, scopes[i / 5]);
-			cr_assert_str_eq(s.formula, formulas[i % 5]);
+			cr_assert_eq(profdb_hpctk_metric_summary_at(db, m, i, &s), 0);
+			cr_assert_str_eq(s.scope.ptr, scopes[i / 5]);
+			cr_assert_str_eq(s.formula.ptr, formulas[i % 5]);
 			cr_assert_eq(s.combine, combine[i % 5]);
 			cr_assert_eq(s.stat_metric_id, prop_base[m] + i / 5 + 3 * (i % 5));
 		}
 	}
 	profdb_hpctk_summary s;
-	cr_assert_eq(profdb_hpctk_metric_summary(db, 0, 3, &s), 0);
+	cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, 3, &s), 0);
 	cr_assert(s.combine == PROFDB_COMBINE_MIN && s.stat_metric_id == 24);
-	cr_assert_eq(profdb_hpctk_metric_summary(db, 0, 4, &s), 0);
+	cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, 4, &s), 0);
 	cr_assert(s.combine == PROFDB_COMBINE_MAX && s.stat_metric_id == 27);
-	cr_assert_eq(profdb_hpctk_metric_summary(db, 0, 15, &s), -ENOENT);
+	cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, 15, &s), -ENOENT);
 
 	/* Entry points: id 22 "unknown entry", id 1 "main thread". */
 	profdb_hpctk_context c;
-	cr_assert_eq(profdb_hpctk_context_by_id(db, 22, &c), 0);
+	cr_assert_eq(profdb_hpctk_context_get(db, 22, &c), 0);
 	cr_assert(c.relation == PROFDB_REL_ENTRY && c.entry_point == PROFDB_ENTRY_UNKNOWN);
-	cr_assert_eq(profdb_hpctk_context_by_id(db, 1, &c), 0);
+	cr_assert_eq(profdb_hpctk_context_get(db, 1, &c), 0);
 	cr_assert(c.relation == PROFDB_REL_ENTRY && c.entry_point == PROFDB_ENTRY_MAIN_THREAD);
-	const char *title;
-	cr_assert_eq(profdb_hpctk_title(db, &title, NULL), 0);
-	cr_assert_str_eq(title, "foo");
+	profdb_str title, desc;
+	cr_assert_eq(profdb_hpctk_title(db, &title, &desc), 0);
+	cr_assert_str_eq(title.ptr, "foo");
 	profdb_hpctk_close(db);
 	free(dir);
 }
@@ -776,10 +781,10 @@ Test(hpctk4_real, drive_every_database_cleanly, .timeout = 240)
 			/* The same database through open_mem, driven by the shared driver. */
 			unsigned char *data[PROFDB_HPCTK_NFILES];
 			size_t size[PROFDB_HPCTK_NFILES];
-			profdb_blob blobs[PROFDB_HPCTK_NFILES];
+			profdb_input blobs[PROFDB_HPCTK_NFILES];
 			tc_slurp_db(list[i], data, size);
 			for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
-				blobs[f] = (profdb_blob){data[f], size[f]};
+				blobs[f] = (profdb_input){NULL, data[f], size[f]};
 			profdb_hpctk *db;
 			cr_assert_eq(profdb_hpctk_open_mem(&db, blobs, NULL), 0, "%s: %s", list[i],
 			             profdb_error_message());

@@ -13,6 +13,12 @@
 
 #include "common.h"
 #include "writer.h"
+#include "hpctk-views.h"
+
+/* A profdb_str equal to a C string (length included). */
+#define ASSERT_STR(s, lit)                                                             \
+	cr_assert((s).len == strlen(lit) && memcmp((s).ptr, (lit), (s).len) == 0,          \
+	          "\"%.*s\" is not \"%s\"", (int)(s).len, (s).ptr, (lit))
 
 #define N(a) (sizeof(a) / sizeof *(a))
 #define T0 TW_SAMPLE_T0
@@ -53,10 +59,10 @@ static void gen_write(gen *g, const tw_hpctk4 *d)
 
 static int gen_open(gen *g)
 {
-	profdb_blob blobs[PROFDB_HPCTK_NFILES];
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
 	profdb_options o = {.size = sizeof o, .warn = on_warn, .warn_userdata = g};
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
-		blobs[f] = (profdb_blob){g->file[f], g->size[f]};
+		blobs[f] = (profdb_input){NULL, g->file[f], g->size[f]};
 	g->db = (profdb_hpctk *)1;
 	int r = profdb_hpctk_open_mem(&g->db, blobs, &o);
 	if (r < 0)
@@ -193,13 +199,13 @@ static const eval prof0[] = {
 static void check_values(const profdb_hpctk *db, uint32_t profile, const eval *e, size_t n,
                          uint32_t n_ctx, int with_cct)
 {
-	profdb_hpctk_plane pl;
+	tv_plane pl;
 	profdb_hpctk_profile p;
-	cr_assert_eq(profdb_hpctk_profile_get(db, profile, &p), 0);
+	cr_assert_eq(profdb_hpctk_profile_at(db, profile, &p), 0);
 	cr_assert_eq(p.n_values, n);
 	cr_assert_eq(p.n_contexts, n_ctx);
-	cr_assert_eq(profdb_hpctk_profile_plane(db, profile, &pl), 0, "%s", profdb_error_message());
-	cr_assert(pl.n_values == n && pl.n_index == n_ctx);
+	cr_assert_eq(tv_profile_plane(db, profile, &pl), 0, "%s", profdb_error_message());
+	cr_assert(pl.values.count == n && pl.index.count == n_ctx);
 	for (size_t i = 0; i < n; i++) {
 		double v;
 		cr_assert_eq(profdb_hpctk_value(db, profile, e[i].ctx, e[i].metric, &v), 1,
@@ -212,13 +218,13 @@ static void check_values(const profdb_hpctk *db, uint32_t profile, const eval *e
 	}
 	/* Plane order: contexts ascending, metrics ascending within. */
 	size_t k = 0;
-	for (uint64_t j = 0; j < pl.n_index; j++) {
+	for (uint64_t j = 0; j < pl.index.count; j++) {
 		uint32_t ctx, metric;
-		profdb_hpctk_run run;
+		profdb_view run;
 		double v;
-		cr_assert_eq(profdb_hpctk_plane_at(&pl, j, &ctx, &run), 0);
+		cr_assert_eq(tv_plane_at(&pl, j, &ctx, &run), 0);
 		for (uint64_t m = 0; m < run.count; m++, k++) {
-			cr_assert_eq(profdb_hpctk_run_at(&run, m, &metric, &v), 0);
+			cr_assert_eq(tv_run_at(&run, m, &metric, &v), 0);
 			cr_assert(ctx == e[k].ctx && metric == e[k].metric && v == e[k].v);
 		}
 	}
@@ -226,51 +232,61 @@ static void check_values(const profdb_hpctk *db, uint32_t profile, const eval *e
 	double v;
 	cr_assert_eq(profdb_hpctk_value(db, profile, 6, 0, &v), 0); /* unused id */
 	cr_assert_eq(profdb_hpctk_value(db, profile, 99, 0, &v), 0);
-	cr_assert_eq(profdb_hpctk_value(db, profile, 0, 9, &v), 0);
+	/* Metric id 9 stores nothing here; 999 is not one meta.db defines (an
+	 * id meta.db does not define was 0 before 0.9). */
+	v = 1;
+	int r = profdb_hpctk_value(db, profile, 0, 9, &v);
+	cr_assert((r == 0 || r == -ENOENT) && v == 0, "value(0, 9) = %d", r);
+	v = 1;
+	/* Without meta.db every id is accepted. */
+	int want = profdb_hpctk_has(db, PROFDB_HPCTK_META) == 1 ? -ENOENT : 0;
+	r = profdb_hpctk_value(db, profile, 0, 999, &v);
+	cr_assert_eq(r, want, "value(0, 999) = %d: %s", r, profdb_error_message());
+	cr_assert_eq(v, 0);
 }
 
 static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int no_trace)
 {
-	const char *s, *d;
+	profdb_str s, d;
 	cr_assert_eq(profdb_hpctk_get_layout(db), devstage ? PROFDB_HPCTK_DEVSTAGE : PROFDB_HPCTK_FINAL);
 	cr_assert_eq(profdb_hpctk_title(db, &s, &d), 0);
-	cr_assert_str_eq(s, "profdb sample");
-	cr_assert_str_eq(d, "Hand-made HPCToolkit 4.0 test database (profdb tests/writer).");
+	ASSERT_STR(s, "profdb sample");
+	ASSERT_STR(d, "Hand-made HPCToolkit 4.0 test database (profdb tests/writer).");
 	cr_assert_eq(profdb_hpctk_id_kind_count(db), 8);
-	cr_assert_eq(profdb_hpctk_id_kind_name(db, 3, &s), 0);
-	cr_assert_str_eq(s, "THREAD");
-	cr_assert_eq(profdb_hpctk_id_kind_name(db, 7, &s), 0);
-	cr_assert_str_eq(s, "CORE");
+	cr_assert_eq(profdb_hpctk_id_kind_at(db, 3, &s), 0);
+	ASSERT_STR(s, "THREAD");
+	cr_assert_eq(profdb_hpctk_id_kind_at(db, 7, &s), 0);
+	ASSERT_STR(s, "CORE");
 
 	/* Metrics. */
 	cr_assert_eq(profdb_hpctk_metric_count(db), 2);
 	profdb_hpctk_metric m;
 	profdb_hpctk_prop p;
 	profdb_hpctk_summary su;
-	cr_assert_eq(profdb_hpctk_metric_get(db, 0, &m), 0);
-	cr_assert_str_eq(m.name, "CPUTIME (sec)");
+	cr_assert_eq(profdb_hpctk_metric_at(db, 0, &m), 0);
+	ASSERT_STR(m.name, "CPUTIME (sec)");
 	cr_assert(m.n_props == 3 && m.n_summaries == 3);
 	static const char *const cpu_scopes[3] = {"point", "function", "execution"};
 	static const uint8_t cpu_types[3] = {PROFDB_SCOPE_POINT, PROFDB_SCOPE_TRANSITIVE,
 	                                     PROFDB_SCOPE_EXECUTION};
 	for (uint32_t i = 0; i < 3; i++) {
-		cr_assert_eq(profdb_hpctk_metric_prop(db, 0, i, &p), 0);
-		cr_assert_str_eq(p.scope, cpu_scopes[i]);
+		cr_assert_eq(profdb_hpctk_metric_prop_at(db, 0, i, &p), 0);
+		ASSERT_STR(p.scope, cpu_scopes[i]);
 		cr_assert(p.scope_type == cpu_types[i] && p.prop_metric_id == i &&
 		          p.prop_index == (i == 1 ? 0 : 255));
-		cr_assert_eq(profdb_hpctk_metric_summary(db, 0, i, &su), 0);
-		cr_assert_str_eq(su.scope, cpu_scopes[i]);
-		cr_assert_str_eq(su.formula, "$$");
+		cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, i, &su), 0);
+		ASSERT_STR(su.scope, cpu_scopes[i]);
+		ASSERT_STR(su.formula, "$$");
 		cr_assert(su.combine == PROFDB_COMBINE_SUM && su.stat_metric_id == i);
 	}
-	cr_assert_eq(profdb_hpctk_metric_get(db, 1, &m), 0);
-	cr_assert_str_eq(m.name, "cycles");
+	cr_assert_eq(profdb_hpctk_metric_at(db, 1, &m), 0);
+	ASSERT_STR(m.name, "cycles");
 	cr_assert(m.n_props == 2 && m.n_summaries == 3);
-	cr_assert_eq(profdb_hpctk_metric_prop(db, 1, 0, &p), 0);
-	cr_assert_str_eq(p.scope, "execution");
+	cr_assert_eq(profdb_hpctk_metric_prop_at(db, 1, 0, &p), 0);
+	ASSERT_STR(p.scope, "execution");
 	cr_assert(p.scope_type == PROFDB_SCOPE_EXECUTION && p.prop_metric_id == 3);
-	cr_assert_eq(profdb_hpctk_metric_prop(db, 1, 1, &p), 0);
-	cr_assert_str_eq(p.scope, "lex_aware");
+	cr_assert_eq(profdb_hpctk_metric_prop_at(db, 1, 1, &p), 0);
+	ASSERT_STR(p.scope, "lex_aware");
 	/* Dev-stage scopes are names only; an unknown name maps to UNKNOWN. */
 	cr_assert_eq(p.scope_type, devstage ? PROFDB_SCOPE_UNKNOWN : PROFDB_SCOPE_CUSTOM);
 	cr_assert(p.prop_metric_id == 4 && p.prop_index == 255);
@@ -278,34 +294,41 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 		{"execution", PROFDB_COMBINE_SUM, 3}, {"execution", PROFDB_COMBINE_MAX, 4},
 		{"lex_aware", PROFDB_COMBINE_SUM, 5}};
 	for (uint32_t i = 0; i < 3; i++) {
-		cr_assert_eq(profdb_hpctk_metric_summary(db, 1, i, &su), 0);
-		cr_assert_str_eq(su.scope, cyc[i].scope);
-		cr_assert_str_eq(su.formula, "$$");
+		cr_assert_eq(profdb_hpctk_metric_summary_at(db, 1, i, &su), 0);
+		ASSERT_STR(su.scope, cyc[i].scope);
+		ASSERT_STR(su.formula, "$$");
 		cr_assert(su.combine == cyc[i].combine && su.stat_metric_id == cyc[i].id);
 	}
-	cr_assert_eq(profdb_hpctk_metric_summary(db, 1, 3, &su), -ENOENT);
-	cr_assert_eq(profdb_hpctk_metric_get(db, 2, &m), -ENOENT);
+	cr_assert_eq(profdb_hpctk_metric_summary_at(db, 1, 3, &su), -ENOENT);
+	cr_assert_eq(profdb_hpctk_metric_at(db, 2, &m), -ENOENT);
 
 	/* Modules, files, functions. */
 	cr_assert_eq(profdb_hpctk_module_count(db), 2);
-	cr_assert_eq(profdb_hpctk_module_path(db, 1, &s), 0);
-	cr_assert_str_eq(s, "/lib/x86_64-linux-gnu/libc.so.6");
+	cr_assert_eq(profdb_hpctk_module_at(db, 1, &s), 0);
+	ASSERT_STR(s, "/lib/x86_64-linux-gnu/libc.so.6");
 	int copied;
 	cr_assert_eq(profdb_hpctk_file_count(db), 2);
-	cr_assert_eq(profdb_hpctk_file_path(db, 0, &s, &copied), 0);
-	cr_assert(strcmp(s, "/src/sample.c") == 0 && copied == 0);
-	cr_assert_eq(profdb_hpctk_file_path(db, 1, &s, &copied), 0);
-	cr_assert(strcmp(s, "src/util.h") == 0 && copied == 1);
-	static const profdb_hpctk_function fns[5] = {
+	cr_assert_eq(profdb_hpctk_file_at(db, 0, &s, &copied), 0);
+	ASSERT_STR(s, "/src/sample.c");
+	cr_assert(copied == 0);
+	cr_assert_eq(profdb_hpctk_file_at(db, 1, &s, &copied), 0);
+	ASSERT_STR(s, "src/util.h");
+	cr_assert(copied == 1);
+	static const struct {
+		const char *name;
+		uint32_t module, file;
+		uint64_t offset;
+		uint32_t line;
+	} fns[5] = {
 		{"main", 0, 0, 0x1130, 10}, {"compute", 0, 0, 0x1200, 30}, {"helper", NO, 1, 0, 5},
 		{"memcpy", 1, NO, 0x9a0c0, 0}, {NULL, 1, NO, 0x2000, 0}};
 	cr_assert_eq(profdb_hpctk_function_count(db), 5);
 	for (uint32_t i = 0; i < 5; i++) {
 		profdb_hpctk_function f;
-		cr_assert_eq(profdb_hpctk_function_get(db, i, &f), 0);
-		cr_assert((f.name == NULL) == (fns[i].name == NULL));
-		if (f.name)
-			cr_assert_str_eq(f.name, fns[i].name);
+		cr_assert_eq(profdb_hpctk_function_at(db, i, &f), 0);
+		cr_assert((f.name.len == 0) == (fns[i].name == NULL));
+		if (fns[i].name)
+			ASSERT_STR(f.name, fns[i].name);
 		cr_assert(f.module == fns[i].module && f.file == fns[i].file &&
 		          f.offset == fns[i].offset && f.line == fns[i].line, "function %u", i);
 	}
@@ -315,7 +338,7 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	profdb_hpctk_walk *w;
 	profdb_hpctk_context c;
 	uint32_t depth;
-	cr_assert_eq(profdb_hpctk_walk_new(db, &w), 0);
+	cr_assert_eq(profdb_hpctk_walk_new(&w, db), 0);
 	cr_assert_eq(profdb_hpctk_walk_next(w, &c, &depth), 1);
 	cr_assert(c.id == 0 && depth == 0 && c.lexical_type == PROFDB_LEX_ROOT);
 	for (size_t i = 0; i < N(ctxs); i++) {
@@ -328,21 +351,21 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 		if (top && devstage) {
 			/* Dev-stage roots are plain contexts. */
 			cr_assert(c.relation == PROFDB_REL_LEXICAL && c.lexical_type == PROFDB_LEX_FUNCTION &&
-			          c.entry_name == NULL);
+			          c.entry_name.len == 0);
 		} else if (top) {
 			cr_assert(c.relation == PROFDB_REL_ENTRY && c.lexical_type == PROFDB_LEX_ENTRY);
 			cr_assert_eq(c.entry_point, e->id == 1 ? PROFDB_ENTRY_MAIN_THREAD : PROFDB_ENTRY_UNKNOWN);
-			cr_assert_str_eq(c.entry_name, e->id == 1 ? "main thread" : "unknown entry");
+			ASSERT_STR(c.entry_name, e->id == 1 ? "main thread" : "unknown entry");
 		} else {
 			cr_assert(c.relation == e->rel && c.lexical_type == e->lex, "context %u", e->id);
 			cr_assert(c.function == e->function && c.file == e->file && c.line == e->line &&
 			          c.module == e->module && c.offset == e->offset, "context %u", e->id);
 			cr_assert_eq(c.propagation, devstage ? 0 : e->prop, "context %u", e->id);
-			cr_assert_null(c.entry_name);
+			cr_assert_eq(c.entry_name.len, 0);
 		}
 		cr_assert(c.pos > 0);
 		profdb_hpctk_context by;
-		cr_assert_eq(profdb_hpctk_context_by_id(db, e->id, &by), 0);
+		cr_assert_eq(profdb_hpctk_context_get(db, e->id, &by), 0);
 		cr_assert(by.pos == c.pos && by.function == c.function && by.relation == c.relation);
 		cr_assert_eq(profdb_hpctk_context_parent(db, e->id, &parent), 0);
 		cr_assert_eq(parent, e->parent);
@@ -351,14 +374,14 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert_eq(profdb_hpctk_walk_next(w, &c, &depth), 0);
 	profdb_hpctk_walk_free(w);
 	/* Elided id 11 and unused id 6 are not nodes; the root is. */
-	cr_assert_eq(profdb_hpctk_context_by_id(db, 11, &c), -ENOENT);
-	cr_assert_eq(profdb_hpctk_context_by_id(db, 6, &c), -ENOENT);
+	cr_assert_eq(profdb_hpctk_context_get(db, 11, &c), -ENOENT);
+	cr_assert_eq(profdb_hpctk_context_get(db, 6, &c), -ENOENT);
 	uint32_t parent;
 	cr_assert_eq(profdb_hpctk_context_parent(db, 0, &parent), 0);
 	cr_assert_eq(parent, PROFDB_NONE);
 	/* Children of 7: 8 then 12; of the root: 1 then 15. */
 	profdb_hpctk_children it;
-	cr_assert_eq(profdb_hpctk_context_by_id(db, 7, &c), 0);
+	cr_assert_eq(profdb_hpctk_context_get(db, 7, &c), 0);
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), 0);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 8);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 12);
@@ -366,7 +389,8 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert_eq(profdb_hpctk_root(db, &c), 0);
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), 0);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 1);
-	cr_assert(profdb_hpctk_children_next(&it, NULL) == 1);
+	cr_assert_eq(profdb_hpctk_children_next(&it, NULL), -EINVAL);
+	cr_assert(profdb_hpctk_children_next(&it, &c) == 1);
 	cr_assert_eq(profdb_hpctk_children_next(&it, &c), 0);
 	/* A context that is not from this database is refused. */
 	c.pos += 8;
@@ -376,15 +400,15 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert_eq(profdb_hpctk_profile_count(db), 3);
 	profdb_hpctk_profile pr;
 	profdb_hpctk_id id;
-	cr_assert_eq(profdb_hpctk_profile_get(db, 0, &pr), 0);
+	cr_assert_eq(profdb_hpctk_profile_at(db, 0, &pr), 0);
 	cr_assert(pr.is_summary && pr.n_ids == 0);
 	for (uint32_t k = 1; k <= 2; k++) {
-		cr_assert_eq(profdb_hpctk_profile_get(db, k, &pr), 0);
+		cr_assert_eq(profdb_hpctk_profile_at(db, k, &pr), 0);
 		cr_assert(!pr.is_summary && pr.n_ids == 2);
-		cr_assert_eq(profdb_hpctk_profile_id(db, &pr, 0, &id), 0);
+		cr_assert_eq(profdb_hpctk_profile_id_at(db, k, 0, &id), 0);
 		cr_assert(id.kind == 1 && id.flags == 1 && id.logical_id == 0 &&
 		          id.physical_id == 0x7f000101);
-		cr_assert_eq(profdb_hpctk_profile_id(db, &pr, 1, &id), 0);
+		cr_assert_eq(profdb_hpctk_profile_id_at(db, k, 1, &id), 0);
 		cr_assert(id.kind == 3 && id.flags == 0 && id.logical_id == k - 1 &&
 		          id.physical_id == k - 1);
 	}
@@ -401,11 +425,11 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 		cr_assert_eq(profdb_hpctk_cct_slot_count(db), 17);
 		uint64_t total = 0;
 		for (uint32_t ctx = 0; ctx < 17; ctx++) {
-			profdb_hpctk_plane pl;
-			cr_assert_eq(profdb_hpctk_context_plane(db, ctx, &pl), 0);
-			total += pl.n_values;
+			tv_plane pl;
+			cr_assert_eq(tv_context_plane(db, ctx, &pl), 0);
+			total += pl.values.count;
 			if (ctx == 6)
-				cr_assert_eq(pl.n_index, 0);
+				cr_assert_eq(pl.index.count, 0);
 		}
 		cr_assert_eq(total, N(prof1) + N(prof2));
 		double v;
@@ -418,7 +442,9 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	/* Traces. */
 	if (no_trace) {
 		cr_assert_eq(profdb_hpctk_has(db, PROFDB_HPCTK_TRACE), 0);
-		cr_assert_eq(profdb_hpctk_trace_count(db), -ENOENT);
+		/* No trace.db: no trace lines (was -ENOENT before 0.9). */
+		cr_assert_eq(profdb_hpctk_trace_count(db), 0);
+		cr_assert_eq(profdb_hpctk_trace_at(db, 0, &(profdb_hpctk_trace){0}), -ENOENT);
 		return;
 	}
 	uint64_t lo, hi;
@@ -426,27 +452,27 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert(lo == T0 + 1000 && hi == T0 + 6000);
 	cr_assert_eq(profdb_hpctk_trace_count(db), 2);
 	profdb_hpctk_trace t;
-	cr_assert_eq(profdb_hpctk_trace_get(db, 0, &t), 0);
-	cr_assert(t.profile == 1 && t.count == 6);
+	cr_assert_eq(profdb_hpctk_trace_at(db, 0, &t), 0);
+	cr_assert(t.profile == 1 && t.samples.count == 6);
 	static const uint32_t tctx[6] = {5, 13, 0, 14, 10, 13};
 	for (uint64_t k = 0; k < 6; k++) {
 		uint64_t tm;
 		uint32_t cx;
-		cr_assert_eq(profdb_hpctk_trace_at(&t, k, &tm, &cx), 0);
+		cr_assert_eq(tv_sample(&t, k, &tm, &cx), 0);
 		cr_assert(tm == T0 + 1000 * (k + 1) && cx == tctx[k]);
 	}
 	uint64_t idx, first, last;
-	cr_assert_eq(profdb_hpctk_trace_seek(&t, T0 + 999, &idx), 0);
-	cr_assert(profdb_hpctk_trace_seek(&t, T0 + 1000, &idx) == 1 && idx == 0);
-	cr_assert(profdb_hpctk_trace_seek(&t, T0 + 3500, &idx) == 1 && idx == 2);
-	cr_assert(profdb_hpctk_trace_seek(&t, UINT64_MAX, &idx) == 1 && idx == 5);
-	cr_assert_eq(profdb_hpctk_trace_window(&t, T0 + 2000, T0 + 5000, &first, &last), 0);
+	cr_assert_eq(profdb_view_in_effect(&t.samples, T0 + 999, &idx), 0);
+	cr_assert(profdb_view_in_effect(&t.samples, T0 + 1000, &idx) == 1 && idx == 0);
+	cr_assert(profdb_view_in_effect(&t.samples, T0 + 3500, &idx) == 1 && idx == 2);
+	cr_assert(profdb_view_in_effect(&t.samples, UINT64_MAX, &idx) == 1 && idx == 5);
+	cr_assert_eq(profdb_view_window(&t.samples, T0 + 2000, T0 + 5000, &first, &last), 0);
 	cr_assert(first == 1 && last == 4);
-	cr_assert_eq(profdb_hpctk_trace_window(&t, T0 + 5000, T0 + 2000, &first, &last), 0);
+	cr_assert_eq(profdb_view_window(&t.samples, T0 + 5000, T0 + 2000, &first, &last), 0);
 	cr_assert(first == last);
-	cr_assert_eq(profdb_hpctk_trace_get(db, 1, &t), 0);
-	cr_assert(t.profile == 2 && t.count == 0 && t.elems == NULL);
-	cr_assert_eq(profdb_hpctk_trace_get(db, 2, &t), -ENOENT);
+	cr_assert_eq(profdb_hpctk_trace_at(db, 1, &t), 0);
+	cr_assert(t.profile == 2 && t.samples.count == 0 && t.samples.base == NULL);
+	cr_assert_eq(profdb_hpctk_trace_at(db, 2, &t), -ENOENT);
 }
 
 Test(hpctk4, sample_final)
@@ -492,9 +518,9 @@ Test(hpctk4, minor_version_warns)
 	tw_hpctk4_sample(&d);
 	d.minor = 1;
 	gen_write(&g, &d);
-	profdb_blob blobs[PROFDB_HPCTK_NFILES];
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
-		blobs[f] = (profdb_blob){g.file[f], g.size[f]};
+		blobs[f] = (profdb_input){"named.db", g.file[f], g.size[f]};
 	cr_assert_eq(profdb_hpctk_open_mem(&g.db, blobs, NULL), 0);
 	check_sample(g.db, 0, 0, 0);
 	gen_free(&g);
@@ -516,7 +542,7 @@ Test(hpctk4, sample_devstage)
 	cr_assert_eq(gen_open(&g), 0);
 	cr_assert_eq(profdb_hpctk_get_layout(g.db), PROFDB_HPCTK_DEVSTAGE);
 	profdb_hpctk_profile p;
-	cr_assert_eq(profdb_hpctk_profile_get(g.db, 0, &p), 0);
+	cr_assert_eq(profdb_hpctk_profile_at(g.db, 0, &p), 0);
 	cr_assert(p.is_summary);
 	check_values(g.db, 1, prof1, N(prof1), 14, 1);
 	gen_free(&g);
@@ -592,27 +618,58 @@ Test(hpctk4, open_directory_and_single_files)
 Test(hpctk4, bad_arguments)
 {
 	profdb_hpctk *db;
-	profdb_blob none[PROFDB_HPCTK_NFILES] = {{NULL, 0}};
+	profdb_input none[PROFDB_HPCTK_NFILES] = {{NULL, NULL, 0}};
 	cr_assert_eq(profdb_hpctk_open_mem(&db, none, NULL), -ENOENT);
 	cr_assert_eq(profdb_hpctk_open_mem(NULL, none, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_open_mem(&db, NULL, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_open(&db, NULL, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_context_count(NULL), -EINVAL);
-	cr_assert_eq(profdb_hpctk_has(NULL, PROFDB_HPCTK_META), 0);
+	/* A NULL handle is -EINVAL (was 0 before 0.9). */
+	cr_assert_eq(profdb_hpctk_has(NULL, PROFDB_HPCTK_META), -EINVAL);
+	cr_assert_eq(profdb_hpctk_trace_count(NULL), -EINVAL);
 	profdb_hpctk_close(NULL);
 	profdb_hpctk_walk_free(NULL);
 
 	gen g;
 	sample(&g, 0, 0, 0, 0, 0, 0);
-	cr_assert_eq(profdb_hpctk_has(g.db, PROFDB_HPCTK_NFILES), 0);
+	cr_assert_eq(profdb_hpctk_has(g.db, PROFDB_HPCTK_NFILES), -EINVAL);
 	cr_assert_eq(profdb_hpctk_version(g.db, PROFDB_HPCTK_NFILES, NULL, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpctk_context_by_id(g.db, 1, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpctk_walk_new(g.db, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpctk_profile_plane(g.db, 3, &(profdb_hpctk_plane){0}), -ENOENT);
-	cr_assert_eq(profdb_hpctk_id_kind_name(g.db, 8, &(const char *){0}), -ENOENT);
-	cr_assert_eq(profdb_hpctk_function_get(g.db, 5, &(profdb_hpctk_function){0}), -ENOENT);
-	cr_assert_eq(profdb_hpctk_trace_window(NULL, 0, 1, &(uint64_t){0}, &(uint64_t){0}), -EINVAL);
-	cr_assert_eq(profdb_hpctk_plane_at(NULL, 0, NULL, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_context_get(g.db, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_walk_new(NULL, g.db), -EINVAL);
+	cr_assert_eq(tv_profile_plane(g.db, 3, &(tv_plane){0}), -ENOENT);
+	cr_assert_eq(profdb_hpctk_id_kind_at(g.db, 8, &(profdb_str){0}), -ENOENT);
+	cr_assert_eq(profdb_hpctk_function_at(g.db, 5, &(profdb_hpctk_function){0}), -ENOENT);
+	/* Every NULL output is -EINVAL. */
+	profdb_view iv, vv;
+	profdb_str str;
+	uint8_t u8;
+	uint64_t u64;
+	uint32_t u32;
+	int copied;
+	cr_assert_eq(profdb_hpctk_value(g.db, 1, 2, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_cct_value(g.db, 2, 0, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_profile_plane(g.db, 1, NULL, &vv), -EINVAL);
+	cr_assert_eq(profdb_hpctk_profile_plane(g.db, 1, &iv, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_context_plane(g.db, 2, &iv, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_trace_at(g.db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_trace_bounds(g.db, &u64, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_title(g.db, &str, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_id_kind_at(g.db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_module_at(g.db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_file_at(g.db, 0, &str, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_file_at(g.db, 0, NULL, &copied), -EINVAL);
+	cr_assert_eq(profdb_hpctk_metric_at(g.db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_metric_prop_at(g.db, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_metric_summary_at(g.db, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_profile_at(g.db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_profile_id_at(g.db, 1, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_context_parent(g.db, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_version(g.db, PROFDB_HPCTK_META, &u8, NULL), -EINVAL);
+	profdb_hpctk_walk *w;
+	cr_assert_eq(profdb_hpctk_walk_new(&w, g.db), 0);
+	cr_assert_eq(profdb_hpctk_walk_next(w, NULL, &u32), -EINVAL);
+	cr_assert_eq(profdb_hpctk_walk_next(w, &(profdb_hpctk_context){0}, NULL), -EINVAL);
+	profdb_hpctk_walk_free(w);
 	gen_free(&g);
 }
 
@@ -629,9 +686,9 @@ Test(hpctk4, empty_sections)
 		gen g;
 		gen_write(&g, &d);
 		cr_assert_eq(gen_open(&g), 0, "%s", profdb_error_message());
-		const char *t;
-		cr_assert_eq(profdb_hpctk_title(g.db, &t, NULL), 0);
-		cr_assert_str_eq(t, "");
+		profdb_str t, desc;
+		cr_assert_eq(profdb_hpctk_title(g.db, &t, &desc), 0);
+		ASSERT_STR(t, "");
 		cr_assert_eq(profdb_hpctk_metric_count(g.db), 0);
 		cr_assert_eq(profdb_hpctk_module_count(g.db), 0);
 		cr_assert_eq(profdb_hpctk_file_count(g.db), 0);
@@ -639,22 +696,24 @@ Test(hpctk4, empty_sections)
 		cr_assert_eq(profdb_hpctk_context_count(g.db), 0);
 		profdb_hpctk_walk *w;
 		profdb_hpctk_context c;
-		cr_assert_eq(profdb_hpctk_walk_new(g.db, &w), 0);
-		cr_assert_eq(profdb_hpctk_walk_next(w, &c, NULL), 1);
+		uint32_t depth;
+		cr_assert_eq(profdb_hpctk_walk_new(&w, g.db), 0);
+		cr_assert_eq(profdb_hpctk_walk_next(w, &c, &depth), 1);
 		cr_assert_eq(c.id, 0);
-		cr_assert_eq(profdb_hpctk_walk_next(w, &c, NULL), 0);
+		cr_assert_eq(profdb_hpctk_walk_next(w, &c, &depth), 0);
 		profdb_hpctk_walk_free(w);
 		cr_assert_eq(profdb_hpctk_profile_count(g.db), 1);
-		profdb_hpctk_plane pl;
-		cr_assert_eq(profdb_hpctk_profile_plane(g.db, 0, &pl), 0);
-		cr_assert(pl.n_index == 0 && pl.n_values == 0);
-		profdb_hpctk_run run;
-		cr_assert_eq(profdb_hpctk_plane_find(&pl, 0, &run), 0);
+		tv_plane pl;
+		cr_assert_eq(tv_profile_plane(g.db, 0, &pl), 0);
+		cr_assert(pl.index.count == 0 && pl.values.count == 0);
+		profdb_view run;
+		cr_assert_eq(tv_plane_find(&pl, 0, &run), 0);
 		cr_assert_eq(profdb_hpctk_cct_slot_count(g.db), 1);
-		cr_assert_eq(profdb_hpctk_context_plane(g.db, 0, &pl), 0);
-		cr_assert_eq(pl.n_index, 0);
+		cr_assert_eq(tv_context_plane(g.db, 0, &pl), 0);
+		cr_assert_eq(pl.index.count, 0);
 		cr_assert_eq(profdb_hpctk_trace_count(g.db), 0);
-		cr_assert_eq(profdb_hpctk_trace_bounds(g.db, NULL, NULL), 0);
+		uint64_t lo, hi;
+		cr_assert_eq(profdb_hpctk_trace_bounds(g.db, &lo, &hi), 0);
 		tc_drive_stats st;
 		tc_drive(g.db, 0, &st);
 		cr_assert(st.failures == 0 && st.contexts == 0 && st.values == 0);
@@ -696,8 +755,8 @@ Test(hpctk4, sparse_ids)
 	cr_assert_eq(profdb_hpctk_context_parent(g.db, 2, &parent), 0);
 	cr_assert_eq(parent, 70000);
 	profdb_hpctk_context c;
-	cr_assert_eq(profdb_hpctk_context_by_id(g.db, 77777, &c), -ENOENT);
-	cr_assert_eq(profdb_hpctk_context_by_id(g.db, 50000, &c), -ENOENT);
+	cr_assert_eq(profdb_hpctk_context_get(g.db, 77777, &c), -ENOENT);
+	cr_assert_eq(profdb_hpctk_context_get(g.db, 50000, &c), -ENOENT);
 	double v;
 	cr_assert(profdb_hpctk_cct_value(g.db, 77777, 0, 1, &v) == 1 && v == 3.0);
 	cr_assert(profdb_hpctk_value(g.db, 1, 77777, 0, &v) == 1 && v == 3.0);
@@ -722,7 +781,7 @@ static void *deep_reader(void *arg)
 	profdb_hpctk_context c;
 	uint32_t depth, n = 0, maxd = 0;
 	int r;
-	if (profdb_hpctk_context_count(db) != DEPTH || profdb_hpctk_walk_new(db, &w) != 0)
+	if (profdb_hpctk_context_count(db) != DEPTH || profdb_hpctk_walk_new(&w, db) != 0)
 		return (void *)1;
 	while ((r = profdb_hpctk_walk_next(w, &c, &depth)) == 1) {
 		if (depth != n || (n > 0 && c.id != n))
@@ -780,7 +839,7 @@ Test(hpctk4, deep_chain_without_recursion, .timeout = 60)
 		/* Children iteration at the bottom. */
 		profdb_hpctk_context c;
 		profdb_hpctk_children it;
-		cr_assert_eq(profdb_hpctk_context_by_id(g.db, DEPTH - 1, &c), 0);
+		cr_assert_eq(profdb_hpctk_context_get(g.db, DEPTH - 1, &c), 0);
 		cr_assert_eq(profdb_hpctk_children_begin(g.db, &c, &it), 0);
 		cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == DEPTH);
 		cr_assert_eq(profdb_hpctk_children_next(&it, &c), 0);
@@ -987,7 +1046,7 @@ Test(hpctk4, strides_below_minimum)
 	sec(&g, PROFDB_HPCTK_META, 0x30)[0x0d] = 0x0f;
 	cr_assert_eq(gen_open(&g), 0);
 	expect_error(profdb_hpctk_metric_count(g.db), -EBADMSG, "meta.db", "stride");
-	expect_error(profdb_hpctk_metric_get(g.db, 0, &(profdb_hpctk_metric){0}), -EBADMSG, "meta.db",
+	expect_error(profdb_hpctk_metric_at(g.db, 0, &(profdb_hpctk_metric){0}), -EBADMSG, "meta.db",
 	             "stride");
 	cr_assert_eq(profdb_hpctk_context_count(g.db), 14); /* the rest is fine */
 	gen_free(&g);
@@ -998,7 +1057,7 @@ static uint64_t pos_of(gen *g, uint32_t id)
 {
 	profdb_hpctk_context c;
 	cr_assert_eq(gen_open(g), 0);
-	cr_assert_eq(profdb_hpctk_context_by_id(g->db, id, &c), 0);
+	cr_assert_eq(profdb_hpctk_context_get(g->db, id, &c), 0);
 	profdb_hpctk_close(g->db);
 	g->db = NULL;
 	return c.pos;
@@ -1010,8 +1069,8 @@ static void expect_tree_error(gen *g, const char *needle)
 	expect_error((int)profdb_hpctk_context_count(g->db), -EBADMSG, "meta.db", needle);
 	/* Replayed to every tree call; other parts still work. */
 	profdb_hpctk_walk *w;
-	expect_error(profdb_hpctk_walk_new(g->db, &w), -EBADMSG, "meta.db", needle);
-	expect_error(profdb_hpctk_context_by_id(g->db, 2, &(profdb_hpctk_context){0}), -EBADMSG,
+	expect_error(profdb_hpctk_walk_new(&w, g->db), -EBADMSG, "meta.db", needle);
+	expect_error(profdb_hpctk_context_get(g->db, 2, &(profdb_hpctk_context){0}), -EBADMSG,
 	             "meta.db", needle);
 	cr_assert_eq(profdb_hpctk_metric_count(g->db), 2);
 	double v;
@@ -1079,10 +1138,10 @@ static unsigned char *ci_of(gen *g, uint32_t c)
 
 static void others_readable(gen *g, uint32_t bad_profile)
 {
-	profdb_hpctk_plane pl;
+	tv_plane pl;
 	for (uint32_t i = 0; i < 3; i++)
 		if (i != bad_profile)
-			cr_assert_eq(profdb_hpctk_profile_plane(g->db, i, &pl), 0, "profile %u: %s", i,
+			cr_assert_eq(tv_profile_plane(g->db, i, &pl), 0, "profile %u: %s", i,
 			             profdb_error_message());
 	double v;
 	if (bad_profile != 2)
@@ -1101,12 +1160,12 @@ Test(hpctk4, unsorted_profile_index)
 	unsigned char *idx = f + rd64(pi + 0x18);
 	wr32(idx + 12, 0); /* second context id (1) becomes 0 = the first one */
 	cr_assert_eq(gen_open(&g), 0);
-	profdb_hpctk_plane pl;
+	tv_plane pl;
 	double v;
-	expect_error(profdb_hpctk_profile_plane(g.db, 1, &pl), -EBADMSG, "profile.db", "not sorted");
+	expect_error(tv_profile_plane(g.db, 1, &pl), -EBADMSG, "profile.db", "not sorted");
 	expect_error(profdb_hpctk_value(g.db, 1, 0, 2, &v), -EBADMSG, "profile.db", "not sorted");
 	/* Still refused on later calls: a bad block is never marked good. */
-	expect_error(profdb_hpctk_profile_plane(g.db, 1, &pl), -EBADMSG, "profile.db", NULL);
+	expect_error(tv_profile_plane(g.db, 1, &pl), -EBADMSG, "profile.db", NULL);
 	others_readable(&g, 1);
 	tc_drive_stats st;
 	tc_drive(g.db, 0, &st);
@@ -1124,7 +1183,7 @@ Test(hpctk4, unsorted_profile_values)
 	cr_assert(rd32(vals) == 2 && vals[10] == 3);
 	wr16(vals + 10, 1);
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_profile_plane(g.db, 1, &(profdb_hpctk_plane){0}), -EBADMSG,
+	expect_error(tv_profile_plane(g.db, 1, &(tv_plane){0}), -EBADMSG,
 	             "profile.db", "values");
 	others_readable(&g, 1);
 	gen_free(&g);
@@ -1140,9 +1199,9 @@ Test(hpctk4, unsorted_cct_block)
 	cr_assert(midx[0] == 0 && midx[10] == 1);
 	wr16(midx + 10, 0);
 	cr_assert_eq(gen_open(&g), 0);
-	profdb_hpctk_plane pl;
-	expect_error(profdb_hpctk_context_plane(g.db, 13, &pl), -EBADMSG, "cct.db", "not sorted");
-	cr_assert_eq(profdb_hpctk_context_plane(g.db, 12, &pl), 0);
+	tv_plane pl;
+	expect_error(tv_context_plane(g.db, 13, &pl), -EBADMSG, "cct.db", "not sorted");
+	cr_assert_eq(tv_context_plane(g.db, 12, &pl), 0);
 	double v;
 	cr_assert(profdb_hpctk_value(g.db, 1, 13, 0, &v) == 1 && v == 2.0);
 	gen_free(&g);
@@ -1153,8 +1212,8 @@ Test(hpctk4, unsorted_cct_block)
 	cr_assert(rd32(pv) == 1 && rd32(pv + 12) == 2);
 	wr32(pv + 12, 1);
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_context_plane(g.db, 5, &pl), -EBADMSG, "cct.db", "not sorted");
-	cr_assert_eq(profdb_hpctk_context_plane(g.db, 4, &pl), 0);
+	expect_error(tv_context_plane(g.db, 5, &pl), -EBADMSG, "cct.db", "not sorted");
+	cr_assert_eq(tv_context_plane(g.db, 4, &pl), 0);
 	gen_free(&g);
 }
 
@@ -1169,9 +1228,9 @@ Test(hpctk4, unsorted_trace)
 	wr64(el + 24, T0 + 1500); /* element 2 before element 1 */
 	cr_assert_eq(gen_open(&g), 0);
 	profdb_hpctk_trace t;
-	expect_error(profdb_hpctk_trace_get(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
-	expect_error(profdb_hpctk_trace_get(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
-	cr_assert_eq(profdb_hpctk_trace_get(g.db, 1, &t), 0);
+	expect_error(profdb_hpctk_trace_at(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
+	expect_error(profdb_hpctk_trace_at(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
+	cr_assert_eq(profdb_hpctk_trace_at(g.db, 1, &t), 0);
 	cr_assert_eq(profdb_hpctk_context_count(g.db), 14);
 	gen_free(&g);
 	/* A line that is not a whole number of elements, one past the file. */
@@ -1179,14 +1238,14 @@ Test(hpctk4, unsorted_trace)
 	cth = g.file[PROFDB_HPCTK_TRACE] + rd64(sec(&g, PROFDB_HPCTK_TRACE, 0x10));
 	wr64(cth + 0x10, rd64(cth + 0x10) - 1);
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_trace_get(g.db, 0, &t), -EBADMSG, "trace.db", "12-byte");
+	expect_error(profdb_hpctk_trace_at(g.db, 0, &t), -EBADMSG, "trace.db", "12-byte");
 	gen_free(&g);
 	fresh(&g);
 	cth = g.file[PROFDB_HPCTK_TRACE] + rd64(sec(&g, PROFDB_HPCTK_TRACE, 0x10));
 	wr64(cth + 8, g.size[PROFDB_HPCTK_TRACE]);
 	wr64(cth + 0x10, g.size[PROFDB_HPCTK_TRACE] + 12);
 	cr_assert_eq(gen_open(&g), 0);
-	cr_assert_lt(profdb_hpctk_trace_get(g.db, 0, &t), 0);
+	cr_assert_lt(profdb_hpctk_trace_at(g.db, 0, &t), 0);
 	cr_assert(strstr(profdb_error_message(), "trace.db"));
 	gen_free(&g);
 }
@@ -1198,7 +1257,7 @@ Test(hpctk4, count_times_stride_overflow)
 	/* nValues * 10 overflows 64 bits. */
 	wr64(pi_of(&g, 2), UINT64_C(0x2000000000000000));
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_profile_plane(g.db, 2, &(profdb_hpctk_plane){0}), -EBADMSG,
+	expect_error(tv_profile_plane(g.db, 2, &(tv_plane){0}), -EBADMSG,
 	             "profile.db", "overflows");
 	others_readable(&g, 2);
 	gen_free(&g);
@@ -1206,14 +1265,14 @@ Test(hpctk4, count_times_stride_overflow)
 	fresh(&g);
 	wr64(ci_of(&g, 13), UINT64_MAX / 6);
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_context_plane(g.db, 13, &(profdb_hpctk_plane){0}), -EBADMSG, "cct.db",
+	expect_error(tv_context_plane(g.db, 13, &(tv_plane){0}), -EBADMSG, "cct.db",
 	             "overflows");
 	gen_free(&g);
 	/* A huge but non-overflowing count: outside the file. */
 	fresh(&g);
 	wr64(pi_of(&g, 2), UINT64_C(0x0100000000000000));
 	cr_assert_eq(gen_open(&g), 0);
-	cr_assert_lt(profdb_hpctk_profile_plane(g.db, 2, &(profdb_hpctk_plane){0}), 0);
+	cr_assert_lt(tv_profile_plane(g.db, 2, &(tv_plane){0}), 0);
 	gen_free(&g);
 	/* Functions: nFunctions huge: the array cannot fit in its section. */
 	fresh(&g);
@@ -1228,14 +1287,14 @@ Test(hpctk4, contexts_without_values)
 	fresh(&g);
 	wr64(pi_of(&g, 1), 0); /* nValues 0, nCtxs 14 */
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_profile_plane(g.db, 1, &(profdb_hpctk_plane){0}), -EBADMSG,
+	expect_error(tv_profile_plane(g.db, 1, &(tv_plane){0}), -EBADMSG,
 	             "profile.db", "index entries");
 	others_readable(&g, 1);
 	gen_free(&g);
 	fresh(&g);
 	wr64(ci_of(&g, 13), 0); /* cct.db: nValues 0, nMetrics 5 */
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_context_plane(g.db, 13, &(profdb_hpctk_plane){0}), -EBADMSG,
+	expect_error(tv_context_plane(g.db, 13, &(tv_plane){0}), -EBADMSG,
 	             "cct.db", "index entries");
 	gen_free(&g);
 }

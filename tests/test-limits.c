@@ -65,7 +65,7 @@ static size_t grown_since(size_t before)
 static void check_bounded(unsigned char *files[TW_NFILES], const size_t sizes[TW_NFILES],
                           const char *what)
 {
-	profdb_blob blobs[PROFDB_HPCTK_NFILES] = {{0}};
+	profdb_input blobs[PROFDB_HPCTK_NFILES] = {{0}};
 	size_t total = 0;
 	for (int f = 0; f < TW_NFILES; f++) {
 		blobs[f].data = files[f];

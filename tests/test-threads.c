@@ -39,6 +39,7 @@
 #else
 #include <criterion/criterion.h>
 #include "common.h"
+#include "hpctk-views.h"
 #define CHECKF(cond, ...) cr_assert(cond, __VA_ARGS__)
 #define CHECK(cond) cr_assert(cond)
 #endif
@@ -98,18 +99,18 @@ typedef struct ref {
 
 static int hash_profile(const profdb_hpctk *db, uint32_t i, uint64_t *out)
 {
-	profdb_hpctk_plane pl;
-	int r = profdb_hpctk_profile_plane(db, i, &pl);
+	tv_plane pl;
+	int r = tv_profile_plane(db, i, &pl);
 	if (r < 0)
 		return r;
-	uint64_t h = pl.n_values;
-	for (uint64_t j = 0; j < pl.n_index; j++) {
+	uint64_t h = pl.values.count;
+	for (uint64_t j = 0; j < pl.index.count; j++) {
 		uint32_t ctx, metric;
-		profdb_hpctk_run run;
+		profdb_view run;
 		double v;
-		profdb_hpctk_plane_at(&pl, j, &ctx, &run);
+		tv_plane_at(&pl, j, &ctx, &run);
 		for (uint64_t k = 0; k < run.count; k++) {
-			profdb_hpctk_run_at(&run, k, &metric, &v);
+			tv_run_at(&run, k, &metric, &v);
 			h = mix(mix(mix(h, ctx), metric), bits(v));
 		}
 	}
@@ -119,18 +120,18 @@ static int hash_profile(const profdb_hpctk *db, uint32_t i, uint64_t *out)
 
 static int hash_ctx(const profdb_hpctk *db, uint32_t c, uint64_t *out)
 {
-	profdb_hpctk_plane pl;
-	int r = profdb_hpctk_context_plane(db, c, &pl);
+	tv_plane pl;
+	int r = tv_context_plane(db, c, &pl);
 	if (r < 0)
 		return r;
-	uint64_t h = pl.n_values;
-	for (uint64_t j = 0; j < pl.n_index; j++) {
+	uint64_t h = pl.values.count;
+	for (uint64_t j = 0; j < pl.index.count; j++) {
 		uint32_t metric, prof;
-		profdb_hpctk_run run;
+		profdb_view run;
 		double v;
-		profdb_hpctk_plane_at(&pl, j, &metric, &run);
+		tv_plane_at(&pl, j, &metric, &run);
 		for (uint64_t k = 0; k < run.count; k++) {
-			profdb_hpctk_run_at(&run, k, &prof, &v);
+			tv_run_at(&run, k, &prof, &v);
 			h = mix(mix(mix(h, metric), prof), bits(v));
 		}
 	}
@@ -141,14 +142,14 @@ static int hash_ctx(const profdb_hpctk *db, uint32_t c, uint64_t *out)
 static int hash_trace(const profdb_hpctk *db, uint32_t i, uint64_t *out)
 {
 	profdb_hpctk_trace t;
-	int r = profdb_hpctk_trace_get(db, i, &t);
+	int r = profdb_hpctk_trace_at(db, i, &t);
 	if (r < 0)
 		return r;
-	uint64_t h = mix(t.count, t.profile);
-	for (uint64_t k = 0; k < t.count; k++) {
+	uint64_t h = mix(t.samples.count, t.profile);
+	for (uint64_t k = 0; k < t.samples.count; k++) {
 		uint64_t tm;
 		uint32_t ctx;
-		profdb_hpctk_trace_at(&t, k, &tm, &ctx);
+		tv_sample(&t, k, &tm, &ctx);
 		h = mix(mix(h, tm), ctx);
 	}
 	*out = h;
@@ -160,7 +161,7 @@ static int hash_walk(const profdb_hpctk *db, uint64_t *out, ref *collect)
 	profdb_hpctk_walk *w;
 	profdb_hpctk_context c;
 	uint32_t depth, stack[4096];
-	int r = profdb_hpctk_walk_new(db, &w);
+	int r = profdb_hpctk_walk_new(&w, db);
 	if (r < 0)
 		return r;
 	uint64_t h = 0;
@@ -299,12 +300,12 @@ static void *reader(void *arg)
 		profdb_hpctk_context c;
 		if (profdb_hpctk_context_parent(w->db, R->ids[n], &parent) != 0 || parent != R->parents[n])
 			MISMATCH(w, "parent of %u", R->ids[n]);
-		if (profdb_hpctk_context_by_id(w->db, R->ids[n], &c) != 0 || c.id != R->ids[n])
+		if (profdb_hpctk_context_get(w->db, R->ids[n], &c) != 0 || c.id != R->ids[n])
 			MISMATCH(w, "context %u", R->ids[n]);
 	}
 	for (int m = 0; m < R->metrics; m++) {
 		profdb_hpctk_metric md;
-		if (profdb_hpctk_metric_get(w->db, (uint32_t)m, &md) != 0 || !md.name)
+		if (profdb_hpctk_metric_at(w->db, (uint32_t)m, &md) != 0 || !md.name.ptr)
 			MISMATCH(w, "metric %d", m);
 	}
 	return NULL;
@@ -389,7 +390,7 @@ static void *fail_first(void *arg)
 	pthread_barrier_wait(f->bar);
 	f->r1 = (int)profdb_hpctk_context_count(f->db);
 	snprintf(f->msg, sizeof f->msg, "%s", profdb_error_message());
-	f->r2 = profdb_hpctk_walk_new(f->db, &(profdb_hpctk_walk *){NULL});
+	f->r2 = profdb_hpctk_walk_new(&(profdb_hpctk_walk *){NULL}, f->db);
 	return NULL;
 }
 
@@ -399,14 +400,14 @@ static int t_lazy_failure_replayed_to_all(void)
 	tw_blob out[TW_NFILES];
 	tw_hpctk4_sample(&d);
 	CHECK(tw_hpctk4_write(&d, out) == 0);
-	profdb_blob blobs[PROFDB_HPCTK_NFILES];
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
-		blobs[f] = (profdb_blob){out[f].data, out[f].size};
+		blobs[f] = (profdb_input){NULL, out[f].data, out[f].size};
 	/* Find context 16 and give it the id of context 14: duplicate. */
 	profdb_hpctk *db;
 	profdb_hpctk_context c;
 	CHECK(profdb_hpctk_open_mem(&db, blobs, NULL) == 0);
-	CHECK(profdb_hpctk_context_by_id(db, 16, &c) == 0);
+	CHECK(profdb_hpctk_context_get(db, 16, &c) == 0);
 	profdb_hpctk_close(db);
 	out[TW_META].data[c.pos + 0x10] = 14;
 	CHECK(profdb_hpctk_open_mem(&db, blobs, NULL) == 0);
@@ -453,16 +454,16 @@ static void *provoke(void *arg)
 	for (int round = 0; round < 200; round++) {
 		switch (m->index % 4) {
 		case 0:
-			m->r = profdb_hpctk_profile_get(m->db, n, &(profdb_hpctk_profile){0});
+			m->r = profdb_hpctk_profile_at(m->db, n, &(profdb_hpctk_profile){0});
 			break;
 		case 1:
-			m->r = profdb_hpctk_metric_get(m->db, n, &(profdb_hpctk_metric){0});
+			m->r = profdb_hpctk_metric_at(m->db, n, &(profdb_hpctk_metric){0});
 			break;
 		case 2:
-			m->r = profdb_hpctk_context_by_id(m->db, n, &(profdb_hpctk_context){0});
+			m->r = profdb_hpctk_context_get(m->db, n, &(profdb_hpctk_context){0});
 			break;
 		default:
-			m->r = profdb_hpctk_function_get(m->db, n, &(profdb_hpctk_function){0});
+			m->r = profdb_hpctk_function_at(m->db, n, &(profdb_hpctk_function){0});
 			break;
 		}
 		/* Interleave with successful calls, which must not clear it. */
@@ -504,9 +505,9 @@ static int t_own_error_messages(void)
 	tw_blob out[TW_NFILES];
 	tw_hpctk4_sample(&d);
 	CHECK(tw_hpctk4_write(&d, out) == 0);
-	profdb_blob blobs[PROFDB_HPCTK_NFILES];
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
-		blobs[f] = (profdb_blob){out[f].data, out[f].size};
+		blobs[f] = (profdb_input){NULL, out[f].data, out[f].size};
 	CHECK(profdb_hpctk_open_mem(&db, blobs, NULL) == 0);
 	own_messages(db);
 	profdb_hpctk_close(db);

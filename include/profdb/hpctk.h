@@ -2,7 +2,12 @@
  *
  * Compiles alone as C11 (-pedantic) and as C++. The conventions every
  * function follows (return codes, threads, lifetimes, argument order) are
- * in profdb/common.h.
+ * in profdb/common.h. In short: counts are int64_t; a lookup returns 1
+ * (stored) or 0 (not stored, output cleared); -EINVAL for a NULL handle
+ * or output, -ENOENT for an index or id out of range or a file the
+ * database lacks. Every function may be called from many threads on the
+ * same handle unless it says "one thread at a time"; everything handed out
+ * (strings, views) stays valid until profdb_hpctk_close().
  */
 #ifndef PROFDB_HPCTK_H
 #define PROFDB_HPCTK_H
@@ -41,46 +46,65 @@ typedef enum profdb_hpctk_layout {
  *  footer, section table. Minor versions above 0 are accepted. Deeper checks
  *  run lazily on first use of each block.
  *  @param[out] ret  the handle, NULL on failure
- *  @return 0, -ENOENT (no database file there), -EPROTONOSUPPORT (not a
- *          4.0 file), -EBADMSG/-ENODATA (corrupt/truncated), -errno of I/O
- *  @since 0.9 */
+ *  @param opts      NULL for the defaults; PROFDB_OPEN_TOLERANT makes a
+ *                   damaged value block or trace line read as absent in
+ *                   the common interface (profdb_open)
+ *  @return 0, -EINVAL (NULL argument, bad options), -ENOENT (no database
+ *          file there), -EPROTONOSUPPORT (not a 4.0 file),
+ *          -EBADMSG/-ENODATA (corrupt/truncated), -errno of I/O.
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
                                     const profdb_options *opts);
 
-/** Open from caller-supplied buffers, indexed by profdb_hpctk_file. Absent
- *  files have data == NULL; at least one must be present. Nothing is
- *  copied. @since 0.9 */
+/** Open from caller-supplied buffers, indexed by profdb_hpctk_file. An
+ *  absent file has data == NULL; at least one must be present. @c name
+ *  (may be NULL: "meta.db", ...) appears in messages. Nothing is copied:
+ *  the buffers must stay alive and unchanged until the handle is closed.
+ *  @return as profdb_hpctk_open(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_open_mem(profdb_hpctk **ret,
-                                        const profdb_blob files[PROFDB_HPCTK_NFILES],
+                                        const profdb_input files[PROFDB_HPCTK_NFILES],
                                         const profdb_options *opts);
 
-/** Close and unmap. NULL is a no-op. All views die here. @since 0.9 */
+/** Close and unmap. NULL is a no-op. Every string and view handed out
+ *  dies here. One thread at a time (no other call on the handle may
+ *  run). @since 0.9 */
 PROFDB_EXPORT void profdb_hpctk_close(profdb_hpctk *db);
 
-/** 1 if the file is present, 0 if not. @since 0.9 */
+/** Whether the database has a file.
+ *  @return 1 present, 0 absent, -EINVAL (NULL handle, @p which out of
+ *  range). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_has(const profdb_hpctk *db, profdb_hpctk_file which);
 
-/** Stored version of a present file. @return 0 or -ENOENT. @since 0.9 */
+/** Stored version of a present file.
+ *  @return 0, -EINVAL (NULL argument, bad @p which), -ENOENT (file
+ *  absent). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_version(const profdb_hpctk *db, profdb_hpctk_file which,
                                        uint8_t *major, uint8_t *minor);
 
 /** Layout of the database (decided from meta.db, else profile.db).
+ *  @return the layout; PROFDB_HPCTK_FINAL for a NULL handle. Thread-safe.
  *  @since 0.9 */
 PROFDB_EXPORT profdb_hpctk_layout profdb_hpctk_get_layout(const profdb_hpctk *db);
 
 /* ---- meta.db: general properties, identifier names ---------------------- */
 
-/** Title and Markdown description (either out pointer may be NULL).
- *  @return 0, -ENOENT (no meta.db), -EBADMSG. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_title(const profdb_hpctk *db, const char **title,
-                                     const char **description);
+/** Title and Markdown description of the database.
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (no meta.db), -EBADMSG.
+ *  Thread-safe; the strings live until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_title(const profdb_hpctk *db, profdb_str *title,
+                                     profdb_str *description);
 
-/** Number of identifier kinds (>= 0) or -errno. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_id_kind_count(const profdb_hpctk *db);
+/** Number of identifier kinds.
+ *  @return >= 0, -EINVAL, -ENOENT (no meta.db), -EBADMSG. Thread-safe.
+ *  @since 0.9 */
+PROFDB_EXPORT int64_t profdb_hpctk_id_kind_count(const profdb_hpctk *db);
 
-/** Name of identifier kind @p kind ("NODE", "RANK", ...). @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_id_kind_name(const profdb_hpctk *db, uint32_t kind,
-                                            const char **name);
+/** Name of identifier kind @p kind (0 .. count-1, the @c kind of a
+ *  profdb_hpctk_id): "NODE", "RANK", ...
+ *  @return 0, -EINVAL, -ENOENT (out of range, no meta.db), -EBADMSG.
+ *  Thread-safe; the string lives until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_id_kind_at(const profdb_hpctk *db, uint32_t kind,
+                                          profdb_str *name);
 
 /* ---- meta.db: metrics --------------------------------------------------- */
 
@@ -98,14 +122,14 @@ enum { PROFDB_COMBINE_SUM = 0, PROFDB_COMBINE_MIN = 1, PROFDB_COMBINE_MAX = 2 };
 
 /** A metric, its propagations and summaries, as counts. @since 0.9 */
 typedef struct profdb_hpctk_metric {
-	const char *name;
+	profdb_str name;
 	uint32_t n_props;      /**< propagated variants (profile/cct metric ids) */
 	uint32_t n_summaries;  /**< summary statistics (summary-profile ids) */
 } profdb_hpctk_metric;
 
 /** One propagated variant of a metric. @since 0.9 */
 typedef struct profdb_hpctk_prop {
-	const char *scope;         /**< "point", "function", "execution", ... */
+	profdb_str scope;          /**< "point", "function", "execution", ... */
 	uint8_t scope_type;        /**< PROFDB_SCOPE_* (dev-stage: derived from the name) */
 	uint8_t prop_index;        /**< propagation bit for transitive scopes, 255 otherwise */
 	uint16_t prop_metric_id;   /**< id used in thread profiles and cct.db */
@@ -113,51 +137,64 @@ typedef struct profdb_hpctk_prop {
 
 /** One summary statistic of a metric. @since 0.9 */
 typedef struct profdb_hpctk_summary {
-	const char *scope;
+	profdb_str scope;
 	uint8_t scope_type;
 	uint8_t combine;           /**< PROFDB_COMBINE_* or an unknown stored value */
 	uint16_t stat_metric_id;   /**< id used in the summary profile */
-	const char *formula;       /**< "$$" = the propagated value */
+	profdb_str formula;        /**< "$$" = the propagated value */
 } profdb_hpctk_summary;
 
-/** Number of metrics, or -errno. The metric table is validated on the first
- *  call (lazily, thread-safe). @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_metric_count(const profdb_hpctk *db);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_metric_get(const profdb_hpctk *db, uint32_t metric,
-                                          profdb_hpctk_metric *out);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_metric_prop(const profdb_hpctk *db, uint32_t metric,
-                                           uint32_t i, profdb_hpctk_prop *out);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_metric_summary(const profdb_hpctk *db, uint32_t metric,
-                                              uint32_t i, profdb_hpctk_summary *out);
+/** Number of metrics. The metric table is validated on the first call
+ *  (lazily). @return >= 0, -EINVAL, -ENOENT (no meta.db), -EBADMSG.
+ *  Thread-safe. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_hpctk_metric_count(const profdb_hpctk *db);
+/** Metric @p metric (index 0 .. count-1).
+ *  @return 0, -EINVAL, -ENOENT (out of range, no meta.db), -EBADMSG.
+ *  Thread-safe; strings live until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_metric_at(const profdb_hpctk *db, uint32_t metric,
+                                         profdb_hpctk_metric *out);
+/** Propagated variant @p i (0 .. n_props-1) of metric index @p metric.
+ *  @return as profdb_hpctk_metric_at(). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_metric_prop_at(const profdb_hpctk *db, uint32_t metric,
+                                              uint32_t i, profdb_hpctk_prop *out);
+/** Summary statistic @p i (0 .. n_summaries-1) of metric index @p metric.
+ *  @return as profdb_hpctk_metric_at(). Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_metric_summary_at(const profdb_hpctk *db, uint32_t metric,
+                                                 uint32_t i, profdb_hpctk_summary *out);
 
 /* ---- meta.db: load modules, source files, functions --------------------- */
 
 /** A function (also named constructs such as "<gpu kernel>"). @since 0.9 */
 typedef struct profdb_hpctk_function {
-	const char *name;      /**< NULL for an anonymous function */
+	profdb_str name;       /**< {"", 0} for an anonymous function */
 	uint32_t module;       /**< module index or PROFDB_NONE */
 	uint32_t file;         /**< file index or PROFDB_NONE */
 	uint64_t offset;       /**< entry point offset within the module */
 	uint32_t line;         /**< definition line */
 } profdb_hpctk_function;
 
-/** Counts; each returns a count >= 0 or -errno. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_module_count(const profdb_hpctk *db);
-PROFDB_EXPORT int profdb_hpctk_file_count(const profdb_hpctk *db);
-PROFDB_EXPORT int profdb_hpctk_function_count(const profdb_hpctk *db);
-/** Path of load module @p i. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_module_path(const profdb_hpctk *db, uint32_t i,
-                                           const char **path);
-/** Path of source file @p i (absolute, or relative to the database
- *  directory); @p copied (may be NULL) is 1 if the file is in src/. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_file_path(const profdb_hpctk *db, uint32_t i,
-                                         const char **path, int *copied);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_function_get(const profdb_hpctk *db, uint32_t i,
-                                            profdb_hpctk_function *out);
+/** Number of load modules. @return >= 0, -EINVAL, -ENOENT (no meta.db).
+ *  Thread-safe. @since 0.9 */
+PROFDB_EXPORT int64_t profdb_hpctk_module_count(const profdb_hpctk *db);
+/** Number of source files. @return as profdb_hpctk_module_count().
+ *  @since 0.9 */
+PROFDB_EXPORT int64_t profdb_hpctk_file_count(const profdb_hpctk *db);
+/** Number of functions. @return as profdb_hpctk_module_count(). @since 0.9 */
+PROFDB_EXPORT int64_t profdb_hpctk_function_count(const profdb_hpctk *db);
+/** Path of load module @p i (index).
+ *  @return 0, -EINVAL, -ENOENT (out of range, no meta.db), -EBADMSG.
+ *  Thread-safe; the string lives until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_module_at(const profdb_hpctk *db, uint32_t i,
+                                         profdb_str *path);
+/** Path of source file @p i (index; absolute, or relative to the database
+ *  directory); @p copied is set to 1 if the file was copied into src/, else
+ *  0. @return as profdb_hpctk_module_at(). @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_file_at(const profdb_hpctk *db, uint32_t i,
+                                       profdb_str *path, int *copied);
+/** Function @p i (index). @return as profdb_hpctk_module_at(). Thread-safe.
+ *  @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_function_at(const profdb_hpctk *db, uint32_t i,
+                                           profdb_hpctk_function *out);
 
 /* ---- meta.db: the calling-context tree ---------------------------------- */
 
@@ -198,11 +235,12 @@ typedef struct profdb_hpctk_context {
 	uint32_t module;          /**< load module index or PROFDB_NONE */
 	uint64_t offset;          /**< with @c module */
 	uint16_t entry_point;     /**< PROFDB_ENTRY_* for entry points */
-	const char *entry_name;   /**< pretty name of an entry point, else NULL */
+	profdb_str entry_name;    /**< pretty name of an entry point, else {"", 0} */
 	uint64_t pos;             /**< position token: byte offset of the record in meta.db (0 for the root) */
 } profdb_hpctk_context;
 
-/** Iterator over the children of one context. Plain value; no cleanup. */
+/** Iterator over the children of one context. Plain value; no cleanup;
+ *  one thread at a time. */
 typedef struct profdb_hpctk_children {
 	const profdb_hpctk *db;
 	uint64_t next, end;       /**< private */
@@ -211,47 +249,58 @@ typedef struct profdb_hpctk_children {
 
 /** Number of contexts in the tree (entry points included, the global root
  *  excluded). The first call validates the whole tree (pointers, cycles,
- *  duplicate ids) and builds the id index; thread-safe. @since 0.9 */
+ *  duplicate ids) and builds the id index.
+ *  @return >= 0, -EINVAL, -ENOENT (no meta.db), -EBADMSG, -ENOMEM.
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int64_t profdb_hpctk_context_count(const profdb_hpctk *db);
 
-/** The global root context (id 0). @since 0.9 */
+/** The global root context (id 0).
+ *  @return 0, -EINVAL, -ENOENT (no meta.db), -EBADMSG. Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_root(const profdb_hpctk *db, profdb_hpctk_context *out);
 
 /** Context by id. O(log n) after the lazily built index.
- *  @return 0, -ENOENT (no tree node with this id; it may still carry values,
- *          see doc/model.md), -EBADMSG. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_context_by_id(const profdb_hpctk *db, uint32_t id,
-                                             profdb_hpctk_context *out);
+ *  @return 0, -EINVAL, -ENOENT (no tree node with this id; it may still
+ *  carry values, see doc/model.md), -EBADMSG. Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_context_get(const profdb_hpctk *db, uint32_t id,
+                                           profdb_hpctk_context *out);
 
-/** Parent id of context @p id (the root's parent is PROFDB_NONE). @since 0.9 */
+/** Parent id of context @p id (the root's parent is PROFDB_NONE).
+ *  @return as profdb_hpctk_context_get(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_context_parent(const profdb_hpctk *db, uint32_t id,
                                               uint32_t *parent);
 
-/** Start iterating the children of @p parent. @since 0.9 */
+/** Start iterating the children of @p parent (a context this database
+ *  handed out). @return 0, -EINVAL (NULL argument, foreign context),
+ *  -ENOENT (no meta.db), -EBADMSG. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_children_begin(const profdb_hpctk *db,
                                               const profdb_hpctk_context *parent,
                                               profdb_hpctk_children *it);
-/** @return 1 and the next child, 0 at the end, -EBADMSG. @since 0.9 */
+/** @return 1 and the next child, 0 at the end (*out cleared), -EINVAL,
+ *  -EBADMSG. One thread at a time per iterator. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_children_next(profdb_hpctk_children *it,
                                              profdb_hpctk_context *out);
 
 /** Depth-first pre-order walk of the whole tree with an explicit stack
  *  (trees thousands deep are fine). Opaque; one thread at a time. */
 typedef struct profdb_hpctk_walk profdb_hpctk_walk;
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_walk_new(const profdb_hpctk *db, profdb_hpctk_walk **ret);
-/** @return 1 with the next context and its depth (root = 0), 0 at the end.
- *  @since 0.9 */
+/** Start a walk. @param[out] ret the walker, NULL on failure.
+ *  @return 0, -EINVAL, -ENOENT (no meta.db), -EBADMSG, -ENOMEM.
+ *  Thread-safe (the walker itself: one thread at a time). @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_walk_new(profdb_hpctk_walk **ret, const profdb_hpctk *db);
+/** Next context and its depth (root = 0).
+ *  @return 1, 0 at the end (*out cleared), -EINVAL (NULL argument),
+ *  -EBADMSG, -ENOMEM. One thread at a time. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_walk_next(profdb_hpctk_walk *w, profdb_hpctk_context *out,
                                          uint32_t *depth);
-/** @since 0.9 */
+/** Free a walker. NULL is a no-op. @since 0.9 */
 PROFDB_EXPORT void profdb_hpctk_walk_free(profdb_hpctk_walk *w);
 
 /* ---- profile.db and cct.db: sparse value planes -------------------------- */
 
 /** Identifier of a profile (one element of its identifier tuple). */
 typedef struct profdb_hpctk_id {
-	uint8_t kind;          /**< index into the identifier kind names */
+	uint8_t kind;          /**< identifier kind, see profdb_hpctk_id_kind_at() */
 	uint16_t flags;        /**< bit 0: isPhysical */
 	uint32_t logical_id;
 	uint64_t physical_id;
@@ -264,70 +313,69 @@ typedef struct profdb_hpctk_profile {
 	uint32_t n_ids;        /**< identifier tuple length */
 	uint64_t n_values;     /**< stored (context, metric) entries */
 	uint32_t n_contexts;   /**< non-empty contexts */
-	uint64_t pos;          /**< private: offset of the identifier tuple */
 } profdb_hpctk_profile;
 
-/** A sparse plane: profile-major (index keyed by context, values keyed by
- *  metric id) or context-major (index keyed by metric id, values keyed by
- *  profile index). Transparent, points into the mapping; validated (sorted
- *  keys, monotone starts, arrays inside the file) before it is handed out. */
-typedef struct profdb_hpctk_plane {
-	const unsigned char *index;   /**< n_index records of index_stride bytes */
-	const unsigned char *values;  /**< n_values records of value_stride bytes */
-	uint64_t n_index, n_values;
-	uint8_t index_key_size;       /**< 4 (context id) or 2 (metric id) */
-	uint8_t value_key_size;       /**< 2 (metric id) or 4 (profile index) */
-} profdb_hpctk_plane;
-
-/** One run of (key, value) pairs of a plane: the metrics of one context of
- *  a profile, or the profiles of one metric of a context. */
-typedef struct profdb_hpctk_run {
-	const unsigned char *values;
-	uint64_t count;
-	uint8_t key_size;
-} profdb_hpctk_run;
-
-/** Number of profiles in profile.db, or -errno (-ENOENT without it).
+/** Number of profiles in profile.db.
+ *  @return >= 0, -EINVAL, -ENOENT (no profile.db). Thread-safe.
  *  @since 0.9 */
 PROFDB_EXPORT int64_t profdb_hpctk_profile_count(const profdb_hpctk *db);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_profile_get(const profdb_hpctk *db, uint32_t profile,
-                                           profdb_hpctk_profile *out);
-/** Element @p i of a profile's identifier tuple. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_profile_id(const profdb_hpctk *db,
-                                          const profdb_hpctk_profile *p, uint32_t i,
-                                          profdb_hpctk_id *out);
-/** The value plane of a profile (validated on first use, thread-safe).
+/** Profile @p profile (index). @return 0, -EINVAL, -ENOENT (out of range,
+ *  no profile.db), -EBADMSG. Thread-safe. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_profile_at(const profdb_hpctk *db, uint32_t profile,
+                                          profdb_hpctk_profile *out);
+/** Element @p i (0 .. n_ids-1) of the identifier tuple of profile
+ *  @p profile. @return as profdb_hpctk_profile_at(). Thread-safe.
  *  @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_profile_id_at(const profdb_hpctk *db, uint32_t profile,
+                                             uint32_t i, profdb_hpctk_id *out);
+
+/** The values of a profile as two views into profile.db (zero-copy):
+ *  - @p index: one 12-byte record per context that has values: key =
+ *    context id (U32 @0, strictly increasing), value = position of its
+ *    first record in @p values (U64 @4);
+ *  - @p values: 10-byte records, key = metric id (U16 @0, strictly
+ *    increasing within a context; a summary statistic id for a summary
+ *    profile, a propagated id otherwise), value = F64 @2 bit-for-bit.
+ *  profdb_view_run(index, i, values) gives context i's records;
+ *  profdb_view_find() searches either view. The block is validated
+ *  (inside the file, sorted keys, monotone starts) on first use.
+ *  @return 0 (empty views when the profile stores nothing), -EINVAL,
+ *  -ENOENT (out of range, no profile.db), -EBADMSG (damaged block).
+ *  Thread-safe; views live until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t profile,
-                                             profdb_hpctk_plane *out);
-/** Number of context slots in cct.db (max context id + 1), or -errno.
- *  @since 0.9 */
+                                             profdb_view *index, profdb_view *values);
+/** Number of context slots in cct.db (max context id + 1).
+ *  @return >= 0, -EINVAL, -ENOENT (no cct.db). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db);
-/** The value plane of a context in cct.db (empty for unused slots).
- *  @since 0.9 */
+/** The values of context @p ctx_id in cct.db, as two views (zero-copy):
+ *  - @p index: 10-byte records, key = propagated metric id (U16 @0,
+ *    strictly increasing), value = position of its first record (U64 @2);
+ *  - @p values: 12-byte records, key = profile index (U32 @0, strictly
+ *    increasing within a metric), value = F64 @4 bit-for-bit.
+ *  Validated on first use like a profile plane. Ids beyond the slots have
+ *  no values (empty views).
+ *  @return 0, -EINVAL, -ENOENT (no cct.db), -EBADMSG. Thread-safe; views
+ *  live until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ctx_id,
-                                             profdb_hpctk_plane *out);
+                                             profdb_view *index, profdb_view *values);
 
-/** Index record @p i of a plane: its key and its run. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_plane_at(const profdb_hpctk_plane *p, uint64_t i,
-                                        uint32_t *key, profdb_hpctk_run *run);
-/** Binary search of the index. @return 1 found, 0 absent. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_plane_find(const profdb_hpctk_plane *p, uint32_t key,
-                                          profdb_hpctk_run *run);
-/** Pair @p i of a run. The value is returned bit-for-bit (NaN payloads,
- *  -0.0, denormals). @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_run_at(const profdb_hpctk_run *r, uint64_t i,
-                                      uint32_t *key, double *value);
-/** Binary search of a run. @return 1 found, 0 absent. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_run_find(const profdb_hpctk_run *r, uint32_t key,
-                                        double *value);
-
-/** Point lookup through profile.db (@p metric is a stat id for the summary
- *  profile, a prop id otherwise). @return 1 found, 0 absent, <0. @since 0.9 */
+/** Point lookup through profile.db: the value of (@p ctx_id, @p metric)
+ *  in profile @p profile; @p metric is a summary statistic id for the
+ *  summary profile, a propagated id otherwise. Bit-for-bit.
+ *  With meta.db, a @p metric that is neither a propagated nor a summary
+ *  statistic id of any metric is -ENOENT; without meta.db every id is
+ *  accepted (0 when nothing is stored under it).
+ *  @return 1 (stored), 0 (not stored; *value = 0), -EINVAL (NULL handle
+ *  or @p value), -ENOENT (no such profile or metric id, no profile.db),
+ *  -EBADMSG (damaged block). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_value(const profdb_hpctk *db, uint32_t profile,
                                      uint32_t ctx_id, uint32_t metric, double *value);
-/** Point lookup through cct.db. @return 1 found, 0 absent, <0. @since 0.9 */
+/** Point lookup through cct.db (it stores propagated metric ids; the
+ *  summary profile is not in it). Metric ids are checked as in
+ *  profdb_hpctk_value().
+ *  @return 1, 0 (not stored; *value = 0), -EINVAL (NULL handle or
+ *  @p value), -ENOENT (no cct.db; a metric id meta.db does not define; a
+ *  profile index beyond profile.db's), -EBADMSG. Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx_id,
                                          uint32_t metric, uint32_t profile, double *value);
 
@@ -339,40 +387,40 @@ PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx_id
  *  thread profiles and cct.db, summary statistic ids in the summary
  *  profile); cct.db must not name the summary or an absent profile; trace
  *  lines must belong to profiles of profile.db. Time O(V log V) for V
- *  values. @return 0 (consistent), -EBADMSG naming the disagreement, or
- *  the code of the first damaged block. @since 0.9 */
+ *  values. @return 0 (consistent), -EINVAL (NULL handle), -EBADMSG naming
+ *  the disagreement, or the code of the first damaged block. Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_check(const profdb_hpctk *db);
 
 /* ---- trace.db ----------------------------------------------------------- */
 
-/** A trace line: @c count elements of 12 bytes (u64 time in ns, u32 context
- *  id; id 0 = not running), sorted by time (checked before it is handed
- *  out). */
+/** A trace line: the profile it belongs to and its samples as a view into
+ *  trace.db (zero-copy): 12-byte records, key = time in ns (U64 @0,
+ *  non-decreasing, checked before it is handed out), value = context id
+ *  (U32 @8; id 0 = not running). profdb_view_seek() finds the first
+ *  sample at or after a time, profdb_view_in_effect() the sample running
+ *  at a time, profdb_view_window() the samples of an interval. */
 typedef struct profdb_hpctk_trace {
 	uint32_t profile;            /**< profile.db index */
-	const unsigned char *elems;  /**< NULL when empty */
-	uint64_t count;
+	profdb_view samples;
 } profdb_hpctk_trace;
 
-/** Number of trace lines (empty ones included), or -errno. @since 0.9 */
+/** Number of trace lines (empty ones included). A database without
+ *  trace.db has none: 0, not an error (hpcprof leaves trace.db out when
+ *  nothing was traced).
+ *  @return >= 0, -EINVAL (NULL handle). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int64_t profdb_hpctk_trace_count(const profdb_hpctk *db);
-/** @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_trace_get(const profdb_hpctk *db, uint32_t i,
-                                         profdb_hpctk_trace *out);
-/** Global time bounds from the header. @return 1 if the database has
- *  samples, 0 if not (empty sentinels), <0. @since 0.9 */
+/** Trace line @p i (index), validated on first use.
+ *  @return 0, -EINVAL, -ENOENT (out of range; no trace.db), -EBADMSG
+ *  (damaged line). Thread-safe; the view lives until close. @since 0.9 */
+PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
+                                        profdb_hpctk_trace *out);
+/** Global time bounds from the trace.db header.
+ *  @return 1 if the database has samples, 0 if not (empty sentinels;
+ *  both outputs still hold the stored sentinels), -EINVAL, -ENOENT (no
+ *  trace.db). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_trace_bounds(const profdb_hpctk *db, uint64_t *min_ns,
                                             uint64_t *max_ns);
-/** Element @p i. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk_trace *t, uint64_t i,
-                                        uint64_t *time_ns, uint32_t *ctx_id);
-/** Index of the sample in effect at time @p t (the last one with time <= t).
- *  @return 1 and *index, or 0 if t precedes the first sample. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_trace_seek(const profdb_hpctk_trace *t, uint64_t time_ns,
-                                          uint64_t *index);
-/** Samples with from <= time < to: [*first, *last). @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_trace_window(const profdb_hpctk_trace *t, uint64_t from_ns,
-                                            uint64_t to_ns, uint64_t *first, uint64_t *last);
 
 #ifdef __cplusplus
 }

@@ -46,7 +46,7 @@ static int check_header(profdb_hpctk *db, profdb_hpctk_file f)
 {
 	const profdb__input *in = &db->in[f];
 	const unsigned char *p;
-	int r = profdb__range(in, 0, 16, "file header", &p);
+	int r = profdb__range(in, 0, HL_FILE_MAGIC, "file header", &p);
 	if (r < 0)
 		return r;
 	if (memcmp(p, "HPCTOOLKIT", 10) != 0 || memcmp(p + 10, files[f].kind, 4) != 0) {
@@ -58,13 +58,13 @@ static int check_header(profdb_hpctk *db, profdb_hpctk_file f)
 		                    "%s: bad magic at offset 0x0: expected \"HPCTOOLKIT%s\"",
 		                    in->name, files[f].kind);
 	}
-	if (p[14] != 4)
+	if (hl_file_major(p) != 4)
 		return profdb__fail(-EPROTONOSUPPORT,
 		                    "%s: major version %u at offset 0xe is not supported (4 is)",
-		                    in->name, p[14]);
-	if (p[15] > 0)
+		                    in->name, hl_file_major(p));
+	if (hl_file_minor(p) > 0)
 		profdb__warn(&db->opts, "%s: minor version 4.%u is newer than 4.0; reading the "
-		             "4.0 fields through the stored strides", in->name, p[15]);
+		             "4.0 fields through the stored strides", in->name, hl_file_minor(p));
 	/* The footer comes first in the real readers too: a file cut short
 	 * loses it, which tells truncation apart from corruption. */
 	const unsigned char *foot;
@@ -221,20 +221,25 @@ fail:
 }
 
 PROFDB_EXPORT int profdb_hpctk_open_mem(profdb_hpctk **ret,
-                                        const profdb_blob blobs[PROFDB_HPCTK_NFILES],
+                                        const profdb_input inputs[PROFDB_HPCTK_NFILES],
                                         const profdb_options *opts)
 {
 	if (ret)
 		*ret = NULL;   /* "NULL on failure", bad arguments included */
-	if (!ret || !blobs)
+	if (!ret || !inputs)
 		return profdb__fail(-EINVAL, "profdb_hpctk_open_mem: NULL argument");
 	profdb_hpctk *db = alloc_db(opts);
 	if (!db)
 		return profdb__fail(-ENOMEM, "out of memory");
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++) {
-		if (!blobs[f].data)
+		if (!inputs[f].data)
 			continue;
-		profdb__input_mem(&db->in[f], blobs[f].data, blobs[f].size, files[f].file);
+		const char *name = inputs[f].name ? inputs[f].name : files[f].file;
+		if (!(db->names[f] = strdup(name))) {
+			profdb_hpctk_close(db);
+			return profdb__fail(-ENOMEM, "out of memory");
+		}
+		profdb__input_mem(&db->in[f], inputs[f].data, inputs[f].size, db->names[f]);
 		db->present[f] = 1;
 	}
 	int r = finish_open(db);
@@ -249,22 +254,20 @@ PROFDB_EXPORT int profdb_hpctk_open_mem(profdb_hpctk **ret,
 PROFDB_EXPORT int profdb_hpctk_has(const profdb_hpctk *db, profdb_hpctk_file which)
 {
 	if (!db || (unsigned)which >= PROFDB_HPCTK_NFILES)
-		return 0;
+		return profdb__fail(-EINVAL, "profdb_hpctk_has: NULL handle or bad file %d", (int)which);
 	return db->present[which];
 }
 
 PROFDB_EXPORT int profdb_hpctk_version(const profdb_hpctk *db, profdb_hpctk_file which,
                                        uint8_t *major, uint8_t *minor)
 {
-	if (!db || (unsigned)which >= PROFDB_HPCTK_NFILES)
+	if (!db || (unsigned)which >= PROFDB_HPCTK_NFILES || !major || !minor)
 		return profdb__fail(-EINVAL, "profdb_hpctk_version: bad argument");
 	int r = profdb__hpctk_require(db, which);
 	if (r < 0)
 		return r;
-	if (major)
-		*major = db->in[which].base[14];
-	if (minor)
-		*minor = db->in[which].base[15];
+	*major = hl_file_major(db->in[which].base);
+	*minor = hl_file_minor(db->in[which].base);
 	return 0;
 }
 

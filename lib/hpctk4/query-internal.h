@@ -29,7 +29,7 @@
 
 typedef struct hq_metric {
 	uint32_t id;
-	const char *name;          /* in meta.db */
+	const char *name;          /* in meta.db, NUL-terminated */
 	char *description;         /* owned */
 	char *statistic;           /* owned, NULL when the summary holds nothing under the id */
 	profdb_metric_kind kind;
@@ -120,8 +120,8 @@ static inline int check_profile(const hq *q, uint32_t p)
 }
 
 /* Blocks, in tolerant mode read as empty (once reported) when damaged. */
-int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_hpctk_plane *out);
-int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_hpctk_plane *out);
+int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values);
+int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb_view *values);
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out);
 
 /* query-tree.c */
@@ -145,5 +145,10 @@ void profdb__hpctkq_cursor_free(const void *impl, profdb__cursor *cur);
 int64_t profdb__hpctkq_trace_length(const void *impl, uint32_t p);
 int profdb__hpctkq_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *out);
 int profdb__hpctkq_trace_seek(const void *impl, uint32_t p, uint64_t time, uint64_t *index);
+int profdb__hpctkq_profile_view(const void *impl, uint32_t p, profdb_view *index,
+                                profdb_view *values);
+int profdb__hpctkq_context_view(const void *impl, uint32_t c, profdb_view *index,
+                                profdb_view *values);
+int profdb__hpctkq_trace_view(const void *impl, uint32_t p, profdb_view *out);
 
 #endif

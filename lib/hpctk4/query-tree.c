@@ -26,15 +26,18 @@ static int build_ctx(void *arg)
 	if (r < 0)
 		return r;
 	hq_ctx *ctx = malloc((n ? (size_t)n : 1) * sizeof *ctx);
-	uint64_t cap = 64;
-	uint64_t *at = malloc(cap * sizeof *at), *last = malloc(cap * sizeof *last);
+	size_t cap = 0, cap_last = 0;
+	uint64_t *at = NULL, *last = NULL;
+	if ((r = profdb__grow((void **)&at, &cap, 64, sizeof *at)) < 0 ||
+	    (r = profdb__grow((void **)&last, &cap_last, 64, sizeof *last)) < 0)
+		goto out;
 	profdb_hpctk_walk *w = NULL;
 	uint64_t k = 0;
 	if (!ctx || !at || !last) {
 		r = profdb__fail(-ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((r = profdb_hpctk_walk_new(q->db, &w)) < 0)
+	if ((r = profdb_hpctk_walk_new(&w, q->db)) < 0)
 		goto out;
 	last[1] = UINT64_MAX;
 	q->first_root = PROFDB_NONE;
@@ -58,20 +61,9 @@ static int build_ctx(void *arg)
 			                 "%" PRId64 " it counted", q->db->in[PROFDB_HPCTK_META].name, n);
 			goto out;
 		}
-		if ((uint64_t)d + 2 > cap) {
-			uint64_t nc = cap * 2;
-			uint64_t *a = realloc(at, nc * sizeof *at);
-			if (a)
-				at = a;
-			uint64_t *l = a ? realloc(last, nc * sizeof *last) : NULL;
-			if (l)
-				last = l;
-			if (!a || !l) {
-				r = profdb__fail(-ENOMEM, "out of memory");
-				goto out;
-			}
-			cap = nc;
-		}
+		if ((r = profdb__grow((void **)&at, &cap, (size_t)d + 2, sizeof *at)) < 0 ||
+		    (r = profdb__grow((void **)&last, &cap_last, (size_t)d + 2, sizeof *last)) < 0)
+			goto out;
 		hq_ctx *e = &ctx[k];
 		e->id = c.id;
 		e->parent = d > 1 ? ctx[at[d - 1]].id : PROFDB_NONE;
@@ -108,15 +100,9 @@ static int ensure_ctx(const hq *q)
 
 static const hq_ctx *find_ctx(const hq *q, uint32_t id)
 {
-	uint64_t lo = 0, hi = q->n_ctx;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (q->ctx[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < q->n_ctx && q->ctx[lo].id == id ? &q->ctx[lo] : NULL;
+	profdb_view v = profdb__hpctk_u32_table(q->ctx, q->n_ctx, sizeof *q->ctx);
+	uint64_t i;
+	return profdb_view_find(&v, id, &i) == 1 ? &q->ctx[i] : NULL;
 }
 
 /* ---- profiles ------------------------------------------------------------------ */
@@ -130,11 +116,12 @@ static char *kind_name(const profdb_hpctk *db, uint32_t kind)
 		{"GPUDEVICE", "gpu-device"}, {"GPUCONTEXT", "gpu-context"},
 		{"GPUSTREAM", "gpu-stream"}, {"CORE", "core"},
 	};
-	const char *s = NULL;
+	profdb_str name = {"", 0};
 	char buf[64];
-	if (profdb_hpctk_has(db, PROFDB_HPCTK_META) && profdb_hpctk_id_kind_name(db, kind, &s) < 0)
-		s = NULL;
-	if (!s || !*s) {   /* no name, or an empty one: never an empty kind */
+	if (profdb_hpctk_has(db, PROFDB_HPCTK_META) == 1 && profdb_hpctk_id_kind_at(db, kind, &name) < 0)
+		name.len = 0;
+	const char *s = name.ptr;   /* NUL-terminated in meta.db */
+	if (!name.len) {   /* no name, or an empty one: never an empty kind */
 		snprintf(buf, sizeof buf, "kind-%" PRIu32, kind);
 		return strdup(buf);
 	}
@@ -152,19 +139,19 @@ static int build_profiles(void *arg)
 {
 	hq *q = arg;
 	uint32_t n = q->n_profiles;
-	uint64_t cap = 64, len = 0;
+	size_t cap = 0;
+	uint64_t len = 0;
 	int r = 0;
 	q->name_at = malloc(((size_t)n + 1) * sizeof *q->name_at);
 	q->is_summary = calloc(n ? n : 1, 1);
 	q->summaries = malloc((n ? n : 1) * sizeof *q->summaries);
-	q->names = malloc(cap);
-	if (!q->name_at || !q->is_summary || !q->summaries || !q->names)
+	if (!q->name_at || !q->is_summary || !q->summaries)
 		return profdb__fail(-ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < n; i++) {
 		profdb_hpctk_profile p;
 		char name[1024];
 		size_t k = 0;
-		if ((r = profdb_hpctk_profile_get(q->db, i, &p)) < 0)
+		if ((r = profdb_hpctk_profile_at(q->db, i, &p)) < 0)
 			return r;
 		q->is_summary[i] = (unsigned char)(p.is_summary != 0);
 		if (p.is_summary)
@@ -173,7 +160,7 @@ static int build_profiles(void *arg)
 			k = (size_t)snprintf(name, sizeof name, "summary");
 		for (uint32_t j = 0; j < p.n_ids && k < sizeof name - 1; j++) {
 			profdb_hpctk_id id;
-			if ((r = profdb_hpctk_profile_id(q->db, &p, j, &id)) < 0)
+			if ((r = profdb_hpctk_profile_id_at(q->db, i, j, &id)) < 0)
 				return r;
 			if (!q->kinds[id.kind] && !(q->kinds[id.kind] = kind_name(q->db, id.kind)))
 				return profdb__fail(-ENOMEM, "out of memory");
@@ -185,13 +172,8 @@ static int build_profiles(void *arg)
 			k = (size_t)snprintf(name, sizeof name, "profile %" PRIu32, i);
 		if ((r = budget(q, len + k + 1, "the profile names")) < 0)
 			return r;
-		while (len + k + 1 > cap) {
-			char *g = realloc(q->names, cap * 2);
-			if (!g)
-				return profdb__fail(-ENOMEM, "out of memory");
-			q->names = g;
-			cap *= 2;
-		}
+		if ((r = profdb__grow((void **)&q->names, &cap, (size_t)(len + k + 1), 1)) < 0)
+			return r;
 		memcpy(q->names + len, name, k + 1);
 		q->name_at[i] = len;
 		len += k + 1;
@@ -216,7 +198,7 @@ int profdb__hpctkq_profile_get(const void *impl, uint32_t index, profdb_profile 
 	profdb_hpctk_profile p;
 	int r;
 	if ((r = check_profile(q, index)) < 0 || (r = profdb__hpctkq_profiles(q)) < 0 ||
-	    (r = profdb_hpctk_profile_get(q->db, index, &p)) < 0)
+	    (r = profdb_hpctk_profile_at(q->db, index, &p)) < 0)
 		return r;
 	memset(out, 0, sizeof *out);
 	out->index = index;
@@ -230,12 +212,10 @@ int profdb__hpctkq_profile_identity(const void *impl, uint32_t index, uint32_t i
                                     profdb_str *kind, uint64_t *value)
 {
 	const hq *q = impl;
-	profdb_hpctk_profile p;
 	profdb_hpctk_id id;
 	int r;
 	if ((r = check_profile(q, index)) < 0 || (r = profdb__hpctkq_profiles(q)) < 0 ||
-	    (r = profdb_hpctk_profile_get(q->db, index, &p)) < 0 ||
-	    (r = profdb_hpctk_profile_id(q->db, &p, i, &id)) < 0)
+	    (r = profdb_hpctk_profile_id_at(q->db, index, i, &id)) < 0)
 		return r;
 	*kind = profdb__str(q->kinds[id.kind]);
 	*value = id.logical_id;
@@ -257,10 +237,10 @@ static int build_vctx(void *arg)
 	uint64_t total = 0, k = 0;
 	int r;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
-		profdb_hpctk_plane pl;
-		if ((r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0)
+		profdb_view index, values;
+		if ((r = profdb__hpctkq_prof_plane(q, p, &index, &values)) < 0)
 			return r;
-		total += pl.n_index;
+		total += index.count;
 	}
 	if ((r = budget(q, total * 4, "the list of contexts with values")) < 0)
 		return r;
@@ -268,13 +248,13 @@ static int build_vctx(void *arg)
 	if (!ids)
 		return profdb__fail(-ENOMEM, "out of memory");
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
-		profdb_hpctk_plane pl;
-		if ((r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0) {
+		profdb_view index, values;
+		if ((r = profdb__hpctkq_prof_plane(q, p, &index, &values)) < 0) {
 			free(ids);
 			return r;
 		}
-		for (uint64_t i = 0; i < pl.n_index && k < total; i++)
-			profdb_hpctk_plane_at(&pl, i, &ids[k++], NULL);
+		for (uint64_t i = 0; i < index.count && k < total; i++)
+			ids[k++] = (uint32_t)profdb_view_key(&index, i);
 	}
 	qsort(ids, k, sizeof *ids, cmp_u32);
 	uint64_t u = 0;
@@ -296,21 +276,23 @@ static int has_values(const hq *q, uint32_t id)
 		hq *mut = (hq *)q;
 		if ((r = profdb__once_run(&mut->vctx_once, build_vctx, mut)) < 0)
 			return r;
-		return bsearch(&id, q->vctx, q->n_vctx, sizeof *q->vctx, cmp_u32) != NULL;
+		profdb_view v = profdb__hpctk_u32_table(q->vctx, q->n_vctx, sizeof *q->vctx);
+		uint64_t i;
+		return profdb_view_find(&v, id, &i);
 	}
 	/* cct.db holds every profile but the summaries. */
-	profdb_hpctk_plane pl;
-	profdb_hpctk_run run;
-	if ((r = profdb__hpctkq_cct_plane(q, id, &pl)) < 0)
+	profdb_view index, values;
+	uint64_t i;
+	if ((r = profdb__hpctkq_cct_plane(q, id, &index, &values)) < 0)
 		return r;
-	if (pl.n_index)
+	if (index.count)
 		return 1;
 	if ((r = profdb__hpctkq_profiles(q)) < 0)
 		return r;
 	for (uint32_t s = 0; s < q->n_summaries; s++) {
-		if ((r = profdb__hpctkq_prof_plane(q, q->summaries[s], &pl)) < 0)
+		if ((r = profdb__hpctkq_prof_plane(q, q->summaries[s], &index, &values)) < 0)
 			return r;
-		if (profdb_hpctk_plane_find(&pl, id, &run))
+		if (profdb_view_find(&index, id, &i) == 1)
 			return 1;
 	}
 	return 0;
@@ -338,14 +320,14 @@ int profdb__hpctkq_context_root(const void *impl, uint32_t *id)
 	return 0;
 }
 
-static const char *entry_name(const profdb_hpctk_context *c)
+static profdb_str entry_name(const profdb_hpctk_context *c)
 {
-	if (c->entry_name)
+	if (c->entry_name.len)
 		return c->entry_name;
 	switch (c->entry_point) {
-	case PROFDB_ENTRY_MAIN_THREAD: return "main thread";
-	case PROFDB_ENTRY_APP_THREAD: return "application thread";
-	default: return "unknown entry";
+	case PROFDB_ENTRY_MAIN_THREAD: return profdb__str("main thread");
+	case PROFDB_ENTRY_APP_THREAD: return profdb__str("application thread");
+	default: return profdb__str("unknown entry");
 	}
 }
 
@@ -361,8 +343,9 @@ static int fill_context(const hq *q, const hq_ctx *e, profdb_context *out)
 {
 	profdb_hpctk_context c;
 	profdb_hpctk_function fn;
-	const char *s;
-	int r = profdb_hpctk_context_by_id(q->db, e->id, &c);
+	profdb_str s;
+	int copied;
+	int r = profdb_hpctk_context_get(q->db, e->id, &c);
 	if (r < 0)
 		return r;
 	blank_context(out, e->id);
@@ -390,30 +373,30 @@ static int fill_context(const hq *q, const hq_ctx *e, profdb_context *out)
 	default: out->type = PROFDB_CTX_UNKNOWN;
 	}
 	if (c.lexical_type == PROFDB_LEX_ENTRY) {
-		out->function = profdb__str(entry_name(&c));
+		out->function = entry_name(&c);
 		return 0;
 	}
 	int have_fn = c.function != PROFDB_NONE &&
-	              profdb_hpctk_function_get(q->db, c.function, &fn) == 0;
+	              profdb_hpctk_function_at(q->db, c.function, &fn) == 0;
 	if (have_fn)
-		out->function = profdb__str(fn.name);
+		out->function = fn.name;
 	/* The context's own source line and address; a function context that
 	 * has none gets its function's definition and entry point. */
-	if (c.file != PROFDB_NONE && profdb_hpctk_file_path(q->db, c.file, &s, NULL) == 0) {
-		out->file = profdb__str(s);
+	if (c.file != PROFDB_NONE && profdb_hpctk_file_at(q->db, c.file, &s, &copied) == 0) {
+		out->file = s;
 		out->line = c.line;
 	} else if (have_fn && fn.file != PROFDB_NONE &&
-	           profdb_hpctk_file_path(q->db, fn.file, &s, NULL) == 0) {
-		out->file = profdb__str(s);
+	           profdb_hpctk_file_at(q->db, fn.file, &s, &copied) == 0) {
+		out->file = s;
 		out->line = fn.line;
 	}
-	if (c.module != PROFDB_NONE && profdb_hpctk_module_path(q->db, c.module, &s) == 0) {
-		out->module = profdb__str(s);
+	if (c.module != PROFDB_NONE && profdb_hpctk_module_at(q->db, c.module, &s) == 0) {
+		out->module = s;
 		out->offset = c.offset;
 		out->has_offset = 1;
 	} else if (have_fn && fn.module != PROFDB_NONE &&
-	           profdb_hpctk_module_path(q->db, fn.module, &s) == 0) {
-		out->module = profdb__str(s);
+	           profdb_hpctk_module_at(q->db, fn.module, &s) == 0) {
+		out->module = s;
 		out->offset = fn.offset;
 		out->has_offset = 1;
 	}

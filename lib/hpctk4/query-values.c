@@ -15,59 +15,36 @@ static int check_metric(const hq *q, uint32_t m)
 	return 0;
 }
 
-/* Lower-bound search of @p key among @p n records of @p stride bytes whose
- * key (@p ksize = 2 or 4 bytes, little-endian) comes first; 1 and *at when
- * found. A profile plane's index has 12-byte records keyed by context id,
- * its values 10-byte records keyed by metric id. */
-static inline int search(const unsigned char *base, unsigned stride, unsigned ksize, uint64_t n,
-                         uint32_t key, uint64_t *at)
-{
-	uint64_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		const unsigned char *k = base + mid * stride;
-		uint32_t v = ksize == 2 ? profdb__le16(k) : profdb__le32(k);
-		if (v < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == n)
-		return 0;
-	const unsigned char *k = base + lo * stride;
-	if ((ksize == 2 ? profdb__le16(k) : profdb__le32(k)) != key)
-		return 0;
-	*at = lo;
-	return 1;
-}
-
 static void set_f64(profdb_number *out, double v)
 {
 	out->type = PROFDB_TYPE_F64;
 	out->as.f64 = v;
 }
 
+/* The F64 of record @p i of a plane's values view. */
+static inline double f64_at(const profdb_view *v, uint64_t i)
+{
+	return profdb__hpctk_f64(v, i);
+}
+
 int profdb__hpctkq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m,
                          profdb_number *out)
 {
 	const hq *q = impl;
-	profdb_hpctk_plane pl;
+	profdb_view index, values;
+	uint64_t i, j;
 	int r;
 	if ((r = check_profile(q, p)) < 0 || (r = check_metric(q, m)) < 0 ||
-	    (r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0)
+	    (r = profdb__hpctkq_prof_plane(q, p, &index, &values)) < 0)
 		return r;
-	/* Both searches in place over the validated plane: a lookup is the
-	 * query interface's hot path, and two exported calls per lookup cost
-	 * more than the searches themselves (doc/PERFORMANCE.md). */
-	uint64_t at;
-	if (!search(pl.index, 12, 4, pl.n_index, c, &at))
+	/* Two searches over the validated plane, through the core search. */
+	if (profdb__hpctk_find(&index, c, &i) != 1)
 		return 0;
-	const unsigned char *e = pl.index + at * 12;
-	uint64_t start = profdb__le64(e + 4);
-	uint64_t end = at + 1 < pl.n_index ? profdb__le64(e + 12 + 4) : pl.n_values;
-	if (!search(pl.values + start * 10, 10, 2, end - start, m, &at))
+	profdb_view run;
+	profdb__hpctk_run(&index, i, &values, &run);
+	if (profdb__hpctk_find(&run, m, &j) != 1)
 		return 0;
-	set_f64(out, profdb__f64_bits(profdb__le64(pl.values + (start + at) * 10 + 2)));
+	set_f64(out, f64_at(&run, j));
 	return 1;
 }
 
@@ -110,10 +87,10 @@ typedef struct hq_cur {
 	uint32_t p, p_end;           /* profile range (CUR_PROFILES, CUR_SCAN) */
 	uint32_t s;                  /* CUR_CCT: next summary; n_summaries = the cct.db phase */
 	int have_plane, have_run;
-	profdb_hpctk_plane plane;
+	profdb_view index, values;   /* the current plane */
+	profdb_view run;             /* the current run of values */
 	uint64_t i, j;
 	uint32_t key;                /* the current run's key (context or metric) */
-	profdb_hpctk_run run;
 } hq_cur;
 
 int profdb__hpctkq_cursor_begin(const void *impl, profdb__cursor *cur)
@@ -149,21 +126,40 @@ int profdb__hpctkq_cursor_begin(const void *impl, profdb__cursor *cur)
 	return 0;
 }
 
-/* Pair @p j of a validated run, read in place: the cursor's inner loop
- * (profdb_hpctk_run_at would cost an exported call per value). */
-static inline void run_pair(const profdb_hpctk_run *r, uint64_t j, uint32_t *key, double *v)
-{
-	const unsigned char *e = r->values + j * (r->key_size + 8u);
-	*key = r->key_size == 2 ? profdb__le16(e) : profdb__le32(e);
-	*v = profdb__f64_bits(profdb__le64(e + r->key_size));
-}
-
 static void emit(profdb_entry *out, uint32_t p, uint32_t ctx, uint32_t m, double v)
 {
 	out->profile = p;
 	out->context = ctx;
 	out->metric = m;
 	set_f64(&out->value, v);
+}
+
+/* Start run @p i of the current plane. */
+static void start_run(hq_cur *c, uint64_t i)
+{
+	c->key = (uint32_t)profdb_view_key(&c->index, i);
+	profdb__hpctk_run(&c->index, i, &c->values, &c->run);
+	c->have_run = 1;
+	c->j = 0;
+}
+
+/* The next record of the current plane, run by run: 1 and its index in
+ * c->run, 0 when the plane is exhausted. */
+static int plane_next(hq_cur *c, uint64_t *j)
+{
+	for (;;) {
+		if (!c->have_run) {
+			if (c->i >= c->index.count)
+				return 0;
+			start_run(c, c->i);
+		}
+		if (c->j < c->run.count) {
+			*j = c->j++;
+			return 1;
+		}
+		c->have_run = 0;
+		c->i++;
+	}
 }
 
 /* Profile-major: the planes of profiles p .. p_end-1, whole. */
@@ -176,56 +172,46 @@ static int next_profiles(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_ent
 				return 0;
 			if (cur->scan == PROFDB_SCAN_ALL && (r = progress(q, c->p, q->n_profiles)) < 0)
 				return r;
-			if ((r = profdb__hpctkq_prof_plane(q, c->p, &c->plane)) < 0)
+			if ((r = profdb__hpctkq_prof_plane(q, c->p, &c->index, &c->values)) < 0)
 				return r;
 			c->have_plane = 1;
 			c->have_run = 0;
 			c->i = 0;
 		}
-		if (!c->have_run) {
-			if (c->i >= c->plane.n_index) {
-				c->have_plane = 0;
-				c->p++;
-				continue;
-			}
-			profdb_hpctk_plane_at(&c->plane, c->i, &c->key, &c->run);
-			c->have_run = 1;
-			c->j = 0;
-		}
-		if (c->j >= c->run.count) {
-			c->have_run = 0;
-			c->i++;
+		uint64_t j;
+		if (!plane_next(c, &j)) {
+			c->have_plane = 0;
+			c->p++;
 			continue;
 		}
-		uint32_t m;
-		double v;
-		run_pair(&c->run, c->j++, &m, &v);
-		emit(out, c->p, c->key, m, v);
+		emit(out, c->p, c->key, (uint32_t)profdb_view_key(&c->run, j), f64_at(&c->run, j));
 		return 1;
 	}
 }
 
 /* One context, read from the profiles' planes (p .. p_end-1, or the
- * summaries), one binary search per profile. */
+ * summaries), one search per profile. */
 static int next_run_of(const hq *q, hq_cur *c, uint32_t p, uint32_t ctx, profdb_entry *out)
 {
 	int r;
 	if (!c->have_run) {
-		if ((r = profdb__hpctkq_prof_plane(q, p, &c->plane)) < 0)
+		uint64_t i;
+		if ((r = profdb__hpctkq_prof_plane(q, p, &c->index, &c->values)) < 0)
 			return r;
-		if (!profdb_hpctk_plane_find(&c->plane, ctx, &c->run))
+		if (profdb__hpctk_find(&c->index, ctx, &i) == 1) {
+			start_run(c, i);
+		} else {
 			c->run.count = 0;
-		c->have_run = 1;
-		c->j = 0;
+			c->have_run = 1;
+			c->j = 0;
+		}
 	}
 	if (c->j >= c->run.count) {
 		c->have_run = 0;
 		return 0;
 	}
-	uint32_t m;
-	double v;
-	run_pair(&c->run, c->j++, &m, &v);
-	emit(out, p, ctx, m, v);
+	uint64_t j = c->j++;
+	emit(out, p, ctx, (uint32_t)profdb_view_key(&c->run, j), f64_at(&c->run, j));
 	return 1;
 }
 
@@ -252,34 +238,23 @@ static int next_cct(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *o
 	}
 	for (;;) {
 		if (!c->have_plane) {
-			if ((r = profdb__hpctkq_cct_plane(q, cur->key, &c->plane)) < 0)
+			if ((r = profdb__hpctkq_cct_plane(q, cur->key, &c->index, &c->values)) < 0)
 				return r;
 			c->have_plane = 1;
 			c->have_run = 0;
 			c->i = 0;
 		}
-		if (!c->have_run) {
-			if (c->i >= c->plane.n_index)
-				return 0;
-			profdb_hpctk_plane_at(&c->plane, c->i, &c->key, &c->run);
-			c->have_run = 1;
-			c->j = 0;
-		}
-		if (c->j >= c->run.count) {
-			c->have_run = 0;
-			c->i++;
-			continue;
-		}
-		uint32_t p;
-		double v;
-		run_pair(&c->run, c->j++, &p, &v);
+		uint64_t j;
+		if (!plane_next(c, &j))
+			return 0;
+		uint32_t p = (uint32_t)profdb_view_key(&c->run, j);
 		if (p >= q->n_profiles)
 			return profdb__fail(-EBADMSG, "%s: the value block of context %" PRIu32 " names "
 			                    "profile %" PRIu32 ", but profile.db has %" PRIu32,
 			                    q->db->in[PROFDB_HPCTK_CCT].name, cur->key, p, q->n_profiles);
 		if (q->is_summary[p])
 			continue;   /* read from profile.db above */
-		emit(out, p, cur->key, c->key, v);
+		emit(out, p, cur->key, c->key, f64_at(&c->run, j));
 		return 1;
 	}
 }
@@ -337,11 +312,16 @@ static int build_traces(void *arg)
 	return 0;
 }
 
-/* The trace of profile @p p (count 0 when it has none). */
-static int trace_of(const hq *q, uint32_t p, profdb_hpctk_trace *out)
+/* The trace of profile @p p (an empty view when it has none). */
+static int trace_of(const hq *q, uint32_t p, profdb_view *out)
 {
+	profdb_hpctk_trace t;
 	int r;
 	memset(out, 0, sizeof *out);
+	out->stride = HL_SAMPLE;
+	out->key_type = PROFDB_FIELD_U64;
+	out->value_offset = 8;
+	out->value_type = PROFDB_FIELD_U32;
 	if ((r = check_profile(q, p)) < 0)
 		return r;
 	if (!q->has[PROFDB_HPCTK_TRACE])
@@ -351,19 +331,22 @@ static int trace_of(const hq *q, uint32_t p, profdb_hpctk_trace *out)
 		return r;
 	if (q->trace_of[p] == PROFDB_NONE)
 		return 0;
-	return profdb__hpctkq_trace_line(q, q->trace_of[p], out);
+	if ((r = profdb__hpctkq_trace_line(q, q->trace_of[p], &t)) < 0)
+		return r;
+	*out = t.samples;
+	return 0;
 }
 
 int64_t profdb__hpctkq_trace_length(const void *impl, uint32_t p)
 {
-	profdb_hpctk_trace t;
+	profdb_view t;
 	int r = trace_of(impl, p, &t);
 	return r < 0 ? r : (int64_t)t.count;
 }
 
 int profdb__hpctkq_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *out)
 {
-	profdb_hpctk_trace t;
+	profdb_view t;
 	int r = trace_of(impl, p, &t);
 	if (r < 0)
 		return r;
@@ -371,19 +354,66 @@ int profdb__hpctkq_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sam
 		return profdb__fail(-ENOENT, "sample %" PRIu64 " of profile %" PRIu32 " does not exist "
 		                    "(%" PRIu64 " samples)", i, p, t.count);
 	memset(out, 0, sizeof *out);
-	return profdb_hpctk_trace_at(&t, i, &out->time_ns, &out->context);
+	out->time_ns = profdb_view_key(&t, i);
+	out->context = (uint32_t)profdb_view_value(&t, i).as.u64;
+	return 0;
 }
 
 int profdb__hpctkq_trace_seek(const void *impl, uint32_t p, uint64_t time, uint64_t *index)
 {
-	profdb_hpctk_trace t;
-	uint64_t last;
+	profdb_view t;
 	int r = trace_of(impl, p, &t);
 	if (r < 0)
 		return r;
-	if (t.count == 0) {
-		*index = 0;
-		return 0;
+	return profdb_view_seek(&t, time, index);
+}
+
+/* ---- views ------------------------------------------------------------------------ */
+
+/* profile.db's plane as it is: the common metric ids are the stored ids and
+ * the common profile indices profile.db's, and SCAN_PROFILE emits the plane
+ * in its own order (next_profiles). */
+int profdb__hpctkq_profile_view(const void *impl, uint32_t p, profdb_view *index,
+                                profdb_view *values)
+{
+	return profdb__hpctkq_prof_plane(impl, p, index, values);
+}
+
+/* cct.db's plane, when it is exactly what SCAN_CONTEXT returns: no summary
+ * profile stores values for the context (those come from profile.db) and
+ * the plane names no summary profile (SCAN_CONTEXT skips those). Else
+ * the caller materialises the view from the cursor. */
+int profdb__hpctkq_context_view(const void *impl, uint32_t ctx, profdb_view *index,
+                                profdb_view *values)
+{
+	const hq *q = impl;
+	uint64_t i;
+	int r;
+	if (!q->has[PROFDB_HPCTK_CCT])
+		return PROFDB__VIEW_FALLBACK;
+	if ((r = profdb__hpctkq_profiles(q)) < 0)
+		return r;
+	for (uint32_t s = 0; s < q->n_summaries; s++) {
+		if ((r = profdb__hpctkq_prof_plane(q, q->summaries[s], index, values)) < 0)
+			return r;
+		if (profdb__hpctk_find(index, ctx, &i) == 1)
+			return PROFDB__VIEW_FALLBACK;
 	}
-	return profdb_hpctk_trace_window(&t, time, UINT64_MAX, index, &last);
+	if ((r = profdb__hpctkq_cct_plane(q, ctx, index, values)) < 0)
+		return r;
+	PROFDB_VIEW_FOREACH(values, k) {
+		uint64_t p = profdb_view_key(values, k);
+		if (p >= q->n_profiles)
+			return profdb__fail(-EBADMSG, "%s: the value block of context %" PRIu32 " names "
+			                    "profile %" PRIu64 ", but profile.db has %" PRIu32,
+			                    q->db->in[PROFDB_HPCTK_CCT].name, ctx, p, q->n_profiles);
+		if (q->is_summary[p])
+			return PROFDB__VIEW_FALLBACK;
+	}
+	return 0;
+}
+
+int profdb__hpctkq_trace_view(const void *impl, uint32_t p, profdb_view *out)
+{
+	return trace_of(impl, p, out);
 }

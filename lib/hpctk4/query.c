@@ -36,33 +36,38 @@ static int tolerate(const hq *q, int r, int which, uint32_t i, const char *what)
 	return 0;
 }
 
-int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_hpctk_plane *out)
+/* A damaged block read as empty: the views keep their layout, count 0. */
+static void empty(profdb_view *v)
 {
-	int r = profdb_hpctk_profile_plane(q->db, p, out);
+	v->base = NULL;
+	v->count = 0;
+}
+
+int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values)
+{
+	int r = profdb__hpctk_profile_plane(q->db, p, index, values);
 	if (r < 0 && (r = tolerate(q, r, W_PROFILE, p, "profile")) == 0) {
-		memset(out, 0, sizeof *out);
-		out->index_key_size = 4;
-		out->value_key_size = 2;
+		empty(index);
+		empty(values);
 	}
 	return r;
 }
 
-int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_hpctk_plane *out)
+int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb_view *values)
 {
-	int r = profdb_hpctk_context_plane(q->db, c, out);
+	int r = profdb_hpctk_context_plane(q->db, c, index, values);
 	if (r < 0 && (r = tolerate(q, r, W_CCT, c, "cct.db context")) == 0) {
-		memset(out, 0, sizeof *out);
-		out->index_key_size = 2;
-		out->value_key_size = 4;
+		empty(index);
+		empty(values);
 	}
 	return r;
 }
 
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out)
 {
-	int r = profdb_hpctk_trace_get(q->db, t, out);
+	int r = profdb_hpctk_trace_at(q->db, t, out);
 	if (r < 0 && (r = tolerate(q, r, W_TRACE, t, "trace line")) == 0)
-		memset(out, 0, sizeof *out);
+		empty(&out->samples);
 	return r;
 }
 
@@ -77,7 +82,7 @@ static const char *combine_name(uint8_t c)
 /* What the summary profile holds under a statistic's id. */
 static char *statistic_text(const profdb_hpctk_summary *s)
 {
-	const char *c = combine_name(s->combine), *f = s->formula ? s->formula : "";
+	const char *c = combine_name(s->combine), *f = s->formula.ptr;  /* NUL-terminated in meta.db */
 	char buf[256];
 	if (c && strcmp(f, "$$") == 0)
 		snprintf(buf, sizeof buf, "%s", c);
@@ -126,26 +131,27 @@ static int add_metric(hq *q, uint32_t id, const char *name, profdb_metric_kind k
 static int build_metrics(hq *q)
 {
 	const profdb_hpctk *db = q->db;
-	int n = profdb_hpctk_metric_count(db);
-	if (n < 0)
-		return n;
+	int64_t n64 = profdb_hpctk_metric_count(db);
+	if (n64 < 0)
+		return (int)n64;
+	int n = n64 > INT32_MAX ? INT32_MAX : (int)n64;
 	uint64_t total = 0;
 	uint32_t max_id = 0;
 	for (int m = 0; m < n; m++) {
 		profdb_hpctk_metric md;
-		int r = profdb_hpctk_metric_get(db, (uint32_t)m, &md);
+		int r = profdb_hpctk_metric_at(db, (uint32_t)m, &md);
 		if (r < 0)
 			return r;
 		total += md.n_props + md.n_summaries;
 		for (uint32_t i = 0; i < md.n_props; i++) {
 			profdb_hpctk_prop p;
-			if ((r = profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p)) < 0)
+			if ((r = profdb_hpctk_metric_prop_at(db, (uint32_t)m, i, &p)) < 0)
 				return r;
 			max_id = p.prop_metric_id > max_id ? p.prop_metric_id : max_id;
 		}
 		for (uint32_t i = 0; i < md.n_summaries; i++) {
 			profdb_hpctk_summary s;
-			if ((r = profdb_hpctk_metric_summary(db, (uint32_t)m, i, &s)) < 0)
+			if ((r = profdb_hpctk_metric_summary_at(db, (uint32_t)m, i, &s)) < 0)
 				return r;
 			max_id = s.stat_metric_id > max_id ? s.stat_metric_id : max_id;
 		}
@@ -160,15 +166,15 @@ static int build_metrics(hq *q)
 	for (int m = 0; m < n; m++) {
 		profdb_hpctk_metric md;
 		uint32_t excl = PROFDB_NONE, incl = PROFDB_NONE, first = q->n_metrics;
-		profdb_hpctk_metric_get(db, (uint32_t)m, &md);
+		profdb_hpctk_metric_at(db, (uint32_t)m, &md);
 		for (uint32_t i = 0; i < md.n_props; i++) {
 			profdb_hpctk_prop p;
 			hq_metric *e;
 			char desc[160];
-			profdb_hpctk_metric_prop(db, (uint32_t)m, i, &p);
-			profdb_metric_kind k = scope_kind(p.scope, p.scope_type);
-			snprintf(desc, sizeof desc, "%s scope", p.scope ? p.scope : "unnamed");
-			int r = add_metric(q, p.prop_metric_id, md.name, k, desc, &e);
+			profdb_hpctk_metric_prop_at(db, (uint32_t)m, i, &p);
+			profdb_metric_kind k = scope_kind(p.scope.ptr, p.scope_type);
+			snprintf(desc, sizeof desc, "%s scope", p.scope.len ? p.scope.ptr : "unnamed");
+			int r = add_metric(q, p.prop_metric_id, md.name.ptr, k, desc, &e);
 			if (r < 0)
 				return r;
 			if (e)
@@ -176,7 +182,7 @@ static int build_metrics(hq *q)
 			if (!e) {
 				profdb__warn(&q->opts, "%s: metric \"%s\" reuses propagated metric id %u; "
 				             "the id keeps its first meaning", db->in[PROFDB_HPCTK_META].name,
-				             md.name ? md.name : "", p.prop_metric_id);
+				             md.name.ptr, p.prop_metric_id);
 				continue;
 			}
 			if (k == PROFDB_METRIC_EXCLUSIVE && excl == PROFDB_NONE)
@@ -194,11 +200,11 @@ static int build_metrics(hq *q)
 	 * the same statistic of the function and execution scopes. */
 	for (int m = 0; m < n; m++) {
 		profdb_hpctk_metric md;
-		profdb_hpctk_metric_get(db, (uint32_t)m, &md);
+		profdb_hpctk_metric_at(db, (uint32_t)m, &md);
 		for (uint32_t i = 0; i < md.n_summaries; i++) {
 			profdb_hpctk_summary s;
 			hq_metric *e = NULL;
-			profdb_hpctk_metric_summary(db, (uint32_t)m, i, &s);
+			profdb_hpctk_metric_summary_at(db, (uint32_t)m, i, &s);
 			hq_metric *have = metric_of(q, s.stat_metric_id);
 			if (have) {
 				if (!have->statistic && !(have->statistic = statistic_text(&s)))
@@ -207,19 +213,18 @@ static int build_metrics(hq *q)
 			}
 			char desc[200];
 			snprintf(desc, sizeof desc, "summary statistic over the profiles, %s scope",
-			         s.scope ? s.scope : "unnamed");
-			int r = add_metric(q, s.stat_metric_id, md.name, PROFDB_METRIC_SUMMARY, desc, &e);
+			         s.scope.len ? s.scope.ptr : "unnamed");
+			int r = add_metric(q, s.stat_metric_id, md.name.ptr, PROFDB_METRIC_SUMMARY, desc, &e);
 			if (r < 0)
 				return r;
 			if (!(e->statistic = statistic_text(&s)))
 				return profdb__fail(-ENOMEM, "out of memory");
 			for (uint32_t j = 0; j < md.n_summaries; j++) {
 				profdb_hpctk_summary o;
-				profdb_hpctk_metric_summary(db, (uint32_t)m, j, &o);
-				if (o.combine != s.combine || strcmp(o.formula ? o.formula : "",
-				                                     s.formula ? s.formula : "") != 0)
+				profdb_hpctk_metric_summary_at(db, (uint32_t)m, j, &o);
+				if (o.combine != s.combine || strcmp(o.formula.ptr, s.formula.ptr) != 0)
 					continue;
-				profdb_metric_kind k = scope_kind(o.scope, o.scope_type);
+				profdb_metric_kind k = scope_kind(o.scope.ptr, o.scope_type);
 				if (k == PROFDB_METRIC_EXCLUSIVE && e->exclusive_id == PROFDB_NONE)
 					e->exclusive_id = o.stat_metric_id;
 				if (k == PROFDB_METRIC_INCLUSIVE && e->inclusive_id == PROFDB_NONE)
@@ -274,15 +279,15 @@ static int q_metric_get(const void *impl, uint32_t id, profdb_metric *out)
 static int q_about(const void *impl, profdb_about *out)
 {
 	const hq *q = impl;
-	const char *title = NULL;
+	profdb_str title, description;
 	out->format = PROFDB_FORMAT_HPCTK4;
 	out->version = profdb__str(q->version);
 	out->title = profdb__str(NULL);
 	if (q->has[PROFDB_HPCTK_META]) {
-		int r = profdb_hpctk_title(q->db, &title, NULL);
+		int r = profdb_hpctk_title(q->db, &title, &description);
 		if (r < 0)
 			return r;
-		out->title = profdb__str(title);
+		out->title = title;
 	}
 	return 0;
 }
@@ -301,10 +306,11 @@ static int q_counts(const void *impl, profdb_counts *out)
 		return (int)out->contexts;
 	uint64_t total = (uint64_t)q->n_profiles + q->n_traces;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
-		profdb_hpctk_plane pl;
-		if ((r = progress(q, p, total)) < 0 || (r = profdb__hpctkq_prof_plane(q, p, &pl)) < 0)
+		profdb_view index, values;
+		if ((r = progress(q, p, total)) < 0 ||
+		    (r = profdb__hpctkq_prof_plane(q, p, &index, &values)) < 0)
 			return r;
-		out->values += (int64_t)pl.n_values;
+		out->values += (int64_t)values.count;
 	}
 	out->traces = q->n_traces;
 	for (uint32_t t = 0; t < q->n_traces; t++) {
@@ -312,7 +318,7 @@ static int q_counts(const void *impl, profdb_counts *out)
 		if ((r = progress(q, q->n_profiles + (uint64_t)t, total)) < 0 ||
 		    (r = profdb__hpctkq_trace_line(q, t, &tr)) < 0)
 			return r;
-		out->samples += (int64_t)tr.count;
+		out->samples += (int64_t)tr.samples.count;
 	}
 	return progress(q, total, total);
 }
@@ -417,7 +423,7 @@ static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
                          const profdb_options *opts)
 {
 	static const char *const kinds[] = {"meta", "prof", "ctxt", "trce"};
-	profdb_blob blobs[PROFDB_HPCTK_NFILES] = {{NULL, 0}};
+	profdb_input blobs[PROFDB_HPCTK_NFILES] = {{NULL, NULL, 0}};
 	const char *names[PROFDB_HPCTK_NFILES] = {NULL};
 	for (size_t i = 0; i < n; i++) {
 		const char *name = in[i].name ? in[i].name : "";
@@ -432,6 +438,7 @@ static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
 		if (blobs[slot].data)
 			return profdb__fail(-EINVAL, "inputs \"%s\" and \"%s\" are both an HPCToolkit "
 			                    "4.0 HPCTOOLKIT%s file", names[slot], name, kinds[slot]);
+		blobs[slot].name = in[i].name;
 		blobs[slot].data = in[i].data;
 		blobs[slot].size = in[i].size;
 		names[slot] = name;
@@ -471,5 +478,8 @@ const profdb__backend profdb__hpctk4_backend = {
 	.trace_length = profdb__hpctkq_trace_length,
 	.trace_at = profdb__hpctkq_trace_at,
 	.trace_seek = profdb__hpctkq_trace_seek,
+	.profile_view = profdb__hpctkq_profile_view,
+	.context_view = profdb__hpctkq_context_view,
+	.trace_view = profdb__hpctkq_trace_view,
 	.native = q_native,
 };

@@ -23,8 +23,8 @@ static int alloc_checked(void *arg)
 	return 0;
 }
 
-int profdb__hpctk_checked(const profdb_hpctk *db, _Atomic unsigned char *const *which, uint64_t i,
-                  int *ok)
+int profdb__hpctk_checked_slow(const profdb_hpctk *db, _Atomic unsigned char *const *which,
+                               uint64_t i, int *ok)
 {
 	profdb_hpctk *mut = (profdb_hpctk *)db;
 	int r = profdb__once_run(&mut->checked_once, alloc_checked, mut);
@@ -47,21 +47,21 @@ int profdb__hpctk_profile_open(profdb_hpctk *db)
 	hpctk_section infos;
 	const unsigned char *p;
 	int r;
-	if ((r = profdb__hpctk_section_read(in, 0x10, 0x30, 8, "Profile Info section", &infos)) < 0 ||
-	    (r = profdb__hpctk_section_read(in, 0x20, 0x30, 8, "Identifier Tuple section",
+	if ((r = profdb__hpctk_section_read(in, 0x10, HL_PROF_HEADER, 8, "Profile Info section", &infos)) < 0 ||
+	    (r = profdb__hpctk_section_read(in, 0x20, HL_PROF_HEADER, 8, "Identifier Tuple section",
 	                            &db->idtuples)) < 0)
 		return r;
-	if (infos.size < 0x0d)
+	if (infos.size < HL_PROFILES)
 		return profdb__fail(-EBADMSG, "%s: Profile Info section at 0x%" PRIx64 " is %" PRIu64
 		                    " bytes, its header needs 13", in->name, infos.off, infos.size);
-	if ((r = profdb__range(in, infos.off, 0x0d, "Profile Info section", &p)) < 0)
+	if ((r = profdb__range(in, infos.off, HL_PROFILES, "Profile Info section", &p)) < 0)
 		return r;
-	db->p_profiles = profdb__le64(p);
-	db->n_profiles = profdb__le32(p + 8);
-	db->sz_profile = p[0x0c];
-	if (!db->present[PROFDB_HPCTK_META] && db->sz_profile == 0x28)
+	db->p_profiles = hl_profiles_ptr(p);
+	db->n_profiles = hl_profiles_count(p);
+	db->sz_profile = hl_profiles_stride(p);
+	if (!db->present[PROFDB_HPCTK_META] && db->sz_profile == HL_PROFILE_DEV)
 		db->layout = PROFDB_HPCTK_DEVSTAGE;
-	unsigned min = db->layout == PROFDB_HPCTK_DEVSTAGE ? 0x28 : 0x30;
+	unsigned min = db->layout == PROFDB_HPCTK_DEVSTAGE ? HL_PROFILE_DEV : HL_PROFILE;
 	if (db->sz_profile < min)
 		return profdb__fail(-EBADMSG,
 		                    "%s: profile stride %" PRIu32 " at 0x%" PRIx64 " is below the "
@@ -77,18 +77,18 @@ int profdb__hpctk_cct_open(profdb_hpctk *db)
 	const profdb__input *in = &db->in[PROFDB_HPCTK_CCT];
 	hpctk_section infos;
 	const unsigned char *p;
-	int r = profdb__hpctk_section_read(in, 0x10, 0x20, 8, "Context Info section", &infos);
+	int r = profdb__hpctk_section_read(in, 0x10, HL_CCT_HEADER, 8, "Context Info section", &infos);
 	if (r < 0)
 		return r;
-	if (infos.size < 0x0d)
+	if (infos.size < HL_PROFILES)
 		return profdb__fail(-EBADMSG, "%s: Context Info section at 0x%" PRIx64 " is %" PRIu64
 		                    " bytes, its header needs 13", in->name, infos.off, infos.size);
-	if ((r = profdb__range(in, infos.off, 0x0d, "Context Info section", &p)) < 0)
+	if ((r = profdb__range(in, infos.off, HL_CTXS, "Context Info section", &p)) < 0)
 		return r;
-	db->p_ctxs = profdb__le64(p);
-	db->n_ctxs = profdb__le32(p + 8);
-	db->sz_ctx = p[0x0c];
-	if (db->sz_ctx < 0x20)
+	db->p_ctxs = hl_ctxs_ptr(p);
+	db->n_ctxs = hl_ctxs_count(p);
+	db->sz_ctx = hl_ctxs_stride(p);
+	if (db->sz_ctx < HL_CTXINFO)
 		return profdb__fail(-EBADMSG, "%s: context stride %" PRIu32 " at 0x%" PRIx64
 		                    " is below the minimum 32", in->name, db->sz_ctx,
 		                    infos.off + 0x0c);
@@ -97,70 +97,118 @@ int profdb__hpctk_cct_open(profdb_hpctk *db)
 
 /* ---- planes ---------------------------------------------------------------- */
 
-static uint32_t key_at(const unsigned char *p, unsigned size)
+/* The two layouts of a value plane (doc/FORMATS.md; layout-internal.h). */
+typedef struct plane_shape {
+	uint8_t idx_key, idx_stride;   /* index: key U16/U32 @0, start U64 after it */
+	uint8_t val_key, val_stride;   /* values: key U16/U32 @0, F64 after it */
+} plane_shape;
+
+static const plane_shape PROFILE_SHAPE = {PROFDB_FIELD_U32, HL_PROF_INDEX,
+                                          PROFDB_FIELD_U16, HL_PROF_VALUE};
+static const plane_shape CCT_SHAPE = {PROFDB_FIELD_U16, HL_CCT_INDEX,
+                                      PROFDB_FIELD_U32, HL_CCT_VALUE};
+
+static void plane_views(const plane_shape *s, const unsigned char *idx, uint64_t n_idx,
+                        const unsigned char *val, uint64_t n_val, profdb_view *index,
+                        profdb_view *values)
 {
-	return size == 2 ? profdb__le16(p) : profdb__le32(p);
+	profdb__hpctk_view(index, idx, n_idx, s->idx_stride, s->idx_key,
+	                   (uint8_t)profdb_field_size(s->idx_key), PROFDB_FIELD_U64);
+	profdb__hpctk_view(values, val, n_val, s->val_stride, s->val_key,
+	                   (uint8_t)profdb_field_size(s->val_key), PROFDB_FIELD_F64);
 }
 
-/* Everything about a plane that a binary search or a scan relies on. */
-static int validate_plane(const profdb__input *in, const char *what, uint64_t header,
-                          uint64_t idx_off, uint64_t n_idx, unsigned idx_key,
-                          uint64_t val_off, uint64_t n_val, unsigned val_key,
-                          profdb_hpctk_plane *out)
+static uint32_t key_at(const unsigned char *p, unsigned type)
 {
-	uint64_t idx_bytes, val_bytes;
+	return type == PROFDB_FIELD_U16 ? profdb__le16(p) : profdb__le32(p);
+}
+
+/* A value block as its header describes it. */
+typedef struct block {
+	uint64_t header;             /* offset of the header, for messages */
+	uint64_t idx, n_idx, val, n_val;
+} block;
+
+/* Everything about a plane that a search or a scan relies on. */
+static int validate_plane(const profdb__input *in, const char *what, const plane_shape *s,
+                          const block *b, const unsigned char **idx_out,
+                          const unsigned char **val_out)
+{
+	uint64_t idx_bytes, val_bytes, n_idx = b->n_idx, n_val = b->n_val;
 	const unsigned char *idx = NULL, *val = NULL;
-	unsigned is = idx_key + 8, vs = val_key + 8;
+	unsigned is = s->idx_stride, vs = s->val_stride, ik = profdb_field_size(s->idx_key);
 	int r;
 
-	memset(out, 0, sizeof *out);
-	out->index_key_size = (uint8_t)idx_key;
-	out->value_key_size = (uint8_t)val_key;
 	if ((n_idx == 0) != (n_val == 0))
 		return profdb__fail(-EBADMSG,
 		                    "%s: %s at 0x%" PRIx64 " has %" PRIu64 " index entries but %"
-		                    PRIu64 " values", in->name, what, header, n_idx, n_val);
+		                    PRIu64 " values", in->name, what, b->header, n_idx, n_val);
 	if (n_idx == 0)
 		return 0;
 	if ((r = profdb__mul(in, n_idx, is, what, &idx_bytes)) < 0 ||
 	    (r = profdb__mul(in, n_val, vs, what, &val_bytes)) < 0 ||
-	    (r = profdb__span(in, 0, in->size - 8, idx_off, idx_bytes, "value index array", &idx)) < 0 ||
-	    (r = profdb__span(in, 0, in->size - 8, val_off, val_bytes, "value array", &val)) < 0)
-		return profdb__fail(r, "%s (%s at 0x%" PRIx64 ")", profdb__message(), what, header);
-	if (profdb__le64(idx + idx_key) != 0)
+	    (r = profdb__span(in, 0, in->size - 8, b->idx, idx_bytes, "value index array", &idx)) < 0 ||
+	    (r = profdb__span(in, 0, in->size - 8, b->val, val_bytes, "value array", &val)) < 0)
+		return profdb__fail(r, "%s (%s at 0x%" PRIx64 ")", profdb__message(), what, b->header);
+	if (profdb__le64(idx + ik) != 0)
 		return profdb__fail(-EBADMSG,
 		                    "%s: %s at 0x%" PRIx64 ": first index entry starts at value %"
-		                    PRIu64 ", not 0", in->name, what, header,
-		                    profdb__le64(idx + idx_key));
+		                    PRIu64 ", not 0", in->name, what, b->header,
+		                    profdb__le64(idx + ik));
 	for (uint64_t i = 0; i < n_idx; i++) {
 		const unsigned char *e = idx + i * is;
-		uint64_t start = profdb__le64(e + idx_key);
-		uint64_t end = i + 1 < n_idx ? profdb__le64(e + is + idx_key) : n_val;
-		if (i > 0 && key_at(e, idx_key) <= key_at(e - is, idx_key))
+		uint64_t start = profdb__le64(e + ik);
+		uint64_t end = i + 1 < n_idx ? profdb__le64(e + is + ik) : n_val;
+		if (i > 0 && key_at(e, s->idx_key) <= key_at(e - is, s->idx_key))
 			return profdb__fail(-EBADMSG,
 			                    "%s: %s at 0x%" PRIx64 ": index at 0x%" PRIx64 " is not "
 			                    "sorted (key %" PRIu32 " after %" PRIu32 ")", in->name, what,
-			                    header, idx_off + i * is, key_at(e, idx_key),
-			                    key_at(e - is, idx_key));
+			                    b->header, b->idx + i * is, key_at(e, s->idx_key),
+			                    key_at(e - is, s->idx_key));
 		if (end < start || end > n_val)
 			return profdb__fail(-EBADMSG,
 			                    "%s: %s at 0x%" PRIx64 ": index entry at 0x%" PRIx64
 			                    " gives values [%" PRIu64 ", %" PRIu64 ") of %" PRIu64,
-			                    in->name, what, header, idx_off + i * is, start, end, n_val);
+			                    in->name, what, b->header, b->idx + i * is, start, end, n_val);
 		for (uint64_t j = start + 1; j < end; j++) {
 			const unsigned char *v = val + j * vs;
-			if (key_at(v, val_key) <= key_at(v - vs, val_key))
+			if (key_at(v, s->val_key) <= key_at(v - vs, s->val_key))
 				return profdb__fail(-EBADMSG,
 				                    "%s: %s at 0x%" PRIx64 ": values at 0x%" PRIx64
 				                    " are not sorted (key %" PRIu32 " after %" PRIu32 ")",
-				                    in->name, what, header, val_off + j * vs,
-				                    key_at(v, val_key), key_at(v - vs, val_key));
+				                    in->name, what, b->header, b->val + j * vs,
+				                    key_at(v, s->val_key), key_at(v - vs, s->val_key));
 		}
 	}
-	out->index = idx;
-	out->values = val;
-	out->n_index = n_idx;
-	out->n_values = n_val;
+	*idx_out = idx;
+	*val_out = val;
+	return 0;
+}
+
+/* The views of block @p b of input @p f: validated on first use, then only
+ * rebuilt from the header, which the validation already vouched for. */
+static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *what,
+                    const plane_shape *s, _Atomic unsigned char *const *checked, uint64_t i,
+                    const block *b, profdb_view *index, profdb_view *values)
+{
+	const profdb__input *in = &db->in[f];
+	const unsigned char *idx = NULL, *val = NULL;
+	int ok, r = profdb__hpctk_checked(db, checked, i, &ok);
+	if (r == 0 && !ok) {
+		if ((r = validate_plane(in, what, s, b, &idx, &val)) == 0)
+			profdb__hpctk_mark_checked(checked, i);
+	}
+	if (r < 0) {
+		plane_views(s, NULL, 0, NULL, 0, index, values);   /* empty, with the layout */
+		return r;
+	}
+	if (ok && b->n_idx) {
+		/* An empty plane's pointers were never checked: do not form base +
+		 * pointer from them (it may overflow). */
+		idx = in->base + b->idx;
+		val = in->base + b->val;
+	}
+	plane_views(s, idx, b->n_idx, val, b->n_idx ? b->n_val : 0, index, values);
 	return 0;
 }
 
@@ -182,107 +230,91 @@ PROFDB_EXPORT int64_t profdb_hpctk_profile_count(const profdb_hpctk *db)
 	return r < 0 ? r : (int64_t)db->n_profiles;
 }
 
-PROFDB_EXPORT int profdb_hpctk_profile_get(const profdb_hpctk *db, uint32_t i,
-                                           profdb_hpctk_profile *out)
+/* The identifier tuple of a profile record: its offset and length (0, 0
+ * when it has none). */
+static int idtuple(const profdb_hpctk *db, const unsigned char *p, uint64_t *pos, uint32_t *n)
 {
-	const unsigned char *p, *t;
+	const unsigned char *t;
+	const profdb__input *in = &db->in[PROFDB_HPCTK_PROFILE];
+	uint64_t tuple = hl_profile_idtuple(p), lo = db->idtuples.off, hi = lo + db->idtuples.size;
+	int r;
+	*pos = 0;
+	*n = 0;
+	if (tuple == 0)
+		return 0;
+	if ((r = profdb__span(in, lo, hi, tuple, HL_IDTUPLE, "identifier tuple", &t)) < 0)
+		return r;
+	uint32_t count = hl_idtuple_count(t);
+	if ((r = profdb__span(in, lo, hi, tuple, HL_IDTUPLE + HL_ID * (uint64_t)count,
+	                      "identifier tuple", NULL)) < 0)
+		return r;
+	*pos = tuple;
+	*n = count;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_hpctk_profile_at(const profdb_hpctk *db, uint32_t i,
+                                          profdb_hpctk_profile *out)
+{
+	const unsigned char *p;
+	uint64_t pos;
 	int r = profile_record(db, i, &p);
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_profile_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpctk_profile_at: NULL output");
 	memset(out, 0, sizeof *out);
 	out->index = i;
-	out->n_values = profdb__le64(p);
-	out->n_contexts = profdb__le32(p + 0x10);
-	out->is_summary = db->layout == PROFDB_HPCTK_DEVSTAGE ? i == 0 : (profdb__le32(p + 0x28) & 1);
-	uint64_t tuple = profdb__le64(p + 0x20);
-	if (tuple == 0)
-		return 0;
-	const profdb__input *in = &db->in[PROFDB_HPCTK_PROFILE];
-	uint64_t lo = db->idtuples.off, hi = lo + db->idtuples.size;
-	if ((r = profdb__span(in, lo, hi, tuple, 8, "identifier tuple", &t)) < 0)
-		return r;
-	out->n_ids = profdb__le16(t);
-	if ((r = profdb__span(in, lo, hi, tuple, 8 + 16 * (uint64_t)out->n_ids, "identifier tuple",
-	                      NULL)) < 0)
-		return r;
-	out->pos = tuple;
-	return 0;
+	out->n_values = hl_profile_n_values(p);
+	out->n_contexts = hl_profile_n_ctxs(p);
+	out->is_summary = db->layout == PROFDB_HPCTK_DEVSTAGE ? i == 0 : (hl_profile_flags(p) & 1);
+	return idtuple(db, p, &pos, &out->n_ids);
 }
 
-PROFDB_EXPORT int profdb_hpctk_profile_id(const profdb_hpctk *db, const profdb_hpctk_profile *p,
-                                          uint32_t i, profdb_hpctk_id *out)
+PROFDB_EXPORT int profdb_hpctk_profile_id_at(const profdb_hpctk *db, uint32_t profile,
+                                             uint32_t i, profdb_hpctk_id *out)
 {
-	const unsigned char *e;
-	int r = profdb__hpctk_require(db, PROFDB_HPCTK_PROFILE);
+	const unsigned char *p, *e;
+	uint64_t pos;
+	uint32_t n;
+	int r = profile_record(db, profile, &p);
 	if (r < 0)
 		return r;
-	if (!p || !out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_profile_id: NULL argument");
-	if (i >= p->n_ids)
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_hpctk_profile_id_at: NULL output");
+	if ((r = idtuple(db, p, &pos, &n)) < 0)
+		return r;
+	if (i >= n)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has %" PRIu32 " identifiers, not %"
-		                    PRIu32, p->index, p->n_ids, i + 1);
-	const profdb__input *in = &db->in[PROFDB_HPCTK_PROFILE];
-	r = profdb__span(in, db->idtuples.off, db->idtuples.off + db->idtuples.size,
-	                 p->pos + 8 + 16 * (uint64_t)i, 16, "identifier", &e);
-	if (r < 0)
-		return r;
-	out->kind = e[0];
-	out->flags = profdb__le16(e + 2);
-	out->logical_id = profdb__le32(e + 4);
-	out->physical_id = profdb__le64(e + 8);
+		                    PRIu32, profile, n, i + 1);
+	e = db->in[PROFDB_HPCTK_PROFILE].base + pos + HL_IDTUPLE + HL_ID * (uint64_t)i;
+	out->kind = hl_id_kind(e);
+	out->flags = hl_id_flags(e);
+	out->logical_id = hl_id_logical(e);
+	out->physical_id = hl_id_physical(e);
 	return 0;
 }
 
-/* A value block as its header describes it. */
-typedef struct block {
-	uint64_t header;             /* offset of the header, for messages */
-	uint64_t idx, n_idx, val, n_val;
-	unsigned idx_key, val_key;   /* key widths: 4/2 profile-major, 2/4 context-major */
-} block;
-
-/* The plane of block @p b of input @p f: validated on first use, then only
- * rebuilt from the header, which the validation already vouched for. */
-static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *what,
-                    _Atomic unsigned char *const *checked, uint64_t i, const block *b,
-                    profdb_hpctk_plane *out)
-{
-	const profdb__input *in = &db->in[f];
-	int ok, r = profdb__hpctk_checked(db, checked, i, &ok);
-	if (r < 0)
-		return r;
-	if (!ok) {
-		r = validate_plane(in, what, b->header, b->idx, b->n_idx, b->idx_key, b->val,
-		                   b->n_val, b->val_key, out);
-		if (r == 0)
-			profdb__hpctk_mark_checked(checked, i);
-		return r;
-	}
-	/* An empty plane's pointers were never checked: do not form base +
-	 * pointer from them (it may overflow). */
-	out->index = b->n_idx ? in->base + b->idx : NULL;
-	out->values = b->n_idx ? in->base + b->val : NULL;
-	out->n_index = b->n_idx;
-	out->n_values = b->n_val;
-	out->index_key_size = (uint8_t)b->idx_key;
-	out->value_key_size = (uint8_t)b->val_key;
-	return 0;
-}
-
-PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
-                                             profdb_hpctk_plane *out)
+int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view *index,
+                                profdb_view *values)
 {
 	const unsigned char *p;
 	int r = profile_record(db, i, &p);
 	if (r < 0)
 		return r;
-	if (!out)
+	if (!index || !values)
 		return profdb__fail(-EINVAL, "profdb_hpctk_profile_plane: NULL output");
-	block b = {db->p_profiles + (uint64_t)i * db->sz_profile, profdb__le64(p + 0x18),
-	           profdb__le32(p + 0x10), profdb__le64(p + 8), profdb__le64(p), 4, 2};
-	return plane_of(db, PROFDB_HPCTK_PROFILE, "profile value block", &db->profile_ok, i, &b,
-	                out);
+	block b = {.header = db->p_profiles + (uint64_t)i * db->sz_profile,
+	           .idx = hl_profile_ctx_index(p), .n_idx = hl_profile_n_ctxs(p),
+	           .val = hl_profile_values(p), .n_val = hl_profile_n_values(p)};
+	return plane_of(db, PROFDB_HPCTK_PROFILE, "profile value block", &PROFILE_SHAPE,
+	                &db->profile_ok, i, &b, index, values);
+}
+
+PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
+                                             profdb_view *index, profdb_view *values)
+{
+	return profdb__hpctk_profile_plane(db, i, index, values);
 }
 
 PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db)
@@ -291,126 +323,100 @@ PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db)
 	return r < 0 ? r : (int64_t)db->n_ctxs;
 }
 
-PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ctx,
-                                             profdb_hpctk_plane *out)
+static int context_plane(const profdb_hpctk *db, uint32_t ctx, profdb_view *index,
+                         profdb_view *values)
 {
 	const unsigned char *p;
 	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
 	if (r < 0)
 		return r;
-	if (!out)
+	if (!index || !values)
 		return profdb__fail(-EINVAL, "profdb_hpctk_context_plane: NULL output");
 	if (ctx >= db->n_ctxs) {
 		/* Ids beyond the table simply have no values. */
-		memset(out, 0, sizeof *out);
-		out->index_key_size = 2;
-		out->value_key_size = 4;
+		plane_views(&CCT_SHAPE, NULL, 0, NULL, 0, index, values);
 		return 0;
 	}
 	uint64_t at = db->p_ctxs + (uint64_t)ctx * db->sz_ctx;
 	if ((r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p)) < 0)
 		return r;
-	block b = {at, profdb__le64(p + 0x18), profdb__le16(p + 0x10), profdb__le64(p + 8),
-	           profdb__le64(p), 2, 4};
-	return plane_of(db, PROFDB_HPCTK_CCT, "context value block", &db->ctx_ok, ctx, &b, out);
+	block b = {.header = at, .idx = hl_ctxinfo_metric_index(p),
+	           .n_idx = hl_ctxinfo_n_metrics(p), .val = hl_ctxinfo_values(p),
+	           .n_val = hl_ctxinfo_n_values(p)};
+	return plane_of(db, PROFDB_HPCTK_CCT, "context value block", &CCT_SHAPE, &db->ctx_ok, ctx,
+	                &b, index, values);
 }
 
-/* ---- plane and run accessors (no database needed: already validated) ---- */
-
-PROFDB_EXPORT int profdb_hpctk_plane_at(const profdb_hpctk_plane *p, uint64_t i, uint32_t *key,
-                                        profdb_hpctk_run *run)
+PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ctx,
+                                             profdb_view *index, profdb_view *values)
 {
-	if (!p || i >= p->n_index)
-		return profdb__fail(p ? -ENOENT : -EINVAL, "plane index %" PRIu64 " out of range", i);
-	unsigned is = p->index_key_size + 8u, vs = p->value_key_size + 8u;
-	const unsigned char *e = p->index + i * is;
-	uint64_t start = profdb__le64(e + p->index_key_size);
-	uint64_t end = i + 1 < p->n_index ? profdb__le64(e + is + p->index_key_size) : p->n_values;
-	if (key)
-		*key = key_at(e, p->index_key_size);
-	if (run) {
-		run->values = p->values + start * vs;
-		run->count = end - start;
-		run->key_size = p->value_key_size;
-	}
-	return 0;
+	return context_plane(db, ctx, index, values);
 }
 
-PROFDB_EXPORT int profdb_hpctk_plane_find(const profdb_hpctk_plane *p, uint32_t key,
-                                          profdb_hpctk_run *run)
+/* ---- point lookups ----------------------------------------------------------- */
+
+/* The F64 of the record keyed @p key in the run of index record @p ikey:
+ * two searches through the core view search. */
+static int lookup(const profdb_view *index, const profdb_view *values, uint32_t ikey,
+                  uint32_t key, double *value)
 {
-	if (!p)
-		return profdb__fail(-EINVAL, "profdb_hpctk_plane_find: NULL plane");
-	unsigned is = p->index_key_size + 8u;
-	uint64_t lo = 0, hi = p->n_index;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (key_at(p->index + mid * is, p->index_key_size) < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == p->n_index || key_at(p->index + lo * is, p->index_key_size) != key)
+	uint64_t i, j;
+	*value = 0;
+	if (profdb__hpctk_find(index, ikey, &i) != 1)
 		return 0;
-	profdb_hpctk_plane_at(p, lo, NULL, run);
+	profdb_view run;
+	profdb__hpctk_run(index, i, values, &run);
+	if (profdb__hpctk_find(&run, key, &j) != 1)
+		return 0;
+	*value = profdb__hpctk_f64(&run, j);
 	return 1;
 }
 
-PROFDB_EXPORT int profdb_hpctk_run_at(const profdb_hpctk_run *r, uint64_t i, uint32_t *key,
-                                      double *value)
+/* With meta.db, @p metric must be an id it defines (a propagated or a
+ * summary statistic id: both may be asked of either file). */
+static int known_metric(const profdb_hpctk *db, uint32_t metric)
 {
-	if (!r || i >= r->count)
-		return profdb__fail(r ? -ENOENT : -EINVAL, "run index %" PRIu64 " out of range", i);
-	const unsigned char *v = r->values + i * (r->key_size + 8u);
-	if (key)
-		*key = key_at(v, r->key_size);
-	if (value)
-		*value = profdb__f64_bits(profdb__le64(v + r->key_size));
-	return 0;
-}
-
-PROFDB_EXPORT int profdb_hpctk_run_find(const profdb_hpctk_run *r, uint32_t key, double *value)
-{
-	if (!r)
-		return profdb__fail(-EINVAL, "profdb_hpctk_run_find: NULL run");
-	unsigned vs = r->key_size + 8u;
-	uint64_t lo = 0, hi = r->count;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (key_at(r->values + mid * vs, r->key_size) < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == r->count || key_at(r->values + lo * vs, r->key_size) != key)
+	if (!db->present[PROFDB_HPCTK_META])
 		return 0;
-	if (value)
-		*value = profdb__f64_bits(profdb__le64(r->values + lo * vs + r->key_size));
-	return 1;
+	/* Once the table is built (the lookups' steady state) read the sets
+	 * without the call chain of the lazy build. */
+	if (!atomic_load_explicit(&db->metrics_once.done, memory_order_acquire) ||
+	    db->metrics_once.result < 0) {
+		int r = profdb__hpctk_metric_ids(db);
+		if (r < 0)
+			return r;
+	}
+	if (profdb__hpctk_bit(db->prop_ids, metric) || profdb__hpctk_bit(db->stat_ids, metric))
+		return 0;
+	return profdb__fail(-ENOENT, "metric id %" PRIu32 " is not a propagated or summary "
+	                    "statistic id of meta.db", metric);
 }
 
 PROFDB_EXPORT int profdb_hpctk_value(const profdb_hpctk *db, uint32_t profile, uint32_t ctx,
                                      uint32_t metric, double *value)
 {
-	profdb_hpctk_plane p;
-	profdb_hpctk_run run;
-	int r = profdb_hpctk_profile_plane(db, profile, &p);
-	if (r < 0)
+	profdb_view index, values;
+	if (!value)
+		return profdb__fail(-EINVAL, "profdb_hpctk_value: NULL output");
+	*value = 0;
+	int r = profdb__hpctk_profile_plane(db, profile, &index, &values);
+	if (r < 0 || (r = known_metric(db, metric)) < 0)
 		return r;
-	if (!profdb_hpctk_plane_find(&p, ctx, &run))
-		return 0;
-	return profdb_hpctk_run_find(&run, metric, value);
+	return lookup(&index, &values, ctx, metric, value);
 }
 
 PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx, uint32_t metric,
                                          uint32_t profile, double *value)
 {
-	profdb_hpctk_plane p;
-	profdb_hpctk_run run;
-	int r = profdb_hpctk_context_plane(db, ctx, &p);
-	if (r < 0)
+	profdb_view index, values;
+	if (!value)
+		return profdb__fail(-EINVAL, "profdb_hpctk_cct_value: NULL output");
+	*value = 0;
+	int r = context_plane(db, ctx, &index, &values);
+	if (r < 0 || (r = known_metric(db, metric)) < 0)
 		return r;
-	if (!profdb_hpctk_plane_find(&p, metric, &run))
-		return 0;
-	return profdb_hpctk_run_find(&run, profile, value);
+	if (db->present[PROFDB_HPCTK_PROFILE] && profile >= db->n_profiles)
+		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (%" PRIu32 " profiles)",
+		                    profile, db->n_profiles);
+	return lookup(&index, &values, metric, profile, value);
 }

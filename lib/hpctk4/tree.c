@@ -19,7 +19,7 @@ static const profdb__input *meta(const profdb_hpctk *db)
 
 static uint64_t ctx_fixed_size(const profdb_hpctk *db)
 {
-	return db->layout == PROFDB_HPCTK_DEVSTAGE ? 0x18 : 0x20;
+	return db->layout == PROFDB_HPCTK_DEVSTAGE ? HL_CTX_DEV : HL_CTX;
 }
 
 /* Decode the record at pos. kind is NODE_ENTRY or NODE_CTX. Fills the
@@ -34,36 +34,40 @@ static int decode(const profdb_hpctk *db, uint64_t pos, uint32_t kind, profdb_hp
 
 	memset(c, 0, sizeof *c);
 	c->function = c->file = c->module = PROFDB_NONE;
+	c->entry_name = profdb__hpctk_str(NULL);
 	c->pos = pos;
 	if (kind == NODE_ENTRY) {
 		if ((r = profdb__span(in, lo, hi, pos, db->sz_entry, "entry point", &p)) < 0)
 			return r;
-		*child_size = profdb__le64(p);
-		*child_off = profdb__le64(p + 8);
-		c->id = profdb__le32(p + 0x10);
-		c->entry_point = profdb__le16(p + 0x14);
+		*child_size = hl_entry_children_size(p);
+		*child_off = hl_entry_children(p);
+		c->id = hl_entry_id(p);
+		c->entry_point = hl_entry_kind(p);
 		c->relation = PROFDB_REL_ENTRY;
 		c->lexical_type = PROFDB_LEX_ENTRY;
 		*rec_size = db->sz_entry;
-		uint64_t name = profdb__le64(p + 0x18);
+		uint64_t name = hl_entry_name(p);
+		const char *s;
 		if (name && (r = profdb__string(in, db->strings.off, db->strings.off + db->strings.size,
-		                                name, "entry point name", &c->entry_name)) < 0)
+		                                name, "entry point name", &s)) < 0)
 			return r;
+		if (name)
+			c->entry_name = profdb__hpctk_str(s);
 		return 0;
 	}
 	uint64_t fixed = ctx_fixed_size(db);
 	if ((r = profdb__span(in, lo, hi, pos, fixed, "context", &p)) < 0)
 		return r;
-	*child_size = profdb__le64(p);
-	*child_off = profdb__le64(p + 8);
-	c->id = profdb__le32(p + 0x10);
-	uint8_t flags = p[0x14];
-	c->relation = p[0x15];
-	c->lexical_type = p[0x16];
-	unsigned nflex = p[0x17];
+	*child_size = hl_ctx_children_size(p);
+	*child_off = hl_ctx_children(p);
+	c->id = hl_ctx_id(p);
+	uint8_t flags = hl_ctx_flags(p);
+	c->relation = hl_ctx_relation(p);
+	c->lexical_type = hl_ctx_lexical_type(p);
+	unsigned nflex = hl_ctx_n_flex(p);
 	if (db->layout == PROFDB_HPCTK_FINAL)
-		c->propagation = profdb__le16(p + 0x18);
-	*rec_size = fixed + 8 * (uint64_t)nflex;
+		c->propagation = hl_ctx_propagation(p);
+	*rec_size = fixed + HL_FLEX * (uint64_t)nflex;
 	unsigned need = (flags & 1) + (flags & 2 ? 2 : 0) + (flags & 4 ? 2 : 0);
 	if (nflex < need)
 		return profdb__fail(-EBADMSG,
@@ -76,13 +80,13 @@ static int decode(const profdb_hpctk *db, uint64_t pos, uint32_t kind, profdb_hp
 	if (flags & 1) {
 		if ((r = profdb__hpctk_function_index(db, profdb__le64(flex), &c->function)) < 0)
 			return r;
-		flex += 8;
+		flex += HL_FLEX;
 	}
 	if (flags & 2) {
 		if ((r = profdb__hpctk_file_index(db, profdb__le64(flex), &c->file)) < 0)
 			return r;
 		c->line = profdb__le32(flex + 8);
-		flex += 16;
+		flex += 2 * HL_FLEX;
 	}
 	if (flags & 4) {
 		if ((r = profdb__hpctk_module_index(db, profdb__le64(flex), &c->module)) < 0)
@@ -95,9 +99,17 @@ static int decode(const profdb_hpctk *db, uint64_t pos, uint32_t kind, profdb_hp
 static void root_context(profdb_hpctk_context *c)
 {
 	memset(c, 0, sizeof *c);
+	c->entry_name = profdb__hpctk_str(NULL);
 	c->function = c->file = c->module = PROFDB_NONE;
 	c->relation = PROFDB_REL_NONE;
 	c->lexical_type = PROFDB_LEX_ROOT;
+}
+
+/* The empty value of an output context (end of an iteration). */
+static void clear_context(profdb_hpctk_context *c)
+{
+	memset(c, 0, sizeof *c);
+	c->entry_name = profdb__hpctk_str(NULL);
 }
 
 /* The children of a node, as a byte range, a record kind and (for entry
@@ -165,118 +177,105 @@ static int cmp_node(const void *a, const void *b)
  * cannot fail), bound the work by the section size (a cycle cannot loop
  * forever), then reject duplicate ids (which is what a cycle or a shared
  * children array produces). */
+typedef struct builder {
+	hpctk_node *nodes;
+	size_t n, cap;
+	profdb_hpctk_children *stack;
+	uint32_t *parents;
+	size_t depth, stack_cap, parents_cap;
+} builder;
+
+/* Push the children range of @p c (parent id c->id) on the stack. */
+static int push(const profdb_hpctk *db, builder *b, const profdb_hpctk_context *c,
+                uint64_t coff, uint64_t csize)
+{
+	int r;
+	if ((r = profdb__grow((void **)&b->stack, &b->stack_cap, b->depth + 1, sizeof *b->stack)) < 0 ||
+	    (r = profdb__grow((void **)&b->parents, &b->parents_cap, b->depth + 1,
+	                      sizeof *b->parents)) < 0)
+		return r;
+	if ((r = range_of(db, c, coff, csize, &b->stack[b->depth])) < 0)
+		return r;
+	b->parents[b->depth++] = c->id;
+	return 0;
+}
+
+static int visit_all(profdb_hpctk *db, builder *b)
+{
+	const profdb__input *in = meta(db);
+	/* Every record takes at least HL_CTX_DEV bytes of the section. */
+	uint64_t max_nodes = db->context.size / HL_CTX_DEV + 1;
+	profdb_hpctk_context root;
+	int r;
+	root_context(&root);
+	if ((r = profdb__grow((void **)&b->nodes, &b->cap, 1, sizeof *b->nodes)) < 0 ||
+	    (r = push(db, b, &root, 0, 0)) < 0)
+		return r;
+	b->nodes[b->n++] = (hpctk_node){0, PROFDB_NONE, 0, NODE_ROOT};
+	top_range(db, &b->stack[0]);
+	while (b->depth > 0) {
+		profdb_hpctk_context c;
+		uint64_t coff, csize;
+		profdb_hpctk_children *top = &b->stack[b->depth - 1];
+		uint64_t pos = top->next;
+		uint32_t kind = top->kind;
+		if ((r = next_raw(top, &c, &coff, &csize)) < 0)
+			return r;
+		if (r == 0) {
+			b->depth--;
+			continue;
+		}
+		if (b->n >= max_nodes)
+			return profdb__fail(-EBADMSG,
+			                    "%s: context tree at 0x%" PRIx64 " has more nodes than its "
+			                    "section can hold: a children array points back into the "
+			                    "tree (cycle) near context %" PRIu32 " at 0x%" PRIx64,
+			                    in->name, db->context.off, c.id, pos);
+		if ((r = profdb__grow((void **)&b->nodes, &b->cap, b->n + 1, sizeof *b->nodes)) < 0)
+			return r;
+		b->nodes[b->n++] = (hpctk_node){c.id, b->parents[b->depth - 1], pos, kind};
+		if (csize > 0 && (r = push(db, b, &c, coff, csize)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int build(void *arg)
 {
 	profdb_hpctk *db = arg;
-	const profdb__input *in = meta(db);
-	/* Every record takes at least 0x18 bytes of the section. */
-	uint64_t max_nodes = db->context.size / 0x18 + 1;
-	uint64_t cap = 64, n = 0, depth = 0, stack_cap = 64;
-	hpctk_node *nodes = malloc(cap * sizeof *nodes);
-	profdb_hpctk_children *stack = malloc(stack_cap * sizeof *stack);
-	uint32_t *parents = malloc(stack_cap * sizeof *parents);
-	int r = 0;
-
-	if (!nodes || !stack || !parents) {
-		r = profdb__fail(-ENOMEM, "out of memory");
-		goto out;
+	builder b = {0};
+	int r = visit_all(db, &b);
+	if (r == 0) {
+		qsort(b.nodes, b.n, sizeof *b.nodes, cmp_node);
+		for (size_t i = 1; i < b.n && r == 0; i++)
+			if (b.nodes[i].id == b.nodes[i - 1].id)
+				r = profdb__fail(-EBADMSG,
+				                 "%s: context id %" PRIu32 " appears twice in the tree (at 0x%"
+				                 PRIx64 " and 0x%" PRIx64 "): duplicate id or cycle",
+				                 meta(db)->name, b.nodes[i].id, b.nodes[i - 1].pos,
+				                 b.nodes[i].pos);
 	}
-	nodes[n++] = (hpctk_node){0, PROFDB_NONE, 0, NODE_ROOT};
-	stack[0].db = db;
-	top_range(db, &stack[0]);
-	parents[0] = 0;
-	depth = 1;
-	while (depth > 0) {
-		profdb_hpctk_context c;
-		uint64_t coff, csize;
-		profdb_hpctk_children *top = &stack[depth - 1];
-		uint64_t pos = top->next;
-		uint32_t kind = top->kind;
-		r = next_raw(top, &c, &coff, &csize);
-		if (r < 0)
-			goto out;
-		if (r == 0) {
-			depth--;
-			continue;
-		}
-		if (n >= max_nodes) {
-			r = profdb__fail(-EBADMSG,
-			                 "%s: context tree at 0x%" PRIx64 " has more nodes than its "
-			                 "section can hold: a children array points back into the tree "
-			                 "(cycle) near context %" PRIu32 " at 0x%" PRIx64,
-			                 in->name, db->context.off, c.id, pos);
-			goto out;
-		}
-		if (n == cap) {
-			hpctk_node *g = realloc(nodes, 2 * cap * sizeof *nodes);
-			if (!g) {
-				r = profdb__fail(-ENOMEM, "out of memory");
-				goto out;
-			}
-			nodes = g;
-			cap *= 2;
-		}
-		nodes[n++] = (hpctk_node){c.id, parents[depth - 1], pos, kind};
-		if (csize == 0)
-			continue;
-		if (depth == stack_cap) {
-			profdb_hpctk_children *g = realloc(stack, 2 * stack_cap * sizeof *stack);
-			uint32_t *h = g ? realloc(parents, 2 * stack_cap * sizeof *parents) : NULL;
-			if (g)
-				stack = g;
-			if (h)
-				parents = h;
-			if (!g || !h) {
-				r = profdb__fail(-ENOMEM, "out of memory");
-				goto out;
-			}
-			stack_cap *= 2;
-		}
-		if ((r = range_of(db, &c, coff, csize, &stack[depth])) < 0)
-			goto out;
-		parents[depth] = c.id;
-		depth++;
+	if (r == 0) {
+		db->nodes = b.nodes;
+		db->n_nodes = b.n;
+		b.nodes = NULL;
 	}
-	qsort(nodes, n, sizeof *nodes, cmp_node);
-	for (uint64_t i = 1; i < n; i++)
-		if (nodes[i].id == nodes[i - 1].id) {
-			r = profdb__fail(-EBADMSG,
-			                 "%s: context id %" PRIu32 " appears twice in the tree (at 0x%"
-			                 PRIx64 " and 0x%" PRIx64 "): duplicate id or cycle",
-			                 in->name, nodes[i].id, nodes[i - 1].pos, nodes[i].pos);
-			goto out;
-		}
-	db->nodes = nodes;
-	db->n_nodes = n;
-	nodes = NULL;
-	r = 0;
-out:
-	free(nodes);
-	free(stack);
-	free(parents);
+	free(b.nodes);
+	free(b.stack);
+	free(b.parents);
 	return r;
 }
 
 static int ensure(const profdb_hpctk *db)
 {
-	int r = profdb__hpctk_require(db, PROFDB_HPCTK_META);
-	if (r < 0)
-		return r;
-	profdb_hpctk *mut = (profdb_hpctk *)db;
-	return profdb__once_run(&mut->tree_once, build, mut);
+	return profdb__hpctk_meta_once(db, db ? &db->tree_once : NULL, build);
 }
 
 static const hpctk_node *find(const profdb_hpctk *db, uint32_t id)
 {
-	uint64_t lo = 0, hi = db->n_nodes;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (db->nodes[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < db->n_nodes && db->nodes[lo].id == id ? &db->nodes[lo] : NULL;
+	profdb_view v = profdb__hpctk_u32_table(db->nodes, db->n_nodes, sizeof *db->nodes);
+	uint64_t i;
+	return profdb_view_find(&v, id, &i) == 1 ? &db->nodes[i] : NULL;
 }
 
 static int node_context(const profdb_hpctk *db, const hpctk_node *n, profdb_hpctk_context *out)
@@ -306,17 +305,17 @@ PROFDB_EXPORT int profdb_hpctk_root(const profdb_hpctk *db, profdb_hpctk_context
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctk_context_by_id(const profdb_hpctk *db, uint32_t id,
-                                             profdb_hpctk_context *out)
+PROFDB_EXPORT int profdb_hpctk_context_get(const profdb_hpctk *db, uint32_t id,
+                                           profdb_hpctk_context *out)
 {
 	int r = ensure(db);
 	if (r < 0)
 		return r;
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_hpctk_context_get: NULL output");
 	const hpctk_node *n = find(db, id);
 	if (!n)
 		return profdb__fail(-ENOENT, "context id %" PRIu32 " is not a node of the tree", id);
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_context_by_id: NULL output");
 	return node_context(db, n, out);
 }
 
@@ -326,11 +325,12 @@ PROFDB_EXPORT int profdb_hpctk_context_parent(const profdb_hpctk *db, uint32_t i
 	int r = ensure(db);
 	if (r < 0)
 		return r;
+	if (!parent)
+		return profdb__fail(-EINVAL, "profdb_hpctk_context_parent: NULL output");
 	const hpctk_node *n = find(db, id);
 	if (!n)
 		return profdb__fail(-ENOENT, "context id %" PRIu32 " is not a node of the tree", id);
-	if (parent)
-		*parent = n->parent;
+	*parent = n->parent;
 	return 0;
 }
 
@@ -364,87 +364,87 @@ PROFDB_EXPORT int profdb_hpctk_children_begin(const profdb_hpctk *db,
 PROFDB_EXPORT int profdb_hpctk_children_next(profdb_hpctk_children *it, profdb_hpctk_context *out)
 {
 	uint64_t coff, csize;
-	profdb_hpctk_context tmp;
-	if (!it || !it->db)
-		return profdb__fail(-EINVAL, "profdb_hpctk_children_next: NULL iterator");
-	return next_raw(it, out ? out : &tmp, &coff, &csize);
+	if (!it || !it->db || !out)
+		return profdb__fail(-EINVAL, "profdb_hpctk_children_next: NULL argument");
+	int r = next_raw(it, out, &coff, &csize);
+	if (r == 0)
+		clear_context(out);
+	return r;
 }
 
 struct profdb_hpctk_walk {
 	const profdb_hpctk *db;
 	profdb_hpctk_children *stack;
-	uint64_t depth, cap;
+	size_t depth, cap;
 	int started;
 };
 
-PROFDB_EXPORT int profdb_hpctk_walk_new(const profdb_hpctk *db, profdb_hpctk_walk **ret)
+PROFDB_EXPORT int profdb_hpctk_walk_new(profdb_hpctk_walk **ret, const profdb_hpctk *db)
 {
+	if (ret)
+		*ret = NULL;
+	if (!ret)
+		return profdb__fail(-EINVAL, "profdb_hpctk_walk_new: NULL output");
 	int r = ensure(db);
 	if (r < 0)
 		return r;
-	if (!ret)
-		return profdb__fail(-EINVAL, "profdb_hpctk_walk_new: NULL output");
 	profdb_hpctk_walk *w = calloc(1, sizeof *w);
-	if (w)
-		w->stack = malloc(64 * sizeof *w->stack);
-	if (!w || !w->stack) {
-		free(w);
+	if (!w)
 		return profdb__fail(-ENOMEM, "out of memory");
+	if ((r = profdb__grow((void **)&w->stack, &w->cap, 64, sizeof *w->stack)) < 0) {
+		free(w);
+		return r;
 	}
 	w->db = db;
-	w->cap = 64;
 	*ret = w;
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctk_walk_next(profdb_hpctk_walk *w, profdb_hpctk_context *out,
-                                         uint32_t *depth)
+static int walk_step(profdb_hpctk_walk *w, profdb_hpctk_context *out, uint32_t *depth)
 {
-	profdb_hpctk_context c;
 	uint64_t coff, csize;
-	if (!w)
-		return profdb__fail(-EINVAL, "profdb_hpctk_walk_next: NULL walker");
-	if (!w->started) {
-		w->started = 1;
-		w->stack[0].db = w->db;
-		top_range(w->db, &w->stack[0]);
-		w->depth = 1;
-		root_context(&c);
-		if (out)
-			*out = c;
-		if (depth)
-			*depth = 0;
-		return 1;
-	}
 	while (w->depth > 0) {
-		int r = next_raw(&w->stack[w->depth - 1], &c, &coff, &csize);
+		int r = next_raw(&w->stack[w->depth - 1], out, &coff, &csize);
 		if (r < 0)
 			return r;
 		if (r == 0) {
 			w->depth--;
 			continue;
 		}
-		uint64_t d = w->depth;
+		size_t d = w->depth;
 		if (csize > 0) {
-			if (w->depth == w->cap) {
-				profdb_hpctk_children *g =
-					realloc(w->stack, 2 * w->cap * sizeof *w->stack);
-				if (!g)
-					return profdb__fail(-ENOMEM, "out of memory");
-				w->stack = g;
-				w->cap *= 2;
-			}
-			if ((r = range_of(w->db, &c, coff, csize, &w->stack[w->depth])) < 0)
+			if ((r = profdb__grow((void **)&w->stack, &w->cap, w->depth + 1,
+			                      sizeof *w->stack)) < 0 ||
+			    (r = range_of(w->db, out, coff, csize, &w->stack[w->depth])) < 0)
 				return r;
 			w->depth++;
 		}
-		if (out)
-			*out = c;
-		if (depth)
-			*depth = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+		*depth = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 		return 1;
 	}
 	return 0;
+}
+
+PROFDB_EXPORT int profdb_hpctk_walk_next(profdb_hpctk_walk *w, profdb_hpctk_context *out,
+                                         uint32_t *depth)
+{
+	if (!w || !out || !depth)
+		return profdb__fail(-EINVAL, "profdb_hpctk_walk_next: NULL argument");
+	if (!w->started) {
+		w->started = 1;
+		w->stack[0].db = w->db;
+		top_range(w->db, &w->stack[0]);
+		w->depth = 1;
+		root_context(out);
+		*depth = 0;
+		return 1;
+	}
+	int r = walk_step(w, out, depth);
+	if (r == 0) {
+		clear_context(out);
+		*depth = 0;
+	}
+	return r;
 }
 
 PROFDB_EXPORT void profdb_hpctk_walk_free(profdb_hpctk_walk *w)

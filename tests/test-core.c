@@ -649,6 +649,11 @@ Test(core, options_validated)
 	cr_assert_eq(profdb_hpcrun_open_inputs(&hr, &input, 1, &big.o), -EINVAL);
 	cr_assert_eq(profdb_hpcrun_open(&hr, "/nonexistent", &big.o), -EINVAL);
 	cr_assert_eq(profdb_hpctkpre_open_mem(&pre, four, &big.o), -EINVAL);
+	profdb_hpctk *hk;
+	profdb_input meta[PROFDB_HPCTK_NFILES] = {{"meta.db", text, sizeof text - 1}};
+	cr_assert_eq(profdb_hpctk_open_mem(&hk, meta, &big.o), -EINVAL);
+	cr_assert_eq(profdb_hpctk_open(&hk, "/nonexistent", &big.o), -EINVAL);
+	cr_assert_null(hk);
 	cr_assert_null(cg);
 	cr_assert_null(hr);
 	cr_assert_null(pre);

@@ -11,9 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_ZLIB */
 #include "common.h"
+#ifdef PROFDB_HAVE_ZLIB
+#include <zlib.h>
+#endif
 #include "query-check.h"
 
 /* main calls a (90) and b (45); a and b both call c, b more heavily; c
@@ -413,6 +416,7 @@ Test(query_callgrind, instructions)
 	profdb_close(db);
 }
 
+#ifdef PROFDB_HAVE_ZLIB
 /* gzip of @p text, malloc'ed. */
 static unsigned char *gzip(const char *text, size_t n, size_t *out_n)
 {
@@ -431,6 +435,7 @@ static unsigned char *gzip(const char *text, size_t n, size_t *out_n)
 	deflateEnd(&z);
 	return out;
 }
+#endif
 
 Test(query_callgrind, detection)
 {
@@ -439,6 +444,7 @@ Test(query_callgrind, detection)
 	profdb_close(db);
 	db = open_text(NULL, parts_text, sizeof parts_text - 1);
 	profdb_close(db);
+#ifdef PROFDB_HAVE_ZLIB
 	/* gzip, detected from the inflated head */
 	size_t gn;
 	unsigned char *gz = gzip(cycle_text, sizeof cycle_text - 1, &gn);
@@ -448,6 +454,7 @@ Test(query_callgrind, detection)
 	cr_assert_eq(c.values, 14);
 	profdb_close(db);
 	free(gz);
+#endif
 	/* text that is not Callgrind */
 	static const char junk[] = "hello world\nthis is not a profile\n";
 	profdb_input in = {"notes.txt", junk, sizeof junk - 1};

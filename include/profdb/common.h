@@ -160,22 +160,15 @@ typedef struct profdb_str {
  *  file name the bytes would have on disk ("meta.db", "run.cubex",
  *  "callgrind.out.123-01", "experiment.xml", "x-000-1.hpcrun"); it guides
  *  grouping and appears in messages, while the format is detected from the
- *  bytes. The buffers must stay unchanged and alive until the handle is
- *  closed; nothing is copied. @since 0.9 */
+ *  bytes. Calls that take a format's files by position (the HPCToolkit
+ *  and pre-release open_mem calls) read data == NULL as "file absent" and
+ *  a NULL name as the file's usual name. The buffers must stay unchanged
+ *  and alive until the handle is closed; nothing is copied. @since 0.9 */
 typedef struct profdb_input {
 	const char *name;
 	const void *data;
 	size_t size;
 } profdb_input;
-
-/** A caller-owned byte buffer, for the open-from-memory calls that take
- *  their files by position (profdb_hpctk_open_mem(), ...): data == NULL
- *  means "file absent". The buffer must stay unchanged and alive until the
- *  handle is closed. @since 0.9 */
-typedef struct profdb_blob {
-	const void *data;
-	size_t size;
-} profdb_blob;
 
 /* ---- numbers ------------------------------------------------------------ */
 

@@ -157,6 +157,9 @@ PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
 		*ret = NULL;   /* "NULL on failure", bad arguments included */
 	if (!ret || !path)
 		return profdb__fail(-EINVAL, "profdb_hpctk_open: NULL argument");
+	int opts_ok = profdb__options_check(opts, "profdb_hpctk_open");
+	if (opts_ok < 0)
+		return opts_ok;
 	if (stat(path, &st) < 0)
 		return profdb__fail(-errno, "%s: %s", path, strerror(errno));
 	profdb_hpctk *db = alloc_db(opts);
@@ -228,6 +231,9 @@ PROFDB_EXPORT int profdb_hpctk_open_mem(profdb_hpctk **ret,
 		*ret = NULL;   /* "NULL on failure", bad arguments included */
 	if (!ret || !inputs)
 		return profdb__fail(-EINVAL, "profdb_hpctk_open_mem: NULL argument");
+	int opts_ok = profdb__options_check(opts, "profdb_hpctk_open_mem");
+	if (opts_ok < 0)
+		return opts_ok;
 	profdb_hpctk *db = alloc_db(opts);
 	if (!db)
 		return profdb__fail(-ENOMEM, "out of memory");

@@ -30,6 +30,29 @@ LOWER_BOUND(lb_be16, profdb__be16)
 LOWER_BOUND(lb_be32, profdb__be32)
 LOWER_BOUND(lb_be64, profdb__be64)
 
+/* The key types a search handles, with the byte order folded in. */
+#define BIG 0x100
+enum { LE16 = PROFDB_FIELD_U16, LE32 = PROFDB_FIELD_U32, LE64 = PROFDB_FIELD_U64,
+       BE16 = PROFDB_FIELD_U16 | BIG, BE32 = PROFDB_FIELD_U32 | BIG, BE64 = PROFDB_FIELD_U64 | BIG };
+
+static unsigned key_kind(const profdb_view *v)
+{
+	return v->key_type | (v->big_endian ? BIG : 0);
+}
+
+/* The key at @p p, for a kind the search accepted. */
+static uint64_t load_key(const unsigned char *p, unsigned kind)
+{
+	switch (kind) {
+	case LE16: return profdb__le16(p);
+	case LE32: return profdb__le32(p);
+	case LE64: return profdb__le64(p);
+	case BE16: return profdb__be16(p);
+	case BE32: return profdb__be32(p);
+	default: return profdb__be64(p);
+	}
+}
+
 /* First record with key >= @p key; count if none. -EINVAL for a view whose
  * key cannot be searched. */
 static int lower_bound(const profdb_view *v, uint64_t key, uint64_t *index)
@@ -37,13 +60,13 @@ static int lower_bound(const profdb_view *v, uint64_t key, uint64_t *index)
 	if (!v || !index || (v->count > 0 && !v->base))
 		return profdb__fail(-EINVAL, "profdb_view: NULL view, base or output");
 	const unsigned char *b = v->base ? v->base + v->key_offset : NULL;
-	switch (v->key_type | (v->big_endian ? 0x100 : 0)) {
-	case PROFDB_FIELD_U16: *index = lb_le16(b, v->count, v->stride, key); return 0;
-	case PROFDB_FIELD_U32: *index = lb_le32(b, v->count, v->stride, key); return 0;
-	case PROFDB_FIELD_U64: *index = lb_le64(b, v->count, v->stride, key); return 0;
-	case PROFDB_FIELD_U16 | 0x100: *index = lb_be16(b, v->count, v->stride, key); return 0;
-	case PROFDB_FIELD_U32 | 0x100: *index = lb_be32(b, v->count, v->stride, key); return 0;
-	case PROFDB_FIELD_U64 | 0x100: *index = lb_be64(b, v->count, v->stride, key); return 0;
+	switch (key_kind(v)) {
+	case LE16: *index = lb_le16(b, v->count, v->stride, key); return 0;
+	case LE32: *index = lb_le32(b, v->count, v->stride, key); return 0;
+	case LE64: *index = lb_le64(b, v->count, v->stride, key); return 0;
+	case BE16: *index = lb_be16(b, v->count, v->stride, key); return 0;
+	case BE32: *index = lb_be32(b, v->count, v->stride, key); return 0;
+	case BE64: *index = lb_be64(b, v->count, v->stride, key); return 0;
 	default:
 		return profdb__fail(-EINVAL, "profdb_view: key type %u cannot be searched",
 		                    (unsigned)v->key_type);
@@ -60,7 +83,8 @@ int profdb_view_find(const profdb_view *v, uint64_t key, uint64_t *index)
 	int r = lower_bound(v, key, index);
 	if (r < 0)
 		return r;
-	return *index < v->count && profdb_view_key(v, *index) == key;
+	return *index < v->count &&
+	       load_key(v->base + *index * v->stride + v->key_offset, key_kind(v)) == key;
 }
 
 int profdb_view_in_effect(const profdb_view *v, uint64_t key, uint64_t *index)

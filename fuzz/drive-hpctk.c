@@ -13,9 +13,9 @@
  * can tell that a failing call set one itself. */
 #include "core/core-internal.h"
 
+#include "../tests/hpctk-views.h"
 #ifdef PROFDB_FUZZ_HAVE_WRITER
 #include "writer.h"
-#include "../tests/hpctk-views.h"
 #endif
 
 int fuzz_hpctk_strict;

@@ -25,9 +25,9 @@
 
 #include "bench.h"
 #include "profdb/profdb.h"
+#include "../tests/hpctk-views.h"
 #ifdef BENCH_HAVE_WRITER
 #include "writer.h"
-#include "../tests/hpctk-views.h"
 #endif
 
 #define NKEYS 65536u

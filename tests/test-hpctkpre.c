@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profdb-config.h"   /* PROFDB_HAVE_EXPAT */
 #include "common.h"
 #include "core/backend-internal.h"
 #include "../fuzz/drive-hpctkpre.h"
@@ -21,6 +22,15 @@
 #include "writer.h"
 
 TestSuite(hpctkpre, .timeout = 300);
+
+/* Every database of these tests but the draft meta.db ones carries an
+ * experiment.xml, which a build without expat cannot read (-ENOTSUP): such
+ * a test skips, visibly, instead of failing or passing on nothing. */
+#ifdef PROFDB_HAVE_EXPAT
+#define NEEDS_EXPAT() ((void)0)
+#else
+#define NEEDS_EXPAT() cr_skip_test("built without expat: experiment.xml cannot be read")
+#endif
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -144,6 +154,7 @@ static void rmtree(const char *dir)
 
 Test(hpctkpre, sample_counts_and_metadata)
 {
+	NEEDS_EXPAT();
 	set s;
 	profdb_hpctkpre *db;
 	make_sample(&s);
@@ -239,6 +250,7 @@ Test(hpctkpre, sample_counts_and_metadata)
 
 Test(hpctkpre, sample_values_traces_and_cct)
 {
+	NEEDS_EXPAT();
 	set s;
 	profdb_hpctkpre *db;
 	tw_pre d;
@@ -348,6 +360,7 @@ Test(hpctkpre, sample_values_traces_and_cct)
 
 Test(hpctkpre, directory_and_single_files)
 {
+	NEEDS_EXPAT();
 	tw_pre d;
 	tw_pre_sample(&d);
 	char *dir = tmpdir();
@@ -389,6 +402,7 @@ Test(hpctkpre, directory_and_single_files)
 
 Test(hpctkpre, layout_variants)
 {
+	NEEDS_EXPAT();
 	set s;
 	profdb_hpctkpre *db;
 	warnings w = {0};
@@ -452,6 +466,7 @@ Test(hpctkpre, layout_variants)
  * empty view. */
 Test(hpctkpre, backend_trace_view_zero_copy)
 {
+	NEEDS_EXPAT();
 	set s;
 	make_sample(&s);
 	static const char *const names[4] = {"profile.db", "cct.db", "trace.db", "experiment.xml"};
@@ -486,6 +501,7 @@ Test(hpctkpre, backend_trace_view_zero_copy)
 
 Test(hpctkpre, bad_value_blocks)
 {
+	NEEDS_EXPAT();
 	set s;
 	profdb_hpctkpre *db;
 	profdb_view p, pv;
@@ -570,6 +586,7 @@ Test(hpctkpre, bad_value_blocks)
 
 Test(hpctkpre, bad_traces)
 {
+	NEEDS_EXPAT();
 	set s;
 	profdb_hpctkpre *db;
 	profdb_hpctkpre_trace t;
@@ -631,6 +648,7 @@ static int open_xml(const char *xml, profdb_hpctkpre **db, const profdb_options 
 
 Test(hpctkpre, bad_xml)
 {
+	NEEDS_EXPAT();
 	profdb_hpctkpre *db;
 	warnings w = {0};
 	profdb_options o = opts_with(&w, 0);
@@ -674,6 +692,7 @@ Test(hpctkpre, bad_xml)
 
 Test(hpctkpre, mismatched_sets)
 {
+	NEEDS_EXPAT();
 	profdb_hpctkpre *db;
 	warnings w = {0};
 	profdb_options o = opts_with(&w, 0);
@@ -862,6 +881,15 @@ static void mutate_all(const set *base, int which, int truncate)
 
 Test(hpctkpre, corrupt_every_byte, .timeout = 600)
 {
+	tw_blob b;
+	cr_assert_eq(tw_draft_write(&b, 0), 0);
+	set d = {{{NULL, 0}, {NULL, 0}, {NULL, 0}, b}};
+	mutate_all(&d, 3, 0);
+	mutate_all(&d, 3, 1);
+	tw_blob_free(&b);
+	/* the sample set has an experiment.xml: without expat every mutation
+	 * would fail with -ENOTSUP and check nothing */
+	NEEDS_EXPAT();
 	set s;
 	make_sample(&s);
 	for (int k = 0; k < 4; k++) {
@@ -869,12 +897,6 @@ Test(hpctkpre, corrupt_every_byte, .timeout = 600)
 		mutate_all(&s, k, 1);
 	}
 	drop(&s);
-	tw_blob b;
-	cr_assert_eq(tw_draft_write(&b, 0), 0);
-	set d = {{{NULL, 0}, {NULL, 0}, {NULL, 0}, b}};
-	mutate_all(&d, 3, 0);
-	mutate_all(&d, 3, 1);
-	tw_blob_free(&b);
 }
 
 /* ---- real samples ------------------------------------------------------------------ */
@@ -977,6 +999,7 @@ static void golden(const char *dir)
 
 Test(hpctkpre, real_samples)
 {
+	NEEDS_EXPAT();
 	size_t n;
 	char **list = list_pre(&n);
 	if (!n)
@@ -990,6 +1013,7 @@ Test(hpctkpre, real_samples)
 
 Test(hpctkpre, real_prof2_facts)
 {
+	NEEDS_EXPAT();
 	char *dir = tc_sample_path("hpctoolkit/prerelease/hpcviewer-prof2");
 	warnings w = {0};
 	profdb_options o = opts_with(&w, 0);

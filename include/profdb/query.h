@@ -55,8 +55,10 @@ typedef enum profdb_format {
  *  (NAME.1, ...) is opened together with them.
  *  @return 0; -ENOENT; -EPROTONOSUPPORT when the input is not a supported
  *  format (the message says what was found and what was expected: e.g.
- *  the old experiment.xml + .metric-db databases); the decoders' codes
- *  otherwise. @since 0.9 */
+ *  the old experiment.xml + .metric-db databases); -ENOTSUP when it is a
+ *  format this build cannot read (Cube without libarchive or expat, gzip
+ *  without zlib, experiment.xml without expat); -EINVAL for bad options;
+ *  the decoders' codes otherwise. @since 0.9 */
 PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_options *opts);
 
 /** Open caller buffers (fuzzers, embedders): one input, or the files of

@@ -92,6 +92,11 @@ static int unsupported(const char *what, const unsigned char *head, size_t n, co
 	char desc[160];
 	profdb__query_describe(head, n, desc, sizeof desc);
 	profdb_format f = profdb__query_guess(head, n, name);
+#ifndef PROFDB_HAVE_ZLIB
+	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+		return profdb__fail(-ENOTSUP, "%s: found %s, and this build of profdb has no zlib "
+		                    "to decompress it", what, desc);
+#endif
 	if (f == PROFDB_FORMAT_UNKNOWN)
 		return profdb__fail(-EPROTONOSUPPORT, "%s: not a supported profile: found %s; "
 		                    "expected %s", what, desc, profdb__query_expected);
@@ -103,7 +108,7 @@ static int unsupported(const char *what, const unsigned char *head, size_t n, co
 			                    "%s: found %s, which resembles the %s format but is not a "
 			                    "valid file of it (nor of any other supported format)", what,
 			                    desc, profdb_format_name(f));
-	return profdb__fail(-EPROTONOSUPPORT,
+	return profdb__fail(-ENOTSUP,
 	                    "%s: found %s, which looks like the %s format, but this build of "
 	                    "profdb has no reader for it", what, desc, profdb_format_name(f));
 }

@@ -4,15 +4,13 @@
  * documented code and a message, and the work is budgeted. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
 #include "drive-query.h"
-/* Internal: profdb__set_message() clears the thread's message. */
-#include "core/core-internal.h"
+#include "fuzz-common.h"
 
 enum {
 	MAX_PROFILES = 4096,        /* profiles visited (get, scans, traces) */
@@ -28,38 +26,9 @@ enum {
 
 fuzz_query_stats fuzz_query_stats_total;
 
-void fuzz_query_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s:%d: invariant violated: %s\n  ", file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n  last profdb message: %s\n", profdb_error_message());
-	fflush(stderr);
-	abort();
-}
-
-static int documented(int64_t r)
-{
-	return r == -EINVAL || r == -ENOENT || r == -EBADMSG || r == -ENODATA ||
-	       r == -EPROTONOSUPPORT || r == -ENOTSUP || r == -ENOMEM || r == -EFBIG;
-}
-
-static int64_t result(int64_t r, const char *call, int line)
-{
-	if (r < 0) {
-		const char *m = profdb_error_message();
-		QUERY_CHECK(documented(r), "line %d: %s returned %" PRId64 " (%s), not a documented "
-		            "errno", line, call, r, strerror((int)-r));
-		QUERY_CHECK(m && m[0], "line %d: %s failed with %" PRId64 " and left no message",
-		            line, call, r);
-	}
-	return r;
-}
-
-/* Clear the message, make the call, check a failure's code and message. */
-#define CALL(expr) (profdb__set_message(""), result((int64_t)(expr), #expr, __LINE__))
+/* Clear the message, make the call, check a failure's code and message
+ * (fuzz-common.h). */
+#define CALL FUZZ_CALL
 
 typedef struct qd {
 	const profdb *db;

@@ -383,7 +383,7 @@ static int summary_mismatch(const qd *d, const profdb_entry *e)
 static void scan_all(qd *d)
 {
 	profdb_values *it = NULL;
-	int r = (int)CALL(profdb_values_new(d->db, PROFDB_SCAN_ALL, 0, &it));
+	int r = (int)CALL(profdb_values_new(&it, d->db, PROFDB_SCAN_ALL, 0));
 	if (r < 0) {
 		QUERY_CHECK(it == NULL, "a failed values_new returned a cursor");
 		return;
@@ -453,7 +453,7 @@ static void scan_profiles(qd *d)
 	int complete = d->all_complete && lim == d->np;
 	for (int64_t p = 0; p < lim && budget; p++) {
 		profdb_values *it = NULL;
-		int r = (int)CALL(profdb_values_new(d->db, PROFDB_SCAN_PROFILE, (uint32_t)p, &it));
+		int r = (int)CALL(profdb_values_new(&it, d->db, PROFDB_SCAN_PROFILE, (uint32_t)p));
 		QUERY_CHECK(r <= 0, "values_new = %d", r);
 		if (r < 0) {
 			QUERY_CHECK(!d->all_complete, "profile %" PRId64 ": the scan cannot start but the "
@@ -528,7 +528,7 @@ static void scan_contexts(qd *d)
 				            "did not meet");
 		}
 		profdb_values *it = NULL;
-		r = (int)CALL(profdb_values_new(d->db, PROFDB_SCAN_CONTEXT, ctx, &it));
+		r = (int)CALL(profdb_values_new(&it, d->db, PROFDB_SCAN_CONTEXT, ctx));
 		QUERY_CHECK(r <= 0, "values_new = %d", r);
 		if (r < 0) {
 			QUERY_CHECK(!fatal, "context %" PRIu32 ": the scan cannot start (%d)", ctx, r);
@@ -771,7 +771,7 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 	drive_traces(&d);
 
 	profdb_values *it = NULL;
-	QUERY_CHECK(CALL(profdb_values_new(db, (profdb_scan)3, 0, &it)) == -EINVAL && it == NULL,
+	QUERY_CHECK(CALL(profdb_values_new(&it, db, (profdb_scan)3, 0)) == -EINVAL && it == NULL,
 	            "an unknown scan kind");
 	if (layout && d.format == PROFDB_FORMAT_HPCTK4)
 		*layout = profdb_hpctk_get_layout(profdb_get_hpctk(db));

@@ -204,7 +204,7 @@ static uint64_t op_query_scan(void *arg, uint64_t n)
 		profdb_entry e;
 		uint64_t k = 0;
 		if (profdb_open(&db, c->dir, NULL) < 0 ||
-		    profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it) < 0) {
+		    profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0) < 0) {
 			fprintf(stderr, "query: %s\n", profdb_error_message());
 			exit(1);
 		}

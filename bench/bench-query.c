@@ -102,7 +102,7 @@ static uint64_t op_query_scan(void *arg, uint64_t n)
 	for (uint64_t rep = 0; rep < n; rep++) {
 		profdb_values *it;
 		profdb_entry e;
-		if (profdb_values_new(s->q, PROFDB_SCAN_ALL, 0, &it) < 0)
+		if (profdb_values_new(&it, s->q, PROFDB_SCAN_ALL, 0) < 0)
 			continue;
 		while (profdb_values_next(it, &e) == 1)
 			acc += e.context + e.metric + e.value.as.u64;
@@ -182,7 +182,7 @@ static void run_db(const char *dir)
 	profdb_values *it;
 	profdb_entry e;
 	uint64_t seen = 0;
-	profdb_values_new(q, PROFDB_SCAN_ALL, 0, &it);
+	profdb_values_new(&it, q, PROFDB_SCAN_ALL, 0);
 	while (profdb_values_next(it, &e) == 1) {
 		key k = {e.profile, e.context, e.metric};
 		if (seen < NKEYS)
@@ -207,7 +207,7 @@ static void run_db(const char *dir)
 	uint64_t hot = 0;
 	if (!s.keys)
 		exit(1);
-	profdb_values_new(q, PROFDB_SCAN_PROFILE, c.profiles > 1 ? 1 : 0, &it);
+	profdb_values_new(&it, q, PROFDB_SCAN_PROFILE, c.profiles > 1 ? 1 : 0);
 	while (hot < 256 && profdb_values_next(it, &e) == 1)
 		s.keys[hot++] = (key){e.profile, e.context, e.metric};
 	profdb_values_free(it);

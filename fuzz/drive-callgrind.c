@@ -2,14 +2,12 @@
  * invariants. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-callgrind.h"
-/* Internal: profdb__set_message() clears the thread's message. */
-#include "core/core-internal.h"
+#include "fuzz-common.h"
 
 enum {
 	MAX_FUNCTIONS = 1 << 16,  /* functions visited per input */
@@ -18,38 +16,9 @@ enum {
 	MAX_PROFILES = 4096,      /* profiles visited */
 };
 
-void fuzz_cg_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s:%d: invariant violated: %s\n  ", file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n  last profdb message: %s\n", profdb_error_message());
-	fflush(stderr);
-	abort();
-}
-
-static int documented(int64_t r)
-{
-	return r == -EINVAL || r == -ENOENT || r == -EBADMSG || r == -ENODATA ||
-	       r == -EPROTONOSUPPORT || r == -ENOTSUP || r == -ENOMEM || r == -EFBIG ||
-	       r == -ECANCELED;
-}
-
-static int64_t result(int64_t r, const char *call, int line)
-{
-	if (r < 0) {
-		const char *m = profdb_error_message();
-		CG_CHECK(documented(r), "line %d: %s returned %" PRId64 ", not a documented errno",
-		         line, call, r);
-		CG_CHECK(m && m[0], "line %d: %s failed with %" PRId64 " and left no message", line,
-		         call, r);
-	}
-	return r;
-}
-
-#define CALL(expr) (profdb__set_message(""), result((int64_t)(expr), #expr, __LINE__))
+/* Clear the message, make the call, check a failure's code and message
+ * (fuzz-common.h). */
+#define CALL FUZZ_CALL
 
 typedef struct drv {
 	const profdb_cg *cg;

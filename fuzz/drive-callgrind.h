@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz-common.h"
 #include "profdb/profdb.h"
 
 /* Open [data, data + size) (alive until the handle is closed) and drive it.
@@ -45,9 +46,6 @@ int fuzz_cg_run(const uint8_t *data, size_t size, int plain, profdb_cg **keep);
 void fuzz_cg_compare(const profdb_cg *a, const profdb_cg *b);
 
 #define CG_CHECK(cond, ...) \
-	((cond) ? (void)0 : fuzz_cg_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
-
-void fuzz_cg_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 4, 5)));
+	((cond) ? (void)0 : fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
 
 #endif

@@ -3,16 +3,13 @@
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-cube.h"
 #include "drive-hpctk.h"   /* fuzz_hpctk_strict: the standalone driver's --strict */
-/* Internal: profdb__set_message() clears the thread's message, so a failing
- * call can be seen to set one itself. */
-#include "core/core-internal.h"
+#include "fuzz-common.h"
 
 enum {
 	MAX_VALUES = 200000,     /* profdb_cube_value() calls per input */
@@ -20,38 +17,9 @@ enum {
 	MAX_PARAMS = 64,         /* parameters checked per cnode */
 };
 
-void fuzz_cube_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s:%d: invariant violated: %s\n  ", file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n  last profdb message: %s\n", profdb_error_message());
-	fflush(stderr);
-	abort();
-}
-
-static int documented(int r)
-{
-	return r == -EINVAL || r == -ENOENT || r == -EBADMSG || r == -ENODATA ||
-	       r == -EPROTONOSUPPORT || r == -ENOTSUP || r == -ENOMEM || r == -EFBIG ||
-	       r == -ERANGE;
-}
-
-static int result(int r, const char *call, int line)
-{
-	if (r < 0) {
-		const char *m = profdb_error_message();
-		CUBE_CHECK(documented(r), "line %d: %s returned %d, not a documented errno", line,
-		           call, r);
-		CUBE_CHECK(m && m[0], "line %d: %s failed with %d and left no message", line, call, r);
-	}
-	return r;
-}
-
-/* Clear the message, make the call, check a failure. */
-#define CALL(expr) (profdb__set_message(""), result((int)(expr), #expr, __LINE__))
+/* Clear the message, make the call, check a failure's code and message
+ * (fuzz-common.h). */
+#define CALL FUZZ_CALL
 
 static void check_str(profdb_str s, const char *what)
 {

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz-common.h"
 #include "profdb/profdb.h"
 
 /* What one run found out, for targets that check more (fuzz-cube-data). */
@@ -48,9 +49,6 @@ int fuzz_cube_run(const uint8_t *data, size_t size,
 
 /* Abort with a message when @p cond is false. */
 #define CUBE_CHECK(cond, ...) \
-	((cond) ? (void)0 : fuzz_cube_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
-
-void fuzz_cube_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 4, 5)));
+	((cond) ? (void)0 : fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
 
 #endif

@@ -19,15 +19,10 @@
 #include <string.h>
 
 #include "drive-hpcrun.h"
+#include "fuzz-common.h"
 
-#define CHECK(cond, what)                                                               \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "hpcrun driver: invariant violated: %s (%s:%d)\n", \
-			        what, __FILE__, __LINE__);                              \
-			abort();                                                        \
-		}                                                                       \
-	} while (0)
+#define CHECK(cond, what) \
+	((cond) ? (void)0 : fuzz_fail(__FILE__, __LINE__, #cond, "%s", what))
 
 #define MAX_PROFILES 512
 #define MAX_NODES 4096
@@ -36,23 +31,18 @@
 
 int fuzz_hpcrun_documented(int r)
 {
-	return (r == -EINVAL || r == -ENOENT || r == -EBADMSG || r == -ENODATA ||
-	        r == -EPROTONOSUPPORT || r == -ENOMEM || r == -EFBIG) &&
-	       profdb_error_message()[0] != 0;
+	return fuzz_documented(r) && profdb_error_message()[0] != 0;
 }
 
 static int failed(fuzz_hpcrun_stats *st, int strict, int r, const char *what)
 {
 	if (r >= 0)
 		return 0;
-	if (!fuzz_hpcrun_documented(r)) {
-		fprintf(stderr, "%s: undocumented result %d (%s)\n", what, r, profdb_error_message());
-		abort();
-	}
-	if (strict) {
-		fprintf(stderr, "%s failed on a strict input: %s\n", what, profdb_error_message());
-		abort();
-	}
+	if (!fuzz_hpcrun_documented(r))
+		fuzz_fail(__FILE__, __LINE__, "fuzz_hpcrun_documented(r)",
+		          "%s: undocumented result %d, or no message", what, r);
+	if (strict)
+		fuzz_fail(__FILE__, __LINE__, "!strict", "%s failed (%d) on a strict input", what, r);
 	st->failures++;
 	if (!st->first_error)
 		st->first_error = r;

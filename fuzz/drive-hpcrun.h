@@ -19,7 +19,8 @@ typedef struct fuzz_hpcrun_stats {
  * input (profiles, nodes, values, trace records). */
 void fuzz_hpcrun_drive(const profdb_hpcrun *h, int strict, fuzz_hpcrun_stats *st);
 
-/* Is @p r one of the documented codes (with a message set)? */
+/* Is @p r one of the documented codes (fuzz_documented()) with a message
+ * set? */
 int fuzz_hpcrun_documented(int r);
 
 #endif

@@ -3,15 +3,12 @@
  * The header lists the invariants; each FUZZ_CHECK below names one. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
-/* Internal: profdb__set_message() clears the calling thread's message so we
- * can tell that a failing call set one itself. */
-#include "core/core-internal.h"
+#include "fuzz-common.h"
 
 #include "../tests/hpctk-views.h"
 #ifdef PROFDB_FUZZ_HAVE_WRITER
@@ -52,41 +49,11 @@ typedef struct drv {
 	uint64_t pairs, elems;
 } drv;
 
-void fuzz_hpctk_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s:%d: invariant violated: %s\n  ", file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n  last profdb message: %s\n", profdb_error_message());
-	fflush(stderr);
-	abort();
-}
-
 /* ---- calls: every failure must carry a documented errno and a message ---- */
 
-static int documented(int64_t r)
-{
-	return r == -EINVAL || r == -ENOENT || r == -EBADMSG || r == -ENODATA ||
-	       r == -EPROTONOSUPPORT || r == -ENOMEM;
-}
-
-static int64_t result(int64_t r, const char *call, int line)
-{
-	if (r < 0) {
-		const char *m = profdb_error_message();
-		FUZZ_CHECK(documented(r), "line %d: %s returned %" PRId64 ", not a documented "
-		           "negative errno", line, call, r);
-		FUZZ_CHECK(m != NULL && m[0] != '\0', "line %d: %s failed with %" PRId64 " but left "
-		           "no error message", line, call, r);
-	}
-	return r;
-}
-
-/* Clear the message, make the call, check a failure. Evaluates to the
- * call's result as int64_t. */
-#define CALL(expr) (profdb__set_message(""), result((int64_t)(expr), #expr, __LINE__))
+/* Clear the message, make the call, check a failure's code and message
+ * (fuzz-common.h). */
+#define CALL FUZZ_CALL
 
 /* ---- views must lie inside the buffers ------------------------------------ */
 

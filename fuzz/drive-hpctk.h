@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz-common.h"
 #include "profdb/profdb.h"
 
 /* Cross-file consistency (profile.db vs cct.db): when every profile and
@@ -84,9 +85,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Abort with a message when @p cond is false. */
 #define FUZZ_CHECK(cond, ...) \
-	((cond) ? (void)0 : fuzz_hpctk_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
-
-void fuzz_hpctk_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 4, 5)));
+	((cond) ? (void)0 : fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
 
 #endif

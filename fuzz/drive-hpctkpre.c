@@ -5,24 +5,17 @@
 #include <string.h>
 
 #include "drive-hpctkpre.h"
+#include "fuzz-common.h"
 
-#define CHECK(cond, what)                                                                  \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "drive-hpctkpre: invariant violated: %s (%s:%d)\n", \
-			        what, __FILE__, __LINE__);                                 \
-			abort();                                                           \
-		}                                                                          \
-	} while (0)
+#define CHECK(cond, what) \
+	((cond) ? (void)0 : fuzz_fail(__FILE__, __LINE__, #cond, "%s", what))
 
 #define CAP_ITEMS 4096u
 #define CAP_VALUES 65536u
 
 void fuzz_hpctkpre_failure(int r)
 {
-	CHECK(r == -EINVAL || r == -ENOENT || r == -EBADMSG || r == -ENODATA ||
-	      r == -EPROTONOSUPPORT || r == -ENOTSUP || r == -ENOMEM || r == -EFBIG,
-	      "documented error code");
+	CHECK(fuzz_documented(r), "documented error code");
 	CHECK(profdb_error_message()[0] != 0, "error message set");
 }
 
@@ -30,11 +23,8 @@ static int ok(fuzz_pre_stats *st, int strict, int r)
 {
 	if (r >= 0)
 		return 1;
-	if (strict) {
-		fprintf(stderr, "drive-hpctkpre: strict input failed: %d %s\n", r,
-		        profdb_error_message());
-		abort();
-	}
+	if (strict)
+		fuzz_fail(__FILE__, __LINE__, "!strict", "strict input failed: %d", r);
 	fuzz_hpctkpre_failure(r);
 	st->failures++;
 	if (!st->first_error)
@@ -233,11 +223,8 @@ int fuzz_hpctkpre_run(const profdb_input files[PROFDB_HPCTKPRE_NFILES], int stri
 		if (pass == 0)
 			first = r;
 		if (r < 0) {
-			if (strict && pass == 0) {
-				fprintf(stderr, "drive-hpctkpre: strict input did not open: %s\n",
-				        profdb_error_message());
-				abort();
-			}
+			if (strict && pass == 0)
+				fuzz_fail(__FILE__, __LINE__, "!strict", "strict input did not open: %d", r);
 			fuzz_hpctkpre_failure(r);
 			CHECK(db == NULL, "NULL handle on failure");
 			continue;

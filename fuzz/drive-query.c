@@ -4,15 +4,13 @@
  * documented code and a message, and the work is budgeted. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drive-hpctk.h"
 #include "drive-query.h"
-/* Internal: profdb__set_message() clears the thread's message. */
-#include "core/core-internal.h"
+#include "fuzz-common.h"
 
 enum {
 	MAX_PROFILES = 4096,        /* profiles visited (get, scans, traces) */
@@ -28,38 +26,9 @@ enum {
 
 fuzz_query_stats fuzz_query_stats_total;
 
-void fuzz_query_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s:%d: invariant violated: %s\n  ", file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n  last profdb message: %s\n", profdb_error_message());
-	fflush(stderr);
-	abort();
-}
-
-static int documented(int64_t r)
-{
-	return r == -EINVAL || r == -ENOENT || r == -EBADMSG || r == -ENODATA ||
-	       r == -EPROTONOSUPPORT || r == -ENOTSUP || r == -ENOMEM || r == -EFBIG;
-}
-
-static int64_t result(int64_t r, const char *call, int line)
-{
-	if (r < 0) {
-		const char *m = profdb_error_message();
-		QUERY_CHECK(documented(r), "line %d: %s returned %" PRId64 " (%s), not a documented "
-		            "errno", line, call, r, strerror((int)-r));
-		QUERY_CHECK(m && m[0], "line %d: %s failed with %" PRId64 " and left no message",
-		            line, call, r);
-	}
-	return r;
-}
-
-/* Clear the message, make the call, check a failure's code and message. */
-#define CALL(expr) (profdb__set_message(""), result((int64_t)(expr), #expr, __LINE__))
+/* Clear the message, make the call, check a failure's code and message
+ * (fuzz-common.h). */
+#define CALL FUZZ_CALL
 
 typedef struct qd {
 	const profdb *db;
@@ -414,7 +383,7 @@ static int summary_mismatch(const qd *d, const profdb_entry *e)
 static void scan_all(qd *d)
 {
 	profdb_values *it = NULL;
-	int r = (int)CALL(profdb_values_new(d->db, PROFDB_SCAN_ALL, 0, &it));
+	int r = (int)CALL(profdb_values_new(&it, d->db, PROFDB_SCAN_ALL, 0));
 	if (r < 0) {
 		QUERY_CHECK(it == NULL, "a failed values_new returned a cursor");
 		return;
@@ -484,7 +453,7 @@ static void scan_profiles(qd *d)
 	int complete = d->all_complete && lim == d->np;
 	for (int64_t p = 0; p < lim && budget; p++) {
 		profdb_values *it = NULL;
-		int r = (int)CALL(profdb_values_new(d->db, PROFDB_SCAN_PROFILE, (uint32_t)p, &it));
+		int r = (int)CALL(profdb_values_new(&it, d->db, PROFDB_SCAN_PROFILE, (uint32_t)p));
 		QUERY_CHECK(r <= 0, "values_new = %d", r);
 		if (r < 0) {
 			QUERY_CHECK(!d->all_complete, "profile %" PRId64 ": the scan cannot start but the "
@@ -559,7 +528,7 @@ static void scan_contexts(qd *d)
 				            "did not meet");
 		}
 		profdb_values *it = NULL;
-		r = (int)CALL(profdb_values_new(d->db, PROFDB_SCAN_CONTEXT, ctx, &it));
+		r = (int)CALL(profdb_values_new(&it, d->db, PROFDB_SCAN_CONTEXT, ctx));
 		QUERY_CHECK(r <= 0, "values_new = %d", r);
 		if (r < 0) {
 			QUERY_CHECK(!fatal, "context %" PRIu32 ": the scan cannot start (%d)", ctx, r);
@@ -802,7 +771,7 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 	drive_traces(&d);
 
 	profdb_values *it = NULL;
-	QUERY_CHECK(CALL(profdb_values_new(db, (profdb_scan)3, 0, &it)) == -EINVAL && it == NULL,
+	QUERY_CHECK(CALL(profdb_values_new(&it, db, (profdb_scan)3, 0)) == -EINVAL && it == NULL,
 	            "an unknown scan kind");
 	if (layout && d.format == PROFDB_FORMAT_HPCTK4)
 		*layout = profdb_hpctk_get_layout(profdb_get_hpctk(db));

@@ -9,9 +9,9 @@
  *
  * Invariants (drive-query.c has the exact list):
  *  - a failed call (open included) returns a documented negative errno
- *    (-EINVAL, -ENOENT, -EBADMSG, -ENODATA, -EPROTONOSUPPORT, -ENOTSUP,
- *    -ENOMEM, -EFBIG) and leaves a non-empty profdb_error_message(); a failed
- *    open leaves the handle NULL; every warning is a non-empty message;
+ *    (fuzz_documented(), the list in profdb/common.h) and leaves a non-empty
+ *    profdb_error_message(); a failed open leaves the handle NULL; every
+ *    warning is a non-empty message;
  *  - strings: every profdb_str has a non-NULL pointer; one that points into an
  *    input buffer ends inside it; all its bytes are readable (ASan checks
  *    the ones the handle owns);
@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz-common.h"
 #include "profdb/profdb.h"
 
 /* Stored values visited per scan kind (ALL, PROFILE, CONTEXT) per open. */
@@ -83,9 +84,6 @@ void fuzz_query_hpctkpre(const profdb_input files[PROFDB_HPCTKPRE_NFILES], int c
 
 /* Abort with a message when @p cond is false. */
 #define QUERY_CHECK(cond, ...) \
-	((cond) ? (void)0 : fuzz_query_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
-
-void fuzz_query_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 4, 5)));
+	((cond) ? (void)0 : fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
 
 #endif

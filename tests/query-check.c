@@ -50,7 +50,7 @@ profdb_entry *qc_scan(const profdb *db, profdb_scan how, uint32_t key, size_t *n
 	size_t cap = 256, k = 0;
 	profdb_entry *e = malloc(cap * sizeof *e);
 	cr_assert(e);
-	int r = profdb_values_new(db, how, key, &it);
+	int r = profdb_values_new(&it, db, how, key);
 	cr_assert_eq(r, 0, "values_new(%d, %" PRIu32 "): %d %s", how, key, r, profdb_error_message());
 	while ((r = profdb_values_next(it, &e[k])) == 1) {
 		if (++k == cap) {

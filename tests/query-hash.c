@@ -62,7 +62,7 @@ uint64_t qh_hash(const profdb *db)
 	}
 	profdb_values *it;
 	profdb_entry e;
-	if (profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it) != 0)
+	if (profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0) != 0)
 		return 0;
 	int r;
 	while ((r = profdb_values_next(it, &e)) == 1)

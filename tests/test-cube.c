@@ -1406,7 +1406,7 @@ Test(cube, query_backend)
 			}
 	cr_assert_eq(n.values, want);
 	profdb_values *it;
-	cr_assert_eq(profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it), 0);
+	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0), 0);
 	profdb_entry e;
 	int64_t seen = 0;
 	int r;

@@ -534,8 +534,8 @@ Test(query_hpcrun, merged_two_profiles)
 	cr_assert(e[1].profile == 1 && e[1].metric == 2 && e[1].value.as.u64 == 4);
 	free(e);
 	profdb_values *it;
-	cr_assert_eq(profdb_values_new(db, PROFDB_SCAN_CONTEXT, 9, &it), -ENOENT);
-	cr_assert_eq(profdb_values_new(db, PROFDB_SCAN_PROFILE, 2, &it), -ENOENT);
+	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_CONTEXT, 9), -ENOENT);
+	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_PROFILE, 2), -ENOENT);
 	profdb_close(db);
 	for (int i = 0; i < 3; i++)
 		tw_blob_free(&b[i]);

@@ -318,10 +318,10 @@ Test(query, sample_profiles_values_traces)
 
 	/* The cursor's arguments. */
 	profdb_values *it;
-	cr_assert_eq(profdb_values_new(db, PROFDB_SCAN_PROFILE, 3, &it), -ENOENT);
+	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_PROFILE, 3), -ENOENT);
 	cr_assert_null(it);
-	cr_assert_eq(profdb_values_new(db, (profdb_scan)7, 0, &it), -EINVAL);
-	cr_assert_eq(profdb_values_new(NULL, PROFDB_SCAN_ALL, 0, &it), -EINVAL);
+	cr_assert_eq(profdb_values_new(&it, db, (profdb_scan)7, 0), -EINVAL);
+	cr_assert_eq(profdb_values_new(&it, NULL, PROFDB_SCAN_ALL, 0), -EINVAL);
 	size_t k;
 	profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, 6, &k);
 	cr_assert_eq(k, 0);

@@ -33,7 +33,7 @@ static view_fingerprint by_cursor(const profdb *db)
 	memset(&f, 0, sizeof f);
 	profdb_values *it;
 	profdb_entry e;
-	cr_assert_eq(profdb_values_new(db, PROFDB_SCAN_ALL, 0, &it), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0), 0, "%s", profdb_error_message());
 	int r;
 	while ((r = profdb_values_next(it, &e)) == 1) {
 		f.value_hash += vf_value_tuple(e.profile, e.context, e.metric, e.value);

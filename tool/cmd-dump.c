@@ -188,7 +188,7 @@ static int dump_values(const dump *d)
 	profdb_entry e;
 	int r;
 	int64_t k = 0;
-	if ((r = profdb_values_new(d->db, PROFDB_SCAN_ALL, 0, &it)) < 0)
+	if ((r = profdb_values_new(&it, d->db, PROFDB_SCAN_ALL, 0)) < 0)
 		return r;
 	if (d->json)
 		printf(",\n\"values\": [");

@@ -242,9 +242,22 @@ typedef enum profdb_scan {
 	PROFDB_SCAN_CONTEXT = 2   /**< one context's values over all profiles (key = context id) */
 } profdb_scan;
 
-/** @return 0 or a negative errno. @since 0.9 */
-PROFDB_EXPORT int profdb_values_new(const profdb *db, profdb_scan scan, uint32_t key,
-                                    profdb_values **ret);
+/** Start a cursor over the values @p scan selects.
+ *  @param ret   receives the cursor; NULL on failure.
+ *  @param db    the open handle.
+ *  @param scan  what to visit (profdb_scan).
+ *  @param key   the profile index (PROFDB_SCAN_PROFILE) or context id
+ *               (PROFDB_SCAN_CONTEXT); ignored for PROFDB_SCAN_ALL.
+ *  @return 0, or -EINVAL (NULL @p db or @p ret, unknown @p scan), -ENOENT
+ *  (@p key out of range), -ENOTSUP (the format cannot scan), -ENOMEM, or
+ *  what reading the values met (-EBADMSG, -ENODATA, -EFBIG, ...).
+ *  Thread-safe on @p db; the cursor itself belongs to one thread at a time.
+ *  Lifetime: free the cursor with profdb_values_free() before
+ *  profdb_close(@p db); the entries it returns are copies.
+ *  Like every constructor, it returns its handle through its first
+ *  argument. @since 0.9 */
+PROFDB_EXPORT int profdb_values_new(profdb_values **ret, const profdb *db, profdb_scan scan,
+                                    uint32_t key);
 /** @return 1 (an entry), 0 (end), < 0 error. @since 0.9 */
 PROFDB_EXPORT int profdb_values_next(profdb_values *it, profdb_entry *out);
 /** NULL is a no-op. @since 0.9 */

@@ -61,8 +61,8 @@ PROFDB_EXPORT int profdb_exclusive(const profdb *db, uint32_t profile, uint32_t 
 
 /* ---- the cursor ------------------------------------------------------------ */
 
-PROFDB_EXPORT int profdb_values_new(const profdb *db, profdb_scan scan, uint32_t key,
-                                    profdb_values **ret)
+PROFDB_EXPORT int profdb_values_new(profdb_values **ret, const profdb *db, profdb_scan scan,
+                                    uint32_t key)
 {
 	if (ret)
 		*ret = NULL;

@@ -460,23 +460,24 @@ static int check_plane(drv *d, profdb_hpctk_file f, uint32_t outer, const tv_pla
 }
 
 /* What a lookup of metric id @p m must answer besides "found": -ENOENT for
- * an id meta.db does not define, or the metric table's failure. 1 when
- * the id is known (or there is no meta.db), 0 when the lookup must fail. */
-static int id_known(const drv *d, uint32_t m, int prop_only)
+ * an id meta.db does not define (as a propagated or a summary statistic id;
+ * both lookups accept both, include/profdb/hpctk.h), or the metric table's
+ * failure. 1 when the id is known (or there is no meta.db), 0 when the
+ * lookup must fail. */
+static int id_known(const drv *d, uint32_t m)
 {
 	if (!d->present[PROFDB_HPCTK_META])
 		return 1;
 	if (d->metrics < 0 || m >= 65536)
 		return 0;
-	return (d->prop_ids[m >> 3] >> (m & 7) & 1) ||
-	       (!prop_only && (d->stat_ids[m >> 3] >> (m & 7) & 1));
+	return (d->prop_ids[m >> 3] >> (m & 7) & 1) || (d->stat_ids[m >> 3] >> (m & 7) & 1);
 }
 
 /* Point lookups must agree with the scan. */
 static void profile_pair(drv *d, uint32_t profile, uint32_t ctx, uint32_t metric, double v)
 {
 	double w = 0;
-	if (!id_known(d, metric, 0)) {
+	if (!id_known(d, metric)) {
 		FUZZ_CHECK(CALL(profdb_hpctk_value(d->db, profile, ctx, metric, &w)) < 0 && w == 0,
 		           "profdb_hpctk_value with metric id %" PRIu32 " that meta.db does not "
 		           "define does not fail", metric);
@@ -491,7 +492,7 @@ static void cct_pair(drv *d, uint32_t ctx, uint32_t metric, uint32_t profile, do
 {
 	double w = 0;
 	int64_t np = d->present[PROFDB_HPCTK_PROFILE] ? profdb_hpctk_profile_count(d->db) : -1;
-	if (!id_known(d, metric, 1) || (np >= 0 && profile >= np)) {
+	if (!id_known(d, metric) || (np >= 0 && profile >= np)) {
 		FUZZ_CHECK(CALL(profdb_hpctk_cct_value(d->db, ctx, metric, profile, &w)) < 0 && w == 0,
 		           "profdb_hpctk_cct_value(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") with an "
 		           "unknown metric or profile does not fail", ctx, metric, profile);
@@ -592,7 +593,7 @@ static void drive_cct(drv *d)
 		FUZZ_CHECK(CALL(tv_context_plane(d->db, (uint32_t)ns, &pl)) == 0 &&
 		           pl.index.count == 0 && pl.values.count == 0, "slot past the count has values");
 		int64_t np = d->present[PROFDB_HPCTK_PROFILE] ? profdb_hpctk_profile_count(d->db) : -1;
-		int64_t want = id_known(d, 0, 0) && (np < 0 || np > 1) ? 0 : -1;
+		int64_t want = id_known(d, 0) && (np < 0 || np > 1) ? 0 : -1;
 		int64_t got = CALL(profdb_hpctk_cct_value(d->db, (uint32_t)ns, 0, 1, &v));
 		FUZZ_CHECK(want == 0 ? got == 0 : got < 0, "cct_value past the count: %" PRId64, got);
 		FUZZ_CHECK(v == 0, "cct_value past the count leaves %g", v);

@@ -7,7 +7,8 @@ trust (doc/CONVENTIONS.md, "Headers"; the issue "profdb 1.0 API"):
      lib/query/ or another format's internals; lib/core includes nothing
      from a format or from lib/query;
   2. private headers under lib/ are named *-internal.h;
-  3. no file under lib/ is longer than 900 lines.
+  3. no file under lib/ is longer than 900 lines, and no function body
+     (from a "{" to a "}" in column 0) longer than 120.
 
 Usage: check-source.py SOURCE_ROOT"""
 import os
@@ -15,6 +16,7 @@ import re
 import sys
 
 MAX_LINES = 900
+MAX_FUNCTION = 120
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
@@ -42,6 +44,15 @@ def main():
             n = text.count('\n')
             if n > MAX_LINES:
                 problems.append(f'{rel}: {n} lines (at most {MAX_LINES})')
+            start = None
+            for i, line in enumerate(text.split('\n')):
+                if line.startswith('{'):
+                    start = i
+                elif line.startswith('}') and start is not None:
+                    if i - start + 1 > MAX_FUNCTION:
+                        problems.append(f'{rel}:{start + 1}: a function of {i - start + 1} '
+                                        f'lines (at most {MAX_FUNCTION})')
+                    start = None
             if name.endswith('.h') and not name.endswith('-internal.h'):
                 problems.append(f'{rel}: a private header must be named *-internal.h')
             for inc in INCLUDE.findall(text):

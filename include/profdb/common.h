@@ -73,13 +73,18 @@ extern "C" {
 /** Index or id meaning "none". @since 0.9 */
 #define PROFDB_NONE UINT32_MAX
 
-/** Runtime version, PROFDB_VERSION_NUMBER of the library actually loaded.
- *  Thread-safe, no failure. @since 0.9 */
+/** Runtime version: PROFDB_VERSION_NUMBER of the library actually loaded,
+ *  to compare with the one the program was built against.
+ *  @return the version number; cannot fail. Thread-safe. @since 0.9 */
 PROFDB_EXPORT uint32_t profdb_version_number(void);
 
 /** Description of the most recent failure of a profdb call in this thread
- *  ("" if none). NUL-terminated; valid until the next failing call in the
- *  same thread. @since 0.9 */
+ *  (naming the file, structure and byte offset); successful calls leave it
+ *  unchanged.
+ *  @return a NUL-terminated string, "" if no call has failed in this
+ *  thread; never NULL, cannot fail. Lifetime: a per-thread buffer, whose
+ *  text the next failing call in the same thread overwrites; copy it to
+ *  keep it. Thread-safe (each thread has its own message). @since 0.9 */
 PROFDB_EXPORT const char *profdb_error_message(void);
 
 /** Warning callback: @p message (NUL-terminated, valid during the call)
@@ -190,8 +195,9 @@ typedef struct profdb_number {
 	} as;
 } profdb_number;
 
-/** The number as a double (rounded for integers above 2^53; NONE is 0).
- *  @since 0.9 */
+/** The number as a double: integers above 2^53 are rounded, F64 comes
+ *  back as stored, NONE and unknown types give 0.
+ *  @return the double; cannot fail. Thread-safe. @since 0.9 */
 PROFDB_EXPORT double profdb_number_to_double(profdb_number n);
 
 /* ---- views: arrays of fixed-size records -------------------------------- */
@@ -240,16 +246,24 @@ typedef struct profdb_view {
 	uint8_t reserved[6];        /**< zero */
 } profdb_view;
 
-/** Size in bytes of a field type (0 for NONE). @since 0.9 */
+/** Size in bytes of a field type.
+ *  @param type  a profdb_field value.
+ *  @return 2 (U16), 4 (U32), 0 (NONE), 8 (U64, I64, F64, TAGGED and any
+ *  other value); cannot fail. Thread-safe. @since 0.9 */
 static inline unsigned profdb_field_size(unsigned type)
 {
 	return type == PROFDB_FIELD_U16 ? 2u : type == PROFDB_FIELD_U32 ? 4u
 	     : type == PROFDB_FIELD_NONE ? 0u : 8u;
 }
 
-/** The unsigned integer of @p size bytes (2, 4 or 8; other sizes read as
- *  0) at @p p in the given byte order. Each size is its own constant-size
- *  expression, which compilers turn into one load (and a byte swap).
+/** The unsigned integer of @p size bytes at @p p in the given byte order.
+ *  Each size is its own constant-size expression, which compilers turn
+ *  into one load (and a byte swap).
+ *  @param p           the first byte; @p size bytes must be readable (not
+ *                     checked); no alignment needed.
+ *  @param size        2, 4 or 8.
+ *  @param big_endian  non-zero: big-endian, 0: little-endian.
+ *  @return the integer, 0 for any other @p size; cannot fail. Thread-safe.
  *  @since 0.9 */
 static inline uint64_t profdb_load_uint(const unsigned char *p, unsigned size, int big_endian)
 {
@@ -272,15 +286,19 @@ static inline uint64_t profdb_load_uint(const unsigned char *p, unsigned size, i
 #undef PROFDB__B
 }
 
-/** The key of record @p i (i < count; not checked). @since 0.9 */
+/** The key of record @p i of @p v (i < count; not checked).
+ *  @return the key, widened to 64 bits; cannot fail. Thread-safe.
+ *  @since 0.9 */
 static inline uint64_t profdb_view_key(const profdb_view *v, uint64_t i)
 {
 	return profdb_load_uint(v->base + i * v->stride + v->key_offset,
 	                        profdb_field_size(v->key_type), v->big_endian);
 }
 
-/** The value of record @p i (i < count; not checked), bit-for-bit: U16,
- *  U32 and U64 come back as PROFDB_TYPE_U64. @since 0.9 */
+/** The value of record @p i of @p v (i < count; not checked), bit-for-bit.
+ *  @return the number: U16, U32 and U64 come back as PROFDB_TYPE_U64, I64
+ *  as I64, F64 as F64, TAGGED with the type its tag byte names, NONE as
+ *  PROFDB_TYPE_NONE; cannot fail. Thread-safe. @since 0.9 */
 static inline profdb_number profdb_view_value(const profdb_view *v, uint64_t i)
 {
 	const unsigned char *r = v->base + i * v->stride;
@@ -299,7 +317,10 @@ static inline profdb_number profdb_view_value(const profdb_view *v, uint64_t i)
 }
 
 /** Records [first, end) of @p v as a view of their own (first <= end <=
- *  count; not checked). @since 0.9 */
+ *  count; not checked).
+ *  @return the slice (base NULL when it is empty); cannot fail. Lifetime:
+ *  it points into the same memory as @p v and stays valid as long as
+ *  @p v does. Thread-safe. @since 0.9 */
 static inline profdb_view profdb_view_slice(const profdb_view *v, uint64_t first, uint64_t end)
 {
 	profdb_view s = *v;
@@ -312,7 +333,12 @@ static inline profdb_view profdb_view_slice(const profdb_view *v, uint64_t first
  *  @p records, e.g. a profile's per-context index) as the slice of
  *  @p records it covers: [value(i), value(i + 1)), the last one up to
  *  records->count. The library checked the starts when it handed the two
- *  views out. @since 0.9 */
+ *  views out; @p i < index->count is not checked.
+ *  @param index    an index view, as profdb_profile_view() fills it.
+ *  @param i        the record of @p index (0 .. index->count-1).
+ *  @param records  the records view handed out with @p index.
+ *  @return the slice; cannot fail. Lifetime: as @p records. Thread-safe.
+ *  @since 0.9 */
 static inline profdb_view profdb_view_run(const profdb_view *index, uint64_t i,
                                           const profdb_view *records)
 {
@@ -326,23 +352,35 @@ static inline profdb_view profdb_view_run(const profdb_view *index, uint64_t i,
  *  @since 0.9 */
 #define PROFDB_VIEW_FOREACH(v, i) for (uint64_t i = 0; i < (v)->count; i++)
 
-/** Binary search for @p key. @return 1 and in *index the first record with
- *  that key, 0 when there is none (*index is where it would go), -EINVAL
- *  (NULL argument, key type not U16/U32/U64). O(log count). @since 0.9 */
+/** Binary search for @p key in a view sorted by key. O(log count).
+ *  @param index  receives the position: of the first record with @p key,
+ *                or, when there is none, where it would go (the lower
+ *                bound; count when past the end).
+ *  @return 1 (found), 0 (not found; *index is the insertion point, not
+ *  cleared), -EINVAL (NULL @p v or @p index, records without a base, key
+ *  type not U16/U32/U64). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_view_find(const profdb_view *v, uint64_t key, uint64_t *index);
 
 /** The lower bound: *index = the first record with key >= @p key, or
  *  count when there is none. For a trace line: the first sample at or
- *  after a time. @return 0, -EINVAL. @since 0.9 */
+ *  after a time. O(log count).
+ *  @return 0, -EINVAL (NULL @p v or @p index, records without a base, key
+ *  type not U16/U32/U64). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_view_seek(const profdb_view *v, uint64_t key, uint64_t *index);
 
 /** The record in effect at @p key: the last one with key <= @p key (for a
- *  trace line, the sample whose interval holds that time). @return 1 and
- *  *index, 0 when @p key precedes the first record, -EINVAL. @since 0.9 */
+ *  trace line, the sample whose interval holds that time). O(log count).
+ *  @return 1 (*index set), 0 (@p key precedes the first record, or the
+ *  view is empty), -EINVAL (NULL @p v or @p index, records without a
+ *  base, key type not U16/U32/U64). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_view_in_effect(const profdb_view *v, uint64_t key, uint64_t *index);
 
-/** The records with from <= key < to: [*first, *end). @return 0, -EINVAL.
- *  @since 0.9 */
+/** The records with from <= key < to: [*first, *end), an empty range
+ *  (*end = *first) when @p to <= @p from. O(log count).
+ *  @param first  receives the first record with key >= @p from.
+ *  @param end    receives the first record with key >= @p to.
+ *  @return 0, -EINVAL (NULL @p v, @p first or @p end, records without a
+ *  base, key type not U16/U32/U64). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_view_window(const profdb_view *v, uint64_t from, uint64_t to,
                                      uint64_t *first, uint64_t *end);
 

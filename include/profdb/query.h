@@ -53,24 +53,49 @@ typedef enum profdb_format {
  *  database, hpcrun measurements directory). A Callgrind file whose
  *  siblings form a --separate-threads set (NAME-01, ...) or a dump series
  *  (NAME.1, ...) is opened together with them.
- *  @return 0; -ENOENT; -EPROTONOSUPPORT when the input is not a supported
- *  format (the message says what was found and what was expected: e.g.
- *  the old experiment.xml + .metric-db databases); -ENOTSUP when it is a
- *  format this build cannot read (Cube without libarchive or expat, gzip
- *  without zlib, experiment.xml without expat); -EINVAL for bad options;
- *  the decoders' codes otherwise. @since 0.9 */
+ *  @param ret   receives the handle; NULL on failure.
+ *  @param opts  NULL for the defaults; copied, but the callbacks and their
+ *               userdata must stay valid until profdb_close().
+ *  @return 0; -EINVAL (NULL @p ret or @p path, bad options, a path that is
+ *  neither a regular file nor a directory); -ENOENT and the other errno
+ *  values of stat(2), open(2), read(2) and opendir(3); -EPROTONOSUPPORT
+ *  when the input is not a supported format (the message says what was
+ *  found and what was expected: e.g. the old experiment.xml + .metric-db
+ *  databases); -ENOTSUP when it is a format this build cannot read (Cube
+ *  without libarchive or expat, gzip without zlib, experiment.xml without
+ *  expat); -ENOMEM; the decoders' codes otherwise (-EBADMSG, -ENODATA,
+ *  -EFBIG, -ECANCELED, -EIO, the errno values of fstat(2) and mmap(2)).
+ *  Lifetime: the handle lives until profdb_close(). Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_options *opts);
 
 /** Open caller buffers (fuzzers, embedders): one input, or the files of
- *  one database. Same codes as profdb_open(). @since 0.9 */
+ *  one database. The format is detected from the bytes; files no backend
+ *  recognises (experiment.xml, ...) go along as companions.
+ *  @param ret     receives the handle; NULL on failure.
+ *  @param inputs  @p n buffers (profdb_input): they must stay unchanged and
+ *                 alive until profdb_close(); nothing is copied.
+ *  @param opts    as for profdb_open().
+ *  @return 0; -EINVAL (NULL @p ret or @p inputs, @p n == 0, an input with
+ *  NULL data but a non-zero size, inputs of two formats, bad options);
+ *  -EPROTONOSUPPORT, -ENOTSUP (also: the format's backend cannot open
+ *  buffers), -ENOMEM and the decoders' codes as for profdb_open().
+ *  Lifetime: the handle lives until profdb_close(). Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, size_t n,
                                      const profdb_options *opts);
 
-/** Close; NULL is a no-op. Every view of the handle dies here. @since 0.9 */
+/** Close @p db and free everything it owns; NULL is a no-op. Every
+ *  string, view and format handle obtained from @p db dies here; free its
+ *  profdb_values cursors first. No other thread may be using @p db.
+ *  @since 0.9 */
 PROFDB_EXPORT void profdb_close(profdb *db);
 
-/** Stable lower-case name: "hpctoolkit-4.0", "hpctoolkit-prerelease",
- *  "hpctoolkit-draft", "hpcrun", "cube", "callgrind", "unknown". @since 0.9 */
+/** Stable lower-case name of a format.
+ *  @return "hpctoolkit-4.0", "hpctoolkit-prerelease", "hpctoolkit-draft",
+ *  "hpcrun", "cube", "callgrind", or "unknown" for any other value; never
+ *  NULL, cannot fail. Lifetime: a static NUL-terminated string.
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT const char *profdb_format_name(profdb_format format);
 
 /** What an open database is. @since 0.9 */
@@ -80,8 +105,12 @@ typedef struct profdb_about {
 	profdb_str title;     /**< database title, command line, ... or empty */
 } profdb_about;
 
-/** @return 0, -EINVAL, or the decoder's code when the stored title is
- *  damaged (-EBADMSG; HPCToolkit 4.0 reads it on first use). @since 0.9 */
+/** What @p db is: format, stored version and title.
+ *  @return 0, -EINVAL (NULL @p db or @p out), or the decoder's code when
+ *  the stored title is damaged (-EBADMSG, -ENODATA; HPCToolkit 4.0 reads
+ *  it on first use). *out is cleared first: on failure it holds the
+ *  format and empty strings. Lifetime: the strings stay valid until
+ *  profdb_close(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_get_about(const profdb *db, profdb_about *out);
 
 /** The normative counts (doc/model.md; `profdb info --json` prints them
@@ -95,8 +124,10 @@ typedef struct profdb_counts {
 	int64_t samples;
 } profdb_counts;
 
-/** @return 0 or a negative errno (counting may validate lazily built
- *  indexes). @since 0.9 */
+/** The normative counts of @p db. *out is zeroed first.
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOTSUP (the format cannot
+ *  count), or what building the lazy indexes met (-EBADMSG, -ENODATA,
+ *  -EFBIG, -ENOMEM, -ECANCELED). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_get_counts(const profdb *db, profdb_counts *out);
 
 /* ---- metrics ------------------------------------------------------------ */
@@ -128,14 +159,29 @@ typedef struct profdb_metric {
 	int has_data;             /**< 0 for derived or data-less metrics */
 } profdb_metric;
 
-/** Number of metrics (>= 0) or a negative errno. @since 0.9 */
+/** Number of metrics, summary statistics and derived metrics included.
+ *  @return the count (>= 0), -EINVAL (NULL @p db). Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int64_t profdb_metric_count(const profdb *db);
-/** Metric number @p index (0 .. count-1, in the format's order). @since 0.9 */
+/** Metric number @p index (0 .. profdb_metric_count()-1, in the format's
+ *  order).
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOENT (@p index out of
+ *  range). Lifetime: the strings of *out stay valid until profdb_close().
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_metric_at(const profdb *db, uint32_t index, profdb_metric *out);
-/** Metric with id @p id. @return 0, -ENOENT. @since 0.9 */
+/** Metric with id @p id (ids need not be dense).
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOENT (no such id).
+ *  Lifetime: the strings of *out stay valid until profdb_close().
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_metric_get(const profdb *db, uint32_t id, profdb_metric *out);
-/** Find a metric by name (exact, then case-insensitive) or, if @p key is
- *  a decimal number, by id. @return 0, -ENOENT. @since 0.9 */
+/** Find a metric by name (exact, then ASCII case-insensitive) or, if
+ *  @p key is a decimal number, by id. When several metrics share the name
+ *  (one per scope), the inclusive one wins, then exclusive, point, other,
+ *  summary, derived.
+ *  @param key  a NUL-terminated name or decimal id.
+ *  @return 0, -EINVAL (NULL @p db, @p key or @p out), -ENOENT (no match).
+ *  Lifetime: the strings of *out stay valid until profdb_close().
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_metric_find(const profdb *db, const char *key, profdb_metric *out);
 
 /* ---- contexts ----------------------------------------------------------- */
@@ -179,12 +225,25 @@ typedef struct profdb_context {
 	int in_tree;
 } profdb_context;
 
-/** Number of tree nodes (doc/model.md). @since 0.9 */
+/** Number of tree nodes (doc/model.md); contexts with in_tree = 0 are not
+ *  counted. May build the tree on first use (Callgrind line contexts: a
+ *  second pass over the text; hpcrun: the merged tree).
+ *  @return the count (>= 0), -EINVAL (NULL @p db), or what building the
+ *  tree met (-EBADMSG, -ENODATA, -EFBIG, -ENOMEM, -ECANCELED).
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int64_t profdb_context_count(const profdb *db);
 /** Id of the first root (others follow by next_sibling).
- *  @return 0, -ENOENT (empty tree). @since 0.9 */
+ *  @param id  receives the root's id.
+ *  @return 0, -EINVAL (NULL @p db or @p id), -ENOENT (empty tree), or
+ *  what building the tree met (-EBADMSG, -ENODATA, -EFBIG, -ENOMEM).
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_context_root(const profdb *db, uint32_t *id);
-/** Context by id. @return 0, -ENOENT. @since 0.9 */
+/** Context by id (ids need not be dense: walk the tree from
+ *  profdb_context_root()).
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOENT (no such id), or
+ *  what building the tree met (-EBADMSG, -ENODATA, -EFBIG, -ENOMEM).
+ *  Lifetime: the strings of *out stay valid until profdb_close().
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_context_get(const profdb *db, uint32_t id, profdb_context *out);
 
 /* ---- profiles ----------------------------------------------------------- */
@@ -197,32 +256,60 @@ typedef struct profdb_profile {
 	uint32_t n_identity;      /**< entries for profdb_profile_identity() */
 } profdb_profile;
 
-/** Number of profiles, summary included. @since 0.9 */
+/** Number of profiles, summary included.
+ *  @return the count (>= 0), -EINVAL (NULL @p db). Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int64_t profdb_profile_count(const profdb *db);
-/** @return 0, -ENOENT. @since 0.9 */
+/** Profile number @p index (0 .. profdb_profile_count()-1).
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOENT (@p index out of
+ *  range), or what reading the profile table met (-EBADMSG, -ENODATA,
+ *  -ENOMEM). Lifetime: the name stays valid until profdb_close().
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_profile_get(const profdb *db, uint32_t index, profdb_profile *out);
 /** Identity entry @p i of a profile: a kind ("rank", "thread", "node",
- *  "gpu-stream", "core", ...) and its value. @return 0, -ENOENT. @since 0.9 */
+ *  "gpu-stream", "core", ...) and its value.
+ *  @param index  the profile index.
+ *  @param i      the entry, 0 .. n_identity-1 (profdb_profile).
+ *  @param kind   receives the kind.
+ *  @param value  receives its value.
+ *  @return 0, -EINVAL (NULL @p db, @p kind or @p value), -ENOENT (@p index
+ *  or @p i out of range), or what reading the profile table met
+ *  (-EBADMSG, -ENODATA, -ENOMEM). Lifetime: *kind stays valid until
+ *  profdb_close(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint32_t i,
                                           profdb_str *kind, uint64_t *value);
 
 /* ---- values ------------------------------------------------------------- */
 
 /** The stored value of (profile, context, metric), exactly as stored.
- *  @return 1 stored, 0 not stored (out->type = PROFDB_TYPE_NONE),
- *  -ENOENT (an index or id out of range), -EBADMSG (a damaged block, strict
- *  mode). @since 0.9 */
+ *  @param profile  profile index; @p context and @p metric are ids.
+ *  @return 1 stored, 0 not stored (out->type = PROFDB_TYPE_NONE), -EINVAL
+ *  (NULL @p db or @p out), -ENOENT (an index or id out of range),
+ *  -ENOTSUP (the format stores no values), or what reading the block met
+ *  (-EBADMSG and -ENODATA in strict mode, -EFBIG, -ENOMEM). *out is
+ *  cleared (PROFDB_TYPE_NONE) on 0 and on failure. Thread-safe.
+ *  @since 0.9 */
 PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t context,
                                uint32_t metric, profdb_number *out);
 
-/** Inclusive / exclusive value of the quantity @p metric measures, read
- *  from the stored scope when the file has it, computed by the format's
- *  reference rule otherwise (doc/model.md gives the rule and summation
- *  order per format). @return 1 (non-zero or stored), 0 (nothing there),
- *  -ENOTSUP (the format cannot say, e.g. a summary statistic), or an
- *  error. @since 0.9 */
+/** Inclusive value of the quantity @p metric measures, read from the
+ *  stored scope when the file has it, computed by the format's reference
+ *  rule otherwise (doc/model.md gives the rule and summation order per
+ *  format).
+ *  @param profile  profile index; @p context and @p metric are ids (any
+ *                  scope of the quantity).
+ *  @return 1 (non-zero or stored), 0 (nothing there; *out cleared to
+ *  PROFDB_TYPE_NONE), -EINVAL (NULL @p db or @p out), -ENOENT (an index or
+ *  id out of range), -ENOTSUP (the format cannot say: no stored
+ *  counterpart scope, a summary statistic asked of a non-summary profile,
+ *  HPCToolkit 4.0 without meta.db), or what reading or summing the values
+ *  met (-EBADMSG and -ENODATA in strict mode, -EFBIG, -ENOMEM).
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_inclusive(const profdb *db, uint32_t profile, uint32_t context,
                                    uint32_t metric, profdb_number *out);
+/** Exclusive (self) value of the quantity @p metric measures; as
+ *  profdb_inclusive() otherwise.
+ *  @return as profdb_inclusive(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_exclusive(const profdb *db, uint32_t profile, uint32_t context,
                                    uint32_t metric, profdb_number *out);
 
@@ -258,9 +345,15 @@ typedef enum profdb_scan {
  *  argument. @since 0.9 */
 PROFDB_EXPORT int profdb_values_new(profdb_values **ret, const profdb *db, profdb_scan scan,
                                     uint32_t key);
-/** @return 1 (an entry), 0 (end), < 0 error. @since 0.9 */
+/** Move @p it to the next entry and copy it to *out.
+ *  @return 1 (*out filled), 0 (end; every later call returns 0 too),
+ *  -EINVAL (NULL @p it or @p out), or what reading the values met
+ *  (-EBADMSG, -ENODATA, -EFBIG, -ENOMEM, ...); after a failure every later
+ *  call returns the same code. Lifetime: *out is a copy. One thread at a
+ *  time (per cursor). @since 0.9 */
 PROFDB_EXPORT int profdb_values_next(profdb_values *it, profdb_entry *out);
-/** NULL is a no-op. @since 0.9 */
+/** Free a cursor; NULL is a no-op. Call it before profdb_close() of the
+ *  cursor's handle. One thread at a time (per cursor). @since 0.9 */
 PROFDB_EXPORT void profdb_values_free(profdb_values *it);
 
 /* ---- traces ------------------------------------------------------------- */
@@ -272,13 +365,27 @@ typedef struct profdb_sample {
 } profdb_sample;
 
 /** Number of samples of a profile's trace (0 when it has none).
- *  @return >= 0, -ENOTSUP (the format has no traces), -ENOENT. @since 0.9 */
+ *  @param profile  profile index.
+ *  @return the count (>= 0), -EINVAL (NULL @p db), -ENOTSUP (the format
+ *  has no traces), -ENOENT (no such profile), or what reading the trace
+ *  index met (-EBADMSG, -ENODATA, -ENOMEM). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int64_t profdb_trace_length(const profdb *db, uint32_t profile);
-/** Sample @p i of a profile's trace. @return 0, -ENOENT. @since 0.9 */
+/** Sample @p i (0 .. profdb_trace_length()-1) of a profile's trace.
+ *  @param profile  profile index.
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOTSUP (the format has no
+ *  traces), -ENOENT (no such profile, or @p i past the end: always for a
+ *  profile without a trace), or what reading the trace met (-EBADMSG,
+ *  -ENODATA, -EFBIG, -ENOMEM). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i,
                                   profdb_sample *out);
 /** Index of the first sample at or after @p time_ns (the length if none),
- *  by binary search. @since 0.9 */
+ *  by binary search.
+ *  @param profile  profile index.
+ *  @param index    receives the sample index; 0 for a profile without a
+ *                  trace.
+ *  @return 0, -EINVAL (NULL @p db or @p index), -ENOTSUP (the format has
+ *  no traces), -ENOENT (no such profile), or what reading the trace met
+ *  (-EBADMSG, -ENODATA, -ENOMEM). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t time_ns,
                                     uint64_t *index);
 
@@ -300,10 +407,13 @@ PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t
  *    record in @p values; profdb_view_run() gives a context's records;
  *  - @p values: key = metric id (U16 or U32, strictly increasing within a
  *    context), value = the stored number (F64, U64, I64 or TAGGED).
+ *  @param profile  profile index.
  *  @return 0 (views filled; empty views when the profile stores nothing),
- *  -EINVAL (NULL argument), -ENOENT (no such profile), -EBADMSG (damaged
- *  block, strict mode), -EFBIG, -ENOMEM. Thread-safe; valid until
- *  profdb_close(). @since 0.9 */
+ *  -EINVAL (NULL argument), -ENOENT (no such profile), -ENOTSUP (the
+ *  format cannot list its values), -EBADMSG (damaged block in strict mode,
+ *  or two values for one key), -ENODATA (truncated block, strict mode),
+ *  -EFBIG (options.max_memory), -ENOMEM. Lifetime: valid until
+ *  profdb_close(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_profile_view(const profdb *db, uint32_t profile, profdb_view *index,
                                       profdb_view *values);
 
@@ -311,8 +421,10 @@ PROFDB_EXPORT int profdb_profile_view(const profdb *db, uint32_t profile, profdb
  *  @p index keyed by metric id (strictly increasing), value = position of
  *  its first record in @p values; @p values keyed by profile index
  *  (strictly increasing within a metric), value = the stored number.
- *  @return as profdb_profile_view(), -ENOENT for an unknown context id.
- *  @since 0.9 */
+ *  @param context  context id.
+ *  @return as profdb_profile_view(), -ENOENT for an unknown context id
+ *  (and what building the tree met, as profdb_context_get()).
+ *  Lifetime: valid until profdb_close(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_context_view(const profdb *db, uint32_t context, profdb_view *index,
                                       profdb_view *values);
 
@@ -320,8 +432,11 @@ PROFDB_EXPORT int profdb_context_view(const profdb *db, uint32_t context, profdb
  *  value = context id (U32). An empty view when the profile has no trace.
  *  profdb_view_seek() finds the first sample at or after a time,
  *  profdb_view_in_effect() the sample running at a time.
- *  @return 0, -EINVAL, -ENOENT (no such profile), -ENOTSUP (the format
- *  has no traces), -EBADMSG, -EFBIG, -ENOMEM. @since 0.9 */
+ *  @param profile  profile index.
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOENT (no such profile),
+ *  -ENOTSUP (the format has no traces), -EBADMSG (damaged trace, or times
+ *  that go back), -ENODATA, -EFBIG (options.max_memory), -ENOMEM. Lifetime: valid
+ *  until profdb_close(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_trace_view(const profdb *db, uint32_t profile, profdb_view *out);
 
 /* The format handles, for profdb_get_*() below; their calls are in the
@@ -334,14 +449,28 @@ typedef struct profdb_cg profdb_cg;
 
 /* ---- the format-specific views ------------------------------------------ */
 
-/** The underlying handle of a database of that format, or NULL: owned by
- *  @p db (do not close it). @since 0.9 */
+/** The underlying HPCToolkit 4.0 handle, for the calls of profdb/hpctk.h.
+ *  @return the handle, or NULL when @p db is NULL or of another format;
+ *  cannot fail otherwise. Lifetime: owned by @p db (do not close it),
+ *  valid until profdb_close(). Thread-safe. @since 0.9 */
 PROFDB_EXPORT const profdb_hpctk *profdb_get_hpctk(const profdb *db);
+/** The underlying Cube handle (profdb/cube.h); as profdb_get_hpctk().
+ *  @return the handle, or NULL when @p db is NULL or not a Cube database.
+ *  Lifetime: owned by @p db. Thread-safe. @since 0.9 */
 PROFDB_EXPORT const profdb_cube *profdb_get_cube(const profdb *db);
+/** The underlying Callgrind handle (profdb/callgrind.h); as
+ *  profdb_get_hpctk().
+ *  @return the handle, or NULL when @p db is NULL or not a Callgrind
+ *  profile. Lifetime: owned by @p db. Thread-safe. @since 0.9 */
 PROFDB_EXPORT const profdb_cg *profdb_get_cg(const profdb *db);
-/** The same for pre-release databases and the draft meta.db, and for hpcrun
- *  measurements. @since 0.9 */
+/** The underlying handle of a pre-release database or a draft meta.db
+ *  (profdb/hpctkpre.h); as profdb_get_hpctk().
+ *  @return the handle, or NULL when @p db is NULL or of another format.
+ *  Lifetime: owned by @p db. Thread-safe. @since 0.9 */
 PROFDB_EXPORT const profdb_hpctkpre *profdb_get_hpctkpre(const profdb *db);
+/** The underlying hpcrun handle (profdb/hpcrun.h); as profdb_get_hpctk().
+ *  @return the handle, or NULL when @p db is NULL or not hpcrun
+ *  measurements. Lifetime: owned by @p db. Thread-safe. @since 0.9 */
 PROFDB_EXPORT const profdb_hpcrun *profdb_get_hpcrun(const profdb *db);
 
 #ifdef __cplusplus

@@ -249,6 +249,28 @@ static void check_views(const profdb *db, const profdb_counts *c, const char *wh
 			cr_assert_geq(a, i);
 		}
 	}
+	/* A scoped lookup with nothing there leaves no number behind. */
+	uint32_t id;
+	if (c->profiles > 0 && profdb_context_root(db, &id) == 0) {
+		int64_t nm = profdb_metric_count(db);
+		for (int k = 0; k < 64 && id != PROFDB_NONE; k++) {
+			profdb_context cx;
+			cr_assert_eq(profdb_context_get(db, id, &cx), 0);
+			for (int64_t m = 0; m < nm; m++) {
+				profdb_metric md;
+				profdb_number sv;
+				cr_assert_eq(profdb_metric_at(db, (uint32_t)m, &md), 0);
+				for (int inclusive = 0; inclusive <= 1; inclusive++) {
+					int sr = inclusive ? profdb_inclusive(db, 0, id, md.id, &sv)
+					                   : profdb_exclusive(db, 0, id, md.id, &sv);
+					if (sr <= 0)
+						cr_assert_eq(sv.type, PROFDB_TYPE_NONE, "%s: scoped lookup "
+						             "returned %d and left a number", what, sr);
+				}
+			}
+			id = cx.first_child != PROFDB_NONE ? cx.first_child : cx.next_sibling;
+		}
+	}
 	profdb_view a, b;
 	cr_assert_eq(profdb_profile_view(db, (uint32_t)c->profiles, &a, &b), -ENOENT);
 	cr_assert_eq(profdb_profile_view(db, 0, NULL, &b), -EINVAL);

@@ -483,7 +483,9 @@ Test(core, view_search_both_byte_orders)
 		cr_assert_eq(i, 0);
 		cr_assert_eq(profdb_view_seek(&v, 31, &i), 0);
 		cr_assert_eq(i, 4);
+		i = 99;
 		cr_assert_eq(profdb_view_in_effect(&v, 9, &i), 0);
+		cr_assert_eq(i, 0);   /* cleared */
 		cr_assert_eq(profdb_view_in_effect(&v, 20, &i), 1);
 		cr_assert_eq(i, 2); /* the last of equal keys is in effect */
 		cr_assert_eq(profdb_view_in_effect(&v, 29, &i), 1);

@@ -107,6 +107,10 @@ static uint64_t scoped(const profdb *db, uint32_t p, uint32_t ctx, uint32_t m, i
 	profdb_number v;
 	int r = inclusive ? profdb_inclusive(db, p, ctx, m, &v) : profdb_exclusive(db, p, ctx, m, &v);
 	cr_assert_geq(r, 0, "%s", profdb_error_message());
+	if (r == 0) {   /* nothing there: cleared, reads as 0 */
+		cr_assert_eq(v.type, PROFDB_TYPE_NONE);
+		return 0;
+	}
 	cr_assert_eq(v.type, PROFDB_TYPE_U64);
 	return v.as.u64;
 }

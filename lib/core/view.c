@@ -96,10 +96,8 @@ int profdb_view_in_effect(const profdb_view *v, uint64_t key, uint64_t *index)
 		return r;
 	if (key == UINT64_MAX && i < v->count)
 		i = v->count; /* every key is <= UINT64_MAX */
-	if (i == 0)
-		return 0;
-	*index = i - 1;
-	return 1;
+	*index = i ? i - 1 : 0;   /* cleared when there is none */
+	return i > 0;
 }
 
 int profdb_view_window(const profdb_view *v, uint64_t from, uint64_t to, uint64_t *first,

@@ -44,7 +44,10 @@ static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t
 	none(out);
 	if (!db->be->scoped)
 		return notsup(db, inclusive ? "inclusive values" : "exclusive values");
-	return db->be->scoped(db->impl, profile, context, metric, inclusive, out);
+	int r = db->be->scoped(db->impl, profile, context, metric, inclusive, out);
+	if (r <= 0)
+		none(out);   /* nothing there, or an error: no stale number */
+	return r;
 }
 
 PROFDB_EXPORT int profdb_inclusive(const profdb *db, uint32_t profile, uint32_t context,

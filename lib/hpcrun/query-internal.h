@@ -93,8 +93,6 @@ int profdb__hq_tree_ready(const hq *q);
 int profdb__hq_build_identities(hq *q);
 void profdb__hq_describe(hq *q);
 
-int profdb__hq_check_profile(const hq *q, uint32_t p);
-
 /* query-values.c */
 int profdb__hq_usable(const hq_profile *pr);
 profdb_number profdb__hq_number(const hq *q, uint32_t metric, uint64_t bits);

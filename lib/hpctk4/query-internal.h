@@ -111,14 +111,6 @@ static inline hq_metric *metric_of(const hq *q, uint32_t id)
 	return id < q->n_by_id && q->by_id[id] ? &q->metrics[q->by_id[id] - 1] : NULL;
 }
 
-static inline int check_profile(const hq *q, uint32_t p)
-{
-	if (p >= q->n_profiles)
-		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (%" PRIu32 " profiles%s)",
-		                    p, q->n_profiles, q->has[PROFDB_HPCTK_PROFILE] ? "" : ": no profile.db");
-	return 0;
-}
-
 /* Blocks, in tolerant mode read as empty (once reported) when damaged. */
 int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values);
 int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb_view *values);

@@ -44,7 +44,7 @@ typedef struct hq_profile {
 	size_t name_at, name_len, ident_at;
 	uint32_t n_ident;
 	/* set by the tree build */
-	int broken;                   /* tolerant mode: tree rejected, reads as empty */
+	int broken;                   /* tolerant mode: tree rejected, reads as absent */
 	uint32_t n_nodes;
 	uint32_t *merged;             /* node index -> merged id */
 	uint64_t *by_merged;          /* merged id << 32 | node index, ascending */

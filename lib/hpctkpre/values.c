@@ -144,12 +144,9 @@ static int plane_of(const profdb_hpctkpre *db, int f, _Atomic unsigned char *ok,
 	}
 	const unsigned char *val, *idx;
 	int r = validate(in, in->size - 8, b, &val, &idx);   /* before the footer */
-	if (r < 0) {
-		if (!(db->opts.flags & PROFDB_OPEN_TOLERANT))
-			return r;
-		profdb__warn(&db->opts, "%s (read as empty: tolerant mode)", profdb__message());
-		return 0;
-	}
+	if (r < 0)   /* tolerated: index and values stay empty */
+		return profdb__tolerate(&db->opts, r, NULL, "the %s of the info at 0x%" PRIx64,
+		                        b->what, b->info);
 	atomic_store_explicit(ok, 1, memory_order_release);
 	views(b, val, idx, index, values);
 	return 0;

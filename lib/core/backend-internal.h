@@ -15,7 +15,8 @@
  *  - lib/query has checked what every format checks the same way: the
  *    outputs are not NULL, a profile index is below profile_count (for
  *    profile_get, profile_identity, value, scoped, a SCAN_PROFILE cursor,
- *    the traces and the views) and a cursor's scan is one of the three.
+ *    the traces and the views), an identity entry below the n_identity
+ *    that profile_get gave, and a cursor's scan is one of the three.
  *    A backend checks only its own ids (metrics, contexts, samples).
  */
 #ifndef PROFDB_QUERY_BACKEND_H

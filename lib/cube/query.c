@@ -219,16 +219,10 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 {
 	const profdb_cube *c = impl;
 	const cube_location *l = &c->locs[index];
-	int64_t v;
-	switch (i) {
-	case 0: *kind = profdb__str("rank"); v = c->groups[l->group].rank; break;
-	case 1: *kind = profdb__str("thread"); v = l->rank; break;
-	case 2: *kind = profdb__str("location"); v = index; break;
-	default:
-		return profdb__fail(-ENOENT, "%s: location %" PRIu32 " has 3 identity entries",
-		                    c->path, index);
-	}
-	*value = (uint64_t)v;
+	static const char *const kinds[3] = {"rank", "thread", "location"};
+	const int64_t v[3] = {c->groups[l->group].rank, l->rank, index};
+	*kind = profdb__str(kinds[i]);   /* i < n_identity = 3: checked by lib/query */
+	*value = (uint64_t)v[i];
 	return 0;
 }
 

@@ -219,9 +219,6 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 {
 	const hq *q = impl;
 	const hq_profile *pr = &q->prof[index];
-	if (i >= pr->n_ident)
-		return profdb__fail(-ENOENT, "hpcrun: profile %" PRIu32 " has %" PRIu32 " identity "
-		                    "entries", index, pr->n_ident);
 	*kind = q->ident[pr->ident_at + i].kind;
 	*value = q->ident[pr->ident_at + i].value;
 	return 0;

@@ -262,8 +262,15 @@ PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint
 		return profdb__fail(-EINVAL, "profdb_profile_identity: NULL output");
 	if (!db->be->profile_identity)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no identity entries", index);
-	int r = profdb__query_check_profile(db, index, "profdb_profile_identity");
-	return r < 0 ? r : db->be->profile_identity(db->impl, index, i, kind, value);
+	/* the entry index against the profile's own count, for every format */
+	profdb_profile p;
+	int r = profdb_profile_get(db, index, &p);
+	if (r < 0)
+		return r;
+	if (i >= p.n_identity)
+		return profdb__fail(-ENOENT, "profdb_profile_identity: profile %" PRIu32 " has %" PRIu32
+		                    " identity entries, no entry %" PRIu32, index, p.n_identity, i);
+	return db->be->profile_identity(db->impl, index, i, kind, value);
 }
 
 /* ---- the format-specific views -------------------------------------------- */

@@ -36,24 +36,28 @@ static void empty(profdb_view *v)
 	v->count = 0;
 }
 
-int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values)
+/* A plane just read with result @p r: a tolerated damaged one reads as
+ * absent (both views empty). */
+static int plane(const hq *q, int r, int which, uint32_t i, const char *what,
+                 profdb_view *index, profdb_view *values)
 {
-	int r = profdb__hpctk_profile_plane(q->db, p, index, values);
-	if (r < 0 && (r = tolerate(q, r, W_PROFILE, p, "profile")) == 0) {
+	if (r < 0 && (r = tolerate(q, r, which, i, what)) == 0) {
 		empty(index);
 		empty(values);
 	}
 	return r;
 }
 
+int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values)
+{
+	return plane(q, profdb__hpctk_profile_plane(q->db, p, index, values), W_PROFILE, p,
+	             "profile", index, values);
+}
+
 int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb_view *values)
 {
-	int r = profdb_hpctk_context_plane(q->db, c, index, values);
-	if (r < 0 && (r = tolerate(q, r, W_CCT, c, "cct.db context")) == 0) {
-		empty(index);
-		empty(values);
-	}
-	return r;
+	return plane(q, profdb_hpctk_context_plane(q->db, c, index, values), W_CCT, c,
+	             "cct.db context", index, values);
 }
 
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out)

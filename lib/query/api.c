@@ -264,8 +264,8 @@ PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no identity entries", index);
 	/* the entry index against the profile's own count, for every format */
 	profdb_profile p;
-	int r = profdb_profile_get(db, index, &p);
-	if (r < 0)
+	int r = profdb__query_check_profile(db, index, "profdb_profile_identity");
+	if (r < 0 || (r = profdb_profile_get(db, index, &p)) < 0)
 		return r;
 	if (i >= p.n_identity)
 		return profdb__fail(-ENOENT, "profdb_profile_identity: profile %" PRIu32 " has %" PRIu32

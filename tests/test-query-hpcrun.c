@@ -617,7 +617,7 @@ Test(query_hpcrun, tolerant_mode)
 	cr_assert_eq(profdb_open_inputs(&db, in, 3, &o), 0);
 	c = check_all(db, "tolerant");
 	cr_assert_eq(w.n, 1);
-	cr_assert(strstr(w.last, "tolerant mode: profile 1 reads as empty"), "%s", w.last);
+	cr_assert(strstr(w.last, "tolerant mode: profile 1 reads as absent"), "%s", w.last);
 	cr_assert(c.contexts == 5 && c.values == 4 && c.samples == 4);
 	cr_assert_eq(sample_at(db, 1, 0).context, 0);
 	expect_absent(db, 1, 2, 1);

@@ -383,7 +383,7 @@ Test(query, tolerant_mode)
 	cr_assert_eq(profdb_open_inputs(&db, f.in, f.n, &o), 0);
 	cr_assert_eq(profdb_value(db, 2, 2, 1, &n), 0);
 	cr_assert_eq(w.n, 1);
-	cr_assert(strstr(w.last, "profile 2 reads as empty"), "%s", w.last);
+	cr_assert(strstr(w.last, "profile 2 reads as absent"), "%s", w.last);
 	cr_assert_eq(profdb_value(db, 1, 2, 1, &n), 1);
 	cr_assert_eq(profdb_get_counts(db, &c), 0);
 	cr_assert_eq(c.values, 32 + 38);

@@ -23,16 +23,15 @@ static inline int is_line(const cg_query *q, uint32_t id)
 }
 
 #define check_ctx profdb__cgq_check_ctx
-#define check_profile profdb__cgq_check_profile
 #define q_value profdb__cgq_value
 #define q_scoped profdb__cgq_scoped
 #define q_cursor_begin profdb__cgq_cursor_begin
 #define q_cursor_next profdb__cgq_cursor_next
 #define q_cursor_free profdb__cgq_cursor_free
 
-/* query.c: -ENOENT (with a message) for a context or profile id out of range. */
+/* query.c: -ENOENT (with a message) for a context id out of range. (lib/query
+ * checks profile indices before calling the backend.) */
 int check_ctx(const cg_query *q, uint32_t id);
-int check_profile(const profdb_cg *cg, uint32_t p);
 
 /* query-values.c: the backend entries of values and the cursor. */
 int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out);

@@ -9,13 +9,11 @@
 
 /* ---- values ------------------------------------------------------------------------ */
 
-static int check_ids(const cg_query *q, uint32_t p, uint32_t ctx, uint32_t m)
+/* Context and event in range (lib/query has checked the profile). */
+static int check_ids(const cg_query *q, uint32_t ctx, uint32_t m)
 {
-	const profdb_cg *cg = q->cg;
-	int r = check_profile(cg, p);
-	if (r == 0)
-		r = check_ctx(q, ctx);
-	if (r == 0 && m >= cg->n_events)
+	int r = check_ctx(q, ctx);
+	if (r == 0 && m >= q->cg->n_events)
 		r = profdb__fail(-ENOENT, "callgrind: no event %" PRIu32, m);
 	return r;
 }
@@ -44,7 +42,7 @@ int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_numbe
 {
 	const cg_query *q = impl;
 	const profdb_cg *cg = q->cg;
-	int r = check_ids(q, p, ctx, m);
+	int r = check_ids(q, ctx, m);
 	if (r < 0)
 		return r;
 	const uint64_t *c;
@@ -70,7 +68,7 @@ int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusi
 {
 	const cg_query *q = impl;
 	const profdb_cg *cg = q->cg;
-	int r = check_ids(q, p, ctx, m);
+	int r = check_ids(q, ctx, m);
 	if (r < 0)
 		return r;
 	if (is_line(q, ctx)) {   /* a line calls nothing: inclusive = self */
@@ -132,9 +130,6 @@ int q_cursor_begin(const void *impl, profdb__cursor *cur)
 	const profdb_cg *cg = q->cg;
 	memset(cur->pos, 0, sizeof cur->pos);
 	if (cur->scan == PROFDB_SCAN_PROFILE) {
-		int r = check_profile(cg, cur->key);
-		if (r < 0)
-			return r;
 		cur->pos[0] = cur->key;
 	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
 		int r = check_ctx(q, cur->key);

@@ -529,14 +529,6 @@ static int64_t q_profile_count(const void *impl)
 	return ((const cg_query *)impl)->cg->n_profiles;
 }
 
-int check_profile(const profdb_cg *cg, uint32_t p)
-{
-	if (p >= cg->n_profiles)
-		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32 " (%" PRIu32
-		                    " profiles)", p, cg->n_profiles);
-	return 0;
-}
-
 /* The identity entries a profile has: file index, then dump, thread,
  * part and pid where stored. */
 static uint32_t identity(const profdb_cg *cg, uint32_t p, const char **kinds, uint64_t *values)
@@ -562,9 +554,6 @@ static uint32_t identity(const profdb_cg *cg, uint32_t p, const char **kinds, ui
 static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
 {
 	const cg_query *q = impl;
-	int r = check_profile(q->cg, index);
-	if (r < 0)
-		return r;
 	const char *kinds[5];
 	uint64_t values[5];
 	out->index = index;
@@ -578,15 +567,9 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
                               uint64_t *value)
 {
 	const cg_query *q = impl;
-	int r = check_profile(q->cg, index);
-	if (r < 0)
-		return r;
 	const char *kinds[5];
 	uint64_t values[5];
-	uint32_t n = identity(q->cg, index, kinds, values);
-	if (i >= n)
-		return profdb__fail(-ENOENT, "callgrind: profile %" PRIu32 " has %" PRIu32
-		                    " identity entries", index, n);
+	identity(q->cg, index, kinds, values);   /* i < its count: checked by lib/query */
 	*kind = profdb__str(kinds[i]);
 	*value = values[i];
 	return 0;

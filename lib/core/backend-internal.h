@@ -12,6 +12,12 @@
  *    field of an out struct (strings {"", 0} when absent).
  *  - Optional entries may be NULL: lib/query then answers -ENOTSUP (or, for
  *    metric_get, scans metric_at).
+ *  - lib/query has checked what every format checks the same way: the
+ *    outputs are not NULL, a profile index is below profile_count (for
+ *    profile_get, profile_identity, value, scoped, a SCAN_PROFILE cursor,
+ *    the traces and the views), an identity entry below the n_identity
+ *    that profile_get gave, and a cursor's scan is one of the three.
+ *    A backend checks only its own ids (metrics, contexts, samples).
  */
 #ifndef PROFDB_QUERY_BACKEND_H
 #define PROFDB_QUERY_BACKEND_H
@@ -67,7 +73,8 @@ typedef struct profdb__backend {
 	/* inclusive != 0: inclusive, else exclusive. Optional. */
 	int (*scoped)(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
 	              profdb_number *out);
-	/* Cursor: begin checks scan/key and may set state; next returns 1/0/<0. */
+	/* Cursor: begin checks a SCAN_CONTEXT key and may set state; next
+	 * returns 1/0/<0. */
 	int (*cursor_begin)(const void *impl, profdb__cursor *cur);
 	int (*cursor_next)(const void *impl, profdb__cursor *cur, profdb_entry *out);
 	void (*cursor_free)(const void *impl, profdb__cursor *cur); /* optional */

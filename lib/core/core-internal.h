@@ -96,6 +96,23 @@ int profdb__options_check(const profdb_options *o, const char *fn);
 /* Copy checked caller options (a shorter, older struct gets defaults). */
 void profdb__options_copy(profdb_options *dst, const profdb_options *src);
 
+/* ---- per-block state (block.c) ------------------------------------------- */
+
+/* One state byte per block of the three kinds the HPCToolkit databases
+ * have (profile value blocks, context value blocks, trace lines), zero
+ * until the format module marks the block (validated, ...); read and
+ * written with acquire/release. */
+typedef struct profdb__block_state {
+	_Atomic unsigned char *profile, *ctx, *trace;
+} profdb__block_state;
+
+/* Allocate the three arrays zeroed (at least one byte each); -ENOMEM with
+ * a message. What was allocated before a failure is left for
+ * profdb__block_state_free. */
+int profdb__block_state_alloc(profdb__block_state *s, uint64_t n_profiles, uint64_t n_ctxs,
+                              uint64_t n_traces);
+void profdb__block_state_free(profdb__block_state *s);
+
 /* ---- once: thread-safe lazy initialisation (once.c) ---------------------- */
 
 typedef struct profdb__once {

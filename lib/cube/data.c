@@ -162,11 +162,6 @@ out:
 
 /* ---- members ----------------------------------------------------------------- */
 
-static bool tolerant(const profdb_cube *c)
-{
-	return (c->opts.flags & PROFDB_OPEN_TOLERANT) != 0;
-}
-
 /* The index member: its header, and for a SPARSE index the ascending list
  * of positions. */
 static int setup_index(profdb_cube *c, cube_metric *m, const char *iname,
@@ -273,16 +268,6 @@ static int zblock(profdb_cube *c, cube_metric *m, const char *dname, const cube_
 	return 0;
 }
 
-/* Warn about a damaged block or row of metric @p m that reads as absent
- * (PROFDB_OPEN_TOLERANT): the message of the failure just recorded. */
-static void warn_absent(const profdb_cube *c, const cube_metric *m, const char *what)
-{
-	char msg[400];
-	snprintf(msg, sizeof msg, "%s", profdb__message());
-	profdb__warn(&c->opts, "%s; metric %" PRIu32 ": %s read as absent "
-	             "(PROFDB_OPEN_TOLERANT)", msg, m->id, what);
-}
-
 /* A ZCUBEX.DATA member: the block table. */
 static int setup_zdata(profdb_cube *c, cube_metric *m, const char *dname,
                        const cube_member *dm, uint64_t row_bytes)
@@ -308,13 +293,14 @@ static int setup_zdata(profdb_cube *c, cube_metric *m, const char *dname,
 	if (!m->zoff || !m->zsize || !m->zcache)
 		return profdb__fail(-ENOMEM, "%s: out of memory", c->path);
 	uint64_t skipped = 0, blocks = CUBE_ZDATA_TABLE + CUBE_ZENTRY_SIZE * cnt;
+	atomic_bool warned = false;   /* the first damaged block is told; the rest counted */
 	for (uint64_t e = 0; e < cnt; e++) {
 		if ((r = zblock(c, m, dname, dm, e, blocks, row_bytes)) == 0)
 			continue;
-		if (r != -EBADMSG || !tolerant(c))
+		if ((r = profdb__tolerate(&c->opts, r, &warned, "metric %" PRIu32 ": the row of "
+		                          "block %" PRIu64, m->id, e)) < 0)
 			return r;
-		if (skipped++ == 0)
-			warn_absent(c, m, "the row of this block is");
+		skipped++;
 	}
 	if (skipped > 1)
 		profdb__warn(&c->opts, "%s: member '%s': %" PRIu64 " damaged blocks in all read as "
@@ -341,9 +327,9 @@ static int setup_plain(profdb_cube *c, cube_metric *m, const char *iname, const 
 		                 "): '%s' names %" PRIu32 " rows of %" PRIu64
 		                 " bytes, the member holds %" PRIu64, c->path, dname, dm->off,
 		                 iname, m->nrows, row_bytes, m->rows_avail);
-		if (!tolerant(c))
+		if ((r = profdb__tolerate(&c->opts, r, NULL, "metric %" PRIu32 ": the rows past "
+		                          "the end of the member", m->id)) < 0)
 			return r;
-		warn_absent(c, m, "the rows past the end of the member are");
 	}
 	if (m->rows_avail > m->nrows)
 		m->rows_avail = m->nrows;
@@ -386,9 +372,9 @@ static int setup_members(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
 static int setup_metric(profdb_cube *c, cube_metric *m, uint64_t row_bytes)
 {
 	int r = setup_members(c, m, row_bytes);
-	if (r >= 0 || !tolerant(c) || (r != -EBADMSG && r != -ENODATA))
+	if (r >= 0 || (r = profdb__tolerate(&c->opts, r, NULL, "metric %" PRIu32 ": every row",
+	                                    m->id)) < 0)
 		return r;
-	warn_absent(c, m, "all rows are");
 	free(m->zoff);
 	free(m->zsize);
 	free((void *)m->zcache);
@@ -502,14 +488,9 @@ static int zrow(const profdb_cube *c, cube_metric *m, uint32_t k, const unsigned
 	}
 	unsigned char *buf = NULL;
 	int r = inflate_row(c, m, k, row_bytes, &buf);
-	if (r == -EBADMSG && (c->opts.flags & PROFDB_OPEN_TOLERANT)) {
-		/* a damaged row reads as absent; say so once per metric */
-		if (!atomic_exchange(&m->warned_row, true))
-			warn_absent(c, m, "this row and any other damaged one are");
-		return 0;
-	}
-	if (r < 0)
-		return r;
+	if (r < 0)   /* tolerant: a damaged row reads as absent, told once per metric */
+		return profdb__tolerate(&c->opts, r, &m->warned_row, "metric %" PRIu32 ": row %"
+		                        PRIu32 " and any other damaged one", m->id, k);
 	profdb_cube *mc = (profdb_cube *)c; /* the cache is the only mutable state */
 	if (atomic_fetch_add(&mc->zcache_bytes, row_bytes) + row_bytes <= CUBE_ZCACHE_CAP) {
 		unsigned char *expected = NULL;

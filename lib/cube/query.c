@@ -201,20 +201,9 @@ static int64_t q_profile_count(const void *impl)
 	return ((const profdb_cube *)impl)->n_locs;
 }
 
-static int check_loc(const profdb_cube *c, uint32_t l)
-{
-	if (l >= c->n_locs)
-		return profdb__fail(-ENOENT, "%s: no location %" PRIu32 " (%" PRIu32 " locations)",
-		                    c->path, l, c->n_locs);
-	return 0;
-}
-
 static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
 {
 	const profdb_cube *c = impl;
-	int r = check_loc(c, index);
-	if (r < 0)
-		return r;
 	out->index = index;
 	out->is_summary = 0;
 	out->name = profdb__str(profdb__cube_s(c, c->locs[index].name));
@@ -229,30 +218,19 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
                               uint64_t *value)
 {
 	const profdb_cube *c = impl;
-	int r = check_loc(c, index);
-	if (r < 0)
-		return r;
 	const cube_location *l = &c->locs[index];
-	int64_t v;
-	switch (i) {
-	case 0: *kind = profdb__str("rank"); v = c->groups[l->group].rank; break;
-	case 1: *kind = profdb__str("thread"); v = l->rank; break;
-	case 2: *kind = profdb__str("location"); v = index; break;
-	default:
-		return profdb__fail(-ENOENT, "%s: location %" PRIu32 " has 3 identity entries",
-		                    c->path, index);
-	}
-	*value = (uint64_t)v;
+	static const char *const kinds[3] = {"rank", "thread", "location"};
+	const int64_t v[3] = {c->groups[l->group].rank, l->rank, index};
+	*kind = profdb__str(kinds[i]);   /* i < n_identity = 3: checked by lib/query */
+	*value = (uint64_t)v[i];
 	return 0;
 }
 
 /* ---- values ---------------------------------------------------------------------------- */
 
-static int check_ids(const profdb_cube *c, uint32_t p, uint32_t ctx, uint32_t m)
+/* Cnode and metric in range (lib/query has checked the location). */
+static int check_ids(const profdb_cube *c, uint32_t ctx, uint32_t m)
 {
-	int r = check_loc(c, p);
-	if (r < 0)
-		return r;
 	if (ctx >= c->n_cnodes)
 		return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32, c->path, ctx);
 	if (m >= c->n_metrics)
@@ -292,7 +270,7 @@ static int cell(const profdb_cube *c, uint32_t p, uint32_t ctx, uint32_t mi, pro
 static int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out)
 {
 	const profdb_cube *c = impl;
-	int r = check_ids(c, p, ctx, m);
+	int r = check_ids(c, ctx, m);
 	return r < 0 ? r : cell(c, p, ctx, m, out);
 }
 
@@ -300,7 +278,7 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
                     profdb_number *out)
 {
 	const profdb_cube *c = impl;
-	int r = check_ids(c, p, ctx, m);
+	int r = check_ids(c, ctx, m);
 	if (r < 0)
 		return r;
 	double v;
@@ -325,13 +303,9 @@ static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 	const profdb_cube *c = impl;
 	memset(cur->pos, 0, sizeof cur->pos);
 	switch (cur->scan) {
-	case PROFDB_SCAN_PROFILE: {
-		int r = check_loc(c, cur->key);
-		if (r < 0)
-			return r;
+	case PROFDB_SCAN_PROFILE:
 		cur->pos[0] = cur->key;
 		break;
-	}
 	case PROFDB_SCAN_CONTEXT:
 		if (cur->key >= c->n_cnodes)
 			return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32, c->path, cur->key);

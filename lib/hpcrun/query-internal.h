@@ -44,7 +44,7 @@ typedef struct hq_profile {
 	size_t name_at, name_len, ident_at;
 	uint32_t n_ident;
 	/* set by the tree build */
-	int broken;                   /* tolerant mode: tree rejected, reads as empty */
+	int broken;                   /* tolerant mode: tree rejected, reads as absent */
 	uint32_t n_nodes;
 	uint32_t *merged;             /* node index -> merged id */
 	uint64_t *by_merged;          /* merged id << 32 | node index, ascending */
@@ -92,8 +92,6 @@ int profdb__hq_tree_ready(const hq *q);
 /* query-ident.c */
 int profdb__hq_build_identities(hq *q);
 void profdb__hq_describe(hq *q);
-
-int profdb__hq_check_profile(const hq *q, uint32_t p);
 
 /* query-values.c */
 int profdb__hq_usable(const hq_profile *pr);

@@ -379,14 +379,12 @@ static int count_nodes(hq *q, uint64_t *nodes, uint64_t *modules, uint32_t *max_
 		if (r < 0)
 			return r;
 		int64_t n = profdb_hpcrun_node_count(q->h, p);
-		if (n < 0 && (q->opts.flags & PROFDB_OPEN_TOLERANT)) {
-			profdb__warn(&q->opts, "%s (tolerant mode: profile %" PRIu32 " reads as empty)",
-			             profdb_error_message(), p);
+		if (n < 0) {
+			if ((r = profdb__tolerate(&q->opts, (int)n, NULL, "profile %" PRIu32, p)) < 0)
+				return r;
 			pr->broken = 1;
 			continue;
 		}
-		if (n < 0)
-			return (int)n;
 		pr->n_nodes = (uint32_t)n;
 		*nodes += (uint64_t)n;
 		*modules += info.n_modules;

@@ -28,15 +28,13 @@ profdb_number profdb__hq_number(const hq *q, uint32_t metric, uint64_t bits)
 	return n;
 }
 
-/* Profile, merged context and merged metric in range, tree built. */
-static int hq_check_ids(const hq *q, uint32_t p, uint32_t c, uint32_t m)
+/* Merged context and merged metric in range, tree built (lib/query has
+ * checked the profile). */
+static int hq_check_ids(const hq *q, uint32_t c, uint32_t m)
 {
 	int r = profdb__hq_tree_ready(q);
 	if (r < 0)
 		return r;
-	if (p >= q->n_profiles)
-		return profdb__fail(-ENOENT, "hpcrun: no profile %" PRIu32 " (%" PRIu32 " profiles)", p,
-		                    q->n_profiles);
 	if (c == 0 || c > q->n_nodes)
 		return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32 ")", c,
 		                    q->n_nodes);
@@ -66,7 +64,7 @@ int profdb__hq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profd
 	const hq *q = impl;
 	uint32_t node, own;
 	uint64_t bits;
-	int r = hq_check_ids(q, p, c, m);
+	int r = hq_check_ids(q, c, m);
 	if (r < 0)
 		return r;
 	if (!hq_locate(q, p, c, m, &node, &own))
@@ -167,7 +165,7 @@ int profdb__hq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int 
 	if (!inclusive)
 		return profdb__hq_value(impl, p, c, m, out);
 	uint32_t node, own;
-	int r = hq_check_ids(q, p, c, m);
+	int r = hq_check_ids(q, c, m);
 	if (r < 0)
 		return r;
 	if (!hq_locate(q, p, c, m, &node, &own))
@@ -272,8 +270,6 @@ int profdb__hq_cursor_begin(const void *impl, profdb__cursor *cur)
 	memset(cur->pos, 0, sizeof cur->pos);
 	uint64_t cap = q->max_own_metrics;
 	if (cur->scan == PROFDB_SCAN_PROFILE) {
-		if ((r = profdb__hq_check_profile(q, cur->key)) < 0)
-			return r;
 		cur->pos[0] = cur->key;
 	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
 		if (cur->key == 0 || cur->key > q->n_nodes)
@@ -283,8 +279,6 @@ int profdb__hq_cursor_begin(const void *impl, profdb__cursor *cur)
 		if (cap * sizeof(hq_pair) > profdb__hq_max_memory(q))
 			return profdb__fail(-EFBIG, "hpcrun: a context cursor over %" PRIu64 " metric "
 			                    "slots is above profdb_options.max_memory", cap);
-	} else if (cur->scan != PROFDB_SCAN_ALL) {
-		return profdb__fail(-EINVAL, "hpcrun: unknown scan %d", (int)cur->scan);
 	}
 	cur->priv = calloc(1, sizeof(hq_cursor) + (size_t)(cap ? cap : 1) * sizeof(hq_pair));
 	return cur->priv ? 0 : profdb__fail(-ENOMEM, "out of memory");

@@ -202,20 +202,9 @@ static int64_t q_profile_count(const void *impl)
 	return ((const hq *)impl)->n_profiles;
 }
 
-int profdb__hq_check_profile(const hq *q, uint32_t p)
-{
-	if (p >= q->n_profiles)
-		return profdb__fail(-ENOENT, "hpcrun: no profile %" PRIu32 " (%" PRIu32 " profiles)", p,
-		                    q->n_profiles);
-	return 0;
-}
-
 static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
 {
 	const hq *q = impl;
-	int r = profdb__hq_check_profile(q, index);
-	if (r < 0)
-		return r;
 	const hq_profile *pr = &q->prof[index];
 	memset(out, 0, sizeof *out);
 	out->index = index;
@@ -229,13 +218,7 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
                               uint64_t *value)
 {
 	const hq *q = impl;
-	int r = profdb__hq_check_profile(q, index);
-	if (r < 0)
-		return r;
 	const hq_profile *pr = &q->prof[index];
-	if (i >= pr->n_ident)
-		return profdb__fail(-ENOENT, "hpcrun: profile %" PRIu32 " has %" PRIu32 " identity "
-		                    "entries", index, pr->n_ident);
 	*kind = q->ident[pr->ident_at + i].kind;
 	*value = q->ident[pr->ident_at + i].value;
 	return 0;
@@ -243,11 +226,11 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 
 /* ---- traces ------------------------------------------------------------------------------- */
 
-/* The profile's trace: 1, or 0 when it has none (t empty). */
+/* The profile's trace: 1, or 0 when it has none (t empty). lib/query has
+ * checked @p p. */
 static int trace_of(const hq *q, uint32_t p, profdb_view *t)
 {
-	int r = profdb__hq_check_profile(q, p);
-	return r < 0 ? r : profdb_hpcrun_trace_get(q->h, p, t);
+	return profdb_hpcrun_trace_get(q->h, p, t);
 }
 
 static int64_t q_trace_length(const void *impl, uint32_t p)

@@ -38,12 +38,12 @@ int profdb__hpcrun_trace_open(profdb_hpcrun *h, hr_file *f, hr_trace *t)
 	uint64_t rest = (in->size - hdr) % t->rec_size;
 	if (rest) {
 		uint64_t at = hdr + t->count * t->rec_size;
-		if (!(h->opts.flags & PROFDB_OPEN_TOLERANT))
-			return profdb__fail(-ENODATA, "%s: trace record at offset 0x%" PRIx64 " is cut "
-			                    "short (%" PRIu64 " of %u bytes): truncated file", in->name,
-			                    at, rest, t->rec_size);
-		profdb__warn(&h->opts, "%s: trace record at offset 0x%" PRIx64 " is cut short (%"
-		             PRIu64 " of %u bytes); ignoring it", in->name, at, rest, t->rec_size);
+		r = profdb__fail(-ENODATA, "%s: trace record at offset 0x%" PRIx64 " is cut short "
+		                 "(%" PRIu64 " of %u bytes): truncated file", in->name, at, rest,
+		                 t->rec_size);
+		if ((r = profdb__tolerate(&h->opts, r, NULL, "the partial record at offset 0x%"
+		                          PRIx64, at)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -70,13 +70,10 @@ static int check_sorted(const profdb_hpcrun *h, hr_trace *t, const profdb_view *
 		if (profdb_view_key(v, k) >= profdb_view_key(v, k - 1))
 			continue;
 		uint64_t at = t->rec_off + k * t->rec_size;
-		if (h->opts.flags & PROFDB_OPEN_TOLERANT) {
-			profdb__warn(&h->opts, "%s: trace record %" PRIu64 " at offset 0x%" PRIx64
-			             " goes back in time; trace read as absent", t->file->in.name, k, at);
-			return 1;
-		}
-		return profdb__fail(-EBADMSG, "%s: trace is not sorted by time at record %" PRIu64
-		                    " (offset 0x%" PRIx64 ")", t->file->in.name, k, at);
+		int r = profdb__fail(-EBADMSG, "%s: trace is not sorted by time at record %" PRIu64
+		                     " (offset 0x%" PRIx64 ")", t->file->in.name, k, at);
+		r = profdb__tolerate(&h->opts, r, NULL, "the trace");
+		return r < 0 ? r : 1;
 	}
 	atomic_store_explicit(&t->checked, 1, memory_order_release);
 	return 0;

@@ -80,7 +80,7 @@ struct profdb_hpctk {
 
 	/* lazily validated blocks: 1 = checked and good (atomic bytes) */
 	profdb__once checked_once;
-	_Atomic unsigned char *profile_ok, *ctx_ok, *trace_ok;
+	profdb__block_state ok;
 };
 
 /* open.c */

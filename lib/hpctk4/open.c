@@ -135,9 +135,7 @@ PROFDB_EXPORT void profdb_hpctk_close(profdb_hpctk *db)
 	free(db->props);
 	free(db->sums);
 	free(db->nodes);
-	free((void *)db->profile_ok);
-	free((void *)db->ctx_ok);
-	free((void *)db->trace_ok);
+	profdb__block_state_free(&db->ok);
 	free(db);
 }
 

@@ -45,7 +45,6 @@ typedef struct hq {
 	profdb_hpctk *db;
 	profdb_options opts;
 	uint64_t max_memory;
-	int tolerant;
 	int has[PROFDB_HPCTK_NFILES];
 	uint32_t n_profiles, n_traces, n_slots;
 	char version[16];
@@ -75,8 +74,9 @@ typedef struct hq {
 	uint32_t *vctx;
 	uint64_t n_vctx;
 
-	profdb__once warn_once;    /* tolerant mode: one warning per damaged block */
-	_Atomic unsigned char *warned[3];
+	/* Tolerant mode only (else NULL): one warning per damaged block, by
+	 * profile, cct.db slot and trace line. */
+	atomic_bool *warned[3];
 } hq;
 
 enum { W_PROFILE, W_CCT, W_TRACE };
@@ -111,15 +111,7 @@ static inline hq_metric *metric_of(const hq *q, uint32_t id)
 	return id < q->n_by_id && q->by_id[id] ? &q->metrics[q->by_id[id] - 1] : NULL;
 }
 
-static inline int check_profile(const hq *q, uint32_t p)
-{
-	if (p >= q->n_profiles)
-		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (%" PRIu32 " profiles%s)",
-		                    p, q->n_profiles, q->has[PROFDB_HPCTK_PROFILE] ? "" : ": no profile.db");
-	return 0;
-}
-
-/* Blocks, in tolerant mode read as empty (once reported) when damaged. */
+/* Blocks, in tolerant mode read as absent (once reported) when damaged. */
 int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values);
 int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb_view *values);
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out);

@@ -197,7 +197,7 @@ int profdb__hpctkq_profile_get(const void *impl, uint32_t index, profdb_profile 
 	const hq *q = impl;
 	profdb_hpctk_profile p;
 	int r;
-	if ((r = check_profile(q, index)) < 0 || (r = profdb__hpctkq_profiles(q)) < 0 ||
+	if ((r = profdb__hpctkq_profiles(q)) < 0 ||
 	    (r = profdb_hpctk_profile_at(q->db, index, &p)) < 0)
 		return r;
 	memset(out, 0, sizeof *out);
@@ -214,7 +214,7 @@ int profdb__hpctkq_profile_identity(const void *impl, uint32_t index, uint32_t i
 	const hq *q = impl;
 	profdb_hpctk_id id;
 	int r;
-	if ((r = check_profile(q, index)) < 0 || (r = profdb__hpctkq_profiles(q)) < 0 ||
+	if ((r = profdb__hpctkq_profiles(q)) < 0 ||
 	    (r = profdb_hpctk_profile_id_at(q->db, index, i, &id)) < 0)
 		return r;
 	*kind = profdb__str(q->kinds[id.kind]);

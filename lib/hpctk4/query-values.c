@@ -34,7 +34,7 @@ int profdb__hpctkq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m,
 	profdb_view index, values;
 	uint64_t i, j;
 	int r;
-	if ((r = check_profile(q, p)) < 0 || (r = check_metric(q, m)) < 0 ||
+	if ((r = check_metric(q, m)) < 0 ||
 	    (r = profdb__hpctkq_prof_plane(q, p, &index, &values)) < 0)
 		return r;
 	/* Two searches over the validated plane, through the core search. */
@@ -55,8 +55,6 @@ int profdb__hpctkq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, 
 {
 	const hq *q = impl;
 	int r;
-	if ((r = check_profile(q, p)) < 0)
-		return r;
 	if (!q->has[PROFDB_HPCTK_META])
 		return profdb__fail(-ENOTSUP, "without meta.db the scopes of metric %" PRIu32
 		                    " are unknown", m);
@@ -103,8 +101,6 @@ int profdb__hpctkq_cursor_begin(const void *impl, profdb__cursor *cur)
 	cur->priv = c;
 	switch (cur->scan) {
 	case PROFDB_SCAN_PROFILE:
-		if ((r = check_profile(q, cur->key)) < 0)
-			return r;
 		c->mode = CUR_PROFILES;
 		c->p = cur->key;
 		c->p_end = cur->key + 1;
@@ -322,8 +318,6 @@ static int trace_of(const hq *q, uint32_t p, profdb_view *out)
 	out->key_type = PROFDB_FIELD_U64;
 	out->value_offset = 8;
 	out->value_type = PROFDB_FIELD_U32;
-	if ((r = check_profile(q, p)) < 0)
-		return r;
 	if (!q->has[PROFDB_HPCTK_TRACE])
 		return 0;
 	hq *mut = (hq *)q;

@@ -10,30 +10,23 @@
 
 /* ---- tolerant mode ----------------------------------------------------------- */
 
-static int alloc_warned(void *arg)
+/* The warn-once flags of every block (a byte per profile, cct.db slot and
+ * trace line), at open in tolerant mode. */
+static int alloc_warned(hq *q)
 {
-	hq *q = arg;
 	uint32_t n[3] = {q->n_profiles, q->n_slots, q->n_traces};
 	for (int i = 0; i < 3; i++)
-		if (!(q->warned[i] = calloc(n[i] ? n[i] : 1, 1)))
+		if (!(q->warned[i] = calloc(n[i] ? n[i] : 1, sizeof *q->warned[i])))
 			return profdb__fail(-ENOMEM, "out of memory");
 	return 0;
 }
 
-/* A damaged block in tolerant mode: report it once, then read it as empty.
- * Returns 0 to go on as if empty, or @p r when the failure stands. */
+/* profdb__tolerate with the block's own warn-once flag: 0 to read block @p i
+ * as absent, or @p r when the failure stands. */
 static int tolerate(const hq *q, int r, int which, uint32_t i, const char *what)
 {
-	if (!q->tolerant || (r != -EBADMSG && r != -ENODATA))
-		return r;
-	char msg[512];
-	snprintf(msg, sizeof msg, "%s", profdb__message());
-	hq *mut = (hq *)q;
-	if (profdb__once_run(&mut->warn_once, alloc_warned, mut) < 0)
-		return r;
-	if (!atomic_exchange(&q->warned[which][i], 1))
-		profdb__warn(&q->opts, "%s (tolerant mode: %s %" PRIu32 " reads as empty)", msg, what, i);
-	return 0;
+	atomic_bool *warned = q->warned[which] ? &q->warned[which][i] : NULL;
+	return profdb__tolerate(&q->opts, r, warned, "%s %" PRIu32, what, i);
 }
 
 /* A damaged block read as empty: the views keep their layout, count 0. */
@@ -43,24 +36,28 @@ static void empty(profdb_view *v)
 	v->count = 0;
 }
 
-int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values)
+/* A plane just read with result @p r: a tolerated damaged one reads as
+ * absent (both views empty). */
+static int plane(const hq *q, int r, int which, uint32_t i, const char *what,
+                 profdb_view *index, profdb_view *values)
 {
-	int r = profdb__hpctk_profile_plane(q->db, p, index, values);
-	if (r < 0 && (r = tolerate(q, r, W_PROFILE, p, "profile")) == 0) {
+	if (r < 0 && (r = tolerate(q, r, which, i, what)) == 0) {
 		empty(index);
 		empty(values);
 	}
 	return r;
 }
 
+int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values)
+{
+	return plane(q, profdb__hpctk_profile_plane(q->db, p, index, values), W_PROFILE, p,
+	             "profile", index, values);
+}
+
 int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb_view *values)
 {
-	int r = profdb_hpctk_context_plane(q->db, c, index, values);
-	if (r < 0 && (r = tolerate(q, r, W_CCT, c, "cct.db context")) == 0) {
-		empty(index);
-		empty(values);
-	}
-	return r;
+	return plane(q, profdb_hpctk_context_plane(q->db, c, index, values), W_CCT, c,
+	             "cct.db context", index, values);
 }
 
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out)
@@ -341,7 +338,6 @@ static void q_close(void *impl)
 	profdb__once_destroy(&q->prof_once);
 	profdb__once_destroy(&q->trace_once);
 	profdb__once_destroy(&q->vctx_once);
-	profdb__once_destroy(&q->warn_once);
 	free(q->ctx);
 	free(q->names);
 	free(q->name_at);
@@ -367,12 +363,10 @@ static int wrap(void **impl, profdb_hpctk *db, const profdb_options *opts)
 	q->db = db;
 	profdb__options_copy(&q->opts, opts);
 	q->max_memory = q->opts.max_memory ? q->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	q->tolerant = (q->opts.flags & PROFDB_OPEN_TOLERANT) != 0;
 	profdb__once_init(&q->ctx_once);
 	profdb__once_init(&q->prof_once);
 	profdb__once_init(&q->trace_once);
 	profdb__once_init(&q->vctx_once);
-	profdb__once_init(&q->warn_once);
 	int r = 0;
 	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
 		q->has[f] = profdb_hpctk_has(db, (profdb_hpctk_file)f);
@@ -391,6 +385,8 @@ static int wrap(void **impl, profdb_hpctk *db, const profdb_options *opts)
 	}
 	if (q->has[PROFDB_HPCTK_META])
 		r = build_metrics(q);
+	if (r == 0 && (q->opts.flags & PROFDB_OPEN_TOLERANT))
+		r = alloc_warned(q);
 	if (r < 0) {
 		q_close(q);
 		return r;

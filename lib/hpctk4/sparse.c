@@ -14,13 +14,7 @@
 static int alloc_checked(void *arg)
 {
 	profdb_hpctk *db = arg;
-	size_t np = db->n_profiles, nc = db->n_ctxs, nt = db->n_traces;
-	db->profile_ok = calloc(np ? np : 1, 1);
-	db->ctx_ok = calloc(nc ? nc : 1, 1);
-	db->trace_ok = calloc(nt ? nt : 1, 1);
-	if (!db->profile_ok || !db->ctx_ok || !db->trace_ok)
-		return profdb__fail(-ENOMEM, "out of memory");
-	return 0;
+	return profdb__block_state_alloc(&db->ok, db->n_profiles, db->n_ctxs, db->n_traces);
 }
 
 int profdb__hpctk_checked_slow(const profdb_hpctk *db, _Atomic unsigned char *const *which,
@@ -308,7 +302,7 @@ int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view 
 	           .idx = hl_profile_ctx_index(p), .n_idx = hl_profile_n_ctxs(p),
 	           .val = hl_profile_values(p), .n_val = hl_profile_n_values(p)};
 	return plane_of(db, PROFDB_HPCTK_PROFILE, "profile value block", &PROFILE_SHAPE,
-	                &db->profile_ok, i, &b, index, values);
+	                &db->ok.profile, i, &b, index, values);
 }
 
 PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,
@@ -343,7 +337,7 @@ static int context_plane(const profdb_hpctk *db, uint32_t ctx, profdb_view *inde
 	block b = {.header = at, .idx = hl_ctxinfo_metric_index(p),
 	           .n_idx = hl_ctxinfo_n_metrics(p), .val = hl_ctxinfo_values(p),
 	           .n_val = hl_ctxinfo_n_values(p)};
-	return plane_of(db, PROFDB_HPCTK_CCT, "context value block", &CCT_SHAPE, &db->ctx_ok, ctx,
+	return plane_of(db, PROFDB_HPCTK_CCT, "context value block", &CCT_SHAPE, &db->ok.ctx, ctx,
 	                &b, index, values);
 }
 

@@ -75,7 +75,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
 	in = &db->in[PROFDB_HPCTK_TRACE];
 	uint64_t at = db->p_traces + (uint64_t)i * db->sz_trace;
 	if ((r = profdb__range(in, at, db->sz_trace, "trace header", &h)) < 0 ||
-	    (r = profdb__hpctk_checked(db, &db->trace_ok, i, &ok)) < 0)
+	    (r = profdb__hpctk_checked(db, &db->ok.trace, i, &ok)) < 0)
 		return r;
 	uint64_t start = hl_trace_start(h), end = hl_trace_end(h);
 	out->profile = hl_trace_profile(h);
@@ -97,7 +97,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
 				return profdb__fail(-EBADMSG, "%s: trace line at 0x%" PRIx64 " is not sorted "
 				                    "by time at element %" PRIu64 " (0x%" PRIx64 ")", in->name,
 				                    start, k, start + k * HL_SAMPLE);
-		profdb__hpctk_mark_checked(&db->trace_ok, i);
+		profdb__hpctk_mark_checked(&db->ok.trace, i);
 	}
 	samples_view(&out->samples, e, n);
 	return 0;

@@ -93,7 +93,7 @@ struct profdb_hpctkpre {
 	profdb_view node_view, metric_view;
 
 	/* lazily validated blocks: 1 = checked and good */
-	_Atomic unsigned char *profile_ok, *ctx_ok, *trace_ok;
+	profdb__block_state ok;
 	atomic_bool warned_zero_cct;
 };
 

@@ -298,10 +298,15 @@ static int check_profiles(const profdb_hpctkpre *db, unsigned char *used)
 			if ((r = profdb_hpctkpre_profile_id_at(db, i, k, &id)) < 0)
 				return r;
 		}
-		if (values.count != pr.n_values && !(db->opts.flags & PROFDB_OPEN_TOLERANT))
-			return profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " plane has %"
-			                    PRIu64 " values, its info %" PRIu64, i, values.count,
-			                    pr.n_values);
+		if (values.count != pr.n_values) {
+			r = profdb__fail(-EBADMSG, "profile.db: profile %" PRIu32 " plane has %" PRIu64
+			                 " values, its info %" PRIu64, i, values.count, pr.n_values);
+			/* tolerant: the plane is what counts (a damaged plane let
+			 * through above reads as empty and lands here too) */
+			if ((r = profdb__tolerate(&db->opts, r, NULL, "the value count in the info of "
+			                          "profile %" PRIu32, i)) < 0)
+				return r;
+		}
 		/* a context cct.db has no slot for: the files disagree (keys are
 		 * sorted, so the last is the largest) */
 		uint64_t last = index.count ? profdb_view_key(&index, index.count - 1) : 0;

@@ -218,13 +218,7 @@ static int finish_open(profdb_hpctkpre *db)
 		return r;
 	/* One "validated" byte per block, bounded by the blocks' table sizes
 	 * (checked inside the files above). */
-	size_t np = db->n_profiles, nc = db->n_ctx, nt = db->n_traces;
-	db->profile_ok = calloc(np ? np : 1, 1);
-	db->ctx_ok = calloc(nc ? nc : 1, 1);
-	db->trace_ok = calloc(nt ? nt : 1, 1);
-	if (!db->profile_ok || !db->ctx_ok || !db->trace_ok)
-		return profdb__fail(-ENOMEM, "out of memory");
-	return 0;
+	return profdb__block_state_alloc(&db->ok, db->n_profiles, db->n_ctx, db->n_traces);
 }
 
 static profdb_hpctkpre *alloc_db(const profdb_options *opts)
@@ -252,9 +246,7 @@ PROFDB_EXPORT void profdb_hpctkpre_close(profdb_hpctkpre *db)
 	free(db->nodes);
 	free(db->node_keys);
 	free(db->metric_keys);
-	free((void *)db->profile_ok);
-	free((void *)db->ctx_ok);
-	free((void *)db->trace_ok);
+	profdb__block_state_free(&db->ok);
 	free(db);
 }
 

@@ -363,8 +363,6 @@ static int q_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_
 	const pq_metric *e;
 	double v;
 	out->type = PROFDB_TYPE_NONE;
-	if (p >= q->info.n_profiles)
-		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
 	/* Without metadata there is no metric table: the ids are profile.db's
 	 * own and are not checked (as HPCToolkit 4.0 without meta.db), so what
 	 * a scan returns can be looked up. */
@@ -393,8 +391,6 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int in
 	const pq_metric *e = metric_by_model(q, m, &md);
 	if (!e)
 		return profdb__fail(-ENOENT, "no metric with id %" PRIu32, m);
-	if (p >= q->info.n_profiles)
-		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
 	/* Summary ids live only in the summary profile and thread ids only in
 	 * the others: the other combination cannot be answered. */
 	if (md->is_summary != (p == 0))
@@ -411,14 +407,9 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int in
 /* Cursor state: pos[0] profile, pos[1] index entry, pos[2] pair in the run. */
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
-	const pq *q = impl;
-	if (cur->scan == PROFDB_SCAN_PROFILE) {
-		if (cur->key >= q->info.n_profiles)
-			return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", cur->key);
+	(void)impl;
+	if (cur->scan == PROFDB_SCAN_PROFILE)
 		cur->pos[0] = cur->key;
-	} else if (cur->scan != PROFDB_SCAN_ALL && cur->scan != PROFDB_SCAN_CONTEXT) {
-		return profdb__fail(-EINVAL, "unknown scan %d", (int)cur->scan);
-	}
 	return 0;
 }
 
@@ -463,11 +454,10 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 
 /* ---- traces -------------------------------------------------------------------- */
 
-/* The calling-context line of profile @p p: 1 and *out, or 0 (empty view). */
+/* The calling-context line of profile @p p (checked by lib/query): 1 and
+ * *out, or 0 (empty view). */
 static int trace_of(const pq *q, uint32_t p, profdb_hpctkpre_trace *out)
 {
-	if (p >= q->info.n_profiles && q->info.n_profiles)
-		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist", p);
 	for (uint32_t t = 0; t < q->info.n_traces; t++) {
 		int r = profdb_hpctkpre_trace_at(q->db, t, out);
 		if (r < 0)

@@ -59,17 +59,13 @@ PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t i
 	 * sample's only line is [0x98, 0x98) in a 0x96-byte file). */
 	if (start == end)
 		return 0;
-	if (atomic_load_explicit(&db->trace_ok[i], memory_order_acquire)) {
+	if (atomic_load_explicit(&db->ok.trace[i], memory_order_acquire)) {
 		out->samples = profdb__hpctkpre_samples(in->base + start, (end - start) / PRE_SAMPLE);
 		return 0;
 	}
-	if ((r = line_check(db, at, start, end, out->profile, &e)) < 0) {
-		if (!(db->opts.flags & PROFDB_OPEN_TOLERANT))
-			return r;
-		profdb__warn(&db->opts, "%s (read as empty: tolerant mode)", profdb__message());
-		return 0;
-	}
-	atomic_store_explicit(&db->trace_ok[i], 1, memory_order_release);
+	if ((r = line_check(db, at, start, end, out->profile, &e)) < 0)
+		return profdb__tolerate(&db->opts, r, NULL, "trace line %" PRIu32, i);
+	atomic_store_explicit(&db->ok.trace[i], 1, memory_order_release);
 	out->samples = profdb__hpctkpre_samples(e, (end - start) / PRE_SAMPLE);
 	return 0;
 }

@@ -144,12 +144,9 @@ static int plane_of(const profdb_hpctkpre *db, int f, _Atomic unsigned char *ok,
 	}
 	const unsigned char *val, *idx;
 	int r = validate(in, in->size - 8, b, &val, &idx);   /* before the footer */
-	if (r < 0) {
-		if (!(db->opts.flags & PROFDB_OPEN_TOLERANT))
-			return r;
-		profdb__warn(&db->opts, "%s (read as empty: tolerant mode)", profdb__message());
-		return 0;
-	}
+	if (r < 0)   /* tolerated: index and values stay empty */
+		return profdb__tolerate(&db->opts, r, NULL, "the %s of the info at 0x%" PRIx64,
+		                        b->what, b->info);
 	atomic_store_explicit(ok, 1, memory_order_release);
 	views(b, val, idx, index, values);
 	return 0;
@@ -246,7 +243,7 @@ PROFDB_EXPORT int profdb_hpctkpre_profile_view(const profdb_hpctkpre *db, uint32
 	           .off = pre_pi_block_off(p), .n_val = pre_pi_num_vals(p),
 	           .n_idx = pre_pi_num_nzctxs(p), .val_key = PRE_PVAL - PRE_PVAL_METRIC,
 	           .idx_key = PRE_PIDX_START, .end_key = PRE_PEND};
-	return plane_of(db, PRE_PROFILE, &db->profile_ok[i], &b, index, values);
+	return plane_of(db, PRE_PROFILE, &db->ok.profile[i], &b, index, values);
 }
 
 /* The pre-release writer reserved cct.db value blocks but never filled
@@ -290,13 +287,13 @@ PROFDB_EXPORT int profdb_hpctkpre_context_view(const profdb_hpctkpre *db, uint32
 		return profdb__fail(-EBADMSG, "%s: context info at 0x%" PRIx64 " is for context %"
 		                    PRIu32 ", expected %" PRIu32 " (entry i describes context i)",
 		                    in->name, at, pre_ci_ctx_id(p), ctx);
-	/* ctx_ok: 0 unchecked, 1 good, 2 an all-zero block (reads as empty) */
-	unsigned char state = atomic_load_explicit(&db->ctx_ok[ctx], memory_order_acquire);
+	/* ok.ctx: 0 unchecked, 1 good, 2 an all-zero block (reads as empty) */
+	unsigned char state = atomic_load_explicit(&db->ok.ctx[ctx], memory_order_acquire);
 	if (state == 2)
 		return 0;
 	if ((b.n_val || b.n_idx) && state == 0 && all_zero(in, &b)) {
 		profdb_hpctkpre *mut = (profdb_hpctkpre *)db;
-		atomic_store_explicit(&db->ctx_ok[ctx], 2, memory_order_release);
+		atomic_store_explicit(&db->ok.ctx[ctx], 2, memory_order_release);
 		if (!atomic_exchange(&mut->warned_zero_cct, true))
 			profdb__warn(&db->opts, "%s: value block of context %" PRIu32 " at 0x%" PRIx64
 			             " (info at 0x%" PRIx64 ") is all zeros, as the pre-release writer "
@@ -304,7 +301,7 @@ PROFDB_EXPORT int profdb_hpctkpre_context_view(const profdb_hpctkpre *db, uint32
 			             "values). Reported once.", in->name, ctx, b.off, at);
 		return 0;
 	}
-	return plane_of(db, PRE_CCT, &db->ctx_ok[ctx], &b, index, values);
+	return plane_of(db, PRE_CCT, &db->ok.ctx[ctx], &b, index, values);
 }
 
 int profdb__hpctkpre_plane_lookup(const profdb_view *index, const profdb_view *values,

@@ -20,6 +20,18 @@ static int notsup(const profdb *db, const char *what)
 	                    profdb_format_name(db->be->format));
 }
 
+int profdb__query_check_profile(const profdb *db, uint32_t profile, const char *fn)
+{
+	int64_t n = db->be->profile_count ? db->be->profile_count(db->impl) : 0;
+	if (n < 0)
+		return (int)n;
+	if (profile >= (uint64_t)n)
+		return profdb__fail(-ENOENT, "%s: profile %" PRIu32 " does not exist (the %s "
+		                    "database has %lld profiles)", fn, profile,
+		                    profdb_format_name(db->be->format), (long long)n);
+	return 0;
+}
+
 PROFDB_EXPORT const char *profdb_format_name(profdb_format format)
 {
 	switch (format) {
@@ -238,7 +250,8 @@ PROFDB_EXPORT int profdb_profile_get(const profdb *db, uint32_t index, profdb_pr
 		return profdb__fail(-EINVAL, "profdb_profile_get: NULL output");
 	if (!db->be->profile_get)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (no profiles)", index);
-	return db->be->profile_get(db->impl, index, out);
+	int r = profdb__query_check_profile(db, index, "profdb_profile_get");
+	return r < 0 ? r : db->be->profile_get(db->impl, index, out);
 }
 
 PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint32_t i,
@@ -249,6 +262,14 @@ PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint
 		return profdb__fail(-EINVAL, "profdb_profile_identity: NULL output");
 	if (!db->be->profile_identity)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no identity entries", index);
+	/* the entry index against the profile's own count, for every format */
+	profdb_profile p;
+	int r = profdb__query_check_profile(db, index, "profdb_profile_identity");
+	if (r < 0 || (r = profdb_profile_get(db, index, &p)) < 0)
+		return r;
+	if (i >= p.n_identity)
+		return profdb__fail(-ENOENT, "profdb_profile_identity: profile %" PRIu32 " has %" PRIu32
+		                    " identity entries, no entry %" PRIu32, index, p.n_identity, i);
 	return db->be->profile_identity(db->impl, index, i, kind, value);
 }
 

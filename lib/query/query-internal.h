@@ -18,6 +18,12 @@ struct profdb {
 	profdb__views *views;       /* materialised views, kept until close */
 };
 
+/* The one range check of a profile index, made by every public function
+ * that takes one before it calls the backend (which may then rely on it):
+ * 0, or -ENOENT naming @p fn, the index and the count (or the count's own
+ * error). */
+int profdb__query_check_profile(const profdb *db, uint32_t profile, const char *fn);
+
 /* The backends this build has, in detection order (registry.c). The list
  * ends with NULL; *n (may be NULL) gets the count. */
 const profdb__backend *const *profdb__query_backends(size_t *n);

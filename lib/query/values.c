@@ -32,7 +32,8 @@ PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t cont
 	none(out);
 	if (!db->be->value)
 		return notsup(db, "values");
-	return db->be->value(db->impl, profile, context, metric, out);
+	int r = profdb__query_check_profile(db, profile, "profdb_value");
+	return r < 0 ? r : db->be->value(db->impl, profile, context, metric, out);
 }
 
 static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t metric,
@@ -44,7 +45,10 @@ static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t
 	none(out);
 	if (!db->be->scoped)
 		return notsup(db, inclusive ? "inclusive values" : "exclusive values");
-	int r = db->be->scoped(db->impl, profile, context, metric, inclusive, out);
+	int r = profdb__query_check_profile(db, profile, inclusive ? "profdb_inclusive"
+	                                                           : "profdb_exclusive");
+	if (r >= 0)
+		r = db->be->scoped(db->impl, profile, context, metric, inclusive, out);
 	if (r <= 0)
 		none(out);   /* nothing there, or an error: no stale number */
 	return r;
@@ -75,13 +79,17 @@ PROFDB_EXPORT int profdb_values_new(profdb_values **ret, const profdb *db, profd
 		return profdb__fail(-EINVAL, "profdb_values_new: unknown scan %d", (int)scan);
 	if (!db->be->cursor_begin || !db->be->cursor_next)
 		return notsup(db, "value scans");
+	int r;
+	if (scan == PROFDB_SCAN_PROFILE &&
+	    (r = profdb__query_check_profile(db, key, "profdb_values_new")) < 0)
+		return r;
 	profdb_values *it = calloc(1, sizeof *it);
 	if (!it)
 		return profdb__fail(-ENOMEM, "out of memory");
 	it->db = db;
 	it->cur.scan = scan;
 	it->cur.key = scan == PROFDB_SCAN_ALL ? 0 : key;
-	int r = db->be->cursor_begin(db->impl, &it->cur);
+	r = db->be->cursor_begin(db->impl, &it->cur);
 	if (r < 0) {
 		profdb_values_free(it);
 		return r;
@@ -124,7 +132,8 @@ PROFDB_EXPORT int64_t profdb_trace_length(const profdb *db, uint32_t profile)
 		return profdb__fail(-EINVAL, "profdb_trace_length: NULL database handle");
 	if (!db->be->trace_length)
 		return notsup(db, "traces");
-	return db->be->trace_length(db->impl, profile);
+	int r = profdb__query_check_profile(db, profile, "profdb_trace_length");
+	return r < 0 ? r : db->be->trace_length(db->impl, profile);
 }
 
 PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i,
@@ -134,7 +143,8 @@ PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i
 		return profdb__fail(-EINVAL, "profdb_trace_at: NULL argument");
 	if (!db->be->trace_at)
 		return notsup(db, "traces");
-	return db->be->trace_at(db->impl, profile, i, out);
+	int r = profdb__query_check_profile(db, profile, "profdb_trace_at");
+	return r < 0 ? r : db->be->trace_at(db->impl, profile, i, out);
 }
 
 PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t time_ns,
@@ -144,5 +154,6 @@ PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t
 		return profdb__fail(-EINVAL, "profdb_trace_seek: NULL argument");
 	if (!db->be->trace_seek)
 		return notsup(db, "traces");
-	return db->be->trace_seek(db->impl, profile, time_ns, index);
+	int r = profdb__query_check_profile(db, profile, "profdb_trace_seek");
+	return r < 0 ? r : db->be->trace_seek(db->impl, profile, time_ns, index);
 }

@@ -295,12 +295,8 @@ static int values_entry(const profdb *db, enum view_kind kind, uint32_t key,
 	memset(records, 0, sizeof *records);
 	int r;
 	if (kind == PROFILE_VIEW) {
-		int64_t np = db->be->profile_count(db->impl);
-		if (np < 0)
-			return (int)np;
-		if (key >= (uint64_t)np)
-			return profdb__fail(-ENOENT, "%s: no profile %u (the database has %lld)", fn,
-			                    key, (long long)np);
+		if ((r = profdb__query_check_profile(db, key, fn)) < 0)
+			return r;
 	} else {
 		profdb_context c;
 		if ((r = db->be->context_get(db->impl, key, &c)) < 0)
@@ -381,13 +377,9 @@ PROFDB_EXPORT int profdb_trace_view(const profdb *db, uint32_t profile, profdb_v
 	if (!db->be->trace_length || !db->be->trace_at)
 		return profdb__fail(-ENOTSUP, "profdb_trace_view: %s databases have no traces",
 		                    profdb_format_name(db->be->format));
-	int64_t np = db->be->profile_count(db->impl);
-	if (np < 0)
-		return (int)np;
-	if (profile >= (uint64_t)np)
-		return profdb__fail(-ENOENT, "profdb_trace_view: no profile %u (the database has "
-		                    "%lld)", profile, (long long)np);
-	int r;
+	int r = profdb__query_check_profile(db, profile, "profdb_trace_view");
+	if (r < 0)
+		return r;
 	if (db->be->trace_view && (r = db->be->trace_view(db->impl, profile, out)) !=
 	                              PROFDB__VIEW_FALLBACK)
 		return r;

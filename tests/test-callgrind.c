@@ -1023,14 +1023,106 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 	cg_close(cg);
 }
 
-Test(callgrind, functions_keyed_by_object_file_name)
+/* A function is (object, name) (doc/FORMATS.md): fl= blocks of the same
+ * name in one object are one function, whose file is that of its first fn=
+ * block; the same name in another object is another function. */
+Test(callgrind, functions_keyed_by_object_and_name)
 {
 	warns w = {0};
 	profdb_cg *cg = open_ok("events: Ir\nob=a\nfl=x.c\nfn=f\n1 1\nfl=y.c\nfn=f\n1 2\n"
 	                        "ob=b\nfl=x.c\nfn=f\n1 4\nob=a\nfl=x.c\nfn=f\n2 8\n",
 	                        &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 2);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
+	cr_assert(name_is(f.object.ptr, f.object.len, "a"));
+	cr_assert(name_is(f.file.ptr, f.file.len, "x.c"));
+	cr_assert_eq(f.self[0], 11);
+	cr_assert_eq(profdb_cg_function_get(cg, 1, &f), 0);
+	cr_assert(name_is(f.object.ptr, f.object.len, "b"));
+	cr_assert_eq(f.self[0], 4);
+	cg_close(cg);
+}
+
+/* The file of each line of a function stays the file current there, even
+ * when the function spans several fl= blocks. */
+Test(callgrind, function_over_several_files_keeps_line_files)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nfl=x.c\nfn=f\n1 1\nfl=y.h\nfn=f\n7 2\n", &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 1);
+	profdb_cg_line l;
+	cr_assert_eq(fn_line(cg, 0, 0, &l), 0);
+	cr_assert(name_is(l.file.ptr, l.file.len, "x.c"));
+	cr_assert_eq(fn_line(cg, 0, 1, &l), 0);
+	cr_assert(name_is(l.file.ptr, l.file.len, "y.h"));
+	cr_assert_eq(l.line, 7);
+	cr_assert_eq(self_of(cg, "f", 0), 3);
+	cg_close(cg);
+}
+
+/* gprof2dot's converters (bzr.callgrind) write cfn= before cfi=: the callee
+ * is still the function its fn= block defines (issue 19), plain or
+ * compressed, and a recursion through it is a cycle of the call graph. */
+Test(callgrind, cfn_before_cfi)
+{
+	static const char *const texts[] = {
+		"events: Ir\nfl=a.py\nfn=main\n1 1\ncfn=g\ncfi=b.py\ncalls=2 5\n1 30\n"
+		"fl=b.py\nfn=g\n5 10\ncfn=main\ncfi=a.py\ncalls=1 1\n6 20\n",
+		"events: Ir\nfl=(1) a.py\nfn=(1) main\n1 1\ncfn=(2) g\ncfi=(2) b.py\ncalls=2 5\n"
+		"1 30\nfl=(2)\nfn=(2)\n5 10\ncfn=(1)\ncfl=(1)\ncalls=1 1\n6 20\n",
+	};
+	for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+		warns w = {0};
+		profdb_cg *cg = open_ok(texts[t], &w);
+		cr_assert_eq(profdb_cg_function_count(cg), 2, "text %zu", t);
+		int g = find_fn(cg, "g");
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)g, &f), 0);
+		cr_assert(name_is(f.file.ptr, f.file.len, "b.py"));
+		cr_assert_eq(f.self[0], 10);
+		cr_assert_eq(self_of(cg, "main", 0), 1);
+		cr_assert_eq(edge_of(cg, "main", "g").count, 2);
+		cr_assert_eq(edge_of(cg, "g", "main").count, 1);
+		/* main <-> g is one cycle: inclusive = the whole run (11) */
+		const uint64_t *inc;
+		cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)g, &inc), 1);
+		cr_assert_eq(inc[0], 11);
+		cg_close(cg);
+	}
+}
+
+/* cob= applies to the call it precedes whatever its place among cfi=/cfn=;
+ * the same name in two objects is two functions (malloc in ld.so and
+ * libc). A callee first named by a call takes its file from cfi= until an
+ * fn= block of its own names it. */
+Test(callgrind, callee_object_and_file)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nob=main\nfl=m.c\nfn=main\n1 1\n"
+	                        "cfn=malloc\ncob=libc\ncfi=a.c\ncalls=1 1\n1 2\n"
+	                        "cob=ld.so\ncfn=malloc\ncalls=1 1\n1 4\n"
+	                        "ob=libc\nfl=malloc.c\nfn=malloc\n1 2\n", &w);
 	cr_assert_eq(profdb_cg_function_count(cg), 3);
-	cr_assert_eq(self_of(cg, "f", 0), 9);
+	int64_t n = profdb_cg_function_count(cg);
+	int seen = 0;
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		if (!name_is(f.name.ptr, f.name.len, "malloc"))
+			continue;
+		if (name_is(f.object.ptr, f.object.len, "libc")) {
+			cr_assert(name_is(f.file.ptr, f.file.len, "malloc.c"));
+			cr_assert_eq(f.self[0], 2);
+			seen |= 1;
+		} else {
+			cr_assert(name_is(f.object.ptr, f.object.len, "ld.so"));
+			cr_assert(name_is(f.file.ptr, f.file.len, "m.c"));  /* the caller's */
+			seen |= 2;
+		}
+	}
+	cr_assert_eq(seen, 3);
+	cr_assert_eq(profdb_cg_call_count(cg), 2);
 	cg_close(cg);
 }
 
@@ -1249,14 +1341,14 @@ Test(callgrind, large_name_ids)
 	cr_assert_geq(big, 0);
 	cr_assert_geq(huge, 0);
 	cr_assert_geq(find_fn(cg, "small"), 0);
-	/* (70000) after fl= is another function: (object, file, name) */
-	cr_assert_eq(profdb_cg_function_count(cg), 6, "%s", w.all);
+	/* (70000) after fl= is the same function: (object, name) */
+	cr_assert_eq(profdb_cg_function_count(cg), 4, "%s", w.all);
 	int undef = find_fn(cg, "(70000)");  /* after "====", undefined: warned */
 	cr_assert_geq(undef, 0);
 	cr_assert(strstr(w.all, "undefined function id 70000"), "%s", w.all);
 	const uint64_t *c;
 	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)big, &c), 1);
-	cr_assert_eq(c[0], 1);
+	cr_assert_eq(c[0], 1 + 8);
 	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)huge, &c), 1);
 	cr_assert_eq(c[0], 4);
 	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)undef, &c), 1);
@@ -1707,6 +1799,113 @@ Test(callgrind_real, groups)
 	}
 }
 
+/* Tarjan: does the call graph of @p cg have a cycle of two or more
+ * functions? */
+static int has_cycle(const profdb_cg *cg)
+{
+	int64_t nf = profdb_cg_function_count(cg), ne = profdb_cg_call_count(cg);
+	/* adjacency by counting sort on the caller */
+	uint32_t *start = calloc((size_t)nf + 1, sizeof *start), *adj = malloc((size_t)ne * sizeof *adj);
+	cr_assert(start && adj);
+	for (int64_t e = 0; e < ne; e++) {
+		profdb_cg_call c;
+		profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)e, &c);
+		start[c.caller + 1]++;
+	}
+	for (int64_t i = 0; i < nf; i++)
+		start[i + 1] += start[i];
+	uint32_t *fill = malloc((size_t)nf * sizeof *fill);
+	memcpy(fill, start, (size_t)nf * sizeof *fill);
+	for (int64_t e = 0; e < ne; e++) {
+		profdb_cg_call c;
+		profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)e, &c);
+		adj[fill[c.caller]++] = c.callee;
+	}
+	/* iterative Tarjan */
+	int64_t *idx = malloc((size_t)nf * sizeof *idx), *low = malloc((size_t)nf * sizeof *low);
+	uint32_t *stack = malloc((size_t)nf * sizeof *stack), *cs = malloc((size_t)nf * sizeof *cs);
+	uint32_t *it = malloc((size_t)nf * sizeof *it);
+	char *on = calloc((size_t)nf, 1);
+	for (int64_t i = 0; i < nf; i++)
+		idx[i] = -1;
+	int64_t counter = 0, sp = 0, found = 0;
+	for (int64_t r = 0; r < nf && !found; r++) {
+		if (idx[r] >= 0)
+			continue;
+		int64_t csp = 0;
+		cs[csp++] = (uint32_t)r;
+		idx[r] = low[r] = counter++;
+		it[r] = start[r];
+		stack[sp++] = (uint32_t)r;
+		on[r] = 1;
+		while (csp && !found) {
+			uint32_t v = cs[csp - 1];
+			if (it[v] < start[v + 1]) {
+				uint32_t w = adj[it[v]++];
+				if (idx[w] < 0) {
+					idx[w] = low[w] = counter++;
+					it[w] = start[w];
+					stack[sp++] = w;
+					on[w] = 1;
+					cs[csp++] = w;
+				} else if (on[w] && idx[w] < low[v]) {
+					low[v] = idx[w];
+				}
+				continue;
+			}
+			csp--;
+			if (csp && low[v] < low[cs[csp - 1]])
+				low[cs[csp - 1]] = low[v];
+			if (low[v] == idx[v]) {
+				int64_t size = 0;
+				uint32_t w;
+				do {
+					w = stack[--sp];
+					on[w] = 0;
+					size++;
+				} while (w != v);
+				found = size >= 2;
+			}
+		}
+	}
+	free(start), free(adj), free(fill), free(idx), free(low), free(stack), free(cs), free(it), free(on);
+	return (int)found;
+}
+
+/* Issue 19: bzr.callgrind (gprof2dot, from a Python profile) writes cfn=
+ * before cfi= on every call. One function per name (2,751 names, no ob=),
+ * the self costs of the file (1,482,191 Ticks over 1,000 functions with
+ * cost, tests/cg_function_check.py reads the same), and the recursion of the
+ * Python program shows as cycles of the call graph. */
+Test(callgrind_real, bzr_cfn_before_cfi)
+{
+	char *p = tc_sample_path("callgrind/public/gprof2dot/bzr.callgrind");
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0, "%s", profdb_error_message());
+	int64_t n = profdb_cg_function_count(cg);
+	cr_assert_eq(n, 2751);
+	int with_cost = 0;
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		cr_assert_gt(f.file.len, 0, "%.*s has no file", (int)f.name.len, f.name.ptr);
+		with_cost += f.self[0] != 0;
+		for (int64_t j = 0; j < i; j++) {  /* one function per name */
+			profdb_cg_function g;
+			profdb_cg_function_get(cg, (uint32_t)j, &g);
+			cr_assert(g.name.len != f.name.len || memcmp(g.name.ptr, f.name.ptr, f.name.len),
+			          "%.*s twice", (int)f.name.len, f.name.ptr);
+		}
+	}
+	cr_assert_eq(with_cost, 1000);
+	const uint64_t *t;
+	cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
+	cr_assert_eq(t[0], 1482191);
+	cr_assert(has_cycle(cg));
+	cg_close(cg);
+	free(p);
+}
+
 Test(callgrind_real, known_values)
 {
 	char *p = tc_sample_path("callgrind/valgrind/08_combine_dumps.out");
@@ -2085,16 +2284,18 @@ static char *record(const char *dir, const char *prog, const char *name, const c
 	return out;
 }
 
-/* Index of the function with the same (object, file, name) in @p cg. */
+/* Index of the function with the same (object, name) in @p cg: its
+ * identity. (Its file is that of its first fn= block, and callgrind writes
+ * the blocks of a name split over several files, such as ld.so's two
+ * static check_match, in an order that differs between two runs.) */
 static int64_t same_function(const profdb_cg *cg, const profdb_cg_function *want)
 {
 	int64_t n = profdb_cg_function_count(cg);
 	for (int64_t i = 0; i < n; i++) {
 		profdb_cg_function f;
 		profdb_cg_function_get(cg, (uint32_t)i, &f);
-		if (f.name.len == want->name.len && f.file.len == want->file.len &&
-		    f.object.len == want->object.len && !memcmp(f.name.ptr, want->name.ptr, f.name.len) &&
-		    !memcmp(f.file.ptr, want->file.ptr, f.file.len) &&
+		if (f.name.len == want->name.len && f.object.len == want->object.len &&
+		    !memcmp(f.name.ptr, want->name.ptr, f.name.len) &&
 		    !memcmp(f.object.ptr, want->object.ptr, f.object.len))
 			return i;
 	}

@@ -16,7 +16,10 @@ int need_fn(parser *ps)
 		return 0;
 	if (ps->cur.fn == CG_EMPTY)
 		return perr(ps, -EBADMSG, "cost, calls= or jump line before any fn= line");
-	int r = get_fn(ps, ps->cur.ob == CG_EMPTY ? 0 : ps->cur.ob, ps->cur.fl == CG_EMPTY ? 0 : ps->cur.fl, ps->cur.fn,
+	/* its file: the last fl=, or without one (gprof2dot writes only fi=)
+	 * the current file */
+	uint32_t fl = ps->cur.fl != CG_EMPTY ? ps->cur.fl : ps->cur.fi != CG_EMPTY ? ps->cur.fi : 0;
+	int r = get_fn(ps, ps->cur.ob == CG_EMPTY ? 0 : ps->cur.ob, fl, ps->cur.fn, 1,
 	               &ps->cur.func);
 	if (r < 0)
 		return r;
@@ -251,7 +254,11 @@ static int crow_eq(const void *ctx, uint32_t e, const void *key)
 	return c->callee == k->callee && c->caller == k->caller && c->profile == k->profile;
 }
 
-/* A calls= line after its value is read: the row of the call. */
+/* A calls= line after its value is read: the row of the call. The callee
+ * is (the cob= given since the previous call, else the current object; the
+ * cfn= name): cob=, cfi=/cfl= and cfn= may come in any order before
+ * calls= (gprof2dot's bzr.callgrind writes cfi= after cfn=). cfi=/cfl= only
+ * give the callee its file if it has none from an fn= block yet. */
 int add_call(parser *ps, uint64_t count)
 {
 	profdb_cg *cg = ps->cg;
@@ -266,7 +273,7 @@ int add_call(parser *ps, uint64_t count)
 	            : ps->cur.fl != CG_EMPTY  ? ps->cur.fl
 	                                  : 0;
 	uint32_t callee, callee_row;
-	r = get_fn(ps, ob, fl, ps->cur.cfn, &callee);
+	r = get_fn(ps, ob, fl, ps->cur.cfn, 0, &callee);
 	if (r < 0)
 		return r;
 	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
@@ -320,7 +327,8 @@ void set_file_fn(parser *ps, char k, uint32_t idx)
 {
 	if (k == 'n') {
 		ps->cur.fn = idx;
-		ps->cur.fi = ps->cur.fl;  /* back to the function's file (KCachegrind) */
+		if (ps->cur.fl != CG_EMPTY)  /* back to the function's file (KCachegrind) */
+			ps->cur.fi = ps->cur.fl;
 		ps->cur.func = ps->cur.row = CG_EMPTY;
 		ps->cur.jfl = ps->cur.jfn = CG_EMPTY;
 	} else if (k == 'l') {

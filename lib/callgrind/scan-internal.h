@@ -11,8 +11,8 @@
  *              jumps, name lines) and the segments detail.c re-reads;
  *   header.c   header lines (events:, positions:, part:, summary:, ...)
  *              and the start of a part (a profile);
- *   names.c    the name table, compressed name ids, (object, file,
- *              function) keys and the (profile, function) rows;
+ *   names.c    the name table, compressed name ids, (object, function)
+ *              keys and the (profile, function) rows;
  *   tables.c   growth, number parsing, widening the cost tables.
  *
  * Only aggregates are kept (callgrind-internal.h): a cost line adds its
@@ -171,7 +171,10 @@ static inline void count_body(parser *ps)
  * also frees the tables (end of the file). */
 void ids_clear(cg_ids *t, int release);
 int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
-int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
+/* The function (object @p ob, name @p fn), created on first use with file
+ * @p fl; @p own: named by fn= (its file then becomes @p fl if it only had a
+ * caller's cfi= so far). */
+int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, int own, uint32_t *out);
 int get_row(parser *ps, uint32_t fn, uint32_t *out);
 
 /* header.c */

@@ -2,9 +2,9 @@
 """Independent check of profdb's Callgrind function identity (issue 19).
 
 Reads every Callgrind file under a directory the way KCachegrind's loader
-does -- name compression per ID space, cob=/cfi=/cfl=/cfn= per call, fn=
-binding the current object -- and counts the distinct (object, name) pairs
-that occur as a function (a cost, calls= or jump line in its fn= block, or
+does -- name compression per ID space, fn= binding the current fl= file
+and object, cfn= binding the callee -- and counts the distinct (object,
+file, name) triples that occur as a function (a cost, calls= or jump line in its fn= block, or
 the callee of a calls= line). It also sums the self cost per function name
 and per event. Then it opens each file with libprofdb (ctypes) and compares:
 the function count, the self cost per name and event, the totals.
@@ -18,10 +18,16 @@ follows the rules of doc/FORMATS.md ("Callgrind"), which follow KCachegrind:
   - ID spaces {ob, cob}, {fl, fi, fe, cfi, cfl, jfi}, {fn, cfn, jfn}; "(id)
     name" defines, "(id)" uses, an undefined id stands for the text "(id)";
     names of unknown key= lines ending in fn/ob/fl/fi/fe are registered;
-  - a function is (object, name): fl=/fi=/fe= and cfi=/cfl= never split it;
-  - the callee of calls= is (cob= given since the previous call, else the
-    current ob=; the cfn= name), whatever the order of these lines; after
-    the call's cost line cob=/cfi= are forgotten, cfn= stays.
+  - a function is (object, file, name), as KCachegrind's TraceData::
+    function(): the file is the fl= in effect at its fn= line ("" without
+    any fl=); fi=/fe= only attribute the following cost lines to another
+    source file and never change the function;
+  - the callee of calls= is bound when cfn= is read: (the cob= given since
+    the previous call, else the current ob=; the cfi=/cfl= given since the
+    previous call, else the current file: the fl= file, or a fi=/fe= file
+    given since fn=; the cfn= name). A cob=, cfi= or cfl= after cfn= does
+    not change it. After the call's cost line cob=/cfi= are forgotten, the
+    bound callee stays.
 """
 import ctypes
 import gzip
@@ -58,15 +64,15 @@ def read_text(path):
 
 class Reader:
     def __init__(self):
-        self.funcs = set()          # (object, name)
+        self.funcs = set()          # (object, file, name)
         self.self_by_name = {}      # name -> {event: sum}
         self.totals = {}            # event -> sum
 
     def read(self, data):
         ids = [{}, {}, {}]
-        ob = fn = b''
+        ob = fn = fl = fn_fl = cur = b''   # cur: KCachegrind's currentFile
         have_fn = False
-        cob = cfn = None
+        cob = cfi = callee = None
         pending = False
         events = []
         npos = 1
@@ -77,16 +83,21 @@ class Reader:
             if line.startswith(b'==== NEW PROFILING FILE'):
                 ids = [{}, {}, {}]
                 continue
+            if line.startswith((b'events:', b'part:', b'thread:', b'pid:', b'positions:')):
+                # a new part: KCachegrind forgets the current names
+                ob = fn = fl = fn_fl = cur = b''
+                have_fn = False
+                cob = cfi = callee = None
             c = line[:1]
             if c.isdigit() or c in b'+-*':
                 tok = line.split()
                 if pending:                     # the call's inclusive cost
                     pending = False
-                    cob = None
+                    cob = cfi = None
                     continue
                 if not have_fn:
                     continue
-                self.funcs.add((ob, fn))
+                self.funcs.add((ob, fn_fl, fn))
                 counts = tok[npos:]
                 per = self.self_by_name.setdefault(fn, {})
                 for ev, t in zip(events, counts):
@@ -98,14 +109,14 @@ class Reader:
             if m:
                 key, val = m.group(1).decode(), m.group(2).lstrip(b' \t')
                 if key == 'calls':
-                    if cfn is not None and have_fn:
-                        self.funcs.add((ob, fn))
-                        self.funcs.add((cob if cob is not None else ob, cfn))
+                    if callee is not None and have_fn:
+                        self.funcs.add((ob, fn_fl, fn))
+                        self.funcs.add(callee)
                         pending = True
                     continue
                 if key in ('jump', 'jcnd'):
                     if have_fn:
-                        self.funcs.add((ob, fn))
+                        self.funcs.add((ob, fn_fl, fn))
                     continue
                 sp = KEY_SPACE.get(key)
                 if sp is None:                  # rec=, frfn=, bb=, cfni=, ...
@@ -119,12 +130,19 @@ class Reader:
                 name = self.resolve(ids[sp], val)
                 if key == 'ob':
                     ob = name
+                elif key == 'fl':
+                    fl = cur = name
+                elif key in ('fi', 'fe'):
+                    cur = name
                 elif key == 'fn':
-                    fn, have_fn = name, True
+                    fn, fn_fl, cur, have_fn = name, fl, fl, True
                 elif key == 'cob':
                     cob = name
+                elif key in ('cfi', 'cfl'):
+                    cfi = name
                 elif key == 'cfn':
-                    cfn = name
+                    callee = (cob if cob is not None else ob,
+                              cfi if cfi is not None else cur, name)
                 continue
             m = re.match(rb'^(\w+):\s*(.*)$', line, re.S)
             if m:
@@ -180,7 +198,7 @@ def profdb_read(lib, path):
         for i in range(nf):
             f = Func()
             lib.profdb_cg_function_get(cg, i, ctypes.byref(f))
-            pairs.add((f.object.bytes(), f.name.bytes()))
+            pairs.add((f.object.bytes(), f.file.bytes(), f.name.bytes()))
             per = by_name.setdefault(f.name.bytes(), {})
             for e, ev in enumerate(evs):
                 if ev is not None and f.self[e]:

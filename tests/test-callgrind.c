@@ -1023,34 +1023,66 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 	cg_close(cg);
 }
 
-/* A function is (object, name) (doc/FORMATS.md): fl= blocks of the same
- * name in one object are one function, whose file is that of its first fn=
- * block; the same name in another object is another function. */
-Test(callgrind, functions_keyed_by_object_and_name)
+/* Index of the function (object, file, name) in @p cg, or -1. */
+static int find_fn3(const profdb_cg *cg, const char *ob, const char *fl, const char *name)
+{
+	int64_t n = profdb_cg_function_count(cg);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		if (name_is(f.name.ptr, f.name.len, name) && name_is(f.object.ptr, f.object.len, ob) &&
+		    name_is(f.file.ptr, f.file.len, fl))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* A function is (object, fl= file, name), as KCachegrind (doc/FORMATS.md):
+ * the same name in two objects is two functions, and so is the same name
+ * in two fl= files of one object (C static functions, such as ld.so's two
+ * check_match); fi=/fe= inside its block and a cfi= after cfn= do not split
+ * it. */
+Test(callgrind, function_identity_object_file_name)
 {
 	warns w = {0};
-	profdb_cg *cg = open_ok("events: Ir\nob=a\nfl=x.c\nfn=f\n1 1\nfl=y.c\nfn=f\n1 2\n"
-	                        "ob=b\nfl=x.c\nfn=f\n1 4\nob=a\nfl=x.c\nfn=f\n2 8\n",
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "ob=a\nfl=x.c\nfn=f\n1 1\n"
+	                        "fl=y.c\nfn=f\n1 2\n"              /* static f of y.c */
+	                        "ob=b\nfl=x.c\nfn=f\n1 4\n"        /* f of object b */
+	                        "ob=a\nfl=x.c\nfn=f\n2 8\n"        /* back to a's x.c f */
+	                        "fi=h.h\n3 16\nfe=z.h\n4 32\n"     /* inlined: still f */
+	                        "fn=main\n1 64\n"
+	                        "cfn=f\ncfi=y.c\ncalls=1 1\n1 128\n", /* cfi= after cfn= */
 	                        &w);
-	cr_assert_eq(profdb_cg_function_count(cg), 2);
+	cr_assert_eq(profdb_cg_function_count(cg), 4, "%s", w.all);
+	int ax = find_fn3(cg, "a", "x.c", "f"), ay = find_fn3(cg, "a", "y.c", "f");
+	int bx = find_fn3(cg, "b", "x.c", "f");
+	cr_assert(ax >= 0 && ay >= 0 && bx >= 0 && find_fn3(cg, "a", "x.c", "main") >= 0);
 	profdb_cg_function f;
-	cr_assert_eq(profdb_cg_function_get(cg, 0, &f), 0);
-	cr_assert(name_is(f.object.ptr, f.object.len, "a"));
-	cr_assert(name_is(f.file.ptr, f.file.len, "x.c"));
-	cr_assert_eq(f.self[0], 11);
-	cr_assert_eq(profdb_cg_function_get(cg, 1, &f), 0);
-	cr_assert(name_is(f.object.ptr, f.object.len, "b"));
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)ax, &f), 0);
+	cr_assert_eq(f.self[0], 1 + 8 + 16 + 32);
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)ay, &f), 0);
+	cr_assert_eq(f.self[0], 2);
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)bx, &f), 0);
 	cr_assert_eq(f.self[0], 4);
+	/* the callee was bound at cfn=, with main's fl= file x.c: the later
+	 * cfi=y.c makes it neither a new function nor the static f of y.c */
+	cr_assert_eq(profdb_cg_call_count(cg), 1);
+	profdb_cg_call c;
+	cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, 0, &c), 1);
+	cr_assert_eq(c.callee, (uint32_t)ax);
+	cr_assert_eq(c.count, 1);
 	cg_close(cg);
 }
 
 /* The file of each line of a function stays the file current there, even
- * when the function spans several fl= blocks. */
+ * when the function's code spans several files (fi=/fe=, inlined code), and
+ * a later fn= block of the same name and fl= file is the same function. */
 Test(callgrind, function_over_several_files_keeps_line_files)
 {
 	warns w = {0};
-	profdb_cg *cg = open_ok("events: Ir\nfl=x.c\nfn=f\n1 1\nfl=y.h\nfn=f\n7 2\n", &w);
-	cr_assert_eq(profdb_cg_function_count(cg), 1);
+	profdb_cg *cg = open_ok("events: Ir\nfl=x.c\nfn=f\n1 1\nfn=g\n2 0\nfn=f\nfi=y.h\n7 2\n", &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 2);
 	profdb_cg_line l;
 	cr_assert_eq(fn_line(cg, 0, 0, &l), 0);
 	cr_assert(name_is(l.file.ptr, l.file.len, "x.c"));
@@ -1061,16 +1093,17 @@ Test(callgrind, function_over_several_files_keeps_line_files)
 	cg_close(cg);
 }
 
-/* gprof2dot's converters (bzr.callgrind) write cfn= before cfi=: the callee
- * is still the function its fn= block defines (issue 19), plain or
+/* gprof2dot's converters (bzr.callgrind) write fi= (never fl=) and cfn=
+ * before cfi=: the callee, bound at cfn= with the file "" of a part without
+ * fl=, is the function its fn= block defines (issue 19), plain or
  * compressed, and a recursion through it is a cycle of the call graph. */
 Test(callgrind, cfn_before_cfi)
 {
 	static const char *const texts[] = {
-		"events: Ir\nfl=a.py\nfn=main\n1 1\ncfn=g\ncfi=b.py\ncalls=2 5\n1 30\n"
-		"fl=b.py\nfn=g\n5 10\ncfn=main\ncfi=a.py\ncalls=1 1\n6 20\n",
-		"events: Ir\nfl=(1) a.py\nfn=(1) main\n1 1\ncfn=(2) g\ncfi=(2) b.py\ncalls=2 5\n"
-		"1 30\nfl=(2)\nfn=(2)\n5 10\ncfn=(1)\ncfl=(1)\ncalls=1 1\n6 20\n",
+		"events: Ir\nfi=a.py\nfn=main\n1 1\ncfn=g\ncfi=b.py\ncalls=2 5\n1 30\n"
+		"fi=b.py\nfn=g\n5 10\ncfn=main\ncfi=a.py\ncalls=1 1\n6 20\n",
+		"events: Ir\nfi=(1) a.py\nfn=(1) main\n1 1\ncfn=(2) g\ncfi=(2) b.py\ncalls=2 5\n"
+		"1 30\nfi=(2)\nfn=(2)\n5 10\ncfn=(1)\ncfl=(1)\ncalls=1 1\n6 20\n",
 	};
 	for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
 		warns w = {0};
@@ -1079,8 +1112,11 @@ Test(callgrind, cfn_before_cfi)
 		int g = find_fn(cg, "g");
 		profdb_cg_function f;
 		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)g, &f), 0);
-		cr_assert(name_is(f.file.ptr, f.file.len, "b.py"));
+		cr_assert_eq(f.file.len, 0);  /* no fl=: KCachegrind's unknown file */
 		cr_assert_eq(f.self[0], 10);
+		profdb_cg_line l;  /* its lines keep the fi= file */
+		cr_assert_eq(fn_line(cg, (uint32_t)g, 0, &l), 0);
+		cr_assert(name_is(l.file.ptr, l.file.len, "b.py"));
 		cr_assert_eq(self_of(cg, "main", 0), 1);
 		cr_assert_eq(edge_of(cg, "main", "g").count, 2);
 		cr_assert_eq(edge_of(cg, "g", "main").count, 1);
@@ -1092,37 +1128,34 @@ Test(callgrind, cfn_before_cfi)
 	}
 }
 
-/* cob= applies to the call it precedes whatever its place among cfi=/cfn=;
- * the same name in two objects is two functions (malloc in ld.so and
- * libc). A callee first named by a call takes its file from cfi= until an
- * fn= block of its own names it. */
+/* The callee is bound at cfn= (KCachegrind): a cob=/cfi= before it names
+ * its object and file, else the caller's object and current file (the fl=
+ * file, or an fi= file given since fn=: callgrind leaves cfi= out when the
+ * callee is in the current file); a cob= after cfn= does not apply. The
+ * same name in two objects is two functions (malloc in ld.so and libc). */
 Test(callgrind, callee_object_and_file)
 {
 	warns w = {0};
 	profdb_cg *cg = open_ok("events: Ir\nob=main\nfl=m.c\nfn=main\n1 1\n"
-	                        "cfn=malloc\ncob=libc\ncfi=a.c\ncalls=1 1\n1 2\n"
+	                        "cob=libc\ncfi=malloc.c\ncfn=malloc\ncalls=1 1\n1 2\n"
 	                        "cob=ld.so\ncfn=malloc\ncalls=1 1\n1 4\n"
+	                        "cfn=free\ncob=libc\ncalls=1 1\n1 8\n"
+	                        "fi=inl.h\ncfn=helper\ncalls=1 1\n9 16\n"
+	                        "fl=inl.h\nfn=helper\n9 16\n"
 	                        "ob=libc\nfl=malloc.c\nfn=malloc\n1 2\n", &w);
-	cr_assert_eq(profdb_cg_function_count(cg), 3);
-	int64_t n = profdb_cg_function_count(cg);
-	int seen = 0;
-	for (int64_t i = 0; i < n; i++) {
-		profdb_cg_function f;
-		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
-		if (!name_is(f.name.ptr, f.name.len, "malloc"))
-			continue;
-		if (name_is(f.object.ptr, f.object.len, "libc")) {
-			cr_assert(name_is(f.file.ptr, f.file.len, "malloc.c"));
-			cr_assert_eq(f.self[0], 2);
-			seen |= 1;
-		} else {
-			cr_assert(name_is(f.object.ptr, f.object.len, "ld.so"));
-			cr_assert(name_is(f.file.ptr, f.file.len, "m.c"));  /* the caller's */
-			seen |= 2;
-		}
-	}
-	cr_assert_eq(seen, 3);
-	cr_assert_eq(profdb_cg_call_count(cg), 2);
+	cr_assert_eq(profdb_cg_function_count(cg), 5, "%s", w.all);
+	int helper = find_fn3(cg, "main", "inl.h", "helper");  /* the fi= file */
+	cr_assert_geq(helper, 0);
+	int libc = find_fn3(cg, "libc", "malloc.c", "malloc");
+	int ld = find_fn3(cg, "ld.so", "m.c", "malloc");  /* the caller's file */
+	int fr = find_fn3(cg, "main", "m.c", "free");     /* cob= came after cfn= */
+	cr_assert(libc >= 0 && ld >= 0 && fr >= 0);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)libc, &f), 0);
+	cr_assert_eq(f.self[0], 2);
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)helper, &f), 0);
+	cr_assert_eq(f.self[0], 16);
+	cr_assert_eq(profdb_cg_call_count(cg), 4);
 	cg_close(cg);
 }
 
@@ -1341,14 +1374,14 @@ Test(callgrind, large_name_ids)
 	cr_assert_geq(big, 0);
 	cr_assert_geq(huge, 0);
 	cr_assert_geq(find_fn(cg, "small"), 0);
-	/* (70000) after fl= is the same function: (object, name) */
-	cr_assert_eq(profdb_cg_function_count(cg), 4, "%s", w.all);
+	/* (70000) after fl= is another function: (object, file, name) */
+	cr_assert_eq(profdb_cg_function_count(cg), 6, "%s", w.all);
 	int undef = find_fn(cg, "(70000)");  /* after "====", undefined: warned */
 	cr_assert_geq(undef, 0);
 	cr_assert(strstr(w.all, "undefined function id 70000"), "%s", w.all);
 	const uint64_t *c;
 	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)big, &c), 1);
-	cr_assert_eq(c[0], 1 + 8);
+	cr_assert_eq(c[0], 1);
 	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)huge, &c), 1);
 	cr_assert_eq(c[0], 4);
 	cr_assert_eq(profdb_cg_self(cg, PROFDB_CG_ALL, (uint32_t)undef, &c), 1);
@@ -1873,7 +1906,8 @@ static int has_cycle(const profdb_cg *cg)
 }
 
 /* Issue 19: bzr.callgrind (gprof2dot, from a Python profile) writes cfn=
- * before cfi= on every call. One function per name (2,751 names, no ob=),
+ * before cfi= on every call, and fi= but no fl=. One function per name
+ * (2,751 names, no ob=, every function in the unknown file ""),
  * the self costs of the file (1,482,191 Ticks over 1,000 functions with
  * cost, tests/cg_function_check.py reads the same), and the recursion of the
  * Python program shows as cycles of the call graph. */
@@ -1888,7 +1922,7 @@ Test(callgrind_real, bzr_cfn_before_cfi)
 	for (int64_t i = 0; i < n; i++) {
 		profdb_cg_function f;
 		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
-		cr_assert_gt(f.file.len, 0, "%.*s has no file", (int)f.name.len, f.name.ptr);
+		cr_assert_eq(f.file.len, 0, "%.*s has a file", (int)f.name.len, f.name.ptr);  /* no fl= */
 		with_cost += f.self[0] != 0;
 		for (int64_t j = 0; j < i; j++) {  /* one function per name */
 			profdb_cg_function g;
@@ -2284,18 +2318,16 @@ static char *record(const char *dir, const char *prog, const char *name, const c
 	return out;
 }
 
-/* Index of the function with the same (object, name) in @p cg: its
- * identity. (Its file is that of its first fn= block, and callgrind writes
- * the blocks of a name split over several files, such as ld.so's two
- * static check_match, in an order that differs between two runs.) */
+/* Index of the function with the same (object, file, name) in @p cg. */
 static int64_t same_function(const profdb_cg *cg, const profdb_cg_function *want)
 {
 	int64_t n = profdb_cg_function_count(cg);
 	for (int64_t i = 0; i < n; i++) {
 		profdb_cg_function f;
 		profdb_cg_function_get(cg, (uint32_t)i, &f);
-		if (f.name.len == want->name.len && f.object.len == want->object.len &&
-		    !memcmp(f.name.ptr, want->name.ptr, f.name.len) &&
+		if (f.name.len == want->name.len && f.file.len == want->file.len &&
+		    f.object.len == want->object.len && !memcmp(f.name.ptr, want->name.ptr, f.name.len) &&
+		    !memcmp(f.file.ptr, want->file.ptr, f.file.len) &&
 		    !memcmp(f.object.ptr, want->object.ptr, f.object.len))
 			return i;
 	}

@@ -84,7 +84,6 @@ typedef struct cg_fn {
 	uint32_t ob, fl, fn;     /* name indices */
 	uint32_t seg_first, seg_last; /* list of its segments in text order */
 	uint32_t n_body;         /* cost lines outside calls, saturating: bounds its detail rows */
-	uint32_t fl_own;         /* fl is the file of its own fn= block (not a caller's cfi=) */
 } cg_fn;
 
 /* Self cost of one function in one profile. */

@@ -1,7 +1,7 @@
 /* Callgrind scanner: the name table (every distinct name once, a view
  * into the text), the compressed names "(id) name" per space (object,
- * file, function), the functions keyed by (object, name) and the rows
- * of (profile, function). */
+ * file, function), the functions keyed by (object, file, name) and the
+ * rows of (profile, function). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -205,12 +205,14 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 }
 
 
-/* Functions are keyed by (object, name), as KCachegrind's loader shows
- * them: the file is an attribute (doc/FORMATS.md, "Callgrind"), so cfi=/
- * cfl= (before or after cfn=) and fl=/fi=/fe= never split a function. */
+/* Functions are keyed by (object, file, name), as KCachegrind's
+ * TraceData::function(): the file is the fl= in effect at fn= (or the
+ * callee file bound at cfn=), so two C static functions of one name in two
+ * files of an object stay two; fi=/fe= and a cfi= after cfn= never split
+ * one (doc/FORMATS.md, "Callgrind"). */
 static uint64_t fn_key_hash(const cg_fn *f)
 {
-	return profdb__mix64((uint64_t)f->ob << 32 ^ profdb__mix64(f->fn));
+	return profdb__mix64(((uint64_t)f->ob << 32 | f->fl) ^ profdb__mix64(f->fn));
 }
 
 static uint64_t fn_hash(const void *ctx, uint32_t e)
@@ -221,29 +223,18 @@ static uint64_t fn_hash(const void *ctx, uint32_t e)
 static int fn_eq(const void *ctx, uint32_t e, const void *key)
 {
 	const cg_fn *f = &((const profdb_cg *)ctx)->fns[e], *k = key;
-	return f->fn == k->fn && f->ob == k->ob;
+	return f->fn == k->fn && f->ob == k->ob && f->fl == k->fl;
 }
 
-/* A function's file: the fl= file of its first fn= block (@p own),
- * else the file of the first call that named it. */
-static void set_fn_file(cg_fn *f, uint32_t fl, int own)
-{
-	if (own && !f->fl_own) {
-		f->fl = fl;
-		f->fl_own = 1;
-	}
-}
-
-int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, int own, uint32_t *out)
+int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
 	cg_build *b = ps->b;
-	/* Most names belong to one object: try the last function seen with
-	 * this name before hashing. */
+	/* Most names belong to one (object, file): try the last function seen
+	 * with this name before hashing. */
 	if (fn < b->cap_fn_by_name) {
 		uint32_t c = b->fn_by_name[fn];
-		if (c < cg->n_fns && cg->fns[c].ob == ob) {
-			set_fn_file(&cg->fns[c], fl, own);
+		if (c < cg->n_fns && cg->fns[c].ob == ob && cg->fns[c].fl == fl) {
 			*out = c;
 			return 0;
 		}
@@ -252,7 +243,7 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, int own, uint32_t 
 	int r = 0;
 	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
 		return r;
-	cg_fn k = {.ob = ob, .fn = fn};
+	cg_fn k = {.ob = ob, .fl = fl, .fn = fn};
 	uint32_t *slot = profdb__hindex_slot(m, fn_key_hash(&k), fn_eq, cg, &k);
 	uint32_t i = *slot - 1;
 	if (!*slot) {
@@ -260,12 +251,10 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, int own, uint32_t 
 		if (r < 0)
 			return r;
 		i = cg->n_fns++;
-		cg->fns[i] = (cg_fn){ob, fl, fn, CG_EMPTY, CG_EMPTY, 0, own != 0};
+		cg->fns[i] = (cg_fn){ob, fl, fn, CG_EMPTY, CG_EMPTY, 0};
 		*slot = i + 1;
 		if ((r = profdb__hindex_added(m, fn_hash, cg)) < 0)
 			return r;
-	} else {
-		set_fn_file(&cg->fns[i], fl, own);
 	}
 	size_t old = b->cap_fn_by_name;
 	if (fn >= old) {

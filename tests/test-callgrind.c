@@ -1023,14 +1023,139 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 	cg_close(cg);
 }
 
-Test(callgrind, functions_keyed_by_object_file_name)
+/* Index of the function (object, file, name) in @p cg, or -1. */
+static int find_fn3(const profdb_cg *cg, const char *ob, const char *fl, const char *name)
+{
+	int64_t n = profdb_cg_function_count(cg);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		if (name_is(f.name.ptr, f.name.len, name) && name_is(f.object.ptr, f.object.len, ob) &&
+		    name_is(f.file.ptr, f.file.len, fl))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* A function is (object, fl= file, name), as KCachegrind (doc/FORMATS.md):
+ * the same name in two objects is two functions, and so is the same name
+ * in two fl= files of one object (C static functions, such as ld.so's two
+ * check_match); fi=/fe= inside its block and a cfi= after cfn= do not split
+ * it. */
+Test(callgrind, function_identity_object_file_name)
 {
 	warns w = {0};
-	profdb_cg *cg = open_ok("events: Ir\nob=a\nfl=x.c\nfn=f\n1 1\nfl=y.c\nfn=f\n1 2\n"
-	                        "ob=b\nfl=x.c\nfn=f\n1 4\nob=a\nfl=x.c\nfn=f\n2 8\n",
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "ob=a\nfl=x.c\nfn=f\n1 1\n"
+	                        "fl=y.c\nfn=f\n1 2\n"              /* static f of y.c */
+	                        "ob=b\nfl=x.c\nfn=f\n1 4\n"        /* f of object b */
+	                        "ob=a\nfl=x.c\nfn=f\n2 8\n"        /* back to a's x.c f */
+	                        "fi=h.h\n3 16\nfe=z.h\n4 32\n"     /* inlined: still f */
+	                        "fn=main\n1 64\n"
+	                        "cfn=f\ncfi=y.c\ncalls=1 1\n1 128\n", /* cfi= after cfn= */
 	                        &w);
-	cr_assert_eq(profdb_cg_function_count(cg), 3);
-	cr_assert_eq(self_of(cg, "f", 0), 9);
+	cr_assert_eq(profdb_cg_function_count(cg), 4, "%s", w.all);
+	int ax = find_fn3(cg, "a", "x.c", "f"), ay = find_fn3(cg, "a", "y.c", "f");
+	int bx = find_fn3(cg, "b", "x.c", "f");
+	cr_assert(ax >= 0 && ay >= 0 && bx >= 0 && find_fn3(cg, "a", "x.c", "main") >= 0);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)ax, &f), 0);
+	cr_assert_eq(f.self[0], 1 + 8 + 16 + 32);
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)ay, &f), 0);
+	cr_assert_eq(f.self[0], 2);
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)bx, &f), 0);
+	cr_assert_eq(f.self[0], 4);
+	/* the callee was bound at cfn=, with main's fl= file x.c: the later
+	 * cfi=y.c makes it neither a new function nor the static f of y.c */
+	cr_assert_eq(profdb_cg_call_count(cg), 1);
+	profdb_cg_call c;
+	cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, 0, &c), 1);
+	cr_assert_eq(c.callee, (uint32_t)ax);
+	cr_assert_eq(c.count, 1);
+	cg_close(cg);
+}
+
+/* The file of each line of a function stays the file current there, even
+ * when the function's code spans several files (fi=/fe=, inlined code), and
+ * a later fn= block of the same name and fl= file is the same function. */
+Test(callgrind, function_over_several_files_keeps_line_files)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nfl=x.c\nfn=f\n1 1\nfn=g\n2 0\nfn=f\nfi=y.h\n7 2\n", &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 2);
+	profdb_cg_line l;
+	cr_assert_eq(fn_line(cg, 0, 0, &l), 0);
+	cr_assert(name_is(l.file.ptr, l.file.len, "x.c"));
+	cr_assert_eq(fn_line(cg, 0, 1, &l), 0);
+	cr_assert(name_is(l.file.ptr, l.file.len, "y.h"));
+	cr_assert_eq(l.line, 7);
+	cr_assert_eq(self_of(cg, "f", 0), 3);
+	cg_close(cg);
+}
+
+/* gprof2dot's converters (bzr.callgrind) write fi= (never fl=) and cfn=
+ * before cfi=: the callee, bound at cfn= with the file "" of a part without
+ * fl=, is the function its fn= block defines (issue 19), plain or
+ * compressed, and a recursion through it is a cycle of the call graph. */
+Test(callgrind, cfn_before_cfi)
+{
+	static const char *const texts[] = {
+		"events: Ir\nfi=a.py\nfn=main\n1 1\ncfn=g\ncfi=b.py\ncalls=2 5\n1 30\n"
+		"fi=b.py\nfn=g\n5 10\ncfn=main\ncfi=a.py\ncalls=1 1\n6 20\n",
+		"events: Ir\nfi=(1) a.py\nfn=(1) main\n1 1\ncfn=(2) g\ncfi=(2) b.py\ncalls=2 5\n"
+		"1 30\nfi=(2)\nfn=(2)\n5 10\ncfn=(1)\ncfl=(1)\ncalls=1 1\n6 20\n",
+	};
+	for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+		warns w = {0};
+		profdb_cg *cg = open_ok(texts[t], &w);
+		cr_assert_eq(profdb_cg_function_count(cg), 2, "text %zu", t);
+		int g = find_fn(cg, "g");
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)g, &f), 0);
+		cr_assert_eq(f.file.len, 0);  /* no fl=: KCachegrind's unknown file */
+		cr_assert_eq(f.self[0], 10);
+		profdb_cg_line l;  /* its lines keep the fi= file */
+		cr_assert_eq(fn_line(cg, (uint32_t)g, 0, &l), 0);
+		cr_assert(name_is(l.file.ptr, l.file.len, "b.py"));
+		cr_assert_eq(self_of(cg, "main", 0), 1);
+		cr_assert_eq(edge_of(cg, "main", "g").count, 2);
+		cr_assert_eq(edge_of(cg, "g", "main").count, 1);
+		/* main <-> g is one cycle: inclusive = the whole run (11) */
+		const uint64_t *inc;
+		cr_assert_eq(profdb_cg_inclusive(cg, PROFDB_CG_ALL, (uint32_t)g, &inc), 1);
+		cr_assert_eq(inc[0], 11);
+		cg_close(cg);
+	}
+}
+
+/* The callee is bound at cfn= (KCachegrind): a cob=/cfi= before it names
+ * its object and file, else the caller's object and current file (the fl=
+ * file, or an fi= file given since fn=: callgrind leaves cfi= out when the
+ * callee is in the current file); a cob= after cfn= does not apply. The
+ * same name in two objects is two functions (malloc in ld.so and libc). */
+Test(callgrind, callee_object_and_file)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\nob=main\nfl=m.c\nfn=main\n1 1\n"
+	                        "cob=libc\ncfi=malloc.c\ncfn=malloc\ncalls=1 1\n1 2\n"
+	                        "cob=ld.so\ncfn=malloc\ncalls=1 1\n1 4\n"
+	                        "cfn=free\ncob=libc\ncalls=1 1\n1 8\n"
+	                        "fi=inl.h\ncfn=helper\ncalls=1 1\n9 16\n"
+	                        "fl=inl.h\nfn=helper\n9 16\n"
+	                        "ob=libc\nfl=malloc.c\nfn=malloc\n1 2\n", &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 5, "%s", w.all);
+	int helper = find_fn3(cg, "main", "inl.h", "helper");  /* the fi= file */
+	cr_assert_geq(helper, 0);
+	int libc = find_fn3(cg, "libc", "malloc.c", "malloc");
+	int ld = find_fn3(cg, "ld.so", "m.c", "malloc");  /* the caller's file */
+	int fr = find_fn3(cg, "main", "m.c", "free");     /* cob= came after cfn= */
+	cr_assert(libc >= 0 && ld >= 0 && fr >= 0);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)libc, &f), 0);
+	cr_assert_eq(f.self[0], 2);
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)helper, &f), 0);
+	cr_assert_eq(f.self[0], 16);
+	cr_assert_eq(profdb_cg_call_count(cg), 4);
 	cg_close(cg);
 }
 
@@ -1705,6 +1830,114 @@ Test(callgrind_real, groups)
 		cg_close(cg);
 		free(path);
 	}
+}
+
+/* Tarjan: does the call graph of @p cg have a cycle of two or more
+ * functions? */
+static int has_cycle(const profdb_cg *cg)
+{
+	int64_t nf = profdb_cg_function_count(cg), ne = profdb_cg_call_count(cg);
+	/* adjacency by counting sort on the caller */
+	uint32_t *start = calloc((size_t)nf + 1, sizeof *start), *adj = malloc((size_t)ne * sizeof *adj);
+	cr_assert(start && adj);
+	for (int64_t e = 0; e < ne; e++) {
+		profdb_cg_call c;
+		profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)e, &c);
+		start[c.caller + 1]++;
+	}
+	for (int64_t i = 0; i < nf; i++)
+		start[i + 1] += start[i];
+	uint32_t *fill = malloc((size_t)nf * sizeof *fill);
+	memcpy(fill, start, (size_t)nf * sizeof *fill);
+	for (int64_t e = 0; e < ne; e++) {
+		profdb_cg_call c;
+		profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)e, &c);
+		adj[fill[c.caller]++] = c.callee;
+	}
+	/* iterative Tarjan */
+	int64_t *idx = malloc((size_t)nf * sizeof *idx), *low = malloc((size_t)nf * sizeof *low);
+	uint32_t *stack = malloc((size_t)nf * sizeof *stack), *cs = malloc((size_t)nf * sizeof *cs);
+	uint32_t *it = malloc((size_t)nf * sizeof *it);
+	char *on = calloc((size_t)nf, 1);
+	for (int64_t i = 0; i < nf; i++)
+		idx[i] = -1;
+	int64_t counter = 0, sp = 0, found = 0;
+	for (int64_t r = 0; r < nf && !found; r++) {
+		if (idx[r] >= 0)
+			continue;
+		int64_t csp = 0;
+		cs[csp++] = (uint32_t)r;
+		idx[r] = low[r] = counter++;
+		it[r] = start[r];
+		stack[sp++] = (uint32_t)r;
+		on[r] = 1;
+		while (csp && !found) {
+			uint32_t v = cs[csp - 1];
+			if (it[v] < start[v + 1]) {
+				uint32_t w = adj[it[v]++];
+				if (idx[w] < 0) {
+					idx[w] = low[w] = counter++;
+					it[w] = start[w];
+					stack[sp++] = w;
+					on[w] = 1;
+					cs[csp++] = w;
+				} else if (on[w] && idx[w] < low[v]) {
+					low[v] = idx[w];
+				}
+				continue;
+			}
+			csp--;
+			if (csp && low[v] < low[cs[csp - 1]])
+				low[cs[csp - 1]] = low[v];
+			if (low[v] == idx[v]) {
+				int64_t size = 0;
+				uint32_t w;
+				do {
+					w = stack[--sp];
+					on[w] = 0;
+					size++;
+				} while (w != v);
+				found = size >= 2;
+			}
+		}
+	}
+	free(start), free(adj), free(fill), free(idx), free(low), free(stack), free(cs), free(it), free(on);
+	return (int)found;
+}
+
+/* Issue 19: bzr.callgrind (gprof2dot, from a Python profile) writes cfn=
+ * before cfi= on every call, and fi= but no fl=. One function per name
+ * (2,751 names, no ob=, every function in the unknown file ""),
+ * the self costs of the file (1,482,191 Ticks over 1,000 functions with
+ * cost, tests/cg_function_check.py reads the same), and the recursion of the
+ * Python program shows as cycles of the call graph. */
+Test(callgrind_real, bzr_cfn_before_cfi)
+{
+	char *p = tc_sample_path("callgrind/public/gprof2dot/bzr.callgrind");
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open(&cg, p, NULL), 0, "%s", profdb_error_message());
+	int64_t n = profdb_cg_function_count(cg);
+	cr_assert_eq(n, 2751);
+	int with_cost = 0;
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		cr_assert_eq(f.file.len, 0, "%.*s has a file", (int)f.name.len, f.name.ptr);  /* no fl= */
+		with_cost += f.self[0] != 0;
+		for (int64_t j = 0; j < i; j++) {  /* one function per name */
+			profdb_cg_function g;
+			profdb_cg_function_get(cg, (uint32_t)j, &g);
+			cr_assert(g.name.len != f.name.len || memcmp(g.name.ptr, f.name.ptr, f.name.len),
+			          "%.*s twice", (int)f.name.len, f.name.ptr);
+		}
+	}
+	cr_assert_eq(with_cost, 1000);
+	const uint64_t *t;
+	cr_assert_eq(profdb_cg_totals(cg, PROFDB_CG_ALL, &t), 0);
+	cr_assert_eq(t[0], 1482191);
+	cr_assert(has_cycle(cg));
+	cg_close(cg);
+	free(p);
 }
 
 Test(callgrind_real, known_values)

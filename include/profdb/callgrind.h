@@ -31,10 +31,13 @@ extern "C" {
  * with --combine-dumps holds many, and a group (profdb_cg_open_group) holds
  * the files of a --separate-threads run (one per thread) or of a periodic
  * dump series (each dump holds the cost since the previous one: a time
- * slice). Functions are keyed by (object, file, name) over the whole
- * group. Self costs are exclusive. A call edge (caller, callee) sums every
- * calls= line between the two functions: the call count and the inclusive
- * cost per event. Every "all profiles" value is the sum over profiles.
+ * slice). Functions are keyed by (object, fl= file, name) over the whole
+ * group, as KCachegrind does: fi=/fe= (inlined code) never split one, a
+ * call's callee is bound at cfn= (doc/FORMATS.md, "Callgrind"), and
+ * writers without fl= give every function the file "". Self costs are
+ * exclusive. A call edge (caller, callee) sums every calls= line between
+ * the two functions: the call count and the inclusive cost per event.
+ * Every "all profiles" value is the sum over profiles.
  *
  * Memory: the open keeps per (profile, function) and per (profile, call
  * edge) one row of costs, plus ~64 bytes per run of body lines of one
@@ -173,7 +176,7 @@ PROFDB_EXPORT int profdb_cg_profile_get(const profdb_cg *cg, uint32_t id,
 typedef struct profdb_cg_function {
 	profdb_str name;            /**< fn= */
 	profdb_str object;          /**< ob= ({"", 0} if none) */
-	profdb_str file;            /**< fl= ({"", 0} if none) */
+	profdb_str file;            /**< fl= ({"", 0} if none; not fi=/fe=) */
 	const uint64_t *self;       /**< exclusive cost over all profiles, per event */
 } profdb_cg_function;
 

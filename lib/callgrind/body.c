@@ -16,8 +16,11 @@ int need_fn(parser *ps)
 		return 0;
 	if (ps->cur.fn == CG_EMPTY)
 		return perr(ps, -EBADMSG, "cost, calls= or jump line before any fn= line");
-	int r = get_fn(ps, ps->cur.ob == CG_EMPTY ? 0 : ps->cur.ob, ps->cur.fl == CG_EMPTY ? 0 : ps->cur.fl, ps->cur.fn,
-	               &ps->cur.func);
+	/* (object, the fl= file in effect at fn=, name), as KCachegrind: fi=/
+	 * fe= never change the function, and without any fl= (gprof2dot
+	 * writes only fi=) every function has the file "" */
+	int r = get_fn(ps, ps->cur.ob == CG_EMPTY ? 0 : ps->cur.ob,
+	               ps->cur.fn_fl == CG_EMPTY ? 0 : ps->cur.fn_fl, ps->cur.fn, &ps->cur.func);
 	if (r < 0)
 		return r;
 	return get_row(ps, ps->cur.func, &ps->cur.row);
@@ -251,7 +254,24 @@ static int crow_eq(const void *ctx, uint32_t e, const void *key)
 	return c->callee == k->callee && c->caller == k->caller && c->profile == k->profile;
 }
 
-/* A calls= line after its value is read: the row of the call. */
+/* cfn=: the callee of the following calls= lines is bound here, as
+ * KCachegrind does: (the cob= given since the previous call, else the
+ * current object; the cfi=/cfl= given since the previous call, else the
+ * current file -- the fl= file, or the fi=/fe= file given since fn=, as
+ * callgrind leaves cfi= out when the callee's file is the current one; the
+ * name). A cob=, cfi= or cfl= after cfn= does not change it (gprof2dot's
+ * bzr.callgrind writes cfi= after cfn=). */
+void set_cfn(parser *ps, uint32_t idx)
+{
+	ps->cur.cfn = idx;
+	ps->cur.cfn_ob = ps->cur.cob != CG_EMPTY ? ps->cur.cob : ps->cur.ob != CG_EMPTY ? ps->cur.ob : 0;
+	ps->cur.cfn_fl = ps->cur.cfi != CG_EMPTY     ? ps->cur.cfi
+	               : ps->cur.kfile != CG_EMPTY ? ps->cur.kfile
+	                                           : 0;
+}
+
+/* A calls= line after its value is read: the row of the call, to the
+ * callee bound at cfn= (set_cfn). */
 int add_call(parser *ps, uint64_t count)
 {
 	profdb_cg *cg = ps->cg;
@@ -260,13 +280,8 @@ int add_call(parser *ps, uint64_t count)
 		return perr(ps, -EBADMSG, "calls= without a preceding cfn=");
 	if (ps->part.n_cols == 0)
 		return perr(ps, -EBADMSG, "calls= line before any events: line");
-	uint32_t ob = ps->cur.cob != CG_EMPTY ? ps->cur.cob : ps->cur.ob != CG_EMPTY ? ps->cur.ob : 0;
-	uint32_t fl = ps->cur.cfi != CG_EMPTY ? ps->cur.cfi
-	            : ps->cur.fi != CG_EMPTY  ? ps->cur.fi
-	            : ps->cur.fl != CG_EMPTY  ? ps->cur.fl
-	                                  : 0;
 	uint32_t callee, callee_row;
-	r = get_fn(ps, ob, fl, ps->cur.cfn, &callee);
+	r = get_fn(ps, ps->cur.cfn_ob, ps->cur.cfn_fl, ps->cur.cfn, &callee);
 	if (r < 0)
 		return r;
 	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
@@ -320,14 +335,16 @@ void set_file_fn(parser *ps, char k, uint32_t idx)
 {
 	if (k == 'n') {
 		ps->cur.fn = idx;
-		ps->cur.fi = ps->cur.fl;  /* back to the function's file (KCachegrind) */
+		ps->cur.fn_fl = ps->cur.kfile = ps->cur.fl;  /* the function's file */
+		if (ps->cur.fl != CG_EMPTY)  /* back to the function's file (KCachegrind) */
+			ps->cur.fi = ps->cur.fl;
 		ps->cur.func = ps->cur.row = CG_EMPTY;
 		ps->cur.jfl = ps->cur.jfn = CG_EMPTY;
 	} else if (k == 'l') {
-		ps->cur.fl = ps->cur.fi = idx;
+		ps->cur.fl = ps->cur.fi = ps->cur.kfile = idx;
 		ps->cur.func = ps->cur.row = CG_EMPTY;
 	} else {
-		ps->cur.fi = idx;
+		ps->cur.fi = ps->cur.kfile = idx;
 	}
 }
 
@@ -373,8 +390,13 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 		}
 		break;
 	case 3:
-		if (key_is(k, kn, "cfn"))
-			return resolve_name(ps, CG_SP_FN, v, n, &ps->cur.cfn);
+		if (key_is(k, kn, "cfn")) {
+			r = resolve_name(ps, CG_SP_FN, v, n, &idx);
+			if (r < 0)
+				return r;
+			set_cfn(ps, idx);
+			return 0;
+		}
 		if (key_is(k, kn, "cfi") || key_is(k, kn, "cfl"))
 			return resolve_name(ps, CG_SP_FILE, v, n, &ps->cur.cfi);
 		if (key_is(k, kn, "cob"))

@@ -263,7 +263,10 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off)
 				return 0;
 			if (!(nl = fast_id(ps, sp, s + 4, &idx)))
 				return 0;
-			*dst = idx;
+			if (dst == &ps->cur.cfn)
+				set_cfn(ps, idx);
+			else
+				*dst = idx;
 			return nl + 1 - s;
 		}
 		if (s[3] != 'l' || s[4] != 's' || s[5] != '=' || s[1] != 'a' || s[2] != 'l' ||

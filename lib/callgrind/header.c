@@ -13,8 +13,9 @@
 
 static void reset_names(parser *ps)
 {
-	ps->cur.ob = ps->cur.fl = ps->cur.fi = ps->cur.fn = CG_EMPTY;
+	ps->cur.ob = ps->cur.fl = ps->cur.fi = ps->cur.fn = ps->cur.fn_fl = ps->cur.kfile = CG_EMPTY;
 	ps->cur.cob = ps->cur.cfi = ps->cur.cfn = ps->cur.jfl = ps->cur.jfn = CG_EMPTY;
+	ps->cur.cfn_ob = ps->cur.cfn_fl = CG_EMPTY;
 	ps->cur.func = ps->cur.row = CG_EMPTY;
 }
 

@@ -205,7 +205,11 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 }
 
 
-/* Functions are keyed by (object, file, name). */
+/* Functions are keyed by (object, file, name), as KCachegrind's
+ * TraceData::function(): the file is the fl= in effect at fn= (or the
+ * callee file bound at cfn=), so two C static functions of one name in two
+ * files of an object stay two; fi=/fe= and a cfi= after cfn= never split
+ * one (doc/FORMATS.md, "Callgrind"). */
 static uint64_t fn_key_hash(const cg_fn *f)
 {
 	return profdb__mix64(((uint64_t)f->ob << 32 | f->fl) ^ profdb__mix64(f->fn));

@@ -74,7 +74,10 @@ typedef struct cg_part {
 /* The current names (CG_EMPTY = unset) and what they resolved to. */
 typedef struct cg_cur {
 	uint32_t ob, fl, fi, fn;
+	uint32_t fn_fl;                  /* the fl= in effect at fn=: the function's file */
+	uint32_t kfile;                  /* KCachegrind's current file: fl=, fi=, fe=; fn= resets it to fl= */
 	uint32_t cob, cfi, cfn, jfl, jfn;
+	uint32_t cfn_ob, cfn_fl;         /* the callee's object and file, bound at cfn= */
 	uint32_t func, row;              /* resolved function and its row, or CG_EMPTY */
 	uint32_t seg;                    /* open segment, or CG_EMPTY */
 	int pending_call;                /* the previous line was calls= */
@@ -124,6 +127,7 @@ static inline bool once(bool *flag)
 #define add_call profdb__cgs_add_call
 #define set_file_fn profdb__cgs_set_file_fn
 #define set_ob profdb__cgs_set_ob
+#define set_cfn profdb__cgs_set_cfn
 #define end_jump profdb__cgs_end_jump
 #define cost_line profdb__cgs_cost_line
 #define spec_line profdb__cgs_spec_line
@@ -171,6 +175,8 @@ static inline void count_body(parser *ps)
  * also frees the tables (end of the file). */
 void ids_clear(cg_ids *t, int release);
 int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
+/* The function (object @p ob, fl= file @p fl, name @p fn), created on
+ * first use. */
 int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
 int get_row(parser *ps, uint32_t fn, uint32_t *out);
 
@@ -187,6 +193,8 @@ int need_seg(parser *ps);
 int add_call(parser *ps, uint64_t count);
 void set_file_fn(parser *ps, char k, uint32_t idx);
 void set_ob(parser *ps, uint32_t idx);
+/* cfn=: binds the callee of the next calls= (KCachegrind) */
+void set_cfn(parser *ps, uint32_t idx);
 void end_jump(parser *ps);
 int cost_line(parser *ps, const char *p, const char *end);
 int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *end);

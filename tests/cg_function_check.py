@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Independent check of profdb's Callgrind function identity (issue 19).
+
+Reads every Callgrind file under a directory the way KCachegrind's loader
+does -- name compression per ID space, fn= binding the current fl= file
+and object, cfn= binding the callee -- and counts the distinct (object,
+file, name) triples that occur as a function (a cost, calls= or jump line in its fn= block, or
+the callee of a calls= line). It also sums the self cost per function name
+and per event. Then it opens each file with libprofdb (ctypes) and compares:
+the function count, the self cost per name and event, the totals.
+
+Usage: cg_function_check.py LIBPROFDB.so DATA_DIR [--verbose]
+(PROFDB_SAMPLE_DATA, when set, replaces DATA_DIR, as for the C tests.)
+Exit status: 0 all agree, 1 a difference, 77 no data (meson's SKIP).
+
+The reader here is deliberately small and shares no code with profdb. It
+follows the rules of doc/FORMATS.md ("Callgrind"), which follow KCachegrind:
+  - ID spaces {ob, cob}, {fl, fi, fe, cfi, cfl, jfi}, {fn, cfn, jfn}; "(id)
+    name" defines, "(id)" uses, an undefined id stands for the text "(id)";
+    names of unknown key= lines ending in fn/ob/fl/fi/fe are registered;
+  - a function is (object, file, name), as KCachegrind's TraceData::
+    function(): the file is the fl= in effect at its fn= line ("" without
+    any fl=); fi=/fe= only attribute the following cost lines to another
+    source file and never change the function;
+  - the callee of calls= is bound when cfn= is read: (the cob= given since
+    the previous call, else the current ob=; the cfi=/cfl= given since the
+    previous call, else the current file: the fl= file, or a fi=/fe= file
+    given since fn=; the cfn= name). A cob=, cfi= or cfl= after cfn= does
+    not change it. After the call's cost line cob=/cfi= are forgotten, the
+    bound callee stays.
+"""
+import ctypes
+import gzip
+import os
+import re
+import sys
+
+SP_OB, SP_FILE, SP_FN = 0, 1, 2
+KEY_SPACE = {
+    'ob': SP_OB, 'cob': SP_OB,
+    'fl': SP_FILE, 'fi': SP_FILE, 'fe': SP_FILE, 'cfi': SP_FILE, 'cfl': SP_FILE,
+    'jfi': SP_FILE,
+    'fn': SP_FN, 'cfn': SP_FN, 'jfn': SP_FN,
+}
+ID_RE = re.compile(rb'^\((\d+)\)\s*(.*)$', re.S)
+# Files that are not Callgrind profiles, and the profiles profdb rejects on
+# purpose (doc/FORMATS.md): they are skipped, but must still be rejected.
+NOT_PROFILES = ('/src/',)
+NOT_PROFILE_NAMES = ('README.md', 'commands.log')
+EXPECTED_REJECT = {
+    'edge/truncated.out',                                  # -ENODATA
+    'public/iai-callgrind/callgrind.invalid.version_too_high.out',  # version: 2
+    'public/speedscope/callgrind.subposition-compression.log',      # count "*"
+}
+
+
+def read_text(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:2] == b'\x1f\x8b':
+        data = gzip.decompress(data)
+    return data
+
+
+class Reader:
+    def __init__(self):
+        self.funcs = set()          # (object, file, name)
+        self.self_by_name = {}      # name -> {event: sum}
+        self.totals = {}            # event -> sum
+
+    def read(self, data):
+        ids = [{}, {}, {}]
+        ob = fn = fl = fn_fl = cur = b''   # cur: KCachegrind's currentFile
+        have_fn = False
+        cob = cfi = callee = None
+        pending = False
+        events = []
+        npos = 1
+        for raw in data.split(b'\n'):
+            line = raw.rstrip(b'\r').rstrip(b' \t')
+            if not line or line[:1] == b'#':
+                continue
+            if line.startswith(b'==== NEW PROFILING FILE'):
+                ids = [{}, {}, {}]
+                continue
+            if line.startswith((b'events:', b'part:', b'thread:', b'pid:', b'positions:')):
+                # a new part: KCachegrind forgets the current names
+                ob = fn = fl = fn_fl = cur = b''
+                have_fn = False
+                cob = cfi = callee = None
+            c = line[:1]
+            if c.isdigit() or c in b'+-*':
+                tok = line.split()
+                if pending:                     # the call's inclusive cost
+                    pending = False
+                    cob = cfi = None
+                    continue
+                if not have_fn:
+                    continue
+                self.funcs.add((ob, fn_fl, fn))
+                counts = tok[npos:]
+                per = self.self_by_name.setdefault(fn, {})
+                for ev, t in zip(events, counts):
+                    v = 0 if t.startswith(b'-') else int(t, 0)
+                    per[ev] = per.get(ev, 0) + v
+                    self.totals[ev] = self.totals.get(ev, 0) + v
+                continue
+            m = re.match(rb'^([A-Za-z]+)=(.*)$', line, re.S)
+            if m:
+                key, val = m.group(1).decode(), m.group(2).lstrip(b' \t')
+                if key == 'calls':
+                    if callee is not None and have_fn:
+                        self.funcs.add((ob, fn_fl, fn))
+                        self.funcs.add(callee)
+                        pending = True
+                    continue
+                if key in ('jump', 'jcnd'):
+                    if have_fn:
+                        self.funcs.add((ob, fn_fl, fn))
+                    continue
+                sp = KEY_SPACE.get(key)
+                if sp is None:                  # rec=, frfn=, bb=, cfni=, ...
+                    sfx = key[-2:]
+                    sp2 = {'fn': SP_FN, 'ob': SP_OB, 'fl': SP_FILE,
+                           'fi': SP_FILE, 'fe': SP_FILE}.get(sfx)
+                    mm = ID_RE.match(val)
+                    if sp2 is not None and mm and mm.group(2):
+                        ids[sp2][int(mm.group(1))] = mm.group(2)
+                    continue
+                name = self.resolve(ids[sp], val)
+                if key == 'ob':
+                    ob = name
+                elif key == 'fl':
+                    fl = cur = name
+                elif key in ('fi', 'fe'):
+                    cur = name
+                elif key == 'fn':
+                    fn, fn_fl, cur, have_fn = name, fl, fl, True
+                elif key == 'cob':
+                    cob = name
+                elif key in ('cfi', 'cfl'):
+                    cfi = name
+                elif key == 'cfn':
+                    callee = (cob if cob is not None else ob,
+                              cfi if cfi is not None else cur, name)
+                continue
+            m = re.match(rb'^(\w+):\s*(.*)$', line, re.S)
+            if m:
+                key, val = m.group(1), m.group(2)
+                if key == b'events':
+                    events = [e.decode('utf-8', 'replace') for e in val.split()]
+                elif key == b'positions':
+                    npos = max(1, len(val.split()))
+        return self
+
+    @staticmethod
+    def resolve(table, val):
+        m = ID_RE.match(val)
+        if not m:
+            return val
+        i = int(m.group(1))
+        if m.group(2):
+            table[i] = m.group(2)
+            return m.group(2)
+        return table.get(i, b'(%d)' % i)
+
+
+class Str(ctypes.Structure):
+    _fields_ = [('ptr', ctypes.c_void_p), ('len', ctypes.c_size_t)]
+
+    def bytes(self):
+        return ctypes.string_at(self.ptr, self.len) if self.len else b''
+
+
+class Func(ctypes.Structure):
+    _fields_ = [('name', Str), ('object', Str), ('file', Str),
+                ('self', ctypes.POINTER(ctypes.c_uint64))]
+
+
+class Event(ctypes.Structure):
+    _fields_ = [('name', Str), ('long_name', Str), ('formula', Str)]
+
+
+def profdb_read(lib, path):
+    cg = ctypes.c_void_p()
+    r = lib.profdb_cg_open(ctypes.byref(cg), path.encode(), None)
+    if r < 0:
+        return r, None
+    try:
+        ne = lib.profdb_cg_event_count(cg)
+        evs = []
+        for e in range(ne):
+            ev = Event()
+            lib.profdb_cg_event_get(cg, e, ctypes.byref(ev))
+            evs.append(None if ev.formula.len else ev.name.bytes().decode('utf-8', 'replace'))
+        nf = lib.profdb_cg_function_count(cg)
+        pairs, by_name = set(), {}
+        for i in range(nf):
+            f = Func()
+            lib.profdb_cg_function_get(cg, i, ctypes.byref(f))
+            pairs.add((f.object.bytes(), f.file.bytes(), f.name.bytes()))
+            per = by_name.setdefault(f.name.bytes(), {})
+            for e, ev in enumerate(evs):
+                if ev is not None and f.self[e]:
+                    per[ev] = per.get(ev, 0) + f.self[e]
+        return 0, {'count': nf, 'pairs': pairs, 'self': by_name}
+    finally:
+        lib.profdb_cg_close(cg)
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    verbose = '--verbose' in argv
+    lib = ctypes.CDLL(argv[1])
+    lib.profdb_cg_open.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_void_p]
+    lib.profdb_cg_close.argtypes = [ctypes.c_void_p]
+    for fn in ('profdb_cg_event_count', 'profdb_cg_function_count'):
+        getattr(lib, fn).argtypes = [ctypes.c_void_p]
+        getattr(lib, fn).restype = ctypes.c_int64
+    lib.profdb_cg_function_get.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p]
+    lib.profdb_cg_event_get.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p]
+    root = os.path.join(os.environ.get('PROFDB_SAMPLE_DATA') or argv[2], 'callgrind')
+    if not os.path.isdir(root):
+        print('SKIP: no sample data at %s' % root)
+        return 77
+    paths = []
+    for d, _, files in os.walk(root):
+        for f in files:
+            p = os.path.join(d, f)
+            if any(s in p for s in NOT_PROFILES) or f in NOT_PROFILE_NAMES:
+                continue
+            paths.append(p)
+    bad = 0
+    for p in sorted(paths):
+        rel = os.path.relpath(p, root)
+        r, got = profdb_read(lib, p)
+        if r < 0:
+            if rel in EXPECTED_REJECT:
+                print('%-60s rejected (%d), as expected' % (rel, r))
+            else:
+                print('%-60s FAIL: profdb open %d' % (rel, r))
+                bad += 1
+            continue
+        want = Reader().read(read_text(p))
+        msgs = []
+        if got['count'] != len(want.funcs):
+            msgs.append('functions: profdb %d, checker %d' % (got['count'], len(want.funcs)))
+            if verbose:
+                for x in sorted(got['pairs'] - want.funcs)[:5]:
+                    msgs.append('  only profdb: %r' % (x,))
+                for x in sorted(want.funcs - got['pairs'])[:5]:
+                    msgs.append('  only checker: %r' % (x,))
+        ws = {k: {e: v for e, v in d.items() if v} for k, d in want.self_by_name.items()}
+        ws = {k: d for k, d in ws.items() if d}
+        gs = {k: d for k, d in got['self'].items() if d}
+        if ws != gs:
+            diff = [k for k in set(ws) | set(gs) if ws.get(k) != gs.get(k)]
+            msgs.append('self cost differs for %d names, e.g. %r: profdb %r, checker %r'
+                        % (len(diff), diff[0], gs.get(diff[0]), ws.get(diff[0])))
+        print('%-60s %6d functions%s' % (rel, got['count'], ' FAIL' if msgs else ''))
+        for m in msgs:
+            print('    ' + m)
+        bad += bool(msgs)
+    print('%d files, %d differ' % (len(paths), bad))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -284,8 +284,11 @@ PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint
 /** The stored value of (profile, context, metric), exactly as stored.
  *  @param profile  profile index; @p context and @p metric are ids.
  *  @return 1 stored, 0 not stored (out->type = PROFDB_TYPE_NONE), -EINVAL
- *  (NULL @p db or @p out), -ENOENT (an index or id out of range),
- *  -ENOTSUP (the format stores no values), or what reading the block met
+ *  (NULL @p db or @p out), -ENOENT (an index or id out of range; on
+ *  HPCToolkit 4.0 and pre-release databases the context id is not looked
+ *  up, since a value may sit at an id without a tree node: an id nothing
+ *  has reads as not stored, 0), -ENOTSUP (the format stores no values),
+ *  or what reading the block met
  *  (-EBADMSG and -ENODATA in strict mode, -EFBIG, -ENOMEM). *out is
  *  cleared (PROFDB_TYPE_NONE) on 0 and on failure. Thread-safe.
  *  @since 0.9 */
@@ -336,7 +339,10 @@ typedef enum profdb_scan {
  *  @param key   the profile index (PROFDB_SCAN_PROFILE) or context id
  *               (PROFDB_SCAN_CONTEXT); ignored for PROFDB_SCAN_ALL.
  *  @return 0, or -EINVAL (NULL @p db or @p ret, unknown @p scan), -ENOENT
- *  (@p key out of range), -ENOTSUP (the format cannot scan), -ENOMEM, or
+ *  (@p key out of range; on HPCToolkit 4.0 and pre-release databases a
+ *  context id is not looked up in the tree, so that a scan reads cct.db
+ *  even when meta.db is damaged: an id nothing has scans as empty),
+ *  -ENOTSUP (the format cannot scan), -ENOMEM, or
  *  what reading the values met (-EBADMSG, -ENODATA, -EFBIG, ...).
  *  Thread-safe on @p db; the cursor itself belongs to one thread at a time.
  *  Lifetime: free the cursor with profdb_values_free() before

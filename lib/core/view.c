@@ -1,34 +1,9 @@
-/* Searching views (include/profdb/common.h): the one lower-bound search
- * that every format's lookups, trace seeks and windows go through.
- *
- * The key is loaded with a fixed size and byte order inside the loop (one
- * instantiation per key type and order), so a point lookup in a plane costs
- * what a hand-written search over that layout would. */
+/* Searching views (include/profdb/common.h): find, seek, in-effect and
+ * window over the one lower-bound search of view-internal.h, chosen by the
+ * view's key type and byte order. */
 #include "core-internal.h"
+#include "view-internal.h"
 
-#define LOWER_BOUND(name, load)                                                    \
-	static uint64_t name(const unsigned char *base, uint64_t count, uint32_t stride, \
-	                     uint64_t key)                                              \
-	{                                                                               \
-		uint64_t lo = 0, n = count;                                             \
-		while (n > 0) {                                                         \
-			uint64_t half = n / 2;                                          \
-			if ((uint64_t)load(base + (lo + half) * stride) < key) {        \
-				lo += half + 1;                                         \
-				n -= half + 1;                                          \
-			} else {                                                        \
-				n = half;                                               \
-			}                                                               \
-		}                                                                       \
-		return lo;                                                              \
-	}
-
-LOWER_BOUND(lb_le16, profdb__le16)
-LOWER_BOUND(lb_le32, profdb__le32)
-LOWER_BOUND(lb_le64, profdb__le64)
-LOWER_BOUND(lb_be16, profdb__be16)
-LOWER_BOUND(lb_be32, profdb__be32)
-LOWER_BOUND(lb_be64, profdb__be64)
 
 /* The key types a search handles, with the byte order folded in. */
 #define BIG 0x100
@@ -61,12 +36,12 @@ static int lower_bound(const profdb_view *v, uint64_t key, uint64_t *index)
 		return profdb__fail(-EINVAL, "profdb_view: NULL view, base or output");
 	const unsigned char *b = v->base ? v->base + v->key_offset : NULL;
 	switch (key_kind(v)) {
-	case LE16: *index = lb_le16(b, v->count, v->stride, key); return 0;
-	case LE32: *index = lb_le32(b, v->count, v->stride, key); return 0;
-	case LE64: *index = lb_le64(b, v->count, v->stride, key); return 0;
-	case BE16: *index = lb_be16(b, v->count, v->stride, key); return 0;
-	case BE32: *index = lb_be32(b, v->count, v->stride, key); return 0;
-	case BE64: *index = lb_be64(b, v->count, v->stride, key); return 0;
+	case LE16: *index = profdb__lb_le16(b, v->count, v->stride, key); return 0;
+	case LE32: *index = profdb__lb_le32(b, v->count, v->stride, key); return 0;
+	case LE64: *index = profdb__lb_le64(b, v->count, v->stride, key); return 0;
+	case BE16: *index = profdb__lb_be16(b, v->count, v->stride, key); return 0;
+	case BE32: *index = profdb__lb_be32(b, v->count, v->stride, key); return 0;
+	case BE64: *index = profdb__lb_be64(b, v->count, v->stride, key); return 0;
 	default:
 		return profdb__fail(-EINVAL, "profdb_view: key type %u cannot be searched",
 		                    (unsigned)v->key_type);

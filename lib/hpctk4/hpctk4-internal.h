@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/core-internal.h"
+#include "../core/view-internal.h"
 #include "../core/table-internal.h"
 #include "profdb/hpctk.h"
 #include "layout-internal.h"
@@ -183,10 +184,15 @@ static inline void profdb__hpctk_run(const profdb_view *index, uint64_t i,
  * *i when @p key is stored, else 0. */
 static inline int profdb__hpctk_find(const profdb_view *v, uint32_t key, uint64_t *i)
 {
-	if (profdb_view_seek(v, key, i) < 0 || *i >= v->count)
+	/* A plane's keys are little-endian u16 (metric ids) or u32 (context
+	 * ids, profile indices) at offset 0: core's search, inlined. */
+	int u16 = v->key_type == PROFDB_FIELD_U16;
+	*i = u16 ? profdb__lb_le16(v->base, v->count, v->stride, key)
+	         : profdb__lb_le32(v->base, v->count, v->stride, key);
+	if (*i >= v->count)
 		return 0;
 	const unsigned char *k = v->base + *i * v->stride;
-	return (v->key_type == PROFDB_FIELD_U16 ? profdb__le16(k) : profdb__le32(k)) == key;
+	return (u16 ? profdb__le16(k) : profdb__le32(k)) == key;
 }
 
 /* The F64 of record @p i of a plane's values view, bit-for-bit. */

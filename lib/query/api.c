@@ -22,9 +22,14 @@ static int notsup(const profdb *db, const char *what)
 
 int profdb__query_check_profile(const profdb *db, uint32_t profile, const char *fn)
 {
-	int64_t n = db->be->profile_count ? db->be->profile_count(db->impl) : 0;
-	if (n < 0)
-		return (int)n;
+	int64_t n = atomic_load_explicit(&db->n_profiles, memory_order_relaxed);
+	if (n <= 0) {
+		n = db->be->profile_count ? db->be->profile_count(db->impl) : 0;
+		if (n < 0)
+			return (int)n;
+		/* a handle is read-only after open: its count never changes */
+		atomic_store_explicit(&((profdb *)db)->n_profiles, n, memory_order_relaxed);
+	}
 	if (profile >= (uint64_t)n)
 		return profdb__fail(-ENOENT, "%s: profile %" PRIu32 " does not exist (the %s "
 		                    "database has %lld profiles)", fn, profile,

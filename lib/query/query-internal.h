@@ -16,6 +16,9 @@ struct profdb {
 	void *impl;                 /* the backend's handle */
 	profdb_options opts;        /* the caller's options, size-normalised */
 	profdb__views *views;       /* materialised views, kept until close */
+	/* The backend's profile count once it answered (0: not asked yet),
+	 * so that checking a profile index costs no call per lookup. */
+	_Atomic int64_t n_profiles;
 };
 
 /* The one range check of a profile index, made by every public function

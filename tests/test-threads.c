@@ -39,10 +39,10 @@
 #else
 #include <criterion/criterion.h>
 #include "common.h"
-#include "hpctk-views.h"
 #define CHECKF(cond, ...) cr_assert(cond, __VA_ARGS__)
 #define CHECK(cond) cr_assert(cond)
 #endif
+#include "hpctk-views.h"
 
 enum { SKIPPED = 77 };
 

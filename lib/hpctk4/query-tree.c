@@ -28,11 +28,11 @@ static int build_ctx(void *arg)
 	hq_ctx *ctx = malloc((n ? (size_t)n : 1) * sizeof *ctx);
 	size_t cap = 0, cap_last = 0;
 	uint64_t *at = NULL, *last = NULL;
+	profdb_hpctk_walk *w = NULL;   /* before the first goto: out frees it */
+	uint64_t k = 0;
 	if ((r = profdb__grow((void **)&at, &cap, 64, sizeof *at)) < 0 ||
 	    (r = profdb__grow((void **)&last, &cap_last, 64, sizeof *last)) < 0)
 		goto out;
-	profdb_hpctk_walk *w = NULL;
-	uint64_t k = 0;
 	if (!ctx || !at || !last) {
 		r = profdb__fail(-ENOMEM, "out of memory");
 		goto out;

@@ -930,10 +930,11 @@ static void check_sums(const profdb_hpcrun *h, uint32_t p, const profdb_hpcrun_p
 			}
 		}
 		if (md.is_real)
-			cr_assert(fabs(raw - incl) <= 1e-9 * fabs(raw), "%s metric %u: %g vs %g", pr->name,
-			          m, raw, incl);
+			cr_assert(fabs(raw - incl) <= 1e-9 * fabs(raw), "%.*s metric %u: %g vs %g",
+			          (int)pr->name.len, pr->name.ptr, m, raw, incl);
 		else
-			cr_assert_eq(rawi, incli, "%s metric %u", pr->name, m);
+			cr_assert_eq(rawi, incli, "%.*s metric %u", (int)pr->name.len, pr->name.ptr,
+			             m);
 	}
 }
 
@@ -964,7 +965,8 @@ Test(hpcrun, real_files)
 		for (uint32_t p = 0; p < np; p++) {
 			profdb_hpcrun_profile pr;
 			cr_assert_eq(profdb_hpcrun_profile_get(h, p, &pr), 0);
-			cr_assert(pr.rank >= 0 && pr.thread >= 0 && pr.pid > 0, "%s", pr.name);
+			cr_assert(pr.rank >= 0 && pr.thread >= 0 && pr.pid > 0, "%.*s",
+			          (int)pr.name.len, pr.name.ptr);
 			if (!pr.has_profile)
 				continue;
 			cr_assert_eq(pr.has_metric_trailer, pr.major != 2, "only the 02.00 file lacks it");
@@ -972,7 +974,8 @@ Test(hpcrun, real_files)
 				/* the id tuple agrees with the file name */
 				profdb_hpcrun_id id;
 				cr_assert_eq(profdb_hpcrun_id_at(h, p, 0, &id), 0);
-				cr_assert(id.kind == 1 && (int64_t)id.physical == pr.host_id, "%s", pr.name);
+				cr_assert(id.kind == 1 && (int64_t)id.physical == pr.host_id, "%.*s",
+				          (int)pr.name.len, pr.name.ptr);
 				cr_assert_eq(pr.n_epochs, 1);
 			}
 			check_sums(h, p, &pr);

@@ -60,8 +60,10 @@ extern "C" {
 /* A cast that is neither an old-style cast in C++ nor C++ in C. */
 #ifdef __cplusplus
 #define PROFDB__CAST(type, x) static_cast<type>(x)
+#define PROFDB__NULL nullptr
 #else
 #define PROFDB__CAST(type, x) ((type)(x))
+#define PROFDB__NULL NULL
 #endif
 
 #if defined(__GNUC__) && !defined(PROFDB_STATIC_BUILD)
@@ -149,7 +151,8 @@ typedef struct profdb_options {
 
 /** The default options, for initialisation: `profdb_options o =
  *  PROFDB_OPTIONS_INIT;`. @since 0.9 */
-#define PROFDB_OPTIONS_INIT { sizeof(profdb_options), 0, NULL, NULL, 0, NULL, NULL }
+#define PROFDB_OPTIONS_INIT \
+	{ sizeof(profdb_options), 0, PROFDB__NULL, PROFDB__NULL, 0, PROFDB__NULL, PROFDB__NULL }
 
 /** Default of profdb_options.max_memory: 4 GiB. @since 0.9 */
 #define PROFDB_DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)
@@ -324,7 +327,7 @@ static inline profdb_number profdb_view_value(const profdb_view *v, uint64_t i)
 static inline profdb_view profdb_view_slice(const profdb_view *v, uint64_t first, uint64_t end)
 {
 	profdb_view s = *v;
-	s.base = end > first ? v->base + first * v->stride : NULL;
+	s.base = end > first ? v->base + first * v->stride : PROFDB__NULL;
 	s.count = end - first;
 	return s;
 }

@@ -37,6 +37,14 @@ int main(void)
 {
 	char expected[32];
 	uint32_t runtime = profdb_version_number();
+	profdb_options opts = PROFDB_OPTIONS_INIT;
+	static const unsigned char rec[12] = {1, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0};
+	profdb_view v = {rec, 1, 12, 0, PROFDB_FIELD_U64, 8, PROFDB_FIELD_U32, 0, 0, {0}};
+	profdb_view s = profdb_view_slice(&v, 0, 1);
+	PROFDB_VIEW_FOREACH(&s, i)
+		if (profdb_view_key(&s, i) != 1 || profdb_view_value(&s, i).as.u64 != 7 ||
+		    opts.size != sizeof opts)
+			return 1;
 
 	printf("headers %s (%d), library %lu\n", PROFDB_VERSION_STRING,
 	       PROFDB_VERSION_NUMBER, (unsigned long)runtime);

@@ -9,9 +9,22 @@ static_assert(PROFDB_VERSION_CHECK(0, 1, 0), "PROFDB_VERSION_CHECK from C++");
 
 int main()
 {
-	profdb_options opts = profdb_options();
-	opts.size = sizeof opts;
+	profdb_options opts = PROFDB_OPTIONS_INIT;
 	opts.flags = PROFDB_OPEN_COPY;
+
+	/* The view helpers are inline: they must compile as C++ too. */
+	static const unsigned char rec[12] = {1, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0};
+	profdb_view v = profdb_view();
+	v.base = rec;
+	v.count = 1;
+	v.stride = 12;
+	v.key_type = PROFDB_FIELD_U64;
+	v.value_offset = 8;
+	v.value_type = PROFDB_FIELD_U32;
+	profdb_view s = profdb_view_slice(&v, 0, 1);
+	PROFDB_VIEW_FOREACH(&s, i)
+		if (profdb_view_key(&s, i) != 1 || profdb_view_value(&s, i).as.u64 != 7)
+			return 1;
 
 	profdb_hpctk *db = nullptr;
 	int rc = profdb_hpctk_open(&db, "/nonexistent/profdb-packaging-check", &opts);

@@ -271,11 +271,11 @@ PROFDB_EXPORT int profdb_hpctk_profile_id_at(const profdb_hpctk *db, uint32_t pr
 	const unsigned char *p, *e;
 	uint64_t pos;
 	uint32_t n;
+	if (!out)   /* before any other check: a NULL output is always -EINVAL */
+		return profdb__fail(-EINVAL, "profdb_hpctk_profile_id_at: NULL output");
 	int r = profile_record(db, profile, &p);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_profile_id_at: NULL output");
 	if ((r = idtuple(db, p, &pos, &n)) < 0)
 		return r;
 	if (i >= n)
@@ -293,11 +293,11 @@ int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view 
                                 profdb_view *values)
 {
 	const unsigned char *p;
+	if (!index || !values)
+		return profdb__fail(-EINVAL, "profdb_hpctk_profile_plane: NULL output");
 	int r = profile_record(db, i, &p);
 	if (r < 0)
 		return r;
-	if (!index || !values)
-		return profdb__fail(-EINVAL, "profdb_hpctk_profile_plane: NULL output");
 	block b = {.header = db->p_profiles + (uint64_t)i * db->sz_profile,
 	           .idx = hl_profile_ctx_index(p), .n_idx = hl_profile_n_ctxs(p),
 	           .val = hl_profile_values(p), .n_val = hl_profile_n_values(p)};
@@ -321,11 +321,11 @@ static int context_plane(const profdb_hpctk *db, uint32_t ctx, profdb_view *inde
                          profdb_view *values)
 {
 	const unsigned char *p;
+	if (!index || !values)
+		return profdb__fail(-EINVAL, "profdb_hpctk_context_plane: NULL output");
 	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
 	if (r < 0)
 		return r;
-	if (!index || !values)
-		return profdb__fail(-EINVAL, "profdb_hpctk_context_plane: NULL output");
 	if (ctx >= db->n_ctxs) {
 		/* Ids beyond the table simply have no values. */
 		plane_views(&CCT_SHAPE, NULL, 0, NULL, 0, index, values);

@@ -17,6 +17,10 @@ int qc_same_number(profdb_number a, profdb_number b);
 profdb_entry *qc_scan(const profdb *db, profdb_scan how, uint32_t key, size_t *n);
 /* Orders entries by (context, profile, metric). */
 int qc_cmp_by_context(const void *a, const void *b);
+/* Every value and trace sample read through the views only
+ * (examples/view-fingerprint.c) equals, as a count and an order-independent
+ * hash, what profdb_values_next and profdb_trace_at return. */
+void qc_views_match_cursor(const profdb *db, const char *what);
 /* Checks every invariant; returns the counts. */
 profdb_counts qc_check_all(const profdb *db, const char *what);
 

@@ -21,38 +21,9 @@
 #include "writer.h"
 #endif
 
-#define VIEW_FINGERPRINT_NO_MAIN
-#include "../examples/view-fingerprint.c"
 
 TestSuite(views, .timeout = 600);
 TestSuite(views_real, .timeout = 600);
-
-static view_fingerprint by_cursor(const profdb *db)
-{
-	view_fingerprint f;
-	memset(&f, 0, sizeof f);
-	profdb_values *it;
-	profdb_entry e;
-	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0), 0, "%s", profdb_error_message());
-	int r;
-	while ((r = profdb_values_next(it, &e)) == 1) {
-		f.value_hash += vf_value_tuple(e.profile, e.context, e.metric, e.value);
-		f.values++;
-	}
-	cr_assert_eq(r, 0, "%s", profdb_error_message());
-	profdb_values_free(it);
-	int64_t np = profdb_profile_count(db);
-	for (int64_t p = 0; p < np; p++) {
-		int64_t len = profdb_trace_length(db, (uint32_t)p);
-		for (int64_t i = 0; i < len; i++) {
-			profdb_sample s;
-			cr_assert_eq(profdb_trace_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
-			f.sample_hash += vf_sample_tuple((uint32_t)p, s.time_ns, s.context);
-			f.samples++;
-		}
-	}
-	return f;
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -115,15 +86,7 @@ static int check_one(const char *path)
 	cr_assert_neq(o, -ENOTSUP, "%s: %s", path, profdb_error_message());
 	if (o < 0)
 		return 0;
-	view_fingerprint v, c = by_cursor(db);
-	int r = view_fingerprint_of(db, &v);
-	cr_assert_eq(r, 0, "%s: %s", path, profdb_error_message());
-	cr_assert_eq(v.values, c.values, "%s: %" PRIu64 " values by view, %" PRIu64 " by cursor",
-	             path, v.values, c.values);
-	cr_assert_eq(v.value_hash, c.value_hash, "%s: values differ", path);
-	cr_assert_eq(v.samples, c.samples, "%s: samples %" PRIu64 " vs %" PRIu64, path, v.samples,
-	             c.samples);
-	cr_assert_eq(v.sample_hash, c.sample_hash, "%s: samples differ", path);
+	qc_views_match_cursor(db, path);
 	profdb_close(db);
 	return 1;
 }

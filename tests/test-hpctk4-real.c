@@ -272,7 +272,7 @@ static void check_meta(const char *name, const profdb_hpctk *db, profdb_hpctk_la
 			profdb_hpctk_summary su;
 			cr_assert_eq(profdb_hpctk_metric_summary_at(db, (uint32_t)m, i, &su), 0);
 			cr_assert(su.scope.len && su.formula.len &&
-			          su.combine <= PROFDB_COMBINE_MAX);
+			          su.combine <= PROFDB_HPCTK_COMBINE_MAX);
 			is_stat[su.stat_metric_id] = 1;
 		}
 	}
@@ -596,7 +596,7 @@ Test(hpctk4_real, issue_233, .timeout = 120)
 		cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, i, &s), 0);
 		cr_assert_str_eq(s.scope.ptr, scopes[i]);
 		cr_assert_str_eq(s.formula.ptr, "$$");
-		cr_assert(s.combine == PROFDB_COMBINE_SUM && s.stat_metric_id == i);
+		cr_assert(s.combine == PROFDB_HPCTK_COMBINE_SUM && s.stat_metric_id == i);
 	}
 	/* Entry points: id 4 main thread, id 1 unknown entry. */
 	profdb_hpctk_context root, c;
@@ -686,8 +686,8 @@ Test(hpctk4_real, formats_small_summaries)
 	static const uint16_t prop_base[2] = {15, 0};
 	static const char *const scopes[3] = {"point", "function", "execution"};
 	static const char *const formulas[5] = {"1", "$$", "($$^2)", "$$", "$$"};
-	static const uint8_t combine[5] = {PROFDB_COMBINE_SUM, PROFDB_COMBINE_SUM, PROFDB_COMBINE_SUM,
-	                                   PROFDB_COMBINE_MIN, PROFDB_COMBINE_MAX};
+	static const uint8_t combine[5] = {PROFDB_HPCTK_COMBINE_SUM, PROFDB_HPCTK_COMBINE_SUM, PROFDB_HPCTK_COMBINE_SUM,
+	                                   PROFDB_HPCTK_COMBINE_MIN, PROFDB_HPCTK_COMBINE_MAX};
 	cr_assert_eq(profdb_hpctk_metric_count(db), 2);
 	for (uint32_t m = 0; m < 2; m++) {
 		profdb_hpctk_metric md;
@@ -713,9 +713,9 @@ Test(hpctk4_real, formats_small_summaries)
 	}
 	profdb_hpctk_summary s;
 	cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, 3, &s), 0);
-	cr_assert(s.combine == PROFDB_COMBINE_MIN && s.stat_metric_id == 24);
+	cr_assert(s.combine == PROFDB_HPCTK_COMBINE_MIN && s.stat_metric_id == 24);
 	cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, 4, &s), 0);
-	cr_assert(s.combine == PROFDB_COMBINE_MAX && s.stat_metric_id == 27);
+	cr_assert(s.combine == PROFDB_HPCTK_COMBINE_MAX && s.stat_metric_id == 27);
 	cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, 15, &s), -ENOENT);
 
 	/* Entry points: id 22 "unknown entry", id 1 "main thread". */

@@ -277,7 +277,7 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 		cr_assert_eq(profdb_hpctk_metric_summary_at(db, 0, i, &su), 0);
 		ASSERT_STR(su.scope, cpu_scopes[i]);
 		ASSERT_STR(su.formula, "$$");
-		cr_assert(su.combine == PROFDB_COMBINE_SUM && su.stat_metric_id == i);
+		cr_assert(su.combine == PROFDB_HPCTK_COMBINE_SUM && su.stat_metric_id == i);
 	}
 	cr_assert_eq(profdb_hpctk_metric_at(db, 1, &m), 0);
 	ASSERT_STR(m.name, "cycles");
@@ -291,8 +291,8 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert_eq(p.scope_type, devstage ? PROFDB_SCOPE_UNKNOWN : PROFDB_SCOPE_CUSTOM);
 	cr_assert(p.prop_metric_id == 4 && p.prop_index == 255);
 	static const struct { const char *scope; uint8_t combine; uint16_t id; } cyc[3] = {
-		{"execution", PROFDB_COMBINE_SUM, 3}, {"execution", PROFDB_COMBINE_MAX, 4},
-		{"lex_aware", PROFDB_COMBINE_SUM, 5}};
+		{"execution", PROFDB_HPCTK_COMBINE_SUM, 3}, {"execution", PROFDB_HPCTK_COMBINE_MAX, 4},
+		{"lex_aware", PROFDB_HPCTK_COMBINE_SUM, 5}};
 	for (uint32_t i = 0; i < 3; i++) {
 		cr_assert_eq(profdb_hpctk_metric_summary_at(db, 1, i, &su), 0);
 		ASSERT_STR(su.scope, cyc[i].scope);

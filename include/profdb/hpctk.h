@@ -117,8 +117,9 @@ enum {
 	PROFDB_SCOPE_UNKNOWN = 255    /**< dev-stage scope with an unknown name */
 };
 
-/** Summary combination functions. */
-enum { PROFDB_COMBINE_SUM = 0, PROFDB_COMBINE_MIN = 1, PROFDB_COMBINE_MAX = 2 };
+/** Summary combination functions, as meta.db stores them (0.10: renamed
+ *  from PROFDB_COMBINE_*, which is now profdb_combine in profdb/query.h). */
+enum { PROFDB_HPCTK_COMBINE_SUM = 0, PROFDB_HPCTK_COMBINE_MIN = 1, PROFDB_HPCTK_COMBINE_MAX = 2 };
 
 /** A metric, its propagations and summaries, as counts. @since 0.9 */
 typedef struct profdb_hpctk_metric {

@@ -6,6 +6,8 @@
  *   profdb/common.h    version, errors, options, strings, numbers, views
  *   profdb/query.h     the common interface: one set of calls for every
  *                      format (start here)
+ *   profdb/analysis.h  numbers combined: profile selections, statistics
+ *                      over profiles, call edges, the three views
  *   profdb/hpctk.h     HPCToolkit 4.0 databases
  *   profdb/hpctkpre.h  HPCToolkit pre-release databases, draft meta.db
  *   profdb/hpcrun.h    hpcrun measurement files
@@ -20,6 +22,7 @@
 
 #include "common.h"
 #include "query.h"
+#include "analysis.h"
 #include "hpctk.h"
 #include "hpctkpre.h"
 #include "hpcrun.h"

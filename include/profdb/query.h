@@ -142,6 +142,16 @@ typedef enum profdb_metric_kind {
 	PROFDB_METRIC_DERIVED = 5    /**< computed by a formula the file stores; no values */
 } profdb_metric_kind;
 
+/** How the values of a metric combine across profiles and up the tree
+ *  (doc/model.md, "Combining numbers"). Percentages are defined only for
+ *  PROFDB_COMBINE_SUM. @since 0.10 */
+typedef enum profdb_combine {
+	PROFDB_COMBINE_NONE = 0,  /**< not combinable (a rate, a mean, a derived value) */
+	PROFDB_COMBINE_SUM = 1,
+	PROFDB_COMBINE_MIN = 2,
+	PROFDB_COMBINE_MAX = 3
+} profdb_combine;
+
 /** A metric. @since 0.9 */
 typedef struct profdb_metric {
 	uint32_t id;
@@ -157,6 +167,19 @@ typedef struct profdb_metric {
 	 *  the format has none (used by profdb_inclusive/profdb_exclusive). */
 	uint32_t exclusive_id, inclusive_id;
 	int has_data;             /**< 0 for derived or data-less metrics */
+	/** How values combine (the format's rule: CubeLib's value class for
+	 *  each Cube dtype, hpcprof's combine for a summary statistic, sum for
+	 *  Callgrind and hpcrun). @since 0.10 */
+	profdb_combine combine;
+	/** The sampling period hpcrun recorded for the metric (events per
+	 *  sample); 0 when there is none and for the other formats.
+	 *  @since 0.10 */
+	uint64_t period;
+	/** The factor from a stored value to the value hpcprof (or the
+	 *  format's own viewer) shows: hpcrun's period for an event-based
+	 *  metric, 1 otherwise. Stored values stay raw; multiply to scale.
+	 *  @since 0.10 */
+	double scale;
 } profdb_metric;
 
 /** Number of metrics, summary statistics and derived metrics included.
@@ -183,6 +206,14 @@ PROFDB_EXPORT int profdb_metric_get(const profdb *db, uint32_t id, profdb_metric
  *  Lifetime: the strings of *out stay valid until profdb_close().
  *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_metric_find(const profdb *db, const char *key, profdb_metric *out);
+
+/** Does metric @p id have a non-zero stored value in any profile? Computed
+ *  on first use (one pass over the stored values; then cached for every
+ *  metric) and cheap afterwards.
+ *  @return 1 yes, 0 no, -EINVAL (NULL @p db), -ENOENT (no such id), or
+ *  what reading the values met (-EBADMSG, -ENODATA, -EFBIG, -ENOMEM,
+ *  -ECANCELED). Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_metric_has_values(const profdb *db, uint32_t id);
 
 /* ---- contexts ----------------------------------------------------------- */
 

@@ -72,8 +72,8 @@ int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out)
 
 static const char *combine_name(uint8_t c)
 {
-	return c == PROFDB_COMBINE_SUM ? "sum" : c == PROFDB_COMBINE_MIN ? "min"
-	       : c == PROFDB_COMBINE_MAX ? "max" : NULL;
+	return c == PROFDB_HPCTK_COMBINE_SUM ? "sum" : c == PROFDB_HPCTK_COMBINE_MIN ? "min"
+	       : c == PROFDB_HPCTK_COMBINE_MAX ? "max" : NULL;
 }
 
 /* What the summary profile holds under a statistic's id. */
@@ -83,9 +83,9 @@ static char *statistic_text(const profdb_hpctk_summary *s)
 	char buf[256];
 	if (c && strcmp(f, "$$") == 0)
 		snprintf(buf, sizeof buf, "%s", c);
-	else if (s->combine == PROFDB_COMBINE_SUM && strcmp(f, "1") == 0)
+	else if (s->combine == PROFDB_HPCTK_COMBINE_SUM && strcmp(f, "1") == 0)
 		snprintf(buf, sizeof buf, "count");
-	else if (s->combine == PROFDB_COMBINE_SUM &&
+	else if (s->combine == PROFDB_HPCTK_COMBINE_SUM &&
 	         (strcmp(f, "$$^2") == 0 || strcmp(f, "$$*$$") == 0 || strcmp(f, "($$)^2") == 0))
 		snprintf(buf, sizeof buf, "sum of squares");
 	else if (c)

@@ -5,6 +5,7 @@
 #define PROFDB_QUERY_QUERY_H
 
 #include "../core/backend-internal.h"
+#include "profdb/analysis.h"
 
 /* The views materialised for a handle (views.c). */
 typedef struct profdb__views profdb__views;

@@ -1,0 +1,277 @@
+/* profdb/analysis.h — numbers combined: profile selections, statistics over
+ * profiles, call edges and the three views (top-down, bottom-up, flat).
+ *
+ * Compiles alone as C11 (-pedantic) and as C++. Every combination follows
+ * the metric's rule (profdb_metric.combine, profdb/query.h); doc/model.md
+ * ("Combining numbers") names each rule, its reference tool and the
+ * summation order. The conventions (return codes, threads, lifetimes) are
+ * those of profdb/common.h.
+ */
+#ifndef PROFDB_ANALYSIS_H
+#define PROFDB_ANALYSIS_H
+
+#include "query.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- profile selections ------------------------------------------------- */
+
+/** Select profiles by a textual selection.
+ *
+ *  @p spec is NULL or "" for every non-summary profile. Otherwise it is a
+ *  comma-separated list of terms:
+ *   - a profile index ("7") or an inclusive range of indices ("0-15");
+ *   - "KIND=LIST": profiles whose identity (profdb_profile_identity) has
+ *     an entry of that kind whose value is in LIST, a comma-separated list
+ *     of values and ranges; the numbers and ranges after "KIND=" belong to
+ *     that kind until the next "KIND=" ("rank=0-3,8,thread=0").
+ *  Indices and ranges before the first "KIND=" form one condition (the
+ *  union); each kind is another condition; a profile is selected when it
+ *  meets every condition. Kind names compare ASCII case-insensitively.
+ *  Summary profiles are selected only by index.
+ *
+ *  @param out  receives the selected indices, ascending; at most @p cap of
+ *              them (NULL when @p cap is 0: only count).
+ *  @return the number of selected profiles (may exceed @p cap; 0 when
+ *  nothing matches), -EINVAL (NULL @p db; a syntax error, a range that
+ *  goes down, an index past the last profile, or a kind no profile has,
+ *  each described by profdb_error_message()), or what reading the profile
+ *  table met (-EBADMSG, -ENODATA, -ENOMEM). Thread-safe. @since 0.10 */
+PROFDB_EXPORT int64_t profdb_profiles_select(const profdb *db, const char *spec, uint32_t *out,
+                                             size_t cap);
+
+/* ---- statistics over profiles ------------------------------------------- */
+
+/** What profdb_stats_new() computes. Start from PROFDB_STATS_OPTIONS_INIT
+ *  (or zero it and set @c size); fields grow at the end as in
+ *  profdb_options. @since 0.10 */
+typedef struct profdb_stats_options {
+	size_t size;                /**< sizeof(profdb_stats_options) */
+	/** The profiles (indices, any order, no duplicates); NULL: every
+	 *  non-summary profile (profdb_profiles_select(db, NULL, ...)). */
+	const uint32_t *profiles;
+	size_t n_profiles;
+	/** The metric ids whose stored values are combined; NULL: every metric
+	 *  that has stored values in a non-summary profile. */
+	const uint32_t *metrics;
+	size_t n_metrics;
+	/** Worker threads: 0 = one per online core, 1 = the calling thread
+	 *  only. Results depend on the thread count only through the summation
+	 *  order (doc/model.md, "Statistics over profiles"). */
+	unsigned threads;
+} profdb_stats_options;
+
+/** The default statistics options. @since 0.10 */
+#define PROFDB_STATS_OPTIONS_INIT \
+	{ sizeof(profdb_stats_options), PROFDB__NULL, 0, PROFDB__NULL, 0, 0 }
+
+/** The statistics of one (context, metric) over the selected profiles
+ *  that store a value there. Values are taken as doubles
+ *  (profdb_number_to_double). @since 0.10 */
+typedef struct profdb_stat {
+	uint32_t context;           /**< context id */
+	uint32_t metric;            /**< metric id, as stored */
+	uint64_t count;             /**< profiles with a stored value */
+	double sum;                 /**< in ascending profile order (1 thread) */
+	double min, max;
+	double mean;                /**< sum / count */
+	double stddev;              /**< population standard deviation */
+	double imbalance;           /**< max / mean (NaN when mean is 0) */
+	double imbalance_pct;       /**< (max - mean) / max (NaN when max is 0) */
+	uint32_t min_profile;       /**< lowest profile index holding min */
+	uint32_t max_profile;       /**< lowest profile index holding max */
+} profdb_stat;
+
+/** The result of profdb_stats_new() (opaque). @since 0.10 */
+typedef struct profdb_stats profdb_stats;
+
+/** Statistics over profiles: one pass over the selected profiles' stored
+ *  values (their profile views), in parallel over profiles.
+ *  @param ret   receives the result; NULL on failure.
+ *  @param opts  NULL for the defaults.
+ *  @return 0; -EINVAL (NULL @p ret or @p db, bad options, a profile index
+ *  or metric id out of range, a duplicate profile); -EFBIG (the
+ *  accumulators, O(contexts x metrics), would exceed options.max_memory);
+ *  -ENOMEM; what reading the values met (-EBADMSG, -ENODATA, -ECANCELED
+ *  from the progress callback, ...). Lifetime: free it with
+ *  profdb_stats_free() before profdb_close(@p db). Thread-safe on @p db;
+ *  the result is read-only and may be shared by threads. @since 0.10 */
+PROFDB_EXPORT int profdb_stats_new(profdb_stats **ret, const profdb *db,
+                                   const profdb_stats_options *opts);
+/** Number of rows: (context, metric) pairs with count > 0.
+ *  @return the count (>= 0), -EINVAL (NULL @p s). Thread-safe. @since 0.10 */
+PROFDB_EXPORT int64_t profdb_stats_count(const profdb_stats *s);
+/** Row @p index (0 .. count-1). Rows are sorted by metric id, then context
+ *  id. @return 0, -EINVAL (NULL argument), -ENOENT (@p index out of range).
+ *  Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_stats_at(const profdb_stats *s, uint64_t index, profdb_stat *out);
+/** The row of (@p context, @p metric), by binary search.
+ *  @return 1 (found), 0 (no stored value there; *out zeroed, count 0),
+ *  -EINVAL (NULL argument). Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_stats_get(const profdb_stats *s, uint32_t context, uint32_t metric,
+                                   profdb_stat *out);
+/** The rows of one metric as a view over the result's memory: key =
+ *  context id (U32, strictly increasing), value = the double at
+ *  @p field_offset in profdb_stat (offsetof(profdb_stat, sum), ...; one of
+ *  the double fields), stride sizeof(profdb_stat).
+ *  @return 0 (an empty view for a metric without rows), -EINVAL (NULL
+ *  argument, @p field_offset not a double field). Lifetime: valid until
+ *  profdb_stats_free(). Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_stats_view(const profdb_stats *s, uint32_t metric, size_t field_offset,
+                                    profdb_view *out);
+/** Free a result; NULL is a no-op. @since 0.10 */
+PROFDB_EXPORT void profdb_stats_free(profdb_stats *s);
+
+/* ---- call edges ---------------------------------------------------------- */
+
+/** A call from one function (context) to another. @since 0.10 */
+typedef struct profdb_edge {
+	uint32_t caller;            /**< context id of the calling function (or the root) */
+	uint32_t callee;            /**< context id of the called function */
+	/** The context of the call site (a line or instruction of the caller),
+	 *  PROFDB_NONE when the format records none. */
+	uint32_t site;
+	int has_count;              /**< 1 when the format records call counts */
+	uint64_t count;             /**< calls, summed over profiles (0 when !has_count) */
+} profdb_edge;
+
+/** Number of call edges: Callgrind's calls (one per caller, callee and
+ *  call site); in the tree formats one per context called from its parent
+ *  (relation CALL or INLINED), from the nearest enclosing function.
+ *  @return the count (>= 0), -EINVAL (NULL @p db), or what building the
+ *  tree met. Thread-safe. @since 0.10 */
+PROFDB_EXPORT int64_t profdb_edge_count(const profdb *db);
+/** Edge @p index (0 .. count-1); edges are sorted by caller, then callee,
+ *  then site. @return 0, -EINVAL (NULL argument), -ENOENT (out of range),
+ *  or what building the tree met. Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out);
+/** The inclusive cost of edge @p index for @p metric in @p profile
+ *  (PROFDB_NONE: combined over the non-summary profiles by the metric's
+ *  rule) and, when the format records counts per profile, its calls.
+ *  @return 1 (a cost), 0 (none; *out cleared), -EINVAL, -ENOENT (index,
+ *  profile or metric out of range), -ENOTSUP (a metric that does not
+ *  combine), or what reading the values met. Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t profile,
+                                   uint32_t metric, profdb_number *out);
+
+/* ---- the three views: top-down, bottom-up, flat ---------------------------- */
+/*
+ * A profdb_tree is one of the three views hpcviewer shows, built once from
+ * a database for a few metrics and a set of profiles. Node ids are dense
+ * (0 is the root), assigned in an order that depends only on the input and
+ * the options; children are ordered by the first metric's inclusive value,
+ * heaviest first, ties by id of what they stand for. doc/model.md ("The
+ * three views") defines each view, its recursion rule and its treatment of
+ * inlined code.
+ *  - TOP_DOWN: the calling-context tree. For Callgrind, which stores a call
+ *    graph and not call paths, the call edges expanded from the root with
+ *    each child scaled by its parent's share of the caller's inclusive cost
+ *    (an approximation, as gprof2dot's), recursion cut and marked, nodes
+ *    under the cut-off folded into one "<other>" child per parent.
+ *  - BOTTOM_UP: one root per function with its cost summed over every
+ *    context where it appears (a recursive function counted once per
+ *    path); a node's children are its callers.
+ *  - FLAT: load module -> file -> function -> loop -> line.
+ */
+
+/** Which view. @since 0.10 */
+typedef enum profdb_tree_kind {
+	PROFDB_TREE_TOP_DOWN = 0,
+	PROFDB_TREE_BOTTOM_UP = 1,
+	PROFDB_TREE_FLAT = 2
+} profdb_tree_kind;
+
+/** What profdb_tree_new() builds. Start from PROFDB_TREE_OPTIONS_INIT;
+ *  fields grow at the end as in profdb_options. @since 0.10 */
+typedef struct profdb_tree_options {
+	size_t size;                /**< sizeof(profdb_tree_options) */
+	profdb_tree_kind kind;
+	/** The metrics (ids of any scope of each quantity; at least one). */
+	const uint32_t *metrics;
+	size_t n_metrics;
+	/** The profiles whose values are combined by each metric's rule; NULL:
+	 *  the summary profile where the format stores one for the metric,
+	 *  else every non-summary profile. */
+	const uint32_t *profiles;
+	size_t n_profiles;
+	/** Nodes whose inclusive value of the first metric is below this
+	 *  fraction of the total are folded into their parent's "<other>"
+	 *  node (Callgrind's expanded top-down view always; other views and
+	 *  formats only when > 0). 0: the default, 0.001 for Callgrind's
+	 *  top-down view, nothing folded elsewhere. */
+	double cutoff;
+} profdb_tree_options;
+
+/** The default tree options (top-down, no metric yet). @since 0.10 */
+#define PROFDB_TREE_OPTIONS_INIT \
+	{ sizeof(profdb_tree_options), PROFDB_TREE_TOP_DOWN, PROFDB__NULL, 0, PROFDB__NULL, 0, 0.0 }
+
+/** What a view node stands for. @since 0.10 */
+typedef enum profdb_node_type {
+	PROFDB_NODE_ROOT = 0,         /**< the whole program */
+	PROFDB_NODE_MODULE = 1,       /**< a load module (flat view) */
+	PROFDB_NODE_FILE = 2,         /**< a source file (flat view) */
+	PROFDB_NODE_FUNCTION = 3,
+	PROFDB_NODE_LOOP = 4,
+	PROFDB_NODE_LINE = 5,
+	PROFDB_NODE_INSTRUCTION = 6,
+	PROFDB_NODE_OTHER = 7,        /**< what the cut-off folded */
+	PROFDB_NODE_UNKNOWN = 8
+} profdb_node_type;
+
+/** Node flags. @since 0.10 */
+enum {
+	/** Recursion: the path already holds this function; not expanded. */
+	PROFDB_NODE_RECURSIVE = 1u << 0
+};
+
+/** A node of a view. @since 0.10 */
+typedef struct profdb_node {
+	uint32_t id, parent, first_child, next_sibling, depth;
+	profdb_node_type type;
+	uint32_t flags;             /**< PROFDB_NODE_* */
+	/** A context this node stands for (top-down: its context; bottom-up
+	 *  and flat: the first context, by id, of its function, loop or line);
+	 *  PROFDB_NONE for the root, modules, files and "<other>". */
+	uint32_t context;
+	profdb_str name;            /**< function, module or file name; "<other>" */
+	profdb_str file;
+	uint64_t line;
+	profdb_str module;
+} profdb_node;
+
+/** A built view (opaque, read-only, shareable by threads). @since 0.10 */
+typedef struct profdb_tree profdb_tree;
+
+/** Build a view.
+ *  @return 0; -EINVAL (NULL argument, no metric, bad options, an id or
+ *  index out of range); -ENOTSUP (a metric whose values do not combine
+ *  over the chosen profiles, or that has neither scope); -EFBIG (more
+ *  nodes than options.max_memory allows); -ENOMEM; what reading the
+ *  values met. Lifetime: free it with profdb_tree_free() before
+ *  profdb_close(@p db); strings live until profdb_close(). Thread-safe on
+ *  @p db. @since 0.10 */
+PROFDB_EXPORT int profdb_tree_new(profdb_tree **ret, const profdb *db,
+                                  const profdb_tree_options *opts);
+/** Number of nodes. @return the count (>= 1), -EINVAL. Thread-safe. @since 0.10 */
+PROFDB_EXPORT int64_t profdb_tree_count(const profdb_tree *t);
+/** Node @p id (0 .. count-1; 0 is the root).
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (out of range).
+ *  Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_tree_get(const profdb_tree *t, uint32_t id, profdb_node *out);
+/** The values of node @p id for metric number @p k of the options.
+ *  @param inclusive  receives the inclusive value (may be NULL).
+ *  @param exclusive  receives the exclusive value (may be NULL).
+ *  @return 0, -EINVAL, -ENOENT (@p id or @p k out of range). Thread-safe.
+ *  @since 0.10 */
+PROFDB_EXPORT int profdb_tree_values(const profdb_tree *t, uint32_t id, size_t k,
+                                     double *inclusive, double *exclusive);
+/** Free a view; NULL is a no-op. @since 0.10 */
+PROFDB_EXPORT void profdb_tree_free(profdb_tree *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROFDB_ANALYSIS_H */

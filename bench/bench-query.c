@@ -14,6 +14,12 @@
  *   hpctk_scan_all / query_scan_all      every stored value: the planes by
  *                                        hand vs a PROFDB_SCAN_ALL cursor
  *                                        (ns per value)
+ *
+ *   bench-query --edges PATH...    call edges (issue 14) of any format:
+ *                                  edges-<name>: open, build (first
+ *                                  profdb_edge_count), and one combined
+ *                                  cost of metric 0 per edge; median of 3
+ *                                  fresh opens each
  * The hit/miss triples are the same for both readers (fixed seed), so the
  * difference of the medians is the dispatch overhead: argument checks, one
  * indirect call, the profile and metric range checks. */
@@ -236,11 +242,61 @@ static void run_db(const char *dir)
 	profdb_close(q);
 }
 
+/* Call edges: open, the first profdb_edge_count (which builds them) and a
+ * pass over every edge's combined cost of metric 0, each the median of 3
+ * fresh opens (the edges are built once per handle). */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void run_edges(const char *path)
+{
+	double t_open[3], t_build[3], t_cost[3];
+	int64_t n = 0;
+	for (int run = 0; run < 3; run++) {
+		profdb *q;
+		double t0 = bench_now_ns();
+		if (profdb_open(&q, path, NULL) < 0) {
+			fprintf(stderr, "bench-query: %s: %s\n", path, profdb_error_message());
+			exit(1);
+		}
+		double t1 = bench_now_ns();
+		n = profdb_edge_count(q);
+		double t2 = bench_now_ns();
+		if (n < 0) {
+			fprintf(stderr, "bench-query: %s: edges: %s\n", path, profdb_error_message());
+			exit(1);
+		}
+		for (int64_t i = 0; i < n; i++) {
+			profdb_number v;
+			if (profdb_edge_cost(q, (uint64_t)i, PROFDB_NONE, 0, &v) == 1)
+				bench_consume(v.as.u64);
+		}
+		double t3 = bench_now_ns();
+		profdb_close(q);
+		t_open[run] = (t1 - t0) / 1e6;
+		t_build[run] = (t2 - t1) / 1e6;
+		t_cost[run] = (t3 - t2) / 1e6;
+	}
+	qsort(t_open, 3, sizeof(double), cmp_double);
+	qsort(t_build, 3, sizeof(double), cmp_double);
+	qsort(t_cost, 3, sizeof(double), cmp_double);
+	printf("edges-%s: edges=%" PRId64 " open=%.1fms build=%.1fms costs=%.1fms\n", base(path), n,
+	       t_open[1], t_build[1], t_cost[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench-query [--synth WORKDIR] DIR...\n");
+		fprintf(stderr, "usage: bench-query [--synth WORKDIR] DIR... | --edges PATH...\n");
 		return 2;
+	}
+	if (strcmp(argv[1], "--edges") == 0) {
+		for (int i = 2; i < argc; i++)
+			run_edges(argv[i]);
+		return 0;
 	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--synth") == 0 && i + 1 < argc) {

@@ -6,8 +6,11 @@ does -- name compression per ID space, fn= binding the current fl= file
 and object, cfn= binding the callee -- and counts the distinct (object,
 file, name) triples that occur as a function (a cost, calls= or jump line in its fn= block, or
 the callee of a calls= line). It also sums the self cost per function name
-and per event. Then it opens each file with libprofdb (ctypes) and compares:
-the function count, the self cost per name and event, the totals.
+and per event, and the calls= lines per (caller, callee): count and
+inclusive cost per event. Then it opens each file with libprofdb (ctypes)
+and compares: the function count, the self cost per name and event, the
+totals, and the call edges of the common interface (profdb_edge_*, summed
+over call sites and profiles) with the calls= lines (issue 14).
 
 Usage: cg_function_check.py LIBPROFDB.so DATA_DIR [--verbose]
 (PROFDB_SAMPLE_DATA, when set, replaces DATA_DIR, as for the C tests.)
@@ -68,6 +71,7 @@ class Reader:
         self.funcs = set()          # (object, file, name)
         self.self_by_name = {}      # name -> {event: sum}
         self.totals = {}            # event -> sum
+        self.calls = {}             # (caller, callee) -> [count, {event: inclusive}]
 
     def read(self, data):
         ids = [{}, {}, {}]
@@ -95,6 +99,11 @@ class Reader:
                 if pending:                     # the call's inclusive cost
                     pending = False
                     cob = cfi = None
+                    ent = self.calls.setdefault(call_key, [0, {}])
+                    ent[0] += call_count
+                    for ev, t in zip(events, tok[npos:]):
+                        v = 0 if t.startswith(b'-') else int(t, 0)
+                        ent[1][ev] = ent[1].get(ev, 0) + v
                     continue
                 if not have_fn:
                     continue
@@ -114,6 +123,9 @@ class Reader:
                         self.funcs.add((ob, fn_fl, fn))
                         self.funcs.add(callee)
                         pending = True
+                        call_key = ((ob, fn_fl, fn), callee)
+                        c0 = val.split()[0] if val.split() else b'0'
+                        call_count = 0 if c0.startswith(b'-') else int(c0, 0)
                     continue
                 if key in ('jump', 'jcnd'):
                     if have_fn:
@@ -209,6 +221,74 @@ def profdb_read(lib, path):
         lib.profdb_cg_close(cg)
 
 
+class Edge(ctypes.Structure):
+    _fields_ = [('caller', ctypes.c_uint32), ('callee', ctypes.c_uint32),
+                ('site', ctypes.c_uint32), ('has_count', ctypes.c_int),
+                ('count', ctypes.c_uint64)]
+
+
+class Input(ctypes.Structure):
+    _fields_ = [('name', ctypes.c_char_p), ('data', ctypes.c_char_p), ('size', ctypes.c_size_t)]
+
+
+class Number(ctypes.Structure):
+    _fields_ = [('type', ctypes.c_int), ('u64', ctypes.c_uint64)]
+
+
+def profdb_edges(lib, path):
+    """The common interface's call edges summed per (caller, callee):
+    {(caller triple, callee triple): [count, {event: inclusive}]}."""
+    # The file alone, as the reader above reads it (profdb_open would add
+    # its --separate-threads or dump-series siblings).
+    with open(path, 'rb') as f:
+        data = f.read()
+    inp = Input(os.path.basename(path).encode(), data, len(data))
+    db = ctypes.c_void_p()
+    r = lib.profdb_open_inputs(ctypes.byref(db), ctypes.byref(inp), 1, None)
+    if r < 0:
+        return r, None
+    try:
+        cg = lib.profdb_get_cg(db)
+        ne = lib.profdb_cg_event_count(cg)
+        evs, fns = [], {}
+        for e in range(ne):
+            ev = Event()
+            lib.profdb_cg_event_get(cg, e, ctypes.byref(ev))
+            evs.append(None if ev.formula.len else ev.name.bytes().decode('utf-8', 'replace'))
+
+        def fn(ctx):
+            if ctx not in fns:
+                f = Func()
+                lib.profdb_cg_function_get(cg, ctx - 1, ctypes.byref(f))
+                fns[ctx] = (f.object.bytes(), f.file.bytes(), f.name.bytes())
+            return fns[ctx]
+        n = lib.profdb_edge_count(db)
+        if n < 0:
+            return n, None
+        out = {}
+        for i in range(n):
+            e, v = Edge(), Number()
+            lib.profdb_edge_at(db, i, ctypes.byref(e))
+            ent = out.setdefault((fn(e.caller), fn(e.callee)), [0, {}])
+            ent[0] += e.count
+            for m, ev in enumerate(evs):
+                if ev is not None and lib.profdb_edge_cost(db, i, 0xffffffff, m,
+                                                           ctypes.byref(v)) == 1:
+                    ent[1][ev] = ent[1].get(ev, 0) + v.u64
+        return 0, out
+    finally:
+        lib.profdb_close(db)
+
+
+def same_calls(want, got):
+    """Differences between the calls= lines and the edges (zero costs
+    dropped on both sides)."""
+    def norm(d):
+        return {k: (c, {e: x for e, x in costs.items() if x}) for k, (c, costs) in d.items()}
+    w, g = norm(want), norm(got)
+    return [k for k in set(w) | set(g) if w.get(k) != g.get(k)]
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -222,6 +302,16 @@ def main(argv):
         getattr(lib, fn).restype = ctypes.c_int64
     lib.profdb_cg_function_get.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p]
     lib.profdb_cg_event_get.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p]
+    lib.profdb_open_inputs.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p,
+                                       ctypes.c_size_t, ctypes.c_void_p]
+    lib.profdb_close.argtypes = [ctypes.c_void_p]
+    lib.profdb_get_cg.argtypes = [ctypes.c_void_p]
+    lib.profdb_get_cg.restype = ctypes.c_void_p
+    lib.profdb_edge_count.argtypes = [ctypes.c_void_p]
+    lib.profdb_edge_count.restype = ctypes.c_int64
+    lib.profdb_edge_at.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p]
+    lib.profdb_edge_cost.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32,
+                                     ctypes.c_uint32, ctypes.c_void_p]
     root = os.path.join(os.environ.get('PROFDB_SAMPLE_DATA') or argv[2], 'callgrind')
     if not os.path.isdir(root):
         print('SKIP: no sample data at %s' % root)
@@ -265,7 +355,17 @@ def main(argv):
             diff = [k for k in set(ws) | set(gs) if ws.get(k) != gs.get(k)]
             msgs.append('self cost differs for %d names, e.g. %r: profdb %r, checker %r'
                         % (len(diff), diff[0], gs.get(diff[0]), ws.get(diff[0])))
-        print('%-60s %6d functions%s' % (rel, got['count'], ' FAIL' if msgs else ''))
+        re_, edges = profdb_edges(lib, p)
+        if re_ < 0 and (got['count'] or want.calls):   # an empty file has no format
+            msgs.append('edges: profdb %d' % re_)
+        elif re_ >= 0:
+            diff = same_calls(want.calls, edges)
+            if diff:
+                k = diff[0]
+                msgs.append('calls differ for %d (caller, callee) pairs, e.g. %r: profdb %r, '
+                            'calls= lines %r' % (len(diff), k, edges.get(k), want.calls.get(k)))
+        print('%-60s %6d functions %6d call pairs%s' % (rel, got['count'], len(want.calls),
+                                                      ' FAIL' if msgs else ''))
         for m in msgs:
             print('    ' + m)
         bad += bool(msgs)

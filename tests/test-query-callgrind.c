@@ -122,7 +122,7 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert_eq(c.profiles, 1);
 	cr_assert_eq(c.contexts, 9);   /* the root, four functions, a line of each */
 	cr_assert_eq(c.metrics, 2);
-	cr_assert_eq(c.values, 14);    /* b has no Dr; each function's one line repeats it */
+	cr_assert_eq(c.values, 7);     /* the lines' costs, each once; b's line has no Dr */
 	cr_assert_eq(c.traces, 0);
 
 	profdb_about about;
@@ -176,10 +176,11 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert_eq(met.kind, PROFDB_METRIC_EXCLUSIVE);
 	cr_assert_eq(met.type, PROFDB_TYPE_U64);
 
-	/* values: self costs; nothing stored at the root or for b's Dr */
+	/* values: the lines' self costs; nothing stored at the root, at a
+	 * function (its self cost is computed from its lines) or for b's Dr */
 	profdb_number v;
-	cr_assert_eq(profdb_value(db, 0, a.id, 0, &v), 1);
-	cr_assert_eq(v.as.u64, 60);
+	cr_assert_eq(profdb_value(db, 0, a.id, 0, &v), 0);
+	cr_assert_eq(v.type, PROFDB_TYPE_NONE);
 	cr_assert_eq(profdb_value(db, 0, b.id, 1, &v), 0);
 	cr_assert_eq(v.type, PROFDB_TYPE_NONE);
 	cr_assert_eq(profdb_value(db, 0, root, 0, &v), 0);
@@ -231,7 +232,7 @@ Test(query_callgrind, parts_are_profiles)
 	profdb_counts c = qc_check_all(db, "parts_text");
 	cr_assert_eq(c.profiles, 2);
 	cr_assert_eq(c.contexts, 5);   /* root, main, other, main:1 (both parts), other:2 */
-	cr_assert_eq(c.values, 6);
+	cr_assert_eq(c.values, 3);     /* main:1 in each part, other:2 */
 	profdb_profile p;
 	cr_assert_eq(profdb_profile_get(db, 1, &p), 0);
 	/* callgrind.out.42 ends in a pid, not a dump number */
@@ -250,7 +251,7 @@ Test(query_callgrind, parts_are_profiles)
 	cr_assert_eq(scoped(db, 1, mn.id, 0, 0), 3);
 	size_t n;
 	profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, mn.id, &n);
-	cr_assert_eq(n, 2);
+	cr_assert_eq(n, 0);   /* a function stores nothing: its lines hold its costs */
 	free(e);
 	/* main's line 1 merges both parts: one context, a value in each */
 	profdb_context ln;
@@ -342,7 +343,7 @@ Test(query_callgrind, many_parts_scan_once, .timeout = 20)
 	cr_assert_eq(profdb_get_counts(db, &c), 0);
 	cr_assert_eq(c.profiles, P);
 	cr_assert_eq(c.contexts, 1 + 2 * F);   /* root, functions, one line each */
-	cr_assert_eq(c.values, 2 * P * F);     /* each function and its line, per part */
+	cr_assert_eq(c.values, P * F);         /* each function's line, per part */
 	size_t ne;
 	profdb_entry *e = qc_scan(db, PROFDB_SCAN_ALL, 0, &ne);
 	cr_assert_eq(ne, (size_t)c.values);
@@ -351,7 +352,7 @@ Test(query_callgrind, many_parts_scan_once, .timeout = 20)
 	free(e);
 	for (uint32_t p = 0; p < P; p += 7) {
 		e = qc_scan(db, PROFDB_SCAN_PROFILE, p, &ne);
-		cr_assert_eq(ne, 2 * F);
+		cr_assert_eq(ne, F);
 		free(e);
 	}
 	profdb_close(db);
@@ -379,7 +380,7 @@ Test(query_callgrind, instructions)
 	profdb *db = open_text("x.out", instr_text, sizeof instr_text - 1);
 	profdb_counts c = qc_check_all(db, "instr_text");
 	cr_assert_eq(c.contexts, 5);   /* root, f, 0x10, 0x16, 0x18 (0x14 costs nothing) */
-	cr_assert_eq(c.values, 4);
+	cr_assert_eq(c.values, 3);     /* the three instructions; f's own cost is their sum */
 	profdb_context f = by_name(db, "f"), i0, i1, i2;
 	cr_assert_eq(profdb_context_get(db, f.first_child, &i0), 0);
 	cr_assert_eq(i0.type, PROFDB_CTX_INSTRUCTION);
@@ -413,7 +414,10 @@ Test(query_callgrind, instructions)
 	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0);
 	c = qc_check_all(db, "instr_text, functions only");
 	cr_assert_eq(c.contexts, 2);
-	cr_assert_eq(c.values, 1);
+	cr_assert_eq(c.values, 1);     /* no lines: f's self cost is the stored value */
+	profdb_number fv;
+	cr_assert_eq(profdb_value(db, 0, by_name(db, "f").id, 0, &fv), 1);
+	cr_assert_eq(fv.as.u64, 12);   /* 4 + 0 + 6 + 1 + 1 */
 	f = by_name(db, "f");
 	cr_assert_eq(f.first_child, PROFDB_NONE);
 	cr_assert_eq(profdb_context_get(db, f.id + 1, &i0), -ENOENT);
@@ -455,7 +459,7 @@ Test(query_callgrind, detection)
 	db = open_text("profile.gz", gz, gn);
 	profdb_counts c;
 	cr_assert_eq(profdb_get_counts(db, &c), 0);
-	cr_assert_eq(c.values, 14);
+	cr_assert_eq(c.values, 7);
 	profdb_close(db);
 	free(gz);
 #endif

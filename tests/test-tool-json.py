@@ -13,6 +13,8 @@ checks that:
   - dump's values name existing profiles and metrics and have the metric's
     type; contexts list parents before children, ids unique;
   - dump --csv holds the same values as dump --json;
+  - dump's edges have called contexts as callees, costs naming known
+    profiles and metrics, and the CSV edges table as many costs;
   - `profdb value` answers what dump says, for a spread of entries;
   - top, tree, value and trace run, and their --json validates against
     doc/profdb-{top,tree,value,trace}-1.schema.json (trace: a clear message
@@ -173,6 +175,25 @@ def check_input(name, path, must_open):
                     parse_like(r[3], v[3]), v[3]):
                 fail(name, "csv row %r != json %r" % (r, v))
                 break
+    # Edges: callees are called contexts, costs name known profiles and
+    # metrics; the CSV table lists the same costs.
+    ctx_by_id = {c["id"]: c for c in dump["contexts"]}
+    ncosts = 0
+    for e in dump["edges"]:
+        c = ctx_by_id.get(e["callee"])
+        if c is None or c["relation"] not in ("call", "inlined"):
+            fail(name, "edge %r: the callee is not a called context" % (e,))
+            break
+        for p, m, x in e["costs"]:
+            if (p is not None and p >= nprof) or m not in mtype:
+                fail(name, "edge cost %r names an unknown profile or metric" % ([p, m, x],))
+        ncosts += len(e["costs"])
+    rc, out, err = run("dump", "--csv", "--table", "edges", path)
+    rows = list(csv.reader(io.StringIO(out.decode("utf-8")))) if rc == 0 else []
+    if rc != 0 or rows[0] != ["caller", "callee", "site", "count", "profile", "metric", "cost"]:
+        fail(name, "dump --csv --table edges exited %d or has a bad header" % rc)
+    elif len(rows) - 1 != ncosts:
+        fail(name, "csv has %d edge costs, json %d" % (len(rows) - 1, ncosts))
     rc, out, err = run("dump", "--csv", path)
     if rc != 0 or b"# values\nprofile,context,metric,value\n" not in out:
         fail(name, "dump --csv (all tables) exited %d or lacks the values table" % rc)

@@ -6,8 +6,10 @@
  * roots (parents before children, so len(contexts) == info's "contexts");
  * profiles by index; values as the library's PROFDB_SCAN_ALL cursor gives
  * them (by profile, context, metric); traces by profile, only profiles
- * with at least one sample. Values may name context ids that have no tree
- * node (HPCToolkit elides some): those are not in "contexts". */
+ * with at least one sample; call edges in profdb_edge_at order, each with
+ * its inclusive cost per profile and combined (doc/model.md "Call
+ * edges"). Values may name context ids that have no tree node (HPCToolkit
+ * elides some): those are not in "contexts". */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,7 +18,8 @@
 
 #include "tool.h"
 
-enum { T_METRICS = 1, T_CONTEXTS = 2, T_PROFILES = 4, T_VALUES = 8, T_TRACES = 16, T_ALL = 31 };
+enum { T_METRICS = 1, T_CONTEXTS = 2, T_PROFILES = 4, T_VALUES = 8, T_TRACES = 16, T_EDGES = 32,
+       T_ALL = 63, N_TABLES = 6 };
 
 typedef struct dump {
 	profdb *db;
@@ -252,18 +255,107 @@ static int dump_traces(const dump *d)
 	return 0;
 }
 
+/* The metrics an edge's cost is given for: one id per quantity, the one
+ * profdb_inclusive() reads (the inclusive id, or the metric itself when it
+ * has none), leaving out summary statistics and derived metrics. */
+static int edge_metric(const profdb_metric *m)
+{
+	if (m->kind == PROFDB_METRIC_SUMMARY || m->kind == PROFDB_METRIC_DERIVED)
+		return 0;
+	return m->inclusive_id == m->id || m->inclusive_id == PROFDB_NONE;
+}
+
+/* One cost of edge @p i: [profile, metric, value] (JSON, profile null when
+ * combined) or a CSV row. Costs the format cannot give (-ENOTSUP: a metric
+ * that does not combine) are left out. */
+static int edge_cost(const dump *d, uint64_t i, const profdb_edge *e, uint32_t p, uint32_t m,
+                     int *first)
+{
+	profdb_number v;
+	int r = profdb_edge_cost(d->db, i, p, m, &v);
+	if (r == -ENOTSUP)
+		return 0;
+	if (r <= 0)
+		return r;
+	if (d->json) {
+		printf("%s[", *first ? "" : ", ");
+		put_id_or_null(p, 1);
+		printf(", %" PRIu32 ", ", m);
+	} else {
+		printf("%" PRIu32 ",%" PRIu32 ",", e->caller, e->callee);
+		put_id_or_null(e->site, 0);
+		putchar(',');
+		if (e->has_count)
+			printf("%" PRIu64, e->count);
+		putchar(',');
+		put_id_or_null(p, 0);
+		printf(",%" PRIu32 ",", m);
+	}
+	put_number(stdout, v, d->json);
+	fputs(d->json ? "]" : "\n", stdout);
+	*first = 0;
+	return 0;
+}
+
+static int dump_edges(const dump *d)
+{
+	int64_t n = profdb_edge_count(d->db), np = profdb_profile_count(d->db);
+	int64_t nm = profdb_metric_count(d->db);
+	if (n < 0 || np < 0 || nm < 0)
+		return (int)(n < 0 ? n : np < 0 ? np : nm);
+	if (d->json)
+		printf(",\n\"edges\": [");
+	else
+		csv_header(d, "edges", "caller,callee,site,count,profile,metric,cost");
+	for (int64_t i = 0; i < n; i++) {
+		profdb_edge e;
+		int r = profdb_edge_at(d->db, (uint64_t)i, &e), first = 1;
+		if (r < 0)
+			return r;
+		if (d->json) {
+			printf("%s\n {\"caller\": %" PRIu32 ", \"callee\": %" PRIu32 ", \"site\": ",
+			       i ? "," : "", e.caller, e.callee);
+			put_id_or_null(e.site, 1);
+			if (e.has_count)
+				printf(", \"count\": %" PRIu64 ", \"costs\": [", e.count);
+			else
+				printf(", \"count\": null, \"costs\": [");
+		}
+		/* per metric: combined first, then each profile */
+		for (int64_t k = 0; k < nm && r >= 0; k++) {
+			profdb_metric m;
+			if ((r = profdb_metric_at(d->db, (uint32_t)k, &m)) < 0 || !edge_metric(&m))
+				continue;
+			for (int64_t p = -1; p < np && r >= 0; p++)
+				r = edge_cost(d, (uint64_t)i, &e, p < 0 ? PROFDB_NONE : (uint32_t)p, m.id,
+				              &first);
+		}
+		if (r < 0)
+			return r;
+		if (d->json)
+			printf("]}");
+	}
+	if (d->json)
+		printf("]");
+	return 0;
+}
+
 static const char dump_usage[] =
 	"usage: profdb dump --json|--csv [--table NAME] PATH\n"
-	"Everything stored: metrics, contexts, profiles, values and traces.\n"
+	"Everything stored: metrics, contexts, profiles, values, traces and call edges.\n"
 	"  --json        one object of schema profdb-dump/1\n"
 	"                (doc/profdb-dump-1.schema.json)\n"
-	"  --csv         the five tables one after another, each after a line\n"
+	"  --csv         the six tables one after another, each after a line\n"
 	"                '# NAME' and a header row\n"
-	"  --table NAME  only one table: metrics, contexts, profiles, values or\n"
-	"                traces (plain CSV with --csv; with --json the other keys\n"
-	"                hold empty lists)\n"
+	"  --table NAME  only one table: metrics, contexts, profiles, values,\n"
+	"                traces or edges (plain CSV with --csv; with --json the\n"
+	"                other keys hold empty lists)\n"
 	"Values are [profile, context, metric, value]: integers exact, floating point\n"
-	"with 17 significant digits, NaN and infinities as \"nan\", \"inf\", \"-inf\".\n";
+	"with 17 significant digits, NaN and infinities as \"nan\", \"inf\", \"-inf\".\n"
+	"Edges are caller, callee, call site (or empty/null), call count (or\n"
+	"empty/null where the format records none) and the callee's inclusive cost\n"
+	"per metric: combined over the non-summary profiles (profile empty/null),\n"
+	"then per profile.\n";
 
 int cmd_dump(int argc, char **argv)
 {
@@ -271,7 +363,8 @@ int cmd_dump(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'}, {"csv", no_argument, NULL, 'c'},
 		{"table", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
 		{0, 0, 0, 0}};
-	static const char *const names[] = {"metrics", "contexts", "profiles", "values", "traces"};
+	static const char *const names[] = {"metrics", "contexts", "profiles", "values", "traces",
+	                                    "edges"};
 	int json = -1, tables = T_ALL, c;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
@@ -283,7 +376,7 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 't':
 			tables = 0;
-			for (int i = 0; i < 5; i++)
+			for (int i = 0; i < N_TABLES; i++)
 				if (strcmp(optarg, names[i]) == 0)
 					tables = 1 << i;
 			if (!tables)
@@ -313,8 +406,8 @@ int cmd_dump(int argc, char **argv)
 		put_json_str(stdout, about.title);
 	}
 	static int (*const parts[])(const dump *) = {dump_metrics, dump_contexts, dump_profiles,
-	                                             dump_values, dump_traces};
-	for (int i = 0; i < 5 && r >= 0; i++) {
+	                                             dump_values, dump_traces, dump_edges};
+	for (int i = 0; i < N_TABLES && r >= 0; i++) {
 		if (tables & (1 << i))
 			r = parts[i](&d);
 		else if (json)

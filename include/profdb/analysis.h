@@ -149,10 +149,13 @@ PROFDB_EXPORT int64_t profdb_edge_count(const profdb *db);
 PROFDB_EXPORT int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out);
 /** The inclusive cost of edge @p index for @p metric in @p profile
  *  (PROFDB_NONE: combined over the non-summary profiles by the metric's
- *  rule) and, when the format records counts per profile, its calls.
- *  @return 1 (a cost), 0 (none; *out cleared), -EINVAL, -ENOENT (index,
- *  profile or metric out of range), -ENOTSUP (a metric that does not
- *  combine), or what reading the values met. Thread-safe. @since 0.10 */
+ *  rule, in ascending profile order). Callgrind: the calls= lines' cost
+ *  (u64), per profile or summed; the tree formats: profdb_inclusive() of
+ *  the callee (doc/model.md, "Call edges").
+ *  @return 1 (a cost: Callgrind, the edge has calls in that profile, even
+ *  of cost 0), 0 (none; *out cleared), -EINVAL, -ENOENT (index, profile
+ *  or metric out of range), -ENOTSUP (a metric that does not combine),
+ *  or what reading the values met. Thread-safe. @since 0.10 */
 PROFDB_EXPORT int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t profile,
                                    uint32_t metric, profdb_number *out);
 

@@ -1,6 +1,13 @@
 /* The Callgrind backend of the common query interface: values (self of a
- * function or line, inclusive via profdb_cg_inclusive) and the cursor.
- * query.c describes the model. */
+ * line, or of a function when there are no line contexts; inclusive via
+ * profdb_cg_inclusive) and the cursor. query.c describes the model.
+ *
+ * Every cost is stored once: with line contexts (the default) the stored
+ * values are the line/instruction costs, and a function's self cost, their
+ * sum, is only computed (profdb_exclusive); storing it too would count
+ * every cost twice in a sum over the stored values. Without line contexts
+ * (PROFDB_OPEN_FUNCTIONS_ONLY, or ids that do not fit 32 bits) the
+ * functions' self costs are the stored values. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +64,10 @@ int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_numbe
 		put_u64(out, v);
 		return v != 0;
 	}
+	if (q->lines) {   /* a function's self cost is its lines' sum: computed */
+		put_u64(out, 0);
+		return 0;
+	}
 	if ((r = profdb_cg_self(cg, p, ctx - 1, &c)) < 0)
 		return r;
 	put_u64(out, c[m]);
@@ -97,11 +108,12 @@ int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusi
  * ALL / PROFILE: by profile, then context, then metric. pos[0] profile,
  * pos[1] function row within the profile, pos[2] event, pos[3] 0 while on
  * functions, else the current line id + 1 (its costs in priv): per
- * profile the function rows (sorted by function, so contexts ascend),
- * then the line ids in ascending order.
+ * profile either the function rows (sorted by function, so contexts
+ * ascend; only without line contexts) or the line ids in ascending order.
  * CONTEXT: by metric, then profile. pos[2] event, pos[0] profile; a line
  * context's costs of every profile are loaded into priv at begin
- * (n_profiles x n_events), a function's are read from its rows. */
+ * (n_profiles x n_events), a function's are read from its rows (only
+ * without line contexts: with them a function stores nothing). */
 
 /* SCAN_CONTEXT of a line: its costs in every profile, into priv. */
 static int load_line_all(const cg_query *q, profdb__cursor *cur)
@@ -138,10 +150,10 @@ int q_cursor_begin(const void *impl, profdb__cursor *cur)
 			r = profdb__cgl_row(q->lines, cur->key, &row);
 		if (r < 0)
 			return r;
-		if (cur->key == 0)   /* the root stores nothing */
-			cur->pos[2] = cg->n_events;
-		else if (is_line(q, cur->key))
+		if (is_line(q, cur->key))
 			return load_line_all(q, cur);
+		if (cur->key == 0 || q->lines)   /* the root, and a function with lines, store nothing */
+			cur->pos[2] = cg->n_events;
 		return 0;
 	}
 	if (q->lines && !(cur->priv = calloc((size_t)cg->n_events + 1, sizeof(uint64_t))))
@@ -222,7 +234,7 @@ int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 		uint32_t pi = (uint32_t)*p;
 		if (cur->scan == PROFDB_SCAN_PROFILE && pi != cur->key)
 			return 0;
-		if (*line == 0) {   /* the functions */
+		if (*line == 0 && !q->lines) {   /* the functions, when they store their costs */
 			const cg_profile *pr = &cg->profiles[pi];
 			uint32_t lo = pr->row_first, hi = pr->row_first + pr->n_rows;
 			for (; lo + *row < hi; ++*row, *e = 0) {
@@ -230,8 +242,7 @@ int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 				if (emit(cg->row_cost + (size_t)rr * ne, ne, e, pi, cg->rows[rr].fn + 1, out))
 					return 1;
 			}
-			if (!q->lines)
-				continue;
+			continue;
 		}
 		/* the lines, in id order */
 		for (;;) {

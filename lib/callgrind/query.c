@@ -9,9 +9,12 @@
  *    (doc/model.md "Callgrind"), and below each function first its
  *    source lines or instructions (lines.c: ids above the functions',
  *    decoded on demand), then its callees;
- *  - values = the non-zero self costs of (profile, function or line, event);
+ *  - values = the non-zero self costs of (profile, line, event); without
+ *    line contexts (PROFDB_OPEN_FUNCTIONS_ONLY) of (profile, function,
+ *    event): every cost is stored once (query-values.c);
  *  - inclusive = profdb_cg_inclusive (cycles collapsed, never above the
- *    total), exclusive = self; a line's inclusive value is its self cost.
+ *    total), exclusive = self (a function's: the sum of its lines);
+ *    a line's inclusive value is its self cost.
  *
  * The tree. A call graph is not a tree, so each function is placed once,
  * under one caller: call edges (summed over profiles) are taken heaviest
@@ -226,7 +229,9 @@ static int q_counts(const void *impl, profdb_counts *out)
 	out->contexts = n_contexts(cg, rows);
 	out->metrics = cg->n_events;
 	out->values = (int64_t)values;
-	for (uint32_t i = 0; i < cg->n_rows; i++)
+	/* With line contexts the lines hold the costs and a function stores
+	 * nothing of its own (query-values.c). */
+	for (uint32_t i = 0; !q->lines && i < cg->n_rows; i++)
 		out->values += nonzero(cg->row_cost + (size_t)i * cg->n_events, cg->n_events);
 	return 0;
 }

@@ -1,6 +1,613 @@
-/* Call edges (profdb/analysis.h). */
-#include "query-internal.h"
+/* Call edges (profdb/analysis.h; doc/model.md "Call edges"), built once
+ * per handle on first use (profdb__once) from the common interface, so
+ * that one rule serves every format:
+ *
+ *  - Callgrind stores a call graph: one edge per (caller, callee, call
+ *    site) of the calls= lines, read through the format's own view
+ *    (profdb_get_cg: each caller's call sites, profdb_cg_detail_*), with
+ *    the count and the inclusive cost kept per profile. The call site is
+ *    the caller's line/instruction context at the call's position when
+ *    there is one (a position where the caller has a self cost), else
+ *    PROFDB_NONE; the calls of one caller to one callee without such a
+ *    context share one edge.
+ *  - The tree formats store call paths: one edge per context whose
+ *    relation to its parent is CALL or INLINED; the caller is its nearest
+ *    FUNCTION ancestor (the tree's root when it has none), the site its
+ *    parent when that is a LINE or INSTRUCTION. Costs are not copied: an
+ *    edge's cost is its callee's profdb_inclusive(). Cube's "visits"
+ *    metric gives the count, summed over locations.
+ *
+ * Memory: 24 bytes per edge, plus for Callgrind (4 + 8 x (events + 1))
+ * bytes per (edge, profile) with calls and 8 x events per edge, counted
+ * against options.max_memory (-EFBIG beyond). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
-int64_t profdb_edge_count(const profdb *db) { (void)db; return -ENOTSUP; }
-int profdb_edge_at(const profdb *db, uint64_t i, profdb_edge *o) { (void)db; (void)i; (void)o; return -ENOTSUP; }
-int profdb_edge_cost(const profdb *db, uint64_t i, uint32_t p, uint32_t m, profdb_number *o) { (void)db; (void)i; (void)p; (void)m; (void)o; return -ENOTSUP; }
+#include "query-internal.h"
+#include "profdb/callgrind.h"
+#include "profdb/cube.h"
+
+struct profdb__edges {
+	profdb_edge *e;            /* sorted by caller, callee, site */
+	uint64_t n;
+	/* Callgrind: edge i's calls in each profile are parts [first[i],
+	 * first[i + 1]), by ascending profile; total: summed over them. */
+	uint32_t ne;
+	uint64_t *first;
+	uint32_t *part_profile;
+	uint64_t *part_cost;       /* ne per part */
+	uint64_t *total;           /* ne per edge */
+};
+
+void profdb__edges_free(struct profdb__edges *x)
+{
+	if (!x)
+		return;
+	free(x->e);
+	free(x->first);
+	free(x->part_profile);
+	free(x->part_cost);
+	free(x->total);
+	free(x);
+}
+
+static uint64_t budget(const profdb *db)
+{
+	return db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+}
+
+static int oom(void)
+{
+	return profdb__fail(-ENOMEM, "call edges: out of memory");
+}
+
+/* Grow *p (elements of @p size) to hold @p need, doubling. */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	if (c > SIZE_MAX / size)
+		return oom();
+	void *q = realloc(*p, c * size);
+	if (!q)
+		return oom();
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const profdb_edge *x = a, *y = b;
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return x->site < y->site ? -1 : x->site > y->site;
+}
+
+/* ---- Callgrind ------------------------------------------------------------- */
+
+/* One calls= line (summed with the others of its key later). */
+typedef struct cg_call_row {
+	profdb_edge key;           /* caller, callee, site; count in key.count */
+	uint32_t profile;
+	uint64_t cost;             /* index of its ne costs in the row cost buffer */
+} cg_call_row;
+
+static int cmp_row(const void *a, const void *b)
+{
+	const cg_call_row *x = a, *y = b;
+	int c = cmp_edge(&x->key, &y->key);
+	if (c)
+		return c;
+	return x->profile < y->profile ? -1 : x->profile > y->profile;
+}
+
+/* A line/instruction child of a function: its position and context id. */
+typedef struct cg_pos {
+	profdb_str file;
+	uint64_t line, instr;
+	uint32_t id;
+} cg_pos;
+
+/* The line children of function context @p fctx (the first children of a
+ * Callgrind function, before its callees), in *pos. */
+static int line_children(const profdb *db, uint32_t fctx, cg_pos **pos, size_t *n, size_t *cap)
+{
+	profdb_context c;
+	int r = profdb_context_get(db, fctx, &c);
+	*n = 0;
+	for (uint32_t id = c.first_child; r == 0 && id != PROFDB_NONE; id = c.next_sibling) {
+		if ((r = profdb_context_get(db, id, &c)) < 0)
+			break;
+		if (c.relation != PROFDB_RELATION_LEXICAL ||
+		    (c.type != PROFDB_CTX_LINE && c.type != PROFDB_CTX_INSTRUCTION))
+			break;   /* the callees follow the lines */
+		if ((r = grow((void **)pos, cap, *n + 1, sizeof **pos)) < 0)
+			break;
+		(*pos)[(*n)++] = (cg_pos){c.file, c.line, c.offset, id};
+	}
+	return r;
+}
+
+/* The line context at a call's position, PROFDB_NONE when there is none.
+ * Lines come sorted by line, then address, then file: a binary search to
+ * the first of (line, instr), then the file among the equal ones. */
+static uint32_t site_of(const cg_pos *pos, size_t n, const profdb_cg_callsite *cs)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pos[mid].line < cs->line || (pos[mid].line == cs->line && pos[mid].instr < cs->instr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && pos[lo].line == cs->line && pos[lo].instr == cs->instr; lo++)
+		if (pos[lo].file.len == cs->file.len &&
+		    (cs->file.len == 0 || memcmp(pos[lo].file.ptr, cs->file.ptr, cs->file.len) == 0))
+			return pos[lo].id;
+	return PROFDB_NONE;
+}
+
+typedef struct cg_rows {
+	cg_call_row *row;
+	size_t n, cap;
+	uint64_t *cost;
+	size_t n_cost, cap_cost;
+} cg_rows;
+
+/* The call sites of caller function @p fn (every profile) as rows. */
+static int caller_rows(const profdb *db, const profdb_cg *cg, uint32_t fn, uint32_t ne,
+                       cg_pos **pos, size_t *cap_pos, cg_rows *t)
+{
+	size_t n_pos = 0;
+	int r = line_children(db, fn + 1, pos, &n_pos, cap_pos);
+	profdb_cg_detail *d = NULL;
+	if (r < 0 || (r = profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, fn)) < 0)
+		return r;
+	int64_t nc = profdb_cg_detail_call_count(d);
+	for (int64_t i = 0; i < nc && r >= 0; i++) {
+		profdb_cg_callsite cs;
+		if ((r = profdb_cg_detail_call_at(d, (uint32_t)i, &cs)) < 0 ||
+		    (r = grow((void **)&t->row, &t->cap, t->n + 1, sizeof *t->row)) < 0 ||
+		    (r = grow((void **)&t->cost, &t->cap_cost, t->n_cost + ne + 1, sizeof *t->cost)) < 0)
+			break;
+		profdb_edge k = {fn + 1, cs.callee + 1, site_of(*pos, n_pos, &cs), 1, cs.count};
+		t->row[t->n++] = (cg_call_row){k, cs.profile, t->n_cost};
+		memcpy(t->cost + t->n_cost, cs.inclusive, ne * sizeof *t->cost);
+		t->n_cost += ne;
+	}
+	profdb_cg_detail_free(d);
+	return r < 0 ? r : 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+static void add_costs(uint64_t *dst, const uint64_t *src, uint32_t ne)
+{
+	for (uint32_t e = 0; e < ne; e++)
+		dst[e] = sat_add(dst[e], src[e]);
+}
+
+/* Rows sorted by (edge, profile) into edges and their per-profile parts. */
+static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__edges *x)
+{
+	size_t ne_parts = 0, n_edges = 0;
+	qsort(t->row, t->n, sizeof *t->row, cmp_row);
+	for (size_t i = 0; i < t->n; i++) {
+		int new_edge = i == 0 || cmp_edge(&t->row[i].key, &t->row[i - 1].key) != 0;
+		n_edges += new_edge;
+		ne_parts += new_edge || t->row[i].profile != t->row[i - 1].profile;
+	}
+	uint64_t need = (uint64_t)n_edges * (sizeof *x->e + 8 + 8 * (uint64_t)ne) +
+	                (uint64_t)ne_parts * (4 + 8 * (uint64_t)ne);
+	if (need > budget(db))
+		return profdb__fail(-EFBIG, "callgrind: the call edges need %" PRIu64 " bytes, more "
+		                    "than profdb_options.max_memory", need);
+	x->ne = ne;
+	x->e = calloc(n_edges + 1, sizeof *x->e);
+	x->first = calloc(n_edges + 1, sizeof *x->first);
+	x->part_profile = calloc(ne_parts + 1, sizeof *x->part_profile);
+	x->part_cost = calloc(ne_parts * ne + 1, sizeof *x->part_cost);
+	x->total = calloc(n_edges * ne + 1, sizeof *x->total);
+	if (!x->e || !x->first || !x->part_profile || !x->part_cost || !x->total)
+		return oom();
+	size_t k = 0, p = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const cg_call_row *w = &t->row[i];
+		int new_part = 1;
+		if (i == 0 || cmp_edge(&w->key, &t->row[i - 1].key) != 0) {
+			x->first[k] = p;
+			x->e[k] = w->key;
+			x->e[k].count = 0;
+			k++;
+		} else {
+			/* another site of one key in one profile adds to its part */
+			new_part = w->profile != t->row[i - 1].profile;
+		}
+		if (new_part)
+			x->part_profile[p++] = w->profile;
+		add_costs(x->part_cost + (p - 1) * ne, t->cost + w->cost, ne);
+		add_costs(x->total + (k - 1) * ne, t->cost + w->cost, ne);
+		x->e[k - 1].count = sat_add(x->e[k - 1].count, w->key.count);
+	}
+	x->first[k] = p;
+	x->n = k;
+	return 0;
+}
+
+static int build_cg(const profdb *db, struct profdb__edges *x)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	int64_t nf = profdb_cg_function_count(cg), nc = profdb_cg_call_count(cg);
+	int64_t ne = profdb_cg_event_count(cg);
+	if (nf < 0 || nc < 0 || ne < 0)
+		return (int)(nf < 0 ? nf : nc < 0 ? nc : ne);
+	unsigned char *calls = calloc((size_t)nf + 1, 1);
+	cg_pos *pos = NULL;
+	size_t cap_pos = 0;
+	cg_rows t = {NULL, 0, 0, NULL, 0, 0};
+	int r = calls ? 0 : oom();
+	/* The callers: those functions' call sites are decoded, the others'
+	 * text is not read. */
+	for (int64_t i = 0; i < nc && r >= 0; i++) {
+		profdb_cg_call c;
+		if ((r = profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)i, &c)) >= 0)
+			calls[c.caller] = 1;
+	}
+	for (int64_t f = 0; f < nf && r >= 0; f++)
+		if (calls[f])
+			r = caller_rows(db, cg, (uint32_t)f, (uint32_t)ne, &pos, &cap_pos, &t);
+	if (r >= 0)
+		r = cg_merge(db, &t, (uint32_t)ne, x);
+	free(calls);
+	free(pos);
+	free(t.row);
+	free(t.cost);
+	return r < 0 ? r : 0;
+}
+
+/* ---- the tree formats -------------------------------------------------------- */
+
+/* The walk's state per depth of the current path. */
+typedef struct level {
+	uint32_t id, next_sibling;
+	uint32_t near;             /* nearest FUNCTION at or above, else the tree's root */
+	profdb_context_type type;
+} level;
+
+typedef struct edge_list {
+	profdb_edge *e;
+	size_t n, cap;
+} edge_list;
+
+/* An edge for context @p c at depth @p d (> 0) of the path @p lv. */
+static int tree_edge(const profdb_context *c, const level *lv, size_t d, edge_list *out)
+{
+	if (c->relation != PROFDB_RELATION_CALL && c->relation != PROFDB_RELATION_INLINED)
+		return 0;
+	int r = grow((void **)&out->e, &out->cap, out->n + 1, sizeof *out->e);
+	if (r < 0)
+		return r;
+	const level *parent = &lv[d - 1];
+	uint32_t site = parent->type == PROFDB_CTX_LINE || parent->type == PROFDB_CTX_INSTRUCTION
+	                ? parent->id : PROFDB_NONE;
+	out->e[out->n++] = (profdb_edge){parent->near, c->id, site, 0, 0};
+	return 0;
+}
+
+/* Pre-order walk of every tree from the first root, one edge per CALL or
+ * INLINED context. A walk longer than the context count (links that loop)
+ * is -EBADMSG, so a damaged tree cannot hang it. */
+static int walk_tree(const profdb *db, edge_list *out)
+{
+	int64_t nctx = profdb_context_count(db);
+	uint32_t id;
+	if (nctx <= 0)
+		return nctx < 0 ? (int)nctx : 0;
+	int r = profdb_context_root(db, &id);
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
+	level *lv = NULL;
+	size_t cap = 0, d = 0;
+	for (int64_t steps = 0; r >= 0; steps++) {
+		profdb_context c;
+		if (steps > nctx) {
+			r = profdb__fail(-EBADMSG, "call edges: the context tree's links loop");
+			break;
+		}
+		if ((r = profdb_context_get(db, id, &c)) < 0 ||
+		    (r = grow((void **)&lv, &cap, d + 1, sizeof *lv)) < 0)
+			break;
+		uint32_t near = c.type == PROFDB_CTX_FUNCTION || d == 0 ? c.id : lv[d - 1].near;
+		lv[d] = (level){c.id, c.next_sibling, near, c.type};
+		if (d > 0 && (r = tree_edge(&c, lv, d, out)) < 0)
+			break;
+		if (c.first_child != PROFDB_NONE) {
+			id = c.first_child;
+			d++;
+			continue;
+		}
+		while (lv[d].next_sibling == PROFDB_NONE && d > 0)
+			d--;
+		if ((id = lv[d].next_sibling) == PROFDB_NONE)
+			break;
+	}
+	free(lv);
+	return r < 0 ? r : 0;
+}
+
+/* As an integer count: a stored u64 or i64 as is, an f64 rounded down. */
+static uint64_t as_count(profdb_number v)
+{
+	switch (v.type) {
+	case PROFDB_TYPE_U64: return v.as.u64;
+	case PROFDB_TYPE_I64: return v.as.i64 > 0 ? (uint64_t)v.as.i64 : 0;
+	case PROFDB_TYPE_F64: return v.as.f64 > 0 && v.as.f64 < 1.8e19 ? (uint64_t)v.as.f64 : 0;
+	default: return 0;
+	}
+}
+
+static int cmp_by_callee(const void *a, const void *b)
+{
+	const profdb_edge *x = *(profdb_edge *const *)a, *y = *(profdb_edge *const *)b;
+	return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+/* Cube: a call count per edge from the "visits" metric (CubeLib's name for
+ * the number of times a cnode was entered), stored at the callee and
+ * summed over locations, in one scan of the stored values. */
+static int cube_visits(const profdb *db, profdb_edge *e, size_t n)
+{
+	profdb_metric m;
+	if (profdb_metric_find(db, "visits", &m) < 0 || m.name.len != 6 ||
+	    memcmp(m.name.ptr, "visits", 6) != 0)
+		return 0;   /* no such metric: counts stay absent */
+	profdb_edge **by = malloc(n * sizeof *by + 1);
+	if (!by)
+		return oom();
+	for (size_t i = 0; i < n; i++) {
+		by[i] = &e[i];
+		e[i].has_count = 1;
+	}
+	qsort(by, n, sizeof *by, cmp_by_callee);
+	profdb_values *it;
+	profdb_entry v;
+	int r = profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0);
+	while (r >= 0 && (r = profdb_values_next(it, &v)) > 0) {
+		if (v.metric != m.id)
+			continue;
+		profdb_edge key = {0, v.context, 0, 0, 0}, *kp = &key;
+		profdb_edge **hit = bsearch(&kp, by, n, sizeof *by, cmp_by_callee);
+		if (hit)
+			(*hit)->count = sat_add((*hit)->count, as_count(v.value));
+	}
+	profdb_values_free(it);
+	free(by);
+	return r < 0 ? r : 0;
+}
+
+static int build_tree(const profdb *db, struct profdb__edges *x)
+{
+	edge_list l = {NULL, 0, 0};
+	int r = walk_tree(db, &l);
+	uint64_t need = (uint64_t)l.n * sizeof *l.e;
+	if (r >= 0 && need > budget(db))
+		r = profdb__fail(-EFBIG, "call edges: %" PRIu64 " bytes, more than "
+		                 "profdb_options.max_memory", need);
+	if (r >= 0) {
+		qsort(l.e, l.n, sizeof *l.e, cmp_edge);
+		if (db->be->format == PROFDB_FORMAT_CUBE)
+			r = cube_visits(db, l.e, l.n);
+	}
+	if (r < 0) {
+		free(l.e);
+		return r;
+	}
+	x->e = l.e;
+	x->n = l.n;
+	return 0;
+}
+
+/* ---- the public functions ----------------------------------------------------- */
+
+static int build(void *arg)
+{
+	profdb *db = arg;
+	struct profdb__edges *x = calloc(1, sizeof *x);
+	if (!x)
+		return oom();
+	int r = db->be->format == PROFDB_FORMAT_CALLGRIND ? build_cg(db, x) : build_tree(db, x);
+	if (r < 0) {
+		profdb__edges_free(x);
+		return r;
+	}
+	db->edges = x;
+	return 0;
+}
+
+static int edges(const profdb *db, const struct profdb__edges **out)
+{
+	int r = profdb__once_run((profdb__once *)&db->edges_once, build, (void *)(uintptr_t)db);
+	*out = db->edges;
+	return r;
+}
+
+int64_t profdb_edge_count(const profdb *db)
+{
+	const struct profdb__edges *x;
+	if (!db)
+		return profdb__fail(-EINVAL, "profdb_edge_count: NULL database handle");
+	int r = edges(db, &x);
+	return r < 0 ? r : (int64_t)x->n;
+}
+
+int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out)
+{
+	const struct profdb__edges *x;
+	if (!db || !out)
+		return profdb__fail(-EINVAL, "profdb_edge_at: NULL argument");
+	int r = edges(db, &x);
+	if (r < 0)
+		return r;
+	if (index >= x->n)
+		return profdb__fail(-ENOENT, "profdb_edge_at: no edge %" PRIu64 " (%" PRIu64 " edges)",
+		                    index, x->n);
+	*out = x->e[index];
+	return 0;
+}
+
+/* The rule that combines @p metric over profiles: the metric's own
+ * (profdb_metric.combine); for a metric that does not say (NONE), the
+ * format's known rule, so that edges work before every backend fills the
+ * field: Cube by dtype (CubeLib: MINDOUBLE min, MAXDOUBLE max, numbers
+ * sum, the structured dtypes -ENOTSUP), summary statistics and derived
+ * metrics -ENOTSUP, everything else sum. */
+static int rule_of(const profdb *db, uint32_t metric, profdb_combine *rule)
+{
+	profdb_metric m;
+	int r = profdb_metric_get(db, metric, &m);
+	if (r < 0)
+		return r;
+	*rule = m.combine;
+	if (m.combine != PROFDB_COMBINE_NONE)
+		return 0;
+	const profdb_cube *cube = profdb_get_cube(db);
+	profdb_cube_metric cm;
+	*rule = PROFDB_COMBINE_SUM;
+	if (m.kind == PROFDB_METRIC_SUMMARY || m.kind == PROFDB_METRIC_DERIVED) {
+		*rule = PROFDB_COMBINE_NONE;
+	} else if (cube && profdb_cube_metric_get(cube, metric, &cm) == 0) {
+		if (cm.dtype == PROFDB_CUBE_MINDOUBLE)
+			*rule = PROFDB_COMBINE_MIN;
+		else if (cm.dtype == PROFDB_CUBE_MAXDOUBLE)
+			*rule = PROFDB_COMBINE_MAX;
+		else if (cm.dtype > PROFDB_CUBE_DOUBLE)
+			*rule = PROFDB_COMBINE_NONE;
+	}
+	if (*rule == PROFDB_COMBINE_NONE)
+		return profdb__fail(-ENOTSUP, "profdb_edge_cost: metric %" PRIu32 " (%.*s) does not "
+		                    "combine over profiles", metric, (int)m.name.len, m.name.ptr);
+	return 0;
+}
+
+/* acc op= v by @p rule; integers stay integers while every value is one of
+ * the same type, otherwise the result is f64. */
+static void combine(profdb_number *acc, profdb_number v, profdb_combine rule, int first)
+{
+	if (first) {
+		*acc = v;
+		return;
+	}
+	if (acc->type == v.type && v.type == PROFDB_TYPE_U64) {
+		uint64_t a = acc->as.u64, b = v.as.u64;
+		acc->as.u64 = rule == PROFDB_COMBINE_SUM ? a + b
+		              : rule == PROFDB_COMBINE_MIN ? (a < b ? a : b) : (a > b ? a : b);
+		return;
+	}
+	if (acc->type == v.type && v.type == PROFDB_TYPE_I64) {
+		int64_t a = acc->as.i64, b = v.as.i64;
+		acc->as.i64 = rule == PROFDB_COMBINE_SUM ? (int64_t)((uint64_t)a + (uint64_t)b)
+		              : rule == PROFDB_COMBINE_MIN ? (a < b ? a : b) : (a > b ? a : b);
+		return;
+	}
+	double a = profdb_number_to_double(*acc), b = profdb_number_to_double(v);
+	acc->type = PROFDB_TYPE_F64;
+	acc->as.f64 = rule == PROFDB_COMBINE_SUM ? a + b
+	              : rule == PROFDB_COMBINE_MIN ? (b < a ? b : a) : (b > a ? b : a);
+}
+
+/* A tree format: the callee's inclusive value, in one profile or combined
+ * over the non-summary profiles in ascending profile order. */
+static int tree_cost(const profdb *db, uint32_t callee, uint32_t profile, uint32_t metric,
+                     profdb_number *out)
+{
+	if (profile != PROFDB_NONE)
+		return profdb_inclusive(db, profile, callee, metric, out);
+	profdb_combine rule;
+	int r = rule_of(db, metric, &rule);
+	int64_t np = profdb_profile_count(db);
+	if (r < 0 || np < 0)
+		return r < 0 ? r : (int)np;
+	int any = 0;
+	for (int64_t p = 0; p < np; p++) {
+		profdb_profile pr;
+		profdb_number v;
+		if ((r = profdb_profile_get(db, (uint32_t)p, &pr)) < 0)
+			return r;
+		if (pr.is_summary)
+			continue;
+		if ((r = profdb_inclusive(db, (uint32_t)p, callee, metric, &v)) < 0)
+			return r;
+		if (r == 0)
+			continue;   /* no value: contributes nothing, not a zero */
+		combine(out, v, rule, !any);
+		any = 1;
+	}
+	return any;
+}
+
+/* Callgrind: the calls' inclusive cost in one profile (a binary search in
+ * the edge's parts) or summed over all. */
+static int cg_cost(const struct profdb__edges *x, uint64_t i, uint32_t profile, uint32_t metric,
+                   profdb_number *out)
+{
+	if (metric >= x->ne)
+		return profdb__fail(-ENOENT, "profdb_edge_cost: no metric %" PRIu32 " (%" PRIu32
+		                    " events)", metric, x->ne);
+	const uint64_t *c = NULL;
+	if (profile == PROFDB_NONE) {
+		c = x->total + i * x->ne;
+	} else {
+		uint64_t lo = x->first[i], hi = x->first[i + 1];
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (x->part_profile[mid] < profile)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < x->first[i + 1] && x->part_profile[lo] == profile)
+			c = x->part_cost + lo * x->ne;
+	}
+	if (!c)
+		return 0;   /* no such calls in that profile */
+	out->type = PROFDB_TYPE_U64;
+	out->as.u64 = c[metric];
+	return 1;
+}
+
+int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t profile, uint32_t metric,
+                     profdb_number *out)
+{
+	const struct profdb__edges *x;
+	if (!db || !out)
+		return profdb__fail(-EINVAL, "profdb_edge_cost: NULL argument");
+	memset(out, 0, sizeof *out);
+	out->type = PROFDB_TYPE_NONE;
+	int r = edges(db, &x);
+	if (r < 0)
+		return r;
+	if (index >= x->n)
+		return profdb__fail(-ENOENT, "profdb_edge_cost: no edge %" PRIu64 " (%" PRIu64
+		                    " edges)", index, x->n);
+	if (profile != PROFDB_NONE &&
+	    (r = profdb__query_check_profile(db, profile, "profdb_edge_cost")) < 0)
+		return r;
+	r = x->first ? cg_cost(x, index, profile, metric, out)
+	             : tree_cost(db, x->e[index].callee, profile, metric, out);
+	if (r <= 0) {
+		memset(out, 0, sizeof *out);
+		out->type = PROFDB_TYPE_NONE;
+	}
+	return r;
+}

@@ -20,7 +20,13 @@ struct profdb {
 	/* The backend's profile count once it answered (0: not asked yet),
 	 * so that checking a profile index costs no call per lookup. */
 	_Atomic int64_t n_profiles;
+	/* The call edges (edges.c), built on first use. */
+	profdb__once edges_once;
+	struct profdb__edges *edges;
 };
+
+/* Free what edges.c built for @p db (NULL is a no-op). */
+void profdb__edges_free(struct profdb__edges *e);
 
 /* The one range check of a profile index, made by every public function
  * that takes one before it calls the backend (which may then rely on it):

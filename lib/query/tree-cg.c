@@ -213,9 +213,12 @@ static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const 
 			if ((r = profdb__tree_add(t, parent, &p, other)) < 0)
 				return r;
 		}
+		/* Recursion makes Callgrind's edge costs count nested calls more
+		 * than once, so what is folded may add up to more than the parent:
+		 * capped there. */
 		for (size_t k = 0; k < nm; k++) {
-			profdb__tinc(t, *other)[k] += v[k];
-			profdb__texc(t, *other)[k] += v[k];
+			double o = profdb__tinc(t, *other)[k] + v[k], p = profdb__tinc(t, parent)[k];
+			profdb__tinc(t, *other)[k] = profdb__texc(t, *other)[k] = o > p ? p : o;
 		}
 		return 0;
 	}
@@ -301,7 +304,7 @@ static int entries(cgw *w, uint32_t **out, size_t *n)
 	for (int pass = 0; r == 0 && pass < 2; pass++) {
 		profdb_context c;
 		uint32_t id = PROFDB_NONE;
-		if (pass == 1 && (r = profdb_context_get(w->b->db, 0, &c)) == 0)
+		if (pass == 1 && w->nf && (r = profdb_context_get(w->b->db, 0, &c)) == 0)
 			id = c.first_child;
 		for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
 			uint32_t g = f;

@@ -109,8 +109,10 @@ static int collect(cwalk *w)
 	return r;
 }
 
-/* One context's value of metric @p pl combined over its profiles. */
-static int ctx_value(const profdb *db, const tplan *pl, uint32_t ctx, int inclusive, double *out)
+/* One context's value of metric @p pl combined over its profiles; *found:
+ * some profile stores (or computes) one. */
+static int ctx_value(const profdb *db, const tplan *pl, uint32_t ctx, int inclusive, double *out,
+                     int *found)
 {
 	double acc = 0;
 	int first = 1;
@@ -126,7 +128,29 @@ static int ctx_value(const profdb *db, const tplan *pl, uint32_t ctx, int inclus
 		first = 0;
 	}
 	*out = acc;
+	*found = !first;
 	return 0;
+}
+
+/* A context without any inclusive value while its subtree has some (the
+ * pre-release writer stores nothing at call sites, which hpcviewer merges
+ * with the frame they call) takes its children's combined inclusive value;
+ * elsewhere such a context is 0 and so are its children. */
+static void fill_missing(cwalk *w, const uint8_t *found)
+{
+	size_t nm = w->b->nm;
+	for (size_t i = w->n; i-- > 0;)
+		for (size_t k = 0; k < nm; k++) {
+			if (found[i * nm + k] || !w->b->plan[k].has_inc)
+				continue;
+			double acc = 0;
+			int first = 1;
+			for (size_t j = i + 1; j < w->ci[i].end; j = w->ci[j].end) {
+				acc = profdb__tcomb(w->b->plan[k].rule, acc, w->cv[j * 2 * nm + k], first);
+				first = 0;
+			}
+			w->cv[i * 2 * nm + k] = acc;
+		}
 }
 
 static int values(cwalk *w)
@@ -134,24 +158,39 @@ static int values(cwalk *w)
 	size_t nm = w->b->nm;
 	w->cv = malloc(w->n * 2 * nm * sizeof *w->cv + 1);
 	w->total = calloc(nm, sizeof *w->total);
-	if (!w->cv || !w->total)
+	uint8_t *found = malloc(w->n * nm + 1);
+	if (!w->cv || !w->total || !found) {
+		free(found);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu contexts)", w->n);
-	int first_root = 1;
+	}
 	for (size_t i = 0; i < w->n; i++) {
 		double *v = w->cv + i * 2 * nm;
 		for (size_t k = 0; k < nm; k++) {
 			const tplan *pl = &w->b->plan[k];
-			int r;
+			int r = 0, f = 1, fe;
 			v[k] = v[nm + k] = NAN;
-			if (pl->has_inc && (r = ctx_value(w->b->db, pl, w->ci[i].c.id, 1, &v[k])) < 0)
+			if (pl->has_inc)
+				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 1, &v[k], &f);
+			if (r == 0 && pl->has_exc)
+				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 0, &v[nm + k], &fe);
+			if (r < 0) {
+				free(found);
 				return r;
-			if (pl->has_exc && (r = ctx_value(w->b->db, pl, w->ci[i].c.id, 0, &v[nm + k])) < 0)
-				return r;
-			if (w->ci[i].parent == PROFDB_NONE)
-				w->total[k] = pl->has_inc ? profdb__tcomb(pl->rule, w->total[k], v[k],
-				                                          first_root) : NAN;
+			}
+			found[i * nm + k] = (uint8_t)f;
 		}
-		first_root &= w->ci[i].parent != PROFDB_NONE;
+	}
+	fill_missing(w, found);
+	free(found);
+	for (size_t k = 0; k < nm; k++) {
+		int first = 1;
+		for (size_t i = 0; i < w->n; i = w->ci[i].end) {   /* the roots */
+			w->total[k] = profdb__tcomb(w->b->plan[k].rule, w->total[k], w->cv[i * 2 * nm + k],
+			                            first);
+			first = 0;
+		}
+		if (!w->b->plan[k].has_inc)
+			w->total[k] = NAN;
 	}
 	return 0;
 }

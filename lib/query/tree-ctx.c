@@ -355,6 +355,8 @@ static int flat(cwalk *w)
 		for (size_t k = 0; k < nm; k++)
 			add_to(b, &profdb__texc(t, fn)[k], k, v[nm + k], !seen_exc[fn]);
 		seen_exc[fn] = 1;
+		if (w->ci[i].c.id < t->nodes[fn].context)   /* it stands for its lowest id */
+			t->nodes[fn].context = w->ci[i].c.id;
 		/* Inclusive once per path: only where no enclosing context on the
 		 * current path is attributed to the same node or below it. */
 		for (uint32_t x = fn; x != 0; x = t->nodes[x].parent) {
@@ -363,8 +365,6 @@ static int flat(cwalk *w)
 					add_to(b, &profdb__tinc(t, x)[k], k, v[k], !seen_inc[x]);
 				seen_inc[x] = 1;
 			}
-			if (w->ci[i].c.id < t->nodes[x].context && t->nodes[x].context != PROFDB_NONE)
-				t->nodes[x].context = w->ci[i].c.id;
 		}
 		stack[sp++] = (uint32_t)i;
 	}

@@ -201,9 +201,9 @@ typedef struct profdb_tree_options {
 	size_t n_profiles;
 	/** Nodes whose inclusive value of the first metric is below this
 	 *  fraction of the total are folded into their parent's "<other>"
-	 *  node (Callgrind's expanded top-down view always; other views and
-	 *  formats only when > 0). 0: the default, 0.001 for Callgrind's
-	 *  top-down view, nothing folded elsewhere. */
+	 *  node (Callgrind's expanded top-down and bottom-up views always;
+	 *  other views and formats only when > 0). 0: the default, 0.001 for
+	 *  Callgrind's expanded views, nothing folded elsewhere. */
 	double cutoff;
 } profdb_tree_options;
 

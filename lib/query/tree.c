@@ -1,14 +1,534 @@
-/* The three views (profdb/analysis.h). */
-#include "query-internal.h"
+/* The three views (profdb/analysis.h; doc/model.md "The three views"):
+ * options, the per-metric plan (which profiles, which rule), the node store
+ * and the final order. The builders are tree-ctx.c (formats that store a
+ * calling-context tree) and tree-cg.c (Callgrind). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/table-internal.h"
+#include "tree-internal.h"
+
+profdb_combine profdb__tree_combine_of(const profdb_metric *m)
+{
+	/* Until every backend fills profdb_metric.combine, NONE means "not
+	 * filled yet": read it as SUM, the rule of every format's default. */
+	return m->combine == PROFDB_COMBINE_NONE ? PROFDB_COMBINE_SUM : m->combine;
+}
+
+/* ---- the node store --------------------------------------------------------- */
+
+tnode profdb__tree_proto(profdb_node_type type, uint32_t context)
+{
+	tnode p;
+	memset(&p, 0, sizeof p);
+	p.type = (uint8_t)type;
+	p.context = context;
+	p.name = p.file = p.module = profdb__str(NULL);
+	return p;
+}
+
+static uint64_t node_bytes(size_t nm)
+{
+	return sizeof(tnode) + 2 * nm * sizeof(double) + 2 * sizeof(uint32_t);
+}
+
+int profdb__tree_add(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id)
+{
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 256;
+		if (nc >= UINT32_MAX || (uint64_t)nc * node_bytes(t->nm) > t->limit) {
+			if (t->n + 1 >= UINT32_MAX || (uint64_t)(t->n + 1) * node_bytes(t->nm) > t->limit)
+				return profdb__fail(-EFBIG, "tree: more than %zu nodes would exceed "
+				                    "profdb_options.max_memory (%" PRIu64 " bytes)", t->n,
+				                    t->limit);
+			nc = t->n + 1 + t->n / 8;
+			if ((uint64_t)nc * node_bytes(t->nm) > t->limit)
+				nc = (size_t)(t->limit / node_bytes(t->nm));
+		}
+		tnode *nn = realloc(t->nodes, nc * sizeof *nn);
+		if (!nn)
+			return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
+		t->nodes = nn;
+		double *nv = realloc(t->val, nc * 2 * t->nm * sizeof *nv);
+		if (!nv)
+			return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
+		t->val = nv;
+		t->cap = nc;
+	}
+	uint32_t i = (uint32_t)t->n++;
+	tnode *n = &t->nodes[i];
+	*n = *proto;
+	n->parent = parent;
+	n->first_child = n->next_sibling = n->last_child = PROFDB_NONE;
+	n->depth = parent == PROFDB_NONE ? 0 : t->nodes[parent].depth + 1;
+	if (parent != PROFDB_NONE) {
+		tnode *p = &t->nodes[parent];
+		if (p->last_child == PROFDB_NONE)
+			p->first_child = i;
+		else
+			t->nodes[p->last_child].next_sibling = i;
+		p->last_child = i;
+	}
+	memset(profdb__tinc(t, i), 0, 2 * t->nm * sizeof(double));
+	*id = i;
+	return 0;
+}
+
+static int str_eq(profdb_str a, profdb_str b)
+{
+	return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+static uint64_t str_hash(uint64_t h, profdb_str s)
+{
+	for (size_t i = 0; i < s.len; i++)
+		h = (h ^ (unsigned char)s.ptr[i]) * 0x100000001b3ull;
+	return profdb__mix64(h ^ s.len);
+}
+
+static uint64_t key_hash(uint32_t parent, const tnode *p)
+{
+	uint64_t h = profdb__mix64(((uint64_t)parent << 8) ^ p->type);
+	h = str_hash(h, p->name);
+	h = str_hash(h, p->file);
+	h = str_hash(h, p->module);
+	return profdb__mix64(h ^ p->line ^ profdb__mix64(p->off));
+}
+
+static int same_key(const tnode *a, const tnode *b)
+{
+	return a->type == b->type && a->line == b->line && a->off == b->off &&
+	       str_eq(a->name, b->name) && str_eq(a->file, b->file) && str_eq(a->module, b->module);
+}
+
+static int rehash(profdb_tree *t)
+{
+	size_t ns = t->n_slots ? 2 * t->n_slots : 1024;
+	uint32_t *s = calloc(ns, sizeof *s);
+	if (!s)
+		return profdb__fail(-ENOMEM, "tree: out of memory (index of %zu slots)", ns);
+	for (size_t j = 0; j < t->n_slots; j++) {
+		uint32_t e = t->slots[j];
+		if (!e)
+			continue;
+		const tnode *n = &t->nodes[e - 1];
+		size_t k = key_hash(n->parent, n) & (ns - 1);
+		while (s[k])
+			k = (k + 1) & (ns - 1);
+		s[k] = e;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->n_slots = ns;
+	return 0;
+}
+
+int profdb__tree_child(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id,
+                       int *created)
+{
+	int r;
+	*created = 0;
+	if (2 * (t->n + 1) > t->n_slots && (r = rehash(t)) < 0)
+		return r;
+	size_t k = key_hash(parent, proto) & (t->n_slots - 1);
+	for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
+		const tnode *n = &t->nodes[t->slots[k] - 1];
+		if (n->parent == parent && same_key(n, proto)) {
+			*id = t->slots[k] - 1;
+			return 0;
+		}
+	}
+	if ((r = profdb__tree_add(t, parent, proto, id)) < 0)
+		return r;
+	t->slots[k] = *id + 1;
+	*created = 1;
+	return 0;
+}
+
+double profdb__tree_key(const tbuild *b, uint32_t id)
+{
+	double v = b->plan[0].has_inc ? profdb__tinc(b->t, id)[0] : profdb__texc(b->t, id)[0];
+	return isnan(v) ? -INFINITY : v;
+}
+
+/* ---- the cut-off and the final order ----------------------------------------- */
+
+/* Children below @p thr (first metric) of every node become one "<other>"
+ * leaf per parent carrying their combined inclusive value. */
+static int fold(tbuild *b, double thr)
+{
+	profdb_tree *t = b->t;
+	size_t n0 = t->n;
+	for (uint32_t i = 0; i < n0; i++) {
+		uint32_t keep_last = PROFDB_NONE, other = PROFDB_NONE;
+		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE;) {
+			uint32_t next = t->nodes[c].next_sibling;
+			if (profdb__tree_key(b, c) >= thr) {
+				if (keep_last == PROFDB_NONE)
+					t->nodes[i].first_child = c;
+				else
+					t->nodes[keep_last].next_sibling = c;
+				keep_last = c;
+			} else {
+				int r, first = other == PROFDB_NONE;
+				if (first) {
+					tnode p = profdb__tree_proto(PROFDB_NODE_OTHER, PROFDB_NONE);
+					p.name = profdb__str("<other>");
+					if ((r = profdb__tree_add(t, PROFDB_NONE, &p, &other)) < 0)
+						return r;
+				}
+				for (size_t k = 0; k < b->nm; k++) {
+					double *o = profdb__tinc(t, other), v = profdb__tinc(t, c)[k];
+					o[k] = profdb__tcomb(b->plan[k].rule, o[k], v, first);
+					profdb__texc(t, other)[k] = o[k];
+				}
+			}
+			c = next;
+		}
+		if (keep_last == PROFDB_NONE)
+			t->nodes[i].first_child = PROFDB_NONE;
+		else
+			t->nodes[keep_last].next_sibling = PROFDB_NONE;
+		t->nodes[i].last_child = keep_last;
+		if (other != PROFDB_NONE) {
+			t->nodes[other].parent = i;
+			t->nodes[other].depth = t->nodes[i].depth + 1;
+			if (keep_last == PROFDB_NONE)
+				t->nodes[i].first_child = other;
+			else
+				t->nodes[keep_last].next_sibling = other;
+			t->nodes[i].last_child = other;
+		}
+	}
+	return 0;
+}
+
+typedef struct skey {
+	double key;
+	const tnode *n;
+	uint32_t id;
+} skey;
+
+static int cmp_str(profdb_str a, profdb_str b)
+{
+	size_t m = a.len < b.len ? a.len : b.len;
+	int c = m ? memcmp(a.ptr, b.ptr, m) : 0;
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+static int cmp_skey(const void *pa, const void *pb)
+{
+	const skey *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if (a->n->context != b->n->context)
+		return a->n->context < b->n->context ? -1 : 1;
+	int c = cmp_str(a->n->name, b->n->name);
+	if (!c)
+		c = cmp_str(a->n->file, b->n->file);
+	if (!c)
+		c = cmp_str(a->n->module, b->n->module);
+	if (c)
+		return c;
+	if (a->n->line != b->n->line)
+		return a->n->line < b->n->line ? -1 : 1;
+	if (a->n->off != b->n->off)
+		return a->n->off < b->n->off ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Pre-order of the nodes reachable from 0, children sorted. */
+static int preorder(tbuild *b, uint32_t *order, size_t *n_out)
+{
+	profdb_tree *t = b->t;
+	uint32_t *stack = malloc(t->n * sizeof *stack + 1);
+	skey *kids = malloc(t->n * sizeof *kids + 1);
+	if (!stack || !kids) {
+		free(stack);
+		free(kids);
+		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
+	}
+	size_t sp = 0, k = 0;
+	stack[sp++] = 0;
+	while (sp) {
+		uint32_t i = stack[--sp];
+		order[k++] = i;
+		size_t nk = 0;
+		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
+			kids[nk++] = (skey){profdb__tree_key(b, c), &t->nodes[c], c};
+		qsort(kids, nk, sizeof *kids, cmp_skey);
+		for (size_t j = nk; j-- > 0;)
+			stack[sp++] = kids[j].id;
+	}
+	free(stack);
+	free(kids);
+	*n_out = k;
+	return 0;
+}
+
+static int finish(tbuild *b)
+{
+	profdb_tree *t = b->t;
+	int r;
+	if (b->cutoff > 0) {
+		double thr = b->cutoff * fabs(profdb__tree_key(b, 0));
+		if ((r = fold(b, thr)) < 0)
+			return r;
+	}
+	uint32_t *order = malloc(t->n * sizeof *order + 1);
+	uint32_t *map = malloc(t->n * sizeof *map + 1);
+	tnode *nn = malloc(t->n * sizeof *nn + 1);
+	double *nv = malloc(t->n * 2 * t->nm * sizeof *nv + 1);
+	size_t n = 0;
+	if (!order || !map || !nn || !nv)
+		r = profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
+	else
+		r = preorder(b, order, &n);
+	if (r == 0) {
+		for (size_t i = 0; i < t->n; i++)
+			map[i] = PROFDB_NONE;
+		for (size_t i = 0; i < n; i++)
+			map[order[i]] = (uint32_t)i;
+		for (size_t i = 0; i < n; i++) {
+			tnode *d = &nn[i];
+			*d = t->nodes[order[i]];
+			d->parent = d->parent == PROFDB_NONE || i == 0 ? PROFDB_NONE : map[d->parent];
+			d->first_child = d->next_sibling = d->last_child = PROFDB_NONE;
+			d->depth = d->parent == PROFDB_NONE ? 0 : nn[d->parent].depth + 1;
+			if (d->parent != PROFDB_NONE) {
+				tnode *p = &nn[d->parent];
+				if (p->last_child == PROFDB_NONE)
+					p->first_child = (uint32_t)i;
+				else
+					nn[p->last_child].next_sibling = (uint32_t)i;
+				p->last_child = (uint32_t)i;
+			}
+			memcpy(nv + i * 2 * t->nm, profdb__tinc(t, order[i]), 2 * t->nm * sizeof *nv);
+		}
+		free(t->nodes);
+		free(t->val);
+		t->nodes = nn;
+		t->val = nv;
+		t->n = t->cap = n;
+		nn = NULL;
+		nv = NULL;
+	}
+	free(order);
+	free(map);
+	free(nn);
+	free(nv);
+	free(t->slots);
+	t->slots = NULL;
+	t->n_slots = 0;
+	return r;
+}
+
+/* ---- the plan ------------------------------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Does @p p answer for metric @p m (inclusive or exclusive)? 1, 0 (-ENOTSUP), < 0. */
+static int probe(const profdb *db, uint32_t p, uint32_t root, uint32_t m, int inclusive)
+{
+	profdb_number x;
+	int r = (inclusive ? profdb_inclusive : profdb_exclusive)(db, p, root, m, &x);
+	return r == -ENOTSUP ? 0 : r < 0 ? r : 1;
+}
+
+/* The profiles of metric @p k: the options', else the summary profile when
+ * it answers for the metric, else every non-summary profile. */
+static int plan_profiles(const profdb *db, const profdb_tree_options *o, uint32_t root,
+                         int have_root, tplan *pl)
+{
+	int64_t np = profdb_profile_count(db);
+	if (np < 0)
+		return (int)np;
+	pl->profiles = malloc(((size_t)np + (o->profiles ? o->n_profiles : 0)) * sizeof(uint32_t) + 1);
+	if (!pl->profiles)
+		return profdb__fail(-ENOMEM, "tree: out of memory");
+	int r;
+	if (o->profiles) {
+		for (size_t i = 0; i < o->n_profiles; i++) {
+			if (o->profiles[i] >= (uint64_t)np)
+				return profdb__fail(-EINVAL, "profdb_tree_new: no profile %" PRIu32
+				                    " (%" PRId64 " profiles)", o->profiles[i], np);
+			pl->profiles[i] = o->profiles[i];
+		}
+		pl->n_profiles = o->n_profiles;
+		qsort(pl->profiles, pl->n_profiles, sizeof(uint32_t), cmp_u32);
+		for (size_t i = 1; i < pl->n_profiles; i++)
+			if (pl->profiles[i] == pl->profiles[i - 1])
+				return profdb__fail(-EINVAL, "profdb_tree_new: profile %" PRIu32
+				                    " given twice", pl->profiles[i]);
+		return 0;
+	}
+	pl->n_profiles = 0;
+	for (uint32_t p = 0; p < (uint64_t)np; p++) {
+		profdb_profile pr;
+		if ((r = profdb_profile_get(db, p, &pr)) < 0)
+			return r;
+		if (!pr.is_summary) {
+			pl->profiles[pl->n_profiles++] = p;
+			continue;
+		}
+		int inc = have_root ? probe(db, p, root, pl->metric, 1) : 1;
+		int exc = have_root ? probe(db, p, root, pl->metric, 0) : 1;
+		if (inc < 0 || exc < 0)
+			return inc < 0 ? inc : exc;
+		if (inc || exc) {   /* the format's own statistic: use it alone */
+			pl->profiles[0] = p;
+			pl->n_profiles = 1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int make_plan(const profdb *db, const profdb_tree_options *o, const profdb_combine *rules,
+                     tplan *plan)
+{
+	uint32_t root = 0;
+	int r = profdb_context_root(db, &root), have_root = r == 0;
+	if (r < 0 && r != -ENOENT)
+		return r;
+	for (size_t k = 0; k < o->n_metrics; k++) {
+		tplan *pl = &plan[k];
+		profdb_metric m;
+		pl->metric = o->metrics[k];
+		if ((r = profdb_metric_get(db, pl->metric, &m)) < 0)
+			return r == -ENOENT ? profdb__fail(-EINVAL, "profdb_tree_new: no metric %" PRIu32,
+			                                   pl->metric) : r;
+		pl->rule = rules ? rules[k] : profdb__tree_combine_of(&m);
+		if ((r = plan_profiles(db, o, root, have_root, pl)) < 0)
+			return r;
+		if (pl->rule == PROFDB_COMBINE_NONE && pl->n_profiles > 1)
+			return profdb__fail(-ENOTSUP, "profdb_tree_new: metric %" PRIu32 " (%.*s) does "
+			                    "not combine over %zu profiles", pl->metric, (int)m.name.len,
+			                    m.name.ptr, pl->n_profiles);
+		pl->has_inc = pl->has_exc = 1;
+		if (have_root && pl->n_profiles) {
+			if ((r = probe(db, pl->profiles[0], root, pl->metric, 1)) < 0)
+				return r;
+			pl->has_inc = r;
+			if ((r = probe(db, pl->profiles[0], root, pl->metric, 0)) < 0)
+				return r;
+			pl->has_exc = r;
+		}
+		if (!pl->has_inc && !pl->has_exc)
+			return profdb__fail(-ENOTSUP, "profdb_tree_new: metric %" PRIu32 " (%.*s) has "
+			                    "neither inclusive nor exclusive values", pl->metric,
+			                    (int)m.name.len, m.name.ptr);
+	}
+	return 0;
+}
+
+/* ---- the API -------------------------------------------------------------------- */
+
+int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tree_options *o,
+                           const profdb_combine *rules)
+{
+	if (ret)
+		*ret = NULL;
+	if (!ret || !db || !o)
+		return profdb__fail(-EINVAL, "profdb_tree_new: NULL argument");
+	if (o->size < sizeof *o || !o->metrics || o->n_metrics == 0 || o->n_metrics > 4096 ||
+	    (o->profiles == NULL && o->n_profiles) || (o->profiles && o->n_profiles == 0) ||
+	    (unsigned)o->kind > PROFDB_TREE_FLAT || !(o->cutoff >= 0 && o->cutoff < 1))
+		return profdb__fail(-EINVAL, "profdb_tree_new: bad options (size, metrics, "
+		                    "profiles, kind or cutoff)");
+	profdb_tree *t = calloc(1, sizeof *t);
+	tplan *plan = calloc(o->n_metrics, sizeof *plan);
+	if (!t || !plan) {
+		free(t);
+		free(plan);
+		return profdb__fail(-ENOMEM, "tree: out of memory");
+	}
+	t->nm = o->n_metrics;
+	t->limit = db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	tbuild b = {db, t, plan, o->n_metrics, o->kind, o->cutoff};
+	int r = make_plan(db, o, rules, plan);
+	if (r == 0)
+		r = profdb_get_cg(db) ? profdb__tree_build_cg(&b) : profdb__tree_build_ctx(&b);
+	if (r == 0 && t->n == 0) {
+		tnode p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
+		uint32_t id;
+		r = profdb__tree_add(t, PROFDB_NONE, &p, &id);
+	}
+	if (r == 0)
+		r = finish(&b);
+	for (size_t k = 0; k < o->n_metrics; k++)
+		free(plan[k].profiles);
+	free(plan);
+	if (r < 0) {
+		profdb_tree_free(t);
+		return r;
+	}
+	*ret = t;
+	return 0;
+}
 
 int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_options *o)
 {
-	(void)db; (void)o;
-	if (ret)
-		*ret = NULL;
-	return -ENOTSUP;
+	return profdb__tree_new_rules(ret, db, o, NULL);
 }
-int64_t profdb_tree_count(const profdb_tree *t) { (void)t; return -ENOTSUP; }
-int profdb_tree_get(const profdb_tree *t, uint32_t id, profdb_node *o) { (void)t; (void)id; (void)o; return -ENOTSUP; }
-int profdb_tree_values(const profdb_tree *t, uint32_t id, size_t k, double *i, double *e) { (void)t; (void)id; (void)k; (void)i; (void)e; return -ENOTSUP; }
-void profdb_tree_free(profdb_tree *t) { (void)t; }
+
+int64_t profdb_tree_count(const profdb_tree *t)
+{
+	if (!t)
+		return profdb__fail(-EINVAL, "profdb_tree_count: NULL tree");
+	return (int64_t)t->n;
+}
+
+int profdb_tree_get(const profdb_tree *t, uint32_t id, profdb_node *o)
+{
+	if (!t || !o)
+		return profdb__fail(-EINVAL, "profdb_tree_get: NULL argument");
+	if (id >= t->n)
+		return profdb__fail(-ENOENT, "profdb_tree_get: no node %" PRIu32 " (%zu nodes)", id,
+		                    t->n);
+	const tnode *n = &t->nodes[id];
+	memset(o, 0, sizeof *o);
+	o->id = id;
+	o->parent = n->parent;
+	o->first_child = n->first_child;
+	o->next_sibling = n->next_sibling;
+	o->depth = n->depth;
+	o->type = (profdb_node_type)n->type;
+	o->flags = n->flags;
+	o->context = n->context;
+	o->name = n->name;
+	o->file = n->file;
+	o->line = n->line;
+	o->module = n->module;
+	return 0;
+}
+
+int profdb_tree_values(const profdb_tree *t, uint32_t id, size_t k, double *i, double *e)
+{
+	if (!t)
+		return profdb__fail(-EINVAL, "profdb_tree_values: NULL tree");
+	if (id >= t->n || k >= t->nm)
+		return profdb__fail(-ENOENT, "profdb_tree_values: no node %" PRIu32 " or metric "
+		                    "number %zu (%zu nodes, %zu metrics)", id, k, t->n, t->nm);
+	const double *v = t->val + (size_t)id * 2 * t->nm;
+	if (i)
+		*i = v[k];
+	if (e)
+		*e = v[t->nm + k];
+	return 0;
+}
+
+void profdb_tree_free(profdb_tree *t)
+{
+	if (!t)
+		return;
+	free(t->nodes);
+	free(t->val);
+	free(t->slots);
+	free(t);
+}

@@ -1,0 +1,567 @@
+/* The three views of a Callgrind profile (doc/model.md "The three views",
+ * "Callgrind"). Callgrind stores a call graph, not call paths, so the
+ * top-down and bottom-up views expand the call edges with gprof2dot's
+ * attribution: a child's value is its edge's cost scaled by its parent's
+ * share of the function's inclusive cost,
+ *     child = edge(A -> B) x node(A) / inclusive(A),
+ * never above the parent; a function already on the path is cut there
+ * (PROFDB_NODE_RECURSIVE), and children below the cut-off are folded into
+ * one "<other>" child per parent, which bounds the expansion (full
+ * expansion of real profiles exceeds 20 million paths). Everything reads
+ * the reader's tables (profdb/callgrind.h) through profdb_get_cg(). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profdb/callgrind.h"
+#include "tree-internal.h"
+
+typedef struct cgw {
+	tbuild *b;
+	const profdb_cg *cg;
+	uint32_t nf, ne;
+	size_t nm;
+	double *finc, *fself, *ecost, *total;   /* nf / ne rows of nm values; nm */
+	uint32_t *caller, *callee;              /* per edge */
+	uint32_t *out_start, *out_edge;         /* edges by caller (CSR) */
+	uint32_t *in_start, *in_edge;           /* edges by callee */
+	uint8_t *onpath;
+	double thr;
+} cgw;
+
+static void cgw_free(cgw *w)
+{
+	free(w->finc);
+	free(w->fself);
+	free(w->ecost);
+	free(w->total);
+	free(w->caller);
+	free(w->callee);
+	free(w->out_start);
+	free(w->out_edge);
+	free(w->in_start);
+	free(w->in_edge);
+	free(w->onpath);
+}
+
+/* Row @p row (nm values) += the event values of the reader's cost row by
+ * the plan's rule. */
+static void take(const cgw *w, double *row, const uint64_t *cost, size_t k, int first)
+{
+	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)cost[w->b->plan[k].metric], first);
+}
+
+/* The profiles of metric k, PROFDB_CG_ALL standing for "all of them, added"
+ * (the reader's own sums). */
+static int all_profiles(const cgw *w, size_t k)
+{
+	const tplan *pl = &w->b->plan[k];
+	return pl->rule == PROFDB_COMBINE_SUM &&
+	       (int64_t)pl->n_profiles == profdb_cg_profile_count(w->cg);
+}
+
+static int load_rows(cgw *w)
+{
+	const profdb_cg *cg = w->cg;
+	size_t nm = w->nm;
+	int r;
+	for (size_t k = 0; k < nm; k++) {
+		const tplan *pl = &w->b->plan[k];
+		int all = all_profiles(w, k);
+		size_t np = all ? 1 : pl->n_profiles;
+		for (size_t i = 0; i < np; i++) {
+			uint32_t p = all ? PROFDB_CG_ALL : pl->profiles[i];
+			const uint64_t *row;
+			if ((r = profdb_cg_totals(cg, p, &row)) < 0)
+				return r;
+			take(w, w->total, row, k, i == 0);
+			for (uint32_t f = 0; f < w->nf; f++) {
+				if ((r = profdb_cg_inclusive(cg, p, f, &row)) < 0)
+					return r;
+				take(w, w->finc + (size_t)f * nm, row, k, i == 0);
+				if ((r = profdb_cg_self(cg, p, f, &row)) < 0)
+					return r;
+				take(w, w->fself + (size_t)f * nm, row, k, i == 0);
+			}
+			for (uint32_t e = 0; e < w->ne; e++) {
+				profdb_cg_call c;
+				if ((r = profdb_cg_call_get(cg, p, e, &c)) < 0)
+					return r;
+				take(w, w->ecost + (size_t)e * nm, c.inclusive, k, i == 0);
+				w->caller[e] = c.caller;
+				w->callee[e] = c.callee;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Edges grouped by caller (out) and by callee (in), in edge order. */
+static void index_edges(cgw *w)
+{
+	uint32_t nf = w->nf;
+	memset(w->out_start, 0, (nf + 1) * sizeof *w->out_start);
+	memset(w->in_start, 0, (nf + 1) * sizeof *w->in_start);
+	for (uint32_t e = 0; e < w->ne; e++) {
+		w->out_start[w->caller[e] + 1]++;
+		w->in_start[w->callee[e] + 1]++;
+	}
+	for (uint32_t f = 0; f < nf; f++) {
+		w->out_start[f + 1] += w->out_start[f];
+		w->in_start[f + 1] += w->in_start[f];
+	}
+	for (uint32_t e = 0; e < w->ne; e++) {
+		w->out_edge[w->out_start[w->caller[e]]++] = e;
+		w->in_edge[w->in_start[w->callee[e]]++] = e;
+	}
+	for (uint32_t f = nf; f > 0; f--) {
+		w->out_start[f] = w->out_start[f - 1];
+		w->in_start[f] = w->in_start[f - 1];
+	}
+	w->out_start[0] = w->in_start[0] = 0;
+}
+
+static int setup(cgw *w)
+{
+	const profdb_cg *cg = w->cg;
+	int64_t nf = profdb_cg_function_count(cg), ne = profdb_cg_call_count(cg);
+	if (nf < 0 || ne < 0)
+		return (int)(nf < 0 ? nf : ne);
+	w->nf = (uint32_t)nf;
+	w->ne = (uint32_t)ne;
+	size_t nm = w->nm;
+	uint64_t need = ((uint64_t)nf * 2 + (uint64_t)ne) * nm * 8 + (uint64_t)ne * 16 +
+	                (uint64_t)nf * 9;
+	if (need > w->b->t->limit)
+		return profdb__fail(-EFBIG, "tree: the call graph's tables need %" PRIu64 " bytes, "
+		                    "more than profdb_options.max_memory", need);
+	w->finc = calloc((size_t)nf * nm + 1, sizeof *w->finc);
+	w->fself = calloc((size_t)nf * nm + 1, sizeof *w->fself);
+	w->ecost = calloc((size_t)ne * nm + 1, sizeof *w->ecost);
+	w->total = calloc(nm, sizeof *w->total);
+	w->caller = malloc((size_t)ne * sizeof *w->caller + 1);
+	w->callee = malloc((size_t)ne * sizeof *w->callee + 1);
+	w->out_start = malloc(((size_t)nf + 1) * sizeof *w->out_start);
+	w->in_start = malloc(((size_t)nf + 1) * sizeof *w->in_start);
+	w->out_edge = malloc((size_t)ne * sizeof *w->out_edge + 1);
+	w->in_edge = malloc((size_t)ne * sizeof *w->in_edge + 1);
+	w->onpath = calloc((size_t)nf + 1, 1);
+	if (!w->finc || !w->fself || !w->ecost || !w->total || !w->caller || !w->callee ||
+	    !w->out_start || !w->in_start || !w->out_edge || !w->in_edge || !w->onpath)
+		return profdb__fail(-ENOMEM, "tree: out of memory (call graph of %" PRId64
+		                    " functions)", nf);
+	int r = load_rows(w);
+	if (r == 0)
+		index_edges(w);
+	return r;
+}
+
+static tnode fn_proto(const cgw *w, uint32_t f)
+{
+	profdb_cg_function fn;
+	tnode p = profdb__tree_proto(PROFDB_NODE_FUNCTION, f + 1);
+	if (profdb_cg_function_get(w->cg, f, &fn) == 0) {
+		p.name = fn.name;
+		p.file = fn.file;
+		p.module = fn.object;
+	}
+	return p;
+}
+
+/* x * num / den, 0 when den is 0, never above x (recursion makes Callgrind's
+ * edge costs count nested calls more than once). */
+static double share(double x, double num, double den)
+{
+	if (den == 0 || x == 0)
+		return 0;
+	double v = x * (num / den);
+	return v > x ? x : v;
+}
+
+/* ---- expansion (top-down and bottom-up) --------------------------------------------- */
+
+typedef struct frame {
+	uint32_t node, fn, pos, end, other;
+} frame;
+
+typedef struct expand {
+	cgw *w;
+	frame *st;
+	size_t sp, cap;
+	uint32_t root_fn;     /* bottom-up: the function whose callers are shown */
+	int up;               /* 1: bottom-up (callers), 0: top-down (callees) */
+} expand;
+
+/* A child of node @p parent for function @p f with values @p v (nm): folded
+ * into the parent's "<other>" (*other, created on first use), or added (and
+ * pushed unless recursive). */
+static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const double *v)
+{
+	cgw *w = x->w;
+	profdb_tree *t = w->b->t;
+	size_t nm = w->nm;
+	int r, any = 0;
+	uint32_t id;
+	for (size_t k = 0; k < nm; k++)
+		any |= v[k] != 0;
+	if (!(v[0] >= w->thr) || v[0] <= 0) {
+		if (!any)
+			return 0;
+		if (*other == PROFDB_NONE) {
+			tnode p = profdb__tree_proto(PROFDB_NODE_OTHER, PROFDB_NONE);
+			p.name = profdb__str("<other>");
+			if ((r = profdb__tree_add(t, parent, &p, other)) < 0)
+				return r;
+		}
+		/* Recursion makes Callgrind's edge costs count nested calls more
+		 * than once, so what is folded may add up to more than the parent:
+		 * capped there. */
+		for (size_t k = 0; k < nm; k++) {
+			double o = profdb__tinc(t, *other)[k] + v[k], p = profdb__tinc(t, parent)[k];
+			profdb__tinc(t, *other)[k] = profdb__texc(t, *other)[k] = o > p ? p : o;
+		}
+		return 0;
+	}
+	tnode p = fn_proto(w, f);
+	int rec = w->onpath[f];
+	p.flags = rec ? PROFDB_NODE_RECURSIVE : 0;
+	if ((r = profdb__tree_add(t, parent, &p, &id)) < 0)
+		return r;
+	uint32_t own = x->up ? x->root_fn : f;   /* whose self cost the node shows */
+	for (size_t k = 0; k < nm; k++) {
+		profdb__tinc(t, id)[k] = v[k];
+		profdb__texc(t, id)[k] = share(v[k], w->fself[(size_t)own * nm + k],
+		                               w->finc[(size_t)own * nm + k]);
+	}
+	if (rec)
+		return 0;
+	if (x->sp == x->cap) {
+		size_t nc = x->cap ? 2 * x->cap : 64;
+		frame *ns = realloc(x->st, nc * sizeof *ns);
+		if (!ns)
+			return profdb__fail(-ENOMEM, "tree: out of memory");
+		x->st = ns;
+		x->cap = nc;
+	}
+	const uint32_t *start = x->up ? w->in_start : w->out_start;
+	x->st[x->sp++] = (frame){id, f, start[f], start[f + 1], PROFDB_NONE};
+	w->onpath[f] = 1;
+	return 0;
+}
+
+/* Expand everything pushed so far, depth first. */
+static int run(expand *x)
+{
+	cgw *w = x->w;
+	size_t nm = w->nm;
+	double *v = malloc(nm * sizeof *v);
+	if (!v)
+		return profdb__fail(-ENOMEM, "tree: out of memory");
+	int r = 0;
+	while (r == 0 && x->sp) {
+		frame *fr = &x->st[x->sp - 1];
+		if (fr->pos == fr->end) {
+			w->onpath[fr->fn] = 0;
+			x->sp--;
+			continue;
+		}
+		uint32_t e = (x->up ? w->in_edge : w->out_edge)[fr->pos++];
+		uint32_t next = x->up ? w->caller[e] : w->callee[e];
+		const double *node = profdb__tinc(w->b->t, fr->node);
+		for (size_t k = 0; k < nm; k++)
+			v[k] = share(node[k], w->ecost[(size_t)e * nm + k], w->finc[(size_t)fr->fn * nm + k]);
+		size_t fi = x->sp - 1;
+		uint32_t other = fr->other;
+		r = child(x, &other, fr->node, next, v);   /* may move the stack */
+		x->st[fi].other = other;
+	}
+	free(v);
+	return r;
+}
+
+static int root_node(cgw *w, uint32_t context)
+{
+	tnode p = profdb__tree_proto(PROFDB_NODE_ROOT, context);
+	p.name = profdb__str("<program root>");
+	uint32_t id;
+	int r = profdb__tree_add(w->b->t, PROFDB_NONE, &p, &id);
+	for (size_t k = 0; r == 0 && k < w->nm; k++)
+		profdb__tinc(w->b->t, 0)[k] = w->total[k];
+	return r;
+}
+
+/* The entry functions: those no other function calls, then, for a cycle of
+ * functions that only call each other, its root in the context tree (the
+ * tree rule of doc/model.md). */
+static int entries(cgw *w, uint32_t **out, size_t *n)
+{
+	uint32_t *ent = malloc((size_t)w->nf * sizeof *ent + 1), *queue = malloc((size_t)w->nf * 4 + 1);
+	uint8_t *seen = calloc((size_t)w->nf + 1, 1);
+	int r = 0;
+	size_t ne = 0, qh = 0, qt = 0;
+	if (!ent || !queue || !seen)
+		r = profdb__fail(-ENOMEM, "tree: out of memory");
+	for (int pass = 0; r == 0 && pass < 2; pass++) {
+		profdb_context c;
+		uint32_t id = PROFDB_NONE;
+		if (pass == 1 && w->nf && (r = profdb_context_get(w->b->db, 0, &c)) == 0)
+			id = c.first_child;
+		for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
+			uint32_t g = f;
+			if (pass == 1) {   /* the context tree's roots, in its order */
+				if (id == PROFDB_NONE || (r = profdb_context_get(w->b->db, id, &c)) < 0)
+					break;
+				g = id - 1;
+				id = c.next_sibling;
+				if (c.type != PROFDB_CTX_FUNCTION || g >= w->nf)
+					continue;
+			} else {
+				int called = 0;
+				for (uint32_t j = w->in_start[g]; j < w->in_start[g + 1]; j++)
+					called |= w->caller[w->in_edge[j]] != g;
+				if (called)
+					continue;
+			}
+			if (seen[g])
+				continue;
+			ent[ne++] = g;
+			seen[g] = 1;
+			for (queue[qt++] = g; qh < qt; qh++)   /* mark what it reaches */
+				for (uint32_t j = w->out_start[queue[qh]]; j < w->out_start[queue[qh] + 1]; j++) {
+					uint32_t h = w->callee[w->out_edge[j]];
+					if (!seen[h]) {
+						seen[h] = 1;
+						queue[qt++] = h;
+					}
+				}
+		}
+	}
+	free(queue);
+	free(seen);
+	if (r < 0) {
+		free(ent);
+		return r;
+	}
+	*out = ent;
+	*n = ne;
+	return 0;
+}
+
+static int top_down(cgw *w)
+{
+	size_t nm = w->nm, ne;
+	uint32_t *ent;
+	int r = root_node(w, 0);
+	if (r < 0 || (r = entries(w, &ent, &ne)) < 0)
+		return r;
+	expand x = {w, NULL, 0, 0, 0, 0};
+	double *v = calloc(2 * nm, sizeof *v), *scale = v ? v + nm : NULL;
+	uint32_t other = PROFDB_NONE;
+	if (!v)
+		r = profdb__fail(-ENOMEM, "tree: out of memory");
+	/* Entry functions may overlap (a cycle's root is called from its own
+	 * members); scaled down together when they add up to more than the
+	 * total, so that no child exceeds node 0. */
+	for (size_t k = 0; r == 0 && k < nm; k++) {
+		double sum = 0;
+		for (size_t i = 0; i < ne; i++)
+			sum += w->finc[(size_t)ent[i] * nm + k];
+		scale[k] = sum > w->total[k] && sum > 0 ? w->total[k] / sum : 1;
+	}
+	for (size_t i = 0; r == 0 && i < ne; i++) {
+		for (size_t k = 0; k < nm; k++)
+			v[k] = w->finc[(size_t)ent[i] * nm + k] * scale[k];
+		if ((r = child(&x, &other, 0, ent[i], v)) == 0)
+			r = run(&x);
+	}
+	free(v);
+	free(ent);
+	free(x.st);
+	return r;
+}
+
+static int bottom_up(cgw *w)
+{
+	size_t nm = w->nm;
+	int r = root_node(w, PROFDB_NONE);
+	expand x = {w, NULL, 0, 0, 0, 1};
+	for (size_t k = 0; r == 0 && k < nm; k++)
+		for (uint32_t f = 0; f < w->nf; f++)
+			profdb__texc(w->b->t, 0)[k] += w->fself[(size_t)f * nm + k];
+	for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
+		const double *inc = w->finc + (size_t)f * nm, *self = w->fself + (size_t)f * nm;
+		int any = 0;
+		for (size_t k = 0; k < nm; k++)
+			any |= inc[k] != 0 || self[k] != 0;
+		if (!any)
+			continue;
+		/* Every function is a root (the index of the view); the cut-off
+		 * applies to its callers. */
+		uint32_t id;
+		tnode p = fn_proto(w, f);
+		if ((r = profdb__tree_add(w->b->t, 0, &p, &id)) < 0)
+			break;
+		memcpy(profdb__tinc(w->b->t, id), inc, nm * sizeof *inc);
+		memcpy(profdb__texc(w->b->t, id), self, nm * sizeof *self);
+		x.root_fn = f;
+		x.st = x.st ? x.st : malloc(64 * sizeof *x.st);
+		x.cap = x.st ? (x.cap ? x.cap : 64) : 0;
+		if (!x.st) {
+			r = profdb__fail(-ENOMEM, "tree: out of memory");
+			break;
+		}
+		x.st[0] = (frame){id, f, w->in_start[f], w->in_start[f + 1], PROFDB_NONE};
+		x.sp = 1;
+		w->onpath[f] = 1;
+		r = run(&x);
+	}
+	free(x.st);
+	return r;
+}
+
+/* ---- flat --------------------------------------------------------------------------- */
+
+/* The line and instruction contexts of function @p f (lines.c), as leaves
+ * of its flat node: inclusive = exclusive = the line's self cost combined
+ * over the plan's profiles. */
+static int flat_lines(cgw *w, uint32_t f, uint32_t fnode)
+{
+	const profdb *db = w->b->db;
+	profdb_tree *t = w->b->t;
+	profdb_context c;
+	int r = profdb_context_get(db, f + 1, &c);
+	if (r < 0)
+		return r;
+	for (uint32_t id = c.first_child; id != PROFDB_NONE; id = c.next_sibling) {
+		if ((r = profdb_context_get(db, id, &c)) < 0)
+			return r;
+		if (c.relation != PROFDB_RELATION_LEXICAL)
+			break;   /* the callees follow the lines */
+		tnode p = profdb__tree_proto(c.type == PROFDB_CTX_INSTRUCTION ? PROFDB_NODE_INSTRUCTION
+		                             : PROFDB_NODE_LINE, id);
+		p.file = c.file;
+		p.line = c.line;
+		p.module = c.module;
+		p.off = c.offset;
+		uint32_t n;
+		if ((r = profdb__tree_add(t, fnode, &p, &n)) < 0)
+			return r;
+		for (size_t k = 0; k < w->nm; k++) {
+			const tplan *pl = &w->b->plan[k];
+			double acc = 0;
+			int first = 1;
+			for (size_t i = 0; i < pl->n_profiles; i++) {
+				profdb_number x;
+				if ((r = profdb_exclusive(db, pl->profiles[i], id, pl->metric, &x)) < 0)
+					return r;
+				if (r > 0) {
+					acc = profdb__tcomb(pl->rule, acc, profdb_number_to_double(x), first);
+					first = 0;
+				}
+			}
+			profdb__tinc(t, n)[k] = profdb__texc(t, n)[k] = acc;
+		}
+	}
+	return 0;
+}
+
+/* Inclusive of the modules or files (@p grp: each function's group node):
+ * what enters a group from outside (calls from functions of other groups,
+ * and the entry functions' own inclusive cost), at least its heaviest
+ * child's and at most the total. Callgrind has no call paths, so a group
+ * entered twice along one path counts twice here (before the clamp). */
+static void group_inclusive(cgw *w, const uint32_t *grp)
+{
+	profdb_tree *t = w->b->t;
+	size_t nm = w->nm;
+	for (uint32_t f = 0; f < w->nf; f++) {
+		double *inc = profdb__tinc(t, grp[f]);
+		int called = 0;
+		for (uint32_t j = w->in_start[f]; j < w->in_start[f + 1]; j++) {
+			uint32_t e = w->in_edge[j];
+			called |= w->caller[e] != f;
+			if (grp[w->caller[e]] != grp[f])
+				for (size_t k = 0; k < nm; k++)
+					inc[k] += w->ecost[(size_t)e * nm + k];
+		}
+		if (!called)
+			for (size_t k = 0; k < nm; k++)
+				inc[k] += w->finc[(size_t)f * nm + k];
+	}
+}
+
+static void group_clamp(cgw *w, uint32_t node)
+{
+	profdb_tree *t = w->b->t;
+	double *inc = profdb__tinc(t, node);
+	for (size_t k = 0; k < w->nm; k++) {
+		for (uint32_t c = t->nodes[node].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
+			if (profdb__tinc(t, c)[k] > inc[k])
+				inc[k] = profdb__tinc(t, c)[k];
+		if (inc[k] > w->total[k])
+			inc[k] = w->total[k];
+	}
+}
+
+static int flat(cgw *w)
+{
+	profdb_tree *t = w->b->t;
+	size_t nm = w->nm;
+	int r = root_node(w, PROFDB_NONE), created;
+	uint32_t *mod = malloc((size_t)w->nf * 2 * sizeof *mod + 1), *file = mod ? mod + w->nf : NULL;
+	if (r == 0 && !mod)
+		r = profdb__fail(-ENOMEM, "tree: out of memory");
+	for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
+		tnode p = fn_proto(w, f), m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
+		tnode fl = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
+		m.name = m.module = p.module;
+		fl.name = fl.file = p.file;
+		fl.module = p.module;
+		uint32_t id;
+		if ((r = profdb__tree_child(t, 0, &m, &mod[f], &created)) < 0 ||
+		    (r = profdb__tree_child(t, mod[f], &fl, &file[f], &created)) < 0 ||
+		    (r = profdb__tree_add(t, file[f], &p, &id)) < 0)
+			break;
+		memcpy(profdb__tinc(t, id), w->finc + (size_t)f * nm, nm * sizeof(double));
+		memcpy(profdb__texc(t, id), w->fself + (size_t)f * nm, nm * sizeof(double));
+		r = flat_lines(w, f, id);
+	}
+	/* Groups: exclusive = the children's; inclusive as group_inclusive. */
+	if (r == 0) {
+		group_inclusive(w, file);
+		group_inclusive(w, mod);
+	}
+	for (size_t x = t->n; r == 0 && x-- > 0;) {
+		tnode *n = &t->nodes[x];
+		if (n->type != PROFDB_NODE_MODULE && n->type != PROFDB_NODE_FILE && x != 0)
+			continue;
+		for (uint32_t c = n->first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
+			for (size_t k = 0; k < nm; k++)
+				profdb__texc(t, (uint32_t)x)[k] += profdb__texc(t, c)[k];
+		if (x != 0)
+			group_clamp(w, (uint32_t)x);
+	}
+	free(mod);
+	return r;
+}
+
+int profdb__tree_build_cg(tbuild *b)
+{
+	cgw w;
+	memset(&w, 0, sizeof w);
+	w.b = b;
+	w.cg = profdb_get_cg(b->db);
+	w.nm = b->nm;
+	int r = setup(&w);
+	if (r == 0) {
+		int expanded = b->kind != PROFDB_TREE_FLAT;
+		double cut = b->cutoff > 0 ? b->cutoff : expanded ? 0.001 : 0;
+		w.thr = expanded ? cut * w.total[0] : 0;
+		r = b->kind == PROFDB_TREE_TOP_DOWN ? top_down(&w)
+		  : b->kind == PROFDB_TREE_BOTTOM_UP ? bottom_up(&w) : flat(&w);
+		if (expanded)
+			b->cutoff = 0;   /* folded while expanding */
+	}
+	cgw_free(&w);
+	return r;
+}

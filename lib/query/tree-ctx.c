@@ -1,0 +1,527 @@
+/* The three views of the formats that store a calling-context tree
+ * (HPCToolkit 4.0, pre-release, hpcrun, Cube): doc/model.md "The three
+ * views" defines them; this file follows it.
+ *
+ * Every view starts from one pre-order walk of the context tree with each
+ * context's inclusive and exclusive values combined over the plan's
+ * profiles (profdb_inclusive/profdb_exclusive, so each format's own rule
+ * applies per profile: hpcprof's stored scopes, CubeLib's per-location
+ * aggregation, hpcrun's computed sums). A context is a *frame* when it
+ * stands for a function activation: a FUNCTION context, or any other
+ * non-root context entered by a call (hpcrun's call sites) or at the top. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree-internal.h"
+
+typedef struct cinfo {
+	profdb_context c;
+	uint32_t parent;      /* index of the parent context, PROFDB_NONE for a root */
+	uint32_t end;         /* one past the last index of the subtree */
+	uint32_t frame;       /* nearest frame, the context itself included */
+	uint32_t up;          /* frames: the nearest frame strictly above */
+	uint32_t fnode;       /* flat view: the node it is attributed to */
+	int is_frame;
+} cinfo;
+
+typedef struct cwalk {
+	tbuild *b;
+	cinfo *ci;
+	size_t n;
+	double *cv;           /* 2 * nm per context: inclusive, exclusive */
+	double *total;        /* nm: the roots' inclusive values combined */
+} cwalk;
+
+static void cwalk_free(cwalk *w)
+{
+	free(w->ci);
+	free(w->cv);
+	free(w->total);
+}
+
+static int is_frame(const profdb_context *c)
+{
+	if (c->type == PROFDB_CTX_FUNCTION)
+		return 1;
+	if (c->type == PROFDB_CTX_ROOT)
+		return 0;
+	return c->relation == PROFDB_RELATION_CALL || c->relation == PROFDB_RELATION_INLINED ||
+	       c->parent == PROFDB_NONE;
+}
+
+/* The tree in pre-order with subtree ends, frames and parents. */
+static int collect(cwalk *w)
+{
+	const profdb *db = w->b->db;
+	int64_t count = profdb_context_count(db);
+	uint32_t cur;
+	if (count < 0)
+		return (int)count;
+	int r = profdb_context_root(db, &cur);
+	if (r == -ENOENT || count == 0)
+		return 0;
+	if (r < 0)
+		return r;
+	uint64_t need = (uint64_t)count * (sizeof(cinfo) + sizeof(uint32_t) +
+	                                   2 * w->b->nm * sizeof(double));
+	if (need > w->b->t->limit)
+		return profdb__fail(-EFBIG, "tree: %" PRId64 " contexts need %" PRIu64 " bytes, more "
+		                    "than profdb_options.max_memory", count, need);
+	w->ci = malloc((size_t)count * sizeof *w->ci);
+	uint32_t *path = malloc((size_t)count * sizeof *path);
+	if (!w->ci || !path) {
+		free(path);
+		return profdb__fail(-ENOMEM, "tree: out of memory (%" PRId64 " contexts)", count);
+	}
+	size_t sp = 0, n = 0;
+	for (;;) {
+		if (n >= (uint64_t)count) {
+			r = profdb__fail(-EBADMSG, "tree: the context links visit more than the %" PRId64
+			                 " contexts counted", count);
+			break;
+		}
+		cinfo *x = &w->ci[n];
+		if ((r = profdb_context_get(db, cur, &x->c)) < 0)
+			break;
+		x->parent = sp ? path[sp - 1] : PROFDB_NONE;
+		x->is_frame = is_frame(&x->c);
+		x->frame = x->is_frame ? (uint32_t)n : x->parent == PROFDB_NONE ? PROFDB_NONE
+		         : w->ci[x->parent].frame;
+		x->up = x->parent == PROFDB_NONE ? PROFDB_NONE : w->ci[x->parent].frame;
+		x->fnode = PROFDB_NONE;
+		uint32_t j = (uint32_t)n++;
+		if (x->c.first_child != PROFDB_NONE) {
+			path[sp++] = j;
+			cur = x->c.first_child;
+			continue;
+		}
+		w->ci[j].end = (uint32_t)n;
+		while (w->ci[j].c.next_sibling == PROFDB_NONE && sp) {
+			j = path[--sp];
+			w->ci[j].end = (uint32_t)n;
+		}
+		if ((cur = w->ci[j].c.next_sibling) == PROFDB_NONE)
+			break;
+	}
+	free(path);
+	w->n = n;
+	return r;
+}
+
+/* One context's value of metric @p pl combined over its profiles; *found:
+ * some profile stores (or computes) one. */
+static int ctx_value(const profdb *db, const tplan *pl, uint32_t ctx, int inclusive, double *out,
+                     int *found)
+{
+	double acc = 0;
+	int first = 1;
+	for (size_t i = 0; i < pl->n_profiles; i++) {
+		profdb_number x;
+		int r = (inclusive ? profdb_inclusive : profdb_exclusive)(db, pl->profiles[i], ctx,
+		                                                          pl->metric, &x);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			continue;   /* no value there: contributes nothing (not a zero) */
+		acc = profdb__tcomb(pl->rule, acc, profdb_number_to_double(x), first);
+		first = 0;
+	}
+	*out = acc;
+	*found = !first;
+	return 0;
+}
+
+/* A context without any inclusive value while its subtree has some (the
+ * pre-release writer stores nothing at call sites, which hpcviewer merges
+ * with the frame they call) takes its children's combined inclusive value;
+ * elsewhere such a context is 0 and so are its children. */
+static void fill_missing(cwalk *w, const uint8_t *found)
+{
+	size_t nm = w->b->nm;
+	for (size_t i = w->n; i-- > 0;)
+		for (size_t k = 0; k < nm; k++) {
+			if (found[i * nm + k] || !w->b->plan[k].has_inc)
+				continue;
+			double acc = 0;
+			int first = 1;
+			for (size_t j = i + 1; j < w->ci[i].end; j = w->ci[j].end) {
+				acc = profdb__tcomb(w->b->plan[k].rule, acc, w->cv[j * 2 * nm + k], first);
+				first = 0;
+			}
+			w->cv[i * 2 * nm + k] = acc;
+		}
+}
+
+static int values(cwalk *w)
+{
+	size_t nm = w->b->nm;
+	w->cv = malloc(w->n * 2 * nm * sizeof *w->cv + 1);
+	w->total = calloc(nm, sizeof *w->total);
+	uint8_t *found = malloc(w->n * nm + 1);
+	if (!w->cv || !w->total || !found) {
+		free(found);
+		return profdb__fail(-ENOMEM, "tree: out of memory (%zu contexts)", w->n);
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		double *v = w->cv + i * 2 * nm;
+		for (size_t k = 0; k < nm; k++) {
+			const tplan *pl = &w->b->plan[k];
+			int r = 0, f = 1, fe;
+			v[k] = v[nm + k] = NAN;
+			if (pl->has_inc)
+				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 1, &v[k], &f);
+			if (r == 0 && pl->has_exc)
+				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 0, &v[nm + k], &fe);
+			if (r < 0) {
+				free(found);
+				return r;
+			}
+			found[i * nm + k] = (uint8_t)f;
+		}
+	}
+	fill_missing(w, found);
+	free(found);
+	for (size_t k = 0; k < nm; k++) {
+		int first = 1;
+		for (size_t i = 0; i < w->n; i = w->ci[i].end) {   /* the roots */
+			w->total[k] = profdb__tcomb(w->b->plan[k].rule, w->total[k], w->cv[i * 2 * nm + k],
+			                            first);
+			first = 0;
+		}
+		if (!w->b->plan[k].has_inc)
+			w->total[k] = NAN;
+	}
+	return 0;
+}
+
+static profdb_node_type node_type(profdb_context_type t)
+{
+	switch (t) {
+	case PROFDB_CTX_ROOT: return PROFDB_NODE_ROOT;
+	case PROFDB_CTX_FUNCTION: return PROFDB_NODE_FUNCTION;
+	case PROFDB_CTX_LOOP: return PROFDB_NODE_LOOP;
+	case PROFDB_CTX_LINE: return PROFDB_NODE_LINE;
+	case PROFDB_CTX_INSTRUCTION: return PROFDB_NODE_INSTRUCTION;
+	default: return PROFDB_NODE_UNKNOWN;
+	}
+}
+
+static tnode ctx_proto(const profdb_context *c, profdb_node_type type)
+{
+	tnode p = profdb__tree_proto(type, c->id);
+	p.name = c->function;
+	p.file = c->file;
+	p.line = c->line;
+	p.module = c->module;
+	return p;
+}
+
+/* Node 0 of a view that has no context of its own: inclusive = the total,
+ * exclusive = 0 (NaN where the format has no such scope). */
+static int synthetic_root(cwalk *w)
+{
+	tnode p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
+	p.name = profdb__str("<program root>");
+	uint32_t id;
+	int r = profdb__tree_add(w->b->t, PROFDB_NONE, &p, &id);
+	for (size_t k = 0; r == 0 && k < w->b->nm; k++) {
+		profdb__tinc(w->b->t, 0)[k] = w->total[k];
+		profdb__texc(w->b->t, 0)[k] = w->b->plan[k].has_exc ? 0 : NAN;
+	}
+	return r;
+}
+
+static void set_values(cwalk *w, uint32_t node, size_t i)
+{
+	memcpy(profdb__tinc(w->b->t, node), w->cv + i * 2 * w->b->nm, 2 * w->b->nm * sizeof(double));
+}
+
+/* ---- top-down ---------------------------------------------------------------------- */
+
+static int top_down(cwalk *w)
+{
+	profdb_tree *t = w->b->t;
+	uint32_t *nid = malloc(w->n * sizeof *nid + 1);
+	if (!nid)
+		return profdb__fail(-ENOMEM, "tree: out of memory");
+	int r = 0;
+	size_t roots = 0;
+	for (size_t i = 0; i < w->n; i++)
+		roots += w->ci[i].parent == PROFDB_NONE;
+	/* A format's own single root (type ROOT) is node 0; several roots, or
+	 * one that is code, hang below a synthetic node 0. */
+	int own = roots == 1 && w->ci[0].c.type == PROFDB_CTX_ROOT;
+	if (!own)
+		r = synthetic_root(w);
+	for (size_t i = 0; r == 0 && i < w->n; i++) {
+		const cinfo *x = &w->ci[i];
+		tnode p = ctx_proto(&x->c, node_type(x->c.type));
+		uint32_t parent = x->parent != PROFDB_NONE ? nid[x->parent] : own ? PROFDB_NONE : 0;
+		if ((r = profdb__tree_add(t, parent, &p, &nid[i])) == 0)
+			set_values(w, nid[i], i);
+	}
+	free(nid);
+	return r;
+}
+
+/* ---- flat -------------------------------------------------------------------------- */
+
+/* The flat node a context is attributed to (created on first use). */
+static int flat_node(cwalk *w, size_t i, uint32_t *out)
+{
+	profdb_tree *t = w->b->t;
+	const cinfo *x = &w->ci[i];
+	int r, created;
+	*out = PROFDB_NONE;
+	if (x->c.type == PROFDB_CTX_ROOT || x->frame == PROFDB_NONE)
+		return 0;   /* an entry point, or code outside every function */
+	if (!x->is_frame) {
+		uint32_t parent = w->ci[x->parent].fnode;
+		if (parent == PROFDB_NONE)
+			return 0;
+		tnode p = ctx_proto(&x->c, node_type(x->c.type));
+		p.name = profdb__str(NULL);
+		p.off = x->c.has_offset ? x->c.offset : 0;
+		if (x->c.type == PROFDB_CTX_LOOP || x->c.type == PROFDB_CTX_LINE)
+			p.module = profdb__str(NULL);
+		return profdb__tree_child(t, parent, &p, out, &created);
+	}
+	tnode m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
+	m.name = m.module = x->c.module;
+	uint32_t mod, file;
+	if ((r = profdb__tree_child(t, 0, &m, &mod, &created)) < 0)
+		return r;
+	tnode f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
+	f.name = f.file = x->c.file;
+	f.module = x->c.module;
+	if ((r = profdb__tree_child(t, mod, &f, &file, &created)) < 0)
+		return r;
+	tnode fn = ctx_proto(&x->c, PROFDB_NODE_FUNCTION);
+	fn.line = 0;   /* identity: (module, file, name); anonymous ones by address */
+	fn.off = x->c.function.len == 0 && x->c.has_offset ? x->c.offset : 0;
+	return profdb__tree_child(t, file, &fn, out, &created);
+}
+
+/* Combine @p v into node @p id's slot @p k (once-per-node "first" in @p seen). */
+static void add_to(tbuild *b, double *slot, size_t k, double v, int first)
+{
+	*slot = profdb__tcomb(b->plan[k].rule, *slot, v, first);
+}
+
+/* The flat view; also the function identities of the bottom-up view. */
+static int flat(cwalk *w)
+{
+	tbuild *b = w->b;
+	profdb_tree *t = b->t;
+	size_t nm = b->nm;
+	int r = synthetic_root(w);
+	uint32_t *cnt = NULL, *stack = malloc(w->n * sizeof *stack + 1);
+	uint8_t *seen_inc = NULL, *seen_exc = NULL;
+	if (r < 0 || !stack) {
+		free(stack);
+		return r < 0 ? r : profdb__fail(-ENOMEM, "tree: out of memory");
+	}
+	size_t sp = 0, cap = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		while (sp && w->ci[stack[sp - 1]].end <= i) {   /* leave finished subtrees */
+			for (uint32_t x = w->ci[stack[--sp]].fnode; x != 0; x = t->nodes[x].parent)
+				cnt[x]--;
+		}
+		if ((r = flat_node(w, i, &w->ci[i].fnode)) < 0)
+			break;
+		uint32_t fn = w->ci[i].fnode;
+		if (t->n > cap) {   /* per-node counters grow with the nodes */
+			size_t nc = t->cap;
+			uint32_t *c2 = realloc(cnt, nc * sizeof *c2);
+			uint8_t *s1 = c2 ? realloc(seen_inc, nc) : NULL, *s2 = s1 ? realloc(seen_exc, nc) : NULL;
+			if (c2)
+				cnt = c2;
+			if (s1)
+				seen_inc = s1;
+			if (!s2) {
+				r = profdb__fail(-ENOMEM, "tree: out of memory");
+				break;
+			}
+			seen_exc = s2;
+			memset(cnt + cap, 0, (nc - cap) * sizeof *cnt);
+			memset(seen_inc + cap, 0, nc - cap);
+			memset(seen_exc + cap, 0, nc - cap);
+			cap = nc;
+		}
+		if (fn == PROFDB_NONE)
+			continue;
+		const double *v = w->cv + i * 2 * nm;
+		for (size_t k = 0; k < nm; k++)
+			add_to(b, &profdb__texc(t, fn)[k], k, v[nm + k], !seen_exc[fn]);
+		seen_exc[fn] = 1;
+		if (w->ci[i].c.id < t->nodes[fn].context)   /* it stands for its lowest id */
+			t->nodes[fn].context = w->ci[i].c.id;
+		/* Inclusive once per path: only where no enclosing context on the
+		 * current path is attributed to the same node or below it. */
+		for (uint32_t x = fn; x != 0; x = t->nodes[x].parent) {
+			if (cnt[x]++ == 0) {
+				for (size_t k = 0; k < nm; k++)
+					add_to(b, &profdb__tinc(t, x)[k], k, v[k], !seen_inc[x]);
+				seen_inc[x] = 1;
+			}
+		}
+		stack[sp++] = (uint32_t)i;
+	}
+	/* Modules, files and the root: exclusive = their children's combined. */
+	for (size_t x = t->n; r == 0 && x-- > 0;) {
+		tnode *n = &t->nodes[x];
+		if (n->type != PROFDB_NODE_MODULE && n->type != PROFDB_NODE_FILE && x != 0)
+			continue;
+		int first = 1;
+		for (uint32_t c = n->first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling) {
+			for (size_t k = 0; k < nm; k++)
+				add_to(b, &profdb__texc(t, (uint32_t)x)[k], k, profdb__texc(t, c)[k], first);
+			first = 0;
+		}
+		for (size_t k = 0; k < nm; k++)
+			if (!b->plan[k].has_inc)
+				profdb__tinc(t, (uint32_t)x)[k] = NAN;
+	}
+	for (size_t k = 0; r == 0 && k < nm; k++)
+		profdb__tinc(t, 0)[k] = w->total[k];
+	free(cnt);
+	free(seen_inc);
+	free(seen_exc);
+	free(stack);
+	return r;
+}
+
+/* ---- bottom-up ----------------------------------------------------------------------- */
+
+typedef struct bitem {
+	uint32_t node;        /* the bottom-up node the item belongs to */
+	uint32_t fid;         /* the flat function node of cur */
+	uint32_t cur;         /* the frame reached along the caller chain */
+	uint32_t leaf;        /* the frame of the root function the chain started at */
+} bitem;
+
+static int cmp_bitem(const void *a, const void *b)
+{
+	const bitem *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->fid != y->fid)
+		return x->fid < y->fid ? -1 : 1;
+	return x->leaf < y->leaf ? -1 : x->leaf > y->leaf;
+}
+
+/* A node for the function @p fid of the flat tree @p ft below @p parent. */
+static int bu_node(cwalk *w, const profdb_tree *ft, uint32_t parent, uint32_t fid, uint32_t *id)
+{
+	tnode p = ft->nodes[fid];
+	p.off = fid;
+	return profdb__tree_add(w->b->t, parent, &p, id);
+}
+
+/* The callers of one group of items [a, e) (same node, same function):
+ * their values (inclusive once per path: a leaf inside another leaf of the
+ * group adds nothing) and whether the function recurs on the path. */
+static int bu_group(cwalk *w, const profdb_tree *ft, bitem *it, size_t a, size_t e, int *rec)
+{
+	profdb_tree *t = w->b->t;
+	size_t nm = w->b->nm;
+	uint32_t id, fid = it[a].fid;
+	*rec = 0;
+	for (uint32_t x = it[a].node; x != 0; x = t->nodes[x].parent)
+		if (t->nodes[x].off == fid)
+			*rec = 1;
+	int r = bu_node(w, ft, it[a].node, fid, &id);
+	if (r < 0)
+		return r;
+	t->nodes[id].flags = *rec ? PROFDB_NODE_RECURSIVE : 0;
+	uint32_t end = 0;
+	int first_inc = 1;
+	for (size_t j = a; j < e; j++) {
+		const double *v = w->cv + (size_t)it[j].leaf * 2 * nm;
+		int outer = it[j].leaf >= end;
+		if (outer)
+			end = w->ci[it[j].leaf].end;
+		for (size_t k = 0; k < nm; k++) {
+			add_to(w->b, &profdb__texc(t, id)[k], k, v[nm + k], j == a);
+			if (outer)
+				add_to(w->b, &profdb__tinc(t, id)[k], k, v[k], first_inc);
+		}
+		first_inc &= !outer;
+		it[j].node = id;
+	}
+	return 0;
+}
+
+static int bottom_up(cwalk *w)
+{
+	tbuild *b = w->b;
+	profdb_tree *t = b->t, ft;
+	memset(&ft, 0, sizeof ft);
+	ft.nm = t->nm;
+	ft.limit = t->limit;
+	b->t = &ft;
+	int r = flat(w);
+	b->t = t;
+	bitem *it = NULL;
+	uint32_t *root_of = NULL;
+	if (r == 0 && (r = synthetic_root(w)) == 0) {
+		memcpy(profdb__texc(t, 0), profdb__texc(&ft, 0), t->nm * sizeof(double));
+		it = malloc(w->n * sizeof *it + 1);
+		root_of = malloc(ft.n * sizeof *root_of + 1);
+		if (!it || !root_of)
+			r = profdb__fail(-ENOMEM, "tree: out of memory");
+	}
+	for (uint32_t x = 0; r == 0 && x < ft.n; x++) {
+		root_of[x] = PROFDB_NONE;
+		if (ft.nodes[x].type == PROFDB_NODE_FUNCTION && (r = bu_node(w, &ft, 0, x, &root_of[x])) == 0)
+			memcpy(profdb__tinc(t, root_of[x]), profdb__tinc(&ft, x), 2 * t->nm * sizeof(double));
+	}
+	size_t n = 0;
+	for (size_t i = 0; r == 0 && i < w->n; i++)
+		if (w->ci[i].is_frame && w->ci[i].fnode != PROFDB_NONE)
+			it[n++] = (bitem){root_of[w->ci[i].fnode], 0, (uint32_t)i, (uint32_t)i};
+	/* One level of callers at a time: every item moves to the frame above. */
+	while (r == 0 && n) {
+		size_t m = 0;
+		for (size_t j = 0; j < n; j++) {
+			uint32_t up = w->ci[it[j].cur].up;
+			if (up == PROFDB_NONE || w->ci[up].fnode == PROFDB_NONE)
+				continue;
+			it[m] = it[j];
+			it[m].cur = up;
+			it[m++].fid = w->ci[up].fnode;
+		}
+		qsort(it, m, sizeof *it, cmp_bitem);
+		n = 0;
+		for (size_t a = 0, e; r == 0 && a < m; a = e) {
+			for (e = a + 1; e < m && it[e].node == it[a].node && it[e].fid == it[a].fid; e++)
+				;
+			int rec;
+			if ((r = bu_group(w, &ft, it, a, e, &rec)) == 0 && !rec)
+				for (size_t j = a; j < e; j++)
+					it[n++] = it[j];
+		}
+	}
+	free(it);
+	free(root_of);
+	free(ft.nodes);
+	free(ft.val);
+	free(ft.slots);
+	return r;
+}
+
+int profdb__tree_build_ctx(tbuild *b)
+{
+	cwalk w;
+	memset(&w, 0, sizeof w);
+	w.b = b;
+	int r = collect(&w);
+	if (r == 0)
+		r = values(&w);
+	if (r == 0)
+		r = b->kind == PROFDB_TREE_TOP_DOWN ? top_down(&w)
+		  : b->kind == PROFDB_TREE_FLAT ? flat(&w) : bottom_up(&w);
+	cwalk_free(&w);
+	return r;
+}

@@ -1,0 +1,101 @@
+/* The three views (profdb_tree_*, profdb/analysis.h): the node store every
+ * builder fills, and the builders (tree-ctx.c for the formats that store a
+ * calling-context tree, tree-cg.c for Callgrind's call graph).
+ *
+ * A builder appends nodes in any order, each linked as the last child of
+ * its parent, with 2 x n_metrics doubles (inclusive, then exclusive).
+ * profdb__tree_finish() then folds what the cut-off hides, sorts every
+ * node's children (heaviest first, ties by context id, then names) and
+ * renumbers the reachable nodes in pre-order, so that ids depend only on
+ * the input and the options. */
+#ifndef PROFDB_QUERY_TREE_INTERNAL_H
+#define PROFDB_QUERY_TREE_INTERNAL_H
+
+#include <math.h>
+
+#include "query-internal.h"
+
+typedef struct tnode {
+	uint32_t parent, first_child, next_sibling, last_child, depth;
+	uint32_t context;
+	uint8_t type, flags;
+	uint64_t line;
+	uint64_t off;               /* build-time identity of instructions (flat view) */
+	profdb_str name, file, module;
+} tnode;
+
+/* What one metric of the options reads. */
+typedef struct tplan {
+	uint32_t metric;
+	profdb_combine rule;        /* SUM, MIN or MAX (NONE: one profile, no combination) */
+	uint32_t *profiles;         /* the profiles combined, ascending */
+	size_t n_profiles;
+	int has_inc, has_exc;       /* 0: the format cannot say (NaN in the view) */
+} tplan;
+
+struct profdb_tree {
+	tnode *nodes;
+	double *val;                /* 2 * nm per node: inclusive[nm], exclusive[nm] */
+	size_t n, cap, nm;
+	uint64_t limit;             /* max_memory */
+	/* find-or-create index of the flat view (parent, key) -> node + 1 */
+	uint32_t *slots;
+	size_t n_slots;
+};
+
+/* What a builder works from. */
+typedef struct tbuild {
+	const profdb *db;
+	profdb_tree *t;
+	const tplan *plan;
+	size_t nm;
+	profdb_tree_kind kind;
+	double cutoff;              /* the fraction the options ask (0: none) */
+} tbuild;
+
+/* The combination rule of a metric: the backend's, with NONE read as SUM
+ * until every backend fills profdb_metric.combine. */
+profdb_combine profdb__tree_combine_of(const profdb_metric *m);
+
+/* acc (op) v by @p rule; @p first: acc holds nothing yet. */
+static inline double profdb__tcomb(profdb_combine rule, double acc, double v, int first)
+{
+	if (first)
+		return v;
+	switch (rule) {
+	case PROFDB_COMBINE_MIN: return v < acc ? v : acc;
+	case PROFDB_COMBINE_MAX: return v > acc ? v : acc;
+	case PROFDB_COMBINE_SUM: return acc + v;
+	default: return NAN;
+	}
+}
+
+static inline double *profdb__tinc(profdb_tree *t, uint32_t id) { return t->val + (size_t)id * 2 * t->nm; }
+static inline double *profdb__texc(profdb_tree *t, uint32_t id) { return t->val + (size_t)id * 2 * t->nm + t->nm; }
+
+/* Append a node (copy of @p proto, values zeroed) as the last child of
+ * @p parent (PROFDB_NONE: the root, only once). @return 0, -EFBIG
+ * (max_memory), -ENOMEM; *id receives its id. */
+int profdb__tree_add(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id);
+/* The child of @p parent with the identity of @p proto (type, name, file,
+ * module, line, off), created when missing (*created = 1). */
+int profdb__tree_child(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id,
+                       int *created);
+/* A node prototype with no context and empty strings. */
+tnode profdb__tree_proto(profdb_node_type type, uint32_t context);
+
+/* The builders. */
+int profdb__tree_build_ctx(tbuild *b);
+int profdb__tree_build_cg(tbuild *b);
+
+/* A metric's sort key of node @p id: inclusive, else exclusive (NaN when
+ * the format has neither ... never: the plan refuses that). */
+double profdb__tree_key(const tbuild *b, uint32_t id);
+
+/* Test hook: profdb_tree_new() with the rules given (one per metric) instead
+ * of the metrics' own, so that the min/max paths can be tested before
+ * every backend fills profdb_metric.combine. */
+int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tree_options *o,
+                           const profdb_combine *rules);
+
+#endif

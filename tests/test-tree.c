@@ -1,0 +1,575 @@
+/* The three views (profdb_tree_*, profdb/analysis.h; doc/model.md "The three
+ * views"): hand-built inputs with known values for every view (the writer's
+ * HPCToolkit sample, a Callgrind profile with recursion, the writer's Cube
+ * sample under min/max rules), and every real sample of every format: no
+ * child above its parent (within 4 ulps) in any view of a metric that adds
+ * up, and the bottom-up and flat roots equal to the top-down total. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profdb-config.h"
+#include "common.h"
+#ifdef HAVE_TEST_WRITER
+#include "writer.h"
+#endif
+
+/* lib/query/tree-internal.h: the views under given rules (min/max can be
+ * tested before every backend fills profdb_metric.combine). */
+int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tree_options *o,
+                           const profdb_combine *rules);
+
+TestSuite(tree, .timeout = 300);
+TestSuite(tree_real, .timeout = 900);
+
+static profdb_tree *build(const profdb *db, profdb_tree_kind kind, uint32_t metric, double cutoff,
+                          const profdb_combine *rule)
+{
+	profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
+	o.kind = kind;
+	o.metrics = &metric;
+	o.n_metrics = 1;
+	o.cutoff = cutoff;
+	profdb_tree *t = NULL;
+	int r = profdb__tree_new_rules(&t, db, &o, rule);
+	cr_assert_eq(r, 0, "tree_new(kind %d, metric %u): %d %s", kind, metric, r,
+	             profdb_error_message());
+	return t;
+}
+
+static double inc_of(const profdb_tree *t, uint32_t id)
+{
+	double v;
+	cr_assert_eq(profdb_tree_values(t, id, 0, &v, NULL), 0);
+	return v;
+}
+
+static double exc_of(const profdb_tree *t, uint32_t id)
+{
+	double v;
+	cr_assert_eq(profdb_tree_values(t, id, 0, NULL, &v), 0);
+	return v;
+}
+
+/* The first node (pre-order) below @p from named @p name (and type). */
+static uint32_t find(const profdb_tree *t, uint32_t from, const char *name, profdb_node_type type)
+{
+	int64_t n = profdb_tree_count(t);
+	profdb_node nd, top;
+	cr_assert_eq(profdb_tree_get(t, from, &top), 0);
+	for (int64_t i = from + 1; i < n; i++) {
+		cr_assert_eq(profdb_tree_get(t, (uint32_t)i, &nd), 0);
+		if (nd.depth <= top.depth)
+			break;
+		if (nd.type == type && nd.name.len == strlen(name) &&
+		    memcmp(nd.name.ptr, name, nd.name.len) == 0)
+			return (uint32_t)i;
+	}
+	cr_assert_fail("no node %s below %u", name, from);
+	return 0;
+}
+
+/* Structure: ids in pre-order, links consistent, children heaviest first. */
+static void check_shape(const profdb_tree *t)
+{
+	int64_t n = profdb_tree_count(t);
+	cr_assert_geq(n, 1);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_node a;
+		cr_assert_eq(profdb_tree_get(t, (uint32_t)i, &a), 0);
+		cr_assert_eq(a.id, (uint32_t)i);
+		if (i == 0)
+			cr_assert_eq(a.parent, PROFDB_NONE);
+		else
+			cr_assert_lt(a.parent, (uint32_t)i);
+		if (a.first_child != PROFDB_NONE)
+			cr_assert_eq(a.first_child, (uint32_t)i + 1);
+		if (a.next_sibling != PROFDB_NONE) {
+			profdb_node s;
+			cr_assert_eq(profdb_tree_get(t, a.next_sibling, &s), 0);
+			cr_assert_eq(s.parent, a.parent);
+			double x = inc_of(t, (uint32_t)i), y = inc_of(t, a.next_sibling);
+			if (!isnan(x) && !isnan(y))
+				cr_assert_geq(x, y, "siblings %u %u out of order", a.id, s.id);
+		}
+	}
+	profdb_node x;
+	cr_assert_eq(profdb_tree_get(t, (uint32_t)n, &x), -ENOENT);
+	cr_assert_eq(profdb_tree_values(t, 0, 1, NULL, NULL), -ENOENT);
+}
+
+/* ---- HPCToolkit: the writer's sample ------------------------------------------------ */
+
+#ifdef HAVE_TEST_WRITER
+typedef struct files {
+	tw_blob b[TW_NFILES];
+	profdb_input in[TW_NFILES];
+	size_t n;
+} files;
+
+static profdb *open_hpctk(files *f)
+{
+	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	memset(f, 0, sizeof *f);
+	cr_assert_eq(tw_hpctk4_write(&d, f->b), 0);
+	for (int k = 0; k < TW_NFILES; k++)
+		if (f->b[k].data)
+			f->in[f->n++] = (profdb_input){names[k], f->b[k].data, f->b[k].size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, f->in, f->n, NULL), 0, "%s", profdb_error_message());
+	return db;
+}
+
+static void free_files(files *f)
+{
+	for (int k = 0; k < TW_NFILES; k++)
+		tw_blob_free(&f->b[k]);
+}
+
+/* Top-down = the context tree below a synthetic root (two entry points);
+ * values = the summary profile's statistics (CPUTIME, writer.h's table). */
+Test(tree, hpctk_top_down)
+{
+	files f;
+	profdb *db = open_hpctk(&f);
+	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 1, 0, NULL);
+	check_shape(t);
+	cr_assert_eq(profdb_tree_count(t), 15);   /* 14 tree contexts + the root */
+	profdb_node n;
+	cr_assert_eq(profdb_tree_get(t, 0, &n), 0);
+	cr_assert_eq(n.context, PROFDB_NONE);
+	cr_assert_eq(n.type, PROFDB_NODE_ROOT);
+	cr_assert_eq(inc_of(t, 0), 5.375);
+	cr_assert_eq(profdb_tree_get(t, 1, &n), 0);
+	cr_assert_eq(n.context, 1);   /* <main thread>, the heavier entry */
+	uint32_t m = find(t, 1, "main", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, m), 5.25);
+	cr_assert_eq(exc_of(t, m), 1.5);
+	uint32_t h = find(t, m, "helper", PROFDB_NODE_FUNCTION);   /* inlined: its own node */
+	cr_assert_eq(inc_of(t, h), 0.5);
+	/* One thread's profile instead of the summary. */
+	uint32_t p = 2;
+	profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
+	uint32_t metric = 1;
+	o.metrics = &metric;
+	o.n_metrics = 1;
+	o.profiles = &p;
+	o.n_profiles = 1;
+	profdb_tree *t2;
+	cr_assert_eq(profdb_tree_new(&t2, db, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(inc_of(t2, 0), 1.625);
+	profdb_tree_free(t2);
+	p = 9;
+	cr_assert_eq(profdb_tree_new(&t2, db, &o), -EINVAL);
+	cr_assert_null(t2);
+	profdb_tree_free(t);
+	profdb_close(db);
+	free_files(&f);
+}
+
+/* Bottom-up: one root per function, callers below; flat: module, file,
+ * function, loop, line, inclusive once per path. */
+Test(tree, hpctk_bottom_up_and_flat)
+{
+	files f;
+	profdb *db = open_hpctk(&f);
+	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 1, 0, NULL);
+	check_shape(t);
+	cr_assert_eq(inc_of(t, 0), 5.375);
+	uint32_t c = find(t, 0, "compute", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, c), 3.75);
+	cr_assert_eq(exc_of(t, c), 3);
+	uint32_t cm = find(t, c, "main", PROFDB_NODE_FUNCTION);   /* compute's caller */
+	cr_assert_eq(inc_of(t, cm), 3.75);
+	uint32_t h = find(t, 0, "helper", PROFDB_NODE_FUNCTION);
+	uint32_t hc = find(t, h, "compute", PROFDB_NODE_FUNCTION);   /* inlined into compute */
+	cr_assert_eq(inc_of(t, hc), 0.5);
+	find(t, hc, "main", PROFDB_NODE_FUNCTION);
+	profdb_tree_free(t);
+
+	t = build(db, PROFDB_TREE_FLAT, 1, 0, NULL);
+	check_shape(t);
+	cr_assert_eq(inc_of(t, 0), 5.375);
+	cr_assert_eq(exc_of(t, 0), 5.375);   /* every cost sits in a function */
+	uint32_t mod = find(t, 0, "/usr/bin/sample", PROFDB_NODE_MODULE);
+	cr_assert_eq(inc_of(t, mod), 5.25);   /* main's, once: compute is inside it */
+	cr_assert_eq(exc_of(t, mod), 4.5);    /* main 1.5 + compute 3 */
+	uint32_t fl = find(t, mod, "/src/sample.c", PROFDB_NODE_FILE);
+	c = find(t, fl, "compute", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(exc_of(t, c), 3);
+	uint32_t util = find(t, 0, "src/util.h", PROFDB_NODE_FILE);   /* the inlined helper's file */
+	cr_assert_eq(inc_of(t, find(t, util, "helper", PROFDB_NODE_FUNCTION)), 0.5);
+	profdb_tree_free(t);
+
+	/* A cut-off folds what is below it into one <other> per parent. */
+	t = build(db, PROFDB_TREE_BOTTOM_UP, 1, 0.2, NULL);
+	check_shape(t);
+	uint32_t o = find(t, 0, "<other>", PROFDB_NODE_OTHER);
+	cr_assert_eq(inc_of(t, o), 0.5 + 0.25 + 0.125);
+	profdb_tree_free(t);
+	profdb_close(db);
+	free_files(&f);
+}
+#endif
+
+/* ---- Callgrind: a call graph with recursion ------------------------------------------- */
+
+static const char cg_text[] =
+	"# callgrind format\nversion: 1\npositions: line\nevents: Ir\nfl=t.c\n"
+	"fn=main\n1 10\ncfn=A\ncalls=2 10\n2 600\ncfn=B\ncalls=1 20\n3 390\n"
+	"fn=A\n10 400\ncfn=C\ncalls=1 30\n11 200\n"
+	"fn=B\n20 90\ncfn=C\ncalls=1 30\n21 300\n"
+	"fn=C\n30 500\ncfn=C\ncalls=1 30\n31 100\n"
+	"totals: 1000\n";
+
+static profdb *open_cg(void)
+{
+	profdb_input in = {"callgrind.out.1", cg_text, sizeof cg_text - 1};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	return db;
+}
+
+/* child = edge x node(parent) / inclusive(parent); C -> C is cut and marked. */
+Test(tree, callgrind_top_down)
+{
+	profdb *db = open_cg();
+	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 0, 0, NULL);
+	check_shape(t);
+	cr_assert_eq(profdb_tree_count(t), 8);
+	profdb_node n;
+	cr_assert_eq(profdb_tree_get(t, 0, &n), 0);
+	cr_assert_eq(n.context, 0);   /* Callgrind's own root */
+	cr_assert_eq(inc_of(t, 0), 1000);
+	uint32_t m = find(t, 0, "main", PROFDB_NODE_FUNCTION);
+	uint32_t a = find(t, m, "A", PROFDB_NODE_FUNCTION);
+	uint32_t b = find(t, m, "B", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, a), 600);
+	cr_assert_eq(exc_of(t, a), 400);
+	uint32_t ac = find(t, a, "C", PROFDB_NODE_FUNCTION), bc = find(t, b, "C", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, ac), 200);
+	cr_assert_eq(exc_of(t, ac), 200);
+	cr_assert_eq(inc_of(t, bc), 300);
+	uint32_t acc = find(t, ac, "C", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(profdb_tree_get(t, acc, &n), 0);
+	cr_assert_eq(n.flags, PROFDB_NODE_RECURSIVE);
+	cr_assert_eq(n.first_child, PROFDB_NONE);
+	cr_assert_eq(inc_of(t, acc), 100.0 * 200 / 500);
+	profdb_tree_free(t);
+
+	/* cut-off 5% (50): the recursive call under A's C (40) is folded. */
+	t = build(db, PROFDB_TREE_TOP_DOWN, 0, 0.05, NULL);
+	check_shape(t);
+	ac = find(t, find(t, find(t, 0, "main", PROFDB_NODE_FUNCTION), "A", PROFDB_NODE_FUNCTION),
+	          "C", PROFDB_NODE_FUNCTION);
+	uint32_t o = find(t, ac, "<other>", PROFDB_NODE_OTHER);
+	cr_assert_eq(inc_of(t, o), 40);
+	cr_assert_eq(profdb_tree_get(t, o, &n), 0);
+	cr_assert_eq(n.context, PROFDB_NONE);
+	profdb_tree_free(t);
+	profdb_close(db);
+}
+
+Test(tree, callgrind_bottom_up_and_flat)
+{
+	profdb *db = open_cg();
+	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 0, 0, NULL);
+	check_shape(t);
+	cr_assert_eq(inc_of(t, 0), 1000);
+	cr_assert_eq(exc_of(t, 0), 1000);
+	uint32_t c = find(t, 0, "C", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, c), 500);
+	uint32_t ca = find(t, c, "A", PROFDB_NODE_FUNCTION), cb = find(t, c, "B", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, ca), 200);
+	cr_assert_eq(inc_of(t, cb), 300);
+	cr_assert_eq(inc_of(t, find(t, ca, "main", PROFDB_NODE_FUNCTION)), 200);
+	profdb_node n;
+	uint32_t cc = find(t, c, "C", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(profdb_tree_get(t, cc, &n), 0);
+	cr_assert_eq(n.flags, PROFDB_NODE_RECURSIVE);
+	profdb_tree_free(t);
+
+	t = build(db, PROFDB_TREE_FLAT, 0, 0, NULL);
+	check_shape(t);
+	uint32_t fl = find(t, 0, "t.c", PROFDB_NODE_FILE);
+	cr_assert_eq(inc_of(t, fl), 1000);
+	cr_assert_eq(exc_of(t, fl), 1000);
+	uint32_t a = find(t, fl, "A", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, a), 600);
+	cr_assert_eq(exc_of(t, a), 400);
+	cr_assert_eq(profdb_tree_get(t, a + 1, &n), 0);
+	cr_assert_eq(n.type, PROFDB_NODE_LINE);
+	cr_assert_eq(n.line, 10);
+	cr_assert_eq(exc_of(t, a + 1), 400);
+	profdb_tree_free(t);
+	profdb_close(db);
+}
+
+Test(tree, bad_arguments)
+{
+	profdb *db = open_cg();
+	profdb_tree *t = (profdb_tree *)1;
+	profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
+	cr_assert_eq(profdb_tree_new(&t, db, &o), -EINVAL);   /* no metric */
+	cr_assert_null(t);
+	uint32_t m = 7;
+	o.metrics = &m;
+	o.n_metrics = 1;
+	cr_assert_eq(profdb_tree_new(&t, db, &o), -EINVAL);   /* no such metric */
+	m = 0;
+	o.cutoff = 1.5;
+	cr_assert_eq(profdb_tree_new(&t, db, &o), -EINVAL);
+	o.cutoff = 0;
+	o.kind = (profdb_tree_kind)7;
+	cr_assert_eq(profdb_tree_new(&t, db, &o), -EINVAL);
+	cr_assert_eq(profdb_tree_new(NULL, db, &o), -EINVAL);
+	cr_assert_eq(profdb_tree_count(NULL), -EINVAL);
+	profdb_tree_free(NULL);
+	/* max_memory bounds the nodes. */
+	profdb_close(db);
+	profdb_options lo = PROFDB_OPTIONS_INIT;
+	lo.max_memory = 4096;
+	profdb_input in = {"callgrind.out.1", cg_text, sizeof cg_text - 1};
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &lo), 0, "%s", profdb_error_message());
+	o.kind = PROFDB_TREE_FLAT;
+	int r = profdb_tree_new(&t, db, &o);
+	cr_assert(r == -EFBIG || r == 0, "%d", r);
+	if (r == 0)
+		profdb_tree_free(t);
+	profdb_close(db);
+}
+
+/* ---- Cube: min and max over locations ------------------------------------------------- */
+
+#if defined(HAVE_TEST_WRITER) && defined(PROFDB_HAVE_CUBE)
+/* The per-location inclusive value (CubeLib's rule, profdb_inclusive)
+ * combined across locations by min or max. */
+static double over_locations(const profdb *db, uint32_t ctx, uint32_t metric, int max)
+{
+	double acc = 0;
+	int first = 1;
+	for (uint32_t p = 0; p < profdb_profile_count(db); p++) {
+		profdb_number x;
+		int r = profdb_inclusive(db, p, ctx, metric, &x);
+		cr_assert_geq(r, 0, "%s", profdb_error_message());
+		if (r == 0)
+			continue;
+		double v = profdb_number_to_double(x);
+		acc = first ? v : max ? fmax(acc, v) : fmin(acc, v);
+		first = 0;
+	}
+	return acc;
+}
+
+Test(tree, cube_min_max)
+{
+	tw_blob b;
+	cr_assert_eq(tw_cube_write(&b, 0, NULL), 0);
+	profdb_input in = {"sample.cubex", b.data, b.size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	for (int max = 0; max < 2; max++) {
+		profdb_combine rule = max ? PROFDB_COMBINE_MAX : PROFDB_COMBINE_MIN;
+		profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 1, 0, &rule);   /* mintime */
+		check_shape(t);
+		int64_t n = profdb_tree_count(t);
+		for (int64_t i = 1; i < n; i++) {
+			profdb_node nd;
+			cr_assert_eq(profdb_tree_get(t, (uint32_t)i, &nd), 0);
+			cr_assert_eq(inc_of(t, (uint32_t)i), over_locations(db, nd.context, 1, max),
+			             "node %" PRId64, i);
+		}
+		/* node 0 (two root cnodes) takes the min/max of the roots too */
+		double r0 = over_locations(db, 3, 1, max), r1 = over_locations(db, 2, 1, max);
+		cr_assert_eq(inc_of(t, 0), max ? fmax(r0, r1) : fmin(r0, r1));
+		profdb_tree_free(t);
+	}
+	profdb_close(db);
+	tw_blob_free(&b);
+}
+#endif
+
+/* ---- every real sample ------------------------------------------------------------------- */
+
+/* a <= b within 4 ulps of b. */
+static int le_4ulp(double a, double b)
+{
+	double lim = b;
+	for (int i = 0; i < 4; i++)
+		lim = nextafter(lim, INFINITY);
+	return a <= lim;
+}
+
+/* Child <= parent for the inclusive values of a view of a metric that adds
+ * up and has no negative value; returns the number of nodes checked. */
+static int64_t check_child_le_parent(const profdb_tree *t, const char *what)
+{
+	int64_t n = profdb_tree_count(t);
+	for (int64_t i = 0; i < n; i++)
+		if (inc_of(t, (uint32_t)i) < 0 || exc_of(t, (uint32_t)i) < 0)
+			return 0;   /* a negative cost (a counter's correction): no order */
+	for (int64_t i = 1; i < n; i++) {
+		profdb_node nd;
+		cr_assert_eq(profdb_tree_get(t, (uint32_t)i, &nd), 0);
+		double c = inc_of(t, (uint32_t)i), p = inc_of(t, nd.parent);
+		if (isnan(c) || isnan(p))
+			continue;
+		cr_assert(le_4ulp(c, p), "%s: node %" PRId64 " (%.*s) %.17g above its parent %u %.17g",
+		          what, i, (int)nd.name.len, nd.name.ptr, c, nd.parent, p);
+	}
+	return n;
+}
+
+static int str_is(profdb_str s, const char *c)
+{
+	return s.len == strlen(c) && memcmp(s.ptr, c, s.len) == 0;
+}
+
+/* The metric a tree is built for, as `profdb tree` picks it: inclusive or
+ * exclusive, with data, whose summary (if any) is a sum; *additive: the
+ * values add up (a count or a min is not checked for order). */
+static int pick_metric(const profdb *db, uint32_t *out, profdb_combine *rule, int *additive)
+{
+	int64_t n = profdb_metric_count(db);
+	for (int pass = 0; pass < 3; pass++)
+		for (int64_t i = 0; i < n; i++) {
+			profdb_metric m;
+			cr_assert_eq(profdb_metric_at(db, (uint32_t)i, &m), 0);
+			int scoped = m.kind == PROFDB_METRIC_INCLUSIVE || m.kind == PROFDB_METRIC_EXCLUSIVE;
+			int sum = m.statistic.len == 0 || str_is(m.statistic, "sum");
+			if (!m.has_data || (pass < 2 && !scoped) || (pass < 1 && !sum))
+				continue;
+			profdb_tree *t;
+			profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
+			o.metrics = &m.id;
+			o.n_metrics = 1;
+			o.kind = PROFDB_TREE_FLAT;
+			if (profdb_tree_new(&t, db, &o) == 0) {
+				profdb_tree_free(t);
+				*out = m.id;
+				*rule = m.combine == PROFDB_COMBINE_NONE ? PROFDB_COMBINE_SUM : m.combine;
+				*additive = *rule == PROFDB_COMBINE_SUM && sum;
+				return 1;
+			}
+		}
+	return 0;
+}
+
+static int check_sample(const char *path)
+{
+	profdb *db;
+	if (profdb_open(&db, path, NULL) < 0) {
+		cr_log_info("%s: does not open (%s)", path, profdb_error_message());
+		return 0;
+	}
+	uint32_t m;
+	profdb_combine rule;
+	int additive;
+	if (!pick_metric(db, &m, &rule, &additive)) {
+		cr_log_info("%s: no metric to build a view of", path);
+		profdb_close(db);
+		return 0;
+	}
+	double total = 0;
+	int64_t nodes[3] = {0, 0, 0};
+	for (int k = 0; k < 3; k++) {
+		profdb_tree *t = build(db, (profdb_tree_kind)k, m, 0, NULL);
+		char what[4200];
+		snprintf(what, sizeof what, "%s view %d metric %u", path, k, m);
+		nodes[k] = profdb_tree_count(t);
+		if (additive)
+			check_child_le_parent(t, what);
+		double root = inc_of(t, 0);
+		if (k == 0)
+			total = root;
+		else if (additive && !isnan(total))
+			cr_assert_eq(root, total, "%s: root %.17g, top-down total %.17g", what, root, total);
+		profdb_tree_free(t);
+	}
+	cr_log_info("%s: metric %u, %" PRId64 " / %" PRId64 " / %" PRId64 " nodes", path, m,
+	            nodes[0], nodes[1], nodes[2]);
+	profdb_close(db);
+	return 1;
+}
+
+static void check_list(char **list, size_t n, const char *rel)
+{
+	int checked = 0;
+	for (size_t i = 0; i < n; i++)
+		checked += check_sample(list[i]);
+	tc_free_list(list);
+	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
+}
+
+static void check_files(const char *rel)
+{
+	free(tc_sample_path(rel));   /* skips when absent */
+	size_t n;
+	char **list = tc_list_files(rel, &n);
+	check_list(list, n, rel);
+}
+
+static void check_dirs(const char *rel)
+{
+	char *root = tc_sample_path(rel);
+	DIR *d = opendir(root);
+	cr_assert_not_null(d, "%s", root);
+	struct dirent *e;
+	int checked = 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0)
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", root, e->d_name);
+		checked += check_sample(path);
+	}
+	closedir(d);
+	free(root);
+	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
+}
+
+Test(tree_real, hpctoolkit_v4) { check_dirs("hpctoolkit/v4"); }
+Test(tree_real, hpctoolkit_devstage) { check_dirs("hpctoolkit/v4-devstage"); }
+Test(tree_real, hpctoolkit_prerelease) { check_dirs("hpctoolkit/prerelease"); }
+Test(tree_real, hpcrun) { check_dirs("hpctoolkit/hpcrun"); }
+#ifdef PROFDB_HAVE_CUBE
+Test(tree_real, cube) { check_dirs("cube"); }
+
+/* MetaCG-001: max_time is a MAXDOUBLE metric over 8 locations; the root
+ * takes the maximum of the locations' inclusive values (Cube shows 4.3311),
+ * not their sum (34.56). */
+Test(tree_real, cube_max_time)
+{
+	char *path = tc_sample_path("cube/MetaCG-001.cubex");
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
+	profdb_metric m;
+	cr_assert_eq(profdb_metric_find(db, "max_time", &m), 0);
+	profdb_combine rule = PROFDB_COMBINE_MAX;
+	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, m.id, 0, &rule);
+	profdb_node n;
+	cr_assert_eq(profdb_tree_get(t, 0, &n), 0);
+	cr_assert_lt(fabs(inc_of(t, 0) - 4.3311), 5e-5, "root %.17g", inc_of(t, 0));
+	profdb_tree_free(t);
+	if (m.combine == PROFDB_COMBINE_MAX) {   /* once the backend fills the rule */
+		t = build(db, PROFDB_TREE_TOP_DOWN, m.id, 0, NULL);
+		cr_assert_lt(fabs(inc_of(t, 0) - 4.3311), 5e-5, "root %.17g", inc_of(t, 0));
+		profdb_tree_free(t);
+	}
+	profdb_close(db);
+	free(path);
+}
+#endif
+Test(tree_real, callgrind_valgrind) { check_files("callgrind/valgrind"); }
+Test(tree_real, callgrind_public) { check_files("callgrind/public"); }
+Test(tree_real, callgrind_edge) { check_files("callgrind/edge"); }
+Test(tree_real, callgrind_big) { check_files("callgrind/big"); }
+
+TC_MAIN

@@ -134,6 +134,7 @@ static int finish(profdb **ret, const profdb__backend *be, void *impl, const pro
 	}
 	db->be = be;
 	db->impl = impl;
+	profdb__metric_data_init(db);
 	profdb__options_copy(&db->opts, o);
 	*ret = db;
 	return 0;
@@ -369,5 +370,6 @@ PROFDB_EXPORT void profdb_close(profdb *db)
 		return;
 	db->be->close(db->impl);
 	profdb__views_free(db->views);
+	profdb__metric_data_free(db);
 	free(db);
 }

@@ -20,7 +20,15 @@ struct profdb {
 	/* The backend's profile count once it answered (0: not asked yet),
 	 * so that checking a profile index costs no call per lookup. */
 	_Atomic int64_t n_profiles;
+	/* Which metrics have a non-zero stored value (metric-data.c), built
+	 * once on first use. */
+	profdb__once metric_data_once;
+	struct profdb__metric_data *metric_data;
 };
+
+/* metric-data.c: set up and free the handle's metric data. */
+void profdb__metric_data_init(profdb *db);
+void profdb__metric_data_free(profdb *db);
 
 /* The one range check of a profile index, made by every public function
  * that takes one before it calls the backend (which may then rely on it):

@@ -217,8 +217,17 @@ static int add_function(ranking *k, profdb_context *c, double v)
 	int recursive = 0;
 	for (uint32_t d = 0; k->inclusive && d < c->depth && !recursive; d++)
 		recursive = k->stack[d] == fr->name;
-	if (!recursive)
-		fr->value += v;
+	if (recursive)
+		return 0;
+	/* A function's contexts combine by the metric's rule: Cube's flat
+	 * profile takes the minimum of a MINDOUBLE metric over a region's
+	 * cnodes. ctx marks the first value. */
+	profdb_combine rule = k->rep.combine;
+	if (fr->ctx == PROFDB_NONE || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
+		fr->value = fr->ctx == PROFDB_NONE ? v : fr->value + v;
+	else if (rule == PROFDB_COMBINE_MIN ? v < fr->value : v > fr->value)
+		fr->value = v;
+	fr->ctx = 0;
 	return 0;
 }
 
@@ -386,7 +395,7 @@ static const char top_usage[] =
 
 /* Options into @p k; @return 0, -1 (help shown) or EXIT_USAGE. */
 static int parse_top(int argc, char **argv, ranking *k, const char **metric, int64_t *profile,
-                     int *json)
+                     int *json, int *by_given)
 {
 	static const struct option lo[] = {
 		{"metric", required_argument, NULL, 'm'}, {"profile", required_argument, NULL, 'p'},
@@ -419,8 +428,9 @@ static int parse_top(int argc, char **argv, ranking *k, const char **metric, int
 				k->by = BY_LINE;
 			else
 				return tool_usage_error(top_usage);
+			*by_given = 1;
 			break;
-		case 'l': k->by = BY_LINE; break;
+		case 'l': k->by = BY_LINE; *by_given = 1; break;
 		case 'r': report_raw = 1; break;
 		case 'j': *json = 1; break;
 		case 'h': fputs(top_usage, stdout); return -1;
@@ -438,8 +448,8 @@ int cmd_top(int argc, char **argv)
 	k.by = BY_FUNCTION;
 	const char *metric = NULL;
 	int64_t profile = -1;
-	int json = 0;
-	int r = parse_top(argc, argv, &k, &metric, &profile, &json);
+	int json = 0, by_given = 0;
+	int r = parse_top(argc, argv, &k, &metric, &profile, &json, &by_given);
 	if (r)
 		return r < 0 ? 0 : r;
 	/* Functions carry the self cost of their lines already; counting the
@@ -453,6 +463,10 @@ int cmd_top(int argc, char **argv)
 		k.inclusive = 0;
 	else if (!k.inclusive && !k.rep.has_exc)
 		k.inclusive = 1;
+	/* A value that does not combine (a ratio, a mean) means nothing added
+	 * up over a function's contexts: rank the contexts themselves. */
+	if (k.rep.combine == PROFDB_COMBINE_NONE && k.by == BY_FUNCTION && !by_given)
+		k.by = BY_CONTEXT;
 	r = rank(&k);
 	if (r == 0 && k.nrows)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(k.rows, k.nrows, sizeof *k.rows, cmp_row);

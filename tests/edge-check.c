@@ -23,20 +23,6 @@ static int is_hpctk(profdb_format f)
 	       f == PROFDB_FORMAT_HPCTK_DRAFT;
 }
 
-/* Does the metric's value sum over profiles and along the tree? Its
- * combine field when set; otherwise (a backend that does not fill it yet)
- * the format's rule: Cube by dtype, sum elsewhere. */
-static int sums(const profdb *db, const profdb_metric *m)
-{
-	if (m->combine != PROFDB_COMBINE_NONE)
-		return m->combine == PROFDB_COMBINE_SUM;
-	const profdb_cube *cube = profdb_get_cube(db);
-	profdb_cube_metric cm;
-	if (cube && profdb_cube_metric_get(cube, m->id, &cm) == 0)
-		return cm.dtype <= PROFDB_CUBE_DOUBLE;
-	return 1;
-}
-
 typedef struct total {
 	uint32_t id;
 	int exact;                 /* every term an integer */
@@ -125,7 +111,7 @@ int ec_check_totals(const profdb *db, const char *what)
 		cr_assert_eq(profdb_metric_at(db, (uint32_t)i, &m), 0);
 		int kind_ok = is_hpctk(about.format) ? m.kind == PROFDB_METRIC_POINT
 		              : m.kind == PROFDB_METRIC_POINT || m.kind == PROFDB_METRIC_EXCLUSIVE;
-		if (!kind_ok || !sums(db, &m) || !metric_total(db, &m, about.format, &want[k]))
+		if (!kind_ok || m.combine != PROFDB_COMBINE_SUM || !metric_total(db, &m, about.format, &want[k]))
 			continue;
 		want[k].id = got[k].id = m.id;
 		got[k].exact = 1;
@@ -209,7 +195,7 @@ static void check_cost(const profdb *db, uint64_t i, const profdb_edge *e, int64
 	for (int64_t m = 0; m < nm; m++) {
 		profdb_metric md;
 		cr_assert_eq(profdb_metric_at(db, (uint32_t)m, &md), 0);
-		if (md.kind == PROFDB_METRIC_DERIVED || md.kind == PROFDB_METRIC_SUMMARY || !sums(db, &md))
+		if (md.kind == PROFDB_METRIC_DERIVED || md.kind == PROFDB_METRIC_SUMMARY || md.combine != PROFDB_COMBINE_SUM)
 			continue;
 		double sum = 0, abs = 0;
 		int any = 0;

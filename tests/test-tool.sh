@@ -63,7 +63,7 @@ golden top-inclusive top --inclusive "$db"
 golden top-function top --by function "$db"
 golden top-function-inclusive top --by function --inclusive "$db"
 golden top-profile top --profile 2 "$db"
-golden top-metric-id top -m 3 --inclusive "$db"
+golden top-metric-id top -m 3 --inclusive --by context "$db"
 golden tree tree "$db"
 contains tree "<main thread>"
 contains tree "[I] helper"
@@ -113,6 +113,12 @@ elif "$profdb" info "$cube" >/dev/null 2>"$work/err"; then
 	golden cube-tree tree -m time "$cube"
 	golden cube-tree-visits tree -m visits --profile 1 "$cube"
 	golden cube-tree-json tree --json -m time "$cube"
+	# mintime is MINDOUBLE: the minimum over locations, no percentages
+	golden cube-top-min top -m mintime "$cube"
+	contains cube-top-min "min over all profiles"
+	check cube-top-min-json 0 "$profdb" top --json -m mintime "$cube"
+	contains cube-top-min-json '"combine": "min"'
+	contains cube-top-min-json '"percent": null'
 	golden cube-value value --profile 0 --context 4 --metric time "$cube"
 	golden cube-dump-json dump --json "$cube"
 	golden cube-dump-csv dump --csv "$cube"
@@ -192,6 +198,24 @@ if [ -d "$i233" ]; then
 	check issue-233-trace 0 "$profdb" trace --profile 1 "$i233"
 else
 	echo "SKIP issue-233: no sample data at $i233"
+fi
+
+# ---- hpcrun units: hpcprof's scaled values by default, the counts with --raw ----
+perf="$data/hpctoolkit/hpcrun/hpctoolkit-tests-loops-perf.m"
+if [ -d "$perf" ]; then
+	check hpcrun-scaled 0 "$profdb" top --json -m perf::task-clock "$perf"
+	contains hpcrun-scaled '"scale": 100000000.0}'
+	contains hpcrun-scaled '"total": 3600000000.0'
+	check hpcrun-raw 0 "$profdb" top --json --raw -m perf::task-clock "$perf"
+	contains hpcrun-raw '"total": 36.0'
+	check hpcrun-note 0 "$profdb" top -m perf::task-clock "$perf"
+	contains hpcrun-note "the sampling period"
+	# the default metric has values (GPU counters no sample hit are skipped)
+	# (metric 0, GINS:BLK_EXEC_CNT, has none)
+	check hpcrun-default 0 "$profdb" top "$data/hpctoolkit/hpcrun/hpctoolkit-tests-loops-cuda-nvidiapc-t.m"
+	contains hpcrun-default "metric: GINS (id 3, point)"
+else
+	echo "SKIP hpcrun units: no sample data at $perf"
 fi
 
 [ "$fails" -eq 0 ] && echo "all tool checks passed"

@@ -19,16 +19,10 @@
 #include "writer.h"
 #endif
 
-/* lib/query/tree-internal.h: the views under given rules (min/max can be
- * tested before every backend fills profdb_metric.combine). */
-int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tree_options *o,
-                           const profdb_combine *rules);
-
 TestSuite(tree, .timeout = 300);
 TestSuite(tree_real, .timeout = 900);
 
-static profdb_tree *build(const profdb *db, profdb_tree_kind kind, uint32_t metric, double cutoff,
-                          const profdb_combine *rule)
+static profdb_tree *build(const profdb *db, profdb_tree_kind kind, uint32_t metric, double cutoff)
 {
 	profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
 	o.kind = kind;
@@ -36,7 +30,7 @@ static profdb_tree *build(const profdb *db, profdb_tree_kind kind, uint32_t metr
 	o.n_metrics = 1;
 	o.cutoff = cutoff;
 	profdb_tree *t = NULL;
-	int r = profdb__tree_new_rules(&t, db, &o, rule);
+	int r = profdb_tree_new(&t, db, &o);
 	cr_assert_eq(r, 0, "tree_new(kind %d, metric %u): %d %s", kind, metric, r,
 	             profdb_error_message());
 	return t;
@@ -139,7 +133,7 @@ Test(tree, hpctk_top_down)
 {
 	files f;
 	profdb *db = open_hpctk(&f);
-	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 1, 0, NULL);
+	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 1, 0);
 	check_shape(t);
 	cr_assert_eq(profdb_tree_count(t), 15);   /* 14 tree contexts + the root */
 	profdb_node n;
@@ -180,7 +174,7 @@ Test(tree, hpctk_bottom_up_and_flat)
 {
 	files f;
 	profdb *db = open_hpctk(&f);
-	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 1, 0, NULL);
+	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 1, 0);
 	check_shape(t);
 	cr_assert_eq(inc_of(t, 0), 5.375);
 	uint32_t c = find(t, 0, "compute", PROFDB_NODE_FUNCTION);
@@ -194,7 +188,7 @@ Test(tree, hpctk_bottom_up_and_flat)
 	find(t, hc, "main", PROFDB_NODE_FUNCTION);
 	profdb_tree_free(t);
 
-	t = build(db, PROFDB_TREE_FLAT, 1, 0, NULL);
+	t = build(db, PROFDB_TREE_FLAT, 1, 0);
 	check_shape(t);
 	cr_assert_eq(inc_of(t, 0), 5.375);
 	cr_assert_eq(exc_of(t, 0), 5.375);   /* every cost sits in a function */
@@ -209,7 +203,7 @@ Test(tree, hpctk_bottom_up_and_flat)
 	profdb_tree_free(t);
 
 	/* A cut-off folds what is below it into one <other> per parent. */
-	t = build(db, PROFDB_TREE_BOTTOM_UP, 1, 0.2, NULL);
+	t = build(db, PROFDB_TREE_BOTTOM_UP, 1, 0.2);
 	check_shape(t);
 	uint32_t o = find(t, 0, "<other>", PROFDB_NODE_OTHER);
 	cr_assert_eq(inc_of(t, o), 0.5 + 0.25 + 0.125);
@@ -241,7 +235,7 @@ static profdb *open_cg(void)
 Test(tree, callgrind_top_down)
 {
 	profdb *db = open_cg();
-	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 0, 0, NULL);
+	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 0, 0);
 	check_shape(t);
 	cr_assert_eq(profdb_tree_count(t), 8);
 	profdb_node n;
@@ -265,7 +259,7 @@ Test(tree, callgrind_top_down)
 	profdb_tree_free(t);
 
 	/* cut-off 5% (50): the recursive call under A's C (40) is folded. */
-	t = build(db, PROFDB_TREE_TOP_DOWN, 0, 0.05, NULL);
+	t = build(db, PROFDB_TREE_TOP_DOWN, 0, 0.05);
 	check_shape(t);
 	ac = find(t, find(t, find(t, 0, "main", PROFDB_NODE_FUNCTION), "A", PROFDB_NODE_FUNCTION),
 	          "C", PROFDB_NODE_FUNCTION);
@@ -280,7 +274,7 @@ Test(tree, callgrind_top_down)
 Test(tree, callgrind_bottom_up_and_flat)
 {
 	profdb *db = open_cg();
-	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 0, 0, NULL);
+	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 0, 0);
 	check_shape(t);
 	cr_assert_eq(inc_of(t, 0), 1000);
 	cr_assert_eq(exc_of(t, 0), 1000);
@@ -296,7 +290,7 @@ Test(tree, callgrind_bottom_up_and_flat)
 	cr_assert_eq(n.flags, PROFDB_NODE_RECURSIVE);
 	profdb_tree_free(t);
 
-	t = build(db, PROFDB_TREE_FLAT, 0, 0, NULL);
+	t = build(db, PROFDB_TREE_FLAT, 0, 0);
 	check_shape(t);
 	uint32_t fl = find(t, 0, "t.c", PROFDB_NODE_FILE);
 	cr_assert_eq(inc_of(t, fl), 1000);
@@ -375,9 +369,12 @@ Test(tree, cube_min_max)
 	profdb_input in = {"sample.cubex", b.data, b.size};
 	profdb *db;
 	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
-	for (int max = 0; max < 2; max++) {
-		profdb_combine rule = max ? PROFDB_COMBINE_MAX : PROFDB_COMBINE_MIN;
-		profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 1, 0, &rule);   /* mintime */
+	profdb_metric m;
+	cr_assert_eq(profdb_metric_get(db, 1, &m), 0);
+	cr_assert_eq(m.combine, PROFDB_COMBINE_MIN, "mintime is a MINDOUBLE metric");
+	{
+		int max = 0;
+		profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 1, 0);   /* mintime */
 		check_shape(t);
 		int64_t n = profdb_tree_count(t);
 		for (int64_t i = 1; i < n; i++) {
@@ -454,7 +451,7 @@ static int pick_metric(const profdb *db, uint32_t *out, profdb_combine *rule, in
 			if (profdb_tree_new(&t, db, &o) == 0) {
 				profdb_tree_free(t);
 				*out = m.id;
-				*rule = m.combine == PROFDB_COMBINE_NONE ? PROFDB_COMBINE_SUM : m.combine;
+				*rule = m.combine;
 				*additive = *rule == PROFDB_COMBINE_SUM && sum;
 				return 1;
 			}
@@ -480,7 +477,7 @@ static int check_sample(const char *path)
 	double total = 0;
 	int64_t nodes[3] = {0, 0, 0};
 	for (int k = 0; k < 3; k++) {
-		profdb_tree *t = build(db, (profdb_tree_kind)k, m, 0, NULL);
+		profdb_tree *t = build(db, (profdb_tree_kind)k, m, 0);
 		char what[4200];
 		snprintf(what, sizeof what, "%s view %d metric %u", path, k, m);
 		nodes[k] = profdb_tree_count(t);
@@ -552,17 +549,10 @@ Test(tree_real, cube_max_time)
 	cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
 	profdb_metric m;
 	cr_assert_eq(profdb_metric_find(db, "max_time", &m), 0);
-	profdb_combine rule = PROFDB_COMBINE_MAX;
-	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, m.id, 0, &rule);
-	profdb_node n;
-	cr_assert_eq(profdb_tree_get(t, 0, &n), 0);
+	cr_assert_eq(m.combine, PROFDB_COMBINE_MAX);
+	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, m.id, 0);
 	cr_assert_lt(fabs(inc_of(t, 0) - 4.3311), 5e-5, "root %.17g", inc_of(t, 0));
 	profdb_tree_free(t);
-	if (m.combine == PROFDB_COMBINE_MAX) {   /* once the backend fills the rule */
-		t = build(db, PROFDB_TREE_TOP_DOWN, m.id, 0, NULL);
-		cr_assert_lt(fabs(inc_of(t, 0) - 4.3311), 5e-5, "root %.17g", inc_of(t, 0));
-		profdb_tree_free(t);
-	}
 	profdb_close(db);
 	free(path);
 }

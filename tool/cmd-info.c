@@ -1,5 +1,6 @@
 /* profdb info, profdb metrics. */
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -169,7 +170,19 @@ int cmd_info(int argc, char **argv)
 
 /* ---- metrics -------------------------------------------------------------- */
 
-void put_metric_json(FILE *f, const profdb_metric *m)
+const char *combine_name(profdb_combine c)
+{
+	switch (c) {
+	case PROFDB_COMBINE_SUM: return "sum";
+	case PROFDB_COMBINE_MIN: return "min";
+	case PROFDB_COMBINE_MAX: return "max";
+	default: return "none";
+	}
+}
+
+/* One metric as JSON; has_values < 0 leaves the key out (dump does not
+ * pay for the pass over the values). */
+static void put_metric_json_values(FILE *f, const profdb_metric *m, int has_values)
 {
 	fprintf(f, "{\"id\": %" PRIu32 ", \"name\": ", m->id);
 	put_json_str(f, m->name);
@@ -189,14 +202,29 @@ void put_metric_json(FILE *f, const profdb_metric *m)
 		fprintf(f, "null");
 	else
 		fprintf(f, "%" PRIu32, m->inclusive_id);
-	fprintf(f, ", \"has_data\": %s}", m->has_data ? "true" : "false");
+	fprintf(f, ", \"has_data\": %s, \"combine\": \"%s\", \"period\": %" PRIu64
+	        ", \"scale\": ", m->has_data ? "true" : "false", combine_name(m->combine),
+	        m->period);
+	profdb_number sc = {PROFDB_TYPE_F64, {.f64 = m->scale}};
+	put_number(f, sc, 1);
+	if (has_values >= 0)
+		fprintf(f, ", \"has_values\": %s", has_values ? "true" : "false");
+	fprintf(f, "}");
+}
+
+void put_metric_json(FILE *f, const profdb_metric *m)
+{
+	put_metric_json_values(f, m, -1);
 }
 
 static const char metrics_usage[] =
 	"usage: profdb metrics [--json] PATH\n"
 	"The metrics: id, name, what the values mean (inclusive, exclusive, point,\n"
 	"summary, derived), value type, the ids of the same quantity's inclusive and\n"
-	"exclusive values, the summary statistic and the unit.\n";
+	"exclusive values, the summary statistic, how values combine across profiles\n"
+	"(sum, min, max, none: doc/model.md), the scale from a stored value to the\n"
+	"value hpcprof shows (hpcrun: the sampling period) and the unit. \"(no values)\"\n"
+	"marks a metric without any non-zero stored value.\n";
 
 static void put_id(uint32_t id)
 {
@@ -224,17 +252,22 @@ int cmd_metrics(int argc, char **argv)
 	if (json)
 		printf("{\"schema\": \"profdb-metrics/1\", \"metrics\": [");
 	else
-		printf("%6s  %-32s %-9s %-4s %6s %6s  %-10s %s\n", "id", "metric", "kind", "type",
-		       "incl", "excl", "statistic", "unit");
+		printf("%6s  %-32s %-9s %-4s %6s %6s  %-10s %-7s %10s  %s\n", "id", "metric", "kind",
+		       "type", "incl", "excl", "statistic", "combine", "scale", "unit");
 	for (int64_t i = 0; i < n; i++) {
 		profdb_metric m;
 		if (profdb_metric_at(db, (uint32_t)i, &m) < 0) {
 			r = tool_fail(path);
 			break;
 		}
+		int hv = profdb_metric_has_values(db, m.id);
+		if (hv < 0 && hv != -ENOTSUP) {
+			r = tool_fail(path);
+			break;
+		}
 		if (json) {
 			printf("%s\n  ", i ? "," : "");
-			put_metric_json(stdout, &m);
+			put_metric_json_values(stdout, &m, hv == 1);
 			continue;
 		}
 		printf("%6" PRIu32 "  ", m.id);
@@ -243,9 +276,12 @@ int cmd_metrics(int argc, char **argv)
 		       metric_kind_name(m.kind), number_type_name(m.type));
 		put_id(m.inclusive_id);
 		put_id(m.exclusive_id);
-		printf("  %-10.*s ", (int)m.statistic.len, m.statistic.ptr);
+		printf("  %-10.*s %-7s ", (int)m.statistic.len, m.statistic.ptr,
+		       combine_name(m.combine));
+		put_table_value(stdout, m.scale, 10);
+		printf("  ");
 		put_text(stdout, m.unit);
-		printf("%s\n", m.has_data ? "" : "  (no data)");
+		printf("%s\n", !m.has_data ? "  (no data)" : hv == 1 ? "" : "  (no values)");
 	}
 	if (json && !r)
 		printf("\n]}\n");

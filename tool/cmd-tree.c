@@ -38,12 +38,10 @@ static const char *type_name(profdb_node_type t)
 	return (unsigned)t <= PROFDB_NODE_UNKNOWN ? n[t] : "unknown";
 }
 
-/* Percentages are defined only for metrics that add up. NONE is read as
- * SUM until every backend fills profdb_metric.combine (as the library
- * does). */
+/* Percentages are defined only for metrics that add up. */
 static int adds_up(const profdb_metric *m)
 {
-	return m->combine == PROFDB_COMBINE_SUM || m->combine == PROFDB_COMBINE_NONE;
+	return m->combine == PROFDB_COMBINE_SUM;
 }
 
 typedef struct tree_out {

@@ -1,15 +1,23 @@
 /* Metric selection and aggregation over profiles for `top` and `tree`.
  *
- * Default metric: the first metric (in profdb_metric_at order) that has
- * data and is inclusive or exclusive; failing that the first with data;
- * failing that the first. Default aggregation: the summary profile where
- * the format has one (and it can answer for the metric), otherwise the sum
- * over all other profiles, added in profile order. */
+ * Default metric: the first metric (in profdb_metric_at order) that has a
+ * non-zero stored value (profdb_metric_has_values) and is inclusive or
+ * exclusive; failing that the first with values; then the same with
+ * has_data; failing that the first. Default aggregation: the summary
+ * profile where the format has one, it can answer for the metric and it
+ * holds the metric's own combination (HPCToolkit may store a count under a
+ * propagated id); otherwise every other profile combined by the metric's
+ * rule (sum, min or max; doc/model.md, "Combining numbers"), in profile
+ * order. Values are multiplied by the metric's scale (hpcrun's sampling
+ * period) unless --raw. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "report.h"
+
+int report_raw;
 
 static int pick_default(profdb *db, profdb_metric *out)
 {
@@ -24,14 +32,18 @@ static int pick_default(profdb *db, profdb_metric *out)
 		int r = profdb_metric_at(db, (uint32_t)i, &m);
 		if (r < 0)
 			return r;
-		int rank = !m.has_data ? 1
-		         : (m.kind == PROFDB_METRIC_INCLUSIVE || m.kind == PROFDB_METRIC_EXCLUSIVE) ? 3
-		         : 2;
+		int values = profdb_metric_has_values(db, m.id);
+		if (values < 0 && values != -ENOTSUP)
+			return values;
+		if (values == -ENOTSUP)
+			values = m.has_data;
+		int scoped = m.kind == PROFDB_METRIC_INCLUSIVE || m.kind == PROFDB_METRIC_EXCLUSIVE;
+		int rank = values ? 3 + scoped : m.has_data ? 1 + scoped : 0;
 		if (rank > best) {
 			best = rank;
 			*out = m;
 		}
-		if (rank == 3)
+		if (rank == 4)
 			break;
 	}
 	return 0;
@@ -59,6 +71,29 @@ static int probe_both(report *r)
 	r->has_inc = inc;
 	r->has_exc = exc;
 	return 0;
+}
+
+/* a combined with b; NONE keeps a (nothing is added up). */
+static double combine(profdb_combine c, double a, double b)
+{
+	switch (c) {
+	case PROFDB_COMBINE_SUM: return a + b;
+	case PROFDB_COMBINE_MIN: return b < a ? b : a;
+	case PROFDB_COMBINE_MAX: return b > a ? b : a;
+	default: return a;
+	}
+}
+
+/* More than one non-summary profile? */
+static int several_profiles(const report *r)
+{
+	uint32_t n = 0;
+	for (uint32_t p = 0; p < r->n_profiles && n < 2; p++) {
+		profdb_profile pr;
+		if (profdb_profile_get(r->db, p, &pr) < 0 || !pr.is_summary)
+			n++;
+	}
+	return n > 1;
 }
 
 int report_open(report *r, const char *path, const char *metric, int64_t profile)
@@ -110,6 +145,13 @@ int report_open(report *r, const char *path, const char *metric, int64_t profile
 			}
 		}
 	}
+	r->combine = r->metric.combine;
+	r->scale = report_raw || !(r->metric.scale > 0) ? 1 : r->metric.scale;
+	if (r->mode == REPORT_SUMMARY && r->metric.kind != PROFDB_METRIC_SUMMARY &&
+	    r->metric.statistic.len &&
+	    (r->metric.statistic.len != strlen(combine_name(r->combine)) ||
+	     memcmp(r->metric.statistic.ptr, combine_name(r->combine), r->metric.statistic.len)))
+		r->mode = REPORT_SUM;   /* the summary holds another statistic under the id */
 	if ((e = probe_both(r)) < 0)
 		goto fail;
 	if (r->mode == REPORT_SUMMARY && !r->has_inc && !r->has_exc) {
@@ -125,18 +167,28 @@ int report_open(report *r, const char *path, const char *metric, int64_t profile
 		report_close(r);
 		return EXIT_INPUT;
 	}
+	if (r->mode == REPORT_SUM && r->combine == PROFDB_COMBINE_NONE && several_profiles(r)) {
+		fprintf(stderr, "%s: %s: the values of metric '%.*s' do not combine across profiles "
+		        "(a %s metric: doc/model.md, \"Combining numbers\"); choose one with "
+		        "--profile P\n", tool_prog, path, (int)r->metric.name.len, r->metric.name.ptr,
+		        metric_kind_name(r->metric.kind));
+		report_close(r);
+		return EXIT_USAGE;
+	}
 	/* The total: inclusive values of the roots (a call graph made a tree
-	 * may have several). */
+	 * may have several), combined by the metric's rule. */
 	if (r->has_inc) {
 		tool_walk w;
 		profdb_context c;
+		int first = 1;
 		if ((e = walk_begin(&w, r->db)) < 0)
 			goto fail;
 		while ((e = walk_next(&w, &c, 1)) > 0) {
 			double v;
 			if ((e = report_value(r, c.id, 1, &v)) < 0)
 				goto fail;
-			r->total += v;
+			r->total = first ? v : combine(r->combine, r->total, v);
+			first = 0;
 		}
 		if (e < 0)
 			goto fail;
@@ -170,10 +222,13 @@ int report_value(const report *r, uint32_t ctx, int inclusive, double *out)
 		if ((e = get(r->db, r->profile, ctx, r->metric.id, &n)) < 0)
 			return e;
 		if (e > 0)
-			*out = profdb_number_to_double(n);
+			*out = profdb_number_to_double(n) * r->scale;
 		return 0;
 	}
-	double sum = 0;
+	/* Profiles without a value take no part (a missing value is not a 0
+	 * that would win a minimum). */
+	double acc = 0;
+	int any = 0;
 	for (uint32_t p = 0; p < r->n_profiles; p++) {
 		profdb_profile pr;
 		if ((e = profdb_profile_get(r->db, p, &pr)) < 0)
@@ -182,10 +237,13 @@ int report_value(const report *r, uint32_t ctx, int inclusive, double *out)
 			continue;
 		if ((e = get(r->db, p, ctx, r->metric.id, &n)) < 0)
 			return e;
-		if (e > 0)
-			sum += profdb_number_to_double(n);
+		if (e > 0) {
+			double v = profdb_number_to_double(n);
+			acc = any ? combine(r->combine, acc, v) : v;
+			any = 1;
+		}
 	}
-	*out = sum;
+	*out = acc * r->scale;
 	return 0;
 }
 
@@ -206,7 +264,18 @@ void report_describe(const report *r)
 	} else if (r->mode == REPORT_SUMMARY) {
 		printf("summary profile\n");
 	} else {
-		printf("sum over all profiles\n");
+		printf("%s over all profiles\n", combine_name(r->combine));
+	}
+	if (r->combine != PROFDB_COMBINE_SUM)
+		printf("note: the metric combines by %s, not by sum: no percentages\n",
+		       combine_name(r->combine));
+	if (r->metric.scale != 1 && r->metric.scale > 0) {
+		if (report_raw)
+			printf("note: raw stored values (sample counts); hpcprof shows them x %.17g, "
+			       "the sampling period\n", r->metric.scale);
+		else
+			printf("note: values x %.17g, the sampling period, as hpcprof shows them "
+			       "(--raw: the stored sample counts)\n", r->metric.scale);
 	}
 	profdb_about a;
 	if (profdb_get_about(r->db, &a) == 0 && a.format == PROFDB_FORMAT_HPCRUN)
@@ -227,9 +296,12 @@ void report_describe_json(const report *r, const char *schema)
 	printf("{\"schema\": \"%s\", \"metric\": {\"id\": %" PRIu32 ", \"name\": ", schema,
 	       r->metric.id);
 	put_json_str(stdout, r->metric.name);
-	printf(", \"kind\": \"%s\"}, \"source\": \"%s\", \"profile\": ",
-	       metric_kind_name(r->metric.kind),
-	       r->mode == REPORT_ONE ? "profile" : r->mode == REPORT_SUMMARY ? "summary" : "sum");
+	printf(", \"kind\": \"%s\", \"combine\": \"%s\", \"scale\": ",
+	       metric_kind_name(r->metric.kind), combine_name(r->combine));
+	put_json_double(r->scale);
+	printf("}, \"source\": \"%s\", \"profile\": ",
+	       r->mode == REPORT_ONE ? "profile" : r->mode == REPORT_SUMMARY ? "summary"
+	       : combine_name(r->combine));
 	if (r->mode == REPORT_SUM)
 		printf("null");
 	else
@@ -238,14 +310,19 @@ void report_describe_json(const report *r, const char *schema)
 	put_json_double(r->total);
 }
 
+int report_has_percent(const report *r)
+{
+	return r->combine == PROFDB_COMBINE_SUM && r->total != 0;
+}
+
 double report_percent(const report *r, double v)
 {
-	return r->total != 0 ? 100.0 * v / r->total : 0;
+	return report_has_percent(r) ? 100.0 * v / r->total : NAN;
 }
 
 void put_percent(const report *r, double v)
 {
-	if (r->total != 0)
+	if (report_has_percent(r))
 		printf(" %6.2f%%", report_percent(r, v));
 	else
 		printf(" %7s", "-");
@@ -253,7 +330,7 @@ void put_percent(const report *r, double v)
 
 void put_json_percent(const report *r, double v)
 {
-	if (r->total != 0)
+	if (report_has_percent(r))
 		put_json_double(report_percent(r, v));
 	else
 		printf("null");

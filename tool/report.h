@@ -8,7 +8,8 @@
 typedef enum report_mode {
 	REPORT_ONE,      /* --profile P */
 	REPORT_SUMMARY,  /* the format's summary profile */
-	REPORT_SUM       /* the sum over every non-summary profile, in profile order */
+	REPORT_SUM       /* every non-summary profile combined by the metric's rule
+	                    (sum, min or max), in profile order */
 } report_mode;
 
 typedef struct report {
@@ -19,8 +20,13 @@ typedef struct report {
 	uint32_t profile;     /* REPORT_ONE: the profile; REPORT_SUMMARY: the summary */
 	uint32_t n_profiles;
 	int has_inc, has_exc; /* 0 when the format cannot say (-ENOTSUP) */
-	double total;         /* inclusive value summed over the roots */
+	double total;         /* the roots' inclusive values, combined by the metric's rule */
+	profdb_combine combine; /* the metric's rule (doc/model.md, "Combining numbers") */
+	double scale;         /* every value is multiplied by it: the metric's scale, 1 with --raw */
 } report;
+
+/* Set by --raw before report_open(): show stored values, not scaled ones. */
+extern int report_raw;
 
 /* Opens @p path and sets up the report. @p metric is -m's argument or NULL,
  * @p profile is --profile's or -1. @return 0, EXIT_INPUT or EXIT_USAGE
@@ -38,10 +44,14 @@ void report_describe(const report *r);
 void report_describe_json(const report *r, const char *schema);
 /* A double as a JSON number ("nan"/"inf"/"-inf" strings). */
 void put_json_double(double v);
+/* 100 * v / total; NaN when there is no percentage: the metric does not
+ * combine by sum, or the total is 0. */
 double report_percent(const report *r, double v);
-/* " 12.34%" (8 columns), or "       -" when the total is 0 (no percentage). */
+/* Does the report have percentages at all? */
+int report_has_percent(const report *r);
+/* " 12.34%" (8 columns), or "       -" without a percentage. */
 void put_percent(const report *r, double v);
-/* The percentage as JSON: a number, or null when the total is 0. */
+/* The percentage as JSON: a number, or null without a percentage. */
 void put_json_percent(const report *r, double v);
 
 #endif

@@ -75,6 +75,8 @@ void context_label(const profdb_context *c, char *buf, size_t n);
 /* One metric as a JSON object (metrics --json, dump). */
 void put_metric_json(FILE *f, const profdb_metric *m);
 const char *metric_kind_name(profdb_metric_kind k);
+/* "sum", "min", "max", "none" (cmd-info.c). */
+const char *combine_name(profdb_combine c);
 const char *number_type_name(profdb_type t);
 const char *relation_name(profdb_relation r);
 const char *context_type_name(profdb_context_type t);

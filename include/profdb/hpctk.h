@@ -140,7 +140,7 @@ typedef struct profdb_hpctk_prop {
 typedef struct profdb_hpctk_summary {
 	profdb_str scope;
 	uint8_t scope_type;
-	uint8_t combine;           /**< PROFDB_COMBINE_* or an unknown stored value */
+	uint8_t combine;           /**< PROFDB_HPCTK_COMBINE_* or an unknown stored value */
 	uint16_t stat_metric_id;   /**< id used in the summary profile */
 	profdb_str formula;        /**< "$$" = the propagated value */
 } profdb_hpctk_summary;

@@ -164,7 +164,7 @@ typedef struct profdb_hpctkpre_metric {
 	profdb_str formula;        /**< {"", 0} when none */
 	profdb_str formula_type;   /**< XML: "combine", "view", ...; draft: the scope name */
 	profdb_str units;          /**< {"", 0} when unknown */
-	uint8_t combine;           /**< draft summaries: PROFDB_COMBINE_*; else 0 */
+	uint8_t combine;           /**< draft summaries: PROFDB_HPCTK_COMBINE_*; else 0 */
 	uint8_t show;              /**< XML show attribute (1 when absent) */
 } profdb_hpctkpre_metric;
 

@@ -266,6 +266,10 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 	out->type = PROFDB_TYPE_U64;
 	out->exclusive_id = out->inclusive_id = index;   /* inclusive: computed */
 	out->has_data = 1;
+	/* Event counts add, as callgrind_annotate and KCachegrind add them; a
+	 * derived event is a linear formula over counts, so it adds too. */
+	out->combine = PROFDB_COMBINE_SUM;
+	out->scale = 1;
 	return 0;
 }
 

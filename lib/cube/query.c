@@ -127,6 +127,27 @@ static profdb_type type_of(const cube_metric *m)
 	}
 }
 
+/* CubeLib's value class for the dtype, as far as the single number the
+ * common model gives (profdb_cube_value) combines: numbers and NDOUBLES
+ * (the sum of their doubles) add, MINDOUBLE / MAXDOUBLE take the minimum /
+ * maximum; |z| of a COMPLEX, a RATE's quotient and a TAU_ATOMIC's mean do
+ * not add, and HISTOGRAM / SCALE_FUNC are not one additive number either.
+ * doc/model.md, "Combining numbers". */
+static profdb_combine combine_of(const cube_metric *m)
+{
+	if (m->kind >= PROFDB_CUBE_POSTDERIVED)
+		return PROFDB_COMBINE_NONE;   /* CubePL: not evaluated, no values */
+	switch (m->dtype) {
+	case PROFDB_CUBE_MINDOUBLE: return PROFDB_COMBINE_MIN;
+	case PROFDB_CUBE_MAXDOUBLE: return PROFDB_COMBINE_MAX;
+	case PROFDB_CUBE_COMPLEX: case PROFDB_CUBE_RATE: case PROFDB_CUBE_TAU_ATOMIC:
+	case PROFDB_CUBE_HISTOGRAM: case PROFDB_CUBE_SCALE_FUNC:
+		return PROFDB_COMBINE_NONE;
+	default:
+		return PROFDB_COMBINE_SUM;    /* integers, DOUBLE, NDOUBLES */
+	}
+}
+
 static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 {
 	const profdb_cube *c = impl;
@@ -148,6 +169,8 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 	/* one stored scope; the other is computed (profdb_cube_severity) */
 	out->exclusive_id = out->inclusive_id = derived ? PROFDB_NONE : index;
 	out->has_data = m->has_data;
+	out->combine = combine_of(m);
+	out->scale = 1;
 	return 0;
 }
 

@@ -28,6 +28,11 @@ typedef struct hq_module {
 typedef struct hq_metric {
 	profdb_str name, description;
 	int is_real;
+	/* The sampling period (hpcprof multiplies every value by it), 0 when
+	 * the merged profiles disagree; a formula metric is hpcprof's derived
+	 * "extra statistic" over other metrics, not a quantity that adds up. */
+	uint64_t period;
+	int has_formula;
 } hq_metric;
 
 typedef struct hq_ident {

@@ -123,6 +123,8 @@ static uint32_t metric_create(void *arg)
 	m->name = a->m->name;
 	m->description = a->m->description;
 	m->is_real = a->m->is_real;
+	m->period = a->m->period;
+	m->has_formula = a->m->formula.len != 0;
 	a->chain->next[id] = a->chain->claim[id] = NONE;
 	return id;
 }
@@ -150,6 +152,13 @@ static int map_metrics(hq *q, profdb__hindex *t, hq_chain *c, uint32_t p)
 		uint32_t id = chain_take(c, slot, p, metric_create, &a);
 		if (fresh && (r = profdb__hindex_added(t, metric_hash_of, q)) < 0)
 			return r;
+		if (q->metrics[id].period != m.period && q->metrics[id].period) {
+			/* One factor cannot scale values sampled at two periods. */
+			profdb__warn(&q->opts, "hpcrun: metric \"%.*s\" has period %" PRIu64 " in "
+			             "profile %" PRIu32 " and %" PRIu64 " before: no common scale",
+			             (int)m.name.len, m.name.ptr, m.period, p, q->metrics[id].period);
+			q->metrics[id].period = 0;
+		}
 		pr->metric[i] = id;
 		pr->metric_sorted[i] = (uint64_t)id << 32 | i;
 		if (i && id < pr->metric[i - 1])

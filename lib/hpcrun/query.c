@@ -139,6 +139,14 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 	/* one stored scope (raw); profdb_inclusive sums it up the tree */
 	out->exclusive_id = out->inclusive_id = index;
 	out->has_data = 1;
+	/* hpcprof (2023 on) multiplies every stored value by the descriptor's
+	 * period, whatever the event: CPUTIME and frequency-mode events record
+	 * period 1 (their values are already seconds or event counts), a
+	 * perf event sampled every N events records N. A formula metric is a
+	 * ratio hpcprof recomputes from sums: it does not add up. */
+	out->combine = m->has_formula ? PROFDB_COMBINE_NONE : PROFDB_COMBINE_SUM;
+	out->period = m->period;
+	out->scale = m->period && !m->has_formula ? (double)m->period : 1;
 	return 0;
 }
 

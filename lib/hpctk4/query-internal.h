@@ -34,6 +34,7 @@ typedef struct hq_metric {
 	char *statistic;           /* owned, NULL when the summary holds nothing under the id */
 	profdb_metric_kind kind;
 	uint32_t exclusive_id, inclusive_id;
+	profdb_combine combine;    /* doc/model.md, "Combining numbers" */
 } hq_metric;
 
 /* One tree node's links (ids), sorted by id. */

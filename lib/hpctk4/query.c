@@ -95,6 +95,23 @@ static char *statistic_text(const profdb_hpctk_summary *s)
 	return strdup(buf);
 }
 
+/* How a statistic-only id's values combine: hpcprof's combine when the
+ * formula is the value itself ("$$"). A count ("1") counts each profile
+ * once whatever the scope, and a sum of squares (stored as Σv, see
+ * doc/FORMATS.md) is not the metric's quantity: neither adds up to a
+ * total a percentage could divide. */
+static profdb_combine statistic_combine(const profdb_hpctk_summary *s)
+{
+	if (strcmp(s->formula.ptr, "$$") != 0)
+		return PROFDB_COMBINE_NONE;
+	switch (s->combine) {
+	case PROFDB_HPCTK_COMBINE_SUM: return PROFDB_COMBINE_SUM;
+	case PROFDB_HPCTK_COMBINE_MIN: return PROFDB_COMBINE_MIN;
+	case PROFDB_HPCTK_COMBINE_MAX: return PROFDB_COMBINE_MAX;
+	default: return PROFDB_COMBINE_NONE;
+	}
+}
+
 static profdb_metric_kind scope_kind(const char *scope, uint8_t type)
 {
 	if (type == PROFDB_SCOPE_POINT)
@@ -118,6 +135,9 @@ static int add_metric(hq *q, uint32_t id, const char *name, profdb_metric_kind k
 	m->name = name ? name : "";
 	m->kind = kind;
 	m->exclusive_id = m->inclusive_id = PROFDB_NONE;
+	/* A propagated id holds, in every thread profile, samples that add
+	 * across profiles (hpcprof's own "$$"/sum statistic adds them). */
+	m->combine = PROFDB_COMBINE_SUM;
 	if (!(m->description = strdup(description)))
 		return profdb__fail(-ENOMEM, "out of memory");
 	q->by_id[id] = ++q->n_metrics;
@@ -216,6 +236,7 @@ static int build_metrics(hq *q)
 				return r;
 			if (!(e->statistic = statistic_text(&s)))
 				return profdb__fail(-ENOMEM, "out of memory");
+			e->combine = statistic_combine(&s);
 			for (uint32_t j = 0; j < md.n_summaries; j++) {
 				profdb_hpctk_summary o;
 				profdb_hpctk_metric_summary_at(db, (uint32_t)m, j, &o);
@@ -245,6 +266,8 @@ static void fill_metric(const hq_metric *m, profdb_metric *out)
 	out->exclusive_id = m->exclusive_id;
 	out->inclusive_id = m->inclusive_id;
 	out->has_data = 1;
+	out->combine = m->combine;
+	out->scale = 1;
 }
 
 static int64_t q_metric_count(const void *impl)

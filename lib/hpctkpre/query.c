@@ -80,6 +80,28 @@ static int64_t q_metric_count(const void *impl)
 	return ((const pq *)impl)->info.n_metrics;
 }
 
+/* How a summary id's values combine (doc/model.md, "Combining numbers"):
+ * experiment.xml says it in the formula of a t="combine" metric
+ * ("sum($512, $512)"); the draft stores hpcprof's combine code and a
+ * formula, of which only "$$" is the metric's own quantity. A "view" is
+ * a derived copy without values. */
+static profdb_combine summary_combine(const pre_metric *m)
+{
+	static const profdb_combine code[3] = {PROFDB_COMBINE_SUM, PROFDB_COMBINE_MIN,
+	                                       PROFDB_COMBINE_MAX};
+	static const char *const fn[3] = {"sum(", "min(", "max("};
+	if (strcmp(m->formula_type, "view") == 0)
+		return PROFDB_COMBINE_NONE;
+	if (strcmp(m->formula_type, "combine") == 0) {
+		for (int i = 0; i < 3; i++)
+			if (strncmp(m->formula, fn[i], 4) == 0)
+				return code[i];
+		return PROFDB_COMBINE_NONE;
+	}
+	return strcmp(m->formula, "$$") == 0 && m->combine < 3 ? code[m->combine]
+	                                                       : PROFDB_COMBINE_NONE;
+}
+
 static void fill_metric(const pq *q, uint32_t index, profdb_metric *out)
 {
 	const pre_metric *m = &q->db->metrics[index];
@@ -94,7 +116,10 @@ static void fill_metric(const pq *q, uint32_t index, profdb_metric *out)
 	out->inclusive_id = e->inclusive_id;
 	out->has_data = 1;
 	out->statistic = profdb__str(NULL);
+	out->combine = PROFDB_COMBINE_SUM;   /* thread values: samples, they add */
+	out->scale = 1;
 	if (m->is_summary) {
+		out->combine = summary_combine(m);
 		int view = strcmp(m->formula_type, "view") == 0;
 		out->kind = view ? PROFDB_METRIC_DERIVED : PROFDB_METRIC_SUMMARY;
 		out->has_data = !view;

@@ -94,6 +94,22 @@ PROFDB_EXPORT int64_t profdb_metric_count(const profdb *db)
 	return db->be->metric_count(db->impl);
 }
 
+/* What every backend's answer gets: a field added after the backend was
+ * written reads as its zero (a backend need not know it), and a scale the
+ * backend left at 0 means "no factor" (1), so that multiplying by it is
+ * always right. On failure *out is all zero. */
+static int metric_done(int r, profdb_metric *out)
+{
+	if (r < 0) {
+		memset(out, 0, sizeof *out);
+		out->name = out->unit = out->description = out->statistic = profdb__str(NULL);
+		return r;
+	}
+	if (out->scale == 0)
+		out->scale = 1;
+	return r;
+}
+
 PROFDB_EXPORT int profdb_metric_at(const profdb *db, uint32_t index, profdb_metric *out)
 {
 	CHECK_DB(db, "profdb_metric_at");
@@ -101,7 +117,8 @@ PROFDB_EXPORT int profdb_metric_at(const profdb *db, uint32_t index, profdb_metr
 		return profdb__fail(-EINVAL, "profdb_metric_at: NULL output");
 	if (!db->be->metric_at)
 		return profdb__fail(-ENOENT, "metric %" PRIu32 " does not exist (no metrics)", index);
-	return db->be->metric_at(db->impl, index, out);
+	memset(out, 0, sizeof *out);
+	return metric_done(db->be->metric_at(db->impl, index, out), out);
 }
 
 PROFDB_EXPORT int profdb_metric_get(const profdb *db, uint32_t id, profdb_metric *out)
@@ -109,8 +126,10 @@ PROFDB_EXPORT int profdb_metric_get(const profdb *db, uint32_t id, profdb_metric
 	CHECK_DB(db, "profdb_metric_get");
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_metric_get: NULL output");
-	if (db->be->metric_get)
-		return db->be->metric_get(db->impl, id, out);
+	if (db->be->metric_get) {
+		memset(out, 0, sizeof *out);
+		return metric_done(db->be->metric_get(db->impl, id, out), out);
+	}
 	int64_t n = profdb_metric_count(db);
 	if (n < 0)
 		return (int)n;

@@ -467,11 +467,8 @@ int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out)
 }
 
 /* The rule that combines @p metric over profiles: the metric's own
- * (profdb_metric.combine); for a metric that does not say (NONE), the
- * format's known rule, so that edges work before every backend fills the
- * field: Cube by dtype (CubeLib: MINDOUBLE min, MAXDOUBLE max, numbers
- * sum, the structured dtypes -ENOTSUP), summary statistics and derived
- * metrics -ENOTSUP, everything else sum. */
+ * (profdb_metric.combine, doc/model.md "Combining numbers"); -ENOTSUP for
+ * a metric that does not combine. */
 static int rule_of(const profdb *db, uint32_t metric, profdb_combine *rule)
 {
 	profdb_metric m;
@@ -479,21 +476,6 @@ static int rule_of(const profdb *db, uint32_t metric, profdb_combine *rule)
 	if (r < 0)
 		return r;
 	*rule = m.combine;
-	if (m.combine != PROFDB_COMBINE_NONE)
-		return 0;
-	const profdb_cube *cube = profdb_get_cube(db);
-	profdb_cube_metric cm;
-	*rule = PROFDB_COMBINE_SUM;
-	if (m.kind == PROFDB_METRIC_SUMMARY || m.kind == PROFDB_METRIC_DERIVED) {
-		*rule = PROFDB_COMBINE_NONE;
-	} else if (cube && profdb_cube_metric_get(cube, metric, &cm) == 0) {
-		if (cm.dtype == PROFDB_CUBE_MINDOUBLE)
-			*rule = PROFDB_COMBINE_MIN;
-		else if (cm.dtype == PROFDB_CUBE_MAXDOUBLE)
-			*rule = PROFDB_COMBINE_MAX;
-		else if (cm.dtype > PROFDB_CUBE_DOUBLE)
-			*rule = PROFDB_COMBINE_NONE;
-	}
 	if (*rule == PROFDB_COMBINE_NONE)
 		return profdb__fail(-ENOTSUP, "profdb_edge_cost: metric %" PRIu32 " (%.*s) does not "
 		                    "combine over profiles", metric, (int)m.name.len, m.name.ptr);

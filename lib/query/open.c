@@ -135,6 +135,7 @@ static int finish(profdb **ret, const profdb__backend *be, void *impl, const pro
 	db->be = be;
 	db->impl = impl;
 	profdb__once_init(&db->edges_once);
+	profdb__metric_data_init(db);
 	profdb__options_copy(&db->opts, o);
 	*ret = db;
 	return 0;
@@ -372,5 +373,6 @@ PROFDB_EXPORT void profdb_close(profdb *db)
 	profdb__views_free(db->views);
 	profdb__edges_free(db->edges);
 	profdb__once_destroy(&db->edges_once);
+	profdb__metric_data_free(db);
 	free(db);
 }

@@ -23,10 +23,18 @@ struct profdb {
 	/* The call edges (edges.c), built on first use. */
 	profdb__once edges_once;
 	struct profdb__edges *edges;
+	/* Which metrics have a non-zero stored value (metric-data.c), built
+	 * once on first use. */
+	profdb__once metric_data_once;
+	struct profdb__metric_data *metric_data;
 };
 
 /* Free what edges.c built for @p db (NULL is a no-op). */
 void profdb__edges_free(struct profdb__edges *e);
+
+/* metric-data.c: set up and free the handle's metric data. */
+void profdb__metric_data_init(profdb *db);
+void profdb__metric_data_free(profdb *db);
 
 /* The one range check of a profile index, made by every public function
  * that takes one before it calls the backend (which may then rely on it):

@@ -53,10 +53,6 @@ typedef struct tbuild {
 	double cutoff;              /* the fraction the options ask (0: none) */
 } tbuild;
 
-/* The combination rule of a metric: the backend's, with NONE read as SUM
- * until every backend fills profdb_metric.combine. */
-profdb_combine profdb__tree_combine_of(const profdb_metric *m);
-
 /* acc (op) v by @p rule; @p first: acc holds nothing yet. */
 static inline double profdb__tcomb(profdb_combine rule, double acc, double v, int first)
 {
@@ -92,10 +88,5 @@ int profdb__tree_build_cg(tbuild *b);
  * the format has neither ... never: the plan refuses that). */
 double profdb__tree_key(const tbuild *b, uint32_t id);
 
-/* Test hook: profdb_tree_new() with the rules given (one per metric) instead
- * of the metrics' own, so that the min/max paths can be tested before
- * every backend fills profdb_metric.combine. */
-int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tree_options *o,
-                           const profdb_combine *rules);
 
 #endif

@@ -9,13 +9,6 @@
 #include "core/table-internal.h"
 #include "tree-internal.h"
 
-profdb_combine profdb__tree_combine_of(const profdb_metric *m)
-{
-	/* Until every backend fills profdb_metric.combine, NONE means "not
-	 * filled yet": read it as SUM, the rule of every format's default. */
-	return m->combine == PROFDB_COMBINE_NONE ? PROFDB_COMBINE_SUM : m->combine;
-}
-
 /* ---- the node store --------------------------------------------------------- */
 
 tnode profdb__tree_proto(profdb_node_type type, uint32_t context)
@@ -389,8 +382,7 @@ static int plan_profiles(const profdb *db, const profdb_tree_options *o, uint32_
 	return 0;
 }
 
-static int make_plan(const profdb *db, const profdb_tree_options *o, const profdb_combine *rules,
-                     tplan *plan)
+static int make_plan(const profdb *db, const profdb_tree_options *o, tplan *plan)
 {
 	uint32_t root = 0;
 	int r = profdb_context_root(db, &root), have_root = r == 0;
@@ -403,7 +395,7 @@ static int make_plan(const profdb *db, const profdb_tree_options *o, const profd
 		if ((r = profdb_metric_get(db, pl->metric, &m)) < 0)
 			return r == -ENOENT ? profdb__fail(-EINVAL, "profdb_tree_new: no metric %" PRIu32,
 			                                   pl->metric) : r;
-		pl->rule = rules ? rules[k] : profdb__tree_combine_of(&m);
+		pl->rule = m.combine;
 		if ((r = plan_profiles(db, o, root, have_root, pl)) < 0)
 			return r;
 		if (pl->rule == PROFDB_COMBINE_NONE && pl->n_profiles > 1)
@@ -429,8 +421,7 @@ static int make_plan(const profdb *db, const profdb_tree_options *o, const profd
 
 /* ---- the API -------------------------------------------------------------------- */
 
-int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tree_options *o,
-                           const profdb_combine *rules)
+int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_options *o)
 {
 	if (ret)
 		*ret = NULL;
@@ -451,7 +442,7 @@ int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tre
 	t->nm = o->n_metrics;
 	t->limit = db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
 	tbuild b = {db, t, plan, o->n_metrics, o->kind, o->cutoff};
-	int r = make_plan(db, o, rules, plan);
+	int r = make_plan(db, o, plan);
 	if (r == 0)
 		r = profdb_get_cg(db) ? profdb__tree_build_cg(&b) : profdb__tree_build_ctx(&b);
 	if (r == 0 && t->n == 0) {
@@ -470,11 +461,6 @@ int profdb__tree_new_rules(profdb_tree **ret, const profdb *db, const profdb_tre
 	}
 	*ret = t;
 	return 0;
-}
-
-int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_options *o)
-{
-	return profdb__tree_new_rules(ret, db, o, NULL);
 }
 
 int64_t profdb_tree_count(const profdb_tree *t)

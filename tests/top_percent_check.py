@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""`profdb top` never counts a cost twice (doc/model.md, "Combining numbers").
+
+On every real sample under the sample data directory: the percentages of
+`profdb top -n 0 --json` (the default metric, exclusive values) add up to at
+most 100 % + 1e-9, for the default ranking (functions), --by context and
+--lines, and the default ranking covers 100 % (within 1e-6) of a metric
+with a non-zero total; rows of a metric that does not combine by sum carry no
+percentage.
+
+usage: top_percent_check.py PROFDB DATA_DIR
+Exit 0 ok, 1 failures, 77 no sample data.
+"""
+import json
+import os
+import subprocess
+import sys
+
+PROFDB = sys.argv[1]
+DATA = os.environ.get("PROFDB_SAMPLE_DATA") or sys.argv[2]
+LIMIT = 100 + 1e-9
+# Members of a Callgrind file set or dump series open with their first file;
+# READMEs and program sources are not profiles.
+SKIP_SUFFIXES = (".md", ".txt", ".py", ".c", ".h", ".json", ".csv", ".log")
+failures = []
+checked = 0
+
+
+def samples():
+    out = []
+    for sub in ("cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease"):
+        d = os.path.join(DATA, sub)
+        if os.path.isdir(d):
+            out += [os.path.join(d, f) for f in sorted(os.listdir(d))
+                    if f.endswith(".cubex") or not sub.startswith("cube")]
+    d = os.path.join(DATA, "hpctoolkit/hpcrun")
+    if os.path.isdir(d):
+        out += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".m")]
+    root = os.path.join(DATA, "callgrind")
+    for base, _, files in sorted(os.walk(root)):
+        if "/src" in base:
+            continue
+        for f in sorted(files):
+            name, dot, tail = f.rpartition(".")
+            series = tail.isdigit() or (f.rsplit("-", 1)[-1].isdigit() and "-" in f)
+            if f.endswith(SKIP_SUFFIXES) or series:
+                continue
+            out.append(os.path.join(base, f))
+    return out
+
+
+def check(path, extra):
+    global checked
+    rel = os.path.relpath(path, DATA)
+    args = [PROFDB, "top", "-n", "0", "--json"] + extra + [path]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode == 1:
+        print("skip %s %s: profdb cannot read it: %s" % (rel, " ".join(extra),
+                                                         p.stderr.strip()[:120]))
+        return
+    if p.returncode != 0:
+        failures.append("%s %s: exit %d: %s" % (rel, extra, p.returncode, p.stderr.strip()))
+        return
+    doc = json.loads(p.stdout)
+    pct = [r["percent"] for r in doc["rows"]]
+    combine = doc["metric"]["combine"]
+    if combine != "sum" and any(x is not None for x in pct):
+        failures.append("%s %s: a %s metric with percentages" % (rel, extra, combine))
+    total = sum(x for x in pct if isinstance(x, (int, float)))
+    checked += 1
+    state = "ok" if total <= LIMIT else "FAIL"
+    print("%-4s %-60s %-12s %-10s %3d rows  %.12g %%" % (state, rel, " ".join(extra) or "function",
+                                                         doc["by"], len(pct), total))
+    if total > LIMIT:
+        failures.append("%s %s: percentages add up to %.17g" % (rel, extra, total))
+    # The default ranking misses nothing: every cost is in some function's
+    # row (or, outside any function, in its instruction's).
+    if not extra and pct and combine == "sum" and total < 100 - 1e-6:
+        failures.append("%s: the function rows cover only %.17g %%" % (rel, total))
+
+
+def main():
+    if not os.path.isdir(DATA):
+        print("SKIP: no sample data at %r" % DATA)
+        sys.exit(77)
+    for path in samples():
+        big = os.path.getsize(path) > 4 << 20 if os.path.isfile(path) else False
+        for extra in ([], ["--by", "context"], ["--lines"]):
+            if big and extra == ["--lines"]:
+                continue   # decoding every line of the 69 MB profile: minutes
+            check(path, extra)
+    if failures:
+        print("\n".join(failures))
+        print("%d failure(s)" % len(failures))
+        sys.exit(1)
+    if checked == 0:
+        sys.exit(77)
+
+
+main()

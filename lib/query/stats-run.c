@@ -425,9 +425,9 @@ int profdb__stats_run(const profdb *db, const uint32_t *profiles, size_t n_profi
 	r->n_profiles = n_profiles;
 	if (threads > 256)
 		threads = 256;
-	if (threads > n_profiles)
-		threads = n_profiles ? (unsigned)n_profiles : 1;
-	r->threads = threads;
+	/* Phase 1 needs no more threads than profiles; phase 2 may use more
+	 * (one profile with many contexts) and gets r->threads back below. */
+	r->threads = threads > n_profiles ? (n_profiles ? (unsigned)n_profiles : 1) : threads;
 	r->idx = calloc(n_profiles + 1, sizeof *r->idx);
 	r->val = calloc(n_profiles + 1, sizeof *r->val);
 	r->last_ctx = calloc(n_profiles + 1, sizeof *r->last_ctx);
@@ -436,9 +436,13 @@ int profdb__stats_run(const profdb *db, const uint32_t *profiles, size_t n_profi
 		e = profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
 		goto out;
 	}
-	if ((e = slots(r, metrics, n_metrics, out)) < 0 || (e = parallel(r, w, phase1)) < 0 ||
-	    (e = layout(r, out)) < 0)
+	if ((e = slots(r, metrics, n_metrics, out)) < 0 || (e = parallel(r, w, phase1)) < 0)
 		goto out;
+	r->threads = threads;
+	if ((e = layout(r, out)) < 0)
+		goto out;
+	if (r->threads > r->n_stripes)
+		r->threads = r->n_stripes ? (unsigned)r->n_stripes : 1;
 	for (size_t i = 0; i < n_profiles; i++)
 		r->total_bytes += r->val[i].count * r->val[i].stride;
 	for (unsigned t = 0; t < threads; t++)

@@ -280,6 +280,33 @@ Test(stats, options_and_errors)
 	free_files(&f);
 }
 
+static int stop_now(uint64_t done, uint64_t total, void *ud)
+{
+	(void)done;
+	(void)total;
+	++*(int *)ud;
+	return 1;
+}
+
+Test(stats, progress_cancels)
+{
+	files f;
+	profdb *db = open_known(&f, 0), *cancelling;
+	int calls = 0;
+	profdb_options po = PROFDB_OPTIONS_INIT;
+	po.progress = stop_now;
+	po.progress_userdata = &calls;
+	cr_assert_eq(profdb_open_inputs(&cancelling, f.in, f.n, &po), 0);
+	calls = 0;
+	profdb_stats *s;
+	cr_assert_eq(profdb_stats_new(&s, cancelling, NULL), -ECANCELED);
+	cr_assert_null(s);
+	cr_assert_geq(calls, 1);
+	profdb_close(cancelling);
+	profdb_close(db);
+	free_files(&f);
+}
+
 Test(stats, view)
 {
 	files f;

@@ -51,7 +51,7 @@ done
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup --buildtype=release -Dtests=disabled "$build" "$src" >/dev/null
 fi
-meson compile -C "$build" bench-hpctk4 walk-all >/dev/null
+meson compile -C "$build" bench-hpctk4 walk-all bench-stats >/dev/null
 
 bench="$build/bench/bench-hpctk4"
 walk="$build/bench/walk-all"
@@ -112,6 +112,8 @@ if [ "$do_synth" = 1 ]; then
 			say "# warning: profile.db + cct.db = $values bytes, below 1 GiB"
 		fi
 		"$bench" $cold --walk-all "$walk" "$synth" | tee -a "$results"
+		# statistics over every profile, 1 and 2 threads, 3 runs each
+		"$build/bench/bench-stats" --threads 1,2 --reps 3 "$synth" | tee -a "$results"
 		if [ "$clean" = 1 ]; then
 			rm -rf "$synth"
 			say "# deleted $synth"

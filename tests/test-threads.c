@@ -648,6 +648,81 @@ static int t_query_backends_first_use(void)
 }
 #endif
 
+/* ---- statistics over profiles from several threads on one handle ------------------- */
+
+#ifdef HAVE_TEST_WRITER
+typedef struct sworker {
+	const profdb *db;
+	pthread_barrier_t *bar;
+	uint64_t h;
+} sworker;
+
+/* A hash of every row of the statistics (threads = 2 inside each caller). */
+static uint64_t stats_hash(const profdb *db)
+{
+	profdb_stats_options o = PROFDB_STATS_OPTIONS_INIT;
+	profdb_stats *s;
+	o.threads = 2;
+	if (profdb_stats_new(&s, db, &o) < 0)
+		return 0;
+	uint64_t h = 1;
+	int64_t n = profdb_stats_count(s);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_stat r;
+		profdb_stats_at(s, (uint64_t)i, &r);
+		h = mix(h, r.context);
+		h = mix(h, r.metric);
+		h = mix(h, r.count);
+		h = mix(h, bits(r.sum));
+		h = mix(h, bits(r.stddev));
+		h = mix(h, (uint64_t)r.min_profile << 32 | r.max_profile);
+	}
+	profdb_stats_free(s);
+	return h;
+}
+
+static void *stats_reader(void *arg)
+{
+	sworker *w = arg;
+	pthread_barrier_wait(w->bar);
+	w->h = stats_hash(w->db);
+	return NULL;
+}
+
+/* Threads computing statistics on a fresh handle race the first use of
+ * every profile block (its validation) and each other's worker threads. */
+static int t_stats_concurrent(void)
+{
+	char dir[] = "/tmp/profdb-threads-stats-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(tw_hpctk4_synth_dir(dir, 12, 500, 3, 0.3, 0, 5) == 0);
+	profdb *a = NULL, *b = NULL;
+	CHECKF(profdb_open(&a, dir, NULL) == 0, "%s", profdb_error_message());
+	CHECKF(profdb_open(&b, dir, NULL) == 0, "%s", profdb_error_message());
+	uint64_t want = stats_hash(a);
+	CHECKF(want != 0, "stats: %s", profdb_error_message());
+	pthread_t t[NTHREADS];
+	sworker w[NTHREADS];
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		w[i] = (sworker){b, &bar, 0};
+		CHECK(pthread_create(&t[i], NULL, stats_reader, &w[i]) == 0);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	for (int i = 0; i < NTHREADS; i++)
+		CHECKF(w[i].h == want, "stats: thread %d saw other statistics", i);
+	profdb_close(a);
+	profdb_close(b);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	return 0;
+}
+#endif
+
 /* ---- registration ------------------------------------------------------------------ */
 
 static const struct {
@@ -664,6 +739,7 @@ static const struct {
 	{"own_error_messages", t_own_error_messages, "sample data not found (PROFDB_SAMPLE_DATA)"},
 #ifdef HAVE_TEST_WRITER
 	{"query_backends_first_use", t_query_backends_first_use, ""},
+	{"stats_concurrent", t_stats_concurrent, ""},
 #endif
 };
 
@@ -694,6 +770,7 @@ Test(threads, concurrent_first_use_generated, .timeout = 120) { run(1); }
 Test(threads, lazy_failure_replayed_to_all) { run(2); }
 Test(threads, own_error_messages) { run(3); }
 Test(threads, query_backends_first_use, .timeout = 120) { run(4); }
+Test(threads, stats_concurrent, .timeout = 120) { run(5); }
 #else
 Test(threads, own_error_messages) { run(1); }
 #endif

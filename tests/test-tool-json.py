@@ -267,6 +267,43 @@ def check_input(name, path, must_open):
     if rc not in (0, 1) or (rc == 1 and "no traces" not in err and "trace" not in err):
         fail(name, "trace exited %d without a clear message: %s" % (rc, err.strip()))
 
+    # stats: the schema, the order of the rows, CSV = JSON, and each row's
+    # count against dump's values of the non-summary profiles.
+    rc, out, err = run("stats", "--json", "--threads", "2", path)
+    if rc != 0:
+        fail(name, "stats --json exited %d: %s" % (rc, err.strip()))
+    else:
+        doc = json.loads(out)
+        validate(name + " stats", "profdb-stats-1.schema.json", doc)
+        keys = [(r["metric"], r["context"]) for r in doc["rows"]]
+        if keys != sorted(set(keys)):
+            fail(name, "stats rows not sorted by (metric, context)")
+        summary = {p["index"] for p in dump["profiles"] if p["summary"]}
+        if doc["profiles"] != sorted(p["index"] for p in dump["profiles"]
+                                     if not p["summary"]):
+            fail(name, "stats profiles %r" % doc["profiles"])
+        want = {}
+        for p, c, m, x in dump["values"]:
+            if p not in summary:
+                want[(m, c)] = want.get((m, c), 0) + 1
+        got = {(r["metric"], r["context"]): r["count"] for r in doc["rows"]}
+        if any(got.get(k, 0) != n for k, n in want.items() if k[0] in {m for m, _ in keys}):
+            fail(name, "stats counts differ from dump's values")
+        rc, out, err = run("stats", "--csv", "--threads", "1", path)
+        lines = out.decode().splitlines()
+        if rc != 0 or len(lines) != len(doc["rows"]) + 1:
+            fail(name, "stats --csv: %d lines for %d rows" % (len(lines), len(doc["rows"])))
+    if info["format"] == "hpctoolkit-4.0":
+        rc, out, err = run("stats", "--check-summary", "--json", path)
+        if rc != 0:
+            fail(name, "stats --check-summary exited %d: %s" % (rc, err.strip()))
+        else:
+            doc = json.loads(out)
+            validate(name + " stats --check-summary", "profdb-stats-check-1.schema.json", doc)
+            if doc["checked"] + doc["unknown_ids"] != doc["stored"] or doc["unexplained"]:
+                fail(name, "stats --check-summary: %r" % {k: v for k, v in doc.items()
+                                                          if k != "issues"})
+
     # The locale does not change a byte.
     for loc in locales():
         for var in ("LC_ALL", "LC_NUMERIC"):

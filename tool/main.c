@@ -20,6 +20,7 @@ static const struct {
 	{"value", cmd_value, "one stored value"},
 	{"trace", cmd_trace, "trace samples"},
 	{"dump", cmd_dump, "everything stored, as JSON or CSV"},
+	{"stats", cmd_stats, "statistics over profiles per context and metric"},
 };
 
 static int usage(FILE *out, int status)

@@ -1,15 +1,317 @@
-/* Statistics over profiles (profdb/analysis.h). */
-#include "query-internal.h"
+/* Statistics over profiles (profdb/analysis.h): the options, the result
+ * and its lookups. The pass itself is stats-run.c; doc/model.md
+ * ("Statistics over profiles") defines every number. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-int profdb_stats_new(profdb_stats **ret, const profdb *db, const profdb_stats_options *opts)
+#include "stats-internal.h"
+
+struct profdb_stats {
+	profdb_stat *rows;        /* by metric id, then context id */
+	uint64_t n;
+	uint32_t *metric_ids;     /* the metrics with rows, ascending */
+	uint64_t *first;          /* rows of metric_ids[k]: [first[k], first[k + 1]) */
+	size_t n_metrics;
+};
+
+static int cmp_u32(const void *a, const void *b)
 {
-	(void)db; (void)opts;
-	if (ret)
-		*ret = NULL;
-	return profdb__fail(-ENOTSUP, "profdb_stats_new: not implemented yet");
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
 }
-int64_t profdb_stats_count(const profdb_stats *s) { (void)s; return -ENOTSUP; }
-int profdb_stats_at(const profdb_stats *s, uint64_t i, profdb_stat *o) { (void)s; (void)i; (void)o; return -ENOTSUP; }
-int profdb_stats_get(const profdb_stats *s, uint32_t c, uint32_t m, profdb_stat *o) { (void)s; (void)c; (void)m; (void)o; return -ENOTSUP; }
-int profdb_stats_view(const profdb_stats *s, uint32_t m, size_t f, profdb_view *o) { (void)s; (void)m; (void)f; (void)o; return -ENOTSUP; }
-void profdb_stats_free(profdb_stats *s) { (void)s; }
+
+/* ---- options ------------------------------------------------------------ */
+
+static int copy_options(const profdb_stats_options *in, profdb_stats_options *o)
+{
+	profdb_stats_options def = PROFDB_STATS_OPTIONS_INIT;
+	*o = def;
+	if (!in)
+		return 0;
+	if (in->size < sizeof(size_t))
+		return profdb__fail(-EINVAL, "profdb_stats_new: options.size %zu is too small "
+		                    "(start from PROFDB_STATS_OPTIONS_INIT)", in->size);
+	const unsigned char *b = (const unsigned char *)in;
+	for (size_t i = sizeof *o; i < in->size; i++)
+		if (b[i])
+			return profdb__fail(-EINVAL, "profdb_stats_new: options byte %zu (past the fields "
+			                    "this library knows) is not zero", i);
+	memcpy(o, in, in->size < sizeof *o ? in->size : sizeof *o);
+	o->size = sizeof *o;
+	return 0;
+}
+
+/* The profiles, ascending: the caller's (checked) or every non-summary one.
+ * *has_summary tells whether a summary profile is among them. */
+static int pick_profiles(const profdb *db, const profdb_stats_options *o, uint32_t **out,
+                         size_t *n, int *has_summary)
+{
+	int64_t count = profdb_profile_count(db);
+	*out = NULL;
+	*n = 0;
+	*has_summary = 0;
+	if (count < 0)
+		return (int)count;
+	if (!o->profiles) {
+		int64_t k = profdb_profiles_select(db, NULL, NULL, 0);
+		if (k < 0)
+			return (int)k;
+		if (!(*out = malloc(((size_t)k + 1) * sizeof **out)))
+			return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
+		*n = (size_t)profdb_profiles_select(db, NULL, *out, (size_t)k);
+		return 0;
+	}
+	if (!(*out = malloc((o->n_profiles + 1) * sizeof **out)))
+		return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
+	for (size_t i = 0; i < o->n_profiles; i++) {
+		profdb_profile pr;
+		if (o->profiles[i] >= (uint64_t)count)
+			return profdb__fail(-EINVAL, "profdb_stats_new: profile %" PRIu32 " does not "
+			                    "exist (%lld profiles)", o->profiles[i], (long long)count);
+		int r = profdb_profile_get(db, o->profiles[i], &pr);
+		if (r < 0)
+			return r;
+		*has_summary |= pr.is_summary;
+		(*out)[i] = o->profiles[i];
+	}
+	qsort(*out, o->n_profiles, sizeof **out, cmp_u32);
+	for (size_t i = 1; i < o->n_profiles; i++)
+		if ((*out)[i] == (*out)[i - 1])
+			return profdb__fail(-EINVAL, "profdb_stats_new: profile %" PRIu32 " is listed "
+			                    "twice", (*out)[i]);
+	*n = o->n_profiles;
+	return 0;
+}
+
+/* The metric ids, ascending and distinct: the caller's (checked) or every
+ * metric that can have stored values in the chosen profiles (statistic-only
+ * ids only when a summary profile is chosen). */
+static int pick_metrics(const profdb *db, const profdb_stats_options *o, int has_summary,
+                        uint32_t **out, size_t *n)
+{
+	int64_t count = profdb_metric_count(db);
+	size_t k = 0;
+	*out = NULL;
+	*n = 0;
+	if (count < 0)
+		return (int)count;
+	size_t cap = o->metrics ? o->n_metrics : (size_t)count;
+	if (!(*out = malloc((cap + 1) * sizeof **out)))
+		return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
+	for (size_t i = 0; i < cap; i++) {
+		profdb_metric m;
+		int r = o->metrics ? profdb_metric_get(db, o->metrics[i], &m)
+		                   : profdb_metric_at(db, (uint32_t)i, &m);
+		if (r == -ENOENT)
+			return profdb__fail(-EINVAL, "profdb_stats_new: no metric has id %" PRIu32,
+			                    o->metrics[i]);
+		if (r < 0)
+			return r;
+		if (!o->metrics && (m.kind == PROFDB_METRIC_DERIVED || !m.has_data ||
+		                    (m.kind == PROFDB_METRIC_SUMMARY && !has_summary)))
+			continue;
+		(*out)[k++] = m.id;
+	}
+	qsort(*out, k, sizeof **out, cmp_u32);
+	size_t d = 0;
+	for (size_t i = 0; i < k; i++)
+		if (d == 0 || (*out)[d - 1] != (*out)[i])
+			(*out)[d++] = (*out)[i];
+	*n = d;
+	return 0;
+}
+
+/* ---- the result ------------------------------------------------------------ */
+
+static void finish(const profdb__acc *a, uint32_t ctx, uint32_t metric, profdb_stat *s)
+{
+	s->context = ctx;
+	s->metric = metric;
+	s->count = a->count;
+	s->sum = a->sum;
+	s->mean = a->sum / a->count;
+	s->stddev = a->m2 > 0 ? sqrt(a->m2 / a->count) : a->m2 == a->m2 ? 0.0 : a->m2;
+	if (a->min_p == PROFDB_NONE) {   /* every value NaN */
+		s->min = s->max = NAN;
+		s->min_profile = s->max_profile = a->first_p;
+	} else {
+		s->min = a->min;
+		s->max = a->max;
+		s->min_profile = a->min_p;
+		s->max_profile = a->max_p;
+	}
+	s->imbalance = s->mean == 0 ? NAN : s->max / s->mean;
+	s->imbalance_pct = s->max == 0 ? NAN : (s->max - s->mean) / s->max;
+}
+
+static int build_rows(profdb_stats *st, const profdb__stats_pass *p)
+{
+	uint64_t n = 0;
+	for (uint64_t i = 0; i < p->n_rows * p->n_slots; i++)
+		n += p->acc[i].count > 0;
+	st->rows = malloc((n ? n : 1) * sizeof *st->rows);
+	st->metric_ids = malloc((p->n_slots + 1) * sizeof *st->metric_ids);
+	st->first = malloc((p->n_slots + 1) * sizeof *st->first);
+	if (!st->rows || !st->metric_ids || !st->first)
+		return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory for %" PRIu64 " rows", n);
+	for (size_t s = 0; s < p->n_slots; s++) {
+		uint64_t before = st->n;
+		st->first[st->n_metrics] = before;
+		for (uint64_t r = 0; r < p->n_rows; r++) {
+			const profdb__acc *a = &p->acc[r * p->n_slots + s];
+			if (a->count)
+				finish(a, p->ids ? p->ids[r] : (uint32_t)r, p->metric_ids[s], &st->rows[st->n++]);
+		}
+		if (st->n > before)
+			st->metric_ids[st->n_metrics++] = p->metric_ids[s];
+	}
+	st->first[st->n_metrics] = st->n;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_stats_new(profdb_stats **ret, const profdb *db,
+                                   const profdb_stats_options *opts)
+{
+	profdb_stats_options o;
+	uint32_t *profiles = NULL, *metrics = NULL;
+	size_t n_profiles = 0, n_metrics = 0;
+	int has_summary = 0, r;
+	profdb__stats_pass pass;
+	profdb_stats *st = NULL;
+	memset(&pass, 0, sizeof pass);
+	if (!ret)
+		return profdb__fail(-EINVAL, "profdb_stats_new: NULL result pointer");
+	*ret = NULL;
+	if (!db)
+		return profdb__fail(-EINVAL, "profdb_stats_new: NULL database handle");
+	if ((r = copy_options(opts, &o)) < 0)
+		return r;
+	if ((o.n_profiles && !o.profiles) || (o.n_metrics && !o.metrics))
+		return profdb__fail(-EINVAL, "profdb_stats_new: a count without its array");
+	if ((r = pick_profiles(db, &o, &profiles, &n_profiles, &has_summary)) < 0 ||
+	    (r = pick_metrics(db, &o, has_summary, &metrics, &n_metrics)) < 0)
+		goto out;
+	unsigned threads = o.threads;
+	if (threads == 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = c > 0 ? (unsigned)c : 1;
+	}
+	if ((r = profdb__stats_run(db, profiles, n_profiles, metrics, n_metrics, threads, &pass)) < 0)
+		goto out;
+	if (!(st = calloc(1, sizeof *st))) {
+		r = profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
+		goto out;
+	}
+	if ((r = build_rows(st, &pass)) < 0)
+		goto out;
+	*ret = st;
+	st = NULL;
+out:
+	profdb_stats_free(st);
+	profdb__stats_pass_free(&pass);
+	free(profiles);
+	free(metrics);
+	return r < 0 ? r : 0;
+}
+
+PROFDB_EXPORT int64_t profdb_stats_count(const profdb_stats *s)
+{
+	if (!s)
+		return profdb__fail(-EINVAL, "profdb_stats_count: NULL result");
+	return (int64_t)s->n;
+}
+
+PROFDB_EXPORT int profdb_stats_at(const profdb_stats *s, uint64_t index, profdb_stat *out)
+{
+	if (!s || !out)
+		return profdb__fail(-EINVAL, "profdb_stats_at: NULL argument");
+	if (index >= s->n) {
+		memset(out, 0, sizeof *out);
+		return profdb__fail(-ENOENT, "profdb_stats_at: row %" PRIu64 " is out of range (%"
+		                    PRIu64 " rows)", index, s->n);
+	}
+	*out = s->rows[index];
+	return 0;
+}
+
+/* The position of @p metric in s->metric_ids, or -1. */
+static int64_t metric_pos(const profdb_stats *s, uint32_t metric)
+{
+	size_t lo = 0, hi = s->n_metrics;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (s->metric_ids[m] < metric)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < s->n_metrics && s->metric_ids[lo] == metric ? (int64_t)lo : -1;
+}
+
+PROFDB_EXPORT int profdb_stats_get(const profdb_stats *s, uint32_t context, uint32_t metric,
+                                   profdb_stat *out)
+{
+	if (!s || !out)
+		return profdb__fail(-EINVAL, "profdb_stats_get: NULL argument");
+	memset(out, 0, sizeof *out);
+	int64_t k = metric_pos(s, metric);
+	if (k < 0)
+		return 0;
+	uint64_t lo = s->first[k], hi = s->first[k + 1];
+	while (lo < hi) {
+		uint64_t m = lo + (hi - lo) / 2;
+		if (s->rows[m].context < context)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo == s->first[k + 1] || s->rows[lo].context != context)
+		return 0;
+	*out = s->rows[lo];
+	return 1;
+}
+
+PROFDB_EXPORT int profdb_stats_view(const profdb_stats *s, uint32_t metric, size_t field_offset,
+                                    profdb_view *out)
+{
+	static const size_t fields[] = {
+		offsetof(profdb_stat, sum), offsetof(profdb_stat, min), offsetof(profdb_stat, max),
+		offsetof(profdb_stat, mean), offsetof(profdb_stat, stddev),
+		offsetof(profdb_stat, imbalance), offsetof(profdb_stat, imbalance_pct)};
+	if (!s || !out)
+		return profdb__fail(-EINVAL, "profdb_stats_view: NULL argument");
+	memset(out, 0, sizeof *out);
+	size_t i = 0;
+	while (i < sizeof fields / sizeof *fields && fields[i] != field_offset)
+		i++;
+	if (i == sizeof fields / sizeof *fields)
+		return profdb__fail(-EINVAL, "profdb_stats_view: offset %zu is not one of "
+		                    "profdb_stat's double fields", field_offset);
+	out->stride = sizeof(profdb_stat);
+	out->key_offset = offsetof(profdb_stat, context);
+	out->key_type = PROFDB_FIELD_U32;
+	out->value_offset = (uint8_t)field_offset;
+	out->value_type = PROFDB_FIELD_F64;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	out->big_endian = 1;   /* the rows are in host order */
+#endif
+	int64_t k = metric_pos(s, metric);
+	if (k >= 0) {
+		out->base = (const unsigned char *)&s->rows[s->first[k]];
+		out->count = s->first[k + 1] - s->first[k];
+	}
+	return 0;
+}
+
+PROFDB_EXPORT void profdb_stats_free(profdb_stats *s)
+{
+	if (!s)
+		return;
+	free(s->rows);
+	free(s->metric_ids);
+	free(s->first);
+	free(s);
+}

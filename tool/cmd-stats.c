@@ -1,0 +1,282 @@
+/* profdb stats: statistics over profiles per (context, metric), and the
+ * check of those statistics against hpcprof's stored summaries
+ * (--check-summary). doc/model.md ("Statistics over profiles") defines the
+ * numbers; doc/TOOL.md the output. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats-check.h"
+#include "tool.h"
+
+static const char stats_usage[] =
+	"usage: profdb stats [-m METRIC]... [--profiles SEL] [--threads N] [--json|--csv] PATH\n"
+	"       profdb stats --check-summary [--threads N] [--json] PATH\n"
+	"Statistics over profiles, per context and metric: count (profiles with a\n"
+	"stored value), sum, min, max, mean, population standard deviation,\n"
+	"imbalance (max/mean), imbalance_pct ((max-mean)/max) and the profiles\n"
+	"holding the min and the max.\n"
+	"  -m, --metric M       a metric name or id (repeatable; default: every\n"
+	"                       metric with stored values)\n"
+	"  -p, --profiles SEL   profile indices and ranges (\"0-15,32\") and identity\n"
+	"                       conditions (\"rank=0-3,thread=0\"); default: every\n"
+	"                       non-summary profile\n"
+	"  -t, --threads N      worker threads (default 0: one per core; 1: sequential)\n"
+	"  --json               one object of schema profdb-stats/1\n"
+	"  --csv                one row per (context, metric)\n"
+	"  --check-summary      HPCToolkit 4.0: compare with the summary profile hpcprof\n"
+	"                       stored; exit 1 when a disagreement has no documented\n"
+	"                       reason\n";
+
+static void jnum(double v)
+{
+	profdb_number n;
+	n.type = PROFDB_TYPE_F64;
+	n.as.f64 = v;
+	put_number(stdout, n, 1);
+}
+
+static void cnum(double v)
+{
+	profdb_number n;
+	n.type = PROFDB_TYPE_F64;
+	n.as.f64 = v;
+	put_number(stdout, n, 0);
+}
+
+/* ---- --check-summary ------------------------------------------------------ */
+
+static void print_issue_json(const sc_issue *is)
+{
+	printf("{\"context\": %" PRIu32 ", \"statistic_id\": %" PRIu32 ", \"metric\": %" PRIu32
+	       ", \"statistic\": ", is->context, is->stat, is->prop);
+	put_json_cstr(stdout, is->statistic);
+	printf(", \"missing\": %s, \"stored\": ", is->missing ? "true" : "false");
+	if (is->missing)
+		printf("null");
+	else
+		jnum(is->stored);
+	printf(", \"expected\": ");
+	jnum(is->expected);
+	printf(", \"bound\": ");
+	jnum(is->bound);
+	printf(", \"terms\": %" PRIu64 ", \"reason\": \"%s\"}", is->terms,
+	       sc_reason_name(is->reason));
+}
+
+static int check_summary(const char *path, unsigned threads, int json)
+{
+	profdb *db;
+	sc_result res;
+	if (tool_open(path, &db))
+		return EXIT_INPUT;
+	int r = sc_check(db, threads, &res);
+	if (r == -ENOTSUP) {
+		fprintf(stderr, "%s stats: %s: --check-summary needs an HPCToolkit 4.0 database with a "
+		        "summary profile\n", tool_prog, path);
+		profdb_close(db);
+		return EXIT_INPUT;
+	}
+	if (r < 0) {
+		r = tool_fail(path);
+		profdb_close(db);
+		return r;
+	}
+	if (json) {
+		printf("{\"schema\": \"profdb-stats-check/1\", \"summary_profile\": %" PRIu32
+		       ", \"stored\": %" PRIu64 ", \"checked\": %" PRIu64 ", \"agree\": %" PRIu64
+		       ", \"explained\": %" PRIu64 ", \"unexplained\": %" PRIu64
+		       ", \"unknown_ids\": %" PRIu64 ", \"missing\": %" PRIu64
+		       ", \"missing_explained\": %" PRIu64 ", \"issues\": [",
+		       res.summary, res.stored, res.checked, res.agree, res.explained, res.unexplained,
+		       res.unknown_ids, res.missing, res.missing_explained);
+		for (size_t i = 0; i < res.n_issues; i++) {
+			printf("%s\n ", i ? "," : "");
+			print_issue_json(&res.issues[i]);
+		}
+		printf("\n]}\n");
+	} else {
+		printf("summary profile %" PRIu32 ": %" PRIu64 " stored values, %" PRIu64
+		       " under statistic ids checked\n", res.summary, res.stored, res.checked);
+		printf("agree within the bound: %" PRIu64 "\n", res.agree);
+		printf("disagree, documented hpcprof defect: %" PRIu64 "\n", res.explained);
+		printf("disagree, unexplained: %" PRIu64 "\n", res.unexplained);
+		printf("stored under no statistic id: %" PRIu64 "\n", res.unknown_ids);
+		printf("thread values without a summary value: %" PRIu64 " (%" PRIu64
+		       " explained)\n", res.missing, res.missing_explained);
+		for (size_t i = 0; i < res.n_issues; i++) {
+			const sc_issue *is = &res.issues[i];
+			printf("  context %" PRIu32 " statistic %" PRIu32 " (%s of metric %" PRIu32 "): ",
+			       is->context, is->stat, is->statistic, is->prop);
+			if (is->missing)
+				printf("not stored");
+			else
+				cnum(is->stored), printf(" stored");
+			printf(", profdb ");
+			cnum(is->expected);
+			printf(" over %" PRIu64 " values: %s\n", is->terms, sc_reason_name(is->reason));
+		}
+	}
+	int status = res.unexplained || res.missing > res.missing_explained ? EXIT_INPUT : 0;
+	sc_free(&res);
+	profdb_close(db);
+	return status;
+}
+
+/* ---- the statistics -------------------------------------------------------- */
+
+static void print_row(const profdb *db, const profdb_stat *s, int json, int csv)
+{
+	static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance",
+	                                    "imbalance_pct"};
+	const double v[] = {s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance,
+	                    s->imbalance_pct};
+	if (json) {
+		printf("{\"context\": %" PRIu32 ", \"metric\": %" PRIu32 ", \"count\": %" PRIu64,
+		       s->context, s->metric, s->count);
+		for (size_t i = 0; i < 7; i++) {
+			printf(", \"%s\": ", names[i]);
+			jnum(v[i]);
+		}
+		printf(", \"min_profile\": %" PRIu32 ", \"max_profile\": %" PRIu32 "}", s->min_profile,
+		       s->max_profile);
+		return;
+	}
+	if (csv) {
+		printf("%" PRIu32 ",%" PRIu32 ",%" PRIu64, s->context, s->metric, s->count);
+		for (size_t i = 0; i < 7; i++) {
+			putchar(',');
+			cnum(v[i]);
+		}
+		printf(",%" PRIu32 ",%" PRIu32 "\n", s->min_profile, s->max_profile);
+		return;
+	}
+	profdb_context c;
+	char label[512];
+	if (profdb_context_get(db, s->context, &c) == 0)
+		context_label(&c, label, sizeof label);
+	else
+		snprintf(label, sizeof label, "context %" PRIu32, s->context);
+	printf("%6" PRIu32 " %6" PRIu64, s->metric, s->count);
+	for (size_t i = 0; i < 5; i++)
+		put_table_value(stdout, v[i], 13);
+	printf(" %9.3f %7.2f%% %6" PRIu32 " %6" PRIu32 "  %s\n", s->imbalance,
+	       100 * s->imbalance_pct, s->min_profile, s->max_profile, label);
+}
+
+static int print_stats(const char *path, profdb *db, const profdb_stats *st,
+                       const uint32_t *profiles, int64_t n_profiles, int json, int csv)
+{
+	int64_t n = profdb_stats_count(st);
+	if (json) {
+		profdb_about ab;
+		profdb_get_about(db, &ab);   /* the format survives a damaged title */
+		printf("{\"schema\": \"profdb-stats/1\", \"format\": \"%s\", \"profiles\": [",
+		       profdb_format_name(ab.format));
+		for (int64_t i = 0; i < n_profiles; i++)
+			printf("%s%" PRIu32, i ? ", " : "", profiles[i]);
+		printf("], \"rows\": [");
+	} else if (csv) {
+		printf("context,metric,count,sum,min,max,mean,stddev,imbalance,imbalance_pct,"
+		       "min_profile,max_profile\n");
+	} else {
+		printf("%s: %" PRId64 " profiles, %" PRId64 " (context, metric) rows\n", path,
+		       n_profiles, n);
+		printf("%6s %6s %13s %13s %13s %13s %13s %9s %8s %6s %6s  %s\n", "metric", "count",
+		       "sum", "min", "max", "mean", "stddev", "imbalance", "imb%", "min@", "max@",
+		       "context");
+	}
+	for (int64_t i = 0; i < n; i++) {
+		profdb_stat s;
+		if (profdb_stats_at(st, (uint64_t)i, &s) < 0)
+			return tool_fail(path);
+		if (json)
+			printf("%s\n ", i ? "," : "");
+		print_row(db, &s, json, csv);
+	}
+	if (json)
+		printf("\n]}\n");
+	return 0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"metric", required_argument, NULL, 'm'}, {"profiles", required_argument, NULL, 'p'},
+		{"threads", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
+		{"csv", no_argument, NULL, 'c'}, {"check-summary", no_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+	const char *metrics[64], *sel = NULL;
+	size_t n_metrics = 0;
+	uint32_t threads = 0;
+	int json = 0, csv = 0, check = 0, c;
+	while ((c = getopt_long(argc, argv, "m:p:t:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (n_metrics == 64)
+				return tool_usage_error(stats_usage);
+			metrics[n_metrics++] = optarg;
+			break;
+		case 'p': sel = optarg; break;
+		case 't':
+			if (parse_u32(optarg, &threads) < 0)
+				return tool_usage_error(stats_usage);
+			break;
+		case 'j': json = 1; break;
+		case 'c': csv = 1; break;
+		case 's': check = 1; break;
+		case 'h': fputs(stats_usage, stdout); return 0;
+		default: return tool_usage_error(stats_usage);
+		}
+	}
+	if (optind + 1 != argc || (json && csv) || (check && (csv || n_metrics || sel)))
+		return tool_usage_error(stats_usage);
+	const char *path = argv[optind];
+	if (check)
+		return check_summary(path, threads, json);
+
+	profdb *db;
+	if (tool_open(path, &db))
+		return EXIT_INPUT;
+	uint32_t ids[64], *profiles = NULL;
+	profdb_stats *st = NULL;
+	int status = EXIT_INPUT;
+	for (size_t i = 0; i < n_metrics; i++) {
+		profdb_metric m;
+		if (profdb_metric_find(db, metrics[i], &m) < 0) {
+			fprintf(stderr, "%s stats: %s: no metric '%s' (see 'profdb metrics')\n", tool_prog,
+			        path, metrics[i]);
+			goto out;
+		}
+		ids[i] = m.id;
+	}
+	int64_t n = profdb_profiles_select(db, sel, NULL, 0);
+	if (n < 0 || !(profiles = malloc(((size_t)n + 1) * sizeof *profiles))) {
+		if (n < 0 && sel)
+			status = (fprintf(stderr, "%s stats: %s\n", tool_prog, profdb_error_message()),
+			          EXIT_USAGE);
+		else
+			tool_fail(path);
+		goto out;
+	}
+	n = profdb_profiles_select(db, sel, profiles, (size_t)n);
+	profdb_stats_options o = PROFDB_STATS_OPTIONS_INIT;
+	o.profiles = profiles;
+	o.n_profiles = (size_t)n;
+	o.metrics = n_metrics ? ids : NULL;
+	o.n_metrics = n_metrics;
+	o.threads = threads;
+	if (profdb_stats_new(&st, db, &o) < 0) {
+		tool_fail(path);
+		goto out;
+	}
+	status = print_stats(path, db, st, profiles, n, json, csv);
+out:
+	profdb_stats_free(st);
+	free(profiles);
+	profdb_close(db);
+	return status;
+}

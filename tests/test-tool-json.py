@@ -7,7 +7,7 @@ For each input — the writer's generated HPCToolkit sample, a Callgrind
 profile written here, and the real samples of ../shared/data when present —
 checks that:
   - info --json, metrics --json and dump --json validate against
-    doc/profdb-{info,metrics,dump}-1.schema.json;
+    doc/profdb-{info,metrics,dump}-2.schema.json;
   - info's counts equal the lengths of dump's lists (values, contexts,
     profiles, metrics) and the traces' samples sum to info.samples;
   - dump's values name existing profiles and metrics and have the metric's
@@ -17,7 +17,7 @@ checks that:
     profiles and metrics, and the CSV edges table as many costs;
   - `profdb value` answers what dump says, for a spread of entries;
   - top, tree, value and trace run, and their --json validates against
-    doc/profdb-{top,tree,value,trace}-1.schema.json (trace: a clear message
+    doc/profdb-{top,tree,value,trace}-2.schema.json (trace: a clear message
     and exit 1 for formats without traces);
   - the output does not change with the locale (LC_ALL / LC_NUMERIC).
 Also the normative counts of issue-233. Exit 0 ok, 1 failures, 77 nothing
@@ -102,13 +102,13 @@ def check_input(name, path, must_open):
         return None
     checked += 1
     info = json.loads(out)
-    validate(name + " info", "profdb-info-1.schema.json", info)
+    validate(name + " info", "profdb-info-2.schema.json", info)
 
     rc, out, err = run("metrics", "--json", path)
     if rc != 0:
         fail(name, "metrics --json exited %d: %s" % (rc, err.strip()))
     else:
-        validate(name + " metrics", "profdb-metrics-1.schema.json", json.loads(out))
+        validate(name + " metrics", "profdb-metrics-2.schema.json", json.loads(out))
 
     rc, out, err = run("dump", "--json", path)
     if rc != 0:
@@ -116,7 +116,7 @@ def check_input(name, path, must_open):
         return info
     dump_text = out
     dump = json.loads(out)
-    validate(name + " dump", "profdb-dump-1.schema.json", dump)
+    validate(name + " dump", "profdb-dump-2.schema.json", dump)
     for key in ("values", "contexts", "profiles", "metrics"):
         n = len(dump[key])
         # A format's count may leave out its synthetic root (HPCToolkit's
@@ -228,7 +228,7 @@ def check_input(name, path, must_open):
                 fail(name, "%s exited %d: %s" % (" ".join(args), rc, err.strip()))
             continue
         doc = json.loads(out)
-        validate("%s %s" % (name, " ".join(args)), "profdb-%s-1.schema.json" % args[0], doc)
+        validate("%s %s" % (name, " ".join(args)), "profdb-%s-2.schema.json" % args[0], doc)
         if args[0] == "top":
             vals = [float(r["value"]) for r in doc["rows"]]
             if vals != sorted(vals, reverse=True):
@@ -253,13 +253,13 @@ def check_input(name, path, must_open):
             fail(name, "value --json exited %d: %s" % (rc, err.strip()))
         else:
             doc = json.loads(out)
-            validate(name + " value", "profdb-value-1.schema.json", doc)
+            validate(name + " value", "profdb-value-2.schema.json", doc)
             if not num_equal(doc["value"], x) or doc["type"] != mtype.get(m):
                 fail(name, "value --json %r, dump says %r (%s)" % (doc, x, mtype.get(m)))
     rc, out, err = run("trace", "--json", path)
     if rc == 0:
         doc = json.loads(out)
-        validate(name + " trace", "profdb-trace-1.schema.json", doc)
+        validate(name + " trace", "profdb-trace-2.schema.json", doc)
         if len(doc["samples"]) != nsamples:
             fail(name, "trace --json has %d samples, dump %d" % (len(doc["samples"]), nsamples))
     if dump["traces"] and rc != 0:
@@ -274,7 +274,7 @@ def check_input(name, path, must_open):
         fail(name, "stats --json exited %d: %s" % (rc, err.strip()))
     else:
         doc = json.loads(out)
-        validate(name + " stats", "profdb-stats-1.schema.json", doc)
+        validate(name + " stats", "profdb-stats-2.schema.json", doc)
         keys = [(r["metric"], r["context"]) for r in doc["rows"]]
         if keys != sorted(set(keys)):
             fail(name, "stats rows not sorted by (metric, context)")
@@ -299,7 +299,7 @@ def check_input(name, path, must_open):
             fail(name, "stats --check-summary exited %d: %s" % (rc, err.strip()))
         else:
             doc = json.loads(out)
-            validate(name + " stats --check-summary", "profdb-stats-check-1.schema.json", doc)
+            validate(name + " stats --check-summary", "profdb-stats-check-2.schema.json", doc)
             if doc["checked"] + doc["unknown_ids"] != doc["stored"] or doc["unexplained"]:
                 fail(name, "stats --check-summary: %r" % {k: v for k, v in doc.items()
                                                           if k != "issues"})

@@ -1,5 +1,5 @@
-/* profdb dump: everything stored, as JSON (schema profdb-dump/1,
- * doc/profdb-dump-1.schema.json) or CSV. The output is streamed: nothing is
+/* profdb dump: everything stored, as JSON (schema profdb-dump/2,
+ * doc/profdb-dump-2.schema.json) or CSV. The output is streamed: nothing is
  * collected in memory, so a dump of any size runs in constant space.
  *
  * Order: metrics in profdb_metric_at order; contexts depth-first from the
@@ -343,8 +343,8 @@ static int dump_edges(const dump *d)
 static const char dump_usage[] =
 	"usage: profdb dump --json|--csv [--table NAME] PATH\n"
 	"Everything stored: metrics, contexts, profiles, values, traces and call edges.\n"
-	"  --json        one object of schema profdb-dump/1\n"
-	"                (doc/profdb-dump-1.schema.json)\n"
+	"  --json        one object of schema profdb-dump/2\n"
+	"                (doc/profdb-dump-2.schema.json)\n"
 	"  --csv         the six tables one after another, each after a line\n"
 	"                '# NAME' and a header row\n"
 	"  --table NAME  only one table: metrics, contexts, profiles, values,\n"
@@ -398,7 +398,7 @@ int cmd_dump(int argc, char **argv)
 	if (r >= 0 && (tables & T_VALUES) && profdb_get_counts(d.db, &counts) >= 0)
 		d.n_values = counts.values;
 	if (r >= 0 && json) {
-		printf("{\"schema\": \"profdb-dump/1\", \"format\": ");
+		printf("{\"schema\": \"profdb-dump/2\", \"format\": ");
 		put_json_cstr(stdout, profdb_format_name(about.format));
 		printf(", \"version\": ");
 		put_json_str(stdout, about.version);

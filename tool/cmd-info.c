@@ -103,7 +103,7 @@ static const char info_usage[] =
 	"usage: profdb info [--json] PATH\n"
 	"Format, version, title, the counts (profiles, contexts, metrics, values,\n"
 	"traces, samples) and the sizes of the files. --json prints one object of\n"
-	"schema profdb-info/1 (doc/profdb-info-1.schema.json).\n";
+	"schema profdb-info/2 (doc/profdb-info-2.schema.json).\n";
 
 int cmd_info(int argc, char **argv)
 {
@@ -126,7 +126,7 @@ int cmd_info(int argc, char **argv)
 	file_size *files;
 	size_t nfiles = list_files(db, path, &files);
 	if (json) {
-		printf("{\"schema\": \"profdb-info/1\", \"format\": ");
+		printf("{\"schema\": \"profdb-info/2\", \"format\": ");
 		put_json_cstr(stdout, format);
 		printf(", \"version\": ");
 		put_json_str(stdout, about.version);
@@ -250,7 +250,7 @@ int cmd_metrics(int argc, char **argv)
 		return r;
 	}
 	if (json)
-		printf("{\"schema\": \"profdb-metrics/1\", \"metrics\": [");
+		printf("{\"schema\": \"profdb-metrics/2\", \"metrics\": [");
 	else
 		printf("%6s  %-32s %-9s %-4s %6s %6s  %-10s %-7s %10s  %s\n", "id", "metric", "kind",
 		       "type", "incl", "excl", "statistic", "combine", "scale", "unit");

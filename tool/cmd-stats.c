@@ -25,7 +25,7 @@ static const char stats_usage[] =
 	"                       conditions (\"rank=0-3,thread=0\"); default: every\n"
 	"                       non-summary profile\n"
 	"  -t, --threads N      worker threads (default 0: one per core; 1: sequential)\n"
-	"  --json               one object of schema profdb-stats/1\n"
+	"  --json               one object of schema profdb-stats/2\n"
 	"  --csv                one row per (context, metric)\n"
 	"  --check-summary      HPCToolkit 4.0: compare with the summary profile hpcprof\n"
 	"                       stored; exit 1 when a disagreement has no documented\n"
@@ -86,7 +86,7 @@ static int check_summary(const char *path, unsigned threads, int json)
 		return r;
 	}
 	if (json) {
-		printf("{\"schema\": \"profdb-stats-check/1\", \"summary_profile\": %" PRIu32
+		printf("{\"schema\": \"profdb-stats-check/2\", \"summary_profile\": %" PRIu32
 		       ", \"stored\": %" PRIu64 ", \"checked\": %" PRIu64 ", \"agree\": %" PRIu64
 		       ", \"explained\": %" PRIu64 ", \"unexplained\": %" PRIu64
 		       ", \"unknown_ids\": %" PRIu64 ", \"missing\": %" PRIu64
@@ -174,7 +174,7 @@ static int print_stats(const char *path, profdb *db, const profdb_stats *st,
 	if (json) {
 		profdb_about ab;
 		profdb_get_about(db, &ab);   /* the format survives a damaged title */
-		printf("{\"schema\": \"profdb-stats/1\", \"format\": \"%s\", \"profiles\": [",
+		printf("{\"schema\": \"profdb-stats/2\", \"format\": \"%s\", \"profiles\": [",
 		       profdb_format_name(ab.format));
 		for (int64_t i = 0; i < n_profiles; i++)
 			printf("%s%" PRIu32, i ? ", " : "", profiles[i]);

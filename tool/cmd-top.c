@@ -311,7 +311,7 @@ static int print_rows(ranking *k, int json)
 {
 	report *rep = &k->rep;
 	if (json) {
-		report_describe_json(rep, "profdb-top/1");
+		report_describe_json(rep, "profdb-top/2");
 		printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",
 		       k->inclusive ? "inclusive" : "exclusive", by_name[k->by]);
 	} else {
@@ -390,7 +390,7 @@ static const char top_usage[] =
 	"                       profiles combined by the metric's rule: sum, min, max)\n"
 	"  -r, --raw            hpcrun: the stored sample counts, not the values times\n"
 	"                       the sampling period that hpcprof shows\n"
-	"  --json               one object of schema profdb-top/1\n"
+	"  --json               one object of schema profdb-top/2\n"
 	"Percentages are shown only for metrics that combine by sum.\n";
 
 /* Options into @p k; @return 0, -1 (help shown) or EXIT_USAGE. */

@@ -27,7 +27,7 @@ static const char tree_usage[] =
 	"                     line)\n"
 	"  -d, --depth N      show N levels below the roots (default: all)\n"
 	"  --min-percent P    hide subtrees below P% inclusive\n"
-	"  --json             one object of schema profdb-tree/1\n";
+	"  --json             one object of schema profdb-tree/2\n";
 
 static const char *const view_names[] = {"top-down", "bottom-up", "flat"};
 
@@ -244,7 +244,7 @@ int cmd_tree(int argc, char **argv)
 	rep.total = isnan(inc0) ? 0 : inc0;
 	o.total = adds_up(&rep.metric) ? rep.total : 0;
 	if (json) {
-		report_describe_json(&rep, "profdb-tree/1");
+		report_describe_json(&rep, "profdb-tree/2");
 		printf(", \"view\": \"%s\", \"nodes\": [", view_names[kind]);
 	} else {
 		report_describe(&rep);

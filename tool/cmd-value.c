@@ -11,7 +11,7 @@ static const char value_usage[] =
 	"One stored value, exactly as stored: integers in decimal, floating point\n"
 	"with 17 significant digits (reads back bit-for-bit). P is the profile index,\n"
 	"C the context id, M the metric id or name (see 'profdb metrics').\n"
-	"--json prints one object of schema profdb-value/1 (value null when absent).\n";
+	"--json prints one object of schema profdb-value/2 (value null when absent).\n";
 
 int cmd_value(int argc, char **argv)
 {
@@ -57,7 +57,7 @@ int cmd_value(int argc, char **argv)
 	if (r < 0) {
 		r = tool_fail(path);
 	} else if (json) {
-		printf("{\"schema\": \"profdb-value/1\", \"profile\": %" PRIu32 ", \"context\": %" PRIu32
+		printf("{\"schema\": \"profdb-value/2\", \"profile\": %" PRIu32 ", \"context\": %" PRIu32
 		       ", \"metric\": %" PRIu32 ", \"type\": \"%s\", \"value\": ", p, ctx, m.id,
 		       number_type_name(r ? v.type : PROFDB_TYPE_NONE));
 		if (r)
@@ -82,7 +82,7 @@ static const char trace_usage[] =
 	"usage: profdb trace [--profile P] [--from T] [--to T] [--json] PATH\n"
 	"Trace samples: profile index, time in ns, context id; samples with\n"
 	"FROM <= time < TO, of every profile with a trace or only of profile P.\n"
-	"--json prints one object of schema profdb-trace/1.\n";
+	"--json prints one object of schema profdb-trace/2.\n";
 
 int cmd_trace(int argc, char **argv)
 {
@@ -144,7 +144,7 @@ int cmd_trace(int argc, char **argv)
 		}
 		if (!header) {
 			if (json)
-				printf("{\"schema\": \"profdb-trace/1\", \"samples\": [");
+				printf("{\"schema\": \"profdb-trace/2\", \"samples\": [");
 			else
 				printf("%8s %20s %10s\n", "profile", "time_ns", "context");
 			header = 1;
@@ -169,7 +169,7 @@ int cmd_trace(int argc, char **argv)
 	if (r < 0)
 		r = tool_fail(path);
 	else if (json)
-		printf("%s]}\n", header ? "\n" : "{\"schema\": \"profdb-trace/1\", \"samples\": [");
+		printf("%s]}\n", header ? "\n" : "{\"schema\": \"profdb-trace/2\", \"samples\": [");
 	profdb_close(db);
 	return r;
 }

@@ -153,3 +153,28 @@ int parse_percent(const char *s, double *out)
 	*out = v;
 	return 0;
 }
+
+/* ---- option values: a bad one names the option and the value ---- */
+
+int tool_bad_value(const char *opt, const char *arg, const char *what)
+{
+	fprintf(stderr, "%s: %s: '%s' is not %s\n", tool_prog, opt, arg ? arg : "", what);
+	return EXIT_USAGE;
+}
+
+int opt_u64(const char *opt, const char *arg, uint64_t *out)
+{
+	return parse_u64(arg, out) < 0 ? tool_bad_value(opt, arg, "a non-negative integer") : 0;
+}
+
+int opt_u32(const char *opt, const char *arg, uint32_t *out)
+{
+	return parse_u32(arg, out) < 0 ? tool_bad_value(opt, arg, "a non-negative 32-bit integer")
+	                               : 0;
+}
+
+int opt_percent(const char *opt, const char *arg, double *out)
+{
+	return parse_percent(arg, out) < 0 ? tool_bad_value(opt, arg, "a percentage from 0 to 100")
+	                                   : 0;
+}

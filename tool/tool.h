@@ -52,6 +52,12 @@ int tool_finish_output(int status);
 int parse_u32(const char *s, uint32_t *out);
 int parse_u64(const char *s, uint64_t *out);
 int parse_percent(const char *s, double *out);
+/* Option values: 0, or EXIT_USAGE after printing
+ * "profdb: --depth: '-1' is not a non-negative integer" (no usage text). */
+int tool_bad_value(const char *opt, const char *arg, const char *what);
+int opt_u64(const char *opt, const char *arg, uint64_t *out);
+int opt_u32(const char *opt, const char *arg, uint32_t *out);
+int opt_percent(const char *opt, const char *arg, double *out);
 
 /* ---- printing (print.c) ---- */
 /* A string view for humans: control bytes become '?'. */

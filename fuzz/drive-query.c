@@ -774,6 +774,7 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 	scan_contexts(&d);
 	drive_scoped(&d);
 	drive_traces(&d);
+	fuzz_analysis_run(db);
 
 	profdb_values *it = NULL;
 	QUERY_CHECK(CALL(profdb_values_new(&it, db, (profdb_scan)3, 0)) == -EINVAL && it == NULL,

@@ -67,6 +67,11 @@ extern fuzz_query_stats fuzz_query_stats_total;
  * disagreements abort. Returns the result of the tolerant open. */
 int fuzz_query_run(const profdb_input *in, size_t n, int consistent);
 
+/* drive-analysis.c: the analysis layer (profile selections, statistics,
+ * call edges, the three views) on an open handle; its invariants are listed
+ * at the top of that file. */
+void fuzz_analysis_run(const profdb *db);
+
 /* The same, for one buffer named @p name. */
 int fuzz_query_run1(const char *name, const void *data, size_t size, int consistent);
 

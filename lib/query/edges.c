@@ -180,7 +180,8 @@ static int caller_rows(const profdb *db, const profdb_cg *cg, uint32_t fn, uint3
 			break;
 		profdb_edge k = {fn + 1, cs.callee + 1, site_of(*pos, n_pos, &cs), 1, cs.count};
 		t->row[t->n++] = (cg_call_row){k, cs.profile, t->n_cost};
-		memcpy(t->cost + t->n_cost, cs.inclusive, ne * sizeof *t->cost);
+		if (ne)
+			memcpy(t->cost + t->n_cost, cs.inclusive, ne * sizeof *t->cost);
 		t->n_cost += ne;
 	}
 	profdb_cg_detail_free(d);
@@ -202,7 +203,8 @@ static void add_costs(uint64_t *dst, const uint64_t *src, uint32_t ne)
 static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__edges *x)
 {
 	size_t ne_parts = 0, n_edges = 0;
-	qsort(t->row, t->n, sizeof *t->row, cmp_row);
+	if (t->n > 1)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(t->row, t->n, sizeof *t->row, cmp_row);
 	for (size_t i = 0; i < t->n; i++) {
 		int new_edge = i == 0 || cmp_edge(&t->row[i].key, &t->row[i - 1].key) != 0;
 		n_edges += new_edge;
@@ -379,7 +381,8 @@ static int cube_visits(const profdb *db, profdb_edge *e, size_t n)
 		by[i] = &e[i];
 		e[i].has_count = 1;
 	}
-	qsort(by, n, sizeof *by, cmp_by_callee);
+	if (n > 1)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(by, n, sizeof *by, cmp_by_callee);
 	profdb_values *it;
 	profdb_entry v;
 	int r = profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0);
@@ -405,7 +408,8 @@ static int build_tree(const profdb *db, struct profdb__edges *x)
 		r = profdb__fail(-EFBIG, "call edges: %" PRIu64 " bytes, more than "
 		                 "profdb_options.max_memory", need);
 	if (r >= 0) {
-		qsort(l.e, l.n, sizeof *l.e, cmp_edge);
+		if (l.n > 1)   /* qsort(NULL, 0, ...) is undefined */
+			qsort(l.e, l.n, sizeof *l.e, cmp_edge);
 		if (db->be->format == PROFDB_FORMAT_CUBE)
 			r = cube_visits(db, l.e, l.n);
 	}

@@ -492,7 +492,8 @@ static int bottom_up(cwalk *w)
 			it[m].cur = up;
 			it[m++].fid = w->ci[up].fnode;
 		}
-		qsort(it, m, sizeof *it, cmp_bitem);
+		if (m > 1)   /* qsort(NULL, 0, ...) is undefined */
+			qsort(it, m, sizeof *it, cmp_bitem);
 		n = 0;
 		for (size_t a = 0, e; r == 0 && a < m; a = e) {
 			for (e = a + 1; e < m && it[e].node == it[a].node && it[e].fid == it[a].fid; e++)

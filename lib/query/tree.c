@@ -250,7 +250,8 @@ static int preorder(tbuild *b, uint32_t *order, size_t *n_out)
 		size_t nk = 0;
 		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
 			kids[nk++] = (skey){profdb__tree_key(b, c), &t->nodes[c], c};
-		qsort(kids, nk, sizeof *kids, cmp_skey);
+		if (nk > 1)   /* qsort(NULL, 0, ...) is undefined */
+			qsort(kids, nk, sizeof *kids, cmp_skey);
 		for (size_t j = nk; j-- > 0;)
 			stack[sp++] = kids[j].id;
 	}
@@ -353,7 +354,8 @@ static int plan_profiles(const profdb *db, const profdb_tree_options *o, uint32_
 			pl->profiles[i] = o->profiles[i];
 		}
 		pl->n_profiles = o->n_profiles;
-		qsort(pl->profiles, pl->n_profiles, sizeof(uint32_t), cmp_u32);
+		if (pl->n_profiles > 1)   /* qsort(NULL, 0, ...) is undefined */
+			qsort(pl->profiles, pl->n_profiles, sizeof(uint32_t), cmp_u32);
 		for (size_t i = 1; i < pl->n_profiles; i++)
 			if (pl->profiles[i] == pl->profiles[i - 1])
 				return profdb__fail(-EINVAL, "profdb_tree_new: profile %" PRIu32

@@ -721,6 +721,115 @@ static int t_stats_concurrent(void)
 	CHECK(system(cmd) == 0);
 	return 0;
 }
+
+/* ---- views, edges and metric data from many threads -------------------------------- */
+
+/* A small Callgrind profile with recursion and a call tree, for the lazy
+ * tables its edges and views build. */
+static const char cg_text[] =
+	"events: Ir\n"
+	"fl=a.c\nfn=main\n1 5\ncfn=work\ncalls=2 2\n2 400\ncfn=leaf\ncalls=1 3\n3 50\n"
+	"fn=work\n10 100\ncfn=work\ncalls=1 11\n11 150\ncfn=leaf\ncalls=4 12\n12 150\n"
+	"fn=leaf\n20 200\n";
+
+/* A hash of what the analysis layer says about @p db: which metrics have
+ * values, every call edge, and the three views of the first metric. */
+static uint64_t analysis_hash(const profdb *db)
+{
+	uint64_t h = 1;
+	int64_t nm = profdb_metric_count(db);
+	uint32_t first = PROFDB_NONE;
+	for (int64_t i = 0; i < nm; i++) {
+		profdb_metric m;
+		if (profdb_metric_at(db, (uint32_t)i, &m) == 0) {
+			int r = profdb_metric_has_values(db, m.id);
+			h = mix(h, (uint64_t)(r + 2));
+			if (r == 1 && first == PROFDB_NONE)
+				first = m.id;
+		}
+	}
+	int64_t ne = profdb_edge_count(db);
+	h = mix(h, (uint64_t)ne);
+	for (int64_t i = 0; i < ne; i++) {
+		profdb_edge e;
+		profdb_number v;
+		profdb_edge_at(db, (uint64_t)i, &e);
+		h = mix(h, (uint64_t)e.caller << 32 | e.callee);
+		h = mix(h, e.count);
+		if (profdb_edge_cost(db, (uint64_t)i, PROFDB_NONE, first, &v) == 1)
+			h = mix(h, bits(profdb_number_to_double(v)));
+	}
+	for (int k = PROFDB_TREE_TOP_DOWN; first != PROFDB_NONE && k <= PROFDB_TREE_FLAT; k++) {
+		profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
+		profdb_tree *t;
+		o.kind = (profdb_tree_kind)k;
+		o.metrics = &first;
+		o.n_metrics = 1;
+		if (profdb_tree_new(&t, db, &o) < 0)
+			return 0;
+		int64_t n = profdb_tree_count(t);
+		h = mix(h, (uint64_t)n);
+		for (int64_t i = 0; i < n; i++) {
+			double inc, exc;
+			profdb_tree_values(t, (uint32_t)i, 0, &inc, &exc);
+			h = mix(h, bits(inc));
+			h = mix(h, bits(exc));
+		}
+		profdb_tree_free(t);
+	}
+	return h;
+}
+
+static void *analysis_reader(void *arg)
+{
+	sworker *w = arg;
+	pthread_barrier_wait(w->bar);
+	w->h = analysis_hash(w->db);
+	return NULL;
+}
+
+/* Threads asking a fresh handle for metric data, edges and views race the
+ * lazy tables behind each (the edge list, the has-values bitmap, the
+ * Callgrind inclusive tables, the tree of the common model). */
+static int t_analysis_concurrent(void)
+{
+	char dir[] = "/tmp/profdb-threads-analysis-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(tw_hpctk4_synth_dir(dir, 6, 300, 3, 0.3, 0, 7) == 0);
+	for (int fmt = 0; fmt < 2; fmt++) {
+		profdb_input in = {"callgrind.out.1", cg_text, sizeof cg_text - 1};
+		profdb *a = NULL, *b = NULL;
+		if (fmt == 0) {
+			CHECKF(profdb_open(&a, dir, NULL) == 0, "%s", profdb_error_message());
+			CHECKF(profdb_open(&b, dir, NULL) == 0, "%s", profdb_error_message());
+		} else {
+			CHECKF(profdb_open_inputs(&a, &in, 1, NULL) == 0, "%s", profdb_error_message());
+			CHECKF(profdb_open_inputs(&b, &in, 1, NULL) == 0, "%s", profdb_error_message());
+		}
+		uint64_t want = analysis_hash(a);
+		CHECKF(want != 0, "analysis: %s", profdb_error_message());
+		pthread_t t[NTHREADS];
+		sworker w[NTHREADS];
+		pthread_barrier_t bar;
+		pthread_barrier_init(&bar, NULL, NTHREADS);
+		for (int i = 0; i < NTHREADS; i++) {
+			w[i] = (sworker){b, &bar, 0};
+			CHECK(pthread_create(&t[i], NULL, analysis_reader, &w[i]) == 0);
+		}
+		for (int i = 0; i < NTHREADS; i++)
+			pthread_join(t[i], NULL);
+		pthread_barrier_destroy(&bar);
+		for (int i = 0; i < NTHREADS; i++)
+			CHECKF(w[i].h == want, "analysis (%s): thread %d saw other answers",
+			       fmt ? "callgrind" : "hpctoolkit", i);
+		profdb_close(a);
+		profdb_close(b);
+	}
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	return 0;
+}
 #endif
 
 /* ---- registration ------------------------------------------------------------------ */
@@ -740,6 +849,7 @@ static const struct {
 #ifdef HAVE_TEST_WRITER
 	{"query_backends_first_use", t_query_backends_first_use, ""},
 	{"stats_concurrent", t_stats_concurrent, ""},
+	{"analysis_concurrent", t_analysis_concurrent, ""},
 #endif
 };
 
@@ -771,6 +881,7 @@ Test(threads, lazy_failure_replayed_to_all) { run(2); }
 Test(threads, own_error_messages) { run(3); }
 Test(threads, query_backends_first_use, .timeout = 120) { run(4); }
 Test(threads, stats_concurrent, .timeout = 120) { run(5); }
+Test(threads, analysis_concurrent, .timeout = 120) { run(6); }
 #else
 Test(threads, own_error_messages) { run(1); }
 #endif

@@ -654,8 +654,38 @@ static int t_query_backends_first_use(void)
 typedef struct sworker {
 	const profdb *db;
 	pthread_barrier_t *bar;
+	uint64_t (*hash)(const profdb *);
 	uint64_t h;
 } sworker;
+
+static void *hash_reader(void *arg)
+{
+	sworker *w = arg;
+	pthread_barrier_wait(w->bar);
+	w->h = w->hash(w->db);
+	return NULL;
+}
+
+/* NTHREADS threads compute @p hash of the fresh handle @p fresh at once;
+ * each must get @p want (computed on another handle of the same input). */
+static int race_hash(const profdb *fresh, uint64_t (*hash)(const profdb *), uint64_t want,
+                     const char *what)
+{
+	pthread_t t[NTHREADS];
+	sworker w[NTHREADS];
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		w[i] = (sworker){fresh, &bar, hash, 0};
+		CHECK(pthread_create(&t[i], NULL, hash_reader, &w[i]) == 0);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	for (int i = 0; i < NTHREADS; i++)
+		CHECKF(w[i].h == want, "%s: thread %d saw other answers", what, i);
+	return 0;
+}
 
 /* A hash of every row of the statistics (threads = 2 inside each caller). */
 static uint64_t stats_hash(const profdb *db)
@@ -681,14 +711,6 @@ static uint64_t stats_hash(const profdb *db)
 	return h;
 }
 
-static void *stats_reader(void *arg)
-{
-	sworker *w = arg;
-	pthread_barrier_wait(w->bar);
-	w->h = stats_hash(w->db);
-	return NULL;
-}
-
 /* Threads computing statistics on a fresh handle race the first use of
  * every profile block (its validation) and each other's worker threads. */
 static int t_stats_concurrent(void)
@@ -701,19 +723,7 @@ static int t_stats_concurrent(void)
 	CHECKF(profdb_open(&b, dir, NULL) == 0, "%s", profdb_error_message());
 	uint64_t want = stats_hash(a);
 	CHECKF(want != 0, "stats: %s", profdb_error_message());
-	pthread_t t[NTHREADS];
-	sworker w[NTHREADS];
-	pthread_barrier_t bar;
-	pthread_barrier_init(&bar, NULL, NTHREADS);
-	for (int i = 0; i < NTHREADS; i++) {
-		w[i] = (sworker){b, &bar, 0};
-		CHECK(pthread_create(&t[i], NULL, stats_reader, &w[i]) == 0);
-	}
-	for (int i = 0; i < NTHREADS; i++)
-		pthread_join(t[i], NULL);
-	pthread_barrier_destroy(&bar);
-	for (int i = 0; i < NTHREADS; i++)
-		CHECKF(w[i].h == want, "stats: thread %d saw other statistics", i);
+	CHECK(race_hash(b, stats_hash, want, "stats") == 0);
 	profdb_close(a);
 	profdb_close(b);
 	char cmd[128];
@@ -780,14 +790,6 @@ static uint64_t analysis_hash(const profdb *db)
 	return h;
 }
 
-static void *analysis_reader(void *arg)
-{
-	sworker *w = arg;
-	pthread_barrier_wait(w->bar);
-	w->h = analysis_hash(w->db);
-	return NULL;
-}
-
 /* Threads asking a fresh handle for metric data, edges and views race the
  * lazy tables behind each (the edge list, the has-values bitmap, the
  * Callgrind inclusive tables, the tree of the common model). */
@@ -808,20 +810,7 @@ static int t_analysis_concurrent(void)
 		}
 		uint64_t want = analysis_hash(a);
 		CHECKF(want != 0, "analysis: %s", profdb_error_message());
-		pthread_t t[NTHREADS];
-		sworker w[NTHREADS];
-		pthread_barrier_t bar;
-		pthread_barrier_init(&bar, NULL, NTHREADS);
-		for (int i = 0; i < NTHREADS; i++) {
-			w[i] = (sworker){b, &bar, 0};
-			CHECK(pthread_create(&t[i], NULL, analysis_reader, &w[i]) == 0);
-		}
-		for (int i = 0; i < NTHREADS; i++)
-			pthread_join(t[i], NULL);
-		pthread_barrier_destroy(&bar);
-		for (int i = 0; i < NTHREADS; i++)
-			CHECKF(w[i].h == want, "analysis (%s): thread %d saw other answers",
-			       fmt ? "callgrind" : "hpctoolkit", i);
+		CHECK(race_hash(b, analysis_hash, want, fmt ? "callgrind" : "hpctoolkit") == 0);
 		profdb_close(a);
 		profdb_close(b);
 	}

@@ -40,6 +40,7 @@
 #include "report.h"
 
 typedef struct row {
+	double key;         /* v[0], kept here for sorting without a pointer chase */
 	double *v;          /* one value per metric, owned */
 	uint32_t ctx;       /* the context; a group's first context */
 	uint32_t n_ctx;     /* contexts in a group (1 for a context row) */
@@ -50,8 +51,8 @@ typedef struct row {
 static int cmp_row(const void *a, const void *b)
 {
 	const row *x = a, *y = b;
-	if (x->v[0] != y->v[0])
-		return x->v[0] < y->v[0] ? 1 : -1;
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
 	if (x->name && y->name)
 		return strcmp(x->name, y->name);
 	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
@@ -66,8 +67,8 @@ static void swap_rows(row *a, row *b)
 	*b = t;
 }
 
-/* Offer @p r to the heap rows[0..*n) of at most @p cap rows; the values of
- * the row that does not make it are freed. */
+/* Offer @p r to the heap rows[0..*n) of at most @p cap rows; the values and
+ * name of the row that does not make it are freed. */
 static void heap_offer(row *rows, size_t *n, size_t cap, row r)
 {
 	size_t i;
@@ -81,9 +82,11 @@ static void heap_offer(row *rows, size_t *n, size_t cap, row r)
 	}
 	if (cmp_row(&r, &rows[0]) >= 0) {
 		free(r.v);   /* no better than the worst kept */
+		free(r.name);
 		return;
 	}
 	free(rows[0].v);
+	free(rows[0].name);
 	rows[i = 0] = r;
 	for (;;) {
 		size_t w = i, a = 2 * i + 1, b = a + 1;
@@ -225,7 +228,7 @@ static void sanitize(char *s)
  * all when the count is 0 or rows below a percentage are cut later). */
 static int keep_context(ranking *k, uint32_t id)
 {
-	row r = {NULL, id, 1, NULL, 1};
+	row r = {k->tmp[0], NULL, id, 1, NULL, 1};
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
 		return TOP_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
@@ -433,11 +436,16 @@ static int rank(ranking *k)
 	if (r < 0)
 		return r;
 	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE) {
-		/* the groups become the rows (those with a value and a passing name) */
-		size_t n = 0;
+		/* the groups become the rows (those with a value and a passing
+		 * name); with -n alone only the best N are kept, in a heap, so
+		 * that 80,000 Callgrind functions are not all sorted */
+		size_t n = 0, cap = k->o.count && !k->o.min_percent_given ? k->o.count : 0;
 		for (size_t i = 0; i < k->groups.n; i++) {
 			row g = k->groups.rows[i];
-			if (g.v[0] != 0 && g.pass) {
+			g.key = g.v[0];
+			if (g.key != 0 && g.pass && cap) {
+				heap_offer(k->groups.rows, &n, cap, g);
+			} else if (g.key != 0 && g.pass) {
 				k->groups.rows[n++] = g;
 			} else {
 				free(g.name);

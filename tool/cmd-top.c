@@ -1,43 +1,58 @@
-/* profdb top: the hottest functions, contexts or source lines.
+/* profdb top: the hottest functions, contexts, files, modules, lines or
+ * loops, with one or several metrics side by side.
  *
  * The rows of an exclusive ranking never count a cost twice, so their
  * percentages add up to at most 100 % (doc/model.md, "Combining numbers"):
  *  - by function (the default): the function contexts (type "function")
- *    grouped by function name. A function context's exclusive value covers
- *    its loops and lines (HPCToolkit stores it again at them) but not its
- *    calls nor its inlined callees, which are function contexts of their
- *    own; Cube cnodes and Callgrind functions are disjoint already. Code
- *    outside any function context (hpcrun instructions, HPCToolkit
+ *    grouped by function name (names_fold(): Callgrind's separate-callers
+ *    and recursion suffixes folded). A function context's exclusive value
+ *    covers its loops and lines (HPCToolkit stores it again at them) but
+ *    not its calls nor its inlined callees, which are function contexts of
+ *    their own; Cube cnodes and Callgrind functions are disjoint already.
+ *    Code outside any function context (hpcrun instructions, HPCToolkit
  *    binaries without hpcstruct) is ranked by its innermost contexts,
  *    grouped by label (module + offset), as hpcviewer's flat view shows
  *    such code.
  *  - by context: the contexts with no lexically nested child (a loop, a
  *    line or an instruction of the same code); a context with one has its
  *    cost stored again below it.
+ *  - by file, by module: those same contexts grouped by their source file
+ *    or load module (inherited from the nearest enclosing context that
+ *    names one).
  *  - by line (--lines): the line and instruction contexts with no
- *    lexically nested child.
+ *    lexically nested child; Callgrind's "???:0" rows (no file, line 0)
+ *    only with --unknown-lines.
+ *  - by loop: the loop contexts, each with its own value (nested loops
+ *    overlap).
  * Inclusive values nest by nature: by function a function counts once per
  * call path (a context below another context of the same function adds
- * nothing, as in hpcviewer's flat view); by context or line every context
- * of the kind is ranked. */
+ * nothing, as in hpcviewer's flat view); by context, line or loop every
+ * context of the kind is ranked; by file and module there is no inclusive
+ * ranking. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
+#include "names.h"
 #include "report.h"
 
 typedef struct row {
-	double value;
-	uint32_t ctx;       /* context id (by context) */
-	char *name;         /* function name (by function), owned */
+	double key;         /* v[0], kept here for sorting without a pointer chase */
+	double *v;          /* one value per metric, owned */
+	uint32_t ctx;       /* the context; a group's first context */
+	uint32_t n_ctx;     /* contexts in a group (1 for a context row) */
+	char *name;         /* group key (function, file, module), owned; NULL for contexts */
+	int pass;           /* a group's name passes --match/--exclude */
 } row;
 
 static int cmp_row(const void *a, const void *b)
 {
 	const row *x = a, *y = b;
-	if (x->value != y->value)
-		return x->value < y->value ? 1 : -1;
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
 	if (x->name && y->name)
 		return strcmp(x->name, y->name);
 	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
@@ -52,7 +67,8 @@ static void swap_rows(row *a, row *b)
 	*b = t;
 }
 
-/* Offer @p r to the heap rows[0..*n) of at most @p cap rows. */
+/* Offer @p r to the heap rows[0..*n) of at most @p cap rows; the values and
+ * name of the row that does not make it are freed. */
 static void heap_offer(row *rows, size_t *n, size_t cap, row r)
 {
 	size_t i;
@@ -64,8 +80,13 @@ static void heap_offer(row *rows, size_t *n, size_t cap, row r)
 		}
 		return;
 	}
-	if (cmp_row(&r, &rows[0]) >= 0)
-		return;   /* no better than the worst kept */
+	if (cmp_row(&r, &rows[0]) >= 0) {
+		free(r.v);   /* no better than the worst kept */
+		free(r.name);
+		return;
+	}
+	free(rows[0].v);
+	free(rows[0].name);
 	rows[i = 0] = r;
 	for (;;) {
 		size_t w = i, a = 2 * i + 1, b = a + 1;
@@ -80,14 +101,14 @@ static void heap_offer(row *rows, size_t *n, size_t cap, row r)
 	}
 }
 
-/* ---- function names: an open-addressing table of owned strings ---------- */
+/* ---- groups: an open-addressing table of owned names ---------------------- */
 
-typedef struct fn_table {
-	row *rows;          /* the functions, in first-seen order */
+typedef struct group_table {
+	row *rows;          /* the groups, in first-seen order */
 	size_t n, cap;
 	uint32_t *slots;    /* index + 1 into rows, 0 empty */
 	size_t nslots;
-} fn_table;
+} group_table;
 
 static uint64_t hash_name(const char *s)
 {
@@ -97,24 +118,31 @@ static uint64_t hash_name(const char *s)
 	return h;
 }
 
-/* The row of @p name, created if new; NULL when out of memory. */
-static row *fn_lookup(fn_table *t, const char *name)
+static int grow_slots(group_table *t)
 {
-	if (2 * (t->n + 1) > t->nslots) {
-		size_t ns = t->nslots ? 2 * t->nslots : 256;
-		uint32_t *s = calloc(ns, sizeof *s);
-		if (!s)
-			return NULL;
-		for (size_t i = 0; i < t->n; i++) {
-			size_t k = hash_name(t->rows[i].name) & (ns - 1);
-			while (s[k])
-				k = (k + 1) & (ns - 1);
-			s[k] = (uint32_t)(i + 1);
-		}
-		free(t->slots);
-		t->slots = s;
-		t->nslots = ns;
+	size_t ns = t->nslots ? 2 * t->nslots : 256;
+	uint32_t *s = calloc(ns, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t k = hash_name(t->rows[i].name) & (ns - 1);
+		while (s[k])
+			k = (k + 1) & (ns - 1);
+		s[k] = (uint32_t)(i + 1);
 	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = ns;
+	return 0;
+}
+
+/* The row of @p name, created (values zero, n_ctx 0) if new; NULL when out
+ * of memory. *created tells a new row. */
+static row *group_lookup(group_table *t, const char *name, size_t nv, int *created)
+{
+	*created = 0;
+	if (2 * (t->n + 1) > t->nslots && grow_slots(t) < 0)
+		return NULL;
 	size_t k = hash_name(name) & (t->nslots - 1);
 	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1))
 		if (strcmp(t->rows[t->slots[k] - 1].name, name) == 0)
@@ -128,31 +156,45 @@ static row *fn_lookup(fn_table *t, const char *name)
 		t->cap = nc;
 	}
 	row *r = &t->rows[t->n];
-	if (!(r->name = strdup(name)))
+	r->name = strdup(name);
+	r->v = calloc(nv, sizeof *r->v);
+	if (!r->name || !r->v) {
+		free(r->name);
+		free(r->v);
 		return NULL;
-	r->value = 0;
+	}
 	r->ctx = PROFDB_NONE;
+	r->n_ctx = 0;
+	r->pass = 1;
 	t->slots[k] = (uint32_t)++t->n;
+	*created = 1;
 	return r;
 }
 
 /* ---- ranking ------------------------------------------------------------- */
 
-enum by { BY_FUNCTION, BY_CONTEXT, BY_LINE };
+enum by { BY_FUNCTION, BY_CONTEXT, BY_FILE, BY_MODULE, BY_LINE, BY_LOOP, BY_COUNT };
 /* The tool's own allocation failed (not an errno from the library). */
 #define TOP_OOM (-0x7fff)
-static const char *const by_name[] = {"function", "context", "line"};
+static const char *const by_name[] = {"function", "context", "file", "module", "line", "loop"};
+static const char *const by_plural[] = {"functions", "contexts", "files", "modules", "lines",
+                                        "loops"};
 
 typedef struct ranking {
 	report rep;
+	report_opts o;
 	enum by by;
-	int inclusive;
-	uint32_t count;
-	fn_table fns;
+	int unknown_lines;    /* --unknown-lines */
+	size_t hidden_unknown;
+	group_table groups;
 	row *rows;
 	size_t nrows, cap;
-	const char **stack;   /* function name at each depth of the path */
-	unsigned char *in_fn; /* at each depth: inside a function's own code */
+	double *tmp;          /* one value per metric */
+	/* at each depth of the path: the function's interned name, inside a
+	 * function's own code, the file and module in force */
+	const char **stack;
+	unsigned char *in_fn;
+	profdb_str *file_at, *module_at;
 	size_t stack_cap;
 } ranking;
 
@@ -175,75 +217,129 @@ static int has_lexical_child(const profdb *db, const profdb_context *c, int *out
 	return 0;
 }
 
-/* Keep context row @p v (the best `count` of them, or all). 0 or TOP_OOM. */
-static int keep_context(ranking *k, double v, uint32_t id)
+static void sanitize(char *s)
 {
-	if (k->count) {
-		if (!k->rows && !(k->rows = malloc(k->count * sizeof *k->rows)))
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+/* Keep context row @p id with the values in k->tmp (the best `count`, or
+ * all when the count is 0 or rows below a percentage are cut later). */
+static int keep_context(ranking *k, uint32_t id)
+{
+	row r = {k->tmp[0], NULL, id, 1, NULL, 1};
+	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
+		return TOP_OOM;
+	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
+	if (k->o.count && !k->o.min_percent_given) {
+		if (!k->rows && !(k->rows = malloc(k->o.count * sizeof *k->rows))) {
+			free(r.v);
 			return TOP_OOM;
-		heap_offer(k->rows, &k->nrows, k->count, (row){v, id, NULL});
+		}
+		heap_offer(k->rows, &k->nrows, k->o.count, r);
 		return 0;
 	}
 	if (k->nrows == k->cap) {
 		size_t nc = k->cap ? 2 * k->cap : 256;
 		row *nr = realloc(k->rows, nc * sizeof *nr);
-		if (!nr)
+		if (!nr) {
+			free(r.v);
 			return TOP_OOM;
+		}
 		k->rows = nr;
 		k->cap = nc;
 	}
-	k->rows[k->nrows++] = (row){v, id, NULL};
+	k->rows[k->nrows++] = r;
 	return 0;
 }
 
-/* Add function context @p c's value to its function's row (code outside
- * any function: to its label's row). */
-static int add_function(ranking *k, profdb_context *c, double v)
+/* The group key of context @p c: its function (folded), file or module. */
+static void group_key(ranking *k, profdb_context *c, char *key, size_t n)
 {
-	char label[512];
-	if (c->function.len && c->type == PROFDB_CTX_FUNCTION) {
-		snprintf(label, sizeof label, "%.*s", (int)c->function.len, c->function.ptr);
-		for (char *p = label; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
-	} else {   /* nameless: grouped by their label */
+	profdb_str s = k->by == BY_FILE ? k->file_at[c->depth] : k->module_at[c->depth];
+	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
+		profdb_str f = names_fold(k->rep.format, c->function);
+		snprintf(key, n, "%.*s", (int)f.len, f.ptr);
+	} else if (k->by == BY_FUNCTION) {   /* nameless: grouped by their label */
 		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
-		context_label(c, label, sizeof label);
+		context_label(c, key, n);
+	} else if (s.len) {
+		snprintf(key, n, "%.*s", (int)s.len, s.ptr);
+	} else {
+		snprintf(key, n, k->by == BY_FILE ? "<unknown file>" : "<unknown module>");
 	}
-	row *fr = fn_lookup(&k->fns, label);
-	if (!fr)
+	sanitize(key);
+}
+
+/* Add context @p c's values (k->tmp) to its group's row. */
+static int add_to_group(ranking *k, profdb_context *c)
+{
+	char key[1024];
+	int created;
+	group_key(k, c, key, sizeof key);
+	row *g = group_lookup(&k->groups, key, k->rep.n, &created);
+	if (!g)
 		return TOP_OOM;
-	k->stack[c->depth] = fr->name;
-	int recursive = 0;
-	for (uint32_t d = 0; k->inclusive && d < c->depth && !recursive; d++)
-		recursive = k->stack[d] == fr->name;
-	if (recursive)
-		return 0;
-	/* A function's contexts combine by the metric's rule: Cube's flat
-	 * profile takes the minimum of a MINDOUBLE metric over a region's
-	 * cnodes. ctx marks the first value. */
-	profdb_combine rule = k->rep.combine;
-	if (fr->ctx == PROFDB_NONE || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
-		fr->value = fr->ctx == PROFDB_NONE ? v : fr->value + v;
-	else if (rule == PROFDB_COMBINE_MIN ? v < fr->value : v > fr->value)
-		fr->value = v;
-	fr->ctx = 0;
+	if (created)
+		g->pass = filter_pass(&k->o.names, key);
+	if (k->by == BY_FUNCTION) {
+		k->stack[c->depth] = g->name;
+		for (uint32_t d = 0; k->o.inclusive && d < c->depth; d++)
+			if (k->stack[d] == g->name)
+				return 0;   /* recursion: counted at the outer call */
+	}
+	/* A group's contexts combine by the metric's rule: Cube's flat profile
+	 * takes the minimum of a MINDOUBLE metric over a region's cnodes. */
+	for (size_t m = 0; m < k->rep.n; m++) {
+		profdb_combine rule = k->rep.m[m].metric.combine;
+		double v = k->tmp[m];
+		if (g->n_ctx == 0 || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
+			g->v[m] = g->n_ctx == 0 ? v : g->v[m] + v;
+		else if (rule == PROFDB_COMBINE_MIN ? v < g->v[m] : v > g->v[m])
+			g->v[m] = v;
+	}
+	if (g->n_ctx++ == 0)
+		g->ctx = c->id;
 	return 0;
 }
 
-/* Is @p c a row of the ranking? */
+/* Callgrind's "???:0": a line whose file is unknown and line 0. */
+static int unknown_line(const ranking *k, const profdb_context *c)
+{
+	profdb_str f = k->file_at[c->depth];
+	return c->type == PROFDB_CTX_LINE && c->line == 0 &&
+	       (f.len == 0 || (f.len == 3 && memcmp(f.ptr, "???", 3) == 0));
+}
+
+/* Is @p c a row (or part of a group) of the ranking? */
 static int wanted(ranking *k, const profdb_context *c, int *out)
 {
 	*out = 0;
 	if (c->type == PROFDB_CTX_ROOT)
 		return 0;
-	if (k->by == BY_FUNCTION && (c->type == PROFDB_CTX_FUNCTION || k->in_fn[c->depth])) {
-		*out = c->type == PROFDB_CTX_FUNCTION;
+	switch (k->by) {
+	case BY_FUNCTION:
+		if (c->type == PROFDB_CTX_FUNCTION || k->in_fn[c->depth]) {
+			*out = c->type == PROFDB_CTX_FUNCTION;
+			return 0;
+		}
+		break;
+	case BY_LOOP:
+		*out = c->type == PROFDB_CTX_LOOP;
 		return 0;
+	case BY_LINE:
+		if (c->type != PROFDB_CTX_LINE && c->type != PROFDB_CTX_INSTRUCTION)
+			return 0;
+		if (!k->unknown_lines && unknown_line(k, c)) {
+			k->hidden_unknown++;
+			return 0;
+		}
+		break;
+	default:
+		break;
 	}
-	if (k->by == BY_LINE && c->type != PROFDB_CTX_LINE && c->type != PROFDB_CTX_INSTRUCTION)
-		return 0;
-	if (k->inclusive) {
+	if (k->o.inclusive) {
 		*out = 1;
 		return 0;
 	}
@@ -252,226 +348,451 @@ static int wanted(ranking *k, const profdb_context *c, int *out)
 	return r;
 }
 
-/* One walk over the tree: the rows of the ranking. 0 or < 0. */
+/* The per-depth state of the path for context @p c. */
+static int push_path(ranking *k, const profdb_context *c)
+{
+	if (c->depth >= k->stack_cap) {
+		size_t nc = k->stack_cap ? 2 * k->stack_cap : 64;
+		while (nc <= c->depth)
+			nc *= 2;
+		const char **ns = realloc(k->stack, nc * sizeof *ns);
+		if (ns)
+			k->stack = ns;
+		unsigned char *nf = realloc(k->in_fn, nc);
+		if (nf)
+			k->in_fn = nf;
+		profdb_str *fa = realloc(k->file_at, nc * sizeof *fa);
+		if (fa)
+			k->file_at = fa;
+		profdb_str *ma = realloc(k->module_at, nc * sizeof *ma);
+		if (ma)
+			k->module_at = ma;
+		if (!ns || !nf || !fa || !ma)
+			return TOP_OOM;
+		k->stack_cap = nc;
+	}
+	uint32_t d = c->depth;
+	k->stack[d] = NULL;
+	/* A function's own code: the function, and what is nested in it
+	 * (loops, lines); a call or an inlined call starts other code. */
+	k->in_fn[d] = c->type == PROFDB_CTX_FUNCTION ||
+		(d > 0 && c->relation == PROFDB_RELATION_LEXICAL && k->in_fn[d - 1]);
+	k->file_at[d] = c->file.len || d == 0 ? c->file : k->file_at[d - 1];
+	k->module_at[d] = c->module.len || d == 0 ? c->module : k->module_at[d - 1];
+	return 0;
+}
+
+/* One context of the walk. */
+static int visit(ranking *k, profdb_context *ctx)
+{
+	int want, r;
+	if ((r = push_path(k, ctx)) < 0 || (r = wanted(k, ctx, &want)) < 0 || !want)
+		return r;
+	for (size_t m = 0; m < k->rep.n; m++)
+		if ((r = report_value(&k->rep, m, ctx->id, k->o.inclusive, &k->tmp[m])) < 0)
+			return r;
+	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE)
+		return add_to_group(k, ctx);
+	if (k->tmp[0] == 0)
+		return 0;
+	if (filter_any(&k->o.names)) {
+		char name[1024];
+		context_label(ctx, name, sizeof name);
+		if (!filter_pass(&k->o.names, name))
+			return 0;
+	}
+	return keep_context(k, ctx->id);
+}
+
+/* One walk over the tree (or --focus's subtree): the rows of the ranking.
+ * 0 or < 0. */
 static int rank(ranking *k)
 {
 	tool_walk w;
 	profdb_context ctx;
-	int r;
+	int r, inside = k->o.focus < 0;
+	uint32_t focus_depth = 0;
+	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
+		return TOP_OOM;
 	if ((r = walk_begin(&w, k->rep.db)) < 0)
 		return r;
 	while ((r = walk_next(&w, &ctx, 0)) > 0) {
-		if (ctx.depth >= k->stack_cap) {
-			size_t nc = k->stack_cap ? 2 * k->stack_cap : 64;
-			while (nc <= ctx.depth)
-				nc *= 2;
-			const char **ns = realloc(k->stack, nc * sizeof *ns);
-			if (ns)
-				k->stack = ns;
-			unsigned char *nf = realloc(k->in_fn, nc);
-			if (nf)
-				k->in_fn = nf;
-			if (!ns || !nf)
-				return TOP_OOM;
-			k->stack_cap = nc;
+		if (k->o.focus >= 0) {
+			if (inside && ctx.depth <= focus_depth)
+				break;   /* past the focus's subtree */
+			if (ctx.id == (uint32_t)k->o.focus) {
+				inside = 1;
+				focus_depth = ctx.depth;
+			}
 		}
-		k->stack[ctx.depth] = NULL;
-		/* A function's own code: the function, and what is nested in it
-		 * (loops, lines); a call or an inlined call starts other code. */
-		k->in_fn[ctx.depth] = ctx.type == PROFDB_CTX_FUNCTION ||
-			(ctx.depth > 0 && ctx.relation == PROFDB_RELATION_LEXICAL &&
-			 k->in_fn[ctx.depth - 1]);
-		int want;
-		double v;
-		if ((r = wanted(k, &ctx, &want)) < 0)
-			return r;
-		if (!want)
-			continue;
-		if ((r = report_value(&k->rep, ctx.id, k->inclusive, &v)) < 0)
-			return r;
-		if (k->by == BY_FUNCTION) {
-			r = add_function(k, &ctx, v);
-		} else if (v != 0) {
-			r = keep_context(k, v, ctx.id);
+		if (!inside) {
+			r = push_path(k, &ctx);
+		} else {
+			r = visit(k, &ctx);
 		}
 		if (r < 0)
 			return r;
 	}
-	if (r == 0 && k->by == BY_FUNCTION) {
-		k->rows = k->fns.rows;
-		k->nrows = k->fns.n;
-		k->fns.rows = NULL;
-		k->fns.n = 0;
+	if (r < 0)
+		return r;
+	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE) {
+		/* the groups become the rows (those with a value and a passing
+		 * name); with -n alone only the best N are kept, in a heap, so
+		 * that 80,000 Callgrind functions are not all sorted */
+		size_t n = 0, cap = k->o.count && !k->o.min_percent_given ? k->o.count : 0;
+		for (size_t i = 0; i < k->groups.n; i++) {
+			row g = k->groups.rows[i];
+			g.key = g.v[0];
+			if (g.key != 0 && g.pass && cap) {
+				heap_offer(k->groups.rows, &n, cap, g);
+			} else if (g.key != 0 && g.pass) {
+				k->groups.rows[n++] = g;
+			} else {
+				free(g.name);
+				free(g.v);
+			}
+		}
+		free(k->rows);
+		k->rows = k->groups.rows;
+		k->nrows = n;
+		k->groups.rows = NULL;
+		k->groups.n = 0;
 	}
-	return r;
+	return 0;
 }
 
-/* Print the rows, hottest first. 0 or < 0. */
-static int print_rows(ranking *k, int json)
+/* ---- printing ----------------------------------------------------------- */
+
+static int row_name(const ranking *k, const row *r, char *buf, size_t n)
 {
-	report *rep = &k->rep;
-	if (json) {
-		report_describe_json(rep, "profdb-top/2");
-		printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",
-		       k->inclusive ? "inclusive" : "exclusive", by_name[k->by]);
-	} else {
-		report_describe(rep);
-		printf("%14s %7s  %s\n", k->inclusive ? "inclusive" : "exclusive", "%",
-		       by_name[k->by]);
+	profdb_context ctx;
+	int e;
+	if (r->name) {
+		snprintf(buf, n, "%s", r->name);
+		return 0;
 	}
-	for (size_t i = 0; i < k->nrows && (k->count == 0 || i < k->count); i++) {
-		char name[512];
-		profdb_context ctx;
-		int r;
-		if (k->rows[i].value == 0)
+	if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0)
+		return e;
+	context_label(&ctx, buf, n);
+	return 0;
+}
+
+/* How many of the sorted rows are shown: -n, --min-percent. */
+static size_t shown_rows(const ranking *k)
+{
+	size_t n = 0;
+	for (; n < k->nrows && (k->o.count == 0 || n < k->o.count); n++) {
+		double v = k->rows[n].v[0];
+		if (v == 0)
 			break;
-		if (k->by == BY_FUNCTION)
-			snprintf(name, sizeof name, "%s", k->rows[i].name);
-		else if ((r = profdb_context_get(rep->db, k->rows[i].ctx, &ctx)) < 0)
-			return r;
-		else
-			context_label(&ctx, name, sizeof name);
-		if (json) {
-			printf("%s\n {\"value\": ", i ? "," : "");
-			put_json_double(k->rows[i].value);
-			printf(", \"percent\": ");
-			put_json_percent(rep, k->rows[i].value);
-			if (k->by == BY_FUNCTION)
-				printf(", \"context\": null, \"name\": ");
-			else
-				printf(", \"context\": %" PRIu32 ", \"name\": ", k->rows[i].ctx);
-			put_json_cstr(stdout, name);
-			printf("}");
-			continue;
-		}
-		put_table_value(stdout, k->rows[i].value, 14);
-		put_percent(rep, k->rows[i].value);
-		printf("  %s\n", name);
+		if (k->o.min_percent_given && report_has_percent(&k->rep, 0) &&
+		    report_percent(&k->rep, 0, v) < k->o.min_percent)
+			break;
 	}
-	if (json)
-		printf("\n]}\n");
+	return n;
+}
+
+static void print_json(const ranking *k, size_t shown)
+{
+	const report *rep = &k->rep;
+	report_describe_json(rep, "profdb-top/2");
+	printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",
+	       k->o.inclusive ? "inclusive" : "exclusive", by_name[k->by]);
+	for (size_t i = 0; i < shown; i++) {
+		const row *r = &k->rows[i];
+		char name[1024];
+		if (row_name(k, r, name, sizeof name) < 0)
+			snprintf(name, sizeof name, "<context %" PRIu32 ">", r->ctx);
+		printf("%s\n {\"value\": ", i ? "," : "");
+		put_json_double(r->v[0]);
+		printf(", \"percent\": ");
+		if (report_has_percent(rep, 0))
+			put_json_double(report_percent(rep, 0, r->v[0]));
+		else
+			printf("null");
+		printf(", \"values\": [");
+		for (size_t m = 0; m < rep->n; m++) {
+			printf("%s", m ? ", " : "");
+			put_json_value(r->v[m]);
+		}
+		printf("], \"percents\": [");
+		for (size_t m = 0; m < rep->n; m++) {
+			printf("%s", m ? ", " : "");
+			if (report_has_percent(rep, m) && !isnan(r->v[m]))
+				put_json_double(report_percent(rep, m, r->v[m]));
+			else
+				printf("null");
+		}
+		printf("], \"context\": ");
+		if (r->n_ctx == 1)
+			printf("%" PRIu32, r->ctx);
+		else
+			printf("null");
+		printf(", \"contexts\": %" PRIu32 ", \"name\": ", r->n_ctx);
+		put_json_cstr(stdout, name);
+		printf("}");
+	}
+	printf("\n]}\n");
+}
+
+static void print_header(const ranking *k)
+{
+	char head[512], metric[256];
+	int l;
+	report_column_name(&k->rep, 0, metric, sizeof metric, 200);
+	if (k->o.count)
+		l = snprintf(head, sizeof head, "top %" PRIu64 " %s", k->o.count, by_plural[k->by]);
+	else
+		l = snprintf(head, sizeof head, "all %s", by_plural[k->by]);
+	l += snprintf(head + l, sizeof head - (size_t)l, " by %s %s",
+	              k->o.inclusive ? "inclusive" : "exclusive", metric);
+	if (k->o.min_percent_given && l < (int)sizeof head)
+		l += snprintf(head + l, sizeof head - (size_t)l, ", at least %g%%", k->o.min_percent);
+	if (k->o.focus >= 0 && l < (int)sizeof head)
+		l += snprintf(head + l, sizeof head - (size_t)l, ", in the subtree of context %" PRId64,
+		              k->o.focus);
+	if (filter_any(&k->o.names) && l < (int)sizeof head)
+		snprintf(head + l, sizeof head - (size_t)l, ", names filtered");
+	report_describe(&k->rep, head);
+	if (k->hidden_unknown)
+		printf("note: %zu line%s with no file and line 0 ('???:0') hidden "
+		       "(--unknown-lines shows them)\n", k->hidden_unknown,
+		       k->hidden_unknown == 1 ? "" : "s");
+}
+
+static int print_text(const ranking *k, size_t shown)
+{
+	const report *rep = &k->rep;
+	char buf[64], name[1024], col[64];
+	int w[64], idw = 2, pct = report_has_percent(rep, 0);
+	size_t nm = rep->n < 64 ? rep->n : 64;   /* more columns than a terminal holds: cut */
+	print_header(k);
+	for (size_t m = 0; m < nm; m++) {
+		report_column_name(rep, m, col, sizeof col, 16);
+		w[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
+		for (size_t i = 0; i < shown; i++) {
+			int l = (int)fmt_value(buf, sizeof buf, k->rows[i].v[m], k->o.plain);
+			w[m] = l > w[m] ? l : w[m];
+		}
+	}
+	for (size_t i = 0; i < shown; i++) {
+		int l = snprintf(buf, sizeof buf, "%" PRIu32, k->rows[i].ctx);
+		idw = l > idw ? l : idw;
+	}
+	int prefix = idw + 2;
+	for (size_t m = 0; m < nm; m++) {
+		report_column_name(rep, m, col, sizeof col, (size_t)w[m]);
+		fmt_put(col, w[m]);
+		printf("  ");
+		prefix += w[m] + 2;
+		if (m == 0 && pct) {
+			printf("%7s  ", "%");
+			prefix += 9;
+		}
+	}
+	fmt_put("id", idw);
+	printf("  %s\n", by_name[k->by]);
+	size_t width = k->o.wide ? sizeof name : (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
+	for (size_t i = 0; i < shown; i++) {
+		const row *r = &k->rows[i];
+		int e = row_name(k, r, name, sizeof name);
+		if (e < 0)
+			return e;
+		for (size_t m = 0; m < nm; m++) {
+			fmt_value(buf, sizeof buf, r->v[m], k->o.plain);
+			fmt_put(buf, w[m]);
+			printf("  ");
+			if (m == 0 && pct)
+				printf("%6.2f%%  ", report_percent(rep, 0, r->v[0]));
+		}
+		snprintf(buf, sizeof buf, r->n_ctx == 1 ? "%" PRIu32 : "-", r->ctx);
+		fmt_put(buf, idw);
+		char shortname[1024];
+		fmt_shorten(name, width, shortname, sizeof shortname);
+		printf("  %s\n", shortname);
+	}
 	return 0;
 }
 
 static void ranking_free(ranking *k)
 {
-	for (size_t i = 0; i < k->nrows; i++)
+	for (size_t i = 0; i < k->nrows; i++) {
 		free(k->rows[i].name);
-	for (size_t i = 0; k->fns.rows && i < k->fns.n; i++)
-		free(k->fns.rows[i].name);
+		free(k->rows[i].v);
+	}
+	for (size_t i = 0; k->groups.rows && i < k->groups.n; i++) {
+		free(k->groups.rows[i].name);
+		free(k->groups.rows[i].v);
+	}
 	free(k->rows);
-	free(k->fns.rows);
-	free(k->fns.slots);
+	free(k->groups.rows);
+	free(k->groups.slots);
 	free(k->stack);
 	free(k->in_fn);
+	free(k->file_at);
+	free(k->module_at);
+	free(k->tmp);
+	filter_free(&k->o.names);
 }
 
 /* ---- the command ---------------------------------------------------------- */
 
 static const char top_usage[] =
-	"usage: profdb top [-m METRIC] [-n N] [--inclusive|--exclusive]\n"
-	"                  [--by function|context|line] [--lines] [--profile P] [--raw]\n"
-	"                  [--json] PATH\n"
-	"The hottest functions (or contexts, or source lines) with their values and\n"
-	"percentages of the total (the roots' inclusive value). No cost is counted in\n"
-	"two rows, so the percentages of an exclusive ranking add up to 100 % at most.\n"
-	"  -m, --metric M       metric name or id (default: the first inclusive or\n"
-	"                       exclusive metric with a non-zero value; see\n"
-	"                       'profdb metrics')\n"
+	"usage: profdb top [-m METRIC[,METRIC...]|all] [-n N] [--inclusive|--exclusive]\n"
+	"                  [--by function|context|file|module|line|loop] [--lines]\n"
+	"                  [--profile P | --profiles SEL] [--stat S] [--min-percent P]\n"
+	"                  [--match RE] [--exclude RE] [--focus CONTEXT] [--unknown-lines]\n"
+	"                  [--wide] [--plain] [--raw] [--json] PATH\n"
+	"The hottest functions (or contexts, files, modules, lines, loops) with their\n"
+	"values and percentages of the total (the roots' inclusive value). No cost is\n"
+	"counted in two rows, so the percentages of an exclusive ranking add up to\n"
+	"100 % at most. The id column is the context id ('profdb value --context').\n"
+	"  -m, --metric M       metric names or ids, comma-separated, or 'all' (every\n"
+	"                       metric with values); the first ranks (default: the\n"
+	"                       first metric with a non-zero value in the scope ranked)\n"
 	"  -n N                 rows to show (default 20; 0: all)\n"
 	"  -i, --inclusive      rank by inclusive values\n"
 	"  -e, --exclusive      rank by exclusive values (default)\n"
-	"  -b, --by W           'function' (default; code outside any function by its\n"
-	"                       module and offset), 'context' (contexts with no nested\n"
-	"                       loop or line) or 'line' (source lines and instructions)\n"
+	"  -b, --by W           'function' (default), 'context' (contexts with no nested\n"
+	"                       loop or line), 'file', 'module' (those contexts grouped),\n"
+	"                       'line' (source lines and instructions) or 'loop'\n"
 	"  -l, --lines          the same as --by line (Callgrind decodes the lines from\n"
 	"                       the text on demand)\n"
+	"  --unknown-lines      --by line: also the lines with no file and line 0 ('???:0')\n"
 	"  -p, --profile P      one profile (default: the summary profile, else all\n"
 	"                       profiles combined by the metric's rule: sum, min, max)\n"
+	"  --profiles SEL       combine these profiles: indices and ranges ('0-15,32')\n"
+	"                       and identities ('rank=0-3,thread=0')\n"
+	"  --stat S             rank by a statistic over the selected profiles: sum, mean,\n"
+	"                       min, max, stddev, imbalance (max/mean); stored values,\n"
+	"                       by context, line or loop (default: by context)\n"
+	"  --min-percent P      only rows of at least P% of the total\n"
+	"  --match RE           only rows whose name matches RE (POSIX extended)\n"
+	"  --exclude RE         no rows whose name matches RE\n"
+	"  --focus CONTEXT      only the subtree of context id CONTEXT\n"
+	"  --wide               full names (default: shortened to fit 100 columns)\n"
+	"  --plain              integers without thousands separators\n"
 	"  -r, --raw            hpcrun: the stored sample counts, not the values times\n"
 	"                       the sampling period that hpcprof shows\n"
 	"  --json               one object of schema profdb-top/2\n"
-	"Percentages are shown only for metrics that combine by sum.\n";
+	"Percentages are shown only for metrics that combine by sum (in the text, for\n"
+	"the first metric).\n";
+
+static int parse_by(const char *s, enum by *out)
+{
+	for (int i = 0; i < BY_COUNT; i++)
+		if (strcmp(s, by_name[i]) == 0) {
+			*out = (enum by)i;
+			return 0;
+		}
+	return tool_bad_value("--by", s, "function, context, file, module, line or loop");
+}
 
 /* Options into @p k; @return 0, -1 (help shown) or EXIT_USAGE. */
-static int parse_top(int argc, char **argv, ranking *k, const char **metric, int64_t *profile,
-                     int *json, int *by_given)
+static int parse_top(int argc, char **argv, ranking *k, int *by_given)
 {
 	static const struct option lo[] = {
-		{"metric", required_argument, NULL, 'm'}, {"profile", required_argument, NULL, 'p'},
+		REPORT_LONG_OPTIONS,
 		{"inclusive", no_argument, NULL, 'i'}, {"exclusive", no_argument, NULL, 'e'},
 		{"by", required_argument, NULL, 'b'}, {"lines", no_argument, NULL, 'l'},
-		{"raw", no_argument, NULL, 'r'}, {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-	uint32_t u;
-	int c;
-	while ((c = getopt_long(argc, argv, "m:n:p:ieb:lrjh", lo, NULL)) != -1) {
+		{"unknown-lines", no_argument, NULL, OPT_UNKNOWN_LINES}, {0, 0, 0, 0}};
+	int c, e;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, REPORT_SHORT_OPTIONS "ieb:l", lo, NULL)) != -1) {
+		if ((e = report_option(&k->o, c, optarg)) != 1) {
+			if (e)
+				return e;
+			continue;
+		}
 		switch (c) {
-		case 'm': *metric = optarg; break;
-		case 'n':
-			if (parse_u32(optarg, &k->count) < 0)
-				return tool_usage_error(top_usage);
-			break;
-		case 'p':
-			if (parse_u32(optarg, &u) < 0)
-				return tool_usage_error(top_usage);
-			*profile = u;
-			break;
-		case 'i': k->inclusive = 1; break;
-		case 'e': k->inclusive = 0; break;
+		case 'i': k->o.inclusive = 1; break;
+		case 'e': k->o.inclusive = 0; break;
 		case 'b':
-			if (strcmp(optarg, "function") == 0)
-				k->by = BY_FUNCTION;
-			else if (strcmp(optarg, "context") == 0)
-				k->by = BY_CONTEXT;
-			else if (strcmp(optarg, "line") == 0)
-				k->by = BY_LINE;
-			else
-				return tool_usage_error(top_usage);
+			if (parse_by(optarg, &k->by))
+				return EXIT_USAGE;
 			*by_given = 1;
 			break;
 		case 'l': k->by = BY_LINE; *by_given = 1; break;
-		case 'r': report_raw = 1; break;
-		case 'j': *json = 1; break;
+		case OPT_UNKNOWN_LINES: k->unknown_lines = 1; break;
 		case 'h': fputs(top_usage, stdout); return -1;
-		default: return tool_usage_error(top_usage);
+		default: return report_getopt_error("top", c, argv, top_usage);
 		}
 	}
-	return optind + 1 != argc ? tool_usage_error(top_usage) : 0;
+	if (optind + 1 != argc) {
+		fprintf(stderr, "%s: top: %s\n", tool_prog, optind >= argc ? "no PATH given"
+		        : "one PATH only");
+		return tool_usage_error(top_usage);
+	}
+	return 0;
+}
+
+/* Combinations that mean nothing. @return 0 or EXIT_USAGE. */
+static int check_top(ranking *k, int by_given)
+{
+	if (k->o.inclusive && (k->by == BY_FILE || k->by == BY_MODULE)) {
+		fprintf(stderr, "%s: top: --by %s ranks exclusive values only (the inclusive values "
+		        "of a %s's contexts nest)\n", tool_prog, by_name[k->by], by_name[k->by]);
+		return EXIT_USAGE;
+	}
+	if (k->o.stat != RSTAT_NONE) {
+		if (!by_given)
+			k->by = BY_CONTEXT;
+		if (k->by != BY_CONTEXT && k->by != BY_LINE && k->by != BY_LOOP) {
+			fprintf(stderr, "%s: top: --stat ranks contexts (--by context, line or loop): a "
+			        "statistic over profiles does not add up over a %s's contexts\n",
+			        tool_prog, by_name[k->by]);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 int cmd_top(int argc, char **argv)
 {
 	ranking k;
 	memset(&k, 0, sizeof k);
-	k.count = 20;
+	report_opts_init(&k.o);
 	k.by = BY_FUNCTION;
-	const char *metric = NULL;
-	int64_t profile = -1;
-	int json = 0, by_given = 0;
-	int r = parse_top(argc, argv, &k, &metric, &profile, &json, &by_given);
-	if (r)
+	int by_given = 0;
+	int r = parse_top(argc, argv, &k, &by_given);
+	if (!r)
+		r = check_top(&k, by_given);
+	if (r) {
+		filter_free(&k.o.names);
 		return r < 0 ? 0 : r;
+	}
 	/* Functions carry the self cost of their lines already; counting the
 	 * lines would cost a second pass over a Callgrind text. */
 	if (k.by != BY_LINE)
 		tool_open_flags |= PROFDB_OPEN_FUNCTIONS_ONLY;
-	if ((r = report_open(&k.rep, argv[optind], metric, profile)))
+	if ((r = report_open(&k.rep, argv[optind], &k.o))) {
+		filter_free(&k.o.names);
 		return r;
+	}
+	profdb_context fc;
+	if (k.o.focus >= 0 && profdb_context_get(k.rep.db, (uint32_t)k.o.focus, &fc) < 0) {
+		fprintf(stderr, "%s: %s: --focus: no context %" PRId64 " in the tree\n", tool_prog,
+		        argv[optind], k.o.focus);
+		ranking_free(&k);
+		report_close(&k.rep);
+		return EXIT_USAGE;
+	}
 	/* Rank by what the format can give; say which in the header. */
-	if (k.inclusive && !k.rep.has_inc)
-		k.inclusive = 0;
-	else if (!k.inclusive && !k.rep.has_exc)
-		k.inclusive = 1;
+	if (k.o.inclusive && !k.rep.m[0].has_inc)
+		k.o.inclusive = 0;
+	else if (!k.o.inclusive && !k.rep.m[0].has_exc)
+		k.o.inclusive = 1;
 	/* A value that does not combine (a ratio, a mean) means nothing added
 	 * up over a function's contexts: rank the contexts themselves. */
-	if (k.rep.combine == PROFDB_COMBINE_NONE && k.by == BY_FUNCTION && !by_given)
+	if (k.rep.m[0].metric.combine == PROFDB_COMBINE_NONE && k.by == BY_FUNCTION && !by_given)
 		k.by = BY_CONTEXT;
 	r = rank(&k);
 	if (r == 0 && k.nrows)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(k.rows, k.nrows, sizeof *k.rows, cmp_row);
-	if (r == 0)
-		r = print_rows(&k, json);
+	if (r == 0 && k.o.json)
+		print_json(&k, shown_rows(&k));
+	else if (r == 0)
+		r = print_text(&k, shown_rows(&k));
 	if (r == TOP_OOM) {
 		tool_progress_done();
 		fprintf(stderr, "%s: out of memory\n", tool_prog);

@@ -17,6 +17,8 @@ static const struct {
 	{"metrics", cmd_metrics, "the metric list"},
 	{"top", cmd_top, "the hottest contexts or functions"},
 	{"tree", cmd_tree, "the calling-context tree with values"},
+	{"bottom-up", cmd_bottom_up, "each function, then its callers (tree --view bottom-up)"},
+	{"flat", cmd_flat, "module, file, function, loop, line (tree --view flat)"},
 	{"value", cmd_value, "one stored value"},
 	{"trace", cmd_trace, "trace samples"},
 	{"dump", cmd_dump, "everything stored, as JSON or CSV"},

@@ -1,79 +1,264 @@
-/* Metric selection and aggregation over profiles for `top` and `tree`.
+/* Metric selection and aggregation over profiles for `top`, `tree`,
+ * `bottom-up` and `flat`.
  *
- * Default metric: the first metric (in profdb_metric_at order) that has a
- * non-zero stored value (profdb_metric_has_values) and is inclusive or
- * exclusive; failing that the first with values; then the same with
- * has_data; failing that the first. Default aggregation: the summary
- * profile where the format has one, it can answer for the metric and it
- * holds the metric's own combination (HPCToolkit may store a count under a
- * propagated id); otherwise every other profile combined by the metric's
- * rule (sum, min or max; doc/model.md, "Combining numbers"), in profile
- * order. Values are multiplied by the metric's scale (hpcrun's sampling
- * period) unless --raw. */
+ * Default metric (-m not given): the first metric, in profdb_metric_at
+ * order, with a non-zero stored value in the scope the view ranks by (the
+ * exclusive id for `top`'s default exclusive ranking, the inclusive id for
+ * the trees; a metric of the other scope whose counterpart has values
+ * stands for it); summary statistics and derived metrics are never chosen.
+ * A database with none is refused in one line (exit 1).
+ * Default aggregation: the summary profile where the format has one, it
+ * can answer for the metric and it holds the metric's own combination
+ * (HPCToolkit may store a count under a propagated id); otherwise the
+ * selected profiles (--profiles, default every non-summary profile)
+ * combined by the metric's rule (sum, min or max; doc/model.md, "Combining
+ * numbers"), in ascending profile order. --stat replaces the combination
+ * by a statistic over the selection (profdb_stats_new: stored values of
+ * the ranked scope). Values are multiplied by the metric's scale (hpcrun's
+ * sampling period) unless --raw. */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "report.h"
 
-int report_raw;
+static const char *const stat_names[] = {"none", "sum", "mean", "min", "max", "stddev",
+                                         "imbalance"};
 
-static int pick_default(profdb *db, profdb_metric *out)
+const char *report_stat_name(report_stat s)
 {
-	int64_t n = profdb_metric_count(db);
+	return (unsigned)s <= RSTAT_IMBALANCE ? stat_names[s] : "none";
+}
+
+void report_opts_init(report_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->profile = -1;
+	o->focus = -1;
+	o->count = 20;
+}
+
+int report_option(report_opts *o, int c, const char *arg)
+{
+	uint32_t u;
+	switch (c) {
+	case 'm': o->metrics = arg; return 0;
+	case 'p':
+		if (opt_u32("--profile", arg, &u))
+			return EXIT_USAGE;
+		o->profile = u;
+		return 0;
+	case OPT_PROFILES: o->profiles = arg; return 0;
+	case OPT_STAT:
+		for (int s = RSTAT_SUM; s <= RSTAT_IMBALANCE; s++)
+			if (strcmp(arg, stat_names[s]) == 0) {
+				o->stat = (report_stat)s;
+				return 0;
+			}
+		return tool_bad_value("--stat", arg,
+		                      "a statistic (sum, mean, min, max, stddev, imbalance)");
+	case 'n':
+		o->count_given = 1;
+		return opt_u64("-n", arg, &o->count);
+	case OPT_MIN_PERCENT:
+		o->min_percent_given = 1;
+		return opt_percent("--min-percent", arg, &o->min_percent);
+	case OPT_MATCH: return filter_set(&o->names, 0, arg);
+	case OPT_EXCLUDE: return filter_set(&o->names, 1, arg);
+	case OPT_FOCUS:
+		if (opt_u32("--focus", arg, &u))
+			return EXIT_USAGE;
+		o->focus = u;
+		return 0;
+	case OPT_WIDE: o->wide = 1; return 0;
+	case OPT_PLAIN: o->plain = 1; return 0;
+	case 'r': o->raw = 1; return 0;
+	case OPT_JSON: o->json = 1; return 0;
+	default: return 1;
+	}
+}
+
+int report_getopt_error(const char *cmd, int c, char **argv, const char *usage)
+{
+	const char *opt = argv[optind - 1];
+	if (c == ':')
+		fprintf(stderr, "%s: %s: option '%s' needs a value\n", tool_prog, cmd, opt);
+	else if (optopt && optopt < 256 && (opt[0] != '-' || opt[1] != '-'))
+		fprintf(stderr, "%s: %s: unknown option '-%c'\n", tool_prog, cmd, optopt);
+	else
+		fprintf(stderr, "%s: %s: unknown option '%s'\n", tool_prog, cmd, opt);
+	return tool_usage_error(usage);
+}
+
+/* ---- choosing the metrics -------------------------------------------------- */
+
+/* Does metric @p m, or its counterpart of the scope ranked, hold a
+ * non-zero stored value? 1, 0 or < 0. */
+static int has_values(profdb *db, const profdb_metric *m, int inclusive)
+{
+	uint32_t other = inclusive ? m->inclusive_id : m->exclusive_id;
+	int v = profdb_metric_has_values(db, m->id);
+	if (v == -ENOTSUP)
+		v = m->has_data;
+	if (v >= 0 && other != PROFDB_NONE && other != m->id) {
+		int w = profdb_metric_has_values(db, other);
+		if (w == -ENOTSUP)
+			w = m->has_data;
+		v = w < 0 ? w : v || w;
+	}
+	return v;
+}
+
+static int usable_kind(profdb_metric_kind k)
+{
+	return k != PROFDB_METRIC_SUMMARY && k != PROFDB_METRIC_DERIVED;
+}
+
+/* The same quantity in another scope (HPCToolkit's point, exclusive and
+ * inclusive ids of one metric). */
+static uint32_t quantity(const profdb_metric *m)
+{
+	return m->inclusive_id != PROFDB_NONE ? m->inclusive_id
+	       : m->exclusive_id != PROFDB_NONE ? m->exclusive_id : m->id;
+}
+
+static int add_metric(report *r, const profdb_metric *m)
+{
+	report_metric *nm = realloc(r->m, (r->n + 1) * sizeof *nm);
+	if (!nm)
+		return -ENOMEM;
+	r->m = nm;
+	memset(&nm[r->n], 0, sizeof *nm);
+	nm[r->n++].metric = *m;
+	return 0;
+}
+
+/* The default metric, or every metric with values (all != 0). 0, or
+ * -ENOENT (none has values), < 0. */
+static int pick_metrics(report *r, int all)
+{
+	int64_t n = profdb_metric_count(r->db);
 	if (n < 0)
 		return (int)n;
-	if (n == 0)
-		return -ENOENT;
-	int best = -1;
 	for (int64_t i = 0; i < n; i++) {
 		profdb_metric m;
-		int r = profdb_metric_at(db, (uint32_t)i, &m);
-		if (r < 0)
-			return r;
-		int values = profdb_metric_has_values(db, m.id);
-		if (values < 0 && values != -ENOTSUP)
-			return values;
-		if (values == -ENOTSUP)
-			values = m.has_data;
-		int scoped = m.kind == PROFDB_METRIC_INCLUSIVE || m.kind == PROFDB_METRIC_EXCLUSIVE;
-		int rank = values ? 3 + scoped : m.has_data ? 1 + scoped : 0;
-		if (rank > best) {
-			best = rank;
-			*out = m;
-		}
-		if (rank == 4)
-			break;
+		int e = profdb_metric_at(r->db, (uint32_t)i, &m);
+		if (e < 0)
+			return e;
+		if (!usable_kind(m.kind))
+			continue;
+		if ((e = has_values(r->db, &m, all ? 0 : r->o->inclusive)) < 0)
+			return e;
+		if (e == 0 && !(all && has_values(r->db, &m, 1) > 0))
+			continue;
+		int dup = 0;
+		for (size_t k = 0; k < r->n && !dup; k++)
+			dup = quantity(&r->m[k].metric) == quantity(&m);
+		if (!dup && (e = add_metric(r, &m)) < 0)
+			return e;
+		if (!all && r->n)
+			return 0;
 	}
+	return r->n ? 0 : -ENOENT;
+}
+
+/* -m's list: the whole argument as one name first (names may hold ','). */
+static int find_metrics(report *r, const char *list)
+{
+	profdb_metric m;
+	if (profdb_metric_find(r->db, list, &m) == 0)
+		return add_metric(r, &m);
+	char *copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	int e = 0;
+	for (char *save = NULL, *name = strtok_r(copy, ",", &save); name && e == 0;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (profdb_metric_find(r->db, name, &m) < 0) {
+			fprintf(stderr, "%s: %s: no metric named or numbered '%s' (see 'profdb metrics')\n",
+			        tool_prog, r->path, name);
+			e = -EDOM;
+		} else {
+			e = add_metric(r, &m);
+		}
+	}
+	if (e == 0 && r->n == 0) {
+		fprintf(stderr, "%s: -m: '%s' names no metric\n", tool_prog, list);
+		e = -EDOM;
+	}
+	free(copy);
+	return e;
+}
+
+static int choose_metrics(report *r)
+{
+	const char *list = r->o->metrics;
+	int e = list && strcmp(list, "all") != 0 ? find_metrics(r, list)
+	        : pick_metrics(r, list != NULL);
+	if (e == -ENOENT) {
+		fprintf(stderr, "%s: %s: no metric has a non-zero value (see 'profdb metrics')\n",
+		        tool_prog, r->path);
+		return EXIT_INPUT;
+	}
+	if (e == -EDOM)
+		return EXIT_USAGE;
+	return e < 0 ? tool_fail(r->path) : 0;
+}
+
+/* ---- choosing the profiles ------------------------------------------------ */
+
+static int choose_profiles(report *r)
+{
+	const report_opts *o = r->o;
+	int64_t np = profdb_profile_count(r->db);
+	if (np < 0)
+		return tool_fail(r->path);
+	if (o->profile >= 0 && o->profile >= np) {
+		fprintf(stderr, "%s: %s: no profile %" PRId64 " (the database has %" PRId64 ")\n",
+		        tool_prog, r->path, o->profile, np);
+		return EXIT_USAGE;
+	}
+	int64_t n = profdb_profiles_select(r->db, o->profiles, NULL, 0);
+	if (n < 0) {
+		if (n != -EINVAL || !o->profiles)
+			return tool_fail(r->path);
+		fprintf(stderr, "%s: --profiles: %s\n", tool_prog, profdb_error_message());
+		return EXIT_USAGE;
+	}
+	if (n == 0 && o->profiles) {
+		fprintf(stderr, "%s: %s: --profiles '%s' selects no profile\n", tool_prog, r->path,
+		        o->profiles);
+		return EXIT_USAGE;
+	}
+	if (n > 0) {
+		if (!(r->sel = malloc((size_t)n * sizeof *r->sel)))
+			return tool_fail(r->path);
+		if (profdb_profiles_select(r->db, o->profiles, r->sel, (size_t)n) != n)
+			return tool_fail(r->path);
+	}
+	r->n_sel = (size_t)n;
 	return 0;
 }
 
-/* Does the chosen source answer for this metric at all? Asked of the
- * first root: -ENOTSUP means "the format cannot say". */
-static int probe(report *r, int inclusive)
+/* The summary profile's index, or -1. */
+static int64_t summary_profile(const report *r)
 {
-	uint32_t root;
-	double v;
-	if (profdb_context_root(r->db, &root) < 0)
-		return 1;   /* empty tree: nothing to ask */
-	int e = report_value(r, root, inclusive, &v);
-	return e == -ENOTSUP ? 0 : e < 0 ? e : 1;
+	int64_t np = profdb_profile_count(r->db);
+	for (int64_t p = 0; p < np; p++) {
+		profdb_profile pr;
+		if (profdb_profile_get(r->db, (uint32_t)p, &pr) == 0 && pr.is_summary)
+			return p;
+	}
+	return -1;
 }
 
-/* Sets has_inc and has_exc for the current mode. @return 0 or < 0. */
-static int probe_both(report *r)
-{
-	int inc, exc;
-	r->has_inc = r->has_exc = 1;   /* report_value asks whatever it is told */
-	if ((inc = probe(r, 1)) < 0 || (exc = probe(r, 0)) < 0)
-		return inc < 0 ? inc : exc;
-	r->has_inc = inc;
-	r->has_exc = exc;
-	return 0;
-}
+/* ---- values ----------------------------------------------------------------- */
 
-/* a combined with b; NONE keeps a (nothing is added up). */
 static double combine(profdb_combine c, double a, double b)
 {
 	switch (c) {
@@ -84,126 +269,310 @@ static double combine(profdb_combine c, double a, double b)
 	}
 }
 
-/* More than one non-summary profile? */
-static int several_profiles(const report *r)
+static size_t stat_offset(report_stat s)
 {
-	uint32_t n = 0;
-	for (uint32_t p = 0; p < r->n_profiles && n < 2; p++) {
-		profdb_profile pr;
-		if (profdb_profile_get(r->db, p, &pr) < 0 || !pr.is_summary)
-			n++;
+	switch (s) {
+	case RSTAT_MEAN: return offsetof(profdb_stat, mean);
+	case RSTAT_MIN: return offsetof(profdb_stat, min);
+	case RSTAT_MAX: return offsetof(profdb_stat, max);
+	case RSTAT_STDDEV: return offsetof(profdb_stat, stddev);
+	case RSTAT_IMBALANCE: return offsetof(profdb_stat, imbalance);
+	default: return offsetof(profdb_stat, sum);
 	}
-	return n > 1;
 }
 
-int report_open(report *r, const char *path, const char *metric, int64_t profile)
+int report_value(const report *r, size_t k, uint32_t ctx, int inclusive, double *out)
+{
+	const report_metric *m = &r->m[k];
+	int (*get)(const profdb *, uint32_t, uint32_t, uint32_t, profdb_number *) =
+		inclusive ? profdb_inclusive : profdb_exclusive;
+	profdb_number n;
+	int e;
+	*out = 0;
+	if (inclusive ? !m->has_inc : !m->has_exc) {
+		*out = NAN;   /* a column the format cannot give */
+		return 0;
+	}
+	if (m->mode == REPORT_STAT) {
+		profdb_stat st;
+		if ((e = profdb_stats_get(r->stats, ctx, m->stored, &st)) < 0)
+			return e;
+		if (e > 0) {
+			double v;
+			memcpy(&v, (const char *)&st + stat_offset(r->o->stat), sizeof v);
+			*out = r->o->stat == RSTAT_IMBALANCE ? v : v * m->scale;
+		}
+		return 0;
+	}
+	if (m->mode != REPORT_SEL) {
+		if ((e = get(r->db, m->profile, ctx, m->metric.id, &n)) < 0)
+			return e;
+		if (e > 0)
+			*out = profdb_number_to_double(n) * m->scale;
+		return 0;
+	}
+	/* Profiles without a value take no part (a missing value is not a 0
+	 * that would win a minimum). */
+	double acc = 0;
+	int any = 0;
+	for (size_t i = 0; i < r->n_sel; i++) {
+		if ((e = get(r->db, r->sel[i], ctx, m->metric.id, &n)) < 0)
+			return e;
+		if (e > 0) {
+			double v = profdb_number_to_double(n);
+			acc = any ? combine(m->metric.combine, acc, v) : v;
+			any = 1;
+		}
+	}
+	*out = acc * m->scale;
+	return 0;
+}
+
+/* Does the chosen source answer for metric @p k at all? Asked of the first
+ * root: -ENOTSUP means "the format cannot say". */
+static int probe(report *r, size_t k, int inclusive)
+{
+	uint32_t root;
+	double v;
+	if (profdb_context_root(r->db, &root) < 0)
+		return 1;   /* empty tree: nothing to ask */
+	int e = report_value(r, k, root, inclusive, &v);
+	return e == -ENOTSUP ? 0 : e < 0 ? e : 1;
+}
+
+static int probe_both(report *r, size_t k)
+{
+	report_metric *m = &r->m[k];
+	int inc, exc;
+	m->has_inc = m->has_exc = 1;   /* report_value asks whatever it is told */
+	if ((inc = probe(r, k, 1)) < 0 || (exc = probe(r, k, 0)) < 0)
+		return inc < 0 ? inc : exc;
+	m->has_inc = inc;
+	m->has_exc = exc;
+	return 0;
+}
+
+/* The stored id of the scope --stat ranks: the metric or a counterpart of
+ * that kind (a point metric stands for exclusive values). */
+static uint32_t stored_scope(const report *r, const profdb_metric *m)
+{
+	uint32_t ids[3] = {m->id, m->inclusive_id, m->exclusive_id};
+	profdb_metric_kind want = r->o->inclusive ? PROFDB_METRIC_INCLUSIVE : PROFDB_METRIC_EXCLUSIVE;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < 3; i++) {
+			profdb_metric x;
+			if (ids[i] == PROFDB_NONE || profdb_metric_get(r->db, ids[i], &x) < 0)
+				continue;
+			if (x.kind == want || (pass && !r->o->inclusive && x.kind == PROFDB_METRIC_POINT))
+				return x.id;
+		}
+	return PROFDB_NONE;
+}
+
+/* More than one non-summary profile in play? */
+static int several_profiles(const report *r)
+{
+	return r->n_sel > 1;
+}
+
+static void metric_name(const report_metric *m, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.*s", (int)m->metric.name.len, m->metric.name.ptr);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+/* The source of metric @p k: 0, 1 (-m all: leave it out), EXIT_* (message
+ * printed) or < 0. */
+static int setup_metric(report *r, size_t k, int64_t summary)
+{
+	const report_opts *o = r->o;
+	report_metric *m = &r->m[k];
+	char name[256];
+	int e;
+	metric_name(m, name, sizeof name);
+	m->scale = o->raw || !(m->metric.scale > 0) ? 1 : m->metric.scale;
+	if (o->stat != RSTAT_NONE) {
+		m->mode = REPORT_STAT;
+		if ((m->stored = stored_scope(r, &m->metric)) == PROFDB_NONE) {
+			fprintf(stderr, "%s: %s: --stat: metric '%s' has no stored %s values (the format "
+			        "computes them)%s\n", tool_prog, r->path, name,
+			        o->inclusive ? "inclusive" : "exclusive",
+			        o->inclusive ? "; rank the exclusive ones" : "");
+			return EXIT_USAGE;
+		}
+		m->has_inc = o->inclusive;
+		m->has_exc = !o->inclusive;
+		return 0;
+	}
+	if (o->profile >= 0) {
+		m->mode = REPORT_ONE;
+		m->profile = (uint32_t)o->profile;
+	} else if (summary >= 0 && !o->profiles) {
+		m->mode = REPORT_SUMMARY;
+		m->profile = (uint32_t)summary;
+		const char *rule = combine_name(m->metric.combine);
+		profdb_str st = m->metric.statistic;
+		if (m->metric.kind != PROFDB_METRIC_SUMMARY && st.len &&
+		    (st.len != strlen(rule) || memcmp(st.ptr, rule, st.len)))
+			m->mode = REPORT_SEL;   /* the summary holds another statistic under the id */
+	} else {
+		m->mode = REPORT_SEL;
+	}
+	if ((e = probe_both(r, k)) < 0)
+		return e;
+	if (m->mode == REPORT_SUMMARY && !m->has_inc && !m->has_exc) {
+		m->mode = REPORT_SEL;   /* the summary has no statistic for this metric: add up */
+		if ((e = probe_both(r, k)) < 0)
+			return e;
+	}
+	if (!m->has_inc && !m->has_exc) {
+		if (o->metrics && strcmp(o->metrics, "all") == 0)
+			return 1;
+		fprintf(stderr, "%s: %s: metric '%s' has neither inclusive nor exclusive values "
+		        "(a %s metric)\n", tool_prog, r->path, name, metric_kind_name(m->metric.kind));
+		return EXIT_INPUT;
+	}
+	if (m->mode == REPORT_SEL && m->metric.combine == PROFDB_COMBINE_NONE &&
+	    several_profiles(r)) {
+		if (o->metrics && strcmp(o->metrics, "all") == 0)
+			return 1;
+		fprintf(stderr, "%s: %s: the values of metric '%s' do not combine across profiles "
+		        "(a %s metric: doc/model.md, \"Combining numbers\"); choose one with "
+		        "--profile P\n", tool_prog, r->path, name, metric_kind_name(m->metric.kind));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The total of metric @p k: the roots' inclusive values (a call graph made
+ * a tree may have several), combined by the metric's rule. */
+static int metric_total(report *r, size_t k)
+{
+	report_metric *m = &r->m[k];
+	tool_walk w;
+	profdb_context c;
+	int first = 1, e;
+	m->total = 0;
+	if (!m->has_inc || m->mode == REPORT_STAT)
+		return 0;
+	if ((e = walk_begin(&w, r->db)) < 0)
+		return e;
+	while ((e = walk_next(&w, &c, 1)) > 0) {
+		double v;
+		if ((e = report_value(r, k, c.id, 1, &v)) < 0)
+			return e;
+		m->total = first ? v : combine(m->metric.combine, m->total, v);
+		first = 0;
+	}
+	return e;
+}
+
+static int build_stats(report *r)
+{
+	uint32_t *ids = malloc(r->n * sizeof *ids);
+	if (!ids)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->n; k++)
+		ids[k] = r->m[k].stored;
+	/* duplicates (two columns of one stored id) would be refused */
+	size_t n = 0;
+	for (size_t k = 0; k < r->n; k++) {
+		size_t j = 0;
+		while (j < n && ids[j] != ids[k])
+			j++;
+		if (j == n)
+			ids[n++] = ids[k];
+	}
+	profdb_stats_options so = PROFDB_STATS_OPTIONS_INIT;
+	so.profiles = r->sel;
+	so.n_profiles = r->n_sel;
+	so.metrics = ids;
+	so.n_metrics = n;
+	int e = profdb_stats_new(&r->stats, r->db, &so);
+	free(ids);
+	return e;
+}
+
+static int setup(report *r)
+{
+	const report_opts *o = r->o;
+	int e;
+	if (o->profile >= 0 && o->profiles) {
+		fprintf(stderr, "%s: --profile and --profiles exclude each other\n", tool_prog);
+		return EXIT_USAGE;
+	}
+	if ((e = choose_metrics(r)) || (e = choose_profiles(r)))
+		return e;
+	if (o->stat != RSTAT_NONE && o->profile >= 0) {
+		fprintf(stderr, "%s: --stat combines a selection of profiles (--profiles), not "
+		        "--profile\n", tool_prog);
+		return EXIT_USAGE;
+	}
+	int64_t summary = summary_profile(r);
+	for (size_t k = 0; k < r->n;) {
+		if ((e = setup_metric(r, k, summary)) < 0)
+			return tool_fail(r->path);
+		if (e > 1)
+			return e;
+		if (e == 1) {   /* -m all: a metric this source cannot show */
+			memmove(&r->m[k], &r->m[k + 1], (r->n - k - 1) * sizeof *r->m);
+			r->n--;
+			r->skipped++;
+			continue;
+		}
+		k++;
+	}
+	if (r->n == 0) {
+		fprintf(stderr, "%s: %s: no metric has values to show\n", tool_prog, r->path);
+		return EXIT_INPUT;
+	}
+	if (o->stat != RSTAT_NONE && (e = build_stats(r)) < 0)
+		return tool_fail(r->path);
+	for (size_t k = 0; k < r->n; k++) {
+		if ((e = metric_total(r, k)) < 0)
+			return tool_fail(r->path);
+		/* A summary profile holding nothing for a metric that has values
+		 * elsewhere: the profiles are combined instead. */
+		report_metric *m = &r->m[k];
+		if (m->mode == REPORT_SUMMARY && m->total == 0 && r->n_sel &&
+		    has_values(r->db, &m->metric, 1) > 0) {
+			m->mode = REPORT_SEL;
+			if ((e = probe_both(r, k)) < 0 || (e = metric_total(r, k)) < 0)
+				return tool_fail(r->path);
+		}
+	}
+	return 0;
+}
+
+int report_open(report *r, const char *path, const report_opts *o)
 {
 	memset(r, 0, sizeof *r);
 	r->path = path;
+	r->o = o;
 	if (tool_open(path, &r->db))
 		return EXIT_INPUT;
-	int e;
-	if (metric) {
-		e = profdb_metric_find(r->db, metric, &r->metric);
-		if (e == -ENOENT) {
-			fprintf(stderr, "%s: %s: no metric named or numbered '%s' (see 'profdb metrics')\n",
-			        tool_prog, path, metric);
-			report_close(r);
-			return EXIT_USAGE;
-		}
-	} else {
-		e = pick_default(r->db, &r->metric);
-		if (e == -ENOENT) {
-			fprintf(stderr, "%s: %s: the database has no metrics\n", tool_prog, path);
-			report_close(r);
-			return EXIT_INPUT;
-		}
-	}
-	int64_t np = profdb_profile_count(r->db);
-	if (e < 0 || np < 0)
-		goto fail;
-	r->n_profiles = (uint32_t)np;
-	if (profile >= 0) {
-		if (profile >= np) {
-			fprintf(stderr, "%s: %s: no profile %" PRId64 " (the database has %" PRId64 ")\n",
-			        tool_prog, path, profile, np);
-			report_close(r);
-			return EXIT_USAGE;
-		}
-		r->mode = REPORT_ONE;
-		r->profile = (uint32_t)profile;
-	} else {
-		r->mode = REPORT_SUM;
-		for (uint32_t p = 0; p < r->n_profiles; p++) {
-			profdb_profile pr;
-			if ((e = profdb_profile_get(r->db, p, &pr)) < 0)
-				goto fail;
-			if (pr.is_summary) {
-				r->mode = REPORT_SUMMARY;
-				r->profile = p;
-				break;
-			}
-		}
-	}
-	r->combine = r->metric.combine;
-	r->scale = report_raw || !(r->metric.scale > 0) ? 1 : r->metric.scale;
-	if (r->mode == REPORT_SUMMARY && r->metric.kind != PROFDB_METRIC_SUMMARY &&
-	    r->metric.statistic.len &&
-	    (r->metric.statistic.len != strlen(combine_name(r->combine)) ||
-	     memcmp(r->metric.statistic.ptr, combine_name(r->combine), r->metric.statistic.len)))
-		r->mode = REPORT_SUM;   /* the summary holds another statistic under the id */
-	if ((e = probe_both(r)) < 0)
-		goto fail;
-	if (r->mode == REPORT_SUMMARY && !r->has_inc && !r->has_exc) {
-		/* The summary profile has no statistic for this metric: add up. */
-		r->mode = REPORT_SUM;
-		if ((e = probe_both(r)) < 0)
-			goto fail;
-	}
-	if (!r->has_inc && !r->has_exc) {
-		fprintf(stderr, "%s: %s: metric '%.*s' has neither inclusive nor exclusive values "
-		        "(a %s metric)\n", tool_prog, path, (int)r->metric.name.len,
-		        r->metric.name.ptr, metric_kind_name(r->metric.kind));
+	profdb_about a;
+	if (profdb_get_about(r->db, &a) == 0)
+		r->format = a.format;
+	int e = setup(r);
+	if (e)
 		report_close(r);
-		return EXIT_INPUT;
-	}
-	if (r->mode == REPORT_SUM && r->combine == PROFDB_COMBINE_NONE && several_profiles(r)) {
-		fprintf(stderr, "%s: %s: the values of metric '%.*s' do not combine across profiles "
-		        "(a %s metric: doc/model.md, \"Combining numbers\"); choose one with "
-		        "--profile P\n", tool_prog, path, (int)r->metric.name.len, r->metric.name.ptr,
-		        metric_kind_name(r->metric.kind));
-		report_close(r);
-		return EXIT_USAGE;
-	}
-	/* The total: inclusive values of the roots (a call graph made a tree
-	 * may have several), combined by the metric's rule. */
-	if (r->has_inc) {
-		tool_walk w;
-		profdb_context c;
-		int first = 1;
-		if ((e = walk_begin(&w, r->db)) < 0)
-			goto fail;
-		while ((e = walk_next(&w, &c, 1)) > 0) {
-			double v;
-			if ((e = report_value(r, c.id, 1, &v)) < 0)
-				goto fail;
-			r->total = first ? v : combine(r->combine, r->total, v);
-			first = 0;
-		}
-		if (e < 0)
-			goto fail;
-	}
-	return 0;
-fail:
-	e = tool_fail(path);
-	report_close(r);
 	return e;
 }
 
 void report_close(report *r)
 {
+	profdb_stats_free(r->stats);
+	r->stats = NULL;
 	profdb_close(r->db);
 	r->db = NULL;
+	free(r->m);
+	r->m = NULL;
+	free(r->sel);
+	r->sel = NULL;
+	r->n = r->n_sel = 0;
 }
 
 int report_fail(const report *r)
@@ -211,76 +580,101 @@ int report_fail(const report *r)
 	return tool_fail(r->path);
 }
 
-int report_value(const report *r, uint32_t ctx, int inclusive, double *out)
+/* ---- describing ----------------------------------------------------------- */
+
+static void profile_name(const report *r, uint32_t p, char *buf, size_t n)
 {
-	int (*get)(const profdb *, uint32_t, uint32_t, uint32_t, profdb_number *) =
-		inclusive ? profdb_inclusive : profdb_exclusive;
-	profdb_number n;
-	int e;
-	*out = 0;
-	if (r->mode != REPORT_SUM) {
-		if ((e = get(r->db, r->profile, ctx, r->metric.id, &n)) < 0)
-			return e;
-		if (e > 0)
-			*out = profdb_number_to_double(n) * r->scale;
-		return 0;
-	}
-	/* Profiles without a value take no part (a missing value is not a 0
-	 * that would win a minimum). */
-	double acc = 0;
-	int any = 0;
-	for (uint32_t p = 0; p < r->n_profiles; p++) {
-		profdb_profile pr;
-		if ((e = profdb_profile_get(r->db, p, &pr)) < 0)
-			return e;
-		if (pr.is_summary)
-			continue;
-		if ((e = get(r->db, p, ctx, r->metric.id, &n)) < 0)
-			return e;
-		if (e > 0) {
-			double v = profdb_number_to_double(n);
-			acc = any ? combine(r->combine, acc, v) : v;
-			any = 1;
-		}
-	}
-	*out = acc * r->scale;
-	return 0;
+	profdb_profile pr;
+	int l = snprintf(buf, n, "profile %" PRIu32, p);
+	if (l >= 0 && (size_t)l < n && profdb_profile_get(r->db, p, &pr) == 0 && pr.name.len)
+		snprintf(buf + l, n - (size_t)l, " (%.*s)", (int)pr.name.len, pr.name.ptr);
 }
 
-void report_describe(const report *r)
+void report_source(const report *r, size_t k, char *buf, size_t n)
 {
-	printf("metric: ");
-	put_text(stdout, r->metric.name);
-	printf(" (id %" PRIu32 ", %s), ", r->metric.id, metric_kind_name(r->metric.kind));
-	if (r->mode == REPORT_ONE) {
-		profdb_profile p;
-		printf("profile %" PRIu32, r->profile);
-		if (profdb_profile_get(r->db, r->profile, &p) == 0 && p.name.len) {
-			printf(" (");
-			put_text(stdout, p.name);
-			printf(")");
+	const report_metric *m = &r->m[k];
+	switch (m->mode) {
+	case REPORT_ONE:
+		profile_name(r, m->profile, buf, n);
+		return;
+	case REPORT_SUMMARY:
+		snprintf(buf, n, "summary profile");
+		return;
+	default:
+		break;
+	}
+	const char *rule = m->mode == REPORT_STAT ? report_stat_name(r->o->stat)
+	                   : combine_name(m->metric.combine);
+	if (r->n_sel == 1 && m->mode == REPORT_SEL) {
+		profile_name(r, r->sel[0], buf, n);
+		return;
+	}
+	int l = snprintf(buf, n, "%s over %zu profile%s", rule, r->n_sel, r->n_sel == 1 ? "" : "s");
+	if (l >= 0 && (size_t)l < n && r->o->profiles)
+		snprintf(buf + l, n - (size_t)l, " (--profiles %s)", r->o->profiles);
+}
+
+void report_describe(const report *r, const char *headline)
+{
+	char src[512], buf[64];
+	report_source(r, 0, src, sizeof src);
+	printf("%s; %s\n", headline, src);
+	for (size_t k = 0; k < r->n; k++) {
+		const report_metric *m = &r->m[k];
+		printf("metric: ");
+		put_text(stdout, m->metric.name);
+		printf(" (id %" PRIu32 ", %s", m->metric.id, metric_kind_name(m->metric.kind));
+		if (m->metric.unit.len) {
+			printf(", unit ");
+			put_text(stdout, m->metric.unit);
 		}
+		printf(")");
+		if (m->has_inc && m->mode != REPORT_STAT) {
+			fmt_value(buf, sizeof buf, m->total, r->o->plain);
+			printf(", total %s", buf);
+		}
+		char other[512];
+		report_source(r, k, other, sizeof other);
+		if (strcmp(other, src) != 0)
+			printf("; %s", other);
 		printf("\n");
-	} else if (r->mode == REPORT_SUMMARY) {
-		printf("summary profile\n");
-	} else {
-		printf("%s over all profiles\n", combine_name(r->combine));
 	}
-	if (r->combine != PROFDB_COMBINE_SUM)
-		printf("note: the metric combines by %s, not by sum: no percentages\n",
-		       combine_name(r->combine));
-	if (r->metric.scale != 1 && r->metric.scale > 0) {
-		if (report_raw)
-			printf("note: raw stored values (sample counts); hpcprof shows them x %.17g, "
-			       "the sampling period\n", r->metric.scale);
+	if (r->skipped)
+		printf("note: %zu metric%s with values left out: %s do not combine over the profiles "
+		       "(--profile P shows them)\n", r->skipped, r->skipped == 1 ? "" : "s",
+		       r->skipped == 1 ? "its values" : "their values");
+	const report_metric *m0 = &r->m[0];
+	if (m0->mode == REPORT_STAT)
+		printf("note: %s of the stored %s values over the profiles that store one; no "
+		       "percentages\n", report_stat_name(r->o->stat),
+		       r->o->inclusive ? "inclusive" : "exclusive");
+	else if (m0->metric.combine != PROFDB_COMBINE_SUM)
+		printf("note: %s combines by %s, not by sum: no percentages\n",
+		       r->n > 1 ? "the first metric" : "the metric", combine_name(m0->metric.combine));
+	for (size_t k = 0; k < r->n; k++) {
+		m0 = &r->m[k];
+		if (m0->metric.scale == 1 || !(m0->metric.scale > 0))
+			continue;
+		if (r->o->raw)
+			printf("note: raw stored values (sample counts); hpcprof shows them x the sampling "
+			       "period (%.17g for the first scaled metric)\n", m0->metric.scale);
 		else
-			printf("note: values x %.17g, the sampling period, as hpcprof shows them "
-			       "(--raw: the stored sample counts)\n", r->metric.scale);
+			printf("note: values x the sampling period (%.17g for the first scaled metric), "
+			       "as hpcprof shows them (--raw: the stored sample counts)\n",
+			       m0->metric.scale);
+		break;
 	}
-	profdb_about a;
-	if (profdb_get_about(r->db, &a) == 0 && a.format == PROFDB_FORMAT_HPCRUN)
+	if (r->format == PROFDB_FORMAT_HPCRUN)
 		printf("note: hpcrun files carry no function or source names; contexts are load "
 		       "module + offset (hpcstruct/hpcprof attribute them)\n");
+}
+
+void put_json_value(double v)
+{
+	if (isnan(v))
+		printf("null");
+	else
+		put_json_double(v);
 }
 
 void put_json_double(double v)
@@ -291,47 +685,88 @@ void put_json_double(double v)
 	put_number(stdout, n, 1);
 }
 
+static const char *source_key(const report *r, size_t k)
+{
+	const report_metric *m = &r->m[k];
+	switch (m->mode) {
+	case REPORT_ONE: return "profile";
+	case REPORT_SUMMARY: return "summary";
+	case REPORT_STAT: return "stat";
+	default: return combine_name(m->metric.combine);
+	}
+}
+
+static void put_metric_head(const report *r, size_t k)
+{
+	const report_metric *m = &r->m[k];
+	printf("{\"id\": %" PRIu32 ", \"name\": ", m->metric.id);
+	put_json_str(stdout, m->metric.name);
+	printf(", \"kind\": \"%s\", \"combine\": \"%s\", \"scale\": ",
+	       metric_kind_name(m->metric.kind), combine_name(m->metric.combine));
+	put_json_double(m->scale);
+}
+
 void report_describe_json(const report *r, const char *schema)
 {
-	printf("{\"schema\": \"%s\", \"metric\": {\"id\": %" PRIu32 ", \"name\": ", schema,
-	       r->metric.id);
-	put_json_str(stdout, r->metric.name);
-	printf(", \"kind\": \"%s\", \"combine\": \"%s\", \"scale\": ",
-	       metric_kind_name(r->metric.kind), combine_name(r->combine));
-	put_json_double(r->scale);
-	printf("}, \"source\": \"%s\", \"profile\": ",
-	       r->mode == REPORT_ONE ? "profile" : r->mode == REPORT_SUMMARY ? "summary"
-	       : combine_name(r->combine));
-	if (r->mode == REPORT_SUM)
-		printf("null");
+	const report_metric *m0 = &r->m[0];
+	char src[512];
+	printf("{\"schema\": \"%s\", \"metric\": ", schema);
+	put_metric_head(r, 0);
+	printf("}, \"source\": \"%s\", \"profile\": ", source_key(r, 0));
+	if (m0->mode == REPORT_ONE || m0->mode == REPORT_SUMMARY)
+		printf("%" PRIu32, m0->profile);
 	else
-		printf("%" PRIu32, r->profile);
+		printf("null");
 	printf(", \"total\": ");
-	put_json_double(r->total);
-}
-
-int report_has_percent(const report *r)
-{
-	return r->combine == PROFDB_COMBINE_SUM && r->total != 0;
-}
-
-double report_percent(const report *r, double v)
-{
-	return report_has_percent(r) ? 100.0 * v / r->total : NAN;
-}
-
-void put_percent(const report *r, double v)
-{
-	if (report_has_percent(r))
-		printf(" %6.2f%%", report_percent(r, v));
-	else
-		printf(" %7s", "-");
-}
-
-void put_json_percent(const report *r, double v)
-{
-	if (report_has_percent(r))
-		put_json_double(report_percent(r, v));
+	put_json_double(m0->total);
+	printf(", \"metrics\": [");
+	for (size_t k = 0; k < r->n; k++) {
+		const report_metric *m = &r->m[k];
+		printf("%s", k ? ", " : "");
+		put_metric_head(r, k);
+		printf(", \"unit\": ");
+		put_json_str(stdout, m->metric.unit);
+		printf(", \"source\": \"%s\", \"total\": ", source_key(r, k));
+		put_json_double(m->total);
+		report_source(r, k, src, sizeof src);
+		printf(", \"combined\": ");
+		put_json_cstr(stdout, src);
+		printf("}");
+	}
+	printf("], \"selection\": ");
+	if (r->o->profiles)
+		put_json_cstr(stdout, r->o->profiles);
 	else
 		printf("null");
+	printf(", \"profiles\": [");
+	/* the profiles that were combined: the selection, or the one profile */
+	if (m0->mode == REPORT_ONE || m0->mode == REPORT_SUMMARY)
+		printf("%" PRIu32, m0->profile);
+	else
+		for (size_t i = 0; i < r->n_sel; i++)
+			printf("%s%" PRIu32, i ? ", " : "", r->sel[i]);
+	printf("], \"stat\": ");
+	if (r->o->stat != RSTAT_NONE)
+		printf("\"%s\"", report_stat_name(r->o->stat));
+	else
+		printf("null");
+}
+
+int report_has_percent(const report *r, size_t k)
+{
+	const report_metric *m = &r->m[k];
+	return m->mode != REPORT_STAT && m->metric.combine == PROFDB_COMBINE_SUM &&
+	       m->total != 0 && !isnan(m->total);
+}
+
+double report_percent(const report *r, size_t k, double v)
+{
+	return report_has_percent(r, k) ? 100.0 * v / r->m[k].total : NAN;
+}
+
+void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t width)
+{
+	char name[256];
+	metric_name(&r->m[k], name, sizeof name);
+	fmt_shorten(name, width, buf, n);
 }

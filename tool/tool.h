@@ -25,6 +25,8 @@ int cmd_info(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
+int cmd_bottom_up(int argc, char **argv);
+int cmd_flat(int argc, char **argv);
 int cmd_value(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

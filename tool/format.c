@@ -1,0 +1,124 @@
+/* Table formatting: see format.h. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+
+size_t fmt_value(char *buf, size_t n, double v, int plain)
+{
+	if (isnan(v))
+		return (size_t)snprintf(buf, n, "-");
+	if (v != floor(v) || !(fabs(v) < 9007199254740992.0))
+		return (size_t)snprintf(buf, n, "%.6g", v);
+	char digits[32];
+	int len = snprintf(digits, sizeof digits, "%.0f", fabs(v));
+	if (plain || len <= 3)
+		return (size_t)snprintf(buf, n, "%s%s", v < 0 ? "-" : "", digits);
+	/* 2^53 has 16 digits: at most 21 characters with the separators. */
+	char grouped[40];
+	size_t o = 0;
+	if (v < 0)
+		grouped[o++] = '-';
+	for (int i = 0; i < len; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			grouped[o++] = ',';
+		grouped[o++] = digits[i];
+	}
+	grouped[o] = '\0';
+	return (size_t)snprintf(buf, n, "%s", grouped);
+}
+
+size_t fmt_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Byte offset of display column @p col in @p s (at a code point start). */
+static size_t byte_at(const char *s, size_t col)
+{
+	size_t i = 0, w = 0;
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (w == col)
+				return i;
+			w++;
+		}
+	}
+	return i;
+}
+
+/* Elide the contents of the bracket pairs @p open/@p close at nesting
+ * depth @p level (0 = outermost) in place: "f<a<b>>" at level 0 becomes
+ * "f<...>"; empty pairs and pairs holding "..." stay. A close without an
+ * open is plain text. */
+static void elide_level(char *s, char open, char close, int level)
+{
+	char out[4096];
+	size_t o = 0;
+	int depth = 0, eliding = 0;
+	for (const char *p = s; *p && o + 5 < sizeof out; p++) {
+		char c = *p;
+		int closes = c == close && depth > 0;
+		if (closes && --depth == level)
+			eliding = 0;
+		if (!eliding)
+			out[o++] = c;
+		if (c != open)
+			continue;
+		/* a template or parameter list follows a name ("<unknown>" is none) */
+		int named = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
+		                      (open == '(' && p[-1] == '>'));
+		if (depth == level && !eliding && named && p[1] != close &&
+		    !(strncmp(p + 1, "...", 3) == 0 && p[4] == close)) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			eliding = 1;
+		}
+		depth++;
+	}
+	out[o] = '\0';
+	memcpy(s, out, o + 1);
+}
+
+void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
+{
+	if (width < 8)
+		width = 8;
+	snprintf(out, cap, "%s", name);
+	if (fmt_width(out) <= width)
+		return;
+	char work[4096];
+	snprintf(work, sizeof work, "%s", name);
+	/* Template and parameter lists hold the bulk of long C++ names. */
+	for (int level = 3; level >= 0 && fmt_width(work) > width; level--) {
+		elide_level(work, '<', '>', level);
+		if (fmt_width(work) > width)
+			elide_level(work, '(', ')', level);
+	}
+	size_t w = fmt_width(work);
+	if (w <= width) {
+		snprintf(out, cap, "%s", work);
+		return;
+	}
+	/* The middle gives way: the head says what it is, the tail where. */
+	size_t keep = width - 3, head = (keep + 1) / 2, tail = keep - head;
+	size_t hb = byte_at(work, head), tb = byte_at(work, w - tail);
+	snprintf(out, cap, "%.*s...%s", (int)hb, work, work + tb);
+}
+
+void fmt_put(const char *s, int w)
+{
+	int pad = (w < 0 ? -w : w) - (int)fmt_width(s);
+	if (w > 0)
+		for (; pad > 0; pad--)
+			putchar(' ');
+	fputs(s, stdout);
+	if (w < 0)
+		for (; pad > 0; pad--)
+			putchar(' ');
+}

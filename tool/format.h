@@ -1,0 +1,29 @@
+/* Numbers and names for the text tables of `top`, `tree`, `bottom-up` and
+ * `flat`: thousands separators, shortened names, padded columns. JSON and
+ * CSV never go through here (they print exact values, print.c). */
+#ifndef PROFDB_TOOL_FORMAT_H
+#define PROFDB_TOOL_FORMAT_H
+
+#include <stddef.h>
+
+/* A value for a table cell in @p buf (at least 40 bytes): "-" for NaN
+ * (no value), integral values below 2^53 in full with ',' between groups
+ * of three digits (none when @p plain), others with 6 significant digits.
+ * @return the length written. */
+size_t fmt_value(char *buf, size_t n, double v, int plain);
+
+/* Display width of a UTF-8 string: code points (no wide-character table;
+ * names are mostly ASCII). */
+size_t fmt_width(const char *s);
+
+/* @p name shortened to at most @p width display columns into @p out
+ * (@p cap bytes): first the arguments of templates ("<...>") and of
+ * parameter lists ("(...)") are elided, the innermost level first, then
+ * the middle of what is left gives way to "...". A name that fits is
+ * copied unchanged; @p width below 8 counts as 8. */
+void fmt_shorten(const char *name, size_t width, char *out, size_t cap);
+
+/* @p s right-aligned in @p w display columns (left-aligned when w < 0). */
+void fmt_put(const char *s, int w);
+
+#endif

@@ -335,3 +335,8 @@ void put_json_percent(const report *r, double v)
 	else
 		printf("null");
 }
+
+int report_default_metric(profdb *db, profdb_metric *out)
+{
+	return pick_default(db, out);
+}

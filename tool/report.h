@@ -33,6 +33,9 @@ extern int report_raw;
  * (message printed; the database is closed on failure). */
 int report_open(report *r, const char *path, const char *metric, int64_t profile);
 void report_close(report *r);
+/* The metric report_open() picks without -m (profdb diff uses it too).
+ * @return 0, -ENOENT (no metrics) or what reading the metrics met. */
+int report_default_metric(profdb *db, profdb_metric *out);
 /* The context's inclusive (inclusive != 0) or exclusive value. @return 0, or
  * a negative errno (message printed by report_fail). */
 int report_value(const report *r, uint32_t ctx, int inclusive, double *out);

@@ -79,6 +79,14 @@ if [ "$real" = 1 ]; then
 	fi
 fi
 
+# (e) profdb diff of the 69 MB Callgrind profile against a copy (< 1.5 s)
+bigcg="$data/callgrind/big/py_full_sc5.out.gz"
+if [ "$real" = 1 ] && [ -f "$bigcg" ]; then
+	meson compile -C "$build" profdb >/dev/null
+	say "# profdb diff: $bigcg (unpacked) against a copy of itself"
+	"$src/bench/diff.sh" "$build/tool/profdb" "$bigcg" 5 | tee -a "$results"
+fi
+
 # (c) the synthetic database
 if [ "$do_synth" = 1 ]; then
 	mk=${PROFDB_MKSAMPLE:-}

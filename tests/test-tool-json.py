@@ -19,6 +19,10 @@ checks that:
   - top, tree, value and trace run, and their --json validates against
     doc/profdb-{top,tree,value,trace}-2.schema.json (trace: a clear message
     and exit 1 for formats without traces);
+  - diff --json of each input against itself validates against
+    doc/profdb-diff-2.schema.json with every call path in both and no
+    difference, and --csv lists the same rows; a generated Callgrind pair
+    (tests/tool-golden/sample{,-b}.callgrind) gives the known counts;
   - the output does not change with the locale (LC_ALL / LC_NUMERIC).
 Also the normative counts of issue-233. Exit 0 ok, 1 failures, 77 nothing
 to test.
@@ -308,6 +312,9 @@ def check_input(name, path, must_open):
                 fail(name, "stats --check-summary: %r" % {k: v for k, v in doc.items()
                                                           if k != "issues"})
 
+    # diff against itself: the schema, every call path in both, no difference.
+    check_diff(name, path, path, same=True)
+
     # The locale does not change a byte.
     for loc in locales():
         for var in ("LC_ALL", "LC_NUMERIC"):
@@ -322,6 +329,43 @@ def check_input(name, path, must_open):
             if out1 != out2 or rc1 != rc2:
                 fail(name, "tree differs under %s=%s" % (var, loc))
     return info
+
+
+def fnum(x):
+    """A JSON number of the tool as a float ("nan..." strings are NaN)."""
+    return float("nan") if isinstance(x, str) and x.startswith("nan") else float(x)
+
+
+def check_diff(name, a, b, same):
+    """profdb diff --json of a against b validates; CSV holds the same rows;
+    same: every row is in both with a zero difference."""
+    rc, out, err = run("diff", "--json", "-n", "0", a, b)
+    if rc != 0:
+        if "neither inclusive nor exclusive" in err or "no metrics" in err:
+            return None
+        fail(name, "diff --json exited %d: %s" % (rc, err.strip()))
+        return None
+    doc = json.loads(out)
+    validate(name + " diff", "profdb-diff-2.schema.json", doc)
+    c = doc["counts"]
+    if len(doc["rows"]) != c["matched"] + c["only_a"] + c["only_b"]:
+        fail(name, "diff --json -n 0 lists %d rows, counts %r" % (len(doc["rows"]), c))
+    keys = [abs(fnum(r[doc["rank"]]["diff"])) for r in doc["rows"]]
+    if any(x < y for x, y in zip(keys, keys[1:]) if x == x and y == y):
+        fail(name, "diff rows not ordered by |B - A|")
+    if same:
+        bad = [r for r in doc["rows"] if r["in"] != "both" or r["node_a"] != r["node_b"]
+               or any(fnum(r[s]["diff"]) != 0 for s in ("exclusive", "inclusive")
+                      if fnum(r[s]["a"]) == fnum(r[s]["a"]))]
+        if bad or c["only_a"] or c["only_b"]:
+            fail(name, "diff against itself: %d rows differ, counts %r" % (len(bad), c))
+    rc, out, err = run("diff", "--csv", "-n", "0", a, b)
+    rows = list(csv.reader(io.StringIO(out.decode("utf-8")))) if rc == 0 else []
+    if rc != 0 or len(rows) != len(doc["rows"]) + 1 or rows[0][0] != "in":
+        fail(name, "diff --csv exited %d with %d lines" % (rc, len(rows)))
+    elif [r[0] for r in rows[1:]] != [r["in"] for r in doc["rows"]]:
+        fail(name, "diff --csv rows differ from --json")
+    return doc
 
 
 _locales = None
@@ -358,6 +402,15 @@ def main():
     cg = os.path.join(WORK, "callgrind.out.4242")
     with open(os.path.join(GOLDEN, "sample.callgrind")) as src, open(cg, "w") as f:
         f.write(src.read())
+
+    cg_b = os.path.join(WORK, "callgrind.out.4343")
+    with open(os.path.join(GOLDEN, "sample-b.callgrind")) as src, open(cg_b, "w") as f:
+        f.write(src.read())
+    doc = check_diff("generated callgrind pair", cg, cg_b, same=False)
+    if doc and (doc["counts"] != {"matched": 4, "only_a": 1, "only_b": 1} or
+                doc["rows"][0]["path"] != ["main", "work"]):
+        fail("generated callgrind pair", "diff: counts %r, first row %r" % (
+            doc["counts"], doc["rows"][0]["path"]))
 
     info = check_input("generated sample", db, True)
     if info and (info["profiles"], info["contexts"], info["metrics"], info["values"],

@@ -183,6 +183,40 @@ else
 	echo "SKIP callgrind goldens: profdb cannot read $cg yet: $(cat "$work/err")"
 fi
 
+# ---- profdb diff: a Callgrind pair and two profiles of the sample ----
+# Relative paths (the header names the inputs) keep the goldens the same
+# in every build directory.
+if "$profdb" info "$cg" >/dev/null 2>&1; then
+	cp "$golden_dir/sample-b.callgrind" "$work/callgrind.out.4343"
+	here=$(pwd) profdb_given=$profdb
+	case $profdb in /*) ;; *) profdb="$here/$profdb" ;; esac
+	cd "$work" || exit 1
+	golden cg-diff diff callgrind.out.4242 callgrind.out.4343
+	contains cg-diff "- main > work > helper"
+	contains cg-diff "+ main > fresh"
+	golden cg-diff-inclusive diff --inclusive -n 3 callgrind.out.4242 callgrind.out.4343
+	golden cg-diff-dr diff -m Dr:Dr --json callgrind.out.4242 callgrind.out.4343
+	golden cg-diff-csv diff --csv callgrind.out.4242 callgrind.out.4343
+	golden diff-profiles diff --profiles 1:2 -n 0 sample.db sample.db
+	golden diff-self diff -n 3 sample.db sample.db
+	contains diff-self "15 in both, 0 only in A (-), 0 only in B (+)"
+	check diff-bad-metric 2 "$profdb" diff -m nope callgrind.out.4242 callgrind.out.4343
+	err_contains diff-bad-metric "'nope' names no metric of both"
+	check diff-cross-metric 2 "$profdb" diff sample.db callgrind.out.4242
+	err_contains diff-cross-metric "name both with -m A:B"
+	check diff-bad-n 2 "$profdb" diff -n abc callgrind.out.4242 callgrind.out.4343
+	err_contains diff-bad-n "profdb: -n: 'abc' is not"
+	check diff-bad-profiles 2 "$profdb" diff --profiles 0-9 sample.db sample.db
+	err_contains diff-bad-profiles "--profiles"
+	check diff-one-path 2 "$profdb" diff callgrind.out.4242
+	check diff-bogus 2 "$profdb" diff --bogus callgrind.out.4242 callgrind.out.4343
+	err_contains diff-bogus "profdb: diff: unknown option '--bogus'"
+	check diff-help 0 "$profdb" diff --help
+	contains diff-help "usage: profdb diff"
+	cd "$here" || exit 1
+	profdb=$profdb_given
+fi
+
 # ---- exit codes: bad usage (2), bad input (1) ----
 check no-args 2 "$profdb"
 check unknown-command 2 "$profdb" frobnicate "$db"

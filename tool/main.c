@@ -23,6 +23,7 @@ static const struct {
 	{"trace", cmd_trace, "trace samples"},
 	{"dump", cmd_dump, "everything stored, as JSON or CSV"},
 	{"stats", cmd_stats, "statistics over profiles per context and metric"},
+	{"diff", cmd_diff, "two databases compared call path by call path"},
 };
 
 static int usage(FILE *out, int status)

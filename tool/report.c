@@ -770,3 +770,24 @@ void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t w
 	metric_name(&r->m[k], name, sizeof name);
 	fmt_shorten(name, width, buf, n);
 }
+
+int report_default_metric(profdb *db, profdb_metric *out)
+{
+	int64_t n = profdb_metric_count(db);
+	if (n < 0)
+		return (int)n;
+	/* first an exclusive or inclusive metric, then any other */
+	for (int pass = 0; pass < 2; pass++)
+		for (int64_t i = 0; i < n; i++) {
+			int e = profdb_metric_at(db, (uint32_t)i, out);
+			if (e < 0)
+				return e;
+			int scoped = out->kind == PROFDB_METRIC_EXCLUSIVE ||
+			             out->kind == PROFDB_METRIC_INCLUSIVE;
+			if (!usable_kind(out->kind) || (pass == 0 && !scoped))
+				continue;
+			if ((e = has_values(db, out, 0)) != 0)
+				return e < 0 ? e : 0;
+		}
+	return -ENOENT;
+}

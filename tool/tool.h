@@ -31,6 +31,7 @@ int cmd_value(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* ---- opening and errors (common.c) ---- */
 /* Opens @p path with a warning printer and, when stderr is a terminal, a

@@ -274,6 +274,119 @@ PROFDB_EXPORT int profdb_tree_values(const profdb_tree *t, uint32_t id, size_t k
 /** Free a view; NULL is a no-op. @since 0.10 */
 PROFDB_EXPORT void profdb_tree_free(profdb_tree *t);
 
+/* ---- matching two databases ------------------------------------------------ */
+/*
+ * The correspondence between the top-down views (profdb_tree_new,
+ * PROFDB_TREE_TOP_DOWN) of two databases of the same program, of any two
+ * formats: nodes are matched by their call path (the function, file and
+ * line names along the path from the root, never ids), metrics by name.
+ * doc/model.md ("Matching two databases") gives the exact key of each node
+ * type and what happens to duplicate siblings, unmatched paths, inlined
+ * code and recursion-marked nodes. The result is a list of rows, one per
+ * call path present in either view, in pre-order of the union of the two
+ * trees; a row holds a node of A, of B, or of both.
+ */
+
+/** What profdb_match_new() matches. Start from PROFDB_MATCH_OPTIONS_INIT;
+ *  fields grow at the end as in profdb_options. @since 0.10 */
+typedef struct profdb_match_options {
+	size_t size;                /**< sizeof(profdb_match_options) */
+	/** The metrics of A (names or decimal ids, as profdb_metric_find());
+	 *  NULL: every metric name both databases have (doc/model.md). */
+	const char *const *metrics_a;
+	/** The metrics of B paired with metrics_a, same count; NULL: B's metric
+	 *  named as each metric of A is. */
+	const char *const *metrics_b;
+	size_t n_metrics;
+	/** The profiles combined on each side (as profdb_tree_options.profiles;
+	 *  NULL: the view's default). */
+	const uint32_t *profiles_a;
+	size_t n_profiles_a;
+	const uint32_t *profiles_b;
+	size_t n_profiles_b;
+	/** profdb_tree_options.cutoff of both views (0: the view's default). */
+	double cutoff;
+} profdb_match_options;
+
+/** The default matching options. @since 0.10 */
+#define PROFDB_MATCH_OPTIONS_INIT \
+	{ sizeof(profdb_match_options), PROFDB__NULL, PROFDB__NULL, 0, PROFDB__NULL, 0, \
+	  PROFDB__NULL, 0, 0.0 }
+
+/** One row: a call path and its node in each view. @since 0.10 */
+typedef struct profdb_pair {
+	/** Node ids in profdb_match_tree(m, 0) and (m, 1); PROFDB_NONE on the
+	 *  side that lacks the path (the row is only in the other). */
+	uint32_t a, b;
+	uint32_t parent;            /**< row of the parent path; PROFDB_NONE for row 0 */
+	uint32_t depth;             /**< 0 for row 0 (the two roots) */
+} profdb_pair;
+
+/** The values of a row for one matched metric; 0 on the side that lacks
+ *  the path, NaN where the format cannot give the scope. @since 0.10 */
+typedef struct profdb_pair_values {
+	double inclusive_a, exclusive_a;
+	double inclusive_b, exclusive_b;
+} profdb_pair_values;
+
+/** Sizes of a match. @since 0.10 */
+typedef struct profdb_match_counts {
+	uint64_t metrics;           /**< matched metrics */
+	uint64_t rows;              /**< matched + only_a + only_b */
+	uint64_t matched;           /**< rows with a node on both sides */
+	uint64_t only_a, only_b;    /**< rows with a node on one side only */
+} profdb_match_counts;
+
+/** The result of profdb_match_new() (opaque). @since 0.10 */
+typedef struct profdb_match profdb_match;
+
+/** Match the top-down views of @p a and @p b.
+ *  @param ret   receives the result; NULL on failure.
+ *  @param opts  NULL for the defaults.
+ *  @return 0; -EINVAL (NULL argument, bad options); -ENOENT (a metric
+ *  either side does not have, or no metric name in common, described by
+ *  profdb_error_message()); what profdb_tree_new() returns for either view
+ *  (-ENOTSUP, -EFBIG, ...); -EFBIG (the correspondence, 112 bytes per
+ *  node of both views while it is built, would exceed the smaller options.max_memory of the two
+ *  handles); -ENOMEM. Lifetime: free it with profdb_match_free() before
+ *  closing either handle (the views' strings live in them). Thread-safe
+ *  on @p a and @p b; the result is read-only and may be shared by threads.
+ *  @since 0.10 */
+PROFDB_EXPORT int profdb_match_new(profdb_match **ret, const profdb *a, const profdb *b,
+                                   const profdb_match_options *opts);
+/** Number of rows (>= 1: row 0 pairs the two roots), -EINVAL (NULL @p m).
+ *  Thread-safe. @since 0.10 */
+PROFDB_EXPORT int64_t profdb_match_count(const profdb_match *m);
+/** Row @p row (0 .. count-1), in pre-order of the union of the two trees.
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (out of range). Thread-safe.
+ *  @since 0.10 */
+PROFDB_EXPORT int profdb_match_at(const profdb_match *m, uint64_t row, profdb_pair *out);
+/** The values of row @p row for matched metric number @p k.
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (@p row or @p k out of
+ *  range). Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_match_values(const profdb_match *m, uint64_t row, size_t k,
+                                      profdb_pair_values *out);
+/** Matched metric number @p k: its id in A and in B (either may be NULL).
+ *  @return 0, -EINVAL (NULL @p m), -ENOENT (@p k out of range).
+ *  Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_match_metric(const profdb_match *m, size_t k, uint32_t *id_a,
+                                      uint32_t *id_b);
+/** The view of side @p side (0: A, 1: B), for profdb_tree_get() and
+ *  profdb_tree_values() (its metric k is matched metric k).
+ *  @return the view, NULL when @p m is NULL or @p side is not 0 or 1.
+ *  Lifetime: owned by @p m. Thread-safe. @since 0.10 */
+PROFDB_EXPORT const profdb_tree *profdb_match_tree(const profdb_match *m, int side);
+/** The row holding node @p node of side @p side (0: A, 1: B).
+ *  @return 0, -EINVAL (NULL argument, bad @p side), -ENOENT (no such node).
+ *  Thread-safe. @since 0.10 */
+PROFDB_EXPORT int profdb_match_row(const profdb_match *m, int side, uint32_t node,
+                                   uint64_t *row);
+/** The sizes of a match. @return 0, -EINVAL (NULL argument). Thread-safe.
+ *  @since 0.10 */
+PROFDB_EXPORT int profdb_match_counts_get(const profdb_match *m, profdb_match_counts *out);
+/** Free a result; NULL is a no-op. @since 0.10 */
+PROFDB_EXPORT void profdb_match_free(profdb_match *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -90,6 +90,24 @@ golden dump-json dump --json "$db"
 golden dump-csv dump --csv "$db"
 golden dump-csv-values dump --csv --table values "$db"
 
+# Exact numbers: NaN prints its bits in text, CSV and JSON (profdb-mksample
+# nan; tests/test-tool-json.py reads every one back bit for bit).
+nandb="$work/nan.db"
+if "$mksample" nan "$nandb"; then
+	check nan-value 0 "$profdb" value --profile 1 --context 13 --metric 3 "$nandb"
+	contains nan-value "nan(0x7ff800000000beef)"
+	check nan-negative 0 "$profdb" value --profile 1 --context 13 --metric 4 "$nandb"
+	contains nan-negative "nan(0xfff8000000000000)"
+	check nan-csv 0 "$profdb" dump --csv --table values "$nandb"
+	contains nan-csv "2,0,3,nan(0x7ff0000000000001)"
+	contains nan-csv "2,13,4,-0"
+	check nan-json 0 "$profdb" dump --json --table values "$nandb"
+	contains nan-json '[1, 13, 3, "nan(0x7ff800000000beef)"]'
+	contains nan-json '[2, 13, 3, "inf"]'
+else
+	fail "profdb-mksample nan"
+fi
+
 # Numbers do not depend on the locale.
 for loc in C.UTF-8 de_DE.UTF-8 fr_FR.UTF-8; do
 	LC_ALL=$loc "$profdb" tree "$db" >"$work/loc.out" 2>/dev/null

@@ -69,9 +69,11 @@ void put_json_cstr(FILE *f, const char *s);
 /* A CSV field (RFC 4180 quoting when needed). */
 void put_csv_str(FILE *f, profdb_str s);
 /* Typed number, exactly: integers in decimal, floating point with %.17g
- * (reads back bit-for-bit). json != 0: NaN/±Inf as "nan"/"inf"/"-inf"
- * strings and integral floats keep a ".0" so the type survives; otherwise
- * nan/inf/-inf bare. Absent (PROFDB_TYPE_NONE) prints null / empty. */
+ * (reads back bit-for-bit), NaN as nan(0x<the 64 bits in 16 hex digits>)
+ * (sign and payload included: nan(0xfff8000000000000) is the negative
+ * quiet NaN), inf, -inf. json != 0: NaN/±Inf as strings ("nan(0x…)",
+ * "inf", "-inf") and integral floats keep a ".0" so the type survives.
+ * Absent (PROFDB_TYPE_NONE) prints null / empty. */
 void put_number(FILE *f, profdb_number v, int json);
 /* A double for the aligned tables: integral values below 2^53 exactly,
  * others with 6 significant digits. Width @p w. */

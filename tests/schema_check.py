@@ -3,7 +3,7 @@
 
 Supports what doc/profdb-*.schema.json use: type, const, enum, properties,
 required, additionalProperties, items, prefixItems, minItems, maxItems,
-minimum, maximum, oneOf, anyOf, allOf, $ref (local "#/..." and
+minimum, maximum, pattern (Python re, unanchored as JSON Schema says), oneOf, anyOf, allOf, $ref (local "#/..." and
 "file.json#/..." relative to the referring schema's directory). Unknown
 keywords that would change the result raise an error, so a schema cannot
 silently use something this checker ignores.
@@ -12,12 +12,13 @@ usage: schema_check.py SCHEMA.json DOCUMENT.json   (exit 0 valid, 1 invalid)
 """
 import json
 import os
+import re
 import sys
 
 ANNOTATIONS = {"$schema", "$id", "title", "description", "$defs", "examples", "default"}
 KEYWORDS = {"type", "const", "enum", "properties", "required", "additionalProperties",
             "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum",
-            "oneOf", "anyOf", "allOf", "$ref"}
+            "pattern", "oneOf", "anyOf", "allOf", "$ref"}
 
 
 class SchemaError(Exception):
@@ -94,6 +95,9 @@ class Validator:
             yield "%s: %r is not %r" % (where, _short(value), schema["const"])
         if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
             yield "%s: %r is not one of %r" % (where, _short(value), schema["enum"])
+        if isinstance(value, str) and "pattern" in schema:
+            if not re.search(schema["pattern"], value):
+                yield "%s: %r does not match %r" % (where, _short(value), schema["pattern"])
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             if "minimum" in schema and value < schema["minimum"]:
                 yield "%s: %r < minimum %r" % (where, value, schema["minimum"])
@@ -153,12 +157,13 @@ def _self_test():
     schema = {"type": "object", "required": ["a"], "additionalProperties": False,
               "properties": {"a": {"type": "array", "maxItems": 2,
                                    "prefixItems": [{"type": "integer", "minimum": 0}],
-                                   "items": {"oneOf": [{"type": "number"}, {"enum": ["nan"]}]}}}}
+                                   "items": {"oneOf": [{"type": "number"},
+                                                       {"type": "string", "pattern": "^n[a-f]+$"}]}}}}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(schema, f)
     try:
-        good = [{"a": [1, 2.5]}, {"a": [0, "nan"]}, {"a": []}]
-        bad = [{}, {"a": [-1]}, {"a": [1, "x"]}, {"a": [1, 2, 3]}, {"a": [True]},
+        good = [{"a": [1, 2.5]}, {"a": [0, "nab"]}, {"a": []}]
+        bad = [{}, {"a": [-1]}, {"a": [1, "x"]}, {"a": [1, "nan"]}, {"a": [1, "xnab"]}, {"a": [1, 2, 3]}, {"a": [True]},
                {"a": [1], "b": 0}, {"a": "s"}]
         for g in good:
             assert not validate(f.name, g), g

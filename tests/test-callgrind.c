@@ -795,6 +795,55 @@ Test(callgrind, profiles_keep_parts_apart)
 	cg_close(cg);
 }
 
+/* summary:/totals: against the parsed costs (doc/FORMATS.md, "summary: and
+ * totals:"): a totals: that disagrees warns; valgrind's callgrind always
+ * ends a part with totals:, so its file with summary: but no totals: was
+ * cut short and warns with both numbers; other writers' summary: (Xdebug)
+ * and files with neither line are quiet. */
+Test(callgrind, summary_and_totals_checked)
+{
+	static const char body[] = "events: Ir Dr\n"
+	                           "summary: 40 9\n"
+	                           "fn=(1) main\n"
+	                           "1 5 1\n"
+	                           "fn=(2) work\n"
+	                           "2 20 3\n";
+	char text[512];
+	struct {
+		const char *head, *tail, *want[3];
+	} cases[] = {
+		/* cut short: summary: Ir 40, the costs 25 */
+		{"creator: callgrind-3.19.0\n", "", {"<memory>", "no totals:", "is 40 but the self costs add up to 25"}},
+		/* cut just before totals: (summary agrees): still warned, first event */
+		{"creator: callgrind-3.19.0\n", "fn=(1)\n3 15 5\n", {"no totals:", "Ir is 40", "add up to 40"}},
+		/* a totals: that disagrees, the second event */
+		{"creator: callgrind-3.19.0\n", "totals: 25 9\n", {"totals: of event Dr is 9", "add up to 4", NULL}},
+		/* totals: agrees: summary: (cache simulation: 2 more Ir) is not checked */
+		{"creator: callgrind-3.19.0\n", "totals: 25 4\n", {NULL, NULL, NULL}},
+		/* Xdebug: its own summary:, no totals: */
+		{"creator: xdebug 3.1.2 (PHP 8.1.2)\n", "", {NULL, NULL, NULL}},
+		/* no creator: (an old or hand-written file) */
+		{"", "", {NULL, NULL, NULL}},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		snprintf(text, sizeof text, "# callgrind format\n%s%s%s", cases[i].head, body,
+		         cases[i].tail);
+		warns w = {0};
+		profdb_cg *cg = open_ok(text, &w);
+		cr_assert_eq(w.n, cases[i].want[0] ? 1 : 0, "case %zu: %s", i, w.all);
+		for (int k = 0; k < 3 && cases[i].want[k]; k++)
+			cr_assert(strstr(w.last, cases[i].want[k]), "case %zu: '%s' not in: %s", i,
+			          cases[i].want[k], w.last);
+		profdb_cg_close(cg);
+	}
+	/* neither line: never a warning, whoever wrote it */
+	warns w = {0};
+	profdb_cg *cg = open_ok("# callgrind format\ncreator: callgrind-3.19.0\nevents: Ir\n"
+	                        "fn=(1) main\n1 5\n", &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	profdb_cg_close(cg);
+}
+
 static char *tmpdir_make(void)
 {
 	char *dir = strdup("/tmp/profdb-cg-XXXXXX");

@@ -30,8 +30,9 @@ to test.
 import csv
 import io
 import json
-import math
 import os
+import re
+import struct
 import subprocess
 import sys
 
@@ -71,22 +72,40 @@ def validate(name, schema_file, doc):
     return not errs
 
 
+NAN_RE = re.compile(r"^nan\(0x([0-9a-f]{16})\)$")
+
+
+def is_special(x):
+    """The tool's strings for doubles JSON has no number for."""
+    return isinstance(x, str) and (x in ("inf", "-inf") or NAN_RE.match(x) is not None)
+
+
+def f64_bits(x):
+    """The 64 bits of a double given as a float or as "nan(0x…)"/"inf"/"-inf"; None otherwise."""
+    if isinstance(x, str):
+        m = NAN_RE.match(x)
+        if m:
+            return int(m.group(1), 16)
+        if x not in ("inf", "-inf"):
+            return None
+        x = float(x)
+    if not isinstance(x, float):
+        return None
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
 def num_equal(a, b):
-    """a, b: numbers or "nan"/"inf"/"-inf"; floats compare bit-for-bit (sign of 0, NaN)."""
-    x = float(a) if isinstance(a, str) else a
-    y = float(b) if isinstance(b, str) else b
-    if isinstance(x, float) != isinstance(y, float):
-        return False
-    if isinstance(x, float):
-        if math.isnan(x) or math.isnan(y):
-            return math.isnan(x) and math.isnan(y)
-        return x == y and math.copysign(1, x) == math.copysign(1, y)
-    return x == y
+    """a, b: numbers or the special strings; doubles compare bit for bit (the
+    sign of 0, NaN payloads), integers by value."""
+    if isinstance(a, float) or isinstance(b, float) or is_special(a) or is_special(b):
+        x, y = f64_bits(a), f64_bits(b)
+        return x is not None and x == y
+    return a == b
 
 
 def parse_like(text, like):
     """Parses the tool's text form of a number the way the JSON value @like is typed."""
-    if isinstance(like, str) or text in ("nan", "inf", "-inf"):
+    if isinstance(like, str) or is_special(text):
         return text
     try:
         return float(text) if isinstance(like, float) else int(text)
@@ -94,8 +113,9 @@ def parse_like(text, like):
         return None
 
 
-def check_input(name, path, must_open):
-    """All checks on one input. must_open: fail (not skip) if it cannot be read."""
+def check_input(name, path, must_open, summary_agrees=True):
+    """All checks on one input. must_open: fail (not skip) if it cannot be read.
+    summary_agrees: an HPCToolkit 4.0 summary profile matches its threads."""
     global checked
     rc, out, err = run("info", "--json", path)
     if rc != 0:
@@ -148,7 +168,7 @@ def check_input(name, path, must_open):
         t = mtype.get(m)
         ok = p < nprof and t is not None
         if t == "f64":
-            ok = ok and (isinstance(x, float) or x in ("nan", "inf", "-inf"))
+            ok = ok and (isinstance(x, float) or is_special(x))
         elif t in ("u64", "i64"):
             ok = ok and isinstance(x, int) and (t == "i64" or x >= 0)
         if not ok and bad < 5:
@@ -301,7 +321,7 @@ def check_input(name, path, must_open):
         lines = out.decode().splitlines()
         if rc != 0 or len(lines) != len(doc["rows"]) + 1:
             fail(name, "stats --csv: %d lines for %d rows" % (len(lines), len(doc["rows"])))
-    if info["format"] == "hpctoolkit-4.0":
+    if info["format"] == "hpctoolkit-4.0" and summary_agrees:
         rc, out, err = run("stats", "--check-summary", "--json", path)
         if rc != 0:
             fail(name, "stats --check-summary exited %d: %s" % (rc, err.strip()))
@@ -367,6 +387,40 @@ def check_diff(name, a, b, same):
         fail(name, "diff --csv rows differ from --json")
     return doc
 
+# profdb-mksample nan: (profile, context, metric) -> the stored bits.
+SPECIAL = {(1, 13, 3): 0x7ff800000000beef, (1, 13, 4): 0xfff8000000000000,
+           (2, 0, 3): 0x7ff0000000000001, (2, 13, 3): 0x7ff0000000000000,
+           (2, 13, 4): 0x8000000000000000}
+
+
+def check_special_doubles():
+    """NaN payloads, the sign of NaN and of 0, infinities: every output
+    (text, CSV, JSON of value and dump) gives back the stored bits."""
+    db = os.path.join(WORK, "nan.db")
+    if subprocess.call([MKSAMPLE, "nan", db]) != 0:
+        fail("mksample", "profdb-mksample nan failed")
+        return
+    # The writer keeps the sample's summary profile: it no longer matches.
+    check_input("generated special doubles", db, True, summary_agrees=False)
+    rc, out, err = run("dump", "--json", "--table", "values", db)
+    dumped = {tuple(v[:3]): v[3] for v in json.loads(out)["values"]} if rc == 0 else {}
+    rc, out, err = run("dump", "--csv", "--table", "values", db)
+    rows = list(csv.reader(io.StringIO(out.decode("utf-8"))))[1:] if rc == 0 else []
+    csvd = {(int(r[0]), int(r[1]), int(r[2])): r[3] for r in rows}
+    for (p, c, m), bits in SPECIAL.items():
+        key = (p, c, m)
+        args = ["--profile", str(p), "--context", str(c), "--metric", str(m), db]
+        rc1, text, _ = run("value", *args)
+        rc2, js, _ = run("value", "--json", *args)
+        got = {"dump --json": dumped.get(key), "dump --csv": parse_like(csvd.get(key, ""), 0.0),
+               "value": parse_like(text.decode().strip(), 0.0),
+               "value --json": json.loads(js)["value"] if rc2 == 0 else None}
+        for what, x in got.items():
+            if f64_bits(x) != bits:
+                fail("special doubles", "%s of %r gave %r, stored 0x%016x" % (what, key, x, bits))
+    if f64_bits("nan(0x7ff800000000beef)") != 0x7ff800000000beef or f64_bits("nan") is not None:
+        fail("special doubles", "f64_bits is broken")
+
 
 _locales = None
 
@@ -417,6 +471,7 @@ def main():
                  info["traces"], info["samples"]) != (3, 14, 5, 95, 2, 6):
         fail("generated sample", "counts %r" % info)
     check_input("generated synth", synth, True)
+    check_special_doubles()
     check_input("generated callgrind", cg, False)
     if MKCUBE:
         cube = os.path.join(WORK, "sample.cubex")

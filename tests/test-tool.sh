@@ -76,7 +76,7 @@ golden tree-flat tree --view flat "$db"
 golden value value --profile 0 --context 13 --metric 2 "$db"
 golden value-thread value --profile 1 --context 13 --metric 2 "$db"
 contains value-thread "2.25"
-golden value-absent value --profile 1 --context 6 --metric 2 "$db"
+golden value-absent value --profile 1 --context 16 --metric 2 "$db"
 contains value-absent "no value stored"
 golden trace trace "$db"
 contains trace "1700000000000006000"
@@ -84,7 +84,7 @@ golden trace-window trace --profile 1 --from 1700000000000002000 --to 1700000000
 golden top-json top --json --by function --inclusive "$db"
 golden tree-json tree --json --depth 3 "$db"
 golden value-json value --json --profile 1 --context 13 --metric 2 "$db"
-golden value-absent-json value --json --profile 1 --context 6 --metric 2 "$db"
+golden value-absent-json value --json --profile 1 --context 16 --metric 2 "$db"
 golden trace-json trace --json "$db"
 golden dump-json dump --json "$db"
 golden dump-csv dump --csv "$db"
@@ -119,6 +119,23 @@ golden tree-exclude tree --exclude compute "$db"
 golden tree-focus tree --focus 7 "$db"
 golden tree-profiles tree --profiles 1,2 "$db"
 golden tree-json-all tree --json -m all --depth 2 "$db"
+# Exact numbers: NaN prints its bits in text, CSV and JSON (profdb-mksample
+# nan; tests/test-tool-json.py reads every one back bit for bit).
+nandb="$work/nan.db"
+if "$mksample" nan "$nandb"; then
+	check nan-value 0 "$profdb" value --profile 1 --context 13 --metric 3 "$nandb"
+	contains nan-value "nan(0x7ff800000000beef)"
+	check nan-negative 0 "$profdb" value --profile 1 --context 13 --metric 4 "$nandb"
+	contains nan-negative "nan(0xfff8000000000000)"
+	check nan-csv 0 "$profdb" dump --csv --table values "$nandb"
+	contains nan-csv "2,0,3,nan(0x7ff0000000000001)"
+	contains nan-csv "2,13,4,-0"
+	check nan-json 0 "$profdb" dump --json --table values "$nandb"
+	contains nan-json '[1, 13, 3, "nan(0x7ff800000000beef)"]'
+	contains nan-json '[2, 13, 3, "inf"]'
+else
+	fail "profdb-mksample nan"
+fi
 
 # Numbers do not depend on the locale.
 for loc in C.UTF-8 de_DE.UTF-8 fr_FR.UTF-8; do
@@ -220,8 +237,9 @@ fi
 # ---- exit codes: bad usage (2), bad input (1) ----
 check no-args 2 "$profdb"
 check unknown-command 2 "$profdb" frobnicate "$db"
-check value-missing-option 2 "$profdb" value --profile 0 "$db"
-check value-bad-number 2 "$profdb" value --profile x --context 1 --metric 1 "$db"
+err_contains unknown-command "profdb: unknown command 'frobnicate'"
+check unknown-global-option 2 "$profdb" --bogus
+err_contains unknown-global-option "profdb: unrecognized option '--bogus'"
 check bad-metric 2 "$profdb" top -m "no such metric" "$db"
 err_contains bad-metric "no such metric"
 check bad-profile 2 "$profdb" tree --profile 99 "$db"
@@ -229,20 +247,22 @@ check bad-by 2 "$profdb" top --by sideways "$db"
 err_contains bad-by "profdb: --by: 'sideways' is not"
 check bad-percent 2 "$profdb" tree --min-percent 1,5 "$db"
 check bad-view 2 "$profdb" tree --view sideways "$db"
-check dump-no-format 2 "$profdb" dump "$db"
-check dump-both 2 "$profdb" dump --json --csv "$db"
-check dump-bad-table 2 "$profdb" dump --csv --table nope "$db"
 check two-paths 2 "$profdb" info "$db" "$db"
 check missing-path 1 "$profdb" info "$work/nonexistent"
 err_contains missing-path "nonexistent"
 printf 'HPCTOOLKITmeta\004\000garbage' >"$work/bad.db"
 check bad-file 1 "$profdb" info "$work/bad.db"
 err_contains bad-file "bad.db"
-check value-no-profile 1 "$profdb" value --profile 99 --context 1 --metric 2 "$db"
 check version 0 "$profdb" --version
 contains version "profdb "
 check help 0 "$profdb" --help
 contains help "dump"
+contains help "--version"
+contains help "--color"
+check help-command 0 "$profdb" help value
+contains help-command "usage: profdb value"
+check commands 0 "$profdb" --commands
+contains commands "stats"
 
 # ---- issue 15: option errors name the option; combinations that mean nothing ----
 check top-bad-stat 2 "$profdb" top --stat median "$db"
@@ -280,15 +300,112 @@ awk 'length($0) > 100 { exit 1 }' "$work/out" || fail "long-name: a line over 10
 check long-name-wide 0 "$profdb" top --wide "$work/long.callgrind"
 contains long-name-wide "$long"
 
-# -h and --help on every subcommand: usage on stdout, exit 0; a bad option: 2.
-for cmd in info metrics top tree bottom-up flat value trace dump; do
+# Usage errors name the problem in one line, exit 2, never print the usage
+# text (errors() checks both): bad option values name option and value;
+# getopt's messages carry the "profdb: CMD: " prefix.
+errors() {  # errors NAME MESSAGE PROFDB-ARGS...
+	name=$1 msg=$2
+	shift 2
+	check "$name" 2 "$profdb" "$@"
+	err_contains "$name" "$msg"
+	grep -q "usage:" "$work/err" && fail "$name: stderr has the usage text"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || { fail "$name: not one line"; cat "$work/err"; }
+	[ -s "$work/out" ] && fail "$name: wrote to stdout"
+	:
+}
+errors value-bad-number "profdb: --profile: 'x' is not a non-negative 32-bit integer" \
+	value --profile x --context 1 --metric 1 "$db"
+errors value-negative "profdb: --context: '-1' is not a non-negative 32-bit integer" \
+	value --profile 0 --context -1 --metric 1 "$db"
+errors value-missing-option "profdb: value: missing --context" value --profile 0 --metric 2 "$db"
+errors value-missing-metric "profdb: value: missing --metric" value --profile 0 --context 1 "$db"
+errors value-no-profile "no profile 99 (the database has 3 profiles: 0 to 2)" \
+	value --profile 99 --context 1 --metric 2 "$db"
+errors value-profile-5 "no profile 5" value --profile 5 --context 13 --metric 2 "$db"
+errors value-no-context "no context 999999 (neither a tree node nor an id with stored values)" \
+	value --profile 0 --context 999999 --metric 2 "$db"
+# id 6 is unused in the sample: no node, no values; 11 is elided (values, no node)
+errors value-unused-context "no context 6" value --profile 0 --context 6 --metric 2 "$db"
+check value-elided-context 0 "$profdb" value --profile 1 --context 11 --metric 0 "$db"
+contains value-elided-context "0.5"
+errors value-no-metric "no metric named or numbered 'nope'" \
+	value --profile 0 --context 13 --metric nope "$db"
+errors value-unknown-option "profdb: value: unrecognized option '--bogus'" \
+	value --bogus --profile 0 --context 13 --metric 2 "$db"
+errors dump-no-format "profdb: dump: --json or --csv is required" dump "$db"
+errors dump-both "profdb: dump: --json and --csv exclude each other" dump --json --csv "$db"
+errors dump-bad-table \
+	"profdb: --table: 'nonsense' is not one of metrics, contexts, profiles, values, traces, edges" \
+	dump --csv --table nonsense "$db"
+errors dump-table-missing "profdb: dump: option '--table' requires an argument" dump --csv --table
+errors dump-no-path "profdb: dump: no PATH given" dump --csv
+errors info-two-paths "profdb: info: unexpected argument" info "$db" "$db"
+errors info-short "profdb: info: invalid option -- 'x'" info -x "$db"
+errors info-json-arg "profdb: info: option '--json' doesn't allow an argument" info --json=yes "$db"
+errors metrics-unknown "profdb: metrics: unrecognized option '--x'" metrics --x "$db"
+errors stats-threads "profdb: --threads: 'many' is not a non-negative 32-bit integer" \
+	stats --threads many "$db"
+errors stats-json-csv "profdb: stats: --json and --csv exclude each other" stats --json --csv "$db"
+errors stats-check-m "profdb: stats: --check-summary takes no -m" stats --check-summary -m 2 "$db"
+errors stats-metric "no metric named or numbered 'nope'" stats -m nope "$db"
+errors stats-profiles "profdb: stats: --profiles: profile selection" stats --profiles rank=x "$db"
+errors stats-m-missing "profdb: stats: option requires an argument -- 'm'" stats "$db" -m
+errors color-bad "profdb: --color: 'sometimes' is not one of auto, always, never" \
+	--color=sometimes info "$db"
+
+# The context check holds on every format (Cube, Callgrind as well).
+for input in "$work/sample.cubex" "$cg"; do
+	[ -f "$input" ] || continue
+	"$profdb" info "$input" >/dev/null 2>&1 || continue
+	errors "value-no-context $(basename "$input")" "no context 999999" \
+		value --profile 0 --context 999999 --metric 0 "$input"
+	errors "value-no-profile $(basename "$input")" "no profile 5" \
+		value --profile 5 --context 0 --metric 0 "$input"
+done
+
+# -h and --help on every subcommand: usage on stdout, exit 0; a bad option: 2
+# (with the profdb: prefix where the command uses tool_getopt()).
+for cmd in $("$profdb" --commands); do
 	for h in -h --help; do
 		check "$cmd $h" 0 "$profdb" "$cmd" "$h"
 		contains "$cmd $h" "usage: profdb $cmd"
 	done
 	check "$cmd --bogus" 2 "$profdb" "$cmd" --bogus "$db"
-	err_contains "$cmd --bogus" "usage: profdb $cmd"
 done
+for cmd in info metrics value dump stats; do
+	errors "$cmd --bogus" "profdb: $cmd: unrecognized option '--bogus'" "$cmd" --bogus "$db"
+done
+
+# Colour: never into a pipe or file unless asked; --color=always colours the
+# table headers, anywhere on the command line; NO_COLOR does not override an
+# explicit --color=always (https://no-color.org), and never/auto print none.
+esc=$(printf '\033')
+check color-auto 0 "$profdb" metrics "$db"
+grep -q "$esc" "$work/out" && fail "color-auto: escape sequences into a file"
+check color-always 0 "$profdb" metrics --color=always "$db"
+grep -q "$esc\[1m" "$work/out" || fail "color-always: no bold header"
+check color-always-first 0 "$profdb" --color metrics "$db"
+grep -q "$esc\[1m" "$work/out" || fail "color-always-first: no bold header"
+check color-never 0 "$profdb" metrics --color=always --color=never "$db"
+grep -q "$esc" "$work/out" && fail "color-never: escape sequences"
+check color-json 0 "$profdb" metrics --json --color=always "$db"
+grep -q "$esc" "$work/out" && fail "color-json: escape sequences in JSON"
+NO_COLOR=1 check color-no-color 0 "$profdb" metrics "$db"
+grep -q "$esc" "$work/out" && fail "color-no-color: escape sequences"
+
+# A plain Callgrind file cut at a line boundary opens (exit 0) with a warning
+# naming the file and both numbers (doc/FORMATS.md, "summary: and totals:").
+ls_out="${PROFDB_SAMPLE_DATA:-${PROFDB_SAMPLE_DATA_DEFAULT:-}}/callgrind/valgrind/01_default_ls.out"
+if [ -f "$ls_out" ]; then
+	head -n 3000 "$ls_out" >"$work/cut.out"
+	check cg-cut 0 "$profdb" info "$work/cut.out"
+	err_contains cg-cut "profdb: warning: $work/cut.out: profile 0: no totals: line"
+	err_contains cg-cut "summary: of event Ir is 19220155 but the self costs add up to 1387337"
+	check cg-whole 0 "$profdb" info "$ls_out"
+	[ -s "$work/err" ] && fail "cg-whole: warns: $(cat "$work/err")"
+else
+	echo "SKIP cg-cut: no sample data at $ls_out"
+fi
 
 # ---- the real issue-233 database (issue 3's normative counts) ----
 data=${PROFDB_SAMPLE_DATA:-${PROFDB_SAMPLE_DATA_DEFAULT:-}}

@@ -351,7 +351,8 @@ static const char dump_usage[] =
 	"                traces or edges (plain CSV with --csv; with --json the\n"
 	"                other keys hold empty lists)\n"
 	"Values are [profile, context, metric, value]: integers exact, floating point\n"
-	"with 17 significant digits, NaN and infinities as \"nan\", \"inf\", \"-inf\".\n"
+	"with 17 significant digits, infinities as \"inf\", \"-inf\", NaN as\n"
+	"\"nan(0x7ff800000000beef)\": its 64 bits, sign and payload included.\n"
 	"Edges are caller, callee, call site (or empty/null), call count (or\n"
 	"empty/null where the format records none) and the callee's inclusive cost\n"
 	"per metric: combined over the non-summary profiles (profile empty/null),\n"
@@ -366,12 +367,12 @@ int cmd_dump(int argc, char **argv)
 	static const char *const names[] = {"metrics", "contexts", "profiles", "values", "traces",
 	                                    "edges"};
 	int json = -1, tables = T_ALL, c;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, "h", lo)) != -1) {
 		switch (c) {
 		case 'j':
 		case 'c':
 			if (json >= 0 && json != (c == 'j'))
-				return tool_usage_error(dump_usage);   /* both */
+				return tool_usage_fail(argv[0], "--json and --csv exclude each other");
 			json = c == 'j';
 			break;
 		case 't':
@@ -380,14 +381,18 @@ int cmd_dump(int argc, char **argv)
 				if (strcmp(optarg, names[i]) == 0)
 					tables = 1 << i;
 			if (!tables)
-				return tool_usage_error(dump_usage);
+				return tool_bad_value("--table", optarg, "one of metrics, contexts, "
+				                      "profiles, values, traces, edges");
 			break;
 		case 'h': fputs(dump_usage, stdout); return 0;
-		default: return tool_usage_error(dump_usage);
+		default: return EXIT_USAGE;
 		}
 	}
-	if (json < 0 || optind + 1 != argc)
-		return tool_usage_error(dump_usage);
+	if (optind + 1 != argc)
+		return tool_args_error(argc, argv);
+	if (json < 0)
+		return tool_usage_fail(argv[0], "--json or --csv is required (see 'profdb dump "
+		                       "--help')");
 	const char *path = argv[optind];
 	dump d = {NULL, json, tables, 0, !isatty(STDOUT_FILENO)};
 	if (tool_open(path, &d.db))

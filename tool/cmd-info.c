@@ -17,16 +17,16 @@ static int parse_json_path(int argc, char **argv, const char *usage, int *json)
 	                                   {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
 	int c;
 	*json = 0;
-	while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, "jh", lo)) != -1) {
 		if (c == 'j')
 			*json = 1;
 		else if (c == 'h') {
 			fputs(usage, stdout);
 			return -1;
 		} else
-			return tool_usage_error(usage);
+			return EXIT_USAGE;
 	}
-	return optind + 1 == argc ? 0 : tool_usage_error(usage);
+	return optind + 1 == argc ? 0 : tool_args_error(argc, argv);
 }
 
 /* ---- file sizes ----------------------------------------------------------- */
@@ -252,8 +252,9 @@ int cmd_metrics(int argc, char **argv)
 	if (json)
 		printf("{\"schema\": \"profdb-metrics/2\", \"metrics\": [");
 	else
-		printf("%6s  %-32s %-9s %-4s %6s %6s  %-10s %-7s %10s  %s\n", "id", "metric", "kind",
-		       "type", "incl", "excl", "statistic", "combine", "scale", "unit");
+		printf("%s%6s  %-32s %-9s %-4s %6s %6s  %-10s %-7s %10s  %s%s\n", tool_sgr(TOOL_HEADER),
+		       "id", "metric", "kind", "type", "incl", "excl", "statistic", "combine", "scale",
+		       "unit", tool_sgr(TOOL_RESET));
 	for (int64_t i = 0; i < n; i++) {
 		profdb_metric m;
 		if (profdb_metric_at(db, (uint32_t)i, &m) < 0) {

@@ -185,9 +185,9 @@ static int print_stats(const char *path, profdb *db, const profdb_stats *st,
 	} else {
 		printf("%s: %" PRId64 " profiles, %" PRId64 " (context, metric) rows\n", path,
 		       n_profiles, n);
-		printf("%6s %6s %13s %13s %13s %13s %13s %9s %8s %6s %6s  %s\n", "metric", "count",
-		       "sum", "min", "max", "mean", "stddev", "imbalance", "imb%", "min@", "max@",
-		       "context");
+		printf("%s%6s %6s %13s %13s %13s %13s %13s %9s %8s %6s %6s  %s%s\n",
+		       tool_sgr(TOOL_HEADER), "metric", "count", "sum", "min", "max", "mean", "stddev",
+		       "imbalance", "imb%", "min@", "max@", "context", tool_sgr(TOOL_RESET));
 	}
 	for (int64_t i = 0; i < n; i++) {
 		profdb_stat s;
@@ -213,27 +213,31 @@ int cmd_stats(int argc, char **argv)
 	size_t n_metrics = 0;
 	uint32_t threads = 0;
 	int json = 0, csv = 0, check = 0, c;
-	while ((c = getopt_long(argc, argv, "m:p:t:h", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, "m:p:t:h", lo)) != -1) {
 		switch (c) {
 		case 'm':
 			if (n_metrics == 64)
-				return tool_usage_error(stats_usage);
+				return tool_usage_fail(argv[0], "at most 64 metrics (-m)");
 			metrics[n_metrics++] = optarg;
 			break;
 		case 'p': sel = optarg; break;
 		case 't':
-			if (parse_u32(optarg, &threads) < 0)
-				return tool_usage_error(stats_usage);
+			if (opt_u32("--threads", optarg, &threads))
+				return EXIT_USAGE;
 			break;
 		case 'j': json = 1; break;
 		case 'c': csv = 1; break;
 		case 's': check = 1; break;
 		case 'h': fputs(stats_usage, stdout); return 0;
-		default: return tool_usage_error(stats_usage);
+		default: return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc || (json && csv) || (check && (csv || n_metrics || sel)))
-		return tool_usage_error(stats_usage);
+	if (optind + 1 != argc)
+		return tool_args_error(argc, argv);
+	if (json && csv)
+		return tool_usage_fail(argv[0], "--json and --csv exclude each other");
+	if (check && (csv || n_metrics || sel))
+		return tool_usage_fail(argv[0], "--check-summary takes no -m, --profiles or --csv");
 	const char *path = argv[optind];
 	if (check)
 		return check_summary(path, threads, json);
@@ -246,9 +250,14 @@ int cmd_stats(int argc, char **argv)
 	int status = EXIT_INPUT;
 	for (size_t i = 0; i < n_metrics; i++) {
 		profdb_metric m;
-		if (profdb_metric_find(db, metrics[i], &m) < 0) {
-			fprintf(stderr, "%s stats: %s: no metric '%s' (see 'profdb metrics')\n", tool_prog,
-			        path, metrics[i]);
+		int r = profdb_metric_find(db, metrics[i], &m);
+		if (r < 0) {
+			/* an unknown name is a bad option value (exit 2), as in top */
+			if (r == -ENOENT)
+				status = tool_usage_fail("stats", "%s: no metric named or numbered '%s' "
+				                         "(see 'profdb metrics')", path, metrics[i]);
+			else
+				status = tool_fail(path);
 			goto out;
 		}
 		ids[i] = m.id;
@@ -256,8 +265,7 @@ int cmd_stats(int argc, char **argv)
 	int64_t n = profdb_profiles_select(db, sel, NULL, 0);
 	if (n < 0 || !(profiles = malloc(((size_t)n + 1) * sizeof *profiles))) {
 		if (n < 0 && sel)
-			status = (fprintf(stderr, "%s stats: %s\n", tool_prog, profdb_error_message()),
-			          EXIT_USAGE);
+			status = tool_usage_fail("stats", "--profiles: %s", profdb_error_message());
 		else
 			tool_fail(path);
 		goto out;

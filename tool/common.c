@@ -1,7 +1,9 @@
 /* Opening databases, reporting errors and progress, parsing numbers. */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -177,4 +179,117 @@ int opt_percent(const char *opt, const char *arg, double *out)
 {
 	return parse_percent(arg, out) < 0 ? tool_bad_value(opt, arg, "a percentage from 0 to 100")
 	                                   : 0;
+}
+
+/* ---- usage errors: one line naming the problem, never the usage text ---- */
+
+int tool_usage_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	tool_progress_done();
+	fprintf(stderr, "%s: %s: ", tool_prog, cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+int tool_args_error(int argc, char **argv)
+{
+	if (optind >= argc)
+		return tool_usage_fail(argv[0], "no PATH given (see 'profdb %s --help')", argv[0]);
+	return tool_usage_fail(argv[0], "unexpected argument '%s': one PATH only (see 'profdb %s "
+	                       "--help')", argv[optind + 1], argv[0]);
+}
+
+/* The long option @p arg ("--name" or "--name=value") names: an exact
+ * match, else the only prefix match (or several that mean the same, as
+ * getopt allows). NULL: none; *ambiguous set when several differ. */
+static const struct option *find_long(const struct option *lo, const char *arg, int *ambiguous)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+	const struct option *found = NULL;
+	*ambiguous = 0;
+	for (const struct option *o = lo; o && o->name; o++) {
+		if (strncmp(o->name, name, n) != 0)
+			continue;
+		if (strlen(o->name) == n)
+			return o;   /* exact */
+		if (found && (found->has_arg != o->has_arg || found->val != o->val ||
+		              found->flag != o->flag))
+			*ambiguous = 1;
+		if (!found)
+			found = o;
+	}
+	return *ambiguous ? NULL : found;
+}
+
+int tool_getopt_error(int argc, char **argv, const char *optstring, const struct option *lo)
+{
+	const char *cmd = argv[0];
+	const char *last = optind > 1 && optind <= argc ? argv[optind - 1] : "";
+	int ambiguous = 0;
+	const struct option *o = NULL;
+	/* A long option is in question when the argument getopt consumed last
+	 * is one and names the option getopt reported (optopt = its val; 0 for
+	 * an unknown one). A short option's error leaves optopt = the letter. */
+	if (strncmp(last, "--", 2) == 0 && last[2]) {
+		o = find_long(lo, last, &ambiguous);
+		if (!o && optopt == 0)
+			return tool_usage_fail(cmd, ambiguous ? "option '%.*s' is ambiguous"
+			                                      : "unrecognized option '%.*s'",
+			                       (int)strcspn(last, "="), last);
+		if (o && (o->flag ? 0 : o->val) == optopt) {
+			if (o->has_arg == no_argument && strchr(last, '='))
+				return tool_usage_fail(cmd, "option '--%s' doesn't allow an argument",
+				                       o->name);
+			return tool_usage_fail(cmd, "option '--%s' requires an argument", o->name);
+		}
+	}
+	const char *at = optopt > 0 && optopt != ':' ? strchr(optstring, optopt) : NULL;
+	if (at && at[1] == ':')
+		return tool_usage_fail(cmd, "option requires an argument -- '%c'", optopt);
+	if (optopt > 0x20 && optopt < 0x7f)
+		return tool_usage_fail(cmd, "invalid option -- '%c'", optopt);
+	return tool_usage_fail(cmd, "unrecognized option '%s'", last);
+}
+
+int tool_getopt(int argc, char **argv, const char *optstring, const struct option *lo)
+{
+	opterr = 0;
+	int c = getopt_long(argc, argv, optstring, lo, NULL);
+	if (c == '?' || c == ':') {
+		tool_getopt_error(argc, argv, optstring, lo);
+		return '?';
+	}
+	return c;
+}
+
+/* ---- colour --------------------------------------------------------------- */
+
+int tool_color;
+
+int tool_color_setup(const char *when)
+{
+	if (!when || strcmp(when, "auto") == 0) {
+		/* https://no-color.org: a non-empty NO_COLOR turns colour off; a
+		 * pipe, a file or a dumb terminal never gets escape sequences. */
+		const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+		tool_color = isatty(STDOUT_FILENO) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+	} else if (strcmp(when, "always") == 0) {
+		tool_color = 1;
+	} else if (strcmp(when, "never") == 0) {
+		tool_color = 0;
+	} else {
+		return tool_bad_value("--color", when, "one of auto, always, never");
+	}
+	return 0;
+}
+
+const char *tool_sgr(tool_style s)
+{
+	static const char *const seq[] = {"\033[0m", "\033[1m", "\033[36m", "\033[2m"};
+	return tool_color && (size_t)s < sizeof seq / sizeof *seq ? seq[s] : "";
 }

@@ -28,32 +28,84 @@ static const struct {
 
 static int usage(FILE *out, int status)
 {
-	fprintf(out, "usage: profdb COMMAND [OPTIONS] PATH\n\nCommands:\n");
+	fprintf(out, "usage: profdb COMMAND [OPTIONS] PATH\n"
+	             "       profdb --help | --version\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
 	fprintf(out,
 	        "\nPATH is a database of any supported format: an HPCToolkit database\n"
 	        "directory (4.0 or pre-release) or one of its files, an hpcrun measurements\n"
 	        "directory or .hpcrun file, a Cube4 .cubex file, a Callgrind profile.\n"
-	        "'profdb COMMAND --help' describes each command; every command takes\n"
-	        "--json for output of a documented schema. Exit status: 0 ok, 1 bad input,\n"
-	        "2 bad usage.\n");
+	        "'profdb COMMAND --help' (or 'profdb help COMMAND') describes each command;\n"
+	        "every command takes --json for output of a documented schema.\n"
+	        "  -h, --help         this text\n"
+	        "  --version          the version of profdb\n"
+	        "  --color[=WHEN]     colour in tables: auto (default: only on a terminal,\n"
+	        "                     never with NO_COLOR set), always (also bare --color),\n"
+	        "                     never; accepted before or after COMMAND\n"
+	        "Exit status: 0 ok, 1 bad input, 2 bad usage.\n");
 	return status;
+}
+
+/* Takes --color[=WHEN] (and --colour) out of argv wherever it stands
+ * before "--", so that every command accepts it without knowing it.
+ * @return 0, or EXIT_USAGE for a bad WHEN. */
+static int take_color(int *argc, char **argv)
+{
+	const char *when = NULL;
+	int j = 1;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		size_t n = strncmp(a, "--color", 7) == 0 ? 7 : strncmp(a, "--colour", 8) == 0 ? 8 : 0;
+		if (strcmp(a, "--") == 0) {
+			while (i < *argc)
+				argv[j++] = argv[i++];
+			break;
+		}
+		if (n && (a[n] == '\0' || a[n] == '=')) {
+			when = a[n] ? a + n + 1 : "always";   /* bare --color: always, as ls */
+			continue;
+		}
+		argv[j++] = argv[i];
+	}
+	argv[j] = NULL;
+	*argc = j;
+	return tool_color_setup(when);
 }
 
 int main(int argc, char **argv)
 {
+	if (take_color(&argc, argv))
+		return EXIT_USAGE;
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    (!strcmp(argv[1], "help") && argc == 2))
 		return tool_finish_output(usage(stdout, 0));
 	if (!strcmp(argv[1], "--version")) {
 		printf("profdb %s\n", PROFDB_VERSION_STRING);
 		return tool_finish_output(0);
 	}
+	/* The command table, one name a line: for the shell completion. */
+	if (!strcmp(argv[1], "--commands")) {
+		for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+			printf("%s\n", commands[i].name);
+		return tool_finish_output(0);
+	}
+	if (!strcmp(argv[1], "help") && argc == 3) {
+		/* "profdb help top" = "profdb top --help" */
+		static char help[] = "--help";
+		argv[1] = argv[2];
+		argv[2] = help;
+	}
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return tool_finish_output(commands[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "%s: unknown command '%s'\n", tool_prog, argv[1]);
-	return usage(stderr, EXIT_USAGE);
+	if (argv[1][0] == '-')
+		fprintf(stderr, "%s: unrecognized option '%s' (see 'profdb --help')\n", tool_prog,
+		        argv[1]);
+	else
+		fprintf(stderr, "%s: unknown command '%s' (see 'profdb --help')\n", tool_prog,
+		        argv[1]);
+	return EXIT_USAGE;
 }

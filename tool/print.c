@@ -120,7 +120,11 @@ void put_number(FILE *f, profdb_number v, int json)
 		return;
 	case PROFDB_TYPE_F64:
 		if (isnan(v.as.f64)) {
-			fputs(json ? "\"nan\"" : "nan", f);
+			/* The whole bit pattern, sign included, so that the stored
+			 * NaN (payload, sign, quiet or signalling) can be rebuilt. */
+			uint64_t bits;
+			memcpy(&bits, &v.as.f64, sizeof bits);
+			fprintf(f, json ? "\"nan(0x%016" PRIx64 ")\"" : "nan(0x%016" PRIx64 ")", bits);
 			return;
 		}
 		if (isinf(v.as.f64)) {
@@ -140,7 +144,11 @@ void put_number(FILE *f, profdb_number v, int json)
 
 void put_table_value(FILE *f, double v, int w)
 {
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+	/* Tables round: NaN is "nan" whatever its bits (the C library would
+	 * print "-nan" for some); value, dump and --json give the bits. */
+	if (isnan(v))
+		fprintf(f, "%*s", w, "nan");
+	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
 		fprintf(f, "%*.0f", w, v);
 	else
 		fprintf(f, "%*.6g", w, v);

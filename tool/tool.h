@@ -10,6 +10,7 @@
 #ifndef PROFDB_TOOL_H
 #define PROFDB_TOOL_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -62,6 +63,42 @@ int opt_u64(const char *opt, const char *arg, uint64_t *out);
 int opt_u32(const char *opt, const char *arg, uint32_t *out);
 int opt_percent(const char *opt, const char *arg, double *out);
 
+/* Usage errors name the problem in one line, without the usage text:
+ * "profdb: CMD: MESSAGE" on stderr; @return EXIT_USAGE. */
+int tool_usage_fail(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* After option parsing, argc - optind != 1: "profdb: CMD: no PATH given"
+ * or "unexpected argument 'X'"; @return EXIT_USAGE. argv[0] is the
+ * command name. */
+int tool_args_error(int argc, char **argv);
+/* getopt_long's own messages with the "profdb: CMD: " prefix
+ * ("profdb: top: unrecognized option '--x'", "option '--depth' requires an
+ * argument", "invalid option -- 'x'", ...). Call it when getopt_long,
+ * run with opterr = 0, returned '?' (or ':'); the same @p optstring and
+ * @p lo; argv[0] is the command name. @return EXIT_USAGE. */
+int tool_getopt_error(int argc, char **argv, const char *optstring, const struct option *lo);
+/* getopt_long with opterr = 0 that prints tool_getopt_error()'s message
+ * itself and returns '?': the caller's "case '?'" returns EXIT_USAGE. */
+int tool_getopt(int argc, char **argv, const char *optstring, const struct option *lo);
+
+/* ---- colour (common.c) ---- */
+/* 1 when stdout gets SGR escape sequences: --color=always, or auto (the
+ * default) on a terminal with NO_COLOR unset or empty and TERM not dumb. */
+extern int tool_color;
+/* Resolves --color=WHEN (NULL: auto); EXIT_USAGE with a message for
+ * another word. main() calls it before the command runs. */
+int tool_color_setup(const char *when);
+typedef enum tool_style {
+	TOOL_RESET,     /* back to plain */
+	TOOL_HEADER,    /* bold: a table's header row */
+	TOOL_PERCENT,   /* cyan: a percentage column */
+	TOOL_DIM        /* faint: ids and notes beside the data */
+} tool_style;
+/* The escape sequence of @p s, "" when colour is off: printf("%s...%s",
+ * tool_sgr(TOOL_HEADER), tool_sgr(TOOL_RESET)). Only on stdout, never in
+ * --json or --csv output. */
+const char *tool_sgr(tool_style s);
+
 /* ---- printing (print.c) ---- */
 /* A string view for humans: control bytes become '?'. */
 void put_text(FILE *f, profdb_str s);
@@ -72,9 +109,11 @@ void put_json_cstr(FILE *f, const char *s);
 /* A CSV field (RFC 4180 quoting when needed). */
 void put_csv_str(FILE *f, profdb_str s);
 /* Typed number, exactly: integers in decimal, floating point with %.17g
- * (reads back bit-for-bit). json != 0: NaN/±Inf as "nan"/"inf"/"-inf"
- * strings and integral floats keep a ".0" so the type survives; otherwise
- * nan/inf/-inf bare. Absent (PROFDB_TYPE_NONE) prints null / empty. */
+ * (reads back bit-for-bit), NaN as nan(0x<the 64 bits in 16 hex digits>)
+ * (sign and payload included: nan(0xfff8000000000000) is the negative
+ * quiet NaN), inf, -inf. json != 0: NaN/±Inf as strings ("nan(0x…)",
+ * "inf", "-inf") and integral floats keep a ".0" so the type survives.
+ * Absent (PROFDB_TYPE_NONE) prints null / empty. */
 void put_number(FILE *f, profdb_number v, int json);
 /* A double for the aligned tables: integral values below 2^53 exactly,
  * others with 6 significant digits. Width @p w. */

@@ -242,7 +242,9 @@ enum { PROFDB_CG_SUMMARY = 0, PROFDB_CG_TOTALS = 1 };
 /** The summary: or totals: line as stored, summed over the profiles that
  *  have one. They may differ from profdb_cg_totals() (cache simulation,
  *  Xdebug); a totals: that differs is reported through the warn callback at
- *  open. The row lives until close.
+ *  open, and so is a part of a valgrind callgrind file (creator:
+ *  callgrind-*) with summary: but no totals: (cut short; doc/FORMATS.md).
+ *  The row lives until close.
  *  @param which  PROFDB_CG_SUMMARY or PROFDB_CG_TOTALS
  *  @return 1 (present), 0 (absent: *costs points at zeros), -EINVAL (NULL
  *  argument, bad @p which). Thread-safe. @since 0.9 */

@@ -65,6 +65,9 @@ typedef struct cg_file {
 	uint64_t size;
 	uint64_t seq, thread;        /* from the name: NAME.seq-thread (0 if absent) */
 	int has_seq, has_thread;
+	/* creator: callgrind-*: valgrind ends every part with totals:, so a
+	 * part without one was cut short (model.c, finish_totals). */
+	int from_callgrind;
 } cg_file;
 
 /* A profile: one part of one file. */

@@ -353,7 +353,14 @@ int header_line(parser *ps, const char *k, size_t kn, const char *v, const char 
 		}
 		return 0;
 	}
-	if (key_is(k, kn, "creator") || key_is(k, kn, "arch"))
+	if (key_is(k, kn, "creator")) {
+		while (v < end && cg_is_space(*v))
+			v++;
+		if (end - v >= 10 && memcmp(v, "callgrind-", 10) == 0)
+			cg->files[ps->at.file].from_callgrind = 1;
+		return 0;
+	}
+	if (key_is(k, kn, "arch"))
 		return 0;
 	if (once(&ps->warned.unknown))
 		pwarn(ps, "unknown header line \"%.*s:\" skipped (further unknown lines silently)",

@@ -418,6 +418,33 @@ static void sum_totals_line(profdb_cg *cg, uint32_t p, const uint64_t *pt)
 	}
 }
 
+/* A part of a file valgrind's callgrind wrote, with summary: but no
+ * totals:. Callgrind writes totals: last in every part, so the part was cut
+ * short (head -n of a file cuts at a line boundary and parses). The first
+ * event whose summary: differs from the self costs is named, or the first
+ * event when they agree (cut just before totals:). Other writers (Xdebug,
+ * pyprof2calltree) write no totals: and a summary: of their own meaning
+ * (doc/FORMATS.md): they are not warned about. */
+static void warn_cut_short(profdb_cg *cg, uint32_t p, const uint64_t *pt)
+{
+	const cg_profile *pr = &cg->profiles[p];
+	const uint64_t *sl = cg->p_summary + (size_t)p * cg->n_events;
+	uint32_t e = 0;
+	while (e < cg->n_stored && sl[e] == pt[e])
+		e++;
+	if (e == cg->n_stored)
+		e = 0;
+	if (cg->n_stored == 0)
+		profdb__warn(&cg->opts, "%s: profile %" PRIu32 ": summary: but no totals: line (the "
+		             "file may be cut short)", cg->files[pr->file].label, p);
+	else
+		profdb__warn(&cg->opts,
+		             "%s: profile %" PRIu32 ": no totals: line (the file may be cut short): "
+		             "summary: of event %.*s is %" PRIu64 " but the self costs add up to %" PRIu64,
+		             cg->files[pr->file].label, p, (int)cg->events[e].name.len,
+		             cg->events[e].name.p, sl[e], pt[e]);
+}
+
 /* Totals over profiles, and the check of totals: lines. */
 static int finish_totals(profdb_cg *cg)
 {
@@ -438,6 +465,8 @@ static int finish_totals(profdb_cg *cg)
 		}
 		if (pr->has_totals)
 			sum_totals_line(cg, p, pt);
+		else if (pr->has_summary && cg->files[pr->file].from_callgrind)
+			warn_cut_short(cg, p, pt);
 	}
 	profdb__cg_derive(cg, cg->totals);
 	profdb__cg_derive(cg, cg->summary);

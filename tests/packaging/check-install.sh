@@ -11,7 +11,7 @@
 #       [--ninja=NINJA | --meson=MESON]
 #       [--pkg-config=PKGCONFIG] [--nm=NM] [--readelf=READELF]
 #       [--flags='EXTRA FLAGS']
-#       [--tool=yes|no --bindir=ABS --mandir=ABS [--rpath=ABS]]
+#       [--tool=yes|no --bindir=ABS --mandir=ABS [--datadir=ABS] [--rpath=ABS]]
 #
 # Needs no network and no root: everything lands in a fresh directory under
 # --workdir (removed on success, kept on failure). --flags carries what the
@@ -19,9 +19,10 @@
 # b_sanitize builds, --coverage in b_coverage builds); pkg-config cannot know
 # about those and must not.
 #
-# With --tool=yes the installed profdb program and its man page are checked
-# too: the man page names --version, the program's RUNPATH (or RPATH) names
-# --rpath (the install libdir; empty when that is a system directory), and
+# With --tool=yes the installed profdb program, its man page and (given
+# --datadir) its bash completion DATADIR/bash-completion/completions/profdb
+# are checked too: the man page names --version, the program's RUNPATH (or
+# RPATH) names --rpath (the install libdir; empty when that is a system directory), and
 # the staged program runs. Under DESTDIR an absolute RUNPATH points at the
 # not-yet-populated real libdir, so the staged run adds the staged libdir
 # with LD_LIBRARY_PATH; the RUNPATH itself is what the readelf check proves.
@@ -37,7 +38,7 @@ set -u
 
 builddir='' workdir='' prefix='' libdir='' includedir='' version='' cc='' app='' src_inc=''
 version_h='' soname='' ninja='' meson='' pkgconfig=pkg-config nm=nm
-readelf=readelf flags='' tool=no bindir='' mandir='' rpath=''
+readelf=readelf flags='' tool=no bindir='' mandir='' datadir='' rpath=''
 for arg; do
 	case $arg in
 	--builddir=*) builddir=${arg#*=} ;;
@@ -59,6 +60,7 @@ for arg; do
 	--tool=*) tool=${arg#*=} ;;
 	--bindir=*) bindir=${arg#*=} ;;
 	--mandir=*) mandir=${arg#*=} ;;
+	--datadir=*) datadir=${arg#*=} ;;
 	--rpath=*) rpath=${arg#*=} ;;
 	*) echo "check-install: unknown argument $arg" >&2; exit 2 ;;
 	esac
@@ -172,6 +174,9 @@ if [ "$tool" = yes ]; then
 	else
 		fail "not installed: ${M#"$D"}"
 	fi
+	C=$D$datadir/bash-completion/completions/profdb
+	[ -z "$datadir" ] || grep -q 'complete -F _profdb profdb' "$C" 2>/dev/null \
+		|| fail "bash completion not installed as ${C#"$D"}"
 	if [ -x "$P" ]; then
 		if [ -n "$readelf" ]; then
 			runpath=$("$readelf" -d "$P" | sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\].*/\2/p')
@@ -196,6 +201,8 @@ if [ "$tool" = yes ]; then
 else
 	[ -z "$bindir" ] || [ ! -e "$D$bindir/profdb" ] || fail "profdb installed although the tool is disabled"
 	[ -z "$mandir" ] || [ ! -e "$D$mandir/man1/profdb.1" ] || fail "man page installed although the tool is disabled"
+	[ -z "$datadir" ] || [ ! -e "$D$datadir/bash-completion/completions/profdb" ] \
+		|| fail "bash completion installed although the tool is disabled"
 fi
 
 # ---- 3. profdb.pc -------------------------------------------------------------

@@ -1,6 +1,7 @@
 /* profdb-mksample: writes test databases with the tests/writer library.
  *
  *   profdb-mksample sample DIR
+ *   profdb-mksample nan DIR
  *   profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]
  */
 #include <errno.h>
@@ -14,8 +15,10 @@
 static int usage(void)
 {
     fputs("usage: profdb-mksample sample DIR\n"
+          "       profdb-mksample nan DIR\n"
           "       profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]\n"
           "  sample  the hand-made database documented in tests/writer/writer.h\n"
+          "  nan     the same with special doubles (see nan_sample())\n"
           "  synth   a synthetic database: PROFILES thread profiles (+ summary),\n"
           "          CONTEXTS tree nodes, METRICS metrics (3 propagated ids each),\n"
           "          DENSITY in [0,1] of (context, metric) pairs stored per thread,\n"
@@ -37,8 +40,65 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
+static double f64_of_bits(uint64_t bits)
+{
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* The sample with special doubles in thread profiles 1 and 2 (the tool's
+ * exact-output tests read them back bit for bit):
+ *   profile 1 (13, 3) NaN with payload 0x7ff800000000beef
+ *   profile 1 (13, 4) negative quiet NaN 0xfff8000000000000
+ *   profile 2 (0, 3)  signalling NaN 0x7ff0000000000001
+ *   profile 2 (13, 3) +inf,  profile 2 (13, 4) -0.0 */
+static int nan_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
+{
+    static const struct {
+        uint32_t profile, ctx;
+        uint16_t metric;
+        uint64_t bits;
+    } special[] = {
+        {1, 13, 3, 0x7ff800000000beefULL}, {1, 13, 4, 0xfff8000000000000ULL},
+        {2, 0, 3, 0x7ff0000000000001ULL},  {2, 13, 3, 0x7ff0000000000000ULL},
+        {2, 13, 4, 0x8000000000000000ULL},
+    };
+    tw_hpctk4_sample(d);
+    for (size_t p = 0; p < 3; p++) {
+        prof[p] = d->profiles[p];
+        vals[p] = malloc((prof[p].n_values + 1) * sizeof *vals[p]);
+        if (!vals[p])
+            return -ENOMEM;
+        memcpy(vals[p], prof[p].values, prof[p].n_values * sizeof *vals[p]);
+        for (size_t i = 0; i < prof[p].n_values; i++)
+            for (size_t k = 0; k < sizeof special / sizeof *special; k++)
+                if (special[k].profile == p && special[k].ctx == vals[p][i].ctx &&
+                    special[k].metric == vals[p][i].metric)
+                    vals[p][i].value = f64_of_bits(special[k].bits);
+        prof[p].values = vals[p];
+    }
+    d->profiles = prof;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "nan") == 0) {
+        tw_hpctk4 d;
+        tw_profile prof[3];
+        tw_value *vals[3] = {NULL, NULL, NULL};
+        int err = nan_sample(&d, prof, vals);
+        if (!err)
+            err = tw_hpctk4_write_dir(&d, argv[2]);
+        for (int p = 0; p < 3; p++)
+            free(vals[p]);
+        if (err) {
+            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
+            return 1;
+        }
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "sample") == 0) {
         tw_hpctk4 d;
         tw_hpctk4_sample(&d);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "report.h"
 
 typedef struct row {
@@ -202,10 +203,9 @@ static int add_function(ranking *k, profdb_context *c, double v)
 {
 	char label[512];
 	if (c->function.len && c->type == PROFDB_CTX_FUNCTION) {
-		snprintf(label, sizeof label, "%.*s", (int)c->function.len, c->function.ptr);
-		for (char *p = label; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		profdb_about about;
+		profdb_get_about(k->rep.db, &about);   /* sets the format even on failure */
+		names_key(about.format, c, label, sizeof label);
 	} else {   /* nameless: grouped by their label */
 		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
 		context_label(c, label, sizeof label);

@@ -86,6 +86,78 @@ Test(query_formats, draft_samples)
 	}
 }
 
+/* Lines, loops and call sites without a file of their own (no f attribute,
+ * or hpcprof's "<unknown file>") take the nearest enclosing scope's file,
+ * never past their procedure (doc/model.md, pre-release table). The
+ * writer's sample with some f attributes taken away or made unknown. */
+static void replace_once(char *buf, size_t cap, const char *from, const char *to)
+{
+	char *at = strstr(buf, from);
+	cr_assert_not_null(at, "%s", from);
+	size_t fl = strlen(from), tl = strlen(to), rest = strlen(at + fl);
+	cr_assert_lt(strlen(buf) - fl + tl, cap);
+	memmove(at + tl, at + fl, rest + 1);
+	memcpy(at, to, tl);
+}
+
+Test(query_formats, prerelease_files_inherited)
+{
+#ifndef PROFDB_HAVE_EXPAT
+	cr_skip_test("built without expat: experiment.xml cannot be read");
+#endif
+	static char xml[8192];
+	snprintf(xml, sizeof xml, "%s", tw_pre_sample_xml());
+	replace_once(xml, sizeof xml, "<L i=\"2\" s=\"2\" v=\"0\" f=\"0\"", "<L i=\"2\" s=\"2\" v=\"0\"");
+	replace_once(xml, sizeof xml, "<S i=\"3\" it=\"3\" f=\"0\"", "<S i=\"3\" it=\"3\"");
+	replace_once(xml, sizeof xml, "<C i=\"4\" s=\"4\" v=\"0x1010\" f=\"0\"",
+	             "<C i=\"4\" s=\"4\" v=\"0x1010\" f=\"2147483647\"");
+	replace_once(xml, sizeof xml, "<S i=\"6\" it=\"6\" f=\"1\"", "<S i=\"6\" it=\"6\"");
+	tw_pre d;
+	tw_pre_sample(&d);
+	d.xml = xml;
+	tw_blob b[4];
+	cr_assert_eq(tw_pre_write(&d, b), 0);
+	profdb_input in[4];
+	for (int i = 0; i < 4; i++)
+		in[i] = (profdb_input){pre_names[i], b[i].data, b[i].size};
+	profdb *db = open_named(in, 4, "pre-release without some files");
+	static const struct {
+		uint32_t id;
+		const char *file;
+	} want[] = {
+		{1, "main.c"}, {2, "main.c"}, {3, "main.c"}, {4, "main.c"}, {5, "util.h"},
+		{6, "util.h"},   /* from foo, not from main's call site */
+		{0x80000008u, "main.c"}, {8, "<unknown file>"},
+		{9, "<unknown file>"},   /* memcpy has no better one */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		profdb_context c;
+		cr_assert_eq(profdb_context_get(db, want[i].id, &c), 0, "%s", profdb_error_message());
+		cr_expect(c.file.len == strlen(want[i].file) &&
+		          memcmp(c.file.ptr, want[i].file, c.file.len) == 0,
+		          "context %#x: '%.*s', want '%s'", want[i].id, (int)c.file.len, c.file.ptr,
+		          want[i].file);
+	}
+	qc_check_all(db, "inherited files");
+	profdb_close(db);
+	for (int i = 0; i < 4; i++)
+		tw_blob_free(&b[i]);
+
+	/* the draft sample: foo's instruction point stays without a file, as
+	 * foo has none (main's is not foo's) */
+	tw_blob m;
+	cr_assert_eq(tw_draft_write(&m, 0), 0);
+	profdb_input dm = {"meta.db", m.data, m.size};
+	db = open_named(&dm, 1, "draft meta.db");
+	profdb_context c;
+	cr_assert_eq(profdb_context_get(db, 5, &c), 0);
+	cr_expect_eq(c.file.len, 0);
+	cr_assert_eq(profdb_context_get(db, 3, &c), 0);
+	cr_expect(c.file.len == 6 && memcmp(c.file.ptr, "main.c", 6) == 0);
+	profdb_close(db);
+	tw_blob_free(&m);
+}
+
 /* ---- Cube ------------------------------------------------------------------------ */
 
 Test(query_formats, cube_samples)

@@ -131,7 +131,9 @@ static void expect_context(const profdb *db, uint32_t id, uint32_t parent, const
 	cr_assert(qc_str_is(c.module, module), "module of %u: %.*s", id, (int)c.module.len,
 	          c.module.ptr);
 	cr_assert_eq(c.offset, offset, "offset of %u", id);
-	cr_assert(c.has_offset && c.in_tree && qc_str_is(c.function, "") && qc_str_is(c.file, ""));
+	/* placeholders (no module here) are named, load-module offsets are not */
+	cr_assert(qc_str_is(c.function, module[0] ? "" : "<primary root>"), "function of %u", id);
+	cr_assert(c.has_offset && c.in_tree && qc_str_is(c.file, ""));
 	cr_assert_eq(c.relation, parent == PROFDB_NONE ? PROFDB_RELATION_NONE : PROFDB_RELATION_CALL);
 	cr_assert_eq(c.type, module[0] ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_UNKNOWN);
 }
@@ -589,6 +591,59 @@ Test(query_hpcrun, duplicates)
 	profdb_close(db);
 	tw_blob_free(&b[0]);
 	tw_blob_free(&b[1]);
+}
+
+/* Placeholder nodes (lm id 0) get the names hpcrun's table gives hpcprof;
+ * other tags "<TAG>", other offsets "<placeholder 0x...>"; an lm-id-0 root
+ * is the primary root whatever its offset (02.00 files write 0). */
+Test(query_hpcrun, placeholder_names)
+{
+#define TAG(s) ((uint64_t)(unsigned char)s[0] << 56 | (uint64_t)(unsigned char)s[1] << 48 |     \
+                (uint64_t)(unsigned char)s[2] << 40 | (uint64_t)(unsigned char)s[3] << 32 |     \
+                (uint64_t)(unsigned char)s[4] << 24 | (uint64_t)(unsigned char)s[5] << 16 |     \
+                (uint64_t)(unsigned char)s[6] << 8 | (uint64_t)(unsigned char)s[7])
+	static const tw_hpcrun_module mods[] = {{1, "/bin/app", 0}};
+	const tw_hpcrun_node nodes[] = {
+		{1, 0, 0, 0, 1},                {2, 1, 0, TAG("| Main  "), 1},
+		{3, 2, 1, 0x10, 1},             {4, 1, 0, TAG("NoActvty"), 1},
+		{5, 1, 0, TAG("| Thread"), 1},  {6, 5, 0, TAG("GPUKernl"), 1},
+		{7, 5, 0, TAG("Zz New  "), 1},  {8, 5, 0, TAG("Zz New  "), 1},
+		{9, 5, 0, 1, 1},                {10, 5, 0, TAG(" bad tag"), 1},
+		{11, 5, 0, TAG("OMPBarrW"), 1}, {12, 5, 0, TAG("^Partial"), 1},
+	};
+	static const tw_hpcrun_metric m1[] = {{"x", NULL, 0, 1, NULL, NULL, NULL, 0, 0}};
+	const tw_hpcrun_value v[] = {{3, 0, 1}};
+	static const char *const want[] = {
+		"<primary root>", "<program root>", "", "<no activity>", "<thread root>",
+		"<gpu kernel>", "<Zz New>", "<Zz New>", "<placeholder 0x1>", "<placeholder 0x2062616420746167>",
+		"<omp barrier wait>", "<partial call paths>",
+	};
+	tw_hpcrun d;
+	memset(&d, 0, sizeof d);
+	d.version = 4;
+	d.metrics = m1;
+	d.n_metrics = 1;
+	d.modules = mods;
+	d.n_modules = 1;
+	d.nodes = nodes;
+	d.n_nodes = sizeof nodes / sizeof *nodes;
+	d.values = v;
+	d.n_values = 1;
+	tw_blob b = write_run(&d);
+	const char *name = "a-000000-000-1-1-0.hpcrun";
+	profdb *db = open_blobs(&b, &name, 1, NULL);
+	profdb_counts c = check_all(db, "placeholders");
+	cr_assert_eq(c.contexts, 12, "duplicate siblings stay apart (doc/model.md)");
+	for (uint32_t id = 1; id <= 12; id++) {
+		profdb_context ctx;
+		cr_assert_eq(profdb_context_get(db, id, &ctx), 0);
+		cr_expect(qc_str_is(ctx.function, want[id - 1]), "context %u: '%.*s', want '%s'", id,
+		          (int)ctx.function.len, ctx.function.ptr, want[id - 1]);
+		cr_expect_eq(ctx.type, id == 3 ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_UNKNOWN);
+	}
+	profdb_close(db);
+	tw_blob_free(&b);
+#undef TAG
 }
 
 /* A damaged tree (a parent id that does not exist): strict mode fails,

@@ -259,8 +259,7 @@ static void group_key(ranking *k, profdb_context *c, char *key, size_t n)
 {
 	profdb_str s = k->by == BY_FILE ? k->file_at[c->depth] : k->module_at[c->depth];
 	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
-		profdb_str f = names_fold(k->rep.format, c->function);
-		snprintf(key, n, "%.*s", (int)f.len, f.ptr);
+		names_key(k->rep.format, c, key, n);
 	} else if (k->by == BY_FUNCTION) {   /* nameless: grouped by their label */
 		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
 		context_label(c, key, n);

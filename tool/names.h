@@ -3,12 +3,31 @@
 #ifndef PROFDB_TOOL_NAMES_H
 #define PROFDB_TOOL_NAMES_H
 
+#include <stddef.h>
+
 #include "tool.h"
 
 /* The function name under which `--by function` groups a context of
  * format @p f: Callgrind's --separate-callers ("f'caller'caller") and
- * recursion ("f'2") suffixes folded away; other names unchanged. The
- * result points into @p name. */
+ * recursion ("f'2") suffixes folded away (the first apostrophe outside
+ * brackets: names.c says why that is callgrind's); other names unchanged.
+ * The result points into @p name. */
 profdb_str names_fold(profdb_format f, profdb_str name);
+
+/* The last path component of @p path (all of it without a '/'). */
+profdb_str names_base(profdb_str path);
+
+/* A function's name for humans, NUL-terminated in @p buf (cut at @p n - 1
+ * bytes): the name as stored, except that an address standing for an
+ * unnamed function (Callgrind's "0x0000000000014cb0", a segment of a
+ * separate-callers name too) loses its leading zeros, and an unnamed
+ * function gets its object's base name: "0x14cb0 [ls]", as
+ * callgrind_annotate writes "0x... [/usr/bin/ls]". */
+void names_function(profdb_str name, profdb_str module, char *buf, size_t n);
+
+/* The `--by function` key (and row name) of function context @p c of
+ * format @p f: names_function() of the folded name, control bytes as '?'.
+ * Unnamed functions of different objects stay apart. */
+void names_key(profdb_format f, const profdb_context *c, char *buf, size_t n);
 
 #endif

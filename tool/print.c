@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "names.h"
 #include "tool.h"
 
 profdb_str str_of(const char *s)
@@ -154,19 +155,9 @@ void put_table_value(FILE *f, double v, int w)
 		fprintf(f, "%*.6g", w, v);
 }
 
-static profdb_str base_name(profdb_str path)
-{
-	for (size_t i = path.len; i > 0; i--)
-		if (path.ptr[i - 1] == '/') {
-			profdb_str r = {path.ptr + i, path.len - i};
-			return r;
-		}
-	return path;
-}
-
 void context_label(const profdb_context *c, char *buf, size_t n)
 {
-	profdb_str file = base_name(c->file), module = base_name(c->module);
+	profdb_str file = names_base(c->file), module = names_base(c->module);
 	const char *fs = file.len ? file.ptr : "?", *ms = module.len ? module.ptr : "?";
 	int fl = file.len ? (int)file.len : 1, ml = module.len ? (int)module.len : 1;
 	int fnl = (int)c->function.len;
@@ -179,9 +170,12 @@ void context_label(const profdb_context *c, char *buf, size_t n)
 		break;
 	case PROFDB_CTX_FUNCTION: {
 		const char *inl = c->relation == PROFDB_RELATION_INLINED ? "[I] " : "";
-		if (fnl)
-			snprintf(buf, n, "%s%.*s", inl, fnl, c->function.ptr);
-		else if (module.len && c->has_offset)
+		if (fnl) {   /* "0x14cb0 [ls]" for an unnamed Callgrind function */
+			size_t il = strlen(inl);
+			snprintf(buf, n, "%s", inl);
+			if (n > il)
+				names_function(c->function, c->module, buf + il, n - il);
+		} else if (module.len && c->has_offset)
 			snprintf(buf, n, "%s<unknown function> %.*s+0x%" PRIx64, inl, ml, ms, c->offset);
 		else
 			snprintf(buf, n, "%s<unknown function>", inl);

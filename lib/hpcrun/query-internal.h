@@ -25,6 +25,13 @@ typedef struct hq_module {
 	uint32_t missing;             /* 0 named; 1 + lm id when not in the load map */
 } hq_module;
 
+/* The name of a placeholder tag outside hpcrun's table ("<TAG>" or
+ * "<placeholder 0x...>"), made once after the tree build. */
+typedef struct hq_tag_name {
+	uint64_t tag;
+	char name[36];
+} hq_tag_name;
+
 typedef struct hq_metric {
 	profdb_str name, description;
 	int is_real;
@@ -76,6 +83,8 @@ typedef struct hq {
 	uint32_t n_nodes, first_root;
 	hq_module *modules;
 	uint32_t n_modules;
+	hq_tag_name *tag_names;       /* sorted by tag; set by the tree build */
+	uint32_t n_tag_names;
 	profdb__once count_once;
 	int64_t n_values;
 } hq;
@@ -88,6 +97,10 @@ int profdb__hq_str_eq(profdb_str a, profdb_str b);
 uint64_t profdb__hq_max_memory(const hq *q);
 /* Sorted (key << 32 | index) pairs: the index of key, or NONE. */
 uint32_t profdb__hq_search(const uint64_t *v, uint64_t n, uint32_t key);
+
+/* Names of the placeholder nodes (lm id 0), made at the end of the tree
+ * build: 0 or -ENOMEM. */
+int profdb__hq_name_placeholders(hq *q);
 
 /* query-merge.c */
 int profdb__hq_merge_metrics(hq *q);

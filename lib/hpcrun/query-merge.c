@@ -473,6 +473,8 @@ static int build_tree(void *arg)
 		if (g)
 			q->nodes = g;
 	}
+	if (r == 0)
+		r = profdb__hq_name_placeholders(q);
 	return r;
 }
 

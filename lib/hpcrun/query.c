@@ -171,6 +171,123 @@ static int q_context_root(const void *impl, uint32_t *id)
 	return 0;
 }
 
+/* ---- placeholder names ------------------------------------------------------------------ */
+
+/* hpcrun's placeholder nodes (lm id 0) carry an 8-byte ASCII tag as their
+ * offset, read big-endian. The names are the ones hpcrun's placeholder
+ * table gives hpcprof for them ("<program root>" for "| Main  ", ...);
+ * the four that table leaves out are named after what hpcprof does with
+ * them: the primary root (hpcprof's global context, "<primary root>" in
+ * its messages), the partial-unwind root (its "<partial call paths>"),
+ * idleness and an address hpcrun could not normalise. */
+static const struct {
+	char tag[9];
+	const char *name;
+} placeholder_names[] = {
+	{"^Primary", "<primary root>"},     {"^Partial", "<partial call paths>"},
+	{"NoActvty", "<no activity>"},      {"*Unnorm ", "<unnormalized ip>"},
+	{"| Main  ", "<program root>"},     {"| Thread", "<thread root>"},
+	{"OMP Idle", "<omp idle>"},         {"OMPOvrHd", "<omp overhead>"},
+	{"OMPBarrW", "<omp barrier wait>"}, {"OMPTaskW", "<omp task wait>"},
+	{"OMPMtexW", "<omp mutex wait>"},   {"OMPUresv", "<omp region unresolved>"},
+	{"OMTAlloc", "<omp tgt alloc>"},    {"OMTDelte", "<omp tgt delete>"},
+	{"OMTCpIn ", "<omp tgt copyin>"},   {"OMTCpOut", "<omp tgt copyout>"},
+	{"OMTKernl", "<omp tgt kernel>"},   {"OMT None", "<omp tgt none>"},
+	{"GPUCp?2?", "<gpu copy>"},         {"GPUCpH2D", "<gpu copyin>"},
+	{"GPUCpD2H", "<gpu copyout>"},      {"GPUAlloc", "<gpu alloc>"},
+	{"GPUDelte", "<gpu delete>"},       {"GPUKernl", "<gpu kernel>"},
+	{"GPUMemst", "<gpu memset>"},       {"GPU Sync", "<gpu sync>"},
+	{"GPUTrace", "<gpu kernel>"},
+};
+
+static void tag_bytes(uint64_t tag, char out[8])
+{
+	for (int k = 0; k < 8; k++)
+		out[k] = (char)(tag >> (56 - 8 * k));
+}
+
+static const char *known_placeholder(uint64_t tag)
+{
+	char b[8];
+	tag_bytes(tag, b);
+	for (size_t i = 0; i < sizeof placeholder_names / sizeof *placeholder_names; i++)
+		if (memcmp(b, placeholder_names[i].tag, 8) == 0)
+			return placeholder_names[i].name;
+	return NULL;
+}
+
+/* "<TAG>" for a printable tag (trailing spaces dropped), else
+ * "<placeholder 0x...>". */
+static void made_up_name(uint64_t tag, char *out, size_t n)
+{
+	char b[8];
+	size_t len = 8;
+	tag_bytes(tag, b);
+	while (len > 0 && b[len - 1] == ' ')
+		len--;
+	int printable = len > 0;
+	for (size_t k = 0; k < len; k++)   /* inner spaces as in "| Main  " */
+		printable &= (b[k] > ' ' || (b[k] == ' ' && k > 0)) && b[k] <= '~';
+	if (printable)
+		snprintf(out, n, "<%.*s>", (int)len, b);
+	else
+		snprintf(out, n, "<placeholder 0x%" PRIx64 ">", tag);
+}
+
+static int cmp_tag_name(const void *a, const void *b)
+{
+	uint64_t x = ((const hq_tag_name *)a)->tag, y = ((const hq_tag_name *)b)->tag;
+	return (x > y) - (x < y);
+}
+
+int profdb__hq_name_placeholders(hq *q)
+{
+	uint32_t n = 0;
+	for (uint32_t id = 1; id <= q->n_nodes; id++)
+		n += q->modules[q->nodes[id].module].missing == 1 &&
+		     !known_placeholder(q->nodes[id].offset);
+	if (!n)
+		return 0;
+	q->tag_names = malloc((size_t)n * sizeof *q->tag_names);
+	if (!q->tag_names)
+		return profdb__fail(-ENOMEM, "out of memory (hpcrun placeholder names)");
+	for (uint32_t id = 1; id <= q->n_nodes; id++) {
+		const hq_node *nd = &q->nodes[id];
+		if (q->modules[nd->module].missing == 1 && !known_placeholder(nd->offset)) {
+			hq_tag_name *t = &q->tag_names[q->n_tag_names++];
+			t->tag = nd->offset;
+			made_up_name(nd->offset, t->name, sizeof t->name);
+		}
+	}
+	qsort(q->tag_names, n, sizeof *q->tag_names, cmp_tag_name);
+	uint32_t w = 0;   /* one entry per tag */
+	for (uint32_t i = 0; i < n; i++)
+		if (w == 0 || q->tag_names[w - 1].tag != q->tag_names[i].tag)
+			q->tag_names[w++] = q->tag_names[i];
+	q->n_tag_names = w;
+	return 0;
+}
+
+/* The function name of placeholder node @p nd. An lm-id-0 root whose tag
+ * hpcrun's table does not know (02.00 files predate the tags: offset 0) is
+ * still the primary root: hpcprof accepts no other placeholder as a root. */
+static profdb_str placeholder_name(const hq *q, const hq_node *nd)
+{
+	const char *s = known_placeholder(nd->offset);
+	if (!s && nd->parent == 0)
+		s = placeholder_names[0].name;
+	for (uint32_t lo = 0, hi = q->n_tag_names; !s && lo < hi;) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (q->tag_names[mid].tag < nd->offset)
+			lo = mid + 1;
+		else if (q->tag_names[mid].tag > nd->offset)
+			hi = mid;
+		else
+			s = q->tag_names[mid].name;
+	}
+	return s ? profdb__hq_str(s, strlen(s)) : profdb__hq_str(NULL, 0);
+}
+
 static uint32_t link_id(uint32_t id)
 {
 	return id ? id : NONE;
@@ -196,6 +313,8 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	out->relation = n->parent ? PROFDB_RELATION_CALL : PROFDB_RELATION_NONE;
 	out->type = mod->missing == 1 ? PROFDB_CTX_UNKNOWN : PROFDB_CTX_INSTRUCTION;
 	out->function = out->file = profdb__str(NULL);
+	if (mod->missing == 1)
+		out->function = placeholder_name(q, n);
 	out->module = mod->name;
 	out->offset = n->offset;
 	out->has_offset = 1;
@@ -311,6 +430,7 @@ static void q_close(void *impl)
 	free(q->names);
 	free(q->nodes);
 	free(q->modules);
+	free(q->tag_names);
 	profdb__once_destroy(&q->tree_once);
 	profdb__once_destroy(&q->count_once);
 	profdb_hpcrun_close(q->h);

@@ -220,6 +220,34 @@ static void blank(profdb_context *out, uint32_t id)
 	out->function = out->file = out->module = profdb__str(NULL);
 }
 
+/* hpcprof's name for "no file" (experiment.xml's file 2147483647). */
+static int no_file(profdb_str f)
+{
+	static const char unknown[] = "<unknown file>";
+	return f.len == 0 || (f.len == sizeof unknown - 1 && memcmp(f.ptr, unknown, f.len) == 0);
+}
+
+/* The file of the nearest enclosing scope that has one, never past the
+ * enclosing procedure: experiment.xml gives call sites and lines no file
+ * of their own at times (or "<unknown file>" where the procedure says
+ * "<unknown file> [libmonitor.so.0.0.0]"), and the draft's instruction
+ * points have none. The walk is bounded so that a damaged tree without
+ * procedures costs O(1) per context. */
+#define FILE_WALK_MAX 256
+static profdb_str enclosing_file(const pq *q, const profdb_hpctkpre_context *c)
+{
+	profdb_hpctkpre_context a = *c;
+	for (int k = 0; k < FILE_WALK_MAX && a.parent != PROFDB_NONE; k++) {
+		if (profdb_hpctkpre_context_at(q->db, a.parent, &a) < 0)
+			break;
+		if (!no_file(a.file))
+			return a.file;
+		if (a.type == PROFDB_HPCTKPRE_CTX_PROC)
+			break;
+	}
+	return c->file;
+}
+
 static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 {
 	const pq *q = impl;
@@ -245,7 +273,8 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		default: out->type = PROFDB_CTX_UNKNOWN;
 		}
 		out->function = c.procedure;
-		out->file = c.file;
+		out->file = c.type != PROFDB_HPCTKPRE_CTX_PROC && no_file(c.file) ?
+		            enclosing_file(q, &c) : c.file;
 		out->line = c.line;
 		out->module = c.module;
 		out->offset = c.address;

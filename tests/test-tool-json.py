@@ -23,6 +23,9 @@ checks that:
     doc/profdb-diff-2.schema.json with every call path in both and no
     difference, and --csv lists the same rows; a generated Callgrind pair
     (tests/tool-golden/sample{,-b}.callgrind) gives the known counts;
+  - callers/callees of a function context (#ID) and profiles validate
+    against doc/profdb-{calls,profiles}-2.schema.json; profiles lists dump's
+    profiles and --values adds up to dump's values;
   - the output does not change with the locale (LC_ALL / LC_NUMERIC).
 Also the normative counts of issue-233. Exit 0 ok, 1 failures, 77 nothing
 to test.
@@ -294,6 +297,39 @@ def check_input(name, path, must_open, summary_agrees=True):
         fail(name, "trace exited %d: %s" % (rc, err.strip()))
     if rc not in (0, 1) or (rc == 1 and "no traces" not in err and "trace" not in err):
         fail(name, "trace exited %d without a clear message: %s" % (rc, err.strip()))
+
+    # callers/callees (of the first function context, by #ID) and profiles:
+    # the schemas, rows hottest first, contexts that exist.
+    fn = next((c for c in dump["contexts"] if c["type"] == "function"), None)
+    for direction in ("callers", "callees"):
+        if fn is None:
+            break
+        rc, out, err = run(direction, "--json", "-n", "0", "#%d" % fn["id"], path)
+        if rc != 0:
+            if not ("neither inclusive nor exclusive" in err or "no metrics" in err):
+                fail(name, "%s --json exited %d: %s" % (direction, rc, err.strip()))
+            continue
+        doc = json.loads(out)
+        validate("%s %s" % (name, direction), "profdb-calls-2.schema.json", doc)
+        for sec in doc["functions"]:
+            vals = [float(r["value"]) for r in sec["rows"]]
+            if vals != sorted(vals, reverse=True):
+                fail(name, "%s rows not hottest first" % direction)
+            if any(c not in ctx_by_id for r in sec["rows"] for c in r["contexts"]):
+                fail(name, "%s names a context dump does not list" % direction)
+    rc, out, err = run("profiles", "--json", "--values", path)
+    if rc != 0:
+        fail(name, "profiles --json exited %d: %s" % (rc, err.strip()))
+    else:
+        doc = json.loads(out)
+        validate(name + " profiles", "profdb-profiles-2.schema.json", doc)
+        if [(p["index"], p["summary"], p["name"], p["identity"]) for p in doc["profiles"]] != [
+                (p["index"], p["summary"], p["name"], p["identity"]) for p in dump["profiles"]]:
+            fail(name, "profiles --json differs from dump's profiles")
+        nvals = sum(p["values"] or 0 for p in doc["profiles"])
+        if all(p["values"] is not None for p in doc["profiles"]) and nvals != len(dump["values"]):
+            fail(name, "profiles --values add up to %d, dump has %d values"
+                 % (nvals, len(dump["values"])))
 
     # stats: the schema, the order of the rows, CSV = JSON, and each row's
     # count against dump's values of the non-summary profiles.

@@ -1,4 +1,4 @@
-/* profdb value, profdb trace. */
+/* profdb value (profdb trace is tool/cmd-trace.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -113,102 +113,6 @@ int cmd_value(int argc, char **argv)
 		else
 			print_value(p, ctx, m.id, r, v, json), r = 0;
 	}
-	profdb_close(db);
-	return r;
-}
-
-static const char trace_usage[] =
-	"usage: profdb trace [--profile P] [--from T] [--to T] [--json] PATH\n"
-	"Trace samples: profile index, time in ns, context id; samples with\n"
-	"FROM <= time < TO, of every profile with a trace or only of profile P.\n"
-	"--json prints one object of schema profdb-trace/2.\n";
-
-int cmd_trace(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{"profile", required_argument, NULL, 'p'}, {"from", required_argument, NULL, 'f'},
-		{"to", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-	int64_t only = -1;
-	uint64_t from = 0, to = UINT64_MAX, v;
-	int c, have_to = 0, json = 0, first_out = 1;
-	while ((c = getopt_long(argc, argv, "p:f:t:jh", lo, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(trace_usage, stdout);
-			return 0;
-		}
-		if (c == 'j') {
-			json = 1;
-			continue;
-		}
-		if ((c != 'p' && c != 'f' && c != 't') || parse_u64(optarg, &v) < 0 ||
-		    (c == 'p' && v > UINT32_MAX))
-			return tool_usage_error(trace_usage);
-		if (c == 'p')
-			only = (int64_t)v;
-		else if (c == 'f')
-			from = v;
-		else
-			to = v, have_to = 1;
-	}
-	if (optind + 1 != argc)
-		return tool_usage_error(trace_usage);
-	const char *path = argv[optind];
-	profdb *db;
-	if (tool_open(path, &db))
-		return EXIT_INPUT;
-	int64_t np = profdb_profile_count(db);
-	int r = np < 0 ? (int)np : 0;
-	if (r == 0 && only >= np) {
-		fprintf(stderr, "%s: %s: no profile %" PRId64 " (the database has %" PRId64 ")\n",
-		        tool_prog, path, only, np);
-		profdb_close(db);
-		return EXIT_USAGE;
-	}
-	int header = 0;
-	for (int64_t p = only >= 0 ? only : 0; r == 0 && p < (only >= 0 ? only + 1 : np); p++) {
-		int64_t n = profdb_trace_length(db, (uint32_t)p);
-		if (n == -ENOTSUP) {
-			profdb_about a;
-			profdb_get_about(db, &a);
-			tool_progress_done();
-			fprintf(stderr, "%s: %s: %s profiles have no traces\n", tool_prog, path,
-			        profdb_format_name(a.format));
-			profdb_close(db);
-			return EXIT_INPUT;
-		}
-		if (n < 0) {
-			r = (int)n;
-			break;
-		}
-		if (!header) {
-			if (json)
-				printf("{\"schema\": \"profdb-trace/2\", \"samples\": [");
-			else
-				printf("%8s %20s %10s\n", "profile", "time_ns", "context");
-			header = 1;
-		}
-		uint64_t first = 0, last = (uint64_t)n;
-		if ((from && (r = profdb_trace_seek(db, (uint32_t)p, from, &first)) < 0) ||
-		    (have_to && (r = profdb_trace_seek(db, (uint32_t)p, to, &last)) < 0))
-			break;
-		r = 0;
-		for (uint64_t i = first; i < last; i++) {
-			profdb_sample s;
-			if ((r = profdb_trace_at(db, (uint32_t)p, i, &s)) < 0)
-				break;
-			if (json)
-				printf("%s\n [%" PRId64 ", %" PRIu64 ", %" PRIu32 "]", first_out ? "" : ",",
-				       p, s.time_ns, s.context);
-			else
-				printf("%8" PRId64 " %20" PRIu64 " %10" PRIu32 "\n", p, s.time_ns, s.context);
-			first_out = 0;
-		}
-	}
-	if (r < 0)
-		r = tool_fail(path);
-	else if (json)
-		printf("%s]}\n", header ? "\n" : "{\"schema\": \"profdb-trace/2\", \"samples\": [");
 	profdb_close(db);
 	return r;
 }

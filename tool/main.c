@@ -24,6 +24,9 @@ static const struct {
 	{"dump", cmd_dump, "everything stored, as JSON or CSV"},
 	{"stats", cmd_stats, "statistics over profiles per context and metric"},
 	{"diff", cmd_diff, "two databases compared call path by call path"},
+	{"callers", cmd_callers, "the calls into a function, with counts and costs"},
+	{"callees", cmd_callees, "the calls out of a function, with counts and costs"},
+	{"profiles", cmd_profiles, "the profiles (threads, ranks, ...) and their identities"},
 };
 
 static int usage(FILE *out, int status)

@@ -33,6 +33,9 @@ int cmd_trace(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_callers(int argc, char **argv);
+int cmd_callees(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
 
 /* ---- opening and errors (common.c) ---- */
 /* Opens @p path with a warning printer and, when stderr is a terminal, a

@@ -1,0 +1,317 @@
+/* profdb callers / callees: the text table and the JSON (profdb-calls/2).
+ * The columns follow `top`'s: one per metric, a percentage beside the
+ * first when it combines by sum, numbers with thousands separators unless
+ * --plain, names shortened unless --wide. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calls.h"
+#include "format.h"
+
+static profdb_str base_name(profdb_str path)
+{
+	for (size_t i = path.len; i > 0; i--)
+		if (path.ptr[i - 1] == '/')
+			return (profdb_str){path.ptr + i, path.len - i};
+	return path;
+}
+
+/* "name (file) [module]", file and module by their base names, control
+ * bytes as '?'. */
+static void function_name(profdb_str name, profdb_str file, profdb_str module, char *buf,
+                          size_t n)
+{
+	profdb_str f = base_name(file), m = base_name(module);
+	if (!name.len)
+		name = str_of("<unknown function>");
+	int l = snprintf(buf, n, "%.*s", (int)name.len, name.ptr);
+	/* HPCToolkit names an unknown file "[module]": the module says it. */
+	if (file.len && !(file.ptr[0] == '[' && file.ptr[file.len - 1] == ']') && l >= 0 &&
+	    (size_t)l < n)
+		l += snprintf(buf + l, n - (size_t)l, " (%.*s)", (int)f.len, f.ptr);
+	if (module.len && l >= 0 && (size_t)l < n)
+		snprintf(buf + l, n - (size_t)l, " [%.*s]", (int)m.len, m.ptr);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+static void site_label(const calls *k, uint32_t site, char *buf, size_t n)
+{
+	profdb_context c;
+	if (site == PROFDB_NONE || profdb_context_get(k->rep.db, site, &c) < 0)
+		snprintf(buf, n, "an unknown site");
+	else
+		context_label(&c, buf, n);
+}
+
+/* The rows of section @p s: [*first, *end) of k->rows, and how many of
+ * them are shown (-n, --min-percent). */
+static size_t section_rows(const calls *k, size_t s, size_t *first, size_t *end)
+{
+	size_t i = *first = *end;
+	for (; i < k->n_rows && k->parts[k->rows[i].first].section == s; i++)
+		;
+	*end = i;
+	size_t shown = 0;
+	for (i = *first; i < *end; i++, shown++) {
+		double v = k->rows[i].cost[0];
+		if (k->o.count && shown == k->o.count)
+			break;
+		if (k->o.min_percent_given && report_has_percent(&k->rep, 0) &&
+		    !(report_percent(&k->rep, 0, v) >= k->o.min_percent))
+			break;
+	}
+	return shown;
+}
+
+/* "inclusive 360 (77.42%), exclusive 300" of the first metric. */
+static void put_section_values(const calls *k, const section *sec)
+{
+	char buf[64];
+	const char *sep = "";
+	if (!isnan(sec->inc[0])) {
+		fmt_value(buf, sizeof buf, sec->inc[0], k->o.plain);
+		printf(" inclusive %s", buf);
+		if (report_has_percent(&k->rep, 0))
+			printf(" (%.2f%%)", report_percent(&k->rep, 0, sec->inc[0]));
+		sep = ",";
+	}
+	if (!isnan(sec->exc[0])) {
+		fmt_value(buf, sizeof buf, sec->exc[0], k->o.plain);
+		printf("%s exclusive %s", sep, buf);
+	}
+}
+
+typedef struct widths {
+	int calls, id, metric[64];
+	size_t nm;
+} widths;
+
+static void measure(const calls *k, size_t first, size_t shown, widths *w)
+{
+	char buf[64], col[64];
+	w->nm = k->rep.n < 64 ? k->rep.n : 64;   /* more than a terminal holds: cut */
+	w->calls = 5;
+	w->id = 2;
+	for (size_t m = 0; m < w->nm; m++) {
+		report_column_name(&k->rep, m, col, sizeof col, 16);
+		w->metric[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
+	}
+	for (size_t i = first; i < first + shown; i++) {
+		const row *rw = &k->rows[i];
+		int l = (int)fmt_value(buf, sizeof buf, (double)rw->count, k->o.plain);
+		w->calls = rw->has_count && l > w->calls ? l : w->calls;
+		l = snprintf(buf, sizeof buf, "%" PRIu32 "+", k->parts[rw->first].other);
+		w->id = l > w->id ? l : w->id;
+		for (size_t m = 0; m < w->nm; m++) {
+			l = (int)fmt_value(buf, sizeof buf, rw->cost[m], k->o.plain);
+			w->metric[m] = l > w->metric[m] ? l : w->metric[m];
+		}
+	}
+}
+
+static void print_row(const calls *k, const row *rw, const widths *w, size_t width,
+                      uint32_t *ids)
+{
+	char buf[64], name[1024], shortname[1024];
+	const part *p = &k->parts[rw->first];
+	if (rw->has_count)
+		fmt_value(buf, sizeof buf, (double)rw->count, k->o.plain);
+	fmt_put(rw->has_count ? buf : "-", w->calls);
+	printf("  ");
+	for (size_t m = 0; m < w->nm; m++) {
+		fmt_value(buf, sizeof buf, rw->cost[m], k->o.plain);
+		fmt_put(buf, w->metric[m]);
+		printf("  ");
+		if (m == 0 && report_has_percent(&k->rep, 0))
+			printf("%6.2f%%  ", report_percent(&k->rep, 0, rw->cost[0]));
+	}
+	size_t nids = calls_row_contexts(k, rw, ids);
+	snprintf(buf, sizeof buf, "%" PRIu32 "%s", ids[0], nids > 1 ? "+" : "");
+	fmt_put(buf, w->id);
+	function_name(p->name, p->file, p->module, name, sizeof name);
+	if (k->sites) {
+		size_t l = strlen(name);
+		char site[512];
+		site_label(k, p->site, site, sizeof site);
+		snprintf(name + l, sizeof name - l, " at %s", site);
+	}
+	fmt_shorten(name, width, shortname, sizeof shortname);
+	printf("  %s\n", shortname);
+}
+
+int calls_print_text(const calls *k)
+{
+	const char *dir = k->callees ? "callees" : "callers";
+	char head[512], col[64], name[1024];
+	uint32_t *ids = malloc((k->n_parts ? k->n_parts : 1) * sizeof *ids);
+	if (!ids)
+		return CALLS_OOM;
+	snprintf(head, sizeof head, "%s of %s: calls and their inclusive cost%s", dir, k->query,
+	         k->sites ? ", by call site" : "");
+	report_describe(&k->rep, head);
+	if (k->fold)
+		printf("note: names folded (Callgrind's --separate-callers and recursion suffixes); "
+		       "the calls of variants that call one another overlap, so their costs may add "
+		       "up to more than the total\n");
+	size_t first, end = 0;
+	for (size_t s = 0; s < k->n_sec; s++) {
+		const section *sec = &k->sec[s];
+		size_t shown = section_rows(k, s, &first, &end);
+		function_name(sec->name, sec->file, sec->module, name, sizeof name);
+		printf("\n%s of %s", dir, name);
+		if (sec->n_ctx == 1)
+			printf(" (context %" PRIu32 "):", sec->ctx[0]);
+		else
+			printf(" (%zu contexts):", sec->n_ctx);
+		put_section_values(k, sec);
+		putchar('\n');
+		if (first == end) {
+			printf("  (no %s recorded)\n", dir);
+			continue;
+		}
+		widths w;
+		measure(k, first, shown, &w);
+		int prefix = w.calls + 2 + w.id + 2;
+		fmt_put("calls", w.calls);
+		printf("  ");
+		for (size_t m = 0; m < w.nm; m++) {
+			report_column_name(&k->rep, m, col, sizeof col, (size_t)w.metric[m]);
+			fmt_put(col, w.metric[m]);
+			printf("  ");
+			prefix += w.metric[m] + 2;
+			if (m == 0 && report_has_percent(&k->rep, 0)) {
+				printf("%7s  ", "%");
+				prefix += 9;
+			}
+		}
+		fmt_put("id", w.id);
+		printf("  %s\n", k->callees ? "callee" : "caller");
+		size_t width = k->o.wide ? sizeof name : (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
+		for (size_t i = first; i < first + shown; i++)
+			print_row(k, &k->rows[i], &w, width, ids);
+		if (end - first > shown && (!k->o.count || shown < k->o.count))
+			printf("  ... %zu more below %g%%\n", end - first - shown, k->o.min_percent);
+		else if (end - first > shown)
+			printf("  ... %zu more (-n 0 shows all)\n", end - first - shown);
+	}
+	free(ids);
+	return 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+static void put_json_ids(const uint32_t *ids, size_t n)
+{
+	printf("[");
+	for (size_t i = 0; i < n; i++)
+		printf("%s%" PRIu32, i ? ", " : "", ids[i]);
+	printf("]");
+}
+
+static void put_json_function(profdb_str name, profdb_str file, profdb_str module)
+{
+	printf("\"name\": ");
+	put_json_str(stdout, name);
+	printf(", \"file\": ");
+	put_json_str(stdout, file);
+	printf(", \"module\": ");
+	put_json_str(stdout, module);
+}
+
+static void put_json_percent(const calls *k, size_t m, double v)
+{
+	if (report_has_percent(&k->rep, m) && !isnan(v))
+		put_json_double(report_percent(&k->rep, m, v));
+	else
+		printf("null");
+}
+
+/* "KEY": [v per metric] (null for NaN), or percentages with @p pct. */
+static void put_json_list(const calls *k, const char *key, const double *v, int pct)
+{
+	printf(", \"%s\": [", key);
+	for (size_t m = 0; m < k->rep.n; m++) {
+		printf("%s", m ? ", " : "");
+		if (pct)
+			put_json_percent(k, m, v[m]);
+		else
+			put_json_value(v[m]);
+	}
+	printf("]");
+}
+
+static void put_json_row(const calls *k, const row *rw, uint32_t *ids)
+{
+	const part *p = &k->parts[rw->first];
+	printf("{");
+	put_json_function(p->name, p->file, p->module);
+	printf(", \"contexts\": ");
+	put_json_ids(ids, calls_row_contexts(k, rw, ids));
+	printf(", \"site\": ");
+	if (!k->sites || p->site == PROFDB_NONE) {
+		printf("null");
+	} else {
+		char buf[512];
+		site_label(k, p->site, buf, sizeof buf);
+		printf("{\"context\": %" PRIu32 ", \"label\": ", p->site);
+		put_json_cstr(stdout, buf);
+		printf("}");
+	}
+	printf(", \"calls\": ");
+	if (rw->has_count)
+		printf("%" PRIu64, rw->count);
+	else
+		printf("null");
+	printf(", \"edges\": %zu, \"value\": ", rw->n);
+	put_json_value(rw->cost[0]);
+	printf(", \"percent\": ");
+	put_json_percent(k, 0, rw->cost[0]);
+	put_json_list(k, "values", rw->cost, 0);
+	put_json_list(k, "percents", rw->cost, 1);
+	printf("}");
+}
+
+static void put_json_section(const calls *k, const section *sec)
+{
+	put_json_function(sec->name, sec->file, sec->module);
+	printf(", \"contexts\": ");
+	put_json_ids(sec->ctx, sec->n_ctx);
+	printf(", \"inclusive\": ");
+	put_json_value(sec->inc[0]);
+	printf(", \"exclusive\": ");
+	put_json_value(sec->exc[0]);
+	printf(", \"percent\": ");
+	put_json_percent(k, 0, sec->inc[0]);
+	put_json_list(k, "inclusives", sec->inc, 0);
+	put_json_list(k, "exclusives", sec->exc, 0);
+}
+
+int calls_print_json(const calls *k)
+{
+	uint32_t *ids = malloc((k->n_parts ? k->n_parts : 1) * sizeof *ids);
+	if (!ids)
+		return CALLS_OOM;
+	report_describe_json(&k->rep, "profdb-calls/2");
+	printf(", \"direction\": \"%s\", \"query\": ", k->callees ? "callees" : "callers");
+	put_json_cstr(stdout, k->query);
+	printf(", \"by_site\": %s, \"functions\": [", k->sites ? "true" : "false");
+	size_t first, end = 0;
+	for (size_t s = 0; s < k->n_sec; s++) {
+		size_t shown = section_rows(k, s, &first, &end);
+		printf("%s\n {", s ? "," : "");
+		put_json_section(k, &k->sec[s]);
+		printf(", \"rows\": [");
+		for (size_t i = first; i < first + shown; i++) {
+			printf("%s\n  ", i > first ? "," : "");
+			put_json_row(k, &k->rows[i], ids);
+		}
+		printf("%s], \"more\": %zu}", shown ? "\n " : "", end - first - shown);
+	}
+	printf("\n]}\n");
+	free(ids);
+	return 0;
+}

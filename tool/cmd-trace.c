@@ -1,0 +1,337 @@
+/* profdb trace: trace samples with times relative to the trace's start and
+ * the names of their contexts.
+ *
+ * The start is the earliest sample of any profile of the database (not of
+ * the selected one), so that the times of two profiles compare and
+ * --profile does not move the origin. Text shows seconds with nine
+ * decimals (exact: integer arithmetic on the stored nanoseconds); the JSON
+ * keeps the stored epoch nanoseconds and gives the start beside them. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+static const char trace_usage[] =
+	"usage: profdb trace [--profile P] [--from T] [--to T] [-n N] [--absolute]\n"
+	"                    [--json] PATH\n"
+	"Trace samples: profile index, time, context id and the context's name (with\n"
+	"its function); samples with FROM <= time < TO, of every profile with a trace\n"
+	"or only of profile P. Times are seconds since the trace's start, the\n"
+	"earliest sample of any profile (printed in the first line).\n"
+	"  -p, --profile P   one profile\n"
+	"  -f, --from T      first time shown; -t, --to T: first time not shown.\n"
+	"                    T is an integer of nanoseconds or a number with a unit:\n"
+	"                    '1.5s', '200ms', '30us', '100ns'; relative to the start\n"
+	"                    unless --absolute\n"
+	"  -n N              at most N samples of each profile (0: all, the default)\n"
+	"  -a, --absolute    times (and --from/--to) in nanoseconds since the epoch,\n"
+	"                    as stored\n"
+	"  --json            one object of schema profdb-trace/2 (times always as\n"
+	"                    stored, in epoch nanoseconds, with the start beside them)\n";
+
+/* "1.5s", "200ms", "30us", "100ns", "42" (ns): exact, or -1. */
+static int parse_time(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"", 1}};
+	const char *p = s, *dot = NULL;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && !dot); p++)
+		if (*p == '.')
+			dot = p;
+	size_t u = 0;
+	while (strcmp(p, units[u].unit) != 0)
+		if (!*units[u++].unit)
+			return -1;
+	uint64_t f = units[u].ns, v = 0;
+	if (dot && !*units[u].unit)
+		return -1;   /* a fraction needs a unit */
+	for (const char *q = s; q < (dot ? dot : p); q++) {
+		uint64_t d = (uint64_t)(*q - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (v > UINT64_MAX / f)
+		return -1;
+	v *= f;
+	for (const char *q = dot ? dot + 1 : p; q < p; q++) {
+		f /= 10;
+		uint64_t d = (uint64_t)(*q - '0');
+		if (!f && d)
+			return -1;   /* finer than a nanosecond */
+		if (v > UINT64_MAX - d * f)
+			return -1;
+		v += d * f;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The label of context @p id and, for code inside a function, the
+ * function's name: "sample.c:13 in compute". */
+static void sample_name(const profdb *db, uint32_t id, char *buf, size_t n, char *fn, size_t fnn)
+{
+	profdb_context c;
+	fn[0] = 0;
+	if (profdb_context_get(db, id, &c) < 0) {
+		snprintf(buf, n, "<context %" PRIu32 ">", id);
+		return;
+	}
+	context_label(&c, buf, n);
+	if (c.type == PROFDB_CTX_FUNCTION || c.type == PROFDB_CTX_ROOT)
+		return;
+	/* The enclosing function: the nearest function context above. */
+	for (int steps = 0; c.parent != PROFDB_NONE && steps < 100000; steps++) {
+		if (profdb_context_get(db, c.parent, &c) < 0)
+			return;
+		if (c.type == PROFDB_CTX_FUNCTION) {
+			c.relation = PROFDB_RELATION_CALL;
+			context_label(&c, fn, fnn);
+			return;
+		}
+	}
+}
+
+typedef struct trace_opts {
+	int64_t only;           /* --profile, -1: all */
+	uint64_t from, to;
+	int have_from, have_to, absolute, json;
+	uint64_t count;         /* -n */
+} trace_opts;
+
+/* The earliest first sample of any profile; @p found 0 when none. */
+static int trace_start(const profdb *db, int64_t np, uint64_t *start, int *found)
+{
+	*found = 0;
+	*start = 0;
+	for (int64_t p = 0; p < np; p++) {
+		profdb_sample s;
+		int64_t n = profdb_trace_length(db, (uint32_t)p);
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			continue;
+		int r = profdb_trace_at(db, (uint32_t)p, 0, &s);
+		if (r < 0)
+			return r;
+		if (!*found || s.time_ns < *start)
+			*start = s.time_ns;
+		*found = 1;
+	}
+	return 0;
+}
+
+/* The context ids the JSON names, for its "contexts" list. */
+typedef struct idset {
+	uint32_t *ids;
+	size_t n, cap;
+} idset;
+
+static int idset_add(idset *s, uint32_t id)
+{
+	if (s->n && s->ids[s->n - 1] == id)
+		return 0;   /* runs of one context are common */
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? 2 * s->cap : 256;
+		uint32_t *ni = realloc(s->ids, nc * sizeof *ni);
+		if (!ni)
+			return -ENOMEM;
+		s->ids = ni;
+		s->cap = nc;
+	}
+	s->ids[s->n++] = id;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void print_contexts_json(const profdb *db, idset *s)
+{
+	if (s->n)
+		qsort(s->ids, s->n, sizeof *s->ids, cmp_u32);
+	printf("],\n\"contexts\": [");
+	for (size_t i = 0, shown = 0; i < s->n; i++) {
+		if (i && s->ids[i] == s->ids[i - 1])
+			continue;
+		char label[512], fn[512];
+		sample_name(db, s->ids[i], label, sizeof label, fn, sizeof fn);
+		printf("%s\n {\"id\": %" PRIu32 ", \"label\": ", shown++ ? "," : "", s->ids[i]);
+		put_json_cstr(stdout, label);
+		printf(", \"function\": ");
+		if (fn[0])
+			put_json_cstr(stdout, fn);
+		else
+			printf("null");
+		printf("}");
+	}
+	printf("%s]}\n", s->n ? "\n" : "");
+}
+
+/* One profile's samples in the window. @return 0 or < 0. */
+static int print_profile(const profdb *db, uint32_t p, const trace_opts *o, uint64_t start,
+                         idset *seen, int *first_out)
+{
+	int64_t n = profdb_trace_length(db, p);
+	if (n < 0)
+		return (int)n;
+	uint64_t first = 0, last = (uint64_t)n;
+	int r;
+	if ((o->have_from && (r = profdb_trace_seek(db, p, o->from, &first)) < 0) ||
+	    (o->have_to && (r = profdb_trace_seek(db, p, o->to, &last)) < 0))
+		return r;
+	if (o->count && last > first && last - first > o->count)
+		last = first + o->count;
+	for (uint64_t i = first; i < last; i++) {
+		profdb_sample s;
+		if ((r = profdb_trace_at(db, p, i, &s)) < 0)
+			return r;
+		if (o->json) {
+			printf("%s\n [%" PRIu32 ", %" PRIu64 ", %" PRIu32 "]", *first_out ? "" : ",", p,
+			       s.time_ns, s.context);
+			if ((r = idset_add(seen, s.context)) < 0)
+				return r;
+		} else {
+			char label[512], fn[512];
+			sample_name(db, s.context, label, sizeof label, fn, sizeof fn);
+			if (o->absolute) {
+				printf("%8" PRIu32 " %20" PRIu64, p, s.time_ns);
+			} else {
+				uint64_t d = s.time_ns - start;
+				printf("%8" PRIu32 " %10" PRIu64 ".%09" PRIu64, p, d / 1000000000u,
+				       d % 1000000000u);
+			}
+			printf(" %10" PRIu32 "  %s%s%s\n", s.context, label, fn[0] ? " in " : "", fn);
+		}
+		*first_out = 0;
+	}
+	return 0;
+}
+
+/* Options; @return 0, -1 (help shown) or EXIT_USAGE. */
+static int parse_trace(int argc, char **argv, trace_opts *o)
+{
+	static const struct option lo[] = {
+		{"profile", required_argument, NULL, 'p'}, {"from", required_argument, NULL, 'f'},
+		{"to", required_argument, NULL, 't'}, {"absolute", no_argument, NULL, 'a'},
+		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+	static const char time_what[] =
+		"a time (integer nanoseconds, or a number with s, ms, us or ns)";
+	uint32_t u;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:f:t:n:ajh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (opt_u32("--profile", optarg, &u))
+				return EXIT_USAGE;
+			o->only = u;
+			break;
+		case 'f':
+		case 't':
+			if (parse_time(optarg, c == 'f' ? &o->from : &o->to) < 0)
+				return tool_bad_value(c == 'f' ? "--from" : "--to", optarg, time_what);
+			*(c == 'f' ? &o->have_from : &o->have_to) = 1;
+			break;
+		case 'n':
+			if (opt_u64("-n", optarg, &o->count))
+				return EXIT_USAGE;
+			break;
+		case 'a': o->absolute = 1; break;
+		case 'j': o->json = 1; break;
+		case 'h': fputs(trace_usage, stdout); return -1;
+		case ':':
+			fprintf(stderr, "%s: trace: option '%s' needs a value\n", tool_prog,
+			        argv[optind - 1]);
+			return tool_usage_error(trace_usage);
+		default:
+			fprintf(stderr, "%s: trace: unknown option '%s'\n", tool_prog, argv[optind - 1]);
+			return tool_usage_error(trace_usage);
+		}
+	}
+	return optind + 1 != argc ? tool_usage_error(trace_usage) : 0;
+}
+
+static int no_traces(profdb *db, const char *path)
+{
+	profdb_about a;
+	profdb_get_about(db, &a);
+	tool_progress_done();
+	fprintf(stderr, "%s: %s: %s profiles have no traces\n", tool_prog, path,
+	        profdb_format_name(a.format));
+	profdb_close(db);
+	return EXIT_INPUT;
+}
+
+/* start + d, saturating. */
+static uint64_t after(uint64_t start, uint64_t d)
+{
+	return d > UINT64_MAX - start ? UINT64_MAX : start + d;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	trace_opts o;
+	memset(&o, 0, sizeof o);
+	o.only = -1;
+	int r = parse_trace(argc, argv, &o);
+	if (r)
+		return r < 0 ? 0 : r;
+	const char *path = argv[optind];
+	profdb *db;
+	if (tool_open(path, &db))
+		return EXIT_INPUT;
+	int64_t np = profdb_profile_count(db);
+	r = np < 0 ? (int)np : 0;
+	if (r == 0 && o.only >= np) {
+		fprintf(stderr, "%s: %s: no profile %" PRId64 " (the database has %" PRId64 ")\n",
+		        tool_prog, path, o.only, np);
+		profdb_close(db);
+		return EXIT_USAGE;
+	}
+	uint64_t start = 0;
+	int found = 0;
+	if (r == 0 && (r = trace_start(db, np, &start, &found)) == -ENOTSUP)
+		return no_traces(db, path);
+	if (r == 0 && !o.absolute) {
+		o.from = after(start, o.from);
+		o.to = after(start, o.to);
+	}
+	idset seen = {NULL, 0, 0};
+	int first_out = 1;
+	if (r == 0 && o.json) {
+		printf("{\"schema\": \"profdb-trace/2\", \"start_ns\": ");
+		if (found)
+			printf("%" PRIu64, start);
+		else
+			printf("null");
+		printf(", \"samples\": [");
+	} else if (r == 0) {
+		if (found)
+			printf("trace start: %" PRIu64 " ns since the epoch\n", start);
+		else
+			printf("trace start: none (no profile has samples)\n");
+		printf("%8s %20s %10s  %s\n", "profile", o.absolute ? "time (ns)" : "time (s)",
+		       "context", "name");
+	}
+	for (int64_t p = o.only >= 0 ? o.only : 0; r == 0 && p < (o.only >= 0 ? o.only + 1 : np);
+	     p++)
+		r = print_profile(db, (uint32_t)p, &o, start, &seen, &first_out);
+	if (r < 0)
+		r = tool_fail(path);
+	else if (o.json)
+		print_contexts_json(db, &seen);
+	free(seen.ids);
+	profdb_close(db);
+	return r;
+}

@@ -488,10 +488,10 @@ size_t calls_row_contexts(const calls *k, const row *rw, uint32_t *ids)
 /* ---- the command ------------------------------------------------------------- */
 
 static const char callers_usage[] =
-	"usage: profdb callers|callees [-m METRICS] [-n N] [--sites]\n"
-	"                              [--profile P | --profiles SEL] [--min-percent P]\n"
-	"                              [--match RE] [--exclude RE] [--raw] [--plain]\n"
-	"                              [--wide] [--json] FUNCTION PATH\n"
+	" [-m METRICS] [-n N] [--sites]\n"
+	"                      [--profile P | --profiles SEL] [--min-percent P]\n"
+	"                      [--match RE] [--exclude RE] [--raw] [--plain]\n"
+	"                      [--wide] [--json] FUNCTION PATH\n"
 	"The calls into (callers) or out of (callees) a function: per caller or callee\n"
 	"the number of calls where the format records it (Callgrind, Cube visits; '-'\n"
 	"otherwise) and the inclusive cost of those calls, hottest first.\n"
@@ -529,6 +529,7 @@ static int parse_calls(int argc, char **argv, calls *k)
 			continue;
 		}
 		if (c == 'h') {
+			printf("usage: profdb %-7s", argv[0]);
 			fputs(callers_usage, stdout);
 			return -1;
 		}
@@ -539,12 +540,13 @@ static int parse_calls(int argc, char **argv, calls *k)
 		}
 		int r = c == '?' || c == ':' ? 1 : report_option(&k->o, c, optarg);
 		if (r == 1)
-			return report_getopt_error(argv[0], c, argv, callers_usage);
+			return report_getopt_error(argv[0], c, argv);
 		if (r)
 			return r;
 	}
 	if (optind + 2 != argc)
-		return tool_usage_error(callers_usage);
+		return tool_usage_fail(argv[0], "needs FUNCTION and PATH (see 'profdb %s --help')",
+		                       argv[0]);
 	k->query = argv[optind];
 	return 0;
 }

@@ -464,8 +464,10 @@ static int parse_diff(int argc, char **argv, const char **metric, const char **p
 			return EXIT_USAGE;
 		}
 	}
-	if (optind + 2 != argc || (o->json && o->csv))
-		return tool_usage_error(diff_usage);
+	if (o->json && o->csv)
+		return tool_usage_fail("diff", "--json and --csv exclude each other");
+	if (optind + 2 != argc)
+		return tool_usage_fail("diff", "two databases needed, A and B (see 'profdb diff --help')");
 	return 0;
 }
 

@@ -219,11 +219,11 @@ int cmd_profiles(int argc, char **argv)
 		case ':':
 			fprintf(stderr, "%s: profiles: option '%s' needs a value\n", tool_prog,
 			        argv[optind - 1]);
-			return tool_usage_error(profiles_usage);
+			return EXIT_USAGE;
 		default:
 			fprintf(stderr, "%s: profiles: unknown option '%s'\n", tool_prog,
 			        argv[optind - 1]);
-			return tool_usage_error(profiles_usage);
+			return EXIT_USAGE;
 		}
 	}
 	if (formats > 1) {
@@ -231,7 +231,7 @@ int cmd_profiles(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (optind + 1 != argc)
-		return tool_usage_error(profiles_usage);
+		return tool_args_error(argc, argv);
 	const char *path = argv[optind];
 	profdb *db;
 	if (tool_open(path, &db))

@@ -714,14 +714,11 @@ static int parse_top(int argc, char **argv, ranking *k, int *by_given)
 		case 'l': k->by = BY_LINE; *by_given = 1; break;
 		case OPT_UNKNOWN_LINES: k->unknown_lines = 1; break;
 		case 'h': fputs(top_usage, stdout); return -1;
-		default: return report_getopt_error("top", c, argv, top_usage);
+		default: return report_getopt_error("top", c, argv);
 		}
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "%s: top: %s\n", tool_prog, optind >= argc ? "no PATH given"
-		        : "one PATH only");
-		return tool_usage_error(top_usage);
-	}
+	if (optind + 1 != argc)
+		return tool_args_error(argc, argv);
 	return 0;
 }
 

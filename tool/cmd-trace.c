@@ -253,13 +253,13 @@ static int parse_trace(int argc, char **argv, trace_opts *o)
 		case ':':
 			fprintf(stderr, "%s: trace: option '%s' needs a value\n", tool_prog,
 			        argv[optind - 1]);
-			return tool_usage_error(trace_usage);
+			return EXIT_USAGE;
 		default:
 			fprintf(stderr, "%s: trace: unknown option '%s'\n", tool_prog, argv[optind - 1]);
-			return tool_usage_error(trace_usage);
+			return EXIT_USAGE;
 		}
 	}
-	return optind + 1 != argc ? tool_usage_error(trace_usage) : 0;
+	return optind + 1 != argc ? tool_args_error(argc, argv) : 0;
 }
 
 static int no_traces(profdb *db, const char *path)

@@ -426,17 +426,6 @@ static void usage_text(FILE *f, const char *cmd)
 	      f);
 }
 
-static int tree_usage_error(const char *cmd)
-{
-	char buf[4096];
-	FILE *m = fmemopen(buf, sizeof buf, "w");
-	if (!m)
-		return EXIT_USAGE;
-	usage_text(m, cmd);
-	fclose(m);
-	return tool_usage_error(buf);
-}
-
 /* Options into @p o; @return 0, -1 (help shown) or EXIT_USAGE. */
 static int parse_tree(int argc, char **argv, tree_out *o)
 {
@@ -460,7 +449,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 			break;
 		case OPT_VIEW:
 			if (strcmp(o->cmd, "tree") != 0)
-				return report_getopt_error(o->cmd, '?', argv, "");
+				return report_getopt_error(o->cmd, '?', argv);
 			for (e = 0; e < 3 && strcmp(optarg, view_names[e]); e++)
 				;
 			if (e == 3)
@@ -469,8 +458,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 			break;
 		case 'h': usage_text(stdout, o->cmd); return -1;
 		default:
-			report_getopt_error(o->cmd, c, argv, "");
-			return tree_usage_error(o->cmd);
+			return report_getopt_error(o->cmd, c, argv);
 		}
 	}
 	if (o->o.stat != RSTAT_NONE) {
@@ -478,11 +466,8 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 		        "each metric's rule\n", tool_prog, o->cmd);
 		return EXIT_USAGE;
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "%s: %s: %s\n", tool_prog, o->cmd, optind >= argc ? "no PATH given"
-		        : "one PATH only");
-		return tree_usage_error(o->cmd);
-	}
+	if (optind + 1 != argc)
+		return tool_args_error(argc, argv);
 	return 0;
 }
 

@@ -83,7 +83,7 @@ int report_option(report_opts *o, int c, const char *arg)
 	}
 }
 
-int report_getopt_error(const char *cmd, int c, char **argv, const char *usage)
+int report_getopt_error(const char *cmd, int c, char **argv)
 {
 	const char *opt = argv[optind - 1];
 	if (c == ':')
@@ -92,7 +92,7 @@ int report_getopt_error(const char *cmd, int c, char **argv, const char *usage)
 		fprintf(stderr, "%s: %s: unknown option '-%c'\n", tool_prog, cmd, optopt);
 	else
 		fprintf(stderr, "%s: %s: unknown option '%s'\n", tool_prog, cmd, opt);
-	return tool_usage_error(usage);
+	return EXIT_USAGE;
 }
 
 /* ---- choosing the metrics -------------------------------------------------- */

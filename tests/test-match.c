@@ -380,11 +380,18 @@ Test(match, max_memory)
 /* Two handles of one sample, every metric name (or the first that builds a
  * view): each node paired with itself, every difference 0 (NaN on both
  * sides where the format cannot give the scope). */
+/* Samples this build cannot read (-ENOTSUP: gzip without zlib, Cube
+ * without libarchive, ...), so that a folder of them skips, not fails. */
+static int unreadable;
+
 static int check_self(const char *path)
 {
 	profdb *a, *b;
-	if (profdb_open(&a, path, NULL) < 0)
+	int e = profdb_open(&a, path, NULL);
+	if (e < 0) {
+		unreadable += e == -ENOTSUP;
 		return 0;
+	}
 	cr_assert_eq(profdb_open(&b, path, NULL), 0, "%s", path);
 	profdb_match *m;
 	int r = profdb_match_new(&m, a, b, NULL);
@@ -427,6 +434,8 @@ static void check_paths(char **list, size_t n, const char *rel)
 	for (size_t i = 0; i < n; i++)
 		checked += check_self(list[i]);
 	tc_free_list(list);
+	if (checked == 0 && unreadable)
+		cr_skip_test("%s: this build cannot read these samples", rel);
 	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
 }
 
@@ -454,6 +463,8 @@ static void check_dirs(const char *rel)
 	}
 	closedir(d);
 	free(root);
+	if (checked == 0 && unreadable)
+		cr_skip_test("%s: this build cannot read these samples", rel);
 	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "profdb-config.h"
 #include "common.h"
 #include "writer.h"
 #include "../tool/names.h"
@@ -154,6 +155,10 @@ static int skipped_file(const char *path)
 	return numbered && !strstr(tc_basename(path), "callgrind.out.");
 }
 
+/* Samples this build cannot read (-ENOTSUP: gzip without zlib, Cube
+ * without libarchive, experiment.xml without expat). */
+static unsigned unreadable;
+
 static void check_path(const char *path, tally *sum, unsigned *opened)
 {
 	struct stat st;
@@ -167,7 +172,9 @@ static void check_path(const char *path, tally *sum, unsigned *opened)
 	    (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (8 << 20)))
 		o.flags = PROFDB_OPEN_FUNCTIONS_ONLY;
 	profdb *db;
-	if (profdb_open(&db, path, &o) < 0)
+	int r = profdb_open(&db, path, &o);
+	unreadable += r == -ENOTSUP;
+	if (r < 0)
 		return;   /* not a profile (or a refused one): the format tests say why */
 	tally t = check_db(db, path);
 	sum->contexts += t.contexts;
@@ -215,8 +222,10 @@ Test(tool_labels_real, every_sample, .timeout = 600)
 	cr_log_info("%u databases, %" PRIu64 " contexts, %" PRIu64 " unnamed functions, %" PRIu64
 	            " hpcrun placeholders, %" PRIu64 " lines/loops in procedures with a file",
 	            opened, sum.contexts, sum.unnamed_fns, sum.placeholders, sum.inherited);
-	cr_assert_gt(opened, 50, "the samples were found and opened");
+	cr_assert_gt(opened + unreadable, 50, "the samples were found and opened");
 	cr_assert_gt(sum.unnamed_fns, 0);
 	cr_assert_gt(sum.placeholders, 0);
+#ifdef PROFDB_HAVE_EXPAT   /* the pre-release samples need experiment.xml */
 	cr_assert_gt(sum.inherited, 0);
+#endif
 }

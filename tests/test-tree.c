@@ -459,10 +459,16 @@ static int pick_metric(const profdb *db, uint32_t *out, profdb_combine *rule, in
 	return 0;
 }
 
+/* Samples this build cannot read (-ENOTSUP: gzip without zlib, Cube
+ * without libarchive, ...), so that a folder of them skips, not fails. */
+static int unreadable;
+
 static int check_sample(const char *path)
 {
 	profdb *db;
-	if (profdb_open(&db, path, NULL) < 0) {
+	int r = profdb_open(&db, path, NULL);
+	if (r < 0) {
+		unreadable += r == -ENOTSUP;
 		cr_log_info("%s: does not open (%s)", path, profdb_error_message());
 		return 0;
 	}
@@ -502,6 +508,8 @@ static void check_list(char **list, size_t n, const char *rel)
 	for (size_t i = 0; i < n; i++)
 		checked += check_sample(list[i]);
 	tc_free_list(list);
+	if (checked == 0 && unreadable)
+		cr_skip_test("%s: this build cannot read these samples", rel);
 	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
 }
 
@@ -529,6 +537,8 @@ static void check_dirs(const char *rel)
 	}
 	closedir(d);
 	free(root);
+	if (checked == 0 && unreadable)
+		cr_skip_test("%s: this build cannot read these samples", rel);
 	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
 }
 

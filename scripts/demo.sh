@@ -26,6 +26,8 @@ sample="$build/sample.db"
 	"$profdb" metrics "$sample"
 	"$profdb" top -n 10 "$sample"
 	"$profdb" tree "$sample"
+	"$profdb" profiles "$sample"
+	"$profdb" stats "$sample"
 )
 
 echo
@@ -37,10 +39,18 @@ fi
 cgout="$build/callgrind.out.sample-prog"
 valgrind --tool=callgrind --callgrind-out-file="$cgout" "$build/tool/profdb-sample-prog" \
 	2>"$build/callgrind.log" || { cat "$build/callgrind.log"; exit 1; }
+# A second run that sorts three times as much, for `profdb diff`.
+cgout3="$build/callgrind.out.sample-prog-x3"
+valgrind --tool=callgrind --callgrind-out-file="$cgout3" "$build/tool/profdb-sample-prog" 3 \
+	2>"$build/callgrind.log" || { cat "$build/callgrind.log"; exit 1; }
 (
 	set -x
 	"$profdb" info "$cgout"
 	"$profdb" top -n 10 "$cgout"
 	"$profdb" top --by function --inclusive -n 10 "$cgout"
 	"$profdb" tree --min-percent 1 "$cgout"
+	"$profdb" bottom-up -n 12 "$cgout"
+	"$profdb" callers quicksort "$cgout"
+	"$profdb" callees main "$cgout"
+	"$profdb" diff -n 8 "$cgout" "$cgout3"
 )

@@ -2,7 +2,9 @@
  * `valgrind --tool=callgrind`, so the demo shows a Callgrind profile the
  * project recorded itself. Three kinds of work with different costs: a
  * recursive quicksort, a prime sieve and a small matrix product. The
- * checksum it prints keeps the compiler from dropping the work. */
+ * checksum it prints keeps the compiler from dropping the work. An optional
+ * argument multiplies the sort's size, so that the demo can compare two
+ * runs that differ in one place (`profdb diff`). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,16 +48,16 @@ static void quicksort(uint32_t *v, long lo, long hi)
 	}
 }
 
-static uint64_t sort_work(void)
+static uint64_t sort_work(long n)
 {
-	uint32_t *v = malloc(N_SORT * sizeof *v), seed = 2463534242u;
+	uint32_t *v = malloc((size_t)n * sizeof *v), seed = 2463534242u;
 	uint64_t sum = 0;
 	if (!v)
 		return 0;
-	for (long i = 0; i < N_SORT; i++)
+	for (long i = 0; i < n; i++)
 		v[i] = next_random(&seed);
-	quicksort(v, 0, N_SORT - 1);
-	for (long i = 0; i < N_SORT; i += 97)
+	quicksort(v, 0, n - 1);
+	for (long i = 0; i < n; i += 97)
 		sum += v[i];
 	free(v);
 	return sum;
@@ -99,9 +101,12 @@ static double matrix_work(void)
 	return c[N_MAT * N_MAT / 2];
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	uint64_t s = sort_work();
+	long factor = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
+	if (factor < 1 || factor > 100)
+		factor = 1;
+	uint64_t s = sort_work(N_SORT * factor);
 	uint64_t p = count_primes();
 	double m = matrix_work();
 	printf("sample-prog: checksum %llu, %llu primes, matrix %.3f\n", (unsigned long long)s,

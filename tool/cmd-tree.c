@@ -79,6 +79,14 @@ static int node_values(const tree_out *o, uint32_t id, size_t k, double *inc, do
 	int r = profdb_tree_values(o->t, id, k, inc, exc);
 	*inc *= o->rep.m[k].scale;
 	*exc *= o->rep.m[k].scale;
+	/* A count that a view apportioned (Callgrind's expanded calls, scaled
+	 * by the caller's share) is an estimate: shown as the nearest count in
+	 * text, exact in JSON. */
+	if (!o->o.json && o->rep.m[k].scale == 1 && (o->rep.m[k].metric.type == PROFDB_TYPE_U64 ||
+	                                          o->rep.m[k].metric.type == PROFDB_TYPE_I64)) {
+		*inc = nearbyint(*inc);
+		*exc = nearbyint(*exc);
+	}
 	return r;
 }
 

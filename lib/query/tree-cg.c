@@ -347,6 +347,83 @@ static int entries(cgw *w, uint32_t **out, size_t *n)
 	return 0;
 }
 
+/* Cycles: inside a strongly connected part of the call graph (recursion,
+ * mutual recursion), Callgrind's call costs count the nested calls again,
+ * so the children of a node can claim cost that its self cost and its other
+ * children already hold (quicksort'2 calling itself claims all of
+ * quicksort'2). Fitting, node by node from the root: first the loose
+ * children (cut as recursive, or what the cut-off folded into "<other>")
+ * are scaled down, then, if that is not enough, all of them, so that the
+ * exclusive value and the children's inclusive values add up to at most
+ * the inclusive value; a child is scaled with its whole subtree (the
+ * factor is handed down when the child's turn comes), and a loose child
+ * left with nothing is unlinked. Node ids grow from parent to child, so
+ * one pass in id order sees each parent before its children. */
+static int loose(const tnode *n)
+{
+	return (n->flags & PROFDB_NODE_RECURSIVE) || n->type == PROFDB_NODE_OTHER;
+}
+
+static void scale_node(profdb_tree *t, uint32_t c, size_t k, double f, double *factor)
+{
+	profdb__tinc(t, c)[k] *= f;
+	profdb__texc(t, c)[k] *= f;
+	factor[(size_t)c * t->nm + k] *= f;
+}
+
+static void fit_children(profdb_tree *t, uint32_t i, size_t nm, double *factor)
+{
+	tnode *nodes = t->nodes;
+	for (size_t k = 0; k < nm; k++) {
+		double down = factor[(size_t)i * nm + k], held = profdb__texc(t, i)[k], claimed = 0;
+		for (uint32_t c = nodes[i].first_child; c != PROFDB_NONE; c = nodes[c].next_sibling) {
+			if (down != 1)   /* built from this node's unscaled value */
+				scale_node(t, c, k, down, factor);
+			*(loose(&nodes[c]) ? &claimed : &held) += profdb__tinc(t, c)[k];
+		}
+		double room = profdb__tinc(t, i)[k] - held, inc = profdb__tinc(t, i)[k];
+		if (claimed > room && claimed > 0)
+			for (uint32_t c = nodes[i].first_child; c != PROFDB_NONE; c = nodes[c].next_sibling)
+				if (loose(&nodes[c]))
+					scale_node(t, c, k, room > 0 ? room / claimed : 0, factor);
+		if (!(held > inc) || !(held > profdb__texc(t, i)[k]))
+			continue;
+		double f = (inc - profdb__texc(t, i)[k]) / (held - profdb__texc(t, i)[k]);
+		for (uint32_t c = nodes[i].first_child; c != PROFDB_NONE; c = nodes[c].next_sibling)
+			if (!loose(&nodes[c]))
+				scale_node(t, c, k, f > 0 ? f : 0, factor);
+	}
+	uint32_t prev = PROFDB_NONE;
+	for (uint32_t c = nodes[i].first_child; c != PROFDB_NONE; c = nodes[c].next_sibling) {
+		int empty = loose(&nodes[c]);
+		for (size_t k = 0; empty && k < nm; k++)
+			empty = profdb__tinc(t, c)[k] == 0;
+		if (!empty) {
+			prev = c;
+			continue;
+		}
+		if (prev == PROFDB_NONE)
+			nodes[i].first_child = nodes[c].next_sibling;
+		else
+			nodes[prev].next_sibling = nodes[c].next_sibling;
+		if (nodes[i].last_child == c)
+			nodes[i].last_child = prev;
+	}
+}
+
+static int fit_tree(profdb_tree *t, size_t nm)
+{
+	double *factor = malloc(t->n * nm * sizeof *factor + 1);
+	if (!factor)
+		return profdb__fail(-ENOMEM, "tree: out of memory");
+	for (size_t x = 0; x < t->n * nm; x++)
+		factor[x] = 1;
+	for (uint32_t i = 0; i < t->n; i++)
+		fit_children(t, i, nm, factor);
+	free(factor);
+	return 0;
+}
+
 static int top_down(cgw *w)
 {
 	size_t nm = w->nm, ne;
@@ -377,6 +454,8 @@ static int top_down(cgw *w)
 	free(v);
 	free(ent);
 	free(x.st);
+	if (r == 0)
+		r = fit_tree(w->b->t, nm);
 	return r;
 }
 

@@ -461,8 +461,8 @@ for cmd in info metrics value dump stats; do
 done
 
 # Colour: never into a pipe or file unless asked; --color=always colours the
-# table headers, anywhere on the command line; NO_COLOR does not override an
-# explicit --color=always (https://no-color.org), and never/auto print none.
+# table headers, anywhere on the command line; NO_COLOR turns it off even
+# against --color=always, and never/auto print none.
 esc=$(printf '\033')
 check color-auto 0 "$profdb" metrics "$db"
 grep -q "$esc" "$work/out" && fail "color-auto: escape sequences into a file"
@@ -476,6 +476,8 @@ check color-json 0 "$profdb" metrics --json --color=always "$db"
 grep -q "$esc" "$work/out" && fail "color-json: escape sequences in JSON"
 NO_COLOR=1 check color-no-color 0 "$profdb" metrics "$db"
 grep -q "$esc" "$work/out" && fail "color-no-color: escape sequences"
+NO_COLOR=1 check color-no-color-always 0 "$profdb" metrics --color=always "$db"
+grep -q "$esc" "$work/out" && fail "color-no-color-always: escape sequences despite NO_COLOR"
 
 # A plain Callgrind file cut at a line boundary opens (exit 0) with a warning
 # naming the file and both numbers (doc/FORMATS.md, "summary: and totals:").

@@ -273,13 +273,16 @@ int tool_color;
 
 int tool_color_setup(const char *when)
 {
+	/* A non-empty NO_COLOR (https://no-color.org) turns colour off, even
+	 * against --color=always: issue 15 asks for "never with NO_COLOR". */
+	const char *no = getenv("NO_COLOR");
+	int allowed = !(no && *no);
 	if (!when || strcmp(when, "auto") == 0) {
-		/* https://no-color.org: a non-empty NO_COLOR turns colour off; a
-		 * pipe, a file or a dumb terminal never gets escape sequences. */
-		const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
-		tool_color = isatty(STDOUT_FILENO) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+		/* a pipe, a file or a dumb terminal never gets escape sequences */
+		const char *term = getenv("TERM");
+		tool_color = allowed && isatty(STDOUT_FILENO) && !(term && !strcmp(term, "dumb"));
 	} else if (strcmp(when, "always") == 0) {
-		tool_color = 1;
+		tool_color = allowed;
 	} else if (strcmp(when, "never") == 0) {
 		tool_color = 0;
 	} else {

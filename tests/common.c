@@ -694,3 +694,33 @@ void tc_drive(const profdb_hpctk *db, uint64_t budget_values, tc_drive_stats *st
 	drive_planes(db, budget_values, st);
 	drive_traces(db, st);
 }
+
+void tc_check_samples(const char *rel, int entries, int (*check)(const char *path),
+                      const int *unreadable)
+{
+	char *root = tc_sample_path(rel);   /* skips when absent */
+	int checked = 0;
+	if (entries) {
+		DIR *d = opendir(root);
+		cr_assert_not_null(d, "%s", root);
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0)
+				continue;
+			char *path = join(root, e->d_name);
+			checked += check(path);
+			free(path);
+		}
+		closedir(d);
+	} else {
+		size_t n;
+		char **list = tc_list_files(rel, &n);
+		for (size_t i = 0; i < n; i++)
+			checked += check(list[i]);
+		tc_free_list(list);
+	}
+	free(root);
+	if (checked == 0 && *unreadable)
+		cr_skip_test("%s: this build cannot read these samples", rel);
+	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
+}

@@ -41,6 +41,16 @@ char **tc_list_dbs(const char *rel, size_t *n);
 char **tc_list_files(const char *rel, size_t *n);
 void tc_free_list(char **list);
 
+/* Run @p check on every sample of folder @p rel: its files, recursively
+ * (entries = 0), or its entries, files and database directories alike
+ * (entries = 1); dot files and README.md left out. @p check returns 1
+ * when it checked the sample, 0 when not (it does not open, ...). Skips
+ * when the data is absent, or when nothing was checked and *@p unreadable
+ * (which @p check raises for an input this build cannot read, -ENOTSUP)
+ * is non-zero; fails when nothing was checked otherwise. */
+void tc_check_samples(const char *rel, int entries, int (*check)(const char *path),
+                      const int *unreadable);
+
 /* Last path component (points into @p path). */
 const char *tc_basename(const char *path);
 

@@ -535,44 +535,14 @@ static int check_sample(const char *path)
 	return 1;
 }
 
-static void check_list(char **list, size_t n, const char *rel)
-{
-	int checked = 0;
-	for (size_t i = 0; i < n; i++)
-		checked += check_sample(list[i]);
-	tc_free_list(list);
-	if (checked == 0 && unreadable)
-		cr_skip_test("%s: this build cannot read these samples", rel);
-	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
-}
-
 static void check_files(const char *rel)
 {
-	free(tc_sample_path(rel));   /* skips when absent */
-	size_t n;
-	char **list = tc_list_files(rel, &n);
-	check_list(list, n, rel);
+	tc_check_samples(rel, 0, check_sample, &unreadable);
 }
 
 static void check_dirs(const char *rel)
 {
-	char *root = tc_sample_path(rel);
-	DIR *d = opendir(root);
-	cr_assert_not_null(d, "%s", root);
-	struct dirent *e;
-	int checked = 0;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0)
-			continue;
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", root, e->d_name);
-		checked += check_sample(path);
-	}
-	closedir(d);
-	free(root);
-	if (checked == 0 && unreadable)
-		cr_skip_test("%s: this build cannot read these samples", rel);
-	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
+	tc_check_samples(rel, 1, check_sample, &unreadable);
 }
 
 Test(tree_real, hpctoolkit_v4) { check_dirs("hpctoolkit/v4"); }

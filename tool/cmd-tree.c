@@ -392,6 +392,8 @@ static void print_head(const tree_out *o)
 
 static void usage_text(FILE *f, const char *cmd)
 {
+	if (!cmd)   /* never: but gcc's -O2 -fsanitize=undefined cannot tell */
+		cmd = "tree";
 	fprintf(f,
 	        "usage: profdb %s [-m METRIC[,METRIC...]|all] [--profile P | --profiles SEL]\n"
 	        "       %*s %s[--depth N] [--min-percent P] [-n N] [--match RE]\n"

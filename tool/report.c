@@ -138,31 +138,49 @@ static int add_metric(report *r, const profdb_metric *m)
 	return 0;
 }
 
-/* The default metric, or every metric with values (all != 0). 0, or
- * -ENOENT (none has values), < 0. */
+/* The first usable metric with a non-zero stored value in the scope that
+ * is ranked (inclusive != 0: the inclusive one): the default of top, the
+ * views and diff. 0, -ENOENT (none has values), < 0. */
+static int first_metric(profdb *db, int inclusive, profdb_metric *out)
+{
+	int64_t n = profdb_metric_count(db);
+	if (n < 0)
+		return (int)n;
+	for (int64_t i = 0; i < n; i++) {
+		int e = profdb_metric_at(db, (uint32_t)i, out);
+		if (e < 0)
+			return e;
+		if (usable_kind(out->kind) && (e = has_values(db, out, inclusive)) != 0)
+			return e < 0 ? e : 0;
+	}
+	return -ENOENT;
+}
+
+/* The default metric, or every metric with values in either scope, one
+ * per quantity (all != 0). 0, or -ENOENT (none has values), < 0. */
 static int pick_metrics(report *r, int all)
 {
+	profdb_metric m;
+	int e;
+	if (!all)
+		return (e = first_metric(r->db, r->o->inclusive, &m)) < 0 ? e : add_metric(r, &m);
 	int64_t n = profdb_metric_count(r->db);
 	if (n < 0)
 		return (int)n;
 	for (int64_t i = 0; i < n; i++) {
-		profdb_metric m;
-		int e = profdb_metric_at(r->db, (uint32_t)i, &m);
-		if (e < 0)
+		if ((e = profdb_metric_at(r->db, (uint32_t)i, &m)) < 0)
 			return e;
 		if (!usable_kind(m.kind))
 			continue;
-		if ((e = has_values(r->db, &m, all ? 0 : r->o->inclusive)) < 0)
+		if ((e = has_values(r->db, &m, 0)) < 0)
 			return e;
-		if (e == 0 && !(all && has_values(r->db, &m, 1) > 0))
+		if (e == 0 && has_values(r->db, &m, 1) <= 0)
 			continue;
 		int dup = 0;
 		for (size_t k = 0; k < r->n && !dup; k++)
 			dup = quantity(&r->m[k].metric) == quantity(&m);
 		if (!dup && (e = add_metric(r, &m)) < 0)
 			return e;
-		if (!all && r->n)
-			return 0;
 	}
 	return r->n ? 0 : -ENOENT;
 }
@@ -773,21 +791,5 @@ void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t w
 
 int report_default_metric(profdb *db, profdb_metric *out)
 {
-	int64_t n = profdb_metric_count(db);
-	if (n < 0)
-		return (int)n;
-	/* first an exclusive or inclusive metric, then any other */
-	for (int pass = 0; pass < 2; pass++)
-		for (int64_t i = 0; i < n; i++) {
-			int e = profdb_metric_at(db, (uint32_t)i, out);
-			if (e < 0)
-				return e;
-			int scoped = out->kind == PROFDB_METRIC_EXCLUSIVE ||
-			             out->kind == PROFDB_METRIC_INCLUSIVE;
-			if (!usable_kind(out->kind) || (pass == 0 && !scoped))
-				continue;
-			if ((e = has_values(db, out, 0)) != 0)
-				return e < 0 ? e : 0;
-		}
-	return -ENOENT;
+	return first_metric(db, 0, out);
 }

@@ -94,8 +94,8 @@ const char *report_stat_name(report_stat s);
  * failure). */
 int report_open(report *r, const char *path, const report_opts *o);
 void report_close(report *r);
-/* The metric profdb diff picks without -m: the first exclusive or
- * inclusive metric with a non-zero stored value, else the first other one.
+/* The metric profdb diff picks without -m: as top does, the first metric
+ * with a non-zero exclusive value (diff ranks by exclusive values).
  * @return 0, -ENOENT (none) or what reading the metrics met. */
 int report_default_metric(profdb *db, profdb_metric *out);
 /* Metric @p k's inclusive (inclusive != 0) or exclusive value at @p ctx.

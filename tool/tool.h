@@ -36,6 +36,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_callers(int argc, char **argv);
 int cmd_callees(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* ---- opening and errors (common.c) ---- */
 /* Opens @p path with a warning printer and, when stderr is a terminal, a

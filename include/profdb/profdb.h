@@ -8,6 +8,8 @@
  *                      format (start here)
  *   profdb/analysis.h  numbers combined: profile selections, statistics
  *                      over profiles, call edges, the three views
+ *   profdb/convert.h   writing folded stacks, speedscope, Chrome trace,
+ *                      Callgrind and pprof
  *   profdb/hpctk.h     HPCToolkit 4.0 databases
  *   profdb/hpctkpre.h  HPCToolkit pre-release databases, draft meta.db
  *   profdb/hpcrun.h    hpcrun measurement files
@@ -23,6 +25,7 @@
 #include "common.h"
 #include "query.h"
 #include "analysis.h"
+#include "convert.h"
 #include "hpctk.h"
 #include "hpctkpre.h"
 #include "hpcrun.h"

@@ -1,0 +1,89 @@
+/* profdb/convert.h — writing a database in the formats other viewers read:
+ * folded stacks (flame graphs), speedscope JSON, Chrome Trace Event JSON
+ * (Perfetto), Callgrind (KCachegrind) and pprof profile.proto.
+ *
+ * Compiles alone as C11 (-pedantic) and as C++. The conventions (return
+ * codes, threads, lifetimes) are those of profdb/common.h; what each
+ * writer produces from each input format, and which combination rule it
+ * applies, is doc/CONVERT.md.
+ */
+#ifndef PROFDB_CONVERT_H
+#define PROFDB_CONVERT_H
+
+#include "analysis.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The output formats. @since 0.11 */
+typedef enum profdb_convert_format {
+	PROFDB_CONVERT_FOLDED = 0,     /**< "main;solve;dgemm 1234" lines */
+	PROFDB_CONVERT_SPEEDSCOPE = 1, /**< speedscope's file-format JSON */
+	PROFDB_CONVERT_CHROME = 2,     /**< Chrome Trace Event JSON (traces only) */
+	PROFDB_CONVERT_CALLGRIND = 3,  /**< Callgrind profile format */
+	PROFDB_CONVERT_PPROF = 4       /**< pprof profile.proto (gzip when zlib is built in) */
+} profdb_convert_format;
+
+/** Where output goes: write @p len bytes of @p data. Return 0, or a
+ *  negative errno value, which stops the conversion and is returned by
+ *  profdb_convert(). Called from the converting thread, with buffers of
+ *  up to 64 KiB. @since 0.11 */
+typedef int (*profdb_write_fn)(const void *data, size_t len, void *userdata);
+
+/** What profdb_convert() writes. Start from PROFDB_CONVERT_OPTIONS_INIT;
+ *  fields grow at the end as in profdb_options. @since 0.11 */
+typedef struct profdb_convert_options {
+	size_t size;                   /**< sizeof(profdb_convert_options) */
+	profdb_convert_format format;
+	/** The metric ids to write. NULL: the format's default (doc/CONVERT.md:
+	 *  the first metric with values for the one-metric formats, every
+	 *  convertible metric for Callgrind and pprof). */
+	const uint32_t *metrics;
+	size_t n_metrics;
+	/** The profiles (indices). NULL: every non-summary profile. The
+	 *  one-profile formats (folded, pprof) combine them by each metric's
+	 *  rule; speedscope and Chrome write one profile or track per profile;
+	 *  Callgrind writes one part per profile when @c separate is set. */
+	const uint32_t *profiles;
+	size_t n_profiles;
+	/** Callgrind: one part per profile instead of the combined profile. */
+	int separate;
+	/** Progress hook (done/total in contexts or samples); may be NULL. */
+	profdb_progress_fn progress;
+	void *progress_userdata;
+} profdb_convert_options;
+
+/** The default conversion options (folded stacks, default metric, every
+ *  profile combined). @since 0.11 */
+#define PROFDB_CONVERT_OPTIONS_INIT \
+	{ sizeof(profdb_convert_options), PROFDB_CONVERT_FOLDED, PROFDB__NULL, 0, PROFDB__NULL, 0, \
+	  0, PROFDB__NULL, PROFDB__NULL }
+
+/** The name of a format ("folded", "speedscope", "chrome", "callgrind",
+ *  "pprof"); NULL for a value out of range. Thread-safe. @since 0.11 */
+PROFDB_EXPORT const char *profdb_convert_format_name(profdb_convert_format format);
+
+/** The format named @p name (as profdb_convert_format_name(), ASCII
+ *  case-insensitive). @return 0 and *out set, -EINVAL (NULL argument),
+ *  -ENOENT (no such format). Thread-safe. @since 0.11 */
+PROFDB_EXPORT int profdb_convert_format_find(const char *name, profdb_convert_format *out);
+
+/** Write @p db in the format of @p opts through @p write. Output streams:
+ *  memory is bounded by the output's structure (its frame and function
+ *  tables), never by a whole-output buffer.
+ *  @return 0; -EINVAL (NULL argument, bad options, an id or index out of
+ *  range); -ENOTSUP (a conversion the format cannot express, described by
+ *  profdb_error_message(): e.g. traces asked of a database without
+ *  traces, a metric that does not combine, negative or min/max values
+ *  into Callgrind or pprof, pprof without zlib is written uncompressed and
+ *  is not an error); -ENOMEM; -ECANCELED (the progress hook); what
+ *  @p write returned; what reading the values met. On failure the output
+ *  written so far is incomplete. Thread-safe on @p db. @since 0.11 */
+PROFDB_EXPORT int profdb_convert(const profdb *db, const profdb_convert_options *opts,
+                                 profdb_write_fn write, void *userdata);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROFDB_CONVERT_H */

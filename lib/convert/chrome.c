@@ -1,0 +1,8 @@
+/* The chrome writer (doc/CONVERT.md). */
+#include "convert-internal.h"
+
+int profdb__convert_chrome(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o)
+{
+	(void)db, (void)opts, (void)o;
+	return profdb__fail(-ENOTSUP, "profdb_convert: the chrome writer is not built yet");
+}

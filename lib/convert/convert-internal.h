@@ -1,0 +1,45 @@
+/* The converters (profdb/convert.h): one file per output format, on a
+ * shared buffered writer. doc/CONVERT.md says what each writes. */
+#ifndef PROFDB_CONVERT_INTERNAL_H
+#define PROFDB_CONVERT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/core-internal.h"
+#include "profdb/convert.h"
+
+/* A 64 KiB output buffer in front of the caller's write callback. The
+ * first error sticks: later puts are no-ops and profdb__cv_flush() returns it. */
+typedef struct profdb__cv_out {
+	profdb_write_fn write;
+	void *userdata;
+	int err;
+	size_t len;
+	unsigned char buf[64 * 1024];
+} profdb__cv_out;
+
+void profdb__cv_init(profdb__cv_out *o, profdb_write_fn write, void *userdata);
+void profdb__cv_put(profdb__cv_out *o, const void *data, size_t len);
+void profdb__cv_puts(profdb__cv_out *o, const char *s);
+void profdb__cv_putc(profdb__cv_out *o, char c);
+void profdb__cv_str(profdb__cv_out *o, profdb_str s);
+void profdb__cv_u64(profdb__cv_out *o, uint64_t v);
+void profdb__cv_i64(profdb__cv_out *o, int64_t v);
+/* A double that reads back bit for bit (strtod); the caller handles
+ * non-finite values, which neither JSON nor the text formats can carry. */
+void profdb__cv_double(profdb__cv_out *o, double v);
+/* A JSON string literal of @p s: quotes, escapes, control characters as
+ * \u00XX, invalid UTF-8 bytes as U+FFFD. */
+void profdb__cv_json_str(profdb__cv_out *o, profdb_str s);
+/* Send what is buffered; returns the sticky error (0 when none). */
+int profdb__cv_flush(profdb__cv_out *o);
+
+/* The writers. @opts is validated and complete (size == sizeof). */
+int profdb__convert_folded(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
+int profdb__convert_speedscope(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
+int profdb__convert_chrome(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
+int profdb__convert_callgrind(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
+int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
+
+#endif /* PROFDB_CONVERT_INTERNAL_H */

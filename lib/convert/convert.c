@@ -1,0 +1,73 @@
+/* profdb_convert(): options, then the writer of the chosen format. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "convert-internal.h"
+
+static const char *const names[] = {"folded", "speedscope", "chrome", "callgrind", "pprof"};
+#define N_FORMATS (sizeof names / sizeof names[0])
+
+const char *profdb_convert_format_name(profdb_convert_format format)
+{
+	return (unsigned)format < N_FORMATS ? names[format] : NULL;
+}
+
+int profdb_convert_format_find(const char *name, profdb_convert_format *out)
+{
+	if (!name || !out)
+		return profdb__fail(-EINVAL, "profdb_convert_format_find: NULL argument");
+	for (size_t i = 0; i < N_FORMATS; i++)
+		if (!strcasecmp(name, names[i])) {
+			*out = (profdb_convert_format)i;
+			return 0;
+		}
+	return profdb__fail(-ENOENT, "no output format '%s' (folded, speedscope, chrome, "
+	                    "callgrind, pprof)", name);
+}
+
+static int copy_options(const profdb_convert_options *in, profdb_convert_options *o)
+{
+	profdb_convert_options def = PROFDB_CONVERT_OPTIONS_INIT;
+	*o = def;
+	if (!in)
+		return 0;
+	if (in->size < sizeof(size_t))
+		return profdb__fail(-EINVAL, "profdb_convert: options.size %zu is too small "
+		                    "(start from PROFDB_CONVERT_OPTIONS_INIT)", in->size);
+	const unsigned char *b = (const unsigned char *)in;
+	for (size_t i = sizeof *o; i < in->size; i++)
+		if (b[i])
+			return profdb__fail(-EINVAL, "profdb_convert: options byte %zu (past the fields "
+			                    "this library knows) is not zero", i);
+	memcpy(o, in, in->size < sizeof *o ? in->size : sizeof *o);
+	o->size = sizeof *o;
+	if ((unsigned)o->format >= N_FORMATS)
+		return profdb__fail(-EINVAL, "profdb_convert: unknown format %d", (int)o->format);
+	if ((o->n_metrics && !o->metrics) || (o->n_profiles && !o->profiles))
+		return profdb__fail(-EINVAL, "profdb_convert: a count without its array");
+	return 0;
+}
+
+int profdb_convert(const profdb *db, const profdb_convert_options *opts, profdb_write_fn write,
+                   void *userdata)
+{
+	if (!db || !write)
+		return profdb__fail(-EINVAL, "profdb_convert: NULL argument");
+	profdb_convert_options o;
+	int r = copy_options(opts, &o);
+	if (r < 0)
+		return r;
+	static int (*const writers[])(const profdb *, const profdb_convert_options *, profdb__cv_out *) = {
+		profdb__convert_folded, profdb__convert_speedscope, profdb__convert_chrome,
+		profdb__convert_callgrind, profdb__convert_pprof,
+	};
+	profdb__cv_out *out = malloc(sizeof *out);
+	if (!out)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	profdb__cv_init(out, write, userdata);
+	r = writers[o.format](db, &o, out);
+	int f = profdb__cv_flush(out);
+	free(out);
+	return r < 0 ? r : f;
+}

@@ -1,0 +1,196 @@
+/* profdb convert: the database in a format another viewer reads (folded
+ * stacks, speedscope, Chrome trace, Callgrind, pprof), through
+ * profdb_convert(). doc/CONVERT.md says what each format gets. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+static const char convert_usage[] =
+	"usage: profdb convert -t FORMAT [-o OUT] [-m METRIC]... [--profiles SEL]\n"
+	"                      [--separate] PATH\n"
+	"The database in a format another viewer reads:\n"
+	"  folded      'main;solve;dgemm 1234' lines: flamegraph.pl, inferno, speedscope\n"
+	"  speedscope  speedscope's JSON (https://www.speedscope.app)\n"
+	"  chrome      Chrome Trace Event JSON of the traces: ui.perfetto.dev\n"
+	"  callgrind   Callgrind format: kcachegrind, callgrind_annotate, gprof2dot\n"
+	"  pprof       gzip-compressed profile.proto: go tool pprof\n"
+	"  -t, --to FORMAT   the output format (required)\n"
+	"  -o, --output OUT  write to OUT (default: standard output); with --separate,\n"
+	"                    OUT is a prefix and each profile goes to OUT.INDEX\n"
+	"  -m, --metric M    a metric, by name or id; repeat or 'a,b' for several\n"
+	"                    (default: doc/CONVERT.md, per format)\n"
+	"  --profiles SEL    only these profiles (as 'profdb profiles' lists them)\n"
+	"  --separate        callgrind: one part per profile instead of their sum\n";
+
+typedef struct sink {
+	int fd;
+	uint64_t written;
+} sink;
+
+static int write_fd(const void *data, size_t len, void *userdata)
+{
+	sink *s = userdata;
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(s->fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w, len -= (size_t)w, s->written += (uint64_t)w;
+	}
+	return 0;
+}
+
+static int on_progress(uint64_t done, uint64_t total, void *userdata)
+{
+	(void)userdata;
+	tool_progress(done, total);
+	return 0;
+}
+
+/* Resolves the -m arguments ("a,b" splits) into ids; EXIT_USAGE on a name
+ * the database lacks, EXIT_INPUT on a read error, 0 otherwise. */
+static int resolve_metrics(const profdb *db, const char *path, char **args, size_t n_args,
+                           uint32_t *ids, size_t cap, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < n_args; i++) {
+		for (char *save = NULL, *tok = strtok_r(args[i], ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (*n == cap)
+				return tool_usage_fail("convert", "at most %zu metrics (-m)", cap);
+			profdb_metric m;
+			int r = profdb_metric_find(db, tok, &m);
+			if (r == -ENOENT)
+				return tool_usage_fail("convert", "%s: no metric named or numbered '%s' "
+				                       "(see 'profdb metrics')", path, tok);
+			if (r < 0)
+				return tool_fail(path);
+			ids[(*n)++] = m.id;
+		}
+	}
+	return 0;
+}
+
+/* One output: @p out (NULL: stdout). @return 0 or the exit status. */
+static int convert_one(const profdb *db, const char *path, const char *out,
+                       const profdb_convert_options *o)
+{
+	sink s = {STDOUT_FILENO, 0};
+	if (out) {
+		s.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (s.fd < 0) {
+			fprintf(stderr, "%s: %s: %s\n", tool_prog, out, strerror(errno));
+			return EXIT_INPUT;
+		}
+	}
+	profdb_convert_options opts = *o;
+	if (isatty(STDERR_FILENO))
+		opts.progress = on_progress;
+	int r = profdb_convert(db, &opts, write_fd, &s);
+	tool_progress_done();
+	int status = 0;
+	if (r < 0 && r != -EPIPE)
+		status = tool_fail(path);
+	if (out && close(s.fd) < 0 && !status) {
+		fprintf(stderr, "%s: %s: %s\n", tool_prog, out, strerror(errno));
+		status = EXIT_INPUT;
+	}
+	return status;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"to", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
+		{"metric", required_argument, NULL, 'm'}, {"profiles", required_argument, NULL, 'p'},
+		{"separate", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
+		{0, 0, 0, 0}};
+	char *metric_args[64];
+	size_t n_args = 0;
+	const char *to = NULL, *out = NULL, *sel = NULL;
+	int separate = 0, c;
+	while ((c = tool_getopt(argc, argv, "t:o:m:h", lo)) != -1) {
+		switch (c) {
+		case 't': to = optarg; break;
+		case 'o': out = optarg; break;
+		case 'm':
+			if (n_args == 64)
+				return tool_usage_fail(argv[0], "at most 64 -m options");
+			metric_args[n_args++] = optarg;
+			break;
+		case 'p': sel = optarg; break;
+		case 's': separate = 1; break;
+		case 'h': fputs(convert_usage, stdout); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc)
+		return tool_args_error(argc, argv);
+	if (!to)
+		return tool_usage_fail(argv[0], "-t FORMAT is required (folded, speedscope, chrome, "
+		                       "callgrind, pprof)");
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	if (profdb_convert_format_find(to, &o.format) < 0)
+		return tool_usage_fail(argv[0], "-t: %s", profdb_error_message());
+	if (separate && o.format != PROFDB_CONVERT_CALLGRIND)
+		return tool_usage_fail(argv[0], "--separate is for -t callgrind");
+	if (separate && !out)
+		return tool_usage_fail(argv[0], "--separate needs -o PREFIX");
+
+	const char *path = argv[optind];
+	profdb *db;
+	if (tool_open(path, &db))
+		return EXIT_INPUT;
+	uint32_t ids[256], *profiles = NULL;
+	size_t n_ids;
+	int status = resolve_metrics(db, path, metric_args, n_args, ids, 256, &n_ids);
+	if (status)
+		goto out;
+	o.metrics = n_ids ? ids : NULL;
+	o.n_metrics = n_ids;
+	if (sel || separate) {
+		int64_t n = profdb_profiles_select(db, sel, NULL, 0);
+		if (n < 0 || !(profiles = malloc(((size_t)n + 1) * sizeof *profiles))) {
+			status = n < 0 && sel ? tool_usage_fail("convert", "--profiles: %s",
+			                                        profdb_error_message())
+			                      : tool_fail(path);
+			goto out;
+		}
+		n = profdb_profiles_select(db, sel, profiles, (size_t)n);
+		o.profiles = profiles;
+		o.n_profiles = (size_t)n;
+	}
+	if (!separate) {
+		status = convert_one(db, path, out, &o);
+		goto out;
+	}
+	/* --separate: one Callgrind file per profile, as valgrind's
+	 * --separate-threads writes them. */
+	size_t plen = strlen(out) + 16;
+	char *name = malloc(plen);
+	if (!name) {
+		status = tool_fail(path);
+		goto out;
+	}
+	const uint32_t *all = profiles;
+	size_t n_all = o.n_profiles;
+	for (size_t i = 0; i < n_all && !status; i++) {
+		snprintf(name, plen, "%s.%" PRIu32, out, all[i]);
+		o.profiles = &all[i];
+		o.n_profiles = 1;
+		status = convert_one(db, path, name, &o);
+	}
+	free(name);
+out:
+	free(profiles);
+	profdb_close(db);
+	return status;
+}

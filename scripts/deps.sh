@@ -4,7 +4,11 @@
 # Usage: scripts/deps.sh [--tests]
 set -eu
 pkgs="meson ninja-build gcc pkg-config libarchive-dev libexpat1-dev zlib1g-dev"
-[ "${1:-}" = "--tests" ] && pkgs="$pkgs libcriterion-dev python3 g++ binutils"
+# --tests: the suite, and the real clients it checks the converters, the
+# Python module and the MPI tool with (each is skipped when absent).
+[ "${1:-}" = "--tests" ] && pkgs="$pkgs libcriterion-dev python3 g++ binutils
+	python3-dev python3-numpy python3-pandas python3-pytest python3-mesonpy python3-venv
+	python3-pip python3-jsonschema golang-go libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

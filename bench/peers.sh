@@ -17,7 +17,8 @@
 #   peers-<case>: <reader> wall=<s> cpu=<s> rss=<MiB> runs=<N> [ratio=<x>]
 # wall and cpu (user+sys) are medians over the runs, rss the peak; ratio is
 # the peer's median wall over profdb's in the same case (> 1: profdb is
-# faster). The first lines give the machine, the load average and the
+# faster). profdb-1-thread is profdb with PROFDB_THREADS=1 (the Callgrind
+# scan on one thread), profdb-json the values as JSON instead of CSV. The first lines give the machine, the load average and the
 # commit, for doc/PERFORMANCE.md.
 #
 # Environment: PROFDB_SAMPLE_DATA (default ../shared/data next to the
@@ -90,6 +91,8 @@ for f in "$big" "$data/callgrind/valgrind/01_default_ls.out"; do
 	base=
 	measure "$c" profdb "$runs" "$profdb" top "$f"
 	base=$wall
+	# the same with the scan on one thread (options.threads = 1)
+	measure "$c" profdb-1-thread "$runs" env PROFDB_THREADS=1 "$profdb" top "$f"
 	if ! command -v callgrind_annotate >/dev/null; then
 		skip "$c" callgrind_annotate "not on PATH"
 	elif [ "$quick" = 1 ] && [ "$f" = "$big" ]; then

@@ -24,8 +24,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "profdb-config.h"
 #include "profdb/profdb.h"
 #include "query-hash.h"
+#ifdef PROFDB_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 static int failures;
 
@@ -203,11 +207,11 @@ static void generate(text *t, uint64_t seed, int n_fn, int variant)
 				break;
 			case 3:
 				put(t, "cfn=(%d) callee_%d\ncalls=1 -%d -%d\n* * 7\n", defined_fn, b,
-				    (int)(rng(&s) % 3), (int)(rng(&s) % 2));
+				    (int)(rng(&s) % 3), (int)(rng(&s) % 2));   /* line >= 1: never below 0 */
 				defined_fn++;
 				break;
 			default:
-				put(t, "+%d -%d %d %d\n", (int)(rng(&s) % 9) + 1, (int)(rng(&s) % 2),
+				put(t, "+%d +%d %d %d\n", (int)(rng(&s) % 9) + 1, (int)(rng(&s) % 2),
 				    (int)(rng(&s) % 100), (int)(rng(&s) % 9));
 			}
 		}
@@ -245,6 +249,64 @@ static int t_generated(void)
 	free(t.p);
 	return 0;
 }
+
+/* ---- gzip: inflated while scanned (lib/callgrind/stream.c) ------------------ */
+
+#ifdef PROFDB_HAVE_ZLIB
+/* The gzip of [p, p + n) into a malloc'ed buffer. */
+static unsigned char *gzip_of(const char *p, size_t n, size_t *out)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		abort();
+	size_t cap = deflateBound(&z, (uLong)n) + 64;
+	unsigned char *g = malloc(cap);
+	if (!g)
+		abort();
+	z.next_in = (Bytef *)(uintptr_t)p;
+	z.avail_in = (uInt)n;
+	z.next_out = g;
+	z.avail_out = (uInt)cap;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+		abort();
+	*out = cap - z.avail_out;
+	deflateEnd(&z);
+	return g;
+}
+
+static int t_gzip(void)
+{
+	text t = {malloc(4096), 0, 4096};
+	if (!t.p)
+		abort();
+	int n = 0, opened = 0, o;
+	static const int variants[] = {V_PLAIN, V_NUL, V_OVERFLOW, V_TRUNCATED, V_NEW_PART};
+	for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+		/* large enough to arrive in several slices of the inflater */
+		generate(&t, 7 + v, v == 0 ? 30000 : 8000, variants[v]);
+		size_t gn;
+		unsigned char *g = gzip_of(t.p, t.n, &gn);
+		char what[64];
+		snprintf(what, sizeof what, "gzip variant %d (%zu bytes of text)", variants[v], t.n);
+		same_every_way(what, g, gn, &o);
+		n++, opened += o;
+		/* cut short, and damaged in the middle: the inflate error wins */
+		snprintf(what, sizeof what, "gzip variant %d cut short", variants[v]);
+		same_every_way(what, g, gn / 2, &o);
+		n++, opened += o;
+		g[gn / 2] ^= 0x55;
+		snprintf(what, sizeof what, "gzip variant %d damaged", variants[v]);
+		same_every_way(what, g, gn, &o);
+		n++, opened += o;
+		free(g);
+	}
+	printf("gzip: %d inputs (%d open), each with 1 to 8 threads\n", n, opened);
+	CHECKF(opened > 0 && opened < n, "%d of %d gzip inputs open", opened, n);
+	free(t.p);
+	return 0;
+}
+#endif
 
 /* ---- two opens at once ---------------------------------------------------- */
 
@@ -358,6 +420,9 @@ static int t_real(void)
 int main(void)
 {
 	t_generated();
+#ifdef PROFDB_HAVE_ZLIB
+	t_gzip();
+#endif
 	t_concurrent();
 	int real = t_real();
 	if (real == 77)

@@ -105,10 +105,17 @@ int profdb__cv_path_of(profdb__cv_paths *x, uint32_t ctx, uint32_t *out)
 				return profdb__fail(-ENOMEM, "profdb_convert: out of memory (call paths)");
 			x->chain = nc, x->chain_cap = cap, ch = nc;
 		}
-		if ((r = profdb_context_get(x->db, c, &ch[n])) < 0)
-			return r == -ENOENT ? profdb__fail(-EBADMSG, "profdb_convert: a trace sample names "
-			                                   "context %" PRIu32 ", which the database lacks", c)
-			                    : r;
+		if ((r = profdb_context_get(x->db, c, &ch[n])) == -ENOENT) {
+			/* hpcrun's trace-only profiles name contexts no tree has: a
+			 * frame "<context N>" of its own, at the top. */
+			memset(&ch[n], 0, sizeof ch[n]);
+			ch[n].id = c, ch[n].parent = PROFDB_NONE, ch[n].in_tree = 0;
+			ch[n].function = (profdb_str){"", 0};
+			ch[n].file = ch[n].module = ch[n].function;
+			ch[n].type = PROFDB_CTX_UNKNOWN;
+		} else if (r < 0) {
+			return r;
+		}
 		if (!ch[n].in_tree && ch[n].type == PROFDB_CTX_ROOT) {
 			idle = 1;  /* HPCToolkit's context 0: not running */
 			break;

@@ -307,22 +307,21 @@ typedef struct swalk {
 	uint32_t root_n;
 } swalk;
 
-/* Weight @p w of a frame whose inclusive value is @p inc with @p n child
- * frames: a difference within its rounding error is zero, a negative one
- * beyond it is refused. */
+/* Weight @p v of a frame whose inclusive value is @p inc with @p n child
+ * frames. */
 static int emit(swalk *w, double v, double inc, uint32_t n, uint32_t ctx)
 {
 	double tol = (n + 2) * DBL_EPSILON * fabs(inc);
 	if (isnan(v))
 		return profdb__fail(-ENOTSUP, "profdb_convert: metric '%.*s' has no value (NaN) at "
 		                    "top-down node %" PRIu32, (int)w->m->m.name.len, w->m->m.name.ptr, ctx);
-	if (fabs(v) <= tol)
+	/* A difference within its rounding error is zero; a negative one
+	 * beyond it (the database holds callees above their caller: synthetic
+	 * test files, Cube files with inconsistent sums) leaves the caller
+	 * nothing of its own, and the flame graph is wider than the total by
+	 * that much (doc/CONVERT.md). */
+	if (fabs(v) <= tol || v < 0)
 		v = 0;
-	if (v < 0)
-		return profdb__fail(-ENOTSUP, "profdb_convert: metric '%.*s': at top-down node %" PRIu32 " the "
-		                    "callees' inclusive values exceed the caller's by %.17g, which no "
-		                    "flame graph can show (negative values?)", (int)w->m->m.name.len,
-		                    w->m->m.name.ptr, ctx, -v);
 	profdb__cv_weight x = {w->m->integral, 0, v};
 	if (w->m->integral) {
 		/* Round the running sum, not each weight: the weights then add up

@@ -107,8 +107,8 @@ static int run_values(const char *path, const pm_args *a, const profdb_mpi_optio
 	int e;
 	if (pm_fault(mo, comm, "open"))
 		return pm_fail(-EIO, "%s: injected fault (PROFDB_MPI_FAULT) while opening", path);
-	if ((e = profdb_open(&db, path, NULL)) < 0)
-		return pm_fail(e, "%s: %s", path, profdb_error_message());
+	if ((e = profdb_open(&db, path, NULL)) < 0)   /* the message names the file */
+		return pm_fail(e, "%s", profdb_error_message());
 	for (size_t k = 0; k < a->n_metrics; k++) {
 		profdb_metric m;
 		if ((e = profdb_metric_find(db, a->metrics[k], &m)) < 0) {

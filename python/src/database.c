@@ -189,7 +189,11 @@ static PyObject *db_enter(DatabaseObject *self, PyObject *unused)
 
 static PyObject *db_exit(DatabaseObject *self, PyObject *args)
 {
-	(void)args;
+	/* With an exception on its way out, a refused close must not mask
+	 * it: the handle then stays open until the last array dies. */
+	if (PyTuple_GET_SIZE(args) > 0 && PyTuple_GET_ITEM(args, 0) != Py_None &&
+	    (self->exports > 0 || self->busy > 0))
+		Py_RETURN_FALSE;
 	PyObject *r = db_close(self, NULL);
 	if (!r)
 		return NULL;

@@ -35,39 +35,39 @@ def column_names(metrics):
 
 
 def _context_lookup(db, ids):
-    """name, file, line, module of each context id in `ids` (arrays of
-    codes into categories, for pd.Categorical), from the tree table plus
-    the contexts that have values but no tree node."""
+    """name, file, line, module of each context id in `ids`: categoricals
+    (codes into the distinct strings) and a line array, from the tree table
+    plus the contexts that have values but no tree node (HPCToolkit elides
+    some; a trace's "no context" id 0 has neither)."""
     t = db._context_table()
-    order = np.argsort(t["id"], kind="stable")
-    sorted_ids = t["id"][order]
-    pos = np.searchsorted(sorted_ids, ids)
-    pos_c = np.minimum(pos, max(len(sorted_ids) - 1, 0))
-    found = (pos < len(sorted_ids)) & (sorted_ids[pos_c] == ids) if len(sorted_ids) else \
-        np.zeros(len(ids), bool)
-    out = {}
-    for col in ("name", "file", "module"):
-        codes = t[col][order][pos_c] if len(sorted_ids) else np.zeros(len(ids), np.int32)
-        out[col] = [codes.astype(np.int32), list(t[col + "_values"])]
-    line = t["line"][order][pos_c] if len(sorted_ids) else np.zeros(len(ids), np.uint64)
-    line = line.astype(np.uint64)
-    missing = np.unique(ids[~found])
-    for cid in missing:                       # values without a tree node
+    cols = ("name", "file", "module")
+    cats = {col: list(t[col + "_values"]) for col in cols}
+    where = {col: {s: i for i, s in enumerate(cats[col])} for col in cols}
+    missing = np.setdiff1d(np.unique(ids), t["id"]).tolist()
+    extra = {col: np.zeros(len(missing), np.int32) for col in cols}
+    extra_line = np.zeros(len(missing), np.uint64)
+    for k, cid in enumerate(missing):
         try:
             c = db.context(int(cid))
-            texts, cline = (c.name, c.file, c.module), c.line
-        except NotFound:                      # a trace's "no context" id
-            texts, cline = ("", "", ""), 0
-        rows = ids == cid
-        line[rows] = cline
-        for col, text in zip(("name", "file", "module"), texts):
-            codes, cats = out[col]
-            if text not in cats:
-                cats.append(text)
-            codes[rows] = cats.index(text)
-    frame = {col: pd.Categorical.from_codes(codes, categories=cats)
-             for col, (codes, cats) in out.items()}
-    frame["line"] = line
+            texts, extra_line[k] = (c.name, c.file, c.module), c.line
+        except NotFound:
+            texts = ("", "", "")
+        for col, text in zip(cols, texts):
+            code = where[col].get(text)
+            if code is None:
+                code = where[col][text] = len(cats[col])
+                cats[col].append(text)
+            extra[col][k] = code
+    all_ids = np.concatenate([t["id"], np.array(missing, dtype=np.uint32)])
+    order = np.argsort(all_ids, kind="stable")
+    pos = order[np.searchsorted(all_ids[order], ids)] if len(all_ids) else \
+        np.zeros(len(ids), np.intp)
+    frame = {}
+    for col in cols:
+        codes = np.concatenate([t[col], extra[col]])[pos] if len(all_ids) else pos
+        frame[col] = pd.Categorical.from_codes(codes, categories=cats[col])
+    frame["line"] = np.concatenate([t["line"], extra_line])[pos] if len(all_ids) else \
+        np.zeros(len(ids), np.uint64)
     return frame
 
 

@@ -240,6 +240,16 @@ PyObject *pd_view_array(DatabaseObject *db, PyObject *owner, const profdb_view *
 	db->exports++;
 	self->owner = Py_NewRef(owner);
 	self->v = *v;
+	if (v->count == 0 && (v->key_type < 1 || v->key_type > 3 || v->value_type < 1 ||
+	                      v->value_type > 6)) {
+		/* an empty view may come zeroed: give it a layout of its own */
+		memset(&self->v, 0, sizeof self->v);
+		self->v.key_type = PROFDB_FIELD_U32;
+		self->v.value_type = PROFDB_FIELD_F64;
+		self->v.value_offset = 4;
+		self->v.stride = 12;
+		v = &self->v;
+	}
 	self->shape = (Py_ssize_t)v->count;
 	self->stride = v->stride;
 	self->itemsize = record_size(v);

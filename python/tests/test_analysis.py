@@ -60,3 +60,11 @@ def test_views(sample):
             del t
         with pytest.raises(ValueError):
             db.view("sideways")
+
+
+def test_empty_results_are_empty_arrays(sample):
+    with profdb.open(sample) as db:
+        st = db.stats(metrics=[1])
+        empty = st.view(2)                # a metric without rows in this result
+        assert len(empty) == 0 and empty.dtype.names == ("context", "sum")
+        del empty, st

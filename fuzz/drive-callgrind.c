@@ -365,11 +365,70 @@ static void quiet(const char *msg, void *ud)
 	CG_CHECK(msg && msg[0], "empty warning");
 }
 
-int fuzz_cg_run(const uint8_t *data, size_t size, int plain, profdb_cg **keep)
+/* ---- the parallel scan against the sequential one ----------------------- */
+
+/* The warnings of one open, in order: their number and a hash of their text. */
+typedef struct warned {
+	uint64_t n, hash;
+} warned;
+
+static void collect(const char *msg, void *ud)
+{
+	warned *w = ud;
+	CG_CHECK(msg && msg[0], "empty warning");
+	w->n++;
+	for (const char *p = msg; *p; p++)
+		w->hash = (w->hash ^ (unsigned char)*p) * 0x100000001b3ULL;
+	w->hash = (w->hash ^ '\n') * 0x100000001b3ULL;
+}
+
+static int open_threads(const uint8_t *data, size_t size, uint32_t threads, warned *w,
+                        char *msg, size_t msg_size, profdb_cg **out)
 {
 	profdb_options o;
 	memset(&o, 0, sizeof o);
 	o.size = sizeof o;
+	o.warn = collect;
+	o.warn_userdata = w;
+	o.threads = threads;
+	memset(w, 0, sizeof *w);
+	w->hash = 0xcbf29ce484222325ULL;
+	int r = (int)CALL(profdb_cg_open_mem(out, data, size, &o));
+	snprintf(msg, msg_size, "%s", r < 0 ? profdb_error_message() : "");
+	return r;
+}
+
+/* Split into 2 to 9 pieces, the text reads as it does in one piece: the
+ * same result, error message, warnings (number and text, in order) and,
+ * when it opens, the same profile, id for id (lib/callgrind/parallel.c). */
+static void parallel_compare(const uint8_t *data, size_t size)
+{
+	char ma[512], mb[512];
+	warned wa, wb;
+	profdb_cg *a = NULL, *b = NULL;
+	uint32_t threads = 2 + (uint32_t)(size % 8);
+	int ra = open_threads(data, size, 1, &wa, ma, sizeof ma, &a);
+	int rb = open_threads(data, size, threads, &wb, mb, sizeof mb, &b);
+	if (ra != -ENOMEM && rb != -ENOMEM) {
+		CG_CHECK(ra == rb, "one thread: open %d, %u threads: open %d (%s)", ra, threads, rb, mb);
+		CG_CHECK(strcmp(ma, mb) == 0, "one thread: \"%s\", %u threads: \"%s\"", ma, threads, mb);
+		CG_CHECK(wa.n == wb.n && wa.hash == wb.hash,
+		         "one thread: %" PRIu64 " warnings, %u threads: %" PRIu64 " (or other text)",
+		         wa.n, threads, wb.n);
+		if (a && b)
+			fuzz_cg_compare(a, b);
+	}
+	profdb_cg_close(a);
+	profdb_cg_close(b);
+}
+
+int fuzz_cg_run(const uint8_t *data, size_t size, int plain, profdb_cg **keep)
+{
+	parallel_compare(data, size);
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.threads = 1;
 	o.warn = quiet;
 	profdb_cg *cg = (profdb_cg *)&o;   /* must come back NULL on failure */
 	int r = (int)CALL(profdb_cg_open_mem(&cg, data, size, &o));

@@ -21,6 +21,9 @@
  *    is the sum over the profiles;
  *  - call edges name existing functions; an edge read in one profile is the
  *    same edge with at most the summed call count;
+ *  - the parallel scan (options.threads 2 to 9, whatever the size) gives
+ *    what one thread gives: result, error message, every warning, and the
+ *    profile (fuzz_cg_compare());
  *  - fuzz_cg_compare(): a profile read from gzip equals the same text read
  *    plain, byte for byte and cost for cost (per profile: self costs,
  *    detail rows and jumps too); fuzz-callgrind also compares the text with

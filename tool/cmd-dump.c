@@ -197,17 +197,37 @@ static int dump_values(const dump *d)
 		printf(",\n\"values\": [");
 	else
 		csv_header(d, "values", "profile,context,metric,value");
+	/* The hot loop of a dump: rows are built in a buffer of their own and
+	 * written in large blocks, without printf. */
+	char buf[64 * 1024];
+	size_t len = 0;
 	while ((r = profdb_values_next(it, &e)) > 0) {
-		if (d->json)
-			printf("%s\n [%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ", k ? "," : "", e.profile,
-			       e.context, e.metric);
-		else
-			printf("%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", e.profile, e.context, e.metric);
-		put_number(stdout, e.value, d->json);
-		fputs(d->json ? "]" : "\n", stdout);
+		if (len > sizeof buf - 4 * TOOL_NUMBER_MAX) {
+			fwrite(buf, 1, len, stdout);
+			len = 0;
+		}
+		char *p = buf + len;
+		if (d->json) {
+			memcpy(p, ",\n [", 4);
+			p += k ? 4 : 0;
+			if (!k)
+				memcpy(p, "\n [", 3), p += 3;
+		}
+		const char *sep = d->json ? ", " : ",";
+		size_t sep_len = d->json ? 2 : 1;
+		p += format_u64(p, e.profile);
+		memcpy(p, sep, sep_len), p += sep_len;
+		p += format_u64(p, e.context);
+		memcpy(p, sep, sep_len), p += sep_len;
+		p += format_u64(p, e.metric);
+		memcpy(p, sep, sep_len), p += sep_len;
+		p += format_number(p, e.value, d->json);
+		*p++ = d->json ? ']' : '\n';
+		len = (size_t)(p - buf);
 		if ((++k & 0xffff) == 0 && d->progress)
 			tool_progress((uint64_t)k, (uint64_t)(d->n_values > k ? d->n_values : k));
 	}
+	fwrite(buf, 1, len, stdout);
 	profdb_values_free(it);
 	if (r < 0)
 		return r;
@@ -351,7 +371,7 @@ static const char dump_usage[] =
 	"                traces or edges (plain CSV with --csv; with --json the\n"
 	"                other keys hold empty lists)\n"
 	"Values are [profile, context, metric, value]: integers exact, floating point\n"
-	"with 17 significant digits, infinities as \"inf\", \"-inf\", NaN as\n"
+	"with the shortest round-trip digits, infinities as \"inf\", \"-inf\", NaN as\n"
 	"\"nan(0x7ff800000000beef)\": its 64 bits, sign and payload included.\n"
 	"Edges are caller, callee, call site (or empty/null), call count (or\n"
 	"empty/null where the format records none) and the callee's inclusive cost\n"

@@ -9,7 +9,7 @@
 static const char value_usage[] =
 	"usage: profdb value --profile P --context C --metric M [--json] PATH\n"
 	"One stored value, exactly as stored: integers in decimal, floating point\n"
-	"with 17 significant digits (reads back bit-for-bit), NaN with its 64 bits\n"
+	"with the shortest digits that read back bit-for-bit, NaN with its 64 bits\n"
 	"(nan(0x7ff800000000beef)). P is the profile index (see 'profdb dump --csv\n"
 	"--table profiles'), C the context id: a tree node or an id with stored\n"
 	"values (see 'profdb dump'), M the metric id or name (see 'profdb metrics').\n"

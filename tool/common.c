@@ -95,6 +95,11 @@ int tool_open(const char *path, profdb **db)
 	o.size = sizeof o;
 	o.flags = tool_open_flags;
 	o.warn = print_warning;
+	/* PROFDB_THREADS: threads reading one input (doc/TOOL.md) */
+	const char *threads = getenv("PROFDB_THREADS");
+	uint32_t t;
+	if (threads && *threads && parse_u32(threads, &t) == 0)
+		o.threads = t;
 	if (isatty(STDERR_FILENO))
 		o.progress = show_progress;
 	progress_start = now_seconds();

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../lib/core/dtoa-internal.h"
 #include "names.h"
 #include "tool.h"
 
@@ -109,50 +110,74 @@ void put_csv_str(FILE *f, profdb_str s)
 	putc('"', f);
 }
 
-void put_number(FILE *f, profdb_number v, int json)
+size_t format_number(char *buf, profdb_number v, int json)
 {
-	char buf[64];
+	char *p = buf;
 	switch (v.type) {
 	case PROFDB_TYPE_U64:
-		fprintf(f, "%" PRIu64, v.as.u64);
-		return;
+		return profdb__fmt_u64(buf, v.as.u64);
 	case PROFDB_TYPE_I64:
-		fprintf(f, "%" PRId64, v.as.i64);
-		return;
+		return profdb__fmt_i64(buf, v.as.i64);
 	case PROFDB_TYPE_F64:
-		if (isnan(v.as.f64)) {
-			/* The whole bit pattern, sign included, so that the stored
-			 * NaN (payload, sign, quiet or signalling) can be rebuilt. */
-			uint64_t bits;
-			memcpy(&bits, &v.as.f64, sizeof bits);
-			fprintf(f, json ? "\"nan(0x%016" PRIx64 ")\"" : "nan(0x%016" PRIx64 ")", bits);
-			return;
-		}
-		if (isinf(v.as.f64)) {
-			fputs(v.as.f64 > 0 ? (json ? "\"inf\"" : "inf") : (json ? "\"-inf\"" : "-inf"), f);
-			return;
-		}
-		/* 17 significant digits identify every double uniquely. */
-		snprintf(buf, sizeof buf, "%.17g", v.as.f64);
-		fputs(buf, f);
-		if (json && !strpbrk(buf, ".e"))
-			fputs(".0", f);
-		return;
+		break;
 	default:
-		fputs(json ? "null" : "", f);
+		if (json)
+			memcpy(buf, "null", 4);
+		return json ? 4 : 0;
 	}
+	double d = v.as.f64;
+	if (isnan(d)) {
+		/* The whole bit pattern, sign included, so that the stored
+		 * NaN (payload, sign, quiet or signalling) can be rebuilt. */
+		static const char hex[] = "0123456789abcdef";
+		uint64_t bits;
+		memcpy(&bits, &d, sizeof bits);
+		if (json)
+			*p++ = '"';
+		memcpy(p, "nan(0x", 6);
+		p += 6;
+		for (int i = 60; i >= 0; i -= 4)
+			*p++ = hex[(bits >> i) & 0xf];
+		*p++ = ')';
+		if (json)
+			*p++ = '"';
+		return (size_t)(p - buf);
+	}
+	if (json && isinf(d)) {
+		memcpy(p, d > 0 ? "\"inf\"" : "\"-inf\"", d > 0 ? 5 : 6);
+		return d > 0 ? 5 : 6;
+	}
+	/* The shortest digits that read back bit-for-bit ("inf", "-inf" too). */
+	size_t n = profdb__fmt_double(buf, d);
+	if (json && !memchr(buf, '.', n) && !memchr(buf, 'e', n)) {
+		memcpy(buf + n, ".0", 2);
+		n += 2;
+	}
+	return n;
+}
+
+void put_number(FILE *f, profdb_number v, int json)
+{
+	char buf[TOOL_NUMBER_MAX];
+	fwrite(buf, 1, format_number(buf, v, json), f);
 }
 
 void put_table_value(FILE *f, double v, int w)
 {
 	/* Tables round: NaN is "nan" whatever its bits (the C library would
 	 * print "-nan" for some); value, dump and --json give the bits. */
-	if (isnan(v))
+	if (isnan(v)) {
 		fprintf(f, "%*s", w, "nan");
-	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		fprintf(f, "%*.0f", w, v);
-	else
+	} else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		/* integral: exact digits without printf's floating-point path */
+		char buf[TOOL_NUMBER_MAX];
+		size_t n = profdb__fmt_i64(buf, (int64_t)v);
+		if (n == 1 && buf[0] == '0' && signbit(v))
+			buf[0] = '-', buf[1] = '0', n = 2;   /* "%.0f" of -0.0 */
+		fprintf(f, "%*.*s", w, (int)n, buf);
+	} else {
 		fprintf(f, "%*.6g", w, v);
+	}
 }
 
 void context_label(const profdb_context *c, char *buf, size_t n)
@@ -253,4 +278,9 @@ const char *context_type_name(profdb_context_type t)
 	case PROFDB_CTX_INSTRUCTION: return "instruction";
 	default: return "unknown";
 	}
+}
+
+size_t format_u64(char *buf, uint64_t v)
+{
+	return profdb__fmt_u64(buf, v);
 }

@@ -122,13 +122,20 @@ void put_json_str(FILE *f, profdb_str s);
 void put_json_cstr(FILE *f, const char *s);
 /* A CSV field (RFC 4180 quoting when needed). */
 void put_csv_str(FILE *f, profdb_str s);
-/* Typed number, exactly: integers in decimal, floating point with %.17g
- * (reads back bit-for-bit), NaN as nan(0x<the 64 bits in 16 hex digits>)
+/* Typed number, exactly: integers in decimal, floating point with the
+ * shortest digits that read back bit-for-bit (laid out as "%.17g" would,
+ * lib/core/dtoa-internal.h), NaN as nan(0x<the 64 bits in 16 hex digits>)
  * (sign and payload included: nan(0xfff8000000000000) is the negative
  * quiet NaN), inf, -inf. json != 0: NaN/±Inf as strings ("nan(0x…)",
  * "inf", "-inf") and integral floats keep a ".0" so the type survives.
  * Absent (PROFDB_TYPE_NONE) prints null / empty. */
 void put_number(FILE *f, profdb_number v, int json);
+/* The same text into @p buf (at least TOOL_NUMBER_MAX bytes, no NUL);
+ * returns its length. For loops that build a whole row before writing. */
+#define TOOL_NUMBER_MAX 48
+size_t format_number(char *buf, profdb_number v, int json);
+/* An unsigned integer's digits into @p buf (TOOL_NUMBER_MAX); the length. */
+size_t format_u64(char *buf, uint64_t v);
 /* A double for the aligned tables: integral values below 2^53 exactly,
  * others with 6 significant digits. Width @p w. */
 void put_table_value(FILE *f, double v, int w);

@@ -147,12 +147,20 @@ typedef struct profdb_options {
 	 *  compressed inputs, full scans); may be NULL. */
 	profdb_progress_fn progress;
 	void *progress_userdata;
+	/** Threads an open may use to read one input (today: the Callgrind
+	 *  text scan, which cuts a text into pieces and gives exactly what one
+	 *  thread gives: the same tables, ids, errors and warnings). 0 means
+	 *  the default: one per online core for texts of 4 MiB and more; 1
+	 *  reads with the calling thread only; N > 1 uses N threads whatever
+	 *  the size. Warnings still come in text order, from the calling
+	 *  thread. The threads end before the open returns. @since 0.11 */
+	uint32_t threads;
 } profdb_options;
 
 /** The default options, for initialisation: `profdb_options o =
  *  PROFDB_OPTIONS_INIT;`. @since 0.9 */
 #define PROFDB_OPTIONS_INIT \
-	{ sizeof(profdb_options), 0, PROFDB__NULL, PROFDB__NULL, 0, PROFDB__NULL, PROFDB__NULL }
+	{ sizeof(profdb_options), 0, PROFDB__NULL, PROFDB__NULL, 0, PROFDB__NULL, PROFDB__NULL, 0 }
 
 /** Default of profdb_options.max_memory: 4 GiB. @since 0.9 */
 #define PROFDB_DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)

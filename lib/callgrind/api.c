@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "callgrind-internal.h"
 #include "profdb-config.h"
@@ -95,6 +96,14 @@ out:
 }
 #endif
 
+#ifdef PROFDB_HAVE_ZLIB
+static uint64_t inflate_limit(const profdb_cg *cg)
+{
+	return cg->opts.max_memory && cg->opts.max_memory < CG_MAX_INFLATED ? cg->opts.max_memory
+	                                                                     : CG_MAX_INFLATED;
+}
+#endif
+
 static int load_text(profdb_cg *cg, cg_file *f)
 {
 	const unsigned char *base;
@@ -103,10 +112,7 @@ static int load_text(profdb_cg *cg, cg_file *f)
 		return r;
 	if (is_gzip(base, f->in.size)) {
 #ifdef PROFDB_HAVE_ZLIB
-		uint64_t limit = cg->opts.max_memory && cg->opts.max_memory < CG_MAX_INFLATED
-		                     ? cg->opts.max_memory
-		                     : CG_MAX_INFLATED;
-		r = inflate_all(f, base, f->in.size, limit);
+		r = inflate_all(f, base, f->in.size, inflate_limit(cg));
 		if (r < 0)
 			return r;
 		f->text = (const char *)f->inflated;
@@ -160,6 +166,18 @@ static int cg_load(profdb_cg *cg)
 	memset(&b, 0, sizeof b);
 	int r = 0;
 	for (uint32_t i = 0; i < cg->n_files && r >= 0; i++) {
+#ifdef PROFDB_HAVE_ZLIB
+		/* gzip, more than one thread: inflate and scan at the same time */
+		const unsigned char *base;
+		cg_file *f = &cg->files[i];
+		if (cg->opts.threads != 1 &&
+		    profdb__range(&f->in, 0, f->in.size, "callgrind text", &base) >= 0 &&
+		    is_gzip(base, f->in.size)) {
+			r = profdb__cg_parse_gz(cg, i, &b, base, f->in.size, inflate_limit(cg));
+			if (r != 1)
+				continue;
+		}
+#endif
 		r = load_text(cg, &cg->files[i]);
 		if (r >= 0)
 			r = profdb__cg_parse(cg, i, &b);
@@ -403,7 +421,10 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 		return;
 	for (uint32_t i = 0; i < cg->n_files; i++) {
 		profdb__input_close(&cg->files[i].in);
-		free(cg->files[i].inflated);
+		if (cg->files[i].inflated_map)
+			munmap(cg->files[i].inflated, cg->files[i].inflated_map);
+		else
+			free(cg->files[i].inflated);
 		free(cg->files[i].label);
 	}
 	free(cg->files);

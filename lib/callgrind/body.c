@@ -254,6 +254,29 @@ static int crow_eq(const void *ctx, uint32_t e, const void *key)
 	return c->callee == k->callee && c->caller == k->caller && c->profile == k->profile;
 }
 
+int find_crow(parser *ps, uint32_t prof, uint32_t caller, uint32_t callee, uint32_t *out)
+{
+	profdb_cg *cg = ps->cg;
+	profdb__hindex *m = &ps->b->crow_map;
+	int r;
+	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
+		return r;
+	cg_crow k = {prof, caller, callee, 0, 0};
+	uint32_t *slot = profdb__hindex_slot(m, crow_key_hash(&k), crow_eq, cg, &k);
+	if (*slot) {
+		*out = *slot - 1;
+		return 0;
+	}
+	r = grow_rows((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows, cg->n_crows,
+	              sizeof *cg->crows, cg->n_events);
+	if (r < 0)
+		return r;
+	*out = cg->n_crows;
+	cg->crows[cg->n_crows] = k;
+	*slot = ++cg->n_crows;
+	return profdb__hindex_added(m, crow_hash, cg);   /* may move the slots */
+}
+
 /* cfn=: the callee of the following calls= lines is bound here, as
  * KCachegrind does: (the cob= given since the previous call, else the
  * current object; the cfi=/cfl= given since the previous call, else the
@@ -287,23 +310,11 @@ int add_call(parser *ps, uint64_t count)
 	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
 	if (r < 0)
 		return r;
-	profdb__hindex *m = &ps->b->crow_map;
-	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
+	uint32_t i;
+	if ((r = find_crow(ps, ps->part.prof, ps->cur.func, callee, &i)) < 0)
 		return r;
-	cg_crow k = {ps->part.prof, ps->cur.func, callee, 0, 0};
-	uint32_t *slot = profdb__hindex_slot(m, crow_key_hash(&k), crow_eq, cg, &k);
-	uint32_t i = *slot - 1;
-	if (!*slot) {
-		r = grow_rows((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows, cg->n_crows,
-		              sizeof *cg->crows, cg->n_events);
-		if (r < 0)
-			return r;
-		i = cg->n_crows++;
-		cg->crows[i] = k;
-		*slot = i + 1;
-		if ((r = profdb__hindex_added(m, crow_hash, cg)) < 0)
-			return r;
-	}
+	if (ps->cur.cfn == CG_PH_CFN && ps->spec.on)
+		ps->spec.used_cfn = 1;
 	if (__builtin_add_overflow(cg->crows[i].count, count, &cg->crows[i].count))
 		return perr(ps, -EBADMSG, "call count overflows 64 bits");
 	/* the callee of this call site, for detail.c (which cannot resolve

@@ -60,6 +60,7 @@ typedef struct cg_name {
 typedef struct cg_file {
 	profdb__input in;
 	unsigned char *inflated;     /* decompressed gzip text, or NULL */
+	size_t inflated_map;         /* > 0: inflated is a mapping of this size (stream.c) */
 	char *label;                 /* the path (or input name) used in messages */
 	const char *text;            /* the text parsed: in.base or inflated */
 	uint64_t size;
@@ -250,6 +251,11 @@ typedef struct cg_evdef {
 
 /* parse.c: scan file @p fi of the group. */
 int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b);
+/* stream.c: inflate the gzip text [src, src + n) (at most @p limit bytes)
+ * into file @p fi and scan it at the same time; 0, < 0 as inflating then
+ * scanning would fail, or 1 when it cannot (then inflate, then scan). */
+int profdb__cg_parse_gz(profdb_cg *cg, uint32_t fi, cg_build *b, const unsigned char *src,
+                        uint64_t n, uint64_t limit);
 void profdb__cg_build_free(cg_build *b);
 /* parse.c: make every table @p ne events wide. */
 int profdb__cg_widen(profdb_cg *cg, uint32_t ne);

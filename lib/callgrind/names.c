@@ -38,7 +38,12 @@ static uint64_t name_hash(const void *ctx, uint32_t e)
 }
 
 /* Intern a name view; *idx gets its index. */
-static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
+int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
+{
+	return profdb__cgs_intern_hashed(ps, p, n, n ? (uint32_t)hash_bytes(p, n) : 0, idx);
+}
+
+int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash, uint32_t *idx)
 {
 	profdb_cg *cg = ps->cg;
 	profdb__hindex *m = &ps->b->name_map;
@@ -51,7 +56,7 @@ static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 	int r = 0;
 	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
 		return r;
-	cg_name k = {p, (uint32_t)n, (uint32_t)hash_bytes(p, n)};
+	cg_name k = {p, (uint32_t)n, hash};
 	uint32_t *slot = profdb__hindex_slot(m, k.hash, name_eq, cg, &k);
 	if (*slot) {
 		*idx = *slot - 1;
@@ -65,6 +70,21 @@ static int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 	*idx = cg->n_names++;
 	*slot = cg->n_names;
 	return profdb__hindex_added(m, name_hash, cg);
+}
+
+int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx)
+{
+	profdb_cg *cg = ps->cg;
+	cg_spec *sc = &ps->spec;
+	int r = grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
+	             sizeof *cg->names);
+	if (r < 0 || (r = grow((void **)&sc->ph, &sc->cap_ph, (uint64_t)sc->n_ph + 1,
+	                       sizeof *sc->ph)) < 0)
+		return r;
+	cg->names[cg->n_names] = (cg_name){NULL, 0, 0};   /* never interned */
+	sc->ph[sc->n_ph++] = (cg_ph){cg->n_names, (uint32_t)sp, id};
+	*idx = cg->n_names++;
+	return 0;
 }
 
 /* Large ids are keyed by (id, space). */
@@ -104,6 +124,41 @@ void profdb__cgs_ids_clear(cg_ids *t, int release)
 }
 
 static const char *const space_name[] = {"object", "file", "function"};
+
+uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id)
+{
+	const cg_ids *t = &ps->ids;
+	if (id < t->limit)
+		return id < t->cap[sp] ? t->dense[sp][id] : CG_UNDEF;
+	if (!t->index.slot)
+		return CG_UNDEF;
+	cg_bigid k = {id, (uint32_t)sp, CG_UNDEF};
+	uint32_t *slot = profdb__hindex_slot(&t->index, bigid_key_hash(&k), bigid_eq, t, &k);
+	return *slot ? t->big[*slot - 1].name : CG_UNDEF;
+}
+
+static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out);
+
+int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap)
+{
+	const cg_ids *t = &src->ids;
+	uint32_t *slot;
+	int r;
+	for (int sp = 0; sp < 3; sp++)
+		for (size_t id = 0; id < t->cap[sp]; id++)
+			if (t->dense[sp][id] < CG_UNDEF) {
+				if ((r = id_slot(dst, sp, id, &slot)) < 0)
+					return r;
+				*slot = nmap[t->dense[sp][id]];
+			}
+	for (uint32_t i = 0; i < t->n_big; i++)
+		if (t->big[i].name < CG_UNDEF) {
+			if ((r = id_slot(dst, (int)t->big[i].sp, t->big[i].id, &slot)) < 0)
+				return r;
+			*slot = nmap[t->big[i].name];
+		}
+	return 0;
+}
 
 /* Where the name of (space, id) lives: a dense array for the small ids
  * writers use (callgrind numbers from 0 or 1), a hash index beyond. */
@@ -178,6 +233,14 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 				if (*slot < CG_UNDEF) {
 					*idx = *slot;
 					return 0;
+				}
+				/* In a piece of the parallel scan: defined before the piece,
+				 * or undefined (parallel.c tells when it merges). */
+				if (ps->spec.on) {
+					r = profdb__cgs_placeholder(ps, sp, id, idx);
+					if (r >= 0 && (r = id_slot(ps, sp, id, &slot)) >= 0)
+						*slot = *idx;
+					return r;
 				}
 				/* Undefined id: a soft error (callgrind 0.10, some other
 				 * writers). The token "(id)" itself becomes the name. */

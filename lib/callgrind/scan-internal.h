@@ -39,6 +39,7 @@ typedef struct cg_where {
 	uint64_t next_off;   /* byte offset of the line after it */
 	int last_line;       /* the current line has no '\n' after it */
 	uint64_t safe_end;   /* just past the text's last '\n' (fast_line) */
+	uint64_t next_progress;  /* offset of the next progress call */
 } cg_where;
 
 /* A large compressed-name id (beyond cg_ids.limit) and its name. */
@@ -89,6 +90,35 @@ typedef struct cg_warned {
 	bool nul, neg, negcount, extra, unknown, undef;
 } cg_warned;
 
+/* A name of a piece of the parallel scan (parallel.c) that only the
+ * pieces before it can tell: a compressed id used before the piece
+ * defines it. Its index in the piece's name table has a NULL view. */
+typedef struct cg_ph {
+	uint32_t name, sp;
+	uint64_t id;
+} cg_ph;
+
+/* The state of a piece of the parallel scan (all zero in the sequential
+ * scan). The piece starts at an fn= line with the names in effect before
+ * it standing in as the placeholder names CG_PH_*; parallel.c checks its
+ * guesses against the real state when it merges the piece. */
+typedef struct cg_spec {
+	int on;
+	int unsafe;          /* it met a warning: the sequential scan redoes it */
+	int used_cfn;        /* a calls= used the cfn= in effect before the piece */
+	cg_ph *ph;
+	uint32_t n_ph;
+	size_t cap_ph;
+} cg_spec;
+
+/* Placeholder names of a piece: the object, fl= file and callee (cfn=
+ * and what it bound) in effect at its first line. */
+enum { CG_PH_OB = 1, CG_PH_FL, CG_PH_CFN, CG_PH_CFN_OB, CG_PH_CFN_FL, CG_PH_FIRST_ID };
+
+/* one_line() in a piece: a line the piece leaves to the sequential scan
+ * (header lines start parts and fill in totals; "====" resets the ids). */
+#define CG_STOP 1
+
 typedef struct parser {
 	profdb_cg *cg;
 	cg_build *b;
@@ -97,6 +127,7 @@ typedef struct parser {
 	cg_part part;
 	cg_cur cur;
 	cg_warned warned;
+	cg_spec spec;
 } parser;
 
 /* True the first time for @p flag. */
@@ -134,6 +165,8 @@ static inline bool once(bool *flag)
 #define header_line profdb__cgs_header_line
 #define fast_line profdb__cgs_fast_line
 #define ids_clear profdb__cgs_ids_clear
+#define intern profdb__cgs_intern
+#define find_crow profdb__cgs_find_crow
 
 /* scanner.c: an error (-EBADMSG in a last line without '\n' becomes
  * -ENODATA) or a warning naming the file, line and offset. */
@@ -198,6 +231,34 @@ void set_cfn(parser *ps, uint32_t idx);
 void end_jump(parser *ps);
 int cost_line(parser *ps, const char *p, const char *end);
 int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *end);
+
+/* scanner.c: the scan of one file in three steps. begin checks the text
+ * and sets up @p ps; lines reads the lines in [@p off, @p stop) (0; or
+ * CG_STOP in a piece, with at.off the offset of the line left unread);
+ * end closes the file (an error if it ends inside a call). */
+int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b);
+int profdb__cgs_lines(parser *ps, uint64_t off, uint64_t stop);
+int profdb__cgs_end(parser *ps);
+
+/* parallel.c: how many threads scan a text of @p size bytes (1: the
+ * sequential scan; options.threads, 0 = one per core for texts of 4 MiB
+ * and more), and the parallel scan of the whole text, which gives
+ * what profdb__cgs_lines(ps, 0, size) gives. */
+unsigned profdb__cgs_threads(const profdb_cg *cg, uint64_t size);
+int profdb__cgs_parallel(parser *ps, unsigned threads);
+
+/* names.c: intern a name view (*idx its index); a placeholder name for
+ * the undefined id (@p sp, @p id) of a piece. */
+int intern(parser *ps, const char *p, size_t n, uint32_t *idx);
+/* The same with the name's hash already known (cg_name.hash). */
+int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash, uint32_t *idx);
+int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx);
+/* The name of compressed id (@p sp, @p id), CG_UNDEF when undefined. */
+uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id);
+/* Every id @p src defines, into @p dst's tables, names through @p nmap. */
+int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap);
+/* body.c: the call row of (profile, caller, callee), created on first use. */
+int find_crow(parser *ps, uint32_t prof, uint32_t caller, uint32_t callee, uint32_t *out);
 
 /* fast.c: the line at @p s (offset @p off, before at.safe_end): > 0 the
  * bytes consumed, 0 for the general path, < 0 an error (the one the

@@ -31,6 +31,12 @@ void pwarn(parser *ps, const char *fmt, ...)
 {
 	char buf[384];
 	va_list ap;
+	if (ps->spec.on) {
+		/* a piece of the parallel scan: the sequential scan redoes it and
+		 * warns in order (parallel.c) */
+		ps->spec.unsafe = 1;
+		return;
+	}
 	if (!ps->cg->opts.warn)
 		return;
 	va_start(ap, fmt);
@@ -86,6 +92,8 @@ static int one_line(parser *ps, const char *p, const char *end)
 		}
 		return spec_line(ps, k, kn, p + 1, end);
 	}
+	if (ps->spec.on && ((kn && p < end && *p == ':') || (end - k >= 4 && memcmp(k, "====", 4) == 0)))
+		return CG_STOP;  /* a new part, totals:, ...: left to the sequential scan */
 	if (kn && p < end && *p == ':')
 		return header_line(ps, k, kn, p + 1, end);
 	if (end - k >= 4 && memcmp(k, "====", 4) == 0) {
@@ -131,62 +139,66 @@ static int looks_like_callgrind(const char *s, uint64_t size)
 	return 0;
 }
 
-int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
+int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b)
 {
-	parser ps;
-	int r = 0;
-	memset(&ps, 0, sizeof ps);
-	ps.cg = cg;
-	ps.b = b;
-	ps.at.f = &cg->files[fi];
-	ps.at.file = fi;
-	ps.cur.seg = CG_EMPTY;
-	end_part(&ps);
+	int r;
+	memset(ps, 0, sizeof *ps);
+	ps->cg = cg;
+	ps->b = b;
+	ps->at.f = &cg->files[fi];
+	ps->at.file = fi;
+	ps->cur.seg = CG_EMPTY;
+	end_part(ps);
 
 	if (cg->n_names == 0) {
 		r = grow((void **)&cg->names, &cg->cap_names, 1, sizeof *cg->names);
 		if (r < 0)
 			return r;
-		cg->names[0] = (cg_name){"", 0};
+		cg->names[0] = (cg_name){"", 0, 0};
 		cg->n_names = 1;
 	}
-	const char *s = ps.at.f->text;
-	uint64_t size = ps.at.f->size;
+	const char *s = ps->at.f->text;
+	uint64_t size = ps->at.f->size;
 	/* A definition "fn=(N) x" takes at least 8 bytes: dense arrays of
 	 * size/2 entries stay proportional to the text. */
-	ps.ids.limit = size / 2 > 65536 ? size / 2 : 65536;
-	if (ps.ids.limit > ((uint64_t)1 << 26))
-		ps.ids.limit = (uint64_t)1 << 26;
+	ps->ids.limit = size / 2 > 65536 ? size / 2 : 65536;
+	if (ps->ids.limit > ((uint64_t)1 << 26))
+		ps->ids.limit = (uint64_t)1 << 26;
 	if (size && !looks_like_callgrind(s, size))
 		return profdb__fail(-EPROTONOSUPPORT,
 		                    "%s: not a callgrind file (no \"# callgrind format\" first line, "
 		                    "no events:/creator:/version: line in the first 2047 bytes)",
-		                    ps.at.f->label);
-	ps.at.safe_end = size;
-	while (ps.at.safe_end > 0 && s[ps.at.safe_end - 1] != '\n')
-		ps.at.safe_end--;
-	uint64_t off = 0, next_progress = (uint64_t)16 << 20;
-	profdb_progress_fn progress = cg->opts.progress;  /* not reloaded per line */
-	while (off < size) {
-		if (progress && off >= next_progress) {
-			next_progress = off + ((uint64_t)16 << 20);
-			if (cg->opts.progress(off, size, cg->opts.progress_userdata)) {
-				r = profdb__fail(-ECANCELED, "%s: cancelled at offset %" PRIu64,
-				                 ps.at.f->label, off);
-				goto out;
-			}
+		                    ps->at.f->label);
+	ps->at.safe_end = size;
+	while (ps->at.safe_end > 0 && s[ps->at.safe_end - 1] != '\n')
+		ps->at.safe_end--;
+	ps->at.next_progress = (uint64_t)16 << 20;
+	return 0;
+}
+
+int profdb__cgs_lines(parser *ps, uint64_t off, uint64_t stop)
+{
+	const char *s = ps->at.f->text;
+	uint64_t size = ps->at.f->size;
+	profdb_cg *cg = ps->cg;
+	profdb_progress_fn progress = ps->spec.on ? NULL : cg->opts.progress;  /* not reloaded per line */
+	int r;
+	while (off < stop) {
+		if (progress && off >= ps->at.next_progress) {
+			ps->at.next_progress = off + ((uint64_t)16 << 20);
+			if (cg->opts.progress(off, size, cg->opts.progress_userdata))
+				return profdb__fail(-ECANCELED, "%s: cancelled at offset %" PRIu64,
+				                    ps->at.f->label, off);
 		}
-		ps.at.lineno++;
-		int64_t used = off < ps.at.safe_end ? fast_line(&ps, s + off, off) : 0;
+		ps->at.lineno++;
+		int64_t used = off < ps->at.safe_end ? fast_line(ps, s + off, off) : 0;
 		if (used > 0) {
 			off += (uint64_t)used;
 			continue;
 		}
-		if (used < 0) {
-			r = (int)used;
-			goto out;
-		}
-		ps.at.off = off;
+		if (used < 0)
+			return (int)used;
+		ps->at.off = off;
 		uint64_t rest = size - off;
 		size_t scan = (size_t)(rest < CG_MAX_LINE + 1 ? rest : CG_MAX_LINE + 1);
 		const char *p = s + off;
@@ -195,31 +207,52 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 		if (nl) {
 			n = (size_t)(nl - p);
 		} else if (rest > CG_MAX_LINE) {
-			r = perr(&ps, -EBADMSG, "line longer than %" PRIu64 " bytes", CG_MAX_LINE);
-			goto out;
+			return perr(ps, -EBADMSG, "line longer than %" PRIu64 " bytes", CG_MAX_LINE);
 		} else {
 			n = (size_t)rest;
-			ps.at.last_line = 1;
+			ps->at.last_line = 1;
 		}
 		off += n + (nl ? 1 : 0);
-		ps.at.next_off = off;
+		ps->at.next_off = off;
 		if (n && p[n - 1] == '\r')
 			n--;
 		rstrip(p, &n);
-		r = one_line(&ps, p, p + n);
+		r = one_line(ps, p, p + n);
+		if (r == CG_STOP) {
+			ps->at.lineno--;   /* not read: ps->at.off is where the next scan starts */
+			ps->at.last_line = 0;
+			return CG_STOP;
+		}
 		if (r < 0)
-			goto out;
+			return r;
 	}
-	ps.at.off = size;
-	close_seg(&ps);
-	if (ps.cur.pending_call) {
-		ps.at.last_line = 0;
-		r = perr(&ps, -ENODATA, "file ends after calls= without its cost line (truncated?)");
-		goto out;
-	}
-	r = 0;
-out:
-	ids_clear(&ps.ids, 1);
-	return r;
+	return 0;
 }
 
+int profdb__cgs_end(parser *ps)
+{
+	ps->at.off = ps->at.f->size;
+	close_seg(ps);
+	if (ps->cur.pending_call) {
+		ps->at.last_line = 0;
+		return perr(ps, -ENODATA, "file ends after calls= without its cost line (truncated?)");
+	}
+	return 0;
+}
+
+int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
+{
+	parser ps;
+	int r = profdb__cgs_begin(&ps, cg, fi, b);
+	if (r >= 0) {
+		unsigned threads = profdb__cgs_threads(cg, ps.at.f->size);
+		if (threads > 1)
+			r = profdb__cgs_parallel(&ps, threads);
+		else
+			r = profdb__cgs_lines(&ps, 0, ps.at.f->size);
+	}
+	if (r >= 0)
+		r = profdb__cgs_end(&ps);
+	ids_clear(&ps.ids, 1);
+	return r < 0 ? r : 0;
+}

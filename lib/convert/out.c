@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/dtoa-internal.h"
 #include "convert-internal.h"
 
 void profdb__cv_init(profdb__cv_out *o, profdb_write_fn write, void *userdata)
@@ -74,9 +75,8 @@ void profdb__cv_i64(profdb__cv_out *o, int64_t v)
 
 void profdb__cv_double(profdb__cv_out *o, double v)
 {
-	char tmp[32];
-	int n = snprintf(tmp, sizeof tmp, "%.17g", v);
-	profdb__cv_put(o, tmp, (size_t)n);
+	char tmp[PROFDB__NUMBER_MAX];
+	profdb__cv_put(o, tmp, profdb__fmt_double(tmp, v));   /* shortest round-trip */
 }
 
 /* Length of the valid UTF-8 sequence at p (1..4), 0 when invalid. */

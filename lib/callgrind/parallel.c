@@ -1,0 +1,492 @@
+/* Callgrind scanner: the parallel scan of one text. The result is the
+ * sequential scan's, table for table, id for id, error for error.
+ *
+ * The text is cut at fn= lines into pieces. The first thread reads the
+ * header and the first piece with the sequential scan; every other piece
+ * is read at the same time by its own thread into tables of its own, from
+ * a guessed starting state: the part (columns, positions) the header left,
+ * and for the names in effect before the piece (ob=, fl=, the last cfn=)
+ * and for compressed ids it uses before defining them, placeholder names
+ * (scan-internal.h, cg_spec). A cut is made only where the line after fn=
+ * gives every position absolutely, so no relative position depends on the
+ * piece before.
+ *
+ * The pieces are then merged in text order into the real tables, through
+ * the same intern/get_fn/get_row/find_crow calls the sequential scan
+ * makes, in the order it makes them; so every name, function, row, call
+ * row and segment gets the id the sequential scan gives it. Before a
+ * piece is merged its guesses are checked against the real state at its
+ * start (the state the pieces before it left). A piece whose guesses do
+ * not hold, or that met an error, a warning or a line only the sequential
+ * scan reads (a header line: a new part, totals:), is not merged: the
+ * sequential scan goes on from its start (or from that line), so errors,
+ * warnings and their line numbers are the sequential scan's own. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scan-internal.h"
+
+#define CG_MAX_THREADS 64u
+/* By default, texts below this size are read by one thread: starting
+ * threads costs more than it saves. */
+#define CG_PARALLEL_MIN ((uint64_t)4 << 20)
+
+unsigned profdb__cgs_threads(const profdb_cg *cg, uint64_t size)
+{
+	unsigned t = cg->opts.threads;
+	if (t == 1 || (t == 0 && size < CG_PARALLEL_MIN))
+		return 1;
+	if (t == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		t = n > 0 ? (unsigned)n : 1;
+	}
+	return t > CG_MAX_THREADS ? CG_MAX_THREADS : t;
+}
+
+typedef struct piece {
+	parser ps;           /* the piece's parser, on its own tables */
+	cg_build b;
+	uint64_t from, to;   /* [from, to): from is an fn= line */
+	uint64_t second;     /* offset of the line after the fn= line */
+	int rc;              /* profdb__cgs_lines(): 0, CG_STOP or < 0 */
+	int started;
+	pthread_t thread;
+} piece;
+
+/* ---- where to cut --------------------------------------------------------- */
+
+static uint64_t next_line(const char *s, uint64_t size, uint64_t off)
+{
+	const char *nl = memchr(s + off, '\n', (size_t)(size - off));
+	return nl ? (uint64_t)(nl - s) + 1 : size;
+}
+
+/* The line at @p off starts with "fn=" and the next line with @p n_pos
+ * absolute positions (each token starting with a digit). */
+static int good_cut(const char *s, uint64_t size, uint64_t off, uint32_t n_pos, uint64_t *second)
+{
+	if (size - off < 4 || memcmp(s + off, "fn=", 3) != 0)
+		return 0;
+	uint64_t q = next_line(s, size, off);
+	const char *p = s + q, *end = s + size;
+	for (uint32_t c = 0; c < n_pos; c++) {
+		if (c > 0) {
+			if (p == end || !cg_is_space(*p))
+				return 0;
+			p++;
+		}
+		if (p == end || !cg_is_digit(*p))
+			return 0;
+		while (p < end && !cg_is_space(*p) && *p != '\n' && *p != '\r')
+			p++;
+	}
+	*second = q;
+	return 1;
+}
+
+/* The first good cut at or after @p off, before @p limit; @p limit if none. */
+static uint64_t find_cut(const char *s, uint64_t size, uint64_t off, uint64_t limit,
+                         uint32_t n_pos, uint64_t *second)
+{
+	if (off > 0 && s[off - 1] != '\n')
+		off = next_line(s, size, off);
+	while (off < limit) {
+		if (s[off] == 'f' && good_cut(s, size, off, n_pos, second))
+			return off;
+		off = next_line(s, size, off);
+	}
+	return limit;
+}
+
+/* ---- a piece -------------------------------------------------------------- */
+
+static void piece_free(piece *pc)
+{
+	profdb_cg *lc = pc->ps.cg;
+	if (lc) {
+		free(lc->events);
+		free(lc->names);
+		free(lc->fns);
+		free(lc->rows);
+		free(lc->row_cost);
+		free(lc->crows);
+		free(lc->crow_cost);
+		free(lc->segs);
+		free(lc->sites);
+		free(lc);
+	}
+	profdb__cg_build_free(&pc->b);
+	ids_clear(&pc->ps.ids, 1);
+	free(pc->ps.spec.ph);
+	pc->ps.cg = NULL;
+}
+
+/* The piece's own tables and its guessed starting state (ps0: the state
+ * at the end of the header). */
+static int piece_init(piece *pc, const parser *ps0)
+{
+	const profdb_cg *cg = ps0->cg;
+	profdb_cg *lc = calloc(1, sizeof *lc);
+	parser *ps = &pc->ps;
+	memset(ps, 0, sizeof *ps);
+	memset(&pc->b, 0, sizeof pc->b);
+	ps->cg = lc;
+	if (!lc)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	lc->opts = cg->opts;
+	lc->files = cg->files;
+	lc->n_files = cg->n_files;
+	lc->n_events = cg->n_events;
+	/* a copy: the first thread may widen the real one meanwhile */
+	lc->events = profdb__cg_array(cg->n_events, 1, sizeof *lc->events);
+	lc->row_cost = calloc(1, sizeof *lc->row_cost);
+	lc->crow_cost = calloc(1, sizeof *lc->crow_cost);
+	lc->names = calloc(CG_PH_FIRST_ID, sizeof *lc->names);
+	if (!lc->events || !lc->row_cost || !lc->crow_cost || !lc->names)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	if (cg->n_events)
+		memcpy(lc->events, cg->events, cg->n_events * sizeof *lc->events);
+	lc->names[0] = (cg_name){"", 0, 0};   /* 1 .. CG_PH_FIRST_ID - 1: placeholders */
+	lc->n_names = lc->cap_names = CG_PH_FIRST_ID;
+
+	ps->b = &pc->b;
+	ps->at.f = ps0->at.f;
+	ps->at.file = ps0->at.file;
+	ps->at.safe_end = pc->to < ps0->at.safe_end ? pc->to : ps0->at.safe_end;
+	ps->ids.limit = ps0->ids.limit;
+	ps->part = ps0->part;
+	cg_cur *c = &ps->cur;
+	memset(c, 0xff, sizeof *c);   /* every name CG_EMPTY */
+	c->ob = CG_PH_OB;
+	c->fl = c->fi = c->kfile = c->fn_fl = CG_PH_FL;
+	c->cfn = CG_PH_CFN;
+	c->cfn_ob = CG_PH_CFN_OB;
+	c->cfn_fl = CG_PH_CFN_FL;
+	c->pending_call = 0;
+	c->call_crow = 0;
+	ps->spec.on = 1;
+	return 0;
+}
+
+static void *piece_run(void *arg)
+{
+	piece *pc = arg;
+	parser *ps = &pc->ps;
+	pc->rc = profdb__cgs_lines(ps, pc->from, pc->to);
+	if (pc->rc == 0 && pc->to < ps->at.f->size) {
+		ps->at.off = pc->to;   /* where the next piece's fn= line closes it */
+		close_seg(ps);
+	}
+	return NULL;
+}
+
+/* ---- merging a piece ------------------------------------------------------ */
+
+static uint32_t or_zero(uint32_t x) { return x == CG_EMPTY ? 0 : x; }
+static uint32_t map_name(const uint32_t *nmap, uint32_t x) { return x == CG_EMPTY ? x : nmap[x]; }
+
+static int same_part(const cg_part *a, const cg_part *b)
+{
+	return a->prof == b->prof && a->n_cols == b->n_cols && a->n_pos == b->n_pos &&
+	       memcmp(a->colmap, b->colmap, a->n_cols * sizeof *a->colmap) == 0 &&
+	       memcmp(a->pos_kind, b->pos_kind, sizeof a->pos_kind) == 0;
+}
+
+/* Adds @p n rows of @p w costs; on overflow takes them all back and
+ * returns 0 (the sequential scan then fails at the line that overflows). */
+static int add_costs(uint64_t *dst, const uint64_t *src, const uint32_t *map, uint32_t n, size_t w)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (size_t e = 0; e < w; e++)
+			if (__builtin_add_overflow(dst[map[i] * w + e], src[i * w + e],
+			                           &dst[map[i] * w + e])) {
+				dst[map[i] * w + e] -= src[i * w + e];
+				while (e-- > 0)
+					dst[map[i] * w + e] -= src[i * w + e];
+				while (i-- > 0)
+					for (e = 0; e < w; e++)
+						dst[map[i] * w + e] -= src[i * w + e];
+				return 0;
+			}
+	return 1;
+}
+
+/* The guesses the piece started from, against the real state @p ps0. */
+static int guesses_hold(const parser *ps0, const piece *pc, const cg_part *snap, uint32_t snap_ne)
+{
+	const parser *ps = &pc->ps;
+	const cg_cur *c = &ps0->cur;
+	if (pc->rc < 0 || ps->spec.unsafe || !same_part(&ps0->part, snap) ||
+	    ps0->cg->n_events != snap_ne)
+		return 0;
+	if (c->pending_call || c->cob != CG_EMPTY || c->cfi != CG_EMPTY || c->fl == CG_EMPTY ||
+	    (ps->spec.used_cfn && c->cfn == CG_EMPTY))
+		return 0;
+	for (uint32_t i = 0; i < ps->spec.n_ph; i++)
+		if (profdb__cgs_id_get(ps0, (int)ps->spec.ph[i].sp, ps->spec.ph[i].id) >= CG_UNDEF)
+			return 0;
+	return 1;
+}
+
+typedef struct maps {
+	uint32_t *name, *fn, *row, *crow;
+} maps;
+
+/* Names, functions, rows and call rows of the piece, found or created in
+ * the real tables in the piece's order. */
+static int map_tables(parser *ps0, const piece *pc, maps *m)
+{
+	const profdb_cg *lc = pc->ps.cg;
+	profdb_cg *cg = ps0->cg;
+	const cg_cur *c = &ps0->cur;
+	int r;
+	m->name[0] = 0;
+	m->name[CG_PH_OB] = c->ob;
+	m->name[CG_PH_FL] = c->fl;
+	m->name[CG_PH_CFN] = c->cfn;
+	m->name[CG_PH_CFN_OB] = c->cfn_ob;
+	m->name[CG_PH_CFN_FL] = c->cfn_fl;
+	for (uint32_t i = 0; i < pc->ps.spec.n_ph; i++) {
+		const cg_ph *ph = &pc->ps.spec.ph[i];
+		m->name[ph->name] = profdb__cgs_id_get(ps0, (int)ph->sp, ph->id);
+	}
+	for (uint32_t i = CG_PH_FIRST_ID; i < lc->n_names; i++)
+		if (lc->names[i].p && (r = profdb__cgs_intern_hashed(ps0, lc->names[i].p, lc->names[i].len,
+		                                                     lc->names[i].hash, &m->name[i])) < 0)
+			return r;
+	for (uint32_t i = 0; i < lc->n_fns; i++) {
+		const cg_fn *f = &lc->fns[i];
+		uint32_t ob = or_zero(map_name(m->name, f->ob)), fl = or_zero(map_name(m->name, f->fl));
+		if ((r = get_fn(ps0, ob, fl, map_name(m->name, f->fn), &m->fn[i])) < 0)
+			return r;
+		cg_fn *g = &cg->fns[m->fn[i]];
+		uint64_t nb = (uint64_t)g->n_body + f->n_body;
+		g->n_body = nb > UINT32_MAX ? UINT32_MAX : (uint32_t)nb;
+	}
+	for (uint32_t i = 0; i < lc->n_rows; i++)
+		if ((r = get_row(ps0, m->fn[lc->rows[i].fn], &m->row[i])) < 0)
+			return r;
+	for (uint32_t i = 0; i < lc->n_crows; i++) {
+		const cg_crow *k = &lc->crows[i];
+		if ((r = find_crow(ps0, ps0->part.prof, m->fn[k->caller], m->fn[k->callee],
+		                   &m->crow[i])) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The costs and call counts; 0 (nothing added) when a sum overflows. */
+static int add_all(profdb_cg *cg, const profdb_cg *lc, const maps *m)
+{
+	size_t ne = cg->n_events;
+	if (!add_costs(cg->row_cost, lc->row_cost, m->row, lc->n_rows, ne))
+		return 0;
+	if (!add_costs(cg->crow_cost, lc->crow_cost, m->crow, lc->n_crows, ne)) {
+		for (uint32_t i = 0; i < lc->n_rows; i++)
+			for (size_t e = 0; e < ne; e++)
+				cg->row_cost[m->row[i] * ne + e] -= lc->row_cost[i * ne + e];
+		return 0;
+	}
+	uint32_t i;
+	for (i = 0; i < lc->n_crows; i++)
+		if (__builtin_add_overflow(cg->crows[m->crow[i]].count, lc->crows[i].count,
+		                           &cg->crows[m->crow[i]].count))
+			break;
+	if (i == lc->n_crows)
+		return 1;
+	cg->crows[m->crow[i]].count -= lc->crows[i].count;
+	while (i-- > 0)
+		cg->crows[m->crow[i]].count -= lc->crows[i].count;
+	for (i = 0; i < lc->n_rows; i++)
+		for (size_t e = 0; e < ne; e++)
+			cg->row_cost[m->row[i] * ne + e] -= lc->row_cost[i * ne + e];
+	for (i = 0; i < lc->n_crows; i++)
+		for (size_t e = 0; e < ne; e++)
+			cg->crow_cost[m->crow[i] * ne + e] -= lc->crow_cost[i * ne + e];
+	return 0;
+}
+
+/* Segments (appended, each function's list extended in text order) and
+ * call sites. */
+static int add_segs(parser *ps0, const piece *pc, const maps *m)
+{
+	profdb_cg *cg = ps0->cg;
+	const profdb_cg *lc = pc->ps.cg;
+	uint32_t base = cg->n_segs;
+	int r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)base + lc->n_segs, sizeof *cg->segs);
+	if (r < 0 || (r = grow((void **)&cg->sites, &cg->cap_sites,
+	                       (uint64_t)cg->n_sites + lc->n_sites, sizeof *cg->sites)) < 0)
+		return r;
+	for (uint32_t j = 0; j < lc->n_segs; j++) {
+		cg_seg g = lc->segs[j];
+		g.fn = m->fn[g.fn];
+		g.src = map_name(m->name, g.src);
+		g.jfl = map_name(m->name, g.jfl);
+		g.jfn = map_name(m->name, g.jfn);
+		g.next = CG_EMPTY;
+		if (j == 0 && g.off == pc->second)   /* opened before the position was known */
+			memcpy(g.pos, ps0->part.pos, sizeof g.pos);
+		uint32_t gi = base + j;
+		cg->segs[gi] = g;
+		cg_fn *f = &cg->fns[g.fn];
+		if (f->seg_last == CG_EMPTY)
+			f->seg_first = gi;
+		else
+			cg->segs[f->seg_last].next = gi;
+		f->seg_last = gi;
+	}
+	cg->n_segs = base + lc->n_segs;
+	for (uint32_t j = 0; j < lc->n_sites; j++) {
+		cg_site s = lc->sites[j];
+		cg->sites[cg->n_sites++] = (cg_site){s.seg == CG_EMPTY ? CG_EMPTY : base + s.seg,
+		                                     m->fn[s.callee]};
+	}
+	return 0;
+}
+
+/* The piece's end state, in the real ids, becomes the scan's state. */
+static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg_base)
+{
+	const parser *ps = &pc->ps;
+	const cg_cur *l = &ps->cur;
+	cg_cur *c = &ps0->cur;
+	const uint32_t *nm = m->name;
+	c->ob = map_name(nm, l->ob), c->fl = map_name(nm, l->fl), c->fi = map_name(nm, l->fi);
+	c->fn = map_name(nm, l->fn), c->fn_fl = map_name(nm, l->fn_fl);
+	c->kfile = map_name(nm, l->kfile);
+	c->cob = map_name(nm, l->cob), c->cfi = map_name(nm, l->cfi), c->cfn = map_name(nm, l->cfn);
+	c->jfl = map_name(nm, l->jfl), c->jfn = map_name(nm, l->jfn);
+	c->cfn_ob = map_name(nm, l->cfn_ob), c->cfn_fl = map_name(nm, l->cfn_fl);
+	c->func = l->func == CG_EMPTY ? CG_EMPTY : m->fn[l->func];
+	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
+	c->seg = l->seg == CG_EMPTY ? CG_EMPTY : seg_base + l->seg;
+	c->pending_call = l->pending_call;
+	if (l->pending_call)
+		c->call_crow = m->crow[l->call_crow];
+	memcpy(ps0->part.pos, ps->part.pos, sizeof ps0->part.pos);
+	ps0->part.has_body |= ps->part.has_body;
+	ps0->at.lineno += ps->at.lineno;
+}
+
+/* 1: merged; 0: not (the sequential scan goes on from the piece's start);
+ * < 0: out of memory. */
+static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t snap_ne)
+{
+	if (!guesses_hold(ps0, pc, snap, snap_ne))
+		return 0;
+	const profdb_cg *lc = pc->ps.cg;
+	maps m;
+	m.name = malloc(((size_t)lc->n_names + 1) * sizeof *m.name);
+	m.fn = malloc(((size_t)lc->n_fns + 1) * sizeof *m.fn);
+	m.row = malloc(((size_t)lc->n_rows + 1) * sizeof *m.row);
+	m.crow = malloc(((size_t)lc->n_crows + 1) * sizeof *m.crow);
+	int r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+	if (m.name && m.fn && m.row && m.crow && (r = map_tables(ps0, pc, &m)) >= 0) {
+		uint32_t seg_base = ps0->cg->n_segs;
+		r = add_all(ps0->cg, lc, &m);
+		if (r == 1 && (r = add_segs(ps0, pc, &m)) >= 0 &&
+		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {
+			take_state(ps0, pc, &m, seg_base);
+			r = 1;
+		}
+	}
+	free(m.name);
+	free(m.fn);
+	free(m.row);
+	free(m.crow);
+	return r;
+}
+
+/* ---- the scan ------------------------------------------------------------- */
+
+/* Offset of the first line that starts with "fn=", or @p size. */
+static uint64_t first_fn(const char *s, uint64_t size)
+{
+	for (uint64_t off = 0; off < size; off = next_line(s, size, off))
+		if (size - off >= 3 && memcmp(s + off, "fn=", 3) == 0)
+			return off;
+	return size;
+}
+
+/* Cuts: piece k is [cut[k], cut[k + 1]); returns the number of pieces. */
+static unsigned make_cuts(const parser *ps0, unsigned threads, uint64_t h, uint64_t *cut,
+                          uint64_t *second)
+{
+	const char *s = ps0->at.f->text;
+	uint64_t size = ps0->at.f->size;
+	unsigned n = 1;
+	cut[0] = h;
+	for (unsigned k = 1; k < threads; k++) {
+		uint64_t target = h + (size - h) / threads * k;
+		if (target <= cut[n - 1])
+			target = cut[n - 1] + 1;
+		if (target >= size)
+			break;
+		uint64_t c = find_cut(s, size, target, size, ps0->part.n_pos, &second[n]);
+		if (c >= size)
+			break;
+		cut[n++] = c;
+	}
+	cut[n] = size;
+	return n;
+}
+
+int profdb__cgs_parallel(parser *ps0, unsigned threads)
+{
+	const char *s = ps0->at.f->text;
+	uint64_t size = ps0->at.f->size;
+	/* the header, with the sequential scan: the part every piece starts in */
+	uint64_t h = first_fn(s, size);
+	int r = profdb__cgs_lines(ps0, 0, h);
+	if (r < 0 || h >= size || ps0->part.prof == CG_EMPTY || ps0->part.n_cols == 0)
+		return r < 0 ? r : profdb__cgs_lines(ps0, h, size);
+	uint64_t cut[CG_MAX_THREADS + 1], second[CG_MAX_THREADS + 1];
+	unsigned n = make_cuts(ps0, threads, h, cut, second);
+	if (n < 2)
+		return profdb__cgs_lines(ps0, h, size);
+	piece *pcs = calloc(n, sizeof *pcs);
+	if (!pcs)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	cg_part snap = ps0->part;
+	uint32_t snap_ne = ps0->cg->n_events;
+	for (unsigned k = 1; k < n; k++) {
+		piece *pc = &pcs[k];
+		pc->from = cut[k];
+		pc->to = cut[k + 1];
+		pc->second = second[k];
+		if (piece_init(pc, ps0) < 0) {
+			pc->rc = -ENOMEM;
+			continue;
+		}
+		/* a thread that cannot start leaves its piece to the sequential scan */
+		pc->started = pthread_create(&pc->thread, NULL, piece_run, pc) == 0;
+		if (!pc->started)
+			pc->rc = -EAGAIN;
+	}
+	r = profdb__cgs_lines(ps0, h, cut[1]);
+	for (unsigned k = 1; k < n; k++)
+		if (pcs[k].started)
+			pthread_join(pcs[k].thread, NULL);
+	uint64_t resume = size;
+	for (unsigned k = 1; k < n && r >= 0 && resume == size; k++) {
+		/* what the piece's first line (fn=) does first */
+		ps0->at.off = cut[k];
+		close_seg(ps0);
+		int m = merge(ps0, &pcs[k], &snap, snap_ne);
+		if (m < 0)
+			r = m;
+		else if (m == 0)
+			resume = cut[k];
+		else if (pcs[k].rc == CG_STOP)
+			resume = pcs[k].ps.at.off;
+	}
+	for (unsigned k = 1; k < n; k++)
+		piece_free(&pcs[k]);
+	free(pcs);
+	if (r >= 0 && resume < size)
+		r = profdb__cgs_lines(ps0, resume, size);
+	return r;
+}

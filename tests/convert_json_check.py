@@ -126,7 +126,7 @@ def folded_all(name, path):
                        env=dict(os.environ, LC_ALL="C"))
     lines = p.stdout.decode("utf-8", "replace").splitlines()
     if p.returncode != 0 and not lines:
-        unopened.append(name)
+        unopened.append((name, p.stderr.decode(errors="replace").strip()))
         return None
     if p.returncode != 0:
         fail(name, "convert-metrics: " + p.stderr.decode(errors="replace").strip())
@@ -168,7 +168,7 @@ def folded_each(name, path):
     """The fallback: the first TOTALS metrics of @path, a process each."""
     rc, out, err = run("metrics", "--json", path)
     if rc != 0:
-        unopened.append(name)
+        unopened.append((name, err.strip()))
         return None
     k = 0
     for m in json.loads(out)["metrics"]:
@@ -380,9 +380,15 @@ def main():
         check_chrome(name, path)
     for s in skipped:
         print("SKIP: " + s)
-    if unopened:
-        print("not opened by profdb (not profiles; the open tests check them): %d: %s" %
-              (len(unopened), ", ".join(unopened)))
+    # Not profiles, or formats this build cannot read (the open tests
+    # check both); grouped by the reason given, with a few of the files.
+    reasons = {}
+    for name, err in unopened:
+        why = err.rpartition(": ")[2] or "no message"
+        reasons.setdefault(why, []).append(name)
+    for why, names in sorted(reasons.items()):
+        print("SKIP: not opened (%s): %d file(s): %s%s" %
+              (why, len(names), ", ".join(names[:3]), ", ..." if len(names) > 3 else ""))
     print("refused (file, metric) pairs: %d" % len(refused))
     print("checked: %d folded conversions (%d totals), %d speedscope files (%d schema-valid, "
           "%d arrays validated on their first %d items), %d HPCToolkit 4.0 sampled profiles "

@@ -132,6 +132,9 @@ static int link(profdb__cv_ctree *t, const uint32_t *parent)
 	uint32_t max_id = 0;
 	for (size_t i = t->synthetic; i < n; i++)
 		max_id = t->ctx[i] > max_id ? t->ctx[i] : max_id;
+	/* Ids are dense in practice; a file whose ids are not gets the view. */
+	if (max_id > 8 * (uint64_t)n + 65536)
+		return -ENOTSUP;
 	t->n_ids = (size_t)max_id + 1;
 	t->kid_start = calloc(n + 1, sizeof *t->kid_start);
 	t->kids = malloc(n * sizeof *t->kids + 1);

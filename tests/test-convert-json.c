@@ -405,11 +405,13 @@ Test(convert_json, speedscope_stacks_per_profile_synthetic)
 	cr_assert_eq(rmdir(dir), 0, "%s left behind", dir);
 }
 
-#ifdef PROFDB_HAVE_CUBE
 /* Cube: mintime is a MINDOUBLE metric (combine min), and the derived ratio
  * a POSTDERIVED one CubePL would compute (combine none). */
 Test(convert_json, refuses_cube_min_and_derived)
 {
+#ifndef PROFDB_HAVE_CUBE
+	cr_skip_test("this build has no Cube reader (libarchive and expat)");
+#else
 	tw_blob b;
 	cr_assert_eq(tw_cube_write(&b, TW_CUBE_DERIVED, NULL), 0);
 	profdb_input in = {"sample.cubex", b.data, b.size};
@@ -419,8 +421,8 @@ Test(convert_json, refuses_cube_min_and_derived)
 	check_refused(db, 5, "none");
 	profdb_close(db);
 	tw_blob_free(&b);
-}
 #endif
+}
 #endif
 
 TC_MAIN

@@ -244,7 +244,7 @@ int profdb__convert_speedscope(const profdb *db, const profdb_convert_options *o
 	profdb__cv_puts(o, ",\"activeProfileIndex\":0,\"profiles\":[");
 	uint64_t done = 0, total = n + samples;
 	profdb__cv_ctree *ctree = NULL;
-	if ((r = profdb__cv_ctree_new(&ctree, db, &m)) == -ENOTSUP)
+	if (n && (r = profdb__cv_ctree_new(&ctree, db, &m)) == -ENOTSUP)
 		r = 0;
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		if (i)

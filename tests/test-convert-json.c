@@ -4,10 +4,13 @@
  * are checked by convert_json_check.py. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
+#include "profdb-config.h"
 #include "profdb/profdb.h"
 #ifdef HAVE_TEST_WRITER
 #include "writer/writer.h"
@@ -175,6 +178,250 @@ Test(convert_json, speedscope)
 	profdb_close(db);
 	for (int k = 0; k < TW_NFILES; k++)
 		tw_blob_free(&f.b[k]);
+}
+/* A metric that does not add up is refused by every stack format with
+ * -ENOTSUP and a message naming the metric and its rule; @p what is the
+ * rule's word in the message ("min", "max", "none"). */
+static void check_refused(profdb *db, uint32_t metric, const char *what)
+{
+	static const profdb_convert_format fmts[] = {PROFDB_CONVERT_FOLDED,
+	                                             PROFDB_CONVERT_SPEEDSCOPE};
+	profdb_metric m;
+	cr_assert_eq(profdb_metric_get(db, metric, &m), 0, "%s", profdb_error_message());
+	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		sink s = {0};
+		char rule[64], name[64];
+		o.format = fmts[i];
+		o.metrics = &metric, o.n_metrics = 1;
+		cr_assert_eq(profdb_convert(db, &o, to_mem, &s), -ENOTSUP, "metric %u (%s)",
+		             (unsigned)metric, what);
+		const char *msg = profdb_error_message();
+		snprintf(rule, sizeof rule, "combines by %s", what);
+		cr_assert(strstr(msg, rule), "metric %u: %s", (unsigned)metric, msg);
+		cr_assert(strstr(msg, "adds up"), "%s", msg);
+		snprintf(name, sizeof name, "'%.*s'", (int)m.name.len, m.name.ptr);
+		cr_assert(m.name.len && strstr(msg, name), "the message names the metric: %s", msg);
+		cr_assert_eq(s.len, 0, "nothing written before the refusal");
+		free(s.p);
+	}
+}
+
+/* HPCToolkit 4.0 summary statistics: a minimum, a maximum, and a count
+ * (formula "1", which combines by no rule). The sample's metrics plus a
+ * third with only these statistics. */
+Test(convert_json, refuses_min_max_none)
+{
+	static const tw_propagation cpu_props[] = {{0, 0}, {1, 1}, {2, 2}};
+	static const tw_summary cpu_sums[] = {{0, "$$", 0, 0}, {1, "$$", 0, 1}, {2, "$$", 0, 2}};
+	static const tw_propagation cyc_props[] = {{2, 3}, {3, 4}};
+	static const tw_summary cyc_sums[] = {{2, "$$", 0, 3}, {2, "$$", 2, 4}, {3, "$$", 0, 5}};
+	static const tw_summary lat_sums[] = {{2, "$$", 1, 6}, {2, "$$", 2, 7}, {2, "1", 0, 8}};
+	static const tw_metric metrics[] = {
+		{"CPUTIME (sec)", 3, cpu_props, 3, cpu_sums},
+		{"cycles", 2, cyc_props, 3, cyc_sums},
+		{"latency", 0, NULL, 3, lat_sums},
+	};
+	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	d.metrics = metrics, d.n_metrics = 3;
+	files f;
+	memset(&f, 0, sizeof f);
+	cr_assert_eq(tw_hpctk4_write(&d, f.b), 0);
+	for (int k = 0; k < TW_NFILES; k++)
+		if (f.b[k].data)
+			f.in[f.n++] = (profdb_input){names[k], f.b[k].data, f.b[k].size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, f.in, f.n, NULL), 0, "%s", profdb_error_message());
+	profdb_metric m;
+	cr_assert_eq(profdb_metric_get(db, 6, &m), 0, "%s", profdb_error_message());
+	cr_assert_eq(m.combine, PROFDB_COMBINE_MIN);
+	check_refused(db, 6, "min");
+	cr_assert_eq(profdb_metric_get(db, 7, &m), 0);
+	cr_assert_eq(m.combine, PROFDB_COMBINE_MAX);
+	check_refused(db, 7, "max");
+	cr_assert_eq(profdb_metric_get(db, 8, &m), 0);
+	cr_assert_eq(m.combine, PROFDB_COMBINE_NONE, "a count does not add up");
+	check_refused(db, 8, "none");
+	/* The default metric is still the first that adds up. */
+	char *out = convert(db, PROFDB_CONVERT_FOLDED, NULL);
+	cr_assert(strstr(out, "<main thread>;main;compute 3\n"), "%s", out);
+	free(out);
+	profdb_close(db);
+	for (int k = 0; k < TW_NFILES; k++)
+		tw_blob_free(&f.b[k]);
+}
+
+/* ---- speedscope's per-profile stacks against a view per profile ---------------------- */
+
+/* The JSON array of numbers at *p ('[' ... ']'), each number's text
+ * appended to @p out as "TEXT\0"; *p moves past the ']'. */
+static size_t number_texts(const char **p, char *out, size_t cap)
+{
+	size_t n = 0, len = 0;
+	cr_assert_eq(**p, '[');
+	for ((*p)++; **p != ']'; n++) {
+		size_t k = strcspn(*p, ",]");
+		cr_assert_lt(len + k + 1, cap);
+		memcpy(out + len, *p, k);
+		out[len + k] = 0;
+		len += k + 1;
+		*p += k;
+		if (**p == ',')
+			(*p)++;
+	}
+	(*p)++;
+	return n;
+}
+
+/* Every sampled profile of speedscope's output, written back as folded
+ * lines, equals `folded` of that profile alone: the one context walk of
+ * lib/convert/stacks-ctx.c against profdb_tree_new() per profile. */
+static void same_stacks(profdb *db)
+{
+	uint32_t sel[64];
+	int64_t np = profdb_profiles_select(db, NULL, sel, 64);
+	cr_assert(np > 0 && np <= 64);
+	char *ss = convert(db, PROFDB_CONVERT_SPEEDSCOPE, NULL);
+	/* the frame names (the test inputs need no JSON escapes) */
+	const char *names[4096];
+	size_t nf = 0;
+	const char *f = strstr(ss, "\"shared\":{\"frames\":[");
+	cr_assert_not_null(f);
+	for (f = strstr(f, "{\"name\":\""); f; f = strstr(f, "{\"name\":\"")) {
+		f += 9;
+		cr_assert_lt(nf, 4096);
+		names[nf++] = f;
+		cr_assert_neq(*(strchr(f, '"') - 1), '\\');
+	}
+	const char *p = ss;
+	for (int64_t k = 0; k < np; k++) {
+		p = strstr(p, "{\"type\":\"sampled\"");
+		cr_assert_not_null(p, "sampled profile %d", (int)k);
+		p = strstr(p, "\"samples\":[") + 10;
+		/* rebuild the folded text */
+		size_t cap = strlen(ss) + 1, len = 0, n = 0;
+		char *want = malloc(cap), *w = malloc(cap), *stacks = malloc(cap);
+		size_t *stack_end = malloc(cap * sizeof *stack_end);
+		cr_assert(want && w && stacks && stack_end);
+		for (p++; *p == '['; n++) {   /* one sample: [i,j,...] */
+			char idx[4096 * 8];
+			size_t depth = number_texts(&p, idx, sizeof idx), at = 0;
+			for (size_t d = 0; d < depth; d++) {
+				unsigned long fi = strtoul(idx + at, NULL, 10);
+				at += strlen(idx + at) + 1;
+				cr_assert_lt(fi, nf);
+				if (d)
+					stacks[len++] = ';';
+				for (const char *c = names[fi]; *c != '"'; c++)
+					stacks[len++] = *c == ';' ? ':' : *c;
+			}
+			stack_end[n] = len;
+			if (*p == ',')
+				p++;
+		}
+		p = strstr(p, "\"weights\":") + 10;
+		cr_assert_eq(number_texts(&p, w, cap), n, "profile %d: weights", (int)k);
+		size_t wl = 0, from = 0, wat = 0;
+		for (size_t i = 0; i < n; i++) {
+			wl += (size_t)sprintf(want + wl, "%.*s %s\n", (int)(stack_end[i] - from),
+			                      stacks + from, w + wat);
+			from = stack_end[i];
+			wat += strlen(w + wat) + 1;
+		}
+		want[wl] = 0;
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		sink s = {0};
+		o.profiles = &sel[k], o.n_profiles = 1;
+		cr_assert_eq(profdb_convert(db, &o, to_mem, &s), 0, "%s", profdb_error_message());
+		cr_assert_str_eq(want, s.p ? s.p : "", "profile %u", (unsigned)sel[k]);
+		free(s.p);
+		free(want);
+		free(w);
+		free(stacks);
+		free(stack_end);
+	}
+	free(ss);
+}
+
+/* The writer's sample in both layouts: the final one has a single root
+ * context (node 0), dev-stage's top-level contexts hang below a node 0
+ * the view makes up. A third thread whose compute() has two children of
+ * equal weight (line 8 over helper, loop 12 over memcpy): ties go by
+ * context id. */
+Test(convert_json, speedscope_stacks_per_profile)
+{
+	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	static const tw_id tuple3[] = {{1, 1, 0, 0x7f000101}, {3, 0, 2, 2}};
+	static const tw_value values3[] = {
+		{0, 2, 2}, {1, 2, 2}, {2, 2, 2}, {3, 2, 2}, {4, 2, 2}, {5, 2, 2}, {7, 2, 2},
+		{8, 2, 1}, {9, 2, 1}, {10, 2, 1}, {12, 2, 1}, {13, 2, 1}, {14, 2, 1},
+	};
+	for (int dev = 0; dev < 2; dev++) {
+		tw_hpctk4 d;
+		tw_profile prof[4];
+		tw_hpctk4_sample(&d);
+		cr_assert_eq(d.n_profiles, 3);
+		memcpy(prof, d.profiles, 3 * sizeof *prof);
+		prof[3] = (tw_profile){0, 2, tuple3, sizeof values3 / sizeof *values3, values3};
+		d.profiles = prof, d.n_profiles = 4;
+		d.devstage = dev;
+		files f;
+		memset(&f, 0, sizeof f);
+		cr_assert_eq(tw_hpctk4_write(&d, f.b), 0);
+		for (int k = 0; k < TW_NFILES; k++)
+			if (f.b[k].data)
+				f.in[f.n++] = (profdb_input){names[k], f.b[k].data, f.b[k].size};
+		profdb *db;
+		cr_assert_eq(profdb_open_inputs(&db, f.in, f.n, NULL), 0, "%s", profdb_error_message());
+		same_stacks(db);
+		char *out = convert(db, PROFDB_CONVERT_SPEEDSCOPE, NULL);
+		cr_assert(strstr(out, "\"weights\":[1,1],\"endValue\":2}"), "%s", out);
+		free(out);
+		profdb_close(db);
+		for (int k = 0; k < TW_NFILES; k++)
+			tw_blob_free(&f.b[k]);
+	}
+}
+
+/* A synthetic database: sparse values (contexts with no stored value take
+ * their children's sum), many ties at zero, eight profiles. */
+Test(convert_json, speedscope_stacks_per_profile_synthetic)
+{
+	char dir[] = "/tmp/profdb-convert-json-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(tw_hpctk4_synth_dir(dir, 8, 600, 2, 0.2, 0, 7), 0);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	same_stacks(db);
+	profdb_close(db);
+	static const char *const dbs[] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	char path[sizeof dir + 16];
+	for (size_t k = 0; k < 4; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, dbs[k]);
+		unlink(path);
+	}
+	cr_assert_eq(rmdir(dir), 0, "%s left behind", dir);
+}
+
+/* Cube: mintime is a MINDOUBLE metric (combine min), and the derived ratio
+ * a POSTDERIVED one CubePL would compute (combine none). */
+Test(convert_json, refuses_cube_min_and_derived)
+{
+#ifndef PROFDB_HAVE_CUBE
+	cr_skip_test("this build has no Cube reader (libarchive and expat)");
+#else
+	tw_blob b;
+	cr_assert_eq(tw_cube_write(&b, TW_CUBE_DERIVED, NULL), 0);
+	profdb_input in = {"sample.cubex", b.data, b.size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	check_refused(db, 1, "min");
+	check_refused(db, 5, "none");
+	profdb_close(db);
+	tw_blob_free(&b);
+#endif
 }
 #endif
 

@@ -119,7 +119,7 @@ static void put_profile_name(profdb__cv_out *o, const profdb *db, uint32_t profi
 
 /* One sampled profile: the stacks of @p profile's top-down view. */
 static int sampled(sscope *s, const profdb *db, const profdb__cv_metric *m, uint32_t profile,
-                   spath *path)
+                   spath *path, profdb__cv_ctree *ctree)
 {
 	profdb__cv_out *o = s->o;
 	profdb__cv_puts(o, "{\"type\":\"sampled\",\"name\":");
@@ -132,7 +132,9 @@ static int sampled(sscope *s, const profdb *db, const profdb__cv_metric *m, uint
 	path->depth = 0;
 	profdb__cv_stack_sink sink = {path_push, path_pop, path_emit, path, NULL};
 	profdb__cv_weight total;
-	int r = profdb__cv_stacks(db, m, &profile, 1, &s->frames, &sink, &total);
+	/* One context walk for every profile where it can; else a view each. */
+	int r = ctree ? profdb__cv_ctree_stacks(ctree, profile, &s->frames, &sink, &total)
+	              : profdb__cv_stacks(db, m, &profile, 1, &s->frames, &sink, &total);
 	if (r < 0)
 		return r;
 	profdb__cv_puts(o, "],\"weights\":[");
@@ -241,10 +243,13 @@ int profdb__convert_speedscope(const profdb *db, const profdb_convert_options *o
 	                                                                           : (profdb_str){"profdb", 6});
 	profdb__cv_puts(o, ",\"activeProfileIndex\":0,\"profiles\":[");
 	uint64_t done = 0, total = n + samples;
+	profdb__cv_ctree *ctree = NULL;
+	if (n && (r = profdb__cv_ctree_new(&ctree, db, &m)) == -ENOTSUP)
+		r = 0;
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		if (i)
 			profdb__cv_putc(o, ',');
-		r = sampled(&s, db, &m, profiles[i], &path);
+		r = sampled(&s, db, &m, profiles[i], &path, ctree);
 		if (r >= 0 && opts->progress && opts->progress(++done, total, opts->progress_userdata))
 			r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 	}
@@ -256,6 +261,7 @@ int profdb__convert_speedscope(const profdb *db, const profdb_convert_options *o
 		put_frames(o, &s.frames);
 		profdb__cv_puts(o, "}\n");
 	}
+	profdb__cv_ctree_free(ctree);
 	profdb__cv_paths_free(&paths);
 	profdb__cv_frames_free(&s.frames);
 	profdb__cv_buf_free(&s.weights);

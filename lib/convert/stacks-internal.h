@@ -90,6 +90,43 @@ int profdb__cv_stacks(const profdb *db, const profdb__cv_metric *m, const uint32
                       size_t n_profiles, profdb__cv_frames *frames,
                       const profdb__cv_stack_sink *sink, profdb__cv_weight *total);
 
+/* A top-down view as the walk reads it: nodes by id, in any numbering;
+ * the walk numbers them in pre-order as profdb_tree_new() does. */
+typedef struct profdb__cv_snode {
+	uint32_t first_child;         /* PROFDB_NONE: a leaf */
+	double inc;                   /* inclusive value, unscaled */
+	uint32_t frame;               /* in the frame table; PROFDB_NONE: not a frame */
+	int other;                    /* what a cut-off folded (its cost stays above) */
+} profdb__cv_snode;
+
+typedef struct profdb__cv_source {
+	/* Node @p node, its frame interned into @p frames. */
+	int (*enter)(void *ud, uint32_t node, profdb__cv_frames *frames, profdb__cv_snode *out);
+	int (*next)(void *ud, uint32_t node, uint32_t *sibling);
+	void *ud;
+	uint32_t root;
+	int64_t count;                /* nodes */
+} profdb__cv_source;
+
+/* The stacks of @p src, as profdb__cv_stacks(). */
+int profdb__cv_walk(const profdb__cv_source *src, const profdb__cv_metric *m,
+                    profdb__cv_frames *frames, const profdb__cv_stack_sink *sink,
+                    profdb__cv_weight *total);
+
+/* The top-down views of single profiles of an HPCToolkit 4.0 database,
+ * one context walk for all of them: each profile then costs one pass over
+ * its stored values (profdb_profile_view) and a sort of each node's
+ * children, not a profdb_tree_new(). The stacks are those of
+ * profdb__cv_stacks(db, m, &profile, 1, ...), byte for byte. */
+typedef struct profdb__cv_ctree profdb__cv_ctree;
+
+/* -ENOTSUP (no message) when the database is not one this covers: the
+ * caller falls back to profdb__cv_stacks(). */
+int profdb__cv_ctree_new(profdb__cv_ctree **out, const profdb *db, const profdb__cv_metric *m);
+int profdb__cv_ctree_stacks(profdb__cv_ctree *t, uint32_t profile, profdb__cv_frames *frames,
+                            const profdb__cv_stack_sink *sink, profdb__cv_weight *total);
+void profdb__cv_ctree_free(profdb__cv_ctree *t);
+
 /* The call paths of trace samples: each context maps to the path node of
  * its nearest frame; a path node knows its parent, depth and frame. */
 typedef struct profdb__cv_pnode {

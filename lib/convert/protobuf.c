@@ -1,0 +1,2 @@
+/* pprof: see pprof.c */
+typedef int profdb__cv_protobuf_placeholder;

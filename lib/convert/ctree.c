@@ -16,6 +16,7 @@ void profdb__cv_tree_free(profdb__cv_tree *t)
 	free(t->self);
 	free(t->incl);
 	free(t->total);
+	free(t->has);
 	memset(t, 0, sizeof *t);
 }
 
@@ -106,7 +107,8 @@ int profdb__cv_tree_build(profdb__cv_tree *t, const profdb *db, const profdb__cv
 	t->self = malloc(cells * sizeof *t->self);
 	t->incl = malloc(cells * sizeof *t->incl);
 	t->total = calloc(n_ev + 1, sizeof *t->total);
-	if (!t->sorted || !t->acc || !t->self || !t->incl || !t->total)
+	t->has = malloc(cells);
+	if (!t->has || !t->sorted || !t->acc || !t->self || !t->incl || !t->total)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (%zu contexts)", t->n);
 	for (size_t i = 0; i < t->n; i++)
 		t->sorted[i] = (uint64_t)t->node[i].ctx << 32 | i;
@@ -139,10 +141,16 @@ static int add_value(profdb__cv_tree *t, size_t k, uint32_t node, profdb_number 
 		memcpy(&d, cell, sizeof d);
 		d += profdb_number_to_double(v);
 		memcpy(cell, &d, sizeof d);
+		t->has[(size_t)node * t->n_ev + k] = 1;
 		return 0;
 	}
 	uint64_t u = v.type == PROFDB_TYPE_I64 ? (uint64_t)v.as.i64
 	           : v.type == PROFDB_TYPE_F64 ? (uint64_t)v.as.f64 : v.as.u64;
+	if (e->diff) {             /* modular: the differences are what counts */
+		*cell += u * e->ifactor;
+		t->has[(size_t)node * t->n_ev + k] = 1;
+		return 0;
+	}
 	if ((e->ifactor > 1 && u > UINT64_MAX / e->ifactor) || UINT64_MAX - *cell < u * e->ifactor)
 		return profdb__fail(-ERANGE, "profdb_convert: metric '%s' exceeds 2^64 at a context",
 		                    e->name);
@@ -196,16 +204,26 @@ static uint64_t as_bits(double d)
 static int to_self(profdb__cv_tree *t)
 {
 	size_t K = t->n_ev;
+	uint64_t *sum = t->incl;   /* the children's inclusive values (scratch) */
+	memset(sum, 0, t->n * K * sizeof *sum);
 	memcpy(t->self, t->acc, t->n * K * sizeof *t->self);
-	for (size_t c = 0; c < t->n; c++) {
+	for (size_t c = t->n; c-- > 0;) {
 		uint32_t p = t->node[c].parent;
-		if (p == PROFDB_NONE)
-			continue;
 		for (size_t k = 0; k < K; k++) {
-			if (!t->ev[k].diff)
+			const profdb__cv_event *e = &t->ev[k];
+			if (!e->diff)
 				continue;
-			uint64_t *w = &t->self[p * K + k], a = t->acc[c * K + k];
-			*w = t->ev[k].is_float ? as_bits(as_double(*w) - as_double(a)) : *w - a;
+			size_t i = c * K + k;
+			/* A context without a stored inclusive value (a pre-release call
+			 * site) holds what its children hold: self cost 0. */
+			if (!t->has[i])
+				t->acc[i] = sum[i];
+			t->self[i] = e->is_float ? as_bits(as_double(t->acc[i]) - as_double(sum[i]))
+			                         : t->acc[i] - sum[i];
+			if (p != PROFDB_NONE) {
+				uint64_t *w = &sum[(size_t)p * K + k];
+				*w = e->is_float ? as_bits(as_double(*w) + as_double(t->acc[i])) : *w + t->acc[i];
+			}
 		}
 	}
 	for (size_t i = 0; i < t->n; i++)
@@ -214,16 +232,18 @@ static int to_self(profdb__cv_tree *t)
 			uint64_t *w = &t->self[i * K + k];
 			if (!e->is_float) {
 				if (e->diff && *w > (uint64_t)INT64_MAX)
-					return profdb__fail(-ENOTSUP, "profdb_convert: metric '%s': the "
-					                    "inclusive value at context %u is below its "
-					                    "children's sum", e->name, t->node[i].ctx);
+					return profdb__fail(-ENOTSUP, "profdb_convert: metric '%s' has a "
+					                    "negative self cost (%lld) at context %u (its "
+					                    "inclusive value less its children's); costs are "
+					                    "unsigned", e->name, (long long)*w, t->node[i].ctx);
 				continue;
 			}
 			double x = as_double(*w) * e->factor;
 			if (!(x >= -0.5) || !(x < 0x1p64))
-				return profdb__fail(-ENOTSUP, "profdb_convert: metric '%s' gives the self "
-				                    "cost %g at context %u (%s); costs are unsigned 64-bit "
-				                    "integers", e->name, x, t->node[i].ctx, e->diff
+				return profdb__fail(-ENOTSUP, "profdb_convert: metric '%s' has a %s self "
+				                    "cost (%g) at context %u (%s); costs are unsigned 64-bit "
+				                    "integers", e->name, x < 0 ? "negative" : "non-finite or "
+				                    "too large", x, t->node[i].ctx, e->diff
 				                    ? "its inclusive value less its children's" : "stored");
 			*w = x < 0.5 ? 0 : x < 0x1p63 ? (uint64_t)llround(x) : (uint64_t)x;
 		}
@@ -235,6 +255,7 @@ int profdb__cv_tree_fill(profdb__cv_tree *t, const uint32_t *profiles, size_t n_
 	size_t K = t->n_ev;
 	for (size_t i = 0; i < t->n * K; i++)
 		t->acc[i] = t->ev[i % K].is_float ? as_bits(0.0) : 0;
+	memset(t->has, 0, t->n * K);
 	for (size_t p = 0; p < n_profiles; p++) {
 		int r = add_profile(t, profiles[p]);
 		if (r < 0)

@@ -222,10 +222,11 @@ static int check_values(const profdb *db, profdb__cv_event *ev, size_t n, const 
 				        : e.value.type == PROFDB_TYPE_F64 ? v < 0 : 0;
 				if (neg || !isfinite(v)) {
 					profdb_values_free(it);
-					return profdb__fail(-ENOTSUP, "profdb_convert: metric id %u has the "
-					                    "value %g at context %u of profile %u; %s costs are "
-					                    "finite and not negative (choose other metrics "
-					                    "with -m)", e.metric, v, e.context, e.profile, fmt);
+					return profdb__fail(-ENOTSUP, "profdb_convert: metric id %u has a "
+					                    "%s value (%g) at context %u of profile %u; %s "
+					                    "costs are finite and not negative (choose other "
+					                    "metrics with -m)", e.metric, neg ? "negative"
+					                    : "non-finite", v, e.context, e.profile, fmt);
 				}
 				if (e.value.type == PROFDB_TYPE_F64 && v * ev[k].factor != floor(v * ev[k].factor))
 					fractional[k] = 1;

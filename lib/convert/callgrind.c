@@ -123,7 +123,12 @@ int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
 
 void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
 {
-	for (size_t k = 0; k < w->n_ev; k++) {
+	/* Trailing zero costs may be left out (the format's rule). */
+	size_t end = 0;
+	for (size_t k = 0; k < w->n_ev; k++)
+		if (!w->ev[k].hidden && costs[w->by_src ? w->ev[k].src : k])
+			end = k + 1;
+	for (size_t k = 0; k < end; k++) {
 		if (w->ev[k].hidden)
 			continue;
 		uint64_t v = costs[w->by_src ? w->ev[k].src : k];

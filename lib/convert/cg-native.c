@@ -15,6 +15,8 @@ typedef struct native {
 	const profdb_cg *cg;
 	int instr;                 /* positions: instr line */
 	profdb_str cur;            /* the cost lines' file */
+	int have_last;             /* a position was written: the next may be relative */
+	uint64_t last_instr, last_line;
 } native;
 
 static int same(profdb_str a, profdb_str b)
@@ -22,20 +24,56 @@ static int same(profdb_str a, profdb_str b)
 	return a.len == b.len && !memcmp(a.ptr, b.ptr, a.len);
 }
 
+static void put_hex(profdb__cv_out *o, uint64_t v)
+{
+	char tmp[17];
+	int i = 16;
+	tmp[16] = 0;
+	do
+		tmp[--i] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	profdb__cv_puts(o, tmp + i);
+}
+
+/* An absolute position (calls= and jump targets). */
 static void put_pos(native *n, uint64_t instr, uint64_t line)
 {
 	if (n->instr) {
 		profdb__cv_puts(n->w.o, "0x");
-		char tmp[17];
-		int i = 16;
-		tmp[16] = 0;
-		do
-			tmp[--i] = "0123456789abcdef"[instr & 15];
-		while (instr >>= 4);
-		profdb__cv_puts(n->w.o, tmp + i);
+		put_hex(n->w.o, instr);
 		profdb__cv_putc(n->w.o, ' ');
 	}
 	profdb__cv_u64(n->w.o, line);
+}
+
+/* A relative subposition, in decimal (callgrind_annotate reads "+N" and
+ * "-N" as decimal only, hex addresses included). */
+static void put_rel(profdb__cv_out *o, uint64_t v, uint64_t last)
+{
+	if (v == last) {
+		profdb__cv_putc(o, '*');
+		return;
+	}
+	profdb__cv_putc(o, v > last ? '+' : '-');
+	profdb__cv_u64(o, v > last ? v - last : last - v);
+}
+
+/* The position of a cost line, relative to the previous one as valgrind
+ * writes them (--compress-pos): the output stays near the input's size. */
+static void put_cost_pos(native *n, uint64_t instr, uint64_t line)
+{
+	if (!n->have_last) {
+		put_pos(n, instr, line);
+	} else {
+		if (n->instr) {
+			put_rel(n->w.o, instr, n->last_instr);
+			profdb__cv_putc(n->w.o, ' ');
+		}
+		put_rel(n->w.o, line, n->last_line);
+	}
+	n->have_last = 1;
+	n->last_instr = instr;
+	n->last_line = line;
 }
 
 static int put_file(native *n, profdb_str file)
@@ -66,7 +104,7 @@ static int put_lines(native *n, const profdb_cg_detail *d)
 			continue;
 		if ((r = put_file(n, ln.file)) < 0)
 			return r;
-		put_pos(n, ln.instr, ln.line);
+		put_cost_pos(n, ln.instr, ln.line);
 		profdb__cgw_costs(&n->w, ln.self, 1);
 	}
 	return 0;
@@ -89,7 +127,7 @@ static int put_calls(native *n, const profdb_cg_detail *d)
 		profdb__cv_putc(n->w.o, ' ');
 		put_pos(n, 0, 0);
 		profdb__cv_putc(n->w.o, '\n');
-		put_pos(n, cs.instr, cs.line);
+		put_cost_pos(n, cs.instr, cs.line);
 		profdb__cgw_costs(&n->w, cs.inclusive, 0);
 	}
 	return 0;
@@ -105,16 +143,17 @@ static int put_jumps(native *n, const profdb_cg_detail *d)
 		if (r < 0 || (r = profdb__cgw_name(&n->w, "jfi", j.to_file)) < 0 ||
 		    (r = profdb__cgw_name(&n->w, "jfn", j.to_function)) < 0)
 			return r;
+		/* valgrind's own forms: jump=COUNT, jcnd=FOLLOWED/EXECUTED */
 		profdb__cv_puts(n->w.o, j.conditional ? "jcnd=" : "jump=");
-		if (j.conditional) {
-			profdb__cv_u64(n->w.o, j.executed);
-			profdb__cv_putc(n->w.o, ' ');
-		}
 		profdb__cv_u64(n->w.o, j.count);
+		if (j.conditional) {
+			profdb__cv_putc(n->w.o, '/');
+			profdb__cv_u64(n->w.o, j.executed);
+		}
 		profdb__cv_putc(n->w.o, ' ');
 		put_pos(n, j.to_instr, j.to_line);
 		profdb__cv_putc(n->w.o, '\n');
-		put_pos(n, j.from_instr, j.from_line);
+		put_cost_pos(n, j.from_instr, j.from_line);
 		profdb__cv_putc(n->w.o, '\n');
 	}
 	return 0;
@@ -224,6 +263,7 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 	} else {
 		for (size_t p = 0; p < n_profiles && r >= 0; p++) {
 			profdb__cgw_part(&n.w, db, profiles[p]);
+			n.have_last = 0;
 			if ((r = profdb__cgw_reset(&n.w)) >= 0)
 				r = put_part(&n, opts, &profiles[p], 1, 0);
 		}

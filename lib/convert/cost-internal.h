@@ -75,6 +75,7 @@ typedef struct profdb__cv_node {
 	uint32_t frame;      /* node index of its frame (itself for a frame) */
 	uint32_t depth;
 	int is_frame;        /* a function, a root, or a called context */
+	uint64_t line;       /* its source line (0: unknown), kept from the walk */
 } profdb__cv_node;
 
 /* The contexts in pre-order. A frame is a function context, a root or

@@ -29,6 +29,7 @@ static int add_node(profdb__cv_tree *t, size_t *cap, uint32_t ctx, uint32_t pare
 	profdb__cv_node *nd = &t->node[t->n];
 	nd->ctx = ctx;
 	nd->parent = parent;
+	nd->line = 0;
 	nd->depth = parent == PROFDB_NONE ? 0 : t->node[parent].depth + 1;
 	nd->is_frame = frame || parent == PROFDB_NONE;
 	nd->frame = nd->is_frame ? (uint32_t)t->n : t->node[parent].frame;
@@ -62,6 +63,7 @@ static int walk(profdb__cv_tree *t, size_t *cap, uint64_t limit)
 		uint32_t parent = depth ? stack[depth - 1].node : PROFDB_NONE;
 		if ((r = add_node(t, cap, id, parent, frame)) < 0)
 			break;
+		t->node[t->n - 1].line = c.line;
 		if (c.first_child != PROFDB_NONE) {
 			if ((r = profdb__grow((void **)&stack, &scap, depth + 1, sizeof *stack)) < 0)
 				break;
@@ -232,18 +234,19 @@ static int to_self(profdb__cv_tree *t)
 			uint64_t *w = &t->self[i * K + k];
 			if (!e->is_float) {
 				if (e->diff && *w > (uint64_t)INT64_MAX)
-					return profdb__fail(-ENOTSUP, "profdb_convert: metric '%s' has a "
-					                    "negative self cost (%lld) at context %u (its "
+					return profdb__fail(-ENOTSUP, "profdb_convert: metric id %u ('%s') "
+					                    "has a negative self cost (%lld) at context %u (its "
 					                    "inclusive value less its children's); costs are "
-					                    "unsigned", e->name, (long long)*w, t->node[i].ctx);
+					                    "unsigned", e->metric, e->name, (long long)*w,
+					                    t->node[i].ctx);
 				continue;
 			}
 			double x = as_double(*w) * e->factor;
 			if (!(x >= -0.5) || !(x < 0x1p64))
-				return profdb__fail(-ENOTSUP, "profdb_convert: metric '%s' has a %s self "
-				                    "cost (%g) at context %u (%s); costs are unsigned 64-bit "
-				                    "integers", e->name, x < 0 ? "negative" : "non-finite or "
-				                    "too large", x, t->node[i].ctx, e->diff
+				return profdb__fail(-ENOTSUP, "profdb_convert: metric id %u ('%s') has a "
+				                    "%s self cost (%g) at context %u (%s); costs are unsigned "
+				                    "64-bit integers", e->metric, e->name, x < 0 ? "negative"
+				                    : "non-finite or too large", x, t->node[i].ctx, e->diff
 				                    ? "its inclusive value less its children's" : "stored");
 			*w = x < 0.5 ? 0 : x < 0x1p63 ? (uint64_t)llround(x) : (uint64_t)x;
 		}
@@ -285,10 +288,7 @@ int profdb__cv_tree_fill(profdb__cv_tree *t, const uint32_t *profiles, size_t n_
 
 uint64_t profdb__cv_node_line(const profdb__cv_tree *t, uint32_t i)
 {
-	profdb_context c;
-	if (t->node[i].ctx == PROFDB_NONE || profdb_context_get(t->db, t->node[i].ctx, &c) < 0)
-		return 0;
-	return c.line;
+	return t->node[i].line;
 }
 
 static profdb_str basename_of(profdb_str s)

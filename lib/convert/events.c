@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cost-internal.h"
+#include "profdb/callgrind.h"
 
 int profdb__cv_profiles(const profdb *db, const profdb_convert_options *opts, uint32_t **ret,
                         size_t *n)
@@ -187,14 +188,18 @@ static void name_event(const profdb_metric *m, profdb__cv_event *e, int fraction
 		         m->unit.len ? m->unit.ptr : "count");
 	}
 	event_name(m, tf ? cut : m->name.len, suffix, e->name, sizeof e->name);
-	if (e->is_float && (e->factor != 1))
-		snprintf(e->long_name, sizeof e->long_name, "%.*s, in %s (x %g, rounded to nearest)",
-		         (int)m->name.len, m->name.ptr, e->unit, e->factor);
-	else if (scale != 1)
-		snprintf(e->long_name, sizeof e->long_name, "%.*s (x period %g)", (int)m->name.len,
-		         m->name.ptr, scale);
-	else
-		snprintf(e->long_name, sizeof e->long_name, "%.*s", (int)m->name.len, m->name.ptr);
+	/* "NAME [metric ID], in UNIT (x F from the stored unit, rounded to
+	 * nearest), x period P": what a reader needs to get the numbers back */
+	int n = snprintf(e->long_name, sizeof e->long_name, "%.*s [metric %u]",
+	                 (int)(m->name.len < 100 ? m->name.len : 100), m->name.ptr, m->id);
+	double unit_factor = e->is_float ? e->factor / scale : 1;
+	if (n > 0 && (size_t)n < sizeof e->long_name && unit_factor != 1)
+		n += snprintf(e->long_name + n, sizeof e->long_name - (size_t)n, ", in %s (x %g from "
+		              "%s, rounded to nearest)", e->unit, unit_factor, tf ? "the stored time unit"
+		              : "the stored values");
+	if (n > 0 && (size_t)n < sizeof e->long_name && scale != 1)
+		snprintf(e->long_name + n, sizeof e->long_name - (size_t)n, ", x period %g%s", scale,
+		         e->is_float && unit_factor == 1 ? " (rounded to nearest)" : "");
 }
 
 /* The stored values of the events' sources in @p profiles: refuse
@@ -225,7 +230,7 @@ static int check_values(const profdb *db, profdb__cv_event *ev, size_t n, const 
 					return profdb__fail(-ENOTSUP, "profdb_convert: metric id %u has a "
 					                    "%s value (%g) at context %u of profile %u; %s "
 					                    "costs are finite and not negative (choose other "
-					                    "metrics with -m)", e.metric, neg ? "negative"
+					                    "metrics with -m)", ev[k].metric, neg ? "negative"
 					                    : "non-finite", v, e.context, e.profile, fmt);
 				}
 				if (e.value.type == PROFDB_TYPE_F64 && v * ev[k].factor != floor(v * ev[k].factor))
@@ -237,6 +242,18 @@ static int check_values(const profdb *db, profdb__cv_event *ev, size_t n, const 
 			return r;
 	}
 	return 0;
+}
+
+/* profdb_metric_has_values(), without its pass over every value for a
+ * Callgrind profile: its totals say it (costs are unsigned). */
+static int has_values(const profdb *db, uint32_t id)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	const uint64_t *tot;
+	if (cg && profdb_cg_event_count(cg) > (int64_t)id &&
+	    profdb_cg_totals(cg, PROFDB_CG_ALL, &tot) >= 0)
+		return tot[id] != 0;
+	return profdb_metric_has_values(db, id);
 }
 
 /* The ids asked for, or the default: every sum metric with values, one per
@@ -262,7 +279,8 @@ static int pick(const profdb *db, const profdb_convert_options *opts, const char
 			if (m.combine != PROFDB_COMBINE_SUM || m.kind == PROFDB_METRIC_SUMMARY ||
 			    m.kind == PROFDB_METRIC_DERIVED || !m.has_data)
 				continue;
-			if ((r = profdb_metric_has_values(db, m.id)) <= 0) {
+			/* Callgrind keeps every event, as its writer declared them */
+			if (!profdb_get_cg(db) && (r = has_values(db, m.id)) <= 0) {
 				if (r < 0)
 					goto fail;
 				continue;
@@ -330,6 +348,15 @@ int profdb__cv_events(const profdb *db, const profdb_convert_options *opts, cons
 	int r = pick(db, opts, fmt, &ev, &k);
 	if (r < 0)
 		return r;
+	if (!k) {
+		free(ev);
+		profdb_counts c;
+		int64_t traces = profdb_get_counts(db, &c) >= 0 ? c.traces : 0;
+		return profdb__fail(-ENOTSUP, "profdb_convert: no metric to write: %s needs a metric "
+		                    "that adds up (sum) and has values%s", fmt, traces
+		                    ? "; traces are not written to it (use -t chrome or speedscope)"
+		                    : "");
+	}
 	add_visits(db, ev, &k);
 	int *fractional = calloc(k + 1, sizeof *fractional);
 	if (!fractional) {

@@ -23,6 +23,7 @@ typedef struct pp {
 	profdb__cv_names str, fns, locs;
 	profdb__cv_tree t;
 	uint32_t *loc_of;      /* per node: its location id, 0 until made */
+	uint32_t *fn_of;       /* per frame node: its function id, 0 until made */
 	uint64_t *stack, *values;
 	size_t cap_stack;
 } pp;
@@ -53,6 +54,10 @@ static int put_value_type(pp *p, uint32_t field, const profdb__cv_event *e)
 /* The function of frame @p f: its id, the message the first time. */
 static int function_of(pp *p, uint32_t f, uint64_t *fid)
 {
+	if (p->fn_of[f]) {
+		*fid = p->fn_of[f];
+		return 0;
+	}
 	char buf[256], key[1024];
 	profdb_str name, file, module;
 	uint64_t line;
@@ -64,6 +69,7 @@ static int function_of(pp *p, uint32_t f, uint64_t *fid)
 	int fresh;
 	int r = profdb__cv_intern(&p->fns, (profdb_str){key, (size_t)n}, &id, &fresh);
 	*fid = id;
+	p->fn_of[f] = id;
 	if (r < 0 || !fresh)
 		return r;
 	uint64_t sname, sfile;
@@ -228,8 +234,9 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 		r = profdb__cv_tree_build(&p.t, db, ev, n_ev, opts->progress, opts->progress_userdata);
 	if (r >= 0) {
 		p.loc_of = calloc(p.t.n + 1, sizeof *p.loc_of);
+		p.fn_of = calloc(p.t.n + 1, sizeof *p.fn_of);
 		p.values = calloc(n_ev + 1, sizeof *p.values);
-		if (!p.loc_of || !p.values)
+		if (!p.loc_of || !p.fn_of || !p.values)
 			r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	}
 	if (r >= 0 && (r = profdb__pbs_init(&p.s, o)) >= 0) {
@@ -245,6 +252,7 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	profdb__cv_names_free(&p.locs);
 	profdb__cv_tree_free(&p.t);
 	free(p.loc_of);
+	free(p.fn_of);
 	free(p.stack);
 	free(p.values);
 	free(ev);

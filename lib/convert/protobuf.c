@@ -104,8 +104,9 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o)
 	s->z = calloc(1, sizeof *s->z);
 	if (!s->z)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
-	/* 15 + 16: a gzip wrapper, as go tool pprof expects of a .pb.gz */
-	if (deflateInit2(&s->z->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	/* 15 + 16: a gzip wrapper, as go tool pprof expects of a .pb.gz; level
+	 * 1: the conversion's time goes to compression above that */
+	if (deflateInit2(&s->z->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(s->z);
 		s->z = NULL;
 		return profdb__fail(-ENOMEM, "profdb_convert: zlib's deflateInit2 failed");

@@ -56,7 +56,8 @@ static void put_line_text(profdb__cv_out *o, profdb_str s)
 	profdb__cv_put(o, s.ptr + s.len - run, run);
 }
 
-void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions)
+void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
+                        int64_t first_part)
 {
 	profdb__cv_out *o = w->o;
 	profdb_about ab;
@@ -72,6 +73,11 @@ void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions)
 			profdb__cv_putc(o, '\n');
 		}
 	}
+	/* A part starts at part: only before the first events: (KCachegrind's
+	 * rule), so the first part's header comes first; the later parts keep
+	 * the columns. */
+	if (first_part >= 0)
+		profdb__cgw_part(w, db, (uint32_t)first_part);
 	profdb__cv_puts(o, "positions: ");
 	profdb__cv_puts(o, positions);
 	profdb__cv_putc(o, '\n');
@@ -154,7 +160,7 @@ void profdb__cgw_totals(profdb__cgw *w)
 void profdb__cgw_part(profdb__cgw *w, const profdb *db, uint32_t index)
 {
 	profdb_profile p;
-	profdb__cv_puts(w->o, "\npart: ");
+	profdb__cv_puts(w->o, "part: ");
 	profdb__cv_u64(w->o, (uint64_t)index + 1);
 	profdb__cv_putc(w->o, '\n');
 	if (profdb_profile_get(db, index, &p) >= 0 && p.name.len) {

@@ -143,6 +143,12 @@ static int put_jumps(native *n, const profdb_cg_detail *d)
 		if (r < 0 || (r = profdb__cgw_name(&n->w, "jfi", j.to_file)) < 0 ||
 		    (r = profdb__cgw_name(&n->w, "jfn", j.to_function)) < 0)
 			return r;
+		/* The jump's source is the position in effect at jump= (profdb's
+		 * reading; valgrind also repeats it on the line after). */
+		if (!n->have_last || n->last_instr != j.from_instr || n->last_line != j.from_line) {
+			put_cost_pos(n, j.from_instr, j.from_line);
+			profdb__cv_putc(n->w.o, '\n');
+		}
 		/* valgrind's own forms: jump=COUNT, jcnd=FOLLOWED/EXECUTED */
 		profdb__cv_puts(n->w.o, j.conditional ? "jcnd=" : "jump=");
 		profdb__cv_u64(n->w.o, j.count);
@@ -257,12 +263,14 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 	int64_t np = profdb_profile_count(db);
 	int all = (int64_t)n_profiles == np;
 	n.instr = probe_instr(n.cg, profdb_cg_function_count(n.cg));
-	profdb__cgw_header(&n.w, db, n.instr ? "instr line" : "line");
+	profdb__cgw_header(&n.w, db, n.instr ? "instr line" : "line",
+	                   opts->separate && n_profiles ? (int64_t)profiles[0] : -1);
 	if (!opts->separate) {
 		r = put_part(&n, opts, profiles, n_profiles, all);
 	} else {
 		for (size_t p = 0; p < n_profiles && r >= 0; p++) {
-			profdb__cgw_part(&n.w, db, profiles[p]);
+			if (p)
+				profdb__cgw_part(&n.w, db, profiles[p]);
 			n.have_last = 0;
 			if ((r = profdb__cgw_reset(&n.w)) >= 0)
 				r = put_part(&n, opts, &profiles[p], 1, 0);

@@ -195,11 +195,12 @@ int profdb__cg_write_tree(const profdb *db, const profdb_convert_options *opts,
 	if (r >= 0)
 		r = lists_build(&t, &l);
 	if (r >= 0)
-		profdb__cgw_header(&w, db, "line");
+		profdb__cgw_header(&w, db, "line", opts->separate && n_profiles ? (int64_t)profiles[0] : -1);
 	size_t parts = opts->separate ? n_profiles : 1;
 	for (size_t p = 0; p < parts && r >= 0; p++) {
 		if (opts->separate) {
-			profdb__cgw_part(&w, db, profiles[p]);
+			if (p)
+				profdb__cgw_part(&w, db, profiles[p]);
 			r = profdb__cgw_reset(&w);
 		}
 		if (r >= 0)

@@ -22,8 +22,10 @@ void profdb__cgw_free(profdb__cgw *w);
 /* Start a part: forget the names (each part defines its own) and zero
  * the totals. */
 int profdb__cgw_reset(profdb__cgw *w);
-/* The file header up to and including events:. */
-void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions);
+/* The file header up to and including events:, with the part lines of
+ * profile @p first_part (-1: none) before the columns. */
+void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
+                        int64_t first_part);
 /* "key=(id) name" the first time, "key=(id)" after; "key=" for "". */
 int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s);
 /* The visible events' values of @p costs (one per event) after a

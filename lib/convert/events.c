@@ -77,10 +77,11 @@ static int resolve(const profdb *db, const profdb_metric *m, const char *fmt,
 		                    m->name.ptr, m->id, m->combine == PROFDB_COMBINE_MIN ? "minimum"
 		                    : m->combine == PROFDB_COMBINE_MAX ? "maximum" : "no rule", fmt);
 	if (m->kind == PROFDB_METRIC_SUMMARY || m->kind == PROFDB_METRIC_DERIVED || !m->has_data)
-		return profdb__fail(-ENOTSUP, "profdb_convert: metric '%.*s' (id %u) is a %s without "
-		                    "per-profile values; %s needs them", (int)m->name.len, m->name.ptr,
-		                    m->id, m->kind == PROFDB_METRIC_DERIVED ? "derived metric"
-		                    : "summary statistic", fmt);
+		return profdb__fail(-ENOTSUP, "profdb_convert: metric '%.*s' (id %u) %s; %s needs "
+		                    "per-profile values", (int)m->name.len, m->name.ptr, m->id,
+		                    m->kind == PROFDB_METRIC_DERIVED ? "is derived (a formula)"
+		                    : m->kind == PROFDB_METRIC_SUMMARY ? "is a summary statistic"
+		                    : "stores no data", fmt);
 	profdb_format format = PROFDB_FORMAT_UNKNOWN;
 	profdb_about ab;
 	if (profdb_get_about(db, &ab) >= 0)
@@ -315,8 +316,9 @@ static void add_visits(const profdb *db, profdb__cv_event *ev, size_t *n)
 		return;
 	profdb__cv_event *e = &ev[*n];
 	memset(e, 0, sizeof *e);
-	if (resolve(db, &m, "the call counts", e) < 0)
-		return;
+	/* the count of a call is the stored value at the callee (doc/model.md,
+	 * "Call edges"), whichever scope the file declares */
+	e->metric = e->src = m.id;
 	e->hidden = 1;
 	(*n)++;
 }

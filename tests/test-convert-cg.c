@@ -476,6 +476,32 @@ Test(convert_cg, hpctoolkit_to_pprof)
 	rm_dir(dir);
 }
 
+static int stop_at_second(uint64_t done, uint64_t total, void *userdata)
+{
+	(void)total;
+	++*(int *)userdata;
+	return done >= 1;
+}
+
+Test(convert_cg, progress_cancels)
+{
+	char dir[] = "/tmp/profdb-convert-pc-XXXXXX";
+	profdb *db = hpctk_sample(dir);
+	for (int f = PROFDB_CONVERT_CALLGRIND; f <= PROFDB_CONVERT_PPROF; f++) {
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		int calls = 0;
+		o.format = (profdb_convert_format)f;
+		o.progress = stop_at_second;
+		o.progress_userdata = &calls;
+		buf b = {0};
+		cr_assert_eq(profdb_convert(db, &o, to_buf, &b), -ECANCELED, "format %d", f);
+		cr_assert_eq(calls, 2, "asked once per profile until it said stop");
+		free(b.p);
+	}
+	profdb_close(db);
+	rm_dir(dir);
+}
+
 #ifdef PROFDB_HAVE_CUBE
 Test(convert_cg, cube_refusals)
 {

@@ -94,6 +94,8 @@ typedef struct profdb__cv_tree {
 	uint64_t *incl;      /* n * n_ev: self + the subtree's (saturating) */
 	uint64_t *total;     /* n_ev: the sum of every self cost */
 	unsigned char *has;  /* n * n_ev: a value was stored there */
+	profdb_progress_fn progress;   /* per profile read; may be NULL */
+	void *progress_userdata;
 } profdb__cv_tree;
 
 int profdb__cv_tree_build(profdb__cv_tree *t, const profdb *db, const profdb__cv_event *ev,

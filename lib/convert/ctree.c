@@ -89,9 +89,10 @@ static int by_word(const void *a, const void *b)
 int profdb__cv_tree_build(profdb__cv_tree *t, const profdb *db, const profdb__cv_event *ev,
                           size_t n_ev, profdb_progress_fn progress, void *pu)
 {
-	(void)progress, (void)pu;
 	memset(t, 0, sizeof *t);
 	t->db = db;
+	t->progress = progress;
+	t->progress_userdata = pu;
 	t->ev = ev;
 	t->n_ev = n_ev;
 	int64_t count = profdb_context_count(db);
@@ -260,6 +261,8 @@ int profdb__cv_tree_fill(profdb__cv_tree *t, const uint32_t *profiles, size_t n_
 		t->acc[i] = t->ev[i % K].is_float ? as_bits(0.0) : 0;
 	memset(t->has, 0, t->n * K);
 	for (size_t p = 0; p < n_profiles; p++) {
+		if (t->progress && t->progress(p, n_profiles, t->progress_userdata))
+			return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 		int r = add_profile(t, profiles[p]);
 		if (r < 0)
 			return r;

@@ -9,6 +9,14 @@ pkgs="meson ninja-build gcc pkg-config libarchive-dev libexpat1-dev zlib1g-dev"
 [ "${1:-}" = "--tests" ] && pkgs="$pkgs libcriterion-dev python3 g++ binutils
 	python3-dev python3-numpy python3-pandas python3-pytest python3-mesonpy python3-venv
 	python3-pip python3-jsonschema golang-go libopenmpi-dev openmpi-bin"
+# --tests: speedscope's file-format schema (issue 16), from the npm package
+# itself, into a gitignored folder; the converter test skips without it.
+if [ "${1:-}" = "--tests" ] && command -v npm >/dev/null 2>&1; then
+	npmdir="$(cd "$(dirname "$0")/.." && pwd)/.deps/npm"
+	[ -f "$npmdir/node_modules/speedscope/dist/release/file-format-schema.json" ] ||
+		npm install --silent --no-audit --no-fund --prefix "$npmdir" speedscope@1.25.0 >/dev/null ||
+		echo "profdb: npm could not fetch speedscope 1.25.0 (its schema test will skip)" >&2
+fi
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -128,7 +128,7 @@ static int check_summary(const char *path, unsigned threads, int json)
 
 /* ---- the statistics -------------------------------------------------------- */
 
-static void print_row(const profdb *db, const profdb_stat *s, int json, int csv)
+void stats_print_row(const profdb_stat *s, const char *label, int json, int csv)
 {
 	static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance",
 	                                    "imbalance_pct"};
@@ -154,12 +154,6 @@ static void print_row(const profdb *db, const profdb_stat *s, int json, int csv)
 		printf(",%" PRIu32 ",%" PRIu32 "\n", s->min_profile, s->max_profile);
 		return;
 	}
-	profdb_context c;
-	char label[512];
-	if (profdb_context_get(db, s->context, &c) == 0)
-		context_label(&c, label, sizeof label);
-	else
-		snprintf(label, sizeof label, "context %" PRIu32, s->context);
 	printf("%6" PRIu32 " %6" PRIu64, s->metric, s->count);
 	for (size_t i = 0; i < 5; i++)
 		put_table_value(stdout, v[i], 13);
@@ -167,8 +161,32 @@ static void print_row(const profdb *db, const profdb_stat *s, int json, int csv)
 	       100 * s->imbalance_pct, s->min_profile, s->max_profile, label);
 }
 
-static int print_stats(const char *path, profdb *db, const profdb_stats *st,
-                       const uint32_t *profiles, int64_t n_profiles, int json, int csv)
+static void print_row(const profdb *db, const profdb_stat *s, int json, int csv)
+{
+	profdb_context c;
+	char label[512] = "";
+	if (!json && !csv) {   /* only the text table shows it */
+		if (profdb_context_get(db, s->context, &c) == 0)
+			context_label(&c, label, sizeof label);
+		else
+			snprintf(label, sizeof label, "context %" PRIu32, s->context);
+	}
+	stats_print_row(s, label, json, csv);
+}
+
+void stats_print_columns(int csv, const char *first)
+{
+	if (csv)
+		printf("%s,metric,count,sum,min,max,mean,stddev,imbalance,imbalance_pct,"
+		       "min_profile,max_profile\n", first);
+	else
+		printf("%s%6s %6s %13s %13s %13s %13s %13s %9s %8s %6s %6s  %s%s\n",
+		       tool_sgr(TOOL_HEADER), "metric", "count", "sum", "min", "max", "mean", "stddev",
+		       "imbalance", "imb%", "min@", "max@", first, tool_sgr(TOOL_RESET));
+}
+
+int stats_print(const char *path, profdb *db, const profdb_stats *st, const uint32_t *profiles,
+                int64_t n_profiles, int json, int csv)
 {
 	int64_t n = profdb_stats_count(st);
 	if (json) {
@@ -180,14 +198,11 @@ static int print_stats(const char *path, profdb *db, const profdb_stats *st,
 			printf("%s%" PRIu32, i ? ", " : "", profiles[i]);
 		printf("], \"rows\": [");
 	} else if (csv) {
-		printf("context,metric,count,sum,min,max,mean,stddev,imbalance,imbalance_pct,"
-		       "min_profile,max_profile\n");
+		stats_print_columns(1, "context");
 	} else {
 		printf("%s: %" PRId64 " profiles, %" PRId64 " (context, metric) rows\n", path,
 		       n_profiles, n);
-		printf("%s%6s %6s %13s %13s %13s %13s %13s %9s %8s %6s %6s  %s%s\n",
-		       tool_sgr(TOOL_HEADER), "metric", "count", "sum", "min", "max", "mean", "stddev",
-		       "imbalance", "imb%", "min@", "max@", "context", tool_sgr(TOOL_RESET));
+		stats_print_columns(0, "context");
 	}
 	for (int64_t i = 0; i < n; i++) {
 		profdb_stat s;
@@ -281,7 +296,7 @@ int cmd_stats(int argc, char **argv)
 		tool_fail(path);
 		goto out;
 	}
-	status = print_stats(path, db, st, profiles, n, json, csv);
+	status = stats_print(path, db, st, profiles, n, json, csv);
 out:
 	profdb_stats_free(st);
 	free(profiles);

@@ -38,6 +38,16 @@ int cmd_callees(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 
+/* ---- the statistics' printer (cmd-stats.c; profdb-mpi prints with it too) ---- */
+/* The whole output of `profdb stats` for @p st (text, --json or --csv). */
+int stats_print(const char *path, profdb *db, const profdb_stats *st, const uint32_t *profiles,
+                int64_t n_profiles, int json, int csv);
+/* One row; @p label is the text table's last column (unused by json/csv). */
+void stats_print_row(const profdb_stat *s, const char *label, int json, int csv);
+/* The column header of the text table or the CSV, @p first naming the key
+ * column ("context"). */
+void stats_print_columns(int csv, const char *first);
+
 /* ---- opening and errors (common.c) ---- */
 /* Opens @p path with a warning printer and, when stderr is a terminal, a
  * progress indicator. Prints the library's message and returns EXIT_INPUT

@@ -61,11 +61,21 @@ typedef struct profdb_stats_options {
 	 *  only. Results depend on the thread count only through the summation
 	 *  order (doc/model.md, "Statistics over profiles"). */
 	unsigned threads;
+	/** Partial statistics to continue (@since 0.11): the fold of each
+	 *  (context, metric) starts from the accumulator given for it here
+	 *  instead of from nothing, so statistics over profiles A then B,
+	 *  computed over A (exported with profdb_stats_accs()) and then over B
+	 *  with start = A's accumulators, are bit for bit those over A and B in
+	 *  one call. Sorted by metric id, then context id; each metric among
+	 *  the selected ones; every profile they name before the first
+	 *  selected profile. NULL: start from nothing. */
+	const struct profdb_stats_acc *start;
+	size_t n_start;
 } profdb_stats_options;
 
 /** The default statistics options. @since 0.10 */
 #define PROFDB_STATS_OPTIONS_INIT \
-	{ sizeof(profdb_stats_options), PROFDB__NULL, 0, PROFDB__NULL, 0, 0 }
+	{ sizeof(profdb_stats_options), PROFDB__NULL, 0, PROFDB__NULL, 0, 0, PROFDB__NULL, 0 }
 
 /** The statistics of one (context, metric) over the selected profiles
  *  that store a value there. Values are taken as doubles
@@ -123,6 +133,70 @@ PROFDB_EXPORT int profdb_stats_view(const profdb_stats *s, uint32_t metric, size
                                     profdb_view *out);
 /** Free a result; NULL is a no-op. @since 0.10 */
 PROFDB_EXPORT void profdb_stats_free(profdb_stats *s);
+
+/* ---- partial statistics: export, continue, merge -------------------------- */
+/*
+ * What a row of statistics is made of before it is finished, so statistics
+ * can be computed in parts (other processes, other machines, other runs)
+ * and combined: profdb_stats_accs() exports a result's accumulators,
+ * profdb_stats_options.start continues a fold from them (exact: the same
+ * bits as one pass), profdb_stats_acc_merge() combines two parts computed
+ * independently (Chan, Golub and LeVeque's pairwise update of the mean and
+ * M2; the sum then differs from the one-pass left fold only by the order of
+ * the additions, within the bound of doc/model.md), profdb_stats_acc_add()
+ * adds one value, and profdb_stats_from_accs() finishes a list into a
+ * result. doc/model.md ("Statistics in parts") has the rules.
+ */
+
+/** The state of one (context, metric) of statistics in progress. A plain
+ *  value in host byte order (72 bytes, no padding): it may be copied,
+ *  sent and stored as bytes between machines of the same byte order.
+ *  @since 0.11 */
+typedef struct profdb_stats_acc {
+	uint32_t context;           /**< context id (or any key the caller chooses) */
+	uint32_t metric;            /**< metric id */
+	uint64_t count;             /**< values so far (>= 1 in a valid state) */
+	double sum;                 /**< their sum, in the order they came */
+	double mean;                /**< Welford's running mean */
+	double m2;                  /**< sum of squared deviations from the mean */
+	double min, max;            /**< extremes of the non-NaN values */
+	uint32_t first_profile;     /**< profile (or run) of the first value */
+	/** Lowest profile holding min (max); PROFDB_NONE: every value was NaN. */
+	uint32_t min_profile, max_profile;
+	uint32_t reserved;          /**< 0 */
+} profdb_stats_acc;
+
+/** The accumulators of a result's rows, in row order (by metric id, then
+ *  context id).
+ *  @param out  receives at most @p cap of them (NULL when @p cap is 0).
+ *  @return the number of rows (may exceed @p cap), -EINVAL (NULL @p s, or
+ *  NULL @p out with @p cap > 0). Thread-safe. @since 0.11 */
+PROFDB_EXPORT int64_t profdb_stats_accs(const profdb_stats *s, profdb_stats_acc *out,
+                                        size_t cap);
+/** A result made of accumulators: each finished as profdb_stats_new()
+ *  finishes its own (mean = sum / count, stddev = sqrt(m2 / count), ...).
+ *  @param accs  sorted by metric id, then context id, no duplicate, every
+ *               count >= 1; copied.
+ *  @return 0; -EINVAL (NULL @p ret, NULL @p accs with @p n > 0, unsorted,
+ *  a duplicate, a count of 0); -ENOMEM. Lifetime: free it with
+ *  profdb_stats_free(); it holds no database. Thread-safe. @since 0.11 */
+PROFDB_EXPORT int profdb_stats_from_accs(profdb_stats **ret, const profdb_stats_acc *accs,
+                                         size_t n);
+/** Fold value @p v of profile (or run) @p profile into @p acc, as
+ *  profdb_stats_new() does: after every value already in @p acc. A zeroed
+ *  accumulator is the empty state (set its context and metric yourself).
+ *  @return 0, -EINVAL (NULL @p acc). Thread-safe on distinct
+ *  accumulators. @since 0.11 */
+PROFDB_EXPORT int profdb_stats_acc_add(profdb_stats_acc *acc, double v, uint32_t profile);
+/** Merge @p later into @p into: the statistics of both sets of values,
+ *  when every profile of @p later comes after every profile of @p into
+ *  (so ties of min and max keep @p into's holder). count, min, max and
+ *  their profiles are exact; mean and m2 follow Chan et al.'s pairwise
+ *  update; sum = into.sum + later.sum. An empty side (count 0) leaves the
+ *  other unchanged.
+ *  @return 0, -EINVAL (NULL argument, or both non-empty with a different
+ *  context or metric). Thread-safe on distinct accumulators. @since 0.11 */
+PROFDB_EXPORT int profdb_stats_acc_merge(profdb_stats_acc *into, const profdb_stats_acc *later);
 
 /* ---- call edges ---------------------------------------------------------- */
 
@@ -386,6 +460,25 @@ PROFDB_EXPORT int profdb_match_row(const profdb_match *m, int side, uint32_t nod
 PROFDB_EXPORT int profdb_match_counts_get(const profdb_match *m, profdb_match_counts *out);
 /** Free a result; NULL is a no-op. @since 0.10 */
 PROFDB_EXPORT void profdb_match_free(profdb_match *m);
+
+/** The call-path key of top-down view node @p node: bytes that are equal
+ *  for two nodes of two views (of any databases and formats) exactly when
+ *  profdb_match_new() would pair them, so a set of many databases can be
+ *  matched by comparing keys. The root's key is empty (roots always
+ *  pair); below it, one component per level from the root down:
+ *  the node type (1 byte), then name, file and module (each a 4-byte
+ *  big-endian length and the bytes), the line or offset (8 bytes,
+ *  big-endian) and the occurrence of that key among the earlier siblings
+ *  in view order (4 bytes, big-endian), the fields of doc/model.md
+ *  ("Matching two databases", the path key). A parent's key is a prefix
+ *  of its children's, so memcmp order puts a path before its extensions.
+ *  @param db    the database @p t was built from.
+ *  @param buf   receives at most @p cap bytes of the key (NULL when @p cap
+ *               is 0: only measure).
+ *  @return the key's length in bytes (may exceed @p cap), -EINVAL (NULL
+ *  @p db or @p t, NULL @p buf with @p cap > 0), -ENOENT (@p node out of range). Thread-safe. @since 0.11 */
+PROFDB_EXPORT int64_t profdb_tree_path_key(const profdb *db, const profdb_tree *t,
+                                           uint32_t node, void *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 
 #include "../core/table-internal.h"
 #include "convert-internal.h"
+#include "stacks-internal.h"
 
 /* ---- events (events.c) --------------------------------------------------- */
 
@@ -44,10 +45,8 @@ int profdb__cv_events(const profdb *db, const profdb_convert_options *opts, cons
                       const uint32_t *profiles, size_t n_profiles,
                       profdb__cv_event **ret, size_t *n);
 
-/* The profiles of a conversion (opts->profiles or every non-summary one),
- * checked; *ret is malloc'ed. */
-int profdb__cv_profiles(const profdb *db, const profdb_convert_options *opts,
-                        uint32_t **ret, size_t *n);
+/* The profiles of a conversion: profdb__cv_profiles() of stacks-internal.h
+ * (the stack formats' writer has the same rule). */
 
 /* ---- interning (names.c) -------------------------------------------------- */
 

@@ -9,43 +9,6 @@
 #include "cost-internal.h"
 #include "profdb/callgrind.h"
 
-int profdb__cv_profiles(const profdb *db, const profdb_convert_options *opts, uint32_t **ret,
-                        size_t *n)
-{
-	*ret = NULL;
-	*n = 0;
-	int64_t np = profdb_profile_count(db);
-	if (np < 0)
-		return (int)np;
-	if (opts->profiles) {
-		for (size_t i = 0; i < opts->n_profiles; i++)
-			if ((int64_t)opts->profiles[i] >= np)
-				return profdb__fail(-EINVAL, "profdb_convert: profile index %u out of range "
-				                    "(%lld profiles)", opts->profiles[i], (long long)np);
-		uint32_t *p = malloc((opts->n_profiles + 1) * sizeof *p);
-		if (!p)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-		memcpy(p, opts->profiles, opts->n_profiles * sizeof *p);
-		*ret = p;
-		*n = opts->n_profiles;
-		return 0;
-	}
-	int64_t k = profdb_profiles_select(db, NULL, NULL, 0);
-	if (k < 0)
-		return (int)k;
-	uint32_t *p = malloc(((size_t)k + 1) * sizeof *p);
-	if (!p)
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-	k = profdb_profiles_select(db, NULL, p, (size_t)k);
-	if (k < 0) {
-		free(p);
-		return (int)k;
-	}
-	*ret = p;
-	*n = (size_t)k;
-	return 0;
-}
-
 /* The point-scope sibling of @p m (same name, kind POINT, with values). */
 static int point_sibling(const profdb *db, const profdb_metric *m, uint32_t *out)
 {

@@ -510,3 +510,72 @@ void profdb_match_free(profdb_match *m)
 	free(m->rows);
 	free(m);
 }
+
+/* ---- call-path keys ------------------------------------------------------------ */
+
+/* Appends @p n bytes at *len (only what fits in @p cap is written). */
+static void put_bytes(unsigned char *buf, size_t cap, uint64_t *len, const void *p, size_t n)
+{
+	if (*len < cap)
+		memcpy(buf + *len, p, cap - *len < n ? (size_t)(cap - *len) : n);
+	*len += n;
+}
+
+static void put_be(unsigned char *buf, size_t cap, uint64_t *len, uint64_t v, int bytes)
+{
+	unsigned char b[8];
+	for (int i = 0; i < bytes; i++)
+		b[i] = (unsigned char)(v >> (8 * (bytes - 1 - i)));
+	put_bytes(buf, cap, len, b, (size_t)bytes);
+}
+
+static void put_str(unsigned char *buf, size_t cap, uint64_t *len, profdb_str s)
+{
+	put_be(buf, cap, len, s.len, 4);
+	put_bytes(buf, cap, len, s.ptr, s.len);
+}
+
+/* One level of the key: what pair_children() compares, and which of the
+ * siblings with that key this is (the k-th pairs with the k-th). */
+static void put_level(const profdb *db, const profdb_tree *t, uint32_t id, unsigned char *buf,
+                      size_t cap, uint64_t *len)
+{
+	mkey k = key_of(db, t, id);
+	uint32_t nth = 0;
+	for (uint32_t c = t->nodes[t->nodes[id].parent].first_child; c != id && c != PROFDB_NONE;
+	     c = t->nodes[c].next_sibling) {
+		mkey o = key_of(db, t, c);
+		nth += cmp_key(&o, &k) == 0;
+	}
+	unsigned char cls = k.cls;
+	put_bytes(buf, cap, len, &cls, 1);
+	put_str(buf, cap, len, k.name);
+	put_str(buf, cap, len, k.file);
+	put_str(buf, cap, len, k.module);
+	put_be(buf, cap, len, k.num, 8);
+	put_be(buf, cap, len, nth, 4);
+}
+
+int64_t profdb_tree_path_key(const profdb *db, const profdb_tree *t, uint32_t node, void *buf,
+                             size_t cap)
+{
+	if (!db || !t || (!buf && cap))
+		return profdb__fail(-EINVAL, "profdb_tree_path_key: NULL argument");
+	if (node >= t->n)
+		return profdb__fail(-ENOENT, "profdb_tree_path_key: no node %" PRIu32 " (%zu nodes)",
+		                    node, t->n);
+	/* The path from the root: walk up, then write the levels down. */
+	uint32_t depth = t->nodes[node].depth, stack_small[64], *path = stack_small;
+	if (depth > 64 && !(path = malloc(depth * sizeof *path)))
+		return profdb__fail(-ENOMEM, "profdb_tree_path_key: out of memory (depth %" PRIu32
+		                    ")", depth);
+	uint32_t n = 0;
+	for (uint32_t id = node; id != 0 && n < depth; id = t->nodes[id].parent)
+		path[n++] = id;
+	uint64_t len = 0;
+	while (n)
+		put_level(db, t, path[--n], buf, cap, &len);
+	if (path != stack_small)
+		free(path);
+	return (int64_t)len;
+}

@@ -40,6 +40,8 @@ typedef struct run {
 	size_t n_slots;
 	uint64_t n_rows, rows_per_tile, n_tiles, n_stripes;
 	const uint32_t *ids;          /* sorted distinct context ids, or NULL (dense) */
+	const profdb_stats_acc *start;  /* the states the folds continue from */
+	size_t n_start;
 	_Atomic uint64_t next_stripe, done_bytes;
 	uint64_t total_bytes;
 	atomic_int cancel;
@@ -54,37 +56,9 @@ typedef struct worker {
 	uint64_t *cursor;             /* phase 2: per profile, next index record */
 } worker;
 
-/* ---- the accumulator -------------------------------------------------------- */
-
 static inline void acc_add(profdb__acc *a, double v, uint32_t p)
 {
-	if (a->count == 0) {
-		a->count = 1;
-		a->sum = a->mean = v;
-		a->m2 = 0;
-		a->first_p = p;
-		a->min = a->max = v;
-		a->min_p = a->max_p = v == v ? p : PROFDB_NONE;
-		return;
-	}
-	a->count++;
-	a->sum += v;
-	double d = v - a->mean;
-	a->mean += d / a->count;
-	a->m2 += d * (v - a->mean);
-	/* NaN compares false everywhere: it never becomes a min or max. */
-	if (v < a->min) {
-		a->min = v;
-		a->min_p = p;
-	} else if (a->min_p == PROFDB_NONE && v == v) {
-		a->min = a->max = v;
-		a->min_p = a->max_p = p;
-		return;
-	}
-	if (v > a->max) {
-		a->max = v;
-		a->max_p = p;
-	}
+	PROFDB__ACC_ADD(a, v, p);
 }
 
 /* ---- phase 1: views ------------------------------------------------------- */
@@ -305,9 +279,11 @@ static int distinct_ids(run *r, uint64_t limit, uint32_t **out, uint64_t *n_out)
 	uint64_t *set = set_grow(NULL, 0, cap);
 	if (!set)
 		return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
-	for (size_t i = 0; i < r->n_profiles; i++)
-		PROFDB_VIEW_FOREACH(&r->idx[i], k) {
-			uint64_t c = profdb_view_key(&r->idx[i], k);
+	/* profile n_profiles stands for the start states' contexts */
+	for (size_t i = 0; i <= r->n_profiles; i++)
+		for (uint64_t k = 0; k < (i < r->n_profiles ? r->idx[i].count : r->n_start); k++) {
+			uint64_t c = i < r->n_profiles ? profdb_view_key(&r->idx[i], k)
+			                               : r->start[k].context;
 			if (2 * (n + 1) > cap) {
 				uint64_t *ns = 2 * cap * sizeof *set > limit ? NULL : set_grow(set, cap, 2 * cap);
 				if (!ns) {
@@ -357,6 +333,11 @@ static int layout(run *r, profdb__stats_pass *out)
 		max_ctx = r->last_ctx[i] > max_ctx ? r->last_ctx[i] : max_ctx;
 		widest = r->idx[i].count > widest ? r->idx[i].count : widest;
 	}
+	for (size_t k = 0; k < r->n_start; k++) {
+		any = 1;
+		max_ctx = r->start[k].context > max_ctx ? r->start[k].context : max_ctx;
+	}
+	widest = r->n_start > widest ? r->n_start : widest;
 	/* Dense when the id range is within a small factor of the contexts one
 	 * profile alone has: sparse ids (HPCToolkit's run about 2:1) stay dense. */
 	if (!any)
@@ -378,6 +359,20 @@ static int layout(run *r, profdb__stats_pass *out)
 	    !(r->acc = calloc(r->n_rows * r->n_slots, sizeof *r->acc)))
 		return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory for %" PRIu64
 		                    " accumulators", r->n_rows * r->n_slots);
+	for (size_t k = 0; k < r->n_start && r->acc; k++) {
+		const profdb_stats_acc *s = &r->start[k];
+		uint64_t row = r->ids ? sparse_row(r->ids, 0, r->n_rows, s->context) : s->context;
+		profdb__acc *a = &r->acc[row * r->n_slots + r->slot_of[s->metric] - 1];
+		a->sum = s->sum;
+		a->mean = s->mean;
+		a->m2 = s->m2;
+		a->min = s->min;
+		a->max = s->max;
+		a->count = (uint32_t)s->count;
+		a->first_profile = s->first_profile;
+		a->min_profile = s->min_profile;
+		a->max_profile = s->max_profile;
+	}
 	r->rows_per_tile = row_bytes ? TILE_BYTES / row_bytes : 1;
 	if (r->rows_per_tile == 0)
 		r->rows_per_tile = 1;
@@ -412,7 +407,7 @@ static int slots(run *r, const uint32_t *metrics, size_t n_metrics, profdb__stat
 
 int profdb__stats_run(const profdb *db, const uint32_t *profiles, size_t n_profiles,
                       const uint32_t *metrics, size_t n_metrics, unsigned threads,
-                      profdb__stats_pass *out)
+                      const profdb_stats_acc *start, size_t n_start, profdb__stats_pass *out)
 {
 	memset(out, 0, sizeof *out);
 	run *r = calloc(1, sizeof *r);
@@ -423,6 +418,8 @@ int profdb__stats_run(const profdb *db, const uint32_t *profiles, size_t n_profi
 	r->db = db;
 	r->profiles = profiles;
 	r->n_profiles = n_profiles;
+	r->start = start;
+	r->n_start = n_start;
 	if (threads > 256)
 		threads = 256;
 	/* Phase 1 needs no more threads than profiles; phase 2 may use more

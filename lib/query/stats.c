@@ -11,6 +11,7 @@
 
 struct profdb_stats {
 	profdb_stat *rows;        /* by metric id, then context id */
+	profdb_stats_acc *accs;   /* what each row was finished from */
 	uint64_t n;
 	uint32_t *metric_ids;     /* the metrics with rows, ascending */
 	uint64_t *first;          /* rows of metric_ids[k]: [first[k], first[k + 1]) */
@@ -126,25 +127,49 @@ static int pick_metrics(const profdb *db, const profdb_stats_options *o, int has
 
 /* ---- the result ------------------------------------------------------------ */
 
-static void finish(const profdb__acc *a, uint32_t ctx, uint32_t metric, profdb_stat *s)
+static void finish(const profdb_stats_acc *a, profdb_stat *s)
 {
-	s->context = ctx;
-	s->metric = metric;
+	s->context = a->context;
+	s->metric = a->metric;
 	s->count = a->count;
 	s->sum = a->sum;
-	s->mean = a->sum / a->count;
-	s->stddev = a->m2 > 0 ? sqrt(a->m2 / a->count) : a->m2 == a->m2 ? 0.0 : a->m2;
-	if (a->min_p == PROFDB_NONE) {   /* every value NaN */
+	s->mean = a->sum / (double)a->count;
+	s->stddev = a->m2 > 0 ? sqrt(a->m2 / (double)a->count) : a->m2 == a->m2 ? 0.0 : a->m2;
+	if (a->min_profile == PROFDB_NONE) {   /* every value NaN */
 		s->min = s->max = NAN;
-		s->min_profile = s->max_profile = a->first_p;
+		s->min_profile = s->max_profile = a->first_profile;
 	} else {
 		s->min = a->min;
 		s->max = a->max;
-		s->min_profile = a->min_p;
-		s->max_profile = a->max_p;
+		s->min_profile = a->min_profile;
+		s->max_profile = a->max_profile;
 	}
 	s->imbalance = s->mean == 0 ? NAN : s->max / s->mean;
 	s->imbalance_pct = s->max == 0 ? NAN : (s->max - s->mean) / s->max;
+}
+
+static int alloc_rows(profdb_stats *st, uint64_t n, size_t n_metrics)
+{
+	st->rows = malloc((n ? n : 1) * sizeof *st->rows);
+	st->accs = malloc((n ? n : 1) * sizeof *st->accs);
+	st->metric_ids = malloc((n_metrics + 1) * sizeof *st->metric_ids);
+	st->first = malloc((n_metrics + 1) * sizeof *st->first);
+	if (!st->rows || !st->accs || !st->metric_ids || !st->first)
+		return profdb__fail(-ENOMEM, "profdb_stats: out of memory for %" PRIu64 " rows", n);
+	st->first[0] = 0;
+	return 0;
+}
+
+/* Append a row (rows come by metric id, then context id). */
+static void add_row(profdb_stats *st, const profdb_stats_acc *a)
+{
+	if (st->n == 0 || st->metric_ids[st->n_metrics - 1] != a->metric) {
+		st->metric_ids[st->n_metrics] = a->metric;
+		st->first[st->n_metrics++] = st->n;
+	}
+	st->accs[st->n] = *a;
+	finish(a, &st->rows[st->n++]);
+	st->first[st->n_metrics] = st->n;
 }
 
 static int build_rows(profdb_stats *st, const profdb__stats_pass *p)
@@ -152,23 +177,62 @@ static int build_rows(profdb_stats *st, const profdb__stats_pass *p)
 	uint64_t n = 0;
 	for (uint64_t i = 0; i < p->n_rows * p->n_slots; i++)
 		n += p->acc[i].count > 0;
-	st->rows = malloc((n ? n : 1) * sizeof *st->rows);
-	st->metric_ids = malloc((p->n_slots + 1) * sizeof *st->metric_ids);
-	st->first = malloc((p->n_slots + 1) * sizeof *st->first);
-	if (!st->rows || !st->metric_ids || !st->first)
-		return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory for %" PRIu64 " rows", n);
-	for (size_t s = 0; s < p->n_slots; s++) {
-		uint64_t before = st->n;
-		st->first[st->n_metrics] = before;
-		for (uint64_t r = 0; r < p->n_rows; r++) {
-			const profdb__acc *a = &p->acc[r * p->n_slots + s];
-			if (a->count)
-				finish(a, p->ids ? p->ids[r] : (uint32_t)r, p->metric_ids[s], &st->rows[st->n++]);
+	int r = alloc_rows(st, n, p->n_slots);
+	if (r < 0)
+		return r;
+	for (size_t s = 0; s < p->n_slots; s++)
+		for (uint64_t row = 0; row < p->n_rows; row++) {
+			const profdb__acc *a = &p->acc[row * p->n_slots + s];
+			if (!a->count)
+				continue;
+			profdb_stats_acc pub = {
+				p->ids ? p->ids[row] : (uint32_t)row, p->metric_ids[s], a->count, a->sum,
+				a->mean, a->m2, a->min, a->max, a->first_profile, a->min_profile,
+				a->max_profile, 0};
+			add_row(st, &pub);
 		}
-		if (st->n > before)
-			st->metric_ids[st->n_metrics++] = p->metric_ids[s];
+	return 0;
+}
+
+/* Strictly increasing by (metric, context), every count >= 1. */
+static int check_accs(const char *fn, const profdb_stats_acc *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].count == 0)
+			return profdb__fail(-EINVAL, "%s: accumulator %zu has count 0", fn, i);
+		if (i && (a[i].metric < a[i - 1].metric ||
+		          (a[i].metric == a[i - 1].metric && a[i].context <= a[i - 1].context)))
+			return profdb__fail(-EINVAL, "%s: accumulator %zu (context %" PRIu32 ", metric %"
+			                    PRIu32 ") is out of order or repeated (sort by metric, then "
+			                    "context)", fn, i, a[i].context, a[i].metric);
 	}
-	st->first[st->n_metrics] = st->n;
+	return 0;
+}
+
+/* The start states: sorted, their metrics selected, their profiles first. */
+static int check_start(const profdb_stats_options *o, const uint32_t *profiles, size_t n_profiles,
+                       const uint32_t *metrics, size_t n_metrics)
+{
+	if (o->n_start && !o->start)
+		return profdb__fail(-EINVAL, "profdb_stats_new: n_start without start");
+	int r = check_accs("profdb_stats_new: options.start", o->start, o->n_start);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < o->n_start; i++) {
+		const profdb_stats_acc *a = &o->start[i];
+		if (!bsearch(&a->metric, metrics, n_metrics, sizeof *metrics, cmp_u32))
+			return profdb__fail(-EINVAL, "profdb_stats_new: options.start names metric %"
+			                    PRIu32 ", which is not selected", a->metric);
+		uint32_t last = a->first_profile;
+		if (a->min_profile != PROFDB_NONE) {
+			last = a->min_profile > last ? a->min_profile : last;
+			last = a->max_profile > last ? a->max_profile : last;
+		}
+		if (n_profiles && last >= profiles[0])
+			return profdb__fail(-EINVAL, "profdb_stats_new: options.start holds profile %"
+			                    PRIu32 ", not before the first selected profile %" PRIu32,
+			                    last, profiles[0]);
+	}
 	return 0;
 }
 
@@ -192,14 +256,16 @@ PROFDB_EXPORT int profdb_stats_new(profdb_stats **ret, const profdb *db,
 	if ((o.n_profiles && !o.profiles) || (o.n_metrics && !o.metrics))
 		return profdb__fail(-EINVAL, "profdb_stats_new: a count without its array");
 	if ((r = pick_profiles(db, &o, &profiles, &n_profiles, &has_summary)) < 0 ||
-	    (r = pick_metrics(db, &o, has_summary, &metrics, &n_metrics)) < 0)
+	    (r = pick_metrics(db, &o, has_summary, &metrics, &n_metrics)) < 0 ||
+	    (r = check_start(&o, profiles, n_profiles, metrics, n_metrics)) < 0)
 		goto out;
 	unsigned threads = o.threads;
 	if (threads == 0) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
 		threads = c > 0 ? (unsigned)c : 1;
 	}
-	if ((r = profdb__stats_run(db, profiles, n_profiles, metrics, n_metrics, threads, &pass)) < 0)
+	if ((r = profdb__stats_run(db, profiles, n_profiles, metrics, n_metrics, threads, o.start,
+	                           o.n_start, &pass)) < 0)
 		goto out;
 	if (!(st = calloc(1, sizeof *st))) {
 		r = profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
@@ -311,7 +377,90 @@ PROFDB_EXPORT void profdb_stats_free(profdb_stats *s)
 	if (!s)
 		return;
 	free(s->rows);
+	free(s->accs);
 	free(s->metric_ids);
 	free(s->first);
 	free(s);
+}
+
+/* ---- partial statistics ------------------------------------------------------- */
+
+PROFDB_EXPORT int64_t profdb_stats_accs(const profdb_stats *s, profdb_stats_acc *out, size_t cap)
+{
+	if (!s || (!out && cap))
+		return profdb__fail(-EINVAL, "profdb_stats_accs: NULL argument");
+	if (out)
+		memcpy(out, s->accs, (cap < s->n ? cap : s->n) * sizeof *out);
+	return (int64_t)s->n;
+}
+
+PROFDB_EXPORT int profdb_stats_from_accs(profdb_stats **ret, const profdb_stats_acc *accs,
+                                         size_t n)
+{
+	if (ret)
+		*ret = NULL;
+	if (!ret || (!accs && n))
+		return profdb__fail(-EINVAL, "profdb_stats_from_accs: NULL argument");
+	int r = check_accs("profdb_stats_from_accs", accs, n);
+	if (r < 0)
+		return r;
+	size_t n_metrics = 0;
+	for (size_t i = 0; i < n; i++)
+		n_metrics += i == 0 || accs[i].metric != accs[i - 1].metric;
+	profdb_stats *st = calloc(1, sizeof *st);
+	if (!st)
+		return profdb__fail(-ENOMEM, "profdb_stats_from_accs: out of memory");
+	if ((r = alloc_rows(st, n, n_metrics)) < 0) {
+		profdb_stats_free(st);
+		return r;
+	}
+	for (size_t i = 0; i < n; i++)
+		add_row(st, &accs[i]);
+	*ret = st;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_stats_acc_add(profdb_stats_acc *acc, double v, uint32_t profile)
+{
+	if (!acc)
+		return profdb__fail(-EINVAL, "profdb_stats_acc_add: NULL accumulator");
+	PROFDB__ACC_ADD(acc, v, profile);
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_stats_acc_merge(profdb_stats_acc *into, const profdb_stats_acc *later)
+{
+	if (!into || !later)
+		return profdb__fail(-EINVAL, "profdb_stats_acc_merge: NULL argument");
+	if (!later->count)
+		return 0;
+	if (!into->count) {
+		*into = *later;
+		return 0;
+	}
+	if (into->context != later->context || into->metric != later->metric)
+		return profdb__fail(-EINVAL, "profdb_stats_acc_merge: (context %" PRIu32 ", metric %"
+		                    PRIu32 ") and (%" PRIu32 ", %" PRIu32 ") are different rows",
+		                    into->context, into->metric, later->context, later->metric);
+	double na = (double)into->count, nb = (double)later->count, n = na + nb;
+	double delta = later->mean - into->mean;
+	/* One pass turns m2 into NaN as soon as an infinity meets another value
+	 * (inf - inf); the pairwise formula would give inf: keep the pass's. */
+	int finite = isfinite(into->mean) && isfinite(later->mean);
+	into->m2 = finite ? into->m2 + later->m2 + delta * delta * (na * nb / n) : NAN;
+	into->mean = finite ? into->mean + delta * (nb / n) : into->mean + later->mean;
+	into->sum += later->sum;
+	into->count += later->count;
+	/* Strict comparisons: an equal later value keeps the earlier holder. */
+	if (later->min_profile != PROFDB_NONE &&
+	    (into->min_profile == PROFDB_NONE || later->min < into->min)) {
+		into->min = later->min;
+		into->min_profile = later->min_profile;
+	}
+	if (later->max_profile != PROFDB_NONE &&
+	    (into->max_profile == PROFDB_NONE || later->max > into->max)) {
+		into->max = later->max;
+		into->max_profile = later->max_profile;
+	}
+	return 0;
 }

@@ -142,7 +142,11 @@ cmp "$version_h" "$I/profdb/profdb-version.h" \
 # header of the source include/profdb/ plus the generated version header.
 stray=$(cd "$D" && find . -name '*.h' ! -path ".$includedir/profdb/*")
 [ -z "$stray" ] || fail "headers installed outside ${includedir}/profdb/: $stray"
-expected=$( (cd "$src_inc/profdb" && ls ./*.h; basename "$version_h") | sed 's|^\./||' | sort -u)
+# (plus libprofdb-mpi's header, mpi/profdb-mpi.h, in a build with -Dmpi)
+expected=$( (cd "$src_inc/profdb" && ls ./*.h; basename "$version_h"
+	if [ -f "$I/profdb/profdb-mpi.h" ] && cmp -s "$src_inc/../mpi/profdb-mpi.h" "$I/profdb/profdb-mpi.h"; then
+		echo profdb-mpi.h
+	fi) | sed 's|^\./||' | sort -u)
 installed=$(cd "$I/profdb" && find . -type f | sed 's|^\./||' | sort)
 if [ "$expected" != "$installed" ]; then
 	fail "installed headers differ from the public ones"

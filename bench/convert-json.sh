@@ -1,0 +1,29 @@
+#!/bin/sh
+# The folded, speedscope and Chrome writers (issue 16): wall time and peak
+# RSS of `profdb convert` per case, best of N runs, output to /dev/null.
+# One line per case: "convert-json: CASE: best=...ms maxrss=...KiB".
+# usage: bench/convert-json.sh PROFDB DATA_DIR [BIG_CALLGRIND] [N]
+set -eu
+profdb=$1 data=$2 big=${3:-/tmp/py_full_sc5.out} n=${4:-5}
+db233=$data/hpctoolkit/v4/hpcviewer-issue-233
+run() {  # name, args...
+	name=$1; shift
+	best=""; rss=0
+	for _ in $(seq "$n"); do
+		out=$( { /usr/bin/time -f '%e %M' "$profdb" convert "$@" >/dev/null; } 2>&1 | tail -1)
+		ms=$(echo "$out" | awk '{printf "%d", $1 * 1000}')
+		kb=$(echo "$out" | awk '{print $2}')
+		[ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
+		[ "$kb" -gt "$rss" ] && rss=$kb
+	done
+	echo "convert-json: $name: best=${best}ms maxrss=${rss}KiB runs=$n"
+}
+if [ -d "$db233" ]; then
+	for f in folded speedscope chrome; do run "issue-233 $f" -t "$f" "$db233"; done
+fi
+[ -f "$big" ] || { [ -f "$data/callgrind/big/py_full_sc5.out.gz" ] &&
+	zcat "$data/callgrind/big/py_full_sc5.out.gz" > "$big"; } || true
+if [ -f "$big" ]; then
+	run "py_full_sc5 folded" -t folded "$big"
+	run "py_full_sc5 speedscope" -t speedscope "$big"
+fi

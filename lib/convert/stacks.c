@@ -1,0 +1,460 @@
+/* The stack formats' common parts: the metric, the frame table and the
+ * weighted stacks of the top-down view (doc/CONVERT.md, "Common rules"). */
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stacks-internal.h"
+
+int profdb__cv_buf_put(profdb__cv_buf *b, const void *data, size_t len)
+{
+	if (b->cap - b->len < len) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap - b->len < len)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+		if (!p)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+		b->p = p, b->cap = cap;
+	}
+	if (len)
+		memcpy(b->p + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+void profdb__cv_buf_free(profdb__cv_buf *b)
+{
+	free(b->p);
+	*b = (profdb__cv_buf){0};
+}
+
+/* ---- the metric ----------------------------------------------------------- */
+
+static int has_values(const profdb *db, const profdb_metric *m)
+{
+	int v = profdb_metric_has_values(db, m->id);
+	if (v == 0 && m->inclusive_id != PROFDB_NONE && m->inclusive_id != m->id)
+		v = profdb_metric_has_values(db, m->inclusive_id);
+	return v;
+}
+
+static int check_metric(const profdb_metric *m, const char *fmt)
+{
+	static const char *const rules[] = {"none", "sum", "min", "max"};
+	if (m->combine == PROFDB_COMBINE_SUM)
+		return 0;
+	return profdb__fail(-ENOTSUP, "profdb_convert: %s needs a metric that adds up (combine sum): "
+	                    "'%.*s' (id %" PRIu32 ") combines by %s, so its stacks would not add up "
+	                    "to a total", fmt, (int)m->name.len, m->name.ptr, m->id,
+	                    (unsigned)m->combine < 4 ? rules[m->combine] : "an unknown rule");
+}
+
+int profdb__cv_metric_pick(const profdb *db, const profdb_convert_options *opts, const char *fmt,
+                           profdb__cv_metric *out)
+{
+	int r;
+	memset(out, 0, sizeof *out);
+	if (opts->n_metrics > 1)
+		return profdb__fail(-EINVAL, "profdb_convert: %s writes one metric (%zu given)", fmt,
+		                    opts->n_metrics);
+	if (opts->n_metrics == 1) {
+		if ((r = profdb_metric_get(db, opts->metrics[0], &out->m)) < 0)
+			return r == -ENOENT ? profdb__fail(-EINVAL, "profdb_convert: no metric id %" PRIu32,
+			                                   opts->metrics[0]) : r;
+		if ((r = check_metric(&out->m, fmt)) < 0)
+			return r;
+	} else {
+		/* The default: the first metric (in the format's order) that adds
+		 * up and has a non-zero value in either scope. */
+		int64_t n = profdb_metric_count(db);
+		if (n < 0)
+			return (int)n;
+		int64_t i;
+		for (i = 0; i < n; i++) {
+			if ((r = profdb_metric_at(db, (uint32_t)i, &out->m)) < 0)
+				return r;
+			if (out->m.kind == PROFDB_METRIC_SUMMARY || out->m.kind == PROFDB_METRIC_DERIVED ||
+			    !out->m.has_data || out->m.combine != PROFDB_COMBINE_SUM)
+				continue;
+			if ((r = has_values(db, &out->m)) < 0 && r != -ENOTSUP)
+				return r;
+			if (r > 0)
+				break;
+		}
+		if (i == n)
+			return profdb__fail(-ENOTSUP, "profdb_convert: %s: no metric that adds up (combine "
+			                    "sum) has a non-zero value", fmt);
+	}
+	out->scale = out->m.scale > 0 ? out->m.scale : 1;
+	out->integral = (out->m.type == PROFDB_TYPE_U64 || out->m.type == PROFDB_TYPE_I64) &&
+	                out->scale == floor(out->scale) && out->scale < 9007199254740992.0;
+	return 0;
+}
+
+int profdb__cv_profiles(const profdb *db, const profdb_convert_options *opts, uint32_t **out,
+                        size_t *n)
+{
+	*out = NULL, *n = 0;
+	int64_t count = profdb_profile_count(db);
+	if (count < 0)
+		return (int)count;
+	if (opts->profiles) {
+		for (size_t i = 0; i < opts->n_profiles; i++)
+			if (opts->profiles[i] >= (uint64_t)count)
+				return profdb__fail(-EINVAL, "profdb_convert: profile index %" PRIu32 " past "
+				                    "the last (%" PRId64 ")", opts->profiles[i], count - 1);
+		if (!(*out = malloc((opts->n_profiles + 1) * sizeof **out)))
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+		memcpy(*out, opts->profiles, opts->n_profiles * sizeof **out);
+		*n = opts->n_profiles;
+		return 0;
+	}
+	int64_t k = profdb_profiles_select(db, NULL, NULL, 0);
+	if (k < 0)
+		return (int)k;
+	if (!(*out = malloc(((size_t)k + 1) * sizeof **out)))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	k = profdb_profiles_select(db, NULL, *out, (size_t)k);
+	if (k < 0) {
+		free(*out), *out = NULL;
+		return (int)k;
+	}
+	*n = (size_t)k;
+	return 0;
+}
+
+/* ---- frames ---------------------------------------------------------------- */
+
+int profdb__cv_is_frame(const profdb_context *c)
+{
+	return c->type == PROFDB_CTX_FUNCTION || c->type == PROFDB_CTX_ROOT ||
+	       c->relation == PROFDB_RELATION_CALL || c->relation == PROFDB_RELATION_INLINED ||
+	       c->parent == PROFDB_NONE;
+}
+
+static profdb_str base_name(profdb_str s)
+{
+	for (size_t i = s.len; i > 0; i--)
+		if (s.ptr[i - 1] == '/')
+			return (profdb_str){s.ptr + i, s.len - i};
+	return s;
+}
+
+static int put_fmt(profdb__cv_buf *b, const char *fmt, ...) PROFDB__PRINTF(2, 3);
+static int put_fmt(profdb__cv_buf *b, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	return profdb__cv_buf_put(b, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* "module+0x1a2b" (the module's base name). */
+static int put_address(profdb__cv_buf *b, const profdb_context *c)
+{
+	profdb_str m = base_name(c->module);
+	int r = profdb__cv_buf_put(b, m.ptr, m.len);
+	return r < 0 ? r : put_fmt(b, "+0x%" PRIx64, c->offset);
+}
+
+/* The label of frame context @p c (doc/CONVERT.md, "Frames"). */
+static int label(profdb__cv_buf *b, const profdb_context *c)
+{
+	int r = 0;
+	const profdb_str fn = c->function;
+	if (c->type == PROFDB_CTX_ROOT) {
+		if (!fn.len)
+			return profdb__cv_buf_put(b, "<program root>", 14);
+		if (fn.ptr[0] == '<')
+			return profdb__cv_buf_put(b, fn.ptr, fn.len);
+		if ((r = profdb__cv_buf_put(b, "<", 1)) < 0 || (r = profdb__cv_buf_put(b, fn.ptr, fn.len)) < 0)
+			return r;
+		return profdb__cv_buf_put(b, ">", 1);
+	}
+	if (fn.len)
+		return profdb__cv_buf_put(b, fn.ptr, fn.len);
+	if (c->type == PROFDB_CTX_FUNCTION) {
+		if ((r = profdb__cv_buf_put(b, "<unknown function>", 18)) < 0 || !c->has_offset)
+			return r;
+		return (r = profdb__cv_buf_put(b, " ", 1)) < 0 ? r : put_address(b, c);
+	}
+	if (c->has_offset)
+		return put_address(b, c);
+	if (c->file.len) {
+		profdb_str f = base_name(c->file);
+		return (r = profdb__cv_buf_put(b, f.ptr, f.len)) < 0 ? r : put_fmt(b, ":%" PRIu64, c->line);
+	}
+	return put_fmt(b, "<context %" PRIu32 ">", c->id);
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t frame_hash(profdb_str lab, profdb_str file, uint64_t line)
+{
+	uint64_t h = hash_bytes(0xcbf29ce484222325ull, lab.ptr, lab.len);
+	h = hash_bytes(h ^ 0xff, file.ptr, file.len);
+	return hash_bytes(h ^ 0xfe, &line, sizeof line);
+}
+
+static int frames_grow(profdb__cv_frames *t)
+{
+	size_t ns = t->n_slots ? t->n_slots * 2 : 1024;
+	uint32_t *s = calloc(ns, sizeof *s);
+	if (!s)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (frame table)");
+	for (size_t i = 0; i < t->n; i++) {
+		const profdb__cv_frame *f = &t->f[i];
+		uint64_t h = frame_hash(profdb__cv_frame_label(t, (uint32_t)i), f->file, f->line);
+		size_t k = (size_t)h & (ns - 1);
+		while (s[k])
+			k = (k + 1) & (ns - 1);
+		s[k] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = s, t->n_slots = ns;
+	return 0;
+}
+
+int profdb__cv_frame_intern(profdb__cv_frames *t, const profdb_context *c, uint32_t *index)
+{
+	int r;
+	t->tmp.len = 0;
+	if ((r = label(&t->tmp, c)) < 0)
+		return r;
+	for (size_t i = 0; i < t->tmp.len; i++)   /* no control bytes in a name */
+		if ((unsigned char)t->tmp.p[i] < 0x20 || t->tmp.p[i] == 0x7f)
+			t->tmp.p[i] = '?';
+	profdb_str lab = {t->tmp.p, t->tmp.len};
+	uint64_t h = frame_hash(lab, c->file, c->line);
+	if (2 * (t->n + 1) > t->n_slots && (r = frames_grow(t)) < 0)
+		return r;
+	size_t k = (size_t)h & (t->n_slots - 1);
+	for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
+		const profdb__cv_frame *f = &t->f[t->slots[k] - 1];
+		if (f->label_len == lab.len && f->line == c->line && f->file.len == c->file.len &&
+		    !memcmp(t->labels.p + f->label_off, lab.ptr, lab.len) &&
+		    (!f->file.len || !memcmp(f->file.ptr, c->file.ptr, f->file.len))) {
+			*index = t->slots[k] - 1;
+			return 0;
+		}
+	}
+	if (t->n == UINT32_MAX - 1)
+		return profdb__fail(-EFBIG, "profdb_convert: more than 2^32 frames");
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		profdb__cv_frame *f = realloc(t->f, cap * sizeof *f);
+		if (!f)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (frame table)");
+		t->f = f, t->cap = cap;
+	}
+	profdb__cv_frame *f = &t->f[t->n];
+	f->label_off = t->labels.len, f->label_len = lab.len;
+	f->file = c->file, f->line = c->line;
+	if ((r = profdb__cv_buf_put(&t->labels, lab.ptr, lab.len)) < 0)
+		return r;
+	t->slots[k] = (uint32_t)t->n + 1;
+	*index = (uint32_t)t->n++;
+	return 0;
+}
+
+void profdb__cv_frames_free(profdb__cv_frames *t)
+{
+	free(t->f);
+	free(t->slots);
+	profdb__cv_buf_free(&t->labels);
+	profdb__cv_buf_free(&t->tmp);
+	*t = (profdb__cv_frames){0};
+}
+
+void profdb__cv_put_weight(profdb__cv_out *o, profdb__cv_weight w)
+{
+	if (w.integral)
+		profdb__cv_u64(o, w.u);
+	else
+		profdb__cv_double(o, w.d);
+}
+
+/* ---- the weighted stacks of the top-down view ---------------------------------- */
+
+typedef struct sentry {
+	uint32_t node;
+	uint32_t next_child;  /* the child to visit next, PROFDB_NONE when done */
+	uint32_t up;          /* the nearest frame entry strictly above, PROFDB_NONE: the root */
+	int is_frame;
+	double inc, sub;      /* inclusive; the child frames' inclusive values */
+	uint32_t n_sub;
+} sentry;
+
+typedef struct swalk {
+	const profdb__cv_metric *m;
+	const profdb__cv_stack_sink *sink;
+	double cum;           /* integral metrics: the weights so far, unrounded */
+	uint64_t written;     /* ... and rounded (what was emitted) */
+	double root_sub;
+	uint32_t root_n;
+} swalk;
+
+/* Weight @p v of a frame whose inclusive value is @p inc with @p n child
+ * frames. */
+static int emit(swalk *w, double v, double inc, uint32_t n, uint32_t ctx)
+{
+	double tol = (n + 2) * DBL_EPSILON * fabs(inc);
+	if (isnan(v))
+		return profdb__fail(-ENOTSUP, "profdb_convert: metric '%.*s' has no value (NaN) at "
+		                    "top-down node %" PRIu32, (int)w->m->m.name.len, w->m->m.name.ptr, ctx);
+	/* A difference within its rounding error is zero; a negative one
+	 * beyond it (the database holds callees above their caller: synthetic
+	 * test files, Cube files with inconsistent sums) leaves the caller
+	 * nothing of its own, and the flame graph is wider than the total by
+	 * that much (doc/CONVERT.md). */
+	if (fabs(v) <= tol || v < 0)
+		v = 0;
+	profdb__cv_weight x = {w->m->integral, 0, v};
+	if (w->m->integral) {
+		/* Round the running sum, not each weight: the weights then add up
+		 * to the rounded total exactly. */
+		w->cum += v;
+		double r = nearbyint(w->cum);
+		uint64_t upto = r > 0 ? (uint64_t)r : 0;
+		if (upto <= w->written)
+			return 0;
+		x.u = upto - w->written;
+		w->written = upto;
+		x.d = (double)x.u;
+	} else if (v == 0) {
+		return 0;
+	}
+	return w->sink->emit(w->sink->ud, x);
+}
+
+/* Does tree node @p nd start a frame? Node 0 only when it stands for a
+ * real context that is not a root. *c receives its context. */
+static int node_frame(const profdb *db, const profdb_node *nd, profdb_context *c, int *is)
+{
+	*is = 0;
+	if (nd->context == PROFDB_NONE || nd->type == PROFDB_NODE_OTHER)
+		return 0;
+	int r = profdb_context_get(db, nd->context, c);
+	if (r < 0)
+		return r;
+	*is = profdb__cv_is_frame(c) && !(nd->id == 0 && c->type == PROFDB_CTX_ROOT);
+	return 0;
+}
+
+int profdb__cv_stacks(const profdb *db, const profdb__cv_metric *m, const uint32_t *profiles,
+                      size_t n_profiles, profdb__cv_frames *frames,
+                      const profdb__cv_stack_sink *sink, profdb__cv_weight *total)
+{
+	profdb_tree_options to = PROFDB_TREE_OPTIONS_INIT;
+	to.metrics = &m->m.id, to.n_metrics = 1;
+	to.profiles = profiles, to.n_profiles = n_profiles;
+	profdb_tree *t;
+	int r = profdb_tree_new(&t, db, &to);
+	if (r < 0)
+		return r;
+	int64_t count = profdb_tree_count(t);
+	sentry *st = malloc((size_t)(count > 0 ? count : 1) * sizeof *st);
+	swalk w = {m, sink, 0, 0, 0, 0};
+	size_t sp = 0;
+	double root_inc = 0;
+	if (!st) {
+		profdb_tree_free(t);
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (%" PRId64 " nodes)", count);
+	}
+	/* Pre-order down, post-order up: a frame's weight is known when its
+	 * subtree is done. */
+	uint32_t cur = 0;
+	for (;;) {
+		if (cur != PROFDB_NONE) {          /* enter node cur */
+			profdb_node nd;
+			profdb_context c;
+			int is;
+			if ((r = profdb_tree_get(t, cur, &nd)) < 0 || (r = node_frame(db, &nd, &c, &is)) < 0)
+				break;
+			if (sp && nd.type == PROFDB_NODE_OTHER) {  /* its cost stays with the parent */
+				cur = PROFDB_NONE;
+				continue;
+			}
+			sentry *e = &st[sp];
+			e->node = cur, e->next_child = nd.first_child, e->is_frame = is;
+			e->sub = 0, e->n_sub = 0;
+			e->up = !sp ? PROFDB_NONE : st[sp - 1].is_frame ? (uint32_t)(sp - 1) : st[sp - 1].up;
+			if ((r = profdb_tree_values(t, cur, 0, &e->inc, NULL)) < 0)
+				break;
+			e->inc *= m->scale;
+			if (cur == 0)
+				root_inc = e->inc;
+			if (is) {
+				uint32_t fi;
+				if ((r = profdb__cv_frame_intern(frames, &c, &fi)) < 0 ||
+				    (r = sink->push(sink->ud, fi)) < 0)
+					break;
+			}
+			sp++;
+			const profdb_convert_options *po = sink->progress;
+			if (po && po->progress && !(cur & 0xfff) && cur &&
+			    po->progress(cur, (uint64_t)count, po->progress_userdata)) {
+				r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
+				break;
+			}
+		}
+		if (!sp)
+			break;
+		sentry *e = &st[sp - 1];
+		if ((cur = e->next_child) != PROFDB_NONE) {
+			profdb_node nd;
+			if ((r = profdb_tree_get(t, cur, &nd)) < 0)
+				break;
+			e->next_child = nd.next_sibling;
+			continue;
+		}
+		/* leave e */
+		if (e->is_frame) {
+			if ((r = emit(&w, e->inc - e->sub, e->inc, e->n_sub, e->node)) < 0)
+				break;
+			sink->pop(sink->ud);
+			if (e->up == PROFDB_NONE)
+				w.root_sub += e->inc, w.root_n++;
+			else
+				st[e->up].sub += e->inc, st[e->up].n_sub++;
+		}
+		sp--;
+	}
+	/* What no frame holds (costs at the root, a cut-off at the top): one
+	 * stack of the root alone. */
+	if (r >= 0 && count > 0) {
+		double v = root_inc - w.root_sub;
+		if (fabs(v) > (w.root_n + 2) * DBL_EPSILON * fabs(root_inc) || v < 0) {
+			profdb_context c = {0};
+			uint32_t fi;
+			c.type = PROFDB_CTX_ROOT;
+			c.parent = PROFDB_NONE;
+			if ((r = profdb__cv_frame_intern(frames, &c, &fi)) >= 0 &&
+			    (r = sink->push(sink->ud, fi)) >= 0) {
+				r = emit(&w, v, root_inc, w.root_n, 0);
+				sink->pop(sink->ud);
+			}
+		}
+	}
+	if (r >= 0 && total) {
+		total->integral = m->integral;
+		total->d = root_inc;
+		total->u = m->integral ? w.written : 0;
+	}
+	free(st);
+	profdb_tree_free(t);
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,32 @@
+/* profdb-mpi's pieces (tool-main.c, tool-ensemble.c). */
+#ifndef PROFDB_MPI_TOOL_H
+#define PROFDB_MPI_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profdb-mpi.h"
+
+typedef struct pm_args {
+	const char *metrics[64];
+	size_t n_metrics;
+	const char *sel;
+	uint32_t threads;
+	int json, csv, fixed, ensemble, time, help;
+	const char **paths;
+	size_t n_paths;
+	double t0;                  /* MPI_Wtime() right after MPI_Init */
+	const char **owned_paths;   /* @FILE's lines */
+	char *list_buf;
+} pm_args;
+
+/* 1 on the ranks that must not print (all but rank 0). */
+extern int pm_quiet;
+/* "profdb-mpi: stats: MSG" on rank 0; @return EXIT_USAGE (2). */
+int pm_usage(const char *msg);
+/* --time: "profdb-mpi: time: ranks=N seconds=S" on stderr from rank 0. */
+void pm_report_time(const pm_args *a, MPI_Comm comm);
+/* stats --ensemble. @return the exit status (the same on every rank). */
+int pm_ensemble(pm_args *a, MPI_Comm comm, int rank);
+
+#endif

@@ -1,0 +1,223 @@
+"""profdb: HPC performance profiles (HPCToolkit, hpcrun, Cube, Callgrind)
+read in place, as numpy arrays over the file's mapping and pandas frames.
+
+    import profdb
+    with profdb.open("hpctoolkit-database") as db:
+        print(db.format, db.counts)
+        index, records = db.values(profile=1)   # numpy arrays over the mmap
+        df = db.dataframe()                     # hatchet's layout (pandas)
+
+The C core (profdb._profdb) is written over libprofdb's public API; this
+file adds the Python-shaped surface and profdb/_frames.py the pandas
+frames. doc/PYTHON.md is the walk-through.
+
+Lifetimes: every array over the database's memory keeps its Database
+alive (arr.base is a profdb.View whose .database is the Database), and
+Database.close() raises BufferError while any of them, or any Stats or
+Tree, is alive -- as mmap.close() does. Copy what must outlive the handle.
+"""
+from typing import Iterator, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _profdb
+from ._profdb import (Context, Corrupt, Counts, Error, Metric, Node, NotFound,  # noqa: F401
+                      NotSupported, Profile, Stat, Stats, Tree, View, library_version)
+
+__all__ = ["open", "Database", "Values", "Contexts", "Error", "NotFound", "NotSupported",
+           "Corrupt", "Metric", "Profile", "Context", "Counts", "Stat", "Stats", "Node",
+           "Tree", "View", "library_version", "as_float"]
+
+__version__ = library_version()
+
+_TREE_KINDS = {"top-down": 0, "bottom-up": 1, "flat": 2}
+
+
+class Values(NamedTuple):
+    """The stored values of one profile (or one context), as two read-only
+    numpy structured arrays over the database's memory:
+
+    - index: one record per context (per metric for a context's values):
+      fields 'context' (or 'metric') and 'start', the position of its first
+      record in `records`;
+    - records: fields 'metric' (or 'profile') and 'value', plus 'tag' (a
+      profdb type: 1 u64, 2 i64, 3 f64) when the format mixes value types,
+      in which case 'value' holds the 64 bits (see as_float()).
+    """
+    index: np.ndarray
+    records: np.ndarray
+
+    def outer(self) -> np.ndarray:
+        """The index key of every record (a copy): the context of each
+        record of a profile's values, the metric of each of a context's."""
+        starts = self.index["start"].astype(np.int64)
+        lengths = np.diff(np.append(starts, len(self.records)))
+        return np.repeat(self.index[self.index.dtype.names[0]], lengths)
+
+
+def as_float(records: np.ndarray) -> np.ndarray:
+    """The 'value' field of a records array as float64 (a copy): a
+    'tag'-ged field is read per record by its type tag, f64 bits as stored."""
+    v = records["value"]
+    if "tag" not in records.dtype.names:
+        return v.astype(np.float64)
+    bits = np.ascontiguousarray(v).astype(np.uint64)
+    tag = records["tag"]
+    out = bits.astype(np.float64)               # u64
+    i64 = tag == 2
+    out[i64] = bits[i64].view(np.int64).astype(np.float64)
+    f64 = tag == 3
+    out[f64] = bits[f64].view(np.float64)
+    out[tag == 0] = np.nan
+    return out
+
+
+class Contexts:
+    """The calling-context tree, by context id: db.contexts[id] is a
+    Context (parent, children, name, file, line, module, ...);
+    iteration walks the tree in pre-order."""
+
+    def __init__(self, db: "Database"):
+        self._db = db
+
+    def __getitem__(self, id: int) -> Context:
+        return self._db.context(id)
+
+    def __contains__(self, id: object) -> bool:
+        try:
+            self._db.context(id)  # type: ignore[arg-type]
+            return True
+        except (NotFound, TypeError, OverflowError):
+            return False
+
+    def __len__(self) -> int:
+        return len(self._db._context_table()["id"])
+
+    @property
+    def roots(self) -> tuple:
+        """The ids of the roots, in order."""
+        return self._db._roots()
+
+    def parent(self, id: int) -> Optional[Context]:
+        p = self._db.context(id).parent
+        return None if p is None else self._db.context(p)
+
+    def children(self, id: int) -> list:
+        return [self._db.context(c) for c in self._db.context(id).children]
+
+    def __iter__(self) -> Iterator[Context]:
+        stack = list(reversed(self.roots))
+        while stack:
+            c = self._db.context(stack.pop())
+            yield c
+            stack.extend(reversed(c.children))
+
+
+ProfileSel = Union[None, str, Sequence[int]]
+
+
+class Database(_profdb.Database):
+    """An open profile database (profdb.open()); a context manager."""
+
+    @property
+    def metrics(self) -> tuple:
+        """Every metric (Metric), in the format's order."""
+        return self._metrics()
+
+    @property
+    def profiles(self) -> tuple:
+        """Every profile (Profile), summary included, by index."""
+        return self._profiles()
+
+    @property
+    def contexts(self) -> Contexts:
+        """The calling-context tree (Contexts)."""
+        return Contexts(self)
+
+    def profile_indices(self, profiles: ProfileSel = None, summary: bool = True) -> list:
+        """Profile indices from a selection: None (every profile, or every
+        non-summary one with summary=False), a spec string ('rank=0-3'), or
+        a sequence of indices."""
+        if profiles is None:
+            return [p.index for p in self.profiles if summary or not p.is_summary]
+        if isinstance(profiles, str):
+            return list(self.select(profiles))
+        return [int(p) for p in profiles]
+
+    def metric_ids(self, metrics: Union[None, str, int, Sequence[Union[str, int]]] = None) -> list:
+        """Metric ids from names or ids (None: every metric with data)."""
+        if metrics is None:
+            return [m.id for m in self.metrics if m.has_data]
+        if isinstance(metrics, (str, int)):
+            metrics = [metrics]
+        return [self.metric(m).id for m in metrics]
+
+    def values(self, profile: Optional[int] = None, context: Optional[int] = None) -> Values:
+        """The stored values of one profile (profile=index) or of one
+        context over every profile (context=id), as Values(index, records):
+        numpy arrays over the database's memory, not copies."""
+        if (profile is None) == (context is None):
+            raise TypeError("values(): give exactly one of profile= and context=")
+        if profile is not None:
+            return Values(*self._profile_arrays(profile))
+        return Values(*self._context_arrays(context))
+
+    def all_values(self) -> list:
+        """Values of every profile, by index: one validation pass with the
+        GIL released, then arrays over the mapping (no copy)."""
+        return [Values(*p) for p in self._all_profile_arrays()]
+
+    def stats(self, profiles: ProfileSel = None, metrics=None, threads: int = 0) -> Stats:
+        """Statistics over profiles (count, sum, min, max, mean, stddev,
+        imbalance per context and metric) in one parallel pass; profiles
+        None = every non-summary profile, metrics None = every metric with
+        stored values. The GIL is released while it runs."""
+        p = None if profiles is None else self.profile_indices(profiles)
+        m = None if metrics is None else self.metric_ids(metrics)
+        return self._stats(p, m, threads)
+
+    def view(self, kind: str = "top-down", metrics=None, profiles: ProfileSel = None,
+             cutoff: float = 0.0) -> Tree:
+        """One of the three views: 'top-down', 'bottom-up' or 'flat', for
+        the metrics (names or ids; None: the first metric with data) over
+        the profiles (None: the summary where there is one)."""
+        if kind not in _TREE_KINDS:
+            raise ValueError("kind must be one of %s" % ", ".join(_TREE_KINDS))
+        ids = self.metric_ids(metrics)[:1] if metrics is None else self.metric_ids(metrics)
+        p = None if profiles is None else self.profile_indices(profiles)
+        return self._view(_TREE_KINDS[kind], ids, p, cutoff)
+
+    # ---- pandas (imported on first use) ----
+
+    def dataframe(self, metrics=None, profiles: ProfileSel = None, scope: str = "all"):
+        """Every stored value as a pandas DataFrame in hatchet's layout."""
+        from . import _frames
+        return _frames.dataframe(self, metrics, profiles, scope)
+
+    def tree(self):
+        """The calling-context tree as a DataFrame indexed by node id."""
+        from . import _frames
+        return _frames.tree(self)
+
+    def stats_frame(self, profiles: ProfileSel = None, metrics=None, threads: int = 0):
+        """Statistics over profiles as a DataFrame, one row per context."""
+        from . import _frames
+        return _frames.stats_frame(self, profiles, metrics, threads)
+
+    def trace_frame(self, profile: int):
+        """A profile's trace as a DataFrame (time, context, name, duration)."""
+        from . import _frames
+        return _frames.trace_frame(self, profile)
+
+
+def open(path, **options) -> Database:  # noqa: A001 (the module's verb, as gzip.open)
+    """Open a database of any format profdb reads: an HPCToolkit database
+    directory, a measurements directory, a .cubex, a callgrind.out file.
+
+    Options (keyword only): copy (read into memory instead of mapping),
+    populate (prefault the mapping), tolerant (damaged blocks read as
+    absent; see .warnings), functions_only (Callgrind: no line contexts),
+    max_memory (bytes a decoder may materialise; 0 = 4 GiB).
+    Raises profdb.Error (NotFound, NotSupported, Corrupt) with the errno
+    and the library's message."""
+    return Database(path, **options)

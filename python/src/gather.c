@@ -1,0 +1,357 @@
+/* gather.c — the dense tables behind the pandas frames, built in C in one
+ * pass over the profile views (the GIL released), so that a DataFrame of
+ * every value costs a few numpy allocations instead of a Python loop.
+ */
+#include "ext.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int pd_u32_list(PyObject *seq, const char *what, uint32_t **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (seq == Py_None)
+		return 0;
+	PyObject *fast = PySequence_Fast(seq, what);
+	if (!fast)
+		return -1;
+	Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+	uint32_t *a = PyMem_Malloc(((size_t)len + 1) * sizeof *a);
+	if (!a) {
+		Py_DECREF(fast);
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (Py_ssize_t i = 0; i < len; i++) {
+		unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(fast, i));
+		if (PyErr_Occurred() || v > UINT32_MAX) {
+			if (!PyErr_Occurred())
+				PyErr_Format(PyExc_OverflowError, "%s: %lu does not fit 32 bits", what, v);
+			PyMem_Free(a);
+			Py_DECREF(fast);
+			return -1;
+		}
+		a[i] = (uint32_t)v;
+	}
+	Py_DECREF(fast);
+	*out = a;
+	*n = (size_t)len;
+	return 0;
+}
+
+/* Metric id -> column, by binary search over (id, column) sorted by id. */
+typedef struct {
+	uint32_t id, col;
+} id_col;
+
+static int cmp_id_col(const void *a, const void *b)
+{
+	uint32_t x = ((const id_col *)a)->id, y = ((const id_col *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static int64_t column_of(const id_col *map, size_t n, uint64_t id)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (map[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && map[lo].id == id ? (int64_t)map[lo].col : -1;
+}
+
+/* The stored number converted to the column's type (the metric's declared
+ * type): bits unchanged when the types agree, which is the rule. */
+static uint64_t bits_as(profdb_number n, profdb_type col)
+{
+	uint64_t bits;
+	if (n.type == col || (col == PROFDB_TYPE_NONE && n.type == PROFDB_TYPE_F64)) {
+		memcpy(&bits, &n.as, sizeof bits);
+		return bits;
+	}
+	double d = profdb_number_to_double(n);
+	switch (col) {
+	case PROFDB_TYPE_U64:
+		return d <= 0 ? 0 : d >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)d;
+	case PROFDB_TYPE_I64: {
+		int64_t i = d <= -9223372036854775808.0 ? INT64_MIN
+		          : d >= 9223372036854775808.0 ? INT64_MAX : (int64_t)d;
+		memcpy(&bits, &i, sizeof bits);
+		return bits;
+	}
+	default:
+		memcpy(&bits, &d, sizeof bits);
+		return bits;
+	}
+}
+
+typedef struct {
+	const profdb *db;
+	const uint32_t *profiles;
+	size_t n_profiles;
+	const id_col *map;
+	size_t n_metrics;
+	const profdb_type *types;    /* per column */
+	profdb_view *views;          /* 2 per profile */
+	uint64_t rows;
+	/* pass 2 outputs */
+	uint32_t *ctx, *prof;
+	uint64_t *bits;              /* [n_metrics][rows] */
+	npy_bool *present;           /* [n_metrics][rows] */
+} gather_job;
+
+static int gather_pass(gather_job *j, int fill)
+{
+	uint64_t row = 0;
+	for (size_t p = 0; p < j->n_profiles; p++) {
+		profdb_view *index = &j->views[2 * p], *values = &j->views[2 * p + 1];
+		if (!fill) {
+			int rc = profdb_profile_view(j->db, j->profiles[p], index, values);
+			if (rc < 0)
+				return rc;
+		}
+		PROFDB_VIEW_FOREACH(index, i) {
+			profdb_view run = profdb_view_run(index, i, values);
+			int any = 0;
+			PROFDB_VIEW_FOREACH(&run, k) {
+				int64_t col = column_of(j->map, j->n_metrics, profdb_view_key(&run, k));
+				if (col < 0)
+					continue;
+				any = 1;
+				if (!fill)
+					break;
+				uint64_t at = (uint64_t)col * j->rows + row;
+				j->bits[at] = bits_as(profdb_view_value(&run, k), j->types[col]);
+				j->present[at] = 1;
+			}
+			if (!any)
+				continue;
+			if (fill) {
+				j->ctx[row] = (uint32_t)profdb_view_key(index, i);
+				j->prof[row] = j->profiles[p];
+			}
+			row++;
+		}
+	}
+	j->rows = row;
+	return 0;
+}
+
+/* _gather(profiles, metrics) -> (context, profile, bits, present): one row
+ * per (profile, context) with a stored value of one of the metrics, in
+ * profile order then context order; bits[m] are the 64 bits of column m in
+ * its metric's type, present[m] says where a value is stored. */
+static PyObject *db_gather(DatabaseObject *self, PyObject *args)
+{
+	PyObject *prof_obj, *met_obj;
+	if (!PyArg_ParseTuple(args, "OO:_gather", &prof_obj, &met_obj))
+		return NULL;
+	profdb *db = pd_db(self);
+	if (!db)
+		return NULL;
+	gather_job j = {.db = db};
+	uint32_t *profiles = NULL, *metrics = NULL;
+	size_t n_metrics = 0;
+	id_col *map = NULL;
+	profdb_type *types = NULL;
+	PyObject *out = NULL, *a_ctx = NULL, *a_prof = NULL, *a_bits = NULL, *a_present = NULL;
+	if (pd_u32_list(prof_obj, "profiles", &profiles, &j.n_profiles) < 0 ||
+	    pd_u32_list(met_obj, "metrics", &metrics, &n_metrics) < 0)
+		goto done;
+	map = PyMem_Malloc((n_metrics + 1) * sizeof *map);
+	types = PyMem_Malloc((n_metrics + 1) * sizeof *types);
+	j.views = PyMem_Malloc((j.n_profiles + 1) * 2 * sizeof *j.views);
+	if (!map || !types || !j.views) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	for (size_t m = 0; m < n_metrics; m++) {
+		profdb_metric info;
+		int rc = profdb_metric_get(db, metrics[m], &info);
+		if (rc < 0) {
+			pd_raise(rc);
+			goto done;
+		}
+		map[m] = (id_col){metrics[m], (uint32_t)m};
+		types[m] = info.type;
+	}
+	qsort(map, n_metrics, sizeof *map, cmp_id_col);
+	for (size_t m = 1; m < n_metrics; m++)
+		if (map[m].id == map[m - 1].id) {
+			PyErr_Format(PyExc_ValueError, "metric %u appears twice", map[m].id);
+			goto done;
+		}
+	j.profiles = profiles;
+	j.map = map;
+	j.n_metrics = n_metrics;
+	j.types = types;
+	int rc;
+	PD_NOGIL(self, rc = gather_pass(&j, 0));
+	if (rc < 0) {
+		pd_raise(rc);
+		goto done;
+	}
+	npy_intp n = (npy_intp)j.rows, dims2[2] = {(npy_intp)n_metrics, n};
+	a_ctx = PyArray_SimpleNew(1, &n, NPY_UINT32);
+	a_prof = PyArray_SimpleNew(1, &n, NPY_UINT32);
+	a_bits = PyArray_ZEROS(2, dims2, NPY_UINT64, 0);
+	a_present = PyArray_ZEROS(2, dims2, NPY_BOOL, 0);
+	if (!a_ctx || !a_prof || !a_bits || !a_present)
+		goto done;
+	j.ctx = PyArray_DATA((PyArrayObject *)a_ctx);
+	j.prof = PyArray_DATA((PyArrayObject *)a_prof);
+	j.bits = PyArray_DATA((PyArrayObject *)a_bits);
+	j.present = PyArray_DATA((PyArrayObject *)a_present);
+	PD_NOGIL(self, rc = gather_pass(&j, 1));
+	out = Py_BuildValue("(OOOO)", a_ctx, a_prof, a_bits, a_present);
+done:
+	Py_XDECREF(a_ctx);
+	Py_XDECREF(a_prof);
+	Py_XDECREF(a_bits);
+	Py_XDECREF(a_present);
+	PyMem_Free(profiles);
+	PyMem_Free(metrics);
+	PyMem_Free(map);
+	PyMem_Free(types);
+	PyMem_Free(j.views);
+	return out;
+}
+
+/* A string column: codes into a list of distinct strings. */
+typedef struct {
+	PyObject *index;   /* dict str -> code */
+	PyObject *list;    /* the categories */
+	int32_t *codes;
+} str_column;
+
+static int str_add(str_column *c, size_t row, profdb_str s)
+{
+	PyObject *key = pd_str(s);
+	if (!key)
+		return -1;
+	PyObject *code = PyDict_GetItemWithError(c->index, key);
+	if (code) {
+		c->codes[row] = (int32_t)PyLong_AsLong(code);
+		Py_DECREF(key);
+		return 0;
+	}
+	if (PyErr_Occurred()) {
+		Py_DECREF(key);
+		return -1;
+	}
+	Py_ssize_t next = PyList_GET_SIZE(c->list);
+	code = PyLong_FromSsize_t(next);
+	int rc = code && PyDict_SetItem(c->index, key, code) == 0 && PyList_Append(c->list, key) == 0
+	         ? 0 : -1;
+	Py_XDECREF(code);
+	Py_DECREF(key);
+	c->codes[row] = (int32_t)next;
+	return rc;
+}
+
+/* _context_table() -> dict of numpy arrays, one entry per tree node in
+ * pre-order: id, parent (-1 for a root), depth, line, type codes, and the
+ * codes of name, file and module into the lists name_values, ... */
+static PyObject *db_context_table(DatabaseObject *self, PyObject *unused)
+{
+	(void)unused;
+	profdb *db = pd_db(self);
+	if (!db)
+		return NULL;
+	int64_t count;
+	PD_NOGIL(self, count = profdb_context_count(db));
+	if (count < 0)
+		return pd_raise(count);
+	uint32_t id = PROFDB_NONE;
+	int rc = count ? profdb_context_root(db, &id) : 0;
+	if (rc < 0)
+		return pd_raise(rc);
+	npy_intp n = (npy_intp)count;
+	PyObject *a_id = PyArray_SimpleNew(1, &n, NPY_UINT32), *a_parent = PyArray_SimpleNew(1, &n, NPY_INT64),
+	         *a_depth = PyArray_SimpleNew(1, &n, NPY_UINT32), *a_line = PyArray_SimpleNew(1, &n, NPY_UINT64),
+	         *a_type = PyArray_SimpleNew(1, &n, NPY_INT8), *a_name = PyArray_SimpleNew(1, &n, NPY_INT32),
+	         *a_file = PyArray_SimpleNew(1, &n, NPY_INT32), *a_module = PyArray_SimpleNew(1, &n, NPY_INT32);
+	str_column cols[3] = {{PyDict_New(), PyList_New(0), NULL}, {PyDict_New(), PyList_New(0), NULL},
+	                      {PyDict_New(), PyList_New(0), NULL}};
+	PyObject *out = NULL;
+	if (!a_id || !a_parent || !a_depth || !a_line || !a_type || !a_name || !a_file || !a_module)
+		goto done;
+	for (int k = 0; k < 3; k++)
+		if (!cols[k].index || !cols[k].list)
+			goto done;
+	cols[0].codes = PyArray_DATA((PyArrayObject *)a_name);
+	cols[1].codes = PyArray_DATA((PyArrayObject *)a_file);
+	cols[2].codes = PyArray_DATA((PyArrayObject *)a_module);
+	uint32_t *ids = PyArray_DATA((PyArrayObject *)a_id), *depth = PyArray_DATA((PyArrayObject *)a_depth);
+	int64_t *parent = PyArray_DATA((PyArrayObject *)a_parent);
+	uint64_t *line = PyArray_DATA((PyArrayObject *)a_line);
+	int8_t *type = PyArray_DATA((PyArrayObject *)a_type);
+	npy_intp row = 0;
+	/* Pre-order walk over first_child / next_sibling / parent. */
+	while (id != PROFDB_NONE) {
+		profdb_context c;
+		if ((rc = profdb_context_get(db, id, &c)) < 0) {
+			pd_raise(rc);
+			goto done;
+		}
+		if (row >= n) {
+			pd_raise_msg(-EBADMSG, "the context tree has more nodes than its count %lld",
+			             (long long)count);
+			goto done;
+		}
+		ids[row] = c.id;
+		parent[row] = c.parent == PROFDB_NONE ? -1 : (int64_t)c.parent;
+		depth[row] = c.depth;
+		line[row] = c.line;
+		type[row] = (int8_t)c.type;
+		if (str_add(&cols[0], (size_t)row, c.function) < 0 ||
+		    str_add(&cols[1], (size_t)row, c.file) < 0 ||
+		    str_add(&cols[2], (size_t)row, c.module) < 0)
+			goto done;
+		row++;
+		if (c.first_child != PROFDB_NONE) {
+			id = c.first_child;
+			continue;
+		}
+		/* up until a node with a next sibling */
+		while (c.next_sibling == PROFDB_NONE && c.parent != PROFDB_NONE)
+			if ((rc = profdb_context_get(db, c.parent, &c)) < 0) {
+				pd_raise(rc);
+				goto done;
+			}
+		id = c.next_sibling;
+	}
+	if (row != n) {
+		pd_raise_msg(-EBADMSG, "the context tree walk met %lld nodes, its count says %lld",
+		             (long long)row, (long long)count);
+		goto done;
+	}
+	out = Py_BuildValue("{sOsOsOsOsOsOsOsOsOsOsO}", "id", a_id, "parent", a_parent, "depth",
+	                    a_depth, "line", a_line, "type", a_type, "name", a_name, "file", a_file,
+	                    "module", a_module, "name_values", cols[0].list, "file_values",
+	                    cols[1].list, "module_values", cols[2].list);
+done:
+	Py_XDECREF(a_id);
+	Py_XDECREF(a_parent);
+	Py_XDECREF(a_depth);
+	Py_XDECREF(a_line);
+	Py_XDECREF(a_type);
+	Py_XDECREF(a_name);
+	Py_XDECREF(a_file);
+	Py_XDECREF(a_module);
+	for (int k = 0; k < 3; k++) {
+		Py_XDECREF(cols[k].index);
+		Py_XDECREF(cols[k].list);
+	}
+	return out;
+}
+
+PyMethodDef pd_gather_methods[] = {
+	{"_gather", (PyCFunction)db_gather, METH_VARARGS, NULL},
+	{"_context_table", (PyCFunction)db_context_table, METH_NOARGS, NULL},
+	{NULL, NULL, 0, NULL},
+};

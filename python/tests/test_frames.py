@@ -1,0 +1,90 @@
+"""The pandas frames: hatchet's layout, every stored value once."""
+import numpy as np
+import pandas as pd
+
+import profdb
+from conftest import dump
+from helpers import dataframe_checks
+
+
+def test_dataframe_holds_every_stored_value(sample):
+    d = dump(sample)
+    with profdb.open(sample) as db:
+        df = dataframe_checks(db, d["values"])
+        assert df.index.names == ["node", "profile"]
+        assert "CPUTIME (sec)" in df.columns and "CPUTIME (sec) (inc)" in df.columns
+        for col in ("name", "file", "line", "module"):
+            assert col in df.columns
+        names = {c["id"]: c["function"] for c in d["contexts"]}
+        by_col = dict(zip([m.id for m in db.metrics if m.has_data],
+                          [c for c in df.columns if c not in ("name", "file", "line", "module")]))
+        for p, c, m, v in d["values"]:
+            cell = df.at[(c, p), by_col[m]]
+            assert cell == v or (isinstance(v, str)), (p, c, m, v, cell)
+            if c in names:
+                assert df.at[(c, p), "name"] == names[c]
+
+
+def test_dataframe_keeps_stored_nans_apart_from_missing(nan_sample):
+    d = dump(nan_sample, "values")["values"]
+    with profdb.open(nan_sample) as db:
+        df = dataframe_checks(db, d)
+        bits, stored_nan = set(), 0
+        for col in df.columns[:-4]:
+            arr = df[col].array
+            stored_nan += int((np.isnan(arr._data) & ~arr._mask).sum())
+            bits |= set(arr._data[~arr._mask].view(np.uint64).tolist())
+        assert stored_nan >= 3      # counted as values, not as missing
+        assert {0x7ff800000000beef, 0xfff8000000000000, 0x7ff0000000000001} <= bits
+
+
+def test_dataframe_selections(sample):
+    with profdb.open(sample) as db:
+        df = db.dataframe(metrics=["cycles"], profiles=[1, 2])
+        assert set(df.index.get_level_values("profile")) <= {1, 2}
+        assert [c for c in df.columns if "cycles" in c] == ["cycles (inc)"]
+        inc = db.dataframe(scope="inclusive")
+        assert all(c.endswith("(inc)") for c in inc.columns[:-4])
+        thread1 = db.dataframe(profiles="thread=1")
+        assert set(thread1.index.get_level_values("profile")) == {2}
+
+
+def test_tree_frame(sample):
+    d = dump(sample, "contexts")["contexts"]
+    with profdb.open(sample) as db:
+        t = db.tree()
+        assert list(t.index) == [c["id"] for c in d]
+        for c in d:
+            row = t.loc[c["id"]]
+            assert (pd.isna(row["parent"]) if c["parent"] is None else row["parent"] == c["parent"])
+            assert row["name"] == c["function"] and row["line"] == c["line"]
+            for k in row["children"]:
+                assert t.loc[k, "parent"] == c["id"]
+
+
+def test_stats_frame_matches_the_stats(sample):
+    with profdb.open(sample) as db:
+        sf = db.stats_frame()
+        st = db.stats()
+        for row in st:
+            name = [n for n in sf.columns.get_level_values(0).unique()
+                    if db.metric(row.metric).name in n]
+            assert name
+        first = st[0]
+        col = [c for c in sf.columns.get_level_values(0).unique()][0]
+        assert sf.index.name == "node"
+        assert np.isfinite(sf[(col, "sum")].dropna()).all()
+        assert sf.loc[first.context].notna().any()
+        del st
+
+
+def test_trace_frame(sample):
+    d = dump(sample, "traces")["traces"]
+    with profdb.open(sample) as db:
+        for t in d:
+            tf = db.trace_frame(t["profile"])
+            assert tf["time"].tolist() == [s[0] for s in t["samples"]]
+            assert tf["context"].tolist() == [s[1] for s in t["samples"]]
+            assert tf["duration"].iloc[:-1].tolist() == list(np.diff(tf["time"]))
+            assert pd.isna(tf["duration"].iloc[-1])
+        assert db.exports == 0

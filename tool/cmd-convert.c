@@ -138,6 +138,7 @@ int cmd_convert(int argc, char **argv)
 		return tool_usage_fail(argv[0], "-t FORMAT is required (folded, speedscope, chrome, "
 		                       "callgrind, pprof)");
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.separate = separate;
 	if (profdb_convert_format_find(to, &o.format) < 0)
 		return tool_usage_fail(argv[0], "-t: %s", profdb_error_message());
 	if (separate && o.format != PROFDB_CONVERT_CALLGRIND)

@@ -77,7 +77,8 @@ PROFDB_EXPORT int profdb_convert_format_find(const char *name, profdb_convert_fo
  *  profdb_error_message(): e.g. traces asked of a database without
  *  traces, a metric that does not combine, negative or min/max values
  *  into Callgrind or pprof, pprof without zlib is written uncompressed and
- *  is not an error); -ENOMEM; -ECANCELED (the progress hook); what
+ *  is not an error); -ERANGE (a Callgrind cost above 2^64-1, a pprof value
+ *  above 2^63-1); -ENOMEM; -ECANCELED (the progress hook); what
  *  @p write returned; what reading the values met. On failure the output
  *  written so far is incomplete. Thread-safe on @p db. @since 0.11 */
 PROFDB_EXPORT int profdb_convert(const profdb *db, const profdb_convert_options *opts,

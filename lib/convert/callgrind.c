@@ -1,8 +1,186 @@
-/* The callgrind writer (doc/CONVERT.md). */
-#include "convert-internal.h"
+/* The Callgrind writer (doc/CONVERT.md, "Callgrind"): the text helpers,
+ * and the choice between the writer for Callgrind input (cg-native.c,
+ * exact: line and instruction costs, call sites and jumps as read) and
+ * the one for the tree formats (cg-tree.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgout-internal.h"
+
+int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *ev, size_t n_ev)
+{
+	memset(w, 0, sizeof *w);
+	w->o = o;
+	w->ev = ev;
+	w->n_ev = n_ev;
+	w->totals = calloc(n_ev + 1, sizeof *w->totals);
+	if (!w->totals || profdb__cv_names_init(&w->ob) < 0 || profdb__cv_names_init(&w->fl) < 0 ||
+	    profdb__cv_names_init(&w->fn) < 0)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	return 0;
+}
+
+void profdb__cgw_free(profdb__cgw *w)
+{
+	profdb__cv_names_free(&w->ob);
+	profdb__cv_names_free(&w->fl);
+	profdb__cv_names_free(&w->fn);
+	free(w->totals);
+}
+
+int profdb__cgw_reset(profdb__cgw *w)
+{
+	profdb__cv_names_free(&w->ob);
+	profdb__cv_names_free(&w->fl);
+	profdb__cv_names_free(&w->fn);
+	memset(w->totals, 0, w->n_ev * sizeof *w->totals);
+	if (profdb__cv_names_init(&w->ob) < 0 || profdb__cv_names_init(&w->fl) < 0 ||
+	    profdb__cv_names_init(&w->fn) < 0)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	return 0;
+}
+
+/* A name on one line: a line break in it would end the line early. */
+static void put_line_text(profdb__cv_out *o, profdb_str s)
+{
+	size_t run = 0;
+	for (size_t i = 0; i < s.len; i++) {
+		if (s.ptr[i] != '\n' && s.ptr[i] != '\r') {
+			run++;
+			continue;
+		}
+		profdb__cv_put(o, s.ptr + i - run, run);
+		profdb__cv_putc(o, ' ');
+		run = 0;
+	}
+	profdb__cv_put(o, s.ptr + s.len - run, run);
+}
+
+void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
+                        int64_t first_part)
+{
+	profdb__cv_out *o = w->o;
+	profdb_about ab;
+	profdb__cv_puts(o, "# callgrind format\nversion: 1\ncreator: profdb " PROFDB_VERSION_STRING
+	                   "\n");
+	if (profdb_get_about(db, &ab) >= 0) {
+		profdb__cv_puts(o, "# converted from ");
+		profdb__cv_puts(o, profdb_format_name(ab.format));
+		profdb__cv_puts(o, " (doc/CONVERT.md of profdb)\n");
+		if (ab.title.len) {
+			profdb__cv_puts(o, "cmd: ");
+			put_line_text(o, ab.title);
+			profdb__cv_putc(o, '\n');
+		}
+	}
+	/* A part starts at part: only before the first events: (KCachegrind's
+	 * rule), so the first part's header comes first; the later parts keep
+	 * the columns. */
+	if (first_part >= 0)
+		profdb__cgw_part(w, db, (uint32_t)first_part);
+	profdb__cv_puts(o, "positions: ");
+	profdb__cv_puts(o, positions);
+	profdb__cv_putc(o, '\n');
+	for (size_t k = 0; k < w->n_ev; k++) {
+		if (w->ev[k].hidden || !w->ev[k].long_name[0])
+			continue;
+		profdb__cv_puts(o, "event: ");
+		profdb__cv_puts(o, w->ev[k].name);
+		profdb__cv_puts(o, " : ");
+		profdb__cv_puts(o, w->ev[k].long_name);
+		profdb__cv_putc(o, '\n');
+	}
+	profdb__cv_puts(o, "events:");
+	for (size_t k = 0; k < w->n_ev; k++)
+		if (!w->ev[k].hidden) {
+			profdb__cv_putc(o, ' ');
+			profdb__cv_puts(o, w->ev[k].name);
+		}
+	profdb__cv_putc(o, '\n');
+}
+
+int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
+{
+	profdb__cv_out *o = w->o;
+	profdb__cv_puts(o, key);
+	profdb__cv_putc(o, '=');
+	if (!s.len) {
+		profdb__cv_putc(o, '\n');
+		return 0;
+	}
+	profdb__cv_names *t = key[0] == 'f' && key[1] == 'n' ? &w->fn
+	                    : !strcmp(key, "cfn") || !strcmp(key, "jfn") ? &w->fn
+	                    : !strcmp(key, "ob") || !strcmp(key, "cob") ? &w->ob : &w->fl;
+	uint32_t id;
+	int fresh;
+	int r = profdb__cv_intern(t, s, &id, &fresh);
+	if (r < 0)
+		return r;
+	profdb__cv_putc(o, '(');
+	profdb__cv_u64(o, id);
+	profdb__cv_putc(o, ')');
+	if (fresh) {
+		profdb__cv_putc(o, ' ');
+		put_line_text(o, s);
+	}
+	profdb__cv_putc(o, '\n');
+	return 0;
+}
+
+void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
+{
+	/* Trailing zero costs may be left out (the format's rule). */
+	size_t end = 0;
+	for (size_t k = 0; k < w->n_ev; k++)
+		if (!w->ev[k].hidden && costs[w->by_src ? w->ev[k].src : k])
+			end = k + 1;
+	for (size_t k = 0; k < end; k++) {
+		if (w->ev[k].hidden)
+			continue;
+		uint64_t v = costs[w->by_src ? w->ev[k].src : k];
+		profdb__cv_putc(w->o, ' ');
+		profdb__cv_u64(w->o, v);
+		if (self)
+			w->totals[k] = UINT64_MAX - w->totals[k] < v ? UINT64_MAX : w->totals[k] + v;
+	}
+	profdb__cv_putc(w->o, '\n');
+}
+
+void profdb__cgw_totals(profdb__cgw *w)
+{
+	profdb__cv_puts(w->o, "totals:");
+	for (size_t k = 0; k < w->n_ev; k++)
+		if (!w->ev[k].hidden) {
+			profdb__cv_putc(w->o, ' ');
+			profdb__cv_u64(w->o, w->totals[k]);
+		}
+	profdb__cv_putc(w->o, '\n');
+}
+
+void profdb__cgw_part(profdb__cgw *w, const profdb *db, uint32_t index)
+{
+	profdb_profile p;
+	profdb__cv_puts(w->o, "part: ");
+	profdb__cv_u64(w->o, (uint64_t)index + 1);
+	profdb__cv_putc(w->o, '\n');
+	if (profdb_profile_get(db, index, &p) >= 0 && p.name.len) {
+		profdb__cv_puts(w->o, "desc: Profile: ");
+		put_line_text(w->o, p.name);
+		profdb__cv_putc(w->o, '\n');
+	}
+}
 
 int profdb__convert_callgrind(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o)
 {
-	(void)db, (void)opts, (void)o;
-	return profdb__fail(-ENOTSUP, "profdb_convert: the callgrind writer is not built yet");
+	uint32_t *profiles;
+	size_t n;
+	int r = profdb__cv_profiles(db, opts, &profiles, &n);
+	if (r < 0)
+		return r;
+	if (profdb_get_cg(db))
+		r = profdb__cg_write_native(db, opts, o, profiles, n);
+	else
+		r = profdb__cg_write_tree(db, opts, o, profiles, n);
+	free(profiles);
+	return r;
 }

@@ -1,0 +1,282 @@
+/* Callgrind from Callgrind: every function's line and instruction costs,
+ * call sites and jumps as profdb_cg_detail decodes them, per profile or
+ * summed, so that reading the output back gives the same self costs per
+ * (profile, function, position, event), the same call edges and totals
+ * (doc/CONVERT.md, "Callgrind"; tests/convert_check.py). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgout-internal.h"
+#include "profdb/callgrind.h"
+
+typedef struct native {
+	profdb__cgw w;
+	const profdb_cg *cg;
+	int instr;                 /* positions: instr line */
+	profdb_str cur;            /* the cost lines' file */
+	int have_last;             /* a position was written: the next may be relative */
+	uint64_t last_instr, last_line;
+} native;
+
+static int same(profdb_str a, profdb_str b)
+{
+	return a.len == b.len && !memcmp(a.ptr, b.ptr, a.len);
+}
+
+static void put_hex(profdb__cv_out *o, uint64_t v)
+{
+	char tmp[17];
+	int i = 16;
+	tmp[16] = 0;
+	do
+		tmp[--i] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	profdb__cv_puts(o, tmp + i);
+}
+
+/* An absolute position (calls= and jump targets). */
+static void put_pos(native *n, uint64_t instr, uint64_t line)
+{
+	if (n->instr) {
+		profdb__cv_puts(n->w.o, "0x");
+		put_hex(n->w.o, instr);
+		profdb__cv_putc(n->w.o, ' ');
+	}
+	profdb__cv_u64(n->w.o, line);
+}
+
+/* A relative subposition, in decimal (callgrind_annotate reads "+N" and
+ * "-N" as decimal only, hex addresses included). */
+static void put_rel(profdb__cv_out *o, uint64_t v, uint64_t last)
+{
+	if (v == last) {
+		profdb__cv_putc(o, '*');
+		return;
+	}
+	profdb__cv_putc(o, v > last ? '+' : '-');
+	profdb__cv_u64(o, v > last ? v - last : last - v);
+}
+
+/* The position of a cost line, relative to the previous one as valgrind
+ * writes them (--compress-pos): the output stays near the input's size. */
+static void put_cost_pos(native *n, uint64_t instr, uint64_t line)
+{
+	if (!n->have_last) {
+		put_pos(n, instr, line);
+	} else {
+		if (n->instr) {
+			put_rel(n->w.o, instr, n->last_instr);
+			profdb__cv_putc(n->w.o, ' ');
+		}
+		put_rel(n->w.o, line, n->last_line);
+	}
+	n->have_last = 1;
+	n->last_instr = instr;
+	n->last_line = line;
+}
+
+static int put_file(native *n, profdb_str file)
+{
+	if (same(file, n->cur))
+		return 0;
+	n->cur = file;
+	return profdb__cgw_name(&n->w, "fi", file);
+}
+
+static int any_cost(const native *n, const uint64_t *c)
+{
+	for (size_t k = 0; k < n->w.n_ev; k++)
+		if (c[n->w.ev[k].src])
+			return 1;
+	return 0;
+}
+
+static int put_lines(native *n, const profdb_cg_detail *d)
+{
+	int64_t nl = profdb_cg_detail_line_count(d);
+	for (int64_t i = 0; i < nl; i++) {
+		profdb_cg_line ln;
+		int r = profdb_cg_detail_line_at(d, (uint32_t)i, &ln);
+		if (r < 0)
+			return r;
+		if (!any_cost(n, ln.self))
+			continue;
+		if ((r = put_file(n, ln.file)) < 0)
+			return r;
+		put_cost_pos(n, ln.instr, ln.line);
+		profdb__cgw_costs(&n->w, ln.self, 1);
+	}
+	return 0;
+}
+
+static int put_calls(native *n, const profdb_cg_detail *d)
+{
+	int64_t nc = profdb_cg_detail_call_count(d);
+	for (int64_t i = 0; i < nc; i++) {
+		profdb_cg_callsite cs;
+		profdb_cg_function callee;
+		int r = profdb_cg_detail_call_at(d, (uint32_t)i, &cs);
+		if (r < 0 || (r = profdb_cg_function_get(n->cg, cs.callee, &callee)) < 0 ||
+		    (r = put_file(n, cs.file)) < 0 || (r = profdb__cgw_name(&n->w, "cob", callee.object)) < 0 ||
+		    (r = profdb__cgw_name(&n->w, "cfi", callee.file)) < 0 ||
+		    (r = profdb__cgw_name(&n->w, "cfn", callee.name)) < 0)
+			return r;
+		profdb__cv_puts(n->w.o, "calls=");
+		profdb__cv_u64(n->w.o, cs.count);
+		profdb__cv_putc(n->w.o, ' ');
+		put_pos(n, 0, 0);
+		profdb__cv_putc(n->w.o, '\n');
+		put_cost_pos(n, cs.instr, cs.line);
+		profdb__cgw_costs(&n->w, cs.inclusive, 0);
+	}
+	return 0;
+}
+
+/* Jumps as written: jfi= and jfn= each time (they name the target). */
+static int put_jumps(native *n, const profdb_cg_detail *d)
+{
+	int64_t nj = profdb_cg_detail_jump_count(d);
+	for (int64_t i = 0; i < nj; i++) {
+		profdb_cg_jump j;
+		int r = profdb_cg_detail_jump_at(d, (uint32_t)i, &j);
+		if (r < 0 || (r = profdb__cgw_name(&n->w, "jfi", j.to_file)) < 0 ||
+		    (r = profdb__cgw_name(&n->w, "jfn", j.to_function)) < 0)
+			return r;
+		/* The jump's source is the position in effect at jump= (profdb's
+		 * reading; valgrind also repeats it on the line after). */
+		if (!n->have_last || n->last_instr != j.from_instr || n->last_line != j.from_line) {
+			put_cost_pos(n, j.from_instr, j.from_line);
+			profdb__cv_putc(n->w.o, '\n');
+		}
+		/* valgrind's own forms: jump=COUNT, jcnd=FOLLOWED/EXECUTED */
+		profdb__cv_puts(n->w.o, j.conditional ? "jcnd=" : "jump=");
+		profdb__cv_u64(n->w.o, j.count);
+		if (j.conditional) {
+			profdb__cv_putc(n->w.o, '/');
+			profdb__cv_u64(n->w.o, j.executed);
+		}
+		profdb__cv_putc(n->w.o, ' ');
+		put_pos(n, j.to_instr, j.to_line);
+		profdb__cv_putc(n->w.o, '\n');
+		put_cost_pos(n, j.from_instr, j.from_line);
+		profdb__cv_putc(n->w.o, '\n');
+	}
+	return 0;
+}
+
+/* Function @p fn's block for @p profile (or PROFDB_CG_ALL). */
+static int put_function(native *n, uint32_t profile, uint32_t fn)
+{
+	profdb_cg_detail *d;
+	profdb_cg_function f;
+	int r = profdb_cg_function_get(n->cg, fn, &f);
+	if (r < 0 || (r = profdb_cg_detail_new(&d, n->cg, profile, fn)) < 0)
+		return r;
+	if (profdb_cg_detail_line_count(d) > 0 || profdb_cg_detail_call_count(d) > 0 ||
+	    profdb_cg_detail_jump_count(d) > 0) {
+		if ((r = profdb__cgw_name(&n->w, "ob", f.object)) >= 0 &&
+		    (r = profdb__cgw_name(&n->w, "fl", f.file)) >= 0 &&
+		    (r = profdb__cgw_name(&n->w, "fn", f.name)) >= 0) {
+			n->cur = f.file;
+			if ((r = put_lines(n, d)) >= 0 && (r = put_calls(n, d)) >= 0)
+				r = put_jumps(n, d);
+		}
+	}
+	profdb_cg_detail_free(d);
+	return r;
+}
+
+/* Does the input carry instruction addresses? The first functions with
+ * line rows tell (positions are a property of the writer, the same in
+ * every part valgrind writes). */
+static int probe_instr(const profdb_cg *cg, int64_t n_fn)
+{
+	int seen = 0;
+	for (int64_t f = 0; f < n_fn && seen < 16; f++) {
+		profdb_cg_detail *d;
+		if (profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)f) < 0)
+			return 0;
+		int64_t nl = profdb_cg_detail_line_count(d);
+		for (int64_t i = 0; i < nl; i++) {
+			profdb_cg_line ln;
+			if (profdb_cg_detail_line_at(d, (uint32_t)i, &ln) >= 0 && ln.instr) {
+				profdb_cg_detail_free(d);
+				return 1;
+			}
+		}
+		seen += nl > 0;
+		profdb_cg_detail_free(d);
+	}
+	return 0;
+}
+
+static int put_part(native *n, const profdb_convert_options *opts, const uint32_t *profiles,
+                    size_t n_profiles, int all)
+{
+	int64_t n_fn = profdb_cg_function_count(n->cg);
+	for (int64_t f = 0; f < n_fn; f++) {
+		int r = 0;
+		if (all)
+			r = put_function(n, PROFDB_CG_ALL, (uint32_t)f);
+		for (size_t p = 0; !all && p < n_profiles && r >= 0; p++)
+			r = put_function(n, profiles[p], (uint32_t)f);
+		if (r < 0)
+			return r;
+		if (n->w.o->err)
+			return n->w.o->err;
+		if (opts->progress && !(f & 255) &&
+		    opts->progress((uint64_t)f, (uint64_t)n_fn, opts->progress_userdata))
+			return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
+	}
+	profdb__cgw_totals(&n->w);
+	return 0;
+}
+
+int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts,
+                            profdb__cv_out *o, const uint32_t *profiles, size_t n_profiles)
+{
+	native n;
+	memset(&n, 0, sizeof n);
+	n.cg = profdb_get_cg(db);
+	profdb__cv_event *ev = NULL;
+	size_t n_ev = 0;
+	int r = profdb__cv_events(db, opts, "Callgrind", profiles, n_profiles, &ev, &n_ev);
+	if (r < 0)
+		return r;
+	for (size_t k = 0; k < n_ev; k++) {     /* the input's own names */
+		profdb_cg_event e;
+		if (profdb_cg_event_get(n.cg, ev[k].src, &e) < 0 || e.name.len >= sizeof ev[k].name)
+			continue;
+		memcpy(ev[k].name, e.name.ptr, e.name.len);
+		ev[k].name[e.name.len] = 0;
+		snprintf(ev[k].long_name, sizeof ev[k].long_name, "%.*s%s%.*s",
+		         (int)e.long_name.len, e.long_name.ptr,
+		         e.formula.len ? (e.long_name.len ? ", derived: " : "derived: ") : "",
+		         (int)e.formula.len, e.formula.ptr);
+	}
+	if ((r = profdb__cgw_init(&n.w, o, ev, n_ev)) < 0) {
+		free(ev);
+		return r;
+	}
+	n.w.by_src = 1;
+	int64_t np = profdb_profile_count(db);
+	int all = (int64_t)n_profiles == np;
+	n.instr = probe_instr(n.cg, profdb_cg_function_count(n.cg));
+	profdb__cgw_header(&n.w, db, n.instr ? "instr line" : "line",
+	                   opts->separate && n_profiles ? (int64_t)profiles[0] : -1);
+	if (!opts->separate) {
+		r = put_part(&n, opts, profiles, n_profiles, all);
+	} else {
+		for (size_t p = 0; p < n_profiles && r >= 0; p++) {
+			if (p)
+				profdb__cgw_part(&n.w, db, profiles[p]);
+			n.have_last = 0;
+			if ((r = profdb__cgw_reset(&n.w)) >= 0)
+				r = put_part(&n, opts, &profiles[p], 1, 0);
+		}
+	}
+	profdb__cgw_free(&n.w);
+	free(ev);
+	return r;
+}

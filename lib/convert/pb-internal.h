@@ -1,0 +1,47 @@
+/* Protobuf encoding for the pprof writer (protobuf.c): messages built in
+ * a growable buffer, written to a gzip stream (plain without zlib). */
+#ifndef PROFDB_CONVERT_PB_INTERNAL_H
+#define PROFDB_CONVERT_PB_INTERNAL_H
+
+#include "cost-internal.h"
+
+/* One message being built; the first allocation error sticks in err. */
+typedef struct profdb__pbm {
+	unsigned char *p;
+	size_t len, cap;
+	int err;
+} profdb__pbm;
+
+void profdb__pbm_reset(profdb__pbm *m);
+void profdb__pbm_free(profdb__pbm *m);
+size_t profdb__pb_varint_size(uint64_t v);
+void profdb__pbm_varint(profdb__pbm *m, uint64_t v);
+/* Field @p field as a varint (wire type 0). */
+void profdb__pbm_uint(profdb__pbm *m, uint32_t field, uint64_t v);
+/* Field @p field as bytes, a string or an embedded message (wire type 2). */
+void profdb__pbm_bytes(profdb__pbm *m, uint32_t field, const void *data, size_t len);
+/* A packed repeated varint field. */
+void profdb__pbm_packed(profdb__pbm *m, uint32_t field, const uint64_t *v, size_t n);
+
+/* The output stream of the top-level message. */
+struct profdb__pbz;
+typedef struct profdb__pbs {
+	profdb__cv_out *o;
+	struct profdb__pbz *z;
+	int err;
+} profdb__pbs;
+
+int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o);
+/* Bytes of the top-level message. */
+void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len);
+/* Field @p field holding message @p m. */
+void profdb__pbs_msg(profdb__pbs *s, uint32_t field, const profdb__pbm *m);
+/* @p m's bytes as they are (fields of the top-level message). */
+void profdb__pbs_raw(profdb__pbs *s, const profdb__pbm *m);
+/* End the gzip stream; the first error of the stream or the output. */
+int profdb__pbs_finish(profdb__pbs *s);
+void profdb__pbs_free(profdb__pbs *s);
+/* 1 when the output is gzip-compressed (zlib built in). */
+int profdb__pbs_gzip(void);
+
+#endif

@@ -1,0 +1,548 @@
+/* The Callgrind and pprof writers (lib/convert/{callgrind,cg-*,pprof}.c)
+ * on hand-made inputs with known costs: Callgrind text round trips
+ * (self costs, call edges, jumps, parts), the writer's HPCToolkit sample
+ * to Callgrind and pprof with the self costs derived by hand, the
+ * protobuf decoded here, and the refusals. Real samples and the outside
+ * clients: tests/convert_check.py. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "profdb-config.h"
+#include "profdb/profdb.h"
+#ifdef PROFDB_HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef HAVE_TEST_WRITER
+#include "writer.h"
+#endif
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+typedef struct buf {
+	unsigned char *p;
+	size_t len, cap;
+	int fail_after;     /* > 0: the write that fails with -EIO */
+} buf;
+
+static int to_buf(const void *data, size_t len, void *userdata)
+{
+	buf *b = userdata;
+	if (b->fail_after && --b->fail_after == 0)
+		return -EIO;
+	if (b->len + len + 1 > b->cap) {
+		b->cap = (b->len + len + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		cr_assert(b->p);
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+	b->p[b->len] = 0;
+	return 0;
+}
+
+static buf convert(const profdb *db, profdb_convert_format f, int separate, const uint32_t *metrics,
+                   size_t n_metrics)
+{
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.format = f;
+	o.separate = separate;
+	o.metrics = metrics;
+	o.n_metrics = n_metrics;
+	buf b = {0};
+	int r = profdb_convert(db, &o, to_buf, &b);
+	cr_assert_eq(r, 0, "convert: %d %s", r, profdb_error_message());
+	return b;
+}
+
+static profdb *open_text(const void *text, size_t n)
+{
+	profdb_input in = {"callgrind.out.1", text, n};
+	profdb *db = NULL;
+	int r = profdb_open_inputs(&db, &in, 1, NULL);
+	cr_assert_eq(r, 0, "open: %d %s\n%.*s", r, profdb_error_message(), (int)(n < 2000 ? n : 2000),
+	             (const char *)text);
+	return db;
+}
+
+/* Self cost of the function named @p name in @p profile, event @p ev. */
+static uint64_t fn_self(const profdb *db, uint32_t profile, const char *name, uint32_t ev)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	int64_t n = profdb_cg_function_count(cg);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		if (f.name.len == strlen(name) && !memcmp(f.name.ptr, name, f.name.len)) {
+			const uint64_t *c;
+			cr_assert_geq(profdb_cg_self(cg, profile, (uint32_t)i, &c), 0);
+			return c[ev];
+		}
+	}
+	cr_assert_fail("no function %s", name);
+	return 0;
+}
+
+/* The call count and inclusive cost of every call edge, by names. */
+static void edges_of(const profdb *db, uint32_t profile, char *out, size_t cap)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	int64_t n = profdb_cg_call_count(cg);
+	size_t o = 0;
+	out[0] = 0;
+	for (int64_t i = 0; i < n; i++) {
+		profdb_cg_call c;
+		profdb_cg_function a, b;
+		if (profdb_cg_call_get(cg, profile, (uint32_t)i, &c) != 1)
+			continue;
+		cr_assert_eq(profdb_cg_function_get(cg, c.caller, &a), 0);
+		cr_assert_eq(profdb_cg_function_get(cg, c.callee, &b), 0);
+		o += (size_t)snprintf(out + o, cap - o, "%.*s>%.*s:%" PRIu64 ":%" PRIu64 ";",
+		                      (int)a.name.len, a.name.ptr, (int)b.name.len, b.name.ptr, c.count,
+		                      c.inclusive[0]);
+		cr_assert_lt(o, cap);
+	}
+}
+
+static uint64_t jump_sum(const profdb *db)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	uint64_t s = 0;
+	for (int64_t f = 0; f < profdb_cg_function_count(cg); f++) {
+		profdb_cg_detail *d;
+		cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)f), 0);
+		for (int64_t j = 0; j < profdb_cg_detail_jump_count(d); j++) {
+			profdb_cg_jump jp;
+			cr_assert_eq(profdb_cg_detail_jump_at(d, (uint32_t)j, &jp), 0);
+			s += jp.count * 1000 + jp.executed * 7 + jp.to_line + jp.from_line * 3 +
+			     (uint64_t)jp.conditional;
+		}
+		profdb_cg_detail_free(d);
+	}
+	return s;
+}
+
+/* ---- Callgrind to Callgrind ----------------------------------------------------- */
+
+static const char two_parts[] =
+	"# callgrind format\nversion: 1\npart: 1\npositions: line\nevents: Ir Dr\n"
+	"ob=(1) /bin/app\nfl=(1) app.c\nfn=(1) main\n"
+	"3 10 2\n4 5\n"
+	"cfi=(2) lib.c\ncfn=(2) work\ncalls=2 20\n4 100 30\n"
+	"jump=3 6\n5\n"
+	"jcnd=2/4 7\n5\n"
+	"fl=(2)\nfn=(2)\n20 100 30\n"
+	"fi=(3) inl.h\n7 1\n"
+	"totals: 116 32\n"
+	"part: 2\n"
+	"ob=(1)\nfl=(1)\nfn=(1)\n3 1\n"
+	"cfi=(2)\ncfn=(2)\ncalls=1 20\n3 9\n"
+	"fl=(2)\nfn=(2)\n20 9\n";
+
+Test(convert_cg, callgrind_round_trip_combined)
+{
+	profdb *a = open_text(two_parts, sizeof two_parts - 1);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	cr_assert(strstr((char *)b.p, "# callgrind format\n") == (char *)b.p);
+	cr_assert(strstr((char *)b.p, "\nevents: Ir Dr\n"));
+	cr_assert(strstr((char *)b.p, "\nfn=(1) main\n"), "name compression: %s", b.p);
+	cr_assert(strstr((char *)b.p, "\ntotals: 126 32\n"), "%s", b.p);
+	profdb *c = open_text(b.p, b.len);
+	cr_assert_eq(profdb_profile_count(c), 1, "combined: one part");
+	cr_assert_eq(fn_self(c, 0, "main", 0), 10 + 5 + 1);
+	cr_assert_eq(fn_self(c, 0, "work", 0), 100 + 1 + 9);
+	cr_assert_eq(fn_self(c, 0, "work", 1), 30);
+	char ea[512], eb[512];
+	edges_of(a, PROFDB_CG_ALL, ea, sizeof ea);
+	edges_of(c, 0, eb, sizeof eb);
+	cr_assert_str_eq(ea, eb);
+	cr_assert_str_eq(eb, "main>work:3:109;");
+	cr_assert_eq(jump_sum(a), jump_sum(c), "jumps are kept");
+	cr_assert_neq(jump_sum(a), 0);
+	/* the inlined file stays the position's file, not the function's */
+	cr_assert(strstr((char *)b.p, "fi=(3) inl.h\n"), "%s", b.p);
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+}
+
+Test(convert_cg, callgrind_round_trip_parts)
+{
+	profdb *a = open_text(two_parts, sizeof two_parts - 1);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 1, NULL, 0);
+	profdb *c = open_text(b.p, b.len);
+	cr_assert_eq(profdb_profile_count(c), 2, "one part per profile");
+	for (uint32_t p = 0; p < 2; p++) {
+		const uint64_t *ta, *tc;
+		cr_assert_eq(profdb_cg_totals(profdb_get_cg(a), p, &ta), 0);
+		cr_assert_eq(profdb_cg_totals(profdb_get_cg(c), p, &tc), 0);
+		cr_assert_eq(ta[0], tc[0]);
+		cr_assert_eq(ta[1], tc[1]);
+		cr_assert_eq(fn_self(a, p, "main", 0), fn_self(c, p, "main", 0));
+		char ea[512], eb[512];
+		edges_of(a, p, ea, sizeof ea);
+		edges_of(c, p, eb, sizeof eb);
+		cr_assert_str_eq(ea, eb);
+	}
+	cr_assert(strstr((char *)b.p, "\npart: 2\n"));
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+}
+
+Test(convert_cg, callgrind_one_event_and_write_error)
+{
+	profdb *a = open_text(two_parts, sizeof two_parts - 1);
+	uint32_t dr = 1;
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, &dr, 1);
+	cr_assert(strstr((char *)b.p, "\nevents: Dr\n"));
+	cr_assert(strstr((char *)b.p, "\ntotals: 32\n"), "%s", b.p);
+	free(b.p);
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.format = PROFDB_CONVERT_CALLGRIND;
+	buf e = {0};
+	e.fail_after = 1;
+	cr_assert_eq(profdb_convert(a, &o, to_buf, &e), -EIO, "the callback's error comes back");
+	o.format = PROFDB_CONVERT_PPROF;
+	o.separate = 1;
+	cr_assert_eq(profdb_convert(a, &o, to_buf, &e), -EINVAL, "pprof has no parts");
+	free(e.p);
+	profdb_close(a);
+}
+
+/* ---- a protobuf reader, enough for profile.proto ---------------------------- */
+
+typedef struct pbr {
+	const unsigned char *p, *end;
+} pbr;
+
+static uint64_t rd_varint(pbr *r)
+{
+	uint64_t v = 0;
+	for (unsigned s = 0; s < 64; s += 7) {
+		cr_assert_lt(r->p, r->end, "varint runs past its message");
+		unsigned char c = *r->p++;
+		v |= (uint64_t)(c & 0x7f) << s;
+		if (!(c & 0x80))
+			return v;
+	}
+	cr_assert_fail("varint longer than 10 bytes");
+	return 0;
+}
+
+/* The next field: its number, wire type, and a varint value or a slice. */
+static int rd_field(pbr *r, uint32_t *field, uint64_t *v, pbr *sub)
+{
+	if (r->p == r->end)
+		return 0;
+	uint64_t key = rd_varint(r);
+	*field = (uint32_t)(key >> 3);
+	switch (key & 7) {
+	case 0: *v = rd_varint(r); return 1;
+	case 2:
+		*v = rd_varint(r);
+		cr_assert_leq(*v, (uint64_t)(r->end - r->p));
+		sub->p = r->p;
+		sub->end = r->p + *v;
+		r->p += *v;
+		return 2;
+	default: cr_assert_fail("wire type %u", (unsigned)(key & 7)); return 0;
+	}
+}
+
+typedef struct prof {
+	size_t n_types, n_samples, n_strings;
+	uint64_t sums[8];
+	char strings[64][96];
+	uint64_t fn_name[64];           /* function id -> name index */
+	uint64_t loc_fn[256];           /* location id -> function id */
+	uint64_t stacks[64][16];        /* first samples' location ids */
+	size_t depth[64];
+	uint64_t default_type;
+} prof;
+
+static void decode(const unsigned char *data, size_t len, prof *out)
+{
+	memset(out, 0, sizeof *out);
+	pbr r = {data, data + len}, s;
+	uint32_t f;
+	uint64_t v;
+	int k;
+	while ((k = rd_field(&r, &f, &v, &s))) {
+		if (f == 1 && k == 2) {
+			out->n_types++;
+		} else if (f == 2 && k == 2) {
+			pbr t;
+			uint32_t g;
+			size_t nv = 0, ns = out->n_samples++;
+			while (rd_field(&s, &g, &v, &t)) {
+				while (t.p < t.end) {
+					uint64_t x = rd_varint(&t);
+					if (g == 2 && nv < 8)
+						out->sums[nv++] += x;
+					if (g == 1 && ns < 64 && out->depth[ns] < 16)
+						out->stacks[ns][out->depth[ns]++] = x;
+				}
+			}
+		} else if (f == 4 && k == 2) {
+			pbr t, u;
+			uint32_t g;
+			uint64_t id = 0, fn = 0;
+			while (rd_field(&s, &g, &v, &t) ) {
+				if (g == 1)
+					id = v;
+				if (g == 4)
+					while (rd_field(&t, &g, &v, &u))
+						fn = g == 1 ? v : fn;
+			}
+			cr_assert(id > 0 && id < 256);
+			out->loc_fn[id] = fn;
+		} else if (f == 5 && k == 2) {
+			pbr t;
+			uint32_t g;
+			uint64_t id = 0, name = 0;
+			while (rd_field(&s, &g, &v, &t))
+				id = g == 1 ? v : id, name = g == 2 ? v : name;
+			cr_assert(id > 0 && id < 64);
+			out->fn_name[id] = name;
+		} else if (f == 6 && k == 2) {
+			cr_assert_lt(out->n_strings, 64);
+			size_t l = (size_t)(s.end - s.p) < 95 ? (size_t)(s.end - s.p) : 95;
+			memcpy(out->strings[out->n_strings++], s.p, l);
+		} else if (f == 14) {
+			out->default_type = v;
+		}
+	}
+}
+
+/* The function name of location @p loc. */
+static const char *loc_name(const prof *p, uint64_t loc)
+{
+	cr_assert(loc > 0 && loc < 256 && p->loc_fn[loc], "location %" PRIu64 " is defined", loc);
+	uint64_t fn = p->loc_fn[loc];
+	cr_assert(fn < 64 && p->fn_name[fn] < p->n_strings);
+	return p->strings[p->fn_name[fn]];
+}
+
+static unsigned char *gunzip(const unsigned char *data, size_t len, size_t *out_len)
+{
+#ifdef PROFDB_HAVE_ZLIB
+	cr_assert(len > 2 && data[0] == 0x1f && data[1] == 0x8b, "gzip magic");
+	size_t cap = 1 << 20;
+	unsigned char *out = malloc(cap);
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(inflateInit2(&z, 31), Z_OK);
+	z.next_in = (unsigned char *)(uintptr_t)data;
+	z.avail_in = (uInt)len;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	cr_assert_eq(inflate(&z, Z_FINISH), Z_STREAM_END);
+	*out_len = z.total_out;
+	inflateEnd(&z);
+	return out;
+#else
+	cr_assert(len == 0 || data[0] != 0x1f, "without zlib the protobuf is plain");
+	unsigned char *out = malloc(len + 1);
+	memcpy(out, data, len);
+	*out_len = len;
+	return out;
+#endif
+}
+
+Test(convert_cg, pprof_of_callgrind)
+{
+	profdb *a = open_text(two_parts, sizeof two_parts - 1);
+	buf b = convert(a, PROFDB_CONVERT_PPROF, 0, NULL, 0);
+	size_t n;
+	unsigned char *pb = gunzip(b.p, b.len, &n);
+	prof p;
+	decode(pb, n, &p);
+	cr_assert_eq(p.n_types, 2);
+	cr_assert_str_eq(p.strings[0], "", "the string table starts with \"\"");
+	cr_assert_eq(p.sums[0], 126, "Ir over both parts");
+	cr_assert_eq(p.sums[1], 32);
+	cr_assert_str_eq(p.strings[p.default_type], "Ir");
+	for (size_t s = 0; s < p.n_samples && s < 64; s++) {
+		cr_assert_geq(p.depth[s], 1);
+		const char *leaf = loc_name(&p, p.stacks[s][0]);
+		if (!strcmp(leaf, "work"))
+			cr_assert_str_eq(loc_name(&p, p.stacks[s][1]), "main", "work is called by main");
+	}
+	free(pb);
+	free(b.p);
+	profdb_close(a);
+}
+
+/* ---- the tree formats ------------------------------------------------------------- */
+
+#ifdef HAVE_TEST_WRITER
+/* The writer's HPCToolkit sample (tests/writer/writer.h), CPUTIME summed
+ * over profiles 1 and 2: the inclusive scope less the children's gives
+ * main 1.5 s (at its instruction), compute 3 s, helper 0.5 s (inlined, in
+ * util.h), memcpy 0.25 s, the anonymous function 0.125 s: 5.375 s. */
+static profdb *hpctk_sample(char *dir)
+{
+	cr_assert(mkdtemp(dir));
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	return db;
+}
+
+static void rm_dir(const char *dir)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+Test(convert_cg, hpctoolkit_to_callgrind)
+{
+	char dir[] = "/tmp/profdb-convert-cg-XXXXXX";
+	profdb *db = hpctk_sample(dir);
+	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	const char *t = (const char *)b.p;
+	cr_assert(strstr(t, "\nevents: CPUTIME_ns cycles\n"), "%s", t);
+	cr_assert(strstr(t, "event: CPUTIME_ns : CPUTIME (sec) [metric 0], in nanoseconds (x 1e+09"));
+	cr_assert(strstr(t, "\ntotals: 5375000000 6144\n"), "%s", t);
+	profdb *c = open_text(b.p, b.len);
+	cr_assert_eq(fn_self(c, 0, "main", 0), 1500000000);
+	cr_assert_eq(fn_self(c, 0, "compute", 0), 3000000000);
+	cr_assert_eq(fn_self(c, 0, "compute", 1), 6144);
+	cr_assert_eq(fn_self(c, 0, "helper", 0), 500000000);
+	cr_assert_eq(fn_self(c, 0, "memcpy", 0), 250000000);
+	cr_assert_eq(fn_self(c, 0, "libc.so.6+0x2000", 0), 125000000, "unnamed: module+offset");
+	char e[1024];
+	edges_of(c, 0, e, sizeof e);
+	cr_assert(strstr(e, "main>compute:1:3750000000;"), "calls=1 per call path: %s", e);
+	cr_assert(strstr(e, "compute>helper:1:500000000;"), "%s", e);
+	cr_assert(strstr(e, "main thread>main:1:5250000000;"), "%s", e);
+	profdb_close(c);
+	free(b.p);
+	/* one part per profile: profile 2 alone */
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	uint32_t two = 2, cpu = 2;
+	o.format = PROFDB_CONVERT_CALLGRIND;
+	o.separate = 1;
+	o.profiles = &two;
+	o.n_profiles = 1;
+	o.metrics = &cpu;
+	o.n_metrics = 1;
+	buf s = {0};
+	cr_assert_eq(profdb_convert(db, &o, to_buf, &s), 0, "%s", profdb_error_message());
+	cr_assert(strstr((char *)s.p, "\npart: 3\n"));
+	cr_assert(strstr((char *)s.p, "\ntotals: 1625000000\n"), "1.5 + 0.125 s: %s", s.p);
+	free(s.p);
+	profdb_close(db);
+	rm_dir(dir);
+}
+
+Test(convert_cg, hpctoolkit_to_pprof)
+{
+	char dir[] = "/tmp/profdb-convert-pp-XXXXXX";
+	profdb *db = hpctk_sample(dir);
+	buf b = convert(db, PROFDB_CONVERT_PPROF, 0, NULL, 0);
+	size_t n;
+	unsigned char *pb = gunzip(b.p, b.len, &n);
+	prof p;
+	decode(pb, n, &p);
+	cr_assert_eq(p.n_types, 2);
+	cr_assert_eq(p.sums[0], 5375000000, "pprof total = profdb's, in ns");
+	cr_assert_eq(p.sums[1], 6144);
+	cr_assert_eq(p.n_samples, 5, "one sample per context with a self cost");
+	int seen_helper = 0;
+	for (size_t s = 0; s < p.n_samples; s++) {
+		if (strcmp(loc_name(&p, p.stacks[s][0]), "helper"))
+			continue;
+		seen_helper = 1;
+		cr_assert_eq(p.depth[s], 4, "helper < compute < main < main thread");
+		cr_assert_str_eq(loc_name(&p, p.stacks[s][1]), "compute");
+		cr_assert_str_eq(loc_name(&p, p.stacks[s][2]), "main");
+		cr_assert_str_eq(loc_name(&p, p.stacks[s][3]), "main thread");
+	}
+	cr_assert(seen_helper);
+	free(pb);
+	free(b.p);
+	profdb_close(db);
+	rm_dir(dir);
+}
+
+static int stop_at_second(uint64_t done, uint64_t total, void *userdata)
+{
+	(void)total;
+	++*(int *)userdata;
+	return done >= 1;
+}
+
+Test(convert_cg, progress_cancels)
+{
+	char dir[] = "/tmp/profdb-convert-pc-XXXXXX";
+	profdb *db = hpctk_sample(dir);
+	for (int f = PROFDB_CONVERT_CALLGRIND; f <= PROFDB_CONVERT_PPROF; f++) {
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		int calls = 0;
+		o.format = (profdb_convert_format)f;
+		o.progress = stop_at_second;
+		o.progress_userdata = &calls;
+		buf b = {0};
+		cr_assert_eq(profdb_convert(db, &o, to_buf, &b), -ECANCELED, "format %d", f);
+		cr_assert_eq(calls, 2, "asked once per profile until it said stop");
+		free(b.p);
+	}
+	profdb_close(db);
+	rm_dir(dir);
+}
+
+#ifdef PROFDB_HAVE_CUBE
+Test(convert_cg, cube_refusals)
+{
+	tw_blob t;
+	memset(&t, 0, sizeof t);
+	cr_assert_eq(tw_cube_write(&t, 0, NULL), 0);
+	profdb_input in = {"sample.cubex", t.data, t.size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	uint32_t ok[64];
+	size_t n_ok = 0;
+	for (int64_t i = 0; i < profdb_metric_count(db); i++) {
+		profdb_metric m;
+		cr_assert_eq(profdb_metric_at(db, (uint32_t)i, &m), 0);
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		o.format = PROFDB_CONVERT_CALLGRIND;
+		o.metrics = &m.id;
+		o.n_metrics = 1;
+		buf b = {0};
+		int r = profdb_convert(db, &o, to_buf, &b);
+		if (m.combine == PROFDB_COMBINE_MIN || m.combine == PROFDB_COMBINE_MAX) {
+			cr_assert_eq(r, -ENOTSUP, "%.*s", (int)m.name.len, m.name.ptr);
+			cr_assert(strstr(profdb_error_message(), "only sum metrics convert"));
+		} else if (m.combine == PROFDB_COMBINE_SUM && m.has_data && r < 0) {
+			cr_assert_eq(r, -ENOTSUP);
+			cr_assert(strstr(profdb_error_message(), "negative"), "%s", profdb_error_message());
+		} else if (r == 0 && n_ok < 64) {
+			ok[n_ok++] = m.id;
+		}
+		free(b.p);
+	}
+	cr_assert_gt(n_ok, 0);
+	/* Cube's visits become the call counts */
+	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, ok, n_ok);
+	cr_assert(strstr((char *)b.p, "\ncalls="));
+	cr_assert_null(strstr((char *)b.p, "\ncalls=1 "), "counts from visits: %s", b.p);
+	free(b.p);
+	profdb_close(db);
+	tw_blob_free(&t);
+}
+#endif
+#endif /* HAVE_TEST_WRITER */
+
+TC_MAIN

@@ -30,18 +30,10 @@ static int copy_options(const profdb_convert_options *in, profdb_convert_options
 {
 	profdb_convert_options def = PROFDB_CONVERT_OPTIONS_INIT;
 	*o = def;
-	if (!in)
-		return 0;
-	if (in->size < sizeof(size_t))
-		return profdb__fail(-EINVAL, "profdb_convert: options.size %zu is too small "
-		                    "(start from PROFDB_CONVERT_OPTIONS_INIT)", in->size);
-	const unsigned char *b = (const unsigned char *)in;
-	for (size_t i = sizeof *o; i < in->size; i++)
-		if (b[i])
-			return profdb__fail(-EINVAL, "profdb_convert: options byte %zu (past the fields "
-			                    "this library knows) is not zero", i);
-	memcpy(o, in, in->size < sizeof *o ? in->size : sizeof *o);
-	o->size = sizeof *o;
+	int r = profdb__options_take(o, sizeof *o, in, "profdb_convert",
+	                             "PROFDB_CONVERT_OPTIONS_INIT");
+	if (r < 0 || !in)
+		return r;
 	if ((unsigned)o->format >= N_FORMATS)
 		return profdb__fail(-EINVAL, "profdb_convert: unknown format %d", (int)o->format);
 	if ((o->n_metrics && !o->metrics) || (o->n_profiles && !o->profiles))

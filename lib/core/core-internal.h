@@ -95,6 +95,13 @@ int profdb__options_check(const profdb_options *o, const char *fn);
 
 /* Copy checked caller options (a shorter, older struct gets defaults). */
 void profdb__options_copy(profdb_options *dst, const profdb_options *src);
+/* Copies a caller's options struct of any version over @p dst, which holds
+ * the defaults (its first field is the size_t size): a NULL @p in keeps
+ * them; a smaller size takes only the fields it covers; bytes past the
+ * fields this version knows must be zero. @p fn and @p init name the call
+ * and the struct's initialiser in the message. @return 0 or -EINVAL. */
+int profdb__options_take(void *dst, size_t dst_size, const void *in, const char *fn,
+                         const char *init);
 
 /* ---- per-block state (block.c) ------------------------------------------- */
 

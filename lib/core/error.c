@@ -102,6 +102,26 @@ int profdb__options_check(const profdb_options *o, const char *fn)
 	return 0;
 }
 
+int profdb__options_take(void *dst, size_t dst_size, const void *in, const char *fn,
+                         const char *init)
+{
+	if (!in)
+		return 0;
+	size_t size;
+	memcpy(&size, in, sizeof size);
+	if (size < sizeof size)
+		return profdb__fail(-EINVAL, "%s: options.size %zu is too small (start from %s)", fn,
+		                    size, init);
+	const unsigned char *b = in;
+	for (size_t i = dst_size; i < size; i++)
+		if (b[i])
+			return profdb__fail(-EINVAL, "%s: options byte %zu (past the fields this "
+			                    "library knows) is not zero", fn, i);
+	memcpy(dst, in, size < dst_size ? size : dst_size);
+	memcpy(dst, &dst_size, sizeof dst_size);
+	return 0;
+}
+
 void profdb__options_copy(profdb_options *dst, const profdb_options *src)
 {
 	memset(dst, 0, sizeof *dst);

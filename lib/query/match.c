@@ -369,18 +369,10 @@ static int copy_options(const profdb_match_options *in, profdb_match_options *o)
 {
 	profdb_match_options def = PROFDB_MATCH_OPTIONS_INIT;
 	*o = def;
-	if (!in)
-		return 0;
-	if (in->size < sizeof(size_t))
-		return profdb__fail(-EINVAL, "profdb_match_new: options.size %zu is too small "
-		                    "(start from PROFDB_MATCH_OPTIONS_INIT)", in->size);
-	const unsigned char *bytes = (const unsigned char *)in;
-	for (size_t i = sizeof *o; i < in->size; i++)
-		if (bytes[i])
-			return profdb__fail(-EINVAL, "profdb_match_new: options byte %zu (past the fields "
-			                    "this library knows) is not zero", i);
-	memcpy(o, in, in->size < sizeof *o ? in->size : sizeof *o);
-	o->size = sizeof *o;
+	int r = profdb__options_take(o, sizeof *o, in, "profdb_match_new",
+	                             "PROFDB_MATCH_OPTIONS_INIT");
+	if (r < 0 || !in)
+		return r;
 	if ((o->metrics_a && (o->n_metrics == 0 || o->n_metrics > 4096)) ||
 	    (!o->metrics_a && (o->metrics_b || o->n_metrics)))
 		return profdb__fail(-EINVAL, "profdb_match_new: bad options (metrics_a, metrics_b "

@@ -30,19 +30,8 @@ static int copy_options(const profdb_stats_options *in, profdb_stats_options *o)
 {
 	profdb_stats_options def = PROFDB_STATS_OPTIONS_INIT;
 	*o = def;
-	if (!in)
-		return 0;
-	if (in->size < sizeof(size_t))
-		return profdb__fail(-EINVAL, "profdb_stats_new: options.size %zu is too small "
-		                    "(start from PROFDB_STATS_OPTIONS_INIT)", in->size);
-	const unsigned char *b = (const unsigned char *)in;
-	for (size_t i = sizeof *o; i < in->size; i++)
-		if (b[i])
-			return profdb__fail(-EINVAL, "profdb_stats_new: options byte %zu (past the fields "
-			                    "this library knows) is not zero", i);
-	memcpy(o, in, in->size < sizeof *o ? in->size : sizeof *o);
-	o->size = sizeof *o;
-	return 0;
+	return profdb__options_take(o, sizeof *o, in, "profdb_stats_new",
+	                            "PROFDB_STATS_OPTIONS_INIT");
 }
 
 /* The profiles, ascending: the caller's (checked) or every non-summary one.

@@ -26,6 +26,10 @@ extern int pm_quiet;
 int pm_usage(const char *msg);
 /* --time: "profdb-mpi: time: ranks=N seconds=S" on stderr from rank 0. */
 void pm_report_time(const pm_args *a, MPI_Comm comm);
+struct pm_list;
+/* stats --ensemble's output from the reduced list (rank 0;
+ * tool-ensemble-print.c). @return 0 or EXIT_INPUT (out of memory). */
+int pm_print_ensemble(const pm_args *a, const struct pm_list *l);
 /* stats --ensemble. @return the exit status (the same on every rank). */
 int pm_ensemble(pm_args *a, MPI_Comm comm, int rank);
 

@@ -10,17 +10,27 @@ usage: mpi_check.py synthetic|real LAUNCHER 'LAUNCHER ARGS' PROFDB_MPI PROFDB MK
 - a rank that fails (injected, or a missing database of an ensemble) makes
   every rank exit 1 with one message naming the file, within a timeout;
 - --ensemble: the same database thrice has no spread; the fixed-order
-  result is the same at every rank count; the tree's within the bound.
+  result is the same at every rank count; the tree's within the bound;
+  --json valid against doc/profdb-ensemble-stats-1.schema.json; --csv the
+  same rows with each call path as text, the labels of `profdb diff`.
 Several databases go to one launch (profdb-mpi stats A B ... prints each in
-turn) to keep the launcher's start-up out of the test time.
+turn), and checks that one rank cannot tell apart (tree and fixed order at
+1 rank) are launched once, to keep the launcher's start-up (about half a
+second a launch) down: both modes take about 18 s on the 2-core box at
+load 4 (31 s before these cuts), more when the box is busier.
 Exit 77 (skipped) when there is nothing to compare (no sample data)."""
-import json, math, os, shutil, subprocess, sys
+import csv, io, json, math, os, re, shutil, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schema_check  # noqa: E402
 
 mode, launcher, largs, mpitool, tool, mksample, work, data = sys.argv[1:9]
 largs = largs.split()
 EPS = 2.0 ** -53
 failures = []
 checked = 0
+DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "doc")
+stats_cache = {}
 
 
 def fail(msg):
@@ -28,17 +38,31 @@ def fail(msg):
     print("FAIL:", msg)
 
 
-def mpirun(n, args, env=None, timeout=120):
+# Sanitized builds: the ASAN_OPTIONS that check leaks, for the launches
+# marked leaks=True (one per code path: see tests/lsan-mpi.supp).
+LEAK_CHECK = os.environ.get("PROFDB_MPI_LEAK_CHECK")
+
+
+def mpirun(n, args, env=None, timeout=120, leaks=False):
     e = dict(os.environ)
     e.update(env or {})
+    if leaks and LEAK_CHECK:
+        e["ASAN_OPTIONS"] = LEAK_CHECK
     return subprocess.run([launcher] + largs + ["-n", str(n), mpitool, "stats"] + args,
                           capture_output=True, text=True, env=e, timeout=timeout)
 
 
 def stats(db, extra):
-    r = subprocess.run([tool, "stats", "--threads", "1"] + extra + [db], capture_output=True,
-                       text=True, timeout=600)
-    return r
+    key = (db, tuple(extra))
+    if key not in stats_cache:
+        stats_cache[key] = subprocess.run([tool, "stats", "--threads", "1"] + extra + [db],
+                                          capture_output=True, text=True, timeout=600)
+    return stats_cache[key]
+
+
+def validate(name, schema_file, doc):
+    for e in schema_check.validate(os.path.join(DOC, schema_file), doc):
+        fail(f"{name}: {schema_file}: {e}")
 
 
 def split_json(text):
@@ -93,15 +117,18 @@ def check_batch(label, dbs, text=False):
     want_objs = split_json(want_json)
     want_text = "".join(stats(d, []).stdout for d in dbs) if text else None
     for n in (1, 2, 4):
-        r = mpirun(n, ["--fixed-order", "--json"] + dbs)
+        r = mpirun(n, ["--fixed-order", "--json"] + dbs, leaks=n == 2)
         if r.returncode != 0 or r.stdout != want_json:
             fail(f"{label}: {n} ranks --fixed-order --json differs from profdb stats "
                  f"(exit {r.returncode}: {r.stderr.strip()[:300]})")
-        if text:
+        if text and n == 4:   # the printer is shared: once is enough
             r = mpirun(n, ["--fixed-order"] + dbs)
             if r.stdout != want_text:
                 fail(f"{label}: {n} ranks --fixed-order text differs from profdb stats")
-        r = mpirun(n, ["--json"] + dbs)
+        if n == 1:            # one rank: no reduction, the fixed order's result
+            checked += len(dbs)
+            continue
+        r = mpirun(n, ["--json"] + dbs, leaks=n == 2)
         if r.returncode != 0:
             fail(f"{label}: {n} ranks --json: exit {r.returncode}: {r.stderr.strip()[:300]}")
             continue
@@ -110,6 +137,9 @@ def check_batch(label, dbs, text=False):
             fail(f"{label}: {n} ranks: {len(got)} outputs, expected {len(want_objs)}")
             continue
         for d, g, w in zip(dbs, got, want_objs):
+            if n == 2 and mode == "synthetic":   # the printer is profdb stats' own;
+                # the stdlib validator is slow on the real databases' rows
+                validate(f"{d} ({n} ranks)", "profdb-stats-2.schema.json", g)
             if {k: v for k, v in g.items() if k != "rows"} != {k: v for k, v in w.items() if k != "rows"}:
                 fail(f"{d}: {n} ranks: header differs")
             compare_rows(f"{d} ({n} ranks)", g["rows"], w["rows"])
@@ -118,19 +148,22 @@ def check_batch(label, dbs, text=False):
 
 
 def check_faults(db, ens):
-    for n, spec in ((2, "1:read"), (4, "3:open"), (4, "2:read")):
-        for fixed in ([], ["--fixed-order"]):
-            try:
-                r = mpirun(n, fixed + [db], env={"PROFDB_MPI_FAULT": spec}, timeout=60)
-            except subprocess.TimeoutExpired:
-                fail(f"fault {spec} at {n} ranks {fixed}: hung")
-                continue
-            rank = spec.split(":")[0]
-            if r.returncode != 1 or f"rank {rank}:" not in r.stderr or db not in r.stderr:
-                fail(f"fault {spec} at {n} ranks {fixed}: exit {r.returncode}, stderr {r.stderr!r}")
+    # each stage under each order once, the chain's middle and end ranks
+    for n, spec, fixed in ((2, "1:read", ["--fixed-order"]), (4, "3:open", []),
+                           (4, "2:read", []), (4, "2:open", ["--fixed-order"])):
+        try:
+            r = mpirun(n, fixed + [db], env={"PROFDB_MPI_FAULT": spec}, timeout=60,
+                       leaks=n == 2)
+        except subprocess.TimeoutExpired:
+            fail(f"fault {spec} at {n} ranks {fixed}: hung")
+            continue
+        rank = spec.split(":")[0]
+        if r.returncode != 1 or f"rank {rank}:" not in r.stderr or db not in r.stderr:
+            fail(f"fault {spec} at {n} ranks {fixed}: exit {r.returncode}, stderr {r.stderr!r}")
     missing = os.path.join(work, "no-such-run")
-    for n in (1, 2, 4):
-        r = mpirun(n, ["--ensemble", ens[0], ens[1], missing, ens[2]], timeout=60)
+    for n, fixed in ((2, []), (4, ["--fixed-order"])):
+        r = mpirun(n, fixed + ["--ensemble", ens[0], ens[1], missing, ens[2]], timeout=60,
+                   leaks=n == 2)
         if r.returncode != 1 or missing not in r.stderr or \
                 sum(line.startswith("profdb-mpi:") for line in r.stderr.splitlines()) != 1:
             fail(f"ensemble with a missing run at {n} ranks: exit {r.returncode}, {r.stderr!r}")
@@ -153,7 +186,11 @@ def check_ensemble(ens):
         ref = ref or r.stdout
         if r.stdout != ref:
             fail(f"ensemble --fixed-order at {n} ranks differs from 1 rank")
-        t = mpirun(n, ["--ensemble", "--json", "@" + os.path.join(work, "list")])
+        validate(f"ensemble ({n} ranks)", "profdb-ensemble-stats-1.schema.json",
+                 json.loads(r.stdout))
+        if n == 1:   # one rank: no reduction, the fixed order's result
+            continue
+        t = mpirun(n, ["--ensemble", "--json", "@" + os.path.join(work, "list")], leaks=n == 2)
         if t.returncode != 0:
             fail(f"ensemble @list at {n} ranks: {t.stderr[:300]}")
             continue
@@ -164,7 +201,41 @@ def check_ensemble(ens):
     rows = json.loads(ref)["rows"] if ref else []
     if not any(x["count"] == len(ens) for x in rows):
         fail("ensemble: no call path matched in every run")
+    if ref:
+        check_ensemble_csv(ens, json.loads(ref))
     print(f"ok: ensemble of {len(ens)} runs, {len(rows)} rows")
+
+
+def check_ensemble_csv(ens, ref):
+    """--csv: the JSON's rows, the metric by name, the call path as text
+    with its depth; the paths are those `profdb diff --csv` prints for the
+    same runs (the key has no "[I] " and marks the k-th look-alike " #k")."""
+    r = mpirun(2, ["--ensemble", "--fixed-order", "--csv"] + ens, leaks=True)
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    head = ["path_id", "metric", "count", "sum", "min", "max", "mean", "stddev", "imbalance",
+            "imbalance_pct", "min_profile", "max_profile", "metric_name", "depth", "path"]
+    if r.returncode != 0 or not rows or rows[0] != head:
+        return fail(f"ensemble --csv: exit {r.returncode}, header {rows[:1]}")
+    if len(rows) - 1 != len(ref["rows"]):
+        return fail(f"ensemble --csv: {len(rows) - 1} rows, JSON {len(ref['rows'])}")
+    for c, j in zip(rows[1:], ref["rows"]):
+        path = ref["paths"][j["context"]]
+        want = [str(j["context"]), str(j["metric"]), str(j["count"])]
+        if c[:3] != want or c[12] != ref["metrics"][j["metric"]] or c[14] != path or \
+                int(c[13]) != (0 if j["context"] == 0 else path.count(" > ") + 1):
+            return fail(f"ensemble --csv row {c} against JSON {j} ({path})")
+        if any(not close(num(c[3 + i]), num(j[k]), 0)
+               for i, k in enumerate(("sum", "min", "max", "mean", "stddev"))):
+            return fail(f"ensemble --csv row {c}: numbers differ from JSON {j}")
+    diff = set()
+    for other in ens[1:]:
+        d = subprocess.run([tool, "diff", "--csv", "-n", "0", ens[0], other],
+                           capture_output=True, text=True, timeout=120)
+        diff |= {x[-1].replace("[I] ", "") for x in list(csv.reader(io.StringIO(d.stdout)))[1:]}
+    mine = {re.sub(r" #\d+(?= > |$)", "", p) for p in ref["paths"]}
+    if mine != diff:
+        fail(f"ensemble paths differ from profdb diff's: {sorted(mine ^ diff)[:4]}")
+    print(f"ok: ensemble --csv, {len(mine)} call paths as profdb diff labels them")
 
 
 shutil.rmtree(work, ignore_errors=True)

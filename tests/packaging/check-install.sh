@@ -209,6 +209,13 @@ else
 		|| fail "bash completion installed although the tool is disabled"
 fi
 
+# profdb-mpi (a build with -Dmpi and the tool): its man page comes with it.
+if [ -n "$bindir" ] && [ -x "$D$bindir/profdb-mpi" ]; then
+	M=$D$mandir/man1/profdb-mpi.1
+	head -n 1 "$M" 2>/dev/null | grep -q "\"profdb $version\"" \
+		|| fail "profdb-mpi installed without its man page ${M#"$D"} (version $version)"
+fi
+
 # ---- 3. profdb.pc -------------------------------------------------------------
 PKG_CONFIG_PATH=$L/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 PKG_CONFIG_SYSROOT_DIR=$D

@@ -420,12 +420,13 @@ Test(convert_cg, hpctoolkit_to_callgrind)
 	cr_assert_eq(fn_self(c, 0, "compute", 1), 6144);
 	cr_assert_eq(fn_self(c, 0, "helper", 0), 500000000);
 	cr_assert_eq(fn_self(c, 0, "memcpy", 0), 250000000);
-	cr_assert_eq(fn_self(c, 0, "libc.so.6+0x2000", 0), 125000000, "unnamed: module+offset");
+	cr_assert_eq(fn_self(c, 0, "<unknown function> libc.so.6+0x2000", 0), 125000000,
+	             "unnamed: named as the stack writers name it");
 	char e[1024];
 	edges_of(c, 0, e, sizeof e);
 	cr_assert(strstr(e, "main>compute:1:3750000000;"), "calls=1 per call path: %s", e);
 	cr_assert(strstr(e, "compute>helper:1:500000000;"), "%s", e);
-	cr_assert(strstr(e, "main thread>main:1:5250000000;"), "%s", e);
+	cr_assert(strstr(e, "<main thread>>main:1:5250000000;"), "%s", e);
 	profdb_close(c);
 	free(b.p);
 	/* one part per profile: profile 2 alone */
@@ -467,7 +468,7 @@ Test(convert_cg, hpctoolkit_to_pprof)
 		cr_assert_eq(p.depth[s], 4, "helper < compute < main < main thread");
 		cr_assert_str_eq(loc_name(&p, p.stacks[s][1]), "compute");
 		cr_assert_str_eq(loc_name(&p, p.stacks[s][2]), "main");
-		cr_assert_str_eq(loc_name(&p, p.stacks[s][3]), "main thread");
+		cr_assert_str_eq(loc_name(&p, p.stacks[s][3]), "<main thread>");
 	}
 	cr_assert(seen_helper);
 	free(pb);

@@ -294,14 +294,6 @@ uint64_t profdb__cv_node_line(const profdb__cv_tree *t, uint32_t i)
 	return t->node[i].line;
 }
 
-static profdb_str basename_of(profdb_str s)
-{
-	size_t i = s.len;
-	while (i && s.ptr[i - 1] != '/')
-		i--;
-	return (profdb_str){s.ptr + i, s.len - i};
-}
-
 void profdb__cv_frame_names(const profdb__cv_tree *t, uint32_t node, char *buf, size_t cap,
                             profdb_str *name, profdb_str *file, profdb_str *module,
                             uint64_t *line)
@@ -317,20 +309,18 @@ void profdb__cv_frame_names(const profdb__cv_tree *t, uint32_t node, char *buf, 
 	*file = c.file;
 	*module = c.module;
 	*line = c.line;
-	if (c.function.len) {
+	if (c.function.len && c.type != PROFDB_CTX_ROOT) {
 		*name = c.function;
 		return;
 	}
-	int n;
-	profdb_str b = basename_of(c.module);
-	if (c.type == PROFDB_CTX_ROOT)
-		n = snprintf(buf, cap, "<root %u>", ctx);
-	else if (c.has_offset && b.len)
-		n = snprintf(buf, cap, "%.*s+0x%llx", (int)(b.len < 200 ? b.len : 200), b.ptr,
-		             (unsigned long long)c.offset);
-	else if (c.has_offset)
-		n = snprintf(buf, cap, "0x%llx", (unsigned long long)c.offset);
-	else
-		n = snprintf(buf, cap, "<context %u>", ctx);
-	*name = (profdb_str){buf, n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1};
+	/* The stack writers' label, so a frame has one name in every format;
+	 * cut to @p cap (names are at most a module's base name and an offset). */
+	profdb__cv_buf lb = {0};
+	size_t n = 0;
+	if (profdb__cv_label(&lb, &c) == 0 && cap) {
+		n = lb.len < cap ? lb.len : cap - 1;
+		memcpy(buf, lb.p, n);
+	}
+	profdb__cv_buf_free(&lb);
+	*name = (profdb_str){buf, n};
 }

@@ -16,6 +16,11 @@ typedef struct profdb__cv_buf {
 int profdb__cv_buf_put(profdb__cv_buf *b, const void *data, size_t len);
 void profdb__cv_buf_free(profdb__cv_buf *b);
 
+/* Appends the label of frame context @p c: its function name, else
+ * "<unknown function> module+0x1a2b", "file:line", "<program root>", ...
+ * (doc/CONVERT.md, "Frames"); every writer names frames this way. */
+int profdb__cv_label(profdb__cv_buf *b, const profdb_context *c);
+
 /* The metric a stack format weighs by: the options' one metric, else the
  * default (doc/CONVERT.md); refused unless it adds up (SUM). */
 typedef struct profdb__cv_metric {

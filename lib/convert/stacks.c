@@ -186,8 +186,7 @@ static int put_address(profdb__cv_buf *b, const profdb_context *c)
 	return r < 0 ? r : put_fmt(b, "+0x%" PRIx64, c->offset);
 }
 
-/* The label of frame context @p c (doc/CONVERT.md, "Frames"). */
-static int label(profdb__cv_buf *b, const profdb_context *c)
+int profdb__cv_label(profdb__cv_buf *b, const profdb_context *c)
 {
 	int r = 0;
 	const profdb_str fn = c->function;
@@ -254,7 +253,7 @@ int profdb__cv_frame_intern(profdb__cv_frames *t, const profdb_context *c, uint3
 {
 	int r;
 	t->tmp.len = 0;
-	if ((r = label(&t->tmp, c)) < 0)
+	if ((r = profdb__cv_label(&t->tmp, c)) < 0)
 		return r;
 	for (size_t i = 0; i < t->tmp.len; i++)   /* no control bytes in a name */
 		if ((unsigned char)t->tmp.p[i] < 0x20 || t->tmp.p[i] == 0x7f)

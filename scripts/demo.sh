@@ -6,7 +6,8 @@
 #  2. where valgrind is installed, a Callgrind profile of the project's own
 #     sample program (tool/sample/sample-prog.c), recorded right here.
 # Both are read through the same common query interface, so the same
-# `profdb top` and `profdb tree` commands work on both.
+# `profdb top` and `profdb tree` commands work on both, and `profdb convert`
+# writes either for flame graphs, Perfetto or KCachegrind.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -28,6 +29,12 @@ sample="$build/sample.db"
 	"$profdb" tree "$sample"
 	"$profdb" profiles "$sample"
 	"$profdb" stats "$sample"
+	# The bridge to other viewers (doc/CONVERT.md): flame-graph stacks,
+	# then a Chrome trace for ui.perfetto.dev and a profile for KCachegrind.
+	"$profdb" convert -t folded "$sample"
+	"$profdb" convert -t chrome -o "$build/sample.trace.json" "$sample"
+	"$profdb" convert -t callgrind -o "$build/sample.callgrind" "$sample"
+	"$profdb" top -n 5 "$build/sample.callgrind"
 )
 
 echo
@@ -53,4 +60,5 @@ valgrind --tool=callgrind --callgrind-out-file="$cgout3" "$build/tool/profdb-sam
 	"$profdb" callers quicksort "$cgout"
 	"$profdb" callees main "$cgout"
 	"$profdb" diff -n 8 "$cgout" "$cgout3"
+	"$profdb" convert -t folded "$cgout" | head -n 5
 )

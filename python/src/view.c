@@ -297,40 +297,35 @@ static PyObject *pair(DatabaseObject *self, const profdb_view *index, const prof
 	return Py_BuildValue("(NN)", a, b);
 }
 
-static PyObject *db_profile_arrays(DatabaseObject *self, PyObject *arg)
+/* The two views of one profile or one context (@p fn), as arrays. */
+static PyObject *view_pair(DatabaseObject *self, PyObject *arg, const char *what,
+                           int (*fn)(const profdb *, uint32_t, profdb_view *, profdb_view *),
+                           const char *key, const char *column)
 {
 	profdb *db = pd_db(self);
 	if (!db)
 		return NULL;
-	unsigned long p = PyLong_AsUnsignedLong(arg);
+	unsigned long id = PyLong_AsUnsignedLong(arg);
 	if (PyErr_Occurred())
 		return NULL;
-	if (p > UINT32_MAX)
-		return pd_raise_msg(-ENOENT, "no profile %lu", p);
+	if (id > UINT32_MAX)
+		return pd_raise_msg(-ENOENT, "no %s %lu", what, id);
 	profdb_view index, values;
 	int rc;
-	PD_NOGIL(self, rc = profdb_profile_view(db, (uint32_t)p, &index, &values));
+	PD_NOGIL(self, rc = fn(db, (uint32_t)id, &index, &values));
 	if (rc < 0)
 		return pd_raise(rc);
-	return pair(self, &index, &values, "context", "metric");
+	return pair(self, &index, &values, key, column);
+}
+
+static PyObject *db_profile_arrays(DatabaseObject *self, PyObject *arg)
+{
+	return view_pair(self, arg, "profile", profdb_profile_view, "context", "metric");
 }
 
 static PyObject *db_context_arrays(DatabaseObject *self, PyObject *arg)
 {
-	profdb *db = pd_db(self);
-	if (!db)
-		return NULL;
-	unsigned long c = PyLong_AsUnsignedLong(arg);
-	if (PyErr_Occurred())
-		return NULL;
-	if (c > UINT32_MAX)
-		return pd_raise_msg(-ENOENT, "no context %lu", c);
-	profdb_view index, values;
-	int rc;
-	PD_NOGIL(self, rc = profdb_context_view(db, (uint32_t)c, &index, &values));
-	if (rc < 0)
-		return pd_raise(rc);
-	return pair(self, &index, &values, "metric", "profile");
+	return view_pair(self, arg, "context", profdb_context_view, "metric", "profile");
 }
 
 /* Every profile's views at once: the bulk path (one GIL release for the

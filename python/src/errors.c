@@ -86,3 +86,16 @@ PyObject *pd_raise_msg(int64_t rc, const char *fmt, ...)
 	va_end(ap);
 	return raise_text(rc, text);
 }
+
+int pd_u32_arg(PyObject *arg, const char *what, uint32_t *out)
+{
+	unsigned long v = PyLong_AsUnsignedLong(arg);
+	if (PyErr_Occurred())
+		return -1;
+	if (v > UINT32_MAX) {
+		pd_raise_msg(-ENOENT, "no %s %lu", what, v);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}

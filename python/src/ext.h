@@ -55,6 +55,10 @@ int pd_errors_init(PyObject *module);
 PyObject *pd_raise(int64_t rc);
 /* As pd_raise, with a message of our own. */
 PyObject *pd_raise_msg(int64_t rc, const char *fmt, ...);
+/* A context id or profile index argument: 0 and *out set, or -1 with the
+ * exception raised (TypeError/OverflowError, or NotFound past 2^32 - 1,
+ * "no WHAT N"). */
+int pd_u32_arg(PyObject *arg, const char *what, uint32_t *out);
 
 /* Run a library call with the GIL released, marking the handle busy so
  * that close() from another thread cannot free it underneath. */

@@ -295,14 +295,12 @@ static PyObject *db_context(DatabaseObject *self, PyObject *arg)
 	profdb *db = pd_db(self);
 	if (!db)
 		return NULL;
-	unsigned long id = PyLong_AsUnsignedLong(arg);
-	if (PyErr_Occurred())
+	uint32_t id;
+	if (pd_u32_arg(arg, "context with id", &id) < 0)
 		return NULL;
-	if (id > UINT32_MAX)
-		return pd_raise_msg(-ENOENT, "no context with id %lu", id);
 	profdb_context c;
 	int rc;
-	PD_NOGIL(self, rc = profdb_context_get(db, (uint32_t)id, &c));   /* may build the tree */
+	PD_NOGIL(self, rc = profdb_context_get(db, id, &c));   /* may build the tree */
 	if (rc < 0)
 		return pd_raise(rc);
 	return pd_context_tuple(self, &c);

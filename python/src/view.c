@@ -305,14 +305,12 @@ static PyObject *view_pair(DatabaseObject *self, PyObject *arg, const char *what
 	profdb *db = pd_db(self);
 	if (!db)
 		return NULL;
-	unsigned long id = PyLong_AsUnsignedLong(arg);
-	if (PyErr_Occurred())
+	uint32_t id;
+	if (pd_u32_arg(arg, what, &id) < 0)
 		return NULL;
-	if (id > UINT32_MAX)
-		return pd_raise_msg(-ENOENT, "no %s %lu", what, id);
 	profdb_view index, values;
 	int rc;
-	PD_NOGIL(self, rc = fn(db, (uint32_t)id, &index, &values));
+	PD_NOGIL(self, rc = fn(db, id, &index, &values));
 	if (rc < 0)
 		return pd_raise(rc);
 	return pair(self, &index, &values, key, column);
@@ -363,14 +361,12 @@ static PyObject *db_trace(DatabaseObject *self, PyObject *arg)
 	profdb *db = pd_db(self);
 	if (!db)
 		return NULL;
-	unsigned long p = PyLong_AsUnsignedLong(arg);
-	if (PyErr_Occurred())
+	uint32_t p;
+	if (pd_u32_arg(arg, "profile", &p) < 0)
 		return NULL;
-	if (p > UINT32_MAX)
-		return pd_raise_msg(-ENOENT, "no profile %lu", p);
 	profdb_view t;
 	int rc;
-	PD_NOGIL(self, rc = profdb_trace_view(db, (uint32_t)p, &t));
+	PD_NOGIL(self, rc = profdb_trace_view(db, p, &t));
 	if (rc < 0)
 		return pd_raise(rc);
 	return pd_view_array(self, (PyObject *)self, &t, "time", "context");

@@ -1072,6 +1072,30 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 	cg_close(cg);
 }
 
+/* The detail is indexed by a second read of the text on first use
+ * (lib/callgrind/segments.c). A buffer changed while open (against the
+ * contract) makes that read find other functions: -EIO naming it, never
+ * rows of the wrong function. */
+Test(callgrind, detail_of_a_changed_buffer_is_refused)
+{
+	warns w = {0};
+	char text[] = "events: Ir\n"
+	              "fn=(1) main\n"
+	              "1 1\n"
+	              "fn=(2) g\n"
+	              "4 5\n";
+	profdb_cg *cg = open_ok(text, &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 2);
+	memcpy(strstr(text, "fn=(2) g"), "fn=(1)  ", 8);   /* now one function */
+	profdb_cg_detail *d = NULL;
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), -EIO);
+	cr_assert_null(d);
+	cr_assert(strstr(profdb_error_message(), "second read"), "%s", profdb_error_message());
+	/* the answer stays the same for every later call */
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 1), -EIO);
+	cg_close(cg);
+}
+
 /* Index of the function (object, file, name) in @p cg, or -1. */
 static int find_fn3(const profdb_cg *cg, const char *ob, const char *fl, const char *name)
 {

@@ -339,6 +339,46 @@ static void *race_open(void *arg)
 	return NULL;
 }
 
+typedef struct reader {
+	const profdb *db;
+	pthread_barrier_t *bar;
+	uint64_t hash;
+} reader;
+
+static void *read_all(void *arg)
+{
+	reader *r = arg;
+	pthread_barrier_wait(r->bar);
+	r->hash = qh_hash(r->db);
+	return NULL;
+}
+
+/* Two threads read every answer of one handle at once, the first line
+ * detail of both included: the segment index (lib/callgrind/segments.c)
+ * is built by whichever asks first, once. */
+static void t_shared_handle(const text *t, uint64_t want)
+{
+	profdb_options opts = PROFDB_OPTIONS_INIT;
+	opts.threads = 2;
+	profdb_input in = {"callgrind.out", t->p, t->n};
+	profdb *db = NULL;
+	CHECKF(profdb_open_inputs(&db, &in, 1, &opts) == 0, "open: %s", profdb_error_message());
+	if (!db)
+		return;
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, 2);
+	reader r[2] = {{db, &bar, 0}, {db, &bar, 0}};
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++)
+		CHECKF(pthread_create(&th[i], NULL, read_all, &r[i]) == 0, "thread %d", i);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		CHECKF(r[i].hash == want, "reader %d of one handle: answers differ", i);
+	}
+	pthread_barrier_destroy(&bar);
+	profdb_close(db);
+}
+
 static int t_concurrent(void)
 {
 	text t = {malloc(4096), 0, 4096};
@@ -359,8 +399,9 @@ static int t_concurrent(void)
 		CHECKF(r[i].o.rc == 0 && r[i].o.hash == want.hash, "racer %d: open %d", i, r[i].o.rc);
 	}
 	pthread_barrier_destroy(&bar);
+	t_shared_handle(&t, want.hash);
 	free(t.p);
-	printf("concurrent: 2 opens at once, 4 scanning threads each\n");
+	printf("concurrent: 2 opens at once, 4 scanning threads each; 2 readers of one handle\n");
 	return 0;
 }
 

@@ -40,9 +40,10 @@ extern "C" {
  * Every "all profiles" value is the sum over profiles.
  *
  * Memory: the open keeps per (profile, function) and per (profile, call
- * edge) one row of costs, plus ~64 bytes per run of body lines of one
- * function (for the on-demand detail); line/instruction costs and jumps are
- * decoded from the text when asked for (profdb_cg_detail_new).
+ * edge) one row of costs. Line/instruction costs and jumps are decoded
+ * from the text when asked for (profdb_cg_detail_new): the first such call
+ * reads the text once more to index the runs of body lines of every
+ * function (~64 bytes per run), which then live until close.
  *
  * Errors: open returns -EPROTONOSUPPORT (not a Callgrind file, version >= 2),
  * -EBADMSG (malformed line, overflow, line too long, binary data), -ENODATA
@@ -296,7 +297,9 @@ typedef struct profdb_cg_callsite {
  *  @param[out] ret  the detail object (free with profdb_cg_detail_free(),
  *                   before closing @p cg); NULL on failure
  *  @return 0, -EINVAL (NULL @p ret or @p cg), -ENOENT (@p fn or @p profile
- *  out of range), -ENOMEM, -EBADMSG (the text contradicts the scan).
+ *  out of range), -ENOMEM, -EBADMSG (the text contradicts the scan), -EIO
+ *  (the first call's second read of the text found other functions: the
+ *  caller's buffer or the file was changed while open).
  *  Thread-safe on @p cg; the detail belongs to one thread at a time.
  *  @since 0.9 */
 PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *cg,

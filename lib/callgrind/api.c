@@ -128,7 +128,7 @@ static int load_text(profdb_cg *cg, cg_file *f)
 	return 0;
 }
 
-static profdb_cg *cg_new(uint32_t n_files, const profdb_options *opts)
+profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 {
 	profdb_cg *cg = calloc(1, sizeof *cg);
 	if (!cg)
@@ -146,6 +146,7 @@ static profdb_cg *cg_new(uint32_t n_files, const profdb_options *opts)
 	cg->row_cost = calloc(1, sizeof *cg->row_cost);
 	cg->crow_cost = calloc(1, sizeof *cg->crow_cost);
 	profdb__options_copy(&cg->opts, opts);
+	profdb__once_init(&cg->segs_once);
 	if (!cg->p_totals || !cg->p_summary || !cg->p_totline || !cg->row_cost || !cg->crow_cost) {
 		free(cg->p_totals);
 		free(cg->p_summary);
@@ -153,6 +154,7 @@ static profdb_cg *cg_new(uint32_t n_files, const profdb_options *opts)
 		free(cg->row_cost);
 		free(cg->crow_cost);
 		free(cg->files);
+		profdb__once_destroy(&cg->segs_once);
 		free(cg);
 		return NULL;
 	}
@@ -257,7 +259,7 @@ PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb
 	int opts_ok = profdb__options_check(opts, "profdb_cg_open");
 	if (opts_ok < 0)
 		return opts_ok;
-	profdb_cg *cg = cg_new(1, opts);
+	profdb_cg *cg = profdb__cg_new(1, opts);
 	if (!cg || !(cg->files[0].label = strdup(path))) {
 		profdb_cg_close(cg);
 		return profdb__fail(-ENOMEM, "%s: out of memory", path);
@@ -330,7 +332,7 @@ PROFDB_EXPORT int profdb_cg_open_group(profdb_cg **ret, const char *path,
 		/* No group (or the base named a file that is not the stem). */
 		r = 1;
 	} else if (r >= 0) {
-		cg = cg_new(n_found, opts);
+		cg = profdb__cg_new(n_found, opts);
 		if (!cg)
 			r = profdb__fail(-ENOMEM, "%s: out of memory", path);
 		for (uint32_t i = 0; r >= 0 && i < n_found; i++) {
@@ -392,7 +394,7 @@ PROFDB_EXPORT int profdb_cg_open_inputs(profdb_cg **ret, const profdb_input *inp
 	for (size_t i = 0; i < n; i++)
 		if (!inputs[i].data && inputs[i].size)
 			return profdb__fail(-EINVAL, "profdb_cg_open_inputs: input %zu has no data", i);
-	profdb_cg *cg = cg_new((uint32_t)n, opts);
+	profdb_cg *cg = profdb__cg_new((uint32_t)n, opts);
 	if (!cg)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	int r = 0;
@@ -415,19 +417,8 @@ PROFDB_EXPORT int profdb_cg_open_inputs(profdb_cg **ret, const profdb_input *inp
 	return finish_open(ret, cg, r);
 }
 
-PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
+void profdb__cg_free_tables(profdb_cg *cg)
 {
-	if (!cg)
-		return;
-	for (uint32_t i = 0; i < cg->n_files; i++) {
-		profdb__input_close(&cg->files[i].in);
-		if (cg->files[i].inflated_map)
-			munmap(cg->files[i].inflated, cg->files[i].inflated_map);
-		else
-			free(cg->files[i].inflated);
-		free(cg->files[i].label);
-	}
-	free(cg->files);
 	free(cg->events);
 	free(cg->profiles);
 	free(cg->cols);
@@ -445,6 +436,7 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 	free(cg->edges);
 	if (!cg->edge_alias)
 		free(cg->edge_cost);
+	free(cg->seg_first);
 	free(cg->segs);
 	free(cg->sites);
 	free(cg->totals);
@@ -459,6 +451,23 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 	}
 	free(cg->incl);
 	free(cg->incl_once);
+}
+
+PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
+{
+	if (!cg)
+		return;
+	for (uint32_t i = 0; i < cg->n_files; i++) {
+		profdb__input_close(&cg->files[i].in);
+		if (cg->files[i].inflated_map)
+			munmap(cg->files[i].inflated, cg->files[i].inflated_map);
+		else
+			free(cg->files[i].inflated);
+		free(cg->files[i].label);
+	}
+	free(cg->files);
+	profdb__cg_free_tables(cg);
+	profdb__once_destroy(&cg->segs_once);
 	free(cg);
 }
 

@@ -36,6 +36,10 @@ int need_seg(parser *ps)
 		return r;
 	ps->part.has_body = 1;
 	profdb_cg *cg = ps->cg;
+	if (!cg->keep_segs) {   /* only "a segment is open" (segments.c records them) */
+		ps->cur.seg = 0;
+		return 0;
+	}
 	r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1,
 	                    sizeof *cg->segs);
 	if (r < 0)
@@ -319,10 +323,13 @@ int add_call(parser *ps, uint64_t count)
 		return perr(ps, -EBADMSG, "call count overflows 64 bits");
 	/* the callee of this call site, for detail.c (which cannot resolve
 	 * compressed names: the id tables die with the scan) */
-	r = grow((void **)&cg->sites, &cg->cap_sites, (uint64_t)cg->n_sites + 1, sizeof *cg->sites);
-	if (r < 0)
-		return r;
-	cg->sites[cg->n_sites++] = (cg_site){ps->cur.seg, callee};
+	if (cg->keep_segs) {
+		r = grow((void **)&cg->sites, &cg->cap_sites, (uint64_t)cg->n_sites + 1,
+		         sizeof *cg->sites);
+		if (r < 0)
+			return r;
+		cg->sites[cg->n_sites++] = (cg_site){ps->cur.seg, callee};
+	}
 	ps->cur.call_crow = i;
 	ps->cur.pending_call = 1;
 	return 0;
@@ -370,7 +377,8 @@ void set_ob(parser *ps, uint32_t idx)
 void end_jump(parser *ps)
 {
 	if (ps->cur.jfl != CG_EMPTY || ps->cur.jfn != CG_EMPTY) {
-		ps->cg->segs[ps->cur.seg].end = ps->at.next_off;
+		if (ps->cg->keep_segs)
+			ps->cg->segs[ps->cur.seg].end = ps->at.next_off;
 		ps->cur.seg = CG_EMPTY;
 		ps->cur.jfl = ps->cur.jfn = CG_EMPTY;
 	}

@@ -86,7 +86,7 @@ typedef struct cg_profile {
 
 typedef struct cg_fn {
 	uint32_t ob, fl, fn;     /* name indices */
-	uint32_t seg_first, seg_last; /* list of its segments in text order */
+	uint32_t seg_first, seg_last; /* list of its segments in text order (segments.c) */
 	uint32_t n_body;         /* cost lines outside calls, saturating: bounds its detail rows */
 } cg_fn;
 
@@ -178,6 +178,12 @@ struct profdb_cg {
 	uint64_t *edge_cost;
 	uint32_t n_edges;
 
+	/* The segments and call sites: recorded only by the scan of
+	 * segments.c (keep_segs), which runs on first use through segs_once;
+	 * seg_first[fn] is then the first segment of each function. */
+	int keep_segs;
+	profdb__once segs_once;
+	uint32_t *seg_first;
 	cg_seg *segs;
 	uint32_t n_segs;
 	size_t cap_segs;
@@ -249,6 +255,13 @@ typedef struct cg_evdef {
 	uint64_t lineno;
 } cg_evdef;
 
+/* api.c: a handle for @p n_files files with no tables yet (NULL when out
+ * of memory); the tables of @p cg, not its files (NULL pointers are fine). */
+profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts);
+void profdb__cg_free_tables(profdb_cg *cg);
+/* segments.c: make cg->segs, cg->sites and cg->seg_first ready (once, for
+ * every thread); 0 or < 0 with the message of the scan that failed. */
+int profdb__cg_segments(const profdb_cg *cg);
 /* parse.c: scan file @p fi of the group. */
 int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b);
 /* stream.c: inflate the gzip text [src, src + n) (at most @p limit bytes)

@@ -519,7 +519,10 @@ PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *
 		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
 	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
 		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
-	return detail_build(cg, profile, fn, cg->fns[fn].seg_first, NULL, ret);
+	int r = profdb__cg_segments(cg);
+	if (r < 0)
+		return r;
+	return detail_build(cg, profile, fn, cg->seg_first[fn], NULL, ret);
 }
 
 int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,

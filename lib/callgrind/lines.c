@@ -197,7 +197,11 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 	 * profiles are numbered in text order, so they come ascending, each
 	 * one a run of segments; one pass over the list decodes them all. */
 	uint32_t last = PROFDB_NONE;
-	for (uint32_t s = cg->fns[fn].seg_first; s != CG_EMPTY && r == 0;) {
+	if ((r = profdb__cg_segments(cg)) < 0) {
+		free(d);
+		return r;
+	}
+	for (uint32_t s = cg->seg_first[fn]; s != CG_EMPTY && r == 0;) {
 		uint32_t p = cg->segs[s].profile;
 		if (last != PROFDB_NONE && p <= last) {
 			r = profdb__fail(-EBADMSG, "callgrind: internal error: the segments of function %"

@@ -107,15 +107,7 @@ static void piece_free(piece *pc)
 {
 	profdb_cg *lc = pc->ps.cg;
 	if (lc) {
-		free(lc->events);
-		free(lc->names);
-		free(lc->fns);
-		free(lc->rows);
-		free(lc->row_cost);
-		free(lc->crows);
-		free(lc->crow_cost);
-		free(lc->segs);
-		free(lc->sites);
+		profdb__cg_free_tables(lc);   /* (its files are the handle's) */
 		free(lc);
 	}
 	profdb__cg_build_free(&pc->b);
@@ -137,6 +129,7 @@ static int piece_init(piece *pc, const parser *ps0)
 	if (!lc)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	lc->opts = cg->opts;
+	lc->keep_segs = cg->keep_segs;
 	lc->files = cg->files;
 	lc->n_files = cg->n_files;
 	lc->n_events = cg->n_events;
@@ -316,6 +309,8 @@ static int add_segs(parser *ps0, const piece *pc, const maps *m)
 	profdb_cg *cg = ps0->cg;
 	const profdb_cg *lc = pc->ps.cg;
 	uint32_t base = cg->n_segs;
+	if (!cg->keep_segs)
+		return 0;
 	int r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)base + lc->n_segs, sizeof *cg->segs);
 	if (r < 0 || (r = grow((void **)&cg->sites, &cg->cap_sites,
 	                       (uint64_t)cg->n_sites + lc->n_sites, sizeof *cg->sites)) < 0)

@@ -115,13 +115,14 @@ int profdb__cg_subpos(const char *t, size_t n, uint64_t last, uint64_t *out)
 
 /* ---- tables -------------------------------------------------------------- */
 
-/* Re-stride an n x old table to n x ne (new columns zero). */
-static int restride(uint64_t **t, size_t n, uint32_t old, uint32_t ne)
+/* Re-stride a table of @p cap rows, @p n of them in use, from @p old to
+ * @p ne columns (new columns zero). */
+static int restride(uint64_t **t, size_t cap, size_t n, uint32_t old, uint32_t ne)
 {
-	if (!*t || n == 0)
+	if (!*t || cap == 0)
 		return 0;
 	size_t bytes;
-	int r = profdb__cg_bytes(n, ne, sizeof(uint64_t), &bytes);
+	int r = profdb__cg_bytes(cap, ne, sizeof(uint64_t), &bytes);
 	if (r < 0)
 		return r;
 	uint64_t *q = calloc(1, bytes);
@@ -161,19 +162,19 @@ int profdb__cg_widen(profdb_cg *cg, uint32_t ne)
 		    (r = zeros(&cg->row_cost, cg->cap_rows, ne)) < 0 ||
 		    (r = zeros(&cg->crow_cost, cg->cap_crows, ne)) < 0)
 			return r;
-	} else if ((r = restride(&cg->p_totals, cg->cap_profiles, old, ne)) < 0 ||
-	           (r = restride(&cg->p_summary, cg->cap_profiles, old, ne)) < 0 ||
-	           (r = restride(&cg->p_totline, cg->cap_profiles, old, ne)) < 0 ||
-	           (r = restride(&cg->row_cost, cg->cap_rows, old, ne)) < 0 ||
-	           (r = restride(&cg->crow_cost, cg->cap_crows, old, ne)) < 0) {
+	} else if ((r = restride(&cg->p_totals, cg->cap_profiles, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->p_summary, cg->cap_profiles, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->p_totline, cg->cap_profiles, cg->cap_profiles, old, ne)) < 0 ||
+	           (r = restride(&cg->row_cost, cg->cap_rows, cg->n_rows, old, ne)) < 0 ||
+	           (r = restride(&cg->crow_cost, cg->cap_crows, cg->n_crows, old, ne)) < 0) {
 		return r;
 	}
 	cg->n_events = ne;
 	return 0;
 }
 
-/* Grow a cost table in step with its row table. */
-int grow_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t elem, uint32_t ne)
+static int grow_cost_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t elem,
+                          uint32_t ne)
 {
 	size_t old = *cap, bytes;
 	int r = grow(rows, cap, (uint64_t)n + 1, elem);
@@ -188,7 +189,18 @@ int grow_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t ele
 		*cap = old;
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
-	memset(q + old * ne, 0, (*cap - old) * ne * sizeof(uint64_t));
 	*costs = q;
 	return 0;
+}
+
+/* Grow a cost table in step with its row table, and zero row @p n (the one
+ * about to be created). Rows are zeroed one at a time, not the new
+ * capacity at once: the spare capacity then stays untouched, outside the
+ * resident set. */
+int grow_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t elem, uint32_t ne)
+{
+	int r = grow_cost_rows(rows, costs, cap, n, elem, ne);
+	if (r == 0)
+		memset(*costs + (size_t)n * ne, 0, ne * sizeof **costs);
+	return r;
 }

@@ -433,10 +433,12 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	free(cg->row_cost);
 	free(cg->crows);
 	free(cg->crow_cost);
-	free(cg->edges);
-	if (!cg->edge_alias)
+	if (!cg->edge_alias) {
+		free(cg->edges);
 		free(cg->edge_cost);
+	}
 	free(cg->seg_first);
+	free(cg->fn_segs);
 	free(cg->segs);
 	free(cg->sites);
 	free(cg->totals);

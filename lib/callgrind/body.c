@@ -56,12 +56,25 @@ int need_seg(parser *ps)
 	};
 	memcpy(cg->segs[cg->n_segs].pos, ps->part.pos, sizeof ps->part.pos);
 	ps->cur.seg = cg->n_segs++;
-	cg_fn *f = &cg->fns[ps->cur.func];  /* append to the function's list */
-	if (f->seg_last == CG_EMPTY)
-		f->seg_first = ps->cur.seg;
+	return profdb__cgs_seg_append(cg, ps->cur.func, ps->cur.seg);
+}
+
+int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg)
+{
+	size_t old = cg->cap_fn_segs;
+	if (fn >= old) {
+		int r = grow((void **)&cg->fn_segs, &cg->cap_fn_segs, (uint64_t)fn + 1,
+		             sizeof *cg->fn_segs);
+		if (r < 0)
+			return r;
+		memset(cg->fn_segs + old, 0xff, (cg->cap_fn_segs - old) * sizeof *cg->fn_segs);
+	}
+	cg_fnseg *f = &cg->fn_segs[fn];
+	if (f->last == CG_EMPTY)
+		f->first = seg;
 	else
-		cg->segs[f->seg_last].next = ps->cur.seg;
-	f->seg_last = ps->cur.seg;
+		cg->segs[f->last].next = seg;
+	f->last = seg;
 	return 0;
 }
 

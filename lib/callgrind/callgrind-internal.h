@@ -86,9 +86,14 @@ typedef struct cg_profile {
 
 typedef struct cg_fn {
 	uint32_t ob, fl, fn;     /* name indices */
-	uint32_t seg_first, seg_last; /* list of its segments in text order (segments.c) */
 	uint32_t n_body;         /* cost lines outside calls, saturating: bounds its detail rows */
 } cg_fn;
+
+/* The list of a function's segments in text order (the scan that keeps
+ * segments, segments.c). */
+typedef struct cg_fnseg {
+	uint32_t first, last;
+} cg_fnseg;
 
 /* Self cost of one function in one profile. */
 typedef struct cg_row {
@@ -101,11 +106,10 @@ typedef struct cg_crow {
 	uint64_t count;
 } cg_crow;
 
-/* A call edge summed over profiles. */
-typedef struct cg_edge {
-	uint32_t caller, callee;
-	uint64_t count;
-} cg_edge;
+/* A call edge summed over profiles: a call row whose profile is 0 and
+ * whose edge is itself. With one profile the edges are the call rows
+ * (edge_alias). */
+typedef cg_crow cg_edge;
 
 /* A range of body lines of one function in one profile within which the
  * current file and the jump target names do not change. */
@@ -162,7 +166,7 @@ struct profdb_cg {
 	uint32_t n_fns;
 	size_t cap_fns;
 	uint64_t *self;              /* n_fns x n_events, summed over profiles */
-	int self_alias, edge_alias;  /* one profile: self is row_cost, edge_cost crow_cost */
+	int self_alias, edge_alias;  /* one profile: self is row_cost, edges/edge_cost are crows/crow_cost */
 
 	cg_row *rows;
 	uint64_t *row_cost;
@@ -184,6 +188,8 @@ struct profdb_cg {
 	int keep_segs;
 	profdb__once segs_once;
 	uint32_t *seg_first;
+	cg_fnseg *fn_segs;           /* while scanning (keep_segs), by function */
+	size_t cap_fn_segs;
 	cg_seg *segs;
 	uint32_t n_segs;
 	size_t cap_segs;

@@ -327,7 +327,7 @@ static int number_edges(profdb_cg *cg)
 	int r = profdb__hindex_init(&m, cg->n_crows < 65536 ? cg->n_crows : 65536);
 	for (uint32_t i = 0; i < cg->n_crows && r == 0; i++) {
 		cg_crow *c = &cg->crows[i];
-		cg_edge k = {c->caller, c->callee, 0};
+		cg_edge k = {0, c->caller, c->callee, 0, 0};
 		uint32_t *slot = profdb__hindex_slot(&m, edge_key_hash(&k), edge_eq, cg, &k);
 		if (*slot) {
 			c->edge = *slot - 1;
@@ -337,6 +337,7 @@ static int number_edges(profdb_cg *cg)
 		                    sizeof *cg->edges);
 		if (r < 0)
 			break;
+		k.edge = cg->n_edges;
 		cg->edges[cg->n_edges] = k;
 		c->edge = cg->n_edges++;
 		*slot = cg->n_edges;
@@ -352,30 +353,34 @@ static int number_edges(profdb_cg *cg)
 static int finish_calls(profdb_cg *cg)
 {
 	size_t ne = cg->n_events;
-	int r = number_edges(cg);
-	if (r < 0)
-		return r;
-	cg->edge_alias = cg->n_profiles == 1 && cg->n_crows == cg->n_edges && cg->n_crows > 0;
-	if (cg->edge_alias)
+	int r;
+	/* One profile: each call row is a distinct (caller, callee), so the
+	 * rows are the edges, in the order they were met. */
+	cg->edge_alias = cg->n_profiles == 1 && cg->n_crows > 0;
+	if (cg->edge_alias) {
+		for (uint32_t i = 0; i < cg->n_crows; i++)
+			cg->crows[i].edge = i;
+		cg->edges = cg->crows;
+		cg->n_edges = cg->n_crows;
 		cg->edge_cost = cg->crow_cost;
-	else if (!(cg->edge_cost = zrows(cg->n_edges, ne)))
+	} else if ((r = number_edges(cg)) < 0) {
+		return r;
+	} else if (!(cg->edge_cost = zrows(cg->n_edges, ne))) {
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	for (uint32_t i = 0; i < cg->n_crows; i++) {
+	}
+	for (uint32_t i = 0; i < cg->n_crows && !cg->edge_alias; i++) {
 		const cg_crow *c = &cg->crows[i];
 		cg_edge *e = &cg->edges[c->edge];
 		if (__builtin_add_overflow(e->count, c->count, &e->count))
 			return profdb__fail(-EBADMSG, "%s: call count summed over profiles overflows "
 			                    "64 bits", cg->files[0].label);
-		if (!cg->edge_alias) {
-			r = add_row(cg, cg->edge_cost + (size_t)c->edge * ne,
-			            cg->crow_cost + (size_t)i * ne, "inclusive call cost");
-			if (r < 0)
-				return r;
-		}
+		r = add_row(cg, cg->edge_cost + (size_t)c->edge * ne, cg->crow_cost + (size_t)i * ne,
+		            "inclusive call cost");
+		if (r < 0)
+			return r;
 	}
-	if (!cg->edge_alias)
-		for (uint32_t i = 0; i < cg->n_edges; i++)
-			profdb__cg_derive(cg, cg->edge_cost + (size_t)i * ne);
+	for (uint32_t i = 0; i < cg->n_edges && !cg->edge_alias; i++)
+		profdb__cg_derive(cg, cg->edge_cost + (size_t)i * ne);
 	if (!crows_sorted(cg)) {
 		ord *o = malloc(((size_t)cg->n_crows + 1) * sizeof *o);
 		if (!o)

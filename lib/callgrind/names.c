@@ -314,7 +314,7 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 		if (r < 0)
 			return r;
 		i = cg->n_fns++;
-		cg->fns[i] = (cg_fn){ob, fl, fn, CG_EMPTY, CG_EMPTY, 0};
+		cg->fns[i] = (cg_fn){ob, fl, fn, 0};
 		*slot = i + 1;
 		if ((r = profdb__hindex_added(m, fn_hash, cg)) < 0)
 			return r;

@@ -1,26 +1,33 @@
 /* Callgrind scanner: the parallel scan of one text. The result is the
  * sequential scan's, table for table, id for id, error for error.
  *
- * The text is cut at fn= lines into pieces. The first thread reads the
- * header and the first piece with the sequential scan; every other piece
- * is read at the same time by its own thread into tables of its own, from
- * a guessed starting state: the part (columns, positions) the header left,
- * and for the names in effect before the piece (ob=, fl=, the last cfn=)
- * and for compressed ids it uses before defining them, placeholder names
- * (scan-internal.h, cg_spec). A cut is made only where the line after fn=
- * gives every position absolutely, so no relative position depends on the
- * piece before.
+ * The text is cut at fn= lines into pieces, several per thread. The
+ * calling thread reads the header and the first piece with the sequential
+ * scan, into the real tables. Every other piece is read by whichever
+ * thread claims it first, into tables of its own, from a guessed starting
+ * state: the part (columns, positions) the header left, and for the names
+ * in effect before the piece (ob=, fl=, the last cfn=) and for compressed
+ * ids it uses before defining them, placeholder names (scan-internal.h,
+ * cg_spec). A cut is made only where the line after fn= gives every
+ * position absolutely, so no relative position depends on the piece
+ * before.
  *
- * The pieces are then merged in text order into the real tables, through
- * the same intern/get_fn/get_row/find_crow calls the sequential scan
- * makes, in the order it makes them; so every name, function, row, call
- * row and segment gets the id the sequential scan gives it. Before a
- * piece is merged its guesses are checked against the real state at its
- * start (the state the pieces before it left). A piece whose guesses do
- * not hold, or that met an error, a warning or a line only the sequential
- * scan reads (a header line: a new part, totals:), is not merged: the
- * sequential scan goes on from its start (or from that line), so errors,
- * warnings and their line numbers are the sequential scan's own. */
+ * The calling thread merges the pieces in text order as they are done,
+ * through the same intern/get_fn/get_row/find_crow calls the sequential
+ * scan makes, in the order it makes them; so every name, function, row,
+ * call row and segment gets the id the sequential scan gives it. When the
+ * next piece to merge is not done it reads an unclaimed piece itself (in
+ * place, on the real tables, when it is the next one). Small pieces keep
+ * the merges overlapped with the reading, and threads read at most a few
+ * pieces ahead of the merge, so few pieces' tables exist at once.
+ *
+ * Before a piece is merged its guesses are checked against the real state
+ * at its start (the state the pieces before it left). A piece whose
+ * guesses do not hold, or that met an error, a warning or a line only the
+ * sequential scan reads (a header line: a new part, totals:), is not
+ * merged: the sequential scan reads it again (from that line), so errors,
+ * warnings and their line numbers are the sequential scan's own. After a
+ * new part no later piece can hold, and the rest is read sequentially. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -52,9 +59,20 @@ typedef struct piece {
 	uint64_t from, to;   /* [from, to): from is an fn= line */
 	uint64_t second;     /* offset of the line after the fn= line */
 	int rc;              /* profdb__cgs_lines(): 0, CG_STOP or < 0 */
-	int started;
-	pthread_t thread;
+	int done;            /* read (under the scan's lock) */
 } piece;
+
+/* What every piece starts from: the state the header left. A copy, made
+ * before any thread starts, since the calling thread goes on changing its
+ * own (it may even widen the events). */
+typedef struct start {
+	const profdb_cg *cg; /* its opts, files and keep_segs: fixed during the scan */
+	cg_where at;
+	cg_part part;
+	uint64_t ids_limit;
+	cg_event *events;
+	uint32_t n_events;
+} start;
 
 /* ---- where to cut --------------------------------------------------------- */
 
@@ -113,14 +131,13 @@ static void piece_free(piece *pc)
 	profdb__cg_build_free(&pc->b);
 	ids_clear(&pc->ps.ids, 1);
 	free(pc->ps.spec.ph);
-	pc->ps.cg = NULL;
+	memset(&pc->ps, 0, sizeof pc->ps);   /* freed twice is fine */
 }
 
-/* The piece's own tables and its guessed starting state (ps0: the state
- * at the end of the header). */
-static int piece_init(piece *pc, const parser *ps0)
+/* The piece's own tables and its guessed starting state. */
+static int piece_init(piece *pc, const start *st)
 {
-	const profdb_cg *cg = ps0->cg;
+	const profdb_cg *cg = st->cg;
 	profdb_cg *lc = calloc(1, sizeof *lc);
 	parser *ps = &pc->ps;
 	memset(ps, 0, sizeof *ps);
@@ -132,25 +149,24 @@ static int piece_init(piece *pc, const parser *ps0)
 	lc->keep_segs = cg->keep_segs;
 	lc->files = cg->files;
 	lc->n_files = cg->n_files;
-	lc->n_events = cg->n_events;
-	/* a copy: the first thread may widen the real one meanwhile */
-	lc->events = profdb__cg_array(cg->n_events, 1, sizeof *lc->events);
+	lc->n_events = st->n_events;
+	lc->events = profdb__cg_array(st->n_events, 1, sizeof *lc->events);
 	lc->row_cost = calloc(1, sizeof *lc->row_cost);
 	lc->crow_cost = calloc(1, sizeof *lc->crow_cost);
 	lc->names = calloc(CG_PH_FIRST_ID, sizeof *lc->names);
 	if (!lc->events || !lc->row_cost || !lc->crow_cost || !lc->names)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	if (cg->n_events)
-		memcpy(lc->events, cg->events, cg->n_events * sizeof *lc->events);
+	if (st->n_events)
+		memcpy(lc->events, st->events, st->n_events * sizeof *lc->events);
 	lc->names[0] = (cg_name){"", 0, 0};   /* 1 .. CG_PH_FIRST_ID - 1: placeholders */
 	lc->n_names = lc->cap_names = CG_PH_FIRST_ID;
 
 	ps->b = &pc->b;
-	ps->at.f = ps0->at.f;
-	ps->at.file = ps0->at.file;
-	ps->at.safe_end = pc->to < ps0->at.safe_end ? pc->to : ps0->at.safe_end;
-	ps->ids.limit = ps0->ids.limit;
-	ps->part = ps0->part;
+	ps->at.f = st->at.f;
+	ps->at.file = st->at.file;
+	ps->at.safe_end = pc->to < st->at.safe_end ? pc->to : st->at.safe_end;
+	ps->ids.limit = st->ids_limit;
+	ps->part = st->part;
 	cg_cur *c = &ps->cur;
 	memset(c, 0xff, sizeof *c);   /* every name CG_EMPTY */
 	c->ob = CG_PH_OB;
@@ -164,16 +180,17 @@ static int piece_init(piece *pc, const parser *ps0)
 	return 0;
 }
 
-static void *piece_run(void *arg)
+/* Read piece @p pc from the state @p st (in any thread). */
+static void piece_read(piece *pc, const start *st)
 {
-	piece *pc = arg;
 	parser *ps = &pc->ps;
+	if ((pc->rc = piece_init(pc, st)) < 0)
+		return;
 	pc->rc = profdb__cgs_lines(ps, pc->from, pc->to);
 	if (pc->rc == 0 && pc->to < ps->at.f->size) {
 		ps->at.off = pc->to;   /* where the next piece's fn= line closes it */
 		close_seg(ps);
 	}
-	return NULL;
 }
 
 /* ---- merging a piece ------------------------------------------------------ */
@@ -324,14 +341,9 @@ static int add_segs(parser *ps0, const piece *pc, const maps *m)
 		g.next = CG_EMPTY;
 		if (j == 0 && g.off == pc->second)   /* opened before the position was known */
 			memcpy(g.pos, ps0->part.pos, sizeof g.pos);
-		uint32_t gi = base + j;
-		cg->segs[gi] = g;
-		cg_fn *f = &cg->fns[g.fn];
-		if (f->seg_last == CG_EMPTY)
-			f->seg_first = gi;
-		else
-			cg->segs[f->seg_last].next = gi;
-		f->seg_last = gi;
+		cg->segs[base + j] = g;
+		if ((r = profdb__cgs_seg_append(cg, g.fn, base + j)) < 0)
+			return r;
 	}
 	cg->n_segs = base + lc->n_segs;
 	for (uint32_t j = 0; j < lc->n_sites; j++) {
@@ -406,16 +418,25 @@ static uint64_t first_fn(const char *s, uint64_t size)
 	return size;
 }
 
+/* Pieces per thread: small pieces are merged soon after they are read, so
+ * few are held at once, and the merges (on the calling thread) overlap
+ * the reading of later pieces. Pieces are at least CG_PIECE_MIN long, or
+ * two per thread. */
+#define CG_PIECES_PER_THREAD 8u
+#define CG_PIECE_MIN ((uint64_t)1 << 20)
+/* At most this many pieces per thread read ahead of the merge. */
+#define CG_AHEAD_PER_THREAD 1u
+
 /* Cuts: piece k is [cut[k], cut[k + 1]); returns the number of pieces. */
-static unsigned make_cuts(const parser *ps0, unsigned threads, uint64_t h, uint64_t *cut,
+static unsigned make_cuts(const parser *ps0, unsigned want, uint64_t h, uint64_t *cut,
                           uint64_t *second)
 {
 	const char *s = ps0->at.f->text;
 	uint64_t size = ps0->at.f->size;
 	unsigned n = 1;
 	cut[0] = h;
-	for (unsigned k = 1; k < threads; k++) {
-		uint64_t target = h + (size - h) / threads * k;
+	for (unsigned k = 1; k < want; k++) {
+		uint64_t target = h + (size - h) / want * k;
 		if (target <= cut[n - 1])
 			target = cut[n - 1] + 1;
 		if (target >= size)
@@ -429,6 +450,110 @@ static unsigned make_cuts(const parser *ps0, unsigned threads, uint64_t h, uint6
 	return n;
 }
 
+/* The pieces and who does what. Piece 0 is read by the calling thread
+ * into the real tables; every thread (the calling one too, when it has
+ * nothing to merge) claims the next unread piece; the calling thread
+ * merges the pieces in text order as they are done. */
+typedef struct sched {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	piece *pcs;
+	unsigned n;          /* pieces */
+	unsigned next;       /* the next piece to claim */
+	unsigned merged;     /* pieces 0 .. merged - 1 are in the real tables */
+	unsigned ahead;      /* claim piece k only while k < merged + ahead */
+	int stop;            /* claim no more: the rest is read sequentially */
+	parser *ps0;         /* the calling thread's scan, on the real tables */
+	start st;
+} sched;
+
+/* The next piece to read, or n when there is none (waits while the
+ * workers are too far ahead of the merge). Called with the lock held. */
+static unsigned claim(sched *sc, int wait)
+{
+	while (!sc->stop && sc->next < sc->n && sc->next >= sc->merged + sc->ahead && wait)
+		pthread_cond_wait(&sc->changed, &sc->lock);
+	if (sc->stop || sc->next >= sc->n || sc->next >= sc->merged + sc->ahead)
+		return sc->n;
+	return sc->next++;
+}
+
+static void *worker(void *arg)
+{
+	sched *sc = arg;
+	pthread_mutex_lock(&sc->lock);
+	for (unsigned k; (k = claim(sc, 1)) < sc->n;) {
+		pthread_mutex_unlock(&sc->lock);
+		piece_read(&sc->pcs[k], &sc->st);
+		pthread_mutex_lock(&sc->lock);
+		sc->pcs[k].done = 1;
+		pthread_cond_broadcast(&sc->changed);
+	}
+	pthread_mutex_unlock(&sc->lock);
+	return NULL;
+}
+
+/* Piece @p k into the real tables: merged when its guesses hold, else
+ * read again by the sequential scan (from the line it stopped at, when
+ * it stopped at a header line). 0 or < 0. */
+static int take_piece(sched *sc, unsigned k, const cg_part *snap, uint32_t snap_ne)
+{
+	parser *ps0 = sc->ps0;
+	piece *pc = &sc->pcs[k];
+	/* what the piece's first line (fn=) does first */
+	ps0->at.off = pc->from;
+	close_seg(ps0);
+	int m = merge(ps0, pc, snap, snap_ne);
+	uint64_t resume = m == 0 ? pc->from : m == 1 && pc->rc == CG_STOP ? pc->ps.at.off : pc->to;
+	piece_free(pc);
+	if (m < 0)
+		return m;
+	return resume < pc->to ? profdb__cgs_lines(ps0, resume, pc->to) : 0;
+}
+
+/* The calling thread: piece 0, then merge in order, reading pieces itself
+ * while the next one to merge is not done. */
+static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
+{
+	parser *ps0 = sc->ps0;
+	int r = profdb__cgs_lines(ps0, sc->pcs[0].from, sc->pcs[0].to);
+	pthread_mutex_lock(&sc->lock);
+	sc->merged = 1;
+	pthread_cond_broadcast(&sc->changed);
+	while (r >= 0 && sc->merged < sc->n) {
+		unsigned k = sc->merged;
+		if (sc->pcs[k].done || sc->next <= k) {
+			if (sc->next <= k)   /* not claimed: read it here, in place */
+				sc->next = k + 1;
+			int in_place = !sc->pcs[k].done;
+			pthread_mutex_unlock(&sc->lock);
+			r = in_place ? profdb__cgs_lines(ps0, sc->pcs[k].from, sc->pcs[k].to)
+			             : take_piece(sc, k, snap, snap_ne);
+			/* a new part: no piece after this one can hold its guesses */
+			int part_changed = ps0->part.prof != snap->prof;
+			pthread_mutex_lock(&sc->lock);
+			sc->merged = k + 1;
+			if (part_changed || r < 0)
+				sc->stop = 1;
+			pthread_cond_broadcast(&sc->changed);
+			continue;
+		}
+		unsigned j = claim(sc, 0);
+		if (j < sc->n) {
+			pthread_mutex_unlock(&sc->lock);
+			piece_read(&sc->pcs[j], &sc->st);
+			pthread_mutex_lock(&sc->lock);
+			sc->pcs[j].done = 1;
+			continue;
+		}
+		pthread_cond_wait(&sc->changed, &sc->lock);
+	}
+	sc->stop = 1;
+	pthread_cond_broadcast(&sc->changed);
+	pthread_mutex_unlock(&sc->lock);
+	return r;
+}
+
 int profdb__cgs_parallel(parser *ps0, unsigned threads)
 {
 	const char *s = ps0->at.f->text;
@@ -438,50 +563,60 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	int r = profdb__cgs_lines(ps0, 0, h);
 	if (r < 0 || h >= size || ps0->part.prof == CG_EMPTY || ps0->part.n_cols == 0)
 		return r < 0 ? r : profdb__cgs_lines(ps0, h, size);
-	uint64_t cut[CG_MAX_THREADS + 1], second[CG_MAX_THREADS + 1];
-	unsigned n = make_cuts(ps0, threads, h, cut, second);
+	/* (at least two per thread: a small text on many threads, as the
+	 * tests ask for, still has pieces read ahead and pieces read in place) */
+	uint64_t want = (size - h) / CG_PIECE_MIN;
+	if (want < 2 * (uint64_t)threads)
+		want = 2 * (uint64_t)threads;
+	if (want > (uint64_t)threads * CG_PIECES_PER_THREAD)
+		want = (uint64_t)threads * CG_PIECES_PER_THREAD;
+	uint64_t cut[CG_MAX_THREADS * CG_PIECES_PER_THREAD + 1];
+	uint64_t second[CG_MAX_THREADS * CG_PIECES_PER_THREAD + 1];
+	unsigned n = make_cuts(ps0, (unsigned)want, h, cut, second);
 	if (n < 2)
 		return profdb__cgs_lines(ps0, h, size);
-	piece *pcs = calloc(n, sizeof *pcs);
-	if (!pcs)
+	sched sc;
+	memset(&sc, 0, sizeof sc);
+	sc.pcs = calloc(n, sizeof *sc.pcs);
+	sc.ps0 = ps0;
+	sc.st = (start){ps0->cg, ps0->at, ps0->part, ps0->ids.limit,
+	                profdb__cg_array(ps0->cg->n_events, 1, sizeof *sc.st.events),
+	                ps0->cg->n_events};
+	pthread_t *th = calloc(threads, sizeof *th);
+	if (!sc.pcs || !sc.st.events || !th) {
+		free(sc.pcs);
+		free(sc.st.events);
+		free(th);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	}
+	if (sc.st.n_events)
+		memcpy(sc.st.events, ps0->cg->events, sc.st.n_events * sizeof *sc.st.events);
+	for (unsigned k = 0; k < n; k++) {
+		sc.pcs[k].from = cut[k];
+		sc.pcs[k].to = cut[k + 1];
+		sc.pcs[k].second = second[k];
+	}
+	sc.n = n;
+	sc.next = 1;
+	sc.ahead = threads * CG_AHEAD_PER_THREAD;
+	pthread_mutex_init(&sc.lock, NULL);
+	pthread_cond_init(&sc.changed, NULL);
 	cg_part snap = ps0->part;
 	uint32_t snap_ne = ps0->cg->n_events;
-	for (unsigned k = 1; k < n; k++) {
-		piece *pc = &pcs[k];
-		pc->from = cut[k];
-		pc->to = cut[k + 1];
-		pc->second = second[k];
-		if (piece_init(pc, ps0) < 0) {
-			pc->rc = -ENOMEM;
-			continue;
-		}
-		/* a thread that cannot start leaves its piece to the sequential scan */
-		pc->started = pthread_create(&pc->thread, NULL, piece_run, pc) == 0;
-		if (!pc->started)
-			pc->rc = -EAGAIN;
-	}
-	r = profdb__cgs_lines(ps0, h, cut[1]);
-	for (unsigned k = 1; k < n; k++)
-		if (pcs[k].started)
-			pthread_join(pcs[k].thread, NULL);
-	uint64_t resume = size;
-	for (unsigned k = 1; k < n && r >= 0 && resume == size; k++) {
-		/* what the piece's first line (fn=) does first */
-		ps0->at.off = cut[k];
-		close_seg(ps0);
-		int m = merge(ps0, &pcs[k], &snap, snap_ne);
-		if (m < 0)
-			r = m;
-		else if (m == 0)
-			resume = cut[k];
-		else if (pcs[k].rc == CG_STOP)
-			resume = pcs[k].ps.at.off;
-	}
-	for (unsigned k = 1; k < n; k++)
-		piece_free(&pcs[k]);
-	free(pcs);
-	if (r >= 0 && resume < size)
-		r = profdb__cgs_lines(ps0, resume, size);
+	/* a thread that cannot start leaves its share to the others */
+	unsigned started = 0;
+	for (unsigned t = 1; t < threads && t < n; t++)
+		if (pthread_create(&th[started], NULL, worker, &sc) == 0)
+			started++;
+	r = lead(&sc, &snap, snap_ne);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	for (unsigned k = 0; k < n; k++)
+		piece_free(&sc.pcs[k]);
+	pthread_cond_destroy(&sc.changed);
+	pthread_mutex_destroy(&sc.lock);
+	free(sc.pcs);
+	free(sc.st.events);
+	free(th);
 	return r;
 }

@@ -223,6 +223,8 @@ int header_line(parser *ps, const char *k, size_t kn, const char *v, const char 
 /* body.c */
 int need_fn(parser *ps);
 int need_seg(parser *ps);
+/* Segment @p seg goes at the end of function @p fn's list (keep_segs). */
+int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg);
 int add_call(parser *ps, uint64_t count);
 void set_file_fn(parser *ps, char k, uint32_t idx);
 void set_ob(parser *ps, uint32_t idx);

@@ -49,7 +49,7 @@ static int rescan(void *arg)
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (r >= 0) {
 		for (uint32_t f = 0; f < cg->n_fns; f++)
-			cg->seg_first[f] = s->fns[f].seg_first;
+			cg->seg_first[f] = f < s->cap_fn_segs ? s->fn_segs[f].first : CG_EMPTY;
 		cg->segs = s->segs;
 		cg->n_segs = s->n_segs;
 		cg->sites = s->sites;

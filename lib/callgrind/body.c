@@ -255,14 +255,10 @@ static int target_line(parser *ps, const char *key, const char *p, const char *e
 }
 
 /* The calls of one profile are keyed by (profile, caller, callee). */
-static uint64_t crow_key_hash(const cg_crow *c)
+static uint32_t crow_tag(const cg_crow *c)
 {
-	return profdb__mix64(((uint64_t)c->profile << 32 | c->caller) ^ profdb__mix64(c->callee));
-}
-
-static uint64_t crow_hash(const void *ctx, uint32_t e)
-{
-	return crow_key_hash(&((const profdb_cg *)ctx)->crows[e]);
+	return (uint32_t)(profdb__mix64(((uint64_t)c->profile << 32 | c->caller) ^
+	                                profdb__mix64(c->callee)) >> 32);
 }
 
 static int crow_eq(const void *ctx, uint32_t e, const void *key)
@@ -274,14 +270,15 @@ static int crow_eq(const void *ctx, uint32_t e, const void *key)
 int find_crow(parser *ps, uint32_t prof, uint32_t caller, uint32_t callee, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
-	profdb__hindex *m = &ps->b->crow_map;
-	int r;
-	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
+	cg_tmap *m = &ps->b->crow_map;
+	int r = profdb__cg_tmap_init(m);
+	if (r < 0)
 		return r;
 	cg_crow k = {prof, caller, callee, 0, 0};
-	uint32_t *slot = profdb__hindex_slot(m, crow_key_hash(&k), crow_eq, cg, &k);
-	if (*slot) {
-		*out = *slot - 1;
+	uint32_t tag = crow_tag(&k);
+	cg_tslot *slot = cg_tmap_slot(m, tag, crow_eq, cg, &k);
+	if (slot->row1) {
+		*out = slot->row1 - 1;
 		return 0;
 	}
 	r = grow_rows((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows, cg->n_crows,
@@ -290,8 +287,8 @@ int find_crow(parser *ps, uint32_t prof, uint32_t caller, uint32_t callee, uint3
 		return r;
 	*out = cg->n_crows;
 	cg->crows[cg->n_crows] = k;
-	*slot = ++cg->n_crows;
-	return profdb__hindex_added(m, crow_hash, cg);   /* may move the slots */
+	*slot = (cg_tslot){++cg->n_crows, tag};
+	return profdb__cg_tmap_added(m);   /* may move the slots */
 }
 
 /* cfn=: the callee of the following calls= lines is bound here, as

@@ -32,11 +32,6 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return profdb__mix64(h ^ w ^ n);
 }
 
-static uint64_t name_hash(const void *ctx, uint32_t e)
-{
-	return ((const profdb_cg *)ctx)->names[e].hash;
-}
-
 /* Intern a name view; *idx gets its index. */
 int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 {
@@ -46,20 +41,20 @@ int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash, uint32_t *idx)
 {
 	profdb_cg *cg = ps->cg;
-	profdb__hindex *m = &ps->b->name_map;
+	cg_tmap *m = &ps->b->name_map;
 	if (n == 0) {
 		*idx = 0;
 		return 0;
 	}
 	if (memchr(p, 0, n) && once(&ps->warned.nul))
 		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
-	int r = 0;
-	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
+	int r = profdb__cg_tmap_init(m);
+	if (r < 0)
 		return r;
 	cg_name k = {p, (uint32_t)n, hash};
-	uint32_t *slot = profdb__hindex_slot(m, k.hash, name_eq, cg, &k);
-	if (*slot) {
-		*idx = *slot - 1;
+	cg_tslot *slot = cg_tmap_slot(m, hash, name_eq, cg, &k);
+	if (slot->row1) {
+		*idx = slot->row1 - 1;
 		return 0;
 	}
 	r = grow((void **)&cg->names, &cg->cap_names, (uint64_t)cg->n_names + 1,
@@ -68,8 +63,8 @@ int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash
 		return r;
 	cg->names[cg->n_names] = k;
 	*idx = cg->n_names++;
-	*slot = cg->n_names;
-	return profdb__hindex_added(m, name_hash, cg);
+	*slot = (cg_tslot){cg->n_names, hash};
+	return profdb__cg_tmap_added(m);
 }
 
 int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx)
@@ -273,14 +268,9 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
  * callee file bound at cfn=), so two C static functions of one name in two
  * files of an object stay two; fi=/fe= and a cfi= after cfn= never split
  * one (doc/FORMATS.md, "Callgrind"). */
-static uint64_t fn_key_hash(const cg_fn *f)
+static uint32_t fn_tag(const cg_fn *f)
 {
-	return profdb__mix64(((uint64_t)f->ob << 32 | f->fl) ^ profdb__mix64(f->fn));
-}
-
-static uint64_t fn_hash(const void *ctx, uint32_t e)
-{
-	return fn_key_hash(&((const profdb_cg *)ctx)->fns[e]);
+	return (uint32_t)(profdb__mix64(((uint64_t)f->ob << 32 | f->fl) ^ profdb__mix64(f->fn)) >> 32);
 }
 
 static int fn_eq(const void *ctx, uint32_t e, const void *key)
@@ -302,21 +292,22 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 			return 0;
 		}
 	}
-	profdb__hindex *m = &b->fn_map;
-	int r = 0;
-	if (!m->slot && (r = profdb__hindex_init(m, 4096)) < 0)
+	cg_tmap *m = &b->fn_map;
+	int r = profdb__cg_tmap_init(m);
+	if (r < 0)
 		return r;
 	cg_fn k = {.ob = ob, .fl = fl, .fn = fn};
-	uint32_t *slot = profdb__hindex_slot(m, fn_key_hash(&k), fn_eq, cg, &k);
-	uint32_t i = *slot - 1;
-	if (!*slot) {
+	uint32_t tag = fn_tag(&k);
+	cg_tslot *slot = cg_tmap_slot(m, tag, fn_eq, cg, &k);
+	uint32_t i = slot->row1 - 1;
+	if (!slot->row1) {
 		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
 		if (r < 0)
 			return r;
 		i = cg->n_fns++;
 		cg->fns[i] = (cg_fn){ob, fl, fn, 0};
-		*slot = i + 1;
-		if ((r = profdb__hindex_added(m, fn_hash, cg)) < 0)
+		*slot = (cg_tslot){i + 1, tag};
+		if ((r = profdb__cg_tmap_added(m)) < 0)
 			return r;
 	}
 	size_t old = b->cap_fn_by_name;

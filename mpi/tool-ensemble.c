@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../tool/report.h"
 #include "../tool/tool.h"
@@ -27,12 +28,27 @@ int pm_usage(const char *msg)
 	return EXIT_USAGE;
 }
 
+double pm_cpu_seconds(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void pm_report_time(const pm_args *a, MPI_Comm comm)
 {
 	int size;
+	if (!a->time)
+		return;
+	/* Wall time alone hides what oversubscribed ranks cost on a shared
+	 * machine; the summed CPU time (MPI's own polling included) does not. */
+	double wall = MPI_Wtime() - a->t0, cpu = pm_cpu_seconds() - a->cpu0, all = 0;
 	MPI_Comm_size(comm, &size);
-	if (a->time && !pm_quiet)
-		fprintf(stderr, "profdb-mpi: time: ranks=%d seconds=%.3f\n", size, MPI_Wtime() - a->t0);
+	MPI_Reduce(&cpu, &all, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+	if (!pm_quiet)
+		fprintf(stderr, "profdb-mpi: time: ranks=%d seconds=%.3f cpu_seconds=%.3f\n", size,
+		        wall, all);
 }
 
 /* ---- @FILE ------------------------------------------------------------------ */

@@ -60,7 +60,7 @@ void pm_fold_free(pm_fold *f)
 static int grow_slots(pm_fold *f)
 {
 	size_t n = f->mask ? 2 * (f->mask + 1) : 1024;
-	if (n > SIZE_MAX / sizeof *f->slots || f->n_entries >= UINT32_MAX)
+	if (n > SIZE_MAX / sizeof *f->slots || f->n_entries >= UINT32_MAX - 1)
 		return pm_fail(-ENOMEM, "too many call paths for one rank (%zu)", f->n_entries);
 	uint32_t *s = calloc(n, sizeof *s);
 	if (!s)

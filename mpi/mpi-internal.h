@@ -58,6 +58,30 @@ PM_HIDDEN int pm_key_cmp(const void *a, uint32_t na, const void *b, uint32_t nb)
  * (profdb_stats_acc_merge on equal keys). 0 or -ENOMEM. */
 PM_HIDDEN int pm_list_merge(pm_list *a, const pm_list *b);
 
+/* Accumulators under byte keys while a rank folds its runs (fold.c): a
+ * hash index, so folding r runs costs O(values) look-ups, not the
+ * O(r × paths) of merging each run into a sorted list. The key's last 4
+ * bytes are its metric's number, big-endian (the ensemble's keys). */
+typedef struct pm_fold {
+	unsigned char *arena;       /* the keys, back to back */
+	size_t len_arena, cap_arena;
+	struct pm_fold_entry *entries;
+	size_t n_entries, cap_entries;
+	uint32_t *slots;            /* entry + 1, 0: empty */
+	size_t mask;                /* slots - 1; 0: no slots yet */
+} pm_fold;
+
+PM_HIDDEN void pm_fold_free(pm_fold *f);
+/* Fold value @p v of run @p run into @p key's accumulator (created empty
+ * if absent), after every value already there (profdb_stats_acc_add).
+ * 0 or -ENOMEM. */
+PM_HIDDEN int pm_fold_add(pm_fold *f, const void *key, uint32_t klen, double v, uint32_t run);
+/* Start from a list of earlier runs (the chain): its accumulators become
+ * the state of their keys. Call it on an empty fold. 0, -ENOMEM, -EINVAL. */
+PM_HIDDEN int pm_fold_start(pm_fold *f, const pm_list *l);
+/* The fold as a sorted list in *out (replaced). 0 or -ENOMEM. */
+PM_HIDDEN int pm_fold_finish(pm_fold *f, pm_list *out);
+
 /* Binomial-tree reduction of every rank's list to rank 0 (rank order kept:
  * the left operand is always the lower ranks). Collective; call it only
  * after pm_agree said every rank has its list. 0 or -EIO/-ENOMEM (then

@@ -142,25 +142,56 @@ static void csv_row(const profdb_stat *s, const char *metric, uint32_t depth, co
 	putchar('\n');
 }
 
+/* A label is cut at LABEL_BYTES - 1 bytes (path_label's buffer). */
 #define LABEL_BYTES 4096
 
+/* The paths' labels, back to back (each ends in 0), and their depths.
+ * Both grow geometrically: one fixed-size slot per path, grown by one slot
+ * at a time, made the output quadratic in the paths (and 4 KiB each). */
 typedef struct paths {
-	char *labels;               /* LABEL_BYTES each */
+	char *text;
+	size_t len, cap;
+	size_t *off;                /* of each label in text */
 	uint32_t *depth;
-	size_t n;
+	size_t n, cap_n;
 } paths;
+
+static const char *label_of(const paths *p, size_t i)
+{
+	return p->text + p->off[i];
+}
 
 static int add_path(paths *p, const unsigned char *key, uint32_t len)
 {
-	char *l = realloc(p->labels, (p->n + 1) * LABEL_BYTES);
-	if (l)
-		p->labels = l;
-	uint32_t *d = realloc(p->depth, (p->n + 1) * sizeof *d);
-	if (d)
-		p->depth = d;
-	if (!l || !d)
-		return -1;
-	p->depth[p->n] = path_label(key, len, p->labels + p->n * LABEL_BYTES, LABEL_BYTES);
+	char buf[LABEL_BYTES];
+	uint32_t depth = path_label(key, len, buf, sizeof buf);
+	size_t n = strlen(buf) + 1;
+	if (p->n == p->cap_n) {
+		size_t cap = p->cap_n ? 2 * p->cap_n : 1024;
+		size_t *o = realloc(p->off, cap * sizeof *o);
+		if (o)
+			p->off = o;
+		uint32_t *d = realloc(p->depth, cap * sizeof *d);
+		if (d)
+			p->depth = d;
+		if (!o || !d)
+			return -1;
+		p->cap_n = cap;
+	}
+	if (p->cap - p->len < n) {
+		size_t cap = p->cap ? 2 * p->cap : 65536;
+		while (cap - p->len < n)
+			cap *= 2;
+		char *t = realloc(p->text, cap);
+		if (!t)
+			return -1;
+		p->text = t;
+		p->cap = cap;
+	}
+	memcpy(p->text + p->len, buf, n);
+	p->off[p->n] = p->len;
+	p->depth[p->n] = depth;
+	p->len += n;
 	p->n++;
 	return 0;
 }
@@ -181,7 +212,7 @@ static void print_head(const pm_args *a, const paths *p, size_t n_rows)
 		printf("], \"paths\": [");
 		for (size_t i = 0; i < p->n; i++) {
 			printf("%s\n ", i ? "," : "");
-			put_json_cstr(stdout, p->labels + i * LABEL_BYTES);
+			put_json_cstr(stdout, label_of(p, i));
 		}
 		printf("\n], \"rows\": [");
 	} else if (a->csv) {
@@ -199,13 +230,14 @@ static void print_head(const pm_args *a, const paths *p, size_t n_rows)
 int pm_print_ensemble(const pm_args *a, const pm_list *l)
 {
 	profdb_stats_acc *accs = malloc((l->n + 1) * sizeof *accs);
-	paths p = {NULL, NULL, 0};
+	paths p;
 	size_t n = 0, pos = 0;
 	const unsigned char *prev = NULL;
 	uint32_t prev_len = 0;
 	pm_rec r;
 	profdb_stats *st = NULL;
 	int status = EXIT_INPUT;
+	memset(&p, 0, sizeof p);
 	if (!accs)
 		goto oom;
 	/* Path numbers in key order (a path before its extensions). */
@@ -228,7 +260,7 @@ int pm_print_ensemble(const pm_args *a, const pm_list *l)
 	for (size_t i = 0; i < n; i++) {
 		profdb_stat s;
 		profdb_stats_at(st, i, &s);
-		const char *label = p.labels + (size_t)s.context * LABEL_BYTES;
+		const char *label = label_of(&p, s.context);
 		if (a->csv) {
 			csv_row(&s, a->metrics[s.metric], p.depth[s.context], label);
 			continue;
@@ -246,7 +278,8 @@ oom:
 out:
 	profdb_stats_free(st);
 	free(accs);
-	free(p.labels);
+	free(p.text);
+	free(p.off);
 	free(p.depth);
 	return status;
 }

@@ -4,14 +4,16 @@
  * non-summary profiles, combined by the metric's rule (profdb_tree_new).
  * Paths are matched by profdb_tree_path_key, i.e. by the rules of
  * profdb_match_new / `profdb diff`. Runs are cut into contiguous ranges,
- * one per rank; each rank folds its runs in order into a sorted list of
- * (path, metric) accumulators; the lists are reduced as in
- * profdb_mpi_stats_new (tree, or the chain with --fixed-order). */
+ * one per rank; each rank folds its runs in order into (path, metric)
+ * accumulators under a hash index (pm_fold), sorted into a list once at the
+ * end; the lists are reduced as in profdb_mpi_stats_new (tree, or the chain
+ * with --fixed-order). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../tool/report.h"
 #include "../tool/tool.h"
@@ -27,12 +29,27 @@ int pm_usage(const char *msg)
 	return EXIT_USAGE;
 }
 
+double pm_cpu_seconds(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void pm_report_time(const pm_args *a, MPI_Comm comm)
 {
 	int size;
+	if (!a->time)
+		return;
+	/* Wall time alone hides what oversubscribed ranks cost on a shared
+	 * machine; the summed CPU time (MPI's own polling included) does not. */
+	double wall = MPI_Wtime() - a->t0, cpu = pm_cpu_seconds() - a->cpu0, all = 0;
 	MPI_Comm_size(comm, &size);
-	if (a->time && !pm_quiet)
-		fprintf(stderr, "profdb-mpi: time: ranks=%d seconds=%.3f\n", size, MPI_Wtime() - a->t0);
+	MPI_Reduce(&cpu, &all, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+	if (!pm_quiet)
+		fprintf(stderr, "profdb-mpi: time: ranks=%d seconds=%.3f cpu_seconds=%.3f\n", size,
+		        wall, all);
 }
 
 /* ---- @FILE ------------------------------------------------------------------ */
@@ -76,34 +93,17 @@ static int read_list(pm_args *a)
 
 /* ---- one run ----------------------------------------------------------------- */
 
-typedef struct krec {
-	size_t off;                 /* in the key arena */
-	uint32_t len;
-	double v;
-} krec;
-
-typedef struct run_keys {
-	unsigned char *arena;
-	size_t len, cap;
-	krec *recs;
-	size_t n;
-} run_keys;
-
-static const unsigned char *sort_arena;
-
-static int cmp_krec(const void *pa, const void *pb)
+/* Fold every (path, metric) of run @p run (database a->paths[run]) with its
+ * inclusive value into @p f. */
+static int fold_run(const pm_args *a, const profdb_mpi_options *mo, MPI_Comm comm,
+                    uint32_t run, pm_fold *f)
 {
-	const krec *a = pa, *b = pb;
-	return pm_key_cmp(sort_arena + a->off, a->len, sort_arena + b->off, b->len);
-}
-
-/* Every (path, metric) of run @p path with its inclusive value. */
-static int run_values(const char *path, const pm_args *a, const profdb_mpi_options *mo,
-                      MPI_Comm comm, run_keys *rk)
-{
+	const char *path = a->paths[run];
 	profdb *db = NULL;
 	profdb_tree *t = NULL;
 	uint32_t ids[64], *prof = NULL;
+	unsigned char *key = NULL;
+	size_t key_cap = 0;
 	int e;
 	if (pm_fault(mo, comm, "open"))
 		return pm_fail(-EIO, "%s: injected fault (PROFDB_MPI_FAULT) while opening", path);
@@ -137,102 +137,60 @@ static int run_values(const char *path, const pm_args *a, const profdb_mpi_optio
 		goto out;
 	}
 	int64_t nodes = profdb_tree_count(t);
-	rk->recs = malloc(((size_t)nodes * a->n_metrics + 1) * sizeof *rk->recs);
-	if (!rk->recs) {
-		e = pm_fail(-ENOMEM, "%s: out of memory for %" PRId64 " nodes", path, nodes);
-		goto out;
-	}
-	for (uint32_t id = 0; id < (uint64_t)nodes; id++) {
+	for (uint32_t id = 0; id < (uint64_t)nodes && e == 0; id++) {
 		int64_t len = profdb_tree_path_key(db, t, id, NULL, 0);
-		if (len < 0) {
-			e = pm_fail((int)len, "%s: %s", path, profdb_error_message());
-			goto out;
+		if (len < 0 || len > UINT32_MAX - 4) {
+			e = pm_fail(len < 0 ? (int)len : -EOVERFLOW, "%s: %s", path,
+			            len < 0 ? profdb_error_message() : "call-path key too long");
+			break;
 		}
-		size_t need = ((size_t)len + 4) * a->n_metrics;
-		if (rk->cap - rk->len < need) {
-			size_t cap = rk->cap ? 2 * rk->cap : 65536;
-			while (cap - rk->len < need)
+		if (key_cap < (size_t)len + 4) {   /* the key, then the metric's number */
+			size_t cap = key_cap ? 2 * key_cap : 4096;
+			while (cap < (size_t)len + 4)
 				cap *= 2;
-			unsigned char *b = realloc(rk->arena, cap);
+			unsigned char *b = realloc(key, cap);
 			if (!b) {
-				e = pm_fail(-ENOMEM, "%s: out of memory for the call-path keys", path);
-				goto out;
+				e = pm_fail(-ENOMEM, "%s: out of memory for a call-path key", path);
+				break;
 			}
-			rk->arena = b;
-			rk->cap = cap;
+			key = b;
+			key_cap = cap;
 		}
-		for (uint32_t k = 0; k < a->n_metrics; k++) {
-			unsigned char *p = rk->arena + rk->len;
+		profdb_tree_path_key(db, t, id, key, (size_t)len);
+		for (uint32_t k = 0; k < a->n_metrics && e == 0; k++) {
 			double inc;
-			profdb_tree_path_key(db, t, id, p, (size_t)len);
 			for (int i = 0; i < 4; i++)   /* the metric's number, big-endian */
-				p[len + i] = (unsigned char)(k >> (24 - 8 * i));
+				key[len + i] = (unsigned char)(k >> (24 - 8 * i));
 			profdb_tree_values(t, id, k, &inc, NULL);
-			rk->recs[rk->n++] = (krec){rk->len, (uint32_t)len + 4, inc};
-			rk->len += (size_t)len + 4;
+			e = pm_fold_add(f, key, (uint32_t)len + 4, inc, run);
 		}
 	}
-	sort_arena = rk->arena;
-	qsort(rk->recs, rk->n, sizeof *rk->recs, cmp_krec);
 out:
+	free(key);
 	profdb_tree_free(t);
 	free(prof);
 	profdb_close(db);
 	return e;
 }
 
-/* Fold run @p run's values into the sorted list @p l (a merge). */
-static int fold_run(pm_list *l, const run_keys *rk, uint32_t run)
-{
-	pm_list out = {0};
-	pm_rec x;
-	size_t pos = 0, j = 0;
-	int hx = pm_list_next(l, &pos, &x), e = 0;
-	while (e == 0 && (hx || j < rk->n)) {
-		const krec *y = j < rk->n ? &rk->recs[j] : NULL;
-		int c = !hx ? 1 : !y ? -1 : pm_key_cmp(x.key, x.klen, rk->arena + y->off, y->len);
-		if (c < 0) {
-			e = pm_list_append(&out, x.key, x.klen, &x.acc);
-			hx = pm_list_next(l, &pos, &x);
-			continue;
-		}
-		profdb_stats_acc acc;
-		memset(&acc, 0, sizeof acc);
-		if (c == 0) {
-			acc = x.acc;
-			hx = pm_list_next(l, &pos, &x);
-		} else {
-			const unsigned char *m = rk->arena + y->off + y->len - 4;
-			acc.metric = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
-		}
-		profdb_stats_acc_add(&acc, y->v, run);
-		e = pm_list_append(&out, rk->arena + y->off, y->len, &acc);
-		j++;
-	}
-	if (e < 0) {
-		pm_list_free(&out);
-		return e;
-	}
-	pm_list_free(l);
-	*l = out;
-	return 0;
-}
-
+/* Fold runs [lo, hi), in order, after the list @p l holds (the chain's
+ * earlier ranks; empty otherwise), into @p l. Each (path, metric) takes its
+ * values in run order, so the result is the left fold doc/model.md
+ * describes, whatever the number of runs or paths. */
 static int fold_runs(const pm_args *a, const profdb_mpi_options *mo, MPI_Comm comm, size_t lo,
                      size_t hi, pm_list *l)
 {
-	for (size_t i = lo; i < hi; i++) {
-		run_keys rk;
-		memset(&rk, 0, sizeof rk);
-		int e = run_values(a->paths[i], a, mo, comm, &rk);
-		if (e == 0)
-			e = fold_run(l, &rk, (uint32_t)i);
-		free(rk.arena);
-		free(rk.recs);
-		if (e < 0)
-			return e;
+	pm_fold f;
+	memset(&f, 0, sizeof f);
+	int e = pm_fold_start(&f, l);
+	for (size_t i = lo; i < hi && e == 0; i++)
+		e = fold_run(a, mo, comm, (uint32_t)i, &f);
+	if (e == 0) {
+		pm_list_free(l);
+		e = pm_fold_finish(&f, l);
 	}
-	return 0;
+	pm_fold_free(&f);
+	return e;
 }
 
 /* ---- the metrics --------------------------------------------------------------- */

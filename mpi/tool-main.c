@@ -35,8 +35,8 @@ static const char usage[] =
 	"  --ensemble           per call path across runs: each database contributes,\n"
 	"                       per path and metric, its inclusive value over its\n"
 	"                       non-summary profiles; paths matched as 'profdb diff' does\n"
-	"  --time               print the seconds since every rank left MPI_Init, on\n"
-	"                       stderr (rank 0)\n"
+	"  --time               print the seconds since every rank left MPI_Init and the\n"
+	"                       CPU seconds of all ranks since then, on stderr (rank 0)\n"
 	"  --json, --csv        as 'profdb stats'\n";
 
 static int one_database(const pm_args *a, const char *path, MPI_Comm comm, int rank)
@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 	 * up to tens of milliseconds apart, which is launcher start-up. */
 	MPI_Barrier(MPI_COMM_WORLD);
 	a.t0 = MPI_Wtime();
+	a.cpu0 = pm_cpu_seconds();
 	int rank, status;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	pm_quiet = rank != 0;

@@ -16,6 +16,7 @@ typedef struct pm_args {
 	const char **paths;
 	size_t n_paths;
 	double t0;                  /* MPI_Wtime() right after MPI_Init */
+	double cpu0;                /* this process's CPU seconds then */
 	const char **owned_paths;   /* @FILE's lines */
 	char *list_buf;
 } pm_args;
@@ -24,7 +25,11 @@ typedef struct pm_args {
 extern int pm_quiet;
 /* "profdb-mpi: stats: MSG" on rank 0; @return EXIT_USAGE (2). */
 int pm_usage(const char *msg);
-/* --time: "profdb-mpi: time: ranks=N seconds=S" on stderr from rank 0. */
+/* This process's CPU time (user + system, every thread) in seconds. */
+double pm_cpu_seconds(void);
+/* --time: "profdb-mpi: time: ranks=N seconds=S cpu_seconds=C" on stderr
+ * from rank 0 (C: the CPU time of all ranks since t0, summed). Collective
+ * when --time was given. */
 void pm_report_time(const pm_args *a, MPI_Comm comm);
 struct pm_list;
 /* stats --ensemble's output from the reduced list (rank 0;

@@ -11,13 +11,16 @@ usage: mpi_check.py synthetic|real LAUNCHER 'LAUNCHER ARGS' PROFDB_MPI PROFDB MK
   every rank exit 1 with one message naming the file, within a timeout;
 - --ensemble: the same database thrice has no spread; the fixed-order
   result is the same at every rank count; the tree's within the bound;
+  on 18 runs of 5 databases (paths shared and not), every (path, metric)
+  is the left fold of the runs' own values in run order;
   --json valid against doc/profdb-ensemble-stats-1.schema.json; --csv the
   same rows with each call path as text, the labels of `profdb diff`.
 Several databases go to one launch (profdb-mpi stats A B ... prints each in
 turn), and checks that one rank cannot tell apart (tree and fixed order at
 1 rank) are launched once, to keep the launcher's start-up (about half a
 second a launch) down: both modes take about 18 s on the 2-core box at
-load 4 (31 s before these cuts), more when the box is busier.
+load 4 (31 s before these cuts), more when the box is busier; the
+ensemble-fold check adds 8 launches, about 6 s.
 Exit 77 (skipped) when there is nothing to compare (no sample data)."""
 import csv, io, json, math, os, re, shutil, subprocess, sys
 
@@ -206,6 +209,107 @@ def check_ensemble(ens):
     print(f"ok: ensemble of {len(ens)} runs, {len(rows)} rows")
 
 
+def welford(values):
+    """The accumulator of (run, value) pairs folded in run order, as
+    PROFDB__ACC_ADD folds them, finished as profdb_stats_from_accs does:
+    the exact left fold `--fixed-order` promises (doc/model.md)."""
+    n = total = mean = m2 = 0.0
+    lo = hi = None
+    for run, v in values:
+        n += 1
+        if n == 1:
+            total = mean = lo = hi = v
+            m2, lo_run, hi_run = 0.0, run, run
+            continue
+        total += v
+        d = v - mean
+        mean += d / n
+        m2 += d * (v - mean)
+        if v < lo:
+            lo, lo_run = v, run
+        if v > hi:
+            hi, hi_run = v, run
+    return {"count": int(n), "sum": total, "min": lo, "max": hi, "min_profile": lo_run,
+            "max_profile": hi_run, "mean": total / n,
+            "stddev": math.sqrt(m2 / n) if m2 > 0 else 0.0}
+
+
+def check_ensemble_fold():
+    """The per-rank fold (mpi/fold.c: a hash of call-path keys, sorted once)
+    on many runs whose paths overlap (the same run again; the shared top of
+    every seed's tree) and differ (each seed's own subtrees), with two
+    metrics and more keys than the index's first size: the result of every
+    (path, metric) must be the left fold over the runs in order, computed
+    here from each run's own values, at 1 rank, at 3 (an uneven cut, the
+    chain handing its list on) and, within the bound, with the tree."""
+    seeds = (11, 12, 13, 14, 15)
+    distinct = []
+    for seed in seeds:   # one context count: the same function table in every run
+        d = os.path.join(work, f"fold{seed}")
+        subprocess.run([mksample, "synth", d, "2", "400", "2", "0.6", "5", str(seed)],
+                       check=True, capture_output=True)
+        distinct.append(d)
+    runs = [distinct[i] for i in (0, 1, 0, 2, 3, 1, 4, 2, 0, 4, 2, 3, 4, 3, 1, 0, 1, 4)]
+    metrics = ["-m", "metric-0", "-m", "metric-1"]
+    per_run = {}   # database -> {(label, metric index): value}
+    for d in distinct:   # each run alone: its own values, nothing folded
+        r = mpirun(1, ["--ensemble", "--json"] + metrics + [d])
+        o = json.loads(r.stdout) if r.returncode == 0 else None
+        if not o:
+            return fail(f"ensemble fold: {d} alone: exit {r.returncode} {r.stderr[:300]}")
+        vals = {(o["paths"][x["context"]], x["metric"]): num(x["sum"]) for x in o["rows"]}
+        if len(vals) != len(o["rows"]):
+            return fail(f"ensemble fold: {d}: two paths with one label; the check needs "
+                        "unique labels")
+        per_run[d] = vals
+    want = {}
+    for i, d in enumerate(runs):
+        for k, v in per_run[d].items():
+            want.setdefault(k, []).append((i, v))
+    shared = sum(len(v) == len(runs) for v in want.values())
+    if len(want) < 2048 or shared == 0 or shared == len(want):
+        return fail(f"ensemble fold: inputs do not mix shared and own paths "
+                    f"({len(want)} keys, {shared} in every run)")
+    ref = None
+    for n, order in ((1, ["--fixed-order"]), (3, ["--fixed-order"]), (3, [])):
+        r = mpirun(n, ["--ensemble", "--json"] + order + metrics + runs, leaks=n == 3)
+        if r.returncode != 0:
+            fail(f"ensemble fold at {n} ranks {order}: {r.stderr[:300]}")
+            continue
+        if n == 1:
+            ref = json.loads(r.stdout)
+            ref_text = r.stdout
+        elif order:
+            if r.stdout != ref_text:
+                fail("ensemble fold: --fixed-order at 3 ranks differs from 1 rank")
+        elif ref:
+            g = json.loads(r.stdout)
+            if g["paths"] != ref["paths"]:
+                fail("ensemble fold: the tree at 3 ranks has other paths")
+            compare_rows("ensemble fold (tree, 3 ranks)", g["rows"], ref["rows"])
+    if not ref:
+        return
+    got = {}
+    for x in ref["rows"]:
+        key = (ref["paths"][x["context"]], x["metric"])
+        if key in got:
+            return fail(f"ensemble fold: {key} twice")
+        got[key] = x
+    if set(got) != set(want):
+        return fail(f"ensemble fold: paths differ from the runs' own: "
+                    f"{sorted(set(got) ^ set(want))[:3]}")
+    for key, values in want.items():
+        w, g = welford(values), got[key]
+        for f in ("count", "min_profile", "max_profile", "sum", "min", "max", "mean", "stddev"):
+            if num(g[f]) != w[f]:
+                return fail(f"ensemble fold: {key}: {f} {g[f]} != {w[f]} (runs {values[:4]}...)")
+    rows = ref["rows"]
+    if rows != sorted(rows, key=lambda x: (x["metric"], x["context"])):
+        fail("ensemble fold: rows not in (metric, path) order")
+    print(f"ok: ensemble fold: {len(runs)} runs, {len(want)} (path, metric) keys "
+          f"({shared} in every run), each the left fold of its runs' values")
+
+
 def check_ensemble_csv(ens, ref):
     """--csv: the JSON's rows, the metric by name, the call path as text
     with its depth; the paths are those `profdb diff --csv` prints for the
@@ -257,6 +361,7 @@ if mode == "synthetic":
     with open(os.path.join(work, "list"), "w") as f:
         f.write("# the runs\n" + "\n".join(ens) + "\n")
     check_ensemble(ens)
+    check_ensemble_fold()
     check_faults(dbs[2], ens)
 else:
     dbs = []

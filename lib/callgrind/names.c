@@ -134,18 +134,29 @@ uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id)
 
 static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out);
 
+/* A piece remembers the small ids it defines, so that merging it costs
+ * what it defined, not its dense arrays' length. */
+static int grow_defs(cg_spec *sc, int sp, uint64_t id)
+{
+	int r = grow((void **)&sc->defs, &sc->cap_defs, (uint64_t)sc->n_defs + 1, sizeof *sc->defs);
+	if (r == 0)
+		sc->defs[sc->n_defs++] = (cg_ph){0, (uint32_t)sp, id};
+	return r;
+}
+
 int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap)
 {
 	const cg_ids *t = &src->ids;
 	uint32_t *slot;
 	int r;
-	for (int sp = 0; sp < 3; sp++)
-		for (size_t id = 0; id < t->cap[sp]; id++)
-			if (t->dense[sp][id] < CG_UNDEF) {
-				if ((r = id_slot(dst, sp, id, &slot)) < 0)
-					return r;
-				*slot = nmap[t->dense[sp][id]];
-			}
+	/* ids used before the piece defines them are the placeholders: their
+	 * names are the real ones already */
+	for (uint32_t i = 0; i < src->spec.n_defs; i++) {
+		const cg_ph *d = &src->spec.defs[i];
+		if ((r = id_slot(dst, (int)d->sp, d->id, &slot)) < 0)
+			return r;
+		*slot = nmap[t->dense[d->sp][d->id]];
+	}
 	for (uint32_t i = 0; i < t->n_big; i++)
 		if (t->big[i].name < CG_UNDEF) {
 			if ((r = id_slot(dst, (int)t->big[i].sp, t->big[i].id, &slot)) < 0)
@@ -256,6 +267,8 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 				return r;
 			*slot = ni;  /* a redefinition replaces */
 			*idx = ni;
+			if (ps->spec.on && id < ps->ids.limit)   /* for profdb__cgs_ids_merge */
+				return grow_defs(&ps->spec, sp, id);
 			return 0;
 		}
 	}

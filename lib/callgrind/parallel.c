@@ -131,6 +131,7 @@ static void piece_free(piece *pc)
 	profdb__cg_build_free(&pc->b);
 	ids_clear(&pc->ps.ids, 1);
 	free(pc->ps.spec.ph);
+	free(pc->ps.spec.defs);
 	memset(&pc->ps, 0, sizeof pc->ps);   /* freed twice is fine */
 }
 

@@ -109,6 +109,9 @@ typedef struct cg_spec {
 	cg_ph *ph;
 	uint32_t n_ph;
 	size_t cap_ph;
+	cg_ph *defs;         /* the small ids it defines (their name: the dense slot) */
+	uint32_t n_defs;
+	size_t cap_defs;
 } cg_spec;
 
 /* Placeholder names of a piece: the object, fl= file and callee (cfn=

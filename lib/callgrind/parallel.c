@@ -135,15 +135,14 @@ static void piece_free(piece *pc)
 	memset(&pc->ps, 0, sizeof pc->ps);   /* freed twice is fine */
 }
 
-/* The piece's own tables and its guessed starting state. */
-static int piece_init(piece *pc, const start *st)
+/* New tables for a piece. */
+static int tables_new(piece *pc, const start *st)
 {
 	const profdb_cg *cg = st->cg;
 	profdb_cg *lc = calloc(1, sizeof *lc);
-	parser *ps = &pc->ps;
-	memset(ps, 0, sizeof *ps);
+	memset(&pc->ps, 0, sizeof pc->ps);
 	memset(&pc->b, 0, sizeof pc->b);
-	ps->cg = lc;
+	pc->ps.cg = lc;
 	if (!lc)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	lc->opts = cg->opts;
@@ -161,13 +160,59 @@ static int piece_init(piece *pc, const start *st)
 		memcpy(lc->events, st->events, st->n_events * sizeof *lc->events);
 	lc->names[0] = (cg_name){"", 0, 0};   /* 1 .. CG_PH_FIRST_ID - 1: placeholders */
 	lc->n_names = lc->cap_names = CG_PH_FIRST_ID;
+	return 0;
+}
 
+static void tmap_clear(cg_tmap *m)
+{
+	if (m->slot)
+		memset(m->slot, 0, ((size_t)m->mask + 1) * sizeof *m->slot);
+	m->used = 0;
+}
+
+/* The tables of a merged piece, emptied for the next one: its memory is
+ * already mapped and sized for a piece, where new tables would grow (and
+ * fault in) all of it again. */
+static void tables_reuse(piece *pc)
+{
+	profdb_cg *lc = pc->ps.cg;
+	cg_build *b = &pc->b;
+	lc->n_names = CG_PH_FIRST_ID;
+	lc->n_fns = lc->n_rows = lc->n_crows = lc->n_segs = lc->n_sites = 0;
+	if (lc->fn_segs)
+		memset(lc->fn_segs, 0xff, lc->cap_fn_segs * sizeof *lc->fn_segs);
+	tmap_clear(&b->name_map);
+	tmap_clear(&b->fn_map);
+	tmap_clear(&b->crow_map);
+	if (b->fn_by_name)
+		memset(b->fn_by_name, 0xff, b->cap_fn_by_name * sizeof *b->fn_by_name);
+	if (b->row_prof)
+		memset(b->row_prof, 0, b->cap_row_of_fn * sizeof *b->row_prof);
+	b->n_defs = 0;
+	ids_clear(&pc->ps.ids, 0);
+	pc->ps.spec.n_ph = pc->ps.spec.n_defs = 0;
+}
+
+/* The piece's tables (new, or a merged piece's) and its guessed starting
+ * state. */
+static int piece_init(piece *pc, const start *st)
+{
+	parser *ps = &pc->ps;
+	int r = 0;
+	if (ps->cg)
+		tables_reuse(pc);
+	else
+		r = tables_new(pc, st);
+	if (r < 0)
+		return r;
 	ps->b = &pc->b;
+	memset(&ps->at, 0, sizeof ps->at);
 	ps->at.f = st->at.f;
 	ps->at.file = st->at.file;
 	ps->at.safe_end = pc->to < st->at.safe_end ? pc->to : st->at.safe_end;
 	ps->ids.limit = st->ids_limit;
 	ps->part = st->part;
+	memset(&ps->warned, 0, sizeof ps->warned);
 	cg_cur *c = &ps->cur;
 	memset(c, 0xff, sizeof *c);   /* every name CG_EMPTY */
 	c->ob = CG_PH_OB;
@@ -178,6 +223,7 @@ static int piece_init(piece *pc, const start *st)
 	c->pending_call = 0;
 	c->call_crow = 0;
 	ps->spec.on = 1;
+	ps->spec.unsafe = ps->spec.used_cfn = 0;
 	return 0;
 }
 
@@ -425,6 +471,8 @@ static uint64_t first_fn(const char *s, uint64_t size)
  * two per thread. */
 #define CG_PIECES_PER_THREAD 8u
 #define CG_PIECE_MIN ((uint64_t)1 << 20)
+/* Tables of merged pieces kept for reuse. */
+#define CG_SPARE 4u
 /* At most this many pieces per thread read ahead of the merge. */
 #define CG_AHEAD_PER_THREAD 1u
 
@@ -464,6 +512,8 @@ typedef struct sched {
 	unsigned merged;     /* pieces 0 .. merged - 1 are in the real tables */
 	unsigned ahead;      /* claim piece k only while k < merged + ahead */
 	int stop;            /* claim no more: the rest is read sequentially */
+	piece spare[CG_SPARE];   /* tables of merged pieces, for the next ones */
+	unsigned n_spare;
 	parser *ps0;         /* the calling thread's scan, on the real tables */
 	start st;
 } sched;
@@ -476,7 +526,27 @@ static unsigned claim(sched *sc, int wait)
 		pthread_cond_wait(&sc->changed, &sc->lock);
 	if (sc->stop || sc->next >= sc->n || sc->next >= sc->merged + sc->ahead)
 		return sc->n;
+	if (sc->n_spare) {   /* the piece's tables: a merged piece's */
+		piece *pc = &sc->pcs[sc->next], *sp = &sc->spare[--sc->n_spare];
+		pc->ps = sp->ps;
+		pc->b = sp->b;
+	}
 	return sc->next++;
+}
+
+/* Piece @p pc is merged: its tables go to the spares (or are freed). */
+static void recycle(sched *sc, piece *pc)
+{
+	pthread_mutex_lock(&sc->lock);
+	if (pc->ps.cg && sc->n_spare < CG_SPARE) {
+		piece *sp = &sc->spare[sc->n_spare++];
+		sp->ps = pc->ps;
+		sp->b = pc->b;
+		memset(&pc->ps, 0, sizeof pc->ps);
+		memset(&pc->b, 0, sizeof pc->b);
+	}
+	pthread_mutex_unlock(&sc->lock);
+	piece_free(pc);
 }
 
 static void *worker(void *arg)
@@ -506,7 +576,7 @@ static int take_piece(sched *sc, unsigned k, const cg_part *snap, uint32_t snap_
 	close_seg(ps0);
 	int m = merge(ps0, pc, snap, snap_ne);
 	uint64_t resume = m == 0 ? pc->from : m == 1 && pc->rc == CG_STOP ? pc->ps.at.off : pc->to;
-	piece_free(pc);
+	recycle(sc, pc);
 	if (m < 0)
 		return m;
 	return resume < pc->to ? profdb__cgs_lines(ps0, resume, pc->to) : 0;
@@ -614,6 +684,8 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 		pthread_join(th[t], NULL);
 	for (unsigned k = 0; k < n; k++)
 		piece_free(&sc.pcs[k]);
+	for (unsigned k = 0; k < sc.n_spare; k++)
+		piece_free(&sc.spare[k]);
 	pthread_cond_destroy(&sc.changed);
 	pthread_mutex_destroy(&sc.lock);
 	free(sc.pcs);

@@ -153,6 +153,70 @@ static void fill_missing(cwalk *w, const uint8_t *found)
 		}
 }
 
+/* Metric k's scope at every context combined over the plan's profiles,
+ * from the backend's one pass over the tree (scoped_all: Cube computes an
+ * exclusive metric's inclusive values along the call tree, which one call
+ * per context would redo for every subtree and location), a chunk of
+ * profiles at a time so the buffer stays small; the profiles are combined
+ * in the same ascending order as ctx_value() does. @return 1 done, 0 not
+ * possible (no such pass, too big, or it failed: ask per context). */
+static int at_once(cwalk *w, size_t k, int inclusive, uint8_t *found)
+{
+	const profdb *db = w->b->db;
+	const tplan *pl = &w->b->plan[k];
+	size_t nm = w->b->nm, slot = inclusive ? k : nm + k;
+	int64_t nc = profdb_context_count(db);
+	if (!db->be->scoped_all || nc <= 0 || pl->n_profiles == 0)
+		return 0;
+	uint64_t col = (uint64_t)nc * (sizeof(double) + 1), budget = w->b->t->limit / 4;
+	if (budget > ((uint64_t)32 << 20))
+		budget = (uint64_t)32 << 20;
+	if (col > budget)
+		return 0;
+	size_t chunk = (size_t)(budget / col);
+	chunk = chunk < pl->n_profiles ? chunk : pl->n_profiles;
+	double *buf = malloc((size_t)col * chunk);
+	uint8_t *first = malloc(w->n + 1);
+	if (!buf || !first) {
+		free(buf);
+		free(first);
+		return 0;
+	}
+	uint8_t *fbuf = (uint8_t *)(buf + (size_t)nc * chunk);
+	memset(first, 1, w->n + 1);
+	int ok = 1;
+	for (size_t a = 0; ok && a < pl->n_profiles; a += chunk) {
+		size_t np = pl->n_profiles - a < chunk ? pl->n_profiles - a : chunk;
+		if (db->be->scoped_all(db->impl, pl->metric, inclusive, pl->profiles + a, np, buf,
+		                       fbuf) < 0) {
+			ok = 0;
+			break;
+		}
+		for (size_t i = 0; i < w->n; i++) {
+			size_t c = w->ci[i].c.id;
+			double *acc = &w->cv[i * 2 * nm + slot];
+			if (c >= (uint64_t)nc) {
+				ok = 0;
+				break;
+			}
+			for (size_t j = 0; j < np; j++)
+				if (fbuf[c * np + j]) {
+					*acc = profdb__tcomb(pl->rule, *acc, buf[c * np + j], first[i]);
+					first[i] = 0;
+				}
+		}
+	}
+	for (size_t i = 0; ok && i < w->n; i++) {
+		if (first[i])
+			w->cv[i * 2 * nm + slot] = 0;   /* nothing there, as ctx_value says */
+		if (found)
+			found[i * nm + k] = !first[i];
+	}
+	free(buf);
+	free(first);
+	return ok;
+}
+
 static int values(cwalk *w)
 {
 	size_t nm = w->b->nm;
@@ -163,22 +227,32 @@ static int values(cwalk *w)
 		free(found);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu contexts)", w->n);
 	}
-	for (size_t i = 0; i < w->n; i++) {
-		double *v = w->cv + i * 2 * nm;
+	for (size_t i = 0; i < w->n; i++)
 		for (size_t k = 0; k < nm; k++) {
-			const tplan *pl = &w->b->plan[k];
-			int r = 0, f = 1, fe;
-			v[k] = v[nm + k] = NAN;
-			if (pl->has_inc)
-				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 1, &v[k], &f);
-			if (r == 0 && pl->has_exc)
-				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 0, &v[nm + k], &fe);
-			if (r < 0) {
-				free(found);
-				return r;
-			}
-			found[i * nm + k] = (uint8_t)f;
+			w->cv[i * 2 * nm + k] = w->cv[i * 2 * nm + nm + k] = NAN;
+			found[i * nm + k] = 1;
 		}
+	int r = 0;
+	for (size_t k = 0; r == 0 && k < nm; k++) {
+		const tplan *pl = &w->b->plan[k];
+		for (int inclusive = 1; r == 0 && inclusive >= 0; inclusive--) {
+			if (!(inclusive ? pl->has_inc : pl->has_exc))
+				continue;
+			size_t slot = inclusive ? k : nm + k;
+			if (at_once(w, k, inclusive, inclusive ? found : NULL))
+				continue;
+			for (size_t i = 0; r == 0 && i < w->n; i++) {
+				int f;
+				r = ctx_value(w->b->db, pl, w->ci[i].c.id, inclusive, &w->cv[i * 2 * nm + slot],
+				              &f);
+				if (inclusive)
+					found[i * nm + k] = (uint8_t)f;
+			}
+		}
+	}
+	if (r < 0) {
+		free(found);
+		return r;
 	}
 	fill_missing(w, found);
 	free(found);

@@ -40,7 +40,7 @@ struct profdb_tree {
 	uint64_t limit;             /* max_memory */
 	/* find-or-create index of the flat view (parent, key) -> node + 1 */
 	uint32_t *slots;
-	size_t n_slots;
+	size_t n_slots, n_keyed;    /* n_keyed: nodes in the index */
 };
 
 /* What a builder works from. */

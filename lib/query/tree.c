@@ -122,7 +122,9 @@ int profdb__tree_child(profdb_tree *t, uint32_t parent, const tnode *proto, uint
 {
 	int r;
 	*created = 0;
-	if (2 * (t->n + 1) > t->n_slots && (r = rehash(t)) < 0)
+	/* sized by the keyed nodes only: the flat view of a big Callgrind
+	 * profile adds millions of line leaves without a key */
+	if (2 * (t->n_keyed + 1) > t->n_slots && (r = rehash(t)) < 0)
 		return r;
 	size_t k = key_hash(parent, proto) & (t->n_slots - 1);
 	for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
@@ -135,6 +137,7 @@ int profdb__tree_child(profdb_tree *t, uint32_t parent, const tnode *proto, uint
 	if ((r = profdb__tree_add(t, parent, proto, id)) < 0)
 		return r;
 	t->slots[k] = *id + 1;
+	t->n_keyed++;
 	*created = 1;
 	return 0;
 }
@@ -231,22 +234,33 @@ static int cmp_skey(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* Pre-order of the nodes reachable from 0, children sorted. */
-static int preorder(tbuild *b, uint32_t *order, size_t *n_out)
+/* Pre-order of the nodes reachable from 0, children sorted: map[old id] =
+ * new id (PROFDB_NONE: not reachable). The sort buffer holds one sibling list, so it is
+ * sized by the widest node, not by the tree. */
+static int preorder(tbuild *b, uint32_t *map, size_t *n_out)
 {
 	profdb_tree *t = b->t;
+	size_t wide = 1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t nk = 0;
+		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
+			nk++;
+		wide = nk > wide ? nk : wide;
+	}
 	uint32_t *stack = malloc(t->n * sizeof *stack + 1);
-	skey *kids = malloc(t->n * sizeof *kids + 1);
+	skey *kids = malloc(wide * sizeof *kids);
 	if (!stack || !kids) {
 		free(stack);
 		free(kids);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
 	}
+	for (size_t i = 0; i < t->n; i++)
+		map[i] = PROFDB_NONE;
 	size_t sp = 0, k = 0;
 	stack[sp++] = 0;
 	while (sp) {
 		uint32_t i = stack[--sp];
-		order[k++] = i;
+		map[i] = (uint32_t)k++;
 		size_t nk = 0;
 		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
 			kids[nk++] = (skey){profdb__tree_key(b, c), &t->nodes[c], c};
@@ -261,6 +275,34 @@ static int preorder(tbuild *b, uint32_t *order, size_t *n_out)
 	return 0;
 }
 
+static void swap_nodes(profdb_tree *t, uint32_t a, uint32_t b)
+{
+	tnode x = t->nodes[a];
+	t->nodes[a] = t->nodes[b];
+	t->nodes[b] = x;
+	double *va = profdb__tinc(t, a), *vb = profdb__tinc(t, b);
+	for (size_t k = 0; k < 2 * t->nm; k++) {
+		double v = va[k];
+		va[k] = vb[k];
+		vb[k] = v;
+	}
+}
+
+/* Move every node to its new id map[old] in place (PROFDB_NONE: dropped),
+ * so the renumbering needs 8 bytes per node rather than a second copy of
+ * the nodes: each swap puts one node at its final place for good, since
+ * map is one-to-one. */
+static void permute(profdb_tree *t, uint32_t *map)
+{
+	for (size_t j = 0; j < t->n; j++)
+		while (map[j] != PROFDB_NONE && map[j] != j) {
+			uint32_t d = map[j];
+			swap_nodes(t, (uint32_t)j, d);
+			map[j] = map[d];
+			map[d] = d;
+		}
+}
+
 static int finish(tbuild *b)
 {
 	profdb_tree *t = b->t;
@@ -270,51 +312,49 @@ static int finish(tbuild *b)
 		if ((r = fold(b, thr)) < 0)
 			return r;
 	}
-	uint32_t *order = malloc(t->n * sizeof *order + 1);
+	free(t->slots);   /* the find-or-create index is done with */
+	t->slots = NULL;
+	t->n_slots = t->n_keyed = 0;
 	uint32_t *map = malloc(t->n * sizeof *map + 1);
-	tnode *nn = malloc(t->n * sizeof *nn + 1);
-	double *nv = malloc(t->n * 2 * t->nm * sizeof *nv + 1);
 	size_t n = 0;
-	if (!order || !map || !nn || !nv)
+	if (!map)
 		r = profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
 	else
-		r = preorder(b, order, &n);
+		r = preorder(b, map, &n);
 	if (r == 0) {
+		/* Parents to new ids first (a reachable node's parent is reachable);
+		 * the child links are rebuilt below, in the new order. */
 		for (size_t i = 0; i < t->n; i++)
-			map[i] = PROFDB_NONE;
-		for (size_t i = 0; i < n; i++)
-			map[order[i]] = (uint32_t)i;
+			if (map[i] != PROFDB_NONE && t->nodes[i].parent != PROFDB_NONE)
+				t->nodes[i].parent = map[t->nodes[i].parent];
+		permute(t, map);
 		for (size_t i = 0; i < n; i++) {
-			tnode *d = &nn[i];
-			*d = t->nodes[order[i]];
-			d->parent = d->parent == PROFDB_NONE || i == 0 ? PROFDB_NONE : map[d->parent];
+			tnode *d = &t->nodes[i];
+			d->parent = i == 0 ? PROFDB_NONE : d->parent;
 			d->first_child = d->next_sibling = d->last_child = PROFDB_NONE;
-			d->depth = d->parent == PROFDB_NONE ? 0 : nn[d->parent].depth + 1;
+			d->depth = d->parent == PROFDB_NONE ? 0 : t->nodes[d->parent].depth + 1;
 			if (d->parent != PROFDB_NONE) {
-				tnode *p = &nn[d->parent];
+				tnode *p = &t->nodes[d->parent];
 				if (p->last_child == PROFDB_NONE)
 					p->first_child = (uint32_t)i;
 				else
-					nn[p->last_child].next_sibling = (uint32_t)i;
+					t->nodes[p->last_child].next_sibling = (uint32_t)i;
 				p->last_child = (uint32_t)i;
 			}
-			memcpy(nv + i * 2 * t->nm, profdb__tinc(t, order[i]), 2 * t->nm * sizeof *nv);
 		}
-		free(t->nodes);
-		free(t->val);
-		t->nodes = nn;
-		t->val = nv;
-		t->n = t->cap = n;
-		nn = NULL;
-		nv = NULL;
+		t->n = n;
+		/* Give back what the builder reserved beyond the view (a failed
+		 * shrink keeps the larger block, which is still valid). */
+		tnode *nn = realloc(t->nodes, (n ? n : 1) * sizeof *nn);
+		double *nv = realloc(t->val, (n ? n : 1) * 2 * t->nm * sizeof *nv);
+		if (nn)
+			t->nodes = nn;
+		if (nv)
+			t->val = nv;
+		if (nn || nv)
+			t->cap = n;
 	}
-	free(order);
 	free(map);
-	free(nn);
-	free(nv);
-	free(t->slots);
-	t->slots = NULL;
-	t->n_slots = 0;
 	return r;
 }
 

@@ -281,9 +281,9 @@ static profdb_node_type node_type(profdb_context_type t)
 	}
 }
 
-static tnode ctx_proto(const profdb_context *c, profdb_node_type type)
+static tproto ctx_proto(const profdb_context *c, profdb_node_type type)
 {
-	tnode p = profdb__tree_proto(type, c->id);
+	tproto p = profdb__tree_proto(type, c->id);
 	p.name = c->function;
 	p.file = c->file;
 	p.line = c->line;
@@ -295,7 +295,7 @@ static tnode ctx_proto(const profdb_context *c, profdb_node_type type)
  * exclusive = 0 (NaN where the format has no such scope). */
 static int synthetic_root(cwalk *w)
 {
-	tnode p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
+	tproto p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
 	p.name = profdb__str("<program root>");
 	uint32_t id;
 	int r = profdb__tree_add(w->b->t, PROFDB_NONE, &p, &id);
@@ -330,7 +330,7 @@ static int top_down(cwalk *w)
 		r = synthetic_root(w);
 	for (size_t i = 0; r == 0 && i < w->n; i++) {
 		const cinfo *x = &w->ci[i];
-		tnode p = ctx_proto(&x->c, node_type(x->c.type));
+		tproto p = ctx_proto(&x->c, node_type(x->c.type));
 		uint32_t parent = x->parent != PROFDB_NONE ? nid[x->parent] : own ? PROFDB_NONE : 0;
 		if ((r = profdb__tree_add(t, parent, &p, &nid[i])) == 0)
 			set_values(w, nid[i], i);
@@ -354,24 +354,24 @@ static int flat_node(cwalk *w, size_t i, uint32_t *out)
 		uint32_t parent = w->ci[x->parent].fnode;
 		if (parent == PROFDB_NONE)
 			return 0;
-		tnode p = ctx_proto(&x->c, node_type(x->c.type));
+		tproto p = ctx_proto(&x->c, node_type(x->c.type));
 		p.name = profdb__str(NULL);
 		p.off = x->c.has_offset ? x->c.offset : 0;
 		if (x->c.type == PROFDB_CTX_LOOP || x->c.type == PROFDB_CTX_LINE)
 			p.module = profdb__str(NULL);
 		return profdb__tree_child(t, parent, &p, out, &created);
 	}
-	tnode m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
+	tproto m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
 	m.name = m.module = x->c.module;
 	uint32_t mod, file;
 	if ((r = profdb__tree_child(t, 0, &m, &mod, &created)) < 0)
 		return r;
-	tnode f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
+	tproto f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
 	f.name = f.file = x->c.file;
 	f.module = x->c.module;
 	if ((r = profdb__tree_child(t, mod, &f, &file, &created)) < 0)
 		return r;
-	tnode fn = ctx_proto(&x->c, PROFDB_NODE_FUNCTION);
+	tproto fn = ctx_proto(&x->c, PROFDB_NODE_FUNCTION);
 	fn.line = 0;   /* identity: (module, file, name); anonymous ones by address */
 	fn.off = x->c.function.len == 0 && x->c.has_offset ? x->c.offset : 0;
 	return profdb__tree_child(t, file, &fn, out, &created);
@@ -488,7 +488,7 @@ static int cmp_bitem(const void *a, const void *b)
 /* A node for the function @p fid of the flat tree @p ft below @p parent. */
 static int bu_node(cwalk *w, const profdb_tree *ft, uint32_t parent, uint32_t fid, uint32_t *id)
 {
-	tnode p = ft->nodes[fid];
+	tproto p = profdb__tree_proto_of(ft, fid);
 	p.off = fid;
 	return profdb__tree_add(w->b->t, parent, &p, id);
 }
@@ -580,9 +580,7 @@ static int bottom_up(cwalk *w)
 	}
 	free(it);
 	free(root_of);
-	free(ft.nodes);
-	free(ft.val);
-	free(ft.slots);
+	profdb__tree_release(&ft);
 	return r;
 }
 

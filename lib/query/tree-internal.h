@@ -6,8 +6,8 @@
  * its parent, with 2 x n_metrics doubles (inclusive, then exclusive).
  * profdb__tree_finish() then folds what the cut-off hides, sorts every
  * node's children (heaviest first, ties by context id, then names) and
- * renumbers the reachable nodes in pre-order, so that ids depend only on
- * the input and the options. */
+ * renumbers the reachable nodes in pre-order (in place), so that ids
+ * depend only on the input and the options. */
 #ifndef PROFDB_QUERY_TREE_INTERNAL_H
 #define PROFDB_QUERY_TREE_INTERNAL_H
 

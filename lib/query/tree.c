@@ -92,8 +92,11 @@ static int intern(profdb_tree *t, profdb_str s, uint32_t *recent, uint32_t *id)
 	}
 	if (t->n_strs == t->cap_strs) {
 		size_t nc = t->cap_strs ? 2 * t->cap_strs : 64;
-		if (nc >= UINT32_MAX)
-			return profdb__fail(-EFBIG, "tree: more than %zu distinct strings", t->n_strs);
+		/* the table and its index (at most half full) within max_memory */
+		if (nc >= UINT32_MAX || (uint64_t)nc * (sizeof(profdb_str) + 4 * sizeof(uint32_t)) >
+		                        t->limit)
+			return profdb__fail(-EFBIG, "tree: %zu distinct strings would exceed "
+			                    "profdb_options.max_memory (%" PRIu64 " bytes)", nc, t->limit);
 		profdb_str *ns = realloc(t->strs, nc * sizeof *ns);
 		if (!ns)
 			return profdb__fail(-ENOMEM, "tree: out of memory (%zu strings)", nc);

@@ -7,9 +7,10 @@
  * profiles (profdb_inclusive/profdb_exclusive, so each format's own rule
  * applies per profile: hpcprof's stored scopes, CubeLib's per-location
  * aggregation, hpcrun's computed sums; a backend that computes a scope
- * along the tree gives it for every context in one pass, scoped_all). A context is a *frame* when it
- * stands for a function activation: a FUNCTION context, or any other
- * non-root context entered by a call (hpcrun's call sites) or at the top. */
+ * along the tree gives it for every context in one pass, scoped_all). A
+ * context is a *frame* when it stands for a function activation: a
+ * FUNCTION context, or any other non-root context entered by a call
+ * (hpcrun's call sites) or at the top. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

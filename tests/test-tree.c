@@ -535,6 +535,114 @@ static int check_sample(const char *path)
 	return 1;
 }
 
+/* ---- the values of a view equal the per-context scopes ------------------------------- */
+
+/* What a context's scope combined over @p profiles is, asked the slow way:
+ * profdb_inclusive/profdb_exclusive per profile, combined in ascending
+ * profile order by @p rule (a missing value takes no part). *found: some
+ * profile has one; *out = 0 when none does. */
+static int per_context(const profdb *db, const uint32_t *profiles, size_t np, uint32_t ctx,
+                       uint32_t metric, profdb_combine rule, int inclusive, double *out)
+{
+	double acc = 0;
+	int found = 0;
+	for (size_t i = 0; i < np; i++) {
+		profdb_number x;
+		int r = (inclusive ? profdb_inclusive : profdb_exclusive)(db, profiles[i], ctx, metric,
+		                                                          &x);
+		if (r == -ENOTSUP)
+			return r;
+		cr_assert_geq(r, 0, "context %u metric %u: %s", ctx, metric, profdb_error_message());
+		if (r == 0)
+			continue;
+		double v = profdb_number_to_double(x);
+		acc = !found ? v : rule == PROFDB_COMBINE_MIN ? (v < acc ? v : acc)
+		    : rule == PROFDB_COMBINE_MAX ? (v > acc ? v : acc) : acc + v;
+		found = 1;
+	}
+	*out = acc;
+	return found;
+}
+
+static int same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
+
+/* Every context node of the top-down view of @p metric over @p profiles
+ * holds, bit for bit, the per-context combination of its scopes (the view
+ * asks a backend for all contexts in one pass where it can: Cube). The
+ * inclusive value of a context where no profile has one is left out (the
+ * view gives it its children's). Returns the nodes compared. */
+static int64_t check_scopes(const profdb *db, uint32_t metric, profdb_combine rule,
+                            const uint32_t *profiles, size_t np, const char *path)
+{
+	profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
+	o.metrics = &metric;
+	o.n_metrics = 1;
+	o.profiles = profiles;
+	o.n_profiles = np;
+	profdb_tree *t;
+	if (profdb_tree_new(&t, db, &o) < 0)
+		return 0;   /* a metric that cannot make a view (derived, no scope) */
+	int64_t n = profdb_tree_count(t), checked = 0;
+	for (int64_t i = 0; i < n; i++) {
+		profdb_node nd;
+		cr_assert_eq(profdb_tree_get(t, (uint32_t)i, &nd), 0);
+		if (nd.context == PROFDB_NONE)
+			continue;
+		double inc = inc_of(t, (uint32_t)i), exc = exc_of(t, (uint32_t)i), want;
+		int f = per_context(db, profiles, np, nd.context, metric, rule, 1, &want);
+		cr_assert(f <= 0 || same_bits(inc, want), "%s metric %u context %u: inclusive %.17g, "
+		          "per context %.17g", path, metric, nd.context, inc, want);
+		if (f == -ENOTSUP)
+			cr_assert(isnan(inc), "%s metric %u: no inclusive scope, yet %.17g", path, metric,
+			          inc);
+		f = per_context(db, profiles, np, nd.context, metric, rule, 0, &want);
+		cr_assert(f == -ENOTSUP ? isnan(exc) : same_bits(exc, want), "%s metric %u context %u: "
+		          "exclusive %.17g, per context %.17g", path, metric, nd.context, exc, want);
+		checked++;
+	}
+	profdb_tree_free(t);
+	return checked;
+}
+
+/* Every metric with data, over all profiles (when the metric combines),
+ * the last profile alone and the first three. */
+static int check_sample_scopes(const char *path)
+{
+	profdb *db;
+	if (profdb_open(&db, path, NULL) < 0) {
+		unreadable += 1;
+		return 0;
+	}
+	int64_t nmet = profdb_metric_count(db), np = profdb_profile_count(db), checked = 0;
+	uint32_t *all = malloc(((size_t)np + 1) * sizeof *all);
+	cr_assert_not_null(all);
+	for (int64_t p = 0; p < np; p++)
+		all[p] = (uint32_t)p;
+	for (int64_t i = 0; np > 0 && i < nmet; i++) {
+		profdb_metric m;
+		cr_assert_eq(profdb_metric_at(db, (uint32_t)i, &m), 0);
+		if (!m.has_data)
+			continue;
+		if (m.combine != PROFDB_COMBINE_NONE)
+			checked += check_scopes(db, m.id, m.combine, all, (size_t)np, path);
+		checked += check_scopes(db, m.id, m.combine, all + np - 1, 1, path);
+		if (m.combine != PROFDB_COMBINE_NONE && np >= 3)
+			checked += check_scopes(db, m.id, m.combine, all, 3, path);
+	}
+	free(all);
+	cr_log_info("%s: %" PRId64 " context nodes equal to their per-context scopes", path, checked);
+	profdb_close(db);
+	return checked > 0;
+}
+
+static void check_scope_dirs(const char *rel)
+{
+	tc_check_samples(rel, 1, check_sample_scopes, &unreadable);
+}
+
 static void check_files(const char *rel)
 {
 	tc_check_samples(rel, 0, check_sample, &unreadable);
@@ -569,6 +677,12 @@ Test(tree_real, cube_max_time)
 	profdb_close(db);
 	free(path);
 }
+#endif
+Test(tree_real, scopes_hpctoolkit_v4) { check_scope_dirs("hpctoolkit/v4"); }
+Test(tree_real, scopes_hpctoolkit_prerelease) { check_scope_dirs("hpctoolkit/prerelease"); }
+Test(tree_real, scopes_hpcrun) { check_scope_dirs("hpctoolkit/hpcrun"); }
+#ifdef PROFDB_HAVE_CUBE
+Test(tree_real, scopes_cube) { check_scope_dirs("cube"); }
 #endif
 Test(tree_real, callgrind_valgrind) { check_files("callgrind/valgrind"); }
 Test(tree_real, callgrind_public) { check_files("callgrind/public"); }

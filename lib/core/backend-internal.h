@@ -73,6 +73,15 @@ typedef struct profdb__backend {
 	/* inclusive != 0: inclusive, else exclusive. Optional. */
 	int (*scoped)(const void *impl, uint32_t p, uint32_t c, uint32_t m, int inclusive,
 	              profdb_number *out);
+	/* What scoped() answers for (profiles[j], c, m, inclusive), for every
+	 * context id c below context_count and the np profiles at once, bit
+	 * for bit: the number into out[c * np + j] (0 where scoped() says
+	 * nothing), found[c * np + j] = 1 where scoped() returns 1. For a
+	 * format that computes a scope along the tree (the views,
+	 * lib/query/tree-ctx.c, then need one pass instead of one per
+	 * context). Optional; on any error the caller falls back to scoped(). */
+	int (*scoped_all)(const void *impl, uint32_t m, int inclusive, const uint32_t *profiles,
+	                  size_t np, double *out, uint8_t *found);
 	/* Cursor: begin checks a SCAN_CONTEXT key and may set state; next
 	 * returns 1/0/<0. */
 	int (*cursor_begin)(const void *impl, profdb__cursor *cur);

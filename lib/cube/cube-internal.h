@@ -219,6 +219,17 @@ double profdb__cube_neutral(const cube_metric *m);
  * @p cubelib: UINT64 values CubeLib turns into 0 give 0. */
 double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_t location,
                          int cubelib);
+/* severity.c: the call-tree view of metric @p metric at one location (as
+ * profdb_cube_severity with PROFDB_CUBE_ITEM_LOCATION, bit for bit) for
+ * every cnode and the @p nl locations @p locs: out[cnode * nl + j], and
+ * found[cnode * nl + j] = 1 where it is neither 0 nor the neutral value.
+ * An EXCLUSIVE metric's inclusive view is one depth-first pass over the
+ * call tree (each subtree once, in the same order of (+) as one call
+ * computes it); every other view reads each cnode once. Cnodes no root
+ * reaches stay 0. @return 0, -ENOTSUP (derived, SCALE_FUNC), -EFBIG,
+ * -ENOMEM, -EBADMSG. */
+int profdb__cube_call_view_all(const profdb_cube *c, uint32_t metric, int inclusive,
+                               const uint32_t *locs, size_t nl, double *out, uint8_t *found);
 /* Scalar dtypes (integers, DOUBLE, MIN/MAXDOUBLE): what severity accepts. */
 #define CUBE_SCALAR(m) ((m)->dtype <= PROFDB_CUBE_MAXDOUBLE)
 

@@ -314,6 +314,16 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
 	return v != 0.0 && v != profdb__cube_neutral(&c->metrics[m]);
 }
 
+/* The views' one pass (lib/core/backend-internal.h, scoped_all). */
+static int q_scoped_all(const void *impl, uint32_t m, int inclusive, const uint32_t *profiles,
+                        size_t np, double *out, uint8_t *found)
+{
+	const profdb_cube *c = impl;
+	if (m >= c->n_metrics)
+		return profdb__fail(-ENOENT, "%s: no metric %" PRIu32, c->path, m);
+	return profdb__cube_call_view_all(c, m, inclusive, profiles, np, out, found);
+}
+
 /* ---- the cursor: pos[0] profile, pos[1] context (id order), pos[2] metric ------------
  * Orders: SCAN_PROFILE (one location) yields its stored cells by (context id,
  * metric id); SCAN_CONTEXT (one cnode) by (profile, metric id); a full scan
@@ -390,6 +400,7 @@ const profdb__backend profdb__cube_backend = {
 	.profile_identity = q_profile_identity,
 	.value = q_value,
 	.scoped = q_scoped,
+	.scoped_all = q_scoped_all,
 	.cursor_begin = q_cursor_begin,
 	.cursor_next = q_cursor_next,
 };

@@ -272,8 +272,15 @@ static int alloc_doubles(const profdb_cube *c, uint64_t a, uint64_t b, const cha
 	return *out ? 0 : profdb__fail(-ENOMEM, "%s: out of memory", c->path);
 }
 
-/* The stored row of (m, cnode) as fields (n_locs x width), neutral when missing. */
-static int own_row(const profdb_cube *c, cube_metric *m, uint32_t cnode, double *out)
+/* The locations a row holds: [l0, l0 + n). A view at one location needs
+ * only its own column (every (+) and (-) works per location), so it reads
+ * and adds one column, not n_locs. */
+typedef struct cols {
+	uint32_t l0, n;
+} cols;
+
+/* The stored row of (m, cnode) as fields (x.n x width), neutral when missing. */
+static int own_row(const profdb_cube *c, cube_metric *m, uint32_t cnode, cols x, double *out)
 {
 	const unsigned char *row;
 	unsigned char *tmp;
@@ -281,9 +288,9 @@ static int own_row(const profdb_cube *c, cube_metric *m, uint32_t cnode, double 
 	int r = profdb__cube_get_row(c, m, cnode, &row, &tmp);
 	if (r < 0)
 		return r;
-	for (uint32_t l = 0; l < c->n_locs; l++) {
+	for (uint32_t l = 0; l < x.n; l++) {
 		if (r)
-			load_into(m, row, l, out + (size_t)l * w);
+			load_into(m, row, x.l0 + l, out + (size_t)l * w);
 		else
 			neutral_into(m, out + (size_t)l * w);
 	}
@@ -292,27 +299,27 @@ static int own_row(const profdb_cube *c, cube_metric *m, uint32_t cnode, double 
 }
 
 /* acc[l] (+)= add[l] for every location */
-static int row_plus(const profdb_cube *c, const cube_metric *m, double *acc, const double *add)
+static int row_plus(cols x, const cube_metric *m, double *acc, const double *add)
 {
 	uint32_t w = width_of(m);
 	int r = 0;
-	for (uint32_t l = 0; l < c->n_locs && r == 0; l++)
+	for (uint32_t l = 0; l < x.n && r == 0; l++)
 		r = vplus(m, acc + (size_t)l * w, add + (size_t)l * w);
 	return r;
 }
 
 /* Exclusive row of an INCLUSIVE metric: own minus each child's own. */
 static int exclusive_of_inclusive(const profdb_cube *c, cube_metric *m, uint32_t cnode,
-                                  double *out)
+                                  cols x, double *out)
 {
 	uint32_t w = width_of(m);
 	double *ch;
-	int r = alloc_doubles(c, c->n_locs, w, "a row", &ch);
+	int r = alloc_doubles(c, x.n, w, "a row", &ch);
 	for (uint32_t k = c->cnodes[cnode].first_child; k != PROFDB_NONE && r == 0;
 	     k = c->cnodes[k].next_sibling) {
-		if ((r = own_row(c, m, k, ch)) < 0)
+		if ((r = own_row(c, m, k, x, ch)) < 0)
 			break;
-		for (uint32_t l = 0; l < c->n_locs; l++)
+		for (uint32_t l = 0; l < x.n; l++)
 			vminus(m, out + (size_t)l * w, ch + (size_t)l * w);
 	}
 	free(ch);
@@ -322,9 +329,9 @@ static int exclusive_of_inclusive(const profdb_cube *c, cube_metric *m, uint32_t
 /* Inclusive row of an EXCLUSIVE metric: depth-first, one accumulator row
  * per level of the path from cnode down (at most max_depth + 1). */
 static int inclusive_of_exclusive(const profdb_cube *c, cube_metric *m, uint32_t cnode,
-                                  double *out)
+                                  cols x, double *out)
 {
-	size_t levels = (size_t)c->max_depth + 1, rw = (size_t)c->n_locs * width_of(m);
+	size_t levels = (size_t)c->max_depth + 1, rw = (size_t)x.n * width_of(m);
 	double *acc;
 	int r = alloc_doubles(c, levels, rw + 1, "the inclusive-value stack", &acc);
 	uint32_t *next = r == 0 ? malloc(levels * sizeof *next) : NULL;
@@ -342,7 +349,7 @@ static int inclusive_of_exclusive(const profdb_cube *c, cube_metric *m, uint32_t
 		if (k == PROFDB_NONE) {
 			sp--;
 			if (sp > 0)
-				r = row_plus(c, m, acc + (sp - 1) * rw, acc + sp * rw);
+				r = row_plus(x, m, acc + (sp - 1) * rw, acc + sp * rw);
 			continue;
 		}
 		next[sp - 1] = c->cnodes[k].next_sibling;
@@ -350,7 +357,7 @@ static int inclusive_of_exclusive(const profdb_cube *c, cube_metric *m, uint32_t
 			r = profdb__fail(-EBADMSG, "%s: call tree deeper than measured", c->path);
 			break;
 		}
-		if ((r = own_row(c, m, k, acc + sp * rw)) < 0)
+		if ((r = own_row(c, m, k, x, acc + sp * rw)) < 0)
 			break;
 		next[sp++] = c->cnodes[k].first_child;
 	}
@@ -361,18 +368,104 @@ static int inclusive_of_exclusive(const profdb_cube *c, cube_metric *m, uint32_t
 	return r;
 }
 
-/* Call-tree view of metric m at cnode into out[n_locs x width]. */
+/* Call-tree view of metric m at cnode into out[x.n x width]. */
 static int call_view(const profdb_cube *c, cube_metric *m, uint32_t cnode, int inclusive,
-                     double *out)
+                     cols x, double *out)
 {
-	int r = own_row(c, m, cnode, out);
+	int r = own_row(c, m, cnode, x, out);
 	if (r < 0)
 		return r;
 	int stored_incl = m->kind == PROFDB_CUBE_INCLUSIVE;
 	if (inclusive == stored_incl)
 		return 0;
-	return stored_incl ? exclusive_of_inclusive(c, m, cnode, out)
-	                   : inclusive_of_exclusive(c, m, cnode, out);
+	return stored_incl ? exclusive_of_inclusive(c, m, cnode, x, out)
+	                   : inclusive_of_exclusive(c, m, cnode, x, out);
+}
+
+/* ---- every cnode at once (the views, lib/query/tree-ctx.c) ------------------- */
+
+/* Locations @p locs of a finished call-view row as the single numbers
+ * aggregate() gives for one location (its own fields, getDouble). */
+static void emit(const profdb_cube *c, const cube_metric *m, const double *row, uint32_t cnode,
+                 const uint32_t *locs, size_t nl, double *out, uint8_t *found)
+{
+	uint32_t w = width_of(m);
+	double neutral = profdb__cube_neutral(m);
+	(void)c;
+	for (size_t j = 0; j < nl; j++) {
+		double v = as_double(m, row + (size_t)locs[j] * w);
+		out[(size_t)cnode * nl + j] = v;
+		found[(size_t)cnode * nl + j] = v != 0.0 && v != neutral;
+	}
+}
+
+/* inclusive_of_exclusive() for every cnode in one pass: the same stack,
+ * walked from each root, emitting every cnode's row when its subtree is
+ * done; a subtree's row is own (+) its children's rows in child order
+ * whichever cnode the walk starts at, so the numbers are those of one
+ * call at that cnode. */
+static int inclusive_pass(const profdb_cube *c, cube_metric *m, const uint32_t *locs, size_t nl,
+                          double *out, uint8_t *found)
+{
+	cols all = {0, c->n_locs};
+	size_t levels = (size_t)c->max_depth + 1, rw = (size_t)c->n_locs * width_of(m);
+	double *acc;
+	int r = alloc_doubles(c, levels, rw + 1, "the inclusive-value stack", &acc);
+	uint32_t *next = r == 0 ? malloc(2 * levels * sizeof *next) : NULL, *node = NULL;
+	if (r == 0 && !next)
+		r = profdb__fail(-ENOMEM, "%s: out of memory", c->path);
+	if (r == 0)
+		node = next + levels;   /* the cnode at each level */
+	for (uint32_t root = c->first_root; r == 0 && root != PROFDB_NONE;
+	     root = c->cnodes[root].next_sibling) {
+		if ((r = own_row(c, m, root, all, acc)) < 0)
+			break;
+		node[0] = root;
+		next[0] = c->cnodes[root].first_child;
+		size_t sp = 1;
+		while (sp > 0 && r == 0) {
+			uint32_t k = next[sp - 1];
+			if (k == PROFDB_NONE) {
+				sp--;
+				emit(c, m, acc + sp * rw, node[sp], locs, nl, out, found);
+				if (sp > 0)
+					r = row_plus(all, m, acc + (sp - 1) * rw, acc + sp * rw);
+				continue;
+			}
+			next[sp - 1] = c->cnodes[k].next_sibling;
+			if (sp >= levels) { /* cannot happen: depth was measured at open */
+				r = profdb__fail(-EBADMSG, "%s: call tree deeper than measured", c->path);
+				break;
+			}
+			if ((r = own_row(c, m, k, all, acc + sp * rw)) < 0)
+				break;
+			node[sp] = k;
+			next[sp++] = c->cnodes[k].first_child;
+		}
+	}
+	free(acc);
+	free(next);
+	return r;
+}
+
+int profdb__cube_call_view_all(const profdb_cube *c, uint32_t metric, int inclusive,
+                               const uint32_t *locs, size_t nl, double *out, uint8_t *found)
+{
+	cube_metric *m = &c->metrics[metric];
+	memset(out, 0, (size_t)c->n_cnodes * nl * sizeof *out);
+	memset(found, 0, (size_t)c->n_cnodes * nl);
+	if (m->kind >= PROFDB_CUBE_POSTDERIVED || m->dtype == PROFDB_CUBE_SCALE_FUNC)
+		return profdb__fail(-ENOTSUP, "%s: metric %" PRIu32 " ('%s') is derived or SCALE_FUNC",
+		                    c->path, metric, profdb__cube_s(c, m->name));
+	if (inclusive && m->kind != PROFDB_CUBE_INCLUSIVE)
+		return inclusive_pass(c, m, locs, nl, out, found);
+	double *row;
+	int r = alloc_doubles(c, (uint64_t)c->n_locs + 1, width_of(m), "a row", &row);
+	for (uint32_t k = 0; r == 0 && k < c->n_cnodes; k++)
+		if ((r = call_view(c, m, k, inclusive, (cols){0, c->n_locs}, row)) == 0)
+			emit(c, m, row, k, locs, nl, out, found);
+	free(row);
+	return r;
 }
 
 /* Is location l below the selected system item? */
@@ -419,18 +512,21 @@ static int aggregate(const profdb_cube *c, uint32_t metric, uint32_t cnode,
 		free(row);
 		return r;
 	}
-	r = call_view(c, m, cnode, inclusive, row);
+	cols x = {0, c->n_locs};
+	if (where == PROFDB_CUBE_ITEM_LOCATION)
+		x = (cols){id, 1};   /* profdb_inclusive() of one profile: one column */
+	r = call_view(c, m, cnode, inclusive, x, row);
 	/* the first selected location as it is, then (+) the others: one
 	 * location gives its own value, also an invalid histogram's */
 	int first = 1;
 	neutral_into(m, v);
-	for (uint32_t l = 0; l < c->n_locs && r == 0; l++) {
+	for (uint32_t l = x.l0; l < x.l0 + x.n && r == 0; l++) {
 		if (!selected(c, where, id, l))
 			continue;
 		if (first && w)
-			memcpy(v, row + (size_t)l * w, (size_t)w * sizeof *v);
+			memcpy(v, row + (size_t)(l - x.l0) * w, (size_t)w * sizeof *v);
 		else
-			r = vplus(m, v, row + (size_t)l * w);
+			r = vplus(m, v, row + (size_t)(l - x.l0) * w);
 		first = 0;
 	}
 	free(row);

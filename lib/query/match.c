@@ -159,6 +159,8 @@ static uint64_t offset_of(const profdb *db, uint32_t ctx)
 static mkey key_of(const profdb *db, const profdb_tree *t, uint32_t id)
 {
 	const tnode *n = &t->nodes[id];
+	profdb_str name = profdb__tstr(t, n->name), file = profdb__tstr(t, n->file),
+	           module = profdb__tstr(t, n->module);
 	mkey k;
 	memset(&k, 0, sizeof k);
 	k.name = k.file = k.module = profdb__str(NULL);
@@ -166,32 +168,32 @@ static mkey key_of(const profdb *db, const profdb_tree *t, uint32_t id)
 	k.cls = n->type;
 	switch ((profdb_node_type)n->type) {
 	case PROFDB_NODE_ROOT:
-		k.name = n->name;
+		k.name = name;
 		break;
 	case PROFDB_NODE_FUNCTION:
-		if (n->name.len) {
-			k.name = n->name;
-			k.file = base_name(n->file);
+		if (name.len) {
+			k.name = name;
+			k.file = base_name(file);
 		} else {            /* an anonymous function: its address */
-			k.module = base_name(n->module);
+			k.module = base_name(module);
 			k.num = offset_of(db, n->context);
 		}
 		break;
 	case PROFDB_NODE_LOOP:
 	case PROFDB_NODE_LINE:
-		k.file = base_name(n->file);
+		k.file = base_name(file);
 		k.num = n->line;
 		break;
 	case PROFDB_NODE_INSTRUCTION:
-		k.module = base_name(n->module);
+		k.module = base_name(module);
 		k.num = offset_of(db, n->context);
 		break;
 	case PROFDB_NODE_OTHER:
 		break;
 	default:
-		k.name = n->name;
-		k.file = base_name(n->file);
-		k.module = base_name(n->module);
+		k.name = name;
+		k.file = base_name(file);
+		k.module = base_name(module);
 		k.num = n->line;
 		break;
 	}

@@ -156,10 +156,10 @@ static int setup(cgw *w)
 	return r;
 }
 
-static tnode fn_proto(const cgw *w, uint32_t f)
+static tproto fn_proto(const cgw *w, uint32_t f)
 {
 	profdb_cg_function fn;
-	tnode p = profdb__tree_proto(PROFDB_NODE_FUNCTION, f + 1);
+	tproto p = profdb__tree_proto(PROFDB_NODE_FUNCTION, f + 1);
 	if (profdb_cg_function_get(w->cg, f, &fn) == 0) {
 		p.name = fn.name;
 		p.file = fn.file;
@@ -208,7 +208,7 @@ static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const 
 		if (!any)
 			return 0;
 		if (*other == PROFDB_NONE) {
-			tnode p = profdb__tree_proto(PROFDB_NODE_OTHER, PROFDB_NONE);
+			tproto p = profdb__tree_proto(PROFDB_NODE_OTHER, PROFDB_NONE);
 			p.name = profdb__str("<other>");
 			if ((r = profdb__tree_add(t, parent, &p, other)) < 0)
 				return r;
@@ -222,7 +222,7 @@ static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const 
 		}
 		return 0;
 	}
-	tnode p = fn_proto(w, f);
+	tproto p = fn_proto(w, f);
 	int rec = w->onpath[f];
 	p.flags = rec ? PROFDB_NODE_RECURSIVE : 0;
 	if ((r = profdb__tree_add(t, parent, &p, &id)) < 0)
@@ -281,7 +281,7 @@ static int run(expand *x)
 
 static int root_node(cgw *w, uint32_t context)
 {
-	tnode p = profdb__tree_proto(PROFDB_NODE_ROOT, context);
+	tproto p = profdb__tree_proto(PROFDB_NODE_ROOT, context);
 	p.name = profdb__str("<program root>");
 	uint32_t id;
 	int r = profdb__tree_add(w->b->t, PROFDB_NONE, &p, &id);
@@ -477,7 +477,7 @@ static int bottom_up(cgw *w)
 		/* Every function is a root (the index of the view); the cut-off
 		 * applies to its callers. */
 		uint32_t id;
-		tnode p = fn_proto(w, f);
+		tproto p = fn_proto(w, f);
 		if ((r = profdb__tree_add(w->b->t, 0, &p, &id)) < 0)
 			break;
 		memcpy(profdb__tinc(w->b->t, id), inc, nm * sizeof *inc);
@@ -516,7 +516,7 @@ static int flat_lines(cgw *w, uint32_t f, uint32_t fnode)
 			return r;
 		if (c.relation != PROFDB_RELATION_LEXICAL)
 			break;   /* the callees follow the lines */
-		tnode p = profdb__tree_proto(c.type == PROFDB_CTX_INSTRUCTION ? PROFDB_NODE_INSTRUCTION
+		tproto p = profdb__tree_proto(c.type == PROFDB_CTX_INSTRUCTION ? PROFDB_NODE_INSTRUCTION
 		                             : PROFDB_NODE_LINE, id);
 		p.file = c.file;
 		p.line = c.line;
@@ -591,8 +591,8 @@ static int flat(cgw *w)
 	if (r == 0 && !mod)
 		r = profdb__fail(-ENOMEM, "tree: out of memory");
 	for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
-		tnode p = fn_proto(w, f), m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
-		tnode fl = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
+		tproto p = fn_proto(w, f), m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
+		tproto fl = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
 		m.name = m.module = p.module;
 		fl.name = fl.file = p.file;
 		fl.module = p.module;

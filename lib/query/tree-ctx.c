@@ -6,9 +6,11 @@
  * context's inclusive and exclusive values combined over the plan's
  * profiles (profdb_inclusive/profdb_exclusive, so each format's own rule
  * applies per profile: hpcprof's stored scopes, CubeLib's per-location
- * aggregation, hpcrun's computed sums). A context is a *frame* when it
- * stands for a function activation: a FUNCTION context, or any other
- * non-root context entered by a call (hpcrun's call sites) or at the top. */
+ * aggregation, hpcrun's computed sums; a backend that computes a scope
+ * along the tree gives it for every context in one pass, scoped_all). A
+ * context is a *frame* when it stands for a function activation: a
+ * FUNCTION context, or any other non-root context entered by a call
+ * (hpcrun's call sites) or at the top. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +155,70 @@ static void fill_missing(cwalk *w, const uint8_t *found)
 		}
 }
 
+/* Metric k's scope at every context combined over the plan's profiles,
+ * from the backend's one pass over the tree (scoped_all: Cube computes an
+ * exclusive metric's inclusive values along the call tree, which one call
+ * per context would redo for every subtree and location), a chunk of
+ * profiles at a time so the buffer stays small; the profiles are combined
+ * in the same ascending order as ctx_value() does. @return 1 done, 0 not
+ * possible (no such pass, too big, or it failed: ask per context). */
+static int at_once(cwalk *w, size_t k, int inclusive, uint8_t *found)
+{
+	const profdb *db = w->b->db;
+	const tplan *pl = &w->b->plan[k];
+	size_t nm = w->b->nm, slot = inclusive ? k : nm + k;
+	int64_t nc = profdb_context_count(db);
+	if (!db->be->scoped_all || nc <= 0 || pl->n_profiles == 0)
+		return 0;
+	uint64_t col = (uint64_t)nc * (sizeof(double) + 1), budget = w->b->t->limit / 4;
+	if (budget > ((uint64_t)32 << 20))
+		budget = (uint64_t)32 << 20;
+	if (col > budget)
+		return 0;
+	size_t chunk = (size_t)(budget / col);
+	chunk = chunk < pl->n_profiles ? chunk : pl->n_profiles;
+	double *buf = malloc((size_t)col * chunk);
+	uint8_t *first = malloc(w->n + 1);
+	if (!buf || !first) {
+		free(buf);
+		free(first);
+		return 0;
+	}
+	uint8_t *fbuf = (uint8_t *)(buf + (size_t)nc * chunk);
+	memset(first, 1, w->n + 1);
+	int ok = 1;
+	for (size_t a = 0; ok && a < pl->n_profiles; a += chunk) {
+		size_t np = pl->n_profiles - a < chunk ? pl->n_profiles - a : chunk;
+		if (db->be->scoped_all(db->impl, pl->metric, inclusive, pl->profiles + a, np, buf,
+		                       fbuf) < 0) {
+			ok = 0;
+			break;
+		}
+		for (size_t i = 0; i < w->n; i++) {
+			size_t c = w->ci[i].c.id;
+			double *acc = &w->cv[i * 2 * nm + slot];
+			if (c >= (uint64_t)nc) {
+				ok = 0;
+				break;
+			}
+			for (size_t j = 0; j < np; j++)
+				if (fbuf[c * np + j]) {
+					*acc = profdb__tcomb(pl->rule, *acc, buf[c * np + j], first[i]);
+					first[i] = 0;
+				}
+		}
+	}
+	for (size_t i = 0; ok && i < w->n; i++) {
+		if (first[i])
+			w->cv[i * 2 * nm + slot] = 0;   /* nothing there, as ctx_value says */
+		if (found)
+			found[i * nm + k] = !first[i];
+	}
+	free(buf);
+	free(first);
+	return ok;
+}
+
 static int values(cwalk *w)
 {
 	size_t nm = w->b->nm;
@@ -163,22 +229,32 @@ static int values(cwalk *w)
 		free(found);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu contexts)", w->n);
 	}
-	for (size_t i = 0; i < w->n; i++) {
-		double *v = w->cv + i * 2 * nm;
+	for (size_t i = 0; i < w->n; i++)
 		for (size_t k = 0; k < nm; k++) {
-			const tplan *pl = &w->b->plan[k];
-			int r = 0, f = 1, fe;
-			v[k] = v[nm + k] = NAN;
-			if (pl->has_inc)
-				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 1, &v[k], &f);
-			if (r == 0 && pl->has_exc)
-				r = ctx_value(w->b->db, pl, w->ci[i].c.id, 0, &v[nm + k], &fe);
-			if (r < 0) {
-				free(found);
-				return r;
-			}
-			found[i * nm + k] = (uint8_t)f;
+			w->cv[i * 2 * nm + k] = w->cv[i * 2 * nm + nm + k] = NAN;
+			found[i * nm + k] = 1;
 		}
+	int r = 0;
+	for (size_t k = 0; r == 0 && k < nm; k++) {
+		const tplan *pl = &w->b->plan[k];
+		for (int inclusive = 1; r == 0 && inclusive >= 0; inclusive--) {
+			if (!(inclusive ? pl->has_inc : pl->has_exc))
+				continue;
+			size_t slot = inclusive ? k : nm + k;
+			if (at_once(w, k, inclusive, inclusive ? found : NULL))
+				continue;
+			for (size_t i = 0; r == 0 && i < w->n; i++) {
+				int f;
+				r = ctx_value(w->b->db, pl, w->ci[i].c.id, inclusive, &w->cv[i * 2 * nm + slot],
+				              &f);
+				if (inclusive)
+					found[i * nm + k] = (uint8_t)f;
+			}
+		}
+	}
+	if (r < 0) {
+		free(found);
+		return r;
 	}
 	fill_missing(w, found);
 	free(found);
@@ -207,9 +283,9 @@ static profdb_node_type node_type(profdb_context_type t)
 	}
 }
 
-static tnode ctx_proto(const profdb_context *c, profdb_node_type type)
+static tproto ctx_proto(const profdb_context *c, profdb_node_type type)
 {
-	tnode p = profdb__tree_proto(type, c->id);
+	tproto p = profdb__tree_proto(type, c->id);
 	p.name = c->function;
 	p.file = c->file;
 	p.line = c->line;
@@ -221,7 +297,7 @@ static tnode ctx_proto(const profdb_context *c, profdb_node_type type)
  * exclusive = 0 (NaN where the format has no such scope). */
 static int synthetic_root(cwalk *w)
 {
-	tnode p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
+	tproto p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
 	p.name = profdb__str("<program root>");
 	uint32_t id;
 	int r = profdb__tree_add(w->b->t, PROFDB_NONE, &p, &id);
@@ -256,7 +332,7 @@ static int top_down(cwalk *w)
 		r = synthetic_root(w);
 	for (size_t i = 0; r == 0 && i < w->n; i++) {
 		const cinfo *x = &w->ci[i];
-		tnode p = ctx_proto(&x->c, node_type(x->c.type));
+		tproto p = ctx_proto(&x->c, node_type(x->c.type));
 		uint32_t parent = x->parent != PROFDB_NONE ? nid[x->parent] : own ? PROFDB_NONE : 0;
 		if ((r = profdb__tree_add(t, parent, &p, &nid[i])) == 0)
 			set_values(w, nid[i], i);
@@ -280,24 +356,24 @@ static int flat_node(cwalk *w, size_t i, uint32_t *out)
 		uint32_t parent = w->ci[x->parent].fnode;
 		if (parent == PROFDB_NONE)
 			return 0;
-		tnode p = ctx_proto(&x->c, node_type(x->c.type));
+		tproto p = ctx_proto(&x->c, node_type(x->c.type));
 		p.name = profdb__str(NULL);
 		p.off = x->c.has_offset ? x->c.offset : 0;
 		if (x->c.type == PROFDB_CTX_LOOP || x->c.type == PROFDB_CTX_LINE)
 			p.module = profdb__str(NULL);
 		return profdb__tree_child(t, parent, &p, out, &created);
 	}
-	tnode m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
+	tproto m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
 	m.name = m.module = x->c.module;
 	uint32_t mod, file;
 	if ((r = profdb__tree_child(t, 0, &m, &mod, &created)) < 0)
 		return r;
-	tnode f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
+	tproto f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
 	f.name = f.file = x->c.file;
 	f.module = x->c.module;
 	if ((r = profdb__tree_child(t, mod, &f, &file, &created)) < 0)
 		return r;
-	tnode fn = ctx_proto(&x->c, PROFDB_NODE_FUNCTION);
+	tproto fn = ctx_proto(&x->c, PROFDB_NODE_FUNCTION);
 	fn.line = 0;   /* identity: (module, file, name); anonymous ones by address */
 	fn.off = x->c.function.len == 0 && x->c.has_offset ? x->c.offset : 0;
 	return profdb__tree_child(t, file, &fn, out, &created);
@@ -414,7 +490,7 @@ static int cmp_bitem(const void *a, const void *b)
 /* A node for the function @p fid of the flat tree @p ft below @p parent. */
 static int bu_node(cwalk *w, const profdb_tree *ft, uint32_t parent, uint32_t fid, uint32_t *id)
 {
-	tnode p = ft->nodes[fid];
+	tproto p = profdb__tree_proto_of(ft, fid);
 	p.off = fid;
 	return profdb__tree_add(w->b->t, parent, &p, id);
 }
@@ -506,9 +582,7 @@ static int bottom_up(cwalk *w)
 	}
 	free(it);
 	free(root_of);
-	free(ft.nodes);
-	free(ft.val);
-	free(ft.slots);
+	profdb__tree_release(&ft);
 	return r;
 }
 

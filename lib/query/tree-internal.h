@@ -6,8 +6,8 @@
  * its parent, with 2 x n_metrics doubles (inclusive, then exclusive).
  * profdb__tree_finish() then folds what the cut-off hides, sorts every
  * node's children (heaviest first, ties by context id, then names) and
- * renumbers the reachable nodes in pre-order, so that ids depend only on
- * the input and the options. */
+ * renumbers the reachable nodes in pre-order (in place), so that ids
+ * depend only on the input and the options. */
 #ifndef PROFDB_QUERY_TREE_INTERNAL_H
 #define PROFDB_QUERY_TREE_INTERNAL_H
 
@@ -15,13 +15,25 @@
 
 #include "query-internal.h"
 
-typedef struct tnode {
-	uint32_t parent, first_child, next_sibling, last_child, depth;
+/* A node as a builder describes it. */
+typedef struct tproto {
 	uint32_t context;
 	uint8_t type, flags;
 	uint64_t line;
 	uint64_t off;               /* build-time identity of instructions (flat view) */
 	profdb_str name, file, module;
+} tproto;
+
+/* A node as the store keeps it: 56 bytes, the strings as ids into the
+ * tree's string table (a flat view of a big Callgrind profile holds
+ * millions of line nodes that share a few thousand file names). */
+typedef struct tnode {
+	uint32_t parent, first_child, next_sibling, last_child, depth;
+	uint32_t context;
+	uint32_t name, file, module;   /* profdb_tree.strs */
+	uint8_t type, flags;
+	uint64_t line;
+	uint64_t off;
 } tnode;
 
 /* What one metric of the options reads. */
@@ -40,8 +52,21 @@ struct profdb_tree {
 	uint64_t limit;             /* max_memory */
 	/* find-or-create index of the flat view (parent, key) -> node + 1 */
 	uint32_t *slots;
-	size_t n_slots;
+	size_t n_slots, n_keyed;    /* n_keyed: nodes in the index */
+	/* the nodes' strings, each distinct view (pointer, length) once, and
+	 * while building, its index (pointer, length) -> id + 1 */
+	profdb_str *strs;
+	size_t n_strs, cap_strs;
+	uint32_t *str_slots;
+	size_t n_str_slots;
+	uint32_t recent[3];         /* the last ids of name, file, module */
 };
+
+/* String @p s of tree @p t. */
+static inline profdb_str profdb__tstr(const profdb_tree *t, uint32_t s)
+{
+	return t->strs[s];
+}
 
 /* What a builder works from. */
 typedef struct tbuild {
@@ -72,13 +97,17 @@ static inline double *profdb__texc(profdb_tree *t, uint32_t id) { return t->val 
 /* Append a node (copy of @p proto, values zeroed) as the last child of
  * @p parent (PROFDB_NONE: the root, only once). @return 0, -EFBIG
  * (max_memory), -ENOMEM; *id receives its id. */
-int profdb__tree_add(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id);
+int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id);
 /* The child of @p parent with the identity of @p proto (type, name, file,
  * module, line, off), created when missing (*created = 1). */
-int profdb__tree_child(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id,
+int profdb__tree_child(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id,
                        int *created);
 /* A node prototype with no context and empty strings. */
-tnode profdb__tree_proto(profdb_node_type type, uint32_t context);
+tproto profdb__tree_proto(profdb_node_type type, uint32_t context);
+/* The prototype of node @p id of @p t (to copy it into another tree). */
+tproto profdb__tree_proto_of(const profdb_tree *t, uint32_t id);
+/* Free what a tree holds, not the tree itself. */
+void profdb__tree_release(profdb_tree *t);
 
 /* The builders. */
 int profdb__tree_build_ctx(tbuild *b);

@@ -11,9 +11,9 @@
 
 /* ---- the node store --------------------------------------------------------- */
 
-tnode profdb__tree_proto(profdb_node_type type, uint32_t context)
+tproto profdb__tree_proto(profdb_node_type type, uint32_t context)
 {
-	tnode p;
+	tproto p;
 	memset(&p, 0, sizeof p);
 	p.type = (uint8_t)type;
 	p.context = context;
@@ -21,13 +21,107 @@ tnode profdb__tree_proto(profdb_node_type type, uint32_t context)
 	return p;
 }
 
+tproto profdb__tree_proto_of(const profdb_tree *t, uint32_t id)
+{
+	const tnode *n = &t->nodes[id];
+	tproto p;
+	memset(&p, 0, sizeof p);
+	p.context = n->context;
+	p.type = n->type;
+	p.flags = n->flags;
+	p.line = n->line;
+	p.off = n->off;
+	p.name = profdb__tstr(t, n->name);
+	p.file = profdb__tstr(t, n->file);
+	p.module = profdb__tstr(t, n->module);
+	return p;
+}
+
+void profdb__tree_release(profdb_tree *t)
+{
+	free(t->nodes);
+	free(t->val);
+	free(t->slots);
+	free(t->strs);
+	free(t->str_slots);
+}
+
+static uint64_t str_slot_hash(profdb_str s)
+{
+	return profdb__mix64((uint64_t)(uintptr_t)s.ptr ^ profdb__mix64(s.len));
+}
+
+static int str_rehash(profdb_tree *t)
+{
+	size_t ns = t->n_str_slots ? 2 * t->n_str_slots : 256;
+	uint32_t *sl = calloc(ns, sizeof *sl);
+	if (!sl)
+		return profdb__fail(-ENOMEM, "tree: out of memory (string index of %zu slots)", ns);
+	for (size_t i = 0; i < t->n_strs; i++) {
+		size_t k = str_slot_hash(t->strs[i]) & (ns - 1);
+		while (sl[k])
+			k = (k + 1) & (ns - 1);
+		sl[k] = (uint32_t)i + 1;
+	}
+	free(t->str_slots);
+	t->str_slots = sl;
+	t->n_str_slots = ns;
+	return 0;
+}
+
+/* The id of string @p s in the table: each distinct view (pointer and
+ * length: the readers' strings live as long as the database) once.
+ * @p recent: the id this field had last (consecutive nodes mostly share
+ * their file and module), tried before the index. */
+static int intern(profdb_tree *t, profdb_str s, uint32_t *recent, uint32_t *id)
+{
+	int r;
+	if (*recent < t->n_strs && t->strs[*recent].ptr == s.ptr && t->strs[*recent].len == s.len) {
+		*id = *recent;
+		return 0;
+	}
+	if (2 * (t->n_strs + 1) > t->n_str_slots && (r = str_rehash(t)) < 0)
+		return r;
+	size_t k = str_slot_hash(s) & (t->n_str_slots - 1);
+	for (; t->str_slots[k]; k = (k + 1) & (t->n_str_slots - 1)) {
+		const profdb_str *x = &t->strs[t->str_slots[k] - 1];
+		if (x->ptr == s.ptr && x->len == s.len) {
+			*id = *recent = t->str_slots[k] - 1;
+			return 0;
+		}
+	}
+	if (t->n_strs == t->cap_strs) {
+		size_t nc = t->cap_strs ? 2 * t->cap_strs : 64;
+		/* the table and its index (at most half full) within max_memory */
+		if (nc >= UINT32_MAX || (uint64_t)nc * (sizeof(profdb_str) + 4 * sizeof(uint32_t)) >
+		                        t->limit)
+			return profdb__fail(-EFBIG, "tree: %zu distinct strings would exceed "
+			                    "profdb_options.max_memory (%" PRIu64 " bytes)", nc, t->limit);
+		profdb_str *ns = realloc(t->strs, nc * sizeof *ns);
+		if (!ns)
+			return profdb__fail(-ENOMEM, "tree: out of memory (%zu strings)", nc);
+		t->strs = ns;
+		t->cap_strs = nc;
+	}
+	t->strs[t->n_strs] = s;
+	*id = *recent = (uint32_t)t->n_strs++;
+	t->str_slots[k] = *id + 1;
+	return 0;
+}
+
 static uint64_t node_bytes(size_t nm)
 {
 	return sizeof(tnode) + 2 * nm * sizeof(double) + 2 * sizeof(uint32_t);
 }
 
-int profdb__tree_add(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id)
+int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id)
 {
+	uint32_t name, file, module;
+	int r;
+	if ((r = intern(t, proto->name, &t->recent[0], &name)) < 0 ||
+	    (r = intern(t, proto->file, &t->recent[1], &file)) < 0 ||
+	    (r = intern(t, proto->module, &t->recent[2], &module)) < 0)
+		return r;
 	if (t->n == t->cap) {
 		size_t nc = t->cap ? 2 * t->cap : 256;
 		if (nc >= UINT32_MAX || (uint64_t)nc * node_bytes(t->nm) > t->limit) {
@@ -51,7 +145,15 @@ int profdb__tree_add(profdb_tree *t, uint32_t parent, const tnode *proto, uint32
 	}
 	uint32_t i = (uint32_t)t->n++;
 	tnode *n = &t->nodes[i];
-	*n = *proto;
+	memset(n, 0, sizeof *n);
+	n->context = proto->context;
+	n->type = proto->type;
+	n->flags = proto->flags;
+	n->line = proto->line;
+	n->off = proto->off;
+	n->name = name;
+	n->file = file;
+	n->module = module;
 	n->parent = parent;
 	n->first_child = n->next_sibling = n->last_child = PROFDB_NONE;
 	n->depth = parent == PROFDB_NONE ? 0 : t->nodes[parent].depth + 1;
@@ -80,7 +182,7 @@ static uint64_t str_hash(uint64_t h, profdb_str s)
 	return profdb__mix64(h ^ s.len);
 }
 
-static uint64_t key_hash(uint32_t parent, const tnode *p)
+static uint64_t key_hash(uint32_t parent, const tproto *p)
 {
 	uint64_t h = profdb__mix64(((uint64_t)parent << 8) ^ p->type);
 	h = str_hash(h, p->name);
@@ -89,10 +191,12 @@ static uint64_t key_hash(uint32_t parent, const tnode *p)
 	return profdb__mix64(h ^ p->line ^ profdb__mix64(p->off));
 }
 
-static int same_key(const tnode *a, const tnode *b)
+/* Does stored node @p a have the identity of @p b? */
+static int same_key(const profdb_tree *t, const tnode *a, const tproto *b)
 {
 	return a->type == b->type && a->line == b->line && a->off == b->off &&
-	       str_eq(a->name, b->name) && str_eq(a->file, b->file) && str_eq(a->module, b->module);
+	       str_eq(profdb__tstr(t, a->name), b->name) && str_eq(profdb__tstr(t, a->file), b->file) &&
+	       str_eq(profdb__tstr(t, a->module), b->module);
 }
 
 static int rehash(profdb_tree *t)
@@ -105,8 +209,8 @@ static int rehash(profdb_tree *t)
 		uint32_t e = t->slots[j];
 		if (!e)
 			continue;
-		const tnode *n = &t->nodes[e - 1];
-		size_t k = key_hash(n->parent, n) & (ns - 1);
+		tproto p = profdb__tree_proto_of(t, e - 1);
+		size_t k = key_hash(t->nodes[e - 1].parent, &p) & (ns - 1);
 		while (s[k])
 			k = (k + 1) & (ns - 1);
 		s[k] = e;
@@ -117,17 +221,19 @@ static int rehash(profdb_tree *t)
 	return 0;
 }
 
-int profdb__tree_child(profdb_tree *t, uint32_t parent, const tnode *proto, uint32_t *id,
+int profdb__tree_child(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id,
                        int *created)
 {
 	int r;
 	*created = 0;
-	if (2 * (t->n + 1) > t->n_slots && (r = rehash(t)) < 0)
+	/* sized by the keyed nodes only: the flat view of a big Callgrind
+	 * profile adds millions of line leaves without a key */
+	if (2 * (t->n_keyed + 1) > t->n_slots && (r = rehash(t)) < 0)
 		return r;
 	size_t k = key_hash(parent, proto) & (t->n_slots - 1);
 	for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
 		const tnode *n = &t->nodes[t->slots[k] - 1];
-		if (n->parent == parent && same_key(n, proto)) {
+		if (n->parent == parent && same_key(t, n, proto)) {
 			*id = t->slots[k] - 1;
 			return 0;
 		}
@@ -135,6 +241,7 @@ int profdb__tree_child(profdb_tree *t, uint32_t parent, const tnode *proto, uint
 	if ((r = profdb__tree_add(t, parent, proto, id)) < 0)
 		return r;
 	t->slots[k] = *id + 1;
+	t->n_keyed++;
 	*created = 1;
 	return 0;
 }
@@ -166,7 +273,7 @@ static int fold(tbuild *b, double thr)
 			} else {
 				int r, first = other == PROFDB_NONE;
 				if (first) {
-					tnode p = profdb__tree_proto(PROFDB_NODE_OTHER, PROFDB_NONE);
+					tproto p = profdb__tree_proto(PROFDB_NODE_OTHER, PROFDB_NONE);
 					p.name = profdb__str("<other>");
 					if ((r = profdb__tree_add(t, PROFDB_NONE, &p, &other)) < 0)
 						return r;
@@ -200,6 +307,7 @@ static int fold(tbuild *b, double thr)
 typedef struct skey {
 	double key;
 	const tnode *n;
+	const profdb_str *strs;   /* the tree's strings */
 	uint32_t id;
 } skey;
 
@@ -217,11 +325,11 @@ static int cmp_skey(const void *pa, const void *pb)
 		return a->key > b->key ? -1 : 1;
 	if (a->n->context != b->n->context)
 		return a->n->context < b->n->context ? -1 : 1;
-	int c = cmp_str(a->n->name, b->n->name);
+	int c = cmp_str(a->strs[a->n->name], b->strs[b->n->name]);
 	if (!c)
-		c = cmp_str(a->n->file, b->n->file);
+		c = cmp_str(a->strs[a->n->file], b->strs[b->n->file]);
 	if (!c)
-		c = cmp_str(a->n->module, b->n->module);
+		c = cmp_str(a->strs[a->n->module], b->strs[b->n->module]);
 	if (c)
 		return c;
 	if (a->n->line != b->n->line)
@@ -231,25 +339,36 @@ static int cmp_skey(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* Pre-order of the nodes reachable from 0, children sorted. */
-static int preorder(tbuild *b, uint32_t *order, size_t *n_out)
+/* Pre-order of the nodes reachable from 0, children sorted: map[old id] =
+ * new id (PROFDB_NONE: not reachable). The sort buffer holds one sibling list, so it is
+ * sized by the widest node, not by the tree. */
+static int preorder(tbuild *b, uint32_t *map, size_t *n_out)
 {
 	profdb_tree *t = b->t;
+	size_t wide = 1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t nk = 0;
+		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
+			nk++;
+		wide = nk > wide ? nk : wide;
+	}
 	uint32_t *stack = malloc(t->n * sizeof *stack + 1);
-	skey *kids = malloc(t->n * sizeof *kids + 1);
+	skey *kids = malloc(wide * sizeof *kids);
 	if (!stack || !kids) {
 		free(stack);
 		free(kids);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
 	}
+	for (size_t i = 0; i < t->n; i++)
+		map[i] = PROFDB_NONE;
 	size_t sp = 0, k = 0;
 	stack[sp++] = 0;
 	while (sp) {
 		uint32_t i = stack[--sp];
-		order[k++] = i;
+		map[i] = (uint32_t)k++;
 		size_t nk = 0;
 		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
-			kids[nk++] = (skey){profdb__tree_key(b, c), &t->nodes[c], c};
+			kids[nk++] = (skey){profdb__tree_key(b, c), &t->nodes[c], t->strs, c};
 		if (nk > 1)   /* qsort(NULL, 0, ...) is undefined */
 			qsort(kids, nk, sizeof *kids, cmp_skey);
 		for (size_t j = nk; j-- > 0;)
@@ -261,6 +380,34 @@ static int preorder(tbuild *b, uint32_t *order, size_t *n_out)
 	return 0;
 }
 
+static void swap_nodes(profdb_tree *t, uint32_t a, uint32_t b)
+{
+	tnode x = t->nodes[a];
+	t->nodes[a] = t->nodes[b];
+	t->nodes[b] = x;
+	double *va = profdb__tinc(t, a), *vb = profdb__tinc(t, b);
+	for (size_t k = 0; k < 2 * t->nm; k++) {
+		double v = va[k];
+		va[k] = vb[k];
+		vb[k] = v;
+	}
+}
+
+/* Move every node to its new id map[old] in place (PROFDB_NONE: dropped),
+ * so the renumbering needs 8 bytes per node rather than a second copy of
+ * the nodes: each swap puts one node at its final place for good, since
+ * map is one-to-one. */
+static void permute(profdb_tree *t, uint32_t *map)
+{
+	for (size_t j = 0; j < t->n; j++)
+		while (map[j] != PROFDB_NONE && map[j] != j) {
+			uint32_t d = map[j];
+			swap_nodes(t, (uint32_t)j, d);
+			map[j] = map[d];
+			map[d] = d;
+		}
+}
+
 static int finish(tbuild *b)
 {
 	profdb_tree *t = b->t;
@@ -270,51 +417,52 @@ static int finish(tbuild *b)
 		if ((r = fold(b, thr)) < 0)
 			return r;
 	}
-	uint32_t *order = malloc(t->n * sizeof *order + 1);
+	free(t->slots);   /* the find-or-create indexes are done with */
+	t->slots = NULL;
+	t->n_slots = t->n_keyed = 0;
+	free(t->str_slots);
+	t->str_slots = NULL;
+	t->n_str_slots = 0;
 	uint32_t *map = malloc(t->n * sizeof *map + 1);
-	tnode *nn = malloc(t->n * sizeof *nn + 1);
-	double *nv = malloc(t->n * 2 * t->nm * sizeof *nv + 1);
 	size_t n = 0;
-	if (!order || !map || !nn || !nv)
+	if (!map)
 		r = profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
 	else
-		r = preorder(b, order, &n);
+		r = preorder(b, map, &n);
 	if (r == 0) {
+		/* Parents to new ids first (a reachable node's parent is reachable);
+		 * the child links are rebuilt below, in the new order. */
 		for (size_t i = 0; i < t->n; i++)
-			map[i] = PROFDB_NONE;
-		for (size_t i = 0; i < n; i++)
-			map[order[i]] = (uint32_t)i;
+			if (map[i] != PROFDB_NONE && t->nodes[i].parent != PROFDB_NONE)
+				t->nodes[i].parent = map[t->nodes[i].parent];
+		permute(t, map);
 		for (size_t i = 0; i < n; i++) {
-			tnode *d = &nn[i];
-			*d = t->nodes[order[i]];
-			d->parent = d->parent == PROFDB_NONE || i == 0 ? PROFDB_NONE : map[d->parent];
+			tnode *d = &t->nodes[i];
+			d->parent = i == 0 ? PROFDB_NONE : d->parent;
 			d->first_child = d->next_sibling = d->last_child = PROFDB_NONE;
-			d->depth = d->parent == PROFDB_NONE ? 0 : nn[d->parent].depth + 1;
+			d->depth = d->parent == PROFDB_NONE ? 0 : t->nodes[d->parent].depth + 1;
 			if (d->parent != PROFDB_NONE) {
-				tnode *p = &nn[d->parent];
+				tnode *p = &t->nodes[d->parent];
 				if (p->last_child == PROFDB_NONE)
 					p->first_child = (uint32_t)i;
 				else
-					nn[p->last_child].next_sibling = (uint32_t)i;
+					t->nodes[p->last_child].next_sibling = (uint32_t)i;
 				p->last_child = (uint32_t)i;
 			}
-			memcpy(nv + i * 2 * t->nm, profdb__tinc(t, order[i]), 2 * t->nm * sizeof *nv);
 		}
-		free(t->nodes);
-		free(t->val);
-		t->nodes = nn;
-		t->val = nv;
-		t->n = t->cap = n;
-		nn = NULL;
-		nv = NULL;
+		t->n = n;
+		/* Give back what the builder reserved beyond the view (a failed
+		 * shrink keeps the larger block, which is still valid). */
+		tnode *nn = realloc(t->nodes, (n ? n : 1) * sizeof *nn);
+		double *nv = realloc(t->val, (n ? n : 1) * 2 * t->nm * sizeof *nv);
+		if (nn)
+			t->nodes = nn;
+		if (nv)
+			t->val = nv;
+		if (nn || nv)
+			t->cap = n;
 	}
-	free(order);
 	free(map);
-	free(nn);
-	free(nv);
-	free(t->slots);
-	t->slots = NULL;
-	t->n_slots = 0;
 	return r;
 }
 
@@ -448,7 +596,7 @@ int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_optio
 	if (r == 0)
 		r = profdb_get_cg(db) ? profdb__tree_build_cg(&b) : profdb__tree_build_ctx(&b);
 	if (r == 0 && t->n == 0) {
-		tnode p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
+		tproto p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
 		uint32_t id;
 		r = profdb__tree_add(t, PROFDB_NONE, &p, &id);
 	}
@@ -489,10 +637,10 @@ int profdb_tree_get(const profdb_tree *t, uint32_t id, profdb_node *o)
 	o->type = (profdb_node_type)n->type;
 	o->flags = n->flags;
 	o->context = n->context;
-	o->name = n->name;
-	o->file = n->file;
+	o->name = profdb__tstr(t, n->name);
+	o->file = profdb__tstr(t, n->file);
 	o->line = n->line;
-	o->module = n->module;
+	o->module = profdb__tstr(t, n->module);
 	return 0;
 }
 
@@ -515,8 +663,6 @@ void profdb_tree_free(profdb_tree *t)
 {
 	if (!t)
 		return;
-	free(t->nodes);
-	free(t->val);
-	free(t->slots);
+	profdb__tree_release(t);
 	free(t);
 }

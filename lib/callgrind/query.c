@@ -25,9 +25,10 @@
  * children of the root, ordered by self + outgoing call cost of the first
  * event, heaviest first (then by index); other children follow the order
  * their edges were taken in. The tree is built on first use, thread-safely, in
- * O(E log E) time and 16 bytes per function; the whole call graph stays
+ * O(E) time (radix sorts) and 16 bytes per function; the whole call graph stays
  * available through profdb_get_cg(). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,29 +281,87 @@ typedef struct edge_key {
 	uint32_t caller, callee;
 } edge_key;
 
-static int cmp_edge(const void *a, const void *b)
-{
-	const edge_key *x = a, *y = b;
-	if (x->cost != y->cost)
-		return x->cost > y->cost ? -1 : 1;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	if (x->caller != y->caller)
-		return x->caller < y->caller ? -1 : 1;
-	return x->callee < y->callee ? -1 : x->callee > y->callee;
-}
-
 typedef struct root_key {
 	uint64_t cost;
 	uint32_t fn;
 } root_key;
 
-static int cmp_root(const void *a, const void *b)
+/* The sorts below are stable LSD radix sorts, one field at a time from the
+ * least significant key on, 11 bits a pass, skipping the bits every record
+ * shares: qsort's indirect comparisons took most of the tree's build time
+ * on 100,000 edges (doc/PERFORMANCE.md, "top after the open"). The order
+ * is the same total order a comparison sort by all the keys gives. */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+/* The field at @p off of @p width bytes (4 or 8), inverted when @p desc. */
+static uint64_t field_at(const void *rec, size_t off, size_t width, int desc)
 {
-	const root_key *x = a, *y = b;
-	if (x->cost != y->cost)
-		return x->cost > y->cost ? -1 : 1;
-	return x->fn < y->fn ? -1 : x->fn > y->fn;
+	uint64_t v;
+	if (width == 4) {
+		uint32_t u;
+		memcpy(&u, (const char *)rec + off, sizeof u);
+		v = u;
+	} else {
+		memcpy(&v, (const char *)rec + off, sizeof v);
+	}
+	return desc ? ~v : v;
+}
+
+/* Stable sort of the @p n records of @p size bytes at *a (scratch *tmp of
+ * the same size) by one field, ascending or descending; *a and *tmp are
+ * swapped whenever a pass moves the records. */
+static void radix_field(void **a, void **tmp, size_t n, size_t size, size_t off, size_t width,
+                        int desc, uint32_t *count)
+{
+	if (n < 2)
+		return;
+	uint64_t first = field_at(*a, off, width, desc), differ = 0;
+	for (size_t i = 1; i < n; i++)
+		differ |= field_at((const char *)*a + i * size, off, width, desc) ^ first;
+	for (unsigned shift = 0; shift < 64 && (differ >> shift) != 0; shift += RADIX_BITS) {
+		if (((differ >> shift) & (RADIX_SIZE - 1)) == 0)
+			continue;   /* every record has these bits */
+		memset(count, 0, RADIX_SIZE * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[(field_at((const char *)*a + i * size, off, width, desc) >> shift) &
+			      (RADIX_SIZE - 1)]++;
+		uint32_t at = 0;
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
+			uint32_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			const char *rec = (const char *)*a + i * size;
+			size_t d = (field_at(rec, off, width, desc) >> shift) & (RADIX_SIZE - 1);
+			memcpy((char *)*tmp + (size_t)count[d]++ * size, rec, size);
+		}
+		void *t = *a;
+		*a = *tmp;
+		*tmp = t;
+	}
+}
+
+/* Edges heaviest first: cost, then call count descending, then caller and
+ * callee ascending. @return the sorted array: @p ek or @p tmp. */
+static edge_key *sort_edges(edge_key *ek, edge_key *tmp, size_t n, uint32_t *count)
+{
+	void *a = ek, *t = tmp;
+	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, callee), 4, 0, count);
+	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, caller), 4, 0, count);
+	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, count), 8, 1, count);
+	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, cost), 8, 1, count);
+	return a;
+}
+
+/* Roots heaviest first, then by function: they are collected by function,
+ * so a stable sort by cost alone gives that. */
+static root_key *sort_roots(root_key *rk, root_key *tmp, size_t n, uint32_t *count)
+{
+	void *a = rk, *t = tmp;
+	radix_field(&a, &t, n, sizeof *rk, offsetof(root_key, cost), 8, 1, count);
+	return a;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -342,20 +401,23 @@ static int build_tree(void *arg)
 	profdb_cg *cg = q->cg;
 	uint32_t nf = cg->n_fns, ne = cg->n_edges, nc = nf + 1;
 	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	uint64_t need = (uint64_t)nc * 24 + (uint64_t)ne * sizeof(edge_key);
+	uint64_t need = (uint64_t)nc * 24 + (uint64_t)ne * 2 * sizeof(edge_key);
 	if (need > limit)
 		return profdb__fail(-EFBIG, "callgrind: the context tree needs %" PRIu64
 		                    " bytes, more than profdb_options.max_memory", need);
 	uint32_t *uf = malloc((size_t)nc * sizeof *uf);
 	uint32_t *last = malloc((size_t)nc * sizeof *last);
-	edge_key *ek = malloc((size_t)ne * sizeof *ek + 1);
-	root_key *rk = NULL;
+	edge_key *ek = malloc((size_t)ne * sizeof *ek + 1), *sorted;
+	edge_key *ek_tmp = malloc((size_t)ne * sizeof *ek_tmp + 1);
+	root_key *rk = NULL, *rk_tmp = NULL, *roots;
+	uint32_t *count = malloc(RADIX_SIZE * sizeof *count);
 	q->parent = malloc((size_t)nc * sizeof *q->parent);
 	q->first_child = malloc((size_t)nc * sizeof *q->first_child);
 	q->next_sibling = malloc((size_t)nc * sizeof *q->next_sibling);
 	q->depth = malloc((size_t)nc * sizeof *q->depth);
 	int r = 0;
-	if (!uf || !last || !ek || !q->parent || !q->first_child || !q->next_sibling || !q->depth) {
+	if (!uf || !last || !ek || !ek_tmp || !count || !q->parent || !q->first_child ||
+	    !q->next_sibling || !q->depth) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
@@ -368,9 +430,9 @@ static int build_tree(void *arg)
 		ek[i] = (edge_key){cg->n_events ? cg->edge_cost[(size_t)i * cg->n_events] : 0,
 		                   e->count, e->caller + 1, e->callee + 1};
 	}
-	qsort(ek, ne, sizeof *ek, cmp_edge);
+	sorted = sort_edges(ek, ek_tmp, ne, count);
 	for (uint32_t i = 0; i < ne; i++) {
-		uint32_t a = ek[i].caller, b = ek[i].callee;
+		uint32_t a = sorted[i].caller, b = sorted[i].callee;
 		if (a == b || q->parent[b] != PROFDB_NONE || find(uf, a) == b)
 			continue;
 		uf[b] = find(uf, a);
@@ -381,7 +443,8 @@ static int build_tree(void *arg)
 	uint32_t nr = 0;
 	for (uint32_t c = 1; c < nc; c++)
 		nr += q->parent[c] == PROFDB_NONE;
-	if (nr && !(rk = malloc((size_t)nr * sizeof *rk))) {
+	if (nr && (!(rk = malloc((size_t)nr * sizeof *rk)) ||
+	           !(rk_tmp = malloc((size_t)nr * sizeof *rk_tmp)))) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
@@ -397,17 +460,17 @@ static int build_tree(void *arg)
 		for (uint32_t f = 0; f < nf; f++)
 			weight[f + 1] = cg->self[(size_t)f * cg->n_events];
 		for (uint32_t i = 0; i < ne; i++)
-			if (ek[i].caller != ek[i].callee)
-				weight[ek[i].caller] = sat_add(weight[ek[i].caller], ek[i].cost);
+			if (sorted[i].caller != sorted[i].callee)
+				weight[sorted[i].caller] = sat_add(weight[sorted[i].caller], sorted[i].cost);
 	}
 	nr = 0;
 	for (uint32_t c = 1; c < nc; c++)
 		if (q->parent[c] == PROFDB_NONE)
 			rk[nr++] = (root_key){weight[c], c};
 	free(weight);
-	qsort(rk, nr, sizeof *rk, cmp_root);
+	roots = sort_roots(rk, rk_tmp, nr, count);
 	for (uint32_t i = 0; i < nr; i++)
-		link_child(q, last, 0, rk[i].fn);
+		link_child(q, last, 0, roots[i].fn);
 	/* Depths, by a pre-order walk over the links (no recursion). */
 	for (uint32_t c = 0, d = 0;;) {
 		q->depth[c] = d;
@@ -427,7 +490,10 @@ out:
 	free(uf);
 	free(last);
 	free(ek);
+	free(ek_tmp);
 	free(rk);
+	free(rk_tmp);
+	free(count);
 	return r;
 }
 

@@ -41,12 +41,23 @@
 
 typedef struct row {
 	double key;         /* v[0], kept here for sorting without a pointer chase */
-	double *v;          /* one value per metric, owned */
+	double *v;          /* one value per metric: a context row's own (malloc'ed),
+	                       a group's in the group table's pool */
 	uint32_t ctx;       /* the context; a group's first context */
 	uint32_t n_ctx;     /* contexts in a group (1 for a context row) */
-	char *name;         /* group key (function, file, module), owned; NULL for contexts */
+	const char *name;   /* group key (function, file, module), not NUL-terminated,
+	                       in the group table or the mapped file; NULL for contexts */
+	size_t name_len;
 	int pass;           /* a group's name passes --match/--exclude */
 } row;
+
+/* Byte order, as strcmp (keys hold no NUL). */
+static int cmp_name(const row *x, const row *y)
+{
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = n ? memcmp(x->name, y->name, n) : 0;
+	return c ? c : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
 
 static int cmp_row(const void *a, const void *b)
 {
@@ -54,7 +65,7 @@ static int cmp_row(const void *a, const void *b)
 	if (x->key != y->key)
 		return x->key < y->key ? 1 : -1;
 	if (x->name && y->name)
-		return strcmp(x->name, y->name);
+		return cmp_name(x, y);
 	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
 }
 
@@ -67,9 +78,10 @@ static void swap_rows(row *a, row *b)
 	*b = t;
 }
 
-/* Offer @p r to the heap rows[0..*n) of at most @p cap rows; the values and
- * name of the row that does not make it are freed. */
-static void heap_offer(row *rows, size_t *n, size_t cap, row r)
+/* Offer @p r to the heap rows[0..*n) of at most @p cap rows. @return the
+ * values of the row that did not make it (for a context row to free), or
+ * NULL. */
+static double *heap_offer(row *rows, size_t *n, size_t cap, row r)
 {
 	size_t i;
 	if (*n < cap) {
@@ -78,15 +90,11 @@ static void heap_offer(row *rows, size_t *n, size_t cap, row r)
 			swap_rows(&rows[(i - 1) / 2], &rows[i]);
 			i = (i - 1) / 2;
 		}
-		return;
+		return NULL;
 	}
-	if (cmp_row(&r, &rows[0]) >= 0) {
-		free(r.v);   /* no better than the worst kept */
-		free(r.name);
-		return;
-	}
-	free(rows[0].v);
-	free(rows[0].name);
+	if (cmp_row(&r, &rows[0]) >= 0)
+		return r.v;   /* no better than the worst kept */
+	double *out = rows[0].v;
 	rows[i = 0] = r;
 	for (;;) {
 		size_t w = i, a = 2 * i + 1, b = a + 1;
@@ -95,37 +103,53 @@ static void heap_offer(row *rows, size_t *n, size_t cap, row r)
 		if (b < *n && cmp_row(&rows[b], &rows[w]) > 0)
 			w = b;
 		if (w == i)
-			return;
+			return out;
 		swap_rows(&rows[i], &rows[w]);
 		i = w;
 	}
 }
 
-/* ---- groups: an open-addressing table of owned names ---------------------- */
+/* ---- groups: an open-addressing table of names ---------------------------
+ * A key is a byte string: a view into the mapped file when the name needs
+ * no rewriting (most Callgrind functions: rank_callgrind), else a copy the
+ * table owns. The values live in one pool, nv per group; the rows point
+ * into it once no group is added any more (group_rows). */
 
 typedef struct group_table {
 	row *rows;          /* the groups, in first-seen order */
+	uint64_t *hash;     /* per group */
 	size_t n, cap;
+	double *vals;       /* nv per group */
+	size_t nv;
 	uint32_t *slots;    /* index + 1 into rows, 0 empty */
 	size_t nslots;
+	char **owned;       /* the key copies */
+	size_t n_owned, cap_owned;
 } group_table;
 
-static uint64_t hash_name(const char *s)
+/* Eight bytes at a time: most keys are 10 to 60 bytes long. */
+static uint64_t hash_key(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603u;   /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	return h ^ (h >> 29);
 }
 
 static int grow_slots(group_table *t)
 {
-	size_t ns = t->nslots ? 2 * t->nslots : 256;
+	size_t ns = t->nslots ? 2 * t->nslots : 1024;
 	uint32_t *s = calloc(ns, sizeof *s);
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < t->n; i++) {
-		size_t k = hash_name(t->rows[i].name) & (ns - 1);
+		size_t k = t->hash[i] & (ns - 1);
 		while (s[k])
 			k = (k + 1) & (ns - 1);
 		s[k] = (uint32_t)(i + 1);
@@ -136,39 +160,111 @@ static int grow_slots(group_table *t)
 	return 0;
 }
 
-/* The row of @p name, created (values zero, n_ctx 0) if new; NULL when out
- * of memory. *created tells a new row. */
-static row *group_lookup(group_table *t, const char *name, size_t nv, int *created)
+static int grow_rows(group_table *t)
+{
+	size_t nc = t->cap ? 2 * t->cap : 1024;
+	row *nr = realloc(t->rows, nc * sizeof *nr);
+	if (nr)
+		t->rows = nr;
+	uint64_t *nh = realloc(t->hash, nc * sizeof *nh);
+	if (nh)
+		t->hash = nh;
+	double *nv = realloc(t->vals, nc * (t->nv ? t->nv : 1) * sizeof *nv);
+	if (nv)
+		t->vals = nv;
+	if (!nr || !nh || !nv)
+		return -1;
+	t->cap = nc;
+	return 0;
+}
+
+/* A copy of @p name that the table owns; NULL when out of memory. */
+static const char *own_key(group_table *t, const char *name, size_t len)
+{
+	if (t->n_owned == t->cap_owned) {
+		size_t nc = t->cap_owned ? 2 * t->cap_owned : 64;
+		char **no = realloc(t->owned, nc * sizeof *no);
+		if (!no)
+			return NULL;
+		t->owned = no;
+		t->cap_owned = nc;
+	}
+	char *c = malloc(len + 1);
+	if (!c)
+		return NULL;
+	memcpy(c, name, len);
+	c[len] = '\0';
+	return t->owned[t->n_owned++] = c;
+}
+
+/* The index of the group @p name (len bytes), created (values unset, n_ctx
+ * 0) if new, with a copy of the key unless @p lasting (the bytes stay
+ * valid while the table lives); -1 when out of memory. *created tells a
+ * new group. */
+static ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting,
+                              int *created)
 {
 	*created = 0;
 	if (2 * (t->n + 1) > t->nslots && grow_slots(t) < 0)
-		return NULL;
-	size_t k = hash_name(name) & (t->nslots - 1);
-	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1))
-		if (strcmp(t->rows[t->slots[k] - 1].name, name) == 0)
-			return &t->rows[t->slots[k] - 1];
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 64;
-		row *nr = realloc(t->rows, nc * sizeof *nr);
-		if (!nr)
-			return NULL;
-		t->rows = nr;
-		t->cap = nc;
+		return -1;
+	uint64_t h = hash_key(name, len);
+	size_t k = h & (t->nslots - 1);
+	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1)) {
+		size_t i = t->slots[k] - 1;
+		if (t->hash[i] == h && t->rows[i].name_len == len && memcmp(t->rows[i].name, name, len) == 0)
+			return (ptrdiff_t)i;
 	}
+	if (t->n == t->cap && grow_rows(t) < 0)
+		return -1;
+	if (!lasting && !(name = own_key(t, name, len)))
+		return -1;
 	row *r = &t->rows[t->n];
-	r->name = strdup(name);
-	r->v = calloc(nv, sizeof *r->v);
-	if (!r->name || !r->v) {
-		free(r->name);
-		free(r->v);
-		return NULL;
-	}
+	memset(r, 0, sizeof *r);
+	r->name = name;
+	r->name_len = len;
 	r->ctx = PROFDB_NONE;
-	r->n_ctx = 0;
 	r->pass = 1;
+	t->hash[t->n] = h;
 	t->slots[k] = (uint32_t)++t->n;
 	*created = 1;
-	return r;
+	return (ptrdiff_t)(t->n - 1);
+}
+
+/* Add the values @p v of one context to group @p i by the metrics' rules:
+ * Cube's flat profile takes the minimum of a MINDOUBLE metric over a
+ * region's cnodes. */
+static void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx)
+{
+	row *g = &t->rows[i];
+	double *gv = t->vals + i * t->nv;
+	for (size_t m = 0; m < rep->n; m++) {
+		profdb_combine rule = rep->m[m].metric.combine;
+		if (g->n_ctx == 0 || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
+			gv[m] = g->n_ctx == 0 ? v[m] : gv[m] + v[m];
+		else if (rule == PROFDB_COMBINE_MIN ? v[m] < gv[m] : v[m] > gv[m])
+			gv[m] = v[m];
+	}
+	if (g->n_ctx++ == 0)
+		g->ctx = ctx;
+}
+
+/* The rows point at their values: no group is added any more. */
+static void group_rows(group_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		t->rows[i].v = t->vals + i * t->nv;
+}
+
+static void group_free(group_table *t)
+{
+	for (size_t i = 0; i < t->n_owned; i++)
+		free(t->owned[i]);
+	free(t->owned);
+	free(t->rows);
+	free(t->hash);
+	free(t->vals);
+	free(t->slots);
+	memset(t, 0, sizeof *t);
 }
 
 /* ---- ranking ------------------------------------------------------------- */
@@ -187,12 +283,13 @@ typedef struct ranking {
 	int unknown_lines;    /* --unknown-lines */
 	size_t hidden_unknown;
 	group_table groups;
+	int grouped;          /* the rows are the groups' (in the group table) */
 	row *rows;
 	size_t nrows, cap;
 	double *tmp;          /* one value per metric */
-	/* at each depth of the path: the function's interned name, inside a
-	 * function's own code, the file and module in force */
-	const char **stack;
+	/* at each depth of the path: the function's group (index + 1, 0 for
+	 * none), inside a function's own code, the file and module in force */
+	uint32_t *stack;
 	unsigned char *in_fn;
 	profdb_str *file_at, *module_at;
 	size_t stack_cap;
@@ -228,7 +325,7 @@ static void sanitize(char *s)
  * all when the count is 0 or rows below a percentage are cut later). */
 static int keep_context(ranking *k, uint32_t id)
 {
-	row r = {k->tmp[0], NULL, id, 1, NULL, 1};
+	row r = {k->tmp[0], NULL, id, 1, NULL, 0, 1};
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
 		return TOP_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
@@ -237,7 +334,7 @@ static int keep_context(ranking *k, uint32_t id)
 			free(r.v);
 			return TOP_OOM;
 		}
-		heap_offer(k->rows, &k->nrows, k->o.count, r);
+		free(heap_offer(k->rows, &k->nrows, k->o.count, r));
 		return 0;
 	}
 	if (k->nrows == k->cap) {
@@ -277,29 +374,18 @@ static int add_to_group(ranking *k, profdb_context *c)
 	char key[1024];
 	int created;
 	group_key(k, c, key, sizeof key);
-	row *g = group_lookup(&k->groups, key, k->rep.n, &created);
-	if (!g)
+	ptrdiff_t g = group_lookup(&k->groups, key, strlen(key), 0, &created);
+	if (g < 0)
 		return TOP_OOM;
 	if (created)
-		g->pass = filter_pass(&k->o.names, key);
+		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
 	if (k->by == BY_FUNCTION) {
-		k->stack[c->depth] = g->name;
+		k->stack[c->depth] = (uint32_t)g + 1;
 		for (uint32_t d = 0; k->o.inclusive && d < c->depth; d++)
-			if (k->stack[d] == g->name)
+			if (k->stack[d] == (uint32_t)g + 1)
 				return 0;   /* recursion: counted at the outer call */
 	}
-	/* A group's contexts combine by the metric's rule: Cube's flat profile
-	 * takes the minimum of a MINDOUBLE metric over a region's cnodes. */
-	for (size_t m = 0; m < k->rep.n; m++) {
-		profdb_combine rule = k->rep.m[m].metric.combine;
-		double v = k->tmp[m];
-		if (g->n_ctx == 0 || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
-			g->v[m] = g->n_ctx == 0 ? v : g->v[m] + v;
-		else if (rule == PROFDB_COMBINE_MIN ? v < g->v[m] : v > g->v[m])
-			g->v[m] = v;
-	}
-	if (g->n_ctx++ == 0)
-		g->ctx = c->id;
+	group_add(&k->groups, (size_t)g, &k->rep, k->tmp, c->id);
 	return 0;
 }
 
@@ -354,7 +440,7 @@ static int push_path(ranking *k, const profdb_context *c)
 		size_t nc = k->stack_cap ? 2 * k->stack_cap : 64;
 		while (nc <= c->depth)
 			nc *= 2;
-		const char **ns = realloc(k->stack, nc * sizeof *ns);
+		uint32_t *ns = realloc(k->stack, nc * sizeof *ns);
 		if (ns)
 			k->stack = ns;
 		unsigned char *nf = realloc(k->in_fn, nc);
@@ -371,7 +457,7 @@ static int push_path(ranking *k, const profdb_context *c)
 		k->stack_cap = nc;
 	}
 	uint32_t d = c->depth;
-	k->stack[d] = NULL;
+	k->stack[d] = 0;
 	/* A function's own code: the function, and what is nested in it
 	 * (loops, lines); a call or an inlined call starts other code. */
 	k->in_fn[d] = c->type == PROFDB_CTX_FUNCTION ||
@@ -403,16 +489,129 @@ static int visit(ranking *k, profdb_context *ctx)
 	return keep_context(k, ctx->id);
 }
 
-/* One walk over the tree (or --focus's subtree): the rows of the ranking.
- * 0 or < 0. */
-static int rank(ranking *k)
+/* ---- Callgrind by function, exclusive ------------------------------------
+ * The walk asks for every context of the tree, which Callgrind builds on
+ * first use (the call graph's edges sorted), and for each value through the
+ * common interface (a binary search per function and profile). Ranking
+ * functions by exclusive value needs neither: each function is one
+ * context, id = function index + 1 (doc/model.md, "Callgrind"), below the
+ * root, its exclusive value is its self cost (PROFDB_CG_ALL's row when
+ * there is one profile), and a group's contexts add up in any order to
+ * the same double (integer costs; exactly while each sum stays below
+ * 2^53, far above any real count). So the functions are taken in index
+ * order, straight from the arrays, and a name that names_function() would
+ * not rewrite is its own key, a view into the file (no copy, no
+ * formatting). tests/tool-top-fast.sh compares the rows with the walk's
+ * (--focus 0 takes the walk) on every Callgrind sample. */
+
+/* The exclusive value of every metric of function @p fn (costs @p all
+ * over every profile) into k->tmp, as report_value() computes it. */
+static void cg_values(ranking *k, const profdb_cg *cg, uint32_t fn, const uint64_t *all,
+                      int one_profile)
+{
+	for (size_t m = 0; m < k->rep.n; m++) {
+		const report_metric *rm = &k->rep.m[m];
+		const uint64_t *c = all;
+		uint32_t ev = rm->metric.id;
+		if (rm->mode == REPORT_ONE) {
+			if (!one_profile)
+				profdb_cg_self(cg, rm->profile, fn, &c);
+			k->tmp[m] = c[ev] ? (double)c[ev] * rm->scale : 0;
+			continue;
+		}
+		double acc = 0;   /* REPORT_SEL: the profiles with a value, in order */
+		int any = 0;
+		for (size_t i = 0; i < k->rep.n_sel; i++) {
+			if (!one_profile)
+				profdb_cg_self(cg, k->rep.sel[i], fn, &c);
+			if (c[ev]) {
+				acc = any ? acc + (double)c[ev] : (double)c[ev];
+				any = 1;
+			}
+		}
+		k->tmp[m] = acc * rm->scale;
+	}
+}
+
+/* Can rank_callgrind() stand for the walk? */
+static int callgrind_ranks(const ranking *k, const profdb_cg *cg)
+{
+	if (!cg || k->by != BY_FUNCTION || k->o.inclusive || k->o.focus >= 0 ||
+	    k->rep.format != PROFDB_FORMAT_CALLGRIND)
+		return 0;
+	for (size_t m = 0; m < k->rep.n; m++) {
+		const report_metric *rm = &k->rep.m[m];
+		if ((rm->mode != REPORT_ONE && rm->mode != REPORT_SEL) || !rm->has_exc ||
+		    rm->metric.id >= (uint64_t)profdb_cg_event_count(cg))
+			return 0;
+		if (rm->mode == REPORT_ONE && rm->profile >= profdb_profile_count(k->rep.db))
+			return 0;
+	}
+	return 1;
+}
+
+/* The names lie all over the mapped text (tens of MB): each is a cache
+ * and TLB miss that stalls the fold. Asking for the name of a function
+ * this far ahead lets those misses overlap (10 ms -> 4 ms on 80,000
+ * functions). */
+#define NAME_PREFETCH 16
+
+static void prefetch_name(const profdb_cg *cg, int64_t fn, int64_t nf)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	profdb_cg_function ahead;
+	if (fn < nf && profdb_cg_function_get(cg, (uint32_t)fn, &ahead) == 0)
+		__builtin_prefetch(ahead.name.ptr);
+#else
+	(void)cg, (void)fn, (void)nf;
+#endif
+}
+
+/* The groups of every function. 1 (done), 0 (a nameless function: the
+ * walk labels it; nothing kept) or < 0. */
+static int rank_callgrind(ranking *k, const profdb_cg *cg)
+{
+	int64_t nf = profdb_cg_function_count(cg);
+	int one_profile = profdb_profile_count(k->rep.db) == 1, filtered = filter_any(&k->o.names);
+	for (int64_t fn = 0; fn < nf; fn++) {
+		profdb_cg_function f;
+		char key[1024];
+		int created, r = profdb_cg_function_get(cg, (uint32_t)fn, &f);
+		if (r < 0)
+			return r;
+		prefetch_name(cg, fn + NAME_PREFETCH, nf);
+		if (!f.name.len) {
+			group_free(&k->groups);
+			k->groups.nv = k->rep.n;
+			return 0;
+		}
+		profdb_str name = names_fold(PROFDB_FORMAT_CALLGRIND, f.name);
+		int lasting = names_function_unchanged(name, sizeof key);
+		if (!lasting) {
+			names_key_of(name, f.object, key, sizeof key);
+			name = str_of(key);
+		}
+		ptrdiff_t g = group_lookup(&k->groups, name.ptr, name.len, lasting, &created);
+		if (g < 0)
+			return TOP_OOM;
+		if (created && filtered) {
+			memcpy(key, name.ptr, name.len);   /* NUL-terminated for the filter */
+			key[name.len] = '\0';
+			k->groups.rows[g].pass = filter_pass(&k->o.names, key);
+		}
+		cg_values(k, cg, (uint32_t)fn, f.self, one_profile);
+		group_add(&k->groups, (size_t)g, &k->rep, k->tmp, (uint32_t)fn + 1);
+	}
+	return 1;
+}
+
+/* One walk over the tree (or --focus's subtree). 0 or < 0. */
+static int walk_tree(ranking *k)
 {
 	tool_walk w;
 	profdb_context ctx;
 	int r, inside = k->o.focus < 0;
 	uint32_t focus_depth = 0;
-	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
-		return TOP_OOM;
 	if ((r = walk_begin(&w, k->rep.db)) < 0)
 		return r;
 	while ((r = walk_next(&w, &ctx, 0)) > 0) {
@@ -432,6 +631,20 @@ static int rank(ranking *k)
 		if (r < 0)
 			return r;
 	}
+	return r;
+}
+
+/* The rows of the ranking. 0 or < 0. */
+static int rank(ranking *k)
+{
+	int r;
+	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
+		return TOP_OOM;
+	k->groups.nv = k->rep.n;
+	const profdb_cg *cg = profdb_get_cg(k->rep.db);
+	r = callgrind_ranks(k, cg) ? rank_callgrind(k, cg) : 0;
+	if (r == 0)
+		r = walk_tree(k);
 	if (r < 0)
 		return r;
 	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE) {
@@ -439,23 +652,21 @@ static int rank(ranking *k)
 		 * name); with -n alone only the best N are kept, in a heap, so
 		 * that 80,000 Callgrind functions are not all sorted */
 		size_t n = 0, cap = k->o.count && !k->o.min_percent_given ? k->o.count : 0;
+		group_rows(&k->groups);
 		for (size_t i = 0; i < k->groups.n; i++) {
 			row g = k->groups.rows[i];
 			g.key = g.v[0];
-			if (g.key != 0 && g.pass && cap) {
+			if (g.key != 0 && g.pass && cap)
 				heap_offer(k->groups.rows, &n, cap, g);
-			} else if (g.key != 0 && g.pass) {
+			else if (g.key != 0 && g.pass)
 				k->groups.rows[n++] = g;
-			} else {
-				free(g.name);
-				free(g.v);
-			}
 		}
+		/* the rows are the table's first n (their values and names stay
+		 * in the table) */
 		free(k->rows);
 		k->rows = k->groups.rows;
 		k->nrows = n;
-		k->groups.rows = NULL;
-		k->groups.n = 0;
+		k->grouped = 1;
 	}
 	return 0;
 }
@@ -467,7 +678,7 @@ static int row_name(const ranking *k, const row *r, char *buf, size_t n)
 	profdb_context ctx;
 	int e;
 	if (r->name) {
-		snprintf(buf, n, "%s", r->name);
+		snprintf(buf, n, "%.*s", (int)r->name_len, r->name);
 		return 0;
 	}
 	if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0)
@@ -615,17 +826,12 @@ static int print_text(const ranking *k, size_t shown)
 
 static void ranking_free(ranking *k)
 {
-	for (size_t i = 0; i < k->nrows; i++) {
-		free(k->rows[i].name);
-		free(k->rows[i].v);
+	if (!k->grouped) {   /* else the rows are the group table's */
+		for (size_t i = 0; i < k->nrows; i++)
+			free(k->rows[i].v);
+		free(k->rows);
 	}
-	for (size_t i = 0; k->groups.rows && i < k->groups.n; i++) {
-		free(k->groups.rows[i].name);
-		free(k->groups.rows[i].v);
-	}
-	free(k->rows);
-	free(k->groups.rows);
-	free(k->groups.slots);
+	group_free(&k->groups);
 	free(k->stack);
 	free(k->in_fn);
 	free(k->file_at);

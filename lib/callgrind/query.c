@@ -281,87 +281,76 @@ typedef struct edge_key {
 	uint32_t caller, callee;
 } edge_key;
 
-typedef struct root_key {
-	uint64_t cost;
-	uint32_t fn;
-} root_key;
-
-/* The sorts below are stable LSD radix sorts, one field at a time from the
- * least significant key on, 11 bits a pass, skipping the bits every record
- * shares: qsort's indirect comparisons took most of the tree's build time
- * on 100,000 edges (doc/PERFORMANCE.md, "top after the open"). The order
- * is the same total order a comparison sort by all the keys gives. */
+/* The sort below is a stable LSD radix sort of (key, index) pairs, 11 bits
+ * a pass, skipping the bits every key shares, run once per key from the
+ * least significant on: qsort's indirect comparisons took half of the
+ * tree's build time on 100,000 edges (doc/PERFORMANCE.md, "top after the
+ * open"). The order is the total order a comparison sort by all the keys
+ * gives. */
 #define RADIX_BITS 11
 #define RADIX_SIZE (1u << RADIX_BITS)
 
-/* The field at @p off of @p width bytes (4 or 8), inverted when @p desc. */
-static uint64_t field_at(const void *rec, size_t off, size_t width, int desc)
-{
-	uint64_t v;
-	if (width == 4) {
-		uint32_t u;
-		memcpy(&u, (const char *)rec + off, sizeof u);
-		v = u;
-	} else {
-		memcpy(&v, (const char *)rec + off, sizeof v);
-	}
-	return desc ? ~v : v;
-}
+typedef struct sort_pair {
+	uint64_t key;
+	uint32_t at;        /* the record's index */
+} sort_pair;
 
-/* Stable sort of the @p n records of @p size bytes at *a (scratch *tmp of
- * the same size) by one field, ascending or descending; *a and *tmp are
- * swapped whenever a pass moves the records. */
-static void radix_field(void **a, void **tmp, size_t n, size_t size, size_t off, size_t width,
-                        int desc, uint32_t *count)
+/* Sort *a (n pairs; *tmp as large) by key, stably; *a and *tmp are
+ * swapped whenever a pass moves the pairs. */
+static void radix_pairs(sort_pair **a, sort_pair **tmp, size_t n, uint32_t *count)
 {
 	if (n < 2)
 		return;
-	uint64_t first = field_at(*a, off, width, desc), differ = 0;
+	uint64_t differ = 0;
 	for (size_t i = 1; i < n; i++)
-		differ |= field_at((const char *)*a + i * size, off, width, desc) ^ first;
+		differ |= (*a)[i].key ^ (*a)[0].key;
 	for (unsigned shift = 0; shift < 64 && (differ >> shift) != 0; shift += RADIX_BITS) {
 		if (((differ >> shift) & (RADIX_SIZE - 1)) == 0)
-			continue;   /* every record has these bits */
+			continue;   /* every key has these bits */
+		const sort_pair *src = *a;
+		sort_pair *dst = *tmp;
 		memset(count, 0, RADIX_SIZE * sizeof *count);
 		for (size_t i = 0; i < n; i++)
-			count[(field_at((const char *)*a + i * size, off, width, desc) >> shift) &
-			      (RADIX_SIZE - 1)]++;
+			count[(src[i].key >> shift) & (RADIX_SIZE - 1)]++;
 		uint32_t at = 0;
 		for (size_t d = 0; d < RADIX_SIZE; d++) {
 			uint32_t c = count[d];
 			count[d] = at;
 			at += c;
 		}
-		for (size_t i = 0; i < n; i++) {
-			const char *rec = (const char *)*a + i * size;
-			size_t d = (field_at(rec, off, width, desc) >> shift) & (RADIX_SIZE - 1);
-			memcpy((char *)*tmp + (size_t)count[d]++ * size, rec, size);
-		}
-		void *t = *a;
-		*a = *tmp;
-		*tmp = t;
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+		*a = dst;
+		*tmp = (sort_pair *)(uintptr_t)src;
 	}
 }
 
-/* Edges heaviest first: cost, then call count descending, then caller and
- * callee ascending. @return the sorted array: @p ek or @p tmp. */
-static edge_key *sort_edges(edge_key *ek, edge_key *tmp, size_t n, uint32_t *count)
+/* Bits needed for @p v. */
+static unsigned bit_width(uint64_t v)
 {
-	void *a = ek, *t = tmp;
-	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, callee), 4, 0, count);
-	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, caller), 4, 0, count);
-	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, count), 8, 1, count);
-	radix_field(&a, &t, n, sizeof *ek, offsetof(edge_key, cost), 8, 1, count);
-	return a;
+	unsigned b = 0;
+	for (; v; v >>= 1)
+		b++;
+	return b;
 }
 
-/* Roots heaviest first, then by function: they are collected by function,
- * so a stable sort by cost alone gives that. */
-static root_key *sort_roots(root_key *rk, root_key *tmp, size_t n, uint32_t *count)
+/* The order of the @p n edges, heaviest first: cost, then call count
+ * descending, then caller and callee ascending; @p nc bounds caller and
+ * callee. @return the sorted pairs (their .at), in @p p or @p tmp. */
+static sort_pair *sort_edges(const edge_key *ek, size_t n, uint32_t nc, sort_pair *p,
+                             sort_pair *tmp, uint32_t *count)
 {
-	void *a = rk, *t = tmp;
-	radix_field(&a, &t, n, sizeof *rk, offsetof(root_key, cost), 8, 1, count);
-	return a;
+	unsigned b = bit_width(nc);   /* caller and callee share one key */
+	for (size_t i = 0; i < n; i++)
+		p[i] = (sort_pair){(uint64_t)ek[i].caller << b | ek[i].callee, (uint32_t)i};
+	radix_pairs(&p, &tmp, n, count);
+	for (size_t i = 0; i < n; i++)
+		p[i].key = ~ek[p[i].at].count;
+	radix_pairs(&p, &tmp, n, count);
+	for (size_t i = 0; i < n; i++)
+		p[i].key = ~ek[p[i].at].cost;
+	radix_pairs(&p, &tmp, n, count);
+	return p;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -400,24 +389,26 @@ static int build_tree(void *arg)
 	cg_query *q = arg;
 	profdb_cg *cg = q->cg;
 	uint32_t nf = cg->n_fns, ne = cg->n_edges, nc = nf + 1;
+	size_t np = (ne > nc ? ne : nc) + (size_t)1;   /* pairs: the edges, later the roots */
 	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	uint64_t need = (uint64_t)nc * 24 + (uint64_t)ne * 2 * sizeof(edge_key);
+	uint64_t need = (uint64_t)nc * 32 + (uint64_t)ne * sizeof(edge_key) +
+	                (uint64_t)np * 2 * sizeof(sort_pair);
 	if (need > limit)
 		return profdb__fail(-EFBIG, "callgrind: the context tree needs %" PRIu64
 		                    " bytes, more than profdb_options.max_memory", need);
 	uint32_t *uf = malloc((size_t)nc * sizeof *uf);
 	uint32_t *last = malloc((size_t)nc * sizeof *last);
-	edge_key *ek = malloc((size_t)ne * sizeof *ek + 1), *sorted;
-	edge_key *ek_tmp = malloc((size_t)ne * sizeof *ek_tmp + 1);
-	root_key *rk = NULL, *rk_tmp = NULL, *roots;
+	uint64_t *weight = calloc(nc, sizeof *weight);
+	edge_key *ek = malloc((size_t)ne * sizeof *ek + 1);
+	sort_pair *pairs = malloc(np * sizeof *pairs), *tmp = malloc(np * sizeof *tmp), *sorted;
 	uint32_t *count = malloc(RADIX_SIZE * sizeof *count);
 	q->parent = malloc((size_t)nc * sizeof *q->parent);
 	q->first_child = malloc((size_t)nc * sizeof *q->first_child);
 	q->next_sibling = malloc((size_t)nc * sizeof *q->next_sibling);
 	q->depth = malloc((size_t)nc * sizeof *q->depth);
 	int r = 0;
-	if (!uf || !last || !ek || !ek_tmp || !count || !q->parent || !q->first_child ||
-	    !q->next_sibling || !q->depth) {
+	if (!uf || !last || !weight || !ek || !pairs || !tmp || !count || !q->parent ||
+	    !q->first_child || !q->next_sibling || !q->depth) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
@@ -430,47 +421,37 @@ static int build_tree(void *arg)
 		ek[i] = (edge_key){cg->n_events ? cg->edge_cost[(size_t)i * cg->n_events] : 0,
 		                   e->count, e->caller + 1, e->callee + 1};
 	}
-	sorted = sort_edges(ek, ek_tmp, ne, count);
+	sorted = sort_edges(ek, ne, nc, pairs, tmp, count);
 	for (uint32_t i = 0; i < ne; i++) {
-		uint32_t a = sorted[i].caller, b = sorted[i].callee;
+		uint32_t a = ek[sorted[i].at].caller, b = ek[sorted[i].at].callee;
 		if (a == b || q->parent[b] != PROFDB_NONE || find(uf, a) == b)
 			continue;
 		uf[b] = find(uf, a);
 		link_child(q, last, a, b);
 	}
 	/* The functions left without a caller hang below the root, heaviest
-	 * first. */
-	uint32_t nr = 0;
-	for (uint32_t c = 1; c < nc; c++)
-		nr += q->parent[c] == PROFDB_NONE;
-	if (nr && (!(rk = malloc((size_t)nr * sizeof *rk)) ||
-	           !(rk_tmp = malloc((size_t)nr * sizeof *rk_tmp)))) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
-		goto out;
-	}
-	/* Their weight: self + outgoing calls (first event). Not the inclusive
-	 * cost, which would need the inclusive table that `top` by exclusive
-	 * cost never builds; the two differ only inside cycles. */
-	uint64_t *weight = calloc(nc, sizeof *weight);
-	if (!weight) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
-		goto out;
-	}
+	 * first, then by index. Their weight: self + outgoing calls (first
+	 * event). Not the inclusive cost, which would need the inclusive table
+	 * that `top` by exclusive cost never builds; the two differ only
+	 * inside cycles. (Saturating sums of non-negative costs: any order.) */
 	if (cg->n_events) {
 		for (uint32_t f = 0; f < nf; f++)
 			weight[f + 1] = cg->self[(size_t)f * cg->n_events];
 		for (uint32_t i = 0; i < ne; i++)
-			if (sorted[i].caller != sorted[i].callee)
-				weight[sorted[i].caller] = sat_add(weight[sorted[i].caller], sorted[i].cost);
+			if (ek[i].caller != ek[i].callee)
+				weight[ek[i].caller] = sat_add(weight[ek[i].caller], ek[i].cost);
 	}
-	nr = 0;
+	uint32_t nr = 0;
+	if (sorted != pairs) {   /* reuse both arrays */
+		tmp = pairs;
+		pairs = sorted;
+	}
 	for (uint32_t c = 1; c < nc; c++)
 		if (q->parent[c] == PROFDB_NONE)
-			rk[nr++] = (root_key){weight[c], c};
-	free(weight);
-	roots = sort_roots(rk, rk_tmp, nr, count);
+			pairs[nr++] = (sort_pair){~weight[c], c};
+	radix_pairs(&pairs, &tmp, nr, count);   /* stable: by index within a weight */
 	for (uint32_t i = 0; i < nr; i++)
-		link_child(q, last, 0, roots[i].fn);
+		link_child(q, last, 0, pairs[i].at);
 	/* Depths, by a pre-order walk over the links (no recursion). */
 	for (uint32_t c = 0, d = 0;;) {
 		q->depth[c] = d;
@@ -489,10 +470,10 @@ static int build_tree(void *arg)
 out:
 	free(uf);
 	free(last);
+	free(weight);
 	free(ek);
-	free(ek_tmp);
-	free(rk);
-	free(rk_tmp);
+	free(pairs);
+	free(tmp);
 	free(count);
 	return r;
 }

@@ -94,16 +94,17 @@ static void prefetch_name(const profdb_cg *cg, int64_t fn, int64_t nf)
 #endif
 }
 
-#define NAMELESS (-2)
+/* The walk must rank: a nameless function (the walk labels it), a tree
+ * that is not the root and the functions. */
+#define NOT_HERE (-2)
 
-/* The group of function @p f: its index, TOP_OOM, or NAMELESS (the walk
- * labels such a function). */
+/* The group of function @p f: its index, TOP_OOM, or NOT_HERE (nameless). */
 static ptrdiff_t function_group(ranking *k, const profdb_cg_function *f)
 {
 	char key[1024];
 	int created;
 	if (!f->name.len)
-		return NAMELESS;
+		return NOT_HERE;
 	profdb_str name = names_fold(PROFDB_FORMAT_CALLGRIND, f->name);
 	int lasting = names_function_unchanged(name, sizeof key);
 	if (!lasting) {
@@ -123,42 +124,102 @@ static ptrdiff_t function_group(ranking *k, const profdb_cg_function *f)
 
 /* By inclusive value: which functions count, in @p counted (one byte per
  * function). A function context below another of its group counts
- * nothing (cmd-top.c, add_to_group); one walk keeps the groups of the path and how
- * often each is on it. 0 or < 0. */
-static int mark_outermost(ranking *k, const uint32_t *group_of, unsigned char *counted)
+ * nothing (cmd-top.c, add_to_group); a pre-order pass keeps the groups of
+ * the path, path[0 .. depth), and how often each is on it (on_path; slot
+ * 0: the root, any context that is no function). */
+typedef struct path_marks {
+	const uint32_t *group_of;
+	unsigned char *counted;
+	uint32_t *on_path, *path;
+	size_t depth, cap;
+} path_marks;
+
+/* Context @p id at depth @p d (a function when 0 < id <= nf). 0 or TOP_OOM. */
+static int mark(path_marks *pm, uint32_t id, uint32_t d, uint32_t nf, int function)
 {
-	tool_walk w;
-	profdb_context c;
-	uint32_t *on_path = calloc(k->groups.n + 1, sizeof *on_path), *path = NULL;
-	size_t depth = 0, cap = 0;   /* path[0 .. depth): the groups of the path */
-	int r = on_path ? walk_begin(&w, k->rep.db) : TOP_OOM;
-	while (r >= 0 && (r = walk_next(&w, &c, 0)) > 0) {
-		for (; depth > c.depth; depth--)
-			on_path[path[depth - 1]]--;
-		if (c.depth >= cap) {
-			size_t nc = cap ? 2 * cap : 256;
-			while (nc <= c.depth)
-				nc *= 2;
-			uint32_t *np = realloc(path, nc * sizeof *np);
-			if (!np) {
-				r = TOP_OOM;
-				break;
-			}
-			path = np;
-			cap = nc;
-		}
-		/* slot 0: the root, any context that is no function, a level a
-		 * pre-order walk never skips */
-		for (; depth < c.depth; depth++)
-			on_path[path[depth] = 0]++;
-		uint32_t g = c.type == PROFDB_CTX_FUNCTION && c.id > 0 ? group_of[c.id - 1] + 1 : 0;
-		if (g)
-			counted[c.id - 1] = on_path[g] == 0;
-		on_path[g]++;
-		path[depth++] = g;
+	for (; pm->depth > d; pm->depth--)
+		pm->on_path[pm->path[pm->depth - 1]]--;
+	if (d >= pm->cap) {
+		size_t nc = pm->cap ? 2 * pm->cap : 256;
+		while (nc <= d)
+			nc *= 2;
+		uint32_t *np = realloc(pm->path, nc * sizeof *np);
+		if (!np)
+			return TOP_OOM;
+		pm->path = np;
+		pm->cap = nc;
 	}
-	free(on_path);
-	free(path);
+	for (; pm->depth < d; pm->depth++)   /* a level a pre-order walk never skips */
+		pm->on_path[pm->path[pm->depth] = 0]++;
+	uint32_t g = function && id > 0 && id <= nf ? pm->group_of[id - 1] + 1 : 0;
+	if (g)
+		pm->counted[id - 1] = pm->on_path[g] == 0;
+	pm->on_path[g]++;
+	pm->path[pm->depth++] = g;
+	return 0;
+}
+
+/* The pass over the tree's links, read in id order: profdb_context_get in
+ * tree order is a cache miss or more per context (the links, the function,
+ * its names), in id order mostly not (6 ms -> 1 ms on 80,000 functions).
+ * 1 (done), 0 (the contexts are not the root and the functions, or their
+ * links loop: the walk ranks, and reports what is wrong) or < 0. */
+static int mark_by_links(ranking *k, path_marks *pm, uint32_t nf)
+{
+	size_t n = (size_t)nf + 1;
+	uint32_t *first = malloc(n * sizeof *first), *next = malloc(n * sizeof *next);
+	uint32_t *parent = malloc(n * sizeof *parent), root;
+	int r = first && next && parent ? 0 : TOP_OOM;
+	if (r == 0 && (profdb_context_root(k->rep.db, &root) < 0 || root != 0 ||
+	               profdb_context_count(k->rep.db) != (int64_t)n))
+		r = 1;   /* no tree, or not the root and the functions */
+	for (uint32_t id = 0; r == 0 && id < n; id++) {
+		profdb_context c;
+		if ((r = profdb_context_get(k->rep.db, id, &c)) < 0)
+			break;
+		if ((c.first_child != PROFDB_NONE && c.first_child >= n) ||
+		    (c.next_sibling != PROFDB_NONE && c.next_sibling >= n) ||
+		    (c.parent != PROFDB_NONE && c.parent >= n) ||
+		    (id > 0) != (c.type == PROFDB_CTX_FUNCTION))
+			r = 1;
+		first[id] = c.first_child;
+		next[id] = c.next_sibling;
+		parent[id] = c.parent;
+	}
+	/* pre-order, as tool/walk.c goes, with the same guard against loops */
+	size_t steps = 0, limit = 2 * n + 16;
+	for (uint32_t id = 0, d = 0; r == 0;) {
+		if ((r = mark(pm, id, d, nf, id > 0)) < 0)
+			break;
+		if (first[id] != PROFDB_NONE) {
+			id = first[id];
+			d++;
+		} else {
+			while (next[id] == PROFDB_NONE && parent[id] != PROFDB_NONE && ++steps < limit) {
+				id = parent[id];
+				d--;
+			}
+			if (next[id] == PROFDB_NONE && parent[id] == PROFDB_NONE)
+				r = 2;   /* done */
+			id = next[id];
+		}
+		if (++steps >= limit)
+			r = 1;   /* looping links: the walk reports them */
+	}
+	free(first);
+	free(next);
+	free(parent);
+	return r < 0 ? r : r == 2;
+}
+
+/* 1 (marked), 0 (the walk must rank: see mark_by_links) or < 0. */
+static int mark_outermost(ranking *k, uint32_t nf, const uint32_t *group_of,
+                          unsigned char *counted)
+{
+	path_marks pm = {group_of, counted, calloc(k->groups.n + 1, sizeof *pm.on_path), NULL, 0, 0};
+	int r = pm.on_path ? mark_by_links(k, &pm, nf) : TOP_OOM;
+	free(pm.on_path);
+	free(pm.path);
 	return r;
 }
 
@@ -190,14 +251,16 @@ int rank_callgrind(ranking *k)
 		else if ((r = cg_values(k, cg, (uint32_t)fn, f.self, one_profile)) == 0)
 			group_add(&k->groups, (size_t)g, &k->rep, k->tmp, (uint32_t)fn + 1);
 	}
-	if (r == 0 && group_of)
-		r = mark_outermost(k, group_of, counted);
+	if (r == 0 && group_of) {
+		r = mark_outermost(k, (uint32_t)nf, group_of, counted);
+		r = r == 0 ? NOT_HERE : r < 0 ? r : 0;
+	}
 	for (int64_t fn = 0; r >= 0 && group_of && fn < nf; fn++)
 		if (counted[fn] && (r = cg_values(k, cg, (uint32_t)fn, NULL, one_profile)) == 0)
 			group_add(&k->groups, group_of[fn], &k->rep, k->tmp, (uint32_t)fn + 1);
 	free(group_of);
 	free(counted);
-	if (r == NAMELESS) {
+	if (r == NOT_HERE) {
 		group_free(&k->groups);
 		k->groups.nv = k->rep.n;
 		return 0;

@@ -115,8 +115,10 @@ static ptrdiff_t function_group(ranking *k, const profdb_cg_function *f)
 	if (g < 0)
 		return TOP_OOM;
 	if (created && filter_any(&k->o.names)) {
-		memcpy(key, name.ptr, name.len);   /* NUL-terminated for the filter */
-		key[name.len] = '\0';
+		if (lasting) {   /* the view, NUL-terminated for the filter */
+			memcpy(key, name.ptr, name.len);
+			key[name.len] = '\0';
+		}
 		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
 	}
 	return g;

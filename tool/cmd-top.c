@@ -268,7 +268,9 @@ static int walk_tree(ranking *k)
 	return r;
 }
 
-/* The rows of the ranking. 0 or < 0. */
+/* The rows of the ranking: the walk, or for Callgrind functions their
+ * table (top-callgrind.c: the same rows, without a value query per
+ * context). 0 or < 0. */
 static int rank(ranking *k)
 {
 	int r;

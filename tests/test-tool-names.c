@@ -134,3 +134,35 @@ Test(tool_names, keys_and_labels)
 	context_label(&c, tiny, sizeof tiny);
 	cr_expect_str_eq(tiny, "[I");
 }
+
+/* names_function_unchanged() says when the key is the name itself, so that
+ * `top` may key a Callgrind function by a view of its name: it must never
+ * say so when names_key_of() would write something else. */
+static void check_unchanged(const char *name, size_t n, int want)
+{
+	char key[64];
+	profdb_str s = {name, strlen(name)};
+	int got = names_function_unchanged(s, n);
+	cr_expect_eq(got, want, "names_function_unchanged(\"%s\", %zu) = %d", name, n, got);
+	names_key_of(s, str_of("/usr/lib/libc.so.6"), key, n < sizeof key ? n : sizeof key);
+	if (got)
+		cr_expect_str_eq(key, name, "a name said unchanged is its own key");
+	else if (*name)   /* (the nameless one is the walk's to label) */
+		cr_expect_str_neq(key, name, "\"%s\" said changed, but is its own key", name);
+}
+
+Test(tool_names, function_unchanged_iff_key_is_the_name)
+{
+	check_unchanged("main", 64, 1);
+	check_unchanged("std::vector<int>::push_back(int const&)", 64, 1);
+	check_unchanged("operator<<", 64, 1);
+	check_unchanged("f0x10", 64, 1);              /* "0x" inside a word: not an address */
+	check_unchanged("0x0000000000014cb0", 64, 0); /* shortened, the object added */
+	check_unchanged("0x10c0", 64, 0);             /* the object added */
+	check_unchanged("f'0x00000000000010c0", 64, 0); /* a segment after an apostrophe */
+	check_unchanged("tab\there", 64, 0);          /* a control byte becomes '?' */
+	check_unchanged("del\x7f", 64, 0);
+	check_unchanged("", 64, 0);                   /* nameless: labelled by the walk */
+	check_unchanged("0123456789", 10, 0);         /* cut at n - 1 bytes */
+	check_unchanged("0123456789", 11, 1);
+}

@@ -38,165 +38,13 @@
 #include "format.h"
 #include "names.h"
 #include "report.h"
-
-typedef struct row {
-	double key;         /* v[0], kept here for sorting without a pointer chase */
-	double *v;          /* one value per metric, owned */
-	uint32_t ctx;       /* the context; a group's first context */
-	uint32_t n_ctx;     /* contexts in a group (1 for a context row) */
-	char *name;         /* group key (function, file, module), owned; NULL for contexts */
-	int pass;           /* a group's name passes --match/--exclude */
-} row;
-
-static int cmp_row(const void *a, const void *b)
-{
-	const row *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? 1 : -1;
-	if (x->name && y->name)
-		return strcmp(x->name, y->name);
-	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
-}
-
-/* ---- the best N contexts: a heap with the worst kept row at its root ----- */
-
-static void swap_rows(row *a, row *b)
-{
-	row t = *a;
-	*a = *b;
-	*b = t;
-}
-
-/* Offer @p r to the heap rows[0..*n) of at most @p cap rows; the values and
- * name of the row that does not make it are freed. */
-static void heap_offer(row *rows, size_t *n, size_t cap, row r)
-{
-	size_t i;
-	if (*n < cap) {
-		rows[i = (*n)++] = r;
-		while (i > 0 && cmp_row(&rows[(i - 1) / 2], &rows[i]) < 0) {
-			swap_rows(&rows[(i - 1) / 2], &rows[i]);
-			i = (i - 1) / 2;
-		}
-		return;
-	}
-	if (cmp_row(&r, &rows[0]) >= 0) {
-		free(r.v);   /* no better than the worst kept */
-		free(r.name);
-		return;
-	}
-	free(rows[0].v);
-	free(rows[0].name);
-	rows[i = 0] = r;
-	for (;;) {
-		size_t w = i, a = 2 * i + 1, b = a + 1;
-		if (a < *n && cmp_row(&rows[a], &rows[w]) > 0)
-			w = a;
-		if (b < *n && cmp_row(&rows[b], &rows[w]) > 0)
-			w = b;
-		if (w == i)
-			return;
-		swap_rows(&rows[i], &rows[w]);
-		i = w;
-	}
-}
-
-/* ---- groups: an open-addressing table of owned names ---------------------- */
-
-typedef struct group_table {
-	row *rows;          /* the groups, in first-seen order */
-	size_t n, cap;
-	uint32_t *slots;    /* index + 1 into rows, 0 empty */
-	size_t nslots;
-} group_table;
-
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 1469598103934665603u;   /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static int grow_slots(group_table *t)
-{
-	size_t ns = t->nslots ? 2 * t->nslots : 256;
-	uint32_t *s = calloc(ns, sizeof *s);
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t k = hash_name(t->rows[i].name) & (ns - 1);
-		while (s[k])
-			k = (k + 1) & (ns - 1);
-		s[k] = (uint32_t)(i + 1);
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = ns;
-	return 0;
-}
-
-/* The row of @p name, created (values zero, n_ctx 0) if new; NULL when out
- * of memory. *created tells a new row. */
-static row *group_lookup(group_table *t, const char *name, size_t nv, int *created)
-{
-	*created = 0;
-	if (2 * (t->n + 1) > t->nslots && grow_slots(t) < 0)
-		return NULL;
-	size_t k = hash_name(name) & (t->nslots - 1);
-	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1))
-		if (strcmp(t->rows[t->slots[k] - 1].name, name) == 0)
-			return &t->rows[t->slots[k] - 1];
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 64;
-		row *nr = realloc(t->rows, nc * sizeof *nr);
-		if (!nr)
-			return NULL;
-		t->rows = nr;
-		t->cap = nc;
-	}
-	row *r = &t->rows[t->n];
-	r->name = strdup(name);
-	r->v = calloc(nv, sizeof *r->v);
-	if (!r->name || !r->v) {
-		free(r->name);
-		free(r->v);
-		return NULL;
-	}
-	r->ctx = PROFDB_NONE;
-	r->n_ctx = 0;
-	r->pass = 1;
-	t->slots[k] = (uint32_t)++t->n;
-	*created = 1;
-	return r;
-}
+#include "top.h"
 
 /* ---- ranking ------------------------------------------------------------- */
 
-enum by { BY_FUNCTION, BY_CONTEXT, BY_FILE, BY_MODULE, BY_LINE, BY_LOOP, BY_COUNT };
-/* The tool's own allocation failed (not an errno from the library). */
-#define TOP_OOM (-0x7fff)
 static const char *const by_name[] = {"function", "context", "file", "module", "line", "loop"};
 static const char *const by_plural[] = {"functions", "contexts", "files", "modules", "lines",
                                         "loops"};
-
-typedef struct ranking {
-	report rep;
-	report_opts o;
-	enum by by;
-	int unknown_lines;    /* --unknown-lines */
-	size_t hidden_unknown;
-	group_table groups;
-	row *rows;
-	size_t nrows, cap;
-	double *tmp;          /* one value per metric */
-	/* at each depth of the path: the function's interned name, inside a
-	 * function's own code, the file and module in force */
-	const char **stack;
-	unsigned char *in_fn;
-	profdb_str *file_at, *module_at;
-	size_t stack_cap;
-} ranking;
 
 /* Does @p c have a child nested in its code (relation lexical)? Such a
  * context's exclusive cost is stored again at the child. */
@@ -228,7 +76,7 @@ static void sanitize(char *s)
  * all when the count is 0 or rows below a percentage are cut later). */
 static int keep_context(ranking *k, uint32_t id)
 {
-	row r = {k->tmp[0], NULL, id, 1, NULL, 1};
+	row r = {k->tmp[0], NULL, id, 1, NULL, 0, 1};
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
 		return TOP_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
@@ -237,7 +85,7 @@ static int keep_context(ranking *k, uint32_t id)
 			free(r.v);
 			return TOP_OOM;
 		}
-		heap_offer(k->rows, &k->nrows, k->o.count, r);
+		free(heap_offer(k->rows, &k->nrows, k->o.count, r));
 		return 0;
 	}
 	if (k->nrows == k->cap) {
@@ -277,29 +125,18 @@ static int add_to_group(ranking *k, profdb_context *c)
 	char key[1024];
 	int created;
 	group_key(k, c, key, sizeof key);
-	row *g = group_lookup(&k->groups, key, k->rep.n, &created);
-	if (!g)
+	ptrdiff_t g = group_lookup(&k->groups, key, strlen(key), 0, &created);
+	if (g < 0)
 		return TOP_OOM;
 	if (created)
-		g->pass = filter_pass(&k->o.names, key);
+		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
 	if (k->by == BY_FUNCTION) {
-		k->stack[c->depth] = g->name;
+		k->stack[c->depth] = (uint32_t)g + 1;
 		for (uint32_t d = 0; k->o.inclusive && d < c->depth; d++)
-			if (k->stack[d] == g->name)
+			if (k->stack[d] == (uint32_t)g + 1)
 				return 0;   /* recursion: counted at the outer call */
 	}
-	/* A group's contexts combine by the metric's rule: Cube's flat profile
-	 * takes the minimum of a MINDOUBLE metric over a region's cnodes. */
-	for (size_t m = 0; m < k->rep.n; m++) {
-		profdb_combine rule = k->rep.m[m].metric.combine;
-		double v = k->tmp[m];
-		if (g->n_ctx == 0 || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
-			g->v[m] = g->n_ctx == 0 ? v : g->v[m] + v;
-		else if (rule == PROFDB_COMBINE_MIN ? v < g->v[m] : v > g->v[m])
-			g->v[m] = v;
-	}
-	if (g->n_ctx++ == 0)
-		g->ctx = c->id;
+	group_add(&k->groups, (size_t)g, &k->rep, k->tmp, c->id);
 	return 0;
 }
 
@@ -354,7 +191,7 @@ static int push_path(ranking *k, const profdb_context *c)
 		size_t nc = k->stack_cap ? 2 * k->stack_cap : 64;
 		while (nc <= c->depth)
 			nc *= 2;
-		const char **ns = realloc(k->stack, nc * sizeof *ns);
+		uint32_t *ns = realloc(k->stack, nc * sizeof *ns);
 		if (ns)
 			k->stack = ns;
 		unsigned char *nf = realloc(k->in_fn, nc);
@@ -371,7 +208,7 @@ static int push_path(ranking *k, const profdb_context *c)
 		k->stack_cap = nc;
 	}
 	uint32_t d = c->depth;
-	k->stack[d] = NULL;
+	k->stack[d] = 0;
 	/* A function's own code: the function, and what is nested in it
 	 * (loops, lines); a call or an inlined call starts other code. */
 	k->in_fn[d] = c->type == PROFDB_CTX_FUNCTION ||
@@ -403,16 +240,12 @@ static int visit(ranking *k, profdb_context *ctx)
 	return keep_context(k, ctx->id);
 }
 
-/* One walk over the tree (or --focus's subtree): the rows of the ranking.
- * 0 or < 0. */
-static int rank(ranking *k)
+static int walk_tree(ranking *k)
 {
 	tool_walk w;
 	profdb_context ctx;
 	int r, inside = k->o.focus < 0;
 	uint32_t focus_depth = 0;
-	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
-		return TOP_OOM;
 	if ((r = walk_begin(&w, k->rep.db)) < 0)
 		return r;
 	while ((r = walk_next(&w, &ctx, 0)) > 0) {
@@ -432,6 +265,21 @@ static int rank(ranking *k)
 		if (r < 0)
 			return r;
 	}
+	return r;
+}
+
+/* The rows of the ranking: the walk, or for Callgrind functions their
+ * table (top-callgrind.c: the same rows, without a value query per
+ * context). 0 or < 0. */
+static int rank(ranking *k)
+{
+	int r;
+	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
+		return TOP_OOM;
+	k->groups.nv = k->rep.n;
+	r = rank_callgrind(k);
+	if (r == 0)
+		r = walk_tree(k);
 	if (r < 0)
 		return r;
 	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE) {
@@ -439,23 +287,21 @@ static int rank(ranking *k)
 		 * name); with -n alone only the best N are kept, in a heap, so
 		 * that 80,000 Callgrind functions are not all sorted */
 		size_t n = 0, cap = k->o.count && !k->o.min_percent_given ? k->o.count : 0;
+		group_rows(&k->groups);
 		for (size_t i = 0; i < k->groups.n; i++) {
 			row g = k->groups.rows[i];
 			g.key = g.v[0];
-			if (g.key != 0 && g.pass && cap) {
+			if (g.key != 0 && g.pass && cap)
 				heap_offer(k->groups.rows, &n, cap, g);
-			} else if (g.key != 0 && g.pass) {
+			else if (g.key != 0 && g.pass)
 				k->groups.rows[n++] = g;
-			} else {
-				free(g.name);
-				free(g.v);
-			}
 		}
+		/* the rows are the table's first n (their values and names stay
+		 * in the table) */
 		free(k->rows);
 		k->rows = k->groups.rows;
 		k->nrows = n;
-		k->groups.rows = NULL;
-		k->groups.n = 0;
+		k->grouped = 1;
 	}
 	return 0;
 }
@@ -467,7 +313,7 @@ static int row_name(const ranking *k, const row *r, char *buf, size_t n)
 	profdb_context ctx;
 	int e;
 	if (r->name) {
-		snprintf(buf, n, "%s", r->name);
+		snprintf(buf, n, "%.*s", (int)r->name_len, r->name);
 		return 0;
 	}
 	if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0)
@@ -615,17 +461,12 @@ static int print_text(const ranking *k, size_t shown)
 
 static void ranking_free(ranking *k)
 {
-	for (size_t i = 0; i < k->nrows; i++) {
-		free(k->rows[i].name);
-		free(k->rows[i].v);
+	if (!k->grouped) {   /* else the rows are the group table's */
+		for (size_t i = 0; i < k->nrows; i++)
+			free(k->rows[i].v);
+		free(k->rows);
 	}
-	for (size_t i = 0; k->groups.rows && i < k->groups.n; i++) {
-		free(k->groups.rows[i].name);
-		free(k->groups.rows[i].v);
-	}
-	free(k->rows);
-	free(k->groups.rows);
-	free(k->groups.slots);
+	group_free(&k->groups);
 	free(k->stack);
 	free(k->in_fn);
 	free(k->file_at);

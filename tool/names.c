@@ -59,7 +59,7 @@ profdb_str names_fold(profdb_format f, profdb_str name)
 	const char *s = name.ptr;
 	size_t depth = 0;
 	for (size_t i = 0; i < name.len; i++) {
-		size_t op = operator_at(s, name.len, i);
+		size_t op = s[i] == 'o' ? operator_at(s, name.len, i) : 0;   /* the hot loop */
 		if (op) {
 			i += op - 1;
 			continue;
@@ -157,10 +157,31 @@ void names_function(profdb_str name, profdb_str module, char *buf, size_t n)
 	buf[at] = '\0';
 }
 
-void names_key(profdb_format f, const profdb_context *c, char *buf, size_t n)
+int names_function_unchanged(profdb_str name, size_t n)
 {
-	names_function(names_fold(f, c->function), c->module, buf, n);
+	const char *s = name.ptr;
+	if (name.len == 0 || name.len >= n)
+		return 0;
+	for (size_t i = 0; i < name.len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			return 0;   /* names_key writes '?' (and a NUL would cut) */
+		/* where hex_segment() is tried: an address to shorten */
+		if (c == '0' && (i == 0 || s[i - 1] == '\'') && i + 1 < name.len && s[i + 1] == 'x')
+			return 0;
+	}
+	return 1;
+}
+
+void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n)
+{
+	names_function(folded, module, buf, n);
 	for (char *p = buf; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+}
+
+void names_key(profdb_format f, const profdb_context *c, char *buf, size_t n)
+{
+	names_key_of(names_fold(f, c->function), c->module, buf, n);
 }

@@ -30,4 +30,13 @@ void names_function(profdb_str name, profdb_str module, char *buf, size_t n);
  * Unnamed functions of different objects stay apart. */
 void names_key(profdb_format f, const profdb_context *c, char *buf, size_t n);
 
+/* The same key from the folded name and the module. */
+void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n);
+
+/* Is names_key_of(@p folded, any module, buf, @p n) @p folded itself, byte
+ * for byte? Yes for a non-empty name shorter than @p n with no control
+ * byte and no address segment to shorten (so no unnamed function either):
+ * the key can then be the name, without a copy. */
+int names_function_unchanged(profdb_str folded, size_t n);
+
 #endif

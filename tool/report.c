@@ -475,6 +475,12 @@ static int metric_total(report *r, size_t k)
 	m->total = 0;
 	if (!m->has_inc || m->mode == REPORT_STAT)
 		return 0;
+	/* Callgrind's one root is the synthetic context 0 (doc/model.md): asked
+	 * for by id, it spares building the context tree, which `top` by
+	 * function and exclusive value needs for nothing else. */
+	const profdb_cg *cg = profdb_get_cg(r->db);
+	if (cg && profdb_cg_function_count(cg) > 0)
+		return report_value(r, k, 0, 1, &m->total);
 	if ((e = walk_begin(&w, r->db)) < 0)
 		return e;
 	while ((e = walk_next(&w, &c, 1)) > 0) {

@@ -25,9 +25,10 @@
  * children of the root, ordered by self + outgoing call cost of the first
  * event, heaviest first (then by index); other children follow the order
  * their edges were taken in. The tree is built on first use, thread-safely, in
- * O(E log E) time and 16 bytes per function; the whole call graph stays
+ * O(E) time (radix sorts) and 16 bytes per function; the whole call graph stays
  * available through profdb_get_cg(). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,29 +281,76 @@ typedef struct edge_key {
 	uint32_t caller, callee;
 } edge_key;
 
-static int cmp_edge(const void *a, const void *b)
+/* The sort below is a stable LSD radix sort of (key, index) pairs, 11 bits
+ * a pass, skipping the bits every key shares, run once per key from the
+ * least significant on: qsort's indirect comparisons took half of the
+ * tree's build time on 100,000 edges (doc/PERFORMANCE.md, "top after the
+ * open"). The order is the total order a comparison sort by all the keys
+ * gives. */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+typedef struct sort_pair {
+	uint64_t key;
+	uint32_t at;        /* the record's index */
+} sort_pair;
+
+/* Sort *a (n pairs; *tmp as large) by key, stably; *a and *tmp are
+ * swapped whenever a pass moves the pairs. */
+static void radix_pairs(sort_pair **a, sort_pair **tmp, size_t n, uint32_t *count)
 {
-	const edge_key *x = a, *y = b;
-	if (x->cost != y->cost)
-		return x->cost > y->cost ? -1 : 1;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	if (x->caller != y->caller)
-		return x->caller < y->caller ? -1 : 1;
-	return x->callee < y->callee ? -1 : x->callee > y->callee;
+	if (n < 2)
+		return;
+	uint64_t differ = 0;
+	for (size_t i = 1; i < n; i++)
+		differ |= (*a)[i].key ^ (*a)[0].key;
+	for (unsigned shift = 0; shift < 64 && (differ >> shift) != 0; shift += RADIX_BITS) {
+		if (((differ >> shift) & (RADIX_SIZE - 1)) == 0)
+			continue;   /* every key has these bits */
+		const sort_pair *src = *a;
+		sort_pair *dst = *tmp;
+		memset(count, 0, RADIX_SIZE * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[(src[i].key >> shift) & (RADIX_SIZE - 1)]++;
+		uint32_t at = 0;
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
+			uint32_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+		*a = dst;
+		*tmp = (sort_pair *)(uintptr_t)src;
+	}
 }
 
-typedef struct root_key {
-	uint64_t cost;
-	uint32_t fn;
-} root_key;
-
-static int cmp_root(const void *a, const void *b)
+/* Bits needed for @p v. */
+static unsigned bit_width(uint64_t v)
 {
-	const root_key *x = a, *y = b;
-	if (x->cost != y->cost)
-		return x->cost > y->cost ? -1 : 1;
-	return x->fn < y->fn ? -1 : x->fn > y->fn;
+	unsigned b = 0;
+	for (; v; v >>= 1)
+		b++;
+	return b;
+}
+
+/* The order of the @p n edges, heaviest first: cost, then call count
+ * descending, then caller and callee ascending; @p nc bounds caller and
+ * callee. @return the sorted pairs (their .at), in @p p or @p tmp. */
+static sort_pair *sort_edges(const edge_key *ek, size_t n, uint32_t nc, sort_pair *p,
+                             sort_pair *tmp, uint32_t *count)
+{
+	unsigned b = bit_width(nc);   /* caller and callee share one key */
+	for (size_t i = 0; i < n; i++)
+		p[i] = (sort_pair){(uint64_t)ek[i].caller << b | ek[i].callee, (uint32_t)i};
+	radix_pairs(&p, &tmp, n, count);
+	for (size_t i = 0; i < n; i++)
+		p[i].key = ~ek[p[i].at].count;
+	radix_pairs(&p, &tmp, n, count);
+	for (size_t i = 0; i < n; i++)
+		p[i].key = ~ek[p[i].at].cost;
+	radix_pairs(&p, &tmp, n, count);
+	return p;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -341,21 +389,26 @@ static int build_tree(void *arg)
 	cg_query *q = arg;
 	profdb_cg *cg = q->cg;
 	uint32_t nf = cg->n_fns, ne = cg->n_edges, nc = nf + 1;
+	size_t np = (ne > nc ? ne : nc) + (size_t)1;   /* pairs: the edges, later the roots */
 	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	uint64_t need = (uint64_t)nc * 24 + (uint64_t)ne * sizeof(edge_key);
+	uint64_t need = (uint64_t)nc * 32 + (uint64_t)ne * sizeof(edge_key) +
+	                (uint64_t)np * 2 * sizeof(sort_pair);
 	if (need > limit)
 		return profdb__fail(-EFBIG, "callgrind: the context tree needs %" PRIu64
 		                    " bytes, more than profdb_options.max_memory", need);
 	uint32_t *uf = malloc((size_t)nc * sizeof *uf);
 	uint32_t *last = malloc((size_t)nc * sizeof *last);
+	uint64_t *weight = calloc(nc, sizeof *weight);
 	edge_key *ek = malloc((size_t)ne * sizeof *ek + 1);
-	root_key *rk = NULL;
+	sort_pair *pairs = malloc(np * sizeof *pairs), *tmp = malloc(np * sizeof *tmp), *sorted;
+	uint32_t *count = malloc(RADIX_SIZE * sizeof *count);
 	q->parent = malloc((size_t)nc * sizeof *q->parent);
 	q->first_child = malloc((size_t)nc * sizeof *q->first_child);
 	q->next_sibling = malloc((size_t)nc * sizeof *q->next_sibling);
 	q->depth = malloc((size_t)nc * sizeof *q->depth);
 	int r = 0;
-	if (!uf || !last || !ek || !q->parent || !q->first_child || !q->next_sibling || !q->depth) {
+	if (!uf || !last || !weight || !ek || !pairs || !tmp || !count || !q->parent ||
+	    !q->first_child || !q->next_sibling || !q->depth) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
@@ -368,31 +421,19 @@ static int build_tree(void *arg)
 		ek[i] = (edge_key){cg->n_events ? cg->edge_cost[(size_t)i * cg->n_events] : 0,
 		                   e->count, e->caller + 1, e->callee + 1};
 	}
-	qsort(ek, ne, sizeof *ek, cmp_edge);
+	sorted = sort_edges(ek, ne, nc, pairs, tmp, count);
 	for (uint32_t i = 0; i < ne; i++) {
-		uint32_t a = ek[i].caller, b = ek[i].callee;
+		uint32_t a = ek[sorted[i].at].caller, b = ek[sorted[i].at].callee;
 		if (a == b || q->parent[b] != PROFDB_NONE || find(uf, a) == b)
 			continue;
 		uf[b] = find(uf, a);
 		link_child(q, last, a, b);
 	}
 	/* The functions left without a caller hang below the root, heaviest
-	 * first. */
-	uint32_t nr = 0;
-	for (uint32_t c = 1; c < nc; c++)
-		nr += q->parent[c] == PROFDB_NONE;
-	if (nr && !(rk = malloc((size_t)nr * sizeof *rk))) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
-		goto out;
-	}
-	/* Their weight: self + outgoing calls (first event). Not the inclusive
-	 * cost, which would need the inclusive table that `top` by exclusive
-	 * cost never builds; the two differ only inside cycles. */
-	uint64_t *weight = calloc(nc, sizeof *weight);
-	if (!weight) {
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
-		goto out;
-	}
+	 * first, then by index. Their weight: self + outgoing calls (first
+	 * event). Not the inclusive cost, which would need the inclusive table
+	 * that `top` by exclusive cost never builds; the two differ only
+	 * inside cycles. (Saturating sums of non-negative costs: any order.) */
 	if (cg->n_events) {
 		for (uint32_t f = 0; f < nf; f++)
 			weight[f + 1] = cg->self[(size_t)f * cg->n_events];
@@ -400,14 +441,17 @@ static int build_tree(void *arg)
 			if (ek[i].caller != ek[i].callee)
 				weight[ek[i].caller] = sat_add(weight[ek[i].caller], ek[i].cost);
 	}
-	nr = 0;
+	uint32_t nr = 0;
+	if (sorted != pairs) {   /* reuse both arrays */
+		tmp = pairs;
+		pairs = sorted;
+	}
 	for (uint32_t c = 1; c < nc; c++)
 		if (q->parent[c] == PROFDB_NONE)
-			rk[nr++] = (root_key){weight[c], c};
-	free(weight);
-	qsort(rk, nr, sizeof *rk, cmp_root);
+			pairs[nr++] = (sort_pair){~weight[c], c};
+	radix_pairs(&pairs, &tmp, nr, count);   /* stable: by index within a weight */
 	for (uint32_t i = 0; i < nr; i++)
-		link_child(q, last, 0, rk[i].fn);
+		link_child(q, last, 0, pairs[i].at);
 	/* Depths, by a pre-order walk over the links (no recursion). */
 	for (uint32_t c = 0, d = 0;;) {
 		q->depth[c] = d;
@@ -426,8 +470,11 @@ static int build_tree(void *arg)
 out:
 	free(uf);
 	free(last);
+	free(weight);
 	free(ek);
-	free(rk);
+	free(pairs);
+	free(tmp);
+	free(count);
 	return r;
 }
 

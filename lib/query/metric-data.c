@@ -6,7 +6,10 @@
  * every stored value (the PROFDB_SCAN_ALL cursor, summary profile
  * included), run once per handle under a profdb__once and kept as a bitmap
  * over metric indices; ids are found by binary search. The pass reads the
- * values once and keeps O(metrics) memory. */
+ * values once and keeps O(metrics) memory, and it stops once every metric
+ * is seen: the rest cannot change the answer (a Callgrind profile whose
+ * events all occur is answered within its first functions, not after a
+ * million values). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,20 +82,22 @@ static int scan(const profdb *db, struct profdb__metric_data *d)
 	if (r < 0)
 		return r;
 	profdb_entry e;
-	uint32_t last = PROFDB_NONE;
+	uint32_t last = PROFDB_NONE, unseen = d->n;
 	int64_t at = -1;
-	while ((r = profdb_values_next(it, &e)) > 0) {
+	while (unseen && (r = profdb_values_next(it, &e)) > 0) {
 		if (!nonzero(e.value))
 			continue;
 		if (e.metric != last) {   /* runs of one metric are common */
 			last = e.metric;
 			at = index_of(d, e.metric);
 		}
-		if (at >= 0)
+		if (at >= 0 && !(d->seen[at / 8] & (1u << (at % 8)))) {
 			d->seen[at / 8] |= (unsigned char)(1u << (at % 8));
+			unseen--;
+		}
 	}
 	profdb_values_free(it);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 static int build(void *arg)

@@ -1,0 +1,135 @@
+/* `profdb top`'s group table and heap (tool/top-groups.c) on hand-built
+ * keys: byte-string keys, borrowed or copied; values combined by each
+ * metric's rule; a group no context joins ranks 0; past the first table
+ * growth; the best N kept in the order of cmp_row. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tool/top.h"
+
+static report_metric cols[3];
+static report rep;
+
+/* Three columns: sum, min, max. */
+static void setup_report(void)
+{
+	memset(cols, 0, sizeof cols);
+	cols[0].metric.combine = PROFDB_COMBINE_SUM;
+	cols[1].metric.combine = PROFDB_COMBINE_MIN;
+	cols[2].metric.combine = PROFDB_COMBINE_MAX;
+	memset(&rep, 0, sizeof rep);
+	rep.m = cols;
+	rep.n = 3;
+}
+
+Test(tool_top_groups, keys_are_byte_strings)
+{
+	group_table t;
+	memset(&t, 0, sizeof t);
+	t.nv = 3;
+	int created;
+	char buf[8] = "abcXYZ";
+	/* "abc" borrowed from a longer buffer, then asked for with a copy */
+	ptrdiff_t a = group_lookup(&t, buf, 3, 1, &created);
+	cr_assert_eq(a, 0);
+	cr_expect(created);
+	cr_expect_eq(t.rows[a].name, buf, "a lasting key is not copied");
+	ptrdiff_t b = group_lookup(&t, "abc", 3, 0, &created);
+	cr_expect_eq(b, a, "the same bytes are the same group");
+	cr_expect(!created);
+	ptrdiff_t c = group_lookup(&t, "abcX", 4, 0, &created);
+	cr_expect_neq(c, a, "a longer key is another group");
+	cr_expect(created);
+	cr_expect_neq(t.rows[c].name, (const char *)"abcX", "a passing key is copied");
+	cr_expect_eq(memcmp(t.rows[c].name, "abcX", 4), 0);
+	ptrdiff_t e = group_lookup(&t, "", 0, 0, &created);
+	cr_expect(created, "the empty key is a group of its own");
+	cr_expect_eq(group_lookup(&t, "", 0, 1, &created), e);
+	cr_expect_eq(t.n, 3);
+	group_free(&t);
+}
+
+Test(tool_top_groups, values_combine_by_the_metric_rule)
+{
+	setup_report();
+	group_table t;
+	memset(&t, 0, sizeof t);
+	t.nv = rep.n;
+	int created;
+	double v1[3] = {2, 5, 5}, v2[3] = {3, 1, 9}, v3[3] = {0.5, 7, -1};
+	ptrdiff_t g = group_lookup(&t, "f", 1, 0, &created);
+	ptrdiff_t never = group_lookup(&t, "g", 1, 0, &created);
+	group_add(&t, (size_t)g, &rep, v1, 11);
+	group_add(&t, (size_t)g, &rep, v2, 7);
+	group_add(&t, (size_t)g, &rep, v3, 3);
+	group_rows(&t);
+	const row *r = &t.rows[g];
+	cr_expect_eq(r->v[0], 5.5, "sum");
+	cr_expect_eq(r->v[1], 1, "min");
+	cr_expect_eq(r->v[2], 9, "max");
+	cr_expect_eq(r->n_ctx, 3);
+	cr_expect_eq(r->ctx, 11, "the first context added");
+	const row *z = &t.rows[never];
+	cr_expect_eq(z->n_ctx, 0);
+	for (int m = 0; m < 3; m++)
+		cr_expect_eq(z->v[m], 0, "a group no context joined ranks 0");
+	group_free(&t);
+}
+
+Test(tool_top_groups, many_groups_survive_the_growth)
+{
+	setup_report();
+	group_table t;
+	memset(&t, 0, sizeof t);
+	t.nv = rep.n;
+	enum { N = 5000 };
+	int created;
+	char key[32];
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < N; i++) {
+			int n = snprintf(key, sizeof key, "fn_%d", i);
+			ptrdiff_t g = group_lookup(&t, key, (size_t)n, 0, &created);
+			cr_assert_eq(g, i, "key %s: group %td", key, g);
+			cr_assert_eq(created, pass == 0);
+			double v[3] = {i, i, i};
+			group_add(&t, (size_t)g, &rep, v, (uint32_t)(pass * N + i));
+		}
+	group_rows(&t);
+	cr_expect_eq(t.n, N);
+	for (int i = 0; i < N; i++) {
+		cr_assert_eq(t.rows[i].v[0], 2.0 * i);
+		cr_assert_eq(t.rows[i].n_ctx, 2);
+		cr_assert_eq(t.rows[i].ctx, i);
+	}
+	group_free(&t);
+}
+
+Test(tool_top_groups, the_heap_keeps_the_best_in_order)
+{
+	/* values 0..99 in a scrambled order, names on ties: keep the best 10 */
+	enum { N = 100, CAP = 10 };
+	static double vals[N];
+	static char names[N][8];
+	row heap[CAP];
+	size_t n = 0;
+	for (int i = 0; i < N; i++) {
+		int j = (i * 37) % N;
+		vals[i] = j / 2;   /* pairs of equal values: the names decide */
+		snprintf(names[i], sizeof names[i], "n%02d", j);
+		row r = {vals[i], &vals[i], (uint32_t)i, 1, names[i], strlen(names[i]), 1};
+		double *out = heap_offer(heap, &n, CAP, r);
+		cr_assert(out == NULL || (out >= vals && out < vals + N));
+	}
+	cr_assert_eq(n, CAP);
+	qsort(heap, n, sizeof *heap, cmp_row);
+	for (int i = 0; i < CAP; i++) {
+		int j = N - 2 - 2 * (i / 2) + i % 2;   /* 98, 99, 96, 97, ... */
+		char want[8];
+		snprintf(want, sizeof want, "n%02d", j);
+		cr_expect_eq(heap[i].key, j / 2);
+		cr_expect_eq(memcmp(heap[i].name, want, 3), 0, "row %d: %.3s, not %s", i, heap[i].name,
+		             want);
+	}
+}

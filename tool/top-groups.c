@@ -1,0 +1,206 @@
+/* `profdb top`'s rows and groups: see top.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "top.h"
+
+/* Byte order, as strcmp (keys hold no NUL). */
+static int cmp_name(const row *x, const row *y)
+{
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = n ? memcmp(x->name, y->name, n) : 0;
+	return c ? c : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+int cmp_row(const void *a, const void *b)
+{
+	const row *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	if (x->name && y->name)
+		return cmp_name(x, y);
+	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+/* ---- the best N contexts: a heap with the worst kept row at its root ----- */
+
+static void swap_rows(row *a, row *b)
+{
+	row t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Offer @p r to the heap rows[0..*n) of at most @p cap rows. @return the
+ * values of the row that did not make it (for a context row to free), or
+ * NULL. */
+double *heap_offer(row *rows, size_t *n, size_t cap, row r)
+{
+	size_t i;
+	if (*n < cap) {
+		rows[i = (*n)++] = r;
+		while (i > 0 && cmp_row(&rows[(i - 1) / 2], &rows[i]) < 0) {
+			swap_rows(&rows[(i - 1) / 2], &rows[i]);
+			i = (i - 1) / 2;
+		}
+		return NULL;
+	}
+	if (cmp_row(&r, &rows[0]) >= 0)
+		return r.v;   /* no better than the worst kept */
+	double *out = rows[0].v;
+	rows[i = 0] = r;
+	for (;;) {
+		size_t w = i, a = 2 * i + 1, b = a + 1;
+		if (a < *n && cmp_row(&rows[a], &rows[w]) > 0)
+			w = a;
+		if (b < *n && cmp_row(&rows[b], &rows[w]) > 0)
+			w = b;
+		if (w == i)
+			return out;
+		swap_rows(&rows[i], &rows[w]);
+		i = w;
+	}
+}
+
+
+/* Eight bytes at a time: most keys are 10 to 60 bytes long. */
+static uint64_t hash_key(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	return h ^ (h >> 29);
+}
+
+static int grow_slots(group_table *t)
+{
+	size_t ns = t->nslots ? 2 * t->nslots : 1024;
+	uint32_t *s = calloc(ns, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t k = t->hash[i] & (ns - 1);
+		while (s[k])
+			k = (k + 1) & (ns - 1);
+		s[k] = (uint32_t)(i + 1);
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = ns;
+	return 0;
+}
+
+static int grow_rows(group_table *t)
+{
+	size_t nc = t->cap ? 2 * t->cap : 1024;
+	row *nr = realloc(t->rows, nc * sizeof *nr);
+	if (nr)
+		t->rows = nr;
+	uint64_t *nh = realloc(t->hash, nc * sizeof *nh);
+	if (nh)
+		t->hash = nh;
+	double *nv = realloc(t->vals, nc * (t->nv ? t->nv : 1) * sizeof *nv);
+	if (nv)
+		t->vals = nv;
+	if (!nr || !nh || !nv)
+		return -1;
+	t->cap = nc;
+	return 0;
+}
+
+/* A copy of @p name that the table owns; NULL when out of memory. */
+static const char *own_key(group_table *t, const char *name, size_t len)
+{
+	if (t->n_owned == t->cap_owned) {
+		size_t nc = t->cap_owned ? 2 * t->cap_owned : 64;
+		char **no = realloc(t->owned, nc * sizeof *no);
+		if (!no)
+			return NULL;
+		t->owned = no;
+		t->cap_owned = nc;
+	}
+	char *c = malloc(len + 1);
+	if (!c)
+		return NULL;
+	memcpy(c, name, len);
+	c[len] = '\0';
+	return t->owned[t->n_owned++] = c;
+}
+
+/* The index of the group @p name (len bytes), created (values unset, n_ctx
+ * 0) if new, with a copy of the key unless @p lasting (the bytes stay
+ * valid while the table lives); -1 when out of memory. *created tells a
+ * new group. */
+ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting,
+                              int *created)
+{
+	*created = 0;
+	if (2 * (t->n + 1) > t->nslots && grow_slots(t) < 0)
+		return -1;
+	uint64_t h = hash_key(name, len);
+	size_t k = h & (t->nslots - 1);
+	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1)) {
+		size_t i = t->slots[k] - 1;
+		if (t->hash[i] == h && t->rows[i].name_len == len && memcmp(t->rows[i].name, name, len) == 0)
+			return (ptrdiff_t)i;
+	}
+	if (t->n == t->cap && grow_rows(t) < 0)
+		return -1;
+	if (!lasting && !(name = own_key(t, name, len)))
+		return -1;
+	row *r = &t->rows[t->n];
+	memset(r, 0, sizeof *r);
+	r->name = name;
+	r->name_len = len;
+	r->ctx = PROFDB_NONE;
+	r->pass = 1;
+	for (size_t m = 0; m < t->nv; m++)   /* a group no context is added to ranks 0 */
+		t->vals[t->n * t->nv + m] = 0;
+	t->hash[t->n] = h;
+	t->slots[k] = (uint32_t)++t->n;
+	*created = 1;
+	return (ptrdiff_t)(t->n - 1);
+}
+
+/* Add the values @p v of one context to group @p i by the metrics' rules:
+ * Cube's flat profile takes the minimum of a MINDOUBLE metric over a
+ * region's cnodes. */
+void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx)
+{
+	row *g = &t->rows[i];
+	double *gv = t->vals + i * t->nv;
+	for (size_t m = 0; m < rep->n; m++) {
+		profdb_combine rule = rep->m[m].metric.combine;
+		if (g->n_ctx == 0 || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
+			gv[m] = g->n_ctx == 0 ? v[m] : gv[m] + v[m];
+		else if (rule == PROFDB_COMBINE_MIN ? v[m] < gv[m] : v[m] > gv[m])
+			gv[m] = v[m];
+	}
+	if (g->n_ctx++ == 0)
+		g->ctx = ctx;
+}
+
+/* The rows point at their values: no group is added any more. */
+void group_rows(group_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		t->rows[i].v = t->vals + i * t->nv;
+}
+
+void group_free(group_table *t)
+{
+	for (size_t i = 0; i < t->n_owned; i++)
+		free(t->owned[i]);
+	free(t->owned);
+	free(t->rows);
+	free(t->hash);
+	free(t->vals);
+	free(t->slots);
+	memset(t, 0, sizeof *t);
+}

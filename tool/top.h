@@ -1,0 +1,87 @@
+/* `profdb top`'s rows and groups (top-groups.c), the ranking state the
+ * command (cmd-top.c) and its Callgrind path (top-callgrind.c) share. */
+#ifndef PROFDB_TOOL_TOP_H
+#define PROFDB_TOOL_TOP_H
+
+#include <stddef.h>
+
+#include "report.h"
+
+typedef struct row {
+	double key;         /* v[0], kept here for sorting without a pointer chase */
+	double *v;          /* one value per metric: a context row's own (malloc'ed),
+	                       a group's in the group table's pool */
+	uint32_t ctx;       /* the context; a group's first context */
+	uint32_t n_ctx;     /* contexts in a group (1 for a context row) */
+	const char *name;   /* group key (function, file, module), not NUL-terminated,
+	                       in the group table or the mapped file; NULL for contexts */
+	size_t name_len;
+	int pass;           /* a group's name passes --match/--exclude */
+} row;
+
+/* Rows by descending v[0], then by name (byte order), then by context. */
+int cmp_row(const void *a, const void *b);
+
+/* Offer @p r to the heap rows[0..*n) of at most @p cap rows, the worst
+ * kept row at its root. @return the values of the row that did not make it
+ * (for a context row to free), or NULL. */
+double *heap_offer(row *rows, size_t *n, size_t cap, row r);
+
+/* ---- groups: an open-addressing table of names ---------------------------
+ * A key is a byte string: a view into the mapped file when the name needs
+ * no rewriting (most Callgrind functions: rank_callgrind), else a copy the
+ * table owns. The values live in one pool, nv per group; the rows point
+ * into it once no group is added any more (group_rows). */
+
+typedef struct group_table {
+	row *rows;          /* the groups, in first-seen order */
+	uint64_t *hash;     /* per group */
+	size_t n, cap;
+	double *vals;       /* nv per group */
+	size_t nv;
+	uint32_t *slots;    /* index + 1 into rows, 0 empty */
+	size_t nslots;
+	char **owned;       /* the key copies */
+	size_t n_owned, cap_owned;
+} group_table;
+
+/* The index of the group @p name (len bytes), created (values 0, n_ctx 0)
+ * if new, with a copy of the key unless @p lasting (the bytes stay valid
+ * while the table lives); -1 when out of memory. *created tells a new
+ * group. t->nv must be set before the first call. */
+ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting, int *created);
+/* Add the values @p v of context @p ctx to group @p i by the metrics' rules. */
+void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx);
+/* The rows point at their values: no group is added any more. */
+void group_rows(group_table *t);
+void group_free(group_table *t);
+
+enum by { BY_FUNCTION, BY_CONTEXT, BY_FILE, BY_MODULE, BY_LINE, BY_LOOP, BY_COUNT };
+/* The tool's own allocation failed (not an errno from the library). */
+#define TOP_OOM (-0x7fff)
+
+typedef struct ranking {
+	report rep;
+	report_opts o;
+	enum by by;
+	int unknown_lines;    /* --unknown-lines */
+	size_t hidden_unknown;
+	group_table groups;
+	int grouped;          /* the rows are the groups' (in the group table) */
+	row *rows;
+	size_t nrows, cap;
+	double *tmp;          /* one value per metric */
+	/* at each depth of the path: the function's group (index + 1, 0 for
+	 * none), inside a function's own code, the file and module in force */
+	uint32_t *stack;
+	unsigned char *in_fn;
+	profdb_str *file_at, *module_at;
+	size_t stack_cap;
+} ranking;
+
+/* By function, a Callgrind profile's functions straight from its table
+ * (top-callgrind.c): 1 (the groups are made), 0 (the tree walk must do
+ * it: another format or option, a nameless function) or < 0. */
+int rank_callgrind(ranking *k);
+
+#endif

@@ -37,76 +37,21 @@ static int add_node(profdb__cv_tree *t, size_t *cap, uint32_t ctx, uint32_t pare
 	return 0;
 }
 
-/* The context ids met, one bit each in 512-byte pages made on first use:
- * a damaged tree that comes back to a context (a cycle) ends in -EBADMSG
- * instead of looping, without a count of the contexts up front (that
- * count decodes a whole Callgrind file once more). */
-typedef struct seen {
-	uint64_t **page;              /* 2^20 pages of 2^12 bits */
-} seen;
+/* The contexts in pre-order, each a node (profdb__cv_tree_build). */
+typedef struct adding {
+	profdb__cv_tree *t;
+	size_t cap;
+} adding;
 
-static int seen_add(seen *s, uint32_t id, int *again)
+static int add_context(void *ud, const profdb_context *c, uint32_t parent)
 {
-	uint64_t **pg = &s->page[id >> 12];
-	if (!*pg && !(*pg = calloc(64, sizeof **pg)))
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (context ids)");
-	uint64_t bit = UINT64_C(1) << (id & 63), *w = &(*pg)[(id >> 6) & 63];
-	*again = (*w & bit) != 0;
-	*w |= bit;
-	return 0;
-}
-
-static void seen_free(seen *s)
-{
-	for (size_t i = 0; s->page && i < (size_t)1 << 20; i++)
-		free(s->page[i]);
-	free(s->page);
-}
-
-/* Pre-order walk from the first root. */
-static int walk(profdb__cv_tree *t, size_t *cap)
-{
-	uint32_t id;
-	int r = profdb_context_root(t->db, &id);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return r;
-	struct up { uint32_t node, next; } *stack = NULL;
-	size_t depth = 0, scap = 0;
-	seen ids = {calloc((size_t)1 << 20, sizeof *ids.page)};
-	if (!ids.page)
-		r = profdb__fail(-ENOMEM, "profdb_convert: out of memory (context ids)");
-	while (id != PROFDB_NONE && r >= 0) {
-		profdb_context c;
-		int again = 0;
-		if ((r = profdb_context_get(t->db, id, &c)) < 0 || (r = seen_add(&ids, id, &again)) < 0)
-			break;
-		if (again) {
-			r = profdb__fail(-EBADMSG, "profdb_convert: context %u is met twice in the "
-			                 "context tree (a cycle)", id);
-			break;
-		}
-		int frame = c.type == PROFDB_CTX_FUNCTION || c.type == PROFDB_CTX_ROOT ||
-		            c.relation == PROFDB_RELATION_CALL || c.relation == PROFDB_RELATION_INLINED;
-		uint32_t parent = depth ? stack[depth - 1].node : PROFDB_NONE;
-		if ((r = add_node(t, cap, id, parent, frame)) < 0)
-			break;
-		t->node[t->n - 1].line = c.line;
-		if (c.first_child != PROFDB_NONE) {
-			if ((r = profdb__grow((void **)&stack, &scap, depth + 1, sizeof *stack)) < 0)
-				break;
-			stack[depth++] = (struct up){(uint32_t)t->n - 1, c.next_sibling};
-			id = c.first_child;
-			continue;
-		}
-		id = c.next_sibling;
-		while (id == PROFDB_NONE && depth)
-			id = stack[--depth].next;
-	}
-	free(stack);
-	seen_free(&ids);
-	return r < 0 ? r : 0;
+	adding *a = ud;
+	int frame = c->type == PROFDB_CTX_FUNCTION || c->type == PROFDB_CTX_ROOT ||
+	            c->relation == PROFDB_RELATION_CALL || c->relation == PROFDB_RELATION_INLINED;
+	int r = add_node(a->t, &a->cap, c->id, parent, frame);   /* node = visit number */
+	if (r >= 0)
+		a->t->node[a->t->n - 1].line = c->line;
+	return r;
 }
 
 /* sorted[] = ctx << 32 | node, ascending: a stable radix sort on the
@@ -151,10 +96,10 @@ int profdb__cv_tree_build(profdb__cv_tree *t, const profdb *db, const profdb__cv
 	t->progress_userdata = pu;
 	t->ev = ev;
 	t->n_ev = n_ev;
-	size_t cap = 0;
-	int r = walk(t, &cap);
+	adding a = {t, 0};
+	int r = profdb__cv_preorder(db, add_context, &a);
 	if (r >= 0)
-		r = add_node(t, &cap, PROFDB_NONE, PROFDB_NONE, 1);   /* "<no tree node>" */
+		r = add_node(t, &a.cap, PROFDB_NONE, PROFDB_NONE, 1);   /* "<no tree node>" */
 	if (r < 0)
 		return r;
 	size_t cells = t->n * (n_ev ? n_ev : 1);

@@ -261,9 +261,11 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	if (r >= 0)
 		r = profdb__cv_events(db, opts, "pprof", profiles, n_profiles, &ev, &n_ev);
 	if (r >= 0 && (r = profdb__cv_names_init(&p.str)) >= 0 &&
-	    (r = profdb__cv_names_init(&p.fns)) >= 0 &&
-	    (r = profdb__hindex_init(&p.loc_index, 1024)) >= 0)
+	    (r = profdb__cv_names_init(&p.fns)) >= 0)
 		r = profdb__cv_tree_build(&p.t, db, ev, n_ev, opts->progress, opts->progress_userdata);
+	/* at most a location per node: sized once, never rehashed */
+	if (r >= 0)
+		r = profdb__hindex_init(&p.loc_index, p.t.n);
 	if (r >= 0) {
 		p.loc_of = calloc(p.t.n + 1, sizeof *p.loc_of);
 		p.fn_of = calloc(p.t.n + 1, sizeof *p.fn_of);

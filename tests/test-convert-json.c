@@ -52,9 +52,7 @@ static const char cg_text[] =
 
 Test(convert_json, refusals)
 {
-	profdb *db;
-	profdb_input in = {"callgrind.out.1", cg_text, sizeof cg_text - 1};
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb *db = tc_open_mem("callgrind.out.1", cg_text, sizeof cg_text - 1);
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 	sink s = {0};
 	o.format = PROFDB_CONVERT_CHROME;
@@ -375,9 +373,7 @@ Test(convert_json, refuses_cube_min_and_derived)
 #else
 	tw_blob b;
 	cr_assert_eq(tw_cube_write(&b, TW_CUBE_DERIVED, NULL), 0);
-	profdb_input in = {"sample.cubex", b.data, b.size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb *db = tc_open_mem("sample.cubex", b.data, b.size);
 	check_refused(db, 1, "min");
 	check_refused(db, 5, "none");
 	profdb_close(db);

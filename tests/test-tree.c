@@ -226,10 +226,7 @@ static const char cg_text[] =
 
 static profdb *open_cg(void)
 {
-	profdb_input in = {"callgrind.out.1", cg_text, sizeof cg_text - 1};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
-	return db;
+	return tc_open_mem("callgrind.out.1", cg_text, sizeof cg_text - 1);
 }
 
 /* child = edge x node(parent) / inclusive(parent); C -> C is cut and marked. */
@@ -368,9 +365,7 @@ Test(tree, cube_min_max)
 {
 	tw_blob b;
 	cr_assert_eq(tw_cube_write(&b, 0, NULL), 0);
-	profdb_input in = {"sample.cubex", b.data, b.size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb *db = tc_open_mem("sample.cubex", b.data, b.size);
 	profdb_metric m;
 	cr_assert_eq(profdb_metric_get(db, 1, &m), 0);
 	cr_assert_eq(m.combine, PROFDB_COMBINE_MIN, "mintime is a MINDOUBLE metric");

@@ -3,7 +3,6 @@
  * (stacks-ctx.c). */
 #include <stdlib.h>
 
-#include "../core/table-internal.h"
 #include "stacks-internal.h"
 
 /* The context ids met, one bit each in 512-byte pages made on first use

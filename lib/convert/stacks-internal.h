@@ -5,6 +5,7 @@
 #ifndef PROFDB_CONVERT_STACKS_INTERNAL_H
 #define PROFDB_CONVERT_STACKS_INTERNAL_H
 
+#include "../core/table-internal.h"
 #include "convert-internal.h"
 
 /* A growable byte buffer. */

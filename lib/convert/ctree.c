@@ -223,9 +223,9 @@ static int to_self(profdb__cv_tree *t)
 {
 	size_t K = t->n_ev;
 	uint64_t *sum = t->incl;   /* the children's inclusive values (scratch) */
-	if (t->has)
+	if (t->has)   /* some event reads an inclusive scope */
 		memset(sum, 0, t->n * K * sizeof *sum);
-	for (size_t c = t->n; t->has && c-- > 0;) {
+	for (size_t c = t->has ? t->n : 0; c-- > 0;) {
 		uint32_t p = t->node[c].parent;
 		for (size_t k = 0; k < K; k++) {
 			const profdb__cv_event *e = &t->ev[k];

@@ -2,7 +2,7 @@
 # The Callgrind/pprof conversion benchmarks of doc/PERFORMANCE.md:
 #   bench/convert-cg.sh BUILD_DIR [DATA_DIR]
 # issue-233 to Callgrind and pprof, then the 69 MB Callgrind profile
-# (unpacked to /tmp/py_full_sc5.out once) to Callgrind, each in its own
+# (unpacked to /tmp/py_full_sc5.out once) to Callgrind and pprof, each in its own
 # process so the peak memory is the case's own.
 set -e
 build=${1:?usage: convert-cg.sh BUILD_DIR [DATA_DIR]}
@@ -13,3 +13,4 @@ bench=$build/bench/bench-convert-cg
 big=/tmp/py_full_sc5.out
 [ -s "$big" ] || zcat "$data/callgrind/big/py_full_sc5.out.gz" > "$big"
 "$bench" "$big" callgrind
+"$bench" "$big" pprof

@@ -724,3 +724,12 @@ void tc_check_samples(const char *rel, int entries, int (*check)(const char *pat
 		cr_skip_test("%s: this build cannot read these samples", rel);
 	cr_assert_gt(checked, 0, "%s: no sample checked", rel);
 }
+
+profdb *tc_open_mem(const char *name, const void *data, size_t size)
+{
+	profdb_input in = {name, data, size};
+	profdb *db = NULL;
+	int r = profdb_open_inputs(&db, &in, 1, NULL);
+	cr_assert_eq(r, 0, "open %s from memory: %d %s", name, r, profdb_error_message());
+	return db;
+}

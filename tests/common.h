@@ -68,6 +68,11 @@ void tc_free_files(unsigned char *data[PROFDB_HPCTK_NFILES]);
 
 extern const char *const tc_file_names[PROFDB_HPCTK_NFILES];
 
+/* One input from memory (@p name tells the format, as a file name would),
+ * opened with the default options; fails the current test with the
+ * library's message when it does not open. */
+profdb *tc_open_mem(const char *name, const void *data, size_t size);
+
 /* ---- PRNG (splitmix64: deterministic, seedable) --------------------------- */
 
 typedef struct tc_rng {

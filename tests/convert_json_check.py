@@ -36,12 +36,12 @@ import subprocess
 import sys
 from decimal import Decimal
 from fractions import Fraction
+from samples import real_samples  # tests/samples.py, beside this script
 
 PROFDB, DATA = sys.argv[1:3]
 SCHEMA = sys.argv[3] if len(sys.argv) > 3 else ""
 HELPER = sys.argv[4] if len(sys.argv) > 4 else ""
 SCHEMA_ITEMS = 200  # array items per profile the schema validator reads
-SKIP_SUFFIXES = (".md", ".txt", ".py", ".c", ".h", ".json", ".csv", ".log", ".gz")
 failures, refused, skipped = [], [], []
 TOTALS = 3           # without the helper: metrics per file whose folded total is compared
 counts = {"converted": 0, "folded": 0, "speedscope": 0, "schema": 0, "chrome": 0,
@@ -55,22 +55,7 @@ def fail(name, msg):
 
 
 def samples():
-    out = []
-    for sub in ("cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease",
-                "hpctoolkit/hpcrun"):
-        d = os.path.join(DATA, sub)
-        if os.path.isdir(d):
-            out += [os.path.join(d, f) for f in sorted(os.listdir(d))
-                    if f.endswith(".cubex") or not sub.startswith("cube")]
-    for base, _, files in sorted(os.walk(os.path.join(DATA, "callgrind"))):
-        if "/src" in base or base.endswith("/big"):
-            continue
-        for f in sorted(files):
-            tail = f.rpartition(".")[2]
-            series = tail.isdigit() or (f.rsplit("-", 1)[-1].isdigit() and "-" in f)
-            if not f.endswith(SKIP_SUFFIXES) and not series:
-                out.append(os.path.join(base, f))
-    return out
+    return real_samples(DATA, hpcrun_all=True)
 
 
 def run(*args):

@@ -21,10 +21,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import schema_check  # noqa: E402
+from samples import real_samples  # noqa: E402
 
 PROFDB, DATA, SCHEMAS = sys.argv[1:4]
 DATA = os.environ.get("PROFDB_SAMPLE_DATA") or DATA
-SKIP_SUFFIXES = (".md", ".txt", ".py", ".c", ".h", ".json", ".csv", ".log", ".gz")
 failures = []
 checked = 0
 
@@ -35,26 +35,7 @@ def fail(name, msg):
 
 
 def samples():
-    """Every real sample: databases, measurement directories, files (the
-    members of a Callgrind set or series open with their first file)."""
-    out = []
-    for sub in ("cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease"):
-        d = os.path.join(DATA, sub)
-        if os.path.isdir(d):
-            out += [os.path.join(d, f) for f in sorted(os.listdir(d))
-                    if f.endswith(".cubex") or not sub.startswith("cube")]
-    d = os.path.join(DATA, "hpctoolkit/hpcrun")
-    if os.path.isdir(d):
-        out += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".m")]
-    for base, _, files in sorted(os.walk(os.path.join(DATA, "callgrind"))):
-        if "/src" in base or base.endswith("/big"):
-            continue
-        for f in sorted(files):
-            tail = f.rpartition(".")[2]
-            series = tail.isdigit() or (f.rsplit("-", 1)[-1].isdigit() and "-" in f)
-            if not f.endswith(SKIP_SUFFIXES) and not series:
-                out.append(os.path.join(base, f))
-    return out
+    return real_samples(DATA)
 
 
 def run(*args):

@@ -509,9 +509,7 @@ Test(convert_cg, cube_refusals)
 	tw_blob t;
 	memset(&t, 0, sizeof t);
 	cr_assert_eq(tw_cube_write(&t, 0, NULL), 0);
-	profdb_input in = {"sample.cubex", t.data, t.size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb *db = tc_open_mem("sample.cubex", t.data, t.size);
 	uint32_t ok[64];
 	size_t n_ok = 0;
 	for (int64_t i = 0; i < profdb_metric_count(db); i++) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "fixtures-hpctk4.h"
 #include "profdb-config.h"
 #include "profdb/profdb.h"
 #ifdef HAVE_TEST_WRITER
@@ -51,9 +52,7 @@ static const char cg_text[] =
 
 Test(convert_json, refusals)
 {
-	profdb *db;
-	profdb_input in = {"callgrind.out.1", cg_text, sizeof cg_text - 1};
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb *db = tc_open_mem("callgrind.out.1", cg_text, sizeof cg_text - 1);
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 	sink s = {0};
 	o.format = PROFDB_CONVERT_CHROME;
@@ -79,27 +78,6 @@ Test(convert_json, refusals)
 }
 
 #ifdef HAVE_TEST_WRITER
-typedef struct files {
-	tw_blob b[TW_NFILES];
-	profdb_input in[TW_NFILES];
-	size_t n;
-} files;
-
-static profdb *open_sample(files *f)
-{
-	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
-	tw_hpctk4 d;
-	tw_hpctk4_sample(&d);
-	memset(f, 0, sizeof *f);
-	cr_assert_eq(tw_hpctk4_write(&d, f->b), 0);
-	for (int k = 0; k < TW_NFILES; k++)
-		if (f->b[k].data)
-			f->in[f->n++] = (profdb_input){names[k], f->b[k].data, f->b[k].size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, f->in, f->n, NULL), 0, "%s", profdb_error_message());
-	return db;
-}
-
 static char *convert(profdb *db, profdb_convert_format fmt, const uint32_t *metric)
 {
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
@@ -116,8 +94,8 @@ static char *convert(profdb *db, profdb_convert_format fmt, const uint32_t *metr
  * max metrics, in convert_json_check.py's refusals). */
 Test(convert_json, folded)
 {
-	files f;
-	profdb *db = open_sample(&f);
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
 	char *out = convert(db, PROFDB_CONVERT_FOLDED, NULL);
 	cr_assert_str_eq(out, "<main thread>;main;compute;memcpy 0.25\n"
 	                      "<main thread>;main;compute;helper 0.5\n"
@@ -133,16 +111,15 @@ Test(convert_json, folded)
 	sink s = {0};
 	free(s.p);
 	profdb_close(db);
-	for (int k = 0; k < TW_NFILES; k++)
-		tw_blob_free(&f.b[k]);
+	tc_hpctk4_free(&f);
 }
 
 /* Chrome: trace 0's six samples 1 µs apart from the first; context 0 (idle)
  * closes every slice; the last sample lasts nothing. */
 Test(convert_json, chrome)
 {
-	files f;
-	profdb *db = open_sample(&f);
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
 	char *out = convert(db, PROFDB_CONVERT_CHROME, NULL);
 	cr_assert(strstr(out, "\"epoch_ns\":\"1700000000000001000\""));
 	cr_assert(strstr(out, "{\"ph\":\"B\",\"name\":\"compute\",\"pid\":1,\"tid\":1,\"ts\":1.000}"));
@@ -154,16 +131,15 @@ Test(convert_json, chrome)
 	cr_assert_eq(count(out, "\"thread_name\""), 1);   /* profile 2's trace is empty */
 	free(out);
 	profdb_close(db);
-	for (int k = 0; k < TW_NFILES; k++)
-		tw_blob_free(&f.b[k]);
+	tc_hpctk4_free(&f);
 }
 
 /* speedscope: a sampled profile per thread (totals 3.75 and 1.625) and an
  * evented one for the trace, balanced. */
 Test(convert_json, speedscope)
 {
-	files f;
-	profdb *db = open_sample(&f);
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
 	char *out = convert(db, PROFDB_CONVERT_SPEEDSCOPE, NULL);
 	cr_assert(strstr(out, "\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""));
 	cr_assert(strstr(out, "\"samples\":[[0,1,2,3],[0,1,2,4],[0,1,2],[0,1]],"
@@ -176,8 +152,7 @@ Test(convert_json, speedscope)
 	cr_assert(strstr(out, "\"endValue\":5000,\"events\""));
 	free(out);
 	profdb_close(db);
-	for (int k = 0; k < TW_NFILES; k++)
-		tw_blob_free(&f.b[k]);
+	tc_hpctk4_free(&f);
 }
 /* A metric that does not add up is refused by every stack format with
  * -ENOTSUP and a message naming the metric and its rule; @p what is the
@@ -222,18 +197,11 @@ Test(convert_json, refuses_min_max_none)
 		{"cycles", 2, cyc_props, 3, cyc_sums},
 		{"latency", 0, NULL, 3, lat_sums},
 	};
-	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
 	tw_hpctk4 d;
 	tw_hpctk4_sample(&d);
 	d.metrics = metrics, d.n_metrics = 3;
-	files f;
-	memset(&f, 0, sizeof f);
-	cr_assert_eq(tw_hpctk4_write(&d, f.b), 0);
-	for (int k = 0; k < TW_NFILES; k++)
-		if (f.b[k].data)
-			f.in[f.n++] = (profdb_input){names[k], f.b[k].data, f.b[k].size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, f.in, f.n, NULL), 0, "%s", profdb_error_message());
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(&d, &f);
 	profdb_metric m;
 	cr_assert_eq(profdb_metric_get(db, 6, &m), 0, "%s", profdb_error_message());
 	cr_assert_eq(m.combine, PROFDB_COMBINE_MIN);
@@ -249,8 +217,7 @@ Test(convert_json, refuses_min_max_none)
 	cr_assert(strstr(out, "<main thread>;main;compute 3\n"), "%s", out);
 	free(out);
 	profdb_close(db);
-	for (int k = 0; k < TW_NFILES; k++)
-		tw_blob_free(&f.b[k]);
+	tc_hpctk4_free(&f);
 }
 
 /* ---- speedscope's per-profile stacks against a view per profile ---------------------- */
@@ -352,7 +319,6 @@ static void same_stacks(profdb *db)
  * context id. */
 Test(convert_json, speedscope_stacks_per_profile)
 {
-	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
 	static const tw_id tuple3[] = {{1, 1, 0, 0x7f000101}, {3, 0, 2, 2}};
 	static const tw_value values3[] = {
 		{0, 2, 2}, {1, 2, 2}, {2, 2, 2}, {3, 2, 2}, {4, 2, 2}, {5, 2, 2}, {7, 2, 2},
@@ -367,21 +333,14 @@ Test(convert_json, speedscope_stacks_per_profile)
 		prof[3] = (tw_profile){0, 2, tuple3, sizeof values3 / sizeof *values3, values3};
 		d.profiles = prof, d.n_profiles = 4;
 		d.devstage = dev;
-		files f;
-		memset(&f, 0, sizeof f);
-		cr_assert_eq(tw_hpctk4_write(&d, f.b), 0);
-		for (int k = 0; k < TW_NFILES; k++)
-			if (f.b[k].data)
-				f.in[f.n++] = (profdb_input){names[k], f.b[k].data, f.b[k].size};
-		profdb *db;
-		cr_assert_eq(profdb_open_inputs(&db, f.in, f.n, NULL), 0, "%s", profdb_error_message());
+		tc_hpctk4_files f;
+		profdb *db = tc_hpctk4_open(&d, &f);
 		same_stacks(db);
 		char *out = convert(db, PROFDB_CONVERT_SPEEDSCOPE, NULL);
 		cr_assert(strstr(out, "\"weights\":[1,1],\"endValue\":2}"), "%s", out);
 		free(out);
 		profdb_close(db);
-		for (int k = 0; k < TW_NFILES; k++)
-			tw_blob_free(&f.b[k]);
+		tc_hpctk4_free(&f);
 	}
 }
 
@@ -414,9 +373,7 @@ Test(convert_json, refuses_cube_min_and_derived)
 #else
 	tw_blob b;
 	cr_assert_eq(tw_cube_write(&b, TW_CUBE_DERIVED, NULL), 0);
-	profdb_input in = {"sample.cubex", b.data, b.size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb *db = tc_open_mem("sample.cubex", b.data, b.size);
 	check_refused(db, 1, "min");
 	check_refused(db, 5, "none");
 	profdb_close(db);

@@ -16,6 +16,7 @@
 
 #include "profdb-config.h"
 #include "common.h"
+#include "fixtures-hpctk4.h"
 #ifdef HAVE_TEST_WRITER
 #include "writer.h"
 #endif
@@ -127,39 +128,12 @@ static void check_shape(const profdb_tree *t)
 /* ---- HPCToolkit: the writer's sample ------------------------------------------------ */
 
 #ifdef HAVE_TEST_WRITER
-typedef struct files {
-	tw_blob b[TW_NFILES];
-	profdb_input in[TW_NFILES];
-	size_t n;
-} files;
-
-static profdb *open_hpctk(files *f)
-{
-	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
-	tw_hpctk4 d;
-	tw_hpctk4_sample(&d);
-	memset(f, 0, sizeof *f);
-	cr_assert_eq(tw_hpctk4_write(&d, f->b), 0);
-	for (int k = 0; k < TW_NFILES; k++)
-		if (f->b[k].data)
-			f->in[f->n++] = (profdb_input){names[k], f->b[k].data, f->b[k].size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, f->in, f->n, NULL), 0, "%s", profdb_error_message());
-	return db;
-}
-
-static void free_files(files *f)
-{
-	for (int k = 0; k < TW_NFILES; k++)
-		tw_blob_free(&f->b[k]);
-}
-
 /* Top-down = the context tree below a synthetic root (two entry points);
  * values = the summary profile's statistics (CPUTIME, writer.h's table). */
 Test(tree, hpctk_top_down)
 {
-	files f;
-	profdb *db = open_hpctk(&f);
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
 	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 1, 0);
 	check_shape(t);
 	cr_assert_eq(profdb_tree_count(t), 15);   /* 14 tree contexts + the root */
@@ -192,15 +166,15 @@ Test(tree, hpctk_top_down)
 	cr_assert_null(t2);
 	profdb_tree_free(t);
 	profdb_close(db);
-	free_files(&f);
+	tc_hpctk4_free(&f);
 }
 
 /* Bottom-up: one root per function, callers below; flat: module, file,
  * function, loop, line, inclusive once per path. */
 Test(tree, hpctk_bottom_up_and_flat)
 {
-	files f;
-	profdb *db = open_hpctk(&f);
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
 	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 1, 0);
 	check_shape(t);
 	cr_assert_eq(inc_of(t, 0), 5.375);
@@ -236,7 +210,7 @@ Test(tree, hpctk_bottom_up_and_flat)
 	cr_assert_eq(inc_of(t, o), 0.5 + 0.25 + 0.125);
 	profdb_tree_free(t);
 	profdb_close(db);
-	free_files(&f);
+	tc_hpctk4_free(&f);
 }
 #endif
 
@@ -252,10 +226,7 @@ static const char cg_text[] =
 
 static profdb *open_cg(void)
 {
-	profdb_input in = {"callgrind.out.1", cg_text, sizeof cg_text - 1};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
-	return db;
+	return tc_open_mem("callgrind.out.1", cg_text, sizeof cg_text - 1);
 }
 
 /* child = edge x node(parent) / inclusive(parent); C -> C is cut and marked. */
@@ -394,9 +365,7 @@ Test(tree, cube_min_max)
 {
 	tw_blob b;
 	cr_assert_eq(tw_cube_write(&b, 0, NULL), 0);
-	profdb_input in = {"sample.cubex", b.data, b.size};
-	profdb *db;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	profdb *db = tc_open_mem("sample.cubex", b.data, b.size);
 	profdb_metric m;
 	cr_assert_eq(profdb_metric_get(db, 1, &m), 0);
 	cr_assert_eq(m.combine, PROFDB_COMBINE_MIN, "mintime is a MINDOUBLE metric");

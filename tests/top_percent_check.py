@@ -22,38 +22,18 @@ import math
 import os
 import subprocess
 import sys
+from samples import real_samples  # tests/samples.py, beside this script
 
 PROFDB = sys.argv[1]
 DATA = os.environ.get("PROFDB_SAMPLE_DATA") or sys.argv[2]
 LIMIT = 100 + 1e-9
 # Members of a Callgrind file set or dump series open with their first file;
-# READMEs and program sources are not profiles.
-SKIP_SUFFIXES = (".md", ".txt", ".py", ".c", ".h", ".json", ".csv", ".log")
 failures = []
 checked = 0
 
 
 def samples():
-    out = []
-    for sub in ("cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease"):
-        d = os.path.join(DATA, sub)
-        if os.path.isdir(d):
-            out += [os.path.join(d, f) for f in sorted(os.listdir(d))
-                    if f.endswith(".cubex") or not sub.startswith("cube")]
-    d = os.path.join(DATA, "hpctoolkit/hpcrun")
-    if os.path.isdir(d):
-        out += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".m")]
-    root = os.path.join(DATA, "callgrind")
-    for base, _, files in sorted(os.walk(root)):
-        if "/src" in base:
-            continue
-        for f in sorted(files):
-            name, dot, tail = f.rpartition(".")
-            series = tail.isdigit() or (f.rsplit("-", 1)[-1].isdigit() and "-" in f)
-            if f.endswith(SKIP_SUFFIXES) or series:
-                continue
-            out.append(os.path.join(base, f))
-    return out
+    return real_samples(DATA, big=True, gz=True)
 
 
 def check(path, extra):

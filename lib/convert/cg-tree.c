@@ -192,6 +192,7 @@ int profdb__cg_write_tree(const profdb *db, const profdb_convert_options *opts,
 	}
 	if (r >= 0)
 		r = profdb__cv_tree_build(&t, db, ev, n_ev, opts->progress, opts->progress_userdata);
+	t.with_incl = 1;   /* the calls' inclusive costs */
 	if (r >= 0)
 		r = lists_build(&t, &l);
 	if (r >= 0)

@@ -88,11 +88,13 @@ typedef struct profdb__cv_tree {
 	uint64_t *sorted;    /* context id << 32 | node index, ascending */
 	size_t n_ev;
 	const profdb__cv_event *ev;
-	uint64_t *acc;       /* n * n_ev: u64 or the bits of a double sum */
-	uint64_t *self;      /* n * n_ev: the self cost in the integer unit */
-	uint64_t *incl;      /* n * n_ev: self + the subtree's (saturating) */
+	uint64_t *self;      /* n * n_ev: the self cost in the integer unit (while
+	                      * filled: u64 or the bits of a double sum) */
+	int with_incl;       /* set before filling: incl is wanted */
+	uint64_t *incl;      /* n * n_ev: self + the subtree's (saturating); also
+	                      * scratch for an inclusive scope (diff events) */
 	uint64_t *total;     /* n_ev: the sum of every self cost */
-	unsigned char *has;  /* n * n_ev: a value was stored there */
+	unsigned char *has;  /* n * n_ev: a value was stored there (diff events) */
 	profdb_progress_fn progress;   /* per profile read; may be NULL */
 	void *progress_userdata;
 } profdb__cv_tree;

@@ -1,6 +1,7 @@
 /* The context tree in pre-order and each context's self cost in integer
  * units, combined over a set of profiles (doc/CONVERT.md, "Integer
- * costs"). Memory: about 24 + 24 x events bytes per context. */
+ * costs"). Memory: about 48 + 8 x events bytes per context, 8 more per
+ * event for inclusive costs (Callgrind output) or an inclusive scope. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,6 @@ void profdb__cv_tree_free(profdb__cv_tree *t)
 {
 	free(t->node);
 	free(t->sorted);
-	free(t->acc);
 	free(t->self);
 	free(t->incl);
 	free(t->total);
@@ -37,53 +37,54 @@ static int add_node(profdb__cv_tree *t, size_t *cap, uint32_t ctx, uint32_t pare
 	return 0;
 }
 
-/* Pre-order walk from the first root; @p limit bounds it (a damaged tree
- * with a cycle ends in -EBADMSG instead of looping). */
-static int walk(profdb__cv_tree *t, size_t *cap, uint64_t limit)
+/* The contexts in pre-order, each a node (profdb__cv_tree_build). */
+typedef struct adding {
+	profdb__cv_tree *t;
+	size_t cap;
+} adding;
+
+static int add_context(void *ud, const profdb_context *c, uint32_t parent)
 {
-	uint32_t id;
-	int r = profdb_context_root(t->db, &id);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return r;
-	struct up { uint32_t node, next; } *stack = NULL;
-	size_t depth = 0, scap = 0;
-	while (id != PROFDB_NONE) {
-		profdb_context c;
-		if ((r = profdb_context_get(t->db, id, &c)) < 0)
-			break;
-		if (t->n >= limit) {
-			r = profdb__fail(-EBADMSG, "profdb_convert: the context tree has more nodes "
-			                 "than it counts (a cycle at context %u)", id);
-			break;
-		}
-		int frame = c.type == PROFDB_CTX_FUNCTION || c.type == PROFDB_CTX_ROOT ||
-		            c.relation == PROFDB_RELATION_CALL || c.relation == PROFDB_RELATION_INLINED;
-		uint32_t parent = depth ? stack[depth - 1].node : PROFDB_NONE;
-		if ((r = add_node(t, cap, id, parent, frame)) < 0)
-			break;
-		t->node[t->n - 1].line = c.line;
-		if (c.first_child != PROFDB_NONE) {
-			if ((r = profdb__grow((void **)&stack, &scap, depth + 1, sizeof *stack)) < 0)
-				break;
-			stack[depth++] = (struct up){(uint32_t)t->n - 1, c.next_sibling};
-			id = c.first_child;
-			continue;
-		}
-		id = c.next_sibling;
-		while (id == PROFDB_NONE && depth)
-			id = stack[--depth].next;
-	}
-	free(stack);
-	return r < 0 ? r : 0;
+	adding *a = ud;
+	int frame = c->type == PROFDB_CTX_FUNCTION || c->type == PROFDB_CTX_ROOT ||
+	            c->relation == PROFDB_RELATION_CALL || c->relation == PROFDB_RELATION_INLINED;
+	int r = add_node(a->t, &a->cap, c->id, parent, frame);   /* node = visit number */
+	if (r >= 0)
+		a->t->node[a->t->n - 1].line = c->line;
+	return r;
 }
 
-/* sorted[] holds ctx << 32 | node: sorting the words sorts by context. */
-static int by_word(const void *a, const void *b)
+/* sorted[] = ctx << 32 | node, ascending: a stable radix sort on the
+ * context id of the nodes taken in order (what sorting the words gives,
+ * at a fraction of qsort's time on millions of contexts). */
+static int sort_by_ctx(profdb__cv_tree *t)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	uint64_t *tmp = malloc(t->n * sizeof *tmp + 1);
+	size_t *count = malloc(65537 * sizeof *count);
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (%zu contexts)", t->n);
+	}
+	for (size_t i = 0; i < t->n; i++)
+		t->sorted[i] = (uint64_t)t->node[i].ctx << 32 | i;
+	uint64_t *from = t->sorted, *to = tmp;
+	for (int shift = 32; shift < 64; shift += 16) {
+		memset(count, 0, 65537 * sizeof *count);
+		for (size_t i = 0; i < t->n; i++)
+			count[(from[i] >> shift & 0xffff) + 1]++;
+		for (size_t b = 0; b < 65536; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < t->n; i++)
+			to[count[from[i] >> shift & 0xffff]++] = from[i];
+		uint64_t *x = from;
+		from = to;
+		to = x;
+	}
+	/* two passes: the result is back in sorted */
+	free(tmp);
+	free(count);
+	return 0;
 }
 
 int profdb__cv_tree_build(profdb__cv_tree *t, const profdb *db, const profdb__cv_event *ev,
@@ -95,34 +96,44 @@ int profdb__cv_tree_build(profdb__cv_tree *t, const profdb *db, const profdb__cv
 	t->progress_userdata = pu;
 	t->ev = ev;
 	t->n_ev = n_ev;
-	int64_t count = profdb_context_count(db);
-	if (count < 0)
-		return (int)count;
-	size_t cap = 0;
-	int r = walk(t, &cap, (uint64_t)count + 1);
+	adding a = {t, 0};
+	int r = profdb__cv_preorder(db, add_context, &a);
 	if (r >= 0)
-		r = add_node(t, &cap, PROFDB_NONE, PROFDB_NONE, 1);   /* "<no tree node>" */
+		r = add_node(t, &a.cap, PROFDB_NONE, PROFDB_NONE, 1);   /* "<no tree node>" */
 	if (r < 0)
 		return r;
 	size_t cells = t->n * (n_ev ? n_ev : 1);
+	int diff = 0;
+	for (size_t k = 0; k < n_ev; k++)
+		diff |= ev[k].diff;
+	/* Only an inclusive scope needs to know where a value was stored, and
+	 * the children's sums (in incl) while self costs are derived. */
 	t->sorted = malloc(t->n * sizeof *t->sorted);
-	t->acc = malloc(cells * sizeof *t->acc);
 	t->self = malloc(cells * sizeof *t->self);
-	t->incl = malloc(cells * sizeof *t->incl);
 	t->total = calloc(n_ev + 1, sizeof *t->total);
-	t->has = malloc(cells);
-	if (!t->has || !t->sorted || !t->acc || !t->self || !t->incl || !t->total)
+	t->has = diff ? malloc(cells) : NULL;
+	t->incl = diff ? malloc(cells * sizeof *t->incl) : NULL;
+	if (!t->sorted || !t->self || !t->total || (diff && (!t->has || !t->incl)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (%zu contexts)", t->n);
-	for (size_t i = 0; i < t->n; i++)
-		t->sorted[i] = (uint64_t)t->node[i].ctx << 32 | i;
-	qsort(t->sorted, t->n, sizeof *t->sorted, by_word);
-	return 0;
+	return sort_by_ctx(t);
 }
 
-/* The node of context @p ctx; the "<no tree node>" node when it has none. */
-static uint32_t node_of(const profdb__cv_tree *t, uint32_t ctx, int *found)
+/* The node of context @p ctx; the "<no tree node>" node when it has none.
+ * @p at is where the last search ended: cursors give contexts in
+ * ascending order, so the next one is found by galloping from there. */
+static uint32_t node_of(const profdb__cv_tree *t, uint32_t ctx, size_t *at, int *found)
 {
 	size_t lo = 0, hi = t->n;
+	if (*at < t->n && (uint32_t)(t->sorted[*at] >> 32) <= ctx) {
+		lo = *at;
+		for (size_t step = 1; lo + step < t->n; step *= 2) {
+			if ((uint32_t)(t->sorted[lo + step] >> 32) >= ctx) {
+				hi = lo + step;
+				break;
+			}
+			lo += step;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if ((uint32_t)(t->sorted[mid] >> 32) < ctx)
@@ -130,6 +141,7 @@ static uint32_t node_of(const profdb__cv_tree *t, uint32_t ctx, int *found)
 		else
 			hi = mid;
 	}
+	*at = lo;
 	*found = lo < t->n && (uint32_t)(t->sorted[lo] >> 32) == ctx &&
 	         t->node[(uint32_t)t->sorted[lo]].ctx != PROFDB_NONE;
 	return *found ? (uint32_t)t->sorted[lo] : (uint32_t)(t->n - 1);
@@ -138,13 +150,14 @@ static uint32_t node_of(const profdb__cv_tree *t, uint32_t ctx, int *found)
 static int add_value(profdb__cv_tree *t, size_t k, uint32_t node, profdb_number v)
 {
 	const profdb__cv_event *e = &t->ev[k];
-	uint64_t *cell = &t->acc[(size_t)node * t->n_ev + k];
+	uint64_t *cell = &t->self[(size_t)node * t->n_ev + k];
 	if (e->is_float) {
 		double d;
 		memcpy(&d, cell, sizeof d);
 		d += profdb_number_to_double(v);
 		memcpy(cell, &d, sizeof d);
-		t->has[(size_t)node * t->n_ev + k] = 1;
+		if (e->diff)
+			t->has[(size_t)node * t->n_ev + k] = 1;
 		return 0;
 	}
 	uint64_t u = v.type == PROFDB_TYPE_I64 ? (uint64_t)v.as.i64
@@ -170,13 +183,14 @@ static int add_profile(profdb__cv_tree *t, uint32_t profile)
 		return r;
 	profdb_entry e;
 	uint32_t last_ctx = PROFDB_NONE, node = 0;
+	size_t at = 0;
 	int found = 0;
 	while ((r = profdb_values_next(it, &e)) > 0) {
 		for (size_t k = 0; k < t->n_ev && r >= 0; k++) {
 			if (t->ev[k].src != e.metric)
 				continue;
 			if (e.context != last_ctx)
-				node = node_of(t, last_ctx = e.context, &found);
+				node = node_of(t, last_ctx = e.context, &at, &found);
 			if (found || !t->ev[k].diff)   /* an inclusive value off the tree is
 			                                * already in its ancestors' */
 				r = add_value(t, k, node, e.value);
@@ -202,15 +216,16 @@ static uint64_t as_bits(double d)
 	return u;
 }
 
-/* acc (combined values) into self (integer units): an inclusive scope
- * less the children's, a floating one scaled and rounded to nearest. */
+/* The combined values (in self) into self costs in integer units, in
+ * place: an inclusive scope less the children's, a floating one scaled
+ * and rounded to nearest. */
 static int to_self(profdb__cv_tree *t)
 {
 	size_t K = t->n_ev;
 	uint64_t *sum = t->incl;   /* the children's inclusive values (scratch) */
-	memset(sum, 0, t->n * K * sizeof *sum);
-	memcpy(t->self, t->acc, t->n * K * sizeof *t->self);
-	for (size_t c = t->n; c-- > 0;) {
+	if (t->has)   /* some event reads an inclusive scope */
+		memset(sum, 0, t->n * K * sizeof *sum);
+	for (size_t c = t->has ? t->n : 0; c-- > 0;) {
 		uint32_t p = t->node[c].parent;
 		for (size_t k = 0; k < K; k++) {
 			const profdb__cv_event *e = &t->ev[k];
@@ -219,13 +234,11 @@ static int to_self(profdb__cv_tree *t)
 			size_t i = c * K + k;
 			/* A context without a stored inclusive value (a pre-release call
 			 * site) holds what its children hold: self cost 0. */
-			if (!t->has[i])
-				t->acc[i] = sum[i];
-			t->self[i] = e->is_float ? as_bits(as_double(t->acc[i]) - as_double(sum[i]))
-			                         : t->acc[i] - sum[i];
+			uint64_t acc = t->has[i] ? t->self[i] : sum[i];
+			t->self[i] = e->is_float ? as_bits(as_double(acc) - as_double(sum[i])) : acc - sum[i];
 			if (p != PROFDB_NONE) {
 				uint64_t *w = &sum[(size_t)p * K + k];
-				*w = e->is_float ? as_bits(as_double(*w) + as_double(t->acc[i])) : *w + t->acc[i];
+				*w = e->is_float ? as_bits(as_double(*w) + as_double(acc)) : *w + acc;
 			}
 		}
 	}
@@ -257,9 +270,9 @@ static int to_self(profdb__cv_tree *t)
 int profdb__cv_tree_fill(profdb__cv_tree *t, const uint32_t *profiles, size_t n_profiles)
 {
 	size_t K = t->n_ev;
-	for (size_t i = 0; i < t->n * K; i++)
-		t->acc[i] = t->ev[i % K].is_float ? as_bits(0.0) : 0;
-	memset(t->has, 0, t->n * K);
+	memset(t->self, 0, t->n * K * sizeof *t->self);   /* 0.0's bits are 0 too */
+	if (t->has)
+		memset(t->has, 0, t->n * K);
 	for (size_t p = 0; p < n_profiles; p++) {
 		if (t->progress && t->progress(p, n_profiles, t->progress_userdata))
 			return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
@@ -270,7 +283,10 @@ int profdb__cv_tree_fill(profdb__cv_tree *t, const uint32_t *profiles, size_t n_
 	int r = to_self(t);
 	if (r < 0)
 		return r;
-	memcpy(t->incl, t->self, t->n * K * sizeof *t->incl);
+	if (t->with_incl && !t->incl && !(t->incl = malloc(t->n * K * sizeof *t->incl + 1)))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (%zu contexts)", t->n);
+	if (t->with_incl)
+		memcpy(t->incl, t->self, t->n * K * sizeof *t->incl);
 	memset(t->total, 0, K * sizeof *t->total);
 	for (size_t c = t->n; c-- > 0;) {
 		uint32_t p = t->node[c].parent;
@@ -280,7 +296,7 @@ int profdb__cv_tree_fill(profdb__cv_tree *t, const uint32_t *profiles, size_t n_
 				return profdb__fail(-ERANGE, "profdb_convert: the total of metric '%s' "
 				                    "exceeds 2^64", t->ev[k].name);
 			t->total[k] += s;
-			if (p != PROFDB_NONE) {
+			if (t->with_incl && p != PROFDB_NONE) {
 				uint64_t *w = &t->incl[p * K + k], v = t->incl[c * K + k];
 				*w = UINT64_MAX - *w < v ? UINT64_MAX : *w + v;
 			}

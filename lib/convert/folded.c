@@ -15,13 +15,8 @@ typedef struct folded {
 static int push(void *ud, uint32_t frame)
 {
 	folded *f = ud;
-	if (f->depth == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 64;
-		uint32_t *p = realloc(f->path, cap * sizeof *p);
-		if (!p)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-		f->path = p, f->cap = cap;
-	}
+	if (profdb__grow((void **)&f->path, &f->cap, f->depth + 1, sizeof *f->path) < 0)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	f->path[f->depth++] = frame;
 	return 0;
 }

@@ -66,13 +66,8 @@ static int remember(profdb__cv_paths *x, uint32_t ctx, uint32_t code)
 
 static int new_pnode(profdb__cv_paths *x, uint32_t parent, const profdb_context *c, uint32_t *out)
 {
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? 2 * x->cap : 256;
-		profdb__cv_pnode *p = realloc(x->p, cap * sizeof *p);
-		if (!p)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (call paths)");
-		x->p = p, x->cap = cap;
-	}
+	if (profdb__grow((void **)&x->p, &x->cap, x->n + 1, sizeof *x->p) < 0)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (call paths)");
 	if (x->n >= IDLE - 1)
 		return profdb__fail(-EFBIG, "profdb_convert: more than 2^32 call paths");
 	profdb__cv_pnode *p = &x->p[x->n];
@@ -98,13 +93,9 @@ int profdb__cv_path_of(profdb__cv_paths *x, uint32_t ctx, uint32_t *out)
 	size_t n = 0;
 	int r, idle = 0;
 	for (uint32_t c = ctx;;) {
-		if (n == x->chain_cap) {
-			size_t cap = x->chain_cap ? 2 * x->chain_cap : 64;
-			profdb_context *nc = realloc(ch, cap * sizeof *nc);
-			if (!nc)
-				return profdb__fail(-ENOMEM, "profdb_convert: out of memory (call paths)");
-			x->chain = nc, x->chain_cap = cap, ch = nc;
-		}
+		if (profdb__grow((void **)&x->chain, &x->chain_cap, n + 1, sizeof *x->chain) < 0)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (call paths)");
+		ch = x->chain;
 		if ((r = profdb_context_get(x->db, c, &ch[n])) == -ENOENT) {
 			/* hpcrun's trace-only profiles name contexts no tree has: a
 			 * frame "<context N>" of its own, at the top. */

@@ -17,10 +17,21 @@ enum {
 	P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13, P_DEFAULT_TYPE = 14,
 };
 
+/* A location: a function at a line. */
+typedef struct loc {
+	uint64_t fid, line;
+} loc;
+
 typedef struct pp {
 	profdb__pbs s;
 	profdb__pbm m, sub;
-	profdb__cv_names str, fns, locs;
+	profdb__cv_names str, fns;
+	/* the locations, ids from 1 in order of first use: a table of their
+	 * own, as there are about as many as contexts (names would hash and
+	 * copy 16-byte strings) */
+	loc *locs;
+	size_t n_locs, cap_locs;
+	profdb__hindex loc_index;
 	profdb__cv_tree t;
 	uint32_t *loc_of;      /* per node: its location id, 0 until made */
 	uint32_t *fn_of;       /* per frame node: its function id, 0 until made */
@@ -85,6 +96,23 @@ static int function_of(pp *p, uint32_t f, uint64_t *fid)
 	return p->m.err;
 }
 
+static uint64_t loc_hash(uint64_t fid, uint64_t line)
+{
+	return profdb__mix64(fid * UINT64_C(0x9e3779b97f4a7c15) ^ line);
+}
+
+static uint64_t hash_loc(const void *ctx, uint32_t e)
+{
+	const pp *p = ctx;
+	return loc_hash(p->locs[e].fid, p->locs[e].line);
+}
+
+static int eq_loc(const void *ctx, uint32_t e, const void *key)
+{
+	const loc *a = &((const pp *)ctx)->locs[e], *b = key;
+	return a->fid == b->fid && a->line == b->line;
+}
+
 /* The location of node @p i: its frame's function at its line. */
 static int location_of(pp *p, uint32_t i, uint64_t *lid)
 {
@@ -96,17 +124,20 @@ static int location_of(pp *p, uint32_t i, uint64_t *lid)
 	int r = function_of(p, p->t.node[i].frame, &fid);
 	if (r < 0)
 		return r;
-	unsigned char key[16];
-	memcpy(key, &fid, 8);
-	memcpy(key + 8, &line, 8);
-	uint32_t id;
-	int fresh;
-	if ((r = profdb__cv_intern(&p->locs, (profdb_str){(const char *)key, 16}, &id, &fresh)) < 0)
-		return r;
-	p->loc_of[i] = id;
-	*lid = id;
-	if (!fresh)
+	loc key = {fid, line};
+	uint32_t *slot = profdb__hindex_slot(&p->loc_index, loc_hash(fid, line), eq_loc, p, &key);
+	if (*slot) {
+		*lid = p->loc_of[i] = *slot;
 		return 0;
+	}
+	if (p->n_locs >= UINT32_MAX - 1 ||
+	    profdb__grow((void **)&p->locs, &p->cap_locs, p->n_locs + 1, sizeof *p->locs))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (locations)");
+	p->locs[p->n_locs] = key;
+	uint32_t id = *slot = (uint32_t)++p->n_locs;
+	*lid = p->loc_of[i] = id;
+	if ((r = profdb__hindex_added(&p->loc_index, hash_loc, p)) < 0)
+		return r;
 	profdb__pbm_reset(&p->sub);
 	profdb__pbm_uint(&p->sub, 1, fid);
 	profdb__pbm_uint(&p->sub, 2, line);
@@ -230,8 +261,11 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	if (r >= 0)
 		r = profdb__cv_events(db, opts, "pprof", profiles, n_profiles, &ev, &n_ev);
 	if (r >= 0 && (r = profdb__cv_names_init(&p.str)) >= 0 &&
-	    (r = profdb__cv_names_init(&p.fns)) >= 0 && (r = profdb__cv_names_init(&p.locs)) >= 0)
+	    (r = profdb__cv_names_init(&p.fns)) >= 0)
 		r = profdb__cv_tree_build(&p.t, db, ev, n_ev, opts->progress, opts->progress_userdata);
+	/* at most a location per node: sized once, never rehashed */
+	if (r >= 0)
+		r = profdb__hindex_init(&p.loc_index, p.t.n);
 	if (r >= 0) {
 		p.loc_of = calloc(p.t.n + 1, sizeof *p.loc_of);
 		p.fn_of = calloc(p.t.n + 1, sizeof *p.fn_of);
@@ -249,7 +283,8 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	profdb__pbm_free(&p.sub);
 	profdb__cv_names_free(&p.str);
 	profdb__cv_names_free(&p.fns);
-	profdb__cv_names_free(&p.locs);
+	profdb__hindex_free(&p.loc_index);
+	free(p.locs);
 	profdb__cv_tree_free(&p.t);
 	free(p.loc_of);
 	free(p.fn_of);

@@ -67,13 +67,8 @@ typedef struct spath {
 static int path_push(void *ud, uint32_t frame)
 {
 	spath *x = ud;
-	if (x->depth == x->cap) {
-		size_t cap = x->cap ? 2 * x->cap : 64;
-		uint32_t *p = realloc(x->p, cap * sizeof *p);
-		if (!p)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-		x->p = p, x->cap = cap;
-	}
+	if (profdb__grow((void **)&x->p, &x->cap, x->depth + 1, sizeof *x->p) < 0)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	x->p[x->depth++] = frame;
 	return 0;
 }

@@ -82,47 +82,35 @@ static int covered(const profdb *db, const profdb_metric *m)
 
 /* The contexts in pre-order (tree-ctx.c's collect()): ctx[], parents in
  * @p parent, and the roots counted. */
+typedef struct collecting {
+	profdb__cv_ctree *t;
+	uint32_t *parent;
+	size_t count, n, roots;
+} collecting;
+
+static int collect_one(void *ud, const profdb_context *c, uint32_t parent)
+{
+	collecting *x = ud;
+	profdb__cv_ctree *t = x->t;
+	if (x->n >= x->count + t->synthetic)   /* the arrays hold count + 1 */
+		return profdb__fail(-EBADMSG, "profdb_convert: the context links visit more than "
+		                    "the %zu contexts counted", x->count);
+	uint32_t j = (uint32_t)x->n++;
+	t->ctx[j] = c->id;
+	x->parent[j] = parent != PROFDB_NONE ? parent + (uint32_t)t->synthetic
+	             : t->synthetic ? 0 : PROFDB_NONE;
+	x->roots += parent == PROFDB_NONE;
+	t->is_frame[j] = (uint8_t)(profdb__cv_is_frame(c) && !(j == 0 && c->type == PROFDB_CTX_ROOT));
+	return 0;
+}
+
 static int collect(profdb__cv_ctree *t, uint32_t *parent, size_t count, size_t *roots)
 {
-	uint32_t cur, *path = malloc(count * sizeof *path + 1);
-	size_t sp = 0, n = t->synthetic;
-	int r = path ? profdb_context_root(t->db, &cur)
-	             : profdb__fail(-ENOMEM, "profdb_convert: out of memory (%zu contexts)", count);
-	*roots = 0;
-	while (r == 0) {
-		profdb_context c;
-		if (n >= count + t->synthetic) {
-			r = profdb__fail(-EBADMSG, "profdb_convert: the context links visit more than "
-			                 "the %zu contexts counted", count);
-			break;
-		}
-		if ((r = profdb_context_get(t->db, cur, &c)) < 0)
-			break;
-		uint32_t j = (uint32_t)n++;
-		t->ctx[j] = c.id;
-		parent[j] = sp ? path[sp - 1] : t->synthetic ? 0 : PROFDB_NONE;
-		*roots += sp == 0;
-		t->is_frame[j] = (uint8_t)(profdb__cv_is_frame(&c) && !(j == 0 && c.type == PROFDB_CTX_ROOT));
-		if (c.first_child != PROFDB_NONE) {
-			path[sp++] = j;
-			cur = c.first_child;
-			continue;
-		}
-		/* up to the nearest ancestor with a next sibling */
-		uint32_t next = c.next_sibling;
-		while (next == PROFDB_NONE && sp) {
-			profdb_context a;
-			if ((r = profdb_context_get(t->db, t->ctx[path[--sp]], &a)) < 0)
-				break;
-			next = a.next_sibling;
-		}
-		if (r < 0 || next == PROFDB_NONE)
-			break;
-		cur = next;
-	}
-	free(path);
-	t->n = n;
-	return r;
+	collecting x = {t, parent, count, (size_t)t->synthetic, 0};
+	int r = profdb__cv_preorder(t->db, collect_one, &x);
+	t->n = x.n;
+	*roots = x.roots;
+	return r < 0 ? r : x.n == (size_t)t->synthetic ? -ENOTSUP : 0;
 }
 
 /* Children lists (CSR, in tree order) and the context id index. */

@@ -5,6 +5,7 @@
 #ifndef PROFDB_CONVERT_STACKS_INTERNAL_H
 #define PROFDB_CONVERT_STACKS_INTERNAL_H
 
+#include "../core/table-internal.h"
 #include "convert-internal.h"
 
 /* A growable byte buffer. */
@@ -66,6 +67,14 @@ static inline profdb_str profdb__cv_frame_label(const profdb__cv_frames *t, uint
  * entry points (ROOT), and any other context entered by a call or at the
  * top (hpcrun's call sites). */
 int profdb__cv_is_frame(const profdb_context *c);
+
+/* The contexts in pre-order from the first root (ctx-walk.c): @p visit
+ * hears each with the visit number of its parent (from 0 in visit order;
+ * PROFDB_NONE at the top); a negative return stops the walk with it. A
+ * context met twice (a damaged tree's cycle) is -EBADMSG; no root is an
+ * empty walk. */
+typedef int (*profdb__cv_visit_fn)(void *ud, const profdb_context *c, uint32_t parent);
+int profdb__cv_preorder(const profdb *db, profdb__cv_visit_fn visit, void *ud);
 
 /* A weight as written: an integer for integral metrics, else a double. */
 typedef struct profdb__cv_weight {

@@ -13,15 +13,8 @@
 
 int profdb__cv_buf_put(profdb__cv_buf *b, const void *data, size_t len)
 {
-	if (b->cap - b->len < len) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap - b->len < len)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-		b->p = p, b->cap = cap;
-	}
+	if (b->cap - b->len < len && profdb__grow((void **)&b->p, &b->cap, b->len + len, 1) < 0)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	if (len)
 		memcpy(b->p + b->len, data, len);
 	b->len += len;
@@ -274,13 +267,8 @@ int profdb__cv_frame_intern(profdb__cv_frames *t, const profdb_context *c, uint3
 	}
 	if (t->n == UINT32_MAX - 1)
 		return profdb__fail(-EFBIG, "profdb_convert: more than 2^32 frames");
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 256;
-		profdb__cv_frame *f = realloc(t->f, cap * sizeof *f);
-		if (!f)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (frame table)");
-		t->f = f, t->cap = cap;
-	}
+	if (profdb__grow((void **)&t->f, &t->cap, t->n + 1, sizeof *t->f) < 0)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (frame table)");
 	profdb__cv_frame *f = &t->f[t->n];
 	f->label_off = t->labels.len, f->label_len = lab.len;
 	f->file = c->file, f->line = c->line;

@@ -9,15 +9,21 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
+
+# tests/samples.py: the one list of the real samples, beside the C tests'
+# checks (this folder lives in the source tree next to tests/).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                                os.pardir, "tests"))
+import samples  # noqa: E402
 
 TOOL = os.environ.get("PROFDB_TOOL", "")
 MKSAMPLE = os.environ.get("PROFDB_MKSAMPLE", "")
 DATA = os.environ.get("PROFDB_SAMPLE_DATA") or os.environ.get("PROFDB_SAMPLE_DATA_DEFAULT", "")
 WORK = os.environ.get("PROFDB_PY_WORK") or "/tmp/profdb-py-work"
 
-SKIP_SUFFIXES = (".md", ".txt", ".py", ".c", ".h", ".json", ".csv", ".log", ".gz")
 
 
 def pytest_configure(config):
@@ -86,24 +92,5 @@ def callgrind_file(tmp_path_factory):
 
 
 def real_samples():
-    """Every real sample (as tests/profiles_check.py lists them)."""
-    out = []
-    if not DATA or not os.path.isdir(DATA):
-        return out
-    for sub in ("cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease"):
-        d = os.path.join(DATA, sub)
-        if os.path.isdir(d):
-            out += [os.path.join(d, f) for f in sorted(os.listdir(d))
-                    if f.endswith(".cubex") or not sub.startswith("cube")]
-    d = os.path.join(DATA, "hpctoolkit/hpcrun")
-    if os.path.isdir(d):
-        out += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".m")]
-    for base, _, files in sorted(os.walk(os.path.join(DATA, "callgrind"))):
-        if "/src" in base or base.endswith("/big"):
-            continue
-        for f in sorted(files):
-            tail = f.rpartition(".")[2]
-            series = tail.isdigit() or (f.rsplit("-", 1)[-1].isdigit() and "-" in f)
-            if not f.endswith(SKIP_SUFFIXES) and not series:
-                out.append(os.path.join(base, f))
-    return out
+    """Every real sample (tests/samples.py)."""
+    return samples.real_samples(DATA)

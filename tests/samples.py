@@ -1,0 +1,47 @@
+"""The real samples under the sample-data folder, listed one way for every
+check that walks them (tests/*_check.py, python/tests/conftest.py).
+
+A sample is what `profdb` opens: a Cube file, an HPCToolkit database
+directory, an hpcrun measurement directory, or a Callgrind file; the later
+members of a Callgrind set or dump series (`NAME-01`, `NAME.2`) open with
+their first file and are not listed on their own.
+"""
+import os
+
+# READMEs, program sources, reference tables and logs are not profiles;
+# .gz files are the compressed copies (the big samples and two valgrind
+# outputs), left out unless asked for.
+NOT_PROFILES = (".md", ".txt", ".py", ".c", ".h", ".json", ".csv", ".log")
+
+
+def is_series_member(name):
+    """A later file of a --separate-threads set or a periodic dump series."""
+    tail = name.rpartition(".")[2]
+    return tail.isdigit() or ("-" in name and name.rsplit("-", 1)[-1].isdigit())
+
+
+def real_samples(data, hpcrun_all=False, big=False, gz=False):
+    """Every sample under @data, sorted per folder: Cube, HPCToolkit 4.0,
+    dev-stage and pre-release databases, hpcrun measurements (the `.m`
+    directories, or with @hpcrun_all every entry), then the Callgrind files
+    (callgrind/big with @big, .gz files with @gz). [] when @data is unset
+    or absent."""
+    out = []
+    if not data or not os.path.isdir(data):
+        return out
+    subs = ["cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease"]
+    for sub in subs + (["hpctoolkit/hpcrun"] if hpcrun_all else []):
+        d = os.path.join(data, sub)
+        if os.path.isdir(d):
+            out += [os.path.join(d, f) for f in sorted(os.listdir(d))
+                    if f.endswith(".cubex") or sub != "cube"]
+    d = os.path.join(data, "hpctoolkit/hpcrun")
+    if not hpcrun_all and os.path.isdir(d):
+        out += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".m")]
+    skip = NOT_PROFILES + (() if gz else (".gz",))
+    for base, _, files in sorted(os.walk(os.path.join(data, "callgrind"))):
+        if "/src" in base or (base.endswith("/big") and not big):
+            continue
+        out += [os.path.join(base, f) for f in sorted(files)
+                if not f.endswith(skip) and not is_series_member(f)]
+    return out

@@ -247,7 +247,8 @@ static inline int cg_tok(const char **p, const char *end, const char **t, size_t
  * (once, nearly always), where profdb__hindex reads a row, a cache miss
  * into a large table, at every probe; the scan looks up a name, a
  * function or a call row at almost every line. A slot's position comes
- * from its tag, so growing reads no rows. Up to 3/4 full. */
+ * from its tag, so growing reads no rows. Up to 7/8 full: probes that
+ * compare tags in adjacent slots stay cheap at that load. */
 typedef struct cg_tslot {
 	uint32_t row1;               /* row + 1; 0: empty */
 	uint32_t tag;
@@ -272,7 +273,7 @@ static inline cg_tslot *cg_tmap_slot(const cg_tmap *m, uint32_t tag,
 }
 
 /* tables.c: an empty index (idempotent); count an insertion (grows the
- * index past 3/4); free. 0 or -ENOMEM. */
+ * index past 7/8); free. 0 or -ENOMEM. */
 int profdb__cg_tmap_init(cg_tmap *m);
 int profdb__cg_tmap_added(cg_tmap *m);
 void profdb__cg_tmap_free(cg_tmap *m);

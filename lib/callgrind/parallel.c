@@ -469,10 +469,10 @@ static uint64_t first_fn(const char *s, uint64_t size)
  * few are held at once, and the merges (on the calling thread) overlap
  * the reading of later pieces. Pieces are at least CG_PIECE_MIN long, or
  * two per thread. */
-#define CG_PIECES_PER_THREAD 8u
+#define CG_PIECES_PER_THREAD 16u
 #define CG_PIECE_MIN ((uint64_t)1 << 20)
 /* Tables of merged pieces kept for reuse. */
-#define CG_SPARE 4u
+#define CG_SPARE 2u
 /* At most this many pieces per thread read ahead of the merge. */
 #define CG_AHEAD_PER_THREAD 1u
 

@@ -49,7 +49,7 @@ int profdb__cg_tmap_init(cg_tmap *m)
 int profdb__cg_tmap_added(cg_tmap *m)
 {
 	uint32_t n = m->mask + 1;
-	if (++m->used <= n / 4 * 3)
+	if (++m->used <= n / 8 * 7)
 		return 0;
 	if (n > UINT32_MAX / 2)
 		return profdb__fail(-ENOMEM, "callgrind: table too large");

@@ -518,6 +518,17 @@ typedef struct sched {
 	start st;
 } sched;
 
+/* The next piece is claimed. After the last one no piece needs spare
+ * tables: they are freed while the real tables are at their largest.
+ * Called with the lock held. */
+static unsigned advance(sched *sc)
+{
+	if (sc->next + 1 == sc->n)
+		while (sc->n_spare)
+			piece_free(&sc->spare[--sc->n_spare]);
+	return sc->next++;
+}
+
 /* The next piece to read, or n when there is none (waits while the
  * workers are too far ahead of the merge). Called with the lock held. */
 static unsigned claim(sched *sc, int wait)
@@ -531,14 +542,14 @@ static unsigned claim(sched *sc, int wait)
 		pc->ps = sp->ps;
 		pc->b = sp->b;
 	}
-	return sc->next++;
+	return advance(sc);
 }
 
 /* Piece @p pc is merged: its tables go to the spares (or are freed). */
 static void recycle(sched *sc, piece *pc)
 {
 	pthread_mutex_lock(&sc->lock);
-	if (pc->ps.cg && sc->n_spare < CG_SPARE) {
+	if (pc->ps.cg && sc->n_spare < CG_SPARE && sc->next < sc->n) {
 		piece *sp = &sc->spare[sc->n_spare++];
 		sp->ps = pc->ps;
 		sp->b = pc->b;
@@ -595,7 +606,7 @@ static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 		unsigned k = sc->merged;
 		if (sc->pcs[k].done || sc->next <= k) {
 			if (sc->next <= k)   /* not claimed: read it here, in place */
-				sc->next = k + 1;
+				advance(sc);
 			int in_place = !sc->pcs[k].done;
 			pthread_mutex_unlock(&sc->lock);
 			r = in_place ? profdb__cgs_lines(ps0, sc->pcs[k].from, sc->pcs[k].to)

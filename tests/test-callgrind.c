@@ -1096,6 +1096,50 @@ Test(callgrind, detail_of_a_changed_buffer_is_refused)
 	cg_close(cg);
 }
 
+typedef struct hook {
+	int calls, cancel;
+} hook;
+
+static int hook_progress(uint64_t done, uint64_t total, void *ud)
+{
+	(void)done;
+	(void)total;
+	hook *h = ud;
+	h->calls++;
+	return h->cancel;
+}
+
+/* The second read that indexes the detail is not the open: it calls no
+ * progress hook, so a hook that cancels now cannot fail detail requests
+ * (the scan reports progress every 16 MiB: the text is 17 MiB). */
+Test(callgrind, detail_index_calls_no_progress_hook)
+{
+	const char head[] = "events: Ir\nfn=(1) main\n";
+	size_t n = sizeof head - 1 + ((size_t)17 << 20);
+	char *text = malloc(n);
+	cr_assert_not_null(text);
+	memcpy(text, head, sizeof head - 1);
+	for (size_t i = sizeof head - 1; i + 4 <= n; i += 4)
+		memcpy(text + i, "1 1\n", 4);
+	n -= (n - (sizeof head - 1)) % 4;
+	hook h = {0, 0};
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.progress = hook_progress;
+	o.progress_userdata = &h;
+	profdb_cg *cg = NULL;
+	cr_assert_eq(profdb_cg_open_mem(&cg, text, n, &o), 0, "%s", profdb_error_message());
+	cr_assert_gt(h.calls, 0, "the open reports progress");
+	int after_open = h.calls;
+	h.cancel = 1;
+	profdb_cg_detail *d = NULL;
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_detail_line_count(d), 1);
+	cr_assert_eq(h.calls, after_open);
+	profdb_cg_detail_free(d);
+	profdb_cg_close(cg);
+	free(text);
+}
+
 /* Index of the function (object, file, name) in @p cg, or -1. */
 static int find_fn3(const profdb_cg *cg, const char *ob, const char *fl, const char *name)
 {

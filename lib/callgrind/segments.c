@@ -14,7 +14,8 @@
  * scans the texts again into a scratch handle that does (keep_segs), and
  * takes its segments and call sites. The scan is deterministic: it numbers
  * functions and profiles as the open did, which is checked. Warnings were
- * given by the open and are not repeated. */
+ * given by the open and are not repeated, and the open's progress hook is
+ * not called. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@ static int rescan(void *arg)
 	profdb_cg *cg = arg;
 	profdb_options opts = cg->opts;
 	opts.warn = NULL;
+	/* a detail request is not the open: no progress to report, and a
+	 * cancel would fail every later detail request of the handle */
+	opts.progress = NULL;
 	profdb_cg *s = profdb__cg_new(cg->n_files, &opts);
 	if (!s)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");

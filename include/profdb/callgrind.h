@@ -39,11 +39,17 @@ extern "C" {
  * the two functions: the call count and the inclusive cost per event.
  * Every "all profiles" value is the sum over profiles.
  *
- * Memory: the open keeps per (profile, function) and per (profile, call
- * edge) one row of costs. Line/instruction costs and jumps are decoded
- * from the text when asked for (profdb_cg_detail_new): the first such call
- * reads the text once more to index the runs of body lines of every
- * function (~64 bytes per run), which then live until close.
+ * Memory: the open keeps per (profile, function) one row of costs. The
+ * call edges are built when first asked for (profdb_cg_call_*,
+ * profdb_cg_inclusive, the context tree of the common interface), with
+ * per (profile, call edge) one row of costs. Line/instruction costs and
+ * jumps are decoded from the text when asked for (profdb_cg_detail_new):
+ * the first such call reads the text once more to index the runs of body
+ * lines of every function (~64 bytes per run). Both then live until close.
+ * Building the call edges is where a call count or call cost over 64 bits
+ * is found: the call that builds them, and every later one that needs
+ * them, fails with -EBADMSG naming the file, line and byte offset; -EIO
+ * when the text was changed while open.
  *
  * Errors: open returns -EPROTONOSUPPORT (not a Callgrind file, version >= 2),
  * -EBADMSG (malformed line, overflow, line too long, binary data), -ENODATA
@@ -205,8 +211,9 @@ PROFDB_EXPORT int profdb_cg_self(const profdb_cg *cg, uint32_t profile, uint32_t
  *  totals. Built for all functions of the profile on first use.
  *  @param[out] costs  the cost row (lives until close)
  *  @return 1, 0 (not in the profile: *costs points at zeros), -EINVAL,
- *  -ENOENT, -ENOMEM. Thread-safe (the first call of a profile builds its
- *  table once, the others wait). @since 0.9 */
+ *  -ENOENT, -ENOMEM, or the call edges' -EBADMSG/-EIO (see Memory above).
+ *  Thread-safe (the first call of a profile builds its table once, the
+ *  others wait). @since 0.9 */
 PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uint32_t fn,
                                       const uint64_t **costs);
 
@@ -218,14 +225,16 @@ typedef struct profdb_cg_call {
 } profdb_cg_call;
 
 /** Number of call edges (over all profiles). @return the count, -EINVAL
- *  (NULL handle). Thread-safe. @since 0.9 */
+ *  (NULL handle), -ENOMEM, or the call edges' -EBADMSG/-EIO (see Memory
+ *  above). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int64_t profdb_cg_call_count(const profdb_cg *cg);
 
 /** Edge @p id (0 .. count-1) summed over all profiles (@p profile =
  *  PROFDB_CG_ALL) or in one profile. The cost row lives until close.
  *  @return 1, 0 (no such calls in that profile: caller and callee filled,
  *  count 0, inclusive at zeros), -EINVAL (NULL argument), -ENOENT (@p id
- *  or @p profile out of range). Thread-safe. @since 0.9 */
+ *  or @p profile out of range), -ENOMEM, or the call edges' -EBADMSG/-EIO
+ *  (see Memory above). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint32_t id,
                                      profdb_cg_call *out);
 

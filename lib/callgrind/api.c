@@ -146,6 +146,7 @@ profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 	cg->row_cost = calloc(1, sizeof *cg->row_cost);
 	cg->crow_cost = calloc(1, sizeof *cg->crow_cost);
 	profdb__options_copy(&cg->opts, opts);
+	profdb__once_init(&cg->calls_once);
 	profdb__once_init(&cg->segs_once);
 	if (!cg->p_totals || !cg->p_summary || !cg->p_totline || !cg->row_cost || !cg->crow_cost) {
 		free(cg->p_totals);
@@ -154,6 +155,7 @@ profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 		free(cg->row_cost);
 		free(cg->crow_cost);
 		free(cg->files);
+		profdb__once_destroy(&cg->calls_once);
 		profdb__once_destroy(&cg->segs_once);
 		free(cg);
 		return NULL;
@@ -469,6 +471,7 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 	}
 	free(cg->files);
 	profdb__cg_free_tables(cg);
+	profdb__once_destroy(&cg->calls_once);
 	profdb__once_destroy(&cg->segs_once);
 	free(cg);
 }
@@ -591,7 +594,8 @@ typedef struct incl_arg {
 static int run_inclusive(void *arg)
 {
 	incl_arg *a = arg;
-	return profdb__cg_build_inclusive(a->cg, a->k);
+	int r = profdb__cg_calls(a->cg);
+	return r < 0 ? r : profdb__cg_build_inclusive(a->cg, a->k);
 }
 
 PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uint32_t fn,
@@ -625,7 +629,8 @@ PROFDB_EXPORT int64_t profdb_cg_call_count(const profdb_cg *cg)
 {
 	if (!cg)
 		return profdb__fail(-EINVAL, "profdb_cg_call_count: NULL handle");
-	return cg->n_edges;
+	int r = profdb__cg_calls(cg);
+	return r < 0 ? (int64_t)r : (int64_t)cg->n_edges;
 }
 
 PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint32_t i,
@@ -633,6 +638,9 @@ PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint
 {
 	if (!cg || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_call_get: NULL argument");
+	int r = profdb__cg_calls(cg);
+	if (r < 0)
+		return r;
 	if (i >= cg->n_edges)
 		return profdb__fail(-ENOENT, "callgrind: no call edge %" PRIu32, i);
 	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)

@@ -36,7 +36,7 @@ int need_seg(parser *ps)
 		return r;
 	ps->part.has_body = 1;
 	profdb_cg *cg = ps->cg;
-	if (!cg->keep_segs) {   /* only "a segment is open" (segments.c records them) */
+	if (!cg->keep_segs) {   /* only "a segment is open" (reread.c records them) */
 		ps->cur.seg = 0;
 		return 0;
 	}
@@ -175,8 +175,7 @@ int cost_line(parser *ps, const char *p, const char *end)
 		if (r < 0)
 			return r;
 		ps->cur.cob = ps->cur.cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
-		return read_costs(ps, p, end, cg->crow_cost + (size_t)ps->cur.call_crow * cg->n_events,
-		                  "inclusive call cost");
+		return read_costs(ps, p, end, call_costs(ps), "inclusive call cost");
 	}
 	if (ps->cur.fn != CG_EMPTY) {
 		r = need_seg(ps);
@@ -324,13 +323,17 @@ int add_call(parser *ps, uint64_t count)
 	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
 	if (r < 0)
 		return r;
-	uint32_t i;
-	if ((r = find_crow(ps, ps->part.prof, ps->cur.func, callee, &i)) < 0)
-		return r;
+	uint32_t i = 0;
+	if (cg->keep_calls) {
+		if ((r = find_crow(ps, ps->part.prof, ps->cur.func, callee, &i)) < 0)
+			return r;
+		if (__builtin_add_overflow(cg->crows[i].count, count, &cg->crows[i].count))
+			return perr(ps, -EBADMSG, "call count overflows 64 bits");
+	} else {
+		memset(ps->call_sink, 0, cg->n_events * sizeof *ps->call_sink);
+	}
 	if (ps->cur.cfn == CG_PH_CFN && ps->spec.on)
 		ps->spec.used_cfn = 1;
-	if (__builtin_add_overflow(cg->crows[i].count, count, &cg->crows[i].count))
-		return perr(ps, -EBADMSG, "call count overflows 64 bits");
 	/* the callee of this call site, for detail.c (which cannot resolve
 	 * compressed names: the id tables die with the scan) */
 	if (cg->keep_segs) {

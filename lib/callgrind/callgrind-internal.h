@@ -90,7 +90,7 @@ typedef struct cg_fn {
 } cg_fn;
 
 /* The list of a function's segments in text order (the scan that keeps
- * segments, segments.c). */
+ * segments, reread.c). */
 typedef struct cg_fnseg {
 	uint32_t first, last;
 } cg_fnseg;
@@ -182,11 +182,12 @@ struct profdb_cg {
 	uint64_t *edge_cost;
 	uint32_t n_edges;
 
-	/* The segments and call sites: recorded only by the scan of
-	 * segments.c (keep_segs), which runs on first use through segs_once;
-	 * seg_first[fn] is then the first segment of each function. */
-	int keep_segs;
-	profdb__once segs_once;
+	/* What the open leaves to a second read of the text on first use
+	 * (reread.c): the call rows (keep_calls; then the edges, through
+	 * calls_once) and the segments and call sites (keep_segs, through
+	 * segs_once; seg_first[fn] is then the first segment of each function). */
+	int keep_calls, keep_segs;
+	profdb__once calls_once, segs_once;
 	uint32_t *seg_first;
 	cg_fnseg *fn_segs;           /* while scanning (keep_segs), by function */
 	size_t cap_fn_segs;
@@ -301,9 +302,14 @@ typedef struct cg_evdef {
  * of memory); the tables of @p cg, not its files (NULL pointers are fine). */
 profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts);
 void profdb__cg_free_tables(profdb_cg *cg);
-/* segments.c: make cg->segs, cg->sites and cg->seg_first ready (once, for
- * every thread); 0 or < 0 with the message of the scan that failed. */
+/* reread.c: make the call rows and edges (profdb__cg_calls), or the
+ * segments, call sites and cg->seg_first (profdb__cg_segments) ready:
+ * once, for every thread; 0 or < 0 with the message of the read that
+ * failed. */
+int profdb__cg_calls(const profdb_cg *cg);
 int profdb__cg_segments(const profdb_cg *cg);
+/* model.c: the edges from the call rows (after the scan that kept them). */
+int profdb__cg_finish_calls(profdb_cg *cg);
 /* parse.c: scan file @p fi of the group. */
 int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b);
 /* stream.c: inflate the gzip text [src, src + n) (at most @p limit bytes)

@@ -87,7 +87,7 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 
 /* A cost line at @p s of at most @p max_len bytes: subpositions separated
  * by one blank, then decimal costs of at most 19 digits, added to row
- * @p row of @p base (row_cost or crow_cost). */
+ * @p row of @p base (row_cost, or a call's cost row: call_costs()). */
 FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *base,
                             uint32_t row)
 {
@@ -206,7 +206,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off)
 		profdb_cg *cg = ps->cg;
 		if (ps->cur.pending_call) {
 			/* The cost of the call: inclusive, not part of the caller's self. */
-			nl = fast_costs(ps, s, CG_MAX_LINE, cg->crow_cost, ps->cur.call_crow);
+			nl = fast_costs(ps, s, CG_MAX_LINE, call_costs(ps), 0);
 			if (!nl)
 				return 0;
 			ps->cur.pending_call = 0;

@@ -147,6 +147,7 @@ static int tables_new(piece *pc, const start *st)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	lc->opts = cg->opts;
 	lc->keep_segs = cg->keep_segs;
+	lc->keep_calls = cg->keep_calls;
 	lc->files = cg->files;
 	lc->n_files = cg->n_files;
 	lc->n_events = st->n_events;
@@ -418,8 +419,10 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg
 	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
 	c->seg = l->seg == CG_EMPTY ? CG_EMPTY : seg_base + l->seg;
 	c->pending_call = l->pending_call;
-	if (l->pending_call)
+	if (l->pending_call && ps0->cg->keep_calls)
 		c->call_crow = m->crow[l->call_crow];
+	else if (l->pending_call)
+		memset(ps0->call_sink, 0, sizeof ps0->call_sink);
 	memcpy(ps0->part.pos, ps->part.pos, sizeof ps0->part.pos);
 	ps0->part.has_body |= ps->part.has_body;
 	ps0->at.lineno += ps->at.lineno;

@@ -388,6 +388,9 @@ static int build_tree(void *arg)
 {
 	cg_query *q = arg;
 	profdb_cg *cg = q->cg;
+	int r0 = profdb__cg_calls(cg);   /* the tree is made of the call edges */
+	if (r0 < 0)
+		return r0;
 	uint32_t nf = cg->n_fns, ne = cg->n_edges, nc = nf + 1;
 	size_t np = (ne > nc ? ne : nc) + (size_t)1;   /* pairs: the edges, later the roots */
 	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;

@@ -131,7 +131,18 @@ typedef struct parser {
 	cg_cur cur;
 	cg_warned warned;
 	cg_spec spec;
+	/* without cg->keep_calls: where a call's cost line is read to (its
+	 * values are checked, not kept) */
+	uint64_t call_sink[CG_MAX_EVENTS];
 } parser;
+
+/* The row the cost line after calls= adds to. */
+static inline uint64_t *call_costs(parser *ps)
+{
+	profdb_cg *cg = ps->cg;
+	return cg->keep_calls ? cg->crow_cost + (size_t)ps->cur.call_crow * cg->n_events
+	                      : ps->call_sink;
+}
 
 /* True the first time for @p flag. */
 static inline bool once(bool *flag)

@@ -1073,7 +1073,7 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 }
 
 /* The detail is indexed by a second read of the text on first use
- * (lib/callgrind/segments.c). A buffer changed while open (against the
+ * (lib/callgrind/reread.c). A buffer changed while open (against the
  * contract) makes that read find other functions: -EIO naming it, never
  * rows of the wrong function. */
 Test(callgrind, detail_of_a_changed_buffer_is_refused)

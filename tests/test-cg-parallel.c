@@ -354,7 +354,7 @@ static void *read_all(void *arg)
 }
 
 /* Two threads read every answer of one handle at once, the first line
- * detail of both included: the segment index (lib/callgrind/segments.c)
+ * detail of both included: the segment index (lib/callgrind/reread.c)
  * is built by whichever asks first, once. */
 static void t_shared_handle(const text *t, uint64_t want)
 {

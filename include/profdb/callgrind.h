@@ -39,10 +39,11 @@ extern "C" {
  * the two functions: the call count and the inclusive cost per event.
  * Every "all profiles" value is the sum over profiles.
  *
- * Memory: the open keeps per (profile, function) one row of costs. The
- * call edges are built when first asked for (profdb_cg_call_*,
- * profdb_cg_inclusive, the context tree of the common interface), with
- * per (profile, call edge) one row of costs. Line/instruction costs and
+ * Memory: the open keeps per (profile, function) one row of costs, and
+ * 24 bytes per calls= line. The call edges are built from those lines when
+ * first asked for (profdb_cg_call_*, profdb_cg_inclusive, the context tree
+ * of the common interface), with per (profile, call edge) one row of
+ * costs. Line/instruction costs and
  * jumps are decoded from the text when asked for (profdb_cg_detail_new):
  * the first such call reads the text once more to index the runs of body
  * lines of every function (~64 bytes per run). Both then live until close.

@@ -190,7 +190,6 @@ static int cg_load(profdb_cg *cg)
 		/* The lookup maps die before the model is built: less peak memory. */
 		profdb__cg_tmap_free(&b.name_map);
 		profdb__cg_tmap_free(&b.fn_map);
-		profdb__cg_tmap_free(&b.crow_map);
 		r = profdb__cg_finish(cg, &b);
 	}
 	profdb__cg_build_free(&b);
@@ -439,6 +438,7 @@ void profdb__cg_free_tables(profdb_cg *cg)
 		free(cg->edges);
 		free(cg->edge_cost);
 	}
+	free(cg->calls);
 	free(cg->seg_first);
 	free(cg->fn_segs);
 	free(cg->segs);

@@ -107,8 +107,7 @@ static int read_position(parser *ps, const char **p, const char *end)
 	return 0;
 }
 
-/* Costs after the position, added into @p dst (one row, n_events wide). */
-static int read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
+int profdb__cgs_read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
                       const char *what)
 {
 	const char *t;
@@ -175,7 +174,7 @@ int cost_line(parser *ps, const char *p, const char *end)
 		if (r < 0)
 			return r;
 		ps->cur.cob = ps->cur.cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
-		return read_costs(ps, p, end, call_costs(ps), "inclusive call cost");
+		return profdb__cgs_read_costs(ps, p, end, ps->call_sink, "inclusive call cost");
 	}
 	if (ps->cur.fn != CG_EMPTY) {
 		r = need_seg(ps);
@@ -196,7 +195,7 @@ int cost_line(parser *ps, const char *p, const char *end)
 	r = need_fn(ps);
 	if (r < 0)
 		return r;
-	return read_costs(ps, p, end, cg->row_cost + (size_t)ps->cur.row * cg->n_events,
+	return profdb__cgs_read_costs(ps, p, end, cg->row_cost + (size_t)ps->cur.row * cg->n_events,
 	                  "self cost");
 }
 
@@ -253,43 +252,6 @@ static int target_line(parser *ps, const char *key, const char *p, const char *e
 	return 0;
 }
 
-/* The calls of one profile are keyed by (profile, caller, callee). */
-static uint32_t crow_tag(const cg_crow *c)
-{
-	return (uint32_t)(profdb__mix64(((uint64_t)c->profile << 32 | c->caller) ^
-	                                profdb__mix64(c->callee)) >> 32);
-}
-
-static int crow_eq(const void *ctx, uint32_t e, const void *key)
-{
-	const cg_crow *c = &((const profdb_cg *)ctx)->crows[e], *k = key;
-	return c->callee == k->callee && c->caller == k->caller && c->profile == k->profile;
-}
-
-int find_crow(parser *ps, uint32_t prof, uint32_t caller, uint32_t callee, uint32_t *out)
-{
-	profdb_cg *cg = ps->cg;
-	cg_tmap *m = &ps->b->crow_map;
-	int r = profdb__cg_tmap_init(m);
-	if (r < 0)
-		return r;
-	cg_crow k = {prof, caller, callee, 0, 0};
-	uint32_t tag = crow_tag(&k);
-	cg_tslot *slot = cg_tmap_slot(m, tag, crow_eq, cg, &k);
-	if (slot->row1) {
-		*out = slot->row1 - 1;
-		return 0;
-	}
-	r = grow_rows((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows, cg->n_crows,
-	              sizeof *cg->crows, cg->n_events);
-	if (r < 0)
-		return r;
-	*out = cg->n_crows;
-	cg->crows[cg->n_crows] = k;
-	*slot = (cg_tslot){++cg->n_crows, tag};
-	return profdb__cg_tmap_added(m);   /* may move the slots */
-}
-
 /* cfn=: the callee of the following calls= lines is bound here, as
  * KCachegrind does: (the cob= given since the previous call, else the
  * current object; the cfi=/cfl= given since the previous call, else the
@@ -323,15 +285,12 @@ int add_call(parser *ps, uint64_t count)
 	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
 	if (r < 0)
 		return r;
-	uint32_t i = 0;
-	if (cg->keep_calls) {
-		if ((r = find_crow(ps, ps->part.prof, ps->cur.func, callee, &i)) < 0)
-			return r;
-		if (__builtin_add_overflow(cg->crows[i].count, count, &cg->crows[i].count))
-			return perr(ps, -EBADMSG, "call count overflows 64 bits");
-	} else {
-		memset(ps->call_sink, 0, cg->n_events * sizeof *ps->call_sink);
-	}
+	/* the line, for the call rows made on first use (reread.c) */
+	r = grow((void **)&cg->calls, &cg->cap_calls, (uint64_t)cg->n_calls + 1, sizeof *cg->calls);
+	if (r < 0)
+		return r;
+	cg->calls[cg->n_calls++] = (cg_call){ps->cur.func, callee, count, ps->at.off};
+	memset(ps->call_sink, 0, cg->n_events * sizeof *ps->call_sink);
 	if (ps->cur.cfn == CG_PH_CFN && ps->spec.on)
 		ps->spec.used_cfn = 1;
 	/* the callee of this call site, for detail.c (which cannot resolve
@@ -343,7 +302,6 @@ int add_call(parser *ps, uint64_t count)
 			return r;
 		cg->sites[cg->n_sites++] = (cg_site){ps->cur.seg, callee};
 	}
-	ps->cur.call_crow = i;
 	ps->cur.pending_call = 1;
 	return 0;
 }

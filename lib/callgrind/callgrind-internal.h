@@ -81,6 +81,7 @@ typedef struct cg_profile {
 	cg_name trigger, timerange, cmd;
 	uint32_t row_first, n_rows;      /* self rows (sorted by fn) */
 	uint32_t crow_first, n_crows;    /* call rows (sorted by edge) */
+	uint32_t call_first;             /* its calls= lines: calls[call_first ..] */
 	uint32_t col_first, n_cols;      /* cost column -> event: cols[col_first + k] */
 } cg_profile;
 
@@ -99,6 +100,15 @@ typedef struct cg_fnseg {
 typedef struct cg_row {
 	uint32_t profile, fn;
 } cg_row;
+
+/* A calls= line, as the open records it: the call rows are made from
+ * these on first use (reread.c). The profile's lines are a run of the
+ * table (cg_profile.call_first), in text order. */
+typedef struct cg_call {
+	uint32_t caller, callee;
+	uint64_t count;
+	uint64_t off;                /* of the calls= line in its file's text */
+} cg_call;
 
 /* The calls from one function to another in one profile. */
 typedef struct cg_crow {
@@ -182,11 +192,15 @@ struct profdb_cg {
 	uint64_t *edge_cost;
 	uint32_t n_edges;
 
-	/* What the open leaves to a second read of the text on first use
-	 * (reread.c): the call rows (keep_calls; then the edges, through
-	 * calls_once) and the segments and call sites (keep_segs, through
-	 * segs_once; seg_first[fn] is then the first segment of each function). */
-	int keep_calls, keep_segs;
+	/* What the open leaves to first use (reread.c): the call rows, made
+	 * from the calls= lines it recorded (then the edges, through
+	 * calls_once), and the segments and call sites, from a second read of
+	 * the text that keeps them (keep_segs, through segs_once; seg_first[fn]
+	 * is then the first segment of each function). */
+	cg_call *calls;
+	uint32_t n_calls;
+	size_t cap_calls;
+	int keep_segs;
 	profdb__once calls_once, segs_once;
 	uint32_t *seg_first;
 	cg_fnseg *fn_segs;           /* while scanning (keep_segs), by function */
@@ -281,7 +295,7 @@ void profdb__cg_tmap_free(cg_tmap *m);
 
 /* The indexes used only while the files are scanned. */
 typedef struct cg_build {
-	cg_tmap name_map, fn_map, crow_map;  /* names, fns, crows */
+	cg_tmap name_map, fn_map;  /* names, fns */
 	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
 	size_t cap_fn_by_name;
 	uint32_t *row_of_fn;         /* fn -> row of the current profile ... */

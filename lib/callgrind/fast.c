@@ -206,7 +206,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off)
 		profdb_cg *cg = ps->cg;
 		if (ps->cur.pending_call) {
 			/* The cost of the call: inclusive, not part of the caller's self. */
-			nl = fast_costs(ps, s, CG_MAX_LINE, call_costs(ps), 0);
+			nl = fast_costs(ps, s, CG_MAX_LINE, ps->call_sink, 0);
 			if (!nl)
 				return 0;
 			ps->cur.pending_call = 0;

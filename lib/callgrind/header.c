@@ -82,6 +82,7 @@ int need_part(parser *ps)
 	cg_profile *pr = &cg->profiles[p];
 	memset(pr, 0, sizeof *pr);
 	pr->file = ps->at.file;
+	pr->call_first = cg->n_calls;
 	/* pid:, thread: and cmd: hold for the later parts of a file until
 	 * redefined (valgrind writes them once, before part 1) */
 	if (p > 0 && pr[-1].file == ps->at.file) {

@@ -483,8 +483,7 @@ int profdb__cg_finish(profdb_cg *cg, cg_build *b)
 {
 	int r;
 	if ((r = add_derived(cg, b)) < 0 || (r = finish_alloc(cg)) < 0 ||
-	    (r = finish_self(cg)) < 0 || (cg->keep_calls && (r = profdb__cg_finish_calls(cg)) < 0) ||
-	    (r = finish_totals(cg)) < 0)
+	    (r = finish_self(cg)) < 0 || (r = finish_totals(cg)) < 0)
 		return r;
 	cg->incl_once = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl_once);
 	cg->incl = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl);

@@ -13,7 +13,7 @@
  * before.
  *
  * The calling thread merges the pieces in text order as they are done,
- * through the same intern/get_fn/get_row/find_crow calls the sequential
+ * through the same intern/get_fn/get_row calls the sequential
  * scan makes, in the order it makes them; so every name, function, row,
  * call row and segment gets the id the sequential scan gives it. When the
  * next piece to merge is not done it reads an unclaimed piece itself (in
@@ -147,7 +147,6 @@ static int tables_new(piece *pc, const start *st)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	lc->opts = cg->opts;
 	lc->keep_segs = cg->keep_segs;
-	lc->keep_calls = cg->keep_calls;
 	lc->files = cg->files;
 	lc->n_files = cg->n_files;
 	lc->n_events = st->n_events;
@@ -179,12 +178,11 @@ static void tables_reuse(piece *pc)
 	profdb_cg *lc = pc->ps.cg;
 	cg_build *b = &pc->b;
 	lc->n_names = CG_PH_FIRST_ID;
-	lc->n_fns = lc->n_rows = lc->n_crows = lc->n_segs = lc->n_sites = 0;
+	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_segs = lc->n_sites = 0;
 	if (lc->fn_segs)
 		memset(lc->fn_segs, 0xff, lc->cap_fn_segs * sizeof *lc->fn_segs);
 	tmap_clear(&b->name_map);
 	tmap_clear(&b->fn_map);
-	tmap_clear(&b->crow_map);
 	if (b->fn_by_name)
 		memset(b->fn_by_name, 0xff, b->cap_fn_by_name * sizeof *b->fn_by_name);
 	if (b->row_prof)
@@ -222,7 +220,6 @@ static int piece_init(piece *pc, const start *st)
 	c->cfn_ob = CG_PH_CFN_OB;
 	c->cfn_fl = CG_PH_CFN_FL;
 	c->pending_call = 0;
-	c->call_crow = 0;
 	ps->spec.on = 1;
 	ps->spec.unsafe = ps->spec.used_cfn = 0;
 	return 0;
@@ -290,7 +287,7 @@ static int guesses_hold(const parser *ps0, const piece *pc, const cg_part *snap,
 }
 
 typedef struct maps {
-	uint32_t *name, *fn, *row, *crow;
+	uint32_t *name, *fn, *row;
 } maps;
 
 /* Names, functions, rows and call rows of the piece, found or created in
@@ -327,43 +324,28 @@ static int map_tables(parser *ps0, const piece *pc, maps *m)
 	for (uint32_t i = 0; i < lc->n_rows; i++)
 		if ((r = get_row(ps0, m->fn[lc->rows[i].fn], &m->row[i])) < 0)
 			return r;
-	for (uint32_t i = 0; i < lc->n_crows; i++) {
-		const cg_crow *k = &lc->crows[i];
-		if ((r = find_crow(ps0, ps0->part.prof, m->fn[k->caller], m->fn[k->callee],
-		                   &m->crow[i])) < 0)
-			return r;
-	}
 	return 0;
 }
 
-/* The costs and call counts; 0 (nothing added) when a sum overflows. */
+/* The self costs; 0 (nothing added) when a sum overflows. */
 static int add_all(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 {
-	size_t ne = cg->n_events;
-	if (!add_costs(cg->row_cost, lc->row_cost, m->row, lc->n_rows, ne))
-		return 0;
-	if (!add_costs(cg->crow_cost, lc->crow_cost, m->crow, lc->n_crows, ne)) {
-		for (uint32_t i = 0; i < lc->n_rows; i++)
-			for (size_t e = 0; e < ne; e++)
-				cg->row_cost[m->row[i] * ne + e] -= lc->row_cost[i * ne + e];
-		return 0;
+	return add_costs(cg->row_cost, lc->row_cost, m->row, lc->n_rows, cg->n_events);
+}
+
+/* The calls= lines, appended in text order, in the real function ids. */
+static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
+{
+	int r = grow((void **)&cg->calls, &cg->cap_calls, (uint64_t)cg->n_calls + lc->n_calls,
+	             sizeof *cg->calls);
+	if (r < 0)
+		return r;
+	for (uint32_t i = 0; i < lc->n_calls; i++) {
+		cg_call c = lc->calls[i];
+		c.caller = m->fn[c.caller];
+		c.callee = m->fn[c.callee];
+		cg->calls[cg->n_calls++] = c;
 	}
-	uint32_t i;
-	for (i = 0; i < lc->n_crows; i++)
-		if (__builtin_add_overflow(cg->crows[m->crow[i]].count, lc->crows[i].count,
-		                           &cg->crows[m->crow[i]].count))
-			break;
-	if (i == lc->n_crows)
-		return 1;
-	cg->crows[m->crow[i]].count -= lc->crows[i].count;
-	while (i-- > 0)
-		cg->crows[m->crow[i]].count -= lc->crows[i].count;
-	for (i = 0; i < lc->n_rows; i++)
-		for (size_t e = 0; e < ne; e++)
-			cg->row_cost[m->row[i] * ne + e] -= lc->row_cost[i * ne + e];
-	for (i = 0; i < lc->n_crows; i++)
-		for (size_t e = 0; e < ne; e++)
-			cg->crow_cost[m->crow[i] * ne + e] -= lc->crow_cost[i * ne + e];
 	return 0;
 }
 
@@ -419,9 +401,7 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg
 	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
 	c->seg = l->seg == CG_EMPTY ? CG_EMPTY : seg_base + l->seg;
 	c->pending_call = l->pending_call;
-	if (l->pending_call && ps0->cg->keep_calls)
-		c->call_crow = m->crow[l->call_crow];
-	else if (l->pending_call)
+	if (l->pending_call)   /* (the piece's sink held its values) */
 		memset(ps0->call_sink, 0, sizeof ps0->call_sink);
 	memcpy(ps0->part.pos, ps->part.pos, sizeof ps0->part.pos);
 	ps0->part.has_body |= ps->part.has_body;
@@ -439,12 +419,12 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	m.name = malloc(((size_t)lc->n_names + 1) * sizeof *m.name);
 	m.fn = malloc(((size_t)lc->n_fns + 1) * sizeof *m.fn);
 	m.row = malloc(((size_t)lc->n_rows + 1) * sizeof *m.row);
-	m.crow = malloc(((size_t)lc->n_crows + 1) * sizeof *m.crow);
 	int r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-	if (m.name && m.fn && m.row && m.crow && (r = map_tables(ps0, pc, &m)) >= 0) {
+	if (m.name && m.fn && m.row && (r = map_tables(ps0, pc, &m)) >= 0) {
 		uint32_t seg_base = ps0->cg->n_segs;
 		r = add_all(ps0->cg, lc, &m);
-		if (r == 1 && (r = add_segs(ps0, pc, &m)) >= 0 &&
+		if (r == 1 && (r = add_calls(ps0->cg, lc, &m)) >= 0 &&
+		    (r = add_segs(ps0, pc, &m)) >= 0 &&
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {
 			take_state(ps0, pc, &m, seg_base);
 			r = 1;
@@ -453,7 +433,6 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	free(m.name);
 	free(m.fn);
 	free(m.row);
-	free(m.crow);
 	return r;
 }
 

@@ -1,35 +1,39 @@
-/* Callgrind: what the open leaves to a second read of the text.
+/* Callgrind: what the open leaves to first use.
  *
- * The open keeps the self costs of every (profile, function) and the
+ * The open keeps the self costs of every (profile, function), the
  * functions, names and profiles. Two larger tables wait until a query
  * needs them, because the commonest uses of a profile never do:
  *  - the call rows (per profile and call edge, a count and a cost row),
  *    then the edges: for inclusive costs, call edges and the context
  *    tree, not for a ranking by self cost or the totals. In a 69 MB
- *    profile they are 106 164 rows, 13.5 MB with their hash index;
+ *    profile they are 106 164 rows, 13.5 MB with their hash index. The
+ *    open records each calls= line instead (its caller, callee, count
+ *    and offset: 24 bytes, 3.2 MB there), and the first query of calls
+ *    makes the rows from those lines, reading only their cost lines;
  *  - the segments of each function (runs of body lines in which the
  *    current file and the jump-target names do not change) and the call
  *    sites, which detail.c re-reads for line/instruction detail: with
  *    inlined code a segment ends at almost every fi=/fe= line, 321 848
- *    segments of 56 bytes in that profile.
+ *    segments of 56 bytes in that profile. The first detail request reads
+ *    the texts again, with the same scanner, into a scratch handle that
+ *    keeps them (keep_segs), and takes them over. The scan is
+ *    deterministic: it numbers functions and profiles as the open did,
+ *    which is checked (-EIO: the text changed under the handle). Its
+ *    warnings were given by the open and are not repeated, and the open's
+ *    progress hook is not called.
  *
- * The first query that needs one of them reads the texts again, with the
- * same scanner, into a scratch handle that keeps it (keep_calls or
- * keep_segs), and takes it over. The scan is deterministic: it numbers
- * functions and profiles as the open did, which is checked (-EIO: the
- * text changed under the handle). An error the open did not look for is
- * found then: a call count or call cost over 64 bits fails the query that
- * needs the calls, with the file, line and offset, and every later one.
- * Warnings were given by the open and are not repeated, and the open's
- * progress hook is not called. */
+ * The open checks every call's count and cost line but sums neither, so a
+ * call count or call cost over 64 bits is found when the call rows are
+ * made: that query, and every later one that needs the calls, fails with
+ * the file, line and offset. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind-internal.h"
+#include "scan-internal.h"
 
 /* The scratch handle of a second read of @p cg's texts. */
-static profdb_cg *scratch(const profdb_cg *cg, int calls, int segs)
+static profdb_cg *scratch(const profdb_cg *cg)
 {
 	profdb_options opts = cg->opts;
 	opts.warn = NULL;
@@ -42,8 +46,7 @@ static profdb_cg *scratch(const profdb_cg *cg, int calls, int segs)
 	/* the texts are the handle's; the scan writes only flags of its copy */
 	memcpy(s->files, cg->files, cg->n_files * sizeof *s->files);
 	s->n_files = cg->n_files;
-	s->keep_calls = calls;
-	s->keep_segs = segs;
+	s->keep_segs = 1;
 	return s;
 }
 
@@ -75,40 +78,134 @@ static int read_again(const profdb_cg *cg, profdb_cg *s)
 	return r < 0 ? r : 0;
 }
 
-/* The call rows, as the open would have kept them, then the edges. */
-static int read_calls(void *arg)
+/* ---- the call rows ----------------------------------------------------- */
+
+/* The call rows of one profile are keyed by (profile, caller, callee). */
+static uint32_t crow_tag(const cg_crow *c)
+{
+	return (uint32_t)(profdb__mix64(((uint64_t)c->profile << 32 | c->caller) ^
+	                                profdb__mix64(c->callee)) >> 32);
+}
+
+static int crow_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const cg_crow *c = &((const profdb_cg *)ctx)->crows[e], *k = key;
+	return c->callee == k->callee && c->caller == k->caller && c->profile == k->profile;
+}
+
+/* The row of (profile, caller, callee), created (zero) on first use. */
+static int find_crow(profdb_cg *cg, cg_tmap *m, const cg_crow *k, uint32_t *out)
+{
+	uint32_t tag = crow_tag(k);
+	cg_tslot *slot = cg_tmap_slot(m, tag, crow_eq, cg, k);
+	if (slot->row1) {
+		*out = slot->row1 - 1;
+		return 0;
+	}
+	int r = profdb__cgs_grow_rows((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows,
+	                              cg->n_crows, sizeof *cg->crows, cg->n_events);
+	if (r < 0)
+		return r;
+	*out = cg->n_crows;
+	cg->crows[cg->n_crows] = *k;
+	*slot = (cg_tslot){++cg->n_crows, tag};
+	return profdb__cg_tmap_added(m);
+}
+
+/* A parser standing at the line at @p off of profile @p p's file, for the
+ * messages of profdb__cgs_read_costs and perr (the line counted only for
+ * a message: an error is rare, counting is a pass over the text). */
+static void stand_at(parser *ps, const profdb_cg *cg, const cg_profile *p, uint64_t off,
+                     int count_line)
+{
+	cg_file *f = &cg->files[p->file];
+	ps->at.f = f;
+	ps->at.file = p->file;
+	ps->at.off = off;
+	ps->at.lineno = 1;
+	for (const char *q = f->text; count_line && (q = memchr(q, '\n', (size_t)(f->text + off - q)));
+	     q++)
+		ps->at.lineno++;
+}
+
+/* Add call @p c of profile @p pi to its row: the count, and the costs of
+ * the line after the calls= line (its positions skipped: the open checked
+ * them). */
+static int add_call_line(profdb_cg *cg, cg_tmap *m, uint32_t pi, const cg_call *c, parser *ps)
+{
+	const cg_profile *p = &cg->profiles[pi];
+	const cg_file *f = &cg->files[p->file];
+	cg_crow k = {pi, c->caller, c->callee, 0, 0};
+	uint32_t i;
+	int r = find_crow(cg, m, &k, &i);
+	if (r < 0)
+		return r;
+	if (__builtin_add_overflow(cg->crows[i].count, c->count, &cg->crows[i].count)) {
+		stand_at(ps, cg, p, c->off, 1);
+		return perr(ps, -EBADMSG, "call count overflows 64 bits");
+	}
+	const char *nl = memchr(f->text + c->off, '\n', (size_t)(f->size - c->off));
+	if (!nl)   /* the open found the cost line */
+		return profdb__fail(-EIO, "%s: offset %" PRIu64 ": the calls= line has no cost line "
+		                    "(was the file changed while open?)", f->label, c->off);
+	const char *line = nl + 1, *end = f->text + f->size;
+	const char *e = memchr(line, '\n', (size_t)(end - line));
+	end = e ? e : end;
+	if (end > line && end[-1] == '\r')   /* as the scanner reads a line */
+		end--;
+	while (end > line && cg_is_space(end[-1]))
+		end--;
+	const char *q = line, *t;
+	size_t n;
+	for (uint32_t k2 = 0; k2 < p->n_pos; k2++)
+		cg_tok(&q, end, &t, &n);
+	ps->part.n_cols = p->n_cols;
+	memcpy(ps->part.colmap, cg->cols + p->col_first, p->n_cols * sizeof *ps->part.colmap);
+	stand_at(ps, cg, p, (uint64_t)(line - f->text), 0);
+	uint64_t *row = cg->crow_cost + (size_t)i * cg->n_events, before[CG_MAX_EVENTS];
+	memcpy(before, row, cg->n_events * sizeof *before);
+	if (profdb__cgs_read_costs(ps, q, end, row, "inclusive call cost") == 0)
+		return 0;
+	/* again from the row as it was, for the message with the line number */
+	stand_at(ps, cg, p, (uint64_t)(line - f->text), 1);
+	r = profdb__cgs_read_costs(ps, q, end, before, "inclusive call cost");
+	return r < 0 ? r : profdb__fail(-EIO, "%s: the cost line at offset %" PRIu64 " reads "
+	                                "differently twice", f->label, (uint64_t)(line - f->text));
+}
+
+/* The call rows from the recorded calls= lines, in text order (so rows
+ * and edges are numbered as a scan that kept them would), then the edges. */
+static int make_calls(void *arg)
 {
 	profdb_cg *cg = arg;
-	profdb_cg *s = scratch(cg, 1, 0);
-	if (!s)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	/* the derived events' columns (zero), then their values */
-	int r = read_again(cg, s);
-	if (r >= 0)
-		r = profdb__cg_widen(s, cg->n_events);
-	if (r >= 0) {
-		free(cg->crows);       /* the open's empty ones */
-		free(cg->crow_cost);
-		cg->crows = s->crows;
-		cg->crow_cost = s->crow_cost;
-		cg->n_crows = s->n_crows;
-		cg->cap_crows = s->cap_crows;
-		s->crows = NULL;
-		s->crow_cost = NULL;
-		if (cg->n_events != cg->n_stored)
-			for (uint32_t i = 0; i < cg->n_crows; i++)
-				profdb__cg_derive(cg, cg->crow_cost + (size_t)i * cg->n_events);
-		r = profdb__cg_finish_calls(cg);
+	cg_tmap m;
+	memset(&m, 0, sizeof m);
+	parser *ps = calloc(1, sizeof *ps);
+	int r = ps ? profdb__cg_tmap_init(&m) : profdb__fail(-ENOMEM, "callgrind: out of memory");
+	if (r == 0) {
+		ps->cg = cg;
+		memset(&ps->warned, 1, sizeof ps->warned);   /* the open gave them */
 	}
-	scratch_free(s);
-	return r;
+	for (uint32_t pi = 0; pi < cg->n_profiles && r == 0; pi++) {
+		uint32_t last = pi + 1 < cg->n_profiles ? cg->profiles[pi + 1].call_first : cg->n_calls;
+		for (uint32_t c = cg->profiles[pi].call_first; c < last && r == 0; c++)
+			r = add_call_line(cg, &m, pi, &cg->calls[c], ps);
+	}
+	profdb__cg_tmap_free(&m);
+	free(ps);
+	if (r < 0)
+		return r;
+	if (cg->n_events != cg->n_stored)
+		for (uint32_t i = 0; i < cg->n_crows; i++)
+			profdb__cg_derive(cg, cg->crow_cost + (size_t)i * cg->n_events);
+	return profdb__cg_finish_calls(cg);
 }
 
 /* The segments and call sites. */
 static int read_segments(void *arg)
 {
 	profdb_cg *cg = arg;
-	profdb_cg *s = scratch(cg, 0, 1);
+	profdb_cg *s = scratch(cg);
 	if (!s)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	int r = read_again(cg, s);
@@ -132,7 +229,7 @@ static int read_segments(void *arg)
 int profdb__cg_calls(const profdb_cg *cg)
 {
 	profdb_cg *m = (profdb_cg *)(uintptr_t)cg;
-	return m->keep_calls ? 0 : profdb__once_run(&m->calls_once, read_calls, m);
+	return profdb__once_run(&m->calls_once, make_calls, m);
 }
 
 int profdb__cg_segments(const profdb_cg *cg)

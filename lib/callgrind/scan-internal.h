@@ -82,7 +82,6 @@ typedef struct cg_cur {
 	uint32_t func, row;              /* resolved function and its row, or CG_EMPTY */
 	uint32_t seg;                    /* open segment, or CG_EMPTY */
 	int pending_call;                /* the previous line was calls= */
-	uint32_t call_crow;
 } cg_cur;
 
 /* Warnings given once per file. */
@@ -131,18 +130,10 @@ typedef struct parser {
 	cg_cur cur;
 	cg_warned warned;
 	cg_spec spec;
-	/* without cg->keep_calls: where a call's cost line is read to (its
-	 * values are checked, not kept) */
+	/* where a call's cost line is read to: its values are checked, not
+	 * kept (the call rows are made on first use, reread.c) */
 	uint64_t call_sink[CG_MAX_EVENTS];
 } parser;
-
-/* The row the cost line after calls= adds to. */
-static inline uint64_t *call_costs(parser *ps)
-{
-	profdb_cg *cg = ps->cg;
-	return cg->keep_calls ? cg->crow_cost + (size_t)ps->cur.call_crow * cg->n_events
-	                      : ps->call_sink;
-}
 
 /* True the first time for @p flag. */
 static inline bool once(bool *flag)
@@ -180,7 +171,6 @@ static inline bool once(bool *flag)
 #define fast_line profdb__cgs_fast_line
 #define ids_clear profdb__cgs_ids_clear
 #define intern profdb__cgs_intern
-#define find_crow profdb__cgs_find_crow
 
 /* scanner.c: an error (-EBADMSG in a last line without '\n' becomes
  * -ENODATA) or a warning naming the file, line and offset. */
@@ -273,8 +263,10 @@ int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx);
 uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id);
 /* Every id @p src defines, into @p dst's tables, names through @p nmap. */
 int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap);
-/* body.c: the call row of (profile, caller, callee), created on first use. */
-int find_crow(parser *ps, uint32_t prof, uint32_t caller, uint32_t callee, uint32_t *out);
+/* body.c: the costs after the positions of a cost line, added into @p dst
+ * (n_events wide, by the part's column map); 0 or < 0 with perr. */
+int profdb__cgs_read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
+                           const char *what);
 
 /* fast.c: the line at @p s (offset @p off, before at.safe_end): > 0 the
  * bytes consumed, 0 for the general path, < 0 an error (the one the

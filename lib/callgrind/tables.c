@@ -81,7 +81,6 @@ void profdb__cg_build_free(cg_build *b)
 {
 	profdb__cg_tmap_free(&b->name_map);
 	profdb__cg_tmap_free(&b->fn_map);
-	profdb__cg_tmap_free(&b->crow_map);
 	free(b->fn_by_name);
 	free(b->row_of_fn);
 	free(b->row_prof);

@@ -197,15 +197,25 @@ def test_computed_frame_synth():
 REAL = real_samples()
 
 
-def small_real(limit_bytes=2 << 20):
-    def size(p):
-        if os.path.isdir(p):
-            return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(p) for f in fs)
-        return os.path.getsize(p)
-    return [p for p in REAL if size(p) <= limit_bytes][:6]
+def _size(p):
+    if os.path.isdir(p):
+        return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(p) for f in fs)
+    return os.path.getsize(p)
 
 
-SMALL = small_real() if REAL else []
+def smallest_per_format():
+    """The smallest real sample of each folder (callgrind/public,
+    cube, hpctoolkit/v4, ...): every format, kept fast."""
+    best = {}
+    for p in REAL:
+        parts = os.path.relpath(p, DATA).split(os.sep)
+        group = os.sep.join(parts[:2]) if len(parts) > 2 else parts[0]
+        if _size(p) and (group not in best or _size(p) < _size(best[group])):
+            best[group] = p
+    return sorted(best.values())
+
+
+SMALL = smallest_per_format() if REAL else []
 
 
 @pytest.mark.real
@@ -220,3 +230,19 @@ def test_real_match_self_is_diff(path):
         m = db.match(db, metrics=d["a"]["metric"]["id"], other_metrics=d["b"]["metric"]["id"])
     assert_match_is_diff(m, d)
     assert m.counts.only_a == m.counts.only_b == 0
+
+
+@pytest.mark.real
+@pytest.mark.skipif(not SMALL, reason="no real sample data at %r" % DATA)
+@pytest.mark.parametrize("path", SMALL, ids=[os.path.relpath(p, DATA) for p in SMALL])
+def test_real_computed_frame(path):
+    try:
+        db = profdb.open(path)
+    except profdb.Error as e:
+        pytest.skip("cannot open: %s" % e.strerror)
+    with db:
+        metrics = db.metric_ids()[:2]
+        profiles = db.profile_indices()[:2]
+        if not metrics:
+            pytest.skip("no metric with data")
+        check_scopes_frame(db, profiles=profiles, metrics=metrics)

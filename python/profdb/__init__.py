@@ -26,7 +26,7 @@ from ._profdb import (Context, Corrupt, Counts, Error, Metric, Node, NotFound,  
 
 __all__ = ["open", "Database", "Values", "Contexts", "Error", "NotFound", "NotSupported",
            "Corrupt", "Metric", "Profile", "Context", "Counts", "Stat", "Stats", "Node",
-           "Tree", "View", "library_version", "as_float"]
+           "Tree", "View", "library_version", "as_float", "Match", "MatchCounts"]
 
 __version__ = library_version()
 
@@ -115,6 +115,52 @@ class Contexts:
 
 ProfileSel = Union[None, str, Sequence[int]]
 
+# The records of Match.pairs and Match.values (profdb_pair, profdb_pair_values).
+_PAIR_FIELDS = ("node_a", "node_b", "context_a", "context_b", "parent", "depth")
+_PAIR_DTYPE = np.dtype([(f, np.int64) for f in _PAIR_FIELDS])
+_PAIR_VALUES_DTYPE = np.dtype([(f, np.float64) for f in
+                               ("inclusive_a", "exclusive_a", "inclusive_b", "exclusive_b")])
+
+
+class MatchCounts(NamedTuple):
+    """The sizes of a match (profdb_match_counts): rows = matched + only_a + only_b."""
+    metrics: int
+    rows: int
+    matched: int
+    only_a: int
+    only_b: int
+
+
+class Match(NamedTuple):
+    """The call paths of two databases paired (Database.match(); profdb_match_new).
+    A copy: it holds neither database.
+
+    - pairs: one record per call path in either top-down view, in pre-order
+      of the union of the two trees (row 0 pairs the roots); int64 fields
+      node_a, node_b (node ids in the views, -1 on the side that lacks the
+      path), context_a, context_b (the context each node stands for, -1 for
+      none: a missing side, the root, a "<other>" node), parent (row of the
+      parent path, -1 for row 0) and depth;
+    - values: shape (metrics, rows), float64 fields inclusive_a,
+      exclusive_a, inclusive_b, exclusive_b (0 on the side that lacks the
+      path, NaN where the format cannot give the scope);
+    - metrics: the matched metrics, (id in self, id in other) each;
+    - counts: MatchCounts.
+    """
+    pairs: np.ndarray
+    values: np.ndarray
+    metrics: list
+    counts: MatchCounts
+
+
+def _metric_keys(metrics) -> Optional[list]:
+    """match()'s metrics as profdb_match_options wants them: names or ids."""
+    if metrics is None:
+        return None
+    if isinstance(metrics, (str, int)):
+        return [metrics]
+    return list(metrics)
+
 
 class Database(_profdb.Database):
     """An open profile database (profdb.open()); a context manager."""
@@ -187,11 +233,44 @@ class Database(_profdb.Database):
         p = None if profiles is None else self.profile_indices(profiles)
         return self._view(_TREE_KINDS[kind], ids, p, cutoff)
 
+    def match(self, other: "Database", metrics=None, other_metrics=None,
+              profiles: ProfileSel = None, other_profiles: ProfileSel = None,
+              cutoff: float = 0.0) -> Match:
+        """Pair the call paths of this database's top-down view with those
+        of `other` (any two formats; profdb_match_new): paths by their
+        function, file and line names, metrics by name.
+
+        metrics: names or ids of this database's metrics (None: every
+        metric name both have); other_metrics: the metric of `other` paired
+        with each (None: the one of the same name). profiles /
+        other_profiles: the profiles combined on each side (None: the
+        view's default, the summary where stored). cutoff: the views'
+        cut-off (0: their default). The GIL is released while it runs;
+        the result is a copy (Match)."""
+        p = None if profiles is None else self.profile_indices(profiles)
+        q = None if other_profiles is None else other.profile_indices(other_profiles)
+        pairs, values, ids, counts = self._match(other, _metric_keys(metrics),
+                                                 _metric_keys(other_metrics), p, q, float(cutoff))
+        none = np.uint32(0xFFFFFFFF)
+        out = np.empty(len(pairs), dtype=_PAIR_DTYPE)
+        for k, f in enumerate(_PAIR_FIELDS):
+            col = pairs[:, k]
+            out[f] = np.where(col == none, -1, col.astype(np.int64)) if f != "depth" else col
+        vals = np.empty(values.shape[:2], dtype=_PAIR_VALUES_DTYPE)
+        for k, f in enumerate(_PAIR_VALUES_DTYPE.names):
+            vals[f] = values[:, :, k]
+        return Match(out, vals, [tuple(t) for t in ids], MatchCounts(*counts))
+
     # ---- pandas (imported on first use) ----
 
-    def dataframe(self, metrics=None, profiles: ProfileSel = None, scope: str = "all"):
-        """Every stored value as a pandas DataFrame in hatchet's layout."""
+    def dataframe(self, metrics=None, profiles: ProfileSel = None, scope: str = "all",
+                  computed: bool = False):
+        """Every stored value as a pandas DataFrame in hatchet's layout; with
+        computed=True, the exclusive and inclusive value of each metric's
+        quantity by its rule (profdb_exclusive/profdb_inclusive) instead."""
         from . import _frames
+        if computed:
+            return _frames.scopes_frame(self, metrics, profiles, scope)
         return _frames.dataframe(self, metrics, profiles, scope)
 
     def tree(self):

@@ -103,6 +103,19 @@ class Tree:
     def __getitem__(self, i: int) -> Node: ...
     def values(self, k: int) -> tuple[np.ndarray, np.ndarray]: ...
 
+class MatchCounts(NamedTuple):
+    metrics: int
+    rows: int
+    matched: int
+    only_a: int
+    only_b: int
+
+class Match(NamedTuple):
+    pairs: np.ndarray
+    values: np.ndarray
+    metrics: list[tuple[Optional[int], Optional[int]]]
+    counts: MatchCounts
+
 class Values(NamedTuple):
     index: np.ndarray
     records: np.ndarray
@@ -169,8 +182,11 @@ class Database:
     def edge_cost(self, index: int, metric: int, profile: Optional[int] = ...) -> Optional[Number]: ...
     def view(self, kind: str = ..., metrics: MetricSel = ..., profiles: ProfileSel = ...,
              cutoff: float = ...) -> Tree: ...
+    def match(self, other: Database, metrics: MetricSel = ..., other_metrics: MetricSel = ...,
+              profiles: ProfileSel = ..., other_profiles: ProfileSel = ...,
+              cutoff: float = ...) -> Match: ...
     def dataframe(self, metrics: MetricSel = ..., profiles: ProfileSel = ...,
-                  scope: str = ...) -> pd.DataFrame: ...
+                  scope: str = ..., computed: bool = ...) -> pd.DataFrame: ...
     def tree(self) -> pd.DataFrame: ...
     def stats_frame(self, profiles: ProfileSel = ..., metrics: MetricSel = ...,
                     threads: int = ...) -> pd.DataFrame: ...

@@ -102,6 +102,81 @@ def dataframe(db, metrics=None, profiles=None, scope="all"):
     return pd.DataFrame(data, index=index, copy=False)
 
 
+_TAG_TYPES = {1: "u64", 2: "i64", 3: "f64"}
+
+
+def _quantities(db, metrics):
+    """One metric per quantity (its exclusive and inclusive scopes, and a
+    point metric that names them, are one quantity), in the order first
+    met: the quantity's exclusive metric (else its inclusive one) and the
+    column name of its exclusive value, the metric's name; a metric with
+    neither scope id stands alone as '<name> (<kind>)'."""
+    out, seen = [], set()
+    for i in db.metric_ids(metrics):
+        m = db.metric(i)
+        key = (m.exclusive_id, m.inclusive_id)
+        if key == (None, None):          # no scopes of its own: named by its kind
+            key, base = ("id", m.id), "%s (%s)" % (m.name, m.kind)
+        else:                            # named as hatchet names the exclusive scope
+            m, base = db.metric(m.exclusive_id if m.exclusive_id is not None
+                                else m.inclusive_id), m.name
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((m, base))
+    return out
+
+
+def _scope_column(bits, tags, declared):
+    """A masked column from the library's numbers: their own type when all
+    agree (bits unchanged), float64 converted per number when they mix."""
+    present = tags != 0
+    kinds = np.unique(tags[present])
+    if len(kinds) <= 1:
+        mtype = _TAG_TYPES[int(kinds[0])] if len(kinds) else declared
+        return _masked(bits, present, mtype)
+    out = bits.astype(np.float64)                  # u64
+    i64 = tags == 2
+    out[i64] = bits[i64].view(np.int64).astype(np.float64)
+    f64 = tags == 3
+    out[f64] = bits[f64].view(np.float64)
+    return pd.arrays.FloatingArray(out, ~present)
+
+
+def scopes_frame(db, metrics=None, profiles=None, scope="all"):
+    """dataframe(computed=True): per (profile, context), the exclusive
+    ('<name>') and inclusive ('<name> (inc)') value of each metric's
+    quantity, as profdb_exclusive/profdb_inclusive give them (combined by
+    the metric's rule); scope 'exclusive' or 'inclusive' keeps one of the
+    two. A cell is <NA> where the library has nothing there or cannot say
+    (ENOTSUP); a row is there when any cell holds a value. Contexts: every
+    tree node and every context with a stored value in the profiles."""
+    if scope not in ("all", "exclusive", "inclusive"):
+        raise ValueError("with computed=True, scope must be 'all', 'exclusive' or 'inclusive'")
+    qs = _quantities(db, metrics)
+    prof = db.profile_indices(profiles)
+    ids = [m.id for m, _ in qs]
+    stored = sorted({i for m, _ in qs for i in (m.id, m.exclusive_id, m.inclusive_id)
+                     if i is not None})
+    ctx_stored = db._gather(prof, stored)[0]
+    contexts = np.union1d(db._context_table()["id"], ctx_stored).astype(np.uint32)
+    ctx, prof_col, bits, tags = db._scopes(prof, contexts.tolist(), ids)
+    data, taken = {}, {"name", "file", "line", "module"}
+    for k, (m, base) in enumerate(qs):
+        for j, (sc, col) in enumerate((("exclusive", base), ("inclusive", base + " (inc)"))):
+            if scope != "all" and scope != sc:
+                continue
+            if col in taken:
+                col = "%s [id %d]" % (col, m.id)
+            taken.add(col)
+            data[col] = _scope_column(bits[2 * k + j], tags[2 * k + j], m.type)
+    ctxinfo = _context_lookup(db, ctx)
+    for col in ("name", "file", "line", "module"):
+        data[col] = ctxinfo[col]
+    index = pd.MultiIndex.from_arrays([ctx, prof_col], names=["node", "profile"])
+    return pd.DataFrame(data, index=index, copy=False)
+
+
 _CTX_TYPES = ("unknown", "root", "function", "loop", "line", "instruction")
 
 

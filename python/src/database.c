@@ -404,7 +404,8 @@ int pd_database_methods_init(void);
 int pd_database_methods_init(void)
 {
 	const PyMethodDef *tables[] = {db_methods, pd_record_methods, pd_view_methods,
-	                               pd_gather_methods, pd_analysis_methods};
+	                               pd_gather_methods, pd_analysis_methods,
+	                               pd_match_methods, pd_scopes_methods};
 	size_t k = 0;
 	for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
 		for (const PyMethodDef *m = tables[t]; m->ml_name; m++) {

@@ -100,6 +100,12 @@ extern PyMethodDef pd_gather_methods[];
 extern PyMethodDef pd_analysis_methods[];
 int pd_analysis_init(PyObject *module);
 
+/* match.c: Database._match (profdb_match_new, copied out). */
+extern PyMethodDef pd_match_methods[];
+
+/* scopes.c: Database._scopes (profdb_exclusive/profdb_inclusive per cell). */
+extern PyMethodDef pd_scopes_methods[];
+
 /* Parse a sequence of ints (or None) into a malloc'ed uint32_t array.
  * Returns 0 (and *out NULL, *n 0 for None) or -1 with an exception. */
 int pd_u32_list(PyObject *seq, const char *what, uint32_t **out, size_t *n);

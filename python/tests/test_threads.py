@@ -61,3 +61,32 @@ def test_gil_is_released_during_statistics():
     del st
     db.close()
     assert np.isfinite(len(ticks))
+
+
+def test_match_from_threads_agrees():
+    """match() releases the GIL and marks both handles busy; threads
+    matching the same pair at once all get the one answer."""
+    a = profdb.open(mksample("synth", 4, 3000, 2, 0.5, 0, 1))
+    b = profdb.open(mksample("synth", 4, 3000, 2, 0.5, 0, 2))
+    want = a.match(b)
+    got = [None] * 4
+
+    def run(i):
+        got[i] = b.match(a) if i % 2 else a.match(b)
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for i, m in enumerate(got):
+        if i % 2:
+            assert m.counts == want.counts._replace(only_a=want.counts.only_b,
+                                                    only_b=want.counts.only_a)
+        else:
+            assert np.array_equal(m.pairs, want.pairs) and m.counts == want.counts
+            assert np.array_equal(m.values["inclusive_a"], want.values["inclusive_a"],
+                                  equal_nan=True)
+    assert want.counts.rows > 1
+    a.close()
+    b.close()

@@ -188,8 +188,8 @@ static int cg_load(profdb_cg *cg)
 	}
 	if (r >= 0) {
 		/* The lookup maps die before the model is built: less peak memory. */
-		profdb__cg_tmap_free(&b.name_map);
-		profdb__cg_tmap_free(&b.fn_map);
+		profdb__tmap_free(&b.name_map);
+		profdb__tmap_free(&b.fn_map);
 		r = profdb__cg_finish(cg, &b);
 	}
 	profdb__cg_build_free(&b);

@@ -257,45 +257,9 @@ static inline int cg_tok(const char **p, const char *end, const char **t, size_t
 	return 1;
 }
 
-/* A hash index of table rows with a 32-bit hash tag in every slot. A
- * probe compares tags in place and reads a row only when its tag matches
- * (once, nearly always), where profdb__hindex reads a row, a cache miss
- * into a large table, at every probe; the scan looks up a name, a
- * function or a call row at almost every line. A slot's position comes
- * from its tag, so growing reads no rows. Up to 7/8 full: probes that
- * compare tags in adjacent slots stay cheap at that load. */
-typedef struct cg_tslot {
-	uint32_t row1;               /* row + 1; 0: empty */
-	uint32_t tag;
-} cg_tslot;
-
-typedef struct cg_tmap {
-	cg_tslot *slot;
-	uint32_t mask, used;
-} cg_tmap;
-
-/* The slot of the row with key @p key and tag @p tag: row1 is its row + 1,
- * or 0 when absent; then set row1 and tag, and call profdb__cg_tmap_added. */
-static inline cg_tslot *cg_tmap_slot(const cg_tmap *m, uint32_t tag,
-                                     int (*eq)(const void *ctx, uint32_t row, const void *key),
-                                     const void *ctx, const void *key)
-{
-	for (uint32_t i = tag & m->mask;; i = (i + 1) & m->mask) {
-		cg_tslot *s = &m->slot[i];
-		if (!s->row1 || (s->tag == tag && eq(ctx, s->row1 - 1, key)))
-			return s;
-	}
-}
-
-/* tables.c: an empty index (idempotent); count an insertion (grows the
- * index past 7/8); free. 0 or -ENOMEM. */
-int profdb__cg_tmap_init(cg_tmap *m);
-int profdb__cg_tmap_added(cg_tmap *m);
-void profdb__cg_tmap_free(cg_tmap *m);
-
 /* The indexes used only while the files are scanned. */
 typedef struct cg_build {
-	cg_tmap name_map, fn_map;  /* names, fns */
+	profdb__tmap name_map, fn_map;  /* names, fns */
 	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
 	size_t cap_fn_by_name;
 	uint32_t *row_of_fn;         /* fn -> row of the current profile ... */

@@ -41,18 +41,18 @@ int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash, uint32_t *idx)
 {
 	profdb_cg *cg = ps->cg;
-	cg_tmap *m = &ps->b->name_map;
+	profdb__tmap *m = &ps->b->name_map;
 	if (n == 0) {
 		*idx = 0;
 		return 0;
 	}
 	if (memchr(p, 0, n) && once(&ps->warned.nul))
 		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
-	int r = profdb__cg_tmap_init(m);
+	int r = profdb__tmap_init(m);
 	if (r < 0)
 		return r;
 	cg_name k = {p, (uint32_t)n, hash};
-	cg_tslot *slot = cg_tmap_slot(m, hash, name_eq, cg, &k);
+	profdb__tslot *slot = profdb__tmap_slot(m, hash, name_eq, cg, &k);
 	if (slot->row1) {
 		*idx = slot->row1 - 1;
 		return 0;
@@ -63,8 +63,8 @@ int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash
 		return r;
 	cg->names[cg->n_names] = k;
 	*idx = cg->n_names++;
-	*slot = (cg_tslot){cg->n_names, hash};
-	return profdb__cg_tmap_added(m);
+	*slot = (profdb__tslot){cg->n_names, hash};
+	return profdb__tmap_added(m);
 }
 
 int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx)
@@ -305,13 +305,13 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 			return 0;
 		}
 	}
-	cg_tmap *m = &b->fn_map;
-	int r = profdb__cg_tmap_init(m);
+	profdb__tmap *m = &b->fn_map;
+	int r = profdb__tmap_init(m);
 	if (r < 0)
 		return r;
 	cg_fn k = {.ob = ob, .fl = fl, .fn = fn};
 	uint32_t tag = fn_tag(&k);
-	cg_tslot *slot = cg_tmap_slot(m, tag, fn_eq, cg, &k);
+	profdb__tslot *slot = profdb__tmap_slot(m, tag, fn_eq, cg, &k);
 	uint32_t i = slot->row1 - 1;
 	if (!slot->row1) {
 		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
@@ -319,8 +319,8 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 			return r;
 		i = cg->n_fns++;
 		cg->fns[i] = (cg_fn){ob, fl, fn, 0};
-		*slot = (cg_tslot){i + 1, tag};
-		if ((r = profdb__cg_tmap_added(m)) < 0)
+		*slot = (profdb__tslot){i + 1, tag};
+		if ((r = profdb__tmap_added(m)) < 0)
 			return r;
 	}
 	size_t old = b->cap_fn_by_name;

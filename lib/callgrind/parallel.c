@@ -152,9 +152,8 @@ static int tables_new(piece *pc, const start *st)
 	lc->n_events = st->n_events;
 	lc->events = profdb__cg_array(st->n_events, 1, sizeof *lc->events);
 	lc->row_cost = calloc(1, sizeof *lc->row_cost);
-	lc->crow_cost = calloc(1, sizeof *lc->crow_cost);
 	lc->names = calloc(CG_PH_FIRST_ID, sizeof *lc->names);
-	if (!lc->events || !lc->row_cost || !lc->crow_cost || !lc->names)
+	if (!lc->events || !lc->row_cost || !lc->names)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (st->n_events)
 		memcpy(lc->events, st->events, st->n_events * sizeof *lc->events);
@@ -163,7 +162,7 @@ static int tables_new(piece *pc, const start *st)
 	return 0;
 }
 
-static void tmap_clear(cg_tmap *m)
+static void tmap_clear(profdb__tmap *m)
 {
 	if (m->slot)
 		memset(m->slot, 0, ((size_t)m->mask + 1) * sizeof *m->slot);
@@ -327,12 +326,6 @@ static int map_tables(parser *ps0, const piece *pc, maps *m)
 	return 0;
 }
 
-/* The self costs; 0 (nothing added) when a sum overflows. */
-static int add_all(profdb_cg *cg, const profdb_cg *lc, const maps *m)
-{
-	return add_costs(cg->row_cost, lc->row_cost, m->row, lc->n_rows, cg->n_events);
-}
-
 /* The calls= lines, appended in text order, in the real function ids. */
 static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 {
@@ -422,7 +415,8 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	int r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (m.name && m.fn && m.row && (r = map_tables(ps0, pc, &m)) >= 0) {
 		uint32_t seg_base = ps0->cg->n_segs;
-		r = add_all(ps0->cg, lc, &m);
+		/* the self costs; 0 (nothing added) when a sum overflows */
+		r = add_costs(ps0->cg->row_cost, lc->row_cost, m.row, lc->n_rows, ps0->cg->n_events);
 		if (r == 1 && (r = add_calls(ps0->cg, lc, &m)) >= 0 &&
 		    (r = add_segs(ps0, pc, &m)) >= 0 &&
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {

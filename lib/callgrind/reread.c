@@ -94,10 +94,10 @@ static int crow_eq(const void *ctx, uint32_t e, const void *key)
 }
 
 /* The row of (profile, caller, callee), created (zero) on first use. */
-static int find_crow(profdb_cg *cg, cg_tmap *m, const cg_crow *k, uint32_t *out)
+static int find_crow(profdb_cg *cg, profdb__tmap *m, const cg_crow *k, uint32_t *out)
 {
 	uint32_t tag = crow_tag(k);
-	cg_tslot *slot = cg_tmap_slot(m, tag, crow_eq, cg, k);
+	profdb__tslot *slot = profdb__tmap_slot(m, tag, crow_eq, cg, k);
 	if (slot->row1) {
 		*out = slot->row1 - 1;
 		return 0;
@@ -108,8 +108,8 @@ static int find_crow(profdb_cg *cg, cg_tmap *m, const cg_crow *k, uint32_t *out)
 		return r;
 	*out = cg->n_crows;
 	cg->crows[cg->n_crows] = *k;
-	*slot = (cg_tslot){++cg->n_crows, tag};
-	return profdb__cg_tmap_added(m);
+	*slot = (profdb__tslot){++cg->n_crows, tag};
+	return profdb__tmap_added(m);
 }
 
 /* A parser standing at the line at @p off of profile @p p's file, for the
@@ -131,7 +131,7 @@ static void stand_at(parser *ps, const profdb_cg *cg, const cg_profile *p, uint6
 /* Add call @p c of profile @p pi to its row: the count, and the costs of
  * the line after the calls= line (its positions skipped: the open checked
  * them). */
-static int add_call_line(profdb_cg *cg, cg_tmap *m, uint32_t pi, const cg_call *c, parser *ps)
+static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_call *c, parser *ps)
 {
 	const cg_profile *p = &cg->profiles[pi];
 	const cg_file *f = &cg->files[p->file];
@@ -178,10 +178,10 @@ static int add_call_line(profdb_cg *cg, cg_tmap *m, uint32_t pi, const cg_call *
 static int make_calls(void *arg)
 {
 	profdb_cg *cg = arg;
-	cg_tmap m;
+	profdb__tmap m;
 	memset(&m, 0, sizeof m);
 	parser *ps = calloc(1, sizeof *ps);
-	int r = ps ? profdb__cg_tmap_init(&m) : profdb__fail(-ENOMEM, "callgrind: out of memory");
+	int r = ps ? profdb__tmap_init(&m) : profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (r == 0) {
 		ps->cg = cg;
 		memset(&ps->warned, 1, sizeof ps->warned);   /* the open gave them */
@@ -191,7 +191,7 @@ static int make_calls(void *arg)
 		for (uint32_t c = cg->profiles[pi].call_first; c < last && r == 0; c++)
 			r = add_call_line(cg, &m, pi, &cg->calls[c], ps);
 	}
-	profdb__cg_tmap_free(&m);
+	profdb__tmap_free(&m);
 	free(ps);
 	if (r < 0)
 		return r;

@@ -33,54 +33,10 @@ void *profdb__cg_array(size_t n, size_t m, size_t elem)
 	return malloc(bytes + elem);
 }
 
-#define CG_TMAP_FIRST 4096u
-
-int profdb__cg_tmap_init(cg_tmap *m)
-{
-	if (m->slot)
-		return 0;
-	if (!(m->slot = calloc(CG_TMAP_FIRST, sizeof *m->slot)))
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	m->mask = CG_TMAP_FIRST - 1;
-	m->used = 0;
-	return 0;
-}
-
-int profdb__cg_tmap_added(cg_tmap *m)
-{
-	uint32_t n = m->mask + 1;
-	if (++m->used <= n / 8 * 7)
-		return 0;
-	if (n > UINT32_MAX / 2)
-		return profdb__fail(-ENOMEM, "callgrind: table too large");
-	cg_tslot *g = calloc((size_t)2 * n, sizeof *g);
-	if (!g)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	uint32_t mask = 2 * n - 1;
-	for (uint32_t i = 0; i < n; i++) {
-		if (!m->slot[i].row1)
-			continue;
-		uint32_t j = m->slot[i].tag & mask;
-		while (g[j].row1)
-			j = (j + 1) & mask;
-		g[j] = m->slot[i];
-	}
-	free(m->slot);
-	m->slot = g;
-	m->mask = mask;
-	return 0;
-}
-
-void profdb__cg_tmap_free(cg_tmap *m)
-{
-	free(m->slot);
-	memset(m, 0, sizeof *m);
-}
-
 void profdb__cg_build_free(cg_build *b)
 {
-	profdb__cg_tmap_free(&b->name_map);
-	profdb__cg_tmap_free(&b->fn_map);
+	profdb__tmap_free(&b->name_map);
+	profdb__tmap_free(&b->fn_map);
 	free(b->fn_by_name);
 	free(b->row_of_fn);
 	free(b->row_prof);

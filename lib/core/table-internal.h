@@ -58,4 +58,42 @@ static inline uint32_t *profdb__hindex_slot(const profdb__hindex *h, uint64_t ha
  * is half full. 0 or -ENOMEM. */
 int profdb__hindex_added(profdb__hindex *h, profdb__hash_fn hash, const void *ctx);
 
+/* An index like profdb__hindex with a 32-bit hash tag in every slot. A
+ * probe compares tags in place and reads an entry only when its tag
+ * matches (once, nearly always), where profdb__hindex reads an entry, a
+ * cache miss into a large table, at every probe: for tables looked up at
+ * almost every line of a big input (the Callgrind scan's names, functions
+ * and call rows). A slot's position comes from its tag, so growing reads
+ * no entries. Up to 7/8 full: probes that compare tags in adjacent slots
+ * stay cheap at that load. */
+typedef struct profdb__tslot {
+	uint32_t row1;      /* entry + 1; 0: empty */
+	uint32_t tag;
+} profdb__tslot;
+
+typedef struct profdb__tmap {
+	profdb__tslot *slot;
+	uint32_t mask, used;
+} profdb__tmap;
+
+/* The slot of the entry with key @p key and tag @p tag: row1 is its
+ * entry + 1, or 0 when absent; then set row1 and tag, and call
+ * profdb__tmap_added. */
+static inline profdb__tslot *profdb__tmap_slot(const profdb__tmap *m, uint32_t tag,
+                                               profdb__eq_fn eq, const void *ctx,
+                                               const void *key)
+{
+	for (uint32_t i = tag & m->mask;; i = (i + 1) & m->mask) {
+		profdb__tslot *s = &m->slot[i];
+		if (!s->row1 || (s->tag == tag && eq(ctx, s->row1 - 1, key)))
+			return s;
+	}
+}
+
+/* An empty index (idempotent); count an insertion (doubles the index past
+ * 7/8); free. 0 or -ENOMEM. */
+int profdb__tmap_init(profdb__tmap *m);
+int profdb__tmap_added(profdb__tmap *m);
+void profdb__tmap_free(profdb__tmap *m);
+
 #endif

@@ -1,5 +1,6 @@
 /* Growable arrays and the hash index (table-internal.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core-internal.h"
 #include "table-internal.h"
@@ -86,4 +87,48 @@ int profdb__hindex_added(profdb__hindex *h, profdb__hash_fn hash, const void *ct
 	h->slot = g.slot;
 	h->mask = g.mask;
 	return 0;
+}
+
+#define TMAP_FIRST 4096u
+
+int profdb__tmap_init(profdb__tmap *m)
+{
+	if (m->slot)
+		return 0;
+	if (!(m->slot = calloc(TMAP_FIRST, sizeof *m->slot)))
+		return profdb__fail(-ENOMEM, "out of memory (hash index of %u slots)", TMAP_FIRST);
+	m->mask = TMAP_FIRST - 1;
+	m->used = 0;
+	return 0;
+}
+
+int profdb__tmap_added(profdb__tmap *m)
+{
+	uint32_t n = m->mask + 1;
+	if (++m->used <= n / 8 * 7)
+		return 0;
+	if (n > UINT32_MAX / 2)
+		return profdb__fail(-ENOMEM, "hash index too large");
+	profdb__tslot *g = calloc((size_t)2 * n, sizeof *g);
+	if (!g)
+		return profdb__fail(-ENOMEM, "out of memory (hash index of %zu slots)", (size_t)2 * n);
+	uint32_t mask = 2 * n - 1;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!m->slot[i].row1)
+			continue;
+		uint32_t j = m->slot[i].tag & mask;
+		while (g[j].row1)
+			j = (j + 1) & mask;
+		g[j] = m->slot[i];
+	}
+	free(m->slot);
+	m->slot = g;
+	m->mask = mask;
+	return 0;
+}
+
+void profdb__tmap_free(profdb__tmap *m)
+{
+	free(m->slot);
+	memset(m, 0, sizeof *m);
 }

@@ -240,6 +240,7 @@ static int visit(ranking *k, profdb_context *ctx)
 	return keep_context(k, ctx->id);
 }
 
+/* One walk over the tree (or --focus's subtree). 0 or < 0. */
 static int walk_tree(ranking *k)
 {
 	tool_walk w;

@@ -137,7 +137,7 @@ typedef struct path_marks {
 } path_marks;
 
 /* Context @p id at depth @p d (a function when 0 < id <= nf). 0 or TOP_OOM. */
-static int mark(path_marks *pm, uint32_t id, uint32_t d, uint32_t nf, int function)
+static int mark(path_marks *pm, uint32_t id, uint32_t d, uint32_t nf)
 {
 	for (; pm->depth > d; pm->depth--)
 		pm->on_path[pm->path[pm->depth - 1]]--;
@@ -153,7 +153,7 @@ static int mark(path_marks *pm, uint32_t id, uint32_t d, uint32_t nf, int functi
 	}
 	for (; pm->depth < d; pm->depth++)   /* a level a pre-order walk never skips */
 		pm->on_path[pm->path[pm->depth] = 0]++;
-	uint32_t g = function && id > 0 && id <= nf ? pm->group_of[id - 1] + 1 : 0;
+	uint32_t g = id > 0 && id <= nf ? pm->group_of[id - 1] + 1 : 0;
 	if (g)
 		pm->counted[id - 1] = pm->on_path[g] == 0;
 	pm->on_path[g]++;
@@ -191,7 +191,7 @@ static int mark_by_links(ranking *k, path_marks *pm, uint32_t nf)
 	/* pre-order, as tool/walk.c goes, with the same guard against loops */
 	size_t steps = 0, limit = 2 * n + 16;
 	for (uint32_t id = 0, d = 0; r == 0;) {
-		if ((r = mark(pm, id, d, nf, id > 0)) < 0)
+		if ((r = mark(pm, id, d, nf)) < 0)
 			break;
 		if (first[id] != PROFDB_NONE) {
 			id = first[id];
@@ -269,5 +269,3 @@ int rank_callgrind(ranking *k)
 	}
 	return r < 0 ? r : 1;
 }
-
-/* One walk over the tree (or --focus's subtree). 0 or < 0. */

@@ -218,12 +218,10 @@ static PyObject *db_metric(DatabaseObject *self, PyObject *key)
 	profdb_metric m;
 	int rc;
 	if (PyLong_Check(key)) {
-		unsigned long id = PyLong_AsUnsignedLong(key);
-		if (PyErr_Occurred())
+		uint32_t id;
+		if (pd_u32_arg(key, "metric with id", &id) < 0)
 			return NULL;
-		if (id > UINT32_MAX)
-			return pd_raise_msg(-ENOENT, "no metric with id %lu", id);
-		rc = profdb_metric_get(db, (uint32_t)id, &m);
+		rc = profdb_metric_get(db, id, &m);
 	} else if (PyUnicode_Check(key)) {
 		const char *s = PyUnicode_AsUTF8(key);
 		if (!s)

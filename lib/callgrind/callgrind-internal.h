@@ -223,7 +223,7 @@ struct profdb_cg {
 	uint64_t **incl;
 };
 
-/* A parsed position line etc. are shared by parse.c and detail.c: */
+/* Shared by the scanner and detail.c: */
 static inline int cg_is_space(char c)
 {
 	return c == ' ' || c == '\t';
@@ -288,7 +288,7 @@ int profdb__cg_calls(const profdb_cg *cg);
 int profdb__cg_segments(const profdb_cg *cg);
 /* model.c: the edges from the call rows (after the scan that kept them). */
 int profdb__cg_finish_calls(profdb_cg *cg);
-/* parse.c: scan file @p fi of the group. */
+/* scanner.c: scan file @p fi of the group. */
 int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b);
 /* stream.c: inflate the gzip text [src, src + n) (at most @p limit bytes)
  * into file @p fi and scan it at the same time; 0, < 0 as inflating then
@@ -296,7 +296,7 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b);
 int profdb__cg_parse_gz(profdb_cg *cg, uint32_t fi, cg_build *b, const unsigned char *src,
                         uint64_t n, uint64_t limit);
 void profdb__cg_build_free(cg_build *b);
-/* parse.c: make every table @p ne events wide. */
+/* tables.c: make every table @p ne events wide. */
 int profdb__cg_widen(profdb_cg *cg, uint32_t ne);
 /* model.c: after every file: sort, sum over profiles, derived events. */
 int profdb__cg_finish(profdb_cg *cg, cg_build *b);

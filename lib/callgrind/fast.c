@@ -87,7 +87,7 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 
 /* A cost line at @p s of at most @p max_len bytes: subpositions separated
  * by one blank, then decimal costs of at most 19 digits, added to row
- * @p row of @p base (row_cost, or a call's cost row: call_costs()). */
+ * @p row of @p base (row_cost, or ps->call_sink for a call's cost line). */
 FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *base,
                             uint32_t row)
 {

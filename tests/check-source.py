@@ -2,10 +2,12 @@
 """The architecture rules of lib/ that a reader would otherwise have to
 trust (doc/CONVENTIONS.md, "Headers"; the issue "profdb 1.0 API"):
 
-  1. a format module (lib/<format>/) includes only lib/core headers, its own
-     files, the public headers and system or generated headers -- never
-     lib/query/ or another format's internals; lib/core includes nothing
-     from a format or from lib/query;
+  1. the layers core -> formats -> query -> analysis -> convert: a module
+     includes its own files, the public headers, system or generated
+     headers and the internals of the layers below it; a format module
+     (lib/<format>/) never another format's internals, and query, analysis
+     and convert never a format's internals (they know formats only through
+     the backend table);
   2. private headers under lib/ are named *-internal.h;
   3. no file under lib/ is longer than 900 lines, and no function body
      (from a "{" to a "}" in column 0) longer than 120.
@@ -28,7 +30,9 @@ def main():
     root = sys.argv[1]
     lib = os.path.join(root, 'lib')
     modules = sorted(d for d in os.listdir(lib) if os.path.isdir(os.path.join(lib, d)))
-    formats = [m for m in modules if m not in ('core', 'query')]
+    layers = ['core', 'query', 'analysis', 'convert']
+    formats = [m for m in modules if m not in layers]
+    rank = {m: layers.index(m) for m in layers}
     problems = []
     files = 0
     for dirpath, _, names in os.walk(lib):
@@ -67,9 +71,11 @@ def main():
                 dep = module_of(target, lib)
                 if mod == dep or dep == 'core':
                     continue
-                if mod == 'query' and dep in formats:
-                    problems.append(f'{rel}: lib/query reaches into {dep}\'s internals '
+                if mod in rank and dep in formats:
+                    problems.append(f'{rel}: lib/{mod} reaches into {dep}\'s internals '
                                     f'("{inc}"); it knows formats only through backends')
+                    continue
+                if mod in rank and dep in rank and rank[dep] < rank[mod]:
                     continue
                 problems.append(f'{rel}: module {mod} includes "{inc}" of module {dep}')
     for p in problems:

@@ -1,4 +1,4 @@
-/* Matching two databases (profdb_match_*, lib/query/match.c; doc/model.md
+/* Matching two databases (profdb_match_*, lib/analysis/match.c; doc/model.md
  * "Matching two databases"): two generated HPCToolkit databases of one
  * program with known differences (a changed cost, a call path only in A,
  * one only in B, two siblings with one key), a Callgrind pair, one program

@@ -1,4 +1,4 @@
-/* Call-path keys (profdb_tree_path_key, lib/query/match.c; doc/model.md
+/* Call-path keys (profdb_tree_path_key, lib/analysis/match.c; doc/model.md
  * "Matching two databases"): two nodes of two views have equal keys
  * exactly when profdb_match_new() pairs them. Checked node pair by node
  * pair against the match on generated HPCToolkit 4.0 databases (random

@@ -273,7 +273,7 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 	golden cg-callees-min-percent callees --min-percent 50 main "$cg"
 	contains cg-callees-min-percent "1 more below 50%"
 	golden cg-profiles profiles "$cg"
-	# a profile without calls: no edges at all (lib/query/edges.c sorted
+	# a profile without calls: no edges at all (lib/analysis/edges.c sorted
 	# a NULL array then)
 	printf '# callgrind format\nversion: 1\nevents: Ir\nfl=a.c\nfn=lonely\n1 5\n' \
 		>"$work/callgrind.out.nocalls"

@@ -5,7 +5,7 @@
  * profile gave the same stacks but looked every value up on its own
  * (135 profiles of hpcviewer's issue-233 database: 700 ms, now a few).
  *
- * This follows lib/query/tree-ctx.c's top-down view for one profile and a
+ * This follows lib/analysis/tree-ctx.c's top-down view for one profile and a
  * metric whose inclusive value is stored, which is HPCToolkit 4.0's case
  * (profdb_inclusive() there is the stored value of the inclusive id):
  *  - a context's value is the stored inclusive value; a context with none
@@ -23,7 +23,7 @@
 #include "stacks-internal.h"
 
 /* A child as the view orders them: heaviest first, ties by context id
- * (lib/query/tree.c, cmp_skey; context ids are unique). */
+ * (lib/analysis/tree.c, cmp_skey; context ids are unique). */
 typedef struct kid {
 	double key;
 	uint32_t ctx, node;

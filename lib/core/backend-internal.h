@@ -78,7 +78,7 @@ typedef struct profdb__backend {
 	 * for bit: the number into out[c * np + j] (0 where scoped() says
 	 * nothing), found[c * np + j] = 1 where scoped() returns 1. For a
 	 * format that computes a scope along the tree (the views,
-	 * lib/query/tree-ctx.c, then need one pass instead of one per
+	 * lib/analysis/tree-ctx.c, then need one pass instead of one per
 	 * context). Optional; on any error the caller falls back to scoped(). */
 	int (*scoped_all)(const void *impl, uint32_t m, int inclusive, const uint32_t *profiles,
 	                  size_t np, double *out, uint8_t *found);

@@ -382,7 +382,7 @@ static int call_view(const profdb_cube *c, cube_metric *m, uint32_t cnode, int i
 	                   : inclusive_of_exclusive(c, m, cnode, x, out);
 }
 
-/* ---- every cnode at once (the views, lib/query/tree-ctx.c) ------------------- */
+/* ---- every cnode at once (the views, lib/analysis/tree-ctx.c) ------------------- */
 
 /* Locations @p locs of a finished call-view row as the single numbers
  * aggregate() gives for one location (its own fields, getDouble). */

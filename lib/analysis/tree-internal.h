@@ -13,7 +13,7 @@
 
 #include <math.h>
 
-#include "query-internal.h"
+#include "query/query-internal.h"
 
 /* A node as a builder describes it. */
 typedef struct tproto {

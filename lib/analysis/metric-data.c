@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query-internal.h"
+#include "query/query-internal.h"
 
 struct profdb__metric_data {
 	uint32_t n;            /* metrics */

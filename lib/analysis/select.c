@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query-internal.h"
+#include "query/query-internal.h"
 
 #define SEL_MAX_CONDS 16
 #define SEL_MAX_RANGES 256

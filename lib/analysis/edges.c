@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query-internal.h"
+#include "query/query-internal.h"
 #include "profdb/callgrind.h"
 #include "profdb/cube.h"
 

@@ -13,7 +13,7 @@
 #ifndef PROFDB_QUERY_STATS_H
 #define PROFDB_QUERY_STATS_H
 
-#include "query-internal.h"
+#include "query/query-internal.h"
 
 /* One (context, metric) accumulator: Welford's running mean and sum of
  * squared deviations for the variance, the plain ascending-order sum for

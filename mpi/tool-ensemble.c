@@ -205,7 +205,7 @@ static int default_metric(pm_args *a, MPI_Comm comm, int rank, char *name, size_
 		profdb *db = NULL;
 		profdb_metric m;
 		if ((e = profdb_open(&db, a->paths[0], NULL)) < 0 ||
-		    (e = report_default_metric(db, &m)) < 0)
+		    (e = profdb_metric_default(db, &m)) < 0)
 			e = pm_fail(e, "%s: %s", a->paths[0], profdb_error_message());
 		else if (m.name.len >= cap || m.name.len == 0 || memchr(m.name.ptr, 0, m.name.len))
 			e = pm_fail(-EINVAL, "%s: the default metric has no name that can be looked up "

@@ -81,7 +81,7 @@ static int same_kind(const profdb *b, const profdb_metric *a, profdb_metric *out
 static int pick_metrics(side *s, const char *arg)
 {
 	if (!arg) {
-		int r = report_default_metric(s[0].db, &s[0].metric);
+		int r = profdb_metric_default(s[0].db, &s[0].metric);
 		if (r == -ENOENT) {
 			fprintf(stderr, "%s: %s: the database has no metrics\n", tool_prog, s[0].path);
 			return EXIT_INPUT;

@@ -490,7 +490,7 @@ static const char top_usage[] =
 	"100 % at most. The id column is the context id ('profdb value --context').\n"
 	"  -m, --metric M       metric names or ids, comma-separated, or 'all' (every\n"
 	"                       metric with values); the first ranks (default: the\n"
-	"                       first metric with a non-zero value in the scope ranked)\n"
+	"                       default metric: time first, doc/model.md)\n"
 	"  -n N                 rows to show (default 20; 0: all)\n"
 	"  -i, --inclusive      rank by inclusive values\n"
 	"  -e, --exclusive      rank by exclusive values (default)\n"

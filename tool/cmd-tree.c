@@ -414,8 +414,8 @@ static void usage_text(FILE *f, const char *cmd)
 		fputs("The flat view: load module, file, function, loop, line ('profdb tree\n"
 		      "--view flat').\n", f);
 	fputs("  -m, --metric M     metric names or ids, comma-separated, or 'all'; the\n"
-	      "                     first orders the siblings (default: the first metric\n"
-	      "                     with a non-zero inclusive value)\n"
+	      "                     first orders the siblings (default: the default\n"
+	      "                     metric: time first, doc/model.md)\n"
 	      "  -p, --profile P    one profile (default: the summary profile, else all\n"
 	      "                     profiles combined by the metric's rule)\n"
 	      "  --profiles SEL     combine these profiles ('0-15', 'rank=0-3,thread=0')\n"

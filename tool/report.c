@@ -138,24 +138,6 @@ static int add_metric(report *r, const profdb_metric *m)
 	return 0;
 }
 
-/* The first usable metric with a non-zero stored value in the scope that
- * is ranked (inclusive != 0: the inclusive one): the default of top, the
- * views and diff. 0, -ENOENT (none has values), < 0. */
-static int first_metric(profdb *db, int inclusive, profdb_metric *out)
-{
-	int64_t n = profdb_metric_count(db);
-	if (n < 0)
-		return (int)n;
-	for (int64_t i = 0; i < n; i++) {
-		int e = profdb_metric_at(db, (uint32_t)i, out);
-		if (e < 0)
-			return e;
-		if (usable_kind(out->kind) && (e = has_values(db, out, inclusive)) != 0)
-			return e < 0 ? e : 0;
-	}
-	return -ENOENT;
-}
-
 /* The default metric, or every metric with values in either scope, one
  * per quantity (all != 0). 0, or -ENOENT (none has values), < 0. */
 static int pick_metrics(report *r, int all)
@@ -163,7 +145,7 @@ static int pick_metrics(report *r, int all)
 	profdb_metric m;
 	int e;
 	if (!all)
-		return (e = first_metric(r->db, r->o->inclusive, &m)) < 0 ? e : add_metric(r, &m);
+		return (e = profdb_metric_default(r->db, &m)) < 0 ? e : add_metric(r, &m);
 	int64_t n = profdb_metric_count(r->db);
 	if (n < 0)
 		return (int)n;
@@ -793,9 +775,4 @@ void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t w
 	char name[256];
 	metric_name(&r->m[k], name, sizeof name);
 	fmt_shorten(name, width, buf, n);
-}
-
-int report_default_metric(profdb *db, profdb_metric *out)
-{
-	return first_metric(db, 0, out);
 }

@@ -94,10 +94,6 @@ const char *report_stat_name(report_stat s);
  * failure). */
 int report_open(report *r, const char *path, const report_opts *o);
 void report_close(report *r);
-/* The metric profdb diff picks without -m: as top does, the first metric
- * with a non-zero exclusive value (diff ranks by exclusive values).
- * @return 0, -ENOENT (none) or what reading the metrics met. */
-int report_default_metric(profdb *db, profdb_metric *out);
 /* Metric @p k's inclusive (inclusive != 0) or exclusive value at @p ctx.
  * @return 0, or a negative errno (message printed by report_fail). */
 int report_value(const report *r, size_t k, uint32_t ctx, int inclusive, double *out);

@@ -42,6 +42,33 @@ extern "C" {
 PROFDB_EXPORT int64_t profdb_profiles_select(const profdb *db, const char *spec, uint32_t *out,
                                              size_t cap);
 
+/* ---- the default metric ------------------------------------------------- */
+
+/** The metric to show when the caller names none: the one `profdb top`,
+ *  the views, the converters, the Python module and profdb-mpi use.
+ *
+ *  Only metrics read from stored values count (not summary statistics,
+ *  not derived metrics), and only those with a non-zero stored value in
+ *  one of their scopes (profdb_metric_has_values(); a format that cannot
+ *  list its values: profdb_metric.has_data). Time comes first, by what
+ *  the name says it measures, in this order: CPUTIME, REALTIME,
+ *  (perf::)cpu-clock, (perf::)task-clock, time, GPUOP, cycles,
+ *  cpu-cycles, PAPI_TOT_CYC, Ir (a trailing " (unit)" ignored, names
+ *  compared ASCII case-insensitively); then any metric whose unit, or
+ *  whose name's " (unit)", is a time unit (s, sec, ms, us, ns, ...); then
+ *  any metric. Within each step the format's order (profdb_metric_at)
+ *  decides. An hpcrun measurement and the HPCToolkit database made from
+ *  it therefore pick the same quantity whenever both record it.
+ *
+ *  *out is the first metric of that quantity in the format's order (for
+ *  HPCToolkit its point metric; profdb_inclusive()/profdb_exclusive() give
+ *  the other scopes through its exclusive_id and inclusive_id).
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (no metric has a non-zero
+ *  value; *out zeroed), or what reading the values met (-EBADMSG,
+ *  -ENODATA, -EFBIG, -ENOMEM). Lifetime: the strings of *out stay valid
+ *  until profdb_close(). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_metric_default(const profdb *db, profdb_metric *out);
+
 /* ---- statistics over profiles ------------------------------------------- */
 
 /** What profdb_stats_new() computes. Start from PROFDB_STATS_OPTIONS_INIT

@@ -138,6 +138,11 @@ PROFDB_EXPORT int profdb_metric_has_values(const profdb *db, uint32_t id)
 {
 	if (!db)
 		return profdb__fail(-EINVAL, "profdb_metric_has_values: NULL handle");
+	if (db->be->metric_has_values) {
+		int v = db->be->metric_has_values(db->impl, id);
+		if (v != -ENOTSUP)
+			return v;
+	}
 	/* The once and the cache are the handle's lazy state: built once,
 	 * read-only afterwards, so the handle stays logically const. */
 	profdb *w = (profdb *)(uintptr_t)db;

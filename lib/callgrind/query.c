@@ -244,6 +244,21 @@ static int64_t q_metric_count(const void *impl)
 	return ((const cg_query *)impl)->cg->n_events;
 }
 
+/* Costs are unsigned: an event has a non-zero value somewhere exactly when
+ * its total is non-zero. The common answer would decode every line. */
+static int q_metric_has_values(const void *impl, uint32_t id)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	const uint64_t *row;
+	int r;
+	if (id >= cg->n_events)
+		return profdb__fail(-ENOENT, "callgrind: no event %" PRIu32 " (%" PRIu32 " events)",
+		                    id, cg->n_events);
+	if ((r = profdb_cg_totals(cg, PROFDB_CG_ALL, &row)) < 0)
+		return r;
+	return row[id] != 0;
+}
+
 static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 {
 	const profdb_cg *cg = ((const cg_query *)impl)->cg;
@@ -644,6 +659,7 @@ const profdb__backend profdb__cg_backend = {
 	.counts = q_counts,
 	.metric_count = q_metric_count,
 	.metric_at = q_metric_at,
+	.metric_has_values = q_metric_has_values,
 	.context_count = q_context_count,
 	.context_root = q_context_root,
 	.context_get = q_context_get,

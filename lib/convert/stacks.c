@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profdb/callgrind.h"
 #include "stacks-internal.h"
 
 int profdb__cv_buf_put(profdb__cv_buf *b, const void *data, size_t len)
@@ -28,35 +27,6 @@ void profdb__cv_buf_free(profdb__cv_buf *b)
 }
 
 /* ---- the metric ----------------------------------------------------------- */
-
-/* Callgrind: an event has a non-zero value somewhere exactly when its
- * total (the sum of the unsigned self costs) is non-zero. Asking
- * profdb_metric_has_values() instead scans every stored value, which for
- * Callgrind decodes every line of the text (0.7 s of the 69 MB profile's
- * 0.9 s to folded stacks). 1, 0, or -ENOTSUP when @p db is no Callgrind. */
-static int cg_has_values(const profdb *db, uint32_t id)
-{
-	const profdb_cg *cg = profdb_get_cg(db);
-	const uint64_t *row;
-	if (!cg)
-		return -ENOTSUP;
-	int64_t n = profdb_cg_event_count(cg);
-	int r = n < 0 ? (int)n : profdb_cg_totals(cg, PROFDB_CG_ALL, &row);
-	if (r < 0)
-		return r;
-	return id < (uint64_t)n && row[id] != 0;
-}
-
-static int has_values(const profdb *db, const profdb_metric *m)
-{
-	int v = cg_has_values(db, m->id);
-	if (v != -ENOTSUP)
-		return v;
-	v = profdb_metric_has_values(db, m->id);
-	if (v == 0 && m->inclusive_id != PROFDB_NONE && m->inclusive_id != m->id)
-		v = profdb_metric_has_values(db, m->inclusive_id);
-	return v;
-}
 
 static int check_metric(const profdb_metric *m, const char *fmt)
 {
@@ -84,26 +54,13 @@ int profdb__cv_metric_pick(const profdb *db, const profdb_convert_options *opts,
 		if ((r = check_metric(&out->m, fmt)) < 0)
 			return r;
 	} else {
-		/* The default: the first metric (in the format's order) that adds
-		 * up and has a non-zero value in either scope. */
-		int64_t n = profdb_metric_count(db);
-		if (n < 0)
-			return (int)n;
-		int64_t i;
-		for (i = 0; i < n; i++) {
-			if ((r = profdb_metric_at(db, (uint32_t)i, &out->m)) < 0)
-				return r;
-			if (out->m.kind == PROFDB_METRIC_SUMMARY || out->m.kind == PROFDB_METRIC_DERIVED ||
-			    !out->m.has_data || out->m.combine != PROFDB_COMBINE_SUM)
-				continue;
-			if ((r = has_values(db, &out->m)) < 0 && r != -ENOTSUP)
-				return r;
-			if (r > 0)
-				break;
-		}
-		if (i == n)
-			return profdb__fail(-ENOTSUP, "profdb_convert: %s: no metric that adds up (combine "
-			                    "sum) has a non-zero value", fmt);
+		/* The default metric (profdb_metric_default), as every front-end
+		 * shows it; one that does not add up is refused by name. */
+		if ((r = profdb_metric_default(db, &out->m)) < 0)
+			return r == -ENOENT ? profdb__fail(-ENOTSUP, "profdb_convert: %s: no metric has a "
+			                                   "non-zero value", fmt) : r;
+		if ((r = check_metric(&out->m, fmt)) < 0)
+			return r;
 	}
 	out->scale = out->m.scale > 0 ? out->m.scale : 1;
 	out->integral = (out->m.type == PROFDB_TYPE_U64 || out->m.type == PROFDB_TYPE_I64) &&

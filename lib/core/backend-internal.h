@@ -56,6 +56,11 @@ typedef struct profdb__backend {
 	int64_t (*metric_count)(const void *impl);
 	int (*metric_at)(const void *impl, uint32_t index, profdb_metric *out);
 	int (*metric_get)(const void *impl, uint32_t id, profdb_metric *out); /* optional */
+	/* profdb_metric_has_values() for a metric id the backend has checked,
+	 * when the format knows it without the common pass over every stored
+	 * value (Callgrind's totals). 1, 0, < 0; -ENOTSUP: do the pass.
+	 * Optional. */
+	int (*metric_has_values)(const void *impl, uint32_t id);
 
 	/* ---- contexts ---- */
 	int64_t (*context_count)(const void *impl);

@@ -225,11 +225,11 @@ class Database(_profdb.Database):
     def view(self, kind: str = "top-down", metrics=None, profiles: ProfileSel = None,
              cutoff: float = 0.0) -> Tree:
         """One of the three views: 'top-down', 'bottom-up' or 'flat', for
-        the metrics (names or ids; None: the first metric with data) over
-        the profiles (None: the summary where there is one)."""
+        the metrics (names or ids; None: default_metric(), as `profdb tree`
+        picks it) over the profiles (None: the summary where there is one)."""
         if kind not in _TREE_KINDS:
             raise ValueError("kind must be one of %s" % ", ".join(_TREE_KINDS))
-        ids = self.metric_ids(metrics)[:1] if metrics is None else self.metric_ids(metrics)
+        ids = [self.default_metric().id] if metrics is None else self.metric_ids(metrics)
         p = None if profiles is None else self.profile_indices(profiles)
         return self._view(_TREE_KINDS[kind], ids, p, cutoff)
 
@@ -267,7 +267,9 @@ class Database(_profdb.Database):
                   computed: bool = False):
         """Every stored value as a pandas DataFrame in hatchet's layout; with
         computed=True, the exclusive and inclusive value of each metric's
-        quantity by its rule (profdb_exclusive/profdb_inclusive) instead."""
+        quantity by its rule (profdb_exclusive/profdb_inclusive) instead.
+        attrs["default_metric"] names the column of default_metric() (as
+        hatchet's default_metric), None when the frame has no such column."""
         from . import _frames
         if computed:
             return _frames.scopes_frame(self, metrics, profiles, scope)

@@ -99,7 +99,9 @@ def dataframe(db, metrics=None, profiles=None, scope="all"):
     for col in ("name", "file", "line", "module"):
         data[col] = ctxinfo[col]
     index = pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"])
-    return pd.DataFrame(data, index=index, copy=False)
+    df = pd.DataFrame(data, index=index, copy=False)
+    df.attrs["default_metric"] = _default_column(db, zip(ids, column_names(infos)))
+    return df
 
 
 _TAG_TYPES = {1: "u64", 2: "i64", 3: "f64"}
@@ -161,7 +163,7 @@ def scopes_frame(db, metrics=None, profiles=None, scope="all"):
     ctx_stored = db._gather(prof, stored)[0]
     contexts = np.union1d(db._context_table()["id"], ctx_stored).astype(np.uint32)
     ctx, prof_col, bits, tags = db._scopes(prof, contexts.tolist(), ids)
-    data, taken = {}, {"name", "file", "line", "module"}
+    data, taken, columns = {}, {"name", "file", "line", "module"}, []
     for k, (m, base) in enumerate(qs):
         for j, (sc, col) in enumerate((("exclusive", base), ("inclusive", base + " (inc)"))):
             if scope != "all" and scope != sc:
@@ -169,12 +171,32 @@ def scopes_frame(db, metrics=None, profiles=None, scope="all"):
             if col in taken:
                 col = "%s [id %d]" % (col, m.id)
             taken.add(col)
+            columns.append((m.id, col))
             data[col] = _scope_column(bits[2 * k + j], tags[2 * k + j], m.type)
     ctxinfo = _context_lookup(db, ctx)
     for col in ("name", "file", "line", "module"):
         data[col] = ctxinfo[col]
     index = pd.MultiIndex.from_arrays([ctx, prof_col], names=["node", "profile"])
-    return pd.DataFrame(data, index=index, copy=False)
+    df = pd.DataFrame(data, index=index, copy=False)
+    df.attrs["default_metric"] = _default_column(db, columns)
+    return df
+
+
+def _default_column(db, columns):
+    """The column, among (metric id, column name) pairs, of the library's
+    default metric (db.default_metric(), as `profdb top` picks it): its own
+    id first, then its exclusive and its inclusive scope; None when the
+    frame holds none of them or no metric has values."""
+    columns = list(columns)
+    try:
+        d = db.default_metric()
+    except NotFound:
+        return None
+    for want in (d.id, d.exclusive_id, d.inclusive_id):
+        for mid, col in columns:
+            if want is not None and mid == want:
+                return col
+    return None
 
 
 _CTX_TYPES = ("unknown", "root", "function", "loop", "line", "instruction")

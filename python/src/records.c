@@ -236,6 +236,17 @@ static PyObject *db_metric(DatabaseObject *self, PyObject *key)
 	return pd_metric_tuple(&m);
 }
 
+static PyObject *db_default_metric(DatabaseObject *self, PyObject *unused)
+{
+	(void)unused;
+	profdb *db = pd_db(self);
+	if (!db)
+		return NULL;
+	profdb_metric m;
+	int rc = profdb_metric_default(db, &m);
+	return rc < 0 ? pd_raise(rc) : pd_metric_tuple(&m);
+}
+
 static PyObject *db_profiles(DatabaseObject *self, PyObject *unused)
 {
 	(void)unused;
@@ -346,6 +357,10 @@ PyMethodDef pd_record_methods[] = {
 	 "metric(key)\n--\n\nThe Metric with id key (an int), or found by name (a str: exact, "
 	 "then case-insensitive; when scopes share the name the inclusive one wins). Raises "
 	 "NotFound."},
+	{"default_metric", (PyCFunction)db_default_metric, METH_NOARGS,
+	 "default_metric($self, /)\n--\n\nThe Metric shown when none is named: the one 'profdb top', "
+	 "view(), the converters and profdb-mpi pick (profdb_metric_default: time first, then "
+	 "the first metric with a non-zero value). Raises NotFound when no metric has one."},
 	{"context", (PyCFunction)db_context, METH_O,
 	 "context(id)\n--\n\nThe Context with that id (parent, children, name, file, line, "
 	 "module, ...). Raises NotFound."},

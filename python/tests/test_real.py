@@ -2,6 +2,7 @@
 it opens, its arrays have the C counts, every value is bit-identical to
 `profdb dump --json`, and db.dataframe() holds each stored value once."""
 import errno
+import json
 import os
 import subprocess
 
@@ -54,3 +55,28 @@ def test_real_sample(path):
 def test_real_sample_count():
     # the listing found the folders the README of the sample data names
     assert len(SAMPLES) > 50
+
+
+DEFAULT_SAMPLES = sorted(
+    p for p in SAMPLES
+    if os.path.basename(p).startswith("hpctoolkit-tests-") and not p.endswith(".nostruct")
+    or p.endswith(("Score-P-summary.cubex", "extrap-lulesh.p27.size25.r1.cubex")))
+
+
+@pytest.mark.skipif(not DEFAULT_SAMPLES, reason="no real sample data at %r" % DATA)
+@pytest.mark.parametrize("path", DEFAULT_SAMPLES, ids=[name(p) for p in DEFAULT_SAMPLES])
+def test_default_metric_is_top(path):
+    # the module's default is the one `profdb top` ranks by, in view() and
+    # in the frames' attrs (doc/model.md, "The default metric")
+    p = subprocess.run([TOOL, "top", "-n", "1", "--json", path], capture_output=True, text=True,
+                       check=True)
+    want = json.loads(p.stdout)["metric"]
+    with profdb.open(path) as db:
+        m = db.default_metric()
+        assert (m.id, m.name) == (want["id"], want["name"])
+        a, b = db.view().values(0), db.view(metrics=[m.id]).values(0)
+        assert a[0].tobytes() == b[0].tobytes() and a[1].tobytes() == b[1].tobytes()
+        col = db.dataframe().attrs["default_metric"]
+        assert col is not None and col.startswith(m.name)
+        col = db.dataframe(computed=True).attrs["default_metric"]
+        assert col == m.name

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../tool/report.h"
 #include "../tool/tool.h"
 #include "mpi-internal.h"
 #include "tool-mpi.h"
@@ -195,30 +194,41 @@ static int fold_runs(const pm_args *a, const profdb_mpi_options *mo, MPI_Comm co
 
 /* ---- the metrics --------------------------------------------------------------- */
 
-/* Without -m: the default metric of the first database ('profdb top' and
- * 'profdb diff' take the same), named by rank 0 and sent to every rank. */
-static int default_metric(pm_args *a, MPI_Comm comm, int rank, char *name, size_t cap)
+/* The metrics by name, as the first database names them: without -m its
+ * default metric ('profdb top' and 'profdb diff' take the same); a name
+ * given as such; a number, the name of the first database's metric with
+ * that id (each run numbers its metrics its own way, so the runs would
+ * otherwise combine different quantities). Rank 0 decides and sends the
+ * names to every rank; @p names holds them (PM_NAME_BYTES each). */
+static int resolve_metrics(pm_args *a, MPI_Comm comm, int rank, char *names)
 {
 	int e = 0;
-	memset(name, 0, cap);
-	if (rank == 0) {
-		profdb *db = NULL;
+	size_t n = a->n_metrics ? a->n_metrics : 1;
+	memset(names, 0, n * PM_NAME_BYTES);
+	profdb *db = NULL;
+	if (rank == 0 && (e = profdb_open(&db, a->paths[0], NULL)) < 0)
+		e = pm_fail(e, "%s", profdb_error_message());
+	for (size_t k = 0; rank == 0 && e == 0 && k < n; k++) {
 		profdb_metric m;
-		if ((e = profdb_open(&db, a->paths[0], NULL)) < 0 ||
-		    (e = profdb_metric_default(db, &m)) < 0)
-			e = pm_fail(e, "%s: %s", a->paths[0], profdb_error_message());
-		else if (m.name.len >= cap || m.name.len == 0 || memchr(m.name.ptr, 0, m.name.len))
-			e = pm_fail(-EINVAL, "%s: the default metric has no name that can be looked up "
-			            "(give -m)", a->paths[0]);
+		const char *key = a->n_metrics ? a->metrics[k] : NULL;
+		if ((e = key ? profdb_metric_find(db, key, &m) : profdb_metric_default(db, &m)) < 0)
+			e = key && e == -ENOENT
+			    ? pm_fail(e, "%s: no metric named or numbered '%s'", a->paths[0], key)
+			    : pm_fail(e, "%s: %s", a->paths[0], profdb_error_message());
+		else if (m.name.len >= PM_NAME_BYTES || m.name.len == 0 ||
+		         memchr(m.name.ptr, 0, m.name.len))
+			e = pm_fail(-EINVAL, "%s: metric %" PRIu32 " has no name that can be looked "
+			            "up in the other runs (give -m NAME)", a->paths[0], m.id);
 		else
-			memcpy(name, m.name.ptr, m.name.len);
-		profdb_close(db);
+			memcpy(names + k * PM_NAME_BYTES, m.name.ptr, m.name.len);
 	}
+	profdb_close(db);
 	if ((e = pm_agree(comm, e)) < 0)
 		return e;
-	MPI_Bcast(name, (int)cap, MPI_BYTE, 0, comm);
-	a->metrics[0] = name;
-	a->n_metrics = 1;
+	MPI_Bcast(names, (int)(n * PM_NAME_BYTES), MPI_BYTE, 0, comm);
+	for (size_t k = 0; k < n; k++)
+		a->metrics[k] = names + k * PM_NAME_BYTES;
+	a->n_metrics = n;
 	return 0;
 }
 
@@ -227,7 +237,7 @@ static int default_metric(pm_args *a, MPI_Comm comm, int rank, char *name, size_
 int pm_ensemble(pm_args *a, MPI_Comm comm, int rank)
 {
 	profdb_mpi_options mo = PROFDB_MPI_OPTIONS_INIT;
-	char name[1024];
+	char *names = malloc(sizeof a->metrics / sizeof *a->metrics * PM_NAME_BYTES);
 	pm_list mine = {0};
 	int size, e = 0;
 	MPI_Comm_size(comm, &size);
@@ -235,8 +245,10 @@ int pm_ensemble(pm_args *a, MPI_Comm comm, int rank)
 		e = read_list(a);   /* the same outcome on every rank */
 	if (e == 0 && a->n_paths > UINT32_MAX - 1)
 		e = pm_fail(-EINVAL, "more runs than run indices");
-	if ((e = pm_agree(comm, e)) == 0 && a->n_metrics == 0)
-		e = default_metric(a, comm, rank, name, sizeof name);
+	if (e == 0 && !names)
+		e = pm_fail(-ENOMEM, "out of memory");
+	if ((e = pm_agree(comm, e)) == 0 && (e = pm_agree_inputs(a, comm)) == 0)
+		e = resolve_metrics(a, comm, rank, names);
 	if (e < 0)
 		goto fail;
 	size_t lo, hi;
@@ -263,10 +275,12 @@ int pm_ensemble(pm_args *a, MPI_Comm comm, int rank)
 	pm_report_time(a, comm);
 	int status = rank == 0 ? pm_print_ensemble(a, &mine) : 0;
 	pm_list_free(&mine);
+	free(names);
 	return status;
 fail:
 	if (rank == 0)
 		fprintf(stderr, "profdb-mpi: %s\n", profdb_mpi_error_message());
 	pm_list_free(&mine);
+	free(names);
 	return EXIT_INPUT;
 }

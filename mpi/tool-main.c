@@ -4,8 +4,9 @@
  *   mpirun -n N profdb-mpi stats [options] DB
  *   mpirun -n N profdb-mpi stats --ensemble [options] DB1 DB2 ... | @LIST
  *
- * Rank 0 prints, with the printer of `profdb stats` itself (tool/cmd-stats.c
- * is compiled in), so the outputs are byte-identical. Every rank takes the
+ * Rank 0 prints, with the printer of `profdb stats` itself (linked from
+ * profdb's static library of shared commands), so the outputs are
+ * byte-identical. Every rank takes the
  * same decisions from the same arguments; failures are agreed (profdb-mpi.h)
  * and every rank exits with the same status. */
 #include <errno.h>
@@ -16,18 +17,21 @@
 #include <string.h>
 
 #include "../tool/tool.h"
+#include "mpi-internal.h"
 #include "tool-mpi.h"
 
 static const char usage[] =
 	"usage: mpirun -n N profdb-mpi stats [-m METRIC]... [--profiles SEL] [--threads N]\n"
-	"                  [--fixed-order] [--time] [--json|--csv] PATH...\n"
+	"                  [--fixed-order] [--time] [--json|--csv] [-o FILE] PATH...\n"
 	"       mpirun -n N profdb-mpi stats --ensemble [-m METRIC]... [--fixed-order] [--time]\n"
-	"                  [--json|--csv] DB1 DB2 ... (or @FILE: one path per line)\n"
+	"                  [--json|--csv] [-o FILE] DB1 DB2 ... (or @FILE: one path per line)\n"
 	"The statistics of 'profdb stats', computed by the ranks together; rank 0 prints\n"
-	"(several PATHs: each database in turn, one output after the other).\n"
+	"(several PATHs: each database in turn, one output after the other). Every rank\n"
+	"must be given the same arguments and see the same files (checked at start).\n"
 	"  -m, --metric M       a metric name or id (repeatable; default: every metric\n"
-	"                       with stored values; --ensemble: names, default: the first\n"
-	"                       database's default metric)\n"
+	"                       with stored values; --ensemble: a name, or an id of the\n"
+	"                       first database's metrics, found by its name in every\n"
+	"                       run; default: the first database's default metric)\n"
 	"  -p, --profiles SEL   as 'profdb stats' (not with --ensemble)\n"
 	"  -t, --threads N      worker threads per rank (default 1)\n"
 	"  --fixed-order        continue the fold rank after rank: byte-identical to\n"
@@ -37,7 +41,9 @@ static const char usage[] =
 	"                       non-summary profiles; paths matched as 'profdb diff' does\n"
 	"  --time               print the seconds since every rank left MPI_Init and the\n"
 	"                       CPU seconds of all ranks since then, on stderr (rank 0)\n"
-	"  --json, --csv        as 'profdb stats'\n";
+	"  --json, --csv        as 'profdb stats'\n"
+	"  -o, --output FILE    write the output to FILE (replaced only when all is\n"
+	"                       written; a write error is reported and exits 1)\n";
 
 static int one_database(const pm_args *a, const char *path, MPI_Comm comm, int rank)
 {
@@ -103,11 +109,12 @@ static int parse(int argc, char **argv, pm_args *a)
 		{"threads", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"csv", no_argument, NULL, 'c'}, {"fixed-order", no_argument, NULL, 'f'},
 		{"ensemble", no_argument, NULL, 'e'}, {"time", no_argument, NULL, 'T'},
-		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+		{"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
+		{0, 0, 0, 0}};
 	int c;
 	a->threads = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "m:p:t:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:p:t:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (a->n_metrics == 64)
@@ -124,6 +131,7 @@ static int parse(int argc, char **argv, pm_args *a)
 		case 'f': a->fixed = 1; break;
 		case 'e': a->ensemble = 1; break;
 		case 'T': a->time = 1; break;
+		case 'o': a->output = optarg; break;
 		case 'h': a->help = 1; return 0;
 		default: return pm_usage("unknown option or missing argument");
 		}
@@ -139,11 +147,44 @@ static int parse(int argc, char **argv, pm_args *a)
 	return 0;
 }
 
+/* Several databases: each in turn, as many `profdb stats` would. */
+static int each_database(pm_args *a, MPI_Comm comm, int rank)
+{
+	int status = 0, e = pm_agree_inputs(a, comm);
+	if (e < 0) {
+		if (rank == 0)
+			fprintf(stderr, "profdb-mpi: %s\n", profdb_mpi_error_message());
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < a->n_paths; i++) {
+		int s = one_database(a, a->paths[i], comm, rank);
+		status = s > status ? s : status;
+	}
+	return status;
+}
+
+/* Run @p work with rank 0's standard output in -o's file, if given. */
+static int with_output(pm_args *a, int rank, int (*work)(pm_args *, MPI_Comm, int))
+{
+	int e = rank == 0 && a->output ? pm_output_open(a->output) : 0;
+	if ((e = pm_agree(MPI_COMM_WORLD, e)) < 0) {
+		if (rank == 0)
+			fprintf(stderr, "profdb-mpi: %s\n", profdb_mpi_error_message());
+		return EXIT_INPUT;
+	}
+	int status = work(a, MPI_COMM_WORLD, rank);
+	if (rank == 0 && a->output && pm_output_close(a->output, status == 0) < 0)
+		status = EXIT_INPUT;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
 	pm_args a;
 	memset(&a, 0, sizeof a);
+	a.argc = argc;
+	a.argv = argv;
 	/* --time counts from the moment every rank is up: ranks leave MPI_Init
 	 * up to tens of milliseconds apart, which is launcher start-up. */
 	MPI_Barrier(MPI_COMM_WORLD);
@@ -162,19 +203,16 @@ int main(int argc, char **argv)
 		if (rank == 0)
 			fputs(usage, stdout);
 	} else if (a.ensemble) {
-		status = pm_ensemble(&a, MPI_COMM_WORLD, rank);
+		status = with_output(&a, rank, pm_ensemble);
 	} else {
-		/* Several databases: each in turn, as many `profdb stats` would. */
-		status = 0;
-		for (size_t i = 0; i < a.n_paths; i++) {
-			int s = one_database(&a, a.paths[i], MPI_COMM_WORLD, rank);
-			status = s > status ? s : status;
-		}
+		status = with_output(&a, rank, each_database);
 	}
-	if (rank == 0 && fflush(stdout) != 0) {
+	if (rank == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		fprintf(stderr, "profdb-mpi: writing the output failed\n");
 		status = EXIT_INPUT;
 	}
+	/* rank 0 alone writes: every rank exits with its status */
+	MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	free(a.owned_paths);
 	free(a.list_buf);
 	MPI_Finalize();

@@ -7,12 +7,18 @@
 
 #include "profdb-mpi.h"
 
+/* The longest metric name --ensemble passes between ranks, NUL included. */
+#define PM_NAME_BYTES 1024
+
 typedef struct pm_args {
 	const char *metrics[64];
 	size_t n_metrics;
 	const char *sel;
 	uint32_t threads;
 	int json, csv, fixed, ensemble, time, help;
+	const char *output;         /* -o FILE: rank 0 writes there, not to stdout */
+	int argc;                   /* the command line, compared between ranks */
+	char **argv;
 	const char **paths;
 	size_t n_paths;
 	double t0;                  /* MPI_Wtime() right after MPI_Init */
@@ -35,6 +41,17 @@ struct pm_list;
 /* stats --ensemble's output from the reduced list (rank 0;
  * tool-ensemble-print.c). @return 0 or EXIT_INPUT (out of memory). */
 int pm_print_ensemble(const pm_args *a, const struct pm_list *l);
+/* Do all ranks have the same arguments, @FILE list and inputs (type,
+ * size and modification time; for a directory, of each entry)? 0, or an
+ * agreed error naming what differs (tool-agree.c). Collective. */
+int pm_agree_inputs(const pm_args *a, MPI_Comm comm);
+/* -o FILE on rank 0: standard output goes to a new file beside @p path,
+ * which pm_output_close() renames to @p path when @p ok and every write
+ * succeeded, and removes otherwise (reporting a write error on stderr); an
+ * existing @p path that is no regular file (a device, a FIFO) is written in
+ * place. 0 or < 0 (pm_fail's message). */
+int pm_output_open(const char *path);
+int pm_output_close(const char *path, int ok);
 /* stats --ensemble. @return the exit status (the same on every rank). */
 int pm_ensemble(pm_args *a, MPI_Comm comm, int rank);
 

@@ -9,6 +9,12 @@ usage: mpi_check.py synthetic|real LAUNCHER 'LAUNCHER ARGS' PROFDB_MPI PROFDB MK
   profiles, and on sum, mean and stddev within the summation-order bound;
 - a rank that fails (injected, or a missing database of an ensemble) makes
   every rank exit 1 with one message naming the file, within a timeout;
+- ranks that disagree (an MPMD launch of two databases, --fixed-order on
+  one rank only, one relative path naming different files in each rank's
+  working directory) stop at start with one message and exit 2;
+  --ensemble -m NUMBER means the first run's metric of that id, found by
+  name in the others (refused when one lacks it); -o FILE holds exactly
+  what standard output would, and -o /dev/full exits 1 with a message;
 - --ensemble: the same database thrice has no spread; the fixed-order
   result is the same at every rank count; the tree's within the bound;
   on 18 runs of 5 databases (paths shared and not), every (path, metric)
@@ -171,6 +177,63 @@ def check_faults(db, ens):
                 sum(line.startswith("profdb-mpi:") for line in r.stderr.splitlines()) != 1:
             fail(f"ensemble with a missing run at {n} ranks: exit {r.returncode}, {r.stderr!r}")
     print("ok: faults")
+
+
+def mpmd(parts, timeout=60):
+    """One launch of several programs: parts are (ranks, extra launcher
+    arguments, profdb-mpi stats arguments)."""
+    cmd = [launcher] + largs
+    for i, (n, extra, args) in enumerate(parts):
+        cmd += ([":"] if i else []) + ["-n", str(n)] + extra + [os.path.abspath(mpitool), "stats"]
+        cmd += args
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def one_message(r, code, text, what):
+    msgs = [line for line in r.stderr.splitlines() if line.startswith("profdb-mpi:")]
+    if r.returncode != code or len(msgs) != 1 or text not in msgs[0]:
+        fail(f"{what}: exit {r.returncode} (expected {code}), stderr {r.stderr!r}")
+
+
+def check_agreement(dbs, ens):
+    try:
+        one_message(mpmd([(1, [], [dbs[0]]), (1, [], [dbs[1]])]), 2, "different arguments",
+                    "MPMD launch of two databases")
+        one_message(mpmd([(1, [], ["--fixed-order", dbs[2]]), (1, [], [dbs[2]])]), 2,
+                    "different arguments", "--fixed-order on one rank only")
+        wd = []
+        for i, src in enumerate(ens[:2]):   # the same relative name, other files
+            d = os.path.join(work, f"wdir{i}")
+            shutil.copytree(src, os.path.join(d, "db"))
+            wd.append(d)
+        one_message(mpmd([(1, ["-wdir", wd[0]], ["db"]), (1, ["-wdir", wd[1]], ["db"])]), 2,
+                    "the ranks see different files", "one path, different files per rank")
+    except subprocess.TimeoutExpired as e:
+        fail(f"disagreeing ranks hung: {e.cmd}")
+    # -m 1 is the first run's metric 1, by name in every run
+    name = json.loads(subprocess.run([tool, "metrics", "--json", ens[0]], capture_output=True,
+                                     text=True).stdout)["metrics"][1]["name"]
+    by_id = mpirun(2, ["--ensemble", "--json", "-m", "1"] + ens[:3])
+    by_name = mpirun(2, ["--ensemble", "--json", "-m", name] + ens[:3])
+    if by_id.returncode != 0 or by_id.stdout != by_name.stdout:
+        fail(f"--ensemble -m 1 differs from -m {name!r}: {by_id.stderr!r}")
+    r = mpirun(2, ["--ensemble", "-m", "1", dbs[0], ens[0]])
+    lacks = json.loads(subprocess.run([tool, "metrics", "--json", dbs[0]], capture_output=True,
+                                      text=True).stdout)["metrics"][1]["name"]
+    one_message(r, 1, f"no metric named or numbered '{lacks}'",
+                "--ensemble -m 1 whose metric a later run lacks")
+    out = os.path.join(work, "out.json")
+    r = mpirun(2, ["--json", "-o", out, dbs[0]])
+    with open(out) as f:
+        got = f.read()
+    if r.returncode != 0 or r.stdout or got != stats(dbs[0], ["--json"]).stdout:
+        fail(f"-o FILE: exit {r.returncode}, output not that of profdb stats: {r.stderr!r}")
+    if os.path.exists("/dev/full"):
+        one_message(mpirun(2, ["-o", "/dev/full", dbs[0]]), 1, "writing the output failed",
+                    "-o /dev/full")
+    r = mpirun(2, ["-o", os.path.join(work, "no-such-dir", "out"), dbs[0]])
+    one_message(r, 1, "cannot create the output", "-o in a missing folder")
+    print("ok: agreement between ranks, --ensemble -m NUMBER, -o")
 
 
 def check_ensemble(ens):
@@ -363,6 +426,7 @@ if mode == "synthetic":
     check_ensemble(ens)
     check_ensemble_fold()
     check_faults(dbs[2], ens)
+    check_agreement(dbs, ens)
 else:
     dbs = []
     for sub in ("v4", "v4-devstage"):

@@ -10,7 +10,24 @@ trust (doc/CONVENTIONS.md, "Headers"; the issue "profdb 1.0 API"):
      the backend table);
   2. private headers under lib/ are named *-internal.h;
   3. no file under lib/ is longer than 900 lines, and no function body
-     (from a "{" to a "}" in column 0) longer than 120.
+     (from a "{" to a "}" in column 0) longer than 120;
+  4. no format branch above the formats: in lib/query (registry.c and
+     api.c, which hold the registry, the format names and the native-handle
+     accessors, excepted), lib/analysis, lib/convert, tool/, python/ and
+     mpi/, no
+     PROFDB_FORMAT_ constant, no call of a format's own API
+     (profdb_{cg,cube,hpctk,hpctkpre,hpcrun}_*, profdb_get_<format>) and no
+     include of a format header (profdb/callgrind.h, cube.h, hpctk.h,
+     hpctkpre.h, hpcrun.h, or the umbrella profdb/profdb.h): what they need
+     from one format comes through the backend table
+     (lib/core/backend-internal.h);
+  5. the combination rules live in lib/analysis: no PROFDB_COMBINE_
+     constant in tool/, python/ or mpi/;
+  6. profdb-mpi links the tool's shared code: mpi/meson.build names no
+     source file of tool/.
+Rules 4 and 5 list the files that still break them (KNOWN_FORMAT and
+KNOWN_COMBINE below, each with where its code belongs); such a file must
+break its rule (a fixed file leaves the list) and no other may.
 
 Usage: check-source.py SOURCE_ROOT"""
 import os
@@ -24,6 +41,76 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 def module_of(path, lib):
     return os.path.relpath(path, lib).split(os.sep)[0]
+
+
+# Files that still break rule 4, and where their code belongs.
+KNOWN_FORMAT = {
+    'lib/analysis/edges.c': 'Callgrind call sites and Cube visits (a backend call-graph entry)',
+    'lib/analysis/tree.c': 'the choice of the Callgrind tree builder',
+    'lib/analysis/tree-cg.c': 'the Callgrind tree on profdb_cg_* (a backend call graph)',
+    'lib/convert/cg-native.c': 'native Callgrind output with jumps (a backend writer)',
+    'lib/convert/callgrind.c': 'the choice of cg-native.c',
+    'lib/convert/events.c': 'Callgrind events and Cube visits as converter events',
+    'lib/convert/stacks-ctx.c': 'the HPCToolkit-only walk of stored inclusive values',
+    'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
+    'tool/cmd-calls.c': 'Callgrind recursion folding (lib/analysis names)',
+    'tool/cmd-info.c': 'the files of an HPCToolkit database (a backend files entry)',
+    'tool/names.c': 'Callgrind name folding (moves to lib/analysis)',
+    'tool/report.c': 'the Callgrind root total and the hpcrun note',
+    'tool/stats-check.c': 'hpcprof summary statistics (lib/analysis)',
+    'tool/stats-check.h': 'the HPCToolkit summary types',
+    'tool/tool.h': 'the umbrella header',
+    'tool/top-callgrind.c': 'the Callgrind function ranking (lib/analysis on a call graph)',
+    'mpi/stats.c': 'the HPCToolkit profile table for the split (a backend size entry)',
+}
+# Files that still break rule 5.
+KNOWN_COMBINE = {
+    'tool/cmd-calls.c': 'a combine of its own (lib/analysis edges)',
+    'tool/cmd-info.c': 'the rule names (a library name table)',
+    'tool/cmd-top.c': 'NONE metrics ranked by context',
+    'tool/report.c': 'totals and percentages by the rule (lib/analysis)',
+    'tool/top-groups.c': 'a group combined by the rule (lib/analysis grouping)',
+}
+FORMAT_API = re.compile(r'\bPROFDB_FORMAT_[A-Z0-9_]+|\bprofdb_(?:cg|cube|hpctk|hpctkpre|hpcrun)_\w+\s*\(|'
+                        r'\bprofdb_get_(?:cg|cube|hpctk|hpctkpre|hpcrun)\s*\(|'
+                        r'#\s*include\s*[<"]profdb/(?:callgrind|cube|hpctk|hpctkpre|hpcrun|profdb)\.h[>"]')
+COMBINE = re.compile(r'\bPROFDB_COMBINE_[A-Z]+')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def layering(root):
+    """Rules 4, 5 and 6: the problems found."""
+    problems, hits = [], {FORMAT_API: set(), COMBINE: set()}
+    known = {FORMAT_API: KNOWN_FORMAT, COMBINE: KNOWN_COMBINE}
+    scopes = [('lib/query', FORMAT_API, {'registry.c', 'api.c'}), ('lib/analysis', FORMAT_API, set()),
+              ('lib/convert', FORMAT_API, set()), ('tool', FORMAT_API, set()),
+              ('python', FORMAT_API, set()), ('mpi', FORMAT_API, set()),
+              ('tool', COMBINE, set()), ('python', COMBINE, set()), ('mpi', COMBINE, set())]
+    for folder, rule, exempt in scopes:
+        for dirpath, _, names in os.walk(os.path.join(root, folder)):
+            for name in sorted(names):
+                if not name.endswith(('.c', '.h', '.py')) or name in exempt:
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
+                with open(path, encoding='utf-8') as f:
+                    code = COMMENT.sub('', f.read()) if name.endswith(('.c', '.h')) else f.read()
+                found = sorted(set(m.group(0).rstrip('( ') for m in rule.finditer(code)))
+                if not found:
+                    continue
+                hits[rule].add(rel)
+                if rel not in known[rule]:
+                    what = 'a format branch' if rule is FORMAT_API else 'a combination rule'
+                    problems.append(f'{rel}: {what} outside the formats and lib/analysis: '
+                                    f'{", ".join(found[:4])}')
+    for rule, names in known.items():
+        for rel in sorted(set(names) - hits[rule]):
+            problems.append(f'{rel}: no longer breaks its layering rule; remove it from the list')
+    with open(os.path.join(root, 'mpi', 'meson.build'), encoding='utf-8') as f:
+        build = COMMENT.sub('', re.sub(r'#[^\n]*', '', f.read()))
+    for src in re.findall(r"'([^']*tool/[^']*\.c)'", build):
+        problems.append(f'mpi/meson.build: compiles {src}; link tool/meson.build\'s tool_shared')
+    return problems
 
 
 def main():
@@ -78,6 +165,7 @@ def main():
                 if mod in rank and dep in rank and rank[dep] < rank[mod]:
                     continue
                 problems.append(f'{rel}: module {mod} includes "{inc}" of module {dep}')
+    problems += layering(root)
     for p in problems:
         print('FAIL:', p)
     print(f'{files} files under lib/ checked: {len(problems)} problem(s)')

@@ -14,8 +14,9 @@
  *    relation to its parent is CALL or INLINED; the caller is its nearest
  *    FUNCTION ancestor (the tree's root when it has none), the site its
  *    parent when that is a LINE or INSTRUCTION. Costs are not copied: an
- *    edge's cost is its callee's profdb_inclusive(). Cube's "visits"
- *    metric gives the count, summed over locations.
+ *    edge's cost is its callee's profdb_inclusive(). The backend's call
+ *    count metric (Cube's "visits") gives the count, summed over
+ *    locations.
  *
  * Memory: 24 bytes per edge, plus for Callgrind (4 + 8 x (events + 1))
  * bytes per (edge, profile) with calls and 8 x events per edge, counted
@@ -24,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query/hints-internal.h"
 #include "query/query-internal.h"
 #include "profdb/callgrind.h"
-#include "profdb/cube.h"
 
 struct profdb__edges {
 	profdb_edge *e;            /* sorted by caller, callee, site */
@@ -365,15 +366,16 @@ static int cmp_by_callee(const void *a, const void *b)
 	return x->callee < y->callee ? -1 : x->callee > y->callee;
 }
 
-/* Cube: a call count per edge from the "visits" metric (CubeLib's name for
- * the number of times a cnode was entered), stored at the callee and
- * summed over locations, in one scan of the stored values. */
-static int cube_visits(const profdb *db, profdb_edge *e, size_t n)
+/* A call count per edge from the metric the backend names for it (Cube's
+ * "visits": the number of times a cnode was entered), stored at the callee
+ * and summed over profiles, in one scan of the stored values. Without one
+ * the counts stay absent. */
+static int call_counts(const profdb *db, profdb_edge *e, size_t n)
 {
 	profdb_metric m;
-	if (profdb_metric_find(db, "visits", &m) < 0 || m.name.len != 6 ||
-	    memcmp(m.name.ptr, "visits", 6) != 0)
-		return 0;   /* no such metric: counts stay absent */
+	int r = profdb__call_count_metric(db, &m);
+	if (r <= 0)
+		return r;
 	profdb_edge **by = malloc(n * sizeof *by + 1);
 	if (!by)
 		return oom();
@@ -385,7 +387,7 @@ static int cube_visits(const profdb *db, profdb_edge *e, size_t n)
 		qsort(by, n, sizeof *by, cmp_by_callee);
 	profdb_values *it;
 	profdb_entry v;
-	int r = profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0);
+	r = profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0);
 	while (r >= 0 && (r = profdb_values_next(it, &v)) > 0) {
 		if (v.metric != m.id)
 			continue;
@@ -410,8 +412,7 @@ static int build_tree(const profdb *db, struct profdb__edges *x)
 	if (r >= 0) {
 		if (l.n > 1)   /* qsort(NULL, 0, ...) is undefined */
 			qsort(l.e, l.n, sizeof *l.e, cmp_edge);
-		if (db->be->format == PROFDB_FORMAT_CUBE)
-			r = cube_visits(db, l.e, l.n);
+		r = call_counts(db, l.e, l.n);
 	}
 	if (r < 0) {
 		free(l.e);

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cost-internal.h"
+#include "query/hints-internal.h"
 #include "profdb/callgrind.h"
 
 /* The point-scope sibling of @p m (same name, kind POINT, with values). */
@@ -208,18 +209,6 @@ static int check_values(const profdb *db, profdb__cv_event *ev, size_t n, const 
 	return 0;
 }
 
-/* profdb_metric_has_values(), without its pass over every value for a
- * Callgrind profile: its totals say it (costs are unsigned). */
-static int has_values(const profdb *db, uint32_t id)
-{
-	const profdb_cg *cg = profdb_get_cg(db);
-	const uint64_t *tot;
-	if (cg && profdb_cg_event_count(cg) > (int64_t)id &&
-	    profdb_cg_totals(cg, PROFDB_CG_ALL, &tot) >= 0)
-		return tot[id] != 0;
-	return profdb_metric_has_values(db, id);
-}
-
 /* The ids asked for, or the default: every sum metric with values, one per
  * source (the scopes of one quantity read the same costs). */
 static int pick(const profdb *db, const profdb_convert_options *opts, const char *fmt,
@@ -244,7 +233,7 @@ static int pick(const profdb *db, const profdb_convert_options *opts, const char
 			    m.kind == PROFDB_METRIC_DERIVED || !m.has_data)
 				continue;
 			/* Callgrind keeps every event, as its writer declared them */
-			if (!profdb_get_cg(db) && (r = has_values(db, m.id)) <= 0) {
+			if (!profdb_get_cg(db) && (r = profdb_metric_has_values(db, m.id)) <= 0) {
 				if (r < 0)
 					goto fail;
 				continue;
@@ -267,14 +256,12 @@ fail:
 	return 0;
 }
 
-/* Cube records call counts as the metric "visits" (doc/model.md, "Call
- * edges"): read it too, hidden, when it adds up. */
+/* A format that records call counts as a metric (Cube's "visits",
+ * doc/model.md "Call edges"): read it too, hidden, when it adds up. */
 static void add_visits(const profdb *db, profdb__cv_event *ev, size_t *n)
 {
-	profdb_about ab;
 	profdb_metric m;
-	if (profdb_get_about(db, &ab) < 0 || ab.format != PROFDB_FORMAT_CUBE ||
-	    profdb_metric_find(db, "visits", &m) < 0 || m.combine != PROFDB_COMBINE_SUM ||
+	if (profdb__call_count_metric(db, &m) <= 0 || m.combine != PROFDB_COMBINE_SUM ||
 	    m.type == PROFDB_TYPE_F64 || !m.has_data)
 		return;
 	profdb__cv_event *e = &ev[*n];

@@ -61,6 +61,10 @@ typedef struct profdb__backend {
 	 * value (Callgrind's totals). 1, 0, < 0; -ENOTSUP: do the pass.
 	 * Optional. */
 	int (*metric_has_values)(const void *impl, uint32_t id);
+	/* The metric whose stored value at a context counts the calls into it
+	 * (Cube's "visits"), for call edges and converters. 1 and *id, 0 when
+	 * the input has none. Optional: none. */
+	int (*call_count_metric)(const void *impl, uint32_t *id);
 
 	/* ---- contexts ---- */
 	int64_t (*context_count)(const void *impl);

@@ -174,6 +174,21 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 	return 0;
 }
 
+/* CubeLib's "visits": how often each cnode was entered, stored at it. */
+static int q_call_count_metric(const void *impl, uint32_t *id)
+{
+	const profdb_cube *c = impl;
+	for (uint32_t i = 0; i < c->n_metrics; i++) {
+		const cube_metric *m = &c->metrics[i];
+		if (m->has_data && m->kind < PROFDB_CUBE_POSTDERIVED &&
+		    strcmp(profdb__cube_s(c, m->name), "visits") == 0) {
+			*id = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* ---- contexts ------------------------------------------------------------------------ */
 
 static int64_t q_context_count(const void *impl)
@@ -392,6 +407,7 @@ const profdb__backend profdb__cube_backend = {
 	.counts = q_counts,
 	.metric_count = q_metric_count,
 	.metric_at = q_metric_at,
+	.call_count_metric = q_call_count_metric,
 	.context_count = q_context_count,
 	.context_root = q_context_root,
 	.context_get = q_context_get,

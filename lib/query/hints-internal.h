@@ -1,0 +1,13 @@
+/* What the layers above lib/query need to know of one input beyond the
+ * common interface, asked of its backend (lib/core/backend-internal.h),
+ * so that no code above the formats branches on the format. */
+#ifndef PROFDB_QUERY_HINTS_H
+#define PROFDB_QUERY_HINTS_H
+
+#include "profdb/query.h"
+
+/* The metric whose stored value at a context counts the calls into it
+ * (Cube's "visits"): 1 and *out, 0 when the input has none, < 0. */
+int profdb__call_count_metric(const profdb *db, profdb_metric *out);
+
+#endif

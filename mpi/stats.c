@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <profdb/hpctk.h>
 
 #include "mpi-internal.h"
 
@@ -88,19 +87,17 @@ static int selection(const profdb *db, const profdb_stats_options *so, uint32_t 
 }
 
 /* Value-block bytes per selected profile where the format tells them
- * without reading the blocks (HPCToolkit 4.0: profile.db's profile table);
- * NULL otherwise (the partition is then by count). */
+ * without reading the blocks (profdb_profile_bytes: HPCToolkit 4.0's
+ * profile table); NULL otherwise (the partition is then by count). */
 static uint64_t *weights(const profdb *db, const uint32_t *prof, size_t n)
 {
-	const profdb_hpctk *h = profdb_get_hpctk(db);
-	uint64_t *w = h ? malloc((n + 1) * sizeof *w) : NULL;
+	uint64_t *w = malloc((n + 1) * sizeof *w);
 	for (size_t i = 0; w && i < n; i++) {
-		profdb_hpctk_profile p;
-		if (profdb_hpctk_profile_at(h, prof[i], &p) < 0) {
+		if (profdb_profile_bytes(db, prof[i], &w[i]) < 0) {
 			free(w);
 			return NULL;
 		}
-		w[i] = p.n_values * 10 + (uint64_t)p.n_contexts * 12 + 1;
+		w[i]++;   /* an empty profile still costs its turn */
 	}
 	return w;
 }

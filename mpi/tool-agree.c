@@ -79,11 +79,13 @@ static uint64_t hash_input(const char *path)
 	for (int i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
 		if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
-			char *full;
+			size_t len = strlen(path) + strlen(name) + 2;
+			char *full = malloc(len);
 			h = hash_str(h, name);
-			if (asprintf(&full, "%s/%s", path, name) < 0)
+			if (!full)
 				h = hash_u64(h, ENOMEM);
 			else {
+				snprintf(full, len, "%s/%s", path, name);
 				h = lstat(full, &st) == 0 ? hash_stat(h, &st) : hash_u64(h, (uint64_t)errno);
 				free(full);
 			}
@@ -164,12 +166,12 @@ int pm_output_open(const char *path)
 		if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 			return pm_fail(-errno, "%s: cannot open the output: %s", path, strerror(errno));
 	} else {
-		char *dir_end = strrchr(path, '/');
-		if (asprintf(&tmp_name, "%.*s.profdb-mpi-XXXXXX",
-		             dir_end ? (int)(dir_end - path + 1) : 0, path) < 0) {
-			tmp_name = NULL;
+		const char *dir_end = strrchr(path, '/');
+		int dir_len = dir_end ? (int)(dir_end - path + 1) : 0;
+		size_t len = (size_t)dir_len + sizeof ".profdb-mpi-XXXXXX";
+		if (!(tmp_name = malloc(len)))
 			return pm_fail(-ENOMEM, "out of memory");
-		}
+		snprintf(tmp_name, len, "%.*s.profdb-mpi-XXXXXX", dir_len, path);
 		if ((fd = mkstemp(tmp_name)) < 0) {
 			int e = errno;
 			free(tmp_name);

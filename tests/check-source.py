@@ -59,9 +59,7 @@ KNOWN_FORMAT = {
     'tool/report.c': 'the Callgrind root total and the hpcrun note',
     'tool/stats-check.c': 'hpcprof summary statistics (lib/analysis)',
     'tool/stats-check.h': 'the HPCToolkit summary types',
-    'tool/tool.h': 'the umbrella header',
     'tool/top-callgrind.c': 'the Callgrind function ranking (lib/analysis on a call graph)',
-    'mpi/stats.c': 'the HPCToolkit profile table for the split (a backend size entry)',
 }
 # Files that still break rule 5.
 KNOWN_COMBINE = {

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <profdb/hpctk.h>
+
 #include "tool.h"
 
 /* Parses "[--json] PATH" for info and metrics. @return 0 ok, -1 help shown,

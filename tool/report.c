@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <profdb/callgrind.h>
+
 #include "format.h"
 #include "report.h"
 

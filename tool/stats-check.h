@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <profdb/profdb.h>
+#include <profdb/hpctk.h>
+#include <profdb/analysis.h>
 
 /* Why a stored summary disagrees: a documented hpcprof defect, or none. */
 typedef enum sc_reason {

@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <profdb/profdb.h>
+#include <profdb/analysis.h>
+#include <profdb/common.h>
+#include <profdb/convert.h>
+#include <profdb/query.h>
 
 #define EXIT_INPUT 1
 #define EXIT_USAGE 2

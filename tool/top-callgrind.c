@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <profdb/callgrind.h>
+
 #include "names.h"
 #include "top.h"
 

@@ -297,6 +297,15 @@ PROFDB_EXPORT int64_t profdb_profile_count(const profdb *db);
  *  -ENOMEM). Lifetime: the name stays valid until profdb_close().
  *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_profile_get(const profdb *db, uint32_t index, profdb_profile *out);
+/** The bytes the stored values of profile @p profile take in the input,
+ *  where the format records it without reading them (HPCToolkit 4.0:
+ *  profile.db's profile table, 10 bytes per value and 12 per context):
+ *  a weight for dividing profiles between workers (profdb-mpi).
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (@p profile out of range),
+ *  -ENOTSUP (the format cannot tell without reading the values), or what
+ *  reading the profile table met (-EBADMSG, -ENODATA). *out is 0 on
+ *  failure. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_profile_bytes(const profdb *db, uint32_t profile, uint64_t *out);
 /** Identity entry @p i of a profile: a kind ("rank", "thread", "node",
  *  "gpu-stream", "core", ...) and its value.
  *  @param index  the profile index.

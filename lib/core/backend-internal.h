@@ -77,6 +77,11 @@ typedef struct profdb__backend {
 	int (*profile_identity)(const void *impl, uint32_t index, uint32_t i,
 	                        profdb_str *kind, uint64_t *value);
 
+	/* The bytes profile @p index's stored values take in the input, when
+	 * the format knows it without reading them (HPCToolkit 4.0's profile
+	 * table), for dividing work. 0, -ENOTSUP, < 0. Optional. */
+	int (*profile_bytes)(const void *impl, uint32_t index, uint64_t *bytes);
+
 	/* ---- values ---- */
 	int (*value)(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_number *out);
 	/* inclusive != 0: inclusive, else exclusive. Optional. */

@@ -467,6 +467,16 @@ static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
 	return r < 0 ? r : wrap(impl, db, opts);
 }
 
+/* profile.db's profile table: 10 bytes per value, 12 per context. */
+static int q_profile_bytes(const void *impl, uint32_t index, uint64_t *bytes)
+{
+	profdb_hpctk_profile p;
+	int r = profdb_hpctk_profile_at(((const hq *)impl)->db, index, &p);
+	if (r == 0)
+		*bytes = p.n_values * 10 + (uint64_t)p.n_contexts * 12;
+	return r;
+}
+
 static const void *q_native(const void *impl)
 {
 	return ((const hq *)impl)->db;
@@ -489,6 +499,7 @@ const profdb__backend profdb__hpctk4_backend = {
 	.profile_count = profdb__hpctkq_profile_count,
 	.profile_get = profdb__hpctkq_profile_get,
 	.profile_identity = profdb__hpctkq_profile_identity,
+	.profile_bytes = q_profile_bytes,
 	.value = profdb__hpctkq_value,
 	.scoped = profdb__hpctkq_scoped,
 	.cursor_begin = profdb__hpctkq_cursor_begin,

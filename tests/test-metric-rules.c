@@ -2,7 +2,8 @@
  * (profdb_metric.combine / period / scale), profdb_metric_has_values, and
  * on the real samples: Cube's MIN/MAXDOUBLE metrics combine by MIN/MAX, and
  * hpcrun's scaled totals equal what hpcprof stored in the database it built
- * from the same measurements (doc/model.md, "Combining numbers"). */
+ * from the same measurements (doc/model.md, "Combining numbers"); the
+ * default metric (profdb_metric_default) and profdb_profile_bytes. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
@@ -445,4 +446,87 @@ Test(metric_rules_real, hpcrun_scale_matches_hpcprof, .timeout = 300)
 	cr_assert_geq(checked, pairs, "%d metrics checked", checked);
 	if (pairs == 7)
 		cr_assert_eq(scaled, 1, "perf::task-clock of loops-perf is not 3.6e9 once scaled");
+}
+
+/* ---- the default metric and the profiles' sizes ------------------------------------ */
+
+static profdb *open_cg(const char *text, size_t len)
+{
+	profdb_input in = {"callgrind.out.1", text, len};
+	return open_in(&in, 1, "callgrind");
+}
+
+static uint32_t default_id(const profdb *db)
+{
+	profdb_metric m;
+	int r = profdb_metric_default(db, &m);
+	cr_assert_eq(r, 0, "%d %s", r, profdb_error_message());
+	return m.id;
+}
+
+/* Time first by name, whatever the order; else the first with values; a
+ * metric without values is never the default (doc/model.md). */
+Test(metric_rules, default_metric)
+{
+	static const char ranked[] = "# callgrind format\nevents: Dr Ir\nfn=main\n1 4 10\n";
+	static const char first[] = "# callgrind format\nevents: Dr Dw\nfn=main\n1 4 10\n";
+	static const char unused[] = "# callgrind format\nevents: Dr Dw\nfn=main\n1 0 10\n";
+	static const char empty[] = "# callgrind format\nevents: Dr Dw\nfn=main\n1 0 0\n";
+	profdb *db = open_cg(ranked, sizeof ranked - 1);
+	cr_assert_eq(default_id(db), 1, "Ir before Dr");
+	profdb_close(db);
+	db = open_cg(first, sizeof first - 1);
+	cr_assert_eq(default_id(db), 0, "no time: the first");
+	profdb_close(db);
+	db = open_cg(unused, sizeof unused - 1);
+	cr_assert_eq(default_id(db), 1, "Dr has no values");
+	profdb_close(db);
+	db = open_cg(empty, sizeof empty - 1);
+	profdb_metric m;
+	cr_assert_eq(profdb_metric_default(db, &m), -ENOENT);
+	cr_assert_eq(m.name.len, 0, "cleared on failure");
+	cr_assert_eq(profdb_metric_default(db, NULL), -EINVAL);
+	cr_assert_eq(profdb_metric_default(NULL, &m), -EINVAL);
+	profdb_close(db);
+
+	tw_hpctk4 d;
+	tw_blob b[TW_NFILES];
+	tw_hpctk4_sample(&d);
+	db = open_hpctk4(&d, b);
+	cr_assert_eq(profdb_metric_default(db, &m), 0);
+	cr_assert(m.name.len == 13 && memcmp(m.name.ptr, "CPUTIME (sec)", 13) == 0,
+	          "'%.*s'", (int)m.name.len, m.name.ptr);
+	profdb_close(db);
+	free_blobs(b, TW_NFILES);
+}
+
+/* HPCToolkit 4.0 gives each profile's stored size from its profile table;
+ * a format that cannot tell says so. */
+Test(metric_rules, profile_bytes)
+{
+	tw_hpctk4 d;
+	tw_blob b[TW_NFILES];
+	tw_hpctk4_sample(&d);
+	profdb *db = open_hpctk4(&d, b);
+	const profdb_hpctk *h = profdb_get_hpctk(db);
+	int64_t n = profdb_profile_count(db);
+	cr_assert_gt(n, 1);
+	for (uint32_t p = 0; p < (uint64_t)n; p++) {
+		profdb_hpctk_profile hp;
+		uint64_t bytes = 1;
+		cr_assert_eq(profdb_hpctk_profile_at(h, p, &hp), 0);
+		cr_assert_eq(profdb_profile_bytes(db, p, &bytes), 0, "%s", profdb_error_message());
+		cr_assert_eq(bytes, hp.n_values * 10 + (uint64_t)hp.n_contexts * 12, "profile %u", p);
+	}
+	uint64_t bytes = 1;
+	cr_assert_eq(profdb_profile_bytes(db, (uint32_t)n, &bytes), -ENOENT);
+	cr_assert_eq(bytes, 0);
+	cr_assert_eq(profdb_profile_bytes(db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_profile_bytes(NULL, 0, &bytes), -EINVAL);
+	profdb_close(db);
+	free_blobs(b, TW_NFILES);
+	static const char text[] = "# callgrind format\nevents: Ir\nfn=main\n1 4\n";
+	db = open_cg(text, sizeof text - 1);
+	cr_assert_eq(profdb_profile_bytes(db, 0, &bytes), -ENOTSUP);
+	profdb_close(db);
 }

@@ -51,7 +51,6 @@ KNOWN_FORMAT = {
     'lib/convert/cg-native.c': 'native Callgrind output with jumps (a backend writer)',
     'lib/convert/callgrind.c': 'the choice of cg-native.c',
     'lib/convert/events.c': 'Callgrind events and Cube visits as converter events',
-    'lib/convert/stacks-ctx.c': 'the HPCToolkit-only walk of stored inclusive values',
     'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
     'tool/cmd-calls.c': 'Callgrind recursion folding (lib/analysis names)',
     'tool/cmd-info.c': 'the files of an HPCToolkit database (a backend files entry)',

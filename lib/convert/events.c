@@ -46,28 +46,23 @@ static int resolve(const profdb *db, const profdb_metric *m, const char *fmt,
 		                    m->kind == PROFDB_METRIC_DERIVED ? "is derived (a formula)"
 		                    : m->kind == PROFDB_METRIC_SUMMARY ? "is a summary statistic"
 		                    : "stores no data", fmt);
-	profdb_format format = PROFDB_FORMAT_UNKNOWN;
-	profdb_about ab;
-	if (profdb_get_about(db, &ab) >= 0)
-		format = ab.format;
 	e->src = m->id;
 	e->diff = 0;
-	int hpctk = format == PROFDB_FORMAT_HPCTK4 || format == PROFDB_FORMAT_HPCTK_PRE ||
-	            format == PROFDB_FORMAT_HPCTK_DRAFT;
+	int elided = profdb__self_from_inclusive(db);
 	/* HPCToolkit: the point scope sits largely at contexts hpcprof elided
 	 * from the tree, and the function scope holds loops and lines twice;
 	 * the inclusive scope less the children's is the cost at each node. */
-	if (hpctk && m->inclusive_id != PROFDB_NONE) {
+	if (elided && m->inclusive_id != PROFDB_NONE) {
 		e->src = m->inclusive_id;
 		e->diff = 1;
 		return 0;
 	}
-	if (format == PROFDB_FORMAT_CALLGRIND || m->kind == PROFDB_METRIC_POINT)
+	if (m->kind == PROFDB_METRIC_POINT)
 		return 0;
 	int r = point_sibling(db, m, &e->src);
 	if (r)
 		return r < 0 ? r : 0;
-	if (m->kind == PROFDB_METRIC_EXCLUSIVE && !hpctk)
+	if (m->kind == PROFDB_METRIC_EXCLUSIVE && !elided)
 		return 0;
 	if (m->inclusive_id != PROFDB_NONE) {
 		e->src = m->inclusive_id;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query/hints-internal.h"
 #include "stacks-internal.h"
 
 /* A child as the view orders them: heaviest first, ties by context id
@@ -72,7 +73,7 @@ void profdb__cv_ctree_free(profdb__cv_ctree *t)
  * of @p m? 1, 0 (fall back), < 0. */
 static int covered(const profdb *db, const profdb_metric *m)
 {
-	if (!profdb_get_hpctk(db) || m->kind == PROFDB_METRIC_SUMMARY ||
+	if (!profdb__inclusive_stored(db) || m->kind == PROFDB_METRIC_SUMMARY ||
 	    m->inclusive_id == PROFDB_NONE)
 		return 0;
 	uint32_t root;

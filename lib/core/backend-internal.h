@@ -35,6 +35,13 @@ typedef struct profdb__cursor {
 
 typedef struct profdb__backend {
 	profdb_format format;
+	/* How the stored scopes relate, for the converters (0 when unset).
+	 * self_from_inclusive: a context's own cost is its stored inclusive
+	 * value less its children's, because the point and exclusive scopes
+	 * also hold costs of contexts the tree leaves out (HPCToolkit: those
+	 * hpcprof elides). inclusive_stored: the top-down view of one profile
+	 * reads each context's inclusive value as stored (HPCToolkit 4.0). */
+	unsigned self_from_inclusive : 1, inclusive_stored : 1;
 
 	/* ---- detection and opening ---- */
 	/* Does this input look like the format? @p head is the first bytes of

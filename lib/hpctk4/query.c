@@ -484,6 +484,8 @@ static const void *q_native(const void *impl)
 
 const profdb__backend profdb__hpctk4_backend = {
 	.format = PROFDB_FORMAT_HPCTK4,
+	.self_from_inclusive = 1,
+	.inclusive_stored = 1,
 	.sniff = q_sniff,
 	.open_path = q_open_path,
 	.open_inputs = q_open_inputs,

@@ -731,6 +731,7 @@ static const void *q_native(const void *impl)
 
 const profdb__backend profdb__hpctkpre_backend = {
 	.format = PROFDB_FORMAT_HPCTK_PRE,
+	.self_from_inclusive = 1,
 	.sniff = q_sniff,
 	.open_path = q_open_path,
 	.open_inputs = q_open_inputs,

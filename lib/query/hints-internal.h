@@ -10,4 +10,9 @@
  * (Cube's "visits"): 1 and *out, 0 when the input has none, < 0. */
 int profdb__call_count_metric(const profdb *db, profdb_metric *out);
 
+/* The backend's flags of the same names (lib/core/backend-internal.h):
+ * 1 or 0. */
+int profdb__self_from_inclusive(const profdb *db);
+int profdb__inclusive_stored(const profdb *db);
+
 #endif

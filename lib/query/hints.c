@@ -12,6 +12,16 @@ int profdb__call_count_metric(const profdb *db, profdb_metric *out)
 	return r < 0 ? r : 1;
 }
 
+int profdb__self_from_inclusive(const profdb *db)
+{
+	return db->be->self_from_inclusive;
+}
+
+int profdb__inclusive_stored(const profdb *db)
+{
+	return db->be->inclusive_stored;
+}
+
 PROFDB_EXPORT int profdb_profile_bytes(const profdb *db, uint32_t profile, uint64_t *out)
 {
 	if (!db || !out)

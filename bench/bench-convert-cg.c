@@ -1,4 +1,4 @@
-/* bench-convert-cg: profdb_convert() to Callgrind and pprof (issue 16).
+/* bench-convert-cg: profdb_convert() to Callgrind and pprof.
  *
  *   bench-convert-cg PATH FORMAT...      (FORMAT: callgrind, pprof, ...)
  *

@@ -15,7 +15,7 @@
  *                                        hand vs a PROFDB_SCAN_ALL cursor
  *                                        (ns per value)
  *
- *   bench-query --edges PATH...    call edges (issue 14) of any format:
+ *   bench-query --edges PATH...    call edges of any format:
  *                                  edges-<name>: open, build (first
  *                                  profdb_edge_count), and one combined
  *                                  cost of metric 0 per edge; median of 3

@@ -1,5 +1,5 @@
 /* bench-view-memory: does a view's peak memory grow with the view, not
- * blow up? (doc/PERFORMANCE.md, "Views: memory and Cube scopes").
+ * blow up? (doc/PERFORMANCE.md, "The three views").
  *
  *   bench-view-memory PATH [top-down|bottom-up|flat ...]
  *

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/compare.sh — the same benchmarks from two release builds, run in
-# alternation on the same machine, as one before/after table.
+# alternation on the same machine, as one old/new table.
 #
 #   bench/compare.sh [--rounds N] OLD_BUILD NEW_BUILD
 #

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The folded, speedscope and Chrome writers (issue 16): wall time and peak
+# The folded, speedscope and Chrome writers: wall time and peak
 # RSS of `profdb convert` per case, best of N runs, output to /dev/null.
 # One line per case: "convert-json: CASE: best=...ms cpu=...ms maxrss=...KiB"
 # (cpu: the least user+system time of the runs, which a loaded machine

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `profdb diff` of a profile against a copy of itself (issue 15: the 69 MB
+# `profdb diff` of a profile against a copy of itself (the 69 MB
 # Callgrind profile must take < 1.5 s). Both sides are opened, both
 # top-down views built and every call path paired, as for two real runs;
 # the copy is a second file, so nothing is shared between the two handles.

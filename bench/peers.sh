@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/peers.sh — profdb beside every other reader found on this machine,
-# on the same files, in one run, with ratios (issue 20).
+# on the same files, in one run, with ratios.
 #
 #   bench/peers.sh [--runs N] [--quick] PROFDB
 #

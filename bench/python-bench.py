@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python module's benchmarks (issue 17); doc/PERFORMANCE.md explains
+"""The Python module's benchmarks; doc/PERFORMANCE.md explains
 them. One greppable line per case:
 
   python-dataframe NAME: first_ms=... warm_ms=... rss_beyond_pandas_mb=... rows=... cells=...

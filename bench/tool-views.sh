@@ -1,6 +1,6 @@
 #!/bin/sh
-# How fast the analyst's commands answer on one profile (issue 15's
-# acceptance uses the 69 MB Callgrind profile callgrind/big/py_full_sc5.out.gz
+# How fast the analyst's commands answer on one profile (the figures
+# use the 69 MB Callgrind profile callgrind/big/py_full_sc5.out.gz
 # unpacked to a plain file): `profdb top` (< 0.3 s), `profdb tree` with its
 # default screenful (< 200 lines, < 1 s), and `profdb bottom-up`. One line per
 # case:

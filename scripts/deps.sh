@@ -8,8 +8,8 @@ pkgs="meson ninja-build gcc pkg-config libarchive-dev libexpat1-dev zlib1g-dev"
 # Python module and the MPI tool with (each is skipped when absent).
 [ "${1:-}" = "--tests" ] && pkgs="$pkgs libcriterion-dev python3 g++ binutils
 	python3-dev python3-numpy python3-pandas python3-pytest python3-mesonpy python3-venv
-	python3-pip python3-jsonschema golang-go libopenmpi-dev openmpi-bin"
-# --tests: speedscope's file-format schema (issue 16), from the npm package
+	python3-pip python3-jsonschema python3-mypy golang-go libopenmpi-dev openmpi-bin"
+# --tests: speedscope's file-format schema, from the npm package
 # itself, into a gitignored folder; the converter test skips without it.
 if [ "${1:-}" = "--tests" ] && command -v npm >/dev/null 2>&1; then
 	npmdir="$(cd "$(dirname "$0")/.." && pwd)/.deps/npm"

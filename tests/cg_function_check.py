@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of profdb's Callgrind function identity (issue 19).
+"""Independent check of profdb's Callgrind function identity.
 
 Reads every Callgrind file under a directory the way KCachegrind's loader
 does -- name compression per ID space, fn= binding the current fl= file
@@ -10,7 +10,7 @@ and per event, and the calls= lines per (caller, callee): count and
 inclusive cost per event. Then it opens each file with libprofdb (ctypes)
 and compares: the function count, the self cost per name and event, the
 totals, and the call edges of the common interface (profdb_edge_*, summed
-over call sites and profiles) with the calls= lines (issue 14).
+over call sites and profiles) with the calls= lines.
 
 Usage: cg_function_check.py LIBPROFDB.so DATA_DIR [--verbose]
 (PROFDB_SAMPLE_DATA, when set, replaces DATA_DIR, as for the C tests.)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""profdb convert -t callgrind / -t pprof on every real sample (issue 16).
+"""profdb convert -t callgrind / -t pprof on every real sample.
 
 For every HPCToolkit (4.0, dev-stage, pre-release), hpcrun, Cube and
 Callgrind sample under DATA_DIR:

@@ -1,4 +1,4 @@
-/* Checks of issue 14's numbers on any database opened through the common
+/* Checks of the call edges and costs of any database opened through the common
  * query interface (edge-check.c): every cost stored once, and the call
  * edges of the tree formats against an independent reading of the tree. */
 #ifndef PROFDB_TESTS_EDGE_CHECK_H

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""profdb-mpi (issue 18) against profdb stats, at 1, 2 and 4 ranks.
+"""profdb-mpi against profdb stats, at 1, 2 and 4 ranks.
 
 usage: mpi_check.py synthetic|real LAUNCHER 'LAUNCHER ARGS' PROFDB_MPI PROFDB MKSAMPLE WORK DATA
 

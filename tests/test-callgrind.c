@@ -1212,7 +1212,7 @@ Test(callgrind, function_over_several_files_keeps_line_files)
 
 /* gprof2dot's converters (bzr.callgrind) write fi= (never fl=) and cfn=
  * before cfi=: the callee, bound at cfn= with the file "" of a part without
- * fl=, is the function its fn= block defines (issue 19), plain or
+ * fl=, is the function its fn= block defines, plain or
  * compressed, and a recursion through it is a cycle of the call graph. */
 Test(callgrind, cfn_before_cfi)
 {
@@ -2054,7 +2054,7 @@ static int has_cycle(const profdb_cg *cg)
 	return (int)found;
 }
 
-/* Issue 19: bzr.callgrind (gprof2dot, from a Python profile) writes cfn=
+/* bzr.callgrind (gprof2dot, from a Python profile) writes cfn=
  * before cfi= on every call, and fi= but no fl=. One function per name
  * (2,751 names, no ob=, every function in the unknown file ""),
  * the self costs of the file (1,482,191 Ticks over 1,000 functions with

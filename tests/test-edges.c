@@ -1,5 +1,5 @@
 /* Call edges (profdb_edge_*, include/profdb/analysis.h) and "every cost
- * stored once" (issue 14): Callgrind edges on hand-written profiles with
+ * stored once": Callgrind edges on hand-written profiles with
  * known calls= lines (sites, counts, costs per profile and summed, the
  * functions-only open), tree-format edges on the writer's HPCToolkit and
  * Cube samples, and on every real sample of every format the totals

@@ -151,7 +151,7 @@ def check_input(name, path, must_open, summary_agrees=True):
         synthetic = key == "contexts" and n == info[key] + 1 and dump["contexts"][0][
             "type"] == "root" and dump["contexts"][0]["function"] == ""
         # HPCToolkit lists summary-only statistic ids as metrics too, while
-        # issue 3's count is the propagated ids: the list may be longer.
+        # the count is the propagated ids: the list may be longer.
         longer = key == "metrics" and n >= info[key]
         if info[key] != n and not synthetic and not longer:
             fail(name, "info.%s = %d but dump has %d" % (key, info[key], n))

@@ -1,6 +1,6 @@
-/* Every context the tool prints has a name when the data has one (issue 15,
- * "Names"): on every real sample, the label of every tree node
- * (tool/print.c's context_label) is non-empty; it is "<context N>" only when
+/* Every context the tool prints has a name when the data has one: on
+ * every real sample, the label of every tree node (tool/print.c's
+ * context_label) is non-empty; it is "<context N>" only when
  * the context carries no function, file or module; an unnamed function
  * (Callgrind's "0x...") names its object; hpcrun's placeholders are named;
  * a line or loop shows a file whenever its procedure has one. */

@@ -8,7 +8,7 @@
 # Callgrind profile tests/tool-golden/sample.callgrind; stdout must equal
 # tests/tool-golden/NAME.out byte for byte. After a deliberate change of the
 # output, regenerate with PROFDB_UPDATE_GOLDEN=1 and review the diff.
-# The real issue-233 database (when present) is checked for issue 3's counts.
+# The real issue-233 database (when present) is checked for its normative counts.
 set -u
 profdb=$1 mksample=$2 work=$3 golden_dir=$4 mkcube=${5:-}
 fails=0
@@ -91,7 +91,7 @@ golden dump-json dump --json "$db"
 golden dump-csv dump --csv "$db"
 golden dump-csv-values dump --csv --table values "$db"
 
-# ---- views as commands, several metrics, profiles, filters (issue 15) ----
+# ---- views as commands, several metrics, profiles, filters ----
 golden bottom-up bottom-up "$db"
 golden flat flat "$db"
 golden top-metrics-all top -m all "$db"
@@ -234,7 +234,7 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 	cd "$here" || exit 1
 	profdb=$profdb_given
 fi
-# ---- callers, callees, profiles and trace times (issue 15) ----
+# ---- callers, callees, profiles and trace times ----
 golden callers callers compute "$db"
 contains callers "main (sample.c) [sample]"
 golden callees callees main "$db"
@@ -348,7 +348,7 @@ contains help-command "usage: profdb value"
 check commands 0 "$profdb" --commands
 contains commands "stats"
 
-# ---- issue 15: option errors name the option; combinations that mean nothing ----
+# ---- option errors name the option; combinations that mean nothing ----
 check top-bad-stat 2 "$profdb" top --stat median "$db"
 err_contains top-bad-stat "profdb: --stat: 'median' is not"
 check top-stat-function 2 "$profdb" top --stat mean --by function "$db"
@@ -493,7 +493,7 @@ else
 	echo "SKIP cg-cut: no sample data at $ls_out"
 fi
 
-# ---- the real issue-233 database (issue 3's normative counts) ----
+# ---- the real issue-233 database (its normative counts) ----
 data=${PROFDB_SAMPLE_DATA:-${PROFDB_SAMPLE_DATA_DEFAULT:-}}
 i233="$data/hpctoolkit/v4/hpcviewer-issue-233"
 if [ -d "$i233" ]; then

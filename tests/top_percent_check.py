@@ -8,7 +8,7 @@ most 100 % + 1e-9, for the default ranking (functions), --by context and
 with a non-zero total; rows of a metric that does not combine by sum carry no
 percentage.
 
-Also the views nest (issue 15): in `profdb tree --json` (top-down,
+Also the views nest: in `profdb tree --json` (top-down,
 bottom-up and, except for the big Callgrind profiles, flat) every node's
 inclusive value of each non-negative sum metric is at most its parent's,
 within 4 ulps of the parent's; and `top -m all --json` percentages of every

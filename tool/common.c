@@ -279,7 +279,7 @@ int tool_color;
 int tool_color_setup(const char *when)
 {
 	/* A non-empty NO_COLOR (https://no-color.org) turns colour off, even
-	 * against --color=always: issue 15 asks for "never with NO_COLOR". */
+	 * against --color=always: no colour ever with NO_COLOR. */
 	const char *no = getenv("NO_COLOR");
 	int allowed = !(no && *no);
 	if (!when || strcmp(when, "auto") == 0) {

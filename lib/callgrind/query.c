@@ -299,8 +299,8 @@ typedef struct edge_key {
 /* The sort below is a stable LSD radix sort of (key, index) pairs, 11 bits
  * a pass, skipping the bits every key shares, run once per key from the
  * least significant on: qsort's indirect comparisons took half of the
- * tree's build time on 100,000 edges (doc/PERFORMANCE.md, "top after the
- * open"). The order is the total order a comparison sort by all the keys
+ * tree's build time on 100,000 edges (doc/PERFORMANCE.md,
+ * "Callgrind reader"). The order is the total order a comparison sort by all the keys
  * gives. */
 #define RADIX_BITS 11
 #define RADIX_SIZE (1u << RADIX_BITS)

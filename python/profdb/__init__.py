@@ -18,6 +18,8 @@ Tree, is alive -- as mmap.close() does. Copy what must outlive the handle.
 """
 from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
+import operator
+
 import numpy as np
 
 from . import _profdb
@@ -29,6 +31,12 @@ __all__ = ["open", "Database", "Values", "Contexts", "Error", "NotFound", "NotSu
            "Tree", "View", "library_version", "as_float", "Match", "MatchCounts"]
 
 __version__ = library_version()
+
+
+def __dir__() -> list:
+    """The public names only: not numpy or the typing helpers imported here."""
+    return sorted(set(__all__) | {"__version__", "__doc__", "__file__", "__name__",
+                                  "__path__", "__all__"})
 
 _TREE_KINDS = {"top-down": 0, "bottom-up": 1, "flat": 2}
 
@@ -113,7 +121,26 @@ class Contexts:
             stack.extend(reversed(c.children))
 
 
-ProfileSel = Union[None, str, Sequence[int]]
+ProfileSel = Union[None, str, int, Sequence[int]]
+
+
+def _column_names(metrics) -> list:
+    """The column name of each metric in the frames (unique; ' [id N]'
+    breaks ties): '<name>' for an exclusive metric, '<name> (inc)' for an
+    inclusive one, '<name> (<kind>)' for the other kinds."""
+    names, seen = [], set()
+    for m in metrics:
+        if m.kind == "exclusive":
+            n = m.name
+        elif m.kind == "inclusive":
+            n = m.name + " (inc)"
+        else:
+            n = "%s (%s)" % (m.name, m.kind)
+        if n in seen or n in ("name", "file", "line", "module"):
+            n = "%s [id %d]" % (n, m.id)
+        seen.add(n)
+        names.append(n)
+    return names
 
 # The records of Match.pairs and Match.values (profdb_pair, profdb_pair_values).
 _PAIR_FIELDS = ("node_a", "node_b", "context_a", "context_b", "parent", "depth")
@@ -182,21 +209,37 @@ class Database(_profdb.Database):
 
     def profile_indices(self, profiles: ProfileSel = None, summary: bool = True) -> list:
         """Profile indices from a selection: None (every profile, or every
-        non-summary one with summary=False), a spec string ('rank=0-3'), or
-        a sequence of indices."""
+        non-summary one with summary=False), a spec string ('rank=0-3'), an
+        index, or a sequence of indices."""
         if profiles is None:
             return [p.index for p in self.profiles if summary or not p.is_summary]
         if isinstance(profiles, str):
             return list(self.select(profiles))
-        return [int(p) for p in profiles]
+        if not isinstance(profiles, np.ndarray) and hasattr(type(profiles), "__index__"):
+            profiles = [profiles]
+        return [operator.index(p) for p in profiles]
 
     def metric_ids(self, metrics: Union[None, str, int, Sequence[Union[str, int]]] = None) -> list:
-        """Metric ids from names or ids (None: every metric with data)."""
+        """Metric ids from names, ids or the frames' column names ('time
+        (inc)'; None: every metric with data)."""
         if metrics is None:
             return [m.id for m in self.metrics if m.has_data]
         if isinstance(metrics, (str, int)):
             metrics = [metrics]
-        return [self.metric(m).id for m in metrics]
+        return [self._metric_by_key(m).id for m in metrics]
+
+    def _metric_by_key(self, key) -> Metric:
+        """metric(key), and for a string that names no metric, the metric
+        whose column in dataframe() or stats_frame() has that name."""
+        try:
+            return self.metric(key)
+        except NotFound:
+            if not isinstance(key, str):
+                raise
+            columns = dict(zip(_column_names(self.metrics), self.metrics))
+            if key not in columns:
+                raise
+            return columns[key]
 
     def values(self, profile: Optional[int] = None, context: Optional[int] = None) -> Values:
         """The stored values of one profile (profile=index) or of one

@@ -4,7 +4,8 @@
 dataframe() follows hatchet's layout: a MultiIndex (node = context id,
 profile = profile index), one column per metric -- '<name>' for an
 exclusive metric, '<name> (inc)' for an inclusive one, '<name> (<kind>)'
-for the other kinds -- and name, file, line, module. Metric columns are
+for the other kinds -- and name, file, line, module (name: the function,
+or for a loop or line scope the tool's "loop at file.c:12", "file.c:13"). Metric columns are
 pandas' masked arrays (Float64, UInt64, Int64): a cell is missing (<NA>)
 exactly where nothing is stored, and a stored NaN stays a value with its
 bits, so df[metric columns].count().sum() is the number of stored values.
@@ -12,26 +13,24 @@ bits, so df[metric columns].count().sum() is the number of stored values.
 import numpy as np
 import pandas as pd
 
-from ._profdb import NotFound
+from . import NotFound, _column_names
 
 _KINDS = ("all", "exclusive", "inclusive", "point", "summary", "other")
 
 
 def column_names(metrics):
     """The column name of each metric (unique; ' [id N]' breaks ties)."""
-    names, seen = [], set()
-    for m in metrics:
-        if m.kind == "exclusive":
-            n = m.name
-        elif m.kind == "inclusive":
-            n = m.name + " (inc)"
-        else:
-            n = "%s (%s)" % (m.name, m.kind)
-        if n in seen or n in ("name", "file", "line", "module"):
-            n = "%s [id %d]" % (n, m.id)
-        seen.add(n)
-        names.append(n)
-    return names
+    return _column_names(metrics)
+
+
+def _frame_name(c):
+    """A context's name column, as _context_table() names its nodes: an
+    unnamed loop or line scope gets the tool's "loop at file.c:12" or
+    "file.c:13"."""
+    if c.name or c.type not in ("loop", "line"):
+        return c.name
+    where = "%s:%d" % (c.file.rsplit("/", 1)[-1] or "?", c.line)
+    return "loop at " + where if c.type == "loop" else where
 
 
 def _context_lookup(db, ids):
@@ -49,7 +48,7 @@ def _context_lookup(db, ids):
     for k, cid in enumerate(missing):
         try:
             c = db.context(int(cid))
-            texts, extra_line[k] = (c.name, c.file, c.module), c.line
+            texts, extra_line[k] = (_frame_name(c), c.file, c.module), c.line
         except NotFound:
             texts = ("", "", "")
         for col, text in zip(cols, texts):

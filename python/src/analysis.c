@@ -92,8 +92,8 @@ static PyObject *stat_tuple(const profdb_stat *s)
 
 static PyObject *stats_get(StatsObject *self, PyObject *args)
 {
-	unsigned int ctx, m;
-	if (!PyArg_ParseTuple(args, "II:get", &ctx, &m))
+	uint32_t ctx, m;
+	if (!PyArg_ParseTuple(args, "O&O&:get", pd_u32_conv, &ctx, pd_u32_conv, &m))
 		return NULL;
 	profdb_stat s;
 	int rc = profdb_stats_get(self->stats, ctx, m, &s);
@@ -177,9 +177,9 @@ static PyObject *stats_view(StatsObject *self, PyObject *args, PyObject *kw)
 		{"imbalance", offsetof(profdb_stat, imbalance)},
 		{"imbalance_pct", offsetof(profdb_stat, imbalance_pct)},
 	};
-	unsigned int metric;
+	uint32_t metric;
 	const char *field = "sum";
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "I|s:view", names, &metric, &field))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|s:view", names, pd_u32_conv, &metric, &field))
 		return NULL;
 	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
 		if (!strcmp(fields[i].name, field)) {
@@ -196,13 +196,13 @@ static PyObject *stats_view(StatsObject *self, PyObject *args, PyObject *kw)
 
 static PyMethodDef stats_methods[] = {
 	{"get", (PyCFunction)stats_get, METH_VARARGS,
-	 "get(context, metric)\n--\n\nThe Stat of (context, metric), None when no selected "
+	 "get($self, context, metric, /)\n--\n\nThe Stat of (context, metric), None when no selected "
 	 "profile stores a value there."},
 	{"rows", (PyCFunction)stats_rows, METH_NOARGS,
-	 "rows()\n--\n\nEvery row as a numpy structured array (a copy), sorted by metric, then "
+	 "rows($self, /)\n--\n\nEvery row as a numpy structured array (a copy), sorted by metric, then "
 	 "context."},
 	{"view", (PyCFunction)(void (*)(void))stats_view, METH_VARARGS | METH_KEYWORDS,
-	 "view(metric, field='sum')\n--\n\nOne statistic of one metric over the contexts, as a "
+	 "view($self, /, metric, field='sum')\n--\n\nOne statistic of one metric over the contexts, as a "
 	 "read-only array (fields 'context' and the statistic) over the result's memory, "
 	 "without copying."},
 	{NULL, NULL, 0, NULL},
@@ -229,9 +229,9 @@ static PyObject *db_stats(DatabaseObject *self, PyObject *args, PyObject *kw)
 {
 	static char *names[] = {"profiles", "metrics", "threads", NULL};
 	PyObject *prof_obj = Py_None, *met_obj = Py_None;
-	unsigned int threads = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOI:_stats", names, &prof_obj, &met_obj,
-	                                 &threads))
+	uint32_t threads = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOO&:_stats", names, &prof_obj, &met_obj,
+	                                 pd_u32_conv, &threads))
 		return NULL;
 	profdb *db = pd_db(self);
 	if (!db)
@@ -314,20 +314,18 @@ static PyObject *db_edge_cost(DatabaseObject *self, PyObject *args, PyObject *kw
 {
 	static char *names[] = {"index", "metric", "profile", NULL};
 	unsigned long long index;
-	unsigned int metric;
+	uint32_t metric;
 	PyObject *prof_obj = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "KI|O:edge_cost", names, &index, &metric,
-	                                 &prof_obj))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|O:edge_cost", names, pd_u64_conv, &index,
+	                                 pd_u32_conv, &metric, &prof_obj))
 		return NULL;
 	profdb *db = pd_db(self);
 	if (!db)
 		return NULL;
 	uint32_t profile = PROFDB_NONE;
 	if (prof_obj != Py_None) {
-		unsigned long p = PyLong_AsUnsignedLong(prof_obj);
-		if (PyErr_Occurred())
+		if (pd_u32_arg(prof_obj, "profile", &profile) < 0)
 			return NULL;
-		profile = p > UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)p;
 	}
 	profdb_number v;
 	int rc;
@@ -419,7 +417,7 @@ static PyObject *tree_values(TreeObject *self, PyObject *arg)
 
 static PyMethodDef tree_methods[] = {
 	{"values", (PyCFunction)tree_values, METH_O,
-	 "values(k)\n--\n\n(inclusive, exclusive) of metric number k of the view, as float64 "
+	 "values($self, k, /)\n--\n\n(inclusive, exclusive) of metric number k of the view, as float64 "
 	 "arrays indexed by node id."},
 	{NULL, NULL, 0, NULL},
 };
@@ -487,11 +485,11 @@ PyMethodDef pd_analysis_methods[] = {
 	{"_stats", (PyCFunction)(void (*)(void))db_stats, METH_VARARGS | METH_KEYWORDS, NULL},
 	{"_view", (PyCFunction)(void (*)(void))db_view, METH_VARARGS | METH_KEYWORDS, NULL},
 	{"edges", (PyCFunction)db_edges, METH_NOARGS,
-	 "edges()\n--\n\nThe call edges as a numpy structured array (caller, callee, site, "
+	 "edges($self, /)\n--\n\nThe call edges as a numpy structured array (caller, callee, site, "
 	 "has_count, count); site is 4294967295 where the format records none. Sorted by "
 	 "caller, callee, site."},
 	{"edge_cost", (PyCFunction)(void (*)(void))db_edge_cost, METH_VARARGS | METH_KEYWORDS,
-	 "edge_cost(index, metric, profile=None)\n--\n\nThe inclusive cost of edge number index "
+	 "edge_cost($self, /, index, metric, profile=None)\n--\n\nThe inclusive cost of edge number index "
 	 "for a metric, in one profile or (None) combined over the non-summary profiles; None "
 	 "when there is none."},
 	{NULL, NULL, 0, NULL},

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/stat.h>
 
 /* Warnings arrive from whichever thread met them, possibly without the
  * GIL: they are kept in a C list under a mutex and moved to the Python
@@ -98,6 +99,32 @@ static PyObject *db_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	return (PyObject *)full;
 }
 
+/* An HPCToolkit 4.0 database directory without meta.db opens in the
+ * library (its low-level API reads profile.db alone), but the metrics, the
+ * context tree and every name are in meta.db: the frames would be empty
+ * without a word. Returns 0, or -1 with NotFound naming the file. */
+static int require_meta_db(profdb *db, const char *path)
+{
+	profdb_about a;
+	struct stat st;
+	if (profdb_get_about(db, &a) < 0 || a.format != PROFDB_FORMAT_HPCTK4 ||
+	    stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	size_t n = strlen(path) + sizeof "/meta.db";
+	char *meta = PyMem_Malloc(n);
+	if (!meta) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	snprintf(meta, n, "%s/meta.db", path);
+	int missing = stat(meta, &st) < 0;
+	if (missing)
+		pd_raise_msg(-ENOENT, "%s: missing (the database's metrics, contexts and names are "
+		             "there)", meta);
+	PyMem_Free(meta);
+	return missing ? -1 : 0;
+}
+
 static int db_init(DatabaseObject *self, PyObject *args, PyObject *kw)
 {
 	static char *names[] = {"path", "copy", "populate", "tolerant", "functions_only",
@@ -129,6 +156,11 @@ static int db_init(DatabaseObject *self, PyObject *args, PyObject *kw)
 	if (rc < 0) {
 		Py_DECREF(path_obj);
 		pd_raise(rc);
+		return -1;
+	}
+	if (require_meta_db(db, path) < 0) {
+		Py_DECREF(path_obj);
+		profdb_close(db);
 		return -1;
 	}
 	self->db = db;
@@ -301,8 +333,9 @@ static PyObject *value_call(DatabaseObject *self, PyObject *args, PyObject *kw, 
                             const char *fmt)
 {
 	static char *names[] = {"profile", "context", "metric", NULL};
-	unsigned int p, ctx, m;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, names, &p, &ctx, &m))
+	uint32_t p, ctx, m;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, names, pd_u32_conv, &p, pd_u32_conv, &ctx,
+	                                 pd_u32_conv, &m))
 		return NULL;
 	profdb *db = pd_db(self);
 	if (!db)
@@ -317,17 +350,17 @@ static PyObject *value_call(DatabaseObject *self, PyObject *args, PyObject *kw, 
 
 static PyObject *db_value(DatabaseObject *self, PyObject *args, PyObject *kw)
 {
-	return value_call(self, args, kw, profdb_value, "III:value");
+	return value_call(self, args, kw, profdb_value, "O&O&O&:value");
 }
 
 static PyObject *db_inclusive(DatabaseObject *self, PyObject *args, PyObject *kw)
 {
-	return value_call(self, args, kw, profdb_inclusive, "III:inclusive");
+	return value_call(self, args, kw, profdb_inclusive, "O&O&O&:inclusive");
 }
 
 static PyObject *db_exclusive(DatabaseObject *self, PyObject *args, PyObject *kw)
 {
-	return value_call(self, args, kw, profdb_exclusive, "III:exclusive");
+	return value_call(self, args, kw, profdb_exclusive, "O&O&O&:exclusive");
 }
 
 static PyObject *db_repr(DatabaseObject *self)
@@ -342,20 +375,21 @@ static PyObject *db_repr(DatabaseObject *self)
 
 static PyMethodDef db_methods[] = {
 	{"close", (PyCFunction)db_close, METH_NOARGS,
-	 "close()\n--\n\nUnmap the database. Raises BufferError while arrays, statistics or "
+	 "close($self, /)\n--\n\nUnmap the database. Raises BufferError while arrays, statistics or "
 	 "views over its memory are alive (as mmap.close() does); closing twice is a no-op."},
-	{"__enter__", (PyCFunction)db_enter, METH_NOARGS, NULL},
-	{"__exit__", (PyCFunction)db_exit, METH_VARARGS, NULL},
+	{"__enter__", (PyCFunction)db_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nThe handle itself."},
+	{"__exit__", (PyCFunction)db_exit, METH_VARARGS,
+	 "__exit__($self, *exc)\n--\n\nclose(), except while an exception propagates and arrays are alive."},
 	{"value", (PyCFunction)(void (*)(void))db_value, METH_VARARGS | METH_KEYWORDS,
-	 "value(profile, context, metric)\n--\n\nThe stored value, exactly as stored (int or "
+	 "value($self, /, profile, context, metric)\n--\n\nThe stored value, exactly as stored (int or "
 	 "float, NaN payloads kept), or None when nothing is stored there. profile is an "
 	 "index, context and metric are ids."},
 	{"inclusive", (PyCFunction)(void (*)(void))db_inclusive, METH_VARARGS | METH_KEYWORDS,
-	 "inclusive(profile, context, metric)\n--\n\nThe inclusive value of the quantity metric "
+	 "inclusive($self, /, profile, context, metric)\n--\n\nThe inclusive value of the quantity metric "
 	 "measures: stored where the file has that scope, computed by the format's rule "
 	 "otherwise (doc/model.md); None when there is nothing."},
 	{"exclusive", (PyCFunction)(void (*)(void))db_exclusive, METH_VARARGS | METH_KEYWORDS,
-	 "exclusive(profile, context, metric)\n--\n\nThe exclusive (self) value; as inclusive()."},
+	 "exclusive($self, /, profile, context, metric)\n--\n\nThe exclusive (self) value; as inclusive()."},
 	{NULL, NULL, 0, NULL},
 };
 

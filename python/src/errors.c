@@ -87,15 +87,43 @@ PyObject *pd_raise_msg(int64_t rc, const char *fmt, ...)
 	return raise_text(rc, text);
 }
 
-int pd_u32_arg(PyObject *arg, const char *what, uint32_t *out)
+/* An int in [0, max], else OverflowError (or TypeError for a non-int):
+ * never the value modulo 2^32 that PyArg's "I" and "K" formats give. */
+static int range_arg(PyObject *arg, const char *what, unsigned long long max,
+                     unsigned long long *out)
 {
-	unsigned long v = PyLong_AsUnsignedLong(arg);
-	if (PyErr_Occurred())
-		return -1;
-	if (v > UINT32_MAX) {
-		pd_raise_msg(-ENOENT, "no %s %lu", what, v);
+	if (!PyLong_Check(arg)) {
+		PyErr_Format(PyExc_TypeError, "an integer is required, not %.100s",
+		             Py_TYPE(arg)->tp_name);
 		return -1;
 	}
+	unsigned long long v = PyLong_AsUnsignedLongLong(arg);
+	if (PyErr_Occurred())
+		return -1;   /* negative or past 64 bits: OverflowError */
+	if (v > max) {
+		PyErr_Format(PyExc_OverflowError, "%s %llu is out of range (0 to %llu)",
+		             what ? what : "argument", v, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int pd_u32_arg(PyObject *arg, const char *what, uint32_t *out)
+{
+	unsigned long long v;
+	if (range_arg(arg, what, UINT32_MAX, &v) < 0)
+		return -1;
 	*out = (uint32_t)v;
 	return 0;
+}
+
+int pd_u32_conv(PyObject *arg, void *out)
+{
+	return pd_u32_arg(arg, NULL, out) < 0 ? 0 : 1;
+}
+
+int pd_u64_conv(PyObject *arg, void *out)
+{
+	return range_arg(arg, NULL, UINT64_MAX, out) < 0 ? 0 : 1;
 }

@@ -55,10 +55,13 @@ int pd_errors_init(PyObject *module);
 PyObject *pd_raise(int64_t rc);
 /* As pd_raise, with a message of our own. */
 PyObject *pd_raise_msg(int64_t rc, const char *fmt, ...);
-/* A context id or profile index argument: 0 and *out set, or -1 with the
- * exception raised (TypeError/OverflowError, or NotFound past 2^32 - 1,
- * "no WHAT N"). */
+/* A context id, metric id or profile index argument: 0 and *out set, or
+ * -1 with TypeError (not an int) or OverflowError (negative, past 2^32 - 1). */
 int pd_u32_arg(PyObject *arg, const char *what, uint32_t *out);
+/* The same as PyArg "O&" converters (1 on success, 0 with the exception):
+ * uint32_t and uint64_t (unsigned long long) arguments, range-checked. */
+int pd_u32_conv(PyObject *arg, void *out);
+int pd_u64_conv(PyObject *arg, void *out);
 
 /* Run a library call with the GIL released, marking the handle busy so
  * that close() from another thread cannot free it underneath. */

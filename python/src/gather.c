@@ -228,9 +228,9 @@ typedef struct {
 	int32_t *codes;
 } str_column;
 
-static int str_add(str_column *c, size_t row, profdb_str s)
+/* Row @p row's code for @p key (a new reference, released here). */
+static int str_add_key(str_column *c, size_t row, PyObject *key)
 {
-	PyObject *key = pd_str(s);
 	if (!key)
 		return -1;
 	PyObject *code = PyDict_GetItemWithError(c->index, key);
@@ -251,6 +251,35 @@ static int str_add(str_column *c, size_t row, profdb_str s)
 	Py_DECREF(key);
 	c->codes[row] = (int32_t)next;
 	return rc;
+}
+
+static int str_add(str_column *c, size_t row, profdb_str s)
+{
+	return str_add_key(c, row, pd_str(s));
+}
+
+/* A context's name in the frames: its function, or for an unnamed loop
+ * or line scope the name the profdb tool prints ("loop at file.c:12",
+ * "file.c:13", the file without its folders), so that grouping by name
+ * keeps them apart. */
+static int name_add(str_column *c, size_t row, const profdb_context *ctx)
+{
+	if (ctx->function.len || (ctx->type != PROFDB_CTX_LOOP && ctx->type != PROFDB_CTX_LINE))
+		return str_add(c, row, ctx->function);
+	profdb_str file = ctx->file;
+	for (size_t i = file.len; i > 0; i--)
+		if (file.ptr[i - 1] == '/') {
+			file.ptr += i;
+			file.len -= i;
+			break;
+		}
+	PyObject *base = file.len ? pd_str(file) : PyUnicode_FromString("?");
+	if (!base)
+		return -1;
+	PyObject *key = PyUnicode_FromFormat(ctx->type == PROFDB_CTX_LOOP ? "loop at %U:%llu" : "%U:%llu",
+	                                     base, (unsigned long long)ctx->line);
+	Py_DECREF(base);
+	return str_add_key(c, row, key);
 }
 
 /* _context_table() -> dict of numpy arrays, one entry per tree node in
@@ -308,7 +337,7 @@ static PyObject *db_context_table(DatabaseObject *self, PyObject *unused)
 		depth[row] = c.depth;
 		line[row] = c.line;
 		type[row] = (int8_t)c.type;
-		if (str_add(&cols[0], (size_t)row, c.function) < 0 ||
+		if (name_add(&cols[0], (size_t)row, &c) < 0 ||
 		    str_add(&cols[1], (size_t)row, c.file) < 0 ||
 		    str_add(&cols[2], (size_t)row, c.module) < 0)
 			goto done;

@@ -354,7 +354,7 @@ PyMethodDef pd_record_methods[] = {
 	{"_profiles", (PyCFunction)db_profiles, METH_NOARGS, NULL},
 	{"_roots", (PyCFunction)db_roots, METH_NOARGS, NULL},
 	{"metric", (PyCFunction)db_metric, METH_O,
-	 "metric(key)\n--\n\nThe Metric with id key (an int), or found by name (a str: exact, "
+	 "metric($self, key, /)\n--\n\nThe Metric with id key (an int), or found by name (a str: exact, "
 	 "then case-insensitive; when scopes share the name the inclusive one wins). Raises "
 	 "NotFound."},
 	{"default_metric", (PyCFunction)db_default_metric, METH_NOARGS,
@@ -362,10 +362,10 @@ PyMethodDef pd_record_methods[] = {
 	 "view(), the converters and profdb-mpi pick (profdb_metric_default: time first, then "
 	 "the first metric with a non-zero value). Raises NotFound when no metric has one."},
 	{"context", (PyCFunction)db_context, METH_O,
-	 "context(id)\n--\n\nThe Context with that id (parent, children, name, file, line, "
+	 "context($self, id, /)\n--\n\nThe Context with that id (parent, children, name, file, line, "
 	 "module, ...). Raises NotFound."},
 	{"select", (PyCFunction)db_select, METH_O,
-	 "select(spec)\n--\n\nThe profile indices a selection names: '0-15', 'rank=0-3,thread=0', "
+	 "select($self, spec, /)\n--\n\nThe profile indices a selection names: '0-15', 'rank=0-3,thread=0', "
 	 "... (None or '': every non-summary profile), as a tuple."},
 	{NULL, NULL, 0, NULL},
 };

@@ -377,7 +377,7 @@ PyMethodDef pd_view_methods[] = {
 	{"_context_arrays", (PyCFunction)db_context_arrays, METH_O, NULL},
 	{"_all_profile_arrays", (PyCFunction)db_all_profile_arrays, METH_NOARGS, NULL},
 	{"trace", (PyCFunction)db_trace, METH_O,
-	 "trace(profile)\n--\n\nThe trace line of a profile as a read-only numpy structured array "
+	 "trace($self, profile, /)\n--\n\nThe trace line of a profile as a read-only numpy structured array "
 	 "with fields 'time' (ns, uint64) and 'context' (id, uint32), over the database's memory "
 	 "(no copy where the file stores it contiguously). Empty when the profile has no trace; "
 	 "raises NotSupported for formats without traces."},

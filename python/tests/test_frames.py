@@ -7,6 +7,15 @@ from conftest import dump
 from helpers import dataframe_checks
 
 
+def frame_name(c):
+    """The name column of a context of `profdb dump --json`: its function,
+    or the tool's label of an unnamed loop or line scope."""
+    if c["function"] or c["type"] not in ("loop", "line"):
+        return c["function"]
+    where = "%s:%d" % (c["file"].rsplit("/", 1)[-1], c["line"])
+    return "loop at " + where if c["type"] == "loop" else where
+
+
 def test_dataframe_holds_every_stored_value(sample):
     d = dump(sample)
     with profdb.open(sample) as db:
@@ -15,7 +24,7 @@ def test_dataframe_holds_every_stored_value(sample):
         assert "CPUTIME (sec)" in df.columns and "CPUTIME (sec) (inc)" in df.columns
         for col in ("name", "file", "line", "module"):
             assert col in df.columns
-        names = {c["id"]: c["function"] for c in d["contexts"]}
+        names = {c["id"]: frame_name(c) for c in d["contexts"]}
         by_col = dict(zip([m.id for m in db.metrics if m.has_data],
                           [c for c in df.columns if c not in ("name", "file", "line", "module")]))
         for p, c, m, v in d["values"]:
@@ -57,7 +66,7 @@ def test_tree_frame(sample):
         for c in d:
             row = t.loc[c["id"]]
             assert (pd.isna(row["parent"]) if c["parent"] is None else row["parent"] == c["parent"])
-            assert row["name"] == c["function"] and row["line"] == c["line"]
+            assert row["name"] == frame_name(c) and row["line"] == c["line"]
             for k in row["children"]:
                 assert t.loc[k, "parent"] == c["id"]
 

@@ -20,7 +20,9 @@ cells) and the call tree of `dump --table contexts`:
 
 Sums may differ from the script's by rounding only where profdb's order is
 not the script's (they are compared within 4 ulps of the magnitude); min and
-max must be equal. The named case: Score-P-summary.cubex, min_time at
+max must be equal. Per location, `tree --json --profile L` must equal
+cube_dump's reference CSVs (cube/reference-csv, 3 files; 6 significant
+digits, so within 1e-5 relative). The named case: Score-P-summary.cubex, min_time at
 print_results_ (cnode 87) is 0.0 exclusive, and so is cnode 0's inclusive
 (location 0 stores 6.409e-05, locations 1-63 store 0; CubeLib 4.8.2 gives
 0.0).
@@ -154,6 +156,42 @@ def print_results_case(checked):
         failures.append("cnode 0: inclusive min_time %r, want 0.0" % nodes[0]["inclusive"])
 
 
+REFERENCE = {"pycubexr-blast.p64.r1.cubex": "blast.p64.r1",
+             "pycubexr-call_tree_test.cubex": "call_tree_test",
+             "pycubexr-time.p4.n2000.x1.r0.cubex": "time.p4.n2000.x1.r0"}
+
+
+def check_reference(path, folder):
+    """Every location's view against cube_dump's incl.csv and excl.csv."""
+    ref = {}
+    for scope in ("incl", "excl"):
+        with open(os.path.join(DATA, "cube", "reference-csv", folder, scope + ".csv")) as f:
+            rows = list(csv.reader(f))
+        head = [h.strip() for h in rows[0]]
+        for r in rows[1:]:
+            for name in METRICS:
+                if name in head:
+                    ref[(scope, name, int(r[1]), int(r[0]))] = float(r[head.index(name)])
+    locs = sorted({k[2] for k in ref})
+    n = 0
+    for name in METRICS:
+        if not any(k[1] == name for k in ref):
+            continue
+        for loc in locs:
+            tree = json.loads(run("tree", "--json", "--profile", str(loc), "-m", name, path))
+            for node in tree["nodes"]:
+                c = node["context"]
+                if c is None:
+                    continue
+                for scope, got in (("incl", node["inclusive"]), ("excl", node["exclusive"])):
+                    want = ref[(scope, name, loc, c)]
+                    if abs(got - want) > 1e-5 * max(abs(want), abs(got)) + 1e-12:
+                        failures.append("%s: %s location %d cnode %d %s: profdb %r, cube_dump %r"
+                                        % (folder, name, loc, c, scope, got, want))
+                    n += 1
+    return n
+
+
 def main():
     paths = [p for p in real_samples(DATA) if p.endswith(".cubex")]
     if not paths:
@@ -163,10 +201,13 @@ def main():
     for path in paths:
         try:
             checked = check_file(path)
-        except (RuntimeError, KeyError, ValueError) as e:
+        except (RuntimeError, KeyError, ValueError, OSError) as e:
             failures.append("%s: %s" % (os.path.basename(path), e))
             continue
         print("%s: %s" % (os.path.basename(path), ", ".join(sorted(checked)) or "no such metric"))
+        folder = REFERENCE.get(os.path.basename(path))
+        if folder:
+            print("  %d values against cube_dump's CSV" % check_reference(path, folder))
         if os.path.basename(path) == "Score-P-summary.cubex":
             print_results_case(checked)
             named = True

@@ -147,7 +147,10 @@ out:
 	return e;
 }
 
-static int finish(const pm_list *l, profdb_stats **ret)
+/* The result, finished over all @p n_profiles selected profiles (a
+ * profile without a value counts as 0 for the metrics that add, as on one
+ * process). */
+static int finish(const pm_list *l, const profdb *db, uint64_t n_profiles, profdb_stats **ret)
 {
 	profdb_stats_acc *accs = malloc((l->n + 1) * sizeof *accs);
 	pm_rec rec;
@@ -156,7 +159,7 @@ static int finish(const pm_list *l, profdb_stats **ret)
 		return pm_fail(-ENOMEM, "out of memory for %" PRIu64 " rows", l->n);
 	while (pm_list_next(l, &pos, &rec))
 		accs[n++] = rec.acc;
-	int e = profdb_stats_from_accs(ret, accs, n);
+	int e = profdb_stats_from_accs_over(ret, accs, n, db, n_profiles);
 	free(accs);
 	return e < 0 ? pm_fail(e, "%s", profdb_error_message()) : 0;
 }
@@ -218,7 +221,7 @@ PROFDB_EXPORT int profdb_mpi_stats_new(profdb_stats **ret, const profdb *db,
 			MPI_Abort(comm, 1);   /* a half-done reduction cannot be agreed */
 	}
 	if (rank == 0 && e == 0)
-		e = finish(&mine, ret);
+		e = finish(&mine, db, np, ret);
 	e = pm_agree(comm, e);
 	if (e < 0 && ret) {
 		profdb_stats_free(*ret);

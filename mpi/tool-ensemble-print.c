@@ -267,7 +267,7 @@ int pm_print_ensemble(const pm_args *a, const pm_list *l)
 		}
 		if (a->json)
 			printf("%s\n ", i ? "," : "");
-		stats_print_row(&s, label, a->json, 0);
+		stats_print_row(&s, s.count, label, a->json, 0);   /* over the runs with the path */
 	}
 	if (a->json)
 		printf("\n]}\n");

@@ -127,6 +127,7 @@ static profdb_stats *part(const gen *g, uint32_t lo, uint32_t hi, const profdb_s
 	o.threads = threads;
 	o.start = start;
 	o.n_start = n_start;
+	o.start_profiles = lo - 1;   /* profiles 1 .. lo-1 came before */
 	profdb_stats *s;
 	int r = profdb_stats_new(&s, g->db, &o);
 	cr_assert_eq(r, 0, "profiles %u..%u: %d %s", lo, hi, r, profdb_error_message());
@@ -367,7 +368,8 @@ Test(stats_parts, merge_within_the_bound)
 			cr_assert_not_null(m);
 			size_t n = merge_lists(aa, na, ab, nb, m);
 			profdb_stats *got;
-			cr_assert_eq(profdb_stats_from_accs(&got, m, n), 0, "%s", profdb_error_message());
+			cr_assert_eq(profdb_stats_from_accs_over(&got, m, n, g.db, NP), 0, "%s",
+			             profdb_error_message());
 			expect_merged(&g, got, whole, "two parts merged");
 			/* the summation order did change something somewhere */
 			for (int64_t i = 0; i < profdb_stats_count(whole); i++) {
@@ -568,8 +570,29 @@ Test(stats_parts, from_accs_finishes_as_the_pass)
 	size_t n;
 	profdb_stats_acc *acc = accs_of(whole, &n);
 	profdb_stats *again;
-	cr_assert_eq(profdb_stats_from_accs(&again, acc, n), 0, "%s", profdb_error_message());
-	expect_same_bits(again, whole, "from_accs(accs(s))");
+	cr_assert_eq(profdb_stats_from_accs_over(&again, acc, n, g.db, NP), 0, "%s",
+	             profdb_error_message());
+	expect_same_bits(again, whole, "from_accs_over(accs(s))");
+	cr_assert_eq(profdb_stats_profiles(again), NP);
+	cr_assert_eq(profdb_stats_profiles(whole), NP);
+	/* without the selection's size, every row is over its count */
+	profdb_stats *own;
+	cr_assert_eq(profdb_stats_from_accs(&own, acc, n), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_stats_profiles(own), 0);
+	int fewer = 0;
+	for (size_t i = 0; i < n; i++) {
+		profdb_stat x, y;
+		profdb_stats_at(own, i, &x);
+		profdb_stats_at(whole, i, &y);
+		cr_assert(isnan(x.sum) || x.mean == x.sum / (double)x.count);
+		fewer += x.count < NP && !isnan(x.sum) && x.sum != 0;
+		cr_assert(!(x.count < NP && !isnan(x.sum) && x.sum != 0) || x.mean != y.mean);
+	}
+	cr_assert_gt(fewer, 0);
+	profdb_stats_free(own);
+	/* a count above the profiles, no database */
+	cr_assert_eq(profdb_stats_from_accs_over(&own, acc, n, g.db, 1), -EINVAL);
+	cr_assert_eq(profdb_stats_from_accs_over(&own, acc, n, NULL, NP), -EINVAL);
 	/* lookups and views work on it as on the pass's result */
 	for (uint32_t m = 0; m < NMET; m++) {
 		profdb_view va, vb;

@@ -637,7 +637,9 @@ void report_describe(const report *r, const char *headline)
 			put_text(stdout, m->metric.unit);
 		}
 		printf(")");
-		if (m->has_inc && m->mode != REPORT_STAT) {
+		/* a total of a min or max metric means nothing: its rows say what
+		 * they show (the note below) */
+		if (m->has_inc && m->mode != REPORT_STAT && m->metric.combine == PROFDB_COMBINE_SUM) {
 			fmt_value(buf, sizeof buf, m->total, r->o->plain);
 			printf(", total %s", buf);
 		}
@@ -656,6 +658,11 @@ void report_describe(const report *r, const char *headline)
 		printf("note: %s of the stored %s values over the profiles that store one; no "
 		       "percentages\n", report_stat_name(r->o->stat),
 		       r->o->inclusive ? "inclusive" : "exclusive");
+	else if (m0->metric.combine == PROFDB_COMBINE_MIN || m0->metric.combine == PROFDB_COMBINE_MAX)
+		printf("note: %s combines by %s: rows show and are ranked by their own "
+		       "(exclusive) %s; no total, no percentages\n",
+		       r->n > 1 ? "the first metric" : "the metric", combine_name(m0->metric.combine),
+		       m0->metric.combine == PROFDB_COMBINE_MIN ? "minimum" : "maximum");
 	else if (m0->metric.combine != PROFDB_COMBINE_SUM)
 		printf("note: %s combines by %s, not by sum: no percentages\n",
 		       r->n > 1 ? "the first metric" : "the metric", combine_name(m0->metric.combine));

@@ -18,7 +18,9 @@ typedef enum sc_reason {
 	SC_NONE = 0,            /* unexplained */
 	SC_SQUARE_STORES_SUM,   /* "($$^2)" holds sum(v), not sum(v^2) */
 	SC_COUNT_ANY_SCOPE,     /* "1" counts profiles with the metric in any scope */
-	SC_LEX_AWARE_LOOP,      /* lex_aware at a loop: the loop's own body */
+	SC_UNCHECKED_LEX_AWARE, /* not a defect: lex_aware at a loop context, whose
+	                         * hpcprof rule (the loop's own body) profdb does not
+	                         * recompute; counted as unchecked, never as explained */
 	SC_MIN_ZERO_UNSET,      /* min: a zero value reads as "unset" */
 	SC_ZERO_NOT_STORED      /* a zero result is never stored */
 } sc_reason;
@@ -44,9 +46,13 @@ typedef struct sc_result {
 	uint64_t agree;           /* within the bound */
 	uint64_t explained;       /* disagreements with a documented reason */
 	uint64_t unexplained;
+	uint64_t unchecked;       /* lex_aware values at loop contexts that differ from the
+	                           * thread values' statistic: not recomputed, so neither
+	                           * agreement nor a defect */
 	uint64_t unknown_ids;     /* stored under an id that is no statistic id */
 	uint64_t missing;         /* thread values without their summary value */
 	uint64_t missing_explained;
+	uint64_t missing_unchecked; /* ... of a lex_aware statistic at a loop context */
 	sc_issue *issues;         /* every disagreement and missing value */
 	size_t n_issues, cap;
 } sc_result;

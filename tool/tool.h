@@ -45,8 +45,9 @@ int cmd_convert(int argc, char **argv);
 /* The whole output of `profdb stats` for @p st (text, --json or --csv). */
 int stats_print(const char *path, profdb *db, const profdb_stats *st, const uint32_t *profiles,
                 int64_t n_profiles, int json, int csv);
-/* One row; @p label is the text table's last column (unused by json/csv). */
-void stats_print_row(const profdb_stat *s, const char *label, int json, int csv);
+/* One row; @p n the profiles selected (profdb_stats_profiles), @p label the
+ * text table's last column (unused by json/csv). */
+void stats_print_row(const profdb_stat *s, uint64_t n, const char *label, int json, int csv);
 /* The column header of the text table or the CSV, @p first naming the key
  * column ("context"). */
 void stats_print_columns(int csv, const char *first);

@@ -98,25 +98,36 @@ typedef struct profdb_stats_options {
 	 *  selected profile. NULL: start from nothing. */
 	const struct profdb_stats_acc *start;
 	size_t n_start;
+	/** How many profiles @p start was folded over (@since 0.12): they
+	 *  count among the selected profiles (profdb_stats_profiles()). */
+	uint64_t start_profiles;
 } profdb_stats_options;
 
 /** The default statistics options. @since 0.10 */
 #define PROFDB_STATS_OPTIONS_INIT \
-	{ sizeof(profdb_stats_options), PROFDB__NULL, 0, PROFDB__NULL, 0, 0, PROFDB__NULL, 0 }
+	{ sizeof(profdb_stats_options), PROFDB__NULL, 0, PROFDB__NULL, 0, 0, PROFDB__NULL, 0, 0 }
 
-/** The statistics of one (context, metric) over the selected profiles
- *  that store a value there. Values are taken as doubles
- *  (profdb_number_to_double). @since 0.10 */
+/** The statistics of one (context, metric) over the selected profiles.
+ *  Values are taken as doubles (profdb_number_to_double). count, sum, min,
+ *  max and their profiles are over the profiles that store a value there.
+ *  For a metric that adds (PROFDB_COMBINE_SUM), mean, stddev and the
+ *  imbalance are over all n selected profiles (profdb_stats_profiles()),
+ *  a selected profile without a value counting as 0, as Scalasca and
+ *  CubeGUI count a location without a value; for any other metric they
+ *  are over the count profiles with a value (doc/model.md, "Statistics
+ *  over profiles"). @since 0.10 */
 typedef struct profdb_stat {
 	uint32_t context;           /**< context id */
 	uint32_t metric;            /**< metric id, as stored */
 	uint64_t count;             /**< profiles with a stored value */
 	double sum;                 /**< in ascending profile order (1 thread) */
-	double min, max;
-	double mean;                /**< sum / count */
-	double stddev;              /**< population standard deviation */
-	double imbalance;           /**< max / mean (NaN when mean is 0) */
-	double imbalance_pct;       /**< (max - mean) / max (NaN when max is 0) */
+	double min, max;            /**< over the stored values */
+	double mean;                /**< sum / n (adding metrics), else sum / count */
+	double stddev;              /**< population standard deviation, over the same */
+	/** top / mean, top = max, or 0 when a selected profile without a value
+	 *  counts and max < 0 (NaN when mean is 0) */
+	double imbalance;
+	double imbalance_pct;       /**< (top - mean) / top (NaN when top is 0) */
 	uint32_t min_profile;       /**< lowest profile index holding min */
 	uint32_t max_profile;       /**< lowest profile index holding max */
 } profdb_stat;
@@ -137,6 +148,12 @@ typedef struct profdb_stats profdb_stats;
  *  the result is read-only and may be shared by threads. @since 0.10 */
 PROFDB_EXPORT int profdb_stats_new(profdb_stats **ret, const profdb *db,
                                    const profdb_stats_options *opts);
+/** n, the number of profiles the statistics are over: those selected
+ *  (plus options.start_profiles); for a result of profdb_stats_from_accs()
+ *  the n it was given, or 0 when none was (every row then over its
+ *  count). @return n (>= 0), -EINVAL (NULL @p s). Thread-safe.
+ *  @since 0.12 */
+PROFDB_EXPORT int64_t profdb_stats_profiles(const profdb_stats *s);
 /** Number of rows: (context, metric) pairs with count > 0.
  *  @return the count (>= 0), -EINVAL (NULL @p s). Thread-safe. @since 0.10 */
 PROFDB_EXPORT int64_t profdb_stats_count(const profdb_stats *s);
@@ -209,6 +226,19 @@ PROFDB_EXPORT int64_t profdb_stats_accs(const profdb_stats *s, profdb_stats_acc 
  *  profdb_stats_free(); it holds no database. Thread-safe. @since 0.11 */
 PROFDB_EXPORT int profdb_stats_from_accs(profdb_stats **ret, const profdb_stats_acc *accs,
                                          size_t n);
+/** profdb_stats_from_accs() for accumulators folded over @p n_profiles
+ *  selected profiles in all: the rows of a metric of @p db that adds
+ *  (PROFDB_COMBINE_SUM) are finished as profdb_stats_new() finishes them,
+ *  a selected profile without a value counting as 0 in mean, stddev and
+ *  the imbalance; other metrics over their count.
+ *  @param db  the database whose metric ids the accumulators name; only
+ *             read during the call.
+ *  @return 0; -EINVAL (as profdb_stats_from_accs(), NULL @p db, a count
+ *  above @p n_profiles, a metric @p db does not have); -ENOMEM. Lifetime:
+ *  free it with profdb_stats_free(); it holds no database. Thread-safe.
+ *  @since 0.12 */
+PROFDB_EXPORT int profdb_stats_from_accs_over(profdb_stats **ret, const profdb_stats_acc *accs,
+                                              size_t n, const profdb *db, uint64_t n_profiles);
 /** Fold value @p v of profile (or run) @p profile into @p acc, as
  *  profdb_stats_new() does: after every value already in @p acc. A zeroed
  *  accumulator is the empty state (set its context and metric yourself).
@@ -265,8 +295,9 @@ PROFDB_EXPORT int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t pr
  * A profdb_tree is one of the three views hpcviewer shows, built once from
  * a database for a few metrics and a set of profiles. Node ids are dense
  * (0 is the root), assigned in an order that depends only on the input and
- * the options; children are ordered by the first metric's inclusive value,
- * heaviest first, ties by id of what they stand for. doc/model.md ("The
+ * the options; children are ordered by the first metric's inclusive value
+ * (a min or max metric: its exclusive value, the node's own), heaviest
+ * first, ties by id of what they stand for. doc/model.md ("The
  * three views") defines each view, its recursion rule and its treatment of
  * inlined code.
  *  - TOP_DOWN: the calling-context tree. For Callgrind, which stores a call

@@ -16,6 +16,7 @@ struct profdb_stats {
 	uint32_t *metric_ids;     /* the metrics with rows, ascending */
 	uint64_t *first;          /* rows of metric_ids[k]: [first[k], first[k + 1]) */
 	size_t n_metrics;
+	uint64_t n_profiles;      /* n: the profiles selected (0: each row over its count) */
 };
 
 static int cmp_u32(const void *a, const void *b)
@@ -116,14 +117,23 @@ static int pick_metrics(const profdb *db, const profdb_stats_options *o, int has
 
 /* ---- the result ------------------------------------------------------------ */
 
-static void finish(const profdb_stats_acc *a, profdb_stat *s)
+/* A row from its accumulator. Over n > count profiles (a metric that
+ * adds), the n - count without a value are zeros: mean = sum / n, and the
+ * squared deviations grow by Chan et al.'s pairwise term for a group of
+ * zeros (its mean 0, its own M2 0): count (n - count) / n * mean_c^2. */
+static void finish(const profdb_stats_acc *a, uint64_t n, profdb_stat *s)
 {
+	double m2 = a->m2, top;
 	s->context = a->context;
 	s->metric = a->metric;
 	s->count = a->count;
 	s->sum = a->sum;
-	s->mean = a->sum / (double)a->count;
-	s->stddev = a->m2 > 0 ? sqrt(a->m2 / (double)a->count) : a->m2 == a->m2 ? 0.0 : a->m2;
+	if (n <= a->count)
+		n = a->count;
+	else
+		m2 += a->mean * a->mean * ((double)a->count * (double)(n - a->count) / (double)n);
+	s->mean = a->sum / (double)n;
+	s->stddev = m2 > 0 ? sqrt(m2 / (double)n) : m2 == m2 ? 0.0 : m2;
 	if (a->min_profile == PROFDB_NONE) {   /* every value NaN */
 		s->min = s->max = NAN;
 		s->min_profile = s->max_profile = a->first_profile;
@@ -133,8 +143,9 @@ static void finish(const profdb_stats_acc *a, profdb_stat *s)
 		s->min_profile = a->min_profile;
 		s->max_profile = a->max_profile;
 	}
-	s->imbalance = s->mean == 0 ? NAN : s->max / s->mean;
-	s->imbalance_pct = s->max == 0 ? NAN : (s->max - s->mean) / s->max;
+	top = n > a->count && s->max < 0 ? 0.0 : s->max;   /* the zeros take part */
+	s->imbalance = s->mean == 0 ? NAN : top / s->mean;
+	s->imbalance_pct = top == 0 ? NAN : (top - s->mean) / top;
 }
 
 static int alloc_rows(profdb_stats *st, uint64_t n, size_t n_metrics)
@@ -149,27 +160,42 @@ static int alloc_rows(profdb_stats *st, uint64_t n, size_t n_metrics)
 	return 0;
 }
 
-/* Append a row (rows come by metric id, then context id). */
-static void add_row(profdb_stats *st, const profdb_stats_acc *a)
+/* Append a row (rows come by metric id, then context id), finished over
+ * @p n profiles (0: over its count). */
+static void add_row(profdb_stats *st, const profdb_stats_acc *a, uint64_t n)
 {
 	if (st->n == 0 || st->metric_ids[st->n_metrics - 1] != a->metric) {
 		st->metric_ids[st->n_metrics] = a->metric;
 		st->first[st->n_metrics++] = st->n;
 	}
 	st->accs[st->n] = *a;
-	finish(a, &st->rows[st->n++]);
+	finish(a, n, &st->rows[st->n++]);
 	st->first[st->n_metrics] = st->n;
 }
 
-static int build_rows(profdb_stats *st, const profdb__stats_pass *p)
+/* The n a row of @p metric is finished over: the result's n when the
+ * metric adds (PROFDB_COMBINE_SUM), else 0 (its count). */
+static int row_n(const profdb *db, const profdb_stats *st, uint32_t metric, uint64_t *n)
+{
+	profdb_metric m;
+	int r = profdb_metric_get(db, metric, &m);
+	if (r < 0)
+		return r == -ENOENT ? profdb__fail(-EINVAL, "profdb_stats: the database has no "
+		                                   "metric %" PRIu32, metric) : r;
+	*n = m.combine == PROFDB_COMBINE_SUM ? st->n_profiles : 0;
+	return 0;
+}
+
+static int build_rows(profdb_stats *st, const profdb__stats_pass *p, const profdb *db)
 {
 	uint64_t n = 0;
 	for (uint64_t i = 0; i < p->n_rows * p->n_slots; i++)
 		n += p->acc[i].count > 0;
 	int r = alloc_rows(st, n, p->n_slots);
-	if (r < 0)
-		return r;
-	for (size_t s = 0; s < p->n_slots; s++)
+	for (size_t s = 0; r == 0 && s < p->n_slots; s++) {
+		uint64_t over = 0;
+		if ((r = row_n(db, st, p->metric_ids[s], &over)) < 0)
+			break;
 		for (uint64_t row = 0; row < p->n_rows; row++) {
 			const profdb__acc *a = &p->acc[row * p->n_slots + s];
 			if (!a->count)
@@ -178,9 +204,10 @@ static int build_rows(profdb_stats *st, const profdb__stats_pass *p)
 				p->ids ? p->ids[row] : (uint32_t)row, p->metric_ids[s], a->count, a->sum,
 				a->mean, a->m2, a->min, a->max, a->first_profile, a->min_profile,
 				a->max_profile, 0};
-			add_row(st, &pub);
+			add_row(st, &pub, over);
 		}
-	return 0;
+	}
+	return r;
 }
 
 /* Strictly increasing by (metric, context), every count >= 1. */
@@ -260,7 +287,8 @@ PROFDB_EXPORT int profdb_stats_new(profdb_stats **ret, const profdb *db,
 		r = profdb__fail(-ENOMEM, "profdb_stats_new: out of memory");
 		goto out;
 	}
-	if ((r = build_rows(st, &pass)) < 0)
+	st->n_profiles = n_profiles + o.start_profiles;
+	if ((r = build_rows(st, &pass, db)) < 0)
 		goto out;
 	*ret = st;
 	st = NULL;
@@ -270,6 +298,13 @@ out:
 	free(profiles);
 	free(metrics);
 	return r < 0 ? r : 0;
+}
+
+PROFDB_EXPORT int64_t profdb_stats_profiles(const profdb_stats *s)
+{
+	if (!s)
+		return profdb__fail(-EINVAL, "profdb_stats_profiles: NULL result");
+	return (int64_t)s->n_profiles;
 }
 
 PROFDB_EXPORT int64_t profdb_stats_count(const profdb_stats *s)
@@ -383,30 +418,62 @@ PROFDB_EXPORT int64_t profdb_stats_accs(const profdb_stats *s, profdb_stats_acc 
 	return (int64_t)s->n;
 }
 
-PROFDB_EXPORT int profdb_stats_from_accs(profdb_stats **ret, const profdb_stats_acc *accs,
-                                         size_t n)
+/* A result of @p accs; with @p db, finished over @p n_profiles for the
+ * metrics that add. */
+static int from_accs(const char *fn, profdb_stats **ret, const profdb_stats_acc *accs, size_t n,
+                     const profdb *db, uint64_t n_profiles)
 {
 	if (ret)
 		*ret = NULL;
 	if (!ret || (!accs && n))
-		return profdb__fail(-EINVAL, "profdb_stats_from_accs: NULL argument");
-	int r = check_accs("profdb_stats_from_accs", accs, n);
+		return profdb__fail(-EINVAL, "%s: NULL argument", fn);
+	int r = check_accs(fn, accs, n);
 	if (r < 0)
 		return r;
+	for (size_t i = 0; db && i < n; i++)
+		if (accs[i].count > n_profiles)
+			return profdb__fail(-EINVAL, "%s: accumulator %zu holds %" PRIu64 " values, more "
+			                    "than the %" PRIu64 " profiles", fn, i, accs[i].count,
+			                    n_profiles);
 	size_t n_metrics = 0;
 	for (size_t i = 0; i < n; i++)
 		n_metrics += i == 0 || accs[i].metric != accs[i - 1].metric;
 	profdb_stats *st = calloc(1, sizeof *st);
 	if (!st)
-		return profdb__fail(-ENOMEM, "profdb_stats_from_accs: out of memory");
+		return profdb__fail(-ENOMEM, "%s: out of memory", fn);
+	st->n_profiles = db ? n_profiles : 0;
+	uint64_t over = 0;
 	if ((r = alloc_rows(st, n, n_metrics)) < 0) {
 		profdb_stats_free(st);
 		return r;
 	}
-	for (size_t i = 0; i < n; i++)
-		add_row(st, &accs[i]);
+	for (size_t i = 0; i < n; i++) {
+		if (db && (i == 0 || accs[i].metric != accs[i - 1].metric) &&
+		    (r = row_n(db, st, accs[i].metric, &over)) < 0) {
+			profdb_stats_free(st);
+			return r;
+		}
+		add_row(st, &accs[i], over);
+	}
 	*ret = st;
 	return 0;
+}
+
+PROFDB_EXPORT int profdb_stats_from_accs(profdb_stats **ret, const profdb_stats_acc *accs,
+                                         size_t n)
+{
+	return from_accs("profdb_stats_from_accs", ret, accs, n, NULL, 0);
+}
+
+PROFDB_EXPORT int profdb_stats_from_accs_over(profdb_stats **ret, const profdb_stats_acc *accs,
+                                              size_t n, const profdb *db, uint64_t n_profiles)
+{
+	if (!db) {
+		if (ret)
+			*ret = NULL;
+		return profdb__fail(-EINVAL, "profdb_stats_from_accs_over: NULL database handle");
+	}
+	return from_accs("profdb_stats_from_accs_over", ret, accs, n, db, n_profiles);
 }
 
 PROFDB_EXPORT int profdb_stats_acc_add(profdb_stats_acc *acc, double v, uint32_t profile)

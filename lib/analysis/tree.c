@@ -248,7 +248,12 @@ int profdb__tree_child(profdb_tree *t, uint32_t parent, const tproto *proto, uin
 
 double profdb__tree_key(const tbuild *b, uint32_t id)
 {
-	double v = b->plan[0].has_inc ? profdb__tinc(b->t, id)[0] : profdb__texc(b->t, id)[0];
+	/* A min or max metric ranks a node by its own value: the minimum of a
+	 * subtree says nothing about where the subtree's cost is. */
+	const tplan *pl = &b->plan[0];
+	int own = !pl->has_inc ||
+	          (pl->has_exc && (pl->rule == PROFDB_COMBINE_MIN || pl->rule == PROFDB_COMBINE_MAX));
+	double v = own ? profdb__texc(b->t, id)[0] : profdb__tinc(b->t, id)[0];
 	return isnan(v) ? -INFINITY : v;
 }
 

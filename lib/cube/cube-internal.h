@@ -212,6 +212,17 @@ int profdb__cube_get_row(const profdb_cube *c, cube_metric *m, uint32_t cnode,
                          const unsigned char **row, unsigned char **tmp);
 /* 0, or +-DBL_MAX for MIN/MAXDOUBLE. */
 double profdb__cube_neutral(const cube_metric *m);
+/* Does a call-view value @p v at one location count as a value when
+ * locations are combined? A min/max metric's stored zero does (it wins a
+ * minimum, as in CubeLib) and only the neutral value (no row anywhere in
+ * the view) does not; for every other dtype a 0 adds nothing and is no
+ * value. doc/model.md, "Combining numbers". */
+static inline int profdb__cube_is_value(const cube_metric *m, double v)
+{
+	if (m->dtype == PROFDB_CUBE_MINDOUBLE || m->dtype == PROFDB_CUBE_MAXDOUBLE)
+		return v != profdb__cube_neutral(m);
+	return v != 0.0;
+}
 /* Column @p location of a stored row as one number, CubeLib's getDouble():
  * scalar dtypes as stored; COMPLEX |z|, RATE main/duration (NaN for duration
  * 0), TAU_ATOMIC sum/N (sum/1e-256 for N = 0), NDOUBLES the sum, HISTOGRAM

@@ -326,7 +326,7 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
 		return r;
 	out->type = PROFDB_TYPE_F64;
 	out->as.f64 = v;
-	return v != 0.0 && v != profdb__cube_neutral(&c->metrics[m]);
+	return profdb__cube_is_value(&c->metrics[m], v);
 }
 
 /* The views' one pass (lib/core/backend-internal.h, scoped_all). */

@@ -390,12 +390,11 @@ static void emit(const profdb_cube *c, const cube_metric *m, const double *row, 
                  const uint32_t *locs, size_t nl, double *out, uint8_t *found)
 {
 	uint32_t w = width_of(m);
-	double neutral = profdb__cube_neutral(m);
 	(void)c;
 	for (size_t j = 0; j < nl; j++) {
 		double v = as_double(m, row + (size_t)locs[j] * w);
 		out[(size_t)cnode * nl + j] = v;
-		found[(size_t)cnode * nl + j] = v != 0.0 && v != neutral;
+		found[(size_t)cnode * nl + j] = (uint8_t)profdb__cube_is_value(m, v);
 	}
 }
 

@@ -260,7 +260,9 @@ class Database(_profdb.Database):
         """Statistics over profiles (count, sum, min, max, mean, stddev,
         imbalance per context and metric) in one parallel pass; profiles
         None = every non-summary profile, metrics None = every metric with
-        stored values. The GIL is released while it runs."""
+        stored values. Stats.n is the number of profiles selected: for a
+        metric that adds, mean, stddev and imbalance count a selected
+        profile without a value as 0. The GIL is released while it runs."""
         p = None if profiles is None else self.profile_indices(profiles)
         m = None if metrics is None else self.metric_ids(metrics)
         return self._stats(p, m, threads)

@@ -208,6 +208,19 @@ static PyMethodDef stats_methods[] = {
 	{NULL, NULL, 0, NULL},
 };
 
+static PyObject *stats_n(StatsObject *self, void *unused)
+{
+	(void)unused;
+	return PyLong_FromLongLong((long long)profdb_stats_profiles(self->stats));
+}
+
+static PyGetSetDef stats_getset[] = {
+	{"n", (getter)stats_n, NULL,
+	 "The number of profiles selected: for a metric that adds, mean, stddev and the "
+	 "imbalance count the n - count profiles without a value as 0.", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
 static PySequenceMethods stats_as_sequence = {
 	.sq_length = (lenfunc)stats_len,
 	.sq_item = (ssizeargfunc)stats_item,
@@ -223,6 +236,7 @@ PyTypeObject pd_StatsType = {
 	.tp_doc = "Statistics over profiles (Database.stats()): a sequence of Stat rows, sorted "
 	          "by metric, then context.",
 	.tp_methods = stats_methods,
+	.tp_getset = stats_getset,
 };
 
 static PyObject *db_stats(DatabaseObject *self, PyObject *args, PyObject *kw)

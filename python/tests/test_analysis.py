@@ -15,7 +15,10 @@ def test_stats_agree_with_the_values(sample):
             vals = [float(v) for v in vals if v is not None]
             assert row.count == len(vals)
             assert row.sum == pytest.approx(sum(vals)) and row.max == max(vals)
+            if db.metric(row.metric).combine == "sum":   # the others count as 0
+                assert row.mean == pytest.approx(sum(vals) / len(threads))
             assert st.get(row.context, row.metric) == row
+        assert st.n == len(threads)
         assert st.get(123456, 0) is None
         rows = st.rows()
         assert len(rows) == len(st) and rows["sum"].tolist() == [r.sum for r in st]

@@ -10,7 +10,8 @@
 #
 # Usage: scripts/test.sh [--list]
 #   --list  configure and check as above, then list the tests instead of
-#           running them (what CI compares between two build folders).
+#           building and running them (what CI compares between two build
+#           folders).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh --tests
@@ -61,7 +62,7 @@ if [ -n "$missing" ]; then
 fi
 
 if [ "${1:-}" = "--list" ]; then
-	meson test -C "$build" --list 2>/dev/null
+	meson test -C "$build" --list --no-rebuild 2>/dev/null
 	exit 0
 fi
 

@@ -16,9 +16,8 @@ alive (arr.base is a profdb.View whose .database is the Database), and
 Database.close() raises BufferError while any of them, or any Stats or
 Tree, is alive -- as mmap.close() does. Copy what must outlive the handle.
 """
-from typing import Iterator, NamedTuple, Optional, Sequence, Union
-
 import operator
+from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -37,6 +36,7 @@ def __dir__() -> list:
     """The public names only: not numpy or the typing helpers imported here."""
     return sorted(set(__all__) | {"__version__", "__doc__", "__file__", "__name__",
                                   "__path__", "__all__"})
+
 
 _TREE_KINDS = {"top-down": 0, "bottom-up": 1, "flat": 2}
 

@@ -87,17 +87,17 @@ PyObject *pd_raise_msg(int64_t rc, const char *fmt, ...)
 	return raise_text(rc, text);
 }
 
-/* An int in [0, max], else OverflowError (or TypeError for a non-int):
- * never the value modulo 2^32 that PyArg's "I" and "K" formats give. */
+/* An integer (an int, or what has __index__: numpy's) in [0, max], else
+ * OverflowError (TypeError for a float or a non-number): never the value
+ * modulo 2^32 that PyArg's "I" and "K" formats give. */
 static int range_arg(PyObject *arg, const char *what, unsigned long long max,
                      unsigned long long *out)
 {
-	if (!PyLong_Check(arg)) {
-		PyErr_Format(PyExc_TypeError, "an integer is required, not %.100s",
-		             Py_TYPE(arg)->tp_name);
+	PyObject *index = PyNumber_Index(arg);
+	if (!index)
 		return -1;
-	}
-	unsigned long long v = PyLong_AsUnsignedLongLong(arg);
+	unsigned long long v = PyLong_AsUnsignedLongLong(index);
+	Py_DECREF(index);
 	if (PyErr_Occurred())
 		return -1;   /* negative or past 64 bits: OverflowError */
 	if (v > max) {

@@ -4,6 +4,7 @@ names as metric selectors, and what dir(profdb) shows."""
 import os
 import shutil
 
+import numpy as np
 import pytest
 
 import profdb
@@ -32,6 +33,16 @@ def test_out_of_range_integers_raise_overflow(sample, call):
     with profdb.open(sample) as db:
         with pytest.raises(OverflowError):
             call(db)
+
+
+def test_numpy_integers_are_integers(sample):
+    with profdb.open(sample) as db:
+        assert db.value(np.uint32(1), np.int64(5), np.uint16(1)) == db.value(1, 5, 1)
+        assert db.context(np.int32(5)).id == 5
+        with pytest.raises(OverflowError):
+            db.value(np.int64(-1), 5, 1)
+        with pytest.raises(TypeError):
+            db.value(1.0, 5, 1)
 
 
 def test_stats_get_and_view_check_their_range(sample):

@@ -107,7 +107,8 @@ static int fold_run(const pm_args *a, const profdb_mpi_options *mo, MPI_Comm com
 	int e;
 	if (pm_fault(mo, comm, "open"))
 		return pm_fail(-EIO, "%s: injected fault (PROFDB_MPI_FAULT) while opening", path);
-	if ((e = profdb_open(&db, path, NULL)) < 0)   /* the message names the file */
+	profdb_options oo;
+	if ((e = profdb_open(&db, path, pm_open_options(&oo))) < 0)   /* the message names the file */
 		return pm_fail(e, "%s", profdb_error_message());
 	for (size_t k = 0; k < a->n_metrics; k++) {
 		profdb_metric m;
@@ -204,7 +205,8 @@ static int default_metric(pm_args *a, MPI_Comm comm, int rank, char *name, size_
 	if (rank == 0) {
 		profdb *db = NULL;
 		profdb_metric m;
-		if ((e = profdb_open(&db, a->paths[0], NULL)) < 0 ||
+		profdb_options oo;
+		if ((e = profdb_open(&db, a->paths[0], pm_open_options(&oo))) < 0 ||
 		    (e = report_default_metric(db, &m)) < 0)
 			e = pm_fail(e, "%s: %s", a->paths[0], profdb_error_message());
 		else if (m.name.len >= cap || m.name.len == 0 || memchr(m.name.ptr, 0, m.name.len))

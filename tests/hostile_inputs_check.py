@@ -268,6 +268,17 @@ def check_callgrind_gzip():
 
 # ---- messages ---------------------------------------------------------------------
 
+def check_stats_prefix():
+    cube = sample("cube", "MetaCG-001.cubex")
+    if not cube:
+        return
+    err = expect_error("stats --check-summary on a Cube file",
+                       ["stats", "--check-summary", cube],
+                       ["profdb: stats: ", "needs an HPCToolkit 4.0 database"], timeout=10)
+    if "profdb stats:" in err:
+        fail("stats --check-summary prefix", err.strip())
+
+
 def check_hpcrun_fifo():
     hr = sample("hpctoolkit", "hpcrun", "hpctoolkit-tests-small.m")
     if not hr:
@@ -332,6 +343,7 @@ def main():
     check_gzip()
     check_callgrind_gzip()
     check_hpcrun_fifo()
+    check_stats_prefix()
     check_convert()
     print("%d checks, %d failures" % (ran, len(failures)))
     if failures:

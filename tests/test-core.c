@@ -438,9 +438,9 @@ Test(core, options_copy_short_struct_and_warn)
 
 /* ---- gzip (lib/core/gunzip.c) ------------------------------------------------ */
 
+#include "core/gunzip-internal.h"
 #ifdef PROFDB_HAVE_ZLIB
 #include <zlib.h>
-#include "core/gunzip-internal.h"
 
 /* One gzip member of [p, p + n) appended at out + *len. */
 static void gz_member(const void *p, size_t n, unsigned char *out, size_t *len, size_t cap)
@@ -505,6 +505,18 @@ Test(core, gunzip_members_and_trailers)
 	free(out);
 	cr_assert_eq(profdb__gunzip_alloc(g, n, "t.gz", sizeof text - 1, "test", &out, &len),
 	             -EFBIG);
+}
+#else
+/* Without zlib every gzip input is refused, saying why. */
+Test(core, gunzip_without_zlib)
+{
+	static const unsigned char g[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 3, 0};
+	unsigned char *out;
+	uint64_t len;
+	cr_assert_eq(profdb__gunzip_alloc(g, sizeof g, "t.gz", 1 << 20, "test", &out, &len),
+	             -ENOTSUP);
+	cr_assert(strstr(profdb_error_message(), "t.gz") &&
+	          strstr(profdb_error_message(), "no zlib"), "%s", profdb_error_message());
 }
 #endif
 

@@ -38,8 +38,10 @@ static int parse_formula(const profdb_cg *cg, cg_name f, cg_event *ev, char *why
 				return -1;
 			}
 			if (p < end && !cg_is_space(*p) && *p != '*') {
-				snprintf(why, cap, "has a coefficient \"%.*s...\" that is not a "
-				         "non-negative integer", (int)(p - s + 1), s);
+				while (p < end && !cg_is_space(*p) && *p != '*' && *p != '+')
+					p++;
+				snprintf(why, cap, "has a coefficient \"%.*s\" that is not a "
+				         "non-negative integer", (int)(p - s), s);
 				return -1;
 			}
 			while (p < end && cg_is_space(*p))

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>

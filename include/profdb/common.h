@@ -99,7 +99,8 @@ PROFDB_EXPORT const char *profdb_error_message(void);
  *  PROFDB_OPEN_COPY are not in the table.
  *  @return the path of the file as it was opened (possibly shortened to
  *  its last 236 bytes behind "..."), or NULL when no open input is mapped
- *  there. Lifetime: until that input is closed. Async-signal-safe: takes
+ *  there (or when it was opened while 1024 other mapped inputs were open:
+ *  the table has that many slots). Lifetime: until that input is closed. Async-signal-safe: takes
  *  no lock and allocates nothing; callable from any thread at any time.
  *  @since 0.12 */
 PROFDB_EXPORT const char *profdb_mapping_path_of(const void *addr);

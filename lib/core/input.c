@@ -123,9 +123,9 @@ void profdb__input_close(profdb__input *in)
 		if (in->owned_is_map) {
 			profdb__mapping_remove(in->map_slot);
 			munmap(in->owned, in->owned_size);
-		}
-		else
+		} else {
 			free(in->owned);
+		}
 	}
 	memset(in, 0, sizeof *in);
 }

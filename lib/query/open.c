@@ -109,7 +109,7 @@ static int unsupported_gzip(const char *what, const unsigned char *head, size_t 
 	int r = profdb__gunzip(head, n, what, head_room, NULL, &got);
 	if (r == -EBADMSG || r == -ENOTSUP)
 		return r;   /* the message names the damage, or the missing zlib */
-	if (got == 0 && n >= 10 && (head[3] & 4) && n >= 12)
+	if (got == 0 && n >= 12 && (head[3] & 4))
 		return profdb__fail(-EBADMSG, "%s: found %s whose header declares an extra field "
 		                    "(FEXTRA) of %u bytes, and nothing inflates after it: a damaged "
 		                    "gzip header", what, desc, head[10] | (unsigned)head[11] << 8);

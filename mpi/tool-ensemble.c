@@ -106,7 +106,8 @@ static int fold_run(const pm_args *a, const profdb_mpi_options *mo, MPI_Comm com
 	int e;
 	if (pm_fault(mo, comm, "open"))
 		return pm_fail(-EIO, "%s: injected fault (PROFDB_MPI_FAULT) while opening", path);
-	if ((e = profdb_open(&db, path, NULL)) < 0)   /* the message names the file */
+	profdb_options oo;
+	if ((e = profdb_open(&db, path, pm_open_options(&oo))) < 0)   /* the message names the file */
 		return pm_fail(e, "%s", profdb_error_message());
 	for (size_t k = 0; k < a->n_metrics; k++) {
 		profdb_metric m;
@@ -206,7 +207,8 @@ static int resolve_metrics(pm_args *a, MPI_Comm comm, int rank, char *names)
 	size_t n = a->n_metrics ? a->n_metrics : 1;
 	memset(names, 0, n * PM_NAME_BYTES);
 	profdb *db = NULL;
-	if (rank == 0 && (e = profdb_open(&db, a->paths[0], NULL)) < 0)
+	profdb_options oo;
+	if (rank == 0 && (e = profdb_open(&db, a->paths[0], pm_open_options(&oo))) < 0)
 		e = pm_fail(e, "%s", profdb_error_message());
 	for (size_t k = 0; rank == 0 && e == 0 && k < n; k++) {
 		profdb_metric m;

@@ -43,15 +43,16 @@ static const char usage[] =
 	"                       CPU seconds of all ranks since then, on stderr (rank 0)\n"
 	"  --json, --csv        as 'profdb stats'\n"
 	"  -o, --output FILE    write the output to FILE (replaced only when all is\n"
-	"                       written; a write error is reported and exits 1)\n";
+	"                       written; a write error is reported and exits 1)\n"
+	"  --copy               read the inputs into memory instead of mapping them:\n"
+	"                       a file shortened while it is read cannot stop a rank\n";
 
 static int one_database(const pm_args *a, const char *path, MPI_Comm comm, int rank)
 {
 	profdb_mpi_options mo = PROFDB_MPI_OPTIONS_INIT;
 	mo.order = a->fixed ? PROFDB_MPI_FIXED : PROFDB_MPI_TREE;
 	profdb_options oo;
-	memset(&oo, 0, sizeof oo);
-	oo.size = sizeof oo;
+	pm_open_options(&oo);
 	profdb *db = NULL;
 	uint32_t ids[64], *profiles = NULL;
 	profdb_stats *st = NULL;
@@ -109,8 +110,8 @@ static int parse(int argc, char **argv, pm_args *a)
 		{"threads", required_argument, NULL, 't'}, {"json", no_argument, NULL, 'j'},
 		{"csv", no_argument, NULL, 'c'}, {"fixed-order", no_argument, NULL, 'f'},
 		{"ensemble", no_argument, NULL, 'e'}, {"time", no_argument, NULL, 'T'},
-		{"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
-		{0, 0, 0, 0}};
+		{"output", required_argument, NULL, 'o'}, {"copy", no_argument, NULL, 'C'},
+		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
 	int c;
 	a->threads = 1;
 	opterr = 0;
@@ -132,6 +133,7 @@ static int parse(int argc, char **argv, pm_args *a)
 		case 'e': a->ensemble = 1; break;
 		case 'T': a->time = 1; break;
 		case 'o': a->output = optarg; break;
+		case 'C': tool_open_flags |= PROFDB_OPEN_COPY; break;
 		case 'h': a->help = 1; return 0;
 		default: return pm_usage("unknown option or missing argument");
 		}
@@ -181,6 +183,7 @@ static int with_output(pm_args *a, int rank, int (*work)(pm_args *, MPI_Comm, in
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
+	tool_catch_sigbus("profdb-mpi");
 	pm_args a;
 	memset(&a, 0, sizeof a);
 	a.argc = argc;

@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string.h>
+
+#include "../tool/tool.h"
 #include "profdb-mpi.h"
 
 /* The longest metric name --ensemble passes between ranks, NUL included. */
@@ -26,6 +29,16 @@ typedef struct pm_args {
 	const char **owned_paths;   /* @FILE's lines */
 	char *list_buf;
 } pm_args;
+
+/* The open options of every database: --copy's PROFDB_OPEN_COPY (kept in
+ * tool_open_flags, as profdb keeps it). */
+static inline const profdb_options *pm_open_options(profdb_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->size = sizeof *o;
+	o->flags = tool_open_flags;
+	return o;
+}
 
 /* 1 on the ranks that must not print (all but rank 0). */
 extern int pm_quiet;

@@ -3,7 +3,7 @@
 # Debian 12 / Ubuntu 24.04; runs apt-get as root, or through sudo.
 # Usage: scripts/deps.sh [--tests]
 set -eu
-pkgs="meson ninja-build gcc pkg-config libarchive-dev libexpat1-dev zlib1g-dev"
+pkgs="meson ninja-build gcc pkg-config libexpat1-dev zlib1g-dev"
 # --tests: the suite, and the real clients it checks the converters, the
 # Python module and the MPI tool with (each is skipped when absent).
 [ "${1:-}" = "--tests" ] && pkgs="$pkgs libcriterion-dev python3 g++ binutils

@@ -674,6 +674,32 @@ Test(callgrind, derived_events)
 	cg_close(cg);
 }
 
+/* A formula's warning names what is wrong with it: a coefficient that is
+ * not a non-negative integer is not blamed on a missing event. */
+Test(callgrind, derived_event_warnings)
+{
+	static const struct {
+		const char *formula, *says;
+	} cases[] = {
+		{"3.5 Ir", "coefficient \"3.5\""},
+		{"-2 Ir", "coefficient \"-2\""},
+		{"2 * Xx", "names \"Xx\", an event that is not in any events: line"},
+		{"Ir - Dr", "has \"-\" where '+' should join two terms"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[256];
+		snprintf(text, sizeof text, "event: Bad = %s\nevents: Ir Dr\nfn=a\n1 10 3\n",
+		         cases[i].formula);
+		warns w = {0};
+		profdb_cg *cg = open_ok(text, &w);
+		cr_assert_eq(w.n, 1, "%s: %s", cases[i].formula, w.all);
+		cr_assert(strstr(w.last, cases[i].says), "%s: %s", cases[i].formula, w.last);
+		if (strstr(cases[i].says, "coefficient"))
+			cr_assert(!strstr(w.last, "not in any events"), "%s", w.last);
+		cg_close(cg);
+	}
+}
+
 /* Two parts in one file are two profiles; the sums are over both. */
 /* A part that kept the previous part's columns (no events: of its own) and
  * then meets an events: line after body lines: the new columns start a new

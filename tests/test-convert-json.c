@@ -369,7 +369,7 @@ Test(convert_json, speedscope_stacks_per_profile_synthetic)
 Test(convert_json, refuses_cube_min_and_derived)
 {
 #ifndef PROFDB_HAVE_CUBE
-	cr_skip_test("this build has no Cube reader (libarchive and expat)");
+	cr_skip_test("this build has no Cube reader (expat)");
 #else
 	tw_blob b;
 	cr_assert_eq(tw_cube_write(&b, TW_CUBE_DERIVED, NULL), 0);

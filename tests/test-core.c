@@ -436,6 +436,90 @@ Test(core, options_copy_short_struct_and_warn)
 	cr_assert(dst.flags == 0 && dst.warn == NULL);
 }
 
+/* ---- gzip (lib/core/gunzip.c) ------------------------------------------------ */
+
+#include "core/gunzip-internal.h"
+#ifdef PROFDB_HAVE_ZLIB
+#include <zlib.h>
+
+/* One gzip member of [p, p + n) appended at out + *len. */
+static void gz_member(const void *p, size_t n, unsigned char *out, size_t *len, size_t cap)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)p;
+	z.avail_in = (uInt)n;
+	z.next_out = out + *len;
+	z.avail_out = (uInt)(cap - *len);
+	cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*len = cap - z.avail_out;
+	deflateEnd(&z);
+}
+
+static int gz(const unsigned char *src, size_t n, unsigned char **out, uint64_t *len)
+{
+	return profdb__gunzip_alloc(src, n, "t.gz", 1 << 20, "test", out, len);
+}
+
+Test(core, gunzip_members_and_trailers)
+{
+	static unsigned char text[5000], g[12000];
+	for (size_t i = 0; i < sizeof text; i++)
+		text[i] = (unsigned char)("profdb "[i % 7] ^ (i / 700));
+	size_t n = 0;
+	gz_member(text, 3000, g, &n, sizeof g);
+	size_t first = n;
+	gz_member(text + 3000, 2000, g, &n, sizeof g);
+	unsigned char *out;
+	uint64_t len;
+	/* two members, then bytes that start no member: ignored */
+	memcpy(g + n, "junk", 4);
+	cr_assert_eq(gz(g, n + 4, &out, &len), 0, "%s", profdb_error_message());
+	cr_assert_eq(len, sizeof text);
+	cr_assert_eq(memcmp(out, text, sizeof text), 0);
+	free(out);
+	/* the second member's CRC-32, then its ISIZE, one bit off */
+	struct {
+		size_t at;
+		const char *says;
+	} flips[] = {{n - 8, "CRC-32"}, {n - 4, "ISIZE"}, {first - 7, "CRC-32"}};
+	for (size_t i = 0; i < sizeof flips / sizeof flips[0]; i++) {
+		g[flips[i].at] ^= 0x10;
+		cr_assert_eq(gz(g, n, &out, &len), -EBADMSG, "flip at %zu", flips[i].at);
+		const char *m = profdb_error_message();
+		cr_assert(strstr(m, "t.gz") && strstr(m, flips[i].says), "%s", m);
+		cr_assert(strstr(m, flips[i].at < first ? "gzip member 1" : "gzip member 2"), "%s", m);
+		g[flips[i].at] ^= 0x10;
+	}
+	/* cut short: -ENODATA naming the member */
+	cr_assert_eq(gz(g, n - 8, &out, &len), -ENODATA);
+	cr_assert(strstr(profdb_error_message(), "gzip member 2"), "%s", profdb_error_message());
+	/* reserved header flags */
+	g[3] = 0xe0;
+	cr_assert_eq(gz(g, n, &out, &len), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "reserved flag"), "%s", profdb_error_message());
+	g[3] = 0;
+	/* the limit: exactly the size inflates, one byte less is -EFBIG */
+	cr_assert_eq(profdb__gunzip_alloc(g, n, "t.gz", sizeof text, "test", &out, &len), 0);
+	free(out);
+	cr_assert_eq(profdb__gunzip_alloc(g, n, "t.gz", sizeof text - 1, "test", &out, &len),
+	             -EFBIG);
+}
+#else
+/* Without zlib every gzip input is refused, saying why. */
+Test(core, gunzip_without_zlib)
+{
+	static const unsigned char g[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 3, 0};
+	unsigned char *out;
+	uint64_t len;
+	cr_assert_eq(profdb__gunzip_alloc(g, sizeof g, "t.gz", 1 << 20, "test", &out, &len),
+	             -ENOTSUP);
+	cr_assert(strstr(profdb_error_message(), "t.gz") &&
+	          strstr(profdb_error_message(), "no zlib"), "%s", profdb_error_message());
+}
+#endif
+
 TC_MAIN
 
 /* ---- views (lib/core/view.c, include/profdb/common.h) ------------------------ */

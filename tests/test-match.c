@@ -381,7 +381,7 @@ Test(match, max_memory)
  * view): each node paired with itself, every difference 0 (NaN on both
  * sides where the format cannot give the scope). */
 /* Samples this build cannot read (-ENOTSUP: gzip without zlib, Cube
- * without libarchive, ...), so that a folder of them skips, not fails. */
+ * without expat, ...), so that a folder of them skips, not fails. */
 static int unreadable;
 
 static int check_self(const char *path)

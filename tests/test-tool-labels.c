@@ -156,7 +156,7 @@ static int skipped_file(const char *path)
 }
 
 /* Samples this build cannot read (-ENOTSUP: gzip without zlib, Cube
- * without libarchive, experiment.xml without expat). */
+ * without expat, experiment.xml without expat). */
 static unsigned unreadable;
 
 static void check_path(const char *path, tally *sum, unsigned *opened)

@@ -465,7 +465,7 @@ static int pick_metric(const profdb *db, uint32_t *out, profdb_combine *rule, in
 }
 
 /* Samples this build cannot read (-ENOTSUP: gzip without zlib, Cube
- * without libarchive, ...), so that a folder of them skips, not fails. */
+ * without expat, ...), so that a folder of them skips, not fails. */
 static int unreadable;
 
 static int check_sample(const char *path)

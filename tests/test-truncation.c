@@ -263,4 +263,34 @@ Test(truncation, mapped_mode_hazard_is_real)
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "copy mode: status 0x%x", st);
 }
 
+/* ---- the table of mappings --------------------------------------------------- */
+
+/* An input file's mapping is in the table while it is open (any byte of
+ * its pages), and not once closed or when the file was copied. */
+Test(truncation, mapping_table_names_the_file)
+{
+	make_db();
+	char want[128];
+	snprintf(want, sizeof want, "%s/meta.db", dir);
+	for (int copy = 0; copy < 2; copy++) {
+		profdb__input in;
+		cr_assert_eq(profdb__input_open(&in, want, "meta.db", copy ? PROFDB_OPEN_COPY : 0), 0,
+		             "%s", profdb_error_message());
+		cr_assert(in.size > 1);
+		const unsigned char *first = in.base, *last = in.base + in.size - 1;
+		const char *got = profdb_mapping_path_of(last);
+		if (copy) {
+			cr_assert_null(got, "a copied input is not in the table: %s", got);
+		} else {
+			cr_assert(got && strcmp(got, want) == 0, "got %s, want %s", got ? got : "NULL",
+			          want);
+			cr_assert_eq(profdb_mapping_path_of(first), got);
+		}
+		cr_assert_null(profdb_mapping_path_of(&in), "a stack address is no input");
+		profdb__input_close(&in);
+		cr_assert_null(profdb_mapping_path_of(first), "a closed input left the table");
+	}
+	remove_db();
+}
+
 TC_MAIN

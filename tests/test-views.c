@@ -32,8 +32,8 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 /* The optional dependency @p path needs, or NULL; *have says whether this
- * build has it: zlib for a gzip Callgrind file, the Cube reader (libarchive
- * and expat) for a .cubex, expat for a pre-release database (its
+ * build has it: zlib for a gzip Callgrind file, the Cube reader (expat)
+ * for a .cubex, expat for a pre-release database (its
  * experiment.xml). */
 static const char *needed_feature(const char *path, int *have)
 {
@@ -51,7 +51,7 @@ static const char *needed_feature(const char *path, int *have)
 #ifndef PROFDB_HAVE_CUBE
 		*have = 0;
 #endif
-		return "the Cube reader (libarchive, expat)";
+		return "the Cube reader (expat)";
 	}
 	if (stat(xml, &st) == 0) {
 #ifndef PROFDB_HAVE_EXPAT

@@ -1,11 +1,14 @@
 /* profdb convert: the database in a format another viewer reads (folded
  * stacks, speedscope, Chrome trace, Callgrind, pprof), through
  * profdb_convert(). doc/CONVERT.md says what each format gets. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tool.h"
@@ -80,18 +83,81 @@ static int resolve_metrics(const profdb *db, const char *path, char **args, size
 	return 0;
 }
 
+/* Where a conversion to @p out writes: a temporary file in the output's
+ * folder, renamed over @p out once the conversion succeeded, so that a
+ * refused or failed conversion leaves an existing file as it was. Devices,
+ * FIFOs and the like (/dev/null, /dev/stdout) are written directly. */
+typedef struct target {
+	const char *out;   /* the name given */
+	char *final;       /* what the temporary file replaces (a link resolved) */
+	char *tmp;         /* the temporary file, or NULL when writing directly */
+	mode_t mode;       /* the mode the output gets */
+} target;
+
+static int target_open(target *t, const char *out)
+{
+	struct stat st;
+	memset(t, 0, sizeof *t);
+	t->out = out;
+	int exists = stat(out, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		int fd = open(out, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			fprintf(stderr, "%s: %s: %s\n", tool_prog, out, strerror(errno));
+		return fd;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	t->mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
+	t->final = realpath(out, NULL);   /* an existing file, through its links */
+	if (!t->final)
+		t->final = strdup(out);
+	const char *slash = t->final ? strrchr(t->final, '/') : NULL;
+	int dir_len = slash ? (int)(slash - t->final + 1) : 0;
+	if (t->final && asprintf(&t->tmp, "%.*s.%s.XXXXXX", dir_len, t->final,
+	                         t->final + dir_len) < 0)
+		t->tmp = NULL;
+	int fd = t->tmp ? mkstemp(t->tmp) : -1;
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: cannot create a temporary file next to it: %s\n", tool_prog,
+		        out, t->tmp ? strerror(errno) : "out of memory");
+		free(t->tmp);
+		free(t->final);
+		t->tmp = t->final = NULL;
+	}
+	return fd;
+}
+
+/* Closes @p fd; on success (@p status 0) the temporary file becomes the
+ * output, otherwise it goes. @return the status, or EXIT_INPUT when
+ * closing or renaming failed. */
+static int target_close(target *t, int fd, int status)
+{
+	if (close(fd) < 0 && !status) {
+		fprintf(stderr, "%s: %s: %s\n", tool_prog, t->out, strerror(errno));
+		status = EXIT_INPUT;
+	}
+	if (t->tmp) {
+		if (!status && (chmod(t->tmp, t->mode) < 0 || rename(t->tmp, t->final) < 0)) {
+			fprintf(stderr, "%s: %s: %s\n", tool_prog, t->out, strerror(errno));
+			status = EXIT_INPUT;
+		}
+		if (status)
+			unlink(t->tmp);
+	}
+	free(t->tmp);
+	free(t->final);
+	return status;
+}
+
 /* One output: @p out (NULL: stdout). @return 0 or the exit status. */
 static int convert_one(const profdb *db, const char *path, const char *out,
                        const profdb_convert_options *o)
 {
 	sink s = {STDOUT_FILENO, 0};
-	if (out) {
-		s.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (s.fd < 0) {
-			fprintf(stderr, "%s: %s: %s\n", tool_prog, out, strerror(errno));
-			return EXIT_INPUT;
-		}
-	}
+	target t;
+	if (out && (s.fd = target_open(&t, out)) < 0)
+		return EXIT_INPUT;
 	profdb_convert_options opts = *o;
 	if (isatty(STDERR_FILENO))
 		opts.progress = on_progress;
@@ -100,11 +166,20 @@ static int convert_one(const profdb *db, const char *path, const char *out,
 	int status = 0;
 	if (r < 0 && r != -EPIPE)
 		status = tool_fail(path);
-	if (out && close(s.fd) < 0 && !status) {
-		fprintf(stderr, "%s: %s: %s\n", tool_prog, out, strerror(errno));
-		status = EXIT_INPUT;
-	}
-	return status;
+	return out ? target_close(&t, s.fd, status) : status;
+}
+
+/* --separate writes PREFIX.INDEX files: a PREFIX that is a device or an
+ * existing file is surely a mistake (/dev/null would give /dev/null.0,
+ * ...). @return 0 or EXIT_USAGE. */
+static int check_prefix(const char *cmd, const char *prefix)
+{
+	struct stat st;
+	if (stat(prefix, &st) < 0 || S_ISDIR(st.st_mode))
+		return 0;
+	return tool_usage_fail(cmd, "--separate: -o %s: %s; with --separate, -o gives a prefix "
+	                       "for new files PREFIX.INDEX (one per profile)", prefix,
+	                       S_ISREG(st.st_mode) ? "an existing file" : "not a regular file");
 }
 
 int cmd_convert(int argc, char **argv)
@@ -146,6 +221,8 @@ int cmd_convert(int argc, char **argv)
 		return tool_usage_fail(argv[0], "--separate is for -t callgrind");
 	if (separate && !out)
 		return tool_usage_fail(argv[0], "--separate needs -o PREFIX");
+	if (separate && check_prefix(argv[0], out))
+		return EXIT_USAGE;
 
 	const char *path = argv[optind];
 	profdb *db;

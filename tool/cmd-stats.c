@@ -77,7 +77,7 @@ static int check_summary(const char *path, unsigned threads, int json)
 		return EXIT_INPUT;
 	int r = sc_check(db, threads, &res);
 	if (r == -ENOTSUP) {
-		fprintf(stderr, "%s stats: %s: --check-summary needs an HPCToolkit 4.0 database with a "
+		fprintf(stderr, "%s: stats: %s: --check-summary needs an HPCToolkit 4.0 database with a "
 		        "summary profile\n", tool_prog, path);
 		profdb_close(db);
 		return EXIT_INPUT;

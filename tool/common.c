@@ -1,8 +1,10 @@
 /* Opening databases, reporting errors and progress, parsing numbers. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,43 @@
 #include "tool.h"
 
 const char *const tool_prog = "profdb";
+
+/* A mapped input that another program shortens raises SIGBUS at the next
+ * read past its new end, in whichever thread reads it: name the file and
+ * stop (the library keeps a lock-free table of its mappings for this;
+ * returning would fault again, and --copy avoids the hazard). */
+static const char *sigbus_prog;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	const char *path = profdb_mapping_path_of(si->si_addr);
+	if (!path) {
+		/* not an input: the ordinary fatal signal */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	static const char post[] = " changed size while being read (--copy reads the "
+	                           "inputs into memory)\n";
+	const char *parts[] = {sigbus_prog, ": ", path, post};
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+		ssize_t w = write(STDERR_FILENO, parts[i], strlen(parts[i]));
+		(void)w;
+	}
+	_exit(EXIT_FAILURE);
+}
+
+void tool_catch_sigbus(const char *prog)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sigbus_prog = prog;
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
 
 static void print_warning(const char *message, void *userdata)
 {

@@ -47,14 +47,18 @@ static int usage(FILE *out, int status)
 	        "  --color[=WHEN]     colour in tables: auto (default: only on a terminal,\n"
 	        "                     never with NO_COLOR set), always (also bare --color),\n"
 	        "                     never; accepted before or after COMMAND\n"
+	        "  --copy             read the input files into memory instead of mapping\n"
+	        "                     them, so that a file another program shortens while\n"
+	        "                     profdb reads it cannot stop profdb midway; accepted\n"
+	        "                     before or after COMMAND\n"
 	        "Exit status: 0 ok, 1 bad input, 2 bad usage.\n");
 	return status;
 }
 
-/* Takes --color[=WHEN] (and --colour) out of argv wherever it stands
- * before "--", so that every command accepts it without knowing it.
- * @return 0, or EXIT_USAGE for a bad WHEN. */
-static int take_color(int *argc, char **argv)
+/* Takes --color[=WHEN] (and --colour) and --copy out of argv wherever
+ * they stand before "--", so that every command accepts them without
+ * knowing them. @return 0, or EXIT_USAGE for a bad WHEN. */
+static int take_globals(int *argc, char **argv)
 {
 	const char *when = NULL;
 	int j = 1;
@@ -65,6 +69,10 @@ static int take_color(int *argc, char **argv)
 			while (i < *argc)
 				argv[j++] = argv[i++];
 			break;
+		}
+		if (strcmp(a, "--copy") == 0) {
+			tool_open_flags |= PROFDB_OPEN_COPY;
+			continue;
 		}
 		if (n && (a[n] == '\0' || a[n] == '=')) {
 			when = a[n] ? a + n + 1 : "always";   /* bare --color: always, as ls */
@@ -79,7 +87,8 @@ static int take_color(int *argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (take_color(&argc, argv))
+	tool_catch_sigbus(tool_prog);
+	if (take_globals(&argc, argv))
 		return EXIT_USAGE;
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);

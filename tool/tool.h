@@ -57,6 +57,9 @@ void stats_print_columns(int csv, const char *first);
  * progress indicator. Prints the library's message and returns EXIT_INPUT
  * on failure, 0 on success. */
 int tool_open(const char *path, profdb **db);
+/* Installs the SIGBUS handler that names an input file shortened while
+ * mapped ("PROG: PATH changed size while being read") and exits 1. */
+void tool_catch_sigbus(const char *prog);
 /* PROFDB_OPEN_* flags tool_open() passes (a command sets them first). */
 extern uint32_t tool_open_flags;
 /* Prints "profdb: PATH: <library message>" and returns EXIT_INPUT. */

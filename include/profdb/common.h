@@ -89,6 +89,22 @@ PROFDB_EXPORT uint32_t profdb_version_number(void);
  *  keep it. Thread-safe (each thread has its own message). @since 0.9 */
 PROFDB_EXPORT const char *profdb_error_message(void);
 
+/** The input file whose mapping holds @p addr, for a SIGBUS handler: a
+ *  file that shrinks while profdb has it mapped raises SIGBUS at the next
+ *  read of a page past its new end, in whichever thread reads it. A handler
+ *  installed with sigaction(SA_SIGINFO) passes si_addr here, writes the
+ *  name with write(2) and ends the process with _exit(2) (returning from
+ *  the handler would fault again). PROFDB_OPEN_COPY avoids the hazard.
+ *  Inputs given as memory (profdb_open_inputs) and files opened with
+ *  PROFDB_OPEN_COPY are not in the table.
+ *  @return the path of the file as it was opened (possibly shortened to
+ *  its last 236 bytes behind "..."), or NULL when no open input is mapped
+ *  there (or when it was opened while 1024 other mapped inputs were open:
+ *  the table has that many slots). Lifetime: until that input is closed. Async-signal-safe: takes
+ *  no lock and allocates nothing; callable from any thread at any time.
+ *  @since 0.12 */
+PROFDB_EXPORT const char *profdb_mapping_path_of(const void *addr);
+
 /** Warning callback: @p message (NUL-terminated, valid during the call)
  *  names the file, structure and offset. Called from whichever thread met
  *  the warning. @since 0.9 */

@@ -11,98 +11,13 @@
 #include "callgrind-internal.h"
 #include "profdb-config.h"
 
-#ifdef PROFDB_HAVE_ZLIB
-#include <zlib.h>
-#endif
+#include "core/gunzip-internal.h"
 
-static int is_gzip(const unsigned char *p, uint64_t n)
-{
-	return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
-}
-
-#ifdef PROFDB_HAVE_ZLIB
-/* Decompress every gzip member of @p src into one malloc'ed buffer. */
-static int inflate_all(cg_file *f, const unsigned char *src, uint64_t n, uint64_t limit)
-{
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return profdb__fail(-ENOMEM, "%s: cannot start zlib", f->label);
-	uint64_t cap = n < limit / 4 ? n * 4 + 4096 : limit;
-	if (cap > limit)
-		cap = limit;
-	unsigned char *buf = malloc((size_t)cap + 1);
-	uint64_t done = 0, in_done = 0;
-	int r = 0;
-	if (!buf) {
-		r = profdb__fail(-ENOMEM, "%s: cannot allocate %" PRIu64 " bytes", f->label, cap);
-		goto out;
-	}
-	for (;;) {
-		if (done == cap) {
-			if (cap >= limit) {
-				r = profdb__fail(-EFBIG,
-				                 "%s: decompressed text exceeds the limit of %" PRIu64
-				                 " bytes (options.max_memory)",
-				                 f->label, limit);
-				goto out;
-			}
-			uint64_t nc = cap * 2 > limit ? limit : cap * 2;
-			unsigned char *q = realloc(buf, (size_t)nc + 1);
-			if (!q) {
-				r = profdb__fail(-ENOMEM, "%s: cannot allocate %" PRIu64 " bytes", f->label,
-				                 nc);
-				goto out;
-			}
-			buf = q;
-			cap = nc;
-		}
-		uint64_t in_left = n - in_done;
-		z.next_in = (Bytef *)(uintptr_t)(src + in_done);
-		z.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
-		uint64_t out_left = cap - done;
-		z.next_out = buf + done;
-		z.avail_out = out_left > UINT32_MAX ? UINT32_MAX : (uInt)out_left;
-		uInt ai = z.avail_in, ao = z.avail_out;
-		int zr = inflate(&z, Z_NO_FLUSH);
-		in_done += ai - z.avail_in;
-		done += ao - z.avail_out;
-		if (zr == Z_STREAM_END) {
-			if (in_done == n || !is_gzip(src + in_done, n - in_done))
-				break;  /* trailing bytes that are not a member: ignored */
-			inflateReset(&z);
-			continue;
-		}
-		if (zr == Z_BUF_ERROR && in_done == n && z.avail_out != 0) {
-			r = profdb__fail(-ENODATA,
-			                 "%s: gzip stream truncated at compressed offset %" PRIu64,
-			                 f->label, in_done);
-			goto out;
-		}
-		if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			r = profdb__fail(zr == Z_MEM_ERROR ? -ENOMEM : -EBADMSG,
-			                 "%s: corrupt gzip data near compressed offset %" PRIu64 ": %s",
-			                 f->label, in_done, z.msg ? z.msg : "error");
-			goto out;
-		}
-	}
-	f->inflated = buf;
-	f->size = done;
-	buf = NULL;
-out:
-	free(buf);
-	inflateEnd(&z);
-	return r;
-}
-#endif
-
-#ifdef PROFDB_HAVE_ZLIB
 static uint64_t inflate_limit(const profdb_cg *cg)
 {
 	return cg->opts.max_memory && cg->opts.max_memory < CG_MAX_INFLATED ? cg->opts.max_memory
 	                                                                     : CG_MAX_INFLATED;
 }
-#endif
 
 static int load_text(profdb_cg *cg, cg_file *f)
 {
@@ -110,17 +25,17 @@ static int load_text(profdb_cg *cg, cg_file *f)
 	int r = profdb__range(&f->in, 0, f->in.size, "callgrind text", &base);
 	if (r < 0)
 		return r;
-	if (is_gzip(base, f->in.size)) {
-#ifdef PROFDB_HAVE_ZLIB
-		r = inflate_all(f, base, f->in.size, inflate_limit(cg));
+	if (profdb__is_gzip(base, f->in.size)) {
+		unsigned char *text;
+		uint64_t n;
+		r = profdb__gunzip_alloc(base, f->in.size, f->label, inflate_limit(cg),
+		                         "options.max_memory, at most 2 GiB of Callgrind text",
+		                         &text, &n);
 		if (r < 0)
 			return r;
-		f->text = (const char *)f->inflated;
-#else
-		(void)cg;
-		return profdb__fail(-ENOTSUP, "%s: gzip file, but profdb was built without zlib",
-		                    f->label);
-#endif
+		f->inflated = text;
+		f->size = n;
+		f->text = (const char *)text;
 	} else {
 		f->text = (const char *)base;
 		f->size = f->in.size;
@@ -176,7 +91,7 @@ static int cg_load(profdb_cg *cg)
 		cg_file *f = &cg->files[i];
 		if (cg->opts.threads != 1 &&
 		    profdb__range(&f->in, 0, f->in.size, "callgrind text", &base) >= 0 &&
-		    is_gzip(base, f->in.size)) {
+		    profdb__is_gzip(base, f->in.size)) {
 			r = profdb__cg_parse_gz(cg, i, &b, base, f->in.size, inflate_limit(cg));
 			if (r != 1)
 				continue;

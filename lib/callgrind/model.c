@@ -2,6 +2,7 @@
  * sums over profiles (functions, call edges, totals), function segments
  * grouped, and the inclusive costs (built lazily, per profile). */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,9 @@ static int find_event(const profdb_cg *cg, uint32_t upto, const char *p, size_t 
 }
 
 /* "Name | Number [*] Name | Expr + Expr" (spec: InheritedExpr). Terms must
- * name stored events. 0, or -1 with @p why set. */
-static int parse_formula(const profdb_cg *cg, cg_name f, cg_event *ev, const char **why)
+ * name stored events; a coefficient is a non-negative integer. 0, or -1
+ * with @p why (@p cap bytes) saying what is wrong. */
+static int parse_formula(const profdb_cg *cg, cg_name f, cg_event *ev, char *why, size_t cap)
 {
 	const char *p = f.p, *end = f.p + f.len;
 	ev->n_terms = 0;
@@ -32,7 +34,14 @@ static int parse_formula(const profdb_cg *cg, cg_name f, cg_event *ev, const cha
 			while (p < end && cg_is_digit(*p))
 				p++;
 			if (profdb__cg_u64(s, (size_t)(p - s), &coef) < 0) {
-				*why = "coefficient overflows 64 bits";
+				snprintf(why, cap, "has a coefficient that overflows 64 bits");
+				return -1;
+			}
+			if (p < end && !cg_is_space(*p) && *p != '*') {
+				while (p < end && !cg_is_space(*p) && *p != '*' && *p != '+')
+					p++;
+				snprintf(why, cap, "has a coefficient \"%.*s\" that is not a "
+				         "non-negative integer", (int)(p - s), s);
 				return -1;
 			}
 			while (p < end && cg_is_space(*p))
@@ -46,16 +55,22 @@ static int parse_formula(const profdb_cg *cg, cg_name f, cg_event *ev, const cha
 		while (p < end && !cg_is_space(*p) && *p != '+')
 			p++;
 		if (p == s) {
-			*why = "missing event name";
+			snprintf(why, cap, "has a term without an event name");
 			return -1;
 		}
 		int e = find_event(cg, cg->n_stored, s, (size_t)(p - s));
+		if (e < 0 && (*s == '-' || *s == '.' || cg_is_digit(*s))) {
+			snprintf(why, cap, "has a coefficient \"%.*s\" that is not a non-negative "
+			         "integer", (int)(p - s), s);
+			return -1;
+		}
 		if (e < 0) {
-			*why = "names an event that is not in any events: line";
+			snprintf(why, cap, "names \"%.*s\", an event that is not in any events: line",
+			         (int)(p - s) > 64 ? 64 : (int)(p - s), s);
 			return -1;
 		}
 		if (ev->n_terms >= CG_MAX_TERMS) {
-			*why = "more than 16 terms";
+			snprintf(why, cap, "has more than 16 terms");
 			return -1;
 		}
 		ev->terms[ev->n_terms++] = (cg_term){(uint32_t)e, coef};
@@ -64,7 +79,7 @@ static int parse_formula(const profdb_cg *cg, cg_name f, cg_event *ev, const cha
 		if (p == end)
 			return 0;
 		if (*p != '+') {
-			*why = "expected '+'";
+			snprintf(why, cap, "has \"%c\" where '+' should join two terms", *p);
 			return -1;
 		}
 		p++;
@@ -123,8 +138,8 @@ static int add_derived(profdb_cg *cg, cg_build *b)
 		}
 		cg_event *ev = &cg->events[cg->n_events];
 		memset(ev, 0, sizeof *ev);
-		const char *why = "";
-		if (parse_formula(cg, d->formula, ev, &why) < 0) {
+		char why[160] = "";
+		if (parse_formula(cg, d->formula, ev, why, sizeof why) < 0) {
 			profdb__warn(&cg->opts,
 			             "%s: line %" PRIu64 ": derived event %.*s dropped: formula \"%.*s\" %s",
 			             cg->files[d->file].label, d->lineno, (int)d->name.len, d->name.p,

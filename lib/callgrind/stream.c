@@ -14,10 +14,9 @@
 #include <sys/mman.h>
 
 #include "scan-internal.h"
+#include "core/gunzip-internal.h"
 
 #ifdef PROFDB_HAVE_ZLIB
-#include <zlib.h>
-
 typedef struct stream {
 	profdb_cg *cg;
 	cg_file *f;
@@ -45,55 +44,27 @@ static void publish(stream *st, uint64_t avail, int done)
 	pthread_mutex_unlock(&st->mu);
 }
 
-/* The inflater: api.c's inflate_all, into the fixed buffer in slices. */
+/* Room for the next slice of 256 KiB of the fixed buffer; first it
+ * publishes what the last slice brought, for the scanning thread. */
+static int slice_room(void *ud, uint64_t done, unsigned char **out, size_t *space)
+{
+	stream *st = ud;
+	publish(st, done, 0);
+	if (done >= st->limit)
+		return profdb__fail(-EFBIG, "%s: decompressed text exceeds the limit of %" PRIu64
+		                    " bytes (options.max_memory)", st->f->label, st->limit);
+	uint64_t left = st->limit - done;
+	*out = st->buf + done;
+	*space = left > (1u << 18) ? (1u << 18) : (size_t)left;
+	return 0;
+}
+
+/* The inflater: the whole text into the fixed buffer, slice by slice. */
 static void *inflater(void *arg)
 {
 	stream *st = arg;
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	uint64_t done = 0, in_done = 0;
-	int r = 0;
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		r = profdb__fail(-ENOMEM, "%s: cannot start zlib", st->f->label);
-		goto out;
-	}
-	for (;;) {
-		if (done == st->limit) {
-			r = profdb__fail(-EFBIG, "%s: decompressed text exceeds the limit of %" PRIu64
-			                 " bytes (options.max_memory)", st->f->label, st->limit);
-			break;
-		}
-		uint64_t in_left = st->n - in_done, out_left = st->limit - done;
-		z.next_in = (Bytef *)(uintptr_t)(st->src + in_done);
-		z.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
-		z.next_out = st->buf + done;
-		z.avail_out = out_left > (1u << 18) ? (1u << 18) : (uInt)out_left;  /* 256 KiB slices */
-		uInt ai = z.avail_in, ao = z.avail_out;
-		int zr = inflate(&z, Z_NO_FLUSH);
-		in_done += ai - z.avail_in;
-		done += ao - z.avail_out;
-		publish(st, done, 0);
-		if (zr == Z_STREAM_END) {
-			if (in_done == st->n || !(st->n - in_done >= 2 && st->src[in_done] == 0x1f &&
-			                          st->src[in_done + 1] == 0x8b))
-				break;  /* trailing bytes that are not a member: ignored */
-			inflateReset(&z);
-			continue;
-		}
-		if (zr == Z_BUF_ERROR && in_done == st->n && z.avail_out != 0) {
-			r = profdb__fail(-ENODATA, "%s: gzip stream truncated at compressed offset %" PRIu64,
-			                 st->f->label, in_done);
-			break;
-		}
-		if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			r = profdb__fail(zr == Z_MEM_ERROR ? -ENOMEM : -EBADMSG,
-			                 "%s: corrupt gzip data near compressed offset %" PRIu64 ": %s",
-			                 st->f->label, in_done, z.msg ? z.msg : "error");
-			break;
-		}
-	}
-	inflateEnd(&z);
-out:
+	uint64_t done = 0;
+	int r = profdb__gunzip(st->src, st->n, st->f->label, slice_room, st, &done);
 	st->rc = r;
 	if (r < 0)
 		snprintf(st->msg, sizeof st->msg, "%s", profdb__message());

@@ -34,6 +34,7 @@ typedef struct profdb__input {
 	void *owned;                /* mapping or copy to release, or NULL */
 	size_t owned_size;
 	int owned_is_map;
+	int map_slot;               /* its slot in the table of mappings, or -1 */
 	/* The last min(8, size) bytes (the footer of every format that has one),
 	 * read with pread(2) at open so checking them does not fault in, and
 	 * keep resident, the last page of a mapping nobody else may touch. */
@@ -48,6 +49,21 @@ int profdb__input_open(profdb__input *in, const char *path, const char *name,
  * a file is mapped and before its size is re-checked, so a test can shrink
  * the file exactly there. NULL in normal use; not exported. */
 extern void (*profdb__input_mapped_hook)(const char *path);
+/* Open @p path read-only without blocking (a FIFO or device returns at
+ * once) and fstat it: the descriptor (>= 0) of a regular file, else a
+ * negative errno with a message naming the path and what it is (a FIFO, a
+ * directory, a symbolic link that cannot be followed, ...). (file.c) */
+struct stat;
+int profdb__open_regular(const char *path, struct stat *st);
+/* Whether @p path may be opened as an input: 0 absent (nothing there, not
+ * even a link), 1 a regular file (or a link to one), or a negative errno
+ * with a message for anything else (a FIFO, a link that cannot be
+ * followed, ...). Never blocks. (file.c) */
+int profdb__path_problem(const char *path);
+/* The table of mapped inputs read by profdb_mapping_path_of(): the slot
+ * (or -1 when the table is full), and its release. (file.c) */
+int profdb__mapping_add(const void *base, size_t len, const char *path);
+void profdb__mapping_remove(int slot);
 void profdb__input_mem(profdb__input *in, const void *data, size_t size, const char *name);
 void profdb__input_close(profdb__input *in);
 

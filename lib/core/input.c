@@ -36,20 +36,10 @@ int profdb__input_open(profdb__input *in, const char *path, const char *name, ui
 
 	memset(in, 0, sizeof *in);
 	in->name = name;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		return profdb__fail(r, "%s: cannot open: %s", path, strerror(-r));
-	}
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		close(fd);
-		return profdb__fail(r, "%s: cannot stat: %s", path, strerror(-r));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return profdb__fail(-EINVAL, "%s: not a regular file", path);
-	}
+	in->map_slot = -1;
+	int fd = profdb__open_regular(path, &st);
+	if (fd < 0)
+		return fd;
 	if ((uint64_t)st.st_size > SIZE_MAX / 2) {
 		close(fd);
 		return profdb__fail(-EFBIG, "%s: file too large for this address space", path);
@@ -92,7 +82,8 @@ int profdb__input_open(profdb__input *in, const char *path, const char *name, ui
 	}
 	/* The size we map is the size we trust; re-check it so a file that was
 	 * truncated between fstat and mmap is caught here rather than as a
-	 * SIGBUS later (truncation after open stays the caller's hazard,
+	 * SIGBUS later (truncation after open is the caller's hazard: the
+	 * table of mappings lets its SIGBUS handler name the file,
 	 * doc/ROBUSTNESS.md). */
 	if (profdb__input_mapped_hook)
 		profdb__input_mapped_hook(path);
@@ -109,12 +100,14 @@ int profdb__input_open(profdb__input *in, const char *path, const char *name, ui
 	in->owned = map;
 	in->owned_size = size;
 	in->owned_is_map = 1;
+	in->map_slot = profdb__mapping_add(map, size, path);
 	return 0;
 }
 
 void profdb__input_mem(profdb__input *in, const void *data, size_t size, const char *name)
 {
 	memset(in, 0, sizeof *in);
+	in->map_slot = -1;
 	in->base = data ? data : empty;
 	in->size = data ? size : 0;
 	in->name = name;
@@ -125,10 +118,14 @@ void profdb__input_mem(profdb__input *in, const void *data, size_t size, const c
 void profdb__input_close(profdb__input *in)
 {
 	if (in->owned) {
-		if (in->owned_is_map)
+		/* Out of the table before the pages go, so that a fault at an
+		 * address reused by another mapping is never blamed on this file. */
+		if (in->owned_is_map) {
+			profdb__mapping_remove(in->map_slot);
 			munmap(in->owned, in->owned_size);
-		else
+		} else {
 			free(in->owned);
+		}
 	}
 	memset(in, 0, sizeof *in);
 }

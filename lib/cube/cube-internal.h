@@ -179,7 +179,7 @@ struct profdb_cube {
 /* tar.c */
 int profdb__cube_tar_load(profdb_cube *c);
 const cube_member *profdb__cube_member_find(const profdb_cube *c, const char *name);
-/* Decompress [data, data+size) (gzip or any libarchive filter) into a new
+/* Decompress the gzip stream [data, data+size) (every member checked) into a new
  * malloc'ed buffer of at most @p limit bytes. @p what names it in messages. */
 /* What one inflation may produce: PROFDB_CUBE_MAX_INFLATE, or the caller's
  * smaller profdb_options.max_memory. */

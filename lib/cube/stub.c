@@ -1,11 +1,11 @@
-/* Built instead of the Cube reader when libarchive or expat is missing: the
+/* Built instead of the Cube reader when expat is missing: the
  * open functions say so, and nothing else can be reached without a handle. */
 #include <stdlib.h>
 
 #include "../core/core-internal.h"
 #include "profdb/cube.h"
 
-#define NOT_BUILT "profdb was built without libarchive and expat: Cube .cubex files are not supported"
+#define NOT_BUILT "profdb was built without expat: Cube .cubex files are not supported"
 
 PROFDB_EXPORT int profdb_cube_open(profdb_cube **ret, const char *path, const profdb_options *opts)
 {

@@ -1,19 +1,19 @@
 /* The tar layer of the Cube reader: a bounds-checked ustar walker over the
- * archive bytes, and libarchive for the compressed outer archive.
+ * archive bytes; a gzip-compressed archive is inflated first (lib/core's
+ * gzip helper, which checks every member's CRC-32 and ISIZE).
  *
  * Why a walker of our own for plain tars: real .cubex files carry wrong
  * header checksums (libarchive refuses them) and an extra all-zero block
  * after members whose size is a multiple of 512 (libarchive stops there), and
  * we want member offsets so that rows are read in place from the mapping.
  * The walker accepts what CubeLib accepts (doc/FORMATS.md, "Cube"). */
-#include <archive.h>
-#include <archive_entry.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cube-internal.h"
 #include "../core/table-internal.h"
+#include "../core/gunzip-internal.h"
 #include "layout-internal.h"
 
 enum { BLOCK = TAR_BLOCK };
@@ -157,10 +157,16 @@ static int walk(profdb_cube *c)
 			break;
 		}
 		int magic = has_magic(h), sum = checksum_ok(h);
+		if (!magic && !sum && pos == 0 && !c->gzipped)
+			return profdb__fail(-EPROTONOSUPPORT,
+			                    "%s: neither a tar archive nor gzip-compressed: offset 0 holds "
+			                    "no tar header (no ustar magic, no valid checksum) and not "
+			                    "the gzip magic 1f 8b (found %02x %02x)", in->name, h[0], h[1]);
 		if (!magic && !sum)
 			return profdb__fail(pos == 0 ? -EPROTONOSUPPORT : -EBADMSG,
-			                    "%s: no tar header at offset %" PRIu64
-			                    " (neither ustar magic nor a valid checksum)", in->name, pos);
+			                    "%s: no tar header at offset %" PRIu64 "%s"
+			                    " (neither ustar magic nor a valid checksum)", in->name, pos,
+			                    c->gzipped ? " of the inflated archive" : "");
 		size_t name_len = strnlen((const char *)h + TAR_NAME, TAR_NAME_LEN);
 		uint64_t size;
 		if (parse_number(h + TAR_SIZE, TAR_SIZE_LEN, &size) < 0)
@@ -221,98 +227,37 @@ static int walk(profdb_cube *c)
 	return 0;
 }
 
-static int compressed_magic(const unsigned char *p, uint64_t n)
-{
-	return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
-}
-
 /* The most a single deflate stream can expand (RFC 1951 worst case). */
 #define DEFLATE_MAX_RATIO 1032u
 
 int profdb__cube_inflate_any(const unsigned char *data, size_t size, uint64_t limit, const char *what,
                      unsigned char **out, size_t *out_size)
 {
-	struct archive *a = archive_read_new();
-	struct archive_entry *e;
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int r = 0;
-
-	*out = NULL;
-	*out_size = 0;
-	/* One deflate stream cannot expand more than 1032:1, so anything larger
-	 * is nested compression (libarchive peels every gzip layer it finds):
-	 * refuse it, so a tiny file cannot claim gigabytes. */
-	if (limit / DEFLATE_MAX_RATIO > size)
+	/* One deflate stream cannot expand more than 1032:1: a tiny file
+	 * cannot claim gigabytes. */
+	const char *why = "options.max_memory, or the Cube reader's cap";
+	if (limit / DEFLATE_MAX_RATIO > size) {
 		limit = (uint64_t)size * DEFLATE_MAX_RATIO + 4096;
-	if (!a)
-		return profdb__fail(-ENOMEM, "%s: out of memory", what);
-	archive_read_support_filter_gzip(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_memory(a, data, size) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &e) != ARCHIVE_OK) {
-		r = profdb__fail(-EBADMSG, "%s: cannot decompress: %s", what,
-		                 archive_error_string(a) ? archive_error_string(a) : "unknown error");
-		goto done;
+		why = "1032 times the compressed size, the most deflate can expand";
 	}
-	for (;;) {
-		if (len == cap) {
-			if ((uint64_t)cap >= limit) {
-				/* One more byte means the limit is exceeded. */
-				unsigned char probe;
-				la_ssize_t n = archive_read_data(a, &probe, 1);
-				if (n > 0)
-					r = profdb__fail(-EFBIG, "%s: inflates to more than %" PRIu64
-					                 " bytes (max_memory, or 1032 times the compressed"
-					                 " size: nested compression)", what, limit);
-				else if (n < 0)
-					r = profdb__fail(-EBADMSG, "%s: decompression failed after %zu bytes: %s",
-					                 what, len, archive_error_string(a));
-				goto done;
-			}
-			size_t ncap = cap ? cap * 2 : 65536;
-			if ((uint64_t)ncap > limit)
-				ncap = (size_t)limit;
-			unsigned char *nb = realloc(buf, ncap ? ncap : 1);
-			if (!nb) {
-				r = profdb__fail(-ENOMEM, "%s: out of memory inflating", what);
-				goto done;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		la_ssize_t n = archive_read_data(a, buf + len, cap - len);
-		if (n < 0) {
-			r = profdb__fail(-EBADMSG, "%s: decompression failed after %zu bytes: %s",
-			                 what, len, archive_error_string(a));
-			goto done;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-done:
-	archive_read_free(a);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	*out = buf ? buf : malloc(1);
-	if (!*out)
-		return profdb__fail(-ENOMEM, "%s: out of memory", what);
-	*out_size = len;
-	return 0;
+	uint64_t n;
+	int r = profdb__gunzip_alloc(data, size, what, limit, why, out, &n);
+	*out_size = r < 0 ? 0 : (size_t)n;
+	return r;
 }
 
 int profdb__cube_tar_load(profdb_cube *c)
 {
 	c->tar = c->in;
-	if (compressed_magic(c->in.base, c->in.size)) {
+	if (profdb__is_gzip(c->in.base, c->in.size)) {
 		size_t n;
 		int r = profdb__cube_inflate_any(c->in.base, (size_t)c->in.size, profdb__cube_inflate_limit(c),
 		                         c->in.name, &c->inflated, &n);
 		if (r < 0)
 			return r;
+		if (profdb__is_gzip(c->inflated, n))
+			return profdb__fail(-EPROTONOSUPPORT, "%s: gzip-compressed twice; a .cubex is a "
+			                    "tar archive, compressed at most once", c->in.name);
 		c->gzipped = 1;
 		profdb__input_mem(&c->tar, c->inflated, n, c->in.name);
 	}

@@ -22,15 +22,17 @@
 #include <unistd.h>
 
 #include "query-internal.h"
+#include "../core/gunzip-internal.h"
 
 /* ---- reading heads ------------------------------------------------------- */
 
 /* Up to PROFDB__QUERY_HEAD leading bytes of @p path into @p buf. */
 static int read_head(const char *path, unsigned char *buf, size_t *n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd = profdb__open_regular(path, &st);   /* never blocks on a FIFO */
 	if (fd < 0)
-		return profdb__fail(-errno, "%s: cannot open: %s", path, strerror(errno));
+		return fd;
 	size_t done = 0;
 	while (done < PROFDB__QUERY_HEAD) {
 		ssize_t k = read(fd, buf + done, PROFDB__QUERY_HEAD - done);
@@ -86,17 +88,46 @@ static const profdb__backend *sniff_sibling(const char *path)
 	return NULL;
 }
 
+/* Room for the first bytes a gzip head inflates to, then no more. */
+static int head_room(void *ud, uint64_t done, unsigned char **out, size_t *space)
+{
+	static _Thread_local unsigned char scratch[4096];
+	(void)ud;
+	if (done >= sizeof scratch)
+		return -ECANCELED;   /* enough: the data inflate */
+	*out = scratch + done;
+	*space = sizeof scratch - (size_t)done;
+	return 0;
+}
+
+/* A gzip input no backend accepted: say whether its gzip data are
+ * damaged (and where), or what they inflate to. */
+static int unsupported_gzip(const char *what, const unsigned char *head, size_t n,
+                            const char *desc)
+{
+	uint64_t got;
+	int r = profdb__gunzip(head, n, what, head_room, NULL, &got);
+	if (r == -EBADMSG || r == -ENOTSUP)
+		return r;   /* the message names the damage, or the missing zlib */
+	if (got == 0 && n >= 12 && (head[3] & 4))
+		return profdb__fail(-EBADMSG, "%s: found %s whose header declares an extra field "
+		                    "(FEXTRA) of %u bytes, and nothing inflates after it: a damaged "
+		                    "gzip header", what, desc, head[10] | (unsigned)head[11] << 8);
+	if (got == 0)
+		return profdb__fail(-EBADMSG, "%s: found %s, and nothing inflates from its first %zu "
+		                    "bytes: a damaged gzip header", what, desc, n);
+	return profdb__fail(-EPROTONOSUPPORT, "%s: found %s, which inflates to data that are not "
+	                    "a supported profile; expected %s", what, desc, profdb__query_expected);
+}
+
 /* The message for an input no backend accepted. */
 static int unsupported(const char *what, const unsigned char *head, size_t n, const char *name)
 {
 	char desc[160];
 	profdb__query_describe(head, n, desc, sizeof desc);
 	profdb_format f = profdb__query_guess(head, n, name);
-#ifndef PROFDB_HAVE_ZLIB
-	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-		return profdb__fail(-ENOTSUP, "%s: found %s, and this build of profdb has no zlib "
-		                    "to decompress it", what, desc);
-#endif
+	if (profdb__is_gzip(head, n))
+		return unsupported_gzip(what, head, n, desc);
 	if (f == PROFDB_FORMAT_UNKNOWN)
 		return profdb__fail(-EPROTONOSUPPORT, "%s: not a supported profile: found %s; "
 		                    "expected %s", what, desc, profdb__query_expected);
@@ -203,14 +234,16 @@ static int try_member(profdb **ret, const char *dir, const char *name,
 	unsigned char head[PROFDB__QUERY_HEAD];
 	size_t n;
 	char *full;
-	struct stat st;
 	if (asprintf(&full, "%s/%s", dir, name) < 0)
 		return profdb__fail(-ENOMEM, "out of memory");
-	if (stat(full, &st) < 0 || !S_ISREG(st.st_mode)) {
+	/* Absent is "try the next rule"; a FIFO, a link that cannot be
+	 * followed or a file that cannot be read is an error naming it. */
+	int r = profdb__path_problem(full);
+	if (r <= 0) {
 		free(full);
-		return 0;
+		return r;
 	}
-	int r = read_head(full, head, &n);
+	r = read_head(full, head, &n);
 	if (r == 0) {
 		const profdb__backend *be = sniff(head, n, name);
 		r = be ? open_with(ret, be, dir, opts) : unsupported(full, head, n, name);
@@ -270,12 +303,16 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 	int rc = profdb__options_check(opts, "profdb_open");
 	if (rc < 0)
 		return rc;
-	if (stat(path, &st) < 0)
-		return profdb__fail(-errno, "%s: %s", path, strerror(errno));
+	if (stat(path, &st) < 0) {
+		int e = errno, r = profdb__path_problem(path);   /* names a broken link */
+		return r < 0 ? r : profdb__fail(-e, "%s: %s", path, strerror(e));
+	}
 	if (S_ISDIR(st.st_mode))
 		return open_dir(ret, path, opts);
-	if (!S_ISREG(st.st_mode))
-		return profdb__fail(-EINVAL, "%s: neither a regular file nor a directory", path);
+	if (!S_ISREG(st.st_mode)) {
+		int r = profdb__path_problem(path);   /* names what it is: a FIFO, ... */
+		return r < 0 ? r : profdb__fail(-EINVAL, "%s: not a regular file", path);
+	}
 
 	const char *name = base_name(path);
 	if (profdb__query_ends_with(name, ".metric-db"))

@@ -261,7 +261,6 @@ need() { # need LABEL SYMBOL-REGEX FLAG...
 need pthreads '^pthread_' -pthread -lpthread
 need zlib '^(inflate|deflate|crc32|adler32|gz[a-z_]+|compress|uncompress)' -lz
 need expat '^XML_' -lexpat
-need libarchive '^archive_' -larchive
 need libm '^(sqrt|exp|log|pow|floor|ceil|fmod|round|lround)f?$' -lm
 
 # ---- 4. Shared consumer -----------------------------------------------------

@@ -5,8 +5,9 @@
  * MPMD launch (`mpirun -n 2 profdb-mpi stats A : -n 2 profdb-mpi stats B`),
  * an option given to one rank only, or a file that differs between the
  * nodes' file systems would otherwise combine unrelated numbers, or leave
- * one rank in a collective the others never enter. Before any work the
- * ranks compare a hash of their argument list, then one hash per input
+ * one rank in a collective the others never enter. Before parsing, the
+ * ranks compare a hash of their argument list; once the inputs are known
+ * (an @FILE list read), a hash of their names, then one hash per input
  * (its type, size and modification time; for a directory, those of each
  * of its entries, by name), with one MPI_Allreduce each. */
 #include <dirent.h>
@@ -119,22 +120,31 @@ static int64_t first_difference(const uint64_t *h, size_t n, MPI_Comm comm)
 	return at;
 }
 
+int pm_agree_args(int argc, char **argv, MPI_Comm comm)
+{
+	uint64_t args = hash_u64(FNV_OFFSET, (uint64_t)argc);
+	for (int i = 0; i < argc; i++)
+		args = hash_str(args, argv[i]);
+	int64_t d = first_difference(&args, 1, comm);
+	if (d == 0)
+		return pm_fail(-EINVAL, "the ranks were started with different arguments (an MPMD "
+		               "launch, or options given to some ranks only); every rank must run "
+		               "the same command");
+	return d < -1 ? pm_fail(-EIO, "MPI_Allreduce failed while comparing the arguments") : 0;
+}
+
 int pm_agree_inputs(const pm_args *a, MPI_Comm comm)
 {
-	/* the inputs' names too: an @FILE list is read by each rank */
-	uint64_t args = hash_u64(FNV_OFFSET, (uint64_t)a->argc);
-	for (int i = 0; i < a->argc; i++)
-		args = hash_str(args, a->argv[i]);
-	args = hash_u64(args, a->n_paths);
+	/* the names first: an @FILE list is read by each rank */
+	uint64_t args = hash_u64(FNV_OFFSET, a->n_paths);
 	for (size_t i = 0; i < a->n_paths; i++)
 		args = hash_str(args, a->paths[i]);
 	int64_t d = first_difference(&args, 1, comm);
 	if (d == 0)
-		return pm_fail(-EINVAL, "the ranks were started with different arguments or @FILE "
-		               "lists (an MPMD launch, or options given to some ranks only); every "
-		               "rank must run the same command");
+		return pm_fail(-EINVAL, "the ranks read different @FILE lists; every rank must read "
+		               "the same list");
 	if (d < -1 || a->n_paths > (size_t)(INT32_MAX / 2))
-		return pm_fail(-EIO, "MPI_Allreduce failed while comparing the arguments");
+		return pm_fail(-EIO, "MPI_Allreduce failed while comparing the inputs");
 	uint64_t *h = malloc((a->n_paths ? a->n_paths : 1) * sizeof *h);
 	int e = h ? 0 : pm_fail(-ENOMEM, "out of memory comparing the inputs");
 	for (size_t i = 0; h && i < a->n_paths; i++)

@@ -249,7 +249,13 @@ int pm_ensemble(pm_args *a, MPI_Comm comm, int rank)
 		e = pm_fail(-EINVAL, "more runs than run indices");
 	if (e == 0 && !names)
 		e = pm_fail(-ENOMEM, "out of memory");
-	if ((e = pm_agree(comm, e)) == 0 && (e = pm_agree_inputs(a, comm)) == 0)
+	if ((e = pm_agree(comm, e)) == 0 && pm_agree_inputs(a, comm) < 0) {
+		if (rank == 0)   /* ranks that disagree: a usage error, as without --ensemble */
+			fprintf(stderr, "profdb-mpi: %s\n", profdb_mpi_error_message());
+		free(names);
+		return EXIT_USAGE;
+	}
+	if (e == 0)
 		e = resolve_metrics(a, comm, rank, names);
 	if (e < 0)
 		goto fail;

@@ -186,8 +186,6 @@ int main(int argc, char **argv)
 	tool_catch_sigbus("profdb-mpi");
 	pm_args a;
 	memset(&a, 0, sizeof a);
-	a.argc = argc;
-	a.argv = argv;
 	/* --time counts from the moment every rank is up: ranks leave MPI_Init
 	 * up to tens of milliseconds apart, which is launcher start-up. */
 	MPI_Barrier(MPI_COMM_WORLD);
@@ -196,7 +194,11 @@ int main(int argc, char **argv)
 	int rank, status;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	pm_quiet = rank != 0;
-	if (argc < 2 || strcmp(argv[1], "stats") != 0) {
+	if (pm_agree_args(argc, argv, MPI_COMM_WORLD) < 0) {
+		if (rank == 0)
+			fprintf(stderr, "profdb-mpi: %s\n", profdb_mpi_error_message());
+		status = EXIT_USAGE;
+	} else if (argc < 2 || strcmp(argv[1], "stats") != 0) {
 		if (rank == 0)
 			fputs(usage, stderr);
 		status = EXIT_USAGE;

@@ -20,8 +20,6 @@ typedef struct pm_args {
 	uint32_t threads;
 	int json, csv, fixed, ensemble, time, help;
 	const char *output;         /* -o FILE: rank 0 writes there, not to stdout */
-	int argc;                   /* the command line, compared between ranks */
-	char **argv;
 	const char **paths;
 	size_t n_paths;
 	double t0;                  /* MPI_Wtime() right after MPI_Init */
@@ -54,9 +52,13 @@ struct pm_list;
 /* stats --ensemble's output from the reduced list (rank 0;
  * tool-ensemble-print.c). @return 0 or EXIT_INPUT (out of memory). */
 int pm_print_ensemble(const pm_args *a, const struct pm_list *l);
-/* Do all ranks have the same arguments, @FILE list and inputs (type,
- * size and modification time; for a directory, of each entry)? 0, or an
- * agreed error naming what differs (tool-agree.c). Collective. */
+/* Were all ranks given the same arguments? 0, or < 0 on every rank
+ * (pm_fail's message). Collective; before parsing, so that every rank
+ * then takes the same path (tool-agree.c). */
+int pm_agree_args(int argc, char **argv, MPI_Comm comm);
+/* Do all ranks have the same @FILE list and inputs (type, size and
+ * modification time; for a directory, of each entry)? 0, or an agreed
+ * error naming what differs. Collective. */
 int pm_agree_inputs(const pm_args *a, MPI_Comm comm);
 /* -o FILE on rank 0: standard output goes to a new file beside @p path,
  * which pm_output_close() renames to @p path when @p ok and every write

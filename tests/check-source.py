@@ -45,12 +45,9 @@ def module_of(path, lib):
 
 # Files that still break rule 4, and where their code belongs.
 KNOWN_FORMAT = {
-    'lib/analysis/edges.c': 'Callgrind call sites and Cube visits (a backend call-graph entry)',
-    'lib/analysis/tree.c': 'the choice of the Callgrind tree builder',
+    'lib/analysis/edges.c': 'Callgrind call sites on profdb_cg_detail (a backend call-graph entry)',
     'lib/analysis/tree-cg.c': 'the Callgrind tree on profdb_cg_* (a backend call graph)',
     'lib/convert/cg-native.c': 'native Callgrind output with jumps (a backend writer)',
-    'lib/convert/callgrind.c': 'the choice of cg-native.c',
-    'lib/convert/events.c': 'Callgrind events and Cube visits as converter events',
     'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
     'tool/cmd-calls.c': 'Callgrind recursion folding (lib/analysis names)',
     'tool/cmd-info.c': 'the files of an HPCToolkit database (a backend files entry)',

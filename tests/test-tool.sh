@@ -518,10 +518,11 @@ if [ -d "$perf" ]; then
 	contains hpcrun-raw '"total": 36.0'
 	check hpcrun-note 0 "$profdb" top -m perf::task-clock "$perf"
 	contains hpcrun-note "the sampling period"
-	# the default metric has values (GPU counters no sample hit are skipped)
-	# (metric 0, GINS:BLK_EXEC_CNT, has none)
+	# the default metric is time with values (GPU counters no sample hit,
+	# such as metric 0, GINS:BLK_EXEC_CNT, are skipped; time comes before
+	# the first counter with values, GINS)
 	check hpcrun-default 0 "$profdb" top "$data/hpctoolkit/hpcrun/hpctoolkit-tests-loops-cuda-nvidiapc-t.m"
-	contains hpcrun-default "metric: GINS (id 3, point)"
+	contains hpcrun-default "metric: GPUOP (sec) (id 30, point)"
 else
 	echo "SKIP hpcrun units: no sample data at $perf"
 fi

@@ -431,7 +431,7 @@ static int build(void *arg)
 	struct profdb__edges *x = calloc(1, sizeof *x);
 	if (!x)
 		return oom();
-	int r = db->be->format == PROFDB_FORMAT_CALLGRIND ? build_cg(db, x) : build_tree(db, x);
+	int r = profdb__call_graph(db) ? build_cg(db, x) : build_tree(db, x);
 	if (r < 0) {
 		profdb__edges_free(x);
 		return r;

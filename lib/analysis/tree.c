@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/table-internal.h"
+#include "query/hints-internal.h"
 #include "tree-internal.h"
 
 /* ---- the node store --------------------------------------------------------- */
@@ -599,7 +600,7 @@ int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_optio
 	tbuild b = {db, t, plan, o->n_metrics, o->kind, o->cutoff};
 	int r = make_plan(db, o, plan);
 	if (r == 0)
-		r = profdb_get_cg(db) ? profdb__tree_build_cg(&b) : profdb__tree_build_ctx(&b);
+		r = profdb__call_graph(db) ? profdb__tree_build_cg(&b) : profdb__tree_build_ctx(&b);
 	if (r == 0 && t->n == 0) {
 		tproto p = profdb__tree_proto(PROFDB_NODE_ROOT, PROFDB_NONE);
 		uint32_t id;

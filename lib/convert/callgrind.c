@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cgout-internal.h"
+#include "query/hints-internal.h"
 
 int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *ev, size_t n_ev)
 {
@@ -177,7 +178,7 @@ int profdb__convert_callgrind(const profdb *db, const profdb_convert_options *op
 	int r = profdb__cv_profiles(db, opts, &profiles, &n);
 	if (r < 0)
 		return r;
-	if (profdb_get_cg(db))
+	if (profdb__call_graph(db))
 		r = profdb__cg_write_native(db, opts, o, profiles, n);
 	else
 		r = profdb__cg_write_tree(db, opts, o, profiles, n);

@@ -8,7 +8,6 @@
 
 #include "cost-internal.h"
 #include "query/hints-internal.h"
-#include "profdb/callgrind.h"
 
 /* The point-scope sibling of @p m (same name, kind POINT, with values). */
 static int point_sibling(const profdb *db, const profdb_metric *m, uint32_t *out)
@@ -227,8 +226,8 @@ static int pick(const profdb *db, const profdb_convert_options *opts, const char
 			if (m.combine != PROFDB_COMBINE_SUM || m.kind == PROFDB_METRIC_SUMMARY ||
 			    m.kind == PROFDB_METRIC_DERIVED || !m.has_data)
 				continue;
-			/* Callgrind keeps every event, as its writer declared them */
-			if (!profdb_get_cg(db) && (r = profdb_metric_has_values(db, m.id)) <= 0) {
+			/* declared events (Callgrind's) are kept as their writer declared them */
+			if (!profdb__declared_events(db) && (r = profdb_metric_has_values(db, m.id)) <= 0) {
 				if (r < 0)
 					goto fail;
 				continue;

@@ -57,8 +57,9 @@ int profdb__cv_metric_pick(const profdb *db, const profdb_convert_options *opts,
 		/* The default metric (profdb_metric_default), as every front-end
 		 * shows it; one that does not add up is refused by name. */
 		if ((r = profdb_metric_default(db, &out->m)) < 0)
-			return r == -ENOENT ? profdb__fail(-ENOTSUP, "profdb_convert: %s: no metric has a "
-			                                   "non-zero value", fmt) : r;
+			return r == -ENOENT ? profdb__fail(-ENOTSUP, "profdb_convert: %s: no metric that "
+			                                   "adds up (combine sum) has a non-zero value",
+			                                   fmt) : r;
 		if ((r = check_metric(&out->m, fmt)) < 0)
 			return r;
 	}

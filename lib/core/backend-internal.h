@@ -42,6 +42,14 @@ typedef struct profdb__backend {
 	 * hpcprof elides). inclusive_stored: the top-down view of one profile
 	 * reads each context's inclusive value as stored (HPCToolkit 4.0). */
 	unsigned self_from_inclusive : 1, inclusive_stored : 1;
+	/* The format stores a call graph of functions (Callgrind's calls=
+	 * lines), not call paths: its views, call edges and native output are
+	 * built from that graph (lib/analysis/tree-cg.c, edges.c,
+	 * lib/convert/cg-native.c). */
+	unsigned call_graph : 1;
+	/* Every metric is an event its writer declared, kept by a conversion
+	 * whether or not it has values (Callgrind's events: line). */
+	unsigned declared_events : 1;
 
 	/* ---- detection and opening ---- */
 	/* Does this input look like the format? @p head is the first bytes of

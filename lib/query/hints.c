@@ -22,6 +22,16 @@ int profdb__inclusive_stored(const profdb *db)
 	return db->be->inclusive_stored;
 }
 
+int profdb__call_graph(const profdb *db)
+{
+	return db->be->call_graph;
+}
+
+int profdb__declared_events(const profdb *db)
+{
+	return db->be->declared_events;
+}
+
 PROFDB_EXPORT int profdb_profile_bytes(const profdb *db, uint32_t profile, uint64_t *out)
 {
 	if (!db || !out)

@@ -139,12 +139,6 @@ PROFDB_EXPORT void profdb_hpctk_close(profdb_hpctk *db)
 	free(db);
 }
 
-static int file_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
                                     const profdb_options *opts)
 {
@@ -171,8 +165,10 @@ PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
 				r = profdb__fail(-ENOMEM, "out of memory");
 				goto fail;
 			}
-			if (!file_exists(full)) {
+			if ((r = profdb__entry_present(full)) <= 0) {
 				free(full);
+				if (r < 0)
+					goto fail;
 				continue;
 			}
 			db->names[f] = full;

@@ -97,6 +97,8 @@ int profdb__hpctk_meta_once(const profdb_hpctk *db, const profdb__once *once,
 int profdb__hpctk_profile_open(profdb_hpctk *db);
 int profdb__hpctk_cct_open(profdb_hpctk *db);
 int profdb__hpctk_trace_open(profdb_hpctk *db);
+/* cross.c: whether the files agree with each other (header counts) */
+int profdb__hpctk_cross_check(const profdb_hpctk *db);
 /* Pointer to a struct of @p size bytes at @p ptr inside section @p s, and
  * its index in the array starting at @p base with @p stride. */
 int profdb__hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,

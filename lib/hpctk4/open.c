@@ -105,7 +105,7 @@ static int finish_open(profdb_hpctk *db)
 		return r;
 	if (db->present[PROFDB_HPCTK_TRACE] && (r = profdb__hpctk_trace_open(db)) < 0)
 		return r;
-	return 0;
+	return profdb__hpctk_cross_check(db);
 }
 
 static profdb_hpctk *alloc_db(const profdb_options *opts)

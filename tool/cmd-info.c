@@ -11,17 +11,22 @@
 
 #include "tool.h"
 
-/* Parses "[--json] PATH" for info and metrics. @return 0 ok, -1 help shown,
- * EXIT_USAGE. */
-static int parse_json_path(int argc, char **argv, const char *usage, int *json)
+/* Parses "[--json] PATH" for info and metrics (and --check where @p check
+ * is not NULL). @return 0 ok, -1 help shown, EXIT_USAGE. */
+static int parse_json_path(int argc, char **argv, const char *usage, int *json, int *check)
 {
 	static const struct option lo[] = {{"json", no_argument, NULL, 'j'},
+	                                   {"check", no_argument, NULL, 'k'},
 	                                   {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
 	int c;
 	*json = 0;
+	if (check)
+		*check = 0;
 	while ((c = tool_getopt(argc, argv, "jh", lo)) != -1) {
 		if (c == 'j')
 			*json = 1;
+		else if (c == 'k' && check)
+			*check = 1;
 		else if (c == 'h') {
 			fputs(usage, stdout);
 			return -1;
@@ -102,20 +107,40 @@ static size_t list_files(const profdb *db, const char *path, file_size **out)
 /* ---- info ----------------------------------------------------------------- */
 
 static const char info_usage[] =
-	"usage: profdb info [--json] PATH\n"
+	"usage: profdb info [--json] [--check] PATH\n"
 	"Format, version, title, the counts (profiles, contexts, metrics, values,\n"
 	"traces, samples) and the sizes of the files. --json prints one object of\n"
-	"schema profdb-info/2 (doc/profdb-info-2.schema.json).\n";
+	"schema profdb-info/2 (doc/profdb-info-2.schema.json). --check first\n"
+	"validates a whole HPCToolkit database and compares its files with each\n"
+	"other (every value read; profdb_hpctk_check, profdb_hpctkpre_check).\n";
+
+/* --check: the full validation of an HPCToolkit database. */
+static int check_whole(const profdb *db)
+{
+	const profdb_hpctk *h = profdb_get_hpctk(db);
+	const profdb_hpctkpre *pre = profdb_get_hpctkpre(db);
+	if (h)
+		return profdb_hpctk_check(h);
+	if (pre)
+		return profdb_hpctkpre_check(pre);
+	fprintf(stderr, "profdb info: --check reads HPCToolkit databases only\n");
+	return 1;
+}
 
 int cmd_info(int argc, char **argv)
 {
-	int json, r = parse_json_path(argc, argv, info_usage, &json);
+	int json, check, r = parse_json_path(argc, argv, info_usage, &json, &check);
 	if (r)
 		return r < 0 ? 0 : r;
 	const char *path = argv[optind];
 	profdb *db;
 	if (tool_open(path, &db))
 		return EXIT_INPUT;
+	if (check && (r = check_whole(db)) != 0) {
+		r = r > 0 ? EXIT_USAGE : tool_fail(path);
+		profdb_close(db);
+		return r;
+	}
 	profdb_about about;
 	profdb_counts n;
 	if (profdb_get_about(db, &about) < 0 || profdb_get_counts(db, &n) < 0) {
@@ -238,7 +263,7 @@ static void put_id(uint32_t id)
 
 int cmd_metrics(int argc, char **argv)
 {
-	int json, r = parse_json_path(argc, argv, metrics_usage, &json);
+	int json, r = parse_json_path(argc, argv, metrics_usage, &json, NULL);
 	if (r)
 		return r < 0 ? 0 : r;
 	const char *path = argv[optind];

@@ -360,7 +360,10 @@ static inline profdb_view profdb_view_slice(const profdb_view *v, uint64_t first
  *  @p records, e.g. a profile's per-context index) as the slice of
  *  @p records it covers: [value(i), value(i + 1)), the last one up to
  *  records->count. The library checked the starts when it handed the two
- *  views out; @p i < index->count is not checked.
+ *  views out; they are clamped to records->count here all the same, so a
+ *  mapped file rewritten in place since then gives a wrong slice, never
+ *  one outside @p records (doc/ROBUSTNESS.md). @p i < index->count is not
+ *  checked.
  *  @param index    an index view, as profdb_profile_view() fills it.
  *  @param i        the record of @p index (0 .. index->count-1).
  *  @param records  the records view handed out with @p index.
@@ -372,7 +375,8 @@ static inline profdb_view profdb_view_run(const profdb_view *index, uint64_t i,
 	uint64_t first = profdb_view_value(index, i).as.u64;
 	uint64_t end = i + 1 < index->count ? profdb_view_value(index, i + 1).as.u64
 	                                    : records->count;
-	return profdb_view_slice(records, first, end);
+	end = end < records->count ? end : records->count;
+	return profdb_view_slice(records, first < end ? first : end, end);
 }
 
 /** Loop over the records of a view: `PROFDB_VIEW_FOREACH(&v, i) { ... }`.

@@ -43,6 +43,12 @@ typedef struct profdb__input {
 
 /* Map (or, with PROFDB_OPEN_COPY, read) @p path. @p name is used in
  * messages and must outlive the input. -ENOENT when the file is absent. */
+/* 1 when @p path exists (a file, a folder, anything stat() follows to), 0
+ * when nothing is there; a negative errno with a message naming it when
+ * the entry exists but cannot be followed (a dangling or looping symbolic
+ * link) or cannot be looked at. */
+int profdb__entry_present(const char *path);
+
 int profdb__input_open(profdb__input *in, const char *path, const char *name,
                        uint32_t flags);
 /* Test seam (tests/test-truncation.c): when set, called with the path after

@@ -97,6 +97,8 @@ int profdb__hpctk_meta_once(const profdb_hpctk *db, const profdb__once *once,
 int profdb__hpctk_profile_open(profdb_hpctk *db);
 int profdb__hpctk_cct_open(profdb_hpctk *db);
 int profdb__hpctk_trace_open(profdb_hpctk *db);
+/* cross.c: whether the files agree with each other (header counts) */
+int profdb__hpctk_cross_check(const profdb_hpctk *db);
 /* Pointer to a struct of @p size bytes at @p ptr inside section @p s, and
  * its index in the array starting at @p base with @p stride. */
 int profdb__hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,
@@ -166,13 +168,17 @@ static inline void profdb__hpctk_view(profdb_view *v, const unsigned char *base,
 
 /* profdb_view_run() for the planes this module hands out, whose starts are
  * little-endian U64s (layout-internal.h): the same slice, read without
- * the generic field loader and without copying the values view whole. */
+ * the generic field loader and without copying the values view whole. The
+ * starts are clamped as profdb_view_run() clamps them: the plane was
+ * validated, but the mapped file may have been rewritten since. */
 static inline void profdb__hpctk_run(const profdb_view *index, uint64_t i,
                                      const profdb_view *values, profdb_view *run)
 {
 	const unsigned char *e = index->base + i * index->stride + index->value_offset;
 	uint64_t first = profdb__le64(e);
 	uint64_t end = i + 1 < index->count ? profdb__le64(e + index->stride) : values->count;
+	end = end < values->count ? end : values->count;
+	first = first < end ? first : end;
 	profdb__hpctk_view(run, values->base + first * values->stride, end - first,
 	                   values->stride, values->key_type, values->value_offset,
 	                   values->value_type);

@@ -105,7 +105,7 @@ static int finish_open(profdb_hpctk *db)
 		return r;
 	if (db->present[PROFDB_HPCTK_TRACE] && (r = profdb__hpctk_trace_open(db)) < 0)
 		return r;
-	return 0;
+	return profdb__hpctk_cross_check(db);
 }
 
 static profdb_hpctk *alloc_db(const profdb_options *opts)
@@ -139,12 +139,6 @@ PROFDB_EXPORT void profdb_hpctk_close(profdb_hpctk *db)
 	free(db);
 }
 
-static int file_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
                                     const profdb_options *opts)
 {
@@ -171,8 +165,10 @@ PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
 				r = profdb__fail(-ENOMEM, "out of memory");
 				goto fail;
 			}
-			if (!file_exists(full)) {
+			if ((r = profdb__entry_present(full)) <= 0) {
 				free(full);
+				if (r < 0)
+					goto fail;
 				continue;
 			}
 			db->names[f] = full;

@@ -123,27 +123,40 @@ typedef struct block {
 	uint64_t idx, n_idx, val, n_val;
 } block;
 
-/* Everything about a plane that a search or a scan relies on. */
-static int validate_plane(const profdb__input *in, const char *what, const plane_shape *s,
-                          const block *b, const unsigned char **idx_out,
-                          const unsigned char **val_out)
+/* Where the two arrays of block @p b lie, checked inside the file. The
+ * header is read from the mapping at every use, and a mapped file may be
+ * rewritten in place after its block was validated, so this runs every
+ * time (a few comparisons): a changed header gives an error or other
+ * values, never a view outside the mapping. */
+static int locate_plane(const profdb__input *in, const char *what, const plane_shape *s,
+                        const block *b, const unsigned char **idx, const unsigned char **val)
 {
-	uint64_t idx_bytes, val_bytes, n_idx = b->n_idx, n_val = b->n_val;
-	const unsigned char *idx = NULL, *val = NULL;
-	unsigned is = s->idx_stride, vs = s->val_stride, ik = profdb_field_size(s->idx_key);
+	uint64_t idx_bytes, val_bytes;
 	int r;
-
-	if ((n_idx == 0) != (n_val == 0))
+	*idx = *val = NULL;
+	if ((b->n_idx == 0) != (b->n_val == 0))
 		return profdb__fail(-EBADMSG,
 		                    "%s: %s at 0x%" PRIx64 " has %" PRIu64 " index entries but %"
-		                    PRIu64 " values", in->name, what, b->header, n_idx, n_val);
+		                    PRIu64 " values", in->name, what, b->header, b->n_idx, b->n_val);
+	if (b->n_idx == 0)   /* an empty plane's pointers are never used */
+		return 0;
+	if ((r = profdb__mul(in, b->n_idx, s->idx_stride, what, &idx_bytes)) < 0 ||
+	    (r = profdb__mul(in, b->n_val, s->val_stride, what, &val_bytes)) < 0 ||
+	    (r = profdb__span(in, 0, in->size - 8, b->idx, idx_bytes, "value index array", idx)) < 0 ||
+	    (r = profdb__span(in, 0, in->size - 8, b->val, val_bytes, "value array", val)) < 0)
+		return profdb__fail(r, "%s (%s at 0x%" PRIx64 ")", profdb__message(), what, b->header);
+	return 0;
+}
+
+/* What a search or a scan relies on inside the located arrays: sorted
+ * keys, monotone starts. Checked once per block. */
+static int check_plane(const profdb__input *in, const char *what, const plane_shape *s,
+                       const block *b, const unsigned char *idx, const unsigned char *val)
+{
+	uint64_t n_idx = b->n_idx, n_val = b->n_val;
+	unsigned is = s->idx_stride, vs = s->val_stride, ik = profdb_field_size(s->idx_key);
 	if (n_idx == 0)
 		return 0;
-	if ((r = profdb__mul(in, n_idx, is, what, &idx_bytes)) < 0 ||
-	    (r = profdb__mul(in, n_val, vs, what, &val_bytes)) < 0 ||
-	    (r = profdb__span(in, 0, in->size - 8, b->idx, idx_bytes, "value index array", &idx)) < 0 ||
-	    (r = profdb__span(in, 0, in->size - 8, b->val, val_bytes, "value array", &val)) < 0)
-		return profdb__fail(r, "%s (%s at 0x%" PRIx64 ")", profdb__message(), what, b->header);
 	if (profdb__le64(idx + ik) != 0)
 		return profdb__fail(-EBADMSG,
 		                    "%s: %s at 0x%" PRIx64 ": first index entry starts at value %"
@@ -174,13 +187,11 @@ static int validate_plane(const profdb__input *in, const char *what, const plane
 				                    key_at(v, s->val_key), key_at(v - vs, s->val_key));
 		}
 	}
-	*idx_out = idx;
-	*val_out = val;
 	return 0;
 }
 
-/* The views of block @p b of input @p f: validated on first use, then only
- * rebuilt from the header, which the validation already vouched for. */
+/* The views of block @p b of input @p f: located at every use, their
+ * order checked on first use only. */
 static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *what,
                     const plane_shape *s, _Atomic unsigned char *const *checked, uint64_t i,
                     const block *b, profdb_view *index, profdb_view *values)
@@ -188,19 +199,13 @@ static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *wha
 	const profdb__input *in = &db->in[f];
 	const unsigned char *idx = NULL, *val = NULL;
 	int ok, r = profdb__hpctk_checked(db, checked, i, &ok);
-	if (r == 0 && !ok) {
-		if ((r = validate_plane(in, what, s, b, &idx, &val)) == 0)
-			profdb__hpctk_mark_checked(checked, i);
-	}
+	if (r == 0)
+		r = locate_plane(in, what, s, b, &idx, &val);
+	if (r == 0 && !ok && (r = check_plane(in, what, s, b, idx, val)) == 0)
+		profdb__hpctk_mark_checked(checked, i);
 	if (r < 0) {
 		plane_views(s, NULL, 0, NULL, 0, index, values);   /* empty, with the layout */
 		return r;
-	}
-	if (ok && b->n_idx) {
-		/* An empty plane's pointers were never checked: do not form base +
-		 * pointer from them (it may overflow). */
-		idx = in->base + b->idx;
-		val = in->base + b->val;
 	}
 	plane_views(s, idx, b->n_idx, val, b->n_idx ? b->n_val : 0, index, values);
 	return 0;

@@ -408,8 +408,21 @@ int profdb__hpctkpre_draft_parse(profdb_hpctkpre *db)
 	draft d;
 	memset(&d, 0, sizeof d);
 	d.db = db;
-	d.in = &db->in[PRE_META];
 	d.budget = db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	/* The decoded tables keep pointers to names (NUL-terminated, measured
+	 * at every use): they must not see a mapped file rewritten in place
+	 * later. A draft meta.db is small and decoded whole at open, so it is
+	 * decoded from a private copy the handle keeps (db->arena, which only
+	 * experiment.xml uses otherwise). */
+	profdb__input copy = db->in[PRE_META];
+	if (copy.size > d.budget)
+		return profdb__fail(-EFBIG, "%s: %" PRIu64 " bytes exceed profdb_options.max_memory",
+		                    copy.name, copy.size);
+	if (!(db->arena = malloc(copy.size ? (size_t)copy.size : 1)))
+		return profdb__fail(-ENOMEM, "%s: out of memory", copy.name);
+	memcpy(db->arena, copy.base, (size_t)copy.size);
+	copy.base = (const unsigned char *)db->arena;
+	d.in = &copy;
 	const profdb__input *in = d.in;
 	const unsigned char *h;
 	int r = profdb__range(in, 0, PRE_DRAFT_HDR_SIZE, "meta.db header", &h);

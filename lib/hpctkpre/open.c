@@ -250,12 +250,6 @@ PROFDB_EXPORT void profdb_hpctkpre_close(profdb_hpctkpre *db)
 	free(db);
 }
 
-static int exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* An old-style database (experiment.xml with *.metric-db files, or an
  * experiment.xml whose metrics live in the XML itself) has no profile.db.
  * Say what was found rather than "no such file". */
@@ -307,12 +301,15 @@ static int open_dir(profdb_hpctkpre *db, const char *path)
 		if (asprintf(&full, "%s/%s", path, files[f].file) < 0)
 			return profdb__fail(-ENOMEM, "out of memory");
 		/* A draft database would have meta.db instead of experiment.xml. */
-		if (f == PRE_META && !exists(full)) {
+		r = profdb__entry_present(full);
+		if (f == PRE_META && r == 0) {
 			free(full);
 			if (asprintf(&full, "%s/meta.db", path) < 0)
 				return profdb__fail(-ENOMEM, "out of memory");
+			r = profdb__entry_present(full);
 		}
-		r = exists(full) ? add_file(db, f, full) : 0;
+		if (r > 0)
+			r = add_file(db, f, full);
 		free(full);
 		if (r < 0)
 			return r;

@@ -8,8 +8,13 @@
 
 #include "hpctkpre-internal.h"
 
+/* Line [start, end) of the header at @p at: inside the file, whole
+ * samples, its profile in profile.db -- checked at every use, as the header
+ * is read from the mapping, which may have been rewritten in place since
+ * the line was validated -- and, unless @p sorted says it was seen sorted
+ * before, sorted by time. */
 static int line_check(const profdb_hpctkpre *db, uint64_t at, uint64_t start, uint64_t end,
-                      uint32_t prof, const unsigned char **out)
+                      uint32_t prof, int sorted, const unsigned char **out)
 {
 	const profdb__input *in = &db->in[PRE_TRACE];
 	const unsigned char *e;
@@ -24,7 +29,7 @@ static int line_check(const profdb_hpctkpre *db, uint64_t at, uint64_t start, ui
 		return profdb__fail(-EBADMSG, "%s: trace header at 0x%" PRIx64 " names profile %"
 		                    PRIu32 ", profile.db has %" PRIu32, in->name, at, prof,
 		                    db->n_profiles);
-	uint64_t n = (end - start) / PRE_SAMPLE;
+	uint64_t n = sorted ? 0 : (end - start) / PRE_SAMPLE;
 	for (uint64_t k = 1; k < n; k++)
 		if (profdb__be64(e + k * PRE_SAMPLE) < profdb__be64(e + (k - 1) * PRE_SAMPLE))
 			return profdb__fail(-EBADMSG, "%s: trace line at 0x%" PRIx64 " is not sorted by "
@@ -59,11 +64,8 @@ PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t i
 	 * sample's only line is [0x98, 0x98) in a 0x96-byte file). */
 	if (start == end)
 		return 0;
-	if (atomic_load_explicit(&db->ok.trace[i], memory_order_acquire)) {
-		out->samples = profdb__hpctkpre_samples(in->base + start, (end - start) / PRE_SAMPLE);
-		return 0;
-	}
-	if ((r = line_check(db, at, start, end, out->profile, &e)) < 0)
+	int sorted = atomic_load_explicit(&db->ok.trace[i], memory_order_acquire);
+	if ((r = line_check(db, at, start, end, out->profile, sorted, &e)) < 0)
 		return profdb__tolerate(&db->opts, r, NULL, "trace line %" PRIu32, i);
 	atomic_store_explicit(&db->ok.trace[i], 1, memory_order_release);
 	out->samples = profdb__hpctkpre_samples(e, (end - start) / PRE_SAMPLE);

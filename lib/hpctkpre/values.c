@@ -71,8 +71,12 @@ static int check_end(const profdb__input *in, const block *b, const unsigned cha
 /* Everything a binary search or a scan of the plane relies on. A start
  * equal to the next start is an empty run (the writer keeps contexts whose
  * values are all zero). */
-static int validate(const profdb__input *in, uint64_t hi, const block *b,
-                    const unsigned char **val, const unsigned char **idx)
+/* Where the block's arrays lie, checked inside the file (before @p hi).
+ * Its info record is read from the mapping at every use, and a mapped file
+ * may be rewritten in place after the block was validated, so this runs
+ * every time (a few comparisons). */
+static int locate(const profdb__input *in, uint64_t hi, const block *b,
+                  const unsigned char **val, const unsigned char **idx)
 {
 	uint64_t vb, ib;
 	unsigned vs = b->val_key + 8u, is = b->idx_key + 8u;
@@ -88,10 +92,21 @@ static int validate(const profdb__input *in, uint64_t hi, const block *b,
 	    (r = profdb__span(in, 0, hi, b->off + vb, ib, "value index", idx)) < 0)
 		return profdb__fail(r, "%s (%s of the info at 0x%" PRIx64 ")", profdb__message(),
 		                    b->what, b->info);
-	if ((r = check_end(in, b, *idx, b->off + vb + b->n_idx * is)) < 0)
+	return 0;
+}
+
+/* What a search or a scan relies on inside the located arrays; once per
+ * block. */
+static int validate(const profdb__input *in, const block *b, const unsigned char *val,
+                    const unsigned char *idx)
+{
+	uint64_t vb = b->n_val * (b->val_key + 8u);
+	unsigned vs = b->val_key + 8u, is = b->idx_key + 8u;
+	int r;
+	if ((r = check_end(in, b, idx, b->off + vb + b->n_idx * is)) < 0)
 		return r;
 	for (uint64_t i = 0; i < b->n_idx; i++) {
-		const unsigned char *e = *idx + i * is;
+		const unsigned char *e = idx + i * is;
 		uint64_t start = profdb__be64(e + b->idx_key), stop = profdb__be64(e + is + b->idx_key);
 		uint64_t at = b->off + vb + i * is;
 		if (i == 0 && start != 0)
@@ -111,7 +126,7 @@ static int validate(const profdb__input *in, uint64_t hi, const block *b,
 			                    "[%" PRIu64 ", %" PRIu64 ") of %" PRIu64, in->name, b->what,
 			                    at, start, stop, b->n_val);
 		for (uint64_t j = start + 1; j < stop; j++) {
-			const unsigned char *v = *val + j * vs + 8;   /* {f64, key} */
+			const unsigned char *v = val + j * vs + 8;   /* {f64, key} */
 			if (key_at(v, b->val_key) <= key_at(v - vs, b->val_key))
 				return profdb__fail(-EBADMSG, "%s: %s: values at 0x%" PRIx64 " are not "
 				                    "sorted (key %" PRIu32 " after %" PRIu32 ")", in->name,
@@ -137,17 +152,14 @@ static int plane_of(const profdb_hpctkpre *db, int f, _Atomic unsigned char *ok,
 	views(&empty, NULL, NULL, index, values);
 	if (b->n_val == 0 && b->n_idx == 0)
 		return 0;   /* empty blocks may point anywhere (even at the footer) */
-	if (atomic_load_explicit(ok, memory_order_acquire)) {
-		views(b, in->base + b->off, in->base + b->off + b->n_val * (b->val_key + 8u), index,
-		      values);
-		return 0;
-	}
 	const unsigned char *val, *idx;
-	int r = validate(in, in->size - 8, b, &val, &idx);   /* before the footer */
+	int r = locate(in, in->size - 8, b, &val, &idx);   /* before the footer */
+	if (r == 0 && !atomic_load_explicit(ok, memory_order_acquire) &&
+	    (r = validate(in, b, val, idx)) == 0)
+		atomic_store_explicit(ok, 1, memory_order_release);
 	if (r < 0)   /* tolerated: index and values stay empty */
 		return profdb__tolerate(&db->opts, r, NULL, "the %s of the info at 0x%" PRIx64,
 		                        b->what, b->info);
-	atomic_store_explicit(ok, 1, memory_order_release);
 	views(b, val, idx, index, values);
 	return 0;
 }

@@ -636,6 +636,8 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 
 const profdb__backend profdb__cg_backend = {
 	.format = PROFDB_FORMAT_CALLGRIND,
+	.name_suffixes = 1,
+	.call_graph = 1,
 	.sniff = q_sniff,
 	.open_path = q_open_path,
 	.open_inputs = q_open_inputs,

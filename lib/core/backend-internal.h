@@ -35,6 +35,14 @@ typedef struct profdb__cursor {
 
 typedef struct profdb__backend {
 	profdb_format format;
+	/* 1 when a function context's name may carry suffixes after the
+	 * function's own name (Callgrind's "f'2", "f'caller"), which
+	 * profdb_function_fold() removes (lib/analysis/functions.c). */
+	int name_suffixes;
+	/* 1 when the format stores a call graph, not call paths (Callgrind):
+	 * where a function context sits in the tree says nothing of the paths
+	 * that lead to it (lib/analysis/function-groups.c). */
+	int call_graph;
 
 	/* ---- detection and opening ---- */
 	/* Does this input look like the format? @p head is the first bytes of

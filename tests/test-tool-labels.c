@@ -72,7 +72,7 @@ static void check_one(const profdb *db, profdb_format f, const profdb_context *c
 	if (strncmp(label, "<context ", 9) == 0 &&
 	    (c->function.len || c->file.len || c->module.len))
 		fail(t, what, c, label, "the data names it");
-	if (c->type == PROFDB_CTX_FUNCTION && is_address(names_fold(f, c->function))) {
+	if (c->type == PROFDB_CTX_FUNCTION && is_address(profdb_function_fold(db, c->function))) {
 		profdb_str obj = names_base(c->module);
 		t->unnamed_fns++;
 		if (obj.len && !(obj.len == 3 && memcmp(obj.ptr, "???", 3) == 0) && !strstr(label, " ["))

@@ -1,85 +1,12 @@
-/* The tool's naming rules (tool/names.c): Callgrind's separate-callers and
- * recursion suffixes folded for `--by function`, names an apostrophe
- * belongs to left whole, unnamed functions labelled with their object. */
+/* The tool's naming rules (tool/names.c): unnamed functions labelled with
+ * their object, keys and labels. The fold of Callgrind's suffixes is the
+ * library's (tests/test-functions.c). */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "../tool/names.h"
 
 static char out[256];
-
-static const char *fold(profdb_format f, const char *name)
-{
-	profdb_str r = names_fold(f, str_of(name));
-	cr_assert(r.ptr == name || r.len == 0, "the fold points into the name");
-	snprintf(out, sizeof out, "%.*s", (int)r.len, r.ptr);
-	return out;
-}
-
-static const char *cg(const char *name)
-{
-	return fold(PROFDB_FORMAT_CALLGRIND, name);
-}
-
-Test(tool_names, callgrind_suffixes_fold)
-{
-	/* as callgrind writes them (10_sep_callers2.out, 22/23_recursion*.out) */
-	cr_expect_str_eq(cg("fact'2"), "fact");
-	cr_expect_str_eq(cg("a'17"), "a");
-	cr_expect_str_eq(cg("wcschr'_dl_relocate_object'dl_main"), "wcschr");
-	cr_expect_str_eq(cg("msort_with_tmp.part.0'2'qsort_r'qsort"), "msort_with_tmp.part.0");
-	cr_expect_str_eq(cg("_PyEval_EvalFrameDefault'0x00000000001b2c40'PyEval_EvalCode'run_mod"),
-	                 "_PyEval_EvalFrameDefault");
-	cr_expect_str_eq(cg("0x0000000000001050'0x00000000000010c0'_dl_call_fini"),
-	                 "0x0000000000001050");
-	cr_expect_str_eq(cg("(below main)'__libc_start_main@@GLIBC_2.34'(below main)"),
-	                 "(below main)");
-	cr_expect_str_eq(cg("0x00012C30'2"), "0x00012C30");
-	/* a C++ name, then the suffix (googlecode-issue34.callgrind) */
-	cr_expect_str_eq(cg("std::_Rb_tree<int, std::less<int> >::_M_erase(std::_Rb_tree_node<int>*)'2"),
-	                 "std::_Rb_tree<int, std::less<int> >::_M_erase(std::_Rb_tree_node<int>*)");
-	cr_expect_str_eq(cg("X::operator<<(int)'2'main"), "X::operator<<(int)");
-	cr_expect_str_eq(cg("X::operator<(X const&)'main"), "X::operator<(X const&)");
-	cr_expect_str_eq(cg("X::operator->() const'3"), "X::operator->() const");
-	cr_expect_str_eq(cg("X::operator()()'f'g"), "X::operator()()");
-	cr_expect_str_eq(cg("f<decltype(a->b)>()'g"), "f<decltype(a->b)>()");
-}
-
-Test(tool_names, apostrophes_of_the_name_stay)
-{
-	const char *keep[] = {
-		"main",
-		"operator\"\" _x(char const*)",                    /* c++filt's literal operator */
-		"void f<(char)39>()",                              /* a char template argument */
-		"<method 'add' of 'set' objects>",                 /* gprof2dot's bzr.callgrind */
-		"<&'a str as core::fmt::Display>::fmt",            /* a Rust lifetime */
-		"core::ptr::drop_in_place<for<'a> fn(&'a u8)>",
-		"parse::<'x'>",                                    /* a Rust char constant */
-		"ns::'lambda'(int)::operator()(int) const",         /* libc++abi */
-		"'quoted'",
-		"trailing'",
-		"",
-	};
-	for (size_t i = 0; i < sizeof keep / sizeof *keep; i++)
-		cr_expect_str_eq(cg(keep[i]), keep[i]);
-	/* with a suffix after them, only the suffix goes */
-	cr_expect_str_eq(cg("<method 'add' of 'set' objects>'2"), "<method 'add' of 'set' objects>");
-	cr_expect_str_eq(cg("ns::'lambda'(int)::operator()(int) const'main"),
-	                 "ns::'lambda'(int)::operator()(int) const");
-	/* unbalanced brackets never cut inside them, never crash */
-	cr_expect_str_eq(cg("f<a'b"), "f<a'b");
-	cr_expect_str_eq(cg(">>>x'y"), ">>>x");
-	cr_expect_str_eq(cg("operator"), "operator");
-	cr_expect_str_eq(cg("operator<"), "operator<");
-}
-
-Test(tool_names, other_formats_unchanged)
-{
-	cr_expect_str_eq(fold(PROFDB_FORMAT_CUBE, "fact'2"), "fact'2");
-	cr_expect_str_eq(fold(PROFDB_FORMAT_HPCTK4, "a'b"), "a'b");
-	profdb_str none = {NULL, 0};
-	cr_expect_eq(names_fold(PROFDB_FORMAT_CALLGRIND, none).len, 0);
-}
 
 static const char *fn(const char *name, const char *module)
 {
@@ -116,10 +43,9 @@ Test(tool_names, keys_and_labels)
 	c.relation = PROFDB_RELATION_CALL;
 	c.module = str_of("/usr/bin/ls");
 	c.function = str_of("0x0000000000014cb0'2'main");
-	names_key(PROFDB_FORMAT_CALLGRIND, &c, out, sizeof out);
+	names_key_of(str_of("0x0000000000014cb0"), c.module, out, sizeof out);
 	cr_expect_str_eq(out, "0x14cb0 [ls]");
-	c.function = str_of("f\033'2");
-	names_key(PROFDB_FORMAT_CALLGRIND, &c, out, sizeof out);
+	names_key_of(str_of("f\033"), c.module, out, sizeof out);
 	cr_expect_str_eq(out, "f?");
 	/* the label keeps the whole stored name: the tree shows the contexts */
 	char buf[64];

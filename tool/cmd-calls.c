@@ -1,7 +1,7 @@
 /* profdb callers, profdb callees: the call edges into and out of a function.
  *
  * FUNCTION is a function name, matched exactly against the function
- * contexts' names, then against their folded names (names_fold: Callgrind's
+ * contexts' names, then against their folded names (profdb_function_fold: Callgrind's
  * --separate-callers and recursion suffixes), or "#ID", one context. The
  * matched contexts are grouped into one section per function identity
  * (name, file, module): static functions of one name in two files are two
@@ -148,7 +148,7 @@ static int find_function(calls *k)
 		if (cstr_eq(c.function, k->query)) {
 			if ((r = add_to_section(k, &c, c.function)) < 0)
 				break;
-		} else if (k->n_sec == 0 && cstr_eq(names_fold(k->rep.format, c.function), k->query)) {
+		} else if (k->n_sec == 0 && cstr_eq(profdb_function_fold(k->rep.db, c.function), k->query)) {
 			uint32_t *nf = realloc(folded, (n_folded + 1) * sizeof *nf);
 			if (!nf) {
 				r = CALLS_OOM;
@@ -161,7 +161,7 @@ static int find_function(calls *k)
 	k->fold = r == 0 && k->n_sec == 0 && n_folded > 0;
 	for (size_t i = 0; r == 0 && k->fold && i < n_folded; i++) {
 		if ((r = profdb_context_get(db, folded[i], &c)) == 0)
-			r = add_to_section(k, &c, names_fold(k->rep.format, c.function));
+			r = add_to_section(k, &c, profdb_function_fold(k->rep.db, c.function));
 	}
 	free(folded);
 	if (r < 0)
@@ -303,7 +303,7 @@ static int edge_cost(const calls *k, uint64_t i, size_t m, double *out)
 static void other_name(const calls *k, const profdb_context *c, part *p, char *buf, size_t n)
 {
 	if (c->type == PROFDB_CTX_FUNCTION && c->function.len) {
-		p->name = k->fold ? names_fold(k->rep.format, c->function) : c->function;
+		p->name = k->fold ? profdb_function_fold(k->rep.db, c->function) : c->function;
 	} else {
 		profdb_context plain = *c;
 		plain.relation = PROFDB_RELATION_CALL;

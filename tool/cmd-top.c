@@ -4,8 +4,8 @@
  * The rows of an exclusive ranking never count a cost twice, so their
  * percentages add up to at most 100 % (doc/model.md, "Combining numbers"):
  *  - by function (the default): the function contexts (type "function")
- *    grouped by function name (names_fold(): Callgrind's separate-callers
- *    and recursion suffixes folded). A function context's exclusive value
+ *    grouped by function (profdb_function_fold(): Callgrind's
+ *    separate-callers and recursion suffixes folded). A function context's exclusive value
  *    covers its loops and lines (HPCToolkit stores it again at them) but
  *    not its calls nor its inlined callees, which are function contexts of
  *    their own; Cube cnodes and Callgrind functions are disjoint already.
@@ -24,9 +24,10 @@
  *    only with --unknown-lines.
  *  - by loop: the loop contexts, each with its own value (nested loops
  *    overlap).
- * Inclusive values nest by nature: by function a function counts once per
- * call path (a context below another context of the same function adds
- * nothing, as in hpcviewer's flat view); by context, line or loop every
+ * Inclusive values nest by nature: by function a group's inclusive value
+ * is profdb_group_inclusive's (its members' exclusive values and the calls
+ * leaving the group: a function counts once per call path, as in
+ * hpcviewer's flat view, and "f'2" adds nothing to "f"); by context, line or loop every
  * context of the kind is ranked; by file and module there is no inclusive
  * ranking. */
 #include <getopt.h>
@@ -107,7 +108,7 @@ static void group_key(ranking *k, profdb_context *c, char *key, size_t n)
 {
 	profdb_str s = k->by == BY_FILE ? k->file_at[c->depth] : k->module_at[c->depth];
 	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
-		names_key(k->rep.format, c, key, n);
+		names_key(k->rep.db, c, key, n);
 	} else if (k->by == BY_FUNCTION) {   /* nameless: grouped by their label */
 		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
 		context_label(c, key, n);
@@ -117,6 +118,22 @@ static void group_key(ranking *k, profdb_context *c, char *key, size_t n)
 		snprintf(key, n, k->by == BY_FILE ? "<unknown file>" : "<unknown module>");
 	}
 	sanitize(key);
+}
+
+/* Room in k->group_of for context id @p id (ids need not be dense). */
+static int grow_group_of(ranking *k, uint32_t id)
+{
+	size_t n = k->n_contexts;
+	while (n <= id)
+		n = n < 1024 ? 1024 : 2 * n;
+	uint32_t *g = realloc(k->group_of, n * sizeof *g);
+	if (!g)
+		return TOP_OOM;
+	for (size_t i = k->n_contexts; i < n; i++)
+		g[i] = PROFDB_NONE;
+	k->group_of = g;
+	k->n_contexts = n;
+	return 0;
 }
 
 /* Add context @p c's values (k->tmp) to its group's row. */
@@ -130,6 +147,13 @@ static int add_to_group(ranking *k, profdb_context *c)
 		return TOP_OOM;
 	if (created)
 		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
+	if (k->group_of) {
+		if (c->id >= k->n_contexts && grow_group_of(k, c->id) < 0)
+			return TOP_OOM;
+		k->group_of[c->id] = (uint32_t)g;
+		group_member(&k->groups, (size_t)g, c->id);
+		return 0;
+	}
 	if (k->by == BY_FUNCTION) {
 		k->stack[c->depth] = (uint32_t)g + 1;
 		for (uint32_t d = 0; k->o.inclusive && d < c->depth; d++)
@@ -224,6 +248,8 @@ static int visit(ranking *k, profdb_context *ctx)
 	int want, r;
 	if ((r = push_path(k, ctx)) < 0 || (r = wanted(k, ctx, &want)) < 0 || !want)
 		return r;
+	if (k->group_of)
+		return add_to_group(k, ctx);
 	for (size_t m = 0; m < k->rep.n; m++)
 		if ((r = report_value(&k->rep, m, ctx->id, k->o.inclusive, &k->tmp[m])) < 0)
 			return r;
@@ -269,6 +295,25 @@ static int walk_tree(ranking *k)
 	return r;
 }
 
+/* By function, inclusive, the groups' values are the library's
+ * (profdb_group_inclusive): the walk only places each context in its
+ * group (with --focus, those of the subtree). Not for statistics nor a
+ * metric that is not summed, which keep the walk's rule: a function
+ * context below another of its group adds nothing. 0 or < 0. */
+static int start_group_inclusive(ranking *k)
+{
+	int64_t n = profdb_context_count(k->rep.db);
+	if (k->by != BY_FUNCTION || !k->o.inclusive || n <= 0 ||
+	    !group_inclusive_possible(&k->rep))
+		return 0;
+	if (!(k->group_of = malloc((size_t)n * sizeof *k->group_of)))
+		return TOP_OOM;
+	for (int64_t i = 0; i < n; i++)
+		k->group_of[i] = PROFDB_NONE;
+	k->n_contexts = (size_t)n;
+	return 0;
+}
+
 /* The rows of the ranking: the walk, or for Callgrind functions their
  * table (top-callgrind.c: the same rows, without a value query per
  * context). 0 or < 0. */
@@ -278,9 +323,13 @@ static int rank(ranking *k)
 	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
 		return TOP_OOM;
 	k->groups.nv = k->rep.n;
+	if ((r = start_group_inclusive(k)) < 0)
+		return r;
 	r = rank_callgrind(k);
 	if (r == 0)
 		r = walk_tree(k);
+	if (r == 0 && k->group_of)
+		r = group_inclusive(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r < 0)
 		return r;
 	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE) {
@@ -468,6 +517,7 @@ static void ranking_free(ranking *k)
 		free(k->rows);
 	}
 	group_free(&k->groups);
+	free(k->group_of);
 	free(k->stack);
 	free(k->in_fn);
 	free(k->file_at);

@@ -7,13 +7,6 @@
 
 #include "tool.h"
 
-/* The function name under which `--by function` groups a context of
- * format @p f: Callgrind's --separate-callers ("f'caller'caller") and
- * recursion ("f'2") suffixes folded away (the first apostrophe outside
- * brackets: names.c says why that is callgrind's); other names unchanged.
- * The result points into @p name. */
-profdb_str names_fold(profdb_format f, profdb_str name);
-
 /* The last path component of @p path (all of it without a '/'). */
 profdb_str names_base(profdb_str path);
 
@@ -25,10 +18,10 @@ profdb_str names_base(profdb_str path);
  * callgrind_annotate writes "0x... [/usr/bin/ls]". */
 void names_function(profdb_str name, profdb_str module, char *buf, size_t n);
 
-/* The `--by function` key (and row name) of function context @p c of
- * format @p f: names_function() of the folded name, control bytes as '?'.
- * Unnamed functions of different objects stay apart. */
-void names_key(profdb_format f, const profdb_context *c, char *buf, size_t n);
+/* The `--by function` row name of function context @p c of @p db:
+ * names_function() of the folded name (profdb_function_fold), control
+ * bytes as '?'. */
+void names_key(const profdb *db, const profdb_context *c, char *buf, size_t n);
 
 /* The same key from the folded name and the module. */
 void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n);

@@ -186,6 +186,47 @@ void group_add(group_table *t, size_t i, const report *rep, const double *v, uin
 		g->ctx = ctx;
 }
 
+void group_member(group_table *t, size_t i, uint32_t ctx)
+{
+	row *g = &t->rows[i];
+	if (g->n_ctx++ == 0)
+		g->ctx = ctx;
+}
+
+int group_inclusive_possible(const report *rep)
+{
+	for (size_t m = 0; m < rep->n; m++) {
+		const report_metric *rm = &rep->m[m];
+		if ((rm->mode != REPORT_ONE && rm->mode != REPORT_SUMMARY && rm->mode != REPORT_SEL) ||
+		    rm->metric.combine != PROFDB_COMBINE_SUM || !rm->has_inc || !rm->has_exc)
+			return 0;
+	}
+	return 1;
+}
+
+int group_inclusive(group_table *t, const report *rep, const uint32_t *group_of, size_t n)
+{
+	double *v = malloc((t->n ? t->n : 1) * sizeof *v);
+	int r = v ? 0 : TOP_OOM;
+	for (size_t m = 0; m < rep->n && r == 0; m++) {
+		const report_metric *rm = &rep->m[m];
+		int sel = rm->mode == REPORT_SEL;
+		size_t np = sel ? rep->n_sel : 1;
+		for (size_t i = 0; i < np && r == 0; i++) {
+			uint32_t p = sel ? rep->sel[i] : rm->profile;
+			r = profdb_group_inclusive(rep->db, group_of, n, p, rm->metric.id, v, t->n);
+			for (size_t g = 0; g < t->n && r == 0; g++) {
+				double *gv = &t->vals[g * t->nv + m];
+				*gv = i ? *gv + v[g] : v[g];
+			}
+		}
+		for (size_t g = 0; g < t->n && r == 0; g++)
+			t->vals[g * t->nv + m] *= rm->scale;
+	}
+	free(v);
+	return r;
+}
+
 /* The rows point at their values: no group is added any more. */
 void group_rows(group_table *t)
 {

@@ -52,6 +52,16 @@ typedef struct group_table {
 ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting, int *created);
 /* Add the values @p v of context @p ctx to group @p i by the metrics' rules. */
 void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx);
+/* Context @p ctx is a member of group @p i, whose values
+ * group_inclusive() gives. */
+void group_member(group_table *t, size_t i, uint32_t ctx);
+/* The inclusive values of every group by the library's rule
+ * (profdb_group_inclusive: the call graph collapsed to the groups), for
+ * each metric over the report's profiles; @p group_of has one entry per
+ * context. 0 or < 0. */
+int group_inclusive(group_table *t, const report *rep, const uint32_t *group_of, size_t n);
+/* Can group_inclusive() give the report's columns? */
+int group_inclusive_possible(const report *rep);
 /* The rows point at their values: no group is added any more. */
 void group_rows(group_table *t);
 void group_free(group_table *t);
@@ -67,6 +77,10 @@ typedef struct ranking {
 	int unknown_lines;    /* --unknown-lines */
 	size_t hidden_unknown;
 	group_table groups;
+	/* By function, inclusive: each context's group (PROFDB_NONE for none),
+	 * the values then profdb_group_inclusive's */
+	uint32_t *group_of;
+	size_t n_contexts;
 	int grouped;          /* the rows are the groups' (in the group table) */
 	row *rows;
 	size_t nrows, cap;

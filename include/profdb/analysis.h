@@ -255,6 +255,71 @@ PROFDB_EXPORT int profdb_stats_acc_add(profdb_stats_acc *acc, double v, uint32_t
  *  context or metric). Thread-safe on distinct accumulators. @since 0.11 */
 PROFDB_EXPORT int profdb_stats_acc_merge(profdb_stats_acc *into, const profdb_stats_acc *later);
 
+/* ---- functions: identity and groups -------------------------------------- */
+/*
+ * A function is identified by (module, file, full name): the name as the
+ * format stores it, never cut, with only the suffixes a format appends to
+ * a function's name for one of its contexts removed (Callgrind's recursion
+ * level "f'2" and separate-callers parts "f'caller'caller"). Every
+ * front-end and converter that groups contexts by function uses this
+ * identity; doc/model.md ("Combining numbers", functions) gives the rule
+ * and how a group's inclusive value is computed.
+ */
+
+/** The identity of a function. The strings point into the database and
+ *  live until profdb_close(). @since 0.12 */
+typedef struct profdb_function_id {
+	profdb_str name;            /**< full name, format suffixes removed */
+	profdb_str file;            /**< source file ("" when unknown) */
+	profdb_str module;          /**< load module or object ("" when unknown) */
+} profdb_function_id;
+
+/** The function a context name of @p db stands for: for Callgrind the
+ *  name up to the first apostrophe that valgrind appended (outside
+ *  brackets, not a quoted word of a demangled name: doc/model.md), for the
+ *  other formats @p name itself.
+ *  @return a prefix of @p name (pointing into it); @p name when @p db is
+ *  NULL. Thread-safe. @since 0.12 */
+PROFDB_EXPORT profdb_str profdb_function_fold(const profdb *db, profdb_str name);
+
+/** The identity of the function of context @p context.
+ *  @return 0; -EINVAL (NULL argument); -ENOENT (no such context, or a
+ *  context that is not a FUNCTION context or has no name); what reading
+ *  the context met. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_function_identity(const profdb *db, uint32_t context,
+                                           profdb_function_id *out);
+
+/** The inclusive values of groups of contexts (functions grouped by
+ *  profdb_function_identity(), or any grouping of the caller's), computed
+ *  from the call graph collapsed to the groups: a group's inclusive value
+ *  is the exclusive values of its members plus the costs of the calls
+ *  from its members to contexts outside the group (profdb_edge_cost), so
+ *  a member called inside another member (a recursion level, a recursive
+ *  call path) is not counted again. Along one call path only the members
+ *  up to the first call that leaves the group count (the later ones are
+ *  inside that call's cost); a member that is not a FUNCTION context (code
+ *  outside any function) adds its inclusive value.
+ *  @param group_of  the group of each context id below @p n_contexts
+ *                   (PROFDB_NONE: no group); ids at or past @p n_contexts
+ *                   belong to no group (ids need not be dense).
+ *  @param profile   a profile index, or PROFDB_NONE: the non-summary
+ *                   profiles summed in ascending order (each value first).
+ *  @param metric    a metric id (any scope of the quantity) whose rule is
+ *                   SUM.
+ *  @param out       receives @p n_groups values (every group index in
+ *                   @p group_of is below @p n_groups); a group without
+ *                   members gets 0.
+ *  Summation order: per group, its members' values in ascending context
+ *  id, then the leaving calls in edge order (profdb_edge_at).
+ *  @return 0; -EINVAL (NULL argument, a group index not below
+ *  @p n_groups); -ENOTSUP (a metric whose rule
+ *  is not SUM, or without an exclusive and inclusive scope); -ENOENT (a
+ *  profile or metric out of range); -ENOMEM; what reading the values and
+ *  the edges met. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_group_inclusive(const profdb *db, const uint32_t *group_of,
+                                         size_t n_contexts, uint32_t profile, uint32_t metric,
+                                         double *out, size_t n_groups);
+
 /* ---- call edges ---------------------------------------------------------- */
 
 /** A call from one function (context) to another. @since 0.10 */

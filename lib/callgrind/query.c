@@ -651,6 +651,7 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 
 const profdb__backend profdb__cg_backend = {
 	.format = PROFDB_FORMAT_CALLGRIND,
+	.name_suffixes = 1,
 	.call_graph = 1,
 	.declared_events = 1,
 	.sniff = q_sniff,

@@ -69,16 +69,29 @@ static int function_of(pp *p, uint32_t f, uint64_t *fid)
 		*fid = p->fn_of[f];
 		return 0;
 	}
-	char buf[256], key[1024];
+	char buf[256];
 	profdb_str name, file, module;
 	uint64_t line;
 	profdb__cv_frame_names(&p->t, f, buf, sizeof buf, &name, &file, &module, &line);
-	int n = snprintf(key, sizeof key, "%.*s%c%.*s%c%.*s", (int)(name.len < 400 ? name.len : 400),
-	                 name.ptr, 0, (int)(file.len < 300 ? file.len : 300), file.ptr, 0,
-	                 (int)(module.len < 300 ? module.len : 300), module.ptr);
+	/* The function's identity, (module, file, full name), never cut: each
+	 * part after its length, so no byte of a name can end it early. */
+	size_t n = 2 * sizeof(size_t) + name.len + file.len + module.len;
+	char *key = malloc(n);
+	*fid = 0;
+	if (!key)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (pprof functions)");
+	char *at = key;
+	memcpy(at, &name.len, sizeof name.len);
+	at += sizeof name.len;
+	memcpy(at, &file.len, sizeof file.len);
+	at += sizeof file.len;
+	memcpy(at, name.ptr, name.len);
+	memcpy(at + name.len, file.ptr, file.len);
+	memcpy(at + name.len + file.len, module.ptr, module.len);
 	uint32_t id;
 	int fresh;
-	int r = profdb__cv_intern(&p->fns, (profdb_str){key, (size_t)n}, &id, &fresh);
+	int r = profdb__cv_intern(&p->fns, (profdb_str){key, n}, &id, &fresh);
+	free(key);
 	*fid = id;
 	p->fn_of[f] = id;
 	if (r < 0 || !fresh)

@@ -50,6 +50,10 @@ typedef struct profdb__backend {
 	/* Every metric is an event its writer declared, kept by a conversion
 	 * whether or not it has values (Callgrind's events: line). */
 	unsigned declared_events : 1;
+	/* The function contexts' names may carry suffixes after the function's
+	 * own name (Callgrind's "f'2", "f'caller"), which
+	 * profdb_function_fold() removes (lib/analysis/functions.c). */
+	unsigned name_suffixes : 1;
 
 	/* ---- detection and opening ---- */
 	/* Does this input look like the format? @p head is the first bytes of

@@ -1,0 +1,370 @@
+/* A group's inclusive value from the call graph collapsed to groups
+ * (profdb_group_inclusive, profdb/analysis.h; doc/model.md "Combining
+ * numbers", functions).
+ *
+ * Two passes. On a calling-context tree a pre-order walk marks the
+ * members that count: along a path, a member of group G counts when no member of G is
+ * above it, or when every context between it and the nearest member of G
+ * above it that counts is nested code (relation LEXICAL: loops, lines) —
+ * a direct recursion. A member below a call that left G is inside that
+ * call's cost. Then each group sums the exclusive values of its counting
+ * members and the costs of the call edges from them to contexts outside
+ * the group. On Callgrind every function hangs below the root, so every
+ * member counts and the calls between "f" and "f'2" are what stays inside
+ * the group; on a calling-context tree the result is the inclusive value
+ * of the outermost members, as hpcviewer's flat view gives it. Where the
+ * format stores a call graph (Callgrind: where a function context sits in
+ * the tree says nothing of the paths to it) every member counts.
+ *
+ * A call graph loses the call paths: when f calls g and g calls f again,
+ * f's call of g holds the inner f, which would count twice. So the calls
+ * between the counting members of the groups in one cycle of the groups'
+ * call graph (a strongly connected component) stay inside, as KCachegrind
+ * gives a cycle member its self cost and its calls leaving the cycle. On a
+ * calling-context tree an inner member below a call does not count, so
+ * nothing counts twice there and no cycle is sought. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/query-internal.h"
+#include "profdb/analysis.h"
+
+typedef struct walk_state {
+	const uint32_t *group_of;
+	size_t n, n_groups;
+	unsigned char *counts;      /* per context id below n: a counting member */
+	uint32_t *on_path;          /* per group: members above the current context */
+	uint32_t *stack, *tail;     /* per depth: context id, open counting group */
+	size_t cap;
+} walk_state;
+
+static int grow(walk_state *w, size_t d)
+{
+	if (d < w->cap)
+		return 0;
+	size_t nc = w->cap ? 2 * w->cap : 64;
+	uint32_t *s = realloc(w->stack, nc * sizeof *s);
+	if (s)
+		w->stack = s;
+	uint32_t *t = realloc(w->tail, nc * sizeof *t);
+	if (t)
+		w->tail = t;
+	if (!s || !t)
+		return profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
+	w->cap = nc;
+	return 0;
+}
+
+/* Context @p c at depth @p d of the walk: is it a counting member? */
+static uint32_t group(const walk_state *w, uint32_t id)
+{
+	return id < w->n ? w->group_of[id] : PROFDB_NONE;
+}
+
+static void visit(walk_state *w, const profdb_context *c, size_t d)
+{
+	uint32_t above = d ? w->tail[d - 1] : PROFDB_NONE;
+	uint32_t g = group(w, c->id);
+	w->stack[d] = c->id;
+	if (g != PROFDB_NONE) {
+		int counts = w->on_path[g] == 0 || above == g;
+		w->counts[c->id] = (unsigned char)counts;
+		w->tail[d] = counts ? g : PROFDB_NONE;
+	} else {
+		w->tail[d] = d && c->relation == PROFDB_RELATION_LEXICAL ? above : PROFDB_NONE;
+	}
+}
+
+static void leave(walk_state *w, size_t d)
+{
+	uint32_t g = group(w, w->stack[d]);
+	if (g != PROFDB_NONE)
+		w->on_path[g]--;
+}
+
+/* The pre-order walk; guarded against links that loop. */
+static int mark(const profdb *db, walk_state *w)
+{
+	uint32_t id;
+	int64_t nc = profdb_context_count(db);
+	int r = nc < 0 ? (int)nc : profdb_context_root(db, &id);
+	size_t d = 0, steps = 0, limit = 2 * (size_t)nc + 16;
+	profdb_context c;
+	if (r == -ENOENT)
+		return 0;   /* no tree: nothing counts */
+	if (r < 0 || (r = profdb_context_get(db, id, &c)) < 0 || (r = grow(w, 0)) < 0)
+		return r;
+	for (;;) {
+		if (++steps > limit)
+			return profdb__fail(-EBADMSG, "profdb_group_inclusive: the context links "
+			                    "loop (context %u)", (unsigned)id);
+		visit(w, &c, d);
+		uint32_t next = c.first_child;
+		if (next != PROFDB_NONE) {
+			if (group(w, id) != PROFDB_NONE)
+				w->on_path[group(w, id)]++;
+			if ((r = grow(w, ++d)) < 0)
+				return r;
+		} else {
+			for (next = c.next_sibling; next == PROFDB_NONE && d > 0; ++steps) {
+				if ((r = profdb_context_get(db, w->stack[--d], &c)) < 0)
+					return r;
+				leave(w, d);
+				next = c.next_sibling;
+			}
+			if (next == PROFDB_NONE)
+				return 0;
+		}
+		if ((r = profdb_context_get(db, id = next, &c)) < 0)
+			return r;
+	}
+}
+
+/* Value @p get (profdb_exclusive or profdb_inclusive) of context @p ctx:
+ * in @p profile, or summed over the non-summary profiles @p all. */
+static int value_of(const profdb *db, int (*get)(const profdb *, uint32_t, uint32_t, uint32_t,
+                                                 profdb_number *),
+                    uint32_t ctx, uint32_t profile, const uint32_t *all, size_t n_all,
+                    uint32_t metric, double *out)
+{
+	profdb_number v;
+	int r;
+	*out = 0;
+	if (profile != PROFDB_NONE) {
+		r = get(db, profile, ctx, metric, &v);
+		if (r > 0)
+			*out = profdb_number_to_double(v);
+		return r < 0 ? r : 0;
+	}
+	for (size_t i = 0; i < n_all; i++) {
+		if ((r = get(db, all[i], ctx, metric, &v)) < 0)
+			return r;
+		if (r > 0)
+			*out += profdb_number_to_double(v);
+	}
+	return 0;
+}
+
+/* The non-summary profiles, for PROFDB_NONE. */
+static int profiles_of(const profdb *db, uint32_t **out, size_t *n)
+{
+	int64_t np = profdb_profile_count(db);
+	*out = NULL;
+	*n = 0;
+	if (np < 0)
+		return (int)np;
+	if (!(*out = malloc(((size_t)np + 1) * sizeof **out)))
+		return profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
+	for (int64_t p = 0; p < np; p++) {
+		profdb_profile pr;
+		int r = profdb_profile_get(db, (uint32_t)p, &pr);
+		if (r < 0)
+			return r;
+		if (!pr.is_summary)
+			(*out)[(*n)++] = (uint32_t)p;
+	}
+	return 0;
+}
+
+/* The groups' call graph: an edge G -> H for each call from a member of
+ * G to a member of another group H, in compressed rows (first[G] ..
+ * first[G + 1] into to[]). */
+typedef struct group_graph {
+	size_t *first;
+	uint32_t *to;
+} group_graph;
+
+static int counting_group(const walk_state *w, uint32_t id)
+{
+	return id < w->n && w->counts[id] ? (int)1 : 0;
+}
+
+static int build_graph(const profdb *db, const walk_state *w, int64_t ne, group_graph *gg)
+{
+	int r = 0;
+	size_t ng = w->n_groups;
+	gg->first = calloc(ng + 2, sizeof *gg->first);
+	gg->to = malloc(((size_t)ne + 1) * sizeof *gg->to);
+	if (!gg->first || !gg->to)
+		return profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
+	for (int pass = 0; pass < 2; pass++) {
+		for (int64_t i = 0; i < ne; i++) {
+			profdb_edge e;
+			if ((r = profdb_edge_at(db, (uint64_t)i, &e)) < 0)
+				return r;
+			if (!counting_group(w, e.caller) || !counting_group(w, e.callee) ||
+			    w->group_of[e.caller] == w->group_of[e.callee])
+				continue;
+
+			uint32_t g = w->group_of[e.caller];
+			if (pass == 0)
+				gg->first[g + 2]++;
+			else
+				gg->to[gg->first[g + 1]++] = w->group_of[e.callee];
+		}
+		for (size_t g = 0; pass == 0 && g < ng; g++)
+			gg->first[g + 2] += gg->first[g + 1];
+	}
+	return 0;
+}
+
+/* Tarjan's strongly connected components of the groups' call graph,
+ * without recursion: scc[G] is G's component. */
+static int components(const group_graph *gg, size_t ng, uint32_t *scc)
+{
+	uint32_t *index = malloc((ng + 1) * sizeof *index), *low = malloc((ng + 1) * sizeof *low);
+	uint32_t *stack = malloc((ng + 1) * sizeof *stack), *call = malloc((ng + 1) * sizeof *call);
+	size_t *pos = malloc((ng + 1) * sizeof *pos);
+	unsigned char *on = calloc(ng + 1, 1);
+	int r = index && low && stack && call && pos && on ? 0 :
+	        profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
+	uint32_t next = 0, n_scc = 0;
+	size_t sp = 0;
+	for (size_t g = 0; r == 0 && g < ng; g++)
+		index[g] = PROFDB_NONE;
+	for (size_t root = 0; r == 0 && root < ng; root++) {
+		if (index[root] != PROFDB_NONE)
+			continue;
+		size_t depth = 0;
+		call[depth] = (uint32_t)root;
+		pos[depth] = gg->first[root];
+		index[root] = low[root] = next++;
+		stack[sp++] = (uint32_t)root;
+		on[root] = 1;
+		while (r == 0) {
+			uint32_t v = call[depth];
+			if (pos[depth] < gg->first[v + 1]) {
+				uint32_t u = gg->to[pos[depth]++];
+				if (index[u] == PROFDB_NONE) {
+					call[++depth] = u;
+					pos[depth] = gg->first[u];
+					index[u] = low[u] = next++;
+					stack[sp++] = u;
+					on[u] = 1;
+				} else if (on[u] && index[u] < low[v]) {
+					low[v] = index[u];
+				}
+				continue;
+			}
+			if (low[v] == index[v]) {
+				uint32_t u;
+				do {
+					u = stack[--sp];
+					on[u] = 0;
+					scc[u] = n_scc;
+				} while (u != v);
+				n_scc++;
+			}
+			if (depth == 0)
+				break;
+			uint32_t parent = call[--depth];
+			if (low[v] < low[parent])
+				low[parent] = low[v];
+		}
+	}
+	free(index);
+	free(low);
+	free(stack);
+	free(call);
+	free(pos);
+	free(on);
+	return r;
+}
+
+/* The sums, once the counting members are marked: a call counts for its
+ * caller's group unless it enters a counting member of the same group or
+ * of a group in the same cycle of the groups' call graph. */
+static int sum_groups(const profdb *db, const walk_state *w, uint32_t profile,
+                      const uint32_t *all, size_t n_all, uint32_t metric, double *out)
+{
+	int r = 0;
+	for (uint32_t id = 0; id < w->n; id++) {
+		if (!w->counts[id])
+			continue;
+		profdb_context c;
+		double v;
+		if ((r = profdb_context_get(db, id, &c)) < 0 ||
+		    (r = value_of(db, c.type == PROFDB_CTX_FUNCTION ? profdb_exclusive : profdb_inclusive,
+		                  id, profile, all, n_all, metric, &v)) < 0)
+			return r;
+		out[w->group_of[id]] += v;
+	}
+	int64_t ne = profdb_edge_count(db);
+	if (ne < 0)
+		return (int)ne;
+	group_graph gg = {NULL, NULL};
+	uint32_t *scc = malloc((w->n_groups + 1) * sizeof *scc);
+	if (!scc)
+		r = profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
+	for (size_t g = 0; r == 0 && g < w->n_groups; g++)
+		scc[g] = (uint32_t)g;   /* a tree: no cycles to fear (see above) */
+	if (r == 0 && db->be->call_graph && (r = build_graph(db, w, ne, &gg)) == 0)
+		r = components(&gg, w->n_groups, scc);
+	for (int64_t i = 0; r == 0 && i < ne; i++) {
+		profdb_edge e;
+		profdb_number cost;
+		if ((r = profdb_edge_at(db, (uint64_t)i, &e)) < 0)
+			break;
+		if (!counting_group(w, e.caller) ||
+		    (counting_group(w, e.callee) &&
+		     scc[w->group_of[e.callee]] == scc[w->group_of[e.caller]]))
+			continue;
+		if ((r = profdb_edge_cost(db, (uint64_t)i, profile, metric, &cost)) > 0)
+			out[w->group_of[e.caller]] += profdb_number_to_double(cost);
+		r = r < 0 ? r : 0;
+	}
+	free(gg.first);
+	free(gg.to);
+	free(scc);
+	return r < 0 ? r : 0;
+}
+
+static int check(const profdb *db, const uint32_t *group_of, size_t n_contexts,
+                 uint32_t metric, const double *out, size_t n_groups)
+{
+	if (!db || (!group_of && n_contexts) || (!out && n_groups))
+		return profdb__fail(-EINVAL, "profdb_group_inclusive: NULL argument");
+	for (size_t i = 0; i < n_contexts; i++)
+		if (group_of[i] != PROFDB_NONE && group_of[i] >= n_groups)
+			return profdb__fail(-EINVAL, "profdb_group_inclusive: context %zu in group "
+			                    "%u of %zu", i, (unsigned)group_of[i], n_groups);
+	profdb_metric m;
+	int r = profdb_metric_get(db, metric, &m);
+	if (r < 0)
+		return r;
+	if (m.combine != PROFDB_COMBINE_SUM)
+		return profdb__fail(-ENOTSUP, "profdb_group_inclusive: metric %.*s is not summed, "
+		                    "a group has no inclusive value of it", (int)m.name.len,
+		                    m.name.ptr);
+	return 0;
+}
+
+int profdb_group_inclusive(const profdb *db, const uint32_t *group_of, size_t n_contexts,
+                           uint32_t profile, uint32_t metric, double *out, size_t n_groups)
+{
+	int r = check(db, group_of, n_contexts, metric, out, n_groups);
+	if (r < 0)
+		return r;
+	if (profile != PROFDB_NONE &&
+	    (r = profdb__query_check_profile(db, profile, "profdb_group_inclusive")) < 0)
+		return r;
+	for (size_t g = 0; g < n_groups; g++)
+		out[g] = 0;
+	walk_state w = {group_of, n_contexts, n_groups, calloc(n_contexts + 1, 1),
+	                calloc(n_groups + 1, sizeof *w.on_path), NULL, NULL, 0};
+	uint32_t *all = NULL;
+	size_t n_all = 0;
+	if (!w.counts || !w.on_path)
+		r = profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
+	for (size_t i = 0; r == 0 && db->be->call_graph && i < n_contexts; i++)
+		w.counts[i] = group_of[i] != PROFDB_NONE;
+	if (r == 0 && (db->be->call_graph || (r = mark(db, &w)) == 0) &&
+	    (profile != PROFDB_NONE || (r = profiles_of(db, &all, &n_all)) == 0))
+		r = sum_groups(db, &w, profile, all, n_all, metric, out);
+	free(all);
+	free(w.counts);
+	free(w.on_path);
+	free(w.stack);
+	free(w.tail);
+	return r;
+}

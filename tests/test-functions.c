@@ -1,0 +1,265 @@
+/* A function's identity and a group's inclusive value (profdb/analysis.h,
+ * lib/analysis/functions.c and function-groups.c): Callgrind's recursion
+ * and separate-callers suffixes folded, names an apostrophe belongs to left
+ * whole, other formats' names unchanged; a group's inclusive value from
+ * the call graph collapsed to the groups, on hand-written profiles whose
+ * answer is known, and on every real Callgrind sample no group above the
+ * total (tests/function-groups-check.sh runs `profdb top` for that). */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "fixtures-hpctk4.h"
+
+TestSuite(functions, .timeout = 60);
+
+static const char tiny_cg[] = "events: Ir\nfn=main\n1 1\n";
+static profdb *cg_db;
+static char out[256];
+
+static void open_cg(void)
+{
+	cg_db = tc_open_mem("tiny.out", tiny_cg, sizeof tiny_cg - 1);
+}
+
+static void close_cg(void)
+{
+	profdb_close(cg_db);
+}
+
+static profdb_str str(const char *s)
+{
+	profdb_str r = {s, s ? strlen(s) : 0};
+	return r;
+}
+
+
+static const char *fold(const profdb *db, const char *name)
+{
+	profdb_str r = profdb_function_fold(db, str(name));
+	cr_assert(r.ptr == name || r.len == 0, "the fold points into the name");
+	snprintf(out, sizeof out, "%.*s", (int)r.len, r.ptr);
+	return out;
+}
+
+static const char *cg(const char *name)
+{
+	return fold(cg_db, name);
+}
+
+Test(functions, callgrind_suffixes_fold, .init = open_cg, .fini = close_cg)
+{
+	/* as callgrind writes them (10_sep_callers2.out, 22/23_recursion*.out) */
+	cr_expect_str_eq(cg("fact'2"), "fact");
+	cr_expect_str_eq(cg("a'17"), "a");
+	cr_expect_str_eq(cg("wcschr'_dl_relocate_object'dl_main"), "wcschr");
+	cr_expect_str_eq(cg("msort_with_tmp.part.0'2'qsort_r'qsort"), "msort_with_tmp.part.0");
+	cr_expect_str_eq(cg("_PyEval_EvalFrameDefault'0x00000000001b2c40'PyEval_EvalCode'run_mod"),
+	                 "_PyEval_EvalFrameDefault");
+	cr_expect_str_eq(cg("0x0000000000001050'0x00000000000010c0'_dl_call_fini"),
+	                 "0x0000000000001050");
+	cr_expect_str_eq(cg("(below main)'__libc_start_main@@GLIBC_2.34'(below main)"),
+	                 "(below main)");
+	cr_expect_str_eq(cg("0x00012C30'2"), "0x00012C30");
+	/* a C++ name, then the suffix (googlecode-issue34.callgrind) */
+	cr_expect_str_eq(cg("std::_Rb_tree<int, std::less<int> >::_M_erase(std::_Rb_tree_node<int>*)'2"),
+	                 "std::_Rb_tree<int, std::less<int> >::_M_erase(std::_Rb_tree_node<int>*)");
+	cr_expect_str_eq(cg("X::operator<<(int)'2'main"), "X::operator<<(int)");
+	cr_expect_str_eq(cg("X::operator<(X const&)'main"), "X::operator<(X const&)");
+	cr_expect_str_eq(cg("X::operator->() const'3"), "X::operator->() const");
+	cr_expect_str_eq(cg("X::operator()()'f'g"), "X::operator()()");
+	cr_expect_str_eq(cg("f<decltype(a->b)>()'g"), "f<decltype(a->b)>()");
+}
+
+Test(functions, apostrophes_of_the_name_stay, .init = open_cg, .fini = close_cg)
+{
+	const char *keep[] = {
+		"main",
+		"operator\"\" _x(char const*)",                    /* c++filt's literal operator */
+		"void f<(char)39>()",                              /* a char template argument */
+		"<method 'add' of 'set' objects>",                 /* gprof2dot's bzr.callgrind */
+		"<&'a str as core::fmt::Display>::fmt",            /* a Rust lifetime */
+		"core::ptr::drop_in_place<for<'a> fn(&'a u8)>",
+		"parse::<'x'>",                                    /* a Rust char constant */
+		"ns::'lambda'(int)::operator()(int) const",         /* libc++abi */
+		"'quoted'",
+		"trailing'",
+		"",
+	};
+	for (size_t i = 0; i < sizeof keep / sizeof *keep; i++)
+		cr_expect_str_eq(cg(keep[i]), keep[i]);
+	/* with a suffix after them, only the suffix goes */
+	cr_expect_str_eq(cg("<method 'add' of 'set' objects>'2"), "<method 'add' of 'set' objects>");
+	cr_expect_str_eq(cg("ns::'lambda'(int)::operator()(int) const'main"),
+	                 "ns::'lambda'(int)::operator()(int) const");
+	/* unbalanced brackets never cut inside them, never crash */
+	cr_expect_str_eq(cg("f<a'b"), "f<a'b");
+	cr_expect_str_eq(cg(">>>x'y"), ">>>x");
+	cr_expect_str_eq(cg("operator"), "operator");
+	cr_expect_str_eq(cg("operator<"), "operator<");
+}
+
+#ifdef HAVE_TEST_WRITER
+Test(functions, other_formats_unchanged)
+{
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
+	cr_expect_str_eq(fold(db, "fact'2"), "fact'2");
+	cr_expect_str_eq(fold(db, "a'b'c"), "a'b'c");
+	profdb_close(db);
+	tc_hpctk4_free(&f);
+}
+#endif
+
+Test(functions, null_and_empty, .init = open_cg, .fini = close_cg)
+{
+	profdb_str none = {NULL, 0};
+	cr_expect_eq(profdb_function_fold(cg_db, none).len, 0);
+	cr_expect_eq(profdb_function_fold(NULL, str("f'2")).len, 3);
+	profdb_function_id id;
+	cr_expect_eq(profdb_function_identity(NULL, 1, &id), -EINVAL);
+	cr_expect_eq(profdb_function_identity(cg_db, 1, NULL), -EINVAL);
+	cr_expect_eq(profdb_function_identity(cg_db, 0, &id), -ENOENT, "the root is no function");
+	cr_expect_lt(profdb_function_identity(cg_db, 99, &id), 0);
+}
+
+/* main calls f (100 Ir inclusive); f calls its own second recursion level
+ * f'2 (80). f and f'2 are one function: 100, not 180 (the total is 110). A
+ * name longer than any buffer of the tool keeps every byte. */
+static const char rec_cg[] =
+	"events: Ir\n"
+	"fl=a.c\n"
+	"fn=main\n"
+	"1 10\n"
+	"cfn=f\n"
+	"calls=1 2\n"
+	"2 100\n"
+	"fn=f\n"
+	"2 20\n"
+	"cfn=f'2\n"
+	"calls=1 2\n"
+	"3 80\n"
+	"fn=f'2\n"
+	"2 80\n";
+
+/* The group of each context by identity: equal identities, one group. */
+static size_t group_by_identity(const profdb *db, uint32_t *group_of, size_t n,
+                                profdb_function_id *ids)
+{
+	size_t ng = 0;
+	for (uint32_t c = 0; c < n; c++) {   /* ids that no context has: no group */
+		profdb_function_id id;
+		group_of[c] = PROFDB_NONE;
+		if (profdb_function_identity(db, c, &id) < 0)
+			continue;
+		size_t g = 0;
+		for (; g < ng; g++)
+			if (ids[g].name.len == id.name.len && !memcmp(ids[g].name.ptr, id.name.ptr, id.name.len) &&
+			    ids[g].file.len == id.file.len && !memcmp(ids[g].file.ptr, id.file.ptr, id.file.len) &&
+			    ids[g].module.len == id.module.len &&
+			    !memcmp(ids[g].module.ptr, id.module.ptr, id.module.len))
+				break;
+		if (g == ng)
+			ids[ng++] = id;
+		group_of[c] = (uint32_t)g;
+	}
+	return ng;
+}
+
+static double group_named(const profdb_function_id *ids, const double *v, size_t ng, const char *name)
+{
+	for (size_t g = 0; g < ng; g++)
+		if (ids[g].name.len == strlen(name) && !memcmp(ids[g].name.ptr, name, ids[g].name.len))
+			return v[g];
+	cr_assert_fail("no group %s", name);
+	return 0;
+}
+
+Test(functions, recursion_levels_are_one_function)
+{
+	profdb *db = tc_open_mem("rec.out", rec_cg, sizeof rec_cg - 1);
+	int64_t n = profdb_context_count(db);
+	cr_assert_gt(n, 0);
+	uint32_t *group_of = calloc((size_t)n, sizeof *group_of);
+	profdb_function_id ids[16];
+	double v[16];
+	cr_assert_leq(n, 16);
+	size_t ng = group_by_identity(db, group_of, (size_t)n, ids);
+	cr_expect_eq(ng, 2, "main and f (f'2 folded): %zu groups", ng);
+	cr_assert_eq(profdb_group_inclusive(db, group_of, (size_t)n, 0, 0, v, ng), 0, "%s",
+	             profdb_error_message());
+	cr_expect_eq(group_named(ids, v, ng, "f"), 100.0);
+	cr_expect_eq(group_named(ids, v, ng, "main"), 110.0);
+	/* over every profile: the same, one profile */
+	cr_assert_eq(profdb_group_inclusive(db, group_of, (size_t)n, PROFDB_NONE, 0, v, ng), 0);
+	cr_expect_eq(group_named(ids, v, ng, "f"), 100.0);
+	/* each function alone: main 110, f 100 with its call of f'2, f'2 80 */
+	size_t nf = 0;
+	for (uint32_t c = 0; c < n; c++) {
+		profdb_context x;
+		group_of[c] = PROFDB_NONE;
+		if (profdb_context_get(db, c, &x) == 0 && x.type == PROFDB_CTX_FUNCTION)
+			group_of[c] = (uint32_t)nf++;
+	}
+	cr_assert_eq(nf, 3);
+	cr_assert_eq(profdb_group_inclusive(db, group_of, (size_t)n, 0, 0, v, nf), 0);
+	cr_expect(v[0] == 110 && v[1] == 100 && v[2] == 80, "%g %g %g", v[0], v[1], v[2]);
+	/* no context in a group: every group 0 */
+	cr_assert_eq(profdb_group_inclusive(db, group_of, 0, 0, 0, v, nf), 0);
+	cr_expect(v[0] == 0 && v[1] == 0 && v[2] == 0);
+	/* the checks */
+	cr_expect_eq(profdb_group_inclusive(db, group_of, (size_t)n, 0, 0, v, 2), -EINVAL,
+	             "a group index past n_groups");
+	cr_expect_eq(profdb_group_inclusive(db, NULL, (size_t)n, 0, 0, v, nf), -EINVAL);
+	cr_expect_lt(profdb_group_inclusive(db, group_of, (size_t)n, 5, 0, v, nf), 0, "no profile 5");
+	free(group_of);
+	profdb_close(db);
+}
+
+/* On a calling-context tree: f -> g -> f (the inner f inside the call to
+ * g) and f -> f directly: a group's value is its outermost inclusive. */
+#ifdef HAVE_TEST_WRITER
+Test(functions, tree_recursion_counts_once)
+{
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
+	int64_t n = 4 * profdb_context_count(db) + 64;   /* ids need not be dense */
+	cr_assert_gt(n, 64);
+	uint32_t *group_of = calloc((size_t)n, sizeof *group_of);
+	profdb_function_id *ids = calloc((size_t)n, sizeof *ids);
+	double *v = calloc((size_t)n, sizeof *v);
+	size_t ng = group_by_identity(db, group_of, (size_t)n, ids);
+	cr_assert_eq(profdb_group_inclusive(db, group_of, (size_t)n, 0, 0, v, ng), 0, "%s",
+	             profdb_error_message());
+	/* each group's value is the sum of its members' inclusive values that
+	 * have no member of the group above them */
+	for (size_t g = 0; g < ng; g++) {
+		double want = 0;
+		for (uint32_t c = 0; c < n; c++) {
+			if (group_of[c] != g)
+				continue;
+			profdb_context x;
+			int above = 0;
+			if (profdb_context_get(db, c, &x) < 0)
+				continue;
+			for (uint32_t p = x.parent; p != PROFDB_NONE && !above; p = x.parent) {
+				above = group_of[p] == g;
+				cr_assert_eq(profdb_context_get(db, p, &x), 0);
+			}
+			profdb_number num;
+			if (!above && profdb_inclusive(db, 0, c, 0, &num) > 0)
+				want += profdb_number_to_double(num);
+		}
+		cr_expect_eq(v[g], want, "group %.*s: %g, outermost inclusive %g",
+		             (int)ids[g].name.len, ids[g].name.ptr, v[g], want);
+	}
+	free(group_of);
+	free(ids);
+	free(v);
+	profdb_close(db);
+	tc_hpctk4_free(&f);
+}
+#endif

@@ -52,8 +52,10 @@ for fmt in $formats; do
 		run tree tree "$in"
 		run bottom-up bottom-up "$in"
 		run flat flat "$in"
-		run callers callers f1 "$in"
-		run callees callees f1 "$in"
+		f0=f0 f1=f1
+		[ "$fmt" = hpcrun ] && f0='#2' f1='#3'   # no names: frames 0 and 1 by context id
+		run callers callers "$f1" "$in"
+		run callees callees "$f0" "$in"
 		for t in metrics contexts profiles values traces edges; do
 			run "dump-csv-$t" dump --csv --table "$t" "$in"
 		done

@@ -468,11 +468,11 @@ static int inclusive_pass(const profdb_cube *c, cube_metric *m, const uint32_t *
 	return r;
 }
 
-/* Metric m's inclusive rows of every cnode (n_cnodes x n_locs x width),
+/* Metric m's inclusive rows of every cnode (n_cnodes x n_locs x width);
  * NULL on the first request, above CUBE_INCL_TABLE_CAP (or max_memory) or
- * when building it
- * fails (the caller walks the subtree then). Cnodes no root reaches keep
- * their own row. Threads that build it at once install one by CAS. */
+ * when building it fails (the caller walks the subtree then). Cnodes no
+ * root reaches keep their own row. Threads that build it at once install
+ * one by CAS. */
 static const double *incl_table(const profdb_cube *c, cube_metric *m)
 {
 	double *t = atomic_load_explicit(&m->incl_table, memory_order_acquire);

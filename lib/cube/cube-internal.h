@@ -48,6 +48,10 @@ typedef struct cube_metric {
 	uint64_t *zsize;
 	_Atomic(unsigned char *) *zcache; /* inflated rows, installed by CAS */
 	atomic_bool warned_row;  /* PROFDB_OPEN_TOLERANT: a damaged row was reported */
+	/* EXCLUSIVE metrics: every cnode's inclusive row (severity.c,
+	 * incl_table), built on the second inclusive request, installed by CAS */
+	_Atomic(double *) incl_table;
+	atomic_uint incl_asks;
 } cube_metric;
 
 typedef struct cube_region {
@@ -67,6 +71,7 @@ typedef struct cube_cnode {
 	int64_t line;
 	cube_str mod;
 	uint32_t first_param, n_params;
+	uint32_t depth;            /* roots 0; set with max_depth at open (enumerate) */
 } cube_cnode;
 
 typedef struct cube_location {
@@ -175,6 +180,9 @@ struct profdb_cube {
 /* Soft cap on the inflated-row cache of one handle; rows beyond it are
  * inflated per call into temporary memory. */
 #define CUBE_ZCACHE_CAP ((uint64_t)256 << 20)
+/* Cap on one metric's table of inclusive rows (cnodes x locations x fields
+ * doubles); a bigger metric walks the subtree per request. */
+#define CUBE_INCL_TABLE_CAP ((uint64_t)256 << 20)
 
 /* tar.c */
 int profdb__cube_tar_load(profdb_cube *c);

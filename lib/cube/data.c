@@ -122,6 +122,7 @@ static int enumerate(profdb_cube *c)
 		uint32_t id = c->doc_order[i], par = c->cnodes[id].parent;
 		uint32_t d = par == PROFDB_NONE ? 0 : stack_node[par] + 1;
 		stack_node[id] = d;
+		c->cnodes[id].depth = d;
 		if (d > c->max_depth)
 			c->max_depth = d;
 	}
@@ -413,6 +414,7 @@ void profdb__cube_data_free(profdb_cube *c)
 			for (uint32_t k = 0; k < m->nrows; k++)
 				free(atomic_load_explicit(&m->zcache[k], memory_order_relaxed));
 		free((void *)m->zcache);
+		free(atomic_load_explicit(&m->incl_table, memory_order_relaxed));
 		free(m->zoff);
 		free(m->zsize);
 	}

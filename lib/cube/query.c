@@ -218,10 +218,7 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	out->parent = n->parent;
 	out->first_child = n->first_child;
 	out->next_sibling = n->next_sibling;
-	uint32_t depth = 0;
-	for (uint32_t p = n->parent; p != PROFDB_NONE && depth < c->n_cnodes; p = c->cnodes[p].parent)
-		depth++;
-	out->depth = depth;
+	out->depth = n->depth;
 	out->relation = n->parent == PROFDB_NONE ? PROFDB_RELATION_NONE : PROFDB_RELATION_CALL;
 	out->type = PROFDB_CTX_FUNCTION;
 	out->function = profdb__str(profdb__cube_s(c, g->name));

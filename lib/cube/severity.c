@@ -326,10 +326,11 @@ static int exclusive_of_inclusive(const profdb_cube *c, cube_metric *m, uint32_t
 	return r;
 }
 
-/* Inclusive row of an EXCLUSIVE metric: depth-first, one accumulator row
- * per level of the path from cnode down (at most max_depth + 1). */
-static int inclusive_of_exclusive(const profdb_cube *c, cube_metric *m, uint32_t cnode,
-                                  cols x, double *out)
+/* Inclusive row of an EXCLUSIVE metric from its subtree: depth-first, one
+ * accumulator row per level of the path from cnode down (at most
+ * max_depth + 1). */
+static int inclusive_walk(const profdb_cube *c, cube_metric *m, uint32_t cnode, cols x,
+                          double *out)
 {
 	size_t levels = (size_t)c->max_depth + 1, rw = (size_t)x.n * width_of(m);
 	double *acc;
@@ -368,6 +369,22 @@ static int inclusive_of_exclusive(const profdb_cube *c, cube_metric *m, uint32_t
 	return r;
 }
 
+static const double *incl_table(const profdb_cube *c, cube_metric *m);
+
+/* Inclusive row of an EXCLUSIVE metric: from the metric's table once it is
+ * asked a second time (asking every cnode in turn would otherwise walk
+ * each subtree, quadratic in the depth of the tree), else the walk. */
+static int inclusive_of_exclusive(const profdb_cube *c, cube_metric *m, uint32_t cnode,
+                                  cols x, double *out)
+{
+	const double *t = incl_table(c, m);
+	if (!t)
+		return inclusive_walk(c, m, cnode, x, out);
+	size_t w = width_of(m);
+	memcpy(out, t + ((size_t)cnode * c->n_locs + x.l0) * w, (size_t)x.n * w * sizeof *out);
+	return 0;
+}
+
 /* Call-tree view of metric m at cnode into out[x.n x width]. */
 static int call_view(const profdb_cube *c, cube_metric *m, uint32_t cnode, int inclusive,
                      cols x, double *out)
@@ -404,7 +421,7 @@ static void emit(const profdb_cube *c, const cube_metric *m, const double *row, 
  * whichever cnode the walk starts at, so the numbers are those of one
  * call at that cnode. */
 static int inclusive_pass(const profdb_cube *c, cube_metric *m, const uint32_t *locs, size_t nl,
-                          double *out, uint8_t *found)
+                          double *out, uint8_t *found, double *table)
 {
 	cols all = {0, c->n_locs};
 	size_t levels = (size_t)c->max_depth + 1, rw = (size_t)c->n_locs * width_of(m);
@@ -426,7 +443,10 @@ static int inclusive_pass(const profdb_cube *c, cube_metric *m, const uint32_t *
 			uint32_t k = next[sp - 1];
 			if (k == PROFDB_NONE) {
 				sp--;
-				emit(c, m, acc + sp * rw, node[sp], locs, nl, out, found);
+				if (table)
+					memcpy(table + (size_t)node[sp] * rw, acc + sp * rw, rw * sizeof *acc);
+				else
+					emit(c, m, acc + sp * rw, node[sp], locs, nl, out, found);
 				if (sp > 0)
 					r = row_plus(all, m, acc + (sp - 1) * rw, acc + sp * rw);
 				continue;
@@ -447,6 +467,39 @@ static int inclusive_pass(const profdb_cube *c, cube_metric *m, const uint32_t *
 	return r;
 }
 
+/* Metric m's inclusive rows of every cnode (n_cnodes x n_locs x width);
+ * NULL on the first request, above CUBE_INCL_TABLE_CAP (or max_memory) or
+ * when building it fails (the caller walks the subtree then). Cnodes no
+ * root reaches keep their own row. Threads that build it at once install
+ * one by CAS. */
+static const double *incl_table(const profdb_cube *c, cube_metric *m)
+{
+	double *t = atomic_load_explicit(&m->incl_table, memory_order_acquire);
+	if (t || atomic_fetch_add_explicit(&m->incl_asks, 1, memory_order_relaxed) == 0)
+		return t;
+	uint64_t n = (uint64_t)c->n_cnodes * c->n_locs * width_of(m), cap = CUBE_INCL_TABLE_CAP;
+	if (c->opts.max_memory && c->opts.max_memory < cap)
+		cap = c->opts.max_memory;
+	if (n == 0 || n > cap / sizeof(double))
+		return NULL;
+	t = malloc((size_t)n * sizeof *t);
+	cols all = {0, c->n_locs};
+	size_t rw = (size_t)c->n_locs * width_of(m);
+	int r = t ? 0 : -ENOMEM;
+	for (uint32_t k = 0; k < c->n_cnodes && r == 0; k++)
+		r = own_row(c, m, k, all, t + (size_t)k * rw);
+	if (r == 0)
+		r = inclusive_pass(c, m, NULL, 0, NULL, NULL, t);
+	double *expected = NULL;
+	if (r < 0 || !atomic_compare_exchange_strong_explicit(&m->incl_table, &expected, t,
+	                                                      memory_order_acq_rel,
+	                                                      memory_order_acquire)) {
+		free(t);
+		return r < 0 ? NULL : expected;
+	}
+	return t;
+}
+
 int profdb__cube_call_view_all(const profdb_cube *c, uint32_t metric, int inclusive,
                                const uint32_t *locs, size_t nl, double *out, uint8_t *found)
 {
@@ -457,7 +510,7 @@ int profdb__cube_call_view_all(const profdb_cube *c, uint32_t metric, int inclus
 		return profdb__fail(-ENOTSUP, "%s: metric %" PRIu32 " ('%s') is derived or SCALE_FUNC",
 		                    c->path, metric, profdb__cube_s(c, m->name));
 	if (inclusive && m->kind != PROFDB_CUBE_INCLUSIVE)
-		return inclusive_pass(c, m, locs, nl, out, found);
+		return inclusive_pass(c, m, locs, nl, out, found, NULL);
 	double *row;
 	int r = alloc_doubles(c, (uint64_t)c->n_locs + 1, width_of(m), "a row", &row);
 	for (uint32_t k = 0; r == 0 && k < c->n_cnodes; k++)

@@ -578,6 +578,27 @@ int tw_pre_write_dir(const tw_pre *d, const char *dir);
 /** The draft meta.db sample. 0 or -ENOMEM. */
 int tw_draft_write(tw_blob *out, unsigned flags);
 
+/* ---- Deep call chains in every format (tests/writer/chain.c) -----------------------------------
+ *
+ * For stress tests and benchmarks of deep call trees: frame k (k = 0 .. depth-1) is function "f<k>"
+ * and calls frame k+1, so the call tree is one path @p depth frames deep. One metric, one thread
+ * (plus the summary profile where the format has one). With @p every = 0 only the leaf has self
+ * cost (1); with @p every = 1 every frame has self cost 1, so frame k's inclusive cost is depth-k.
+ *  - Callgrind: text, event Ir, compressed names, one call line per frame;
+ *  - Cube: one EXCLUSIVE DOUBLE metric "time", DENSE rows, one region per frame, cnode k = frame k;
+ *  - hpcrun 04.00: the "^Primary" root, then frame k as node id 2k+3;
+ *  - HPCToolkit 4.0 (meta.db, profile.db, cct.db): the "main thread" entry point, then frame k as
+ *    context id k+2 (a call to function k); point, function and execution values as hpcprof
+ *    stores them (inclusive at every frame);
+ *  - pre-release: frame k is a <PF> (id 2k+1) inside the call site <C> (id 2k) of its caller.
+ * Compiled into the executables that use it, with cube.c, hpcrun.c and hpctkpre.c.
+ * @return 0, -EINVAL (depth 0 or too large for the format), -ENOMEM, -errno. */
+int tw_chain_callgrind(const char *path, uint32_t depth, int every);
+int tw_chain_cube(const char *path, uint32_t depth, int every);
+int tw_chain_hpcrun(const char *path, uint32_t depth, int every);
+int tw_chain_hpctk4(const char *dir, uint32_t depth, int every);
+int tw_chain_pre(const char *dir, uint32_t depth, int every);
+
 #ifdef __cplusplus
 }
 #endif

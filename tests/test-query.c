@@ -521,6 +521,25 @@ Test(query, detection)
 	cr_assert_eq(profdb_inclusive(db, 1, 7, 0, &n), -ENOTSUP);
 	profdb_close(db);
 
+	/* A database folder without meta.db: refused with the file named in
+	 * strict mode (nothing would have a name or a metric), read with a
+	 * warning in tolerant mode. */
+	remove_file(dir, "meta.db");
+	snprintf(path, sizeof path, "%s/meta.db", dir);
+	db = (profdb *)1;
+	cr_assert_eq(profdb_open(&db, dir, NULL), -ENOENT);
+	cr_assert_null(db);
+	cr_assert(strstr(profdb_error_message(), path), "%s", profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), "missing"), "%s", profdb_error_message());
+	warns w = {0};
+	profdb_options o = {.size = sizeof o, .flags = PROFDB_OPEN_TOLERANT, .warn = on_warn,
+	                    .warn_userdata = &w};
+	cr_assert_eq(profdb_open(&db, dir, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(w.n, 1);
+	cr_assert(strstr(w.last, path), "%s", w.last);
+	cr_assert_eq(profdb_metric_count(db), 0);
+	profdb_close(db);
+
 	remove_file(dir, "notes.txt");
 	for (int k = 0; k < TW_NFILES; k++)
 		remove_file(dir, names[k]);

@@ -218,10 +218,11 @@ static int section_values(calls *k, section *s)
 				return r;
 			nested = in_section(s, up);
 		}
-		/* Callgrind's folded variants call one another (recursion through
-		 * --separate-callers contexts) without being nested in the tree:
-		 * their inclusive costs overlap and have no sum. */
-		if (k->fold && rep->format == PROFDB_FORMAT_CALLGRIND && s->n_ctx > 1)
+		/* Folded variants (only formats whose names carry suffixes have
+		 * them: Callgrind's recursion and --separate-callers contexts) call
+		 * one another without being nested in the tree: their inclusive
+		 * costs overlap and have no sum. */
+		if (k->fold && s->n_ctx > 1)
 			nested = 1;
 		for (size_t m = 0; m < rep->n; m++) {
 			double inc, exc;

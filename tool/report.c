@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <profdb/callgrind.h>
 
 #include "format.h"
 #include "report.h"
@@ -459,12 +458,12 @@ static int metric_total(report *r, size_t k)
 	m->total = 0;
 	if (!m->has_inc || m->mode == REPORT_STAT)
 		return 0;
-	/* Callgrind's one root is the synthetic context 0 (doc/model.md): asked
-	 * for by id, it spares building the context tree, which `top` by
-	 * function and exclusive value needs for nothing else. */
-	const profdb_cg *cg = profdb_get_cg(r->db);
-	if (cg && profdb_cg_function_count(cg) > 0)
-		return report_value(r, k, 0, 1, &m->total);
+	/* A call graph's one synthetic root (Callgrind's context 0): asked for
+	 * by id, it spares building the context tree, which `top` by function
+	 * and exclusive value needs for nothing else. */
+	uint32_t root;
+	if ((e = profdb_total_root(r->db, &root)) != 0)
+		return e < 0 ? e : report_value(r, k, root, 1, &m->total);
 	if ((e = walk_begin(&w, r->db)) < 0)
 		return e;
 	while ((e = walk_next(&w, &c, 1)) > 0) {
@@ -679,7 +678,7 @@ void report_describe(const report *r, const char *headline)
 			       m0->metric.scale);
 		break;
 	}
-	if (r->format == PROFDB_FORMAT_HPCRUN)
+	if (profdb_has_names(r->db) == 0)
 		printf("note: hpcrun files carry no function or source names; contexts are load "
 		       "module + offset (hpcstruct/hpcprof attribute them)\n");
 }

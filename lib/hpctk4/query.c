@@ -503,6 +503,24 @@ static int q_profile_bytes(const void *impl, uint32_t index, uint64_t *bytes)
 	return r;
 }
 
+static int q_file_name(const void *impl, size_t index, profdb_str *out)
+{
+	static const char *const names[PROFDB_HPCTK_NFILES] = {"meta.db", "profile.db", "cct.db",
+	                                                       "trace.db"};
+	const hq *q = impl;
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		if (q->has[f] && index-- == 0) {
+			*out = profdb__str(names[f]);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static int q_check(const void *impl)
+{
+	return profdb_hpctk_check(((const hq *)impl)->db);
+}
+
 static const void *q_native(const void *impl)
 {
 	return ((const hq *)impl)->db;
@@ -539,5 +557,7 @@ const profdb__backend profdb__hpctk4_backend = {
 	.profile_view = profdb__hpctkq_profile_view,
 	.context_view = profdb__hpctkq_context_view,
 	.trace_view = profdb__hpctkq_trace_view,
+	.file_name = q_file_name,
+	.check = q_check,
 	.native = q_native,
 };

@@ -185,16 +185,7 @@ static int in_section(const section *s, uint32_t id)
 /* a combined with b by the rule; NONE keeps a. NaN (no value) gives way. */
 static double combine(profdb_combine c, double a, double b)
 {
-	if (isnan(a))
-		return b;
-	if (isnan(b))
-		return a;
-	switch (c) {
-	case PROFDB_COMBINE_SUM: return a + b;
-	case PROFDB_COMBINE_MIN: return b < a ? b : a;
-	case PROFDB_COMBINE_MAX: return b > a ? b : a;
-	default: return a;
-	}
+	return profdb_combine_pair(c, a, b);
 }
 
 /* The function's own values per metric: the inclusive value of its

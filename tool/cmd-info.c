@@ -204,12 +204,7 @@ int cmd_info(int argc, char **argv)
 
 const char *combine_name(profdb_combine c)
 {
-	switch (c) {
-	case PROFDB_COMBINE_SUM: return "sum";
-	case PROFDB_COMBINE_MIN: return "min";
-	case PROFDB_COMBINE_MAX: return "max";
-	default: return "none";
-	}
+	return profdb_combine_name(c);
 }
 
 /* One metric as JSON; has_values < 0 leaves the key out (dump does not

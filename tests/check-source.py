@@ -49,22 +49,12 @@ KNOWN_FORMAT = {
     'lib/analysis/tree-cg.c': 'the Callgrind tree on profdb_cg_* (a backend call graph)',
     'lib/convert/cg-native.c': 'native Callgrind output with jumps (a backend writer)',
     'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
-    'python/src/database.c': 'a 4.0 folder without meta.db (the 4.0 backend'"'"'s open)',
-    'tool/cmd-calls.c': 'Callgrind recursion folding (lib/analysis names)',
-    'tool/cmd-info.c': 'the files of an HPCToolkit database (a backend files entry)',
-    'tool/report.c': 'the Callgrind root total and the hpcrun note',
     'tool/stats-check.c': 'hpcprof summary statistics (lib/analysis)',
     'tool/stats-check.h': 'the HPCToolkit summary types',
     'tool/top-callgrind.c': 'the Callgrind function ranking (lib/analysis on a call graph)',
 }
-# Files that still break rule 5.
-KNOWN_COMBINE = {
-    'tool/cmd-calls.c': 'a combine of its own (lib/analysis edges)',
-    'tool/cmd-info.c': 'the rule names (a library name table)',
-    'tool/cmd-top.c': 'NONE metrics ranked by context',
-    'tool/report.c': 'totals and percentages by the rule (lib/analysis)',
-    'tool/top-groups.c': 'a group combined by the rule (lib/analysis grouping)',
-}
+# Files that still break rule 5 (none: add none).
+KNOWN_COMBINE = {}
 FORMAT_API = re.compile(r'\bPROFDB_FORMAT_[A-Z0-9_]+|\bprofdb_(?:cg|cube|hpctk|hpctkpre|hpcrun)_\w+\s*\(|'
                         r'\bprofdb_get_(?:cg|cube|hpctk|hpctkpre|hpcrun)\s*\(|'
                         r'#\s*include\s*[<"]profdb/(?:callgrind|cube|hpctk|hpctkpre|hpcrun|profdb)\.h[>"]')

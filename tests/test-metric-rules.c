@@ -530,3 +530,24 @@ Test(metric_rules, profile_bytes)
 	cr_assert_eq(profdb_profile_bytes(db, 0, &bytes), -ENOTSUP);
 	profdb_close(db);
 }
+
+/* The rule answers the front-ends print: how two values combine (NaN is
+ * "no value"), whether totals add up, the rule's names. */
+Test(metric_rules, combine_answers)
+{
+	cr_assert_eq(profdb_combine_pair(PROFDB_COMBINE_SUM, 1.5, 2.25), 3.75);
+	cr_assert_eq(profdb_combine_pair(PROFDB_COMBINE_MIN, 1.5, 0.0), 0.0);
+	cr_assert_eq(profdb_combine_pair(PROFDB_COMBINE_MAX, -1.0, -2.0), -1.0);
+	cr_assert_eq(profdb_combine_pair(PROFDB_COMBINE_NONE, 4.0, 5.0), 4.0);
+	cr_assert_eq(profdb_combine_pair(PROFDB_COMBINE_MIN, NAN, 7.0), 7.0);
+	cr_assert_eq(profdb_combine_pair(PROFDB_COMBINE_SUM, 7.0, NAN), 7.0);
+	cr_assert_eq(profdb_combine_adds(PROFDB_COMBINE_SUM), 1);
+	cr_assert_eq(profdb_combine_adds(PROFDB_COMBINE_MAX), 0);
+	cr_assert_eq(profdb_combine_ok(PROFDB_COMBINE_MIN), 1);
+	cr_assert_eq(profdb_combine_ok(PROFDB_COMBINE_NONE), 0);
+	cr_assert_eq(profdb_combine_ok((profdb_combine)9), 0);
+	cr_assert_str_eq(profdb_combine_name(PROFDB_COMBINE_MAX), "max");
+	cr_assert_str_eq(profdb_combine_name((profdb_combine)9), "none");
+	cr_assert_str_eq(profdb_combine_extreme(PROFDB_COMBINE_MIN), "minimum");
+	cr_assert_null(profdb_combine_extreme(PROFDB_COMBINE_SUM));
+}

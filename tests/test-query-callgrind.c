@@ -130,9 +130,13 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert_eq(about.format, PROFDB_FORMAT_CALLGRIND);
 	cr_assert(qc_str_is(about.title, "./prog arg"));
 
-	uint32_t root;
+	uint32_t root, total_root = 7;
 	profdb_context r0, m, a, b, cc;
 	cr_assert_eq(profdb_context_root(db, &root), 0);
+	/* The synthetic root of the call graph holds every total. */
+	cr_assert_eq(profdb_total_root(db, &total_root), 1);
+	cr_assert_eq(total_root, root);
+	cr_assert_eq(profdb_has_names(db), 1);
 	cr_assert_eq(profdb_context_get(db, root, &r0), 0);
 	cr_assert_eq(r0.type, PROFDB_CTX_ROOT);
 	m = by_name(db, "main");

@@ -253,6 +253,11 @@ static void check_sample(unsigned version, int trailer)
 	snprintf(v, sizeof v, "0%u.00", version);
 	cr_assert(qc_str_is(a.version, v));
 	cr_assert(qc_str_is(a.title, "app"));
+	/* Only load module + offset: the tool says so instead of a name. */
+	cr_assert_eq(profdb_has_names(db), 0);
+	profdb_str fn;
+	cr_assert_eq(profdb_file_name(db, 0, &fn), -ENOTSUP);
+	cr_assert_eq(profdb_check(db), -ENOTSUP);
 
 	profdb_metric m;
 	cr_assert_eq(profdb_metric_at(db, 0, &m), 0);

@@ -504,6 +504,19 @@ Test(query, detection)
 	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
 	profdb_counts c = qc_check_all(db, "sample directory");
 	cr_assert_eq(c.values, 95);
+	/* What the format tells about itself: the files it read, in order,
+	 * its whole validation, names, and no single total root. */
+	profdb_str fn;
+	for (size_t k = 0; k < TW_NFILES; k++) {
+		cr_assert_eq(profdb_file_name(db, k, &fn), 0);
+		cr_assert_str_eq(fn.ptr, names[k]);
+	}
+	cr_assert_eq(profdb_file_name(db, TW_NFILES, &fn), -ENOENT);
+	cr_assert_eq(profdb_check(db), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_has_names(db), 1);
+	uint32_t root = 7;
+	cr_assert_eq(profdb_total_root(db, &root), 0);
+	cr_assert_eq(profdb_total_root(NULL, &root), -EINVAL);
 	profdb_close(db);
 	snprintf(path, sizeof path, "%s/meta.db", dir);
 	cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
@@ -519,6 +532,27 @@ Test(query, detection)
 	cr_assert_eq(c.values, 95);
 	profdb_number n;
 	cr_assert_eq(profdb_inclusive(db, 1, 7, 0, &n), -ENOTSUP);
+	profdb_close(db);
+
+	/* A database folder without meta.db: refused with the file named in
+	 * strict mode (nothing would have a name or a metric), read with a
+	 * warning in tolerant mode. */
+	remove_file(dir, "meta.db");
+	snprintf(path, sizeof path, "%s/meta.db", dir);
+	db = (profdb *)1;
+	cr_assert_eq(profdb_open(&db, dir, NULL), -ENOENT);
+	cr_assert_null(db);
+	cr_assert(strstr(profdb_error_message(), path), "%s", profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), "missing"), "%s", profdb_error_message());
+	warns w = {0};
+	profdb_options o = {.size = sizeof o, .flags = PROFDB_OPEN_TOLERANT, .warn = on_warn,
+	                    .warn_userdata = &w};
+	cr_assert_eq(profdb_open(&db, dir, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(w.n, 1);
+	cr_assert(strstr(w.last, path), "%s", w.last);
+	cr_assert_eq(profdb_metric_count(db), 0);
+	cr_assert_eq(profdb_file_name(db, 0, &fn), 0);
+	cr_assert_str_eq(fn.ptr, "profile.db");
 	profdb_close(db);
 
 	remove_file(dir, "notes.txt");

@@ -185,16 +185,7 @@ static int in_section(const section *s, uint32_t id)
 /* a combined with b by the rule; NONE keeps a. NaN (no value) gives way. */
 static double combine(profdb_combine c, double a, double b)
 {
-	if (isnan(a))
-		return b;
-	if (isnan(b))
-		return a;
-	switch (c) {
-	case PROFDB_COMBINE_SUM: return a + b;
-	case PROFDB_COMBINE_MIN: return b < a ? b : a;
-	case PROFDB_COMBINE_MAX: return b > a ? b : a;
-	default: return a;
-	}
+	return profdb_combine_pair(c, a, b);
 }
 
 /* The function's own values per metric: the inclusive value of its
@@ -218,10 +209,11 @@ static int section_values(calls *k, section *s)
 				return r;
 			nested = in_section(s, up);
 		}
-		/* Callgrind's folded variants call one another (recursion through
-		 * --separate-callers contexts) without being nested in the tree:
-		 * their inclusive costs overlap and have no sum. */
-		if (k->fold && rep->format == PROFDB_FORMAT_CALLGRIND && s->n_ctx > 1)
+		/* Folded variants (only formats whose names carry suffixes have
+		 * them: Callgrind's recursion and --separate-callers contexts) call
+		 * one another without being nested in the tree: their inclusive
+		 * costs overlap and have no sum. */
+		if (k->fold && s->n_ctx > 1)
 			nested = 1;
 		for (size_t m = 0; m < rep->n; m++) {
 			double inc, exc;

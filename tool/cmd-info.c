@@ -7,8 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <profdb/hpctk.h>
-#include <profdb/hpctkpre.h>
 
 #include "tool.h"
 
@@ -49,11 +47,26 @@ static int cmp_file(const void *a, const void *b)
 	return strcmp(((const file_size *)a)->name, ((const file_size *)b)->name);
 }
 
+/* Whether the library read file @p name of the folder: the files it lists
+ * (profdb_file_name), or every file when the format lists none. */
+static int was_read(const profdb *db, const char *name)
+{
+	profdb_str f;
+	int r = profdb_file_name(db, 0, &f);
+	if (r == -ENOTSUP)
+		return 1;
+	for (size_t i = 1; r == 0; i++) {
+		if (strlen(name) == f.len && memcmp(name, f.ptr, f.len) == 0)
+			return 1;
+		r = profdb_file_name(db, i, &f);
+	}
+	return 0;
+}
+
 /* The files that make up the input: the file itself, or the regular files
- * of the directory (for an HPCToolkit 4.0 database only its *.db files). */
+ * of the directory that the library read. */
 static size_t list_files(const profdb *db, const char *path, file_size **out)
 {
-	static const char *const hpctk_files[] = {"meta.db", "profile.db", "cct.db", "trace.db"};
 	struct stat st;
 	file_size *v = NULL;
 	size_t n = 0, cap = 0;
@@ -70,18 +83,11 @@ static size_t list_files(const profdb *db, const char *path, file_size **out)
 		*out = v;
 		return 1;
 	}
-	const profdb_hpctk *h = profdb_get_hpctk(db);
 	DIR *d = opendir(path);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
-		if (h) {
-			int known = 0;
-			for (int f = 0; f < 4; f++)
-				known |= strcmp(e->d_name, hpctk_files[f]) == 0 &&
-				         profdb_hpctk_has(h, (profdb_hpctk_file)f);
-			if (!known)
-				continue;
-		}
+		if (!was_read(db, e->d_name))
+			continue;
 		char full[4096];
 		if (snprintf(full, sizeof full, "%s/%s", path, e->d_name) >= (int)sizeof full ||
 		    stat(full, &st) != 0 || !S_ISREG(st.st_mode))
@@ -113,19 +119,17 @@ static const char info_usage[] =
 	"traces, samples) and the sizes of the files. --json prints one object of\n"
 	"schema profdb-info/2 (doc/profdb-info-2.schema.json). --check first\n"
 	"validates a whole HPCToolkit database and compares its files with each\n"
-	"other (every value read; profdb_hpctk_check, profdb_hpctkpre_check).\n";
+	"other (every value read; profdb_check).\n";
 
-/* --check: the full validation of an HPCToolkit database. */
+/* --check: the format's whole validation (HPCToolkit databases). */
 static int check_whole(const profdb *db)
 {
-	const profdb_hpctk *h = profdb_get_hpctk(db);
-	const profdb_hpctkpre *pre = profdb_get_hpctkpre(db);
-	if (h)
-		return profdb_hpctk_check(h);
-	if (pre)
-		return profdb_hpctkpre_check(pre);
-	fprintf(stderr, "profdb info: --check reads HPCToolkit databases only\n");
-	return 1;
+	int r = profdb_check(db);
+	if (r == -ENOTSUP) {
+		fprintf(stderr, "profdb info: --check reads HPCToolkit databases only\n");
+		return 1;
+	}
+	return r;
 }
 
 int cmd_info(int argc, char **argv)
@@ -200,12 +204,7 @@ int cmd_info(int argc, char **argv)
 
 const char *combine_name(profdb_combine c)
 {
-	switch (c) {
-	case PROFDB_COMBINE_SUM: return "sum";
-	case PROFDB_COMBINE_MIN: return "min";
-	case PROFDB_COMBINE_MAX: return "max";
-	default: return "none";
-	}
+	return profdb_combine_name(c);
 }
 
 /* One metric as JSON; has_values < 0 leaves the key out (dump does not

@@ -672,7 +672,7 @@ int cmd_top(int argc, char **argv)
 		k.o.inclusive = 1;
 	/* A value that does not combine (a ratio, a mean) means nothing added
 	 * up over a function's contexts: rank the contexts themselves. */
-	if (k.rep.m[0].metric.combine == PROFDB_COMBINE_NONE && k.by == BY_FUNCTION && !by_given)
+	if (!profdb_combine_ok(k.rep.m[0].metric.combine) && k.by == BY_FUNCTION && !by_given)
 		k.by = BY_CONTEXT;
 	r = rank(&k);
 	if (r == 0 && k.nrows)   /* qsort(NULL, 0, ...) is undefined */

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <profdb/callgrind.h>
 
 #include "format.h"
 #include "report.h"
@@ -263,12 +262,7 @@ static int64_t summary_profile(const report *r)
 
 static double combine(profdb_combine c, double a, double b)
 {
-	switch (c) {
-	case PROFDB_COMBINE_SUM: return a + b;
-	case PROFDB_COMBINE_MIN: return b < a ? b : a;
-	case PROFDB_COMBINE_MAX: return b > a ? b : a;
-	default: return a;
-	}
+	return profdb_combine_pair(c, a, b);
 }
 
 static size_t stat_offset(report_stat s)
@@ -436,7 +430,7 @@ static int setup_metric(report *r, size_t k, int64_t summary)
 		        "(a %s metric)\n", tool_prog, r->path, name, metric_kind_name(m->metric.kind));
 		return EXIT_INPUT;
 	}
-	if (m->mode == REPORT_SEL && m->metric.combine == PROFDB_COMBINE_NONE &&
+	if (m->mode == REPORT_SEL && !profdb_combine_ok(m->metric.combine) &&
 	    several_profiles(r)) {
 		if (o->metrics && strcmp(o->metrics, "all") == 0)
 			return 1;
@@ -459,12 +453,12 @@ static int metric_total(report *r, size_t k)
 	m->total = 0;
 	if (!m->has_inc || m->mode == REPORT_STAT)
 		return 0;
-	/* Callgrind's one root is the synthetic context 0 (doc/model.md): asked
-	 * for by id, it spares building the context tree, which `top` by
-	 * function and exclusive value needs for nothing else. */
-	const profdb_cg *cg = profdb_get_cg(r->db);
-	if (cg && profdb_cg_function_count(cg) > 0)
-		return report_value(r, k, 0, 1, &m->total);
+	/* A call graph's one synthetic root (Callgrind's context 0): asked for
+	 * by id, it spares building the context tree, which `top` by function
+	 * and exclusive value needs for nothing else. */
+	uint32_t root;
+	if ((e = profdb_total_root(r->db, &root)) != 0)
+		return e < 0 ? e : report_value(r, k, root, 1, &m->total);
 	if ((e = walk_begin(&w, r->db)) < 0)
 		return e;
 	while ((e = walk_next(&w, &c, 1)) > 0) {
@@ -639,7 +633,7 @@ void report_describe(const report *r, const char *headline)
 		printf(")");
 		/* a total of a min or max metric means nothing: its rows say what
 		 * they show (the note below) */
-		if (m->has_inc && m->mode != REPORT_STAT && m->metric.combine == PROFDB_COMBINE_SUM) {
+		if (m->has_inc && m->mode != REPORT_STAT && profdb_combine_adds(m->metric.combine)) {
 			fmt_value(buf, sizeof buf, m->total, r->o->plain);
 			printf(", total %s", buf);
 		}
@@ -658,12 +652,12 @@ void report_describe(const report *r, const char *headline)
 		printf("note: %s of the stored %s values over the profiles that store one; no "
 		       "percentages\n", report_stat_name(r->o->stat),
 		       r->o->inclusive ? "inclusive" : "exclusive");
-	else if (m0->metric.combine == PROFDB_COMBINE_MIN || m0->metric.combine == PROFDB_COMBINE_MAX)
+	else if (profdb_combine_extreme(m0->metric.combine))
 		printf("note: %s combines by %s: rows show and are ranked by their own "
 		       "(exclusive) %s; no total, no percentages\n",
 		       r->n > 1 ? "the first metric" : "the metric", combine_name(m0->metric.combine),
-		       m0->metric.combine == PROFDB_COMBINE_MIN ? "minimum" : "maximum");
-	else if (m0->metric.combine != PROFDB_COMBINE_SUM)
+		       profdb_combine_extreme(m0->metric.combine));
+	else if (!profdb_combine_adds(m0->metric.combine))
 		printf("note: %s combines by %s, not by sum: no percentages\n",
 		       r->n > 1 ? "the first metric" : "the metric", combine_name(m0->metric.combine));
 	for (size_t k = 0; k < r->n; k++) {
@@ -679,7 +673,7 @@ void report_describe(const report *r, const char *headline)
 			       m0->metric.scale);
 		break;
 	}
-	if (r->format == PROFDB_FORMAT_HPCRUN)
+	if (profdb_has_names(r->db) == 0)
 		printf("note: hpcrun files carry no function or source names; contexts are load "
 		       "module + offset (hpcstruct/hpcprof attribute them)\n");
 }
@@ -770,7 +764,7 @@ void report_describe_json(const report *r, const char *schema)
 int report_has_percent(const report *r, size_t k)
 {
 	const report_metric *m = &r->m[k];
-	return m->mode != REPORT_STAT && m->metric.combine == PROFDB_COMBINE_SUM &&
+	return m->mode != REPORT_STAT && profdb_combine_adds(m->metric.combine) &&
 	       m->total != 0 && !isnan(m->total);
 }
 

@@ -177,10 +177,12 @@ void group_add(group_table *t, size_t i, const report *rep, const double *v, uin
 	double *gv = t->vals + i * t->nv;
 	for (size_t m = 0; m < rep->n; m++) {
 		profdb_combine rule = rep->m[m].metric.combine;
-		if (g->n_ctx == 0 || rule == PROFDB_COMBINE_SUM || rule == PROFDB_COMBINE_NONE)
-			gv[m] = g->n_ctx == 0 ? v[m] : gv[m] + v[m];
-		else if (rule == PROFDB_COMBINE_MIN ? v[m] < gv[m] : v[m] > gv[m])
+		if (g->n_ctx == 0)
 			gv[m] = v[m];
+		else if (profdb_combine_extreme(rule))
+			gv[m] = profdb_combine_pair(rule, gv[m], v[m]);
+		else
+			gv[m] += v[m];
 	}
 	if (g->n_ctx++ == 0)
 		g->ctx = ctx;
@@ -198,7 +200,7 @@ int group_inclusive_possible(const report *rep)
 	for (size_t m = 0; m < rep->n; m++) {
 		const report_metric *rm = &rep->m[m];
 		if ((rm->mode != REPORT_ONE && rm->mode != REPORT_SUMMARY && rm->mode != REPORT_SEL) ||
-		    rm->metric.combine != PROFDB_COMBINE_SUM || !rm->has_inc || !rm->has_exc)
+		    !profdb_combine_adds(rm->metric.combine) || !rm->has_inc || !rm->has_exc)
 			return 0;
 	}
 	return 1;

@@ -255,6 +255,29 @@ PROFDB_EXPORT int profdb_stats_acc_add(profdb_stats_acc *acc, double v, uint32_t
  *  context or metric). Thread-safe on distinct accumulators. @since 0.11 */
 PROFDB_EXPORT int profdb_stats_acc_merge(profdb_stats_acc *into, const profdb_stats_acc *later);
 
+/* ---- a metric's combination rule ------------------------------------------ */
+
+/** Two values of a metric combined by its rule @p rule: the sum, the
+ *  minimum or the maximum; a NaN operand stands for "no value" and yields
+ *  the other; a rule that does not combine (PROFDB_COMBINE_NONE) yields
+ *  @p a. Thread-safe. @since 0.12 */
+PROFDB_EXPORT double profdb_combine_pair(profdb_combine rule, double a, double b);
+/** 1 when the values of a metric add up (PROFDB_COMBINE_SUM), so that a
+ *  total and percentages of it mean something; 0 otherwise.
+ *  Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_combine_adds(profdb_combine rule);
+/** 1 when values of a metric combine at all (sum, min or max); 0 for a
+ *  rate, a mean or a derived value (PROFDB_COMBINE_NONE).
+ *  Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_combine_ok(profdb_combine rule);
+/** The rule's short name: "sum", "min", "max" or "none" (as `profdb info`
+ *  and the JSON outputs print it). A static string. Thread-safe.
+ *  @since 0.12 */
+PROFDB_EXPORT const char *profdb_combine_name(profdb_combine rule);
+/** "minimum" or "maximum" for a rule that keeps one extreme value, NULL
+ *  for the others. A static string. Thread-safe. @since 0.12 */
+PROFDB_EXPORT const char *profdb_combine_extreme(profdb_combine rule);
+
 /* ---- functions: identity and groups -------------------------------------- */
 /*
  * A function is identified by (module, file, full name): the name as the

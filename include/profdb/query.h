@@ -306,6 +306,37 @@ PROFDB_EXPORT int profdb_profile_get(const profdb *db, uint32_t index, profdb_pr
  *  reading the profile table met (-EBADMSG, -ENODATA). *out is 0 on
  *  failure. Thread-safe. @since 0.12 */
 PROFDB_EXPORT int profdb_profile_bytes(const profdb *db, uint32_t profile, uint64_t *out);
+
+/* ---- what the format tells about itself -------------------------------- */
+
+/** The one root whose inclusive value is a metric's whole total, when the
+ *  format has it without building the context tree (a call graph's
+ *  synthetic root, Callgrind's context 0); otherwise a total combines the
+ *  roots' values (profdb_context_root() and next_sibling).
+ *  @param id  receives the root's id when 1 is returned.
+ *  @return 1, 0 (no such root, or an empty profile), -EINVAL (NULL
+ *  argument). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_total_root(const profdb *db, uint32_t *id);
+/** Whether the contexts of @p db carry function or source names as
+ *  stored: 0 for formats that record only load module and offset
+ *  (hpcrun measurements; hpcstruct and hpcprof attribute them).
+ *  @return 1, 0, or -EINVAL (NULL @p db). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_has_names(const profdb *db);
+/** File @p index of those @p db read from the folder it was opened from
+ *  (HPCToolkit 4.0: the *.db files present), for listing them.
+ *  @param out  receives the file's name, relative to the folder; it
+ *              stays valid until profdb_close().
+ *  @return 0, -ENOENT (past the last file), -ENOTSUP (the format does not
+ *  list them: it read the file given, or every file of the folder),
+ *  -EINVAL (NULL argument). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_file_name(const profdb *db, size_t index, profdb_str *out);
+/** The format's whole validation of @p db: every stored value read and
+ *  the files compared with each other (HPCToolkit 4.0 and pre-release:
+ *  profdb_hpctk_check(), profdb_hpctkpre_check()).
+ *  @return 0, -ENOTSUP (the format has no such check), -EINVAL (NULL
+ *  @p db), or the first problem found (-EBADMSG, -ENODATA, ...) with its
+ *  message. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_check(const profdb *db);
 /** Identity entry @p i of a profile: a kind ("rank", "thread", "node",
  *  "gpu-stream", "core", ...) and its value.
  *  @param index  the profile index.

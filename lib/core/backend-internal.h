@@ -54,6 +54,9 @@ typedef struct profdb__backend {
 	 * own name (Callgrind's "f'2", "f'caller"), which
 	 * profdb_function_fold() removes (lib/analysis/functions.c). */
 	unsigned name_suffixes : 1;
+	/* The contexts carry no function or source names, only load module
+	 * and offset (hpcrun measurements: hpcstruct and hpcprof name them). */
+	unsigned unnamed_contexts : 1;
 
 	/* ---- detection and opening ---- */
 	/* Does this input look like the format? @p head is the first bytes of
@@ -139,6 +142,14 @@ typedef struct profdb__backend {
 	int (*context_view)(const void *impl, uint32_t context, profdb_view *index,
 	                    profdb_view *values);
 	int (*trace_view)(const void *impl, uint32_t profile, profdb_view *out);
+
+	/* ---- what `profdb info` reports (optional) ---- */
+	/* The name of file @p index the handle read, relative to the opened
+	 * folder; -ENOENT past the last. Absent: every file of the folder. */
+	int (*file_name)(const void *impl, size_t index, profdb_str *out);
+	/* The format's whole validation: every value read, files compared
+	 * with each other. Absent: -ENOTSUP. */
+	int (*check)(const void *impl);
 
 	/* ---- the format's own handle (optional) ---- */
 	/* For profdb_get_hpctk/cube/cg when impl is a wrapper around the

@@ -534,6 +534,7 @@ static const void *q_native(const void *impl)
 
 const profdb__backend profdb__hpcrun_backend = {
 	.format = PROFDB_FORMAT_HPCRUN,
+	.unnamed_contexts = 1,
 	.sniff = q_sniff,
 	.open_path = q_open_path,
 	.open_inputs = q_open_inputs,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "query-internal.h"
 
@@ -418,11 +419,36 @@ static int wrap(void **impl, profdb_hpctk *db, const profdb_options *opts)
 	return 0;
 }
 
+/* A database folder without meta.db opens in the low-level reader (it reads
+ * profile.db alone), but the metrics, the context tree and every name are in
+ * meta.db: through the common interface everything would look empty without
+ * a word. Strict mode refuses the folder; tolerant mode says so. */
+static int check_meta_db(profdb_hpctk *db, const char *path, const profdb_options *opts)
+{
+	struct stat st;
+	if (profdb_hpctk_has(db, PROFDB_HPCTK_META) || stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (opts && (opts->flags & PROFDB_OPEN_TOLERANT)) {
+		profdb__warn(opts, "%s/meta.db: missing: the metrics, contexts and names are there; "
+		             "reading the other files without them", path);
+		return 0;
+	}
+	return profdb__fail(-ENOENT, "%s/meta.db: missing: the metrics, contexts and names are there",
+	                    path);
+}
+
 static int q_open_path(void **impl, const char *path, const profdb_options *opts)
 {
 	profdb_hpctk *db;
 	int r = profdb_hpctk_open(&db, path, opts);
-	return r < 0 ? r : wrap(impl, db, opts);
+	if (r < 0)
+		return r;
+	r = check_meta_db(db, path, opts);
+	if (r < 0) {
+		profdb_hpctk_close(db);
+		return r;
+	}
+	return wrap(impl, db, opts);
 }
 
 static int q_sniff(const unsigned char *head, size_t n, const char *name)
@@ -477,6 +503,24 @@ static int q_profile_bytes(const void *impl, uint32_t index, uint64_t *bytes)
 	return r;
 }
 
+static int q_file_name(const void *impl, size_t index, profdb_str *out)
+{
+	static const char *const names[PROFDB_HPCTK_NFILES] = {"meta.db", "profile.db", "cct.db",
+	                                                       "trace.db"};
+	const hq *q = impl;
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		if (q->has[f] && index-- == 0) {
+			*out = profdb__str(names[f]);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static int q_check(const void *impl)
+{
+	return profdb_hpctk_check(((const hq *)impl)->db);
+}
+
 static const void *q_native(const void *impl)
 {
 	return ((const hq *)impl)->db;
@@ -513,5 +557,7 @@ const profdb__backend profdb__hpctk4_backend = {
 	.profile_view = profdb__hpctkq_profile_view,
 	.context_view = profdb__hpctkq_context_view,
 	.trace_view = profdb__hpctkq_trace_view,
+	.file_name = q_file_name,
+	.check = q_check,
 	.native = q_native,
 };

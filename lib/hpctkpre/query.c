@@ -729,6 +729,11 @@ static const void *q_native(const void *impl)
 	return ((const pq *)impl)->db;
 }
 
+static int q_check(const void *impl)
+{
+	return profdb_hpctkpre_check(((const pq *)impl)->db);
+}
+
 const profdb__backend profdb__hpctkpre_backend = {
 	.format = PROFDB_FORMAT_HPCTK_PRE,
 	.self_from_inclusive = 1,
@@ -755,5 +760,6 @@ const profdb__backend profdb__hpctkpre_backend = {
 	.trace_at = q_trace_at,
 	.trace_seek = q_trace_seek,
 	.trace_view = q_trace_view,
+	.check = q_check,
 	.native = q_native,
 };

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sys/stat.h>
 
 /* Warnings arrive from whichever thread met them, possibly without the
  * GIL: they are kept in a C list under a mutex and moved to the Python
@@ -99,32 +98,6 @@ static PyObject *db_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	return (PyObject *)full;
 }
 
-/* An HPCToolkit 4.0 database directory without meta.db opens in the
- * library (its low-level API reads profile.db alone), but the metrics, the
- * context tree and every name are in meta.db: the frames would be empty
- * without a word. Returns 0, or -1 with NotFound naming the file. */
-static int require_meta_db(profdb *db, const char *path)
-{
-	profdb_about a;
-	struct stat st;
-	if (profdb_get_about(db, &a) < 0 || a.format != PROFDB_FORMAT_HPCTK4 ||
-	    stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-		return 0;
-	size_t n = strlen(path) + sizeof "/meta.db";
-	char *meta = PyMem_Malloc(n);
-	if (!meta) {
-		PyErr_NoMemory();
-		return -1;
-	}
-	snprintf(meta, n, "%s/meta.db", path);
-	int missing = stat(meta, &st) < 0;
-	if (missing)
-		pd_raise_msg(-ENOENT, "%s: missing (the database's metrics, contexts and names are "
-		             "there)", meta);
-	PyMem_Free(meta);
-	return missing ? -1 : 0;
-}
-
 static int db_init(DatabaseObject *self, PyObject *args, PyObject *kw)
 {
 	static char *names[] = {"path", "copy", "populate", "tolerant", "functions_only",
@@ -156,11 +129,6 @@ static int db_init(DatabaseObject *self, PyObject *args, PyObject *kw)
 	if (rc < 0) {
 		Py_DECREF(path_obj);
 		pd_raise(rc);
-		return -1;
-	}
-	if (require_meta_db(db, path) < 0) {
-		Py_DECREF(path_obj);
-		profdb_close(db);
 		return -1;
 	}
 	self->db = db;

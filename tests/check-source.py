@@ -51,7 +51,6 @@ KNOWN_FORMAT = {
     'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
     'tool/cmd-calls.c': 'Callgrind recursion folding (lib/analysis names)',
     'tool/cmd-info.c': 'the files of an HPCToolkit database (a backend files entry)',
-    'tool/names.c': 'Callgrind name folding (moves to lib/analysis)',
     'tool/report.c': 'the Callgrind root total and the hpcrun note',
     'tool/stats-check.c': 'hpcprof summary statistics (lib/analysis)',
     'tool/stats-check.h': 'the HPCToolkit summary types',

@@ -427,6 +427,24 @@ static void print_header(const diff_out *o, const profdb_match_counts *c)
 
 /* ---- the command ----------------------------------------------------------------- */
 
+/* Is @p row ranked? Not when its context is nested in its parent's code (a
+ * loop or a line of a function): the function's exclusive value covers it,
+ * so the same change would be listed again at each level. */
+static int ranked(const diff_out *o, uint32_t row)
+{
+	profdb_pair p;
+	profdb_node n;
+	profdb_context c;
+	if (profdb_match_at(o->m, row, &p) < 0)
+		return 0;
+	int sb = p.a == PROFDB_NONE;
+	if (p.parent == PROFDB_NONE ||
+	    profdb_tree_get(profdb_match_tree(o->m, sb), sb ? p.b : p.a, &n) < 0 ||
+	    n.context == PROFDB_NONE || profdb_context_get(o->s[sb].db, n.context, &c) < 0)
+		return 1;
+	return c.relation != PROFDB_RELATION_LEXICAL;
+}
+
 static int rank_and_print(diff_out *o, uint32_t limit)
 {
 	int64_t n = profdb_match_count(o->m);
@@ -441,15 +459,18 @@ static int rank_and_print(diff_out *o, uint32_t limit)
 	profdb_match_values(o->m, 0, 0, &v0);
 	if (!o->inclusive && (isnan(v0.exclusive_a) || isnan(v0.exclusive_b)))
 		o->inclusive = 1;
+	size_t nr = 0;
 	for (int64_t i = 0; i < n; i++) {
 		profdb_pair_values v;
+		if (!ranked(o, (uint32_t)i))
+			continue;
 		profdb_match_values(o->m, (uint64_t)i, 0, &v);
 		double d = o->inclusive ? v.inclusive_b - v.inclusive_a : v.exclusive_b - v.exclusive_a;
-		rows[i] = (drow){isnan(d) ? -1 : fabs(d), (uint32_t)i};
+		rows[nr++] = (drow){isnan(d) ? -1 : fabs(d), (uint32_t)i};
 	}
-	qsort(rows, (size_t)n, sizeof *rows, cmp_drow);
+	qsort(rows, nr, sizeof *rows, cmp_drow);
 	print_header(o, &c);
-	size_t shown = limit && limit < (uint64_t)n ? limit : (size_t)n;
+	size_t shown = limit && limit < nr ? limit : nr;
 	for (size_t i = 0; i < shown; i++)
 		print_row(o, rows[i].row, i == 0);
 	if (o->json)

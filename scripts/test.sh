@@ -27,7 +27,6 @@ parts_missing() {
 		"target:profdb:the profdb tool" \
 		"target:_profdb:the Python module (python3-dev, python3-numpy)" \
 		"target:profdb-mpi:profdb-mpi (libopenmpi-dev)" \
-		"dependency:libarchive:libarchive (libarchive-dev)" \
 		"dependency:expat:expat (libexpat1-dev)" \
 		"dependency:zlib:zlib (zlib1g-dev)"; do
 		kind=${part%%:*}

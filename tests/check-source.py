@@ -49,6 +49,7 @@ KNOWN_FORMAT = {
     'lib/analysis/tree-cg.c': 'the Callgrind tree on profdb_cg_* (a backend call graph)',
     'lib/convert/cg-native.c': 'native Callgrind output with jumps (a backend writer)',
     'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
+    'python/src/database.c': 'a 4.0 folder without meta.db (the 4.0 backend'"'"'s open)',
     'tool/cmd-calls.c': 'Callgrind recursion folding (lib/analysis names)',
     'tool/cmd-info.c': 'the files of an HPCToolkit database (a backend files entry)',
     'tool/report.c': 'the Callgrind root total and the hpcrun note',

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <profdb/hpctk.h>
+#include <profdb/hpctkpre.h>
 
 #include "tool.h"
 

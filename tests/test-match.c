@@ -281,6 +281,37 @@ Test(match, callgrind_pair)
 	profdb_close(b);
 }
 
+/* Callgrind's suffixes name one function: "work'2" (a recursion level)
+ * and "work'main" (separate callers) pair with "work" by its folded name
+ * (profdb_function_fold), as `top` groups them. */
+static const char cg_plain[] =
+	"events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=work\ncalls=1 2\n1 30\n"
+	"cfn=leaf\ncalls=1 3\n1 7\nfn=work\n2 30\nfn=leaf\n3 7\n";
+static const char cg_suffixed[] =
+	"events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=work'2\ncalls=1 2\n1 40\n"
+	"cfn=leaf'main\ncalls=1 3\n1 7\nfn=work'2\n2 40\nfn=leaf'main\n3 7\n";
+
+Test(match, callgrind_suffixes_folded)
+{
+	profdb *a = open_text(cg_plain), *b = open_text(cg_suffixed);
+	profdb_match *m;
+	static const char *const ir[] = {"Ir"};
+	profdb_match_options o = PROFDB_MATCH_OPTIONS_INIT;
+	o.metrics_a = ir;
+	o.n_metrics = 1;
+	cr_assert_eq(profdb_match_new(&m, a, b, &o), 0, "%s", profdb_error_message());
+	static const want w[] = {
+		{"main", '=', 5, 42, 5, 52},
+		{"work", '=', 30, 30, 40, 40},
+		{"leaf", '=', 7, 7, 7, 7},
+	};
+	check_rows(m, w, sizeof w / sizeof *w);
+	check_counts(m, 4, 0, 0);
+	profdb_match_free(m);
+	profdb_close(a);
+	profdb_close(b);
+}
+
 /* The program of tests/test-query-equivalence.c in both formats: the same
  * call paths, no difference. */
 Test(match, hpctoolkit_and_callgrind)

@@ -284,7 +284,7 @@ static void check_sample(unsigned version, int trailer)
 	profdb_profile pr;
 	cr_assert_eq(profdb_profile_get(db, 0, &pr), 0);
 	if (version == 4) {
-		cr_assert(qc_str_is(pr.name, "node 0x7f000101 thread 0"), "%.*s", (int)pr.name.len,
+		cr_assert(qc_str_is(pr.name, "node 2130706689 thread 0"), "%.*s", (int)pr.name.len,
 		          pr.name.ptr);
 		cr_assert_eq(pr.n_identity, 2);
 	} else {
@@ -525,7 +525,7 @@ Test(query_hpcrun, merged_two_profiles)
 
 	profdb_profile pr;
 	cr_assert_eq(profdb_profile_get(db, 1, &pr), 0);
-	cr_assert(qc_str_is(pr.name, "node 0x7f000101 thread 1"));
+	cr_assert(qc_str_is(pr.name, "node 2130706689 thread 1"));
 	profdb_str kind;
 	uint64_t v;
 	cr_assert_eq(profdb_profile_identity(db, 1, 0, &kind, &v), 0);

@@ -216,6 +216,10 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 	golden cg-diff-dr diff -m Dr:Dr --json callgrind.out.4242 callgrind.out.4343
 	golden cg-diff-csv diff --csv callgrind.out.4242 callgrind.out.4343
 	golden diff-profiles diff --profiles 1:2 -n 0 sample.db sample.db
+	# one row per change: main's loop, line and call site carry main's
+	# exclusive change again and are not ranked
+	[ "$(grep -c -- ' -0.5 ' "$work/out")" = 2 ] || fail "diff-profiles: main's change listed twice"
+	grep -q -- '-0.5 .*loop at sample.c:12$' "$work/out" && fail "diff-profiles: a loop ranked"
 	golden diff-self diff -n 3 sample.db sample.db
 	contains diff-self "15 in both, 0 only in A (-), 0 only in B (+)"
 	check diff-bad-metric 2 "$profdb" diff -m nope callgrind.out.4242 callgrind.out.4343

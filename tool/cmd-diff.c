@@ -144,21 +144,30 @@ static int select_profiles(side *s)
 
 /* ---- labels ---------------------------------------------------------------------- */
 
-static void node_label(const profdb *db, const profdb_tree *t, uint32_t id, char *buf,
-                       size_t cap)
+/* Node @p id's whole label in a new buffer (the caller frees it); NULL
+ * when out of memory. */
+static char *node_label(const profdb *db, const profdb_tree *t, uint32_t id)
 {
 	profdb_node n;
 	profdb_context c;
-	if (profdb_tree_get(t, id, &n) < 0)
+	int got = profdb_tree_get(t, id, &n) == 0;
+	int ctx = got && n.context != PROFDB_NONE && profdb_context_get(db, n.context, &c) == 0;
+	size_t cap = (ctx ? context_label_size(&c) : got ? n.name.len + 2 : 2) +
+	             sizeof " (recursive)";
+	char *buf = malloc(cap);
+	if (!buf)
+		return NULL;
+	if (!got)
 		snprintf(buf, cap, "?");
-	else if (n.context != PROFDB_NONE && profdb_context_get(db, n.context, &c) == 0)
+	else if (ctx)
 		context_label(&c, buf, cap);
 	else
 		snprintf(buf, cap, "%.*s", (int)n.name.len, n.name.ptr);
-	if (n.flags & PROFDB_NODE_RECURSIVE) {
+	if (got && (n.flags & PROFDB_NODE_RECURSIVE)) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, cap - l, " (recursive)");
 	}
+	return buf;
 }
 
 /* The labels of a row's path from below the roots down to the row itself
@@ -169,45 +178,60 @@ typedef struct diff_out {
 	int json, csv, inclusive;
 } diff_out;
 
-static void row_label(const diff_out *o, const profdb_pair *p, char *buf, size_t cap)
+static char *row_label(const diff_out *o, const profdb_pair *p)
 {
 	int sb = p->a == PROFDB_NONE;
-	node_label(o->s[sb].db, profdb_match_tree(o->m, sb), sb ? p->b : p->a, buf, cap);
+	return node_label(o->s[sb].db, profdb_match_tree(o->m, sb), sb ? p->b : p->a);
 }
 
-/* Writes the path of @p row: JSON an array of labels, otherwise labels
- * joined by " > " into @p out (text: at most @p cap bytes, cut at the front). */
-static void row_path(const diff_out *o, uint32_t row, char *out, size_t cap)
+/* The path of @p row, whole: JSON prints an array of labels and returns
+ * "", otherwise a new string of the labels joined by " > ". NULL when out
+ * of memory. The caller frees it. */
+static char *row_path(const diff_out *o, uint32_t row)
 {
-	uint32_t chain[4096];
-	size_t n = 0;
+	uint32_t *chain = NULL;
+	size_t n = 0, cap = 0;
 	profdb_pair p;
-	for (uint32_t r = row; n < 4096 && profdb_match_at(o->m, r, &p) == 0; r = p.parent) {
+	uint32_t depth = profdb_match_at(o->m, row, &p) == 0 ? p.depth : 0;
+	for (uint32_t r = row; profdb_match_at(o->m, r, &p) == 0; r = p.parent) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			uint32_t *nc = realloc(chain, cap * sizeof *nc);
+			if (!nc) {
+				free(chain);
+				return NULL;
+			}
+			chain = nc;
+		}
 		if (r != 0 || row == 0)
 			chain[n++] = r;
-		if (p.parent == PROFDB_NONE)
-			break;
+		if (p.parent == PROFDB_NONE || n > (size_t)depth + 1)
+			break;   /* a root, or deeper than the row: a link that goes round */
 	}
-	char label[512];
+	char *out = NULL;
 	size_t len = 0;
-	out[0] = 0;
-	if (o->json)
-		printf("[");
-	for (size_t i = n; i-- > 0;) {
+	FILE *f = o->json ? stdout : open_memstream(&out, &len);
+	if (f && o->json)
+		fputc('[', f);
+	for (size_t i = n; f && i-- > 0;) {
 		profdb_match_at(o->m, chain[i], &p);
-		row_label(o, &p, label, sizeof label);
+		char *label = row_label(o, &p);
 		if (o->json) {
-			printf("%s", i + 1 < n ? ", " : "");
-			put_json_cstr(stdout, label);
-			continue;
+			fputs(i + 1 < n ? ", " : "", f);
+			put_json_cstr(f, label ? label : "?");
+		} else {
+			fprintf(f, "%s%s", i + 1 < n ? " > " : "", label ? label : "?");
 		}
-		int w = snprintf(out + len, cap - len, "%s%s", i + 1 < n ? " > " : "", label);
-		len += w < 0 ? 0 : (size_t)w;
-		if (len >= cap)
-			len = cap - 1;
+		free(label);
 	}
-	if (o->json)
-		printf("]");
+	free(chain);
+	if (o->json) {
+		fputc(']', stdout);
+		out = calloc(1, 1);
+	} else if (f) {
+		fclose(f);
+	}
+	return out;
 }
 
 /* ---- printing -------------------------------------------------------------------- */
@@ -291,7 +315,6 @@ static void print_row(const diff_out *o, uint32_t row, int first)
 	profdb_pair_values v;
 	profdb_match_at(o->m, row, &p);
 	profdb_match_values(o->m, row, 0, &v);
-	char path[4096];
 	if (o->json) {
 		printf("%s\n {\"row\": %" PRIu32, first ? "" : ",", row);
 		json_id("parent_row", p.parent);
@@ -301,13 +324,14 @@ static void print_row(const diff_out *o, uint32_t row, int first)
 		json_id("context_a", context_of(o->m, 0, p.a));
 		json_id("context_b", context_of(o->m, 1, p.b));
 		printf(", \"depth\": %" PRIu32 ", \"path\": ", p.depth);
-		row_path(o, row, path, sizeof path);
+		free(row_path(o, row));
 		json_scope("exclusive", v.exclusive_a, v.exclusive_b);
 		json_scope("inclusive", v.inclusive_a, v.inclusive_b);
 		printf("}");
 		return;
 	}
-	row_path(o, row, path, sizeof path);
+	char *whole = row_path(o, row);
+	const char *path = whole ? whole : "";   /* out of memory: an empty path */
 	if (o->csv) {
 		printf("%s,", in_name(&p));
 		csv_scope(v.exclusive_a, v.exclusive_b);
@@ -316,6 +340,7 @@ static void print_row(const diff_out *o, uint32_t row, int first)
 		printf(",%" PRIu32 ",", p.depth);
 		put_csv_str(stdout, str_of(path));
 		putchar('\n');
+		free(whole);
 		return;
 	}
 	text_num(v.exclusive_a, 14);
@@ -335,6 +360,7 @@ static void print_row(const diff_out *o, uint32_t row, int first)
 	}
 	printf("  %c %s%s\n", p.a == PROFDB_NONE ? '+' : p.b == PROFDB_NONE ? '-' : ' ',
 	       shown != path ? "..." : "", shown);
+	free(whole);
 }
 
 static void json_side(const side *s)
@@ -401,6 +427,24 @@ static void print_header(const diff_out *o, const profdb_match_counts *c)
 
 /* ---- the command ----------------------------------------------------------------- */
 
+/* Is @p row ranked? Not when its context is nested in its parent's code (a
+ * loop or a line of a function): the function's exclusive value covers it,
+ * so the same change would be listed again at each level. */
+static int ranked(const diff_out *o, uint32_t row)
+{
+	profdb_pair p;
+	profdb_node n;
+	profdb_context c;
+	if (profdb_match_at(o->m, row, &p) < 0)
+		return 0;
+	int sb = p.a == PROFDB_NONE;
+	if (p.parent == PROFDB_NONE ||
+	    profdb_tree_get(profdb_match_tree(o->m, sb), sb ? p.b : p.a, &n) < 0 ||
+	    n.context == PROFDB_NONE || profdb_context_get(o->s[sb].db, n.context, &c) < 0)
+		return 1;
+	return c.relation != PROFDB_RELATION_LEXICAL;
+}
+
 static int rank_and_print(diff_out *o, uint32_t limit)
 {
 	int64_t n = profdb_match_count(o->m);
@@ -415,15 +459,18 @@ static int rank_and_print(diff_out *o, uint32_t limit)
 	profdb_match_values(o->m, 0, 0, &v0);
 	if (!o->inclusive && (isnan(v0.exclusive_a) || isnan(v0.exclusive_b)))
 		o->inclusive = 1;
+	size_t nr = 0;
 	for (int64_t i = 0; i < n; i++) {
 		profdb_pair_values v;
+		if (!ranked(o, (uint32_t)i))
+			continue;
 		profdb_match_values(o->m, (uint64_t)i, 0, &v);
 		double d = o->inclusive ? v.inclusive_b - v.inclusive_a : v.exclusive_b - v.exclusive_a;
-		rows[i] = (drow){isnan(d) ? -1 : fabs(d), (uint32_t)i};
+		rows[nr++] = (drow){isnan(d) ? -1 : fabs(d), (uint32_t)i};
 	}
-	qsort(rows, (size_t)n, sizeof *rows, cmp_drow);
+	qsort(rows, nr, sizeof *rows, cmp_drow);
 	print_header(o, &c);
-	size_t shown = limit && limit < (uint64_t)n ? limit : (size_t)n;
+	size_t shown = limit && limit < nr ? limit : nr;
 	for (size_t i = 0; i < shown; i++)
 		print_row(o, rows[i].row, i == 0);
 	if (o->json)

@@ -139,14 +139,21 @@ static int grow_group_of(ranking *k, uint32_t id)
 /* Add context @p c's values (k->tmp) to its group's row. */
 static int add_to_group(ranking *k, profdb_context *c)
 {
-	char key[1024];
+	char local[1024];
 	int created;
-	group_key(k, c, key, sizeof key);
+	/* a key is never cut: a long name gets a buffer of its size */
+	size_t need = context_label_size(c) + k->file_at[c->depth].len + k->module_at[c->depth].len;
+	char *key = need <= sizeof local ? local : malloc(need);
+	if (!key)
+		return TOP_OOM;
+	group_key(k, c, key, need);
 	ptrdiff_t g = group_lookup(&k->groups, key, strlen(key), 0, &created);
+	if (g >= 0 && created)
+		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
+	if (key != local)
+		free(key);
 	if (g < 0)
 		return TOP_OOM;
-	if (created)
-		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
 	if (k->group_of) {
 		if (c->id >= k->n_contexts && grow_group_of(k, c->id) < 0)
 			return TOP_OOM;
@@ -258,9 +265,12 @@ static int visit(ranking *k, profdb_context *ctx)
 	if (k->tmp[0] == 0)
 		return 0;
 	if (filter_any(&k->o.names)) {
-		char name[1024];
-		context_label(ctx, name, sizeof name);
-		if (!filter_pass(&k->o.names, name))
+		char *name = context_label_new(ctx);
+		if (!name)
+			return TOP_OOM;
+		int pass = filter_pass(&k->o.names, name);
+		free(name);
+		if (!pass)
 			return 0;
 	}
 	return keep_context(k, ctx->id);
@@ -358,18 +368,23 @@ static int rank(ranking *k)
 
 /* ---- printing ----------------------------------------------------------- */
 
-static int row_name(const ranking *k, const row *r, char *buf, size_t n)
+/* Row @p r's whole name, in a new buffer (*out, freed by the caller). */
+static int row_name(const ranking *k, const row *r, char **out)
 {
 	profdb_context ctx;
 	int e;
 	if (r->name) {
-		snprintf(buf, n, "%.*s", (int)r->name_len, r->name);
+		*out = malloc(r->name_len + 1);
+		if (!*out)
+			return TOP_OOM;
+		memcpy(*out, r->name, r->name_len);
+		(*out)[r->name_len] = '\0';
 		return 0;
 	}
 	if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0)
 		return e;
-	context_label(&ctx, buf, n);
-	return 0;
+	*out = context_label_new(&ctx);
+	return *out ? 0 : TOP_OOM;
 }
 
 /* How many of the sorted rows are shown: -n, --min-percent. */
@@ -395,9 +410,7 @@ static void print_json(const ranking *k, size_t shown)
 	       k->o.inclusive ? "inclusive" : "exclusive", by_name[k->by]);
 	for (size_t i = 0; i < shown; i++) {
 		const row *r = &k->rows[i];
-		char name[1024];
-		if (row_name(k, r, name, sizeof name) < 0)
-			snprintf(name, sizeof name, "<context %" PRIu32 ">", r->ctx);
+		char *name = NULL;
 		printf("%s\n {\"value\": ", i ? "," : "");
 		put_json_double(r->v[0]);
 		printf(", \"percent\": ");
@@ -424,7 +437,11 @@ static void print_json(const ranking *k, size_t shown)
 		else
 			printf("null");
 		printf(", \"contexts\": %" PRIu32 ", \"name\": ", r->n_ctx);
-		put_json_cstr(stdout, name);
+		if (row_name(k, r, &name) == 0)
+			put_json_cstr(stdout, name);
+		else
+			printf("\"<context %" PRIu32 ">\"", r->ctx);
+		free(name);
 		printf("}");
 	}
 	printf("\n]}\n");
@@ -458,7 +475,7 @@ static void print_header(const ranking *k)
 static int print_text(const ranking *k, size_t shown)
 {
 	const report *rep = &k->rep;
-	char buf[64], name[1024], col[64];
+	char buf[64], col[64];
 	int w[64], idw = 2, pct = report_has_percent(rep, 0);
 	size_t nm = rep->n < 64 ? rep->n : 64;   /* more columns than a terminal holds: cut */
 	print_header(k);
@@ -487,10 +504,12 @@ static int print_text(const ranking *k, size_t shown)
 	}
 	fmt_put("id", idw);
 	printf("  %s\n", by_name[k->by]);
-	size_t width = k->o.wide ? sizeof name : (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
+	char shortname[1024];   /* text may shorten a name; --wide prints it whole */
+	size_t width = k->o.wide ? sizeof shortname : (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
 	for (size_t i = 0; i < shown; i++) {
 		const row *r = &k->rows[i];
-		int e = row_name(k, r, name, sizeof name);
+		char *name;
+		int e = row_name(k, r, &name);
 		if (e < 0)
 			return e;
 		for (size_t m = 0; m < nm; m++) {
@@ -502,9 +521,9 @@ static int print_text(const ranking *k, size_t shown)
 		}
 		snprintf(buf, sizeof buf, r->n_ctx == 1 ? "%" PRIu32 : "-", r->ctx);
 		fmt_put(buf, idw);
-		char shortname[1024];
 		fmt_shorten(name, width, shortname, sizeof shortname);
-		printf("  %s\n", shortname);
+		printf("  %s\n", k->o.wide ? name : shortname);
+		free(name);
 	}
 	return 0;
 }

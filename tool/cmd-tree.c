@@ -50,10 +50,17 @@ typedef struct tree_out {
 	int first;
 } tree_out;
 
-static void label(const tree_out *o, const profdb_node *n, char *buf, size_t cap)
+/* Node @p n's whole label in a new buffer (the caller frees it); NULL
+ * when out of memory. */
+static char *label(const tree_out *o, const profdb_node *n)
 {
 	profdb_context c;
-	if (n->context != PROFDB_NONE && profdb_context_get(o->rep.db, n->context, &c) == 0) {
+	int ctx = n->context != PROFDB_NONE && profdb_context_get(o->rep.db, n->context, &c) == 0;
+	size_t cap = (ctx ? context_label_size(&c) : n->name.len + 16) + sizeof " (recursive)";
+	char *buf = malloc(cap);
+	if (!buf)
+		return NULL;
+	if (ctx) {
 		context_label(&c, buf, cap);
 	} else if (n->type == PROFDB_NODE_MODULE || n->type == PROFDB_NODE_FILE) {
 		const char *what = n->type == PROFDB_NODE_MODULE ? "module" : "file";
@@ -71,6 +78,7 @@ static void label(const tree_out *o, const profdb_node *n, char *buf, size_t cap
 		size_t l = strlen(buf);
 		snprintf(buf + l, cap - l, " (recursive)");
 	}
+	return buf;
 }
 
 /* Metric @p k's values at node @p id, scaled as `top` scales them. */
@@ -123,9 +131,11 @@ static int mark_down(tree_out *o, double min_percent, uint32_t depth_limit)
 		int hide = d > depth_limit ||
 		           (min_percent > 0 && pct && !isnan(inc) && 100.0 * inc / total < min_percent);
 		if (!hide && o->o.names.has_exclude) {
-			char name[1024];
-			label(o, &n, name, sizeof name);
+			char *name = label(o, &n);
+			if (!name)
+				return -ENOMEM;
 			hide = regexec(&o->o.names.exclude, name, 0, NULL, 0) == 0;
+			free(name);
 		}
 		if (hide)
 			o->rdepth[i] = UINT32_MAX;
@@ -141,7 +151,6 @@ static int mark_match(tree_out *o)
 		return -ENOMEM;
 	for (int64_t i = 0; i < o->count; i++) {   /* 1: matches or below a match */
 		profdb_node n;
-		char name[1024];
 		int r = profdb_tree_get(o->t, (uint32_t)i, &n);
 		if (r < 0) {
 			free(keep);
@@ -149,9 +158,14 @@ static int mark_match(tree_out *o)
 		}
 		if (o->rdepth[i] >= UINT32_MAX - 1)
 			continue;
-		label(o, &n, name, sizeof name);
+		char *name = label(o, &n);
+		if (!name) {
+			free(keep);
+			return -ENOMEM;
+		}
 		keep[i] = regexec(&o->o.names.match, name, 0, NULL, 0) == 0 ||
 		          (n.parent != PROFDB_NONE && keep[n.parent]);
+		free(name);
 	}
 	for (int64_t i = o->count - 1; i > 0; i--) {   /* 2: above a match */
 		profdb_node n;
@@ -215,12 +229,13 @@ static int decide(tree_out *o)
 
 static int put_node_json(tree_out *o, const profdb_node *n, uint32_t depth)
 {
-	char name[1024];
 	double inc, exc;
 	profdb_node p;
 	int r, has_parent = n->parent != PROFDB_NONE && o->rdepth[n->parent] < UINT32_MAX - 1 &&
 	                    profdb_tree_get(o->t, n->parent, &p) == 0;
-	label(o, n, name, sizeof name);
+	char *name = label(o, n);
+	if (!name)
+		return -ENOMEM;
 	printf("%s\n {\"node\": %" PRIu32 ", \"parent_node\": ", o->first ? "" : ",", n->id);
 	if (has_parent)
 		printf("%" PRIu32, n->parent);
@@ -239,6 +254,7 @@ static int put_node_json(tree_out *o, const profdb_node *n, uint32_t depth)
 	printf(", \"depth\": %" PRIu32 ", \"type\": \"%s\", \"recursive\": %s, \"name\": ", depth,
 	       type_name(n->type), n->flags & PROFDB_NODE_RECURSIVE ? "true" : "false");
 	put_json_cstr(stdout, name);
+	free(name);
 	for (int pass = 0; pass < 2; pass++) {
 		printf(pass ? "], \"exclusives\": [" : ", \"inclusives\": [");
 		for (size_t k = 0; k < o->rep.n; k++) {
@@ -296,7 +312,7 @@ static int print_text(tree_out *o)
 	const report *rep = &o->rep;
 	size_t nm = rep->n < 32 ? rep->n : 32;
 	int w[64], idw, pct = report_has_percent(rep, 0), r;
-	char buf[64], name[1024], shortname[1024];
+	char buf[64], shortname[1024];   /* text may shorten; --wide prints whole */
 	if ((r = widths(o, w, nm, &idw)) < 0)
 		return r;
 	int prefix = idw + 2;
@@ -348,11 +364,14 @@ static int print_text(tree_out *o)
 			snprintf(buf, sizeof buf, "-");
 		fmt_put(buf, idw);
 		int indent = 2 * (int)(d > 30 ? 30 : d);
-		label(o, &n, name, sizeof name);
+		char *name = label(o, &n);
+		if (!name)
+			return -ENOMEM;
 		int room = 100 - prefix - indent;
 		fmt_shorten(name, o->o.wide ? sizeof shortname : (size_t)(room > 40 ? room : 40),
 		            shortname, sizeof shortname);
-		printf("  %*s%s\n", indent, "", shortname);
+		printf("  %*s%s\n", indent, "", o->o.wide ? name : shortname);
+		free(name);
 	}
 	return 0;
 }

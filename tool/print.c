@@ -2,6 +2,7 @@
  * Everything goes through stdio in the "C" locale (see tool.h). */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../lib/core/dtoa-internal.h"
@@ -233,6 +234,21 @@ void context_label(const profdb_context *c, char *buf, size_t n)
 	for (char *p = buf; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+}
+
+size_t context_label_size(const profdb_context *c)
+{
+	/* every piece at most once, plus the fixed words and a 64-bit number */
+	return c->function.len + c->file.len + c->module.len + 64;
+}
+
+char *context_label_new(const profdb_context *c)
+{
+	size_t n = context_label_size(c);
+	char *buf = malloc(n);
+	if (buf)
+		context_label(c, buf, n);
+	return buf;
 }
 
 const char *metric_kind_name(profdb_metric_kind k)

@@ -149,6 +149,11 @@ void put_table_value(FILE *f, double v, int w);
 /* Human name of a context: "<program root>", "main", "[I] helper",
  * "loop at sample.c:12", "sample.c:13", "sample+0x1158". */
 void context_label(const profdb_context *c, char *buf, size_t n);
+/* Bytes that hold context_label(@p c) whole, its NUL included. */
+size_t context_label_size(const profdb_context *c);
+/* context_label(@p c) whole in a new buffer (the caller frees it);
+ * NULL when out of memory. */
+char *context_label_new(const profdb_context *c);
 /* One metric as a JSON object (metrics --json, dump). */
 void put_metric_json(FILE *f, const profdb_metric *m);
 const char *metric_kind_name(profdb_metric_kind k);

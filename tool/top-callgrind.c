@@ -100,27 +100,32 @@ static void prefetch_name(const profdb_cg *cg, int64_t fn, int64_t nf)
 /* The group of function @p f: its index, TOP_OOM, or NOT_HERE (nameless). */
 static ptrdiff_t function_group(ranking *k, const profdb_cg_function *f)
 {
-	char key[1024];
+	char local[1024];
 	int created;
 	if (!f->name.len)
 		return NOT_HERE;
 	profdb_str name = profdb_function_fold(k->rep.db, f->name);
-	int lasting = names_function_unchanged(name, sizeof key);
+	/* a key is never cut: a long name gets a buffer of its size */
+	size_t need = name.len + f->object.len + 8;
+	char *key = need <= sizeof local ? local : malloc(need);
+	if (!key)
+		return TOP_OOM;
+	int lasting = names_function_unchanged(name, need);
 	if (!lasting) {
-		names_key_of(name, f->object, key, sizeof key);
+		names_key_of(name, f->object, key, need);
 		name = str_of(key);
 	}
 	ptrdiff_t g = group_lookup(&k->groups, name.ptr, name.len, lasting, &created);
-	if (g < 0)
-		return TOP_OOM;
-	if (created && filter_any(&k->o.names)) {
+	if (g >= 0 && created && filter_any(&k->o.names)) {
 		if (lasting) {   /* the view, NUL-terminated for the filter */
 			memcpy(key, name.ptr, name.len);
 			key[name.len] = '\0';
 		}
 		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
 	}
-	return g;
+	if (key != local)
+		free(key);
+	return g < 0 ? TOP_OOM : g;
 }
 
 /* The groups of every function. 1 (done), 0 (a nameless function: the

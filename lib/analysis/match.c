@@ -171,8 +171,8 @@ static mkey key_of(const profdb *db, const profdb_tree *t, uint32_t id)
 		k.name = name;
 		break;
 	case PROFDB_NODE_FUNCTION:
-		if (name.len) {
-			k.name = name;
+		if (name.len) {   /* one function whatever its recursion level */
+			k.name = profdb_function_fold(db, name);
 			k.file = base_name(file);
 		} else {            /* an anonymous function: its address */
 			k.module = base_name(module);

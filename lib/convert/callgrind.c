@@ -105,13 +105,15 @@ int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
 	profdb__cv_out *o = w->o;
 	profdb__cv_puts(o, key);
 	profdb__cv_putc(o, '=');
+	profdb__cv_names *t = key[0] == 'f' && key[1] == 'n' ? &w->fn
+	                    : !strcmp(key, "cfn") || !strcmp(key, "jfn") ? &w->fn
+	                    : !strcmp(key, "ob") || !strcmp(key, "cob") ? &w->ob : &w->fl;
+	if (!s.len && t == &w->fl)
+		s = (profdb_str){"???", 3};   /* an unknown file, as valgrind names it */
 	if (!s.len) {
 		profdb__cv_putc(o, '\n');
 		return 0;
 	}
-	profdb__cv_names *t = key[0] == 'f' && key[1] == 'n' ? &w->fn
-	                    : !strcmp(key, "cfn") || !strcmp(key, "jfn") ? &w->fn
-	                    : !strcmp(key, "ob") || !strcmp(key, "cob") ? &w->ob : &w->fl;
 	uint32_t id;
 	int fresh;
 	int r = profdb__cv_intern(t, s, &id, &fresh);

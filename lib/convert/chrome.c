@@ -56,7 +56,8 @@ static int on_open(void *ud, uint32_t frame, uint64_t t) { return slice(ud, 'B',
 static int on_close(void *ud, uint32_t frame, uint64_t t) { return slice(ud, 'E', frame, t); }
 
 /* The process a profile belongs to: its identity entries of the kinds
- * that name a process ("node 0 rank 3"), "process" when it has none. */
+ * that name a process, as `profdb profiles` prints them ("node=0 rank=3"),
+ * "process" when it has none. */
 static int process_key(const profdb *db, uint32_t profile, profdb__cv_buf *b)
 {
 	static const char *const kinds[] = {"node", "rank", "pid", "process"};
@@ -70,11 +71,8 @@ static int process_key(const profdb *db, uint32_t profile, profdb__cv_buf *b)
 			break;
 		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 			if (kind.len == strlen(kinds[k]) && !strncasecmp(kind.ptr, kinds[k], kind.len)) {
-				char num[32];
-				int n = snprintf(num, sizeof num, " %" PRIu64, v);
 				if ((b->len && (r = profdb__cv_buf_put(b, " ", 1)) < 0) ||
-				    (r = profdb__cv_buf_put(b, kind.ptr, kind.len)) < 0 ||
-				    (r = profdb__cv_buf_put(b, num, (size_t)n)) < 0)
+				    (r = profdb__cv_identity_word(b, kind, v)) < 0)
 					return r;
 			}
 	}
@@ -151,11 +149,11 @@ int profdb__convert_chrome(const profdb *db, const profdb_convert_options *opts,
 			pid = ++n_keys;
 			put_meta(&c, "process_name", pid, 0, (profdb_str){key.p, key.len});
 		}
-		profdb_profile p;
-		if ((r = profdb_profile_get(db, profiles[i], &p)) < 0)
+		key.len = 0;
+		if ((r = profdb__cv_profile_name(&key, db, profiles[i])) < 0)
 			break;
 		c.pid = pid, c.tid = profiles[i];
-		put_meta(&c, "thread_name", pid, profiles[i], p.name);
+		put_meta(&c, "thread_name", pid, profiles[i], (profdb_str){key.p, key.len});
 		r = profdb__cv_trace_walk(&paths, profiles[i], &sink, opts, &done, samples);
 	}
 	if (r >= 0)

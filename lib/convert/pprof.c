@@ -102,7 +102,12 @@ static int function_of(pp *p, uint32_t f, uint64_t *fid)
 	profdb__pbm_reset(&p->m);
 	profdb__pbm_uint(&p->m, 1, id);
 	profdb__pbm_uint(&p->m, 2, sname);
-	profdb__pbm_uint(&p->m, 3, sname);
+	/* A name profdb makes up ("<gpu kernel>", "<unknown function> m+0x1")
+	 * has no system name: pprof would take it for a C++ name whose
+	 * "<...>" it drops, leaving "<unknown>"; with a system name that
+	 * differs, it shows the name as it is. */
+	if (!(name.len && name.ptr[0] == '<'))
+		profdb__pbm_uint(&p->m, 3, sname);
 	profdb__pbm_uint(&p->m, 4, sfile);
 	profdb__pbm_uint(&p->m, 5, line);
 	profdb__pbs_msg(&p->s, P_FUNCTION, &p->m);

@@ -92,20 +92,18 @@ static int path_emit(void *ud, profdb__cv_weight w)
 	return r < 0 ? r : s->o->err;
 }
 
+/* The profile's name (profdb__cv_profile_name), then @p suffix and
+ * @p suffix2; the index alone when that fails. */
 static void put_profile_name(profdb__cv_out *o, const profdb *db, uint32_t profile,
                              const char *suffix, profdb_str suffix2)
 {
-	profdb_profile p;
 	profdb__cv_buf b = {0};
-	char idx[32];
-	if (profdb_profile_get(db, profile, &p) < 0 || !p.name.len) {
-		snprintf(idx, sizeof idx, "profile %u", (unsigned)profile);
-		p.name = (profdb_str){idx, strlen(idx)};
-	}
-	if (profdb__cv_buf_put(&b, p.name.ptr, p.name.len) < 0 ||
+	if (profdb__cv_profile_name(&b, db, profile) < 0 ||
 	    profdb__cv_buf_put(&b, suffix, strlen(suffix)) < 0 ||
 	    profdb__cv_buf_put(&b, suffix2.ptr, suffix2.len) < 0) {
-		profdb__cv_json_str(o, p.name);
+		char idx[32];
+		snprintf(idx, sizeof idx, "profile %u", (unsigned)profile);
+		profdb__cv_json_str(o, (profdb_str){idx, strlen(idx)});
 	} else {
 		profdb__cv_json_str(o, (profdb_str){b.p, b.len});
 	}

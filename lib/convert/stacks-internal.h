@@ -17,6 +17,15 @@ typedef struct profdb__cv_buf {
 int profdb__cv_buf_put(profdb__cv_buf *b, const void *data, size_t len);
 void profdb__cv_buf_free(profdb__cv_buf *b);
 
+/* Appends identity entry (@p kind, @p v) as `profdb profiles` prints it:
+ * "rank=3" (the value in decimal). */
+int profdb__cv_identity_word(profdb__cv_buf *b, profdb_str kind, uint64_t v);
+/* Appends the name of @p profile for a viewer's list of profiles: its
+ * name, then its identity as `profdb profiles` prints it, "Master thread
+ * (rank=3 thread=0 location=3)", so that profiles with one name differ.
+ * 0 or < 0. */
+int profdb__cv_profile_name(profdb__cv_buf *b, const profdb *db, uint32_t profile);
+
 /* Appends the label of frame context @p c: its function name, else
  * "<unknown function> module+0x1a2b", "file:line", "<program root>", ...
  * (doc/CONVERT.md, "Frames"); every writer names frames this way. */

@@ -26,6 +26,45 @@ void profdb__cv_buf_free(profdb__cv_buf *b)
 	*b = (profdb__cv_buf){0};
 }
 
+/* One identity entry as `profdb profiles` prints it: "kind=value", bytes
+ * that would split the words as '_'. */
+int profdb__cv_identity_word(profdb__cv_buf *b, profdb_str kind, uint64_t v)
+{
+	char num[32];
+	int n = snprintf(num, sizeof num, "=%" PRIu64, v), r = 0;
+	for (size_t j = 0; r == 0 && j < kind.len; j++) {
+		unsigned char ch = (unsigned char)kind.ptr[j];
+		char put = ch < 0x21 || ch == 0x7f || ch == '=' ? '_' : (char)ch;
+		r = profdb__cv_buf_put(b, &put, 1);
+	}
+	return r < 0 ? r : profdb__cv_buf_put(b, num, (size_t)n);
+}
+
+int profdb__cv_profile_name(profdb__cv_buf *b, const profdb *db, uint32_t profile)
+{
+	profdb_profile p;
+	char idx[32];
+	int r = profdb_profile_get(db, profile, &p);
+	if (r < 0)
+		return r;
+	if (!p.name.len) {
+		snprintf(idx, sizeof idx, "profile %u", (unsigned)profile);
+		p.name = (profdb_str){idx, strlen(idx)};
+	}
+	r = profdb__cv_buf_put(b, p.name.ptr, p.name.len);
+	for (uint32_t i = 0; r == 0 && i < p.n_identity; i++) {
+		profdb_str kind;
+		uint64_t v;
+		if ((r = profdb_profile_identity(db, profile, i, &kind, &v)) < 0 ||
+		    (r = profdb__cv_buf_put(b, i ? " " : " (", i ? 1 : 2)) < 0)
+			break;
+		r = profdb__cv_identity_word(b, kind, v);
+	}
+	if (r == 0 && p.n_identity)
+		r = profdb__cv_buf_put(b, ")", 1);
+	return r;
+}
+
 /* ---- the metric ----------------------------------------------------------- */
 
 static int check_metric(const profdb_metric *m, const char *fmt)

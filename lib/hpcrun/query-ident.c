@@ -53,12 +53,12 @@ static profdb_str kind_word(const profdb_hpcrun_id *id)
 	return profdb__str("unknown");
 }
 
-/* One "kind value" word pair of a profile name; nodes (host ids) in hex. */
-static int name_word(hq_text *t, int first, const char *kind, size_t klen, uint64_t v,
-                     int hex)
+/* One "kind value" word pair of a profile name; the value in decimal, as
+ * the identity (and so `profdb profiles` and --profiles) gives it. */
+static int name_word(hq_text *t, int first, const char *kind, size_t klen, uint64_t v)
 {
 	char num[32];
-	int n = snprintf(num, sizeof num, hex ? " 0x%" PRIx64 : " %" PRIu64, v);
+	int n = snprintf(num, sizeof num, " %" PRIu64, v);
 	int r = 0;
 	if (!first)
 		r = text_add(t, " ", 1);
@@ -80,7 +80,7 @@ static int tuple_identity(hq *q, uint32_t p, uint32_t n_ids, ident_build *ib, hq
 		uint64_t v = (id.interpretation & 2) ? id.logical : id.physical;
 		profdb_str kind = kind_word(&id);
 		if ((r = ident_add(ib, kind, v)) < 0 ||
-		    (r = name_word(t, i == 0, kind.ptr, kind.len, v, id.kind == 1)) < 0)
+		    (r = name_word(t, i == 0, kind.ptr, kind.len, v)) < 0)
 			return r;
 	}
 	return 0;
@@ -98,8 +98,8 @@ static int name_identity(const profdb_hpcrun_profile *pr, ident_build *ib, hq_te
 			continue;
 		if ((r = ident_add(ib, profdb__str(kinds[k]), (uint64_t)v[k])) < 0)
 			return r;
-		if (k < 2 && (r = name_word(t, !words++, kinds[k], strlen(kinds[k]),
-		                            (uint64_t)v[k], 0)) < 0)
+		if (k < 2 &&
+		    (r = name_word(t, !words++, kinds[k], strlen(kinds[k]), (uint64_t)v[k])) < 0)
 			return r;
 	}
 	return 0;
@@ -118,7 +118,7 @@ static int profile_identity(hq *q, uint32_t p, ident_build *ib, hq_text *t)
 	if (r == 0 && pr.n_epochs > 1) {
 		r = ident_add(ib, profdb__str("epoch"), pr.epoch);
 		if (r == 0)
-			r = name_word(t, t->len == start, "epoch", 5, pr.epoch, 0);
+			r = name_word(t, t->len == start, "epoch", 5, pr.epoch);
 	}
 	if (r == 0 && t->len == start) {
 		/* nothing to say who it is: the file name */

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Names are never cut: a Callgrind profile written here holds a function
+name of over 5 000 bytes and two names that share their first 400 bytes.
+`top --json`, `tree --json`, `top --wide`, `tree --wide`, `diff --json`, `diff --csv` and every
+converter (folded, speedscope, callgrind, pprof) must carry each name
+whole, and the two look-alike names must stay two functions (in the pprof
+output too: its protobuf is decoded here, two function records).
+
+Usage: long_names_check.py PROFDB WORKDIR. Exit 0 ok, 1 a name cut."""
+import csv
+import gzip
+import io
+import json
+import os
+import subprocess
+import sys
+
+LONG = 'ns::holder<' + 'T' * 5200 + '>::the_long_function_end'
+PREFIX = 'tmpl<' + 'p' * 400
+FIRST, SECOND = PREFIX + 'A>::first', PREFIX + 'B>::second'
+NAMES = (LONG, FIRST, SECOND)
+
+
+def callgrind(k):
+    return f"""# callgrind format
+version: 1
+creator: long_names_check.py
+events: Ir
+fl=main.c
+fn=main
+1 {k}
+cfn={LONG}
+calls=1 2
+1 {500 * k}
+cfn={FIRST}
+calls=1 3
+1 {70 * k}
+cfn={SECOND}
+calls=1 4
+1 {30 * k}
+fn={LONG}
+2 {500 * k}
+fn={FIRST}
+3 {70 * k}
+fn={SECOND}
+4 {30 * k}
+"""
+
+
+def varint(b, i):
+    v = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if c < 0x80:
+            return v, i
+
+
+def fields(b):
+    """(field number, wire type, value) of a protobuf message."""
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        f, w = key >> 3, key & 7
+        if w == 0:
+            v, i = varint(b, i)
+        elif w == 2:
+            n, i = varint(b, i)
+            v, i = b[i:i + n], i + n
+        elif w == 1:
+            v, i = b[i:i + 8], i + 8
+        elif w == 5:
+            v, i = b[i:i + 4], i + 4
+        else:
+            raise ValueError(f'wire type {w}')
+        yield f, w, v
+
+
+def pprof_function_names(data):
+    """The names of profile.proto's Function records (field 5; name: field
+    2, an index into the string table, field 6)."""
+    msg = gzip.decompress(data)
+    strings = [v.decode() for f, w, v in fields(msg) if f == 6]
+    names = []
+    for f, w, v in fields(msg):
+        if f == 5:
+            names += [strings[x] for g, _, x in fields(v) if g == 2]
+    return names
+
+
+def main():
+    profdb, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    a, b = os.path.join(work, 'a.callgrind'), os.path.join(work, 'b.callgrind')
+    with open(a, 'w') as f:
+        f.write(callgrind(1))
+    with open(b, 'w') as f:
+        f.write(callgrind(2))
+    failures = []
+
+    def run(*args):
+        r = subprocess.run([profdb, *args], capture_output=True)
+        if r.returncode:
+            failures.append(f'{args}: exit {r.returncode}: {r.stderr.decode()[-300:]}')
+        return r.stdout
+
+    def expect(what, found):
+        for n in NAMES:
+            if n not in found:
+                failures.append(f'{what}: the {len(n)}-byte name {n[:20]}...{n[-12:]} '
+                                f'is not there whole')
+        print(f'{what}: {sum(n in found for n in NAMES)} of {len(NAMES)} names whole')
+
+    top = json.loads(run('top', '--json', a))
+    expect('top --json', {r['name'] for r in top['rows']})
+    expect('top --wide', run('top', '--wide', a).decode())
+    expect('tree --wide', run('tree', '--wide', a).decode())
+    tree = json.loads(run('tree', '--json', a))
+    expect('tree --json', {n['name'] for n in tree['nodes']})
+    diff = json.loads(run('diff', '--json', a, b))
+    expect('diff --json', {p for r in diff['rows'] for p in r['path']})
+    rows = list(csv.reader(io.StringIO(run('diff', '--csv', a, b).decode())))
+    expect('diff --csv', {p for r in rows[1:] for p in r[-1].split(' > ')})
+
+    out = os.path.join(work, 'out')
+    run('convert', '-t', 'folded', '-o', out, a)
+    with open(out) as f:
+        expect('convert -t folded', {fr for line in f for fr in line.rsplit(' ', 1)[0].split(';')})
+    run('convert', '-t', 'speedscope', '-o', out, a)
+    with open(out) as f:
+        expect('convert -t speedscope', {fr['name'] for fr in json.load(f)['shared']['frames']})
+    run('convert', '-t', 'callgrind', '-o', out, a)
+    back = json.loads(run('top', '--json', out))
+    expect('convert -t callgrind, read back', {r['name'] for r in back['rows']})
+    run('convert', '-t', 'pprof', '-o', out, a)
+    with open(out, 'rb') as f:
+        names = pprof_function_names(f.read())
+    expect('convert -t pprof', set(names))
+    if len(names) != len(set(names)) or names.count(FIRST) != 1 or names.count(SECOND) != 1:
+        failures.append(f'convert -t pprof: {len(names)} function records, '
+                        f'{len(set(names))} names: the look-alike names are not two functions')
+    for line in failures:
+        print('FAIL', line)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

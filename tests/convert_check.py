@@ -350,15 +350,19 @@ def model(dump, combine):
     metrics = {m['id']: m['name'] for m in dump['metrics']}
     ctx = {c['id']: c for c in dump['contexts']}
 
+    def unknown(f):
+        # The Callgrind writer names an unknown file as valgrind does.
+        return '' if f == '???' else f
+
     def fkey(c):
-        return (c['module'], c['file'], c['function'])
+        return (c['module'], unknown(c['file']), c['function'])
 
     def key(cid):
         if cid is None:
             return None
         c = ctx[cid]
         if c['type'] in ('line', 'instruction'):
-            return fkey(ctx[c['parent']]) + (c['file'], c['line'], c['offset'])
+            return fkey(ctx[c['parent']]) + (unknown(c['file']), c['line'], c['offset'])
         return fkey(c)
     values = defaultdict(int)
     for p, cid, m, v in dump['values']:

@@ -67,8 +67,8 @@ int profdb__gunzip(const unsigned char *src, uint64_t n, const char *name,
 	uint32_t member = 1;
 	int r = 0;
 	for (;;) {
-		unsigned char *out;
-		size_t space;
+		unsigned char *out = NULL;
+		size_t space = 0;   /* set by room(); -O3 cannot see it through the callback */
 		if ((r = room(ud, done, &out, &space)) < 0)
 			break;
 		uint64_t in_left = n - in_done;

@@ -81,7 +81,8 @@ def fields(b):
 def pprof_function_names(data):
     """The names of profile.proto's Function records (field 5; name: field
     2, an index into the string table, field 6)."""
-    msg = gzip.decompress(data)
+    # gzip-compressed as pprof writes it; uncompressed in a build without zlib
+    msg = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
     strings = [v.decode() for f, w, v in fields(msg) if f == 6]
     names = []
     for f, w, v in fields(msg):

@@ -7,6 +7,7 @@ members of a Callgrind set or dump series (`NAME-01`, `NAME.2`) open with
 their first file and are not listed on their own.
 """
 import os
+import sys
 
 # READMEs, program sources, reference tables and logs are not profiles;
 # .gz files are the compressed copies (the big samples and two valgrind
@@ -20,12 +21,45 @@ def is_series_member(name):
     return tail.isdigit() or ("-" in name and name.rsplit("-", 1)[-1].isdigit())
 
 
-def real_samples(data, hpcrun_all=False, big=False, gz=False):
+def build_lacks(path):
+    """The dependency this build was configured without (PROFDB_BUILD_LACKS,
+    set by the test definitions: 'expat', 'zlib') that @path needs, or None.
+    Cube files and experiment.xml need expat; gzip-compressed files zlib."""
+    lacks = os.environ.get("PROFDB_BUILD_LACKS", "").split()
+    if not lacks:
+        return None
+    xml = path.endswith((".cubex", "experiment.xml")) or (
+        os.path.isdir(path) and os.path.exists(os.path.join(path, "experiment.xml"))
+        and not os.path.exists(os.path.join(path, "meta.db")))
+    if xml and "expat" in lacks:
+        return "expat"
+    if "zlib" in lacks and os.path.isfile(path):
+        with open(path, "rb") as f:
+            if f.read(2) == b"\x1f\x8b":
+                return "zlib"
+    return None
+
+
+def readable(paths, log=None):
+    """@paths without those this build cannot read, each left out named on
+    @log (default: stderr) with the dependency it lacks."""
+    out = []
+    for p in paths:
+        need = build_lacks(p)
+        if need is None:
+            out.append(p)
+        else:
+            print("skip %s: this build has no %s" % (p, need), file=log or sys.stderr)
+    return out
+
+
+def real_samples(data, hpcrun_all=False, big=False, gz=False, everything=False):
     """Every sample under @data, sorted per folder: Cube, HPCToolkit 4.0,
     dev-stage and pre-release databases, hpcrun measurements (the `.m`
     directories, or with @hpcrun_all every entry), then the Callgrind files
     (callgrind/big with @big, .gz files with @gz). [] when @data is unset
-    or absent."""
+    or absent. Samples this build cannot read are left out, each named on
+    stderr, unless @everything."""
     out = []
     if not data or not os.path.isdir(data):
         return out
@@ -44,4 +78,4 @@ def real_samples(data, hpcrun_all=False, big=False, gz=False):
             continue
         out += [os.path.join(base, f) for f in sorted(files)
                 if not f.endswith(skip) and not is_series_member(f)]
-    return out
+    return out if everything else readable(out)

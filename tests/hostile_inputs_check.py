@@ -14,7 +14,8 @@ usage: hostile_inputs_check.py PROFDB DATA_DIR WORK_DIR [MKCUBE]
   error; a zeroed CRC-32 and a cut trailer are errors naming the member.
 - Messages: a gzip .cubex cut by 8 bytes, a damaged gzip header on Cube
   and on Callgrind, an hpcrun folder holding a FIFO.
-- convert: a refused conversion leaves an existing output file as it was;
+- convert: a refused conversion leaves an existing output file as it was
+  and creates none (a Chrome trace of a profile without traces);
   `--separate -o /dev/null` and `-o EXISTING_FILE` are refused.
 Cases whose sample is absent are skipped visibly. Exit 0 ok, 1 failures,
 77 nothing could run.
@@ -345,6 +346,21 @@ def check_convert():
     ran += 1
     if rc != 2 or "existing file" not in err:
         fail("convert --separate -o EXISTING", "exit %s: %r" % (rc, err.strip()[:200]))
+    # a Chrome trace of a profile without traces is refused: no new file,
+    # and an existing one as it was
+    with open(keep, "w") as f:
+        f.write("keep\n")
+    for out in (os.path.join(work, "trace.json"), keep):
+        rc, _, err, _ = run(["convert", "-t", "chrome", "-o", out, cg])
+        ran += 1
+        if rc == 0:
+            fail("convert -t chrome refused", "converted a profile without traces")
+        elif out == keep and open(keep).read() != "keep\n":
+            fail("convert -t chrome refused", "the existing output now holds %r" %
+                 open(keep).read()[:40])
+        elif out != keep and os.path.exists(out):
+            fail("convert -t chrome refused", "created %s (%d bytes)" %
+                 (out, os.path.getsize(out)))
     # a successful conversion replaces the file, keeping its mode
     os.chmod(keep, 0o640)
     rc, _, err, _ = run(["convert", "-t", "callgrind", "-o", keep, cg])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The architecture rules of lib/ that a reader would otherwise have to
-trust (doc/CONVENTIONS.md, "Headers"; the issue "profdb 1.0 API"):
+trust (doc/CONVENTIONS.md, "Headers"):
 
   1. the layers core -> formats -> query -> analysis -> convert: a module
      includes its own files, the public headers, system or generated

@@ -495,6 +495,37 @@ Test(stats, check_summary_known)
 	}
 }
 
+/* The check needs stored summaries: other formats say so, NULL is refused. */
+Test(stats, check_summary_refused)
+{
+	files f;
+	profdb *db = open_known(&f, 0);
+	profdb_summary_check *chk = (profdb_summary_check *)1;
+	profdb_summary_counts n;
+	profdb_summary_issue is;
+	cr_assert_eq(profdb_summary_check_new(NULL, db, 1), -EINVAL);
+	cr_assert_eq(profdb_summary_check_new(&chk, NULL, 1), -EINVAL);
+	cr_assert_null(chk);
+	cr_assert_eq(profdb_summary_check_counts(NULL, &n), -EINVAL);
+	cr_assert_eq(profdb_summary_check_issue_at(NULL, 0, &is), -EINVAL);
+	cr_assert_str_eq(profdb_summary_reason_name((profdb_summary_reason)99), "none");
+	cr_assert_str_eq(profdb_summary_reason_name(PROFDB_SUMMARY_UNCHECKED_LOOP),
+	                 "unchecked-lex-aware-loop");
+	profdb_summary_check_free(NULL);
+	profdb_close(db);
+	free_files(&f);
+#ifdef PROFDB_HAVE_CUBE
+	tw_blob t = {0};
+	cr_assert_eq(tw_cube_write(&t, 0, NULL), 0);
+	profdb_input in = {"sample.cubex", t.data, t.size};
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_summary_check_new(&chk, db, 1), -ENOTSUP);
+	cr_assert_null(chk);
+	profdb_close(db);
+	tw_blob_free(&t);
+#endif
+}
+
 /* Every real 4.0 database: every stored summary value is checked, none
  * disagrees without a documented reason, and the lex_aware values at loop
  * contexts that differ are unchecked, never explained. The counts are the

@@ -391,9 +391,10 @@ static int run_checks(checker *c)
 
 int profdb_summary_check_new(profdb_summary_check **ret, const profdb *db, unsigned threads)
 {
+	if (ret)
+		*ret = NULL;
 	if (!ret || !db)
 		return profdb__fail(-EINVAL, "profdb_summary_check_new: NULL argument");
-	*ret = NULL;
 	if (!db->be->summary_stats || !db->be->summary_scope)
 		return profdb__fail(-ENOTSUP, "%s stores no summary statistics",
 		                    profdb_format_name(db->be->format));

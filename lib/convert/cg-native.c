@@ -1,8 +1,9 @@
 /* Callgrind from Callgrind: every function's line and instruction costs,
  * call sites and jumps as the backend's own records give them
- * (profdb__backend.native_records), per profile or summed, so that reading the output back gives the same self costs per
- * (profile, function, position, event), the same call edges and totals
- * (doc/CONVERT.md, "Callgrind"; tests/convert_check.py). */
+ * (profdb__backend.native_records), per profile or summed, so that reading
+ * the output back gives the same self costs per (profile, function,
+ * position, event), the same call edges and totals (doc/CONVERT.md,
+ * "Callgrind"; tests/convert_check.py). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -102,9 +102,9 @@ typedef struct profdb__backend {
 	 * reads each context's inclusive value as stored (HPCToolkit 4.0). */
 	unsigned self_from_inclusive : 1, inclusive_stored : 1;
 	/* The format stores a call graph of functions (Callgrind's calls=
-	 * lines), not call paths: its views, call edges and native output are
-	 * built from that graph (lib/analysis/tree-cg.c, edges.c,
-	 * lib/convert/cg-native.c). */
+	 * lines), not call paths: its views and call edges are built from that
+	 * graph (lib/analysis/tree-cg.c, edges.c) and its Callgrind output from
+	 * its own records (native_records, lib/convert/cg-native.c). */
 	unsigned call_graph : 1;
 	/* Every metric is an event its writer declared, kept by a conversion
 	 * whether or not it has values (Callgrind's events: line). */
@@ -223,7 +223,7 @@ typedef struct profdb__backend {
 	/* The format's own records of a call graph (Callgrind: cost lines,
 	 * call sites and jumps), for the writer of the same format
 	 * (lib/convert/cg-native.c) to keep them; see profdb__native_table. */
-	const struct profdb__native_table *native_records;
+	const profdb__native_table *native_records;
 
 	/* ---- the format's own handle (optional) ---- */
 	/* For profdb_get_hpctk/cube/cg when impl is a wrapper around the

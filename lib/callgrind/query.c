@@ -674,5 +674,6 @@ const profdb__backend profdb__cg_backend = {
 	.cursor_begin = q_cursor_begin,
 	.cursor_next = q_cursor_next,
 	.cursor_free = q_cursor_free,
+	.native_records = &profdb__cgq_native_records,
 	.native = q_native,
 };

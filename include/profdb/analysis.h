@@ -496,7 +496,9 @@ PROFDB_EXPORT int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t pr
  *    under the cut-off folded into one "<other>" child per parent.
  *  - BOTTOM_UP: one root per function with its cost summed over every
  *    context where it appears (a recursive function counted once per
- *    path); a node's children are its callers.
+ *    path); a node's children are its callers, shown below the functions
+ *    that have a self cost (the others are leaves, which keeps the view
+ *    linear in the input plus its size on deep call chains).
  *  - FLAT: load module -> file -> function -> loop -> line.
  */
 

@@ -469,19 +469,25 @@ static int bottom_up(cgw *w)
 			profdb__texc(w->b->t, 0)[k] += w->fself[(size_t)f * nm + k];
 	for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
 		const double *inc = w->finc + (size_t)f * nm, *self = w->fself + (size_t)f * nm;
-		int any = 0;
-		for (size_t k = 0; k < nm; k++)
+		int any = 0, own = 0;
+		for (size_t k = 0; k < nm; k++) {
 			any |= inc[k] != 0 || self[k] != 0;
+			own |= self[k] != 0;
+		}
 		if (!any)
 			continue;
 		/* Every function is a root (the index of the view); the cut-off
-		 * applies to its callers. */
+		 * applies to its callers, shown for the functions with a self
+		 * cost only (a chain of n calls with cost at its end: 2n nodes,
+		 * not n(n+1)/2). */
 		uint32_t id;
 		tproto p = fn_proto(w, f);
 		if ((r = profdb__tree_add(w->b->t, 0, &p, &id)) < 0)
 			break;
 		memcpy(profdb__tinc(w->b->t, id), inc, nm * sizeof *inc);
 		memcpy(profdb__texc(w->b->t, id), self, nm * sizeof *self);
+		if (!own)
+			continue;
 		x.root_fn = f;
 		x.st = x.st ? x.st : malloc(64 * sizeof *x.st);
 		x.cap = x.st ? (x.cap ? x.cap : 64) : 0;

@@ -48,7 +48,6 @@ KNOWN_FORMAT = {
     'lib/analysis/edges.c': 'Callgrind call sites on profdb_cg_detail (a backend call-graph entry)',
     'lib/analysis/tree-cg.c': 'the Callgrind tree on profdb_cg_* (a backend call graph)',
     'lib/convert/cg-native.c': 'native Callgrind output with jumps (a backend writer)',
-    'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
     'tool/stats-check.c': 'hpcprof summary statistics (lib/analysis)',
     'tool/stats-check.h': 'the HPCToolkit summary types',
     'tool/top-callgrind.c': 'the Callgrind function ranking (lib/analysis on a call graph)',

@@ -47,7 +47,6 @@ def module_of(path, lib):
 KNOWN_FORMAT = {
     'lib/analysis/edges.c': 'Callgrind call sites on profdb_cg_detail (a backend call-graph entry)',
     'lib/analysis/tree-cg.c': 'the Callgrind tree on profdb_cg_* (a backend call graph)',
-    'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
     'tool/top-callgrind.c': 'the Callgrind function ranking (lib/analysis on a call graph)',
 }
 # Files that still break rule 5 (none: add none).

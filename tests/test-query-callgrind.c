@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "profdb-config.h"   /* PROFDB_HAVE_ZLIB */
 #include "common.h"
@@ -473,6 +474,100 @@ Test(query_callgrind, detection)
 	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), -EPROTONOSUPPORT);
 	cr_assert(strstr(profdb_error_message(), "Callgrind"), "%s", profdb_error_message());
 }
+
+/* ---- thread sets and dump series ---------------------------------------------- */
+
+#ifdef HAVE_TEST_WRITER
+#include "writer.h"   /* tw_chain_callgrind */
+
+/* @p dir/@p name as a chain @p depth frames deep with cost 1 per frame (its
+ * total is @p depth), or an empty file for depth 0. */
+static void put_chain(const char *dir, const char *name, uint32_t depth)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (depth) {
+		cr_assert_eq(tw_chain_callgrind(path, depth, 1), 0, "%s", path);
+		return;
+	}
+	FILE *f = fopen(path, "w");
+	cr_assert(f && fclose(f) == 0, "%s", path);
+}
+
+/* profdb_open of @p dir/@p name: its profiles' Ir totals (the root's
+ * inclusive values) summed, and the files it read joined by spaces. */
+static uint64_t open_total(const char *dir, const char *name, int64_t profiles, char *files,
+                           size_t cap)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s: %s", path, profdb_error_message());
+	profdb_counts c;
+	cr_assert_eq(profdb_get_counts(db, &c), 0);
+	cr_assert_eq(c.profiles, profiles, "%s: %" PRId64 " profiles", path, c.profiles);
+	uint32_t root;
+	cr_assert_eq(profdb_context_root(db, &root), 0);
+	uint64_t sum = 0;
+	for (uint32_t p = 0; p < (uint32_t)c.profiles; p++)
+		sum += scoped(db, p, root, 0, 1);
+	files[0] = 0;
+	profdb_str f;
+	size_t k = 0;
+	for (size_t i = 0; profdb_file_name(db, i, &f) == 0; i++)
+		k += (size_t)snprintf(files + k, cap - k, "%s%.*s", i ? " " : "", (int)f.len, f.ptr);
+	profdb_close(db);
+	return sum;
+}
+
+/* The base name opens every file of the set or series; a member's own
+ * name opens that file alone; profdb_file_name lists what was read. */
+Test(query_callgrind, sets_base_and_members)
+{
+	char dir[] = "/tmp/profdb-qcg-set-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	static const struct {
+		const char *name;
+		uint32_t depth;
+	} files[] = {
+		{"thr.out", 0}, {"thr.out-01", 3}, {"thr.out-02", 5}, {"thr.out-03", 7},
+		{"run.out", 2}, {"run.out.1", 4}, {"run.out.2", 6},
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		put_chain(dir, files[i].name, files[i].depth);
+	char got[512];
+	/* the empty base file of --separate-threads: recognised by its members */
+	cr_assert_eq(open_total(dir, "thr.out", 3, got, sizeof got), 15);
+	cr_assert_str_eq(got, "thr.out thr.out-01 thr.out-02 thr.out-03");
+	cr_assert_eq(open_total(dir, "thr.out-02", 1, got, sizeof got), 5);
+	cr_assert_str_eq(got, "thr.out-02");
+	cr_assert_eq(open_total(dir, "thr.out-01", 1, got, sizeof got), 3);
+	cr_assert_str_eq(got, "thr.out-01");
+	/* a dump series: the base file holds the last dump */
+	cr_assert_eq(open_total(dir, "run.out", 3, got, sizeof got), 12);
+	cr_assert_str_eq(got, "run.out.1 run.out.2 run.out");
+	cr_assert_eq(open_total(dir, "run.out.2", 1, got, sizeof got), 6);
+	cr_assert_str_eq(got, "run.out.2");
+	/* an empty file without NAME-01 (or NAME.1) beside it says nothing */
+	char path[512];
+	snprintf(path, sizeof path, "%s/thr.out-01", dir);
+	cr_assert_eq(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/thr.out", dir);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, path, NULL), -EPROTONOSUPPORT);
+	cr_assert(strstr(profdb_error_message(), "empty"), "%s", profdb_error_message());
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+		unlink(path);
+	}
+	cr_assert_eq(rmdir(dir), 0);
+}
+#else
+Test(query_callgrind, sets_base_and_members)
+{
+	cr_skip_test("built without the test-data writer (tests/writer)");
+}
+#endif
 
 /* ---- every real Callgrind sample ------------------------------------------------ */
 

@@ -104,7 +104,8 @@ PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb
  *  or @p path without such a suffix. Order: by dump number (NAME itself,
  *  the last dump, comes after NAME.N), then by thread. An empty file (the
  *  base file of --separate-threads) contributes no profile. Without
- *  siblings this is profdb_cg_open().
+ *  siblings this is profdb_cg_open(). (profdb_open() calls this for a base
+ *  name only, and profdb_cg_open() for a path naming one member.)
  *  @param[out] ret  the handle; NULL on failure
  *  @return as profdb_cg_open(), and -E2BIG (more than 4096 files).
  *  Thread-safe. @since 0.9 */

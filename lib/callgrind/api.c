@@ -141,6 +141,14 @@ static size_t split_name(const char *s, cg_file *f)
 	return n;
 }
 
+int profdb__cg_names_member(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	cg_file tmp;
+	return split_name(base, &tmp) < strlen(base);
+}
+
 static int cmp_files(const void *a, const void *b)
 {
 	const cg_file *x = a, *y = b;

@@ -280,6 +280,10 @@ typedef struct cg_evdef {
  * of memory); the tables of @p cg, not its files (NULL pointers are fine). */
 profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts);
 void profdb__cg_free_tables(profdb_cg *cg);
+/* api.c: whether the last component of @p path ends in a member's suffix
+ * (NAME-NN, NAME.N, NAME.N-NN: one file of a --separate-threads set or a
+ * dump series) rather than naming the set's base file. 1 or 0. */
+int profdb__cg_names_member(const char *path);
 /* reread.c: make the call rows and edges (profdb__cg_calls), or the
  * segments, call sites and cg->seg_first (profdb__cg_segments) ready:
  * once, for every thread; 0 or < 0 with the message of the read that

@@ -92,6 +92,28 @@ static int q_sniff(const unsigned char *head, size_t n, const char *name)
 	return looks_like_text(head, n);
 }
 
+/* An empty file beside NAME-01, NAME.1 or NAME.1-01 that sniffs as
+ * Callgrind: the base file valgrind leaves empty under --separate-threads
+ * (the members hold the profile), or the base of a dump series. */
+static int q_sniff_empty(const char *path)
+{
+	static const char *const suffixes[] = {"-01", ".1", ".1-01"};
+	size_t len = strlen(path) + sizeof ".1-01";
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		char *sib = malloc(len);
+		unsigned char head[4096];
+		size_t n;
+		if (!sib)
+			return 0;
+		snprintf(sib, len, "%s%s", path, suffixes[i]);
+		int yes = profdb__read_head(sib, head, sizeof head, &n) == 0 && q_sniff(head, n, sib);
+		free(sib);
+		if (yes)
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- opening ------------------------------------------------------------------ */
 
 static void q_close(void *impl)
@@ -167,8 +189,12 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 
 static int q_open_path(void **impl, const char *path, const profdb_options *opts)
 {
+	/* The base name opens the whole set or series; a path naming one
+	 * member (NAME-02, NAME.3) opens that file alone, as callgrind_annotate
+	 * reads it. */
 	profdb_cg *cg = NULL;
-	int r = profdb_cg_open_group(&cg, path, opts);
+	int r = profdb__cg_names_member(path) ? profdb_cg_open(&cg, path, opts)
+	                                      : profdb_cg_open_group(&cg, path, opts);
 	return wrap(impl, cg, r);
 }
 
@@ -649,12 +675,25 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 	return 0;
 }
 
+/* The files of the set or series, in group order, without their folder. */
+static int q_file_name(const void *impl, size_t index, profdb_str *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	if (index >= cg->n_files)
+		return -ENOENT;
+	const char *label = cg->files[index].label;
+	const char *slash = strrchr(label, '/');
+	*out = profdb__str(slash ? slash + 1 : label);
+	return 0;
+}
+
 const profdb__backend profdb__cg_backend = {
 	.format = PROFDB_FORMAT_CALLGRIND,
 	.name_suffixes = 1,
 	.call_graph = 1,
 	.declared_events = 1,
 	.sniff = q_sniff,
+	.sniff_empty = q_sniff_empty,
 	.open_path = q_open_path,
 	.open_inputs = q_open_inputs,
 	.close = q_close,
@@ -675,5 +714,6 @@ const profdb__backend profdb__cg_backend = {
 	.cursor_next = q_cursor_next,
 	.cursor_free = q_cursor_free,
 	.native_records = &profdb__cgq_native_records,
+	.file_name = q_file_name,
 	.native = q_native,
 };

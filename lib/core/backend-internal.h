@@ -122,6 +122,11 @@ typedef struct profdb__backend {
 	 * the file (@p n of them, n may be small), @p name its file name.
 	 * Returns 1 yes, 0 no. Must be cheap and must not fail. */
 	int (*sniff)(const unsigned char *head, size_t n, const char *name);
+	/* An empty file, which sniff() cannot judge: does this format own it
+	 * because of the files beside it (Callgrind: the base file valgrind
+	 * leaves empty beside NAME-01, NAME-02, ... under --separate-threads)?
+	 * 1 yes (open_path then gets @p path), 0 no. Must not fail. Optional. */
+	int (*sniff_empty)(const char *path);
 	/* Open a path (file or directory) that sniffed as this format. */
 	int (*open_path)(void **impl, const char *path, const profdb_options *opts);
 	/* Open caller buffers (all belong to this format). */
@@ -204,7 +209,8 @@ typedef struct profdb__backend {
 
 	/* ---- what `profdb info` reports (optional) ---- */
 	/* The name of file @p index the handle read, relative to the opened
-	 * folder; -ENOENT past the last. Absent: every file of the folder. */
+	 * folder (for an opened file: to its folder); -ENOENT past the last.
+	 * Absent: every file of the folder, or the file opened. */
 	int (*file_name)(const void *impl, size_t index, profdb_str *out);
 	/* The format's whole validation: every value read, files compared
 	 * with each other. Absent: -ENOTSUP. */

@@ -27,6 +27,11 @@ Each picture must:
   (width x value / total) when no frame's children exceed it;
 - name every frame in data-n, its tooltip (<title>) starting with that
   name, its label that name or its start and "..".
+The page's script, where node is installed (else skipped, counted): run
+on a stand-in DOM (tests/svg_script.js) with #search=NAME&zoom=N, the
+zoomed frame and its subtree fill the width, the other frames hidden, the
+matches (a match inside a match counted once) and their share right, and
+a click zooms into the frame clicked and puts the state in the URL.
 Refusals: a metric that combines by min, max or no rule (the real Cube
 samples'), with the message saying why, and an existing output left as it
 was with no temporary file behind.
@@ -36,8 +41,10 @@ Exit 0 ok, 1 failures.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import urllib.parse
 import xml.parsers.expat
 from samples import real_samples  # tests/samples.py, beside this script
 
@@ -45,7 +52,9 @@ PROFDB, MKSAMPLE, MKCHAIN, WORK, DATA = sys.argv[1:6]
 MKCUBE = sys.argv[6] if len(sys.argv) > 6 else ""
 REL = 1e-9
 failures = []
-counts = {"pictures": 0, "frames": 0, "excess": 0, "refused": 0, "skipped": 0}
+counts = {"pictures": 0, "frames": 0, "excess": 0, "refused": 0, "skipped": 0, "scripts": 0,
+          "script_skipped": 0}
+NODE = shutil.which("node") or shutil.which("nodejs")
 
 
 def fail(name, msg):
@@ -175,7 +184,105 @@ def check(name, src, out, args=(), allow_excess=False, min_width=0.1):
     else:
         fail(name, "profdb tree failed: %s" % err.strip())
     counts["excess"] += check_frames(name, frames, width, min_width, allow_excess)
+    check_script(name, out, root, frames, width)
     return frames
+
+
+def spans(frames):
+    """What the script draws each frame as: max(value, own part + the
+    children's spans); and each frame's parent."""
+    v = [float(f[0]["data-v"]) for f in frames]
+    s = [float(f[0]["data-s"]) for f in frames]
+    d = [int(f[0]["data-d"]) for f in frames]
+    par, st = [-1] * len(frames), []
+    for i in range(len(frames)):
+        while st and d[st[-1]] >= d[i]:
+            st.pop()
+        par[i] = st[-1] if st else -1
+        st.append(i)
+    sub = [0.0] * len(frames)
+    sp = [0.0] * len(frames)
+    for i in reversed(range(len(frames))):
+        sp[i] = max(v[i], s[i] + sub[i])
+        if par[i] >= 0:
+            sub[par[i]] += sp[i]
+    return sp, par
+
+
+def check_script(name, out, root, frames, width):
+    """The page's script, run by node on tests/svg_script.js's stand-in
+    DOM with #search=NAME&zoom=FRAME: the frame zoomed fills the width,
+    its subtree scaled, its ancestors dimmed at full width, every other
+    frame hidden; the matches marked and their share shown; a click zooms
+    into the frame clicked and writes the search and zoom into the URL."""
+    if not NODE:
+        counts["script_skipped"] += 1
+        return
+    sp, par = spans(frames)
+    d = [int(f[0]["data-d"]) for f in frames]
+    names = [f[0]["data-n"] for f in frames]
+    inner = [i for i in range(1, len(frames)) if d[i] >= 2 and i + 1 < len(frames) and d[i + 1] > d[i]]
+    z = inner[0] if inner else len(frames) - 1
+    ident = lambda n: re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n)
+    plain = [n for n in names[1:] if ident(n)]
+    term = plain[-1] if plain else ""
+    if z + 1 < len(frames) and ident(names[z]) and ident(names[z + 1]):
+        term = "^(%s|%s)$" % (names[z], names[z + 1])   # a match inside a match
+    click = z + 1 if z + 1 < len(frames) and d[z + 1] > d[z] else 0
+    text = open(out, encoding="utf-8").read()
+    script = text[text.index("<![CDATA[") + 9:text.index("]]></script>")]
+    job = {"root": root, "frames": [[f[0], f[1], f[3], f[2]] for f in frames], "script": script,
+           "hash": "search=%s&zoom=%d" % (term, z), "click": click}
+    p = subprocess.run([NODE, os.path.join(os.path.dirname(__file__), "svg_script.js")],
+                       input=json.dumps(job).encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode:
+        fail(name, "the script failed under node: %s" % p.stderr.decode(errors="replace")[-800:])
+        return
+    got = json.loads(p.stdout)
+    counts["scripts"] += 1
+    ancestors = set()
+    a = par[z]
+    while a >= 0:
+        ancestors.add(a)
+        a = par[a]
+    end = z + 1
+    while end < len(frames) and d[end] > d[z]:
+        end += 1
+    left = 10 + 0.0
+    for i, g in enumerate(got["frames"]):
+        if i in ancestors:
+            ok = g["shown"] and abs(g["x"] - left) < 0.01 and abs(g["width"] - width) < 0.01 \
+                and "up" in g["classes"]
+        elif z <= i < end:
+            ok = g["shown"] and abs(g["width"] - sp[i] * width / sp[z]) < 0.011
+            ok = ok and (i != z or abs(g["x"] - left) < 0.01)
+        else:
+            ok = not g["shown"]
+        if not ok:
+            fail(name, "#zoom=%d: frame %d (%s) drawn as %r" % (z, i, names[i], g))
+            return
+    matched, total, until = set(), 0.0, 0
+    for i in range(1, len(frames)):
+        if term and re.search(term, names[i]):
+            matched.add(i)
+            if i >= until:
+                total += float(frames[i][0]["data-v"])
+                until = i + 1
+                while until < len(frames) and d[until] > d[i]:
+                    until += 1
+    marked = set(i for i, g in enumerate(got["frames"]) if "m" in g["classes"])
+    v0 = float(frames[0][0]["data-v"])
+    want = "Matched: %.2f %%" % (100 * total / v0 if v0 else 0) if term else ""
+    if marked != matched or got["matched"] != want:
+        fail(name, "#search=%s: frames %r marked, %r match; shown %r, want %r"
+             % (term, sorted(marked)[:10], sorted(matched)[:10], got["matched"], want))
+    after = got["clicked"]
+    parts = (["search=" + urllib.parse.quote(term, safe="-_.!~*'()")] if term else []) + \
+        (["zoom=%d" % click] if click else [])
+    c = after["frames"][click]
+    if not c["shown"] or abs(c["x"] - left) > 0.01 or abs(c["width"] - width) > 0.01 or \
+            after["hash"] != ("#" + "&".join(parts) if parts else ""):
+        fail(name, "a click on frame %d: drawn as %r, the URL %r" % (click, c, after["hash"]))
 
 
 HOSTILE = (b"events: Ir\n"
@@ -277,7 +384,10 @@ def main():
         check(name, path, os.path.join(WORK, "real%d.svg" % i), allow_excess=True)
         counts["refused"] += refusals(path)
     print("svg: %(pictures)d pictures, %(frames)d frames, %(excess)d frames whose children "
-          "exceed them, %(refused)d metrics refused, %(skipped)d inputs skipped" % counts)
+          "exceed them, %(refused)d metrics refused, %(skipped)d inputs skipped; the script "
+          "run by node on %(scripts)d pictures, skipped on %(script_skipped)d" % counts)
+    if counts["script_skipped"]:
+        print("skip: the script checks need node (nodejs), not found")
     if failures:
         print("%d failures" % len(failures))
         return 1

@@ -1,5 +1,4 @@
 /* profdb_convert(): options, then the writer of the chosen format. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,7 +38,7 @@ static int copy_options(const profdb_convert_options *in, profdb_convert_options
 		return profdb__fail(-EINVAL, "profdb_convert: unknown format %d", (int)o->format);
 	if ((o->n_metrics && !o->metrics) || (o->n_profiles && !o->profiles))
 		return profdb__fail(-EINVAL, "profdb_convert: a count without its array");
-	/* NaN fails both comparisons, so the tests are written to refuse it. */
+	/* Written so that NaN, which fails every comparison, is refused. */
 	if (!(o->width >= 0 && o->width <= 1e6) || !(o->min_width >= 0 && o->min_width <= 1e6))
 		return profdb__fail(-EINVAL, "profdb_convert: SVG width %g or minimum frame width %g "
 		                    "not in [0, 1e6] pixels", o->width, o->min_width);

@@ -84,7 +84,7 @@ static int child_of(svg_tree *t, uint32_t parent, uint32_t frame, uint32_t *out)
 static int on_push(void *ud, uint32_t frame)
 {
 	svg_tree *t = ud;
-	uint32_t c;
+	uint32_t c = PROFDB_NONE;
 	int r = child_of(t, t->path[t->depth - 1], frame, &c);
 	if (r < 0)
 		return r;
@@ -175,7 +175,7 @@ int profdb__convert_svg(const profdb *db, const profdb_convert_options *opts, pr
 		return r;
 	svg_tree t;
 	memset(&t, 0, sizeof t);
-	uint32_t root;
+	uint32_t root = 0;
 	if ((r = node_new(&t, PROFDB_NONE, PROFDB_NONE, &root)) < 0 ||
 	    profdb__grow((void **)&t.path, &t.path_cap, 1, sizeof *t.path) < 0) {
 		profdb__svg_tree_free(&t);

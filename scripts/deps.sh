@@ -8,7 +8,10 @@ pkgs="meson ninja-build gcc pkg-config libexpat1-dev zlib1g-dev"
 # Python module and the MPI tool with (each is skipped when absent).
 [ "${1:-}" = "--tests" ] && pkgs="$pkgs libcriterion-dev python3 g++ binutils
 	python3-dev python3-numpy python3-pandas python3-pytest python3-mesonpy python3-venv
-	python3-pip python3-jsonschema python3-mypy golang-go libopenmpi-dev openmpi-bin"
+	python3-pip python3-jsonschema python3-mypy golang-go libopenmpi-dev openmpi-bin nodejs"
+# --tests: a browser for the SVG flame graph's check, where the distribution
+# packages one as a deb (Debian's chromium; Ubuntu's is a snap).
+[ "${1:-}" = "--tests" ] && apt-cache show chromium >/dev/null 2>&1 && pkgs="$pkgs chromium"
 # --tests: speedscope's file-format schema, from the npm package
 # itself, into a gitignored folder; the converter test skips without it.
 if [ "${1:-}" = "--tests" ] && command -v npm >/dev/null 2>&1; then

@@ -266,8 +266,8 @@ static int put_header(profdb__cv_out *o, const profdb *db, const profdb_convert_
 		put_cstr(o, profdb_format_name(about.format));
 	putf(o, "</text>\n<text x=\"%d\" y=\"42\">", MARGIN);
 	put_xml(o, m->m.name, SIZE_MAX);
-	if (strcmp(unit, "none"))
-		putf(o, " (%s)", unit);
+	if (strcmp(unit, "none") && !(m->m.name.len && memchr(m->m.name.ptr, '(', m->m.name.len)))
+		putf(o, " (%s)", unit);   /* "CPUTIME (sec)" says it already */
 	profdb__cv_puts(o, ", ");
 	if ((r = put_profiles(o, db, opts)) < 0)
 		return r;

@@ -23,9 +23,12 @@ python_pkgs="python3-dev python3-numpy python3-pandas python3-venv python3-pip p
 system_python=/usr/bin/python3
 case $mode in
 --tests) pkgs="$pkgs $python_pkgs libcriterion-dev python3 g++ binutils
-	python3-pytest python3-jsonschema python3-mypy golang-go libopenmpi-dev openmpi-bin" ;;
+	python3-pytest python3-jsonschema python3-mypy golang-go libopenmpi-dev openmpi-bin nodejs" ;;
 --python) pkgs="$pkgs $python_pkgs" ;;
 esac
+# --tests: a browser for the SVG flame graph's check, where the distribution
+# packages one as a deb (Debian's chromium; Ubuntu's is a snap).
+[ "$mode" = --tests ] && apt-cache show chromium >/dev/null 2>&1 && pkgs="$pkgs chromium"
 # --tests: speedscope's file-format schema, from the npm package
 # itself, into a gitignored folder; the converter test skips without it.
 if [ "$mode" = --tests ] && command -v npm >/dev/null 2>&1; then

@@ -90,7 +90,7 @@ for fmt in hpctk4 pre hpcrun cube callgrind; do
 					bad "folded: not the one whole stack"
 			fi
 		fi
-		for to in speedscope callgrind pprof; do
+		for to in speedscope callgrind pprof svg; do
 			ok "convert $to" convert -t "$to" -o "$work/conv" "$in" &&
 				{ [ -s "$work/conv" ] || bad "convert $to: empty"; }
 		done

@@ -143,11 +143,20 @@ Test(query_callgrind, primary_caller_tree)
 	a = by_name(db, "a");
 	b = by_name(db, "b");
 	cc = by_name(db, "c");
-	/* root -> main -> {a, b -> c}: c hangs under b (40 > 30), c -> b is a
-	 * back edge; children heaviest first, after the function's lines. */
+	/* Every function under the root, heaviest first (self + calls to other
+	 * functions: main 145, a 90, c 70, b 45), its lines under it; calls
+	 * are edges, not links. */
 	profdb_context ml, al, bl;
 	cr_assert_eq(r0.first_child, m.id);
-	cr_assert_eq(m.next_sibling, PROFDB_NONE);
+	cr_assert_eq(m.next_sibling, a.id);
+	cr_assert_eq(a.next_sibling, cc.id);
+	cr_assert_eq(cc.next_sibling, b.id);
+	cr_assert_eq(b.next_sibling, PROFDB_NONE);
+	const profdb_context *fns[] = {&m, &a, &b, &cc};
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_eq(fns[i]->parent, root);
+		cr_assert_eq(fns[i]->depth, 1);
+	}
 	cr_assert_eq(profdb_context_get(db, m.first_child, &ml), 0);
 	cr_assert_eq(ml.type, PROFDB_CTX_LINE);
 	cr_assert_eq(ml.relation, PROFDB_RELATION_LEXICAL);
@@ -158,16 +167,13 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert(qc_str_is(ml.function, "main"));
 	cr_assert(qc_str_is(ml.file, "prog.c"));
 	cr_assert_eq(ml.first_child, PROFDB_NONE);
-	cr_assert_eq(ml.next_sibling, a.id);
-	cr_assert_eq(a.next_sibling, b.id);
+	cr_assert_eq(ml.next_sibling, PROFDB_NONE);   /* its callees are not below it */
 	cr_assert_eq(profdb_context_get(db, b.first_child, &bl), 0);
 	cr_assert_eq(bl.line, 10);
-	cr_assert_eq(bl.next_sibling, cc.id);
-	cr_assert_eq(cc.parent, b.id);
-	cr_assert_eq(cc.depth, 3);
+	cr_assert_eq(bl.next_sibling, PROFDB_NONE);
 	cr_assert_eq(profdb_context_get(db, a.first_child, &al), 0);
 	cr_assert_eq(al.line, 5);
-	cr_assert_eq(al.next_sibling, PROFDB_NONE);   /* a calls c, but c hangs under b */
+	cr_assert_eq(al.next_sibling, PROFDB_NONE);
 	cr_assert_eq(m.type, PROFDB_CTX_FUNCTION);
 	cr_assert_eq(m.relation, PROFDB_RELATION_CALL);
 	cr_assert(qc_str_is(m.file, "prog.c"));

@@ -291,8 +291,9 @@ static int root_node(cgw *w, uint32_t context)
 }
 
 /* The entry functions: those no other function calls, then, for a cycle of
- * functions that only call each other, its root in the context tree (the
- * tree rule of doc/model.md). */
+ * functions that only call each other, its first member in the order of
+ * the root's children in the context tree (heaviest first, doc/model.md
+ * "Callgrind"). */
 static int entries(cgw *w, uint32_t **out, size_t *n)
 {
 	uint32_t *ent = malloc((size_t)w->nf * sizeof *ent + 1), *queue = malloc((size_t)w->nf * 4 + 1);

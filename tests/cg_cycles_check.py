@@ -19,7 +19,10 @@ Checked per file, for every event:
     (object, file, name) through libprofdb's function table);
   - no row of `top --inclusive` (by context, by function and its `<cycle
     N>` rows) is above the total, nor any row of `callers`/`callees` of the
-    hottest functions and every cycle member among them;
+    hottest functions and of both ends of every call whose recorded cost is
+    above the total (the only rows that could be); a row is `nested` (calls,
+    no cost) exactly when its calls go between two members of one cycle or
+    from a function to itself;
   - every node of the top-down `tree --json` is at most its parent, and
     every context of the common interface (the table `dump` writes) has an
     inclusive value at most its parent's (4 ulps).
@@ -49,8 +52,6 @@ import samples  # noqa: E402
 SERIES = ("valgrind/05_threads.out", "valgrind/06_dump_every_bb.out",
           "valgrind/07_dump_before.out")
 HOTTEST = 8
-# The top-down view of these needs more memory than a test should take.
-NO_TREE = ("public/gprof2dot/xapian.callgrind", "valgrind/13_python.out")
 # Rows of `top --by function` that group several functions by name (a
 # function and its recursion variants f'2, or two "(below main)" of
 # different objects, one calling the other) add nested costs twice until
@@ -128,7 +129,7 @@ def rule(reader):
         d = per_cycle.setdefault(c, {})
         for ev, v in incl[f].items():
             d[ev] = d.get(ev, 0) + v
-    return incl, per_cycle
+    return incl, per_cycle, cyc
 
 
 def top_names(top, by_fn, ids, f):
@@ -211,7 +212,7 @@ def check_contexts(lib, path, rel, allowed):
 
 def check_file(lib, path, rel):
     reader = cgf.Reader().read(cgf.read_text(path))
-    incl, per_cycle = rule(reader)
+    incl, per_cycle, cyc = rule(reader)
     events = reader.events
     ids = function_ids(lib, path)
     if ids is None:
@@ -276,26 +277,37 @@ def check_file(lib, path, rel):
                                                            len(per_cycle)))
     if per_cycle and not n_cycle_rows:
         fail(rel, "no <cycle> row in top --inclusive, the rule finds %d cycles" % len(per_cycle))
-    hottest = [r["context"] for r in top["rows"][:HOTTEST] if r["context"] is not None]
-    for ctx in hottest:
-        for cmd in ("callers", "callees"):
-            out = run([cmd, "--json", "-n", "0", "-m", "all", "#%d" % ctx, path])
-            for sec in out["functions"]:
-                for row in sec.get("rows", []):
-                    for v, t in zip(row.get("values", []), totals):
-                        if v is not None and v > t and over:
-                            print("NOTE %s: %s of context %d: row %r %r above the total %r: "
-                                  "the file's inconsistent call costs" % (rel, cmd, ctx,
-                                                                         row.get("name"), v, t))
-                            break
-                        if v is not None and v > t:
-                            fail(rel, "%s of context %d: row %r %r above the total %r"
-                                 % (cmd, ctx, row.get("name"), v, t))
-                            break
-    # The top-down view of the two big profiles needs more nodes than the
-    # default memory limit allows (tests/test-tree.c checks them).
-    tree_bad = 0 if rel.startswith("big/") or rel in NO_TREE else check_tree(run(["tree", "--json", "-m", "all",
-                                                               path]))
+    ctx_of = {g: c for c, g in ids.items()}
+    todo = [(r["context"], cmd) for r in top["rows"][:HOTTEST] if r["context"] is not None
+            for cmd in ("callers", "callees")]
+    # Both ends of every call whose recorded cost is above the total: the
+    # only rows that could be (a row sums one caller's calls to one callee).
+    for (a, b), (_, cost) in sorted(reader.calls.items()):
+        if any(ev in names and v > totals[names.index(ev)] for ev, v in cost.items()):
+            todo += [(ctx_of.get(b), "callers"), (ctx_of.get(a), "callees")]
+    for ctx, cmd in dict.fromkeys(t for t in todo if t[0] is not None):
+        out = run([cmd, "--json", "-n", "0", "-m", "all", "#%d" % ctx, path])
+        for sec in out["functions"]:
+            for row in sec.get("rows", []):
+                f, g = ids.get(ctx), ids.get((row.get("contexts") or [None])[0])
+                nested = f == g or (f in cyc and cyc.get(g) == cyc[f])
+                if g is not None and row["nested"] != nested:
+                    fail(rel, "%s of context %d: row %r nested %r, the rule %r"
+                         % (cmd, ctx, row.get("name"), row["nested"], nested))
+                for v, t in zip(row.get("values", []), totals):
+                    if v is not None and v > t and over:
+                        print("NOTE %s: %s of context %d: row %r %r above the total %r: "
+                              "the file's inconsistent call costs" % (rel, cmd, ctx,
+                                                                     row.get("name"), v, t))
+                        break
+                    if v is not None and v > t:
+                        fail(rel, "%s of context %d: row %r %r above the total %r"
+                             % (cmd, ctx, row.get("name"), v, t))
+                        break
+    # The two big profiles take too long for this test (tests/test-tree.c
+    # checks their trees).
+    tree_bad = 0 if rel.startswith("big/") else check_tree(run(["tree", "--json", "-m", "all",
+                                                                path]))
     if tree_bad:
         fail(rel, "%d tree nodes above their parent" % tree_bad)
     ctx_bad = check_contexts(lib, path, rel, over_ctx)

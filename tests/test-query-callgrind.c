@@ -482,10 +482,9 @@ Test(query_callgrind, detection)
 
 /* ---- every real Callgrind sample ------------------------------------------------ */
 
-/* In profile @p p: no inclusive value above the total, and the lines of
- * every function add up to its self cost, event by event. */
-static void check_lines(const profdb *db, uint32_t p, uint32_t nm, uint64_t total,
-                        const char *what)
+/* In profile @p p: no function's inclusive value below its self cost, and
+ * the lines of every function add up to its self cost, event by event. */
+static void check_lines(const profdb *db, uint32_t p, uint32_t nm, const char *what)
 {
 	profdb_context c = first_node(db);
 	uint64_t *sum = calloc(nm, sizeof *sum), *self = calloc(nm, sizeof *self);
@@ -508,11 +507,14 @@ static void check_lines(const profdb *db, uint32_t p, uint32_t nm, uint64_t tota
 		fn = PROFDB_NONE;
 		if (more && c.type == PROFDB_CTX_FUNCTION) {
 			fn = c.id;
-			cr_assert_leq(scoped(db, p, c.id, 0, 1), total, "%s", what);
 			for (uint32_t m = 0; m < nm; m++) {
 				sum[m] = 0;
 				self[m] = scoped(db, p, c.id, m, 0);
 			}
+			/* Not bounded by the total: a writer's calls= costs may add
+			 * up to more (doc/FORMATS.md "Callgrind"); tests/
+			 * cg_cycles_check.py checks the exact values. */
+			cr_assert_geq(scoped(db, p, c.id, 0, 1), self[0], "%s", what);
 		}
 	} while (more);
 	free(sum);
@@ -555,7 +557,7 @@ static void check_real(const char *rel)
 		cr_assert_eq(profdb_get_about(db, &about), 0);
 		cr_assert_eq(about.format, PROFDB_FORMAT_CALLGRIND, "%s", list[i]);
 		profdb_counts c = qc_check_all(db, list[i]);
-		/* the root holds each profile's total, and no function more */
+		/* the root holds each profile's total */
 		uint32_t rootid;
 		if (c.contexts && c.metrics) {
 			cr_assert_eq(profdb_context_root(db, &rootid), 0);
@@ -565,7 +567,7 @@ static void check_real(const char *rel)
 				cr_assert_eq(profdb_cg_totals(g, p, &t), 0);
 				uint64_t total = scoped(db, p, rootid, 0, 1);
 				cr_assert_eq(total, t[0], "%s: profile %u", list[i], p);
-				check_lines(db, p, (uint32_t)c.metrics, total, list[i]);
+				check_lines(db, p, (uint32_t)c.metrics, list[i]);
 			}
 		}
 		profdb_close(db);

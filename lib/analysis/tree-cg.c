@@ -51,6 +51,20 @@ static void take(const cgw *w, double *row, const uint64_t *cost, size_t k, int 
 	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)cost[w->b->plan[k].metric], first);
 }
 
+/* The value a function's node divides its call costs by: its inclusive
+ * cost, or for a member of a cycle the cycle's (every member stands for
+ * the whole cycle, whose inner calls count nested frames again), at most
+ * the profile's total and at least the self cost. */
+static void take_inclusive(const cgw *w, double *row, const uint64_t *inc, const uint64_t *cyc,
+                           const uint64_t *self, const uint64_t *tot, size_t k, int first)
+{
+	size_t m = w->b->plan[k].metric;
+	uint64_t v = cyc ? cyc[m] : inc[m];
+	v = v > tot[m] ? tot[m] : v;
+	v = v < self[m] ? self[m] : v;
+	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)v, first);
+}
+
 /* The profiles of metric k, PROFDB_CG_ALL standing for "all of them, added"
  * (the reader's own sums). */
 static int all_profiles(const cgw *w, size_t k)
@@ -71,17 +85,20 @@ static int load_rows(cgw *w)
 		size_t np = all ? 1 : pl->n_profiles;
 		for (size_t i = 0; i < np; i++) {
 			uint32_t p = all ? PROFDB_CG_ALL : pl->profiles[i];
-			const uint64_t *row;
-			if ((r = profdb_cg_totals(cg, p, &row)) < 0)
+			const uint64_t *tot, *row, *self, *cyc;
+			if ((r = profdb_cg_totals(cg, p, &tot)) < 0)
 				return r;
-			take(w, w->total, row, k, i == 0);
+			take(w, w->total, tot, k, i == 0);
 			for (uint32_t f = 0; f < w->nf; f++) {
-				if ((r = profdb_cg_inclusive(cg, p, f, &row)) < 0)
+				uint32_t c;
+				cyc = NULL;
+				if ((r = profdb_cg_inclusive(cg, p, f, &row)) < 0 ||
+				    (r = profdb_cg_self(cg, p, f, &self)) < 0 ||
+				    (r = profdb_cg_function_cycle(cg, f, &c)) < 0 ||
+				    (r > 0 && (r = profdb_cg_cycle_inclusive(cg, p, c, &cyc)) < 0))
 					return r;
-				take(w, w->finc + (size_t)f * nm, row, k, i == 0);
-				if ((r = profdb_cg_self(cg, p, f, &row)) < 0)
-					return r;
-				take(w, w->fself + (size_t)f * nm, row, k, i == 0);
+				take_inclusive(w, w->finc + (size_t)f * nm, row, cyc, self, tot, k, i == 0);
+				take(w, w->fself + (size_t)f * nm, self, k, i == 0);
 			}
 			for (uint32_t e = 0; e < w->ne; e++) {
 				profdb_cg_call c;

@@ -14,7 +14,9 @@
  * counts: Callgrind's calls=, Cube's visits), the edges' inclusive cost
  * (profdb_edge_cost) per metric, combined over the chosen profiles and the
  * edges by the metric's rule. That is callgrind_annotate's --tree=caller /
- * --tree=calling line for Callgrind; for the tree formats the callee
+ * --tree=calling line for Callgrind, except that a call inside one cycle
+ * of the call graph (or to the caller itself) is a row of its own with
+ * its count and no cost (find_cycles); for the tree formats the callee
  * context's inclusive value, so the rows of a recursive function's callers
  * overlap (an inner call's cost is part of the outer one's), as in
  * hpcviewer's callers view. Printing: tool/calls-print.c. */

@@ -144,11 +144,20 @@ Test(query_callgrind, primary_caller_tree)
 	a = by_name(db, "a");
 	b = by_name(db, "b");
 	cc = by_name(db, "c");
-	/* root -> main -> {a, b -> c}: c hangs under b (40 > 30), c -> b is a
-	 * back edge; children heaviest first, after the function's lines. */
+	/* Every function under the root, heaviest first (self + calls to other
+	 * functions: main 145, a 90, c 70, b 45), its lines under it; calls
+	 * are edges, not links. */
 	profdb_context ml, al, bl;
 	cr_assert_eq(r0.first_child, m.id);
-	cr_assert_eq(m.next_sibling, PROFDB_NONE);
+	cr_assert_eq(m.next_sibling, a.id);
+	cr_assert_eq(a.next_sibling, cc.id);
+	cr_assert_eq(cc.next_sibling, b.id);
+	cr_assert_eq(b.next_sibling, PROFDB_NONE);
+	const profdb_context *fns[] = {&m, &a, &b, &cc};
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_eq(fns[i]->parent, root);
+		cr_assert_eq(fns[i]->depth, 1);
+	}
 	cr_assert_eq(profdb_context_get(db, m.first_child, &ml), 0);
 	cr_assert_eq(ml.type, PROFDB_CTX_LINE);
 	cr_assert_eq(ml.relation, PROFDB_RELATION_LEXICAL);
@@ -159,16 +168,13 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert(qc_str_is(ml.function, "main"));
 	cr_assert(qc_str_is(ml.file, "prog.c"));
 	cr_assert_eq(ml.first_child, PROFDB_NONE);
-	cr_assert_eq(ml.next_sibling, a.id);
-	cr_assert_eq(a.next_sibling, b.id);
+	cr_assert_eq(ml.next_sibling, PROFDB_NONE);   /* its callees are not below it */
 	cr_assert_eq(profdb_context_get(db, b.first_child, &bl), 0);
 	cr_assert_eq(bl.line, 10);
-	cr_assert_eq(bl.next_sibling, cc.id);
-	cr_assert_eq(cc.parent, b.id);
-	cr_assert_eq(cc.depth, 3);
+	cr_assert_eq(bl.next_sibling, PROFDB_NONE);
 	cr_assert_eq(profdb_context_get(db, a.first_child, &al), 0);
 	cr_assert_eq(al.line, 5);
-	cr_assert_eq(al.next_sibling, PROFDB_NONE);   /* a calls c, but c hangs under b */
+	cr_assert_eq(al.next_sibling, PROFDB_NONE);
 	cr_assert_eq(m.type, PROFDB_CTX_FUNCTION);
 	cr_assert_eq(m.relation, PROFDB_RELATION_CALL);
 	cr_assert(qc_str_is(m.file, "prog.c"));
@@ -571,10 +577,9 @@ Test(query_callgrind, sets_base_and_members)
 
 /* ---- every real Callgrind sample ------------------------------------------------ */
 
-/* In profile @p p: no inclusive value above the total, and the lines of
- * every function add up to its self cost, event by event. */
-static void check_lines(const profdb *db, uint32_t p, uint32_t nm, uint64_t total,
-                        const char *what)
+/* In profile @p p: no function's inclusive value below its self cost, and
+ * the lines of every function add up to its self cost, event by event. */
+static void check_lines(const profdb *db, uint32_t p, uint32_t nm, const char *what)
 {
 	profdb_context c = first_node(db);
 	uint64_t *sum = calloc(nm, sizeof *sum), *self = calloc(nm, sizeof *self);
@@ -597,11 +602,14 @@ static void check_lines(const profdb *db, uint32_t p, uint32_t nm, uint64_t tota
 		fn = PROFDB_NONE;
 		if (more && c.type == PROFDB_CTX_FUNCTION) {
 			fn = c.id;
-			cr_assert_leq(scoped(db, p, c.id, 0, 1), total, "%s", what);
 			for (uint32_t m = 0; m < nm; m++) {
 				sum[m] = 0;
 				self[m] = scoped(db, p, c.id, m, 0);
 			}
+			/* Not bounded by the total: a writer's calls= costs may add
+			 * up to more (doc/FORMATS.md "Callgrind"); tests/
+			 * cg_cycles_check.py checks the exact values. */
+			cr_assert_geq(scoped(db, p, c.id, 0, 1), self[0], "%s", what);
 		}
 	} while (more);
 	free(sum);
@@ -644,7 +652,7 @@ static void check_real(const char *rel)
 		cr_assert_eq(profdb_get_about(db, &about), 0);
 		cr_assert_eq(about.format, PROFDB_FORMAT_CALLGRIND, "%s", list[i]);
 		profdb_counts c = qc_check_all(db, list[i]);
-		/* the root holds each profile's total, and no function more */
+		/* the root holds each profile's total */
 		uint32_t rootid;
 		if (c.contexts && c.metrics) {
 			cr_assert_eq(profdb_context_root(db, &rootid), 0);
@@ -654,7 +662,7 @@ static void check_real(const char *rel)
 				cr_assert_eq(profdb_cg_totals(g, p, &t), 0);
 				uint64_t total = scoped(db, p, rootid, 0, 1);
 				cr_assert_eq(total, t[0], "%s: profile %u", list[i], p);
-				check_lines(db, p, (uint32_t)c.metrics, total, list[i]);
+				check_lines(db, p, (uint32_t)c.metrics, list[i]);
 			}
 		}
 		profdb_close(db);

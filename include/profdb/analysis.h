@@ -444,6 +444,24 @@ PROFDB_EXPORT int profdb_group_inclusive(const profdb *db, const uint32_t *group
                                          size_t n_contexts, uint32_t profile, uint32_t metric,
                                          double *out, size_t n_groups);
 
+/** The cycles of the groups' call graph that profdb_group_inclusive()
+ *  keeps together: on a format that stores a call graph (Callgrind), each
+ *  strongly connected component of two or more groups whose members call
+ *  each other (KCachegrind's `<cycle N>` when the groups are functions).
+ *  A cycle's inclusive value is profdb_group_inclusive() of a grouping
+ *  that puts its members' contexts in one group. On a calling-context
+ *  tree there are none.
+ *  @param group_of    as for profdb_group_inclusive().
+ *  @param cycle_of    receives @p n_groups entries: the cycle (0, 1, ...
+ *                     numbered in the order of their lowest group index)
+ *                     of each group, PROFDB_NONE for a group in no cycle.
+ *  @return the number of cycles; -EINVAL (NULL argument, a group index not
+ *  below @p n_groups); -ENOMEM; what reading the edges met. Thread-safe.
+ *  @since 0.12 */
+PROFDB_EXPORT int64_t profdb_group_cycles(const profdb *db, const uint32_t *group_of,
+                                          size_t n_contexts, uint32_t *cycle_of,
+                                          size_t n_groups);
+
 /* ---- call edges ---------------------------------------------------------- */
 
 /** A call from one function (context) to another. @since 0.10 */

@@ -218,9 +218,13 @@ struct profdb_cg {
 	int has_summary, has_totals;
 	uint64_t *zero;              /* n_events zeros */
 
-	/* inclusive costs: [0] for the sum, [1 + p] for profile p (row order) */
+	/* inclusive costs: [0] for the sum, [1 + p] for profile p (row order),
+	 * each followed by one row per cycle (cycles.c); the cycles are found
+	 * with table 0, which every other table waits for */
 	profdb__once *incl_once;
 	uint64_t **incl;
+	uint32_t *fn_cycle;          /* n_fns: cycle number, 0 for none */
+	uint32_t n_cycles;
 };
 
 /* Shared by the scanner and detail.c: */
@@ -304,7 +308,8 @@ void profdb__cg_build_free(cg_build *b);
 int profdb__cg_widen(profdb_cg *cg, uint32_t ne);
 /* model.c: after every file: sort, sum over profiles, derived events. */
 int profdb__cg_finish(profdb_cg *cg, cg_build *b);
-/* model.c: inclusive table k (0 = sum, 1 + p = profile p), via incl_once[k]. */
+/* cycles.c: inclusive table k (0 = sum, 1 + p = profile p), via incl_once[k];
+ * table 0 first finds the cycles. */
 int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k);
 /* model.c: value of derived events from the stored ones, in place. */
 int profdb__cg_derive(const profdb_cg *cg, uint64_t *row);

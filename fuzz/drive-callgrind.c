@@ -140,10 +140,12 @@ static void drive_functions(drv *d, uint32_t p)
 		CG_CHECK(CALL(profdb_cg_inclusive(cg, p, (uint32_t)i, &inc2)) == ri && inc2 == inc,
 		         "the inclusive table changed between two calls");
 		exact = add_costs(d, sum, self, exact);
+		/* not capped at the total: a file's calls= costs may add up to more
+		 * than its totals, and KCachegrind's rule keeps what they say */
 		for (int e = 0; e < ne; e++)
-			CG_CHECK(inc[e] >= self[e] && inc[e] <= tot[e], "function %" PRId64 " profile %"
-			         PRIu32 " event %d: inclusive %" PRIu64 ", self %" PRIu64 ", total %"
-			         PRIu64, i, p, e, inc[e], self[e], tot[e]);
+			CG_CHECK(inc[e] >= self[e], "function %" PRId64 " profile %" PRIu32
+			         " event %d: inclusive %" PRIu64 " below self %" PRIu64,
+			         i, p, e, inc[e], self[e]);
 
 		/* detail: rows sorted, adding up to the self cost */
 		if (d->rows >= MAX_ROWS) {

@@ -141,7 +141,7 @@ static answers ask(const profdb *db, uint32_t profile, const char *what)
 	int seen = 0;
 	/* every context by id: ids are dense enough in both formats */
 	for (uint32_t id = 0; seen < NFN && id < (uint32_t)n + 8; id++) {
-		profdb_context c, p;
+		profdb_context c;
 		if (profdb_context_get(db, id, &c) != 0 || c.type != PROFDB_CTX_FUNCTION)
 			continue;
 		int i = prog_index(c.function);
@@ -152,11 +152,24 @@ static answers ask(const profdb *db, uint32_t profile, const char *what)
 		cr_assert_geq(profdb_inclusive(db, profile, id, m.id, &v), 0, "%s", what);
 		a.incl[i] = number(v);
 		a.caller[i] = -1;
-		if (c.parent != PROFDB_NONE && profdb_context_get(db, c.parent, &p) == 0 &&
-		    p.type == PROFDB_CTX_FUNCTION)
-			a.caller[i] = prog_index(p.function);
 	}
 	cr_assert_eq(seen, NFN, "%s: %d functions found", what, seen);
+	/* callers from the call edges, not the context tree: a Callgrind
+	 * function context hangs under the root whoever calls it */
+	int64_t ne = profdb_edge_count(db);
+	cr_assert_geq(ne, 0, "%s: edges", what);
+	for (int64_t e = 0; e < ne; e++) {
+		profdb_edge ed;
+		profdb_context callee, caller;
+		cr_assert_eq(profdb_edge_at(db, (uint64_t)e, &ed), 0, "%s", what);
+		cr_assert_eq(profdb_context_get(db, ed.callee, &callee), 0, "%s", what);
+		if (ed.caller == root || profdb_context_get(db, ed.caller, &caller) != 0 ||
+		    caller.type != PROFDB_CTX_FUNCTION)
+			continue;
+		int i = prog_index(callee.function);
+		cr_assert_geq(i, 0, "%s: unexpected callee", what);
+		a.caller[i] = prog_index(caller.function);
+	}
 	for (int i = 0; i < NFN; i++)
 		a.ranking[i] = i;
 	for (int i = 0; i < NFN; i++)   /* insertion sort, heaviest first */

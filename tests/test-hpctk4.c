@@ -913,9 +913,10 @@ static unsigned char *sec(gen *g, int f, size_t at)
 }
 
 /* profdb_hpctk_check compares the files: the sample is consistent; a cct.db
- * written from a profile whose value differs, or that holds one value
- * more, is named as the disagreement. */
-static void check_with_cct_of(const tw_hpctk4 *other, const char *want)
+ * written from a profile whose value differs is named as the disagreement;
+ * one that holds one value more already fails the open (@p at_open: the
+ * value counts are compared there), naming both files. */
+static void check_with_cct_of(const tw_hpctk4 *other, const char *want, int at_open)
 {
 	gen a, b;
 	tw_hpctk4 d;
@@ -926,6 +927,15 @@ static void check_with_cct_of(const tw_hpctk4 *other, const char *want)
 	a.file[PROFDB_HPCTK_CCT] = b.file[PROFDB_HPCTK_CCT];
 	a.size[PROFDB_HPCTK_CCT] = b.size[PROFDB_HPCTK_CCT];
 	b.file[PROFDB_HPCTK_CCT] = NULL;
+	if (at_open) {
+		expect_error(gen_open(&a), -EBADMSG, "profile.db", want);
+		cr_assert(strstr(profdb_error_message(), "cct.db") &&
+		          strstr(profdb_error_message(), "not of one database"), "%s",
+		          profdb_error_message());
+		gen_free(&a);
+		gen_free(&b);
+		return;
+	}
 	cr_assert_eq(gen_open(&a), 0, "%s", profdb_error_message());
 	int r = profdb_hpctk_check(a.db);
 	cr_assert_eq(r, -EBADMSG, "%d", r);
@@ -959,11 +969,11 @@ Test(hpctk4, check_compares_the_files)
 	prof[1].values = v;
 	d.profiles = prof;
 	v[0].value += 1;   /* one value differs */
-	check_with_cct_of(&d, "disagree");
+	check_with_cct_of(&d, "disagree", 0);
 	v[0].value -= 1;
 	v[prof[1].n_values] = (tw_value){6, 0, 9.0};   /* one value more (context 6) */
 	prof[1].n_values++;
-	check_with_cct_of(&d, "holds");
+	check_with_cct_of(&d, "holds", 1);
 }
 
 Test(hpctk4, bad_magic_and_major)

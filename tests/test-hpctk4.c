@@ -1146,6 +1146,53 @@ static unsigned char *ci_of(gen *g, uint32_t c)
 	return g->file[PROFDB_HPCTK_CCT] + rd64(s) + (uint64_t)c * s[0x0c];
 }
 
+/* At open the counts and ids the files share are compared
+ * (lib/hpctk4/cross.c): a disagreement is -EBADMSG naming both files and
+ * what disagrees; in tolerant mode a warning, and the open goes on. */
+static void expect_mismatch(gen *g, const char *a, const char *b, const char *needle)
+{
+	expect_error(gen_open(g), -EBADMSG, a, needle);
+	cr_assert(strstr(profdb_error_message(), b) &&
+	          strstr(profdb_error_message(), "not of one database"), "%s", profdb_error_message());
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
+	profdb_options o = {.size = sizeof o, .flags = PROFDB_OPEN_TOLERANT, .warn = on_warn,
+	                    .warn_userdata = g};
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		blobs[f] = (profdb_input){NULL, g->file[f], g->size[f]};
+	g->warnings = 0;
+	cr_assert_eq(profdb_hpctk_open_mem(&g->db, blobs, &o), 0, "%s", profdb_error_message());
+	cr_assert(g->warnings >= 1 && strstr(g->warning, "not of one database"), "%d: %s",
+	          g->warnings, g->warning);
+	gen_free(g);
+}
+
+Test(hpctk4, open_compares_the_files)
+{
+	gen g;
+	/* trace line 0 naming the summary profile */
+	fresh(&g);
+	unsigned char *traces = sec(&g, PROFDB_HPCTK_TRACE, 0x10);
+	wr32(g.file[PROFDB_HPCTK_TRACE] + rd64(traces), 0);
+	expect_mismatch(&g, "trace.db", "profile.db", "the summary profile 0");
+	/* a metric id meta.db does not define, first in profile 1 */
+	fresh(&g);
+	wr16(g.file[PROFDB_HPCTK_PROFILE] + rd64(pi_of(&g, 1) + 8), 999);
+	expect_mismatch(&g, "profile.db", "meta.db", "metric id 999");
+	/* the same first in context 13's metric index of cct.db */
+	fresh(&g);
+	wr16(g.file[PROFDB_HPCTK_CCT] + rd64(ci_of(&g, 13) + 0x18), 999);
+	expect_mismatch(&g, "cct.db", "meta.db", "metric id 999");
+	/* cct.db with fewer slots than the contexts the profiles have values at */
+	fresh(&g);
+	wr32(sec(&g, PROFDB_HPCTK_CCT, 0x10) + 8, 12);
+	expect_mismatch(&g, "profile.db", "cct.db", "past the 12 contexts");
+	/* the writer's sample agrees with itself, in both modes */
+	fresh(&g);
+	cr_assert_eq(gen_open(&g), 0, "%s", profdb_error_message());
+	cr_assert_eq(g.warnings, 0, "%s", g.warning);
+	gen_free(&g);
+}
+
 static void others_readable(gen *g, uint32_t bad_profile)
 {
 	tv_plane pl;

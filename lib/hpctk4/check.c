@@ -8,8 +8,8 @@
  * propagated id in thread profiles and cct.db, a summary statistic id in
  * the summary profile), cct.db must not name a summary or absent profile,
  * meta.db's context ids must lie inside cct.db's slots, and every trace
- * line must belong to a profile of profile.db and sample contexts cct.db
- * has slots for.
+ * line must belong to a non-summary profile of profile.db and sample
+ * contexts cct.db has slots for.
  * Time O(V log V) for V stored values; no memory of its own. */
 #include <inttypes.h>
 #include <string.h>
@@ -128,9 +128,18 @@ static int check_traces(const profdb_hpctk *db, int64_t n_prof)
 		int r = profdb_hpctk_trace_at(db, i, &t);
 		if (r < 0)
 			return r;
-		if (n_prof >= 0 && t.profile >= (uint64_t)n_prof)
-			return profdb__fail(-EBADMSG, "trace.db: trace line %" PRIu32 " belongs to profile %"
-			                    PRIu32 "; profile.db has %" PRId64, i, t.profile, n_prof);
+		if (n_prof >= 0) {
+			profdb_hpctk_profile pr;
+			if (t.profile >= (uint64_t)n_prof)
+				return profdb__fail(-EBADMSG, "trace.db: trace line %" PRIu32 " belongs to "
+				                    "profile %" PRIu32 "; profile.db has %" PRId64, i,
+				                    t.profile, n_prof);
+			if ((r = profdb_hpctk_profile_at(db, t.profile, &pr)) < 0)
+				return r;
+			if (pr.is_summary)
+				return profdb__fail(-EBADMSG, "trace.db: trace line %" PRIu32 " belongs to "
+				                    "the summary profile %" PRIu32, i, t.profile);
+		}
 		/* a sample's context is one cct.db has a slot for */
 		PROFDB_VIEW_FOREACH(&t.samples, k) {
 			uint64_t ctx = profdb_view_value(&t.samples, k).as.u64;

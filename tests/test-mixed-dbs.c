@@ -132,7 +132,6 @@ typedef struct v4_facts {
 	prof_fact *prof;
 	uint32_t n_slots;
 	uint64_t cct_values;
-	int32_t *slot_first, *slot_last;
 	uint32_t n_lines;
 	uint32_t *line_profile;
 } v4_facts;
@@ -210,14 +209,10 @@ static void cct_facts(v4_facts *f, const char *db)
 {
 	profdb_hpctk *h = open_one(db, CCT);
 	f->n_slots = (uint32_t)profdb_hpctk_cct_slot_count(h);
-	f->slot_first = calloc(f->n_slots + 1, sizeof *f->slot_first);
-	f->slot_last = calloc(f->n_slots + 1, sizeof *f->slot_last);
 	for (uint32_t c = 0; c < f->n_slots; c++) {
 		profdb_view index, values;
 		cr_assert_eq(profdb_hpctk_context_plane(h, c, &index, &values), 0);
 		f->cct_values += values.count;
-		f->slot_first[c] = index.count ? (int32_t)profdb_view_key(&index, 0) : -1;
-		f->slot_last[c] = index.count ? (int32_t)profdb_view_key(&index, index.count - 1) : -1;
 	}
 	profdb_hpctk_close(h);
 }
@@ -253,8 +248,6 @@ static void v4_facts_of(v4_facts *f, const char *db)
 static void v4_facts_free(v4_facts *f)
 {
 	free(f->prof);
-	free(f->slot_first);
-	free(f->slot_last);
 	free(f->line_profile);
 }
 
@@ -293,9 +286,6 @@ static int profile_vs_meta(const v4_facts *p, const v4_facts *m)
 
 static int cct_vs_meta(const v4_facts *c, const v4_facts *m)
 {
-	for (uint32_t i = 0; m->metrics_ok && i < c->n_slots; i++)
-		if (!has_bit(m->prop, c->slot_first[i]) || !has_bit(m->prop, c->slot_last[i]))
-			return 1;
 	for (uint32_t e = 0; e < m->n_entries; e++)
 		if (m->entries[e] >= c->n_slots)
 			return 1;

@@ -1,14 +1,15 @@
 /* Cheap checks at open that the files of a database belong together. The
  * four files share no run id, so only counts and ids that must agree are
  * compared, from the headers of the files and of their blocks, never from
- * the values (time O(profiles + cct.db slots + trace lines), no memory):
+ * the values (time O(profiles + cct.db slots + trace lines), a few pages
+ * per profile, cct.db's context info array; no memory):
  *  - trace.db's lines belong to profiles profile.db has, none the summary;
  *  - cct.db holds as many values as profile.db's thread profiles (it is
  *    their transposition), and no profile names a context past cct.db's
  *    table;
  *  - the first and last metric id of every profile.db block (a summary
- *    statistic id in the summary profile, a propagated id elsewhere) and of
- *    every cct.db metric index are ids meta.db defines;
+ *    statistic id in the summary profile, a propagated id elsewhere) are
+ *    ids meta.db defines;
  *  - meta.db's entry points lie inside cct.db's table.
  * A disagreement names both files: an error in strict mode, a warning in
  * tolerant mode (the query layer then drops the trace lines it cannot
@@ -89,8 +90,9 @@ static uint64_t add_count(uint64_t sum, uint64_t n)
 	return sum == UINT64_MAX || n >= UINT64_MAX - sum ? UINT64_MAX : sum + n;
 }
 
-/* The metric ids of a block's first and last value (profile.db: records
- * of @p stride bytes with a u16 metric id first) or index entry (cct.db). */
+/* Whether the metric ids of a block's first and last value (records of
+ * @p stride bytes with a u16 metric id first) are in @p ids; 1 also when
+ * they cannot be read (left to the lazy checks). */
 static int ends_known(const profdb__input *in, uint64_t at, uint64_t n, unsigned stride,
                       const uint8_t *ids, uint32_t *bad)
 {
@@ -147,31 +149,23 @@ static int check_profiles(const profdb_hpctk *db, int ids, uint64_t *n_thread)
 	return 0;
 }
 
-/* cct.db against profile.db (value count) and meta.db (metric ids). */
-static int check_cct(const profdb_hpctk *db, int ids, uint64_t n_thread)
+/* cct.db against profile.db (value count). Only the context info array is
+ * read: the metric indexes lie all over the file, one page each, and the
+ * metric ids they hold are the thread profiles' ones, compared above. */
+static int check_cct(const profdb_hpctk *db, uint64_t n_thread)
 {
 	const profdb__input *cin = &db->in[PROFDB_HPCTK_CCT];
-	const char *prof = db->in[PROFDB_HPCTK_PROFILE].name, *meta = db->in[PROFDB_HPCTK_META].name;
+	const char *prof = db->in[PROFDB_HPCTK_PROFILE].name;
 	uint64_t n_cct = 0;
-	for (uint32_t c = 0; c < db->n_ctxs; c++) {
+	for (uint32_t c = 0; c < db->n_ctxs && n_cct != UINT64_MAX; c++) {
 		const unsigned char *h = peek(cin, db->p_ctxs + (uint64_t)c * db->sz_ctx, HL_CTXINFO);
 		if (!h)
 			return 0;
 		uint64_t n = hl_ctxinfo_n_values(h);
-		uint32_t bad;
-		if (!plausible(cin, n, HL_CCT_VALUE, hl_ctxinfo_n_metrics(h)))
-			n_cct = UINT64_MAX;
-		else
-			n_cct = add_count(n_cct, n);
-		if (ids && !ends_known(cin, hl_ctxinfo_metric_index(h), hl_ctxinfo_n_metrics(h),
-		                       HL_CCT_INDEX, db->prop_ids, &bad))
-			return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "context %" PRIu32 " has "
-			                                 "values of metric id %" PRIu32 ", which %s "
-			                                 "does not define as a propagated id", cin->name,
-			                                 meta, c, bad, meta));
+		n_cct = plausible(cin, n, HL_CCT_VALUE, hl_ctxinfo_n_metrics(h)) ? add_count(n_cct, n)
+		                                                                   : UINT64_MAX;
 	}
-	if (db->present[PROFDB_HPCTK_PROFILE] && n_thread != UINT64_MAX && n_cct != UINT64_MAX &&
-	    n_cct != n_thread)
+	if (n_thread != UINT64_MAX && n_cct != UINT64_MAX && n_cct != n_thread)
 		return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "%s holds %" PRIu64 " values, "
 		                                 "the thread profiles of %s %" PRIu64, cin->name,
 		                                 prof, cin->name, n_cct, prof, n_thread));
@@ -207,7 +201,7 @@ int profdb__hpctk_cross_check(const profdb_hpctk *db)
 		return r;
 	if (has_prof && (r = check_profiles(db, ids, &n_thread)) < 0)
 		return r;
-	if (has_cct && (r = check_cct(db, ids, has_prof ? n_thread : UINT64_MAX)) < 0)
+	if (has_cct && has_prof && (r = check_cct(db, n_thread)) < 0)
 		return r;
 	if (has_meta && has_cct && (r = check_entries(db)) < 0)
 		return r;

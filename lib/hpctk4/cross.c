@@ -124,7 +124,7 @@ static int check_profiles(const profdb_hpctk *db, int ids, uint64_t *n_thread)
 			return 0;
 		}
 		uint64_t n = hl_profile_n_values(h);
-		uint32_t n_ctx = hl_profile_n_ctxs(h), bad;
+		uint32_t n_ctx = hl_profile_n_ctxs(h), bad = 0;
 		int summary = is_summary(db, p, h);
 		if (!plausible(pin, n, HL_PROF_VALUE, n_ctx))
 			*n_thread = UINT64_MAX;

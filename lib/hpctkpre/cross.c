@@ -87,7 +87,7 @@ static int check_profiles(const profdb_hpctkpre *db)
 		if (!h)
 			return 0;
 		uint64_t n = pre_pi_num_vals(h), block = pre_pi_block_off(h);
-		uint32_t n_ctx = pre_pi_num_nzctxs(h), id;
+		uint32_t n_ctx = pre_pi_num_nzctxs(h), id = 0;
 		const unsigned char *last = NULL;
 		if (n > pin->size / PRE_PVAL)
 			continue;   /* a damaged header: the lazy checks report it */

@@ -21,27 +21,12 @@
 
 #include "hpctk4-internal.h"
 
-static int mismatch(const profdb_hpctk *db, int r)
-{
-	if (!(db->opts.flags & PROFDB_OPEN_TOLERANT))
-		return r;
-	profdb__warn(&db->opts, "%s (tolerant mode: reading on)", profdb__message());
-	return 0;
-}
-
 #define NOT_ONE "%s and %s are not of one database: "
-
-/* [off, off + len) of @p in, or NULL (no message: the lazy checks report
- * it when the block is used). */
-static const unsigned char *peek(const profdb__input *in, uint64_t off, uint64_t len)
-{
-	return off <= in->size && len <= in->size - off ? in->base + off : NULL;
-}
 
 static const unsigned char *profile_header(const profdb_hpctk *db, uint32_t p)
 {
-	return peek(&db->in[PROFDB_HPCTK_PROFILE], db->p_profiles + (uint64_t)p * db->sz_profile,
-	            db->sz_profile);
+	uint64_t at = db->p_profiles + (uint64_t)p * db->sz_profile;
+	return profdb__peek(&db->in[PROFDB_HPCTK_PROFILE], at, db->sz_profile);
 }
 
 static int is_summary(const profdb_hpctk *db, uint32_t p, const unsigned char *h)
@@ -52,10 +37,11 @@ static int is_summary(const profdb_hpctk *db, uint32_t p, const unsigned char *h
 static int check_traces(const profdb_hpctk *db)
 {
 	const profdb__input *tin = &db->in[PROFDB_HPCTK_TRACE], *pin = &db->in[PROFDB_HPCTK_PROFILE];
-	if (db->n_traces > db->n_profiles)
-		return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "%" PRIu32 " trace lines for %"
-		                                 PRIu32 " profiles", tin->name, pin->name,
-		                                 db->n_traces, db->n_profiles));
+	if (db->n_traces > db->n_profiles) {
+		int r = profdb__fail(-EBADMSG, NOT_ONE "%" PRIu32 " trace lines for %" PRIu32
+		                     " profiles", tin->name, pin->name, db->n_traces, db->n_profiles);
+		return profdb__disagree(&db->opts, r);
+	}
 	for (uint32_t t = 0; t < db->n_traces; t++) {
 		const unsigned char *h;
 		uint64_t at = db->p_traces + (uint64_t)t * db->sz_trace;
@@ -64,12 +50,12 @@ static int check_traces(const profdb_hpctk *db)
 			return r;
 		uint32_t p = hl_trace_profile(h);
 		const unsigned char *ph = p < db->n_profiles ? profile_header(db, p) : NULL;
-		if (p >= db->n_profiles || (ph && is_summary(db, p, ph)))
-			return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "trace line %" PRIu32
-			                                 " at 0x%" PRIx64 " belongs to %s profile %"
-			                                 PRIu32 " of %" PRIu32, tin->name, pin->name,
-			                                 t, at, ph ? "the summary" : "no", p,
-			                                 db->n_profiles));
+		if (p >= db->n_profiles || (ph && is_summary(db, p, ph))) {
+			r = profdb__fail(-EBADMSG, NOT_ONE "trace line %" PRIu32 " at 0x%" PRIx64
+			                 " belongs to %s profile %" PRIu32 " of %" PRIu32, tin->name,
+			                 pin->name, t, at, ph ? "the summary" : "no", p, db->n_profiles);
+			return profdb__disagree(&db->opts, r);
+		}
 	}
 	return 0;
 }
@@ -97,8 +83,8 @@ static int ends_known(const profdb__input *in, uint64_t at, uint64_t n, unsigned
                       const uint8_t *ids, uint32_t *bad)
 {
 	const unsigned char *first, *last;
-	if (n == 0 || n > in->size / stride || !(first = peek(in, at, stride)) ||
-	    !(last = peek(in, at + (n - 1) * stride, stride)))
+	if (n == 0 || n > in->size / stride || !(first = profdb__peek(in, at, stride)) ||
+	    !(last = profdb__peek(in, at + (n - 1) * stride, stride)))
 		return 1;
 	*bad = profdb__le16(first);
 	if (!profdb__hpctk_bit(ids, *bad))
@@ -130,9 +116,10 @@ static int check_profiles(const profdb_hpctk *db, int ids, uint64_t *n_thread)
 			*n_thread = UINT64_MAX;
 		else if (!summary)
 			*n_thread = add_count(*n_thread, n);
+		uint64_t last_at = hl_profile_ctx_index(h) + (uint64_t)(n_ctx - 1) * HL_PROF_INDEX;
 		if (db->present[PROFDB_HPCTK_CCT] && n_ctx > 0 &&
-		    (last = peek(pin, hl_profile_ctx_index(h) + (uint64_t)(n_ctx - 1) * HL_PROF_INDEX,
-		                 HL_PROF_INDEX)) && profdb__le32(last) >= db->n_ctxs)
+		    (last = profdb__peek(pin, last_at, HL_PROF_INDEX)) &&
+		    profdb__le32(last) >= db->n_ctxs)
 			r = profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has values at context %"
 			                 PRIu32 ", past the %" PRIu32 " contexts of %s", pin->name, cct, p,
 			                 profdb__le32(last), db->n_ctxs, cct);
@@ -143,7 +130,7 @@ static int check_profiles(const profdb_hpctk *db, int ids, uint64_t *n_thread)
 			                 meta, summary ? "summary statistic" : "propagated");
 		if (r < 0) {
 			*n_thread = UINT64_MAX;
-			return mismatch(db, r);
+			return profdb__disagree(&db->opts, r);
 		}
 	}
 	return 0;
@@ -158,17 +145,19 @@ static int check_cct(const profdb_hpctk *db, uint64_t n_thread)
 	const char *prof = db->in[PROFDB_HPCTK_PROFILE].name;
 	uint64_t n_cct = 0;
 	for (uint32_t c = 0; c < db->n_ctxs && n_cct != UINT64_MAX; c++) {
-		const unsigned char *h = peek(cin, db->p_ctxs + (uint64_t)c * db->sz_ctx, HL_CTXINFO);
+		uint64_t at = db->p_ctxs + (uint64_t)c * db->sz_ctx;
+		const unsigned char *h = profdb__peek(cin, at, HL_CTXINFO);
 		if (!h)
 			return 0;
 		uint64_t n = hl_ctxinfo_n_values(h);
 		n_cct = plausible(cin, n, HL_CCT_VALUE, hl_ctxinfo_n_metrics(h)) ? add_count(n_cct, n)
 		                                                                   : UINT64_MAX;
 	}
-	if (n_thread != UINT64_MAX && n_cct != UINT64_MAX && n_cct != n_thread)
-		return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "%s holds %" PRIu64 " values, "
-		                                 "the thread profiles of %s %" PRIu64, cin->name,
-		                                 prof, cin->name, n_cct, prof, n_thread));
+	if (n_thread == UINT64_MAX || n_cct == UINT64_MAX || n_cct == n_thread)
+		return 0;
+	int r = profdb__fail(-EBADMSG, NOT_ONE "%s holds %" PRIu64 " values, the thread profiles "
+	                     "of %s %" PRIu64, cin->name, prof, cin->name, n_cct, prof, n_thread);
+	return profdb__disagree(&db->opts, r);
 	return 0;
 }
 
@@ -179,13 +168,15 @@ static int check_entries(const profdb_hpctk *db)
 	if (db->layout == PROFDB_HPCTK_DEVSTAGE)
 		return 0;
 	for (uint32_t e = 0; e < db->n_entries; e++) {
-		const unsigned char *h = peek(min, db->p_entries + (uint64_t)e * db->sz_entry, HL_ENTRY);
-		if (h && hl_entry_id(h) >= db->n_ctxs)
-			return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "entry point %" PRIu32
-			                                 " is context %" PRIu32 ", past the %" PRIu32
-			                                 " contexts of %s", min->name,
-			                                 db->in[PROFDB_HPCTK_CCT].name, e, hl_entry_id(h),
-			                                 db->n_ctxs, db->in[PROFDB_HPCTK_CCT].name));
+		const char *cct = db->in[PROFDB_HPCTK_CCT].name;
+		uint64_t at = db->p_entries + (uint64_t)e * db->sz_entry;
+		const unsigned char *h = profdb__peek(min, at, HL_ENTRY);
+		if (h && hl_entry_id(h) >= db->n_ctxs) {
+			int r = profdb__fail(-EBADMSG, NOT_ONE "entry point %" PRIu32 " is context %"
+			                     PRIu32 ", past the %" PRIu32 " contexts of %s", min->name,
+			                     cct, e, hl_entry_id(h), db->n_ctxs, cct);
+			return profdb__disagree(&db->opts, r);
+		}
 	}
 	return 0;
 }

@@ -18,49 +18,38 @@
 
 #define NOT_ONE "%s and %s are not of one database: "
 
-static int mismatch(const profdb_hpctkpre *db, int r)
-{
-	if (!(db->opts.flags & PROFDB_OPEN_TOLERANT))
-		return r;
-	profdb__warn(&db->opts, "%s (tolerant mode: reading on)", profdb__message());
-	return 0;
-}
-
-/* [off, off + len) of @p in, or NULL, without a message. */
-static const unsigned char *peek(const profdb__input *in, uint64_t off, uint64_t len)
-{
-	return off <= in->size && len <= in->size - off ? in->base + off : NULL;
-}
-
 static int check_meta(const profdb_hpctkpre *db)
 {
 	if (!db->present[PRE_META] || !db->present[PRE_CCT] || !db->n_nodes)
 		return 0;
+	const char *cct = db->in[PRE_CCT].name;
 	int64_t max = (int64_t)(db->node_keys[db->n_nodes - 1].key ^ (UINT64_C(1) << 63));
 	if (max < (int64_t)db->n_ctx)
 		return 0;
-	return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "context id %" PRId64 " is past the %"
-	                                 PRIu32 " contexts of %s", db->in[PRE_META].name,
-	                                 db->in[PRE_CCT].name, max, db->n_ctx,
-	                                 db->in[PRE_CCT].name));
+	int r = profdb__fail(-EBADMSG, NOT_ONE "context id %" PRId64 " is past the %" PRIu32
+	                     " contexts of %s", db->in[PRE_META].name, cct, max, db->n_ctx, cct);
+	return profdb__disagree(&db->opts, r);
 }
 
 static int check_traces(const profdb_hpctkpre *db)
 {
 	const profdb__input *tin = &db->in[PRE_TRACE];
 	const char *prof = db->in[PRE_PROFILE].name;
-	if (db->n_traces > db->n_profiles)
-		return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "%" PRIu32 " trace lines for %"
-		                                 PRIu32 " profiles", tin->name, prof, db->n_traces,
-		                                 db->n_profiles));
+	int r;
+	if (db->n_traces > db->n_profiles) {
+		r = profdb__fail(-EBADMSG, NOT_ONE "%" PRIu32 " trace lines for %" PRIu32 " profiles",
+		                 tin->name, prof, db->n_traces, db->n_profiles);
+		return profdb__disagree(&db->opts, r);
+	}
 	for (uint32_t t = 0; t < db->n_traces; t++) {
 		uint64_t at = db->th_off + (uint64_t)t * PRE_TH_SIZE;
-		const unsigned char *h = peek(tin, at, PRE_TH_SIZE);
-		if (h && pre_th_profile(h) >= db->n_profiles)
-			return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "trace line %" PRIu32 " at 0x%"
-			                                 PRIx64 " belongs to profile %" PRIu32 " of %"
-			                                 PRIu32, tin->name, prof, t, at,
-			                                 pre_th_profile(h), db->n_profiles));
+		const unsigned char *h = profdb__peek(tin, at, PRE_TH_SIZE);
+		if (h && pre_th_profile(h) >= db->n_profiles) {
+			r = profdb__fail(-EBADMSG, NOT_ONE "trace line %" PRIu32 " at 0x%" PRIx64
+			                 " belongs to profile %" PRIu32 " of %" PRIu32, tin->name, prof, t,
+			                 at, pre_th_profile(h), db->n_profiles);
+			return profdb__disagree(&db->opts, r);
+		}
 	}
 	return 0;
 }
@@ -71,44 +60,49 @@ static int metric_known(const profdb_hpctkpre *db, uint64_t block, uint64_t k, i
                         uint32_t *id)
 {
 	uint32_t unused;
-	const unsigned char *v = peek(&db->in[PRE_PROFILE], block + k * PRE_PVAL, PRE_PVAL);
+	const unsigned char *v = profdb__peek(&db->in[PRE_PROFILE], block + k * PRE_PVAL, PRE_PVAL);
 	if (!v)
 		return 1;
 	*id = profdb__be16(v + PRE_PVAL_METRIC);
 	return profdb__hpctkpre_metric_index(db, summary, *id, &unused);
 }
 
+/* Profile @p p against cct.db (its last context) and the metadata (the
+ * metric ids of its first and last value): 0, or the failure of
+ * profdb__fail(). */
+static int check_profile(const profdb_hpctkpre *db, uint32_t p, const unsigned char *h)
+{
+	const profdb__input *pin = &db->in[PRE_PROFILE];
+	const char *cct = db->in[PRE_CCT].name, *meta = db->in[PRE_META].name;
+	uint64_t n = pre_pi_num_vals(h), block = pre_pi_block_off(h);
+	uint32_t n_ctx = pre_pi_num_nzctxs(h), id = 0;
+	if (n > pin->size / PRE_PVAL)
+		return 0;   /* a damaged header: the lazy checks report it */
+	uint64_t last_at = block + n * PRE_PVAL + (uint64_t)(n_ctx - 1) * PRE_PIDX;
+	const unsigned char *last = n_ctx > 0 ? profdb__peek(pin, last_at, PRE_PIDX) : NULL;
+	if (db->present[PRE_CCT] && last && profdb__be32(last + PRE_PIDX_CTX) >= db->n_ctx)
+		return profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has values at context %"
+		                    PRIu32 ", past the %" PRIu32 " contexts of %s", pin->name, cct, p,
+		                    profdb__be32(last + PRE_PIDX_CTX), db->n_ctx, cct);
+	if (db->present[PRE_META] && db->n_metrics > 0 && n > 0 &&
+	    (!metric_known(db, block, 0, p == 0, &id) || !metric_known(db, block, n - 1, p == 0, &id)))
+		return profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has values of %s metric id %"
+		                    PRIu32 ", which %s does not name", pin->name, meta, p,
+		                    p == 0 ? "summary" : "profile", id, meta);
+	return 0;
+}
+
 static int check_profiles(const profdb_hpctkpre *db)
 {
 	const profdb__input *pin = &db->in[PRE_PROFILE];
-	int ids = db->present[PRE_META] && db->n_metrics > 0;
 	for (uint32_t p = 0; p < db->n_profiles; p++) {
-		const unsigned char *h = peek(pin, db->pi_off + (uint64_t)p * PRE_PI_SIZE, PRE_PI_SIZE);
+		uint64_t at = db->pi_off + (uint64_t)p * PRE_PI_SIZE;
+		const unsigned char *h = profdb__peek(pin, at, PRE_PI_SIZE);
 		if (!h)
 			return 0;
-		uint64_t n = pre_pi_num_vals(h), block = pre_pi_block_off(h);
-		uint32_t n_ctx = pre_pi_num_nzctxs(h), id = 0;
-		const unsigned char *last = NULL;
-		if (n > pin->size / PRE_PVAL)
-			continue;   /* a damaged header: the lazy checks report it */
-		if (n_ctx > 0)
-			last = peek(pin, block + n * PRE_PVAL + (uint64_t)(n_ctx - 1) * PRE_PIDX, PRE_PIDX);
-		if (db->present[PRE_CCT] && last && profdb__be32(last + PRE_PIDX_CTX) >= db->n_ctx)
-			return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has "
-			                                 "values at context %" PRIu32 ", past the %"
-			                                 PRIu32 " contexts of %s", pin->name,
-			                                 db->in[PRE_CCT].name, p,
-			                                 profdb__be32(last + PRE_PIDX_CTX), db->n_ctx,
-			                                 db->in[PRE_CCT].name));
-		if (ids && n > 0 &&
-		    (!metric_known(db, block, 0, p == 0, &id) ||
-		     !metric_known(db, block, n - 1, p == 0, &id)))
-			return mismatch(db, profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has "
-			                                 "values of %s metric id %" PRIu32 ", which %s "
-			                                 "does not name", pin->name,
-			                                 db->in[PRE_META].name, p,
-			                                 p == 0 ? "summary" : "profile", id,
-			                                 db->in[PRE_META].name));
+		int r = check_profile(db, p, h);
+		if (r < 0)
+			return profdb__disagree(&db->opts, r);
 	}
 	return 0;
 }

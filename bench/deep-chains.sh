@@ -1,7 +1,8 @@
 #!/bin/sh
 # Deep call chains through every command and converter: one line per case,
-#   deep-chain format=F shape=S depth=N case=C wall=SECONDS rss_kb=KB out_bytes=B exit=E
-# with the wall time and peak RSS of the whole `profdb` process
+#   deep-chain format=F shape=S depth=N case=C wall=SECONDS cpu=SECONDS rss_kb=KB out_bytes=B exit=E
+# with the wall time, CPU time (user + system: what a loaded machine changes
+# least) and peak RSS of the whole `profdb` process
 # (/usr/bin/time), the size of what it wrote and its exit status. The chains
 # come from profdb-mkchain (tests/writer/chain.c): frame k calls frame k+1,
 # self cost at the leaf only (shape leaf) or at every frame (shape every).
@@ -27,11 +28,11 @@ mkdir -p "$work" || exit 2
 run() {
 	name=$1
 	shift
-	/usr/bin/time -f '%e %M' -o "$work/time" timeout "$timeout" "$profdb" "$@" \
+	/usr/bin/time -f '%e %U %S %M' -o "$work/time" timeout "$timeout" "$profdb" "$@" \
 		>"$work/out" 2>"$work/err"
 	rc=$?
 	set -- $(tail -n 1 "$work/time")
-	echo "deep-chain format=$fmt shape=$shape depth=$depth case=$name wall=$1 rss_kb=$2" \
+	echo "deep-chain format=$fmt shape=$shape depth=$depth case=$name wall=$1 cpu=$(echo "$2 $3" | awk '{ printf "%.2f", $1 + $2 }') rss_kb=$4" \
 	     "out_bytes=$(wc -c <"$work/out" | tr -d ' ') exit=$rc"
 }
 

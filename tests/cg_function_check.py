@@ -70,6 +70,8 @@ class Reader:
     def __init__(self):
         self.funcs = set()          # (object, file, name)
         self.self_by_name = {}      # name -> {event: sum}
+        self.self_by_fn = {}        # (object, file, name) -> {event: sum}
+        self.events = []            # the first part's events: names, in order
         self.totals = {}            # event -> sum
         self.calls = {}             # (caller, callee) -> [count, {event: inclusive}]
 
@@ -110,9 +112,11 @@ class Reader:
                 self.funcs.add((ob, fn_fl, fn))
                 counts = tok[npos:]
                 per = self.self_by_name.setdefault(fn, {})
+                per_fn = self.self_by_fn.setdefault((ob, fn_fl, fn), {})
                 for ev, t in zip(events, counts):
                     v = 0 if t.startswith(b'-') else int(t, 0)
                     per[ev] = per.get(ev, 0) + v
+                    per_fn[ev] = per_fn.get(ev, 0) + v
                     self.totals[ev] = self.totals.get(ev, 0) + v
                 continue
             m = re.match(rb'^([A-Za-z]+)=(.*)$', line, re.S)
@@ -162,6 +166,7 @@ class Reader:
                 key, val = m.group(1), m.group(2)
                 if key == b'events':
                     events = [e.decode('utf-8', 'replace') for e in val.split()]
+                    self.events = self.events or events
                 elif key == b'positions':
                     npos = max(1, len(val.split()))
         return self

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The architecture rules of lib/ that a reader would otherwise have to
-trust (doc/CONVENTIONS.md, "Headers"; the issue "profdb 1.0 API"):
+trust (doc/CONVENTIONS.md, "Headers"):
 
   1. the layers core -> formats -> query -> analysis -> convert: a module
      includes its own files, the public headers, system or generated
@@ -47,10 +47,6 @@ def module_of(path, lib):
 KNOWN_FORMAT = {
     'lib/analysis/edges.c': 'Callgrind call sites on profdb_cg_detail (a backend call-graph entry)',
     'lib/analysis/tree-cg.c': 'the Callgrind tree on profdb_cg_* (a backend call graph)',
-    'lib/convert/cg-native.c': 'native Callgrind output with jumps (a backend writer)',
-    'lib/query/open.c': 'Callgrind thread-set siblings and the format of a failed sniff',
-    'tool/stats-check.c': 'hpcprof summary statistics (lib/analysis)',
-    'tool/stats-check.h': 'the HPCToolkit summary types',
     'tool/top-callgrind.c': 'the Callgrind function ranking (lib/analysis on a call graph)',
 }
 # Files that still break rule 5 (none: add none).

@@ -20,6 +20,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from samples import readable  # noqa: E402  tests/samples.py, beside this script
+
 PROFDB = sys.argv[1]
 DATA = os.environ.get("PROFDB_SAMPLE_DATA") or sys.argv[2]
 # The metric both sides of each pair default to.
@@ -80,7 +83,7 @@ def main():
         if not ok:
             failures.append("%s: measurement %r total %r, database %r total %r, expected %r"
                             % (name, a[0], a[1], b[0], b[1], want))
-    cubes = sorted(glob.glob(os.path.join(DATA, "cube", "*.cubex")))
+    cubes = readable(sorted(glob.glob(os.path.join(DATA, "cube", "*.cubex"))), sys.stdout)
     for c in cubes:
         got = default_of(c)
         names = [m["name"] for m in (run_json(["metrics", "--json", c]) or {}).get("metrics", [])]

@@ -14,7 +14,8 @@ usage: hostile_inputs_check.py PROFDB DATA_DIR WORK_DIR [MKCUBE]
   error; a zeroed CRC-32 and a cut trailer are errors naming the member.
 - Messages: a gzip .cubex cut by 8 bytes, a damaged gzip header on Cube
   and on Callgrind, an hpcrun folder holding a FIFO.
-- convert: a refused conversion leaves an existing output file as it was;
+- convert: a refused conversion leaves an existing output file as it was
+  and creates none (a Chrome trace of a profile without traces);
   `--separate -o /dev/null` and `-o EXISTING_FILE` are refused.
 Cases whose sample is absent are skipped visibly. Exit 0 ok, 1 failures,
 77 nothing could run.
@@ -25,6 +26,9 @@ import shutil
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from samples import build_lacks  # noqa: E402  tests/samples.py, beside this script
 
 PROFDB, DATA, WORK = sys.argv[1:4]
 MKCUBE = sys.argv[4] if len(sys.argv) > 4 else None
@@ -68,6 +72,9 @@ def sample(*parts):
     p = os.path.join(DATA, *parts)
     if not os.path.exists(p):
         print("skip: %s absent" % p)
+        return None
+    if build_lacks(p):
+        print("skip: %s: this build has no %s" % (p, build_lacks(p)))
         return None
     return p
 
@@ -197,8 +204,18 @@ def gzip_cubex():
 
 def check_gzip():
     global ran
+    if "expat" in os.environ.get("PROFDB_BUILD_LACKS", "").split():
+        print("skip gzip .cubex checks: this build has no expat")
+        return
     plain, z = gzip_cubex()
     if plain is None:
+        return
+    if "zlib" in os.environ.get("PROFDB_BUILD_LACKS", "").split():
+        path = os.path.join(WORK, "flip.cubex")
+        with open(path, "wb") as f:
+            f.write(z)
+        expect_error("gzip .cubex without zlib", ["info", path], ["flip.cubex", "no zlib"],
+                     timeout=10)
         return
     rc, want, err, _ = run(["dump", "--csv", plain], timeout=60)
     if rc != 0:
@@ -260,6 +277,10 @@ def check_callgrind_gzip():
     path = os.path.join(WORK, "profile.out.gz")
     with open(path, "wb") as f:
         f.write(z)
+    if "zlib" in os.environ.get("PROFDB_BUILD_LACKS", "").split():
+        expect_error("callgrind gzip without zlib", ["info", path],
+                     ["profile.out.gz", "no zlib"], timeout=10)
+        return
     err = expect_error("callgrind gzip: bad FEXTRA", ["info", path],
                        ["profile.out.gz", "FEXTRA"], timeout=10)
     if "not a supported profile" in err:
@@ -299,9 +320,9 @@ def check_convert():
     work = fresh("convert")
     os.makedirs(work)
     keep = os.path.join(work, "ex2")
+    with open(keep, "w") as f:
+        f.write("keep\n")
     if src:
-        with open(keep, "w") as f:
-            f.write("keep\n")
         ran += 1
         rc, _, err, _ = run(["convert", "-t", "folded", "-m", "max_time", "-o", keep, src])
         with open(keep) as f:
@@ -325,6 +346,21 @@ def check_convert():
     ran += 1
     if rc != 2 or "existing file" not in err:
         fail("convert --separate -o EXISTING", "exit %s: %r" % (rc, err.strip()[:200]))
+    # a Chrome trace of a profile without traces is refused: no new file,
+    # and an existing one as it was
+    with open(keep, "w") as f:
+        f.write("keep\n")
+    for out in (os.path.join(work, "trace.json"), keep):
+        rc, _, err, _ = run(["convert", "-t", "chrome", "-o", out, cg])
+        ran += 1
+        if rc == 0:
+            fail("convert -t chrome refused", "converted a profile without traces")
+        elif out == keep and open(keep).read() != "keep\n":
+            fail("convert -t chrome refused", "the existing output now holds %r" %
+                 open(keep).read()[:40])
+        elif out != keep and os.path.exists(out):
+            fail("convert -t chrome refused", "created %s (%d bytes)" %
+                 (out, os.path.getsize(out)))
     # a successful conversion replaces the file, keeping its mode
     os.chmod(keep, 0o640)
     rc, _, err, _ = run(["convert", "-t", "callgrind", "-o", keep, cg])

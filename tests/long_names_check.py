@@ -2,7 +2,7 @@
 """Names are never cut: a Callgrind profile written here holds a function
 name of over 5 000 bytes and two names that share their first 400 bytes.
 `top --json`, `tree --json`, `top --wide`, `tree --wide`, `diff --json`, `diff --csv` and every
-converter (folded, speedscope, callgrind, pprof) must carry each name
+converter (folded, speedscope, callgrind, pprof, svg) must carry each name
 whole, and the two look-alike names must stay two functions (in the pprof
 output too: its protobuf is decoded here, two function records).
 
@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import xml.parsers.expat
 
 LONG = 'ns::holder<' + 'T' * 5200 + '>::the_long_function_end'
 PREFIX = 'tmpl<' + 'p' * 400
@@ -81,7 +82,8 @@ def fields(b):
 def pprof_function_names(data):
     """The names of profile.proto's Function records (field 5; name: field
     2, an index into the string table, field 6)."""
-    msg = gzip.decompress(data)
+    # gzip-compressed as pprof writes it; uncompressed in a build without zlib
+    msg = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
     strings = [v.decode() for f, w, v in fields(msg) if f == 6]
     names = []
     for f, w, v in fields(msg):
@@ -134,6 +136,13 @@ def main():
     run('convert', '-t', 'callgrind', '-o', out, a)
     back = json.loads(run('top', '--json', out))
     expect('convert -t callgrind, read back', {r['name'] for r in back['rows']})
+    run('convert', '-t', 'svg', '-o', out, a)
+    svg_names = set()
+    parser = xml.parsers.expat.ParserCreate()
+    parser.StartElementHandler = lambda tag, at: svg_names.add(at.get('data-n'))
+    with open(out, 'rb') as f:
+        parser.ParseFile(f)
+    expect('convert -t svg (data-n)', svg_names)
     run('convert', '-t', 'pprof', '-o', out, a)
     with open(out, 'rb') as f:
         names = pprof_function_names(f.read())

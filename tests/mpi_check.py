@@ -25,7 +25,7 @@ Several databases go to one launch (profdb-mpi stats A B ... prints each in
 turn), and checks that one rank cannot tell apart (tree and fixed order at
 1 rank) are launched once, to keep the launcher's start-up (about half a
 second a launch) down: both modes take about 18 s on the 2-core box at
-load 4 (31 s before these cuts), more when the box is busier; the
+load 4, more when the box is busier; the
 ensemble-fold check adds 8 launches, about 6 s.
 Exit 77 (skipped) when there is nothing to compare (no sample data)."""
 import csv, io, json, math, os, re, shutil, subprocess, sys

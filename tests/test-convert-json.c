@@ -114,6 +114,48 @@ Test(convert_json, folded)
 	tc_hpctk4_free(&f);
 }
 
+/* SVG: the frames of the folded stacks above, merged per call path, each
+ * with its inclusive value and its own part; the root holds the total. */
+Test(convert_json, svg)
+{
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
+	char *out = convert(db, PROFDB_CONVERT_SVG, NULL);
+	static const char *const frames[] = {
+		"data-d=\"0\" data-v=\"5.375\" data-s=\"0\" data-n=\"all\"",
+		"data-d=\"1\" data-v=\"5.25\" data-s=\"0\" data-n=\"&lt;main thread&gt;\"",
+		"data-d=\"2\" data-v=\"5.25\" data-s=\"1.5\" data-n=\"main\"",
+		"data-d=\"3\" data-v=\"3.75\" data-s=\"3\" data-n=\"compute\"",
+		"data-d=\"4\" data-v=\"0.25\" data-s=\"0.25\" data-n=\"memcpy\"",
+		"data-d=\"4\" data-v=\"0.5\" data-s=\"0.5\" data-n=\"helper\"",
+		"data-d=\"1\" data-v=\"0.125\" data-s=\"0\" data-n=\"&lt;unknown entry&gt;\"",
+	};
+	const char *at = out;
+	for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+		const char *p = strstr(at, frames[i]);
+		cr_assert_not_null(p, "frame %zu (%s) in order", i, frames[i]);
+		at = p;
+	}
+	cr_assert_eq(count(out, "<g class=\"f\""), 8);
+	cr_assert(strstr(out, "<title>compute\n3.75 seconds (69.77 %)</title>"), "%s", out);
+	cr_assert(strstr(out, "<![CDATA["), "the script is inline");
+	cr_assert_null(strstr(out, "href"), "nothing is fetched");
+	free(out);
+	/* A minimum width above memcpy's (0.25 / 5.375 x 1200 = 56 px) merges
+	 * it into compute, whose own part then holds it. */
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	sink s = {0};
+	o.format = PROFDB_CONVERT_SVG, o.min_width = 60;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &s), 0, "%s", profdb_error_message());
+	cr_assert(strstr(s.p, "data-v=\"3.75\" data-s=\"3.25\" data-n=\"compute\""), "%s", s.p);
+	cr_assert_null(strstr(s.p, "data-n=\"memcpy\""));
+	free(s.p);
+	o.min_width = -1;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &s), -EINVAL);
+	profdb_close(db);
+	tc_hpctk4_free(&f);
+}
+
 /* Chrome: trace 0's six samples 1 µs apart from the first; context 0 (idle)
  * closes every slice; the last sample lasts nothing. */
 Test(convert_json, chrome)
@@ -160,7 +202,7 @@ Test(convert_json, speedscope)
 static void check_refused(profdb *db, uint32_t metric, const char *what)
 {
 	static const profdb_convert_format fmts[] = {PROFDB_CONVERT_FOLDED,
-	                                             PROFDB_CONVERT_SPEEDSCOPE};
+	                                             PROFDB_CONVERT_SPEEDSCOPE, PROFDB_CONVERT_SVG};
 	profdb_metric m;
 	cr_assert_eq(profdb_metric_get(db, metric, &m), 0, "%s", profdb_error_message());
 	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {

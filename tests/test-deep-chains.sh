@@ -1,11 +1,13 @@
 #!/bin/sh
 # Deep call chains (tests/writer/chain.c) of every format through every
 # command and converter: each must finish with the right answer (no crash,
-# no stack overflow, no error). Not timed: bench/deep-chains.sh measures.
+# no stack overflow, no error). Not timed: bench/deep-chains.sh measures;
+# what is checked instead is the size of what grows with the square of the
+# depth when a view expands more than it shows.
 #   test-deep-chains.sh PROFDB PROFDB-MKCHAIN WORKDIR [DEPTH]
-# The bottom-up view of a chain has depth^2/2 nodes by definition (every
-# function with its whole caller chain), so it runs on a chain of
-# DEPTH/50 frames.
+# The bottom-up view shows the callers of the functions with a self cost:
+# with cost at the leaf only, 2 x DEPTH nodes; with cost at every frame,
+# DEPTH^2/2 by definition, so that shape runs on a chain of DEPTH/50 frames.
 set -u
 profdb=$1 mkchain=$2 work=$3
 depth=${4:-10000}
@@ -88,7 +90,7 @@ for fmt in hpctk4 pre hpcrun cube callgrind; do
 					bad "folded: not the one whole stack"
 			fi
 		fi
-		for to in speedscope callgrind pprof; do
+		for to in speedscope callgrind pprof svg; do
 			ok "convert $to" convert -t "$to" -o "$work/conv" "$in" &&
 				{ [ -s "$work/conv" ] || bad "convert $to: empty"; }
 		done
@@ -96,9 +98,18 @@ for fmt in hpctk4 pre hpcrun cube callgrind; do
 		"$profdb" convert -t chrome "$in" >/dev/null 2>"$work/err" &&
 			bad "convert chrome: no traces, yet exit 0"
 		grep -q trace "$work/err" || bad "convert chrome: $(cat "$work/err")"
-		in=$(input "$fmt" "$shape" "$small") || exit 1
-		ok bottom-up bottom-up --min-percent 0 -n 0 --plain "$in" &&
-			{ [ "$(grep -c . "$work/out")" -gt "$small" ] || bad "bottom-up: too short"; }
+		# bottom-up, every node: leaf: node 0, each function, the leaf's
+		# callers (hpcrun: each frame's caller chain ends at its root too);
+		# every: each function with its whole caller chain, n(n+1)/2 + 1
+		n=$depth
+		[ "$shape" = every ] && { in=$(input "$fmt" "$shape" "$small") || exit 1; n=$small; }
+		if ok bottom-up bottom-up --min-percent 0 -n 0 --plain "$in"; then
+			lines=$(grep -c . "$work/out")
+			if [ "$shape" = leaf ]; then lo=$((2 * n)) hi=$((2 * n + 8))
+			else lo=$((n * (n + 1) / 2)) hi=$((n * (n + 1) / 2 + n + 8)); fi
+			[ "$lines" -ge "$lo" ] && [ "$lines" -le "$hi" ] ||
+				bad "bottom-up of $n frames: $lines lines, not $lo to $hi"
+		fi
 	done
 done
 [ "$fail" = 0 ] && echo "deep chains of $depth frames: every format, every command"

@@ -312,6 +312,38 @@ Test(match, callgrind_suffixes_folded)
 	profdb_close(b);
 }
 
+/* One recursion recorded with two levels (f, f'2 holding the deeper
+ * calls) and with three (--separate-recs): f'2 counts as f on the path,
+ * so both top-down views stop there and give the same paths. */
+static const char cg_levels2[] =
+	"events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=1 2\n1 100\n"
+	"fn=f\n2 40\ncfn=f'2\ncalls=1 2\n2 60\nfn=f'2\n2 60\n";
+static const char cg_levels3[] =
+	"events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=1 2\n1 100\n"
+	"fn=f\n2 40\ncfn=f'2\ncalls=1 2\n2 60\n"
+	"fn=f'2\n2 30\ncfn=f'3\ncalls=1 2\n2 30\nfn=f'3\n2 30\n";
+
+Test(match, callgrind_recursion_levels_folded)
+{
+	profdb *a = open_text(cg_levels2), *b = open_text(cg_levels3);
+	profdb_match *m;
+	static const char *const ir[] = {"Ir"};
+	profdb_match_options o = PROFDB_MATCH_OPTIONS_INIT;
+	o.metrics_a = ir;
+	o.n_metrics = 1;
+	cr_assert_eq(profdb_match_new(&m, a, b, &o), 0, "%s", profdb_error_message());
+	static const want w[] = {
+		{"main", '=', 5, 105, 5, 105},
+		{"f", '=', 40, 100, 40, 100},
+		{"f'2", '=', 60, 60, 30, 60},   /* cut as recursive on both sides */
+	};
+	check_rows(m, w, sizeof w / sizeof *w);
+	check_counts(m, 4, 0, 0);
+	profdb_match_free(m);
+	profdb_close(a);
+	profdb_close(b);
+}
+
 /* The program of tests/test-query-equivalence.c in both formats: the same
  * call paths, no difference. */
 Test(match, hpctoolkit_and_callgrind)
@@ -467,6 +499,34 @@ static void check_files(const char *rel)
 static void check_dirs(const char *rel)
 {
 	tc_check_samples(rel, 1, check_self, &unreadable);
+}
+
+/* The same run recorded without and with --separate-recs=100: every call
+ * path is in both, with the same inclusive cost. */
+Test(match_real, callgrind_separate_recs)
+{
+	char *pa = tc_sample_path("callgrind/valgrind/22_recursion.out");
+	char *pb = tc_sample_path("callgrind/valgrind/23_recursion_seprecs.out");
+	profdb *a, *b;
+	profdb_match *m;
+	cr_assert_eq(profdb_open(&a, pa, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_open(&b, pb, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_match_new(&m, a, b, NULL), 0, "%s", profdb_error_message());
+	profdb_match_counts c;
+	cr_assert_eq(profdb_match_counts_get(m, &c), 0);
+	cr_assert_eq(c.only_a, 0);
+	cr_assert_eq(c.only_b, 0);
+	cr_assert_gt(c.matched, 50);
+	for (uint64_t i = 0; i < c.rows; i++) {
+		profdb_pair_values v;
+		cr_assert_eq(profdb_match_values(m, i, 0, &v), 0);
+		cr_assert_eq(v.inclusive_a, v.inclusive_b, "row %" PRIu64, i);
+	}
+	profdb_match_free(m);
+	profdb_close(a);
+	profdb_close(b);
+	free(pa);
+	free(pb);
 }
 
 Test(match_real, hpctoolkit_v4) { check_dirs("hpctoolkit/v4"); }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "profdb-config.h"   /* PROFDB_HAVE_ZLIB */
 #include "common.h"
@@ -143,11 +144,20 @@ Test(query_callgrind, primary_caller_tree)
 	a = by_name(db, "a");
 	b = by_name(db, "b");
 	cc = by_name(db, "c");
-	/* root -> main -> {a, b -> c}: c hangs under b (40 > 30), c -> b is a
-	 * back edge; children heaviest first, after the function's lines. */
+	/* Every function under the root, heaviest first (self + calls to other
+	 * functions: main 145, a 90, c 70, b 45), its lines under it; calls
+	 * are edges, not links. */
 	profdb_context ml, al, bl;
 	cr_assert_eq(r0.first_child, m.id);
-	cr_assert_eq(m.next_sibling, PROFDB_NONE);
+	cr_assert_eq(m.next_sibling, a.id);
+	cr_assert_eq(a.next_sibling, cc.id);
+	cr_assert_eq(cc.next_sibling, b.id);
+	cr_assert_eq(b.next_sibling, PROFDB_NONE);
+	const profdb_context *fns[] = {&m, &a, &b, &cc};
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_eq(fns[i]->parent, root);
+		cr_assert_eq(fns[i]->depth, 1);
+	}
 	cr_assert_eq(profdb_context_get(db, m.first_child, &ml), 0);
 	cr_assert_eq(ml.type, PROFDB_CTX_LINE);
 	cr_assert_eq(ml.relation, PROFDB_RELATION_LEXICAL);
@@ -158,16 +168,13 @@ Test(query_callgrind, primary_caller_tree)
 	cr_assert(qc_str_is(ml.function, "main"));
 	cr_assert(qc_str_is(ml.file, "prog.c"));
 	cr_assert_eq(ml.first_child, PROFDB_NONE);
-	cr_assert_eq(ml.next_sibling, a.id);
-	cr_assert_eq(a.next_sibling, b.id);
+	cr_assert_eq(ml.next_sibling, PROFDB_NONE);   /* its callees are not below it */
 	cr_assert_eq(profdb_context_get(db, b.first_child, &bl), 0);
 	cr_assert_eq(bl.line, 10);
-	cr_assert_eq(bl.next_sibling, cc.id);
-	cr_assert_eq(cc.parent, b.id);
-	cr_assert_eq(cc.depth, 3);
+	cr_assert_eq(bl.next_sibling, PROFDB_NONE);
 	cr_assert_eq(profdb_context_get(db, a.first_child, &al), 0);
 	cr_assert_eq(al.line, 5);
-	cr_assert_eq(al.next_sibling, PROFDB_NONE);   /* a calls c, but c hangs under b */
+	cr_assert_eq(al.next_sibling, PROFDB_NONE);
 	cr_assert_eq(m.type, PROFDB_CTX_FUNCTION);
 	cr_assert_eq(m.relation, PROFDB_RELATION_CALL);
 	cr_assert(qc_str_is(m.file, "prog.c"));
@@ -474,12 +481,105 @@ Test(query_callgrind, detection)
 	cr_assert(strstr(profdb_error_message(), "Callgrind"), "%s", profdb_error_message());
 }
 
+/* ---- thread sets and dump series ---------------------------------------------- */
+
+#ifdef HAVE_TEST_WRITER
+#include "writer.h"   /* tw_chain_callgrind */
+
+/* @p dir/@p name as a chain @p depth frames deep with cost 1 per frame (its
+ * total is @p depth), or an empty file for depth 0. */
+static void put_chain(const char *dir, const char *name, uint32_t depth)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (depth) {
+		cr_assert_eq(tw_chain_callgrind(path, depth, 1), 0, "%s", path);
+		return;
+	}
+	FILE *f = fopen(path, "w");
+	cr_assert(f && fclose(f) == 0, "%s", path);
+}
+
+/* profdb_open of @p dir/@p name: its profiles' Ir totals (the root's
+ * inclusive values) summed, and the files it read joined by spaces. */
+static uint64_t open_total(const char *dir, const char *name, int64_t profiles, char *files,
+                           size_t cap)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s: %s", path, profdb_error_message());
+	profdb_counts c;
+	cr_assert_eq(profdb_get_counts(db, &c), 0);
+	cr_assert_eq(c.profiles, profiles, "%s: %" PRId64 " profiles", path, c.profiles);
+	uint32_t root;
+	cr_assert_eq(profdb_context_root(db, &root), 0);
+	uint64_t sum = 0;
+	for (uint32_t p = 0; p < (uint32_t)c.profiles; p++)
+		sum += scoped(db, p, root, 0, 1);
+	files[0] = 0;
+	profdb_str f;
+	size_t k = 0;
+	for (size_t i = 0; profdb_file_name(db, i, &f) == 0; i++)
+		k += (size_t)snprintf(files + k, cap - k, "%s%.*s", i ? " " : "", (int)f.len, f.ptr);
+	profdb_close(db);
+	return sum;
+}
+
+/* The base name opens every file of the set or series; a member's own
+ * name opens that file alone; profdb_file_name lists what was read. */
+Test(query_callgrind, sets_base_and_members)
+{
+	char dir[] = "/tmp/profdb-qcg-set-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	static const struct {
+		const char *name;
+		uint32_t depth;
+	} files[] = {
+		{"thr.out", 0}, {"thr.out-01", 3}, {"thr.out-02", 5}, {"thr.out-03", 7},
+		{"run.out", 2}, {"run.out.1", 4}, {"run.out.2", 6},
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		put_chain(dir, files[i].name, files[i].depth);
+	char got[512];
+	/* the empty base file of --separate-threads: recognised by its members */
+	cr_assert_eq(open_total(dir, "thr.out", 3, got, sizeof got), 15);
+	cr_assert_str_eq(got, "thr.out thr.out-01 thr.out-02 thr.out-03");
+	cr_assert_eq(open_total(dir, "thr.out-02", 1, got, sizeof got), 5);
+	cr_assert_str_eq(got, "thr.out-02");
+	cr_assert_eq(open_total(dir, "thr.out-01", 1, got, sizeof got), 3);
+	cr_assert_str_eq(got, "thr.out-01");
+	/* a dump series: the base file holds the last dump */
+	cr_assert_eq(open_total(dir, "run.out", 3, got, sizeof got), 12);
+	cr_assert_str_eq(got, "run.out.1 run.out.2 run.out");
+	cr_assert_eq(open_total(dir, "run.out.2", 1, got, sizeof got), 6);
+	cr_assert_str_eq(got, "run.out.2");
+	/* an empty file without NAME-01 (or NAME.1) beside it says nothing */
+	char path[512];
+	snprintf(path, sizeof path, "%s/thr.out-01", dir);
+	cr_assert_eq(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/thr.out", dir);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, path, NULL), -EPROTONOSUPPORT);
+	cr_assert(strstr(profdb_error_message(), "empty"), "%s", profdb_error_message());
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+		unlink(path);
+	}
+	cr_assert_eq(rmdir(dir), 0);
+}
+#else
+Test(query_callgrind, sets_base_and_members)
+{
+	cr_skip_test("built without the test-data writer (tests/writer)");
+}
+#endif
+
 /* ---- every real Callgrind sample ------------------------------------------------ */
 
-/* In profile @p p: no inclusive value above the total, and the lines of
- * every function add up to its self cost, event by event. */
-static void check_lines(const profdb *db, uint32_t p, uint32_t nm, uint64_t total,
-                        const char *what)
+/* In profile @p p: no function's inclusive value below its self cost, and
+ * the lines of every function add up to its self cost, event by event. */
+static void check_lines(const profdb *db, uint32_t p, uint32_t nm, const char *what)
 {
 	profdb_context c = first_node(db);
 	uint64_t *sum = calloc(nm, sizeof *sum), *self = calloc(nm, sizeof *self);
@@ -502,11 +602,14 @@ static void check_lines(const profdb *db, uint32_t p, uint32_t nm, uint64_t tota
 		fn = PROFDB_NONE;
 		if (more && c.type == PROFDB_CTX_FUNCTION) {
 			fn = c.id;
-			cr_assert_leq(scoped(db, p, c.id, 0, 1), total, "%s", what);
 			for (uint32_t m = 0; m < nm; m++) {
 				sum[m] = 0;
 				self[m] = scoped(db, p, c.id, m, 0);
 			}
+			/* Not bounded by the total: a writer's calls= costs may add
+			 * up to more (doc/FORMATS.md "Callgrind"); tests/
+			 * cg_cycles_check.py checks the exact values. */
+			cr_assert_geq(scoped(db, p, c.id, 0, 1), self[0], "%s", what);
 		}
 	} while (more);
 	free(sum);
@@ -549,7 +652,7 @@ static void check_real(const char *rel)
 		cr_assert_eq(profdb_get_about(db, &about), 0);
 		cr_assert_eq(about.format, PROFDB_FORMAT_CALLGRIND, "%s", list[i]);
 		profdb_counts c = qc_check_all(db, list[i]);
-		/* the root holds each profile's total, and no function more */
+		/* the root holds each profile's total */
 		uint32_t rootid;
 		if (c.contexts && c.metrics) {
 			cr_assert_eq(profdb_context_root(db, &rootid), 0);
@@ -559,7 +662,7 @@ static void check_real(const char *rel)
 				cr_assert_eq(profdb_cg_totals(g, p, &t), 0);
 				uint64_t total = scoped(db, p, rootid, 0, 1);
 				cr_assert_eq(total, t[0], "%s: profile %u", list[i], p);
-				check_lines(db, p, (uint32_t)c.metrics, total, list[i]);
+				check_lines(db, p, (uint32_t)c.metrics, list[i]);
 			}
 		}
 		profdb_close(db);

@@ -2,7 +2,7 @@
  * statistics of a hand-built HPCToolkit 4.0 database whose every value is
  * chosen (exact sums, ties, NaN, negative values), thread counts, views,
  * a Cube sample through the generic (materialised) path, and the check
- * against hpcprof's stored summaries (tool/stats-check.c), on the
+ * against hpcprof's stored summaries (profdb_summary_check_new), on the
  * hand-built database and, in stats-real, on every real 4.0 database. */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -14,7 +14,6 @@
 
 #include "common.h"
 #include "profdb-config.h"
-#include "../tool/stats-check.h"
 #include "writer.h"
 
 /* ---- a database with known values ------------------------------------------ */
@@ -464,8 +463,10 @@ Test(stats, check_summary_known)
 	files f;
 	for (int bad = 0; bad <= 1; bad++) {
 		profdb *db = open_known(&f, bad);
-		sc_result res;
-		cr_assert_eq(sc_check(db, 2, &res), 0, "%s", profdb_error_message());
+		profdb_summary_check *chk;
+		profdb_summary_counts res;
+		cr_assert_eq(profdb_summary_check_new(&chk, db, 2), 0, "%s", profdb_error_message());
+		cr_assert_eq(profdb_summary_check_counts(chk, &res), 0);
 		cr_assert_eq(res.stored, 16);
 		cr_assert_eq(res.checked, 16);
 		cr_assert_eq(res.agree, bad ? 14 : 16);
@@ -474,19 +475,55 @@ Test(stats, check_summary_known)
 		/* ctx 0: sum, min, max and sum of squares are 0, and not stored */
 		cr_assert_eq(res.missing, 4);
 		cr_assert_eq(res.missing_explained, 4);
-		for (size_t i = 0; bad && i < res.n_issues; i++) {
-			const sc_issue *is = &res.issues[i];
-			if (is->missing)
-				cr_assert_eq(is->reason, SC_ZERO_NOT_STORED);
-			else if (is->stat == 4)
-				cr_assert_eq(is->reason, SC_SQUARE_STORES_SUM);
+		cr_assert_eq(res.issues, bad ? 6 : 4);
+		for (uint64_t i = 0; i < res.issues; i++) {
+			profdb_summary_issue is;
+			cr_assert_eq(profdb_summary_check_issue_at(chk, i, &is), 0);
+			if (is.missing)
+				cr_assert_eq(is.reason, PROFDB_SUMMARY_ZERO_NOT_STORED);
+			else if (is.statistic_id == 4)
+				cr_assert_eq(is.reason, PROFDB_SUMMARY_SQUARE_STORES_SUM);
 			else
-				cr_assert(is->stat == 0 && is->context == 3 && is->reason == SC_NONE);
+				cr_assert(is.statistic_id == 0 && is.context == 3 &&
+				          is.reason == PROFDB_SUMMARY_UNEXPLAINED);
 		}
-		sc_free(&res);
+		profdb_summary_issue past;
+		cr_assert_eq(profdb_summary_check_issue_at(chk, res.issues, &past), -ENOENT);
+		profdb_summary_check_free(chk);
 		profdb_close(db);
 		free_files(&f);
 	}
+}
+
+/* The check needs stored summaries: other formats say so, NULL is refused. */
+Test(stats, check_summary_refused)
+{
+	files f;
+	profdb *db = open_known(&f, 0);
+	profdb_summary_check *chk = (profdb_summary_check *)1;
+	profdb_summary_counts n;
+	profdb_summary_issue is;
+	cr_assert_eq(profdb_summary_check_new(NULL, db, 1), -EINVAL);
+	cr_assert_eq(profdb_summary_check_new(&chk, NULL, 1), -EINVAL);
+	cr_assert_null(chk);
+	cr_assert_eq(profdb_summary_check_counts(NULL, &n), -EINVAL);
+	cr_assert_eq(profdb_summary_check_issue_at(NULL, 0, &is), -EINVAL);
+	cr_assert_str_eq(profdb_summary_reason_name((profdb_summary_reason)99), "none");
+	cr_assert_str_eq(profdb_summary_reason_name(PROFDB_SUMMARY_UNCHECKED_LOOP),
+	                 "unchecked-lex-aware-loop");
+	profdb_summary_check_free(NULL);
+	profdb_close(db);
+	free_files(&f);
+#ifdef PROFDB_HAVE_CUBE
+	tw_blob t = {0};
+	cr_assert_eq(tw_cube_write(&t, 0, NULL), 0);
+	profdb_input in = {"sample.cubex", t.data, t.size};
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_summary_check_new(&chk, db, 1), -ENOTSUP);
+	cr_assert_null(chk);
+	profdb_close(db);
+	tw_blob_free(&t);
+#endif
 }
 
 /* Every real 4.0 database: every stored summary value is checked, none
@@ -547,8 +584,11 @@ Test(stats_real, check_summary_every_database, .timeout = 300)
 		profdb *db;
 		cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s: %s", path, profdb_error_message());
 		for (unsigned threads = 1; threads <= 2; threads++) {
-			sc_result res;
-			cr_assert_eq(sc_check(db, threads, &res), 0, "%s: %s", path, profdb_error_message());
+			profdb_summary_check *chk;
+			profdb_summary_counts res;
+			cr_assert_eq(profdb_summary_check_new(&chk, db, threads), 0, "%s: %s", path,
+			             profdb_error_message());
+			cr_assert_eq(profdb_summary_check_counts(chk, &res), 0);
 			cr_assert_eq(res.checked, real_dbs[i].checked, "%s: %llu checked", rel,
 			             (unsigned long long)res.checked);
 			cr_assert_eq(res.checked, res.stored, "%s", rel);
@@ -563,7 +603,7 @@ Test(stats_real, check_summary_every_database, .timeout = 300)
 			cr_assert_eq(res.missing, real_dbs[i].missing, "%s: %llu missing", rel,
 			             (unsigned long long)res.missing);
 			cr_assert_eq(res.missing_explained + res.missing_unchecked, res.missing, "%s", rel);
-			sc_free(&res);
+			profdb_summary_check_free(chk);
 		}
 		profdb_close(db);
 		free(path);

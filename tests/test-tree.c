@@ -313,6 +313,31 @@ Test(tree, callgrind_bottom_up_and_flat)
 	profdb_close(db);
 }
 
+/* Only a function with a self cost shows its callers: A (no self cost)
+ * is a leaf, while C's callers go through A up to main. */
+Test(tree, callgrind_bottom_up_callers_of_self_cost)
+{
+	static const char text[] =
+		"# callgrind format\nversion: 1\npositions: line\nevents: Ir\nfl=t.c\n"
+		"fn=main\n1 10\ncfn=A\ncalls=1 10\n2 200\n"
+		"fn=A\ncfn=C\ncalls=1 30\n11 200\n"
+		"fn=C\n30 200\ntotals: 210\n";
+	profdb *db = tc_open_mem("callgrind.out.2", text, sizeof text - 1);
+	profdb_tree *t = build(db, PROFDB_TREE_BOTTOM_UP, 0, 0);
+	check_shape(t);
+	profdb_node n;
+	uint32_t a = find(t, 0, "A", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, a), 200);
+	cr_assert_eq(exc_of(t, a), 0);
+	cr_assert_eq(profdb_tree_get(t, a, &n), 0);
+	cr_assert_eq(n.first_child, PROFDB_NONE, "callers of a function without self cost");
+	uint32_t ca = find(t, find(t, 0, "C", PROFDB_NODE_FUNCTION), "A", PROFDB_NODE_FUNCTION);
+	cr_assert_eq(inc_of(t, ca), 200);
+	cr_assert_eq(inc_of(t, find(t, ca, "main", PROFDB_NODE_FUNCTION)), 200);
+	profdb_tree_free(t);
+	profdb_close(db);
+}
+
 Test(tree, bad_arguments)
 {
 	profdb *db = open_cg();

@@ -126,7 +126,9 @@ static void print_row(const calls *k, const row *rw, const widths *w, size_t wid
 		fmt_value(buf, sizeof buf, rw->cost[m], k->o.plain);
 		fmt_put(buf, w->metric[m]);
 		printf("  ");
-		if (m == 0 && report_has_percent(&k->rep, 0))
+		if (m == 0 && report_has_percent(&k->rep, 0) && isnan(rw->cost[0]))
+			printf("%7s  ", "-");
+		else if (m == 0 && report_has_percent(&k->rep, 0))
 			printf("%6.2f%%  ", report_percent(&k->rep, 0, rw->cost[0]));
 	}
 	size_t nids = calls_row_contexts(k, rw, ids);
@@ -138,6 +140,10 @@ static void print_row(const calls *k, const row *rw, const widths *w, size_t wid
 		char site[512];
 		site_label(k, p->site, site, sizeof site);
 		snprintf(name + l, sizeof name - l, " at %s", site);
+	}
+	if (rw->nested) {
+		size_t l = strlen(name);
+		snprintf(name + l, sizeof name - l, " (nested call)");
 	}
 	fmt_shorten(name, width, shortname, sizeof shortname);
 	printf("  %s\n", shortname);
@@ -266,7 +272,8 @@ static void put_json_row(const calls *k, const row *rw, uint32_t *ids)
 		printf("%" PRIu64, rw->count);
 	else
 		printf("null");
-	printf(", \"edges\": %zu, \"value\": ", rw->n);
+	printf(", \"edges\": %zu, \"nested\": %s, \"value\": ", rw->n,
+	       rw->nested ? "true" : "false");
 	put_json_value(rw->cost[0]);
 	printf(", \"percent\": ");
 	put_json_percent(k, 0, rw->cost[0]);

@@ -16,6 +16,7 @@ typedef struct part {
 	profdb_str name, file, module;
 	int has_count;
 	uint64_t count;
+	int nested;         /* a call inside one cycle of the call graph */
 	size_t ci;          /* its costs: calls.costs[ci .. ci + metrics) */
 } part;
 
@@ -33,6 +34,7 @@ typedef struct row {
 	size_t first, n;    /* its parts: parts[first .. first+n) */
 	int has_count;
 	uint64_t count;
+	int nested;         /* calls inside a cycle: counted, no cost (NaN) */
 	double *cost;       /* per metric, combined by each metric's rule */
 } row;
 
@@ -52,6 +54,8 @@ typedef struct calls {
 	row *rows;
 	size_t n_rows;
 	double *row_costs;  /* rep.n per row */
+	uint32_t *cycle_of; /* per context id below n_cycle_of: its cycle or PROFDB_NONE */
+	size_t n_cycle_of;
 } calls;
 
 /* The row @p i's parts' distinct other contexts, ascending, into @p ids

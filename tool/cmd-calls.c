@@ -14,7 +14,9 @@
  * counts: Callgrind's calls=, Cube's visits), the edges' inclusive cost
  * (profdb_edge_cost) per metric, combined over the chosen profiles and the
  * edges by the metric's rule. That is callgrind_annotate's --tree=caller /
- * --tree=calling line for Callgrind; for the tree formats the callee
+ * --tree=calling line for Callgrind, except that a call inside one cycle
+ * of the call graph (or to the caller itself) is a row of its own with
+ * its count and no cost (find_cycles); for the tree formats the callee
  * context's inclusive value, so the rows of a recursive function's callers
  * overlap (an inner call's cost is part of the outer one's), as in
  * hpcviewer's callers view. Printing: tool/calls-print.c. */
@@ -334,6 +336,55 @@ static int name_passes(const calls *k, profdb_str name)
 	return filter_pass(&k->o.names, buf);
 }
 
+/* The cycle of every context that ends an edge (profdb_group_cycles, one
+ * group per context): a call between two members of one cycle, or of a
+ * function to itself, is nested in an enclosing call of the same cycle,
+ * and its cost counts what that call already holds (Callgrind's calls=
+ * cost of a recursive call includes the deeper levels again), so its row
+ * shows the calls without a cost (doc/TOOL.md, doc/model.md "Combining
+ * numbers"). The tree formats have no cycles. @return 0 or < 0. */
+static int find_cycles(calls *k)
+{
+	int64_t ne = profdb_edge_count(k->rep.db);
+	if (ne < 0)
+		return (int)ne;
+	size_t n = 0;
+	for (int64_t i = 0; i < ne; i++) {
+		profdb_edge e;
+		int r = profdb_edge_at(k->rep.db, (uint64_t)i, &e);
+		if (r < 0)
+			return r;
+		if (e.caller != PROFDB_NONE && e.caller >= n)
+			n = (size_t)e.caller + 1;
+		if (e.callee != PROFDB_NONE && e.callee >= n)
+			n = (size_t)e.callee + 1;
+	}
+	uint32_t *group_of = malloc((n + 1) * sizeof *group_of);
+	k->cycle_of = malloc((n + 1) * sizeof *k->cycle_of);
+	if (!group_of || !k->cycle_of) {
+		free(group_of);
+		return CALLS_OOM;
+	}
+	for (size_t i = 0; i < n; i++)
+		group_of[i] = (uint32_t)i;
+	int64_t nc = n ? profdb_group_cycles(k->rep.db, group_of, n, k->cycle_of, n) : 0;
+	free(group_of);
+	if (nc < 0)
+		return (int)nc;
+	k->n_cycle_of = n;
+	return 0;
+}
+
+static int nested_call(const calls *k, const profdb_edge *e)
+{
+	if (e->caller == e->callee)
+		return 1;
+	if (e->caller >= k->n_cycle_of || e->callee >= k->n_cycle_of)
+		return 0;
+	return k->cycle_of[e->caller] != PROFDB_NONE &&
+	       k->cycle_of[e->caller] == k->cycle_of[e->callee];
+}
+
 /* One part of edge @p i for section @p s. @return 0 or < 0. */
 static int take_part(calls *k, uint64_t i, const profdb_edge *e, size_t s, label_store *ls)
 {
@@ -344,6 +395,7 @@ static int take_part(calls *k, uint64_t i, const profdb_edge *e, size_t s, label
 	p.site = e->site;
 	p.has_count = e->has_count;
 	p.count = e->count;
+	p.nested = nested_call(k, e);
 	profdb_context c;
 	int r = profdb_context_get(k->rep.db, p.other, &c);
 	if (r < 0)
@@ -401,6 +453,8 @@ static int row_key_cmp(const calls *k, const part *a, const part *b)
 		c = str_cmp(a->module, b->module);
 	if (!c && k->sites)
 		c = (a->site > b->site) - (a->site < b->site);
+	if (!c)
+		c = a->nested - b->nested;
 	return c;
 }
 
@@ -451,7 +505,8 @@ static int make_rows(calls *k)
 			n++;
 		}
 		row *r = &k->rows[n - 1];
-		for (size_t m = 0; m < nm; m++)
+		r->nested = p->nested;
+		for (size_t m = 0; m < nm && !p->nested; m++)
 			r->cost[m] = combine(k->rep.m[m].metric.combine, r->cost[m], k->costs[p->ci + m]);
 		r->n++;
 		if (p->has_count) {
@@ -554,6 +609,7 @@ static void calls_free(calls *k)
 	free(k->sec);
 	free(k->parts);
 	free(k->costs);
+	free(k->cycle_of);
 	free(k->rows);
 	free(k->row_costs);
 	filter_free(&k->o.names);
@@ -567,6 +623,8 @@ static int run_calls(calls *k, label_store *ls)
 	for (size_t s = 0; s < k->n_sec; s++)
 		if ((r = section_values(k, &k->sec[s])) < 0)
 			return r;
+	if ((r = find_cycles(k)) < 0)
+		return r;
 	int64_t n = profdb_edge_count(k->rep.db);
 	if (n < 0)
 		return (int)n;

@@ -1,5 +1,6 @@
 /* profdb convert: the database in a format another viewer reads (folded
- * stacks, speedscope, Chrome trace, Callgrind, pprof), through
+ * stacks, speedscope, Chrome trace, Callgrind, pprof) or a flame graph
+ * drawn as SVG, through
  * profdb_convert(). doc/CONVERT.md says what each format gets. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,21 +16,28 @@
 
 static const char convert_usage[] =
 	"usage: profdb convert -t FORMAT [-o OUT] [-m METRIC]... [--profiles SEL]\n"
-	"                      [--separate] PATH\n"
+	"                      [--separate] [--icicle] [--width PX] [--min-width PX]\n"
+	"                      [--color-by module|file] PATH\n"
 	"The database in a format another viewer reads:\n"
 	"  folded      'main;solve;dgemm 1234' lines: flamegraph.pl, inferno, speedscope\n"
 	"  speedscope  speedscope's JSON (https://www.speedscope.app)\n"
 	"  chrome      Chrome Trace Event JSON of the traces: ui.perfetto.dev\n"
 	"  callgrind   Callgrind format: kcachegrind, callgrind_annotate, gprof2dot\n"
 	"  pprof       gzip-compressed profile.proto: go tool pprof\n"
-	"  -t, --to folded|speedscope|chrome|callgrind|pprof\n"
+	"  svg         a flame graph in one SVG file: any browser, offline\n"
+	"  -t, --to folded|speedscope|chrome|callgrind|pprof|svg\n"
 	"                    the output format (required)\n"
 	"  -o, --output OUT  write to OUT (default: standard output); with --separate,\n"
 	"                    OUT is a prefix and each profile goes to OUT.INDEX\n"
 	"  -m, --metric M    a metric, by name or id; repeat or 'a,b' for several\n"
 	"                    (default: doc/CONVERT.md, per format)\n"
 	"  --profiles SEL    only these profiles (as 'profdb profiles' lists them)\n"
-	"  --separate        callgrind: one part per profile instead of their sum\n";
+	"  --separate        callgrind: one part per profile instead of their sum\n"
+	"  --icicle          svg: the root at the top\n"
+	"  --width PX        svg: the frames' width in pixels (default 1200)\n"
+	"  --min-width PX    svg: frames narrower than this are merged into their\n"
+	"                    parent (default 0.1)\n"
+	"  --color-by module|file\n                    svg: what colours the frames (default module)\n";
 
 typedef struct sink {
 	int fd;
@@ -169,6 +177,18 @@ static int convert_one(const profdb *db, const char *path, const char *out,
 	return out ? target_close(&t, s.fd, status) : status;
 }
 
+/* A number of pixels for @p opt: > 0 and at most 10^6. @return 0 or
+ * EXIT_USAGE (said). */
+static int pixels(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (end == arg || *end || !(v > 0 && v <= 1e6))
+		return tool_usage_fail(cmd, "%s: '%s' is not a number of pixels in (0, 1e6]", opt, arg);
+	*out = v;
+	return 0;
+}
+
 /* --separate writes PREFIX.INDEX files: a PREFIX that is a device or an
  * existing file is surely a mistake (/dev/null would give /dev/null.0,
  * ...). @return 0 or EXIT_USAGE. */
@@ -188,11 +208,14 @@ int cmd_convert(int argc, char **argv)
 		{"to", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
 		{"metric", required_argument, NULL, 'm'}, {"profiles", required_argument, NULL, 'p'},
 		{"separate", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
+		{"icicle", no_argument, NULL, 'i'}, {"width", required_argument, NULL, 'W'},
+		{"min-width", required_argument, NULL, 'M'}, {"color-by", required_argument, NULL, 'C'},
 		{0, 0, 0, 0}};
 	char *metric_args[64];
 	size_t n_args = 0;
 	const char *to = NULL, *out = NULL, *sel = NULL;
-	int separate = 0, c;
+	int separate = 0, c, svg_opts = 0;
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 	while ((c = tool_getopt(argc, argv, "t:o:m:h", lo)) != -1) {
 		switch (c) {
 		case 't': to = optarg; break;
@@ -204,6 +227,21 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'p': sel = optarg; break;
 		case 's': separate = 1; break;
+		case 'i': o.icicle = 1, svg_opts = 1; break;
+		case 'W':
+		case 'M':
+			if (pixels(argv[0], c == 'W' ? "--width" : "--min-width", optarg,
+			           c == 'W' ? &o.width : &o.min_width))
+				return EXIT_USAGE;
+			svg_opts = 1;
+			break;
+		case 'C':
+			if (!strcmp(optarg, "module") || !strcmp(optarg, "file"))
+				o.color = optarg[0] == 'm' ? PROFDB_SVG_COLOR_MODULE : PROFDB_SVG_COLOR_FILE;
+			else
+				return tool_usage_fail(argv[0], "--color-by: '%s' (module or file)", optarg);
+			svg_opts = 1;
+			break;
 		case 'h': fputs(convert_usage, stdout); return 0;
 		default: return EXIT_USAGE;
 		}
@@ -212,19 +250,21 @@ int cmd_convert(int argc, char **argv)
 		return tool_args_error(argc, argv);
 	if (!to)
 		return tool_usage_fail(argv[0], "-t FORMAT is required (folded, speedscope, chrome, "
-		                       "callgrind, pprof)");
-	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		                       "callgrind, pprof, svg)");
 	o.separate = separate;
 	if (profdb_convert_format_find(to, &o.format) < 0)
 		return tool_usage_fail(argv[0], "-t: %s", profdb_error_message());
 	if (separate && o.format != PROFDB_CONVERT_CALLGRIND)
 		return tool_usage_fail(argv[0], "--separate is for -t callgrind");
+	if (svg_opts && o.format != PROFDB_CONVERT_SVG)
+		return tool_usage_fail(argv[0], "--icicle, --width, --min-width and --color-by are for -t svg");
 	if (separate && !out)
 		return tool_usage_fail(argv[0], "--separate needs -o PREFIX");
 	if (separate && check_prefix(argv[0], out))
 		return EXIT_USAGE;
 
 	const char *path = argv[optind];
+	o.title = path;
 	profdb *db;
 	if (tool_open(path, &db))
 		return EXIT_INPUT;

@@ -63,8 +63,49 @@ static int was_read(const profdb *db, const char *name)
 	return 0;
 }
 
-/* The files that make up the input: the file itself, or the regular files
- * of the directory that the library read. */
+/* Appends (@p name, its size) to v[*n]; 0, or -1 out of memory. */
+static int add_file(file_size **v, size_t *n, size_t *cap, const char *name, long long size)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 8;
+		file_size *nv = realloc(*v, c * sizeof *nv);
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = c;
+	}
+	if (!((*v)[*n].name = strdup(name)))
+		return -1;
+	(*v)[(*n)++].size = size;
+	return 0;
+}
+
+/* The files of the folder of the file @p path that the library read with
+ * it (a Callgrind thread set or dump series), in the library's order. */
+static size_t list_group(const profdb *db, const char *path, file_size **out)
+{
+	file_size *v = NULL;
+	size_t n = 0, cap = 0;
+	const char *slash = strrchr(path, '/');
+	int dlen = slash ? (int)(slash - path) + 1 : 0;
+	profdb_str f;
+	for (size_t i = 0; profdb_file_name(db, i, &f) == 0; i++) {
+		char full[4096];
+		struct stat st;
+		if (snprintf(full, sizeof full, "%.*s%.*s", dlen, path, (int)f.len, f.ptr) >=
+		            (int)sizeof full ||
+		    stat(full, &st) != 0)
+			continue;
+		if (add_file(&v, &n, &cap, full + dlen, (long long)st.st_size) < 0)
+			break;
+	}
+	*out = v;
+	return n;
+}
+
+/* The files that make up the input: the file itself (or the files the
+ * library read with it), or the regular files of the directory that the
+ * library read. */
 static size_t list_files(const profdb *db, const char *path, file_size **out)
 {
 	struct stat st;
@@ -74,14 +115,13 @@ static size_t list_files(const profdb *db, const char *path, file_size **out)
 	if (stat(path, &st) != 0)
 		return 0;
 	if (!S_ISDIR(st.st_mode)) {
+		profdb_str f;
+		if (profdb_file_name(db, 0, &f) != -ENOTSUP)
+			return list_group(db, path, out);
 		const char *b = strrchr(path, '/');
-		if (!(v = malloc(sizeof *v)) || !(v[0].name = strdup(b ? b + 1 : path))) {
-			free(v);
-			return 0;
-		}
-		v[0].size = (long long)st.st_size;
+		add_file(&v, &n, &cap, b ? b + 1 : path, (long long)st.st_size);
 		*out = v;
-		return 1;
+		return n;
 	}
 	DIR *d = opendir(path);
 	struct dirent *e;
@@ -92,16 +132,8 @@ static size_t list_files(const profdb *db, const char *path, file_size **out)
 		if (snprintf(full, sizeof full, "%s/%s", path, e->d_name) >= (int)sizeof full ||
 		    stat(full, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			file_size *nv = realloc(v, cap * sizeof *v);
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (!(v[n].name = strdup(e->d_name)))
+		if (add_file(&v, &n, &cap, e->d_name, (long long)st.st_size) < 0)
 			break;
-		v[n++].size = (long long)st.st_size;
 	}
 	if (d)
 		closedir(d);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats-check.h"
 #include "tool.h"
 
 static const char stats_usage[] =
@@ -51,11 +50,11 @@ static void cnum(double v)
 
 /* ---- --check-summary ------------------------------------------------------ */
 
-static void print_issue_json(const sc_issue *is)
+static void print_issue_json(const profdb_summary_issue *is)
 {
 	printf("{\"context\": %" PRIu32 ", \"statistic_id\": %" PRIu32 ", \"metric\": %" PRIu32
-	       ", \"statistic\": ", is->context, is->stat, is->prop);
-	put_json_cstr(stdout, is->statistic);
+	       ", \"statistic\": ", is->context, is->statistic_id, is->metric);
+	put_json_str(stdout, is->statistic);
 	printf(", \"missing\": %s, \"stored\": ", is->missing ? "true" : "false");
 	if (is->missing)
 		printf("null");
@@ -66,16 +65,58 @@ static void print_issue_json(const sc_issue *is)
 	printf(", \"bound\": ");
 	jnum(is->bound);
 	printf(", \"terms\": %" PRIu64 ", \"reason\": \"%s\"}", is->terms,
-	       sc_reason_name(is->reason));
+	       profdb_summary_reason_name(is->reason));
 }
 
+static void print_issue_text(const profdb_summary_issue *is)
+{
+	printf("  context %" PRIu32 " statistic %" PRIu32 " (%.*s of metric %" PRIu32 "): ",
+	       is->context, is->statistic_id, (int)is->statistic.len, is->statistic.ptr, is->metric);
+	if (is->missing)
+		printf("not stored");
+	else
+		cnum(is->stored), printf(" stored");
+	printf(", profdb ");
+	cnum(is->expected);
+	printf(" over %" PRIu64 " values: %s\n", is->terms, profdb_summary_reason_name(is->reason));
+}
+
+static void print_counts(const profdb_summary_counts *n, int json)
+{
+	if (json) {
+		printf("{\"schema\": \"profdb-stats-check/2\", \"summary_profile\": %" PRIu32
+		       ", \"stored\": %" PRIu64 ", \"checked\": %" PRIu64 ", \"agree\": %" PRIu64
+		       ", \"explained\": %" PRIu64 ", \"unexplained\": %" PRIu64
+		       ", \"unchecked\": %" PRIu64 ", \"unknown_ids\": %" PRIu64
+		       ", \"missing\": %" PRIu64 ", \"missing_explained\": %" PRIu64
+		       ", \"missing_unchecked\": %" PRIu64 ", \"issues\": [",
+		       n->summary, n->stored, n->checked, n->agree, n->explained, n->unexplained,
+		       n->unchecked, n->unknown_ids, n->missing, n->missing_explained,
+		       n->missing_unchecked);
+		return;
+	}
+	printf("summary profile %" PRIu32 ": %" PRIu64 " stored values, %" PRIu64
+	       " under statistic ids checked\n", n->summary, n->stored, n->checked);
+	printf("agree within the bound: %" PRIu64 "\n", n->agree);
+	printf("disagree, documented hpcprof defect: %" PRIu64 "\n", n->explained);
+	printf("disagree, unexplained: %" PRIu64 "\n", n->unexplained);
+	printf("differ, unchecked (lex_aware at a loop, not recomputed): %" PRIu64 "\n",
+	       n->unchecked);
+	printf("stored under no statistic id: %" PRIu64 "\n", n->unknown_ids);
+	printf("thread values without a summary value: %" PRIu64 " (%" PRIu64
+	       " explained, %" PRIu64 " unchecked)\n", n->missing, n->missing_explained,
+	       n->missing_unchecked);
+}
+
+/* The library's check (profdb_summary_check_new), printed. */
 static int check_summary(const char *path, unsigned threads, int json)
 {
 	profdb *db;
-	sc_result res;
+	profdb_summary_check *res;
+	profdb_summary_counts n;
 	if (tool_open(path, &db))
 		return EXIT_INPUT;
-	int r = sc_check(db, threads, &res);
+	int r = profdb_summary_check_new(&res, db, threads);
 	if (r == -ENOTSUP) {
 		fprintf(stderr, "%s: stats: %s: --check-summary needs an HPCToolkit 4.0 database with a "
 		        "summary profile\n", tool_prog, path);
@@ -87,49 +128,23 @@ static int check_summary(const char *path, unsigned threads, int json)
 		profdb_close(db);
 		return r;
 	}
-	if (json) {
-		printf("{\"schema\": \"profdb-stats-check/2\", \"summary_profile\": %" PRIu32
-		       ", \"stored\": %" PRIu64 ", \"checked\": %" PRIu64 ", \"agree\": %" PRIu64
-		       ", \"explained\": %" PRIu64 ", \"unexplained\": %" PRIu64
-		       ", \"unchecked\": %" PRIu64 ", \"unknown_ids\": %" PRIu64
-		       ", \"missing\": %" PRIu64 ", \"missing_explained\": %" PRIu64
-		       ", \"missing_unchecked\": %" PRIu64 ", \"issues\": [",
-		       res.summary, res.stored, res.checked, res.agree, res.explained, res.unexplained,
-		       res.unchecked, res.unknown_ids, res.missing, res.missing_explained,
-		       res.missing_unchecked);
-		for (size_t i = 0; i < res.n_issues; i++) {
+	profdb_summary_check_counts(res, &n);
+	print_counts(&n, json);
+	for (uint64_t i = 0; i < n.issues; i++) {
+		profdb_summary_issue is;
+		profdb_summary_check_issue_at(res, i, &is);
+		if (json) {
 			printf("%s\n ", i ? "," : "");
-			print_issue_json(&res.issues[i]);
-		}
-		printf("\n]}\n");
-	} else {
-		printf("summary profile %" PRIu32 ": %" PRIu64 " stored values, %" PRIu64
-		       " under statistic ids checked\n", res.summary, res.stored, res.checked);
-		printf("agree within the bound: %" PRIu64 "\n", res.agree);
-		printf("disagree, documented hpcprof defect: %" PRIu64 "\n", res.explained);
-		printf("disagree, unexplained: %" PRIu64 "\n", res.unexplained);
-		printf("differ, unchecked (lex_aware at a loop, not recomputed): %" PRIu64 "\n",
-		       res.unchecked);
-		printf("stored under no statistic id: %" PRIu64 "\n", res.unknown_ids);
-		printf("thread values without a summary value: %" PRIu64 " (%" PRIu64
-		       " explained, %" PRIu64 " unchecked)\n", res.missing, res.missing_explained,
-		       res.missing_unchecked);
-		for (size_t i = 0; i < res.n_issues; i++) {
-			const sc_issue *is = &res.issues[i];
-			printf("  context %" PRIu32 " statistic %" PRIu32 " (%s of metric %" PRIu32 "): ",
-			       is->context, is->stat, is->statistic, is->prop);
-			if (is->missing)
-				printf("not stored");
-			else
-				cnum(is->stored), printf(" stored");
-			printf(", profdb ");
-			cnum(is->expected);
-			printf(" over %" PRIu64 " values: %s\n", is->terms, sc_reason_name(is->reason));
+			print_issue_json(&is);
+		} else {
+			print_issue_text(&is);
 		}
 	}
-	int status = res.unexplained ||
-	             res.missing > res.missing_explained + res.missing_unchecked ? EXIT_INPUT : 0;
-	sc_free(&res);
+	if (json)
+		printf("\n]}\n");
+	int status = n.unexplained ||
+	             n.missing > n.missing_explained + n.missing_unchecked ? EXIT_INPUT : 0;
+	profdb_summary_check_free(res);
 	profdb_close(db);
 	return status;
 }

@@ -340,6 +340,8 @@ static int rank(ranking *k)
 		r = walk_tree(k);
 	if (r == 0 && k->group_of)
 		r = group_inclusive(&k->groups, &k->rep, k->group_of, k->n_contexts);
+	if (r == 0 && k->group_of)
+		r = group_cycles(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r < 0)
 		return r;
 	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE) {

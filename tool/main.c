@@ -27,7 +27,7 @@ static const struct {
 	{"callers", cmd_callers, "the calls into a function, with counts and costs"},
 	{"callees", cmd_callees, "the calls out of a function, with counts and costs"},
 	{"profiles", cmd_profiles, "the profiles (threads, ranks, ...) and their identities"},
-	{"convert", cmd_convert, "folded stacks, speedscope, Chrome trace, Callgrind or pprof"},
+	{"convert", cmd_convert, "folded stacks, speedscope, Chrome trace, Callgrind, pprof, SVG"},
 };
 
 static int usage(FILE *out, int status)

@@ -1,4 +1,5 @@
 /* `profdb top`'s rows and groups: see top.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,9 +207,13 @@ int group_inclusive_possible(const report *rep)
 	return 1;
 }
 
-int group_inclusive(group_table *t, const report *rep, const uint32_t *group_of, size_t n)
+/* The values of groups [first, t->n), @p group_of numbering them from
+ * @p first. */
+static int inclusive_from(group_table *t, size_t first, const report *rep,
+                          const uint32_t *group_of, size_t n)
 {
-	double *v = malloc((t->n ? t->n : 1) * sizeof *v);
+	size_t ng = t->n - first;
+	double *v = malloc((ng ? ng : 1) * sizeof *v);
 	int r = v ? 0 : TOP_OOM;
 	for (size_t m = 0; m < rep->n && r == 0; m++) {
 		const report_metric *rm = &rep->m[m];
@@ -216,16 +221,72 @@ int group_inclusive(group_table *t, const report *rep, const uint32_t *group_of,
 		size_t np = sel ? rep->n_sel : 1;
 		for (size_t i = 0; i < np && r == 0; i++) {
 			uint32_t p = sel ? rep->sel[i] : rm->profile;
-			r = profdb_group_inclusive(rep->db, group_of, n, p, rm->metric.id, v, t->n);
-			for (size_t g = 0; g < t->n && r == 0; g++) {
-				double *gv = &t->vals[g * t->nv + m];
+			r = profdb_group_inclusive(rep->db, group_of, n, p, rm->metric.id, v, ng);
+			for (size_t g = 0; g < ng && r == 0; g++) {
+				double *gv = &t->vals[(first + g) * t->nv + m];
 				*gv = i ? *gv + v[g] : v[g];
 			}
 		}
-		for (size_t g = 0; g < t->n && r == 0; g++)
+		for (size_t g = first; g < t->n && r == 0; g++)
 			t->vals[g * t->nv + m] *= rm->scale;
 	}
 	free(v);
+	return r;
+}
+
+int group_inclusive(group_table *t, const report *rep, const uint32_t *group_of, size_t n)
+{
+	return inclusive_from(t, 0, rep, group_of, n);
+}
+
+/* The name of cycle @p c: "<cycle N> (M functions: a, b, c, ...)", the
+ * first three members named in full. -1 when out of memory. */
+static ptrdiff_t cycle_group(group_table *t, const uint32_t *cycle_of, size_t ng, uint32_t c)
+{
+	size_t members = 0, len = 0, cap = 64;
+	for (size_t g = 0; g < ng; g++)
+		if (cycle_of[g] == c && members++ < 3)
+			cap += t->rows[g].name_len + 2;
+	char *name = malloc(cap);
+	if (!name)
+		return -1;
+	len = (size_t)snprintf(name, cap, "<cycle %u> (%zu functions: ", (unsigned)c + 1, members);
+	for (size_t g = 0, k = 0; g < ng && k < 3; g++) {
+		if (cycle_of[g] != c)
+			continue;
+		if (k++) {
+			memcpy(name + len, ", ", 2);
+			len += 2;
+		}
+		memcpy(name + len, t->rows[g].name, t->rows[g].name_len);
+		len += t->rows[g].name_len;
+	}
+	len += (size_t)snprintf(name + len, cap - len, "%s)", members > 3 ? ", ..." : "");
+	int created;
+	ptrdiff_t i = group_lookup(t, name, len, 0, &created);
+	free(name);
+	if (i >= 0)
+		t->rows[i].n_ctx = (uint32_t)members;   /* no one context: ctx stays PROFDB_NONE */
+	return i;
+}
+
+int group_cycles(group_table *t, const report *rep, const uint32_t *group_of, size_t n)
+{
+	size_t ng = t->n;
+	uint32_t *cycle_of = malloc((ng + 1) * sizeof *cycle_of);
+	uint32_t *in_cycle = malloc((n + 1) * sizeof *in_cycle);
+	int64_t nc = cycle_of && in_cycle ? profdb_group_cycles(rep->db, group_of, n, cycle_of, ng)
+	                                  : TOP_OOM;
+	int r = nc < 0 ? (int)nc : 0;
+	for (uint32_t c = 0; r == 0 && c < (uint64_t)nc; c++)
+		if (cycle_group(t, cycle_of, ng, c) < 0)
+			r = TOP_OOM;
+	for (size_t i = 0; r == 0 && i < n; i++)
+		in_cycle[i] = group_of[i] == PROFDB_NONE ? PROFDB_NONE : cycle_of[group_of[i]];
+	if (r == 0 && nc > 0)
+		r = inclusive_from(t, ng, rep, in_cycle, n);
+	free(cycle_of);
+	free(in_cycle);
 	return r;
 }
 

@@ -60,6 +60,10 @@ void group_member(group_table *t, size_t i, uint32_t ctx);
  * each metric over the report's profiles; @p group_of has one entry per
  * context. 0 or < 0. */
 int group_inclusive(group_table *t, const report *rep, const uint32_t *group_of, size_t n);
+/* By function, inclusive: one more group per cycle of the groups' call
+ * graph (profdb_group_cycles, KCachegrind's `<cycle N>`) carrying the
+ * cycle's inclusive value; none on a calling-context tree. 0 or < 0. */
+int group_cycles(group_table *t, const report *rep, const uint32_t *group_of, size_t n);
 /* Can group_inclusive() give the report's columns? */
 int group_inclusive_possible(const report *rep);
 /* The rows point at their values: no group is added any more. */

@@ -255,6 +255,107 @@ PROFDB_EXPORT int profdb_stats_acc_add(profdb_stats_acc *acc, double v, uint32_t
  *  context or metric). Thread-safe on distinct accumulators. @since 0.11 */
 PROFDB_EXPORT int profdb_stats_acc_merge(profdb_stats_acc *into, const profdb_stats_acc *later);
 
+/* ---- statistics against the summaries a format stores --------------------- */
+/*
+ * HPCToolkit 4.0 databases store, in a summary profile, hpcprof's
+ * statistics of each metric over the thread profiles (sum, min, max, count,
+ * sum of squares). profdb_summary_check_new() recomputes each stored value
+ * with hpcprof's own rule (count, sum, min and max over the profiles with
+ * a value) from the thread profiles' values and compares: a sum within
+ * 2*gamma(n-1)*sum|v| (gamma(k) = k*u/(1-k*u), u = 2^-53: the bound of two
+ * summation orders), min, max and count exactly. A disagreement is tested
+ * against hpcprof's documented defects (doc/FORMATS.md, "Statistics
+ * against hpcprof's summaries"); a lex_aware value at a loop context,
+ * which holds the loop's own body that the thread values do not give, is
+ * reported as unchecked, never as a defect.
+ */
+
+/** Why a stored summary value and profdb's statistic disagree. @since 0.12 */
+typedef enum profdb_summary_reason {
+	PROFDB_SUMMARY_UNEXPLAINED = 0,      /**< no documented reason */
+	PROFDB_SUMMARY_SQUARE_STORES_SUM = 1,/**< "($$^2)" holds sum(v), not sum(v^2) */
+	/** "1" counts the profiles with the metric in any scope */
+	PROFDB_SUMMARY_COUNT_ANY_SCOPE = 2,
+	/** not a defect: a lex_aware value at a loop context, not recomputed */
+	PROFDB_SUMMARY_UNCHECKED_LOOP = 3,
+	PROFDB_SUMMARY_MIN_ZERO_UNSET = 4,   /**< min: a zero value reads as "unset" */
+	PROFDB_SUMMARY_ZERO_NOT_STORED = 5   /**< a zero result is never stored */
+} profdb_summary_reason;
+
+/** The name of a reason ("none", "hpcprof-square-stores-sum",
+ *  "hpcprof-count-any-scope", "unchecked-lex-aware-loop",
+ *  "hpcprof-min-zero-unset", "hpcprof-zero-not-stored"); "none" for a
+ *  value out of range. Lifetime: static. Thread-safe. @since 0.12 */
+PROFDB_EXPORT const char *profdb_summary_reason_name(profdb_summary_reason reason);
+
+/** A stored summary value that disagrees (missing = 0), or the thread
+ *  values of a (context, metric) whose statistic is not stored
+ *  (missing = 1). @since 0.12 */
+typedef struct profdb_summary_issue {
+	uint32_t context;           /**< context id */
+	uint32_t statistic_id;      /**< the metric id in the summary profile */
+	uint32_t metric;            /**< the metric id it summarises */
+	int missing;
+	/** "sum", "min", "max", "sum of squares", "count", or COMBINE(FORMULA) */
+	profdb_str statistic;
+	double stored;              /**< NaN when missing */
+	double expected;            /**< profdb's statistic; NaN without thread values */
+	double bound;               /**< the tolerance applied */
+	uint64_t terms;             /**< thread values combined */
+	profdb_summary_reason reason;
+} profdb_summary_issue;
+
+/** What a check found, as counts. @since 0.12 */
+typedef struct profdb_summary_counts {
+	uint32_t summary;           /**< the summary profile's index */
+	uint64_t stored;            /**< values stored in the summary profile */
+	uint64_t checked;           /**< ... under a statistic id: every one is checked */
+	uint64_t agree;             /**< within the bound */
+	uint64_t explained;         /**< disagreements with a documented defect */
+	uint64_t unexplained;
+	/** lex_aware values at loop contexts that differ: neither agreement nor
+	 *  a defect */
+	uint64_t unchecked;
+	uint64_t unknown_ids;       /**< stored under an id that is no statistic id */
+	uint64_t missing;           /**< thread values without their summary value */
+	uint64_t missing_explained;
+	uint64_t missing_unchecked; /**< ... of a lex_aware statistic at a loop context */
+	uint64_t issues;            /**< profdb_summary_check_issue_at() rows */
+} profdb_summary_counts;
+
+/** The result of profdb_summary_check_new() (opaque). @since 0.12 */
+typedef struct profdb_summary_check profdb_summary_check;
+
+/** Check every value of @p db's summary profile against the thread
+ *  profiles, and every statistic the thread values have against a stored
+ *  value.
+ *  @param ret      receives the result; NULL on failure.
+ *  @param threads  worker threads of the statistics (as
+ *                  profdb_stats_options.threads).
+ *  @return 0; -EINVAL (NULL argument); -ENOTSUP (the format stores no
+ *  summary statistics, or @p db has no summary profile); -ENOMEM; what
+ *  reading the metadata or the values met (-ENOENT without meta.db,
+ *  -EBADMSG, ...). Lifetime: free it with profdb_summary_check_free()
+ *  before profdb_close(@p db) (its strings live in @p db). Thread-safe on
+ *  @p db; the result is read-only and may be shared by threads.
+ *  @since 0.12 */
+PROFDB_EXPORT int profdb_summary_check_new(profdb_summary_check **ret, const profdb *db,
+                                           unsigned threads);
+/** The counts of a check. @return 0, -EINVAL (NULL argument).
+ *  Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_summary_check_counts(const profdb_summary_check *c,
+                                              profdb_summary_counts *out);
+/** Issue @p index (0 .. counts.issues-1): the disagreements in the order
+ *  of the summary profile's values, then the missing values by statistic
+ *  id and context.
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (out of range). Lifetime:
+ *  the statistic's name lives until profdb_summary_check_free().
+ *  Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_summary_check_issue_at(const profdb_summary_check *c, uint64_t index,
+                                                profdb_summary_issue *out);
+/** Free a result; NULL is a no-op. @since 0.12 */
+PROFDB_EXPORT void profdb_summary_check_free(profdb_summary_check *c);
+
 /* ---- a metric's combination rule ------------------------------------------ */
 
 /** Two values of a metric combined by its rule @p rule: the sum, the
@@ -343,6 +444,24 @@ PROFDB_EXPORT int profdb_group_inclusive(const profdb *db, const uint32_t *group
                                          size_t n_contexts, uint32_t profile, uint32_t metric,
                                          double *out, size_t n_groups);
 
+/** The cycles of the groups' call graph that profdb_group_inclusive()
+ *  keeps together: on a format that stores a call graph (Callgrind), each
+ *  strongly connected component of two or more groups whose members call
+ *  each other (KCachegrind's `<cycle N>` when the groups are functions).
+ *  A cycle's inclusive value is profdb_group_inclusive() of a grouping
+ *  that puts its members' contexts in one group. On a calling-context
+ *  tree there are none.
+ *  @param group_of    as for profdb_group_inclusive().
+ *  @param cycle_of    receives @p n_groups entries: the cycle (0, 1, ...
+ *                     numbered in the order of their lowest group index)
+ *                     of each group, PROFDB_NONE for a group in no cycle.
+ *  @return the number of cycles; -EINVAL (NULL argument, a group index not
+ *  below @p n_groups); -ENOMEM; what reading the edges met. Thread-safe.
+ *  @since 0.12 */
+PROFDB_EXPORT int64_t profdb_group_cycles(const profdb *db, const uint32_t *group_of,
+                                          size_t n_contexts, uint32_t *cycle_of,
+                                          size_t n_groups);
+
 /* ---- call edges ---------------------------------------------------------- */
 
 /** A call from one function (context) to another. @since 0.10 */
@@ -395,7 +514,9 @@ PROFDB_EXPORT int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t pr
  *    under the cut-off folded into one "<other>" child per parent.
  *  - BOTTOM_UP: one root per function with its cost summed over every
  *    context where it appears (a recursive function counted once per
- *    path); a node's children are its callers.
+ *    path); a node's children are its callers, shown below the functions
+ *    that have a self cost (the others are leaves, which keeps the view
+ *    linear in the input plus its size on deep call chains).
  *  - FLAT: load module -> file -> function -> loop -> line.
  */
 

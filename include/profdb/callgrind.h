@@ -104,7 +104,8 @@ PROFDB_EXPORT int profdb_cg_open(profdb_cg **ret, const char *path, const profdb
  *  or @p path without such a suffix. Order: by dump number (NAME itself,
  *  the last dump, comes after NAME.N), then by thread. An empty file (the
  *  base file of --separate-threads) contributes no profile. Without
- *  siblings this is profdb_cg_open().
+ *  siblings this is profdb_cg_open(). (profdb_open() calls this for a base
+ *  name only, and profdb_cg_open() for a path naming one member.)
  *  @param[out] ret  the handle; NULL on failure
  *  @return as profdb_cg_open(), and -E2BIG (more than 4096 files).
  *  Thread-safe. @since 0.9 */
@@ -206,10 +207,13 @@ PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t id,
 PROFDB_EXPORT int profdb_cg_self(const profdb_cg *cg, uint32_t profile, uint32_t fn,
                                  const uint64_t **costs);
 
-/** Inclusive cost of function @p fn in @p profile (or PROFDB_CG_ALL): the
- *  rule of doc/FORMATS.md (strongly connected components of the call graph
- *  collapsed, as KCachegrind's cycles), never more than the profile's
- *  totals. Built for all functions of the profile on first use.
+/** Inclusive cost of function @p fn in @p profile (or PROFDB_CG_ALL),
+ *  KCachegrind's rule with cycle detection (doc/FORMATS.md "Callgrind"):
+ *  the self cost plus the inclusive cost of the calls to other functions
+ *  outside the function's cycle (calls to itself and, inside a cycle of
+ *  mutually recursive functions, calls to the cycle's members add
+ *  nothing); the cycle's own value is profdb_cg_cycle_inclusive(). Built
+ *  for all functions of the profile on first use.
  *  @param[out] costs  the cost row (lives until close)
  *  @return 1, 0 (not in the profile: *costs points at zeros), -EINVAL,
  *  -ENOENT, -ENOMEM, or the call edges' -EBADMSG/-EIO (see Memory above).
@@ -217,6 +221,30 @@ PROFDB_EXPORT int profdb_cg_self(const profdb_cg *cg, uint32_t profile, uint32_t
  *  others wait). @since 0.9 */
 PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uint32_t fn,
                                       const uint64_t **costs);
+
+/** Number of cycles: the strongly connected components of two or more
+ *  functions of the call graph summed over all profiles (KCachegrind's
+ *  `<cycle N>`), numbered 1 .. count in the order of their lowest function
+ *  id. @return the count, -EINVAL (NULL handle), -ENOMEM, or the call
+ *  edges' -EBADMSG/-EIO. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int64_t profdb_cg_cycle_count(const profdb_cg *cg);
+
+/** The cycle function @p fn belongs to.
+ *  @param[out] cycle  its number (1 .. profdb_cg_cycle_count()), 0 for none
+ *  @return 1 (in a cycle), 0 (in none), -EINVAL (NULL argument), -ENOENT
+ *  (@p fn out of range), or the errors of profdb_cg_cycle_count().
+ *  Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_cg_function_cycle(const profdb_cg *cg, uint32_t fn, uint32_t *cycle);
+
+/** Inclusive cost of cycle @p cycle in @p profile (or PROFDB_CG_ALL): the
+ *  sum of its members' inclusive costs, i.e. their self costs plus every
+ *  call from a member to a function outside the cycle (KCachegrind's
+ *  `<cycle N>` value).
+ *  @param[out] costs  the cost row (lives until close)
+ *  @return 1, -EINVAL (NULL argument), -ENOENT (no such cycle or profile),
+ *  -ENOMEM, or the call edges' -EBADMSG/-EIO. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_cg_cycle_inclusive(const profdb_cg *cg, uint32_t profile,
+                                            uint32_t cycle, const uint64_t **costs);
 
 /** A call edge. @since 0.9 */
 typedef struct profdb_cg_call {

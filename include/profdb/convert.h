@@ -1,6 +1,7 @@
 /* profdb/convert.h — writing a database in the formats other viewers read:
  * folded stacks (flame graphs), speedscope JSON, Chrome Trace Event JSON
- * (Perfetto), Callgrind (KCachegrind) and pprof profile.proto.
+ * (Perfetto), Callgrind (KCachegrind), pprof profile.proto, and a flame
+ * graph drawn as one self-contained SVG file.
  *
  * Compiles alone as C11 (-pedantic) and as C++. The conventions (return
  * codes, threads, lifetimes) are those of profdb/common.h; what each
@@ -22,8 +23,15 @@ typedef enum profdb_convert_format {
 	PROFDB_CONVERT_SPEEDSCOPE = 1, /**< speedscope's file-format JSON */
 	PROFDB_CONVERT_CHROME = 2,     /**< Chrome Trace Event JSON (traces only) */
 	PROFDB_CONVERT_CALLGRIND = 3,  /**< Callgrind profile format */
-	PROFDB_CONVERT_PPROF = 4       /**< pprof profile.proto (gzip when zlib is built in) */
+	PROFDB_CONVERT_PPROF = 4,      /**< pprof profile.proto (gzip when zlib is built in) */
+	PROFDB_CONVERT_SVG = 5         /**< an interactive flame graph, SVG. @since 0.12 */
 } profdb_convert_format;
+
+/** What colours an SVG flame graph's frames. @since 0.12 */
+typedef enum profdb_svg_color {
+	PROFDB_SVG_COLOR_MODULE = 0,   /**< the load module (then the file, then the name) */
+	PROFDB_SVG_COLOR_FILE = 1      /**< the source file (then the module, then the name) */
+} profdb_svg_color;
 
 /** Where output goes: write @p len bytes of @p data. Return 0, or a
  *  negative errno value, which stops the conversion and is returned by
@@ -42,7 +50,7 @@ typedef struct profdb_convert_options {
 	const uint32_t *metrics;
 	size_t n_metrics;
 	/** The profiles (indices). NULL: every non-summary profile. The
-	 *  one-profile formats (folded, pprof) combine them by each metric's
+	 *  one-profile formats (folded, pprof, svg) combine them by each metric's
 	 *  rule; speedscope and Chrome write one profile or track per profile;
 	 *  Callgrind writes one part per profile when @c separate is set. */
 	const uint32_t *profiles;
@@ -52,16 +60,30 @@ typedef struct profdb_convert_options {
 	/** Progress hook (done/total in contexts or samples); may be NULL. */
 	profdb_progress_fn progress;
 	void *progress_userdata;
+	/** SVG: the root at the top (an icicle graph) instead of the bottom.
+	 *  @since 0.12 */
+	int icicle;
+	/** SVG: the width of the frames' area in pixels; 0: 1200. @since 0.12 */
+	double width;
+	/** SVG: frames narrower than this many pixels (at @c width) are not
+	 *  drawn, their value left to their parent; 0: 0.1. @since 0.12 */
+	double min_width;
+	/** SVG: what the picture is of (the tool gives the input's path),
+	 *  shown in its title; NULL: the database's format name. Read during
+	 *  the call only. @since 0.12 */
+	const char *title;
+	/** SVG: what colours the frames. @since 0.12 */
+	profdb_svg_color color;
 } profdb_convert_options;
 
 /** The default conversion options (folded stacks, default metric, every
  *  profile combined). @since 0.11 */
 #define PROFDB_CONVERT_OPTIONS_INIT \
 	{ sizeof(profdb_convert_options), PROFDB_CONVERT_FOLDED, PROFDB__NULL, 0, PROFDB__NULL, 0, \
-	  0, PROFDB__NULL, PROFDB__NULL }
+	  0, PROFDB__NULL, PROFDB__NULL, 0, 0, 0, PROFDB__NULL, PROFDB_SVG_COLOR_MODULE }
 
 /** The name of a format ("folded", "speedscope", "chrome", "callgrind",
- *  "pprof"); NULL for a value out of range. Thread-safe. @since 0.11 */
+ *  "pprof", "svg"); NULL for a value out of range. Thread-safe. @since 0.11 */
 PROFDB_EXPORT const char *profdb_convert_format_name(profdb_convert_format format);
 
 /** The format named @p name (as profdb_convert_format_name(), ASCII

@@ -323,7 +323,10 @@ PROFDB_EXPORT int profdb_total_root(const profdb *db, uint32_t *id);
  *  @return 1, 0, or -EINVAL (NULL @p db). Thread-safe. @since 0.12 */
 PROFDB_EXPORT int profdb_has_names(const profdb *db);
 /** File @p index of those @p db read from the folder it was opened from
- *  (HPCToolkit 4.0: the *.db files present), for listing them.
+ *  (HPCToolkit 4.0: the *.db files present), or, for an opened file, from
+ *  that file's folder (Callgrind: the files of a --separate-threads set or
+ *  a dump series, in the order of their profiles; one file for a file
+ *  opened alone), for listing them.
  *  @param out  receives the file's name, relative to the folder; it
  *              stays valid until profdb_close().
  *  @return 0, -ENOENT (past the last file), -ENOTSUP (the format does not

@@ -319,18 +319,26 @@ static int sum_groups(const profdb *db, const walk_state *w, uint32_t profile,
 	return r < 0 ? r : 0;
 }
 
+static int check_groups(const profdb *db, const uint32_t *group_of, size_t n_contexts,
+                        const void *out, size_t n_groups, const char *who)
+{
+	if (!db || (!group_of && n_contexts) || (!out && n_groups))
+		return profdb__fail(-EINVAL, "%s: NULL argument", who);
+	for (size_t i = 0; i < n_contexts; i++)
+		if (group_of[i] != PROFDB_NONE && group_of[i] >= n_groups)
+			return profdb__fail(-EINVAL, "%s: context %zu in group %u of %zu", who, i,
+			                    (unsigned)group_of[i], n_groups);
+	return 0;
+}
+
 static int check(const profdb *db, const uint32_t *group_of, size_t n_contexts,
                  uint32_t metric, const double *out, size_t n_groups)
 {
-	if (!db || (!group_of && n_contexts) || (!out && n_groups))
-		return profdb__fail(-EINVAL, "profdb_group_inclusive: NULL argument");
-	for (size_t i = 0; i < n_contexts; i++)
-		if (group_of[i] != PROFDB_NONE && group_of[i] >= n_groups)
-			return profdb__fail(-EINVAL, "profdb_group_inclusive: context %zu in group "
-			                    "%u of %zu", i, (unsigned)group_of[i], n_groups);
-	profdb_metric m;
-	int r = profdb_metric_get(db, metric, &m);
+	int r = check_groups(db, group_of, n_contexts, out, n_groups, "profdb_group_inclusive");
 	if (r < 0)
+		return r;
+	profdb_metric m;
+	if ((r = profdb_metric_get(db, metric, &m)) < 0)
 		return r;
 	if (m.combine != PROFDB_COMBINE_SUM)
 		return profdb__fail(-ENOTSUP, "profdb_group_inclusive: metric %.*s is not summed, "
@@ -367,4 +375,53 @@ int profdb_group_inclusive(const profdb *db, const uint32_t *group_of, size_t n_
 	free(w.stack);
 	free(w.tail);
 	return r;
+}
+
+/* The components of two or more groups, numbered by their lowest group. */
+static int64_t number_cycles(const uint32_t *scc, size_t ng, uint32_t *cycle_of)
+{
+	uint32_t *size = calloc(ng + 1, sizeof *size), *number = malloc((ng + 1) * sizeof *number);
+	int64_t n = 0;
+	if (!size || !number)
+		n = profdb__fail(-ENOMEM, "profdb_group_cycles: out of memory");
+	for (size_t g = 0; n == 0 && g < ng; g++) {
+		size[scc[g]]++;
+		number[g] = PROFDB_NONE;
+	}
+	for (size_t g = 0; n >= 0 && g < ng; g++) {
+		uint32_t c = scc[g];
+		if (size[c] > 1 && number[c] == PROFDB_NONE)
+			number[c] = (uint32_t)n++;
+		cycle_of[g] = size[c] > 1 ? number[c] : PROFDB_NONE;
+	}
+	free(size);
+	free(number);
+	return n;
+}
+
+int64_t profdb_group_cycles(const profdb *db, const uint32_t *group_of, size_t n_contexts,
+                            uint32_t *cycle_of, size_t n_groups)
+{
+	int r = check_groups(db, group_of, n_contexts, cycle_of, n_groups, "profdb_group_cycles");
+	if (r < 0)
+		return r;
+	for (size_t g = 0; g < n_groups; g++)
+		cycle_of[g] = PROFDB_NONE;
+	int64_t ne = db->be->call_graph ? profdb_edge_count(db) : 0;
+	if (ne <= 0)
+		return ne;
+	walk_state w = {group_of, n_contexts, n_groups, calloc(n_contexts + 1, 1), NULL, NULL, NULL, 0};
+	group_graph gg = {NULL, NULL};
+	uint32_t *scc = malloc((n_groups + 1) * sizeof *scc);
+	int64_t n = w.counts && scc ? 0 : profdb__fail(-ENOMEM, "profdb_group_cycles: out of memory");
+	for (size_t i = 0; n == 0 && i < n_contexts; i++)
+		w.counts[i] = group_of[i] != PROFDB_NONE;
+	if (n == 0 && (n = build_graph(db, &w, ne, &gg)) == 0 &&
+	    (n = components(&gg, n_groups, scc)) == 0)
+		n = number_cycles(scc, n_groups, cycle_of);
+	free(gg.first);
+	free(gg.to);
+	free(scc);
+	free(w.counts);
+	return n;
 }

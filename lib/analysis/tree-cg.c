@@ -4,7 +4,8 @@
  * attribution: a child's value is its edge's cost scaled by its parent's
  * share of the function's inclusive cost,
  *     child = edge(A -> B) x node(A) / inclusive(A),
- * never above the parent; a function already on the path is cut there
+ * never above the parent; a function already on the path (its recursion
+ * levels and --separate-callers contexts counting as itself) is cut there
  * (PROFDB_NODE_RECURSIVE), and children below the cut-off are folded into
  * one "<other>" child per parent, which bounds the expansion (full
  * expansion of real profiles exceeds 20 million paths). Everything reads
@@ -25,7 +26,8 @@ typedef struct cgw {
 	uint32_t *caller, *callee;              /* per edge */
 	uint32_t *out_start, *out_edge;         /* edges by caller (CSR) */
 	uint32_t *in_start, *in_edge;           /* edges by callee */
-	uint8_t *onpath;
+	uint32_t *kin;       /* per function: the lowest id of its folded identity */
+	uint8_t *onpath;     /* per folded identity (indexed by kin) */
 	double thr;
 } cgw;
 
@@ -42,6 +44,7 @@ static void cgw_free(cgw *w)
 	free(w->in_start);
 	free(w->in_edge);
 	free(w->onpath);
+	free(w->kin);
 }
 
 /* Row @p row (nm values) += the event values of the reader's cost row by
@@ -49,6 +52,20 @@ static void cgw_free(cgw *w)
 static void take(const cgw *w, double *row, const uint64_t *cost, size_t k, int first)
 {
 	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)cost[w->b->plan[k].metric], first);
+}
+
+/* The value a function's node divides its call costs by: its inclusive
+ * cost, or for a member of a cycle the cycle's (every member stands for
+ * the whole cycle, whose inner calls count nested frames again), at most
+ * the profile's total and at least the self cost. */
+static void take_inclusive(const cgw *w, double *row, const uint64_t *inc, const uint64_t *cyc,
+                           const uint64_t *self, const uint64_t *tot, size_t k, int first)
+{
+	size_t m = w->b->plan[k].metric;
+	uint64_t v = cyc ? cyc[m] : inc[m];
+	v = v > tot[m] ? tot[m] : v;
+	v = v < self[m] ? self[m] : v;
+	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)v, first);
 }
 
 /* The profiles of metric k, PROFDB_CG_ALL standing for "all of them, added"
@@ -71,17 +88,20 @@ static int load_rows(cgw *w)
 		size_t np = all ? 1 : pl->n_profiles;
 		for (size_t i = 0; i < np; i++) {
 			uint32_t p = all ? PROFDB_CG_ALL : pl->profiles[i];
-			const uint64_t *row;
-			if ((r = profdb_cg_totals(cg, p, &row)) < 0)
+			const uint64_t *tot, *row, *self, *cyc;
+			if ((r = profdb_cg_totals(cg, p, &tot)) < 0)
 				return r;
-			take(w, w->total, row, k, i == 0);
+			take(w, w->total, tot, k, i == 0);
 			for (uint32_t f = 0; f < w->nf; f++) {
-				if ((r = profdb_cg_inclusive(cg, p, f, &row)) < 0)
+				uint32_t c;
+				cyc = NULL;
+				if ((r = profdb_cg_inclusive(cg, p, f, &row)) < 0 ||
+				    (r = profdb_cg_self(cg, p, f, &self)) < 0 ||
+				    (r = profdb_cg_function_cycle(cg, f, &c)) < 0 ||
+				    (r > 0 && (r = profdb_cg_cycle_inclusive(cg, p, c, &cyc)) < 0))
 					return r;
-				take(w, w->finc + (size_t)f * nm, row, k, i == 0);
-				if ((r = profdb_cg_self(cg, p, f, &row)) < 0)
-					return r;
-				take(w, w->fself + (size_t)f * nm, row, k, i == 0);
+				take_inclusive(w, w->finc + (size_t)f * nm, row, cyc, self, tot, k, i == 0);
+				take(w, w->fself + (size_t)f * nm, self, k, i == 0);
 			}
 			for (uint32_t e = 0; e < w->ne; e++) {
 				profdb_cg_call c;
@@ -121,6 +141,63 @@ static void index_edges(cgw *w)
 	w->out_start[0] = w->in_start[0] = 0;
 }
 
+/* ---- folded identities -------------------------------------------------------------- */
+
+/* A function and its recursion levels and --separate-callers contexts
+ * (f, f'2, f'main) are one function on a call path: (object, file, name
+ * folded by profdb_function_fold). */
+typedef struct fkey {
+	profdb_str object, file, name;
+	uint32_t f;
+} fkey;
+
+static int str_order(profdb_str a, profdb_str b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+static int fkey_cmp(const void *pa, const void *pb)
+{
+	const fkey *a = pa, *b = pb;
+	int c = str_order(a->name, b->name);
+	if (!c)
+		c = str_order(a->file, b->file);
+	if (!c)
+		c = str_order(a->object, b->object);
+	return c ? c : (a->f > b->f) - (a->f < b->f);
+}
+
+static int fold_identities(cgw *w)
+{
+	fkey *k = malloc((size_t)w->nf * sizeof *k + 1);
+	w->kin = malloc((size_t)w->nf * sizeof *w->kin + 1);
+	if (!k || !w->kin) {
+		free(k);
+		return profdb__fail(-ENOMEM, "tree: out of memory");
+	}
+	for (uint32_t f = 0; f < w->nf; f++) {
+		profdb_cg_function fn;
+		memset(&k[f], 0, sizeof k[f]);
+		k[f].f = f;
+		if (profdb_cg_function_get(w->cg, f, &fn) == 0) {
+			k[f].object = fn.object;
+			k[f].file = fn.file;
+			k[f].name = profdb_function_fold(w->b->db, fn.name);
+		}
+	}
+	qsort(k, w->nf, sizeof *k, fkey_cmp);
+	for (uint32_t i = 0, first = 0; i < w->nf; i++) {
+		if (i > 0 && (str_order(k[i].name, k[first].name) || str_order(k[i].file, k[first].file) ||
+		              str_order(k[i].object, k[first].object)))
+			first = i;
+		w->kin[k[i].f] = k[first].f;   /* sorted by id within a key: the lowest */
+	}
+	free(k);
+	return 0;
+}
+
 static int setup(cgw *w)
 {
 	const profdb_cg *cg = w->cg;
@@ -153,7 +230,7 @@ static int setup(cgw *w)
 	int r = load_rows(w);
 	if (r == 0)
 		index_edges(w);
-	return r;
+	return r < 0 ? r : fold_identities(w);
 }
 
 static tproto fn_proto(const cgw *w, uint32_t f)
@@ -223,7 +300,7 @@ static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const 
 		return 0;
 	}
 	tproto p = fn_proto(w, f);
-	int rec = w->onpath[f];
+	int rec = w->onpath[w->kin[f]];
 	p.flags = rec ? PROFDB_NODE_RECURSIVE : 0;
 	if ((r = profdb__tree_add(t, parent, &p, &id)) < 0)
 		return r;
@@ -245,7 +322,7 @@ static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const 
 	}
 	const uint32_t *start = x->up ? w->in_start : w->out_start;
 	x->st[x->sp++] = (frame){id, f, start[f], start[f + 1], PROFDB_NONE};
-	w->onpath[f] = 1;
+	w->onpath[w->kin[f]] = 1;
 	return 0;
 }
 
@@ -261,7 +338,7 @@ static int run(expand *x)
 	while (r == 0 && x->sp) {
 		frame *fr = &x->st[x->sp - 1];
 		if (fr->pos == fr->end) {
-			w->onpath[fr->fn] = 0;
+			w->onpath[w->kin[fr->fn]] = 0;
 			x->sp--;
 			continue;
 		}
@@ -291,8 +368,9 @@ static int root_node(cgw *w, uint32_t context)
 }
 
 /* The entry functions: those no other function calls, then, for a cycle of
- * functions that only call each other, its root in the context tree (the
- * tree rule of doc/model.md). */
+ * functions that only call each other, its first member in the order of
+ * the root's children in the context tree (heaviest first, doc/model.md
+ * "Callgrind"). */
 static int entries(cgw *w, uint32_t **out, size_t *n)
 {
 	uint32_t *ent = malloc((size_t)w->nf * sizeof *ent + 1), *queue = malloc((size_t)w->nf * 4 + 1);
@@ -469,19 +547,25 @@ static int bottom_up(cgw *w)
 			profdb__texc(w->b->t, 0)[k] += w->fself[(size_t)f * nm + k];
 	for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
 		const double *inc = w->finc + (size_t)f * nm, *self = w->fself + (size_t)f * nm;
-		int any = 0;
-		for (size_t k = 0; k < nm; k++)
+		int any = 0, own = 0;
+		for (size_t k = 0; k < nm; k++) {
 			any |= inc[k] != 0 || self[k] != 0;
+			own |= self[k] != 0;
+		}
 		if (!any)
 			continue;
 		/* Every function is a root (the index of the view); the cut-off
-		 * applies to its callers. */
+		 * applies to its callers, shown for the functions with a self
+		 * cost only (a chain of n calls with cost at its end: 2n nodes,
+		 * not n(n+1)/2). */
 		uint32_t id;
 		tproto p = fn_proto(w, f);
 		if ((r = profdb__tree_add(w->b->t, 0, &p, &id)) < 0)
 			break;
 		memcpy(profdb__tinc(w->b->t, id), inc, nm * sizeof *inc);
 		memcpy(profdb__texc(w->b->t, id), self, nm * sizeof *self);
+		if (!own)
+			continue;
 		x.root_fn = f;
 		x.st = x.st ? x.st : malloc(64 * sizeof *x.st);
 		x.cap = x.st ? (x.cap ? x.cap : 64) : 0;
@@ -491,7 +575,7 @@ static int bottom_up(cgw *w)
 		}
 		x.st[0] = (frame){id, f, w->in_start[f], w->in_start[f + 1], PROFDB_NONE};
 		x.sp = 1;
-		w->onpath[f] = 1;
+		w->onpath[w->kin[f]] = 1;
 		r = run(&x);
 	}
 	free(x.st);

@@ -470,11 +470,15 @@ static int flat(cwalk *w)
 
 /* ---- bottom-up ----------------------------------------------------------------------- */
 
+/* One frame of a function with self cost climbing its caller chain. */
 typedef struct bitem {
 	uint32_t node;        /* the bottom-up node the item belongs to */
 	uint32_t fid;         /* the flat function node of cur */
 	uint32_t cur;         /* the frame reached along the caller chain */
 	uint32_t leaf;        /* the frame of the root function the chain started at */
+	uint32_t seen;        /* the lowest frame above cur whose function is on the
+	                         path already (PROFDB_NONE: none) */
+	int rec;              /* cur's function was on the path already */
 } bitem;
 
 static int cmp_bitem(const void *a, const void *b)
@@ -495,22 +499,18 @@ static int bu_node(cwalk *w, const profdb_tree *ft, uint32_t parent, uint32_t fi
 	return profdb__tree_add(w->b->t, parent, &p, id);
 }
 
-/* The callers of one group of items [a, e) (same node, same function):
- * their values (inclusive once per path: a leaf inside another leaf of the
- * group adds nothing) and whether the function recurs on the path. */
-static int bu_group(cwalk *w, const profdb_tree *ft, bitem *it, size_t a, size_t e, int *rec)
+/* The callers of one group of items [a, e) (same node, same function,
+ * hence the same answer to "recursive"): their values (inclusive once per
+ * path: a leaf inside another leaf of the group adds nothing). */
+static int bu_group(cwalk *w, const profdb_tree *ft, bitem *it, size_t a, size_t e)
 {
 	profdb_tree *t = w->b->t;
 	size_t nm = w->b->nm;
-	uint32_t id, fid = it[a].fid;
-	*rec = 0;
-	for (uint32_t x = it[a].node; x != 0; x = t->nodes[x].parent)
-		if (t->nodes[x].off == fid)
-			*rec = 1;
-	int r = bu_node(w, ft, it[a].node, fid, &id);
+	uint32_t id;
+	int r = bu_node(w, ft, it[a].node, it[a].fid, &id);
 	if (r < 0)
 		return r;
-	t->nodes[id].flags = *rec ? PROFDB_NODE_RECURSIVE : 0;
+	t->nodes[id].flags = it[a].rec ? PROFDB_NODE_RECURSIVE : 0;
 	uint32_t end = 0;
 	int first_inc = 1;
 	for (size_t j = a; j < e; j++) {
@@ -529,6 +529,70 @@ static int bu_group(cwalk *w, const profdb_tree *ft, bitem *it, size_t a, size_t
 	return 0;
 }
 
+/* same[i]: the nearest frame above frame i attributed to the same function
+ * (PROFDB_NONE: none), in one pre-order pass: last[f] is the innermost open
+ * frame of function f, restored when the frame's subtree is left. */
+static int same_above(cwalk *w, size_t n_fn, uint32_t *same)
+{
+	uint32_t *last = malloc(n_fn * sizeof *last + 1), *open = malloc(w->n * sizeof *open + 1);
+	if (!last || !open) {
+		free(last);
+		free(open);
+		return profdb__fail(-ENOMEM, "tree: out of memory");
+	}
+	for (size_t f = 0; f < n_fn; f++)
+		last[f] = PROFDB_NONE;
+	size_t sp = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		while (sp && w->ci[open[sp - 1]].end <= i) {
+			uint32_t x = open[--sp];
+			last[w->ci[x].fnode] = same[x];
+		}
+		same[i] = PROFDB_NONE;
+		if (!w->ci[i].is_frame || w->ci[i].fnode == PROFDB_NONE)
+			continue;
+		same[i] = last[w->ci[i].fnode];
+		last[w->ci[i].fnode] = (uint32_t)i;
+		open[sp++] = (uint32_t)i;
+	}
+	free(last);
+	free(open);
+	return 0;
+}
+
+/* Does flat function node @p x have a self cost (exclusive value not 0 in
+ * some metric; one the format cannot give counts as one)? */
+static int has_self(const profdb_tree *ft, uint32_t x)
+{
+	const double *exc = ft->val + (size_t)x * 2 * ft->nm + ft->nm;
+	for (size_t k = 0; k < ft->nm; k++)
+		if (exc[k] != 0)
+			return 1;
+	return 0;
+}
+
+/* Every item moves to the frame above it; those that reach the top or a
+ * frame outside every function leave. Items are ancestors' frames in
+ * pre-order, so of two frames above cur the lower has the larger index:
+ * cur's function recurs iff the lowest already-seen frame above is up. */
+static size_t bu_climb(cwalk *w, const uint32_t *same, bitem *it, size_t n)
+{
+	size_t m = 0;
+	for (size_t j = 0; j < n; j++) {
+		uint32_t up = w->ci[it[j].cur].up;
+		if (up == PROFDB_NONE || w->ci[up].fnode == PROFDB_NONE)
+			continue;
+		bitem x = it[j];
+		x.cur = up;
+		x.fid = w->ci[up].fnode;
+		x.rec = x.seen == up;
+		if (same[up] != PROFDB_NONE && (x.seen == PROFDB_NONE || same[up] > x.seen))
+			x.seen = same[up];
+		it[m++] = x;
+	}
+	return m;
+}
+
 static int bottom_up(cwalk *w)
 {
 	tbuild *b = w->b;
@@ -540,48 +604,47 @@ static int bottom_up(cwalk *w)
 	int r = flat(w);
 	b->t = t;
 	bitem *it = NULL;
-	uint32_t *root_of = NULL;
+	uint32_t *root_of = NULL, *same = NULL;
 	if (r == 0 && (r = synthetic_root(w)) == 0) {
 		memcpy(profdb__texc(t, 0), profdb__texc(&ft, 0), t->nm * sizeof(double));
 		it = malloc(w->n * sizeof *it + 1);
 		root_of = malloc(ft.n * sizeof *root_of + 1);
-		if (!it || !root_of)
+		same = malloc(w->n * sizeof *same + 1);
+		if (!it || !root_of || !same)
 			r = profdb__fail(-ENOMEM, "tree: out of memory");
 	}
+	if (r == 0)
+		r = same_above(w, ft.n, same);
 	for (uint32_t x = 0; r == 0 && x < ft.n; x++) {
 		root_of[x] = PROFDB_NONE;
 		if (ft.nodes[x].type == PROFDB_NODE_FUNCTION && (r = bu_node(w, &ft, 0, x, &root_of[x])) == 0)
 			memcpy(profdb__tinc(t, root_of[x]), profdb__tinc(&ft, x), 2 * t->nm * sizeof(double));
 	}
+	/* Only the functions with a self cost show their callers: a chain of n
+	 * frames with cost at its end then has 2n nodes, not n(n+1)/2. */
 	size_t n = 0;
-	for (size_t i = 0; r == 0 && i < w->n; i++)
-		if (w->ci[i].is_frame && w->ci[i].fnode != PROFDB_NONE)
-			it[n++] = (bitem){root_of[w->ci[i].fnode], 0, (uint32_t)i, (uint32_t)i};
-	/* One level of callers at a time: every item moves to the frame above. */
+	for (size_t i = 0; r == 0 && i < w->n; i++) {
+		uint32_t fn = w->ci[i].fnode;
+		if (w->ci[i].is_frame && fn != PROFDB_NONE && has_self(&ft, fn))
+			it[n++] = (bitem){root_of[fn], fn, (uint32_t)i, (uint32_t)i, same[i], 0};
+	}
+	/* One level of callers at a time. */
 	while (r == 0 && n) {
-		size_t m = 0;
-		for (size_t j = 0; j < n; j++) {
-			uint32_t up = w->ci[it[j].cur].up;
-			if (up == PROFDB_NONE || w->ci[up].fnode == PROFDB_NONE)
-				continue;
-			it[m] = it[j];
-			it[m].cur = up;
-			it[m++].fid = w->ci[up].fnode;
-		}
+		size_t m = bu_climb(w, same, it, n);
 		if (m > 1)   /* qsort(NULL, 0, ...) is undefined */
 			qsort(it, m, sizeof *it, cmp_bitem);
 		n = 0;
 		for (size_t a = 0, e; r == 0 && a < m; a = e) {
 			for (e = a + 1; e < m && it[e].node == it[a].node && it[e].fid == it[a].fid; e++)
 				;
-			int rec;
-			if ((r = bu_group(w, &ft, it, a, e, &rec)) == 0 && !rec)
+			if ((r = bu_group(w, &ft, it, a, e)) == 0 && !it[a].rec)
 				for (size_t j = a; j < e; j++)
 					it[n++] = it[j];
 		}
 	}
 	free(it);
 	free(root_of);
+	free(same);
 	profdb__tree_release(&ft);
 	return r;
 }

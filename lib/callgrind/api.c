@@ -141,6 +141,14 @@ static size_t split_name(const char *s, cg_file *f)
 	return n;
 }
 
+int profdb__cg_names_member(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	cg_file tmp;
+	return split_name(base, &tmp) < strlen(base);
+}
+
 static int cmp_files(const void *a, const void *b)
 {
 	const cg_file *x = a, *y = b;
@@ -370,6 +378,7 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	}
 	free(cg->incl);
 	free(cg->incl_once);
+	free(cg->fn_cycle);
 }
 
 PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
@@ -510,7 +519,18 @@ static int run_inclusive(void *arg)
 {
 	incl_arg *a = arg;
 	int r = profdb__cg_calls(a->cg);
+	if (r == 0 && a->k != 0) {   /* a profile's table needs the cycles */
+		incl_arg all = {a->cg, 0};
+		r = profdb__once_run(&a->cg->incl_once[0], run_inclusive, &all);
+	}
 	return r < 0 ? r : profdb__cg_build_inclusive(a->cg, a->k);
+}
+
+/* Table k built (once), or an error. */
+static int inclusive_table(const profdb_cg *cg, uint32_t k)
+{
+	incl_arg a = {(profdb_cg *)(uintptr_t)cg, k};  /* lazily built, once */
+	return profdb__once_run(&cg->incl_once[k], run_inclusive, &a);
 }
 
 PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uint32_t fn,
@@ -530,13 +550,49 @@ PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uin
 		}
 	}
 	uint32_t k = profile == PROFDB_CG_ALL ? 0 : profile + 1;
-	incl_arg a = {(profdb_cg *)(uintptr_t)cg, k};  /* lazily built, once */
-	r = profdb__once_run(&cg->incl_once[k], run_inclusive, &a);
+	r = inclusive_table(cg, k);
 	if (r < 0)
 		return r;
 	size_t ne = cg->n_events;
 	*costs = k == 0 ? cg->incl[0] + (size_t)fn * ne
 	                : cg->incl[k] + (size_t)(row - cg->profiles[profile].row_first) * ne;
+	return 1;
+}
+
+PROFDB_EXPORT int64_t profdb_cg_cycle_count(const profdb_cg *cg)
+{
+	if (!cg)
+		return profdb__fail(-EINVAL, "profdb_cg_cycle_count: NULL handle");
+	int r = inclusive_table(cg, 0);
+	return r < 0 ? (int64_t)r : (int64_t)cg->n_cycles;
+}
+
+PROFDB_EXPORT int profdb_cg_function_cycle(const profdb_cg *cg, uint32_t fn, uint32_t *cycle)
+{
+	if (!cg || !cycle)
+		return profdb__fail(-EINVAL, "profdb_cg_function_cycle: NULL argument");
+	int r = check_pf(cg, PROFDB_CG_ALL, fn, "profdb_cg_function_cycle");
+	if (r < 0 || (r = inclusive_table(cg, 0)) < 0)
+		return r;
+	*cycle = cg->fn_cycle[fn];
+	return *cycle != 0;
+}
+
+PROFDB_EXPORT int profdb_cg_cycle_inclusive(const profdb_cg *cg, uint32_t profile,
+                                            uint32_t cycle, const uint64_t **costs)
+{
+	if (!cg || !costs)
+		return profdb__fail(-EINVAL, "profdb_cg_cycle_inclusive: NULL argument");
+	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
+		return profdb__fail(-ENOENT, "profdb_cg_cycle_inclusive: no profile %" PRIu32, profile);
+	uint32_t k = profile == PROFDB_CG_ALL ? 0 : profile + 1;
+	int r = inclusive_table(cg, 0);
+	if (r < 0 || (r = inclusive_table(cg, k)) < 0)
+		return r;
+	if (cycle == 0 || cycle > cg->n_cycles)
+		return profdb__fail(-ENOENT, "profdb_cg_cycle_inclusive: no cycle %" PRIu32, cycle);
+	size_t rows = k == 0 ? cg->n_fns : cg->profiles[profile].n_rows;
+	*costs = cg->incl[k] + (rows + cycle - 1) * cg->n_events;
 	return 1;
 }
 

@@ -218,9 +218,13 @@ struct profdb_cg {
 	int has_summary, has_totals;
 	uint64_t *zero;              /* n_events zeros */
 
-	/* inclusive costs: [0] for the sum, [1 + p] for profile p (row order) */
+	/* inclusive costs: [0] for the sum, [1 + p] for profile p (row order),
+	 * each followed by one row per cycle (cycles.c); the cycles are found
+	 * with table 0, which every other table waits for */
 	profdb__once *incl_once;
 	uint64_t **incl;
+	uint32_t *fn_cycle;          /* n_fns: cycle number, 0 for none */
+	uint32_t n_cycles;
 };
 
 /* Shared by the scanner and detail.c: */
@@ -280,6 +284,10 @@ typedef struct cg_evdef {
  * of memory); the tables of @p cg, not its files (NULL pointers are fine). */
 profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts);
 void profdb__cg_free_tables(profdb_cg *cg);
+/* api.c: whether the last component of @p path ends in a member's suffix
+ * (NAME-NN, NAME.N, NAME.N-NN: one file of a --separate-threads set or a
+ * dump series) rather than naming the set's base file. 1 or 0. */
+int profdb__cg_names_member(const char *path);
 /* reread.c: make the call rows and edges (profdb__cg_calls), or the
  * segments, call sites and cg->seg_first (profdb__cg_segments) ready:
  * once, for every thread; 0 or < 0 with the message of the read that
@@ -300,7 +308,8 @@ void profdb__cg_build_free(cg_build *b);
 int profdb__cg_widen(profdb_cg *cg, uint32_t ne);
 /* model.c: after every file: sort, sum over profiles, derived events. */
 int profdb__cg_finish(profdb_cg *cg, cg_build *b);
-/* model.c: inclusive table k (0 = sum, 1 + p = profile p), via incl_once[k]. */
+/* cycles.c: inclusive table k (0 = sum, 1 + p = profile p), via incl_once[k];
+ * table 0 first finds the cycles. */
 int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k);
 /* model.c: value of derived events from the stored ones, in place. */
 int profdb__cg_derive(const profdb_cg *cg, uint64_t *row);

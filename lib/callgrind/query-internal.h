@@ -41,4 +41,7 @@ int q_cursor_begin(const void *impl, profdb__cursor *cur);
 int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out);
 void q_cursor_free(const void *impl, profdb__cursor *cur);
 
+/* query-native.c: the records the Callgrind writer keeps. */
+extern const profdb__native_table profdb__cgq_native_records;
+
 #endif

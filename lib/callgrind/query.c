@@ -4,29 +4,22 @@
  *    --separate-threads set; slices of a dump series), no summary profile;
  *  - metrics = event types (derived ones included), u64, self cost;
  *  - contexts = a synthetic root (id 0, the whole program: its inclusive
- *    value is the profile's total), the functions (id = function index
- *    + 1), arranged into a tree below it by the primary-caller rule below
- *    (doc/model.md "Callgrind"), and below each function first its
- *    source lines or instructions (lines.c: ids above the functions',
- *    decoded on demand), then its callees;
+ *    value is the profile's total), every function a child of it (id =
+ *    function index + 1), and below each function its source lines or
+ *    instructions (lines.c: ids above the functions', decoded on demand).
+ *    A function called from three places is the child of none of them:
+ *    the calls are edges (profdb_edge_*), and the top-down view
+ *    (lib/analysis/tree-cg.c) expands call paths from them;
  *  - values = the non-zero self costs of (profile, line, event); without
  *    line contexts (PROFDB_OPEN_FUNCTIONS_ONLY) of (profile, function,
  *    event): every cost is stored once (query-values.c);
- *  - inclusive = profdb_cg_inclusive (cycles collapsed, never above the
- *    total), exclusive = self (a function's: the sum of its lines);
+ *  - inclusive = profdb_cg_inclusive (KCachegrind's rule with cycles,
+ *    cycles.c), exclusive = self (a function's: the sum of its lines);
  *    a line's inclusive value is its self cost.
  *
- * The tree. A call graph is not a tree, so each function is placed once,
- * under one caller: call edges (summed over profiles) are taken heaviest
- * first (inclusive cost of the first event, then call count, then caller
- * and callee index), and an edge makes its caller the parent of its callee
- * when the callee has no parent yet and the caller is not below the callee
- * (that would close a cycle). Functions left without a parent become
- * children of the root, ordered by self + outgoing call cost of the first
- * event, heaviest first (then by index); other children follow the order
- * their edges were taken in. The tree is built on first use, thread-safely, in
- * O(E) time (radix sorts) and 16 bytes per function; the whole call graph stays
- * available through profdb_get_cg(). */
+ * The tree is built on first use, thread-safely, in O(F) time (a radix
+ * sort of the root's children) and 16 bytes per function; the whole call
+ * graph stays available through profdb_get_cg(). */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -90,6 +83,28 @@ static int q_sniff(const unsigned char *head, size_t n, const char *name)
 #endif
 	}
 	return looks_like_text(head, n);
+}
+
+/* An empty file beside NAME-01, NAME.1 or NAME.1-01 that sniffs as
+ * Callgrind: the base file valgrind leaves empty under --separate-threads
+ * (the members hold the profile), or the base of a dump series. */
+static int q_sniff_empty(const char *path)
+{
+	static const char *const suffixes[] = {"-01", ".1", ".1-01"};
+	size_t len = strlen(path) + sizeof ".1-01";
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		char *sib = malloc(len);
+		unsigned char head[4096];
+		size_t n;
+		if (!sib)
+			return 0;
+		snprintf(sib, len, "%s%s", path, suffixes[i]);
+		int yes = profdb__read_head(sib, head, sizeof head, &n) == 0 && q_sniff(head, n, sib);
+		free(sib);
+		if (yes)
+			return 1;
+	}
+	return 0;
 }
 
 /* ---- opening ------------------------------------------------------------------ */
@@ -167,8 +182,12 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 
 static int q_open_path(void **impl, const char *path, const profdb_options *opts)
 {
+	/* The base name opens the whole set or series; a path naming one
+	 * member (NAME-02, NAME.3) opens that file alone, as callgrind_annotate
+	 * reads it. */
 	profdb_cg *cg = NULL;
-	int r = profdb_cg_open_group(&cg, path, opts);
+	int r = profdb__cg_names_member(path) ? profdb_cg_open(&cg, path, opts)
+	                                      : profdb_cg_open_group(&cg, path, opts);
 	return wrap(impl, cg, r);
 }
 
@@ -291,17 +310,11 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 
 /* ---- the tree ---------------------------------------------------------------------- */
 
-typedef struct edge_key {
-	uint64_t cost, count;
-	uint32_t caller, callee;
-} edge_key;
-
-/* The sort below is a stable LSD radix sort of (key, index) pairs, 11 bits
- * a pass, skipping the bits every key shares, run once per key from the
- * least significant on: qsort's indirect comparisons took half of the
- * tree's build time on 100,000 edges (doc/PERFORMANCE.md,
- * "Callgrind reader"). The order is the total order a comparison sort by all the keys
- * gives. */
+/* The root's children are ordered by a stable LSD radix sort of (key,
+ * index) pairs, 11 bits a pass, skipping the bits every key shares: qsort's
+ * indirect comparisons were slow on 100,000 functions (doc/PERFORMANCE.md,
+ * "Callgrind reader"). The order is the total order a comparison sort by
+ * the key, then the index, gives. */
 #define RADIX_BITS 11
 #define RADIX_SIZE (1u << RADIX_BITS)
 
@@ -341,51 +354,9 @@ static void radix_pairs(sort_pair **a, sort_pair **tmp, size_t n, uint32_t *coun
 }
 
 /* Bits needed for @p v. */
-static unsigned bit_width(uint64_t v)
-{
-	unsigned b = 0;
-	for (; v; v >>= 1)
-		b++;
-	return b;
-}
-
-/* The order of the @p n edges, heaviest first: cost, then call count
- * descending, then caller and callee ascending; @p nc bounds caller and
- * callee. @return the sorted pairs (their .at), in @p p or @p tmp. */
-static sort_pair *sort_edges(const edge_key *ek, size_t n, uint32_t nc, sort_pair *p,
-                             sort_pair *tmp, uint32_t *count)
-{
-	unsigned b = bit_width(nc);   /* caller and callee share one key */
-	for (size_t i = 0; i < n; i++)
-		p[i] = (sort_pair){(uint64_t)ek[i].caller << b | ek[i].callee, (uint32_t)i};
-	radix_pairs(&p, &tmp, n, count);
-	for (size_t i = 0; i < n; i++)
-		p[i].key = ~ek[p[i].at].count;
-	radix_pairs(&p, &tmp, n, count);
-	for (size_t i = 0; i < n; i++)
-		p[i].key = ~ek[p[i].at].cost;
-	radix_pairs(&p, &tmp, n, count);
-	return p;
-}
-
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a + b < a ? UINT64_MAX : a + b;
-}
-
-/* Union-find over functions; the representative of a set is its tree's
- * root (an unattached function is its own representative). */
-static uint32_t find(uint32_t *uf, uint32_t x)
-{
-	uint32_t r = x;
-	while (uf[r] != r)
-		r = uf[r];
-	while (uf[x] != r) {
-		uint32_t next = uf[x];
-		uf[x] = r;
-		x = next;
-	}
-	return r;
 }
 
 /* Links by context id (0 = the synthetic root, fn + 1 = function fn). */
@@ -403,93 +374,57 @@ static int build_tree(void *arg)
 {
 	cg_query *q = arg;
 	profdb_cg *cg = q->cg;
-	int r0 = profdb__cg_calls(cg);   /* the tree is made of the call edges */
+	int r0 = profdb__cg_calls(cg);   /* the order needs the call edges */
 	if (r0 < 0)
 		return r0;
 	uint32_t nf = cg->n_fns, ne = cg->n_edges, nc = nf + 1;
-	size_t np = (ne > nc ? ne : nc) + (size_t)1;   /* pairs: the edges, later the roots */
 	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	uint64_t need = (uint64_t)nc * 32 + (uint64_t)ne * sizeof(edge_key) +
-	                (uint64_t)np * 2 * sizeof(sort_pair);
+	uint64_t need = (uint64_t)nc * (32 + 2 * sizeof(sort_pair));
 	if (need > limit)
 		return profdb__fail(-EFBIG, "callgrind: the context tree needs %" PRIu64
 		                    " bytes, more than profdb_options.max_memory", need);
-	uint32_t *uf = malloc((size_t)nc * sizeof *uf);
 	uint32_t *last = malloc((size_t)nc * sizeof *last);
 	uint64_t *weight = calloc(nc, sizeof *weight);
-	edge_key *ek = malloc((size_t)ne * sizeof *ek + 1);
-	sort_pair *pairs = malloc(np * sizeof *pairs), *tmp = malloc(np * sizeof *tmp), *sorted;
+	sort_pair *pairs = malloc((size_t)nc * sizeof *pairs), *tmp = malloc((size_t)nc * sizeof *tmp);
 	uint32_t *count = malloc(RADIX_SIZE * sizeof *count);
 	q->parent = malloc((size_t)nc * sizeof *q->parent);
 	q->first_child = malloc((size_t)nc * sizeof *q->first_child);
 	q->next_sibling = malloc((size_t)nc * sizeof *q->next_sibling);
 	q->depth = malloc((size_t)nc * sizeof *q->depth);
 	int r = 0;
-	if (!uf || !last || !weight || !ek || !pairs || !tmp || !count || !q->parent ||
-	    !q->first_child || !q->next_sibling || !q->depth) {
+	if (!last || !weight || !pairs || !tmp || !count || !q->parent || !q->first_child ||
+	    !q->next_sibling || !q->depth) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
-	for (uint32_t c = 0; c < nc; c++) {
-		uf[c] = c;
+	for (uint32_t c = 0; c < nc; c++)
 		q->parent[c] = q->first_child[c] = q->next_sibling[c] = last[c] = PROFDB_NONE;
-	}
-	for (uint32_t i = 0; i < ne; i++) {
-		const cg_edge *e = &cg->edges[i];
-		ek[i] = (edge_key){cg->n_events ? cg->edge_cost[(size_t)i * cg->n_events] : 0,
-		                   e->count, e->caller + 1, e->callee + 1};
-	}
-	sorted = sort_edges(ek, ne, nc, pairs, tmp, count);
-	for (uint32_t i = 0; i < ne; i++) {
-		uint32_t a = ek[sorted[i].at].caller, b = ek[sorted[i].at].callee;
-		if (a == b || q->parent[b] != PROFDB_NONE || find(uf, a) == b)
-			continue;
-		uf[b] = find(uf, a);
-		link_child(q, last, a, b);
-	}
-	/* The functions left without a caller hang below the root, heaviest
-	 * first, then by index. Their weight: self + outgoing calls (first
-	 * event). Not the inclusive cost, which would need the inclusive table
-	 * that `top` by exclusive cost never builds; the two differ only
-	 * inside cycles. (Saturating sums of non-negative costs: any order.) */
+	/* Every function is a child of the root, heaviest first, then by
+	 * index. Its weight: self + calls to other functions (first event).
+	 * Not the inclusive cost, which would need the inclusive table that
+	 * `top` by exclusive cost never builds; the two differ only inside
+	 * cycles. (Saturating sums of non-negative costs: any order.) */
 	if (cg->n_events) {
 		for (uint32_t f = 0; f < nf; f++)
 			weight[f + 1] = cg->self[(size_t)f * cg->n_events];
-		for (uint32_t i = 0; i < ne; i++)
-			if (ek[i].caller != ek[i].callee)
-				weight[ek[i].caller] = sat_add(weight[ek[i].caller], ek[i].cost);
-	}
-	uint32_t nr = 0;
-	if (sorted != pairs) {   /* reuse both arrays */
-		tmp = pairs;
-		pairs = sorted;
+		for (uint32_t i = 0; i < ne; i++) {
+			const cg_edge *e = &cg->edges[i];
+			if (e->caller != e->callee)
+				weight[e->caller + 1] = sat_add(weight[e->caller + 1],
+				                                cg->edge_cost[(size_t)i * cg->n_events]);
+		}
 	}
 	for (uint32_t c = 1; c < nc; c++)
-		if (q->parent[c] == PROFDB_NONE)
-			pairs[nr++] = (sort_pair){~weight[c], c};
-	radix_pairs(&pairs, &tmp, nr, count);   /* stable: by index within a weight */
-	for (uint32_t i = 0; i < nr; i++)
+		pairs[c - 1] = (sort_pair){~weight[c], c};
+	radix_pairs(&pairs, &tmp, nf, count);   /* stable: by index within a weight */
+	q->depth[0] = 0;
+	for (uint32_t i = 0; i < nf; i++) {
 		link_child(q, last, 0, pairs[i].at);
-	/* Depths, by a pre-order walk over the links (no recursion). */
-	for (uint32_t c = 0, d = 0;;) {
-		q->depth[c] = d;
-		if (q->first_child[c] != PROFDB_NONE) {
-			c = q->first_child[c];
-			d++;
-			continue;
-		}
-		while (q->next_sibling[c] == PROFDB_NONE && q->parent[c] != PROFDB_NONE) {
-			c = q->parent[c];
-			d--;
-		}
-		if ((c = q->next_sibling[c]) == PROFDB_NONE)
-			break;
+		q->depth[pairs[i].at] = 1;
 	}
 out:
-	free(uf);
 	free(last);
 	free(weight);
-	free(ek);
 	free(pairs);
 	free(tmp);
 	free(count);
@@ -649,12 +584,25 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 	return 0;
 }
 
+/* The files of the set or series, in group order, without their folder. */
+static int q_file_name(const void *impl, size_t index, profdb_str *out)
+{
+	const profdb_cg *cg = ((const cg_query *)impl)->cg;
+	if (index >= cg->n_files)
+		return -ENOENT;
+	const char *label = cg->files[index].label;
+	const char *slash = strrchr(label, '/');
+	*out = profdb__str(slash ? slash + 1 : label);
+	return 0;
+}
+
 const profdb__backend profdb__cg_backend = {
 	.format = PROFDB_FORMAT_CALLGRIND,
 	.name_suffixes = 1,
 	.call_graph = 1,
 	.declared_events = 1,
 	.sniff = q_sniff,
+	.sniff_empty = q_sniff_empty,
 	.open_path = q_open_path,
 	.open_inputs = q_open_inputs,
 	.close = q_close,
@@ -674,5 +622,7 @@ const profdb__backend profdb__cg_backend = {
 	.cursor_begin = q_cursor_begin,
 	.cursor_next = q_cursor_next,
 	.cursor_free = q_cursor_free,
+	.native_records = &profdb__cgq_native_records,
+	.file_name = q_file_name,
 	.native = q_native,
 };

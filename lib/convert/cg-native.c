@@ -1,18 +1,20 @@
 /* Callgrind from Callgrind: every function's line and instruction costs,
- * call sites and jumps as profdb_cg_detail decodes them, per profile or
- * summed, so that reading the output back gives the same self costs per
- * (profile, function, position, event), the same call edges and totals
- * (doc/CONVERT.md, "Callgrind"; tests/convert_check.py). */
+ * call sites and jumps as the backend's own records give them
+ * (profdb__backend.native_records), per profile or summed, so that reading
+ * the output back gives the same self costs per (profile, function,
+ * position, event), the same call edges and totals (doc/CONVERT.md,
+ * "Callgrind"; tests/convert_check.py). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cgout-internal.h"
-#include "profdb/callgrind.h"
+#include "query/query-internal.h"
 
 typedef struct native {
 	profdb__cgw w;
-	const profdb_cg *cg;
+	const profdb__native_table *t;
+	const void *impl;
 	int instr;                 /* positions: instr line */
 	profdb_str cur;            /* the cost lines' file */
 	int have_last;             /* a position was written: the next may be relative */
@@ -92,32 +94,32 @@ static int any_cost(const native *n, const uint64_t *c)
 	return 0;
 }
 
-static int put_lines(native *n, const profdb_cg_detail *d)
+static int put_lines(native *n, const void *d)
 {
-	int64_t nl = profdb_cg_detail_line_count(d);
+	int64_t nl = n->t->record_count(d, PROFDB__NATIVE_LINE);
 	for (int64_t i = 0; i < nl; i++) {
-		profdb_cg_line ln;
-		int r = profdb_cg_detail_line_at(d, (uint32_t)i, &ln);
+		profdb__native_row ln;
+		int r = n->t->record_at(d, PROFDB__NATIVE_LINE, (uint32_t)i, &ln);
 		if (r < 0)
 			return r;
-		if (!any_cost(n, ln.self))
+		if (!any_cost(n, ln.costs))
 			continue;
 		if ((r = put_file(n, ln.file)) < 0)
 			return r;
 		put_cost_pos(n, ln.instr, ln.line);
-		profdb__cgw_costs(&n->w, ln.self, 1);
+		profdb__cgw_costs(&n->w, ln.costs, 1);
 	}
-	return 0;
+	return nl < 0 ? (int)nl : 0;
 }
 
-static int put_calls(native *n, const profdb_cg_detail *d)
+static int put_calls(native *n, const void *d)
 {
-	int64_t nc = profdb_cg_detail_call_count(d);
+	int64_t nc = n->t->record_count(d, PROFDB__NATIVE_CALL);
 	for (int64_t i = 0; i < nc; i++) {
-		profdb_cg_callsite cs;
-		profdb_cg_function callee;
-		int r = profdb_cg_detail_call_at(d, (uint32_t)i, &cs);
-		if (r < 0 || (r = profdb_cg_function_get(n->cg, cs.callee, &callee)) < 0 ||
+		profdb__native_row cs;
+		profdb__native_fn callee;
+		int r = n->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
+		if (r < 0 || (r = n->t->function(n->impl, cs.callee, &callee)) < 0 ||
 		    (r = put_file(n, cs.file)) < 0 || (r = profdb__cgw_name(&n->w, "cob", callee.object)) < 0 ||
 		    (r = profdb__cgw_name(&n->w, "cfi", callee.file)) < 0 ||
 		    (r = profdb__cgw_name(&n->w, "cfn", callee.name)) < 0)
@@ -128,25 +130,25 @@ static int put_calls(native *n, const profdb_cg_detail *d)
 		put_pos(n, 0, 0);
 		profdb__cv_putc(n->w.o, '\n');
 		put_cost_pos(n, cs.instr, cs.line);
-		profdb__cgw_costs(&n->w, cs.inclusive, 0);
+		profdb__cgw_costs(&n->w, cs.costs, 0);
 	}
-	return 0;
+	return nc < 0 ? (int)nc : 0;
 }
 
 /* Jumps as written: jfi= and jfn= each time (they name the target). */
-static int put_jumps(native *n, const profdb_cg_detail *d)
+static int put_jumps(native *n, const void *d)
 {
-	int64_t nj = profdb_cg_detail_jump_count(d);
+	int64_t nj = n->t->record_count(d, PROFDB__NATIVE_JUMP);
 	for (int64_t i = 0; i < nj; i++) {
-		profdb_cg_jump j;
-		int r = profdb_cg_detail_jump_at(d, (uint32_t)i, &j);
-		if (r < 0 || (r = profdb__cgw_name(&n->w, "jfi", j.to_file)) < 0 ||
+		profdb__native_row j;
+		int r = n->t->record_at(d, PROFDB__NATIVE_JUMP, (uint32_t)i, &j);
+		if (r < 0 || (r = profdb__cgw_name(&n->w, "jfi", j.file)) < 0 ||
 		    (r = profdb__cgw_name(&n->w, "jfn", j.to_function)) < 0)
 			return r;
 		/* The jump's source is the position in effect at jump= (profdb's
 		 * reading; valgrind also repeats it on the line after). */
-		if (!n->have_last || n->last_instr != j.from_instr || n->last_line != j.from_line) {
-			put_cost_pos(n, j.from_instr, j.from_line);
+		if (!n->have_last || n->last_instr != j.instr || n->last_line != j.line) {
+			put_cost_pos(n, j.instr, j.line);
 			profdb__cv_putc(n->w.o, '\n');
 		}
 		/* valgrind's own forms: jump=COUNT, jcnd=FOLLOWED/EXECUTED */
@@ -159,22 +161,23 @@ static int put_jumps(native *n, const profdb_cg_detail *d)
 		profdb__cv_putc(n->w.o, ' ');
 		put_pos(n, j.to_instr, j.to_line);
 		profdb__cv_putc(n->w.o, '\n');
-		put_cost_pos(n, j.from_instr, j.from_line);
+		put_cost_pos(n, j.instr, j.line);
 		profdb__cv_putc(n->w.o, '\n');
 	}
-	return 0;
+	return nj < 0 ? (int)nj : 0;
 }
 
-/* Function @p fn's block for @p profile (or PROFDB_CG_ALL). */
+/* Function @p fn's block for @p profile (or PROFDB_NONE: all summed). */
 static int put_function(native *n, uint32_t profile, uint32_t fn)
 {
-	profdb_cg_detail *d;
-	profdb_cg_function f;
-	int r = profdb_cg_function_get(n->cg, fn, &f);
-	if (r < 0 || (r = profdb_cg_detail_new(&d, n->cg, profile, fn)) < 0)
+	void *d;
+	profdb__native_fn f;
+	int r = n->t->function(n->impl, fn, &f);
+	if (r < 0 || (r = n->t->records_new(n->impl, profile, fn, &d)) < 0)
 		return r;
-	if (profdb_cg_detail_line_count(d) > 0 || profdb_cg_detail_call_count(d) > 0 ||
-	    profdb_cg_detail_jump_count(d) > 0) {
+	if (n->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
+	    n->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
+	    n->t->record_count(d, PROFDB__NATIVE_JUMP) > 0) {
 		if ((r = profdb__cgw_name(&n->w, "ob", f.object)) >= 0 &&
 		    (r = profdb__cgw_name(&n->w, "fl", f.file)) >= 0 &&
 		    (r = profdb__cgw_name(&n->w, "fn", f.name)) >= 0) {
@@ -183,30 +186,30 @@ static int put_function(native *n, uint32_t profile, uint32_t fn)
 				r = put_jumps(n, d);
 		}
 	}
-	profdb_cg_detail_free(d);
+	n->t->records_free(d);
 	return r;
 }
 
 /* Does the input carry instruction addresses? The first functions with
  * line rows tell (positions are a property of the writer, the same in
  * every part valgrind writes). */
-static int probe_instr(const profdb_cg *cg, int64_t n_fn)
+static int probe_instr(const native *n, int64_t n_fn)
 {
 	int seen = 0;
 	for (int64_t f = 0; f < n_fn && seen < 16; f++) {
-		profdb_cg_detail *d;
-		if (profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)f) < 0)
+		void *d;
+		if (n->t->records_new(n->impl, PROFDB_NONE, (uint32_t)f, &d) < 0)
 			return 0;
-		int64_t nl = profdb_cg_detail_line_count(d);
+		int64_t nl = n->t->record_count(d, PROFDB__NATIVE_LINE);
 		for (int64_t i = 0; i < nl; i++) {
-			profdb_cg_line ln;
-			if (profdb_cg_detail_line_at(d, (uint32_t)i, &ln) >= 0 && ln.instr) {
-				profdb_cg_detail_free(d);
+			profdb__native_row ln;
+			if (n->t->record_at(d, PROFDB__NATIVE_LINE, (uint32_t)i, &ln) >= 0 && ln.instr) {
+				n->t->records_free(d);
 				return 1;
 			}
 		}
 		seen += nl > 0;
-		profdb_cg_detail_free(d);
+		n->t->records_free(d);
 	}
 	return 0;
 }
@@ -214,11 +217,11 @@ static int probe_instr(const profdb_cg *cg, int64_t n_fn)
 static int put_part(native *n, const profdb_convert_options *opts, const uint32_t *profiles,
                     size_t n_profiles, int all)
 {
-	int64_t n_fn = profdb_cg_function_count(n->cg);
+	int64_t n_fn = n->t->function_count(n->impl);
 	for (int64_t f = 0; f < n_fn; f++) {
 		int r = 0;
 		if (all)
-			r = put_function(n, PROFDB_CG_ALL, (uint32_t)f);
+			r = put_function(n, PROFDB_NONE, (uint32_t)f);
 		for (size_t p = 0; !all && p < n_profiles && r >= 0; p++)
 			r = put_function(n, profiles[p], (uint32_t)f);
 		if (r < 0)
@@ -238,22 +241,27 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 {
 	native n;
 	memset(&n, 0, sizeof n);
-	n.cg = profdb_get_cg(db);
+	n.t = db->be->native_records;
+	n.impl = db->impl;
+	if (!n.t)
+		return profdb__fail(-ENOTSUP, "profdb_convert: %s keeps no records of its own to write "
+		                    "as Callgrind", profdb_format_name(db->be->format));
 	profdb__cv_event *ev = NULL;
 	size_t n_ev = 0;
 	int r = profdb__cv_events(db, opts, "Callgrind", profiles, n_profiles, &ev, &n_ev);
 	if (r < 0)
 		return r;
 	for (size_t k = 0; k < n_ev; k++) {     /* the input's own names */
-		profdb_cg_event e;
-		if (profdb_cg_event_get(n.cg, ev[k].src, &e) < 0 || e.name.len >= sizeof ev[k].name)
+		profdb_str name, long_name, formula;
+		if (n.t->event(n.impl, ev[k].src, &name, &long_name, &formula) < 0 ||
+		    name.len >= sizeof ev[k].name)
 			continue;
-		memcpy(ev[k].name, e.name.ptr, e.name.len);
-		ev[k].name[e.name.len] = 0;
+		memcpy(ev[k].name, name.ptr, name.len);
+		ev[k].name[name.len] = 0;
 		snprintf(ev[k].long_name, sizeof ev[k].long_name, "%.*s%s%.*s",
-		         (int)e.long_name.len, e.long_name.ptr,
-		         e.formula.len ? (e.long_name.len ? ", derived: " : "derived: ") : "",
-		         (int)e.formula.len, e.formula.ptr);
+		         (int)long_name.len, long_name.ptr,
+		         formula.len ? (long_name.len ? ", derived: " : "derived: ") : "",
+		         (int)formula.len, formula.ptr);
 	}
 	if ((r = profdb__cgw_init(&n.w, o, ev, n_ev)) < 0) {
 		free(ev);
@@ -262,7 +270,7 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 	n.w.by_src = 1;
 	int64_t np = profdb_profile_count(db);
 	int all = (int64_t)n_profiles == np;
-	n.instr = probe_instr(n.cg, profdb_cg_function_count(n.cg));
+	n.instr = probe_instr(&n, n.t->function_count(n.impl));
 	profdb__cgw_header(&n.w, db, n.instr ? "instr line" : "line",
 	                   opts->separate && n_profiles ? (int64_t)profiles[0] : -1);
 	if (!opts->separate) {

@@ -32,6 +32,9 @@ void profdb__cv_double(profdb__cv_out *o, double v);
 /* A JSON string literal of @p s: quotes, escapes, control characters as
  * \u00XX, invalid UTF-8 bytes as U+FFFD. */
 void profdb__cv_json_str(profdb__cv_out *o, profdb_str s);
+/* The length of the valid UTF-8 sequence at @p p (1..4 bytes), 0 when
+ * invalid (overlong, a surrogate, past U+10FFFF, cut by @p left). */
+size_t profdb__cv_utf8_len(const unsigned char *p, size_t left);
 /* Send what is buffered; returns the sticky error (0 when none). */
 int profdb__cv_flush(profdb__cv_out *o);
 
@@ -41,5 +44,6 @@ int profdb__convert_speedscope(const profdb *db, const profdb_convert_options *o
 int profdb__convert_chrome(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
 int profdb__convert_callgrind(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
 int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
+int profdb__convert_svg(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
 
 #endif /* PROFDB_CONVERT_INTERNAL_H */

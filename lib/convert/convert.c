@@ -5,7 +5,7 @@
 
 #include "convert-internal.h"
 
-static const char *const names[] = {"folded", "speedscope", "chrome", "callgrind", "pprof"};
+static const char *const names[] = {"folded", "speedscope", "chrome", "callgrind", "pprof", "svg"};
 #define N_FORMATS (sizeof names / sizeof names[0])
 
 const char *profdb_convert_format_name(profdb_convert_format format)
@@ -23,7 +23,7 @@ int profdb_convert_format_find(const char *name, profdb_convert_format *out)
 			return 0;
 		}
 	return profdb__fail(-ENOENT, "no output format '%s' (folded, speedscope, chrome, "
-	                    "callgrind, pprof)", name);
+	                    "callgrind, pprof, svg)", name);
 }
 
 static int copy_options(const profdb_convert_options *in, profdb_convert_options *o)
@@ -38,6 +38,12 @@ static int copy_options(const profdb_convert_options *in, profdb_convert_options
 		return profdb__fail(-EINVAL, "profdb_convert: unknown format %d", (int)o->format);
 	if ((o->n_metrics && !o->metrics) || (o->n_profiles && !o->profiles))
 		return profdb__fail(-EINVAL, "profdb_convert: a count without its array");
+	/* Written so that NaN, which fails every comparison, is refused. */
+	if (!(o->width >= 0 && o->width <= 1e6) || !(o->min_width >= 0 && o->min_width <= 1e6))
+		return profdb__fail(-EINVAL, "profdb_convert: SVG width %g or minimum frame width %g "
+		                    "not in [0, 1e6] pixels", o->width, o->min_width);
+	if ((unsigned)o->color > PROFDB_SVG_COLOR_FILE)
+		return profdb__fail(-EINVAL, "profdb_convert: unknown SVG colouring %d", (int)o->color);
 	return 0;
 }
 
@@ -52,7 +58,7 @@ int profdb_convert(const profdb *db, const profdb_convert_options *opts, profdb_
 		return r;
 	static int (*const writers[])(const profdb *, const profdb_convert_options *, profdb__cv_out *) = {
 		profdb__convert_folded, profdb__convert_speedscope, profdb__convert_chrome,
-		profdb__convert_callgrind, profdb__convert_pprof,
+		profdb__convert_callgrind, profdb__convert_pprof, profdb__convert_svg,
 	};
 	profdb__cv_out *out = malloc(sizeof *out);
 	if (!out)

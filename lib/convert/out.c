@@ -79,8 +79,7 @@ void profdb__cv_double(profdb__cv_out *o, double v)
 	profdb__cv_put(o, tmp, profdb__fmt_double(tmp, v));   /* shortest round-trip */
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, size_t left)
+size_t profdb__cv_utf8_len(const unsigned char *p, size_t left)
 {
 	unsigned c = p[0];
 	size_t n = c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
@@ -109,7 +108,7 @@ void profdb__cv_json_str(profdb__cv_out *o, profdb_str s)
 		profdb__cv_put(o, p + i - run, run);
 		run = 0;
 		if (c >= 0x80) {
-			size_t n = utf8_len(p + i, s.len - i);
+			size_t n = profdb__cv_utf8_len(p + i, s.len - i);
 			if (n)
 				profdb__cv_put(o, p + i, n), i += n;
 			else

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "profdb/profdb-version.h"
 #include "stacks-internal.h"
@@ -17,38 +16,6 @@ typedef struct sscope {
 	profdb__cv_buf weights;     /* the current profile's weights (u64 or double) */
 	int integral;
 } sscope;
-
-/* A unit speedscope knows, from a spelling: "sec", "(ns)", "bytes" ... */
-static const char *unit_word(const char *p, size_t n)
-{
-	static const struct { const char *w, *unit; } words[] = {
-		{"s", "seconds"}, {"sec", "seconds"}, {"secs", "seconds"}, {"second", "seconds"},
-		{"seconds", "seconds"}, {"ms", "milliseconds"}, {"msec", "milliseconds"},
-		{"milliseconds", "milliseconds"}, {"us", "microseconds"}, {"usec", "microseconds"},
-		{"microseconds", "microseconds"}, {"ns", "nanoseconds"}, {"nsec", "nanoseconds"},
-		{"nanoseconds", "nanoseconds"}, {"b", "bytes"}, {"byte", "bytes"}, {"bytes", "bytes"},
-	};
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (strlen(words[i].w) == n && !strncasecmp(p, words[i].w, n))
-			return words[i].unit;
-	return NULL;
-}
-
-/* The metric's unit, else the first unit in parentheses in its name
- * ("CPUTIME (sec)"); "none" otherwise. */
-static const char *unit_of(const profdb_metric *m)
-{
-	const char *u = unit_word(m->unit.ptr, m->unit.len);
-	for (size_t i = 0; !u && i < m->name.len; i++)
-		if (m->name.ptr[i] == '(') {
-			size_t j = i + 1;
-			while (j < m->name.len && m->name.ptr[j] != ')')
-				j++;
-			if (j < m->name.len)
-				u = unit_word(m->name.ptr + i + 1, j - i - 1);
-		}
-	return u ? u : "none";
-}
 
 static void sep(sscope *s)
 {
@@ -118,7 +85,7 @@ static int sampled(sscope *s, const profdb *db, const profdb__cv_metric *m, uint
 	profdb__cv_puts(o, "{\"type\":\"sampled\",\"name\":");
 	put_profile_name(o, db, profile, ": ", m->m.name);
 	profdb__cv_puts(o, ",\"unit\":\"");
-	profdb__cv_puts(o, unit_of(&m->m));
+	profdb__cv_puts(o, profdb__cv_unit(&m->m));
 	profdb__cv_puts(o, "\",\"startValue\":0,\"samples\":[");
 	s->first = 1;
 	s->weights.len = 0;

@@ -42,6 +42,11 @@ typedef struct profdb__cv_metric {
 int profdb__cv_metric_pick(const profdb *db, const profdb_convert_options *opts, const char *fmt,
                            profdb__cv_metric *out);
 
+/* The metric's unit as speedscope names units ("seconds", "bytes", ...):
+ * its unit field, else the first unit in parentheses in its name
+ * ("CPUTIME (sec)"); "none" otherwise. */
+const char *profdb__cv_unit(const profdb_metric *m);
+
 /* The selected profiles: the options' list, else every non-summary
  * profile. *out is malloc'd (free it). */
 int profdb__cv_profiles(const profdb *db, const profdb_convert_options *opts, uint32_t **out,
@@ -52,6 +57,7 @@ typedef struct profdb__cv_frame {
 	size_t label_off, label_len;  /* in the table's labels */
 	profdb_str file;
 	uint64_t line;
+	profdb_str module;            /* of the first context met (not part of the identity) */
 } profdb__cv_frame;
 
 typedef struct profdb__cv_frames {
@@ -106,6 +112,9 @@ typedef struct profdb__cv_stack_sink {
 	void *ud;
 	/* When set, its progress hook hears of the nodes done. */
 	const profdb_convert_options *progress;
+	/* Optional: hears, before @c pop, the inclusive value of the frame
+	 * left and its own part (the weight before rounding, never < 0). */
+	int (*leave)(void *ud, double inc, double self);
 } profdb__cv_stack_sink;
 
 /* @p total receives the view's total (node 0's inclusive value, scaled). */

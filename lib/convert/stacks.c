@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "stacks-internal.h"
 
@@ -106,6 +107,36 @@ int profdb__cv_metric_pick(const profdb *db, const profdb_convert_options *opts,
 	out->integral = (out->m.type == PROFDB_TYPE_U64 || out->m.type == PROFDB_TYPE_I64) &&
 	                out->scale == floor(out->scale) && out->scale < 9007199254740992.0;
 	return 0;
+}
+
+/* A unit speedscope knows, from a spelling: "sec", "(ns)", "bytes" ... */
+static const char *unit_word(const char *p, size_t n)
+{
+	static const struct { const char *w, *unit; } words[] = {
+		{"s", "seconds"}, {"sec", "seconds"}, {"secs", "seconds"}, {"second", "seconds"},
+		{"seconds", "seconds"}, {"ms", "milliseconds"}, {"msec", "milliseconds"},
+		{"milliseconds", "milliseconds"}, {"us", "microseconds"}, {"usec", "microseconds"},
+		{"microseconds", "microseconds"}, {"ns", "nanoseconds"}, {"nsec", "nanoseconds"},
+		{"nanoseconds", "nanoseconds"}, {"b", "bytes"}, {"byte", "bytes"}, {"bytes", "bytes"},
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i].w) == n && !strncasecmp(p, words[i].w, n))
+			return words[i].unit;
+	return NULL;
+}
+
+const char *profdb__cv_unit(const profdb_metric *m)
+{
+	const char *u = unit_word(m->unit.ptr, m->unit.len);
+	for (size_t i = 0; !u && i < m->name.len; i++)
+		if (m->name.ptr[i] == '(') {
+			size_t j = i + 1;
+			while (j < m->name.len && m->name.ptr[j] != ')')
+				j++;
+			if (j < m->name.len)
+				u = unit_word(m->name.ptr + i + 1, j - i - 1);
+		}
+	return u ? u : "none";
 }
 
 int profdb__cv_profiles(const profdb *db, const profdb_convert_options *opts, uint32_t **out,
@@ -268,7 +299,7 @@ int profdb__cv_frame_intern(profdb__cv_frames *t, const profdb_context *c, uint3
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (frame table)");
 	profdb__cv_frame *f = &t->f[t->n];
 	f->label_off = t->labels.len, f->label_len = lab.len;
-	f->file = c->file, f->line = c->line;
+	f->file = c->file, f->line = c->line, f->module = c->module;
 	if ((r = profdb__cv_buf_put(&t->labels, lab.ptr, lab.len)) < 0)
 		return r;
 	t->slots[k] = (uint32_t)t->n + 1;
@@ -314,21 +345,30 @@ typedef struct swalk {
 	uint32_t root_n;
 } swalk;
 
-/* Weight @p v of a frame whose inclusive value is @p inc with @p n child
- * frames. */
-static int emit(swalk *w, double v, double inc, uint32_t n, uint32_t node)
+/* The weight of a frame whose inclusive value is @p inc, with @p v the
+ * inclusive value less that of its @p n child frames. A difference within
+ * its rounding error is zero; a negative one beyond it (the database holds
+ * callees above their caller: synthetic test files, Cube files with
+ * inconsistent sums) leaves the caller nothing of its own, and the flame
+ * graph is wider than the total by that much (doc/CONVERT.md). */
+static double own_part(double v, double inc, uint32_t n)
 {
-	double tol = (n + 2) * DBL_EPSILON * fabs(inc);
+	return fabs(v) <= (n + 2) * DBL_EPSILON * fabs(inc) || v < 0 ? 0 : v;
+}
+
+/* Weight @p v of a frame whose inclusive value is @p inc with @p n child
+ * frames; the sink's leave() hears of the frame first, as @p shown
+ * inclusive (@p inc, but the root's leftover for a stack of the root
+ * alone). */
+static int emit(swalk *w, double v, double inc, uint32_t n, uint32_t node, double shown)
+{
 	if (isnan(v))
 		return profdb__fail(-ENOTSUP, "profdb_convert: metric '%.*s' has no value (NaN) at "
 		                    "top-down node %" PRIu32, (int)w->m->m.name.len, w->m->m.name.ptr, node);
-	/* A difference within its rounding error is zero; a negative one
-	 * beyond it (the database holds callees above their caller: synthetic
-	 * test files, Cube files with inconsistent sums) leaves the caller
-	 * nothing of its own, and the flame graph is wider than the total by
-	 * that much (doc/CONVERT.md). */
-	if (fabs(v) <= tol || v < 0)
-		v = 0;
+	v = own_part(v, inc, n);
+	int heard = w->sink->leave ? w->sink->leave(w->sink->ud, shown, v) : 0;
+	if (heard < 0)
+		return heard;
 	profdb__cv_weight x = {w->m->integral, 0, v};
 	if (w->m->integral) {
 		/* Round the running sum, not each weight: the weights then add up
@@ -401,7 +441,7 @@ int profdb__cv_walk(const profdb__cv_source *src, const profdb__cv_metric *m,
 		}
 		/* leave e */
 		if (e->is_frame) {
-			if ((r = emit(&w, e->inc - e->sub, e->inc, e->n_sub, e->seq)) < 0)
+			if ((r = emit(&w, e->inc - e->sub, e->inc, e->n_sub, e->seq, e->inc)) < 0)
 				break;
 			sink->pop(sink->ud);
 			if (e->up == PROFDB_NONE)
@@ -415,14 +455,14 @@ int profdb__cv_walk(const profdb__cv_source *src, const profdb__cv_metric *m,
 	 * stack of the root alone. */
 	if (r >= 0 && count > 0) {
 		double v = root_inc - w.root_sub;
-		if (fabs(v) > (w.root_n + 2) * DBL_EPSILON * fabs(root_inc) || v < 0) {
+		if (own_part(v, root_inc, w.root_n) > 0 || v < 0) {
 			profdb_context c = {0};
 			uint32_t fi;
 			c.type = PROFDB_CTX_ROOT;
 			c.parent = PROFDB_NONE;
 			if ((r = profdb__cv_frame_intern(frames, &c, &fi)) >= 0 &&
 			    (r = sink->push(sink->ud, fi)) >= 0) {
-				r = emit(&w, v, root_inc, w.root_n, 0);
+				r = emit(&w, v, root_inc, w.root_n, 0, own_part(v, root_inc, w.root_n));
 				sink->pop(sink->ud);
 			}
 		}

@@ -33,6 +33,65 @@ typedef struct profdb__cursor {
 	void *priv;               /* backend-owned, freed by cursor_free */
 } profdb__cursor;
 
+/* One statistic a summary profile stores (summary_stats). */
+typedef struct profdb__summary_stat {
+	uint32_t id;             /* its metric id in the summary profile */
+	uint32_t of;             /* the metric id whose values over the other profiles
+	                          * it combines */
+	uint32_t quantity;       /* the quantity @p of is a scope of (summary_scope) */
+	profdb_combine combine;  /* NONE: a rule the format does not name */
+	profdb_str formula;      /* applied to each value first: "$$" (the value),
+	                          * "($$^2)", "1", ... */
+	/* The scope's value at a loop context is the loop's own body, which
+	 * the other profiles' values at that loop do not give (hpcprof's
+	 * lex_aware). */
+	int loop_own_body;
+} profdb__summary_stat;
+
+/* A function of a format's own call graph (native_records). */
+typedef struct profdb__native_fn {
+	profdb_str object, file, name;
+} profdb__native_fn;
+
+/* The records of a function (native_records), each as the input stores it. */
+enum { PROFDB__NATIVE_LINE, PROFDB__NATIVE_CALL, PROFDB__NATIVE_JUMP };
+typedef struct profdb__native_row {
+	profdb_str file;          /* LINE, CALL: the current file; JUMP: the target's */
+	uint64_t line, instr;     /* the position (JUMP: the source); instr 0 when none */
+	const uint64_t *costs;    /* LINE: self costs, CALL: the calls' inclusive costs,
+	                           * one per metric id; JUMP: NULL */
+	uint32_t callee;          /* CALL: the function called */
+	uint64_t count;           /* CALL: calls; JUMP: times taken */
+	/* JUMP only: the target, whether conditional, and (conditional) the
+	 * times executed */
+	profdb_str to_function;
+	uint64_t to_line, to_instr;
+	int conditional;
+	uint64_t executed;
+} profdb__native_row;
+
+/* A format's own records of a call graph (Callgrind's cost lines, calls=
+ * and jumps), for a writer of the same format to keep them. Function ids
+ * are 0 .. function_count-1, the table's own; profile PROFDB_NONE is every
+ * profile summed. Thread rules as for the backend, except a records
+ * object: one thread at a time. */
+typedef struct profdb__native_table {
+	/* Metric @p id as the input declares it (Callgrind: its event line):
+	 * 0, -ENOENT. Strings live until close. */
+	int (*event)(const void *impl, uint32_t id, profdb_str *name, profdb_str *long_name,
+	             profdb_str *formula);
+	int64_t (*function_count)(const void *impl);
+	int (*function)(const void *impl, uint32_t fn, profdb__native_fn *out);
+	/* Function @p fn's records in @p profile, decoded into *out (free it
+	 * with records_free, before close). */
+	int (*records_new)(const void *impl, uint32_t profile, uint32_t fn, void **out);
+	void (*records_free)(void *records);
+	/* The records of one PROFDB__NATIVE_* kind, in the input's order (LINE:
+	 * by line, instruction, file); a row lives until records_free. */
+	int64_t (*record_count)(const void *records, int kind);
+	int (*record_at)(const void *records, int kind, uint32_t i, profdb__native_row *out);
+} profdb__native_table;
+
 typedef struct profdb__backend {
 	profdb_format format;
 	/* How the stored scopes relate, for the converters (0 when unset).
@@ -43,9 +102,9 @@ typedef struct profdb__backend {
 	 * reads each context's inclusive value as stored (HPCToolkit 4.0). */
 	unsigned self_from_inclusive : 1, inclusive_stored : 1;
 	/* The format stores a call graph of functions (Callgrind's calls=
-	 * lines), not call paths: its views, call edges and native output are
-	 * built from that graph (lib/analysis/tree-cg.c, edges.c,
-	 * lib/convert/cg-native.c). */
+	 * lines), not call paths: its views and call edges are built from that
+	 * graph (lib/analysis/tree-cg.c, edges.c) and its Callgrind output from
+	 * its own records (native_records, lib/convert/cg-native.c). */
 	unsigned call_graph : 1;
 	/* Every metric is an event its writer declared, kept by a conversion
 	 * whether or not it has values (Callgrind's events: line). */
@@ -63,6 +122,11 @@ typedef struct profdb__backend {
 	 * the file (@p n of them, n may be small), @p name its file name.
 	 * Returns 1 yes, 0 no. Must be cheap and must not fail. */
 	int (*sniff)(const unsigned char *head, size_t n, const char *name);
+	/* An empty file, which sniff() cannot judge: does this format own it
+	 * because of the files beside it (Callgrind: the base file valgrind
+	 * leaves empty beside NAME-01, NAME-02, ... under --separate-threads)?
+	 * 1 yes (open_path then gets @p path), 0 no. Must not fail. Optional. */
+	int (*sniff_empty)(const char *path);
 	/* Open a path (file or directory) that sniffed as this format. */
 	int (*open_path)(void **impl, const char *path, const profdb_options *opts);
 	/* Open caller buffers (all belong to this format). */
@@ -145,11 +209,27 @@ typedef struct profdb__backend {
 
 	/* ---- what `profdb info` reports (optional) ---- */
 	/* The name of file @p index the handle read, relative to the opened
-	 * folder; -ENOENT past the last. Absent: every file of the folder. */
+	 * folder (for an opened file: to its folder); -ENOENT past the last.
+	 * Absent: every file of the folder, or the file opened. */
 	int (*file_name)(const void *impl, size_t index, profdb_str *out);
 	/* The format's whole validation: every value read, files compared
 	 * with each other. Absent: -ENOTSUP. */
 	int (*check)(const void *impl);
+
+	/* ---- a format's own records, for analyses and writers (optional) ---- */
+	/* The statistics a summary profile stores (hpcprof's summary records),
+	 * for profdb_summary_check_new(): at most @p cap of them into @p out, in
+	 * the format's order, those whose scope has no metric id left out.
+	 * Returns how many there are, or < 0. The strings live until close. */
+	int64_t (*summary_stats)(const void *impl, profdb__summary_stat *out, size_t cap);
+	/* Metric id number @p i of quantity @p quantity (a
+	 * profdb__summary_stat.quantity), over all its scopes: 0, -ENOENT past
+	 * the last, < 0. */
+	int (*summary_scope)(const void *impl, uint32_t quantity, uint32_t i, uint32_t *id);
+	/* The format's own records of a call graph (Callgrind: cost lines,
+	 * call sites and jumps), for the writer of the same format
+	 * (lib/convert/cg-native.c) to keep them; see profdb__native_table. */
+	const profdb__native_table *native_records;
 
 	/* ---- the format's own handle (optional) ---- */
 	/* For profdb_get_hpctk/cube/cg when impl is a wrapper around the

@@ -61,6 +61,10 @@ extern void (*profdb__input_mapped_hook)(const char *path);
  * directory, a symbolic link that cannot be followed, ...). (file.c) */
 struct stat;
 int profdb__open_regular(const char *path, struct stat *st);
+/* Up to @p cap leading bytes of the regular file @p path into @p buf, their
+ * number into @p n (fewer at the end of the file). 0, or a negative errno
+ * with a message naming the path. Never blocks. (file.c) */
+int profdb__read_head(const char *path, unsigned char *buf, size_t cap, size_t *n);
 /* Whether @p path may be opened as an input: 0 absent (nothing there, not
  * even a link), 1 a regular file (or a link to one), or a negative errno
  * with a message for anything else (a FIFO, a link that cannot be

@@ -74,6 +74,31 @@ int profdb__open_regular(const char *path, struct stat *st)
 	return fd;
 }
 
+int profdb__read_head(const char *path, unsigned char *buf, size_t cap, size_t *n)
+{
+	struct stat st;
+	int fd = profdb__open_regular(path, &st);
+	if (fd < 0)
+		return fd;
+	size_t done = 0;
+	while (done < cap) {
+		ssize_t k = read(fd, buf + done, cap - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			close(fd);
+			return profdb__fail(-e, "%s: cannot read: %s", path, strerror(e));
+		}
+		if (k == 0)
+			break;
+		done += (size_t)k;
+	}
+	close(fd);
+	*n = done;
+	return 0;
+}
+
 int profdb__path_problem(const char *path)
 {
 	struct stat st;

@@ -144,4 +144,8 @@ int profdb__hpctkq_context_view(const void *impl, uint32_t c, profdb_view *index
                                 profdb_view *values);
 int profdb__hpctkq_trace_view(const void *impl, uint32_t p, profdb_view *out);
 
+/* query-summary.c */
+int64_t profdb__hpctkq_summary_stats(const void *impl, profdb__summary_stat *out, size_t cap);
+int profdb__hpctkq_summary_scope(const void *impl, uint32_t quantity, uint32_t i, uint32_t *id);
+
 #endif

@@ -559,5 +559,7 @@ const profdb__backend profdb__hpctk4_backend = {
 	.trace_view = profdb__hpctkq_trace_view,
 	.file_name = q_file_name,
 	.check = q_check,
+	.summary_stats = profdb__hpctkq_summary_stats,
+	.summary_scope = profdb__hpctkq_summary_scope,
 	.native = q_native,
 };

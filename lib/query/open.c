@@ -11,7 +11,8 @@
  *  3. experiment.xml alone (a pre-release database without .db files);
  *  4. a .hpcrun or .hpctrace file: a measurements directory.
  * A file is read up to PROFDB__QUERY_HEAD bytes and offered to each backend's
- * sniff() in registry order. */
+ * sniff() in registry order; an empty file, to each backend's sniff_empty()
+ * (which may judge it by the files beside it). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,30 +27,9 @@
 
 /* ---- reading heads ------------------------------------------------------- */
 
-/* Up to PROFDB__QUERY_HEAD leading bytes of @p path into @p buf. */
 static int read_head(const char *path, unsigned char *buf, size_t *n)
 {
-	struct stat st;
-	int fd = profdb__open_regular(path, &st);   /* never blocks on a FIFO */
-	if (fd < 0)
-		return fd;
-	size_t done = 0;
-	while (done < PROFDB__QUERY_HEAD) {
-		ssize_t k = read(fd, buf + done, PROFDB__QUERY_HEAD - done);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int e = errno;
-			close(fd);
-			return profdb__fail(-e, "%s: cannot read: %s", path, strerror(e));
-		}
-		if (k == 0)
-			break;
-		done += (size_t)k;
-	}
-	close(fd);
-	*n = done;
-	return 0;
+	return profdb__read_head(path, buf, PROFDB__QUERY_HEAD, n);
 }
 
 static const char *base_name(const char *path)
@@ -67,24 +47,15 @@ static const profdb__backend *sniff(const unsigned char *head, size_t n, const c
 	return NULL;
 }
 
-/* An empty file may be the base of a Callgrind --separate-threads set
- * (valgrind leaves NAME empty and writes NAME-01, NAME-02, ...) or of a
- * dump series (NAME.1, ...): the first sibling decides. */
-static const profdb__backend *sniff_sibling(const char *path)
+/* An empty file no backend's sniff() can judge: a backend may claim it
+ * from the files beside it (Callgrind: the empty base file of a
+ * --separate-threads set). */
+static const profdb__backend *sniff_empty(const char *path)
 {
-	static const char *const suffixes[] = {"-01", ".1", ".1-01"};
-	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-		char *sib;
-		unsigned char head[PROFDB__QUERY_HEAD];
-		size_t n;
-		if (asprintf(&sib, "%s%s", path, suffixes[i]) < 0)
-			return NULL;
-		int r = read_head(sib, head, &n);
-		const profdb__backend *be = r == 0 ? sniff(head, n, base_name(sib)) : NULL;
-		free(sib);
-		if (be && be->format == PROFDB_FORMAT_CALLGRIND)
-			return be;
-	}
+	const profdb__backend *const *be = profdb__query_backends(NULL);
+	for (; *be; be++)
+		if ((*be)->sniff_empty && (*be)->sniff_empty(path))
+			return *be;
 	return NULL;
 }
 
@@ -125,23 +96,21 @@ static int unsupported(const char *what, const unsigned char *head, size_t n, co
 {
 	char desc[160];
 	profdb__query_describe(head, n, desc, sizeof desc);
-	profdb_format f = profdb__query_guess(head, n, name);
+	int readable;
+	const char *resembles = profdb__query_resembles(head, n, name, &readable);
 	if (profdb__is_gzip(head, n))
 		return unsupported_gzip(what, head, n, desc);
-	if (f == PROFDB_FORMAT_UNKNOWN)
+	if (!resembles)
 		return profdb__fail(-EPROTONOSUPPORT, "%s: not a supported profile: found %s; "
 		                    "expected %s", what, desc, profdb__query_expected);
-	const profdb__backend *const *be = profdb__query_backends(NULL);
-	for (; *be; be++)
-		if ((*be)->format == f || (f == PROFDB_FORMAT_HPCTK_DRAFT &&
-		                           (*be)->format == PROFDB_FORMAT_HPCTK_PRE))
-			return profdb__fail(-EPROTONOSUPPORT,
-			                    "%s: found %s, which resembles the %s format but is not a "
-			                    "valid file of it (nor of any other supported format)", what,
-			                    desc, profdb_format_name(f));
+	if (readable)
+		return profdb__fail(-EPROTONOSUPPORT,
+		                    "%s: found %s, which resembles the %s format but is not a "
+		                    "valid file of it (nor of any other supported format)", what,
+		                    desc, resembles);
 	return profdb__fail(-ENOTSUP,
 	                    "%s: found %s, which looks like the %s format, but this build of "
-	                    "profdb has no reader for it", what, desc, profdb_format_name(f));
+	                    "profdb has no reader for it", what, desc, resembles);
 }
 
 static int old_format(const char *what)
@@ -324,7 +293,7 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 		return r;
 	const profdb__backend *be = sniff(head, n, name);
 	if (!be && n == 0)
-		be = sniff_sibling(path);
+		be = sniff_empty(path);
 	if (be)
 		return open_with(ret, be, path, opts);
 	if (strcmp(name, "experiment.xml") == 0) {

@@ -55,9 +55,12 @@ const profdb__backend *const *profdb__query_backends(size_t *n);
  * \"...\"") for error messages. Writes at most @p cap bytes to @p buf. */
 void profdb__query_describe(const unsigned char *head, size_t n, char *buf, size_t cap);
 
-/* The format a magic number belongs to even when this build has no backend
- * for it (PROFDB_FORMAT_UNKNOWN when not recognised), for messages. */
-profdb_format profdb__query_guess(const unsigned char *head, size_t n, const char *name);
+/* For an input no backend accepted: the name of the format its magic
+ * number or its text resembles, or NULL for none; *readable = 1 when this build
+ * has a backend for that format (the input is then a damaged file of it),
+ * else 0. */
+const char *profdb__query_resembles(const unsigned char *head, size_t n, const char *name,
+                                   int *readable);
 
 /* Does the name end with @p suffix? */
 int profdb__query_ends_with(const char *name, const char *suffix);

@@ -63,7 +63,9 @@ static int is_tar(const unsigned char *head, size_t n)
 	return n >= 262 && memcmp(head + 257, "ustar", 5) == 0;
 }
 
-profdb_format profdb__query_guess(const unsigned char *head, size_t n, const char *name)
+/* The format a magic number belongs to even when this build has no backend
+ * for it (PROFDB_FORMAT_UNKNOWN when not recognised), for messages. */
+static profdb_format guess(const unsigned char *head, size_t n, const char *name)
 {
 	if (has_prefix(head, n, "HPCTOOLKIT_expmt"))
 		return PROFDB_FORMAT_HPCTK_DRAFT;
@@ -84,6 +86,21 @@ profdb_format profdb__query_guess(const unsigned char *head, size_t n, const cha
 		if ((i == 0 || head[i - 1] == '\n') && memcmp(head + i, "events:", 7) == 0)
 			return PROFDB_FORMAT_CALLGRIND;
 	return PROFDB_FORMAT_UNKNOWN;
+}
+
+const char *profdb__query_resembles(const unsigned char *head, size_t n, const char *name,
+                                   int *readable)
+{
+	profdb_format f = guess(head, n, name);
+	*readable = 0;
+	if (f == PROFDB_FORMAT_UNKNOWN)
+		return NULL;
+	/* The draft meta.db is read by the pre-release backend. */
+	profdb_format reader = f == PROFDB_FORMAT_HPCTK_DRAFT ? PROFDB_FORMAT_HPCTK_PRE : f;
+	for (const profdb__backend *const *be = backends; *be; be++)
+		if ((*be)->format == reader)
+			*readable = 1;
+	return profdb_format_name(f);
 }
 
 void profdb__query_describe(const unsigned char *head, size_t n, char *buf, size_t cap)

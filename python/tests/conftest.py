@@ -94,3 +94,9 @@ def callgrind_file(tmp_path_factory):
 def real_samples():
     """Every real sample (tests/samples.py)."""
     return samples.real_samples(DATA)
+
+
+def callgrind_series():
+    """{base path: [member paths]} of the Callgrind thread sets and dump
+    series (tests/samples.py)."""
+    return samples.callgrind_series(DATA)

@@ -9,10 +9,11 @@ import subprocess
 import pytest
 
 import profdb
-from conftest import DATA, TOOL, dump, real_samples
+from conftest import DATA, TOOL, callgrind_series, dump, real_samples, run_tool
 from helpers import assert_values_match_dump, dataframe_checks
 
 SAMPLES = real_samples()
+SERIES = callgrind_series()
 pytestmark = pytest.mark.real
 
 
@@ -80,3 +81,35 @@ def test_default_metric_is_top(path):
         assert col is not None and col.startswith(m.name)
         col = db.dataframe(computed=True).attrs["default_metric"]
         assert col == m.name
+
+
+def profiles_and_total(path):
+    """Profiles and the Ir total (every cost is stored once) of @path."""
+    with profdb.open(path) as db:
+        vs = db.all_values()
+        total = sum(int(v.records["value"][v.records["metric"] == 0].sum()) for v in vs)
+        n = len(db.profiles)
+        del vs
+    return n, total
+
+
+@pytest.mark.skipif(not SERIES, reason="no Callgrind set or series at %r" % DATA)
+@pytest.mark.parametrize("base", sorted(SERIES), ids=[name(p) for p in sorted(SERIES)])
+def test_callgrind_set_and_members(base):
+    """The base name opens every file of the set, a member's name that file
+    alone, with the profiles and the total `profdb top` reports."""
+    got = []
+    for path in [base] + SERIES[base]:
+        n, total = profiles_and_total(path)
+        top = json.loads(run_tool("top", "--json", "-m", "0", "-n", "1", path))
+        assert total == int(top["total"]), path
+        profiles = json.loads(run_tool("profiles", "--json", path))
+        assert n == len(profiles["profiles"]), path
+        got.append((n, total))
+    # the members add up to the set, less what the base file holds itself
+    # (a dump series' last dump; a thread set's base file is empty)
+    members = (sum(n for n, _ in got[1:]), sum(t for _, t in got[1:]))
+    if os.path.getsize(base) == 0:
+        assert members == got[0]
+    else:
+        assert members[0] < got[0][0] and members[1] < got[0][1]

@@ -1,0 +1,135 @@
+/* The Callgrind backend's own records (backend-internal.h, native_records):
+ * the events as declared, the functions, and each function's cost lines,
+ * calls= lines and jumps as profdb_cg_detail decodes them, for the
+ * Callgrind writer (lib/convert/cg-native.c), which keeps them. */
+#include <errno.h>
+#include <stdint.h>
+
+#include "query-internal.h"
+
+static const profdb_cg *cg_of(const void *impl)
+{
+	return ((const cg_query *)impl)->cg;
+}
+
+static int n_event(const void *impl, uint32_t id, profdb_str *name, profdb_str *long_name,
+                   profdb_str *formula)
+{
+	profdb_cg_event e;
+	int r = profdb_cg_event_get(cg_of(impl), id, &e);
+	if (r < 0)
+		return r;
+	*name = e.name;
+	*long_name = e.long_name;
+	*formula = e.formula;
+	return 0;
+}
+
+static int64_t n_function_count(const void *impl)
+{
+	return profdb_cg_function_count(cg_of(impl));
+}
+
+static int n_function(const void *impl, uint32_t fn, profdb__native_fn *out)
+{
+	profdb_cg_function f;
+	int r = profdb_cg_function_get(cg_of(impl), fn, &f);
+	if (r < 0)
+		return r;
+	out->object = f.object;
+	out->file = f.file;
+	out->name = f.name;
+	return 0;
+}
+
+static int n_records_new(const void *impl, uint32_t profile, uint32_t fn, void **out)
+{
+	profdb_cg_detail *d;
+	int r = profdb_cg_detail_new(&d, cg_of(impl), profile == PROFDB_NONE ? PROFDB_CG_ALL : profile,
+	                             fn);
+	*out = r < 0 ? NULL : d;
+	return r;
+}
+
+static void n_records_free(void *records)
+{
+	profdb_cg_detail_free(records);
+}
+
+static int64_t n_record_count(const void *records, int kind)
+{
+	switch (kind) {
+	case PROFDB__NATIVE_LINE: return profdb_cg_detail_line_count(records);
+	case PROFDB__NATIVE_CALL: return profdb_cg_detail_call_count(records);
+	case PROFDB__NATIVE_JUMP: return profdb_cg_detail_jump_count(records);
+	default: return -EINVAL;
+	}
+}
+
+static int line_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
+{
+	profdb_cg_line ln;
+	int r = profdb_cg_detail_line_at(d, i, &ln);
+	if (r < 0)
+		return r;
+	out->file = ln.file;
+	out->line = ln.line;
+	out->instr = ln.instr;
+	out->costs = ln.self;
+	return 0;
+}
+
+static int call_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
+{
+	profdb_cg_callsite cs;
+	int r = profdb_cg_detail_call_at(d, i, &cs);
+	if (r < 0)
+		return r;
+	out->file = cs.file;
+	out->line = cs.line;
+	out->instr = cs.instr;
+	out->costs = cs.inclusive;
+	out->callee = cs.callee;
+	out->count = cs.count;
+	return 0;
+}
+
+static int jump_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
+{
+	profdb_cg_jump j;
+	int r = profdb_cg_detail_jump_at(d, i, &j);
+	if (r < 0)
+		return r;
+	out->file = j.to_file;
+	out->line = j.from_line;
+	out->instr = j.from_instr;
+	out->count = j.count;
+	out->to_function = j.to_function;
+	out->to_line = j.to_line;
+	out->to_instr = j.to_instr;
+	out->conditional = j.conditional;
+	out->executed = j.executed;
+	return 0;
+}
+
+static int n_record_at(const void *records, int kind, uint32_t i, profdb__native_row *out)
+{
+	static const profdb__native_row none = {{"", 0}, 0, 0, NULL, 0, 0, {"", 0}, 0, 0, 0, 0};
+	*out = none;
+	switch (kind) {
+	case PROFDB__NATIVE_LINE: return line_at(records, i, out);
+	case PROFDB__NATIVE_CALL: return call_at(records, i, out);
+	case PROFDB__NATIVE_JUMP: return jump_at(records, i, out);
+	default: return -EINVAL;
+	}
+}
+
+const profdb__native_table profdb__cgq_native_records = {
+	.event = n_event,
+	.function_count = n_function_count,
+	.function = n_function,
+	.records_new = n_records_new,
+	.records_free = n_records_free,
+	.record_count = n_record_count,
+	.record_at = n_record_at,
+};

@@ -7,7 +7,8 @@
 #     sample program (tool/sample/sample-prog.c), recorded right here.
 # Both are read through the same common query interface, so the same
 # `profdb top` and `profdb tree` commands work on both, and `profdb convert`
-# writes either for flame graphs, Perfetto or KCachegrind.
+# writes either for flame graphs, Perfetto or KCachegrind, or draws a flame
+# graph itself as one SVG file that a browser opens without a network.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -35,7 +36,10 @@ sample="$build/sample.db"
 	"$profdb" convert -t chrome -o "$build/sample.trace.json" "$sample"
 	"$profdb" convert -t callgrind -o "$build/sample.callgrind" "$sample"
 	"$profdb" top -n 5 "$build/sample.callgrind"
+	# A flame graph drawn by profdb itself: one self-contained SVG file.
+	"$profdb" convert -t svg -o "$build/sample.svg" "$sample"
 )
+echo "flame graph of the sample: $build/sample.svg (open it in a browser)"
 
 echo
 echo "== 2. Callgrind profile of tool/sample/sample-prog.c =="
@@ -61,4 +65,6 @@ valgrind --tool=callgrind --callgrind-out-file="$cgout3" "$build/tool/profdb-sam
 	"$profdb" callees main "$cgout"
 	"$profdb" diff -n 8 "$cgout" "$cgout3"
 	"$profdb" convert -t folded "$cgout" | head -n 5
+	"$profdb" convert -t svg -o "$build/sample-prog.svg" "$cgout"
 )
+echo "flame graph of the sample program: $build/sample-prog.svg (open it in a browser)"

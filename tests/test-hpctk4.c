@@ -913,9 +913,10 @@ static unsigned char *sec(gen *g, int f, size_t at)
 }
 
 /* profdb_hpctk_check compares the files: the sample is consistent; a cct.db
- * written from a profile whose value differs, or that holds one value
- * more, is named as the disagreement. */
-static void check_with_cct_of(const tw_hpctk4 *other, const char *want)
+ * written from a profile whose value differs is named as the disagreement;
+ * one that holds one value more already fails the open (@p at_open: the
+ * value counts are compared there), naming both files. */
+static void check_with_cct_of(const tw_hpctk4 *other, const char *want, int at_open)
 {
 	gen a, b;
 	tw_hpctk4 d;
@@ -926,6 +927,15 @@ static void check_with_cct_of(const tw_hpctk4 *other, const char *want)
 	a.file[PROFDB_HPCTK_CCT] = b.file[PROFDB_HPCTK_CCT];
 	a.size[PROFDB_HPCTK_CCT] = b.size[PROFDB_HPCTK_CCT];
 	b.file[PROFDB_HPCTK_CCT] = NULL;
+	if (at_open) {
+		expect_error(gen_open(&a), -EBADMSG, "profile.db", want);
+		cr_assert(strstr(profdb_error_message(), "cct.db") &&
+		          strstr(profdb_error_message(), "not of one database"), "%s",
+		          profdb_error_message());
+		gen_free(&a);
+		gen_free(&b);
+		return;
+	}
 	cr_assert_eq(gen_open(&a), 0, "%s", profdb_error_message());
 	int r = profdb_hpctk_check(a.db);
 	cr_assert_eq(r, -EBADMSG, "%d", r);
@@ -959,11 +969,11 @@ Test(hpctk4, check_compares_the_files)
 	prof[1].values = v;
 	d.profiles = prof;
 	v[0].value += 1;   /* one value differs */
-	check_with_cct_of(&d, "disagree");
+	check_with_cct_of(&d, "disagree", 0);
 	v[0].value -= 1;
 	v[prof[1].n_values] = (tw_value){6, 0, 9.0};   /* one value more (context 6) */
 	prof[1].n_values++;
-	check_with_cct_of(&d, "holds");
+	check_with_cct_of(&d, "holds", 1);
 }
 
 Test(hpctk4, bad_magic_and_major)
@@ -1134,6 +1144,49 @@ static unsigned char *ci_of(gen *g, uint32_t c)
 {
 	unsigned char *s = sec(g, PROFDB_HPCTK_CCT, 0x10);
 	return g->file[PROFDB_HPCTK_CCT] + rd64(s) + (uint64_t)c * s[0x0c];
+}
+
+/* At open the counts and ids the files share are compared
+ * (lib/hpctk4/cross.c): a disagreement is -EBADMSG naming both files and
+ * what disagrees; in tolerant mode a warning, and the open goes on. */
+static void expect_mismatch(gen *g, const char *a, const char *b, const char *needle)
+{
+	expect_error(gen_open(g), -EBADMSG, a, needle);
+	cr_assert(strstr(profdb_error_message(), b) &&
+	          strstr(profdb_error_message(), "not of one database"), "%s", profdb_error_message());
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
+	profdb_options o = {.size = sizeof o, .flags = PROFDB_OPEN_TOLERANT, .warn = on_warn,
+	                    .warn_userdata = g};
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		blobs[f] = (profdb_input){NULL, g->file[f], g->size[f]};
+	g->warnings = 0;
+	cr_assert_eq(profdb_hpctk_open_mem(&g->db, blobs, &o), 0, "%s", profdb_error_message());
+	cr_assert(g->warnings >= 1 && strstr(g->warning, "not of one database"), "%d: %s",
+	          g->warnings, g->warning);
+	gen_free(g);
+}
+
+Test(hpctk4, open_compares_the_files)
+{
+	gen g;
+	/* trace line 0 naming the summary profile */
+	fresh(&g);
+	unsigned char *traces = sec(&g, PROFDB_HPCTK_TRACE, 0x10);
+	wr32(g.file[PROFDB_HPCTK_TRACE] + rd64(traces), 0);
+	expect_mismatch(&g, "trace.db", "profile.db", "the summary profile 0");
+	/* a metric id meta.db does not define, first in profile 1 */
+	fresh(&g);
+	wr16(g.file[PROFDB_HPCTK_PROFILE] + rd64(pi_of(&g, 1) + 8), 999);
+	expect_mismatch(&g, "profile.db", "meta.db", "metric id 999");
+	/* cct.db with fewer slots than the contexts the profiles have values at */
+	fresh(&g);
+	wr32(sec(&g, PROFDB_HPCTK_CCT, 0x10) + 8, 12);
+	expect_mismatch(&g, "profile.db", "cct.db", "past the 12 contexts");
+	/* the writer's sample agrees with itself, in both modes */
+	fresh(&g);
+	cr_assert_eq(gen_open(&g), 0, "%s", profdb_error_message());
+	cr_assert_eq(g.warnings, 0, "%s", g.warning);
+	gen_free(&g);
 }
 
 static void others_readable(gen *g, uint32_t bad_profile)

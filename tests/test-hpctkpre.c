@@ -610,10 +610,20 @@ Test(hpctkpre, bad_traces)
 	expect_err(profdb_hpctkpre_trace_at(db, 0, &t), -ENODATA, "trace line");
 	profdb_hpctkpre_close(db);
 	put_be(td + th + 0x0e, start + 48, 8);
-	/* a profile profile.db does not have */
+	/* a profile profile.db does not have: the files disagree at open (strict);
+	 * in tolerant mode a warning, and the line reads as empty where it is
+	 * used */
 	put_be(td + th, 7, 4);
-	cr_assert_eq(open_set(&s, &db, NULL), 0);
-	expect_err(profdb_hpctkpre_trace_at(db, 0, &t), -EBADMSG, "names profile 7");
+	expect_err(open_set(&s, &db, NULL), -EBADMSG, "not of one database");
+	cr_assert(strstr(profdb_error_message(), "trace.db") &&
+	          strstr(profdb_error_message(), "profile.db"), "%s", profdb_error_message());
+	warnings w = {0};
+	profdb_options tolerant = opts_with(&w, PROFDB_OPEN_TOLERANT);
+	cr_assert_eq(open_set(&s, &db, &tolerant), 0);
+	cr_assert(w.n == 1 && strstr(w.last, "belongs to profile 7"), "%s", w.last);
+	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &t), 0);   /* read as empty */
+	cr_assert(t.samples.count == 0 && w.n == 2 && strstr(w.last, "names profile 7"), "%s",
+	          w.last);
 	profdb_hpctkpre_close(db);
 	/* more traces than the section */
 	put_be(td + 0x12, 1000, 4);
@@ -702,13 +712,20 @@ Test(hpctkpre, mismatched_sets)
 	                      "<MetricDB i=\"3\" n=\"d\"/></MetricDBTable>" XML_TAIL, &db, &o, 1), 0);
 	expect_err(profdb_hpctkpre_check(db), -EBADMSG, "metric id 1");
 	profdb_hpctkpre_close(db);
-	/* a context id beyond cct.db: warning at open, error in check */
+	/* a context id beyond cct.db: an error at open naming both files (strict),
+	 * a warning (tolerant) and an error in check */
+#define CTX_40 XML_HEAD "<SecCallPathProfileData><PF i=\"1\"><S i=\"40\"/></PF>" \
+	"</SecCallPathProfileData>" XML_TAIL
+	expect_err(open_xml(CTX_40, &db, &o, 1), -EBADMSG, "context id 40 is past the 10 contexts");
+	cr_assert(strstr(profdb_error_message(), "experiment.xml") &&
+	          strstr(profdb_error_message(), "cct.db"), "%s", profdb_error_message());
 	w.n = 0;
-	cr_assert_eq(open_xml(XML_HEAD "<SecCallPathProfileData><PF i=\"1\"><S i=\"40\"/></PF>"
-	                      "</SecCallPathProfileData>" XML_TAIL, &db, &o, 1), 0);
-	cr_assert(w.n >= 1 && strstr(w.last, "beyond cct.db"), "%s", w.last);
+	profdb_options tolerant = opts_with(&w, PROFDB_OPEN_TOLERANT);
+	cr_assert_eq(open_xml(CTX_40, &db, &tolerant, 1), 0);
+	cr_assert(w.n >= 1 && strstr(w.last, "not of one database"), "%s", w.last);
 	expect_err(profdb_hpctkpre_check(db), -EBADMSG, "beyond");
 	profdb_hpctkpre_close(db);
+#undef CTX_40
 	/* the sample's XML naming a metric nobody stored: a warning */
 	w.n = 0;
 	cr_assert_eq(open_xml(tw_pre_sample_xml(), &db, &o, 1), 0);

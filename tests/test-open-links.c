@@ -1,8 +1,7 @@
 /* A database folder whose meta.db, profile.db (or a pre-release file) is a
  * symbolic link that cannot be followed -- dangling or looping on itself --
- * is an error naming that entry, never a database without the file; and
- * trace.db from another database is an error (strict) or a warning
- * (tolerant) naming both files wherever its lines do not fit profile.db. */
+ * is an error naming that entry, never a database without the file. Files
+ * of two databases: tests/test-mixed-dbs.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -107,107 +106,6 @@ Test(open_links, intact_folders_open)
 	cr_assert_not_null(strstr(profdb_error_message(), "no expat"), "%s", profdb_error_message());
 #endif
 	unlink_all();
-}
-
-/* ---- files of two databases ------------------------------------------------ */
-
-/* From trace.db alone: its line count and the largest profile a line names
- * (-1 with no lines); from profile.db alone: its profile count. */
-static int64_t alone_count(const char *db_dir, const char *name, int traces, int64_t *max_profile)
-{
-	char p[4200];
-	profdb_hpctk *db;
-	snprintf(p, sizeof p, "%s/%s", db_dir, name);
-	if (profdb_hpctk_open(&db, p, NULL) != 0)
-		return -1;
-	int64_t n = traces ? profdb_hpctk_trace_count(db) : profdb_hpctk_profile_count(db);
-	*max_profile = -1;
-	for (int64_t t = 0; traces && t < n; t++) {
-		profdb_hpctk_trace tr;
-		if (profdb_hpctk_trace_at(db, (uint32_t)t, &tr) == 0 && tr.profile > *max_profile)
-			*max_profile = tr.profile;
-	}
-	profdb_hpctk_close(db);
-	return n;
-}
-
-static int warned;
-static char warning[1024];
-
-static void on_warn(const char *msg, void *ud)
-{
-	(void)ud;
-	warned++;
-	snprintf(warning, sizeof warning, "%s", msg);
-}
-
-/* Database @p a with @p b's trace.db, as links in a fresh folder. */
-static void mix(const char *a, const char *b)
-{
-	static const char *const names[] = {"meta.db", "profile.db", "cct.db"};
-	char from[4200], to[128];
-	snprintf(dir, sizeof dir, "/tmp/profdb-mix-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	for (int i = 0; i < 3; i++) {
-		snprintf(from, sizeof from, "%s/%s", a, names[i]);
-		snprintf(to, sizeof to, "%s/%s", dir, names[i]);
-		if (access(from, R_OK) == 0)
-			cr_assert_eq(symlink(from, to), 0);
-	}
-	snprintf(from, sizeof from, "%s/trace.db", b);
-	snprintf(to, sizeof to, "%s/trace.db", dir);
-	cr_assert_eq(symlink(from, to), 0);
-}
-
-Test(open_links, trace_db_swapped_between_databases)
-{
-	size_t n;
-	char **dbs = tc_list_dbs("hpctoolkit/v4", &n);
-	if (!dbs)
-		cr_skip_test("no HPCToolkit 4.0 samples");
-	int told = 0, alike = 0;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			int64_t unused, max_profile;
-			int64_t np = alone_count(dbs[i], "profile.db", 0, &unused);
-			int64_t nt = alone_count(dbs[j], "trace.db", 1, &max_profile);
-			if (i == j || np < 0 || nt < 0)
-				continue;
-			int disagree = nt > np || max_profile >= np;
-			mix(dbs[i], dbs[j]);
-			profdb *db;
-			int r = profdb_open(&db, dir, NULL);
-			if (disagree) {
-				cr_assert_eq(r, -EBADMSG, "%s with the trace.db of %s opened (%d)", dbs[i],
-				             dbs[j], r);
-				cr_assert(strstr(profdb_error_message(), "trace.db") &&
-				          strstr(profdb_error_message(), "profile.db"),
-				          "%s", profdb_error_message());
-			} else if (r == 0) {
-				profdb_close(db);
-			}
-			profdb_options o = PROFDB_OPTIONS_INIT;
-			o.flags = PROFDB_OPEN_TOLERANT;
-			o.warn = on_warn;
-			warned = 0;
-			r = profdb_open(&db, dir, &o);
-			if (r == 0)
-				profdb_close(db);
-			if (disagree) {
-				cr_assert_eq(r, 0, "tolerant: %s", profdb_error_message());
-				cr_assert(warned > 0 && strstr(warning, "trace.db") &&
-				          strstr(warning, "profile.db"), "tolerant: no warning naming both");
-				told++;
-			} else {
-				printf("cannot be told apart at open: %s with the trace.db of %s\n",
-				       tc_basename(dbs[i]), tc_basename(dbs[j]));
-				alike++;
-			}
-			unlink_all();
-		}
-	printf("trace.db swaps: %d told apart at open, %d not\n", told, alike);
-	cr_assert_gt(told, 0, "no swap disagreed: the samples do not test the check");
-	tc_free_list(dbs);
 }
 
 TC_MAIN

@@ -6,12 +6,14 @@
  * outside the mapping: the suite runs under ASan and UBSan in CI, which turn
  * such a read into a failure. Every format, every lazily decoded structure
  * the common interface reaches: names, the tree, value planes (both
- * directions), the cursor, traces, and for HPCToolkit the format's own
- * full check. */
+ * directions), the cursor, traces; and the formats' own: HPCToolkit's full
+ * check, Callgrind's line, call-site and jump rows, Cube's rows and
+ * aggregates. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include <criterion/criterion.h>
 
 #include "common.h"
+#include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #ifdef HAVE_TEST_WRITER
 #include "writer.h"
 #endif
@@ -111,6 +114,67 @@ static uint64_t drive_traces(const profdb *db, uint64_t h, uint32_t np)
 	return h;
 }
 
+/* Callgrind's own lazy structure: the line, call-site and jump rows of
+ * every function, decoded from the text again at each call. */
+static uint64_t drive_cg(const profdb_cg *cg, uint64_t h)
+{
+	int64_t nf = cg ? profdb_cg_function_count(cg) : 0;
+	for (int64_t f = 0; f < nf && f < 256; f++) {
+		profdb_cg_detail *d;
+		if (profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)f) != 0)
+			continue;
+		int64_t n = profdb_cg_detail_line_count(d);
+		for (int64_t i = 0; i < n; i++) {
+			profdb_cg_line l;
+			if (profdb_cg_detail_line_at(d, (uint32_t)i, &l) == 0)
+				h = touch_str(h, l.file) + l.line + l.instr + l.self[0];
+		}
+		n = profdb_cg_detail_call_count(d);
+		for (int64_t i = 0; i < n; i++) {
+			profdb_cg_callsite c;
+			if (profdb_cg_detail_call_at(d, (uint32_t)i, &c) == 0)
+				h = touch_str(h, c.file) + c.count + c.inclusive[0];
+		}
+		n = profdb_cg_detail_jump_count(d);
+		for (int64_t i = 0; i < n; i++) {
+			profdb_cg_jump j;
+			if (profdb_cg_detail_jump_at(d, (uint32_t)i, &j) == 0)
+				h = touch_str(touch_str(h, j.to_file), j.to_function) + j.count;
+		}
+		profdb_cg_detail_free(d);
+	}
+	return h;
+}
+
+/* Cube's own lazy structure: every row as stored (each dtype, SCALE_FUNC
+ * included) and the aggregates over the whole system tree. */
+static uint64_t drive_cube(const profdb_cube *cube, uint64_t h)
+{
+	profdb_cube_info info;
+	if (!cube || profdb_cube_get_info(cube, &info) != 0)
+		return h;
+	for (uint32_t m = 0; m < info.n_metrics && m < 16; m++) {
+		profdb_cube_metric md;
+		if (profdb_cube_metric_get(cube, m, &md) != 0)
+			continue;
+		size_t size = (size_t)md.value_size * info.n_locations;
+		unsigned char *row = size ? malloc(size) : NULL;
+		for (uint32_t c = 0; c < info.n_cnodes && c < 256; c++) {
+			double v, fields[16];
+			if (row && profdb_cube_row(cube, m, c, row, size) == 1)
+				for (size_t i = 0; i < size; i++)
+					h = h * 31 + row[i];
+			if (profdb_cube_severity(cube, m, c, PROFDB_CUBE_ITEM_CUBE, 0,
+			                         PROFDB_CUBE_CALL_INCLUSIVE, &v) == 0)
+				h += (uint64_t)v;
+			h += (uint64_t)profdb_cube_severity_fields(cube, m, c, PROFDB_CUBE_ITEM_CUBE, 0,
+			                                           PROFDB_CUBE_CALL_INCLUSIVE, fields, 16);
+		}
+		free(row);
+	}
+	return h;
+}
+
 /* Everything the common interface answers, within the budget. Results are
  * not compared: the files may have changed under the handle. */
 static uint64_t drive(const profdb *db)
@@ -174,7 +238,7 @@ static uint64_t drive(const profdb *db)
 	const profdb_hpctkpre *pre = profdb_get_hpctkpre(db);
 	if (pre)
 		h += (uint64_t)profdb_hpctkpre_check(pre);
-	return h;
+	return drive_cube(profdb_get_cube(db), drive_cg(profdb_get_cg(db), h));
 }
 
 /* ---- files ---------------------------------------------------------------- */
@@ -281,6 +345,18 @@ static void rewrite(const copy *c, tc_rng *rng)
 	}
 }
 
+/* The same rewrite on the in-memory copies @p buf of the files. */
+static void rewrite_mem(const copy *c, unsigned char *const *buf, tc_rng *rng)
+{
+	for (int i = 0; i < c->n; i++) {
+		uint64_t n = c->size[i] / 50 + 1;
+		for (uint64_t k = 0; c->size[i] && k < n; k++) {
+			unsigned char b = (unsigned char)tc_rand(rng);
+			buf[i][tc_below(rng, c->size[i])] = b;
+		}
+	}
+}
+
 /* Restore the original bytes in place: a second change under the handle,
  * back to data that passed validation. */
 static void restore(const copy *c)
@@ -295,7 +371,8 @@ static void restore(const copy *c)
 	}
 }
 
-static int changes;   /* seeds whose second pass answered differently */
+static int changes;       /* seeds whose second pass answered differently */
+static int changes_mem;   /* the same, with the inputs in memory */
 
 /* The cycle of the test on one sample, @p flags as open flags. */
 static void run_cycle(copy *c, uint32_t flags)
@@ -323,12 +400,56 @@ static void run_cycle(copy *c, uint32_t flags)
 	}
 }
 
+/* The same cycle on heap copies opened with profdb_open_inputs() and
+ * rewritten in memory. ASan puts a red zone after each buffer, so it sees
+ * a read even one byte past a buffer; past a mapping such a read lands in
+ * whatever is mapped next and is seen only where nothing is. */
+static void run_cycle_mem(const copy *c, uint32_t flags)
+{
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+		unsigned char *buf[16];
+		profdb_input in[16];
+		size_t n_in = 0;
+		for (int i = 0; i < c->n; i++) {
+			buf[i] = malloc(c->size[i] ? c->size[i] : 1);
+			cr_assert_not_null(buf[i]);
+			memcpy(buf[i], c->data[i], c->size[i]);
+			if (!strstr(c->names[i], ".md"))   /* a sample folder's notes */
+				in[n_in++] = (profdb_input){c->names[i], buf[i], c->size[i]};
+		}
+		profdb *db;
+		profdb_options o = PROFDB_OPTIONS_INIT;
+		o.flags = flags;
+		int r = profdb_open_inputs(&db, in, n_in, &o);
+		cr_assert(r == 0 || r == -ENOTSUP, "%s in memory: %s", c->open_path,
+		          profdb_error_message());
+		if (r == 0) {
+			tc_rng rng = {seed * UINT64_C(0x9e3779b97f4a7c15)};
+			uint64_t before = drive(db);
+			rewrite_mem(c, buf, &rng);
+			if (drive(db) != before)
+				changes_mem++;
+			drive(db);
+			for (int i = 0; i < c->n; i++)
+				memcpy(buf[i], c->data[i], c->size[i]);
+			drive(db);
+			rewrite_mem(c, buf, &rng);
+			drive(db);
+			profdb_close(db);
+		}
+		for (int i = 0; i < c->n; i++)
+			free(buf[i]);
+	}
+}
+
 static void run_sample(const char *src)
 {
 	copy c;
 	make_copy(&c, src);
 	run_cycle(&c, 0);
 	run_cycle(&c, PROFDB_OPEN_TOLERANT);
+	run_cycle_mem(&c, 0);
+	run_cycle_mem(&c, PROFDB_OPEN_TOLERANT);
 	drop_copy(&c);
 }
 
@@ -342,13 +463,16 @@ static void run_real(const char *rel)
 /* ---- the samples ---------------------------------------------------------- */
 
 #ifdef HAVE_TEST_WRITER
-static void run_written(int (*write)(const char *dir))
+/* The writer's files in a fresh folder; the folder is the sample, or with
+ * @p file, that file of it (a profile of one file). */
+static void run_written_file(int (*write)(const char *dir), const char *file)
 {
-	char dir[64];
+	char dir[64], one[4200];
 	snprintf(dir, sizeof dir, "/tmp/profdb-rewrite-src-XXXXXX");
 	cr_assert_not_null(mkdtemp(dir));
 	cr_assert_eq(write(dir), 0);
-	run_sample(dir);
+	snprintf(one, sizeof one, "%s/%s", dir, file ? file : "");
+	run_sample(file ? one : dir);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
@@ -360,6 +484,11 @@ static void run_written(int (*write)(const char *dir))
 	if (d)
 		closedir(d);
 	rmdir(dir);
+}
+
+static void run_written(int (*write)(const char *dir))
+{
+	run_written_file(write, NULL);
 }
 
 static int write_hpctk4(const char *dir)
@@ -404,6 +533,158 @@ static int write_hpcrun(const char *dir)
 	write_file(p, b.data, b.size);
 	tw_blob_free(&b);
 	return 0;
+}
+
+/* A measurements directory: an .hpcrun file of @p version and its
+ * .hpctrace (with metric ids from 04.00 on, as hpcrun writes them). */
+static int write_hpcrun_traced(const char *dir, unsigned version)
+{
+	tw_hpcrun d;
+	tw_blob b[2];
+	const tw_hpctrace_rec *recs;
+	size_t n;
+	static const char *const names[2] = {"app-000000-000-7f000101-4242-0.hpcrun",
+	                                     "app-000000-000-7f000101-4242-0.hpctrace"};
+	tw_hpcrun_sample(&d, version, 1);
+	tw_hpctrace_sample(&recs, &n);
+	if (tw_hpcrun_write(&d, &b[0]) != 0)
+		return -1;
+	if (tw_hpctrace_write(version >= 4, recs, n, &b[1]) != 0) {
+		tw_blob_free(&b[0]);
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		write_file(p, b[i].data, b[i].size);
+		tw_blob_free(&b[i]);
+	}
+	return 0;
+}
+
+static int write_hpcrun2_traced(const char *dir)
+{
+	return write_hpcrun_traced(dir, 2);
+}
+
+static int write_hpcrun3_traced(const char *dir)
+{
+	return write_hpcrun_traced(dir, 3);
+}
+
+static int write_hpcrun4_traced(const char *dir)
+{
+	return write_hpcrun_traced(dir, 4);
+}
+
+/* The writer's Cube archives, uncompressed, so profdb reads their index
+ * and data members from the mapping: each byte order and index kind, the
+ * layouts CubeW and Score-P leave, and the structured dtypes. */
+static unsigned cube_flags;
+
+static int write_cube(const char *dir)
+{
+	tw_blob b;
+	char p[4200];
+	int r = cube_flags == UINT_MAX ? tw_cube_write_dtypes(&b, TW_CUBE_BIG_ENDIAN)
+	                               : tw_cube_write(&b, cube_flags, NULL);
+	if (r != 0)
+		return r;
+	snprintf(p, sizeof p, "%s/sample.cubex", dir);
+	write_file(p, b.data, b.size);
+	tw_blob_free(&b);
+	return 0;
+}
+
+/* A Callgrind profile with every kind of line profdb decodes lazily:
+ * instruction and line positions (absolute, relative, repeated),
+ * compressed names, inlined files (fi=/fe=), calls into other objects,
+ * jumps and conditional jumps, a cost line with fewer events. */
+static const char callgrind_text[] =
+	"# callgrind format\n"
+	"version: 1\n"
+	"creator: profdb tests/test-rewrite.c\n"
+	"pid: 4242\n"
+	"cmd: ./app --size 3\n"
+	"part: 1\n"
+	"positions: instr line\n"
+	"events: Ir Dr\n"
+	"summary: 800 220\n"
+	"ob=(1) /usr/bin/app\n"
+	"fl=(1) main.c\n"
+	"fn=(1) main\n"
+	"0x1000 10 100 20\n"
+	"+4 +1 50 10\n"
+	"jump=3 0x1040 20\n"
+	"jcnd=2/5 +8 *\n"
+	"cfi=(2) util.h\n"
+	"cfn=(2) helper\n"
+	"calls=4 0x2000 5\n"
+	"+4 * 600 185\n"
+	"fi=(2)\n"
+	"0x1010 12 30 5\n"
+	"fe=(1)\n"
+	"* * 20\n"
+	"fl=(2)\n"
+	"fn=(2)\n"
+	"0x2000 5 300 80\n"
+	"-2 +2 100 20\n"
+	"cob=(2) /lib/libc.so.6\n"
+	"cfl=(3) memcpy.c\n"
+	"cfn=(3) memcpy\n"
+	"calls=1 0x9000 1\n"
+	"* * 200 85\n"
+	"ob=(2)\n"
+	"fl=(3)\n"
+	"fn=(3)\n"
+	"0x9000 1 200 85\n"
+	"totals: 800 220\n";
+
+static int write_callgrind(const char *dir)
+{
+	char p[4200];
+	snprintf(p, sizeof p, "%s/callgrind.out.4242", dir);
+	write_file(p, (const unsigned char *)callgrind_text, sizeof callgrind_text - 1);
+	return 0;
+}
+
+/* The writer's call chain: one function per frame, cost on every frame. */
+static int write_callgrind_chain(const char *dir)
+{
+	char p[4200];
+	snprintf(p, sizeof p, "%s/callgrind.out.chain", dir);
+	return tw_chain_callgrind(p, 64, 1);
+}
+
+Test(rewrite, hpcrun_traced_written)
+{
+	run_written(write_hpcrun2_traced);
+	run_written(write_hpcrun3_traced);
+	run_written(write_hpcrun4_traced);
+}
+
+Test(rewrite, cube_written)
+{
+	static const unsigned flags[] = {
+		0,
+		TW_CUBE_BIG_ENDIAN | TW_CUBE_DENSE,
+		TW_CUBE_SIMPLE | TW_CUBE_DERIVED,
+		TW_CUBE_CUBEW_PAD | TW_CUBE_EXACT_BLOCK | TW_CUBE_BAD_CHECKSUM,
+		UINT_MAX,   /* the structured dtypes */
+#ifdef PROFDB_HAVE_ZLIB
+		TW_CUBE_ZCUBEX | TW_CUBE_GZIP_ANCHOR,   /* rows inflated from the mapping */
+#endif
+	};
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		cube_flags = flags[i];
+		run_written_file(write_cube, "sample.cubex");
+	}
+}
+
+Test(rewrite, callgrind_written)
+{
+	run_written_file(write_callgrind, "callgrind.out.4242");
+	run_written_file(write_callgrind_chain, "callgrind.out.chain");
 }
 
 Test(rewrite, hpctk4_written)
@@ -465,13 +746,15 @@ Test(rewrite, callgrind_real)
 Test(rewrite, the_rewrites_reach_the_mapping)
 {
 	char *p = tc_sample_path("hpctoolkit/v4/hpctoolkit-tests-loops-cputime-t");
-	changes = 0;
+	changes = changes_mem = 0;
 	copy c;
 	make_copy(&c, p);
 	run_cycle(&c, 0);
+	run_cycle_mem(&c, 0);
 	drop_copy(&c);
 	free(p);
 	cr_assert_gt(changes, 0, "no rewrite changed an answer");
+	cr_assert_gt(changes_mem, 0, "no rewrite of the buffers changed an answer");
 }
 
 TC_MAIN

@@ -44,14 +44,19 @@ typedef enum profdb_hpctk_layout {
  *  of profile.db, cct.db, trace.db exist) or a single *.db file (recognised
  *  by its magic). Each file is validated at open: magic, major version 4,
  *  footer, section table. Minor versions above 0 are accepted. Deeper checks
- *  run lazily on first use of each block.
+ *  run lazily on first use of each block. The files are compared where
+ *  their headers and block headers hold counts and ids that must agree
+ *  (doc/FORMATS.md, "At open, across files"): a disagreement is -EBADMSG
+ *  naming both files, or a warning in tolerant mode.
  *  @param[out] ret  the handle, NULL on failure
  *  @param opts      NULL for the defaults; PROFDB_OPEN_TOLERANT makes a
  *                   damaged value block or trace line read as absent in
- *                   the common interface (profdb_open)
+ *                   the common interface (profdb_open), and files that
+ *                   disagree a warning
  *  @return 0, -EINVAL (NULL argument, bad options), -ENOENT (no database
  *          file there), -EPROTONOSUPPORT (not a 4.0 file),
- *          -EBADMSG/-ENODATA (corrupt/truncated), -errno of I/O.
+ *          -EBADMSG/-ENODATA (corrupt/truncated, files of two databases),
+ *          -errno of I/O.
  *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_open(profdb_hpctk **ret, const char *path,
                                     const profdb_options *opts);
@@ -387,7 +392,9 @@ PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx_id
  *  metric id a value uses must be one meta.db defines (propagated ids in
  *  thread profiles and cct.db, summary statistic ids in the summary
  *  profile); cct.db must not name the summary or an absent profile; trace
- *  lines must belong to profiles of profile.db. Time O(V log V) for V
+ *  lines must belong to non-summary profiles of profile.db; meta.db's
+ *  context ids and every trace sample's context must lie inside cct.db's
+ *  slots. Time O(V log V) for V
  *  values. @return 0 (consistent), -EINVAL (NULL handle), -EBADMSG naming
  *  the disagreement, or the code of the first damaged block. Thread-safe.
  *  @since 0.9 */

@@ -81,12 +81,15 @@ enum {
  *  experiment.xml or meta.db, whichever exist; at least profile.db or the
  *  metadata) or one file, recognised by its magic.
  *  @param ret  receives the handle (NULL on failure)
+ *  The files are compared where their headers and block headers hold
+ *  counts and ids that must agree (doc/FORMATS.md).
  *  @param opts NULL for the defaults; PROFDB_OPEN_TOLERANT makes a damaged
- *              value block or trace line read as empty (with a warning)
+ *              value block or trace line read as empty (with a warning),
+ *              and files that disagree a warning
  *  @return 0, -EINVAL (NULL argument, bad options), -ENOENT,
  *  -EPROTONOSUPPORT (not a pre-release file, an unsupported version, an old
  *  experiment.xml + .metric-db database), -EBADMSG/-ENODATA
- *  (corrupt/truncated), -ENOTSUP (experiment.xml without expat), -ENOMEM,
+ *  (corrupt/truncated, files of two databases naming both), -ENOTSUP (experiment.xml without expat), -ENOMEM,
  *  -EFBIG (metadata above profdb_options.max_memory), -errno of I/O.
  *  Thread-safe. Close the handle with profdb_hpctkpre_close(). @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,

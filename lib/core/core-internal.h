@@ -92,6 +92,15 @@ static inline int profdb__range(const profdb__input *in, uint64_t off, uint64_t 
 	return profdb__span(in, 0, in->size, off, len, what, out);
 }
 
+/* [off, off + len) of the file, or NULL without a message: for checks
+ * that judge only what they can read and leave the rest to the checks of
+ * first use, which report it. */
+static inline const unsigned char *profdb__peek(const profdb__input *in, uint64_t off,
+                                                uint64_t len)
+{
+	return off <= in->size && len <= in->size - off ? in->base + off : NULL;
+}
+
 /* a * b into *out; -EBADMSG with a message on overflow. */
 int profdb__mul(const profdb__input *in, uint64_t a, uint64_t b, const char *what,
                 uint64_t *out);
@@ -112,6 +121,17 @@ void profdb__warn(const profdb_options *opts, const char *fmt, ...) PROFDB__PRIN
  * NULL) makes the warning once per block. */
 int profdb__tolerate(const profdb_options *opts, int r, atomic_bool *warned,
                      const char *what, ...) PROFDB__PRINTF(4, 5);
+
+/* Files of one database that disagree (@p r, with the calling thread's
+ * message naming both): @p r in strict mode; in tolerant mode the message
+ * as a warning, "(tolerant mode: reading on)", and 0. */
+static inline int profdb__disagree(const profdb_options *opts, int r)
+{
+	if (!(opts->flags & PROFDB_OPEN_TOLERANT))
+		return r;
+	profdb__warn(opts, "%s (tolerant mode: reading on)", profdb__message());
+	return 0;
+}
 
 /* Check caller options at a public open (@p fn names it in the message):
  * -EINVAL when size < sizeof(size_t), when bytes past the fields this

@@ -7,7 +7,9 @@
  * count), every metric id a value uses must be one meta.db defines (a
  * propagated id in thread profiles and cct.db, a summary statistic id in
  * the summary profile), cct.db must not name a summary or absent profile,
- * and every trace line must belong to a profile of profile.db.
+ * meta.db's context ids must lie inside cct.db's slots, and every trace
+ * line must belong to a non-summary profile of profile.db and sample
+ * contexts cct.db has slots for.
  * Time O(V log V) for V stored values; no memory of its own. */
 #include <inttypes.h>
 #include <string.h>
@@ -126,9 +128,26 @@ static int check_traces(const profdb_hpctk *db, int64_t n_prof)
 		int r = profdb_hpctk_trace_at(db, i, &t);
 		if (r < 0)
 			return r;
-		if (n_prof >= 0 && t.profile >= (uint64_t)n_prof)
-			return profdb__fail(-EBADMSG, "trace.db: trace line %" PRIu32 " belongs to profile %"
-			                    PRIu32 "; profile.db has %" PRId64, i, t.profile, n_prof);
+		if (n_prof >= 0) {
+			profdb_hpctk_profile pr;
+			if (t.profile >= (uint64_t)n_prof)
+				return profdb__fail(-EBADMSG, "trace.db: trace line %" PRIu32 " belongs to "
+				                    "profile %" PRIu32 "; profile.db has %" PRId64, i,
+				                    t.profile, n_prof);
+			if ((r = profdb_hpctk_profile_at(db, t.profile, &pr)) < 0)
+				return r;
+			if (pr.is_summary)
+				return profdb__fail(-EBADMSG, "trace.db: trace line %" PRIu32 " belongs to "
+				                    "the summary profile %" PRIu32, i, t.profile);
+		}
+		/* a sample's context is one cct.db has a slot for */
+		PROFDB_VIEW_FOREACH(&t.samples, k) {
+			uint64_t ctx = profdb_view_value(&t.samples, k).as.u64;
+			if (db->present[PROFDB_HPCTK_CCT] && ctx >= db->n_ctxs)
+				return profdb__fail(-EBADMSG, "trace.db: trace line %" PRIu32 " sample %"
+				                    PRIu64 " is at context %" PRIu64 ", past the %" PRIu32
+				                    " contexts of cct.db", i, k, ctx, db->n_ctxs);
+		}
 	}
 	return 0;
 }
@@ -144,6 +163,10 @@ PROFDB_EXPORT int profdb_hpctk_check(const profdb_hpctk *db)
 	int64_t n_ctx = ids.known ? profdb_hpctk_context_count(db) : 0;   /* the whole tree */
 	if (n_ctx < 0)
 		return (int)n_ctx;
+	/* nodes[] is sorted by id: the last is the largest */
+	if (n_ctx > 0 && db->present[PROFDB_HPCTK_CCT] && db->nodes[db->n_nodes - 1].id >= db->n_ctxs)
+		return profdb__fail(-EBADMSG, "meta.db: context id %" PRIu32 " is past the %" PRIu32
+		                    " contexts of cct.db", db->nodes[db->n_nodes - 1].id, db->n_ctxs);
 	int has_prof = db->present[PROFDB_HPCTK_PROFILE];
 	int has_cct = db->present[PROFDB_HPCTK_CCT];
 	int64_t n_prof = has_prof ? profdb_hpctk_profile_count(db) : -1;

@@ -1,31 +1,47 @@
 /* Cheap checks at open that the files of a database belong together. The
- * four files share no run id, so only what their headers say can be
- * compared without reading the values: trace.db's lines must belong to
- * profiles profile.db has. A disagreement names both files: an error in
- * strict mode, a warning in tolerant mode (the query layer then drops the
- * lines it cannot place). The full comparison, which reads every value,
- * is profdb_hpctk_check() (check.c). */
+ * four files share no run id, so only counts and ids that must agree are
+ * compared, from the headers of the files and of their blocks, never from
+ * the values (time O(profiles + cct.db slots + trace lines), a few pages
+ * per profile, cct.db's context info array; no memory):
+ *  - trace.db's lines belong to profiles profile.db has, none the summary;
+ *  - cct.db holds as many values as profile.db's thread profiles (it is
+ *    their transposition), and no profile names a context past cct.db's
+ *    table;
+ *  - the first and last metric id of every profile.db block (a summary
+ *    statistic id in the summary profile, a propagated id elsewhere) are
+ *    ids meta.db defines;
+ *  - meta.db's entry points lie inside cct.db's table.
+ * A disagreement names both files: an error in strict mode, a warning in
+ * tolerant mode (the query layer then drops the trace lines it cannot
+ * place). A block whose header points outside its file is left to the
+ * lazy checks (doc/FORMATS.md): this file judges only what it can read.
+ * The full comparison, which reads every value, is profdb_hpctk_check()
+ * (check.c). */
 #include <inttypes.h>
 
 #include "hpctk4-internal.h"
 
-static int mismatch(const profdb_hpctk *db, int r)
+#define NOT_ONE "%s and %s are not of one database: "
+
+static const unsigned char *profile_header(const profdb_hpctk *db, uint32_t p)
 {
-	if (!(db->opts.flags & PROFDB_OPEN_TOLERANT))
-		return r;
-	profdb__warn(&db->opts, "%s (tolerant mode: reading on)", profdb__message());
-	return 0;
+	uint64_t at = db->p_profiles + (uint64_t)p * db->sz_profile;
+	return profdb__peek(&db->in[PROFDB_HPCTK_PROFILE], at, db->sz_profile);
 }
 
-int profdb__hpctk_cross_check(const profdb_hpctk *db)
+static int is_summary(const profdb_hpctk *db, uint32_t p, const unsigned char *h)
 {
-	if (!db->present[PROFDB_HPCTK_TRACE] || !db->present[PROFDB_HPCTK_PROFILE])
-		return 0;
+	return db->layout == PROFDB_HPCTK_DEVSTAGE ? p == 0 : (hl_profile_flags(h) & 1);
+}
+
+static int check_traces(const profdb_hpctk *db)
+{
 	const profdb__input *tin = &db->in[PROFDB_HPCTK_TRACE], *pin = &db->in[PROFDB_HPCTK_PROFILE];
-	if (db->n_traces > db->n_profiles)
-		return mismatch(db, profdb__fail(-EBADMSG, "%s and %s are not of one database: %"
-		                                 PRIu32 " trace lines for %" PRIu32 " profiles",
-		                                 tin->name, pin->name, db->n_traces, db->n_profiles));
+	if (db->n_traces > db->n_profiles) {
+		int r = profdb__fail(-EBADMSG, NOT_ONE "%" PRIu32 " trace lines for %" PRIu32
+		                     " profiles", tin->name, pin->name, db->n_traces, db->n_profiles);
+		return profdb__disagree(&db->opts, r);
+	}
 	for (uint32_t t = 0; t < db->n_traces; t++) {
 		const unsigned char *h;
 		uint64_t at = db->p_traces + (uint64_t)t * db->sz_trace;
@@ -33,11 +49,152 @@ int profdb__hpctk_cross_check(const profdb_hpctk *db)
 		if (r < 0)
 			return r;
 		uint32_t p = hl_trace_profile(h);
-		if (p >= db->n_profiles)
-			return mismatch(db, profdb__fail(-EBADMSG, "%s and %s are not of one database: "
-			                                 "trace line %" PRIu32 " at 0x%" PRIx64
-			                                 " belongs to profile %" PRIu32 " of %" PRIu32,
-			                                 tin->name, pin->name, t, at, p, db->n_profiles));
+		const unsigned char *ph = p < db->n_profiles ? profile_header(db, p) : NULL;
+		if (p >= db->n_profiles || (ph && is_summary(db, p, ph))) {
+			r = profdb__fail(-EBADMSG, NOT_ONE "trace line %" PRIu32 " at 0x%" PRIx64
+			                 " belongs to %s profile %" PRIu32 " of %" PRIu32, tin->name,
+			                 pin->name, t, at, ph ? "the summary" : "no", p, db->n_profiles);
+			return profdb__disagree(&db->opts, r);
+		}
 	}
+	return 0;
+}
+
+/* Whether a value block's header can be right: its @p n values of
+ * @p stride bytes fit in the file, and it has values exactly when it has
+ * index entries. A damaged header is reported where the block is used;
+ * the value counts are then not compared (so a damaged block is not taken
+ * for a file of another database). */
+static int plausible(const profdb__input *in, uint64_t n, unsigned stride, uint64_t n_index)
+{
+	return n <= in->size / stride && (n == 0) == (n_index == 0);
+}
+
+/* @p sum + @p n, or UINT64_MAX ("not compared") if @p sum is or would be. */
+static uint64_t add_count(uint64_t sum, uint64_t n)
+{
+	return sum == UINT64_MAX || n >= UINT64_MAX - sum ? UINT64_MAX : sum + n;
+}
+
+/* Whether the metric ids of a block's first and last value (records of
+ * @p stride bytes with a u16 metric id first) are in @p ids; 1 also when
+ * they cannot be read (left to the lazy checks). */
+static int ends_known(const profdb__input *in, uint64_t at, uint64_t n, unsigned stride,
+                      const uint8_t *ids, uint32_t *bad)
+{
+	const unsigned char *first, *last;
+	if (n == 0 || n > in->size / stride || !(first = profdb__peek(in, at, stride)) ||
+	    !(last = profdb__peek(in, at + (n - 1) * stride, stride)))
+		return 1;
+	*bad = profdb__le16(first);
+	if (!profdb__hpctk_bit(ids, *bad))
+		return 0;
+	*bad = profdb__le16(last);
+	return profdb__hpctk_bit(ids, *bad);
+}
+
+/* profile.db against cct.db (context ids) and meta.db (metric ids);
+ * counts the thread profiles' values into *n_thread (UINT64_MAX when a
+ * header is unreadable or a disagreement was found: no count comparison
+ * then, one message per pair of files). */
+static int check_profiles(const profdb_hpctk *db, int ids, uint64_t *n_thread)
+{
+	const profdb__input *pin = &db->in[PROFDB_HPCTK_PROFILE];
+	const char *cct = db->in[PROFDB_HPCTK_CCT].name, *meta = db->in[PROFDB_HPCTK_META].name;
+	*n_thread = 0;
+	for (uint32_t p = 0; p < db->n_profiles; p++) {
+		const unsigned char *h = profile_header(db, p), *last;
+		int r = 0;
+		if (!h) {
+			*n_thread = UINT64_MAX;
+			return 0;
+		}
+		uint64_t n = hl_profile_n_values(h);
+		uint32_t n_ctx = hl_profile_n_ctxs(h), bad = 0;
+		int summary = is_summary(db, p, h);
+		if (!plausible(pin, n, HL_PROF_VALUE, n_ctx))
+			*n_thread = UINT64_MAX;
+		else if (!summary)
+			*n_thread = add_count(*n_thread, n);
+		uint64_t last_at = hl_profile_ctx_index(h) + (uint64_t)(n_ctx - 1) * HL_PROF_INDEX;
+		if (db->present[PROFDB_HPCTK_CCT] && n_ctx > 0 &&
+		    (last = profdb__peek(pin, last_at, HL_PROF_INDEX)) &&
+		    profdb__le32(last) >= db->n_ctxs)
+			r = profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has values at context %"
+			                 PRIu32 ", past the %" PRIu32 " contexts of %s", pin->name, cct, p,
+			                 profdb__le32(last), db->n_ctxs, cct);
+		else if (ids && !ends_known(pin, hl_profile_values(h), n, HL_PROF_VALUE,
+		                            summary ? db->stat_ids : db->prop_ids, &bad))
+			r = profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " uses metric id %" PRIu32
+			                 ", which %s does not define as a %s id", pin->name, meta, p, bad,
+			                 meta, summary ? "summary statistic" : "propagated");
+		if (r < 0) {
+			*n_thread = UINT64_MAX;
+			return profdb__disagree(&db->opts, r);
+		}
+	}
+	return 0;
+}
+
+/* cct.db against profile.db (value count). Only the context info array is
+ * read: the metric indexes lie all over the file, one page each, and the
+ * metric ids they hold are the thread profiles' ones, compared above. */
+static int check_cct(const profdb_hpctk *db, uint64_t n_thread)
+{
+	const profdb__input *cin = &db->in[PROFDB_HPCTK_CCT];
+	const char *prof = db->in[PROFDB_HPCTK_PROFILE].name;
+	uint64_t n_cct = 0;
+	for (uint32_t c = 0; c < db->n_ctxs && n_cct != UINT64_MAX; c++) {
+		uint64_t at = db->p_ctxs + (uint64_t)c * db->sz_ctx;
+		const unsigned char *h = profdb__peek(cin, at, HL_CTXINFO);
+		if (!h)
+			return 0;
+		uint64_t n = hl_ctxinfo_n_values(h);
+		n_cct = plausible(cin, n, HL_CCT_VALUE, hl_ctxinfo_n_metrics(h)) ? add_count(n_cct, n)
+		                                                                   : UINT64_MAX;
+	}
+	if (n_thread == UINT64_MAX || n_cct == UINT64_MAX || n_cct == n_thread)
+		return 0;
+	int r = profdb__fail(-EBADMSG, NOT_ONE "%s holds %" PRIu64 " values, the thread profiles "
+	                     "of %s %" PRIu64, cin->name, prof, cin->name, n_cct, prof, n_thread);
+	return profdb__disagree(&db->opts, r);
+	return 0;
+}
+
+/* meta.db's entry points (final layout) against cct.db's table. */
+static int check_entries(const profdb_hpctk *db)
+{
+	const profdb__input *min = &db->in[PROFDB_HPCTK_META];
+	if (db->layout == PROFDB_HPCTK_DEVSTAGE)
+		return 0;
+	for (uint32_t e = 0; e < db->n_entries; e++) {
+		const char *cct = db->in[PROFDB_HPCTK_CCT].name;
+		uint64_t at = db->p_entries + (uint64_t)e * db->sz_entry;
+		const unsigned char *h = profdb__peek(min, at, HL_ENTRY);
+		if (h && hl_entry_id(h) >= db->n_ctxs) {
+			int r = profdb__fail(-EBADMSG, NOT_ONE "entry point %" PRIu32 " is context %"
+			                     PRIu32 ", past the %" PRIu32 " contexts of %s", min->name,
+			                     cct, e, hl_entry_id(h), db->n_ctxs, cct);
+			return profdb__disagree(&db->opts, r);
+		}
+	}
+	return 0;
+}
+
+int profdb__hpctk_cross_check(const profdb_hpctk *db)
+{
+	int has_meta = db->present[PROFDB_HPCTK_META], has_prof = db->present[PROFDB_HPCTK_PROFILE];
+	int has_cct = db->present[PROFDB_HPCTK_CCT], r;
+	/* a metric table that does not decode fails where it is used, not here */
+	int ids = has_meta && profdb__hpctk_metric_ids(db) == 0;
+	uint64_t n_thread = UINT64_MAX;
+	if (db->present[PROFDB_HPCTK_TRACE] && has_prof && (r = check_traces(db)) < 0)
+		return r;
+	if (has_prof && (r = check_profiles(db, ids, &n_thread)) < 0)
+		return r;
+	if (has_cct && has_prof && (r = check_cct(db, n_thread)) < 0)
+		return r;
+	if (has_meta && has_cct && (r = check_entries(db)) < 0)
+		return r;
 	return 0;
 }

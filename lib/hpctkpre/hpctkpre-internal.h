@@ -106,6 +106,8 @@ int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db);
 int profdb__hpctkpre_draft_parse(profdb_hpctkpre *db);
 /* meta.c: sort indexes, cross-check the metadata against the .db files. */
 int profdb__hpctkpre_meta_finish(profdb_hpctkpre *db);
+/* cross.c: whether the files agree with each other (counts and ids) */
+int profdb__hpctkpre_cross_check(const profdb_hpctkpre *db);
 /* Index of a metric (1) or 0; of a tree node by stored id (1) or 0. */
 int profdb__hpctkpre_metric_index(const profdb_hpctkpre *db, int is_summary, uint32_t id,
                                   uint32_t *index);

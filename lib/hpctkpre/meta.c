@@ -1,5 +1,5 @@
 /* The decoded metadata (from experiment.xml or a draft meta.db): id indexes
- * (sorted keys searched through profdb_view_find), duplicate checks, the cross-check against the .db files, the getters and
+ * (sorted keys searched through profdb_view_find), duplicate checks, the getters and
  * profdb_hpctkpre_check(), the full validation pass. */
 #include <inttypes.h>
 #include <stddef.h>
@@ -97,11 +97,6 @@ int profdb__hpctkpre_meta_finish(profdb_hpctkpre *db)
 			                    " (nodes %" PRIu32 " and %" PRIu32 " in document order)",
 			                    meta_name(db), db->nodes[db->node_keys[i].index].id,
 			                    db->node_keys[i - 1].index, db->node_keys[i].index);
-	/* The .db files number contexts densely 0 .. num_ctx-1; a tree node past
-	 * that has no values anywhere. profdb_hpctkpre_check() makes it an error. */
-	if (db->present[PRE_CCT] && db->n_nodes && max_node_id(db) >= (int64_t)db->n_ctx)
-		profdb__warn(&db->opts, "%s: context id %" PRId64 " is beyond cct.db's %" PRIu32
-		             " contexts (mismatched files?)", meta_name(db), max_node_id(db), db->n_ctx);
 	return 0;
 }
 

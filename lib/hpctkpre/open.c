@@ -214,7 +214,7 @@ static int finish_open(profdb_hpctkpre *db)
 	if (db->meta_kind == PROFDB_HPCTKPRE_META_DRAFT &&
 	    (r = profdb__hpctkpre_draft_parse(db)) < 0)
 		return r;
-	if ((r = profdb__hpctkpre_meta_finish(db)) < 0)
+	if ((r = profdb__hpctkpre_meta_finish(db)) < 0 || (r = profdb__hpctkpre_cross_check(db)) < 0)
 		return r;
 	/* One "validated" byte per block, bounded by the blocks' table sizes
 	 * (checked inside the files above). */

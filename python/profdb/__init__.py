@@ -17,6 +17,8 @@ Database.close() raises BufferError while any of them, or any Stats or
 Tree, is alive -- as mmap.close() does. Copy what must outlive the handle.
 """
 import operator
+import os
+import stat as _stat
 from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -306,6 +308,32 @@ class Database(_profdb.Database):
             vals[f] = values[:, :, k]
         return Match(out, vals, [tuple(t) for t in ids], MatchCounts(*counts))
 
+    def to_svg(self, path, metric: Union[None, str, int] = None, profiles: ProfileSel = None,
+               icicle: bool = False, width: float = 1200.0, min_width: float = 0.1,
+               color: str = "module", title: Optional[str] = None) -> None:
+        """Draw a flame graph into `path` as one self-contained SVG file
+        (`profdb convert -t svg`; doc/CONVERT.md "SVG flame graph").
+
+        metric: a name, id or frame column name (None: the first metric
+        with values, as the tool picks it); profiles: the profiles combined
+        by the metric's rule (None: every non-summary profile; a spec
+        string as `--profiles`). icicle draws the root at the top; width is
+        the frames' width in pixels; frames narrower than min_width pixels
+        are merged into their parent; color is "module" or "file"; title
+        names the picture (None: the path this database was opened with,
+        as the tool gives its input's path, so both write the same bytes).
+        A metric that does not add up raises NotSupported. The file is
+        written to a temporary file next to `path` and renamed over it on
+        success, so a refused conversion leaves an existing file as it was.
+        The GIL is released while it runs."""
+        if color not in _SVG_COLORS:
+            raise ValueError("color must be one of %s" % ", ".join(_SVG_COLORS))
+        m = None if metric is None else [self._metric_by_key(metric).id]
+        p = None if profiles is None else self.profile_indices(profiles)
+        _write_through_temporary(path, lambda fd: self._convert(
+            fd, "svg", m, p, bool(icicle), float(width), float(min_width),
+            self.path if title is None else title, _SVG_COLORS[color]))
+
     # ---- pandas (imported on first use) ----
 
     def dataframe(self, metrics=None, profiles: ProfileSel = None, scope: str = "all",
@@ -334,6 +362,54 @@ class Database(_profdb.Database):
         """A profile's trace as a DataFrame (time, context, name, duration)."""
         from . import _frames
         return _frames.trace_frame(self, profile)
+
+
+_SVG_COLORS = {"module": 0, "file": 1}
+
+
+def _write_through_temporary(path, write) -> None:
+    """Call write(fd) on a new file next to `path` (created with mode
+    0o666 less the umask, or the mode of the file it replaces) and rename
+    it over `path` once write returned; remove it if write raised. A path
+    that exists and is not a regular file (/dev/null, a FIFO) is written
+    directly."""
+    path = os.fsdecode(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not _stat.S_ISREG(st.st_mode):
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC | os.O_NOCTTY)
+        try:
+            write(fd)
+        finally:
+            os.close(fd)
+        return
+    final = os.path.realpath(path) if st is not None else path
+    folder, name = os.path.split(final)
+    for _ in range(100):
+        tmp = os.path.join(folder, ".%s.%s" % (name, os.urandom(6).hex()))
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError("%s: no free temporary name next to it" % path)
+    try:
+        try:
+            write(fd)
+        finally:
+            os.close(fd)
+        if st is not None:
+            os.chmod(tmp, _stat.S_IMODE(st.st_mode))
+        os.replace(tmp, final)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
 
 
 def open(path, **options) -> Database:  # noqa: A001 (the module's verb, as gzip.open)

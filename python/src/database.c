@@ -400,14 +400,14 @@ PyTypeObject pd_DatabaseType = {
 	.tp_new = db_new,
 };
 
-/* Gather the method tables of database.c, records.c, view.c, gather.c and
- * analysis.c into the type's table, before PyType_Ready. */
+/* Gather the method tables of database.c and the other files (ext.h)
+ * into the type's table, before PyType_Ready. */
 int pd_database_methods_init(void);
 int pd_database_methods_init(void)
 {
 	const PyMethodDef *tables[] = {db_methods, pd_record_methods, pd_view_methods,
 	                               pd_gather_methods, pd_analysis_methods,
-	                               pd_match_methods, pd_scopes_methods};
+	                               pd_match_methods, pd_scopes_methods, pd_convert_methods};
 	size_t k = 0;
 	for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
 		for (const PyMethodDef *m = tables[t]; m->ml_name; m++) {

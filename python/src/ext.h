@@ -109,6 +109,9 @@ extern PyMethodDef pd_match_methods[];
 /* scopes.c: Database._scopes (profdb_exclusive/profdb_inclusive per cell). */
 extern PyMethodDef pd_scopes_methods[];
 
+/* convert.c: Database._convert (profdb_convert to a file descriptor). */
+extern PyMethodDef pd_convert_methods[];
+
 /* Parse a sequence of ints (or None) into a malloc'ed uint32_t array.
  * Returns 0 (and *out NULL, *n 0 for None) or -1 with an exception. */
 int pd_u32_list(PyObject *seq, const char *what, uint32_t **out, size_t *n);

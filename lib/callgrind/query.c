@@ -385,7 +385,9 @@ static int build_tree(void *arg)
 		                    " bytes, more than profdb_options.max_memory", need);
 	uint32_t *last = malloc((size_t)nc * sizeof *last);
 	uint64_t *weight = calloc(nc, sizeof *weight);
-	sort_pair *pairs = malloc((size_t)nc * sizeof *pairs), *tmp = malloc((size_t)nc * sizeof *tmp);
+	/* calloc: every pair the sort reads is set below, but gcc -O3 cannot
+	 * see it through the inlined sort (maybe-uninitialized) */
+	sort_pair *pairs = calloc(nc, sizeof *pairs), *tmp = malloc((size_t)nc * sizeof *tmp);
 	uint32_t *count = malloc(RADIX_SIZE * sizeof *count);
 	q->parent = malloc((size_t)nc * sizeof *q->parent);
 	q->first_child = malloc((size_t)nc * sizeof *q->first_child);

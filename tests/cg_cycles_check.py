@@ -370,8 +370,9 @@ def main():
     lib.profdb_inclusive.argtypes = [vp, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, vp]
     paths = [p for p in samples.real_samples(data, big=True)
              if "/callgrind/" in p]
-    paths += [os.path.join(root, "big", f) for f in sorted(os.listdir(os.path.join(root, "big")))
-              if f.endswith(".gz")] if os.path.isdir(os.path.join(root, "big")) else []
+    paths += samples.readable([os.path.join(root, "big", f)
+                               for f in sorted(os.listdir(os.path.join(root, "big")))
+                               if f.endswith(".gz")]) if os.path.isdir(os.path.join(root, "big")) else []
     n = 0
     for p in paths:
         rel = os.path.relpath(p, root)

@@ -171,6 +171,16 @@ static const uint64_t *cost_at(const uint64_t *base, size_t off)
 	return base ? base + off : NULL;
 }
 
+static const cg_row *row_at(const cg_row *base, size_t off)
+{
+	return base ? base + off : NULL;
+}
+
+static const cg_crow *crow_at(const cg_crow *base, size_t off)
+{
+	return base ? base + off : NULL;
+}
+
 /* The n_rows function rows, then one row per cycle. @p fn_of maps a row to
  * its function (NULL: the row is the function). */
 static void fill(const profdb_cg *cg, uint32_t n_rows, const cg_row *fn_of, const uint64_t *self,
@@ -219,9 +229,9 @@ int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 			return profdb__fail(-EBADMSG, "callgrind: internal error: call row without a row");
 		}
 	}
-	fill(cg, p->n_rows, cg->rows + p->row_first,
+	fill(cg, p->n_rows, row_at(cg->rows, p->row_first),
 	     cost_at(cg->row_cost, (size_t)p->row_first * ne), p->n_crows,
-	     cg->crows + p->crow_first, p->row_first,
+	     crow_at(cg->crows, p->crow_first), p->row_first,
 	     cost_at(cg->crow_cost, (size_t)p->crow_first * ne), incl);
 	cg->incl[k] = incl;
 	return 0;

@@ -31,6 +31,11 @@ const char *tc_sample_root(void);
  * test (cr_skip_test) when the root or the path does not exist. */
 char *tc_sample_path(const char *rel);
 
+/* Skips the current test in a build with AddressSanitizer: the two big
+ * Callgrind profiles take minutes there and are checked by the plain build
+ * (the reader itself still reads them under ASan, tests/test-callgrind.c). */
+void tc_skip_big_under_asan(void);
+
 /* The database directories (those holding meta.db or profile.db) directly
  * under $root/@p rel, sorted by name, as a malloc'ed NULL-terminated array of
  * malloc'ed full paths; *n gets the count. NULL with *n = 0 when the folder

@@ -426,6 +426,6 @@ Test(edges_real, cube) { check_files("cube"); }
 Test(edges_real, callgrind_edge) { check_files("callgrind/edge"); }
 Test(edges_real, callgrind_public) { check_files("callgrind/public"); }
 Test(edges_real, callgrind_valgrind) { check_files("callgrind/valgrind"); }
-Test(edges_real, callgrind_big) { check_files("callgrind/big"); }
+Test(edges_real, callgrind_big) { tc_skip_big_under_asan(); check_files("callgrind/big"); }
 
 TC_MAIN

@@ -539,6 +539,6 @@ Test(match_real, cube) { check_dirs("cube"); }
 Test(match_real, callgrind_valgrind) { check_files("callgrind/valgrind"); }
 Test(match_real, callgrind_public) { check_files("callgrind/public"); }
 Test(match_real, callgrind_edge) { check_files("callgrind/edge"); }
-Test(match_real, callgrind_big) { check_files("callgrind/big"); }
+Test(match_real, callgrind_big) { tc_skip_big_under_asan(); check_files("callgrind/big"); }
 
 TC_MAIN

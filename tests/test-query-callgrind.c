@@ -691,5 +691,6 @@ Test(query_callgrind_real, edge, .timeout = 60)
 
 Test(query_callgrind_real, big, .timeout = 300)
 {
+	tc_skip_big_under_asan();
 	check_real("big");
 }

@@ -689,6 +689,6 @@ Test(tree_real, scopes_cube) { check_scope_dirs("cube"); }
 Test(tree_real, callgrind_valgrind) { check_files("callgrind/valgrind"); }
 Test(tree_real, callgrind_public) { check_files("callgrind/public"); }
 Test(tree_real, callgrind_edge) { check_files("callgrind/edge"); }
-Test(tree_real, callgrind_big) { check_files("callgrind/big"); }
+Test(tree_real, callgrind_big) { tc_skip_big_under_asan(); check_files("callgrind/big"); }
 
 TC_MAIN

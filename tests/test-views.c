@@ -150,7 +150,7 @@ static void check_files(const char *rel)
 Test(views_real, callgrind_edge) { check_files("callgrind/edge"); }
 Test(views_real, callgrind_public) { check_files("callgrind/public"); }
 Test(views_real, callgrind_valgrind) { check_files("callgrind/valgrind"); }
-Test(views_real, callgrind_big) { check_files("callgrind/big"); }
+Test(views_real, callgrind_big) { tc_skip_big_under_asan(); check_files("callgrind/big"); }
 
 #ifdef HAVE_TEST_WRITER
 static profdb *open_cube(uint64_t max_memory)

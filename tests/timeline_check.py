@@ -237,7 +237,7 @@ def main():
     pictures("synth", synth, 400, [None, (1000000000, 1250000000)], [0, 3])
     refusals(sample)
     hk = os.path.join(DATA, "hpctoolkit")
-    real = [("issue-233", os.path.join(hk, "v4", "hpcviewer-issue-233"), 1600, [0, 2]),
+    real = [("issue-233", os.path.join(hk, "v4", "hpcviewer-issue-233"), 1000, [0, 2]),
             ("multithread", os.path.join(hk, "v4-devstage", "hpcviewer-multithread"), 300, [0, 2]),
             ("hpcrun", os.path.join(hk, "hpcrun", "miniapp-hpctrace"), 300, [0])]
     for name, src, width, depths in real:

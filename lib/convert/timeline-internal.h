@@ -26,8 +26,8 @@ typedef struct timeline {
 	size_t n_fn, fn_cap;
 	uint32_t *fn_slots;           /* open addressing by label: function + 1 */
 	size_t n_fn_slots;
-	uint32_t *rows;               /* the profiles with samples, in index order */
-	size_t n_rows;
+	uint32_t *rows;               /* the selected profiles, in their order */
+	size_t n_rows, empty;         /* rows, and those without samples */
 	uint64_t start;               /* the trace's start, epoch ns */
 	uint64_t from, to;            /* the window, ns since the start */
 	uint32_t columns;
@@ -36,11 +36,11 @@ typedef struct timeline {
 } timeline;
 
 /* Layout shared by the two files. */
-enum { TL_MARGIN = 10, TL_LABEL_W = 230, TL_TOP = 92, TL_LEGEND_MAX = 24, TL_LEGEND_H = 18,
+enum { TL_MARGIN = 10, TL_LABEL_W = 230, TL_TOP = 108, TL_LEGEND_MAX = 24, TL_LEGEND_H = 18,
        TL_LEGEND_W = 300 };
 
 static inline int tl_x0(void) { return TL_MARGIN + TL_LABEL_W; }
-static inline int tl_total_width(const timeline *t) { return tl_x0() + (int)t->columns + TL_MARGIN; }
+static inline int tl_total_width(const timeline *t) { return tl_x0() + (int)t->columns + 3 * TL_MARGIN; }
 
 static inline profdb_str tl_fn_name(const timeline *t, uint32_t fn)
 {

@@ -142,17 +142,22 @@ int profdb__tl_head(profdb__cv_out *o, const timeline *t)
 		profdb__svg_xml(o, about.title, 200);
 	else
 		profdb__cv_puts(o, profdb_format_name(about.format));
-	profdb__svg_putf(o, "</text>\n<text x=\"%d\" y=\"42\">%zu trace line%s, ", TL_MARGIN,
+	profdb__svg_putf(o, "</text>\n<text x=\"%d\" y=\"42\">%zu trace line%s", TL_MARGIN,
 	                 t->n_rows, t->n_rows == 1 ? "" : "s");
+	if (t->empty)
+		profdb__svg_putf(o, " (%zu without samples)", t->empty);
+	profdb__cv_puts(o, ", ");
 	put_seconds(o, t->from);
 	profdb__cv_puts(o, " s to ");
 	put_seconds(o, t->to);
-	profdb__svg_putf(o, " s since the trace's start (%" PRIu64 " ns since the epoch); ", t->start);
+	profdb__svg_putf(o, " s since the trace's start</text>\n<text x=\"%d\" y=\"58\">colour: ",
+	                 TL_MARGIN);
 	if (t->opts->depth)
 		profdb__svg_putf(o, "the function at depth %" PRIu32, t->opts->depth);
 	else
 		profdb__cv_puts(o, "the innermost function");
-	profdb__svg_putf(o, "</text>\n<text id=\"details\" x=\"%d\" y=\"60\"></text>\n", TL_MARGIN);
+	profdb__svg_putf(o, "; start: %" PRIu64 " ns since the epoch</text>\n"
+	                 "<text id=\"details\" x=\"%d\" y=\"76\"></text>\n", t->start, TL_MARGIN);
 	put_axis(o, t);
 	return o->err;
 }

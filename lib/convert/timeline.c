@@ -149,6 +149,11 @@ static uint64_t first_after(const profdb_view *v, uint64_t lo, uint64_t time)
  * sample, after its last, or running nothing). */
 static int row_columns(timeline *t, const profdb_view *v, uint32_t *col)
 {
+	if (!v->count) {
+		for (uint32_t c = 0; c < t->columns; c++)
+			col[c] = NO_FN;
+		return 0;
+	}
 	uint64_t next = 0, last = profdb_view_key(v, v->count - 1), prev_ctx = UINT64_MAX;
 	uint32_t fn = NO_FN;
 	int r;
@@ -259,8 +264,9 @@ static int make_tails(timeline *t)
 /* ---- the writer ---------------------------------------------------------- */
 
 /* The trace's start (the earliest sample of any profile, as `profdb trace`
- * counts, so that --profiles does not move it), the rows (the selected
- * profiles with samples) and the window's end. */
+ * counts, so that --profiles does not move it), the rows (every selected
+ * profile: one without samples is an empty row, as an empty trace line is
+ * in hpctraceviewer) and the window's end. */
 static int find_rows(timeline *t, const uint32_t *sel, size_t n_sel)
 {
 	uint64_t t0, samples, last = 0;
@@ -279,16 +285,15 @@ static int find_rows(timeline *t, const uint32_t *sel, size_t n_sel)
 		if (v.count && profdb_view_key(&v, 0) < t->start)
 			t->start = profdb_view_key(&v, 0);
 	}
-	if (!(t->rows = malloc((lines + 1) * sizeof *t->rows)))
+	if (!(t->rows = malloc((n_sel + 1) * sizeof *t->rows)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (timeline)");
 	for (size_t i = 0; i < n_sel; i++) {
 		profdb_view v;
 		if ((r = profdb_trace_view(t->db, sel[i], &v)) < 0)
 			return r;
-		if (!v.count || t->n_rows == lines)
-			continue;
 		t->rows[t->n_rows++] = sel[i];
-		if (profdb_view_key(&v, v.count - 1) > last)
+		t->empty += !v.count;
+		if (v.count && profdb_view_key(&v, v.count - 1) > last)
 			last = profdb_view_key(&v, v.count - 1);
 	}
 	t->from = t->opts->from_ns;

@@ -298,7 +298,8 @@ static int find_rows(timeline *t, const uint32_t *sel, size_t n_sel)
 	}
 	t->from = t->opts->from_ns;
 	/* Up to the last sample, which the window then holds. */
-	t->to = t->opts->to_ns ? t->opts->to_ns : last - t->start + 1;
+	t->to = t->opts->to_ns ? t->opts->to_ns
+	      : last - t->start < UINT64_MAX ? last - t->start + 1 : UINT64_MAX;
 	if (t->to <= t->from)
 		return profdb__fail(-EINVAL, "profdb_convert: the timeline's window starts at %" PRIu64
 		                    " ns, at or after the last sample (%" PRIu64 " ns since the "

@@ -7,7 +7,9 @@ usage: timeline_check.py PROFDB MKSAMPLE WORK DATA_DIR
 Generated inputs: the writer's HPCToolkit sample and a synthetic database
 (profdb-mksample synth: 6 trace lines of 3 000 samples). Real traces:
 HPCToolkit 4.0 (hpcviewer-issue-233, 135 lines; hpcviewer-multithread)
-and an hpcrun .hpctrace set (miniapp-hpctrace) under DATA_DIR; absent:
+and hpcrun .hpctrace sets (miniapp-hpctrace, trace files alone;
+hpctoolkit-tests-loops-cputime-t.m, with their .hpcrun trees) under
+DATA_DIR; absent:
 said (skipped, counted), and the generated inputs still run.
 
 Each picture must parse with expat, and for every row rect (in a
@@ -25,7 +27,9 @@ function context, "libomp.so+0x134a30"), as in every stack format. A column with
 must be before the row's first sample, after its last, or at a sample
 that runs nothing. Also: every legend rect names a function drawn, the
 window and depth are those asked, formats without traces and bad windows
-are refused and leave an existing output as it was.
+are refused and leave an existing output as it was, and the pictures the
+README shows (doc/sample-flame.svg, doc/sample-timeline.svg) are what
+profdb draws of the writer's sample today.
 
 Exit 0 ok, 1 failures.
 """
@@ -227,6 +231,21 @@ def refusals(sample):
         fail("refusal", "the existing output changed or a temporary file stayed")
 
 
+def readme_pictures():
+    """The pictures README shows (doc/sample-flame.svg, doc/sample-timeline.svg)
+    are what profdb draws today of the writer's sample."""
+    doc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "doc")
+    subprocess.run([MKSAMPLE, "sample", os.path.join(WORK, "sample.db")], check=True)
+    for kind, name in (("svg", "sample-flame.svg"), ("timeline", "sample-timeline.svg")):
+        p = subprocess.run([os.path.abspath(PROFDB), "convert", "-t", kind, "--width", "800",
+                            "-o", name, "sample.db"], cwd=WORK)
+        with open(os.path.join(WORK, name), "rb") as a, open(os.path.join(doc, name), "rb") as b:
+            if p.returncode or a.read() != b.read():
+                fail(name, "doc/%s is not what profdb draws: in a folder with the writer's "
+                     "sample.db, run profdb convert -t %s --width 800 -o %s sample.db"
+                     % (name, kind, name))
+
+
 def main():
     os.makedirs(WORK, exist_ok=True)
     sample = os.path.join(WORK, "sample")
@@ -236,10 +255,13 @@ def main():
     pictures("sample", sample, 60, [None, (1500, 4500)], [0, 1, 2, 3])
     pictures("synth", synth, 400, [None, (1000000000, 1250000000)], [0, 3])
     refusals(sample)
+    readme_pictures()
     hk = os.path.join(DATA, "hpctoolkit")
     real = [("issue-233", os.path.join(hk, "v4", "hpcviewer-issue-233"), 1000, [0, 2]),
             ("multithread", os.path.join(hk, "v4-devstage", "hpcviewer-multithread"), 300, [0, 2]),
-            ("hpcrun", os.path.join(hk, "hpcrun", "miniapp-hpctrace"), 300, [0])]
+            ("hpcrun", os.path.join(hk, "hpcrun", "miniapp-hpctrace"), 300, [0]),
+            ("hpcrun-cct", os.path.join(hk, "hpcrun", "hpctoolkit-tests-loops-cputime-t.m"), 300,
+             [0, 3])]
     for name, src, width, depths in real:
         if not os.path.exists(src) or not readable([src]):
             print("skip %s: %s absent" % (name, src))

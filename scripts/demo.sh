@@ -8,7 +8,8 @@
 # Both are read through the same common query interface, so the same
 # `profdb top` and `profdb tree` commands work on both, and `profdb convert`
 # writes either for flame graphs, Perfetto or KCachegrind, or draws a flame
-# graph itself as one SVG file that a browser opens without a network.
+# graph and a timeline of the traces itself, each one SVG file that a
+# browser opens without a network.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -38,8 +39,12 @@ sample="$build/sample.db"
 	"$profdb" top -n 5 "$build/sample.callgrind"
 	# A flame graph drawn by profdb itself: one self-contained SVG file.
 	"$profdb" convert -t svg -o "$build/sample.svg" "$sample"
+	# Its trace as a timeline, the function running in each pixel column.
+	"$profdb" trace "$sample"
+	"$profdb" convert -t timeline -o "$build/sample-trace.svg" "$sample"
 )
 echo "flame graph of the sample: $build/sample.svg (open it in a browser)"
+echo "timeline of its trace: $build/sample-trace.svg"
 
 echo
 echo "== 2. Callgrind profile of tool/sample/sample-prog.c =="

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
-"""The SVG flame graph (`profdb convert -t svg`) in a real browser:
-headless Chromium, where installed (Debian's `chromium`; scripts/deps.sh
---tests installs it), else the test is skipped (exit 77) and says so.
+"""The SVG pictures (`profdb convert -t svg` and `-t timeline`) in a real
+browser: headless Chromium, where installed (Debian's `chromium`;
+scripts/deps.sh --tests installs it), else the test is skipped (exit 77)
+and says so.
 
-usage: svg_browser_check.py PROFDB MKSAMPLE WORK [DATA_DIR]
+usage: svg_browser_check.py PROFDB MKSAMPLE WORK [DATA_DIR [SAMPLE_PROG]]
 
-Pictures: the writer's HPCToolkit sample, flame and --icicle, and
-hpcviewer-issue-233 under DATA_DIR when present. For each:
+Pictures: every one scripts/demo.sh draws (the writer's HPCToolkit
+sample as a flame graph and as a timeline; the flame graph of a Callgrind
+profile of SAMPLE_PROG, recorded here where valgrind is installed, else
+skipped and said), the sample's --icicle flame graph, and
+hpcviewer-issue-233 under DATA_DIR when present (flame graph and
+timeline). For each timeline: a screenshot that is not blank, no script
+error, and the page's DOM after its script ran holding every rect of the
+file. For each flame graph:
 - a screenshot is not blank (more than a few colours in it) and the page
   logged no script error (Chromium's console on standard error);
 - `--dump-dom` of the picture opened as FILE#search=^(A|B)$&zoom=Z, with
@@ -28,6 +35,7 @@ import zlib
 
 PROFDB, MKSAMPLE, WORK = sys.argv[1:4]
 DATA = sys.argv[4] if len(sys.argv) > 4 else ""
+SAMPLE_PROG = sys.argv[5] if len(sys.argv) > 5 else ""
 failures = []
 
 
@@ -92,7 +100,8 @@ def unescape(s):
     return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
-def check(name, svg):
+def screenshot(name, svg):
+    """A screenshot that is not blank, and no script error logged."""
     shot = os.path.join(WORK, name + ".png")
     _, err = chromium("--window-size=1220,600", "--screenshot=" + shot, "file://" + svg)
     errors = [l for l in err.splitlines() if "CONSOLE" in l or "Uncaught" in l]
@@ -100,6 +109,20 @@ def check(name, svg):
         fail(name, "the page logged: %s" % errors[:3])
     if not os.path.exists(shot) or len(png_colours(shot)) < 5:
         fail(name, "the screenshot is blank")
+
+
+def check_timeline(name, svg):
+    screenshot(name, svg)
+    dom, _ = chromium("--dump-dom", "file://" + svg)
+    want = len(re.findall(r"<rect [^>]*data-fn=", open(svg, encoding="utf-8").read()))
+    got = len(re.findall(r"<rect [^>]*data-fn=", dom))
+    if not want or got != want:
+        fail(name, "%d rects in the page's DOM, %d in the file" % (got, want))
+    print("ok %s: %d rects" % (name, want))
+
+
+def check(name, svg):
+    screenshot(name, svg)
     text = open(svg, encoding="utf-8").read()
     frames = frames_of(text)
     d = [int(attr(g, "data-d")) for g, _ in frames]
@@ -161,16 +184,24 @@ def main():
     os.makedirs(WORK, exist_ok=True)
     sample = os.path.join(WORK, "sample")
     subprocess.run([MKSAMPLE, "sample", sample], check=True)
-    jobs = [("sample", sample, []), ("sample-icicle", sample, ["--icicle"])]
+    jobs = [("sample", sample, "svg", []), ("sample-trace", sample, "timeline", []),
+            ("sample-icicle", sample, "svg", ["--icicle"])]
+    cg = os.path.join(WORK, "callgrind.out.sample-prog")
+    if SAMPLE_PROG and shutil.which("valgrind"):
+        subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg, SAMPLE_PROG],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        jobs.append(("sample-prog", cg, "svg", []))
+    else:
+        print("skip: sample-prog (no valgrind or no sample program)")
     db233 = os.path.join(DATA, "hpctoolkit", "v4", "hpcviewer-issue-233")
     if DATA and os.path.isdir(db233):
-        jobs.append(("issue-233", db233, []))
+        jobs += [("issue-233", db233, "svg", []), ("issue-233-trace", db233, "timeline", [])]
     else:
         print("skip: issue-233 (no sample data)")
-    for name, src, args in jobs:
+    for name, src, kind, args in jobs:
         svg = os.path.abspath(os.path.join(WORK, name + ".svg"))
-        subprocess.run([PROFDB, "convert", "-t", "svg", "-o", svg] + args + [src], check=True)
-        check(name, svg)
+        subprocess.run([PROFDB, "convert", "-t", kind, "-o", svg] + args + [src], check=True)
+        (check_timeline if kind == "timeline" else check)(name, svg)
     return 1 if failures else 0
 
 

@@ -38,7 +38,7 @@ offers --ver = "--version"
 offers --color = '' = "auto always never"
 offers --color = always t = "$want_t"
 # Values listed in a help text as "OPT a|b|c": the converter formats.
-offers convert --to "" = "folded speedscope chrome callgrind pprof svg"
+offers convert --to "" = "folded speedscope chrome callgrind pprof svg timeline"
 # Options per command, from its --help.
 offers dump --t = "--table"
 offers dump --table '' = "metrics contexts profiles values traces edges"

@@ -73,8 +73,40 @@ Test(convert_json, refusals)
 	/* The callback's error stops the conversion. */
 	sink bad = {NULL, 0, -EIO};
 	cr_assert_eq(profdb_convert(db, &o, to_mem, &bad), -EIO);
+	/* A timeline needs traces. */
+	o.format = PROFDB_CONVERT_TIMELINE, o.n_metrics = 0;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &bad), -ENOTSUP);
+	cr_assert(strstr(profdb_error_message(), "no trace"));
 	free(s.p);
 	profdb_close(db);
+}
+
+/* The time syntax of `profdb trace` and `convert --window`: exact. */
+Test(convert_json, time_parse)
+{
+	static const struct {
+		const char *text;
+		uint64_t ns;
+	} good[] = {{"0", 0}, {"42", 42}, {"1.5s", 1500000000}, {"200ms", 200000000},
+	            {"30us", 30000}, {"100ns", 100}, {"0.000000001s", 1}, {"2.5us", 2500},
+	            {"18446744073709551615", UINT64_MAX}, {"18446744073.709551615s", UINT64_MAX}};
+	static const char *const bad[] = {"", "s", "-1", "1.5", "1x", "1.5.2s", "0.0000000001s",
+	                                  "1.5ns", "18446744073709551616", "18446744074s", " 1s",
+	                                  "1s ", "1e3ns"};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		uint64_t ns = 7;
+		cr_assert_eq(profdb_time_parse(good[i].text, &ns), 0, "%s: %s", good[i].text,
+		             profdb_error_message());
+		cr_assert_eq(ns, good[i].ns, "%s", good[i].text);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		uint64_t ns = 7;
+		cr_assert_eq(profdb_time_parse(bad[i], &ns), -EINVAL, "'%s' read", bad[i]);
+		cr_assert_eq(ns, 7, "'%s' left the output", bad[i]);
+	}
+	uint64_t ns;
+	cr_assert_eq(profdb_time_parse(NULL, &ns), -EINVAL);
+	cr_assert_eq(profdb_time_parse("1s", NULL), -EINVAL);
 }
 
 #ifdef HAVE_TEST_WRITER
@@ -172,6 +204,62 @@ Test(convert_json, chrome)
 	cr_assert_eq(count(out, "\"ph\":\"E\""), 8);
 	cr_assert_eq(count(out, "\"thread_name\""), 1);   /* profile 2's trace is empty */
 	free(out);
+	profdb_close(db);
+	tc_hpctk4_free(&f);
+}
+
+/* Timeline: trace 0's six samples 1 us apart (contexts 5, 13, 0, 14, 10,
+ * 13: main, compute, idle, memcpy, helper, compute) over 10 columns of
+ * 0.5001 us: two columns per sample, none for idle; the last sample ends
+ * the row. Depth 2 colours by main wherever a frame runs. Profile 2's
+ * empty trace is an empty row. */
+Test(convert_json, timeline)
+{
+	tc_hpctk4_files f;
+	profdb *db = tc_hpctk4_open(NULL, &f);
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	sink s = {0};
+	o.format = PROFDB_CONVERT_TIMELINE, o.width = 10;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &s), 0, "%s", profdb_error_message());
+	static const char *const rects[] = {
+		"<rect x=\"240\" width=\"2\" height=\"19\" fill=\"#", "data-fn=\"main\"/>",
+		"<rect x=\"242\" width=\"2\"", "data-fn=\"compute\"/>",
+		"<rect x=\"246\" width=\"2\"", "data-fn=\"memcpy\"/>",
+		"<rect x=\"248\" width=\"2\"", "data-fn=\"helper\"/>",
+	};
+	const char *at = s.p;
+	for (size_t i = 0; i < sizeof rects / sizeof rects[0]; i++) {
+		const char *p = strstr(at, rects[i]);
+		cr_assert_not_null(p, "%s in order in %s", rects[i], s.p);
+		at = p;
+	}
+	cr_assert_eq(count(s.p, "<g class=\"row\""), 2);
+	cr_assert_eq(count(s.p, "<g class=\"row\" data-profile=\"2\""), 1);
+	cr_assert_eq(count(s.p, "<rect "), 4 + 4, "four runs and four legend keys");
+	cr_assert(strstr(s.p, "data-start-ns=\"1700000000000001000\" data-from-ns=\"0\" "
+	                      "data-to-ns=\"5001\""), "%s", s.p);
+	cr_assert(strstr(s.p, "(1 without samples)"));
+	cr_assert_null(strstr(s.p, "href"), "nothing is fetched");
+	free(s.p), s = (sink){0};
+	/* depth 2 (main) over [1 us, 3 us): compute's columns, idle, memcpy's */
+	o.depth = 2, o.from_ns = 1000, o.to_ns = 3000, o.width = 4;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &s), 0, "%s", profdb_error_message());
+	cr_assert(strstr(s.p, "<rect x=\"240\" width=\"2\""), "%s", s.p);
+	cr_assert_eq(count(s.p, "data-fn=\"main\""), 2, "a run and its legend key: %s", s.p);
+	free(s.p), s = (sink){0};
+	/* a window that ends before it starts, or starts after the last sample */
+	o.from_ns = 3000, o.to_ns = 3000;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &s), -EINVAL);
+	o.from_ns = 6000, o.to_ns = 0;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &s), -EINVAL);
+	cr_assert(strstr(profdb_error_message(), "after the last sample"), "%s",
+	          profdb_error_message());
+	o.from_ns = 0;
+	uint32_t m = 1;
+	o.metrics = &m, o.n_metrics = 1;
+	cr_assert_eq(profdb_convert(db, &o, to_mem, &s), -EINVAL, "traces carry no metric");
+	cr_assert_eq(s.len, 0);
+	free(s.p);
 	profdb_close(db);
 	tc_hpctk4_free(&f);
 }

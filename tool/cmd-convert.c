@@ -1,7 +1,6 @@
 /* profdb convert: the database in a format another viewer reads (folded
- * stacks, speedscope, Chrome trace, Callgrind, pprof) or a flame graph
- * drawn as SVG, through
- * profdb_convert(). doc/CONVERT.md says what each format gets. */
+ * stacks, speedscope, Chrome trace, Callgrind, pprof), or a flame graph or
+ * a timeline of the traces drawn as SVG, through profdb_convert(). doc/CONVERT.md says what each format gets. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +16,8 @@
 static const char convert_usage[] =
 	"usage: profdb convert -t FORMAT [-o OUT] [-m METRIC]... [--profiles SEL]\n"
 	"                      [--separate] [--icicle] [--width PX] [--min-width PX]\n"
-	"                      [--color-by module|file] PATH\n"
+	"                      [--color-by module|file] [--window FROM,TO] [--depth D]\n"
+	"                      PATH\n"
 	"The database in a format another viewer reads:\n"
 	"  folded      'main;solve;dgemm 1234' lines: flamegraph.pl, inferno, speedscope\n"
 	"  speedscope  speedscope's JSON (https://www.speedscope.app)\n"
@@ -25,7 +25,8 @@ static const char convert_usage[] =
 	"  callgrind   Callgrind format: kcachegrind, callgrind_annotate, gprof2dot\n"
 	"  pprof       gzip-compressed profile.proto: go tool pprof\n"
 	"  svg         a flame graph in one SVG file: any browser, offline\n"
-	"  -t, --to folded|speedscope|chrome|callgrind|pprof|svg\n"
+	"  timeline    the traces as a timeline in one SVG file, one row per trace line\n"
+	"  -t, --to folded|speedscope|chrome|callgrind|pprof|svg|timeline\n"
 	"                    the output format (required)\n"
 	"  -o, --output OUT  write to OUT (default: standard output); with --separate,\n"
 	"                    OUT is a prefix and each profile goes to OUT.INDEX\n"
@@ -34,10 +35,16 @@ static const char convert_usage[] =
 	"  --profiles SEL    only these profiles (as 'profdb profiles' lists them)\n"
 	"  --separate        callgrind: one part per profile instead of their sum\n"
 	"  --icicle          svg: the root at the top\n"
-	"  --width PX        svg: the frames' width in pixels (default 1200)\n"
+	"  --width PX        svg: the frames' width in pixels; timeline: the number of\n"
+	"                    pixel columns of time (default 1200)\n"
 	"  --min-width PX    svg: frames narrower than this are merged into their\n"
 	"                    parent (default 0.1)\n"
-	"  --color-by module|file\n                    svg: what colours the frames (default module)\n";
+	"  --color-by module|file\n                    svg: what colours the frames (default module)\n"
+	"  --window FROM,TO  timeline: the time drawn, as 'profdb trace --from/--to'\n"
+	"                    read times ('1.5s,2s', '200ms,', ',3s'): since the\n"
+	"                    trace's start; an empty side is the start or the end\n"
+	"  --depth D         timeline: colour by the function at call depth D (1 the\n"
+	"                    outermost); default: each sample's innermost function\n";
 
 typedef struct sink {
 	int fd;
@@ -189,6 +196,29 @@ static int pixels(const char *cmd, const char *opt, const char *arg, double *out
 	return 0;
 }
 
+/* --window FROM,TO: times as `profdb trace` reads them, either side
+ * empty (the start, the end). @return 0 or EXIT_USAGE (said). */
+static int parse_window(const char *cmd, const char *arg, profdb_convert_options *o)
+{
+	const char *comma = strchr(arg, ',');
+	if (!comma)
+		return tool_usage_fail(cmd, "--window: '%s' is not FROM,TO (e.g. '1.5s,2s', '200ms,')",
+		                       arg);
+	char from[64];
+	size_t n = (size_t)(comma - arg);
+	if (n >= sizeof from)
+		return tool_usage_fail(cmd, "--window: '%s': FROM is too long", arg);
+	memcpy(from, arg, n);
+	from[n] = 0;
+	o->from_ns = 0, o->to_ns = 0;
+	if ((n && profdb_time_parse(from, &o->from_ns) < 0) ||
+	    (comma[1] && profdb_time_parse(comma + 1, &o->to_ns) < 0))
+		return tool_usage_fail(cmd, "--window: %s", profdb_error_message());
+	if (comma[1] && o->to_ns <= o->from_ns)
+		return tool_usage_fail(cmd, "--window: '%s' ends at or before it starts", arg);
+	return 0;
+}
+
 /* --separate writes PREFIX.INDEX files: a PREFIX that is a device or an
  * existing file is surely a mistake (/dev/null would give /dev/null.0,
  * ...). @return 0 or EXIT_USAGE. */
@@ -210,11 +240,12 @@ int cmd_convert(int argc, char **argv)
 		{"separate", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
 		{"icicle", no_argument, NULL, 'i'}, {"width", required_argument, NULL, 'W'},
 		{"min-width", required_argument, NULL, 'M'}, {"color-by", required_argument, NULL, 'C'},
+		{"window", required_argument, NULL, 'w'}, {"depth", required_argument, NULL, 'd'},
 		{0, 0, 0, 0}};
 	char *metric_args[64];
 	size_t n_args = 0;
 	const char *to = NULL, *out = NULL, *sel = NULL;
-	int separate = 0, c, svg_opts = 0;
+	int separate = 0, c, svg_opts = 0, tl_opts = 0;
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 	while ((c = tool_getopt(argc, argv, "t:o:m:h", lo)) != -1) {
 		switch (c) {
@@ -242,6 +273,19 @@ int cmd_convert(int argc, char **argv)
 				return tool_usage_fail(argv[0], "--color-by: '%s' (module or file)", optarg);
 			svg_opts = 1;
 			break;
+		case 'w':
+			if (parse_window(argv[0], optarg, &o))
+				return EXIT_USAGE;
+			tl_opts = 1;
+			break;
+		case 'd':
+			if (opt_u32("--depth", optarg, &o.depth))
+				return EXIT_USAGE;
+			if (!o.depth)
+				return tool_usage_fail(argv[0], "--depth: 1 is the outermost frame (leave "
+				                       "--depth out for the innermost)");
+			tl_opts = 1;
+			break;
 		case 'h': fputs(convert_usage, stdout); return 0;
 		default: return EXIT_USAGE;
 		}
@@ -250,14 +294,18 @@ int cmd_convert(int argc, char **argv)
 		return tool_args_error(argc, argv);
 	if (!to)
 		return tool_usage_fail(argv[0], "-t FORMAT is required (folded, speedscope, chrome, "
-		                       "callgrind, pprof, svg)");
+		                       "callgrind, pprof, svg, timeline)");
 	o.separate = separate;
 	if (profdb_convert_format_find(to, &o.format) < 0)
 		return tool_usage_fail(argv[0], "-t: %s", profdb_error_message());
 	if (separate && o.format != PROFDB_CONVERT_CALLGRIND)
 		return tool_usage_fail(argv[0], "--separate is for -t callgrind");
-	if (svg_opts && o.format != PROFDB_CONVERT_SVG)
-		return tool_usage_fail(argv[0], "--icicle, --width, --min-width and --color-by are for -t svg");
+	if (svg_opts && o.format != PROFDB_CONVERT_SVG &&
+	    (o.icicle || o.min_width > 0 || o.color || o.format != PROFDB_CONVERT_TIMELINE))
+		return tool_usage_fail(argv[0], "--icicle, --min-width and --color-by are for -t svg, "
+		                       "--width for -t svg and -t timeline");
+	if (tl_opts && o.format != PROFDB_CONVERT_TIMELINE)
+		return tool_usage_fail(argv[0], "--window and --depth are for -t timeline");
 	if (separate && !out)
 		return tool_usage_fail(argv[0], "--separate needs -o PREFIX");
 	if (separate && check_prefix(argv[0], out))

@@ -32,48 +32,6 @@ static const char trace_usage[] =
 	"  --json            one object of schema profdb-trace/2 (times always as\n"
 	"                    stored, in epoch nanoseconds, with the start beside them)\n";
 
-/* "1.5s", "200ms", "30us", "100ns", "42" (ns): exact, or -1. */
-static int parse_time(const char *s, uint64_t *out)
-{
-	static const struct {
-		const char *unit;
-		uint64_t ns;
-	} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"", 1}};
-	const char *p = s, *dot = NULL;
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; (*p >= '0' && *p <= '9') || (*p == '.' && !dot); p++)
-		if (*p == '.')
-			dot = p;
-	size_t u = 0;
-	while (strcmp(p, units[u].unit) != 0)
-		if (!*units[u++].unit)
-			return -1;
-	uint64_t f = units[u].ns, v = 0;
-	if (dot && !*units[u].unit)
-		return -1;   /* a fraction needs a unit */
-	for (const char *q = s; q < (dot ? dot : p); q++) {
-		uint64_t d = (uint64_t)(*q - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (v > UINT64_MAX / f)
-		return -1;
-	v *= f;
-	for (const char *q = dot ? dot + 1 : p; q < p; q++) {
-		f /= 10;
-		uint64_t d = (uint64_t)(*q - '0');
-		if (!f && d)
-			return -1;   /* finer than a nanosecond */
-		if (v > UINT64_MAX - d * f)
-			return -1;
-		v += d * f;
-	}
-	*out = v;
-	return 0;
-}
-
 /* The label of context @p id and, for code inside a function, the
  * function's name: "sample.c:13 in compute". */
 static void sample_name(const profdb *db, uint32_t id, char *buf, size_t n, char *fn, size_t fnn)
@@ -239,7 +197,7 @@ static int parse_trace(int argc, char **argv, trace_opts *o)
 			break;
 		case 'f':
 		case 't':
-			if (parse_time(optarg, c == 'f' ? &o->from : &o->to) < 0)
+			if (profdb_time_parse(optarg, c == 'f' ? &o->from : &o->to) < 0)
 				return tool_bad_value(c == 'f' ? "--from" : "--to", optarg, time_what);
 			*(c == 'f' ? &o->have_from : &o->have_to) = 1;
 			break;

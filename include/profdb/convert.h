@@ -1,7 +1,8 @@
 /* profdb/convert.h — writing a database in the formats other viewers read:
  * folded stacks (flame graphs), speedscope JSON, Chrome Trace Event JSON
- * (Perfetto), Callgrind (KCachegrind), pprof profile.proto, and a flame
- * graph drawn as one self-contained SVG file.
+ * (Perfetto), Callgrind (KCachegrind), pprof profile.proto, and two
+ * pictures drawn as self-contained SVG files: a flame graph and a
+ * timeline of the traces.
  *
  * Compiles alone as C11 (-pedantic) and as C++. The conventions (return
  * codes, threads, lifetimes) are those of profdb/common.h; what each
@@ -24,7 +25,8 @@ typedef enum profdb_convert_format {
 	PROFDB_CONVERT_CHROME = 2,     /**< Chrome Trace Event JSON (traces only) */
 	PROFDB_CONVERT_CALLGRIND = 3,  /**< Callgrind profile format */
 	PROFDB_CONVERT_PPROF = 4,      /**< pprof profile.proto (gzip when zlib is built in) */
-	PROFDB_CONVERT_SVG = 5         /**< an interactive flame graph, SVG. @since 0.12 */
+	PROFDB_CONVERT_SVG = 5,        /**< an interactive flame graph, SVG. @since 0.12 */
+	PROFDB_CONVERT_TIMELINE = 6    /**< the traces as a timeline, SVG (traces only). @since 0.12 */
 } profdb_convert_format;
 
 /** What colours an SVG flame graph's frames. @since 0.12 */
@@ -63,27 +65,37 @@ typedef struct profdb_convert_options {
 	/** SVG: the root at the top (an icicle graph) instead of the bottom.
 	 *  @since 0.12 */
 	int icicle;
-	/** SVG: the width of the frames' area in pixels; 0: 1200. @since 0.12 */
+	/** SVG: the width of the frames' area in pixels; timeline: the number
+	 *  of pixel columns of time; 0: 1200. @since 0.12 */
 	double width;
 	/** SVG: frames narrower than this many pixels (at @c width) are not
 	 *  drawn, their value left to their parent; 0: 0.1. @since 0.12 */
 	double min_width;
-	/** SVG: what the picture is of (the tool gives the input's path),
+	/** SVG and timeline: what the picture is of (the tool gives the input's path),
 	 *  shown in its title; NULL: the database's format name. Read during
 	 *  the call only. @since 0.12 */
 	const char *title;
 	/** SVG: what colours the frames. @since 0.12 */
 	profdb_svg_color color;
+	/** Timeline: the window of time drawn, [@c from_ns, @c to_ns) in
+	 *  nanoseconds since the trace's start (the earliest sample of any
+	 *  profile, as `profdb trace` counts); @c to_ns 0: up to the last
+	 *  sample of the selected profiles. @since 0.12 */
+	uint64_t from_ns, to_ns;
+	/** Timeline: the call depth whose function colours the picture, 1 the
+	 *  outermost frame (a sample with fewer frames shows its innermost);
+	 *  0: the innermost frame of each sample. @since 0.12 */
+	uint32_t depth;
 } profdb_convert_options;
 
 /** The default conversion options (folded stacks, default metric, every
  *  profile combined). @since 0.11 */
 #define PROFDB_CONVERT_OPTIONS_INIT \
 	{ sizeof(profdb_convert_options), PROFDB_CONVERT_FOLDED, PROFDB__NULL, 0, PROFDB__NULL, 0, \
-	  0, PROFDB__NULL, PROFDB__NULL, 0, 0, 0, PROFDB__NULL, PROFDB_SVG_COLOR_MODULE }
+	  0, PROFDB__NULL, PROFDB__NULL, 0, 0, 0, PROFDB__NULL, PROFDB_SVG_COLOR_MODULE, 0, 0, 0 }
 
 /** The name of a format ("folded", "speedscope", "chrome", "callgrind",
- *  "pprof", "svg"); NULL for a value out of range. Thread-safe. @since 0.11 */
+ *  "pprof", "svg", "timeline"); NULL for a value out of range. Thread-safe. @since 0.11 */
 PROFDB_EXPORT const char *profdb_convert_format_name(profdb_convert_format format);
 
 /** The format named @p name (as profdb_convert_format_name(), ASCII

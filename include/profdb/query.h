@@ -468,6 +468,16 @@ PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i
  *  (-EBADMSG, -ENODATA, -ENOMEM). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t time_ns,
                                     uint64_t *index);
+/** A duration as `profdb trace --from` and `profdb convert --window` read
+ *  it: an integer of nanoseconds ("42"), or a decimal number with a unit
+ *  "s", "ms", "us" or "ns" ("1.5s", "200ms", "0.25us"). Exact: integer
+ *  arithmetic, no rounding.
+ *  @param text  NUL-terminated.
+ *  @param ns    receives the duration in nanoseconds.
+ *  @return 0, -EINVAL (NULL argument; text that is not such a duration,
+ *  a fraction without a unit, finer than a nanosecond, or more than
+ *  2^64-1 ns; profdb_error_message() quotes it). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_time_parse(const char *text, uint64_t *ns);
 
 /* ---- views --------------------------------------------------------------- */
 /*

@@ -45,5 +45,7 @@ int profdb__convert_chrome(const profdb *db, const profdb_convert_options *opts,
 int profdb__convert_callgrind(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
 int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
 int profdb__convert_svg(const profdb *db, const profdb_convert_options *opts, profdb__cv_out *o);
+int profdb__convert_timeline(const profdb *db, const profdb_convert_options *opts,
+                             profdb__cv_out *o);
 
 #endif /* PROFDB_CONVERT_INTERNAL_H */

@@ -1,11 +1,12 @@
 /* profdb_convert(): options, then the writer of the chosen format. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "convert-internal.h"
 
-static const char *const names[] = {"folded", "speedscope", "chrome", "callgrind", "pprof", "svg"};
+static const char *const names[] = {"folded", "speedscope", "chrome", "callgrind", "pprof", "svg", "timeline"};
 #define N_FORMATS (sizeof names / sizeof names[0])
 
 const char *profdb_convert_format_name(profdb_convert_format format)
@@ -23,7 +24,7 @@ int profdb_convert_format_find(const char *name, profdb_convert_format *out)
 			return 0;
 		}
 	return profdb__fail(-ENOENT, "no output format '%s' (folded, speedscope, chrome, "
-	                    "callgrind, pprof, svg)", name);
+	                    "callgrind, pprof, svg, timeline)", name);
 }
 
 static int copy_options(const profdb_convert_options *in, profdb_convert_options *o)
@@ -44,6 +45,9 @@ static int copy_options(const profdb_convert_options *in, profdb_convert_options
 		                    "not in [0, 1e6] pixels", o->width, o->min_width);
 	if ((unsigned)o->color > PROFDB_SVG_COLOR_FILE)
 		return profdb__fail(-EINVAL, "profdb_convert: unknown SVG colouring %d", (int)o->color);
+	if (o->to_ns && o->to_ns <= o->from_ns)
+		return profdb__fail(-EINVAL, "profdb_convert: the timeline's window ends (%" PRIu64
+		                    " ns) at or before its start (%" PRIu64 " ns)", o->to_ns, o->from_ns);
 	return 0;
 }
 
@@ -59,6 +63,7 @@ int profdb_convert(const profdb *db, const profdb_convert_options *opts, profdb_
 	static int (*const writers[])(const profdb *, const profdb_convert_options *, profdb__cv_out *) = {
 		profdb__convert_folded, profdb__convert_speedscope, profdb__convert_chrome,
 		profdb__convert_callgrind, profdb__convert_pprof, profdb__convert_svg,
+		profdb__convert_timeline,
 	};
 	profdb__cv_out *out = malloc(sizeof *out);
 	if (!out)

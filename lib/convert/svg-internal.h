@@ -34,6 +34,13 @@ typedef struct svg_tree {
 
 void profdb__svg_tree_free(svg_tree *t);
 
+/* printf into the page (each call writes less than 512 bytes). */
+void profdb__svg_putf(profdb__cv_out *o, const char *fmt, ...) PROFDB__PRINTF(2, 3);
+/* @p s as XML character data or attribute text: & < > " escaped, invalid
+ * UTF-8 and the non-characters XML forbids (U+FFFE, U+FFFF) as U+FFFD, at
+ * most @p max characters (the last of them ".." when cut). */
+void profdb__svg_xml(profdb__cv_out *o, profdb_str s, size_t max);
+
 /* Writes the laid-out tree @p t as the page, @p width pixels of frames. */
 int profdb__svg_write(const profdb *db, const profdb_convert_options *opts,
                       const profdb__cv_metric *m, const svg_tree *t, double width,

@@ -80,8 +80,7 @@ static const char script[] =
 	"})();\n"
 	"]]></script>\n";
 
-static void putf(profdb__cv_out *o, const char *fmt, ...) PROFDB__PRINTF(2, 3);
-static void putf(profdb__cv_out *o, const char *fmt, ...)
+void profdb__svg_putf(profdb__cv_out *o, const char *fmt, ...)
 {
 	char tmp[512];   /* every format here writes less */
 	va_list ap;
@@ -106,10 +105,8 @@ static size_t n_chars(profdb_str s)
 	return n;
 }
 
-/* @p s as XML character data or attribute text: & < > " escaped, invalid
- * UTF-8 and the non-characters XML forbids (U+FFFE, U+FFFF) as U+FFFD, at
- * most @p max characters (the last of them ".." when cut). */
-static void put_xml(profdb__cv_out *o, profdb_str s, size_t max)
+/* Escaped and cut as svg-internal.h says. */
+void profdb__svg_xml(profdb__cv_out *o, profdb_str s, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s.ptr;
 	size_t keep = n_chars(s) <= max ? SIZE_MAX : max - 2, n = 0;
@@ -137,16 +134,16 @@ static void put_xml(profdb__cv_out *o, profdb_str s, size_t max)
 
 static void put_cstr(profdb__cv_out *o, const char *s)
 {
-	put_xml(o, (profdb_str){s, strlen(s)}, SIZE_MAX);
+	profdb__svg_xml(o, (profdb_str){s, strlen(s)}, SIZE_MAX);
 }
 
 /* A number for people: integers whole (up to 10^15), else 6 digits. */
 static void put_value(profdb__cv_out *o, double v)
 {
 	if (v == floor(v) && fabs(v) < 1e15)
-		putf(o, "%.0f", v);
+		profdb__svg_putf(o, "%.0f", v);
 	else
-		putf(o, "%.6g", v);
+		profdb__svg_putf(o, "%.6g", v);
 }
 
 static profdb_str base_name(profdb_str s)
@@ -169,7 +166,7 @@ static void put_colour(profdb__cv_out *o, const svg_tree *t, uint32_t frame, pro
 	for (size_t i = 0; i < key.len; i++)
 		h = (h ^ (unsigned char)key.ptr[i]) * 0x100000001b3ull;
 	h ^= h >> 29;
-	putf(o, "#%02x%02x%02x", 200 + (unsigned)(h % 56), 60 + (unsigned)((h >> 8) % 170),
+	profdb__svg_putf(o, "#%02x%02x%02x", 200 + (unsigned)(h % 56), 60 + (unsigned)((h >> 8) % 170),
 	     30 + (unsigned)((h >> 16) % 50));
 }
 
@@ -188,19 +185,20 @@ static void put_frame(profdb__cv_out *o, const svg_tree *t, uint32_t i,
 	                                          : profdb__cv_frame_label(&t->frames, x->frame);
 	double px = MARGIN + x->x * t->scale, w = x->span * t->scale, total = t->nd[0].v;
 	int y = frame_y(t, x->depth, opts->icicle);
-	putf(o, "<g class=\"f\" data-d=\"%" PRIu32 "\" data-v=\"", x->depth);
+	profdb__svg_putf(o, "<g class=\"f\" data-d=\"%" PRIu32 "\" data-v=\"", x->depth);
 	profdb__cv_double(o, x->v);
 	profdb__cv_puts(o, "\" data-s=\"");
 	profdb__cv_double(o, x->rest);
 	profdb__cv_puts(o, "\" data-n=\"");
-	put_xml(o, name, SIZE_MAX);
+	profdb__svg_xml(o, name, SIZE_MAX);
 	profdb__cv_puts(o, "\"><title>");
-	put_xml(o, name, SIZE_MAX);
+	profdb__svg_xml(o, name, SIZE_MAX);
 	profdb__cv_putc(o, '\n');
 	put_value(o, x->v);
 	if (strcmp(unit, "none"))
-		putf(o, " %s", unit);
-	putf(o, " (%.2f %%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"",
+		profdb__svg_putf(o, " %s", unit);
+	profdb__svg_putf(o, " (%.2f %%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
+	                 "height=\"%d\" fill=\"",
 	     total > 0 ? 100 * x->v / total : 0, px, y, w, FRAME_H - 1);
 	if (x->frame == PROFDB_NONE)
 		profdb__cv_puts(o, "#c8c8c8");
@@ -209,8 +207,8 @@ static void put_frame(profdb__cv_out *o, const svg_tree *t, uint32_t i,
 	profdb__cv_puts(o, "\"/>");
 	double fit = floor((w - 6) / CHAR_W);
 	if (fit >= 3) {
-		putf(o, "<text x=\"%.2f\" y=\"%.1f\">", px + 3, y + 11.5);
-		put_xml(o, name, fit > 1e6 ? 1000000 : (size_t)fit);
+		profdb__svg_putf(o, "<text x=\"%.2f\" y=\"%.1f\">", px + 3, y + 11.5);
+		profdb__svg_xml(o, name, fit > 1e6 ? 1000000 : (size_t)fit);
 		profdb__cv_puts(o, "</text>");
 	}
 	profdb__cv_puts(o, "</g>\n");
@@ -227,15 +225,15 @@ static int put_profiles(profdb__cv_out *o, const profdb *db, const profdb_conver
 		profdb__cv_buf b = {0};
 		int r = profdb__cv_profile_name(&b, db, opts->profiles[0]);
 		if (r >= 0) {
-			putf(o, "profile %" PRIu32 ": ", opts->profiles[0]);
-			put_xml(o, (profdb_str){b.p, b.len}, SIZE_MAX);
+			profdb__svg_putf(o, "profile %" PRIu32 ": ", opts->profiles[0]);
+			profdb__svg_xml(o, (profdb_str){b.p, b.len}, SIZE_MAX);
 		}
 		profdb__cv_buf_free(&b);
 		return r;
 	}
-	putf(o, "%zu profiles (", opts->n_profiles);
+	profdb__svg_putf(o, "%zu profiles (", opts->n_profiles);
 	for (size_t i = 0; i < opts->n_profiles && i < 8; i++)
-		putf(o, i ? ", %" PRIu32 : "%" PRIu32, opts->profiles[i]);
+		profdb__svg_putf(o, i ? ", %" PRIu32 : "%" PRIu32, opts->profiles[i]);
 	profdb__cv_puts(o, opts->n_profiles > 8 ? ", ...)" : ")");
 	return 0;
 }
@@ -249,31 +247,32 @@ static int put_header(profdb__cv_out *o, const profdb *db, const profdb_convert_
 	int r = profdb_get_about(db, &about);
 	if (r < 0)
 		return r;
-	putf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+	profdb__svg_putf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 	     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
 	     "height=\"%d\" viewBox=\"0 0 %.0f %d\" ", width + 2 * MARGIN, height,
 	     width + 2 * MARGIN, height);
-	putf(o, "data-width=\"%.17g\" data-min-width=\"%g\" data-unit=\"%s\" data-icicle=\"%d\">\n",
+	profdb__svg_putf(o, "data-width=\"%.17g\" data-min-width=\"%g\" data-unit=\"%s\" "
+	                 "data-icicle=\"%d\">\n",
 	     width, opts->min_width > 0 ? opts->min_width : 0.1, unit, opts->icicle ? 1 : 0);
 	profdb__cv_puts(o, style);
-	putf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfaf4\"/>\n"
+	profdb__svg_putf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfaf4\"/>\n"
 	     "<text class=\"h\" x=\"%d\" y=\"24\">", MARGIN);
 	if (opts->title)
 		put_cstr(o, opts->title);
 	else if (about.title.len)
-		put_xml(o, about.title, 200);
+		profdb__svg_xml(o, about.title, 200);
 	else
 		put_cstr(o, profdb_format_name(about.format));
-	putf(o, "</text>\n<text x=\"%d\" y=\"42\">", MARGIN);
-	put_xml(o, m->m.name, SIZE_MAX);
+	profdb__svg_putf(o, "</text>\n<text x=\"%d\" y=\"42\">", MARGIN);
+	profdb__svg_xml(o, m->m.name, SIZE_MAX);
 	if (strcmp(unit, "none") && !(m->m.name.len && memchr(m->m.name.ptr, '(', m->m.name.len)))
-		putf(o, " (%s)", unit);   /* "CPUTIME (sec)" says it already */
+		profdb__svg_putf(o, " (%s)", unit);   /* "CPUTIME (sec)" says it already */
 	profdb__cv_puts(o, ", ");
 	if ((r = put_profiles(o, db, opts)) < 0)
 		return r;
-	putf(o, "; %zu frames, %zu narrower than %g px merged into their parent</text>\n",
+	profdb__svg_putf(o, "; %zu frames, %zu narrower than %g px merged into their parent</text>\n",
 	     t->drawn, t->n - t->drawn, opts->min_width > 0 ? opts->min_width : 0.1);
-	putf(o, "<text id=\"search\" class=\"b\" x=\"%d\" y=\"60\">Search</text>\n"
+	profdb__svg_putf(o, "<text id=\"search\" class=\"b\" x=\"%d\" y=\"60\">Search</text>\n"
 	     "<text id=\"reset\" class=\"b\" x=\"%d\" y=\"60\">Reset zoom</text>\n"
 	     "<text id=\"matched\" x=\"%.0f\" y=\"60\" text-anchor=\"end\"></text>\n"
 	     "<text id=\"details\" x=\"%d\" y=\"%d\"></text>\n", MARGIN, MARGIN + 70,

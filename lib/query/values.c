@@ -157,3 +157,57 @@ PROFDB_EXPORT int profdb_trace_seek(const profdb *db, uint32_t profile, uint64_t
 	int r = profdb__query_check_profile(db, profile, "profdb_trace_seek");
 	return r < 0 ? r : db->be->trace_seek(db->impl, profile, time_ns, index);
 }
+
+/* "1.5s", "200ms", "30us", "100ns", "42" (ns): exact, or -1. */
+static int parse_ns(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"", 1}};
+	const char *p = s, *dot = NULL;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && !dot); p++)
+		if (*p == '.')
+			dot = p;
+	size_t u = 0;
+	while (strcmp(p, units[u].unit) != 0)
+		if (!*units[u++].unit)
+			return -1;
+	uint64_t f = units[u].ns, v = 0;
+	if (dot && !*units[u].unit)
+		return -1;   /* a fraction needs a unit */
+	for (const char *q = s; q < (dot ? dot : p); q++) {
+		uint64_t d = (uint64_t)(*q - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (v > UINT64_MAX / f)
+		return -1;
+	v *= f;
+	for (const char *q = dot ? dot + 1 : p; q < p; q++) {
+		f /= 10;
+		uint64_t d = (uint64_t)(*q - '0');
+		if (!f && d)
+			return -1;   /* finer than a nanosecond */
+		if (v > UINT64_MAX - d * f)
+			return -1;
+		v += d * f;
+	}
+	*out = v;
+	return 0;
+}
+
+PROFDB_EXPORT int profdb_time_parse(const char *text, uint64_t *ns)
+{
+	if (!text || !ns)
+		return profdb__fail(-EINVAL, "profdb_time_parse: NULL argument");
+	uint64_t v;
+	if (parse_ns(text, &v) < 0)
+		return profdb__fail(-EINVAL, "'%s' is not a time (integer nanoseconds, or a number "
+		                    "with s, ms, us or ns; at most 2^64-1 ns, no finer than 1 ns)", text);
+	*ns = v;
+	return 0;
+}

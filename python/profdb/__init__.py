@@ -19,7 +19,7 @@ Tree, is alive -- as mmap.close() does. Copy what must outlive the handle.
 import operator
 import os
 import stat as _stat
-from typing import Iterator, NamedTuple, Optional, Sequence, Union
+from typing import Iterator, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -333,6 +333,43 @@ class Database(_profdb.Database):
         _write_through_temporary(path, lambda fd: self._convert(
             fd, "svg", m, p, bool(icicle), float(width), float(min_width),
             self.path if title is None else title, _SVG_COLORS[color]))
+
+    def to_timeline(self, path, profiles: ProfileSel = None,
+                    window: Optional[Tuple[Union[None, str, int], Union[None, str, int]]] = None,
+                    depth: Optional[int] = None, width: float = 1200.0,
+                    title: Optional[str] = None) -> None:
+        """Draw the traces into `path` as one self-contained SVG timeline
+        (`profdb convert -t timeline`; doc/CONVERT.md "SVG timeline"): one
+        row per trace line, each pixel column coloured by the function in
+        effect at its centre time.
+
+        profiles: the rows (None: every non-summary profile with samples; a
+        spec string as `--profiles`); window: (FROM, TO) since the trace's
+        start, each a time as `profdb trace --from` reads it ("1.5s",
+        "200ms") or integer nanoseconds, None for the start or the end;
+        depth: colour by the function at that call depth (1 the outermost;
+        None: the innermost); width: pixel columns; title as for to_svg.
+        A database without traces raises NotSupported. Written through a
+        temporary file renamed over `path` on success, the GIL released."""
+        def ns(v, what):
+            if v is None:
+                return 0
+            if isinstance(v, str):
+                return self._time_parse(v)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v >= 1 << 64:
+                raise ValueError("window %s: a time string or nanoseconds in [0, 2^64)" % what)
+            return v
+        lo, hi = (None, None) if window is None else window
+        lo_ns, hi_ns = ns(lo, "FROM"), ns(hi, "TO")
+        if hi is not None and hi_ns <= lo_ns:
+            raise ValueError("window: ends at or before it starts")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or not 1 <= depth < 1 << 32):
+            raise ValueError("depth: 1 is the outermost frame (None: the innermost)")
+        p = None if profiles is None else self.profile_indices(profiles)
+        _write_through_temporary(path, lambda fd: self._convert(
+            fd, "timeline", None, p, False, float(width), 0.0,
+            self.path if title is None else title, 0, lo_ns, hi_ns, depth or 0))
 
     # ---- pandas (imported on first use) ----
 

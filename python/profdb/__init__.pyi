@@ -5,7 +5,7 @@
 # methods of those names under a type checker: they are declared here as
 # plain classes with the sequence protocol instead.
 import os
-from typing import Any, ClassVar, Iterator, NamedTuple, Optional, Sequence, Union, final
+from typing import Any, ClassVar, Iterator, NamedTuple, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import pandas as pd
@@ -233,6 +233,10 @@ class Database:
     def to_svg(self, path: _Path, metric: Union[None, str, int] = ..., profiles: ProfileSel = ...,
                icicle: bool = ..., width: float = ..., min_width: float = ...,
                color: str = ..., title: Optional[str] = ...) -> None: ...
+    def to_timeline(self, path: _Path, profiles: ProfileSel = ...,
+                    window: Optional[Tuple[Union[None, str, int], Union[None, str, int]]] = ...,
+                    depth: Optional[int] = ..., width: float = ...,
+                    title: Optional[str] = ...) -> None: ...
     def dataframe(self, metrics: _MetricSel = ..., profiles: ProfileSel = ...,
                   scope: str = ..., computed: bool = ...) -> pd.DataFrame: ...
     def tree(self) -> pd.DataFrame: ...

@@ -31,16 +31,19 @@ static int write_fd(const void *data, size_t len, void *userdata)
 }
 
 /* _convert(fd, format, metrics, profiles, icicle, width, min_width, title,
- * color) -> None. metrics and profiles: sequences of ints or None (the
- * format's default); title: str or None; color: 0 module, 1 file. */
+ * color[, from_ns, to_ns, depth]) -> None. metrics and profiles: sequences
+ * of ints or None (the format's default); title: str or None; color: 0
+ * module, 1 file; the last three: the timeline's window and depth. */
 static PyObject *db_convert(DatabaseObject *self, PyObject *args)
 {
 	int fd, icicle, color;
 	const char *format, *title;
 	PyObject *met_obj, *prof_obj;
 	double width, min_width;
-	if (!PyArg_ParseTuple(args, "isOOpddzi:_convert", &fd, &format, &met_obj, &prof_obj,
-	                      &icicle, &width, &min_width, &title, &color))
+	unsigned long long from_ns = 0, to_ns = 0;
+	unsigned int depth = 0;
+	if (!PyArg_ParseTuple(args, "isOOpddzi|KKI:_convert", &fd, &format, &met_obj, &prof_obj,
+	                      &icicle, &width, &min_width, &title, &color, &from_ns, &to_ns, &depth))
 		return NULL;
 	profdb *db = pd_db(self);
 	if (!db)
@@ -62,6 +65,7 @@ static PyObject *db_convert(DatabaseObject *self, PyObject *args)
 	o.min_width = min_width;
 	o.title = title;
 	o.color = (profdb_svg_color)color;
+	o.from_ns = from_ns, o.to_ns = to_ns, o.depth = depth;
 	PD_NOGIL(self, rc = profdb_convert(db, &o, write_fd, &fd));
 	PyMem_Free(metrics);
 	PyMem_Free(profiles);
@@ -70,7 +74,24 @@ static PyObject *db_convert(DatabaseObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/* _time_parse(text) -> int: nanoseconds, as profdb_time_parse() reads
+ * them ("1.5s", "200ms", "42"); ValueError otherwise. */
+static PyObject *db_time_parse(DatabaseObject *self, PyObject *args)
+{
+	(void)self;
+	const char *text;
+	if (!PyArg_ParseTuple(args, "s:_time_parse", &text))
+		return NULL;
+	uint64_t ns;
+	if (profdb_time_parse(text, &ns) < 0) {
+		PyErr_SetString(PyExc_ValueError, profdb_error_message());
+		return NULL;
+	}
+	return PyLong_FromUnsignedLongLong(ns);
+}
+
 PyMethodDef pd_convert_methods[] = {
 	{"_convert", (PyCFunction)db_convert, METH_VARARGS, NULL},
+	{"_time_parse", (PyCFunction)db_time_parse, METH_VARARGS, NULL},
 	{NULL, NULL, 0, NULL},
 };

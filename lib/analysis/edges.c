@@ -6,11 +6,10 @@
  *    callee, call site) of its calls (the calls= lines), read through the
  *    backend table (graph: which functions call; native_records: each
  *    caller's call sites), with the count and the inclusive cost kept per
- *    profile. The call site is
- *    the caller's line/instruction context at the call's position when
- *    there is one (a position where the caller has a self cost), else
- *    PROFDB_NONE; the calls of one caller to one callee without such a
- *    context share one edge.
+ *    profile. The call site is the caller's line/instruction context at
+ *    the call's position when there is one (a position where the caller
+ *    has a self cost), else PROFDB_NONE; the calls of one caller to one
+ *    callee without such a context share one edge.
  *  - The tree formats store call paths: one edge per context whose
  *    relation to its parent is CALL or INLINED; the caller is its nearest
  *    FUNCTION ancestor (the tree's root when it has none), the site its

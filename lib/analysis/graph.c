@@ -11,6 +11,7 @@
  * naming @p fn. */
 static int64_t graph_of(const profdb *db, const char *fn, const profdb__graph_table **g)
 {
+	*g = NULL;
 	if (!db)
 		return profdb__fail(-EINVAL, "%s: NULL database handle", fn);
 	*g = db->be->graph;
@@ -22,7 +23,7 @@ static int64_t graph_of(const profdb *db, const char *fn, const profdb__graph_ta
 
 int64_t profdb_graph_function_count(const profdb *db)
 {
-	const profdb__graph_table *g;
+	const profdb__graph_table *g = NULL;
 	return graph_of(db, "profdb_graph_function_count", &g);
 }
 
@@ -39,7 +40,7 @@ static int64_t checked(const profdb *db, uint32_t index, const char *fn,
 
 int profdb_graph_function_at(const profdb *db, uint32_t index, profdb_graph_function *out)
 {
-	const profdb__graph_table *g;
+	const profdb__graph_table *g = NULL;
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_graph_function_at: NULL argument");
 	int64_t n = checked(db, index, "profdb_graph_function_at", &g);
@@ -59,7 +60,7 @@ int profdb_graph_function_at(const profdb *db, uint32_t index, profdb_graph_func
 int profdb_graph_function_self(const profdb *db, uint32_t index, uint32_t profile,
                                uint32_t metric, profdb_number *out)
 {
-	const profdb__graph_table *g;
+	const profdb__graph_table *g = NULL;
 	const uint64_t *row;
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_graph_function_self: NULL argument");

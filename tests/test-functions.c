@@ -263,3 +263,71 @@ Test(functions, tree_recursion_counts_once)
 	tc_hpctk4_free(&f);
 }
 #endif
+
+/* ---- the functions of a call graph (lib/analysis/graph.c) ---- */
+
+static const char graph_cg[] =
+	"events: Ir Dr\n"
+	"ob=a.out\nfl=a.c\nfn=main\n"
+	"1 3 1\n"
+	"cfn=work\ncalls=2 5\n2 10 4\n"
+	"fn=work\n"
+	"5 7 2\n6 3 2\n"
+	"fn=idle\n7 0 0\n";
+
+Test(functions, graph_table_is_the_exclusive_values)
+{
+	profdb *db = tc_open_mem("graph.out", graph_cg, sizeof graph_cg - 1);
+	cr_assert_eq(profdb_graph_function_count(db), 3);
+	const char *names[] = {"main", "work", "idle"};
+	const uint64_t self[3][2] = {{3, 1}, {10, 4}, {0, 0}};
+	for (uint32_t i = 0; i < 3; i++) {
+		profdb_graph_function f;
+		profdb_context c;
+		cr_assert_eq(profdb_graph_function_at(db, i, &f), 0);
+		cr_expect_eq(f.name.len, strlen(names[i]));
+		cr_expect_eq(memcmp(f.name.ptr, names[i], f.name.len), 0, "function %u", i);
+		cr_expect_eq(f.file.len, 3);
+		cr_expect_eq(f.module.len, 5);
+		cr_assert_eq(profdb_context_get(db, f.context, &c), 0);
+		cr_expect_eq(c.type, PROFDB_CTX_FUNCTION);
+		cr_expect_eq(c.function.ptr, f.name.ptr, "its context is the function's");
+		for (uint32_t m = 0; m < 2; m++) {
+			profdb_number x, y;
+			int r = profdb_graph_function_self(db, i, PROFDB_NONE, m, &x);
+			cr_expect_eq(r, self[i][m] != 0, "function %u metric %u", i, m);
+			cr_expect_eq(r ? x.as.u64 : 0, self[i][m]);
+			cr_expect_eq(profdb_graph_function_self(db, i, 0, m, &y), r);
+			cr_expect_eq(r ? y.as.u64 : 0, self[i][m]);
+			cr_expect_eq(profdb_exclusive(db, 0, f.context, m, &y), r, "as profdb_exclusive");
+			if (r)
+				cr_expect_eq(y.as.u64, x.as.u64);
+		}
+	}
+	profdb_graph_function f;
+	profdb_number x;
+	cr_expect_eq(profdb_graph_function_at(db, 3, &f), -ENOENT);
+	cr_expect_eq(profdb_graph_function_self(db, 3, PROFDB_NONE, 0, &x), -ENOENT);
+	cr_expect_eq(profdb_graph_function_self(db, 0, PROFDB_NONE, 2, &x), -ENOENT);
+	cr_expect_eq(profdb_graph_function_self(db, 0, 1, 0, &x), -ENOENT);
+	cr_expect_eq(x.type, PROFDB_TYPE_NONE);
+	cr_expect_eq(profdb_graph_function_at(db, 0, NULL), -EINVAL);
+	cr_expect_eq(profdb_graph_function_self(db, 0, 0, 0, NULL), -EINVAL);
+	cr_expect_eq(profdb_graph_function_count(NULL), -EINVAL);
+	profdb_close(db);
+}
+
+#ifdef HAVE_TEST_WRITER
+Test(functions, graph_table_needs_a_call_graph)
+{
+	tc_hpctk4_files files;
+	profdb *db = tc_hpctk4_open(NULL, &files);
+	profdb_graph_function f;
+	profdb_number x;
+	cr_expect_eq(profdb_graph_function_count(db), -ENOTSUP);
+	cr_expect_eq(profdb_graph_function_at(db, 0, &f), -ENOTSUP);
+	cr_expect_eq(profdb_graph_function_self(db, 0, PROFDB_NONE, 0, &x), -ENOTSUP);
+	profdb_close(db);
+	tc_hpctk4_free(&files);
+}
+#endif

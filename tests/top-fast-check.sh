@@ -1,7 +1,7 @@
 #!/bin/sh
 # `profdb top` by function reads a Callgrind profile's function table
 # directly instead of asking for every context of the tree in tree order
-# (tool/cmd-top.c, rank_callgrind). It must print what the walk prints:
+# (tool/cmd-top.c, rank_graph). It must print what the walk prints:
 # `--focus 0` (the root's subtree, i.e. every context) takes the walk, so
 # both are run on every real sample under callgrind/ (gzip included), with
 # several metrics, profiles, filters and row counts, and compared byte for

@@ -324,9 +324,9 @@ static int start_group_inclusive(ranking *k)
 	return 0;
 }
 
-/* The rows of the ranking: the walk, or for Callgrind functions their
- * table (top-callgrind.c: the same rows, without a value query per
- * context). 0 or < 0. */
+/* The rows of the ranking: the walk, or for the functions of a call graph
+ * (Callgrind) their table (top-graph.c: the same rows, without a walk of
+ * the tree). 0 or < 0. */
 static int rank(ranking *k)
 {
 	int r;
@@ -335,7 +335,7 @@ static int rank(ranking *k)
 	k->groups.nv = k->rep.n;
 	if ((r = start_group_inclusive(k)) < 0)
 		return r;
-	r = rank_callgrind(k);
+	r = rank_graph(k);
 	if (r == 0)
 		r = walk_tree(k);
 	if (r == 0 && k->group_of)

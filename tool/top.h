@@ -1,5 +1,5 @@
 /* `profdb top`'s rows and groups (top-groups.c), the ranking state the
- * command (cmd-top.c) and its Callgrind path (top-callgrind.c) share. */
+ * command (cmd-top.c) and its call-graph path (top-graph.c) share. */
 #ifndef PROFDB_TOOL_TOP_H
 #define PROFDB_TOOL_TOP_H
 
@@ -29,7 +29,7 @@ double *heap_offer(row *rows, size_t *n, size_t cap, row r);
 
 /* ---- groups: an open-addressing table of names ---------------------------
  * A key is a byte string: a view into the mapped file when the name needs
- * no rewriting (most Callgrind functions: rank_callgrind), else a copy the
+ * no rewriting (most Callgrind functions: rank_graph), else a copy the
  * table owns. The values live in one pool, nv per group; the rows point
  * into it once no group is added any more (group_rows). */
 
@@ -97,9 +97,10 @@ typedef struct ranking {
 	size_t stack_cap;
 } ranking;
 
-/* By function, a Callgrind profile's functions straight from its table
- * (top-callgrind.c): 1 (the groups are made), 0 (the tree walk must do
- * it: another format or option, a nameless function) or < 0. */
-int rank_callgrind(ranking *k);
+/* By function, the functions of a call graph (Callgrind) straight from its
+ * table (top-graph.c, profdb_graph_function_at): 1 (the groups are made),
+ * 0 (the tree walk must do it: a format that stores call paths, another
+ * option, a nameless function) or < 0. */
+int rank_graph(ranking *k);
 
 #endif

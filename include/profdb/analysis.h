@@ -462,6 +462,47 @@ PROFDB_EXPORT int64_t profdb_group_cycles(const profdb *db, const uint32_t *grou
                                           size_t n_contexts, uint32_t *cycle_of,
                                           size_t n_groups);
 
+/* ---- the functions of a call graph -------------------------------------- */
+/*
+ * A format that stores a call graph of functions (Callgrind), not call
+ * paths, has a table of functions, each one FUNCTION context of the
+ * common interface, with its self cost per profile stored once. Reading
+ * it by index spares a front-end the walk of the context tree and a
+ * search per value; the values are those profdb_exclusive() gives for the
+ * function's context.
+ */
+
+/** A function of a call graph. The strings point into the database and
+ *  live until profdb_close(). @since 0.12 */
+typedef struct profdb_graph_function {
+	uint32_t context;           /**< its FUNCTION context */
+	profdb_str name;            /**< the name as stored, format suffixes kept
+	                                 ("f'2"; profdb_function_fold() removes them) */
+	profdb_str file;            /**< source file ("" when unknown) */
+	profdb_str module;          /**< load module or object ("" when unknown) */
+} profdb_graph_function;
+
+/** Number of functions of @p db's call graph.
+ *  @return the count (>= 0); -EINVAL (NULL @p db); -ENOTSUP (the format
+ *  stores call paths: HPCToolkit, hpcrun, Cube); what reading the graph
+ *  met. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int64_t profdb_graph_function_count(const profdb *db);
+
+/** Function @p index (0 .. count-1), in the format's order.
+ *  @return 0; -EINVAL (NULL argument); -ENOTSUP (no call graph); -ENOENT
+ *  (@p index out of range). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_graph_function_at(const profdb *db, uint32_t index,
+                                           profdb_graph_function *out);
+
+/** The self cost of function @p index for metric @p metric in @p profile,
+ *  or summed over every profile (@p profile = PROFDB_NONE; integer costs,
+ *  exact): what profdb_exclusive() gives for its context (in one profile).
+ *  @return 1 (a non-zero cost, u64), 0 (none; *out of type NONE);
+ *  -EINVAL (NULL argument); -ENOTSUP (no call graph); -ENOENT (index,
+ *  profile or metric out of range). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_graph_function_self(const profdb *db, uint32_t index, uint32_t profile,
+                                             uint32_t metric, profdb_number *out);
+
 /* ---- call edges ---------------------------------------------------------- */
 
 /** A call from one function (context) to another. @since 0.10 */

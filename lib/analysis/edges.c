@@ -2,14 +2,14 @@
  * per handle on first use (profdb__once) from the common interface, so
  * that one rule serves every format:
  *
- *  - Callgrind stores a call graph: one edge per (caller, callee, call
- *    site) of the calls= lines, read through the format's own view
- *    (profdb_get_cg: each caller's call sites, profdb_cg_detail_*), with
- *    the count and the inclusive cost kept per profile. The call site is
- *    the caller's line/instruction context at the call's position when
- *    there is one (a position where the caller has a self cost), else
- *    PROFDB_NONE; the calls of one caller to one callee without such a
- *    context share one edge.
+ *  - A format that stores a call graph (Callgrind): one edge per (caller,
+ *    callee, call site) of its calls (the calls= lines), read through the
+ *    backend table (graph: which functions call; native_records: each
+ *    caller's call sites), with the count and the inclusive cost kept per
+ *    profile. The call site is the caller's line/instruction context at
+ *    the call's position when there is one (a position where the caller
+ *    has a self cost), else PROFDB_NONE; the calls of one caller to one
+ *    callee without such a context share one edge.
  *  - The tree formats store call paths: one edge per context whose
  *    relation to its parent is CALL or INLINED; the caller is its nearest
  *    FUNCTION ancestor (the tree's root when it has none), the site its
@@ -18,7 +18,7 @@
  *    count metric (Cube's "visits") gives the count, summed over
  *    locations.
  *
- * Memory: 24 bytes per edge, plus for Callgrind (4 + 8 x (events + 1))
+ * Memory: 24 bytes per edge, plus for a call graph (4 + 8 x (events + 1))
  * bytes per (edge, profile) with calls and 8 x events per edge, counted
  * against options.max_memory (-EFBIG beyond). */
 #include <inttypes.h>
@@ -27,12 +27,11 @@
 
 #include "query/hints-internal.h"
 #include "query/query-internal.h"
-#include "profdb/callgrind.h"
 
 struct profdb__edges {
 	profdb_edge *e;            /* sorted by caller, callee, site */
 	uint64_t n;
-	/* Callgrind: edge i's calls in each profile are parts [first[i],
+	/* A call graph: edge i's calls in each profile are parts [first[i],
 	 * first[i + 1]), by ascending profile; total: summed over them. */
 	uint32_t ne;
 	uint64_t *first;
@@ -91,7 +90,7 @@ static int cmp_edge(const void *a, const void *b)
 	return x->site < y->site ? -1 : x->site > y->site;
 }
 
-/* ---- Callgrind ------------------------------------------------------------- */
+/* ---- a call graph (Callgrind) ------------------------------------------------ */
 
 /* One calls= line (summed with the others of its key later). */
 typedef struct cg_call_row {
@@ -139,7 +138,7 @@ static int line_children(const profdb *db, uint32_t fctx, cg_pos **pos, size_t *
 /* The line context at a call's position, PROFDB_NONE when there is none.
  * Lines come sorted by line, then address, then file: a binary search to
  * the first of (line, instr), then the file among the equal ones. */
-static uint32_t site_of(const cg_pos *pos, size_t n, const profdb_cg_callsite *cs)
+static uint32_t site_of(const cg_pos *pos, size_t n, const profdb__native_row *cs)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -164,28 +163,35 @@ typedef struct cg_rows {
 } cg_rows;
 
 /* The call sites of caller function @p fn (every profile) as rows. */
-static int caller_rows(const profdb *db, const profdb_cg *cg, uint32_t fn, uint32_t ne,
-                       cg_pos **pos, size_t *cap_pos, cg_rows *t)
+static int caller_rows(const profdb *db, uint32_t fn, uint32_t ne, cg_pos **pos,
+                       size_t *cap_pos, cg_rows *t)
 {
+	const profdb__native_table *nt = db->be->native_records;
 	size_t n_pos = 0;
 	int r = line_children(db, fn + 1, pos, &n_pos, cap_pos);
-	profdb_cg_detail *d = NULL;
-	if (r < 0 || (r = profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, fn)) < 0)
+	void *d = NULL;
+	if (r < 0)
 		return r;
-	int64_t nc = profdb_cg_detail_call_count(d);
+	if (!nt)
+		return profdb__fail(-ENOTSUP, "call edges: the format gives no call sites");
+	if ((r = nt->records_new(db->impl, PROFDB_NONE, fn, &d)) < 0)
+		return r;
+	int64_t nc = nt->record_count(d, PROFDB__NATIVE_CALL);
+	if (nc < 0)
+		r = (int)nc;
 	for (int64_t i = 0; i < nc && r >= 0; i++) {
-		profdb_cg_callsite cs;
-		if ((r = profdb_cg_detail_call_at(d, (uint32_t)i, &cs)) < 0 ||
+		profdb__native_row cs;
+		if ((r = nt->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs)) < 0 ||
 		    (r = grow((void **)&t->row, &t->cap, t->n + 1, sizeof *t->row)) < 0 ||
 		    (r = grow((void **)&t->cost, &t->cap_cost, t->n_cost + ne + 1, sizeof *t->cost)) < 0)
 			break;
 		profdb_edge k = {fn + 1, cs.callee + 1, site_of(*pos, n_pos, &cs), 1, cs.count};
 		t->row[t->n++] = (cg_call_row){k, cs.profile, t->n_cost};
 		if (ne)
-			memcpy(t->cost + t->n_cost, cs.inclusive, ne * sizeof *t->cost);
+			memcpy(t->cost + t->n_cost, cs.costs, ne * sizeof *t->cost);
 		t->n_cost += ne;
 	}
-	profdb_cg_detail_free(d);
+	nt->records_free(d);
 	return r < 0 ? r : 0;
 }
 
@@ -250,9 +256,9 @@ static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__ed
 
 static int build_cg(const profdb *db, struct profdb__edges *x)
 {
-	const profdb_cg *cg = profdb_get_cg(db);
-	int64_t nf = profdb_cg_function_count(cg), nc = profdb_cg_call_count(cg);
-	int64_t ne = profdb_cg_event_count(cg);
+	const profdb__graph_table *g = db->be->graph;
+	int64_t nf = g->function_count(db->impl), nc = g->call_count(db->impl);
+	int64_t ne = profdb_metric_count(db);
 	if (nf < 0 || nc < 0 || ne < 0)
 		return (int)(nf < 0 ? nf : nc < 0 ? nc : ne);
 	unsigned char *calls = calloc((size_t)nf + 1, 1);
@@ -263,13 +269,13 @@ static int build_cg(const profdb *db, struct profdb__edges *x)
 	/* The callers: those functions' call sites are decoded, the others'
 	 * text is not read. */
 	for (int64_t i = 0; i < nc && r >= 0; i++) {
-		profdb_cg_call c;
-		if ((r = profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)i, &c)) >= 0)
+		profdb__graph_call c;
+		if ((r = g->call(db->impl, PROFDB_NONE, (uint32_t)i, &c)) >= 0 && c.caller < nf)
 			calls[c.caller] = 1;
 	}
 	for (int64_t f = 0; f < nf && r >= 0; f++)
 		if (calls[f])
-			r = caller_rows(db, cg, (uint32_t)f, (uint32_t)ne, &pos, &cap_pos, &t);
+			r = caller_rows(db, (uint32_t)f, (uint32_t)ne, &pos, &cap_pos, &t);
 	if (r >= 0)
 		r = cg_merge(db, &t, (uint32_t)ne, x);
 	free(calls);
@@ -543,8 +549,8 @@ static int tree_cost(const profdb *db, uint32_t callee, uint32_t profile, uint32
 	return any;
 }
 
-/* Callgrind: the calls' inclusive cost in one profile (a binary search in
- * the edge's parts) or summed over all. */
+/* A call graph: the calls' inclusive cost in one profile (a binary search
+ * in the edge's parts) or summed over all. */
 static int cg_cost(const struct profdb__edges *x, uint64_t i, uint32_t profile, uint32_t metric,
                    profdb_number *out)
 {

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query/hints-internal.h"
 #include "query/query-internal.h"
 #include "profdb/analysis.h"
 
@@ -298,7 +299,7 @@ static int sum_groups(const profdb *db, const walk_state *w, uint32_t profile,
 		r = profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
 	for (size_t g = 0; r == 0 && g < w->n_groups; g++)
 		scc[g] = (uint32_t)g;   /* a tree: no cycles to fear (see above) */
-	if (r == 0 && db->be->call_graph && (r = build_graph(db, w, ne, &gg)) == 0)
+	if (r == 0 && profdb__call_graph(db) && (r = build_graph(db, w, ne, &gg)) == 0)
 		r = components(&gg, w->n_groups, scc);
 	for (int64_t i = 0; r == 0 && i < ne; i++) {
 		profdb_edge e;
@@ -364,9 +365,9 @@ int profdb_group_inclusive(const profdb *db, const uint32_t *group_of, size_t n_
 	size_t n_all = 0;
 	if (!w.counts || !w.on_path)
 		r = profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
-	for (size_t i = 0; r == 0 && db->be->call_graph && i < n_contexts; i++)
+	for (size_t i = 0; r == 0 && profdb__call_graph(db) && i < n_contexts; i++)
 		w.counts[i] = group_of[i] != PROFDB_NONE;
-	if (r == 0 && (db->be->call_graph || (r = mark(db, &w)) == 0) &&
+	if (r == 0 && (profdb__call_graph(db) || (r = mark(db, &w)) == 0) &&
 	    (profile != PROFDB_NONE || (r = profiles_of(db, &all, &n_all)) == 0))
 		r = sum_groups(db, &w, profile, all, n_all, metric, out);
 	free(all);
@@ -407,7 +408,7 @@ int64_t profdb_group_cycles(const profdb *db, const uint32_t *group_of, size_t n
 		return r;
 	for (size_t g = 0; g < n_groups; g++)
 		cycle_of[g] = PROFDB_NONE;
-	int64_t ne = db->be->call_graph ? profdb_edge_count(db) : 0;
+	int64_t ne = profdb__call_graph(db) ? profdb_edge_count(db) : 0;
 	if (ne <= 0)
 		return ne;
 	walk_state w = {group_of, n_contexts, n_groups, calloc(n_contexts + 1, 1), NULL, NULL, NULL, 0};

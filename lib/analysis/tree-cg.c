@@ -9,17 +9,18 @@
  * (PROFDB_NODE_RECURSIVE), and children below the cut-off are folded into
  * one "<other>" child per parent, which bounds the expansion (full
  * expansion of real profiles exceeds 20 million paths). Everything reads
- * the reader's tables (profdb/callgrind.h) through profdb_get_cg(). */
+ * the format's call graph through the backend table (profdb__graph_table,
+ * lib/core/backend-internal.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profdb/callgrind.h"
 #include "tree-internal.h"
 
 typedef struct cgw {
 	tbuild *b;
-	const profdb_cg *cg;
+	const profdb__graph_table *g;
+	const void *impl;
 	uint32_t nf, ne;
 	size_t nm;
 	double *finc, *fself, *ecost, *total;   /* nf / ne rows of nm values; nm */
@@ -68,18 +69,18 @@ static void take_inclusive(const cgw *w, double *row, const uint64_t *inc, const
 	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)v, first);
 }
 
-/* The profiles of metric k, PROFDB_CG_ALL standing for "all of them, added"
- * (the reader's own sums). */
+/* The profiles of metric k, PROFDB_NONE standing for "all of them, added"
+ * (the format's own sums). */
 static int all_profiles(const cgw *w, size_t k)
 {
 	const tplan *pl = &w->b->plan[k];
 	return pl->rule == PROFDB_COMBINE_SUM &&
-	       (int64_t)pl->n_profiles == profdb_cg_profile_count(w->cg);
+	       (int64_t)pl->n_profiles == profdb_profile_count(w->b->db);
 }
 
 static int load_rows(cgw *w)
 {
-	const profdb_cg *cg = w->cg;
+	const profdb__graph_table *g = w->g;
 	size_t nm = w->nm;
 	int r;
 	for (size_t k = 0; k < nm; k++) {
@@ -87,27 +88,26 @@ static int load_rows(cgw *w)
 		int all = all_profiles(w, k);
 		size_t np = all ? 1 : pl->n_profiles;
 		for (size_t i = 0; i < np; i++) {
-			uint32_t p = all ? PROFDB_CG_ALL : pl->profiles[i];
+			uint32_t p = all ? PROFDB_NONE : pl->profiles[i];
 			const uint64_t *tot, *row, *self, *cyc;
-			if ((r = profdb_cg_totals(cg, p, &tot)) < 0)
+			if ((r = g->totals(w->impl, p, &tot)) < 0)
 				return r;
 			take(w, w->total, tot, k, i == 0);
 			for (uint32_t f = 0; f < w->nf; f++) {
-				uint32_t c;
 				cyc = NULL;
-				if ((r = profdb_cg_inclusive(cg, p, f, &row)) < 0 ||
-				    (r = profdb_cg_self(cg, p, f, &self)) < 0 ||
-				    (r = profdb_cg_function_cycle(cg, f, &c)) < 0 ||
-				    (r > 0 && (r = profdb_cg_cycle_inclusive(cg, p, c, &cyc)) < 0))
+				if ((r = g->inclusive(w->impl, p, f, &row)) < 0 ||
+				    (r = g->self(w->impl, p, f, &self)) < 0 ||
+				    (r = g->cycle_inclusive(w->impl, p, f, &cyc)) < 0)
 					return r;
-				take_inclusive(w, w->finc + (size_t)f * nm, row, cyc, self, tot, k, i == 0);
+				take_inclusive(w, w->finc + (size_t)f * nm, row, r > 0 ? cyc : NULL, self, tot,
+				               k, i == 0);
 				take(w, w->fself + (size_t)f * nm, self, k, i == 0);
 			}
 			for (uint32_t e = 0; e < w->ne; e++) {
-				profdb_cg_call c;
-				if ((r = profdb_cg_call_get(cg, p, e, &c)) < 0)
+				profdb__graph_call c;
+				if ((r = g->call(w->impl, p, e, &c)) < 0)
 					return r;
-				take(w, w->ecost + (size_t)e * nm, c.inclusive, k, i == 0);
+				take(w, w->ecost + (size_t)e * nm, c.costs, k, i == 0);
 				w->caller[e] = c.caller;
 				w->callee[e] = c.callee;
 			}
@@ -178,10 +178,10 @@ static int fold_identities(cgw *w)
 		return profdb__fail(-ENOMEM, "tree: out of memory");
 	}
 	for (uint32_t f = 0; f < w->nf; f++) {
-		profdb_cg_function fn;
+		profdb__native_fn fn;
 		memset(&k[f], 0, sizeof k[f]);
 		k[f].f = f;
-		if (profdb_cg_function_get(w->cg, f, &fn) == 0) {
+		if (w->g->function(w->impl, f, &fn) == 0) {
 			k[f].object = fn.object;
 			k[f].file = fn.file;
 			k[f].name = profdb_function_fold(w->b->db, fn.name);
@@ -200,8 +200,7 @@ static int fold_identities(cgw *w)
 
 static int setup(cgw *w)
 {
-	const profdb_cg *cg = w->cg;
-	int64_t nf = profdb_cg_function_count(cg), ne = profdb_cg_call_count(cg);
+	int64_t nf = w->g->function_count(w->impl), ne = w->g->call_count(w->impl);
 	if (nf < 0 || ne < 0)
 		return (int)(nf < 0 ? nf : ne);
 	w->nf = (uint32_t)nf;
@@ -235,9 +234,9 @@ static int setup(cgw *w)
 
 static tproto fn_proto(const cgw *w, uint32_t f)
 {
-	profdb_cg_function fn;
+	profdb__native_fn fn;
 	tproto p = profdb__tree_proto(PROFDB_NODE_FUNCTION, f + 1);
-	if (profdb_cg_function_get(w->cg, f, &fn) == 0) {
+	if (w->g->function(w->impl, f, &fn) == 0) {
 		p.name = fn.name;
 		p.file = fn.file;
 		p.module = fn.object;
@@ -713,7 +712,8 @@ int profdb__tree_build_cg(tbuild *b)
 	cgw w;
 	memset(&w, 0, sizeof w);
 	w.b = b;
-	w.cg = profdb_get_cg(b->db);
+	w.g = b->db->be->graph;
+	w.impl = b->db->impl;
 	w.nm = b->nm;
 	int r = setup(&w);
 	if (r == 0) {

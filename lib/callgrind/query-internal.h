@@ -41,7 +41,9 @@ int q_cursor_begin(const void *impl, profdb__cursor *cur);
 int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out);
 void q_cursor_free(const void *impl, profdb__cursor *cur);
 
-/* query-native.c: the records the Callgrind writer keeps. */
+/* query-native.c: the records the Callgrind writer keeps, and the call
+ * graph the analyses read. */
 extern const profdb__native_table profdb__cgq_native_records;
+extern const profdb__graph_table profdb__cgq_graph;
 
 #endif

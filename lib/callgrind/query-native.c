@@ -1,7 +1,10 @@
-/* The Callgrind backend's own records (backend-internal.h, native_records):
- * the events as declared, the functions, and each function's cost lines,
- * calls= lines and jumps as profdb_cg_detail decodes them, for the
- * Callgrind writer (lib/convert/cg-native.c), which keeps them. */
+/* The Callgrind backend's own records and call graph (backend-internal.h,
+ * native_records and graph): the events as declared, the functions, and
+ * each function's cost lines, calls= lines and jumps as profdb_cg_detail
+ * decodes them, for the Callgrind writer (lib/convert/cg-native.c), which
+ * keeps them, and for the call edges (lib/analysis/edges.c); the
+ * functions' self and inclusive costs, the cycles and the call edges, for
+ * the analyses built on the call graph (lib/analysis). */
 #include <errno.h>
 #include <stdint.h>
 
@@ -90,6 +93,7 @@ static int call_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 	out->instr = cs.instr;
 	out->costs = cs.inclusive;
 	out->callee = cs.callee;
+	out->profile = cs.profile;
 	out->count = cs.count;
 	return 0;
 }
@@ -114,7 +118,7 @@ static int jump_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 
 static int n_record_at(const void *records, int kind, uint32_t i, profdb__native_row *out)
 {
-	static const profdb__native_row none = {{"", 0}, 0, 0, NULL, 0, 0, {"", 0}, 0, 0, 0, 0};
+	static const profdb__native_row none = {{"", 0}, 0, 0, NULL, 0, 0, 0, {"", 0}, 0, 0, 0, 0};
 	*out = none;
 	switch (kind) {
 	case PROFDB__NATIVE_LINE: return line_at(records, i, out);
@@ -132,4 +136,66 @@ const profdb__native_table profdb__cgq_native_records = {
 	.records_free = n_records_free,
 	.record_count = n_record_count,
 	.record_at = n_record_at,
+};
+
+/* ---- the call graph ------------------------------------------------------------------ */
+
+/* Profile PROFDB_NONE of the graph table is the reader's PROFDB_CG_ALL. */
+static uint32_t profile_of(uint32_t profile)
+{
+	return profile == PROFDB_NONE ? PROFDB_CG_ALL : profile;
+}
+
+static int g_totals(const void *impl, uint32_t profile, const uint64_t **out)
+{
+	return profdb_cg_totals(cg_of(impl), profile_of(profile), out);
+}
+
+static int g_self(const void *impl, uint32_t profile, uint32_t fn, const uint64_t **out)
+{
+	return profdb_cg_self(cg_of(impl), profile_of(profile), fn, out);
+}
+
+static int g_inclusive(const void *impl, uint32_t profile, uint32_t fn, const uint64_t **out)
+{
+	return profdb_cg_inclusive(cg_of(impl), profile_of(profile), fn, out);
+}
+
+static int g_cycle_inclusive(const void *impl, uint32_t profile, uint32_t fn,
+                             const uint64_t **out)
+{
+	uint32_t c;
+	int r = profdb_cg_function_cycle(cg_of(impl), fn, &c);
+	if (r <= 0)
+		return r;
+	r = profdb_cg_cycle_inclusive(cg_of(impl), profile_of(profile), c, out);
+	return r < 0 ? r : 1;
+}
+
+static int64_t g_call_count(const void *impl)
+{
+	return profdb_cg_call_count(cg_of(impl));
+}
+
+static int g_call(const void *impl, uint32_t profile, uint32_t i, profdb__graph_call *out)
+{
+	profdb_cg_call c;
+	int r = profdb_cg_call_get(cg_of(impl), profile_of(profile), i, &c);
+	if (r < 0)
+		return r;
+	out->caller = c.caller;
+	out->callee = c.callee;
+	out->costs = c.inclusive;
+	return 0;
+}
+
+const profdb__graph_table profdb__cgq_graph = {
+	.function_count = n_function_count,
+	.function = n_function,
+	.totals = g_totals,
+	.self = g_self,
+	.inclusive = g_inclusive,
+	.cycle_inclusive = g_cycle_inclusive,
+	.call_count = g_call_count,
+	.call = g_call,
 };

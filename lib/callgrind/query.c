@@ -601,7 +601,6 @@ static int q_file_name(const void *impl, size_t index, profdb_str *out)
 const profdb__backend profdb__cg_backend = {
 	.format = PROFDB_FORMAT_CALLGRIND,
 	.name_suffixes = 1,
-	.call_graph = 1,
 	.declared_events = 1,
 	.sniff = q_sniff,
 	.sniff_empty = q_sniff_empty,
@@ -625,6 +624,7 @@ const profdb__backend profdb__cg_backend = {
 	.cursor_next = q_cursor_next,
 	.cursor_free = q_cursor_free,
 	.native_records = &profdb__cgq_native_records,
+	.graph = &profdb__cgq_graph,
 	.file_name = q_file_name,
 	.native = q_native,
 };

@@ -61,6 +61,8 @@ typedef struct profdb__native_row {
 	const uint64_t *costs;    /* LINE: self costs, CALL: the calls' inclusive costs,
 	                           * one per metric id; JUMP: NULL */
 	uint32_t callee;          /* CALL: the function called */
+	uint32_t profile;         /* CALL: the profile of the calls (records of
+	                           * PROFDB_NONE: each call's own) */
 	uint64_t count;           /* CALL: calls; JUMP: times taken */
 	/* JUMP only: the target, whether conditional, and (conditional) the
 	 * times executed */
@@ -92,6 +94,41 @@ typedef struct profdb__native_table {
 	int (*record_at)(const void *records, int kind, uint32_t i, profdb__native_row *out);
 } profdb__native_table;
 
+/* A call edge of a format's call graph (profdb__graph_table.call). */
+typedef struct profdb__graph_call {
+	uint32_t caller, callee;  /* function ids */
+	const uint64_t *costs;    /* the calls' inclusive cost, one per metric id */
+} profdb__graph_call;
+
+/* A format's call graph of functions (Callgrind's fn= blocks and calls=
+ * lines), for the analyses that build views, call edges and function
+ * rankings from it (lib/analysis: tree-cg.c, edges.c, graph.c). Function
+ * ids are 0 .. function_count-1, and function fn is FUNCTION context
+ * fn + 1 of the common interface (the root is context 0). A cost row holds
+ * one value per metric id (0 .. metric_count-1) and lives until close;
+ * profile PROFDB_NONE is every profile summed. The call sites, with their
+ * positions, are the CALL records of native_records (records of profile
+ * PROFDB_NONE carry each call's profile). Thread rules as for the
+ * backend. */
+typedef struct profdb__graph_table {
+	int64_t (*function_count)(const void *impl);
+	int (*function)(const void *impl, uint32_t fn, profdb__native_fn *out);
+	/* The profile's total (the sum of every self cost). */
+	int (*totals)(const void *impl, uint32_t profile, const uint64_t **out);
+	/* Function @p fn's self cost and its inclusive cost (the format's own
+	 * rule: Callgrind's is KCachegrind's, cycles included). */
+	int (*self)(const void *impl, uint32_t profile, uint32_t fn, const uint64_t **out);
+	int (*inclusive)(const void *impl, uint32_t profile, uint32_t fn, const uint64_t **out);
+	/* When @p fn belongs to a cycle of the graph (functions that call each
+	 * other): 1 and the cycle's inclusive cost; 0 when it belongs to none. */
+	int (*cycle_inclusive)(const void *impl, uint32_t profile, uint32_t fn,
+	                       const uint64_t **out);
+	int64_t (*call_count)(const void *impl);
+	/* Edge @p i (0 .. call_count-1): caller, callee, and the calls' cost
+	 * in @p profile (zeros where it has none). */
+	int (*call)(const void *impl, uint32_t profile, uint32_t i, profdb__graph_call *out);
+} profdb__graph_table;
+
 typedef struct profdb__backend {
 	profdb_format format;
 	/* How the stored scopes relate, for the converters (0 when unset).
@@ -101,11 +138,6 @@ typedef struct profdb__backend {
 	 * hpcprof elides). inclusive_stored: the top-down view of one profile
 	 * reads each context's inclusive value as stored (HPCToolkit 4.0). */
 	unsigned self_from_inclusive : 1, inclusive_stored : 1;
-	/* The format stores a call graph of functions (Callgrind's calls=
-	 * lines), not call paths: its views and call edges are built from that
-	 * graph (lib/analysis/tree-cg.c, edges.c) and its Callgrind output from
-	 * its own records (native_records, lib/convert/cg-native.c). */
-	unsigned call_graph : 1;
 	/* Every metric is an event its writer declared, kept by a conversion
 	 * whether or not it has values (Callgrind's events: line). */
 	unsigned declared_events : 1;
@@ -230,6 +262,13 @@ typedef struct profdb__backend {
 	 * call sites and jumps), for the writer of the same format
 	 * (lib/convert/cg-native.c) to keep them; see profdb__native_table. */
 	const profdb__native_table *native_records;
+	/* The format stores a call graph of functions (Callgrind's calls=
+	 * lines), not call paths: its views, call edges and function rankings
+	 * are built from that graph (lib/analysis/tree-cg.c, edges.c,
+	 * graph.c) and its Callgrind output from its own records
+	 * (native_records, lib/convert/cg-native.c). NULL: the format stores
+	 * call paths (a context tree). */
+	const profdb__graph_table *graph;
 
 	/* ---- the format's own handle (optional) ---- */
 	/* For profdb_get_hpctk/cube/cg when impl is a wrapper around the

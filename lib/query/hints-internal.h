@@ -14,7 +14,9 @@ int profdb__call_count_metric(const profdb *db, profdb_metric *out);
  * 1 or 0. */
 int profdb__self_from_inclusive(const profdb *db);
 int profdb__inclusive_stored(const profdb *db);
-int profdb__call_graph(const profdb *db);
 int profdb__declared_events(const profdb *db);
+/* Does the backend store a call graph of functions (its graph table)?
+ * 1 or 0. */
+int profdb__call_graph(const profdb *db);
 
 #endif

@@ -24,7 +24,7 @@ int profdb__inclusive_stored(const profdb *db)
 
 int profdb__call_graph(const profdb *db)
 {
-	return db->be->call_graph;
+	return db->be->graph != NULL;
 }
 
 int profdb__declared_events(const profdb *db)
@@ -37,7 +37,7 @@ PROFDB_EXPORT int profdb_total_root(const profdb *db, uint32_t *id)
 	if (!db || !id)
 		return profdb__fail(-EINVAL, "profdb_total_root: NULL argument");
 	/* A call graph's one synthetic root holds every cost (doc/model.md). */
-	if (!db->be->call_graph || !db->be->context_root)
+	if (!profdb__call_graph(db) || !db->be->context_root)
 		return 0;
 	int r = db->be->context_root(db->impl, id);
 	return r == 0 ? 1 : 0;

@@ -29,7 +29,8 @@ from ._profdb import (Context, Corrupt, Counts, Error, Metric, Node, NotFound,  
 
 __all__ = ["open", "Database", "Values", "Contexts", "Error", "NotFound", "NotSupported",
            "Corrupt", "Metric", "Profile", "Context", "Counts", "Stat", "Stats", "Node",
-           "Tree", "View", "library_version", "as_float", "Match", "MatchCounts"]
+           "Tree", "View", "library_version", "as_float", "Match", "MatchCounts",
+           "SummaryCheck", "SummaryCounts", "SummaryIssue"]
 
 __version__ = library_version()
 
@@ -182,6 +183,58 @@ class Match(NamedTuple):
     counts: MatchCounts
 
 
+class SummaryCounts(NamedTuple):
+    """What Database.summary_check() found, as counts (profdb_summary_counts)."""
+    summary: int            # the summary profile's index
+    stored: int             # values stored in the summary profile
+    checked: int            # ... under a statistic id: every one is checked
+    agree: int              # within the bound
+    explained: int          # disagreements with a documented hpcprof defect
+    unexplained: int
+    unchecked: int          # lex_aware values at loop contexts that differ
+    unknown_ids: int        # stored under an id that is no statistic id
+    missing: int            # thread values without their summary value
+    missing_explained: int
+    missing_unchecked: int  # ... of a lex_aware statistic at a loop context
+
+
+class SummaryIssue(NamedTuple):
+    """A stored summary value that disagrees with profdb's statistic
+    (missing False), or thread values whose statistic is not stored
+    (missing True; stored None). profdb_summary_issue."""
+    context: int
+    statistic_id: int       # its metric id in the summary profile
+    metric: int             # the metric id it summarises
+    statistic: str          # "sum", "min", "max", "sum of squares", "count", ...
+    missing: bool
+    stored: Optional[float]
+    expected: float         # profdb's statistic; NaN without thread values
+    bound: float            # the tolerance applied
+    terms: int              # thread values combined
+    reason: str             # profdb_summary_reason_name(): "none", "hpcprof-...", ...
+
+
+class SummaryCheck(NamedTuple):
+    """The check of a stored summary profile against the thread profiles
+    (Database.summary_check(); profdb_summary_check_new). A copy: it holds
+    no database.
+
+    - counts: SummaryCounts;
+    - issues: the disagreements in the order of the summary profile's
+      values, then the missing values by statistic id and context.
+    """
+    counts: SummaryCounts
+    issues: list
+
+    @property
+    def ok(self) -> bool:
+        """True when every disagreement and every missing value has a
+        documented reason or is unchecked (the exit status 0 of
+        `profdb stats --check-summary`)."""
+        n = self.counts
+        return n.unexplained == 0 and n.missing <= n.missing_explained + n.missing_unchecked
+
+
 def _metric_keys(metrics) -> Optional[list]:
     """match()'s metrics as profdb_match_options wants them: names or ids."""
     if metrics is None:
@@ -268,6 +321,18 @@ class Database(_profdb.Database):
         p = None if profiles is None else self.profile_indices(profiles)
         m = None if metrics is None else self.metric_ids(metrics)
         return self._stats(p, m, threads)
+
+    def summary_check(self, threads: int = 0) -> SummaryCheck:
+        """Check every value of the summary profile that hpcprof stores
+        (HPCToolkit 4.0) against the thread profiles, and every statistic
+        the thread values have against a stored value, with hpcprof's own
+        rule (profdb_summary_check_new; what `profdb stats --check-summary`
+        prints). threads: worker threads (0: every core). The GIL is
+        released while it runs. Raises NotSupported for a format that
+        stores no summary statistics or a database without a summary
+        profile."""
+        counts, issues = self._summary_check(threads)
+        return SummaryCheck(SummaryCounts(*counts), [SummaryIssue(*t) for t in issues])
 
     def view(self, kind: str = "top-down", metrics=None, profiles: ProfileSel = None,
              cutoff: float = 0.0) -> Tree:

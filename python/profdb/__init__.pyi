@@ -149,6 +149,37 @@ class Match(NamedTuple):
     metrics: list[tuple[Optional[int], Optional[int]]]
     counts: MatchCounts
 
+class SummaryCounts(NamedTuple):
+    summary: int
+    stored: int
+    checked: int
+    agree: int
+    explained: int
+    unexplained: int
+    unchecked: int
+    unknown_ids: int
+    missing: int
+    missing_explained: int
+    missing_unchecked: int
+
+class SummaryIssue(NamedTuple):
+    context: int
+    statistic_id: int
+    metric: int
+    statistic: str
+    missing: bool
+    stored: Optional[float]
+    expected: float
+    bound: float
+    terms: int
+    reason: str
+
+class SummaryCheck(NamedTuple):
+    counts: SummaryCounts
+    issues: list[SummaryIssue]
+    @property
+    def ok(self) -> bool: ...
+
 class Values:
     __match_args__: ClassVar[tuple[str, ...]]
     def __new__(_cls, index: np.ndarray, records: np.ndarray) -> Values: ...
@@ -225,6 +256,7 @@ class Database:
               threads: int = ...) -> Stats: ...
     def edges(self) -> np.ndarray: ...
     def edge_cost(self, index: int, metric: int, profile: Optional[int] = ...) -> Optional[_Number]: ...
+    def summary_check(self, threads: int = ...) -> SummaryCheck: ...
     def view(self, kind: str = ..., metrics: _MetricSel = ..., profiles: ProfileSel = ...,
              cutoff: float = ...) -> Tree: ...
     def match(self, other: Database, metrics: _MetricSel = ..., other_metrics: _MetricSel = ...,

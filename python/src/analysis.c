@@ -1,5 +1,6 @@
-/* analysis.c — statistics over profiles (Stats), call edges and the three
- * views (Tree) of profdb/analysis.h.
+/* analysis.c — statistics over profiles (Stats), the check of a stored
+ * summary profile, call edges and the three views (Tree) of
+ * profdb/analysis.h.
  *
  * Stats and Tree results hold their Database and count in its exports:
  * their memory and strings live in the handle, so it may not close before
@@ -349,6 +350,71 @@ static PyObject *db_edge_cost(DatabaseObject *self, PyObject *args, PyObject *kw
 	return pd_number(v);
 }
 
+/* ---- the check of a stored summary profile -------------------------------- */
+
+/* Issue @p is as a tuple (context, statistic_id, metric, statistic,
+ * missing, stored, expected, bound, terms, reason); stored is None when
+ * missing. */
+static PyObject *issue_tuple(const profdb_summary_issue *is)
+{
+	PyObject *stored = is->missing ? Py_NewRef(Py_None) : PyFloat_FromDouble(is->stored);
+	if (!stored)
+		return NULL;
+	return Py_BuildValue("(kkkNONddKs)", (unsigned long)is->context,
+	                     (unsigned long)is->statistic_id, (unsigned long)is->metric,
+	                     pd_str(is->statistic), is->missing ? Py_True : Py_False, stored,
+	                     is->expected, is->bound, (unsigned long long)is->terms,
+	                     profdb_summary_reason_name(is->reason));
+}
+
+/* profdb_summary_check_new as (counts tuple, list of issue tuples): a copy,
+ * the result freed before returning. */
+static PyObject *db_summary_check(DatabaseObject *self, PyObject *args, PyObject *kw)
+{
+	static char *names[] = {"threads", NULL};
+	uint32_t threads = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&:_summary_check", names, pd_u32_conv,
+	                                 &threads))
+		return NULL;
+	profdb *db = pd_db(self);
+	if (!db)
+		return NULL;
+	profdb_summary_check *chk = NULL;
+	profdb_summary_counts n;
+	int rc;
+	PD_NOGIL(self, rc = profdb_summary_check_new(&chk, db, threads));
+	if (rc < 0 || (rc = profdb_summary_check_counts(chk, &n)) < 0) {
+		profdb_summary_check_free(chk);
+		return pd_raise(rc);
+	}
+	PyObject *issues = PyList_New(0), *out = NULL;
+	for (uint64_t i = 0; issues && i < n.issues; i++) {
+		profdb_summary_issue is;
+		PyObject *t = NULL;
+		if ((rc = profdb_summary_check_issue_at(chk, i, &is)) < 0)
+			pd_raise(rc);
+		else
+			t = issue_tuple(&is);
+		if (!t || PyList_Append(issues, t) < 0) {
+			Py_XDECREF(t);
+			Py_CLEAR(issues);
+			break;
+		}
+		Py_DECREF(t);
+	}
+	if (issues)
+		out = Py_BuildValue("((kKKKKKKKKKK)O)", (unsigned long)n.summary,
+		                    (unsigned long long)n.stored, (unsigned long long)n.checked,
+		                    (unsigned long long)n.agree, (unsigned long long)n.explained,
+		                    (unsigned long long)n.unexplained, (unsigned long long)n.unchecked,
+		                    (unsigned long long)n.unknown_ids, (unsigned long long)n.missing,
+		                    (unsigned long long)n.missing_explained,
+		                    (unsigned long long)n.missing_unchecked, issues);
+	Py_XDECREF(issues);
+	profdb_summary_check_free(chk);
+	return out;
+}
+
 /* ---- Tree (the three views) ---------------------------------------------- */
 
 static void tree_dealloc(TreeObject *self)
@@ -498,6 +564,8 @@ static PyObject *db_view(DatabaseObject *self, PyObject *args, PyObject *kw)
 PyMethodDef pd_analysis_methods[] = {
 	{"_stats", (PyCFunction)(void (*)(void))db_stats, METH_VARARGS | METH_KEYWORDS, NULL},
 	{"_view", (PyCFunction)(void (*)(void))db_view, METH_VARARGS | METH_KEYWORDS, NULL},
+	{"_summary_check", (PyCFunction)(void (*)(void))db_summary_check,
+	 METH_VARARGS | METH_KEYWORDS, NULL},
 	{"edges", (PyCFunction)db_edges, METH_NOARGS,
 	 "edges($self, /)\n--\n\nThe call edges as a numpy structured array (caller, callee, site, "
 	 "has_count, count); site is 4294967295 where the format records none. Sorted by "

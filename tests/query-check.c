@@ -288,6 +288,14 @@ profdb_counts qc_check_all(const profdb *db, const char *what)
 	profdb_counts c;
 	int r = profdb_get_counts(db, &c);
 	cr_assert_eq(r, 0, "%s: counts: %s", what, profdb_error_message());
+	/* An undamaged input declares in its headers what its blocks hold. */
+	profdb_counts h;
+	cr_assert_eq(profdb_get_header_counts(db, &h), 0, "%s: header counts: %s", what,
+	             profdb_error_message());
+	cr_assert(memcmp(&h, &c, sizeof c) == 0,
+	          "%s: header counts %lld values, %lld samples; read %lld, %lld", what,
+	          (long long)h.values, (long long)h.samples, (long long)c.values,
+	          (long long)c.samples);
 	/* HPCToolkit 4.0: the count leaves out statistic-only ids (kind
 	 * SUMMARY); every other format counts every metric it lists. */
 	profdb_about about;

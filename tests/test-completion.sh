@@ -44,7 +44,7 @@ offers dump --t = "--table"
 offers dump --table '' = "metrics contexts profiles values traces edges"
 offers dump --table = v = "values"
 offers value --con = "--context"
-offers info -- = "--check --json --help --color="
+offers info -- = "--check --json --values --help --color="
 offers tree --view '' = "top-down bottom-up flat"
 offers top --by '' = "$("$profdb" top --help | grep -oE -- '--by [a-z|]+' | head -n 1 | sed 's/--by //' | tr '|' ' ')"
 # An option taking a number or a name: nothing to offer.

@@ -375,6 +375,10 @@ Test(query, tolerant_mode)
 	cr_assert(r == -EBADMSG || r == -ENODATA, "strict: %d", r);
 	cr_assert(strstr(profdb_error_message(), "profile.db"), "%s", profdb_error_message());
 	cr_assert_lt(profdb_get_counts(db, &c), 0);
+	/* the header itself points outside profile.db */
+	cr_assert_eq(profdb_get_header_counts(db, &c), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "profile value block"), "%s",
+	          profdb_error_message());
 	profdb_close(db);
 
 	warns w = {0};
@@ -386,6 +390,8 @@ Test(query, tolerant_mode)
 	cr_assert(strstr(w.last, "profile 2 reads as absent"), "%s", w.last);
 	cr_assert_eq(profdb_value(db, 1, 2, 1, &n), 1);
 	cr_assert_eq(profdb_get_counts(db, &c), 0);
+	cr_assert_eq(c.values, 32 + 38);
+	cr_assert_eq(profdb_get_header_counts(db, &c), 0);
 	cr_assert_eq(c.values, 32 + 38);
 	cr_assert_eq(w.n, 1, "one warning per damaged block");
 	profdb_close(db);
@@ -624,6 +630,7 @@ Test(query, small_functions)
 	profdb_context x;
 	uint32_t id;
 	cr_assert_eq(profdb_get_counts(NULL, &c), -EINVAL);
+	cr_assert_eq(profdb_get_header_counts(NULL, &c), -EINVAL);
 	cr_assert_eq(profdb_metric_count(NULL), -EINVAL);
 	cr_assert_eq(profdb_metric_at(NULL, 0, &m), -EINVAL);
 	cr_assert_eq(profdb_context_get(NULL, 0, &x), -EINVAL);

@@ -10,12 +10,16 @@
 
 #include "tool.h"
 
-/* Parses "[--json] PATH" for info and metrics (and --check where @p check
- * is not NULL). @return 0 ok, -1 help shown, EXIT_USAGE. */
+enum { INFO_CHECK = 1, INFO_VALUES = 2 };
+
+/* Parses "[--json] PATH" for info and metrics (and --check, --values where
+ * @p check is not NULL: bit 1 and bit 2). @return 0 ok, -1 help shown,
+ * EXIT_USAGE. */
 static int parse_json_path(int argc, char **argv, const char *usage, int *json, int *check)
 {
 	static const struct option lo[] = {{"json", no_argument, NULL, 'j'},
 	                                   {"check", no_argument, NULL, 'k'},
+	                                   {"values", no_argument, NULL, 'v'},
 	                                   {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
 	int c;
 	*json = 0;
@@ -25,7 +29,9 @@ static int parse_json_path(int argc, char **argv, const char *usage, int *json, 
 		if (c == 'j')
 			*json = 1;
 		else if (c == 'k' && check)
-			*check = 1;
+			*check |= INFO_CHECK;
+		else if (c == 'v' && check)
+			*check |= INFO_VALUES;
 		else if (c == 'h') {
 			fputs(usage, stdout);
 			return -1;
@@ -146,12 +152,15 @@ static size_t list_files(const profdb *db, const char *path, file_size **out)
 /* ---- info ----------------------------------------------------------------- */
 
 static const char info_usage[] =
-	"usage: profdb info [--json] [--check] PATH\n"
+	"usage: profdb info [--json] [--values] [--check] PATH\n"
 	"Format, version, title, the counts (profiles, contexts, metrics, values,\n"
-	"traces, samples) and the sizes of the files. --json prints one object of\n"
-	"schema profdb-info/2 (doc/profdb-info-2.schema.json). --check first\n"
-	"validates a whole HPCToolkit database and compares its files with each\n"
-	"other (every value read; profdb_check).\n";
+	"traces, samples) and the sizes of the files. The counts are those the\n"
+	"headers declare where the format has them (HPCToolkit 4.0: no value or\n"
+	"sample is read). --values counts by reading every value block and trace\n"
+	"line, checking their order. --json prints one object of schema\n"
+	"profdb-info/2 (doc/profdb-info-2.schema.json). --check first validates a\n"
+	"whole HPCToolkit database and compares its files with each other (every\n"
+	"value read; profdb_check).\n";
 
 /* --check: the format's whole validation (HPCToolkit databases). */
 static int check_whole(const profdb *db)
@@ -173,14 +182,17 @@ int cmd_info(int argc, char **argv)
 	profdb *db;
 	if (tool_open(path, &db))
 		return EXIT_INPUT;
-	if (check && (r = check_whole(db)) != 0) {
+	if ((check & INFO_CHECK) && (r = check_whole(db)) != 0) {
 		r = r > 0 ? EXIT_USAGE : tool_fail(path);
 		profdb_close(db);
 		return r;
 	}
 	profdb_about about;
 	profdb_counts n;
-	if (profdb_get_about(db, &about) < 0 || profdb_get_counts(db, &n) < 0) {
+	/* The headers' counts unless asked to read the blocks (--check has
+	 * read them already). */
+	if (profdb_get_about(db, &about) < 0 ||
+	    (check ? profdb_get_counts(db, &n) : profdb_get_header_counts(db, &n)) < 0) {
 		r = tool_fail(path);
 		profdb_close(db);
 		return r;

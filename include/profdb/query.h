@@ -130,6 +130,21 @@ typedef struct profdb_counts {
  *  -EFBIG, -ENOMEM, -ECANCELED). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_get_counts(const profdb *db, profdb_counts *out);
 
+/** The counts of @p db as the format's headers declare them, at the cost
+ *  of reading the headers: on HPCToolkit 4.0 the value count of every
+ *  profile record and the sample count of every trace header, each block
+ *  checked to lie inside its file but no stored value or sample read (a
+ *  27 GB database answers in milliseconds; profdb_get_counts reads every
+ *  block). Equal to profdb_get_counts() on an undamaged database; a block
+ *  whose contents are out of order is counted as its header says, where
+ *  profdb_get_counts() fails (or, tolerant, counts it empty). Cube counts
+ *  from its index files either way; formats whose counts need the values
+ *  (hpcrun, Callgrind, the pre-release HPCToolkit formats) answer as
+ *  profdb_get_counts(). *out is zeroed first.
+ *  @return 0, -EINVAL (NULL @p db or @p out), -ENOTSUP, or a damaged
+ *  header's code (-EBADMSG, -ENODATA). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_get_header_counts(const profdb *db, profdb_counts *out);
+
 /* ---- metrics ------------------------------------------------------------ */
 
 /** What the values of a metric mean. @since 0.9 */

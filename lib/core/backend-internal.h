@@ -169,6 +169,9 @@ typedef struct profdb__backend {
 	/* ---- description ---- */
 	int (*about)(const void *impl, profdb_about *out);
 	int (*counts)(const void *impl, profdb_counts *out);
+	/* counts() from what the format's headers declare, reading no stored
+	 * value or sample (profdb_get_header_counts). Optional: counts(). */
+	int (*header_counts)(const void *impl, profdb_counts *out);
 
 	/* ---- metrics ---- */
 	int64_t (*metric_count)(const void *impl);

@@ -273,17 +273,10 @@ static int check_ids(const profdb_cube *c, uint32_t ctx, uint32_t m)
 	return 0;
 }
 
-/* The stored cell as a typed number: 1, or 0 (no row) with type NONE. */
-static int cell(const profdb_cube *c, uint32_t p, uint32_t ctx, uint32_t mi, profdb_number *out)
+/* Location @p p's number in a stored @p row of metric @p m. */
+static void decode(const cube_metric *m, const unsigned char *row, uint32_t p,
+                   profdb_number *out)
 {
-	cube_metric *m = &c->metrics[mi];
-	const unsigned char *row;
-	unsigned char *tmp;
-	out->type = PROFDB_TYPE_NONE;
-	out->as.u64 = 0;
-	int r = profdb__cube_get_row(c, m, ctx, &row, &tmp);
-	if (r <= 0)
-		return r;
 	const unsigned char *v = row + (size_t)p * m->vsize;
 	int s = m->swap;
 	out->type = type_of(m);
@@ -298,6 +291,20 @@ static int cell(const profdb_cube *c, uint32_t p, uint32_t ctx, uint32_t mi, pro
 	case PROFDB_CUBE_INT64: out->as.i64 = (int64_t)(s ? profdb__be64(v) : profdb__le64(v)); break;
 	default: out->as.f64 = profdb__cube_cell(m, row, p, 0); break;
 	}
+}
+
+/* The stored cell as a typed number: 1, or 0 (no row) with type NONE. */
+static int cell(const profdb_cube *c, uint32_t p, uint32_t ctx, uint32_t mi, profdb_number *out)
+{
+	cube_metric *m = &c->metrics[mi];
+	const unsigned char *row;
+	unsigned char *tmp;
+	out->type = PROFDB_TYPE_NONE;
+	out->as.u64 = 0;
+	int r = profdb__cube_get_row(c, m, ctx, &row, &tmp);
+	if (r <= 0)
+		return r;
+	decode(m, row, p, out);
 	free(tmp);
 	return 1;
 }
@@ -343,10 +350,21 @@ static int q_scoped_all(const void *impl, uint32_t m, int inclusive, const uint3
  * trace_view are left NULL: lib/query materialises the views from this
  * cursor, and Cube has no traces. */
 
+/* A full scan reads every (context, metric) row once per profile. It keeps
+ * the rows it found in cur->priv, one slot per (context, metric) filled on
+ * first use, so the index search and the bounds check run once per row
+ * instead of once per cell. NO_ROW marks a row that is not stored, UNKEPT
+ * a ZCUBEX row inflated past the shared cache (freed after each use, so
+ * looked up each time). No table past MEMO_CAP bytes: then every cell is
+ * looked up. */
+static const unsigned char NO_ROW[1], UNKEPT[1];
+#define MEMO_CAP ((uint64_t)64 << 20)
+
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
 	const profdb_cube *c = impl;
 	memset(cur->pos, 0, sizeof cur->pos);
+	cur->priv = NULL;
 	switch (cur->scan) {
 	case PROFDB_SCAN_PROFILE:
 		cur->pos[0] = cur->key;
@@ -356,15 +374,52 @@ static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 			return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32, c->path, cur->key);
 		cur->pos[1] = cur->key;
 		break;
-	default:
-		break;
+	default: {
+		uint64_t slots = (uint64_t)c->n_cnodes * c->n_metrics;
+		if (c->n_locs > 1 && slots && slots <= MEMO_CAP / sizeof(void *))
+			cur->priv = calloc((size_t)slots, sizeof(const unsigned char *));
+		break;   /* out of memory: no table, every cell looked up */
+	}
 	}
 	return 0;
+}
+
+static void q_cursor_free(const void *impl, profdb__cursor *cur)
+{
+	(void)impl;
+	free(cur->priv);
+	cur->priv = NULL;
+}
+
+/* cell() through the scan's table of rows. */
+static int memo_cell(const profdb_cube *c, const unsigned char **memo, uint32_t p,
+                     uint32_t ctx, uint32_t mi, profdb_number *out)
+{
+	const unsigned char **slot = &memo[(size_t)ctx * c->n_metrics + mi];
+	if (!*slot) {
+		const unsigned char *row;
+		unsigned char *tmp;
+		int r = profdb__cube_get_row(c, &c->metrics[mi], ctx, &row, &tmp);
+		if (r < 0)
+			return r;
+		*slot = r == 0 ? NO_ROW : tmp ? UNKEPT : row;
+		free(tmp);
+	}
+	if (*slot == UNKEPT)
+		return cell(c, p, ctx, mi, out);
+	if (*slot == NO_ROW) {
+		out->type = PROFDB_TYPE_NONE;
+		out->as.u64 = 0;
+		return 0;
+	}
+	decode(&c->metrics[mi], *slot, p, out);
+	return 1;
 }
 
 static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 {
 	const profdb_cube *c = impl;
+	const unsigned char **memo = cur->priv;
 	uint64_t *p = &cur->pos[0], *x = &cur->pos[1], *m = &cur->pos[2];
 	for (;;) {
 		if (*m >= c->n_metrics) {
@@ -382,7 +437,8 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 		if (*p >= c->n_locs || c->n_cnodes == 0)
 			return 0;
 		uint32_t mi = (uint32_t)(*m)++;
-		int r = cell(c, (uint32_t)*p, (uint32_t)*x, mi, &out->value);
+		int r = memo ? memo_cell(c, memo, (uint32_t)*p, (uint32_t)*x, mi, &out->value)
+		             : cell(c, (uint32_t)*p, (uint32_t)*x, mi, &out->value);
 		if (r < 0)
 			return r;
 		if (r) {
@@ -416,4 +472,5 @@ const profdb__backend profdb__cube_backend = {
 	.scoped_all = q_scoped_all,
 	.cursor_begin = q_cursor_begin,
 	.cursor_next = q_cursor_next,
+	.cursor_free = q_cursor_free,
 };

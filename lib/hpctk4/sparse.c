@@ -294,20 +294,43 @@ PROFDB_EXPORT int profdb_hpctk_profile_id_at(const profdb_hpctk *db, uint32_t pr
 	return 0;
 }
 
-int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view *index,
-                                profdb_view *values)
+/* The value block profile @p i's record describes. */
+static int profile_block(const profdb_hpctk *db, uint32_t i, block *b)
 {
 	const unsigned char *p;
-	if (!index || !values)
-		return profdb__fail(-EINVAL, "profdb_hpctk_profile_plane: NULL output");
 	int r = profile_record(db, i, &p);
 	if (r < 0)
 		return r;
-	block b = {.header = db->p_profiles + (uint64_t)i * db->sz_profile,
-	           .idx = hl_profile_ctx_index(p), .n_idx = hl_profile_n_ctxs(p),
-	           .val = hl_profile_values(p), .n_val = hl_profile_n_values(p)};
+	*b = (block){.header = db->p_profiles + (uint64_t)i * db->sz_profile,
+	             .idx = hl_profile_ctx_index(p), .n_idx = hl_profile_n_ctxs(p),
+	             .val = hl_profile_values(p), .n_val = hl_profile_n_values(p)};
+	return 0;
+}
+
+int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view *index,
+                                profdb_view *values)
+{
+	block b;
+	if (!index || !values)
+		return profdb__fail(-EINVAL, "profdb_hpctk_profile_plane: NULL output");
+	int r = profile_block(db, i, &b);
+	if (r < 0)
+		return r;
 	return plane_of(db, PROFDB_HPCTK_PROFILE, "profile value block", &PROFILE_SHAPE,
 	                &db->ok.profile, i, &b, index, values);
+}
+
+int profdb__hpctk_profile_declared(const profdb_hpctk *db, uint32_t i, uint64_t *n_values)
+{
+	block b;
+	const unsigned char *idx, *val;
+	*n_values = 0;
+	int r = profile_block(db, i, &b);
+	if (r < 0 || (r = locate_plane(&db->in[PROFDB_HPCTK_PROFILE], "profile value block",
+	                               &PROFILE_SHAPE, &b, &idx, &val)) < 0)
+		return r;
+	*n_values = b.n_idx ? b.n_val : 0;
+	return 0;
 }
 
 PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t i,

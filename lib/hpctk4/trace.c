@@ -59,27 +59,25 @@ static void samples_view(profdb_view *v, const unsigned char *e, uint64_t n)
 	profdb__hpctk_view(v, e, n, HL_SAMPLE, PROFDB_FIELD_U64, 8, PROFDB_FIELD_U32);
 }
 
-PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
-                                        profdb_hpctk_trace *out)
+/* Where trace line @p i lies as its header says, checked inside trace.db
+ * (whole elements; no sample read): its profile, first sample (NULL when
+ * empty) and sample count. */
+static int trace_line(const profdb_hpctk *db, uint32_t i, uint32_t *profile,
+                      const unsigned char **e, uint64_t *n)
 {
-	const profdb__input *in;
-	const unsigned char *h, *e;
-	int ok, r = profdb__hpctk_require(db, PROFDB_HPCTK_TRACE);
-	if (r < 0)
-		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_trace_at: NULL output");
+	const profdb__input *in = &db->in[PROFDB_HPCTK_TRACE];
+	const unsigned char *h;
+	uint64_t at = db->p_traces + (uint64_t)i * db->sz_trace;
+	int r;
+	*e = NULL;
+	*n = 0;
 	if (i >= db->n_traces)
 		return profdb__fail(-ENOENT, "trace %" PRIu32 " does not exist (%" PRIu32 " traces)", i,
 		                    db->n_traces);
-	in = &db->in[PROFDB_HPCTK_TRACE];
-	uint64_t at = db->p_traces + (uint64_t)i * db->sz_trace;
-	if ((r = profdb__range(in, at, db->sz_trace, "trace header", &h)) < 0 ||
-	    (r = profdb__hpctk_checked(db, &db->ok.trace, i, &ok)) < 0)
+	if ((r = profdb__range(in, at, db->sz_trace, "trace header", &h)) < 0)
 		return r;
 	uint64_t start = hl_trace_start(h), end = hl_trace_end(h);
-	out->profile = hl_trace_profile(h);
-	samples_view(&out->samples, NULL, 0);
+	*profile = hl_trace_profile(h);
 	/* Empty lines may point anywhere (even at the footer); test first. */
 	if (start == end)
 		return 0;
@@ -88,10 +86,38 @@ PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
 		                    PRIx64 ") is not a whole number of 12-byte elements", in->name, at,
 		                    start, end);
 	if ((r = profdb__span(in, HL_TRACE_HEADER, in->size - HL_FOOTER, start, end - start,
-	                      "trace line", &e)) < 0)
+	                      "trace line", e)) < 0)
 		return r;
-	uint64_t n = (end - start) / HL_SAMPLE;
-	if (!ok) {
+	*n = (end - start) / HL_SAMPLE;
+	return 0;
+}
+
+int profdb__hpctk_trace_declared(const profdb_hpctk *db, uint32_t i, uint64_t *n_samples)
+{
+	const unsigned char *e;
+	uint32_t profile;
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_TRACE);
+	*n_samples = 0;
+	return r < 0 ? r : trace_line(db, i, &profile, &e, n_samples);
+}
+
+PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
+                                        profdb_hpctk_trace *out)
+{
+	const unsigned char *e;
+	uint64_t n;
+	int ok, r = profdb__hpctk_require(db, PROFDB_HPCTK_TRACE);
+	if (r < 0)
+		return r;
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_hpctk_trace_at: NULL output");
+	samples_view(&out->samples, NULL, 0);
+	if ((r = trace_line(db, i, &out->profile, &e, &n)) < 0 ||
+	    (r = profdb__hpctk_checked(db, &db->ok.trace, i, &ok)) < 0)
+		return r;
+	if (n && !ok) {
+		const profdb__input *in = &db->in[PROFDB_HPCTK_TRACE];
+		uint64_t start = (uint64_t)(e - in->base);
 		for (uint64_t k = 1; k < n; k++)
 			if (hl_sample_time(e + k * HL_SAMPLE) < hl_sample_time(e + (k - 1) * HL_SAMPLE))
 				return profdb__fail(-EBADMSG, "%s: trace line at 0x%" PRIx64 " is not sorted "

@@ -74,6 +74,19 @@ PROFDB_EXPORT int profdb_get_counts(const profdb *db, profdb_counts *out)
 	return db->be->counts(db->impl, out);
 }
 
+PROFDB_EXPORT int profdb_get_header_counts(const profdb *db, profdb_counts *out)
+{
+	CHECK_DB(db, "profdb_get_header_counts");
+	if (!out)
+		return profdb__fail(-EINVAL, "profdb_get_header_counts: NULL output");
+	memset(out, 0, sizeof *out);
+	if (db->be->header_counts)
+		return db->be->header_counts(db->impl, out);
+	if (!db->be->counts)
+		return notsup(db, "counts");
+	return db->be->counts(db->impl, out);
+}
+
 PROFDB_EXPORT double profdb_number_to_double(profdb_number n)
 {
 	switch (n.type) {

@@ -33,40 +33,96 @@ def _frame_name(c):
     return "loop at " + where if c.type == "loop" else where
 
 
-def _context_lookup(db, ids):
-    """name, file, line, module of each context id in `ids`: categoricals
+class _ContextIndex:
+    """The context table as _context_lookup() reads it, sorted by id: the
+    codes of name, file and module into their string lists, and the line.
+    Built once per database and never changed: the contexts found later
+    (stored values without a tree node) make a new index that replaces it,
+    so a reader in another thread always holds a whole one."""
+
+    _COLS = ("name", "file", "module")
+
+    def __init__(self, ids, codes, line, cats):
+        self.ids, self.codes, self.line, self.cats = ids, codes, line, cats
+        self.where = {col: {s: i for i, s in enumerate(cats[col])} for col in self._COLS}
+        # pandas checks the categories of a dtype once, not per frame
+        self.dtypes = {col: pd.CategoricalDtype(cats[col]) for col in self._COLS}
+
+    @classmethod
+    def of_table(cls, t):
+        order = np.argsort(t["id"], kind="stable")
+        return cls(t["id"][order], {col: t[col][order] for col in cls._COLS},
+                   t["line"][order], {col: list(t[col + "_values"]) for col in cls._COLS})
+
+    def positions(self, ids):
+        """Where each id of `ids` is in the index, and the distinct ids it
+        lacks."""
+        if not len(self.ids):
+            return np.zeros(len(ids), np.intp), np.unique(ids)
+        pos = np.searchsorted(self.ids, ids)
+        np.minimum(pos, len(self.ids) - 1, out=pos)
+        absent = self.ids[pos] != ids
+        return pos, (np.unique(ids[absent]) if absent.any() else ids[:0])
+
+    def with_contexts(self, db, missing):
+        """A new index that also holds the contexts `missing` (those the
+        database cannot name read as empty strings: a trace's "no
+        context" id 0)."""
+        cats = {col: list(self.cats[col]) for col in self._COLS}
+        where = {col: dict(self.where[col]) for col in self._COLS}
+        extra = {col: np.zeros(len(missing), np.int32) for col in self._COLS}
+        extra_line = np.zeros(len(missing), np.uint64)
+        for k, cid in enumerate(missing.tolist()):
+            try:
+                c = db.context(int(cid))
+                texts, extra_line[k] = (_frame_name(c), c.file, c.module), c.line
+            except NotFound:
+                texts = ("", "", "")
+            for col, text in zip(self._COLS, texts):
+                code = where[col].get(text)
+                if code is None:
+                    code = where[col][text] = len(cats[col])
+                    cats[col].append(text)
+                extra[col][k] = code
+        ids = np.concatenate([self.ids, missing.astype(np.uint32)])
+        order = np.argsort(ids, kind="stable")
+        codes = {col: np.concatenate([self.codes[col], extra[col]])[order]
+                 for col in self._COLS}
+        return _ContextIndex(ids[order], codes, np.concatenate([self.line, extra_line])[order],
+                             cats)
+
+
+def _context_index(db, ids):
+    """The database's _ContextIndex, holding every id of `ids`, and the
+    position of each id in it."""
+    index = db.__dict__.get("_frames_context_index")
+    if index is None:
+        index = db.__dict__["_frames_context_index"] = \
+            _ContextIndex.of_table(db._context_table())
+    pos, missing = index.positions(ids)
+    if len(missing):
+        index = index.with_contexts(db, missing)
+        pos = index.positions(ids)[0]
+        # One assignment: a thread that extended the index at the same
+        # time replaces it with one as good for its own caller.
+        db.__dict__["_frames_context_index"] = index
+    return index, pos
+
+
+def _context_lookup(db, ids, cols=("name", "file", "module")):
+    """name, file, module (or those of `cols`) and line of each context id
+    in `ids`: categoricals
     (codes into the distinct strings) and a line array, from the tree table
     plus the contexts that have values but no tree node (HPCToolkit elides
-    some; a trace's "no context" id 0 has neither)."""
-    t = db._context_table()
-    cols = ("name", "file", "module")
-    cats = {col: list(t[col + "_values"]) for col in cols}
-    where = {col: {s: i for i, s in enumerate(cats[col])} for col in cols}
-    missing = np.setdiff1d(np.unique(ids), t["id"]).tolist()
-    extra = {col: np.zeros(len(missing), np.int32) for col in cols}
-    extra_line = np.zeros(len(missing), np.uint64)
-    for k, cid in enumerate(missing):
-        try:
-            c = db.context(int(cid))
-            texts, extra_line[k] = (_frame_name(c), c.file, c.module), c.line
-        except NotFound:
-            texts = ("", "", "")
-        for col, text in zip(cols, texts):
-            code = where[col].get(text)
-            if code is None:
-                code = where[col][text] = len(cats[col])
-                cats[col].append(text)
-            extra[col][k] = code
-    all_ids = np.concatenate([t["id"], np.array(missing, dtype=np.uint32)])
-    order = np.argsort(all_ids, kind="stable")
-    pos = order[np.searchsorted(all_ids[order], ids)] if len(all_ids) else \
-        np.zeros(len(ids), np.intp)
+    some; a trace's "no context" id 0 has neither). The table is read once
+    per database (_context_index)."""
+    ids = np.asarray(ids, dtype=np.uint32)
+    index, pos = _context_index(db, ids)
     frame = {}
     for col in cols:
-        codes = np.concatenate([t[col], extra[col]])[pos] if len(all_ids) else pos
-        frame[col] = pd.Categorical.from_codes(codes, categories=cats[col])
-    frame["line"] = np.concatenate([t["line"], extra_line])[pos] if len(all_ids) else \
-        np.zeros(len(ids), np.uint64)
+        codes = index.codes[col][pos] if len(index.ids) else pos
+        frame[col] = pd.Categorical.from_codes(codes, dtype=index.dtypes[col])
+    frame["line"] = index.line[pos] if len(index.ids) else np.zeros(len(ids), np.uint64)
     return frame
 
 
@@ -258,6 +314,6 @@ def trace_frame(db, profile):
         dur[:-1] = np.diff(time)
     mask = np.zeros(len(time), dtype=bool)
     mask[-1:] = True
-    info = _context_lookup(db, ctx)
+    info = _context_lookup(db, ctx, ("name",))
     return pd.DataFrame({"time": time, "context": ctx, "name": info["name"],
                          "duration": pd.arrays.IntegerArray(dur, mask)})

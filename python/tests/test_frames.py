@@ -1,4 +1,6 @@
 """The pandas frames: hatchet's layout, every stored value once."""
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 
@@ -97,3 +99,33 @@ def test_trace_frame(sample):
             assert tf["duration"].iloc[:-1].tolist() == list(np.diff(tf["time"]))
             assert pd.isna(tf["duration"].iloc[-1])
         assert db.exports == 0
+
+
+def test_trace_frame_names_from_one_context_table(sample):
+    d = dump(sample)
+    names = {c["id"]: frame_name(c) for c in d["contexts"]}
+    with profdb.open(sample) as db:
+        calls = []
+        table = db._context_table
+        db._context_table = lambda: calls.append(1) or table()
+        for t in d["traces"]:
+            tf = db.trace_frame(t["profile"])
+            # a sample's "no context" (id 0) has no name
+            assert tf["name"].tolist() == [names.get(s[1], "") for s in t["samples"]]
+        db.dataframe()
+        db.trace_frame(d["traces"][0]["profile"])
+        assert len(calls) == 1, "the context table is read once per database"
+
+
+def test_trace_frame_from_threads(sample):
+    profiles = [t["profile"] for t in dump(sample, "traces")["traces"]]
+    with profdb.open(sample) as db:
+        want = {p: db.trace_frame(p) for p in profiles}
+    with profdb.open(sample) as db:
+        # every thread starts on a database whose context index is not built
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            got = list(pool.map(db.trace_frame, profiles * 8))
+        df = db.dataframe()
+    for p, tf in zip(profiles * 8, got):
+        pd.testing.assert_frame_equal(tf, want[p])
+    assert len(df) > 0

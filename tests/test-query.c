@@ -589,9 +589,11 @@ Test(query, open_inputs_errors)
 	/* The same file twice. */
 	in[1] = f.in[0];
 	cr_assert_eq(profdb_open_inputs(&db, in, 2, NULL), -EINVAL);
-	/* The old format, by name. */
+	/* A .metric-db record (the old experiment.xml format) beside another
+	 * format's file. */
 	in[1] = (profdb_input){"CPUTIME.metric-db", "\x01", 1};
-	cr_assert_eq(profdb_open_inputs(&db, in, 2, NULL), -EPROTONOSUPPORT);
+	cr_assert_eq(profdb_open_inputs(&db, in, 2, NULL), -EINVAL);
+	cr_assert(strstr(profdb_error_message(), "mix"), "%s", profdb_error_message());
 	/* One file alone is a database too. */
 	cr_assert_eq(profdb_open_inputs(&db, in, 1, NULL), 0, "%s", profdb_error_message());
 	profdb_close(db);

@@ -209,6 +209,38 @@ Test(xmldb, packed_file)
 	remove_dir(dir);
 }
 
+/* The same files as caller buffers (profdb_open_inputs). */
+Test(xmldb, buffers)
+{
+	NEEDS_EXPAT();
+	for (int packed = 0; packed < 2; packed++) {
+		char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
+		make_dir(dir, packed);
+		static const char *const loose[2] = {"1.app-000000-000-7f000001-100-0.metric-db",
+		                                     "1.app-000000-001-7f000001-100-0.metric-db"};
+		profdb_input in[3];
+		size_t n = packed ? 2 : 3;
+		in[0].name = "experiment.xml";
+		in[0].data = tw_xmldb_sample_xml();
+		in[0].size = strlen(tw_xmldb_sample_xml());
+		for (size_t k = 1; k < n; k++) {
+			in[k].name = packed ? "experiment-1.mdb" : loose[k - 1];
+			snprintf(path, sizeof path, "%s/%s", dir, in[k].name);
+			in[k].data = slurp(path, &in[k].size);
+		}
+		profdb *db;
+		cr_assert_eq(profdb_open_inputs(&db, in, n, NULL), 0, "%s", profdb_error_message());
+		check_sample(db, packed);
+		check_scans(db);
+		profdb_close(db);
+		/* records without their experiment.xml */
+		cr_assert_eq(profdb_open_inputs(&db, in + 1, n - 1, NULL), -EINVAL);
+		for (size_t k = 1; k < n; k++)
+			free((void *)in[k].data);
+		remove_dir(dir);
+	}
+}
+
 /* experiment.xml alone: the printed values are the only profile. */
 Test(xmldb, xml_alone)
 {

@@ -151,6 +151,13 @@ int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db);
  * check the records of directory @p dir; finish: check them against the
  * parsed XML. */
 int profdb__hpctkpre_old_open(profdb_hpctkpre *db, const char *dir);
+/* The same from caller buffers (each a record file or a packed file). */
+int profdb__hpctkpre_old_open_mem(profdb_hpctkpre *db, const profdb_input *records, size_t n);
+/* open.c: an old database from experiment.xml @p xml and @p n record
+ * buffers (the names guide identity and messages). */
+int profdb__hpctkpre_open_old_mem(profdb_hpctkpre **ret, const profdb_input *xml,
+                                  const profdb_input *records, size_t n,
+                                  const profdb_options *opts);
 int profdb__hpctkpre_old_finish(profdb_hpctkpre *db);
 void profdb__hpctkpre_old_free(profdb_hpctkpre *db);
 /* The value of (profile p, context c, metric column or summary id): 1 and

@@ -214,24 +214,26 @@ static int list_files(profdb_hpctkpre *db, const char *dir)
 	return r;
 }
 
-int profdb__hpctkpre_old_open(profdb_hpctkpre *db, const char *dir)
+/* A packed file: named *.mdb, or (a buffer named otherwise) not starting
+ * with a record's magic. */
+static int is_packed(const profdb__input *in)
+{
+	if (ends_with(in->name, ".mdb"))
+		return 1;
+	if (ends_with(in->name, ".metric-db"))
+		return 0;
+	return in->size < MDB_MAGIC_LEN || memcmp(in->base, MDB_MAGIC, MDB_MAGIC_LEN) != 0;
+}
+
+/* Read the records of the inputs db->o.in[0 .. n_in-1], then sort them
+ * and name the profiles. */
+static int read_inputs(profdb_hpctkpre *db)
 {
 	size_t cap = 0;
-	db->old = 1;
-	int r = list_files(db, dir);
-	if (r < 0)
-		return r;
-	db->o.in = calloc(db->o.n_in ? db->o.n_in : 1, sizeof *db->o.in);
-	if (!db->o.in)
-		return profdb__fail(-ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < db->o.n_in; i++) {
-		const char *name = db->o.names[i];
-		if ((r = profdb__input_open(&db->o.in[i], name, name, db->opts.flags)) < 0)
+	int r;
+	for (uint32_t i = 0; i < db->o.n_in; i++)
+		if ((r = is_packed(&db->o.in[i]) ? read_packed(db, i, &cap) : read_loose(db, i, &cap)) < 0)
 			return r;
-		r = ends_with(name, ".mdb") ? read_packed(db, i, &cap) : read_loose(db, i, &cap);
-		if (r < 0)
-			return r;
-	}
 	if (db->o.n_mdb)
 		qsort(db->o.mdb, db->o.n_mdb, sizeof *db->o.mdb, cmp_mdb);
 	for (uint32_t i = 0; i < db->o.n_mdb; i++) {
@@ -244,6 +246,42 @@ int profdb__hpctkpre_old_open(profdb_hpctkpre *db, const char *dir)
 			snprintf(m->label, sizeof m->label, "%.47s", base ? base + 1 : m->name);
 	}
 	return 0;
+}
+
+int profdb__hpctkpre_old_open(profdb_hpctkpre *db, const char *dir)
+{
+	db->old = 1;
+	int r = list_files(db, dir);
+	if (r < 0)
+		return r;
+	db->o.in = calloc(db->o.n_in ? db->o.n_in : 1, sizeof *db->o.in);
+	if (!db->o.in)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < db->o.n_in; i++)
+		if ((r = profdb__input_open(&db->o.in[i], db->o.names[i], db->o.names[i],
+		                            db->opts.flags)) < 0)
+			return r;
+	return read_inputs(db);
+}
+
+int profdb__hpctkpre_old_open_mem(profdb_hpctkpre *db, const profdb_input *records, size_t n)
+{
+	db->old = 1;
+	if (n > UINT32_MAX)
+		return profdb__fail(-EINVAL, "%zu .metric-db buffers", n);
+	db->o.in = calloc(n ? n : 1, sizeof *db->o.in);
+	db->o.names = calloc(n ? n : 1, sizeof *db->o.names);
+	if (!db->o.in || !db->o.names)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		char *name = records[i].name ? strdup(records[i].name) : NULL;
+		if (!name && (records[i].name || asprintf(&name, "metric-db input %zu", i) < 0))
+			return profdb__fail(-ENOMEM, "out of memory");
+		db->o.names[i] = name;
+		db->o.n_in = (uint32_t)i + 1;
+		profdb__input_mem(&db->o.in[i], records[i].data, records[i].size, name);
+	}
+	return read_inputs(db);
 }
 
 void profdb__hpctkpre_old_free(profdb_hpctkpre *db)

@@ -418,6 +418,28 @@ PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
 	return 0;
 }
 
+int profdb__hpctkpre_open_old_mem(profdb_hpctkpre **ret, const profdb_input *xml,
+                                  const profdb_input *records, size_t n,
+                                  const profdb_options *opts)
+{
+	*ret = NULL;
+	profdb_hpctkpre *db = alloc_db(opts);
+	if (!db)
+		return profdb__fail(-ENOMEM, "out of memory");
+	profdb__input_mem(&db->in[PRE_META], xml->data, xml->size,
+	                  xml->name ? xml->name : "experiment.xml");
+	db->present[PRE_META] = 1;
+	int r = profdb__hpctkpre_old_open_mem(db, records, n);
+	if (r >= 0)
+		r = finish_open(db);
+	if (r < 0) {
+		profdb_hpctkpre_close(db);
+		return r;
+	}
+	*ret = db;
+	return 0;
+}
+
 PROFDB_EXPORT int profdb_hpctkpre_version(const profdb_hpctkpre *db, profdb_hpctkpre_file which,
                                           uint8_t *major, uint8_t *minor)
 {

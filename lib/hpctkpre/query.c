@@ -725,11 +725,55 @@ static int looks_xml(const char *name, const void *data, size_t size)
 	return (n >= 4 && strcmp(name + n - 4, ".xml") == 0) || (size && *p == '<');
 }
 
+/* A .metric-db record or packed file of an old database: by name, or a
+ * record by its magic. */
+static int is_record(const profdb_input *in)
+{
+	const char *name = in->name ? in->name : "";
+	size_t n = strlen(name);
+	return (n >= 10 && strcmp(name + n - 10, ".metric-db") == 0) ||
+	       (n >= 4 && strcmp(name + n - 4, ".mdb") == 0) ||
+	       (in->size >= 16 && memcmp(in->data, "HPCPROF-metricdb", 16) == 0);
+}
+
+/* An old database from buffers: experiment.xml and the records. */
+static int open_old_inputs(void **impl, const profdb_input *in, size_t n,
+                           const profdb_options *opts)
+{
+	const profdb_input *xml = NULL;
+	profdb_input *rec = calloc(n, sizeof *rec);
+	size_t k = 0;
+	if (!rec)
+		return profdb__fail(-ENOMEM, "out of memory");
+	int r = 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (is_record(&in[i]))
+			rec[k++] = in[i];
+		else if (!xml && looks_xml(in[i].name ? in[i].name : "", in[i].data, in[i].size))
+			xml = &in[i];
+		else
+			r = profdb__fail(-EINVAL, "input %zu (\"%s\") is neither experiment.xml nor a "
+			                 ".metric-db record of an old HPCToolkit database", i,
+			                 in[i].name ? in[i].name : "");
+	}
+	if (r == 0 && !xml)
+		r = profdb__fail(-EINVAL, ".metric-db records without the experiment.xml that "
+		                 "describes them");
+	profdb_hpctkpre *db = NULL;
+	if (r == 0)
+		r = profdb__hpctkpre_open_old_mem(&db, xml, rec, k, opts);
+	free(rec);
+	return r < 0 ? r : wrap(impl, db);
+}
+
 static int q_open_inputs(void **impl, const profdb_input *in, size_t n, const profdb_options *opts)
 {
 	static const char *const magics[4] = {"HPCPROF-profdb__", "HPCPROF-cctdb___",
 	                                      "HPCPROF-tracedb_", "HPCTOOLKIT_expmt"};
 	profdb_input files[PRE_NFILES] = {{NULL, NULL, 0}};
+	for (size_t i = 0; i < n; i++)
+		if (is_record(&in[i]))
+			return open_old_inputs(impl, in, n, opts);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = in[i].name ? in[i].name : "";
 		int slot = -1;

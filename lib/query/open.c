@@ -331,15 +331,15 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		return rc;
 	const profdb__backend *chosen = NULL;
 	size_t chosen_at = 0;
+	int old = 0;   /* .metric-db records: the old experiment.xml database */
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? inputs[i].name : "";
 		if (!inputs[i].data && inputs[i].size)
 			return profdb__fail(-EINVAL, "profdb_open_inputs: input %zu (\"%s\") has no data "
 			                    "but %zu bytes", i, name, inputs[i].size);
-		if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb"))
-			return profdb__fail(-EPROTONOSUPPORT, "%s: a .metric-db record of an "
-			                    "experiment.xml database: open its folder with profdb_open "
-			                    "(buffers of this format are not read)", name);
+		if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
+		    (inputs[i].size >= 16 && memcmp(inputs[i].data, "HPCPROF-metricdb", 16) == 0))
+			old = 1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? base_name(inputs[i].name) : "";
@@ -358,6 +358,19 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 			chosen = be;
 			chosen_at = i;
 		}
+	}
+	if (old) {
+		const profdb__backend *x = profdb__query_xml_backend();
+		if (!x)
+			return profdb__fail(-ENOTSUP, "profdb_open_inputs: .metric-db records of an "
+			                    "HPCToolkit experiment.xml database, but this build of profdb "
+			                    "has no reader for them");
+		if (chosen && chosen != x)
+			return profdb__fail(-EINVAL, "profdb_open_inputs: the inputs mix formats: "
+			                    ".metric-db records and \"%s\", which is %s",
+			                    inputs[chosen_at].name ? inputs[chosen_at].name : "",
+			                    profdb_format_name(chosen->format));
+		chosen = x;
 	}
 	if (!chosen) {
 		const char *name = inputs[0].name ? inputs[0].name : "input 0";

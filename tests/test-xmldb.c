@@ -113,7 +113,8 @@ static void check_sample(const profdb *db, int packed)
 	cr_assert_eq(profdb_metric_get(db, 0, &m), 0);
 	cr_assert_eq(m.kind, PROFDB_METRIC_INCLUSIVE);
 	cr_assert_eq(m.exclusive_id, 1);
-	/* The tree: root id 1, PF 2 > C 3 > Pr 4 (inlined) > L 5 > S 6. */
+	/* The tree: root id 1, PF 2 > C 3 > Pr 4 (inlined: a lexical scope of
+	 * its frame, named by the inlined procedure) > L 5 > S 6. */
 	static const struct {
 		uint32_t id, parent;
 		profdb_relation rel;
@@ -122,7 +123,7 @@ static void check_sample(const profdb *db, int packed)
 		{1, PROFDB_NONE, PROFDB_RELATION_NONE, PROFDB_CTX_ROOT},
 		{2, PROFDB_NONE, PROFDB_RELATION_NONE, PROFDB_CTX_FUNCTION},
 		{3, 2, PROFDB_RELATION_LEXICAL, PROFDB_CTX_LINE},
-		{4, 3, PROFDB_RELATION_INLINED, PROFDB_CTX_FUNCTION},
+		{4, 3, PROFDB_RELATION_LEXICAL, PROFDB_CTX_LINE},
 		{5, 4, PROFDB_RELATION_LEXICAL, PROFDB_CTX_LOOP},
 		{6, 5, PROFDB_RELATION_LEXICAL, PROFDB_CTX_LINE},
 		{7, 2, PROFDB_RELATION_LEXICAL, PROFDB_CTX_LINE},

@@ -266,13 +266,17 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		out->next_sibling = link_id(q, c.next_sibling);
 		out->depth = c.depth;
 		out->in_tree = 1;
-		uint8_t inlined = q->db->nodes[index].inlined;
+		/* An XML <Pr> scope (code inlined into its frame when alien) is
+		 * lexical: hpcprof counted its cost in the enclosing frame's
+		 * exclusive value, so it is no frame of its own (doc/FORMATS.md). */
+		int scope = q->db->nodes[index].inlined != 0;
 		out->relation = c.parent == PROFDB_NONE ? PROFDB_RELATION_NONE :
-		                inlined == 1 ? PROFDB_RELATION_INLINED :
-		                c.type == PROFDB_HPCTKPRE_CTX_PROC && !inlined ? PROFDB_RELATION_CALL :
+		                c.type == PROFDB_HPCTKPRE_CTX_PROC && !scope ? PROFDB_RELATION_CALL :
 		                PROFDB_RELATION_LEXICAL;
 		switch (c.type) {
-		case PROFDB_HPCTKPRE_CTX_PROC: out->type = PROFDB_CTX_FUNCTION; break;
+		case PROFDB_HPCTKPRE_CTX_PROC:
+			out->type = scope ? PROFDB_CTX_LINE : PROFDB_CTX_FUNCTION;
+			break;
 		case PROFDB_HPCTKPRE_CTX_LOOP: out->type = PROFDB_CTX_LOOP; break;
 		case PROFDB_HPCTKPRE_CTX_CALL:
 		case PROFDB_HPCTKPRE_CTX_STMT: out->type = PROFDB_CTX_LINE; break;

@@ -462,7 +462,8 @@ int profdb__hpctkpre_old_value(const profdb_hpctkpre *db, uint32_t p, uint32_t c
 	int64_t col = db->metrics[k].db_id;
 	if (col < 0 || c == 0 || c > m->n_rows || col >= (int64_t)m->n_metrics)
 		return 0;
-	uint64_t bits = profdb__be64(m->rows + ((uint64_t)(c - 1) * m->n_metrics + (uint64_t)col) * 8);
+	uint64_t cell = (uint64_t)(c - 1) * m->n_metrics + (uint64_t)col;
+	uint64_t bits = profdb__be64(m->rows + cell * 8);
 	if (bits == 0)
 		return 0;   /* a dense zero: not stored */
 	memcpy(v, &bits, sizeof *v);

@@ -71,12 +71,12 @@ static int next_summary(const profdb_hpctkpre *db, profdb__cursor *cur, uint32_t
 static int next_cell(const pre_old *o, const pre_mdb *m, uint64_t row, profdb__cursor *cur,
                      profdb_entry *out)
 {
-	const unsigned char *r = m->rows + row * m->n_metrics * 8;
 	while (cur->pos[2] < o->n_columns) {
 		uint32_t col = o->metric_columns[cur->pos[2]++];
 		if (col >= m->n_metrics || o->column_metric[col] == PROFDB_NONE)
 			continue;
-		uint64_t bits = profdb__be64(r + (uint64_t)col * 8);
+		/* here n_metrics > 0, so rows is not NULL (no offset from NULL) */
+		uint64_t bits = profdb__be64(m->rows + (row * m->n_metrics + col) * 8);
 		if (!bits)
 			continue;
 		out->context = (uint32_t)row + 1;

@@ -3,6 +3,8 @@
  *   corpus/fuzz-hpctkpre-db/    whole databases, files joined by "#PDBSEP#"
  *   corpus/fuzz-hpctkpre-xml/   experiment.xml documents
  *   corpus/fuzz-hpctk-draft/    draft meta.db files
+ *   corpus/fuzz-hpctkpre-mdb/   .metric-db records and a packed .mdb of the
+ *                               sample of tests/writer/hpctkxml.c
  * usage: make-corpus-hpctkpre CORPUS-DIR   (meson compile fuzz-hpctkpre-corpus)
  * Every seed is a consistent input: the fuzz-regressions tests run them
  * with --strict. */
@@ -63,6 +65,30 @@ static void xml_seed(const char *name, const char *text)
 	put("fuzz-hpctkpre-xml", name, &b, 1);
 }
 
+/* The records of the experiment.xml sample: each thread's, and both
+ * packed (tw_xmldb_write_dir writes the same bytes into a folder). */
+static void mdb_seeds(void)
+{
+	double v[TW_XMLDB_ROWS * 2];
+	tw_blob rec[2], pack;
+	static const uint32_t rank[2] = {0, 0}, thread[2] = {0, 1};
+	static const char *const names[2] = {"thread0", "thread1"};
+	for (uint32_t t = 0; t < 2; t++) {
+		for (uint32_t r = 0; r < TW_XMLDB_ROWS; r++)
+			for (uint32_t k = 0; k < 2; k++)
+				v[r * 2 + k] = tw_xmldb_value(t, r, k);
+		if (tw_mdb_record(&rec[t], TW_XMLDB_ROWS, 2, v) < 0)
+			exit(1);
+		put("fuzz-hpctkpre-mdb", names[t], &rec[t], 1);
+	}
+	if (tw_mdb_packed(&pack, 2, rank, thread, rec) < 0)
+		exit(1);
+	put("fuzz-hpctkpre-mdb", "packed", &pack, 1);
+	tw_blob_free(&rec[0]);
+	tw_blob_free(&rec[1]);
+	tw_blob_free(&pack);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -99,6 +125,7 @@ int main(int argc, char **argv)
 		tw_blob_free(&draft);
 	}
 
+	mdb_seeds();
 	xml_seed("sample", tw_pre_sample_xml());
 	xml_seed("minimal", "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"4.0\"/>\n");
 	xml_seed("doctype",

@@ -20,7 +20,7 @@ static double gamma_n(double n)
 static int is_hpctk(profdb_format f)
 {
 	return f == PROFDB_FORMAT_HPCTK4 || f == PROFDB_FORMAT_HPCTK_PRE ||
-	       f == PROFDB_FORMAT_HPCTK_DRAFT;
+	       f == PROFDB_FORMAT_HPCTK_DRAFT || f == PROFDB_FORMAT_HPCTK_XML;
 }
 
 typedef struct total {

@@ -84,7 +84,7 @@ def callgrind_series(data):
 
 def real_samples(data, hpcrun_all=False, big=False, gz=False, members=False, everything=False):
     """Every sample under @data, sorted per folder: Cube, HPCToolkit 4.0,
-    dev-stage and pre-release databases, hpcrun measurements (the `.m`
+    dev-stage, pre-release and experiment.xml databases, hpcrun measurements (the `.m`
     directories, or with @hpcrun_all every entry), then the Callgrind files
     (callgrind/big with @big, .gz files with @gz, the members of thread sets
     and dump series with @members). [] when @data is unset or absent.
@@ -93,12 +93,13 @@ def real_samples(data, hpcrun_all=False, big=False, gz=False, members=False, eve
     out = []
     if not data or not os.path.isdir(data):
         return out
-    subs = ["cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease"]
+    subs = ["cube", "hpctoolkit/v4", "hpctoolkit/v4-devstage", "hpctoolkit/prerelease",
+            "hpctoolkit/xml"]
     for sub in subs + (["hpctoolkit/hpcrun"] if hpcrun_all else []):
         d = os.path.join(data, sub)
         if os.path.isdir(d):
             out += [os.path.join(d, f) for f in sorted(os.listdir(d))
-                    if f.endswith(".cubex") or sub != "cube"]
+                    if (f.endswith(".cubex") or sub != "cube") and not f.endswith(NOT_PROFILES)]
     d = os.path.join(data, "hpctoolkit/hpcrun")
     if not hpcrun_all and os.path.isdir(d):
         out += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".m")]

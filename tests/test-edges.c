@@ -421,6 +421,26 @@ static void check_dirs(const char *rel)
 Test(edges_real, hpctoolkit_v4) { check_dbs("hpctoolkit/v4", 1); }
 Test(edges_real, hpctoolkit_devstage) { check_dbs("hpctoolkit/v4-devstage", 0); }
 Test(edges_real, hpctoolkit_prerelease) { check_dbs("hpctoolkit/prerelease", 0); }
+Test(edges_real, hpctoolkit_xml)
+{
+#ifndef PROFDB_HAVE_EXPAT
+	cr_skip_test("built without expat: experiment.xml cannot be read");
+#endif
+	/* database folders have no meta.db or profile.db: every folder */
+	char *root = tc_sample_path("hpctoolkit/xml");
+	DIR *d = opendir(root);
+	cr_assert_not_null(d, "%s", root);
+	size_t n = 0;
+	char **list = calloc(64, sizeof *list);
+	struct dirent *e;
+	while ((e = readdir(d)) && n < 63)
+		if (e->d_name[0] != '.' && (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN) &&
+		    !strstr(e->d_name, ".md"))
+			cr_assert(asprintf(&list[n++], "%s/%s", root, e->d_name) >= 0);
+	closedir(d);
+	free(root);
+	check_list(list, n, "hpctoolkit/xml", 0);
+}
 Test(edges_real, hpcrun) { check_dirs("hpctoolkit/hpcrun"); }
 Test(edges_real, cube) { check_files("cube"); }
 Test(edges_real, callgrind_edge) { check_files("callgrind/edge"); }

@@ -380,20 +380,30 @@ Test(hpctkpre, directory_and_single_files)
 	          in.n_contexts == 0);
 	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &(profdb_hpctkpre_trace){0}), -ENOENT);
 	profdb_hpctkpre_close(db);
+	/* experiment.xml opens its folder */
 	snprintf(p, sizeof p, "%s/experiment.xml", dir);
-	expect_err(profdb_hpctkpre_open(&db, p, NULL), -EPROTONOSUPPORT, "experiment.xml");
-	cr_assert_null(db);
-	/* an old database: experiment.xml + .metric-db, no profile.db */
-	snprintf(p, sizeof p, "%s/profile.db", dir);
-	unlink(p);
+	cr_assert_eq(profdb_hpctkpre_open(&db, p, NULL), 0, "%s", profdb_error_message());
+	profdb_hpctkpre_get_info(db, &in);
+	cr_assert(in.n_profiles == 3 && in.n_contexts == 9 && in.n_traces == 2);
+	profdb_hpctkpre_close(db);
+	/* no .db file: an old database, experiment.xml + .metric-db (a
+	 * record cut short is named), or experiment.xml alone */
+	static const char *const dbs[3] = {"profile.db", "cct.db", "trace.db"};
+	for (int k = 0; k < 3; k++) {
+		snprintf(p, sizeof p, "%s/%s", dir, dbs[k]);
+		unlink(p);
+	}
 	snprintf(p, sizeof p, "%s/REALTIME-0.metric-db", dir);
 	FILE *f = fopen(p, "w");
 	cr_assert(f);
 	fputs("HPCPROF-metricdb__00.10", f);
 	fclose(f);
-	expect_err(profdb_hpctkpre_open(&db, dir, NULL), -EPROTONOSUPPORT, ".metric-db");
+	expect_err(profdb_hpctkpre_open(&db, dir, NULL), -ENODATA, "REALTIME-0.metric-db");
 	unlink(p);
-	expect_err(profdb_hpctkpre_open(&db, dir, NULL), -EPROTONOSUPPORT, "old HPCToolkit");
+	cr_assert_eq(profdb_hpctkpre_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	profdb_hpctkpre_get_info(db, &in);
+	cr_assert(in.n_profiles == 0 && in.n_contexts == 9);
+	profdb_hpctkpre_close(db);
 	rmtree(dir);
 	free(dir);
 	expect_err(profdb_hpctkpre_open(&db, "/nonexistent/x", NULL), -ENOENT, NULL);

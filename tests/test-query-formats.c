@@ -237,6 +237,15 @@ Test(query_formats_real, prerelease, .timeout = 300)
 	check_entries("hpctoolkit/prerelease", "");
 }
 
+/* The old experiment.xml + .metric-db databases. */
+Test(query_formats_real, experiment_xml, .timeout = 300)
+{
+#ifndef PROFDB_HAVE_EXPAT
+	cr_skip_test("built without expat: experiment.xml cannot be read");
+#endif
+	check_entries("hpctoolkit/xml", "");
+}
+
 Test(query_formats_real, cube, .timeout = 600)
 {
 	check_entries("cube", ".cubex");

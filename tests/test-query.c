@@ -477,17 +477,18 @@ Test(query, detection)
 	cr_assert(strstr(profdb_error_message(), "expected"), "%s", profdb_error_message());
 	cr_assert(strstr(profdb_error_message(), path), "%s", profdb_error_message());
 
-	/* The old experiment.xml + *.metric-db format. */
+	/* experiment.xml beside *.metric-db files: the old HPCToolkit format,
+	 * read (tests/test-xmldb.c); a record cut short is named, whether the
+	 * folder or one of its files is opened. */
 	put_file(dir, "experiment.xml", "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"2.2\">\n");
 	put_file(dir, "CPUTIME.metric-db", "\x01\x02");
-	cr_assert_eq(profdb_open(&db, dir, NULL), -EPROTONOSUPPORT);
-	cr_assert(strstr(profdb_error_message(), "metric-db"), "%s", profdb_error_message());
-	cr_assert(strstr(profdb_error_message(), "old"), "%s", profdb_error_message());
+	cr_assert_eq(profdb_open(&db, dir, NULL), -ENODATA);
+	cr_assert(strstr(profdb_error_message(), "CPUTIME.metric-db"), "%s", profdb_error_message());
 	snprintf(path, sizeof path, "%s/experiment.xml", dir);
-	cr_assert_eq(profdb_open(&db, path, NULL), -EPROTONOSUPPORT);
-	cr_assert(strstr(profdb_error_message(), "old"), "%s", profdb_error_message());
+	cr_assert_eq(profdb_open(&db, path, NULL), -ENODATA);
+	cr_assert(strstr(profdb_error_message(), "CPUTIME.metric-db"), "%s", profdb_error_message());
 	snprintf(path, sizeof path, "%s/CPUTIME.metric-db", dir);
-	cr_assert_eq(profdb_open(&db, path, NULL), -EPROTONOSUPPORT);
+	cr_assert_eq(profdb_open(&db, path, NULL), -ENODATA);
 	remove_file(dir, "experiment.xml");
 	remove_file(dir, "CPUTIME.metric-db");
 
@@ -594,9 +595,11 @@ Test(query, open_inputs_errors)
 	/* The same file twice. */
 	in[1] = f.in[0];
 	cr_assert_eq(profdb_open_inputs(&db, in, 2, NULL), -EINVAL);
-	/* The old format, by name. */
+	/* A .metric-db record (the old experiment.xml format) beside another
+	 * format's file. */
 	in[1] = (profdb_input){"CPUTIME.metric-db", "\x01", 1};
-	cr_assert_eq(profdb_open_inputs(&db, in, 2, NULL), -EPROTONOSUPPORT);
+	cr_assert_eq(profdb_open_inputs(&db, in, 2, NULL), -EINVAL);
+	cr_assert(strstr(profdb_error_message(), "mix"), "%s", profdb_error_message());
 	/* One file alone is a database too. */
 	cr_assert_eq(profdb_open_inputs(&db, in, 1, NULL), 0, "%s", profdb_error_message());
 	profdb_close(db);

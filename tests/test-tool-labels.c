@@ -85,7 +85,8 @@ static void check_one(const profdb *db, profdb_format f, const profdb_context *c
 	}
 	/* pre-release and draft: the library's inheritance rule */
 	profdb_context p;
-	if ((f == PROFDB_FORMAT_HPCTK_PRE || f == PROFDB_FORMAT_HPCTK_DRAFT) &&
+	if ((f == PROFDB_FORMAT_HPCTK_PRE || f == PROFDB_FORMAT_HPCTK_DRAFT ||
+	     f == PROFDB_FORMAT_HPCTK_XML) &&
 	    (c->type == PROFDB_CTX_LINE || c->type == PROFDB_CTX_LOOP) && procedure_of(db, c, &p) &&
 	    !no_file(p.file)) {
 		t->inherited++;

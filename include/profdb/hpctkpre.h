@@ -79,7 +79,12 @@ enum {
 
 /** Open @p path: a database directory (profile.db, cct.db, trace.db and
  *  experiment.xml or meta.db, whichever exist; at least profile.db or the
- *  metadata) or one file, recognised by its magic.
+ *  metadata) or one file, recognised by its magic. experiment.xml, a
+ *  .metric-db or an .mdb file opens its directory. A directory with
+ *  experiment.xml and no .db file is an old experiment.xml database (with
+ *  .metric-db records or experiment-N.mdb): this API then gives its
+ *  metrics and tree, and no profiles; its values are read through the
+ *  common query interface (profdb_open, doc/FORMATS.md).
  *  @param ret  receives the handle (NULL on failure)
  *  The files are compared where their headers and block headers hold
  *  counts and ids that must agree (doc/FORMATS.md).
@@ -87,8 +92,8 @@ enum {
  *              value block or trace line read as empty (with a warning),
  *              and files that disagree a warning
  *  @return 0, -EINVAL (NULL argument, bad options), -ENOENT,
- *  -EPROTONOSUPPORT (not a pre-release file, an unsupported version, an old
- *  experiment.xml + .metric-db database), -EBADMSG/-ENODATA
+ *  -EPROTONOSUPPORT (not a pre-release file, an unsupported version, a
+ *  .metric-db record of another version), -EBADMSG/-ENODATA
  *  (corrupt/truncated, files of two databases naming both), -ENOTSUP (experiment.xml without expat), -ENOMEM,
  *  -EFBIG (metadata above profdb_options.max_memory), -errno of I/O.
  *  Thread-safe. Close the handle with profdb_hpctkpre_close(). @since 0.9 */

@@ -46,7 +46,10 @@ typedef enum profdb_format {
 	PROFDB_FORMAT_HPCTK_DRAFT = 3, /**< draft HPCTOOLKIT_expmt meta.db */
 	PROFDB_FORMAT_HPCRUN = 4,      /**< .hpcrun/.hpctrace files or a measurements directory */
 	PROFDB_FORMAT_CUBE = 5,        /**< Cube4 .cubex */
-	PROFDB_FORMAT_CALLGRIND = 6    /**< Callgrind profile, file set or dump series */
+	PROFDB_FORMAT_CALLGRIND = 6,   /**< Callgrind profile, file set or dump series */
+	/** HPCToolkit experiment.xml with *.metric-db files or a packed
+	 *  experiment-N.mdb (hpcprof releases up to 2022.05). @since 0.12 */
+	PROFDB_FORMAT_HPCTK_XML = 7
 } profdb_format;
 
 /** Open @p path: a file, or a directory (HPCToolkit database, pre-release

@@ -32,6 +32,7 @@ typedef struct pre_metric {
 	uint32_t partner;          /* id in the other scope, or PROFDB_NONE */
 	const char *formula, *formula_type, *units;
 	uint8_t combine, show;
+	int64_t db_id;             /* <MetricDB db-id>: its column in a .metric-db row; -1 */
 } pre_metric;
 
 /* A sorted search key: the record of the id indexes (metric_keys,
@@ -55,12 +56,51 @@ typedef struct pre_node {
 	uint32_t depth;
 	uint8_t type;              /* PROFDB_HPCTKPRE_CTX_* */
 	uint8_t has_address;
+	uint8_t inlined;           /* XML <Pr>: 1 alien (a="1", inlined code), 2 not alien */
 	uint32_t proc, file, module;  /* indices into the tables or PROFDB_NONE */
 	uint32_t line;
 	uint64_t address;
 	int64_t trace_id;          /* XML "it"; -1 when absent */
 	uint32_t call_file, call_line;  /* draft: caller source line of a call */
 } pre_node;
+
+/* A value experiment.xml prints in an <M n= v=/> element: the summary
+ * profile of an old database. ctx is the enclosing node's id (1, the
+ * experiment root, for the values directly inside the data section). */
+typedef struct pre_sval {
+	uint32_t ctx, metric;
+	double value;
+} pre_sval;
+
+/* The values of one thread in an old database: a .metric-db record, dense
+ * rows of n_metrics big-endian f64 (row r is context r + 1), inside
+ * old_in[file] at rows. */
+typedef struct pre_mdb {
+	const unsigned char *rows;
+	uint32_t n_rows, n_metrics;
+	uint32_t file;             /* index into old_in */
+	uint64_t offset;           /* of the record's header in its file */
+	int has_id;                /* rank and thread known (file name or packed table) */
+	uint32_t rank, thread;
+	const char *name;          /* the file's name */
+	char label[48];            /* "rank R thread T", the profile's name */
+} pre_mdb;
+
+/* The old experiment.xml + *.metric-db (or packed experiment-N.mdb)
+ * database: the files, the thread records and the XML's printed values. */
+typedef struct pre_old {
+	profdb__input *in;
+	char **names;
+	uint32_t n_in;
+	pre_mdb *mdb;              /* sorted by rank, thread, name */
+	uint32_t n_mdb;
+	pre_sval *svals;           /* sorted by context, metric */
+	uint64_t n_svals;
+	uint32_t n_columns;        /* metrics per row (the <MetricDB> entries) */
+	uint32_t *column_metric;   /* column -> <MetricDB i> */
+	uint32_t *metric_columns;  /* columns in increasing metric id order */
+	uint32_t n_rows;           /* rows per record (0 without records) */
+} pre_old;
 
 struct profdb_hpctkpre {
 	profdb_options opts;
@@ -92,6 +132,11 @@ struct profdb_hpctkpre {
 	pre_key *node_keys, *metric_keys;
 	profdb_view node_view, metric_view;
 
+	/* an old experiment.xml database (mdb.c): values from .metric-db
+	 * records and the XML's <M> elements, no .db file */
+	int old;
+	pre_old o;
+
 	/* lazily validated blocks: 1 = checked and good */
 	profdb__block_state ok;
 	atomic_bool warned_zero_cct;
@@ -102,6 +147,25 @@ int profdb__hpctkpre_require(const profdb_hpctkpre *db, int f);
 const char *profdb__hpctkpre_file_name(int f);
 /* xml.c: parse experiment.xml into the tables. */
 int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db);
+/* mdb.c: the old experiment.xml + .metric-db databases. open: find and
+ * check the records of directory @p dir; finish: check them against the
+ * parsed XML. */
+int profdb__hpctkpre_old_open(profdb_hpctkpre *db, const char *dir);
+/* The same from caller buffers (each a record file or a packed file). */
+int profdb__hpctkpre_old_open_mem(profdb_hpctkpre *db, const profdb_input *records, size_t n);
+/* open.c: an old database from experiment.xml @p xml and @p n record
+ * buffers (the names guide identity and messages). */
+int profdb__hpctkpre_open_old_mem(profdb_hpctkpre **ret, const profdb_input *xml,
+                                  const profdb_input *records, size_t n,
+                                  const profdb_options *opts);
+int profdb__hpctkpre_old_finish(profdb_hpctkpre *db);
+void profdb__hpctkpre_old_free(profdb_hpctkpre *db);
+/* The value of (profile p, context c, metric column or summary id): 1 and
+ * *v, 0 (not stored: a dense zero), < 0. */
+int profdb__hpctkpre_old_value(const profdb_hpctkpre *db, uint32_t p, uint32_t c,
+                               uint32_t metric, double *v);
+/* The first printed value of context @p c: 1 and its index *at, or 0. */
+int profdb__hpctkpre_old_first(const profdb_hpctkpre *db, uint32_t c, uint64_t *at);
 /* draft.c: decode a draft meta.db into the tables. */
 int profdb__hpctkpre_draft_parse(profdb_hpctkpre *db);
 /* meta.c: sort indexes, cross-check the metadata against the .db files. */

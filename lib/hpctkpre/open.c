@@ -1,9 +1,8 @@
 /* Opening a pre-release database: find the files (or take the caller's
  * buffers), tell them apart by magic, check magic, version and footer of each
- * .db file, then decode the metadata and the section tables. The old
- * experiment.xml + .metric-db databases are recognised and refused. */
+ * .db file, then decode the metadata and the section tables. A folder
+ * with experiment.xml and no .db file is an old database (mdb.c). */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +215,8 @@ static int finish_open(profdb_hpctkpre *db)
 		return r;
 	if ((r = profdb__hpctkpre_meta_finish(db)) < 0 || (r = profdb__hpctkpre_cross_check(db)) < 0)
 		return r;
+	if (db->old && (r = profdb__hpctkpre_old_finish(db)) < 0)
+		return r;
 	/* One "validated" byte per block, bounded by the blocks' table sizes
 	 * (checked inside the files above). */
 	return profdb__block_state_alloc(&db->ok, db->n_profiles, db->n_ctx, db->n_traces);
@@ -246,38 +247,9 @@ PROFDB_EXPORT void profdb_hpctkpre_close(profdb_hpctkpre *db)
 	free(db->nodes);
 	free(db->node_keys);
 	free(db->metric_keys);
+	profdb__hpctkpre_old_free(db);
 	profdb__block_state_free(&db->ok);
 	free(db);
-}
-
-/* An old-style database (experiment.xml with *.metric-db files, or an
- * experiment.xml whose metrics live in the XML itself) has no profile.db.
- * Say what was found rather than "no such file". */
-static int refuse_old(const char *dir)
-{
-	DIR *d = opendir(dir);
-	char found[256] = "";
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			size_t n = strlen(e->d_name);
-			if (n > 10 && strcmp(e->d_name + n - 10, ".metric-db") == 0) {
-				snprintf(found, sizeof found, "%s", e->d_name);
-				break;
-			}
-		}
-		closedir(d);
-	}
-	if (found[0])
-		return profdb__fail(-EPROTONOSUPPORT,
-		                    "%s: an old HPCToolkit database (experiment.xml with .metric-db "
-		                    "files, e.g. %s, as releases up to 2022.05 wrote) is not "
-		                    "supported; only the pre-release HPCPROF-* profile.db/cct.db/"
-		                    "trace.db and the 4.0 formats are", dir, found);
-	return profdb__fail(-EPROTONOSUPPORT,
-	                    "%s: experiment.xml without profile.db: an old HPCToolkit database "
-	                    "(values in experiment.xml or .metric-db files) is not supported",
-	                    dir);
 }
 
 static int add_file(profdb_hpctkpre *db, int f, const char *path)
@@ -314,13 +286,25 @@ static int open_dir(profdb_hpctkpre *db, const char *path)
 		if (r < 0)
 			return r;
 	}
-	if (!db->present[PRE_PROFILE] && db->present[PRE_META] &&
-	    meta_kind(&db->in[PRE_META]) == PROFDB_HPCTKPRE_META_XML)
-		return refuse_old(path);
+	/* experiment.xml without profile.db: an old database, whose values
+	 * are the XML's own and those of its .metric-db records (if any). */
+	if (!db->present[PRE_PROFILE] && !db->present[PRE_CCT] && !db->present[PRE_TRACE] &&
+	    db->present[PRE_META] && meta_kind(&db->in[PRE_META]) == PROFDB_HPCTKPRE_META_XML)
+		return profdb__hpctkpre_old_open(db, path);
 	if (!db->present[PRE_PROFILE] && !db->present[PRE_META])
 		return profdb__fail(-ENOENT, "%s: no profile.db, experiment.xml or meta.db in this "
 		                    "directory", path);
 	return 0;
+}
+
+static int member_of_folder(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	return strcmp(base, "experiment.xml") == 0 ||
+	       (n > 10 && strcmp(base + n - 10, ".metric-db") == 0) ||
+	       (n > 4 && strcmp(base + n - 4, ".mdb") == 0);
 }
 
 static int open_file(profdb_hpctkpre *db, const char *path)
@@ -342,9 +326,8 @@ static int open_file(profdb_hpctkpre *db, const char *path)
 		free(name);
 		if (xml)
 			return profdb__fail(-EPROTONOSUPPORT,
-			                    "%s: experiment.xml alone: open its database directory (an "
-			                    "old experiment.xml + .metric-db database is not supported)",
-			                    path);
+			                    "%s: an XML file that is not the experiment.xml of a database "
+			                    "folder: open the folder", path);
 		return profdb__fail(-EPROTONOSUPPORT,
 		                    "%s: not a pre-release HPCToolkit file (magic at offset 0x0 is "
 		                    "not HPCPROF-profdb__/cctdb___/tracedb_ or HPCTOOLKIT_expmt)",
@@ -372,7 +355,25 @@ PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
 	profdb_hpctkpre *db = alloc_db(opts);
 	if (!db)
 		return profdb__fail(-ENOMEM, "out of memory");
-	int r = S_ISDIR(st.st_mode) ? open_dir(db, path) : open_file(db, path);
+	int r;
+	if (S_ISDIR(st.st_mode)) {
+		r = open_dir(db, path);
+	} else if (member_of_folder(path)) {
+		/* experiment.xml and the .metric-db/.mdb files are read with their
+		 * folder: one of them alone is not a database. */
+		char *dir = strdup(path);
+		if (!dir) {
+			profdb_hpctkpre_close(db);
+			return profdb__fail(-ENOMEM, "out of memory");
+		}
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		r = open_dir(db, !slash ? "." : dir[0] ? dir : "/");
+		free(dir);
+	} else {
+		r = open_file(db, path);
+	}
 	if (r >= 0)
 		r = finish_open(db);
 	if (r < 0) {
@@ -409,6 +410,28 @@ PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
 		db->present[f] = 1;
 	}
 	int r = finish_open(db);
+	if (r < 0) {
+		profdb_hpctkpre_close(db);
+		return r;
+	}
+	*ret = db;
+	return 0;
+}
+
+int profdb__hpctkpre_open_old_mem(profdb_hpctkpre **ret, const profdb_input *xml,
+                                  const profdb_input *records, size_t n,
+                                  const profdb_options *opts)
+{
+	*ret = NULL;
+	profdb_hpctkpre *db = alloc_db(opts);
+	if (!db)
+		return profdb__fail(-ENOMEM, "out of memory");
+	profdb__input_mem(&db->in[PRE_META], xml->data, xml->size,
+	                  xml->name ? xml->name : "experiment.xml");
+	db->present[PRE_META] = 1;
+	int r = profdb__hpctkpre_old_open_mem(db, records, n);
+	if (r >= 0)
+		r = finish_open(db);
 	if (r < 0) {
 		profdb_hpctkpre_close(db);
 		return r;

@@ -15,14 +15,15 @@
  *    context binary-searches each profile.
  *  - traces: trace.db's lines, matched to profiles by prof_info_idx.
  * Tables are built at open and bounded by the metadata and profile.db's
- * profile table. */
+ * profile table. An old experiment.xml database shares the metrics and
+ * contexts and has its own profiles and values (query-old.c); its
+ * experiment root, id 1 (row 0 of the .metric-db records), has no node. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpctkpre-internal.h"
-#include "../core/backend-internal.h"
+#include "query-old-internal.h"
 
 #define NEG_FLAG 0x80000000u
 
@@ -127,6 +128,10 @@ static void fill_metric(const pq *q, uint32_t index, profdb_metric *out)
 		 * draft stores the combine code. */
 		static const char *const comb[3] = {"sum", "min", "max"};
 		out->statistic = profdb__str(view ? NULL : m->combine < 3 ? comb[m->combine] : "");
+		if (q->db->old)
+			out->description = profdb__str("the values experiment.xml prints in <M> elements, "
+			                               "rounded to the printed digits (hpcprof prints 6 "
+			                               "significant digits)");
 	} else {
 		out->kind = m->inclusive == 1 ? PROFDB_METRIC_INCLUSIVE :
 		            m->inclusive == 0 ? PROFDB_METRIC_EXCLUSIVE : PROFDB_METRIC_OTHER;
@@ -261,11 +266,17 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		out->next_sibling = link_id(q, c.next_sibling);
 		out->depth = c.depth;
 		out->in_tree = 1;
+		/* An XML <Pr> scope (code inlined into its frame when alien) is
+		 * lexical: hpcprof counted its cost in the enclosing frame's
+		 * exclusive value, so it is no frame of its own (doc/FORMATS.md). */
+		int scope = q->db->nodes[index].inlined != 0;
 		out->relation = c.parent == PROFDB_NONE ? PROFDB_RELATION_NONE :
-		                c.type == PROFDB_HPCTKPRE_CTX_PROC ? PROFDB_RELATION_CALL :
+		                c.type == PROFDB_HPCTKPRE_CTX_PROC && !scope ? PROFDB_RELATION_CALL :
 		                PROFDB_RELATION_LEXICAL;
 		switch (c.type) {
-		case PROFDB_HPCTKPRE_CTX_PROC: out->type = PROFDB_CTX_FUNCTION; break;
+		case PROFDB_HPCTKPRE_CTX_PROC:
+			out->type = scope ? PROFDB_CTX_LINE : PROFDB_CTX_FUNCTION;
+			break;
 		case PROFDB_HPCTKPRE_CTX_LOOP: out->type = PROFDB_CTX_LOOP; break;
 		case PROFDB_HPCTKPRE_CTX_CALL:
 		case PROFDB_HPCTKPRE_CTX_STMT: out->type = PROFDB_CTX_LINE; break;
@@ -281,14 +292,14 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		out->has_offset = c.has_address;
 		return 0;
 	}
-	if (id == 0) {
-		blank(out, 0);   /* the implicit global context */
+	if (id == (q->db->old ? 1u : 0u)) {
+		blank(out, id);   /* the implicit global context, the old format's row 0 */
 		out->type = PROFDB_CTX_ROOT;
 		return 0;
 	}
 	/* Values without a node: any id below cct.db's slots (the .db files
 	 * number contexts densely). */
-	if (id < q->info.n_ctx_slots) {
+	if (id < q->info.n_ctx_slots && (!q->db->old || id > 1)) {
 		blank(out, id);
 		out->relation = PROFDB_RELATION_UNKNOWN;
 		return 0;
@@ -372,6 +383,8 @@ static int q_profile_get(const void *impl, uint32_t index, profdb_profile *out)
 {
 	const pq *q = impl;
 	profdb_hpctkpre_profile pr;
+	if (q->db->old)
+		return profdb__pre_old_profile_get(q->db, index, out);
 	int r = profdb_hpctkpre_profile_at(q->db, index, &pr);
 	if (r < 0)
 		return r;
@@ -388,6 +401,8 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
 {
 	const pq *q = impl;
 	profdb_hpctkpre_id id;
+	if (q->db->old)
+		return profdb__pre_old_identity(q->db, index, i, kind, value);
 	int r = profdb_hpctkpre_profile_id_at(q->db, index, i, &id);
 	if (r < 0)
 		return r;
@@ -428,7 +443,8 @@ static int q_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profdb_
 		if (sm < 0)
 			return 0;
 	}
-	int r = profdb_hpctkpre_value(q->db, p, c, (uint32_t)sm, &v);
+	int r = q->db->old ? profdb__hpctkpre_old_value(q->db, p, c, (uint32_t)sm, &v)
+	                   : profdb_hpctkpre_value(q->db, p, c, (uint32_t)sm, &v);
 	if (r == 1) {
 		out->type = PROFDB_TYPE_F64;
 		out->as.f64 = v;
@@ -475,6 +491,8 @@ static uint32_t model_metric(const pq *q, uint32_t p, uint32_t stored)
 static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
 {
 	const pq *q = impl;
+	if (q->db->old)
+		return profdb__pre_old_cursor_next(q->db, cur, q->summary_shift, out);
 	for (;;) {
 		uint32_t p = (uint32_t)cur->pos[0];
 		if (p >= q->info.n_profiles || (cur->scan == PROFDB_SCAN_PROFILE && p != cur->key))
@@ -572,6 +590,12 @@ static int q_trace_view(const void *impl, uint32_t p, profdb_view *out)
 static int q_about(const void *impl, profdb_about *out)
 {
 	const pq *q = impl;
+	if (q->db->old) {
+		out->format = PROFDB_FORMAT_HPCTK_XML;
+		out->version = profdb__str(q->db->meta_version);
+		out->title = q->info.title;
+		return 0;
+	}
 	out->format = q->db->present[PRE_PROFILE] || q->db->present[PRE_CCT] ||
 	              q->db->present[PRE_TRACE] || q->info.meta_kind != PROFDB_HPCTKPRE_META_DRAFT ?
 	              PROFDB_FORMAT_HPCTK_PRE : PROFDB_FORMAT_HPCTK_DRAFT;
@@ -588,6 +612,10 @@ static int q_counts(const void *impl, profdb_counts *out)
 	out->contexts = q->info.n_contexts;
 	out->metrics = q->info.n_metrics;
 	out->traces = q->info.n_traces;
+	if (q->db->old) {
+		out->values = profdb__pre_old_value_count(q->db);
+		return 0;
+	}
 	for (uint32_t p = 0; p < q->info.n_profiles; p++) {
 		profdb_view index, values;
 		int r = profdb_hpctkpre_profile_view(q->db, p, &index, &values);
@@ -656,9 +684,13 @@ static int wrap(void **impl, profdb_hpctkpre *db)
 			r = profdb__fail(-EBADMSG, "context %" PRIu32 " has id %" PRId64 ", which the "
 			                 "common model cannot represent", i, c.id);
 	}
+	if (r == 0 && db->old) {
+		q->info.n_profiles = (uint32_t)profdb__pre_old_profile_count(db);
+		q->info.n_ctx_slots = db->o.n_rows + 1;
+	}
 	if (r == 0) {
 		pair_metrics(q);
-		r = build_names(q);
+		r = db->old ? 0 : build_names(q);
 	}
 	if (r < 0) {
 		q_close(q);
@@ -697,11 +729,55 @@ static int looks_xml(const char *name, const void *data, size_t size)
 	return (n >= 4 && strcmp(name + n - 4, ".xml") == 0) || (size && *p == '<');
 }
 
+/* A .metric-db record or packed file of an old database: by name, or a
+ * record by its magic. */
+static int is_record(const profdb_input *in)
+{
+	const char *name = in->name ? in->name : "";
+	size_t n = strlen(name);
+	return (n >= 10 && strcmp(name + n - 10, ".metric-db") == 0) ||
+	       (n >= 4 && strcmp(name + n - 4, ".mdb") == 0) ||
+	       (in->size >= 16 && memcmp(in->data, "HPCPROF-metricdb", 16) == 0);
+}
+
+/* An old database from buffers: experiment.xml and the records. */
+static int open_old_inputs(void **impl, const profdb_input *in, size_t n,
+                           const profdb_options *opts)
+{
+	const profdb_input *xml = NULL;
+	profdb_input *rec = calloc(n, sizeof *rec);
+	size_t k = 0;
+	if (!rec)
+		return profdb__fail(-ENOMEM, "out of memory");
+	int r = 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (is_record(&in[i]))
+			rec[k++] = in[i];
+		else if (!xml && looks_xml(in[i].name ? in[i].name : "", in[i].data, in[i].size))
+			xml = &in[i];
+		else
+			r = profdb__fail(-EINVAL, "input %zu (\"%s\") is neither experiment.xml nor a "
+			                 ".metric-db record of an old HPCToolkit database", i,
+			                 in[i].name ? in[i].name : "");
+	}
+	if (r == 0 && !xml)
+		r = profdb__fail(-EINVAL, ".metric-db records without the experiment.xml that "
+		                 "describes them");
+	profdb_hpctkpre *db = NULL;
+	if (r == 0)
+		r = profdb__hpctkpre_open_old_mem(&db, xml, rec, k, opts);
+	free(rec);
+	return r < 0 ? r : wrap(impl, db);
+}
+
 static int q_open_inputs(void **impl, const profdb_input *in, size_t n, const profdb_options *opts)
 {
 	static const char *const magics[4] = {"HPCPROF-profdb__", "HPCPROF-cctdb___",
 	                                      "HPCPROF-tracedb_", "HPCTOOLKIT_expmt"};
 	profdb_input files[PRE_NFILES] = {{NULL, NULL, 0}};
+	for (size_t i = 0; i < n; i++)
+		if (is_record(&in[i]))
+			return open_old_inputs(impl, in, n, opts);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = in[i].name ? in[i].name : "";
 		int slot = -1;

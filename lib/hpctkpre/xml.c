@@ -11,6 +11,8 @@
  * profdb_options.max_memory. A DOCTYPE is accepted: HPCToolkit writes one
  * with an internal DTD subset. */
 #include <inttypes.h>
+#include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +35,7 @@ typedef struct parser {
 	uint64_t budget;      /* bytes we may still allocate */
 	char *arena;
 	size_t arena_len, arena_cap;
-	size_t cap_metrics, cap_nodes, cap_tab[PROFDB_HPCTKPRE_NTABLES];
+	size_t cap_metrics, cap_nodes, cap_svals, cap_tab[PROFDB_HPCTKPRE_NTABLES];
 	int seen_root, seen_data;
 	uint32_t cur_metric;  /* inside <Metric>, else PROFDB_NONE */
 	uint32_t last_root;   /* last top-level node, PROFDB_NONE */
@@ -174,7 +176,7 @@ static uint32_t resolve(parser *p, int t, int64_t id, const char *el, const char
 static void start_metric(parser *p, const char **atts, const char *el, int is_summary)
 {
 	profdb_hpctkpre *db = p->db;
-	int64_t id, partner = -1, show = 1;
+	int64_t id, partner = -1, show = 1, db_id = -1;
 	int r = num(p, atts, el, "i", 0, UINT16_MAX, &id);
 	if (r <= 0) {
 		if (r == 0)
@@ -182,7 +184,8 @@ static void start_metric(parser *p, const char **atts, const char *el, int is_su
 		return;
 	}
 	if (num(p, atts, el, "partner", -1, UINT16_MAX, &partner) < 0 ||
-	    num(p, atts, el, "show", INT64_MIN, INT64_MAX, &show) < 0)
+	    num(p, atts, el, "show", INT64_MIN, INT64_MAX, &show) < 0 ||
+	    (!is_summary && num(p, atts, el, "db-id", 0, UINT16_MAX, &db_id) < 0))
 		return;
 	if (grow(p, (void **)&db->metrics, &p->cap_metrics, db->n_metrics + 1,
 	         sizeof *db->metrics) < 0)
@@ -194,6 +197,7 @@ static void start_metric(parser *p, const char **atts, const char *el, int is_su
 	m->name = OFF(keep(p, attr(atts, "n")));
 	m->partner = partner < 0 ? PROFDB_NONE : (uint32_t)partner;
 	m->show = show != 0;
+	m->db_id = db_id;
 	const char *t = attr(atts, "t");
 	const char *n = attr(atts, "n");
 	size_t nl = n ? strlen(n) : 0;
@@ -208,7 +212,8 @@ static void start_metric(parser *p, const char **atts, const char *el, int is_su
 	p->cur_metric = db->n_metrics++;
 }
 
-static void start_node(parser *p, const char **atts, const char *el, uint8_t type)
+static void start_node(parser *p, const char **atts, const char *el, uint8_t type,
+                       uint8_t inlined)
 {
 	profdb_hpctkpre *db = p->db;
 	int64_t id, proc = 0, file = 0, module = 0, line = 0, it = -1;
@@ -278,6 +283,7 @@ static void start_node(parser *p, const char **atts, const char *el, uint8_t typ
 	n->address = v;
 	n->has_address = has_v > 0;
 	n->trace_id = it;
+	n->inlined = inlined;
 	db->n_nodes++;
 	frame *top = profdb__xml_top(&p->x);
 	top->kind = EL_NODE;
@@ -286,7 +292,7 @@ static void start_node(parser *p, const char **atts, const char *el, uint8_t typ
 
 static int node_type(const char *el)
 {
-	if (strcmp(el, "PF") == 0)
+	if (strcmp(el, "PF") == 0 || strcmp(el, "Pr") == 0)
 		return PROFDB_HPCTKPRE_CTX_PROC;
 	if (strcmp(el, "C") == 0)
 		return PROFDB_HPCTKPRE_CTX_CALL;
@@ -295,6 +301,38 @@ static int node_type(const char *el)
 	if (strcmp(el, "S") == 0)
 		return PROFDB_HPCTKPRE_CTX_STMT;
 	return -1;
+}
+
+/* <M n= v=/>: a summary value as experiment.xml prints it, for the
+ * enclosing node (or, directly inside the data section, the experiment
+ * root, id 1). The text is read in the C locale (see parse_values). */
+static void add_value(parser *p, const char **atts, const frame *parent)
+{
+	profdb_hpctkpre *db = p->db;
+	int64_t metric;
+	int r = num(p, atts, "M", "n", 0, UINT16_MAX, &metric);
+	const char *v = attr(atts, "v");
+	if (r <= 0 || !v) {
+		if (r == 0 || !v)
+			stop(p, -EBADMSG, "<M> without %s attribute", r == 0 ? "an n" : "a v");
+		return;
+	}
+	int64_t ctx = parent->kind == EL_NODE ? db->nodes[parent->node].id : 1;
+	if (ctx < 0) {
+		stop(p, -EBADMSG, "<M n=\"%" PRId64 "\"> inside a node with negative id %" PRId64,
+		     metric, ctx);
+		return;
+	}
+	char *end;
+	double d = strtod(v, &end);
+	if (end == v || *end || !isfinite(d)) {
+		stop(p, -EBADMSG, "<M n=\"%" PRId64 "\" v=\"%.40s\">: not a finite number", metric, v);
+		return;
+	}
+	if (grow(p, (void **)&db->o.svals, &p->cap_svals, (size_t)db->o.n_svals + 1,
+	         sizeof *db->o.svals) < 0)
+		return;
+	db->o.svals[db->o.n_svals++] = (pre_sval){(uint32_t)ctx, (uint32_t)metric, d};
 }
 
 static void on_start(profdb__xml *x, const char *el, const char **atts)
@@ -319,6 +357,11 @@ static void on_start(profdb__xml *x, const char *el, const char **atts)
 		f->kind = EL_SKIP;
 		return;
 	}
+	if ((parent->kind == EL_DATA || parent->kind == EL_NODE) && strcmp(el, "M") == 0) {
+		add_value(p, atts, parent);
+		f->kind = EL_SKIP;
+		return;
+	}
 	if (parent->kind == EL_DATA || parent->kind == EL_NODE) {
 		int t = node_type(el);
 		if (t < 0) {
@@ -331,7 +374,12 @@ static void on_start(profdb__xml *x, const char *el, const char **atts)
 			f->kind = EL_SKIP;
 			return;
 		}
-		start_node(p, atts, el, (uint8_t)t);
+		uint8_t inlined = 0;
+		if (strcmp(el, "Pr") == 0) {
+			const char *a = attr(atts, "a");
+			inlined = a && strcmp(a, "1") == 0 ? 1 : 2;
+		}
+		start_node(p, atts, el, (uint8_t)t, inlined);
 		return;
 	}
 	if (strcmp(el, "SecCallPathProfileData") == 0) {
@@ -354,9 +402,13 @@ static void on_start(profdb__xml *x, const char *el, const char **atts)
 		f->kind = EL_METRIC;
 	} else if (strcmp(el, "MetricFormula") == 0 && parent->kind == EL_METRIC &&
 	           p->cur_metric != PROFDB_NONE) {
+		/* A metric of an old database has a combine and a finalize
+		 * formula: the combine one names the rule across threads. */
 		pre_metric *m = &db->metrics[p->cur_metric];
-		m->formula = OFF(keep(p, attr(atts, "frm")));
-		m->formula_type = OFF(keep(p, attr(atts, "t")));
+		if (strcmp(p->arena + (uintptr_t)m->formula_type, "combine") != 0) {
+			m->formula = OFF(keep(p, attr(atts, "frm")));
+			m->formula_type = OFF(keep(p, attr(atts, "t")));
+		}
 	} else if (strcmp(el, "NV") == 0 && p->cur_metric != PROFDB_NONE) {
 		const char *n = attr(atts, "n");
 		if (n && strcmp(n, "units") == 0)
@@ -406,6 +458,21 @@ static void fixup(parser *p)
 	db->meta_version = a + p->version_off;
 }
 
+/* Parse with this thread in the C locale: strtod reads the <M v=>
+ * numbers with a '.' whatever LC_NUMERIC the program chose. uselocale()
+ * changes only the calling thread. */
+static int parse_values(parser *p, const profdb__input *in)
+{
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (c == (locale_t)0)
+		return profdb__fail(-ENOMEM, "out of memory");
+	locale_t old = uselocale(c);
+	int r = profdb__xml_parse(&p->x, in->base, in->size);
+	uselocale(old);
+	freelocale(c);
+	return r;
+}
+
 int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
 {
 	const profdb__input *in = &db->in[PRE_META];
@@ -422,7 +489,7 @@ int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
 		return p.x.err;
 	p.arena[0] = 0;
 	p.arena_len = 1;
-	int r = profdb__xml_parse(&p.x, in->base, in->size);
+	int r = parse_values(&p, in);
 	if (r == 0 && !p.seen_root)
 		r = profdb__fail(-EPROTONOSUPPORT, "%s: empty document, not an experiment.xml",
 		                 in->name);
@@ -440,8 +507,10 @@ int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db)
 	if (p.skipped > 1)
 		profdb__warn(&db->opts, "%s: %" PRIu64 " unknown calling-context elements in all "
 		             "were left out", in->name, p.skipped);
-	if (db->meta_version[0] != '4')
-		profdb__warn(&db->opts, "%s: <HPCToolkitExperiment version=\"%s\">: pre-release "
-		             "databases come with version 4.0", in->name, db->meta_version);
+	/* Old databases say 2.x (2.0 to 2.2 seen), pre-release ones 4.0. */
+	if (db->meta_version[0] != (db->old ? '2' : '4'))
+		profdb__warn(&db->opts, "%s: <HPCToolkitExperiment version=\"%s\">: %s databases "
+		             "come with version %s", in->name, db->meta_version,
+		             db->old ? "experiment.xml" : "pre-release", db->old ? "2.x" : "4.0");
 	return 0;
 }

@@ -43,6 +43,7 @@ PROFDB_EXPORT const char *profdb_format_name(profdb_format format)
 	case PROFDB_FORMAT_HPCTK4: return "hpctoolkit-4.0";
 	case PROFDB_FORMAT_HPCTK_PRE: return "hpctoolkit-prerelease";
 	case PROFDB_FORMAT_HPCTK_DRAFT: return "hpctoolkit-draft";
+	case PROFDB_FORMAT_HPCTK_XML: return "hpctoolkit-xml";
 	case PROFDB_FORMAT_HPCRUN: return "hpcrun";
 	case PROFDB_FORMAT_CUBE: return "cube";
 	case PROFDB_FORMAT_CALLGRIND: return "callgrind";

@@ -3,13 +3,16 @@
  * backend open it.
  *
  * Directory rules, in order (doc/model.md, "Detection"):
- *  1. experiment.xml next to *.metric-db files: the old HPCToolkit database
- *     format (releases up to 2022.05), refused with -EPROTONOSUPPORT;
+ *  1. experiment.xml next to *.metric-db files or a packed *.mdb: the old
+ *     HPCToolkit database (releases up to 2022.05);
  *  2. meta.db, then profile.db, cct.db, trace.db: the first one present
  *     decides, by its magic (4.0 "HPCTOOLKIT...", draft
  *     "HPCTOOLKIT_expmt", pre-release "HPCPROF-...");
- *  3. experiment.xml alone (a pre-release database without .db files);
+ *  3. experiment.xml without any of those: an old database whose values
+ *     are the ones the XML prints (hpcprof run without metric-db output);
  *  4. a .hpcrun or .hpctrace file: a measurements directory.
+ * experiment.xml, a .metric-db or an .mdb file named alone opens its
+ * folder by these rules.
  * A file is read up to PROFDB__QUERY_HEAD bytes and offered to each backend's
  * sniff() in registry order; an empty file, to each backend's sniff_empty()
  * (which may judge it by the files beside it). */
@@ -113,15 +116,6 @@ static int unsupported(const char *what, const unsigned char *head, size_t n, co
 	                    "profdb has no reader for it", what, desc, resembles);
 }
 
-static int old_format(const char *what)
-{
-	return profdb__fail(-EPROTONOSUPPORT,
-	                    "%s: an HPCToolkit database in the old experiment.xml + *.metric-db "
-	                    "format (HPCToolkit releases up to 2022.05), which profdb does not "
-	                    "read; it reads HPCToolkit 4.0 databases (meta.db, profile.db, ...) "
-	                    "and the 2021-22 pre-release ones (HPCPROF-* .db files)", what);
-}
-
 /* ---- the handle ------------------------------------------------------------ */
 
 static int finish(profdb **ret, const profdb__backend *be, void *impl, const profdb_options *o)
@@ -154,6 +148,18 @@ static int open_with(profdb **ret, const profdb__backend *be, const char *path,
 	return finish(ret, be, impl, opts);
 }
 
+/* The old HPCToolkit database (experiment.xml with .metric-db files or a
+ * packed experiment-N.mdb, or experiment.xml alone) in folder @p dir. */
+static int old_format(profdb **ret, const char *dir, const char *what,
+                      const profdb_options *opts)
+{
+	const profdb__backend *be = profdb__query_xml_backend();
+	if (!be)
+		return profdb__fail(-ENOTSUP, "%s: an HPCToolkit experiment.xml database, but this "
+		                    "build of profdb has no reader for it", what);
+	return open_with(ret, be, dir, opts);
+}
+
 /* ---- directories ----------------------------------------------------------- */
 
 typedef struct dir_scan {
@@ -181,7 +187,7 @@ static int scan_dir(const char *path, dir_scan *s)
 			snprintf(s->sample[s->n_sample++], sizeof s->sample[0], "%.63s", n);
 		if (strcmp(n, "experiment.xml") == 0)
 			s->has_xml = 1;
-		else if (profdb__query_ends_with(n, ".metric-db"))
+		else if (profdb__query_ends_with(n, ".metric-db") || profdb__query_ends_with(n, ".mdb"))
 			s->has_metric_db = 1;
 		else if (!s->hpcrun && (profdb__query_ends_with(n, ".hpcrun") ||
 		                        profdb__query_ends_with(n, ".hpctrace"))) {
@@ -231,14 +237,16 @@ static int open_dir(profdb **ret, const char *path, const profdb_options *opts)
 	if (r < 0)
 		return r;
 	if (s.has_xml && s.has_metric_db) {
-		r = old_format(path);
+		r = old_format(ret, path, path, opts);
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++)
 		if ((r = try_member(ret, path, dbs[i], opts)) != 0)
 			goto out;
-	if (s.has_xml && (r = try_member(ret, path, "experiment.xml", opts)) != 0)
+	if (s.has_xml) {
+		r = old_format(ret, path, path, opts);
 		goto out;
+	}
 	if (s.hpcrun && (r = try_member(ret, path, s.hpcrun, opts)) != 0)
 		goto out;
 	if (s.entries == 0) {
@@ -284,8 +292,19 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 	}
 
 	const char *name = base_name(path);
-	if (profdb__query_ends_with(name, ".metric-db"))
-		return old_format(path);
+	if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
+	    strcmp(name, "experiment.xml") == 0) {
+		/* A member of a database folder: the folder decides. */
+		char *dir = strdup(path);
+		if (!dir)
+			return profdb__fail(-ENOMEM, "out of memory");
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		int r = open_dir(ret, slash ? (dir[0] ? dir : "/") : ".", opts);
+		free(dir);
+		return r;
+	}
 	unsigned char head[PROFDB__QUERY_HEAD];
 	size_t n;
 	int r = read_head(path, head, &n);
@@ -296,23 +315,6 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 		be = sniff_empty(path);
 	if (be)
 		return open_with(ret, be, path, opts);
-	if (strcmp(name, "experiment.xml") == 0) {
-		/* Its directory decides: the old format has .metric-db files. */
-		char *dir = strdup(path);
-		if (!dir)
-			return profdb__fail(-ENOMEM, "out of memory");
-		char *slash = strrchr(dir, '/');
-		if (slash)
-			*slash = 0;
-		dir_scan s;
-		r = scan_dir(slash ? (dir[0] ? dir : "/") : ".", &s);
-		free(dir);
-		if (r == 0) {
-			free(s.hpcrun);
-			if (s.has_metric_db)
-				return old_format(path);
-		}
-	}
 	return unsupported(path, head, n, name);
 }
 
@@ -329,13 +331,15 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		return rc;
 	const profdb__backend *chosen = NULL;
 	size_t chosen_at = 0;
+	int old = 0;   /* .metric-db records: the old experiment.xml database */
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? inputs[i].name : "";
 		if (!inputs[i].data && inputs[i].size)
 			return profdb__fail(-EINVAL, "profdb_open_inputs: input %zu (\"%s\") has no data "
 			                    "but %zu bytes", i, name, inputs[i].size);
-		if (profdb__query_ends_with(name, ".metric-db"))
-			return old_format(name);
+		if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
+		    (inputs[i].size >= 16 && memcmp(inputs[i].data, "HPCPROF-metricdb", 16) == 0))
+			old = 1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? base_name(inputs[i].name) : "";
@@ -354,6 +358,19 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 			chosen = be;
 			chosen_at = i;
 		}
+	}
+	if (old) {
+		const profdb__backend *x = profdb__query_xml_backend();
+		if (!x)
+			return profdb__fail(-ENOTSUP, "profdb_open_inputs: .metric-db records of an "
+			                    "HPCToolkit experiment.xml database, but this build of profdb "
+			                    "has no reader for them");
+		if (chosen && chosen != x)
+			return profdb__fail(-EINVAL, "profdb_open_inputs: the inputs mix formats: "
+			                    ".metric-db records and \"%s\", which is %s",
+			                    inputs[chosen_at].name ? inputs[chosen_at].name : "",
+			                    profdb_format_name(chosen->format));
+		chosen = x;
 	}
 	if (!chosen) {
 		const char *name = inputs[0].name ? inputs[0].name : "input 0";

@@ -45,6 +45,9 @@ int profdb__query_check_profile(const profdb *db, uint32_t profile, const char *
 /* The backends this build has, in detection order (registry.c). The list
  * ends with NULL; *n (may be NULL) gets the count. */
 const profdb__backend *const *profdb__query_backends(size_t *n);
+/* The backend that reads HPCToolkit's experiment.xml databases (the
+ * pre-release one), or NULL when this build has none. */
+const profdb__backend *profdb__query_xml_backend(void);
 
 /* How many leading bytes detection reads from a file (enough for a tar
  * header's "ustar" magic at offset 257 and a few text lines). */

@@ -31,6 +31,14 @@ static const profdb__backend *const backends[] = {
 	NULL
 };
 
+const profdb__backend *profdb__query_xml_backend(void)
+{
+	for (const profdb__backend *const *be = backends; *be; be++)
+		if ((*be)->format == PROFDB_FORMAT_HPCTK_PRE)
+			return *be;
+	return NULL;
+}
+
 const profdb__backend *const *profdb__query_backends(size_t *n)
 {
 	if (n)

@@ -365,8 +365,8 @@ static PyGetSetDef db_getset[] = {
 	{"closed", (getter)db_get_closed, NULL, "True once close() succeeded.", NULL},
 	{"path", (getter)db_get_path, NULL, "The path given to open().", NULL},
 	{"format", (getter)db_get_format, NULL,
-	 "The format: 'hpctoolkit-4.0', 'hpctoolkit-prerelease', 'hpctoolkit-draft', 'hpcrun', "
-	 "'cube' or 'callgrind'.", NULL},
+	 "The format: 'hpctoolkit-4.0', 'hpctoolkit-prerelease', 'hpctoolkit-draft', "
+	 "'hpctoolkit-xml', 'hpcrun', 'cube' or 'callgrind'.", NULL},
 	{"version", (getter)db_get_version, NULL, "The format version as stored.", NULL},
 	{"title", (getter)db_get_title, NULL, "The title (program, command line) or ''.", NULL},
 	{"counts", (getter)db_get_counts, NULL,

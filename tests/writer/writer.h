@@ -504,6 +504,27 @@ void tw_hpctrace_sample(const tw_hpctrace_rec **recs, size_t *n);
 /** The IEEE bits of x. */
 uint64_t tw_hpcrun_f64(double x);
 
+/* ---- HPCToolkit experiment.xml databases (tests/writer/hpctkxml.c) ---------------------------
+ * experiment.xml with .metric-db records: 32-byte header "HPCPROF-metricdb__00.10b", u32 rows,
+ * u32 metrics, then rows x metrics f64, all big-endian; row r is context r + 1. */
+
+/** Rows of the sample database: contexts 1 (the experiment root) to 7. */
+#define TW_XMLDB_ROWS 7u
+/** One .metric-db record of @p n_rows x @p n_metrics values (row-major). */
+int tw_mdb_record(tw_blob *out, uint32_t n_rows, uint32_t n_metrics, const double *values);
+/** A packed experiment-N.mdb: u32 flags (2), u32 n, n x {u32 rank, u32 thread, u64 offset},
+ *  the records, the 8-byte end marker ff ff ff ff de ad f0 0d. */
+int tw_mdb_packed(tw_blob *out, uint32_t n, const uint32_t *rank, const uint32_t *thread,
+                  const tw_blob *records);
+/** The sample's experiment.xml: metrics 2/3 (summary), 0/1 (threads); tree PF 2 > C 3 >
+ *  Pr 4 (alien) > L 5 > S 6, PF 2 > S 7; printed values = the two threads' sums. */
+const char *tw_xmldb_sample_xml(void);
+/** Thread @p t's (0 or 1) value at row @p r, column @p k (0 inclusive, 1 exclusive). */
+double tw_xmldb_value(uint32_t t, uint32_t r, uint32_t k);
+/** The sample into @p dir (created): experiment.xml and two .metric-db files (rank 0, threads
+ *  0 and 1), or with @p packed one experiment-1.mdb. */
+int tw_xmldb_write_dir(const char *dir, int packed);
+
 /* ---- HPCToolkit pre-release databases and the draft meta.db (tests/writer/hpctkpre.c) ---------
  *
  * Writes pre-release HPCPROF-profdb__ / HPCPROF-cctdb___ / HPCPROF-tracedb_ files (big-endian,

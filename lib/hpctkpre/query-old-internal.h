@@ -1,0 +1,21 @@
+/* The old experiment.xml databases in the common query interface: the
+ * parts of the pre-release backend (query.c) that differ, profiles and
+ * values (query-old.c). Profile 0 is the summary experiment.xml prints,
+ * profile k the k-th .metric-db record (sorted by rank, thread). */
+#ifndef PROFDB_HPCTKPRE_QUERY_OLD_INTERNAL_H
+#define PROFDB_HPCTKPRE_QUERY_OLD_INTERNAL_H
+
+#include "hpctkpre-internal.h"
+#include "../core/backend-internal.h"
+
+int64_t profdb__pre_old_profile_count(const profdb_hpctkpre *db);
+int profdb__pre_old_profile_get(const profdb_hpctkpre *db, uint32_t index, profdb_profile *out);
+int profdb__pre_old_identity(const profdb_hpctkpre *db, uint32_t index, uint32_t i,
+                             profdb_str *kind, uint64_t *value);
+/* Stored values in scan order; summary metric ids plus @p shift. */
+int profdb__pre_old_cursor_next(const profdb_hpctkpre *db, profdb__cursor *cur, uint32_t shift,
+                                profdb_entry *out);
+/* How many values are stored (the non-zero cells and the printed ones). */
+int64_t profdb__pre_old_value_count(const profdb_hpctkpre *db);
+
+#endif

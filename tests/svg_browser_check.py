@@ -12,8 +12,8 @@ profile of SAMPLE_PROG, recorded here where valgrind is installed, else
 skipped and said), the sample's --icicle flame graph, and
 hpcviewer-issue-233 under DATA_DIR when present (flame graph and
 timeline). For each timeline: a screenshot that is not blank, no script
-error, and the page's DOM after its script ran holding every rect of the
-file. For each flame graph:
+error, and, for those under 1 MiB, the page's DOM after its script ran
+holding every rect of the file. For each flame graph:
 - a screenshot is not blank (more than a few colours in it) and the page
   logged no script error (Chromium's console on standard error);
 - `--dump-dom` of the picture opened as FILE#search=^(A|B)$&zoom=Z, with
@@ -113,6 +113,9 @@ def screenshot(name, svg):
 
 def check_timeline(name, svg):
     screenshot(name, svg)
+    if os.path.getsize(svg) > 1 << 20:
+        print("ok %s: screenshot (no DOM count above 1 MiB)" % name)
+        return
     dom, _ = chromium("--dump-dom", "file://" + svg)
     want = len(re.findall(r"<rect [^>]*data-fn=", open(svg, encoding="utf-8").read()))
     got = len(re.findall(r"<rect [^>]*data-fn=", dom))

@@ -33,6 +33,10 @@ typedef struct cwalk {
 	size_t n;
 	double *cv;           /* 2 * nm per context: inclusive, exclusive */
 	double *total;        /* nm: the roots' inclusive values combined */
+	/* flat view: the module and file nodes of the last frame, by the
+	 * strings' views (consecutive frames mostly share both) */
+	profdb_str last_module, last_file;
+	uint32_t last_mod_node, last_file_node;
 } cwalk;
 
 static void cwalk_free(cwalk *w)
@@ -343,6 +347,13 @@ static int top_down(cwalk *w)
 
 /* ---- flat -------------------------------------------------------------------------- */
 
+/* The same string view (the same node key: a module or file node found
+ * for one is the node of the other). */
+static int same_view(profdb_str a, profdb_str b)
+{
+	return a.ptr == b.ptr && a.len == b.len;
+}
+
 /* The flat node a context is attributed to (created on first use). */
 static int flat_node(cwalk *w, size_t i, uint32_t *out)
 {
@@ -363,16 +374,22 @@ static int flat_node(cwalk *w, size_t i, uint32_t *out)
 			p.module = profdb__str(NULL);
 		return profdb__tree_child(t, parent, &p, out, &created);
 	}
-	tproto m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
-	m.name = m.module = x->c.module;
-	uint32_t mod, file;
-	if ((r = profdb__tree_child(t, 0, &m, &mod, &created)) < 0)
-		return r;
-	tproto f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
-	f.name = f.file = x->c.file;
-	f.module = x->c.module;
-	if ((r = profdb__tree_child(t, mod, &f, &file, &created)) < 0)
-		return r;
+	if (!same_view(w->last_module, x->c.module) || !same_view(w->last_file, x->c.file) ||
+	    w->last_file_node == PROFDB_NONE) {
+		tproto m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
+		m.name = m.module = x->c.module;
+		if ((r = profdb__tree_child(t, 0, &m, &w->last_mod_node, &created)) < 0)
+			return r;
+		tproto f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
+		f.name = f.file = x->c.file;
+		f.module = x->c.module;
+		if ((r = profdb__tree_child(t, w->last_mod_node, &f, &w->last_file_node,
+		                            &created)) < 0)
+			return r;
+		w->last_module = x->c.module;
+		w->last_file = x->c.file;
+	}
+	uint32_t file = w->last_file_node;
 	tproto fn = ctx_proto(&x->c, PROFDB_NODE_FUNCTION);
 	fn.line = 0;   /* identity: (module, file, name); anonymous ones by address */
 	fn.off = x->c.function.len == 0 && x->c.has_offset ? x->c.offset : 0;
@@ -392,6 +409,7 @@ static int flat(cwalk *w)
 	profdb_tree *t = b->t;
 	size_t nm = b->nm;
 	int r = synthetic_root(w);
+	w->last_file_node = PROFDB_NONE;
 	uint32_t *cnt = NULL, *stack = malloc(w->n * sizeof *stack + 1);
 	uint8_t *seen_inc = NULL, *seen_exc = NULL;
 	if (r < 0 || !stack) {

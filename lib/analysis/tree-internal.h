@@ -106,6 +106,9 @@ static inline double *profdb__texc(profdb_tree *t, uint32_t id) { return t->val 
  * @p parent (PROFDB_NONE: the root, only once). @return 0, -EFBIG
  * (max_memory), -ENOMEM; *id receives its id. */
 int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id);
+/* Room for @p n nodes at once, when max_memory allows (a builder that
+ * knows its size spares the copies of growing). */
+void profdb__tree_reserve(profdb_tree *t, size_t n);
 /* The child of @p parent with the identity of @p proto (type, name, file,
  * module, line, off), created when missing (*created = 1). */
 int profdb__tree_child(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id,

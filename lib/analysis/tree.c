@@ -115,6 +115,27 @@ static uint64_t node_bytes(size_t nm)
 	return sizeof(tnode) + 2 * nm * sizeof(double) + 2 * sizeof(tslot);
 }
 
+/* Room for @p nc nodes (nc >= t->n). */
+static int resize(profdb_tree *t, size_t nc)
+{
+	tnode *nn = realloc(t->nodes, nc * sizeof *nn);
+	if (!nn)
+		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
+	t->nodes = nn;
+	double *nv = realloc(t->val, nc * 2 * t->nm * sizeof *nv);
+	if (!nv)
+		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
+	t->val = nv;
+	t->cap = nc;
+	return 0;
+}
+
+void profdb__tree_reserve(profdb_tree *t, size_t n)
+{
+	if (n > t->cap && n < UINT32_MAX && (uint64_t)n * node_bytes(t->nm) <= t->limit)
+		(void)resize(t, n);   /* advisory: profdb__tree_add reports what fails */
+}
+
 int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id)
 {
 	uint32_t name, file, module;
@@ -134,15 +155,8 @@ int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint3
 			if ((uint64_t)nc * node_bytes(t->nm) > t->limit)
 				nc = (size_t)(t->limit / node_bytes(t->nm));
 		}
-		tnode *nn = realloc(t->nodes, nc * sizeof *nn);
-		if (!nn)
-			return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
-		t->nodes = nn;
-		double *nv = realloc(t->val, nc * 2 * t->nm * sizeof *nv);
-		if (!nv)
-			return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
-		t->val = nv;
-		t->cap = nc;
+		if ((r = resize(t, nc)) < 0)
+			return r;
 	}
 	uint32_t i = (uint32_t)t->n++;
 	tnode *n = &t->nodes[i];

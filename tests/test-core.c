@@ -633,6 +633,11 @@ Test(core, view_runs_and_tagged_values)
 	uint64_t bits;
 	memcpy(&bits, &n.as.f64, 8);
 	cr_assert_eq(bits, 0x8000000000000000ull); /* -0.0 kept */
+	/* a record past the index is an empty run, read from nowhere */
+	run = profdb_view_run(&index, 2, &values);
+	cr_assert(run.count == 0 && run.base == NULL);
+	run = profdb_view_run(&index, UINT64_MAX, &values);
+	cr_assert(run.count == 0 && run.base == NULL);
 
 	unsigned char tagged[16] = {0};
 	tagged[4] = PROFDB_TYPE_I64;

@@ -257,30 +257,6 @@ static const char cg_b[] =
 	"fn=(3)\n40 130\n"
 	"fn=(5)\n50 40\n";
 
-Test(match, callgrind_pair)
-{
-	profdb *a = open_text(cg_a), *b = open_text(cg_b);
-	profdb_match *m;
-	static const char *const ir[] = {"Ir"};
-	profdb_match_options o = PROFDB_MATCH_OPTIONS_INIT;
-	o.metrics_a = ir;
-	o.n_metrics = 1;
-	cr_assert_eq(profdb_match_new(&m, a, b, &o), 0, "%s", profdb_error_message());
-	/* the file paths differ in their directory only */
-	static const want w[] = {
-		{"main", '=', 5, 465, 5, 325},
-		{"work", '=', 300, 360, 150, 150},
-		{"helper", 'A', 60, 60, 0, 0},
-		{"compute", '=', 100, 100, 130, 130},
-		{"fresh", 'B', 0, 0, 40, 40},
-	};
-	check_rows(m, w, sizeof w / sizeof *w);
-	check_counts(m, 4, 1, 1);
-	profdb_match_free(m);
-	profdb_close(a);
-	profdb_close(b);
-}
-
 /* Callgrind's suffixes name one function: "work'2" (a recursion level)
  * and "work'main" (separate callers) pair with "work" by its folded name
  * (profdb_function_fold), as `top` groups them. */
@@ -290,27 +266,6 @@ static const char cg_plain[] =
 static const char cg_suffixed[] =
 	"events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=work'2\ncalls=1 2\n1 40\n"
 	"cfn=leaf'main\ncalls=1 3\n1 7\nfn=work'2\n2 40\nfn=leaf'main\n3 7\n";
-
-Test(match, callgrind_suffixes_folded)
-{
-	profdb *a = open_text(cg_plain), *b = open_text(cg_suffixed);
-	profdb_match *m;
-	static const char *const ir[] = {"Ir"};
-	profdb_match_options o = PROFDB_MATCH_OPTIONS_INIT;
-	o.metrics_a = ir;
-	o.n_metrics = 1;
-	cr_assert_eq(profdb_match_new(&m, a, b, &o), 0, "%s", profdb_error_message());
-	static const want w[] = {
-		{"main", '=', 5, 42, 5, 52},
-		{"work", '=', 30, 30, 40, 40},
-		{"leaf", '=', 7, 7, 7, 7},
-	};
-	check_rows(m, w, sizeof w / sizeof *w);
-	check_counts(m, 4, 0, 0);
-	profdb_match_free(m);
-	profdb_close(a);
-	profdb_close(b);
-}
 
 /* One recursion recorded with two levels (f, f'2 holding the deeper
  * calls) and with three (--separate-recs): f'2 counts as f on the path,
@@ -323,25 +278,59 @@ static const char cg_levels3[] =
 	"fn=f\n2 40\ncfn=f'2\ncalls=1 2\n2 60\n"
 	"fn=f'2\n2 30\ncfn=f'3\ncalls=1 2\n2 30\nfn=f'3\n2 30\n";
 
-Test(match, callgrind_recursion_levels_folded)
+/* Pairs of Callgrind profiles matched by "Ir": the rows and counts each
+ * must give. */
+typedef struct cg_case {
+	const char *what, *a, *b;
+	const want *rows;
+	size_t n_rows;
+	uint64_t matched, only_a, only_b;
+} cg_case;
+
+/* the file paths differ in their directory only */
+static const want pair_rows[] = {
+	{"main", '=', 5, 465, 5, 325},
+	{"work", '=', 300, 360, 150, 150},
+	{"helper", 'A', 60, 60, 0, 0},
+	{"compute", '=', 100, 100, 130, 130},
+	{"fresh", 'B', 0, 0, 40, 40},
+};
+static const want suffix_rows[] = {
+	{"main", '=', 5, 42, 5, 52},
+	{"work", '=', 30, 30, 40, 40},
+	{"leaf", '=', 7, 7, 7, 7},
+};
+static const want level_rows[] = {
+	{"main", '=', 5, 105, 5, 105},
+	{"f", '=', 40, 100, 40, 100},
+	{"f'2", '=', 60, 60, 30, 60},   /* cut as recursive on both sides */
+};
+#define ROWS(w) w, sizeof w / sizeof *w
+static const cg_case cg_cases[] = {
+	{"two versions of a program", cg_a, cg_b, ROWS(pair_rows), 4, 1, 1},
+	{"suffixes folded", cg_plain, cg_suffixed, ROWS(suffix_rows), 4, 0, 0},
+	{"recursion levels folded", cg_levels2, cg_levels3, ROWS(level_rows), 4, 0, 0},
+};
+#undef ROWS
+
+Test(match, callgrind_pairs)
 {
-	profdb *a = open_text(cg_levels2), *b = open_text(cg_levels3);
-	profdb_match *m;
 	static const char *const ir[] = {"Ir"};
-	profdb_match_options o = PROFDB_MATCH_OPTIONS_INIT;
-	o.metrics_a = ir;
-	o.n_metrics = 1;
-	cr_assert_eq(profdb_match_new(&m, a, b, &o), 0, "%s", profdb_error_message());
-	static const want w[] = {
-		{"main", '=', 5, 105, 5, 105},
-		{"f", '=', 40, 100, 40, 100},
-		{"f'2", '=', 60, 60, 30, 60},   /* cut as recursive on both sides */
-	};
-	check_rows(m, w, sizeof w / sizeof *w);
-	check_counts(m, 4, 0, 0);
-	profdb_match_free(m);
-	profdb_close(a);
-	profdb_close(b);
+	for (size_t i = 0; i < sizeof cg_cases / sizeof *cg_cases; i++) {
+		const cg_case *c = &cg_cases[i];
+		profdb *a = open_text(c->a), *b = open_text(c->b);
+		profdb_match *m;
+		profdb_match_options o = PROFDB_MATCH_OPTIONS_INIT;
+		o.metrics_a = ir;
+		o.n_metrics = 1;
+		cr_assert_eq(profdb_match_new(&m, a, b, &o), 0, "%s: %s", c->what,
+		             profdb_error_message());
+		check_rows(m, c->rows, c->n_rows);
+		check_counts(m, c->matched, c->only_a, c->only_b);
+		profdb_match_free(m);
+		profdb_close(a);
+		profdb_close(b);
+	}
 }
 
 /* The program of tests/test-query-equivalence.c in both formats: the same

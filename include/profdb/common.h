@@ -362,8 +362,8 @@ static inline profdb_view profdb_view_slice(const profdb_view *v, uint64_t first
  *  records->count. The library checked the starts when it handed the two
  *  views out; they are clamped to records->count here all the same, so a
  *  mapped file rewritten in place since then gives a wrong slice, never
- *  one outside @p records (doc/ROBUSTNESS.md). @p i < index->count is not
- *  checked.
+ *  one outside @p records (doc/ROBUSTNESS.md). An @p i past the index
+ *  (index->count or more) gives an empty slice, and reads nothing.
  *  @param index    an index view, as profdb_profile_view() fills it.
  *  @param i        the record of @p index (0 .. index->count-1).
  *  @param records  the records view handed out with @p index.
@@ -372,6 +372,8 @@ static inline profdb_view profdb_view_slice(const profdb_view *v, uint64_t first
 static inline profdb_view profdb_view_run(const profdb_view *index, uint64_t i,
                                           const profdb_view *records)
 {
+	if (i >= index->count)
+		return profdb_view_slice(records, records->count, records->count);
 	uint64_t first = profdb_view_value(index, i).as.u64;
 	uint64_t end = i + 1 < index->count ? profdb_view_value(index, i + 1).as.u64
 	                                    : records->count;

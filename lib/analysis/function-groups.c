@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/table-internal.h"
 #include "query/hints-internal.h"
 #include "query/query-internal.h"
 #include "profdb/analysis.h"
@@ -36,23 +37,15 @@ typedef struct walk_state {
 	unsigned char *counts;      /* per context id below n: a counting member */
 	uint32_t *on_path;          /* per group: members above the current context */
 	uint32_t *stack, *tail;     /* per depth: context id, open counting group */
-	size_t cap;
+	size_t cap_stack, cap_tail;
 } walk_state;
 
+/* Room for depth @p d in both per-depth arrays. */
 static int grow(walk_state *w, size_t d)
 {
-	if (d < w->cap)
-		return 0;
-	size_t nc = w->cap ? 2 * w->cap : 64;
-	uint32_t *s = realloc(w->stack, nc * sizeof *s);
-	if (s)
-		w->stack = s;
-	uint32_t *t = realloc(w->tail, nc * sizeof *t);
-	if (t)
-		w->tail = t;
-	if (!s || !t)
+	if (profdb__grow((void **)&w->stack, &w->cap_stack, d + 1, sizeof *w->stack) < 0 ||
+	    profdb__grow((void **)&w->tail, &w->cap_tail, d + 1, sizeof *w->tail) < 0)
 		return profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
-	w->cap = nc;
 	return 0;
 }
 
@@ -360,7 +353,7 @@ int profdb_group_inclusive(const profdb *db, const uint32_t *group_of, size_t n_
 	for (size_t g = 0; g < n_groups; g++)
 		out[g] = 0;
 	walk_state w = {group_of, n_contexts, n_groups, calloc(n_contexts + 1, 1),
-	                calloc(n_groups + 1, sizeof *w.on_path), NULL, NULL, 0};
+	                calloc(n_groups + 1, sizeof *w.on_path), NULL, NULL, 0, 0};
 	uint32_t *all = NULL;
 	size_t n_all = 0;
 	if (!w.counts || !w.on_path)
@@ -411,7 +404,8 @@ int64_t profdb_group_cycles(const profdb *db, const uint32_t *group_of, size_t n
 	int64_t ne = profdb__call_graph(db) ? profdb_edge_count(db) : 0;
 	if (ne <= 0)
 		return ne;
-	walk_state w = {group_of, n_contexts, n_groups, calloc(n_contexts + 1, 1), NULL, NULL, NULL, 0};
+	walk_state w = {group_of, n_contexts, n_groups, calloc(n_contexts + 1, 1), NULL, NULL, NULL,
+	                0, 0};
 	group_graph gg = {NULL, NULL};
 	uint32_t *scc = malloc((n_groups + 1) * sizeof *scc);
 	int64_t n = w.counts && scc ? 0 : profdb__fail(-ENOMEM, "profdb_group_cycles: out of memory");

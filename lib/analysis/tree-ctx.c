@@ -17,14 +17,24 @@
 
 #include "tree-internal.h"
 
+/* What the views read of a context (a deep tree has millions: the links
+ * and the rest of profdb_context are left out). */
+typedef struct cctx {
+	uint32_t id;
+	uint8_t type;         /* profdb_context_type */
+	uint8_t has_offset;
+	profdb_str function, file, module;
+	uint64_t line, offset;
+} cctx;
+
 typedef struct cinfo {
-	profdb_context c;
+	cctx c;
 	uint32_t parent;      /* index of the parent context, PROFDB_NONE for a root */
 	uint32_t end;         /* one past the last index of the subtree */
 	uint32_t frame;       /* nearest frame, the context itself included */
 	uint32_t up;          /* frames: the nearest frame strictly above */
 	uint32_t fnode;       /* flat view: the node it is attributed to */
-	int is_frame;
+	uint8_t is_frame;
 } cinfo;
 
 typedef struct cwalk {
@@ -33,6 +43,10 @@ typedef struct cwalk {
 	size_t n;
 	double *cv;           /* 2 * nm per context: inclusive, exclusive */
 	double *total;        /* nm: the roots' inclusive values combined */
+	/* flat view: the module and file nodes of the last frame, by the
+	 * strings' views (consecutive frames mostly share both) */
+	profdb_str last_module, last_file;
+	uint32_t last_mod_node, last_file_node;
 } cwalk;
 
 static void cwalk_free(cwalk *w)
@@ -65,13 +79,14 @@ static int collect(cwalk *w)
 		return 0;
 	if (r < 0)
 		return r;
-	uint64_t need = (uint64_t)count * (sizeof(cinfo) + sizeof(uint32_t) +
+	uint64_t need = (uint64_t)count * (sizeof(cinfo) + 2 * sizeof(uint32_t) +
 	                                   2 * w->b->nm * sizeof(double));
 	if (need > w->b->t->limit)
 		return profdb__fail(-EFBIG, "tree: %" PRId64 " contexts need %" PRIu64 " bytes, more "
 		                    "than profdb_options.max_memory", count, need);
 	w->ci = malloc((size_t)count * sizeof *w->ci);
-	uint32_t *path = malloc((size_t)count * sizeof *path);
+	/* the open ancestors and their next siblings */
+	uint32_t *path = malloc((size_t)count * 2 * sizeof *path), *next_of = path + count;
 	if (!w->ci || !path) {
 		free(path);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%" PRId64 " contexts)", count);
@@ -84,26 +99,31 @@ static int collect(cwalk *w)
 			break;
 		}
 		cinfo *x = &w->ci[n];
-		if ((r = profdb_context_get(db, cur, &x->c)) < 0)
+		profdb_context c;
+		if ((r = profdb_context_get(db, cur, &c)) < 0)
 			break;
+		x->c = (cctx){c.id, (uint8_t)c.type, c.has_offset != 0, c.function, c.file, c.module,
+		              c.line, c.offset};
 		x->parent = sp ? path[sp - 1] : PROFDB_NONE;
-		x->is_frame = is_frame(&x->c);
+		x->is_frame = (uint8_t)is_frame(&c);
 		x->frame = x->is_frame ? (uint32_t)n : x->parent == PROFDB_NONE ? PROFDB_NONE
 		         : w->ci[x->parent].frame;
 		x->up = x->parent == PROFDB_NONE ? PROFDB_NONE : w->ci[x->parent].frame;
 		x->fnode = PROFDB_NONE;
 		uint32_t j = (uint32_t)n++;
-		if (x->c.first_child != PROFDB_NONE) {
+		if (c.first_child != PROFDB_NONE) {
+			next_of[sp] = c.next_sibling;
 			path[sp++] = j;
-			cur = x->c.first_child;
+			cur = c.first_child;
 			continue;
 		}
 		w->ci[j].end = (uint32_t)n;
-		while (w->ci[j].c.next_sibling == PROFDB_NONE && sp) {
-			j = path[--sp];
-			w->ci[j].end = (uint32_t)n;
+		cur = c.next_sibling;
+		while (cur == PROFDB_NONE && sp) {
+			cur = next_of[--sp];
+			w->ci[path[sp]].end = (uint32_t)n;
 		}
-		if ((cur = w->ci[j].c.next_sibling) == PROFDB_NONE)
+		if (cur == PROFDB_NONE)
 			break;
 	}
 	free(path);
@@ -283,7 +303,7 @@ static profdb_node_type node_type(profdb_context_type t)
 	}
 }
 
-static tproto ctx_proto(const profdb_context *c, profdb_node_type type)
+static tproto ctx_proto(const cctx *c, profdb_node_type type)
 {
 	tproto p = profdb__tree_proto(type, c->id);
 	p.name = c->function;
@@ -328,6 +348,7 @@ static int top_down(cwalk *w)
 	/* A format's own single root (type ROOT) is node 0; several roots, or
 	 * one that is code, hang below a synthetic node 0. */
 	int own = roots == 1 && w->ci[0].c.type == PROFDB_CTX_ROOT;
+	profdb__tree_reserve(t, w->n + 1);
 	if (!own)
 		r = synthetic_root(w);
 	for (size_t i = 0; r == 0 && i < w->n; i++) {
@@ -342,6 +363,13 @@ static int top_down(cwalk *w)
 }
 
 /* ---- flat -------------------------------------------------------------------------- */
+
+/* The same string view (the same node key: a module or file node found
+ * for one is the node of the other). */
+static int same_view(profdb_str a, profdb_str b)
+{
+	return a.ptr == b.ptr && a.len == b.len;
+}
 
 /* The flat node a context is attributed to (created on first use). */
 static int flat_node(cwalk *w, size_t i, uint32_t *out)
@@ -363,16 +391,22 @@ static int flat_node(cwalk *w, size_t i, uint32_t *out)
 			p.module = profdb__str(NULL);
 		return profdb__tree_child(t, parent, &p, out, &created);
 	}
-	tproto m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
-	m.name = m.module = x->c.module;
-	uint32_t mod, file;
-	if ((r = profdb__tree_child(t, 0, &m, &mod, &created)) < 0)
-		return r;
-	tproto f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
-	f.name = f.file = x->c.file;
-	f.module = x->c.module;
-	if ((r = profdb__tree_child(t, mod, &f, &file, &created)) < 0)
-		return r;
+	if (!same_view(w->last_module, x->c.module) || !same_view(w->last_file, x->c.file) ||
+	    w->last_file_node == PROFDB_NONE) {
+		tproto m = profdb__tree_proto(PROFDB_NODE_MODULE, PROFDB_NONE);
+		m.name = m.module = x->c.module;
+		if ((r = profdb__tree_child(t, 0, &m, &w->last_mod_node, &created)) < 0)
+			return r;
+		tproto f = profdb__tree_proto(PROFDB_NODE_FILE, PROFDB_NONE);
+		f.name = f.file = x->c.file;
+		f.module = x->c.module;
+		if ((r = profdb__tree_child(t, w->last_mod_node, &f, &w->last_file_node,
+		                            &created)) < 0)
+			return r;
+		w->last_module = x->c.module;
+		w->last_file = x->c.file;
+	}
+	uint32_t file = w->last_file_node;
 	tproto fn = ctx_proto(&x->c, PROFDB_NODE_FUNCTION);
 	fn.line = 0;   /* identity: (module, file, name); anonymous ones by address */
 	fn.off = x->c.function.len == 0 && x->c.has_offset ? x->c.offset : 0;
@@ -391,7 +425,12 @@ static int flat(cwalk *w)
 	tbuild *b = w->b;
 	profdb_tree *t = b->t;
 	size_t nm = b->nm;
+	/* a node per context, a root and a few modules and files: exact for a
+	 * chain, an upper guess where functions share nodes (pages never used
+	 * are never touched) */
+	profdb__tree_reserve(t, w->n + w->n / 8 + 64);
 	int r = synthetic_root(w);
+	w->last_file_node = PROFDB_NONE;
 	uint32_t *cnt = NULL, *stack = malloc(w->n * sizeof *stack + 1);
 	uint8_t *seen_inc = NULL, *seen_exc = NULL;
 	if (r < 0 || !stack) {
@@ -605,6 +644,7 @@ static int bottom_up(cwalk *w)
 	b->t = t;
 	bitem *it = NULL;
 	uint32_t *root_of = NULL, *same = NULL;
+	profdb__tree_reserve(t, w->n + w->n / 8 + 64);   /* a guess, as flat() */
 	if (r == 0 && (r = synthetic_root(w)) == 0) {
 		memcpy(profdb__texc(t, 0), profdb__texc(&ft, 0), t->nm * sizeof(double));
 		it = malloc(w->n * sizeof *it + 1);

@@ -36,6 +36,12 @@ typedef struct tnode {
 	uint64_t off;
 } tnode;
 
+/* A slot of the find-or-create index: node + 1 (0: empty) and the upper
+ * half of its key's hash. */
+typedef struct tslot {
+	uint32_t node, hash;
+} tslot;
+
 /* What one metric of the options reads. */
 typedef struct tplan {
 	uint32_t metric;
@@ -50,8 +56,10 @@ struct profdb_tree {
 	double *val;                /* 2 * nm per node: inclusive[nm], exclusive[nm] */
 	size_t n, cap, nm;
 	uint64_t limit;             /* max_memory */
-	/* find-or-create index of the flat view (parent, key) -> node + 1 */
-	uint32_t *slots;
+	/* find-or-create index of the flat view (parent, key) -> node + 1,
+	 * with the key's hash: a rehash and a probe past another key need not
+	 * visit the nodes */
+	struct tslot *slots;
 	size_t n_slots, n_keyed;    /* n_keyed: nodes in the index */
 	/* the nodes' strings, each distinct view (pointer, length) once, and
 	 * while building, its index (pointer, length) -> id + 1 */
@@ -98,6 +106,9 @@ static inline double *profdb__texc(profdb_tree *t, uint32_t id) { return t->val 
  * @p parent (PROFDB_NONE: the root, only once). @return 0, -EFBIG
  * (max_memory), -ENOMEM; *id receives its id. */
 int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id);
+/* Room for @p n nodes at once, when max_memory allows (a builder that
+ * knows its size spares the copies of growing). */
+void profdb__tree_reserve(profdb_tree *t, size_t n);
 /* The child of @p parent with the identity of @p proto (type, name, file,
  * module, line, off), created when missing (*created = 1). */
 int profdb__tree_child(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id,

@@ -112,7 +112,28 @@ static int intern(profdb_tree *t, profdb_str s, uint32_t *recent, uint32_t *id)
 
 static uint64_t node_bytes(size_t nm)
 {
-	return sizeof(tnode) + 2 * nm * sizeof(double) + 2 * sizeof(uint32_t);
+	return sizeof(tnode) + 2 * nm * sizeof(double) + 2 * sizeof(tslot);
+}
+
+/* Room for @p nc nodes (nc >= t->n). */
+static int resize(profdb_tree *t, size_t nc)
+{
+	tnode *nn = realloc(t->nodes, nc * sizeof *nn);
+	if (!nn)
+		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
+	t->nodes = nn;
+	double *nv = realloc(t->val, nc * 2 * t->nm * sizeof *nv);
+	if (!nv)
+		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
+	t->val = nv;
+	t->cap = nc;
+	return 0;
+}
+
+void profdb__tree_reserve(profdb_tree *t, size_t n)
+{
+	if (n > t->cap && n < UINT32_MAX && (uint64_t)n * node_bytes(t->nm) <= t->limit)
+		(void)resize(t, n);   /* advisory: profdb__tree_add reports what fails */
 }
 
 int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id)
@@ -134,15 +155,8 @@ int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint3
 			if ((uint64_t)nc * node_bytes(t->nm) > t->limit)
 				nc = (size_t)(t->limit / node_bytes(t->nm));
 		}
-		tnode *nn = realloc(t->nodes, nc * sizeof *nn);
-		if (!nn)
-			return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
-		t->nodes = nn;
-		double *nv = realloc(t->val, nc * 2 * t->nm * sizeof *nv);
-		if (!nv)
-			return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
-		t->val = nv;
-		t->cap = nc;
+		if ((r = resize(t, nc)) < 0)
+			return r;
 	}
 	uint32_t i = (uint32_t)t->n++;
 	tnode *n = &t->nodes[i];
@@ -203,18 +217,16 @@ static int same_key(const profdb_tree *t, const tnode *a, const tproto *b)
 static int rehash(profdb_tree *t)
 {
 	size_t ns = t->n_slots ? 2 * t->n_slots : 1024;
-	uint32_t *s = calloc(ns, sizeof *s);
+	tslot *s = calloc(ns, sizeof *s);
 	if (!s)
 		return profdb__fail(-ENOMEM, "tree: out of memory (index of %zu slots)", ns);
 	for (size_t j = 0; j < t->n_slots; j++) {
-		uint32_t e = t->slots[j];
-		if (!e)
+		if (!t->slots[j].node)
 			continue;
-		tproto p = profdb__tree_proto_of(t, e - 1);
-		size_t k = key_hash(t->nodes[e - 1].parent, &p) & (ns - 1);
-		while (s[k])
+		size_t k = t->slots[j].hash & (ns - 1);
+		while (s[k].node)
 			k = (k + 1) & (ns - 1);
-		s[k] = e;
+		s[k] = t->slots[j];
 	}
 	free(t->slots);
 	t->slots = s;
@@ -231,17 +243,18 @@ int profdb__tree_child(profdb_tree *t, uint32_t parent, const tproto *proto, uin
 	 * profile adds millions of line leaves without a key */
 	if (2 * (t->n_keyed + 1) > t->n_slots && (r = rehash(t)) < 0)
 		return r;
-	size_t k = key_hash(parent, proto) & (t->n_slots - 1);
-	for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
-		const tnode *n = &t->nodes[t->slots[k] - 1];
-		if (n->parent == parent && same_key(t, n, proto)) {
-			*id = t->slots[k] - 1;
+	uint32_t h = (uint32_t)(key_hash(parent, proto) >> 32);
+	size_t k = h & (t->n_slots - 1);
+	for (; t->slots[k].node; k = (k + 1) & (t->n_slots - 1)) {
+		const tnode *n = &t->nodes[t->slots[k].node - 1];
+		if (t->slots[k].hash == h && n->parent == parent && same_key(t, n, proto)) {
+			*id = t->slots[k].node - 1;
 			return 0;
 		}
 	}
 	if ((r = profdb__tree_add(t, parent, proto, id)) < 0)
 		return r;
-	t->slots[k] = *id + 1;
+	t->slots[k] = (tslot){*id + 1, h};
 	t->n_keyed++;
 	*created = 1;
 	return 0;

@@ -474,13 +474,35 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int in
 	return q_value(impl, p, c, want, out);
 }
 
-/* Cursor state: pos[0] profile, pos[1] index entry, pos[2] pair in the run. */
+/* Cursor state: pos[0] profile, pos[1] index entry, pos[2] pair in the run;
+ * priv the views of the profile being read (validated once when the
+ * cursor enters it, not again for every value). */
+typedef struct pq_cur {
+	uint32_t profile;          /* whose views these are, PROFDB_NONE: none yet */
+	profdb_view index, values;
+	uint64_t entry;            /* the index entry run is of, UINT64_MAX: none */
+	profdb_view run;
+} pq_cur;
+
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
 	(void)impl;
+	pq_cur *c = calloc(1, sizeof *c);
+	if (!c)
+		return profdb__fail(-ENOMEM, "out of memory");
+	c->profile = PROFDB_NONE;
+	c->entry = UINT64_MAX;
+	cur->priv = c;
 	if (cur->scan == PROFDB_SCAN_PROFILE)
 		cur->pos[0] = cur->key;
 	return 0;
+}
+
+static void q_cursor_free(const void *impl, profdb__cursor *cur)
+{
+	(void)impl;
+	free(cur->priv);
+	cur->priv = NULL;
 }
 
 static uint32_t model_metric(const pq *q, uint32_t p, uint32_t stored)
@@ -493,20 +515,28 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 	const pq *q = impl;
 	if (q->db->old)
 		return profdb__pre_old_cursor_next(q->db, cur, q->summary_shift, out);
+	pq_cur *c = cur->priv;
 	for (;;) {
 		uint32_t p = (uint32_t)cur->pos[0];
 		if (p >= q->info.n_profiles || (cur->scan == PROFDB_SCAN_PROFILE && p != cur->key))
 			return 0;
-		profdb_view index, values, run;
 		uint64_t i = cur->pos[1];
-		int r = profdb_hpctkpre_profile_view(q->db, p, &index, &values);
-		if (r < 0)
-			return r;
+		if (c->profile != p) {
+			int r = profdb_hpctkpre_profile_view(q->db, p, &c->index, &c->values);
+			if (r < 0)
+				return r;
+			c->profile = p;
+			c->entry = UINT64_MAX;
+		}
 		/* a scan by context looks its context up in every profile */
-		if (cur->scan == PROFDB_SCAN_CONTEXT && profdb_view_find(&index, cur->key, &i) != 1)
-			i = index.count;
-		if (i >= index.count || cur->pos[2] >= (run = profdb_view_run(&index, i, &values)).count) {
-			if (cur->scan == PROFDB_SCAN_CONTEXT || i >= index.count) {
+		if (cur->scan == PROFDB_SCAN_CONTEXT && profdb_view_find(&c->index, cur->key, &i) != 1)
+			i = c->index.count;
+		if (i < c->index.count && i != c->entry) {
+			c->run = profdb_view_run(&c->index, i, &c->values);
+			c->entry = i;
+		}
+		if (i >= c->index.count || cur->pos[2] >= c->run.count) {
+			if (cur->scan == PROFDB_SCAN_CONTEXT || i >= c->index.count) {
 				cur->pos[0]++;
 				cur->pos[1] = 0;
 			} else {
@@ -517,9 +547,9 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 		}
 		uint64_t k = cur->pos[2]++;
 		out->profile = p;
-		out->context = (uint32_t)profdb_view_key(&index, i);
-		out->metric = model_metric(q, p, (uint32_t)profdb_view_key(&run, k));
-		out->value = profdb_view_value(&run, k);
+		out->context = (uint32_t)profdb_view_key(&c->index, i);
+		out->metric = model_metric(q, p, (uint32_t)profdb_view_key(&c->run, k));
+		out->value = profdb_view_value(&c->run, k);
 		return 1;
 	}
 }
@@ -832,6 +862,7 @@ const profdb__backend profdb__hpctkpre_backend = {
 	.scoped = q_scoped,
 	.cursor_begin = q_cursor_begin,
 	.cursor_next = q_cursor_next,
+	.cursor_free = q_cursor_free,
 	.trace_length = q_trace_length,
 	.trace_at = q_trace_at,
 	.trace_seek = q_trace_seek,

@@ -85,17 +85,55 @@ static uint64_t keep(parser *p, const char *s)
 	return p->arena_len - n;
 }
 
-/* A signed integer attribute; 0 absent, 1 present, -1 malformed (stopped). */
-static int num(parser *p, const char **atts, const char *el, const char *name,
-               int64_t lo, int64_t hi, int64_t *out)
+/* The common spellings of an unsigned number, read without strtoull: up
+ * to 18 decimal digits with no leading zero (which strtoull's base 0 would
+ * read as octal), or 0x and up to 16 hex digits. 1 and *out, or 0: ask
+ * strto(u)ll, which gives the same value for these. */
+static int quick_number(const char *s, uint64_t *out)
 {
-	const char *s = attr(atts, name);
-	if (!s)
-		return 0;
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 0);
-	if (end == s || *end || errno || v < lo || v > hi) {
+	uint64_t v = 0;
+	size_t i = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (i = 2; i < 18; i++) {
+			unsigned char c = (unsigned char)s[i];
+			unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			           : c >= 'a' && c <= 'f' ? c - 'a' + 10u
+			           : c >= 'A' && c <= 'F' ? c - 'A' + 10u : 16u;
+			if (d == 16)
+				break;
+			v = v << 4 | d;
+		}
+		if (i == 2 || s[i])
+			return 0;
+	} else {
+		if (s[0] == '0')
+			return s[1] == 0 ? (*out = 0, 1) : 0;
+		for (; i < 18 && s[i] >= '0' && s[i] <= '9'; i++)
+			v = v * 10 + (uint64_t)(s[i] - '0');
+		if (i == 0 || s[i])
+			return 0;
+	}
+	*out = v;
+	return 1;
+}
+
+/* Signed integer value @p s of attribute @p name: 1 and *out, or -1
+ * (malformed or out of [lo, hi]: stopped). */
+static int num_value(parser *p, const char *s, const char *el, const char *name,
+                     int64_t lo, int64_t hi, int64_t *out)
+{
+	uint64_t u;
+	long long v;
+	int neg = s[0] == '-', bad = 0;
+	if (quick_number(s + neg, &u) && u <= INT64_MAX) {
+		v = neg ? -(long long)u : (long long)u;
+	} else {
+		char *end;
+		errno = 0;
+		v = strtoll(s, &end, 0);
+		bad = end == s || *end || errno;
+	}
+	if (bad || v < lo || v > hi) {
 		char what[64];
 		snprintf(what, sizeof what, "<%.20s %.20s=", el, name);
 		stop(p, -EBADMSG, "%s\"%.60s\" is not an integer in range", what, s);
@@ -105,18 +143,26 @@ static int num(parser *p, const char **atts, const char *el, const char *name,
 	return 1;
 }
 
-static int unum(parser *p, const char **atts, const char *el, const char *name,
-                uint64_t *out)
+/* A signed integer attribute; 0 absent, 1 present, -1 malformed (stopped). */
+static int num(parser *p, const char **atts, const char *el, const char *name,
+               int64_t lo, int64_t hi, int64_t *out)
 {
 	const char *s = attr(atts, name);
-	if (!s)
-		return 0;
-	char *end;
-	errno = 0;
+	return s ? num_value(p, s, el, name, lo, hi, out) : 0;
+}
+
+/* An unsigned value; 1 and *out, or -1 (stopped). */
+static int unum_value(parser *p, const char *s, const char *el, const char *name,
+                      uint64_t *out)
+{
 	if (*s == '-') {
 		stop(p, -EBADMSG, "negative %s value \"%.60s\"", name, s);
 		return -1;
 	}
+	if (quick_number(s, out))
+		return 1;
+	char *end;
+	errno = 0;
 	unsigned long long v = strtoull(s, &end, 0);
 	if (end == s || *end || errno) {
 		char what[64];
@@ -212,28 +258,46 @@ static void start_metric(parser *p, const char **atts, const char *el, int is_su
 	p->cur_metric = db->n_metrics++;
 }
 
+/* The attributes of a tree node, in one pass (a deep tree has millions). */
+enum { NA_I, NA_N, NA_F, NA_LM, NA_L, NA_IT, NA_V, NA_COUNT };
+
+static void node_attrs(const char **atts, const char *val[NA_COUNT])
+{
+	for (int k = 0; k < NA_COUNT; k++)
+		val[k] = NULL;
+	for (size_t i = 0; atts && atts[i]; i += 2) {
+		const char *a = atts[i];
+		int k = a[0] == 'i' ? (a[1] == 0 ? NA_I : strcmp(a + 1, "t") == 0 ? NA_IT : -1)
+		      : a[0] == 'l' ? (a[1] == 0 ? NA_L : strcmp(a + 1, "m") == 0 ? NA_LM : -1)
+		      : a[1] != 0 ? -1
+		      : a[0] == 'n' ? NA_N : a[0] == 'f' ? NA_F : a[0] == 'v' ? NA_V : -1;
+		if (k >= 0)
+			val[k] = atts[i + 1];
+	}
+}
+
 static void start_node(parser *p, const char **atts, const char *el, uint8_t type,
                        uint8_t inlined)
 {
 	profdb_hpctkpre *db = p->db;
 	int64_t id, proc = 0, file = 0, module = 0, line = 0, it = -1;
-	int has_proc, has_file, has_module;
 	uint64_t v = 0;
-	int r = num(p, atts, el, "i", -(int64_t)INT32_MAX, INT32_MAX, &id);
-	if (r <= 0) {
-		if (r == 0)
-			stop(p, -EBADMSG, "<%s> without an i attribute", el);
+	const char *a[NA_COUNT];
+	node_attrs(atts, a);
+	if (!a[NA_I]) {
+		stop(p, -EBADMSG, "<%s> without an i attribute", el);
 		return;
 	}
-	if ((has_proc = num(p, atts, el, "n", INT64_MIN, INT64_MAX, &proc)) < 0 ||
-	    (has_file = num(p, atts, el, "f", INT64_MIN, INT64_MAX, &file)) < 0 ||
-	    (has_module = num(p, atts, el, "lm", INT64_MIN, INT64_MAX, &module)) < 0 ||
-	    num(p, atts, el, "l", 0, UINT32_MAX, &line) < 0 ||
-	    num(p, atts, el, "it", INT64_MIN, INT64_MAX, &it) < 0)
+	if (num_value(p, a[NA_I], el, "i", -(int64_t)INT32_MAX, INT32_MAX, &id) < 0 ||
+	    (a[NA_N] && num_value(p, a[NA_N], el, "n", INT64_MIN, INT64_MAX, &proc) < 0) ||
+	    (a[NA_F] && num_value(p, a[NA_F], el, "f", INT64_MIN, INT64_MAX, &file) < 0) ||
+	    (a[NA_LM] && num_value(p, a[NA_LM], el, "lm", INT64_MIN, INT64_MAX, &module) < 0) ||
+	    (a[NA_L] && num_value(p, a[NA_L], el, "l", 0, UINT32_MAX, &line) < 0) ||
+	    (a[NA_IT] && num_value(p, a[NA_IT], el, "it", INT64_MIN, INT64_MAX, &it) < 0) ||
+	    (a[NA_V] && unum_value(p, a[NA_V], el, "v", &v) < 0))
 		return;
-	int has_v = unum(p, atts, el, "v", &v);
-	if (has_v < 0)
-		return;
+	int has_proc = a[NA_N] != NULL, has_file = a[NA_F] != NULL, has_module = a[NA_LM] != NULL;
+	int has_v = a[NA_V] != NULL;
 	if (type != PROFDB_HPCTKPRE_CTX_PROC)
 		has_proc = 0;   /* <S s=...> etc. name source scopes, not procedures */
 	if (grow(p, (void **)&db->nodes, &p->cap_nodes, (size_t)db->n_nodes + 1,

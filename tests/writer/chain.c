@@ -95,6 +95,15 @@ static int blob_printf(tw_blob *b, size_t *cap, const char *fmt, ...)
 	return blob_put(b, cap, tmp, (size_t)n);
 }
 
+/* @p s, @p times over: the closing tags of a chain of nested elements. */
+static int blob_repeat(tw_blob *b, size_t *cap, const char *s, uint32_t times)
+{
+	int r = 0;
+	for (uint32_t k = 0; k < times && r == 0; k++)
+		r = blob_put(b, cap, s, strlen(s));
+	return r;
+}
+
 static int cube_anchor(tw_blob *a, uint32_t depth)
 {
 	size_t cap = 0;
@@ -107,8 +116,8 @@ static int cube_anchor(tw_blob *a, uint32_t depth)
 		                "</region>\n", k, k);
 	for (uint32_t k = 0; k < depth && r == 0; k++)
 		r = blob_printf(a, &cap, "<cnode id=\"%u\" calleeId=\"%u\">\n", k, k);
-	for (uint32_t k = 0; k < depth && r == 0; k++)
-		r = blob_printf(a, &cap, "</cnode>\n");
+	if (r == 0)
+		r = blob_repeat(a, &cap, "</cnode>\n", depth);
 	if (r == 0)
 		r = blob_printf(a, &cap, "</program>\n<system><systemtreenode Id=\"0\"><name>m</name>"
 		                "<class>machine</class>\n<locationgroup Id=\"0\"><name>rank 0</name>"
@@ -319,8 +328,10 @@ static int pre_xml(tw_blob *x, uint32_t depth)
 			                "l=\"%u\" lm=\"1\">\n", 2 * k + 1, k + 10, k + 10,
 			                0x1000 + 16 * k, k + 1);
 	}
-	for (uint32_t k = depth; k-- > 0 && r == 0;)
-		r = blob_printf(x, &cap, k > 0 ? "</PF>\n</C>\n" : "</PF>\n");
+	if (r == 0)   /* frame k > 0 closes its call site too */
+		r = blob_repeat(x, &cap, "</PF>\n</C>\n", depth - 1);
+	if (r == 0)
+		r = blob_printf(x, &cap, "</PF>\n");
 	return r == 0 ? blob_put(x, &cap, tail, strlen(tail)) : r;
 }
 

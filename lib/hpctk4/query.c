@@ -313,10 +313,10 @@ static int q_about(const void *impl, profdb_about *out)
 	return 0;
 }
 
-static int q_counts(const void *impl, profdb_counts *out)
+/* The counts both q_counts and q_header_counts take from the tables:
+ * profiles, metrics, contexts; the rest zeroed. */
+static int count_tables(const hq *q, profdb_counts *out)
 {
-	const hq *q = impl;
-	int r;
 	memset(out, 0, sizeof *out);
 	out->profiles = q->n_profiles;
 	/* The normative count is the distinct propagated ids; statistic-only
@@ -325,6 +325,15 @@ static int q_counts(const void *impl, profdb_counts *out)
 	out->metrics = q->n_propagated;
 	if (q->has[PROFDB_HPCTK_META] && (out->contexts = profdb_hpctk_context_count(q->db)) < 0)
 		return (int)out->contexts;
+	return 0;
+}
+
+static int q_counts(const void *impl, profdb_counts *out)
+{
+	const hq *q = impl;
+	int r = count_tables(q, out);
+	if (r < 0)
+		return r;
 	uint64_t total = (uint64_t)q->n_profiles + q->n_traces;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		profdb_view index, values;
@@ -351,12 +360,9 @@ static int q_header_counts(const void *impl, profdb_counts *out)
 {
 	const hq *q = impl;
 	uint64_t n;
-	int r;
-	memset(out, 0, sizeof *out);
-	out->profiles = q->n_profiles;
-	out->metrics = q->n_propagated;
-	if (q->has[PROFDB_HPCTK_META] && (out->contexts = profdb_hpctk_context_count(q->db)) < 0)
-		return (int)out->contexts;
+	int r = count_tables(q, out);
+	if (r < 0)
+		return r;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		if ((r = profdb__hpctk_profile_declared(q->db, p, &n)) < 0 &&
 		    (r = tolerate(q, r, W_PROFILE, p, "profile")) < 0)

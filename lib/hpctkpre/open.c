@@ -339,6 +339,20 @@ static int open_file(profdb_hpctkpre *db, const char *path)
 	return 0;
 }
 
+/* The last step of every open: after the files are in (@p r the result so
+ * far), finish the database and hand it out, or close it on any error. */
+static int finish_or_close(profdb_hpctkpre *db, int r, profdb_hpctkpre **ret)
+{
+	if (r >= 0)
+		r = finish_open(db);
+	if (r < 0) {
+		profdb_hpctkpre_close(db);
+		return r;
+	}
+	*ret = db;
+	return 0;
+}
+
 PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
                                        const profdb_options *opts)
 {
@@ -374,14 +388,7 @@ PROFDB_EXPORT int profdb_hpctkpre_open(profdb_hpctkpre **ret, const char *path,
 	} else {
 		r = open_file(db, path);
 	}
-	if (r >= 0)
-		r = finish_open(db);
-	if (r < 0) {
-		profdb_hpctkpre_close(db);
-		return r;
-	}
-	*ret = db;
-	return 0;
+	return finish_or_close(db, r, ret);
 }
 
 PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
@@ -409,13 +416,7 @@ PROFDB_EXPORT int profdb_hpctkpre_open_mem(profdb_hpctkpre **ret,
 		profdb__input_mem(&db->in[f], in->data, in->size, name);
 		db->present[f] = 1;
 	}
-	int r = finish_open(db);
-	if (r < 0) {
-		profdb_hpctkpre_close(db);
-		return r;
-	}
-	*ret = db;
-	return 0;
+	return finish_or_close(db, 0, ret);
 }
 
 int profdb__hpctkpre_open_old_mem(profdb_hpctkpre **ret, const profdb_input *xml,
@@ -430,14 +431,7 @@ int profdb__hpctkpre_open_old_mem(profdb_hpctkpre **ret, const profdb_input *xml
 	                  xml->name ? xml->name : "experiment.xml");
 	db->present[PRE_META] = 1;
 	int r = profdb__hpctkpre_old_open_mem(db, records, n);
-	if (r >= 0)
-		r = finish_open(db);
-	if (r < 0) {
-		profdb_hpctkpre_close(db);
-		return r;
-	}
-	*ret = db;
-	return 0;
+	return finish_or_close(db, r, ret);
 }
 
 PROFDB_EXPORT int profdb_hpctkpre_version(const profdb_hpctkpre *db, profdb_hpctkpre_file which,

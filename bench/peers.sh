@@ -8,7 +8,7 @@
 # --buildtype=release). The peers, each only when present:
 #   callgrind_annotate (valgrind)       on PATH
 #   cube_dump (CubeLib)                 on PATH
-#   gprof2dot, pycubexr, hatchet        importable by python3
+#   gprof2dot, pycubexr, hatchet, pipit importable by python3
 # A missing peer prints "skipped" with the reason, never a number.
 # --quick leaves out the 69 MB Callgrind profile for callgrind_annotate
 # (about 30 s a run); profdb's own rows on it stay.
@@ -18,7 +18,9 @@
 # wall and cpu (user+sys) are medians over the runs, rss the peak; ratio is
 # the peer's median wall over profdb's in the same case (> 1: profdb is
 # faster). profdb-1-thread is profdb with PROFDB_THREADS=1 (the Callgrind
-# scan on one thread), profdb-json the values as JSON instead of CSV. The first lines give the machine, the load average and the
+# scan on one thread), profdb-info `profdb info` on the same file (its
+# ratio: info's wall over top's), profdb-json the values as JSON instead
+# of CSV. The first lines give the machine, the load average and the
 # commit, for doc/PERFORMANCE.md.
 #
 # Environment: PROFDB_SAMPLE_DATA (default ../shared/data next to the
@@ -93,6 +95,7 @@ for f in "$big" "$data/callgrind/valgrind/01_default_ls.out"; do
 	base=$wall
 	# the same with the scan on one thread (options.threads = 1)
 	measure "$c" profdb-1-thread "$runs" env PROFDB_THREADS=1 "$profdb" top "$f"
+	measure "$c" profdb-info "$runs" "$profdb" info "$f"
 	if ! command -v callgrind_annotate >/dev/null; then
 		skip "$c" callgrind_annotate "not on PATH"
 	elif [ "$quick" = 1 ] && [ "$f" = "$big" ]; then
@@ -155,6 +158,12 @@ if [ -d "$db" ]; then
 			'import sys, hatchet; hatchet.GraphFrame.from_hpctoolkit_latest(sys.argv[1])' "$db"
 	else
 		skip hpctk-issue-233 hatchet "python3 cannot import hatchet"
+	fi
+	if have_py pipit; then
+		measure hpctk-issue-233 pipit "$runs" python3 -c \
+			'import sys, pipit; pipit.Trace.from_hpctoolkit(sys.argv[1])' "$db"
+	else
+		skip hpctk-issue-233 pipit "python3 cannot import pipit"
 	fi
 fi
 echo "peers-load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the end"

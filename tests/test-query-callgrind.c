@@ -456,6 +456,47 @@ static unsigned char *gzip(const char *text, size_t n, size_t *out_n)
 }
 #endif
 
+/* The counts of line contexts and values are made by several threads
+ * (options.threads), each counting a range of functions: every thread
+ * count gives the one-thread answer. Function f has f + 1 line rows, one
+ * of them given twice (one row), and two events with Dr zero on odd
+ * lines; 3 parts. */
+Test(query_callgrind, counts_on_threads)
+{
+	enum { P = 3, F = 40 };
+	size_t cap = 256 + (size_t)P * F * (24 + (F + 2) * 16), n = 0;
+	char *text = malloc(cap);
+	cr_assert_not_null(text);
+	int64_t rows = 0, values = 0;
+	for (int p = 0; p < P; p++) {
+		n += (size_t)snprintf(text + n, cap - n, p ? "part: %d\n" : "part: %d\nevents: Ir Dr\n",
+		                      p + 1);
+		for (int f = 0; f < F; f++) {
+			n += (size_t)snprintf(text + n, cap - n, p ? "fn=(%d)\n" : "fn=(%d) f%d\n", f + 1, f);
+			for (int k = 0; k <= f; k++) {
+				n += (size_t)snprintf(text + n, cap - n, "%d 1 %d\n", 100 + k, k % 2 ? 0 : 2);
+				values += k % 2 ? 1 : 2;
+			}
+			n += (size_t)snprintf(text + n, cap - n, "100 1 0\n");   /* row 100 again */
+			rows += p == 0 ? f + 1 : 0;
+		}
+	}
+	cr_assert_lt(n, cap);
+	for (uint32_t threads = 1; threads <= 3; threads++) {
+		profdb_options o = PROFDB_OPTIONS_INIT;
+		o.threads = threads;
+		profdb_input in = {"callgrind.out", text, n};
+		profdb *db = NULL;
+		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0, "%s", profdb_error_message());
+		profdb_counts c;
+		cr_assert_eq(profdb_get_counts(db, &c), 0);
+		cr_assert_eq(c.contexts, 1 + F + rows, "%u threads: %" PRId64, threads, c.contexts);
+		cr_assert_eq(c.values, values, "%u threads: %" PRId64, threads, c.values);
+		profdb_close(db);
+	}
+	free(text);
+}
+
 Test(query_callgrind, detection)
 {
 	/* by content, whatever the name */

@@ -11,10 +11,15 @@
  * result is dropped). */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lines-internal.h"
+#include "scan-internal.h"
+
+/* At most this many threads count the rows (profdb__cgl_totals). */
+#define CG_COUNT_THREADS 8u
 
 #define CGL_BUDGET ((uint64_t)4 << 20)
 
@@ -423,21 +428,87 @@ int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
 	return found;
 }
 
+/* The rows and non-zero values of functions [from, to), each decoded
+ * here and dropped (not through the cache: a count visits every function
+ * once, and would only churn it). */
+typedef struct count_range {
+	const cg_lines *l;
+	uint32_t from, to;
+	uint64_t rows, values;
+	int r;
+	char msg[512];   /* the message of r < 0 (messages are per thread) */
+} count_range;
+
+static void *count_fns(void *arg)
+{
+	count_range *c = arg;
+	const profdb_cg *cg = c->l->cg;
+	size_t ne = cg->n_events;
+	for (uint32_t fn = c->from; fn < c->to && c->r == 0; fn++) {
+		cgl_fn *d;
+		if (profdb__cgl_first_child(c->l, fn) == PROFDB_NONE)
+			continue;
+		if ((c->r = decode(cg, fn, &d)) < 0) {
+			snprintf(c->msg, sizeof c->msg, "%s", profdb__message());
+			break;
+		}
+		c->rows += d->n_rows;
+		for (size_t i = 0; i < (size_t)d->first[d->n_rows] * ne; i++)
+			c->values += d->cost[i] != 0;
+		fn_free(d);
+	}
+	return NULL;
+}
+
+/* Every function counted, on as many threads as the scan of the text
+ * used (the ranges split the cost lines evenly); the counts add up the
+ * same in any order. The first error in function order is returned. */
 static int count_all(void *arg)
 {
 	cg_lines *l = arg;
-	size_t ne = l->cg->n_events;
-	for (uint32_t fn = 0; fn < l->cg->n_fns; fn++) {
-		const cgl_fn *d;
-		if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
-			continue;
-		int r = acquire(l, fn, &d);
-		if (r < 0)
-			return r;
-		l->n_rows += d->n_rows;
-		for (size_t i = 0; i < (size_t)d->first[d->n_rows] * ne; i++)
-			l->n_values += d->cost[i] != 0;
-		release(l);
+	const profdb_cg *cg = l->cg;
+	uint64_t size = 0, body = 0;
+	for (uint32_t i = 0; i < cg->n_files; i++)
+		size += cg->files[i].size;
+	unsigned n = profdb__cgs_threads(cg, size);
+	count_range c[CG_COUNT_THREADS];
+	pthread_t th[CG_COUNT_THREADS];
+	int started[CG_COUNT_THREADS] = {0};
+	if (n > CG_COUNT_THREADS)
+		n = CG_COUNT_THREADS;
+	if (cg->n_fns < 2 * n)
+		n = 1;
+	int r = n > 1 ? profdb__cg_segments(cg) : 0;   /* once, before the threads */
+	if (r < 0)
+		return r;
+	for (uint32_t f = 0; f < cg->n_fns; f++)
+		body += cg->fns[f].n_body;
+	/* range k ends where the cost lines so far reach (k + 1) / n */
+	uint64_t got = 0;
+	uint32_t fn = 0;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t want = k + 1 == n ? UINT64_MAX : body / n * (k + 1);
+		c[k] = (count_range){l, fn, fn, 0, 0, 0, {0}};
+		while (fn < cg->n_fns && got < want)
+			got += cg->fns[fn++].n_body;
+		c[k].to = fn;
+	}
+	for (unsigned k = 1; k < n; k++)
+		started[k] = pthread_create(&th[k], NULL, count_fns, &c[k]) == 0;
+	count_fns(&c[0]);
+	for (unsigned k = 1; k < n; k++) {
+		if (started[k])
+			pthread_join(th[k], NULL);
+		else
+			count_fns(&c[k]);   /* a thread that cannot start: its range here */
+	}
+	for (unsigned k = 0; k < n; k++) {
+		if (c[k].r < 0) {
+			profdb__set_message(c[k].msg);
+			return c[k].r;
+		}
+		l->n_rows += c[k].rows;
+		l->n_values += c[k].values;
 	}
 	return 0;
 }

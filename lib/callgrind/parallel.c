@@ -224,13 +224,22 @@ static int piece_init(piece *pc, const start *st)
 	return 0;
 }
 
+/* profdb__cgs_lines over a piece's bytes, mapped into the page table
+ * first by the thread that reads them (faulting them in page by page
+ * costs more, and this way the threads share that work). */
+static int read_piece_lines(parser *ps, const piece *pc)
+{
+	cg_prefault(ps->at.f, pc->from, pc->to - pc->from);
+	return profdb__cgs_lines(ps, pc->from, pc->to);
+}
+
 /* Read piece @p pc from the state @p st (in any thread). */
 static void piece_read(piece *pc, const start *st)
 {
 	parser *ps = &pc->ps;
 	if ((pc->rc = piece_init(pc, st)) < 0)
 		return;
-	pc->rc = profdb__cgs_lines(ps, pc->from, pc->to);
+	pc->rc = read_piece_lines(ps, pc);
 	if (pc->rc == 0 && pc->to < ps->at.f->size) {
 		ps->at.off = pc->to;   /* where the next piece's fn= line closes it */
 		close_seg(ps);
@@ -574,7 +583,7 @@ static int take_piece(sched *sc, unsigned k, const cg_part *snap, uint32_t snap_
 static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 {
 	parser *ps0 = sc->ps0;
-	int r = profdb__cgs_lines(ps0, sc->pcs[0].from, sc->pcs[0].to);
+	int r = read_piece_lines(ps0, &sc->pcs[0]);
 	pthread_mutex_lock(&sc->lock);
 	sc->merged = 1;
 	pthread_cond_broadcast(&sc->changed);
@@ -585,7 +594,7 @@ static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 				advance(sc);
 			int in_place = !sc->pcs[k].done;
 			pthread_mutex_unlock(&sc->lock);
-			r = in_place ? profdb__cgs_lines(ps0, sc->pcs[k].from, sc->pcs[k].to)
+			r = in_place ? read_piece_lines(ps0, &sc->pcs[k])
 			             : take_piece(sc, k, snap, snap_ne);
 			/* a new part: no piece after this one can hold its guesses */
 			int part_changed = ps0->part.prof != snap->prof;

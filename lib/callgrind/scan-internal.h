@@ -135,6 +135,15 @@ typedef struct parser {
 	uint64_t call_sink[CG_MAX_EVENTS];
 } parser;
 
+/* Bytes [off, off + len) of the text about to be read: mapped into the
+ * page table at once when the text is the file's mapping (not an inflated
+ * copy; lib/core's profdb__input_prefault). */
+static inline void cg_prefault(const cg_file *f, uint64_t off, uint64_t len)
+{
+	if (f->text == (const char *)f->in.base)
+		profdb__input_prefault(&f->in, off, len);
+}
+
 /* True the first time for @p flag. */
 static inline bool once(bool *flag)
 {

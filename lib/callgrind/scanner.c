@@ -248,8 +248,12 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 		unsigned threads = profdb__cgs_threads(cg, ps.at.f->size);
 		if (threads > 1)
 			r = profdb__cgs_parallel(&ps, threads);
-		else
+		else {
+			/* every byte is read: map them all at once (a no-op unless
+			 * the text is the file's mapping) */
+			cg_prefault(ps.at.f, 0, ps.at.f->size);
 			r = profdb__cgs_lines(&ps, 0, ps.at.f->size);
+		}
 	}
 	if (r >= 0)
 		r = profdb__cgs_end(&ps);

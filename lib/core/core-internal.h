@@ -76,6 +76,12 @@ int profdb__mapping_add(const void *base, size_t len, const char *path);
 void profdb__mapping_remove(int slot);
 void profdb__input_mem(profdb__input *in, const void *data, size_t size, const char *name);
 void profdb__input_close(profdb__input *in);
+/* Map the pages of [off, off + len) of a mapped input into the page table
+ * in one call (MADV_POPULATE_READ), for a reader about to read all of
+ * them: a page fault per few pages costs more, most of all in a VM. Only
+ * a hint: nothing happens for a copy, the caller's memory, or a kernel
+ * without it; the bytes read are the same. */
+void profdb__input_prefault(const profdb__input *in, uint64_t off, uint64_t len);
 
 /* The bounds check: [off, off + len) must lie inside [lo, hi) of the input,
  * with hi <= size. All arithmetic is overflow-safe in 64 bits. On success

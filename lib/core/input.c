@@ -115,6 +115,22 @@ void profdb__input_mem(profdb__input *in, const void *data, size_t size, const c
 	memcpy(in->tail, in->base + in->size - nt, nt);
 }
 
+void profdb__input_prefault(const profdb__input *in, uint64_t off, uint64_t len)
+{
+#ifdef MADV_POPULATE_READ
+	if (!in->owned_is_map || off >= in->size || len == 0)
+		return;
+	if (len > in->size - off)
+		len = in->size - off;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)in->base + (uintptr_t)off, b = a + (uintptr_t)len;
+	a &= ~((uintptr_t)(page > 0 ? page : 4096) - 1);
+	(void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_READ);   /* a hint */
+#else
+	(void)in, (void)off, (void)len;
+#endif
+}
+
 void profdb__input_close(profdb__input *in)
 {
 	if (in->owned) {

@@ -1,14 +1,17 @@
 /* The bulk path over a call graph's line contexts: the graph table's
  * lines entry (lib/core/backend-internal.h) gives, per function, the same
  * contexts in the same order as profdb_context_get's child links, with
- * the values profdb_value gives; the pprof writer that reads through it
- * combines the chosen profiles only. Callgrind text needs no writer. */
+ * their positions and the values profdb_value gives; the pprof writer
+ * that reads through it combines the chosen profiles only; the call
+ * edges that find their sites through it name the same line contexts.
+ * Callgrind text needs no writer. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "profdb/analysis.h"
 #include "profdb/convert.h"
 #include "query/query-internal.h"
 
@@ -52,6 +55,9 @@ static int check_row(void *ud, const profdb__graph_row *row)
 	cr_assert_eq(profdb_context_get(s->db, row->context, &c), 0);
 	cr_assert_eq(c.parent, s->fn_ctx);
 	cr_assert_eq(row->line, c.line);
+	cr_assert_eq(row->instr, c.offset);
+	cr_assert(row->file.len == c.file.len && memcmp(row->file.ptr, c.file.ptr, c.file.len) == 0,
+	          "file of context %u", row->context);
 	int64_t np = profdb_profile_count(s->db);
 	for (uint32_t p = 0; p < np; p++)
 		for (uint32_t m = 0; m < s->n_metrics; m++) {
@@ -172,4 +178,23 @@ Test(graph_lines, pprof_combines_the_chosen_profiles)
 	free(all.p);
 	profdb_close(db);
 	profdb_close(one);
+}
+
+/* main calls work at line 4 of app.c (after fe= back from inl.h): the
+ * edge's site is that line context, not inl.h's line 4. */
+Test(graph_lines, call_sites_are_line_contexts)
+{
+	profdb *db = open_text(text, sizeof text - 1);
+	cr_assert_eq(profdb_edge_count(db), 1, "%s", profdb_error_message());
+	profdb_edge e;
+	cr_assert_eq(profdb_edge_at(db, 0, &e), 0);
+	cr_assert_eq(e.caller, 1);
+	cr_assert_eq(e.callee, 2);
+	profdb_context c;
+	cr_assert_eq(profdb_context_get(db, e.site, &c), 0);
+	cr_assert_eq(c.parent, 1);
+	cr_assert_eq(c.line, 4);
+	cr_assert_eq(c.file.len, 5);
+	cr_assert_eq(memcmp(c.file.ptr, "app.c", 5), 0);
+	profdb_close(db);
 }

@@ -192,6 +192,7 @@ static int g_call(const void *impl, uint32_t profile, uint32_t i, profdb__graph_
 
 /* profdb__graph_table.lines: a row of lines.c as the common model's. */
 typedef struct line_walk {
+	const profdb_cg *cg;
 	profdb__graph_row_fn visit;
 	void *ud;
 } line_walk;
@@ -200,7 +201,9 @@ static int visit_row(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
                      const uint32_t *profiles, const uint64_t *costs)
 {
 	const line_walk *w = ud;
-	profdb__graph_row out = {id, row->line, n, profiles, costs};
+	const profdb_cg *cg = w->cg;
+	profdb__graph_row out = {id, {cg->names[row->src].p, cg->names[row->src].len}, row->line,
+	                         row->instr, n, profiles, costs};
 	return w->visit(w->ud, &out);
 }
 
@@ -211,7 +214,7 @@ static int g_lines(const void *impl, uint32_t fn, profdb__graph_row_fn visit, vo
 		return -ENOTSUP;
 	if (fn >= q->cg->n_fns)
 		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
-	line_walk w = {visit, ud};
+	line_walk w = {q->cg, visit, ud};
 	return profdb__cgl_each(q->lines, fn, visit_row, &w);
 }
 

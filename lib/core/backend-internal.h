@@ -114,7 +114,9 @@ typedef struct profdb__graph_call {
  * (profdb__graph_table.lines). */
 typedef struct profdb__graph_row {
 	uint32_t context;          /* its context id */
-	uint64_t line;             /* as profdb_context_get gives it */
+	profdb_str file;           /* file, line and offset (0: none) as
+	                            * profdb_context_get gives them */
+	uint64_t line, instr;
 	uint32_t n;                /* profiles with a stored self cost here */
 	const uint32_t *profiles;  /* n profile indices, ascending */
 	const uint64_t *costs;     /* n x metric_count: costs[j * metric_count + m]

@@ -203,7 +203,7 @@ static int visit_row(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
 	const line_walk *w = ud;
 	const profdb_cg *cg = w->cg;
 	profdb__graph_row out = {id, {cg->names[row->src].p, cg->names[row->src].len}, row->line,
-	                         row->instr, n, profiles, costs};
+	                         row->instr, row->has_instr, n, profiles, costs};
 	return w->visit(w->ud, &out);
 }
 

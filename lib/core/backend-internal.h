@@ -117,6 +117,7 @@ typedef struct profdb__graph_row {
 	profdb_str file;           /* file, line and offset (0: none) as
 	                            * profdb_context_get gives them */
 	uint64_t line, instr;
+	int instruction;           /* type INSTRUCTION, else LINE */
 	uint32_t n;                /* profiles with a stored self cost here */
 	const uint32_t *profiles;  /* n profile indices, ascending */
 	const uint64_t *costs;     /* n x metric_count: costs[j * metric_count + m]

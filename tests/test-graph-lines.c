@@ -56,6 +56,7 @@ static int check_row(void *ud, const profdb__graph_row *row)
 	cr_assert_eq(c.parent, s->fn_ctx);
 	cr_assert_eq(row->line, c.line);
 	cr_assert_eq(row->instr, c.offset);
+	cr_assert_eq(row->instruction, c.type == PROFDB_CTX_INSTRUCTION);
 	cr_assert(row->file.len == c.file.len && memcmp(row->file.ptr, c.file.ptr, c.file.len) == 0,
 	          "file of context %u", row->context);
 	int64_t np = profdb_profile_count(s->db);
@@ -196,5 +197,24 @@ Test(graph_lines, call_sites_are_line_contexts)
 	cr_assert_eq(c.line, 4);
 	cr_assert_eq(c.file.len, 5);
 	cr_assert_eq(memcmp(c.file.ptr, "app.c", 5), 0);
+	profdb_close(db);
+}
+
+/* With an instr column the rows are instructions, at their addresses. */
+Test(graph_lines, instruction_rows)
+{
+	static const char instr[] =
+		"# callgrind format\nversion: 1\npositions: instr line\nevents: Ir\n"
+		"fl=a.c\nfn=f\n0x10 3 5\n0x14 3 2\n+8 4 1\n";
+	profdb *db = open_text(instr, sizeof instr - 1);
+	profdb_context f;
+	cr_assert_eq(profdb_context_get(db, 1, &f), 0);
+	seen s = {db, f.first_child, 1, 0, profdb_metric_count(db)};
+	cr_assert_eq(db->be->graph->lines(db->impl, 0, check_row, &s), 0);
+	cr_assert_eq(s.rows, 3);
+	profdb_context c;
+	cr_assert_eq(profdb_context_get(db, f.first_child, &c), 0);
+	cr_assert_eq(c.type, PROFDB_CTX_INSTRUCTION);
+	cr_assert_eq(c.offset, 0x10);
 	profdb_close(db);
 }

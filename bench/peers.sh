@@ -112,6 +112,21 @@ for f in "$big" "$data/callgrind/valgrind/01_default_ls.out"; do
 	fi
 done
 
+# ---- Callgrind: the commands and converters on the 69 MB profile ----
+# profdb alone (no peer reads these views); the targets are in
+# doc/PERFORMANCE.md, "Callgrind reader and the profdb commands on it".
+if [ -f "$big" ]; then
+	base=
+	measure cg-big-tree profdb "$runs" "$profdb" tree "$big"
+	measure cg-big-bottom-up profdb "$runs" "$profdb" bottom-up "$big"
+	measure cg-big-top-inclusive profdb "$runs" "$profdb" top --inclusive "$big"
+	measure cg-big-callers profdb "$runs" "$profdb" callers _Py_dict_lookup "$big"
+	measure cg-big-folded profdb "$runs" "$profdb" convert -t folded "$big"
+	measure cg-big-speedscope profdb "$runs" "$profdb" convert -t speedscope "$big"
+	measure cg-big-callgrind profdb "$runs" "$profdb" convert -t callgrind "$big"
+	measure cg-big-pprof profdb "$runs" "$profdb" convert -t pprof "$big"
+fi
+
 # ---- Cube: every stored value ----
 for f in Score-P-summary extrap-gpu.s128 pycubexr-L2_DCM_negative; do
 	path="$data/cube/$f.cubex"

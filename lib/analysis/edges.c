@@ -115,13 +115,34 @@ typedef struct cg_pos {
 	uint32_t id;
 } cg_pos;
 
+typedef struct pos_list {
+	cg_pos **pos;
+	size_t *n, *cap;
+} pos_list;
+
+static int add_pos(void *ud, const profdb__graph_row *row)
+{
+	pos_list *l = ud;
+	int r = grow((void **)l->pos, l->cap, *l->n + 1, sizeof **l->pos);
+	if (r >= 0)
+		(*l->pos)[(*l->n)++] = (cg_pos){row->file, row->line, row->instr, row->context};
+	return r;
+}
+
 /* The line children of function context @p fctx (the first children of a
- * Callgrind function, before its callees), in *pos. */
+ * Callgrind function, before its callees), in *pos: a function's at a
+ * time from the graph table when it serves them, else one by one. */
 static int line_children(const profdb *db, uint32_t fctx, cg_pos **pos, size_t *n, size_t *cap)
 {
-	profdb_context c;
-	int r = profdb_context_get(db, fctx, &c);
+	const profdb__graph_table *g = db->be->graph;
+	pos_list l = {pos, n, cap};
 	*n = 0;
+	int r = g && g->lines && fctx > 0 ? g->lines(db->impl, fctx - 1, add_pos, &l) : -ENOTSUP;
+	if (r != -ENOTSUP)
+		return r;
+	*n = 0;
+	profdb_context c;
+	r = profdb_context_get(db, fctx, &c);
 	for (uint32_t id = c.first_child; r == 0 && id != PROFDB_NONE; id = c.next_sibling) {
 		if ((r = profdb_context_get(db, id, &c)) < 0)
 			break;

@@ -583,9 +583,67 @@ static int bottom_up(cgw *w)
 
 /* ---- flat --------------------------------------------------------------------------- */
 
+/* A line's stored self cost in @p profile, metric @p m: 0 when it has
+ * none there (as profdb_exclusive finds nothing). Profiles ascend. */
+static uint64_t row_cost(const profdb__graph_row *row, uint32_t profile, uint32_t m, size_t nm)
+{
+	uint32_t lo = 0, hi = row->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (row->profiles[mid] < profile)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < row->n && row->profiles[lo] == profile ? row->costs[(size_t)lo * nm + m] : 0;
+}
+
+typedef struct flat_walk {
+	cgw *w;
+	uint32_t fnode;
+	profdb_str module;
+	size_t n_metrics;
+} flat_walk;
+
+/* One line or instruction leaf: its self cost combined over each plan's
+ * profiles in the plan's order, as the walk one context at a time does. */
+static int flat_row(void *ud, const profdb__graph_row *row)
+{
+	const flat_walk *fw = ud;
+	const cgw *w = fw->w;
+	profdb_tree *t = w->b->t;
+	tproto p = profdb__tree_proto(row->instruction ? PROFDB_NODE_INSTRUCTION : PROFDB_NODE_LINE,
+	                              row->context);
+	p.file = row->file;
+	p.line = row->line;
+	p.module = fw->module;
+	p.off = row->instr;
+	uint32_t n;
+	int r = profdb__tree_add(t, fw->fnode, &p, &n);
+	if (r < 0)
+		return r;
+	for (size_t k = 0; k < w->nm; k++) {
+		const tplan *pl = &w->b->plan[k];
+		double acc = 0;
+		int first = 1;
+		if (pl->metric >= fw->n_metrics)
+			return profdb__fail(-ENOENT, "tree: no metric %u", pl->metric);
+		for (size_t i = 0; i < pl->n_profiles; i++) {
+			uint64_t v = row_cost(row, pl->profiles[i], pl->metric, fw->n_metrics);
+			if (v) {
+				acc = profdb__tcomb(pl->rule, acc, (double)v, first);
+				first = 0;
+			}
+		}
+		profdb__tinc(t, n)[k] = profdb__texc(t, n)[k] = acc;
+	}
+	return 0;
+}
+
 /* The line and instruction contexts of function @p f (lines.c), as leaves
  * of its flat node: inclusive = exclusive = the line's self cost combined
- * over the plan's profiles. */
+ * over the plan's profiles; a function's rows at a time from the graph
+ * table when it serves them. */
 static int flat_lines(cgw *w, uint32_t f, uint32_t fnode)
 {
 	const profdb *db = w->b->db;
@@ -594,6 +652,12 @@ static int flat_lines(cgw *w, uint32_t f, uint32_t fnode)
 	int r = profdb_context_get(db, f + 1, &c);
 	if (r < 0)
 		return r;
+	int64_t nm = profdb_metric_count(db);
+	if (w->g->lines && nm >= 0) {
+		flat_walk fw = {w, fnode, c.module, (size_t)nm};
+		if ((r = w->g->lines(w->impl, f, flat_row, &fw)) != -ENOTSUP)
+			return r;
+	}
 	for (uint32_t id = c.first_child; id != PROFDB_NONE; id = c.next_sibling) {
 		if ((r = profdb_context_get(db, id, &c)) < 0)
 			return r;

@@ -44,6 +44,15 @@ int profdb__cgl_totals(cg_lines *l, uint64_t *rows, uint64_t *values);
  * cursors. @p p: only functions present in profile p (PROFDB_CG_ALL: all). */
 int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next);
 
+/* Every row of function @p fn, decoded for this call (not cached, so a
+ * walk over all functions leaves the cache as it was): @p visit gets the
+ * row's id, position and stored costs (n profiles, ascending; n x
+ * n_events costs); a negative return stops the walk and is returned.
+ * 0 when done (also when the function has no row). */
+typedef int (*cgl_visit_fn)(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
+                            const uint32_t *profiles, const uint64_t *costs);
+int profdb__cgl_each(const cg_lines *l, uint32_t fn, cgl_visit_fn visit, void *ud);
+
 /* detail.c: row @p i of a detail, its file as a name index (rows are
  * sorted by line, instruction, file index). */
 void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,

@@ -428,6 +428,24 @@ int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
 	return found;
 }
 
+int profdb__cgl_each(const cg_lines *l, uint32_t fn, cgl_visit_fn visit, void *ud)
+{
+	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
+		return 0;
+	cgl_fn *d = NULL;
+	int r = decode(l->cg, fn, &d);
+	size_t ne = l->cg->n_events;
+	for (uint32_t k = 0; r >= 0 && d && k < d->n_rows; k++) {
+		cgl_row row = {fn, k, d->key[k].src, d->key[k].line, d->key[k].instr, d->has_instr,
+		               k + 1 == d->n_rows};
+		uint32_t at = d->first[k];
+		r = visit(ud, l->base[fn] + k, &row, d->first[k + 1] - at, d->prof + at,
+		          d->cost + (size_t)at * ne);
+	}
+	fn_free(d);
+	return r < 0 ? r : 0;
+}
+
 /* The rows and non-zero values of functions [from, to), each decoded
  * here and dropped (not through the cache: a count visits every function
  * once, and would only churn it). */

@@ -6,6 +6,7 @@
  * functions' self and inclusive costs, the cycles and the call edges, for
  * the analyses built on the call graph (lib/analysis). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 
 #include "query-internal.h"
@@ -189,6 +190,34 @@ static int g_call(const void *impl, uint32_t profile, uint32_t i, profdb__graph_
 	return 0;
 }
 
+/* profdb__graph_table.lines: a row of lines.c as the common model's. */
+typedef struct line_walk {
+	const profdb_cg *cg;
+	profdb__graph_row_fn visit;
+	void *ud;
+} line_walk;
+
+static int visit_row(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
+                     const uint32_t *profiles, const uint64_t *costs)
+{
+	const line_walk *w = ud;
+	const profdb_cg *cg = w->cg;
+	profdb__graph_row out = {id, {cg->names[row->src].p, cg->names[row->src].len}, row->line,
+	                         row->instr, row->has_instr, n, profiles, costs};
+	return w->visit(w->ud, &out);
+}
+
+static int g_lines(const void *impl, uint32_t fn, profdb__graph_row_fn visit, void *ud)
+{
+	const cg_query *q = impl;
+	if (!q->lines)
+		return -ENOTSUP;
+	if (fn >= q->cg->n_fns)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	line_walk w = {q->cg, visit, ud};
+	return profdb__cgl_each(q->lines, fn, visit_row, &w);
+}
+
 const profdb__graph_table profdb__cgq_graph = {
 	.function_count = n_function_count,
 	.function = n_function,
@@ -198,4 +227,5 @@ const profdb__graph_table profdb__cgq_graph = {
 	.cycle_inclusive = g_cycle_inclusive,
 	.call_count = g_call_count,
 	.call = g_call,
+	.lines = g_lines,
 };

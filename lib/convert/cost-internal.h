@@ -109,7 +109,32 @@ void profdb__cv_tree_free(profdb__cv_tree *t);
 void profdb__cv_frame_names(const profdb__cv_tree *t, uint32_t node, char *buf, size_t cap,
                             profdb_str *name, profdb_str *file, profdb_str *module,
                             uint64_t *line);
+/* The same for context @p c (NULL: the node of contexts off the tree). */
+void profdb__cv_context_names(const profdb_context *c, char *buf, size_t cap, profdb_str *name,
+                              profdb_str *file, profdb_str *module, uint64_t *line);
 /* The line of node @p i (0 when unknown). */
 uint64_t profdb__cv_node_line(const profdb__cv_tree *t, uint32_t i);
+
+/* ---- the bulk path of a call graph (graph-lines.c) ---------------------- */
+
+/* A frame of the walk (the root, then each function in the tree's order;
+ * frame @p index of @p count) and a line context of the last frame: its context id, line, and self
+ * cost per event (n_ev integers, alive until the call returns). A
+ * negative return stops the walk and is returned. */
+typedef int (*profdb__cv_frame_fn)(void *ud, const profdb_context *frame, uint64_t index,
+                                   uint64_t count);
+typedef int (*profdb__cv_line_fn)(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self);
+
+/* The contexts of the tree that profdb__cv_tree_build() and
+ * profdb__cv_tree_fill() would make, in the same pre-order and with the
+ * same self costs (summed over @p profiles), for a format whose graph
+ * table serves each function's lines in bulk (backend-internal.h): a
+ * frame per function (whose own self cost is 0), then its lines (none
+ * when @p line is NULL: the frames alone, a cheap pass). 1 when
+ * walked, 0 when the path does not apply (no such table, or an event that
+ * is not a stored integer self cost: use the tree), < 0. */
+int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n_ev,
+                          const uint32_t *profiles, size_t n_profiles,
+                          profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud);
 
 #endif /* PROFDB_CONVERT_COST_INTERNAL_H */

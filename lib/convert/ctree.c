@@ -315,25 +315,32 @@ void profdb__cv_frame_names(const profdb__cv_tree *t, uint32_t node, char *buf, 
                             uint64_t *line)
 {
 	profdb_context c;
+	uint32_t ctx = t->node[node].ctx;
+	int known = ctx != PROFDB_NONE && profdb_context_get(t->db, ctx, &c) >= 0;
+	profdb__cv_context_names(known ? &c : NULL, buf, cap, name, file, module, line);
+}
+
+void profdb__cv_context_names(const profdb_context *c, char *buf, size_t cap, profdb_str *name,
+                              profdb_str *file, profdb_str *module, uint64_t *line)
+{
 	*file = *module = (profdb_str){"", 0};
 	*line = 0;
-	uint32_t ctx = t->node[node].ctx;
-	if (ctx == PROFDB_NONE || profdb_context_get(t->db, ctx, &c) < 0) {
+	if (!c) {
 		*name = (profdb_str){"<no tree node>", 14};
 		return;
 	}
-	*file = c.file;
-	*module = c.module;
-	*line = c.line;
-	if (c.function.len && c.type != PROFDB_CTX_ROOT) {
-		*name = c.function;
+	*file = c->file;
+	*module = c->module;
+	*line = c->line;
+	if (c->function.len && c->type != PROFDB_CTX_ROOT) {
+		*name = c->function;
 		return;
 	}
 	/* The stack writers' label, so a frame has one name in every format;
 	 * cut to @p cap (names are at most a module's base name and an offset). */
 	profdb__cv_buf lb = {0};
 	size_t n = 0;
-	if (profdb__cv_label(&lb, &c) == 0 && cap) {
+	if (profdb__cv_label(&lb, c) == 0 && cap) {
 		n = lb.len < cap ? lb.len : cap - 1;
 		memcpy(buf, lb.p, n);
 	}

@@ -17,22 +17,35 @@ enum {
 	P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13, P_DEFAULT_TYPE = 14,
 };
 
-/* A location: a function at a line. */
+/* A location: a function at a line, and its id. */
 typedef struct loc {
 	uint64_t fid, line;
+	uint32_t id;
 } loc;
+
+/* Locations by (function, line): entry numbers of @c e behind a hash
+ * index. */
+typedef struct loctab {
+	loc *e;
+	size_t n, cap;
+	profdb__hindex index;
+} loctab;
 
 typedef struct pp {
 	profdb__pbs s;
 	profdb__pbm m, sub;
 	profdb__cv_names str, fns;
-	/* the locations, ids from 1 in order of first use: a table of their
+	/* the locations, ids from 1 in order of first use: tables of their
 	 * own, as there are about as many as contexts (names would hash and
-	 * copy 16-byte strings) */
-	loc *locs;
-	size_t n_locs, cap_locs;
-	profdb__hindex loc_index;
-	profdb__cv_tree t;
+	 * copy 16-byte strings); the bulk path keeps in @c locs only those of
+	 * functions that more than one frame names, and the others of one
+	 * function at a time in @c local */
+	loctab locs, local;
+	uint32_t n_locs;
+	const profdb__cv_event *ev;
+	size_t n_ev;
+	const profdb_convert_options *opts;
+	profdb__cv_tree t;     /* the context tree, when the bulk path does not apply */
 	uint32_t *loc_of;      /* per node: its location id, 0 until made */
 	uint32_t *fn_of;       /* per frame node: its function id, 0 until made */
 	uint64_t *stack, *values;
@@ -62,17 +75,18 @@ static int put_value_type(pp *p, uint32_t field, const profdb__cv_event *e)
 	return p->m.err;
 }
 
-/* The function of frame @p f: its id, the message the first time. */
-static int function_of(pp *p, uint32_t f, uint64_t *fid)
+/* The function of frame context @p c (NULL: the node of contexts off the
+ * tree): its id, the message the first time; *cache keeps the id. */
+static int function_of(pp *p, const profdb_context *c, uint32_t *cache, uint64_t *fid)
 {
-	if (p->fn_of[f]) {
-		*fid = p->fn_of[f];
+	if (*cache) {
+		*fid = *cache;
 		return 0;
 	}
 	char buf[256];
 	profdb_str name, file, module;
 	uint64_t line;
-	profdb__cv_frame_names(&p->t, f, buf, sizeof buf, &name, &file, &module, &line);
+	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
 	/* The function's identity, (module, file, full name), never cut: each
 	 * part after its length, so no byte of a name can end it early. */
 	size_t n = 2 * sizeof(size_t) + name.len + file.len + module.len;
@@ -93,7 +107,7 @@ static int function_of(pp *p, uint32_t f, uint64_t *fid)
 	int r = profdb__cv_intern(&p->fns, (profdb_str){key, n}, &id, &fresh);
 	free(key);
 	*fid = id;
-	p->fn_of[f] = id;
+	*cache = id;
 	if (r < 0 || !fresh)
 		return r;
 	uint64_t sname, sfile;
@@ -114,6 +128,19 @@ static int function_of(pp *p, uint32_t f, uint64_t *fid)
 	return p->m.err;
 }
 
+/* The function of tree node @p f, a frame. */
+static int node_function(pp *p, uint32_t f, uint64_t *fid)
+{
+	profdb_context c;
+	uint32_t ctx = p->t.node[f].ctx;
+	if (p->fn_of[f]) {
+		*fid = p->fn_of[f];
+		return 0;
+	}
+	int known = ctx != PROFDB_NONE && profdb_context_get(p->t.db, ctx, &c) >= 0;
+	return function_of(p, known ? &c : NULL, &p->fn_of[f], fid);
+}
+
 static uint64_t loc_hash(uint64_t fid, uint64_t line)
 {
 	return profdb__mix64(fid * UINT64_C(0x9e3779b97f4a7c15) ^ line);
@@ -121,14 +148,65 @@ static uint64_t loc_hash(uint64_t fid, uint64_t line)
 
 static uint64_t hash_loc(const void *ctx, uint32_t e)
 {
-	const pp *p = ctx;
-	return loc_hash(p->locs[e].fid, p->locs[e].line);
+	const loctab *t = ctx;
+	return loc_hash(t->e[e].fid, t->e[e].line);
 }
 
 static int eq_loc(const void *ctx, uint32_t e, const void *key)
 {
-	const loc *a = &((const pp *)ctx)->locs[e], *b = key;
+	const loc *a = &((const loctab *)ctx)->e[e], *b = key;
 	return a->fid == b->fid && a->line == b->line;
+}
+
+/* Empty @p t, keeping its index's size: each entry's slot cleared (every
+ * entry goes, so a probe may pass slots already cleared). */
+static void loctab_clear(loctab *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		size_t j = (size_t)loc_hash(t->e[i].fid, t->e[i].line) & t->index.mask;
+		while (t->index.slot[j] != i + 1)
+			j = (j + 1) & t->index.mask;
+		t->index.slot[j] = 0;
+	}
+	t->n = 0;
+	t->index.used = 0;
+}
+
+static void loctab_free(loctab *t)
+{
+	free(t->e);
+	profdb__hindex_free(&t->index);
+	memset(t, 0, sizeof *t);
+}
+
+/* The location of function @p fid at @p line in @p t: its id, the
+ * message the first time. */
+static int location(pp *p, loctab *t, uint64_t fid, uint64_t line, uint64_t *lid)
+{
+	loc key = {fid, line, 0};
+	uint32_t *slot = profdb__hindex_slot(&t->index, loc_hash(fid, line), eq_loc, t, &key);
+	if (*slot) {
+		*lid = t->e[*slot - 1].id;
+		return 0;
+	}
+	if (p->n_locs >= UINT32_MAX - 1 || t->n >= UINT32_MAX - 1 ||
+	    profdb__grow((void **)&t->e, &t->cap, t->n + 1, sizeof *t->e))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (locations)");
+	key.id = ++p->n_locs;
+	t->e[t->n] = key;
+	*slot = (uint32_t)++t->n;
+	*lid = key.id;
+	int r = profdb__hindex_added(&t->index, hash_loc, t);
+	if (r < 0)
+		return r;
+	profdb__pbm_reset(&p->sub);
+	profdb__pbm_uint(&p->sub, 1, fid);
+	profdb__pbm_uint(&p->sub, 2, line);
+	profdb__pbm_reset(&p->m);
+	profdb__pbm_uint(&p->m, 1, key.id);
+	profdb__pbm_bytes(&p->m, 4, p->sub.p, p->sub.len);
+	profdb__pbs_msg(&p->s, P_LOCATION, &p->m);
+	return p->m.err ? p->m.err : p->sub.err;
 }
 
 /* The location of node @p i: its frame's function at its line. */
@@ -138,66 +216,61 @@ static int location_of(pp *p, uint32_t i, uint64_t *lid)
 		*lid = p->loc_of[i];
 		return 0;
 	}
-	uint64_t fid, line = profdb__cv_node_line(&p->t, i);
-	int r = function_of(p, p->t.node[i].frame, &fid);
-	if (r < 0)
+	uint64_t fid;
+	int r = node_function(p, p->t.node[i].frame, &fid);
+	if (r < 0 || (r = location(p, &p->locs, fid, profdb__cv_node_line(&p->t, i), lid)) < 0)
 		return r;
-	loc key = {fid, line};
-	uint32_t *slot = profdb__hindex_slot(&p->loc_index, loc_hash(fid, line), eq_loc, p, &key);
-	if (*slot) {
-		*lid = p->loc_of[i] = *slot;
-		return 0;
+	p->loc_of[i] = (uint32_t)*lid;
+	return 0;
+}
+
+/* The sample's values from a context's self costs (one per event) into
+ * p->values: 1 when one is not zero, 0 when all are (no sample), < 0. */
+static int sample_values(pp *p, const uint64_t *self, size_t *nv)
+{
+	const profdb__cv_event *ev = p->ev;
+	int any = 0;
+	*nv = 0;
+	for (size_t k = 0; k < p->n_ev; k++) {
+		if (ev[k].hidden)
+			continue;
+		uint64_t v = self[k];
+		if (v > (uint64_t)INT64_MAX)
+			return profdb__fail(-ERANGE, "profdb_convert: metric '%s': the self cost %llu "
+			                    "does not fit pprof's int64", ev[k].name,
+			                    (unsigned long long)v);
+		any |= v != 0;
+		p->values[(*nv)++] = v;
 	}
-	if (p->n_locs >= UINT32_MAX - 1 ||
-	    profdb__grow((void **)&p->locs, &p->cap_locs, p->n_locs + 1, sizeof *p->locs))
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (locations)");
-	p->locs[p->n_locs] = key;
-	uint32_t id = *slot = (uint32_t)++p->n_locs;
-	*lid = p->loc_of[i] = id;
-	if ((r = profdb__hindex_added(&p->loc_index, hash_loc, p)) < 0)
-		return r;
-	profdb__pbm_reset(&p->sub);
-	profdb__pbm_uint(&p->sub, 1, fid);
-	profdb__pbm_uint(&p->sub, 2, line);
+	return any;
+}
+
+/* A sample message: the locations of p->stack, the values. */
+static int put_stack(pp *p, size_t depth, size_t nv)
+{
 	profdb__pbm_reset(&p->m);
-	profdb__pbm_uint(&p->m, 1, id);
-	profdb__pbm_bytes(&p->m, 4, p->sub.p, p->sub.len);
-	profdb__pbs_msg(&p->s, P_LOCATION, &p->m);
-	return p->m.err ? p->m.err : p->sub.err;
+	profdb__pbm_packed(&p->m, 1, p->stack, depth);
+	profdb__pbm_packed(&p->m, 2, p->values, nv);
+	profdb__pbs_msg(&p->s, P_SAMPLE, &p->m);
+	return p->m.err;
 }
 
 /* The sample of node @p i, when it has a self cost. */
 static int put_sample(pp *p, uint32_t i)
 {
 	const profdb__cv_tree *t = &p->t;
-	size_t nv = 0, depth = 0;
-	int any = 0;
-	for (size_t k = 0; k < t->n_ev; k++) {
-		if (t->ev[k].hidden)
-			continue;
-		uint64_t v = t->self[(size_t)i * t->n_ev + k];
-		if (v > (uint64_t)INT64_MAX)
-			return profdb__fail(-ERANGE, "profdb_convert: metric '%s': the self cost %llu "
-			                    "does not fit pprof's int64", t->ev[k].name,
-			                    (unsigned long long)v);
-		any |= v != 0;
-		p->values[nv++] = v;
-	}
-	if (!any)
-		return 0;
+	size_t nv, depth = 0;
+	int r = sample_values(p, t->self + (size_t)i * t->n_ev, &nv);
+	if (r <= 0)
+		return r;
 	for (uint32_t j = i; j != PROFDB_NONE; j = t->node[t->node[j].frame].parent) {
 		if (profdb__grow((void **)&p->stack, &p->cap_stack, depth + 1, sizeof *p->stack) < 0)
 			return -ENOMEM;
-		int r = location_of(p, j, &p->stack[depth]);
-		if (r < 0)
+		if ((r = location_of(p, j, &p->stack[depth])) < 0)
 			return r;
 		depth++;
 	}
-	profdb__pbm_reset(&p->m);
-	profdb__pbm_packed(&p->m, 1, p->stack, depth);
-	profdb__pbm_packed(&p->m, 2, p->values, nv);
-	profdb__pbs_msg(&p->s, P_SAMPLE, &p->m);
-	return p->m.err;
+	return put_stack(p, depth, nv);
 }
 
 /* The string table (index 0 is ""), the comment, the default type. */
@@ -239,27 +312,179 @@ static int put_period(pp *p, const profdb *db, const profdb__cv_event *first)
 	return r;
 }
 
-static int write_all(pp *p, const profdb *db, const profdb_convert_options *opts,
-                     const uint32_t *profiles, size_t n_profiles)
+/* The samples from the context tree: every context with its costs in
+ * memory (ctree.c). */
+static int tree_samples(pp *p, const profdb *db, const uint32_t *profiles, size_t n_profiles)
 {
-	const profdb__cv_tree *t = &p->t;
-	int r = profdb__cv_tree_fill(&p->t, profiles, n_profiles);
-	const profdb__cv_event *first = NULL;
-	for (size_t k = 0; k < t->n_ev && r >= 0; k++)
-		if (!t->ev[k].hidden) {
-			first = first ? first : &t->ev[k];
-			r = put_value_type(p, P_SAMPLE_TYPE, &t->ev[k]);
-		}
+	const profdb_convert_options *opts = p->opts;
+	int r = profdb__cv_tree_build(&p->t, db, p->ev, p->n_ev, opts->progress,
+	                              opts->progress_userdata);
+	/* at most a location per node: sized once, never rehashed */
 	if (r >= 0)
-		r = put_period(p, db, first);
-	for (size_t i = 0; i < t->n && r >= 0; i++) {
+		r = profdb__hindex_init(&p->locs.index, p->t.n);
+	if (r >= 0) {
+		p->loc_of = calloc(p->t.n + 1, sizeof *p->loc_of);
+		p->fn_of = calloc(p->t.n + 1, sizeof *p->fn_of);
+		if (!p->loc_of || !p->fn_of)
+			r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	}
+	if (r >= 0)
+		r = profdb__cv_tree_fill(&p->t, profiles, n_profiles);
+	for (size_t i = 0; i < p->t.n && r >= 0; i++) {
 		r = put_sample(p, (uint32_t)i);
 		if (r >= 0 && opts->progress && !(i & 1023) &&
-		    opts->progress(i, t->n, opts->progress_userdata))
+		    opts->progress(i, p->t.n, opts->progress_userdata))
 			r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 		if (r >= 0 && (p->s.err || p->s.o->err))
 			r = p->s.err ? p->s.err : p->s.o->err;
 	}
+	return r;
+}
+
+/* The bulk path (graph-lines.c): the same samples in the same order, a
+ * function's lines at a time. Every frame of a call graph's tree is the
+ * root or a function below it, so a line's stack is its location and the
+ * root's. A frame whose function identity no other frame has keeps its
+ * locations only while its lines are written. */
+typedef struct bulk {
+	pp *p;
+	profdb_context root, fn;
+	uint32_t root_fid, fn_fid;
+	uint64_t root_lid;
+	uint64_t *key;            /* per frame: its function identity's hash */
+	unsigned char *shared;    /* per frame: another frame has that hash */
+	size_t n_frames;
+	loctab *fn_locs;
+} bulk;
+
+static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
+{
+	bulk *b = ud;
+	if (!b->key && !(b->key = calloc(count + 1, sizeof *b->key)))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	if (index >= count)
+		return profdb__fail(-EBADMSG, "profdb_convert: more frames than functions");
+	char buf[256];
+	profdb_str name, file, module;
+	uint64_t line;
+	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
+	uint64_t h = profdb__hash_bytes(name.ptr, name.len, name.len);
+	h = profdb__hash_bytes(file.ptr, file.len, h ^ file.len);
+	b->key[index] = profdb__hash_bytes(module.ptr, module.len, h);
+	b->n_frames = index + 1;
+	return 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+	return a < c ? -1 : a > c;
+}
+
+/* shared[]: the frames whose identity hash another frame has too (a
+ * collision only keeps more locations than needed). */
+static int mark_shared(bulk *b)
+{
+	size_t n = b->n_frames;
+	uint64_t *sorted = malloc(n * sizeof *sorted + 1);
+	b->shared = calloc(n + 1, 1);
+	if (!sorted || !b->shared) {
+		free(sorted);
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	}
+	if (n)
+		memcpy(sorted, b->key, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, cmp_u64);
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = 0, hi = n;   /* the first sorted >= key[i] */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (sorted[mid] < b->key[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		b->shared[i] = lo + 1 < n && sorted[lo + 1] == b->key[i];
+	}
+	free(sorted);
+	return 0;
+}
+
+static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
+{
+	bulk *b = ud;
+	pp *p = b->p;
+	const profdb_convert_options *opts = p->opts;
+	if (opts->progress && !(index & 1023) && opts->progress(index, count, opts->progress_userdata))
+		return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
+	if (index >= b->n_frames)
+		return profdb__fail(-EBADMSG, "profdb_convert: the functions changed between walks");
+	if (index == 0)
+		b->root = *c;
+	b->fn = *c;
+	b->fn_fid = 0;
+	loctab_clear(&p->local);
+	b->fn_locs = b->shared[index] ? &p->locs : &p->local;
+	return 0;
+}
+
+static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self)
+{
+	bulk *b = ud;
+	pp *p = b->p;
+	size_t nv;
+	uint64_t fid;
+	(void)ctx;
+	int r = sample_values(p, self, &nv);
+	if (r <= 0)
+		return r;
+	if (profdb__grow((void **)&p->stack, &p->cap_stack, 2, sizeof *p->stack) < 0)
+		return -ENOMEM;
+	if ((r = function_of(p, &b->fn, &b->fn_fid, &fid)) < 0 ||
+	    (r = location(p, b->fn_locs, fid, line, &p->stack[0])) < 0)
+		return r;
+	/* the root's location is kept whatever table it went to */
+	if (!b->root_lid && ((r = function_of(p, &b->root, &b->root_fid, &fid)) < 0 ||
+	                     (r = location(p, &p->locs, fid, b->root.line, &b->root_lid)) < 0))
+		return r;
+	p->stack[1] = b->root_lid;
+	if ((r = put_stack(p, 2, nv)) >= 0 && (p->s.err || p->s.o->err))
+		r = p->s.err ? p->s.err : p->s.o->err;
+	return r;
+}
+
+/* The samples by the bulk path: 1, 0 when it does not apply, < 0. */
+static int bulk_samples(pp *p, const profdb *db, const uint32_t *profiles, size_t n_profiles)
+{
+	bulk b;
+	memset(&b, 0, sizeof b);
+	b.p = p;
+	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b);
+	if (r > 0 && (r = mark_shared(&b)) >= 0 &&
+	    (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
+	    (r = profdb__hindex_init(&p->local.index, 1024)) >= 0)
+		r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
+		                          bulk_line, &b);
+	free(b.key);
+	free(b.shared);
+	return r;
+}
+
+static int write_all(pp *p, const profdb *db, const uint32_t *profiles, size_t n_profiles)
+{
+	const profdb__cv_event *first = NULL;
+	int r = 0;
+	for (size_t k = 0; k < p->n_ev && r >= 0; k++)
+		if (!p->ev[k].hidden) {
+			first = first ? first : &p->ev[k];
+			r = put_value_type(p, P_SAMPLE_TYPE, &p->ev[k]);
+		}
+	if (r >= 0)
+		r = put_period(p, db, first);
+	if (r >= 0)
+		r = bulk_samples(p, db, profiles, n_profiles);
+	if (r == 0)   /* no bulk path */
+		r = tree_samples(p, db, profiles, n_profiles);
 	if (r >= 0)
 		r = put_tail(p, db, first);
 	return r;
@@ -278,21 +503,15 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	int r = profdb__cv_profiles(db, opts, &profiles, &n_profiles);
 	if (r >= 0)
 		r = profdb__cv_events(db, opts, "pprof", profiles, n_profiles, &ev, &n_ev);
+	p.ev = ev;
+	p.n_ev = n_ev;
+	p.opts = opts;
 	if (r >= 0 && (r = profdb__cv_names_init(&p.str)) >= 0 &&
-	    (r = profdb__cv_names_init(&p.fns)) >= 0)
-		r = profdb__cv_tree_build(&p.t, db, ev, n_ev, opts->progress, opts->progress_userdata);
-	/* at most a location per node: sized once, never rehashed */
-	if (r >= 0)
-		r = profdb__hindex_init(&p.loc_index, p.t.n);
-	if (r >= 0) {
-		p.loc_of = calloc(p.t.n + 1, sizeof *p.loc_of);
-		p.fn_of = calloc(p.t.n + 1, sizeof *p.fn_of);
-		p.values = calloc(n_ev + 1, sizeof *p.values);
-		if (!p.loc_of || !p.fn_of || !p.values)
-			r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-	}
+	    (r = profdb__cv_names_init(&p.fns)) >= 0 &&
+	    !(p.values = calloc(n_ev + 1, sizeof *p.values)))
+		r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	if (r >= 0 && (r = profdb__pbs_init(&p.s, o)) >= 0) {
-		r = write_all(&p, db, opts, profiles, n_profiles);
+		r = write_all(&p, db, profiles, n_profiles);
 		int f = profdb__pbs_finish(&p.s);
 		r = r < 0 ? r : f;
 	}
@@ -301,8 +520,8 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	profdb__pbm_free(&p.sub);
 	profdb__cv_names_free(&p.str);
 	profdb__cv_names_free(&p.fns);
-	profdb__hindex_free(&p.loc_index);
-	free(p.locs);
+	loctab_free(&p.locs);
+	loctab_free(&p.local);
 	profdb__cv_tree_free(&p.t);
 	free(p.loc_of);
 	free(p.fn_of);

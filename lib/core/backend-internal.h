@@ -110,6 +110,23 @@ typedef struct profdb__graph_call {
  * positions, are the CALL records of native_records (records of profile
  * PROFDB_NONE carry each call's profile). Thread rules as for the
  * backend. */
+/* A line or instruction context of a function, with its self costs
+ * (profdb__graph_table.lines). */
+typedef struct profdb__graph_row {
+	uint32_t context;          /* its context id */
+	profdb_str file;           /* file, line and offset (0: none) as
+	                            * profdb_context_get gives them */
+	uint64_t line, instr;
+	int instruction;           /* type INSTRUCTION, else LINE */
+	uint32_t n;                /* profiles with a stored self cost here */
+	const uint32_t *profiles;  /* n profile indices, ascending */
+	const uint64_t *costs;     /* n x metric_count: costs[j * metric_count + m]
+	                            * is the self cost in profiles[j] */
+} profdb__graph_row;
+
+/* Called per row; a negative return stops the walk and is returned. */
+typedef int (*profdb__graph_row_fn)(void *ud, const profdb__graph_row *row);
+
 typedef struct profdb__graph_table {
 	int64_t (*function_count)(const void *impl);
 	int (*function)(const void *impl, uint32_t fn, profdb__native_fn *out);
@@ -127,6 +144,17 @@ typedef struct profdb__graph_table {
 	/* Edge @p i (0 .. call_count-1): caller, callee, and the calls' cost
 	 * in @p profile (zeros where it has none). */
 	int (*call)(const void *impl, uint32_t profile, uint32_t i, profdb__graph_call *out);
+	/* The bulk path of the writers that walk every line context: the
+	 * children of function context fn + 1, which are all its line or
+	 * instruction contexts (a function has no other children; the root's
+	 * children are the functions), in the tree's order, each with the
+	 * self costs every profile stores there (the values the cursor
+	 * gives). The function is decoded for this call and the rows live
+	 * until @p visit returns; memory is the one function's rows. 0 when
+	 * walked (also when it has no rows), -ENOTSUP when the functions have
+	 * no line contexts (their own values are the stored ones), < 0.
+	 * Optional: NULL is -ENOTSUP. */
+	int (*lines)(const void *impl, uint32_t fn, profdb__graph_row_fn visit, void *ud);
 } profdb__graph_table;
 
 typedef struct profdb__backend {

@@ -1,0 +1,220 @@
+/* The bulk path over a call graph's line contexts: the graph table's
+ * lines entry (lib/core/backend-internal.h) gives, per function, the same
+ * contexts in the same order as profdb_context_get's child links, with
+ * their positions and the values profdb_value gives; the pprof writer
+ * that reads through it combines the chosen profiles only; the call
+ * edges that find their sites through it name the same line contexts.
+ * Callgrind text needs no writer. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "profdb/analysis.h"
+#include "profdb/convert.h"
+#include "query/query-internal.h"
+
+/* Two parts (profiles); main has rows at lines 3, 4 and an inlined file's
+ * line 4 (same line, another file: two contexts); work has a row of zero
+ * cost (no context) and one only part 2 stores. */
+static const char text[] =
+	"# callgrind format\nversion: 1\npart: 1\npositions: line\nevents: Ir Dr\n"
+	"ob=(1) /bin/app\nfl=(1) app.c\nfn=(1) main\n"
+	"3 10 2\n4 5\n"
+	"fi=(3) inl.h\n4 7 1\n"
+	"fe=(1)\ncfi=(2) lib.c\ncfn=(2) work\ncalls=2 20\n4 100 30\n"
+	"fl=(2)\nfn=(2)\n20 100 30\n21 0 0\n"
+	"totals: 122 33\n"
+	"part: 2\n"
+	"ob=(1)\nfl=(1)\nfn=(1)\n3 1\n"
+	"fl=(2)\nfn=(2)\n22 9 4\n";
+
+static profdb *open_text(const char *t, size_t n)
+{
+	profdb_input in = {"callgrind.out.1", t, n};
+	profdb *db = NULL;
+	int r = profdb_open_inputs(&db, &in, 1, NULL);
+	cr_assert_eq(r, 0, "open: %d %s", r, profdb_error_message());
+	return db;
+}
+
+typedef struct seen {
+	const profdb *db;
+	uint32_t expect;      /* the next context of the child links */
+	uint32_t fn_ctx;
+	size_t rows;
+	int64_t n_metrics;
+} seen;
+
+static int check_row(void *ud, const profdb__graph_row *row)
+{
+	seen *s = ud;
+	profdb_context c;
+	cr_assert_eq(row->context, s->expect, "rows follow the child links");
+	cr_assert_eq(profdb_context_get(s->db, row->context, &c), 0);
+	cr_assert_eq(c.parent, s->fn_ctx);
+	cr_assert_eq(row->line, c.line);
+	cr_assert_eq(row->instr, c.offset);
+	cr_assert_eq(row->instruction, c.type == PROFDB_CTX_INSTRUCTION);
+	cr_assert(row->file.len == c.file.len && memcmp(row->file.ptr, c.file.ptr, c.file.len) == 0,
+	          "file of context %u", row->context);
+	int64_t np = profdb_profile_count(s->db);
+	for (uint32_t p = 0; p < np; p++)
+		for (uint32_t m = 0; m < s->n_metrics; m++) {
+			profdb_number v;
+			uint64_t want = 0, got = 0;
+			cr_assert_geq(profdb_value(s->db, p, row->context, m, &v), 0);
+			if (v.type == PROFDB_TYPE_U64)
+				want = v.as.u64;
+			for (uint32_t j = 0; j < row->n; j++)
+				if (row->profiles[j] == p)
+					got = row->costs[(size_t)j * s->n_metrics + m];
+			cr_assert_eq(got, want, "context %u profile %u metric %u", row->context, p, m);
+		}
+	for (uint32_t j = 1; j < row->n; j++)
+		cr_assert_gt(row->profiles[j], row->profiles[j - 1], "profiles ascending");
+	s->expect = c.next_sibling;
+	s->rows++;
+	return 0;
+}
+
+Test(graph_lines, rows_are_the_line_contexts)
+{
+	profdb *db = open_text(text, sizeof text - 1);
+	const profdb__graph_table *g = db->be->graph;
+	cr_assert(g && g->lines);
+	int64_t nf = g->function_count(db->impl);
+	cr_assert_eq(nf, 2);
+	size_t rows = 0;
+	for (uint32_t fn = 0; fn < nf; fn++) {
+		profdb_context f;
+		cr_assert_eq(profdb_context_get(db, fn + 1, &f), 0);
+		seen s = {db, f.first_child, fn + 1, 0, profdb_metric_count(db)};
+		cr_assert_eq(g->lines(db->impl, fn, check_row, &s), 0, "%s", profdb_error_message());
+		cr_assert_eq(s.expect, PROFDB_NONE, "every child visited");
+		rows += s.rows;
+	}
+	/* main: 3, 4 (app.c), 4 (inl.h); work: 20, 22 (21 costs nothing) */
+	cr_assert_eq(rows, 5);
+	cr_assert_eq(g->lines(db->impl, 2, check_row, NULL), -ENOENT);
+	profdb_close(db);
+}
+
+static int stop_at_first(void *ud, const profdb__graph_row *row)
+{
+	(void)row;
+	++*(int *)ud;
+	return -ECANCELED;
+}
+
+Test(graph_lines, a_visit_stops_the_walk)
+{
+	profdb *db = open_text(text, sizeof text - 1);
+	int calls = 0;
+	cr_assert_eq(db->be->graph->lines(db->impl, 0, stop_at_first, &calls), -ECANCELED);
+	cr_assert_eq(calls, 1);
+	profdb_close(db);
+}
+
+Test(graph_lines, functions_only_has_no_lines)
+{
+	profdb_input in = {"callgrind.out.1", text, sizeof text - 1};
+	profdb_options o = PROFDB_OPTIONS_INIT;
+	o.flags = PROFDB_OPEN_FUNCTIONS_ONLY;
+	profdb *db = NULL;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0);
+	int calls = 0;
+	cr_assert_eq(db->be->graph->lines(db->impl, 0, stop_at_first, &calls), -ENOTSUP);
+	cr_assert_eq(calls, 0);
+	profdb_close(db);
+}
+
+typedef struct buf {
+	unsigned char *p;
+	size_t len;
+} buf;
+
+static int to_buf(const void *data, size_t len, void *ud)
+{
+	buf *b = ud;
+	b->p = realloc(b->p, b->len + len + 1);
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+static buf pprof_of(const profdb *db, const uint32_t *profiles, size_t n)
+{
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.format = PROFDB_CONVERT_PPROF;
+	o.profiles = profiles;
+	o.n_profiles = n;
+	buf b = {0};
+	int r = profdb_convert(db, &o, to_buf, &b);
+	cr_assert_eq(r, 0, "%d %s", r, profdb_error_message());
+	return b;
+}
+
+/* Part 2 as a file of its own (a call line, which pprof does not show,
+ * keeps main the heavier function, so the functions come in the same
+ * order): its pprof output is that of part 2 of the two, byte for byte,
+ * so the bulk path leaves part 1 out entirely. */
+Test(graph_lines, pprof_combines_the_chosen_profiles)
+{
+	static const char part2[] =
+		"# callgrind format\nversion: 1\npart: 2\npositions: line\nevents: Ir Dr\n"
+		"ob=(1) /bin/app\nfl=(1) app.c\nfn=(1) main\n3 1\n"
+		"cfi=(2) lib.c\ncfn=(2) work\ncalls=1 22\n3 50 0\n"
+		"fl=(2)\nfn=(2)\n22 9 4\n";
+	profdb *db = open_text(text, sizeof text - 1), *one = open_text(part2, sizeof part2 - 1);
+	uint32_t second = 1, first = 0;
+	buf a = pprof_of(db, &second, 1), b = pprof_of(one, &first, 1);
+	cr_assert_eq(a.len, b.len);
+	cr_assert_eq(memcmp(a.p, b.p, a.len), 0, "part 2 alone");
+	buf all = pprof_of(db, NULL, 0);
+	cr_assert_neq(all.len, a.len, "both parts differ from one");
+	free(a.p);
+	free(b.p);
+	free(all.p);
+	profdb_close(db);
+	profdb_close(one);
+}
+
+/* main calls work at line 4 of app.c (after fe= back from inl.h): the
+ * edge's site is that line context, not inl.h's line 4. */
+Test(graph_lines, call_sites_are_line_contexts)
+{
+	profdb *db = open_text(text, sizeof text - 1);
+	cr_assert_eq(profdb_edge_count(db), 1, "%s", profdb_error_message());
+	profdb_edge e;
+	cr_assert_eq(profdb_edge_at(db, 0, &e), 0);
+	cr_assert_eq(e.caller, 1);
+	cr_assert_eq(e.callee, 2);
+	profdb_context c;
+	cr_assert_eq(profdb_context_get(db, e.site, &c), 0);
+	cr_assert_eq(c.parent, 1);
+	cr_assert_eq(c.line, 4);
+	cr_assert_eq(c.file.len, 5);
+	cr_assert_eq(memcmp(c.file.ptr, "app.c", 5), 0);
+	profdb_close(db);
+}
+
+/* With an instr column the rows are instructions, at their addresses. */
+Test(graph_lines, instruction_rows)
+{
+	static const char instr[] =
+		"# callgrind format\nversion: 1\npositions: instr line\nevents: Ir\n"
+		"fl=a.c\nfn=f\n0x10 3 5\n0x14 3 2\n+8 4 1\n";
+	profdb *db = open_text(instr, sizeof instr - 1);
+	profdb_context f;
+	cr_assert_eq(profdb_context_get(db, 1, &f), 0);
+	seen s = {db, f.first_child, 1, 0, profdb_metric_count(db)};
+	cr_assert_eq(db->be->graph->lines(db->impl, 0, check_row, &s), 0);
+	cr_assert_eq(s.rows, 3);
+	profdb_context c;
+	cr_assert_eq(profdb_context_get(db, f.first_child, &c), 0);
+	cr_assert_eq(c.type, PROFDB_CTX_INSTRUCTION);
+	cr_assert_eq(c.offset, 0x10);
+	profdb_close(db);
+}

@@ -6,20 +6,12 @@
 # inflates less than the wall time).
 # usage: bench/convert-json.sh PROFDB DATA_DIR [BIG_CALLGRIND] [N]
 set -eu
+. "$(dirname "$0")/lib.sh"
 profdb=$1 data=$2 big=${3:-/tmp/py_full_sc5.out} n=${4:-5}
 db233=$data/hpctoolkit/v4/hpcviewer-issue-233
 run() {  # name, args...
 	name=$1; shift
-	best=""; cpu=""; rss=0
-	for _ in $(seq "$n"); do
-		out=$( { /usr/bin/time -f '%e %M %U %S' "$profdb" convert "$@" >/dev/null; } 2>&1 | tail -1)
-		ms=$(echo "$out" | awk '{printf "%d", $1 * 1000}')
-		kb=$(echo "$out" | awk '{print $2}')
-		cms=$(echo "$out" | awk '{printf "%d", ($3 + $4) * 1000}')
-		{ [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
-		{ [ -z "$cpu" ] || [ "$cms" -lt "$cpu" ]; } && cpu=$cms
-		[ "$kb" -gt "$rss" ] && rss=$kb
-	done
+	best_of "$n" "$profdb" convert "$@"
 	echo "convert-json: $name: best=${best}ms cpu=${cpu}ms maxrss=${rss}KiB runs=$n"
 }
 if [ -d "$db233" ]; then

@@ -12,21 +12,12 @@
 # bytes=... runs=N".
 # usage: bench/timeline.sh PROFDB MKSAMPLE DATA_DIR WORK [N]
 set -eu
+. "$(dirname "$0")/lib.sh"
 profdb=$1 mksample=$2 data=$3 work=$4 n=${5:-5}
 mkdir -p "$work"
 run() {  # name, args...
 	name=$1; shift
-	best=""; cpu=""; rss=0
-	for _ in $(seq "$n"); do
-		out=$( { /usr/bin/time -f '%e %M %U %S' "$profdb" convert -t timeline \
-			-o "$work/out.svg" "$@" >/dev/null; } 2>&1 | tail -1)
-		ms=$(echo "$out" | awk '{printf "%d", $1 * 1000}')
-		kb=$(echo "$out" | awk '{print $2}')
-		cms=$(echo "$out" | awk '{printf "%d", ($3 + $4) * 1000}')
-		{ [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
-		{ [ -z "$cpu" ] || [ "$cms" -lt "$cpu" ]; } && cpu=$cms
-		[ "$kb" -gt "$rss" ] && rss=$kb
-	done
+	best_of "$n" "$profdb" convert -t timeline -o "$work/out.svg" "$@"
 	echo "timeline: $name: best=${best}ms cpu=${cpu}ms maxrss=${rss}KiB" \
 		"bytes=$(wc -c < "$work/out.svg") runs=$n"
 }

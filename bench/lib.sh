@@ -1,0 +1,21 @@
+# Shared by the bench scripts (sourced): the best of N runs of a command.
+#
+# best_of N CMD...: runs CMD N times, its output discarded, and sets
+#   best  the least wall time (ms),
+#   cpu   the least user + system time (ms), which a loaded machine
+#         inflates less than the wall time,
+#   rss   the largest peak resident set (KiB).
+best_of() {
+	_n=$1; shift
+	best=""; cpu=""; rss=0
+	for _ in $(seq "$_n"); do
+		_out=$( { /usr/bin/time -f '%e %M %U %S' "$@" >/dev/null; } 2>&1 | tail -1)
+		_ms=$(echo "$_out" | awk '{printf "%d", $1 * 1000}')
+		_kb=$(echo "$_out" | awk '{print $2}')
+		_cms=$(echo "$_out" | awk '{printf "%d", ($3 + $4) * 1000}')
+		{ [ -z "$best" ] || [ "$_ms" -lt "$best" ]; } && best=$_ms
+		{ [ -z "$cpu" ] || [ "$_cms" -lt "$cpu" ]; } && cpu=$_cms
+		[ "$_kb" -gt "$rss" ] && rss=$_kb
+	done
+	return 0
+}

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -285,11 +286,38 @@ static int edge_metric(const profdb_metric *m)
 	return m->inclusive_id == m->id || m->inclusive_id == PROFDB_NONE;
 }
 
+/* The edges' rows, built in a buffer of their own and written in large
+ * blocks (a Cube file gives an edge a cost per metric and location). */
+typedef struct rowbuf {
+	char buf[64 * 1024];
+	size_t len;
+} rowbuf;
+
+/* Room for one more row of at most @p need bytes. */
+static char *row_room(rowbuf *b, size_t need)
+{
+	if (b->len > sizeof b->buf - need) {
+		fwrite(b->buf, 1, b->len, stdout);
+		b->len = 0;
+	}
+	return b->buf + b->len;
+}
+
+/* An id, or nothing (CSV) / null (JSON) for PROFDB_NONE. */
+static char *put_id(char *p, uint32_t id, int json)
+{
+	if (id != PROFDB_NONE)
+		return p + format_u64(p, id);
+	if (json)
+		memcpy(p, "null", 4);
+	return p + (json ? 4 : 0);
+}
+
 /* One cost of edge @p i: [profile, metric, value] (JSON, profile null when
  * combined) or a CSV row. Costs the format cannot give (-ENOTSUP: a metric
  * that does not combine) are left out. */
-static int edge_cost(const dump *d, uint64_t i, const profdb_edge *e, uint32_t p, uint32_t m,
-                     int *first)
+static int edge_cost(const dump *d, rowbuf *b, uint64_t i, const profdb_edge *e, uint32_t p,
+                     uint32_t m, int *first)
 {
 	profdb_number v;
 	int r = profdb_edge_cost(d->db, i, p, m, &v);
@@ -297,64 +325,113 @@ static int edge_cost(const dump *d, uint64_t i, const profdb_edge *e, uint32_t p
 		return 0;
 	if (r <= 0)
 		return r;
+	char *o = row_room(b, 8 * TOOL_NUMBER_MAX), *start = o;
 	if (d->json) {
-		printf("%s[", *first ? "" : ", ");
-		put_id_or_null(p, 1);
-		printf(", %" PRIu32 ", ", m);
+		if (!*first)
+			memcpy(o, ", ", 2), o += 2;
+		*o++ = '[';
+		o = put_id(o, p, 1);
+		memcpy(o, ", ", 2), o += 2;
+		o += format_u64(o, m);
+		memcpy(o, ", ", 2), o += 2;
 	} else {
-		printf("%" PRIu32 ",%" PRIu32 ",", e->caller, e->callee);
-		put_id_or_null(e->site, 0);
-		putchar(',');
+		o += format_u64(o, e->caller);
+		*o++ = ',';
+		o += format_u64(o, e->callee);
+		*o++ = ',';
+		o = put_id(o, e->site, 0);
+		*o++ = ',';
 		if (e->has_count)
-			printf("%" PRIu64, e->count);
-		putchar(',');
-		put_id_or_null(p, 0);
-		printf(",%" PRIu32 ",", m);
+			o += format_u64(o, e->count);
+		*o++ = ',';
+		o = put_id(o, p, 0);
+		*o++ = ',';
+		o += format_u64(o, m);
+		*o++ = ',';
 	}
-	put_number(stdout, v, d->json);
-	fputs(d->json ? "]" : "\n", stdout);
+	o += format_number(o, v, d->json);
+	*o++ = d->json ? ']' : '\n';
+	b->len += (size_t)(o - start);
 	*first = 0;
 	return 0;
+}
+
+/* The ids of the metrics edges have costs for (edge_metric), in metric
+ * order: *ids (free it) and the count, or < 0. */
+static int64_t edge_metrics(const dump *d, uint32_t **ids)
+{
+	int64_t nm = profdb_metric_count(d->db), n = 0;
+	*ids = NULL;
+	if (nm < 0)
+		return nm;
+	*ids = malloc((size_t)nm * sizeof **ids + 1);
+	if (!*ids)
+		return -ENOMEM;
+	for (int64_t k = 0; k < nm; k++) {
+		profdb_metric m;
+		int r = profdb_metric_at(d->db, (uint32_t)k, &m);
+		if (r < 0) {
+			free(*ids);
+			*ids = NULL;
+			return r;
+		}
+		if (edge_metric(&m))
+			(*ids)[n++] = m.id;
+	}
+	return n;
 }
 
 static int dump_edges(const dump *d)
 {
 	int64_t n = profdb_edge_count(d->db), np = profdb_profile_count(d->db);
-	int64_t nm = profdb_metric_count(d->db);
-	if (n < 0 || np < 0 || nm < 0)
-		return (int)(n < 0 ? n : np < 0 ? np : nm);
+	if (n < 0 || np < 0)
+		return (int)(n < 0 ? n : np);
+	uint32_t *ids;
+	int64_t nm = edge_metrics(d, &ids);
+	if (nm < 0)
+		return (int)nm;
+	rowbuf *b = malloc(sizeof *b);
+	if (!b) {
+		free(ids);
+		return -ENOMEM;
+	}
+	b->len = 0;
 	if (d->json)
 		printf(",\n\"edges\": [");
 	else
 		csv_header(d, "edges", "caller,callee,site,count,profile,metric,cost");
-	for (int64_t i = 0; i < n; i++) {
+	int r = 0;
+	for (int64_t i = 0; i < n && r >= 0; i++) {
 		profdb_edge e;
-		int r = profdb_edge_at(d->db, (uint64_t)i, &e), first = 1;
-		if (r < 0)
-			return r;
+		int first = 1;
+		if ((r = profdb_edge_at(d->db, (uint64_t)i, &e)) < 0)
+			break;
 		if (d->json) {
-			printf("%s\n {\"caller\": %" PRIu32 ", \"callee\": %" PRIu32 ", \"site\": ",
-			       i ? "," : "", e.caller, e.callee);
-			put_id_or_null(e.site, 1);
+			char *o = row_room(b, 8 * TOOL_NUMBER_MAX), *start = o;
+			o += (size_t)sprintf(o, "%s\n {\"caller\": %" PRIu32 ", \"callee\": %" PRIu32
+			                     ", \"site\": ", i ? "," : "", e.caller, e.callee);
+			o = put_id(o, e.site, 1);
 			if (e.has_count)
-				printf(", \"count\": %" PRIu64 ", \"costs\": [", e.count);
+				o += (size_t)sprintf(o, ", \"count\": %" PRIu64 ", \"costs\": [", e.count);
 			else
-				printf(", \"count\": null, \"costs\": [");
+				o += (size_t)sprintf(o, ", \"count\": null, \"costs\": [");
+			b->len += (size_t)(o - start);
 		}
 		/* per metric: combined first, then each profile */
-		for (int64_t k = 0; k < nm && r >= 0; k++) {
-			profdb_metric m;
-			if ((r = profdb_metric_at(d->db, (uint32_t)k, &m)) < 0 || !edge_metric(&m))
-				continue;
+		for (int64_t k = 0; k < nm && r >= 0; k++)
 			for (int64_t p = -1; p < np && r >= 0; p++)
-				r = edge_cost(d, (uint64_t)i, &e, p < 0 ? PROFDB_NONE : (uint32_t)p, m.id,
+				r = edge_cost(d, b, (uint64_t)i, &e, p < 0 ? PROFDB_NONE : (uint32_t)p, ids[k],
 				              &first);
+		if (r >= 0 && d->json) {
+			memcpy(row_room(b, 4), "]}", 2);
+			b->len += 2;
 		}
-		if (r < 0)
-			return r;
-		if (d->json)
-			printf("]}");
 	}
+	fwrite(b->buf, 1, b->len, stdout);
+	free(b);
+	free(ids);
+	if (r < 0)
+		return r;
 	if (d->json)
 		printf("]");
 	return 0;

@@ -38,6 +38,27 @@ struct profdb__edges {
 	uint32_t *part_profile;
 	uint64_t *part_cost;       /* ne per part */
 	uint64_t *total;           /* ne per edge */
+	/* A tree format whose backend computes a scope along the tree
+	 * (scoped_all, Cube): the callees' inclusive values, one column per
+	 * metric id built on first use, every context x every profile in one
+	 * pass instead of one subtree walk per (edge, profile). NULL when the
+	 * backend has no such pass or the columns would not fit. */
+	struct edge_column *cols;
+	uint32_t n_cols, n_ctx, n_prof;
+	uint8_t *summary;          /* n_prof: is profile p a summary profile */
+};
+
+/* One metric's inclusive values: v[c * n_prof + p], found likewise (what
+ * profdb_inclusive() would answer); v NULL: use profdb_inclusive(). */
+struct edge_column {
+	profdb__once once;
+	const struct profdb__edges *x;
+	const profdb *db;
+	uint32_t metric;
+	profdb_combine rule;       /* the metric's rule over profiles */
+	int has_rule;              /* 0: ask profdb_metric_get() */
+	double *v;
+	uint8_t *found;
 };
 
 void profdb__edges_free(struct profdb__edges *x)
@@ -49,6 +70,13 @@ void profdb__edges_free(struct profdb__edges *x)
 	free(x->part_profile);
 	free(x->part_cost);
 	free(x->total);
+	for (uint32_t m = 0; x->cols && m < x->n_cols; m++) {
+		profdb__once_destroy(&x->cols[m].once);
+		free(x->cols[m].v);
+		free(x->cols[m].found);
+	}
+	free(x->cols);
+	free(x->summary);
 	free(x);
 }
 
@@ -387,45 +415,30 @@ static uint64_t as_count(profdb_number v)
 	}
 }
 
-static int cmp_by_callee(const void *a, const void *b)
-{
-	const profdb_edge *x = *(profdb_edge *const *)a, *y = *(profdb_edge *const *)b;
-	return x->callee < y->callee ? -1 : x->callee > y->callee;
-}
-
 /* A call count per edge from the metric the backend names for it (Cube's
  * "visits": the number of times a cnode was entered), stored at the callee
- * and summed over profiles, in one scan of the stored values. Without one
- * the counts stay absent. */
+ * and summed over profiles (a sum of non-negative integers that saturates:
+ * the same in any order), one lookup per callee and profile (the tree
+ * formats' callees are distinct contexts). Without one the counts stay
+ * absent. */
 static int call_counts(const profdb *db, profdb_edge *e, size_t n)
 {
 	profdb_metric m;
 	int r = profdb__call_count_metric(db, &m);
-	if (r <= 0)
-		return r;
-	profdb_edge **by = malloc(n * sizeof *by + 1);
-	if (!by)
-		return oom();
+	int64_t np = profdb_profile_count(db);
+	if (r <= 0 || np < 0)
+		return r <= 0 ? r : (int)np;
 	for (size_t i = 0; i < n; i++) {
-		by[i] = &e[i];
 		e[i].has_count = 1;
+		for (int64_t p = 0; p < np; p++) {
+			profdb_number v;
+			if ((r = profdb_value(db, (uint32_t)p, e[i].callee, m.id, &v)) < 0)
+				return r;
+			if (r > 0)
+				e[i].count = sat_add(e[i].count, as_count(v));
+		}
 	}
-	if (n > 1)   /* qsort(NULL, 0, ...) is undefined */
-		qsort(by, n, sizeof *by, cmp_by_callee);
-	profdb_values *it;
-	profdb_entry v;
-	r = profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0);
-	while (r >= 0 && (r = profdb_values_next(it, &v)) > 0) {
-		if (v.metric != m.id)
-			continue;
-		profdb_edge key = {0, v.context, 0, 0, 0}, *kp = &key;
-		profdb_edge **hit = bsearch(&kp, by, n, sizeof *by, cmp_by_callee);
-		if (hit)
-			(*hit)->count = sat_add((*hit)->count, as_count(v.value));
-	}
-	profdb_values_free(it);
-	free(by);
-	return r < 0 ? r : 0;
+	return 0;
 }
 
 static int build_tree(const profdb *db, struct profdb__edges *x)
@@ -450,6 +463,105 @@ static int build_tree(const profdb *db, struct profdb__edges *x)
 	return 0;
 }
 
+/* The columns of the inclusive costs when every metric's column fits in
+ * COLUMNS_CAP bytes in all (a tree format with scoped_all only). Out of
+ * memory: no columns, each cost is read on its own. */
+#define COLUMNS_CAP ((uint64_t)64 << 20)
+
+static void plan_columns(const profdb *db, struct profdb__edges *x)
+{
+	int64_t nm = profdb_metric_count(db), nc = profdb_context_count(db);
+	int64_t np = profdb_profile_count(db);
+	if (!db->be->scoped_all || nm <= 0 || nc <= 0 || np <= 0 || x->n == 0 ||
+	    (uint64_t)nm * (uint64_t)nc * (uint64_t)np * (sizeof(double) + 1) > COLUMNS_CAP ||
+	    nm >= UINT32_MAX || nc >= UINT32_MAX || np >= UINT32_MAX)
+		return;
+	struct edge_column *cols = calloc((size_t)nm, sizeof *cols);
+	uint8_t *summary = malloc((size_t)np);
+	for (int64_t p = 0; cols && summary && p < np; p++) {
+		profdb_profile pr;
+		if (profdb_profile_get(db, (uint32_t)p, &pr) < 0) {
+			free(summary);
+			summary = NULL;
+		} else {
+			summary[p] = pr.is_summary != 0;
+		}
+	}
+	if (!cols || !summary) {
+		free(cols);
+		free(summary);
+		return;
+	}
+	x->cols = cols;
+	x->summary = summary;
+	x->n_cols = (uint32_t)nm;
+	x->n_ctx = (uint32_t)nc;
+	x->n_prof = (uint32_t)np;
+	for (uint32_t m = 0; m < x->n_cols; m++) {
+		profdb__once_init(&cols[m].once);
+		cols[m].x = x;
+		cols[m].db = db;
+		cols[m].metric = m;
+	}
+	/* The rules, by metric id (the metric ids of a backend with
+	 * scoped_all are below the count; any other is asked for each time) */
+	for (uint32_t k = 0; k < x->n_cols; k++) {
+		profdb_metric m;
+		if (profdb_metric_at(db, k, &m) == 0 && m.id < x->n_cols &&
+		    m.combine != PROFDB_COMBINE_NONE) {
+			cols[m.id].rule = m.combine;
+			cols[m.id].has_rule = 1;
+		}
+	}
+}
+
+/* Build one column (profdb__once): every profile at once, in the
+ * backend's pass. A failure leaves the column empty (v NULL): the costs
+ * are then read one by one, with their own errors. */
+static int fill_column(void *arg)
+{
+	struct edge_column *col = arg;
+	const struct profdb__edges *x = col->x;
+	size_t cells = (size_t)x->n_ctx * x->n_prof;
+	uint32_t *profiles = malloc(x->n_prof * sizeof *profiles);
+	double *v = malloc(cells * sizeof *v);
+	uint8_t *found = malloc(cells);
+	int ok = profiles && v && found;
+	for (uint32_t p = 0; ok && p < x->n_prof; p++)
+		profiles[p] = p;
+	if (ok && col->db->be->scoped_all(col->db->impl, col->metric, 1, profiles, x->n_prof, v,
+	                                  found) < 0)
+		ok = 0;
+	free(profiles);
+	if (!ok) {
+		free(v);
+		free(found);
+		return 0;
+	}
+	col->v = v;
+	col->found = found;
+	return 0;
+}
+
+/* Profile @p p's inclusive value at @p callee for @p metric from its
+ * column: 1 and *out, 0 (none), or -1: no column, ask profdb_inclusive(). */
+static int column_cost(const struct profdb__edges *x, uint32_t callee, uint32_t p,
+                       uint32_t metric, profdb_number *out)
+{
+	if (!x->cols || metric >= x->n_cols || callee >= x->n_ctx)
+		return -1;
+	struct edge_column *col = &x->cols[metric];
+	(void)profdb__once_run(&col->once, fill_column, col);
+	if (!col->v)
+		return -1;
+	size_t at = (size_t)callee * x->n_prof + p;
+	if (!col->found[at])
+		return 0;
+	out->type = PROFDB_TYPE_F64;   /* scoped_all serves backends of f64 scopes */
+	out->as.f64 = col->v[at];
+	return 1;
+}
+
 /* ---- the public functions ----------------------------------------------------- */
 
 static int build(void *arg)
@@ -459,6 +571,8 @@ static int build(void *arg)
 	if (!x)
 		return oom();
 	int r = profdb__call_graph(db) ? build_cg(db, x) : build_tree(db, x);
+	if (r >= 0 && !x->first)
+		plan_columns(db, x);
 	if (r < 0) {
 		profdb__edges_free(x);
 		return r;
@@ -542,13 +656,19 @@ static void combine(profdb_number *acc, profdb_number v, profdb_combine rule, in
 
 /* A tree format: the callee's inclusive value, in one profile or combined
  * over the non-summary profiles in ascending profile order. */
-static int tree_cost(const profdb *db, uint32_t callee, uint32_t profile, uint32_t metric,
-                     profdb_number *out)
+static int tree_cost(const profdb *db, const struct profdb__edges *x, uint32_t callee,
+                     uint32_t profile, uint32_t metric, profdb_number *out)
 {
-	if (profile != PROFDB_NONE)
-		return profdb_inclusive(db, profile, callee, metric, out);
+	if (profile != PROFDB_NONE) {
+		int r = column_cost(x, callee, profile, metric, out);
+		return r >= 0 ? r : profdb_inclusive(db, profile, callee, metric, out);
+	}
 	profdb_combine rule;
-	int r = rule_of(db, metric, &rule);
+	int r = 0;
+	if (x->cols && metric < x->n_cols && x->cols[metric].has_rule)
+		rule = x->cols[metric].rule;
+	else
+		r = rule_of(db, metric, &rule);
 	int64_t np = profdb_profile_count(db);
 	if (r < 0 || np < 0)
 		return r < 0 ? r : (int)np;
@@ -556,11 +676,15 @@ static int tree_cost(const profdb *db, uint32_t callee, uint32_t profile, uint32
 	for (int64_t p = 0; p < np; p++) {
 		profdb_profile pr;
 		profdb_number v;
-		if ((r = profdb_profile_get(db, (uint32_t)p, &pr)) < 0)
+		if (x->summary && p < x->n_prof)
+			pr.is_summary = x->summary[p];
+		else if ((r = profdb_profile_get(db, (uint32_t)p, &pr)) < 0)
 			return r;
 		if (pr.is_summary)
 			continue;
-		if ((r = profdb_inclusive(db, (uint32_t)p, callee, metric, &v)) < 0)
+		memset(&v, 0, sizeof v);
+		if ((r = column_cost(x, callee, (uint32_t)p, metric, &v)) < 0 &&
+		    (r = profdb_inclusive(db, (uint32_t)p, callee, metric, &v)) < 0)
 			return r;
 		if (r == 0)
 			continue;   /* no value: contributes nothing, not a zero */
@@ -618,7 +742,7 @@ int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t profile, uint32_
 	    (r = profdb__query_check_profile(db, profile, "profdb_edge_cost")) < 0)
 		return r;
 	r = x->first ? cg_cost(x, index, profile, metric, out)
-	             : tree_cost(db, x->e[index].callee, profile, metric, out);
+	             : tree_cost(db, x, x->e[index].callee, profile, metric, out);
 	if (r <= 0) {
 		memset(out, 0, sizeof *out);
 		out->type = PROFDB_TYPE_NONE;

@@ -242,7 +242,10 @@ typedef struct profdb__backend {
 	 * nothing), found[c * np + j] = 1 where scoped() returns 1. For a
 	 * format that computes a scope along the tree (the views,
 	 * lib/analysis/tree-ctx.c, then need one pass instead of one per
-	 * context). Optional; on any error the caller falls back to scoped(). */
+	 * context; so do the call edges' costs, lib/analysis/edges.c). Only
+	 * for a backend whose scoped() answers f64 numbers: the callers hand
+	 * these out as f64. Optional; on any error the caller falls back to
+	 * scoped(). */
 	int (*scoped_all)(const void *impl, uint32_t m, int inclusive, const uint32_t *profiles,
 	                  size_t np, double *out, uint8_t *found);
 	/* Cursor: begin checks a SCAN_CONTEXT key and may set state; next

@@ -44,6 +44,7 @@ class _ContextIndex:
 
     def __init__(self, ids, codes, line, cats):
         self.ids, self.codes, self.line, self.cats = ids, codes, line, cats
+        self._slot = None   # positions by id, built on first use (positions())
         self.where = {col: {s: i for i, s in enumerate(cats[col])} for col in self._COLS}
         # pandas checks the categories of a dtype once, not per frame
         self.dtypes = {col: pd.CategoricalDtype(cats[col]) for col in self._COLS}
@@ -59,9 +60,22 @@ class _ContextIndex:
         lacks."""
         if not len(self.ids):
             return np.zeros(len(ids), np.intp), np.unique(ids)
-        pos = np.searchsorted(self.ids, ids)
-        np.minimum(pos, len(self.ids) - 1, out=pos)
-        absent = self.ids[pos] != ids
+        top = int(self.ids[-1])
+        if top < 4 * len(self.ids) + 65536:
+            # ids are dense (context ids number the slots of a database): a
+            # table of positions by id, one read per row, instead of a
+            # binary search per row
+            if self._slot is None:
+                slot = np.full(top + 2, -1, np.intp)
+                slot[self.ids] = np.arange(len(self.ids))
+                self._slot = slot
+            pos = self._slot[np.minimum(ids, top + 1)]
+            absent = pos < 0
+            np.maximum(pos, 0, out=pos)
+        else:
+            pos = np.searchsorted(self.ids, ids)
+            np.minimum(pos, len(self.ids) - 1, out=pos)
+            absent = self.ids[pos] != ids
         return pos, (np.unique(ids[absent]) if absent.any() else ids[:0])
 
     def with_contexts(self, db, missing):
@@ -126,6 +140,28 @@ def _context_lookup(db, ids, cols=("name", "file", "module")):
     return frame
 
 
+def _level(ids):
+    """The sorted distinct values of `ids` (small non-negative integers)
+    and the position of each id among them: what MultiIndex.from_arrays
+    finds by hashing, here by a table as long as the largest id."""
+    if not len(ids):
+        return pd.Index(ids), np.zeros(0, np.intp)
+    seen = np.zeros(int(ids.max()) + 1, np.bool_)
+    seen[ids] = True
+    rank = np.cumsum(seen, dtype=np.intp) - 1
+    return pd.Index(np.flatnonzero(seen).astype(ids.dtype)), rank[ids]
+
+
+def _node_profile_index(ctx, prof):
+    """MultiIndex.from_arrays([ctx, prof], names=["node", "profile"]),
+    built from levels and codes without hashing every row."""
+    if max(int(ctx.max(initial=0)), int(prof.max(initial=0))) >= 16 * len(ctx) + 65536:
+        return pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"])
+    (lc, cc), (lp, cp) = _level(ctx), _level(prof)
+    return pd.MultiIndex(levels=[lc, lp], codes=[cc, cp], names=["node", "profile"],
+                         verify_integrity=False)
+
+
 def _masked(bits, present, mtype):
     mask = ~present
     if mtype == "u64":
@@ -153,7 +189,7 @@ def dataframe(db, metrics=None, profiles=None, scope="all"):
     ctxinfo = _context_lookup(db, ctx)
     for col in ("name", "file", "line", "module"):
         data[col] = ctxinfo[col]
-    index = pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"])
+    index = _node_profile_index(ctx, prof)
     df = pd.DataFrame(data, index=index, copy=False)
     df.attrs["default_metric"] = _default_column(db, zip(ids, column_names(infos)))
     return df

@@ -23,16 +23,6 @@ def column_names(metrics):
     return _column_names(metrics)
 
 
-def _frame_name(c):
-    """A context's name column, as _context_table() names its nodes: an
-    unnamed loop or line scope gets the tool's "loop at file.c:12" or
-    "file.c:13"."""
-    if c.name or c.type not in ("loop", "line"):
-        return c.name
-    where = "%s:%d" % (c.file.rsplit("/", 1)[-1] or "?", c.line)
-    return "loop at " + where if c.type == "loop" else where
-
-
 class _ContextIndex:
     """The context table as _context_lookup() reads it, sorted by id: the
     codes of name, file and module into their string lists, and the line.
@@ -84,20 +74,11 @@ class _ContextIndex:
         context" id 0)."""
         cats = {col: list(self.cats[col]) for col in self._COLS}
         where = {col: dict(self.where[col]) for col in self._COLS}
-        extra = {col: np.zeros(len(missing), np.int32) for col in self._COLS}
-        extra_line = np.zeros(len(missing), np.uint64)
-        for k, cid in enumerate(missing.tolist()):
-            try:
-                c = db.context(int(cid))
-                texts, extra_line[k] = (_frame_name(c), c.file, c.module), c.line
-            except NotFound:
-                texts = ("", "", "")
-            for col, text in zip(self._COLS, texts):
-                code = where[col].get(text)
-                if code is None:
-                    code = where[col][text] = len(cats[col])
-                    cats[col].append(text)
-                extra[col][k] = code
+        # in C, one pass: the copies above grow by the new strings
+        *codes, extra_line = db._context_rows(
+            missing.astype(np.uint32),
+            *[x for col in self._COLS for x in (where[col], cats[col])])
+        extra = dict(zip(self._COLS, codes))
         ids = np.concatenate([self.ids, missing.astype(np.uint32)])
         order = np.argsort(ids, kind="stable")
         codes = {col: np.concatenate([self.codes[col], extra[col]])[order]

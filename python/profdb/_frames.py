@@ -34,7 +34,7 @@ class _ContextIndex:
 
     def __init__(self, ids, codes, line, cats):
         self.ids, self.codes, self.line, self.cats = ids, codes, line, cats
-        self._slot = None   # positions by id, built on first use (positions())
+        self._slot = None   # positions by id (dense ids), built by positions()
         self.where = {col: {s: i for i, s in enumerate(cats[col])} for col in self._COLS}
         # pandas checks the categories of a dtype once, not per frame
         self.dtypes = {col: pd.CategoricalDtype(cats[col]) for col in self._COLS}
@@ -45,28 +45,37 @@ class _ContextIndex:
         return cls(t["id"][order], {col: t[col][order] for col in cls._COLS},
                    t["line"][order], {col: list(t[col + "_values"]) for col in cls._COLS})
 
+    def _dense(self, top):
+        """Whether ids up to `top` are dense enough for tables indexed by
+        id (context ids number the slots of a database): one read per row
+        instead of a binary search, and no sort of the rows."""
+        return top < 4 * len(self.ids) + 65536
+
+    def lacking(self, ids):
+        """The distinct ids of `ids` the index lacks, ascending."""
+        if not len(ids):
+            return ids[:0]
+        top = max(int(ids.max()), int(self.ids[-1]) if len(self.ids) else 0)
+        if self._dense(top):
+            seen = np.zeros(top + 1, np.bool_)
+            seen[ids] = True
+            seen[self.ids] = False
+            return np.flatnonzero(seen).astype(ids.dtype)
+        distinct = np.unique(ids)
+        return distinct[~np.isin(distinct, self.ids, assume_unique=True)]
+
     def positions(self, ids):
-        """Where each id of `ids` is in the index, and the distinct ids it
-        lacks."""
-        if not len(self.ids):
-            return np.zeros(len(ids), np.intp), np.unique(ids)
+        """Where each id of `ids`, all of them in the index, is in it."""
+        if not len(ids):
+            return np.zeros(0, np.intp)
         top = int(self.ids[-1])
-        if top < 4 * len(self.ids) + 65536:
-            # ids are dense (context ids number the slots of a database): a
-            # table of positions by id, one read per row, instead of a
-            # binary search per row
+        if self._dense(top):
             if self._slot is None:
-                slot = np.full(top + 2, -1, np.intp)
+                slot = np.zeros(top + 1, np.intp)
                 slot[self.ids] = np.arange(len(self.ids))
                 self._slot = slot
-            pos = self._slot[np.minimum(ids, top + 1)]
-            absent = pos < 0
-            np.maximum(pos, 0, out=pos)
-        else:
-            pos = np.searchsorted(self.ids, ids)
-            np.minimum(pos, len(self.ids) - 1, out=pos)
-            absent = self.ids[pos] != ids
-        return pos, (np.unique(ids[absent]) if absent.any() else ids[:0])
+            return self._slot[ids]
+        return np.searchsorted(self.ids, ids)
 
     def with_contexts(self, db, missing):
         """A new index that also holds the contexts `missing` (those the
@@ -94,14 +103,13 @@ def _context_index(db, ids):
     if index is None:
         index = db.__dict__["_frames_context_index"] = \
             _ContextIndex.of_table(db._context_table())
-    pos, missing = index.positions(ids)
+    missing = index.lacking(ids)
     if len(missing):
         index = index.with_contexts(db, missing)
-        pos = index.positions(ids)[0]
         # One assignment: a thread that extended the index at the same
         # time replaces it with one as good for its own caller.
         db.__dict__["_frames_context_index"] = index
-    return index, pos
+    return index, index.positions(ids)
 
 
 def _context_lookup(db, ids, cols=("name", "file", "module")):

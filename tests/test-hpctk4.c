@@ -1174,14 +1174,15 @@ Test(hpctk4, open_compares_the_files)
 	unsigned char *traces = sec(&g, PROFDB_HPCTK_TRACE, 0x10);
 	wr32(g.file[PROFDB_HPCTK_TRACE] + rd64(traces), 0);
 	expect_mismatch(&g, "trace.db", "profile.db", "the summary profile 0");
-	/* a metric id meta.db does not define, first in profile 1 */
-	fresh(&g);
-	wr16(g.file[PROFDB_HPCTK_PROFILE] + rd64(pi_of(&g, 1) + 8), 999);
-	expect_mismatch(&g, "profile.db", "meta.db", "metric id 999");
-	/* cct.db with fewer slots than the contexts the profiles have values at */
+	/* cct.db with fewer slots: fewer values than the thread profiles hold */
 	fresh(&g);
 	wr32(sec(&g, PROFDB_HPCTK_CCT, 0x10) + 8, 12);
-	expect_mismatch(&g, "profile.db", "cct.db", "past the 12 contexts");
+	expect_mismatch(&g, "cct.db", "profile.db", "values, the thread profiles of");
+	/* an edge of a profile block is not compared at open */
+	fresh(&g);
+	wr16(g.file[PROFDB_HPCTK_PROFILE] + rd64(pi_of(&g, 1) + 8), 999);
+	cr_assert_eq(gen_open(&g), 0, "%s", profdb_error_message());
+	gen_free(&g);
 	/* the writer's sample agrees with itself, in both modes */
 	fresh(&g);
 	cr_assert_eq(gen_open(&g), 0, "%s", profdb_error_message());
@@ -1203,6 +1204,67 @@ static void others_readable(gen *g, uint32_t bad_profile)
 		cr_assert(profdb_hpctk_value(g->db, 1, 14, 0, &v) == 1 && v == 0.25);
 	cr_assert(profdb_hpctk_cct_value(g->db, 5, 0, 1, &v) == 1 && v == 1.0);
 	cr_assert_eq(profdb_hpctk_context_count(g->db), 14);
+}
+
+/* At the first use of a profile.db value block its edges are compared
+ * with cct.db and meta.db (lib/hpctk4/cross.c): the open succeeds; the
+ * block is -EBADMSG naming both files at every use (it is never marked
+ * good) while the other blocks read; in tolerant mode the block reads, with
+ * one warning for the handle. */
+/* The last value record of profile @p p's block. */
+static unsigned char *last_value(gen *g, uint32_t p)
+{
+	unsigned char *pi = pi_of(g, p);
+	return g->file[PROFDB_HPCTK_PROFILE] + rd64(pi + 8) + (rd64(pi) - 1) * 10;
+}
+
+static void expect_block_mismatch(gen *g, uint32_t p, const char *b, const char *needle)
+{
+	tv_plane pl;
+	cr_assert_eq(gen_open(g), 0, "%s", profdb_error_message());
+	for (int use = 0; use < 2; use++) {
+		expect_error(tv_profile_plane(g->db, p, &pl), -EBADMSG, "profile.db", needle);
+		cr_assert(strstr(profdb_error_message(), b) &&
+		          strstr(profdb_error_message(), "not of one database"), "%s",
+		          profdb_error_message());
+	}
+	others_readable(g, p);
+	profdb_hpctk_close(g->db);
+	profdb_input blobs[PROFDB_HPCTK_NFILES];
+	profdb_options o = {.size = sizeof o, .flags = PROFDB_OPEN_TOLERANT, .warn = on_warn,
+	                    .warn_userdata = g};
+	for (int f = 0; f < PROFDB_HPCTK_NFILES; f++)
+		blobs[f] = (profdb_input){NULL, g->file[f], g->size[f]};
+	g->warnings = 0;
+	cr_assert_eq(profdb_hpctk_open_mem(&g->db, blobs, &o), 0, "%s", profdb_error_message());
+	cr_assert_eq(g->warnings, 0, "%s", g->warning);
+	for (int use = 0; use < 2; use++)
+		cr_assert_eq(tv_profile_plane(g->db, p, &pl), 0, "%s", profdb_error_message());
+	cr_assert(g->warnings == 1 && strstr(g->warning, "not of one database") &&
+	          strstr(g->warning, b) && strstr(g->warning, needle), "%d: %s", g->warnings,
+	          g->warning);
+	gen_free(g);
+}
+
+Test(hpctk4, first_use_compares_the_blocks)
+{
+	gen g;
+	/* a metric id meta.db does not define, last in profile 1 (the run
+	 * stays sorted) */
+	fresh(&g);
+	wr16(last_value(&g, 1), 999);
+	expect_block_mismatch(&g, 1, "meta.db", "metric id 999, which meta.db does not "
+	                      "define as a propagated id");
+	/* the last context of profile 1 past cct.db's slots (still sorted) */
+	fresh(&g);
+	unsigned char *pi = pi_of(&g, 1);
+	unsigned char *idx = g.file[PROFDB_HPCTK_PROFILE] + rd64(pi + 0x18);
+	wr32(idx + (rd32(pi + 0x10) - 1) * 12, 100000);
+	expect_block_mismatch(&g, 1, "cct.db", "has values at context 100000");
+	/* the summary profile's ids are summary statistic ids */
+	fresh(&g);
+	wr16(last_value(&g, 0), 999);
+	expect_block_mismatch(&g, 0, "meta.db", "as a summary statistic id");
 }
 
 Test(hpctk4, unsorted_profile_index)

@@ -3,11 +3,15 @@
  * and every file kind, a folder holds A's files with B's file of that kind
  * (links to the shared files, which are only read). From each file alone
  * the test predicts, through the format's public API, whether the counts
- * and id ranges the open checks compare disagree; every such swap must fail
- * the strict open with -EBADMSG naming both files and warn in tolerant
- * mode, and no other swap may. The swaps that agree are listed, with
- * whether the full check (profdb_hpctk_check, profdb_hpctkpre_check) tells
- * them apart. Skips visibly without the shared data. */
+ * and id ranges the open checks compare disagree, and (HPCToolkit 4.0)
+ * whether the edges of a profile.db value block, compared at the block's
+ * first use, disagree. Every swap disagreeing at open must fail the strict
+ * open with -EBADMSG naming both files and warn in tolerant mode; every
+ * swap disagreeing at first use must open, then fail the use of some
+ * block the same way (warn once in tolerant mode); no other swap may do
+ * either. The swaps that agree are listed, with whether the full check
+ * (profdb_hpctk_check, profdb_hpctkpre_check) tells them apart. Skips
+ * visibly without the shared data. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -76,22 +80,51 @@ static int names_pair(const char *msg, const char *const *names, int k, unsigned
 	return 0;
 }
 
-/* The swap's verdict against the prediction, both modes. @p others: the
- * kinds the swapped one (@p names[k]) disagrees with (bit i for kind i).
- * Returns the full check's result on an open that raised nothing. */
-static int expect(const char *const *names, int k, unsigned others, const char *what,
-                  int (*full_check)(const profdb *))
+/* The verdict of the strict open (or, @p use, of using every block after
+ * it) on a swap that disagrees with the kinds @p others (bit i for kind
+ * i): -EBADMSG naming the swapped file and one of those. */
+static void expect_refused(int r, const char *const *names, int k, unsigned others,
+                           const char *what, const char *when)
+{
+	cr_assert_eq(r, -EBADMSG, "%s: %s gave %d", what, when, r);
+	cr_assert(names_pair(profdb_error_message(), names, k, others),
+	          "%s: \"%s\" (%s) does not name %s and a file it disagrees with", what,
+	          profdb_error_message(), when, names[k]);
+}
+
+/* The tolerant open's warnings so far against the prediction. */
+static void expect_warned(const char *const *names, int k, unsigned others, const char *what,
+                          const char *when)
+{
+	if (others)
+		cr_assert(warned > 0 && names_pair(warning, names, k, others),
+		          "tolerant, %s: no warning naming %s and a file it disagrees with %s "
+		          "(\"%s\")", what, names[k], when, warning);
+	else
+		cr_assert_eq(warned, 0, "tolerant, %s: warned \"%s\" %s", what, warning, when);
+}
+
+/* The swap's verdict against the prediction, both modes. @p at_open: the
+ * kinds the swapped one (@p names[k]) disagrees with in what the open
+ * compares; @p at_use: in what the first use of a block compares, which
+ * @p use_all (NULL: nothing is compared there) runs over every block.
+ * Returns the full check's result on a swap that raised nothing. */
+static int expect(const char *const *names, int k, unsigned at_open, unsigned at_use,
+                  const char *what, int (*full_check)(const profdb *),
+                  int (*use_all)(const profdb *))
 {
 	profdb *db;
 	int r = profdb_open(&db, dir, NULL), full = 0;
-	if (others) {
-		cr_assert_eq(r, -EBADMSG, "%s opened (%d)", what, r);
-		cr_assert(names_pair(profdb_error_message(), names, k, others),
-		          "%s: \"%s\" does not name %s and a file it disagrees with", what,
-		          profdb_error_message(), names[k]);
+	if (at_open) {
+		expect_refused(r, names, k, at_open, what, "the open");
 	} else {
 		cr_assert_eq(r, 0, "%s: %s", what, profdb_error_message());
-		full = full_check(db);
+		r = use_all ? use_all(db) : 0;
+		if (at_use)
+			expect_refused(r, names, k, at_use, what, "the first use of the blocks");
+		else
+			cr_assert_eq(r, 0, "%s: %s", what, profdb_error_message());
+		full = at_use ? 0 : full_check(db);
 		profdb_close(db);
 	}
 	profdb_options o = PROFDB_OPTIONS_INIT;
@@ -100,13 +133,13 @@ static int expect(const char *const *names, int k, unsigned others, const char *
 	warned = 0;
 	r = profdb_open(&db, dir, &o);
 	cr_assert_eq(r, 0, "tolerant, %s: %s", what, profdb_error_message());
+	expect_warned(names, k, at_open, what, "at open");
+	if (!at_open && use_all) {
+		cr_assert_eq(use_all(db), 0, "tolerant, %s: %s", what, profdb_error_message());
+		expect_warned(names, k, at_use, what, "at the first use of the blocks");
+		cr_assert(warned <= 1, "tolerant, %s: %d warnings for the blocks", what, warned);
+	}
 	profdb_close(db);
-	if (others)
-		cr_assert(warned > 0 && names_pair(warning, names, k, others),
-		          "tolerant, %s: no warning naming %s and a file it disagrees with (\"%s\")",
-		          what, names[k], warning);
-	else
-		cr_assert_eq(warned, 0, "tolerant, %s: warned \"%s\"", what, warning);
 	return full;
 }
 
@@ -262,18 +295,25 @@ static int trace_vs_profile(const v4_facts *t, const v4_facts *p)
 	return 0;
 }
 
-static int profile_vs_cct(const v4_facts *p, const v4_facts *c)
+static int counts_differ(const v4_facts *p, const v4_facts *c)
 {
 	uint64_t n_thread = 0;
-	for (uint32_t i = 0; i < p->n_prof; i++) {
-		if (p->prof[i].last_ctx >= (int64_t)c->n_slots)
-			return 1;
+	for (uint32_t i = 0; i < p->n_prof; i++)
 		if (!p->prof[i].summary)
 			n_thread += p->prof[i].n_values;
-	}
 	return n_thread != c->cct_values;
 }
 
+/* First use of the profile blocks: a context past cct.db's slots. */
+static int context_past_slots(const v4_facts *p, const v4_facts *c)
+{
+	for (uint32_t i = 0; i < p->n_prof; i++)
+		if (p->prof[i].last_ctx >= (int64_t)c->n_slots)
+			return 1;
+	return 0;
+}
+
+/* First use of the profile blocks: an edge metric id meta.db lacks. */
 static int profile_vs_meta(const v4_facts *p, const v4_facts *m)
 {
 	for (uint32_t i = 0; m->metrics_ok && i < p->n_prof; i++) {
@@ -292,24 +332,40 @@ static int cct_vs_meta(const v4_facts *c, const v4_facts *m)
 	return 0;
 }
 
-/* The kinds a swap of kind @p k disagrees with (bit i for kind i). @p in:
- * each kind's facts in the mixed folder. */
-static unsigned v4_disagreement(const v4_facts *const in[KINDS], int k)
+/* The kinds a swap of kind @p k disagrees with (bit i for kind i), in what
+ * the open compares (@p use 0) or the first use of a profile block
+ * (@p use 1). @p in: each kind's facts in the mixed folder. */
+static unsigned v4_disagreement(const v4_facts *const in[KINDS], int k, int use)
 {
-	static const int pairs[][2] = {{TRACE, PROF}, {PROF, CCT}, {PROF, META}, {CCT, META}};
+	static const struct {
+		int a, b, use;
+		int (*differ)(const v4_facts *, const v4_facts *);
+	} rules[] = {{TRACE, PROF, 0, trace_vs_profile}, {PROF, CCT, 0, counts_differ},
+	             {CCT, META, 0, cct_vs_meta}, {PROF, CCT, 1, context_past_slots},
+	             {PROF, META, 1, profile_vs_meta}};
 	unsigned others = 0;
-	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-		int a = pairs[i][0], b = pairs[i][1];
-		if ((a != k && b != k) || !in[a]->has[a] || !in[b]->has[b])
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		int a = rules[i].a, b = rules[i].b;
+		if (rules[i].use != use || (a != k && b != k) || !in[a]->has[a] || !in[b]->has[b])
 			continue;
-		int bad = a == TRACE ? trace_vs_profile(in[a], in[b])
-		        : b == CCT   ? profile_vs_cct(in[a], in[b])
-		        : a == PROF  ? profile_vs_meta(in[a], in[b])
-		                     : cct_vs_meta(in[a], in[b]);
-		if (bad)
+		if (rules[i].differ(in[a], in[b]))
 			others |= 1u << (a == k ? b : a);
 	}
 	return others;
+}
+
+/* Every profile.db value block used once: the first error, or 0. */
+static int v4_use_all(const profdb *db)
+{
+	const profdb_hpctk *h = profdb_get_hpctk(db);
+	int64_t n = profdb_hpctk_profile_count(h);
+	for (int64_t p = 0; p < n; p++) {
+		profdb_view index, values;
+		int r = profdb_hpctk_profile_plane(h, (uint32_t)p, &index, &values);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 static int v4_full_check(const profdb *db)
@@ -326,7 +382,7 @@ Test(mixed_dbs, hpctk4_every_kind_between_every_pair)
 	v4_facts *f = calloc(n, sizeof *f);
 	for (size_t i = 0; i < n; i++)
 		v4_facts_of(&f[i], dbs[i]);
-	int told[KINDS] = {0}, by_check[KINDS] = {0}, alike[KINDS] = {0};
+	int told[KINDS] = {0}, at_use[KINDS] = {0}, by_check[KINDS] = {0}, alike[KINDS] = {0};
 	for (int k = 0; k < KINDS; k++)
 		for (size_t a = 0; a < n; a++)
 			for (size_t b = 0; b < n; b++) {
@@ -334,29 +390,33 @@ Test(mixed_dbs, hpctk4_every_kind_between_every_pair)
 					continue;
 				const v4_facts *in[KINDS] = {&f[a], &f[a], &f[a], &f[a]};
 				in[k] = &f[b];
-				unsigned others = v4_disagreement(in, k);
+				unsigned open = v4_disagreement(in, k, 0), use = v4_disagreement(in, k, 1);
 				char what[512];
 				snprintf(what, sizeof what, "%s with the %s of %s", tc_basename(dbs[a]),
 				         v4_names[k], tc_basename(dbs[b]));
 				mix(v4_names, dbs[a], dbs[b], k);
-				int full = expect(v4_names, k, others, what, v4_full_check);
+				int full = expect(v4_names, k, open, use, what, v4_full_check, v4_use_all);
 				unmix(v4_names);
-				if (others) {
+				if (open) {
 					told[k]++;
+				} else if (use) {
+					at_use[k]++;
 				} else if (full < 0) {
 					by_check[k]++;
-					printf("agrees at open, profdb_hpctk_check() tells apart: %s\n", what);
+					printf("agrees at open and at first use, profdb_hpctk_check() tells "
+					       "apart: %s\n", what);
 				} else {
 					alike[k]++;
 					printf("cannot be told apart: %s\n", what);
 				}
 			}
 	for (int k = 0; k < KINDS; k++) {
-		printf("HPCToolkit 4.0, %s swapped: %d told apart at open, %d agree at open but "
-		       "not with profdb_hpctk_check(), %d cannot be told apart\n",
-		       v4_names[k], told[k], by_check[k], alike[k]);
-		cr_assert_gt(told[k], 0, "no %s swap disagreed: the samples do not test the check",
-		             v4_names[k]);
+		printf("HPCToolkit 4.0, %s swapped: %d told apart at open, %d at the first use of "
+		       "a profile block, %d agree there but not with profdb_hpctk_check(), %d "
+		       "cannot be told apart\n", v4_names[k], told[k], at_use[k], by_check[k],
+		       alike[k]);
+		cr_assert_gt(told[k] + at_use[k], 0,
+		             "no %s swap disagreed: the samples do not test the checks", v4_names[k]);
 	}
 	for (size_t i = 0; i < n; i++)
 		v4_facts_free(&f[i]);
@@ -373,7 +433,8 @@ Test(mixed_dbs, hpctk4_intact_databases_agree)
 		cr_skip_test("no HPCToolkit 4.0 sample databases (set PROFDB_SAMPLE_DATA)");
 	for (size_t i = 0; i < n; i++) {
 		mix(v4_names, dbs[i], dbs[i], META);
-		cr_assert_eq(expect(v4_names, META, 0, tc_basename(dbs[i]), v4_full_check), 0,
+		cr_assert_eq(expect(v4_names, META, 0, 0, tc_basename(dbs[i]), v4_full_check,
+		                    v4_use_all), 0,
 		             "%s: %s", dbs[i], profdb_error_message());
 		unmix(v4_names);
 	}
@@ -555,7 +616,7 @@ Test(mixed_dbs, hpctkpre_every_kind_between_every_pair)
 				snprintf(what, sizeof what, "%s with the %s of %s", label[a], pre_names[k],
 				         label[b]);
 				mix(pre_names, dbs[a], dbs[b], k);
-				int full = expect(pre_names, k, others, what, pre_full_check);
+				int full = expect(pre_names, k, others, 0, what, pre_full_check, NULL);
 				unmix(pre_names);
 				if (others) {
 					told++;

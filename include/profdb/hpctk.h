@@ -45,8 +45,9 @@ typedef enum profdb_hpctk_layout {
  *  by its magic). Each file is validated at open: magic, major version 4,
  *  footer, section table. Minor versions above 0 are accepted. Deeper checks
  *  run lazily on first use of each block. The files are compared where
- *  their headers and block headers hold counts and ids that must agree
- *  (doc/FORMATS.md, "At open, across files"): a disagreement is -EBADMSG
+ *  their header arrays hold counts and ids that must agree (doc/FORMATS.md,
+ *  "At open, across files"), and each profile.db value block's edges with
+ *  cct.db and meta.db at the block's first use: a disagreement is -EBADMSG
  *  naming both files, or a warning in tolerant mode.
  *  @param[out] ret  the handle, NULL on failure
  *  @param opts      NULL for the defaults; PROFDB_OPEN_TOLERANT makes a
@@ -344,9 +345,12 @@ PROFDB_EXPORT int profdb_hpctk_profile_id_at(const profdb_hpctk *db, uint32_t pr
  *    profile, a propagated id otherwise), value = F64 @2 bit-for-bit.
  *  profdb_view_run(index, i, values) gives context i's records;
  *  profdb_view_find() searches either view. The block is validated
- *  (inside the file, sorted keys, monotone starts) on first use.
+ *  (inside the file, sorted keys, monotone starts) and compared with the
+ *  other files (no context past cct.db's slots, first and last metric id
+ *  defined by meta.db) on first use.
  *  @return 0 (empty views when the profile stores nothing), -EINVAL,
- *  -ENOENT (out of range, no profile.db), -EBADMSG (damaged block).
+ *  -ENOENT (out of range, no profile.db), -EBADMSG (damaged block, or one
+ *  of another database than cct.db or meta.db: strict mode only).
  *  Thread-safe; views live until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_profile_plane(const profdb_hpctk *db, uint32_t profile,
                                              profdb_view *index, profdb_view *values);

@@ -1,22 +1,27 @@
-/* Cheap checks at open that the files of a database belong together. The
- * four files share no run id, so only counts and ids that must agree are
- * compared, from the headers of the files and of their blocks, never from
- * the values (time O(profiles + cct.db slots + trace lines), a few pages
- * per profile, cct.db's context info array; no memory):
+/* Checks that the files of a database belong together. The four files
+ * share no run id, so only counts and ids that must agree are compared.
+ * At open, from the headers of the files and of their blocks only (time
+ * O(profiles + cct.db slots + trace lines), contiguous header arrays, no
+ * memory), never from a value block:
  *  - trace.db's lines belong to profiles profile.db has, none the summary;
  *  - cct.db holds as many values as profile.db's thread profiles (it is
- *    their transposition), and no profile names a context past cct.db's
- *    table;
- *  - the first and last metric id of every profile.db block (a summary
- *    statistic id in the summary profile, a propagated id elsewhere) are
- *    ids meta.db defines;
+ *    their transposition);
  *  - meta.db's entry points lie inside cct.db's table.
+ * At the first use of a profile.db value block, where its order is
+ * validated anyway (sparse.c), from the block's own edges:
+ *  - the profile names no context past cct.db's table;
+ *  - the first and last metric id of the block (a summary statistic id in
+ *    the summary profile, a propagated id elsewhere) are ids meta.db
+ *    defines.
+ * The block-level reads are not done at open because the edges of every
+ * block lie all over profile.db: on a cold disk the kernel's read-around
+ * of those few pages per profile pulls most of the file.
  * A disagreement names both files: an error in strict mode, a warning in
- * tolerant mode (the query layer then drops the trace lines it cannot
- * place). A block whose header points outside its file is left to the
- * lazy checks (doc/FORMATS.md): this file judges only what it can read.
- * The full comparison, which reads every value, is profdb_hpctk_check()
- * (check.c). */
+ * tolerant mode (once per handle for the block-level ones; the query layer
+ * drops the trace lines it cannot place). A block whose header points
+ * outside its file is left to the lazy checks (doc/FORMATS.md): this file
+ * judges only what it can read. The full comparison, which reads every
+ * value, is profdb_hpctk_check() (check.c). */
 #include <inttypes.h>
 
 #include "hpctk4-internal.h"
@@ -76,69 +81,30 @@ static uint64_t add_count(uint64_t sum, uint64_t n)
 	return sum == UINT64_MAX || n >= UINT64_MAX - sum ? UINT64_MAX : sum + n;
 }
 
-/* Whether the metric ids of a block's first and last value (records of
- * @p stride bytes with a u16 metric id first) are in @p ids; 1 also when
- * they cannot be read (left to the lazy checks). */
-static int ends_known(const profdb__input *in, uint64_t at, uint64_t n, unsigned stride,
-                      const uint8_t *ids, uint32_t *bad)
-{
-	const unsigned char *first, *last;
-	if (n == 0 || n > in->size / stride || !(first = profdb__peek(in, at, stride)) ||
-	    !(last = profdb__peek(in, at + (n - 1) * stride, stride)))
-		return 1;
-	*bad = profdb__le16(first);
-	if (!profdb__hpctk_bit(ids, *bad))
-		return 0;
-	*bad = profdb__le16(last);
-	return profdb__hpctk_bit(ids, *bad);
-}
-
-/* profile.db against cct.db (context ids) and meta.db (metric ids);
- * counts the thread profiles' values into *n_thread (UINT64_MAX when a
- * header is unreadable or a disagreement was found: no count comparison
- * then, one message per pair of files). */
-static int check_profiles(const profdb_hpctk *db, int ids, uint64_t *n_thread)
+/* The thread profiles' value count from profile.db's headers
+ * (UINT64_MAX, "not compared", when a header is unreadable or cannot be
+ * right). */
+static uint64_t thread_values(const profdb_hpctk *db)
 {
 	const profdb__input *pin = &db->in[PROFDB_HPCTK_PROFILE];
-	const char *cct = db->in[PROFDB_HPCTK_CCT].name, *meta = db->in[PROFDB_HPCTK_META].name;
-	*n_thread = 0;
-	for (uint32_t p = 0; p < db->n_profiles; p++) {
-		const unsigned char *h = profile_header(db, p), *last;
-		int r = 0;
-		if (!h) {
-			*n_thread = UINT64_MAX;
-			return 0;
-		}
+	uint64_t n_thread = 0;
+	for (uint32_t p = 0; p < db->n_profiles && n_thread != UINT64_MAX; p++) {
+		const unsigned char *h = profile_header(db, p);
+		if (!h)
+			return UINT64_MAX;
 		uint64_t n = hl_profile_n_values(h);
-		uint32_t n_ctx = hl_profile_n_ctxs(h), bad = 0;
-		int summary = is_summary(db, p, h);
-		if (!plausible(pin, n, HL_PROF_VALUE, n_ctx))
-			*n_thread = UINT64_MAX;
-		else if (!summary)
-			*n_thread = add_count(*n_thread, n);
-		uint64_t last_at = hl_profile_ctx_index(h) + (uint64_t)(n_ctx - 1) * HL_PROF_INDEX;
-		if (db->present[PROFDB_HPCTK_CCT] && n_ctx > 0 &&
-		    (last = profdb__peek(pin, last_at, HL_PROF_INDEX)) &&
-		    profdb__le32(last) >= db->n_ctxs)
-			r = profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has values at context %"
-			                 PRIu32 ", past the %" PRIu32 " contexts of %s", pin->name, cct, p,
-			                 profdb__le32(last), db->n_ctxs, cct);
-		else if (ids && !ends_known(pin, hl_profile_values(h), n, HL_PROF_VALUE,
-		                            summary ? db->stat_ids : db->prop_ids, &bad))
-			r = profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " uses metric id %" PRIu32
-			                 ", which %s does not define as a %s id", pin->name, meta, p, bad,
-			                 meta, summary ? "summary statistic" : "propagated");
-		if (r < 0) {
-			*n_thread = UINT64_MAX;
-			return profdb__disagree(&db->opts, r);
-		}
+		if (!plausible(pin, n, HL_PROF_VALUE, hl_profile_n_ctxs(h)))
+			return UINT64_MAX;
+		if (!is_summary(db, p, h))
+			n_thread = add_count(n_thread, n);
 	}
-	return 0;
+	return n_thread;
 }
 
 /* cct.db against profile.db (value count). Only the context info array is
  * read: the metric indexes lie all over the file, one page each, and the
- * metric ids they hold are the thread profiles' ones, compared above. */
+ * metric ids they hold are the thread profiles' ones, compared at the
+ * first use of each profile block. */
 static int check_cct(const profdb_hpctk *db, uint64_t n_thread)
 {
 	const profdb__input *cin = &db->in[PROFDB_HPCTK_CCT];
@@ -158,7 +124,6 @@ static int check_cct(const profdb_hpctk *db, uint64_t n_thread)
 	int r = profdb__fail(-EBADMSG, NOT_ONE "%s holds %" PRIu64 " values, the thread profiles "
 	                     "of %s %" PRIu64, cin->name, prof, cin->name, n_cct, prof, n_thread);
 	return profdb__disagree(&db->opts, r);
-	return 0;
 }
 
 /* meta.db's entry points (final layout) against cct.db's table. */
@@ -185,16 +150,53 @@ int profdb__hpctk_cross_check(const profdb_hpctk *db)
 {
 	int has_meta = db->present[PROFDB_HPCTK_META], has_prof = db->present[PROFDB_HPCTK_PROFILE];
 	int has_cct = db->present[PROFDB_HPCTK_CCT], r;
-	/* a metric table that does not decode fails where it is used, not here */
-	int ids = has_meta && profdb__hpctk_metric_ids(db) == 0;
-	uint64_t n_thread = UINT64_MAX;
 	if (db->present[PROFDB_HPCTK_TRACE] && has_prof && (r = check_traces(db)) < 0)
 		return r;
-	if (has_prof && (r = check_profiles(db, ids, &n_thread)) < 0)
-		return r;
-	if (has_cct && has_prof && (r = check_cct(db, n_thread)) < 0)
+	if (has_cct && has_prof && (r = check_cct(db, thread_values(db))) < 0)
 		return r;
 	if (has_meta && has_cct && (r = check_entries(db)) < 0)
 		return r;
 	return 0;
+}
+
+/* A block-level disagreement: an error in strict mode; in tolerant mode a
+ * warning for the first such block of the handle (a swapped file makes
+ * most of its blocks disagree: one warning says it), and 0. */
+static int block_disagrees(const profdb_hpctk *db, int r)
+{
+	profdb_hpctk *mut = (profdb_hpctk *)db;   /* the flag is atomic */
+	if ((db->opts.flags & PROFDB_OPEN_TOLERANT) &&
+	    atomic_exchange_explicit(&mut->block_warned, 1, memory_order_relaxed))
+		return 0;
+	return profdb__disagree(&db->opts, r);
+}
+
+int profdb__hpctk_cross_block(const profdb_hpctk *db, uint32_t p, const profdb_view *index,
+                              const profdb_view *values)
+{
+	const profdb__input *pin = &db->in[PROFDB_HPCTK_PROFILE];
+	const char *cct = db->in[PROFDB_HPCTK_CCT].name, *meta = db->in[PROFDB_HPCTK_META].name;
+	const unsigned char *h = profile_header(db, p);
+	if (!h || index->count == 0 || values->count == 0)
+		return 0;
+	uint32_t last_ctx = profdb__le32(index->base + (index->count - 1) * index->stride);
+	if (db->present[PROFDB_HPCTK_CCT] && last_ctx >= db->n_ctxs)
+		return block_disagrees(db, profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32
+		                       " has values at context %" PRIu32 ", past the %" PRIu32
+		                       " contexts of %s", pin->name, cct, p, last_ctx, db->n_ctxs,
+		                       cct));
+	/* a metric table that does not decode fails where it is used, not here */
+	if (!db->present[PROFDB_HPCTK_META] || profdb__hpctk_metric_ids(db) < 0)
+		return 0;
+	int summary = is_summary(db, p, h);
+	const uint8_t *ids = summary ? db->stat_ids : db->prop_ids;
+	uint32_t first = profdb__le16(values->base);
+	uint32_t last = profdb__le16(values->base + (values->count - 1) * values->stride);
+	uint32_t bad = !profdb__hpctk_bit(ids, first) ? first : last;
+	if (profdb__hpctk_bit(ids, bad))
+		return 0;
+	return block_disagrees(db, profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " uses "
+	                       "metric id %" PRIu32 ", which %s does not define as a %s id",
+	                       pin->name, meta, p, bad, meta,
+	                       summary ? "summary statistic" : "propagated"));
 }

@@ -82,6 +82,9 @@ struct profdb_hpctk {
 	/* lazily validated blocks: 1 = checked and good (atomic bytes) */
 	profdb__once checked_once;
 	profdb__block_state ok;
+	/* tolerant mode: a profile block that disagrees with the other files
+	 * was reported (cross.c) */
+	atomic_bool block_warned;
 };
 
 /* open.c */
@@ -97,8 +100,13 @@ int profdb__hpctk_meta_once(const profdb_hpctk *db, const profdb__once *once,
 int profdb__hpctk_profile_open(profdb_hpctk *db);
 int profdb__hpctk_cct_open(profdb_hpctk *db);
 int profdb__hpctk_trace_open(profdb_hpctk *db);
-/* cross.c: whether the files agree with each other (header counts) */
+/* cross.c: whether the files agree with each other: at open, from the
+ * headers; at the first use of profile @p p's value block (validated,
+ * @p index and @p values its views), from the block's edges. 0 or
+ * -EBADMSG naming both files (0 and a warning in tolerant mode). */
 int profdb__hpctk_cross_check(const profdb_hpctk *db);
+int profdb__hpctk_cross_block(const profdb_hpctk *db, uint32_t p, const profdb_view *index,
+                              const profdb_view *values);
 /* Pointer to a struct of @p size bytes at @p ptr inside section @p s, and
  * its index in the array starting at @p base with @p stride. */
 int profdb__hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,

@@ -201,14 +201,17 @@ static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *wha
 	int ok, r = profdb__hpctk_checked(db, checked, i, &ok);
 	if (r == 0)
 		r = locate_plane(in, what, s, b, &idx, &val);
-	if (r == 0 && !ok && (r = check_plane(in, what, s, b, idx, val)) == 0)
+	if (r == 0)
+		plane_views(s, idx, b->n_idx, val, b->n_idx ? b->n_val : 0, index, values);
+	/* a profile block's edges are compared with the other files here,
+	 * once, not at open (cross.c) */
+	if (r == 0 && !ok && (r = check_plane(in, what, s, b, idx, val)) == 0 &&
+	    (f != PROFDB_HPCTK_PROFILE ||
+	     (r = profdb__hpctk_cross_block(db, (uint32_t)i, index, values)) == 0))
 		profdb__hpctk_mark_checked(checked, i);
-	if (r < 0) {
+	if (r < 0)
 		plane_views(s, NULL, 0, NULL, 0, index, values);   /* empty, with the layout */
-		return r;
-	}
-	plane_views(s, idx, b->n_idx, val, b->n_idx ? b->n_val : 0, index, values);
-	return 0;
+	return r;
 }
 
 static int profile_record(const profdb_hpctk *db, uint32_t i, const unsigned char **p)

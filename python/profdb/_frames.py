@@ -23,16 +23,6 @@ def column_names(metrics):
     return _column_names(metrics)
 
 
-def _frame_name(c):
-    """A context's name column, as _context_table() names its nodes: an
-    unnamed loop or line scope gets the tool's "loop at file.c:12" or
-    "file.c:13"."""
-    if c.name or c.type not in ("loop", "line"):
-        return c.name
-    where = "%s:%d" % (c.file.rsplit("/", 1)[-1] or "?", c.line)
-    return "loop at " + where if c.type == "loop" else where
-
-
 class _ContextIndex:
     """The context table as _context_lookup() reads it, sorted by id: the
     codes of name, file and module into their string lists, and the line.
@@ -44,6 +34,7 @@ class _ContextIndex:
 
     def __init__(self, ids, codes, line, cats):
         self.ids, self.codes, self.line, self.cats = ids, codes, line, cats
+        self._slot = None   # positions by id (dense ids), built by positions()
         self.where = {col: {s: i for i, s in enumerate(cats[col])} for col in self._COLS}
         # pandas checks the categories of a dtype once, not per frame
         self.dtypes = {col: pd.CategoricalDtype(cats[col]) for col in self._COLS}
@@ -54,15 +45,37 @@ class _ContextIndex:
         return cls(t["id"][order], {col: t[col][order] for col in cls._COLS},
                    t["line"][order], {col: list(t[col + "_values"]) for col in cls._COLS})
 
+    def _dense(self, top):
+        """Whether ids up to `top` are dense enough for tables indexed by
+        id (context ids number the slots of a database): one read per row
+        instead of a binary search, and no sort of the rows."""
+        return top < 4 * len(self.ids) + 65536
+
+    def lacking(self, ids):
+        """The distinct ids of `ids` the index lacks, ascending."""
+        if not len(ids):
+            return ids[:0]
+        top = max(int(ids.max()), int(self.ids[-1]) if len(self.ids) else 0)
+        if self._dense(top):
+            seen = np.zeros(top + 1, np.bool_)
+            seen[ids] = True
+            seen[self.ids] = False
+            return np.flatnonzero(seen).astype(ids.dtype)
+        distinct = np.unique(ids)
+        return distinct[~np.isin(distinct, self.ids, assume_unique=True)]
+
     def positions(self, ids):
-        """Where each id of `ids` is in the index, and the distinct ids it
-        lacks."""
-        if not len(self.ids):
-            return np.zeros(len(ids), np.intp), np.unique(ids)
-        pos = np.searchsorted(self.ids, ids)
-        np.minimum(pos, len(self.ids) - 1, out=pos)
-        absent = self.ids[pos] != ids
-        return pos, (np.unique(ids[absent]) if absent.any() else ids[:0])
+        """Where each id of `ids`, all of them in the index, is in it."""
+        if not len(ids):
+            return np.zeros(0, np.intp)
+        top = int(self.ids[-1])
+        if self._dense(top):
+            if self._slot is None:
+                slot = np.zeros(top + 1, np.intp)
+                slot[self.ids] = np.arange(len(self.ids))
+                self._slot = slot
+            return self._slot[ids]
+        return np.searchsorted(self.ids, ids)
 
     def with_contexts(self, db, missing):
         """A new index that also holds the contexts `missing` (those the
@@ -70,20 +83,11 @@ class _ContextIndex:
         context" id 0)."""
         cats = {col: list(self.cats[col]) for col in self._COLS}
         where = {col: dict(self.where[col]) for col in self._COLS}
-        extra = {col: np.zeros(len(missing), np.int32) for col in self._COLS}
-        extra_line = np.zeros(len(missing), np.uint64)
-        for k, cid in enumerate(missing.tolist()):
-            try:
-                c = db.context(int(cid))
-                texts, extra_line[k] = (_frame_name(c), c.file, c.module), c.line
-            except NotFound:
-                texts = ("", "", "")
-            for col, text in zip(self._COLS, texts):
-                code = where[col].get(text)
-                if code is None:
-                    code = where[col][text] = len(cats[col])
-                    cats[col].append(text)
-                extra[col][k] = code
+        # in C, one pass: the copies above grow by the new strings
+        *codes, extra_line = db._context_rows(
+            missing.astype(np.uint32),
+            *[x for col in self._COLS for x in (where[col], cats[col])])
+        extra = dict(zip(self._COLS, codes))
         ids = np.concatenate([self.ids, missing.astype(np.uint32)])
         order = np.argsort(ids, kind="stable")
         codes = {col: np.concatenate([self.codes[col], extra[col]])[order]
@@ -99,14 +103,13 @@ def _context_index(db, ids):
     if index is None:
         index = db.__dict__["_frames_context_index"] = \
             _ContextIndex.of_table(db._context_table())
-    pos, missing = index.positions(ids)
+    missing = index.lacking(ids)
     if len(missing):
         index = index.with_contexts(db, missing)
-        pos = index.positions(ids)[0]
         # One assignment: a thread that extended the index at the same
         # time replaces it with one as good for its own caller.
         db.__dict__["_frames_context_index"] = index
-    return index, pos
+    return index, index.positions(ids)
 
 
 def _context_lookup(db, ids, cols=("name", "file", "module")):
@@ -124,6 +127,28 @@ def _context_lookup(db, ids, cols=("name", "file", "module")):
         frame[col] = pd.Categorical.from_codes(codes, dtype=index.dtypes[col])
     frame["line"] = index.line[pos] if len(index.ids) else np.zeros(len(ids), np.uint64)
     return frame
+
+
+def _level(ids):
+    """The sorted distinct values of `ids` (small non-negative integers)
+    and the position of each id among them: what MultiIndex.from_arrays
+    finds by hashing, here by a table as long as the largest id."""
+    if not len(ids):
+        return pd.Index(ids), np.zeros(0, np.intp)
+    seen = np.zeros(int(ids.max()) + 1, np.bool_)
+    seen[ids] = True
+    rank = np.cumsum(seen, dtype=np.intp) - 1
+    return pd.Index(np.flatnonzero(seen).astype(ids.dtype)), rank[ids]
+
+
+def _node_profile_index(ctx, prof):
+    """MultiIndex.from_arrays([ctx, prof], names=["node", "profile"]),
+    built from levels and codes without hashing every row."""
+    if max(int(ctx.max(initial=0)), int(prof.max(initial=0))) >= 16 * len(ctx) + 65536:
+        return pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"])
+    (lc, cc), (lp, cp) = _level(ctx), _level(prof)
+    return pd.MultiIndex(levels=[lc, lp], codes=[cc, cp], names=["node", "profile"],
+                         verify_integrity=False)
 
 
 def _masked(bits, present, mtype):
@@ -153,7 +178,7 @@ def dataframe(db, metrics=None, profiles=None, scope="all"):
     ctxinfo = _context_lookup(db, ctx)
     for col in ("name", "file", "line", "module"):
         data[col] = ctxinfo[col]
-    index = pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"])
+    index = _node_profile_index(ctx, prof)
     df = pd.DataFrame(data, index=index, copy=False)
     df.attrs["default_metric"] = _default_column(db, zip(ids, column_names(infos)))
     return df

@@ -379,7 +379,71 @@ done:
 	return out;
 }
 
+/* _context_rows(ids, name_index, name_list, file_index, file_list,
+ * module_index, module_list) -> (name, file, module, line): the columns of
+ * _context_table() for the contexts @p ids (a uint32 array), their string
+ * codes added to the given dicts and lists (the caller's copies), which
+ * grow by the strings not yet in them. A context the database cannot name
+ * (-ENOENT: a trace's "no context" id 0) reads as empty strings and line
+ * 0. The first frame of a database calls this for the contexts with
+ * values but no tree node, thousands in some databases. */
+static PyObject *db_context_rows(DatabaseObject *self, PyObject *args)
+{
+	PyObject *ids_arg;
+	str_column cols[3];
+	if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!", &ids_arg, &PyDict_Type, &cols[0].index,
+	                      &PyList_Type, &cols[0].list, &PyDict_Type, &cols[1].index,
+	                      &PyList_Type, &cols[1].list, &PyDict_Type, &cols[2].index,
+	                      &PyList_Type, &cols[2].list))
+		return NULL;
+	profdb *db = pd_db(self);
+	if (!db)
+		return NULL;
+	PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY(ids_arg, NPY_UINT32, 1, 1,
+	                                                      NPY_ARRAY_IN_ARRAY);
+	if (!ids)
+		return NULL;
+	npy_intp n = PyArray_DIM(ids, 0);
+	PyObject *a_code[3] = {PyArray_SimpleNew(1, &n, NPY_INT32), PyArray_SimpleNew(1, &n, NPY_INT32),
+	                       PyArray_SimpleNew(1, &n, NPY_INT32)};
+	PyObject *a_line = PyArray_SimpleNew(1, &n, NPY_UINT64), *out = NULL;
+	if (!a_code[0] || !a_code[1] || !a_code[2] || !a_line)
+		goto done;
+	for (int k = 0; k < 3; k++)
+		cols[k].codes = PyArray_DATA((PyArrayObject *)a_code[k]);
+	const uint32_t *id = PyArray_DATA(ids);
+	uint64_t *line = PyArray_DATA((PyArrayObject *)a_line);
+	static const profdb_str none = {"", 0};
+	for (npy_intp i = 0; i < n; i++) {
+		profdb_context c;
+		int rc = profdb_context_get(db, id[i], &c);
+		if (rc == -ENOENT) {
+			line[i] = 0;
+			if (str_add(&cols[0], (size_t)i, none) < 0 || str_add(&cols[1], (size_t)i, none) < 0 ||
+			    str_add(&cols[2], (size_t)i, none) < 0)
+				goto done;
+			continue;
+		}
+		if (rc < 0) {
+			pd_raise(rc);
+			goto done;
+		}
+		line[i] = c.line;
+		if (name_add(&cols[0], (size_t)i, &c) < 0 || str_add(&cols[1], (size_t)i, c.file) < 0 ||
+		    str_add(&cols[2], (size_t)i, c.module) < 0)
+			goto done;
+	}
+	out = PyTuple_Pack(4, a_code[0], a_code[1], a_code[2], a_line);
+done:
+	Py_DECREF(ids);
+	for (int k = 0; k < 3; k++)
+		Py_XDECREF(a_code[k]);
+	Py_XDECREF(a_line);
+	return out;
+}
+
 PyMethodDef pd_gather_methods[] = {
+	{"_context_rows", (PyCFunction)db_context_rows, METH_VARARGS, NULL},
 	{"_gather", (PyCFunction)db_gather, METH_VARARGS, NULL},
 	{"_context_table", (PyCFunction)db_context_table, METH_NOARGS, NULL},
 	{NULL, NULL, 0, NULL},

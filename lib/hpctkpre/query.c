@@ -486,15 +486,17 @@ typedef struct pq_cur {
 
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
-	(void)impl;
+	const pq *q = impl;
+	if (cur->scan == PROFDB_SCAN_PROFILE)
+		cur->pos[0] = cur->key;
+	if (q->db->old)
+		return 0;   /* the old cursor reads the rows in place: no state */
 	pq_cur *c = calloc(1, sizeof *c);
 	if (!c)
 		return profdb__fail(-ENOMEM, "out of memory");
 	c->profile = PROFDB_NONE;
 	c->entry = UINT64_MAX;
 	cur->priv = c;
-	if (cur->scan == PROFDB_SCAN_PROFILE)
-		cur->pos[0] = cur->key;
 	return 0;
 }
 

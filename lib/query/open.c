@@ -318,6 +318,15 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 	return unsupported(path, head, n, name);
 }
 
+/* A trace an old experiment.xml database may hold: *.hpctrace, an
+ * experiment.mt, or a buffer with hpcrun's trace magic. */
+static int old_trace_input(const profdb_input *in)
+{
+	const char *name = in->name ? in->name : "";
+	return profdb__query_ends_with(name, ".hpctrace") || profdb__query_ends_with(name, ".mt") ||
+	       (in->size >= 12 && memcmp(in->data, "HPCRUN-trace", 12) == 0);
+}
+
 PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, size_t n,
                                      const profdb_options *opts)
 {
@@ -331,7 +340,9 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		return rc;
 	const profdb__backend *chosen = NULL;
 	size_t chosen_at = 0;
-	int old = 0;   /* .metric-db records: the old experiment.xml database */
+	/* .metric-db records, or experiment.xml with traces: the old
+	 * experiment.xml database, whose traces are not an hpcrun set */
+	int old = 0, xml = 0, traces = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? inputs[i].name : "";
 		if (!inputs[i].data && inputs[i].size)
@@ -340,9 +351,14 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
 		    (inputs[i].size >= 16 && memcmp(inputs[i].data, "HPCPROF-metricdb", 16) == 0))
 			old = 1;
+		xml |= strcmp(base_name(name), "experiment.xml") == 0;
+		traces |= old_trace_input(&inputs[i]);
 	}
+	old |= xml && traces;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? base_name(inputs[i].name) : "";
+		if (old && old_trace_input(&inputs[i]))
+			continue;   /* a trace of the old database */
 		size_t k = inputs[i].size < PROFDB__QUERY_HEAD ? inputs[i].size : PROFDB__QUERY_HEAD;
 		const unsigned char *head = inputs[i].data ? inputs[i].data : (const unsigned char *)"";
 		const profdb__backend *be = sniff(head, k, name);

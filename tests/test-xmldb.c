@@ -417,12 +417,23 @@ Test(xmldb, traces_loose_and_packed)
 		TW_XMLDB_TRACES | TW_XMLDB_PACKED | TW_XMLDB_RANKS,
 	};
 	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
-		char dir[] = "/tmp/profdb-xmldb-XXXXXX";
+		char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
 		make_dir(dir, layouts[i]);
 		profdb *db;
 		cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
 		check_sample(db, layouts[i]);
 		check_scans(db);
+		check_traces(db, layouts[i]);
+		profdb_close(db);
+		/* a trace file named alone opens its folder */
+		uint32_t rank, thread;
+		tw_xmldb_identity(0, layouts[i], &rank, &thread);
+		if (layouts[i] & TW_XMLDB_PACKED)
+			snprintf(path, sizeof path, "%s/experiment.mt", dir);
+		else
+			snprintf(path, sizeof path, "%s/1.app-%06u-%03u-7f000001-%u-0.hpctrace", dir, rank,
+			         thread, 100 + rank);
+		cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
 		check_traces(db, layouts[i]);
 		profdb_close(db);
 		remove_dir(dir);

@@ -137,7 +137,7 @@ int64_t profdb__pre_old_value_count(const profdb_hpctkpre *db)
 
 int64_t profdb__pre_old_trace_length(const profdb_hpctkpre *db, uint32_t p)
 {
-	const pre_xtrace *t;
+	const pre_xtrace *t = NULL;
 	int r = profdb__hpctkpre_old_trace(db, p, &t);
 	return r < 0 ? r : r ? (int64_t)t->count : 0;
 }
@@ -145,7 +145,7 @@ int64_t profdb__pre_old_trace_length(const profdb_hpctkpre *db, uint32_t p)
 int profdb__pre_old_trace_at(const profdb_hpctkpre *db, uint32_t p, uint64_t i,
                              profdb_sample *out)
 {
-	const pre_xtrace *t;
+	const pre_xtrace *t = NULL;
 	int r = profdb__hpctkpre_old_trace(db, p, &t);
 	if (r < 0)
 		return r;
@@ -162,7 +162,7 @@ int profdb__pre_old_trace_at(const profdb_hpctkpre *db, uint32_t p, uint64_t i,
 int profdb__pre_old_trace_seek(const profdb_hpctkpre *db, uint32_t p, uint64_t time,
                                uint64_t *index)
 {
-	const pre_xtrace *t;
+	const pre_xtrace *t = NULL;
 	int r = profdb__hpctkpre_old_trace(db, p, &t);
 	*index = 0;
 	if (r <= 0)

@@ -11,8 +11,9 @@
  *  3. experiment.xml without any of those: an old database whose values
  *     are the ones the XML prints (hpcprof run without metric-db output);
  *  4. a .hpcrun or .hpctrace file: a measurements directory.
- * experiment.xml, a .metric-db or an .mdb file named alone opens its
- * folder by these rules.
+ * experiment.xml, experiment.mt, a .metric-db or an .mdb file, or a
+ * .hpctrace beside experiment.xml, named alone opens its folder by these
+ * rules.
  * A file is read up to PROFDB__QUERY_HEAD bytes and offered to each backend's
  * sniff() in registry order; an empty file, to each backend's sniff_empty()
  * (which may judge it by the files beside it). */
@@ -270,6 +271,20 @@ out:
 
 /* ---- public ---------------------------------------------------------------- */
 
+/* Whether experiment.xml is in the folder of file @p path (a .hpctrace
+ * there is a trace of that database, not of an hpcrun measurement). */
+static int beside_xml(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *xml;
+	if (asprintf(&xml, "%.*sexperiment.xml", slash ? (int)(slash - path + 1) : 0, path) < 0)
+		return 0;
+	struct stat st;
+	int r = stat(xml, &st) == 0 && S_ISREG(st.st_mode);
+	free(xml);
+	return r;
+}
+
 PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_options *opts)
 {
 	struct stat st;
@@ -293,7 +308,8 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 
 	const char *name = base_name(path);
 	if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
-	    strcmp(name, "experiment.xml") == 0) {
+	    strcmp(name, "experiment.xml") == 0 || strcmp(name, "experiment.mt") == 0 ||
+	    (profdb__query_ends_with(name, ".hpctrace") && beside_xml(path))) {
 		/* A member of a database folder: the folder decides. */
 		char *dir = strdup(path);
 		if (!dir)

@@ -29,8 +29,9 @@ int profdb__pre_old_trace_at(const profdb_hpctkpre *db, uint32_t p, uint64_t i,
                              profdb_sample *out);
 int profdb__pre_old_trace_seek(const profdb_hpctkpre *db, uint32_t p, uint64_t time,
                                uint64_t *index);
-/* How many traces there are and their samples. */
-void profdb__pre_old_trace_counts(const profdb_hpctkpre *db, int64_t *traces, int64_t *samples);
+/* How many traces there are (damaged ones read as empty in tolerant
+ * mode included) and their samples, every trace checked: 0 or < 0. */
+int profdb__pre_old_trace_counts(const profdb_hpctkpre *db, int64_t *traces, int64_t *samples);
 /* How many values are stored (the non-zero cells and the printed ones). */
 int64_t profdb__pre_old_value_count(const profdb_hpctkpre *db);
 

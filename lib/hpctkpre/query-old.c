@@ -181,14 +181,18 @@ int profdb__pre_old_trace_seek(const profdb_hpctkpre *db, uint32_t p, uint64_t t
 	return 0;
 }
 
-void profdb__pre_old_trace_counts(const profdb_hpctkpre *db, int64_t *traces, int64_t *samples)
+int profdb__pre_old_trace_counts(const profdb_hpctkpre *db, int64_t *traces, int64_t *samples)
 {
 	*traces = *samples = 0;
-	for (uint32_t p = 0; p < db->o.n_mdb; p++) {
-		uint32_t t = db->o.mdb[p].trace;
-		if (t == PROFDB_NONE)
+	for (uint32_t p = 1; p <= db->o.n_mdb; p++) {
+		const pre_xtrace *t = NULL;
+		if (db->o.mdb[p - 1].trace == PROFDB_NONE)
 			continue;
+		int r = profdb__hpctkpre_old_trace(db, p, &t);   /* checks its samples */
+		if (r < 0)
+			return r;
 		++*traces;
-		*samples += (int64_t)db->o.tr[t].count;
+		*samples += r ? (int64_t)t->count : 0;
 	}
+	return 0;
 }

@@ -658,8 +658,7 @@ static int q_counts(const void *impl, profdb_counts *out)
 	out->traces = q->info.n_traces;
 	if (q->db->old) {
 		out->values = profdb__pre_old_value_count(q->db);
-		profdb__pre_old_trace_counts(q->db, &out->traces, &out->samples);
-		return 0;
+		return profdb__pre_old_trace_counts(q->db, &out->traces, &out->samples);
 	}
 	for (uint32_t p = 0; p < q->info.n_profiles; p++) {
 		profdb_view index, values;

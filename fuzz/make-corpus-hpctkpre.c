@@ -84,6 +84,23 @@ static void mdb_seeds(void)
 	if (tw_mdb_packed(&pack, 2, rank, thread, rec) < 0)
 		exit(1);
 	put("fuzz-hpctkpre-mdb", "packed", &pack, 1);
+	tw_blob_free(&pack);
+	/* the traces, loose and packed into experiment.mt */
+	tw_blob tr[2];
+	static const char *const trace_names[2] = {"trace0", "trace1"};
+	for (uint32_t t = 0; t < 2; t++) {
+		const tw_hpctrace_rec *recs;
+		size_t n;
+		tw_xmldb_trace(t, &recs, &n);
+		if (tw_hpctrace_write(0, recs, n, &tr[t]) < 0)
+			exit(1);
+		put("fuzz-hpctkpre-mdb", trace_names[t], &tr[t], 1);
+	}
+	if (tw_mdb_packed(&pack, 2, rank, thread, tr) < 0)
+		exit(1);
+	put("fuzz-hpctkpre-mdb", "packed-traces", &pack, 1);
+	tw_blob_free(&tr[0]);
+	tw_blob_free(&tr[1]);
 	tw_blob_free(&rec[0]);
 	tw_blob_free(&rec[1]);
 	tw_blob_free(&pack);

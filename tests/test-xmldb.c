@@ -62,8 +62,8 @@ static void spit(const char *path, const void *p, size_t size)
 }
 
 /* Every cell of both threads, the printed summary, the tree and the
- * profiles of the sample. */
-static void check_sample(const profdb *db, int packed)
+ * profiles of the sample written with tw_xmldb_write_dir @p flags. */
+static void check_sample(const profdb *db, int flags)
 {
 	profdb_about a;
 	cr_assert_eq(profdb_get_about(db, &a), 0);
@@ -78,9 +78,11 @@ static void check_sample(const profdb *db, int packed)
 		cr_assert_eq(profdb_profile_get(db, t + 1, &p), 0);
 		cr_assert_eq(p.is_summary, 0);
 		cr_assert_eq(p.n_identity, 2);
+		uint32_t rank, thread;
+		tw_xmldb_identity(t, flags, &rank, &thread);
 		cr_assert_eq(profdb_profile_identity(db, t + 1, 1, &kind, &v), 0);
 		cr_assert(kind.len == 6 && memcmp(kind.ptr, "thread", 6) == 0);
-		cr_assert_eq(v, t, "%s: profile %u is thread %llu", packed ? "packed" : "loose", t + 1,
+		cr_assert_eq(v, thread, "layout %d: profile %u is thread %llu", flags, t + 1,
 		             (unsigned long long)v);
 		for (uint32_t r = 0; r < TW_XMLDB_ROWS; r++)
 			for (uint32_t k = 0; k < 2; k++) {
@@ -352,5 +354,297 @@ Test(xmldb, xml_truncated_and_flipped)
 		open_damaged(dir, "experiment.xml", (const unsigned char *)copy, size, 0);
 	}
 	free(copy);
+	remove_dir(dir);
+}
+
+/* ---- traces ------------------------------------------------------------------ */
+
+/* The trace of the sample's thread t is profile t + 1's: every sample's
+ * time and context (it 60 is S 6, it 70 is S 7), seeks, the view, and
+ * none for the summary. */
+static void check_traces(const profdb *db, int flags)
+{
+	profdb_counts k;
+	cr_assert_eq(profdb_get_counts(db, &k), 0);
+	cr_assert_eq(k.traces, 2);
+	cr_assert_eq(k.samples, 7);
+	cr_assert_eq(profdb_trace_length(db, 0), 0, "the printed summary has no trace");
+	for (uint32_t t = 0; t < 2; t++) {
+		const tw_hpctrace_rec *recs;
+		size_t n;
+		uint32_t rank, thread;
+		tw_xmldb_trace(t, &recs, &n);
+		tw_xmldb_identity(t, flags, &rank, &thread);
+		profdb_str kind;
+		uint64_t v;
+		cr_assert_eq(profdb_profile_identity(db, t + 1, 0, &kind, &v), 0);
+		cr_assert_eq(v, rank, "profile %u: rank %llu", t + 1, (unsigned long long)v);
+		cr_assert_eq(profdb_profile_identity(db, t + 1, 1, &kind, &v), 0);
+		cr_assert_eq(v, thread, "profile %u: thread %llu", t + 1, (unsigned long long)v);
+		cr_assert_eq(profdb_trace_length(db, t + 1), (int64_t)n, "profile %u", t + 1);
+		profdb_view view;
+		cr_assert_eq(profdb_trace_view(db, t + 1, &view), 0, "%s", profdb_error_message());
+		cr_assert_eq(view.count, n);
+		for (size_t i = 0; i < n; i++) {
+			profdb_sample s;
+			cr_assert_eq(profdb_trace_at(db, t + 1, i, &s), 0);
+			cr_assert_eq(s.time_ns, recs[i].time, "thread %u sample %zu", t, i);
+			cr_assert_eq(s.context, recs[i].cct_id / 10, "thread %u sample %zu: context %u", t,
+			             i, s.context);
+			cr_assert_eq(profdb_view_key(&view, i), s.time_ns);
+			cr_assert_eq(profdb_view_value(&view, i).as.u64, s.context);
+		}
+		profdb_sample s;
+		cr_assert_eq(profdb_trace_at(db, t + 1, n, &s), -ENOENT);
+		uint64_t at;
+		size_t first = 0;   /* the first sample at recs[1]'s time */
+		while (recs[first].time < recs[1].time)
+			first++;
+		cr_assert_eq(profdb_trace_seek(db, t + 1, recs[1].time, &at), 0);
+		cr_assert_eq(at, first);
+		cr_assert_eq(profdb_trace_seek(db, t + 1, recs[n - 1].time + 1, &at), 0);
+		cr_assert_eq(at, n);
+		cr_assert_eq(profdb_trace_seek(db, t + 1, 0, &at), 0);
+		cr_assert_eq(at, 0);
+	}
+}
+
+Test(xmldb, traces_loose_and_packed)
+{
+	NEEDS_EXPAT();
+	static const int layouts[] = {
+		TW_XMLDB_TRACES, TW_XMLDB_TRACES | TW_XMLDB_PACKED, TW_XMLDB_TRACES | TW_XMLDB_RANKS,
+		TW_XMLDB_TRACES | TW_XMLDB_PACKED | TW_XMLDB_RANKS,
+	};
+	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+		char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
+		make_dir(dir, layouts[i]);
+		profdb *db;
+		cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+		check_sample(db, layouts[i]);
+		check_scans(db);
+		check_traces(db, layouts[i]);
+		profdb_close(db);
+		/* a trace file named alone opens its folder */
+		uint32_t rank, thread;
+		tw_xmldb_identity(0, layouts[i], &rank, &thread);
+		if (layouts[i] & TW_XMLDB_PACKED)
+			snprintf(path, sizeof path, "%s/experiment.mt", dir);
+		else
+			snprintf(path, sizeof path, "%s/1.app-%06u-%03u-7f000001-%u-0.hpctrace", dir, rank,
+			         thread, 100 + rank);
+		cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
+		check_traces(db, layouts[i]);
+		profdb_close(db);
+		remove_dir(dir);
+	}
+}
+
+/* Several ranks in a packed file: the kind word says several processes
+ * and threads, and each record keeps its table entry's rank and thread. */
+Test(xmldb, packed_ranks)
+{
+	NEEDS_EXPAT();
+	char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
+	make_dir(dir, TW_XMLDB_PACKED | TW_XMLDB_RANKS);
+	snprintf(path, sizeof path, "%s/experiment-1.mdb", dir);
+	size_t size;
+	unsigned char *b = slurp(path, &size);
+	cr_assert_eq(b[3], 3, "kind word %u", b[3]);
+	free(b);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	check_sample(db, TW_XMLDB_PACKED | TW_XMLDB_RANKS);
+	profdb_profile p;
+	cr_assert_eq(profdb_profile_get(db, 2, &p), 0);
+	cr_assert(p.name.len == 15 && memcmp(p.name.ptr, "rank 1 thread 2", 15) == 0, "%.*s",
+	          (int)p.name.len, p.name.ptr);
+	profdb_close(db);
+	remove_dir(dir);
+}
+
+/* Traces without .metric-db records (hpcprof's default): each trace is a
+ * profile of its own, without values. */
+Test(xmldb, traces_alone)
+{
+	NEEDS_EXPAT();
+	for (int packed = 0; packed < 2; packed++) {
+		char dir[] = "/tmp/profdb-xmldb-XXXXXX";
+		int flags = TW_XMLDB_TRACES | TW_XMLDB_NO_RECORDS | (packed ? TW_XMLDB_PACKED : 0);
+		make_dir(dir, flags);
+		profdb *db;
+		cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+		cr_assert_eq(profdb_profile_count(db), 3);
+		check_traces(db, flags);
+		profdb_number n;
+		cr_assert_eq(profdb_value(db, 1, 6, 0, &n), 0, "a trace's profile has no values");
+		cr_assert_eq(profdb_value(db, 0, 6, 3, &n), 1, "the printed summary stays");
+		profdb_close(db);
+		remove_dir(dir);
+	}
+}
+
+/* The traces as caller buffers, beside experiment.xml alone. */
+Test(xmldb, trace_buffers)
+{
+	NEEDS_EXPAT();
+	char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
+	make_dir(dir, TW_XMLDB_TRACES | TW_XMLDB_NO_RECORDS);
+	static const char *const names[2] = {"1.app-000000-000-7f000001-100-0.hpctrace",
+	                                     "1.app-000000-001-7f000001-100-0.hpctrace"};
+	profdb_input in[3] = {{"experiment.xml", tw_xmldb_sample_xml(),
+	                       strlen(tw_xmldb_sample_xml())}};
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+		in[k + 1].name = names[k];
+		in[k + 1].data = slurp(path, &in[k + 1].size);
+	}
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, in, 3, NULL), 0, "%s", profdb_error_message());
+	check_traces(db, 0);
+	profdb_close(db);
+	for (int k = 0; k < 2; k++)
+		free((void *)in[k + 1].data);
+	remove_dir(dir);
+}
+
+/* Open @p dir after @p file was replaced by @p bytes, then read every
+ * trace: 0, or the first error, whose message names the file. */
+static int open_and_trace(const char *dir, const char *file, const unsigned char *bytes,
+                          size_t size, uint32_t flags)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	spit(path, bytes, size);
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.flags = flags;
+	profdb *db = NULL;
+	int r = profdb_open(&db, dir, &o);
+	for (uint32_t p = 0; r == 0 && p < (uint32_t)profdb_profile_count(db); p++) {
+		int64_t n = profdb_trace_length(db, p);
+		profdb_sample s;
+		r = n < 0 ? (int)n : 0;
+		for (int64_t i = 0; r == 0 && i < n; i++)
+			r = profdb_trace_at(db, p, (uint64_t)i, &s);
+	}
+	profdb_close(db);
+	if (r < 0) {
+		cr_assert(r == -EBADMSG || r == -ENODATA || r == -EPROTONOSUPPORT, "%s: %d %s", file, r,
+		          profdb_error_message());
+		cr_assert(strstr(profdb_error_message(), file), "%s: %s", file, profdb_error_message());
+	}
+	return r;
+}
+
+Test(xmldb, hpctrace_truncated_and_flipped)
+{
+	NEEDS_EXPAT();
+	static const char *const file = "1.app-000000-000-7f000001-100-0.hpctrace";
+	char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
+	make_dir(dir, TW_XMLDB_TRACES);
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	size_t size;
+	unsigned char *orig = slurp(path, &size);
+	cr_assert_eq(size, 32 + 3 * 12);
+	/* a cut header or sample is refused in strict mode; a cut at a
+	 * sample's end leaves a shorter trace; tolerant mode reads on */
+	for (size_t n = 0; n < size; n++) {
+		int whole = n >= 32 && (n - 32) % 12 == 0;
+		int r = open_and_trace(dir, file, orig, n, 0);
+		cr_assert(whole ? r == 0 : r < 0, "length %zu: %d", n, r);
+		cr_assert_eq(open_and_trace(dir, file, orig, n, PROFDB_OPEN_TOLERANT), 0, "length %zu",
+		             n);
+	}
+	unsigned char *copy = malloc(size);
+	/* magic and version */
+	for (size_t i = 0; i < 24; i++) {
+		memcpy(copy, orig, size);
+		copy[i] ^= 0x40;
+		cr_assert_lt(open_and_trace(dir, file, copy, size, 0), 0, "flip at %zu read", i);
+	}
+	/* the DATA_CENTRIC flag: 16-byte samples, the last one cut */
+	memcpy(copy, orig, size);
+	copy[31] ^= 0x01;
+	cr_assert_eq(open_and_trace(dir, file, copy, size, 0), -ENODATA);
+	/* a sample's id that no node has, a time out of order */
+	memcpy(copy, orig, size);
+	copy[32 + 11] ^= 0x40;
+	cr_assert_eq(open_and_trace(dir, file, copy, size, 0), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "it attribute"), "%s", profdb_error_message());
+	cr_assert_eq(open_and_trace(dir, file, copy, size, PROFDB_OPEN_TOLERANT), 0);
+	memcpy(copy, orig, size);
+	copy[32 + 12] ^= 0x40;
+	cr_assert_eq(open_and_trace(dir, file, copy, size, 0), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "sorted"), "%s", profdb_error_message());
+	free(copy);
+	free(orig);
+	remove_dir(dir);
+}
+
+Test(xmldb, packed_traces_truncated_and_flipped)
+{
+	NEEDS_EXPAT();
+	static const char *const file = "experiment.mt";
+	char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
+	make_dir(dir, TW_XMLDB_TRACES | TW_XMLDB_PACKED);
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	size_t size;
+	unsigned char *orig = slurp(path, &size);
+	/* without the end marker the file was cut */
+	for (size_t n = 0; n < size; n++)
+		cr_assert_lt(open_and_trace(dir, file, orig, n, 0), 0, "length %zu", n);
+	/* tolerant: a cut inside the traces reads what is whole */
+	for (size_t n = 8 + 2 * 16 + 32 * 2 + 12; n < size; n++)
+		cr_assert_eq(open_and_trace(dir, file, orig, n, PROFDB_OPEN_TOLERANT), 0, "length %zu",
+		             n);
+	/* every byte of the table and of the traces' headers */
+	unsigned char *copy = malloc(size);
+	uint64_t second = 8 + 2 * 16 + 32 + 3 * 12;
+	for (size_t i = 0; i < size; i++) {
+		int header = i < 8 + 2 * 16 || (i >= 40 && i < 40 + 24) ||
+		             (i >= second && i < second + 24);
+		if (!header || i < 4 || (i >= 8 && i < 8 + 2 * 16 && (i - 8) % 16 < 8))
+			continue;   /* samples, the kind word, ranks and threads: any value is one */
+		memcpy(copy, orig, size);
+		copy[i] ^= 0x40;
+		cr_assert_lt(open_and_trace(dir, file, copy, size, 0), 0, "flip at %zu read", i);
+	}
+	/* a flipped marker */
+	memcpy(copy, orig, size);
+	copy[size - 1] ^= 0x01;
+	cr_assert_eq(open_and_trace(dir, file, copy, size, 0), -ENODATA);
+	free(copy);
+	free(orig);
+	remove_dir(dir);
+}
+
+/* The format's own API shows the tree, not the profiles: those calls say
+ * where the values are read. */
+Test(xmldb, format_api_refers_to_common_interface)
+{
+	NEEDS_EXPAT();
+	char dir[] = "/tmp/profdb-xmldb-XXXXXX";
+	make_dir(dir, TW_XMLDB_TRACES);
+	profdb_hpctkpre *db;
+	cr_assert_eq(profdb_hpctkpre_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	profdb_hpctkpre_info info;
+	cr_assert_eq(profdb_hpctkpre_get_info(db, &info), 0);
+	cr_assert_eq(info.n_profiles, 0);
+	cr_assert_eq(info.n_contexts, 6);
+	profdb_hpctkpre_profile p;
+	cr_assert_eq(profdb_hpctkpre_profile_at(db, 0, &p), -ENOTSUP);
+	cr_assert(strstr(profdb_error_message(), "common query interface"), "%s",
+	          profdb_error_message());
+	profdb_view index, values;
+	cr_assert_eq(profdb_hpctkpre_profile_view(db, 0, &index, &values), -ENOTSUP);
+	cr_assert_eq(profdb_hpctkpre_context_view(db, 2, &index, &values), -ENOTSUP);
+	profdb_hpctkpre_trace t;
+	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &t), -ENOTSUP);
+	profdb_hpctkpre_context c;
+	cr_assert_eq(profdb_hpctkpre_context_get(db, 6, &c), 0);
+	cr_assert_eq(c.trace_id, 60);
+	profdb_hpctkpre_close(db);
 	remove_dir(dir);
 }

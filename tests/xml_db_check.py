@@ -5,7 +5,8 @@ under DATA_DIR/hpctoolkit/xml, read through `profdb`.
 usage: xml_db_check.py PROFDB DATA_DIR
 
 For each sample: the profile and context counts read from the files by
-hand (README of the samples), every thread value summed over the
+hand (README of the samples), the traces (every sample's context in the
+tree, times in order per line, counts), every thread value summed over the
 .metric-db records equals the summary value experiment.xml prints in its
 <M> elements to the 6 significant digits hpcprof printed, for every sum
 metric (a summary metric "X:Sum (I)" sums the thread metric "X (I)"),
@@ -25,6 +26,10 @@ DATA = os.environ.get("PROFDB_SAMPLE_DATA") or DATA
 # folder: (profiles, contexts, thread values), counted in the files
 EXPECTED = {"hatchet-cpi": (5, 59, 202), "hatchet-allgather": (21, 1943, 9221),
             "hpcviewer-inline": (9, 85, 538)}
+# folder: (trace lines, samples, first sample of profile 1 as (ns, context)),
+# read from experiment.mt by hand: its first trace's first sample names it=19,
+# the it attribute of <S i="3">
+TRACES = {"hpcviewer-inline": (8, 11086, (1659713364904210000, 3))}
 failures = []
 
 
@@ -69,6 +74,36 @@ def check_sums(name, d):
     return compared
 
 
+def check_traces(name, d, path):
+    """Every sample names a context of the tree; times never decrease
+    along a line; the counts and the first sample as read by hand."""
+    ids = {c["id"] for c in d["contexts"]}
+    lines = [t for t in d["traces"] if t["samples"]]
+    n = 0
+    for t in lines:
+        last = 0
+        for time, ctx in t["samples"]:
+            if ctx not in ids:
+                fail(name, "profile %d: sample at %d names context %d, not in the tree"
+                     % (t["profile"], time, ctx))
+                return
+            if time < last:
+                fail(name, "profile %d: time %d after %d" % (t["profile"], time, last))
+                return
+            last = time
+            n += 1
+    want = TRACES.get(name, (0, 0, None))
+    first = tuple(lines[0]["samples"][0]) if lines else None
+    if (len(lines), n, first) != want:
+        fail(name, "traces, samples, first sample %r, expected %r" % ((len(lines), n, first), want))
+    if lines:
+        for cmd in (["trace", "-n", "5"], ["convert", "--to", "timeline"]):
+            rc, out, err = run(*cmd, path)
+            if rc != 0 or not out.strip():
+                fail(name, "%s: exit %d, %s" % (" ".join(cmd), rc, err.strip()[:200]))
+        print("ok %s: %d trace samples in the tree's contexts, in time order" % (name, n))
+
+
 def check(path):
     name = os.path.basename(path)
     rc, out, err = run("dump", "--json", path)
@@ -83,6 +118,7 @@ def check(path):
     if name in EXPECTED and got != EXPECTED[name]:
         fail(name, "profiles, contexts, thread values %r, expected %r" % (got, EXPECTED[name]))
     n = check_sums(name, d)
+    check_traces(name, d, path)
     for cmd in (["top"], ["tree"], ["stats"], ["convert", "--to", "folded"]):
         rc, out, err = run(*cmd, path)
         if rc != 0 or not out.strip():

@@ -27,7 +27,11 @@ extern "C" {
  * them and every check.
  *
  * The older experiment.xml + *.metric-db databases (HPCToolkit releases up to
- * 2022.05) are NOT read: open returns -EPROTONOSUPPORT and says so.
+ * 2022.05, with *.hpctrace or the packed experiment-N.mdb and experiment.mt)
+ * open too, but this API gives only their metrics, name tables and tree:
+ * their profiles, values and traces are read through the common query
+ * interface (profdb_open, format hpctoolkit-xml), and the calls below that
+ * read profiles, values or traces answer -ENOTSUP for them, saying so.
  *
  * Open maps the .db files and checks their headers, footers and section
  * tables; the metadata (experiment.xml, streamed through expat, or the draft
@@ -82,9 +86,10 @@ enum {
  *  metadata) or one file, recognised by its magic. experiment.xml, a
  *  .metric-db or an .mdb file opens its directory. A directory with
  *  experiment.xml and no .db file is an old experiment.xml database (with
- *  .metric-db records or experiment-N.mdb): this API then gives its
- *  metrics and tree, and no profiles; its values are read through the
- *  common query interface (profdb_open, doc/FORMATS.md).
+ *  .metric-db records or experiment-N.mdb, *.hpctrace or experiment.mt):
+ *  this API then gives its metrics and tree, and no profiles; its values
+ *  and traces are read through the common query interface (profdb_open,
+ *  doc/FORMATS.md).
  *  @param ret  receives the handle (NULL on failure)
  *  The files are compared where their headers and block headers hold
  *  counts and ids that must agree (doc/FORMATS.md).
@@ -245,13 +250,15 @@ typedef struct profdb_hpctkpre_id {
 
 /** Profile @p index (0 .. n_profiles-1) of profile.db.
  *  @return 0, -ENOENT (no profile.db, or past the end), -EINVAL (NULL
- *  handle or output), -EBADMSG (identifier tuple outside its section).
+ *  handle or output), -EBADMSG (identifier tuple outside its section),
+ *  -ENOTSUP (an old experiment.xml database, see above).
  *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_profile_at(const profdb_hpctkpre *db, uint32_t index,
                                              profdb_hpctkpre_profile *out);
 /** Element @p i (0 .. n_ids-1) of the identifier tuple of profile
  *  @p profile. @return 0, -ENOENT (profile or element past the end),
- *  -EINVAL, -EBADMSG. Thread-safe. @since 0.9 */
+ *  -EINVAL, -EBADMSG, -ENOTSUP (an old experiment.xml database).
+ *  Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_profile_id_at(const profdb_hpctkpre *db, uint32_t profile,
                                                 uint32_t i, profdb_hpctkpre_id *out);
 
@@ -266,7 +273,8 @@ PROFDB_EXPORT int profdb_hpctkpre_profile_id_at(const profdb_hpctkpre *db, uint3
  *  the end marker). With PROFDB_OPEN_TOLERANT a damaged block is reported
  *  through the warn callback and reads as empty.
  *  @return 0, -ENOENT (no profile.db, or past the end), -EINVAL (NULL
- *  handle or output), -EBADMSG/-ENODATA (damaged block, strict mode).
+ *  handle or output), -EBADMSG/-ENODATA (damaged block, strict mode),
+ *  -ENOTSUP (an old experiment.xml database).
  *  Thread-safe; the views live until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_profile_view(const profdb_hpctkpre *db, uint32_t profile,
                                                profdb_view *index, profdb_view *values);
@@ -277,14 +285,16 @@ PROFDB_EXPORT int profdb_hpctkpre_profile_view(const profdb_hpctkpre *db, uint32
  *  value blocks all zero: such a block reads as empty, with one warning per
  *  handle.
  *  @return 0, -ENOENT (no cct.db, or @p ctx_id >= n_ctx_slots), -EINVAL,
- *  -EBADMSG/-ENODATA. Thread-safe; the views live until close. @since 0.9 */
+ *  -EBADMSG/-ENODATA, -ENOTSUP (an old experiment.xml database).
+ *  Thread-safe; the views live until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_context_view(const profdb_hpctkpre *db, uint32_t ctx_id,
                                                profdb_view *index, profdb_view *values);
 /** Point lookup in profile.db: the value of metric id @p metric at context
  *  id @p ctx_id in profile @p profile, bit for bit.
  *  @return 1 (stored; *value filled), 0 (not stored; *value = 0), -ENOENT
  *  (no profile.db, or profile past the end), -EINVAL (NULL handle or
- *  output), -EBADMSG (damaged block, strict mode). Thread-safe.
+ *  output), -EBADMSG (damaged block, strict mode), -ENOTSUP (an old
+ *  experiment.xml database). Thread-safe.
  *  @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_value(const profdb_hpctkpre *db, uint32_t profile,
                                         uint32_t ctx_id, uint32_t metric, double *value);
@@ -304,7 +314,9 @@ typedef struct profdb_hpctkpre_trace {
  *  first use (inside the file, whole samples, sorted by time, its profile
  *  in profile.db); with PROFDB_OPEN_TOLERANT a damaged line reads as empty.
  *  @return 0, -ENOENT (no trace.db, or past the end), -EINVAL (NULL handle
- *  or output), -EBADMSG (damaged line, strict mode). Thread-safe; the view
+ *  or output), -EBADMSG (damaged line, strict mode), -ENOTSUP (an old
+ *  experiment.xml database: its traces are read through profdb_trace_*).
+ *  Thread-safe; the view
  *  lives until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t index,
                                            profdb_hpctkpre_trace *out);

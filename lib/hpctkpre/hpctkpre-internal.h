@@ -84,7 +84,30 @@ typedef struct pre_mdb {
 	uint32_t rank, thread;
 	const char *name;          /* the file's name */
 	char label[48];            /* "rank R thread T", the profile's name */
+	uint32_t trace;            /* index into pre_old.tr, or PROFDB_NONE */
+	int trace_only;            /* no record: a profile for a trace alone (no values) */
 } pre_mdb;
+
+/* A trace line of an old database: an hpcrun trace (HPCRUN-trace______
+ * 01.0x), a *.hpctrace file or a record packed into experiment.mt. Its
+ * samples are (u64 time, u32 `it` id of experiment.xml's tree[, u32
+ * metric]) at in[file] + rec_off. Checked on first use: sorted times,
+ * every id a node's (checked: 0 not yet, 1 good, 2 damaged and tolerated,
+ * read as empty). */
+typedef struct pre_xtrace {
+	uint32_t file;
+	uint64_t offset;           /* of its header in the file */
+	uint64_t rec_off, count;
+	uint32_t rec_size;         /* 12, or 16 with the DATA_CENTRIC flag */
+	int has_id;
+	uint32_t rank, thread;
+	atomic_uchar checked;
+} pre_xtrace;
+
+/* experiment.xml's trace ids: node @p node has it="it". */
+typedef struct pre_itmap {
+	uint32_t it, node;
+} pre_itmap;
 
 /* The old experiment.xml + *.metric-db (or packed experiment-N.mdb)
  * database: the files, the thread records and the XML's printed values. */
@@ -100,6 +123,13 @@ typedef struct pre_old {
 	uint32_t *column_metric;   /* column -> <MetricDB i> */
 	uint32_t *metric_columns;  /* columns in increasing metric id order */
 	uint32_t n_rows;           /* rows per record (0 without records) */
+	pre_xtrace *tr;            /* the traces, in input order */
+	uint32_t n_tr;
+	size_t tr_cap;
+	pre_itmap *its;            /* sorted by it (built when there are traces) */
+	uint32_t n_its;
+	uint64_t time_scale;       /* ns per stored time unit (<TraceDB u>) */
+	int64_t trace_unit;        /* <TraceDB u>: units per second, 0 absent */
 } pre_old;
 
 struct profdb_hpctkpre {
@@ -145,12 +175,19 @@ struct profdb_hpctkpre {
 /* open.c */
 int profdb__hpctkpre_require(const profdb_hpctkpre *db, int f);
 const char *profdb__hpctkpre_file_name(int f);
+/* As require, for the calls that read profiles, values and traces: an old
+ * experiment.xml database answers -ENOTSUP, saying where they are read. */
+int profdb__hpctkpre_require_data(const profdb_hpctkpre *db, int f);
 /* xml.c: parse experiment.xml into the tables. */
 int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db);
 /* mdb.c: the old experiment.xml + .metric-db databases. open: find and
  * check the records of directory @p dir; finish: check them against the
  * parsed XML. */
 int profdb__hpctkpre_old_open(profdb_hpctkpre *db, const char *dir);
+/* Rank and thread from "<program>-<rank>-<thread>-<host>-<pid>-<n><suffix>"
+ * (*has_id 0 when the name is not of that form). */
+void profdb__hpctkpre_old_identity(const char *name, const char *suffix, int *has_id,
+                                   uint32_t *rank, uint32_t *thread);
 /* The same from caller buffers (each a record file or a packed file). */
 int profdb__hpctkpre_old_open_mem(profdb_hpctkpre *db, const profdb_input *records, size_t n);
 /* open.c: an old database from experiment.xml @p xml and @p n record
@@ -164,6 +201,18 @@ void profdb__hpctkpre_old_free(profdb_hpctkpre *db);
  * *v, 0 (not stored: a dense zero), < 0. */
 int profdb__hpctkpre_old_value(const profdb_hpctkpre *db, uint32_t p, uint32_t c,
                                uint32_t metric, double *v);
+/* xtrace.c: the traces of an old database. read_trace: a loose trace
+ * (@p packed 0) or an experiment.mt (1) among the inputs (mdb.c then joins
+ * each to the profile of its rank and thread); finish_traces: once the XML
+ * is parsed, the time unit and the map from trace ids to nodes. */
+int profdb__hpctkpre_old_read_trace(profdb_hpctkpre *db, uint32_t file, int packed);
+int profdb__hpctkpre_old_finish_traces(profdb_hpctkpre *db);
+/* The checked trace of model profile @p p: 1 and *out, 0 (no trace, or a
+ * damaged one in tolerant mode), < 0. */
+int profdb__hpctkpre_old_trace(const profdb_hpctkpre *db, uint32_t p, const pre_xtrace **out);
+/* Sample @p i of a checked trace: time in ns and the stored node id. */
+void profdb__hpctkpre_old_sample(const profdb_hpctkpre *db, const pre_xtrace *t, uint64_t i,
+                                 uint64_t *time_ns, int64_t *node_id);
 /* The first printed value of context @p c: 1 and its index *at, or 0. */
 int profdb__hpctkpre_old_first(const profdb_hpctkpre *db, uint32_t c, uint64_t *at);
 /* draft.c: decode a draft meta.db into the tables. */

@@ -11,7 +11,9 @@
  * are read in place from the mapping; a zero cell is "not stored"
  * (doc/model.md). Checked at open: every header, that the rows lie inside
  * their file, and, once the XML is parsed, the row and column counts
- * against the tree and the metric table. */
+ * against the tree and the metric table. The traces beside them (*.hpctrace,
+ * experiment.mt) are read by xtrace.c; here each joins the profile of its
+ * rank and thread. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <inttypes.h>
@@ -27,8 +29,9 @@
 #define MDB_HDR 32u
 #define mdb_rows(h) profdb__be32((h) + 24)
 #define mdb_metrics(h) profdb__be32((h) + 28)
-/* Packed file: u32 flags, u32 count, count x {u32 rank, u32 thread, u64
- * offset of the record}, the records, an 8-byte end marker. */
+/* Packed file (hpcserver's merger, doc/FORMATS.md): u32 kind, u32 count,
+ * count x {u32 rank, u32 thread, u64 offset of the record}, the records,
+ * an 8-byte end marker. */
 #define PACK_HDR 8u
 #define PACK_ENTRY 16u
 #define pack_count(h) profdb__be32((h) + 4)
@@ -74,12 +77,13 @@ static int read_record(profdb_hpctkpre *db, uint32_t file, uint64_t off, uint64_
 	return 0;
 }
 
-/* Rank and thread from "<program>-<rank>-<thread>-<host id>-<pid>-<n>.metric-db". */
-static void identity_from_name(pre_mdb *m, const char *name)
+void profdb__hpctkpre_old_identity(const char *name, const char *suffix, int *has_id,
+                                   uint32_t *rank, uint32_t *thread)
 {
 	const char *field[6];
-	size_t len = strlen(name) - strlen(".metric-db");
+	size_t len = strlen(name) - strlen(suffix);
 	int k = 0;
+	*has_id = 0;
 	for (size_t i = len; i-- > 0 && k < 5;)
 		if (name[i] == '-')
 			field[k++] = name + i + 1;
@@ -95,9 +99,9 @@ static void identity_from_name(pre_mdb *m, const char *name)
 		if (*e != '-' || v[j] > UINT32_MAX)
 			return;
 	}
-	m->has_id = 1;
-	m->rank = (uint32_t)v[0];
-	m->thread = (uint32_t)v[1];
+	*has_id = 1;
+	*rank = (uint32_t)v[0];
+	*thread = (uint32_t)v[1];
 }
 
 static int add_record(profdb_hpctkpre *db, const pre_mdb *m, size_t *cap)
@@ -127,7 +131,8 @@ static int read_loose(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 	if (r < 0)
 		return damaged(db, r, in->name);
 	m.name = in->name;
-	identity_from_name(&m, in->name);
+	m.trace = PROFDB_NONE;
+	profdb__hpctkpre_old_identity(in->name, ".metric-db", &m.has_id, &m.rank, &m.thread);
 	return add_record(db, &m, cap);
 }
 
@@ -160,6 +165,7 @@ static int read_packed(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 		m.has_id = 1;
 		m.rank = pack_rank(e);
 		m.thread = pack_thread(e);
+		m.trace = PROFDB_NONE;
 		if ((r = add_record(db, &m, cap)) < 0)
 			return r;
 	}
@@ -184,7 +190,7 @@ static int cmp_mdb(const void *a, const void *b)
 	return c ? c : (x->offset > y->offset) - (x->offset < y->offset);
 }
 
-/* The .metric-db and .mdb files of @p dir, sorted by name. */
+/* The .metric-db, .mdb, .hpctrace and .mt files of @p dir, sorted by name. */
 static int list_files(profdb_hpctkpre *db, const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -194,7 +200,8 @@ static int list_files(profdb_hpctkpre *db, const char *dir)
 	struct dirent *de;
 	int r = 0;
 	while (r == 0 && (de = readdir(d))) {
-		if (!ends_with(de->d_name, ".metric-db") && !ends_with(de->d_name, ".mdb"))
+		if (!ends_with(de->d_name, ".metric-db") && !ends_with(de->d_name, ".mdb") &&
+		    !ends_with(de->d_name, ".hpctrace") && !ends_with(de->d_name, ".mt"))
 			continue;
 		char *full;
 		if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
@@ -214,28 +221,32 @@ static int list_files(profdb_hpctkpre *db, const char *dir)
 	return r;
 }
 
-/* A packed file: named *.mdb, or (a buffer named otherwise) not starting
- * with a record's magic. */
-static int is_packed(const profdb__input *in)
+enum { IN_RECORD, IN_PACKED, IN_TRACE, IN_PACKED_TRACE };
+
+/* What an input holds: by its name (*.metric-db, *.mdb, *.hpctrace, *.mt),
+ * else by its magic; a packed file by the magic of its first entry. */
+static int input_kind(const profdb__input *in)
 {
-	if (ends_with(in->name, ".mdb"))
-		return 1;
-	if (ends_with(in->name, ".metric-db"))
-		return 0;
-	return in->size < MDB_MAGIC_LEN || memcmp(in->base, MDB_MAGIC, MDB_MAGIC_LEN) != 0;
+	static const char *const suffix[4] = {".metric-db", ".mdb", ".hpctrace", ".mt"};
+	for (int k = 0; k < 4; k++)
+		if (ends_with(in->name, suffix[k]))
+			return k;
+	if (in->size >= 12 && memcmp(in->base, "HPCRUN-trace", 12) == 0)
+		return IN_TRACE;
+	if (in->size >= MDB_MAGIC_LEN && memcmp(in->base, MDB_MAGIC, MDB_MAGIC_LEN) == 0)
+		return IN_RECORD;
+	if (in->size >= PACK_HDR + PACK_ENTRY) {
+		uint64_t off = pack_offset(in->base + PACK_HDR);
+		if (off <= in->size && in->size - off >= 12 && memcmp(in->base + off, "HPCRUN-trace",
+		                                                      12) == 0)
+			return IN_PACKED_TRACE;
+	}
+	return IN_PACKED;
 }
 
-/* Read the records of the inputs db->o.in[0 .. n_in-1], then sort them
- * and name the profiles. */
-static int read_inputs(profdb_hpctkpre *db)
+/* Profile k + 1 of record k: its label. */
+static void name_profiles(profdb_hpctkpre *db)
 {
-	size_t cap = 0;
-	int r;
-	for (uint32_t i = 0; i < db->o.n_in; i++)
-		if ((r = is_packed(&db->o.in[i]) ? read_packed(db, i, &cap) : read_loose(db, i, &cap)) < 0)
-			return r;
-	if (db->o.n_mdb)
-		qsort(db->o.mdb, db->o.n_mdb, sizeof *db->o.mdb, cmp_mdb);
 	for (uint32_t i = 0; i < db->o.n_mdb; i++) {
 		pre_mdb *m = &db->o.mdb[i];
 		const char *base = strrchr(m->name, '/');
@@ -245,6 +256,104 @@ static int read_inputs(profdb_hpctkpre *db)
 		else
 			snprintf(m->label, sizeof m->label, "%.47s", base ? base + 1 : m->name);
 	}
+}
+
+static int cmp_trace(const void *a, const void *b)
+{
+	const pre_xtrace *x = a, *y = b;
+	if (x->has_id != y->has_id)
+		return y->has_id - x->has_id;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+static int same_thread(int has_id, uint32_t rank, uint32_t thread, const pre_mdb *m)
+{
+	return has_id && m->has_id && m->rank == rank && m->thread == thread;
+}
+
+/* Each trace joins the record of its rank and thread (the records are
+ * sorted); a trace without one (hpcprof writes no .metric-db by default)
+ * gets a profile of its own, without values. Two traces of one thread:
+ * an error, or in tolerant mode the second one is left out. */
+static int link_traces(profdb_hpctkpre *db, size_t *cap)
+{
+	pre_old *o = &db->o;
+	uint32_t n_records = o->n_mdb;
+	if (o->n_tr)
+		qsort(o->tr, o->n_tr, sizeof *o->tr, cmp_trace);
+	for (uint32_t t = 0; t < o->n_tr; t++) {
+		const pre_xtrace *x = &o->tr[t];
+		const char *name = o->in[x->file].name;
+		if (t > 0 && x->has_id && o->tr[t - 1].has_id && o->tr[t - 1].rank == x->rank &&
+		    o->tr[t - 1].thread == x->thread) {
+			int r = profdb__fail(-EBADMSG, "%s: a second trace of rank %" PRIu32 " thread %"
+			                     PRIu32 " (trace at 0x%" PRIx64 ")", name, x->rank, x->thread,
+			                     x->offset);
+			if ((r = profdb__tolerate(&db->opts, r, NULL, "that trace")) < 0)
+				return r;
+			continue;
+		}
+		uint32_t lo = 0, hi = n_records;
+		while (x->has_id && lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			const pre_mdb *m = &o->mdb[mid];
+			int before = m->has_id && (m->rank < x->rank ||
+			                           (m->rank == x->rank && m->thread < x->thread));
+			if (before)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n_records && same_thread(x->has_id, x->rank, x->thread, &o->mdb[lo])) {
+			o->mdb[lo].trace = t;
+			continue;
+		}
+		pre_mdb m = {0};
+		m.name = name;
+		m.file = x->file;
+		m.offset = x->offset;
+		m.has_id = x->has_id;
+		m.rank = x->rank;
+		m.thread = x->thread;
+		m.trace = t;
+		m.trace_only = 1;
+		int r = add_record(db, &m, cap);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Read the records and traces of the inputs db->o.in[0 .. n_in-1], then
+ * sort the records, join the traces to them and name the profiles. */
+static int read_inputs(profdb_hpctkpre *db)
+{
+	size_t cap = 0;
+	int r = 0;
+	for (uint32_t i = 0; i < db->o.n_in && r == 0; i++) {
+		switch (input_kind(&db->o.in[i])) {
+		case IN_RECORD: r = read_loose(db, i, &cap); break;
+		case IN_PACKED: r = read_packed(db, i, &cap); break;
+		case IN_TRACE: r = profdb__hpctkpre_old_read_trace(db, i, 0); break;
+		default: r = profdb__hpctkpre_old_read_trace(db, i, 1); break;
+		}
+	}
+	if (r < 0)
+		return r;
+	if (db->o.n_mdb)
+		qsort(db->o.mdb, db->o.n_mdb, sizeof *db->o.mdb, cmp_mdb);
+	uint32_t n_records = db->o.n_mdb;
+	if ((r = link_traces(db, &cap)) < 0)
+		return r;
+	if (db->o.n_mdb > n_records)
+		qsort(db->o.mdb, db->o.n_mdb, sizeof *db->o.mdb, cmp_mdb);
+	name_profiles(db);
 	return 0;
 }
 
@@ -297,6 +406,8 @@ void profdb__hpctkpre_old_free(profdb_hpctkpre *db)
 	free(db->o.svals);
 	free(db->o.column_metric);
 	free(db->o.metric_columns);
+	free(db->o.tr);
+	free(db->o.its);
 }
 
 static const char *xml_name(const profdb_hpctkpre *db)
@@ -378,6 +489,8 @@ static int check_records(profdb_hpctkpre *db)
 	for (uint32_t i = 0; i < o->n_mdb; i++) {
 		const pre_mdb *m = &o->mdb[i];
 		int r = 0;
+		if (m->trace_only)
+			continue;   /* a trace's profile: no values */
 		if (m->n_metrics != o->n_columns)
 			r = profdb__fail(-EBADMSG, "%s and %s are not of one database: the record at 0x%"
 			                 PRIx64 " has %" PRIu32 " metrics per row (header at +0x1c), the "
@@ -418,7 +531,8 @@ static int check_svals(profdb_hpctkpre *db)
 int profdb__hpctkpre_old_finish(profdb_hpctkpre *db)
 {
 	int r;
-	if ((r = map_columns(db)) < 0 || (r = check_records(db)) < 0)
+	if ((r = map_columns(db)) < 0 || (r = check_records(db)) < 0 ||
+	    (r = profdb__hpctkpre_old_finish_traces(db)) < 0)
 		return r;
 	return check_svals(db);
 }

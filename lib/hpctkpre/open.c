@@ -41,6 +41,16 @@ int profdb__hpctkpre_require(const profdb_hpctkpre *db, int f)
 	return 0;
 }
 
+int profdb__hpctkpre_require_data(const profdb_hpctkpre *db, int f)
+{
+	if (db && db->old)
+		return profdb__fail(-ENOTSUP, "an old experiment.xml database (*.metric-db, "
+		                    "experiment-N.mdb, *.hpctrace, experiment.mt) has no %s: its "
+		                    "profiles, values and traces are read through the common query "
+		                    "interface (profdb_open)", files[f].file);
+	return profdb__hpctkpre_require(db, f);
+}
+
 int profdb__hpctkpre_section(const profdb__input *in, uint64_t header, uint64_t off,
                              uint64_t size, const char *what)
 {

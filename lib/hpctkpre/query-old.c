@@ -131,3 +131,68 @@ int64_t profdb__pre_old_value_count(const profdb_hpctkpre *db)
 	}
 	return n;
 }
+
+/* ---- traces: samples name nodes by their it attribute; the model's
+ * contexts are the nodes' i ids, so every sample is translated ---------- */
+
+int64_t profdb__pre_old_trace_length(const profdb_hpctkpre *db, uint32_t p)
+{
+	const pre_xtrace *t = NULL;
+	int r = profdb__hpctkpre_old_trace(db, p, &t);
+	return r < 0 ? r : r ? (int64_t)t->count : 0;
+}
+
+int profdb__pre_old_trace_at(const profdb_hpctkpre *db, uint32_t p, uint64_t i,
+                             profdb_sample *out)
+{
+	const pre_xtrace *t = NULL;
+	int r = profdb__hpctkpre_old_trace(db, p, &t);
+	if (r < 0)
+		return r;
+	uint64_t n = r ? t->count : 0;
+	if (i >= n)
+		return profdb__fail(-ENOENT, "trace sample %" PRIu64 " of profile %" PRIu32 " out of "
+		                    "range (%" PRIu64 " samples)", i, p, n);
+	int64_t id;
+	profdb__hpctkpre_old_sample(db, t, i, &out->time_ns, &id);
+	out->context = profdb__pre_ctx_model_id(id);
+	return 0;
+}
+
+int profdb__pre_old_trace_seek(const profdb_hpctkpre *db, uint32_t p, uint64_t time,
+                               uint64_t *index)
+{
+	const pre_xtrace *t = NULL;
+	int r = profdb__hpctkpre_old_trace(db, p, &t);
+	*index = 0;
+	if (r <= 0)
+		return r;
+	uint64_t lo = 0, hi = t->count, ns;
+	int64_t id;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		profdb__hpctkpre_old_sample(db, t, mid, &ns, &id);
+		if (ns < time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*index = lo;
+	return 0;
+}
+
+int profdb__pre_old_trace_counts(const profdb_hpctkpre *db, int64_t *traces, int64_t *samples)
+{
+	*traces = *samples = 0;
+	for (uint32_t p = 1; p <= db->o.n_mdb; p++) {
+		const pre_xtrace *t = NULL;
+		if (db->o.mdb[p - 1].trace == PROFDB_NONE)
+			continue;
+		int r = profdb__hpctkpre_old_trace(db, p, &t);   /* checks its samples */
+		if (r < 0)
+			return r;
+		++*traces;
+		*samples += r ? (int64_t)t->count : 0;
+	}
+	return 0;
+}

@@ -25,7 +25,7 @@
 
 #include "query-old-internal.h"
 
-#define NEG_FLAG 0x80000000u
+#define NEG_FLAG PRE_NEG_FLAG
 
 typedef struct pq_metric {
 	uint32_t id;               /* model id */
@@ -47,7 +47,7 @@ typedef struct pq {
 
 static uint32_t ctx_model_id(int64_t stored)
 {
-	return stored >= 0 ? (uint32_t)stored : NEG_FLAG | (uint32_t)(-stored);
+	return profdb__pre_ctx_model_id(stored);
 }
 
 static int64_t ctx_stored_id(uint32_t id)
@@ -486,15 +486,17 @@ typedef struct pq_cur {
 
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
-	(void)impl;
+	const pq *q = impl;
+	if (cur->scan == PROFDB_SCAN_PROFILE)
+		cur->pos[0] = cur->key;
+	if (q->db->old)
+		return 0;   /* the old cursor reads the rows in place: no state */
 	pq_cur *c = calloc(1, sizeof *c);
 	if (!c)
 		return profdb__fail(-ENOMEM, "out of memory");
 	c->profile = PROFDB_NONE;
 	c->entry = UINT64_MAX;
 	cur->priv = c;
-	if (cur->scan == PROFDB_SCAN_PROFILE)
-		cur->pos[0] = cur->key;
 	return 0;
 }
 
@@ -574,6 +576,9 @@ static int trace_of(const pq *q, uint32_t p, profdb_hpctkpre_trace *out)
 
 static int64_t q_trace_length(const void *impl, uint32_t p)
 {
+	const pq *q = impl;
+	if (q->db->old)
+		return profdb__pre_old_trace_length(q->db, p);
 	profdb_hpctkpre_trace t;
 	int r = trace_of(impl, p, &t);
 	return r < 0 ? r : (int64_t)t.samples.count;
@@ -581,6 +586,9 @@ static int64_t q_trace_length(const void *impl, uint32_t p)
 
 static int q_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *out)
 {
+	const pq *q = impl;
+	if (q->db->old)
+		return profdb__pre_old_trace_at(q->db, p, i, out);
 	profdb_hpctkpre_trace t;
 	int r = trace_of(impl, p, &t);
 	if (r < 0)
@@ -595,6 +603,9 @@ static int q_trace_at(const void *impl, uint32_t p, uint64_t i, profdb_sample *o
 
 static int q_trace_seek(const void *impl, uint32_t p, uint64_t time, uint64_t *index)
 {
+	const pq *q = impl;
+	if (q->db->old)
+		return profdb__pre_old_trace_seek(q->db, p, time, index);
 	profdb_hpctkpre_trace t;
 	int r = trace_of(impl, p, &t);
 	if (r < 0)
@@ -607,6 +618,9 @@ static int q_trace_seek(const void *impl, uint32_t p, uint64_t time, uint64_t *i
  * line in the mapping. */
 static int q_trace_view(const void *impl, uint32_t p, profdb_view *out)
 {
+	const pq *q = impl;
+	if (q->db->old)
+		return PROFDB__VIEW_FALLBACK;   /* the ids are translated: lib/query builds it */
 	profdb_hpctkpre_trace t;
 	int r = trace_of(impl, p, &t);
 	if (r < 0)
@@ -644,7 +658,7 @@ static int q_counts(const void *impl, profdb_counts *out)
 	out->traces = q->info.n_traces;
 	if (q->db->old) {
 		out->values = profdb__pre_old_value_count(q->db);
-		return 0;
+		return profdb__pre_old_trace_counts(q->db, &out->traces, &out->samples);
 	}
 	for (uint32_t p = 0; p < q->info.n_profiles; p++) {
 		profdb_view index, values;
@@ -759,15 +773,18 @@ static int looks_xml(const char *name, const void *data, size_t size)
 	return (n >= 4 && strcmp(name + n - 4, ".xml") == 0) || (size && *p == '<');
 }
 
-/* A .metric-db record or packed file of an old database: by name, or a
- * record by its magic. */
+/* A .metric-db record, a trace or a packed file of an old database: by
+ * name, or a record or trace by its magic. */
 static int is_record(const profdb_input *in)
 {
+	static const char *const suffix[4] = {".metric-db", ".mdb", ".hpctrace", ".mt"};
 	const char *name = in->name ? in->name : "";
 	size_t n = strlen(name);
-	return (n >= 10 && strcmp(name + n - 10, ".metric-db") == 0) ||
-	       (n >= 4 && strcmp(name + n - 4, ".mdb") == 0) ||
-	       (in->size >= 16 && memcmp(in->data, "HPCPROF-metricdb", 16) == 0);
+	for (int k = 0; k < 4; k++)
+		if (n >= strlen(suffix[k]) && strcmp(name + n - strlen(suffix[k]), suffix[k]) == 0)
+			return 1;
+	return (in->size >= 16 && memcmp(in->data, "HPCPROF-metricdb", 16) == 0) ||
+	       (in->size >= 12 && memcmp(in->data, "HPCRUN-trace", 12) == 0);
 }
 
 /* An old database from buffers: experiment.xml and the records. */
@@ -787,7 +804,7 @@ static int open_old_inputs(void **impl, const profdb_input *in, size_t n,
 			xml = &in[i];
 		else
 			r = profdb__fail(-EINVAL, "input %zu (\"%s\") is neither experiment.xml nor a "
-			                 ".metric-db record of an old HPCToolkit database", i,
+			                 ".metric-db record or trace of an old HPCToolkit database", i,
 			                 in[i].name ? in[i].name : "");
 	}
 	if (r == 0 && !xml)

@@ -47,7 +47,7 @@ PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t i
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_trace_at: NULL output");
 	memset(out, 0, sizeof *out);
 	out->samples = profdb__hpctkpre_samples(NULL, 0);
-	int r = profdb__hpctkpre_require(db, PRE_TRACE);
+	int r = profdb__hpctkpre_require_data(db, PRE_TRACE);
 	if (r < 0)
 		return r;
 	if (i >= db->n_traces)

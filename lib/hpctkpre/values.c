@@ -166,7 +166,7 @@ static int plane_of(const profdb_hpctkpre *db, int f, _Atomic unsigned char *ok,
 
 static int profile_record(const profdb_hpctkpre *db, uint32_t i, const unsigned char **p)
 {
-	int r = profdb__hpctkpre_require(db, PRE_PROFILE);
+	int r = profdb__hpctkpre_require_data(db, PRE_PROFILE);
 	if (r < 0)
 		return r;
 	if (i >= db->n_profiles)
@@ -279,7 +279,7 @@ PROFDB_EXPORT int profdb_hpctkpre_context_view(const profdb_hpctkpre *db, uint32
 {
 	const unsigned char *p;
 	int r = outputs(index, values, "profdb_hpctkpre_context_view");
-	if (r < 0 || (r = profdb__hpctkpre_require(db, PRE_CCT)) < 0)
+	if (r < 0 || (r = profdb__hpctkpre_require_data(db, PRE_CCT)) < 0)
 		return r;
 	if (ctx >= db->n_ctx)
 		return profdb__fail(-ENOENT, "cct.db context %" PRIu32 " does not exist (%" PRIu32

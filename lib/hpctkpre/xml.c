@@ -473,6 +473,11 @@ static void on_start(profdb__xml *x, const char *el, const char **atts)
 			m->formula = OFF(keep(p, attr(atts, "frm")));
 			m->formula_type = OFF(keep(p, attr(atts, "t")));
 		}
+	} else if (strcmp(el, "TraceDB") == 0) {
+		/* u: trace time units per second (old databases' traces) */
+		int64_t u;
+		if (num(p, atts, el, "u", 1, INT64_MAX, &u) == 1)
+			db->o.trace_unit = u;
 	} else if (strcmp(el, "NV") == 0 && p->cur_metric != PROFDB_NONE) {
 		const char *n = attr(atts, "n");
 		if (n && strcmp(n, "units") == 0)

@@ -11,8 +11,9 @@
  *  3. experiment.xml without any of those: an old database whose values
  *     are the ones the XML prints (hpcprof run without metric-db output);
  *  4. a .hpcrun or .hpctrace file: a measurements directory.
- * experiment.xml, a .metric-db or an .mdb file named alone opens its
- * folder by these rules.
+ * experiment.xml, experiment.mt, a .metric-db or an .mdb file, or a
+ * .hpctrace beside experiment.xml, named alone opens its folder by these
+ * rules.
  * A file is read up to PROFDB__QUERY_HEAD bytes and offered to each backend's
  * sniff() in registry order; an empty file, to each backend's sniff_empty()
  * (which may judge it by the files beside it). */
@@ -270,6 +271,20 @@ out:
 
 /* ---- public ---------------------------------------------------------------- */
 
+/* Whether experiment.xml is in the folder of file @p path (a .hpctrace
+ * there is a trace of that database, not of an hpcrun measurement). */
+static int beside_xml(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *xml;
+	if (asprintf(&xml, "%.*sexperiment.xml", slash ? (int)(slash - path + 1) : 0, path) < 0)
+		return 0;
+	struct stat st;
+	int r = stat(xml, &st) == 0 && S_ISREG(st.st_mode);
+	free(xml);
+	return r;
+}
+
 PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_options *opts)
 {
 	struct stat st;
@@ -293,7 +308,8 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 
 	const char *name = base_name(path);
 	if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
-	    strcmp(name, "experiment.xml") == 0) {
+	    strcmp(name, "experiment.xml") == 0 || strcmp(name, "experiment.mt") == 0 ||
+	    (profdb__query_ends_with(name, ".hpctrace") && beside_xml(path))) {
 		/* A member of a database folder: the folder decides. */
 		char *dir = strdup(path);
 		if (!dir)
@@ -318,6 +334,15 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 	return unsupported(path, head, n, name);
 }
 
+/* A trace an old experiment.xml database may hold: *.hpctrace, an
+ * experiment.mt, or a buffer with hpcrun's trace magic. */
+static int old_trace_input(const profdb_input *in)
+{
+	const char *name = in->name ? in->name : "";
+	return profdb__query_ends_with(name, ".hpctrace") || profdb__query_ends_with(name, ".mt") ||
+	       (in->size >= 12 && memcmp(in->data, "HPCRUN-trace", 12) == 0);
+}
+
 PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, size_t n,
                                      const profdb_options *opts)
 {
@@ -331,7 +356,9 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		return rc;
 	const profdb__backend *chosen = NULL;
 	size_t chosen_at = 0;
-	int old = 0;   /* .metric-db records: the old experiment.xml database */
+	/* .metric-db records, or experiment.xml with traces: the old
+	 * experiment.xml database, whose traces are not an hpcrun set */
+	int old = 0, xml = 0, traces = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? inputs[i].name : "";
 		if (!inputs[i].data && inputs[i].size)
@@ -340,9 +367,14 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
 		    (inputs[i].size >= 16 && memcmp(inputs[i].data, "HPCPROF-metricdb", 16) == 0))
 			old = 1;
+		xml |= strcmp(base_name(name), "experiment.xml") == 0;
+		traces |= old_trace_input(&inputs[i]);
 	}
+	old |= xml && traces;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = inputs[i].name ? base_name(inputs[i].name) : "";
+		if (old && old_trace_input(&inputs[i]))
+			continue;   /* a trace of the old database */
 		size_t k = inputs[i].size < PROFDB__QUERY_HEAD ? inputs[i].size : PROFDB__QUERY_HEAD;
 		const unsigned char *head = inputs[i].data ? inputs[i].data : (const unsigned char *)"";
 		const profdb__backend *be = sniff(head, k, name);

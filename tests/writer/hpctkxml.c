@@ -1,6 +1,8 @@
 /* Test-data writer: old HPCToolkit databases, experiment.xml with one
  * .metric-db record per thread or the records packed into one
- * experiment-1.mdb (see writer.h, "HPCToolkit experiment.xml databases").
+ * experiment-1.mdb, and optionally one hpcrun trace per thread, loose
+ * (*.hpctrace) or packed into experiment.mt (see writer.h, "HPCToolkit
+ * experiment.xml databases").
  * Big-endian, written byte by byte. Compiled into the executables that use
  * it. */
 #include <errno.h>
@@ -39,13 +41,16 @@ int tw_mdb_packed(tw_blob *out, uint32_t n, const uint32_t *rank, const uint32_t
                   const tw_blob *records)
 {
 	size_t size = 8 + 16 * (size_t)n + 8;
-	for (uint32_t i = 0; i < n; i++)
+	uint32_t kind = 0;
+	for (uint32_t i = 0; i < n; i++) {
 		size += records[i].size;
+		kind |= (rank[i] != 0 ? 1u : 0u) | (thread[i] != 0 ? 2u : 0u);
+	}
 	out->data = calloc(1, size);
 	if (!out->data)
 		return -ENOMEM;
 	out->size = size;
-	put_be(out->data, 2, 4);   /* flags as hpcprof wrote them for threads */
+	put_be(out->data, kind, 4);   /* 1: several processes, 2: several threads */
 	put_be(out->data + 4, n, 4);
 	size_t at = 8 + 16 * (size_t)n;
 	for (uint32_t i = 0; i < n; i++) {
@@ -53,7 +58,8 @@ int tw_mdb_packed(tw_blob *out, uint32_t n, const uint32_t *rank, const uint32_t
 		put_be(e, rank[i], 4);
 		put_be(e + 4, thread[i], 4);
 		put_be(e + 8, at, 8);
-		memcpy(out->data + at, records[i].data, records[i].size);
+		if (records[i].size)
+			memcpy(out->data + at, records[i].data, records[i].size);
 		at += records[i].size;
 	}
 	memcpy(out->data + at, "\xff\xff\xff\xff\xde\xad\xf0\x0d", 8);
@@ -62,7 +68,7 @@ int tw_mdb_packed(tw_blob *out, uint32_t n, const uint32_t *rank, const uint32_t
 
 /* The sample tree: ids 2..7 (row 0 is the experiment root, id 1).
  *   PF 2 main          C 3 line 5      PF 4 work (a loop 5 with S 6)
- *   S 7 main's line 9 */
+ *   S 7 main's line 9; trace ids (it) 60 on S 6, 70 on S 7 */
 static const char sample_xml[] =
 	"<?xml version=\"1.0\"?>\n"
 	"<HPCToolkitExperiment version=\"2.2\">\n"
@@ -82,6 +88,8 @@ static const char sample_xml[] =
 	"<MetricDB i=\"1\" n=\"time (E)\" t=\"exclusive\" partner=\"0\" db-glob=\"*.metric-db\" "
 	"db-id=\"1\" db-num-metrics=\"2\" db-header-sz=\"24\"/>\n"
 	"</MetricDBTable>\n"
+	"<TraceDBTable><TraceDB i=\"0\" u=\"1000000000\" db-glob=\"*.hpctrace\" "
+	"db-header-sz=\"32\"/></TraceDBTable>\n"
 	"<LoadModuleTable><LoadModule i=\"10\" n=\"/bin/app\"/></LoadModuleTable>\n"
 	"<FileTable><File i=\"11\" n=\"./src/app.c\"/></FileTable>\n"
 	"<ProcedureTable><Procedure i=\"12\" n=\"main\"/><Procedure i=\"13\" n=\"work\"/>"
@@ -92,9 +100,9 @@ static const char sample_xml[] =
 	"<C i=\"3\" s=\"20\" l=\"5\">\n<M n=\"2\" v=\"22.5\"/>\n"
 	"<Pr i=\"4\" s=\"13\" l=\"20\" lm=\"10\" f=\"11\" n=\"13\" a=\"1\">\n<M n=\"2\" v=\"22.5\"/>\n"
 	"<L i=\"5\" s=\"21\" l=\"21\" f=\"11\">\n<M n=\"2\" v=\"22.5\"/>\n"
-	"<S i=\"6\" s=\"22\" l=\"22\">\n<M n=\"2\" v=\"22.5\"/><M n=\"3\" v=\"22.5\"/>\n</S>\n"
+	"<S i=\"6\" s=\"22\" l=\"22\" it=\"60\">\n<M n=\"2\" v=\"22.5\"/><M n=\"3\" v=\"22.5\"/>\n</S>\n"
 	"</L>\n</Pr>\n</C>\n"
-	"<S i=\"7\" s=\"23\" l=\"9\">\n<M n=\"2\" v=\"7.5\"/><M n=\"3\" v=\"7.5\"/>\n</S>\n"
+	"<S i=\"7\" s=\"23\" l=\"9\" it=\"70\">\n<M n=\"2\" v=\"7.5\"/><M n=\"3\" v=\"7.5\"/>\n</S>\n"
 	"</PF>\n</SecCallPathProfileData>\n</SecCallPathProfile>\n</HPCToolkitExperiment>\n";
 
 const char *tw_xmldb_sample_xml(void)
@@ -114,6 +122,28 @@ double tw_xmldb_value(uint32_t t, uint32_t r, uint32_t k)
 	return t == 0 ? v : 2 * v;
 }
 
+/* Thread t's trace: (time, it) pairs, times in ns. */
+static const tw_hpctrace_rec trace0[] = {
+	{TW_XMLDB_T0 + 1000, 60, 0}, {TW_XMLDB_T0 + 2000, 70, 0}, {TW_XMLDB_T0 + 2500, 60, 0},
+};
+static const tw_hpctrace_rec trace1[] = {
+	{TW_XMLDB_T0 + 1500, 70, 0}, {TW_XMLDB_T0 + 1500, 70, 0}, {TW_XMLDB_T0 + 3000, 60, 0},
+	{TW_XMLDB_T0 + 4000, 70, 0},
+};
+
+void tw_xmldb_trace(uint32_t t, const tw_hpctrace_rec **recs, size_t *n)
+{
+	*recs = t == 0 ? trace0 : trace1;
+	*n = t == 0 ? sizeof trace0 / sizeof trace0[0] : sizeof trace1 / sizeof trace1[0];
+}
+
+void tw_xmldb_identity(uint32_t t, int flags, uint32_t *rank, uint32_t *thread)
+{
+	/* ranks: a hybrid run, rank 1 thread 2, so that a swapped field shows */
+	*rank = flags & TW_XMLDB_RANKS ? t : 0;
+	*thread = flags & TW_XMLDB_RANKS ? 2 * t : t;
+}
+
 static int write_file(const char *dir, const char *name, const void *data, size_t size)
 {
 	char path[1024];
@@ -127,12 +157,36 @@ static int write_file(const char *dir, const char *name, const void *data, size_
 	return r;
 }
 
-int tw_xmldb_write_dir(const char *dir, int packed)
+/* The two threads' files, loose (named as hpcprof and hpcrun name them) or
+ * packed into @p packed_name. */
+static int write_pair(const char *dir, int flags, const tw_blob blob[2], const char *suffix,
+                      const char *packed_name)
 {
-	static const char *const names[2] = {"1.app-000000-000-7f000001-100-0.metric-db",
-	                                     "1.app-000000-001-7f000001-100-0.metric-db"};
+	uint32_t rank[2], thread[2];
+	int r = 0;
+	for (uint32_t t = 0; t < 2; t++)
+		tw_xmldb_identity(t, flags, &rank[t], &thread[t]);
+	if (flags & TW_XMLDB_PACKED) {
+		tw_blob pack = {NULL, 0};
+		r = tw_mdb_packed(&pack, 2, rank, thread, blob);
+		if (r == 0)
+			r = write_file(dir, packed_name, pack.data, pack.size);
+		tw_blob_free(&pack);
+		return r;
+	}
+	for (uint32_t t = 0; t < 2 && r == 0; t++) {
+		char name[128];
+		snprintf(name, sizeof name, "1.app-%06u-%03u-7f000001-%u-0%s", rank[t], thread[t],
+		         100 + rank[t], suffix);
+		r = write_file(dir, name, blob[t].data, blob[t].size);
+	}
+	return r;
+}
+
+int tw_xmldb_write_dir(const char *dir, int flags)
+{
 	double v[TW_XMLDB_ROWS * 2];
-	tw_blob rec[2] = {{NULL, 0}, {NULL, 0}}, pack = {NULL, 0};
+	tw_blob rec[2] = {{NULL, 0}, {NULL, 0}}, tr[2] = {{NULL, 0}, {NULL, 0}};
 	int r = 0;
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		return -errno;
@@ -141,19 +195,22 @@ int tw_xmldb_write_dir(const char *dir, int packed)
 			for (uint32_t k = 0; k < 2; k++)
 				v[row * 2 + k] = tw_xmldb_value(t, row, k);
 		r = tw_mdb_record(&rec[t], TW_XMLDB_ROWS, 2, v);
+		if (r == 0 && (flags & TW_XMLDB_TRACES)) {
+			const tw_hpctrace_rec *recs;
+			size_t n;
+			tw_xmldb_trace(t, &recs, &n);
+			r = tw_hpctrace_write(0, recs, n, &tr[t]);
+		}
 	}
 	if (r == 0)
 		r = write_file(dir, "experiment.xml", sample_xml, sizeof sample_xml - 1);
-	if (r == 0 && packed) {
-		static const uint32_t rank[2] = {0, 0}, thread[2] = {0, 1};
-		r = tw_mdb_packed(&pack, 2, rank, thread, rec);
-		if (r == 0)
-			r = write_file(dir, "experiment-1.mdb", pack.data, pack.size);
+	if (r == 0 && !(flags & TW_XMLDB_NO_RECORDS))
+		r = write_pair(dir, flags, rec, ".metric-db", "experiment-1.mdb");
+	if (r == 0 && (flags & TW_XMLDB_TRACES))
+		r = write_pair(dir, flags, tr, ".hpctrace", "experiment.mt");
+	for (uint32_t t = 0; t < 2; t++) {
+		tw_blob_free(&rec[t]);
+		tw_blob_free(&tr[t]);
 	}
-	for (uint32_t t = 0; t < 2 && r == 0 && !packed; t++)
-		r = write_file(dir, names[t], rec[t].data, rec[t].size);
-	tw_blob_free(&rec[0]);
-	tw_blob_free(&rec[1]);
-	tw_blob_free(&pack);
 	return r;
 }

@@ -512,18 +512,36 @@ uint64_t tw_hpcrun_f64(double x);
 #define TW_XMLDB_ROWS 7u
 /** One .metric-db record of @p n_rows x @p n_metrics values (row-major). */
 int tw_mdb_record(tw_blob *out, uint32_t n_rows, uint32_t n_metrics, const double *values);
-/** A packed experiment-N.mdb: u32 flags (2), u32 n, n x {u32 rank, u32 thread, u64 offset},
- *  the records, the 8-byte end marker ff ff ff ff de ad f0 0d. */
+/** A packed experiment-N.mdb or experiment.mt (the same layout for metric-db records and
+ *  hpcrun traces): u32 kind (bit 0: a rank is not 0, bit 1: a thread is not 0), u32 n,
+ *  n x {u32 rank, u32 thread, u64 offset}, the records in table order, the 8-byte end marker
+ *  ff ff ff ff de ad f0 0d. */
 int tw_mdb_packed(tw_blob *out, uint32_t n, const uint32_t *rank, const uint32_t *thread,
                   const tw_blob *records);
 /** The sample's experiment.xml: metrics 2/3 (summary), 0/1 (threads); tree PF 2 > C 3 >
- *  Pr 4 (alien) > L 5 > S 6, PF 2 > S 7; printed values = the two threads' sums. */
+ *  Pr 4 (alien) > L 5 > S 6, PF 2 > S 7; printed values = the two threads' sums; trace ids
+ *  it="60" on S 6, it="70" on S 7; <TraceDB u="1000000000"> (times in ns). */
 const char *tw_xmldb_sample_xml(void);
 /** Thread @p t's (0 or 1) value at row @p r, column @p k (0 inclusive, 1 exclusive). */
 double tw_xmldb_value(uint32_t t, uint32_t r, uint32_t k);
-/** The sample into @p dir (created): experiment.xml and two .metric-db files (rank 0, threads
- *  0 and 1), or with @p packed one experiment-1.mdb. */
-int tw_xmldb_write_dir(const char *dir, int packed);
+/** The first trace time of the sample (ns since the epoch, 2024). */
+#define TW_XMLDB_T0 UINT64_C(1714000000000000000)
+/** Thread @p t's trace samples (time, it id): thread 0 three, thread 1 four (two equal). */
+void tw_xmldb_trace(uint32_t t, const tw_hpctrace_rec **recs, size_t *n);
+/** tw_xmldb_write_dir flags. */
+enum {
+    TW_XMLDB_PACKED = 1,      /* experiment-1.mdb (and experiment.mt) instead of loose files */
+    TW_XMLDB_TRACES = 2,      /* one trace per thread: *.hpctrace, or packed experiment.mt */
+    TW_XMLDB_NO_RECORDS = 4,  /* no .metric-db / .mdb (hpcprof's default output) */
+    TW_XMLDB_RANKS = 8        /* thread t is rank t thread 2t (0/0 and 1/2), not rank 0 thread t */
+};
+/** Rank and thread of the sample's thread @p t under @p flags. */
+void tw_xmldb_identity(uint32_t t, int flags, uint32_t *rank, uint32_t *thread);
+/** The sample into @p dir (created): experiment.xml and two .metric-db files named
+ *  1.app-RRRRRR-TTT-7f000001-P-0.metric-db (rank 0, threads 0 and 1 unless TW_XMLDB_RANKS),
+ *  with TW_XMLDB_PACKED one experiment-1.mdb; with TW_XMLDB_TRACES the traces likewise
+ *  (.hpctrace or experiment.mt). @p flags: TW_XMLDB_*, 0 for loose records alone. */
+int tw_xmldb_write_dir(const char *dir, int flags);
 
 /* ---- HPCToolkit pre-release databases and the draft meta.db (tests/writer/hpctkpre.c) ---------
  *

@@ -1,0 +1,317 @@
+/* The traces of old experiment.xml databases (doc/FORMATS.md, "Old
+ * experiment.xml databases"): one hpcrun trace per thread, either loose
+ * (*.hpctrace beside experiment.xml) or packed into experiment.mt.
+ *
+ * A trace is hpcrun's own file: "HPCRUN-trace______" "01.0x" "b", a u64
+ * flags word from 01.01 on, then samples to its end -- u64 time, u32 the
+ * `it` attribute of a node of experiment.xml's tree, and a u32 metric id
+ * when flags bit 0 (DATA_CENTRIC) is set; all big-endian. experiment.mt is
+ * u32 kind flags, u32 count, count x {u32 rank, u32 thread, u64 offset},
+ * the traces one after the other, and the 8-byte end marker; a trace ends
+ * where the next begins (the last at the marker).
+ *
+ * Open reads every header and bounds every trace; the samples are checked
+ * (sorted times, every id a node's) the first time a trace is handed out,
+ * and then read from the mapping on every call. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpctkpre-internal.h"
+
+#define TR_MAGIC "HPCRUN-trace______"
+#define TR_MAGIC_LEN 18u
+#define TR_HDR 24u                /* magic, "01.0x", 'b' */
+#define TR_FLAGS 8u               /* the u64 flags of 01.01 */
+#define TR_DATA_CENTRIC 1u
+#define TR_KNOWN_FLAGS 7u         /* DATA_CENTRIC, LCA_RECORDED, CALL_TRACE */
+#define TR_SAMPLE 12u
+#define TR_SAMPLE_METRIC 16u
+#define MT_HDR 8u
+#define MT_ENTRY 16u
+#define MT_MARKER UINT64_C(0xffffffffdeadf00d)
+
+/* A version string for a message: 6 bytes, unprintable ones as '?'. */
+static void printable(const unsigned char *p, char out[7])
+{
+	for (int i = 0; i < 6; i++)
+		out[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
+	out[6] = 0;
+}
+
+/* The trace whose header is at @p off of input @p file and which ends at
+ * @p end: header and bounds into *t. */
+static int read_header(profdb_hpctkpre *db, uint32_t file, uint64_t off, uint64_t end,
+                       pre_xtrace *t)
+{
+	const profdb__input *in = &db->o.in[file];
+	const unsigned char *h;
+	char v[7];
+	int r = profdb__span(in, 0, end, off, TR_HDR, "trace header", &h);
+	if (r < 0)
+		return r;
+	if (memcmp(h, TR_MAGIC, TR_MAGIC_LEN) != 0)
+		return profdb__fail(-EBADMSG, "%s: trace header at 0x%" PRIx64 ": magic is not \""
+		                    TR_MAGIC "\"", in->name, off);
+	if (memcmp(h + TR_MAGIC_LEN, "01.0", 4) != 0 || (h[22] != '0' && h[22] != '1') ||
+	    h[23] != 'b') {
+		printable(h + TR_MAGIC_LEN, v);
+		return profdb__fail(-EPROTONOSUPPORT, "%s: trace header at 0x%" PRIx64 ": version "
+		                    "\"%s\" at 0x%" PRIx64 " is not 01.00b or 01.01b", in->name, off, v,
+		                    off + TR_MAGIC_LEN);
+	}
+	memset(t, 0, sizeof *t);
+	t->file = file;
+	t->offset = off;
+	t->rec_size = TR_SAMPLE;
+	uint64_t hdr = TR_HDR;
+	if (h[22] == '1') {
+		if ((r = profdb__span(in, 0, end, off + TR_HDR, TR_FLAGS, "trace header flags", &h)) < 0)
+			return r;
+		uint64_t flags = profdb__be64(h);
+		if (flags & ~(uint64_t)TR_KNOWN_FLAGS)
+			profdb__warn(&db->opts, "%s: trace flags 0x%" PRIx64 " at 0x%" PRIx64 " have "
+			             "unknown bits; samples read as %u bytes", in->name, flags,
+			             off + TR_HDR, flags & TR_DATA_CENTRIC ? 16u : 12u);
+		if (flags & TR_DATA_CENTRIC)
+			t->rec_size = TR_SAMPLE_METRIC;
+		hdr += TR_FLAGS;
+	}
+	t->rec_off = off + hdr;
+	uint64_t body = end - t->rec_off;   /* the spans above put rec_off <= end */
+	t->count = body / t->rec_size;
+	if (body % t->rec_size) {
+		uint64_t at = t->rec_off + t->count * t->rec_size;
+		r = profdb__fail(-ENODATA, "%s: trace sample at 0x%" PRIx64 " is cut short (%" PRIu64
+		                 " of %u bytes): truncated file", in->name, at, body % t->rec_size,
+		                 t->rec_size);
+		if ((r = profdb__tolerate(&db->opts, r, NULL, "the partial sample at 0x%" PRIx64,
+		                          at)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int add_trace(profdb_hpctkpre *db, const pre_xtrace *t)
+{
+	pre_old *o = &db->o;
+	int r = profdb__grow((void **)&o->tr, &o->tr_cap, (size_t)o->n_tr + 1, sizeof *t);
+	if (r < 0)
+		return r;
+	memcpy(&o->tr[o->n_tr++], t, sizeof *t);
+	return 0;
+}
+
+/* A damaged trace: an error, or in tolerant mode a warning and no trace. */
+static int damaged(const profdb_hpctkpre *db, int r, const char *name)
+{
+	return profdb__tolerate(&db->opts, r, NULL, "the trace in %s", name);
+}
+
+static int read_loose(profdb_hpctkpre *db, uint32_t file)
+{
+	const profdb__input *in = &db->o.in[file];
+	pre_xtrace t;
+	int r = read_header(db, file, 0, in->size, &t);
+	if (r < 0)
+		return damaged(db, r, in->name);
+	profdb__hpctkpre_old_identity(in->name, ".hpctrace", &t.has_id, &t.rank, &t.thread);
+	return add_trace(db, &t);
+}
+
+/* Where the last packed trace ends: at the end marker; a file without it
+ * was cut (the marker is written last). */
+static int packed_end(profdb_hpctkpre *db, const profdb__input *in, uint64_t table_end,
+                      uint64_t *end)
+{
+	const unsigned char *m;
+	*end = in->size;
+	if (in->size >= table_end + 8 &&
+	    profdb__range(in, in->size - 8, 8, "end marker", &m) == 0 &&
+	    profdb__be64(m) == MT_MARKER) {
+		*end = in->size - 8;
+		return 0;
+	}
+	int r = profdb__fail(-ENODATA, "%s: the last 8 bytes (at 0x%" PRIx64 ") are not the end "
+	                     "marker ff ff ff ff de ad f0 0d: truncated file", in->name,
+	                     in->size >= 8 ? in->size - 8 : 0);
+	return profdb__tolerate(&db->opts, r, NULL, "the last trace reads to the end of the file");
+}
+
+static int read_packed(profdb_hpctkpre *db, uint32_t file)
+{
+	const profdb__input *in = &db->o.in[file];
+	const unsigned char *h, *e;
+	uint64_t bytes, stop;
+	int r = profdb__range(in, 0, MT_HDR, "packed trace header", &h);
+	if (r < 0)
+		return r;
+	uint32_t n = profdb__be32(h + 4);
+	if ((r = profdb__mul(in, n, MT_ENTRY, "packed trace offset table", &bytes)) < 0 ||
+	    (r = profdb__range(in, MT_HDR, bytes, "packed trace offset table", &e)) < 0 ||
+	    (r = packed_end(db, in, MT_HDR + bytes, &stop)) < 0)
+		return r;
+	uint64_t prev = MT_HDR + bytes;
+	for (uint32_t i = 0; i < n; i++, e += MT_ENTRY) {
+		uint64_t off = profdb__be64(e + 8);
+		uint64_t end = i + 1 < n ? profdb__be64(e + MT_ENTRY + 8) : stop;
+		pre_xtrace t;
+		if (off < prev)
+			r = profdb__fail(-EBADMSG, "%s: trace %" PRIu32 " at 0x%" PRIx64 " (offset table "
+			                 "entry at 0x%" PRIx64 ") begins before 0x%" PRIx64 ", the end of "
+			                 "the %s", in->name, i, off, MT_HDR + (uint64_t)i * MT_ENTRY, prev,
+			                 i ? "trace before it" : "offset table");
+		else if (end > stop || end < off)
+			r = profdb__fail(-ENODATA, "%s: trace %" PRIu32 " at 0x%" PRIx64 " ends at 0x%"
+			                 PRIx64 ", outside the traces [0x%" PRIx64 ", 0x%" PRIx64 ")",
+			                 in->name, i, off, end, MT_HDR + bytes, stop);
+		else
+			r = read_header(db, file, off, end, &t);
+		if (r < 0) {
+			if ((r = damaged(db, r, in->name)) < 0)
+				return r;
+			continue;
+		}
+		prev = end;
+		t.has_id = 1;
+		t.rank = profdb__be32(e);
+		t.thread = profdb__be32(e + 4);
+		if ((r = add_trace(db, &t)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int profdb__hpctkpre_old_read_trace(profdb_hpctkpre *db, uint32_t file, int packed)
+{
+	return packed ? read_packed(db, file) : read_loose(db, file);
+}
+
+static int cmp_it(const void *a, const void *b)
+{
+	const pre_itmap *x = a, *y = b;
+	return (x->it > y->it) - (x->it < y->it);
+}
+
+static const char *xml_name(const profdb_hpctkpre *db)
+{
+	return db->in[PRE_META].name ? db->in[PRE_META].name : "experiment.xml";
+}
+
+int profdb__hpctkpre_old_finish_traces(profdb_hpctkpre *db)
+{
+	pre_old *o = &db->o;
+	if (o->n_tr == 0)
+		return 0;
+	/* <TraceDB u>: time units per second */
+	o->time_scale = 1;
+	if (o->trace_unit > 0 && (o->trace_unit > 1000000000 || 1000000000 % o->trace_unit))
+		return profdb__fail(-EPROTONOSUPPORT, "%s: <TraceDB u=\"%" PRId64 "\">: trace times "
+		                    "in 1/%" PRId64 " s, which is not a whole number of ns",
+		                    xml_name(db), o->trace_unit, o->trace_unit);
+	if (o->trace_unit > 0)
+		o->time_scale = (uint64_t)(1000000000 / o->trace_unit);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < db->n_nodes; i++)
+		n += db->nodes[i].trace_id >= 0 && db->nodes[i].trace_id <= UINT32_MAX;
+	o->its = malloc((n ? n : 1) * sizeof *o->its);
+	if (!o->its)
+		return profdb__fail(-ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < db->n_nodes; i++)
+		if (db->nodes[i].trace_id >= 0 && db->nodes[i].trace_id <= UINT32_MAX)
+			o->its[o->n_its++] = (pre_itmap){(uint32_t)db->nodes[i].trace_id, i};
+	if (o->n_its)
+		qsort(o->its, o->n_its, sizeof *o->its, cmp_it);
+	for (uint32_t k = 1; k < o->n_its; k++)
+		if (o->its[k].it == o->its[k - 1].it)
+			return profdb__fail(-EBADMSG, "%s: nodes i=\"%" PRId64 "\" and i=\"%" PRId64 "\" "
+			                    "have one trace id, it=\"%" PRIu32 "\"", xml_name(db),
+			                    db->nodes[o->its[k - 1].node].id, db->nodes[o->its[k].node].id,
+			                    o->its[k].it);
+	return 0;
+}
+
+/* The node index of trace id @p it: 1 and *node, or 0. */
+static int it_node(const pre_old *o, uint32_t it, uint32_t *node)
+{
+	uint32_t lo = 0, hi = o->n_its;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (o->its[mid].it < it)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == o->n_its || o->its[lo].it != it)
+		return 0;
+	*node = o->its[lo].node;
+	return 1;
+}
+
+/* Every sample of @p t: times sorted and in range once scaled, ids of
+ * nodes. 0 or -EBADMSG naming the file and the sample's offset. */
+static int check_samples(const profdb_hpctkpre *db, const pre_xtrace *t)
+{
+	const pre_old *o = &db->o;
+	const profdb__input *in = &o->in[t->file];
+	const unsigned char *p;
+	uint32_t node;
+	if (t->count == 0)
+		return 0;
+	/* read_header bounded the samples inside the file */
+	int r = profdb__range(in, t->rec_off, t->count * t->rec_size, "trace samples", &p);
+	if (r < 0)
+		return r;
+	uint64_t last = 0, limit = UINT64_MAX / o->time_scale;
+	for (uint64_t k = 0; k < t->count; k++, p += t->rec_size) {
+		uint64_t time = profdb__be64(p), at = t->rec_off + k * t->rec_size;
+		uint32_t it = profdb__be32(p + 8);
+		if (time < last)
+			return profdb__fail(-EBADMSG, "%s: trace at 0x%" PRIx64 " is not sorted by time at "
+			                    "sample %" PRIu64 " (0x%" PRIx64 ")", in->name, t->offset, k, at);
+		if (time > limit)
+			return profdb__fail(-EBADMSG, "%s: trace sample %" PRIu64 " (0x%" PRIx64 "): time %"
+			                    PRIu64 " overflows 64 bits in ns", in->name, k, at, time);
+		if (!it_node(o, it, &node))
+			return profdb__fail(-EBADMSG, "%s: trace sample %" PRIu64 " (0x%" PRIx64 ") names "
+			                    "node %" PRIu32 ", which is no node's it attribute in %s",
+			                    in->name, k, at, it, xml_name(db));
+		last = time;
+	}
+	return 0;
+}
+
+int profdb__hpctkpre_old_trace(const profdb_hpctkpre *db, uint32_t p, const pre_xtrace **out)
+{
+	const pre_old *o = &db->o;
+	if (p == 0 || p > o->n_mdb || o->mdb[p - 1].trace == PROFDB_NONE)
+		return 0;
+	pre_xtrace *t = &o->tr[o->mdb[p - 1].trace];
+	unsigned char state = atomic_load_explicit(&t->checked, memory_order_acquire);
+	if (state == 0) {
+		int r = check_samples(db, t);
+		state = 1;
+		if (r < 0) {
+			r = profdb__tolerate(&db->opts, r, NULL, "the trace of %s", o->mdb[p - 1].label);
+			if (r < 0)
+				return r;
+			state = 2;   /* read as empty from now on */
+		}
+		atomic_store_explicit(&t->checked, state, memory_order_release);
+	}
+	if (state != 1)
+		return 0;
+	*out = t;
+	return 1;
+}
+
+void profdb__hpctkpre_old_sample(const profdb_hpctkpre *db, const pre_xtrace *t, uint64_t i,
+                                 uint64_t *time_ns, int64_t *node_id)
+{
+	const pre_old *o = &db->o;
+	const unsigned char *p = o->in[t->file].base + t->rec_off + i * t->rec_size;
+	uint32_t node = 0;
+	*time_ns = profdb__be64(p) * o->time_scale;
+	it_node(o, profdb__be32(p + 8), &node);   /* checked: it resolves */
+	*node_id = db->nodes[node].id;
+}

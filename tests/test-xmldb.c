@@ -264,10 +264,9 @@ Test(xmldb, xml_alone)
 	remove_dir(dir);
 }
 
-/* Open @p dir after @p file was replaced by @p bytes: an error naming the
- * file (0 means it opened; then the caller decides). */
-static int open_damaged(const char *dir, const char *file, const unsigned char *bytes,
-                        size_t size, uint32_t flags)
+/* Replace @p file of @p dir by @p bytes and open @p dir with @p flags. */
+static int replace_and_open(const char *dir, const char *file, const unsigned char *bytes,
+                            size_t size, uint32_t flags, profdb **db)
 {
 	char path[600];
 	snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -276,16 +275,31 @@ static int open_damaged(const char *dir, const char *file, const unsigned char *
 	memset(&o, 0, sizeof o);
 	o.size = sizeof o;
 	o.flags = flags;
-	profdb *db = NULL;
-	int r = profdb_open(&db, dir, &o);
+	*db = NULL;
+	return profdb_open(db, dir, &o);
+}
+
+/* A damaged file's error: one of the format errors, naming the file. */
+static void expect_named_error(int r, const char *file)
+{
+	cr_assert(r == -EBADMSG || r == -ENODATA || r == -EPROTONOSUPPORT, "%s: %d %s", file, r,
+	          profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), file), "%s: %s", file, profdb_error_message());
+}
+
+/* Open @p dir after @p file was replaced by @p bytes: an error naming the
+ * file (0 means it opened; then the caller decides). */
+static int open_damaged(const char *dir, const char *file, const unsigned char *bytes,
+                        size_t size, uint32_t flags)
+{
+	profdb *db;
+	int r = replace_and_open(dir, file, bytes, size, flags, &db);
 	if (r == 0) {
 		profdb_counts k;
 		cr_assert_geq(profdb_get_counts(db, &k), 0);
 		profdb_close(db);
 	} else {
-		cr_assert(r == -EBADMSG || r == -ENODATA || r == -EPROTONOSUPPORT, "%s: %d %s", file, r,
-		          profdb_error_message());
-		cr_assert(strstr(profdb_error_message(), file), "%s: %s", file, profdb_error_message());
+		expect_named_error(r, file);
 	}
 	return r;
 }
@@ -513,15 +527,8 @@ Test(xmldb, trace_buffers)
 static int open_and_trace(const char *dir, const char *file, const unsigned char *bytes,
                           size_t size, uint32_t flags)
 {
-	char path[600];
-	snprintf(path, sizeof path, "%s/%s", dir, file);
-	spit(path, bytes, size);
-	profdb_options o;
-	memset(&o, 0, sizeof o);
-	o.size = sizeof o;
-	o.flags = flags;
-	profdb *db = NULL;
-	int r = profdb_open(&db, dir, &o);
+	profdb *db;
+	int r = replace_and_open(dir, file, bytes, size, flags, &db);
 	for (uint32_t p = 0; r == 0 && p < (uint32_t)profdb_profile_count(db); p++) {
 		int64_t n = profdb_trace_length(db, p);
 		profdb_sample s;
@@ -530,11 +537,8 @@ static int open_and_trace(const char *dir, const char *file, const unsigned char
 			r = profdb_trace_at(db, p, (uint64_t)i, &s);
 	}
 	profdb_close(db);
-	if (r < 0) {
-		cr_assert(r == -EBADMSG || r == -ENODATA || r == -EPROTONOSUPPORT, "%s: %d %s", file, r,
-		          profdb_error_message());
-		cr_assert(strstr(profdb_error_message(), file), "%s: %s", file, profdb_error_message());
-	}
+	if (r < 0)
+		expect_named_error(r, file);
 	return r;
 }
 

@@ -177,16 +177,26 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The order of records and traces: those with a (rank, thread) first, by
+ * rank, then thread; 0 when both have the same identity. */
+static int cmp_identity(int x_has, uint32_t x_rank, uint32_t x_thread, int y_has,
+                        uint32_t y_rank, uint32_t y_thread)
+{
+	if (x_has != y_has)
+		return y_has - x_has;
+	if (x_rank != y_rank)
+		return x_rank < y_rank ? -1 : 1;
+	if (x_thread != y_thread)
+		return x_thread < y_thread ? -1 : 1;
+	return 0;
+}
+
 static int cmp_mdb(const void *a, const void *b)
 {
 	const pre_mdb *x = a, *y = b;
-	if (x->has_id != y->has_id)
-		return y->has_id - x->has_id;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	int c = strcmp(x->name, y->name);
+	int c = cmp_identity(x->has_id, x->rank, x->thread, y->has_id, y->rank, y->thread);
+	if (c == 0)
+		c = strcmp(x->name, y->name);
 	return c ? c : (x->offset > y->offset) - (x->offset < y->offset);
 }
 
@@ -261,12 +271,9 @@ static void name_profiles(profdb_hpctkpre *db)
 static int cmp_trace(const void *a, const void *b)
 {
 	const pre_xtrace *x = a, *y = b;
-	if (x->has_id != y->has_id)
-		return y->has_id - x->has_id;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
+	int c = cmp_identity(x->has_id, x->rank, x->thread, y->has_id, y->rank, y->thread);
+	if (c)
+		return c;
 	if (x->file != y->file)
 		return x->file < y->file ? -1 : 1;
 	return (x->offset > y->offset) - (x->offset < y->offset);

@@ -186,6 +186,23 @@ static int dump_profiles(const dump *d)
 	return 0;
 }
 
+/* Rows of the values and edges tables, the hot loops of a dump: built in
+ * a buffer of their own and written in large blocks, without printf. */
+typedef struct rowbuf {
+	char buf[64 * 1024];
+	size_t len;
+} rowbuf;
+
+/* Room for one more row of at most @p need bytes. */
+static char *row_room(rowbuf *b, size_t need)
+{
+	if (b->len > sizeof b->buf - need) {
+		fwrite(b->buf, 1, b->len, stdout);
+		b->len = 0;
+	}
+	return b->buf + b->len;
+}
+
 static int dump_values(const dump *d)
 {
 	profdb_values *it;
@@ -198,16 +215,9 @@ static int dump_values(const dump *d)
 		printf(",\n\"values\": [");
 	else
 		csv_header(d, "values", "profile,context,metric,value");
-	/* The hot loop of a dump: rows are built in a buffer of their own and
-	 * written in large blocks, without printf. */
-	char buf[64 * 1024];
-	size_t len = 0;
+	rowbuf b = {.len = 0};
 	while ((r = profdb_values_next(it, &e)) > 0) {
-		if (len > sizeof buf - 4 * TOOL_NUMBER_MAX) {
-			fwrite(buf, 1, len, stdout);
-			len = 0;
-		}
-		char *p = buf + len;
+		char *p = row_room(&b, 4 * TOOL_NUMBER_MAX), *start = p;
 		if (d->json) {
 			memcpy(p, ",\n [", 4);
 			p += k ? 4 : 0;
@@ -224,11 +234,11 @@ static int dump_values(const dump *d)
 		memcpy(p, sep, sep_len), p += sep_len;
 		p += format_number(p, e.value, d->json);
 		*p++ = d->json ? ']' : '\n';
-		len = (size_t)(p - buf);
+		b.len += (size_t)(p - start);
 		if ((++k & 0xffff) == 0 && d->progress)
 			tool_progress((uint64_t)k, (uint64_t)(d->n_values > k ? d->n_values : k));
 	}
-	fwrite(buf, 1, len, stdout);
+	fwrite(b.buf, 1, b.len, stdout);
 	profdb_values_free(it);
 	if (r < 0)
 		return r;
@@ -284,23 +294,6 @@ static int edge_metric(const profdb_metric *m)
 	if (m->kind == PROFDB_METRIC_SUMMARY || m->kind == PROFDB_METRIC_DERIVED)
 		return 0;
 	return m->inclusive_id == m->id || m->inclusive_id == PROFDB_NONE;
-}
-
-/* The edges' rows, built in a buffer of their own and written in large
- * blocks (a Cube file gives an edge a cost per metric and location). */
-typedef struct rowbuf {
-	char buf[64 * 1024];
-	size_t len;
-} rowbuf;
-
-/* Room for one more row of at most @p need bytes. */
-static char *row_room(rowbuf *b, size_t need)
-{
-	if (b->len > sizeof b->buf - need) {
-		fwrite(b->buf, 1, b->len, stdout);
-		b->len = 0;
-	}
-	return b->buf + b->len;
 }
 
 /* An id, or nothing (CSV) / null (JSON) for PROFDB_NONE. */

@@ -26,33 +26,6 @@ enum {
 _Static_assert(HR_HDR_VERSION + 5 == HR_HDR_ENDIAN && HR_HDR_ENDIAN + 1 == HR_HDR,
                ".hpcrun/.hpctrace header is 24 bytes");
 
-/* ---- .hpctrace 01.01: header flags and records ---------------------------- */
-enum {
-	HR_TRACE_FLAGS = 24,      /* u64, absent in 01.00 */
-	HR_TRACE_HDR = 32,
-	HR_TREC_TIME = 0,         /* u64 ns */
-	HR_TREC_CCT = 8,          /* u32 CCT node id */
-	HR_TREC_METRIC = 12,      /* u32 metric id, DATA_CENTRIC only */
-	HR_TREC_SIZE = 12,
-	HR_TREC_SIZE_METRIC = 16,
-};
-_Static_assert(HR_TRACE_FLAGS + 8 == HR_TRACE_HDR, "hpctrace 01.01 header is 32 bytes");
-_Static_assert(HR_TREC_CCT + 4 == HR_TREC_SIZE && HR_TREC_METRIC + 4 == HR_TREC_SIZE_METRIC,
-               "hpctrace records are 12 bytes, 16 with a metric id");
-
-static inline uint64_t hr_trec_time(const unsigned char *r)
-{
-	return profdb__be64(r + HR_TREC_TIME);
-}
-static inline uint32_t hr_trec_cct(const unsigned char *r)
-{
-	return profdb__be32(r + HR_TREC_CCT);
-}
-static inline uint32_t hr_trec_metric(const unsigned char *r)
-{
-	return profdb__be32(r + HR_TREC_METRIC);
-}
-
 /* ---- CCT node records ------------------------------------------------------ */
 /* 02.00/03.00: i32 id, u32 parent, [u32 lush_assoc], u16 lm_id, u64 ip,
  * [u8 lip[16]], n_metrics x u64 (dense values). [] with logical unwinding. */

@@ -23,21 +23,6 @@
 
 #include "hpctkpre-internal.h"
 
-#define MDB_MAGIC "HPCPROF-metricdb__"
-#define MDB_MAGIC_LEN 18u
-#define MDB_VERSION "00.10"
-#define MDB_HDR 32u
-#define mdb_rows(h) profdb__be32((h) + 24)
-#define mdb_metrics(h) profdb__be32((h) + 28)
-/* Packed file (hpcserver's merger, doc/FORMATS.md): u32 kind, u32 count,
- * count x {u32 rank, u32 thread, u64 offset of the record}, the records,
- * an 8-byte end marker. */
-#define PACK_HDR 8u
-#define PACK_ENTRY 16u
-#define pack_count(h) profdb__be32((h) + 4)
-#define pack_rank(e) profdb__be32((e) + 0)
-#define pack_thread(e) profdb__be32((e) + 4)
-#define pack_offset(e) profdb__be64((e) + 8)
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -52,24 +37,25 @@ static int read_record(profdb_hpctkpre *db, uint32_t file, uint64_t off, uint64_
 	const profdb__input *in = &db->o.in[file];
 	const unsigned char *h;
 	uint64_t cells, bytes;
-	int r = profdb__span(in, 0, end, off, MDB_HDR, "metric-db header", &h);
+	int r = profdb__span(in, 0, end, off, PRE_MDB_HDR, "metric-db header", &h);
 	if (r < 0)
 		return r;
-	if (memcmp(h, MDB_MAGIC, MDB_MAGIC_LEN) != 0)
+	if (memcmp(h, PRE_MDB_MAGIC, PRE_MDB_MAGIC_LEN) != 0)
 		return profdb__fail(-EBADMSG, "%s: metric-db header at 0x%" PRIx64 ": magic is not "
-		                    "\"" MDB_MAGIC "\"", in->name, off);
-	if (memcmp(h + MDB_MAGIC_LEN, MDB_VERSION "b", 6) != 0)
+		                    "\"" PRE_MDB_MAGIC "\"", in->name, off);
+	if (memcmp(h + PRE_MDB_MAGIC_LEN, PRE_MDB_VERSION "b", 6) != 0)
 		return profdb__fail(-EPROTONOSUPPORT, "%s: metric-db header at 0x%" PRIx64 ": version "
-		                    "\"%.5s%c\" at 0x%" PRIx64 " is not \"" MDB_VERSION "b\" (the only "
-		                    "one hpcprof wrote)", in->name, off, (const char *)h + MDB_MAGIC_LEN,
-		                    h[23] >= 0x20 && h[23] < 0x7f ? h[23] : '?', off + MDB_MAGIC_LEN);
+		                    "\"%.5s%c\" at 0x%" PRIx64 " is not \"" PRE_MDB_VERSION "b\" (the only "
+		                    "one hpcprof wrote)", in->name, off, (const char *)h + PRE_MDB_MAGIC_LEN,
+		                    h[PRE_MDB_ENDIAN] >= 0x20 && h[PRE_MDB_ENDIAN] < 0x7f ?
+		                    h[PRE_MDB_ENDIAN] : '?', off + PRE_MDB_MAGIC_LEN);
 	memset(out, 0, sizeof *out);
-	out->n_rows = mdb_rows(h);
-	out->n_metrics = mdb_metrics(h);
+	out->n_rows = pre_mdb_rows(h);
+	out->n_metrics = pre_mdb_metrics(h);
 	if ((r = profdb__mul(in, out->n_rows, out->n_metrics, "metric-db rows", &cells)) < 0 ||
 	    (r = profdb__mul(in, cells, 8, "metric-db rows", &bytes)) < 0)
 		return r;
-	if ((r = profdb__span(in, 0, end, off + MDB_HDR, bytes, "metric-db rows", &h)) < 0)
+	if ((r = profdb__span(in, 0, end, off + PRE_MDB_HDR, bytes, "metric-db rows", &h)) < 0)
 		return r;
 	out->rows = bytes ? h : NULL;
 	out->file = file;
@@ -124,10 +110,10 @@ static int read_loose(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 	const profdb__input *in = &db->o.in[file];
 	pre_mdb m;
 	int r = read_record(db, file, 0, in->size, &m);
-	if (r == 0 && MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8 != in->size)
+	if (r == 0 && PRE_MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8 != in->size)
 		r = profdb__fail(-EBADMSG, "%s: %" PRIu64 " bytes, but its header (%" PRIu32 " rows "
 		                 "of %" PRIu32 " metrics) says %" PRIu64, in->name, in->size, m.n_rows,
-		                 m.n_metrics, MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8);
+		                 m.n_metrics, PRE_MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8);
 	if (r < 0)
 		return damaged(db, r, in->name);
 	m.name = in->name;
@@ -141,17 +127,17 @@ static int read_packed(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 	const profdb__input *in = &db->o.in[file];
 	const unsigned char *h, *e;
 	uint64_t bytes;
-	int r = profdb__range(in, 0, PACK_HDR, "packed metric-db header", &h);
+	int r = profdb__range(in, 0, PRE_PACK_HDR, "packed metric-db header", &h);
 	if (r < 0)
 		return r;
-	uint32_t n = pack_count(h);
-	if ((r = profdb__mul(in, n, PACK_ENTRY, "packed metric-db offset table", &bytes)) < 0 ||
-	    (r = profdb__range(in, PACK_HDR, bytes, "packed metric-db offset table", &e)) < 0)
+	uint32_t n = pre_pack_count(h);
+	if ((r = profdb__mul(in, n, PRE_PACK_ENTRY, "packed metric-db offset table", &bytes)) < 0 ||
+	    (r = profdb__range(in, PRE_PACK_HDR, bytes, "packed metric-db offset table", &e)) < 0)
 		return r;
-	for (uint32_t i = 0; i < n; i++, e += PACK_ENTRY) {
+	for (uint32_t i = 0; i < n; i++, e += PRE_PACK_ENTRY) {
 		pre_mdb m;
-		uint64_t off = pack_offset(e);
-		if (off < PACK_HDR + bytes)
+		uint64_t off = pre_pack_offset(e);
+		if (off < PRE_PACK_HDR + bytes)
 			r = profdb__fail(-EBADMSG, "%s: record %" PRIu32 " at 0x%" PRIx64 " overlaps the "
 			                 "offset table", in->name, i, off);
 		else
@@ -163,8 +149,8 @@ static int read_packed(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 		}
 		m.name = in->name;
 		m.has_id = 1;
-		m.rank = pack_rank(e);
-		m.thread = pack_thread(e);
+		m.rank = pre_pack_rank(e);
+		m.thread = pre_pack_thread(e);
 		m.trace = PROFDB_NONE;
 		if ((r = add_record(db, &m, cap)) < 0)
 			return r;
@@ -243,10 +229,10 @@ static int input_kind(const profdb__input *in)
 			return k;
 	if (in->size >= 12 && memcmp(in->base, "HPCRUN-trace", 12) == 0)
 		return IN_TRACE;
-	if (in->size >= MDB_MAGIC_LEN && memcmp(in->base, MDB_MAGIC, MDB_MAGIC_LEN) == 0)
+	if (in->size >= PRE_MDB_MAGIC_LEN && memcmp(in->base, PRE_MDB_MAGIC, PRE_MDB_MAGIC_LEN) == 0)
 		return IN_RECORD;
-	if (in->size >= PACK_HDR + PACK_ENTRY) {
-		uint64_t off = pack_offset(in->base + PACK_HDR);
+	if (in->size >= PRE_PACK_HDR + PRE_PACK_ENTRY) {
+		uint64_t off = pre_pack_offset(in->base + PRE_PACK_HDR);
 		if (off <= in->size && in->size - off >= 12 && memcmp(in->base + off, "HPCRUN-trace",
 		                                                      12) == 0)
 			return IN_PACKED_TRACE;

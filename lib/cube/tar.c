@@ -28,7 +28,7 @@ static int all_zero(const unsigned char *p, size_t n)
 
 static int has_magic(const unsigned char *h)
 {
-	return memcmp(h + TAR_MAGIC, "ustar", 5) == 0;
+	return memcmp(h + TAR_MAGIC, "ustar", TAR_MAGIC_LEN) == 0;
 }
 
 /* Octal text (leading spaces, stops at NUL/space) or GNU base-256. */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "hpctkpre-internal.h"
+#include "../core/search-internal.h"
 
 
 static int ends_with(const char *s, const char *suf)
@@ -270,6 +271,21 @@ static int same_thread(int has_id, uint32_t rank, uint32_t thread, const pre_mdb
 	return has_id && m->has_id && m->rank == rank && m->thread == thread;
 }
 
+/* Record i sorts before the trace's (rank, thread): records without an
+ * identity sort first. */
+typedef struct record_key {
+	const pre_mdb *mdb;
+	const pre_xtrace *x;
+} record_key;
+
+static int record_before(const void *ctx, size_t i)
+{
+	const record_key *k = ctx;
+	const pre_mdb *m = &k->mdb[i];
+	const pre_xtrace *x = k->x;
+	return m->has_id && (m->rank < x->rank || (m->rank == x->rank && m->thread < x->thread));
+}
+
 /* Each trace joins the record of its rank and thread (the records are
  * sorted); a trace without one (hpcprof writes no .metric-db by default)
  * gets a profile of its own, without values. Two traces of one thread:
@@ -292,17 +308,8 @@ static int link_traces(profdb_hpctkpre *db, size_t *cap)
 				return r;
 			continue;
 		}
-		uint32_t lo = 0, hi = n_records;
-		while (x->has_id && lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			const pre_mdb *m = &o->mdb[mid];
-			int before = m->has_id && (m->rank < x->rank ||
-			                           (m->rank == x->rank && m->thread < x->thread));
-			if (before)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		record_key key = {o->mdb, x};
+		size_t lo = x->has_id ? profdb__lower_bound(0, n_records, &key, record_before) : 0;
 		if (lo < n_records && same_thread(x->has_id, x->rank, x->thread, &o->mdb[lo])) {
 			o->mdb[lo].trace = t;
 			continue;
@@ -530,19 +537,23 @@ int profdb__hpctkpre_old_finish(profdb_hpctkpre *db)
 	return check_svals(db);
 }
 
+typedef struct sval_key {
+	const pre_sval *svals;
+	pre_sval key;
+} sval_key;
+
+static int sval_before(const void *ctx, size_t i)
+{
+	const sval_key *k = ctx;
+	return cmp_sval(&k->svals[i], &k->key) < 0;
+}
+
 static int find_sval(const pre_old *o, uint32_t c, uint32_t metric, uint64_t *at)
 {
-	uint64_t lo = 0, hi = o->n_svals;
-	pre_sval key = {c, metric, 0};
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (cmp_sval(&o->svals[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	sval_key k = {o->svals, {c, metric, 0}};
+	size_t lo = profdb__lower_bound(0, o->n_svals, &k, sval_before);
 	*at = lo;
-	return lo < o->n_svals && cmp_sval(&o->svals[lo], &key) == 0;
+	return lo < o->n_svals && cmp_sval(&o->svals[lo], &k.key) == 0;
 }
 
 int profdb__hpctkpre_old_first(const profdb_hpctkpre *db, uint32_t c, uint64_t *at)

@@ -21,6 +21,7 @@
 
 #include "hpctkpre-internal.h"
 #include "../core/hpctrace-internal.h"
+#include "../core/search-internal.h"
 
 /* A version string for a message: 6 bytes, unprintable ones as '?'. */
 static void printable(const unsigned char *p, char out[7])
@@ -207,14 +208,8 @@ int profdb__hpctkpre_old_finish_traces(profdb_hpctkpre *db)
 /* The node index of trace id @p it: 1 and *node, or 0. */
 static int it_node(const pre_old *o, uint32_t it, uint32_t *node)
 {
-	uint32_t lo = 0, hi = o->n_its;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (o->its[mid].it < it)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = profdb__lower_u32_field(o->its, sizeof *o->its, offsetof(pre_itmap, it), 0,
+	                                    o->n_its, it);
 	if (lo == o->n_its || o->its[lo].it != it)
 		return 0;
 	*node = o->its[lo].node;

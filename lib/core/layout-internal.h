@@ -6,8 +6,9 @@
  * loads of bytes-internal.h (no struct is ever laid over untrusted bytes).
  *
  * An accessor takes a pointer to the first byte of a record that the caller
- * has range-checked (profdb__range, profdb__span) for the record's size; it
- * never checks bounds itself. */
+ * has range-checked (profdb__range, profdb__span), normally for the record's
+ * size and at least to the end of the field; it never checks bounds
+ * itself. */
 #ifndef PROFDB_CORE_LAYOUT_H
 #define PROFDB_CORE_LAYOUT_H
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "stats-internal.h"
+#include "core/search-internal.h"
 
 struct profdb_stats {
 	profdb_stat *rows;        /* by metric id, then context id */
@@ -330,14 +331,7 @@ PROFDB_EXPORT int profdb_stats_at(const profdb_stats *s, uint64_t index, profdb_
 /* The position of @p metric in s->metric_ids, or -1. */
 static int64_t metric_pos(const profdb_stats *s, uint32_t metric)
 {
-	size_t lo = 0, hi = s->n_metrics;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (s->metric_ids[m] < metric)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	size_t lo = profdb__lower_u32(s->metric_ids, 0, s->n_metrics, metric);
 	return lo < s->n_metrics && s->metric_ids[lo] == metric ? (int64_t)lo : -1;
 }
 
@@ -350,14 +344,8 @@ PROFDB_EXPORT int profdb_stats_get(const profdb_stats *s, uint32_t context, uint
 	int64_t k = metric_pos(s, metric);
 	if (k < 0)
 		return 0;
-	uint64_t lo = s->first[k], hi = s->first[k + 1];
-	while (lo < hi) {
-		uint64_t m = lo + (hi - lo) / 2;
-		if (s->rows[m].context < context)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	size_t lo = profdb__lower_u32_field(s->rows, sizeof *s->rows, offsetof(profdb_stat, context),
+	                                    s->first[k], s->first[k + 1], context);
 	if (lo == s->first[k + 1] || s->rows[lo].context != context)
 		return 0;
 	*out = s->rows[lo];

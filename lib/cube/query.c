@@ -28,9 +28,10 @@ static int name_ends(const char *name, const char *suffix)
 static int q_sniff(const unsigned char *head, size_t n, const char *name)
 {
 	if (name_ends(name, ".cubex"))
-		return (n >= TAR_MAGIC + 5 && memcmp(head + TAR_MAGIC, "ustar", 5) == 0) ||
+		return (n >= TAR_MAGIC + TAR_MAGIC_LEN &&
+		        memcmp(head + TAR_MAGIC, "ustar", TAR_MAGIC_LEN) == 0) ||
 		       (n >= 2 && head[0] == 0x1f && head[1] == 0x8b);
-	if (n < TAR_MAGIC + 5 || memcmp(head + TAR_MAGIC, "ustar", 5) != 0)
+	if (n < TAR_MAGIC + TAR_MAGIC_LEN || memcmp(head + TAR_MAGIC, "ustar", TAR_MAGIC_LEN) != 0)
 		return 0;
 	char first[TAR_NAME_LEN + 1];
 	memcpy(first, head + TAR_NAME, TAR_NAME_LEN);

@@ -31,7 +31,7 @@ static int line_check(const profdb_hpctkpre *db, uint64_t at, uint64_t start, ui
 		                    db->n_profiles);
 	uint64_t n = sorted ? 0 : (end - start) / PRE_SAMPLE;
 	for (uint64_t k = 1; k < n; k++)
-		if (profdb__be64(e + k * PRE_SAMPLE) < profdb__be64(e + (k - 1) * PRE_SAMPLE))
+		if (pre_sample_time(e + k * PRE_SAMPLE) < pre_sample_time(e + (k - 1) * PRE_SAMPLE))
 			return profdb__fail(-EBADMSG, "%s: trace line at 0x%" PRIx64 " is not sorted by "
 			                    "time at sample %" PRIu64 " (0x%" PRIx64 ")", in->name, start,
 			                    k, start + k * PRE_SAMPLE);

@@ -501,8 +501,8 @@ PROFDB_EXPORT int profdb_time_parse(const char *text, uint64_t *ns);
 /*
  * The stored values and trace samples as profdb_views (profdb/common.h):
  * no call per value, no copy where the file lays the records out
- * contiguously (HPCToolkit 4.0 planes and trace lines, pre-release and
- * hpctrace trace lines). Elsewhere the records are materialised once, on
+ * contiguously (HPCToolkit 4.0 profile planes and trace lines, pre-release
+ * and hpctrace trace lines). Elsewhere the records are materialised once, on
  * first use, into memory the handle owns (counted against
  * options.max_memory: -EFBIG beyond it) and kept until profdb_close(). The
  * views hold exactly what profdb_values_next() and profdb_trace_at()
@@ -529,6 +529,10 @@ PROFDB_EXPORT int profdb_profile_view(const profdb *db, uint32_t profile, profdb
  *  @p index keyed by metric id (strictly increasing), value = position of
  *  its first record in @p values; @p values keyed by profile index
  *  (strictly increasing within a metric), value = the stored number.
+ *  HPCToolkit 4.0: materialised for every context the summary profile has
+ *  values for (every context with values, in real databases), since
+ *  cct.db does not hold the summary profile's values and this view does;
+ *  profdb_hpctk_context_plane() is cct.db's plane in the mapping.
  *  @param context  context id.
  *  @return as profdb_profile_view(), -ENOENT for an unknown context id
  *  (and what building the tree met, as profdb_context_get()).

@@ -290,6 +290,10 @@ static void decode(const cube_metric *m, const unsigned char *row, uint32_t p,
 	case PROFDB_CUBE_INT32: out->as.i64 = (int32_t)(s ? profdb__be32(v) : profdb__le32(v)); break;
 	case PROFDB_CUBE_UINT64: out->as.u64 = s ? profdb__be64(v) : profdb__le64(v); break;
 	case PROFDB_CUBE_INT64: out->as.i64 = (int64_t)(s ? profdb__be64(v) : profdb__le64(v)); break;
+	/* the stored bits, as profdb__cube_cell reads them, without its call */
+	case PROFDB_CUBE_DOUBLE: case PROFDB_CUBE_MINDOUBLE: case PROFDB_CUBE_MAXDOUBLE:
+		out->as.u64 = cube_ld64(v, s);
+		break;
 	default: out->as.f64 = profdb__cube_cell(m, row, p, 0); break;
 	}
 }

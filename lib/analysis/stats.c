@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/table-internal.h"
 #include "stats-internal.h"
 #include "core/search-internal.h"
 
@@ -157,6 +158,8 @@ static int alloc_rows(profdb_stats *st, uint64_t n, size_t n_metrics)
 	st->first = malloc((n_metrics + 1) * sizeof *st->first);
 	if (!st->rows || !st->accs || !st->metric_ids || !st->first)
 		return profdb__fail(-ENOMEM, "profdb_stats: out of memory for %" PRIu64 " rows", n);
+	profdb__advise_big(st->rows, n * sizeof *st->rows);
+	profdb__advise_big(st->accs, n * sizeof *st->accs);
 	st->first[0] = 0;
 	return 0;
 }

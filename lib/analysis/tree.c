@@ -118,11 +118,12 @@ static uint64_t node_bytes(size_t nm)
 /* Room for @p nc nodes (nc >= t->n). */
 static int resize(profdb_tree *t, size_t nc)
 {
-	tnode *nn = realloc(t->nodes, nc * sizeof *nn);
+	tnode *nn = profdb__realloc_big(t->nodes, t->n * sizeof *nn, nc * sizeof *nn);
 	if (!nn)
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
 	t->nodes = nn;
-	double *nv = realloc(t->val, nc * 2 * t->nm * sizeof *nv);
+	double *nv = profdb__realloc_big(t->val, t->n * 2 * t->nm * sizeof *nv,
+	                                 nc * 2 * t->nm * sizeof *nv);
 	if (!nv)
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
 	t->val = nv;

@@ -33,6 +33,7 @@ static int key_index(pre_key **keys, uint32_t n, profdb_view *v)
 	*keys = calloc(n ? n : 1, sizeof **keys);
 	if (!*keys)
 		return profdb__fail(-ENOMEM, "out of memory");
+	profdb__advise_big(*keys, (size_t)n * sizeof **keys);
 	memset(v, 0, sizeof *v);
 	v->base = n ? (const unsigned char *)*keys : NULL;
 	v->count = n;

@@ -60,7 +60,7 @@ static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elem)
 		stop(p, -EFBIG, "experiment.xml needs more than profdb_options.max_memory");
 		return -1;
 	}
-	void *q = realloc(*arr, n * elem);
+	void *q = profdb__realloc_big(*arr, *cap * elem, n * elem);
 	if (!q) {
 		stop(p, -ENOMEM, "out of memory");
 		return -1;

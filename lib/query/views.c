@@ -236,6 +236,7 @@ static int build_values(uint64_t key, const item *items, size_t n, block **out,
 		free(mem);
 		return profdb__fail(-ENOMEM, "out of memory (view of %zu values)", n);
 	}
+	profdb__advise_big(mem, (runs + n) * STRIDE);
 	memset(mem, 0, (runs + n) * STRIDE);
 	unsigned char *idx = mem, *rec = mem + runs * STRIDE;
 	size_t r = 0;

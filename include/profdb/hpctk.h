@@ -380,14 +380,15 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
  *  -EBADMSG (damaged block). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_value(const profdb_hpctk *db, uint32_t profile,
                                      uint32_t ctx_id, uint32_t metric, double *value);
-/** Point lookup through cct.db (it stores propagated metric ids; the
- *  summary profile is not in it). Metric ids are checked as in
- *  profdb_hpctk_value().
+/** Point lookup through cct.db: the same question as profdb_hpctk_value(),
+ *  with the same argument order, answered from the context-major file (it
+ *  stores propagated metric ids; the summary profile is not in it).
+ *  Metric ids are checked as in profdb_hpctk_value().
  *  @return 1, 0 (not stored; *value = 0), -EINVAL (NULL handle or
  *  @p value), -ENOENT (no cct.db; a metric id meta.db does not define; a
- *  profile index beyond profile.db's), -EBADMSG. Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx_id,
-                                         uint32_t metric, uint32_t profile, double *value);
+ *  profile index beyond profile.db's), -EBADMSG. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_hpctk_value_cct(const profdb_hpctk *db, uint32_t profile,
+                                         uint32_t ctx_id, uint32_t metric, double *value);
 
 /** Validate the whole database and compare its files with each other (the
  *  other calls check each file on its own, lazily, and never compare
@@ -424,8 +425,8 @@ typedef struct profdb_hpctk_trace {
 PROFDB_EXPORT int64_t profdb_hpctk_trace_count(const profdb_hpctk *db);
 /** Trace line @p i (index), validated on first use.
  *  @return 0, -EINVAL, -ENOENT (out of range; no trace.db), -EBADMSG
- *  (damaged line). Thread-safe; the view lives until close. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
+ *  (damaged line). Thread-safe; the view lives until close. @since 0.12 */
+PROFDB_EXPORT int profdb_hpctk_trace_line_at(const profdb_hpctk *db, uint32_t i,
                                         profdb_hpctk_trace *out);
 /** Global time bounds from the trace.db header.
  *  @return 1 if the database has samples, 0 if not (empty sentinels;

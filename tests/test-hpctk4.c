@@ -390,17 +390,24 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert_eq(profdb_hpctk_context_get(db, 7, &c), 0);
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), 0);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 8);
+	profdb_hpctk_children copy = it;   /* a copy goes on from the same child */
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 12);
 	cr_assert_eq(profdb_hpctk_children_next(&it, &c), 0);
+	cr_assert(profdb_hpctk_children_next(&copy, &c) == 1 && c.id == 12);
 	cr_assert_eq(profdb_hpctk_root(db, &c), 0);
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), 0);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 1);
 	cr_assert_eq(profdb_hpctk_children_next(&it, NULL), -EINVAL);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1);
 	cr_assert_eq(profdb_hpctk_children_next(&it, &c), 0);
-	/* A context that is not from this database is refused. */
+	/* A context that is not from this database is refused, and the
+	 * iterator of a failed start is refused too, as is one never started. */
 	c.pos += 8;
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), -EINVAL);
+	cr_assert_eq(profdb_hpctk_children_next(&it, &c), -EINVAL);
+	profdb_hpctk_children never;
+	memset(&never, 0, sizeof never);
+	cr_assert_eq(profdb_hpctk_children_next(&never, &c), -EINVAL);
 
 	/* Profiles and values. */
 	cr_assert_eq(profdb_hpctk_profile_count(db), 3);

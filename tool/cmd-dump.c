@@ -146,7 +146,7 @@ static int dump_profiles(const dump *d)
 		csv_header(d, "profiles", "index,summary,name,identity");
 	for (int64_t i = 0; i < n; i++) {
 		profdb_profile p;
-		int r = profdb_profile_get(d->db, (uint32_t)i, &p);
+		int r = profdb_profile_at(d->db, (uint32_t)i, &p);
 		if (r < 0)
 			return r;
 		if (d->json) {
@@ -307,7 +307,7 @@ static int dump_traces(const dump *d)
 		first = 0;
 		for (int64_t i = 0; i < len; i++) {
 			profdb_sample s;
-			int r = profdb_trace_at(d->db, (uint32_t)p, (uint64_t)i, &s);
+			int r = profdb_trace_sample_at(d->db, (uint32_t)p, (uint64_t)i, &s);
 			if (r < 0)
 				return r;
 			if (d->json)

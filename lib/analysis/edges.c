@@ -487,7 +487,7 @@ static void plan_columns(const profdb *db, struct profdb__edges *x)
 	uint8_t *summary = malloc((size_t)np);
 	for (int64_t p = 0; cols && summary && p < np; p++) {
 		profdb_profile pr;
-		if (profdb_profile_get(db, (uint32_t)p, &pr) < 0) {
+		if (profdb_profile_at(db, (uint32_t)p, &pr) < 0) {
 			free(summary);
 			summary = NULL;
 		} else {
@@ -685,7 +685,7 @@ static int tree_cost(const profdb *db, const struct profdb__edges *x, uint32_t c
 		profdb_number v;
 		if (x->summary && p < x->n_prof)
 			pr.is_summary = x->summary[p];
-		else if ((r = profdb_profile_get(db, (uint32_t)p, &pr)) < 0)
+		else if ((r = profdb_profile_at(db, (uint32_t)p, &pr)) < 0)
 			return r;
 		if (pr.is_summary)
 			continue;

@@ -64,7 +64,7 @@ static int pick_profiles(const profdb *db, const profdb_stats_options *o, uint32
 		if (o->profiles[i] >= (uint64_t)count)
 			return profdb__fail(-EINVAL, "profdb_stats_new: profile %" PRIu32 " does not "
 			                    "exist (%lld profiles)", o->profiles[i], (long long)count);
-		int r = profdb_profile_get(db, o->profiles[i], &pr);
+		int r = profdb_profile_at(db, o->profiles[i], &pr);
 		if (r < 0)
 			return r;
 		*has_summary |= pr.is_summary;

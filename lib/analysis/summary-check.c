@@ -357,7 +357,7 @@ static int find_summary(const profdb *db, uint32_t *out)
 		return (int)n;
 	for (uint32_t p = 0; p < (uint64_t)n; p++) {
 		profdb_profile pr;
-		int r = profdb_profile_get(db, p, &pr);
+		int r = profdb_profile_at(db, p, &pr);
 		if (r < 0)
 			return r;
 		if (pr.is_summary) {

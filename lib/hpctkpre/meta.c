@@ -379,7 +379,7 @@ PROFDB_EXPORT int profdb_hpctkpre_check(const profdb_hpctkpre *db)
 		goto out;
 	for (uint32_t t = 0; db->present[PRE_TRACE] && t < db->n_traces; t++) {
 		profdb_hpctkpre_trace tr;
-		if ((r = profdb_hpctkpre_trace_at(db, t, &tr)) < 0)
+		if ((r = profdb_hpctkpre_trace_line_at(db, t, &tr)) < 0)
 			goto out;
 	}
 	if (db->present[PRE_PROFILE] && db->meta_kind != PROFDB_HPCTKPRE_META_NONE)

@@ -34,6 +34,20 @@ static int unknown_context(const profdb *db, uint32_t context, const char *fn)
 	return r == -ENOENT ? r : 0;
 }
 
+/* A lookup's answer @p r with the context checked only when nothing was
+ * found: a stored value proves its context exists, so the hit path costs
+ * no tree lookup (on HPCToolkit 4.0 that lookup fills a context record,
+ * several times the cost of the value itself). */
+static int found_or_unknown(const profdb *db, int r, uint32_t context, const char *fn)
+{
+	if (r == 0) {
+		int u = unknown_context(db, context, fn);
+		if (u < 0)
+			return u;
+	}
+	return r;
+}
+
 PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t context,
                                uint32_t metric, profdb_number *out)
 {
@@ -44,8 +58,9 @@ PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t cont
 		return notsup(db, "values");
 	int r = profdb__query_check_profile(db, profile, "profdb_value");
 	if (r >= 0)
-		r = unknown_context(db, context, "profdb_value");
-	return r < 0 ? r : db->be->value(db->impl, profile, context, metric, out);
+		r = found_or_unknown(db, db->be->value(db->impl, profile, context, metric, out),
+		                     context, "profdb_value");
+	return r;
 }
 
 static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t metric,
@@ -60,9 +75,8 @@ static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t
 	const char *fn = inclusive ? "profdb_inclusive" : "profdb_exclusive";
 	int r = profdb__query_check_profile(db, profile, fn);
 	if (r >= 0)
-		r = unknown_context(db, context, fn);
-	if (r >= 0)
-		r = db->be->scoped(db->impl, profile, context, metric, inclusive, out);
+		r = found_or_unknown(db, db->be->scoped(db->impl, profile, context, metric,
+		                                        inclusive, out), context, fn);
 	if (r <= 0)
 		none(out);   /* nothing there, or an error: no stale number */
 	return r;

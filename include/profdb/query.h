@@ -396,8 +396,8 @@ PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t cont
  *                  scope of the quantity).
  *  @return 1 (non-zero or stored), 0 (nothing there; *out cleared to
  *  PROFDB_TYPE_NONE), -EINVAL (NULL @p db or @p out), -ENOENT (an index or
- *  id out of range; a context id as profdb_value() checks it), -ENOTSUP (the format cannot say: no stored
- *  counterpart scope, a summary statistic asked of a non-summary profile,
+ *  id out of range; a context id as profdb_value() checks it), -ENOTSUP
+ *  (the format cannot say: no stored counterpart scope, a summary statistic asked of a non-summary profile,
  *  HPCToolkit 4.0 without meta.db), or what reading or summing the values
  *  met (-EBADMSG and -ENODATA in strict mode, -EFBIG, -ENOMEM).
  *  Thread-safe. @since 0.9 */

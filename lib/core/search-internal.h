@@ -1,9 +1,10 @@
 /* Lower bounds over sorted arrays: the one binary search of lib/. Each
  * returns the first index i in [lo, hi) whose element is not below the key
  * -- hi when every element is below it -- so "found" is `i < hi && a[i] ==
- * key` at the call site, and the index is also where the key would go. Ranges are half-open and may be
- * empty; no element outside [lo, hi) is read, and no pointer is formed from
- * an empty array (a NULL base with lo == hi is fine).
+ * key` at the call site, and the index is also where the key would go.
+ * Ranges are half-open and may be empty; no element outside [lo, hi) is
+ * read, and no pointer is formed from an empty array (a NULL base with
+ * lo == hi is fine).
  *
  * The functions are static inline so a hot caller keeps the loop it had:
  * the comparisons inline, the callback of profdb__lower_bound too when it

@@ -43,6 +43,8 @@ int profdb__query_check_context(const profdb *db, uint32_t context, const char *
 		return profdb__fail(-ENOENT, "%s: context %" PRIu32 " does not exist (the %s "
 		                    "database has no contexts)", fn, context,
 		                    profdb_format_name(db->be->format));
+	if (db->be->context_known)
+		return db->be->context_known(db->impl, context);
 	profdb_context c;
 	return db->be->context_get(db->impl, context, &c);
 }

@@ -192,11 +192,12 @@ class Str(ctypes.Structure):
 
 class Func(ctypes.Structure):
     _fields_ = [('name', Str), ('object', Str), ('file', Str),
-                ('self', ctypes.POINTER(ctypes.c_uint64))]
+                ('self', ctypes.POINTER(ctypes.c_uint64)), ('reserved', ctypes.c_uint64 * 4)]
 
 
 class Event(ctypes.Structure):
-    _fields_ = [('name', Str), ('long_name', Str), ('formula', Str)]
+    _fields_ = [('name', Str), ('long_name', Str), ('formula', Str),
+                ('reserved', ctypes.c_uint64 * 4)]
 
 
 def profdb_read(lib, path):
@@ -229,7 +230,7 @@ def profdb_read(lib, path):
 class Edge(ctypes.Structure):
     _fields_ = [('caller', ctypes.c_uint32), ('callee', ctypes.c_uint32),
                 ('site', ctypes.c_uint32), ('has_count', ctypes.c_int),
-                ('count', ctypes.c_uint64)]
+                ('count', ctypes.c_uint64), ('reserved', ctypes.c_uint64 * 2)]
 
 
 class Input(ctypes.Structure):

@@ -107,6 +107,7 @@ typedef struct profdb_cube_metric {
 	 *  Listed, not evaluated. */
 	profdb_str expression, init_expression;
 	profdb_str aggr_plus, aggr_minus, aggr_aggr;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_metric;
 
 /** A region (function, loop, ...). Absent strings are {"", 0}. @since 0.9 */
@@ -120,6 +121,7 @@ typedef struct profdb_cube_region {
 	int64_t begin_line, end_line; /**< -1 if absent */
 	profdb_str url;
 	profdb_str description;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_region;
 
 /** A call-tree node. Roots have parent == PROFDB_NONE and are chained in
@@ -133,6 +135,7 @@ typedef struct profdb_cube_cnode {
 	int64_t line;              /**< call-site line, -1 if absent */
 	profdb_str module;         /**< call-site module, {"", 0} if absent */
 	uint32_t n_params;         /**< see profdb_cube_cnode_param_at() */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_cnode;
 
 /** A parameter of a cnode (<parameter parkey partype parvalue/>).
@@ -141,6 +144,7 @@ typedef struct profdb_cube_param {
 	profdb_str key;
 	profdb_str value;          /**< the value text as stored */
 	int numeric;               /**< 1 if declared partype="numeric" */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_param;
 
 /** A location (thread, GPU stream, ...). @since 0.9 */
@@ -153,6 +157,7 @@ typedef struct profdb_cube_location {
 	profdb_str group_name;     /**< its location group (process) */
 	profdb_str node_name;      /**< the enclosing system-tree node ({"", 0} if none) */
 	uint32_t group;            /**< index of its location group */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_location;
 
 /** A location group (Score-P: a process; Cube3 <process>), by index in
@@ -164,6 +169,7 @@ typedef struct profdb_cube_location_group {
 	profdb_str type;           /**< "process", "metrics", "accelerator", "" */
 	int64_t rank;              /**< -1 if absent */
 	uint32_t node;             /**< index of its system-tree node, PROFDB_NONE */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_location_group;
 
 /** A system-tree node (Cube3 <machine> and <node> too), by index in
@@ -174,6 +180,7 @@ typedef struct profdb_cube_system_node {
 	profdb_str name;
 	profdb_str klass;          /**< <class>: "machine", "node", ... ({"", 0} if absent) */
 	uint32_t parent;           /**< index, PROFDB_NONE for a root */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_system_node;
 
 /** What an attribute belongs to, what a topology coordinate names, and
@@ -199,6 +206,7 @@ typedef struct profdb_cube_info {
 	int gzipped;                  /**< 1 if the archive itself was compressed */
 	uint32_t n_attrs;             /**< <attr> elements, all owners */
 	uint32_t n_carts;             /**< cartesian topologies */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_info;
 
 /** Limit on the inflated size of a compressed archive or anchor.xml
@@ -325,6 +333,7 @@ typedef struct profdb_cube_attr {
 	profdb_cube_item owner;
 	uint32_t owner_id;         /**< id or index as profdb_cube_item says; 0 for the file */
 	profdb_str key, value;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_attr;
 
 /** Attribute @p index (0 .. n_attrs-1, document order).
@@ -338,6 +347,7 @@ typedef struct profdb_cube_cart {
 	profdb_str name;           /**< {"", 0} if absent */
 	uint32_t ndims;
 	uint32_t n_coords;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_cart;
 
 /** One dimension of a topology. @since 0.9 */
@@ -345,6 +355,7 @@ typedef struct profdb_cube_dim {
 	profdb_str name;           /**< {"", 0} if absent */
 	int64_t size;              /**< -1 if absent */
 	int periodic;              /**< 1 for periodic="true" */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_dim;
 
 /** One coordinate of a topology: the item it places (a location, a
@@ -356,6 +367,7 @@ typedef struct profdb_cube_coord {
 	/** ndims values, owned by the handle (a plain array: the values have
 	 *  no key, so this is not a profdb_view) */
 	const int64_t *values;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_coord;
 
 /** Topology @p index (0 .. n_carts-1).

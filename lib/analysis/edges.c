@@ -606,6 +606,8 @@ int64_t profdb_edge_count(const profdb *db)
 
 int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const struct profdb__edges *x;
 	if (!db || !out)
 		return profdb__fail(-EINVAL, "profdb_edge_at: NULL argument");

@@ -40,6 +40,8 @@ static int64_t checked(const profdb *db, uint32_t index, const char *fn,
 
 int profdb_graph_function_at(const profdb *db, uint32_t index, profdb_graph_function *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const profdb__graph_table *g = NULL;
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_graph_function_at: NULL argument");

@@ -278,8 +278,8 @@ def profdb_edges(lib, path):
             ent = out.setdefault((fn(e.caller), fn(e.callee)), [0, {}])
             ent[0] += e.count
             for m, ev in enumerate(evs):
-                if ev is not None and lib.profdb_edge_cost(db, i, 0xffffffff, m,
-                                                           ctypes.byref(v)) == 1:
+                if ev is not None and lib.profdb_edge_inclusive(db, 0xffffffff, i, m,
+                                                                ctypes.byref(v)) == 1:
                     ent[1][ev] = ent[1].get(ev, 0) + v.u64
         return 0, out
     finally:
@@ -316,8 +316,8 @@ def main(argv):
     lib.profdb_edge_count.argtypes = [ctypes.c_void_p]
     lib.profdb_edge_count.restype = ctypes.c_int64
     lib.profdb_edge_at.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p]
-    lib.profdb_edge_cost.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32,
-                                     ctypes.c_uint32, ctypes.c_void_p]
+    lib.profdb_edge_inclusive.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint64,
+                                          ctypes.c_uint32, ctypes.c_void_p]
     root = os.path.join(os.environ.get('PROFDB_SAMPLE_DATA') or argv[2], 'callgrind')
     if not os.path.isdir(root):
         print('SKIP: no sample data at %s' % root)

@@ -427,7 +427,7 @@ PROFDB_EXPORT int profdb_function_identity(const profdb *db, uint32_t context,
  *  profdb_function_identity(), or any grouping of the caller's), computed
  *  from the call graph collapsed to the groups: a group's inclusive value
  *  is the exclusive values of its members plus the costs of the calls
- *  from its members to contexts outside the group (profdb_edge_cost), so
+ *  from its members to contexts outside the group (profdb_edge_inclusive), so
  *  a member called inside another member (a recursion level, a recursive
  *  call path) is not counted again. Along one call path only the members
  *  up to the first call that leaves the group count (the later ones are
@@ -505,14 +505,15 @@ PROFDB_EXPORT int64_t profdb_graph_function_count(const profdb *db);
 PROFDB_EXPORT int profdb_graph_function_at(const profdb *db, uint32_t index,
                                            profdb_graph_function *out);
 
-/** The self cost of function @p index for metric @p metric in @p profile,
+/** The self cost of function @p function (an index of
+ *  profdb_graph_function_at()) for metric @p metric in @p profile,
  *  or summed over every profile (@p profile = PROFDB_NONE; integer costs,
  *  exact): what profdb_exclusive() gives for its context (in one profile).
  *  @return 1 (a non-zero cost, u64), 0 (none; *out of type NONE);
- *  -EINVAL (NULL argument); -ENOTSUP (no call graph); -ENOENT (index,
+ *  -EINVAL (NULL argument); -ENOTSUP (no call graph); -ENOENT (function,
  *  profile or metric out of range). Thread-safe. @since 0.12 */
-PROFDB_EXPORT int profdb_graph_function_self(const profdb *db, uint32_t index, uint32_t profile,
-                                             uint32_t metric, profdb_number *out);
+PROFDB_EXPORT int profdb_graph_exclusive(const profdb *db, uint32_t profile, uint32_t function,
+                                         uint32_t metric, profdb_number *out);
 
 /* ---- call edges ---------------------------------------------------------- */
 
@@ -538,17 +539,18 @@ PROFDB_EXPORT int64_t profdb_edge_count(const profdb *db);
  *  then site. @return 0, -EINVAL (NULL argument), -ENOENT (out of range),
  *  or what building the tree met. Thread-safe. @since 0.10 */
 PROFDB_EXPORT int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out);
-/** The inclusive cost of edge @p index for @p metric in @p profile
+/** The inclusive cost of edge @p edge (an index of profdb_edge_at()) for
+ *  @p metric in @p profile
  *  (PROFDB_NONE: combined over the non-summary profiles by the metric's
  *  rule, in ascending profile order). Callgrind: the calls= lines' cost
  *  (u64), per profile or summed; the tree formats: profdb_inclusive() of
  *  the callee (doc/model.md, "Call edges").
  *  @return 1 (a cost: Callgrind, the edge has calls in that profile, even
- *  of cost 0), 0 (none; *out cleared), -EINVAL, -ENOENT (index, profile
+ *  of cost 0), 0 (none; *out cleared), -EINVAL, -ENOENT (edge, profile
  *  or metric out of range), -ENOTSUP (a metric that does not combine),
- *  or what reading the values met. Thread-safe. @since 0.10 */
-PROFDB_EXPORT int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t profile,
-                                   uint32_t metric, profdb_number *out);
+ *  or what reading the values met. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_edge_inclusive(const profdb *db, uint32_t profile, uint64_t edge,
+                                        uint32_t metric, profdb_number *out);
 
 /* ---- the three views: top-down, bottom-up, flat ---------------------------- */
 /*

@@ -282,9 +282,9 @@ PROFDB_EXPORT int profdb_hpcrun_inclusive(const profdb_hpcrun *h, uint32_t profi
  *  profdb_view_seek/in_effect/window. Valid until close.
  *  @return 1 (a trace, possibly empty), 0 (none, or damaged in
  *  PROFDB_OPEN_TOLERANT: a warning; *out empty), -EBADMSG (not sorted),
- *  -ENOENT, -EINVAL (NULL handle or output). Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_trace_get(const profdb_hpcrun *h, uint32_t profile,
-                                          profdb_view *out);
+ *  -ENOENT, -EINVAL (NULL handle or output). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_hpcrun_trace_at(const profdb_hpcrun *h, uint32_t profile,
+                                         profdb_view *out);
 
 /* ---- end of hpcrun ------------------------------------------------------ */
 

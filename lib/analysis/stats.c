@@ -243,7 +243,8 @@ static int check_start(const profdb_stats_options *o, const uint32_t *profiles, 
 		return r;
 	for (size_t i = 0; i < o->n_start; i++) {
 		const profdb_stats_acc *a = &o->start[i];
-		if (!bsearch(&a->metric, metrics, n_metrics, sizeof *metrics, cmp_u32))
+		size_t at = profdb__lower_u32(metrics, 0, n_metrics, a->metric);
+		if (at == n_metrics || metrics[at] != a->metric)
 			return profdb__fail(-EINVAL, "profdb_stats_new: options.start names metric %"
 			                    PRIu32 ", which is not selected", a->metric);
 		uint32_t last = a->first_profile;

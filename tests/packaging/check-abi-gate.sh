@@ -49,23 +49,24 @@ fail() {
 }
 
 # expect STATUS PATTERN LABEL ARGS...: abi-check.sh ARGS exits STATUS and,
-# for a failure, its report matches the extended regex PATTERN.
+# for a failure, its report matches the extended regex PATTERN. Returns 0
+# when it did, 1 when not (counted), 77 when abi-check.sh could not compare.
 expect() {
 	want=$1 pattern=$2 label=$3
 	shift 3
 	sh "$script" "$@" >"$T/out" 2>&1
 	got=$?
 	sed 's/^/    /' "$T/out"
-	if [ $got = 77 ]; then
-		echo "SKIP: abi-check.sh could not check ($label)"
-		exit 77
+	if [ $got = 77 ] && [ "$want" != 77 ]; then
+		return 77
 	elif [ $got != "$want" ]; then
 		fail "$label: abi-check.sh exited $got, expected $want"
+		return 1
 	elif [ -n "$pattern" ] && ! grep -Eq "$pattern" "$T/out"; then
 		fail "$label: the report does not say /$pattern/"
-	else
-		echo "ok: $label (exit $got)"
+		return 1
 	fi
+	echo "ok: $label (exit $got)"
 }
 
 # ---- 1. A small library ----------------------------------------------------
@@ -91,8 +92,11 @@ EOF
 		-Wl,-soname,libmini.so.1 "$T/mini/mini.c" -o "$T/mini/libmini.so" ||
 		{ echo "check-abi-gate: $cc cannot build the small library" >&2; exit 2; }
 }
-mini() { expect "$1" "$2" "$3" --lib="$T/mini/libmini.so" --baseline="$T/mini/mini.abi" \
-	--headers="$T/mini/include/mini" ${4:+"$4"}; }
+mini() {
+	expect "$1" "$2" "$3" --lib="$T/mini/libmini.so" --baseline="$T/mini/mini.abi" \
+		--headers="$T/mini/include/mini" ${4:+"$4"}
+	[ $? != 77 ] || fail "$3: abi-check.sh could not compare the small library"
+}
 
 both='	mini_get;
 	mini_count;'
@@ -125,9 +129,12 @@ else
 	link=$(printf '%s\n' "$link" | sed "s|--version-script=$sym|--version-script=$T/less.sym|; s| -o $target | -o $T/libprofdb.so |")
 	echo "+ (cd $builddir && $link)"
 	(cd "$builddir" && eval "$link") || { fail "relinking libprofdb without $removed"; exit 1; }
-	expect 1 'incompatible ABI change' "libprofdb without $removed, against the committed baseline" \
-		--lib="$T/libprofdb.so" --baseline="$baseline" --headers="$headers"
-	grep -q "$removed@@LIBPROFDB_" "$T/out" || fail "the report does not name $removed"
+	if expect 1 'incompatible ABI change' "libprofdb without $removed, against the committed baseline" \
+		--lib="$T/libprofdb.so" --baseline="$baseline" --headers="$headers"; then
+		grep -q "$removed@@LIBPROFDB_" "$T/out" || fail "the report does not name $removed"
+	elif [ $? = 77 ]; then
+		echo "note: abi-check.sh cannot compare this build's libprofdb (above); only the small library was checked"
+	fi
 fi
 
 if [ $failures != 0 ]; then

@@ -4,7 +4,8 @@
 # Usage: scripts/deps.sh [--tests | --python]
 #   --tests   also the suite's packages and the real clients it checks the
 #             converters, the Python module and the MPI tool with (each
-#             test skips when its client is absent)
+#             test skips when its client is absent), and abigail-tools for
+#             the ABI gate (doc/ABI.md)
 #   --python  the Python module's packages, then print on stdout the one
 #             interpreter that has them (Debian's /usr/bin/python3, whatever
 #             `python3` is first on PATH): py=$(scripts/deps.sh --python)
@@ -22,7 +23,7 @@ python_pkgs="python3-dev python3-numpy python3-pandas python3-venv python3-pip p
 # Debian installs them for this interpreter only.
 system_python=/usr/bin/python3
 case $mode in
---tests) pkgs="$pkgs $python_pkgs libcriterion-dev python3 g++ binutils
+--tests) pkgs="$pkgs $python_pkgs libcriterion-dev python3 g++ binutils abigail-tools
 	python3-pytest python3-jsonschema python3-mypy golang-go libopenmpi-dev openmpi-bin nodejs" ;;
 --python) pkgs="$pkgs $python_pkgs" ;;
 esac

@@ -12,12 +12,17 @@
 #       [--pkg-config=PKGCONFIG] [--nm=NM] [--readelf=READELF]
 #       [--flags='EXTRA FLAGS']
 #       [--tool=yes|no --bindir=ABS --mandir=ABS [--datadir=ABS] [--rpath=ABS]]
+#       [--client=client.c --mksample=PROFDB-MKSAMPLE [--cxx='CXX [ARGS]']]
 #
 # Needs no network and no root: everything lands in a fresh directory under
 # --workdir (removed on success, kept on failure). --flags carries what the
 # build imposes on everything that links libprofdb (-fsanitize=... in
 # b_sanitize builds, --coverage in b_coverage builds); pkg-config cannot know
 # about those and must not.
+#
+# With --client, client.c reads the writer's sample database (made with
+# --mksample), built the same two ways as app.c, as C and, given --cxx, as
+# C++: a reading consumer of the headers and libraries as installed.
 #
 # With --tool=yes the installed profdb program, its man page and (given
 # --datadir) its bash completion DATADIR/bash-completion/completions/profdb
@@ -39,6 +44,7 @@ set -u
 builddir='' workdir='' prefix='' libdir='' includedir='' version='' cc='' app='' src_inc=''
 version_h='' soname='' ninja='' meson='' pkgconfig=pkg-config nm=nm
 readelf=readelf flags='' tool=no bindir='' mandir='' datadir='' rpath=''
+client='' mksample='' cxx=''
 for arg; do
 	case $arg in
 	--builddir=*) builddir=${arg#*=} ;;
@@ -62,6 +68,9 @@ for arg; do
 	--mandir=*) mandir=${arg#*=} ;;
 	--datadir=*) datadir=${arg#*=} ;;
 	--rpath=*) rpath=${arg#*=} ;;
+	--client=*) client=${arg#*=} ;;
+	--mksample=*) mksample=${arg#*=} ;;
+	--cxx=*) cxx=${arg#*=} ;;
 	*) echo "check-install: unknown argument $arg" >&2; exit 2 ;;
 	esac
 done
@@ -157,11 +166,22 @@ fi
 if command -v "$readelf" >/dev/null 2>&1; then
 	soname=$("$readelf" -d "$L/libprofdb.so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 	echo "SONAME: $soname"
-	case $soname in
-	libprofdb.so.[0-9]*) [ -e "$L/$soname" ] || fail "SONAME $soname not installed in ${libdir}" ;;
-	*) fail "libprofdb.so has SONAME '$soname', expected libprofdb.so.<major>" ;;
-	esac
+	# The soname is the major version (doc/ABI.md); the chain is
+	# libprofdb.so -> libprofdb.so.MAJOR -> libprofdb.so.VERSION, a file.
+	major=${version%%.*}
+	[ "$soname" = "libprofdb.so.$major" ] \
+		|| fail "libprofdb.so has SONAME '$soname', expected libprofdb.so.$major (version $version)"
+	[ -e "$L/$soname" ] || fail "SONAME $soname not installed in ${libdir}"
 	[ -L "$L/libprofdb.so" ] || fail "${libdir}/libprofdb.so is not a symlink (development link)"
+	[ -L "$L/libprofdb.so.$major" ] || fail "${libdir}/libprofdb.so.$major is not a symlink"
+	if [ ! -f "$L/libprofdb.so.$version" ] || [ -L "$L/libprofdb.so.$version" ]; then
+		fail "${libdir}/libprofdb.so.$version is not the library file"
+	fi
+	for link in libprofdb.so libprofdb.so.$major; do
+		target=$(readlink -f "$L/$link")
+		[ "$target" = "$(readlink -f "$L/libprofdb.so.$version")" ] \
+			|| fail "${libdir}/$link leads to ${target#"$D"}, not libprofdb.so.$version"
+	done
 else
 	readelf=
 	echo "note: no readelf; SONAME and NEEDED checks skipped"
@@ -266,6 +286,44 @@ need libm '^(sqrt|exp|log|pow|floor|ceil|fmod|round|lround)f?$' -lm
 # ---- 4. Shared consumer -----------------------------------------------------
 cp "$app" "$T/app.c" || exit 2
 cd "$T" || exit 2
+
+# The reading clients (--client): client.c as C and a copy as C++, each
+# built by `clients SUFFIX LINK-FLAGS` and run on the writer's database;
+# the shared ones load libprofdb from the directory given as LIBDIR.
+sample_db=''
+if [ -n "$client" ] && [ -n "$mksample" ]; then
+	cp "$client" client.c && cp "$client" client.cpp || exit 2
+	if run "$mksample" sample "$T/sample.d" >/dev/null; then
+		sample_db=$T/sample.d
+	else
+		fail "$mksample sample $T/sample.d"
+	fi
+	[ -n "$cxx" ] || echo "note: no C++ compiler; the C++ client is not built"
+else
+	echo "note: no --client/--mksample; the reading clients are not built"
+fi
+clients() { # SUFFIX LINK-FLAGS [LIBDIR]
+	[ -n "$sample_db" ] || return 0
+	for lang in c cpp; do
+		comp=$cc
+		if [ $lang = cpp ]; then
+			[ -n "$cxx" ] || continue
+			comp=$cxx
+		fi
+		prog=client-$lang-$1
+		# shellcheck disable=SC2086 # word lists
+		run $comp $flags client.$lang $2 -o "$prog" || { fail "$prog does not build"; continue; }
+		if [ -n "$readelf" ] && [ -z "${3:-}" ] && "$readelf" -d "$prog" | grep -q 'NEEDED.*libprofdb'; then
+			fail "$prog needs a shared libprofdb"
+		fi
+		echo "+ ./$prog $sample_db"
+		LD_LIBRARY_PATH=${3:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "./$prog" "$sample_db" >"$prog.txt"
+		status=$?
+		cat "$prog.txt"
+		[ $status = 0 ] || fail "$prog exited with $status"
+		grep -q "^profdb $version, .*: 3 profiles" "$prog.txt" || fail "$prog did not read the sample"
+	done
+}
 # The headers the compiler reads must be the staged ones.
 # shellcheck disable=SC2086,SC2020 # word lists; space and backslash -> newline
 deps=$($cc $flags -M app.c $cflags | tr ' \134' '\n\n' | grep 'profdb')
@@ -299,6 +357,7 @@ if [ -x app-shared ]; then
 	[ $status = 0 ] || fail "app-shared exited with $status"
 	grep -q "^profdb $version " out-shared.txt || fail "app-shared did not print version $version"
 fi
+clients shared "$libs" "$L"
 
 # ---- 5. Static consumer ------------------------------------------------------
 S=$T/stage-static
@@ -322,6 +381,7 @@ if [ -x app-static ]; then
 	[ $status = 0 ] || fail "app-static exited with $status"
 	grep -q "^profdb $version " out-static.txt || fail "app-static did not print version $version"
 fi
+clients static "$static_libs"
 
 if [ "$failures" != 0 ]; then
 	echo "FAILED ($failures)"

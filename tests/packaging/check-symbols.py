@@ -3,6 +3,7 @@
 
   check-symbols.py exports  --nm NM --so libprofdb.so --sym libprofdb.sym --header profdb.h [--archive libprofdb.a]
   check-symbols.py namespace --nm NM --archive libprofdb.a --sym libprofdb.sym
+  check-symbols.py since --sym libprofdb.sym --header DIR --version X.Y.Z
 
 exports:   the dynamic symbols defined by the shared library (every symbol
            type but 'A', the version-node markers; version suffixes stripped)
@@ -17,6 +18,14 @@ namespace: every global symbol the static archive defines is either public
            collide with the consumer's own symbols. Names reserved to the
            implementation (leading "__", e.g. sanitizer or coverage
            instrumentation) are reported but not counted.
+since:     the version nodes follow the policy of doc/ABI.md, and every
+           exported function's doc comment says in which version it came:
+           the nodes are LIBPROFDB_<major>.<minor> of the library's major
+           version, each inheriting the one before, none newer than --version;
+           every PROFDB_EXPORT declaration directly follows a /** */ comment
+           with one "@since A.B", not newer than --version, and the symbol is
+           in node LIBPROFDB_A.B, or in the first node of the major version
+           (LIBPROFDB_<major>.0) when A is an older major version.
 
 Exit status: 0 pass, 1 check failed, 2 usage or tool error, 77 no nm (SKIP).
 """
@@ -39,6 +48,14 @@ def strip_c_comments(text):
     # Good enough for headers: no comment markers inside string literals.
     text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
     return re.sub(r'//[^\n]*', ' ', text)
+
+
+def version_script_nodes(path):
+    """[(node, parent or None)] of a GNU version script, in file order."""
+    with open(path, encoding='utf-8') as f:
+        text = re.sub(r'#[^\n]*', ' ', strip_c_comments(f.read()))
+    return [(m.group(1), m.group(2) or None) for m in
+            re.finditer(r'([A-Za-z_][A-Za-z0-9_.]*)\s*\{.*?\}\s*([A-Za-z0-9_.]*)\s*;', text, re.S)]
 
 
 def parse_version_script(path):
@@ -273,15 +290,92 @@ def check_namespace(a):
     return True
 
 
+NODE = re.compile(r'LIBPROFDB_(\d+)\.(\d+)')
+EXPORT_DECL = re.compile(r'^PROFDB_EXPORT\b[^;(]*?\b([A-Za-z_]\w*)\s*\(', re.M)
+
+
+def exported_since(path):
+    """[(header, name, [A.B of each @since in its doc comment] or None)] of
+    the PROFDB_EXPORT functions of every *.h of a directory; None when the
+    declaration does not directly follow a /** */ comment."""
+    found = []
+    for name in sorted(n for n in os.listdir(path) if n.endswith('.h')):
+        with open(os.path.join(path, name), encoding='utf-8') as f:
+            text = f.read()
+        for m in EXPORT_DECL.finditer(text):
+            before = text[:m.start()].rstrip()
+            comment = before[before.rfind('/*'):] if before.endswith('*/') else ''
+            since = (re.findall(r'@since\s+(\d+\.\d+)\b', comment)
+                     if comment.startswith('/**') else None)
+            found.append((name, m.group(1), since))
+    return found
+
+
+def check_since(a):
+    m = re.fullmatch(r'(\d+)\.(\d+)\.\d+', a.version or '')
+    if not m:
+        fail_usage(f'--version {a.version!r} is not X.Y.Z')
+    major, current = int(m.group(1)), (int(m.group(1)), int(m.group(2)))
+    script = parse_version_script(a.sym)
+    nodes = version_script_nodes(a.sym)
+    problems = []
+    previous = None
+    for node, parent in nodes:
+        n = NODE.fullmatch(node)
+        if not n:
+            problems.append(f'{a.sym}: node {node} is not LIBPROFDB_<major>.<minor>')
+        elif int(n.group(1)) != major:
+            problems.append(f'{a.sym}: node {node} belongs to another major version than '
+                            f'{a.version} (a new major version starts with one node '
+                            f'LIBPROFDB_{major}.0)')
+        elif (int(n.group(1)), int(n.group(2))) > current:
+            problems.append(f'{a.sym}: node {node} is newer than the library, {a.version}')
+        if parent != previous:
+            problems.append(f'{a.sym}: node {node} inherits {parent}, expected {previous}')
+        previous = node
+    if nodes and NODE.fullmatch(nodes[0][0]) and major >= 1 and nodes[0][0] != f'LIBPROFDB_{major}.0':
+        problems.append(f'{a.sym}: the first node of major version {major} is '
+                        f'{nodes[0][0]}, expected LIBPROFDB_{major}.0')
+    decls = exported_since(a.header)
+    for header, name, since in decls:
+        where = f'{header}: {name}'
+        if since is None:
+            problems.append(f'{where}: no /** */ doc comment right before the declaration')
+            continue
+        if len(since) != 1:
+            problems.append(f'{where}: {len(since)} @since tags in its doc comment, expected one')
+            continue
+        smaj, smin = (int(x) for x in since[0].split('.'))
+        if (smaj, smin) > current:
+            problems.append(f'{where}: @since {since[0]} is newer than the library, {a.version}')
+        want = f'LIBPROFDB_{since[0]}' if smaj == major else f'LIBPROFDB_{major}.0'
+        if script.get(name) != want:
+            problems.append(f'{where}: @since {since[0]}, so node {want}; {a.sym} has '
+                            f'{script.get(name) or "no entry"}')
+    print(f'{len(nodes)} version nodes in {a.sym}; {len(decls)} exported functions '
+          f'in {a.header}; library version {a.version}')
+    if problems:
+        report('version nodes and @since tags', problems)
+        return False
+    return True
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
-    p.add_argument('mode', choices=['exports', 'namespace'])
+    p.add_argument('mode', choices=['exports', 'namespace', 'since'])
     p.add_argument('--nm', default='nm')
     p.add_argument('--so')
     p.add_argument('--archive')
     p.add_argument('--sym', required=True)
     p.add_argument('--header')
+    p.add_argument('--version')
     a = p.parse_args()
+    if a.mode == 'since':
+        if not a.header or not os.path.isdir(a.header) or not a.version:
+            p.error('since needs --header DIR and --version')
+        ok = check_since(a)
+        print('PASS' if ok else 'FAILED')
+        return 0 if ok else 1
     if not a.nm or not shutil.which(a.nm):
         print(f'SKIP: no nm program ({a.nm!r}); nothing is installed for this check')
         return 77

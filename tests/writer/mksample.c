@@ -2,6 +2,7 @@
  *
  *   profdb-mksample sample DIR
  *   profdb-mksample nan DIR
+ *   profdb-mksample kinds DIR
  *   profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]
  */
 #include <errno.h>
@@ -16,9 +17,12 @@ static int usage(void)
 {
     fputs("usage: profdb-mksample sample DIR\n"
           "       profdb-mksample nan DIR\n"
+          "       profdb-mksample kinds DIR\n"
           "       profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]\n"
           "  sample  the hand-made database documented in tests/writer/writer.h\n"
           "  nan     the same with special doubles (see nan_sample())\n"
+          "  kinds   the same contexts and metrics, profiles identified by every kind\n"
+          "          (see kinds_sample())\n"
           "  synth   a synthetic database: PROFILES thread profiles (+ summary),\n"
           "          CONTEXTS tree nodes, METRICS metrics (3 propagated ids each),\n"
           "          DENSITY in [0,1] of (context, metric) pairs stored per thread,\n"
@@ -82,8 +86,62 @@ static int nan_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
     return 0;
 }
 
+/* The sample's contexts, metrics and traces with seven thread profiles
+ * identified by every kind the library names (CPU threads, GPU streams,
+ * cores) and by stored kind names that a selection spells differently
+ * ("MY KIND" and "A=B" print as my_kind and a_b). Values repeat the
+ * sample's two thread profiles. */
+static void kinds_sample(tw_hpctk4 *d, tw_profile prof[8])
+{
+    static const char *const id_names[] = {"SUMMARY",    "NODE",      "RANK", "THREAD",
+                                           "GPUDEVICE",  "GPUCONTEXT", "GPUSTREAM", "CORE",
+                                           "MY KIND",    "A=B"};
+    enum { NODE = 1, RANK, THREAD, GPUDEVICE, GPUCONTEXT, GPUSTREAM, CORE, MY_KIND, A_B };
+#define ID(kind, v) {kind, 0, v, v}
+#define HOST {NODE, 1, 0, 0x7f000101}
+    static const tw_id thread0[] = {HOST, ID(RANK, 0), ID(THREAD, 0)};
+    static const tw_id thread1[] = {HOST, ID(RANK, 0), ID(THREAD, 1)};
+    static const tw_id stream7[] = {HOST, ID(RANK, 0), ID(GPUDEVICE, 0), ID(GPUCONTEXT, 1),
+                                    ID(GPUSTREAM, 7)};
+    static const tw_id stream8[] = {HOST, ID(RANK, 0), ID(GPUDEVICE, 0), ID(GPUCONTEXT, 1),
+                                    ID(GPUSTREAM, 8)};
+    static const tw_id dev1[] = {HOST, ID(RANK, 1), ID(GPUDEVICE, 1), ID(GPUCONTEXT, 2),
+                                 ID(GPUSTREAM, 7)};
+    static const tw_id core3[] = {ID(RANK, 1), ID(CORE, 3), ID(MY_KIND, 3)};
+    static const tw_id odd[] = {ID(RANK, 1), ID(MY_KIND, 2), ID(A_B, 5)};
+#undef HOST
+#undef ID
+    static const struct {
+        const tw_id *ids;
+        size_t n;
+    } tuples[] = {{thread0, 3}, {thread1, 3}, {stream7, 5}, {stream8, 5},
+                  {dev1, 5},    {core3, 3},   {odd, 3}};
+    tw_hpctk4_sample(d);
+    prof[0] = d->profiles[0];
+    for (size_t p = 0; p < sizeof tuples / sizeof *tuples; p++) {
+        prof[p + 1] = d->profiles[1 + p % 2];
+        prof[p + 1].ids = tuples[p].ids;
+        prof[p + 1].n_ids = tuples[p].n;
+    }
+    d->n_profiles = 8;
+    d->profiles = prof;
+    d->n_id_names = sizeof id_names / sizeof *id_names;
+    d->id_names = id_names;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "kinds") == 0) {
+        tw_hpctk4 d;
+        tw_profile prof[8];
+        kinds_sample(&d, prof);
+        int err = tw_hpctk4_write_dir(&d, argv[2]);
+        if (err) {
+            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
+            return 1;
+        }
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "nan") == 0) {
         tw_hpctk4 d;
         tw_profile prof[3];

@@ -408,7 +408,8 @@ static int path_push(hop_path *p, const profdb_context *c)
 
 /* _context_table() -> dict of numpy arrays, one entry per tree node in
  * pre-order: id, parent (-1 for a root), depth, line, type codes, and the
- * codes of name, file and module into the lists name_values, ... */
+ * codes of name, file and module into the lists name_values, ...; and
+ * name_index, ...: the dicts string -> code of those lists. */
 static PyObject *db_context_table(DatabaseObject *self, PyObject *unused)
 {
 	(void)unused;
@@ -494,10 +495,11 @@ static PyObject *db_context_table(DatabaseObject *self, PyObject *unused)
 		             (long long)row, (long long)count);
 		goto done;
 	}
-	out = Py_BuildValue("{sOsOsOsOsOsOsOsOsOsOsO}", "id", a_id, "parent", a_parent, "depth",
+	out = Py_BuildValue("{sOsOsOsOsOsOsOsOsOsOsOsOsOsO}", "id", a_id, "parent", a_parent, "depth",
 	                    a_depth, "line", a_line, "type", a_type, "name", a_name, "file", a_file,
 	                    "module", a_module, "name_values", cols[0].list, "file_values",
-	                    cols[1].list, "module_values", cols[2].list);
+	                    cols[1].list, "module_values", cols[2].list, "name_index", cols[0].index,
+	                    "file_index", cols[1].index, "module_index", cols[2].index);
 done:
 	Py_XDECREF(a_id);
 	Py_XDECREF(a_parent);

@@ -95,6 +95,8 @@ typedef struct {
 	size_t n_profiles;
 	const id_col *map;
 	size_t n_metrics;
+	const int32_t *dense;        /* column by metric id below n_dense (-1: none) */
+	uint64_t n_dense;
 	const profdb_type *types;    /* per column */
 	profdb_view *views;          /* 2 per profile */
 	uint64_t rows;
@@ -103,6 +105,50 @@ typedef struct {
 	uint64_t *bits;              /* [n_metrics][rows] */
 	npy_bool *present;           /* [n_metrics][rows] */
 } gather_job;
+
+static inline int64_t column(const gather_job *j, uint64_t id)
+{
+	if (id < j->n_dense)
+		return j->dense[id];
+	return j->dense ? -1 : column_of(j->map, j->n_metrics, id);
+}
+
+#if defined(__GNUC__)
+#define PD_INLINE static inline __attribute__((always_inline))
+#else
+#define PD_INLINE static inline
+#endif
+
+/* Whether a context's run holds a value of a column; with @p fill, each
+ * such value into its column at @p row. The field layout comes as
+ * arguments so that the common one (constants at the call) compiles to a
+ * loop without a test of the layout per record. */
+PD_INLINE int visit_run(const gather_job *j, const profdb_view *run, uint64_t row, int fill,
+                        unsigned key_size, unsigned value_type, int big_endian)
+{
+	int any = 0;
+	for (uint64_t k = 0; k < run->count; k++) {
+		const unsigned char *r = run->base + k * run->stride;
+		int64_t col = column(j, profdb_load_uint(r + run->key_offset, key_size, big_endian));
+		if (col < 0)
+			continue;
+		any = 1;
+		if (!fill)
+			break;
+		profdb_number n;
+		if (value_type == PROFDB_FIELD_F64) {
+			uint64_t b = profdb_load_uint(r + run->value_offset, 8, big_endian);
+			n.type = PROFDB_TYPE_F64;
+			memcpy(&n.as, &b, sizeof b);
+		} else {
+			n = profdb_view_value(run, k);
+		}
+		uint64_t at = (uint64_t)col * j->rows + row;
+		j->bits[at] = bits_as(n, j->types[col]);
+		j->present[at] = 1;
+	}
+	return any;
+}
 
 static int gather_pass(gather_job *j, int fill)
 {
@@ -114,20 +160,14 @@ static int gather_pass(gather_job *j, int fill)
 			if (rc < 0)
 				return rc;
 		}
+		/* HPCToolkit's profile.db: 16-bit metric ids, f64 values */
+		int common = values->key_type == PROFDB_FIELD_U16 &&
+		             values->value_type == PROFDB_FIELD_F64 && !values->big_endian;
 		PROFDB_VIEW_FOREACH(index, i) {
 			profdb_view run = profdb_view_run(index, i, values);
-			int any = 0;
-			PROFDB_VIEW_FOREACH(&run, k) {
-				int64_t col = column_of(j->map, j->n_metrics, profdb_view_key(&run, k));
-				if (col < 0)
-					continue;
-				any = 1;
-				if (!fill)
-					break;
-				uint64_t at = (uint64_t)col * j->rows + row;
-				j->bits[at] = bits_as(profdb_view_value(&run, k), j->types[col]);
-				j->present[at] = 1;
-			}
+			int any = common ? visit_run(j, &run, row, fill, 2, PROFDB_FIELD_F64, 0)
+			                 : visit_run(j, &run, row, fill, profdb_field_size(run.key_type),
+			                             run.value_type, run.big_endian);
 			if (!any)
 				continue;
 			if (fill) {
@@ -157,6 +197,7 @@ static PyObject *db_gather(DatabaseObject *self, PyObject *args)
 	uint32_t *profiles = NULL, *metrics = NULL;
 	size_t n_metrics = 0;
 	id_col *map = NULL;
+	int32_t *dense = NULL;
 	profdb_type *types = NULL;
 	PyObject *out = NULL, *a_ctx = NULL, *a_prof = NULL, *a_bits = NULL, *a_present = NULL;
 	if (pd_u32_list(prof_obj, "profiles", &profiles, &j.n_profiles) < 0 ||
@@ -185,6 +226,20 @@ static PyObject *db_gather(DatabaseObject *self, PyObject *args)
 			PyErr_Format(PyExc_ValueError, "metric %u appears twice", map[m].id);
 			goto done;
 		}
+	/* metric ids are small in every format: a table by id where it is */
+	uint32_t top = n_metrics ? map[n_metrics - 1].id : 0;
+	if (n_metrics && top < 4096) {
+		if (!(dense = PyMem_Malloc(((size_t)top + 1) * sizeof *dense))) {
+			PyErr_NoMemory();
+			goto done;
+		}
+		for (uint32_t id = 0; id <= top; id++)
+			dense[id] = -1;
+		for (size_t m = 0; m < n_metrics; m++)
+			dense[map[m].id] = (int32_t)map[m].col;
+		j.dense = dense;
+		j.n_dense = (uint64_t)top + 1;
+	}
 	j.profiles = profiles;
 	j.map = map;
 	j.n_metrics = n_metrics;
@@ -216,6 +271,7 @@ done:
 	PyMem_Free(profiles);
 	PyMem_Free(metrics);
 	PyMem_Free(map);
+	PyMem_Free(dense);
 	PyMem_Free(types);
 	PyMem_Free(j.views);
 	return out;

@@ -143,7 +143,10 @@ def test_frame_memory_arena(sample):
     a chunk and small ones (malloc's) work, and arrays freed in other
     threads after the block return their memory; the allocator before the
     block is back after it and after dataframe()."""
-    from numpy.core.multiarray import get_handler_name
+    try:                                     # numpy 2 moved numpy.core to numpy._core
+        from numpy._core.multiarray import get_handler_name
+    except ImportError:
+        from numpy.core.multiarray import get_handler_name
     before = get_handler_name()
     with profdb.open(sample) as db:
         df = db.dataframe()

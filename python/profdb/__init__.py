@@ -446,9 +446,7 @@ class Database(_profdb.Database):
         attrs["default_metric"] names the column of default_metric() (as
         hatchet's default_metric), None when the frame has no such column."""
         from . import _frames
-        if computed:
-            return _frames.scopes_frame(self, metrics, profiles, scope)
-        return _frames.dataframe(self, metrics, profiles, scope)
+        return _frames.frame(self, metrics, profiles, scope, computed)
 
     def tree(self):
         """The calling-context tree as a DataFrame indexed by node id."""

@@ -32,18 +32,26 @@ class _ContextIndex:
 
     _COLS = ("name", "file", "module")
 
-    def __init__(self, ids, codes, line, cats):
+    def __init__(self, ids, codes, line, cats, where):
         self.ids, self.codes, self.line, self.cats = ids, codes, line, cats
         self._slot = None   # positions by id (dense ids), built by positions()
-        self.where = {col: {s: i for i, s in enumerate(cats[col])} for col in self._COLS}
-        # pandas checks the categories of a dtype once, not per frame
-        self.dtypes = {col: pd.CategoricalDtype(cats[col]) for col in self._COLS}
+        self.where = where  # per column: string -> code, the inverse of cats
+        self._dtypes = None
+
+    @property
+    def dtypes(self):
+        """The CategoricalDtype of each column (pandas checks the
+        categories of a dtype once, not per frame)."""
+        if self._dtypes is None:
+            self._dtypes = {col: pd.CategoricalDtype(self.cats[col]) for col in self._COLS}
+        return self._dtypes
 
     @classmethod
     def of_table(cls, t):
         order = np.argsort(t["id"], kind="stable")
         return cls(t["id"][order], {col: t[col][order] for col in cls._COLS},
-                   t["line"][order], {col: list(t[col + "_values"]) for col in cls._COLS})
+                   t["line"][order], {col: t[col + "_values"] for col in cls._COLS},
+                   {col: t[col + "_index"] for col in cls._COLS})
 
     def _dense(self, top):
         """Whether ids up to `top` are dense enough for tables indexed by
@@ -93,7 +101,7 @@ class _ContextIndex:
         codes = {col: np.concatenate([self.codes[col], extra[col]])[order]
                  for col in self._COLS}
         return _ContextIndex(ids[order], codes, np.concatenate([self.line, extra_line])[order],
-                             cats)
+                             cats, where)
 
 
 def _context_index(db, ids):
@@ -158,6 +166,31 @@ def _masked(bits, present, mtype):
     if mtype == "i64":
         return pd.arrays.IntegerArray(bits.view(np.int64), mask)
     return pd.arrays.FloatingArray(bits.view(np.float64), mask)
+
+
+class _FrameMemory:
+    """numpy's data allocations of the block, in this thread or task,
+    come from an arena of huge-page chunks (python/src/arena.c): a frame
+    touches every page of its arrays once, and a fault per 2 MiB instead
+    of per 4 KiB is most of a first frame's time on a virtual machine."""
+
+    def __init__(self, db):
+        self._db = db
+
+    def __enter__(self):
+        self._token = self._db._frame_memory()
+
+    def __exit__(self, *exc):
+        self._db._frame_memory_end(self._token)
+
+
+def frame(db, metrics=None, profiles=None, scope="all", computed=False):
+    """Database.dataframe(): the stored frame or (computed) scopes_frame,
+    its arrays in a _FrameMemory arena."""
+    with _FrameMemory(db):
+        if computed:
+            return scopes_frame(db, metrics, profiles, scope)
+        return dataframe(db, metrics, profiles, scope)
 
 
 def dataframe(db, metrics=None, profiles=None, scope="all"):

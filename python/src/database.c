@@ -406,7 +406,7 @@ int pd_database_methods_init(void);
 int pd_database_methods_init(void)
 {
 	const PyMethodDef *tables[] = {db_methods, pd_record_methods, pd_view_methods,
-	                               pd_gather_methods, pd_analysis_methods,
+	                               pd_gather_methods, pd_arena_methods, pd_analysis_methods,
 	                               pd_match_methods, pd_scopes_methods, pd_convert_methods};
 	size_t k = 0;
 	for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)

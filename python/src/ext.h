@@ -98,6 +98,7 @@ extern PyMethodDef pd_view_methods[];     /* Database methods of view.c */
 
 /* gather.c: the dense tables behind the pandas frames. */
 extern PyMethodDef pd_gather_methods[];
+extern PyMethodDef pd_arena_methods[];   /* _frame_memory: arena.c */
 
 /* analysis.c: statistics, edges and views. */
 extern PyMethodDef pd_analysis_methods[];

@@ -95,6 +95,8 @@ typedef struct {
 	size_t n_profiles;
 	const id_col *map;
 	size_t n_metrics;
+	const int32_t *dense;        /* column by metric id below n_dense (-1: none) */
+	uint64_t n_dense;
 	const profdb_type *types;    /* per column */
 	profdb_view *views;          /* 2 per profile */
 	uint64_t rows;
@@ -103,6 +105,50 @@ typedef struct {
 	uint64_t *bits;              /* [n_metrics][rows] */
 	npy_bool *present;           /* [n_metrics][rows] */
 } gather_job;
+
+static inline int64_t column(const gather_job *j, uint64_t id)
+{
+	if (id < j->n_dense)
+		return j->dense[id];
+	return j->dense ? -1 : column_of(j->map, j->n_metrics, id);
+}
+
+#if defined(__GNUC__)
+#define PD_INLINE static inline __attribute__((always_inline))
+#else
+#define PD_INLINE static inline
+#endif
+
+/* Whether a context's run holds a value of a column; with @p fill, each
+ * such value into its column at @p row. The field layout comes as
+ * arguments so that the common one (constants at the call) compiles to a
+ * loop without a test of the layout per record. */
+PD_INLINE int visit_run(const gather_job *j, const profdb_view *run, uint64_t row, int fill,
+                        unsigned key_size, unsigned value_type, int big_endian)
+{
+	int any = 0;
+	for (uint64_t k = 0; k < run->count; k++) {
+		const unsigned char *r = run->base + k * run->stride;
+		int64_t col = column(j, profdb_load_uint(r + run->key_offset, key_size, big_endian));
+		if (col < 0)
+			continue;
+		any = 1;
+		if (!fill)
+			break;
+		profdb_number n;
+		if (value_type == PROFDB_FIELD_F64) {
+			uint64_t b = profdb_load_uint(r + run->value_offset, 8, big_endian);
+			n.type = PROFDB_TYPE_F64;
+			memcpy(&n.as, &b, sizeof b);
+		} else {
+			n = profdb_view_value(run, k);
+		}
+		uint64_t at = (uint64_t)col * j->rows + row;
+		j->bits[at] = bits_as(n, j->types[col]);
+		j->present[at] = 1;
+	}
+	return any;
+}
 
 static int gather_pass(gather_job *j, int fill)
 {
@@ -114,20 +160,14 @@ static int gather_pass(gather_job *j, int fill)
 			if (rc < 0)
 				return rc;
 		}
+		/* HPCToolkit's profile.db: 16-bit metric ids, f64 values */
+		int common = values->key_type == PROFDB_FIELD_U16 &&
+		             values->value_type == PROFDB_FIELD_F64 && !values->big_endian;
 		PROFDB_VIEW_FOREACH(index, i) {
 			profdb_view run = profdb_view_run(index, i, values);
-			int any = 0;
-			PROFDB_VIEW_FOREACH(&run, k) {
-				int64_t col = column_of(j->map, j->n_metrics, profdb_view_key(&run, k));
-				if (col < 0)
-					continue;
-				any = 1;
-				if (!fill)
-					break;
-				uint64_t at = (uint64_t)col * j->rows + row;
-				j->bits[at] = bits_as(profdb_view_value(&run, k), j->types[col]);
-				j->present[at] = 1;
-			}
+			int any = common ? visit_run(j, &run, row, fill, 2, PROFDB_FIELD_F64, 0)
+			                 : visit_run(j, &run, row, fill, profdb_field_size(run.key_type),
+			                             run.value_type, run.big_endian);
 			if (!any)
 				continue;
 			if (fill) {
@@ -157,6 +197,7 @@ static PyObject *db_gather(DatabaseObject *self, PyObject *args)
 	uint32_t *profiles = NULL, *metrics = NULL;
 	size_t n_metrics = 0;
 	id_col *map = NULL;
+	int32_t *dense = NULL;
 	profdb_type *types = NULL;
 	PyObject *out = NULL, *a_ctx = NULL, *a_prof = NULL, *a_bits = NULL, *a_present = NULL;
 	if (pd_u32_list(prof_obj, "profiles", &profiles, &j.n_profiles) < 0 ||
@@ -185,6 +226,20 @@ static PyObject *db_gather(DatabaseObject *self, PyObject *args)
 			PyErr_Format(PyExc_ValueError, "metric %u appears twice", map[m].id);
 			goto done;
 		}
+	/* metric ids are small in every format: a table by id where it is */
+	uint32_t top = n_metrics ? map[n_metrics - 1].id : 0;
+	if (n_metrics && top < 4096) {
+		if (!(dense = PyMem_Malloc(((size_t)top + 1) * sizeof *dense))) {
+			PyErr_NoMemory();
+			goto done;
+		}
+		for (uint32_t id = 0; id <= top; id++)
+			dense[id] = -1;
+		for (size_t m = 0; m < n_metrics; m++)
+			dense[map[m].id] = (int32_t)map[m].col;
+		j.dense = dense;
+		j.n_dense = (uint64_t)top + 1;
+	}
 	j.profiles = profiles;
 	j.map = map;
 	j.n_metrics = n_metrics;
@@ -216,17 +271,83 @@ done:
 	PyMem_Free(profiles);
 	PyMem_Free(metrics);
 	PyMem_Free(map);
+	PyMem_Free(dense);
 	PyMem_Free(types);
 	PyMem_Free(j.views);
 	return out;
 }
 
-/* A string column: codes into a list of distinct strings. */
+/* A string column: codes into a list of distinct strings. The strings of
+ * a database are mostly the same few bytes of its mapping again and
+ * again (a function's name at each of its calling contexts), so a table
+ * by address (pointer, length, and for a loop or line scope's name its
+ * kind and line) finds the code of most rows without making a Python
+ * string; the dict by value makes strings at different addresses one. */
+typedef struct {
+	const char *ptr;
+	size_t len;
+	uint64_t line;
+	int kind;        /* 0: the string; 1: "loop at <file>:<line>"; 2: "<file>:<line>" */
+	int32_t code;
+} seen_str;
+
 typedef struct {
 	PyObject *index;   /* dict str -> code */
 	PyObject *list;    /* the categories */
 	int32_t *codes;
+	seen_str *seen;    /* open addressing, NULL ptr: empty slot */
+	size_t mask, used;
 } str_column;
+
+static void str_column_free(str_column *c)
+{
+	PyMem_Free(c->seen);
+	c->seen = NULL;
+}
+
+static seen_str *seen_slot(str_column *c, const char *ptr, size_t len, uint64_t line, int kind)
+{
+	if (!c->seen)
+		return NULL;
+	uint64_t h = ((uint64_t)(uintptr_t)ptr ^ len * 0x9E3779B97F4A7C15u ^ line * 0xC2B2AE3D27D4EB4Fu ^
+	              (uint64_t)kind) * 0xFF51AFD7ED558CCDu;
+	for (size_t i = (size_t)(h >> 20) & c->mask;; i = (i + 1) & c->mask) {
+		seen_str *s = &c->seen[i];
+		if (!s->ptr || (s->ptr == ptr && s->len == len && s->line == line && s->kind == kind))
+			return s;
+	}
+}
+
+/* An empty table (grown as strings come: most columns hold a few
+ * hundred distinct strings, and each page of a table is a page fault). */
+static int str_column_cache(str_column *c)
+{
+	c->seen = PyMem_Calloc(256, sizeof *c->seen);
+	if (!c->seen) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	c->mask = 255;
+	c->used = 0;
+	return 0;
+}
+
+/* Twice the slots, or the table as it is when there is no memory for that
+ * (a row then goes through the dict). */
+static void seen_grow(str_column *c)
+{
+	size_t n = 2 * (c->mask + 1);
+	seen_str *old = c->seen, *at = n < ((size_t)1 << 28) ? PyMem_Calloc(n, sizeof *at) : NULL;
+	if (!at)
+		return;
+	size_t old_n = c->mask + 1;
+	c->seen = at;
+	c->mask = n - 1;
+	for (size_t i = 0; i < old_n; i++)
+		if (old[i].ptr)
+			*seen_slot(c, old[i].ptr, old[i].len, old[i].line, old[i].kind) = old[i];
+	PyMem_Free(old);
+}
 
 /* Row @p row's code for @p key (a new reference, released here). */
 static int str_add_key(str_column *c, size_t row, PyObject *key)
@@ -253,9 +374,30 @@ static int str_add_key(str_column *c, size_t row, PyObject *key)
 	return rc;
 }
 
+/* Remember row @p row's code under an address (a slot from seen_slot). */
+static void seen_add(str_column *c, seen_str *slot, seen_str key, size_t row)
+{
+	if (!slot || c->used + 1 >= c->mask)   /* an empty slot ends every search */
+		return;
+	key.code = c->codes[row];
+	*slot = key;
+	if (++c->used > (c->mask + 1) / 2)
+		seen_grow(c);
+}
+
 static int str_add(str_column *c, size_t row, profdb_str s)
 {
-	return str_add_key(c, row, pd_str(s));
+	static const char empty[1] = "";
+	seen_str key = {s.len ? s.ptr : empty, s.len, 0, 0, 0};
+	seen_str *slot = seen_slot(c, key.ptr, key.len, 0, 0);
+	if (slot && slot->ptr) {
+		c->codes[row] = slot->code;
+		return 0;
+	}
+	if (str_add_key(c, row, pd_str(s)) < 0)
+		return -1;
+	seen_add(c, slot, key, row);
+	return 0;
 }
 
 /* A context's name in the frames: its function, or for an unnamed loop
@@ -267,6 +409,14 @@ static int name_add(str_column *c, size_t row, const profdb_context *ctx)
 	if (ctx->function.len || (ctx->type != PROFDB_CTX_LOOP && ctx->type != PROFDB_CTX_LINE))
 		return str_add(c, row, ctx->function);
 	profdb_str file = ctx->file;
+	static const char empty[1] = "";
+	seen_str key = {file.len ? file.ptr : empty, file.len, ctx->line,
+	                ctx->type == PROFDB_CTX_LOOP ? 1 : 2, 0};
+	seen_str *slot = seen_slot(c, key.ptr, key.len, key.line, key.kind);
+	if (slot && slot->ptr) {
+		c->codes[row] = slot->code;
+		return 0;
+	}
 	for (size_t i = file.len; i > 0; i--)
 		if (file.ptr[i - 1] == '/') {
 			file.ptr += i;
@@ -276,15 +426,46 @@ static int name_add(str_column *c, size_t row, const profdb_context *ctx)
 	PyObject *base = file.len ? pd_str(file) : PyUnicode_FromString("?");
 	if (!base)
 		return -1;
-	PyObject *key = PyUnicode_FromFormat(ctx->type == PROFDB_CTX_LOOP ? "loop at %U:%llu" : "%U:%llu",
-	                                     base, (unsigned long long)ctx->line);
+	PyObject *name = PyUnicode_FromFormat(ctx->type == PROFDB_CTX_LOOP ? "loop at %U:%llu" : "%U:%llu",
+	                                      base, (unsigned long long)ctx->line);
 	Py_DECREF(base);
-	return str_add_key(c, row, key);
+	if (str_add_key(c, row, name) < 0)
+		return -1;
+	seen_add(c, slot, key, row);
+	return 0;
+}
+
+/* The nodes from a root down to the one a pre-order walk is at: what the
+ * way up needs of each. */
+typedef struct {
+	uint32_t id, parent, next_sibling;
+} hop;
+
+typedef struct {
+	hop *at;
+	size_t n, cap;
+} hop_path;
+
+static int path_push(hop_path *p, const profdb_context *c)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		hop *at = PyMem_Realloc(p->at, cap * sizeof *at);
+		if (!at) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		p->at = at;
+		p->cap = cap;
+	}
+	p->at[p->n++] = (hop){c->id, c->parent, c->next_sibling};
+	return 0;
 }
 
 /* _context_table() -> dict of numpy arrays, one entry per tree node in
  * pre-order: id, parent (-1 for a root), depth, line, type codes, and the
- * codes of name, file and module into the lists name_values, ... */
+ * codes of name, file and module into the lists name_values, ...; and
+ * name_index, ...: the dicts string -> code of those lists. */
 static PyObject *db_context_table(DatabaseObject *self, PyObject *unused)
 {
 	(void)unused;
@@ -304,13 +485,14 @@ static PyObject *db_context_table(DatabaseObject *self, PyObject *unused)
 	         *a_depth = PyArray_SimpleNew(1, &n, NPY_UINT32), *a_line = PyArray_SimpleNew(1, &n, NPY_UINT64),
 	         *a_type = PyArray_SimpleNew(1, &n, NPY_INT8), *a_name = PyArray_SimpleNew(1, &n, NPY_INT32),
 	         *a_file = PyArray_SimpleNew(1, &n, NPY_INT32), *a_module = PyArray_SimpleNew(1, &n, NPY_INT32);
-	str_column cols[3] = {{PyDict_New(), PyList_New(0), NULL}, {PyDict_New(), PyList_New(0), NULL},
-	                      {PyDict_New(), PyList_New(0), NULL}};
+	str_column cols[3] = {{PyDict_New(), PyList_New(0)}, {PyDict_New(), PyList_New(0)},
+	                      {PyDict_New(), PyList_New(0)}};
+	hop_path path = {NULL, 0, 0};
 	PyObject *out = NULL;
 	if (!a_id || !a_parent || !a_depth || !a_line || !a_type || !a_name || !a_file || !a_module)
 		goto done;
 	for (int k = 0; k < 3; k++)
-		if (!cols[k].index || !cols[k].list)
+		if (!cols[k].index || !cols[k].list || str_column_cache(&cols[k]) < 0)
 			goto done;
 	cols[0].codes = PyArray_DATA((PyArrayObject *)a_name);
 	cols[1].codes = PyArray_DATA((PyArrayObject *)a_file);
@@ -343,26 +525,37 @@ static PyObject *db_context_table(DatabaseObject *self, PyObject *unused)
 			goto done;
 		row++;
 		if (c.first_child != PROFDB_NONE) {
+			if (path_push(&path, &c) < 0)
+				goto done;
 			id = c.first_child;
 			continue;
 		}
-		/* up until a node with a next sibling */
-		while (c.next_sibling == PROFDB_NONE && c.parent != PROFDB_NONE)
-			if ((rc = profdb_context_get(db, c.parent, &c)) < 0) {
+		/* up until a node with a next sibling: the nodes on the way down,
+		 * or by parent where the tree's links disagree with that path */
+		hop up = {c.id, c.parent, c.next_sibling};
+		while (up.next_sibling == PROFDB_NONE && up.parent != PROFDB_NONE) {
+			if (path.n && path.at[path.n - 1].id == up.parent) {
+				up = path.at[--path.n];
+				continue;
+			}
+			if ((rc = profdb_context_get(db, up.parent, &c)) < 0) {
 				pd_raise(rc);
 				goto done;
 			}
-		id = c.next_sibling;
+			up = (hop){c.id, c.parent, c.next_sibling};
+		}
+		id = up.next_sibling;
 	}
 	if (row != n) {
 		pd_raise_msg(-EBADMSG, "the context tree walk met %lld nodes, its count says %lld",
 		             (long long)row, (long long)count);
 		goto done;
 	}
-	out = Py_BuildValue("{sOsOsOsOsOsOsOsOsOsOsO}", "id", a_id, "parent", a_parent, "depth",
+	out = Py_BuildValue("{sOsOsOsOsOsOsOsOsOsOsOsOsOsO}", "id", a_id, "parent", a_parent, "depth",
 	                    a_depth, "line", a_line, "type", a_type, "name", a_name, "file", a_file,
 	                    "module", a_module, "name_values", cols[0].list, "file_values",
-	                    cols[1].list, "module_values", cols[2].list);
+	                    cols[1].list, "module_values", cols[2].list, "name_index", cols[0].index,
+	                    "file_index", cols[1].index, "module_index", cols[2].index);
 done:
 	Py_XDECREF(a_id);
 	Py_XDECREF(a_parent);
@@ -375,7 +568,9 @@ done:
 	for (int k = 0; k < 3; k++) {
 		Py_XDECREF(cols[k].index);
 		Py_XDECREF(cols[k].list);
+		str_column_free(&cols[k]);
 	}
+	PyMem_Free(path.at);
 	return out;
 }
 
@@ -390,7 +585,7 @@ done:
 static PyObject *db_context_rows(DatabaseObject *self, PyObject *args)
 {
 	PyObject *ids_arg;
-	str_column cols[3];
+	str_column cols[3] = {{NULL}, {NULL}, {NULL}};
 	if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!", &ids_arg, &PyDict_Type, &cols[0].index,
 	                      &PyList_Type, &cols[0].list, &PyDict_Type, &cols[1].index,
 	                      &PyList_Type, &cols[1].list, &PyDict_Type, &cols[2].index,
@@ -409,8 +604,11 @@ static PyObject *db_context_rows(DatabaseObject *self, PyObject *args)
 	PyObject *a_line = PyArray_SimpleNew(1, &n, NPY_UINT64), *out = NULL;
 	if (!a_code[0] || !a_code[1] || !a_code[2] || !a_line)
 		goto done;
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		cols[k].codes = PyArray_DATA((PyArrayObject *)a_code[k]);
+		if (str_column_cache(&cols[k]) < 0)
+			goto done;
+	}
 	const uint32_t *id = PyArray_DATA(ids);
 	uint64_t *line = PyArray_DATA((PyArrayObject *)a_line);
 	static const profdb_str none = {"", 0};
@@ -436,8 +634,10 @@ static PyObject *db_context_rows(DatabaseObject *self, PyObject *args)
 	out = PyTuple_Pack(4, a_code[0], a_code[1], a_code[2], a_line);
 done:
 	Py_DECREF(ids);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		Py_XDECREF(a_code[k]);
+		str_column_free(&cols[k]);
+	}
 	Py_XDECREF(a_line);
 	return out;
 }

@@ -129,3 +129,50 @@ def test_trace_frame_from_threads(sample):
     for p, tf in zip(profiles * 8, got):
         pd.testing.assert_frame_equal(tf, want[p])
     assert len(df) > 0
+
+
+def owner(a):
+    while a.base is not None and isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def test_frame_memory_arena(sample):
+    """The arena behind a frame's arrays (python/src/arena.c): zeros are
+    zeros in a reused chunk, a resize keeps the bytes, arrays bigger than
+    a chunk and small ones (malloc's) work, and arrays freed in other
+    threads after the block return their memory; the allocator before the
+    block is back after it and after dataframe()."""
+    try:                                     # numpy 2 moved numpy.core to numpy._core
+        from numpy._core.multiarray import get_handler_name
+    except ImportError:
+        from numpy.core.multiarray import get_handler_name
+    before = get_handler_name()
+    with profdb.open(sample) as db:
+        df = db.dataframe()
+        assert get_handler_name() == before
+        token = db._frame_memory()
+        try:
+            assert get_handler_name() == "profdb_frame_arena"
+            big = np.full(300_000, 7, np.uint64)
+            assert get_handler_name(owner(big)) == "profdb_frame_arena"
+            del big                                      # the chunk is reused from its start
+            z = np.zeros(300_000, np.uint64)
+            assert not z.any()
+            r = np.arange(100_000, dtype=np.int64)
+            r.resize(400_000, refcheck=False)
+            assert (r[:100_000] == np.arange(100_000)).all() and not r[100_000:].any()
+            huge = np.ones(3 << 20, np.uint8)            # bigger than a chunk
+            small = np.ones(10, np.uint8)
+            kept = [np.full(50_000, i, np.int64) for i in range(40)]
+            frame = db.dataframe()
+        finally:
+            db._frame_memory_end(token)
+        assert get_handler_name() == before
+        pd.testing.assert_frame_equal(df, frame, check_exact=True)
+        assert int(huge.sum()) == 3 << 20 and int(small.sum()) == 10
+        assert all((k == i).all() for i, k in enumerate(kept))
+        del z, r, huge, small
+        with ThreadPoolExecutor(4) as ex:
+            list(ex.map(lambda _: kept.pop(), range(len(kept))))
+        assert not kept

@@ -101,6 +101,17 @@ static int cg_load(profdb_cg *cg)
 		if (r >= 0)
 			r = profdb__cg_parse(cg, i, &b);
 	}
+	if (r >= 0 && cg->need_reread) {
+		/* the blocks cannot be decoded alone: detail reads the text again */
+		for (uint32_t i = 0; i < cg->n_files; i++)
+			profdb__cg_file_ids_free(&cg->files[i]);
+		free(cg->segs);
+		free(cg->fn_segs);
+		cg->segs = NULL;
+		cg->fn_segs = NULL;
+		cg->n_segs = 0;
+		cg->cap_segs = cg->cap_fn_segs = 0;
+	}
 	if (r >= 0) {
 		/* The lookup maps die before the model is built: less peak memory. */
 		profdb__tmap_free(&b.name_map);
@@ -387,6 +398,7 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 		return;
 	for (uint32_t i = 0; i < cg->n_files; i++) {
 		profdb__input_close(&cg->files[i].in);
+		profdb__cg_file_ids_free(&cg->files[i]);
 		if (cg->files[i].inflated_map)
 			munmap(cg->files[i].inflated, cg->files[i].inflated_map);
 		else

@@ -1,7 +1,7 @@
 /* Callgrind reader: the handle and the helpers shared by the files of
  * lib/callgrind. The open scans the text once and keeps only aggregates:
  * self cost per (profile, function), inclusive cost per (profile, caller,
- * callee), and for every function the byte ranges ("segments") of the text
+ * callee), and for every function the byte ranges ("blocks") of the text
  * that hold its cost lines, so line/instruction detail and jumps are decoded
  * on demand (detail.c) instead of being materialised for the whole file.
  * Names are views into the text (the mapping, the caller's buffer or the one
@@ -69,6 +69,10 @@ typedef struct cg_file {
 	/* creator: callgrind-*: valgrind ends every part with totals:, so a
 	 * part without one was cut short (model.c, finish_totals). */
 	int from_callgrind;
+	/* The compressed names "(id)" as the scan left them (names.c), for
+	 * the name lines inside a block (detail.c); NULL when the text is read
+	 * again instead (profdb_cg.need_reread). */
+	struct cg_ids *ids;
 } cg_file;
 
 /* A profile: one part of one file. */
@@ -90,8 +94,7 @@ typedef struct cg_fn {
 	uint32_t n_body;         /* cost lines outside calls, saturating: bounds its detail rows */
 } cg_fn;
 
-/* The list of a function's segments in text order (the scan that keeps
- * segments, reread.c). */
+/* The list of a function's blocks or segments in text order. */
 typedef struct cg_fnseg {
 	uint32_t first, last;
 } cg_fnseg;
@@ -121,8 +124,12 @@ typedef struct cg_crow {
  * (edge_alias). */
 typedef cg_crow cg_edge;
 
-/* A range of body lines of one function in one profile within which the
- * current file and the jump target names do not change. */
+/* A range of body lines of one function in one profile: a block (the
+ * open's record: every line from the first body line after fn= to the next
+ * fn=, ob= or part; detail.c follows the fl=/fi=/fe=/jfi=/jfn= lines in it
+ * through the file's compressed names) or a segment (the second read's
+ * record, reread.c: a run within which the current file and the jump
+ * target names do not change). Its state at its first line: */
 typedef struct cg_seg {
 	uint64_t off, end;           /* byte range in the file's text */
 	uint64_t pos[CG_NPOS];       /* current position before the first line */
@@ -132,8 +139,10 @@ typedef struct cg_seg {
 	uint32_t next;               /* next segment of the same function, or CG_EMPTY */
 } cg_seg;
 
-/* A calls= line: its segment and the function it calls (in text order, so
- * sorted by segment; detail.c finds a segment's calls by binary search). */
+/* A calls= line of the second read: its segment and the function it calls
+ * (in text order, so sorted by segment; detail.c finds a segment's calls by
+ * binary search). A block's calls are the open's cg_call records, found by
+ * their offsets. */
 typedef struct cg_site {
 	uint32_t seg, callee;
 } cg_site;
@@ -194,13 +203,18 @@ struct profdb_cg {
 
 	/* What the open leaves to first use (reread.c): the call rows, made
 	 * from the calls= lines it recorded (then the edges, through
-	 * calls_once), and the segments and call sites, from a second read of
-	 * the text that keeps them (keep_segs, through segs_once; seg_first[fn]
-	 * is then the first segment of each function). */
+	 * calls_once); and through segs_once, seg_first[fn], the first of each
+	 * function's blocks (segs, recorded by the open), or, when the open's
+	 * blocks cannot be decoded alone (need_reread: a compressed name
+	 * defined twice or used before its definition, a "====" reset, a
+	 * literal file name in a function's lines), the first of its segments
+	 * and the call sites, from a second read of the text that keeps them
+	 * (keep_segs). */
 	cg_call *calls;
 	uint32_t n_calls;
 	size_t cap_calls;
 	int keep_segs;
+	int need_reread;
 	profdb__once calls_once, segs_once;
 	uint32_t *seg_first;
 	cg_fnseg *fn_segs;           /* while scanning (keep_segs), by function */
@@ -294,6 +308,10 @@ int profdb__cg_names_member(const char *path);
  * failed. */
 int profdb__cg_calls(const profdb_cg *cg);
 int profdb__cg_segments(const profdb_cg *cg);
+/* names.c: the name of compressed id (@p sp, @p id) of file @p f as its
+ * scan left it, or CG_UNDEF. */
+uint32_t profdb__cg_file_id(const cg_file *f, int sp, uint64_t id);
+void profdb__cg_file_ids_free(cg_file *f);
 /* model.c: the edges from the call rows (after the scan that kept them). */
 int profdb__cg_finish_calls(profdb_cg *cg);
 /* scanner.c: scan file @p fi of the group. */

@@ -1,7 +1,8 @@
 /* Line/instruction detail, call sites and jumps of one function, decoded on demand from
- * the segments the scanner recorded (cg-internal.h). The scanner already
- * validated every line, so this re-reads the same bytes with the same
- * state; the checks stay anyway (a failure would be an internal error). */
+ * the blocks the open recorded, or the segments of a second read
+ * (callgrind-internal.h, cg_seg). The scanner already validated every line,
+ * so this re-reads the same bytes with the same state; the checks stay
+ * anyway (a failure would be an internal error). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +39,13 @@ typedef struct dstate {
 	uint64_t pos[CG_NPOS];
 	int col_instr, col_line;
 	uint32_t jfl, jfn;
+	uint32_t src;                /* the current file */
 	int pending_call;
 	uint64_t call_count;         /* of the pending calls= line */
-	uint32_t site;               /* next of the segment's calls in cg->sites */
+	uint64_t call_off;           /* its offset */
+	int blocks;                  /* g is a block: its calls are cg->calls */
+	uint32_t site;               /* next call: in cg->sites (segments), cg->calls (blocks) */
+	uint32_t site_end;           /* (blocks) the end of the profile's calls */
 	uint64_t off;
 } dstate;
 
@@ -224,7 +229,7 @@ static int add_costs(const dstate *s, uint64_t *dst, const uint64_t *v, uint32_t
 static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
-	dline key = {s->g->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
+	dline key = {s->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
 	uint32_t *slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
 	uint32_t i = *slot - 1;
 	if (!*slot) {
@@ -277,7 +282,7 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	                    sizeof *d->jumps);
 	if (r < 0)
 		return r;
-	const cg_name *tf = &cg->names[s->jfl != CG_EMPTY ? s->jfl : s->g->src];
+	const cg_name *tf = &cg->names[s->jfl != CG_EMPTY ? s->jfl : s->src];
 	const cg_name *tn = &cg->names[s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->g->fn].fn];
 	profdb_cg_jump *j = &d->jumps[d->n_jumps++];
 	memset(j, 0, sizeof *j);
@@ -300,16 +305,19 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	const profdb_cg *cg = d->cg;
-	uint32_t seg = (uint32_t)(s->g - cg->segs);
-	if (s->site >= cg->n_sites || cg->sites[s->site].seg != seg)
+	uint32_t seg = (uint32_t)(s->g - cg->segs), callee;
+	if (s->blocks ? s->site >= s->site_end || cg->calls[s->site].off != s->call_off ||
+	                    cg->calls[s->site].caller != s->g->fn
+	              : s->site >= cg->n_sites || cg->sites[s->site].seg != seg)
 		return derr(s, "internal error: a calls= line the scanner did not record");
+	callee = s->blocks ? cg->calls[s->site++].callee : cg->sites[s->site++].callee;
 	int r = grow_row((void **)&d->calls, &d->call_cost, &d->cap_calls, d->n_calls,
 	                 sizeof *d->calls, d->ne);
 	if (r < 0)
 		return r;
 	uint32_t i = d->n_calls++;
-	const cg_name *file = &cg->names[s->g->src];
-	d->calls[i] = (profdb_cg_callsite){s->g->profile, cg->sites[s->site++].callee,
+	const cg_name *file = &cg->names[s->src];
+	d->calls[i] = (profdb_cg_callsite){s->g->profile, callee,
 	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
 	                                   {file->len ? file->p : "", file->len},
 	                                   s->call_count, NULL};
@@ -326,6 +334,61 @@ static uint32_t first_site(const profdb_cg *cg, uint32_t seg)
 	uint64_t i = 0;
 	profdb_view_seek(&v, seg, &i);  /* cannot fail: a valid view */
 	return (uint32_t)i;
+}
+
+/* Block @p g's calls: the first of its profile's calls= lines at or after
+ * its start (the open recorded them in text order), and the end of them. */
+static void first_call(const profdb_cg *cg, const cg_seg *g, uint32_t *at, uint32_t *end)
+{
+	uint32_t lo = cg->profiles[g->profile].call_first;
+	uint32_t hi = g->profile + 1 < cg->n_profiles ? cg->profiles[g->profile + 1].call_first
+	                                               : cg->n_calls;
+	*end = hi;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (cg->calls[mid].off < g->off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+}
+
+/* A name line inside a block: fl=, fi=, fe= change the current file,
+ * jfi=, jfn= name the next jump's target; their values are "(id)" or
+ * "(id) name" (the scan sets need_reread for anything else), resolved
+ * with the file's compressed names as the scan left them. 1: a name line
+ * (done), 0: another line, < 0: error. */
+static int name_line(dstate *s, const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	uint32_t *dst;
+	int sp = CG_SP_FILE;
+	const char *v;
+	if (n >= 3 && p[0] == 'f' && p[2] == '=' && (p[1] == 'l' || p[1] == 'i' || p[1] == 'e'))
+		dst = &s->src, v = p + 3;
+	else if (n >= 4 && p[0] == 'j' && p[1] == 'f' && p[3] == '=' && (p[2] == 'i' || p[2] == 'n'))
+		dst = p[2] == 'i' ? &s->jfl : &s->jfn, sp = p[2] == 'i' ? CG_SP_FILE : CG_SP_FN,
+		v = p + 4;
+	else if (n >= 3 && ((p[0] == 'f' && p[1] == 'n') || (p[0] == 'o' && p[1] == 'b')) && p[2] == '=')
+		return derr(s, "internal error: a block goes on past fn= or ob=");
+	else
+		return 0;
+	while (v < end && cg_is_space(*v))
+		v++;
+	uint64_t id = 0;
+	const char *q = v + 1;
+	if (v == end || *v != '(' || q == end || !cg_is_digit(*q))
+		return derr(s, "internal error: a literal name inside a block");
+	for (; q < end && cg_is_digit(*q); q++)
+		if (__builtin_mul_overflow(id, 10, &id) ||
+		    __builtin_add_overflow(id, (uint64_t)(*q - '0'), &id))
+			return derr(s, "internal error: a name id overflows inside a block");
+	uint32_t name = profdb__cg_file_id(&s->d->cg->files[s->p->file], sp, id);
+	if (q == end || *q != ')' || name >= CG_UNDEF)
+		return derr(s, "internal error: an undefined name id inside a block");
+	*dst = name;
+	return 1;
 }
 
 static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
@@ -347,7 +410,12 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 	}
 	s.jfl = g->jfl;
 	s.jfn = g->jfn;
-	s.site = first_site(cg, (uint32_t)(g - cg->segs));
+	s.src = g->src;
+	s.blocks = !cg->need_reread;
+	if (s.blocks)
+		first_call(cg, g, &s.site, &s.site_end);
+	else
+		s.site = first_site(cg, (uint32_t)(g - cg->segs));
 	if (g->end > f->size || g->off > g->end)
 		return derr(&s, "internal error: segment outside the text");
 	uint64_t off = g->off;
@@ -384,9 +452,12 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 			const char *slash = tn ? memchr(t, '/', tn) : NULL;
 			if (profdb__cg_u64(t, slash ? (size_t)(slash - t) : tn, &s.call_count) < 0)
 				s.call_count = 0;
+			s.call_off = s.off;
 			s.pending_call = 1;
 		} else if (n > 5 && (memcmp(p, "jump=", 5) == 0 || memcmp(p, "jcnd=", 5) == 0)) {
 			r = add_jump(&s, p[1] == 'c', p + 5, end);
+		} else if (s.blocks) {
+			r = name_line(&s, p, end);
 		}
 		/* Anything else (cfn=, cob=, summary:, comments, ...) does not
 		 * change what this segment contributes. */

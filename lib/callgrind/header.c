@@ -26,10 +26,18 @@ void close_seg(parser *ps)
 	ps->cur.seg = CG_EMPTY;
 }
 
+void profdb__cgs_close_blk(parser *ps)
+{
+	close_seg(ps);
+	if (ps->cur.blk != CG_EMPTY)
+		ps->cg->segs[ps->cur.blk].end = ps->at.off;
+	ps->cur.blk = CG_EMPTY;
+}
+
 /* End the current part (a new one starts at the next line that needs it). */
 void end_part(parser *ps)
 {
-	close_seg(ps);
+	profdb__cgs_close_blk(ps);
 	ps->part.prof = CG_EMPTY;
 	ps->part.has_events = 0;
 	ps->part.has_body = 0;

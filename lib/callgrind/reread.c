@@ -10,15 +10,22 @@
  *    open records each calls= line instead (its caller, callee, count
  *    and offset: 24 bytes, 3.2 MB there), and the first query of calls
  *    makes the rows from those lines, reading only their cost lines;
- *  - the segments of each function (runs of body lines in which the
- *    current file and the jump-target names do not change) and the call
- *    sites, which detail.c re-reads for line/instruction detail: with
- *    inlined code a segment ends at almost every fi=/fe= line, 321 848
- *    segments of 56 bytes in that profile. The first detail request reads
- *    the texts again, with the same scanner, into a scratch handle that
- *    keeps them (keep_segs), and takes them over. The scan is
- *    deterministic: it numbers functions and profiles as the open did,
- *    which is checked (-EIO: the text changed under the handle). Its
+ *  - the list of each function's blocks, which detail.c decodes for
+ *    line/instruction detail: the open records one block per run of a
+ *    function's lines (fn= to the next fn=, ob= or part: 82 k blocks of
+ *    56 bytes in that profile) and keeps each file's compressed names,
+ *    with which detail.c follows the file and jump-target changes inside
+ *    a block; a block's calls are the recorded calls= lines.
+ *    That is not enough when a compressed name means different things at
+ *    different places of a text (defined twice, used before its
+ *    definition, or forgotten at a "====" line) or a function's lines
+ *    name a file literally (need_reread, set by the scan): then the first
+ *    detail request reads the texts again, with the same scanner, into a
+ *    scratch handle that keeps segments (runs of body lines in which the
+ *    current file and the jump-target names do not change, resolved as
+ *    the scan goes) and call sites (keep_segs), and takes them over. That
+ *    scan is deterministic: it numbers functions and profiles as the open
+ *    did, which is checked (-EIO: the text changed under the handle). Its
  *    warnings were given by the open and are not repeated, and the open's
  *    progress hook is not called.
  *
@@ -201,16 +208,25 @@ static int make_calls(void *arg)
 	return profdb__cg_finish_calls(cg);
 }
 
-/* The segments and call sites. */
+/* Each function's first block (the list the open made), or the segments
+ * and call sites of a second read. */
 static int read_segments(void *arg)
 {
 	profdb_cg *cg = arg;
+	if (!(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	if (!cg->need_reread) {
+		for (uint32_t f = 0; f < cg->n_fns; f++)
+			cg->seg_first[f] = f < cg->cap_fn_segs ? cg->fn_segs[f].first : CG_EMPTY;
+		free(cg->fn_segs);
+		cg->fn_segs = NULL;
+		cg->cap_fn_segs = 0;
+		return 0;
+	}
 	profdb_cg *s = scratch(cg);
 	if (!s)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	int r = read_again(cg, s);
-	if (r >= 0 && !(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (r >= 0) {
 		for (uint32_t f = 0; f < cg->n_fns; f++)
 			cg->seg_first[f] = f < s->cap_fn_segs ? s->fn_segs[f].first : CG_EMPTY;

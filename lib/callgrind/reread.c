@@ -13,7 +13,8 @@
  *  - the list of each function's blocks, which detail.c decodes for
  *    line/instruction detail: the open records one block per run of a
  *    function's lines (fn= to the next fn=, ob= or part: 82 k blocks of
- *    56 bytes in that profile) and keeps each file's compressed names,
+ *    64 bytes in that profile, with the counts of line rows and values
+ *    the scan made for lines.c) and keeps each file's compressed names,
  *    with which detail.c follows the file and jump-target changes inside
  *    a block; a block's calls are the recorded calls= lines.
  *    That is not enough when a compressed name means different things at
@@ -171,11 +172,11 @@ static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_c
 	stand_at(ps, cg, p, (uint64_t)(line - f->text), 0);
 	uint64_t *row = cg->crow_cost + (size_t)i * cg->n_events, before[CG_MAX_EVENTS];
 	memcpy(before, row, cg->n_events * sizeof *before);
-	if (profdb__cgs_read_costs(ps, q, end, row, "inclusive call cost") == 0)
+	if (profdb__cgs_read_costs(ps, q, end, row, "inclusive call cost", NULL) == 0)
 		return 0;
 	/* again from the row as it was, for the message with the line number */
 	stand_at(ps, cg, p, (uint64_t)(line - f->text), 1);
-	r = profdb__cgs_read_costs(ps, q, end, before, "inclusive call cost");
+	r = profdb__cgs_read_costs(ps, q, end, before, "inclusive call cost", NULL);
 	return r < 0 ? r : profdb__fail(-EIO, "%s: the cost line at offset %" PRIu64 " reads "
 	                                "differently twice", f->label, (uint64_t)(line - f->text));
 }

@@ -21,7 +21,7 @@
  *                         lookup that misses the caches
  *   lookup_baseline       the lookup loop with the lookup replaced by a load
  *   lookup_{profile,cct}_{hit,miss}
- *                         profdb_hpctk_value / profdb_hpctk_cct_value on
+ *                         profdb_hpctk_value / profdb_hpctk_value_cct on
  *                         random existing (or absent) triples, blocks already
  *                         validated; each lookup's input depends on the
  *                         previous result, so this is latency, not throughput
@@ -240,9 +240,9 @@ static uint64_t op_first_traces_on(profdb_hpctk *db, state *s)
 {
 	profdb_hpctk_trace t;
 	for (uint32_t i = 0; i < s->n_traces; i++) {
-		int r = profdb_hpctk_trace_at(db, i, &t);
+		int r = profdb_hpctk_trace_line_at(db, i, &t);
 		if (r < 0)
-			die("profdb_hpctk_trace_at", r);
+			die("profdb_hpctk_trace_line_at", r);
 		bench_consume(t.samples.count);
 	}
 	return 1;
@@ -356,8 +356,8 @@ static void survey(state *s)
 	}
 	for (uint32_t i = 0; i < s->n_traces; i++) {
 		profdb_hpctk_trace t;
-		if ((r = profdb_hpctk_trace_at(s->db, i, &t)) < 0)
-			die("profdb_hpctk_trace_at", r);
+		if ((r = profdb_hpctk_trace_line_at(s->db, i, &t)) < 0)
+			die("profdb_hpctk_trace_line_at", r);
 		s->trace_elems += t.samples.count;
 	}
 	s->trace_bytes = s->trace_elems * 12;
@@ -422,7 +422,7 @@ static void survey(state *s)
 		            (uint32_t)bench_rng_below(&rng, s->max_metric + 1ull),
 		            (uint32_t)bench_rng_below(&rng, s->n_profiles ? s->n_profiles : 1)};
 		double v;
-		if (profdb_hpctk_cct_value(s->db, t.a, t.b, t.c, &v) == 0)
+		if (profdb_hpctk_value_cct(s->db, t.c, t.a, t.b, &v) == 0)
 			s->cct_miss[s->n_cct_miss++] = t;
 	}
 	/* Trace seeks: random non-empty line, random time inside the bounds. */
@@ -431,7 +431,7 @@ static void survey(state *s)
 		n_ne = 0;
 		for (uint32_t i = 0; i < s->n_traces; i++) {
 			profdb_hpctk_trace t;
-			profdb_hpctk_trace_at(s->db, i, &t);
+			profdb_hpctk_trace_line_at(s->db, i, &t);
 			if (t.samples.count)
 				nonempty[n_ne++] = i;
 		}
@@ -550,7 +550,7 @@ static uint64_t op_lookup_cct(void *arg, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 		const triple *t = &s->cur[pos & mask];
 		double v = 0;
-		int r = profdb_hpctk_cct_value(s->db, t->a, t->b, t->c, &v);
+		int r = profdb_hpctk_value_cct(s->db, t->c, t->a, t->b, &v);
 		uint64_t bits = bench_double_bits(v) + (uint64_t)r;
 		acc += bits;
 		pos += 1 + (bits & zm);
@@ -678,7 +678,7 @@ static uint64_t op_trace_seek(void *arg, uint64_t n)
 		profdb_hpctk_trace t;
 		uint64_t idx = 0, time = 0;
 		uint32_t ctx = 0;
-		profdb_hpctk_trace_at(s->db, q->trace, &t);
+		profdb_hpctk_trace_line_at(s->db, q->trace, &t);
 		if (profdb_view_in_effect(&t.samples, q->time, &idx) == 1)
 			tv_sample(&t, idx, &time, &ctx);
 		uint64_t v = idx + time + ctx;
@@ -697,7 +697,7 @@ static uint64_t op_scan_trace(void *arg, uint64_t n)
 	for (uint64_t it = 0; it < n; it++) {
 		for (uint32_t i = 0; i < s->n_traces; i++) {
 			profdb_hpctk_trace t;
-			if (profdb_hpctk_trace_at(s->db, i, &t) < 0)
+			if (profdb_hpctk_trace_line_at(s->db, i, &t) < 0)
 				continue;
 			for (uint64_t k = 0; k < t.samples.count; k++) {
 				uint64_t time;

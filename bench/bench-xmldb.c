@@ -2,7 +2,7 @@
  * CPU time of profdb_open + profdb_close, of one PROFDB_SCAN_ALL over every
  * stored value, of the first profdb_profile_view of every profile
  * (which the common layer materialises from the scan), of one pass of
- * profdb_trace_at over every trace sample, and of the first
+ * profdb_trace_sample_at over every trace sample, and of the first
  * profdb_trace_view of every profile (materialised, the ids translated).
  * Process CPU time,
  * so a loaded machine does not inflate it (doc/PERFORMANCE.md).
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 			int64_t len = profdb_trace_length(db, (uint32_t)p);
 			profdb_sample s;
 			for (int64_t k = 0; k < len; k++) {
-				if (profdb_trace_at(db, (uint32_t)p, (uint64_t)k, &s) < 0)
+				if (profdb_trace_sample_at(db, (uint32_t)p, (uint64_t)k, &s) < 0)
 					return 1;
 				sum += s.time_ns + s.context;
 			}

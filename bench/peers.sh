@@ -20,8 +20,9 @@
 # faster). profdb-1-thread is profdb with PROFDB_THREADS=1 (the Callgrind
 # scan on one thread), profdb-info `profdb info` on the same file (its
 # ratio: info's wall over top's), profdb-json the values as JSON instead
-# of CSV. The first lines give the machine, the load average and the
-# commit, for doc/PERFORMANCE.md.
+# of CSV, profdb-all-tables `dump --csv` with every table (its ratio:
+# over the values table alone). The first lines give the machine, the
+# load average and the commit, for doc/PERFORMANCE.md.
 #
 # Environment: PROFDB_SAMPLE_DATA (default ../shared/data next to the
 # source tree); TMPDIR for the unpacked Callgrind profile.
@@ -138,6 +139,8 @@ for f in Score-P-summary extrap-gpu.s128 pycubexr-L2_DCM_negative; do
 	values=$(($(wc -l <"$tmp/out") - 1))
 	echo "peers-$c: profdb values=$values rate=$(awk -v n="$values" -v w="$wall" 'BEGIN { printf "%.1f", (w > 0 ? n / w / 1e6 : 0) }')M/s"
 	measure "$c" profdb-json "$runs" "$profdb" dump --json --table values "$path"
+	# every table (its ratio: over the values table alone)
+	measure "$c" profdb-all-tables "$runs" "$profdb" dump --csv "$path"
 	if command -v cube_dump >/dev/null; then
 		measure "$c" cube_dump "$runs" cube_dump -m all -c all -s csv2 "$path"
 	else

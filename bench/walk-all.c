@@ -179,7 +179,7 @@ int main(int argc, char **argv)
 		int64_t nt = profdb_hpctk_trace_count(db);
 		for (int64_t i = 0; i < nt; i++) {
 			profdb_hpctk_trace t;
-			if ((r = profdb_hpctk_trace_at(db, (uint32_t)i, &t)) < 0)
+			if ((r = profdb_hpctk_trace_line_at(db, (uint32_t)i, &t)) < 0)
 				return fail("trace_get", r);
 			for (uint64_t k = 0; k < t.samples.count; k++) {
 				uint64_t time;

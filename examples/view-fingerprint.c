@@ -9,7 +9,7 @@
  * value, no copy where the file lays the records out contiguously. The
  * project's tests compile this file with VIEW_FINGERPRINT_NO_MAIN and check
  * that its numbers equal those of profdb_values_next() and
- * profdb_trace_at() on every sample they have. */
+ * profdb_trace_sample_at() on every sample they have. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -244,7 +244,7 @@ void fuzz_hpcrun_drive(const profdb_hpcrun *h, int strict, fuzz_hpcrun_stats *st
 	CHECK(v == 0 || v == 1 || v == -ENOENT, "version");
 	for (uint32_t p = 0; p < (uint32_t)np && p < MAX_PROFILES; p++) {
 		profdb_hpcrun_profile pr;
-		CHECK(profdb_hpcrun_profile_get(h, p, &pr) == 0 && pr.index == p && pr.name.ptr &&
+		CHECK(profdb_hpcrun_profile_at(h, p, &pr) == 0 && pr.index == p && pr.name.ptr &&
 		      strlen(pr.name.ptr) == pr.name.len, "profile_get");
 		st->profiles++;
 		for (uint32_t i = 0; i < pr.n_attrs && i < 256; i++) {
@@ -273,5 +273,5 @@ void fuzz_hpcrun_drive(const profdb_hpcrun *h, int strict, fuzz_hpcrun_stats *st
 		drive_trace(h, p, &pr, st->failures == before, strict, st);
 	}
 	profdb_hpcrun_profile pr;
-	CHECK(profdb_hpcrun_profile_get(h, (uint32_t)np, &pr) == -ENOENT, "profile past end");
+	CHECK(profdb_hpcrun_profile_at(h, (uint32_t)np, &pr) == -ENOENT, "profile past end");
 }

@@ -493,14 +493,14 @@ static void cct_pair(drv *d, uint32_t ctx, uint32_t metric, uint32_t profile, do
 	double w = 0;
 	int64_t np = d->present[PROFDB_HPCTK_PROFILE] ? profdb_hpctk_profile_count(d->db) : -1;
 	if (!id_known(d, metric) || (np >= 0 && profile >= np)) {
-		FUZZ_CHECK(CALL(profdb_hpctk_cct_value(d->db, ctx, metric, profile, &w)) < 0 && w == 0,
-		           "profdb_hpctk_cct_value(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") with an "
-		           "unknown metric or profile does not fail", ctx, metric, profile);
+		FUZZ_CHECK(CALL(profdb_hpctk_value_cct(d->db, profile, ctx, metric, &w)) < 0 && w == 0,
+		           "profdb_hpctk_value_cct(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") with an "
+		           "unknown metric or profile does not fail", profile, ctx, metric);
 		return;
 	}
-	FUZZ_CHECK(CALL(profdb_hpctk_cct_value(d->db, ctx, metric, profile, &w)) == 1 && same_bits(v, w),
-	           "profdb_hpctk_cct_value(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") disagrees with the "
-	           "plane", ctx, metric, profile);
+	FUZZ_CHECK(CALL(profdb_hpctk_value_cct(d->db, profile, ctx, metric, &w)) == 1 && same_bits(v, w),
+	           "profdb_hpctk_value_cct(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") disagrees with the "
+	           "plane", profile, ctx, metric);
 }
 
 static void drive_profiles(drv *d)
@@ -594,7 +594,7 @@ static void drive_cct(drv *d)
 		           pl.index.count == 0 && pl.values.count == 0, "slot past the count has values");
 		int64_t np = d->present[PROFDB_HPCTK_PROFILE] ? profdb_hpctk_profile_count(d->db) : -1;
 		int64_t want = id_known(d, 0) && (np < 0 || np > 1) ? 0 : -1;
-		int64_t got = CALL(profdb_hpctk_cct_value(d->db, (uint32_t)ns, 0, 1, &v));
+		int64_t got = CALL(profdb_hpctk_value_cct(d->db, 1, (uint32_t)ns, 0, &v));
 		FUZZ_CHECK(want == 0 ? got == 0 : got < 0, "cct_value past the count: %" PRId64, got);
 		FUZZ_CHECK(v == 0, "cct_value past the count leaves %g", v);
 	}
@@ -627,7 +627,7 @@ static void cross_profile_pair(drv *d, uint32_t profile, uint32_t ctx, uint32_t 
 	if (profile == 0 || summary_flag(d, profile) != 0)
 		return;   /* summaries are not in cct.db */
 	fuzz_hpctk_stats_total.compared++;
-	int64_t r = CALL(profdb_hpctk_cct_value(d->db, ctx, metric, profile, &w));
+	int64_t r = CALL(profdb_hpctk_value_cct(d->db, profile, ctx, metric, &w));
 	if (r == 0 || (r == 1 && !same_bits(v, w)))
 		mismatch(d, "profile.db -> cct.db", profile, ctx, metric, r);
 }
@@ -732,8 +732,8 @@ static void drive_traces(drv *d)
 	const profdb_input *b = &d->files[PROFDB_HPCTK_TRACE];
 	for (int64_t i = 0; i < nt && i < MAX_TRACES; i++) {
 		profdb_hpctk_trace t, again;
-		int64_t r = CALL(profdb_hpctk_trace_at(d->db, (uint32_t)i, &t));
-		int64_t r2 = CALL(profdb_hpctk_trace_at(d->db, (uint32_t)i, &again));
+		int64_t r = CALL(profdb_hpctk_trace_line_at(d->db, (uint32_t)i, &t));
+		int64_t r2 = CALL(profdb_hpctk_trace_line_at(d->db, (uint32_t)i, &again));
 		FUZZ_CHECK(r == r2, "trace %" PRId64 ": %" PRId64 " then %" PRId64, i, r, r2);
 		if (r < 0)
 			continue;
@@ -774,7 +774,7 @@ static void drive_traces(drv *d)
 	}
 	profdb_hpctk_trace t;
 	if (nt < UINT32_MAX)
-		FUZZ_CHECK(CALL(profdb_hpctk_trace_at(d->db, (uint32_t)nt, &t)) == -ENOENT,
+		FUZZ_CHECK(CALL(profdb_hpctk_trace_line_at(d->db, (uint32_t)nt, &t)) == -ENOENT,
 		           "trace past the count exists");
 }
 
@@ -826,7 +826,7 @@ static void drive_bad_args(drv *d)
 	if (d->present[PROFDB_HPCTK_CCT])
 		EXPECT_EINVAL(profdb_hpctk_context_plane(db, 0, NULL, NULL));
 	if (CALL(profdb_hpctk_trace_count(db)) > 0)
-		EXPECT_EINVAL(profdb_hpctk_trace_at(db, 0, NULL));
+		EXPECT_EINVAL(profdb_hpctk_trace_line_at(db, 0, NULL));
 	EXPECT_EINVAL(profdb_view_in_effect(NULL, 0, &a));
 	EXPECT_EINVAL(profdb_view_window(NULL, 0, 1, &a, &b));
 }

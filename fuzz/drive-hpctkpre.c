@@ -163,7 +163,7 @@ static void drive_traces(const profdb_hpctkpre *db, const profdb_hpctkpre_info *
 {
 	for (uint32_t i = 0; i < in->n_traces && i < CAP_ITEMS; i++) {
 		profdb_hpctkpre_trace t;
-		if (!ok(st, strict, profdb_hpctkpre_trace_at(db, i, &t)))
+		if (!ok(st, strict, profdb_hpctkpre_trace_line_at(db, i, &t)))
 			continue;
 		const profdb_view *v = &t.samples;
 		uint64_t prev = 0, idx, first, last;

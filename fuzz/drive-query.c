@@ -326,7 +326,7 @@ static void drive_profiles(qd *d)
 	int64_t lim = d->np < MAX_PROFILES ? d->np : MAX_PROFILES;
 	for (int64_t p = 0; p < lim; p++) {
 		profdb_profile pr;
-		int r = (int)CALL(profdb_profile_get(d->db, (uint32_t)p, &pr));
+		int r = (int)CALL(profdb_profile_at(d->db, (uint32_t)p, &pr));
 		if (r < 0)
 			continue;
 		QUERY_CHECK(r == 0 && pr.index == (uint32_t)p && pr.name.len > 0 &&
@@ -353,7 +353,7 @@ static void drive_profiles(qd *d)
 	}
 	profdb_profile pr;
 	if (d->np < UINT32_MAX)
-		QUERY_CHECK(CALL(profdb_profile_get(d->db, (uint32_t)d->np, &pr)) == -ENOENT,
+		QUERY_CHECK(CALL(profdb_profile_at(d->db, (uint32_t)d->np, &pr)) == -ENOENT,
 		            "profile_get(count = %" PRId64 ") is not -ENOENT", d->np);
 }
 
@@ -655,7 +655,7 @@ static void drive_traces(qd *d)
 		int64_t i = 0;
 		for (; i < len && budget; i++, budget--) {
 			uint64_t idx = UINT64_MAX;
-			int r = (int)CALL(profdb_trace_at(d->db, (uint32_t)p, (uint64_t)i, &s));
+			int r = (int)CALL(profdb_trace_sample_at(d->db, (uint32_t)p, (uint64_t)i, &s));
 			if (r < 0)
 				break;
 			QUERY_CHECK(r == 0, "trace_at = %d", r);
@@ -678,7 +678,7 @@ static void drive_traces(qd *d)
 			QUERY_CHECK(CALL(profdb_trace_seek(d->db, (uint32_t)p, prev.time_ns + 1, &idx)) >= 0
 			            && idx == (uint64_t)len, "profile %" PRId64 ": seek past the last "
 			            "sample = index %" PRIu64 " of %" PRId64, p, idx, len);
-		QUERY_CHECK(CALL(profdb_trace_at(d->db, (uint32_t)p, (uint64_t)len, &s)) == -ENOENT,
+		QUERY_CHECK(CALL(profdb_trace_sample_at(d->db, (uint32_t)p, (uint64_t)len, &s)) == -ENOENT,
 		            "trace_at(length) is not -ENOENT");
 	}
 	if (complete && d->have_counts)

@@ -58,7 +58,7 @@ static int selection(const profdb *db, const profdb_stats_options *so, uint32_t 
 	*np = (size_t)n;
 	for (size_t i = 0; i < *np; i++) {
 		profdb_profile p;
-		int e = profdb_profile_get(db, (*prof)[i], &p);
+		int e = profdb_profile_at(db, (*prof)[i], &p);
 		if (e < 0)
 			return pm_fail(e, "%s", profdb_error_message());
 		has_summary |= p.is_summary;

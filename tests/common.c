@@ -566,7 +566,7 @@ static void drive_planes(const profdb_hpctk *db, uint64_t budget, tc_drive_stats
 				if (has_cct && (!budget || cross < budget)) {
 					cross++;
 					if (want == 1)
-						CHK(st, profdb_hpctk_cct_value(db, ctx, metric, (uint32_t)i,
+						CHK(st, profdb_hpctk_value_cct(db, (uint32_t)i, ctx, metric,
 						                               &w), "cct_value");
 					profdb_hpctk_context c;
 					profdb__set_message("");
@@ -604,7 +604,7 @@ static void drive_planes(const profdb_hpctk *db, uint64_t budget, tc_drive_stats
 				int64_t want = expected_lookup(db, metric, prof,
 				                               profdb_hpctk_has(db, PROFDB_HPCTK_PROFILE) == 1
 				                                       ? np : -1);
-				cr_assert_eq(profdb_hpctk_cct_value(db, (uint32_t)c, metric, prof, &w), want);
+				cr_assert_eq(profdb_hpctk_value_cct(db, prof, (uint32_t)c, metric, &w), want);
 				cr_assert(want == 1 ? same_bits(v, w) : w == 0);
 				if ((int64_t)prof < np && (!budget || cross < budget)) {
 					cross++;
@@ -658,9 +658,9 @@ static void drive_traces(const profdb_hpctk *db, tc_drive_stats *st)
 	int64_t n = CHK(st, profdb_hpctk_trace_count(db), "trace_count");
 	for (int64_t i = 0; i < n; i++) {
 		profdb_hpctk_trace t, again;
-		if (CHK(st, profdb_hpctk_trace_at(db, (uint32_t)i, &t), "trace_get") < 0)
+		if (CHK(st, profdb_hpctk_trace_line_at(db, (uint32_t)i, &t), "trace_get") < 0)
 			continue;
-		cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)i, &again), 0);
+		cr_assert_eq(profdb_hpctk_trace_line_at(db, (uint32_t)i, &again), 0);
 		cr_assert(again.samples.base == t.samples.base && again.samples.count == t.samples.count &&
 		          again.profile == t.profile);
 		uint64_t prev = 0;

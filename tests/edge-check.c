@@ -60,7 +60,7 @@ static int metric_total(const profdb *db, const profdb_metric *m, profdb_format 
 	for (int64_t p = 0; p < np; p++) {
 		profdb_profile pr;
 		profdb_number v;
-		cr_assert_eq(profdb_profile_get(db, (uint32_t)p, &pr), 0);
+		cr_assert_eq(profdb_profile_at(db, (uint32_t)p, &pr), 0);
 		if (is_hpctk(f)) {
 			profdb_metric inc;
 			if (!pr.is_summary || m->inclusive_id == PROFDB_NONE ||
@@ -93,7 +93,7 @@ static int metric_total(const profdb *db, const profdb_metric *m, profdb_format 
 static int summary_of(const profdb *db, uint32_t profile)
 {
 	profdb_profile pr;
-	cr_assert_eq(profdb_profile_get(db, profile, &pr), 0);
+	cr_assert_eq(profdb_profile_at(db, profile, &pr), 0);
 	return pr.is_summary;
 }
 

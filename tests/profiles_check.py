@@ -6,7 +6,7 @@ usage: profiles_check.py PROFDB DATA_DIR SCHEMA_DIR
 For each real sample: `profiles --json` validates against
 doc/profdb-profiles-2.schema.json and lists profdb_profile_count()
 profiles (its "count", and as many rows as `dump --csv --table profiles`,
-which enumerates profdb_profile_get), each with the name and identity dump
+which enumerates profdb_profile_at), each with the name and identity dump
 gives; `profiles --csv` has the same rows; the trace lengths add up to
 info's "samples". Where there are traces, `trace --json -n 3` validates
 against doc/profdb-trace-2.schema.json, starts at the earliest sample and

@@ -156,7 +156,7 @@ static int in_ids(const uint32_t *ids, int64_t n, uint32_t id)
 #define VIEW_FINGERPRINT_NO_MAIN
 #include "../examples/view-fingerprint.c"
 
-/* The same fingerprint through profdb_values_next and profdb_trace_at. */
+/* The same fingerprint through profdb_values_next and profdb_trace_sample_at. */
 static view_fingerprint cursor_fingerprint(const profdb *db)
 {
 	view_fingerprint f;
@@ -173,7 +173,7 @@ static view_fingerprint cursor_fingerprint(const profdb *db)
 		int64_t len = profdb_trace_length(db, (uint32_t)p);
 		for (int64_t i = 0; i < len; i++) {
 			profdb_sample s;
-			cr_assert_eq(profdb_trace_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
+			cr_assert_eq(profdb_trace_sample_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
 			f.sample_hash += vf_sample_tuple((uint32_t)p, s.time_ns, s.context);
 			f.samples++;
 		}
@@ -210,7 +210,7 @@ void qc_views_match_cursor(const profdb *db, const char *what)
 	             " through the cursor", what, v.values, w.values);
 	cr_assert_eq(v.value_hash, w.value_hash, "%s: views and cursor read different values", what);
 	cr_assert_eq(v.samples, w.samples, "%s: %" PRIu64 " samples through views, %" PRIu64
-	             " through profdb_trace_at", what, v.samples, w.samples);
+	             " through profdb_trace_sample_at", what, v.samples, w.samples);
 	cr_assert_eq(v.sample_hash, w.sample_hash, "%s: views and trace_at differ", what);
 }
 
@@ -371,7 +371,7 @@ profdb_counts qc_check_all(const profdb *db, const char *what)
 	int64_t samples = 0;
 	for (int64_t p = 0; p < c.profiles; p++) {
 		profdb_profile pr;
-		cr_assert_eq(profdb_profile_get(db, (uint32_t)p, &pr), 0);
+		cr_assert_eq(profdb_profile_at(db, (uint32_t)p, &pr), 0);
 		cr_assert_eq(pr.index, (uint32_t)p);
 		cr_assert_gt(pr.name.len, 0);
 		for (uint32_t i = 0; i < pr.n_identity; i++) {
@@ -392,7 +392,7 @@ profdb_counts qc_check_all(const profdb *db, const char *what)
 		for (int64_t i = 0; i < len; i++) {
 			profdb_sample s;
 			uint64_t idx;
-			cr_assert_eq(profdb_trace_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
+			cr_assert_eq(profdb_trace_sample_at(db, (uint32_t)p, (uint64_t)i, &s), 0);
 			if (i)
 				cr_assert_geq(s.time_ns, prev.time_ns);
 			cr_assert_eq(profdb_trace_seek(db, (uint32_t)p, s.time_ns, &idx), 0);
@@ -409,7 +409,7 @@ profdb_counts qc_check_all(const profdb *db, const char *what)
 	}
 	cr_assert_leq(samples, c.samples, "%s", what);
 	profdb_profile pr;
-	cr_assert_eq(profdb_profile_get(db, (uint32_t)c.profiles, &pr), -ENOENT);
+	cr_assert_eq(profdb_profile_at(db, (uint32_t)c.profiles, &pr), -ENOENT);
 	check_views(db, &c, what);
 	return c;
 }

@@ -19,7 +19,7 @@ profdb_entry *qc_scan(const profdb *db, profdb_scan how, uint32_t key, size_t *n
 int qc_cmp_by_context(const void *a, const void *b);
 /* Every value and trace sample read through the views only
  * (examples/view-fingerprint.c) equals, as a count and an order-independent
- * hash, what profdb_values_next and profdb_trace_at return. */
+ * hash, what profdb_values_next and profdb_trace_sample_at return. */
 void qc_views_match_cursor(const profdb *db, const char *what);
 /* Checks every invariant; returns the counts. */
 profdb_counts qc_check_all(const profdb *db, const char *what);

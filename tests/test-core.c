@@ -1,6 +1,6 @@
 /* Unit tests of the core on hand-built bytes: the bounds check, overflow-safe
  * multiplication, strings, byte loads, bit-exact doubles, per-thread error
- * messages and the lazy-initialisation helper. */
+ * messages, the lazy-initialisation helper and the arena expat parses in. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -15,6 +15,8 @@
 #include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "common.h"
 #include "core/core-internal.h"
+#include "core/table-internal.h"
+#include "core/xml-arena-internal.h"
 
 static unsigned char buf[100];
 static profdb__input in;
@@ -821,4 +823,53 @@ Test(core, tolerate)
 	cr_assert_eq(profdb__tolerate(&o, -ENOMEM, NULL, "profile %d", 3), -ENOMEM);
 	cr_assert_eq(profdb__tolerate(&o, -EINVAL, NULL, "profile %d", 3), -EINVAL);
 	cr_assert_eq(warnings, 2);
+}
+
+/* The arena: blocks keep their bytes through realloc (in place for the
+ * newest, copied for an older one), a freed newest block is taken back,
+ * a block bigger than a chunk gets its own, and nothing is served outside
+ * an entered arena. */
+Test(core, xml_arena_blocks)
+{
+	const profdb__xml_arena_suite *m = &profdb__xml_arena_fns;
+	profdb__xml_arena a, *saved;
+	cr_assert_null(m->malloc_fcn(8), "no arena entered: no memory");
+	profdb__xml_arena_enter(&a, &saved);
+	unsigned char *p = m->malloc_fcn(40), *q = m->malloc_fcn(24);
+	cr_assert(p && q && q > p);
+	cr_assert_eq((uintptr_t)p % 16, 0);
+	memset(p, 0xab, 40);
+	memset(q, 0xcd, 24);
+	cr_assert_eq(m->realloc_fcn(q, 200), q, "the newest block grows in place");
+	unsigned char *p2 = m->realloc_fcn(p, 100);
+	cr_assert(p2 && p2 != p, "an older block moves");
+	for (int i = 0; i < 40; i++)
+		cr_assert_eq(p2[i], 0xab, "byte %d kept", i);
+	for (int i = 0; i < 24; i++)
+		cr_assert_eq(q[i], 0xcd);
+	m->free_fcn(p2);
+	cr_assert_eq(m->malloc_fcn(100), p2, "the freed newest block is reused");
+	unsigned char *big = m->malloc_fcn((size_t)6 << 20);
+	cr_assert_not_null(big);
+	big[0] = 1;
+	big[((size_t)6 << 20) - 1] = 2;
+	cr_assert_null(m->realloc_fcn(big, SIZE_MAX), "an impossible size fails");
+	cr_assert_eq(big[((size_t)6 << 20) - 1], 2);
+	profdb__xml_arena_leave(&a, saved);
+	cr_assert_null(a.top);
+	cr_assert_null(m->malloc_fcn(8), "left: no memory");
+}
+
+/* A table that grows past the huge-page size keeps its elements. */
+Test(core, grow_big_keeps)
+{
+	uint32_t *t = NULL;
+	size_t cap = 0;
+	for (uint32_t i = 0; i < (3u << 20); i++) {
+		cr_assert_eq(profdb__grow((void **)&t, &cap, (size_t)i + 1, sizeof *t), 0);
+		t[i] = i * 7u;
+	}
+	for (uint32_t i = 0; i < (3u << 20); i += 4099)
+		cr_assert_eq(t[i], i * 7u);
+	free(t);
 }

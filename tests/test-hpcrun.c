@@ -100,7 +100,7 @@ static void check_sample(unsigned version, int trailer)
 	cr_assert_eq(mi, 0);
 	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
 	profdb_hpcrun_profile p;
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &p), 0);
 	cr_assert_str_eq(p.name.ptr, NAME);
 	cr_assert_eq(p.name.len, strlen(NAME));
 	cr_assert(p.has_profile && p.has_trace);
@@ -245,7 +245,7 @@ Test(hpcrun, epochs_and_lush)
 	cr_assert_eq(profdb_hpcrun_profile_count(h), 3);
 	for (uint32_t e = 0; e < 3; e++) {
 		profdb_hpcrun_profile p;
-		cr_assert_eq(profdb_hpcrun_profile_get(h, e, &p), 0);
+		cr_assert_eq(profdb_hpcrun_profile_at(h, e, &p), 0);
 		cr_assert(p.epoch == e && p.n_epochs == 3 && p.logical_unwind);
 		cr_assert_eq(p.has_trace, e == 0, "the trace joins the first epoch");
 		profdb_hpcrun_node n;
@@ -288,7 +288,7 @@ Test(hpcrun, packed_flags)
 	cr_assert(mm.packed_flags && mm.type == 1 && mm.value_type == 2 && mm.value_format == 2);
 	cr_assert(mm.partner == 5 && mm.show == 1 && mm.show_percent == 1 && mm.is_real);
 	profdb_hpcrun_profile p;
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &p), 0);
 	cr_assert_eq(p.rank, -1, "a name without the hpcrun pattern has no identity");
 	profdb_hpcrun_close(h);
 	tw_blob_free(&b);
@@ -347,11 +347,11 @@ Test(hpcrun, directory)
 	cr_assert(strstr(last_warn, "trace-only"), "%s", last_warn);
 	cr_assert_eq(profdb_hpcrun_profile_count(h), 3);
 	profdb_hpcrun_profile p;
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &p), 0);
 	cr_assert(p.thread == 0 && p.has_profile && !p.has_trace);
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 1, &p), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 1, &p), 0);
 	cr_assert(p.thread == 1 && p.has_profile && p.has_trace);
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 2, &p), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 2, &p), 0);
 	cr_assert(p.rank == 1 && p.pid == 4243 && !p.has_profile && p.has_trace);
 	cr_assert_eq(profdb_hpcrun_node_count(h, 2), 0);
 	profdb_view tr;
@@ -658,7 +658,7 @@ Test(hpcrun, bad_traces)
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
 	cr_assert(tr.count == 0 && tr.base == NULL && tr.stride == 12);
 	profdb_hpcrun_profile pr;
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &pr), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &pr), 0);
 	cr_assert_eq(pr.trace_flags, 4);
 	uint64_t i;
 	cr_assert_eq(profdb_view_in_effect(&tr, UINT64_MAX, &i), 0);
@@ -677,7 +677,7 @@ Test(hpcrun, bad_arguments)
 	profdb_input in[2] = {{"same.hpcrun", b.data, b.size}, {"same.hpcrun", b.data, b.size}};
 	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, NULL), -EINVAL);
 	cr_assert_eq(open1(&h, &b, "x.hpcrun", 0), 0);
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpcrun_metric_at(h, 1, 0, NULL), -ENOENT);
 	profdb_options o = opts_with(0);
@@ -701,7 +701,7 @@ static void check_views(unsigned version)
 	profdb_hpcrun *h;
 	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, NULL), 0, "%s", profdb_error_message());
 	profdb_hpcrun_profile pr;
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &pr), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &pr), 0);
 
 	/* node 3's values: metric 0 = 2.0, metric 1 = 100 */
 	profdb_view v;
@@ -831,7 +831,7 @@ Test(hpcrun, tolerant_set)
 	cr_assert(strstr(last_warn, "left out"), "%s", last_warn);
 	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
 	profdb_hpcrun_profile p;
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &p), 0);
 	cr_assert(p.has_profile && p.has_trace && p.rank == 0);
 	profdb_view t;
 	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 0, "unsorted trace reads as absent");
@@ -964,7 +964,7 @@ Test(hpcrun, real_files)
 		int64_t np = profdb_hpcrun_profile_count(h);
 		for (uint32_t p = 0; p < np; p++) {
 			profdb_hpcrun_profile pr;
-			cr_assert_eq(profdb_hpcrun_profile_get(h, p, &pr), 0);
+			cr_assert_eq(profdb_hpcrun_profile_at(h, p, &pr), 0);
 			cr_assert(pr.rank >= 0 && pr.thread >= 0 && pr.pid > 0, "%.*s",
 			          (int)pr.name.len, pr.name.ptr);
 			if (!pr.has_profile)
@@ -995,7 +995,7 @@ Test(hpcrun, real_v2_details)
 	cr_assert_eq(profdb_hpcrun_open(&h, dir, NULL), 0, "%s", profdb_error_message());
 	profdb_hpcrun_profile p;
 	cr_assert_eq(profdb_hpcrun_profile_count(h), 1);
-	cr_assert_eq(profdb_hpcrun_profile_get(h, 0, &p), 0);
+	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &p), 0);
 	cr_assert(p.major == 2 && !p.has_metric_trailer && p.n_metrics == 1 && p.n_nodes == 42);
 	cr_assert(p.n_modules == 11 && p.pid == 19750 && p.host_id == 0x7f0101);
 	profdb_hpcrun_metric m;

@@ -323,7 +323,7 @@ static void check_planes(const char *name, const profdb_hpctk *db, facts *f,
 				if (p.is_summary)
 					continue;
 				/* The same value through cct.db, bit for bit. */
-				cr_assert_eq(profdb_hpctk_cct_value(db, ctx, metric, (uint32_t)i, &w), 1,
+				cr_assert_eq(profdb_hpctk_value_cct(db, (uint32_t)i, ctx, metric, &w), 1,
 				             "%s: (profile %lld, ctx %u, metric %u) missing in cct.db", name,
 				             (long long)i, ctx, metric);
 				cr_assert(same_bits(v, w));
@@ -397,7 +397,7 @@ static void check_traces(const char *name, const profdb_hpctk *db, facts *f)
 		f->traces = -1;
 		/* No trace.db: no lines (trace_count was -ENOENT before 0.9). */
 		cr_assert_eq(profdb_hpctk_trace_count(db), 0);
-		cr_assert_eq(profdb_hpctk_trace_at(db, 0, &t), -ENOENT);
+		cr_assert_eq(profdb_hpctk_trace_line_at(db, 0, &t), -ENOENT);
 		cr_assert(strstr(profdb_error_message(), "trace.db"));
 		cr_assert_eq(profdb_hpctk_trace_bounds(db, NULL, NULL), -ENOENT);
 		return;
@@ -413,7 +413,7 @@ static void check_traces(const char *name, const profdb_hpctk *db, facts *f)
 	cr_assert_eq(f->traces, f->profiles - 1, "%s", name);
 	for (int64_t i = 0; i < f->traces; i++) {
 		profdb_hpctk_trace t;
-		cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)i, &t), 0, "%s: trace %lld: %s", name,
+		cr_assert_eq(profdb_hpctk_trace_line_at(db, (uint32_t)i, &t), 0, "%s: trace %lld: %s", name,
 		             (long long)i, profdb_error_message());
 		cr_assert_eq(t.profile, (uint32_t)i + 1);
 		cr_assert_eq(t.samples.base == NULL, t.samples.count == 0);
@@ -456,7 +456,7 @@ static void check_traces(const char *name, const profdb_hpctk *db, facts *f)
 				probe(&t, first + tc_below(&rng, last - first + 2));
 		}
 	}
-	cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)f->traces, &(profdb_hpctk_trace){0}),
+	cr_assert_eq(profdb_hpctk_trace_line_at(db, (uint32_t)f->traces, &(profdb_hpctk_trace){0}),
 	             -ENOENT);
 	if (!bounded)
 		cr_assert_eq(f->samples, 0);
@@ -653,7 +653,7 @@ Test(hpctk4_real, trace_sentinels)
 		for (int64_t k = 0; k < n; k++) {
 			profdb_hpctk_trace t;
 			uint64_t idx, first, last;
-			cr_assert_eq(profdb_hpctk_trace_at(db, (uint32_t)k, &t), 0);
+			cr_assert_eq(profdb_hpctk_trace_line_at(db, (uint32_t)k, &t), 0);
 			cr_assert(t.samples.count == 0 && t.samples.base == NULL);
 			cr_assert_eq(profdb_view_in_effect(&t.samples, UINT64_MAX, &idx), 0);
 			cr_assert_eq(profdb_view_window(&t.samples, 0, UINT64_MAX, &first, &last), 0);

@@ -218,7 +218,7 @@ static void check_values(const profdb_hpctk *db, uint32_t profile, const eval *e
 		             "profile %u ctx %u metric %u", profile, e[i].ctx, e[i].metric);
 		cr_assert(v == e[i].v);
 		if (with_cct) {
-			cr_assert_eq(profdb_hpctk_cct_value(db, e[i].ctx, e[i].metric, profile, &v), 1);
+			cr_assert_eq(profdb_hpctk_value_cct(db, profile, e[i].ctx, e[i].metric, &v), 1);
 			cr_assert(v == e[i].v);
 		}
 	}
@@ -390,17 +390,24 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert_eq(profdb_hpctk_context_get(db, 7, &c), 0);
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), 0);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 8);
+	profdb_hpctk_children copy = it;   /* a copy goes on from the same child */
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 12);
 	cr_assert_eq(profdb_hpctk_children_next(&it, &c), 0);
+	cr_assert(profdb_hpctk_children_next(&copy, &c) == 1 && c.id == 12);
 	cr_assert_eq(profdb_hpctk_root(db, &c), 0);
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), 0);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1 && c.id == 1);
 	cr_assert_eq(profdb_hpctk_children_next(&it, NULL), -EINVAL);
 	cr_assert(profdb_hpctk_children_next(&it, &c) == 1);
 	cr_assert_eq(profdb_hpctk_children_next(&it, &c), 0);
-	/* A context that is not from this database is refused. */
+	/* A context that is not from this database is refused, and the
+	 * iterator of a failed start is refused too, as is one never started. */
 	c.pos += 8;
 	cr_assert_eq(profdb_hpctk_children_begin(db, &c, &it), -EINVAL);
+	cr_assert_eq(profdb_hpctk_children_next(&it, &c), -EINVAL);
+	profdb_hpctk_children never;
+	memset(&never, 0, sizeof never);
+	cr_assert_eq(profdb_hpctk_children_next(&never, &c), -EINVAL);
 
 	/* Profiles and values. */
 	cr_assert_eq(profdb_hpctk_profile_count(db), 3);
@@ -426,7 +433,7 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 		cr_assert_eq(profdb_hpctk_has(db, PROFDB_HPCTK_CCT), 0);
 		cr_assert_eq(profdb_hpctk_cct_slot_count(db), -ENOENT);
 		double v;
-		cr_assert_eq(profdb_hpctk_cct_value(db, 0, 2, 1, &v), -ENOENT);
+		cr_assert_eq(profdb_hpctk_value_cct(db, 1, 0, 2, &v), -ENOENT);
 	} else {
 		cr_assert_eq(profdb_hpctk_cct_slot_count(db), 17);
 		uint64_t total = 0;
@@ -440,8 +447,8 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 		cr_assert_eq(total, N(prof1) + N(prof2));
 		double v;
 		/* The summary profile is not in cct.db. */
-		cr_assert_eq(profdb_hpctk_cct_value(db, 0, 2, 0, &v), 0);
-		cr_assert_eq(profdb_hpctk_cct_value(db, 11, 0, 1, &v), 1);
+		cr_assert_eq(profdb_hpctk_value_cct(db, 0, 0, 2, &v), 0);
+		cr_assert_eq(profdb_hpctk_value_cct(db, 1, 11, 0, &v), 1);
 		cr_assert(v == 0.5);
 	}
 
@@ -450,7 +457,7 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 		cr_assert_eq(profdb_hpctk_has(db, PROFDB_HPCTK_TRACE), 0);
 		/* No trace.db: no trace lines (was -ENOENT before 0.9). */
 		cr_assert_eq(profdb_hpctk_trace_count(db), 0);
-		cr_assert_eq(profdb_hpctk_trace_at(db, 0, &(profdb_hpctk_trace){0}), -ENOENT);
+		cr_assert_eq(profdb_hpctk_trace_line_at(db, 0, &(profdb_hpctk_trace){0}), -ENOENT);
 		return;
 	}
 	uint64_t lo, hi;
@@ -458,7 +465,7 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert(lo == T0 + 1000 && hi == T0 + 6000);
 	cr_assert_eq(profdb_hpctk_trace_count(db), 2);
 	profdb_hpctk_trace t;
-	cr_assert_eq(profdb_hpctk_trace_at(db, 0, &t), 0);
+	cr_assert_eq(profdb_hpctk_trace_line_at(db, 0, &t), 0);
 	cr_assert(t.profile == 1 && t.samples.count == 6);
 	static const uint32_t tctx[6] = {5, 13, 0, 14, 10, 13};
 	for (uint64_t k = 0; k < 6; k++) {
@@ -476,9 +483,9 @@ static void check_sample(const profdb_hpctk *db, int devstage, int no_cct, int n
 	cr_assert(first == 1 && last == 4);
 	cr_assert_eq(profdb_view_window(&t.samples, T0 + 5000, T0 + 2000, &first, &last), 0);
 	cr_assert(first == last);
-	cr_assert_eq(profdb_hpctk_trace_at(db, 1, &t), 0);
+	cr_assert_eq(profdb_hpctk_trace_line_at(db, 1, &t), 0);
 	cr_assert(t.profile == 2 && t.samples.count == 0 && t.samples.base == NULL);
-	cr_assert_eq(profdb_hpctk_trace_at(db, 2, &t), -ENOENT);
+	cr_assert_eq(profdb_hpctk_trace_line_at(db, 2, &t), -ENOENT);
 }
 
 Test(hpctk4, sample_final)
@@ -653,11 +660,11 @@ Test(hpctk4, bad_arguments)
 	uint32_t u32;
 	int copied;
 	cr_assert_eq(profdb_hpctk_value(g.db, 1, 2, 0, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpctk_cct_value(g.db, 2, 0, 1, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_value_cct(g.db, 1, 2, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_profile_plane(g.db, 1, NULL, &vv), -EINVAL);
 	cr_assert_eq(profdb_hpctk_profile_plane(g.db, 1, &iv, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_context_plane(g.db, 2, &iv, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpctk_trace_at(g.db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctk_trace_line_at(g.db, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_trace_bounds(g.db, &u64, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_title(g.db, &str, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpctk_id_kind_at(g.db, 0, NULL), -EINVAL);
@@ -764,12 +771,12 @@ Test(hpctk4, sparse_ids)
 	cr_assert_eq(profdb_hpctk_context_get(g.db, 77777, &c), -ENOENT);
 	cr_assert_eq(profdb_hpctk_context_get(g.db, 50000, &c), -ENOENT);
 	double v;
-	cr_assert(profdb_hpctk_cct_value(g.db, 77777, 0, 1, &v) == 1 && v == 3.0);
+	cr_assert(profdb_hpctk_value_cct(g.db, 1, 77777, 0, &v) == 1 && v == 3.0);
 	cr_assert(profdb_hpctk_value(g.db, 1, 77777, 0, &v) == 1 && v == 3.0);
-	cr_assert(profdb_hpctk_cct_value(g.db, 99999, 0, 1, &v) == 1 && v == 1.0);
-	cr_assert(profdb_hpctk_cct_value(g.db, 0, 0, 1, &v) == 1 && v == 4.0);
-	cr_assert_eq(profdb_hpctk_cct_value(g.db, 50000, 0, 1, &v), 0);
-	cr_assert_eq(profdb_hpctk_cct_value(g.db, 100000, 0, 1, &v), 0);
+	cr_assert(profdb_hpctk_value_cct(g.db, 1, 99999, 0, &v) == 1 && v == 1.0);
+	cr_assert(profdb_hpctk_value_cct(g.db, 1, 0, 0, &v) == 1 && v == 4.0);
+	cr_assert_eq(profdb_hpctk_value_cct(g.db, 1, 50000, 0, &v), 0);
+	cr_assert_eq(profdb_hpctk_value_cct(g.db, 1, 100000, 0, &v), 0);
 	tc_drive_stats st;
 	tc_drive(g.db, 0, &st);
 	cr_assert(st.failures == 0 && st.contexts == 4 && st.values == 4 && st.cct_values == 4);
@@ -892,7 +899,7 @@ Test(hpctk4, special_values_bit_exact)
 			memcpy(&bits, &v, 8);
 			cr_assert_eq(bits, pats[i], "profile.db: 0x%016llx came back as 0x%016llx",
 			             (unsigned long long)pats[i], (unsigned long long)bits);
-			cr_assert_eq(profdb_hpctk_cct_value(g.db, vals[i].ctx, vals[i].metric, 1, &w), 1);
+			cr_assert_eq(profdb_hpctk_value_cct(g.db, 1, vals[i].ctx, vals[i].metric, &w), 1);
 			memcpy(&bits, &w, 8);
 			cr_assert_eq(bits, pats[i], "cct.db: 0x%016llx came back as 0x%016llx",
 			             (unsigned long long)pats[i], (unsigned long long)bits);
@@ -1203,7 +1210,7 @@ static void others_readable(gen *g, uint32_t bad_profile)
 		cr_assert(profdb_hpctk_value(g->db, 2, 16, 1, &v) == 1 && v == 0.125);
 	else
 		cr_assert(profdb_hpctk_value(g->db, 1, 14, 0, &v) == 1 && v == 0.25);
-	cr_assert(profdb_hpctk_cct_value(g->db, 5, 0, 1, &v) == 1 && v == 1.0);
+	cr_assert(profdb_hpctk_value_cct(g->db, 1, 5, 0, &v) == 1 && v == 1.0);
 	cr_assert_eq(profdb_hpctk_context_count(g->db), 14);
 }
 
@@ -1339,9 +1346,9 @@ Test(hpctk4, unsorted_trace)
 	wr64(el + 24, T0 + 1500); /* element 2 before element 1 */
 	cr_assert_eq(gen_open(&g), 0);
 	profdb_hpctk_trace t;
-	expect_error(profdb_hpctk_trace_at(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
-	expect_error(profdb_hpctk_trace_at(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
-	cr_assert_eq(profdb_hpctk_trace_at(g.db, 1, &t), 0);
+	expect_error(profdb_hpctk_trace_line_at(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
+	expect_error(profdb_hpctk_trace_line_at(g.db, 0, &t), -EBADMSG, "trace.db", "not sorted");
+	cr_assert_eq(profdb_hpctk_trace_line_at(g.db, 1, &t), 0);
 	cr_assert_eq(profdb_hpctk_context_count(g.db), 14);
 	gen_free(&g);
 	/* A line that is not a whole number of elements, one past the file. */
@@ -1349,14 +1356,14 @@ Test(hpctk4, unsorted_trace)
 	cth = g.file[PROFDB_HPCTK_TRACE] + rd64(sec(&g, PROFDB_HPCTK_TRACE, 0x10));
 	wr64(cth + 0x10, rd64(cth + 0x10) - 1);
 	cr_assert_eq(gen_open(&g), 0);
-	expect_error(profdb_hpctk_trace_at(g.db, 0, &t), -EBADMSG, "trace.db", "12-byte");
+	expect_error(profdb_hpctk_trace_line_at(g.db, 0, &t), -EBADMSG, "trace.db", "12-byte");
 	gen_free(&g);
 	fresh(&g);
 	cth = g.file[PROFDB_HPCTK_TRACE] + rd64(sec(&g, PROFDB_HPCTK_TRACE, 0x10));
 	wr64(cth + 8, g.size[PROFDB_HPCTK_TRACE]);
 	wr64(cth + 0x10, g.size[PROFDB_HPCTK_TRACE] + 12);
 	cr_assert_eq(gen_open(&g), 0);
-	cr_assert_lt(profdb_hpctk_trace_at(g.db, 0, &t), 0);
+	cr_assert_lt(profdb_hpctk_trace_line_at(g.db, 0, &t), 0);
 	cr_assert(strstr(profdb_error_message(), "trace.db"));
 	gen_free(&g);
 }

@@ -319,7 +319,7 @@ Test(hpctkpre, sample_values_traces_and_cct)
 	/* traces: a view; seek = lower bound, in_effect = the sample running */
 	profdb_hpctkpre_trace t;
 	uint64_t ix, first, last;
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &t), 0);
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 0, &t), 0);
 	cr_assert(t.profile == 1 && t.type == 0 && t.samples.count == 4);
 	cr_assert(t.samples.big_endian && t.samples.stride == 12);
 	cr_assert_eq(profdb_view_in_effect(&t.samples, TW_PRE_T0 + 999, &ix), 0);
@@ -338,10 +338,10 @@ Test(hpctkpre, sample_values_traces_and_cct)
 	cr_assert(first == 1 && last == 3);
 	cr_assert(profdb_view_key(&t.samples, 3) == TW_PRE_T0 + 5000 &&
 	          profdb_view_value(&t.samples, 3).as.u64 == 0);
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 1, &t), 0);   /* empty, pointers past EOF */
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 1, &t), 0);   /* empty, pointers past EOF */
 	cr_assert(t.samples.count == 0 && t.samples.base == NULL && t.profile == 2);
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 2, &t), -ENOENT);
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 2, &t), -ENOENT);
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 0, NULL), -EINVAL);
 	/* the full check: the view metric 767 has no values -> one warning */
 	profdb_hpctkpre_close(db);
 	warnings w = {0};
@@ -378,7 +378,7 @@ Test(hpctkpre, directory_and_single_files)
 	profdb_hpctkpre_get_info(db, &in);
 	cr_assert(in.meta_kind == PROFDB_HPCTKPRE_META_NONE && in.n_profiles == 3 &&
 	          in.n_contexts == 0);
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &(profdb_hpctkpre_trace){0}), -ENOENT);
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 0, &(profdb_hpctkpre_trace){0}), -ENOENT);
 	profdb_hpctkpre_close(db);
 	/* experiment.xml opens its folder */
 	snprintf(p, sizeof p, "%s/experiment.xml", dir);
@@ -606,18 +606,18 @@ Test(hpctkpre, bad_traces)
 	/* unsorted */
 	put_be(td + start + 12, TW_PRE_T0, 8);
 	cr_assert_eq(open_set(&s, &db, NULL), 0);
-	expect_err(profdb_hpctkpre_trace_at(db, 0, &t), -EBADMSG, "not sorted");
+	expect_err(profdb_hpctkpre_trace_line_at(db, 0, &t), -EBADMSG, "not sorted");
 	profdb_hpctkpre_close(db);
 	put_be(td + start + 12, TW_PRE_T0 + 2000, 8);
 	/* not whole samples */
 	put_be(td + th + 0x0e, start + 13, 8);
 	cr_assert_eq(open_set(&s, &db, NULL), 0);
-	expect_err(profdb_hpctkpre_trace_at(db, 0, &t), -EBADMSG, "whole number");
+	expect_err(profdb_hpctkpre_trace_line_at(db, 0, &t), -EBADMSG, "whole number");
 	profdb_hpctkpre_close(db);
 	/* past the end of the file */
 	put_be(td + th + 0x0e, start + 12 * 1000, 8);
 	cr_assert_eq(open_set(&s, &db, NULL), 0);
-	expect_err(profdb_hpctkpre_trace_at(db, 0, &t), -ENODATA, "trace line");
+	expect_err(profdb_hpctkpre_trace_line_at(db, 0, &t), -ENODATA, "trace line");
 	profdb_hpctkpre_close(db);
 	put_be(td + th + 0x0e, start + 48, 8);
 	/* a profile profile.db does not have: the files disagree at open (strict);
@@ -631,7 +631,7 @@ Test(hpctkpre, bad_traces)
 	profdb_options tolerant = opts_with(&w, PROFDB_OPEN_TOLERANT);
 	cr_assert_eq(open_set(&s, &db, &tolerant), 0);
 	cr_assert(w.n == 1 && strstr(w.last, "belongs to profile 7"), "%s", w.last);
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &t), 0);   /* read as empty */
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 0, &t), 0);   /* read as empty */
 	cr_assert(t.samples.count == 0 && w.n == 2 && strstr(w.last, "names profile 7"), "%s",
 	          w.last);
 	profdb_hpctkpre_close(db);
@@ -999,7 +999,7 @@ static void golden(const char *dir)
 	/* trace lines whole and sorted (drive checked), profiles exist */
 	for (uint32_t t = 0; t < in.n_traces; t++) {
 		profdb_hpctkpre_trace tr;
-		cr_assert_eq(profdb_hpctkpre_trace_at(db, t, &tr), 0);
+		cr_assert_eq(profdb_hpctkpre_trace_line_at(db, t, &tr), 0);
 		cr_assert(tr.profile < in.n_profiles);
 	}
 	profdb_hpctkpre_close(db);
@@ -1057,7 +1057,7 @@ Test(hpctkpre, real_prof2_facts)
 	cr_assert(in.min_time == 0 && in.max_time == 0);
 	/* the only trace is empty, its pointers past the end of the file */
 	profdb_hpctkpre_trace t;
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &t), 0);
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 0, &t), 0);
 	cr_assert(t.samples.count == 0 && t.profile == 1);
 	/* all-zero cct.db blocks read as empty with one warning */
 	profdb_view ix, vals;

@@ -385,7 +385,7 @@ static size_t totals(const char *path, int summary_points, total *t, size_t cap)
 	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0), 0);
 	while ((r = profdb_values_next(it, &e)) > 0) {
 		profdb_profile p;
-		cr_assert_eq(profdb_profile_get(db, e.profile, &p), 0);
+		cr_assert_eq(profdb_profile_at(db, e.profile, &p), 0);
 		if (p.is_summary != summary_points)
 			continue;
 		for (size_t i = 0; i < n; i++)

@@ -257,7 +257,7 @@ static void trace_facts(v4_facts *f, const char *db)
 	f->line_profile = calloc(f->n_lines + 1, sizeof *f->line_profile);
 	for (uint32_t t = 0; t < f->n_lines; t++) {
 		profdb_hpctk_trace tr;
-		cr_assert_eq(profdb_hpctk_trace_at(h, t, &tr), 0);
+		cr_assert_eq(profdb_hpctk_trace_line_at(h, t, &tr), 0);
 		f->line_profile[t] = tr.profile;
 	}
 	profdb_hpctk_close(h);
@@ -540,7 +540,7 @@ static void pre_facts_of(pre_facts *f, const char *db)
 		f->line_profile = calloc(f->n_lines + 1, sizeof *f->line_profile);
 		for (uint32_t t = 0; t < f->n_lines; t++) {
 			profdb_hpctkpre_trace tr;
-			cr_assert_eq(profdb_hpctkpre_trace_at(h, t, &tr), 0);
+			cr_assert_eq(profdb_hpctkpre_trace_line_at(h, t, &tr), 0);
 			f->line_profile[t] = tr.profile;
 		}
 		profdb_hpctkpre_close(h);

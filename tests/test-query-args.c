@@ -48,7 +48,7 @@ Test(query_args, profile_index)
 	cr_assert_eq(n.type, PROFDB_TYPE_NONE, "output cleared");
 	expect_enoent(profdb_inclusive(db, 1, 0, 0, &n), "profdb_inclusive", gone);
 	expect_enoent(profdb_exclusive(db, 7, 0, 0, &n), "profdb_exclusive", "profile 7");
-	expect_enoent(profdb_profile_get(db, 1, &p), "profdb_profile_get", gone);
+	expect_enoent(profdb_profile_at(db, 1, &p), "profdb_profile_at", gone);
 	expect_enoent(profdb_profile_identity(db, 1, 0, &kind, &value),
 	              "profdb_profile_identity", gone);
 	expect_enoent(profdb_profile_view(db, 1, &index, &values), "profdb_profile_view", gone);
@@ -56,9 +56,9 @@ Test(query_args, profile_index)
 	cr_assert(strstr(profdb_error_message(), "1 profiles"), "%s", profdb_error_message());
 	/* a format without traces: -ENOTSUP, whatever the index */
 	cr_assert_eq(profdb_trace_length(db, 1), -ENOTSUP);
-	cr_assert_eq(profdb_trace_at(db, 1, 0, &(profdb_sample){0}), -ENOTSUP);
+	cr_assert_eq(profdb_trace_sample_at(db, 1, 0, &(profdb_sample){0}), -ENOTSUP);
 	/* in range: the backend answers */
-	cr_assert_eq(profdb_profile_get(db, 0, &p), 0);
+	cr_assert_eq(profdb_profile_at(db, 0, &p), 0);
 	cr_assert_geq(profdb_value(db, 0, 0, 0, &n), 0);
 	profdb_close(db);
 }
@@ -69,7 +69,7 @@ Test(query_args, identity_entry)
 	profdb_profile p;
 	profdb_str kind;
 	uint64_t value;
-	cr_assert_eq(profdb_profile_get(db, 0, &p), 0);
+	cr_assert_eq(profdb_profile_at(db, 0, &p), 0);
 	cr_assert_gt(p.n_identity, 0);
 	for (uint32_t i = 0; i < p.n_identity; i++)
 		cr_assert_eq(profdb_profile_identity(db, 0, i, &kind, &value), 0);

@@ -245,7 +245,7 @@ Test(query_callgrind, parts_are_profiles)
 	cr_assert_eq(c.contexts, 5);   /* root, main, other, main:1 (both parts), other:2 */
 	cr_assert_eq(c.values, 3);     /* main:1 in each part, other:2 */
 	profdb_profile p;
-	cr_assert_eq(profdb_profile_get(db, 1, &p), 0);
+	cr_assert_eq(profdb_profile_at(db, 1, &p), 0);
 	/* callgrind.out.42 ends in a pid, not a dump number */
 	cr_assert(qc_str_is(p.name, "part 2"), "%.*s", (int)p.name.len, p.name.ptr);
 	profdb_str kind;

@@ -141,7 +141,7 @@ static void expect_context(const profdb *db, uint32_t id, uint32_t parent, const
 static profdb_sample sample_at(const profdb *db, uint32_t p, uint64_t i)
 {
 	profdb_sample s;
-	cr_assert_eq(profdb_trace_at(db, p, i, &s), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_trace_sample_at(db, p, i, &s), 0, "%s", profdb_error_message());
 	return s;
 }
 
@@ -282,7 +282,7 @@ static void check_sample(unsigned version, int trailer)
 	cr_assert_eq(ctx.depth, 3);
 
 	profdb_profile pr;
-	cr_assert_eq(profdb_profile_get(db, 0, &pr), 0);
+	cr_assert_eq(profdb_profile_at(db, 0, &pr), 0);
 	if (version == 4) {
 		cr_assert(qc_str_is(pr.name, "node 2130706689 thread 0"), "%.*s", (int)pr.name.len,
 		          pr.name.ptr);
@@ -326,7 +326,7 @@ static void check_sample(unsigned version, int trailer)
 	cr_assert_eq(seek(db, 0, T0 + 9000), 4);
 	cr_assert_eq(seek(db, 0, T0 + 9001), 5);
 	profdb_sample s;
-	cr_assert_eq(profdb_trace_at(db, 0, 5, &s), -ENOENT);
+	cr_assert_eq(profdb_trace_sample_at(db, 0, 5, &s), -ENOENT);
 	cr_assert_eq(profdb_trace_length(db, 1), -ENOENT);
 	profdb_close(db);
 	tw_blob_free(&b[0]);
@@ -352,7 +352,7 @@ Test(query_hpcrun, epochs_merge)
 	profdb_counts c = check_all(db, "epochs");
 	cr_assert(c.profiles == 3 && c.contexts == 7 && c.values == 21 && c.traces == 0);
 	profdb_profile pr;
-	cr_assert_eq(profdb_profile_get(db, 2, &pr), 0);
+	cr_assert_eq(profdb_profile_at(db, 2, &pr), 0);
 	cr_assert(qc_str_is(pr.name, "rank 0 thread 0 epoch 2"), "%.*s", (int)pr.name.len,
 	          pr.name.ptr);
 	cr_assert_eq(pr.n_identity, 5);
@@ -524,7 +524,7 @@ Test(query_hpcrun, merged_two_profiles)
 	cr_assert_eq(seek(db, 0, 5), 0);
 
 	profdb_profile pr;
-	cr_assert_eq(profdb_profile_get(db, 1, &pr), 0);
+	cr_assert_eq(profdb_profile_at(db, 1, &pr), 0);
 	cr_assert(qc_str_is(pr.name, "node 2130706689 thread 1"));
 	profdb_str kind;
 	uint64_t v;
@@ -832,7 +832,7 @@ Test(query_hpcrun, detection)
 	cr_assert_eq(sample_at(db, 0, 0).context, 0);
 	cr_assert_eq(sample_at(db, 0, 3).time_ns, 300);
 	profdb_profile pr;
-	cr_assert_eq(profdb_profile_get(db, 0, &pr), 0);
+	cr_assert_eq(profdb_profile_at(db, 0, &pr), 0);
 	cr_assert(qc_str_is(pr.name, "rank 0 thread 1"));
 	profdb_about a;
 	cr_assert_eq(profdb_get_about(db, &a), 0);

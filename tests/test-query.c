@@ -246,11 +246,11 @@ Test(query, sample_profiles_values_traces)
 	files f;
 	profdb *db = open_sample(&f, 0, 0, 0);
 	profdb_profile p;
-	cr_assert_eq(profdb_profile_get(db, 0, &p), 0);
+	cr_assert_eq(profdb_profile_at(db, 0, &p), 0);
 	cr_assert_eq(p.is_summary, 1);
 	cr_assert(qc_str_is(p.name, "summary"));
 	cr_assert_eq(p.n_identity, 0);
-	cr_assert_eq(profdb_profile_get(db, 2, &p), 0);
+	cr_assert_eq(profdb_profile_at(db, 2, &p), 0);
 	cr_assert_eq(p.is_summary, 0);
 	cr_assert(qc_str_is(p.name, "node 0 thread 1"), "%.*s", (int)p.name.len, p.name.ptr);
 	cr_assert_eq(p.n_identity, 2);
@@ -274,9 +274,24 @@ Test(query, sample_profiles_values_traces)
 	cr_assert_eq(profdb_value(db, 1, 13, 5, &n), 0);
 	cr_assert_eq(n.type, PROFDB_TYPE_NONE);
 	cr_assert_eq(profdb_number_to_double(n), 0.0);
-	cr_assert_eq(profdb_value(db, 1, 6, 0, &n), 0);
+	cr_assert_eq(profdb_value(db, 1, 6, 0, &n), -ENOENT);   /* no tree node, no values */
 	cr_assert_eq(profdb_value(db, 3, 5, 0, &n), -ENOENT);
 	cr_assert_eq(profdb_value(db, 1, 5, 9, &n), -ENOENT);
+	/* A context id that is neither a tree node nor carries values is
+	 * -ENOENT from every call that takes one, never "not stored". */
+	const uint32_t nowhere = 4000000;
+	profdb_context c;
+	profdb_view cv_index, cv_values;
+	profdb_values *none_it = NULL;
+	cr_assert_eq(profdb_context_get(db, nowhere, &c), -ENOENT);
+	cr_assert_eq(profdb_value(db, 1, nowhere, 0, &n), -ENOENT);
+	cr_assert(strstr(profdb_error_message(), "4000000"), "%s", profdb_error_message());
+	cr_assert_eq(n.type, PROFDB_TYPE_NONE);
+	cr_assert_eq(profdb_inclusive(db, 1, nowhere, 0, &n), -ENOENT);
+	cr_assert_eq(profdb_exclusive(db, 1, nowhere, 0, &n), -ENOENT);
+	cr_assert_eq(profdb_context_view(db, nowhere, &cv_index, &cv_values), -ENOENT);
+	cr_assert_eq(profdb_values_new(&none_it, db, PROFDB_SCAN_CONTEXT, nowhere), -ENOENT);
+	cr_assert_null(none_it);
 	cr_assert_eq(profdb_value(db, 1, 5, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_value(NULL, 1, 5, 0, &n), -EINVAL);
 
@@ -300,12 +315,12 @@ Test(query, sample_profiles_values_traces)
 	cr_assert_eq(profdb_trace_length(db, 2), 0);
 	cr_assert_eq(profdb_trace_length(db, 3), -ENOENT);
 	profdb_sample s;
-	cr_assert_eq(profdb_trace_at(db, 1, 0, &s), 0);
+	cr_assert_eq(profdb_trace_sample_at(db, 1, 0, &s), 0);
 	cr_assert_eq(s.time_ns, T0 + 1000);
 	cr_assert_eq(s.context, 5);
-	cr_assert_eq(profdb_trace_at(db, 1, 2, &s), 0);
+	cr_assert_eq(profdb_trace_sample_at(db, 1, 2, &s), 0);
 	cr_assert_eq(s.context, 0);
-	cr_assert_eq(profdb_trace_at(db, 1, 6, &s), -ENOENT);
+	cr_assert_eq(profdb_trace_sample_at(db, 1, 6, &s), -ENOENT);
 	uint64_t i;
 	cr_assert_eq(profdb_trace_seek(db, 1, T0 + 2500, &i), 0);
 	cr_assert_eq(i, 2);
@@ -322,11 +337,11 @@ Test(query, sample_profiles_values_traces)
 	cr_assert_null(it);
 	cr_assert_eq(profdb_values_new(&it, db, (profdb_scan)7, 0), -EINVAL);
 	cr_assert_eq(profdb_values_new(&it, NULL, PROFDB_SCAN_ALL, 0), -EINVAL);
+	/* context 6: no tree node, no values */
+	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_CONTEXT, 6), -ENOENT);
+	cr_assert_null(it);
 	size_t k;
-	profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, 6, &k);
-	cr_assert_eq(k, 0);
-	free(e);
-	e = qc_scan(db, PROFDB_SCAN_CONTEXT, 13, &k);
+	profdb_entry *e = qc_scan(db, PROFDB_SCAN_CONTEXT, 13, &k);
 	cr_assert_eq(k, 5 + 5 + 6);
 	free(e);
 	profdb_values_free(NULL);
@@ -664,11 +679,11 @@ static void *racer(void *arg)
 		if (profdb_context_get(r->db, id, &c) == 0)
 			r->sum += (uint64_t)c.depth * 1000 + c.in_tree * 100 + c.parent % 97;
 	for (uint32_t i = 0; i < 3; i++)
-		if (profdb_profile_get(r->db, i, &p) == 0)
+		if (profdb_profile_at(r->db, i, &p) == 0)
 			r->sum += p.name.len;
 	if (profdb_value(r->db, 1, 13, 3, &n) == 1)
 		r->sum += (uint64_t)n.as.f64;
-	if (profdb_trace_at(r->db, 1, 3, &s) == 0)
+	if (profdb_trace_sample_at(r->db, 1, 3, &s) == 0)
 		r->sum += s.context;
 	return NULL;
 }
@@ -765,7 +780,7 @@ Test(query_real, issue_233, .timeout = 120)
 	cr_assert_gt(len, 0);
 	for (int64_t i = 0; i < len; i++) {
 		profdb_sample s;
-		cr_assert_eq(profdb_trace_at(db, 1, (uint64_t)i, &s), 0);
+		cr_assert_eq(profdb_trace_sample_at(db, 1, (uint64_t)i, &s), 0);
 		cr_assert_eq(profdb_context_get(db, s.context, &x), 0, "sample %" PRId64 " context %" PRIu32,
 		             i, s.context);
 	}

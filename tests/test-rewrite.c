@@ -104,7 +104,7 @@ static uint64_t drive_traces(const profdb *db, uint64_t h, uint32_t np)
 		profdb_sample s;
 		uint64_t at;
 		int64_t n = profdb_trace_length(db, p);
-		if (n > 0 && profdb_trace_at(db, p, (uint64_t)n - 1, &s) == 0)
+		if (n > 0 && profdb_trace_sample_at(db, p, (uint64_t)n - 1, &s) == 0)
 			h += s.time_ns + s.context;
 		if (n > 0 && profdb_trace_seek(db, p, UINT64_MAX / 2, &at) == 0)
 			h += at;
@@ -198,7 +198,7 @@ static uint64_t drive(const profdb *db)
 	for (uint32_t p = 0; p < n_profiles; p++) {
 		profdb_profile pr;
 		profdb_view index, values;
-		if (profdb_profile_get(db, p, &pr) == 0) {
+		if (profdb_profile_at(db, p, &pr) == 0) {
 			h = touch_str(h, pr.name);
 			for (uint32_t i = 0; i < pr.n_identity && i < 16; i++) {
 				profdb_str kind;

@@ -140,9 +140,60 @@ Test(stats, selections)
 		cr_assert_eq(profdb_profiles_select(db, bad[i], two, 2), -EINVAL, "\"%s\"", bad[i]);
 		cr_assert_neq(profdb_error_message()[0], 0);
 	}
-	cr_assert(strstr(profdb_error_message(), "ra nk=1"));
+	cr_assert(strstr(profdb_error_message(), "\"ra nk\""), "%s", profdb_error_message());
 	cr_assert_eq(profdb_profiles_select(NULL, NULL, NULL, 0), -EINVAL);
 	cr_assert_eq(profdb_profiles_select(db, NULL, NULL, 3), -EINVAL);
+	profdb_close(db);
+	free_files(&f);
+}
+
+/* Profiles identified only by the kinds the library names with a dash
+ * (gpu-device, gpu-context, gpu-stream) and by a stored kind name with a
+ * blank, which `profdb profiles` prints as "my_kind". */
+Test(stats, selections_by_every_named_kind)
+{
+	static const char *const id_names[] = {"SUMMARY", "NODE", "RANK", "THREAD", "GPUDEVICE",
+	                                       "GPUCONTEXT", "GPUSTREAM", "CORE", "MY KIND"};
+	static const tw_id g1[] = {{4, 0, 0, 0}, {5, 0, 1, 1}, {6, 0, 7, 7}, {8, 0, 2, 2}};
+	static const tw_id g2[] = {{4, 0, 0, 0}, {5, 0, 1, 1}, {6, 0, 8, 8}, {8, 0, 3, 3}};
+	static const tw_id g3[] = {{4, 0, 1, 1}, {5, 0, 2, 2}, {6, 0, 7, 7}, {8, 0, 3, 3}};
+	tw_profile profiles[3] = {{0, 4, g1, 3, v1}, {0, 4, g2, 3, v2}, {0, 4, g3, 3, v3}};
+	tw_hpctk4 d;
+	memset(&d, 0, sizeof d);
+	d.title = "gpu kinds";
+	d.n_scopes = 1;
+	d.scopes = scopes;
+	d.n_metrics = 2;
+	d.metrics = metrics;
+	d.n_functions = 1;
+	d.functions = functions;
+	d.n_contexts = 4;
+	d.contexts = contexts;
+	d.n_profiles = 3;
+	d.profiles = profiles;
+	d.n_id_names = sizeof id_names / sizeof *id_names;
+	d.id_names = id_names;
+	d.no_trace = 1;
+	files f;
+	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
+	memset(&f, 0, sizeof f);
+	cr_assert_eq(tw_hpctk4_write(&d, f.b), 0);
+	for (int k = 0; k < TW_NFILES; k++)
+		if (f.b[k].data)
+			f.in[f.n++] = (profdb_input){names[k], f.b[k].data, f.b[k].size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, f.in, f.n, NULL), 0, "%s", profdb_error_message());
+	profdb_str kind;
+	uint64_t v;
+	cr_assert_eq(profdb_profile_identity(db, 0, 2, &kind, &v), 0, "%s", profdb_error_message());
+	cr_assert(kind.len == 10 && memcmp(kind.ptr, "gpu-stream", 10) == 0 && v == 7);
+	expect_sel(db, "gpu-stream=7", (uint32_t[]){0, 2}, 2);
+	expect_sel(db, "gpu-device=0", (uint32_t[]){0, 1}, 2);
+	expect_sel(db, "GPU-CONTEXT=2", (uint32_t[]){2}, 1);
+	expect_sel(db, "gpu-device=0-1,gpu-stream=8", (uint32_t[]){1}, 1);
+	expect_sel(db, "my_kind=3", (uint32_t[]){1, 2}, 2);
+	expect_sel(db, "my kind=2", (uint32_t[]){0}, 1);
+	cr_assert_eq(profdb_profiles_select(db, "gpu-queue=1", NULL, 0), -EINVAL);
 	profdb_close(db);
 	free_files(&f);
 }

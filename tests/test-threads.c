@@ -142,7 +142,7 @@ static int hash_ctx(const profdb_hpctk *db, uint32_t c, uint64_t *out)
 static int hash_trace(const profdb_hpctk *db, uint32_t i, uint64_t *out)
 {
 	profdb_hpctk_trace t;
-	int r = profdb_hpctk_trace_at(db, i, &t);
+	int r = profdb_hpctk_trace_line_at(db, i, &t);
 	if (r < 0)
 		return r;
 	uint64_t h = mix(t.samples.count, t.profile);

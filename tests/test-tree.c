@@ -10,6 +10,7 @@
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,40 @@ Test(tree, callgrind_bottom_up_callers_of_self_cost)
 	cr_assert_eq(inc_of(t, ca), 200);
 	cr_assert_eq(inc_of(t, find(t, ca, "main", PROFDB_NODE_FUNCTION)), 200);
 	profdb_tree_free(t);
+	profdb_close(db);
+}
+
+/* A caller built against an older header passes a smaller options struct:
+ * the fields it does not know keep their defaults, and unknown trailing
+ * bytes must be zero. */
+Test(tree, options_of_another_size)
+{
+	profdb *db = open_cg();
+	uint32_t m = 0;
+	struct {
+		profdb_tree_options o;
+		unsigned char tail[16];
+	} big;
+	memset(&big, 0, sizeof big);
+	profdb_tree_options def = PROFDB_TREE_OPTIONS_INIT;
+	big.o = def;
+	big.o.metrics = &m;
+	big.o.n_metrics = 1;
+	big.o.cutoff = 5.0;   /* out of range, but past an older caller's struct */
+	big.o.size = offsetof(profdb_tree_options, cutoff);
+	profdb_tree *t = NULL;
+	cr_assert_eq(profdb_tree_new(&t, db, &big.o), 0, "%s", profdb_error_message());
+	cr_assert_gt(profdb_tree_count(t), 0);
+	profdb_tree_free(t);
+	big.o.cutoff = 0;
+	big.o.size = sizeof big;   /* a newer caller: zero bytes past the fields */
+	cr_assert_eq(profdb_tree_new(&t, db, &big.o), 0, "%s", profdb_error_message());
+	profdb_tree_free(t);
+	big.tail[3] = 1;
+	cr_assert_eq(profdb_tree_new(&t, db, &big.o), -EINVAL);
+	cr_assert_null(t);
+	big.o.size = 2;
+	cr_assert_eq(profdb_tree_new(&t, db, &big.o), -EINVAL);
 	profdb_close(db);
 }
 

@@ -1,7 +1,7 @@
 /* The common views (profdb_profile_view, profdb_context_view,
  * profdb_trace_view) on every real sample of every format: the example
  * consumer examples/view-fingerprint.c, which reads only views, must count
- * and hash exactly what profdb_values_next and profdb_trace_at return.
+ * and hash exactly what profdb_values_next and profdb_trace_sample_at return.
  * (qc_check_all, in tests/query-check.c, checks the same and more on every
  * generated fixture.) Plus the views' own rules: errors, memory bound,
  * stable memory. */

@@ -75,7 +75,7 @@ static void check_sample(const profdb *db, int flags)
 		profdb_profile p;
 		profdb_str kind;
 		uint64_t v;
-		cr_assert_eq(profdb_profile_get(db, t + 1, &p), 0);
+		cr_assert_eq(profdb_profile_at(db, t + 1, &p), 0);
 		cr_assert_eq(p.is_summary, 0);
 		cr_assert_eq(p.n_identity, 2);
 		uint32_t rank, thread;
@@ -96,7 +96,7 @@ static void check_sample(const profdb *db, int flags)
 	}
 	/* The printed summary is the threads' sum, at every context. */
 	profdb_profile s;
-	cr_assert_eq(profdb_profile_get(db, 0, &s), 0);
+	cr_assert_eq(profdb_profile_at(db, 0, &s), 0);
 	cr_assert_eq(s.is_summary, 1);
 	for (uint32_t r = 0; r < TW_XMLDB_ROWS; r++)
 		for (uint32_t k = 0; k < 2; k++) {
@@ -401,7 +401,7 @@ static void check_traces(const profdb *db, int flags)
 		cr_assert_eq(view.count, n);
 		for (size_t i = 0; i < n; i++) {
 			profdb_sample s;
-			cr_assert_eq(profdb_trace_at(db, t + 1, i, &s), 0);
+			cr_assert_eq(profdb_trace_sample_at(db, t + 1, i, &s), 0);
 			cr_assert_eq(s.time_ns, recs[i].time, "thread %u sample %zu", t, i);
 			cr_assert_eq(s.context, recs[i].cct_id / 10, "thread %u sample %zu: context %u", t,
 			             i, s.context);
@@ -409,7 +409,7 @@ static void check_traces(const profdb *db, int flags)
 			cr_assert_eq(profdb_view_value(&view, i).as.u64, s.context);
 		}
 		profdb_sample s;
-		cr_assert_eq(profdb_trace_at(db, t + 1, n, &s), -ENOENT);
+		cr_assert_eq(profdb_trace_sample_at(db, t + 1, n, &s), -ENOENT);
 		uint64_t at;
 		size_t first = 0;   /* the first sample at recs[1]'s time */
 		while (recs[first].time < recs[1].time)
@@ -470,7 +470,7 @@ Test(xmldb, packed_ranks)
 	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
 	check_sample(db, TW_XMLDB_PACKED | TW_XMLDB_RANKS);
 	profdb_profile p;
-	cr_assert_eq(profdb_profile_get(db, 2, &p), 0);
+	cr_assert_eq(profdb_profile_at(db, 2, &p), 0);
 	cr_assert(p.name.len == 15 && memcmp(p.name.ptr, "rank 1 thread 2", 15) == 0, "%.*s",
 	          (int)p.name.len, p.name.ptr);
 	profdb_close(db);
@@ -534,7 +534,7 @@ static int open_and_trace(const char *dir, const char *file, const unsigned char
 		profdb_sample s;
 		r = n < 0 ? (int)n : 0;
 		for (int64_t i = 0; r == 0 && i < n; i++)
-			r = profdb_trace_at(db, p, (uint64_t)i, &s);
+			r = profdb_trace_sample_at(db, p, (uint64_t)i, &s);
 	}
 	profdb_close(db);
 	if (r < 0)
@@ -645,7 +645,7 @@ Test(xmldb, format_api_refers_to_common_interface)
 	cr_assert_eq(profdb_hpctkpre_profile_view(db, 0, &index, &values), -ENOTSUP);
 	cr_assert_eq(profdb_hpctkpre_context_view(db, 2, &index, &values), -ENOTSUP);
 	profdb_hpctkpre_trace t;
-	cr_assert_eq(profdb_hpctkpre_trace_at(db, 0, &t), -ENOTSUP);
+	cr_assert_eq(profdb_hpctkpre_trace_line_at(db, 0, &t), -ENOTSUP);
 	profdb_hpctkpre_context c;
 	cr_assert_eq(profdb_hpctkpre_context_get(db, 6, &c), 0);
 	cr_assert_eq(c.trace_id, 60);

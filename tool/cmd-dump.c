@@ -146,7 +146,7 @@ static int dump_profiles(const dump *d)
 		csv_header(d, "profiles", "index,summary,name,identity");
 	for (int64_t i = 0; i < n; i++) {
 		profdb_profile p;
-		int r = profdb_profile_get(d->db, (uint32_t)i, &p);
+		int r = profdb_profile_at(d->db, (uint32_t)i, &p);
 		if (r < 0)
 			return r;
 		if (d->json) {
@@ -203,37 +203,74 @@ static char *row_room(rowbuf *b, size_t need)
 	return b->buf + b->len;
 }
 
+/* A value as format_number writes it, with the value most rows of a dense
+ * format hold, an F64 +0, written directly. */
+static size_t put_value(char *p, profdb_number v, int json)
+{
+	if (v.type == PROFDB_TYPE_F64 && v.as.u64 == 0) {
+		memcpy(p, "0.0", 4);
+		return json ? 3 : 1;
+	}
+	return format_number(p, v, json);
+}
+
+/* The leading ids of a values row, "profile,context," (CSV) or "profile,
+ * context, " (JSON): they change far less often than the metric, so a row
+ * copies them from here. PREFIX_MAX holds two 10-digit ids and separators;
+ * rows copy all PREFIX_MAX bytes, a fixed-size copy. */
+enum { PREFIX_MAX = 32 };
+typedef struct row_prefix {
+	char text[PREFIX_MAX];
+	size_t len;
+	uint32_t profile, context;
+} row_prefix;
+
+static void prefix_set(row_prefix *x, uint32_t profile, uint32_t context, int json)
+{
+	char *p = x->text;
+	p += format_u64(p, profile);
+	memcpy(p, ", ", 2);
+	p += json ? 2 : 1;
+	p += format_u64(p, context);
+	memcpy(p, ", ", 2);
+	p += json ? 2 : 1;
+	x->len = (size_t)(p - x->text);
+	x->profile = profile;
+	x->context = context;
+}
+
 static int dump_values(const dump *d)
 {
 	profdb_values *it;
 	profdb_entry e;
 	int r;
+	const int json = d->json;
 	int64_t k = 0;
 	if ((r = profdb_values_new(&it, d->db, PROFDB_SCAN_ALL, 0)) < 0)
 		return r;
-	if (d->json)
+	if (json)
 		printf(",\n\"values\": [");
 	else
 		csv_header(d, "values", "profile,context,metric,value");
 	rowbuf b = {.len = 0};
+	row_prefix x = {.len = 0};
 	while ((r = profdb_values_next(it, &e)) > 0) {
-		char *p = row_room(&b, 4 * TOOL_NUMBER_MAX), *start = p;
-		if (d->json) {
+		char *p = row_room(&b, PREFIX_MAX + 4 * TOOL_NUMBER_MAX), *start = p;
+		if (json) {
 			memcpy(p, ",\n [", 4);
 			p += k ? 4 : 0;
 			if (!k)
 				memcpy(p, "\n [", 3), p += 3;
 		}
-		const char *sep = d->json ? ", " : ",";
-		size_t sep_len = d->json ? 2 : 1;
-		p += format_u64(p, e.profile);
-		memcpy(p, sep, sep_len), p += sep_len;
-		p += format_u64(p, e.context);
-		memcpy(p, sep, sep_len), p += sep_len;
+		if (!k || e.profile != x.profile || e.context != x.context)
+			prefix_set(&x, e.profile, e.context, json);
+		memcpy(p, x.text, PREFIX_MAX);
+		p += x.len;
 		p += format_u64(p, e.metric);
-		memcpy(p, sep, sep_len), p += sep_len;
-		p += format_number(p, e.value, d->json);
-		*p++ = d->json ? ']' : '\n';
+		memcpy(p, ", ", 2);
+		p += json ? 2 : 1;
+		p += put_value(p, e.value, json);
+		*p++ = json ? ']' : '\n';
 		b.len += (size_t)(p - start);
 		if ((++k & 0xffff) == 0 && d->progress)
 			tool_progress((uint64_t)k, (uint64_t)(d->n_values > k ? d->n_values : k));
@@ -242,7 +279,7 @@ static int dump_values(const dump *d)
 	profdb_values_free(it);
 	if (r < 0)
 		return r;
-	if (d->json)
+	if (json)
 		printf("]");
 	return 0;
 }
@@ -270,7 +307,7 @@ static int dump_traces(const dump *d)
 		first = 0;
 		for (int64_t i = 0; i < len; i++) {
 			profdb_sample s;
-			int r = profdb_trace_at(d->db, (uint32_t)p, (uint64_t)i, &s);
+			int r = profdb_trace_sample_at(d->db, (uint32_t)p, (uint64_t)i, &s);
 			if (r < 0)
 				return r;
 			if (d->json)

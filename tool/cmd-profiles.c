@@ -36,7 +36,7 @@ typedef struct prow {
 } prow;
 
 /* The identity as "kind=value kind=value"; for CSV and text. */
-static int put_identity(const profdb *db, const profdb_profile *p, int csv)
+static int put_identity(const profdb *db, const profdb_profile *p)
 {
 	for (uint32_t k = 0; k < p->n_identity; k++) {
 		profdb_str kind;
@@ -48,9 +48,9 @@ static int put_identity(const profdb *db, const profdb_profile *p, int csv)
 			putchar(' ');
 		for (size_t j = 0; j < kind.len; j++) {
 			unsigned char ch = (unsigned char)kind.ptr[j];
-			/* One CSV field without quoting; kinds are plain words. */
-			int odd = ch < 0x21 || ch == 0x7f || (csv && (ch == ',' || ch == '"')) ||
-			          ch == '=';
+			/* The name a --profiles selection accepts (profdb_profiles_select
+			 * reads these bytes as '_'), and one CSV field without quoting. */
+			int odd = ch < 0x21 || ch == 0x7f || ch == ',' || ch == '"' || ch == '=';
 			putchar(odd ? '_' : ch);
 		}
 		printf("=%" PRIu64, v);
@@ -77,7 +77,7 @@ static int put_identity_json(const profdb *db, const profdb_profile *p)
 
 static int get_row(const profdb *db, uint32_t index, int values, prow *out)
 {
-	int r = profdb_profile_get(db, index, &out->p);
+	int r = profdb_profile_at(db, index, &out->p);
 	if (r < 0)
 		return r;
 	out->trace = profdb_trace_length(db, index);
@@ -129,7 +129,7 @@ static int print_row(const profdb *db, const prow *w, int mode, int values, int 
 		printf("%" PRIu32 ",%d,", p->index, p->is_summary);
 		put_csv_str(stdout, p->name);
 		putchar(',');
-		int r = put_identity(db, p, 1);
+		int r = put_identity(db, p);
 		if (r < 0)
 			return r;
 		putchar(',');
@@ -152,7 +152,7 @@ static int print_row(const profdb *db, const prow *w, int mode, int values, int 
 	printf("  ");
 	if (!p->n_identity)
 		putchar('-');
-	int r = put_identity(db, p, 0);
+	int r = put_identity(db, p);
 	putchar('\n');
 	return r;
 }

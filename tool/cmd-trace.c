@@ -76,7 +76,7 @@ static int trace_start(const profdb *db, int64_t np, uint64_t *start, int *found
 			return (int)n;
 		if (n == 0)
 			continue;
-		int r = profdb_trace_at(db, (uint32_t)p, 0, &s);
+		int r = profdb_trace_sample_at(db, (uint32_t)p, 0, &s);
 		if (r < 0)
 			return r;
 		if (!*found || s.time_ns < *start)
@@ -152,7 +152,7 @@ static int print_profile(const profdb *db, uint32_t p, const trace_opts *o, uint
 		last = first + o->count;
 	for (uint64_t i = first; i < last; i++) {
 		profdb_sample s;
-		if ((r = profdb_trace_at(db, p, i, &s)) < 0)
+		if ((r = profdb_trace_sample_at(db, p, i, &s)) < 0)
 			return r;
 		if (o->json) {
 			printf("%s\n [%" PRIu32 ", %" PRIu64 ", %" PRIu32 "]", *first_out ? "" : ",", p,

@@ -16,12 +16,11 @@ static const char value_usage[] =
 	"An index or id that does not exist is a usage error (exit 2).\n"
 	"--json prints one object of schema profdb-value/2 (value null when absent).\n";
 
-/* The profile index and the context id name something in @p db: the
- * library's profdb_value() accepts any context id on HPCToolkit (a value
- * may sit at an id without a tree node), so the tool asks
- * profdb_context_get(), which answers for tree nodes and for ids with
- * values (in_tree = 0) on every format. @return 0, EXIT_USAGE (with a
- * message), EXIT_INPUT (reading failed). */
+/* The profile index and the context id name something in @p db, checked
+ * one by one so that the usage message names the argument that is wrong
+ * (profdb_value() answers -ENOENT for either): profdb_context_get()
+ * answers for tree nodes and for ids with values (in_tree = 0).
+ * @return 0, EXIT_USAGE (with a message), EXIT_INPUT (reading failed). */
 static int check_address(const profdb *db, const char *path, uint32_t p, uint32_t ctx)
 {
 	int64_t np = profdb_profile_count(db);

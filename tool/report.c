@@ -252,7 +252,7 @@ static int64_t summary_profile(const report *r)
 	int64_t np = profdb_profile_count(r->db);
 	for (int64_t p = 0; p < np; p++) {
 		profdb_profile pr;
-		if (profdb_profile_get(r->db, (uint32_t)p, &pr) == 0 && pr.is_summary)
+		if (profdb_profile_at(r->db, (uint32_t)p, &pr) == 0 && pr.is_summary)
 			return p;
 	}
 	return -1;
@@ -588,7 +588,7 @@ static void profile_name(const report *r, uint32_t p, char *buf, size_t n)
 {
 	profdb_profile pr;
 	int l = snprintf(buf, n, "profile %" PRIu32, p);
-	if (l >= 0 && (size_t)l < n && profdb_profile_get(r->db, p, &pr) == 0 && pr.name.len)
+	if (l >= 0 && (size_t)l < n && profdb_profile_at(r->db, p, &pr) == 0 && pr.name.len)
 		snprintf(buf + l, n - (size_t)l, " (%.*s)", (int)pr.name.len, pr.name.ptr);
 }
 

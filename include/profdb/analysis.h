@@ -29,8 +29,12 @@ extern "C" {
  *     that kind until the next "KIND=" ("rank=0-3,8,thread=0").
  *  Indices and ranges before the first "KIND=" form one condition (the
  *  union); each kind is another condition; a profile is selected when it
- *  meets every condition. Kind names compare ASCII case-insensitively.
- *  Summary profiles are selected only by index.
+ *  meets every condition. KIND is everything before the '=' (any text
+ *  without ',' or '=': "gpu-stream=7" selects by the kind "gpu-stream"),
+ *  so every kind the library names can be selected. Kind names compare
+ *  ASCII case-insensitively, and a blank, control character, ',', '=' or
+ *  '"' in a stored kind name compares as '_' (as `profdb profiles` prints
+ *  it). Summary profiles are selected only by index.
  *
  *  @param out  receives the selected indices, ascending; at most @p cap of
  *              them (NULL when @p cap is 0: only count).

@@ -122,8 +122,8 @@ PROFDB_EXPORT int64_t profdb_hpcrun_profile_count(const profdb_hpcrun *h);
 /** Profile @p profile (0 .. profile_count-1; the number every other call
  *  takes as its profile id). Strings live until close.
  *  @return 0, -ENOENT (out of range), -EINVAL (NULL handle or output).
- *  Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t profile,
+ *  Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_hpcrun_profile_at(const profdb_hpcrun *h, uint32_t profile,
                                             profdb_hpcrun_profile *out);
 
 /** A name/value pair of the file header ("mpi-rank", "thread-id", ...):

@@ -246,12 +246,15 @@ typedef struct profdb_hpctk_context {
 	uint64_t pos;             /**< position token: byte offset of the record in meta.db (0 for the root) */
 } profdb_hpctk_context;
 
-/** Iterator over the children of one context. Plain value; no cleanup;
- *  one thread at a time. */
+/** Iterator over the children of one context: storage for the library's
+ *  private state, which only profdb_hpctk_children_begin() and
+ *  profdb_hpctk_children_next() read and write (its layout is not part of
+ *  the API). A plain value on the caller's stack: no cleanup; a copy goes
+ *  on from the same child. Lifetime: usable until profdb_hpctk_close() of
+ *  the database that started it. One thread at a time per iterator.
+ *  @since 0.9 */
 typedef struct profdb_hpctk_children {
-	const profdb_hpctk *db;
-	uint64_t next, end;       /**< private */
-	uint32_t kind;            /**< private */
+	uint64_t state_[4];       /**< private */
 } profdb_hpctk_children;
 
 /** Number of contexts in the tree (entry points included, the global root
@@ -278,13 +281,19 @@ PROFDB_EXPORT int profdb_hpctk_context_parent(const profdb_hpctk *db, uint32_t i
                                               uint32_t *parent);
 
 /** Start iterating the children of @p parent (a context this database
- *  handed out). @return 0, -EINVAL (NULL argument, foreign context),
- *  -ENOENT (no meta.db), -EBADMSG. @since 0.9 */
+ *  handed out): fills *it, which the caller owns (no cleanup). On failure
+ *  *it is cleared, and profdb_hpctk_children_next() refuses it.
+ *  @return 0, -EINVAL (NULL argument, foreign context), -ENOENT (no
+ *  meta.db), -EBADMSG. Thread-safe on @p db. Lifetime: *it is usable until
+ *  profdb_hpctk_close(@p db). @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_children_begin(const profdb_hpctk *db,
                                               const profdb_hpctk_context *parent,
                                               profdb_hpctk_children *it);
-/** @return 1 and the next child, 0 at the end (*out cleared), -EINVAL,
- *  -EBADMSG. One thread at a time per iterator. @since 0.9 */
+/** The next child of an iterator profdb_hpctk_children_begin() started.
+ *  @return 1 and the next child, 0 at the end (*out cleared), -EINVAL
+ *  (NULL argument, an iterator that was never started or whose start
+ *  failed), -EBADMSG. Lifetime: the strings of *out stay valid until
+ *  profdb_hpctk_close(). One thread at a time per iterator. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_children_next(profdb_hpctk_children *it,
                                              profdb_hpctk_context *out);
 
@@ -380,14 +389,15 @@ PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ct
  *  -EBADMSG (damaged block). Thread-safe. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_value(const profdb_hpctk *db, uint32_t profile,
                                      uint32_t ctx_id, uint32_t metric, double *value);
-/** Point lookup through cct.db (it stores propagated metric ids; the
- *  summary profile is not in it). Metric ids are checked as in
- *  profdb_hpctk_value().
+/** Point lookup through cct.db: the same question as profdb_hpctk_value(),
+ *  with the same argument order, answered from the context-major file (it
+ *  stores propagated metric ids; the summary profile is not in it).
+ *  Metric ids are checked as in profdb_hpctk_value().
  *  @return 1, 0 (not stored; *value = 0), -EINVAL (NULL handle or
  *  @p value), -ENOENT (no cct.db; a metric id meta.db does not define; a
- *  profile index beyond profile.db's), -EBADMSG. Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx_id,
-                                         uint32_t metric, uint32_t profile, double *value);
+ *  profile index beyond profile.db's), -EBADMSG. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_hpctk_value_cct(const profdb_hpctk *db, uint32_t profile,
+                                         uint32_t ctx_id, uint32_t metric, double *value);
 
 /** Validate the whole database and compare its files with each other (the
  *  other calls check each file on its own, lazily, and never compare
@@ -424,8 +434,8 @@ typedef struct profdb_hpctk_trace {
 PROFDB_EXPORT int64_t profdb_hpctk_trace_count(const profdb_hpctk *db);
 /** Trace line @p i (index), validated on first use.
  *  @return 0, -EINVAL, -ENOENT (out of range; no trace.db), -EBADMSG
- *  (damaged line). Thread-safe; the view lives until close. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
+ *  (damaged line). Thread-safe; the view lives until close. @since 0.12 */
+PROFDB_EXPORT int profdb_hpctk_trace_line_at(const profdb_hpctk *db, uint32_t i,
                                         profdb_hpctk_trace *out);
 /** Global time bounds from the trace.db header.
  *  @return 1 if the database has samples, 0 if not (empty sentinels;

@@ -317,8 +317,8 @@ typedef struct profdb_hpctkpre_trace {
  *  or output), -EBADMSG (damaged line, strict mode), -ENOTSUP (an old
  *  experiment.xml database: its traces are read through profdb_trace_*).
  *  Thread-safe; the view
- *  lives until close. @since 0.9 */
-PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t index,
+ *  lives until close. @since 0.12 */
+PROFDB_EXPORT int profdb_hpctkpre_trace_line_at(const profdb_hpctkpre *db, uint32_t index,
                                            profdb_hpctkpre_trace *out);
 
 /** Validate everything (every value block, cct.db block and trace line)

@@ -313,8 +313,8 @@ PROFDB_EXPORT int64_t profdb_profile_count(const profdb *db);
  *  @return 0, -EINVAL (NULL @p db or @p out), -ENOENT (@p index out of
  *  range), or what reading the profile table met (-EBADMSG, -ENODATA,
  *  -ENOMEM). Lifetime: the name stays valid until profdb_close().
- *  Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_profile_get(const profdb *db, uint32_t index, profdb_profile *out);
+ *  Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_profile_at(const profdb *db, uint32_t index, profdb_profile *out);
 /** The bytes the stored values of profile @p profile take in the input,
  *  where the format records it without reading them (HPCToolkit 4.0:
  *  profile.db's profile table, 10 bytes per value and 12 per context):
@@ -376,10 +376,11 @@ PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint
 /** The stored value of (profile, context, metric), exactly as stored.
  *  @param profile  profile index; @p context and @p metric are ids.
  *  @return 1 stored, 0 not stored (out->type = PROFDB_TYPE_NONE), -EINVAL
- *  (NULL @p db or @p out), -ENOENT (an index or id out of range; on
- *  HPCToolkit 4.0 and pre-release databases the context id is not looked
- *  up, since a value may sit at an id without a tree node: an id nothing
- *  has reads as not stored, 0), -ENOTSUP (the format stores no values),
+ *  (NULL @p db or @p out), -ENOENT (an index or id out of range: a context
+ *  id is known when profdb_context_get() answers it, a tree node or an id
+ *  with stored values, the same test as profdb_context_view() and the
+ *  scans; a tree that cannot be read leaves the id unchecked, so that
+ *  values stay readable), -ENOTSUP (the format stores no values),
  *  or what reading the block met
  *  (-EBADMSG and -ENODATA in strict mode, -EFBIG, -ENOMEM). *out is
  *  cleared (PROFDB_TYPE_NONE) on 0 and on failure. Thread-safe.
@@ -395,8 +396,8 @@ PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t cont
  *                  scope of the quantity).
  *  @return 1 (non-zero or stored), 0 (nothing there; *out cleared to
  *  PROFDB_TYPE_NONE), -EINVAL (NULL @p db or @p out), -ENOENT (an index or
- *  id out of range), -ENOTSUP (the format cannot say: no stored
- *  counterpart scope, a summary statistic asked of a non-summary profile,
+ *  id out of range; a context id as profdb_value() checks it), -ENOTSUP
+ *  (the format cannot say: no stored counterpart scope, a summary statistic asked of a non-summary profile,
  *  HPCToolkit 4.0 without meta.db), or what reading or summing the values
  *  met (-EBADMSG and -ENODATA in strict mode, -EFBIG, -ENOMEM).
  *  Thread-safe. @since 0.9 */
@@ -431,9 +432,7 @@ typedef enum profdb_scan {
  *  @param key   the profile index (PROFDB_SCAN_PROFILE) or context id
  *               (PROFDB_SCAN_CONTEXT); ignored for PROFDB_SCAN_ALL.
  *  @return 0, or -EINVAL (NULL @p db or @p ret, unknown @p scan), -ENOENT
- *  (@p key out of range; on HPCToolkit 4.0 and pre-release databases a
- *  context id is not looked up in the tree, so that a scan reads cct.db
- *  even when meta.db is damaged: an id nothing has scans as empty),
+ *  (@p key out of range: a context id as profdb_value() checks it),
  *  -ENOTSUP (the format cannot scan), -ENOMEM, or
  *  what reading the values met (-EBADMSG, -ENODATA, -EFBIG, ...).
  *  Thread-safe on @p db; the cursor itself belongs to one thread at a time.
@@ -473,8 +472,8 @@ PROFDB_EXPORT int64_t profdb_trace_length(const profdb *db, uint32_t profile);
  *  @return 0, -EINVAL (NULL @p db or @p out), -ENOTSUP (the format has no
  *  traces), -ENOENT (no such profile, or @p i past the end: always for a
  *  profile without a trace), or what reading the trace met (-EBADMSG,
- *  -ENODATA, -EFBIG, -ENOMEM). Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i,
+ *  -ENODATA, -EFBIG, -ENOMEM). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_trace_sample_at(const profdb *db, uint32_t profile, uint64_t i,
                                   profdb_sample *out);
 /** Index of the first sample at or after @p time_ns (the length if none),
  *  by binary search.
@@ -501,11 +500,11 @@ PROFDB_EXPORT int profdb_time_parse(const char *text, uint64_t *ns);
 /*
  * The stored values and trace samples as profdb_views (profdb/common.h):
  * no call per value, no copy where the file lays the records out
- * contiguously (HPCToolkit 4.0 planes and trace lines, pre-release and
- * hpctrace trace lines). Elsewhere the records are materialised once, on
+ * contiguously (HPCToolkit 4.0 profile planes and trace lines, pre-release
+ * and hpctrace trace lines). Elsewhere the records are materialised once, on
  * first use, into memory the handle owns (counted against
  * options.max_memory: -EFBIG beyond it) and kept until profdb_close(). The
- * views hold exactly what profdb_values_next() and profdb_trace_at()
+ * views hold exactly what profdb_values_next() and profdb_trace_sample_at()
  * return, in the same order within a profile or context.
  */
 
@@ -529,6 +528,10 @@ PROFDB_EXPORT int profdb_profile_view(const profdb *db, uint32_t profile, profdb
  *  @p index keyed by metric id (strictly increasing), value = position of
  *  its first record in @p values; @p values keyed by profile index
  *  (strictly increasing within a metric), value = the stored number.
+ *  HPCToolkit 4.0: materialised for every context the summary profile has
+ *  values for (every context with values, in real databases), since
+ *  cct.db does not hold the summary profile's values and this view does;
+ *  profdb_hpctk_context_plane() is cct.db's plane in the mapping.
  *  @param context  context id.
  *  @return as profdb_profile_view(), -ENOENT for an unknown context id
  *  (and what building the tree met, as profdb_context_get()).

@@ -27,6 +27,7 @@
 
 #include "query/hints-internal.h"
 #include "query/query-internal.h"
+#include "core/search-internal.h"
 
 struct profdb__edges {
 	profdb_edge *e;            /* sorted by caller, callee, site */
@@ -187,16 +188,22 @@ static int line_children(const profdb *db, uint32_t fctx, cg_pos **pos, size_t *
 /* The line context at a call's position, PROFDB_NONE when there is none.
  * Lines come sorted by line, then address, then file: a binary search to
  * the first of (line, instr), then the file among the equal ones. */
+typedef struct site_key {
+	const cg_pos *pos;
+	const profdb__native_row *cs;
+} site_key;
+
+static int site_before(const void *ctx, size_t i)
+{
+	const site_key *k = ctx;
+	const cg_pos *p = &k->pos[i];
+	return p->line < k->cs->line || (p->line == k->cs->line && p->instr < k->cs->instr);
+}
+
 static uint32_t site_of(const cg_pos *pos, size_t n, const profdb__native_row *cs)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (pos[mid].line < cs->line || (pos[mid].line == cs->line && pos[mid].instr < cs->instr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	site_key key = {pos, cs};
+	size_t lo = profdb__lower_bound(0, n, &key, site_before);
 	for (; lo < n && pos[lo].line == cs->line && pos[lo].instr == cs->instr; lo++)
 		if (pos[lo].file.len == cs->file.len &&
 		    (cs->file.len == 0 || memcmp(pos[lo].file.ptr, cs->file.ptr, cs->file.len) == 0))
@@ -480,7 +487,7 @@ static void plan_columns(const profdb *db, struct profdb__edges *x)
 	uint8_t *summary = malloc((size_t)np);
 	for (int64_t p = 0; cols && summary && p < np; p++) {
 		profdb_profile pr;
-		if (profdb_profile_get(db, (uint32_t)p, &pr) < 0) {
+		if (profdb_profile_at(db, (uint32_t)p, &pr) < 0) {
 			free(summary);
 			summary = NULL;
 		} else {
@@ -678,7 +685,7 @@ static int tree_cost(const profdb *db, const struct profdb__edges *x, uint32_t c
 		profdb_number v;
 		if (x->summary && p < x->n_prof)
 			pr.is_summary = x->summary[p];
-		else if ((r = profdb_profile_get(db, (uint32_t)p, &pr)) < 0)
+		else if ((r = profdb_profile_at(db, (uint32_t)p, &pr)) < 0)
 			return r;
 		if (pr.is_summary)
 			continue;
@@ -706,14 +713,7 @@ static int cg_cost(const struct profdb__edges *x, uint64_t i, uint32_t profile, 
 	if (profile == PROFDB_NONE) {
 		c = x->total + i * x->ne;
 	} else {
-		uint64_t lo = x->first[i], hi = x->first[i + 1];
-		while (lo < hi) {
-			uint64_t mid = lo + (hi - lo) / 2;
-			if (x->part_profile[mid] < profile)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = profdb__lower_u32(x->part_profile, x->first[i], x->first[i + 1], profile);
 		if (lo < x->first[i + 1] && x->part_profile[lo] == profile)
 			c = x->part_cost + lo * x->ne;
 	}

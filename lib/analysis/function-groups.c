@@ -151,7 +151,7 @@ static int profiles_of(const profdb *db, uint32_t **out, size_t *n)
 		return profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
 	for (int64_t p = 0; p < np; p++) {
 		profdb_profile pr;
-		int r = profdb_profile_get(db, (uint32_t)p, &pr);
+		int r = profdb_profile_at(db, (uint32_t)p, &pr);
 		if (r < 0)
 			return r;
 		if (!pr.is_summary)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "query/query-internal.h"
+#include "core/search-internal.h"
 
 struct profdb__metric_data {
 	uint32_t n;            /* metrics */
@@ -47,17 +48,10 @@ static int cmp_u64(const void *a, const void *b)
 /* The index of metric @p id, or -1. */
 static int64_t index_of(const struct profdb__metric_data *d, uint32_t id)
 {
-	size_t lo = 0, hi = d->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t k = (uint32_t)(d->by_id[mid] >> 32);
-		if (k == id)
-			return (int64_t)(d->by_id[mid] & 0xffffffffu);
-		if (k < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* by_id holds (id << 32 | index): the first entry >= (id << 32) */
+	size_t lo = profdb__lower_u64(d->by_id, 0, d->n, (uint64_t)id << 32);
+	if (lo < d->n && (uint32_t)(d->by_id[lo] >> 32) == id)
+		return (int64_t)(d->by_id[lo] & 0xffffffffu);
 	return -1;
 }
 

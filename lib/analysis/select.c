@@ -38,12 +38,24 @@ static int ascii_lower(int c)
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
 }
 
+/* A byte of a kind name as a selection can spell it: the bytes that
+ * delimit a selection or a printed identity (blanks, control characters,
+ * ',', '=', '"') read as '_', which is how `profdb profiles` prints them,
+ * and letters compare without case. So every kind a profile has, stored
+ * names included, can be selected by the name the listing shows. */
+static int kind_char(unsigned char c)
+{
+	if (c < 0x21 || c == 0x7f || c == ',' || c == '=' || c == '"')
+		return '_';
+	return ascii_lower(c);
+}
+
 static int same_kind(const char *a, size_t na, const char *b, size_t nb)
 {
 	if (na != nb)
 		return 0;
 	for (size_t i = 0; i < na; i++)
-		if (ascii_lower((unsigned char)a[i]) != ascii_lower((unsigned char)b[i]))
+		if (kind_char((unsigned char)a[i]) != kind_char((unsigned char)b[i]))
 			return 0;
 	return 1;
 }
@@ -118,12 +130,10 @@ static int parse(sel *s, const char *spec)
 			return syntax(spec, p, "an empty term");
 		const char *eq = memchr(p, '=', (size_t)(end - p));
 		if (eq) {
+			/* The kind is everything before '=' (dashes included: the
+			 * library names "gpu-stream"); only ',' and '=' delimit it. */
 			if (eq == p)
 				return syntax(spec, p, "a kind without a name");
-			for (const char *k = p; k < eq; k++)
-				if (*k == ' ' || *k == '-' || (*k >= '0' && *k <= '9' && k == p))
-					return syntax(spec, k, "a kind name must not start with a digit or "
-					              "hold blanks or dashes");
 			int r = cond_of_kind(s, spec, p, (size_t)(eq - p), &cur);
 			if (r < 0)
 				return r;
@@ -198,7 +208,7 @@ static int64_t select_all(const profdb *db, sel *s, int64_t n, uint32_t *out, si
 			                    s->ranges[idx->first + i].hi, (long long)n);
 	for (int64_t p = 0; p < n; p++) {
 		profdb_profile pr;
-		int r = profdb_profile_get(db, (uint32_t)p, &pr);
+		int r = profdb_profile_at(db, (uint32_t)p, &pr);
 		if (r < 0)
 			return r;
 		int ok = idx ? in_ranges(s, idx, (uint64_t)p) : !pr.is_summary;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/table-internal.h"
 #include "stats-internal.h"
 
 /* Accumulator bytes per tile: small enough to stay in a core's L2. */
@@ -359,6 +360,7 @@ static int layout(run *r, profdb__stats_pass *out)
 	    !(r->acc = calloc(r->n_rows * r->n_slots, sizeof *r->acc)))
 		return profdb__fail(-ENOMEM, "profdb_stats_new: out of memory for %" PRIu64
 		                    " accumulators", r->n_rows * r->n_slots);
+	profdb__advise_big(r->acc, r->n_rows * r->n_slots * sizeof *r->acc);
 	for (size_t k = 0; k < r->n_start && r->acc; k++) {
 		const profdb_stats_acc *s = &r->start[k];
 		uint64_t row = r->ids ? sparse_row(r->ids, 0, r->n_rows, s->context) : s->context;

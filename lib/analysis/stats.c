@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/table-internal.h"
 #include "stats-internal.h"
+#include "core/search-internal.h"
 
 struct profdb_stats {
 	profdb_stat *rows;        /* by metric id, then context id */
@@ -62,7 +64,7 @@ static int pick_profiles(const profdb *db, const profdb_stats_options *o, uint32
 		if (o->profiles[i] >= (uint64_t)count)
 			return profdb__fail(-EINVAL, "profdb_stats_new: profile %" PRIu32 " does not "
 			                    "exist (%lld profiles)", o->profiles[i], (long long)count);
-		int r = profdb_profile_get(db, o->profiles[i], &pr);
+		int r = profdb_profile_at(db, o->profiles[i], &pr);
 		if (r < 0)
 			return r;
 		*has_summary |= pr.is_summary;
@@ -156,6 +158,8 @@ static int alloc_rows(profdb_stats *st, uint64_t n, size_t n_metrics)
 	st->first = malloc((n_metrics + 1) * sizeof *st->first);
 	if (!st->rows || !st->accs || !st->metric_ids || !st->first)
 		return profdb__fail(-ENOMEM, "profdb_stats: out of memory for %" PRIu64 " rows", n);
+	profdb__advise_big(st->rows, n * sizeof *st->rows);
+	profdb__advise_big(st->accs, n * sizeof *st->accs);
 	st->first[0] = 0;
 	return 0;
 }
@@ -330,14 +334,7 @@ PROFDB_EXPORT int profdb_stats_at(const profdb_stats *s, uint64_t index, profdb_
 /* The position of @p metric in s->metric_ids, or -1. */
 static int64_t metric_pos(const profdb_stats *s, uint32_t metric)
 {
-	size_t lo = 0, hi = s->n_metrics;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (s->metric_ids[m] < metric)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	size_t lo = profdb__lower_u32(s->metric_ids, 0, s->n_metrics, metric);
 	return lo < s->n_metrics && s->metric_ids[lo] == metric ? (int64_t)lo : -1;
 }
 
@@ -350,14 +347,8 @@ PROFDB_EXPORT int profdb_stats_get(const profdb_stats *s, uint32_t context, uint
 	int64_t k = metric_pos(s, metric);
 	if (k < 0)
 		return 0;
-	uint64_t lo = s->first[k], hi = s->first[k + 1];
-	while (lo < hi) {
-		uint64_t m = lo + (hi - lo) / 2;
-		if (s->rows[m].context < context)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	size_t lo = profdb__lower_u32_field(s->rows, sizeof *s->rows, offsetof(profdb_stat, context),
+	                                    s->first[k], s->first[k + 1], context);
 	if (lo == s->first[k + 1] || s->rows[lo].context != context)
 		return 0;
 	*out = s->rows[lo];

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "query/query-internal.h"
+#include "core/search-internal.h"
 
 enum { F_VALUE, F_SQUARE, F_COUNT, F_OTHER };
 
@@ -139,16 +140,21 @@ static int load_stats(const profdb *db, profdb_summary_check *res)
 	return 0;
 }
 
+typedef struct stat_key {
+	const stat_entry *stats;
+	uint64_t id;
+} stat_key;
+
+static int stat_before(const void *ctx, size_t i)
+{
+	const stat_key *k = ctx;
+	return k->stats[i].s.id < k->id;
+}
+
 static const stat_entry *stat_by_id(const profdb_summary_check *res, uint64_t id)
 {
-	size_t lo = 0, hi = res->n_stats;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (res->stats[mid].s.id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	stat_key key = {res->stats, id};
+	size_t lo = profdb__lower_bound(0, res->n_stats, &key, stat_before);
 	return lo < res->n_stats && res->stats[lo].s.id == id ? &res->stats[lo] : NULL;
 }
 
@@ -351,7 +357,7 @@ static int find_summary(const profdb *db, uint32_t *out)
 		return (int)n;
 	for (uint32_t p = 0; p < (uint64_t)n; p++) {
 		profdb_profile pr;
-		int r = profdb_profile_get(db, p, &pr);
+		int r = profdb_profile_at(db, p, &pr);
 		if (r < 0)
 			return r;
 		if (pr.is_summary) {

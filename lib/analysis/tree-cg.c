@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tree-internal.h"
+#include "core/search-internal.h"
 
 typedef struct cgw {
 	tbuild *b;
@@ -587,14 +588,7 @@ static int bottom_up(cgw *w)
  * none there (as profdb_exclusive finds nothing). Profiles ascend. */
 static uint64_t row_cost(const profdb__graph_row *row, uint32_t profile, uint32_t m, size_t nm)
 {
-	uint32_t lo = 0, hi = row->n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (row->profiles[mid] < profile)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = profdb__lower_u32(row->profiles, 0, row->n, profile);
 	return lo < row->n && row->profiles[lo] == profile ? row->costs[(size_t)lo * nm + m] : 0;
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/table-internal.h"
 #include "tree-internal.h"
 
 /* What the views read of a context (a deep tree has millions: the links
@@ -91,6 +92,7 @@ static int collect(cwalk *w)
 		free(path);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%" PRId64 " contexts)", count);
 	}
+	profdb__advise_big(w->ci, (size_t)count * sizeof *w->ci);
 	size_t sp = 0, n = 0;
 	for (;;) {
 		if (n >= (uint64_t)count) {
@@ -249,6 +251,7 @@ static int values(cwalk *w)
 		free(found);
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu contexts)", w->n);
 	}
+	profdb__advise_big(w->cv, w->n * 2 * nm * sizeof *w->cv);
 	for (size_t i = 0; i < w->n; i++)
 		for (size_t k = 0; k < nm; k++) {
 			w->cv[i * 2 * nm + k] = w->cv[i * 2 * nm + nm + k] = NAN;

@@ -118,11 +118,12 @@ static uint64_t node_bytes(size_t nm)
 /* Room for @p nc nodes (nc >= t->n). */
 static int resize(profdb_tree *t, size_t nc)
 {
-	tnode *nn = realloc(t->nodes, nc * sizeof *nn);
+	tnode *nn = profdb__realloc_big(t->nodes, t->n * sizeof *nn, nc * sizeof *nn);
 	if (!nn)
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
 	t->nodes = nn;
-	double *nv = realloc(t->val, nc * 2 * t->nm * sizeof *nv);
+	double *nv = profdb__realloc_big(t->val, t->n * 2 * t->nm * sizeof *nv,
+	                                 nc * 2 * t->nm * sizeof *nv);
 	if (!nv)
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
 	t->val = nv;
@@ -532,7 +533,7 @@ static int plan_profiles(const profdb *db, const profdb_tree_options *o, uint32_
 	pl->n_profiles = 0;
 	for (uint32_t p = 0; p < (uint64_t)np; p++) {
 		profdb_profile pr;
-		if ((r = profdb_profile_get(db, p, &pr)) < 0)
+		if ((r = profdb_profile_at(db, p, &pr)) < 0)
 			return r;
 		if (!pr.is_summary) {
 			pl->profiles[pl->n_profiles++] = p;
@@ -590,17 +591,25 @@ static int make_plan(const profdb *db, const profdb_tree_options *o, tplan *plan
 
 /* ---- the API -------------------------------------------------------------------- */
 
-int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_options *o)
+int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_options *in)
 {
 	if (ret)
 		*ret = NULL;
-	if (!ret || !db || !o)
+	if (!ret || !db || !in)
 		return profdb__fail(-EINVAL, "profdb_tree_new: NULL argument");
-	if (o->size < sizeof *o || !o->metrics || o->n_metrics == 0 || o->n_metrics > 4096 ||
+	/* A caller built against an older header passes a smaller struct: the
+	 * fields it lacks keep their defaults, as for every options struct. */
+	profdb_tree_options opt = PROFDB_TREE_OPTIONS_INIT;
+	const profdb_tree_options *o = &opt;
+	int r = profdb__options_take(&opt, sizeof opt, in, "profdb_tree_new",
+	                             "PROFDB_TREE_OPTIONS_INIT");
+	if (r < 0)
+		return r;
+	if (!o->metrics || o->n_metrics == 0 || o->n_metrics > 4096 ||
 	    (o->profiles == NULL && o->n_profiles) || (o->profiles && o->n_profiles == 0) ||
 	    (unsigned)o->kind > PROFDB_TREE_FLAT || !(o->cutoff >= 0 && o->cutoff < 1))
-		return profdb__fail(-EINVAL, "profdb_tree_new: bad options (size, metrics, "
-		                    "profiles, kind or cutoff)");
+		return profdb__fail(-EINVAL, "profdb_tree_new: bad options (metrics, profiles, "
+		                    "kind or cutoff)");
 	profdb_tree *t = calloc(1, sizeof *t);
 	tplan *plan = calloc(o->n_metrics, sizeof *plan);
 	if (!t || !plan) {
@@ -611,7 +620,7 @@ int profdb_tree_new(profdb_tree **ret, const profdb *db, const profdb_tree_optio
 	t->nm = o->n_metrics;
 	t->limit = db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
 	tbuild b = {db, t, plan, o->n_metrics, o->kind, o->cutoff};
-	int r = make_plan(db, o, plan);
+	r = make_plan(db, o, plan);
 	if (r == 0)
 		r = profdb__call_graph(db) ? profdb__tree_build_cg(&b) : profdb__tree_build_ctx(&b);
 	if (r == 0 && t->n == 0) {

@@ -166,7 +166,7 @@ void profdb__cgw_part(profdb__cgw *w, const profdb *db, uint32_t index)
 	profdb__cv_puts(w->o, "part: ");
 	profdb__cv_u64(w->o, (uint64_t)index + 1);
 	profdb__cv_putc(w->o, '\n');
-	if (profdb_profile_get(db, index, &p) >= 0 && p.name.len) {
+	if (profdb_profile_at(db, index, &p) >= 0 && p.name.len) {
 		profdb__cv_puts(w->o, "desc: Profile: ");
 		put_line_text(w->o, p.name);
 		profdb__cv_putc(w->o, '\n');

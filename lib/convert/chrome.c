@@ -62,7 +62,7 @@ static int process_key(const profdb *db, uint32_t profile, profdb__cv_buf *b)
 {
 	static const char *const kinds[] = {"node", "rank", "pid", "process"};
 	profdb_profile p;
-	int r = profdb_profile_get(db, profile, &p);
+	int r = profdb_profile_at(db, profile, &p);
 	b->len = 0;
 	for (uint32_t i = 0; r >= 0 && i < p.n_identity; i++) {
 		profdb_str kind;

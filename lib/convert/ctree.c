@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cost-internal.h"
+#include "core/search-internal.h"
 
 void profdb__cv_tree_free(profdb__cv_tree *t)
 {
@@ -134,13 +135,7 @@ static uint32_t node_of(const profdb__cv_tree *t, uint32_t ctx, size_t *at, int 
 			lo += step;
 		}
 	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((uint32_t)(t->sorted[mid] >> 32) < ctx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = profdb__lower_u64(t->sorted, lo, hi, (uint64_t)ctx << 32);   /* (ctx << 32 | node) */
 	*at = lo;
 	*found = lo < t->n && (uint32_t)(t->sorted[lo] >> 32) == ctx &&
 	         t->node[(uint32_t)t->sorted[lo]].ctx != PROFDB_NONE;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pb-internal.h"
+#include "core/search-internal.h"
 
 /* profile.proto's field numbers */
 enum {
@@ -396,14 +397,7 @@ static int mark_shared(bulk *b)
 		memcpy(sorted, b->key, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, cmp_u64);
 	for (size_t i = 0; i < n; i++) {
-		size_t lo = 0, hi = n;   /* the first sorted >= key[i] */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (sorted[mid] < b->key[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = profdb__lower_u64(sorted, 0, n, b->key[i]);
 		b->shared[i] = lo + 1 < n && sorted[lo + 1] == b->key[i];
 	}
 	free(sorted);

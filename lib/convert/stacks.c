@@ -45,7 +45,7 @@ int profdb__cv_profile_name(profdb__cv_buf *b, const profdb *db, uint32_t profil
 {
 	profdb_profile p;
 	char idx[32];
-	int r = profdb_profile_get(db, profile, &p);
+	int r = profdb_profile_at(db, profile, &p);
 	if (r < 0)
 		return r;
 	if (!p.name.len) {

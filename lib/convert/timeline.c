@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "timeline-internal.h"
+#include "core/search-internal.h"
 
 #define NO_FN PROFDB_NONE
 /* The most pixel cells a picture has (256 MiB of columns). */
@@ -124,6 +125,17 @@ static uint64_t column_time(const timeline *t, uint32_t c)
 	return t->start + t->from + k * (span / w2) + k * (span % w2) / w2;
 }
 
+typedef struct timeline_key {
+	const profdb_view *v;
+	uint64_t time;
+} timeline_key;
+
+static int not_after(const void *ctx, size_t i)
+{
+	const timeline_key *k = ctx;
+	return profdb_view_key(k->v, i) <= k->time;
+}
+
 /* The first sample at or after @p lo whose time is after @p time, given
  * that those before @p lo are not: galloping, then a binary search, so a
  * row's columns cost O(columns log(samples / columns)). */
@@ -135,14 +147,8 @@ static uint64_t first_after(const profdb_view *v, uint64_t lo, uint64_t time)
 		hi = step < n - hi ? hi + step : n;
 		step *= 2;
 	}
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (profdb_view_key(v, mid) <= time)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	timeline_key key = {v, time};
+	return profdb__lower_bound(lo, hi, &key, not_after);   /* the upper bound of time */
 }
 
 /* The function of each column of one trace line (NO_FN: before its first

@@ -229,12 +229,14 @@ static char *digits_before(char *end, uint64_t v)
 	return end;
 }
 
+/* The digits are written in place, from the end the count gives: no copy
+ * of a variable length (a library call) per number. */
 size_t profdb__fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[20];
-	char *p = digits_before(tmp + sizeof tmp, v);
-	size_t n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(buf, p, n);
+	size_t n = 1;
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	digits_before(buf + n, v);
 	return n;
 }
 

@@ -1,6 +1,7 @@
 /* Growable arrays and the hash index (table-internal.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core-internal.h"
 #include "table-internal.h"
@@ -17,12 +18,45 @@ int profdb__grow(void **arr, size_t *cap, size_t need, size_t elem)
 	}
 	if (elem && nc > SIZE_MAX / elem)
 		return profdb__fail(-ENOMEM, "table of %zu elements too large", need);
-	void *q = realloc(*arr, nc * elem);
+	void *q = profdb__realloc_big(*arr, *cap * elem, nc * elem);
 	if (!q)
 		return profdb__fail(-ENOMEM, "out of memory (table of %zu elements)", nc);
 	*arr = q;
 	*cap = nc;
 	return 0;
+}
+
+/* The size from which a table asks for huge pages. */
+#define BIG ((size_t)4 << 20)
+
+void *profdb__realloc_big(void *p, size_t old, size_t bytes)
+{
+	if (bytes < BIG)
+		return realloc(p, bytes);
+	/* realloc would copy into pages it has not advised yet */
+	void *q = malloc(bytes);
+	if (!q)
+		return NULL;
+	profdb__advise_big(q, bytes);
+	if (p)
+		memcpy(q, p, old < bytes ? old : bytes);
+	free(p);
+	return q;
+}
+
+void profdb__advise_big(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (!p || bytes < BIG)
+		return;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);   /* a hint: errors change nothing */
+#else
+	(void)p, (void)bytes;
+#endif
 }
 
 uint64_t profdb__hash_bytes(const void *p, size_t n, uint64_t seed)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "table-internal.h"
+#include "xml-arena-internal.h"
 #include "xml-internal.h"
 
 void profdb__xml_init(profdb__xml *x, const char *name, size_t frame_size,
@@ -184,9 +185,16 @@ static void XMLCALL on_entity(void *ud, const XML_Char *name, int is_param,
 
 int profdb__xml_parse(profdb__xml *x, const void *data, uint64_t size)
 {
-	XML_Parser xp = XML_ParserCreate(NULL);
-	if (!xp)
+	const XML_Memory_Handling_Suite mem = {profdb__xml_arena_fns.malloc_fcn,
+	                                       profdb__xml_arena_fns.realloc_fcn,
+	                                       profdb__xml_arena_fns.free_fcn};
+	profdb__xml_arena arena, *saved;
+	profdb__xml_arena_enter(&arena, &saved);
+	XML_Parser xp = XML_ParserCreate_MM(NULL, &mem, NULL);
+	if (!xp) {
+		profdb__xml_arena_leave(&arena, saved);
 		return profdb__fail(-ENOMEM, "%s: out of memory", x->name);
+	}
 	x->xp = xp;
 	x->err = 0;
 	XML_SetUserData(xp, x);
@@ -197,7 +205,10 @@ int profdb__xml_parse(profdb__xml *x, const void *data, uint64_t size)
 	XML_SetParamEntityParsing(xp, XML_PARAM_ENTITY_PARSING_NEVER);
 	int r = 0;
 	uint64_t done = 0;
-	const uint64_t chunk = 1u << 20;
+	/* In as few pieces as XML_Parse's int length allows: expat parses a
+	 * piece in place, but copies every later one behind what the previous
+	 * left unparsed. */
+	const uint64_t chunk = 1u << 30;
 	do {
 		uint64_t len = size - done < chunk ? size - done : chunk;
 		int last = done + len == size;
@@ -217,6 +228,7 @@ int profdb__xml_parse(profdb__xml *x, const void *data, uint64_t size)
 	if (r == 0 && x->err)
 		r = x->err;
 	XML_ParserFree(xp);
+	profdb__xml_arena_leave(&arena, saved);
 	x->xp = NULL;
 	free(x->stack);
 	x->stack = NULL;

@@ -180,13 +180,13 @@ static int setup_index(profdb_cube *c, cube_metric *m, const char *iname,
 	if (memcmp(h, CUBE_INDEX_MAGIC, CUBE_INDEX_MAGIC_LEN) != 0)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (at offset %" PRIu64
 		                    "): no CUBEX.INDEX magic", c->path, iname, im->off);
-	uint32_t marker = profdb__le32(h + CUBE_INDEX_MARKER);
+	uint32_t marker = cube_index_marker(h);
 	if (marker != 1 && marker != 0x01000000u)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 		                    "): endianness marker 0x%08" PRIx32 " is neither 1 nor 1 swapped",
 		                    c->path, iname, im->off + CUBE_INDEX_MARKER, marker);
 	m->swap = marker != 1;
-	uint8_t format = h[CUBE_INDEX_FORMAT];
+	uint8_t format = cube_index_format(h);
 	if (format == CUBE_INDEX_DENSE) {
 		m->dense = 1;
 		m->nrows = c->n_cnodes;
@@ -200,19 +200,20 @@ static int setup_index(profdb_cube *c, cube_metric *m, const char *iname,
 	if (im->size < CUBE_INDEX_POSITIONS)
 		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
 		                    "): sparse index without its count", c->path, iname, im->off);
-	if ((r = profdb__range(in, im->off + CUBE_INDEX_COUNT, 4, iname, &q)) < 0)
+	if ((r = profdb__range(in, im->off, CUBE_INDEX_POSITIONS, iname, &q)) < 0)
 		return r;
-	uint32_t cnt = cube_ld32(q, m->swap);
-	if ((uint64_t)cnt * 4 > im->size - CUBE_INDEX_POSITIONS)
+	uint32_t cnt = cube_index_count(q, m->swap);
+	if ((uint64_t)cnt * CUBE_POSITION > im->size - CUBE_INDEX_POSITIONS)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 		                    "): index claims %" PRIu32 " entries, the member holds %"
 		                    PRIu64, c->path, iname, im->off + CUBE_INDEX_COUNT, cnt,
-		                    (im->size - CUBE_INDEX_POSITIONS) / 4);
-	if ((r = profdb__range(in, im->off + CUBE_INDEX_POSITIONS, (uint64_t)cnt * 4, iname, &m->positions)) < 0)
+		                    (im->size - CUBE_INDEX_POSITIONS) / CUBE_POSITION);
+	if ((r = profdb__range(in, im->off + CUBE_INDEX_POSITIONS, (uint64_t)cnt * CUBE_POSITION, iname,
+	                       &m->positions)) < 0)
 		return r;
 	uint32_t prev = 0;
 	for (uint32_t k = 0; k < cnt; k++) {
-		uint32_t pos = cube_ld32(m->positions + (size_t)k * 4, m->swap);
+		uint32_t pos = cube_position(m->positions + (size_t)k * CUBE_POSITION, m->swap);
 		if (pos >= c->n_cnodes)
 			return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 			                    "): entry %" PRIu32 " names position %" PRIu32
@@ -279,9 +280,9 @@ static int setup_zdata(profdb_cube *c, cube_metric *m, const char *dname,
 	if (dm->size < CUBE_ZDATA_TABLE)
 		return profdb__fail(-ENODATA, "%s: member '%s' (at offset %" PRIu64
 		                    "): ZCUBEX header truncated", c->path, dname, dm->off);
-	if ((r = profdb__range(&c->tar, dm->off + CUBE_ZDATA_COUNT, 8, dname, &q)) < 0)
+	if ((r = profdb__range(&c->tar, dm->off, CUBE_ZDATA_TABLE, dname, &q)) < 0)
 		return r;
-	uint64_t cnt = cube_ld64(q, m->swap);
+	uint64_t cnt = cube_zdata_count(q, m->swap);
 	if (cnt > (dm->size - CUBE_ZDATA_TABLE) / CUBE_ZENTRY_SIZE)
 		return profdb__fail(-EBADMSG, "%s: member '%s' (offset %" PRIu64
 		                    "): %" PRIu64 " compressed blocks claimed, room for %" PRIu64,

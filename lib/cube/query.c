@@ -28,9 +28,10 @@ static int name_ends(const char *name, const char *suffix)
 static int q_sniff(const unsigned char *head, size_t n, const char *name)
 {
 	if (name_ends(name, ".cubex"))
-		return (n >= TAR_MAGIC + 5 && memcmp(head + TAR_MAGIC, "ustar", 5) == 0) ||
+		return (n >= TAR_MAGIC + TAR_MAGIC_LEN &&
+		        memcmp(head + TAR_MAGIC, "ustar", TAR_MAGIC_LEN) == 0) ||
 		       (n >= 2 && head[0] == 0x1f && head[1] == 0x8b);
-	if (n < TAR_MAGIC + 5 || memcmp(head + TAR_MAGIC, "ustar", 5) != 0)
+	if (n < TAR_MAGIC + TAR_MAGIC_LEN || memcmp(head + TAR_MAGIC, "ustar", TAR_MAGIC_LEN) != 0)
 		return 0;
 	char first[TAR_NAME_LEN + 1];
 	memcpy(first, head + TAR_NAME, TAR_NAME_LEN);
@@ -289,6 +290,10 @@ static void decode(const cube_metric *m, const unsigned char *row, uint32_t p,
 	case PROFDB_CUBE_INT32: out->as.i64 = (int32_t)(s ? profdb__be32(v) : profdb__le32(v)); break;
 	case PROFDB_CUBE_UINT64: out->as.u64 = s ? profdb__be64(v) : profdb__le64(v); break;
 	case PROFDB_CUBE_INT64: out->as.i64 = (int64_t)(s ? profdb__be64(v) : profdb__le64(v)); break;
+	/* the stored bits, as profdb__cube_cell reads them, without its call */
+	case PROFDB_CUBE_DOUBLE: case PROFDB_CUBE_MINDOUBLE: case PROFDB_CUBE_MAXDOUBLE:
+		out->as.u64 = cube_ld64(v, s);
+		break;
 	default: out->as.f64 = profdb__cube_cell(m, row, p, 0); break;
 	}
 }

@@ -15,6 +15,7 @@
 #include "../core/table-internal.h"
 #include "../core/gunzip-internal.h"
 #include "layout-internal.h"
+#include "../core/search-internal.h"
 
 enum { BLOCK = TAR_BLOCK };
 
@@ -28,7 +29,7 @@ static int all_zero(const unsigned char *p, size_t n)
 
 static int has_magic(const unsigned char *h)
 {
-	return memcmp(h + TAR_MAGIC, "ustar", 5) == 0;
+	return memcmp(h + TAR_MAGIC, "ustar", TAR_MAGIC_LEN) == 0;
 }
 
 /* Octal text (leading spaces, stops at NUL/space) or GNU base-256. */
@@ -273,18 +274,24 @@ static int member_cmp(const void *a, const void *b)
 	return x->header_off < y->header_off ? -1 : x->header_off > y->header_off;
 }
 
+typedef struct member_key {
+	const cube_member *members;
+	const char *name;
+} member_key;
+
+static int not_after_name(const void *ctx, size_t i)
+{
+	const member_key *k = ctx;
+	return strcmp(k->members[i].name, k->name) <= 0;
+}
+
 const cube_member *profdb__cube_member_find(const profdb_cube *c, const char *name)
 {
-	/* members[] is sorted by (name, archive position): binary search for the
-	 * last member of that name, which wins as in CubeLib's member map. */
-	uint32_t lo = 0, hi = c->n_members;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (strcmp(c->members[mid].name, name) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* members[] is sorted by (name, archive position): the upper bound of
+	 * the name, so the last member of that name, which wins as in CubeLib's
+	 * member map. */
+	member_key key = {c->members, name};
+	size_t lo = profdb__lower_bound(0, c->n_members, &key, not_after_name);
 	if (lo > 0 && strcmp(c->members[lo - 1].name, name) == 0)
 		return &c->members[lo - 1];
 	return NULL;

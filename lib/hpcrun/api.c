@@ -43,7 +43,7 @@ PROFDB_EXPORT int64_t profdb_hpcrun_profile_count(const profdb_hpcrun *h)
 	return (int64_t)h->n_profiles;
 }
 
-PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t profile,
+PROFDB_EXPORT int profdb_hpcrun_profile_at(const profdb_hpcrun *h, uint32_t profile,
                                             profdb_hpcrun_profile *out)
 {
 	const hr_profile *p = NULL;
@@ -51,7 +51,7 @@ PROFDB_EXPORT int profdb_hpcrun_profile_get(const profdb_hpcrun *h, uint32_t pro
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_profile_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_profile_at: NULL output");
 	memset(out, 0, sizeof *out);
 	out->index = profile;
 	out->name.ptr = p->stem;

@@ -1,7 +1,9 @@
-/* The fixed-size records of .hpcrun and .hpctrace files: field offsets,
- * record sizes and named accessors. doc/FORMATS.md, "hpcrun and hpctrace"
- * (sections "02.00 and 03.00", "04.00", "Metric flags", ".hpctrace 01.01")
- * is the source; every integer is big-endian.
+/* The fixed-size records of .hpcrun files, declared the way
+ * lib/core/layout-internal.h says: record sizes as enums, one checked
+ * accessor per field. doc/FORMATS.md, "hpcrun and hpctrace" (sections
+ * "02.00 and 03.00", "04.00", "Metric flags") is the source; every integer
+ * is big-endian except the partner of the raw metric flags. The .hpctrace
+ * records are lib/core/hpctrace-internal.h's, shared with lib/hpctkpre.
  *
  * The accessors take a pointer to the first byte of a record that the
  * caller has range-checked (profdb__range or a hr_cur) for the record's
@@ -13,7 +15,9 @@
 
 #include <stdint.h>
 
-#include "../core/bytes-internal.h"
+#include "../core/layout-internal.h"
+
+#define HR_FIELD(name, size, off, bits) PROFDB_FIELD_BE(name, size, off, bits)
 
 /* ---- file header (both kinds): magic[18] "MM.mm" 'b' ------------------- */
 enum {
@@ -26,161 +30,107 @@ enum {
 _Static_assert(HR_HDR_VERSION + 5 == HR_HDR_ENDIAN && HR_HDR_ENDIAN + 1 == HR_HDR,
                ".hpcrun/.hpctrace header is 24 bytes");
 
-/* ---- .hpctrace 01.01: header flags and records ---------------------------- */
-enum {
-	HR_TRACE_FLAGS = 24,      /* u64, absent in 01.00 */
-	HR_TRACE_HDR = 32,
-	HR_TREC_TIME = 0,         /* u64 ns */
-	HR_TREC_CCT = 8,          /* u32 CCT node id */
-	HR_TREC_METRIC = 12,      /* u32 metric id, DATA_CENTRIC only */
-	HR_TREC_SIZE = 12,
-	HR_TREC_SIZE_METRIC = 16,
-};
-_Static_assert(HR_TRACE_FLAGS + 8 == HR_TRACE_HDR, "hpctrace 01.01 header is 32 bytes");
-_Static_assert(HR_TREC_CCT + 4 == HR_TREC_SIZE && HR_TREC_METRIC + 4 == HR_TREC_SIZE_METRIC,
-               "hpctrace records are 12 bytes, 16 with a metric id");
-
-static inline uint64_t hr_trec_time(const unsigned char *r)
-{
-	return profdb__be64(r + HR_TREC_TIME);
-}
-static inline uint32_t hr_trec_cct(const unsigned char *r)
-{
-	return profdb__be32(r + HR_TREC_CCT);
-}
-static inline uint32_t hr_trec_metric(const unsigned char *r)
-{
-	return profdb__be32(r + HR_TREC_METRIC);
-}
-
 /* ---- CCT node records ------------------------------------------------------ */
 /* 02.00/03.00: i32 id, u32 parent, [u32 lush_assoc], u16 lm_id, u64 ip,
- * [u8 lip[16]], n_metrics x u64 (dense values). [] with logical unwinding. */
+ * [u8 lip[16]], n_metrics x u64 (dense values). [] with logical unwinding.
+ * 04.00: i32 id, u32 parent, u16 lm_id, u64 ip, u8 flags. */
 enum {
-	HR_NODE_ID = 0,           /* i32; 02.00/03.00 negate leaf ids */
-	HR_NODE_PARENT = 4,       /* u32, 0 = root */
-	HR_NODE_LUSH = 8,         /* u32, logical unwinding only */
-	HR_NODE_LIP_SIZE = 16,
+	HR_NODE_PARENT = 4,       /* u32, 0 = root; named for messages */
 	HR_NODE2_FIXED = 18,      /* id, parent, lm_id, ip: the bytes before the values */
-	HR_NODE2_LUSH_EXTRA = 20, /* lush_assoc + lip */
-};
-_Static_assert(HR_NODE_PARENT + 4 + 2 + 8 == HR_NODE2_FIXED, "02.00 node head is 18 bytes");
-_Static_assert(4 + HR_NODE_LIP_SIZE == HR_NODE2_LUSH_EXTRA, "lush fields are 20 bytes");
-
-/* 04.00: i32 id, u32 parent, u16 lm_id, u64 ip, u8 flags. */
-enum {
-	HR_NODE4_LM = 8,
-	HR_NODE4_IP = 10,
-	HR_NODE4_FLAGS = 18,
+	HR_NODE2_LUSH = 38,       /* the same with lush_assoc and lip */
+	HR_NODE_LIP = 22,         /* lip[16] with logical unwinding */
+	HR_NODE_LIP_SIZE = 16,
 	HR_NODE4_SIZE = 19,
 };
-_Static_assert(HR_NODE4_LM + 2 == HR_NODE4_IP && HR_NODE4_IP + 8 == HR_NODE4_FLAGS &&
-               HR_NODE4_FLAGS + 1 == HR_NODE4_SIZE, "04.00 CCT records are 19 bytes");
+HR_FIELD(hr_node_id, HR_NODE2_FIXED, 0, 32)          /* 02.00/03.00 negate leaf ids */
+HR_FIELD(hr_node_parent, HR_NODE2_FIXED, HR_NODE_PARENT, 32)
+HR_FIELD(hr_node_plain_lm, HR_NODE2_FIXED, 8, 16)
+HR_FIELD(hr_node_plain_ip, HR_NODE2_FIXED, 10, 64)
+HR_FIELD(hr_node_lush, HR_NODE2_LUSH, 8, 32)
+HR_FIELD(hr_node_lush_lm, HR_NODE2_LUSH, 12, 16)
+HR_FIELD(hr_node_lush_ip, HR_NODE2_LUSH, 14, 64)
+HR_FIELD(hr_node4_flags, HR_NODE4_SIZE, 18, 8)
+_Static_assert(10 + 8 == HR_NODE2_FIXED && HR_NODE_LIP + HR_NODE_LIP_SIZE == HR_NODE2_LUSH &&
+               14 + 8 == HR_NODE_LIP, "02.00 node heads are 18 bytes, 38 with lush fields");
+_Static_assert(18 + 1 == HR_NODE4_SIZE, "04.00 CCT records are 19 bytes");
 
 static inline int32_t hr_node_sid(const unsigned char *r)
 {
-	return (int32_t)profdb__be32(r + HR_NODE_ID);
+	return (int32_t)hr_node_id(r);
 }
-static inline uint32_t hr_node_parent(const unsigned char *r)
-{
-	return profdb__be32(r + HR_NODE_PARENT);
-}
-static inline uint32_t hr_node_lush(const unsigned char *r)
-{
-	return profdb__be32(r + HR_NODE_LUSH);
-}
-/* Offset of lm_id (ip follows it): after lush_assoc when present. */
-static inline unsigned hr_node_lm_at(int lush)
-{
-	return HR_NODE4_LM + (lush ? 4u : 0u);
-}
+/* lm_id and ip sit after lush_assoc when the file has logical unwinding;
+ * 04.00 records have the layout without. */
 static inline uint16_t hr_node_lm(const unsigned char *r, int lush)
 {
-	return profdb__be16(r + hr_node_lm_at(lush));
+	return lush ? hr_node_lush_lm(r) : hr_node_plain_lm(r);
 }
 static inline uint64_t hr_node_ip(const unsigned char *r, int lush)
 {
-	return profdb__be64(r + hr_node_lm_at(lush) + 2);
+	return lush ? hr_node_lush_ip(r) : hr_node_plain_ip(r);
 }
 /* Logical-unwinding ip (16 bytes), 02.00/03.00 with lush only. */
 static inline const unsigned char *hr_node_lip(const unsigned char *r)
 {
-	return r + hr_node_lm_at(1) + 10;
-}
-static inline uint8_t hr_node4_flags(const unsigned char *r)
-{
-	return r[HR_NODE4_FLAGS];
+	return r + HR_NODE_LIP;
 }
 /* Where the dense values of a 02.00/03.00 record start. */
 static inline uint32_t hr_node2_values_at(int lush)
 {
-	return HR_NODE2_FIXED + (lush ? HR_NODE2_LUSH_EXTRA : 0u);
+	return lush ? HR_NODE2_LUSH : HR_NODE2_FIXED;
 }
 
 /* ---- 04.00 sparse metrics -------------------------------------------------- */
-enum {
-	HR_IDT_KIND = 0,          /* u16: bits 13-0 kind, 15-14 interpretation */
-	HR_IDT_PHYSICAL = 2,
-	HR_IDT_LOGICAL = 10,
-	HR_IDT_SIZE = 18,
-	HR_SVAL_VALUE = 0,        /* u64 bits */
-	HR_SVAL_METRIC = 8,       /* u16 metric index */
-	HR_SVAL_SIZE = 10,
-	HR_SIDX_CCT = 0,          /* u32 cct id ("end!" in the last entry) */
-	HR_SIDX_START = 4,        /* u64 first value */
-	HR_SIDX_SIZE = 12,
-};
-_Static_assert(HR_IDT_LOGICAL + 8 == HR_IDT_SIZE, "id tuple elements are 18 bytes");
-_Static_assert(HR_SVAL_METRIC + 2 == HR_SVAL_SIZE, "sparse values are 10 bytes");
-_Static_assert(HR_SIDX_START + 8 == HR_SIDX_SIZE, "sparse index entries are 12 bytes");
-
-static inline uint16_t hr_idt_kind(const unsigned char *e)
-{
-	return profdb__be16(e + HR_IDT_KIND);
-}
-static inline uint64_t hr_idt_physical(const unsigned char *e)
-{
-	return profdb__be64(e + HR_IDT_PHYSICAL);
-}
-static inline uint64_t hr_idt_logical(const unsigned char *e)
-{
-	return profdb__be64(e + HR_IDT_LOGICAL);
-}
-static inline uint64_t hr_sval_value(const unsigned char *v)
-{
-	return profdb__be64(v + HR_SVAL_VALUE);
-}
-static inline uint16_t hr_sval_metric(const unsigned char *v)
-{
-	return profdb__be16(v + HR_SVAL_METRIC);
-}
-static inline uint32_t hr_sidx_cct(const unsigned char *e)
-{
-	return profdb__be32(e + HR_SIDX_CCT);
-}
-static inline uint64_t hr_sidx_start(const unsigned char *e)
-{
-	return profdb__be64(e + HR_SIDX_START);
-}
+/* Id tuple element {u16 kind (bits 13-0 kind, 15-14 interpretation), u64
+ * physical, u64 logical}; sparse value {u64 bits, u16 metric index}; sparse
+ * index entry {u32 cct id ("end!" in the last entry), u64 first value}. */
+enum { HR_IDT_SIZE = 18, HR_SVAL_SIZE = 10, HR_SIDX_SIZE = 12 };
+HR_FIELD(hr_idt_kind, HR_IDT_SIZE, 0, 16)
+HR_FIELD(hr_idt_physical, HR_IDT_SIZE, 2, 64)
+HR_FIELD(hr_idt_logical, HR_IDT_SIZE, 10, 64)
+HR_FIELD(hr_sval_value, HR_SVAL_SIZE, 0, 64)
+HR_FIELD(hr_sval_metric, HR_SVAL_SIZE, 8, 16)
+HR_FIELD(hr_sidx_cct, HR_SIDX_SIZE, 0, 32)
+HR_FIELD(hr_sidx_start, HR_SIDX_SIZE, 4, 64)
+_Static_assert(10 + 8 == HR_IDT_SIZE && 8 + 2 == HR_SVAL_SIZE && 4 + 8 == HR_SIDX_SIZE,
+               "id tuple elements, sparse values and index entries are 18, 10 and 12 bytes");
 
 /* ---- 04.00 footer: 14 x u64 ---------------------------------------------- */
+/* 6 sections x [start, end), the footer's own start, the magic. */
 enum {
-	HR_FOOTER_WORDS = 14,     /* 6 sections x [start, end), footer start, magic */
+	HR_FOOTER_WORDS = 14,
 	HR_FOOTER = 112,
+	HR_FOOTER_START = 96,
 	HR_FOOTER_MAGIC = 104,    /* "HPCRUNsm" */
 };
+HR_FIELD(hr_footer_start, HR_FOOTER, HR_FOOTER_START, 64)
+HR_FIELD(hr_footer_magic, HR_FOOTER, HR_FOOTER_MAGIC, 64)
 _Static_assert(HR_FOOTER_WORDS * 8 == HR_FOOTER && HR_FOOTER_MAGIC + 8 == HR_FOOTER,
                "04.00 footer is 14 u64");
+/* Section word @p k (0-13) of a footer. */
+static inline uint64_t hr_footer_word(const unsigned char *f, int k)
+{
+	return profdb__be64(f + 8 * k);
+}
 
 /* ---- metric descriptor fixed parts ----------------------------------------- */
-enum {
-	HR_MFLAGS_SIZE = 16,      /* the raw x86-64 flag struct */
-	HR_MTRL_FREQ = 0,         /* u16 is_frequency */
-	HR_MTRL_MUX = 2,          /* u16 is_multiplexed */
-	HR_MTRL_THRESHOLD = 4,    /* f64 */
-	HR_MTRL_SAMPLES = 12,     /* u64 */
-	HR_MTRL_SIZE = 20,
-};
-_Static_assert(HR_MTRL_SAMPLES + 8 == HR_MTRL_SIZE, "the 2017 metric trailer is 20 bytes");
+/* The flags are hpcrun's raw in-memory struct (x86-64): u8 type, val_type,
+ * val_fmt, move2proc, u16 partner (little-endian), u8 show, show_percent,
+ * 8 unused bytes; or, from older writers, a packed big-endian u64 bitfield.
+ * The 2017 trailer: u16 is_frequency, u16 is_multiplexed, f64 threshold,
+ * u64 samples. */
+enum { HR_MFLAGS_SIZE = 16, HR_MTRL_SIZE = 20 };
+HR_FIELD(hr_mflags_type, HR_MFLAGS_SIZE, 0, 8)
+HR_FIELD(hr_mflags_val_type, HR_MFLAGS_SIZE, 1, 8)
+HR_FIELD(hr_mflags_val_fmt, HR_MFLAGS_SIZE, 2, 8)
+HR_FIELD(hr_mflags_move2proc, HR_MFLAGS_SIZE, 3, 8)
+PROFDB_FIELD_LE(hr_mflags_partner, HR_MFLAGS_SIZE, 4, 16)
+HR_FIELD(hr_mflags_show, HR_MFLAGS_SIZE, 6, 8)
+HR_FIELD(hr_mflags_show_percent, HR_MFLAGS_SIZE, 7, 8)
+HR_FIELD(hr_mflags_packed, HR_MFLAGS_SIZE, 0, 64)
+HR_FIELD(hr_mtrl_frequency, HR_MTRL_SIZE, 0, 16)
+HR_FIELD(hr_mtrl_multiplexed, HR_MTRL_SIZE, 2, 16)
+HR_FIELD(hr_mtrl_threshold, HR_MTRL_SIZE, 4, 64)
+HR_FIELD(hr_mtrl_samples, HR_MTRL_SIZE, 12, 64)
+_Static_assert(12 + 8 == HR_MTRL_SIZE, "the 2017 metric trailer is 20 bytes");
 
 #endif

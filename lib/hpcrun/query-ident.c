@@ -109,7 +109,7 @@ static int profile_identity(hq *q, uint32_t p, ident_build *ib, hq_text *t)
 {
 	profdb_hpcrun_profile pr;
 	hq_profile *hp = &q->prof[p];
-	int r = profdb_hpcrun_profile_get(q->h, p, &pr);
+	int r = profdb_hpcrun_profile_at(q->h, p, &pr);
 	if (r < 0)
 		return r;
 	size_t start = t->len;
@@ -155,7 +155,7 @@ void profdb__hq_describe(hq *q)
 	q->title = profdb__hq_str(NULL, 0);
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		profdb_hpcrun_profile pr;
-		if (!q->prof[p].has_file || profdb_hpcrun_profile_get(q->h, p, &pr) < 0)
+		if (!q->prof[p].has_file || profdb_hpcrun_profile_at(q->h, p, &pr) < 0)
 			continue;
 		profdb_hpcrun_attr a;
 		for (uint32_t i = 0; i < pr.n_attrs; i++)

@@ -174,7 +174,7 @@ int profdb__hq_merge_metrics(hq *q)
 	uint64_t total = 0;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		profdb_hpcrun_profile pr;
-		int r = profdb_hpcrun_profile_get(q->h, p, &pr);
+		int r = profdb_hpcrun_profile_at(q->h, p, &pr);
 		if (r < 0)
 			return r;
 		q->prof[p].has_file = pr.has_profile;
@@ -343,7 +343,7 @@ static int merge_profile(merge *m, uint32_t p)
 	hq_profile *pr = &q->prof[p];
 	profdb_hpcrun_node nd;
 	profdb_hpcrun_profile info;
-	int r = profdb_hpcrun_profile_get(q->h, p, &info);
+	int r = profdb_hpcrun_profile_at(q->h, p, &info);
 	if (r < 0 || (r = map_modules(m, p, info.n_modules)) < 0)
 		return r;
 	uint32_t i = 0;
@@ -384,7 +384,7 @@ static int count_nodes(hq *q, uint64_t *nodes, uint64_t *modules, uint32_t *max_
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		hq_profile *pr = &q->prof[p];
 		profdb_hpcrun_profile info;
-		int r = profdb_hpcrun_profile_get(q->h, p, &info);
+		int r = profdb_hpcrun_profile_at(q->h, p, &info);
 		if (r < 0)
 			return r;
 		int64_t n = profdb_hpcrun_node_count(q->h, p);

@@ -30,6 +30,7 @@
 
 #include "query-internal.h"
 #include "../core/table-internal.h"
+#include "../core/search-internal.h"
 
 profdb_str profdb__hq_str(const char *p, size_t len)
 {
@@ -268,6 +269,17 @@ int profdb__hq_name_placeholders(hq *q)
 	return 0;
 }
 
+typedef struct tag_key {
+	const hq_tag_name *names;
+	uint64_t tag;
+} tag_key;
+
+static int tag_before(const void *ctx, size_t i)
+{
+	const tag_key *k = ctx;
+	return k->names[i].tag < k->tag;
+}
+
 /* The function name of placeholder node @p nd. An lm-id-0 root whose tag
  * hpcrun's table does not know (02.00 files predate the tags: offset 0) is
  * still the primary root: hpcprof accepts no other placeholder as a root. */
@@ -276,14 +288,11 @@ static profdb_str placeholder_name(const hq *q, const hq_node *nd)
 	const char *s = known_placeholder(nd->offset);
 	if (!s && nd->parent == 0)
 		s = placeholder_names[0].name;
-	for (uint32_t lo = 0, hi = q->n_tag_names; !s && lo < hi;) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (q->tag_names[mid].tag < nd->offset)
-			lo = mid + 1;
-		else if (q->tag_names[mid].tag > nd->offset)
-			hi = mid;
-		else
-			s = q->tag_names[mid].name;
+	if (!s) {
+		tag_key key = {q->tag_names, nd->offset};
+		size_t k = profdb__lower_bound(0, q->n_tag_names, &key, tag_before);
+		if (k < q->n_tag_names && q->tag_names[k].tag == nd->offset)
+			s = q->tag_names[k].name;
 	}
 	return s ? profdb__hq_str(s, strlen(s)) : profdb__hq_str(NULL, 0);
 }

@@ -109,17 +109,18 @@ static void decode_flags(hr_metric *m)
 	int tail_zero = 1;
 	for (int i = 8; i < 16; i++)
 		tail_zero &= f[i] == 0;
-	if ((f[0] == 1 || f[0] == 2) && tail_zero) {
-		m->type = f[0];
-		m->val_type = f[1];
-		m->val_fmt = f[2];
-		m->move2proc = f[3];
-		m->partner = profdb__le16(f + 4);
-		m->show = f[6];
-		m->show_percent = f[7];
+	uint8_t type = hr_mflags_type(f);
+	if ((type == 1 || type == 2) && tail_zero) {
+		m->type = type;
+		m->val_type = hr_mflags_val_type(f);
+		m->val_fmt = hr_mflags_val_fmt(f);
+		m->move2proc = hr_mflags_move2proc(f);
+		m->partner = hr_mflags_partner(f);
+		m->show = hr_mflags_show(f);
+		m->show_percent = hr_mflags_show_percent(f);
 		return;
 	}
-	uint64_t w = profdb__be64(f);
+	uint64_t w = hr_mflags_packed(f);
 	m->packed = 1;
 	m->type = (uint8_t)(w & 0xf);
 	m->val_type = (uint8_t)((w >> 4) & 0xf);
@@ -154,10 +155,10 @@ int profdb__hpcrun_metrics(hr_cur *c, int trailer, hr_metric **out, uint32_t *n)
 			if ((r = profdb__hpcrun_take(c, HR_MTRL_SIZE, "metric trailer", &p)) < 0)
 				goto fail;
 			m->has_trailer = 1;
-			m->is_frequency = profdb__be16(p + HR_MTRL_FREQ);
-			m->is_multiplexed = profdb__be16(p + HR_MTRL_MUX);
-			m->threshold_bits = profdb__be64(p + HR_MTRL_THRESHOLD);
-			m->num_samples = profdb__be64(p + HR_MTRL_SAMPLES);
+			m->is_frequency = hr_mtrl_frequency(p);
+			m->is_multiplexed = hr_mtrl_multiplexed(p);
+			m->threshold_bits = hr_mtrl_threshold(p);
+			m->num_samples = hr_mtrl_samples(p);
 		}
 	}
 	*out = v;

@@ -1,50 +1,28 @@
-/* .hpctrace 01.01: a 32-byte header ("HPCRUN-trace______" "01.01" "b", u64
- * flags; the flags are absent in 01.00) and records to the end of the file:
- * u64 time (ns), u32 CCT node id, and a u32 metric id when flags bit 0
- * (DATA_CENTRIC) is set (layout-internal.h). No footer. The records are
- * handed out as a big-endian profdb_view into the mapping, checked to be
- * sorted by time the first time; searches are profdb_view_seek & co. */
+/* .hpctrace files: the header is decoded by lib/core/hpctrace.c (its
+ * layout in lib/core/hpctrace-internal.h, shared with the traces of old
+ * experiment.xml databases); the records, u64 time, u32 CCT node id and a
+ * u32 metric id with DATA_CENTRIC, are handed out as a big-endian
+ * profdb_view into the mapping, checked to be sorted by time the first
+ * time; searches are profdb_view_seek & co. */
 #include <inttypes.h>
 #include <string.h>
 
 #include "hpcrun-internal.h"
-
-#define TRACE_DATA_CENTRIC 1u
-#define TRACE_KNOWN_FLAGS 7u   /* DATA_CENTRIC, LCA_RECORDED, CALL_TRACE */
+#include "../core/hpctrace-internal.h"
 
 int profdb__hpcrun_trace_open(profdb_hpcrun *h, hr_file *f, hr_trace *t)
 {
-	const profdb__input *in = &f->in;
-	const unsigned char *p;
-	int r = profdb__range(in, 0, HR_HDR, "trace header", &p);
+	profdb__hpctrace g;
+	int r = profdb__hpctrace_records(&f->in, &h->opts, 0, f->in.size, f->major > 1 || f->minor > 0,
+	                                 &g);
 	if (r < 0)
 		return r;
 	memset(t, 0, sizeof *t);
 	t->file = f;
-	uint64_t hdr = HR_HDR;
-	if (f->major > 1 || f->minor > 0) {
-		if ((r = profdb__range(in, HR_TRACE_FLAGS, 8, "trace header flags", &p)) < 0)
-			return r;
-		t->flags = profdb__be64(p);
-		hdr += 8;
-	}
-	if (t->flags & ~(uint64_t)TRACE_KNOWN_FLAGS)
-		profdb__warn(&h->opts, "%s: trace flags 0x%" PRIx64 " at offset 0x18 have unknown "
-		             "bits; records read as %u bytes", in->name, t->flags,
-		             t->flags & TRACE_DATA_CENTRIC ? 16u : 12u);
-	t->rec_size = t->flags & TRACE_DATA_CENTRIC ? HR_TREC_SIZE_METRIC : HR_TREC_SIZE;
-	t->rec_off = hdr;
-	t->count = (in->size - hdr) / t->rec_size;
-	uint64_t rest = (in->size - hdr) % t->rec_size;
-	if (rest) {
-		uint64_t at = hdr + t->count * t->rec_size;
-		r = profdb__fail(-ENODATA, "%s: trace record at offset 0x%" PRIx64 " is cut short "
-		                 "(%" PRIu64 " of %u bytes): truncated file", in->name, at, rest,
-		                 t->rec_size);
-		if ((r = profdb__tolerate(&h->opts, r, NULL, "the partial record at offset 0x%"
-		                          PRIx64, at)) < 0)
-			return r;
-	}
+	t->flags = g.flags;
+	t->rec_off = g.rec_off;
+	t->count = g.count;
+	t->rec_size = (uint8_t)g.rec_size;
 	return 0;
 }
 
@@ -55,9 +33,9 @@ static void trace_view(const hr_trace *t, profdb_view *v)
 	v->count = t->count;
 	v->base = t->count ? t->file->in.base + t->rec_off : NULL;
 	v->stride = t->rec_size;
-	v->key_offset = HR_TREC_TIME;
+	v->key_offset = PROFDB_HPCTRACE_REC_TIME;
 	v->key_type = PROFDB_FIELD_U64;
-	v->value_offset = HR_TREC_CCT;
+	v->value_offset = PROFDB_HPCTRACE_REC_ID;
 	v->value_type = PROFDB_FIELD_U32;
 	v->big_endian = 1;
 }

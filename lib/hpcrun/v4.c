@@ -38,7 +38,7 @@ static int sparse(hr_cur *c, hr_profile *p)
 	    (r = profdb__hpcrun_u32(c, "sparse non-zero node count", &p->n_nz)) < 0)
 		return r;
 	p->vals_off = c->off;
-	if ((r = profdb__mul(c->in, p->n_vals, 10, "sparse values size", &bytes)) < 0 ||
+	if ((r = profdb__mul(c->in, p->n_vals, HR_SVAL_SIZE, "sparse values size", &bytes)) < 0 ||
 	    (r = profdb__hpcrun_take(c, bytes, "sparse values", &e)) < 0)
 		return r;
 	p->sidx_off = c->off;
@@ -50,7 +50,7 @@ static int sparse(hr_cur *c, hr_profile *p)
 	if (hr_sidx_cct(e) != HR_END_MARK || hr_sidx_start(e) != p->n_vals)
 		return profdb__fail(-EBADMSG, "%s: sparse node index at 0x%" PRIx64 ": entry %" PRIu32
 		                    " at 0x%" PRIx64 " is not the end marker {\"end!\", %" PRIu64 "}",
-		                    c->in->name, p->sidx_off, p->n_nz, c->off - 12, p->n_vals);
+		                    c->in->name, p->sidx_off, p->n_nz, c->off - HR_SIDX_SIZE, p->n_vals);
 	return 0;
 }
 
@@ -64,7 +64,8 @@ int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f)
 		return profdb__fail(-ENODATA, "%s: %" PRIu64 " bytes is too short for a 04.00 file "
 		                    "(header and 112-byte footer)", in->name, in->size);
 	uint64_t fo = in->size - HR_FOOTER;
-	/* The magic is checked on the copy of the last bytes read at open. */
+	/* The magic (the footer's last word, HR_FOOTER_MAGIC) is checked on the
+	 * copy of the last 8 bytes read at open. */
 	if (profdb__be64(in->tail) != MAGIC_SM)
 		return profdb__fail(-ENODATA, "%s: footer magic at offset 0x%" PRIx64 " is not "
 		                    "\"HPCRUNsm\" (truncated or not a complete file)", in->name,
@@ -72,10 +73,10 @@ int profdb__hpcrun_parse_v4(profdb_hpcrun *h, hr_file *f)
 	if ((r = profdb__range(in, fo, HR_FOOTER, "footer", &ft)) < 0)
 		return r;
 	for (int i = 0; i < HR_FOOTER_WORDS; i++)
-		v[i] = profdb__be64(ft + 8 * i);
-	if (v[12] != fo)
+		v[i] = hr_footer_word(ft, i);
+	if (hr_footer_start(ft) != fo)
 		return profdb__fail(-EBADMSG, "%s: footer at 0x%" PRIx64 " says it starts at 0x%"
-		                    PRIx64, in->name, fo, v[12]);
+		                    PRIx64, in->name, fo, hr_footer_start(ft));
 	for (int s = 0; s < S_N; s++)
 		if (v[2 * s] > v[2 * s + 1] || v[2 * s + 1] > fo)
 			return profdb__fail(-EBADMSG, "%s: footer at 0x%" PRIx64 ": %s section [0x%" PRIx64

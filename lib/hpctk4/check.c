@@ -67,7 +67,7 @@ static int check_profiles(const profdb_hpctk *db, const id_sets *ids, int64_t n_
 				if (pr.is_summary || !has_cct)
 					continue;
 				++*n_thread;
-				if ((r = profdb_hpctk_cct_value(db, ctx, m, p, &w)) < 0)
+				if ((r = profdb_hpctk_value_cct(db, p, ctx, m, &w)) < 0)
 					return r;
 				if (r == 0 || memcmp(&v, &w, sizeof v) != 0)
 					return profdb__fail(-EBADMSG, "profile.db and cct.db disagree: profile %"
@@ -125,7 +125,7 @@ static int check_traces(const profdb_hpctk *db, int64_t n_prof)
 		return (int)n;
 	for (uint32_t i = 0; i < (uint64_t)n; i++) {
 		profdb_hpctk_trace t;
-		int r = profdb_hpctk_trace_at(db, i, &t);
+		int r = profdb_hpctk_trace_line_at(db, i, &t);
 		if (r < 0)
 			return r;
 		if (n_prof >= 0) {

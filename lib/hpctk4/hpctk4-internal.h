@@ -240,7 +240,7 @@ int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view 
 int profdb__hpctk_profile_declared(const profdb_hpctk *db, uint32_t i, uint64_t *n_values);
 /* The sample count trace line @p i's header declares, the line checked to
  * lie inside trace.db; its samples are not read (their order is checked by
- * profdb_hpctk_trace_at). 0 or < 0. */
+ * profdb_hpctk_trace_line_at). 0 or < 0. */
 int profdb__hpctk_trace_declared(const profdb_hpctk *db, uint32_t i, uint64_t *n_samples);
 void profdb__hpctk_mark_checked(_Atomic unsigned char *const *which, uint64_t i);
 

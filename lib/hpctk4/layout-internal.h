@@ -14,19 +14,11 @@
 #define PROFDB_HPCTK4_LAYOUT_H
 
 #include "../core/core-internal.h"
+#include "../core/layout-internal.h"
 
-/* Define a field accessor: NAME(p) reads TYPE at OFF, checked to lie inside
- * a record of SIZE bytes at compile time. */
-#define HL_FIELD(name, size, off, bits)                                          \
-	_Static_assert((off) + (bits) / 8 <= (size), #name " lies outside its record"); \
-	static inline uint##bits##_t name(const unsigned char *p)                 \
-	{                                                                           \
-		return (uint##bits##_t)HL_LOAD##bits(p + (off));                    \
-	}
-#define HL_LOAD8(p) (*(p))
-#define HL_LOAD16(p) profdb__le16(p)
-#define HL_LOAD32(p) profdb__le32(p)
-#define HL_LOAD64(p) profdb__le64(p)
+/* NAME(p): the little-endian field at OFF of a record of SIZE bytes
+ * (lib/core/layout-internal.h). */
+#define HL_FIELD(name, size, off, bits) PROFDB_FIELD_LE(name, size, off, bits)
 
 /* ---- every file: header ------------------------------------------------- */
 /* {magic "HPCTOOLKIT" + 4-byte kind, major u8 @0x0e, minor u8 @0x0f}, then

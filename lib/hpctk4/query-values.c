@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "query-internal.h"
+#include "layout-internal.h"
 
 /* ---- values ---------------------------------------------------------------------- */
 
@@ -293,7 +294,7 @@ static int build_traces(void *arg)
 		int r = profdb__range(in, at, 4, "trace header", &h);
 		if (r < 0)
 			return r;
-		uint32_t p = profdb__le32(h);
+		uint32_t p = hl_trace_profile(h);   /* its first 4 bytes, checked above */
 		if (p >= q->n_profiles)
 			profdb__warn(&q->opts, "%s: trace line %" PRIu32 " at 0x%" PRIx64 " belongs to "
 			             "profile %" PRIu32 ", which profile.db does not have", in->name, t,

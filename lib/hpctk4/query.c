@@ -63,7 +63,7 @@ int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb
 
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out)
 {
-	int r = profdb_hpctk_trace_at(q->db, t, out);
+	int r = profdb_hpctk_trace_line_at(q->db, t, out);
 	if (r < 0 && (r = tolerate(q, r, W_TRACE, t, "trace line")) == 0)
 		empty(&out->samples);
 	return r;

@@ -430,12 +430,12 @@ PROFDB_EXPORT int profdb_hpctk_value(const profdb_hpctk *db, uint32_t profile, u
 	return lookup(&index, &values, ctx, metric, value);
 }
 
-PROFDB_EXPORT int profdb_hpctk_cct_value(const profdb_hpctk *db, uint32_t ctx, uint32_t metric,
-                                         uint32_t profile, double *value)
+PROFDB_EXPORT int profdb_hpctk_value_cct(const profdb_hpctk *db, uint32_t profile, uint32_t ctx,
+                                         uint32_t metric, double *value)
 {
 	profdb_view index, values;
 	if (!value)
-		return profdb__fail(-EINVAL, "profdb_hpctk_cct_value: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpctk_value_cct: NULL output");
 	*value = 0;
 	int r = context_plane(db, ctx, &index, &values);
 	if (r < 0 || (r = known_metric(db, metric)) < 0)

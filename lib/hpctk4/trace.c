@@ -101,7 +101,7 @@ int profdb__hpctk_trace_declared(const profdb_hpctk *db, uint32_t i, uint64_t *n
 	return r < 0 ? r : trace_line(db, i, &profile, &e, n_samples);
 }
 
-PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
+PROFDB_EXPORT int profdb_hpctk_trace_line_at(const profdb_hpctk *db, uint32_t i,
                                         profdb_hpctk_trace *out)
 {
 	const unsigned char *e;
@@ -110,7 +110,7 @@ PROFDB_EXPORT int profdb_hpctk_trace_at(const profdb_hpctk *db, uint32_t i,
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_trace_at: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpctk_trace_line_at: NULL output");
 	samples_view(&out->samples, NULL, 0);
 	if ((r = trace_line(db, i, &out->profile, &e, &n)) < 0 ||
 	    (r = profdb__hpctk_checked(db, &db->ok.trace, i, &ok)) < 0)

@@ -112,9 +112,17 @@ static void clear_context(profdb_hpctk_context *c)
 	c->entry_name = profdb__hpctk_str(NULL);
 }
 
+/* A children range: the state behind profdb_hpctk_children and each level
+ * of a walk's stack. */
+typedef struct hk_range {
+	const profdb_hpctk *db;
+	uint64_t next, end;   /* byte range of the records still to visit */
+	uint32_t kind;        /* NODE_CTX or NODE_ENTRY */
+} hk_range;
+
 /* The children of a node, as a byte range, a record kind and (for entry
  * points) a fixed stride. */
-static void top_range(const profdb_hpctk *db, profdb_hpctk_children *it)
+static void top_range(const profdb_hpctk *db, hk_range *it)
 {
 	if (db->layout == PROFDB_HPCTK_DEVSTAGE) {
 		it->next = db->p_entries;
@@ -130,7 +138,7 @@ static void top_range(const profdb_hpctk *db, profdb_hpctk_children *it)
 }
 
 static int range_of(const profdb_hpctk *db, const profdb_hpctk_context *c, uint64_t off,
-                    uint64_t size, profdb_hpctk_children *it)
+                    uint64_t size, hk_range *it)
 {
 	it->db = db;
 	it->kind = NODE_CTX;
@@ -149,7 +157,7 @@ static int range_of(const profdb_hpctk *db, const profdb_hpctk_context *c, uint6
 
 /* Next record of a children range (no tree validation needed: used by the
  * validation pass itself). */
-static int next_raw(profdb_hpctk_children *it, profdb_hpctk_context *out, uint64_t *coff,
+static int next_raw(hk_range *it, profdb_hpctk_context *out, uint64_t *coff,
                     uint64_t *csize)
 {
 	uint64_t rec;
@@ -180,7 +188,7 @@ static int cmp_node(const void *a, const void *b)
 typedef struct builder {
 	hpctk_node *nodes;
 	size_t n, cap;
-	profdb_hpctk_children *stack;
+	hk_range *stack;
 	uint32_t *parents;
 	size_t depth, stack_cap, parents_cap;
 } builder;
@@ -216,7 +224,7 @@ static int visit_all(profdb_hpctk *db, builder *b)
 	while (b->depth > 0) {
 		profdb_hpctk_context c;
 		uint64_t coff, csize;
-		profdb_hpctk_children *top = &b->stack[b->depth - 1];
+		hk_range *top = &b->stack[b->depth - 1];
 		uint64_t pos = top->next;
 		uint32_t kind = top->kind;
 		if ((r = next_raw(top, &c, &coff, &csize)) < 0)
@@ -334,17 +342,12 @@ PROFDB_EXPORT int profdb_hpctk_context_parent(const profdb_hpctk *db, uint32_t i
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctk_children_begin(const profdb_hpctk *db,
-                                              const profdb_hpctk_context *parent,
-                                              profdb_hpctk_children *it)
+/* The range of the children of @p parent, checked to be one of @p db's nodes. */
+static int children_of(const profdb_hpctk *db, const profdb_hpctk_context *parent,
+                       hk_range *it)
 {
 	uint64_t coff, csize, rec;
 	profdb_hpctk_context c;
-	int r = ensure(db);
-	if (r < 0)
-		return r;
-	if (!parent || !it)
-		return profdb__fail(-EINVAL, "profdb_hpctk_children_begin: NULL argument");
 	it->db = db;
 	if (parent->lexical_type == PROFDB_LEX_ROOT && parent->pos == 0) {
 		top_range(db, it);
@@ -356,17 +359,46 @@ PROFDB_EXPORT int profdb_hpctk_children_begin(const profdb_hpctk *db,
 	if (!n || n->pos != parent->pos)
 		return profdb__fail(-EINVAL, "context %" PRIu32 " at 0x%" PRIx64
 		                    " is not a node of this database", parent->id, parent->pos);
-	if ((r = decode(db, n->pos, n->kind, &c, &coff, &csize, &rec)) < 0)
+	int r = decode(db, n->pos, n->kind, &c, &coff, &csize, &rec);
+	return r < 0 ? r : range_of(db, &c, coff, csize, it);
+}
+
+/* The public iterator is private storage that holds an hk_range: callers
+ * see no field they could set, and the layout can change behind it. */
+_Static_assert(sizeof(hk_range) <= sizeof(profdb_hpctk_children),
+               "profdb_hpctk_children is too small for its state");
+
+PROFDB_EXPORT int profdb_hpctk_children_begin(const profdb_hpctk *db,
+                                              const profdb_hpctk_context *parent,
+                                              profdb_hpctk_children *it)
+{
+	if (it)
+		memset(it, 0, sizeof *it);   /* a failed begin leaves an iterator next refuses */
+	int r = ensure(db);
+	if (r < 0)
 		return r;
-	return range_of(db, &c, coff, csize, it);
+	if (!parent || !it)
+		return profdb__fail(-EINVAL, "profdb_hpctk_children_begin: NULL argument");
+	hk_range range;
+	memset(&range, 0, sizeof range);
+	if ((r = children_of(db, parent, &range)) < 0)
+		return r;
+	memcpy(it->state_, &range, sizeof range);
+	return 0;
 }
 
 PROFDB_EXPORT int profdb_hpctk_children_next(profdb_hpctk_children *it, profdb_hpctk_context *out)
 {
 	uint64_t coff, csize;
-	if (!it || !it->db || !out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_children_next: NULL argument");
-	int r = next_raw(it, out, &coff, &csize);
+	hk_range range;
+	memset(&range, 0, sizeof range);
+	if (it)
+		memcpy(&range, it->state_, sizeof range);
+	if (!it || !range.db || !out)
+		return profdb__fail(-EINVAL, "profdb_hpctk_children_next: NULL argument, or an "
+		                    "iterator profdb_hpctk_children_begin() did not start");
+	int r = next_raw(&range, out, &coff, &csize);
+	memcpy(it->state_, &range, sizeof range);
 	if (r == 0)
 		clear_context(out);
 	return r;
@@ -374,7 +406,7 @@ PROFDB_EXPORT int profdb_hpctk_children_next(profdb_hpctk_children *it, profdb_h
 
 struct profdb_hpctk_walk {
 	const profdb_hpctk *db;
-	profdb_hpctk_children *stack;
+	hk_range *stack;
 	size_t depth, cap;
 	int started;
 };

@@ -63,7 +63,7 @@ static int metric_known(const profdb_hpctkpre *db, uint64_t block, uint64_t k, i
 	const unsigned char *v = profdb__peek(&db->in[PRE_PROFILE], block + k * PRE_PVAL, PRE_PVAL);
 	if (!v)
 		return 1;
-	*id = profdb__be16(v + PRE_PVAL_METRIC);
+	*id = pre_pval_metric(v);
 	return profdb__hpctkpre_metric_index(db, summary, *id, &unused);
 }
 
@@ -80,10 +80,10 @@ static int check_profile(const profdb_hpctkpre *db, uint32_t p, const unsigned c
 		return 0;   /* a damaged header: the lazy checks report it */
 	uint64_t last_at = block + n * PRE_PVAL + (uint64_t)(n_ctx - 1) * PRE_PIDX;
 	const unsigned char *last = n_ctx > 0 ? profdb__peek(pin, last_at, PRE_PIDX) : NULL;
-	if (db->present[PRE_CCT] && last && profdb__be32(last + PRE_PIDX_CTX) >= db->n_ctx)
+	if (db->present[PRE_CCT] && last && pre_pidx_ctx(last) >= db->n_ctx)
 		return profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has values at context %"
 		                    PRIu32 ", past the %" PRIu32 " contexts of %s", pin->name, cct, p,
-		                    profdb__be32(last + PRE_PIDX_CTX), db->n_ctx, cct);
+		                    pre_pidx_ctx(last), db->n_ctx, cct);
 	if (db->present[PRE_META] && db->n_metrics > 0 && n > 0 &&
 	    (!metric_known(db, block, 0, p == 0, &id) || !metric_known(db, block, n - 1, p == 0, &id)))
 		return profdb__fail(-EBADMSG, NOT_ONE "profile %" PRIu32 " has values of %s metric id %"

@@ -58,13 +58,13 @@ static int id_table(draft *d, uint64_t at, uint64_t hi)
 {
 	profdb_hpctkpre *db = d->db;
 	const unsigned char *p;
-	int r = profdb__span(d->in, at, hi, at, 2, "identifier table", &p);
+	int r = profdb__span(d->in, at, hi, at, PRE_IDKINDS_HEAD, "identifier table", &p);
 	if (r < 0)
 		return r;
-	uint16_t n = profdb__be16(p);
+	uint16_t n = pre_idkinds_count(p);
 	if ((r = alloc_within(d, (void **)&db->tab[PROFDB_HPCTKPRE_ID_KINDS], n, sizeof(pre_name))) < 0)
 		return r;
-	at += 2;
+	at += PRE_IDKINDS_HEAD;
 	for (uint16_t k = 0; k < n; k++) {
 		const char *s;
 		if ((r = profdb__string(d->in, at, hi, at, "identifier kind name", &s)) < 0)
@@ -228,10 +228,10 @@ static int metrics(draft *d)
 	int r;
 	if (s->size == 0)
 		return 0;
-	if ((r = profdb__span(d->in, at, hi, at, 4, "metric count", &p)) < 0)
+	if ((r = profdb__span(d->in, at, hi, at, PRE_METRICS_HEAD, "metric count", &p)) < 0)
 		return r;
-	uint32_t n = profdb__be32(p);
-	at += 4;
+	uint32_t n = pre_metrics_count(p);
+	at += PRE_METRICS_HEAD;
 	for (uint32_t k = 0; k < n; k++) {
 		const char *name;
 		if ((r = packed(d, &at, hi, PRE_METRIC_HEAD, "metric", &p, &name)) < 0)
@@ -267,7 +267,7 @@ static int node(draft *d, uint64_t pos, uint64_t end, pre_node *n, uint64_t *chi
 		return r;
 	const unsigned char *c = p + PRE_NODE_SIZE, *l = p + PRE_NODE_SIZE + csz;
 	if (csz) {
-		unsigned need = 2 + ((pre_callee_flags(c) & 1) ? 12 : 0);
+		unsigned need = (pre_callee_flags(c) & 1) ? PRE_CALLEE_LINE : PRE_CALLEE_HEAD;
 		if (csz < need)
 			return profdb__fail(-EBADMSG, "%s: context %" PRId64 " at 0x%" PRIx64 ": callee "
 			                    "specification of %u bytes, its flags need %u", in->name, n->id,
@@ -285,7 +285,8 @@ static int node(draft *d, uint64_t pos, uint64_t end, pre_node *n, uint64_t *chi
 		                    "specification of %u bytes is below 3", in->name, n->id, pos, lsz);
 	uint8_t type = pre_lex_type(l);
 	uint16_t flags = pre_lex_flags(l);
-	unsigned need = PRE_LEX_HEAD + ((flags & 1) ? 8 : 0) + ((flags & 2) ? 12 : 0) + ((flags & 4) ? 16 : 0);
+	unsigned need = PRE_LEX_HEAD + ((flags & 1) ? PRE_LEX_FUNCTION : 0) +
+	                ((flags & 2) ? PRE_LEX_LINE : 0) + ((flags & 4) ? PRE_LEX_ADDRESS : 0);
 	if (lsz < need)
 		return profdb__fail(-EBADMSG, "%s: context %" PRId64 " at 0x%" PRIx64 ": lexical flags "
 		                    "0x%x need %u bytes, the specification has %u", in->name, n->id,
@@ -299,7 +300,7 @@ static int node(draft *d, uint64_t pos, uint64_t end, pre_node *n, uint64_t *chi
 	l += PRE_LEX_HEAD;
 	if (flags & 1) {
 		uint32_t f;
-		if ((r = ref(d, 2, S_FUNCS, profdb__be64(l), "function", &f)) < 0)
+		if ((r = ref(d, 2, S_FUNCS, pre_lex_function(l), "function", &f)) < 0)
 			return r;
 		n->proc = f;
 		/* A function knows its binary: the context's module unless a point says. */
@@ -311,18 +312,18 @@ static int node(draft *d, uint64_t pos, uint64_t end, pre_node *n, uint64_t *chi
 			if (m != PROFDB_NONE)
 				n->module = m;
 		}
-		l += 8;
+		l += PRE_LEX_FUNCTION;
 	}
 	if (flags & 2) {
-		if ((r = ref(d, 1, S_FILES, profdb__be64(l), "source file", &n->file)) < 0)
+		if ((r = ref(d, 1, S_FILES, pre_lex_file(l), "source file", &n->file)) < 0)
 			return r;
-		n->line = profdb__be32(l + 8);
-		l += 12;
+		n->line = pre_lex_line(l);
+		l += PRE_LEX_LINE;
 	}
 	if (flags & 4) {
-		if ((r = ref(d, 0, S_MODULES, profdb__be64(l), "binary", &n->module)) < 0)
+		if ((r = ref(d, 0, S_MODULES, pre_lex_binary(l), "binary", &n->module)) < 0)
 			return r;
-		n->address = profdb__be64(l + 8);
+		n->address = pre_lex_offset(l);
 		n->has_address = 1;
 	}
 	return 0;
@@ -342,7 +343,7 @@ static int tree(draft *d)
 	uint64_t lo = s->off, hi = s->off + s->size;
 	if (s->size == 0)
 		return 0;
-	int r = profdb__span(in, lo, hi, lo, 8, "root block size", &p);
+	int r = profdb__span(in, lo, hi, lo, PRE_CONTEXTS_HEAD, "root block size", &p);
 	if (r < 0)
 		return r;
 	uint64_t max_nodes = s->size / PRE_NODE_SIZE;
@@ -350,11 +351,11 @@ static int tree(draft *d)
 	if ((r = alloc_within(d, (void **)&db->nodes, max_nodes, sizeof *db->nodes)) < 0 ||
 	    (r = alloc_within(d, (void **)&stack, max_nodes + 1, sizeof *stack)) < 0)
 		return r;
-	uint64_t root_size = profdb__be64(p);
+	uint64_t root_size = pre_contexts_root_size(p);
 	if ((r = profdb__span(in, lo, hi, lo + 8, root_size, "root sibling block", NULL)) < 0)
 		goto out;
 	size_t depth = 1;
-	stack[0] = (walk_frame){lo + 8, lo + 8 + root_size, PROFDB_NONE, PROFDB_NONE};
+	stack[0] = (walk_frame){lo + PRE_CONTEXTS_HEAD, lo + PRE_CONTEXTS_HEAD + root_size, PROFDB_NONE, PROFDB_NONE};
 	while (depth) {
 		walk_frame *f = &stack[depth - 1];
 		if (f->next == f->end) {

@@ -22,22 +22,8 @@
 #include <string.h>
 
 #include "hpctkpre-internal.h"
+#include "../core/search-internal.h"
 
-#define MDB_MAGIC "HPCPROF-metricdb__"
-#define MDB_MAGIC_LEN 18u
-#define MDB_VERSION "00.10"
-#define MDB_HDR 32u
-#define mdb_rows(h) profdb__be32((h) + 24)
-#define mdb_metrics(h) profdb__be32((h) + 28)
-/* Packed file (hpcserver's merger, doc/FORMATS.md): u32 kind, u32 count,
- * count x {u32 rank, u32 thread, u64 offset of the record}, the records,
- * an 8-byte end marker. */
-#define PACK_HDR 8u
-#define PACK_ENTRY 16u
-#define pack_count(h) profdb__be32((h) + 4)
-#define pack_rank(e) profdb__be32((e) + 0)
-#define pack_thread(e) profdb__be32((e) + 4)
-#define pack_offset(e) profdb__be64((e) + 8)
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -52,24 +38,25 @@ static int read_record(profdb_hpctkpre *db, uint32_t file, uint64_t off, uint64_
 	const profdb__input *in = &db->o.in[file];
 	const unsigned char *h;
 	uint64_t cells, bytes;
-	int r = profdb__span(in, 0, end, off, MDB_HDR, "metric-db header", &h);
+	int r = profdb__span(in, 0, end, off, PRE_MDB_HDR, "metric-db header", &h);
 	if (r < 0)
 		return r;
-	if (memcmp(h, MDB_MAGIC, MDB_MAGIC_LEN) != 0)
+	if (memcmp(h, PRE_MDB_MAGIC, PRE_MDB_MAGIC_LEN) != 0)
 		return profdb__fail(-EBADMSG, "%s: metric-db header at 0x%" PRIx64 ": magic is not "
-		                    "\"" MDB_MAGIC "\"", in->name, off);
-	if (memcmp(h + MDB_MAGIC_LEN, MDB_VERSION "b", 6) != 0)
+		                    "\"" PRE_MDB_MAGIC "\"", in->name, off);
+	if (memcmp(h + PRE_MDB_MAGIC_LEN, PRE_MDB_VERSION "b", 6) != 0)
 		return profdb__fail(-EPROTONOSUPPORT, "%s: metric-db header at 0x%" PRIx64 ": version "
-		                    "\"%.5s%c\" at 0x%" PRIx64 " is not \"" MDB_VERSION "b\" (the only "
-		                    "one hpcprof wrote)", in->name, off, (const char *)h + MDB_MAGIC_LEN,
-		                    h[23] >= 0x20 && h[23] < 0x7f ? h[23] : '?', off + MDB_MAGIC_LEN);
+		                    "\"%.5s%c\" at 0x%" PRIx64 " is not \"" PRE_MDB_VERSION "b\" (the only "
+		                    "one hpcprof wrote)", in->name, off, (const char *)h + PRE_MDB_MAGIC_LEN,
+		                    h[PRE_MDB_ENDIAN] >= 0x20 && h[PRE_MDB_ENDIAN] < 0x7f ?
+		                    h[PRE_MDB_ENDIAN] : '?', off + PRE_MDB_MAGIC_LEN);
 	memset(out, 0, sizeof *out);
-	out->n_rows = mdb_rows(h);
-	out->n_metrics = mdb_metrics(h);
+	out->n_rows = pre_mdb_rows(h);
+	out->n_metrics = pre_mdb_metrics(h);
 	if ((r = profdb__mul(in, out->n_rows, out->n_metrics, "metric-db rows", &cells)) < 0 ||
 	    (r = profdb__mul(in, cells, 8, "metric-db rows", &bytes)) < 0)
 		return r;
-	if ((r = profdb__span(in, 0, end, off + MDB_HDR, bytes, "metric-db rows", &h)) < 0)
+	if ((r = profdb__span(in, 0, end, off + PRE_MDB_HDR, bytes, "metric-db rows", &h)) < 0)
 		return r;
 	out->rows = bytes ? h : NULL;
 	out->file = file;
@@ -124,10 +111,10 @@ static int read_loose(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 	const profdb__input *in = &db->o.in[file];
 	pre_mdb m;
 	int r = read_record(db, file, 0, in->size, &m);
-	if (r == 0 && MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8 != in->size)
+	if (r == 0 && PRE_MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8 != in->size)
 		r = profdb__fail(-EBADMSG, "%s: %" PRIu64 " bytes, but its header (%" PRIu32 " rows "
 		                 "of %" PRIu32 " metrics) says %" PRIu64, in->name, in->size, m.n_rows,
-		                 m.n_metrics, MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8);
+		                 m.n_metrics, PRE_MDB_HDR + (uint64_t)m.n_rows * m.n_metrics * 8);
 	if (r < 0)
 		return damaged(db, r, in->name);
 	m.name = in->name;
@@ -141,17 +128,17 @@ static int read_packed(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 	const profdb__input *in = &db->o.in[file];
 	const unsigned char *h, *e;
 	uint64_t bytes;
-	int r = profdb__range(in, 0, PACK_HDR, "packed metric-db header", &h);
+	int r = profdb__range(in, 0, PRE_PACK_HDR, "packed metric-db header", &h);
 	if (r < 0)
 		return r;
-	uint32_t n = pack_count(h);
-	if ((r = profdb__mul(in, n, PACK_ENTRY, "packed metric-db offset table", &bytes)) < 0 ||
-	    (r = profdb__range(in, PACK_HDR, bytes, "packed metric-db offset table", &e)) < 0)
+	uint32_t n = pre_pack_count(h);
+	if ((r = profdb__mul(in, n, PRE_PACK_ENTRY, "packed metric-db offset table", &bytes)) < 0 ||
+	    (r = profdb__range(in, PRE_PACK_HDR, bytes, "packed metric-db offset table", &e)) < 0)
 		return r;
-	for (uint32_t i = 0; i < n; i++, e += PACK_ENTRY) {
+	for (uint32_t i = 0; i < n; i++, e += PRE_PACK_ENTRY) {
 		pre_mdb m;
-		uint64_t off = pack_offset(e);
-		if (off < PACK_HDR + bytes)
+		uint64_t off = pre_pack_offset(e);
+		if (off < PRE_PACK_HDR + bytes)
 			r = profdb__fail(-EBADMSG, "%s: record %" PRIu32 " at 0x%" PRIx64 " overlaps the "
 			                 "offset table", in->name, i, off);
 		else
@@ -163,8 +150,8 @@ static int read_packed(profdb_hpctkpre *db, uint32_t file, size_t *cap)
 		}
 		m.name = in->name;
 		m.has_id = 1;
-		m.rank = pack_rank(e);
-		m.thread = pack_thread(e);
+		m.rank = pre_pack_rank(e);
+		m.thread = pre_pack_thread(e);
 		m.trace = PROFDB_NONE;
 		if ((r = add_record(db, &m, cap)) < 0)
 			return r;
@@ -243,10 +230,10 @@ static int input_kind(const profdb__input *in)
 			return k;
 	if (in->size >= 12 && memcmp(in->base, "HPCRUN-trace", 12) == 0)
 		return IN_TRACE;
-	if (in->size >= MDB_MAGIC_LEN && memcmp(in->base, MDB_MAGIC, MDB_MAGIC_LEN) == 0)
+	if (in->size >= PRE_MDB_MAGIC_LEN && memcmp(in->base, PRE_MDB_MAGIC, PRE_MDB_MAGIC_LEN) == 0)
 		return IN_RECORD;
-	if (in->size >= PACK_HDR + PACK_ENTRY) {
-		uint64_t off = pack_offset(in->base + PACK_HDR);
+	if (in->size >= PRE_PACK_HDR + PRE_PACK_ENTRY) {
+		uint64_t off = pre_pack_offset(in->base + PRE_PACK_HDR);
 		if (off <= in->size && in->size - off >= 12 && memcmp(in->base + off, "HPCRUN-trace",
 		                                                      12) == 0)
 			return IN_PACKED_TRACE;
@@ -284,6 +271,21 @@ static int same_thread(int has_id, uint32_t rank, uint32_t thread, const pre_mdb
 	return has_id && m->has_id && m->rank == rank && m->thread == thread;
 }
 
+/* Record i sorts before the trace's (rank, thread): records without an
+ * identity sort first. */
+typedef struct record_key {
+	const pre_mdb *mdb;
+	const pre_xtrace *x;
+} record_key;
+
+static int record_before(const void *ctx, size_t i)
+{
+	const record_key *k = ctx;
+	const pre_mdb *m = &k->mdb[i];
+	const pre_xtrace *x = k->x;
+	return m->has_id && (m->rank < x->rank || (m->rank == x->rank && m->thread < x->thread));
+}
+
 /* Each trace joins the record of its rank and thread (the records are
  * sorted); a trace without one (hpcprof writes no .metric-db by default)
  * gets a profile of its own, without values. Two traces of one thread:
@@ -306,17 +308,8 @@ static int link_traces(profdb_hpctkpre *db, size_t *cap)
 				return r;
 			continue;
 		}
-		uint32_t lo = 0, hi = n_records;
-		while (x->has_id && lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			const pre_mdb *m = &o->mdb[mid];
-			int before = m->has_id && (m->rank < x->rank ||
-			                           (m->rank == x->rank && m->thread < x->thread));
-			if (before)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		record_key key = {o->mdb, x};
+		size_t lo = x->has_id ? profdb__lower_bound(0, n_records, &key, record_before) : 0;
 		if (lo < n_records && same_thread(x->has_id, x->rank, x->thread, &o->mdb[lo])) {
 			o->mdb[lo].trace = t;
 			continue;
@@ -544,19 +537,23 @@ int profdb__hpctkpre_old_finish(profdb_hpctkpre *db)
 	return check_svals(db);
 }
 
+typedef struct sval_key {
+	const pre_sval *svals;
+	pre_sval key;
+} sval_key;
+
+static int sval_before(const void *ctx, size_t i)
+{
+	const sval_key *k = ctx;
+	return cmp_sval(&k->svals[i], &k->key) < 0;
+}
+
 static int find_sval(const pre_old *o, uint32_t c, uint32_t metric, uint64_t *at)
 {
-	uint64_t lo = 0, hi = o->n_svals;
-	pre_sval key = {c, metric, 0};
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (cmp_sval(&o->svals[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	sval_key k = {o->svals, {c, metric, 0}};
+	size_t lo = profdb__lower_bound(0, o->n_svals, &k, sval_before);
 	*at = lo;
-	return lo < o->n_svals && cmp_sval(&o->svals[lo], &key) == 0;
+	return lo < o->n_svals && cmp_sval(&o->svals[lo], &k.key) == 0;
 }
 
 int profdb__hpctkpre_old_first(const profdb_hpctkpre *db, uint32_t c, uint64_t *at)

@@ -33,6 +33,7 @@ static int key_index(pre_key **keys, uint32_t n, profdb_view *v)
 	*keys = calloc(n ? n : 1, sizeof **keys);
 	if (!*keys)
 		return profdb__fail(-ENOMEM, "out of memory");
+	profdb__advise_big(*keys, (size_t)n * sizeof **keys);
 	memset(v, 0, sizeof *v);
 	v->base = n ? (const unsigned char *)*keys : NULL;
 	v->count = n;
@@ -378,7 +379,7 @@ PROFDB_EXPORT int profdb_hpctkpre_check(const profdb_hpctkpre *db)
 		goto out;
 	for (uint32_t t = 0; db->present[PRE_TRACE] && t < db->n_traces; t++) {
 		profdb_hpctkpre_trace tr;
-		if ((r = profdb_hpctkpre_trace_at(db, t, &tr)) < 0)
+		if ((r = profdb_hpctkpre_trace_line_at(db, t, &tr)) < 0)
 			goto out;
 	}
 	if (db->present[PRE_PROFILE] && db->meta_kind != PROFDB_HPCTKPRE_META_NONE)

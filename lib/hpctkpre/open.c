@@ -91,8 +91,8 @@ static int db_header(const profdb_hpctkpre *db, int f, const unsigned char **h,
 	if (r < 0)
 		return r;
 	*count = pre_db_count(*h);
-	*off = pre_db_sec_off(*h, 0);
-	uint64_t size = pre_db_sec_size(*h, 0);
+	*off = pre_db_sec0_off(*h);
+	uint64_t size = pre_db_sec0_size(*h);
 	uint16_t nsec = pre_db_num_sec(*h);
 	if (nsec < k->min_sec)
 		return profdb__fail(-EBADMSG, "%s: header at 0x16 lists %u sections, %s needs %u (%s)",
@@ -114,8 +114,8 @@ static int read_headers(profdb_hpctkpre *db)
 	if (db->present[PRE_PROFILE]) {
 		if ((r = db_header(db, PRE_PROFILE, &h, &db->n_profiles, &db->pi_off)) < 0)
 			return r;
-		db->idt_off = pre_db_sec_off(h, 1);
-		db->idt_size = pre_db_sec_size(h, 1);
+		db->idt_off = pre_profile_sec1_off(h);
+		db->idt_size = pre_profile_sec1_size(h);
 		if ((r = profdb__hpctkpre_section(&db->in[PRE_PROFILE], PRE_PROFILE_HDR_SIZE,
 		                                  db->idt_off, db->idt_size,
 		                                  "Identifier Tuple section")) < 0)
@@ -148,7 +148,7 @@ static int classify(const unsigned char *p, uint64_t size)
 static int check_db(profdb_hpctkpre *db, int f)
 {
 	const profdb__input *in = &db->in[f];
-	if (in->size < 0x18 || memcmp(in->base, files[f].magic, PRE_DB_MAGIC_SIZE) != 0) {
+	if (in->size < PRE_DB_HDR || memcmp(in->base, files[f].magic, PRE_DB_MAGIC_SIZE) != 0) {
 		if (in->size >= 16 && memcmp(in->base, "HPCTOOLKIT", 10) == 0)
 			return profdb__fail(-EPROTONOSUPPORT,
 			                    "%s: an HPCToolkit 4.0 file (magic \"%.14s\"), not a "

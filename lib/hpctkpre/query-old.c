@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "query-old-internal.h"
+#include "../core/search-internal.h"
 
 int64_t profdb__pre_old_profile_count(const profdb_hpctkpre *db)
 {
@@ -159,6 +160,21 @@ int profdb__pre_old_trace_at(const profdb_hpctkpre *db, uint32_t p, uint64_t i,
 	return 0;
 }
 
+typedef struct sample_key {
+	const profdb_hpctkpre *db;
+	const pre_xtrace *t;
+	uint64_t time;
+} sample_key;
+
+static int sample_before(const void *ctx, size_t i)
+{
+	const sample_key *k = ctx;
+	uint64_t ns;
+	int64_t id;
+	profdb__hpctkpre_old_sample(k->db, k->t, i, &ns, &id);
+	return ns < k->time;
+}
+
 int profdb__pre_old_trace_seek(const profdb_hpctkpre *db, uint32_t p, uint64_t time,
                                uint64_t *index)
 {
@@ -167,17 +183,8 @@ int profdb__pre_old_trace_seek(const profdb_hpctkpre *db, uint32_t p, uint64_t t
 	*index = 0;
 	if (r <= 0)
 		return r;
-	uint64_t lo = 0, hi = t->count, ns;
-	int64_t id;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		profdb__hpctkpre_old_sample(db, t, mid, &ns, &id);
-		if (ns < time)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*index = lo;
+	sample_key key = {db, t, time};
+	*index = profdb__lower_bound(0, t->count, &key, sample_before);
 	return 0;
 }
 

@@ -304,9 +304,10 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		out->relation = PROFDB_RELATION_UNKNOWN;
 		return 0;
 	}
-	/* Without cct.db slots: an id some profile stores values for (one
-	 * binary search per profile, as a scan by context). */
-	for (uint32_t p = 0; q->info.n_ctx_slots == 0 && p < q->info.n_profiles; p++) {
+	/* Otherwise (no cct.db slots, or an id past them): an id some profile
+	 * stores values for (one binary search per profile, as a scan by
+	 * context), so that every value a scan gives has a context. */
+	for (uint32_t p = 0; p < q->info.n_profiles; p++) {
 		profdb_view ix, values;
 		uint64_t at;
 		if (profdb_hpctkpre_profile_view(q->db, p, &ix, &values) == 0 &&
@@ -563,7 +564,7 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 static int trace_of(const pq *q, uint32_t p, profdb_hpctkpre_trace *out)
 {
 	for (uint32_t t = 0; t < q->info.n_traces; t++) {
-		int r = profdb_hpctkpre_trace_at(q->db, t, out);
+		int r = profdb_hpctkpre_trace_line_at(q->db, t, out);
 		if (r < 0)
 			return r;
 		if (out->profile == p && out->type == 0)
@@ -669,7 +670,7 @@ static int q_counts(const void *impl, profdb_counts *out)
 	}
 	for (uint32_t t = 0; t < q->info.n_traces; t++) {
 		profdb_hpctkpre_trace tr;
-		int r = profdb_hpctkpre_trace_at(q->db, t, &tr);
+		int r = profdb_hpctkpre_trace_line_at(q->db, t, &tr);
 		if (r < 0)
 			return r;
 		out->samples += (int64_t)tr.samples.count;

@@ -31,7 +31,7 @@ static int line_check(const profdb_hpctkpre *db, uint64_t at, uint64_t start, ui
 		                    db->n_profiles);
 	uint64_t n = sorted ? 0 : (end - start) / PRE_SAMPLE;
 	for (uint64_t k = 1; k < n; k++)
-		if (profdb__be64(e + k * PRE_SAMPLE) < profdb__be64(e + (k - 1) * PRE_SAMPLE))
+		if (pre_sample_time(e + k * PRE_SAMPLE) < pre_sample_time(e + (k - 1) * PRE_SAMPLE))
 			return profdb__fail(-EBADMSG, "%s: trace line at 0x%" PRIx64 " is not sorted by "
 			                    "time at sample %" PRIu64 " (0x%" PRIx64 ")", in->name, start,
 			                    k, start + k * PRE_SAMPLE);
@@ -39,12 +39,12 @@ static int line_check(const profdb_hpctkpre *db, uint64_t at, uint64_t start, ui
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpctkpre_trace_at(const profdb_hpctkpre *db, uint32_t i,
+PROFDB_EXPORT int profdb_hpctkpre_trace_line_at(const profdb_hpctkpre *db, uint32_t i,
                                            profdb_hpctkpre_trace *out)
 {
 	const unsigned char *h, *e = NULL;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpctkpre_trace_at: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpctkpre_trace_line_at: NULL output");
 	memset(out, 0, sizeof *out);
 	out->samples = profdb__hpctkpre_samples(NULL, 0);
 	int r = profdb__hpctkpre_require_data(db, PRE_TRACE);

@@ -21,6 +21,7 @@
 
 #include "hpctkpre-internal.h"
 #include "../core/xml-internal.h"
+#include "../core/search-internal.h"
 
 enum { EL_OTHER, EL_METRIC, EL_DATA, EL_NODE, EL_SKIP };
 
@@ -59,7 +60,7 @@ static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elem)
 		stop(p, -EFBIG, "experiment.xml needs more than profdb_options.max_memory");
 		return -1;
 	}
-	void *q = realloc(*arr, n * elem);
+	void *q = profdb__realloc_big(*arr, *cap * elem, n * elem);
 	if (!q) {
 		stop(p, -ENOMEM, "out of memory");
 		return -1;
@@ -199,17 +200,22 @@ static int cmp_name(const void *a, const void *b)
 
 /* Index of the table entry with id @p id, or PROFDB_NONE (with a warning
  * the first time: a reference the tables do not resolve). */
+typedef struct name_key {
+	const pre_name *tab;
+	int64_t id;
+} name_key;
+
+static int name_before(const void *ctx, size_t i)
+{
+	const name_key *k = ctx;
+	return k->tab[i].id < k->id;
+}
+
 static uint32_t resolve(parser *p, int t, int64_t id, const char *el, const char *name)
 {
 	profdb_hpctkpre *db = p->db;
-	size_t lo = 0, hi = db->n_tab[t];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (db->tab[t][mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	name_key key = {db->tab[t], id};
+	size_t lo = profdb__lower_bound(0, db->n_tab[t], &key, name_before);
 	if (lo < db->n_tab[t] && db->tab[t][lo].id == id)
 		return (uint32_t)lo;
 	if (p->unresolved++ == 0)

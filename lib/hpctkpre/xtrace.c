@@ -8,7 +8,9 @@
  * when flags bit 0 (DATA_CENTRIC) is set; all big-endian. experiment.mt is
  * u32 kind flags, u32 count, count x {u32 rank, u32 thread, u64 offset},
  * the traces one after the other, and the 8-byte end marker; a trace ends
- * where the next begins (the last at the marker).
+ * where the next begins (the last at the marker). The trace layout and its
+ * header decoder are lib/core's (hpctrace-internal.h), shared with
+ * lib/hpcrun; experiment.mt's is layout-internal.h's packed file.
  *
  * Open reads every header and bounds every trace; the samples are checked
  * (sorted times, every id a node's) the first time a trace is handed out,
@@ -18,18 +20,8 @@
 #include <string.h>
 
 #include "hpctkpre-internal.h"
-
-#define TR_MAGIC "HPCRUN-trace______"
-#define TR_MAGIC_LEN 18u
-#define TR_HDR 24u                /* magic, "01.0x", 'b' */
-#define TR_FLAGS 8u               /* the u64 flags of 01.01 */
-#define TR_DATA_CENTRIC 1u
-#define TR_KNOWN_FLAGS 7u         /* DATA_CENTRIC, LCA_RECORDED, CALL_TRACE */
-#define TR_SAMPLE 12u
-#define TR_SAMPLE_METRIC 16u
-#define MT_HDR 8u
-#define MT_ENTRY 16u
-#define MT_MARKER UINT64_C(0xffffffffdeadf00d)
+#include "../core/hpctrace-internal.h"
+#include "../core/search-internal.h"
 
 /* A version string for a message: 6 bytes, unprintable ones as '?'. */
 static void printable(const unsigned char *p, char out[7])
@@ -40,55 +32,37 @@ static void printable(const unsigned char *p, char out[7])
 }
 
 /* The trace whose header is at @p off of input @p file and which ends at
- * @p end: header and bounds into *t. */
+ * @p end: magic and version checked here, the rest decoded by
+ * lib/core/hpctrace.c (one decoder with lib/hpcrun's). */
 static int read_header(profdb_hpctkpre *db, uint32_t file, uint64_t off, uint64_t end,
                        pre_xtrace *t)
 {
 	const profdb__input *in = &db->o.in[file];
 	const unsigned char *h;
 	char v[7];
-	int r = profdb__span(in, 0, end, off, TR_HDR, "trace header", &h);
+	int r = profdb__span(in, 0, end, off, PROFDB_HPCTRACE_HDR, "trace header", &h);
 	if (r < 0)
 		return r;
-	if (memcmp(h, TR_MAGIC, TR_MAGIC_LEN) != 0)
+	if (memcmp(h, PROFDB_HPCTRACE_MAGIC, PROFDB_HPCTRACE_MAGIC_LEN) != 0)
 		return profdb__fail(-EBADMSG, "%s: trace header at 0x%" PRIx64 ": magic is not \""
-		                    TR_MAGIC "\"", in->name, off);
-	if (memcmp(h + TR_MAGIC_LEN, "01.0", 4) != 0 || (h[22] != '0' && h[22] != '1') ||
-	    h[23] != 'b') {
-		printable(h + TR_MAGIC_LEN, v);
+		                    PROFDB_HPCTRACE_MAGIC "\"", in->name, off);
+	const unsigned char *version = h + PROFDB_HPCTRACE_VERSION;
+	if (memcmp(version, "01.0", 4) != 0 || (version[4] != '0' && version[4] != '1') ||
+	    h[PROFDB_HPCTRACE_ENDIAN] != 'b') {
+		printable(version, v);
 		return profdb__fail(-EPROTONOSUPPORT, "%s: trace header at 0x%" PRIx64 ": version "
 		                    "\"%s\" at 0x%" PRIx64 " is not 01.00b or 01.01b", in->name, off, v,
-		                    off + TR_MAGIC_LEN);
+		                    off + PROFDB_HPCTRACE_VERSION);
 	}
+	profdb__hpctrace g;
+	if ((r = profdb__hpctrace_records(in, &db->opts, off, end, version[4] == '1', &g)) < 0)
+		return r;
 	memset(t, 0, sizeof *t);
 	t->file = file;
 	t->offset = off;
-	t->rec_size = TR_SAMPLE;
-	uint64_t hdr = TR_HDR;
-	if (h[22] == '1') {
-		if ((r = profdb__span(in, 0, end, off + TR_HDR, TR_FLAGS, "trace header flags", &h)) < 0)
-			return r;
-		uint64_t flags = profdb__be64(h);
-		if (flags & ~(uint64_t)TR_KNOWN_FLAGS)
-			profdb__warn(&db->opts, "%s: trace flags 0x%" PRIx64 " at 0x%" PRIx64 " have "
-			             "unknown bits; samples read as %u bytes", in->name, flags,
-			             off + TR_HDR, flags & TR_DATA_CENTRIC ? 16u : 12u);
-		if (flags & TR_DATA_CENTRIC)
-			t->rec_size = TR_SAMPLE_METRIC;
-		hdr += TR_FLAGS;
-	}
-	t->rec_off = off + hdr;
-	uint64_t body = end - t->rec_off;   /* the spans above put rec_off <= end */
-	t->count = body / t->rec_size;
-	if (body % t->rec_size) {
-		uint64_t at = t->rec_off + t->count * t->rec_size;
-		r = profdb__fail(-ENODATA, "%s: trace sample at 0x%" PRIx64 " is cut short (%" PRIu64
-		                 " of %u bytes): truncated file", in->name, at, body % t->rec_size,
-		                 t->rec_size);
-		if ((r = profdb__tolerate(&db->opts, r, NULL, "the partial sample at 0x%" PRIx64,
-		                          at)) < 0)
-			return r;
-	}
+	t->rec_off = g.rec_off;
+	t->count = g.count;
+	t->rec_size = g.rec_size;
 	return 0;
 }
 
@@ -126,15 +100,15 @@ static int packed_end(profdb_hpctkpre *db, const profdb__input *in, uint64_t tab
 {
 	const unsigned char *m;
 	*end = in->size;
-	if (in->size >= table_end + 8 &&
-	    profdb__range(in, in->size - 8, 8, "end marker", &m) == 0 &&
-	    profdb__be64(m) == MT_MARKER) {
-		*end = in->size - 8;
+	if (in->size >= table_end + PRE_PACK_END &&
+	    profdb__range(in, in->size - PRE_PACK_END, PRE_PACK_END, "end marker", &m) == 0 &&
+	    pre_pack_marker(m) == PRE_PACK_MARKER) {
+		*end = in->size - PRE_PACK_END;
 		return 0;
 	}
 	int r = profdb__fail(-ENODATA, "%s: the last 8 bytes (at 0x%" PRIx64 ") are not the end "
 	                     "marker ff ff ff ff de ad f0 0d: truncated file", in->name,
-	                     in->size >= 8 ? in->size - 8 : 0);
+	                     in->size >= PRE_PACK_END ? in->size - PRE_PACK_END : 0);
 	return profdb__tolerate(&db->opts, r, NULL, "the last trace reads to the end of the file");
 }
 
@@ -143,28 +117,28 @@ static int read_packed(profdb_hpctkpre *db, uint32_t file)
 	const profdb__input *in = &db->o.in[file];
 	const unsigned char *h, *e;
 	uint64_t bytes, stop;
-	int r = profdb__range(in, 0, MT_HDR, "packed trace header", &h);
+	int r = profdb__range(in, 0, PRE_PACK_HDR, "packed trace header", &h);
 	if (r < 0)
 		return r;
-	uint32_t n = profdb__be32(h + 4);
-	if ((r = profdb__mul(in, n, MT_ENTRY, "packed trace offset table", &bytes)) < 0 ||
-	    (r = profdb__range(in, MT_HDR, bytes, "packed trace offset table", &e)) < 0 ||
-	    (r = packed_end(db, in, MT_HDR + bytes, &stop)) < 0)
+	uint32_t n = pre_pack_count(h);
+	if ((r = profdb__mul(in, n, PRE_PACK_ENTRY, "packed trace offset table", &bytes)) < 0 ||
+	    (r = profdb__range(in, PRE_PACK_HDR, bytes, "packed trace offset table", &e)) < 0 ||
+	    (r = packed_end(db, in, PRE_PACK_HDR + bytes, &stop)) < 0)
 		return r;
-	uint64_t prev = MT_HDR + bytes;
-	for (uint32_t i = 0; i < n; i++, e += MT_ENTRY) {
-		uint64_t off = profdb__be64(e + 8);
-		uint64_t end = i + 1 < n ? profdb__be64(e + MT_ENTRY + 8) : stop;
+	uint64_t prev = PRE_PACK_HDR + bytes;
+	for (uint32_t i = 0; i < n; i++, e += PRE_PACK_ENTRY) {
+		uint64_t off = pre_pack_offset(e);
+		uint64_t end = i + 1 < n ? pre_pack_offset(e + PRE_PACK_ENTRY) : stop;
 		pre_xtrace t;
 		if (off < prev)
 			r = profdb__fail(-EBADMSG, "%s: trace %" PRIu32 " at 0x%" PRIx64 " (offset table "
 			                 "entry at 0x%" PRIx64 ") begins before 0x%" PRIx64 ", the end of "
-			                 "the %s", in->name, i, off, MT_HDR + (uint64_t)i * MT_ENTRY, prev,
+			                 "the %s", in->name, i, off, PRE_PACK_HDR + (uint64_t)i * PRE_PACK_ENTRY, prev,
 			                 i ? "trace before it" : "offset table");
 		else if (end > stop || end < off)
 			r = profdb__fail(-ENODATA, "%s: trace %" PRIu32 " at 0x%" PRIx64 " ends at 0x%"
 			                 PRIx64 ", outside the traces [0x%" PRIx64 ", 0x%" PRIx64 ")",
-			                 in->name, i, off, end, MT_HDR + bytes, stop);
+			                 in->name, i, off, end, PRE_PACK_HDR + bytes, stop);
 		else
 			r = read_header(db, file, off, end, &t);
 		if (r < 0) {
@@ -174,8 +148,8 @@ static int read_packed(profdb_hpctkpre *db, uint32_t file)
 		}
 		prev = end;
 		t.has_id = 1;
-		t.rank = profdb__be32(e);
-		t.thread = profdb__be32(e + 4);
+		t.rank = pre_pack_rank(e);
+		t.thread = pre_pack_thread(e);
 		if ((r = add_trace(db, &t)) < 0)
 			return r;
 	}
@@ -234,14 +208,8 @@ int profdb__hpctkpre_old_finish_traces(profdb_hpctkpre *db)
 /* The node index of trace id @p it: 1 and *node, or 0. */
 static int it_node(const pre_old *o, uint32_t it, uint32_t *node)
 {
-	uint32_t lo = 0, hi = o->n_its;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (o->its[mid].it < it)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = profdb__lower_u32_field(o->its, sizeof *o->its, offsetof(pre_itmap, it), 0,
+	                                    o->n_its, it);
 	if (lo == o->n_its || o->its[lo].it != it)
 		return 0;
 	*node = o->its[lo].node;
@@ -264,8 +232,8 @@ static int check_samples(const profdb_hpctkpre *db, const pre_xtrace *t)
 		return r;
 	uint64_t last = 0, limit = UINT64_MAX / o->time_scale;
 	for (uint64_t k = 0; k < t->count; k++, p += t->rec_size) {
-		uint64_t time = profdb__be64(p), at = t->rec_off + k * t->rec_size;
-		uint32_t it = profdb__be32(p + 8);
+		uint64_t time = profdb__hpctrace_time(p), at = t->rec_off + k * t->rec_size;
+		uint32_t it = profdb__hpctrace_id(p);
 		if (time < last)
 			return profdb__fail(-EBADMSG, "%s: trace at 0x%" PRIx64 " is not sorted by time at "
 			                    "sample %" PRIu64 " (0x%" PRIx64 ")", in->name, t->offset, k, at);
@@ -311,7 +279,7 @@ void profdb__hpctkpre_old_sample(const profdb_hpctkpre *db, const pre_xtrace *t,
 	const pre_old *o = &db->o;
 	const unsigned char *p = o->in[t->file].base + t->rec_off + i * t->rec_size;
 	uint32_t node = 0;
-	*time_ns = profdb__be64(p) * o->time_scale;
-	it_node(o, profdb__be32(p + 8), &node);   /* checked: it resolves */
+	*time_ns = profdb__hpctrace_time(p) * o->time_scale;
+	it_node(o, profdb__hpctrace_id(p), &node);   /* checked: it resolves */
 	*node_id = db->nodes[node].id;
 }

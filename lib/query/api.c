@@ -37,6 +37,16 @@ int profdb__query_check_profile(const profdb *db, uint32_t profile, const char *
 	return 0;
 }
 
+int profdb__query_check_context(const profdb *db, uint32_t context, const char *fn)
+{
+	if (!db->be->context_get)
+		return profdb__fail(-ENOENT, "%s: context %" PRIu32 " does not exist (the %s "
+		                    "database has no contexts)", fn, context,
+		                    profdb_format_name(db->be->format));
+	profdb_context c;
+	return db->be->context_get(db->impl, context, &c);
+}
+
 PROFDB_EXPORT const char *profdb_format_name(profdb_format format)
 {
 	switch (format) {
@@ -281,14 +291,14 @@ PROFDB_EXPORT int64_t profdb_profile_count(const profdb *db)
 	return db->be->profile_count(db->impl);
 }
 
-PROFDB_EXPORT int profdb_profile_get(const profdb *db, uint32_t index, profdb_profile *out)
+PROFDB_EXPORT int profdb_profile_at(const profdb *db, uint32_t index, profdb_profile *out)
 {
-	CHECK_DB(db, "profdb_profile_get");
+	CHECK_DB(db, "profdb_profile_at");
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_profile_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_profile_at: NULL output");
 	if (!db->be->profile_get)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (no profiles)", index);
-	int r = profdb__query_check_profile(db, index, "profdb_profile_get");
+	int r = profdb__query_check_profile(db, index, "profdb_profile_at");
 	return r < 0 ? r : db->be->profile_get(db->impl, index, out);
 }
 
@@ -303,7 +313,7 @@ PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint
 	/* the entry index against the profile's own count, for every format */
 	profdb_profile p;
 	int r = profdb__query_check_profile(db, index, "profdb_profile_identity");
-	if (r < 0 || (r = profdb_profile_get(db, index, &p)) < 0)
+	if (r < 0 || (r = profdb_profile_at(db, index, &p)) < 0)
 		return r;
 	if (i >= p.n_identity)
 		return profdb__fail(-ENOENT, "profdb_profile_identity: profile %" PRIu32 " has %" PRIu32

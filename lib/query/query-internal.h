@@ -42,6 +42,13 @@ void profdb__metric_data_free(profdb *db);
  * error). */
 int profdb__query_check_profile(const profdb *db, uint32_t profile, const char *fn);
 
+/* The one existence check of a context id, made by every public function
+ * that takes one: the id must be one profdb_context_get() answers (a tree
+ * node, or an id with stored values), so that an unknown id is -ENOENT
+ * from the values, the scans and the views alike, never "not stored".
+ * 0, or the backend's code (-ENOENT, or what building the tree met). */
+int profdb__query_check_context(const profdb *db, uint32_t context, const char *fn);
+
 /* The backends this build has, in detection order (registry.c). The list
  * ends with NULL; *n (may be NULL) gets the count. */
 const profdb__backend *const *profdb__query_backends(size_t *n);

@@ -24,6 +24,30 @@ static void none(profdb_number *out)
 	out->type = PROFDB_TYPE_NONE;
 }
 
+/* -ENOENT for a context id that is neither a tree node nor carries values.
+ * Only that answer counts: a tree that cannot be read (a damaged meta.db)
+ * leaves the id unchecked, so that the stored values stay readable one by
+ * one as they are by a scan of everything. */
+static int unknown_context(const profdb *db, uint32_t context, const char *fn)
+{
+	int r = profdb__query_check_context(db, context, fn);
+	return r == -ENOENT ? r : 0;
+}
+
+/* A lookup's answer @p r with the context checked only when nothing was
+ * found: a stored value proves its context exists, so the hit path costs
+ * no tree lookup (on HPCToolkit 4.0 that lookup fills a context record,
+ * several times the cost of the value itself). */
+static int found_or_unknown(const profdb *db, int r, uint32_t context, const char *fn)
+{
+	if (r == 0) {
+		int u = unknown_context(db, context, fn);
+		if (u < 0)
+			return u;
+	}
+	return r;
+}
+
 PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t context,
                                uint32_t metric, profdb_number *out)
 {
@@ -33,7 +57,10 @@ PROFDB_EXPORT int profdb_value(const profdb *db, uint32_t profile, uint32_t cont
 	if (!db->be->value)
 		return notsup(db, "values");
 	int r = profdb__query_check_profile(db, profile, "profdb_value");
-	return r < 0 ? r : db->be->value(db->impl, profile, context, metric, out);
+	if (r >= 0)
+		r = found_or_unknown(db, db->be->value(db->impl, profile, context, metric, out),
+		                     context, "profdb_value");
+	return r;
 }
 
 static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t metric,
@@ -45,10 +72,11 @@ static int scoped(const profdb *db, uint32_t profile, uint32_t context, uint32_t
 	none(out);
 	if (!db->be->scoped)
 		return notsup(db, inclusive ? "inclusive values" : "exclusive values");
-	int r = profdb__query_check_profile(db, profile, inclusive ? "profdb_inclusive"
-	                                                           : "profdb_exclusive");
+	const char *fn = inclusive ? "profdb_inclusive" : "profdb_exclusive";
+	int r = profdb__query_check_profile(db, profile, fn);
 	if (r >= 0)
-		r = db->be->scoped(db->impl, profile, context, metric, inclusive, out);
+		r = found_or_unknown(db, db->be->scoped(db->impl, profile, context, metric,
+		                                        inclusive, out), context, fn);
 	if (r <= 0)
 		none(out);   /* nothing there, or an error: no stale number */
 	return r;
@@ -82,6 +110,9 @@ PROFDB_EXPORT int profdb_values_new(profdb_values **ret, const profdb *db, profd
 	int r;
 	if (scan == PROFDB_SCAN_PROFILE &&
 	    (r = profdb__query_check_profile(db, key, "profdb_values_new")) < 0)
+		return r;
+	if (scan == PROFDB_SCAN_CONTEXT &&
+	    (r = unknown_context(db, key, "profdb_values_new")) < 0)
 		return r;
 	profdb_values *it = calloc(1, sizeof *it);
 	if (!it)
@@ -136,14 +167,14 @@ PROFDB_EXPORT int64_t profdb_trace_length(const profdb *db, uint32_t profile)
 	return r < 0 ? r : db->be->trace_length(db->impl, profile);
 }
 
-PROFDB_EXPORT int profdb_trace_at(const profdb *db, uint32_t profile, uint64_t i,
+PROFDB_EXPORT int profdb_trace_sample_at(const profdb *db, uint32_t profile, uint64_t i,
                                   profdb_sample *out)
 {
 	if (!db || !out)
-		return profdb__fail(-EINVAL, "profdb_trace_at: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_trace_sample_at: NULL argument");
 	if (!db->be->trace_at)
 		return notsup(db, "traces");
-	int r = profdb__query_check_profile(db, profile, "profdb_trace_at");
+	int r = profdb__query_check_profile(db, profile, "profdb_trace_sample_at");
 	return r < 0 ? r : db->be->trace_at(db->impl, profile, i, out);
 }
 

@@ -236,6 +236,7 @@ static int build_values(uint64_t key, const item *items, size_t n, block **out,
 		free(mem);
 		return profdb__fail(-ENOMEM, "out of memory (view of %zu values)", n);
 	}
+	profdb__advise_big(mem, (runs + n) * STRIDE);
 	memset(mem, 0, (runs + n) * STRIDE);
 	unsigned char *idx = mem, *rec = mem + runs * STRIDE;
 	size_t r = 0;
@@ -297,10 +298,8 @@ static int values_entry(const profdb *db, enum view_kind kind, uint32_t key,
 	if (kind == PROFILE_VIEW) {
 		if ((r = profdb__query_check_profile(db, key, fn)) < 0)
 			return r;
-	} else {
-		profdb_context c;
-		if ((r = db->be->context_get(db->impl, key, &c)) < 0)
-			return r;
+	} else if ((r = profdb__query_check_context(db, key, fn)) < 0) {
+		return r;
 	}
 	int (*own)(const void *, uint32_t, profdb_view *, profdb_view *) =
 		kind == PROFILE_VIEW ? db->be->profile_view : db->be->context_view;

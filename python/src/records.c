@@ -118,7 +118,7 @@ PyObject *pd_metric_tuple(const profdb_metric *m)
 PyObject *pd_profile_tuple(DatabaseObject *self, uint32_t index)
 {
 	profdb_profile p;
-	int rc = profdb_profile_get(self->db, index, &p);
+	int rc = profdb_profile_at(self->db, index, &p);
 	if (rc < 0)
 		return pd_raise(rc);
 	PyObject *ident = PyTuple_New(p.n_identity);

@@ -65,7 +65,9 @@ def test_values_bit_identical_to_the_tool(which, request):
                 assert np.float64(got).view(np.uint64) == int(v[v.index("(") + 1:-1], 16)
             elif isinstance(v, (int, float)):
                 assert got == v
-        assert db.value(1, 999999, 0) is None
+        # a context id that is neither a tree node nor carries values
+        with pytest.raises(profdb.NotFound):
+            db.value(1, 999999, 0)
 
 
 def test_nan_payloads_survive_the_arrays(nan_sample):

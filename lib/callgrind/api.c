@@ -79,6 +79,19 @@ profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 }
 
 /* Scan every file (already opened into cg->files), then build the model. */
+/* A table that the open leaves final, held for the handle's life: its
+ * doubling slack (up to half of it) is returned. */
+static void trim(void **p, size_t *cap, uint32_t n, size_t elem)
+{
+	if (n == 0 || n >= *cap)
+		return;
+	void *q = realloc(*p, (size_t)n * elem);
+	if (q) {
+		*p = q;
+		*cap = n;
+	}
+}
+
 static int cg_load(profdb_cg *cg)
 {
 	cg_build b;
@@ -111,8 +124,11 @@ static int cg_load(profdb_cg *cg)
 		cg->fn_segs = NULL;
 		cg->n_segs = 0;
 		cg->cap_segs = cg->cap_fn_segs = 0;
+	} else if (r >= 0) {
+		trim((void **)&cg->segs, &cg->cap_segs, cg->n_segs, sizeof *cg->segs);
 	}
 	if (r >= 0) {
+		trim((void **)&cg->calls, &cg->cap_calls, cg->n_calls, sizeof *cg->calls);
 		/* The lookup maps die before the model is built: less peak memory. */
 		profdb__tmap_free(&b.name_map);
 		profdb__tmap_free(&b.fn_map);

@@ -46,10 +46,9 @@ static int new_seg(parser *ps, uint32_t *out)
 	};
 	memcpy(cg->segs[cg->n_segs].pos, ps->part.pos, sizeof ps->part.pos);
 	*out = cg->n_segs++;
-	return profdb__cgs_seg_append(cg, ps->cur.func, *out);
+	/* blocks are chained per function at the first detail request */
+	return cg->keep_segs ? profdb__cgs_seg_append(cg, ps->cur.func, *out) : 0;
 }
-
-static void next_gen(cg_count *c);
 
 /* Open a segment at the current line (before its position is applied);
  * without keep_segs only "a segment is open", and the block of the
@@ -69,118 +68,9 @@ int need_seg(parser *ps)
 		profdb__cgs_close_blk(ps);
 		if ((r = new_seg(ps, &ps->cur.blk)) < 0)
 			return r;
-		cg_count *c = &ps->cnt;
-		next_gen(c);
-		c->used = c->n_srcs = 0;
-		c->amask = c->mask < 255 ? c->mask : 255;
-		/* a column mask of 64 bits */
-		cg->segs[ps->cur.blk].rows = ps->part.n_cols > 64 ? CG_EMPTY : 0;
 	}
 	ps->cur.seg = 0;
 	return 0;
-}
-
-/* At most this many distinct positions are counted per block (2 MiB of
- * slots); a larger block is decoded when its counts are asked for. */
-#define CG_COUNT_MAX ((uint32_t)1 << 15)
-
-static uint32_t pos_hash(uint32_t src, uint64_t k0, uint64_t k1)
-{
-	return (uint32_t)(profdb__mix64((k0 * 0x9e3779b97f4a7c15ULL ^ k1) + src) >> 32);
-}
-
-/* A new generation: every slot is free again. */
-static void next_gen(cg_count *c)
-{
-	if (++c->gen == 0) {   /* (after 4 G blocks) every stamp is stale again */
-		if (c->slot)
-			memset(c->slot, 0, ((size_t)c->mask + 1) * sizeof *c->slot);
-		c->gen = 1;
-	}
-}
-
-/* The block's positions in twice as many slots (the set grown when it
- * has no more). 0 or -1 (out of memory, or too many positions). */
-static int count_grow(cg_count *c)
-{
-	if (!c->slot) {
-		if (!(c->slot = calloc(256, sizeof *c->slot)))
-			return -1;
-		c->mask = c->amask = 255;
-		return 0;
-	}
-	uint32_t cap = (c->amask + 1) * 2, n = 0;
-	if (c->used >= CG_COUNT_MAX || !(c->tmp = realloc(c->tmp, (size_t)c->used * sizeof *c->tmp)))
-		return -1;
-	for (uint32_t i = 0; i <= c->amask; i++)
-		if (c->slot[i].gen == c->gen)
-			c->tmp[n++] = c->slot[i];
-	if (cap > c->mask + 1) {
-		cg_pslot *s = calloc(cap, sizeof *s);
-		if (!s)
-			return -1;
-		free(c->slot);
-		c->slot = s;
-		c->mask = cap - 1;
-	}
-	c->amask = cap - 1;
-	next_gen(c);
-	for (uint32_t k = 0; k < n; k++) {
-		uint32_t j = pos_hash(c->tmp[k].src, c->tmp[k].k0, c->tmp[k].k1) & c->amask;
-		while (c->slot[j].gen == c->gen)
-			j = (j + 1) & c->amask;
-		c->slot[j] = c->tmp[k];
-		c->slot[j].gen = c->gen;
-	}
-	return 0;
-}
-
-void profdb__cgs_count_pos(parser *ps, cg_seg *g, uint64_t cols)
-{
-	cg_count *c = &ps->cnt;
-	const cg_cur *cu = &ps->cur;
-	const cg_part *pt = &ps->part;
-	uint32_t src = cu->fi != CG_EMPTY ? cu->fi : cu->fl != CG_EMPTY ? cu->fl : 0;
-	/* the key of a detail row: file, instr and line (a bb column is not) */
-	uint64_t k0 = pt->n_pos > 0 && pt->pos_kind[0] != CG_POS_BB ? pt->pos[0] : 0;
-	uint64_t k1 = pt->n_pos > 1 && pt->pos_kind[1] != CG_POS_BB ? pt->pos[1] : 0;
-	if ((!c->slot || (c->used + 1) * 2 > c->amask + 1) && count_grow(c) < 0) {
-		g->rows = CG_EMPTY;
-		return;
-	}
-	uint32_t i = pos_hash(src, k0, k1) & c->amask;
-	for (;; i = (i + 1) & c->amask) {
-		cg_pslot *s = &c->slot[i];
-		if (s->gen != c->gen)
-			break;
-		if (s->src == src && s->k0 == k0 && s->k1 == k1) {
-			g->values += (uint32_t)__builtin_popcountll(cols & ~s->cols);
-			s->cols |= cols;
-			return;
-		}
-	}
-	c->slot[i] = (cg_pslot){c->gen, src, k0, k1, cols};
-	c->used++;
-	g->rows++;
-	g->values += (uint32_t)__builtin_popcountll(cols);
-	if (!ps->spec.on)
-		return;
-	for (uint32_t k = 0; k < c->n_srcs; k++)
-		if (c->srcs[k] == src)
-			return;
-	if (grow((void **)&c->srcs, &c->cap_srcs, (uint64_t)c->n_srcs + 1, sizeof *c->srcs) < 0)
-		g->rows = CG_EMPTY;
-	else
-		c->srcs[c->n_srcs++] = src;
-}
-
-void profdb__cgs_count_free(cg_count *c)
-{
-	free(c->slot);
-	free(c->tmp);
-	free(c->srcs);
-	free(c->chk);
-	memset(c, 0, sizeof *c);
 }
 
 void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n)
@@ -248,7 +138,7 @@ static int read_position(parser *ps, const char **p, const char *end)
 }
 
 int profdb__cgs_read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
-                      const char *what, uint64_t *cols)
+                      const char *what)
 {
 	const char *t;
 	size_t n;
@@ -294,8 +184,6 @@ int profdb__cgs_read_costs(parser *ps, const char *p, const char *end, uint64_t 
 				          "silently)");
 			return 0;
 		}
-		if (cols && x)
-			*cols |= (uint64_t)1 << (k & 63);
 		uint32_t e = ps->part.colmap[k++];
 		uint64_t sum;
 		if (__builtin_add_overflow(dst[e], x, &sum))
@@ -316,7 +204,7 @@ int cost_line(parser *ps, const char *p, const char *end)
 		if (r < 0)
 			return r;
 		ps->cur.cob = ps->cur.cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
-		return profdb__cgs_read_costs(ps, p, end, ps->call_sink, "inclusive call cost", NULL);
+		return profdb__cgs_read_costs(ps, p, end, ps->call_sink, "inclusive call cost");
 	}
 	if (ps->cur.fn != CG_EMPTY) {
 		r = need_seg(ps);
@@ -337,12 +225,8 @@ int cost_line(parser *ps, const char *p, const char *end)
 	r = need_fn(ps);
 	if (r < 0)
 		return r;
-	uint64_t cols = 0;
-	r = profdb__cgs_read_costs(ps, p, end, cg->row_cost + (size_t)ps->cur.row * cg->n_events,
-	                           "self cost", &cols);
-	if (r == 0)
-		count_pos(ps, cols);
-	return r;
+	return profdb__cgs_read_costs(ps, p, end, cg->row_cost + (size_t)ps->cur.row * cg->n_events,
+	                  "self cost");
 }
 
 /* The count(s) and the target of calls=, jump=, jcnd=. Targets are relative

@@ -137,10 +137,6 @@ typedef struct cg_seg {
 	uint32_t src;                /* current source file (fl=/fi=/fe=), a name */
 	uint32_t jfl, jfn;           /* jfi=/jfn= names pending, or CG_EMPTY */
 	uint32_t next;               /* next segment of the same function, or CG_EMPTY */
-	/* a block's line rows (distinct positions with a non-zero stored
-	 * cost) and their non-zero stored costs, counted by the scan;
-	 * rows CG_EMPTY: not counted (lines.c decodes the block instead) */
-	uint32_t rows, values;
 } cg_seg;
 
 /* A calls= line of the second read: its segment and the function it calls

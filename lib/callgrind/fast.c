@@ -89,7 +89,7 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
  * by one blank, then decimal costs of at most 19 digits, added to row
  * @p row of @p base (row_cost, or ps->call_sink for a call's cost line). */
 FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *base,
-                            uint32_t row, uint64_t *cols)
+                            uint32_t row)
 {
 	const char *q = s;
 	uint64_t np[CG_NPOS];
@@ -128,7 +128,6 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 		} else if (!fast_dec(&q, &v[k])) {
 			goto undo;
 		}
-		*cols |= (uint64_t)(v[k] != 0) << (k & 63);
 		uint32_t e = ps->part.colmap[k];
 		if (__builtin_add_overflow(dst[e], v[k], &dst[e])) {
 			dst[e] -= v[k];  /* the general path names the event */
@@ -207,8 +206,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off)
 		profdb_cg *cg = ps->cg;
 		if (ps->cur.pending_call) {
 			/* The cost of the call: inclusive, not part of the caller's self. */
-			uint64_t unused = 0;
-			nl = fast_costs(ps, s, CG_MAX_LINE, ps->call_sink, 0, &unused);
+			nl = fast_costs(ps, s, CG_MAX_LINE, ps->call_sink, 0);
 			if (!nl)
 				return 0;
 			ps->cur.pending_call = 0;
@@ -222,12 +220,10 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off)
 			if (need_seg(ps) < 0)
 				return 0;  /* the general path fails the same way */
 		}
-		uint64_t cols = 0;
 		if (ps->cur.row == CG_EMPTY ||
-		    !(nl = fast_costs(ps, s, CG_MAX_LINE, cg->row_cost, ps->cur.row, &cols)))
+		    !(nl = fast_costs(ps, s, CG_MAX_LINE, cg->row_cost, ps->cur.row)))
 			return 0;
 		count_body(ps);
-		count_pos(ps, cols);
 		return nl + 1 - s;
 	}
 	if (c0 == '\n')

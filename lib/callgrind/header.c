@@ -26,35 +26,11 @@ void close_seg(parser *ps)
 	ps->cur.seg = CG_EMPTY;
 }
 
-/* In a piece: a counted block whose files include a placeholder name is
- * left for the merge to check (cg_count.chk). */
-static void note_placeholders(parser *ps, uint32_t blk)
-{
-	cg_count *c = &ps->cnt;
-	int ph = 0;
-	for (uint32_t k = 0; k < c->n_srcs; k++)
-		ph |= ps->cg->names[c->srcs[k]].p == NULL;
-	if (!ph || c->n_srcs < 2)
-		return;
-	if (grow((void **)&c->chk, &c->cap_chk, (uint64_t)c->n_chk + 2 + c->n_srcs,
-	         sizeof *c->chk) < 0) {
-		ps->cg->segs[blk].rows = CG_EMPTY;
-		return;
-	}
-	c->chk[c->n_chk++] = blk;
-	c->chk[c->n_chk++] = c->n_srcs;
-	memcpy(c->chk + c->n_chk, c->srcs, c->n_srcs * sizeof *c->chk);
-	c->n_chk += c->n_srcs;
-}
-
 void profdb__cgs_close_blk(parser *ps)
 {
 	close_seg(ps);
-	if (ps->cur.blk == CG_EMPTY)
-		return;
-	ps->cg->segs[ps->cur.blk].end = ps->at.off;
-	if (ps->spec.on && ps->cg->segs[ps->cur.blk].rows != CG_EMPTY)
-		note_placeholders(ps, ps->cur.blk);
+	if (ps->cur.blk != CG_EMPTY)
+		ps->cg->segs[ps->cur.blk].end = ps->at.off;
 	ps->cur.blk = CG_EMPTY;
 }
 

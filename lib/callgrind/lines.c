@@ -457,20 +457,6 @@ typedef struct count_range {
 	char msg[512];   /* the message of r < 0 (messages are per thread) */
 } count_range;
 
-/* The counts of function @p fn as the scan made them: when it is one
- * block, counted, of stored events only (a derived event's values are
- * not in them). 1, or 0 when it must be decoded. */
-static int counted(const profdb_cg *cg, uint32_t fn, uint64_t *rows, uint64_t *values)
-{
-	uint32_t b = cg->seg_first[fn];
-	if (cg->need_reread || cg->n_events != cg->n_stored || b == CG_EMPTY ||
-	    cg->segs[b].next != CG_EMPTY || cg->segs[b].rows == CG_EMPTY)
-		return 0;
-	*rows += cg->segs[b].rows;
-	*values += cg->segs[b].values;
-	return 1;
-}
-
 static void *count_fns(void *arg)
 {
 	count_range *c = arg;
@@ -478,8 +464,7 @@ static void *count_fns(void *arg)
 	size_t ne = cg->n_events;
 	for (uint32_t fn = c->from; fn < c->to && c->r == 0; fn++) {
 		cgl_fn *d;
-		if (profdb__cgl_first_child(c->l, fn) == PROFDB_NONE ||
-		    counted(cg, fn, &c->rows, &c->values))
+		if (profdb__cgl_first_child(c->l, fn) == PROFDB_NONE)
 			continue;
 		if ((c->r = decode(cg, fn, &d)) < 0) {
 			snprintf(c->msg, sizeof c->msg, "%s", profdb__message());
@@ -511,7 +496,7 @@ static int count_all(void *arg)
 		n = CG_COUNT_THREADS;
 	if (cg->n_fns < 2 * n)
 		n = 1;
-	int r = profdb__cg_segments(cg);   /* once, before the threads */
+	int r = n > 1 ? profdb__cg_segments(cg) : 0;   /* once, before the threads */
 	if (r < 0)
 		return r;
 	for (uint32_t f = 0; f < cg->n_fns; f++)

@@ -130,7 +130,6 @@ static void piece_free(piece *pc)
 	}
 	profdb__cg_build_free(&pc->b);
 	ids_clear(&pc->ps.ids, 1);
-	profdb__cgs_count_free(&pc->ps.cnt);
 	free(pc->ps.spec.ph);
 	free(pc->ps.spec.defs);
 	memset(&pc->ps, 0, sizeof pc->ps);   /* freed twice is fine */
@@ -191,7 +190,6 @@ static void tables_reuse(piece *pc)
 	b->n_defs = 0;
 	ids_clear(&pc->ps.ids, 0);
 	pc->ps.spec.n_ph = pc->ps.spec.n_defs = 0;
-	pc->ps.cnt.n_chk = 0;
 }
 
 /* The piece's tables (new, or a merged piece's) and its guessed starting
@@ -243,10 +241,8 @@ static void piece_read(piece *pc, const start *st)
 	if ((pc->rc = piece_init(pc, st)) < 0)
 		return;
 	pc->rc = read_piece_lines(ps, pc);
-	if (pc->rc == 0) {
-		/* where the next piece's fn= line (or the end) closes it: here,
-		 * where the block's files are known (cg_count.chk) */
-		ps->at.off = pc->to;
+	if (pc->rc == 0 && pc->to < ps->at.f->size) {
+		ps->at.off = pc->to;   /* where the next piece's fn= line closes it */
 		profdb__cgs_close_blk(ps);
 	}
 }
@@ -356,16 +352,6 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 	return 0;
 }
 
-/* Whether the @p n distinct files of a piece are distinct names. */
-static int distinct_files(const maps *m, const uint32_t *src, uint32_t n)
-{
-	for (uint32_t a = 1; a < n; a++)
-		for (uint32_t b = 0; b < a; b++)
-			if (map_name(m->name, src[a]) == map_name(m->name, src[b]))
-				return 0;
-	return 1;
-}
-
 /* Blocks or segments (appended, each function's list extended in text
  * order) and call sites. */
 static int add_segs(parser *ps0, const piece *pc, const maps *m)
@@ -387,15 +373,10 @@ static int add_segs(parser *ps0, const piece *pc, const maps *m)
 		if (j == 0 && g.off == pc->second)   /* opened before the position was known */
 			memcpy(g.pos, ps0->part.pos, sizeof g.pos);
 		cg->segs[base + j] = g;
-		if ((r = profdb__cgs_seg_append(cg, g.fn, base + j)) < 0)
+		if (cg->keep_segs && (r = profdb__cgs_seg_append(cg, g.fn, base + j)) < 0)
 			return r;
 	}
 	cg->n_segs = base + lc->n_segs;
-	/* a block counted with placeholder files: two of them may be one */
-	const cg_count *c = &pc->ps.cnt;
-	for (uint32_t i = 0; i < c->n_chk; i += 2 + c->chk[i + 1])
-		if (!distinct_files(m, c->chk + i + 2, c->chk[i + 1]))
-			cg->segs[base + c->chk[i]].rows = CG_EMPTY;
 	for (uint32_t j = 0; j < lc->n_sites; j++) {
 		cg_site s = lc->sites[j];
 		cg->sites[cg->n_sites++] = (cg_site){s.seg == CG_EMPTY ? CG_EMPTY : base + s.seg,
@@ -450,10 +431,6 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {
 			take_state(ps0, pc, &m, seg_base);
 			ps0->cg->need_reread |= lc->need_reread;
-			/* stopped at a header line inside a block: the rest of it is
-			 * not in the piece's position set */
-			if (pc->rc == CG_STOP && ps0->cur.blk != CG_EMPTY)
-				ps0->cg->segs[ps0->cur.blk].rows = CG_EMPTY;
 			r = 1;
 		}
 	}

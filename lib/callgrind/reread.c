@@ -13,8 +13,7 @@
  *  - the list of each function's blocks, which detail.c decodes for
  *    line/instruction detail: the open records one block per run of a
  *    function's lines (fn= to the next fn=, ob= or part: 82 k blocks of
- *    64 bytes in that profile, with the counts of line rows and values
- *    the scan made for lines.c) and keeps each file's compressed names,
+ *    56 bytes in that profile) and keeps each file's compressed names,
  *    with which detail.c follows the file and jump-target changes inside
  *    a block; a block's calls are the recorded calls= lines.
  *    That is not enough when a compressed name means different things at
@@ -172,11 +171,11 @@ static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_c
 	stand_at(ps, cg, p, (uint64_t)(line - f->text), 0);
 	uint64_t *row = cg->crow_cost + (size_t)i * cg->n_events, before[CG_MAX_EVENTS];
 	memcpy(before, row, cg->n_events * sizeof *before);
-	if (profdb__cgs_read_costs(ps, q, end, row, "inclusive call cost", NULL) == 0)
+	if (profdb__cgs_read_costs(ps, q, end, row, "inclusive call cost") == 0)
 		return 0;
 	/* again from the row as it was, for the message with the line number */
 	stand_at(ps, cg, p, (uint64_t)(line - f->text), 1);
-	r = profdb__cgs_read_costs(ps, q, end, before, "inclusive call cost", NULL);
+	r = profdb__cgs_read_costs(ps, q, end, before, "inclusive call cost");
 	return r < 0 ? r : profdb__fail(-EIO, "%s: the cost line at offset %" PRIu64 " reads "
 	                                "differently twice", f->label, (uint64_t)(line - f->text));
 }
@@ -217,11 +216,16 @@ static int read_segments(void *arg)
 	if (!(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (!cg->need_reread) {
+		/* the open's blocks, in text order: chained from the last one */
 		for (uint32_t f = 0; f < cg->n_fns; f++)
-			cg->seg_first[f] = f < cg->cap_fn_segs ? cg->fn_segs[f].first : CG_EMPTY;
-		free(cg->fn_segs);
-		cg->fn_segs = NULL;
-		cg->cap_fn_segs = 0;
+			cg->seg_first[f] = CG_EMPTY;
+		for (uint32_t i = cg->n_segs; i-- > 0;) {
+			cg_seg *g = &cg->segs[i];
+			if (g->fn >= cg->n_fns)
+				return profdb__fail(-EIO, "callgrind: block %" PRIu32 " names no function", i);
+			g->next = cg->seg_first[g->fn];
+			cg->seg_first[g->fn] = i;
+		}
 		return 0;
 	}
 	profdb_cg *s = scratch(cg);

@@ -90,35 +90,6 @@ typedef struct cg_warned {
 	bool nul, neg, negcount, extra, unknown, undef;
 } cg_warned;
 
-/* The positions of the open block seen so far, for its counts (cg_seg
- * rows and values; body.c): a hash set of (file, position) with the
- * columns that had a non-zero cost there. Slots carry the block's
- * generation, so a new block starts with an empty set without clearing. */
-typedef struct cg_pslot {
-	uint32_t gen, src;
-	uint64_t k0, k1;             /* the instr and line columns (0 otherwise) */
-	uint64_t cols;               /* bit k: column k non-zero here */
-} cg_pslot;
-
-typedef struct cg_count {
-	cg_pslot *slot;
-	uint32_t mask, used, gen;
-	/* the block uses slots [0, amask]: a small block stays in a few
-	 * cache lines of a set that a large one grew */
-	uint32_t amask;
-	cg_pslot *tmp;               /* the block's positions while amask grows */
-	/* in a piece of the parallel scan: the block's files, and the blocks
-	 * whose files include a placeholder name (two placeholders, or one
-	 * and a name, may turn out to be one file: the merge checks, chk is
-	 * "block, n, n files" records) */
-	uint32_t *srcs;
-	uint32_t n_srcs;
-	size_t cap_srcs;
-	uint32_t *chk;
-	uint32_t n_chk;
-	size_t cap_chk;
-} cg_count;
-
 /* A name of a piece of the parallel scan (parallel.c) that only the
  * pieces before it can tell: a compressed id used before the piece
  * defines it. Its index in the piece's name table has a NULL view. */
@@ -160,7 +131,6 @@ typedef struct parser {
 	cg_cur cur;
 	cg_warned warned;
 	cg_spec spec;
-	cg_count cnt;
 	/* where a call's cost line is read to: its values are checked, not
 	 * kept (the call rows are made on first use, reread.c) */
 	uint64_t call_sink[CG_MAX_EVENTS];
@@ -240,16 +210,6 @@ static inline int key_is(const char *k, size_t kn, const char *lit)
 	return kn == n && memcmp(k, lit, n) == 0;
 }
 
-/* body.c: a self cost line of the open block with non-zero columns
- * @p cols: its position counted. */
-void profdb__cgs_count_pos(parser *ps, cg_seg *g, uint64_t cols);
-static inline void count_pos(parser *ps, uint64_t cols)
-{
-	if (cols && ps->cur.blk != CG_EMPTY && ps->cg->segs[ps->cur.blk].rows != CG_EMPTY)
-		profdb__cgs_count_pos(ps, &ps->cg->segs[ps->cur.blk], cols);
-}
-void profdb__cgs_count_free(cg_count *c);
-
 /* One more body line of the current function (a detail row at most). */
 static inline void count_body(parser *ps)
 {
@@ -302,8 +262,7 @@ int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b);
 int profdb__cgs_lines(parser *ps, uint64_t off, uint64_t stop);
 int profdb__cgs_end(parser *ps);
 /* After a file's scan (result @p r): its compressed names go to the file
- * (cg_file.ids) for detail.c, unless the scan failed or keeps segments;
- * the scan's own tables are freed. */
+ * (cg_file.ids) for detail.c, unless the scan failed or keeps segments. */
 void profdb__cgs_keep_ids(parser *ps, int r);
 
 /* parallel.c: how many threads scan a text of @p size bytes (1: the
@@ -326,7 +285,7 @@ int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap);
 /* body.c: the costs after the positions of a cost line, added into @p dst
  * (n_events wide, by the part's column map); 0 or < 0 with perr. */
 int profdb__cgs_read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
-                           const char *what, uint64_t *cols);
+                           const char *what);
 
 /* fast.c: the line at @p s (offset @p off, before at.safe_end): > 0 the
  * bytes consumed, 0 for the general path, < 0 an error (the one the

@@ -265,7 +265,6 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 void profdb__cgs_keep_ids(parser *ps, int r)
 {
 	cg_file *f = ps->at.f;
-	profdb__cgs_count_free(&ps->cnt);
 	if (r >= 0 && f && ps->cg && !ps->cg->keep_segs && !f->ids && (f->ids = malloc(sizeof *f->ids))) {
 		*f->ids = ps->ids;
 		memset(&ps->ids, 0, sizeof ps->ids);

@@ -24,7 +24,7 @@
  *   read_row_again  the same row again on the same handle (cached)
  *   read_metric     every row of metric M once, on a fresh handle
  *   scan_values     every (metric, cnode, location) value (real files)
- *   lookup          profdb_cube_value at random (metric, cnode, location)
+ *   lookup          profdb_cube_value_get at random (metric, cnode, location)
  *   severity_root   call-tree inclusive value of the first root over every
  *                   location (reads every row of the metric) */
 #define _GNU_SOURCE
@@ -110,7 +110,7 @@ static uint64_t do_read_row(void *arg, uint64_t n)
 {
 	ctx *c = arg;
 	for (uint64_t i = 0; i < n; i++) {
-		if (!c->cube || profdb_cube_row(c->cube, c->metric, c->cnode, c->row, c->row_size) < 0)
+		if (!c->cube || profdb_cube_row_get(c->cube, c->cnode, c->metric, c->row, c->row_size) < 0)
 			return 0;
 		bench_consume(c->row[0]);
 	}
@@ -122,7 +122,7 @@ static uint64_t do_read_metric(void *arg, uint64_t n)
 	ctx *c = arg;
 	for (uint64_t i = 0; i < n; i++)
 		for (uint32_t k = 0; k < c->info.n_cnodes; k++) {
-			if (!c->cube || profdb_cube_row(c->cube, c->metric, k, c->row, c->row_size) < 0)
+			if (!c->cube || profdb_cube_row_get(c->cube, k, c->metric, c->row, c->row_size) < 0)
 				return 0;
 			bench_consume(c->row[0]);
 		}
@@ -137,8 +137,8 @@ static uint64_t do_lookup(void *arg, uint64_t n)
 		uint32_t k = (uint32_t)bench_rng_below(&c->rng, c->info.n_cnodes);
 		uint32_t l = (uint32_t)bench_rng_below(&c->rng, c->info.n_locations);
 		double d;
-		if (profdb_cube_value(c->cube, m, k, l, &d) < 0 &&
-		    profdb_cube_value(c->cube, c->metric, k, l, &d) < 0)
+		if (profdb_cube_value_get(c->cube, l, k, m, &d) < 0 &&
+		    profdb_cube_value_get(c->cube, l, k, c->metric, &d) < 0)
 			return 0;
 		bench_consume(bench_double_bits(d));
 	}
@@ -150,8 +150,8 @@ static uint64_t do_severity_root(void *arg, uint64_t n)
 	ctx *c = arg;
 	for (uint64_t i = 0; i < n; i++) {
 		double d;
-		if (profdb_cube_severity(c->cube, c->metric, c->info.first_root, PROFDB_CUBE_ITEM_CUBE,
-		                         0, PROFDB_CUBE_CALL_INCLUSIVE, &d) < 0)
+		if (profdb_cube_severity_get(c->cube, PROFDB_CUBE_ITEM_CUBE, 0, c->info.first_root,
+		                         c->metric, PROFDB_CUBE_CALL_INCLUSIVE, &d) < 0)
 			return 0;
 		bench_consume(bench_double_bits(d));
 	}
@@ -172,7 +172,7 @@ static uint64_t do_scan_values(void *arg, uint64_t n)
 			for (uint32_t k = 0; k < c->info.n_cnodes; k++)
 				for (uint32_t l = 0; l < c->info.n_locations; l++) {
 					double d;
-					if (profdb_cube_value(c->cube, m, k, l, &d) < 0)
+					if (profdb_cube_value_get(c->cube, l, k, m, &d) < 0)
 						return 0;
 					bench_consume(bench_double_bits(d));
 					done++;

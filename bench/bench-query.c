@@ -271,7 +271,7 @@ static void run_edges(const char *path)
 		}
 		for (int64_t i = 0; i < n; i++) {
 			profdb_number v;
-			if (profdb_edge_cost(q, (uint64_t)i, PROFDB_NONE, 0, &v) == 1)
+			if (profdb_edge_inclusive(q, PROFDB_NONE, (uint64_t)i, 0, &v) == 1)
 				bench_consume(v.as.u64);
 		}
 		double t3 = bench_now_ns();

@@ -118,7 +118,7 @@ static void drive_edges(const profdb *db)
 		            "edge %" PRId64 " calls unknown context %u", i, e.callee);
 		QUERY_CHECK(e.has_count || e.count == 0, "a count without has_count");
 		profdb_number v;
-		int r = (int)CALL(profdb_edge_cost(db, (uint64_t)i, PROFDB_NONE, 0, &v));
+		int r = (int)CALL(profdb_edge_inclusive(db, PROFDB_NONE, (uint64_t)i, 0, &v));
 		QUERY_CHECK(r < 0 || r == 0 || r == 1, "edge_cost returned %d", r);
 		prev = e;
 	}

@@ -12,7 +12,7 @@
 #include "fuzz-common.h"
 
 enum {
-	MAX_VALUES = 200000,     /* profdb_cube_value() calls per input */
+	MAX_VALUES = 200000,     /* profdb_cube_value_get() calls per input */
 	MAX_ROW_BYTES = 1 << 24, /* rows larger than this are not read */
 	MAX_PARAMS = 64,         /* parameters checked per cnode */
 };
@@ -44,7 +44,7 @@ static int integer(profdb_cube_dtype t)
 	return t <= PROFDB_CUBE_UINT64;
 }
 
-/* Field @p l of a host-order row as profdb_cube_value() converts it. */
+/* Field @p l of a host-order row as profdb_cube_value_get() converts it. */
 static double row_double(const unsigned char *row, profdb_cube_dtype t, uint32_t l)
 {
 	const unsigned char *v;
@@ -301,7 +301,7 @@ static void drive_metric_values(drv *d, uint32_t mid)
 
 	if (rb) {
 		/* A buffer one byte short is refused. */
-		CUBE_CHECK(i->n_cnodes == 0 || CALL(profdb_cube_row(c, mid, 0, row, rb - 1)) == -ERANGE,
+		CUBE_CHECK(i->n_cnodes == 0 || CALL(profdb_cube_row_get(c, 0, mid, row, rb - 1)) == -ERANGE,
 		           "a short row buffer is accepted");
 	}
 	for (uint32_t k = 0; k < i->n_cnodes; k++) {
@@ -310,8 +310,8 @@ static void drive_metric_values(drv *d, uint32_t mid)
 			break;
 		}
 		d->values -= i->n_locations + 1u;
-		int rr = CALL(profdb_cube_row(c, mid, k, row, rb));
-		int rr2 = CALL(profdb_cube_row(c, mid, k, again, rb));
+		int rr = CALL(profdb_cube_row_get(c, k, mid, row, rb));
+		int rr2 = CALL(profdb_cube_row_get(c, k, mid, again, rb));
 		CUBE_CHECK(rr == rr2, "metric %" PRIu32 " cnode %" PRIu32 ": row %d then %d", mid, k,
 		           rr, rr2);
 		if (rr < 0) {
@@ -325,7 +325,7 @@ static void drive_metric_values(drv *d, uint32_t mid)
 		}
 		for (uint32_t l = 0; l < i->n_locations; l++) {
 			double v = 0, v2 = 0;
-			int r = CALL(profdb_cube_value(c, mid, k, l, &v));
+			int r = CALL(profdb_cube_value_get(c, l, k, mid, &v));
 			if (!scalar(m.dtype)) {
 				CUBE_CHECK(r == -ENOTSUP, "value of a %d-dtype metric: %d", (int)m.dtype, r);
 				continue;
@@ -334,7 +334,7 @@ static void drive_metric_values(drv *d, uint32_t mid)
 			           ": value says %d, row says %d", mid, k, l, r, rr);
 			if (r < 0)
 				continue;
-			CUBE_CHECK(CALL(profdb_cube_value(c, mid, k, l, &v2)) == r && same_bits(v, v2),
+			CUBE_CHECK(CALL(profdb_cube_value_get(c, l, k, mid, &v2)) == r && same_bits(v, v2),
 			           "second value read differs");
 			double want = r ? row_double(row, m.dtype, l) : neutral(m.dtype);
 			CUBE_CHECK(same_bits(v, want), "metric %" PRIu32 " cnode %" PRIu32 " location %"
@@ -366,12 +366,12 @@ static void drive_metric_values(drv *d, uint32_t mid)
 	}
 	double v;
 	if (i->n_cnodes) {
-		CUBE_CHECK(CALL(profdb_cube_value(c, mid, 0, i->n_locations, &v)) == -ENOENT,
+		CUBE_CHECK(CALL(profdb_cube_value_get(c, i->n_locations, 0, mid, &v)) == -ENOENT,
 		           "location past the end");
-		CUBE_CHECK(CALL(profdb_cube_value(c, mid, 0, 0, NULL)) == -EINVAL,
+		CUBE_CHECK(CALL(profdb_cube_value_get(c, 0, 0, mid, NULL)) == -EINVAL,
 		           "NULL output accepted");
 	}
-	CUBE_CHECK(CALL(profdb_cube_value(c, mid, i->n_cnodes, 0, &v)) == -ENOENT, "cnode past end");
+	CUBE_CHECK(CALL(profdb_cube_value_get(c, 0, i->n_cnodes, mid, &v)) == -ENOENT, "cnode past end");
 	free(incl);
 	free(row);
 	free(again);
@@ -387,8 +387,8 @@ static void drive_bad_args(const drv *d)
 	CUBE_CHECK(CALL(profdb_cube_metric_count(NULL)) == -EINVAL, "metric_count(NULL)");
 	CUBE_CHECK(CALL(profdb_cube_cnode_count(NULL)) == -EINVAL, "cnode_count(NULL)");
 	CUBE_CHECK(CALL(profdb_cube_metric_get(NULL, 0, &m)) == -EINVAL, "metric_get(NULL)");
-	CUBE_CHECK(CALL(profdb_cube_value(NULL, 0, 0, 0, &v)) == -EINVAL, "value(NULL)");
-	CUBE_CHECK(CALL(profdb_cube_value(d->c, d->info.n_metrics, 0, 0, &v)) == -ENOENT,
+	CUBE_CHECK(CALL(profdb_cube_value_get(NULL, 0, 0, 0, &v)) == -EINVAL, "value(NULL)");
+	CUBE_CHECK(CALL(profdb_cube_value_get(d->c, 0, 0, d->info.n_metrics, &v)) == -ENOENT,
 	           "metric past the end");
 }
 

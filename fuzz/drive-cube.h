@@ -13,7 +13,7 @@
  *  - the call tree and the metric tree: a walk from the first root along
  *    first_child / next_sibling visits every node exactly once, each child
  *    names its parent, roots have none;
- *  - values: profdb_cube_value() and profdb_cube_row() agree on presence and
+ *  - values: profdb_cube_value_get() and profdb_cube_row_get() agree on presence and
  *    on the number (every scalar dtype, converted as documented); a second
  *    read gives the same bits (the inflated-row cache agrees with the first
  *    inflation); a missing row reads as the neutral value;

@@ -191,7 +191,7 @@ static void drive_trace(const profdb_hpcrun *h, uint32_t p, const profdb_hpcrun_
                         int tree_ok, int strict, fuzz_hpcrun_stats *st)
 {
 	profdb_view t;
-	int r = profdb_hpcrun_trace_get(h, p, &t);
+	int r = profdb_hpcrun_trace_at(h, p, &t);
 	if (failed(st, strict, r, "trace_get") || r == 0) {
 		CHECK(r != 0 || !pr->has_trace || !strict, "trace present");
 		CHECK(r != 0 || (t.count == 0 && t.base == NULL), "no trace: empty view");

@@ -47,7 +47,7 @@ static void check_values(const profdb_cube *c, void *arg)
 	for (uint32_t n = 0; n < TW_CUBE_CNODES; n++)
 		for (uint32_t l = 0; l < TW_CUBE_LOCATIONS; l++) {
 			double v = 0, want = 0;
-			int r = profdb_cube_value(c, e->metric, n, l, &v);
+			int r = profdb_cube_value_get(c, l, n, e->metric, &v);
 			int w = tw_cube_expected(e->flags, e->metric, n, l, &want);
 			/* == : the writer's expectation of an integer metric may be -0.0 */
 			CUBE_CHECK(r == w && (v == want || memcmp(&v, &want, sizeof v) == 0),

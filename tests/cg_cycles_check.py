@@ -180,7 +180,7 @@ class Ctx(ctypes.Structure):
                 ("depth", ctypes.c_uint32), ("relation", ctypes.c_int), ("type", ctypes.c_int),
                 ("function", cgf.Str), ("file", cgf.Str), ("line", ctypes.c_uint64),
                 ("module", cgf.Str), ("offset", ctypes.c_uint64), ("has_offset", ctypes.c_int),
-                ("in_tree", ctypes.c_int)]
+                ("in_tree", ctypes.c_int), ("reserved", ctypes.c_uint64 * 4)]
 
 
 class Num(ctypes.Structure):

@@ -192,11 +192,12 @@ class Str(ctypes.Structure):
 
 class Func(ctypes.Structure):
     _fields_ = [('name', Str), ('object', Str), ('file', Str),
-                ('self', ctypes.POINTER(ctypes.c_uint64))]
+                ('self', ctypes.POINTER(ctypes.c_uint64)), ('reserved', ctypes.c_uint64 * 4)]
 
 
 class Event(ctypes.Structure):
-    _fields_ = [('name', Str), ('long_name', Str), ('formula', Str)]
+    _fields_ = [('name', Str), ('long_name', Str), ('formula', Str),
+                ('reserved', ctypes.c_uint64 * 4)]
 
 
 def profdb_read(lib, path):
@@ -229,7 +230,7 @@ def profdb_read(lib, path):
 class Edge(ctypes.Structure):
     _fields_ = [('caller', ctypes.c_uint32), ('callee', ctypes.c_uint32),
                 ('site', ctypes.c_uint32), ('has_count', ctypes.c_int),
-                ('count', ctypes.c_uint64)]
+                ('count', ctypes.c_uint64), ('reserved', ctypes.c_uint64 * 2)]
 
 
 class Input(ctypes.Structure):
@@ -277,8 +278,8 @@ def profdb_edges(lib, path):
             ent = out.setdefault((fn(e.caller), fn(e.callee)), [0, {}])
             ent[0] += e.count
             for m, ev in enumerate(evs):
-                if ev is not None and lib.profdb_edge_cost(db, i, 0xffffffff, m,
-                                                           ctypes.byref(v)) == 1:
+                if ev is not None and lib.profdb_edge_inclusive(db, 0xffffffff, i, m,
+                                                                ctypes.byref(v)) == 1:
                     ent[1][ev] = ent[1].get(ev, 0) + v.u64
         return 0, out
     finally:
@@ -315,8 +316,8 @@ def main(argv):
     lib.profdb_edge_count.argtypes = [ctypes.c_void_p]
     lib.profdb_edge_count.restype = ctypes.c_int64
     lib.profdb_edge_at.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p]
-    lib.profdb_edge_cost.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32,
-                                     ctypes.c_uint32, ctypes.c_void_p]
+    lib.profdb_edge_inclusive.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint64,
+                                          ctypes.c_uint32, ctypes.c_void_p]
     root = os.path.join(os.environ.get('PROFDB_SAMPLE_DATA') or argv[2], 'callgrind')
     if not os.path.isdir(root):
         print('SKIP: no sample data at %s' % root)

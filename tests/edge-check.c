@@ -201,7 +201,7 @@ static void check_cost(const profdb *db, uint64_t i, const profdb_edge *e, int64
 		int any = 0;
 		for (int64_t p = 0; p < np; p++) {
 			profdb_number a, b;
-			int ra = profdb_edge_cost(db, i, (uint32_t)p, md.id, &a);
+			int ra = profdb_edge_inclusive(db, (uint32_t)p, i, md.id, &a);
 			int rb = profdb_inclusive(db, (uint32_t)p, e->callee, md.id, &b);
 			cr_assert_eq(ra, rb, "%s: edge %" PRIu64 " profile %" PRId64, what, i, p);
 			if (ra == 1)
@@ -214,7 +214,7 @@ static void check_cost(const profdb *db, uint64_t i, const profdb_edge *e, int64
 			}
 		}
 		profdb_number t;
-		int r = profdb_edge_cost(db, i, PROFDB_NONE, md.id, &t);
+		int r = profdb_edge_inclusive(db, PROFDB_NONE, i, md.id, &t);
 		cr_assert_eq(r, any, "%s: edge %" PRIu64 " combined: %d %s", what, i, r,
 		             profdb_error_message());
 		cr_assert_leq(fabs(profdb_number_to_double(t) - sum), 2 * gamma_n((double)np + 1) * abs,

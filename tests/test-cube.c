@@ -136,36 +136,36 @@ static uint64_t drive(const profdb_cube *c, int strict)
 		unsigned char *rowb = malloc(rb + 1);
 		cr_assert(rowb);
 		for (uint32_t n = 0; n < info.n_cnodes; n++) {
-			int rr = profdb_cube_row(c, m, n, rowb, rb);
+			int rr = profdb_cube_row_get(c, n, m, rowb, rb);
 			if (rr < 0) {
 				if (strict)
 					cr_assert_fail("row %u/%u: %s", m, n, profdb_error_message());
-				check_failure(rr, "profdb_cube_row");
+				check_failure(rr, "profdb_cube_row_get");
 				continue;
 			}
 			stored += rr ? info.n_locations : 0;
 			for (unsigned fl = 0; fl < 4; fl++) {
 				double sev;
-				int sr = profdb_cube_severity(c, m, n, PROFDB_CUBE_ITEM_CUBE, 0, fl, &sev);
+				int sr = profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, n, m, fl, &sev);
 				if (sr == -ENOTSUP && (mm.dtype > PROFDB_CUBE_MAXDOUBLE ||
 				                       mm.kind >= PROFDB_CUBE_POSTDERIVED || (fl & 2)))
 					continue;
 				if (sr < 0 && strict)
 					cr_assert_fail("severity %u/%u: %s", m, n, profdb_error_message());
 				if (sr < 0)
-					check_failure(sr, "profdb_cube_severity");
+					check_failure(sr, "profdb_cube_severity_get");
 			}
-			if (rb && profdb_cube_row(c, m, n, rowb, rb - 1) != -ERANGE)
+			if (rb && profdb_cube_row_get(c, n, m, rowb, rb - 1) != -ERANGE)
 				cr_assert_fail("short buffer accepted");
 			for (uint32_t l = 0; l < info.n_locations; l++) {
 				double d;
-				int r = profdb_cube_value(c, m, n, l, &d);
+				int r = profdb_cube_value_get(c, l, n, m, &d);
 				if (r == -ENOTSUP && mm.dtype > PROFDB_CUBE_MAXDOUBLE)
 					continue;
 				if (r < 0) {
 					if (strict)
 						cr_assert_fail("value %u/%u/%u: %s", m, n, l, profdb_error_message());
-					check_failure(r, "profdb_cube_value");
+					check_failure(r, "profdb_cube_value_get");
 					continue;
 				}
 				cr_assert_eq(r, rr, "value and row disagree on presence");
@@ -181,7 +181,7 @@ static uint64_t drive(const profdb_cube *c, int strict)
 	}
 	free(row);
 	double d;
-	cr_assert_eq(profdb_cube_value(c, 0, 0, info.n_locations, &d),
+	cr_assert_eq(profdb_cube_value_get(c, info.n_locations, 0, 0, &d),
 	             info.n_metrics && info.n_cnodes ? -ENOENT : -ENOENT);
 	return stored;
 }
@@ -351,16 +351,16 @@ Test(cube, real_details)
 	uint64_t *row = malloc(nl * sizeof *row);
 	cr_assert(row);
 	for (uint32_t k = 0; k < (uint32_t)profdb_cube_cnode_count(c); k++) {
-		if (profdb_cube_row(c, dcm, k, row, nl * sizeof *row) != 1)
+		if (profdb_cube_row_get(c, k, dcm, row, nl * sizeof *row) != 1)
 			continue;
 		for (uint32_t l = 0; l < nl; l++) {
 			if (row[l] <= UINT64_C(0xFFFFFFFFFFFFFBFF))
 				continue;
 			huge++;
 			double v, s;
-			cr_assert_eq(profdb_cube_value(c, dcm, k, l, &v), 1);
+			cr_assert_eq(profdb_cube_value_get(c, l, k, dcm, &v), 1);
 			cr_assert(v == (double)row[l]);
-			cr_assert_eq(profdb_cube_severity(c, dcm, k, PROFDB_CUBE_ITEM_LOCATION, l, 0, &s), 0);
+			cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_LOCATION, l, k, dcm, 0, &s), 0);
 			cr_assert(s == 0.0, "cnode %u location %u: %g", k, l, s);
 		}
 	}
@@ -391,7 +391,7 @@ static void derive_values(const profdb_cube *c, uint32_t m, int want_incl, doubl
 	cr_assert(own);
 	for (uint32_t n = 0; n < nc; n++)
 		for (uint32_t l = 0; l < nl; l++)
-			cr_assert(profdb_cube_value(c, m, n, l, &own[(size_t)n * nl + l]) >= 0);
+			cr_assert(profdb_cube_value_get(c, l, n, m, &own[(size_t)n * nl + l]) >= 0);
 	int minmax = mm.dtype == PROFDB_CUBE_MINDOUBLE ? -1 : mm.dtype == PROFDB_CUBE_MAXDOUBLE;
 	for (uint32_t n = 0; n < nc; n++) {
 		profdb_cube_cnode cn;
@@ -456,7 +456,7 @@ static void csv_format(const profdb_cube_metric *m, double v, char *buf, size_t 
 }
 
 /* Every cell of a reference CSV, compared as text with the library's
- * call-tree view (profdb_cube_severity per location, metric dimension as
+ * call-tree view (profdb_cube_severity_get per location, metric dimension as
  * stored), and with an independent re-derivation to a relative 2e-5. */
 static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 {
@@ -514,8 +514,8 @@ static void compare_csv(const char *cube_rel, const char *csv_rel, int incl)
 			profdb_cube_metric mm;
 			profdb_cube_metric_get(c, cols[k], &mm);
 			double v;
-			cr_assert_eq(profdb_cube_severity(c, cols[k], (uint32_t)cn, PROFDB_CUBE_ITEM_LOCATION,
-			                                  (uint32_t)loc,
+			cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_LOCATION, (uint32_t)loc, (uint32_t)cn,
+			                                  cols[k],
 			                                  incl ? PROFDB_CUBE_CALL_INCLUSIVE : 0, &v), 0,
 			             "%s", profdb_error_message());
 			csv_format(&mm, v, got, sizeof got);
@@ -616,7 +616,7 @@ static void check_sample(unsigned flags)
 		cr_assert_eq(m.kind, PROFDB_CUBE_POSTDERIVED);
 		cr_assert_eq(m.has_data, 0);
 		double d;
-		cr_assert_eq(profdb_cube_value(c, 5, 0, 0, &d), 0);
+		cr_assert_eq(profdb_cube_value_get(c, 0, 0, 5, &d), 0);
 	}
 
 	profdb_cube_cnode n;
@@ -649,11 +649,11 @@ static void check_sample(unsigned flags)
 	for (uint32_t mi = 0; mi < TW_CUBE_METRICS; mi++)
 		for (uint32_t ci = 0; ci < TW_CUBE_CNODES; ci++) {
 			unsigned char row[64];
-			int rr = profdb_cube_row(c, mi, ci, row, sizeof row);
+			int rr = profdb_cube_row_get(c, ci, mi, row, sizeof row);
 			for (uint32_t li = 0; li < TW_CUBE_LOCATIONS; li++) {
 				double want, got;
 				int e = tw_cube_expected(flags, mi, ci, li, &want);
-				r = profdb_cube_value(c, mi, ci, li, &got);
+				r = profdb_cube_value_get(c, li, ci, mi, &got);
 				cr_assert_eq(r, e, "flags %#x m %u c %u l %u: %d (%s)", flags, mi, ci, li, r,
 				             profdb_error_message());
 				cr_assert_eq(rr, e);
@@ -775,13 +775,13 @@ static void check_severity(unsigned flags)
 				for (int incl = 0; incl < 2; incl++) {
 					double got, want = sample_sum(flags, m, n, where[w].locs, incl);
 					unsigned fl = incl ? PROFDB_CUBE_CALL_INCLUSIVE : 0;
-					cr_assert_eq(profdb_cube_severity(c, m, n, where[w].kind, where[w].id, fl,
+					cr_assert_eq(profdb_cube_severity_get(c, where[w].kind, where[w].id, n, m, fl,
 					                                  &got), 0, "%s", profdb_error_message());
 					cr_assert(got == want, "flags %#x m %u c %u where %zu incl %d: %.17g != "
 					          "%.17g", flags, m, n, w, incl, got, want);
 					/* metric-exclusive: time minus its child mintime */
 					double mx;
-					cr_assert_eq(profdb_cube_severity(c, m, n, where[w].kind, where[w].id,
+					cr_assert_eq(profdb_cube_severity_get(c, where[w].kind, where[w].id, n, m,
 					                                  fl | PROFDB_CUBE_METRIC_EXCLUSIVE, &mx), 0);
 					double wmx = m == 0 ? want - sample_sum(flags, 1, n, where[w].locs, incl)
 					                    : want;
@@ -789,15 +789,15 @@ static void check_severity(unsigned flags)
 					          mx, wmx);
 				}
 	double d;
-	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_LOCATION, 3, 0, &d), -ENOENT);
-	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_LOCATION_GROUP, 2, 0, &d),
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_LOCATION, 3, 0, 0, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_LOCATION_GROUP, 2, 0, 0, 0, &d),
 	             -ENOENT);
-	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_SYSTEM_NODE, 2, 0, &d), -ENOENT);
-	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CNODE, 0, 0, &d), -EINVAL);
-	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 4, &d), -EINVAL);
-	cr_assert_eq(profdb_cube_severity(c, 0, 5, PROFDB_CUBE_ITEM_CUBE, 0, 0, &d), -ENOENT);
-	cr_assert_eq(profdb_cube_severity(c, 9, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, &d), -ENOENT);
-	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_SYSTEM_NODE, 2, 0, 0, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CNODE, 0, 0, 0, 0, &d), -EINVAL);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 0, 4, &d), -EINVAL);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 5, 0, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 9, 0, &d), -ENOENT);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 0, 0, NULL), -EINVAL);
 	profdb_cube_close(c);
 	free(b.data);
 }
@@ -818,7 +818,7 @@ Test(cube, severity)
 	cr_assert_str_eq(m.aggr_plus.ptr, "arg1 + arg2");
 	cr_assert_str_eq(m.init_expression.ptr, "");
 	double d;
-	cr_assert_eq(profdb_cube_severity(c, 5, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, &d), -ENOTSUP);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 5, 0, &d), -ENOTSUP);
 	cr_assert(strstr(profdb_error_message(), "derived"));
 	profdb_cube_close(c);
 	free(b.data);
@@ -963,11 +963,11 @@ Test(cube, cube3_system)
 			for (uint32_t k = 0; k < TW_CUBE_LOCATIONS; k++) {
 				double want, got;
 				int e = tw_cube_expected(0, m, n, k, &want);
-				cr_assert_eq(profdb_cube_value(c, m, n, k, &got), e);
+				cr_assert_eq(profdb_cube_value_get(c, k, n, m, &got), e);
 				cr_assert(got == want);
 			}
 	double d;
-	cr_assert_eq(profdb_cube_severity(c, 0, 3, PROFDB_CUBE_ITEM_SYSTEM_NODE, 0,
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_SYSTEM_NODE, 0, 3, 0,
 	                                  PROFDB_CUBE_CALL_INCLUSIVE, &d), 0);
 	int all[TW_CUBE_LOCATIONS] = {1, 1, 1};
 	cr_assert(d == sample_sum(0, 0, 3, all, 1));
@@ -1233,7 +1233,7 @@ static void *read_all(void *arg)
 				for (uint32_t l = 0; l < TW_CUBE_LOCATIONS; l++) {
 					double want, got;
 					int e = tw_cube_expected(rd->flags, m, n, l, &want);
-					if (profdb_cube_value(rd->c, m, n, l, &got) != e || got != want)
+					if (profdb_cube_value_get(rd->c, l, n, m, &got) != e || got != want)
 						rd->bad++;
 				}
 	return NULL;
@@ -1346,34 +1346,34 @@ Test(cube, conventions)
 
 	/* values: NULL output first, out of range clears, absent = neutral */
 	double v = 42.0;
-	cr_assert_eq(profdb_cube_value(c, 0, 0, 0, NULL), -EINVAL);
-	cr_assert_eq(profdb_cube_value(NULL, 0, 0, 0, &v), -EINVAL);
+	cr_assert_eq(profdb_cube_value_get(c, 0, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cube_value_get(NULL, 0, 0, 0, &v), -EINVAL);
 	v = 42.0;
-	cr_assert_eq(profdb_cube_value(c, TW_CUBE_METRICS, 0, 0, &v), -ENOENT);
+	cr_assert_eq(profdb_cube_value_get(c, 0, 0, TW_CUBE_METRICS, &v), -ENOENT);
 	cr_assert_eq(v, 0.0);
 	v = 42.0;
-	cr_assert_eq(profdb_cube_value(c, 0, 0, TW_CUBE_LOCATIONS, &v), -ENOENT);
+	cr_assert_eq(profdb_cube_value_get(c, TW_CUBE_LOCATIONS, 0, 0, &v), -ENOENT);
 	cr_assert_eq(v, 0.0);
 	for (uint32_t n = 0; n < TW_CUBE_CNODES; n++) {
 		double want_v;
 		int stored = tw_cube_expected(0, 1, n, 0, &want_v);
 		v = 42.0;
-		cr_assert_eq(profdb_cube_value(c, 1, n, 0, &v), stored);
+		cr_assert_eq(profdb_cube_value_get(c, 0, n, 1, &v), stored);
 		if (!stored)
 			cr_assert_eq(v, DBL_MAX, "an absent MINDOUBLE cell reads as its neutral value");
 	}
 	unsigned char row[64];
-	cr_assert_eq(profdb_cube_row(c, 0, 0, NULL, sizeof row), -EINVAL);
-	cr_assert_eq(profdb_cube_row(c, 0, TW_CUBE_CNODES, row, sizeof row), -ENOENT);
-	cr_assert_eq(profdb_cube_severity(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_cube_row_get(c, 0, 0, NULL, sizeof row), -EINVAL);
+	cr_assert_eq(profdb_cube_row_get(c, TW_CUBE_CNODES, 0, row, sizeof row), -ENOENT);
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 0, 0, NULL), -EINVAL);
 	v = 42.0;
-	cr_assert_eq(profdb_cube_severity(c, 0, TW_CUBE_CNODES, PROFDB_CUBE_ITEM_CUBE, 0, 0, &v),
+	cr_assert_eq(profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_CUBE, 0, TW_CUBE_CNODES, 0, 0, &v),
 	             -ENOENT);
 	cr_assert_eq(v, 0.0);
-	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, NULL, 1),
+	cr_assert_eq(profdb_cube_severity_fields_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 0, 0, NULL, 1),
 	             -EINVAL);
 	double f[2];
-	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0, 0, f, 2), 1);
+	cr_assert_eq(profdb_cube_severity_fields_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 0, 0, f, 2), 1);
 	profdb_cube_close(c);
 	free(b.data);
 }
@@ -1430,7 +1430,7 @@ Test(cube, query_backend)
 	cr_assert_eq(num.type, PROFDB_TYPE_NONE);
 	cr_assert_geq(profdb_inclusive(db, 0, 3, 0, &num), 0);
 	double sev;
-	cr_assert_eq(profdb_cube_severity(profdb_get_cube(db), 0, 3, PROFDB_CUBE_ITEM_LOCATION, 0,
+	cr_assert_eq(profdb_cube_severity_get(profdb_get_cube(db), PROFDB_CUBE_ITEM_LOCATION, 0, 3, 0,
 	                                  PROFDB_CUBE_CALL_INCLUSIVE, &sev), 0);
 	cr_assert(num.as.f64 == sev);
 	profdb_close(db);
@@ -1446,7 +1446,7 @@ static void expect_fields(const profdb_cube *c, uint32_t m, uint32_t cnode,
                           const double *want, int n)
 {
 	double got[16];
-	int r = profdb_cube_severity_fields(c, m, cnode, where, id, flags, got, 16);
+	int r = profdb_cube_severity_fields_get(c, where, id, cnode, m, flags, got, 16);
 	cr_assert_eq(r, n, "metric %u cnode %u: %d fields (%s)", m, cnode, r,
 	             profdb_error_message());
 	for (int i = 0; i < n; i++)
@@ -1459,7 +1459,7 @@ static double sev_of(const profdb_cube *c, uint32_t m, uint32_t cnode, profdb_cu
                      uint32_t id, unsigned flags)
 {
 	double d;
-	cr_assert_eq(profdb_cube_severity(c, m, cnode, where, id, flags, &d), 0, "%s",
+	cr_assert_eq(profdb_cube_severity_get(c, where, id, cnode, m, flags, &d), 0, "%s",
 	             profdb_error_message());
 	return d;
 }
@@ -1480,21 +1480,21 @@ static void check_dtypes(unsigned flags)
 	}
 	double d;
 	/* stored cells as one number (getDouble) */
-	cr_assert_eq(profdb_cube_value(c, 0, 0, 0, &d), 1);
+	cr_assert_eq(profdb_cube_value_get(c, 0, 0, 0, &d), 1);
 	cr_assert(absd(d - sqrt(5)) < 1e-15);
-	cr_assert_eq(profdb_cube_value(c, 1, 0, 1, &d), 1);
+	cr_assert_eq(profdb_cube_value_get(c, 1, 0, 1, &d), 1);
 	cr_assert(d == 0.25);
-	cr_assert_eq(profdb_cube_value(c, 1, 2, 0, &d), 0); /* no row: neutral */
+	cr_assert_eq(profdb_cube_value_get(c, 0, 2, 1, &d), 0); /* no row: neutral */
 	cr_assert(d == 0);
-	cr_assert_eq(profdb_cube_value(c, 2, 0, 0, &d), 1);
+	cr_assert_eq(profdb_cube_value_get(c, 0, 0, 2, &d), 1);
 	cr_assert(d == 2);
-	cr_assert_eq(profdb_cube_value(c, 2, 1, 1, &d), 1); /* N = 0, sum 0 */
+	cr_assert_eq(profdb_cube_value_get(c, 1, 1, 2, &d), 1); /* N = 0, sum 0 */
 	cr_assert(d == 0);
-	cr_assert_eq(profdb_cube_value(c, 3, 0, 0, &d), 1);
+	cr_assert_eq(profdb_cube_value_get(c, 0, 0, 3, &d), 1);
 	cr_assert(d == 4);
-	cr_assert_eq(profdb_cube_value(c, 4, 0, 1, &d), 1);
+	cr_assert_eq(profdb_cube_value_get(c, 1, 0, 4, &d), 1);
 	cr_assert(d == 15);
-	cr_assert_eq(profdb_cube_value(c, 7, 0, 0, &d), -ENOTSUP);
+	cr_assert_eq(profdb_cube_value_get(c, 0, 0, 7, &d), -ENOTSUP);
 
 	/* COMPLEX: component-wise */
 	expect_fields(c, 0, 0, L, 0, I, (double[]){2.5, 2}, 2);
@@ -1536,19 +1536,19 @@ static void check_dtypes(unsigned flags)
 	expect_fields(c, 6, 0, L, 1, 0, (double[]){4294967294.0, 1, 0, -2, -2}, 5);
 	cr_assert(sev_of(c, 6, 0, L, 1, 0) == -2 / 4294967294.0);
 	/* SCALE_FUNC: rows only */
-	cr_assert_eq(profdb_cube_severity(c, 7, 0, ALL, 0, 0, &d), -ENOTSUP);
+	cr_assert_eq(profdb_cube_severity_get(c, ALL, 0, 0, 7, 0, &d), -ENOTSUP);
 	cr_assert(strstr(profdb_error_message(), "SCALE_FUNC"));
 	unsigned char row[2 * 848];
-	cr_assert_eq(profdb_cube_row(c, 7, 0, row, sizeof row), 1);
+	cr_assert_eq(profdb_cube_row_get(c, 0, 7, row, sizeof row), 1);
 	/* INCLUSIVE HISTOGRAM: CubeLib's (-) does nothing */
 	expect_fields(c, 8, 0, L, 0, 0, (double[]){0, 4, 1, 2, 3, 4}, 6);
 	/* argument checks */
 	double few[1];
-	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, ALL, 0, 0, few, 1), -ERANGE);
-	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, ALL, 0, PROFDB_CUBE_METRIC_EXCLUSIVE, few,
+	cr_assert_eq(profdb_cube_severity_fields_get(c, ALL, 0, 0, 0, 0, few, 1), -ERANGE);
+	cr_assert_eq(profdb_cube_severity_fields_get(c, ALL, 0, 0, 0, PROFDB_CUBE_METRIC_EXCLUSIVE, few,
 	                                         1), -EINVAL);
-	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, ALL, 0, 0, NULL, 0), -EINVAL);
-	cr_assert_eq(profdb_cube_severity_fields(c, 9, 0, ALL, 0, 0, few, 1), -ENOENT);
+	cr_assert_eq(profdb_cube_severity_fields_get(c, ALL, 0, 0, 0, 0, NULL, 0), -EINVAL);
+	cr_assert_eq(profdb_cube_severity_fields_get(c, ALL, 0, 0, 9, 0, few, 1), -ENOENT);
 	profdb_cube_close(c);
 
 	/* the query interface: scoped values are the single numbers */
@@ -1592,12 +1592,12 @@ Test(cube, real_dtypes)
 	cr_assert(sev_of(c, 14, 0, ALL, 0, I) == 240);
 	/* HISTOGRAM(5) (EXCLUSIVE): three cnodes of 40 each, range 1 .. 41 */
 	double h[7];
-	cr_assert_eq(profdb_cube_severity_fields(c, 13, 0, ALL, 0, I, h, 7), 7);
+	cr_assert_eq(profdb_cube_severity_fields_get(c, ALL, 0, 0, 13, I, h, 7), 7);
 	cr_assert(h[0] == 1 && h[1] == 41);
 	cr_assert(absd(sev_of(c, 13, 0, ALL, 0, I) - 120) < 1e-9);
 	/* SCALE_FUNC: rows only */
 	double d;
-	cr_assert_eq(profdb_cube_severity(c, 15, 0, ALL, 0, 0, &d), -ENOTSUP);
+	cr_assert_eq(profdb_cube_severity_get(c, ALL, 0, 0, 15, 0, &d), -ENOTSUP);
 	profdb_cube_close(c);
 	free(path);
 }
@@ -1629,7 +1629,7 @@ Test(cube, deep_call_tree)
 	cr_assert_eq(profdb_cube_cnode_get(c, (uint32_t)depth - 1, &cn), 0);
 	cr_assert_eq(cn.parent, depth - 2);
 	double f[2];
-	cr_assert_eq(profdb_cube_severity_fields(c, 0, 0, PROFDB_CUBE_ITEM_CUBE, 0,
+	cr_assert_eq(profdb_cube_severity_fields_get(c, PROFDB_CUBE_ITEM_CUBE, 0, 0, 0,
 	                                         PROFDB_CUBE_CALL_INCLUSIVE, f, 2), 2);
 	cr_assert(f[0] == 0 && f[1] == 1); /* 0/1, the neutral RATE */
 	profdb_cube_close(c);
@@ -1662,7 +1662,7 @@ static void expect_sample_except(const profdb_cube *c, unsigned flags, uint32_t 
 				double want, got;
 				int stored = tw_cube_expected(flags, m, n, l, &want);
 				int damaged = m == bad_m && (bad_c == PROFDB_NONE || n == bad_c);
-				int r = profdb_cube_value(c, m, n, l, &got);
+				int r = profdb_cube_value_get(c, l, n, m, &got);
 				cr_assert_eq(r, damaged ? 0 : stored, "metric %u cnode %u location %u: %d",
 				             m, n, l, r);
 				if (r == 1)
@@ -1690,7 +1690,7 @@ Test(cube, tolerant_index_and_short_data)
 	for (uint32_t n = 0; n < TW_CUBE_CNODES; n++) {
 		double want, got;
 		int stored = tw_cube_expected(0, 2, n, 0, &want);
-		int r = profdb_cube_value(c, 2, n, 0, &got);
+		int r = profdb_cube_value_get(c, 0, n, 2, &got);
 		cr_assert(r == stored || (stored == 1 && r == 0), "cnode %u: %d", n, r);
 		absent += r != stored;
 	}
@@ -1727,7 +1727,7 @@ Test(cube, tolerant_zcubex_rows)
 	profdb_cube *c;
 	cr_assert_eq(profdb_cube_open_mem(&c, b.data, b.size, NULL), 0);
 	double v;
-	cr_assert_eq(profdb_cube_value(c, 0, 3, 0, &v), -EBADMSG);
+	cr_assert_eq(profdb_cube_value_get(c, 0, 3, 0, &v), -EBADMSG);
 	profdb_cube_close(c);
 
 	/* tolerant: one warning, the rows read as absent, the rest as written */

@@ -82,7 +82,7 @@ static profdb *open_text(const void *text, size_t n, unsigned flags)
 static uint64_t cost(const profdb *db, uint64_t i, uint32_t p, uint32_t m, int want_r)
 {
 	profdb_number v;
-	int r = profdb_edge_cost(db, i, p, m, &v);
+	int r = profdb_edge_inclusive(db, p, i, m, &v);
 	cr_assert_eq(r, want_r, "edge %" PRIu64 " profile %" PRIu32 ": %d %s", i, p, r,
 	             profdb_error_message());
 	if (r == 0) {
@@ -157,11 +157,11 @@ Test(edges, callgrind_sites_counts_costs)
 	profdb_edge e;
 	profdb_number v;
 	cr_assert_eq(profdb_edge_at(db, 4, &e), -ENOENT);
-	cr_assert_eq(profdb_edge_cost(db, 0, 2, 0, &v), -ENOENT);   /* no profile 2 */
-	cr_assert_eq(profdb_edge_cost(db, 0, 0, 2, &v), -ENOENT);   /* no event 2 */
-	cr_assert_eq(profdb_edge_cost(db, 9, 0, 0, &v), -ENOENT);
-	cr_assert_eq(profdb_edge_cost(NULL, 0, 0, 0, &v), -EINVAL);
-	cr_assert_eq(profdb_edge_cost(db, 0, 0, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_edge_inclusive(db, 2, 0, 0, &v), -ENOENT);   /* no profile 2 */
+	cr_assert_eq(profdb_edge_inclusive(db, 0, 0, 2, &v), -ENOENT);   /* no event 2 */
+	cr_assert_eq(profdb_edge_inclusive(db, 0, 9, 0, &v), -ENOENT);
+	cr_assert_eq(profdb_edge_inclusive(NULL, 0, 0, 0, &v), -EINVAL);
+	cr_assert_eq(profdb_edge_inclusive(db, 0, 0, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_edge_at(db, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_edge_count(NULL), -EINVAL);
 	/* every cost stored once: the lines hold it, the functions do not */
@@ -215,7 +215,7 @@ Test(edges, no_calls)
 	profdb *db = open_text(text, sizeof text - 1, 0);
 	cr_assert_eq(profdb_edge_count(db), 0);
 	profdb_number v;
-	cr_assert_eq(profdb_edge_cost(db, 0, 0, 0, &v), -ENOENT);
+	cr_assert_eq(profdb_edge_inclusive(db, 0, 0, 0, &v), -ENOENT);
 	profdb_close(db);
 }
 
@@ -333,7 +333,7 @@ static void check_cg_edges(const profdb *db, const char *what)
 				uint64_t sum = 0;
 				for (uint64_t j = first; j < i; j++) {
 					profdb_number v;
-					if (profdb_edge_cost(db, j, prof, (uint32_t)m, &v) == 1)
+					if (profdb_edge_inclusive(db, prof, j, (uint32_t)m, &v) == 1)
 						sum += v.as.u64;
 				}
 				cr_assert_eq(sum, pc.inclusive[m], "%s: call %" PRId64 " profile %" PRId64

@@ -294,10 +294,10 @@ Test(functions, graph_table_is_the_exclusive_values)
 		cr_expect_eq(c.function.ptr, f.name.ptr, "its context is the function's");
 		for (uint32_t m = 0; m < 2; m++) {
 			profdb_number x, y;
-			int r = profdb_graph_function_self(db, i, PROFDB_NONE, m, &x);
+			int r = profdb_graph_exclusive(db, PROFDB_NONE, i, m, &x);
 			cr_expect_eq(r, self[i][m] != 0, "function %u metric %u", i, m);
 			cr_expect_eq(r ? x.as.u64 : 0, self[i][m]);
-			cr_expect_eq(profdb_graph_function_self(db, i, 0, m, &y), r);
+			cr_expect_eq(profdb_graph_exclusive(db, 0, i, m, &y), r);
 			cr_expect_eq(r ? y.as.u64 : 0, self[i][m]);
 			cr_expect_eq(profdb_exclusive(db, 0, f.context, m, &y), r, "as profdb_exclusive");
 			if (r)
@@ -307,12 +307,12 @@ Test(functions, graph_table_is_the_exclusive_values)
 	profdb_graph_function f;
 	profdb_number x;
 	cr_expect_eq(profdb_graph_function_at(db, 3, &f), -ENOENT);
-	cr_expect_eq(profdb_graph_function_self(db, 3, PROFDB_NONE, 0, &x), -ENOENT);
-	cr_expect_eq(profdb_graph_function_self(db, 0, PROFDB_NONE, 2, &x), -ENOENT);
-	cr_expect_eq(profdb_graph_function_self(db, 0, 1, 0, &x), -ENOENT);
+	cr_expect_eq(profdb_graph_exclusive(db, PROFDB_NONE, 3, 0, &x), -ENOENT);
+	cr_expect_eq(profdb_graph_exclusive(db, PROFDB_NONE, 0, 2, &x), -ENOENT);
+	cr_expect_eq(profdb_graph_exclusive(db, 1, 0, 0, &x), -ENOENT);
 	cr_expect_eq(x.type, PROFDB_TYPE_NONE);
 	cr_expect_eq(profdb_graph_function_at(db, 0, NULL), -EINVAL);
-	cr_expect_eq(profdb_graph_function_self(db, 0, 0, 0, NULL), -EINVAL);
+	cr_expect_eq(profdb_graph_exclusive(db, 0, 0, 0, NULL), -EINVAL);
 	cr_expect_eq(profdb_graph_function_count(NULL), -EINVAL);
 	profdb_close(db);
 }
@@ -326,7 +326,7 @@ Test(functions, graph_table_needs_a_call_graph)
 	profdb_number x;
 	cr_expect_eq(profdb_graph_function_count(db), -ENOTSUP);
 	cr_expect_eq(profdb_graph_function_at(db, 0, &f), -ENOTSUP);
-	cr_expect_eq(profdb_graph_function_self(db, 0, PROFDB_NONE, 0, &x), -ENOTSUP);
+	cr_expect_eq(profdb_graph_exclusive(db, PROFDB_NONE, 0, 0, &x), -ENOTSUP);
 	profdb_close(db);
 	tc_hpctk4_free(&files);
 }

@@ -200,7 +200,7 @@ static void check_sample(unsigned version, int trailer)
 	}
 
 	profdb_view t;
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 1);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &t), 1);
 	cr_assert_eq(t.count, 5);
 	cr_assert(t.stride == 16 && t.big_endian && t.key_type == PROFDB_FIELD_U64 &&
 	          t.value_type == PROFDB_FIELD_U32);
@@ -256,7 +256,7 @@ Test(hpcrun, epochs_and_lush)
 		cr_assert_eq(bits, 112);
 	}
 	profdb_view tr;
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &tr), 1);
 	cr_assert_eq(tr.stride, 12, "no metric id without DATA_CENTRIC");
 	drive_strict(h);
 	profdb_hpcrun_close(h);
@@ -355,7 +355,7 @@ Test(hpcrun, directory)
 	cr_assert(p.rank == 1 && p.pid == 4243 && !p.has_profile && p.has_trace);
 	cr_assert_eq(profdb_hpcrun_node_count(h, 2), 0);
 	profdb_view tr;
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 2, &tr), 1);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 2, &tr), 1);
 	cr_assert_eq(tr.count, 5);
 	drive_strict(h);
 	profdb_hpcrun_close(h);
@@ -629,19 +629,19 @@ Test(hpcrun, bad_traces)
 	cr_assert_eq(open1(&h, &t, "x.hpctrace", PROFDB_OPEN_TOLERANT), 0);
 	cr_assert_eq(n_warn, 2); /* cut record, trace-only profile */
 	profdb_view tr;
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &tr), 1);
 	cr_assert_eq(tr.count, 4);
 	profdb_hpcrun_close(h);
 	t.size += 5;
 	/* out of order */
 	be_put(t.data + 32 + 12 * 3, TW_HPCRUN_T0, 8);
 	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), 0);
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), -EBADMSG);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &tr), -EBADMSG);
 	cr_assert(strstr(profdb_error_message(), "not sorted"));
 	profdb_hpcrun_close(h);
 	n_warn = 0;
 	cr_assert_eq(open1(&h, &t, "x.hpctrace", PROFDB_OPEN_TOLERANT), 0);
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 0);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &tr), 0);
 	cr_assert_eq(n_warn, 2);
 	profdb_hpcrun_close(h);
 	/* major version 2 */
@@ -655,7 +655,7 @@ Test(hpcrun, bad_traces)
 	t = sample_trace(4);
 	t.size = 32;
 	cr_assert_eq(open1(&h, &t, "x.hpctrace", 0), 0);
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &tr), 1);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &tr), 1);
 	cr_assert(tr.count == 0 && tr.base == NULL && tr.stride == 12);
 	profdb_hpcrun_profile pr;
 	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &pr), 0);
@@ -678,7 +678,7 @@ Test(hpcrun, bad_arguments)
 	cr_assert_eq(profdb_hpcrun_open_inputs(&h, in, 2, NULL), -EINVAL);
 	cr_assert_eq(open1(&h, &b, "x.hpcrun", 0), 0);
 	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, NULL), -EINVAL);
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpcrun_metric_at(h, 1, 0, NULL), -ENOENT);
 	profdb_options o = opts_with(0);
 	o.max_memory = 16; /* the 7 x 3 inclusive table needs 168 bytes */
@@ -770,7 +770,7 @@ static void check_views(unsigned version)
 
 	/* the trace: zero-copy, seek = lower bound, in_effect = last <= t */
 	profdb_view t;
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 1);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &t), 1);
 	cr_assert_eq(t.base, (const unsigned char *)tb.data + 32, "zero-copy into the input");
 	cr_assert_eq(t.stride, 16);
 	uint64_t i;
@@ -780,7 +780,7 @@ static void check_views(unsigned version)
 	cr_assert_eq(i, t.count, "past the end: the length");
 	cr_assert_eq(profdb_view_in_effect(&t, TW_HPCRUN_T0 + 2000, &i), 1);
 	cr_assert_eq(i, 2, "ties: the last record at that time");
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 1, &t), -ENOENT);
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 1, &t), -ENOENT);
 	profdb_hpcrun_close(h);
 	tw_blob_free(&b);
 	tw_blob_free(&tb);
@@ -834,7 +834,7 @@ Test(hpcrun, tolerant_set)
 	cr_assert_eq(profdb_hpcrun_profile_at(h, 0, &p), 0);
 	cr_assert(p.has_profile && p.has_trace && p.rank == 0);
 	profdb_view t;
-	cr_assert_eq(profdb_hpcrun_trace_get(h, 0, &t), 0, "unsorted trace reads as absent");
+	cr_assert_eq(profdb_hpcrun_trace_at(h, 0, &t), 0, "unsorted trace reads as absent");
 	cr_assert_eq(n_warn, 4);
 	cr_assert(t.count == 0 && t.base == NULL);
 	cr_assert_eq(profdb_hpcrun_node_count(h, 0), 7);

@@ -341,10 +341,10 @@ static void cube_bounded(const unsigned char *data, size_t size, size_t budget, 
 			unsigned char *row = rb <= budget ? malloc(rb + 1) : NULL;
 			for (uint32_t n = 0; n < info.n_cnodes && left; n++) {
 				if (row)
-					(void)profdb_cube_row(c, m, n, row, rb);
+					(void)profdb_cube_row_get(c, n, m, row, rb);
 				for (uint32_t l = 0; l < info.n_locations && left; l++, left--) {
 					double v;
-					(void)profdb_cube_value(c, m, n, l, &v);
+					(void)profdb_cube_value_get(c, l, n, m, &v);
 				}
 			}
 			free(row);

@@ -503,7 +503,7 @@ static double deeper_levels_self(const profdb *db, const char *name)
 		profdb_number x;
 		cr_assert_eq(profdb_graph_function_at(db, (uint32_t)i, &f), 0);
 		if (f.name.len > len + 1 && memcmp(f.name.ptr, name, len) == 0 &&
-		    f.name.ptr[len] == '\'' && profdb_graph_function_self(db, (uint32_t)i, 0, 0, &x) > 0)
+		    f.name.ptr[len] == '\'' && profdb_graph_exclusive(db, 0, (uint32_t)i, 0, &x) > 0)
 			sum += profdb_number_to_double(x);
 	}
 	return sum;

@@ -161,13 +161,13 @@ static uint64_t drive_cube(const profdb_cube *cube, uint64_t h)
 		unsigned char *row = size ? malloc(size) : NULL;
 		for (uint32_t c = 0; c < info.n_cnodes && c < 256; c++) {
 			double v, fields[16];
-			if (row && profdb_cube_row(cube, m, c, row, size) == 1)
+			if (row && profdb_cube_row_get(cube, c, m, row, size) == 1)
 				for (size_t i = 0; i < size; i++)
 					h = h * 31 + row[i];
-			if (profdb_cube_severity(cube, m, c, PROFDB_CUBE_ITEM_CUBE, 0,
+			if (profdb_cube_severity_get(cube, PROFDB_CUBE_ITEM_CUBE, 0, c, m,
 			                         PROFDB_CUBE_CALL_INCLUSIVE, &v) == 0)
 				h += (uint64_t)v;
-			h += (uint64_t)profdb_cube_severity_fields(cube, m, c, PROFDB_CUBE_ITEM_CUBE, 0,
+			h += (uint64_t)profdb_cube_severity_fields_get(cube, PROFDB_CUBE_ITEM_CUBE, 0, c, m,
 			                                           PROFDB_CUBE_CALL_INCLUSIVE, fields, 16);
 		}
 		free(row);

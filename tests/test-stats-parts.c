@@ -484,7 +484,7 @@ static int same_acc(const profdb_stats_acc *a, const profdb_stats_acc *b)
 	       same_bits_or_nan(a->m2, b->m2) && same_bits_or_nan(a->min, b->min) &&
 	       same_bits_or_nan(a->max, b->max) && a->first_profile == b->first_profile &&
 	       a->min_profile == b->min_profile && a->max_profile == b->max_profile &&
-	       a->reserved == b->reserved;
+	       memcmp(a->reserved, b->reserved, sizeof a->reserved) == 0;
 }
 
 Test(stats_parts, acc_add_is_the_pass)
@@ -548,7 +548,7 @@ Test(stats_parts, acc_add_values)
 	cr_assert_float_eq(a.m2, 32, 1e-12);
 	cr_assert_eq(a.min_profile, 0);
 	cr_assert_eq(a.max_profile, 7);
-	cr_assert_eq(a.reserved, 0);
+	cr_assert_eq(memcmp(a.reserved, (uint32_t[9]){0}, sizeof a.reserved), 0);
 	/* finished: stddev 2 */
 	profdb_stats *s;
 	profdb_stat row;
@@ -672,7 +672,7 @@ Test(stats_parts, accs_cap_and_count)
 		cr_assert_eq(buf[i].count, r.count);
 		cr_assert(memcmp(&buf[i].sum, &r.sum, sizeof r.sum) == 0);
 		cr_assert_eq(buf[i].min_profile, r.min_profile);
-		cr_assert_eq(buf[i].reserved, 0);
+		cr_assert_eq(memcmp(buf[i].reserved, (uint32_t[9]){0}, sizeof buf[i].reserved), 0);
 	}
 	/* a bigger buffer than needed: n records */
 	profdb_stats_acc *big = calloc((size_t)n + 5, sizeof *big);
@@ -681,7 +681,7 @@ Test(stats_parts, accs_cap_and_count)
 	free(big);
 	cr_assert_eq(profdb_stats_accs(NULL, NULL, 0), -EINVAL);
 	cr_assert_eq(profdb_stats_accs(s, NULL, 1), -EINVAL);
-	cr_assert_eq(sizeof(profdb_stats_acc), 72);
+	cr_assert_eq(sizeof(profdb_stats_acc), 104);
 	profdb_stats_free(s);
 	gen_close(&g);
 }

@@ -60,6 +60,24 @@ typedef struct files {
 	size_t n;
 } files;
 
+/* The database both tests write: the shared scopes, metrics, function
+ * and four contexts, with @p n profiles. */
+static void describe(tw_hpctk4 *d, const char *title, const tw_profile *profiles, size_t n)
+{
+	memset(d, 0, sizeof *d);
+	d->title = title;
+	d->n_scopes = 1;
+	d->scopes = scopes;
+	d->n_metrics = 2;
+	d->metrics = metrics;
+	d->n_functions = 1;
+	d->functions = functions;
+	d->n_contexts = 4;
+	d->contexts = contexts;
+	d->n_profiles = n;
+	d->profiles = profiles;
+}
+
 static profdb *open_known(files *f, int bad)
 {
 	static const char *const names[TW_NFILES] = {"meta.db", "profile.db", "cct.db", "trace.db"};
@@ -69,18 +87,7 @@ static profdb *open_known(files *f, int bad)
 	                          {0, 3, ids[0], 3, v1}, {0, 3, ids[1], 3, v2},
 	                          {0, 3, ids[2], 3, v3}, {0, 3, ids[3], 3, v4}};
 	tw_hpctk4 d;
-	memset(&d, 0, sizeof d);
-	d.title = "stats";
-	d.n_scopes = 1;
-	d.scopes = scopes;
-	d.n_metrics = 2;
-	d.metrics = metrics;
-	d.n_functions = 1;
-	d.functions = functions;
-	d.n_contexts = 4;
-	d.contexts = contexts;
-	d.n_profiles = 5;
-	d.profiles = profiles;
+	describe(&d, "stats", profiles, 5);
 	d.no_trace = 1;
 	memset(f, 0, sizeof *f);
 	cr_assert_eq(tw_hpctk4_write(&d, f->b), 0);
@@ -159,18 +166,7 @@ Test(stats, selections_by_every_named_kind)
 	static const tw_id g3[] = {{4, 0, 1, 1}, {5, 0, 2, 2}, {6, 0, 7, 7}, {8, 0, 3, 3}};
 	tw_profile profiles[3] = {{0, 4, g1, 3, v1}, {0, 4, g2, 3, v2}, {0, 4, g3, 3, v3}};
 	tw_hpctk4 d;
-	memset(&d, 0, sizeof d);
-	d.title = "gpu kinds";
-	d.n_scopes = 1;
-	d.scopes = scopes;
-	d.n_metrics = 2;
-	d.metrics = metrics;
-	d.n_functions = 1;
-	d.functions = functions;
-	d.n_contexts = 4;
-	d.contexts = contexts;
-	d.n_profiles = 3;
-	d.profiles = profiles;
+	describe(&d, "gpu kinds", profiles, 3);
 	d.n_id_names = sizeof id_names / sizeof *id_names;
 	d.id_names = id_names;
 	d.no_trace = 1;

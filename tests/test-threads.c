@@ -766,7 +766,7 @@ static uint64_t analysis_hash(const profdb *db)
 		profdb_edge_at(db, (uint64_t)i, &e);
 		h = mix(h, (uint64_t)e.caller << 32 | e.callee);
 		h = mix(h, e.count);
-		if (profdb_edge_cost(db, (uint64_t)i, PROFDB_NONE, first, &v) == 1)
+		if (profdb_edge_inclusive(db, PROFDB_NONE, (uint64_t)i, first, &v) == 1)
 			h = mix(h, bits(profdb_number_to_double(v)));
 	}
 	for (int k = PROFDB_TREE_TOP_DOWN; first != PROFDB_NONE && k <= PROFDB_TREE_FLAT; k++) {

@@ -12,7 +12,7 @@
  * one other function (name, file, module), and with --sites one call site:
  * the calls summed over the edges (shown only where the format records
  * counts: Callgrind's calls=, Cube's visits), the edges' inclusive cost
- * (profdb_edge_cost) per metric, combined over the chosen profiles and the
+ * (profdb_edge_inclusive) per metric, combined over the chosen profiles and the
  * edges by the metric's rule. That is callgrind_annotate's --tree=caller /
  * --tree=calling line for Callgrind, except that a call inside one cycle
  * of the call graph (or to the caller itself) is a row of its own with
@@ -274,7 +274,7 @@ static int edge_cost(const calls *k, uint64_t i, size_t m, double *out)
 	int r;
 	*out = NAN;
 	if (rm->mode != REPORT_SEL) {
-		if ((r = profdb_edge_cost(k->rep.db, i, rm->profile, rm->metric.id, &v)) < 0)
+		if ((r = profdb_edge_inclusive(k->rep.db, rm->profile, i, rm->metric.id, &v)) < 0)
 			return r;
 		if (r)
 			*out = profdb_number_to_double(v) * rm->scale;
@@ -283,7 +283,7 @@ static int edge_cost(const calls *k, uint64_t i, size_t m, double *out)
 	/* The selection, in ascending profile order, as report_value() does;
 	 * profiles without calls take no part. */
 	for (size_t p = 0; p < k->rep.n_sel; p++) {
-		if ((r = profdb_edge_cost(k->rep.db, i, k->rep.sel[p], rm->metric.id, &v)) < 0)
+		if ((r = profdb_edge_inclusive(k->rep.db, k->rep.sel[p], i, rm->metric.id, &v)) < 0)
 			return r;
 		if (r)
 			*out = combine(rm->metric.combine, *out, profdb_number_to_double(v));

@@ -350,7 +350,7 @@ static int edge_cost(const dump *d, rowbuf *b, uint64_t i, const profdb_edge *e,
                      uint32_t m, int *first)
 {
 	profdb_number v;
-	int r = profdb_edge_cost(d->db, i, p, m, &v);
+	int r = profdb_edge_inclusive(d->db, p, i, m, &v);
 	if (r == -ENOTSUP)
 		return 0;
 	if (r <= 0)

@@ -7,7 +7,7 @@
  * cache misses. A call graph's functions are a table
  * (profdb_graph_function_at: each function one FUNCTION context, all below
  * the root) whose self costs, the functions' exclusive values, are read
- * by index (profdb_graph_function_self, over every profile when there is
+ * by index (profdb_graph_exclusive, over every profile when there is
  * one); and a group's contexts add up in any order to the same double
  * (integer costs, exact while a sum stays below 2^53, far above any real
  * count). So functions are taken in table order, and a name that
@@ -27,7 +27,7 @@
 static double self_of(const profdb *db, uint32_t fn, uint32_t profile, uint32_t m, int *e)
 {
 	profdb_number x;
-	*e = profdb_graph_function_self(db, fn, profile, m, &x);
+	*e = profdb_graph_exclusive(db, profile, fn, m, &x);
 	return *e > 0 ? profdb_number_to_double(x) : 0;
 }
 
@@ -69,7 +69,7 @@ static int graph_ranks(const ranking *k, int64_t nf)
 	for (size_t m = 0; m < k->rep.n; m++) {
 		const report_metric *rm = &k->rep.m[m];
 		if ((rm->mode != REPORT_ONE && rm->mode != REPORT_SEL) || !rm->has_exc ||
-		    (nf > 0 && profdb_graph_function_self(k->rep.db, 0, PROFDB_NONE,
+		    (nf > 0 && profdb_graph_exclusive(k->rep.db, PROFDB_NONE, 0,
 		                                          (uint32_t)rm->metric.id, &x) < 0))
 			return 0;
 		if (rm->mode == REPORT_ONE && rm->profile >= profdb_profile_count(k->rep.db))

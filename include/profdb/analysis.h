@@ -134,6 +134,7 @@ typedef struct profdb_stat {
 	double imbalance_pct;       /**< (top - mean) / top (NaN when top is 0) */
 	uint32_t min_profile;       /**< lowest profile index holding min */
 	uint32_t max_profile;       /**< lowest profile index holding max */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_stat;
 
 /** The result of profdb_stats_new() (opaque). @since 0.10 */
@@ -197,7 +198,7 @@ PROFDB_EXPORT void profdb_stats_free(profdb_stats *s);
  */
 
 /** The state of one (context, metric) of statistics in progress. A plain
- *  value in host byte order (72 bytes, no padding): it may be copied,
+ *  value in host byte order (104 bytes, no padding): it may be copied,
  *  sent and stored as bytes between machines of the same byte order.
  *  @since 0.11 */
 typedef struct profdb_stats_acc {
@@ -211,7 +212,9 @@ typedef struct profdb_stats_acc {
 	uint32_t first_profile;     /**< profile (or run) of the first value */
 	/** Lowest profile holding min (max); PROFDB_NONE: every value was NaN. */
 	uint32_t min_profile, max_profile;
-	uint32_t reserved;          /**< 0 */
+	/** Zero; room for fields of later versions (32-bit words, so the
+	 *  struct keeps no padding byte). */
+	uint32_t reserved[9];
 } profdb_stats_acc;
 
 /** The accumulators of a result's rows, in row order (by metric id, then
@@ -307,6 +310,7 @@ typedef struct profdb_summary_issue {
 	double bound;               /**< the tolerance applied */
 	uint64_t terms;             /**< thread values combined */
 	profdb_summary_reason reason;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_summary_issue;
 
 /** What a check found, as counts. @since 0.12 */
@@ -325,6 +329,7 @@ typedef struct profdb_summary_counts {
 	uint64_t missing_explained;
 	uint64_t missing_unchecked; /**< ... of a lex_aware statistic at a loop context */
 	uint64_t issues;            /**< profdb_summary_check_issue_at() rows */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_summary_counts;
 
 /** The result of profdb_summary_check_new() (opaque). @since 0.12 */
@@ -400,6 +405,7 @@ typedef struct profdb_function_id {
 	profdb_str name;            /**< full name, format suffixes removed */
 	profdb_str file;            /**< source file ("" when unknown) */
 	profdb_str module;          /**< load module or object ("" when unknown) */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_function_id;
 
 /** The function a context name of @p db stands for: for Callgrind the
@@ -421,7 +427,7 @@ PROFDB_EXPORT int profdb_function_identity(const profdb *db, uint32_t context,
  *  profdb_function_identity(), or any grouping of the caller's), computed
  *  from the call graph collapsed to the groups: a group's inclusive value
  *  is the exclusive values of its members plus the costs of the calls
- *  from its members to contexts outside the group (profdb_edge_cost), so
+ *  from its members to contexts outside the group (profdb_edge_inclusive), so
  *  a member called inside another member (a recursion level, a recursive
  *  call path) is not counted again. Along one call path only the members
  *  up to the first call that leaves the group count (the later ones are
@@ -484,6 +490,7 @@ typedef struct profdb_graph_function {
 	                                 ("f'2"; profdb_function_fold() removes them) */
 	profdb_str file;            /**< source file ("" when unknown) */
 	profdb_str module;          /**< load module or object ("" when unknown) */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_graph_function;
 
 /** Number of functions of @p db's call graph.
@@ -498,14 +505,15 @@ PROFDB_EXPORT int64_t profdb_graph_function_count(const profdb *db);
 PROFDB_EXPORT int profdb_graph_function_at(const profdb *db, uint32_t index,
                                            profdb_graph_function *out);
 
-/** The self cost of function @p index for metric @p metric in @p profile,
+/** The self cost of function @p function (an index of
+ *  profdb_graph_function_at()) for metric @p metric in @p profile,
  *  or summed over every profile (@p profile = PROFDB_NONE; integer costs,
  *  exact): what profdb_exclusive() gives for its context (in one profile).
  *  @return 1 (a non-zero cost, u64), 0 (none; *out of type NONE);
- *  -EINVAL (NULL argument); -ENOTSUP (no call graph); -ENOENT (index,
+ *  -EINVAL (NULL argument); -ENOTSUP (no call graph); -ENOENT (function,
  *  profile or metric out of range). Thread-safe. @since 0.12 */
-PROFDB_EXPORT int profdb_graph_function_self(const profdb *db, uint32_t index, uint32_t profile,
-                                             uint32_t metric, profdb_number *out);
+PROFDB_EXPORT int profdb_graph_exclusive(const profdb *db, uint32_t profile, uint32_t function,
+                                         uint32_t metric, profdb_number *out);
 
 /* ---- call edges ---------------------------------------------------------- */
 
@@ -518,6 +526,7 @@ typedef struct profdb_edge {
 	uint32_t site;
 	int has_count;              /**< 1 when the format records call counts */
 	uint64_t count;             /**< calls, summed over profiles (0 when !has_count) */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_edge;
 
 /** Number of call edges: Callgrind's calls (one per caller, callee and
@@ -530,17 +539,18 @@ PROFDB_EXPORT int64_t profdb_edge_count(const profdb *db);
  *  then site. @return 0, -EINVAL (NULL argument), -ENOENT (out of range),
  *  or what building the tree met. Thread-safe. @since 0.10 */
 PROFDB_EXPORT int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out);
-/** The inclusive cost of edge @p index for @p metric in @p profile
+/** The inclusive cost of edge @p edge (an index of profdb_edge_at()) for
+ *  @p metric in @p profile
  *  (PROFDB_NONE: combined over the non-summary profiles by the metric's
  *  rule, in ascending profile order). Callgrind: the calls= lines' cost
  *  (u64), per profile or summed; the tree formats: profdb_inclusive() of
  *  the callee (doc/model.md, "Call edges").
  *  @return 1 (a cost: Callgrind, the edge has calls in that profile, even
- *  of cost 0), 0 (none; *out cleared), -EINVAL, -ENOENT (index, profile
+ *  of cost 0), 0 (none; *out cleared), -EINVAL, -ENOENT (edge, profile
  *  or metric out of range), -ENOTSUP (a metric that does not combine),
- *  or what reading the values met. Thread-safe. @since 0.10 */
-PROFDB_EXPORT int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t profile,
-                                   uint32_t metric, profdb_number *out);
+ *  or what reading the values met. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_edge_inclusive(const profdb *db, uint32_t profile, uint64_t edge,
+                                        uint32_t metric, profdb_number *out);
 
 /* ---- the three views: top-down, bottom-up, flat ---------------------------- */
 /*
@@ -629,6 +639,7 @@ typedef struct profdb_node {
 	profdb_str file;
 	uint64_t line;
 	profdb_str module;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_node;
 
 /** A built view (opaque, read-only, shareable by threads). @since 0.10 */
@@ -706,6 +717,7 @@ typedef struct profdb_pair {
 	uint32_t a, b;
 	uint32_t parent;            /**< row of the parent path; PROFDB_NONE for row 0 */
 	uint32_t depth;             /**< 0 for row 0 (the two roots) */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_pair;
 
 /** The values of a row for one matched metric; 0 on the side that lacks
@@ -713,6 +725,7 @@ typedef struct profdb_pair {
 typedef struct profdb_pair_values {
 	double inclusive_a, exclusive_a;
 	double inclusive_b, exclusive_b;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_pair_values;
 
 /** Sizes of a match. @since 0.10 */
@@ -721,6 +734,7 @@ typedef struct profdb_match_counts {
 	uint64_t rows;              /**< matched + only_a + only_b */
 	uint64_t matched;           /**< rows with a node on both sides */
 	uint64_t only_a, only_b;    /**< rows with a node on one side only */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_match_counts;
 
 /** The result of profdb_match_new() (opaque). @since 0.10 */

@@ -144,6 +144,7 @@ typedef struct profdb_cg_event {
 	 *  written, {"", 0} for a stored event. Its values are computed from
 	 *  the stored events everywhere (saturating at UINT64_MAX). */
 	profdb_str formula;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cg_event;
 
 /** Number of event types (0 for a file without events:): the width of
@@ -169,6 +170,7 @@ typedef struct profdb_cg_profile {
 	const uint64_t *totals;     /**< computed sum of the profile's self costs */
 	const uint64_t *summary;    /**< summary: as stored, or NULL */
 	const uint64_t *totals_line;/**< totals: as stored, or NULL */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cg_profile;
 
 /** Number of profiles. @return the count, -EINVAL (NULL handle).
@@ -187,6 +189,7 @@ typedef struct profdb_cg_function {
 	profdb_str object;          /**< ob= ({"", 0} if none) */
 	profdb_str file;            /**< fl= ({"", 0} if none; not fi=/fe=) */
 	const uint64_t *self;       /**< exclusive cost over all profiles, per event */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cg_function;
 
 /** Number of functions (over the group). @return the count, -EINVAL (NULL
@@ -251,6 +254,7 @@ typedef struct profdb_cg_call {
 	uint32_t caller, callee;    /**< function ids */
 	uint64_t count;             /**< sum of the calls= counts */
 	const uint64_t *inclusive;  /**< inclusive cost of the calls, per event */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cg_call;
 
 /** Number of call edges (over all profiles). @return the count, -EINVAL
@@ -302,6 +306,7 @@ typedef struct profdb_cg_line {
 	uint64_t line;
 	uint64_t instr;
 	const uint64_t *self;       /**< one value per event */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cg_line;
 
 /** One jump=/jcnd= line, as written (not aggregated). @since 0.9 */
@@ -314,6 +319,7 @@ typedef struct profdb_cg_jump {
 	int conditional;                  /**< 1 for jcnd= */
 	uint64_t count;                   /**< jump=: times; jcnd=: times followed */
 	uint64_t executed;                /**< jcnd=: times executed; jump=: = count */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cg_jump;
 
 /** One call site: a calls= line of the function and its cost line, as
@@ -326,6 +332,7 @@ typedef struct profdb_cg_callsite {
 	profdb_str file;                  /**< the caller's current file there */
 	uint64_t count;                   /**< calls= count (a negative one reads 0) */
 	const uint64_t *inclusive;        /**< inclusive cost of the calls, per event */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cg_callsite;
 
 /** Decode function @p fn in @p profile (or PROFDB_CG_ALL). Time and memory

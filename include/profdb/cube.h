@@ -107,6 +107,7 @@ typedef struct profdb_cube_metric {
 	 *  Listed, not evaluated. */
 	profdb_str expression, init_expression;
 	profdb_str aggr_plus, aggr_minus, aggr_aggr;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_metric;
 
 /** A region (function, loop, ...). Absent strings are {"", 0}. @since 0.9 */
@@ -120,6 +121,7 @@ typedef struct profdb_cube_region {
 	int64_t begin_line, end_line; /**< -1 if absent */
 	profdb_str url;
 	profdb_str description;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_region;
 
 /** A call-tree node. Roots have parent == PROFDB_NONE and are chained in
@@ -133,6 +135,7 @@ typedef struct profdb_cube_cnode {
 	int64_t line;              /**< call-site line, -1 if absent */
 	profdb_str module;         /**< call-site module, {"", 0} if absent */
 	uint32_t n_params;         /**< see profdb_cube_cnode_param_at() */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_cnode;
 
 /** A parameter of a cnode (<parameter parkey partype parvalue/>).
@@ -141,6 +144,7 @@ typedef struct profdb_cube_param {
 	profdb_str key;
 	profdb_str value;          /**< the value text as stored */
 	int numeric;               /**< 1 if declared partype="numeric" */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_param;
 
 /** A location (thread, GPU stream, ...). @since 0.9 */
@@ -153,6 +157,7 @@ typedef struct profdb_cube_location {
 	profdb_str group_name;     /**< its location group (process) */
 	profdb_str node_name;      /**< the enclosing system-tree node ({"", 0} if none) */
 	uint32_t group;            /**< index of its location group */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_location;
 
 /** A location group (Score-P: a process; Cube3 <process>), by index in
@@ -164,6 +169,7 @@ typedef struct profdb_cube_location_group {
 	profdb_str type;           /**< "process", "metrics", "accelerator", "" */
 	int64_t rank;              /**< -1 if absent */
 	uint32_t node;             /**< index of its system-tree node, PROFDB_NONE */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_location_group;
 
 /** A system-tree node (Cube3 <machine> and <node> too), by index in
@@ -174,10 +180,11 @@ typedef struct profdb_cube_system_node {
 	profdb_str name;
 	profdb_str klass;          /**< <class>: "machine", "node", ... ({"", 0} if absent) */
 	uint32_t parent;           /**< index, PROFDB_NONE for a root */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_system_node;
 
 /** What an attribute belongs to, what a topology coordinate names, and
- *  where profdb_cube_severity() aggregates. @since 0.9 */
+ *  where profdb_cube_severity_get() aggregates. @since 0.9 */
 typedef enum profdb_cube_item {
 	PROFDB_CUBE_ITEM_CUBE = 0,           /**< the file; for severity: every location */
 	PROFDB_CUBE_ITEM_METRIC = 1,         /**< a metric id */
@@ -199,6 +206,7 @@ typedef struct profdb_cube_info {
 	int gzipped;                  /**< 1 if the archive itself was compressed */
 	uint32_t n_attrs;             /**< <attr> elements, all owners */
 	uint32_t n_carts;             /**< cartesian topologies */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_info;
 
 /** Limit on the inflated size of a compressed archive or anchor.xml
@@ -280,7 +288,7 @@ PROFDB_EXPORT int profdb_cube_location_get(const profdb_cube *cube, uint32_t id,
 PROFDB_EXPORT int profdb_cube_cnode_param_at(const profdb_cube *cube, uint32_t cnode,
                                              uint32_t index, profdb_cube_param *out);
 
-/** The stored value of (metric, cnode, location) as a double: exclusive for
+/** The stored value of (location, cnode, metric) as a double: exclusive for
  *  EXCLUSIVE metrics, inclusive for INCLUSIVE ones (see the metric's kind).
  *  Integers are converted; the structured dtypes give CubeLib's single
  *  number (getDouble): COMPLEX |z|, RATE main/duration (NaN for duration 0),
@@ -292,12 +300,12 @@ PROFDB_EXPORT int profdb_cube_cnode_param_at(const profdb_cube *cube, uint32_t c
  *  @return 1 stored, 0 not stored (*out neutral), -EINVAL (NULL handle or
  *          @p out), -ENOENT (an id out of range; *out = 0), -ENOTSUP
  *          (SCALE_FUNC, which is not one number: read it with
- *          profdb_cube_row()), -EBADMSG (a compressed row that does not
- *          inflate, strict mode), -ENOMEM. Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_cube_value(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
-                                    uint32_t location, double *out);
+ *          profdb_cube_row_get()), -EBADMSG (a compressed row that does not
+ *          inflate, strict mode), -ENOMEM. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_cube_value_get(const profdb_cube *cube, uint32_t location, uint32_t cnode,
+                                        uint32_t metric, double *out);
 
-/** Copy the row of (metric, cnode) into @p buf: n_locations × value_size
+/** Copy the row of (cnode, metric) into @p buf: n_locations × value_size
  *  bytes, column = location id, each field converted to host byte order
  *  (TAU_ATOMIC stays packed; SCALE_FUNC is copied as stored). A missing row
  *  is filled with neutral values (zeros, or +-DBL_MAX for MIN/MAXDOUBLE).
@@ -306,9 +314,9 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *cube, uint32_t metric, ui
  *  @return 1 stored, 0 not stored (neutral values written), -EINVAL (NULL
  *          handle or @p buf), -ENOENT (an id out of range), -ERANGE
  *          (@p size too small), -EBADMSG, -ENOMEM. Thread-safe.
- *  @since 0.9 */
-PROFDB_EXPORT int profdb_cube_row(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
-                                  void *buf, size_t size);
+ *  @since 0.12 */
+PROFDB_EXPORT int profdb_cube_row_get(const profdb_cube *cube, uint32_t cnode, uint32_t metric,
+                                      void *buf, size_t size);
 
 /** Location group / system-tree node by index (document order).
  *  @return 0, -EINVAL, -ENOENT (index out of range; *out cleared).
@@ -325,6 +333,7 @@ typedef struct profdb_cube_attr {
 	profdb_cube_item owner;
 	uint32_t owner_id;         /**< id or index as profdb_cube_item says; 0 for the file */
 	profdb_str key, value;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_attr;
 
 /** Attribute @p index (0 .. n_attrs-1, document order).
@@ -338,6 +347,7 @@ typedef struct profdb_cube_cart {
 	profdb_str name;           /**< {"", 0} if absent */
 	uint32_t ndims;
 	uint32_t n_coords;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_cube_cart;
 
 /** One dimension of a topology. @since 0.9 */
@@ -345,6 +355,7 @@ typedef struct profdb_cube_dim {
 	profdb_str name;           /**< {"", 0} if absent */
 	int64_t size;              /**< -1 if absent */
 	int periodic;              /**< 1 for periodic="true" */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_dim;
 
 /** One coordinate of a topology: the item it places (a location, a
@@ -356,6 +367,7 @@ typedef struct profdb_cube_coord {
 	/** ndims values, owned by the handle (a plain array: the values have
 	 *  no key, so this is not a profdb_view) */
 	const int64_t *values;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_cube_coord;
 
 /** Topology @p index (0 .. n_carts-1).
@@ -371,7 +383,7 @@ PROFDB_EXPORT int profdb_cube_cart_dim_at(const profdb_cube *cube, uint32_t cart
 PROFDB_EXPORT int profdb_cube_cart_coord_at(const profdb_cube *cube, uint32_t cart,
                                             uint32_t index, profdb_cube_coord *out);
 
-/** Flags of profdb_cube_severity(). @since 0.9 */
+/** Flags of profdb_cube_severity_get(). @since 0.9 */
 enum {
 	/** Call-tree inclusive (the cnode and its subtree); without it,
 	 *  call-tree exclusive. Whatever the metric stores is converted. */
@@ -382,7 +394,7 @@ enum {
 	PROFDB_CUBE_METRIC_EXCLUSIVE = 1u << 1
 };
 
-/** The value CubeLib shows for (metric, cnode, system item): converted
+/** The value CubeLib shows for (system item, cnode, metric): converted
  *  along the call tree, aggregated over the locations below @p where
  *  (PROFDB_CUBE_ITEM_LOCATION, _LOCATION_GROUP, _SYSTEM_NODE, or _CUBE
  *  for every location) and, with PROFDB_CUBE_METRIC_EXCLUSIVE, made
@@ -391,7 +403,7 @@ enum {
  *  for the dtype: + for numbers, min / max for MINDOUBLE / MAXDOUBLE, per
  *  field for COMPLEX / NDOUBLES, fractions for RATE, count, min, max, sums
  *  for TAU_ATOMIC, rebinning for HISTOGRAM; the result is the aggregate's
- *  single number (as profdb_cube_value() describes). Missing rows are
+ *  single number (as profdb_cube_value_get() describes). Missing rows are
  *  neutral; UINT64 values above 0xFFFFFFFFFFFFFBFF count as 0, as in
  *  CubeLib. Nothing is cached: the cost is the subtree's rows (inclusive
  *  view) or the children's rows (exclusive view of an INCLUSIVE metric).
@@ -399,12 +411,12 @@ enum {
  *  @return 0, -EINVAL (NULL handle or @p out, bad @p where or @p flags),
  *          -ENOENT (an id or index out of range), -ENOTSUP (a derived
  *          metric, which is not evaluated, or SCALE_FUNC), -EBADMSG, -EFBIG
- *          (rows beyond max_memory), -ENOMEM. Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *cube, uint32_t metric, uint32_t cnode,
-                                       profdb_cube_item where, uint32_t where_id,
-                                       unsigned flags, double *out);
+ *          (rows beyond max_memory), -ENOMEM. Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_cube_severity_get(const profdb_cube *cube, profdb_cube_item where,
+                                           uint32_t where_id, uint32_t cnode, uint32_t metric,
+                                           unsigned flags, double *out);
 
-/** The aggregate of profdb_cube_severity() before it becomes one number:
+/** The aggregate of profdb_cube_severity_get() before it becomes one number:
  *  the fields of CubeLib's value, in this order:
  *    integers, DOUBLE, MIN/MAXDOUBLE  1: the number
  *    COMPLEX                          2: re, im
@@ -415,12 +427,13 @@ PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *cube, uint32_t metric,
  *  @p flags: PROFDB_CUBE_CALL_INCLUSIVE or 0 (metric-exclusive values
  *  exist only as numbers: -EINVAL).
  *  @return the number of fields written (>= 0), -ERANGE (@p n_fields too
- *          small), and the codes of profdb_cube_severity(). Thread-safe.
- *  @since 0.9 */
-PROFDB_EXPORT int64_t profdb_cube_severity_fields(const profdb_cube *cube, uint32_t metric,
-                                                  uint32_t cnode, profdb_cube_item where,
-                                                  uint32_t where_id, unsigned flags,
-                                                  double *fields, size_t n_fields);
+ *          small), and the codes of profdb_cube_severity_get(). Thread-safe.
+ *  @since 0.12 */
+PROFDB_EXPORT int64_t profdb_cube_severity_fields_get(const profdb_cube *cube,
+                                                      profdb_cube_item where, uint32_t where_id,
+                                                      uint32_t cnode, uint32_t metric,
+                                                      unsigned flags, double *fields,
+                                                      size_t n_fields);
 
 /* ---- end of Cube -------------------------------------------------------- */
 

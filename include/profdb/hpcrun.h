@@ -113,6 +113,7 @@ typedef struct profdb_hpcrun_profile {
 	/** .hpctrace header flags (0 without a trace): bit 0 DATA_CENTRIC
 	 *  (records carry a metric id), 1 LCA_RECORDED, 2 CALL_TRACE. */
 	uint64_t trace_flags;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpcrun_profile;
 
 /** Number of profiles. @return >= 0, -EINVAL (NULL handle). Thread-safe.
@@ -131,6 +132,7 @@ PROFDB_EXPORT int profdb_hpcrun_profile_at(const profdb_hpcrun *h, uint32_t prof
 typedef struct profdb_hpcrun_attr {
 	profdb_str name;
 	profdb_str value;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_hpcrun_attr;
 
 /** Header pair @p i (0 .. n_attrs-1) of a profile's file. Strings live
@@ -145,6 +147,7 @@ typedef struct profdb_hpcrun_id {
 	uint8_t interpretation;   /**< bits 15-14 */
 	profdb_str kind_name;     /**< from the file's dictionary, {"", 0} if absent */
 	uint64_t physical, logical;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_hpcrun_id;
 
 /** Element @p i (0 .. n_ids-1) of a profile's id tuple. The kind name
@@ -175,6 +178,7 @@ typedef struct profdb_hpcrun_metric {
 	uint16_t is_frequency, is_multiplexed;
 	double threshold_mean;
 	uint64_t num_samples;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpcrun_metric;
 
 /** Metric @p i (0 .. n_metrics-1) of a profile; @p i is also the metric
@@ -188,6 +192,7 @@ typedef struct profdb_hpcrun_module {
 	uint16_t id;              /**< the id CCT nodes use */
 	profdb_str name;          /**< view into the mapping, NOT NUL-terminated */
 	uint64_t flags;           /**< 04.00 bit 0: LOADMAP_ENTRY_ANALYZE */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpcrun_module;
 
 /** Load-map entry @p i (0 .. n_modules-1). The name lives until close.
@@ -211,6 +216,7 @@ typedef struct profdb_hpcrun_node {
 	uint32_t lush_assoc;      /**< with logical unwinding, else 0 */
 	const unsigned char *lip; /**< 16 bytes with logical unwinding, else NULL */
 	uint64_t pos;             /**< byte offset of the record */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpcrun_node;
 
 /** Number of CCT nodes of a profile (0 for a trace-only profile). The
@@ -276,9 +282,9 @@ PROFDB_EXPORT int profdb_hpcrun_inclusive(const profdb_hpcrun *h, uint32_t profi
  *  profdb_view_seek/in_effect/window. Valid until close.
  *  @return 1 (a trace, possibly empty), 0 (none, or damaged in
  *  PROFDB_OPEN_TOLERANT: a warning; *out empty), -EBADMSG (not sorted),
- *  -ENOENT, -EINVAL (NULL handle or output). Thread-safe. @since 0.9 */
-PROFDB_EXPORT int profdb_hpcrun_trace_get(const profdb_hpcrun *h, uint32_t profile,
-                                          profdb_view *out);
+ *  -ENOENT, -EINVAL (NULL handle or output). Thread-safe. @since 0.12 */
+PROFDB_EXPORT int profdb_hpcrun_trace_at(const profdb_hpcrun *h, uint32_t profile,
+                                         profdb_view *out);
 
 /* ---- end of hpcrun ------------------------------------------------------ */
 

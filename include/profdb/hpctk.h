@@ -132,6 +132,7 @@ typedef struct profdb_hpctk_metric {
 	profdb_str name;
 	uint32_t n_props;      /**< propagated variants (profile/cct metric ids) */
 	uint32_t n_summaries;  /**< summary statistics (summary-profile ids) */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctk_metric;
 
 /** One propagated variant of a metric. @since 0.9 */
@@ -140,6 +141,7 @@ typedef struct profdb_hpctk_prop {
 	uint8_t scope_type;        /**< PROFDB_SCOPE_* (dev-stage: derived from the name) */
 	uint8_t prop_index;        /**< propagation bit for transitive scopes, 255 otherwise */
 	uint16_t prop_metric_id;   /**< id used in thread profiles and cct.db */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_hpctk_prop;
 
 /** One summary statistic of a metric. @since 0.9 */
@@ -149,6 +151,7 @@ typedef struct profdb_hpctk_summary {
 	uint8_t combine;           /**< PROFDB_HPCTK_COMBINE_* or an unknown stored value */
 	uint16_t stat_metric_id;   /**< id used in the summary profile */
 	profdb_str formula;        /**< "$$" = the propagated value */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_hpctk_summary;
 
 /** Number of metrics. The metric table is validated on the first call
@@ -178,6 +181,7 @@ typedef struct profdb_hpctk_function {
 	uint32_t file;         /**< file index or PROFDB_NONE */
 	uint64_t offset;       /**< entry point offset within the module */
 	uint32_t line;         /**< definition line */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctk_function;
 
 /** Number of load modules. @return >= 0, -EINVAL, -ENOENT (no meta.db).
@@ -244,6 +248,7 @@ typedef struct profdb_hpctk_context {
 	uint16_t entry_point;     /**< PROFDB_ENTRY_* for entry points */
 	profdb_str entry_name;    /**< pretty name of an entry point, else {"", 0} */
 	uint64_t pos;             /**< position token: byte offset of the record in meta.db (0 for the root) */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctk_context;
 
 /** Iterator over the children of one context: storage for the library's
@@ -320,6 +325,7 @@ typedef struct profdb_hpctk_id {
 	uint16_t flags;        /**< bit 0: isPhysical */
 	uint32_t logical_id;
 	uint64_t physical_id;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_hpctk_id;
 
 /** A profile (thread, process, GPU stream; profile 0 is the summary). */
@@ -329,6 +335,7 @@ typedef struct profdb_hpctk_profile {
 	uint32_t n_ids;        /**< identifier tuple length */
 	uint64_t n_values;     /**< stored (context, metric) entries */
 	uint32_t n_contexts;   /**< non-empty contexts */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctk_profile;
 
 /** Number of profiles in profile.db.
@@ -425,6 +432,7 @@ PROFDB_EXPORT int profdb_hpctk_check(const profdb_hpctk *db);
 typedef struct profdb_hpctk_trace {
 	uint32_t profile;            /**< profile.db index */
 	profdb_view samples;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctk_trace;
 
 /** Number of trace lines (empty ones included). A database without

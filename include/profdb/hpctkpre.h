@@ -147,6 +147,7 @@ typedef struct profdb_hpctkpre_info {
 	uint32_t n_traces;          /**< trace.db lines (0 without it) */
 	uint32_t n_table[PROFDB_HPCTKPRE_NTABLES];
 	uint64_t min_time, max_time; /**< trace.db header (0, 0 in real files) */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctkpre_info;
 
 /** The counts and facts of @p db. @return 0 or -EINVAL (NULL argument).
@@ -157,6 +158,7 @@ PROFDB_EXPORT int profdb_hpctkpre_get_info(const profdb_hpctkpre *db, profdb_hpc
 typedef struct profdb_hpctkpre_name {
 	int64_t id;                 /**< as stored (XML i attribute; draft: record number) */
 	profdb_str name;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_hpctkpre_name;
 
 /** Entry @p index (0 .. n_table[table]-1, sorted by id) of name table
@@ -179,6 +181,7 @@ typedef struct profdb_hpctkpre_metric {
 	profdb_str units;          /**< {"", 0} when unknown */
 	uint8_t combine;           /**< draft summaries: PROFDB_HPCTK_COMBINE_*; else 0 */
 	uint8_t show;              /**< XML show attribute (1 when absent) */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctkpre_metric;
 
 /** Metric number @p index (0 .. n_metrics-1, metadata order).
@@ -217,6 +220,7 @@ typedef struct profdb_hpctkpre_context {
 	uint64_t address;          /**< XML v / draft offset, when has_address */
 	int has_address;
 	int64_t trace_id;          /**< XML it attribute, -1 when absent */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctkpre_context;
 
 /** Tree node @p index (0 .. n_contexts-1, document order).
@@ -238,6 +242,7 @@ typedef struct profdb_hpctkpre_profile {
 	uint32_t n_ids;            /**< identifier tuple length */
 	uint64_t n_values;
 	uint32_t n_contexts;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctkpre_profile;
 
 /** One element of a profile's identifier tuple. @since 0.9 */
@@ -246,6 +251,7 @@ typedef struct profdb_hpctkpre_id {
 	uint8_t interpretation;    /**< bits 15-14 */
 	profdb_str kind_name;      /**< from the metadata's identifier table, {"", 0} */
 	uint64_t physical, logical;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_hpctkpre_id;
 
 /** Profile @p index (0 .. n_profiles-1) of profile.db.
@@ -308,6 +314,7 @@ typedef struct profdb_hpctkpre_trace {
 	 *  it with profdb_view_seek() (first sample at or after a time) and
 	 *  profdb_view_in_effect() (the sample running at a time). */
 	profdb_view samples;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_hpctkpre_trace;
 
 /** Trace line @p index (0 .. n_traces-1, trace.db order), validated on

@@ -106,6 +106,7 @@ typedef struct profdb_about {
 	profdb_format format;
 	profdb_str version;   /**< as stored: "4.0", "02.00", "4.8", "1", ... */
 	profdb_str title;     /**< database title, command line, ... or empty */
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_about;
 
 /** What @p db is: format, stored version and title.
@@ -125,6 +126,7 @@ typedef struct profdb_counts {
 	int64_t values;   /**< stored (profile, context, metric) entries */
 	int64_t traces;
 	int64_t samples;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_counts;
 
 /** The normative counts of @p db. *out is zeroed first.
@@ -198,6 +200,7 @@ typedef struct profdb_metric {
 	 *  metric, 1 otherwise. Stored values stay raw; multiply to scale.
 	 *  @since 0.10 */
 	double scale;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_metric;
 
 /** Number of metrics, summary statistics and derived metrics included.
@@ -272,6 +275,7 @@ typedef struct profdb_context {
 	/** 0 for a context that carries values but has no tree node (HPCToolkit
 	 *  elides some): it is addressable by id, with parent PROFDB_NONE. */
 	int in_tree;
+	uint64_t reserved[4];       /**< zero; room for fields of later versions */
 } profdb_context;
 
 /** Number of tree nodes (doc/model.md); contexts with in_tree = 0 are not
@@ -303,6 +307,7 @@ typedef struct profdb_profile {
 	int is_summary;           /**< 1 for the format's summary profile */
 	profdb_str name;          /**< human-readable identity ("rank 3 thread 1") */
 	uint32_t n_identity;      /**< entries for profdb_profile_identity() */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_profile;
 
 /** Number of profiles, summary included.
@@ -413,6 +418,7 @@ PROFDB_EXPORT int profdb_exclusive(const profdb *db, uint32_t profile, uint32_t 
 typedef struct profdb_entry {
 	uint32_t profile, context, metric;
 	profdb_number value;
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_entry;
 
 /** A cursor over stored values (opaque, one thread at a time). @since 0.9 */
@@ -459,6 +465,7 @@ PROFDB_EXPORT void profdb_values_free(profdb_values *it);
 typedef struct profdb_sample {
 	uint64_t time_ns;
 	uint32_t context;         /**< context id */
+	uint64_t reserved[2];       /**< zero; room for fields of later versions */
 } profdb_sample;
 
 /** Number of samples of a profile's trace (0 when it has none).

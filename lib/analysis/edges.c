@@ -606,6 +606,8 @@ int64_t profdb_edge_count(const profdb *db)
 
 int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const struct profdb__edges *x;
 	if (!db || !out)
 		return profdb__fail(-EINVAL, "profdb_edge_at: NULL argument");
@@ -630,8 +632,8 @@ static int rule_of(const profdb *db, uint32_t metric, profdb_combine *rule)
 		return r;
 	*rule = m.combine;
 	if (*rule == PROFDB_COMBINE_NONE)
-		return profdb__fail(-ENOTSUP, "profdb_edge_cost: metric %" PRIu32 " (%.*s) does not "
-		                    "combine over profiles", metric, (int)m.name.len, m.name.ptr);
+		return profdb__fail(-ENOTSUP, "profdb_edge_inclusive: metric %" PRIu32 " (%.*s) does "
+		                    "not combine over profiles", metric, (int)m.name.len, m.name.ptr);
 	return 0;
 }
 
@@ -707,8 +709,8 @@ static int cg_cost(const struct profdb__edges *x, uint64_t i, uint32_t profile, 
                    profdb_number *out)
 {
 	if (metric >= x->ne)
-		return profdb__fail(-ENOENT, "profdb_edge_cost: no metric %" PRIu32 " (%" PRIu32
-		                    " events)", metric, x->ne);
+		return profdb__fail(-ENOENT, "profdb_edge_inclusive: no metric %" PRIu32
+		                    " (%" PRIu32 " events)", metric, x->ne);
 	const uint64_t *c = NULL;
 	if (profile == PROFDB_NONE) {
 		c = x->total + i * x->ne;
@@ -724,22 +726,22 @@ static int cg_cost(const struct profdb__edges *x, uint64_t i, uint32_t profile, 
 	return 1;
 }
 
-int profdb_edge_cost(const profdb *db, uint64_t index, uint32_t profile, uint32_t metric,
-                     profdb_number *out)
+int profdb_edge_inclusive(const profdb *db, uint32_t profile, uint64_t index, uint32_t metric,
+                          profdb_number *out)
 {
 	const struct profdb__edges *x;
 	if (!db || !out)
-		return profdb__fail(-EINVAL, "profdb_edge_cost: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_edge_inclusive: NULL argument");
 	memset(out, 0, sizeof *out);
 	out->type = PROFDB_TYPE_NONE;
 	int r = edges(db, &x);
 	if (r < 0)
 		return r;
 	if (index >= x->n)
-		return profdb__fail(-ENOENT, "profdb_edge_cost: no edge %" PRIu64 " (%" PRIu64
+		return profdb__fail(-ENOENT, "profdb_edge_inclusive: no edge %" PRIu64 " (%" PRIu64
 		                    " edges)", index, x->n);
 	if (profile != PROFDB_NONE &&
-	    (r = profdb__query_check_profile(db, profile, "profdb_edge_cost")) < 0)
+	    (r = profdb__query_check_profile(db, profile, "profdb_edge_inclusive")) < 0)
 		return r;
 	r = x->first ? cg_cost(x, index, profile, metric, out)
 	             : tree_cost(db, x, x->e[index].callee, profile, metric, out);

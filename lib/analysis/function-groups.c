@@ -303,7 +303,7 @@ static int sum_groups(const profdb *db, const walk_state *w, uint32_t profile,
 		    (counting_group(w, e.callee) &&
 		     scc[w->group_of[e.callee]] == scc[w->group_of[e.caller]]))
 			continue;
-		if ((r = profdb_edge_cost(db, (uint64_t)i, profile, metric, &cost)) > 0)
+		if ((r = profdb_edge_inclusive(db, profile, (uint64_t)i, metric, &cost)) > 0)
 			out[w->group_of[e.caller]] += profdb_number_to_double(cost);
 		r = r < 0 ? r : 0;
 	}

@@ -104,6 +104,8 @@ profdb_str profdb_function_fold(const profdb *db, profdb_str name)
 
 int profdb_function_identity(const profdb *db, uint32_t context, profdb_function_id *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!db || !out)
 		return profdb__fail(-EINVAL, "profdb_function_identity: NULL argument");
 	profdb_context c;

@@ -40,6 +40,8 @@ static int64_t checked(const profdb *db, uint32_t index, const char *fn,
 
 int profdb_graph_function_at(const profdb *db, uint32_t index, profdb_graph_function *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const profdb__graph_table *g = NULL;
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_graph_function_at: NULL argument");
@@ -57,26 +59,26 @@ int profdb_graph_function_at(const profdb *db, uint32_t index, profdb_graph_func
 	return 0;
 }
 
-int profdb_graph_function_self(const profdb *db, uint32_t index, uint32_t profile,
-                               uint32_t metric, profdb_number *out)
+int profdb_graph_exclusive(const profdb *db, uint32_t profile, uint32_t index, uint32_t metric,
+                           profdb_number *out)
 {
 	const profdb__graph_table *g = NULL;
 	const uint64_t *row;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_graph_function_self: NULL argument");
+		return profdb__fail(-EINVAL, "profdb_graph_exclusive: NULL argument");
 	memset(out, 0, sizeof *out);
 	out->type = PROFDB_TYPE_NONE;
-	int64_t n = checked(db, index, "profdb_graph_function_self", &g), nm;
+	int64_t n = checked(db, index, "profdb_graph_exclusive", &g), nm;
 	int r;
 	if (n < 0)
 		return (int)n;
 	if (profile != PROFDB_NONE &&
-	    (r = profdb__query_check_profile(db, profile, "profdb_graph_function_self")) < 0)
+	    (r = profdb__query_check_profile(db, profile, "profdb_graph_exclusive")) < 0)
 		return r;
 	if ((nm = profdb_metric_count(db)) < 0)
 		return (int)nm;
 	if (metric >= (uint64_t)nm)
-		return profdb__fail(-ENOENT, "profdb_graph_function_self: no metric %" PRIu32
+		return profdb__fail(-ENOENT, "profdb_graph_exclusive: no metric %" PRIu32
 		                    " (%" PRId64 " metrics)", metric, nm);
 	if ((r = g->self(db->impl, profile, index, &row)) < 0)
 		return r;

@@ -284,6 +284,7 @@ static void emit_rows(mwork *w, mframe *stack, mframe *tmp)
 		mframe f = stack[--sp];
 		uint32_t row = (uint32_t)m->n_rows++;
 		profdb_pair *p = &m->rows[row];
+		memset(p, 0, sizeof *p);   /* the reserved words too: profdb_match_at copies it */
 		p->a = f.a;
 		p->b = f.b;
 		p->parent = f.parent;
@@ -429,6 +430,8 @@ int64_t profdb_match_count(const profdb_match *m)
 
 int profdb_match_at(const profdb_match *m, uint64_t row, profdb_pair *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!m || !out)
 		return profdb__fail(-EINVAL, "profdb_match_at: NULL argument");
 	if (row >= m->n_rows)
@@ -486,6 +489,8 @@ int profdb_match_row(const profdb_match *m, int side, uint32_t node, uint64_t *r
 
 int profdb_match_counts_get(const profdb_match *m, profdb_match_counts *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!m || !out)
 		return profdb__fail(-EINVAL, "profdb_match_counts_get: NULL argument");
 	*out = m->counts;

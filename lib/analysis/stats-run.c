@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/search-internal.h"
 #include "core/table-internal.h"
 #include "stats-internal.h"
 
@@ -108,14 +109,7 @@ static int is_fast(const profdb_view *idx, const profdb_view *val)
 /* The row of context id @p c within rows [r0, r1) of a sparse layout. */
 static uint64_t sparse_row(const uint32_t *ids, uint64_t r0, uint64_t r1, uint32_t c)
 {
-	while (r0 < r1) {
-		uint64_t m = r0 + (r1 - r0) / 2;
-		if (ids[m] < c)
-			r0 = m + 1;
-		else
-			r1 = m;
-	}
-	return r0;
+	return profdb__lower_u32(ids, (size_t)r0, (size_t)r1, c);
 }
 
 /* Profile number @p i (its index p): its contexts from index record *cur
@@ -140,7 +134,7 @@ static uint64_t one_profile(run *r, size_t i, uint64_t *cur, uint64_t end, uint6
 				memcpy(&e, ib + 12 * (k + 1) + 4, 8);
 			else
 				e = val->count;
-			profdb__acc *row = r->acc + ns * (r->ids ? sparse_row(r->ids, r0, r1, c) : c);
+			profdb__acc *row = r->acc + ns * (r->ids ? profdb__lower_u32(r->ids, (size_t)r0, (size_t)r1, c) : c);
 			for (const unsigned char *q = vb + 10 * s, *qe = vb + 10 * e; q < qe; q += 10) {
 				uint16_t m;
 				double v;

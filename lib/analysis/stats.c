@@ -126,6 +126,7 @@ static int pick_metrics(const profdb *db, const profdb_stats_options *o, int has
 static void finish(const profdb_stats_acc *a, uint64_t n, profdb_stat *s)
 {
 	double m2 = a->m2, top;
+	memset(s, 0, sizeof *s);   /* the reserved words too: rows are handed out whole */
 	s->context = a->context;
 	s->metric = a->metric;
 	s->count = a->count;
@@ -173,6 +174,8 @@ static void add_row(profdb_stats *st, const profdb_stats_acc *a, uint64_t n)
 		st->first[st->n_metrics++] = st->n;
 	}
 	st->accs[st->n] = *a;
+	/* a caller's accumulator may carry anything there; ours export zeros */
+	memset(st->accs[st->n].reserved, 0, sizeof st->accs[st->n].reserved);
 	finish(a, n, &st->rows[st->n++]);
 	st->first[st->n_metrics] = st->n;
 }
@@ -207,7 +210,7 @@ static int build_rows(profdb_stats *st, const profdb__stats_pass *p, const profd
 			profdb_stats_acc pub = {
 				p->ids ? p->ids[row] : (uint32_t)row, p->metric_ids[s], a->count, a->sum,
 				a->mean, a->m2, a->min, a->max, a->first_profile, a->min_profile,
-				a->max_profile, 0};
+				a->max_profile, {0}};
 			add_row(st, &pub, over);
 		}
 	}

@@ -428,6 +428,8 @@ int profdb_summary_check_new(profdb_summary_check **ret, const profdb *db, unsig
 
 int profdb_summary_check_counts(const profdb_summary_check *c, profdb_summary_counts *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!c || !out)
 		return profdb__fail(-EINVAL, "profdb_summary_check_counts: NULL argument");
 	*out = c->counts;
@@ -437,6 +439,8 @@ int profdb_summary_check_counts(const profdb_summary_check *c, profdb_summary_co
 int profdb_summary_check_issue_at(const profdb_summary_check *c, uint64_t index,
                                   profdb_summary_issue *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!c || !out)
 		return profdb__fail(-EINVAL, "profdb_summary_check_issue_at: NULL argument");
 	if (index >= c->counts.issues)

@@ -442,6 +442,8 @@ static profdb_str str_of(cg_name n)
 
 PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg_event *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!cg || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_event_get: NULL argument");
 	if (i >= cg->n_events)
@@ -500,6 +502,8 @@ PROFDB_EXPORT int64_t profdb_cg_function_count(const profdb_cg *cg)
 PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t i,
                                          profdb_cg_function *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!cg || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_function_get: NULL argument");
 	if (i >= cg->n_fns)
@@ -635,6 +639,8 @@ PROFDB_EXPORT int64_t profdb_cg_call_count(const profdb_cg *cg)
 PROFDB_EXPORT int profdb_cg_call_get(const profdb_cg *cg, uint32_t profile, uint32_t i,
                                      profdb_cg_call *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!cg || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_call_get: NULL argument");
 	int r = profdb__cg_calls(cg);

@@ -625,6 +625,8 @@ PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
 PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i,
                                            profdb_cg_line *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!d || !out)
 		return profdb__fail(-EINVAL, "profdb_cg_detail_line_at: NULL argument");
 	if (i >= d->n_lines)

@@ -533,6 +533,18 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	return 0;
 }
 
+/* The root and the functions are known from the scan; a line id needs the
+ * line rows, which context_get reads without building the tree. */
+static int q_context_known(const void *impl, uint32_t id)
+{
+	const cg_query *q = impl;
+	int r = check_ctx(q, id);
+	if (r < 0 || id <= q->cg->n_fns)
+		return r;
+	cgl_row row;
+	return profdb__cgl_row(q->lines, id, &row);
+}
+
 /* ---- profiles ---------------------------------------------------------------------- */
 
 static int64_t q_profile_count(const void *impl)
@@ -615,6 +627,7 @@ const profdb__backend profdb__cg_backend = {
 	.context_count = q_context_count,
 	.context_root = q_context_root,
 	.context_get = q_context_get,
+	.context_known = q_context_known,
 	.profile_count = q_profile_count,
 	.profile_get = q_profile_get,
 	.profile_identity = q_profile_identity,

@@ -219,6 +219,10 @@ typedef struct profdb__backend {
 	int64_t (*context_count)(const void *impl);
 	int (*context_root)(const void *impl, uint32_t *id);
 	int (*context_get)(const void *impl, uint32_t id, profdb_context *out);
+	/* Whether @p id is a context, as context_get would answer it (0 or
+	 * -ENOENT with the message set), without what context_get builds to
+	 * describe one. Optional: context_get is asked. */
+	int (*context_known)(const void *impl, uint32_t id);
 
 	/* ---- profiles ---- */
 	int64_t (*profile_count)(const void *impl);

@@ -239,7 +239,7 @@ static inline int profdb__cube_is_value(const cube_metric *m, double v)
 double profdb__cube_cell(const cube_metric *m, const unsigned char *row, uint32_t location,
                          int cubelib);
 /* severity.c: the call-tree view of metric @p metric at one location (as
- * profdb_cube_severity with PROFDB_CUBE_ITEM_LOCATION, bit for bit) for
+ * profdb_cube_severity_get with PROFDB_CUBE_ITEM_LOCATION, bit for bit) for
  * every cnode and the @p nl locations @p locs: out[cnode * nl + j], and
  * found[cnode * nl + j] = 1 where it is neither 0 nor the neutral value.
  * An EXCLUSIVE metric's inclusive view is one depth-first pass over the

@@ -561,11 +561,11 @@ static int check_ids(const profdb_cube *c, uint32_t metric, uint32_t cnode)
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint32_t cnode,
-                                    uint32_t location, double *out)
+PROFDB_EXPORT int profdb_cube_value_get(const profdb_cube *c, uint32_t location, uint32_t cnode,
+                                        uint32_t metric, double *out)
 {
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_cube_value: NULL output");
+		return profdb__fail(-EINVAL, "profdb_cube_value_get: NULL output");
 	*out = 0.0;
 	int r = check_ids(c, metric, cnode);
 	if (r < 0)
@@ -576,7 +576,7 @@ PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint3
 	cube_metric *m = &c->metrics[metric];
 	if (m->dtype == PROFDB_CUBE_SCALE_FUNC)
 		return profdb__fail(-ENOTSUP, "%s: metric %" PRIu32 " ('%s') has dtype %s, not one "
-		                    "number; use profdb_cube_row()", c->path, metric,
+		                    "number; use profdb_cube_row_get()", c->path, metric,
 		                    profdb__cube_s(c, m->name), profdb__cube_s(c, m->dtype_text));
 	const unsigned char *row;
 	unsigned char *tmp;
@@ -662,11 +662,11 @@ static void to_host(unsigned char *p, size_t n, int file_be)
 		swap_bytes(p, n);
 }
 
-PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_t cnode,
-                                  void *buf, size_t size)
+PROFDB_EXPORT int profdb_cube_row_get(const profdb_cube *c, uint32_t cnode, uint32_t metric,
+                                      void *buf, size_t size)
 {
 	if (!buf)
-		return profdb__fail(-EINVAL, "profdb_cube_row: NULL buffer");
+		return profdb__fail(-EINVAL, "profdb_cube_row_get: NULL buffer");
 	int r = check_ids(c, metric, cnode);
 	if (r < 0)
 		return r;

@@ -5,7 +5,7 @@
  * The handle itself is the backend's impl; nothing is built lazily here.
  * Values: integer dtypes come back as U64/I64 exactly as stored, DOUBLE and
  * MIN/MAXDOUBLE bit for bit as F64, the structured dtypes as one F64 number
- * (profdb__cube_cell's rule). Inclusive/exclusive use profdb_cube_severity
+ * (profdb__cube_cell's rule). Inclusive/exclusive use profdb_cube_severity_get
  * at one location (CubeLib's rule, doc/FORMATS.md "Cube"). */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -129,7 +129,7 @@ static profdb_type type_of(const cube_metric *m)
 }
 
 /* CubeLib's value class for the dtype, as far as the single number the
- * common model gives (profdb_cube_value) combines: numbers and NDOUBLES
+ * common model gives (profdb_cube_value_get) combines: numbers and NDOUBLES
  * (the sum of their doubles) add, MINDOUBLE / MAXDOUBLE take the minimum /
  * maximum; |z| of a COMPLEX, a RATE's quotient and a TAU_ATOMIC's mean do
  * not add, and HISTOGRAM / SCALE_FUNC are not one additive number either.
@@ -167,7 +167,7 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 	                                               : PROFDB_METRIC_EXCLUSIVE;
 	out->statistic = profdb__str(NULL);
 	out->type = type_of(m);
-	/* one stored scope; the other is computed (profdb_cube_severity) */
+	/* one stored scope; the other is computed (profdb_cube_severity_get) */
 	out->exclusive_id = out->inclusive_id = derived ? PROFDB_NONE : index;
 	out->has_data = m->has_data;
 	out->combine = combine_of(m);
@@ -329,7 +329,7 @@ static int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int 
 	if (r < 0)
 		return r;
 	double v;
-	r = profdb_cube_severity(c, m, ctx, PROFDB_CUBE_ITEM_LOCATION, p,
+	r = profdb_cube_severity_get(c, PROFDB_CUBE_ITEM_LOCATION, p, ctx, m,
 	                         inclusive ? PROFDB_CUBE_CALL_INCLUSIVE : 0, &v);
 	if (r < 0)
 		return r;

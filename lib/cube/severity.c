@@ -1,4 +1,4 @@
-/* profdb_cube_severity(): the values CubeLib shows, computed from the
+/* profdb_cube_severity_get(): the values CubeLib shows, computed from the
  * stored rows along the three trees (doc/FORMATS.md, "Cube"):
  *
  *  - call tree: an EXCLUSIVE (or SIMPLE) metric's inclusive value is
@@ -554,7 +554,8 @@ static int aggregate(const profdb_cube *c, uint32_t metric, uint32_t cnode,
 	if (m->dtype == PROFDB_CUBE_SCALE_FUNC)
 		return profdb__fail(-ENOTSUP, "%s: metric %" PRIu32 " ('%s') has dtype SCALE_FUNC, "
 		                    "whose CubeLib value depends on more than the file; read its rows "
-		                    "with profdb_cube_row()", c->path, metric, profdb__cube_s(c, m->name));
+		                    "with profdb_cube_row_get()", c->path, metric,
+		                    profdb__cube_s(c, m->name));
 	uint32_t w = width_of(m);
 	double *row, *v;
 	int r = alloc_doubles(c, (uint64_t)c->n_locs + 1, w, "a row", &row);
@@ -628,14 +629,14 @@ static int one_number(const profdb_cube *c, uint32_t metric, uint32_t cnode,
 	return r;
 }
 
-PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, uint32_t cnode,
-                                       profdb_cube_item where, uint32_t where_id,
-                                       unsigned flags, double *out)
+PROFDB_EXPORT int profdb_cube_severity_get(const profdb_cube *c, profdb_cube_item where,
+                                           uint32_t where_id, uint32_t cnode, uint32_t metric,
+                                           unsigned flags, double *out)
 {
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_cube_severity: NULL output");
+		return profdb__fail(-EINVAL, "profdb_cube_severity_get: NULL output");
 	*out = 0.0;
-	int r = check_args(c, "profdb_cube_severity", metric, cnode, where, &where_id, flags);
+	int r = check_args(c, "profdb_cube_severity_get", metric, cnode, where, &where_id, flags);
 	if (r < 0)
 		return r;
 	int incl = (flags & PROFDB_CUBE_CALL_INCLUSIVE) != 0;
@@ -661,20 +662,20 @@ PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, ui
 	return r;
 }
 
-PROFDB_EXPORT int64_t profdb_cube_severity_fields(const profdb_cube *c, uint32_t metric,
-                                                  uint32_t cnode, profdb_cube_item where,
-                                                  uint32_t where_id, unsigned flags,
-                                                  double *fields, size_t n_fields)
+PROFDB_EXPORT int64_t profdb_cube_severity_fields_get(const profdb_cube *c, profdb_cube_item where,
+                                                      uint32_t where_id, uint32_t cnode,
+                                                      uint32_t metric, unsigned flags,
+                                                      double *fields, size_t n_fields)
 {
 	if (!fields && n_fields)
-		return profdb__fail(-EINVAL, "profdb_cube_severity_fields: NULL output");
-	int r = check_args(c, "profdb_cube_severity_fields", metric, cnode, where, &where_id,
+		return profdb__fail(-EINVAL, "profdb_cube_severity_fields_get: NULL output");
+	int r = check_args(c, "profdb_cube_severity_fields_get", metric, cnode, where, &where_id,
 	                   flags);
 	if (r < 0)
 		return r;
 	if (flags & PROFDB_CUBE_METRIC_EXCLUSIVE)
-		return profdb__fail(-EINVAL, "profdb_cube_severity_fields: metric-exclusive values "
-		                    "are single numbers (profdb_cube_severity)");
+		return profdb__fail(-EINVAL, "profdb_cube_severity_fields_get: metric-exclusive values "
+		                    "are single numbers (profdb_cube_severity_get)");
 	const cube_metric *m = &c->metrics[metric];
 	uint32_t w = width_of(m);
 	if (w > INT32_MAX || n_fields < w || (!fields && w))

@@ -57,11 +57,11 @@ GETTER(cart_at, profdb_cube_cart)
 PROFDB_EXPORT int profdb_cube_cnode_param_at(const profdb_cube *c, uint32_t cnode, uint32_t i,
                                              profdb_cube_param *o)
 { (void)c, (void)cnode, (void)i, (void)o; NO_HANDLE; }
-PROFDB_EXPORT int profdb_cube_value(const profdb_cube *c, uint32_t metric, uint32_t cnode,
-                                    uint32_t location, double *out)
+PROFDB_EXPORT int profdb_cube_value_get(const profdb_cube *c, uint32_t location, uint32_t cnode,
+                                        uint32_t metric, double *out)
 { (void)c, (void)metric, (void)cnode, (void)location, (void)out; NO_HANDLE; }
-PROFDB_EXPORT int profdb_cube_row(const profdb_cube *c, uint32_t metric, uint32_t cnode,
-                                  void *buf, size_t size)
+PROFDB_EXPORT int profdb_cube_row_get(const profdb_cube *c, uint32_t cnode, uint32_t metric,
+                                      void *buf, size_t size)
 { (void)c, (void)metric, (void)cnode, (void)buf, (void)size; NO_HANDLE; }
 PROFDB_EXPORT int profdb_cube_cart_dim_at(const profdb_cube *c, uint32_t cart, uint32_t dim,
                                           profdb_cube_dim *o)
@@ -69,14 +69,14 @@ PROFDB_EXPORT int profdb_cube_cart_dim_at(const profdb_cube *c, uint32_t cart, u
 PROFDB_EXPORT int profdb_cube_cart_coord_at(const profdb_cube *c, uint32_t cart, uint32_t i,
                                             profdb_cube_coord *o)
 { (void)c, (void)cart, (void)i, (void)o; NO_HANDLE; }
-PROFDB_EXPORT int profdb_cube_severity(const profdb_cube *c, uint32_t metric, uint32_t cnode,
-                                       profdb_cube_item where, uint32_t where_id,
-                                       unsigned flags, double *out)
+PROFDB_EXPORT int profdb_cube_severity_get(const profdb_cube *c, profdb_cube_item where,
+                                           uint32_t where_id, uint32_t cnode, uint32_t metric,
+                                           unsigned flags, double *out)
 { (void)c, (void)metric, (void)cnode, (void)where, (void)where_id, (void)flags, (void)out;
   NO_HANDLE; }
-PROFDB_EXPORT int64_t profdb_cube_severity_fields(const profdb_cube *c, uint32_t metric,
-                                                  uint32_t cnode, profdb_cube_item where,
-                                                  uint32_t where_id, unsigned flags,
-                                                  double *fields, size_t n_fields)
+PROFDB_EXPORT int64_t profdb_cube_severity_fields_get(const profdb_cube *c, profdb_cube_item where,
+                                                      uint32_t where_id, uint32_t cnode,
+                                                      uint32_t metric, unsigned flags,
+                                                      double *fields, size_t n_fields)
 { (void)c, (void)metric, (void)cnode, (void)where, (void)where_id, (void)flags, (void)fields,
   (void)n_fields; NO_HANDLE; }

@@ -97,6 +97,8 @@ static profdb_str str_of(hr_str s)
 PROFDB_EXPORT int profdb_hpcrun_attr_at(const profdb_hpcrun *h, uint32_t profile, uint32_t i,
                                         profdb_hpcrun_attr *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
 	if (r < 0)
@@ -197,6 +199,8 @@ PROFDB_EXPORT int profdb_hpcrun_metric_at(const profdb_hpcrun *h, uint32_t profi
 PROFDB_EXPORT int profdb_hpcrun_module_at(const profdb_hpcrun *h, uint32_t profile,
                                           uint32_t i, profdb_hpcrun_module *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
 	if (r < 0)

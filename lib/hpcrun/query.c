@@ -107,7 +107,7 @@ static int q_counts(const void *impl, profdb_counts *out)
 	out->values = q->n_values;
 	for (uint32_t p = 0; p < q->n_profiles; p++) {
 		profdb_view t;
-		if ((r = profdb_hpcrun_trace_get(q->h, p, &t)) < 0)
+		if ((r = profdb_hpcrun_trace_at(q->h, p, &t)) < 0)
 			return r;
 		out->traces += r;
 		out->samples += r ? (int64_t)t.count : 0;
@@ -366,7 +366,7 @@ static int q_profile_identity(const void *impl, uint32_t index, uint32_t i, prof
  * checked @p p. */
 static int trace_of(const hq *q, uint32_t p, profdb_view *t)
 {
-	return profdb_hpcrun_trace_get(q->h, p, t);
+	return profdb_hpcrun_trace_at(q->h, p, t);
 }
 
 static int64_t q_trace_length(const void *impl, uint32_t p)

@@ -57,15 +57,14 @@ static int check_sorted(const profdb_hpcrun *h, hr_trace *t, const profdb_view *
 	return 0;
 }
 
-PROFDB_EXPORT int profdb_hpcrun_trace_get(const profdb_hpcrun *h, uint32_t profile,
-                                          profdb_view *out)
+PROFDB_EXPORT int profdb_hpcrun_trace_at(const profdb_hpcrun *h, uint32_t profile, profdb_view *out)
 {
 	const hr_profile *p = NULL;
 	int r = profdb__hpcrun_profile(h, profile, &p);
 	if (r < 0)
 		return r;
 	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_trace_get: NULL output");
+		return profdb__fail(-EINVAL, "profdb_hpcrun_trace_at: NULL output");
 	memset(out, 0, sizeof *out);
 	hr_trace *t = p->trace;
 	if (!t)

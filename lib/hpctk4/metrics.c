@@ -317,6 +317,8 @@ static int metric(const profdb_hpctk *db, uint32_t m, const void *out, const hpc
 PROFDB_EXPORT int profdb_hpctk_metric_at(const profdb_hpctk *db, uint32_t m,
                                          profdb_hpctk_metric *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const hpctk_metric *hm = NULL;
 	int r = metric(db, m, out, &hm);
 	if (r < 0)
@@ -337,6 +339,7 @@ PROFDB_EXPORT int profdb_hpctk_metric_prop_at(const profdb_hpctk *db, uint32_t m
 	if (i >= hm->n_props)
 		return profdb__fail(-ENOENT, "metric %" PRIu32 " has no scope %" PRIu32, m, i);
 	*out = db->props[hm->first_prop + i];
+	memset(out->reserved, 0, sizeof out->reserved);   /* the table's are not cleared */
 	return 0;
 }
 
@@ -350,5 +353,6 @@ PROFDB_EXPORT int profdb_hpctk_metric_summary_at(const profdb_hpctk *db, uint32_
 	if (i >= hm->n_sums)
 		return profdb__fail(-ENOENT, "metric %" PRIu32 " has no summary %" PRIu32, m, i);
 	*out = db->sums[hm->first_sum + i];
+	memset(out->reserved, 0, sizeof out->reserved);   /* the table's are not cleared */
 	return 0;
 }

@@ -122,6 +122,7 @@ int profdb__hpctkq_profiles(const hq *q);   /* names, summary flags (lazily) */
 int64_t profdb__hpctkq_context_count(const void *impl);
 int profdb__hpctkq_context_root(const void *impl, uint32_t *id);
 int profdb__hpctkq_context_get(const void *impl, uint32_t id, profdb_context *out);
+int profdb__hpctkq_context_known(const void *impl, uint32_t id);
 int64_t profdb__hpctkq_profile_count(const void *impl);
 int profdb__hpctkq_profile_get(const void *impl, uint32_t index, profdb_profile *out);
 int profdb__hpctkq_profile_identity(const void *impl, uint32_t index, uint32_t i,

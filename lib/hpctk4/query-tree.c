@@ -403,28 +403,50 @@ static int fill_context(const hq *q, const hq_ctx *e, profdb_context *out)
 	return 0;
 }
 
-int profdb__hpctkq_context_get(const void *impl, uint32_t id, profdb_context *out)
+/* Where context @p id comes from: *e its tree node, or NULL for the
+ * implicit root (id 0) and for an id hpcprof elided from the tree but
+ * that carries values; -ENOENT for neither. */
+static int locate(const hq *q, uint32_t id, const hq_ctx **e)
 {
-	const hq *q = impl;
 	int r;
+	*e = NULL;
 	if (q->has[PROFDB_HPCTK_META]) {
 		if ((r = ensure_ctx(q)) < 0)
 			return r;
-		const hq_ctx *e = find_ctx(q, id);
-		if (e)
-			return fill_context(q, e, out);
+		if ((*e = find_ctx(q, id)) != NULL)
+			return 0;
 	}
+	if (id == 0)
+		return 0;
+	if ((r = has_values(q, id)) < 0)
+		return r;
+	if (r == 0)
+		return profdb__fail(-ENOENT, "context %" PRIu32 " is neither a node of the tree nor "
+		                    "carries values", id);
+	return 0;
+}
+
+int profdb__hpctkq_context_known(const void *impl, uint32_t id)
+{
+	const hq_ctx *e;
+	return locate(impl, id, &e);
+}
+
+int profdb__hpctkq_context_get(const void *impl, uint32_t id, profdb_context *out)
+{
+	const hq *q = impl;
+	const hq_ctx *e;
+	int r = locate(q, id, &e);
+	if (r < 0)
+		return r;
+	if (e)
+		return fill_context(q, e, out);
 	if (id == 0) {
 		/* The implicit global context: the whole program. */
 		blank_context(out, 0);
 		out->type = PROFDB_CTX_ROOT;
 		return 0;
 	}
-	if ((r = has_values(q, id)) < 0)
-		return r;
-	if (r == 0)
-		return profdb__fail(-ENOENT, "context %" PRIu32 " is neither a node of the tree nor "
-		                    "carries values", id);
 	/* Elided by hpcprof: values, no tree node. */
 	blank_context(out, id);
 	out->relation = PROFDB_RELATION_UNKNOWN;

@@ -578,6 +578,7 @@ const profdb__backend profdb__hpctk4_backend = {
 	.context_count = profdb__hpctkq_context_count,
 	.context_root = profdb__hpctkq_context_root,
 	.context_get = profdb__hpctkq_context_get,
+	.context_known = profdb__hpctkq_context_known,
 	.profile_count = profdb__hpctkq_profile_count,
 	.profile_get = profdb__hpctkq_profile_get,
 	.profile_identity = profdb__hpctkq_profile_identity,

@@ -276,6 +276,8 @@ PROFDB_EXPORT int profdb_hpctk_profile_at(const profdb_hpctk *db, uint32_t i,
 PROFDB_EXPORT int profdb_hpctk_profile_id_at(const profdb_hpctk *db, uint32_t profile,
                                              uint32_t i, profdb_hpctk_id *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const unsigned char *p, *e;
 	uint64_t pos;
 	uint32_t n;

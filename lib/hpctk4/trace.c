@@ -104,6 +104,8 @@ int profdb__hpctk_trace_declared(const profdb_hpctk *db, uint32_t i, uint64_t *n
 PROFDB_EXPORT int profdb_hpctk_trace_line_at(const profdb_hpctk *db, uint32_t i,
                                         profdb_hpctk_trace *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	const unsigned char *e;
 	uint64_t n;
 	int ok, r = profdb__hpctk_require(db, PROFDB_HPCTK_TRACE);

@@ -304,6 +304,8 @@ PROFDB_EXPORT int64_t profdb_hpctk_context_count(const profdb_hpctk *db)
 
 PROFDB_EXPORT int profdb_hpctk_root(const profdb_hpctk *db, profdb_hpctk_context *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	int r = ensure(db);
 	if (r < 0)
 		return r;
@@ -316,6 +318,8 @@ PROFDB_EXPORT int profdb_hpctk_root(const profdb_hpctk *db, profdb_hpctk_context
 PROFDB_EXPORT int profdb_hpctk_context_get(const profdb_hpctk *db, uint32_t id,
                                            profdb_hpctk_context *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	int r = ensure(db);
 	if (r < 0)
 		return r;
@@ -389,6 +393,8 @@ PROFDB_EXPORT int profdb_hpctk_children_begin(const profdb_hpctk *db,
 
 PROFDB_EXPORT int profdb_hpctk_children_next(profdb_hpctk_children *it, profdb_hpctk_context *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	uint64_t coff, csize;
 	hk_range range;
 	memset(&range, 0, sizeof range);
@@ -460,6 +466,8 @@ static int walk_step(profdb_hpctk_walk *w, profdb_hpctk_context *out, uint32_t *
 PROFDB_EXPORT int profdb_hpctk_walk_next(profdb_hpctk_walk *w, profdb_hpctk_context *out,
                                          uint32_t *depth)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!w || !out || !depth)
 		return profdb__fail(-EINVAL, "profdb_hpctk_walk_next: NULL argument");
 	if (!w->started) {

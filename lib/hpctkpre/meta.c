@@ -141,6 +141,8 @@ profdb_str profdb__hpctkpre_str(const char *s)
 PROFDB_EXPORT int profdb_hpctkpre_table_at(const profdb_hpctkpre *db, int table, uint32_t i,
                                            profdb_hpctkpre_name *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	if (!db || !out || table < 0 || table >= PROFDB_HPCTKPRE_NTABLES)
 		return profdb__fail(-EINVAL, "profdb_hpctkpre_table_at: bad argument");
 	out->id = 0;
@@ -184,6 +186,8 @@ static int metric_start(const profdb_hpctkpre *db, profdb_hpctkpre_metric *out, 
 PROFDB_EXPORT int profdb_hpctkpre_metric_at(const profdb_hpctkpre *db, uint32_t index,
                                             profdb_hpctkpre_metric *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	int r = metric_start(db, out, "profdb_hpctkpre_metric_at");
 	if (r < 0)
 		return r;
@@ -197,6 +201,8 @@ PROFDB_EXPORT int profdb_hpctkpre_metric_at(const profdb_hpctkpre *db, uint32_t 
 PROFDB_EXPORT int profdb_hpctkpre_metric_get(const profdb_hpctkpre *db, int is_summary,
                                              uint32_t id, profdb_hpctkpre_metric *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	uint32_t i;
 	int r = metric_start(db, out, "profdb_hpctkpre_metric_get");
 	if (r < 0)
@@ -248,6 +254,8 @@ static void context_out(const profdb_hpctkpre *db, uint32_t index, profdb_hpctkp
 PROFDB_EXPORT int profdb_hpctkpre_context_at(const profdb_hpctkpre *db, uint32_t index,
                                              profdb_hpctkpre_context *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	int r = context_start(db, out, "profdb_hpctkpre_context_at");
 	if (r < 0)
 		return r;
@@ -261,6 +269,8 @@ PROFDB_EXPORT int profdb_hpctkpre_context_at(const profdb_hpctkpre *db, uint32_t
 PROFDB_EXPORT int profdb_hpctkpre_context_get(const profdb_hpctkpre *db, int64_t id,
                                               profdb_hpctkpre_context *out)
 {
+	if (out)   /* every byte, the reserved ones too */
+		memset(out, 0, sizeof *out);
 	uint32_t index;
 	int r = context_start(db, out, "profdb_hpctkpre_context_get");
 	if (r < 0)

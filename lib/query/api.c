@@ -6,7 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stddef.h>
+#include <profdb/profdb.h>   /* every struct of struct-sizes-internal.h */
+
 #include "query-internal.h"
+#include "struct-sizes-internal.h"
+
+/* A struct the library fills keeps its size across versions and ends in
+ * its reserved space (no tail padding a later field could need). */
+#define SIZE_IS(type, size)                                                            \
+	_Static_assert(sizeof(void *) != 8 || sizeof(type) == (size), #type " size");  \
+	_Static_assert(offsetof(type, reserved) + sizeof(((type *)0)->reserved) == sizeof(type), \
+	               #type " ends in its reserved space");
+PROFDB__STRUCT_SIZES(SIZE_IS)
+#undef SIZE_IS
 
 #define CHECK_DB(db, fn)                                                           \
 	do {                                                                       \
@@ -43,6 +56,8 @@ int profdb__query_check_context(const profdb *db, uint32_t context, const char *
 		return profdb__fail(-ENOENT, "%s: context %" PRIu32 " does not exist (the %s "
 		                    "database has no contexts)", fn, context,
 		                    profdb_format_name(db->be->format));
+	if (db->be->context_known)
+		return db->be->context_known(db->impl, context);
 	profdb_context c;
 	return db->be->context_get(db->impl, context, &c);
 }
@@ -276,6 +291,7 @@ PROFDB_EXPORT int profdb_context_get(const profdb *db, uint32_t id, profdb_conte
 	CHECK_DB(db, "profdb_context_get");
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_context_get: NULL output");
+	memset(out, 0, sizeof *out);   /* reserved bytes too, whatever the backend fills */
 	if (!db->be->context_get)
 		return profdb__fail(-ENOENT, "context %" PRIu32 " does not exist (no contexts)", id);
 	return db->be->context_get(db->impl, id, out);
@@ -296,6 +312,7 @@ PROFDB_EXPORT int profdb_profile_at(const profdb *db, uint32_t index, profdb_pro
 	CHECK_DB(db, "profdb_profile_at");
 	if (!out)
 		return profdb__fail(-EINVAL, "profdb_profile_at: NULL output");
+	memset(out, 0, sizeof *out);   /* reserved bytes too, whatever the backend fills */
 	if (!db->be->profile_get)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (no profiles)", index);
 	int r = profdb__query_check_profile(db, index, "profdb_profile_at");

@@ -172,6 +172,7 @@ PROFDB_EXPORT int profdb_trace_sample_at(const profdb *db, uint32_t profile, uin
 {
 	if (!db || !out)
 		return profdb__fail(-EINVAL, "profdb_trace_sample_at: NULL argument");
+	memset(out, 0, sizeof *out);   /* reserved bytes too, whatever the backend fills */
 	if (!db->be->trace_at)
 		return notsup(db, "traces");
 	int r = profdb__query_check_profile(db, profile, "profdb_trace_sample_at");

@@ -344,7 +344,7 @@ static PyObject *db_edge_cost(DatabaseObject *self, PyObject *args, PyObject *kw
 	}
 	profdb_number v;
 	int rc;
-	PD_NOGIL(self, rc = profdb_edge_cost(db, index, profile, metric, &v));
+	PD_NOGIL(self, rc = profdb_edge_inclusive(db, profile, index, metric, &v));
 	if (rc < 0)
 		return pd_raise(rc);
 	return pd_number(v);

@@ -118,14 +118,7 @@ static int cg_load(profdb_cg *cg)
 		/* the blocks cannot be decoded alone: detail reads the text again */
 		for (uint32_t i = 0; i < cg->n_files; i++)
 			profdb__cg_file_ids_free(&cg->files[i]);
-		free(cg->segs);
-		free(cg->fn_segs);
-		cg->segs = NULL;
-		cg->fn_segs = NULL;
-		cg->n_segs = 0;
-		cg->cap_segs = cg->cap_fn_segs = 0;
-	} else if (r >= 0) {
-		trim((void **)&cg->segs, &cg->cap_segs, cg->n_segs, sizeof *cg->segs);
+		profdb__cg_blk_free(cg);
 	}
 	if (r >= 0) {
 		trim((void **)&cg->calls, &cg->cap_calls, cg->n_calls, sizeof *cg->calls);
@@ -393,6 +386,7 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	free(cg->fn_segs);
 	free(cg->segs);
 	free(cg->sites);
+	profdb__cg_blk_free(cg);
 	free(cg->totals);
 	free(cg->summary);
 	free(cg->totline);

@@ -26,8 +26,8 @@ int need_fn(parser *ps)
 	return get_row(ps, ps->cur.func, &ps->cur.row);
 }
 
-/* A segment or block record at the current line, with the state before
- * its position is applied, at the end of function @p fn's list. */
+/* A segment record at the current line, with the state before its
+ * position is applied, at the end of function @p fn's list. */
 static int new_seg(parser *ps, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
@@ -46,8 +46,7 @@ static int new_seg(parser *ps, uint32_t *out)
 	};
 	memcpy(cg->segs[cg->n_segs].pos, ps->part.pos, sizeof ps->part.pos);
 	*out = cg->n_segs++;
-	/* blocks are chained per function at the first detail request */
-	return cg->keep_segs ? profdb__cgs_seg_append(cg, ps->cur.func, *out) : 0;
+	return profdb__cgs_seg_append(cg, ps->cur.func, *out);
 }
 
 /* Open a segment at the current line (before its position is applied);
@@ -64,9 +63,9 @@ int need_seg(parser *ps)
 	profdb_cg *cg = ps->cg;
 	if (cg->keep_segs)
 		return new_seg(ps, &ps->cur.seg);
-	if (ps->cur.blk == CG_EMPTY || cg->segs[ps->cur.blk].fn != ps->cur.func) {
+	if (ps->cur.blk == CG_EMPTY || profdb__cgs_blk_fn(cg, ps->cur.blk) != ps->cur.func) {
 		profdb__cgs_close_blk(ps);
-		if ((r = new_seg(ps, &ps->cur.blk)) < 0)
+		if ((r = profdb__cgs_blk_open(ps)) < 0)
 			return r;
 	}
 	ps->cur.seg = 0;
@@ -300,7 +299,7 @@ void set_cfn(parser *ps, uint32_t idx)
 
 /* A calls= line after its value is read: the row of the call, to the
  * callee bound at cfn= (set_cfn). */
-int add_call(parser *ps, uint64_t count)
+int add_call(parser *ps)
 {
 	profdb_cg *cg = ps->cg;
 	int r;
@@ -319,7 +318,7 @@ int add_call(parser *ps, uint64_t count)
 	r = grow((void **)&cg->calls, &cg->cap_calls, (uint64_t)cg->n_calls + 1, sizeof *cg->calls);
 	if (r < 0)
 		return r;
-	cg->calls[cg->n_calls++] = (cg_call){ps->cur.func, callee, count, ps->at.off};
+	cg->calls[cg->n_calls++] = (cg_call){ps->cur.func, callee, ps->at.off};
 	memset(ps->call_sink, 0, cg->n_events * sizeof *ps->call_sink);
 	if (ps->cur.cfn == CG_PH_CFN && ps->spec.on)
 		ps->spec.used_cfn = 1;
@@ -345,7 +344,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 	r = target_line(ps, "calls=", v, end, &count);
 	if (r < 0)
 		return r;
-	return add_call(ps, count);
+	return add_call(ps);
 }
 
 /* The effect of fn=, fl=, fi= or fe= (@p k: the key's second letter) once

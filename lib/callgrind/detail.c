@@ -34,7 +34,9 @@ struct profdb_cg_detail {
 
 typedef struct dstate {
 	profdb_cg_detail *d;
-	const cg_seg *g;
+	uint32_t unit;               /* the block or segment decoded */
+	uint32_t fn, profile;
+	uint64_t start;              /* offset of its first line */
 	const cg_profile *p;
 	uint64_t pos[CG_NPOS];
 	int col_instr, col_line;
@@ -283,10 +285,10 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	if (r < 0)
 		return r;
 	const cg_name *tf = &cg->names[s->jfl != CG_EMPTY ? s->jfl : s->src];
-	const cg_name *tn = &cg->names[s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->g->fn].fn];
+	const cg_name *tn = &cg->names[s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->fn].fn];
 	profdb_cg_jump *j = &d->jumps[d->n_jumps++];
 	memset(j, 0, sizeof *j);
-	j->profile = s->g->profile;
+	j->profile = s->profile;
 	j->from_instr = col(s->pos, s->col_instr);
 	j->from_line = col(s->pos, s->col_line);
 	j->to_file = (profdb_str){tf->len ? tf->p : "", tf->len};
@@ -305,10 +307,10 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	const profdb_cg *cg = d->cg;
-	uint32_t seg = (uint32_t)(s->g - cg->segs), callee;
+	uint32_t callee;
 	if (s->blocks ? s->site >= s->site_end || cg->calls[s->site].off != s->call_off ||
-	                    cg->calls[s->site].caller != s->g->fn
-	              : s->site >= cg->n_sites || cg->sites[s->site].seg != seg)
+	                    cg->calls[s->site].caller != s->fn
+	              : s->site >= cg->n_sites || cg->sites[s->site].seg != s->unit)
 		return derr(s, "internal error: a calls= line the scanner did not record");
 	callee = s->blocks ? cg->calls[s->site++].callee : cg->sites[s->site++].callee;
 	int r = grow_row((void **)&d->calls, &d->call_cost, &d->cap_calls, d->n_calls,
@@ -317,7 +319,7 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 		return r;
 	uint32_t i = d->n_calls++;
 	const cg_name *file = &cg->names[s->src];
-	d->calls[i] = (profdb_cg_callsite){s->g->profile, callee,
+	d->calls[i] = (profdb_cg_callsite){s->profile, callee,
 	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
 	                                   {file->len ? file->p : "", file->len},
 	                                   s->call_count, NULL};
@@ -336,17 +338,17 @@ static uint32_t first_site(const profdb_cg *cg, uint32_t seg)
 	return (uint32_t)i;
 }
 
-/* Block @p g's calls: the first of its profile's calls= lines at or after
+/* A block's calls: the first of its profile's calls= lines at or after
  * its start (the open recorded them in text order), and the end of them. */
-static void first_call(const profdb_cg *cg, const cg_seg *g, uint32_t *at, uint32_t *end)
+static void first_call(const profdb_cg *cg, const dstate *s, uint32_t *at, uint32_t *end)
 {
-	uint32_t lo = cg->profiles[g->profile].call_first;
-	uint32_t hi = g->profile + 1 < cg->n_profiles ? cg->profiles[g->profile + 1].call_first
+	uint32_t lo = cg->profiles[s->profile].call_first;
+	uint32_t hi = s->profile + 1 < cg->n_profiles ? cg->profiles[s->profile + 1].call_first
 	                                               : cg->n_calls;
 	*end = hi;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (cg->calls[mid].off < g->off)
+		if (cg->calls[mid].off < s->start)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -354,11 +356,26 @@ static void first_call(const profdb_cg *cg, const cg_seg *g, uint32_t *at, uint3
 	*at = lo;
 }
 
+/* A header line that starts a new part inside a function's lines, as
+ * header_line() (header.c) tells them: it ends a block. */
+static int starts_part(const char *p, const char *end)
+{
+	static const char *const keys[] = {"events:", "positions:", "part:", "pid:", "thread:"};
+	size_t n = (size_t)(end - p);
+	for (int i = 0; i < 5; i++) {
+		size_t kn = strlen(keys[i]);
+		if (n >= kn && memcmp(p, keys[i], kn) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A name line inside a block: fl=, fi=, fe= change the current file,
  * jfi=, jfn= name the next jump's target; their values are "(id)" or
  * "(id) name" (the scan sets need_reread for anything else), resolved
  * with the file's compressed names as the scan left them. 1: a name line
- * (done), 0: another line, < 0: error. */
+ * (done), 2: a line that ends the block (fn=, ob=, a new part), 0:
+ * another line, < 0: error. */
 static int name_line(dstate *s, const char *p, const char *end)
 {
 	size_t n = (size_t)(end - p);
@@ -371,9 +388,9 @@ static int name_line(dstate *s, const char *p, const char *end)
 		dst = p[2] == 'i' ? &s->jfl : &s->jfn, sp = p[2] == 'i' ? CG_SP_FILE : CG_SP_FN,
 		v = p + 4;
 	else if (n >= 3 && ((p[0] == 'f' && p[1] == 'n') || (p[0] == 'o' && p[1] == 'b')) && p[2] == '=')
-		return derr(s, "internal error: a block goes on past fn= or ob=");
+		return 2;   /* the end of the block */
 	else
-		return 0;
+		return starts_part(p, end) ? 2 : 0;
 	while (v < end && cg_is_space(*v))
 		v++;
 	uint64_t id = 0;
@@ -391,16 +408,40 @@ static int name_line(dstate *s, const char *p, const char *end)
 	return 1;
 }
 
-static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
+/* Decode unit @p u of function @p fn: a block (from its first line to the
+ * line that ends it) or a segment of the second read (its byte range). */
+static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 {
 	const profdb_cg *cg = d->cg;
-	const cg_file *f = &cg->files[cg->profiles[g->profile].file];
 	dstate s;
 	memset(&s, 0, sizeof s);
 	s.d = d;
-	s.g = g;
-	s.p = &cg->profiles[g->profile];
-	memcpy(s.pos, g->pos, sizeof s.pos);
+	s.unit = u;
+	s.fn = fn;
+	s.blocks = !cg->need_reread;
+	uint64_t stop;
+	if (s.blocks) {
+		cg_blkst st;
+		profdb__cg_blk_state(cg, u, &st);
+		s.profile = profdb__cg_blk_profile(cg, u);
+		s.start = cg_blk_off(cg_blk_at(cg, u));
+		memcpy(s.pos, st.pos, sizeof s.pos);
+		s.jfl = st.jfl;
+		s.jfn = st.jfn;
+		s.src = st.src;
+		stop = cg->files[cg->profiles[s.profile].file].size;
+	} else {
+		const cg_seg *g = &cg->segs[u];
+		s.profile = g->profile;
+		s.start = g->off;
+		memcpy(s.pos, g->pos, sizeof s.pos);
+		s.jfl = g->jfl;
+		s.jfn = g->jfn;
+		s.src = g->src;
+		stop = g->end;
+	}
+	s.p = &cg->profiles[s.profile];
+	const cg_file *f = &cg->files[s.p->file];
 	s.col_instr = s.col_line = -1;
 	for (uint32_t c = 0; c < s.p->n_pos; c++) {
 		if (s.p->pos_kind[c] == CG_POS_INSTR)
@@ -408,20 +449,16 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 		else if (s.p->pos_kind[c] == CG_POS_LINE)
 			s.col_line = (int)c;
 	}
-	s.jfl = g->jfl;
-	s.jfn = g->jfn;
-	s.src = g->src;
-	s.blocks = !cg->need_reread;
 	if (s.blocks)
-		first_call(cg, g, &s.site, &s.site_end);
+		first_call(cg, &s, &s.site, &s.site_end);
 	else
-		s.site = first_site(cg, (uint32_t)(g - cg->segs));
-	if (g->end > f->size || g->off > g->end)
+		s.site = first_site(cg, u);
+	if (stop > f->size || s.start > stop)
 		return derr(&s, "internal error: segment outside the text");
-	uint64_t off = g->off;
-	while (off < g->end) {
+	uint64_t off = s.start;
+	while (off < stop) {
 		const char *p = f->text + off;
-		size_t rest = (size_t)(g->end - off);
+		size_t rest = (size_t)(stop - off);
 		const char *nl = memchr(p, '\n', rest);
 		size_t n = nl ? (size_t)(nl - p) : rest;
 		s.off = off;
@@ -456,8 +493,8 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 			s.pending_call = 1;
 		} else if (n > 5 && (memcmp(p, "jump=", 5) == 0 || memcmp(p, "jcnd=", 5) == 0)) {
 			r = add_jump(&s, p[1] == 'c', p + 5, end);
-		} else if (s.blocks) {
-			r = name_line(&s, p, end);
+		} else if (s.blocks && (r = name_line(&s, p, end)) == 2) {
+			break;
 		}
 		/* Anything else (cfn=, cob=, summary:, comments, ...) does not
 		 * change what this segment contributes. */
@@ -528,10 +565,9 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	uint32_t nb = cg->fns[fn].n_body;
 	int r = profdb__hindex_init(&d->map, nb < 65536 ? nb : 65536);
 	uint32_t sg = first;
-	for (; sg != CG_EMPTY && r == 0; sg = cg->segs[sg].next) {
-		const cg_seg *g = &cg->segs[sg];
-		if (profile == PROFDB_CG_ALL || g->profile == profile)
-			r = decode_seg(d, g);
+	for (; sg != CG_EMPTY && r == 0; sg = profdb__cg_unit_next(cg, sg)) {
+		if (profile == PROFDB_CG_ALL || profdb__cg_unit_profile(cg, sg) == profile)
+			r = decode_unit(d, fn, sg);
 		else if (next)
 			break;
 	}
@@ -599,7 +635,7 @@ PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *
 int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,
                           profdb_cg_detail **ret)
 {
-	return detail_build(cg, cg->segs[*seg].profile, fn, *seg, seg, ret);
+	return detail_build(cg, profdb__cg_unit_profile(cg, *seg), fn, *seg, seg, ret);
 }
 
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)

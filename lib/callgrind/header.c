@@ -29,9 +29,7 @@ void close_seg(parser *ps)
 void profdb__cgs_close_blk(parser *ps)
 {
 	close_seg(ps);
-	if (ps->cur.blk != CG_EMPTY)
-		ps->cg->segs[ps->cur.blk].end = ps->at.off;
-	ps->cur.blk = CG_EMPTY;
+	ps->cur.blk = CG_EMPTY;   /* (its end is found by the decoder) */
 }
 
 /* End the current part (a new one starts at the next line that needs it). */
@@ -91,6 +89,7 @@ int need_part(parser *ps)
 	memset(pr, 0, sizeof *pr);
 	pr->file = ps->at.file;
 	pr->call_first = cg->n_calls;
+	pr->blk_first = cg->n_blks;
 	/* pid:, thread: and cmd: hold for the later parts of a file until
 	 * redefined (valgrind writes them once, before part 1) */
 	if (p > 0 && pr[-1].file == ps->at.file) {

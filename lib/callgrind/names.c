@@ -141,6 +141,27 @@ uint32_t profdb__cg_file_id(const cg_file *f, int sp, uint64_t id)
 	return f->ids ? ids_get(f->ids, sp, id) : CG_UNDEF;
 }
 
+void profdb__cgs_ids_trim(cg_ids *t)
+{
+	free(t->dense[CG_SP_OB]);   /* (a block names no object) */
+	t->dense[CG_SP_OB] = NULL;
+	t->cap[CG_SP_OB] = 0;
+	for (int sp = CG_SP_FILE; sp <= CG_SP_FN; sp++) {
+		size_t n = t->cap[sp];
+		while (n > 0 && t->dense[sp][n - 1] == CG_EMPTY)
+			n--;
+		uint32_t *q = n ? realloc(t->dense[sp], n * sizeof *q) : NULL;
+		if (n == 0) {
+			free(t->dense[sp]);
+			t->dense[sp] = NULL;
+			t->cap[sp] = 0;
+		} else if (q) {
+			t->dense[sp] = q;
+			t->cap[sp] = n;
+		}
+	}
+}
+
 void profdb__cg_file_ids_free(cg_file *f)
 {
 	if (f->ids) {

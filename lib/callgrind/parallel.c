@@ -178,6 +178,7 @@ static void tables_reuse(piece *pc)
 	cg_build *b = &pc->b;
 	lc->n_names = CG_PH_FIRST_ID;
 	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_segs = lc->n_sites = 0;
+	profdb__cgs_blk_clear(lc);
 	lc->need_reread = 0;
 	if (lc->fn_segs)
 		memset(lc->fn_segs, 0xff, lc->cap_fn_segs * sizeof *lc->fn_segs);
@@ -352,8 +353,8 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 	return 0;
 }
 
-/* Blocks or segments (appended, each function's list extended in text
- * order) and call sites. */
+/* Segments (appended, each function's list extended in text order), call
+ * sites, blocks. */
 static int add_segs(parser *ps0, const piece *pc, const maps *m)
 {
 	profdb_cg *cg = ps0->cg;
@@ -377,6 +378,8 @@ static int add_segs(parser *ps0, const piece *pc, const maps *m)
 			return r;
 	}
 	cg->n_segs = base + lc->n_segs;
+	if (lc->n_blks && (r = profdb__cgs_blk_merge(cg, lc, m->fn, m->name)) < 0)
+		return r;
 	for (uint32_t j = 0; j < lc->n_sites; j++) {
 		cg_site s = lc->sites[j];
 		cg->sites[cg->n_sites++] = (cg_site){s.seg == CG_EMPTY ? CG_EMPTY : base + s.seg,
@@ -386,7 +389,8 @@ static int add_segs(parser *ps0, const piece *pc, const maps *m)
 }
 
 /* The piece's end state, in the real ids, becomes the scan's state. */
-static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg_base)
+static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg_base,
+                       uint32_t blk_base)
 {
 	const parser *ps = &pc->ps;
 	const cg_cur *l = &ps->cur;
@@ -401,7 +405,7 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg
 	c->func = l->func == CG_EMPTY ? CG_EMPTY : m->fn[l->func];
 	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
 	c->seg = l->seg == CG_EMPTY ? CG_EMPTY : seg_base + l->seg;
-	c->blk = l->blk == CG_EMPTY ? CG_EMPTY : seg_base + l->blk;
+	c->blk = l->blk == CG_EMPTY ? CG_EMPTY : blk_base + l->blk;
 	c->pending_call = l->pending_call;
 	if (l->pending_call)   /* (the piece's sink held its values) */
 		memset(ps0->call_sink, 0, sizeof ps0->call_sink);
@@ -423,13 +427,13 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	m.row = malloc(((size_t)lc->n_rows + 1) * sizeof *m.row);
 	int r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (m.name && m.fn && m.row && (r = map_tables(ps0, pc, &m)) >= 0) {
-		uint32_t seg_base = ps0->cg->n_segs;
+		uint32_t seg_base = ps0->cg->n_segs, blk_base = ps0->cg->n_blks;
 		/* the self costs; 0 (nothing added) when a sum overflows */
 		r = add_costs(ps0->cg->row_cost, lc->row_cost, m.row, lc->n_rows, ps0->cg->n_events);
 		if (r == 1 && (r = add_calls(ps0->cg, lc, &m)) >= 0 &&
 		    (r = add_segs(ps0, pc, &m)) >= 0 &&
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {
-			take_state(ps0, pc, &m, seg_base);
+			take_state(ps0, pc, &m, seg_base, blk_base);
 			ps0->cg->need_reread |= lc->need_reread;
 			r = 1;
 		}

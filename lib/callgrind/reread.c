@@ -7,13 +7,13 @@
  *    then the edges: for inclusive costs, call edges and the context
  *    tree, not for a ranking by self cost or the totals. In a 69 MB
  *    profile they are 106 164 rows, 13.5 MB with their hash index. The
- *    open records each calls= line instead (its caller, callee, count
- *    and offset: 24 bytes, 3.2 MB there), and the first query of calls
- *    makes the rows from those lines, reading only their cost lines;
+ *    open records each calls= line instead (its caller, callee and
+ *    offset: 16 bytes, 2.1 MB there), and the first query of calls makes
+ *    the rows from those lines, reading their counts and cost lines;
  *  - the list of each function's blocks, which detail.c decodes for
  *    line/instruction detail: the open records one block per run of a
  *    function's lines (fn= to the next fn=, ob= or part: 82 k blocks of
- *    56 bytes in that profile) and keeps each file's compressed names,
+ *    12 bytes in that profile, blocks.c) and keeps each file's compressed names,
  *    with which detail.c follows the file and jump-target changes inside
  *    a block; a block's calls are the recorded calls= lines.
  *    That is not enough when a compressed name means different things at
@@ -135,6 +135,19 @@ static void stand_at(parser *ps, const profdb_cg *cg, const cg_profile *p, uint6
 		ps->at.lineno++;
 }
 
+/* The count of the calls= line whose value is [v, nl): its first token
+ * (the open checked it; a negative one, warned, counts as 0). */
+static uint64_t call_count(const char *v, const char *nl)
+{
+	const char *t = v;
+	size_t n = 0;
+	uint64_t x;
+	if (nl > v && nl[-1] == '\r')
+		nl--;
+	cg_tok(&v, nl, &t, &n);
+	return profdb__cg_u64(t, n, &x) == 0 ? x : 0;
+}
+
 /* Add call @p c of profile @p pi to its row: the count, and the costs of
  * the line after the calls= line (its positions skipped: the open checked
  * them). */
@@ -147,14 +160,15 @@ static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_c
 	int r = find_crow(cg, m, &k, &i);
 	if (r < 0)
 		return r;
-	if (__builtin_add_overflow(cg->crows[i].count, c->count, &cg->crows[i].count)) {
+	const char *nl = memchr(f->text + c->off, '\n', (size_t)(f->size - c->off));
+	if (!nl || nl - (f->text + c->off) < 6 || memcmp(f->text + c->off, "calls=", 6) != 0)
+		return profdb__fail(-EIO, "%s: offset %" PRIu64 ": no calls= line with a cost line "
+		                    "(was the file changed while open?)", f->label, c->off);
+	if (__builtin_add_overflow(cg->crows[i].count, call_count(f->text + c->off + 6, nl),
+	                           &cg->crows[i].count)) {
 		stand_at(ps, cg, p, c->off, 1);
 		return perr(ps, -EBADMSG, "call count overflows 64 bits");
 	}
-	const char *nl = memchr(f->text + c->off, '\n', (size_t)(f->size - c->off));
-	if (!nl)   /* the open found the cost line */
-		return profdb__fail(-EIO, "%s: offset %" PRIu64 ": the calls= line has no cost line "
-		                    "(was the file changed while open?)", f->label, c->off);
 	const char *line = nl + 1, *end = f->text + f->size;
 	const char *e = memchr(line, '\n', (size_t)(end - line));
 	end = e ? e : end;
@@ -215,19 +229,8 @@ static int read_segments(void *arg)
 	profdb_cg *cg = arg;
 	if (!(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	if (!cg->need_reread) {
-		/* the open's blocks, in text order: chained from the last one */
-		for (uint32_t f = 0; f < cg->n_fns; f++)
-			cg->seg_first[f] = CG_EMPTY;
-		for (uint32_t i = cg->n_segs; i-- > 0;) {
-			cg_seg *g = &cg->segs[i];
-			if (g->fn >= cg->n_fns)
-				return profdb__fail(-EIO, "callgrind: block %" PRIu32 " names no function", i);
-			g->next = cg->seg_first[g->fn];
-			cg->seg_first[g->fn] = i;
-		}
-		return 0;
-	}
+	if (!cg->need_reread)
+		return profdb__cg_blk_chain(cg);   /* the open's blocks */
 	profdb_cg *s = scratch(cg);
 	if (!s)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");

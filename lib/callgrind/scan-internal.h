@@ -237,6 +237,16 @@ int save_cols(parser *ps);
 int need_part(parser *ps);
 int header_line(parser *ps, const char *k, size_t kn, const char *v, const char *end);
 
+/* blocks.c: open a block of the current function at the current line
+ * (ps->cur.blk); the function of block @p b; append a piece's blocks
+ * (@p lc's, its functions and names through the maps); forget a piece's
+ * blocks (its tables reused). */
+int profdb__cgs_blk_open(parser *ps);
+uint32_t profdb__cgs_blk_fn(const profdb_cg *cg, uint32_t b);
+int profdb__cgs_blk_merge(profdb_cg *cg, const profdb_cg *lc, const uint32_t *fn_map,
+                          const uint32_t *name_map);
+void profdb__cgs_blk_clear(profdb_cg *lc);
+
 /* body.c */
 int need_fn(parser *ps);
 int need_seg(parser *ps);
@@ -245,7 +255,8 @@ int need_seg(parser *ps);
 void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n);
 /* Segment @p seg goes at the end of function @p fn's list (keep_segs). */
 int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg);
-int add_call(parser *ps, uint64_t count);
+/* (the count is read again from the line when the call rows are made) */
+int add_call(parser *ps);
 void set_file_fn(parser *ps, char k, uint32_t idx);
 void set_ob(parser *ps, uint32_t idx);
 /* cfn=: binds the callee of the next calls= (KCachegrind) */
@@ -278,6 +289,9 @@ int intern(parser *ps, const char *p, size_t n, uint32_t *idx);
 /* The same with the name's hash already known (cg_name.hash). */
 int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash, uint32_t *idx);
 int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx);
+/* The ids a file keeps for its blocks (cg_file.ids): file and function
+ * names only, the dense tables no longer than their last defined id. */
+void profdb__cgs_ids_trim(cg_ids *t);
 /* The name of compressed id (@p sp, @p id), CG_UNDEF when undefined. */
 uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id);
 /* Every id @p src defines, into @p dst's tables, names through @p nmap. */

@@ -268,6 +268,7 @@ void profdb__cgs_keep_ids(parser *ps, int r)
 	if (r >= 0 && f && ps->cg && !ps->cg->keep_segs && !f->ids && (f->ids = malloc(sizeof *f->ids))) {
 		*f->ids = ps->ids;
 		memset(&ps->ids, 0, sizeof ps->ids);
+		profdb__cgs_ids_trim(f->ids);
 		return;
 	}
 	ids_clear(&ps->ids, 1);

@@ -1098,10 +1098,10 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 	cg_close(cg);
 }
 
-/* The detail is indexed by a second read of the text on first use
+/* A function's detail is decoded from the blocks the open recorded
  * (lib/callgrind/reread.c). A buffer changed while open (against the
- * contract) makes that read find other functions: -EIO naming it, never
- * rows of the wrong function. */
+ * contract) is refused when a decoded block disagrees with the open's
+ * self cost: never rows that contradict profdb_cg_self(). */
 Test(callgrind, detail_of_a_changed_buffer_is_refused)
 {
 	warns w = {0};
@@ -1112,6 +1112,32 @@ Test(callgrind, detail_of_a_changed_buffer_is_refused)
 	              "4 5\n";
 	profdb_cg *cg = open_ok(text, &w);
 	cr_assert_eq(profdb_cg_function_count(cg), 2);
+	memcpy(strstr(text, "4 5"), "4 6", 3);
+	profdb_cg_detail *d = NULL;
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 1), -EBADMSG);
+	cr_assert_null(d);
+	cr_assert(strstr(profdb_error_message(), "inconsistent"), "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), 0);   /* untouched */
+	profdb_cg_detail_free(d);
+	cg_close(cg);
+}
+
+/* A text whose names cannot be decoded block by block (a compressed id
+ * defined twice) is read a second time on first use; a buffer changed
+ * while open makes that read find other functions: -EIO naming it, never
+ * rows of the wrong function. */
+Test(callgrind, detail_of_a_changed_buffer_read_again_is_refused)
+{
+	warns w = {0};
+	char text[] = "events: Ir\n"
+	              "fl=(1) a.c\n"
+	              "fn=(1) main\n"
+	              "1 1\n"
+	              "fn=(2) g\n"
+	              "4 5\n"
+	              "fl=(1) b.c\n";
+	profdb_cg *cg = open_ok(text, &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 2);
 	memcpy(strstr(text, "fn=(2) g"), "fn=(1)  ", 8);   /* now one function */
 	profdb_cg_detail *d = NULL;
 	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), -EIO);
@@ -1120,6 +1146,101 @@ Test(callgrind, detail_of_a_changed_buffer_is_refused)
 	/* the answer stays the same for every later call */
 	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 1), -EIO);
 	cg_close(cg);
+}
+
+/* main in two blocks (fn= of another function between them), with fi=,
+ * fe=, fl= and jfi= lines inside its blocks and a call; @p tail is
+ * appended (it may force the second read). */
+static const char blocks_text[] = "events: Ir\n"
+                                  "fl=(1) a.c\n"
+                                  "fn=(1) main\n"
+                                  "1 10\n"
+                                  "fi=(2) a.h\n"
+                                  "5 20\n"
+                                  "fe=(1)\n"
+                                  "2 1\n"
+                                  "cfi=(3) b.c\n"
+                                  "cfn=(2) g\n"
+                                  "calls=3 40\n"
+                                  "3 100\n"
+                                  "jfi=(2)\n"
+                                  "jump=1 7\n"
+                                  "7 2\n"
+                                  "fl=(3)\n"
+                                  "fn=(2)\n"
+                                  "40 100\n"
+                                  "fl=(1)\n"
+                                  "fn=(1)\n"
+                                  "1 5\n"
+                                  "fi=(2)\n"
+                                  "5 1\n"
+                                  "fl=(3)\n"
+                                  "8 3\n";
+
+/* The rows of function @p name as "file:line=cost" joined by spaces. */
+static void rows_of(const profdb_cg *cg, const char *name, char *rows, size_t size)
+{
+	int fn = find_fn(cg, name);
+	cr_assert_geq(fn, 0);
+	rows[0] = 0;
+	for (uint32_t k = 0; k < n_lines(cg, (uint32_t)fn); k++) {
+		profdb_cg_line l;
+		cr_assert_eq(fn_line(cg, (uint32_t)fn, k, &l), 0);
+		size_t at = strlen(rows);
+		snprintf(rows + at, size - at, "%s%.*s:%" PRIu64 "=%" PRIu64, k ? " " : "",
+		         (int)l.file.len, l.file.ptr, l.line, l.self[0]);
+	}
+}
+
+/* The rows of main, its call site and its jump; the rows of h (NULL: no
+ * h), the function @p tail adds. */
+static void check_blocks(const char *tail, int want_warnings, const char *h_rows)
+{
+	warns w = {0};
+	char text[2048], rows[256];
+	snprintf(text, sizeof text, "%s%s", blocks_text, tail);
+	profdb_cg *cg = open_ok(text, &w);
+	cr_assert_eq(w.n, want_warnings, "%s", w.all);
+	int main_fn = find_fn(cg, "main");
+	rows_of(cg, "main", rows, sizeof rows);
+	/* every block of main, every file change inside one */
+	cr_assert_str_eq(rows, "a.c:1=15 a.c:2=1 a.h:5=21 a.c:7=2 b.c:8=3");
+	if (h_rows) {
+		rows_of(cg, "h", rows, sizeof rows);
+		cr_assert_str_eq(rows, h_rows);
+	}
+	profdb_cg_detail *d = detail_of(cg, (uint32_t)main_fn);
+	cr_assert_eq(profdb_cg_detail_call_count(d), 1);
+	profdb_cg_callsite cs;
+	cr_assert_eq(profdb_cg_detail_call_at(d, 0, &cs), 0);
+	cr_assert_eq(cs.callee, (uint32_t)find_fn(cg, "g"));
+	cr_assert(name_is(cs.file.ptr, cs.file.len, "a.c"));
+	cr_assert_eq(cs.line, 3);
+	cr_assert_eq(cs.count, 3);
+	cr_assert_eq(cs.inclusive[0], 100);
+	cr_assert_eq(profdb_cg_detail_jump_count(d), 1);
+	profdb_cg_jump j;
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 0, &j), 0);
+	cr_assert(name_is(j.to_file.ptr, j.to_file.len, "a.h"));
+	cr_assert_eq(j.from_line, 3);
+	cr_assert_eq(j.to_line, 7);
+	cg_close(cg);
+}
+
+Test(callgrind, detail_over_blocks_with_name_lines)
+{
+	check_blocks("", 0, NULL);
+}
+
+/* The same lines where an id is defined a second time afterwards, a file
+ * is named literally in a function's lines, or an id is used before its
+ * definition: the final names no longer tell what a block's lines meant,
+ * and the text is read again (the same rows). */
+Test(callgrind, detail_when_names_change_meaning)
+{
+	check_blocks("fn=(4) h\nfi=(2) z.h\n9 1\n", 0, "z.h:9=1");
+	check_blocks("fn=(4) h\nfi=a.h\n9 1\n", 0, "a.h:9=1");
+	check_blocks("fn=(4) h\nfi=(9)\n9 1\nfi=(9) y.h\n", 1, "(9):9=1");
 }
 
 typedef struct hook {
@@ -1135,12 +1256,13 @@ static int hook_progress(uint64_t done, uint64_t total, void *ud)
 	return h->cancel;
 }
 
-/* The second read that indexes the detail is not the open: it calls no
+/* The second read that indexes the detail of a text whose names change
+ * meaning (here a file id defined twice) is not the open: it calls no
  * progress hook, so a hook that cancels now cannot fail detail requests
  * (the scan reports progress every 16 MiB: the text is 17 MiB). */
 Test(callgrind, detail_index_calls_no_progress_hook)
 {
-	const char head[] = "events: Ir\nfn=(1) main\n";
+	const char head[] = "events: Ir\nfl=(1) a.c\nfl=(1) b.c\nfn=(1) main\n";
 	size_t n = sizeof head - 1 + ((size_t)17 << 20);
 	char *text = malloc(n);
 	cr_assert_not_null(text);

@@ -6,8 +6,8 @@
  * generated texts that put every kind of line at the cuts (compressed ids
  * defined before the cut, ob=/fl=/fi= state, cob=/cfi=, calls= at the end
  * of a piece, a new part, totals:, undefined ids, NUL bytes, overflowing
- * sums), and on every real sample under callgrind/ (big/ is left to
- * tests/cg-parallel-dump.sh). Two threads also open the same text at once,
+ * sums; an id defined twice), and on every real sample under callgrind/
+ * (big/ is left to tests/cg-parallel-dump.sh). Two threads also open the same text at once,
  * each with four scanning threads: CI runs this program under
  * ThreadSanitizer (suite "threads").
  *
@@ -264,6 +264,32 @@ static int t_generated(void)
 	return 0;
 }
 
+/* A file id defined in the first block and defined again, with another
+ * name, in a block near the end, in a text without warnings (a warning
+ * sends a piece to the sequential scan): the piece with the second
+ * definition does not know the first, the merge does, and the blocks of
+ * the first must still read it as the first name (the line contexts of
+ * the answers; lib/callgrind/reread.c, need_reread). */
+static int t_redefined(void)
+{
+	text t = {malloc(4096), 0, 4096};
+	if (!t.p)
+		abort();
+	put(&t, "# callgrind format\npositions: line\nevents: Ir\n\nfl=(0) a.c\nfl=(1) b.c\n");
+	for (int b = 0; b < 8000; b++) {
+		put(&t, "fl=(%d)\nfn=(%d) f%d\n%d 5\nfi=(1)\n+1 3\nfi=(0)\n+2 4\n", b % 2, b, b,
+		    1 + b * 7 % 100);
+		if (b == 0 || b == 6000)
+			put(&t, "fi=(2) %s.c\n+1 1\n", b ? "renamed" : "early");
+	}
+	int o;
+	same_every_way("an id defined twice", t.p, t.n, &o);
+	CHECKF(o, "an id defined twice: does not open");
+	printf("redefined: a text of %zu bytes, 1 to 8 threads\n", t.n);
+	free(t.p);
+	return 0;
+}
+
 /* ---- gzip: inflated while scanned (lib/callgrind/stream.c) ------------------ */
 
 #ifdef PROFDB_HAVE_ZLIB
@@ -479,6 +505,7 @@ static int t_real(void)
 int main(void)
 {
 	t_generated();
+	t_redefined();
 #ifdef PROFDB_HAVE_ZLIB
 	t_gzip();
 #endif

@@ -389,7 +389,15 @@ static const char instr_text[] =
 Test(query_callgrind, instructions)
 {
 	profdb *db = open_text("x.out", instr_text, sizeof instr_text - 1);
-	profdb_counts c = qc_check_all(db, "instr_text");
+	/* the headers' counts: the line contexts and values need every
+	 * function's lines, so they are unknown; the rest is the open's */
+	profdb_counts c;
+	cr_assert_eq(profdb_get_header_counts(db, &c), 0);
+	cr_assert_eq(c.profiles, 1);
+	cr_assert_eq(c.metrics, 1);
+	cr_assert_eq(c.contexts, -1);
+	cr_assert_eq(c.values, -1);
+	c = qc_check_all(db, "instr_text");
 	cr_assert_eq(c.contexts, 5);   /* root, f, 0x10, 0x16, 0x18 (0x14 costs nothing) */
 	cr_assert_eq(c.values, 3);     /* the three instructions; f's own cost is their sum */
 	profdb_context f = by_name(db, "f"), i0, i1, i2;
@@ -423,7 +431,7 @@ Test(query_callgrind, instructions)
 	o.flags = PROFDB_OPEN_FUNCTIONS_ONLY;
 	profdb_input in = {"x.out", instr_text, sizeof instr_text - 1};
 	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0);
-	c = qc_check_all(db, "instr_text, functions only");
+	c = qc_check_all(db, "instr_text, functions only");   /* header counts known, equal */
 	cr_assert_eq(c.contexts, 2);
 	cr_assert_eq(c.values, 1);     /* no lines: f's self cost is the stored value */
 	profdb_number fv;
@@ -495,6 +503,65 @@ Test(query_callgrind, counts_on_threads)
 		profdb_close(db);
 	}
 	free(text);
+}
+
+/* The counts of `info` come from the scan (each block counts its distinct
+ * positions with a non-zero cost, and their non-zero costs) where a
+ * function is one block, and from decoding it otherwise (main is two
+ * blocks; a derived event is decoded too). The same position in two files,
+ * a position again with another column, zero costs, a position-only line
+ * and a call's cost line; in k, ids 2 and 7 name the same file: a piece of
+ * the parallel scan that starts at k sees two placeholder files where the
+ * merge sees one (lib/callgrind/parallel.c). */
+Test(query_callgrind, counts_from_blocks)
+{
+	static const char body[] = "fl=(1) a.c\n"
+	                           "fn=(1) main\n"
+	                           "1 1 0\n"
+	                           "2 0 0\n"
+	                           "fi=(2) a.h\n"
+	                           "1 0 3\n"
+	                           "fi=(7) a.h\n"
+	                           "6 1 0\n"
+	                           "fe=(1)\n"
+	                           "1 0 2\n"
+	                           "3\n"
+	                           "cfn=(3) g\n"
+	                           "calls=1 5\n"
+	                           "5 7 7\n"
+	                           "4 2 2\n"
+	                           "fn=(3)\n"
+	                           "7 1 1\n"
+	                           "fn=(1)\n"
+	                           "1 1 0\n"
+	                           "9 0 1\n"
+	                           "fl=(4) b.c\n"
+	                           "fn=(5) k\n"
+	                           "1 5 5\n"
+	                           "fi=(2)\n"
+	                           "1 1 0\n"
+	                           "fe=(7)\n"
+	                           "1 0 1\n";
+	/* main: a.c:1 a.h:1 a.h:6 a.c:4 a.c:9, 7 values; g: 1 row, 2 values;
+	 * k: b.c:1 a.h:1, 4 values */
+	for (int derived = 0; derived < 2; derived++) {
+		char text[1024];
+		snprintf(text, sizeof text, "events: Ir Dr\n%s%s", derived ? "event: S = Ir + Dr\n" : "",
+		         body);
+		for (uint32_t threads = 1; threads <= 4; threads++) {
+			profdb_options o = PROFDB_OPTIONS_INIT;
+			o.threads = threads;
+			profdb_input in = {"callgrind.out", text, strlen(text)};
+			profdb *db = NULL;
+			cr_assert_eq(profdb_open_inputs(&db, &in, 1, &o), 0, "%s", profdb_error_message());
+			profdb_counts c;
+			cr_assert_eq(profdb_get_counts(db, &c), 0, "%s", profdb_error_message());
+			cr_assert_eq(c.contexts, 1 + 3 + 8, "%u threads: %" PRId64, threads, c.contexts);
+			cr_assert_eq(c.values, derived ? 13 + 8 : 13, "%u threads: %" PRId64, threads,
+			             c.values);
+			profdb_close(db);
+		}
+	}
 }
 
 Test(query_callgrind, detection)

@@ -180,6 +180,7 @@ fi
 if "$profdb" info "$cg" >/dev/null 2>"$work/err"; then
 	golden cg-info info "$cg"
 	golden cg-info-json info --json "$cg"
+	golden cg-info-values info --values "$cg"
 	golden cg-metrics metrics "$cg"
 	golden cg-top top "$cg"
 	golden cg-top-inclusive top --inclusive "$cg"

@@ -156,11 +156,23 @@ static const char info_usage[] =
 	"Format, version, title, the counts (profiles, contexts, metrics, values,\n"
 	"traces, samples) and the sizes of the files. The counts are those the\n"
 	"headers declare where the format has them (HPCToolkit 4.0: no value or\n"
-	"sample is read). --values counts by reading every value block and trace\n"
-	"line, checking their order. --json prints one object of schema\n"
-	"profdb-info/2 (doc/profdb-info-2.schema.json). --check first validates a\n"
-	"whole HPCToolkit database and compares its files with each other (every\n"
-	"value read; profdb_check).\n";
+	"sample is read; Callgrind: the contexts and values, which need every\n"
+	"function's lines, are unknown). --values counts by reading every value\n"
+	"block, trace line and Callgrind cost line, checking their order.\n"
+	"--json prints one object of schema profdb-info/2\n"
+	"(doc/profdb-info-2.schema.json). --check first validates a whole\n"
+	"HPCToolkit database and compares its files with each other (every value\n"
+	"read; profdb_check).\n";
+
+/* A count, or what stands for one the headers do not give (-1):
+ * "unknown" in text, null in JSON. */
+static void put_count(int64_t n, int json)
+{
+	if (n >= 0)
+		printf("%" PRId64, n);
+	else
+		fputs(json ? "null" : "unknown (--values counts it)", stdout);
+}
 
 /* --check: the format's whole validation (HPCToolkit databases). */
 static int check_whole(const profdb *db)
@@ -208,10 +220,12 @@ int cmd_info(int argc, char **argv)
 		put_json_str(stdout, about.version);
 		printf(", \"title\": ");
 		put_json_str(stdout, about.title);
-		printf(", \"profiles\": %" PRId64 ", \"contexts\": %" PRId64 ", \"metrics\": %" PRId64
-		       ", \"values\": %" PRId64 ", \"traces\": %" PRId64 ", \"samples\": %" PRId64
-		       ", \"files\": {",
-		       n.profiles, n.contexts, n.metrics, n.values, n.traces, n.samples);
+		printf(", \"profiles\": %" PRId64 ", \"contexts\": ", n.profiles);
+		put_count(n.contexts, 1);
+		printf(", \"metrics\": %" PRId64 ", \"values\": ", n.metrics);
+		put_count(n.values, 1);
+		printf(", \"traces\": %" PRId64 ", \"samples\": %" PRId64 ", \"files\": {", n.traces,
+		       n.samples);
 		for (size_t i = 0; i < nfiles; i++) {
 			printf("%s", i ? ", " : "");
 			put_json_cstr(stdout, files[i].name);
@@ -223,9 +237,11 @@ int cmd_info(int argc, char **argv)
 		put_text(stdout, about.version);
 		printf("\ntitle:     ");
 		put_text(stdout, about.title);
-		printf("\nprofiles:  %" PRId64 "\ncontexts:  %" PRId64 "\nmetrics:   %" PRId64
-		       "\nvalues:    %" PRId64 "\ntraces:    %" PRId64 "\nsamples:   %" PRId64 "\n",
-		       n.profiles, n.contexts, n.metrics, n.values, n.traces, n.samples);
+		printf("\nprofiles:  %" PRId64 "\ncontexts:  ", n.profiles);
+		put_count(n.contexts, 0);
+		printf("\nmetrics:   %" PRId64 "\nvalues:    ", n.metrics);
+		put_count(n.values, 0);
+		printf("\ntraces:    %" PRId64 "\nsamples:   %" PRId64 "\n", n.traces, n.samples);
 		/* A measurements directory can hold thousands of files: show a few. */
 		long long total = 0;
 		for (size_t i = 0; i < nfiles; i++) {

@@ -343,8 +343,9 @@ typedef struct profdb_cg_callsite {
  *                   before closing @p cg); NULL on failure
  *  @return 0, -EINVAL (NULL @p ret or @p cg), -ENOENT (@p fn or @p profile
  *  out of range), -ENOMEM, -EBADMSG (the text contradicts the scan), -EIO
- *  (the first call's second read of the text found other functions: the
- *  caller's buffer or the file was changed while open).
+ *  (a text whose compressed names change meaning is read a second time
+ *  by the first call, which found other functions: the caller's buffer or
+ *  the file was changed while open).
  *  Thread-safe on @p cg; the detail belongs to one thread at a time.
  *  @since 0.9 */
 PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *cg,

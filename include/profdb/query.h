@@ -142,10 +142,12 @@ PROFDB_EXPORT int profdb_get_counts(const profdb *db, profdb_counts *out);
  *  27 GB database answers in milliseconds; profdb_get_counts reads every
  *  block). Equal to profdb_get_counts() on an undamaged database; a block
  *  whose contents are out of order is counted as its header says, where
- *  profdb_get_counts() fails (or, tolerant, counts it empty). Cube counts
- *  from its index files either way; formats whose counts need the values
- *  (hpcrun, Callgrind, the pre-release HPCToolkit formats) answer as
- *  profdb_get_counts(). *out is zeroed first.
+ *  profdb_get_counts() fails (or, tolerant, counts it empty). A count
+ *  that only the stored values give is -1 (unknown): on Callgrind with
+ *  line contexts, `contexts` and `values` (the line rows of every
+ *  function; the other counts are the open's). Cube counts from its
+ *  index files either way; hpcrun and the pre-release HPCToolkit formats
+ *  answer as profdb_get_counts(). *out is zeroed first.
  *  @return 0, -EINVAL (NULL @p db or @p out), -ENOTSUP, or a damaged
  *  header's code (-EBADMSG, -ENODATA). Thread-safe. @since 0.12 */
 PROFDB_EXPORT int profdb_get_header_counts(const profdb *db, profdb_counts *out);

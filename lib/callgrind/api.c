@@ -79,6 +79,19 @@ profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 }
 
 /* Scan every file (already opened into cg->files), then build the model. */
+/* A table that the open leaves final, held for the handle's life: its
+ * doubling slack (up to half of it) is returned. */
+static void trim(void **p, size_t *cap, uint32_t n, size_t elem)
+{
+	if (n == 0 || n >= *cap)
+		return;
+	void *q = realloc(*p, (size_t)n * elem);
+	if (q) {
+		*p = q;
+		*cap = n;
+	}
+}
+
 static int cg_load(profdb_cg *cg)
 {
 	cg_build b;
@@ -101,7 +114,14 @@ static int cg_load(profdb_cg *cg)
 		if (r >= 0)
 			r = profdb__cg_parse(cg, i, &b);
 	}
+	if (r >= 0 && cg->need_reread) {
+		/* the blocks cannot be decoded alone: detail reads the text again */
+		for (uint32_t i = 0; i < cg->n_files; i++)
+			profdb__cg_file_ids_free(&cg->files[i]);
+		profdb__cg_blk_free(cg);
+	}
 	if (r >= 0) {
+		trim((void **)&cg->calls, &cg->cap_calls, cg->n_calls, sizeof *cg->calls);
 		/* The lookup maps die before the model is built: less peak memory. */
 		profdb__tmap_free(&b.name_map);
 		profdb__tmap_free(&b.fn_map);
@@ -366,6 +386,7 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	free(cg->fn_segs);
 	free(cg->segs);
 	free(cg->sites);
+	profdb__cg_blk_free(cg);
 	free(cg->totals);
 	free(cg->summary);
 	free(cg->totline);
@@ -387,6 +408,7 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 		return;
 	for (uint32_t i = 0; i < cg->n_files; i++) {
 		profdb__input_close(&cg->files[i].in);
+		profdb__cg_file_ids_free(&cg->files[i]);
 		if (cg->files[i].inflated_map)
 			munmap(cg->files[i].inflated, cg->files[i].inflated_map);
 		else

@@ -26,22 +26,12 @@ int need_fn(parser *ps)
 	return get_row(ps, ps->cur.func, &ps->cur.row);
 }
 
-/* Open a segment at the current line (before its position is applied). */
-int need_seg(parser *ps)
+/* A segment record at the current line, with the state before its
+ * position is applied, at the end of function @p fn's list. */
+static int new_seg(parser *ps, uint32_t *out)
 {
-	if (ps->cur.seg != CG_EMPTY)
-		return 0;
-	int r = need_fn(ps);
-	if (r < 0)
-		return r;
-	ps->part.has_body = 1;
 	profdb_cg *cg = ps->cg;
-	if (!cg->keep_segs) {   /* only "a segment is open" (reread.c records them) */
-		ps->cur.seg = 0;
-		return 0;
-	}
-	r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1,
-	                    sizeof *cg->segs);
+	int r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1, sizeof *cg->segs);
 	if (r < 0)
 		return r;
 	cg->segs[cg->n_segs] = (cg_seg){
@@ -55,8 +45,47 @@ int need_seg(parser *ps)
 		.next = CG_EMPTY,
 	};
 	memcpy(cg->segs[cg->n_segs].pos, ps->part.pos, sizeof ps->part.pos);
-	ps->cur.seg = cg->n_segs++;
-	return profdb__cgs_seg_append(cg, ps->cur.func, ps->cur.seg);
+	*out = cg->n_segs++;
+	return profdb__cgs_seg_append(cg, ps->cur.func, *out);
+}
+
+/* Open a segment at the current line (before its position is applied);
+ * without keep_segs only "a segment is open", and the block of the
+ * current function (a new one when the function changed). */
+int need_seg(parser *ps)
+{
+	if (ps->cur.seg != CG_EMPTY)
+		return 0;
+	int r = need_fn(ps);
+	if (r < 0)
+		return r;
+	ps->part.has_body = 1;
+	profdb_cg *cg = ps->cg;
+	if (cg->keep_segs)
+		return new_seg(ps, &ps->cur.seg);
+	if (ps->cur.blk == CG_EMPTY || profdb__cgs_blk_fn(cg, ps->cur.blk) != ps->cur.func) {
+		profdb__cgs_close_blk(ps);
+		if ((r = profdb__cgs_blk_open(ps)) < 0)
+			return r;
+	}
+	ps->cur.seg = 0;
+	return 0;
+}
+
+void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n)
+{
+	while (n && cg_is_space(*v)) {
+		v++;
+		n--;
+	}
+	if (n >= 3 && v[0] == '(' && cg_is_digit(v[1])) {
+		size_t i = 2;
+		while (i < n && cg_is_digit(v[i]))
+			i++;
+		if (i < n && v[i] == ')')
+			return;
+	}
+	ps->cg->need_reread = 1;
 }
 
 int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg)
@@ -270,7 +299,7 @@ void set_cfn(parser *ps, uint32_t idx)
 
 /* A calls= line after its value is read: the row of the call, to the
  * callee bound at cfn= (set_cfn). */
-int add_call(parser *ps, uint64_t count)
+int add_call(parser *ps)
 {
 	profdb_cg *cg = ps->cg;
 	int r;
@@ -289,7 +318,7 @@ int add_call(parser *ps, uint64_t count)
 	r = grow((void **)&cg->calls, &cg->cap_calls, (uint64_t)cg->n_calls + 1, sizeof *cg->calls);
 	if (r < 0)
 		return r;
-	cg->calls[cg->n_calls++] = (cg_call){ps->cur.func, callee, count, ps->at.off};
+	cg->calls[cg->n_calls++] = (cg_call){ps->cur.func, callee, ps->at.off};
 	memset(ps->call_sink, 0, cg->n_events * sizeof *ps->call_sink);
 	if (ps->cur.cfn == CG_PH_CFN && ps->spec.on)
 		ps->spec.used_cfn = 1;
@@ -315,7 +344,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 	r = target_line(ps, "calls=", v, end, &count);
 	if (r < 0)
 		return r;
-	return add_call(ps, count);
+	return add_call(ps);
 }
 
 /* The effect of fn=, fl=, fi= or fe= (@p k: the key's second letter) once
@@ -323,6 +352,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 void set_file_fn(parser *ps, char k, uint32_t idx)
 {
 	if (k == 'n') {
+		profdb__cgs_close_blk(ps);
 		ps->cur.fn = idx;
 		ps->cur.fn_fl = ps->cur.kfile = ps->cur.fl;  /* the function's file */
 		if (ps->cur.fl != CG_EMPTY)  /* back to the function's file (KCachegrind) */
@@ -339,6 +369,7 @@ void set_file_fn(parser *ps, char k, uint32_t idx)
 
 void set_ob(parser *ps, uint32_t idx)
 {
+	profdb__cgs_close_blk(ps);
 	ps->cur.ob = idx;
 	ps->cur.func = ps->cur.row = CG_EMPTY;
 }
@@ -364,6 +395,8 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 	case 2:
 		if (k[0] == 'f' && (k[1] == 'n' || k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
 			close_seg(ps);
+			if (k[1] != 'n')
+				profdb__cgs_note_body_name(ps, v, n);
 			r = resolve_name(ps, k[1] == 'n' ? CG_SP_FN : CG_SP_FILE, v, n, &idx);
 			if (r < 0)
 				return r;
@@ -393,6 +426,7 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 			return resolve_name(ps, CG_SP_OB, v, n, &ps->cur.cob);
 		if (key_is(k, kn, "jfi") || key_is(k, kn, "jfn")) {
 			close_seg(ps);
+			profdb__cgs_note_body_name(ps, v, n);
 			if (k[2] == 'i')
 				return resolve_name(ps, CG_SP_FILE, v, n, &ps->cur.jfl);
 			return resolve_name(ps, CG_SP_FN, v, n, &ps->cur.jfn);

@@ -1,7 +1,7 @@
 /* Callgrind reader: the handle and the helpers shared by the files of
  * lib/callgrind. The open scans the text once and keeps only aggregates:
  * self cost per (profile, function), inclusive cost per (profile, caller,
- * callee), and for every function the byte ranges ("segments") of the text
+ * callee), and for every function the byte ranges ("blocks") of the text
  * that hold its cost lines, so line/instruction detail and jumps are decoded
  * on demand (detail.c) instead of being materialised for the whole file.
  * Names are views into the text (the mapping, the caller's buffer or the one
@@ -69,6 +69,10 @@ typedef struct cg_file {
 	/* creator: callgrind-*: valgrind ends every part with totals:, so a
 	 * part without one was cut short (model.c, finish_totals). */
 	int from_callgrind;
+	/* The compressed names "(id)" as the scan left them (names.c), for
+	 * the name lines inside a block (detail.c); NULL when the text is read
+	 * again instead (profdb_cg.need_reread). */
+	struct cg_ids *ids;
 } cg_file;
 
 /* A profile: one part of one file. */
@@ -83,6 +87,7 @@ typedef struct cg_profile {
 	uint32_t crow_first, n_crows;    /* call rows (sorted by edge) */
 	uint32_t call_first;             /* its calls= lines: calls[call_first ..] */
 	uint32_t col_first, n_cols;      /* cost column -> event: cols[col_first + k] */
+	uint32_t blk_first;              /* its blocks: blocks blk_first .. (text order) */
 } cg_profile;
 
 typedef struct cg_fn {
@@ -90,8 +95,7 @@ typedef struct cg_fn {
 	uint32_t n_body;         /* cost lines outside calls, saturating: bounds its detail rows */
 } cg_fn;
 
-/* The list of a function's segments in text order (the scan that keeps
- * segments, reread.c). */
+/* The list of a function's blocks or segments in text order. */
 typedef struct cg_fnseg {
 	uint32_t first, last;
 } cg_fnseg;
@@ -102,11 +106,11 @@ typedef struct cg_row {
 } cg_row;
 
 /* A calls= line, as the open records it: the call rows are made from
- * these on first use (reread.c). The profile's lines are a run of the
- * table (cg_profile.call_first), in text order. */
+ * these on first use (reread.c), reading the count from the line and the
+ * cost from the line after it. The profile's lines are a run of the table
+ * (cg_profile.call_first), in text order. */
 typedef struct cg_call {
 	uint32_t caller, callee;
-	uint64_t count;
 	uint64_t off;                /* of the calls= line in its file's text */
 } cg_call;
 
@@ -121,8 +125,36 @@ typedef struct cg_crow {
  * (edge_alias). */
 typedef cg_crow cg_edge;
 
-/* A range of body lines of one function in one profile within which the
- * current file and the jump target names do not change. */
+/* A block: the lines of one function from its first body line after
+ * fn= (or ob=, or the start of a part) up to the line that ends it (the
+ * next fn= or ob= line, a header line that starts a part, the end of the
+ * text): the open's record, 12 bytes, in text order (so its profile is
+ * the one whose blk_first it follows). detail.c decodes it, following the
+ * fl=/fi=/fe=/jfi=/jfn= lines in it through the file's compressed names.
+ * The state at its first line is the usual one (the current file is the
+ * function's, no jump target named, the first line gives every position)
+ * unless a cg_blkst says otherwise. */
+typedef struct cg_blk {
+	uint32_t fn;
+	uint32_t off_lo, off_hi;     /* offset of its first line in its file's text */
+} cg_blk;
+
+/* The start state of a block that is not the usual one (rare). */
+typedef struct cg_blkst {
+	uint32_t blk;
+	uint32_t src;                /* current source file (fl=/fi=/fe=), a name */
+	uint32_t jfl, jfn;           /* jfi=/jfn= names pending, or CG_EMPTY */
+	uint64_t pos[CG_NPOS];       /* current position before the first line */
+} cg_blkst;
+
+/* Blocks are kept in chunks of 1 << CG_BLK_SHIFT: appended without moving. */
+#define CG_BLK_SHIFT 12u
+#define CG_BLK_CHUNK (1u << CG_BLK_SHIFT)
+
+/* A segment, recorded by a second read of the text (reread.c) when the
+ * open's blocks cannot be decoded alone: a run of body lines of one
+ * function in one profile within which the current file and the jump
+ * target names do not change. Its state at its first line: */
 typedef struct cg_seg {
 	uint64_t off, end;           /* byte range in the file's text */
 	uint64_t pos[CG_NPOS];       /* current position before the first line */
@@ -132,8 +164,10 @@ typedef struct cg_seg {
 	uint32_t next;               /* next segment of the same function, or CG_EMPTY */
 } cg_seg;
 
-/* A calls= line: its segment and the function it calls (in text order, so
- * sorted by segment; detail.c finds a segment's calls by binary search). */
+/* A calls= line of the second read: its segment and the function it calls
+ * (in text order, so sorted by segment; detail.c finds a segment's calls by
+ * binary search). A block's calls are the open's cg_call records, found by
+ * their offsets. */
 typedef struct cg_site {
 	uint32_t seg, callee;
 } cg_site;
@@ -194,13 +228,18 @@ struct profdb_cg {
 
 	/* What the open leaves to first use (reread.c): the call rows, made
 	 * from the calls= lines it recorded (then the edges, through
-	 * calls_once), and the segments and call sites, from a second read of
-	 * the text that keeps them (keep_segs, through segs_once; seg_first[fn]
-	 * is then the first segment of each function). */
+	 * calls_once); and through segs_once, seg_first[fn], the first of each
+	 * function's blocks (blk_chunk, recorded by the open), or, when the open's
+	 * blocks cannot be decoded alone (need_reread: a compressed name
+	 * defined twice or used before its definition, a "====" reset, a
+	 * literal file name in a function's lines), the first of its segments
+	 * and the call sites, from a second read of the text that keeps them
+	 * (keep_segs). */
 	cg_call *calls;
 	uint32_t n_calls;
 	size_t cap_calls;
 	int keep_segs;
+	int need_reread;
 	profdb__once calls_once, segs_once;
 	uint32_t *seg_first;
 	cg_fnseg *fn_segs;           /* while scanning (keep_segs), by function */
@@ -212,6 +251,16 @@ struct profdb_cg {
 	cg_site *sites;
 	uint32_t n_sites;
 	size_t cap_sites;
+
+	/* the open's blocks (blocks.c), and their chain per function, made
+	 * by the first detail request: blk_next[b], CG_EMPTY at the end */
+	cg_blk **blk_chunk;
+	uint32_t n_blks;
+	size_t cap_blk_chunk;
+	cg_blkst *blkst;
+	uint32_t n_blkst;
+	size_t cap_blkst;
+	uint32_t *blk_next;
 
 	uint64_t *totals;            /* summed over profiles */
 	uint64_t *summary, *totline;
@@ -294,6 +343,30 @@ int profdb__cg_names_member(const char *path);
  * failed. */
 int profdb__cg_calls(const profdb_cg *cg);
 int profdb__cg_segments(const profdb_cg *cg);
+/* blocks.c: block @p b (< n_blks), its offset, its profile, its start
+ * state; free every block. */
+static inline const cg_blk *cg_blk_at(const profdb_cg *cg, uint32_t b)
+{
+	return &cg->blk_chunk[b >> CG_BLK_SHIFT][b & (CG_BLK_CHUNK - 1)];
+}
+static inline uint64_t cg_blk_off(const cg_blk *k)
+{
+	return (uint64_t)k->off_hi << 32 | k->off_lo;
+}
+uint32_t profdb__cg_blk_profile(const profdb_cg *cg, uint32_t b);
+/* The state at block @p b's first line: src, jfl, jfn and pos. */
+void profdb__cg_blk_state(const profdb_cg *cg, uint32_t b, cg_blkst *out);
+void profdb__cg_blk_free(profdb_cg *cg);
+/* seg_first[fn] and blk_next: each function's blocks in text order. */
+int profdb__cg_blk_chain(profdb_cg *cg);
+/* The profile of unit @p u of a function's list (seg_first/next): a
+ * block, or a segment of the second read (need_reread). */
+uint32_t profdb__cg_unit_profile(const profdb_cg *cg, uint32_t u);
+uint32_t profdb__cg_unit_next(const profdb_cg *cg, uint32_t u);
+/* names.c: the name of compressed id (@p sp, @p id) of file @p f as its
+ * scan left it, or CG_UNDEF. */
+uint32_t profdb__cg_file_id(const cg_file *f, int sp, uint64_t id);
+void profdb__cg_file_ids_free(cg_file *f);
 /* model.c: the edges from the call rows (after the scan that kept them). */
 int profdb__cg_finish_calls(profdb_cg *cg);
 /* scanner.c: scan file @p fi of the group. */

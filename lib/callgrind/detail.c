@@ -1,7 +1,8 @@
 /* Line/instruction detail, call sites and jumps of one function, decoded on demand from
- * the segments the scanner recorded (cg-internal.h). The scanner already
- * validated every line, so this re-reads the same bytes with the same
- * state; the checks stay anyway (a failure would be an internal error). */
+ * the blocks the open recorded, or the segments of a second read
+ * (callgrind-internal.h, cg_seg). The scanner already validated every line,
+ * so this re-reads the same bytes with the same state; the checks stay
+ * anyway (a failure would be an internal error). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +34,20 @@ struct profdb_cg_detail {
 
 typedef struct dstate {
 	profdb_cg_detail *d;
-	const cg_seg *g;
+	uint32_t unit;               /* the block or segment decoded */
+	uint32_t fn, profile;
+	uint64_t start;              /* offset of its first line */
 	const cg_profile *p;
 	uint64_t pos[CG_NPOS];
 	int col_instr, col_line;
 	uint32_t jfl, jfn;
+	uint32_t src;                /* the current file */
 	int pending_call;
 	uint64_t call_count;         /* of the pending calls= line */
-	uint32_t site;               /* next of the segment's calls in cg->sites */
+	uint64_t call_off;           /* its offset */
+	int blocks;                  /* g is a block: its calls are cg->calls */
+	uint32_t site;               /* next call: in cg->sites (segments), cg->calls (blocks) */
+	uint32_t site_end;           /* (blocks) the end of the profile's calls */
 	uint64_t off;
 } dstate;
 
@@ -224,7 +231,7 @@ static int add_costs(const dstate *s, uint64_t *dst, const uint64_t *v, uint32_t
 static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
-	dline key = {s->g->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
+	dline key = {s->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
 	uint32_t *slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
 	uint32_t i = *slot - 1;
 	if (!*slot) {
@@ -277,11 +284,11 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	                    sizeof *d->jumps);
 	if (r < 0)
 		return r;
-	const cg_name *tf = &cg->names[s->jfl != CG_EMPTY ? s->jfl : s->g->src];
-	const cg_name *tn = &cg->names[s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->g->fn].fn];
+	const cg_name *tf = &cg->names[s->jfl != CG_EMPTY ? s->jfl : s->src];
+	const cg_name *tn = &cg->names[s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->fn].fn];
 	profdb_cg_jump *j = &d->jumps[d->n_jumps++];
 	memset(j, 0, sizeof *j);
-	j->profile = s->g->profile;
+	j->profile = s->profile;
 	j->from_instr = col(s->pos, s->col_instr);
 	j->from_line = col(s->pos, s->col_line);
 	j->to_file = (profdb_str){tf->len ? tf->p : "", tf->len};
@@ -300,16 +307,19 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	const profdb_cg *cg = d->cg;
-	uint32_t seg = (uint32_t)(s->g - cg->segs);
-	if (s->site >= cg->n_sites || cg->sites[s->site].seg != seg)
+	uint32_t callee;
+	if (s->blocks ? s->site >= s->site_end || cg->calls[s->site].off != s->call_off ||
+	                    cg->calls[s->site].caller != s->fn
+	              : s->site >= cg->n_sites || cg->sites[s->site].seg != s->unit)
 		return derr(s, "internal error: a calls= line the scanner did not record");
+	callee = s->blocks ? cg->calls[s->site++].callee : cg->sites[s->site++].callee;
 	int r = grow_row((void **)&d->calls, &d->call_cost, &d->cap_calls, d->n_calls,
 	                 sizeof *d->calls, d->ne);
 	if (r < 0)
 		return r;
 	uint32_t i = d->n_calls++;
-	const cg_name *file = &cg->names[s->g->src];
-	d->calls[i] = (profdb_cg_callsite){s->g->profile, cg->sites[s->site++].callee,
+	const cg_name *file = &cg->names[s->src];
+	d->calls[i] = (profdb_cg_callsite){s->profile, callee,
 	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
 	                                   {file->len ? file->p : "", file->len},
 	                                   s->call_count, NULL};
@@ -328,16 +338,110 @@ static uint32_t first_site(const profdb_cg *cg, uint32_t seg)
 	return (uint32_t)i;
 }
 
-static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
+/* A block's calls: the first of its profile's calls= lines at or after
+ * its start (the open recorded them in text order), and the end of them. */
+static void first_call(const profdb_cg *cg, const dstate *s, uint32_t *at, uint32_t *end)
+{
+	uint32_t lo = cg->profiles[s->profile].call_first;
+	uint32_t hi = s->profile + 1 < cg->n_profiles ? cg->profiles[s->profile + 1].call_first
+	                                               : cg->n_calls;
+	*end = hi;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (cg->calls[mid].off < s->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+}
+
+/* A header line that starts a new part inside a function's lines, as
+ * header_line() (header.c) tells them: it ends a block. */
+static int starts_part(const char *p, const char *end)
+{
+	static const char *const keys[] = {"events:", "positions:", "part:", "pid:", "thread:"};
+	size_t n = (size_t)(end - p);
+	for (int i = 0; i < 5; i++) {
+		size_t kn = strlen(keys[i]);
+		if (n >= kn && memcmp(p, keys[i], kn) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A name line inside a block: fl=, fi=, fe= change the current file,
+ * jfi=, jfn= name the next jump's target; their values are "(id)" or
+ * "(id) name" (the scan sets need_reread for anything else), resolved
+ * with the file's compressed names as the scan left them. 1: a name line
+ * (done), 2: a line that ends the block (fn=, ob=, a new part), 0:
+ * another line, < 0: error. */
+static int name_line(dstate *s, const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	uint32_t *dst;
+	int sp = CG_SP_FILE;
+	const char *v;
+	if (n >= 3 && p[0] == 'f' && p[2] == '=' && (p[1] == 'l' || p[1] == 'i' || p[1] == 'e'))
+		dst = &s->src, v = p + 3;
+	else if (n >= 4 && p[0] == 'j' && p[1] == 'f' && p[3] == '=' && (p[2] == 'i' || p[2] == 'n'))
+		dst = p[2] == 'i' ? &s->jfl : &s->jfn, sp = p[2] == 'i' ? CG_SP_FILE : CG_SP_FN,
+		v = p + 4;
+	else if (n >= 3 && ((p[0] == 'f' && p[1] == 'n') || (p[0] == 'o' && p[1] == 'b')) && p[2] == '=')
+		return 2;   /* the end of the block */
+	else
+		return starts_part(p, end) ? 2 : 0;
+	while (v < end && cg_is_space(*v))
+		v++;
+	uint64_t id = 0;
+	const char *q = v + 1;
+	if (v == end || *v != '(' || q == end || !cg_is_digit(*q))
+		return derr(s, "internal error: a literal name inside a block");
+	for (; q < end && cg_is_digit(*q); q++)
+		if (__builtin_mul_overflow(id, 10, &id) ||
+		    __builtin_add_overflow(id, (uint64_t)(*q - '0'), &id))
+			return derr(s, "internal error: a name id overflows inside a block");
+	uint32_t name = profdb__cg_file_id(&s->d->cg->files[s->p->file], sp, id);
+	if (q == end || *q != ')' || name >= CG_UNDEF)
+		return derr(s, "internal error: an undefined name id inside a block");
+	*dst = name;
+	return 1;
+}
+
+/* Decode unit @p u of function @p fn: a block (from its first line to the
+ * line that ends it) or a segment of the second read (its byte range). */
+static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 {
 	const profdb_cg *cg = d->cg;
-	const cg_file *f = &cg->files[cg->profiles[g->profile].file];
 	dstate s;
 	memset(&s, 0, sizeof s);
 	s.d = d;
-	s.g = g;
-	s.p = &cg->profiles[g->profile];
-	memcpy(s.pos, g->pos, sizeof s.pos);
+	s.unit = u;
+	s.fn = fn;
+	s.blocks = !cg->need_reread;
+	uint64_t stop;
+	if (s.blocks) {
+		cg_blkst st;
+		profdb__cg_blk_state(cg, u, &st);
+		s.profile = profdb__cg_blk_profile(cg, u);
+		s.start = cg_blk_off(cg_blk_at(cg, u));
+		memcpy(s.pos, st.pos, sizeof s.pos);
+		s.jfl = st.jfl;
+		s.jfn = st.jfn;
+		s.src = st.src;
+		stop = cg->files[cg->profiles[s.profile].file].size;
+	} else {
+		const cg_seg *g = &cg->segs[u];
+		s.profile = g->profile;
+		s.start = g->off;
+		memcpy(s.pos, g->pos, sizeof s.pos);
+		s.jfl = g->jfl;
+		s.jfn = g->jfn;
+		s.src = g->src;
+		stop = g->end;
+	}
+	s.p = &cg->profiles[s.profile];
+	const cg_file *f = &cg->files[s.p->file];
 	s.col_instr = s.col_line = -1;
 	for (uint32_t c = 0; c < s.p->n_pos; c++) {
 		if (s.p->pos_kind[c] == CG_POS_INSTR)
@@ -345,15 +449,16 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 		else if (s.p->pos_kind[c] == CG_POS_LINE)
 			s.col_line = (int)c;
 	}
-	s.jfl = g->jfl;
-	s.jfn = g->jfn;
-	s.site = first_site(cg, (uint32_t)(g - cg->segs));
-	if (g->end > f->size || g->off > g->end)
+	if (s.blocks)
+		first_call(cg, &s, &s.site, &s.site_end);
+	else
+		s.site = first_site(cg, u);
+	if (stop > f->size || s.start > stop)
 		return derr(&s, "internal error: segment outside the text");
-	uint64_t off = g->off;
-	while (off < g->end) {
+	uint64_t off = s.start;
+	while (off < stop) {
 		const char *p = f->text + off;
-		size_t rest = (size_t)(g->end - off);
+		size_t rest = (size_t)(stop - off);
 		const char *nl = memchr(p, '\n', rest);
 		size_t n = nl ? (size_t)(nl - p) : rest;
 		s.off = off;
@@ -384,9 +489,12 @@ static int decode_seg(profdb_cg_detail *d, const cg_seg *g)
 			const char *slash = tn ? memchr(t, '/', tn) : NULL;
 			if (profdb__cg_u64(t, slash ? (size_t)(slash - t) : tn, &s.call_count) < 0)
 				s.call_count = 0;
+			s.call_off = s.off;
 			s.pending_call = 1;
 		} else if (n > 5 && (memcmp(p, "jump=", 5) == 0 || memcmp(p, "jcnd=", 5) == 0)) {
 			r = add_jump(&s, p[1] == 'c', p + 5, end);
+		} else if (s.blocks && (r = name_line(&s, p, end)) == 2) {
+			break;
 		}
 		/* Anything else (cfn=, cob=, summary:, comments, ...) does not
 		 * change what this segment contributes. */
@@ -457,10 +565,9 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	uint32_t nb = cg->fns[fn].n_body;
 	int r = profdb__hindex_init(&d->map, nb < 65536 ? nb : 65536);
 	uint32_t sg = first;
-	for (; sg != CG_EMPTY && r == 0; sg = cg->segs[sg].next) {
-		const cg_seg *g = &cg->segs[sg];
-		if (profile == PROFDB_CG_ALL || g->profile == profile)
-			r = decode_seg(d, g);
+	for (; sg != CG_EMPTY && r == 0; sg = profdb__cg_unit_next(cg, sg)) {
+		if (profile == PROFDB_CG_ALL || profdb__cg_unit_profile(cg, sg) == profile)
+			r = decode_unit(d, fn, sg);
 		else if (next)
 			break;
 	}
@@ -528,7 +635,7 @@ PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *
 int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,
                           profdb_cg_detail **ret)
 {
-	return detail_build(cg, cg->segs[*seg].profile, fn, *seg, seg, ret);
+	return detail_build(cg, profdb__cg_unit_profile(cg, *seg), fn, *seg, seg, ret);
 }
 
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)

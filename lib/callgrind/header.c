@@ -26,10 +26,16 @@ void close_seg(parser *ps)
 	ps->cur.seg = CG_EMPTY;
 }
 
+void profdb__cgs_close_blk(parser *ps)
+{
+	close_seg(ps);
+	ps->cur.blk = CG_EMPTY;   /* (its end is found by the decoder) */
+}
+
 /* End the current part (a new one starts at the next line that needs it). */
 void end_part(parser *ps)
 {
-	close_seg(ps);
+	profdb__cgs_close_blk(ps);
 	ps->part.prof = CG_EMPTY;
 	ps->part.has_events = 0;
 	ps->part.has_body = 0;
@@ -83,6 +89,7 @@ int need_part(parser *ps)
 	memset(pr, 0, sizeof *pr);
 	pr->file = ps->at.file;
 	pr->call_first = cg->n_calls;
+	pr->blk_first = cg->n_blks;
 	/* pid:, thread: and cmd: hold for the later parts of a file until
 	 * redefined (valgrind writes them once, before part 1) */
 	if (p > 0 && pr[-1].file == ps->at.file) {

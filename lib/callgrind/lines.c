@@ -207,7 +207,7 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 		return r;
 	}
 	for (uint32_t s = cg->seg_first[fn]; s != CG_EMPTY && r == 0;) {
-		uint32_t p = cg->segs[s].profile;
+		uint32_t p = profdb__cg_unit_profile(cg, s);
 		if (last != PROFDB_NONE && p <= last) {
 			r = profdb__fail(-EBADMSG, "callgrind: internal error: the segments of function %"
 			                 PRIu32 " are not in profile order", fn);

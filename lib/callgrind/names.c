@@ -120,9 +120,8 @@ void profdb__cgs_ids_clear(cg_ids *t, int release)
 
 static const char *const space_name[] = {"object", "file", "function"};
 
-uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id)
+static uint32_t ids_get(const cg_ids *t, int sp, uint64_t id)
 {
-	const cg_ids *t = &ps->ids;
 	if (id < t->limit)
 		return id < t->cap[sp] ? t->dense[sp][id] : CG_UNDEF;
 	if (!t->index.slot)
@@ -132,7 +131,56 @@ uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id)
 	return *slot ? t->big[*slot - 1].name : CG_UNDEF;
 }
 
+uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id)
+{
+	return ids_get(&ps->ids, sp, id);
+}
+
+uint32_t profdb__cg_file_id(const cg_file *f, int sp, uint64_t id)
+{
+	return f->ids ? ids_get(f->ids, sp, id) : CG_UNDEF;
+}
+
+void profdb__cgs_ids_trim(cg_ids *t)
+{
+	free(t->dense[CG_SP_OB]);   /* (a block names no object) */
+	t->dense[CG_SP_OB] = NULL;
+	t->cap[CG_SP_OB] = 0;
+	for (int sp = CG_SP_FILE; sp <= CG_SP_FN; sp++) {
+		size_t n = t->cap[sp];
+		while (n > 0 && t->dense[sp][n - 1] == CG_EMPTY)
+			n--;
+		uint32_t *q = n ? realloc(t->dense[sp], n * sizeof *q) : NULL;
+		if (n == 0) {
+			free(t->dense[sp]);
+			t->dense[sp] = NULL;
+			t->cap[sp] = 0;
+		} else if (q) {
+			t->dense[sp] = q;
+			t->cap[sp] = n;
+		}
+	}
+}
+
+void profdb__cg_file_ids_free(cg_file *f)
+{
+	if (f->ids) {
+		ids_clear(f->ids, 1);
+		free(f->ids);
+		f->ids = NULL;
+	}
+}
+
 static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out);
+
+/* An id defined as @p name where it was @p old: a second definition with
+ * another name makes the id mean two things in one text, which the final
+ * id table cannot tell apart (need_reread). */
+static void note_define(parser *ps, uint32_t old, uint32_t name)
+{
+	if (old < CG_UNDEF && old != name)
+		ps->cg->need_reread = 1;
+}
 
 /* A piece remembers the small ids it defines, so that merging it costs
  * what it defined, not its dense arrays' length. */
@@ -155,12 +203,14 @@ int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap)
 		const cg_ph *d = &src->spec.defs[i];
 		if ((r = id_slot(dst, (int)d->sp, d->id, &slot)) < 0)
 			return r;
+		note_define(dst, *slot, nmap[t->dense[d->sp][d->id]]);
 		*slot = nmap[t->dense[d->sp][d->id]];
 	}
 	for (uint32_t i = 0; i < t->n_big; i++)
 		if (t->big[i].name < CG_UNDEF) {
 			if ((r = id_slot(dst, (int)t->big[i].sp, t->big[i].id, &slot)) < 0)
 				return r;
+			note_define(dst, *slot, nmap[t->big[i].name]);
 			*slot = nmap[t->big[i].name];
 		}
 	return 0;
@@ -250,6 +300,7 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 				}
 				/* Undefined id: a soft error (callgrind 0.10, some other
 				 * writers). The token "(id)" itself becomes the name. */
+				ps->cg->need_reread = 1;   /* "(id)" names it here, not later */
 				if (once(&ps->warned.undef))
 					pwarn(ps,
 					      "undefined %s id %" PRIu64 "; \"(%" PRIu64 ")\" is used as the "
@@ -265,6 +316,7 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 			r = id_slot(ps, sp, id, &slot);  /* intern may not move it, but be safe */
 			if (r < 0)
 				return r;
+			note_define(ps, *slot, ni);
 			*slot = ni;  /* a redefinition replaces */
 			*idx = ni;
 			if (ps->spec.on && id < ps->ids.limit)   /* for profdb__cgs_ids_merge */

@@ -178,6 +178,8 @@ static void tables_reuse(piece *pc)
 	cg_build *b = &pc->b;
 	lc->n_names = CG_PH_FIRST_ID;
 	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_segs = lc->n_sites = 0;
+	profdb__cgs_blk_clear(lc);
+	lc->need_reread = 0;
 	if (lc->fn_segs)
 		memset(lc->fn_segs, 0xff, lc->cap_fn_segs * sizeof *lc->fn_segs);
 	tmap_clear(&b->name_map);
@@ -242,7 +244,7 @@ static void piece_read(piece *pc, const start *st)
 	pc->rc = read_piece_lines(ps, pc);
 	if (pc->rc == 0 && pc->to < ps->at.f->size) {
 		ps->at.off = pc->to;   /* where the next piece's fn= line closes it */
-		close_seg(ps);
+		profdb__cgs_close_blk(ps);
 	}
 }
 
@@ -351,15 +353,13 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 	return 0;
 }
 
-/* Segments (appended, each function's list extended in text order) and
- * call sites. */
+/* Segments (appended, each function's list extended in text order), call
+ * sites, blocks. */
 static int add_segs(parser *ps0, const piece *pc, const maps *m)
 {
 	profdb_cg *cg = ps0->cg;
 	const profdb_cg *lc = pc->ps.cg;
 	uint32_t base = cg->n_segs;
-	if (!cg->keep_segs)
-		return 0;
 	int r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)base + lc->n_segs, sizeof *cg->segs);
 	if (r < 0 || (r = grow((void **)&cg->sites, &cg->cap_sites,
 	                       (uint64_t)cg->n_sites + lc->n_sites, sizeof *cg->sites)) < 0)
@@ -374,10 +374,12 @@ static int add_segs(parser *ps0, const piece *pc, const maps *m)
 		if (j == 0 && g.off == pc->second)   /* opened before the position was known */
 			memcpy(g.pos, ps0->part.pos, sizeof g.pos);
 		cg->segs[base + j] = g;
-		if ((r = profdb__cgs_seg_append(cg, g.fn, base + j)) < 0)
+		if (cg->keep_segs && (r = profdb__cgs_seg_append(cg, g.fn, base + j)) < 0)
 			return r;
 	}
 	cg->n_segs = base + lc->n_segs;
+	if (lc->n_blks && (r = profdb__cgs_blk_merge(cg, lc, m->fn, m->name)) < 0)
+		return r;
 	for (uint32_t j = 0; j < lc->n_sites; j++) {
 		cg_site s = lc->sites[j];
 		cg->sites[cg->n_sites++] = (cg_site){s.seg == CG_EMPTY ? CG_EMPTY : base + s.seg,
@@ -387,7 +389,8 @@ static int add_segs(parser *ps0, const piece *pc, const maps *m)
 }
 
 /* The piece's end state, in the real ids, becomes the scan's state. */
-static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg_base)
+static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg_base,
+                       uint32_t blk_base)
 {
 	const parser *ps = &pc->ps;
 	const cg_cur *l = &ps->cur;
@@ -402,6 +405,7 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg
 	c->func = l->func == CG_EMPTY ? CG_EMPTY : m->fn[l->func];
 	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
 	c->seg = l->seg == CG_EMPTY ? CG_EMPTY : seg_base + l->seg;
+	c->blk = l->blk == CG_EMPTY ? CG_EMPTY : blk_base + l->blk;
 	c->pending_call = l->pending_call;
 	if (l->pending_call)   /* (the piece's sink held its values) */
 		memset(ps0->call_sink, 0, sizeof ps0->call_sink);
@@ -423,13 +427,14 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	m.row = malloc(((size_t)lc->n_rows + 1) * sizeof *m.row);
 	int r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (m.name && m.fn && m.row && (r = map_tables(ps0, pc, &m)) >= 0) {
-		uint32_t seg_base = ps0->cg->n_segs;
+		uint32_t seg_base = ps0->cg->n_segs, blk_base = ps0->cg->n_blks;
 		/* the self costs; 0 (nothing added) when a sum overflows */
 		r = add_costs(ps0->cg->row_cost, lc->row_cost, m.row, lc->n_rows, ps0->cg->n_events);
 		if (r == 1 && (r = add_calls(ps0->cg, lc, &m)) >= 0 &&
 		    (r = add_segs(ps0, pc, &m)) >= 0 &&
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {
-			take_state(ps0, pc, &m, seg_base);
+			take_state(ps0, pc, &m, seg_base, blk_base);
+			ps0->cg->need_reread |= lc->need_reread;
 			r = 1;
 		}
 	}
@@ -569,7 +574,7 @@ static int take_piece(sched *sc, unsigned k, const cg_part *snap, uint32_t snap_
 	piece *pc = &sc->pcs[k];
 	/* what the piece's first line (fn=) does first */
 	ps0->at.off = pc->from;
-	close_seg(ps0);
+	profdb__cgs_close_blk(ps0);
 	int m = merge(ps0, pc, snap, snap_ne);
 	uint64_t resume = m == 0 ? pc->from : m == 1 && pc->rc == CG_STOP ? pc->ps.at.off : pc->to;
 	recycle(sc, pc);

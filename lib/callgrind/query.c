@@ -256,6 +256,23 @@ static int q_counts(const void *impl, profdb_counts *out)
 	return 0;
 }
 
+/* What the open knows without decoding a line: with line contexts, the
+ * contexts and values are the line rows of every function, which only
+ * q_counts decodes (-1: unknown). */
+static int q_header_counts(const void *impl, profdb_counts *out)
+{
+	const cg_query *q = impl;
+	const profdb_cg *cg = q->cg;
+	if (!q->lines)
+		return q_counts(impl, out);
+	memset(out, 0, sizeof *out);
+	out->profiles = cg->n_profiles;
+	out->contexts = -1;
+	out->metrics = cg->n_events;
+	out->values = -1;
+	return 0;
+}
+
 /* ---- metrics ----------------------------------------------------------------------- */
 
 static int64_t q_metric_count(const void *impl)
@@ -621,6 +638,7 @@ const profdb__backend profdb__cg_backend = {
 	.close = q_close,
 	.about = q_about,
 	.counts = q_counts,
+	.header_counts = q_header_counts,
 	.metric_count = q_metric_count,
 	.metric_at = q_metric_at,
 	.metric_has_values = q_metric_has_values,

@@ -7,18 +7,25 @@
  *    then the edges: for inclusive costs, call edges and the context
  *    tree, not for a ranking by self cost or the totals. In a 69 MB
  *    profile they are 106 164 rows, 13.5 MB with their hash index. The
- *    open records each calls= line instead (its caller, callee, count
- *    and offset: 24 bytes, 3.2 MB there), and the first query of calls
- *    makes the rows from those lines, reading only their cost lines;
- *  - the segments of each function (runs of body lines in which the
- *    current file and the jump-target names do not change) and the call
- *    sites, which detail.c re-reads for line/instruction detail: with
- *    inlined code a segment ends at almost every fi=/fe= line, 321 848
- *    segments of 56 bytes in that profile. The first detail request reads
- *    the texts again, with the same scanner, into a scratch handle that
- *    keeps them (keep_segs), and takes them over. The scan is
- *    deterministic: it numbers functions and profiles as the open did,
- *    which is checked (-EIO: the text changed under the handle). Its
+ *    open records each calls= line instead (its caller, callee and
+ *    offset: 16 bytes, 2.1 MB there), and the first query of calls makes
+ *    the rows from those lines, reading their counts and cost lines;
+ *  - the list of each function's blocks, which detail.c decodes for
+ *    line/instruction detail: the open records one block per run of a
+ *    function's lines (fn= to the next fn=, ob= or part: 82 k blocks of
+ *    12 bytes in that profile, blocks.c) and keeps each file's compressed names,
+ *    with which detail.c follows the file and jump-target changes inside
+ *    a block; a block's calls are the recorded calls= lines.
+ *    That is not enough when a compressed name means different things at
+ *    different places of a text (defined twice, used before its
+ *    definition, or forgotten at a "====" line) or a function's lines
+ *    name a file literally (need_reread, set by the scan): then the first
+ *    detail request reads the texts again, with the same scanner, into a
+ *    scratch handle that keeps segments (runs of body lines in which the
+ *    current file and the jump-target names do not change, resolved as
+ *    the scan goes) and call sites (keep_segs), and takes them over. That
+ *    scan is deterministic: it numbers functions and profiles as the open
+ *    did, which is checked (-EIO: the text changed under the handle). Its
  *    warnings were given by the open and are not repeated, and the open's
  *    progress hook is not called.
  *
@@ -128,6 +135,19 @@ static void stand_at(parser *ps, const profdb_cg *cg, const cg_profile *p, uint6
 		ps->at.lineno++;
 }
 
+/* The count of the calls= line whose value is [v, nl): its first token
+ * (the open checked it; a negative one, warned, counts as 0). */
+static uint64_t call_count(const char *v, const char *nl)
+{
+	const char *t = v;
+	size_t n = 0;
+	uint64_t x;
+	if (nl > v && nl[-1] == '\r')
+		nl--;
+	cg_tok(&v, nl, &t, &n);
+	return profdb__cg_u64(t, n, &x) == 0 ? x : 0;
+}
+
 /* Add call @p c of profile @p pi to its row: the count, and the costs of
  * the line after the calls= line (its positions skipped: the open checked
  * them). */
@@ -140,14 +160,15 @@ static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_c
 	int r = find_crow(cg, m, &k, &i);
 	if (r < 0)
 		return r;
-	if (__builtin_add_overflow(cg->crows[i].count, c->count, &cg->crows[i].count)) {
+	const char *nl = memchr(f->text + c->off, '\n', (size_t)(f->size - c->off));
+	if (!nl || nl - (f->text + c->off) < 6 || memcmp(f->text + c->off, "calls=", 6) != 0)
+		return profdb__fail(-EIO, "%s: offset %" PRIu64 ": no calls= line with a cost line "
+		                    "(was the file changed while open?)", f->label, c->off);
+	if (__builtin_add_overflow(cg->crows[i].count, call_count(f->text + c->off + 6, nl),
+	                           &cg->crows[i].count)) {
 		stand_at(ps, cg, p, c->off, 1);
 		return perr(ps, -EBADMSG, "call count overflows 64 bits");
 	}
-	const char *nl = memchr(f->text + c->off, '\n', (size_t)(f->size - c->off));
-	if (!nl)   /* the open found the cost line */
-		return profdb__fail(-EIO, "%s: offset %" PRIu64 ": the calls= line has no cost line "
-		                    "(was the file changed while open?)", f->label, c->off);
 	const char *line = nl + 1, *end = f->text + f->size;
 	const char *e = memchr(line, '\n', (size_t)(end - line));
 	end = e ? e : end;
@@ -201,16 +222,19 @@ static int make_calls(void *arg)
 	return profdb__cg_finish_calls(cg);
 }
 
-/* The segments and call sites. */
+/* Each function's first block (the list the open made), or the segments
+ * and call sites of a second read. */
 static int read_segments(void *arg)
 {
 	profdb_cg *cg = arg;
+	if (!(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	if (!cg->need_reread)
+		return profdb__cg_blk_chain(cg);   /* the open's blocks */
 	profdb_cg *s = scratch(cg);
 	if (!s)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	int r = read_again(cg, s);
-	if (r >= 0 && !(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
-		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (r >= 0) {
 		for (uint32_t f = 0; f < cg->n_fns; f++)
 			cg->seg_first[f] = f < s->cap_fn_segs ? s->fn_segs[f].first : CG_EMPTY;

@@ -81,6 +81,7 @@ typedef struct cg_cur {
 	uint32_t cfn_ob, cfn_fl;         /* the callee's object and file, bound at cfn= */
 	uint32_t func, row;              /* resolved function and its row, or CG_EMPTY */
 	uint32_t seg;                    /* open segment, or CG_EMPTY */
+	uint32_t blk;                    /* open block (not keep_segs), or CG_EMPTY */
 	int pending_call;                /* the previous line was calls= */
 } cg_cur;
 
@@ -226,19 +227,36 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
 int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
 int get_row(parser *ps, uint32_t fn, uint32_t *out);
 
-/* header.c */
+/* header.c: close_seg ends the segment at the current line; close_blk
+ * ends the block too (fn=, ob=, a new part, the end of the text or of a
+ * piece). */
 void close_seg(parser *ps);
+void profdb__cgs_close_blk(parser *ps);
 void end_part(parser *ps);
 int save_cols(parser *ps);
 int need_part(parser *ps);
 int header_line(parser *ps, const char *k, size_t kn, const char *v, const char *end);
 
+/* blocks.c: open a block of the current function at the current line
+ * (ps->cur.blk); the function of block @p b; append a piece's blocks
+ * (@p lc's, its functions and names through the maps); forget a piece's
+ * blocks (its tables reused). */
+int profdb__cgs_blk_open(parser *ps);
+uint32_t profdb__cgs_blk_fn(const profdb_cg *cg, uint32_t b);
+int profdb__cgs_blk_merge(profdb_cg *cg, const profdb_cg *lc, const uint32_t *fn_map,
+                          const uint32_t *name_map);
+void profdb__cgs_blk_clear(profdb_cg *lc);
+
 /* body.c */
 int need_fn(parser *ps);
 int need_seg(parser *ps);
+/* A name line's value @p v (@p n bytes) in a function's lines: a literal
+ * name there makes the open's blocks undecodable alone (need_reread). */
+void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n);
 /* Segment @p seg goes at the end of function @p fn's list (keep_segs). */
 int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg);
-int add_call(parser *ps, uint64_t count);
+/* (the count is read again from the line when the call rows are made) */
+int add_call(parser *ps);
 void set_file_fn(parser *ps, char k, uint32_t idx);
 void set_ob(parser *ps, uint32_t idx);
 /* cfn=: binds the callee of the next calls= (KCachegrind) */
@@ -254,6 +272,9 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b);
 int profdb__cgs_lines(parser *ps, uint64_t off, uint64_t stop);
 int profdb__cgs_end(parser *ps);
+/* After a file's scan (result @p r): its compressed names go to the file
+ * (cg_file.ids) for detail.c, unless the scan failed or keeps segments. */
+void profdb__cgs_keep_ids(parser *ps, int r);
 
 /* parallel.c: how many threads scan a text of @p size bytes (1: the
  * sequential scan; options.threads, 0 = one per core for texts of 4 MiB
@@ -268,6 +289,9 @@ int intern(parser *ps, const char *p, size_t n, uint32_t *idx);
 /* The same with the name's hash already known (cg_name.hash). */
 int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash, uint32_t *idx);
 int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx);
+/* The ids a file keeps for its blocks (cg_file.ids): file and function
+ * names only, the dense tables no longer than their last defined id. */
+void profdb__cgs_ids_trim(cg_ids *t);
 /* The name of compressed id (@p sp, @p id), CG_UNDEF when undefined. */
 uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id);
 /* Every id @p src defines, into @p dst's tables, names through @p nmap. */

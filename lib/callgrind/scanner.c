@@ -101,6 +101,7 @@ static int one_line(parser *ps, const char *p, const char *end)
 		 * a new profile with its own name ids. */
 		end_part(ps);
 		ids_clear(&ps->ids, 0);
+		ps->cg->need_reread = 1;   /* names change meaning: blocks are not enough */
 		return 0;
 	}
 	for (const char *q = k; q < end; q++)
@@ -147,7 +148,7 @@ int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b)
 	ps->b = b;
 	ps->at.f = &cg->files[fi];
 	ps->at.file = fi;
-	ps->cur.seg = CG_EMPTY;
+	ps->cur.seg = ps->cur.blk = CG_EMPTY;
 	end_part(ps);
 
 	if (cg->n_names == 0) {
@@ -232,7 +233,7 @@ int profdb__cgs_lines(parser *ps, uint64_t off, uint64_t stop)
 int profdb__cgs_end(parser *ps)
 {
 	ps->at.off = ps->at.f->size;
-	close_seg(ps);
+	profdb__cgs_close_blk(ps);
 	if (ps->cur.pending_call) {
 		ps->at.last_line = 0;
 		return perr(ps, -ENODATA, "file ends after calls= without its cost line (truncated?)");
@@ -257,6 +258,18 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 	}
 	if (r >= 0)
 		r = profdb__cgs_end(&ps);
-	ids_clear(&ps.ids, 1);
+	profdb__cgs_keep_ids(&ps, r);
 	return r < 0 ? r : 0;
+}
+
+void profdb__cgs_keep_ids(parser *ps, int r)
+{
+	cg_file *f = ps->at.f;
+	if (r >= 0 && f && ps->cg && !ps->cg->keep_segs && !f->ids && (f->ids = malloc(sizeof *f->ids))) {
+		*f->ids = ps->ids;
+		memset(&ps->ids, 0, sizeof ps->ids);
+		profdb__cgs_ids_trim(f->ids);
+		return;
+	}
+	ids_clear(&ps->ids, 1);
 }

@@ -198,7 +198,7 @@ int profdb__cg_parse_gz(profdb_cg *cg, uint32_t fi, cg_build *b, const unsigned 
 		if (r >= 0)
 			r = profdb__cgs_end(&ps);
 	}
-	ids_clear(&ps.ids, 1);
+	profdb__cgs_keep_ids(&ps, r);
 	for (size_t i = 0; i < st.n_warn; i++)
 		free(st.warn[i]);
 	free(st.warn);

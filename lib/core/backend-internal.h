@@ -198,7 +198,8 @@ typedef struct profdb__backend {
 	int (*about)(const void *impl, profdb_about *out);
 	int (*counts)(const void *impl, profdb_counts *out);
 	/* counts() from what the format's headers declare, reading no stored
-	 * value or sample (profdb_get_header_counts). Optional: counts(). */
+	 * value or sample (profdb_get_header_counts); -1 for a count they do
+	 * not give. Optional: counts(). */
 	int (*header_counts)(const void *impl, profdb_counts *out);
 
 	/* ---- metrics ---- */

@@ -117,7 +117,7 @@ struct profdb__pbz {
 	 * output never starts it); without one, each chunk is compressed on
 	 * the converting thread. The lock guards job, job_len, job_finish,
 	 * quit and werr; while job is set the thread owns z and out. */
-	int threaded;
+	int threaded, tried;
 	pthread_t th;
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
@@ -206,7 +206,8 @@ static int hand_over(profdb__pbs *s, int fin)
 	int r = settle(s);
 	if (r < 0)
 		return r;
-	if (!z->threaded && !fin && pthread_mutex_init(&z->lock, NULL) == 0) {
+	if (!z->threaded && !z->tried && !fin && pthread_mutex_init(&z->lock, NULL) == 0) {
+		z->tried = 1;   /* one attempt: a thread that cannot start now will not later */
 		if (pthread_cond_init(&z->cv, NULL) == 0) {
 			if (pthread_create(&z->th, NULL, compressor, z) == 0)
 				z->threaded = 1;
@@ -219,11 +220,8 @@ static int hand_over(profdb__pbs *s, int fin)
 	if (!z->threaded) {
 		int c = compress_chunk(z, z->in, z->in_len, fin);
 		z->in_len = 0;
-		if (c < 0) {
-			z->werr = c;
-			return settle(s);
-		}
-		return fin ? settle(s) : 0;
+		z->werr = c;
+		return settle(s);   /* written now: out holds one chunk's bytes */
 	}
 	pthread_mutex_lock(&z->lock);
 	z->job = z->in;

@@ -334,7 +334,7 @@ static unsigned char *gunzip(const unsigned char *data, size_t len, size_t *out_
 {
 #ifdef PROFDB_HAVE_ZLIB
 	cr_assert(len > 2 && data[0] == 0x1f && data[1] == 0x8b, "gzip magic");
-	size_t cap = 1 << 20;
+	size_t cap = (size_t)16 << 20;
 	unsigned char *out = malloc(cap);
 	z_stream z;
 	memset(&z, 0, sizeof z);
@@ -378,6 +378,65 @@ Test(convert_cg, pprof_of_callgrind)
 	}
 	free(pb);
 	free(b.p);
+	profdb_close(a);
+}
+
+/* A pprof output of several compression chunks (lib/convert/protobuf.c
+ * compresses each on a thread of its own while the next one fills): the
+ * samples all arrive, and the bytes are those of one deflate over the
+ * whole message, so how the stream was cut does not show. */
+Test(convert_cg, pprof_in_chunks)
+{
+	enum { LINES = 60000 };
+	size_t cap = 64 + (size_t)LINES * 24, len = 0;
+	char *text = malloc(cap);
+	len += (size_t)snprintf(text, cap, "# callgrind format\nversion: 1\npositions: line\nevents: Ir\nfn=(1) main\n");
+	uint64_t want = 0;
+	for (unsigned i = 1; i <= LINES; i++) {
+		len += (size_t)snprintf(text + len, cap - len, "%u %u\n", i, 1000 + i);
+		want += 1000 + i;
+	}
+	profdb *a = open_text(text, len);
+	buf b = convert(a, PROFDB_CONVERT_PPROF, 0, NULL, 0);
+#ifdef PROFDB_HAVE_ZLIB
+	size_t n = 0, at = 0;
+	unsigned char *pb = gunzip(b.p, b.len, &n);
+	cr_assert_gt(n, (size_t)4 << 18, "more than four chunks of 256 KiB: %zu bytes", n);
+	size_t samples = 0;
+	uint64_t sum = 0;
+	pbr r = {pb, pb + n}, s, t;
+	uint32_t f, g;
+	uint64_t v;
+	while (rd_field(&r, &f, &v, &s))
+		if (f == 2) {
+			samples++;
+			while (rd_field(&s, &g, &v, &t))
+				while (g == 2 && t.p < t.end)
+					sum += rd_varint(&t);
+		}
+	cr_assert_eq(samples, LINES, "a sample per line");
+	cr_assert_eq(sum, want, "Ir over every line");
+	/* one deflate, as profdb__pbs_init sets it up, over the whole message */
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	size_t zcap = deflateBound(&z, (uLong)n);
+	unsigned char *one = malloc(zcap);
+	z.next_in = pb;
+	z.avail_in = (uInt)n;
+	z.next_out = one;
+	z.avail_out = (uInt)zcap;
+	cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	at = z.total_out;
+	deflateEnd(&z);
+	cr_assert(at == b.len && memcmp(one, b.p, at) == 0, "the stream is one deflate's");
+	free(one);
+	free(pb);
+#else
+	cr_assert_gt(b.len, (size_t)1 << 20, "the plain protobuf");
+#endif
+	free(b.p);
+	free(text);
 	profdb_close(a);
 }
 

@@ -55,7 +55,7 @@ int profdb__cv_events(const profdb *db, const profdb_convert_options *opts, cons
 typedef struct profdb__cv_names {
 	profdb_str *str;
 	size_t n, cap;
-	profdb__hindex index;
+	profdb__tmap index;   /* tagged: a probe reads a string only on a tag match */
 	char **blocks;
 	size_t n_blocks, cap_blocks, left;
 	char *next;
@@ -65,6 +65,9 @@ int profdb__cv_names_init(profdb__cv_names *t);
 void profdb__cv_names_free(profdb__cv_names *t);
 /* The id of @p s (1..n); *fresh is 1 when it was added now. 0 or -ENOMEM. */
 int profdb__cv_intern(profdb__cv_names *t, profdb_str s, uint32_t *id, int *fresh);
+/* A hash of @p n bytes for the writers' tables, eight bytes a step (names
+ * run to hundreds of bytes: Callgrind's "f'caller'caller..."). */
+uint64_t profdb__cv_hash(const void *p, size_t n, uint64_t seed);
 
 /* ---- the tree and its self costs (ctree.c) ----------------------------- */
 

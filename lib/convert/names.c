@@ -10,7 +10,7 @@ enum { BLOCK = 64 * 1024 };
 int profdb__cv_names_init(profdb__cv_names *t)
 {
 	memset(t, 0, sizeof *t);
-	return profdb__hindex_init(&t->index, 256);
+	return profdb__tmap_init(&t->index);
 }
 
 void profdb__cv_names_free(profdb__cv_names *t)
@@ -19,14 +19,23 @@ void profdb__cv_names_free(profdb__cv_names *t)
 		free(t->blocks[i]);
 	free(t->blocks);
 	free(t->str);
-	profdb__hindex_free(&t->index);
+	profdb__tmap_free(&t->index);
 	memset(t, 0, sizeof *t);
 }
 
-static uint64_t hash_entry(const void *ctx, uint32_t e)
+uint64_t profdb__cv_hash(const void *p, size_t n, uint64_t seed)
 {
-	const profdb__cv_names *t = ctx;
-	return profdb__hash_bytes(t->str[e].ptr, t->str[e].len, 0);
+	const unsigned char *s = p;
+	uint64_t h = (seed ^ n) * UINT64_C(0x9e3779b97f4a7c15), w;
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+		h ^= h >> 29;
+	}
+	w = 0;
+	if (n)
+		memcpy(&w, s, n);
+	return profdb__mix64(h ^ w);
 }
 
 static int eq_entry(const void *ctx, uint32_t e, const void *key)
@@ -60,11 +69,11 @@ static const char *keep(profdb__cv_names *t, profdb_str s)
 
 int profdb__cv_intern(profdb__cv_names *t, profdb_str s, uint32_t *id, int *fresh)
 {
-	uint64_t h = profdb__hash_bytes(s.ptr, s.len, 0);
-	uint32_t *slot = profdb__hindex_slot(&t->index, h, eq_entry, t, &s);
+	uint64_t h = profdb__cv_hash(s.ptr, s.len, 0);
+	profdb__tslot *slot = profdb__tmap_slot(&t->index, (uint32_t)h, eq_entry, t, &s);
 	*fresh = 0;
-	if (*slot) {
-		*id = *slot;
+	if (slot->row1) {
+		*id = slot->row1;
 		return 0;
 	}
 	if (t->n >= UINT32_MAX - 1 || profdb__grow((void **)&t->str, &t->cap, t->n + 1, sizeof *t->str))
@@ -73,8 +82,9 @@ int profdb__cv_intern(profdb__cv_names *t, profdb_str s, uint32_t *id, int *fres
 	if (!p)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
 	t->str[t->n] = (profdb_str){p, s.len};
-	*slot = (uint32_t)++t->n;
-	*id = *slot;
+	slot->row1 = (uint32_t)++t->n;
+	slot->tag = (uint32_t)h;
+	*id = slot->row1;
 	*fresh = 1;
-	return profdb__hindex_added(&t->index, hash_entry, t);
+	return profdb__tmap_added(&t->index);
 }

@@ -369,9 +369,9 @@ static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t
 	profdb_str name, file, module;
 	uint64_t line;
 	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
-	uint64_t h = profdb__hash_bytes(name.ptr, name.len, name.len);
-	h = profdb__hash_bytes(file.ptr, file.len, h ^ file.len);
-	b->key[index] = profdb__hash_bytes(module.ptr, module.len, h);
+	uint64_t h = profdb__cv_hash(name.ptr, name.len, 0);
+	h = profdb__cv_hash(file.ptr, file.len, h);
+	b->key[index] = profdb__cv_hash(module.ptr, module.len, h);
 	b->n_frames = index + 1;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "pb-internal.h"
 
 #ifdef PROFDB_HAVE_ZLIB
+#include <pthread.h>
 #include <zlib.h>
 #endif
 
@@ -93,20 +94,164 @@ void profdb__pbm_packed(profdb__pbm *m, uint32_t field, const uint64_t *v, size_
 
 /* ---- the stream ------------------------------------------------------------ */
 
+/* Bytes gather into chunks of this size; each full chunk is compressed
+ * while the next one fills (deflate takes about as long as making the
+ * messages of a large profile). */
+#define PBZ_CHUNK ((size_t)256 * 1024)
+
 struct profdb__pbz {
 #ifdef PROFDB_HAVE_ZLIB
 	z_stream z;
 	/* deflate() costs a call per piece (and a crc32 setup), more than the
-	 * compression of a piece of a few bytes: pieces gather here first.
+	 * compression of a piece of a few bytes: pieces gather in @c in first.
 	 * Under Z_NO_FLUSH deflate waits for enough input to decide, so the
 	 * bytes do not depend on how it comes (checked: every real sample's
 	 * pprof is byte-identical to the piece-by-piece stream's). */
+	unsigned char *in, *spare;   /* PBZ_CHUNK each */
 	size_t in_len;
-	unsigned char in[64 * 1024];
-	unsigned char out[64 * 1024];
+	/* The compressed bytes of the last chunk, for the converting thread
+	 * to write (profdb_write_fn is called on that thread only). */
+	unsigned char *out;
+	size_t out_len, out_cap;
+	/* The compressing thread, started at the first full chunk (a small
+	 * output never starts it); without one, each chunk is compressed on
+	 * the converting thread. The lock guards job, job_len, job_finish,
+	 * quit and werr; while job is set the thread owns z and out. */
+	int threaded, tried;
+	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	const unsigned char *job;
+	size_t job_len;
+	int job_finish, quit, werr;
 #endif
 	int on;
 };
+
+#ifdef PROFDB_HAVE_ZLIB
+/* Compress @p len bytes into z->out (grown as needed): 0, -ENOMEM, -EIO.
+ * Sets no message (it may run on the compressing thread). */
+static int compress_chunk(struct profdb__pbz *z, const unsigned char *data, size_t len, int fin)
+{
+	z_stream *zs = &z->z;
+	zs->next_in = (unsigned char *)(uintptr_t)data;
+	zs->avail_in = (uInt)len;   /* at most PBZ_CHUNK */
+	for (;;) {
+		if (z->out_cap - z->out_len < 4096 &&
+		    profdb__grow((void **)&z->out, &z->out_cap, z->out_len + 65536, 1) < 0)
+			return -ENOMEM;
+		size_t room = z->out_cap - z->out_len;
+		zs->next_out = z->out + z->out_len;
+		zs->avail_out = room > 1u << 30 ? 1u << 30 : (uInt)room;
+		uInt before = zs->avail_out;
+		int r = deflate(zs, fin ? Z_FINISH : Z_NO_FLUSH);
+		if (r == Z_STREAM_ERROR)
+			return -EIO;
+		z->out_len += before - zs->avail_out;
+		if (zs->avail_out != 0 && (fin ? r == Z_STREAM_END : zs->avail_in == 0))
+			return 0;
+	}
+}
+
+static void *compressor(void *arg)
+{
+	struct profdb__pbz *z = arg;
+	pthread_mutex_lock(&z->lock);
+	for (;;) {
+		while (!z->job && !z->quit)
+			pthread_cond_wait(&z->cv, &z->lock);
+		if (!z->job)
+			break;
+		const unsigned char *data = z->job;
+		size_t len = z->job_len;
+		int fin = z->job_finish;
+		pthread_mutex_unlock(&z->lock);
+		int r = z->werr ? 0 : compress_chunk(z, data, len, fin);
+		pthread_mutex_lock(&z->lock);
+		z->werr = z->werr ? z->werr : r;
+		z->job = NULL;
+		pthread_cond_broadcast(&z->cv);
+	}
+	pthread_mutex_unlock(&z->lock);
+	return NULL;
+}
+
+/* Wait for the compressing thread to be idle (when there is one), then
+ * write what it compressed: the stream's error or 0. */
+static int settle(profdb__pbs *s)
+{
+	struct profdb__pbz *z = s->z;
+	int werr = z->threaded ? 0 : z->werr;
+	if (z->threaded) {
+		pthread_mutex_lock(&z->lock);
+		while (z->job)
+			pthread_cond_wait(&z->cv, &z->lock);
+		werr = z->werr;
+		pthread_mutex_unlock(&z->lock);
+	}
+	if (werr == -ENOMEM)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
+	if (werr < 0)
+		return profdb__fail(-EIO, "profdb_convert: zlib's deflate failed");
+	profdb__cv_put(s->o, z->out, z->out_len);
+	z->out_len = 0;
+	return s->o->err;
+}
+
+/* Compress the gathered chunk (@p fin: the last), on the compressing
+ * thread when one runs or can start, else here. */
+static int hand_over(profdb__pbs *s, int fin)
+{
+	struct profdb__pbz *z = s->z;
+	int r = settle(s);
+	if (r < 0)
+		return r;
+	if (!z->threaded && !z->tried && !fin && pthread_mutex_init(&z->lock, NULL) == 0) {
+		z->tried = 1;   /* one attempt: a thread that cannot start now will not later */
+		if (pthread_cond_init(&z->cv, NULL) == 0) {
+			if (pthread_create(&z->th, NULL, compressor, z) == 0)
+				z->threaded = 1;
+			else
+				pthread_cond_destroy(&z->cv);
+		}
+		if (!z->threaded)
+			pthread_mutex_destroy(&z->lock);
+	}
+	if (!z->threaded) {
+		int c = compress_chunk(z, z->in, z->in_len, fin);
+		z->in_len = 0;
+		z->werr = c;
+		return settle(s);   /* written now: out holds one chunk's bytes */
+	}
+	pthread_mutex_lock(&z->lock);
+	z->job = z->in;
+	z->job_len = z->in_len;
+	z->job_finish = fin;
+	pthread_cond_broadcast(&z->cv);
+	pthread_mutex_unlock(&z->lock);
+	/* the spare chunk is free: the thread was idle */
+	unsigned char *t = z->in;
+	z->in = z->spare;
+	z->spare = t;
+	z->in_len = 0;
+	return fin ? settle(s) : 0;
+}
+
+/* End the compressing thread (idle or not). */
+static void stop(struct profdb__pbz *z)
+{
+	if (!z->threaded)
+		return;
+	pthread_mutex_lock(&z->lock);
+	z->quit = 1;
+	pthread_cond_broadcast(&z->cv);
+	pthread_mutex_unlock(&z->lock);
+	pthread_join(z->th, NULL);
+	pthread_cond_destroy(&z->cv);
+	pthread_mutex_destroy(&z->lock);
+	z->threaded = 0;
+}
+#endif
 
 int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o)
 {
@@ -114,11 +259,18 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o)
 	s->o = o;
 #ifdef PROFDB_HAVE_ZLIB
 	s->z = calloc(1, sizeof *s->z);
+	if (s->z && (!(s->z->in = malloc(PBZ_CHUNK)) || !(s->z->spare = malloc(PBZ_CHUNK)))) {
+		free(s->z->in);
+		free(s->z);
+		s->z = NULL;
+	}
 	if (!s->z)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
 	/* 15 + 16: a gzip wrapper, as go tool pprof expects of a .pb.gz; level
 	 * 1: the conversion's time goes to compression above that */
 	if (deflateInit2(&s->z->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(s->z->in);
+		free(s->z->spare);
 		free(s->z);
 		s->z = NULL;
 		return profdb__fail(-ENOMEM, "profdb_convert: zlib's deflateInit2 failed");
@@ -128,28 +280,6 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o)
 	return 0;
 }
 
-#ifdef PROFDB_HAVE_ZLIB
-static int deflate_some(profdb__pbs *s, const void *data, size_t len, int flush)
-{
-	z_stream *z = &s->z->z;
-	z->next_in = (unsigned char *)(uintptr_t)data;
-	do {
-		uInt in = len > 1u << 30 ? 1u << 30 : (uInt)len;
-		z->avail_in = in;
-		do {
-			z->next_out = s->z->out;
-			z->avail_out = sizeof s->z->out;
-			int r = deflate(z, flush && in == len ? Z_FINISH : Z_NO_FLUSH);
-			if (r == Z_STREAM_ERROR)
-				return profdb__fail(-EIO, "profdb_convert: zlib's deflate failed");
-			profdb__cv_put(s->o, s->z->out, sizeof s->z->out - z->avail_out);
-		} while (z->avail_out == 0);
-		len -= in;
-	} while (len);
-	return s->o->err;
-}
-#endif
-
 void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len)
 {
 	if (s->err)
@@ -157,21 +287,20 @@ void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len)
 #ifdef PROFDB_HAVE_ZLIB
 	if (s->z && s->z->on) {
 		struct profdb__pbz *z = s->z;
-		int r = 0;
-		if (len > sizeof z->in - z->in_len) {
-			r = z->in_len ? deflate_some(s, z->in, z->in_len, 0) : 0;
-			z->in_len = 0;
-			if (r >= 0 && len >= sizeof z->in) {
-				r = deflate_some(s, data, len, 0);
-				len = 0;
+		const unsigned char *p = data;
+		while (len && !s->err) {
+			size_t n = PBZ_CHUNK - z->in_len;
+			n = n < len ? n : len;
+			memcpy(z->in + z->in_len, p, n);
+			z->in_len += n;
+			p += n;
+			len -= n;
+			if (z->in_len == PBZ_CHUNK) {
+				int r = hand_over(s, 0);
+				if (r < 0)
+					s->err = r;
 			}
 		}
-		if (len && r >= 0) {
-			memcpy(z->in + z->in_len, data, len);
-			z->in_len += len;
-		}
-		if (r < 0)
-			s->err = r;
 		return;
 	}
 #endif
@@ -193,8 +322,7 @@ int profdb__pbs_finish(profdb__pbs *s)
 {
 #ifdef PROFDB_HAVE_ZLIB
 	if (!s->err && s->z && s->z->on) {
-		int r = deflate_some(s, s->z->in, s->z->in_len, 1);
-		s->z->in_len = 0;
+		int r = hand_over(s, 1);
 		if (r < 0)
 			s->err = r;
 	}
@@ -206,7 +334,11 @@ void profdb__pbs_free(profdb__pbs *s)
 {
 #ifdef PROFDB_HAVE_ZLIB
 	if (s->z) {
+		stop(s->z);
 		deflateEnd(&s->z->z);
+		free(s->z->in);
+		free(s->z->spare);
+		free(s->z->out);
 		free(s->z);
 	}
 #endif

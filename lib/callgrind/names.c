@@ -118,6 +118,20 @@ void profdb__cgs_ids_clear(cg_ids *t, int release)
 	}
 }
 
+void profdb__cgs_ids_forget(parser *ps)
+{
+	cg_ids *t = &ps->ids;
+	const cg_spec *sc = &ps->spec;
+	/* every small id a piece sets is in defs (defined) or ph (used first) */
+	for (uint32_t i = 0; i < sc->n_defs; i++)
+		t->dense[sc->defs[i].sp][sc->defs[i].id] = CG_EMPTY;
+	for (uint32_t i = 0; i < sc->n_ph; i++)
+		if (sc->ph[i].id < t->limit)
+			t->dense[sc->ph[i].sp][sc->ph[i].id] = CG_EMPTY;
+	profdb__hindex_free(&t->index);
+	t->n_big = 0;
+}
+
 static const char *const space_name[] = {"object", "file", "function"};
 
 static uint32_t ids_get(const cg_ids *t, int sp, uint64_t id)

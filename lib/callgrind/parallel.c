@@ -189,7 +189,7 @@ static void tables_reuse(piece *pc)
 	if (b->row_prof)
 		memset(b->row_prof, 0, b->cap_row_of_fn * sizeof *b->row_prof);
 	b->n_defs = 0;
-	ids_clear(&pc->ps.ids, 0);
+	profdb__cgs_ids_forget(&pc->ps);
 	pc->ps.spec.n_ph = pc->ps.spec.n_defs = 0;
 }
 

@@ -221,6 +221,10 @@ static inline void count_body(parser *ps)
 /* names.c. ids_clear forgets every id (Xdebug's "====" line), @p release
  * also frees the tables (end of the file). */
 void ids_clear(cg_ids *t, int release);
+/* Forgets the ids a piece of the parallel scan set (cg_spec.defs and .ph),
+ * at the cost of their number, not of the dense arrays' length: the
+ * piece's tables are reused for another piece. */
+void profdb__cgs_ids_forget(parser *ps);
 int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
 /* The function (object @p ob, fl= file @p fl, name @p fn), created on
  * first use. */

@@ -416,6 +416,8 @@ static scan_tile *tile_new(const profdb_cube *c)
 	}
 	for (uint32_t mi = 0; mi < c->n_metrics; mi++)
 		t->type[mi] = type_of(&c->metrics[mi]);
+	/* the first tile writes nearly every cell: its pages in one call */
+	profdb__prefault_write(t->bits, t->slots * w * sizeof *t->bits);
 	return t;
 }
 

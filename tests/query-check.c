@@ -43,7 +43,34 @@ int qc_cmp_by_context(const void *a, const void *b)
 	return x->metric < y->metric ? -1 : x->metric > y->metric;
 }
 
-/* Every entry of a scan, into a malloc'ed array. */
+/* The same scan through profdb_values_next_block() in blocks of 5 gives
+ * the @p n entries @p want, field by field, and then its end. */
+static void check_blocks(const profdb *db, profdb_scan how, uint32_t key,
+                         const profdb_entry *want, size_t n)
+{
+	profdb_values *it;
+	profdb_entry b[5];
+	size_t k = 0;
+	int64_t r;
+	cr_assert_eq(profdb_values_new(&it, db, how, key), 0);
+	while ((r = profdb_values_next_block(it, b, 5)) > 0) {
+		cr_assert(r <= 5 && (r == 5 || k + (size_t)r == n), "block of %" PRId64 " at %zu", r, k);
+		for (int64_t i = 0; i < r; i++, k++) {
+			cr_assert_lt(k, n, "more entries in blocks than one by one");
+			const profdb_entry *x = &b[i], *y = &want[k];
+			cr_assert(x->profile == y->profile && x->context == y->context &&
+			          x->metric == y->metric && x->value.type == y->value.type &&
+			          x->value.as.u64 == y->value.as.u64 && !x->reserved[0] && !x->reserved[1],
+			          "entry %zu differs in blocks", k);
+		}
+	}
+	cr_assert_eq(r, 0, "values_next_block: %" PRId64 " %s", r, profdb_error_message());
+	cr_assert_eq(k, n);
+	cr_assert_eq(profdb_values_next_block(it, b, 5), 0, "a finished cursor stays finished");
+	profdb_values_free(it);
+}
+
+/* Every entry of a scan, into a malloc'ed array; the block cursor agrees. */
 profdb_entry *qc_scan(const profdb *db, profdb_scan how, uint32_t key, size_t *n)
 {
 	profdb_values *it;
@@ -62,6 +89,7 @@ profdb_entry *qc_scan(const profdb *db, profdb_scan how, uint32_t key, size_t *n
 	cr_assert_eq(r, 0, "values_next: %d %s", r, profdb_error_message());
 	cr_assert_eq(profdb_values_next(it, &e[k]), 0, "a finished cursor stays finished");
 	profdb_values_free(it);
+	check_blocks(db, how, key, e, k);
 	*n = k;
 	return e;
 }

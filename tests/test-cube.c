@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "profdb/profdb.h"
@@ -1433,6 +1434,201 @@ Test(cube, query_backend)
 	cr_assert_eq(profdb_cube_severity_get(profdb_get_cube(db), PROFDB_CUBE_ITEM_LOCATION, 0, 3, 0,
 	                                  PROFDB_CUBE_CALL_INCLUSIVE, &sev), 0);
 	cr_assert(num.as.f64 == sev);
+	profdb_close(db);
+	free(b.data);
+}
+
+/* Every entry of a scan, one profdb_values_next() at a time (*n entries,
+ * malloc'ed), and the code it ended with. */
+static profdb_entry *scan_one_by_one(profdb *db, profdb_scan scan, uint32_t key, size_t *n,
+                                     int *end)
+{
+	profdb_values *it;
+	cr_assert_eq(profdb_values_new(&it, db, scan, key), 0);
+	size_t cap = 64;
+	profdb_entry *all = malloc(cap * sizeof *all);
+	cr_assert(all);
+	*n = 0;
+	while ((*end = profdb_values_next(it, &all[*n])) == 1)
+		if (++*n == cap)
+			cr_assert((all = realloc(all, (cap *= 2) * sizeof *all)));
+	profdb_values_free(it);
+	return all;
+}
+
+/* profdb_values_next_block() with blocks of @p block gives @p n entries
+ * byte for byte as @p want, then 0 (or the error @p end) and keeps it. */
+static void expect_blocks(profdb *db, profdb_scan scan, uint32_t key, size_t block,
+                          const profdb_entry *want, size_t n, int end)
+{
+	profdb_values *it;
+	cr_assert_eq(profdb_values_new(&it, db, scan, key), 0);
+	profdb_entry *got = malloc(block * sizeof *got);
+	cr_assert(got);
+	size_t seen = 0;
+	int64_t r;
+	while ((r = profdb_values_next_block(it, got, block)) > 0) {
+		cr_assert_leq((size_t)r, block);
+		cr_assert_leq(seen + (size_t)r, n, "scan %d block %zu: more entries than one by one",
+		              (int)scan, block);
+		/* fewer than asked only at the end or before an error */
+		if ((size_t)r < block)
+			cr_assert_eq(seen + (size_t)r, n);
+		cr_assert_eq(memcmp(got, want + seen, (size_t)r * sizeof *got), 0,
+		             "scan %d block %zu: entries from %zu differ", (int)scan, block, seen);
+		seen += (size_t)r;
+	}
+	cr_assert_eq(seen, n, "scan %d block %zu: %zu of %zu entries", (int)scan, block, seen, n);
+	cr_assert_eq(r, end);
+	cr_assert_eq(profdb_values_next_block(it, got, block), end, "the end is kept");
+	free(got);
+	profdb_values_free(it);
+}
+
+/* Blocks of several sizes against the one-by-one cursor, on every scan. */
+static void check_blocks(profdb *db, int64_t profiles, int64_t contexts)
+{
+	static const size_t blocks[] = {1, 2, 7, 64, 100000};
+	for (int s = 0; s < 3; s++) {
+		profdb_scan scan = s == 0 ? PROFDB_SCAN_ALL : s == 1 ? PROFDB_SCAN_PROFILE
+		                                               : PROFDB_SCAN_CONTEXT;
+		int64_t keys = s == 0 ? 1 : s == 1 ? profiles : contexts;
+		for (int64_t key = 0; key < keys; key++) {
+			size_t n;
+			int end;
+			profdb_entry *want = scan_one_by_one(db, scan, (uint32_t)key, &n, &end);
+			for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++)
+				expect_blocks(db, scan, (uint32_t)key, blocks[b], want, n, end);
+			free(want);
+		}
+	}
+}
+
+/* A block cursor gives what the one-by-one cursor gives, every byte of
+ * every entry, in every layout variant of the sample. */
+Test(cube, values_next_block)
+{
+	static const unsigned variants[] = {0, TW_CUBE_BIG_ENDIAN, TW_CUBE_ZCUBEX | TW_CUBE_DENSE,
+	                                    TW_CUBE_SIMPLE | TW_CUBE_DERIVED};
+	for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+		tw_blob b;
+		if (tw_cube_write(&b, variants[v], NULL) == -ENOTSUP)
+			continue;
+		profdb_input in = {"sample.cubex", b.data, b.size};
+		profdb *db;
+		cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+		size_t n;
+		int end;
+		profdb_entry *all = scan_one_by_one(db, PROFDB_SCAN_ALL, 0, &n, &end);
+		cr_assert_eq(end, 0);
+		size_t k = 0;   /* the full scan's order: profile, context, metric */
+		for (uint32_t l = 0; l < TW_CUBE_LOCATIONS; l++)
+			for (uint32_t c = 0; c < TW_CUBE_CNODES; c++)
+				for (uint32_t m = 0; m < TW_CUBE_METRICS; m++) {
+					double want;
+					if (!tw_cube_expected(variants[v], m, c, l, &want))
+						continue;
+					cr_assert_lt(k, n);
+					cr_assert(all[k].profile == l && all[k].context == c &&
+					          all[k].metric == m, "entry %zu", k);
+					cr_assert(profdb_number_to_double(all[k].value) == want);
+					k++;
+				}
+		cr_assert_eq(k, n);
+		free(all);
+		check_blocks(db, TW_CUBE_LOCATIONS, TW_CUBE_CNODES);
+		profdb_entry e[2];
+		profdb_values *it;
+		cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0), 0);
+		cr_assert_eq(profdb_values_next_block(it, e, 0), -EINVAL);
+		cr_assert_eq(profdb_values_next_block(it, NULL, 2), -EINVAL);
+		cr_assert_eq(profdb_values_next_block(NULL, e, 2), -EINVAL);
+		/* mixed with profdb_values_next on one cursor: one sequence */
+		cr_assert_eq(profdb_values_next(it, &e[0]), 1);
+		cr_assert_eq(profdb_values_next_block(it, e, 2), 2);
+		profdb_values_free(it);
+		profdb_close(db);
+		free(b.data);
+	}
+}
+
+/* More locations than a block of the full scan decodes at once (the
+ * Cube backend decodes a few locations of each row at a time), plain and
+ * ZCUBEX: every value where it belongs. */
+Test(cube, values_next_block_many_locations)
+{
+	enum { CNODES = 37, LOCS = 21 };
+	for (int z = 0; z < 2; z++) {
+		char path[] = "/tmp/profdb-cube-block-XXXXXX";
+		int fd = mkstemp(path);
+		cr_assert_geq(fd, 0);
+		close(fd);
+		int w = tw_cube_write_big(path, CNODES, LOCS, z ? TW_CUBE_ZCUBEX : 0);
+		if (w == -ENOTSUP) {
+			unlink(path);
+			continue;
+		}
+		cr_assert_eq(w, 0);
+		profdb *db;
+		cr_assert_eq(profdb_open(&db, path, NULL), 0, "%s", profdb_error_message());
+		profdb_values *it;
+		cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0), 0);
+		profdb_entry e[13];
+		size_t k = 0;
+		int64_t r;
+		while ((r = profdb_values_next_block(it, e, 13)) > 0)
+			for (int64_t i = 0; i < r; i++, k++) {
+				uint32_t m = (uint32_t)(k % 2), c = (uint32_t)(k / 2 % CNODES),
+				         l = (uint32_t)(k / 2 / CNODES);
+				cr_assert(e[i].profile == l && e[i].context == c && e[i].metric == m,
+				          "entry %zu: %u %u %u", k, e[i].profile, e[i].context, e[i].metric);
+				cr_assert_eq(e[i].value.type, m ? PROFDB_TYPE_U64 : PROFDB_TYPE_F64);
+				cr_assert(profdb_number_to_double(e[i].value) ==
+				          tw_cube_big_value(m, c, l), "entry %zu", k);
+			}
+		cr_assert_eq(r, 0);
+		cr_assert_eq(k, (size_t)2 * CNODES * LOCS);
+		profdb_values_free(it);
+		check_blocks(db, LOCS, CNODES);
+		profdb_close(db);
+		unlink(path);
+	}
+}
+
+/* A damaged row ends a full scan where the one-by-one reading of cells
+ * meets it: the entries before it first, then the error. */
+Test(cube, values_next_block_damaged_row)
+{
+	tw_blob b;
+	if (tw_cube_write(&b, TW_CUBE_ZCUBEX, NULL) == -ENOTSUP)
+		return;
+	size_t h = header_of(&b, "0.data");
+	unsigned char *d = b.data + h + 512;
+	size_t size = (size_t)strtoull((const char *)b.data + h + 124, NULL, 8);
+	uint64_t cnt = 0;
+	for (int i = 7; i >= 0; i--)
+		cnt = cnt << 8 | d[11 + i];
+	for (size_t i = 19 + 24 * cnt; i < size; i++)
+		d[i] ^= 0x5a;   /* every compressed block of metric 0 */
+	profdb_input in = {"sample.cubex", b.data, b.size};
+	profdb *db;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0);
+	size_t before = 0;   /* cells stored before the first one of metric 0 */
+	for (uint32_t c = 0; c < TW_CUBE_CNODES; c++) {
+		double v;
+		if (tw_cube_expected(TW_CUBE_ZCUBEX, 0, c, 0, &v))
+			break;
+		for (uint32_t m = 1; m < TW_CUBE_METRICS; m++)
+			before += (size_t)tw_cube_expected(TW_CUBE_ZCUBEX, m, c, 0, &v);
+	}
+	size_t n;
+	int end;
+	profdb_entry *want = scan_one_by_one(db, PROFDB_SCAN_ALL, 0, &n, &end);
+	cr_assert_eq(end, -EBADMSG);
+	cr_assert_eq(n, before);
+	for (size_t blk = 1; blk <= 8; blk++)
+		expect_blocks(db, PROFDB_SCAN_ALL, 0, blk, want, n, -EBADMSG);
+	free(want);
 	profdb_close(db);
 	free(b.data);
 }

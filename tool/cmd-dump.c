@@ -239,47 +239,57 @@ static void prefix_set(row_prefix *x, uint32_t profile, uint32_t context, int js
 	x->context = context;
 }
 
+/* One values row at @p p: the bytes written. */
+static size_t put_value_row(char *p, const profdb_entry *e, row_prefix *x, int json, int first)
+{
+	char *start = p;
+	if (json) {
+		memcpy(p, ",\n [", 4);
+		p += first ? 0 : 4;
+		if (first)
+			memcpy(p, "\n [", 3), p += 3;
+	}
+	if (first || e->profile != x->profile || e->context != x->context)
+		prefix_set(x, e->profile, e->context, json);
+	memcpy(p, x->text, PREFIX_MAX);
+	p += x->len;
+	p += format_u64(p, e->metric);
+	memcpy(p, ", ", 2);
+	p += json ? 2 : 1;
+	p += put_value(p, e->value, json);
+	*p++ = json ? ']' : '\n';
+	return (size_t)(p - start);
+}
+
+/* The values, a block of entries per library call. */
+enum { VALUE_BLOCK = 256 };
+
 static int dump_values(const dump *d)
 {
 	profdb_values *it;
-	profdb_entry e;
-	int r;
-	const int json = d->json;
-	int64_t k = 0;
+	profdb_entry e[VALUE_BLOCK];
+	int64_t r, k = 0;
 	if ((r = profdb_values_new(&it, d->db, PROFDB_SCAN_ALL, 0)) < 0)
-		return r;
-	if (json)
+		return (int)r;
+	if (d->json)
 		printf(",\n\"values\": [");
 	else
 		csv_header(d, "values", "profile,context,metric,value");
 	rowbuf b = {.len = 0};
 	row_prefix x = {.len = 0};
-	while ((r = profdb_values_next(it, &e)) > 0) {
-		char *p = row_room(&b, PREFIX_MAX + 4 * TOOL_NUMBER_MAX), *start = p;
-		if (json) {
-			memcpy(p, ",\n [", 4);
-			p += k ? 4 : 0;
-			if (!k)
-				memcpy(p, "\n [", 3), p += 3;
+	while ((r = profdb_values_next_block(it, e, VALUE_BLOCK)) > 0) {
+		for (int64_t i = 0; i < r; i++, k++) {
+			char *p = row_room(&b, PREFIX_MAX + 4 * TOOL_NUMBER_MAX);
+			b.len += put_value_row(p, &e[i], &x, d->json, k == 0);
 		}
-		if (!k || e.profile != x.profile || e.context != x.context)
-			prefix_set(&x, e.profile, e.context, json);
-		memcpy(p, x.text, PREFIX_MAX);
-		p += x.len;
-		p += format_u64(p, e.metric);
-		memcpy(p, ", ", 2);
-		p += json ? 2 : 1;
-		p += put_value(p, e.value, json);
-		*p++ = json ? ']' : '\n';
-		b.len += (size_t)(p - start);
-		if ((++k & 0xffff) == 0 && d->progress)
+		if (d->progress && (k >> 16) != ((k - r) >> 16))
 			tool_progress((uint64_t)k, (uint64_t)(d->n_values > k ? d->n_values : k));
 	}
 	fwrite(b.buf, 1, b.len, stdout);
 	profdb_values_free(it);
 	if (r < 0)
-		return r;
-	if (json)
+		return (int)r;
+	if (d->json)
 		printf("]");
 	return 0;
 }
@@ -344,15 +354,13 @@ static char *put_id(char *p, uint32_t id, int json)
 }
 
 /* One cost of edge @p i: [profile, metric, value] (JSON, profile null when
- * combined) or a CSV row. Costs the format cannot give (-ENOTSUP: a metric
- * that does not combine) are left out. */
+ * combined) or a CSV row: 1, 0 when there is none, < 0. Costs the format
+ * cannot give (-ENOTSUP: a metric that does not combine) are left out. */
 static int edge_cost(const dump *d, rowbuf *b, uint64_t i, const profdb_edge *e, uint32_t p,
                      uint32_t m, int *first)
 {
 	profdb_number v;
 	int r = profdb_edge_inclusive(d->db, p, i, m, &v);
-	if (r == -ENOTSUP)
-		return 0;
 	if (r <= 0)
 		return r;
 	char *o = row_room(b, 8 * TOOL_NUMBER_MAX), *start = o;
@@ -383,7 +391,33 @@ static int edge_cost(const dump *d, rowbuf *b, uint64_t i, const profdb_edge *e,
 	*o++ = d->json ? ']' : '\n';
 	b->len += (size_t)(o - start);
 	*first = 0;
+	return 1;
+}
+
+/* Whether some profile is a summary profile: 1, 0, < 0. */
+static int has_summary(const dump *d, int64_t np)
+{
+	for (int64_t p = 0; p < np; p++) {
+		profdb_profile pr;
+		int r = profdb_profile_at(d->db, (uint32_t)p, &pr);
+		if (r < 0 || pr.is_summary)
+			return r < 0 ? r : 1;
+	}
 	return 0;
+}
+
+/* Edge @p i's costs for metric @p m: combined first, then each profile.
+ * The combined cost is over the non-summary profiles, so without summary
+ * profiles no combined cost means no profile has one: those are not asked. */
+static int edge_costs(const dump *d, rowbuf *b, uint64_t i, const profdb_edge *e, uint32_t m,
+                      int64_t np, int summaries, int *first)
+{
+	int r = edge_cost(d, b, i, e, PROFDB_NONE, m, first);
+	if (r == 0 && !summaries)
+		return 0;
+	for (int64_t p = 0; p < np && (r >= 0 || r == -ENOTSUP); p++)
+		r = edge_cost(d, b, i, e, (uint32_t)p, m, first);
+	return r == -ENOTSUP ? 0 : r;
 }
 
 /* The ids of the metrics edges have costs for (edge_metric), in metric
@@ -416,6 +450,9 @@ static int dump_edges(const dump *d)
 	int64_t n = profdb_edge_count(d->db), np = profdb_profile_count(d->db);
 	if (n < 0 || np < 0)
 		return (int)(n < 0 ? n : np);
+	int summaries = has_summary(d, np);
+	if (summaries < 0)
+		return summaries;
 	uint32_t *ids;
 	int64_t nm = edge_metrics(d, &ids);
 	if (nm < 0)
@@ -447,11 +484,8 @@ static int dump_edges(const dump *d)
 				o += (size_t)sprintf(o, ", \"count\": null, \"costs\": [");
 			b->len += (size_t)(o - start);
 		}
-		/* per metric: combined first, then each profile */
 		for (int64_t k = 0; k < nm && r >= 0; k++)
-			for (int64_t p = -1; p < np && r >= 0; p++)
-				r = edge_cost(d, b, (uint64_t)i, &e, p < 0 ? PROFDB_NONE : (uint32_t)p, ids[k],
-				              &first);
+			r = edge_costs(d, b, (uint64_t)i, &e, ids[k], np, summaries, &first);
 		if (r >= 0 && d->json) {
 			memcpy(row_room(b, 4), "]}", 2);
 			b->len += 2;

@@ -457,6 +457,23 @@ PROFDB_EXPORT int profdb_values_new(profdb_values **ret, const profdb *db, profd
  *  call returns the same code. Lifetime: *out is a copy. One thread at a
  *  time (per cursor). @since 0.9 */
 PROFDB_EXPORT int profdb_values_next(profdb_values *it, profdb_entry *out);
+/** Move @p it over up to @p n entries at once and copy them to out[0..n-1],
+ *  in the order profdb_values_next() gives them (the two may be mixed on
+ *  one cursor). A reader of many values saves a call per value, and a
+ *  format may decode its stored values in blocks (Cube: the cells of a few
+ *  locations from each row at once).
+ *  @param it   the cursor.
+ *  @param out  room for @p n entries; every field of each filled entry is
+ *              set, the reserved ones to zero.
+ *  @param n    how many entries out holds, at least 1.
+ *  @return the number of entries filled: @p n, fewer only at the end of
+ *  the scan or before an error (which the next call returns); 0 at the end
+ *  (every later call returns 0 too); -EINVAL (NULL @p it or @p out, @p n
+ *  zero), or what reading the values met (-EBADMSG, -ENODATA, -EFBIG,
+ *  -ENOMEM, ...); after a failure every later call returns the same code.
+ *  Lifetime: the entries are copies. One thread at a time (per cursor).
+ *  @since 0.12 */
+PROFDB_EXPORT int64_t profdb_values_next_block(profdb_values *it, profdb_entry *out, size_t n);
 /** Free a cursor; NULL is a no-op. Call it before profdb_close() of the
  *  cursor's handle. One thread at a time (per cursor). @since 0.9 */
 PROFDB_EXPORT void profdb_values_free(profdb_values *it);

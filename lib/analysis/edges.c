@@ -60,6 +60,7 @@ struct edge_column {
 	int has_rule;              /* 0: ask profdb_metric_get() */
 	double *v;
 	uint8_t *found;
+	int empty;                 /* filled, and no context has a value: v NULL */
 };
 
 void profdb__edges_free(struct profdb__edges *x)
@@ -522,6 +523,14 @@ static void plan_columns(const profdb *db, struct profdb__edges *x)
 	}
 }
 
+static int any_found(const uint8_t *found, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (found[i])
+			return 1;
+	return 0;
+}
+
 /* Build one column (profdb__once): every profile at once, in the
  * backend's pass. A failure leaves the column empty (v NULL): the costs
  * are then read one by one, with their own errors. */
@@ -534,13 +543,21 @@ static int fill_column(void *arg)
 	double *v = malloc(cells * sizeof *v);
 	uint8_t *found = malloc(cells);
 	int ok = profiles && v && found;
+	if (ok) {
+		profdb__prefault_write(v, cells * sizeof *v);
+		profdb__prefault_write(found, cells);
+	}
 	for (uint32_t p = 0; ok && p < x->n_prof; p++)
 		profiles[p] = p;
 	if (ok && col->db->be->scoped_all(col->db->impl, col->metric, 1, profiles, x->n_prof, v,
 	                                  found) < 0)
 		ok = 0;
 	free(profiles);
-	if (!ok) {
+	/* A column without a single value (a metric stored at other contexts
+	 * only) keeps no memory: the next column reuses it, hot in the cache,
+	 * instead of touching fresh pages. */
+	col->empty = ok && !any_found(found, cells);
+	if (!ok || col->empty) {
 		free(v);
 		free(found);
 		return 0;
@@ -559,6 +576,8 @@ static int column_cost(const struct profdb__edges *x, uint32_t callee, uint32_t 
 		return -1;
 	struct edge_column *col = &x->cols[metric];
 	(void)profdb__once_run(&col->once, fill_column, col);
+	if (col->empty)
+		return 0;
 	if (!col->v)
 		return -1;
 	size_t at = (size_t)callee * x->n_prof + p;

@@ -258,6 +258,12 @@ typedef struct profdb__backend {
 	int (*cursor_begin)(const void *impl, profdb__cursor *cur);
 	int (*cursor_next)(const void *impl, profdb__cursor *cur, profdb_entry *out);
 	void (*cursor_free)(const void *impl, profdb__cursor *cur); /* optional */
+	/* Up to @p n next entries at once (profdb_values_next_block), every
+	 * field of each set (reserved ones zero): the count, 0 at the end, or
+	 * < 0. Entries before an error are returned first, the error on the
+	 * next call. Optional: else cursor_next one at a time. */
+	int64_t (*cursor_block)(const void *impl, profdb__cursor *cur, profdb_entry *out,
+	                        size_t n);
 
 	/* ---- traces (all optional) ---- */
 	int64_t (*trace_length)(const void *impl, uint32_t profile);

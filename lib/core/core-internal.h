@@ -82,6 +82,10 @@ void profdb__input_close(profdb__input *in);
  * a hint: nothing happens for a copy, the caller's memory, or a kernel
  * without it; the bytes read are the same. */
 void profdb__input_prefault(const profdb__input *in, uint64_t off, uint64_t len);
+/* The same for fresh memory of our own about to be written in full (a
+ * large table): its whole pages in [p, p + len) are made present and
+ * writable in one call (MADV_POPULATE_WRITE). A hint, as above. */
+void profdb__prefault_write(void *p, size_t len);
 
 /* The bounds check: [off, off + len) must lie inside [lo, hi) of the input,
  * with hi <= size. All arithmetic is overflow-safe in 64 bits. On success

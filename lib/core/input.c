@@ -131,6 +131,19 @@ void profdb__input_prefault(const profdb__input *in, uint64_t off, uint64_t len)
 #endif
 }
 
+void profdb__prefault_write(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = (uintptr_t)(page > 0 ? page : 4096) - 1;
+	uintptr_t a = ((uintptr_t)p + mask) & ~mask, b = ((uintptr_t)p + len) & ~mask;
+	if (p && b > a)
+		(void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);   /* a hint */
+#else
+	(void)p, (void)len;
+#endif
+}
+
 void profdb__input_close(profdb__input *in)
 {
 	if (in->owned) {

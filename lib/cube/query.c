@@ -355,15 +355,180 @@ static int q_scoped_all(const void *impl, uint32_t m, int inclusive, const uint3
  * trace_view are left NULL: lib/query materialises the views from this
  * cursor, and Cube has no traces. */
 
-/* A full scan reads every (context, metric) row once per profile. It keeps
- * the rows it found in cur->priv, one slot per (context, metric) filled on
- * first use, so the index search and the bounds check run once per row
- * instead of once per cell. NO_ROW marks a row that is not stored, UNKEPT
- * a ZCUBEX row inflated past the shared cache (freed after each use, so
- * looked up each time). No table past MEMO_CAP bytes: then every cell is
- * looked up. */
-static const unsigned char NO_ROW[1], UNKEPT[1];
+/* A full scan wants the cells profile by profile, but a row holds one
+ * (cnode, metric) cell of every location: read in that order, each cell
+ * would be a cache miss of its own. So the scan decodes a tile: the cells
+ * of a few consecutive profiles from every row, each row decoded once per
+ * tile, then hands them out profile by profile from the tile. The tile
+ * aims at TILE_BYTES, a part of the L2 cache; TILE_MAX_WIDTH profiles of
+ * 8-byte cells are one cache line of a row. The rows found for the first
+ * tile are kept for the others (NO_ROW: not stored; UNKEPT: a ZCUBEX row
+ * inflated past the shared cache, inflated again for each tile). Past
+ * MEMO_CAP no tile: every cell is looked up. */
+#define TILE_BYTES ((uint64_t)512 << 10)
 #define MEMO_CAP ((uint64_t)64 << 20)
+enum { TILE_MAX_WIDTH = 8 };
+static const unsigned char NO_ROW[1], UNKEPT[1];
+
+typedef struct scan_tile {
+	uint32_t p0, np;          /* profiles [p0, p0 + np) are decoded */
+	uint32_t width;           /* profiles per tile */
+	size_t slots;             /* n_cnodes x n_metrics, slot = cnode x n_metrics + metric */
+	const unsigned char **row;   /* per slot: the row, NO_ROW, UNKEPT, NULL: not yet found */
+	uint64_t *bits;           /* bits[(p - p0) * slots + slot]: the number's bits */
+	profdb_type *type;        /* n_metrics: the numbers' type */
+} scan_tile;
+
+static void tile_free(scan_tile *t)
+{
+	if (!t)
+		return;
+	free(t->row);
+	free(t->bits);
+	free(t->type);
+	free(t);
+}
+
+/* A tile for a full scan of @p c, or NULL (too large, out of memory: the
+ * scan then looks up every cell). */
+static scan_tile *tile_new(const profdb_cube *c)
+{
+	uint64_t slots = (uint64_t)c->n_cnodes * c->n_metrics, w = TILE_MAX_WIDTH;
+	if (c->n_locs < 2 || slots == 0)
+		return NULL;
+	while (w > 1 && slots * 8 * w > TILE_BYTES)
+		w /= 2;
+	if (w > c->n_locs)
+		w = c->n_locs;
+	if (slots * (8 * w + sizeof(void *)) > MEMO_CAP)
+		return NULL;
+	scan_tile *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->width = (uint32_t)w;
+	t->slots = (size_t)slots;
+	t->row = calloc(t->slots, sizeof *t->row);
+	t->bits = malloc(t->slots * w * sizeof *t->bits);
+	t->type = malloc(c->n_metrics * sizeof *t->type);
+	if (!t->row || !t->bits || !t->type) {
+		tile_free(t);
+		return NULL;
+	}
+	for (uint32_t mi = 0; mi < c->n_metrics; mi++)
+		t->type[mi] = type_of(&c->metrics[mi]);
+	/* the first tile writes nearly every cell: its pages in one call */
+	profdb__prefault_write(t->bits, t->slots * w * sizeof *t->bits);
+	return t;
+}
+
+/* Decode the cells of profiles [p0, p0 + np) of rows x0 .. x0 + n - 1 of
+ * metric @p mi: all rows found and their cells prefetched first, then
+ * decoded, so that the reads of the file's first touch overlap. */
+enum { FILL_AHEAD = 32 };
+
+static int tile_fill_rows(const profdb_cube *c, scan_tile *t, uint32_t mi, uint32_t x0,
+                          uint32_t n, uint32_t p0, uint32_t np)
+{
+	cube_metric *m = &c->metrics[mi];
+	const unsigned char *rows[FILL_AHEAD];
+	unsigned char *tmp[FILL_AHEAD];
+	for (uint32_t j = 0; j < n; j++) {
+		const unsigned char **known = &t->row[(size_t)(x0 + j) * c->n_metrics + mi];
+		tmp[j] = NULL;
+		rows[j] = *known == NO_ROW ? NULL : *known;
+		if (!*known || *known == UNKEPT) {
+			int r = profdb__cube_get_row(c, m, x0 + j, &rows[j], &tmp[j]);
+			if (r < 0) {
+				while (j > 0)
+					free(tmp[--j]);
+				return r;
+			}
+			if (r == 0)
+				rows[j] = NULL;
+			*known = r == 0 ? NO_ROW : tmp[j] ? UNKEPT : rows[j];
+		}
+		if (rows[j]) {
+			const unsigned char *cells = rows[j] + (size_t)p0 * m->vsize;
+			__builtin_prefetch(cells);
+			__builtin_prefetch(cells + (size_t)np * m->vsize - 1);
+		}
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		size_t slot = (size_t)(x0 + j) * c->n_metrics + mi;
+		for (uint32_t k = 0; rows[j] && k < np; k++) {
+			profdb_number v;
+			decode(m, rows[j], p0 + k, &v);
+			t->bits[(size_t)k * t->slots + slot] = v.as.u64;
+		}
+		free(tmp[j]);
+	}
+	return 0;
+}
+
+/* Decode the cells of profiles [p0, p0 + width) of every row. */
+static int tile_fill(const profdb_cube *c, scan_tile *t, uint32_t p0)
+{
+	uint32_t np = c->n_locs - p0 < t->width ? c->n_locs - p0 : t->width;
+	t->p0 = p0;
+	t->np = 0;   /* nothing valid until the whole tile is */
+	for (uint32_t mi = 0; mi < c->n_metrics; mi++) {
+		for (uint32_t x = 0; x < c->n_cnodes; x += FILL_AHEAD) {
+			uint32_t n = c->n_cnodes - x < FILL_AHEAD ? c->n_cnodes - x : FILL_AHEAD;
+			int r = tile_fill_rows(c, t, mi, x, n, p0, np);
+			if (r < 0)
+				return r;
+		}
+	}
+	t->np = np;
+	return 0;
+}
+
+/* An entry with every byte set, padding too (callers compare them whole). */
+static void put_entry(profdb_entry *e, uint32_t p, uint32_t x, uint32_t m, profdb_type type,
+                      uint64_t bits)
+{
+	memset(e, 0, sizeof *e);
+	e->profile = p;
+	e->context = x;
+	e->metric = m;
+	e->value.type = type;
+	e->value.as.u64 = bits;
+}
+
+/* Up to @p n entries of a full scan through the tile; a row that cannot
+ * be read drops the tile (cur->priv NULL) and ends the block early. */
+static int64_t tile_block(const profdb_cube *c, profdb__cursor *cur, profdb_entry *out,
+                          size_t n)
+{
+	scan_tile *t = cur->priv;
+	uint64_t *p = &cur->pos[0], *x = &cur->pos[1], *m = &cur->pos[2];
+	size_t k = 0;
+	while (k < n) {
+		if (*m >= c->n_metrics) {
+			*m = 0;
+			if (++*x >= c->n_cnodes) {
+				*x = 0;
+				++*p;
+			}
+		}
+		if (*p >= c->n_locs || c->n_cnodes == 0)
+			break;
+		if (*p >= (uint64_t)t->p0 + t->np || *p < t->p0) {
+			if (tile_fill(c, t, (uint32_t)*p) < 0) {
+				tile_free(t);   /* the caller goes on cell by cell */
+				cur->priv = NULL;
+				break;
+			}
+		}
+		uint32_t mi = (uint32_t)(*m)++;
+		size_t slot = (size_t)*x * c->n_metrics + mi;
+		if (t->row[slot] == NO_ROW)
+			continue;
+		put_entry(&out[k++], (uint32_t)*p, (uint32_t)*x, mi, t->type[mi],
+		          t->bits[(size_t)(*p - t->p0) * t->slots + slot]);
+	}
+	return (int64_t)k;
+}
 
 static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 {
@@ -379,12 +544,9 @@ static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 			return profdb__fail(-ENOENT, "%s: no cnode %" PRIu32, c->path, cur->key);
 		cur->pos[1] = cur->key;
 		break;
-	default: {
-		uint64_t slots = (uint64_t)c->n_cnodes * c->n_metrics;
-		if (c->n_locs > 1 && slots && slots <= MEMO_CAP / sizeof(void *))
-			cur->priv = calloc((size_t)slots, sizeof(const unsigned char *));
-		break;   /* out of memory: no table, every cell looked up */
-	}
+	default:
+		cur->priv = tile_new(c);
+		break;
 	}
 	return 0;
 }
@@ -392,41 +554,25 @@ static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 static void q_cursor_free(const void *impl, profdb__cursor *cur)
 {
 	(void)impl;
-	free(cur->priv);
+	tile_free(cur->priv);
 	cur->priv = NULL;
 }
 
-/* cell() through the scan's table of rows. */
-static int memo_cell(const profdb_cube *c, const unsigned char **memo, uint32_t p,
-                     uint32_t ctx, uint32_t mi, profdb_number *out)
-{
-	const unsigned char **slot = &memo[(size_t)ctx * c->n_metrics + mi];
-	if (!*slot) {
-		const unsigned char *row;
-		unsigned char *tmp;
-		int r = profdb__cube_get_row(c, &c->metrics[mi], ctx, &row, &tmp);
-		if (r < 0)
-			return r;
-		*slot = r == 0 ? NO_ROW : tmp ? UNKEPT : row;
-		free(tmp);
-	}
-	if (*slot == UNKEPT)
-		return cell(c, p, ctx, mi, out);
-	if (*slot == NO_ROW) {
-		out->type = PROFDB_TYPE_NONE;
-		out->as.u64 = 0;
-		return 0;
-	}
-	decode(&c->metrics[mi], *slot, p, out);
-	return 1;
-}
-
-static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
+static int64_t q_cursor_block(const void *impl, profdb__cursor *cur, profdb_entry *out,
+                              size_t n)
 {
 	const profdb_cube *c = impl;
-	const unsigned char **memo = cur->priv;
+	size_t k = 0;
+	if (cur->priv) {
+		int64_t r = tile_block(c, cur, out, n);
+		if (cur->priv)
+			return r;
+		/* A row could not be read: the rest cell by cell, so that the
+		 * error comes where a reading of single cells meets it. */
+		k = (size_t)r;
+	}
 	uint64_t *p = &cur->pos[0], *x = &cur->pos[1], *m = &cur->pos[2];
-	for (;;) {
+	while (k < n) {
 		if (*m >= c->n_metrics) {
 			*m = 0;
 			if (cur->scan == PROFDB_SCAN_CONTEXT) {
@@ -440,19 +586,25 @@ static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *ou
 			}
 		}
 		if (*p >= c->n_locs || c->n_cnodes == 0)
-			return 0;
+			break;
 		uint32_t mi = (uint32_t)(*m)++;
-		int r = memo ? memo_cell(c, memo, (uint32_t)*p, (uint32_t)*x, mi, &out->value)
-		             : cell(c, (uint32_t)*p, (uint32_t)*x, mi, &out->value);
+		profdb_number v;
+		int r = cell(c, (uint32_t)*p, (uint32_t)*x, mi, &v);
+		if (r < 0 && k) {
+			--*m;   /* this cell again on the next call, which returns the error */
+			return (int64_t)k;
+		}
 		if (r < 0)
 			return r;
-		if (r) {
-			out->profile = (uint32_t)*p;
-			out->context = (uint32_t)*x;
-			out->metric = mi;
-			return 1;
-		}
+		if (r)
+			put_entry(&out[k++], (uint32_t)*p, (uint32_t)*x, mi, v.type, v.as.u64);
 	}
+	return (int64_t)k;
+}
+
+static int q_cursor_next(const void *impl, profdb__cursor *cur, profdb_entry *out)
+{
+	return (int)q_cursor_block(impl, cur, out, 1);
 }
 
 const profdb__backend profdb__cube_backend = {
@@ -478,4 +630,5 @@ const profdb__backend profdb__cube_backend = {
 	.cursor_begin = q_cursor_begin,
 	.cursor_next = q_cursor_next,
 	.cursor_free = q_cursor_free,
+	.cursor_block = q_cursor_block,
 };

@@ -146,6 +146,39 @@ PROFDB_EXPORT int profdb_values_next(profdb_values *it, profdb_entry *out)
 	return r;
 }
 
+PROFDB_EXPORT int64_t profdb_values_next_block(profdb_values *it, profdb_entry *out, size_t n)
+{
+	if (!it || !out || n == 0)
+		return profdb__fail(-EINVAL, "profdb_values_next_block: %s",
+		                    n ? "NULL argument" : "room for no entry");
+	if (it->state > 0)
+		return 0;
+	if (it->state < 0)
+		return profdb__fail(it->state, "profdb_values_next_block: the scan stopped at an error");
+	if (n > SIZE_MAX / sizeof *out)
+		n = SIZE_MAX / sizeof *out;   /* no array holds more */
+	const profdb__backend *be = it->db->be;
+	int64_t k = 0;
+	if (be->cursor_block) {
+		k = be->cursor_block(it->db->impl, &it->cur, out, n);
+		if (k <= 0)
+			it->state = k < 0 ? (int)k : 1;
+		return k;
+	}
+	/* One entry at a time; an error after some entries is kept for the
+	 * next call, so that the entries before it are not lost. */
+	while ((size_t)k < n) {
+		memset(&out[k], 0, sizeof *out);
+		int r = be->cursor_next(it->db->impl, &it->cur, &out[k]);
+		if (r <= 0) {
+			it->state = r < 0 ? r : 1;
+			return k ? k : r;
+		}
+		k++;
+	}
+	return k;
+}
+
 PROFDB_EXPORT void profdb_values_free(profdb_values *it)
 {
 	if (!it)

@@ -4,12 +4,12 @@
  * (the gathered columns, codes, masks, pandas' own copies) and touches
  * every page of them once. Each first touch of a 4 KiB page is a page
  * fault, and on virtual machines a fault costs tens of microseconds: the
- * faults, not the computation, were most of a first frame's time. While a
- * frame is built, numpy's data allocations of FRAME_ARENA_MIN bytes or
- * more therefore come from chunks mapped on 2 MiB boundaries with
- * MADV_HUGEPAGE, which the kernel backs with one fault per 2 MiB where
- * transparent huge pages are allowed (elsewhere the advice does nothing
- * and the chunks behave as malloc's mappings do).
+ * faults, not the computation, are most of a first frame's time on
+ * malloc's pages. While a frame is built, numpy's data allocations of
+ * FRAME_ARENA_MIN bytes or more therefore come from chunks mapped on 2 MiB
+ * boundaries with MADV_HUGEPAGE, which the kernel backs with one fault per
+ * 2 MiB where transparent huge pages are allowed (elsewhere the advice
+ * does nothing and the chunks behave as malloc's mappings do).
  *
  * The arena is numpy's data-memory handler (NEP 49), set for the calling
  * context only (numpy keeps it in a context variable). Every array keeps

@@ -59,27 +59,6 @@ static int blkst_add(profdb_cg *cg, const cg_blkst *st)
 	return 0;
 }
 
-/* Whether the line at @p off gives all @p n_pos positions absolutely:
- * each starts with a digit (decimal or 0x hex), so the position before
- * it does not matter. */
-static int absolute_line(const cg_file *f, uint64_t off, uint32_t n_pos)
-{
-	const char *p = f->text + off, *end = f->text + f->size;
-	for (uint32_t c = 0; c < n_pos; c++) {
-		if (c > 0) {
-			if (p == end || !cg_is_space(*p))
-				return 0;
-			while (p < end && cg_is_space(*p))
-				p++;
-		}
-		if (p == end || !cg_is_digit(*p))
-			return 0;
-		while (p < end && !cg_is_space(*p) && *p != '\n' && *p != '\r')
-			p++;
-	}
-	return 1;
-}
-
 int profdb__cgs_blk_open(parser *ps)
 {
 	profdb_cg *cg = ps->cg;
@@ -90,7 +69,8 @@ int profdb__cgs_blk_open(parser *ps)
 		return r;
 	ps->cur.blk = cg->n_blks - 1;
 	if (src == cg->fns[c->func].fl && c->jfl == CG_EMPTY && c->jfn == CG_EMPTY &&
-	    absolute_line(ps->at.f, ps->at.off, ps->part.n_pos))
+	    cg_absolute_positions(ps->at.f->text + ps->at.off, ps->at.f->text + ps->at.f->size,
+	                          ps->part.n_pos))
 		return 0;
 	cg_blkst st = {ps->cur.blk, src, c->jfl, c->jfn, {0}};
 	memcpy(st.pos, ps->part.pos, sizeof st.pos);

@@ -285,6 +285,26 @@ static inline int cg_is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
+/* Whether the text from @p p gives all @p n_pos positions absolutely:
+ * each starts with a digit (decimal or 0x hex), so the position before
+ * the line does not matter. Used where a read starts in the middle of a
+ * part: a scan piece's cut, a function block's first line. */
+static inline int cg_absolute_positions(const char *p, const char *end, uint32_t n_pos)
+{
+	for (uint32_t c = 0; c < n_pos; c++) {
+		if (c > 0) {
+			if (p == end || !cg_is_space(*p))
+				return 0;
+			while (p < end && cg_is_space(*p))
+				p++;
+		}
+		if (p == end || !cg_is_digit(*p))
+			return 0;
+		while (p < end && !cg_is_space(*p) && *p != '\n' && *p != '\r')
+			p++;
+	}
+	return 1;
+}
 
 /* Unsigned decimal or 0x hex, the whole token. 0 ok, -1 syntax, -2 overflow. */
 int profdb__cg_u64(const char *t, size_t n, uint64_t *out);

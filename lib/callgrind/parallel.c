@@ -89,18 +89,8 @@ static int good_cut(const char *s, uint64_t size, uint64_t off, uint32_t n_pos, 
 	if (size - off < 4 || memcmp(s + off, "fn=", 3) != 0)
 		return 0;
 	uint64_t q = next_line(s, size, off);
-	const char *p = s + q, *end = s + size;
-	for (uint32_t c = 0; c < n_pos; c++) {
-		if (c > 0) {
-			if (p == end || !cg_is_space(*p))
-				return 0;
-			p++;
-		}
-		if (p == end || !cg_is_digit(*p))
-			return 0;
-		while (p < end && !cg_is_space(*p) && *p != '\n' && *p != '\r')
-			p++;
-	}
+	if (!cg_absolute_positions(s + q, s + size, n_pos))
+		return 0;
 	*second = q;
 	return 1;
 }

@@ -412,6 +412,13 @@ uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn)
 /* profdb__grow for a table indexed by uint32_t: -ENOMEM once @p need
  * reaches UINT32_MAX - 1 (the ids CG_EMPTY and CG_UNDEF stay free). */
 int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem);
+/* Room for @p want elements at once, when the table has less and that
+ * memory is there (a hint: nothing changes otherwise, and no message is
+ * left). For a table whose final length can be estimated: one copy where
+ * growing by need makes several. */
+void profdb__cg_reserve(void **p, size_t *cap, uint64_t want, size_t elem);
+/* The same for the row table and its cost table. */
+void profdb__cg_reserve_rows(profdb_cg *cg, uint64_t want);
 /* *out = n * m * elem bytes, or -ENOMEM (with a message) on overflow. */
 int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out);
 /* malloc of an n x m table of @p elem-byte elements plus one spare element

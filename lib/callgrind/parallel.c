@@ -404,13 +404,74 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg
 	ps0->at.lineno += ps->at.lineno;
 }
 
+/* ---- room in the real tables --------------------------------------------- */
+
+/* Text read, in bytes after the header, once piece @p k is in. */
+typedef struct progress {
+	uint64_t before, after, total;
+} progress;
+
+/* What a table holding @p after elements (a count or an upper bound of
+ * one) once piece @p pg is in is expected to hold in the end: @p after
+ * scaled to the whole text, plus 1/16. */
+static uint64_t estimate(uint64_t after, const progress *pg)
+{
+	double est = (double)after * (double)pg->total / (double)pg->after * (17.0 / 16.0);
+	return est < UINT32_MAX - 1 ? (uint64_t)est : after;
+}
+
+/* Before a piece goes into the real tables (merged from @p lc, whose
+ * counts bound what it adds, or read in place, @p lc NULL, its counts
+ * guessed from the text read so far): each table that must grow gets
+ * room for its estimated final length at once. Doubling the tables of a
+ * text read piece by piece copies each several times, and the copies are
+ * most of what merging costs. An estimate that falls short costs one more
+ * copy; one that overshoots costs address space only, since these tables
+ * are written element by element as they fill (the hash indexes, written
+ * all over, and the tables cleared as they grow keep growing by need). A
+ * hint: the tables' own growth still does (and reports) what is needed.
+ * Segments are kept only by a second read (keep_segs); the blocks grow in
+ * chunks and are never copied. */
+static void reserve(parser *ps0, const profdb_cg *lc, const progress *pg)
+{
+	profdb_cg *cg = ps0->cg;
+	const uint64_t n[5] = {cg->n_names, cg->n_fns, cg->n_rows, cg->n_calls, cg->n_segs};
+	uint64_t add[5];
+	if (lc) {
+		add[0] = lc->n_names - CG_PH_FIRST_ID, add[1] = lc->n_fns, add[2] = lc->n_rows;
+		add[3] = lc->n_calls, add[4] = lc->n_segs;
+	} else if (pg->before) {
+		for (int i = 0; i < 5; i++)
+			add[i] = (uint64_t)((double)n[i] * (double)(pg->after - pg->before) /
+			                    (double)pg->before);
+	} else {
+		return;
+	}
+	if (n[0] + add[0] > cg->cap_names)
+		profdb__cg_reserve((void **)&cg->names, &cg->cap_names, estimate(n[0] + add[0], pg),
+		                   sizeof *cg->names);
+	if (n[1] + add[1] > cg->cap_fns)
+		profdb__cg_reserve((void **)&cg->fns, &cg->cap_fns, estimate(n[1] + add[1], pg),
+		                   sizeof *cg->fns);
+	if (n[2] + add[2] > cg->cap_rows)
+		profdb__cg_reserve_rows(cg, estimate(n[2] + add[2], pg));
+	if (n[3] + add[3] > cg->cap_calls)
+		profdb__cg_reserve((void **)&cg->calls, &cg->cap_calls, estimate(n[3] + add[3], pg),
+		                   sizeof *cg->calls);
+	if (n[4] + add[4] > cg->cap_segs)
+		profdb__cg_reserve((void **)&cg->segs, &cg->cap_segs, estimate(n[4] + add[4], pg),
+		                   sizeof *cg->segs);
+}
+
 /* 1: merged; 0: not (the sequential scan goes on from the piece's start);
  * < 0: out of memory. */
-static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t snap_ne)
+static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t snap_ne,
+                 const progress *pg)
 {
 	if (!guesses_hold(ps0, pc, snap, snap_ne))
 		return 0;
 	const profdb_cg *lc = pc->ps.cg;
+	reserve(ps0, lc, pg);
 	maps m;
 	m.name = malloc(((size_t)lc->n_names + 1) * sizeof *m.name);
 	m.fn = malloc(((size_t)lc->n_fns + 1) * sizeof *m.fn);
@@ -555,6 +616,21 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* How far the text is read before and after piece @p k. */
+static progress progress_of(const sched *sc, unsigned k)
+{
+	uint64_t h = sc->pcs[0].from;
+	return (progress){sc->pcs[k].from - h, sc->pcs[k].to - h, sc->pcs[sc->n - 1].to - h};
+}
+
+/* Piece @p k read in place, on the real tables. */
+static int read_in_place(sched *sc, unsigned k)
+{
+	progress pg = progress_of(sc, k);
+	reserve(sc->ps0, NULL, &pg);
+	return read_piece_lines(sc->ps0, &sc->pcs[k]);
+}
+
 /* Piece @p k into the real tables: merged when its guesses hold, else
  * read again by the sequential scan (from the line it stopped at, when
  * it stopped at a header line). 0 or < 0. */
@@ -565,7 +641,8 @@ static int take_piece(sched *sc, unsigned k, const cg_part *snap, uint32_t snap_
 	/* what the piece's first line (fn=) does first */
 	ps0->at.off = pc->from;
 	profdb__cgs_close_blk(ps0);
-	int m = merge(ps0, pc, snap, snap_ne);
+	progress pg = progress_of(sc, k);
+	int m = merge(ps0, pc, snap, snap_ne, &pg);
 	uint64_t resume = m == 0 ? pc->from : m == 1 && pc->rc == CG_STOP ? pc->ps.at.off : pc->to;
 	recycle(sc, pc);
 	if (m < 0)
@@ -589,8 +666,7 @@ static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 				advance(sc);
 			int in_place = !sc->pcs[k].done;
 			pthread_mutex_unlock(&sc->lock);
-			r = in_place ? read_piece_lines(ps0, &sc->pcs[k])
-			             : take_piece(sc, k, snap, snap_ne);
+			r = in_place ? read_in_place(sc, k) : take_piece(sc, k, snap, snap_ne);
 			/* a new part: no piece after this one can hold its guesses */
 			int part_changed = ps0->part.prof != snap->prof;
 			pthread_mutex_lock(&sc->lock);

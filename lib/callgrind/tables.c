@@ -18,6 +18,27 @@ int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem)
 	return profdb__grow(p, cap, (size_t)need, elem);
 }
 
+/* *p resized to @p n elements, or -ENOMEM with nothing changed and no
+ * message. */
+static int try_resize(void **p, size_t *cap, uint64_t n, size_t elem)
+{
+	size_t bytes;
+	if (n >= UINT32_MAX - 1 || __builtin_mul_overflow((size_t)n, elem, &bytes))
+		return -ENOMEM;
+	void *q = profdb__realloc_big(*p, *cap * elem, bytes);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = (size_t)n;
+	return 0;
+}
+
+void profdb__cg_reserve(void **p, size_t *cap, uint64_t want, size_t elem)
+{
+	if (want > *cap)
+		(void)try_resize(p, cap, want, elem);
+}
+
 int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out)
 {
 	if (__builtin_mul_overflow(n, m, out) || __builtin_mul_overflow(*out, elem, out))
@@ -190,6 +211,21 @@ static int grow_cost_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n
 	}
 	*costs = q;
 	return 0;
+}
+
+void profdb__cg_reserve_rows(profdb_cg *cg, uint64_t want)
+{
+	size_t old = cg->cap_rows, bytes;
+	uint32_t ne = cg->n_events;
+	if (want <= old || __builtin_mul_overflow((size_t)want, (size_t)ne, &bytes) ||
+	    __builtin_mul_overflow(bytes, sizeof(uint64_t), &bytes) ||
+	    try_resize((void **)&cg->rows, &cg->cap_rows, want, sizeof *cg->rows) < 0 || ne == 0)
+		return;
+	uint64_t *q = realloc(cg->row_cost, bytes);
+	if (q)
+		cg->row_cost = q;
+	else
+		cg->cap_rows = old;   /* (the row table keeps its larger block) */
 }
 
 /* Grow a cost table in step with its row table, and zero row @p n (the one

@@ -173,6 +173,60 @@ static int counting_group(const walk_state *w, uint32_t id)
 	return id < w->n && w->counts[id] ? (int)1 : 0;
 }
 
+/* The call edges the sums read. On a call graph, the backend's calls of
+ * one function to another summed over their call sites
+ * (profdb__graph_table.call): a group needs no call site, and the sites
+ * of profdb_edge_at would cost a decode of every calling function. A
+ * group's sum is the same either way: the site edges of one caller and
+ * callee add up to the backend's call (the same integers), and the
+ * graph of groups has the same arcs. Elsewhere the edges of
+ * profdb_edge_at. */
+static int64_t edge_count(const profdb *db)
+{
+	return profdb__call_graph(db) ? db->be->graph->call_count(db->impl) : profdb_edge_count(db);
+}
+
+static int edge_ends(const profdb *db, int64_t i, uint32_t *caller, uint32_t *callee)
+{
+	if (profdb__call_graph(db)) {
+		profdb__graph_call c;
+		int r = db->be->graph->call(db->impl, PROFDB_NONE, (uint32_t)i, &c);
+		*caller = r < 0 ? PROFDB_NONE : c.caller + 1;   /* function fn is context fn + 1 */
+		*callee = r < 0 ? PROFDB_NONE : c.callee + 1;
+		return r < 0 ? r : 0;
+	}
+	profdb_edge e;
+	int r = profdb_edge_at(db, (uint64_t)i, &e);
+	*caller = e.caller;
+	*callee = e.callee;
+	return r;
+}
+
+/* Edge @p i's inclusive cost of @p metric in @p profile: 1 and *out, 0
+ * when it has none there, < 0. */
+static int edge_cost(const profdb *db, uint32_t profile, int64_t i, uint32_t metric, double *out)
+{
+	if (profdb__call_graph(db)) {
+		profdb__graph_call c;
+		int64_t nm = profdb_metric_count(db);
+		if (nm < 0)
+			return (int)nm;
+		if (metric >= nm)
+			return profdb__fail(-ENOENT, "profdb_group_inclusive: no metric %u",
+			                    (unsigned)metric);
+		int r = db->be->graph->call(db->impl, profile, (uint32_t)i, &c);
+		if (r < 0)
+			return r;
+		*out = (double)c.costs[metric];
+		return 1;
+	}
+	profdb_number cost;
+	int r = profdb_edge_inclusive(db, profile, (uint64_t)i, metric, &cost);
+	if (r > 0)
+		*out = profdb_number_to_double(cost);
+	return r;
+}
+
 static int build_graph(const profdb *db, const walk_state *w, int64_t ne, group_graph *gg)
 {
 	int r = 0;
@@ -183,18 +237,18 @@ static int build_graph(const profdb *db, const walk_state *w, int64_t ne, group_
 		return profdb__fail(-ENOMEM, "profdb_group_inclusive: out of memory");
 	for (int pass = 0; pass < 2; pass++) {
 		for (int64_t i = 0; i < ne; i++) {
-			profdb_edge e;
-			if ((r = profdb_edge_at(db, (uint64_t)i, &e)) < 0)
+			uint32_t caller, callee;
+			if ((r = edge_ends(db, i, &caller, &callee)) < 0)
 				return r;
-			if (!counting_group(w, e.caller) || !counting_group(w, e.callee) ||
-			    w->group_of[e.caller] == w->group_of[e.callee])
+			if (!counting_group(w, caller) || !counting_group(w, callee) ||
+			    w->group_of[caller] == w->group_of[callee])
 				continue;
 
-			uint32_t g = w->group_of[e.caller];
+			uint32_t g = w->group_of[caller];
 			if (pass == 0)
 				gg->first[g + 2]++;
 			else
-				gg->to[gg->first[g + 1]++] = w->group_of[e.callee];
+				gg->to[gg->first[g + 1]++] = w->group_of[callee];
 		}
 		for (size_t g = 0; pass == 0 && g < ng; g++)
 			gg->first[g + 2] += gg->first[g + 1];
@@ -283,7 +337,7 @@ static int sum_groups(const profdb *db, const walk_state *w, uint32_t profile,
 			return r;
 		out[w->group_of[id]] += v;
 	}
-	int64_t ne = profdb_edge_count(db);
+	int64_t ne = edge_count(db);
 	if (ne < 0)
 		return (int)ne;
 	group_graph gg = {NULL, NULL};
@@ -295,16 +349,15 @@ static int sum_groups(const profdb *db, const walk_state *w, uint32_t profile,
 	if (r == 0 && profdb__call_graph(db) && (r = build_graph(db, w, ne, &gg)) == 0)
 		r = components(&gg, w->n_groups, scc);
 	for (int64_t i = 0; r == 0 && i < ne; i++) {
-		profdb_edge e;
-		profdb_number cost;
-		if ((r = profdb_edge_at(db, (uint64_t)i, &e)) < 0)
+		uint32_t caller, callee;
+		double cost = 0;
+		if ((r = edge_ends(db, i, &caller, &callee)) < 0)
 			break;
-		if (!counting_group(w, e.caller) ||
-		    (counting_group(w, e.callee) &&
-		     scc[w->group_of[e.callee]] == scc[w->group_of[e.caller]]))
+		if (!counting_group(w, caller) ||
+		    (counting_group(w, callee) && scc[w->group_of[callee]] == scc[w->group_of[caller]]))
 			continue;
-		if ((r = profdb_edge_inclusive(db, profile, (uint64_t)i, metric, &cost)) > 0)
-			out[w->group_of[e.caller]] += profdb_number_to_double(cost);
+		if ((r = edge_cost(db, profile, i, metric, &cost)) > 0)
+			out[w->group_of[caller]] += cost;
 		r = r < 0 ? r : 0;
 	}
 	free(gg.first);
@@ -401,7 +454,7 @@ int64_t profdb_group_cycles(const profdb *db, const uint32_t *group_of, size_t n
 		return r;
 	for (size_t g = 0; g < n_groups; g++)
 		cycle_of[g] = PROFDB_NONE;
-	int64_t ne = profdb__call_graph(db) ? profdb_edge_count(db) : 0;
+	int64_t ne = profdb__call_graph(db) ? edge_count(db) : 0;
 	if (ne <= 0)
 		return ne;
 	walk_state w = {group_of, n_contexts, n_groups, calloc(n_contexts + 1, 1), NULL, NULL, NULL,

@@ -193,6 +193,18 @@ int profdb__cg_widen(profdb_cg *cg, uint32_t ne)
 	return 0;
 }
 
+/* A cost table resized. It is the scan's largest table, its rows zeroed
+ * one by one as they come: where it is big, the pages not yet touched get
+ * huge pages (one fault where 4 KiB pages take 512). realloc, not
+ * profdb__realloc_big: a big block is moved without a copy, so the old and
+ * the new never take memory at once. */
+static void *realloc_advised(void *p, size_t bytes)
+{
+	void *q = realloc(p, bytes);
+	profdb__advise_big(q, bytes);
+	return q;
+}
+
 static int grow_cost_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n, size_t elem,
                           uint32_t ne)
 {
@@ -204,7 +216,7 @@ static int grow_cost_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n
 		*cap = old;
 		return r;
 	}
-	uint64_t *q = realloc(*costs, bytes);
+	uint64_t *q = realloc_advised(*costs, bytes);
 	if (!q) {
 		*cap = old;
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
@@ -221,7 +233,7 @@ void profdb__cg_reserve_rows(profdb_cg *cg, uint64_t want)
 	    __builtin_mul_overflow(bytes, sizeof(uint64_t), &bytes) ||
 	    try_resize((void **)&cg->rows, &cg->cap_rows, want, sizeof *cg->rows) < 0 || ne == 0)
 		return;
-	uint64_t *q = realloc(cg->row_cost, bytes);
+	uint64_t *q = realloc_advised(cg->row_cost, bytes);
 	if (q)
 		cg->row_cost = q;
 	else

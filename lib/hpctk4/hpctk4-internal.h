@@ -238,6 +238,10 @@ int profdb__hpctk_profile_plane(const profdb_hpctk *db, uint32_t i, profdb_view 
  * lie inside profile.db; no byte of the block itself is read (their order
  * is checked by profdb__hpctk_profile_plane). 0 or < 0. */
 int profdb__hpctk_profile_declared(const profdb_hpctk *db, uint32_t i, uint64_t *n_values);
+/* The number of values cct.db's context table declares for context @p ctx
+ * (0 beyond the table), its arrays located in the file but not read: whether a
+ * context carries values, without checking its whole block. */
+int profdb__hpctk_context_declared(const profdb_hpctk *db, uint32_t ctx, uint64_t *n_values);
 /* The sample count trace line @p i's header declares, the line checked to
  * lie inside trace.db; its samples are not read (their order is checked by
  * profdb_hpctk_trace_line_at). 0 or < 0. */

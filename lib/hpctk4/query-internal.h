@@ -115,6 +115,9 @@ static inline hq_metric *metric_of(const hq *q, uint32_t id)
 /* Blocks, in tolerant mode read as absent (once reported) when damaged. */
 int profdb__hpctkq_prof_plane(const hq *q, uint32_t p, profdb_view *index, profdb_view *values);
 int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb_view *values);
+/* The value count cct.db declares for context @p c (its block located, not
+ * read); a tolerated damaged header counts 0. */
+int profdb__hpctkq_cct_declared(const hq *q, uint32_t c, uint64_t *n_values);
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out);
 
 /* query-tree.c */

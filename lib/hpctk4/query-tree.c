@@ -280,12 +280,15 @@ static int has_values(const hq *q, uint32_t id)
 		uint64_t i;
 		return profdb_view_find(&v, id, &i);
 	}
-	/* cct.db holds every profile but the summaries. */
+	/* cct.db holds every profile but the summaries. Its context table's
+	 * count answers for them: naming the thousands of elided contexts of
+	 * a frame does not check each one's block, which reading its values
+	 * does. */
 	profdb_view index, values;
-	uint64_t i;
-	if ((r = profdb__hpctkq_cct_plane(q, id, &index, &values)) < 0)
+	uint64_t i, declared;
+	if ((r = profdb__hpctkq_cct_declared(q, id, &declared)) < 0)
 		return r;
-	if (index.count)
+	if (declared)
 		return 1;
 	if ((r = profdb__hpctkq_profiles(q)) < 0)
 		return r;

@@ -61,6 +61,12 @@ int profdb__hpctkq_cct_plane(const hq *q, uint32_t c, profdb_view *index, profdb
 	             "cct.db context", index, values);
 }
 
+int profdb__hpctkq_cct_declared(const hq *q, uint32_t c, uint64_t *n_values)
+{
+	int r = profdb__hpctk_context_declared(q->db, c, n_values);
+	return r < 0 ? tolerate(q, r, W_CCT, c, "cct.db context") : r;
+}
+
 int profdb__hpctkq_trace_line(const hq *q, uint32_t t, profdb_hpctk_trace *out)
 {
 	int r = profdb_hpctk_trace_line_at(q->db, t, out);

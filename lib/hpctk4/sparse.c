@@ -374,6 +374,26 @@ static int context_plane(const profdb_hpctk *db, uint32_t ctx, profdb_view *inde
 	                &b, index, values);
 }
 
+int profdb__hpctk_context_declared(const profdb_hpctk *db, uint32_t ctx, uint64_t *n_values)
+{
+	const unsigned char *p, *idx, *val;
+	*n_values = 0;
+	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
+	if (r < 0 || ctx >= db->n_ctxs)
+		return r;
+	uint64_t at = db->p_ctxs + (uint64_t)ctx * db->sz_ctx;
+	if ((r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p)) < 0)
+		return r;
+	block b = {.header = at, .idx = hl_ctxinfo_metric_index(p),
+	           .n_idx = hl_ctxinfo_n_metrics(p), .val = hl_ctxinfo_values(p),
+	           .n_val = hl_ctxinfo_n_values(p)};
+	if ((r = locate_plane(&db->in[PROFDB_HPCTK_CCT], "context value block", &CCT_SHAPE, &b,
+	                      &idx, &val)) < 0)
+		return r;
+	*n_values = b.n_idx ? b.n_val : 0;
+	return 0;
+}
+
 PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ctx,
                                              profdb_view *index, profdb_view *values)
 {

@@ -49,9 +49,10 @@ class _ContextIndex:
     @classmethod
     def of_table(cls, t):
         order = np.argsort(t["id"], kind="stable")
-        return cls(t["id"][order], {col: t[col][order] for col in cls._COLS},
-                   t["line"][order], {col: t[col + "_values"] for col in cls._COLS},
-                   {col: t[col + "_index"] for col in cls._COLS})
+        cats = {col: t[col + "_values"] for col in cls._COLS}
+        return cls(t["id"][order],
+                   {col: _category_codes(t[col][order], len(cats[col])) for col in cls._COLS},
+                   t["line"][order], cats, {col: t[col + "_index"] for col in cls._COLS})
 
     def _dense(self, top):
         """Whether ids up to `top` are dense enough for tables indexed by
@@ -98,10 +99,21 @@ class _ContextIndex:
         extra = dict(zip(self._COLS, codes))
         ids = np.concatenate([self.ids, missing.astype(np.uint32)])
         order = np.argsort(ids, kind="stable")
-        codes = {col: np.concatenate([self.codes[col], extra[col]])[order]
+        codes = {col: _category_codes(np.concatenate([self.codes[col], extra[col]])[order],
+                                      len(cats[col]))
                  for col in self._COLS}
         return _ContextIndex(ids[order], codes, np.concatenate([self.line, extra_line])[order],
                              cats, where)
+
+
+def _category_codes(codes, n):
+    """`codes` in the integer type a pandas Categorical of `n` categories
+    keeps them in (int8 below 127 categories, int16 below 32767, ...):
+    from_codes then takes each frame's codes without converting a copy."""
+    for t in (np.int8, np.int16, np.int32):
+        if n < np.iinfo(t).max:
+            return codes.astype(t, copy=False)
+    return codes.astype(np.int64, copy=False)
 
 
 def _context_index(db, ids):

@@ -30,6 +30,7 @@ struct profdb_cg_detail {
 	uint64_t *call_cost;
 	uint32_t n_calls;
 	size_t cap_calls;
+	int lines_only;              /* no call sites, no jumps: for line walks */
 };
 
 typedef struct dstate {
@@ -195,11 +196,15 @@ static int dline_eq(const void *ctx, uint32_t e, const void *key)
 }
 
 /* Room for row @p n of a row table and its zeroed cost row (a stride of
- * ne + 1 values, so the cost table exists even without events). */
+ * ne, ne + 1 values allocated per row, so the cost table exists even
+ * without events). Rows are only appended: the cost rows are zeroed when
+ * the table grows, not one at a time. */
 static int grow_row(void **rows, uint64_t **cost, size_t *cap, uint32_t n, size_t elem,
                     size_t ne)
 {
 	size_t old = *cap, bytes;
+	if (n < old)
+		return 0;
 	int r = profdb__cg_grow(rows, cap, (uint64_t)n + 1, elem);
 	if (r < 0)
 		return r;
@@ -210,8 +215,8 @@ static int grow_row(void **rows, uint64_t **cost, size_t *cap, uint32_t n, size_
 		if (!q)
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		*cost = q;
+		memset(q + old * ne, 0, (*cap - old) * ne * sizeof *q);
 	}
-	memset(*cost + (size_t)n * ne, 0, ne * sizeof **cost);
 	return 0;
 }
 
@@ -478,8 +483,10 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 				memcpy(s.pos, np, s.p->n_pos * sizeof *np);
 			else if ((r = read_pos(&s, &p, end, np, 1)) == 0)
 				nv = read_costs(&s, p, end, v);
-			if (r == 0)
-				r = s.pending_call ? add_call(&s, v, nv) : add_line(&s, v, nv);
+			if (r == 0 && !s.pending_call)
+				r = add_line(&s, v, nv);
+			else if (r == 0 && !d->lines_only)
+				r = add_call(&s, v, nv);
 			s.pending_call = 0;
 		} else if (n > 6 && memcmp(p, "calls=", 6) == 0) {
 			/* the count: the first token, up to a '/'; negative: warned, 0 */
@@ -492,7 +499,10 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 			s.call_off = s.off;
 			s.pending_call = 1;
 		} else if (n > 5 && (memcmp(p, "jump=", 5) == 0 || memcmp(p, "jcnd=", 5) == 0)) {
-			r = add_jump(&s, p[1] == 'c', p + 5, end);
+			if (!d->lines_only)
+				r = add_jump(&s, p[1] == 'c', p + 5, end);
+			else
+				s.jfl = s.jfn = CG_EMPTY;
 		} else if (s.blocks && (r = name_line(&s, p, end)) == 2) {
 			break;
 		}
@@ -519,6 +529,37 @@ static int cmp_lord(const void *a, const void *b)
 	if (x->src != y->src)
 		return x->src < y->src ? -1 : 1;
 	return 0;
+}
+
+/* Sort by cmp_lord(): the keys are distinct, so any sort gives the one
+ * order. Most functions have a few dozen rows, mostly in order already:
+ * insertion sort there, qsort() beyond. */
+static void sort_lord(lord *o, uint32_t n)
+{
+	if (n > 64) {
+		qsort(o, n, sizeof *o, cmp_lord);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		lord x = o[i];
+		uint32_t j = i;
+		for (; j > 0 && cmp_lord(&o[j - 1], &x) > 0; j--)
+			o[j] = o[j - 1];
+		o[j] = x;
+	}
+}
+
+/* Are the rows in the order of cmp_lord() already? */
+static int rows_sorted(const profdb_cg_detail *d)
+{
+	for (uint32_t i = 1; i < d->n_lines; i++) {
+		const dline *a = &d->lines[i - 1], *b = &d->lines[i];
+		if (a->line != b->line ? a->line > b->line
+		    : a->instr != b->instr ? a->instr > b->instr
+		    : a->src > b->src)
+			return 0;
+	}
+	return 1;
 }
 
 /* The rows must add up to the self cost the parser recorded; when they do
@@ -553,13 +594,14 @@ static int check_against_self(const profdb_cg_detail *d, uint32_t profile, uint3
  * end of the list): a function's segments are in text order and profiles
  * are numbered in text order, so each profile's segments are one run. */
 static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint32_t first,
-                        uint32_t *next, profdb_cg_detail **ret)
+                        uint32_t *next, int lines_only, profdb_cg_detail **ret)
 {
 	*ret = NULL;
 	profdb_cg_detail *d = calloc(1, sizeof *d);
 	if (!d)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	d->cg = cg;
+	d->lines_only = lines_only;
 	d->ne = cg->n_events;
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
@@ -575,7 +617,11 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		*next = sg;
 	profdb__hindex_free(&d->map);
 	lord *o = NULL;
-	if (r == 0 && d->n_lines) {
+	if (r == 0 && rows_sorted(d)) {
+		/* rows already in order (the usual case): nothing to move */
+		for (uint32_t i = 0; i < d->n_lines; i++)
+			profdb__cg_derive(cg, d->cost + (size_t)i * d->ne);
+	} else if (r == 0) {
 		/* sort rows by line, then instruction, then file */
 		o = malloc((size_t)d->n_lines * sizeof *o);
 		dline *nl = malloc((size_t)d->n_lines * sizeof *nl);
@@ -590,7 +636,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		} else {
 			for (uint32_t i = 0; i < d->n_lines; i++)
 				o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
-			qsort(o, d->n_lines, sizeof *o, cmp_lord);
+			sort_lord(o, d->n_lines);
 			for (uint32_t i = 0; i < d->n_lines; i++) {
 				nl[i] = d->lines[o[i].idx];
 				memcpy(nc + (size_t)i * d->ne, d->cost + (size_t)o[i].idx * d->ne,
@@ -629,13 +675,13 @@ PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *
 	int r = profdb__cg_segments(cg);
 	if (r < 0)
 		return r;
-	return detail_build(cg, profile, fn, cg->seg_first[fn], NULL, ret);
+	return detail_build(cg, profile, fn, cg->seg_first[fn], NULL, 0, ret);
 }
 
 int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,
                           profdb_cg_detail **ret)
 {
-	return detail_build(cg, profdb__cg_unit_profile(cg, *seg), fn, *seg, seg, ret);
+	return detail_build(cg, profdb__cg_unit_profile(cg, *seg), fn, *seg, seg, 1, ret);
 }
 
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)

@@ -183,49 +183,80 @@ static int add_rows(const profdb_cg *cg, const profdb_cg_detail *det, uint32_t p
 	return 0;
 }
 
-/* Decode function @p fn (its self cost is non-zero, so n_events > 0): the
- * detail of each profile, merged by position, each cost copied once. */
-static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
+/* The detail of each profile of function @p fn, in profile order, and
+ * whether one of them has an instruction column. */
+typedef struct fn_details {
+	profdb_cg_detail **det;
+	uint32_t *prof;
+	uint32_t n;
+	size_t cap;
+	int has_instr;
+} fn_details;
+
+static void details_free(fn_details *x)
+{
+	for (uint32_t i = 0; i < x->n; i++)
+		profdb_cg_detail_free(x->det[i]);
+	free(x->det);
+	free(x->prof);
+}
+
+static int details(const profdb_cg *cg, uint32_t fn, fn_details *x)
+{
+	int r = 0;
+	memset(x, 0, sizeof *x);
+	/* The profiles of the function: its segments are in text order and
+	 * profiles are numbered in text order, so they come ascending, each
+	 * one a run of segments; one pass over the list decodes them all. */
+	uint32_t last = PROFDB_NONE;
+	if ((r = profdb__cg_segments(cg)) < 0)
+		return r;
+	for (uint32_t s = cg->seg_first[fn]; s != CG_EMPTY && r == 0;) {
+		uint32_t p = profdb__cg_unit_profile(cg, s);
+		if (last != PROFDB_NONE && p <= last)
+			return profdb__fail(-EBADMSG, "callgrind: internal error: the segments of function %"
+			                    PRIu32 " are not in profile order", fn);
+		last = p;
+		size_t cap = x->cap;
+		if ((r = profdb__cg_grow((void **)&x->det, &x->cap, (uint64_t)x->n + 1,
+		                         sizeof *x->det)) < 0)
+			return r;
+		if (cap != x->cap) {
+			uint32_t *q = realloc(x->prof, x->cap * sizeof *q);
+			if (!q)
+				return profdb__fail(-ENOMEM, "callgrind: out of memory");
+			x->prof = q;
+		}
+		if ((r = profdb__cg_detail_run(cg, fn, &s, &x->det[x->n])) < 0)
+			return r;
+		x->prof[x->n++] = p;
+		for (uint32_t c = 0; c < cg->profiles[p].n_pos; c++)
+			x->has_instr |= cg->profiles[p].pos_kind[c] == CG_POS_INSTR;
+	}
+	return r;
+}
+
+/* Function @p fn (its self cost is non-zero, so n_events > 0) merged from
+ * its details: by position, each cost copied once. */
+static int merge(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn **out)
 {
 	size_t ne = cg->n_events;
 	tmp_row *t = NULL;
-	profdb_cg_detail **det = NULL;
-	uint32_t n = 0, n_det = 0;
-	size_t cap = 0, cap_det = 0;
+	uint32_t n = 0;
+	size_t cap = 0;
 	int r = 0;
 	*out = NULL;
 	cgl_fn *d = calloc(1, sizeof *d);
 	if (!d)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	d->fn = fn;
-	/* The profiles of the function: its segments are in text order and
-	 * profiles are numbered in text order, so they come ascending, each
-	 * one a run of segments; one pass over the list decodes them all. */
-	uint32_t last = PROFDB_NONE;
-	if ((r = profdb__cg_segments(cg)) < 0) {
-		free(d);
-		return r;
-	}
-	for (uint32_t s = cg->seg_first[fn]; s != CG_EMPTY && r == 0;) {
-		uint32_t p = profdb__cg_unit_profile(cg, s);
-		if (last != PROFDB_NONE && p <= last) {
-			r = profdb__fail(-EBADMSG, "callgrind: internal error: the segments of function %"
-			                 PRIu32 " are not in profile order", fn);
-			break;
-		}
-		last = p;
-		if ((r = profdb__cg_grow((void **)&det, &cap_det, (uint64_t)n_det + 1, sizeof *det)) < 0 ||
-		    (r = profdb__cg_detail_run(cg, fn, &s, &det[n_det])) < 0)
-			break;
-		r = add_rows(cg, det[n_det], p, &t, &n, &cap);
-		n_det++;
-		for (uint32_t c = 0; c < cg->profiles[p].n_pos; c++)
-			d->has_instr |= cg->profiles[p].pos_kind[c] == CG_POS_INSTR;
-	}
+	d->has_instr = x->has_instr;
+	for (uint32_t i = 0; i < x->n && r == 0; i++)
+		r = add_rows(cg, x->det[i], x->prof[i], &t, &n, &cap);
 	if (r < 0)
 		goto out;
 	/* One profile: already in order. Several: merge by key, then profile. */
-	if (n_det > 1 && n > 1)
+	if (x->n > 1 && n > 1)
 		qsort(t, n, sizeof *t, cmp_tmp);
 	uint32_t rows = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -253,9 +284,6 @@ static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
 		r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost but no "
 		                 "line rows", fn);
 out:
-	for (uint32_t i = 0; i < n_det; i++)
-		profdb_cg_detail_free(det[i]);
-	free(det);
 	free(t);
 	if (r < 0) {
 		fn_free(d);
@@ -263,6 +291,18 @@ out:
 	}
 	*out = d;
 	return 0;
+}
+
+/* Decode function @p fn: its details, merged. */
+static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
+{
+	fn_details x;
+	*out = NULL;
+	int r = details(cg, fn, &x);
+	if (r == 0)
+		r = merge(cg, fn, &x, out);
+	details_free(&x);
+	return r;
 }
 
 /* ---- the cache ------------------------------------------------------------- */
@@ -351,23 +391,6 @@ static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	return 0;
 }
 
-/* The function owning @p id and its row index: the function used last
- * first (walks ask for the rows of one function after another), else by
- * owner(). */
-static int locate(cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
-{
-	int hit = 0;
-	pthread_mutex_lock(&l->lock);
-	const cgl_fn *d = l->head;
-	if (d && id >= l->base[d->fn] && id < l->base[d->fn + 1]) {
-		*fn = d->fn;
-		*k = id - l->base[d->fn];
-		hit = 1;
-	}
-	pthread_mutex_unlock(&l->lock);
-	return hit ? 0 : owner(l, id, fn, k);
-}
-
 static int no_row(uint32_t id, uint32_t fn, uint32_t n)
 {
 	return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32 " (function %" PRIu32
@@ -382,7 +405,22 @@ static int acquire_row(cg_lines *l, uint32_t id, const cgl_fn **d, uint32_t *k)
 	int r;
 	if (!l)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	if ((r = locate(l, id, &fn, k)) < 0)
+	/* the function used last first, under one lock (walks ask for the
+	 * rows of one function after another) */
+	pthread_mutex_lock(&l->lock);
+	const cgl_fn *h = l->head;
+	if (h && id >= l->base[h->fn] && id < l->base[h->fn + 1]) {
+		*k = id - l->base[h->fn];
+		*d = h;
+		if (*k < h->n_rows)
+			return 0;
+		fn = h->fn;
+		uint32_t n = h->n_rows;
+		release(l);
+		return no_row(id, fn, n);
+	}
+	pthread_mutex_unlock(&l->lock);
+	if ((r = owner(l, id, &fn, k)) < 0)
 		return r;
 	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
 		return no_row(id, fn, 0);
@@ -428,12 +466,53 @@ int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
 	return found;
 }
 
+/* The rows of a function in one profile, straight from its detail: the
+ * rows merge() would make (one entry each), without copying them. */
+static int each_of_one(const cg_lines *l, uint32_t fn, const fn_details *x, cgl_visit_fn visit,
+                       void *ud)
+{
+	const profdb_cg *cg = l->cg;
+	const profdb_cg_detail *det = x->det[0];
+	int64_t nl = profdb_cg_detail_line_count(det);
+	int64_t last = -1;   /* the last non-zero row */
+	cgl_key key;
+	const uint64_t *self;
+	for (int64_t i = nl; i-- > 0 && last < 0;) {
+		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		if (nonzero(self, cg->n_events))
+			last = i;
+	}
+	if (last < 0)   /* the self cost says otherwise */
+		return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost but no "
+		                    "line rows", fn);
+	uint32_t k = 0;
+	int r = 0;
+	for (int64_t i = 0; i <= last && r >= 0; i++) {
+		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		if (!nonzero(self, cg->n_events))
+			continue;
+		cgl_row row = {fn, k, key.src, key.line, key.instr, x->has_instr, i == last};
+		r = visit(ud, l->base[fn] + k, &row, 1, &x->prof[0], self);
+		k++;
+	}
+	return r;
+}
+
 int profdb__cgl_each(const cg_lines *l, uint32_t fn, cgl_visit_fn visit, void *ud)
 {
 	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
 		return 0;
+	fn_details x;
 	cgl_fn *d = NULL;
-	int r = decode(l->cg, fn, &d);
+	int r = details(l->cg, fn, &x);
+	if (r >= 0 && x.n == 1) {
+		r = each_of_one(l, fn, &x, visit, ud);
+		details_free(&x);
+		return r < 0 ? r : 0;
+	}
+	if (r >= 0)
+		r = merge(l->cg, fn, &x, &d);
+	details_free(&x);
 	size_t ne = l->cg->n_events;
 	for (uint32_t k = 0; r >= 0 && d && k < d->n_rows; k++) {
 		cgl_row row = {fn, k, d->key[k].src, d->key[k].line, d->key[k].instr, d->has_instr,
@@ -463,17 +542,38 @@ static void *count_fns(void *arg)
 	const profdb_cg *cg = c->l->cg;
 	size_t ne = cg->n_events;
 	for (uint32_t fn = c->from; fn < c->to && c->r == 0; fn++) {
-		cgl_fn *d;
+		cgl_fn *d = NULL;
+		fn_details x;
 		if (profdb__cgl_first_child(c->l, fn) == PROFDB_NONE)
 			continue;
-		if ((c->r = decode(cg, fn, &d)) < 0) {
+		c->r = details(cg, fn, &x);
+		if (c->r == 0 && x.n == 1) {
+			/* one profile: its non-zero rows are the rows */
+			uint64_t rows = 0;
+			for (int64_t i = 0; i < profdb_cg_detail_line_count(x.det[0]); i++) {
+				cgl_key key;
+				const uint64_t *self;
+				profdb__cg_detail_row(x.det[0], (uint32_t)i, &key.src, &key.line,
+				                      &key.instr, &self);
+				rows += nonzero(self, cg->n_events);
+				for (size_t e = 0; e < ne; e++)
+					c->values += self[e] != 0;
+			}
+			c->rows += rows;
+			if (rows == 0)   /* the self cost says otherwise */
+				c->r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self "
+				                    "cost but no line rows", fn);
+		} else if (c->r == 0 && (c->r = merge(cg, fn, &x, &d)) == 0) {
+			c->rows += d->n_rows;
+			for (size_t i = 0; i < (size_t)d->first[d->n_rows] * ne; i++)
+				c->values += d->cost[i] != 0;
+		}
+		details_free(&x);
+		fn_free(d);
+		if (c->r < 0) {
 			snprintf(c->msg, sizeof c->msg, "%s", profdb__message());
 			break;
 		}
-		c->rows += d->n_rows;
-		for (size_t i = 0; i < (size_t)d->first[d->n_rows] * ne; i++)
-			c->values += d->cost[i] != 0;
-		fn_free(d);
 	}
 	return NULL;
 }

@@ -21,8 +21,25 @@ int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *
 	return 0;
 }
 
+/* A name's id by its address (per table: ob, fl, fn), direct-mapped. */
+#define CGW_SEEN 4096u
+struct profdb__cgw_seen {
+	const char *ptr;
+	size_t len;
+	uint32_t id;
+};
+
+int profdb__cgw_stable_names(profdb__cgw *w)
+{
+	if (!w->seen && !(w->seen = calloc(3 * CGW_SEEN, sizeof *w->seen)))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	return 0;
+}
+
 void profdb__cgw_free(profdb__cgw *w)
 {
+	free(w->seen);
+	w->seen = NULL;
 	profdb__cv_names_free(&w->ob);
 	profdb__cv_names_free(&w->fl);
 	profdb__cv_names_free(&w->fn);
@@ -35,6 +52,8 @@ int profdb__cgw_reset(profdb__cgw *w)
 	profdb__cv_names_free(&w->fl);
 	profdb__cv_names_free(&w->fn);
 	memset(w->totals, 0, w->n_ev * sizeof *w->totals);
+	if (w->seen)
+		memset(w->seen, 0, 3 * CGW_SEEN * sizeof *w->seen);
 	if (profdb__cv_names_init(&w->ob) < 0 || profdb__cv_names_init(&w->fl) < 0 ||
 	    profdb__cv_names_init(&w->fn) < 0)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
@@ -115,10 +134,20 @@ int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
 		return 0;
 	}
 	uint32_t id;
-	int fresh;
-	int r = profdb__cv_intern(t, s, &id, &fresh);
-	if (r < 0)
+	int fresh = 0, r = 0;
+	struct profdb__cgw_seen *e = NULL;
+	if (w->seen) {
+		uintptr_t a = (uintptr_t)s.ptr;
+		size_t at = (size_t)((a * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (CGW_SEEN - 1);
+		e = &w->seen[(t == &w->ob ? 0 : t == &w->fl ? 1 : 2) * CGW_SEEN + at];
+	}
+	if (e && e->ptr == s.ptr && e->len == s.len) {
+		id = e->id;
+	} else if ((r = profdb__cv_intern(t, s, &id, &fresh)) < 0) {
 		return r;
+	} else if (e) {
+		*e = (struct profdb__cgw_seen){s.ptr, s.len, id};
+	}
 	profdb__cv_putc(o, '(');
 	profdb__cv_u64(o, id);
 	profdb__cv_putc(o, ')');

@@ -268,6 +268,11 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 		return r;
 	}
 	n.w.by_src = 1;
+	if ((r = profdb__cgw_stable_names(&n.w)) < 0) {   /* names from the records */
+		profdb__cgw_free(&n.w);
+		free(ev);
+		return r;
+	}
 	int64_t np = profdb_profile_count(db);
 	int all = (int64_t)n_profiles == np;
 	n.instr = probe_instr(&n, n.t->function_count(n.impl));

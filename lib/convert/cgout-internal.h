@@ -15,6 +15,9 @@ typedef struct profdb__cgw {
 	uint64_t *totals;            /* n_ev: self costs written in this part */
 	int by_src;                  /* cost rows are indexed by event id (the
 	                              * Callgrind input), else by event number */
+	/* Ids by a name's address, in front of the three tables (NULL: none;
+	 * profdb__cgw_stable_names()). */
+	struct profdb__cgw_seen *seen;
 } profdb__cgw;
 
 int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *ev, size_t n_ev);
@@ -28,6 +31,10 @@ void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
                         int64_t first_part);
 /* "key=(id) name" the first time, "key=(id)" after; "key=" for "". */
 int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s);
+/* The names given to profdb__cgw_name() from now on live until
+ * profdb__cgw_free() and are never rewritten: a name met again at the
+ * same address takes its id without hashing its bytes. */
+int profdb__cgw_stable_names(profdb__cgw *w);
 /* The visible events' values of @p costs (one per event) after a
  * position; @p self adds them to the part's totals. */
 void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self);

@@ -55,6 +55,18 @@ void profdb__cv_str(profdb__cv_out *o, profdb_str s) { profdb__cv_put(o, s.ptr, 
 
 void profdb__cv_u64(profdb__cv_out *o, uint64_t v)
 {
+	/* the usual case, written in place: room in the buffer */
+	size_t digits = 1;
+	for (uint64_t x = v; x >= 10; x /= 10)
+		digits++;
+	if (!o->err && sizeof o->buf - o->len >= digits) {
+		unsigned char *q = o->buf + o->len + digits;
+		do
+			*--q = (unsigned char)('0' + v % 10);
+		while (v /= 10);
+		o->len += digits;
+		return;
+	}
 	char tmp[20];
 	size_t n = sizeof tmp;
 	do

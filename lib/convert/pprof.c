@@ -36,6 +36,11 @@ typedef struct pp {
 	profdb__pbs s;
 	profdb__pbm m, sub;
 	profdb__cv_names str, fns;
+	/* function ids, from 1 in order of first use: fid_of[i] is the id of
+	 * the identity that @c fns numbers i + 1 (an identity known to be
+	 * unique takes an id without going through @c fns) */
+	uint32_t n_fids, *fid_of;
+	size_t cap_fid_of;
 	/* the locations, ids from 1 in order of first use: tables of their
 	 * own, as there are about as many as contexts (names would hash and
 	 * copy 16-byte strings); the bulk path keeps in @c locs only those of
@@ -76,23 +81,15 @@ static int put_value_type(pp *p, uint32_t field, const profdb__cv_event *e)
 	return p->m.err;
 }
 
-/* The function of frame context @p c (NULL: the node of contexts off the
- * tree): its id, the message the first time; *cache keeps the id. */
-static int function_of(pp *p, const profdb_context *c, uint32_t *cache, uint64_t *fid)
+/* The function id of the identity (module, file, full name), through
+ * @c fns: *fresh when it is new. */
+static int identity_key(pp *p, profdb_str name, profdb_str file, profdb_str module,
+                        uint32_t *id, int *fresh)
 {
-	if (*cache) {
-		*fid = *cache;
-		return 0;
-	}
-	char buf[256];
-	profdb_str name, file, module;
-	uint64_t line;
-	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
-	/* The function's identity, (module, file, full name), never cut: each
-	 * part after its length, so no byte of a name can end it early. */
+	/* never cut: each part after its length, so no byte of a name can end
+	 * it early */
 	size_t n = 2 * sizeof(size_t) + name.len + file.len + module.len;
 	char *key = malloc(n);
-	*fid = 0;
 	if (!key)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (pprof functions)");
 	char *at = key;
@@ -103,14 +100,49 @@ static int function_of(pp *p, const profdb_context *c, uint32_t *cache, uint64_t
 	memcpy(at, name.ptr, name.len);
 	memcpy(at + name.len, file.ptr, file.len);
 	memcpy(at + name.len + file.len, module.ptr, module.len);
-	uint32_t id;
-	int fresh;
-	int r = profdb__cv_intern(&p->fns, (profdb_str){key, n}, &id, &fresh);
+	uint32_t i;
+	int r = profdb__cv_intern(&p->fns, (profdb_str){key, n}, &i, fresh);
 	free(key);
+	if (r < 0)
+		return r;
+	if (*fresh) {
+		if (profdb__grow((void **)&p->fid_of, &p->cap_fid_of, i, sizeof *p->fid_of) < 0 ||
+		    p->n_fids >= UINT32_MAX - 1)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (pprof functions)");
+		p->fid_of[i - 1] = ++p->n_fids;
+	}
+	*id = p->fid_of[i - 1];
+	return 0;
+}
+
+/* The function of frame context @p c (NULL: the node of contexts off the
+ * tree): its id, the message the first time; *cache keeps the id.
+ * @p unique: no other frame has c's identity (so it is new here). */
+static int function_of(pp *p, const profdb_context *c, int unique, uint32_t *cache,
+                       uint64_t *fid)
+{
+	if (*cache) {
+		*fid = *cache;
+		return 0;
+	}
+	char buf[256];
+	profdb_str name, file, module;
+	uint64_t line;
+	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
+	uint32_t id = 0;
+	int fresh = 1, r = 0;
+	*fid = 0;
+	if (unique) {
+		if (p->n_fids >= UINT32_MAX - 1)
+			return profdb__fail(-ENOMEM, "profdb_convert: too many pprof functions");
+		id = ++p->n_fids;
+	} else if ((r = identity_key(p, name, file, module, &id, &fresh)) < 0) {
+		return r;
+	}
 	*fid = id;
 	*cache = id;
-	if (r < 0 || !fresh)
-		return r;
+	if (!fresh)
+		return 0;
 	uint64_t sname, sfile;
 	if ((r = sidx(p, name, &sname)) < 0 || (r = sidx(p, file, &sfile)) < 0)
 		return r;
@@ -139,7 +171,7 @@ static int node_function(pp *p, uint32_t f, uint64_t *fid)
 		return 0;
 	}
 	int known = ctx != PROFDB_NONE && profdb_context_get(p->t.db, ctx, &c) >= 0;
-	return function_of(p, known ? &c : NULL, &p->fn_of[f], fid);
+	return function_of(p, known ? &c : NULL, 0, &p->fn_of[f], fid);
 }
 
 static uint64_t loc_hash(uint64_t fid, uint64_t line)
@@ -352,6 +384,9 @@ typedef struct bulk {
 	profdb_context root, fn;
 	uint32_t root_fid, fn_fid;
 	uint64_t root_lid;
+	uint64_t last_line, last_lid;   /* the location of the frame's previous line */
+	int have_last;
+	int fn_unique;            /* no other frame has fn's identity */
 	uint64_t *key;            /* per frame: its function identity's hash */
 	unsigned char *shared;    /* per frame: another frame has that hash */
 	size_t n_frames;
@@ -417,6 +452,8 @@ static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_
 		b->root = *c;
 	b->fn = *c;
 	b->fn_fid = 0;
+	b->have_last = 0;
+	b->fn_unique = !b->shared[index];
 	loctab_clear(&p->local);
 	b->fn_locs = b->shared[index] ? &p->locs : &p->local;
 	return 0;
@@ -434,12 +471,22 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 		return r;
 	if (profdb__grow((void **)&p->stack, &p->cap_stack, 2, sizeof *p->stack) < 0)
 		return -ENOMEM;
-	if ((r = function_of(p, &b->fn, &b->fn_fid, &fid)) < 0 ||
-	    (r = location(p, b->fn_locs, fid, line, &p->stack[0])) < 0)
-		return r;
+	/* a function's lines come by line number: the rows of one line (its
+	 * instructions, files) are one location, looked up once */
+	if (b->have_last && line == b->last_line) {
+		p->stack[0] = b->last_lid;
+	} else {
+		if ((r = function_of(p, &b->fn, b->fn_unique, &b->fn_fid, &fid)) < 0 ||
+		    (r = location(p, b->fn_locs, fid, line, &p->stack[0])) < 0)
+			return r;
+		b->have_last = 1;
+		b->last_line = line;
+		b->last_lid = p->stack[0];
+	}
 	/* the root's location is kept whatever table it went to */
-	if (!b->root_lid && ((r = function_of(p, &b->root, &b->root_fid, &fid)) < 0 ||
-	                     (r = location(p, &p->locs, fid, b->root.line, &b->root_lid)) < 0))
+	if (!b->root_lid &&
+	    ((r = function_of(p, &b->root, !b->shared[0], &b->root_fid, &fid)) < 0 ||
+	     (r = location(p, &p->locs, fid, b->root.line, &b->root_lid)) < 0))
 		return r;
 	p->stack[1] = b->root_lid;
 	if ((r = put_stack(p, 2, nv)) >= 0 && (p->s.err || p->s.o->err))
@@ -519,6 +566,7 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	profdb__cv_tree_free(&p.t);
 	free(p.loc_of);
 	free(p.fn_of);
+	free(p.fid_of);
 	free(p.stack);
 	free(p.values);
 	free(ev);

@@ -57,8 +57,14 @@ static size_t encode_varint(unsigned char *b, uint64_t v)
 
 void profdb__pbm_varint(profdb__pbm *m, uint64_t v)
 {
-	unsigned char b[10];
-	put(m, b, encode_varint(b, v));
+	/* room for the longest varint, then encoded in place (a copy per
+	 * varint would cost a library call each) */
+	if (m->err ||
+	    (m->cap - m->len < 10 && profdb__grow((void **)&m->p, &m->cap, m->len + 10, 1) < 0)) {
+		m->err = m->err ? m->err : -ENOMEM;
+		return;
+	}
+	m->len += encode_varint(m->p + m->len, v);
 }
 
 void profdb__pbm_uint(profdb__pbm *m, uint32_t field, uint64_t v)

@@ -75,8 +75,10 @@ typedef struct profdb__native_row {
 /* A format's own records of a call graph (Callgrind's cost lines, calls=
  * and jumps), for a writer of the same format to keep them. Function ids
  * are 0 .. function_count-1, the table's own; profile PROFDB_NONE is every
- * profile summed. Thread rules as for the backend, except a records
- * object: one thread at a time. */
+ * profile summed. The strings it gives (names, files) live as long as the
+ * handle and are never rewritten, so their address stands for their bytes.
+ * Thread rules as for the backend, except a records object: one thread at
+ * a time. */
 typedef struct profdb__native_table {
 	/* Metric @p id as the input declares it (Callgrind: its event line):
 	 * 0, -ENOENT. Strings live until close. */

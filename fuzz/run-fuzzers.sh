@@ -4,7 +4,10 @@
 #
 # usage: fuzz/run-fuzzers.sh SECONDS_PER_TARGET [TARGET...]
 #        fuzz/run-fuzzers.sh --total SECONDS [TARGET...]
+#        fuzz/run-fuzzers.sh --build-only [TARGET...]
 #
+# --build-only configures and builds as a run does, then stops (CI builds
+# the targets ahead, while other tests run).
 # Without TARGETs, every <target>-fuzzer the build defines is run. With
 # --total, SECONDS is the fuzzing time of the whole run, shared equally by
 # the targets (times FUZZ_JOBS, which run at once), at least 10 s each, so
@@ -27,12 +30,17 @@
 set -u -o pipefail
 
 usage() {
-	sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 [ $# -ge 1 ] || usage
 TOTAL=
-if [ "$1" = --total ]; then
+BUILD_ONLY=
+if [ "$1" = --build-only ]; then
+	BUILD_ONLY=1
+	SECONDS_PER_TARGET=
+	shift
+elif [ "$1" = --total ]; then
 	[ $# -ge 2 ] || usage
 	TOTAL=$2
 	shift 2
@@ -107,6 +115,7 @@ meson compile -C "$BUILD_DIR" "${build_targets[@]}" >"$BUILD_DIR/fuzz-build.log"
 	echo "run-fuzzers: build failed" >&2
 	exit 2
 }
+[ -z "$BUILD_ONLY" ] || exit 0
 
 # ---- run ---------------------------------------------------------------------
 rm -rf "$WORK_DIR"

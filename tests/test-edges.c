@@ -180,7 +180,10 @@ Test(edges, callgrind_functions_only)
 	expect_edge(db, 1, 1, 3, PROFDB_NONE, 2);
 	expect_edge(db, 2, 2, 3, PROFDB_NONE, 4);
 	cr_assert_eq(cost(db, 0, 0, 0, 1), 130);
+	cr_assert_eq(cost(db, 0, 1, 0, 1), 7);
 	cr_assert_eq(cost(db, 0, PROFDB_NONE, 0, 1), 137);
+	cr_assert_eq(cost(db, 2, 0, 1, 1), 3);
+	cr_assert_eq(cost(db, 2, 1, 0, 0), 0);     /* a calls b in part 1 only */
 	/* the functions' self costs are the stored values now */
 	profdb_number v;
 	cr_assert_eq(profdb_value(db, 0, 1, 0, &v), 1);

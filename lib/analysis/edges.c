@@ -9,7 +9,10 @@
  *    profile. The call site is the caller's line/instruction context at
  *    the call's position when there is one (a position where the caller
  *    has a self cost), else PROFDB_NONE; the calls of one caller to one
- *    callee without such a context share one edge.
+ *    callee without such a context share one edge. A caller without line
+ *    contexts (every caller of a PROFDB_OPEN_FUNCTIONS_ONLY open) has no
+ *    sites: its edges are the backend's calls (graph.call), read there
+ *    and neither decoded nor copied.
  *  - The tree formats store call paths: one edge per context whose
  *    relation to its parent is CALL or INLINED; the caller is its nearest
  *    FUNCTION ancestor (the tree's root when it has none), the site its
@@ -18,9 +21,10 @@
  *    count metric (Cube's "visits") gives the count, summed over
  *    locations.
  *
- * Memory: 24 bytes per edge, plus for a call graph (4 + 8 x (events + 1))
- * bytes per (edge, profile) with calls and 8 x events per edge, counted
- * against options.max_memory (-EFBIG beyond). */
+ * Memory: 24 bytes per edge, plus for a call graph 12 bytes per edge,
+ * and for an edge of call sites (4 + 8 x (events + 1)) bytes per profile
+ * with calls and 8 x events, counted against options.max_memory (-EFBIG
+ * beyond). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +43,10 @@ struct profdb__edges {
 	uint32_t *part_profile;
 	uint64_t *part_cost;       /* ne per part */
 	uint64_t *total;           /* ne per edge */
+	/* NULL, or per edge the backend's call that is the edge (the calls of
+	 * a caller without line contexts), PROFDB_NONE for an edge of parts:
+	 * its counts and costs are asked of the backend. */
+	uint32_t *call;
 	/* A tree format whose backend computes a scope along the tree
 	 * (scoped_all, Cube): the callees' inclusive values, one column per
 	 * metric id built on first use, every context x every profile in one
@@ -72,6 +80,7 @@ void profdb__edges_free(struct profdb__edges *x)
 	free(x->part_profile);
 	free(x->part_cost);
 	free(x->total);
+	free(x->call);
 	for (uint32_t m = 0; x->cols && m < x->n_cols; m++) {
 		profdb__once_destroy(&x->cols[m].once);
 		free(x->cols[m].v);
@@ -122,10 +131,13 @@ static int cmp_edge(const void *a, const void *b)
 
 /* ---- a call graph (Callgrind) ------------------------------------------------ */
 
-/* One calls= line (summed with the others of its key later). */
+/* One calls= line (summed with the others of its key later), or a call of
+ * the backend (call != PROFDB_NONE: every profile's calls of a caller to
+ * a callee, whose costs the backend keeps). */
 typedef struct cg_call_row {
 	profdb_edge key;           /* caller, callee, site; count in key.count */
 	uint32_t profile;
+	uint32_t call;             /* the backend's call index, or PROFDB_NONE */
 	uint64_t cost;             /* index of its ne costs in the row cost buffer */
 } cg_call_row;
 
@@ -219,7 +231,25 @@ typedef struct cg_rows {
 	size_t n_cost, cap_cost;
 } cg_rows;
 
-/* The call sites of caller function @p fn (every profile) as rows. */
+/* Room for one more row and its @p ne costs. */
+static int add_row(cg_rows *t, uint32_t ne)
+{
+	int r = grow((void **)&t->row, &t->cap, t->n + 1, sizeof *t->row);
+	return r < 0 ? r : grow((void **)&t->cost, &t->cap_cost, t->n_cost + ne + 1, sizeof *t->cost);
+}
+
+static void put_row(cg_rows *t, profdb_edge k, uint32_t profile, const uint64_t *costs,
+                    uint32_t ne)
+{
+	t->row[t->n++] = (cg_call_row){k, profile, PROFDB_NONE, t->n_cost};
+	if (ne)
+		memcpy(t->cost + t->n_cost, costs, ne * sizeof *t->cost);
+	t->n_cost += ne;
+}
+
+/* The call sites of caller function @p fn (every profile) as rows; 1 when
+ * the function has no line contexts, so that no call has a site and its
+ * rows are the backend's calls (rows_without_sites), 0 when added. */
 static int caller_rows(const profdb *db, uint32_t fn, uint32_t ne, cg_pos **pos,
                        size_t *cap_pos, cg_rows *t)
 {
@@ -229,6 +259,8 @@ static int caller_rows(const profdb *db, uint32_t fn, uint32_t ne, cg_pos **pos,
 	void *d = NULL;
 	if (r < 0)
 		return r;
+	if (n_pos == 0)
+		return 1;
 	if (!nt)
 		return profdb__fail(-ENOTSUP, "call edges: the format gives no call sites");
 	if ((r = nt->records_new(db->impl, PROFDB_NONE, fn, &d)) < 0)
@@ -239,17 +271,36 @@ static int caller_rows(const profdb *db, uint32_t fn, uint32_t ne, cg_pos **pos,
 	for (int64_t i = 0; i < nc && r >= 0; i++) {
 		profdb__native_row cs;
 		if ((r = nt->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs)) < 0 ||
-		    (r = grow((void **)&t->row, &t->cap, t->n + 1, sizeof *t->row)) < 0 ||
-		    (r = grow((void **)&t->cost, &t->cap_cost, t->n_cost + ne + 1, sizeof *t->cost)) < 0)
+		    (r = add_row(t, ne)) < 0)
 			break;
 		profdb_edge k = {fn + 1, cs.callee + 1, site_of(*pos, n_pos, &cs), 1, cs.count};
-		t->row[t->n++] = (cg_call_row){k, cs.profile, t->n_cost};
-		if (ne)
-			memcpy(t->cost + t->n_cost, cs.costs, ne * sizeof *t->cost);
-		t->n_cost += ne;
+		put_row(t, k, cs.profile, cs.costs, ne);
 	}
 	nt->records_free(d);
 	return r < 0 ? r : 0;
+}
+
+/* The rows of the callers marked in @p bare (no line contexts): without a
+ * site, a caller's calls of one callee are one edge, the backend's call
+ * (the sums of the calls= lines the records would give), whose counts and
+ * costs the backend keeps: its text is not decoded, its costs not copied. */
+static int rows_without_sites(const profdb *db, const unsigned char *bare, int64_t nf,
+                              int64_t nc, cg_rows *t)
+{
+	const profdb__graph_table *g = db->be->graph;
+	for (int64_t i = 0; i < nc; i++) {
+		profdb__graph_call c;
+		int r = g->call(db->impl, PROFDB_NONE, (uint32_t)i, &c);
+		if (r < 0)
+			return r;
+		if (c.caller >= nf || !bare[c.caller])
+			continue;
+		if ((r = grow((void **)&t->row, &t->cap, t->n + 1, sizeof *t->row)) < 0)
+			return r;
+		profdb_edge k = {c.caller + 1, c.callee + 1, PROFDB_NONE, 1, c.count};
+		t->row[t->n++] = (cg_call_row){k, PROFDB_NONE, (uint32_t)i, 0};
+	}
+	return 0;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -263,18 +314,22 @@ static void add_costs(uint64_t *dst, const uint64_t *src, uint32_t ne)
 		dst[e] = sat_add(dst[e], src[e]);
 }
 
-/* Rows sorted by (edge, profile) into edges and their per-profile parts. */
+/* Rows sorted by (edge, profile) into edges and their per-profile parts;
+ * a backend's call is an edge without parts (its costs are the backend's). */
 static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__edges *x)
 {
-	size_t ne_parts = 0, n_edges = 0;
+	size_t ne_parts = 0, n_edges = 0, n_calls = 0;
 	if (t->n > 1)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(t->row, t->n, sizeof *t->row, cmp_row);
 	for (size_t i = 0; i < t->n; i++) {
 		int new_edge = i == 0 || cmp_edge(&t->row[i].key, &t->row[i - 1].key) != 0;
 		n_edges += new_edge;
-		ne_parts += new_edge || t->row[i].profile != t->row[i - 1].profile;
+		n_calls += t->row[i].call != PROFDB_NONE;
+		ne_parts += t->row[i].call == PROFDB_NONE &&
+		            (new_edge || t->row[i].profile != t->row[i - 1].profile);
 	}
-	uint64_t need = (uint64_t)n_edges * (sizeof *x->e + 8 + 8 * (uint64_t)ne) +
+	uint64_t need = (uint64_t)n_edges * (sizeof *x->e + 8 + 4) +
+	                (uint64_t)(n_edges - n_calls) * 8 * (uint64_t)ne +
 	                (uint64_t)ne_parts * (4 + 8 * (uint64_t)ne);
 	if (need > budget(db))
 		return profdb__fail(-EFBIG, "callgrind: the call edges need %" PRIu64 " bytes, more "
@@ -284,8 +339,11 @@ static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__ed
 	x->first = calloc(n_edges + 1, sizeof *x->first);
 	x->part_profile = calloc(ne_parts + 1, sizeof *x->part_profile);
 	x->part_cost = calloc(ne_parts * ne + 1, sizeof *x->part_cost);
+	/* (the rows of the backend's calls stay untouched: zero pages) */
 	x->total = calloc(n_edges * ne + 1, sizeof *x->total);
-	if (!x->e || !x->first || !x->part_profile || !x->part_cost || !x->total)
+	x->call = n_calls ? malloc((n_edges + 1) * sizeof *x->call) : NULL;
+	if (!x->e || !x->first || !x->part_profile || !x->part_cost || !x->total ||
+	    (n_calls && !x->call))
 		return oom();
 	size_t k = 0, p = 0;
 	for (size_t i = 0; i < t->n; i++) {
@@ -295,16 +353,20 @@ static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__ed
 			x->first[k] = p;
 			x->e[k] = w->key;
 			x->e[k].count = 0;
+			if (x->call)
+				x->call[k] = w->call;
 			k++;
 		} else {
 			/* another site of one key in one profile adds to its part */
 			new_part = w->profile != t->row[i - 1].profile;
 		}
+		x->e[k - 1].count = sat_add(x->e[k - 1].count, w->key.count);
+		if (w->call != PROFDB_NONE)
+			continue;   /* alone in its edge: no other caller has its key */
 		if (new_part)
 			x->part_profile[p++] = w->profile;
 		add_costs(x->part_cost + (p - 1) * ne, t->cost + w->cost, ne);
 		add_costs(x->total + (k - 1) * ne, t->cost + w->cost, ne);
-		x->e[k - 1].count = sat_add(x->e[k - 1].count, w->key.count);
 	}
 	x->first[k] = p;
 	x->n = k;
@@ -322,17 +384,22 @@ static int build_cg(const profdb *db, struct profdb__edges *x)
 	cg_pos *pos = NULL;
 	size_t cap_pos = 0;
 	cg_rows t = {NULL, 0, 0, NULL, 0, 0};
-	int r = calls ? 0 : oom();
+	int r = calls ? 0 : oom(), any_bare = 0;
 	/* The callers: those functions' call sites are decoded, the others'
-	 * text is not read. */
+	 * text is not read; only a caller without line contexts keeps its
+	 * mark, and takes the backend's calls. */
 	for (int64_t i = 0; i < nc && r >= 0; i++) {
 		profdb__graph_call c;
 		if ((r = g->call(db->impl, PROFDB_NONE, (uint32_t)i, &c)) >= 0 && c.caller < nf)
 			calls[c.caller] = 1;
 	}
 	for (int64_t f = 0; f < nf && r >= 0; f++)
-		if (calls[f])
-			r = caller_rows(db, (uint32_t)f, (uint32_t)ne, &pos, &cap_pos, &t);
+		if (calls[f] && (r = caller_rows(db, (uint32_t)f, (uint32_t)ne, &pos, &cap_pos, &t)) > 0)
+			any_bare = 1;
+		else
+			calls[f] = 0;
+	if (r >= 0 && any_bare)
+		r = rows_without_sites(db, calls, nf, nc, &t);
 	if (r >= 0)
 		r = cg_merge(db, &t, (uint32_t)ne, x);
 	free(calls);
@@ -723,15 +790,21 @@ static int tree_cost(const profdb *db, const struct profdb__edges *x, uint32_t c
 }
 
 /* A call graph: the calls' inclusive cost in one profile (a binary search
- * in the edge's parts) or summed over all. */
-static int cg_cost(const struct profdb__edges *x, uint64_t i, uint32_t profile, uint32_t metric,
-                   profdb_number *out)
+ * in the edge's parts, or the backend's call) or summed over all. */
+static int cg_cost(const profdb *db, const struct profdb__edges *x, uint64_t i, uint32_t profile,
+                   uint32_t metric, profdb_number *out)
 {
 	if (metric >= x->ne)
 		return profdb__fail(-ENOENT, "profdb_edge_inclusive: no metric %" PRIu32
 		                    " (%" PRIu32 " events)", metric, x->ne);
 	const uint64_t *c = NULL;
-	if (profile == PROFDB_NONE) {
+	if (x->call && x->call[i] != PROFDB_NONE) {
+		profdb__graph_call gc;
+		int r = db->be->graph->call(db->impl, profile, x->call[i], &gc);
+		if (r < 0)
+			return r;
+		c = r > 0 ? gc.costs : NULL;
+	} else if (profile == PROFDB_NONE) {
 		c = x->total + i * x->ne;
 	} else {
 		size_t lo = profdb__lower_u32(x->part_profile, x->first[i], x->first[i + 1], profile);
@@ -762,7 +835,7 @@ int profdb_edge_inclusive(const profdb *db, uint32_t profile, uint64_t index, ui
 	if (profile != PROFDB_NONE &&
 	    (r = profdb__query_check_profile(db, profile, "profdb_edge_inclusive")) < 0)
 		return r;
-	r = x->first ? cg_cost(x, index, profile, metric, out)
+	r = x->first ? cg_cost(db, x, index, profile, metric, out)
 	             : tree_cost(db, x, x->e[index].callee, profile, metric, out);
 	if (r <= 0) {
 		memset(out, 0, sizeof *out);

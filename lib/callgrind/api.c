@@ -393,7 +393,8 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	free(cg->zero);
 	if (cg->incl_once) {
 		for (uint32_t i = 0; i <= cg->n_profiles; i++) {
-			free(cg->incl ? cg->incl[i] : NULL);
+			if (cg->incl && (i == 0 || cg->incl[i] != cg->incl[0]))   /* (an alias) */
+				free(cg->incl[i]);
 			profdb__once_destroy(&cg->incl_once[i]);
 		}
 	}

@@ -187,7 +187,8 @@ static int g_call(const void *impl, uint32_t profile, uint32_t i, profdb__graph_
 	out->caller = c.caller;
 	out->callee = c.callee;
 	out->costs = c.inclusive;
-	return 0;
+	out->count = c.count;
+	return r;
 }
 
 /* profdb__graph_table.lines: a row of lines.c as the common model's. */

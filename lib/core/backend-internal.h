@@ -100,6 +100,7 @@ typedef struct profdb__native_table {
 typedef struct profdb__graph_call {
 	uint32_t caller, callee;  /* function ids */
 	const uint64_t *costs;    /* the calls' inclusive cost, one per metric id */
+	uint64_t count;           /* the calls' count (summed over their lines) */
 } profdb__graph_call;
 
 /* A format's call graph of functions (Callgrind's fn= blocks and calls=
@@ -143,8 +144,9 @@ typedef struct profdb__graph_table {
 	int (*cycle_inclusive)(const void *impl, uint32_t profile, uint32_t fn,
 	                       const uint64_t **out);
 	int64_t (*call_count)(const void *impl);
-	/* Edge @p i (0 .. call_count-1): caller, callee, and the calls' cost
-	 * in @p profile (zeros where it has none). */
+	/* Edge @p i (0 .. call_count-1): caller, callee, and the calls' count
+	 * and cost in @p profile. @return 1, or 0 when it has no calls there
+	 * (count 0, costs zeros), < 0. */
 	int (*call)(const void *impl, uint32_t profile, uint32_t i, profdb__graph_call *out);
 	/* The bulk path of the writers that walk every line context: the
 	 * children of function context fn + 1, which are all its line or

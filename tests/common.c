@@ -302,6 +302,13 @@ double tc_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double tc_cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* ---- drive everything ------------------------------------------------------- */
 
 /* A failing call: check the code and the message, count it. CHK clears the

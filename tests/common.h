@@ -89,6 +89,9 @@ uint64_t tc_below(tc_rng *r, uint64_t n);
 
 /* Monotonic clock in seconds. */
 double tc_now(void);
+/* CPU time of the whole process (every thread) in seconds: a bound that a
+ * busy machine does not stretch, unlike the wall clock. */
+double tc_cpu_now(void);
 
 /* ---- drive everything ----------------------------------------------------- */
 

@@ -350,10 +350,23 @@ PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db)
 	return r < 0 ? r : (int64_t)db->n_ctxs;
 }
 
+/* Context @p ctx's entry of cct.db's context table (ctx < n_ctxs). */
+static int context_block(const profdb_hpctk *db, uint32_t ctx, block *b)
+{
+	const unsigned char *p;
+	uint64_t at = db->p_ctxs + (uint64_t)ctx * db->sz_ctx;
+	int r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p);
+	if (r < 0)
+		return r;
+	*b = (block){.header = at, .idx = hl_ctxinfo_metric_index(p),
+	             .n_idx = hl_ctxinfo_n_metrics(p), .val = hl_ctxinfo_values(p),
+	             .n_val = hl_ctxinfo_n_values(p)};
+	return 0;
+}
+
 static int context_plane(const profdb_hpctk *db, uint32_t ctx, profdb_view *index,
                          profdb_view *values)
 {
-	const unsigned char *p;
 	if (!index || !values)
 		return profdb__fail(-EINVAL, "profdb_hpctk_context_plane: NULL output");
 	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
@@ -364,29 +377,21 @@ static int context_plane(const profdb_hpctk *db, uint32_t ctx, profdb_view *inde
 		plane_views(&CCT_SHAPE, NULL, 0, NULL, 0, index, values);
 		return 0;
 	}
-	uint64_t at = db->p_ctxs + (uint64_t)ctx * db->sz_ctx;
-	if ((r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p)) < 0)
+	block b;
+	if ((r = context_block(db, ctx, &b)) < 0)
 		return r;
-	block b = {.header = at, .idx = hl_ctxinfo_metric_index(p),
-	           .n_idx = hl_ctxinfo_n_metrics(p), .val = hl_ctxinfo_values(p),
-	           .n_val = hl_ctxinfo_n_values(p)};
 	return plane_of(db, PROFDB_HPCTK_CCT, "context value block", &CCT_SHAPE, &db->ok.ctx, ctx,
 	                &b, index, values);
 }
 
 int profdb__hpctk_context_declared(const profdb_hpctk *db, uint32_t ctx, uint64_t *n_values)
 {
-	const unsigned char *p, *idx, *val;
+	const unsigned char *idx, *val;
+	block b;
 	*n_values = 0;
 	int r = profdb__hpctk_require(db, PROFDB_HPCTK_CCT);
-	if (r < 0 || ctx >= db->n_ctxs)
+	if (r < 0 || ctx >= db->n_ctxs || (r = context_block(db, ctx, &b)) < 0)
 		return r;
-	uint64_t at = db->p_ctxs + (uint64_t)ctx * db->sz_ctx;
-	if ((r = profdb__range(&db->in[PROFDB_HPCTK_CCT], at, db->sz_ctx, "context info", &p)) < 0)
-		return r;
-	block b = {.header = at, .idx = hl_ctxinfo_metric_index(p),
-	           .n_idx = hl_ctxinfo_n_metrics(p), .val = hl_ctxinfo_values(p),
-	           .n_val = hl_ctxinfo_n_values(p)};
 	if ((r = locate_plane(&db->in[PROFDB_HPCTK_CCT], "context value block", &CCT_SHAPE, &b,
 	                      &idx, &val)) < 0)
 		return r;

@@ -417,8 +417,10 @@ int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem);
  * left). For a table whose final length can be estimated: one copy where
  * growing by need makes several. */
 void profdb__cg_reserve(void **p, size_t *cap, uint64_t want, size_t elem);
-/* The same for the row table and its cost table. */
-void profdb__cg_reserve_rows(profdb_cg *cg, uint64_t want);
+/* The same for a row table and its cost table (@p ne costs a row), the
+ * pair grow_cost_rows() grows: the self-cost rows, the call rows. */
+void profdb__cg_reserve_costed(void **rows, uint64_t **costs, size_t *cap, uint64_t want,
+                               size_t elem, uint32_t ne);
 /* *out = n * m * elem bytes, or -ENOMEM (with a message) on overflow. */
 int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out);
 /* malloc of an n x m table of @p elem-byte elements plus one spare element

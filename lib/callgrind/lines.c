@@ -536,45 +536,27 @@ typedef struct count_range {
 	char msg[512];   /* the message of r < 0 (messages are per thread) */
 } count_range;
 
+/* A row of a count: every stored value of it that is not zero. */
+static int count_row(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
+                     const uint32_t *profiles, const uint64_t *costs)
+{
+	count_range *c = ud;
+	size_t nv = (size_t)n * c->l->cg->n_events;
+	(void)id, (void)row, (void)profiles;
+	c->rows++;
+	for (size_t i = 0; i < nv; i++)
+		c->values += costs[i] != 0;
+	return 0;
+}
+
 static void *count_fns(void *arg)
 {
 	count_range *c = arg;
-	const profdb_cg *cg = c->l->cg;
-	size_t ne = cg->n_events;
-	for (uint32_t fn = c->from; fn < c->to && c->r == 0; fn++) {
-		cgl_fn *d = NULL;
-		fn_details x;
-		if (profdb__cgl_first_child(c->l, fn) == PROFDB_NONE)
-			continue;
-		c->r = details(cg, fn, &x);
-		if (c->r == 0 && x.n == 1) {
-			/* one profile: its non-zero rows are the rows */
-			uint64_t rows = 0;
-			for (int64_t i = 0; i < profdb_cg_detail_line_count(x.det[0]); i++) {
-				cgl_key key;
-				const uint64_t *self;
-				profdb__cg_detail_row(x.det[0], (uint32_t)i, &key.src, &key.line,
-				                      &key.instr, &self);
-				rows += nonzero(self, cg->n_events);
-				for (size_t e = 0; e < ne; e++)
-					c->values += self[e] != 0;
-			}
-			c->rows += rows;
-			if (rows == 0)   /* the self cost says otherwise */
-				c->r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self "
-				                    "cost but no line rows", fn);
-		} else if (c->r == 0 && (c->r = merge(cg, fn, &x, &d)) == 0) {
-			c->rows += d->n_rows;
-			for (size_t i = 0; i < (size_t)d->first[d->n_rows] * ne; i++)
-				c->values += d->cost[i] != 0;
-		}
-		details_free(&x);
-		fn_free(d);
-		if (c->r < 0) {
+	for (uint32_t fn = c->from; fn < c->to; fn++)
+		if ((c->r = profdb__cgl_each(c->l, fn, count_row, c)) < 0) {
 			snprintf(c->msg, sizeof c->msg, "%s", profdb__message());
 			break;
 		}
-	}
 	return NULL;
 }
 

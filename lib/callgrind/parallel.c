@@ -454,7 +454,8 @@ static void reserve(parser *ps0, const profdb_cg *lc, const progress *pg)
 		profdb__cg_reserve((void **)&cg->fns, &cg->cap_fns, estimate(n[1] + add[1], pg),
 		                   sizeof *cg->fns);
 	if (n[2] + add[2] > cg->cap_rows)
-		profdb__cg_reserve_rows(cg, estimate(n[2] + add[2], pg));
+		profdb__cg_reserve_costed((void **)&cg->rows, &cg->row_cost, &cg->cap_rows,
+		                          estimate(n[2] + add[2], pg), sizeof *cg->rows, cg->n_events);
 	if (n[3] + add[3] > cg->cap_calls)
 		profdb__cg_reserve((void **)&cg->calls, &cg->cap_calls, estimate(n[3] + add[3], pg),
 		                   sizeof *cg->calls);

@@ -194,30 +194,6 @@ static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_c
 	                                "differently twice", f->label, (uint64_t)(line - f->text));
 }
 
-/* Room for @p want call rows at once: every calls= line makes at most
- * one, so the tables never move, and big ones take huge pages (one fault
- * per 2 MiB where the kernel gives them; only the rows made are touched).
- * A hint: on failure the rows grow one at a time. */
-static void reserve_crows(profdb_cg *cg, size_t want)
-{
-	size_t ne = cg->n_events, rows, costs;
-	if (want <= cg->cap_crows || profdb__cg_bytes(want, 1, sizeof *cg->crows, &rows) < 0 ||
-	    profdb__cg_bytes(want, ne, sizeof *cg->crow_cost, &costs) < 0)
-		return;
-	cg_crow *nr = profdb__realloc_big(cg->crows, cg->cap_crows * sizeof *cg->crows, rows);
-	if (!nr)
-		return;
-	cg->crows = nr;
-	if (ne) {
-		uint64_t *nc = profdb__realloc_big(cg->crow_cost,
-		                                   cg->cap_crows * ne * sizeof *cg->crow_cost, costs);
-		if (!nc)
-			return;   /* the row table keeps its larger block */
-		cg->crow_cost = nc;
-	}
-	cg->cap_crows = want;
-}
-
 /* The call rows from the recorded calls= lines, in text order (so rows
  * and edges are numbered as a scan that kept them would), then the edges. */
 static int make_calls(void *arg)
@@ -230,7 +206,10 @@ static int make_calls(void *arg)
 	if (r == 0) {
 		ps->cg = cg;
 		memset(&ps->warned, 1, sizeof ps->warned);   /* the open gave them */
-		reserve_crows(cg, cg->n_calls);
+		/* every calls= line makes at most one row: room for them all at
+		 * once, so the tables never move (a hint) */
+		profdb__cg_reserve_costed((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows,
+		                          cg->n_calls, sizeof *cg->crows, cg->n_events);
 	}
 	for (uint32_t pi = 0; pi < cg->n_profiles && r == 0; pi++) {
 		uint32_t last = pi + 1 < cg->n_profiles ? cg->profiles[pi + 1].call_first : cg->n_calls;

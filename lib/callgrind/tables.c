@@ -225,19 +225,19 @@ static int grow_cost_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n
 	return 0;
 }
 
-void profdb__cg_reserve_rows(profdb_cg *cg, uint64_t want)
+void profdb__cg_reserve_costed(void **rows, uint64_t **costs, size_t *cap, uint64_t want,
+                               size_t elem, uint32_t ne)
 {
-	size_t old = cg->cap_rows, bytes;
-	uint32_t ne = cg->n_events;
+	size_t old = *cap, bytes;
 	if (want <= old || __builtin_mul_overflow((size_t)want, (size_t)ne, &bytes) ||
 	    __builtin_mul_overflow(bytes, sizeof(uint64_t), &bytes) ||
-	    try_resize((void **)&cg->rows, &cg->cap_rows, want, sizeof *cg->rows) < 0 || ne == 0)
+	    try_resize(rows, cap, want, elem) < 0 || ne == 0)
 		return;
-	uint64_t *q = realloc_advised(cg->row_cost, bytes);
+	uint64_t *q = realloc_advised(*costs, bytes);
 	if (q)
-		cg->row_cost = q;
+		*costs = q;
 	else
-		cg->cap_rows = old;   /* (the row table keeps its larger block) */
+		*cap = old;   /* (the row table keeps its larger block) */
 }
 
 /* Grow a cost table in step with its row table, and zero row @p n (the one

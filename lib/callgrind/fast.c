@@ -86,10 +86,10 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 }
 
 /* A cost line at @p s of at most @p max_len bytes: subpositions separated
- * by one blank, then decimal costs of at most 19 digits, added to row
- * @p row of @p base (row_cost, or ps->call_sink for a call's cost line). */
-FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *base,
-                            uint32_t row)
+ * by one blank, then decimal costs of at most 19 digits, added to @p dst
+ * (n_events wide: a row of row_cost, or ps->call_sink for a call's cost
+ * line; NULL when the part has no columns). */
+FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *dst)
 {
 	const char *q = s;
 	uint64_t np[CG_NPOS];
@@ -105,7 +105,6 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 			return NULL;
 	}
 	uint64_t v[CG_MAX_EVENTS];
-	uint64_t *dst = n_cols ? base + (size_t)row * ps->cg->n_events : NULL;
 	uint32_t k = 0;
 	while (*q != '\n') {
 		if (!cg_is_space(*q))
@@ -194,19 +193,49 @@ FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx)
 	return q + 1;
 }
 
+static inline int cost_start(char c)
+{
+	return cg_is_digit(c) || c == '+' || c == '-' || c == '*';
+}
 
-int64_t fast_line(parser *ps, const char *s, uint64_t off)
+/* The run of self-cost lines of the current row that starts at @p s
+ * (offset @p off): every line that parses on the fast path and starts
+ * before @p end. Most of a function's lines are such a run, and reading
+ * it in one loop keeps the row, the line count and the body count out of
+ * the per-line work. Returns the bytes consumed, 0 when the first line
+ * is left to the general path; the lines after the first are counted
+ * here (the caller counts the first). */
+FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end)
+{
+	const char *q = s, *nl;
+	uint64_t *dst = ps->part.n_cols ? ps->cg->row_cost + (size_t)ps->cur.row * ps->cg->n_events
+	                                : NULL;
+	uint32_t n = 0;
+	while ((nl = fast_costs(ps, q, CG_MAX_LINE, dst))) {
+		n++;
+		q = nl + 1;
+		if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
+			break;
+	}
+	if (n == 0)
+		return 0;
+	ps->at.lineno += n - 1;
+	uint32_t *nb = &ps->cg->fns[ps->cur.func].n_body;
+	*nb = n > UINT32_MAX - *nb ? UINT32_MAX : *nb + n;
+	return q - s;
+}
+
+int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 {
 	char c0 = *s;
 	const char *nl;
 	uint32_t idx;
 	uint64_t count;
 	int r;
-	if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
-		profdb_cg *cg = ps->cg;
+	if (cost_start(c0)) {
 		if (ps->cur.pending_call) {
 			/* The cost of the call: inclusive, not part of the caller's self. */
-			nl = fast_costs(ps, s, CG_MAX_LINE, ps->call_sink, 0);
+			nl = fast_costs(ps, s, CG_MAX_LINE, ps->part.n_cols ? ps->call_sink : NULL);
 			if (!nl)
 				return 0;
 			ps->cur.pending_call = 0;
@@ -220,11 +249,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off)
 			if (need_seg(ps) < 0)
 				return 0;  /* the general path fails the same way */
 		}
-		if (ps->cur.row == CG_EMPTY ||
-		    !(nl = fast_costs(ps, s, CG_MAX_LINE, cg->row_cost, ps->cur.row)))
-			return 0;
-		count_body(ps);
-		return nl + 1 - s;
+		return ps->cur.row == CG_EMPTY ? 0 : cost_run(ps, s, off, end);
 	}
 	if (c0 == '\n')
 		return ps->cur.pending_call ? 0 : 1;

@@ -241,7 +241,10 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 			                        sizeof(uint32_t));
 			if (r < 0)
 				return r;
-			memset(ps->ids.dense[sp] + old, 0xff, (ps->ids.cap[sp] - old) * sizeof(uint32_t));
+			size_t add = (ps->ids.cap[sp] - old) * sizeof(uint32_t);
+			/* its pages, all written by the fill below, in one call */
+			profdb__prefault_write(ps->ids.dense[sp] + old, add);
+			memset(ps->ids.dense[sp] + old, 0xff, add);
 		}
 		*out = &ps->ids.dense[sp][id];
 		return 0;

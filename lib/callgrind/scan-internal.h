@@ -305,9 +305,11 @@ int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap);
 int profdb__cgs_read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
                            const char *what);
 
-/* fast.c: the line at @p s (offset @p off, before at.safe_end): > 0 the
- * bytes consumed, 0 for the general path, < 0 an error (the one the
- * general path would give). */
-int64_t fast_line(parser *ps, const char *s, uint64_t off);
+/* fast.c: the line at @p s (offset @p off, before @p end, which is at
+ * most at.safe_end): > 0 the bytes consumed, 0 for the general path, < 0
+ * an error (the one the general path would give). A run of cost lines
+ * is read at once, up to a line that starts at @p end or later; at.lineno
+ * counts its lines after the first. */
+int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end);
 
 #endif

@@ -183,16 +183,21 @@ int profdb__cgs_lines(parser *ps, uint64_t off, uint64_t stop)
 	uint64_t size = ps->at.f->size;
 	profdb_cg *cg = ps->cg;
 	profdb_progress_fn progress = ps->spec.on ? NULL : cg->opts.progress;  /* not reloaded per line */
+	/* the fast paths read lines that start before fast_end: a run of cost
+	 * lines stops there, so the progress hook is still called on time */
+	uint64_t lim = stop < ps->at.safe_end ? stop : ps->at.safe_end;
+	uint64_t fast_end = progress && ps->at.next_progress < lim ? ps->at.next_progress : lim;
 	int r;
 	while (off < stop) {
 		if (progress && off >= ps->at.next_progress) {
 			ps->at.next_progress = off + ((uint64_t)16 << 20);
+			fast_end = ps->at.next_progress < lim ? ps->at.next_progress : lim;
 			if (cg->opts.progress(off, size, cg->opts.progress_userdata))
 				return profdb__fail(-ECANCELED, "%s: cancelled at offset %" PRIu64,
 				                    ps->at.f->label, off);
 		}
 		ps->at.lineno++;
-		int64_t used = off < ps->at.safe_end ? fast_line(ps, s + off, off) : 0;
+		int64_t used = off < fast_end ? fast_line(ps, s + off, off, fast_end) : 0;
 		if (used > 0) {
 			off += (uint64_t)used;
 			continue;

@@ -38,8 +38,11 @@ void *profdb__realloc_big(void *p, size_t old, size_t bytes)
 	if (!q)
 		return NULL;
 	profdb__advise_big(q, bytes);
-	if (p)
+	if (p) {
+		/* the pages the copy writes, mapped in one call */
+		profdb__prefault_write(q, old < bytes ? old : bytes);
 		memcpy(q, p, old < bytes ? old : bytes);
+	}
 	free(p);
 	return q;
 }
@@ -146,6 +149,9 @@ int profdb__tmap_added(profdb__tmap *m)
 	profdb__tslot *g = calloc((size_t)2 * n, sizeof *g);
 	if (!g)
 		return profdb__fail(-ENOMEM, "out of memory (hash index of %zu slots)", (size_t)2 * n);
+	/* 7/16 full from the start, hashed all over: every page of it is
+	 * written, so they are mapped in one call, not a fault each */
+	profdb__prefault_write(g, (size_t)2 * n * sizeof *g);
 	uint32_t mask = 2 * n - 1;
 	for (uint32_t i = 0; i < n; i++) {
 		if (!m->slot[i].row1)

@@ -13,8 +13,9 @@
 # the source tree) but its src/ folder and README files, and
 # callgrind/big/py_full_sc5.out.gz unpacked into $TMPDIR (a text as large as
 # that makes the scan run in parallel pieces, which small samples do not).
-# Each output file ends with the command's exit status, so an error message
-# that changes is a difference too. `callers` and `callers --sites` take the
+# `top --by line` and `info --values` decode every function's lines. Each
+# output file ends with the command's exit status, so an error message that
+# changes is a difference too. `callers` and `callers --sites` take the
 # hottest function of `top` (by context id, so names that several functions
 # share do not matter). Runs at the lowest priority: it is a check, not a
 # benchmark.
@@ -47,6 +48,8 @@ while read -r f; do
 	run "$name" info info "$f"
 	run "$name" top top "$f"
 	run "$name" top-inclusive top --inclusive "$f"
+	run "$name" top-lines top --by line -n 50 "$f"
+	run "$name" info-values info --values "$f"
 	run "$name" tree tree "$f"
 	run "$name" bottom-up bottom-up "$f"
 	run "$name" dump-json dump --json "$f"

@@ -440,6 +440,60 @@ Test(convert_cg, pprof_in_chunks)
 	profdb_close(a);
 }
 
+/* Samples of 16 events: a packed field of values whose encoding needs
+ * a two-byte length (16 nine-byte varints), one of mixed lengths, and one
+ * mostly zero (a cost line with fewer costs than events); the locations'
+ * field is short. Every value comes back in its event's place. */
+Test(convert_cg, pprof_long_sample_values)
+{
+	enum { NE = 16 };
+	char text[2048];
+	size_t len = (size_t)snprintf(text, sizeof text, "# callgrind format\nversion: 1\n"
+	                              "positions: line\nevents:");
+	for (int e = 0; e < NE; e++)
+		len += (size_t)snprintf(text + len, sizeof text - len, " E%d", e);
+	len += (size_t)snprintf(text + len, sizeof text - len, "\nfn=(1) main\n1");
+	uint64_t want[3][NE] = {{0}};
+	for (int e = 0; e < NE; e++) {
+		want[0][e] = ((uint64_t)1 << 62) + (uint64_t)e;
+		want[1][e] = (uint64_t)e * 100;
+		len += (size_t)snprintf(text + len, sizeof text - len, " %" PRIu64, want[0][e]);
+	}
+	len += (size_t)snprintf(text + len, sizeof text - len, "\n2");
+	for (int e = 0; e < NE; e++)
+		len += (size_t)snprintf(text + len, sizeof text - len, " %" PRIu64, want[1][e]);
+	want[2][0] = 1;
+	len += (size_t)snprintf(text + len, sizeof text - len, "\n3 1\n");
+	cr_assert_lt(len, sizeof text);
+	profdb *a = open_text(text, len);
+	buf b = convert(a, PROFDB_CONVERT_PPROF, 0, NULL, 0);
+	size_t n;
+	unsigned char *pb = gunzip(b.p, b.len, &n);
+	pbr r = {pb, pb + n}, s, t;
+	uint32_t f, g;
+	uint64_t v;
+	size_t samples = 0;
+	while (rd_field(&r, &f, &v, &s)) {
+		if (f != 2)
+			continue;
+		cr_assert_lt(samples, 3);
+		size_t nv = 0;
+		while (rd_field(&s, &g, &v, &t))
+			while (g == 2 && t.p < t.end) {
+				uint64_t x = rd_varint(&t);
+				cr_assert_lt(nv, NE);
+				cr_assert_eq(x, want[samples][nv], "sample %zu, event %zu", samples, nv);
+				nv++;
+			}
+		cr_assert_eq(nv, NE, "a value per event");
+		samples++;
+	}
+	cr_assert_eq(samples, 3, "a sample per line");
+	free(pb);
+	free(b.p);
+	profdb_close(a);
+}
+
 /* ---- the tree formats ------------------------------------------------------------- */
 
 #ifdef HAVE_TEST_WRITER

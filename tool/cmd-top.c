@@ -312,9 +312,12 @@ static int walk_tree(ranking *k)
  * context below another of its group adds nothing. 0 or < 0. */
 static int start_group_inclusive(ranking *k)
 {
+	/* the count only where it is used: on Callgrind with line contexts
+	 * it decodes every function */
+	if (k->by != BY_FUNCTION || !k->o.inclusive)
+		return 0;
 	int64_t n = profdb_context_count(k->rep.db);
-	if (k->by != BY_FUNCTION || !k->o.inclusive || n <= 0 ||
-	    !group_inclusive_possible(&k->rep))
+	if (n <= 0 || !group_inclusive_possible(&k->rep))
 		return 0;
 	if (!(k->group_of = malloc((size_t)n * sizeof *k->group_of)))
 		return TOP_OOM;

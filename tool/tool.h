@@ -173,6 +173,7 @@ typedef struct tool_walk {
 	profdb_context cur;    /* the node returned last */
 	int state;             /* 0 not started, 1 walking, 2 done */
 	int64_t visited, limit;
+	int exact;             /* limit comes from the node count */
 } tool_walk;
 int walk_begin(tool_walk *w, const profdb *db);
 /* @return 1 (a node in *out), 0 (end), < 0 error. skip_children: do not

@@ -5,18 +5,37 @@
 
 #include "tool.h"
 
+/* The walk's guard against links that loop: each node is returned once,
+ * so far more visits than nodes means a loop. The count is asked for only
+ * when a walk grows past this many visits: on Callgrind with line contexts
+ * counting decodes every function's lines, which the walk decodes again. */
+#define WALK_PROVISIONAL_LIMIT ((int64_t)1 << 25)
+
 int walk_begin(tool_walk *w, const profdb *db)
 {
-	int64_t n = profdb_context_count(db);
-	if (n < 0)
-		return (int)n;
 	w->db = db;
 	w->state = 0;
 	w->visited = 0;
-	/* Each node is returned once; far more means the links loop. (Slack:
-	 * a format may count a synthetic root differently from its nodes.) */
-	w->limit = 2 * n + 16;
+	w->limit = WALK_PROVISIONAL_LIMIT;
+	w->exact = 0;
 	return 0;
+}
+
+/* Past the provisional limit: the real one from the node count. (Slack:
+ * a format may count a synthetic root differently from its nodes.)
+ * 1 while within it, 0 past it, < 0 error. */
+static int within_limit(tool_walk *w, int64_t n)
+{
+	if (n <= w->limit)
+		return 1;
+	if (w->exact)
+		return 0;
+	int64_t count = profdb_context_count(w->db);
+	if (count < 0)
+		return (int)count;
+	w->exact = 1;
+	w->limit = 2 * count + 16;
+	return n <= w->limit;
 }
 
 int walk_next(tool_walk *w, profdb_context *out, int skip_children)
@@ -41,17 +60,19 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 		profdb_context up = w->cur;
 		int64_t steps = 0;
 		while (up.next_sibling == PROFDB_NONE) {
-			if (up.parent == PROFDB_NONE || ++steps > w->limit) {
+			r = up.parent == PROFDB_NONE ? 0 : within_limit(w, ++steps);
+			if (r <= 0) {
 				w->state = 2;
-				return 0;
+				return r;
 			}
 			if ((r = profdb_context_get(w->db, up.parent, &up)) < 0)
 				return r;
 		}
 		next = up.next_sibling;
 	}
-	if (++w->visited > w->limit)
-		return -EBADMSG;   /* the library validates the tree; be safe anyway */
+	/* the library validates the tree; be safe anyway */
+	if ((r = within_limit(w, ++w->visited)) <= 0)
+		return r < 0 ? r : -EBADMSG;
 	if ((r = profdb_context_get(w->db, next, &w->cur)) < 0)
 		return r;
 	*out = w->cur;

@@ -454,9 +454,11 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 		else if (s.p->pos_kind[c] == CG_POS_LINE)
 			s.col_line = (int)c;
 	}
-	if (s.blocks)
+	/* the call records, for the call sites (a search of the profile's
+	 * calls: a line walk has no use for them) */
+	if (!d->lines_only && s.blocks)
 		first_call(cg, &s, &s.site, &s.site_end);
-	else
+	else if (!d->lines_only)
 		s.site = first_site(cg, u);
 	if (stop > f->size || s.start > stop)
 		return derr(&s, "internal error: segment outside the text");
@@ -519,37 +521,63 @@ typedef struct lord {
 	uint32_t src, idx;
 } lord;
 
-static int cmp_lord(const void *a, const void *b)
+/* Row order: line, then instruction, then file (the keys are distinct,
+ * so any sort gives the one order). */
+static inline int lord_less(const lord *x, const lord *y)
 {
-	const lord *x = a, *y = b;
 	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
+		return x->line < y->line;
 	if (x->instr != y->instr)
-		return x->instr < y->instr ? -1 : 1;
-	if (x->src != y->src)
-		return x->src < y->src ? -1 : 1;
-	return 0;
+		return x->instr < y->instr;
+	return x->src < y->src;
 }
 
-/* Sort by cmp_lord(): the keys are distinct, so any sort gives the one
- * order. Most functions have a few dozen rows, mostly in order already:
- * insertion sort there, qsort() beyond. */
-static void sort_lord(lord *o, uint32_t n)
+#define LORD_RUN 16u
+
+/* Sort @p o (n rows) by lord_less(), @p tmp: room for n more. A merge
+ * sort with the comparison inlined: with instruction positions a
+ * function's rows follow addresses, so lines come in runs out of order,
+ * and qsort()'s call per comparison cost more than the decoding. Runs of
+ * LORD_RUN rows by insertion, then merges of neighbours, skipped where
+ * the two already follow each other. */
+static void sort_lord(lord *o, uint32_t n, lord *tmp)
 {
-	if (n > 64) {
-		qsort(o, n, sizeof *o, cmp_lord);
-		return;
+	for (size_t at = 0; at < n; at += LORD_RUN) {
+		size_t end = n - at < LORD_RUN ? n : at + LORD_RUN;
+		for (size_t i = at + 1; i < end; i++) {
+			lord x = o[i];
+			size_t j = i;
+			for (; j > at && lord_less(&x, &o[j - 1]); j--)
+				o[j] = o[j - 1];
+			o[j] = x;
+		}
 	}
-	for (uint32_t i = 1; i < n; i++) {
-		lord x = o[i];
-		uint32_t j = i;
-		for (; j > 0 && cmp_lord(&o[j - 1], &x) > 0; j--)
-			o[j] = o[j - 1];
-		o[j] = x;
+	lord *src = o, *dst = tmp;
+	for (size_t w = LORD_RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = n - lo < w ? n : lo + w;
+			size_t hi = n - mid < w ? n : mid + w;
+			size_t i = lo, j = mid, k = lo;
+			if (mid == hi || lord_less(&src[mid - 1], &src[mid])) {
+				memcpy(dst + lo, src + lo, (hi - lo) * sizeof *dst);   /* in order already */
+				continue;
+			}
+			while (i < mid && j < hi)
+				dst[k++] = lord_less(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		lord *t = src;
+		src = dst;
+		dst = t;
 	}
+	if (src != o)
+		memcpy(o, src, (size_t)n * sizeof *o);
 }
 
-/* Are the rows in the order of cmp_lord() already? */
+/* Are the rows in the order of lord_less() already? */
 static int rows_sorted(const profdb_cg_detail *d)
 {
 	for (uint32_t i = 1; i < d->n_lines; i++) {
@@ -623,7 +651,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 			profdb__cg_derive(cg, d->cost + (size_t)i * d->ne);
 	} else if (r == 0) {
 		/* sort rows by line, then instruction, then file */
-		o = malloc((size_t)d->n_lines * sizeof *o);
+		o = malloc(2 * (size_t)d->n_lines * sizeof *o);
 		dline *nl = malloc((size_t)d->n_lines * sizeof *nl);
 		size_t bytes;
 		uint64_t *nc = NULL;
@@ -636,7 +664,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		} else {
 			for (uint32_t i = 0; i < d->n_lines; i++)
 				o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
-			sort_lord(o, d->n_lines);
+			sort_lord(o, d->n_lines, o + d->n_lines);
 			for (uint32_t i = 0; i < d->n_lines; i++) {
 				nl[i] = d->lines[o[i].idx];
 				memcpy(nc + (size_t)i * d->ne, d->cost + (size_t)o[i].idx * d->ne,

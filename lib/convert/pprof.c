@@ -439,6 +439,20 @@ static int mark_shared(bulk *b)
 	return 0;
 }
 
+/* Ask for the first bytes of @p s ahead of their use: a Callgrind name
+ * lies anywhere in the mapped text, a cache and TLB miss each, which the
+ * decoding of the function's lines can hide before its first sample asks
+ * for its name. */
+static void prefetch_str(profdb_str s)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	for (size_t at = 0; at < s.len && at < 192; at += 64)
+		__builtin_prefetch(s.ptr + at);
+#else
+	(void)s;
+#endif
+}
+
 static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
 {
 	bulk *b = ud;
@@ -452,6 +466,8 @@ static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_
 		b->root = *c;
 	b->fn = *c;
 	b->fn_fid = 0;
+	prefetch_str(c->function);
+	prefetch_str(c->file);
 	b->have_last = 0;
 	b->fn_unique = !b->shared[index];
 	loctab_clear(&p->local);

@@ -1,21 +1,26 @@
-/* bench-context-view — the two ways to give an HPCToolkit 4.0 database's
+/* bench-context-view — two designs of an HPCToolkit 4.0 database's
  * values by context, measured on the same database:
  *
- *   copy       profdb_context_view(): every profile's values, the summary
- *              profile's included, built on first use into 16-byte
- *              records the handle keeps (cct.db lacks the summary values)
- *   zero-copy  profdb_hpctk_context_plane(): cct.db's plane in the
- *              mapping (thread profiles only), with the summary values
- *              from the summary profile's plane in profile.db (a second
- *              view, also in the mapping)
+ *   copy       every profile's values of the context, the summary
+ *              profile's included, materialised on first use into
+ *              16-byte records kept until close: what a view over every
+ *              profile costs, since cct.db lacks the summary values (built
+ *              here from a PROFDB_SCAN_CONTEXT cursor and the summary
+ *              profile's run, the way lib/query materialises a view)
+ *   zero-copy  profdb_context_view(): cct.db's plane in the mapping
+ *              (thread profiles only), with the summary values from
+ *              profdb_profile_view() of the summary profile (profile.db's
+ *              plane, also in the mapping)
  *
  *   bench-context-view DATABASE copy|zero-copy [RUNS]
  *
  * (one design per process, so that the peak RSS is that design's).
  * Each run opens the database, takes the view of every context id once
- * ("first views": for the copy, building them), then looks up every
- * stored value through the views the way a client does (metric in the
- * index, then profile in the run) and closes. Printed: the
+ * ("first views": for the copy, building them) and keeps them, then looks
+ * up every stored value through the kept views the way a client does
+ * (metric in the index, then profile in the run; for the zero-copy
+ * design's summary values, the context in the summary profile's index,
+ * then the statistic) and closes. Printed: the
  * least CPU time of RUNS runs (default 7) of each phase, ns per lookup,
  * the growth of the peak RSS, and a checksum of the numbers found (the
  * same for both designs: the same numbers, bit for bit, from other
@@ -92,46 +97,182 @@ static void look_up_summary(const profdb_view *index, const profdb_view *values,
 			found(t, profdb_view_value(&run, k));
 }
 
+/* ---- the copy design ---- */
+
+typedef struct item {
+	uint32_t metric, profile;
+	double value;
+} item;
+
+static int item_cmp(const void *a, const void *b)
+{
+	const item *x = a, *y = b;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	return x->profile < y->profile ? -1 : x->profile > y->profile;
+}
+
+static void put_le(unsigned char *p, uint64_t x, unsigned size)
+{
+	for (unsigned i = 0; i < size; i++)
+		p[i] = (unsigned char)(x >> (8 * i));
+}
+
+/* A materialised context view: index {u32 metric, pad, u64 start} then
+ * records {u32 profile, pad, f64}, 16 bytes each, in one block. */
+typedef struct copied {
+	profdb_view index, values;
+	unsigned char *mem;
+} copied;
+
+static profdb_view view16(const unsigned char *base, uint64_t count, uint8_t value_type)
+{
+	profdb_view v;
+	memset(&v, 0, sizeof v);
+	v.base = count ? base : NULL;
+	v.count = count;
+	v.stride = 16;
+	v.key_type = PROFDB_FIELD_U32;
+	v.value_offset = 8;
+	v.value_type = value_type;
+	return v;
+}
+
+/* Context @p ctx's values in every profile: the cursor's (thread profiles)
+ * and the summary profile's run, sorted by (metric, profile). */
+static int build_copy(profdb *db, uint32_t summary, const profdb_view *six,
+                      const profdb_view *sv, uint32_t ctx, copied *out)
+{
+	item *items = NULL;
+	size_t n = 0, cap = 0;
+	profdb_values *it;
+	profdb_entry e;
+	uint64_t at;
+	int r = profdb_values_new(&it, db, PROFDB_SCAN_CONTEXT, ctx);
+	if (r < 0)
+		return r;
+	profdb_view run = profdb_view_find(six, ctx, &at) == 1 ? profdb_view_run(six, at, sv)
+	                                                       : view16(NULL, 0, PROFDB_FIELD_F64);
+	for (uint64_t j = 0;; j++) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			item *more = realloc(items, cap * sizeof *items);
+			if (!more) {
+				r = -1;
+				break;
+			}
+			items = more;
+		}
+		if (j < run.count) {
+			items[n++] = (item){(uint32_t)profdb_view_key(&run, j), summary,
+			                    profdb_number_to_double(profdb_view_value(&run, j))};
+			continue;
+		}
+		if ((r = profdb_values_next(it, &e)) <= 0)
+			break;
+		items[n++] = (item){e.metric, e.profile, profdb_number_to_double(e.value)};
+	}
+	profdb_values_free(it);
+	if (r < 0) {
+		free(items);
+		return r;
+	}
+	qsort(items, n, sizeof *items, item_cmp);
+	size_t runs = 0;
+	for (size_t i = 0; i < n; i++)
+		runs += i == 0 || items[i].metric != items[i - 1].metric;
+	unsigned char *mem = calloc(runs + n + 1, 16);
+	if (!mem) {
+		free(items);
+		return -1;
+	}
+	unsigned char *rec = mem + runs * 16;
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (i == 0 || items[i].metric != items[i - 1].metric) {
+			put_le(mem + k * 16, items[i].metric, 4);
+			put_le(mem + k * 16 + 8, i, 8);
+			k++;
+		}
+		uint64_t bits;
+		memcpy(&bits, &items[i].value, 8);
+		put_le(rec + i * 16, items[i].profile, 4);
+		put_le(rec + i * 16 + 8, bits, 8);
+	}
+	free(items);
+	out->mem = mem;
+	out->index = view16(mem, runs, PROFDB_FIELD_U64);
+	out->values = view16(rec, n, PROFDB_FIELD_F64);
+	return 0;
+}
+
+/* The summary profile's index and its view. */
+static int summary_view(profdb *db, uint32_t *summary, profdb_view *six, profdb_view *sv)
+{
+	int64_t np = profdb_profile_count(db);
+	for (uint32_t p = 0; np > 0 && p < (uint64_t)np; p++) {
+		profdb_profile pr;
+		if (profdb_profile_at(db, p, &pr) == 0 && pr.is_summary) {
+			*summary = p;
+			return profdb_profile_view(db, p, six, sv);
+		}
+	}
+	return -1;
+}
+
 /* One run of the copy design; the phases' CPU seconds in first/look. */
 static int run_copy(const char *path, uint32_t n_ids, double *first, double *look, tally *t)
 {
 	profdb *db;
-	profdb_view ix, v;
-	if (profdb_open(&db, path, NULL) < 0)
+	profdb_view six, sv;
+	uint32_t summary;
+	copied *views = calloc(n_ids ? n_ids : 1, sizeof *views);
+	if (!views || profdb_open(&db, path, NULL) < 0) {
+		free(views);
 		return -1;
+	}
 	double t0 = cpu_now();
-	for (uint32_t c = 0; c < n_ids; c++)
-		(void)profdb_context_view(db, c, &ix, &v);   /* -ENOENT: an id without a node */
+	int r = summary_view(db, &summary, &six, &sv);
+	for (uint32_t c = 0; r == 0 && c < n_ids; c++)
+		(void)build_copy(db, summary, &six, &sv, c, &views[c]);   /* < 0: an id without a node */
 	double t1 = cpu_now();
-	for (uint32_t c = 0; c < n_ids; c++)
-		if (profdb_context_view(db, c, &ix, &v) == 0)
-			look_up_all(&ix, &v, t);
+	for (uint32_t c = 0; r == 0 && c < n_ids; c++)
+		if (views[c].mem)
+			look_up_all(&views[c].index, &views[c].values, t);
 	*look = cpu_now() - t1;
 	*first = t1 - t0;
 	profdb_close(db);
-	return 0;
+	for (uint32_t c = 0; c < n_ids; c++)
+		free(views[c].mem);
+	free(views);
+	return r;
 }
+
+/* ---- the zero-copy design: the common interface's views ---- */
 
 static int run_zero_copy(const char *path, uint32_t n_ids, double *first, double *look,
                          tally *t)
 {
-	profdb_hpctk *db;
-	profdb_view ix, v, six, sv;
-	if (profdb_hpctk_open(&db, path, NULL) < 0)
+	profdb *db;
+	profdb_view six, sv;
+	uint32_t summary;
+	copied *views = calloc(n_ids ? n_ids : 1, sizeof *views);   /* mem stays NULL */
+	if (!views || profdb_open(&db, path, NULL) < 0) {
+		free(views);
 		return -1;
+	}
 	double t0 = cpu_now();
-	int r = profdb_hpctk_profile_plane(db, 0, &six, &sv);   /* profile 0: the summary */
-	for (uint32_t c = 0; c < n_ids; c++)
-		(void)profdb_hpctk_context_plane(db, c, &ix, &v);
+	int r = summary_view(db, &summary, &six, &sv);
+	for (uint32_t c = 0; r == 0 && c < n_ids; c++)   /* -ENOENT: an id without a node */
+		(void)profdb_context_view(db, c, &views[c].index, &views[c].values);
 	double t1 = cpu_now();
 	for (uint32_t c = 0; r == 0 && c < n_ids; c++) {
-		if (profdb_hpctk_context_plane(db, c, &ix, &v) == 0)
-			look_up_all(&ix, &v, t);
+		look_up_all(&views[c].index, &views[c].values, t);
 		look_up_summary(&six, &sv, c, t);
 	}
 	*look = cpu_now() - t1;
 	*first = t1 - t0;
-	profdb_hpctk_close(db);
+	profdb_close(db);
+	free(views);
 	return r;
 }
 

@@ -493,8 +493,41 @@ static void scan_profiles(qd *d)
 		            d->n_all);
 }
 
-/* CONTEXT scans: the ALL entries of their context, as a set. A context
- * with values is addressable, and in the tree exactly when the walk met it. */
+/* Whether profile @p p is a summary profile: 1, 0, or -1 when profile_at
+ * fails (lazily read tables may). */
+static int summary_profile(const qd *d, uint32_t p)
+{
+	profdb_profile pr;
+	return CALL(profdb_profile_at(d->db, p, &pr)) == 0 ? pr.is_summary != 0 : -1;
+}
+
+/* The ALL entries of the profiles that are not summary profiles (what a
+ * CONTEXT scan covers), sorted by context; NULL when a profile cannot say
+ * whether it is a summary. */
+static profdb_entry *thread_entries(const qd *d, size_t *n)
+{
+	profdb_entry *all = malloc((d->n_all ? d->n_all : 1) * sizeof *all);
+	QUERY_CHECK(all != NULL, "out of memory");
+	int summary = 0;
+	*n = 0;
+	for (size_t i = 0; i < d->n_all; i++) {   /* profiles ascend in the ALL scan */
+		if ((i == 0 || d->all[i].profile != d->all[i - 1].profile) &&
+		    (summary = summary_profile(d, d->all[i].profile)) < 0)
+			break;
+		if (!summary)
+			all[(*n)++] = d->all[i];
+	}
+	if (summary < 0) {
+		free(all);
+		return NULL;
+	}
+	qsort(all, *n, sizeof *all, cmp_by_context);
+	return all;
+}
+
+/* CONTEXT scans: the ALL entries of their context in the profiles that are
+ * not summary profiles, as a set. A context with values is addressable,
+ * and in the tree exactly when the walk met it. */
 static void scan_contexts(qd *d)
 {
 	if (!d->all_complete || !d->n_all)
@@ -506,15 +539,15 @@ static void scan_contexts(qd *d)
 	 * ones) through cct.db when there is one (else through profile.db). */
 	int get_fatal = d->consistent || !d->has_cct ||
 	                (d->format != PROFDB_FORMAT_HPCTK4 && d->format != PROFDB_FORMAT_HPCTK_PRE);
-	profdb_entry *all = malloc(d->n_all * sizeof *all), *got = NULL;
-	QUERY_CHECK(all != NULL, "out of memory");
-	memcpy(all, d->all, d->n_all * sizeof *all);
-	qsort(all, d->n_all, sizeof *all, cmp_by_context);
+	size_t n_all;
+	profdb_entry *all = thread_entries(d, &n_all), *got = NULL;
+	if (!all)
+		return;
 	size_t budget = FUZZ_QUERY_BUDGET, cap = 0;
 	uint64_t searches = 0, per_scan = (uint64_t)(d->np > 0 ? d->np : 0) + 1;
-	for (size_t i = 0; i < d->n_all && budget && searches < MAX_CONTEXT_SEARCHES;) {
+	for (size_t i = 0; i < n_all && budget && searches < MAX_CONTEXT_SEARCHES;) {
 		size_t j = i;
-		while (j < d->n_all && all[j].context == all[i].context)
+		while (j < n_all && all[j].context == all[i].context)
 			j++;
 		uint32_t ctx = all[i].context;
 		searches += per_scan;

@@ -26,8 +26,9 @@
  *  - values: every entry of a PROFDB_SCAN_ALL cursor equals profdb_value()
  *    bit for bit, profiles ascend, and a complete scan counts counts.values;
  *    PROFDB_SCAN_PROFILE scans give the ALL entries of their profile in the
- *    same order, PROFDB_SCAN_CONTEXT scans the ALL entries of their context as
- *    a set (HPCToolkit 4.0 reads those from cct.db: a mismatch is fatal only
+ *    same order, PROFDB_SCAN_CONTEXT scans the ALL entries of their context in
+ *    the profiles that are not summary profiles, as a set (HPCToolkit 4.0
+ *    reads those from cct.db: a mismatch is fatal only
  *    when @p consistent, as in drive-hpctk.h); a finished or failed cursor
  *    stays so; a context carrying values is addressable;
  *  - profdb_inclusive/profdb_exclusive on a sample of (profile, context,

@@ -16,6 +16,8 @@ int qc_same_number(profdb_number a, profdb_number b);
 /* Every entry of a scan, into a malloc'ed array (*n entries). */
 profdb_entry *qc_scan(const profdb *db, profdb_scan how, uint32_t key, size_t *n);
 /* Orders entries by (context, profile, metric). */
+/* Whether profile @p profile is a summary profile (asserts it exists). */
+int qc_is_summary(const profdb *db, uint32_t profile);
 int qc_cmp_by_context(const void *a, const void *b);
 /* Every value and trace sample read through the views only
  * (examples/view-fingerprint.c) equals, as a count and an order-independent

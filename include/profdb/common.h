@@ -238,7 +238,8 @@ PROFDB_EXPORT double profdb_number_to_double(profdb_number n);
  * never through a cast, so views over unaligned file bytes are safe.
  *
  * Where a file stores the records contiguously (HPCToolkit 4.0 profile
- * planes and trace lines, pre-release trace lines, hpctrace files) the view
+ * and context planes and trace lines, pre-release trace lines, hpctrace
+ * files) the view
  * points into the mapping; elsewhere it points into memory the handle owns. Either
  * way it stays valid until the handle is closed. doc/CONVENTIONS.md shows
  * how a view maps onto a numpy structured dtype with strides.

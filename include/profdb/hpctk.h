@@ -378,8 +378,10 @@ PROFDB_EXPORT int64_t profdb_hpctk_cct_slot_count(const profdb_hpctk *db);
  *    strictly increasing), value = position of its first record (U64 @2);
  *  - @p values: 12-byte records, key = profile index (U32 @0, strictly
  *    increasing within a metric), value = F64 @4 bit-for-bit.
- *  Validated on first use like a profile plane. Ids beyond the slots have
- *  no values (empty views).
+ *  Validated on first use like a profile plane; with profile.db open,
+ *  also that every value's profile is one of its thread profiles (cct.db
+ *  never holds a summary profile's values: those are in the summary's
+ *  profile plane). Ids beyond the slots have no values (empty views).
  *  @return 0, -EINVAL, -ENOENT (no cct.db), -EBADMSG. Thread-safe; views
  *  live until close. @since 0.9 */
 PROFDB_EXPORT int profdb_hpctk_context_plane(const profdb_hpctk *db, uint32_t ctx_id,

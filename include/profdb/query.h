@@ -430,7 +430,9 @@ typedef struct profdb_values profdb_values;
 typedef enum profdb_scan {
 	PROFDB_SCAN_ALL = 0,      /**< every stored value: by profile, then context, then metric */
 	PROFDB_SCAN_PROFILE = 1,  /**< one profile's values (key = profile index) */
-	PROFDB_SCAN_CONTEXT = 2   /**< one context's values over all profiles (key = context id) */
+	PROFDB_SCAN_CONTEXT = 2   /**< one context's values over the profiles that are not
+	                               summary profiles (key = context id); a summary
+	                               profile's values are PROFDB_SCAN_PROFILE's */
 } profdb_scan;
 
 /** Start a cursor over the values @p scan selects.
@@ -526,8 +528,8 @@ PROFDB_EXPORT int profdb_time_parse(const char *text, uint64_t *ns);
 /*
  * The stored values and trace samples as profdb_views (profdb/common.h):
  * no call per value, no copy where the file lays the records out
- * contiguously (HPCToolkit 4.0 profile planes and trace lines, pre-release
- * and hpctrace trace lines). Elsewhere the records are materialised once, on
+ * contiguously (HPCToolkit 4.0 profile and context planes and trace lines,
+ * pre-release and hpctrace trace lines). Elsewhere the records are materialised once, on
  * first use, into memory the handle owns (counted against
  * options.max_memory: -EFBIG beyond it) and kept until profdb_close(). The
  * views hold exactly what profdb_values_next() and profdb_trace_sample_at()
@@ -550,14 +552,16 @@ PROFDB_EXPORT int profdb_time_parse(const char *text, uint64_t *ns);
 PROFDB_EXPORT int profdb_profile_view(const profdb *db, uint32_t profile, profdb_view *index,
                                       profdb_view *values);
 
-/** The stored values of one context over all profiles, as two views:
+/** The stored values of one context over the profiles that are not
+ *  summary profiles (profdb_profile.is_summary = 0), as two views:
  *  @p index keyed by metric id (strictly increasing), value = position of
  *  its first record in @p values; @p values keyed by profile index
- *  (strictly increasing within a metric), value = the stored number.
- *  HPCToolkit 4.0: materialised for every context the summary profile has
- *  values for (every context with values, in real databases), since
- *  cct.db does not hold the summary profile's values and this view does;
- *  profdb_hpctk_context_plane() is cct.db's plane in the mapping.
+ *  (strictly increasing within a metric), value = the stored number. The
+ *  same values as a PROFDB_SCAN_CONTEXT cursor. A summary profile's values
+ *  at the context are in its profdb_profile_view() (the context's run) and
+ *  profdb_value(). HPCToolkit 4.0 with profile.db and cct.db: cct.db's
+ *  plane, in the mapping (profdb_hpctk_context_plane()), which holds
+ *  exactly the thread profiles' values.
  *  @param context  context id.
  *  @return as profdb_profile_view(), -ENOENT for an unknown context id
  *  (and what building the tree met, as profdb_context_get()).

@@ -158,8 +158,9 @@ static const stat_entry *stat_by_id(const profdb_summary_check *res, uint64_t id
 	return lo < res->n_stats && res->stats[lo].s.id == id ? &res->stats[lo] : NULL;
 }
 
-/* The other profiles' values of (ctx, metric), from the context's view:
- * sum |v|, sum v^2 (ascending profile order) and sum v. */
+/* The thread profiles' values of (ctx, metric), from the context's view
+ * (which holds no summary profile): sum |v|, sum v^2 (ascending profile
+ * order) and sum v. */
 static int terms(const checker *c, uint32_t ctx, uint32_t metric, double *abs_sum,
                  double *sq_sum, double *sum)
 {
@@ -173,8 +174,6 @@ static int terms(const checker *c, uint32_t ctx, uint32_t metric, double *abs_su
 		return 0;
 	profdb_view run = profdb_view_run(&idx, k, &val);
 	PROFDB_VIEW_FOREACH(&run, j) {
-		if (profdb_view_key(&run, j) == c->res->counts.summary)
-			continue;
 		double v = profdb_number_to_double(profdb_view_value(&run, j));
 		*abs_sum += fabs(v);
 		*sq_sum += v * v;

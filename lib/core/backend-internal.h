@@ -258,7 +258,8 @@ typedef struct profdb__backend {
 	int (*scoped_all)(const void *impl, uint32_t m, int inclusive, const uint32_t *profiles,
 	                  size_t np, double *out, uint8_t *found);
 	/* Cursor: begin checks a SCAN_CONTEXT key and may set state; next
-	 * returns 1/0/<0. */
+	 * returns 1/0/<0. A SCAN_CONTEXT scan visits the profiles that are
+	 * not summary profiles (profdb_profile.is_summary), only. */
 	int (*cursor_begin)(const void *impl, profdb__cursor *cur);
 	int (*cursor_next)(const void *impl, profdb__cursor *cur, profdb_entry *out);
 	void (*cursor_free)(const void *impl, profdb__cursor *cur); /* optional */

@@ -13,6 +13,9 @@
  *  - the first and last metric id of the block (a summary statistic id in
  *    the summary profile, a propagated id elsewhere) are ids meta.db
  *    defines.
+ * At the first use of a cct.db value block, from every value's profile:
+ *  - it is one of profile.db's thread profiles (cct.db is their
+ *    transposition; a summary profile's values are in profile.db only).
  * The block-level reads are not done at open because the edges of every
  * block lie all over profile.db: on a cold disk the kernel's read-around
  * of those few pages per profile pulls most of the file.
@@ -199,4 +202,28 @@ int profdb__hpctk_cross_block(const profdb_hpctk *db, uint32_t p, const profdb_v
 	                       "metric id %" PRIu32 ", which %s does not define as a %s id",
 	                       pin->name, meta, p, bad, meta,
 	                       summary ? "summary statistic" : "propagated"));
+}
+
+int profdb__hpctk_cross_context(const profdb_hpctk *db, uint32_t ctx, uint64_t at,
+                                const profdb_view *values)
+{
+	if (!db->present[PROFDB_HPCTK_PROFILE])
+		return 0;
+	PROFDB_VIEW_FOREACH(values, j) {
+		uint32_t p = profdb__le32(values->base + j * values->stride);
+		const unsigned char *h = p < db->n_profiles ? profile_header(db, p) : NULL;
+		/* an unreadable profile header is profile.db's damage, met where it is read */
+		if (p < db->n_profiles && (!h || !is_summary(db, p, h)))
+			continue;
+		const char *cct = db->in[PROFDB_HPCTK_CCT].name, *prof = db->in[PROFDB_HPCTK_PROFILE].name;
+		uint64_t off = at + j * values->stride;
+		if (h)
+			return profdb__fail(-EBADMSG, "%s: context %" PRIu32 " has a value at 0x%" PRIx64
+			                    " of profile %" PRIu32 ", which %s marks as a summary profile "
+			                    "(cct.db holds the thread profiles only)", cct, ctx, off, p, prof);
+		return profdb__fail(-EBADMSG, "%s: context %" PRIu32 " has a value at 0x%" PRIx64
+		                    " of profile %" PRIu32 ", past the %" PRIu32 " profiles of %s", cct,
+		                    ctx, off, p, db->n_profiles, prof);
+	}
+	return 0;
 }

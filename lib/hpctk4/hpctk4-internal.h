@@ -107,6 +107,14 @@ int profdb__hpctk_trace_open(profdb_hpctk *db);
 int profdb__hpctk_cross_check(const profdb_hpctk *db);
 int profdb__hpctk_cross_block(const profdb_hpctk *db, uint32_t p, const profdb_view *index,
                               const profdb_view *values);
+/* The profiles context @p ctx's validated cct.db values (@p values, the
+ * array at file offset @p at) name: profile.db's thread profiles only
+ * (the format keeps the summary profiles out of cct.db). 0, or -EBADMSG
+ * naming the value's offset, in tolerant mode too (the query layer then
+ * reads the block as absent): a view never names a profile the model
+ * does not have, nor a summary one. 0 without profile.db. */
+int profdb__hpctk_cross_context(const profdb_hpctk *db, uint32_t ctx, uint64_t at,
+                                const profdb_view *values);
 /* Pointer to a struct of @p size bytes at @p ptr inside section @p s, and
  * its index in the array starting at @p base with @p stride. */
 int profdb__hpctk_index_of(const profdb_hpctk *db, profdb_hpctk_file f, uint64_t base,

@@ -81,10 +81,17 @@ int profdb__hpctkq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, 
 
 enum { CUR_PROFILES, CUR_CCT, CUR_SCAN };
 
+/* A context's values come from its cct.db plane, which holds exactly the
+ * thread profiles' values (checked against profile.db on first use, cross.c),
+ * when both files are open; else from each thread profile's plane. */
+static int zero_copy_context(const hq *q)
+{
+	return q->has[PROFDB_HPCTK_CCT] && q->has[PROFDB_HPCTK_PROFILE];
+}
+
 typedef struct hq_cur {
 	int mode;
 	uint32_t p, p_end;           /* profile range (CUR_PROFILES, CUR_SCAN) */
-	uint32_t s;                  /* CUR_CCT: next summary; n_summaries = the cct.db phase */
 	int have_plane, have_run;
 	profdb_view index, values;   /* the current plane */
 	profdb_view run;             /* the current run of values */
@@ -107,14 +114,10 @@ int profdb__hpctkq_cursor_begin(const void *impl, profdb__cursor *cur)
 		c->p_end = cur->key + 1;
 		break;
 	case PROFDB_SCAN_CONTEXT:
-		if (q->has[PROFDB_HPCTK_CCT]) {
-			if ((r = profdb__hpctkq_profiles(q)) < 0)
-				return r;
-			c->mode = CUR_CCT;
-		} else {
-			c->mode = CUR_SCAN;
-			c->p_end = q->n_profiles;
-		}
+		if ((r = profdb__hpctkq_profiles(q)) < 0)
+			return r;
+		c->mode = zero_copy_context(q) ? CUR_CCT : CUR_SCAN;
+		c->p_end = q->n_profiles;
 		break;
 	default:
 		c->mode = CUR_PROFILES;
@@ -186,8 +189,7 @@ static int next_profiles(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_ent
 	}
 }
 
-/* One context, read from the profiles' planes (p .. p_end-1, or the
- * summaries), one search per profile. */
+/* One context, read from profile @p p's plane, one search. */
 static int next_run_of(const hq *q, hq_cur *c, uint32_t p, uint32_t ctx, profdb_entry *out)
 {
 	int r;
@@ -212,27 +214,23 @@ static int next_run_of(const hq *q, hq_cur *c, uint32_t p, uint32_t ctx, profdb_
 	return 1;
 }
 
+/* SCAN_CONTEXT without cct.db: the thread profiles' planes, in order. */
 static int next_scan(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *out)
 {
-	while (c->p < c->p_end) {
+	for (; c->p < c->p_end; c->p++) {
+		if (q->is_summary[c->p])
+			continue;
 		int r = next_run_of(q, c, c->p, cur->key, out);
 		if (r != 0)
 			return r;
-		c->p++;
 	}
 	return 0;
 }
 
-/* The summaries from profile.db, then the thread profiles from the
- * context's cct.db plane (metric-major). */
+/* SCAN_CONTEXT: the context's cct.db plane, metric-major, as it is. */
 static int next_cct(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *out)
 {
 	int r;
-	while (c->s < q->n_summaries) {
-		if ((r = next_run_of(q, c, q->summaries[c->s], cur->key, out)) != 0)
-			return r;
-		c->s++;
-	}
 	for (;;) {
 		if (!c->have_plane) {
 			if ((r = profdb__hpctkq_cct_plane(q, cur->key, &c->index, &c->values)) < 0)
@@ -244,14 +242,8 @@ static int next_cct(const hq *q, profdb__cursor *cur, hq_cur *c, profdb_entry *o
 		uint64_t j;
 		if (!plane_next(c, &j))
 			return 0;
-		uint32_t p = (uint32_t)profdb_view_key(&c->run, j);
-		if (p >= q->n_profiles)
-			return profdb__fail(-EBADMSG, "%s: the value block of context %" PRIu32 " names "
-			                    "profile %" PRIu32 ", but profile.db has %" PRIu32,
-			                    q->db->in[PROFDB_HPCTK_CCT].name, cur->key, p, q->n_profiles);
-		if (q->is_summary[p])
-			continue;   /* read from profile.db above */
-		emit(out, p, cur->key, c->key, f64_at(&c->run, j));
+		emit(out, (uint32_t)profdb_view_key(&c->run, j), cur->key, c->key,
+		     f64_at(&c->run, j));
 		return 1;
 	}
 }
@@ -374,38 +366,17 @@ int profdb__hpctkq_profile_view(const void *impl, uint32_t p, profdb_view *index
 	return profdb__hpctkq_prof_plane(impl, p, index, values);
 }
 
-/* cct.db's plane, when it is exactly what SCAN_CONTEXT returns: no summary
- * profile stores values for the context (those come from profile.db) and
- * the plane names no summary profile (SCAN_CONTEXT skips those). Else
- * the caller materialises the view from the cursor. */
+/* cct.db's plane as it is: SCAN_CONTEXT emits it in its own order
+ * (next_cct), and its first use checked that it names thread profiles of
+ * profile.db only (cross.c). A damaged plane reads as empty in tolerant
+ * mode, for the view and the scan alike. */
 int profdb__hpctkq_context_view(const void *impl, uint32_t ctx, profdb_view *index,
                                 profdb_view *values)
 {
 	const hq *q = impl;
-	uint64_t i;
-	int r;
-	if (!q->has[PROFDB_HPCTK_CCT])
+	if (!zero_copy_context(q))
 		return PROFDB__VIEW_FALLBACK;
-	if ((r = profdb__hpctkq_profiles(q)) < 0)
-		return r;
-	for (uint32_t s = 0; s < q->n_summaries; s++) {
-		if ((r = profdb__hpctkq_prof_plane(q, q->summaries[s], index, values)) < 0)
-			return r;
-		if (profdb__hpctk_find(index, ctx, &i) == 1)
-			return PROFDB__VIEW_FALLBACK;
-	}
-	if ((r = profdb__hpctkq_cct_plane(q, ctx, index, values)) < 0)
-		return r;
-	PROFDB_VIEW_FOREACH(values, k) {
-		uint64_t p = profdb_view_key(values, k);
-		if (p >= q->n_profiles)
-			return profdb__fail(-EBADMSG, "%s: the value block of context %" PRIu32 " names "
-			                    "profile %" PRIu64 ", but profile.db has %" PRIu32,
-			                    q->db->in[PROFDB_HPCTK_CCT].name, ctx, p, q->n_profiles);
-		if (q->is_summary[p])
-			return PROFDB__VIEW_FALLBACK;
-	}
-	return 0;
+	return profdb__hpctkq_cct_plane(q, ctx, index, values);
 }
 
 int profdb__hpctkq_trace_view(const void *impl, uint32_t p, profdb_view *out)

@@ -203,11 +203,12 @@ static int plane_of(const profdb_hpctk *db, profdb_hpctk_file f, const char *wha
 		r = locate_plane(in, what, s, b, &idx, &val);
 	if (r == 0)
 		plane_views(s, idx, b->n_idx, val, b->n_idx ? b->n_val : 0, index, values);
-	/* a profile block's edges are compared with the other files here,
-	 * once, not at open (cross.c) */
+	/* a block is compared with the other files here, once, not at open
+	 * (cross.c): a profile block's edges, a context block's profiles */
 	if (r == 0 && !ok && (r = check_plane(in, what, s, b, idx, val)) == 0 &&
-	    (f != PROFDB_HPCTK_PROFILE ||
-	     (r = profdb__hpctk_cross_block(db, (uint32_t)i, index, values)) == 0))
+	    (r = f == PROFDB_HPCTK_PROFILE
+	             ? profdb__hpctk_cross_block(db, (uint32_t)i, index, values)
+	             : profdb__hpctk_cross_context(db, (uint32_t)i, b->val, values)) == 0)
 		profdb__hpctk_mark_checked(checked, i);
 	if (r < 0)
 		plane_views(s, NULL, 0, NULL, 0, index, values);   /* empty, with the layout */

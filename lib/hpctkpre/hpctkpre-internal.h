@@ -213,8 +213,6 @@ int profdb__hpctkpre_old_trace(const profdb_hpctkpre *db, uint32_t p, const pre_
 /* Sample @p i of a checked trace: time in ns and the stored node id. */
 void profdb__hpctkpre_old_sample(const profdb_hpctkpre *db, const pre_xtrace *t, uint64_t i,
                                  uint64_t *time_ns, int64_t *node_id);
-/* The first printed value of context @p c: 1 and its index *at, or 0. */
-int profdb__hpctkpre_old_first(const profdb_hpctkpre *db, uint32_t c, uint64_t *at);
 /* draft.c: decode a draft meta.db into the tables. */
 int profdb__hpctkpre_draft_parse(profdb_hpctkpre *db);
 /* meta.c: sort indexes, cross-check the metadata against the .db files. */

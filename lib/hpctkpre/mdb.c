@@ -556,12 +556,6 @@ static int find_sval(const pre_old *o, uint32_t c, uint32_t metric, uint64_t *at
 	return lo < o->n_svals && cmp_sval(&o->svals[lo], &k.key) == 0;
 }
 
-int profdb__hpctkpre_old_first(const profdb_hpctkpre *db, uint32_t c, uint64_t *at)
-{
-	find_sval(&db->o, c, 0, at);
-	return *at < db->o.n_svals && db->o.svals[*at].ctx == c;
-}
-
 int profdb__hpctkpre_old_value(const profdb_hpctkpre *db, uint32_t p, uint32_t c,
                                uint32_t metric, double *v)
 {

@@ -46,17 +46,14 @@ int profdb__pre_old_identity(const profdb_hpctkpre *db, uint32_t index, uint32_t
 	return 0;
 }
 
+/* The summary values in (context, metric) order; a scan by context never
+ * comes here (it starts at profile 1, query.c). */
 static int next_summary(const profdb_hpctkpre *db, profdb__cursor *cur, uint32_t shift,
                         profdb_entry *out)
 {
 	const pre_old *o = &db->o;
 	uint64_t i = cur->pos[1];
-	if (cur->scan == PROFDB_SCAN_CONTEXT && cur->pos[2] == 0) {
-		cur->pos[2] = 1;
-		if (!profdb__hpctkpre_old_first(db, cur->key, &i))
-			return 0;
-	}
-	if (i >= o->n_svals || (cur->scan == PROFDB_SCAN_CONTEXT && o->svals[i].ctx != cur->key))
+	if (i >= o->n_svals)
 		return 0;
 	cur->pos[1] = i + 1;
 	out->profile = 0;

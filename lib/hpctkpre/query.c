@@ -490,6 +490,10 @@ static int q_cursor_begin(const void *impl, profdb__cursor *cur)
 	const pq *q = impl;
 	if (cur->scan == PROFDB_SCAN_PROFILE)
 		cur->pos[0] = cur->key;
+	/* a scan by context leaves out the summary profile, index 0 (its
+	 * values are a profile scan's) */
+	if (cur->scan == PROFDB_SCAN_CONTEXT)
+		cur->pos[0] = 1;
 	if (q->db->old)
 		return 0;   /* the old cursor reads the rows in place: no state */
 	pq_cur *c = calloc(1, sizeof *c);

@@ -298,8 +298,9 @@ class Database(_profdb.Database):
 
     def values(self, profile: Optional[int] = None, context: Optional[int] = None) -> Values:
         """The stored values of one profile (profile=index) or of one
-        context over every profile (context=id), as Values(index, records):
-        numpy arrays over the database's memory, not copies."""
+        context over the profiles that are not summary profiles
+        (context=id), as Values(index, records): numpy arrays over the
+        database's memory, not copies."""
         if (profile is None) == (context is None):
             raise TypeError("values(): give exactly one of profile= and context=")
         if profile is not None:

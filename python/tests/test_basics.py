@@ -83,12 +83,16 @@ def test_nan_payloads_survive_the_arrays(nan_sample):
 def test_context_values_and_traces_match_the_c_counts(sample):
     d = dump(sample)
     with profdb.open(sample) as db:
+        threads = {p.index for p in db.profiles if not p.is_summary}
+        assert 0 < len(threads) < db.counts.profiles    # a summary profile to leave out
         total = 0
         for c in sorted({v[1] for v in d["values"]}):      # tree node or not
             v = db.values(context=c)
             total += len(v.records)
-            assert set(v.records["profile"].tolist()) <= set(range(db.counts.profiles))
-        assert total == db.counts.values
+            assert set(v.records["profile"].tolist()) <= threads
+        # every thread profile's value once; the summary's are its profile's
+        assert total == sum(1 for v in d["values"] if v[0] in threads)
+        assert total < db.counts.values
         del v
         for t in d["traces"]:
             tr = db.trace(t["profile"])

@@ -52,6 +52,7 @@ PROFDB, MKSAMPLE, MKCHAIN, WORK, DATA = sys.argv[1:6]
 MKCUBE = sys.argv[6] if len(sys.argv) > 6 else ""
 REL = 1e-9
 failures = []
+scripts = []   # (picture, job for node, its check), run by run_scripts()
 counts = {"pictures": 0, "frames": 0, "excess": 0, "refused": 0, "skipped": 0, "scripts": 0,
           "script_skipped": 0}
 NODE = shutil.which("node") or shutil.which("nodejs")
@@ -233,13 +234,33 @@ def check_script(name, out, root, frames, width):
     script = text[text.index("<![CDATA[") + 9:text.index("]]></script>")]
     job = {"root": root, "frames": [[f[0], f[1], f[3], f[2]] for f in frames], "script": script,
            "hash": "search=%s&zoom=%d" % (term, z), "click": click}
-    p = subprocess.run([NODE, os.path.join(os.path.dirname(__file__), "svg_script.js")],
-                       input=json.dumps(job).encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if p.returncode:
-        fail(name, "the script failed under node: %s" % p.stderr.decode(errors="replace")[-800:])
+    # Run later, with every other picture's, by one node process.
+    scripts.append((name, job, lambda got: check_script_result(name, frames, width, sp, par, d,
+                                                               names, z, term, click, got)))
+
+
+def run_scripts():
+    """Every picture's script in one node process (tests/svg_script.js),
+    each result checked by the function check_script left for it."""
+    if not scripts:
         return
-    got = json.loads(p.stdout)
-    counts["scripts"] += 1
+    p = subprocess.run([NODE, os.path.join(os.path.dirname(__file__), "svg_script.js")],
+                       input=json.dumps([job for _, job, _ in scripts]).encode(),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    results = json.loads(p.stdout) if p.returncode == 0 else []
+    if len(results) != len(scripts):
+        fail("node", "%d results for %d pictures (exit %d): %s" % (
+            len(results), len(scripts), p.returncode, p.stderr.decode(errors="replace")[-800:]))
+        return
+    for (name, _, verify), got in zip(scripts, results):
+        if "error" in got:
+            fail(name, "the script failed under node: %s" % got["error"][-800:])
+            continue
+        counts["scripts"] += 1
+        verify(got)
+
+
+def check_script_result(name, frames, width, sp, par, d, names, z, term, click, got):
     ancestors = set()
     a = par[z]
     while a >= 0:
@@ -388,6 +409,7 @@ def main():
             continue
         check(name, path, os.path.join(WORK, "real%d.svg" % i), allow_excess=True)
         counts["refused"] += refusals(path)
+    run_scripts()
     print("svg: %(pictures)d pictures, %(frames)d frames, %(excess)d frames whose children "
           "exceed them, %(refused)d metrics refused, %(skipped)d inputs skipped; the script "
           "run by node on %(scripts)d pictures, skipped on %(script_skipped)d" % counts)

@@ -14,7 +14,7 @@
  * names_function() would not rewrite is its own key, a view into the
  * file. The tree is not even built. By inclusive value the walk ranks (a
  * group's inclusive value is profdb_group_inclusive's).
- * tests/top-fast-check.sh compares the rows with the walk's (--focus 0
+ * tests/top_fast_check.py compares the rows with the walk's (--focus 0
  * takes the walk) on every Callgrind sample. */
 #include <stdlib.h>
 #include <string.h>

@@ -24,18 +24,20 @@ def column_names(metrics):
 
 
 class _ContextIndex:
-    """The context table as _context_lookup() reads it, sorted by id: the
-    codes of name, file and module into their string lists, and the line.
-    Built once per database and never changed: the contexts found later
-    (stored values without a tree node) make a new index that replaces it,
-    so a reader in another thread always holds a whole one."""
+    """Contexts as _context_lookup() reads them, sorted by id: the codes of
+    name, file and module into their string lists, and the line. `tree`
+    says whether it holds every tree node (read from _context_table()) or
+    only the contexts frames asked for. Never changed once made: contexts
+    found later make a new index that replaces it, so a reader in another
+    thread always holds a whole one."""
 
     _COLS = ("name", "file", "module")
 
-    def __init__(self, ids, codes, line, cats, where):
+    def __init__(self, ids, codes, line, cats, where, tree):
         self.ids, self.codes, self.line, self.cats = ids, codes, line, cats
         self._slot = None   # positions by id (dense ids), built by positions()
         self.where = where  # per column: string -> code, the inverse of cats
+        self.tree = tree
         self._dtypes = None
 
     @property
@@ -52,7 +54,14 @@ class _ContextIndex:
         cats = {col: t[col + "_values"] for col in cls._COLS}
         return cls(t["id"][order],
                    {col: _category_codes(t[col][order], len(cats[col])) for col in cls._COLS},
-                   t["line"][order], cats, {col: t[col + "_index"] for col in cls._COLS})
+                   t["line"][order], cats, {col: t[col + "_index"] for col in cls._COLS}, True)
+
+    @classmethod
+    def empty(cls):
+        """An index of no context, which frames fill with theirs."""
+        return cls(np.zeros(0, np.uint32), {col: np.zeros(0, np.int8) for col in cls._COLS},
+                   np.zeros(0, np.uint64), {col: [] for col in cls._COLS},
+                   {col: {} for col in cls._COLS}, False)
 
     def _dense(self, top):
         """Whether ids up to `top` are dense enough for tables indexed by
@@ -103,7 +112,7 @@ class _ContextIndex:
                                       len(cats[col]))
                  for col in self._COLS}
         return _ContextIndex(ids[order], codes, np.concatenate([self.line, extra_line])[order],
-                             cats, where)
+                             cats, where, self.tree)
 
 
 def _category_codes(codes, n):
@@ -116,13 +125,18 @@ def _category_codes(codes, n):
     return codes.astype(np.int64, copy=False)
 
 
-def _context_index(db, ids):
+def _context_index(db, ids, tree):
     """The database's _ContextIndex, holding every id of `ids`, and the
-    position of each id in it."""
+    position of each id in it. With `tree`, the index starts from the
+    whole tree's table (read once per database: the traces of a database
+    name most of its nodes, a few at a time); without, from the contexts
+    of `ids` alone (a frame of stored values names each of its contexts
+    once: its distinct ids are asked for in one call, the tree walk and
+    the nodes without values spared)."""
     index = db.__dict__.get("_frames_context_index")
-    if index is None:
-        index = db.__dict__["_frames_context_index"] = \
-            _ContextIndex.of_table(db._context_table())
+    if index is None or (tree and not index.tree):
+        index = _ContextIndex.of_table(db._context_table()) if tree else _ContextIndex.empty()
+        db.__dict__["_frames_context_index"] = index
     missing = index.lacking(ids)
     if len(missing):
         index = index.with_contexts(db, missing)
@@ -132,15 +146,14 @@ def _context_index(db, ids):
     return index, index.positions(ids)
 
 
-def _context_lookup(db, ids, cols=("name", "file", "module")):
+def _context_lookup(db, ids, cols=("name", "file", "module"), tree=False):
     """name, file, module (or those of `cols`) and line of each context id
-    in `ids`: categoricals
-    (codes into the distinct strings) and a line array, from the tree table
-    plus the contexts that have values but no tree node (HPCToolkit elides
-    some; a trace's "no context" id 0 has neither). The table is read once
-    per database (_context_index)."""
+    in `ids`: categoricals (codes into the distinct strings) and a line
+    array, from the database's _ContextIndex: tree nodes and the contexts
+    that have values but no tree node (HPCToolkit elides some; a trace's
+    "no context" id 0 has neither) alike. `tree`: see _context_index."""
     ids = np.asarray(ids, dtype=np.uint32)
-    index, pos = _context_index(db, ids)
+    index, pos = _context_index(db, ids, tree)
     frame = {}
     for col in cols:
         codes = index.codes[col][pos] if len(index.ids) else pos
@@ -384,6 +397,6 @@ def trace_frame(db, profile):
         dur[:-1] = np.diff(time)
     mask = np.zeros(len(time), dtype=bool)
     mask[-1:] = True
-    info = _context_lookup(db, ctx, ("name",))
+    info = _context_lookup(db, ctx, ("name",), tree=True)
     return pd.DataFrame({"time": time, "context": ctx, "name": info["name"],
                          "duration": pd.arrays.IntegerArray(dur, mask)})

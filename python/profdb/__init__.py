@@ -293,8 +293,10 @@ class Database(_profdb.Database):
         """Profile indices from a selection: None (every profile, or every
         non-summary one with summary=False), a spec string ('rank=0-3'), an
         index, or a sequence of indices."""
+        if profiles is None and summary:
+            return list(range(self._profile_count()))
         if profiles is None:
-            return [p.index for p in self.profiles if summary or not p.is_summary]
+            return [p.index for p in self.profiles if not p.is_summary]
         if isinstance(profiles, str):
             return list(self.select(profiles))
         if not isinstance(profiles, np.ndarray) and hasattr(type(profiles), "__index__"):

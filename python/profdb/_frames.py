@@ -146,42 +146,40 @@ def _context_index(db, ids, tree):
     return index, index.positions(ids)
 
 
-def _context_lookup(db, ids, cols=("name", "file", "module"), tree=False):
+def _context_lookup(db, ids, cols=("name", "file", "module"), tree=False, rows=None):
     """name, file, module (or those of `cols`) and line of each context id
     in `ids`: categoricals (codes into the distinct strings) and a line
     array, from the database's _ContextIndex: tree nodes and the contexts
     that have values but no tree node (HPCToolkit elides some; a trace's
-    "no context" id 0 has neither) alike. `tree`: see _context_index."""
+    "no context" id 0 has neither) alike. `tree`: see _context_index.
+    With `rows` (positions into `ids`), `ids` are distinct and the columns
+    are those of ids[rows], found per distinct id and then spread."""
     ids = np.asarray(ids, dtype=np.uint32)
     index, pos = _context_index(db, ids, tree)
     frame = {}
     for col in cols:
         codes = index.codes[col][pos] if len(index.ids) else pos
+        if rows is not None:
+            codes = codes[rows]
         frame[col] = pd.Categorical.from_codes(codes, dtype=index.dtypes[col])
-    frame["line"] = index.line[pos] if len(index.ids) else np.zeros(len(ids), np.uint64)
+    line = index.line[pos] if len(index.ids) else np.zeros(len(ids), np.uint64)
+    frame["line"] = line if rows is None else line[rows]
     return frame
 
 
-def _level(ids):
-    """The sorted distinct values of `ids` (small non-negative integers)
-    and the position of each id among them: what MultiIndex.from_arrays
-    finds by hashing, here by a table as long as the largest id."""
-    if not len(ids):
-        return pd.Index(ids), np.zeros(0, np.intp)
-    seen = np.zeros(int(ids.max()) + 1, np.bool_)
-    seen[ids] = True
-    rank = np.cumsum(seen, dtype=np.intp) - 1
-    return pd.Index(np.flatnonzero(seen).astype(ids.dtype)), rank[ids]
-
-
-def _node_profile_index(ctx, prof):
-    """MultiIndex.from_arrays([ctx, prof], names=["node", "profile"]),
-    built from levels and codes without hashing every row."""
-    if max(int(ctx.max(initial=0)), int(prof.max(initial=0))) >= 16 * len(ctx) + 65536:
-        return pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"])
-    (lc, cc), (lp, cp) = _level(ctx), _level(prof)
-    return pd.MultiIndex(levels=[lc, lp], codes=[cc, cp], names=["node", "profile"],
-                         verify_integrity=False)
+def _frame_rows(db, ctx, prof):
+    """The MultiIndex (node, profile) of a frame's rows and its context
+    columns (_context_lookup). Where the ids allow a table by id
+    (_levels), the levels and codes come from one pass in C each, without
+    hashing every row, and each distinct context is looked up once."""
+    ctx_level, prof_level = db._levels(ctx), db._levels(prof)
+    if ctx_level is None or prof_level is None:
+        return (pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"]),
+                _context_lookup(db, ctx))
+    index = pd.MultiIndex(levels=[pd.Index(ctx_level[0]), pd.Index(prof_level[0])],
+                          codes=[ctx_level[1], prof_level[1]], names=["node", "profile"],
+                          verify_integrity=False)
+    return index, _context_lookup(db, ctx_level[0], rows=ctx_level[1])
 
 
 def _masked(bits, present, mtype):
@@ -233,10 +231,9 @@ def dataframe(db, metrics=None, profiles=None, scope="all"):
     data = {}
     for j, (m, col) in enumerate(zip(infos, column_names(infos))):
         data[col] = _masked(bits[j], present[j], m.type)
-    ctxinfo = _context_lookup(db, ctx)
+    index, ctxinfo = _frame_rows(db, ctx, prof)
     for col in ("name", "file", "line", "module"):
         data[col] = ctxinfo[col]
-    index = _node_profile_index(ctx, prof)
     df = pd.DataFrame(data, index=index, copy=False)
     df.attrs["default_metric"] = _default_column(db, zip(ids, column_names(infos)))
     return df

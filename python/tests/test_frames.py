@@ -54,6 +54,17 @@ def test_dataframe_names_its_contexts_without_the_tree_table(sample):
         again = db.dataframe(profiles=[1])
         assert again["name"].tolist() == df.xs(1, level="profile", drop_level=False)["name"].tolist()
 
+def test_levels_are_the_sorted_distinct_ids_and_each_ids_position(sample):
+    with profdb.open(sample) as db:
+        ids = np.array([7, 3, 7, 0, 12, 3], np.uint32)
+        level, codes = db._levels(ids)
+        assert level.tolist() == [0, 3, 7, 12] == np.unique(ids).tolist()
+        assert level[codes].tolist() == ids.tolist()
+        empty, none = db._levels(np.zeros(0, np.uint32))
+        assert len(empty) == 0 and len(none) == 0
+        # too sparse for a table by id: the caller hashes instead
+        assert db._levels(np.array([1, 4000000000], np.uint32)) is None
+
 def test_dataframe_keeps_stored_nans_apart_from_missing(nan_sample):
     d = dump(nan_sample, "values")["values"]
     with profdb.open(nan_sample) as db:

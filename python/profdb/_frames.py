@@ -43,9 +43,15 @@ class _ContextIndex:
     @property
     def dtypes(self):
         """The CategoricalDtype of each column (pandas checks the
-        categories of a dtype once, not per frame)."""
+        categories of a dtype once, not per frame). The categories come
+        as an object Index, so pandas does not infer the type of a list
+        of strings first."""
         if self._dtypes is None:
-            self._dtypes = {col: pd.CategoricalDtype(self.cats[col]) for col in self._COLS}
+            dtypes = {}
+            for col in self._COLS:
+                cats = pd.Index(np.array(self.cats[col], dtype=object), dtype=object, copy=False)
+                dtypes[col] = pd.CategoricalDtype(cats)
+            self._dtypes = dtypes   # whole, for a reader in another thread
         return self._dtypes
 
     @classmethod

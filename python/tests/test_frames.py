@@ -52,7 +52,8 @@ def test_dataframe_names_its_contexts_without_the_tree_table(sample):
         assert set(df["name"].cat.categories) == set(df["name"])
         assert df["name"].cat.categories.is_unique
         again = db.dataframe(profiles=[1])
-        assert again["name"].tolist() == df.xs(1, level="profile", drop_level=False)["name"].tolist()
+        one = df.xs(1, level="profile", drop_level=False)
+        assert again["name"].tolist() == one["name"].tolist()
 
 def test_levels_are_the_sorted_distinct_ids_and_each_ids_position(sample):
     with profdb.open(sample) as db:

@@ -1,7 +1,7 @@
 # Type stubs of the profdb package (the C core profdb._profdb included).
 #
 # Profile, Stat and Values are tuples at run time (struct sequences, a
-# NamedTuple) whose fields `index` and `count` would clash with tuple's
+# collections.namedtuple) whose fields `index` and `count` would clash with tuple's
 # methods of those names under a type checker: they are declared here as
 # plain classes with the sequence protocol instead.
 import os

@@ -24,26 +24,34 @@ def column_names(metrics):
 
 
 class _ContextIndex:
-    """The context table as _context_lookup() reads it, sorted by id: the
-    codes of name, file and module into their string lists, and the line.
-    Built once per database and never changed: the contexts found later
-    (stored values without a tree node) make a new index that replaces it,
-    so a reader in another thread always holds a whole one."""
+    """Contexts as _context_lookup() reads them, sorted by id: the codes of
+    name, file and module into their string lists, and the line. `tree`
+    says whether it holds every tree node (read from _context_table()) or
+    only the contexts frames asked for. Never changed once made: contexts
+    found later make a new index that replaces it, so a reader in another
+    thread always holds a whole one."""
 
     _COLS = ("name", "file", "module")
 
-    def __init__(self, ids, codes, line, cats, where):
+    def __init__(self, ids, codes, line, cats, where, tree):
         self.ids, self.codes, self.line, self.cats = ids, codes, line, cats
         self._slot = None   # positions by id (dense ids), built by positions()
         self.where = where  # per column: string -> code, the inverse of cats
+        self.tree = tree
         self._dtypes = None
 
     @property
     def dtypes(self):
         """The CategoricalDtype of each column (pandas checks the
-        categories of a dtype once, not per frame)."""
+        categories of a dtype once, not per frame). The categories come
+        as an object Index, so pandas does not infer the type of a list
+        of strings first."""
         if self._dtypes is None:
-            self._dtypes = {col: pd.CategoricalDtype(self.cats[col]) for col in self._COLS}
+            dtypes = {}
+            for col in self._COLS:
+                cats = pd.Index(np.array(self.cats[col], dtype=object), dtype=object, copy=False)
+                dtypes[col] = pd.CategoricalDtype(cats)
+            self._dtypes = dtypes   # whole, for a reader in another thread
         return self._dtypes
 
     @classmethod
@@ -52,7 +60,14 @@ class _ContextIndex:
         cats = {col: t[col + "_values"] for col in cls._COLS}
         return cls(t["id"][order],
                    {col: _category_codes(t[col][order], len(cats[col])) for col in cls._COLS},
-                   t["line"][order], cats, {col: t[col + "_index"] for col in cls._COLS})
+                   t["line"][order], cats, {col: t[col + "_index"] for col in cls._COLS}, True)
+
+    @classmethod
+    def empty(cls):
+        """An index of no context, which frames fill with theirs."""
+        return cls(np.zeros(0, np.uint32), {col: np.zeros(0, np.int8) for col in cls._COLS},
+                   np.zeros(0, np.uint64), {col: [] for col in cls._COLS},
+                   {col: {} for col in cls._COLS}, False)
 
     def _dense(self, top):
         """Whether ids up to `top` are dense enough for tables indexed by
@@ -103,7 +118,7 @@ class _ContextIndex:
                                       len(cats[col]))
                  for col in self._COLS}
         return _ContextIndex(ids[order], codes, np.concatenate([self.line, extra_line])[order],
-                             cats, where)
+                             cats, where, self.tree)
 
 
 def _category_codes(codes, n):
@@ -116,13 +131,18 @@ def _category_codes(codes, n):
     return codes.astype(np.int64, copy=False)
 
 
-def _context_index(db, ids):
+def _context_index(db, ids, tree):
     """The database's _ContextIndex, holding every id of `ids`, and the
-    position of each id in it."""
+    position of each id in it. With `tree`, the index starts from the
+    whole tree's table (read once per database: the traces of a database
+    name most of its nodes, a few at a time); without, from the contexts
+    of `ids` alone (a frame of stored values names each of its contexts
+    once: its distinct ids are asked for in one call, the tree walk and
+    the nodes without values spared)."""
     index = db.__dict__.get("_frames_context_index")
-    if index is None:
-        index = db.__dict__["_frames_context_index"] = \
-            _ContextIndex.of_table(db._context_table())
+    if index is None or (tree and not index.tree):
+        index = _ContextIndex.of_table(db._context_table()) if tree else _ContextIndex.empty()
+        db.__dict__["_frames_context_index"] = index
     missing = index.lacking(ids)
     if len(missing):
         index = index.with_contexts(db, missing)
@@ -132,43 +152,40 @@ def _context_index(db, ids):
     return index, index.positions(ids)
 
 
-def _context_lookup(db, ids, cols=("name", "file", "module")):
+def _context_lookup(db, ids, cols=("name", "file", "module"), tree=False, rows=None):
     """name, file, module (or those of `cols`) and line of each context id
-    in `ids`: categoricals
-    (codes into the distinct strings) and a line array, from the tree table
-    plus the contexts that have values but no tree node (HPCToolkit elides
-    some; a trace's "no context" id 0 has neither). The table is read once
-    per database (_context_index)."""
+    in `ids`: categoricals (codes into the distinct strings) and a line
+    array, from the database's _ContextIndex: tree nodes and the contexts
+    that have values but no tree node (HPCToolkit elides some; a trace's
+    "no context" id 0 has neither) alike. `tree`: see _context_index.
+    With `rows` (positions into `ids`), `ids` are distinct and the columns
+    are those of ids[rows], found per distinct id and then spread."""
     ids = np.asarray(ids, dtype=np.uint32)
-    index, pos = _context_index(db, ids)
+    index, pos = _context_index(db, ids, tree)
     frame = {}
     for col in cols:
         codes = index.codes[col][pos] if len(index.ids) else pos
+        if rows is not None:
+            codes = codes[rows]
         frame[col] = pd.Categorical.from_codes(codes, dtype=index.dtypes[col])
-    frame["line"] = index.line[pos] if len(index.ids) else np.zeros(len(ids), np.uint64)
+    line = index.line[pos] if len(index.ids) else np.zeros(len(ids), np.uint64)
+    frame["line"] = line if rows is None else line[rows]
     return frame
 
 
-def _level(ids):
-    """The sorted distinct values of `ids` (small non-negative integers)
-    and the position of each id among them: what MultiIndex.from_arrays
-    finds by hashing, here by a table as long as the largest id."""
-    if not len(ids):
-        return pd.Index(ids), np.zeros(0, np.intp)
-    seen = np.zeros(int(ids.max()) + 1, np.bool_)
-    seen[ids] = True
-    rank = np.cumsum(seen, dtype=np.intp) - 1
-    return pd.Index(np.flatnonzero(seen).astype(ids.dtype)), rank[ids]
-
-
-def _node_profile_index(ctx, prof):
-    """MultiIndex.from_arrays([ctx, prof], names=["node", "profile"]),
-    built from levels and codes without hashing every row."""
-    if max(int(ctx.max(initial=0)), int(prof.max(initial=0))) >= 16 * len(ctx) + 65536:
-        return pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"])
-    (lc, cc), (lp, cp) = _level(ctx), _level(prof)
-    return pd.MultiIndex(levels=[lc, lp], codes=[cc, cp], names=["node", "profile"],
-                         verify_integrity=False)
+def _frame_rows(db, ctx, prof):
+    """The MultiIndex (node, profile) of a frame's rows and its context
+    columns (_context_lookup). Where the ids allow a table by id
+    (_levels), the levels and codes come from one pass in C each, without
+    hashing every row, and each distinct context is looked up once."""
+    ctx_level, prof_level = db._levels(ctx), db._levels(prof)
+    if ctx_level is None or prof_level is None:
+        return (pd.MultiIndex.from_arrays([ctx, prof], names=["node", "profile"]),
+                _context_lookup(db, ctx))
+    index = pd.MultiIndex(levels=[pd.Index(ctx_level[0]), pd.Index(prof_level[0])],
+                          codes=[ctx_level[1], prof_level[1]], names=["node", "profile"],
+                          verify_integrity=False)
+    return index, _context_lookup(db, ctx_level[0], rows=ctx_level[1])
 
 
 def _masked(bits, present, mtype):
@@ -220,10 +237,9 @@ def dataframe(db, metrics=None, profiles=None, scope="all"):
     data = {}
     for j, (m, col) in enumerate(zip(infos, column_names(infos))):
         data[col] = _masked(bits[j], present[j], m.type)
-    ctxinfo = _context_lookup(db, ctx)
+    index, ctxinfo = _frame_rows(db, ctx, prof)
     for col in ("name", "file", "line", "module"):
         data[col] = ctxinfo[col]
-    index = _node_profile_index(ctx, prof)
     df = pd.DataFrame(data, index=index, copy=False)
     df.attrs["default_metric"] = _default_column(db, zip(ids, column_names(infos)))
     return df
@@ -384,6 +400,6 @@ def trace_frame(db, profile):
         dur[:-1] = np.diff(time)
     mask = np.zeros(len(time), dtype=bool)
     mask[-1:] = True
-    info = _context_lookup(db, ctx, ("name",))
+    info = _context_lookup(db, ctx, ("name",), tree=True)
     return pd.DataFrame({"time": time, "context": ctx, "name": info["name"],
                          "duration": pd.arrays.IntegerArray(dur, mask)})

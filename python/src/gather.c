@@ -642,7 +642,59 @@ done:
 	return out;
 }
 
+/* _levels(ids) -> (level, codes) or None: the sorted distinct values of
+ * @p ids (a uint32 array) and the position of each id among them (intp),
+ * what pandas finds by hashing every row for a MultiIndex level; here a
+ * table as long as the largest id, in three passes without temporaries.
+ * None when the ids are too sparse for such a table (the caller hashes). */
+static PyObject *db_levels(PyObject *self, PyObject *arg)
+{
+	(void)self;
+	PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY(arg, NPY_UINT32, 1, 1, NPY_ARRAY_IN_ARRAY);
+	if (!ids)
+		return NULL;
+	npy_intp n = PyArray_DIM(ids, 0), distinct = 0;
+	const uint32_t *id = PyArray_DATA(ids);
+	uint32_t top = 0;
+	for (npy_intp i = 0; i < n; i++)
+		top = id[i] > top ? id[i] : top;
+	if ((uint64_t)top >= 16 * (uint64_t)n + 65536 || (uint64_t)n >= UINT32_MAX) {
+		Py_DECREF(ids);
+		Py_RETURN_NONE;
+	}
+	PyObject *out = NULL, *a_level = NULL, *a_codes = NULL;
+	uint32_t *rank = PyMem_Calloc((size_t)top + 1, sizeof *rank);
+	if (!rank) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	for (npy_intp i = 0; i < n; i++)
+		rank[id[i]] = 1;
+	for (uint64_t v = 0; v <= top; v++)
+		if (rank[v])
+			rank[v] = (uint32_t)++distinct;   /* 1-based: 0 stays "absent" */
+	a_level = PyArray_SimpleNew(1, &distinct, NPY_UINT32);
+	a_codes = PyArray_SimpleNew(1, &n, NPY_INTP);
+	if (!a_level || !a_codes)
+		goto done;
+	uint32_t *level = PyArray_DATA((PyArrayObject *)a_level);
+	npy_intp *codes = PyArray_DATA((PyArrayObject *)a_codes);
+	for (uint64_t v = 0; v <= top; v++)
+		if (rank[v])
+			level[rank[v] - 1] = (uint32_t)v;
+	for (npy_intp i = 0; i < n; i++)
+		codes[i] = (npy_intp)rank[id[i]] - 1;
+	out = PyTuple_Pack(2, a_level, a_codes);
+done:
+	PyMem_Free(rank);
+	Py_XDECREF(a_level);
+	Py_XDECREF(a_codes);
+	Py_DECREF(ids);
+	return out;
+}
+
 PyMethodDef pd_gather_methods[] = {
+	{"_levels", (PyCFunction)db_levels, METH_O, NULL},
 	{"_context_rows", (PyCFunction)db_context_rows, METH_VARARGS, NULL},
 	{"_gather", (PyCFunction)db_gather, METH_VARARGS, NULL},
 	{"_context_table", (PyCFunction)db_context_table, METH_NOARGS, NULL},

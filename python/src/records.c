@@ -271,6 +271,18 @@ static PyObject *db_profiles(DatabaseObject *self, PyObject *unused)
 	return t;
 }
 
+/* _profile_count() -> int: what profile_indices() needs for every
+ * profile, without making a Profile of each. */
+static PyObject *db_profile_count(DatabaseObject *self, PyObject *unused)
+{
+	(void)unused;
+	profdb *db = pd_db(self);
+	if (!db)
+		return NULL;
+	int64_t n = profdb_profile_count(db);
+	return n < 0 ? pd_raise(n) : PyLong_FromLongLong(n);
+}
+
 static PyObject *db_select(DatabaseObject *self, PyObject *arg)
 {
 	profdb *db = pd_db(self);
@@ -352,6 +364,7 @@ static PyObject *db_roots(DatabaseObject *self, PyObject *unused)
 PyMethodDef pd_record_methods[] = {
 	{"_metrics", (PyCFunction)db_metrics, METH_NOARGS, NULL},
 	{"_profiles", (PyCFunction)db_profiles, METH_NOARGS, NULL},
+	{"_profile_count", (PyCFunction)db_profile_count, METH_NOARGS, NULL},
 	{"_roots", (PyCFunction)db_roots, METH_NOARGS, NULL},
 	{"metric", (PyCFunction)db_metric, METH_O,
 	 "metric($self, key, /)\n--\n\nThe Metric with id key (an int), or found by name (a str: exact, "

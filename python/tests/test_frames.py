@@ -3,6 +3,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import profdb
 from conftest import dump
@@ -35,6 +36,35 @@ def test_dataframe_holds_every_stored_value(sample):
             if c in names:
                 assert df.at[(c, p), "name"] == names[c]
 
+
+def test_dataframe_names_its_contexts_without_the_tree_table(sample):
+    d = dump(sample)
+    names = {c["id"]: frame_name(c) for c in d["contexts"]}
+    with profdb.open(sample) as db:
+        db._context_table = lambda: pytest.fail("a frame of stored values walks no tree")
+        df = db.dataframe()
+        ctx = df.index.get_level_values("node")
+        assert len(ctx) == len(df) > 0
+        for c, name in zip(ctx.tolist(), df["name"].tolist()):
+            if c in names:
+                assert name == names[c], c
+        # the categories are the frame's own strings, each once
+        assert set(df["name"].cat.categories) == set(df["name"])
+        assert df["name"].cat.categories.is_unique
+        again = db.dataframe(profiles=[1])
+        one = df.xs(1, level="profile", drop_level=False)
+        assert again["name"].tolist() == one["name"].tolist()
+
+def test_levels_are_the_sorted_distinct_ids_and_each_ids_position(sample):
+    with profdb.open(sample) as db:
+        ids = np.array([7, 3, 7, 0, 12, 3], np.uint32)
+        level, codes = db._levels(ids)
+        assert level.tolist() == [0, 3, 7, 12] == np.unique(ids).tolist()
+        assert level[codes].tolist() == ids.tolist()
+        empty, none = db._levels(np.zeros(0, np.uint32))
+        assert len(empty) == 0 and len(none) == 0
+        # too sparse for a table by id: the caller hashes instead
+        assert db._levels(np.array([1, 4000000000], np.uint32)) is None
 
 def test_dataframe_keeps_stored_nans_apart_from_missing(nan_sample):
     d = dump(nan_sample, "values")["values"]

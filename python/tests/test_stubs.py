@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import profdb
@@ -124,3 +125,22 @@ def test_a_typical_script_type_checks(tmp_path, sample):
     out, err, rc = api.run([str(script), "--ignore-missing-imports",
                             "--cache-dir", str(tmp_path / "c")])
     assert rc == 0, out + err
+
+
+def test_record_classes_are_named_tuples():
+    """Values, Match, MatchCounts and the Summary* records: namedtuples
+    with their fields, annotations, methods and pickling."""
+    import pickle
+    counts = profdb.MatchCounts(1, 2, 3, 4, 5)
+    assert counts._fields == ("metrics", "rows", "matched", "only_a", "only_b")
+    assert counts.rows == 2 and counts[4] == 5 and isinstance(counts, tuple)
+    assert counts._asdict()["only_a"] == 4 and counts._replace(rows=7).rows == 7
+    assert repr(counts) == "MatchCounts(metrics=1, rows=2, matched=3, only_a=4, only_b=5)"
+    assert pickle.loads(pickle.dumps(counts)) == counts
+    assert list(profdb.SummaryIssue.__annotations__) == list(profdb.SummaryIssue._fields)
+    assert profdb.Values.__module__ == "profdb" and profdb.Values.__doc__
+    v = profdb.Values(np.array([(7, 0), (9, 2)], dtype=[("context", "u4"), ("start", "u8")]),
+                      np.zeros(3, dtype=[("metric", "u2"), ("value", "f8")]))
+    assert v.outer().tolist() == [7, 7, 9]
+    zero = profdb.SummaryCounts(*([0] * len(profdb.SummaryCounts._fields)))
+    assert profdb.SummaryCheck(zero, []).ok

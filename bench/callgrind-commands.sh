@@ -33,8 +33,9 @@ once() {
 
 cases() {
 	printf '%s\n' 'top|top' 'info|info' 'inclusive|top --inclusive' 'by-line|top --by line' \
-		"callers|callers #$hot" 'tree|tree' "pprof|convert -t pprof -o $tmp/out.pb.gz" \
-		"callgrind|convert -t callgrind -o $tmp/out.cg" "folded|convert -t folded -o $tmp/out.fd"
+		"callers|callers #$hot" 'tree|tree' 'bottom-up|bottom-up' \
+		"pprof|convert -t pprof -o $tmp/out.pb.gz" "callgrind|convert -t callgrind -o $tmp/out.cg" \
+		"folded|convert -t folded -o $tmp/out.fd" "speedscope|convert -t speedscope -o $tmp/out.json"
 }
 i=0
 while [ "$i" -lt "$runs" ]; do

@@ -1805,6 +1805,44 @@ Test(callgrind, call_overflow_fails_the_call_queries)
 	}
 }
 
+/* The open records each call's count and costs (lib/callgrind/call-costs.c)
+ * and the call rows are summed from those records: values at the edges of
+ * the record's number encoding (127, 128, 2^63, 2^64 - 1), costs with
+ * trailing zeros left out, a hex and a negative count, an event added by a
+ * later part (its calls before have no value of it), and two parts. */
+Test(callgrind, call_rows_from_the_recorded_costs)
+{
+	warns w = {0};
+	const char *text = "events: A B C\n"
+	                   "fn=f\n1 1\n"
+	                   "cfn=g\ncalls=127 1\n1 127 0 0\n"
+	                   "calls=0x10 1\n1 128\n"
+	                   "cfn=h\ncalls=-5 1\n1 0 9223372036854775808 1\n"
+	                   "calls=1 1\n1 0 9223372036854775807 0\n"
+	                   "fn=g\n1 2\n"
+	                   "part: 2\n"
+	                   "events: A B C D\n"
+	                   "fn=f\n1 1\n"
+	                   "cfn=g\ncalls=2 1\n1 1 2 3 18446744073709551615\n";
+	profdb_cg *cg = open_ok(text, &w);
+	cr_assert_eq(profdb_cg_call_count(cg), 2, "%s", profdb_error_message());
+	/* count, then the events A B C D */
+	uint64_t want[2][5] = {{145, 256, 2, 3, UINT64_MAX},   /* f -> g */
+	                       {1, 0, UINT64_MAX, 1, 0}};      /* f -> h */
+	for (uint32_t i = 0; i < 2; i++) {
+		profdb_cg_call c;
+		profdb_cg_function callee;
+		cr_assert_eq(profdb_cg_call_get(cg, PROFDB_CG_ALL, i, &c), 1);
+		cr_assert_eq(profdb_cg_function_get(cg, c.callee, &callee), 0);
+		uint32_t k = callee.name.ptr[0] == 'g' ? 0 : 1;
+		cr_assert_eq(c.count, want[k][0], "edge %u: count %" PRIu64, i, c.count);
+		for (uint32_t e = 0; e < 4; e++)
+			cr_assert_eq(c.inclusive[e], want[k][1 + e], "edge %u event %u: %" PRIu64, i, e,
+			             c.inclusive[e]);
+	}
+	cg_close(cg);
+}
+
 /* ---- inclusive cost ------------------------------------------------------------ */
 
 Test(callgrind, inclusive_with_recursion_and_cycles)

@@ -17,6 +17,7 @@
 
 #include "tree-internal.h"
 #include "core/search-internal.h"
+#include "core/table-internal.h"
 
 typedef struct cgw {
 	tbuild *b;
@@ -152,51 +153,82 @@ typedef struct fkey {
 	uint32_t f;
 } fkey;
 
-static int str_order(profdb_str a, profdb_str b)
+static int str_eq(profdb_str a, profdb_str b)
 {
-	size_t n = a.len < b.len ? a.len : b.len;
-	int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
-	return c ? c : (a.len > b.len) - (a.len < b.len);
+	return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
-static int fkey_cmp(const void *pa, const void *pb)
+/* A hash of the bytes of @p s, 8 at a time, after @p h. */
+static uint64_t str_hash(profdb_str s, uint64_t h)
 {
-	const fkey *a = pa, *b = pb;
-	int c = str_order(a->name, b->name);
-	if (!c)
-		c = str_order(a->file, b->file);
-	if (!c)
-		c = str_order(a->object, b->object);
-	return c ? c : (a->f > b->f) - (a->f < b->f);
+	const unsigned char *p = (const unsigned char *)s.ptr;
+	size_t n = s.len;
+	h = profdb__mix64(h ^ n);
+	for (; n >= 8; n -= 8, p += 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+		h ^= h >> 29;
+	}
+	if (n) {
+		uint64_t w = 0;
+		memcpy(&w, p, n);
+		h = (h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+	}
+	return h;
 }
 
+static uint64_t fkey_hash(const fkey *k)
+{
+	return profdb__mix64(str_hash(k->object, str_hash(k->file, str_hash(k->name, 0))));
+}
+
+static uint64_t fkey_hash_at(const void *ctx, uint32_t e)
+{
+	return fkey_hash(&((const fkey *)ctx)[e]);
+}
+
+static int fkey_eq(const void *ctx, uint32_t e, const void *key)
+{
+	const fkey *a = &((const fkey *)ctx)[e], *b = key;
+	return str_eq(a->name, b->name) && str_eq(a->file, b->file) && str_eq(a->object, b->object);
+}
+
+/* kin[f]: the lowest function id with f's folded identity (object, file,
+ * folded name). The functions are met in id order, so the first of an
+ * identity, which the index keeps (one key per identity), is the lowest. */
 static int fold_identities(cgw *w)
 {
-	fkey *k = malloc((size_t)w->nf * sizeof *k + 1);
+	fkey *k = NULL;
+	size_t n = 0, cap = 0;
+	profdb__hindex h;
 	w->kin = malloc((size_t)w->nf * sizeof *w->kin + 1);
-	if (!k || !w->kin) {
-		free(k);
+	int r = w->kin ? profdb__hindex_init(&h, 1024) : -ENOMEM;
+	if (r < 0)
 		return profdb__fail(-ENOMEM, "tree: out of memory");
-	}
-	for (uint32_t f = 0; f < w->nf; f++) {
+	for (uint32_t f = 0; f < w->nf && r == 0; f++) {
 		profdb__native_fn fn;
-		memset(&k[f], 0, sizeof k[f]);
-		k[f].f = f;
+		fkey key = {{0}, {0}, {0}, f};
 		if (w->g->function(w->impl, f, &fn) == 0) {
-			k[f].object = fn.object;
-			k[f].file = fn.file;
-			k[f].name = profdb_function_fold(w->b->db, fn.name);
+			key.object = fn.object;
+			key.file = fn.file;
+			key.name = profdb_function_fold(w->b->db, fn.name);
 		}
+		uint32_t *slot = profdb__hindex_slot(&h, fkey_hash(&key), fkey_eq, k, &key);
+		if (*slot) {
+			w->kin[f] = k[*slot - 1].f;
+			continue;
+		}
+		w->kin[f] = f;
+		if ((r = profdb__grow((void **)&k, &cap, n + 1, sizeof *k)) < 0)
+			break;
+		k[n++] = key;
+		*slot = (uint32_t)n;
+		r = profdb__hindex_added(&h, fkey_hash_at, k);
 	}
-	qsort(k, w->nf, sizeof *k, fkey_cmp);
-	for (uint32_t i = 0, first = 0; i < w->nf; i++) {
-		if (i > 0 && (str_order(k[i].name, k[first].name) || str_order(k[i].file, k[first].file) ||
-		              str_order(k[i].object, k[first].object)))
-			first = i;
-		w->kin[k[i].f] = k[first].f;   /* sorted by id within a key: the lowest */
-	}
+	profdb__hindex_free(&h);
 	free(k);
-	return 0;
+	return r < 0 ? profdb__fail(-ENOMEM, "tree: out of memory") : 0;
 }
 
 static int setup(cgw *w)

@@ -382,6 +382,7 @@ void profdb__cg_free_tables(profdb_cg *cg)
 		free(cg->edge_cost);
 	}
 	free(cg->calls);
+	free(cg->ccost);
 	free(cg->seg_first);
 	free(cg->fn_segs);
 	free(cg->segs);

@@ -203,7 +203,8 @@ int cost_line(parser *ps, const char *p, const char *end)
 		if (r < 0)
 			return r;
 		ps->cur.cob = ps->cur.cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
-		return profdb__cgs_read_costs(ps, p, end, ps->call_sink, "inclusive call cost");
+		r = profdb__cgs_read_costs(ps, p, end, ps->call_sink, "inclusive call cost");
+		return r < 0 ? r : profdb__cgs_call_cost(ps);
 	}
 	if (ps->cur.fn != CG_EMPTY) {
 		r = need_seg(ps);
@@ -299,7 +300,7 @@ void set_cfn(parser *ps, uint32_t idx)
 
 /* A calls= line after its value is read: the row of the call, to the
  * callee bound at cfn= (set_cfn). */
-int add_call(parser *ps)
+int add_call(parser *ps, uint64_t count)
 {
 	profdb_cg *cg = ps->cg;
 	int r;
@@ -319,6 +320,8 @@ int add_call(parser *ps)
 	if (r < 0)
 		return r;
 	cg->calls[cg->n_calls++] = (cg_call){ps->cur.func, callee, ps->at.off};
+	if ((r = profdb__cgs_call_count(ps, count)) < 0)
+		return r;
 	memset(ps->call_sink, 0, cg->n_events * sizeof *ps->call_sink);
 	if (ps->cur.cfn == CG_PH_CFN && ps->spec.on)
 		ps->spec.used_cfn = 1;
@@ -344,7 +347,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 	r = target_line(ps, "calls=", v, end, &count);
 	if (r < 0)
 		return r;
-	return add_call(ps);
+	return add_call(ps, count);
 }
 
 /* The effect of fn=, fl=, fi= or fe= (@p k: the key's second letter) once

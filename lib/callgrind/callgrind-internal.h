@@ -106,9 +106,9 @@ typedef struct cg_row {
 } cg_row;
 
 /* A calls= line, as the open records it: the call rows are made from
- * these on first use (reread.c), reading the count from the line and the
- * cost from the line after it. The profile's lines are a run of the table
- * (cg_profile.call_first), in text order. */
+ * these on first use (reread.c), with the count and cost the scan
+ * recorded for each (cg->ccost). The profile's lines are a run of the
+ * table (cg_profile.call_first), in text order. */
 typedef struct cg_call {
 	uint32_t caller, callee;
 	uint64_t off;                /* of the calls= line in its file's text */
@@ -238,6 +238,10 @@ struct profdb_cg {
 	cg_call *calls;
 	uint32_t n_calls;
 	size_t cap_calls;
+	/* each call's count and costs, in the order of calls (call-costs.c);
+	 * freed once the call rows are made */
+	unsigned char *ccost;
+	size_t n_ccost, cap_ccost;
 	int keep_segs;
 	int need_reread;
 	profdb__once calls_once, segs_once;
@@ -387,6 +391,12 @@ uint32_t profdb__cg_unit_next(const profdb_cg *cg, uint32_t u);
  * scan left it, or CG_UNDEF. */
 uint32_t profdb__cg_file_id(const cg_file *f, int sp, uint64_t id);
 void profdb__cg_file_ids_free(cg_file *f);
+/* call-costs.c: the next call's count and costs from @p p in cg->ccost
+ * (the first call at cg->ccost): costs[0 .. *k) (*k <= n_stored, the
+ * others are zero); the position of the call after it, or NULL when the
+ * stream is not what the scan wrote. */
+const unsigned char *profdb__cg_call_cost_next(const profdb_cg *cg, const unsigned char *p,
+                                               uint64_t *count, uint64_t *costs, uint32_t *k);
 /* model.c: the edges from the call rows (after the scan that kept them). */
 int profdb__cg_finish_calls(profdb_cg *cg);
 /* scanner.c: scan file @p fi of the group. */

@@ -238,6 +238,8 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 			nl = fast_costs(ps, s, CG_MAX_LINE, ps->part.n_cols ? ps->call_sink : NULL);
 			if (!nl)
 				return 0;
+			if ((r = profdb__cgs_call_cost(ps)) < 0)
+				return r;
 			ps->cur.pending_call = 0;
 			ps->cur.cob = ps->cur.cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
 			return nl + 1 - s;
@@ -298,7 +300,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 		    !(nl = fast_target(ps, s + 6, 0, &count)) || nl - s > (int64_t)CG_MAX_LINE)
 			return 0;
 		ps->at.off = off;
-		if ((r = need_seg(ps)) < 0 || (r = add_call(ps)) < 0)
+		if ((r = need_seg(ps)) < 0 || (r = add_call(ps, count)) < 0)
 			return r;
 		return nl + 1 - s;
 	case 'j':  /* jump=, jcnd= */

@@ -168,6 +168,7 @@ static void tables_reuse(piece *pc)
 	cg_build *b = &pc->b;
 	lc->n_names = CG_PH_FIRST_ID;
 	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_segs = lc->n_sites = 0;
+	lc->n_ccost = 0;
 	profdb__cgs_blk_clear(lc);
 	lc->need_reread = 0;
 	if (lc->fn_segs)
@@ -340,7 +341,7 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 		c.callee = m->fn[c.callee];
 		cg->calls[cg->n_calls++] = c;
 	}
-	return 0;
+	return profdb__cg_call_costs_append(cg, lc);
 }
 
 /* Segments (appended, each function's list extended in text order), call

@@ -8,8 +8,9 @@
  *    tree, not for a ranking by self cost or the totals. In a 69 MB
  *    profile they are 106 164 rows, 13.5 MB with their hash index. The
  *    open records each calls= line instead (its caller, callee and
- *    offset: 16 bytes, 2.1 MB there), and the first query of calls makes
- *    the rows from those lines, reading their counts and cost lines;
+ *    offset: 16 bytes, 2.1 MB there) and its count and costs, compressed
+ *    (call-costs.c: 2.2 MB there), and the first query of calls makes the
+ *    rows from those records, without reading the text again;
  *  - the list of each function's blocks, which detail.c decodes for
  *    line/instruction detail: the open records one block per run of a
  *    function's lines (fn= to the next fn=, ob= or part: 82 k blocks of
@@ -32,7 +33,8 @@
  * The open checks every call's count and cost line but sums neither, so a
  * call count or call cost over 64 bits is found when the call rows are
  * made: that query, and every later one that needs the calls, fails with
- * the file, line and offset. */
+ * the file, line and offset (for that message only, the line is found in
+ * the text). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,41 +137,21 @@ static void stand_at(parser *ps, const profdb_cg *cg, const cg_profile *p, uint6
 		ps->at.lineno++;
 }
 
-/* The count of the calls= line whose value is [v, nl): its first token
- * (the open checked it; a negative one, warned, counts as 0). */
-static uint64_t call_count(const char *v, const char *nl)
-{
-	const char *t = v;
-	size_t n = 0;
-	uint64_t x;
-	if (nl > v && nl[-1] == '\r')
-		nl--;
-	cg_tok(&v, nl, &t, &n);
-	return profdb__cg_u64(t, n, &x) == 0 ? x : 0;
-}
-
-/* Add call @p c of profile @p pi to its row: the count, and the costs of
- * the line after the calls= line (its positions skipped: the open checked
- * them). */
-static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_call *c, parser *ps)
+/* The error of an overflowing sum in the row of call @p c of profile
+ * @p pi (@p row as it was before the call): the line's number counted,
+ * and the count or cost line read again from the text for the message
+ * the scan would give. */
+static int call_overflow(profdb_cg *cg, parser *ps, uint32_t pi, const cg_call *c,
+                         const uint64_t *row, int count)
 {
 	const cg_profile *p = &cg->profiles[pi];
 	const cg_file *f = &cg->files[p->file];
-	cg_crow k = {pi, c->caller, c->callee, 0, 0};
-	uint32_t i;
-	int r = find_crow(cg, m, &k, &i);
-	if (r < 0)
-		return r;
-	const char *nl = memchr(f->text + c->off, '\n', (size_t)(f->size - c->off));
-	if (!nl || nl - (f->text + c->off) < 6 || memcmp(f->text + c->off, "calls=", 6) != 0)
-		return profdb__fail(-EIO, "%s: offset %" PRIu64 ": no calls= line with a cost line "
-		                    "(was the file changed while open?)", f->label, c->off);
-	if (__builtin_add_overflow(cg->crows[i].count, call_count(f->text + c->off + 6, nl),
-	                           &cg->crows[i].count)) {
+	if (count) {
 		stand_at(ps, cg, p, c->off, 1);
 		return perr(ps, -EBADMSG, "call count overflows 64 bits");
 	}
-	const char *line = nl + 1, *end = f->text + f->size;
+	const char *nl = memchr(f->text + c->off, '\n', (size_t)(f->size - c->off));
+	const char *line = nl ? nl + 1 : f->text + f->size, *end = f->text + f->size;
 	const char *e = memchr(line, '\n', (size_t)(end - line));
 	end = e ? e : end;
 	if (end > line && end[-1] == '\r')   /* as the scanner reads a line */
@@ -178,24 +160,49 @@ static int add_call_line(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_c
 		end--;
 	const char *q = line, *t;
 	size_t n;
-	for (uint32_t k2 = 0; k2 < p->n_pos; k2++)
+	for (uint32_t k = 0; k < p->n_pos; k++)
 		cg_tok(&q, end, &t, &n);
 	ps->part.n_cols = p->n_cols;
 	memcpy(ps->part.colmap, cg->cols + p->col_first, p->n_cols * sizeof *ps->part.colmap);
-	stand_at(ps, cg, p, (uint64_t)(line - f->text), 0);
-	uint64_t *row = cg->crow_cost + (size_t)i * cg->n_events, before[CG_MAX_EVENTS];
+	uint64_t before[CG_MAX_EVENTS];
 	memcpy(before, row, cg->n_events * sizeof *before);
-	if (profdb__cgs_read_costs(ps, q, end, row, "inclusive call cost") == 0)
-		return 0;
-	/* again from the row as it was, for the message with the line number */
 	stand_at(ps, cg, p, (uint64_t)(line - f->text), 1);
-	r = profdb__cgs_read_costs(ps, q, end, before, "inclusive call cost");
-	return r < 0 ? r : profdb__fail(-EIO, "%s: the cost line at offset %" PRIu64 " reads "
-	                                "differently twice", f->label, (uint64_t)(line - f->text));
+	int r = profdb__cgs_read_costs(ps, q, end, before, "inclusive call cost");
+	return r < 0 ? r : profdb__fail(-EIO, "%s: the cost line at offset %" PRIu64 " does not "
+	                                "overflow (was the file changed while open?)", f->label,
+	                                (uint64_t)(line - f->text));
 }
 
-/* The call rows from the recorded calls= lines, in text order (so rows
- * and edges are numbered as a scan that kept them would), then the edges. */
+/* Add call @p c of profile @p pi to its row: its count and costs from the
+ * scan's record at *rec (call-costs.c), which moves to the next call. */
+static int add_recorded_call(profdb_cg *cg, profdb__tmap *m, uint32_t pi, const cg_call *c,
+                             parser *ps, const unsigned char **rec)
+{
+	cg_crow key = {pi, c->caller, c->callee, 0, 0};
+	uint32_t i, k;
+	uint64_t count, v[CG_MAX_EVENTS];
+	int r = find_crow(cg, m, &key, &i);
+	if (r < 0)
+		return r;
+	if (!(*rec = profdb__cg_call_cost_next(cg, *rec, &count, v, &k)))
+		return profdb__fail(-EIO, "callgrind: internal error: no recorded cost for the call "
+		                    "at offset %" PRIu64, c->off);
+	cg_crow *w = &cg->crows[i];
+	uint64_t *row = cg->crow_cost + (size_t)i * cg->n_events;
+	if (count > UINT64_MAX - w->count)
+		return call_overflow(cg, ps, pi, c, row, 1);
+	for (uint32_t e = 0; e < k; e++)
+		if (v[e] > UINT64_MAX - row[e])
+			return call_overflow(cg, ps, pi, c, row, 0);   /* the row as it was */
+	w->count += count;
+	for (uint32_t e = 0; e < k; e++)
+		row[e] += v[e];
+	return 0;
+}
+
+/* The call rows from the scan's record of the calls, in text order (so
+ * rows and edges are numbered as a scan that kept them would), then the
+ * edges. The record is not needed after. */
 static int make_calls(void *arg)
 {
 	profdb_cg *cg = arg;
@@ -211,15 +218,19 @@ static int make_calls(void *arg)
 		profdb__cg_reserve_costed((void **)&cg->crows, &cg->crow_cost, &cg->cap_crows,
 		                          cg->n_calls, sizeof *cg->crows, cg->n_events);
 	}
+	const unsigned char *rec = cg->ccost;
 	for (uint32_t pi = 0; pi < cg->n_profiles && r == 0; pi++) {
 		uint32_t last = pi + 1 < cg->n_profiles ? cg->profiles[pi + 1].call_first : cg->n_calls;
 		for (uint32_t c = cg->profiles[pi].call_first; c < last && r == 0; c++)
-			r = add_call_line(cg, &m, pi, &cg->calls[c], ps);
+			r = add_recorded_call(cg, &m, pi, &cg->calls[c], ps, &rec);
 	}
 	profdb__tmap_free(&m);
 	free(ps);
 	if (r < 0)
 		return r;
+	free(cg->ccost);
+	cg->ccost = NULL;
+	cg->n_ccost = cg->cap_ccost = 0;
 	if (cg->n_events != cg->n_stored)
 		for (uint32_t i = 0; i < cg->n_crows; i++)
 			profdb__cg_derive(cg, cg->crow_cost + (size_t)i * cg->n_events);

@@ -131,8 +131,8 @@ typedef struct parser {
 	cg_cur cur;
 	cg_warned warned;
 	cg_spec spec;
-	/* where a call's cost line is read to: its values are checked, not
-	 * kept (the call rows are made on first use, reread.c) */
+	/* where a call's cost line is read to, for its record (call-costs.c;
+	 * the call rows are made from the records on first use, reread.c) */
 	uint64_t call_sink[CG_MAX_EVENTS];
 } parser;
 
@@ -259,8 +259,8 @@ int need_seg(parser *ps);
 void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n);
 /* Segment @p seg goes at the end of function @p fn's list (keep_segs). */
 int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg);
-/* (the count is read again from the line when the call rows are made) */
-int add_call(parser *ps);
+/* A calls= line whose count (0 for a negative one) is @p count. */
+int add_call(parser *ps, uint64_t count);
 void set_file_fn(parser *ps, char k, uint32_t idx);
 void set_ob(parser *ps, uint32_t idx);
 /* cfn=: binds the callee of the next calls= (KCachegrind) */
@@ -304,6 +304,16 @@ int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap);
  * (n_events wide, by the part's column map); 0 or < 0 with perr. */
 int profdb__cgs_read_costs(parser *ps, const char *p, const char *end, uint64_t *dst,
                            const char *what);
+
+/* call-costs.c: the scan's record of a call in two steps: its count
+ * (@p count, 0 for a negative one) from add_call(), then its costs, once
+ * the cost line after the calls= line is read into ps->call_sink (called
+ * where the fast and the general path read that line); 0 or -ENOMEM. */
+int profdb__cgs_call_count(parser *ps, uint64_t count);
+int profdb__cgs_call_cost(parser *ps);
+/* call-costs.c: a piece's records after the scan's (parallel.c, as its
+ * calls are appended). */
+int profdb__cg_call_costs_append(profdb_cg *cg, const profdb_cg *lc);
 
 /* fast.c: the line at @p s (offset @p off, before @p end, which is at
  * most at.safe_end): > 0 the bytes consumed, 0 for the general path, < 0

@@ -394,8 +394,8 @@ static char *write_renamed(uint64_t i, uint32_t profile, uint64_t *offset)
 	*offset = (uint64_t)(pv.base - b[TW_CCT].data) + i * pv.stride;
 	profdb_hpctk_close(h);
 	unsigned char *p = b[TW_CCT].data + *offset;
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(profile >> (8 * i));
+	for (int k = 0; k < 4; k++)
+		p[k] = (unsigned char)(profile >> (8 * k));
 	char tmpl[] = "/tmp/profdb-views-XXXXXX";
 	char *dir = mkdtemp(tmpl);
 	cr_assert(dir);

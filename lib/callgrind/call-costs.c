@@ -18,19 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes-internal.h"
 #include "scan-internal.h"
-
-/* One number, at most 10 bytes. */
-static size_t put_u64(unsigned char *out, uint64_t v)
-{
-	size_t n = 0;
-	while (v >= 0x80) {
-		out[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	out[n++] = (unsigned char)v;
-	return n;
-}
 
 /* The number at *p (before @p end), or 0 with *p set to NULL when the
  * stream ends inside it or it has more than 64 bits. */
@@ -69,7 +58,7 @@ int profdb__cgs_call_count(parser *ps, uint64_t count)
 	 * with the next line: room for both */
 	int r = room(ps, ((size_t)ps->cg->n_events + 2) * 10);
 	if (r == 0)
-		ps->cg->n_ccost += put_u64(ps->cg->ccost + ps->cg->n_ccost, count);
+		ps->cg->n_ccost += profdb__leb128_put(ps->cg->ccost + ps->cg->n_ccost, count);
 	return r;
 }
 
@@ -83,9 +72,9 @@ int profdb__cgs_call_cost(parser *ps)
 	if (r < 0)
 		return r;
 	unsigned char *out = cg->ccost + cg->n_ccost;
-	size_t n = put_u64(out, k);
+	size_t n = profdb__leb128_put(out, k);
 	for (uint32_t e = 0; e < k; e++)
-		n += put_u64(out + n, ps->call_sink[e]);
+		n += profdb__leb128_put(out + n, ps->call_sink[e]);
 	cg->n_ccost += n;
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "profdb-config.h"
+#include "core/bytes-internal.h"
 #include "pb-internal.h"
 
 #ifdef PROFDB_HAVE_ZLIB
@@ -49,17 +50,6 @@ size_t profdb__pb_varint_size(uint64_t v)
 #endif
 }
 
-static size_t encode_varint(unsigned char *b, uint64_t v)
-{
-	size_t n = 0;
-	while (v >= 0x80) {
-		b[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	b[n++] = (unsigned char)v;
-	return n;
-}
-
 void profdb__pbm_varint(profdb__pbm *m, uint64_t v)
 {
 	/* room for the longest varint, then encoded in place (a copy per
@@ -69,7 +59,7 @@ void profdb__pbm_varint(profdb__pbm *m, uint64_t v)
 		m->err = m->err ? m->err : -ENOMEM;
 		return;
 	}
-	m->len += encode_varint(m->p + m->len, v);
+	m->len += profdb__leb128_put(m->p + m->len, v);
 }
 
 void profdb__pbm_uint(profdb__pbm *m, uint32_t field, uint64_t v)
@@ -98,21 +88,21 @@ void profdb__pbm_packed(profdb__pbm *m, uint32_t field, const uint64_t *v, size_
 		return;
 	}
 	unsigned char *at = m->p + m->len;
-	at += encode_varint(at, (uint64_t)field << 3 | 2);
+	at += profdb__leb128_put(at, (uint64_t)field << 3 | 2);
 	if (most < 0x80) {
 		/* a length of one byte whatever the values (a sample's locations,
 		 * its values up to 12 events): read once, encoded after it */
 		for (size_t i = 0; i < n; i++)
-			len += encode_varint(at + 1 + len, v[i]);
+			len += profdb__leb128_put(at + 1 + len, v[i]);
 		*at = (unsigned char)len;
 		m->len += tag + 1 + len;
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		len += profdb__pb_varint_size(v[i]);
-	at += encode_varint(at, len);
+	at += profdb__leb128_put(at, len);
 	for (size_t i = 0; i < n; i++)
-		at += encode_varint(at, v[i]);
+		at += profdb__leb128_put(at, v[i]);
 	m->len = (size_t)(at - m->p);
 }
 
@@ -334,8 +324,8 @@ void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len)
 void profdb__pbs_msg(profdb__pbs *s, uint32_t field, const profdb__pbm *m)
 {
 	unsigned char b[20];
-	size_t n = encode_varint(b, (uint64_t)field << 3 | 2);
-	n += encode_varint(b + n, m->len);
+	size_t n = profdb__leb128_put(b, (uint64_t)field << 3 | 2);
+	n += profdb__leb128_put(b + n, m->len);
 #ifdef PROFDB_HAVE_ZLIB
 	/* the usual case, a small message that fits in the chunk: one copy,
 	 * without pbs_put's loop */

@@ -1,9 +1,11 @@
 /* Unaligned little- and big-endian loads. Every field of every input is read
  * through these: memcpy never faults on alignment and never lets the compiler
- * assume a struct layout onto untrusted bytes. */
+ * assume a struct layout onto untrusted bytes. And the one LEB128 store,
+ * which the pprof writer and the Callgrind call-cost record share. */
 #ifndef PROFDB_CORE_BYTES_H
 #define PROFDB_CORE_BYTES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -54,6 +56,19 @@ static inline double profdb__f64_bits(uint64_t bits)
 	double d;
 	memcpy(&d, &bits, 8);
 	return d;
+}
+
+/* @p v as unsigned LEB128 (protobuf's varint: 7 bits a byte, the low bits
+ * first) at @p out, which has room for 10 bytes; the bytes written. */
+static inline size_t profdb__leb128_put(unsigned char *out, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		out[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (unsigned char)v;
+	return n;
 }
 
 #endif

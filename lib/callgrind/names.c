@@ -429,8 +429,7 @@ int get_row(parser *ps, uint32_t fn, uint32_t *out)
 		*out = b->row_of_fn[fn];
 		return 0;
 	}
-	int r = grow_rows((void **)&cg->rows, &cg->row_cost, &cg->cap_rows, cg->n_rows,
-	                  sizeof *cg->rows, cg->n_events);
+	int r = profdb__cg_self_new_row(cg);
 	if (r < 0)
 		return r;
 	uint32_t i = cg->n_rows++;

@@ -189,7 +189,9 @@ FAST const char *fast_target(const parser *ps, const char *q, int need_slash, ui
 }
 
 /* A name line's value "(id)\n" with the id defined (a definition, blanks
- * or anything else are left to resolve_name()). */
+ * or anything else are left to resolve_name()): a small id in its dense
+ * array, a large one (every id of a parallel scan's piece) in the hash
+ * index. */
 FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx)
 {
 	uint64_t id;
@@ -198,9 +200,14 @@ FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx)
 	q++;
 	if (!fast_dec(&q, &id) || q[0] != ')' || q[1] != '\n')
 		return NULL;
-	if (id >= ps->ids.limit || id >= ps->ids.cap[sp] || ps->ids.dense[sp][id] >= CG_UNDEF)
+	uint32_t name;
+	if (id < ps->ids.limit)
+		name = id < ps->ids.cap[sp] ? ps->ids.dense[sp][id] : CG_UNDEF;
+	else
+		name = profdb__cgs_id_get(ps, sp, id);
+	if (name >= CG_UNDEF)
 		return NULL;
-	*idx = ps->ids.dense[sp][id];
+	*idx = name;
 	return q + 1;
 }
 

@@ -251,7 +251,8 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 	}
 	cg_ids *t = &ps->ids;
 	int r = 0;
-	if (!t->index.slot && (r = profdb__hindex_init(&t->index, 64)) < 0)
+	/* (a piece keeps all its ids here: thousands) */
+	if (!t->index.slot && (r = profdb__hindex_init(&t->index, ps->spec.on ? 4096 : 64)) < 0)
 		return r;
 	cg_bigid k = {id, (uint32_t)sp, CG_UNDEF};
 	uint32_t *slot = profdb__hindex_slot(&t->index, bigid_key_hash(&k), bigid_eq, t, &k);

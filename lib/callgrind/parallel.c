@@ -69,7 +69,6 @@ typedef struct start {
 	const profdb_cg *cg; /* its opts, files and keep_segs: fixed during the scan */
 	cg_where at;
 	cg_part part;
-	uint64_t ids_limit;
 	cg_event *events;
 	uint32_t n_events;
 } start;
@@ -201,7 +200,10 @@ static int piece_init(piece *pc, const start *st)
 	ps->at.f = st->at.f;
 	ps->at.file = st->at.file;
 	ps->at.safe_end = pc->to < st->at.safe_end ? pc->to : st->at.safe_end;
-	ps->ids.limit = st->ids_limit;
+	/* Every compressed id in the hash index: a piece defines or uses a
+	 * few thousand ids spread over the whole range, where dense arrays
+	 * would span it (a MiB per piece in flight on py_full_sc5). */
+	ps->ids.limit = 0;
 	ps->part = st->part;
 	memset(&ps->warned, 0, sizeof ps->warned);
 	cg_cur *c = &ps->cur;
@@ -746,7 +748,7 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	memset(&sc, 0, sizeof sc);
 	sc.pcs = calloc(n, sizeof *sc.pcs);
 	sc.ps0 = ps0;
-	sc.st = (start){ps0->cg, ps0->at, ps0->part, ps0->ids.limit,
+	sc.st = (start){ps0->cg, ps0->at, ps0->part,
 	                profdb__cg_array(ps0->cg->n_events, 1, sizeof *sc.st.events),
 	                ps0->cg->n_events};
 	pthread_t *th = calloc(threads, sizeof *th);

@@ -11,6 +11,9 @@
  * scan both become the 64-bit table row_cost that the model reads. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "scan-internal.h"
 
@@ -153,7 +156,13 @@ int profdb__cg_self_final(profdb_cg *cg)
 	 * after narrow row i (the stride is at most 2 ne), so it covers only
 	 * narrow rows already read. */
 	uint64_t *t = (uint64_t *)(void *)cg->row_narrow, v[CG_MAX_EVENTS];
-
+#ifdef __GLIBC__
+	/* The scan's freed memory (its lookup tables, the pieces' tables)
+	 * back to the system before the widening takes 4 bytes more a cell:
+	 * glibc keeps freed blocks inside its heaps mapped otherwise. */
+	if (n)
+		malloc_trim(0);
+#endif
 	if (ne)
 		for (size_t i = n; i-- > 0;) {
 			profdb__cg_self_get(cg, (uint32_t)i, v);

@@ -369,8 +369,7 @@ typedef struct cg_build {
 	profdb__tmap name_map, fn_map;  /* names, fns */
 	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
 	size_t cap_fn_by_name;
-	uint32_t *row_of_fn;         /* fn -> row of the current profile ... */
-	uint32_t *row_prof;          /* ... valid when row_prof[fn] == profile + 1 */
+	uint32_t *row_of_fn;         /* fn -> its last row (names.c, get_row) */
 	size_t cap_row_of_fn;
 	struct cg_evdef *defs;       /* event: lines with a formula or long name */
 	uint32_t n_defs;

@@ -176,8 +176,6 @@ static void tables_reuse(piece *pc)
 	tmap_clear(&b->fn_map);
 	if (b->fn_by_name)
 		memset(b->fn_by_name, 0xff, b->cap_fn_by_name * sizeof *b->fn_by_name);
-	if (b->row_prof)
-		memset(b->row_prof, 0, b->cap_row_of_fn * sizeof *b->row_prof);
 	b->n_defs = 0;
 	profdb__cgs_ids_forget(&pc->ps);
 	pc->ps.spec.n_ph = pc->ps.spec.n_defs = 0;

@@ -60,7 +60,6 @@ void profdb__cg_build_free(cg_build *b)
 	profdb__tmap_free(&b->fn_map);
 	free(b->fn_by_name);
 	free(b->row_of_fn);
-	free(b->row_prof);
 	free(b->defs);
 	memset(b, 0, sizeof *b);
 }

@@ -737,6 +737,45 @@ Test(callgrind, events_after_body_start_a_part)
 	cg_close(cg);
 }
 
+/* Self costs are summed in 32-bit cells while the text is scanned, and a
+ * function's row moves to 64-bit cells when a sum reaches 2^32 - 1
+ * (lib/callgrind/self-rows.c): on the fast path, on the general one (CR,
+ * hex, 20 digits), from one event to two, and the sums stay exact. */
+Test(callgrind, self_costs_past_32_bits)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir Dr\n"
+	                        "fn=f\n1 4294967294 1\n2 1 1\n"           /* 2^32 - 1 */
+	                        "fn=g\n1 4000000000 0\n1 4000000000 5\n"  /* fast path */
+	                        "fn=h\n1 3 4\n"
+	                        "fn=k\n1 0x100000000 1\r\n2 1 1\n"       /* general path */
+	                        "fn=m\n1 00000000000000000007 1\n2 4294967290 1\n"
+	                        "fn=g\n3 1 1\n",
+	                        &w);
+	static const uint64_t want[][2] = {
+		{4294967295u, 2}, {8000000001u, 6}, {3, 4}, {4294967297u, 2}, {4294967297u, 2},
+	};
+	const uint64_t *c;
+	for (uint32_t f = 0; f < 5; f++) {
+		cr_assert_eq(profdb_cg_self(cg, 0, f, &c), 1);
+		cr_assert(c[0] == want[f][0] && c[1] == want[f][1], "function %u: %" PRIu64 " %" PRIu64,
+		          f, c[0], c[1]);
+	}
+	cg_close(cg);
+	/* a row moved to 64 bits, then a second event */
+	cg = open_ok("events: Ir\nfn=f\n1 4294967295\n1 4294967295\nfn=g\n1 7\n"
+	             "events: Ir Dr\nfn=f\n1 1 2\n",
+	             &w);
+	cr_assert_eq(profdb_cg_self(cg, 0, 0, &c), 1);
+	cr_assert(c[0] == 8589934590u && c[1] == 0);
+	cr_assert_eq(profdb_cg_self(cg, 0, 1, &c), 1);
+	cr_assert(c[0] == 7 && c[1] == 0);
+	cr_assert_eq(profdb_cg_self(cg, 1, 0, &c), 1);
+	cr_assert(c[0] == 1 && c[1] == 2);
+	cg_close(cg);
+	cr_assert_eq(w.n, 0);
+}
+
 Test(callgrind, profiles_keep_parts_apart)
 {
 	warns w = {0};

@@ -6,7 +6,7 @@
  * generated texts that put every kind of line at the cuts (compressed ids
  * defined before the cut, ob=/fl=/fi= state, cob=/cfi=, calls= at the end
  * of a piece, a new part, totals:, undefined ids, NUL bytes, overflowing
- * sums; an id defined twice), and on every real sample under callgrind/
+ * sums, sums past 32 bits; an id defined twice), and on every real sample under callgrind/
  * (big/ is left to tests/cg-parallel-dump.sh). Two threads also open the same text at once,
  * each with four scanning threads: CI runs this program under
  * ThreadSanitizer (suite "threads").
@@ -180,7 +180,7 @@ static uint64_t rng(uint64_t *s)
 
 enum {
 	V_PLAIN, V_NEW_PART, V_UNDEFINED_ID, V_NUL, V_OVERFLOW, V_CALLS_AT_END, V_COB_AT_CUT,
-	V_NO_FL, V_TRUNCATED, V_RELATIVE_FIRST, V_COUNT
+	V_NO_FL, V_TRUNCATED, V_RELATIVE_FIRST, V_WIDE, V_COUNT
 };
 
 /* A profile of @p n_fn function blocks; @p variant puts one kind of
@@ -255,6 +255,8 @@ static void generate(text *t, uint64_t seed, int n_fn, int variant)
 				    (int)(rng(&s) % 100), (int)(rng(&s) % 9));
 			}
 		}
+		if (variant == V_WIDE)   /* sums past 32 bits, within a piece and across */
+			put(t, "* * 3000000000 %d\n", b % 3 ? 1 : 2000000000);
 		if (variant == V_OVERFLOW && (b == n_fn / 3 || b == 2 * n_fn / 3))
 			put(t, "* * 18446744073709551000\n");
 		if (variant == V_CALLS_AT_END && mid)

@@ -58,16 +58,16 @@ profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 	cg->p_totals = calloc(1, sizeof *cg->p_totals);
 	cg->p_summary = calloc(1, sizeof *cg->p_summary);
 	cg->p_totline = calloc(1, sizeof *cg->p_totline);
-	cg->row_cost = calloc(1, sizeof *cg->row_cost);
+	cg->row_narrow = calloc(1, sizeof(uint64_t));   /* (no rows yet: self-rows.c) */
 	cg->crow_cost = calloc(1, sizeof *cg->crow_cost);
 	profdb__options_copy(&cg->opts, opts);
 	profdb__once_init(&cg->calls_once);
 	profdb__once_init(&cg->segs_once);
-	if (!cg->p_totals || !cg->p_summary || !cg->p_totline || !cg->row_cost || !cg->crow_cost) {
+	if (!cg->p_totals || !cg->p_summary || !cg->p_totline || !cg->row_narrow || !cg->crow_cost) {
 		free(cg->p_totals);
 		free(cg->p_summary);
 		free(cg->p_totline);
-		free(cg->row_cost);
+		free(cg->row_narrow);
 		free(cg->crow_cost);
 		free(cg->files);
 		profdb__once_destroy(&cg->calls_once);
@@ -122,10 +122,17 @@ static int cg_load(profdb_cg *cg)
 	}
 	if (r >= 0) {
 		trim((void **)&cg->calls, &cg->cap_calls, cg->n_calls, sizeof *cg->calls);
-		/* The lookup maps die before the model is built: less peak memory. */
+		/* The lookup tables die before the 64-bit self costs are made and
+		 * the model is built: less peak memory. */
 		profdb__tmap_free(&b.name_map);
 		profdb__tmap_free(&b.fn_map);
-		r = profdb__cg_finish(cg, &b);
+		free(b.fn_by_name);
+		free(b.row_of_fn);
+		b.fn_by_name = b.row_of_fn = NULL;
+		b.cap_fn_by_name = b.cap_row_of_fn = 0;
+		r = profdb__cg_self_final(cg);
+		if (r >= 0)
+			r = profdb__cg_finish(cg, &b);
 	}
 	profdb__cg_build_free(&b);
 	return r;
@@ -375,6 +382,8 @@ void profdb__cg_free_tables(profdb_cg *cg)
 		free(cg->self);
 	free(cg->rows);
 	free(cg->row_cost);
+	free(cg->row_narrow);
+	free(cg->row_wide);
 	free(cg->crows);
 	free(cg->crow_cost);
 	if (!cg->edge_alias) {

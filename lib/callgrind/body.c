@@ -225,8 +225,14 @@ int cost_line(parser *ps, const char *p, const char *end)
 	r = need_fn(ps);
 	if (r < 0)
 		return r;
-	return profdb__cgs_read_costs(ps, p, end, cg->row_cost + (size_t)ps->cur.row * cg->n_events,
-	                  "self cost");
+	uint64_t *wide = cg_self_wide(cg, ps->cur.row);
+	if (wide)
+		return profdb__cgs_read_costs(ps, p, end, wide, "self cost");
+	/* a narrow row: its sums on 64 bits, then back (moved when they need it) */
+	uint64_t v[CG_MAX_EVENTS];
+	profdb__cg_self_get(cg, ps->cur.row, v);
+	r = profdb__cgs_read_costs(ps, p, end, v, "self cost");
+	return r < 0 ? r : profdb__cg_self_put(cg, ps->cur.row, v);
 }
 
 /* The count(s) and the target of calls=, jump=, jcnd=. Targets are relative

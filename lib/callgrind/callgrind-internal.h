@@ -213,7 +213,11 @@ struct profdb_cg {
 	int self_alias, edge_alias;  /* one profile: self is row_cost, edges/edge_cost are crows/crow_cost */
 
 	cg_row *rows;
-	uint64_t *row_cost;
+	uint64_t *row_cost;          /* NULL while the files are scanned: */
+	uint32_t *row_narrow;        /* ... the self costs are these two (self-rows.c) */
+	uint64_t *row_wide;
+	uint32_t n_wide;
+	size_t cap_wide;
 	uint32_t n_rows;
 	size_t cap_rows;
 
@@ -280,6 +284,32 @@ struct profdb_cg {
 	uint32_t n_cycles;
 };
 
+/* The self-cost rows while the files are scanned (self-rows.c): a row of
+ * row_narrow is cg_self_stride() 32-bit cells, each below CG_WIDE; or,
+ * when its first cell is CG_WIDE, row_wide's row given by its second. */
+#define CG_WIDE UINT32_MAX
+static inline size_t cg_self_stride(uint32_t ne)
+{
+	return ne < 2 ? 2 : ne;
+}
+/* Row @p row's 64-bit costs, or NULL when it is narrow. */
+static inline uint64_t *cg_self_wide(const profdb_cg *cg, uint32_t row)
+{
+	const uint32_t *c = cg->row_narrow + (size_t)row * cg_self_stride(cg->n_events);
+	return c[0] == CG_WIDE ? cg->row_wide + (size_t)c[1] * cg->n_events : NULL;
+}
+/* Row @p row's costs into (or from) @p v (n_events values); put moves the
+ * row to row_wide when a value needs it (0, or -ENOMEM with a message). */
+void profdb__cg_self_get(const profdb_cg *cg, uint32_t row, uint64_t *v);
+int profdb__cg_self_put(profdb_cg *cg, uint32_t row, const uint64_t *v);
+/* Room for row n_rows, zeroed (0 or -ENOMEM); room for @p want rows at
+ * once (a hint, as profdb__cg_reserve); both tables from @p old events to
+ * @p ne (new columns zero); at the scan's end, row_cost from them. */
+int profdb__cg_self_new_row(profdb_cg *cg);
+void profdb__cg_self_reserve(profdb_cg *cg, uint64_t want);
+int profdb__cg_self_restride(profdb_cg *cg, uint32_t old, uint32_t ne);
+int profdb__cg_self_final(profdb_cg *cg);
+
 /* Shared by the scanner and detail.c: */
 static inline int cg_is_space(char c)
 {
@@ -339,8 +369,7 @@ typedef struct cg_build {
 	profdb__tmap name_map, fn_map;  /* names, fns */
 	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
 	size_t cap_fn_by_name;
-	uint32_t *row_of_fn;         /* fn -> row of the current profile ... */
-	uint32_t *row_prof;          /* ... valid when row_prof[fn] == profile + 1 */
+	uint32_t *row_of_fn;         /* fn -> its last row (names.c, get_row) */
 	size_t cap_row_of_fn;
 	struct cg_evdef *defs;       /* event: lines with a formula or long name */
 	uint32_t n_defs;
@@ -428,7 +457,8 @@ int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem);
  * growing by need makes several. */
 void profdb__cg_reserve(void **p, size_t *cap, uint64_t want, size_t elem);
 /* The same for a row table and its cost table (@p ne costs a row), the
- * pair grow_cost_rows() grows: the self-cost rows, the call rows. */
+ * pair grow_cost_rows() grows: the call rows (the self-cost rows:
+ * profdb__cg_self_reserve). */
 void profdb__cg_reserve_costed(void **rows, uint64_t **costs, size_t *cap, uint64_t want,
                                size_t elem, uint32_t ne);
 /* *out = n * m * elem bytes, or -ENOMEM (with a message) on overflow. */

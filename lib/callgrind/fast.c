@@ -87,9 +87,12 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 
 /* A cost line at @p s of at most @p max_len bytes: subpositions separated
  * by one blank, then decimal costs of at most 19 digits, added to @p dst
- * (n_events wide: a row of row_cost, or ps->call_sink for a call's cost
- * line; NULL when the part has no columns). */
-FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *dst)
+ * (n_events wide: a wide self-cost row, or ps->call_sink for a call's cost
+ * line) or to the narrow self-cost row @p dst32, whose sums must stay below
+ * CG_WIDE (the general path moves the row); both NULL when the part has no
+ * columns. */
+FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *dst,
+                            uint32_t *dst32)
 {
 	const char *q = s;
 	uint64_t np[CG_NPOS];
@@ -128,7 +131,12 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 			goto undo;
 		}
 		uint32_t e = ps->part.colmap[k];
-		if (__builtin_add_overflow(dst[e], v[k], &dst[e])) {
+		if (dst32) {
+			uint64_t sum = (uint64_t)dst32[e] + v[k];   /* (v[k] < 10^19) */
+			if (sum >= CG_WIDE)
+				goto undo;
+			dst32[e] = (uint32_t)sum;
+		} else if (__builtin_add_overflow(dst[e], v[k], &dst[e])) {
 			dst[e] -= v[k];  /* the general path names the event */
 			goto undo;
 		}
@@ -140,7 +148,10 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 	return q;
 undo:
 	while (k-- > 0)
-		dst[ps->part.colmap[k]] -= v[k];
+		if (dst32)
+			dst32[ps->part.colmap[k]] -= (uint32_t)v[k];
+		else
+			dst[ps->part.colmap[k]] -= v[k];
 	return NULL;
 }
 
@@ -178,7 +189,9 @@ FAST const char *fast_target(const parser *ps, const char *q, int need_slash, ui
 }
 
 /* A name line's value "(id)\n" with the id defined (a definition, blanks
- * or anything else are left to resolve_name()). */
+ * or anything else are left to resolve_name()): a small id in its dense
+ * array, a large one (every id of a parallel scan's piece) in the hash
+ * index. */
 FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx)
 {
 	uint64_t id;
@@ -187,9 +200,14 @@ FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx)
 	q++;
 	if (!fast_dec(&q, &id) || q[0] != ')' || q[1] != '\n')
 		return NULL;
-	if (id >= ps->ids.limit || id >= ps->ids.cap[sp] || ps->ids.dense[sp][id] >= CG_UNDEF)
+	uint32_t name;
+	if (id < ps->ids.limit)
+		name = id < ps->ids.cap[sp] ? ps->ids.dense[sp][id] : CG_UNDEF;
+	else
+		name = profdb__cgs_id_get(ps, sp, id);
+	if (name >= CG_UNDEF)
 		return NULL;
-	*idx = ps->ids.dense[sp][id];
+	*idx = name;
 	return q + 1;
 }
 
@@ -208,14 +226,26 @@ static inline int cost_start(char c)
 FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end)
 {
 	const char *q = s, *nl;
-	uint64_t *dst = ps->part.n_cols ? ps->cg->row_cost + (size_t)ps->cur.row * ps->cg->n_events
-	                                : NULL;
+	uint64_t *wide = ps->part.n_cols ? cg_self_wide(ps->cg, ps->cur.row) : NULL;
+	uint32_t *narrow = ps->part.n_cols && !wide ? ps->cg->row_narrow + (size_t)ps->cur.row *
+	                                                  cg_self_stride(ps->cg->n_events)
+	                                            : NULL;
 	uint32_t n = 0;
-	while ((nl = fast_costs(ps, q, CG_MAX_LINE, dst))) {
-		n++;
-		q = nl + 1;
-		if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
-			break;
+	/* (two loops: each with its own inlined fast_costs) */
+	if (narrow) {
+		while ((nl = fast_costs(ps, q, CG_MAX_LINE, NULL, narrow))) {
+			n++;
+			q = nl + 1;
+			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
+				break;
+		}
+	} else {
+		while ((nl = fast_costs(ps, q, CG_MAX_LINE, wide, NULL))) {
+			n++;
+			q = nl + 1;
+			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
+				break;
+		}
 	}
 	if (n == 0)
 		return 0;
@@ -235,7 +265,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 	if (cost_start(c0)) {
 		if (ps->cur.pending_call) {
 			/* The cost of the call: inclusive, not part of the caller's self. */
-			nl = fast_costs(ps, s, CG_MAX_LINE, ps->part.n_cols ? ps->call_sink : NULL);
+			nl = fast_costs(ps, s, CG_MAX_LINE, ps->part.n_cols ? ps->call_sink : NULL, NULL);
 			if (!nl)
 				return 0;
 			if ((r = profdb__cgs_call_cost(ps)) < 0)

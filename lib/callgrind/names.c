@@ -251,7 +251,8 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 	}
 	cg_ids *t = &ps->ids;
 	int r = 0;
-	if (!t->index.slot && (r = profdb__hindex_init(&t->index, 64)) < 0)
+	/* (a piece keeps all its ids here: thousands) */
+	if (!t->index.slot && (r = profdb__hindex_init(&t->index, ps->spec.on ? 4096 : 64)) < 0)
 		return r;
 	cg_bigid k = {id, (uint32_t)sp, CG_UNDEF};
 	uint32_t *slot = profdb__hindex_slot(&t->index, bigid_key_hash(&k), bigid_eq, t, &k);
@@ -405,37 +406,32 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 	return 0;
 }
 
-/* The row of (current profile, fn). Profiles are scanned one after the
- * other and never resumed, so a per-function stamp "row of profile p" is
- * exact: a stamp of another profile means the row does not exist yet. */
+/* The row of (current profile, fn). row_of_fn[fn] is the last row made
+ * for fn: profiles are scanned one after the other and never resumed, so
+ * when that row is not of the current profile (or is not fn's: a stale
+ * entry of a piece's reused tables), the row does not exist yet. */
 int get_row(parser *ps, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
 	cg_build *b = ps->b;
 	if (fn >= b->cap_row_of_fn) {
-		size_t cap = b->cap_row_of_fn, cap2 = cap;
-		int r = grow((void **)&b->row_of_fn, &cap, (uint64_t)fn + 1,
-		                        sizeof(uint32_t));
+		size_t old = b->cap_row_of_fn;
+		int r = grow((void **)&b->row_of_fn, &b->cap_row_of_fn, (uint64_t)fn + 1,
+		             sizeof(uint32_t));
 		if (r < 0)
 			return r;
-		r = grow((void **)&b->row_prof, &cap2, (uint64_t)fn + 1, sizeof(uint32_t));
-		if (r < 0)
-			return r;
-		memset(b->row_prof + b->cap_row_of_fn, 0,
-		       (cap2 - b->cap_row_of_fn) * sizeof(uint32_t));
-		b->cap_row_of_fn = cap < cap2 ? cap : cap2;
+		memset(b->row_of_fn + old, 0xff, (b->cap_row_of_fn - old) * sizeof(uint32_t));
 	}
-	if (b->row_prof[fn] == ps->part.prof + 1) {
-		*out = b->row_of_fn[fn];
+	uint32_t i = b->row_of_fn[fn];
+	if (i < cg->n_rows && cg->rows[i].fn == fn && cg->rows[i].profile == ps->part.prof) {
+		*out = i;
 		return 0;
 	}
-	int r = grow_rows((void **)&cg->rows, &cg->row_cost, &cg->cap_rows, cg->n_rows,
-	                  sizeof *cg->rows, cg->n_events);
+	int r = profdb__cg_self_new_row(cg);
 	if (r < 0)
 		return r;
-	uint32_t i = cg->n_rows++;
+	i = cg->n_rows++;
 	cg->rows[i] = (cg_row){ps->part.prof, fn};
-	b->row_prof[fn] = ps->part.prof + 1;
 	b->row_of_fn[fn] = i;
 	*out = i;
 	return 0;

@@ -69,7 +69,6 @@ typedef struct start {
 	const profdb_cg *cg; /* its opts, files and keep_segs: fixed during the scan */
 	cg_where at;
 	cg_part part;
-	uint64_t ids_limit;
 	cg_event *events;
 	uint32_t n_events;
 } start;
@@ -141,9 +140,9 @@ static int tables_new(piece *pc, const start *st)
 	lc->n_files = cg->n_files;
 	lc->n_events = st->n_events;
 	lc->events = profdb__cg_array(st->n_events, 1, sizeof *lc->events);
-	lc->row_cost = calloc(1, sizeof *lc->row_cost);
+	lc->row_narrow = calloc(1, sizeof(uint64_t));   /* (no rows yet) */
 	lc->names = calloc(CG_PH_FIRST_ID, sizeof *lc->names);
-	if (!lc->events || !lc->row_cost || !lc->names)
+	if (!lc->events || !lc->row_narrow || !lc->names)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (st->n_events)
 		memcpy(lc->events, st->events, st->n_events * sizeof *lc->events);
@@ -167,7 +166,7 @@ static void tables_reuse(piece *pc)
 	profdb_cg *lc = pc->ps.cg;
 	cg_build *b = &pc->b;
 	lc->n_names = CG_PH_FIRST_ID;
-	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_segs = lc->n_sites = 0;
+	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_segs = lc->n_sites = lc->n_wide = 0;
 	lc->n_ccost = 0;
 	profdb__cgs_blk_clear(lc);
 	lc->need_reread = 0;
@@ -177,8 +176,6 @@ static void tables_reuse(piece *pc)
 	tmap_clear(&b->fn_map);
 	if (b->fn_by_name)
 		memset(b->fn_by_name, 0xff, b->cap_fn_by_name * sizeof *b->fn_by_name);
-	if (b->row_prof)
-		memset(b->row_prof, 0, b->cap_row_of_fn * sizeof *b->row_prof);
 	b->n_defs = 0;
 	profdb__cgs_ids_forget(&pc->ps);
 	pc->ps.spec.n_ph = pc->ps.spec.n_defs = 0;
@@ -201,7 +198,10 @@ static int piece_init(piece *pc, const start *st)
 	ps->at.f = st->at.f;
 	ps->at.file = st->at.file;
 	ps->at.safe_end = pc->to < st->at.safe_end ? pc->to : st->at.safe_end;
-	ps->ids.limit = st->ids_limit;
+	/* Every compressed id in the hash index: a piece defines or uses a
+	 * few thousand ids spread over the whole range, where dense arrays
+	 * would span it (a MiB per piece in flight on py_full_sc5). */
+	ps->ids.limit = 0;
 	ps->part = st->part;
 	memset(&ps->warned, 0, sizeof ps->warned);
 	cg_cur *c = &ps->cur;
@@ -251,22 +251,50 @@ static int same_part(const cg_part *a, const cg_part *b)
 	       memcmp(a->pos_kind, b->pos_kind, sizeof a->pos_kind) == 0;
 }
 
-/* Adds @p n rows of @p w costs; on overflow takes them all back and
- * returns 0 (the sequential scan then fails at the line that overflows). */
-static int add_costs(uint64_t *dst, const uint64_t *src, const uint32_t *map, uint32_t n, size_t w)
+/* Self-cost row @p j of @p cg plus (@p sign > 0) or minus the piece's row
+ * @p i: 1, 0 when a sum overflows (nothing changed), < 0 out of memory.
+ * Two narrow rows whose sums stay narrow are added in place. */
+static int add_row(profdb_cg *cg, uint32_t j, const profdb_cg *lc, uint32_t i, int sign)
 {
-	for (uint32_t i = 0; i < n; i++)
-		for (size_t e = 0; e < w; e++)
-			if (__builtin_add_overflow(dst[map[i] * w + e], src[i * w + e],
-			                           &dst[map[i] * w + e])) {
-				dst[map[i] * w + e] -= src[i * w + e];
-				while (e-- > 0)
-					dst[map[i] * w + e] -= src[i * w + e];
-				while (i-- > 0)
-					for (e = 0; e < w; e++)
-						dst[map[i] * w + e] -= src[i * w + e];
-				return 0;
-			}
+	uint32_t ne = cg->n_events;
+	const uint32_t *a = lc->row_narrow + (size_t)i * cg_self_stride(ne);
+	uint32_t *b = cg->row_narrow + (size_t)j * cg_self_stride(ne);
+	if (sign > 0 && a[0] != CG_WIDE && b[0] != CG_WIDE) {
+		uint32_t e = 0;
+		while (e < ne && (uint64_t)b[e] + a[e] < CG_WIDE)
+			e++;
+		if (e == ne) {
+			for (e = 0; e < ne; e++)
+				b[e] += a[e];
+			return 1;
+		}
+	}
+	uint64_t x[CG_MAX_EVENTS], y[CG_MAX_EVENTS];
+	profdb__cg_self_get(lc, i, x);
+	profdb__cg_self_get(cg, j, y);
+	for (uint32_t e = 0; e < ne; e++)
+		if (sign > 0 ? __builtin_add_overflow(y[e], x[e], &y[e]) : (y[e] -= x[e], 0))
+			return 0;
+	int r = profdb__cg_self_put(cg, j, y);
+	return r < 0 ? r : 1;
+}
+
+/* Adds the piece's @p n self-cost rows to the real rows @p map; on
+ * overflow takes them all back and returns 0 (the sequential scan then
+ * fails at the line that overflows); < 0 out of memory. */
+static int add_costs(profdb_cg *cg, const profdb_cg *lc, const uint32_t *map, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int r = add_row(cg, map[i], lc, i, 1);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			while (i-- > 0)
+				if ((r = add_row(cg, map[i], lc, i, -1)) < 0)
+					return r;
+			return 0;
+		}
+	}
 	return 1;
 }
 
@@ -455,8 +483,7 @@ static void reserve(parser *ps0, const profdb_cg *lc, const progress *pg)
 		profdb__cg_reserve((void **)&cg->fns, &cg->cap_fns, estimate(n[1] + add[1], pg),
 		                   sizeof *cg->fns);
 	if (n[2] + add[2] > cg->cap_rows)
-		profdb__cg_reserve_costed((void **)&cg->rows, &cg->row_cost, &cg->cap_rows,
-		                          estimate(n[2] + add[2], pg), sizeof *cg->rows, cg->n_events);
+		profdb__cg_self_reserve(cg, estimate(n[2] + add[2], pg));
 	if (n[3] + add[3] > cg->cap_calls)
 		profdb__cg_reserve((void **)&cg->calls, &cg->cap_calls, estimate(n[3] + add[3], pg),
 		                   sizeof *cg->calls);
@@ -482,7 +509,7 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	if (m.name && m.fn && m.row && (r = map_tables(ps0, pc, &m)) >= 0) {
 		uint32_t seg_base = ps0->cg->n_segs, blk_base = ps0->cg->n_blks;
 		/* the self costs; 0 (nothing added) when a sum overflows */
-		r = add_costs(ps0->cg->row_cost, lc->row_cost, m.row, lc->n_rows, ps0->cg->n_events);
+		r = add_costs(ps0->cg, lc, m.row, lc->n_rows);
 		if (r == 1 && (r = add_calls(ps0->cg, lc, &m)) >= 0 &&
 		    (r = add_segs(ps0, pc, &m)) >= 0 &&
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {
@@ -719,7 +746,7 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	memset(&sc, 0, sizeof sc);
 	sc.pcs = calloc(n, sizeof *sc.pcs);
 	sc.ps0 = ps0;
-	sc.st = (start){ps0->cg, ps0->at, ps0->part, ps0->ids.limit,
+	sc.st = (start){ps0->cg, ps0->at, ps0->part,
 	                profdb__cg_array(ps0->cg->n_events, 1, sizeof *sc.st.events),
 	                ps0->cg->n_events};
 	pthread_t *th = calloc(threads, sizeof *th);

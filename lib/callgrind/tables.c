@@ -60,7 +60,6 @@ void profdb__cg_build_free(cg_build *b)
 	profdb__tmap_free(&b->fn_map);
 	free(b->fn_by_name);
 	free(b->row_of_fn);
-	free(b->row_prof);
 	free(b->defs);
 	memset(b, 0, sizeof *b);
 }
@@ -179,7 +178,7 @@ int profdb__cg_widen(profdb_cg *cg, uint32_t ne)
 		if ((r = zeros(&cg->p_totals, cg->cap_profiles, ne)) < 0 ||
 		    (r = zeros(&cg->p_summary, cg->cap_profiles, ne)) < 0 ||
 		    (r = zeros(&cg->p_totline, cg->cap_profiles, ne)) < 0 ||
-		    (r = zeros(&cg->row_cost, cg->cap_rows, ne)) < 0 ||
+		    (cg->row_cost && (r = zeros(&cg->row_cost, cg->cap_rows, ne)) < 0) ||
 		    (r = zeros(&cg->crow_cost, cg->cap_crows, ne)) < 0)
 			return r;
 	} else if ((r = restride(&cg->p_totals, cg->cap_profiles, cg->cap_profiles, old, ne)) < 0 ||
@@ -189,15 +188,17 @@ int profdb__cg_widen(profdb_cg *cg, uint32_t ne)
 	           (r = restride(&cg->crow_cost, cg->cap_crows, cg->n_crows, old, ne)) < 0) {
 		return r;
 	}
+	if (cg->row_narrow && (r = profdb__cg_self_restride(cg, old, ne)) < 0)
+		return r;
 	cg->n_events = ne;
 	return 0;
 }
 
-/* A cost table resized. It is the scan's largest table, its rows zeroed
- * one by one as they come: where it is big, the pages not yet touched get
- * huge pages (one fault where 4 KiB pages take 512). realloc, not
- * profdb__realloc_big: a big block is moved without a copy, so the old and
- * the new never take memory at once. */
+/* A cost table resized (the call rows; the self-cost rows: self-rows.c).
+ * Its rows are zeroed one by one as they come: where it is big, the pages
+ * not yet touched get huge pages (one fault where 4 KiB pages take 512).
+ * realloc, not profdb__realloc_big: a big block is moved without a copy,
+ * so the old and the new never take memory at once. */
 static void *realloc_advised(void *p, size_t bytes)
 {
 	void *q = realloc(p, bytes);

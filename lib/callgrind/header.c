@@ -21,8 +21,6 @@ static void reset_names(parser *ps)
 
 void close_seg(parser *ps)
 {
-	if (ps->cur.seg != CG_EMPTY && ps->cg->keep_segs)
-		ps->cg->segs[ps->cur.seg].end = ps->at.off;
 	ps->cur.seg = CG_EMPTY;
 }
 

@@ -303,7 +303,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 }
 
 /* The effect of fn=, fl=, fi= or fe= (@p k: the key's second letter) once
- * the name is known and the segment closed. */
+ * the name is known (and close_seg() called). */
 void set_file_fn(parser *ps, char k, uint32_t idx)
 {
 	if (k == 'n') {

@@ -90,7 +90,7 @@ typedef struct cg_ids {
 typedef struct cg_part {
 	uint32_t prof;                   /* current profile, CG_EMPTY before one */
 	int has_events;
-	int has_body;                    /* a body line opened a segment in this part */
+	int has_body;                    /* a body line was read in this part */
 	uint32_t n_cols;                 /* columns of the part's events: line */
 	uint32_t colmap[CG_MAX_EVENTS];  /* column -> event */
 	uint32_t n_pos;
@@ -266,9 +266,9 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
 int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
 int get_row(parser *ps, uint32_t fn, uint32_t *out);
 
-/* header.c: close_seg ends the segment at the current line; close_blk
- * ends the block too (fn=, ob=, a new part, the end of the text or of a
- * piece). */
+/* header.c: close_seg forgets that body lines were read since the last
+ * name line (cur.seg); close_blk ends the block too (fn=, ob=, a new
+ * part, a "====" line, the end of the text or of a piece). */
 void close_seg(parser *ps);
 void profdb__cgs_close_blk(parser *ps);
 void end_part(parser *ps);

@@ -1281,9 +1281,10 @@ Test(callgrind, detail_of_an_id_used_before_its_definition)
 	check_rows(text, "g", "late.h:4=4");
 }
 
-/* Xdebug's "====" line starts a new profile whose ids mean other names;
- * a literal name line between it and the next function ends no block
- * and is not read as one of the block before. */
+/* Xdebug's "====" line starts a new profile whose ids mean other names
+ * (an id only the profile before defined is undefined after it); a
+ * literal name line between it and the next function ends no block and
+ * is not read as one of the block before. */
 Test(callgrind, detail_across_xdebug_appended_profiles)
 {
 	const char text[] = "version: 1\n"
@@ -1297,6 +1298,8 @@ Test(callgrind, detail_across_xdebug_appended_profiles)
 	                    "2 20\n"
 	                    "fe=(1)\n"
 	                    "3 30\n"
+	                    "fi=(9) nine.php\n"
+	                    "7 70\n"
 	                    "\n"
 	                    "==== NEW PROFILING FILE ==============================\n"
 	                    "fl=c.php\n"
@@ -1310,9 +1313,19 @@ Test(callgrind, detail_across_xdebug_appended_profiles)
 	                    "fi=(2) other.php\n"
 	                    "5 50\n"
 	                    "fe=(1)\n"
-	                    "6 60\n";
-	check_rows(text, "first", "a.php:1=10 inc.php:2=20 a.php:3=30");
-	check_rows(text, "second", "b.php:4=40 other.php:5=50 b.php:6=60");
+	                    "6 60\n"
+	                    "fi=(9)\n"
+	                    "8 80\n"
+	                    "==== NEW PROFILING FILE ==============================\n"
+	                    "events: Time\n"
+	                    "fl=(1) c.php\n"
+	                    "fn=(1) third\n"
+	                    "9 90\n"
+	                    "fi=(2)\n"
+	                    "10 100\n";
+	check_rows(text, "first", "a.php:1=10 inc.php:2=20 a.php:3=30 nine.php:7=70");
+	check_rows(text, "second", "b.php:4=40 other.php:5=50 b.php:6=60 (9):8=80");
+	check_rows(text, "third", "c.php:9=90 (2):10=100");
 }
 
 /* fi=, fe=, fl= and jfi= inside one block, literal and compressed mixed:

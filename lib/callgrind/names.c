@@ -104,13 +104,22 @@ void profdb__cgs_ids_clear(cg_ids *t, int release)
 	if (release) {
 		free(t->old);
 		free(t->lit);
+		free(t->set);
 		t->old = NULL;
 		t->lit = NULL;
-		t->n_old = t->n_lit = 0;
-		t->cap_old = t->cap_lit = 0;
+		t->set = NULL;
+		t->n_old = t->n_lit = t->n_set = 0;
+		t->cap_old = t->cap_lit = t->cap_set = 0;
 	}
 	profdb__hindex_free(&t->index);
 	t->n_big = 0;
+	if (!release && t->track) {   /* only the ids set since the last clear */
+		for (uint32_t i = 0; i < t->n_set; i++)
+			t->dense[t->set[i].sp][t->set[i].id] = CG_EMPTY;
+		t->n_set = 0;
+		return;
+	}
+	t->track = !release;
 	for (int i = 0; i < 3; i++) {
 		if (release) {
 			free(t->dense[i]);
@@ -223,7 +232,12 @@ int profdb__cgs_ids_retire(parser *ps)
 {
 	cg_ids *t = &ps->ids;
 	int r = 0;
-	for (int sp = CG_SP_FILE; sp <= CG_SP_FN && r == 0; sp++)
+	for (uint32_t i = 0; t->track && i < t->n_set && r == 0; i++) {
+		const cg_ph *k = &t->set[i];
+		if (t->dense[k->sp][k->id] < CG_UNDEF)
+			r = retire(ps, (int)k->sp, k->id, t->dense[k->sp][k->id]);
+	}
+	for (int sp = CG_SP_FILE; !t->track && sp <= CG_SP_FN && r == 0; sp++)
 		for (size_t id = 0; id < t->cap[sp] && r == 0; id++)
 			if (t->dense[sp][id] < CG_UNDEF)
 				r = retire(ps, sp, id, t->dense[sp][id]);
@@ -237,6 +251,11 @@ void profdb__cgs_ids_trim(cg_ids *t)
 {
 	if (t->n_old > 1)
 		qsort(t->old, t->n_old, sizeof *t->old, old_cmp);
+	free(t->set);   /* (no "====" line follows) */
+	t->set = NULL;
+	t->n_set = 0;
+	t->cap_set = 0;
+	t->track = 0;
 	free(t->dense[CG_SP_OB]);   /* (a block names no object) */
 	t->dense[CG_SP_OB] = NULL;
 	t->cap[CG_SP_OB] = 0;
@@ -368,7 +387,15 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 			profdb__prefault_write(ps->ids.dense[sp] + old, add);
 			memset(ps->ids.dense[sp] + old, 0xff, add);
 		}
-		*out = &ps->ids.dense[sp][id];
+		cg_ids *t = &ps->ids;
+		if (t->track && t->dense[sp][id] == CG_EMPTY) {   /* about to be set */
+			int r = grow((void **)&t->set, &t->cap_set, (uint64_t)t->n_set + 1,
+			             sizeof *t->set);
+			if (r < 0)
+				return r;
+			t->set[t->n_set++] = (cg_ph){0, (uint32_t)sp, id};
+		}
+		*out = &t->dense[sp][id];
 		return 0;
 	}
 	cg_ids *t = &ps->ids;

@@ -84,6 +84,12 @@ typedef struct cg_ids {
 	cg_litname *lit;
 	uint32_t n_lit;
 	size_t cap_lit;
+	/* after a first "====" line: the dense ids set since the last one
+	 * (the next one retires and clears just those) */
+	int track;
+	struct cg_ph *set;
+	uint32_t n_set;
+	size_t cap_set;
 } cg_ids;
 
 /* The current part (profile) and its columns. */

@@ -1138,7 +1138,7 @@ Test(callgrind, inlined_files_and_fn_resets_file)
 }
 
 /* A function's detail is decoded from the blocks the open recorded
- * (lib/callgrind/reread.c). A buffer changed while open (against the
+ * (lib/callgrind/blocks.c, detail.c). A buffer changed while open (against the
  * contract) is refused when a decoded block disagrees with the open's
  * self cost: never rows that contradict profdb_cg_self(). */
 Test(callgrind, detail_of_a_changed_buffer_is_refused)
@@ -1161,35 +1161,9 @@ Test(callgrind, detail_of_a_changed_buffer_is_refused)
 	cg_close(cg);
 }
 
-/* A text whose names cannot be decoded block by block (a compressed id
- * defined twice) is read a second time on first use; a buffer changed
- * while open makes that read find other functions: -EIO naming it, never
- * rows of the wrong function. */
-Test(callgrind, detail_of_a_changed_buffer_read_again_is_refused)
-{
-	warns w = {0};
-	char text[] = "events: Ir\n"
-	              "fl=(1) a.c\n"
-	              "fn=(1) main\n"
-	              "1 1\n"
-	              "fn=(2) g\n"
-	              "4 5\n"
-	              "fl=(1) b.c\n";
-	profdb_cg *cg = open_ok(text, &w);
-	cr_assert_eq(profdb_cg_function_count(cg), 2);
-	memcpy(strstr(text, "fn=(2) g"), "fn=(1)  ", 8);   /* now one function */
-	profdb_cg_detail *d = NULL;
-	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), -EIO);
-	cr_assert_null(d);
-	cr_assert(strstr(profdb_error_message(), "second read"), "%s", profdb_error_message());
-	/* the answer stays the same for every later call */
-	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 1), -EIO);
-	cg_close(cg);
-}
-
 /* main in two blocks (fn= of another function between them), with fi=,
  * fe=, fl= and jfi= lines inside its blocks and a call; @p tail is
- * appended (it may force the second read). */
+ * appended (it may change what an id means after main's blocks). */
 static const char blocks_text[] = "events: Ir\n"
                                   "fl=(1) a.c\n"
                                   "fn=(1) main\n"
@@ -1274,12 +1248,188 @@ Test(callgrind, detail_over_blocks_with_name_lines)
 /* The same lines where an id is defined a second time afterwards, a file
  * is named literally in a function's lines, or an id is used before its
  * definition: the final names no longer tell what a block's lines meant,
- * and the text is read again (the same rows). */
+ * and the open recorded what they did (the same rows). */
 Test(callgrind, detail_when_names_change_meaning)
 {
 	check_blocks("fn=(4) h\nfi=(2) z.h\n9 1\n", 0, "z.h:9=1");
 	check_blocks("fn=(4) h\nfi=a.h\n9 1\n", 0, "a.h:9=1");
 	check_blocks("fn=(4) h\nfi=(9)\n9 1\nfi=(9) y.h\n", 1, "(9):9=1");
+}
+
+/* The rows of @p name in @p text must be @p want (opened with one
+ * thread and with two). */
+static void check_rows(const char *text, const char *name, const char *want)
+{
+	for (uint32_t threads = 1; threads <= 2; threads++) {
+		warns w = {0};
+		profdb_options o = opts_for(&w);
+		o.threads = threads;
+		profdb_cg *cg = NULL;
+		cr_assert_eq(profdb_cg_open_mem(&cg, text, strlen(text), &o), 0, "%s",
+		             profdb_error_message());
+		char rows[512];
+		rows_of(cg, name, rows, sizeof rows);
+		cr_assert_str_eq(rows, want, "%s, %u threads", name, threads);
+		cg_close(cg);
+	}
+}
+
+/* File ids defined again, outside a block (before g's first line) and
+ * inside one (in g's lines): each line reads the id as it was there. */
+static const char redefined_text[] = "events: Ir\n"
+                                     "fl=(1) a.c\n"
+                                     "fn=(1) main\n"
+                                     "1 1\n"
+                                     "fi=(2) x.h\n"
+                                     "2 2\n"
+                                     "fi=(2)\n"
+                                     "3 3\n"
+                                     "fn=(2) g\n"
+                                     "fi=(2) y.h\n"
+                                     "4 4\n"
+                                     "fe=(2) z.h\n"
+                                     "5 5\n"
+                                     "fe=(2)\n"
+                                     "6 6\n"
+                                     "fn=(1)\n"
+                                     "7 7\n"
+                                     "fi=(2)\n"
+                                     "8 8\n";
+
+Test(callgrind, detail_of_an_id_defined_again)
+{
+	check_rows(redefined_text, "main", "a.c:1=1 x.h:2=2 x.h:3=3 a.c:7=7 z.h:8=8");
+	check_rows(redefined_text, "g", "y.h:4=4 z.h:5=5 z.h:6=6");
+}
+
+/* An id used inside a block before its definition names "(id)" there. */
+Test(callgrind, detail_of_an_id_used_before_its_definition)
+{
+	const char text[] = "events: Ir\n"
+	                    "fl=(1) a.c\n"
+	                    "fn=(1) main\n"
+	                    "1 1\n"
+	                    "fi=(7)\n"
+	                    "2 2\n"
+	                    "fe=(7) late.h\n"
+	                    "3 3\n"
+	                    "fn=(2) g\n"
+	                    "fi=(7)\n"
+	                    "4 4\n";
+	check_rows(text, "main", "a.c:1=1 (7):2=2 late.h:3=3");
+	check_rows(text, "g", "late.h:4=4");
+}
+
+/* Xdebug's "====" line starts a new profile whose ids mean other names
+ * (an id only the profile before defined is undefined after it); a
+ * literal name line between it and the next function ends no block and
+ * is not read as one of the block before. */
+Test(callgrind, detail_across_xdebug_appended_profiles)
+{
+	const char text[] = "version: 1\n"
+	                    "creator: xdebug 2.9.8\n"
+	                    "events: Time\n"
+	                    "\n"
+	                    "fl=(1) a.php\n"
+	                    "fn=(1) first\n"
+	                    "1 10\n"
+	                    "fi=(2) inc.php\n"
+	                    "2 20\n"
+	                    "fe=(1)\n"
+	                    "3 30\n"
+	                    "fi=(9) nine.php\n"
+	                    "7 70\n"
+	                    "\n"
+	                    "==== NEW PROFILING FILE ==============================\n"
+	                    "fl=c.php\n"
+	                    "version: 1\n"
+	                    "creator: xdebug 2.9.8\n"
+	                    "events: Time\n"
+	                    "\n"
+	                    "fl=(1) b.php\n"
+	                    "fn=(1) second\n"
+	                    "4 40\n"
+	                    "fi=(2) other.php\n"
+	                    "5 50\n"
+	                    "fe=(1)\n"
+	                    "6 60\n"
+	                    "fi=(9)\n"
+	                    "8 80\n"
+	                    "==== NEW PROFILING FILE ==============================\n"
+	                    "events: Time\n"
+	                    "fl=(1) c.php\n"
+	                    "fn=(1) third\n"
+	                    "9 90\n"
+	                    "fi=(2)\n"
+	                    "10 100\n";
+	check_rows(text, "first", "a.php:1=10 inc.php:2=20 a.php:3=30 nine.php:7=70");
+	check_rows(text, "second", "b.php:4=40 other.php:5=50 b.php:6=60 (9):8=80");
+	check_rows(text, "third", "c.php:9=90 (2):10=100");
+}
+
+/* fi=, fe=, fl= and jfi= inside one block, literal and compressed mixed:
+ * a literal name is the scan's record of its line. */
+static const char mixed_text[] = "events: Ir\n"
+                                 "# a comment the scan reads, detail does not\n"
+                                 "fl=(1) a.c\n"
+                                 "fn=(1) main\n"
+                                 "1 1\n"
+                                 "fi=b.h\n"
+                                 "2 2\n"
+                                 "fe=(1)\n"
+                                 "3 3\n"
+                                 "fi=(2) c.h\n"
+                                 "4 4\n"
+                                 "fl=d.c\n"
+                                 "5 5\n"
+                                 "fe=(2)\n"
+                                 "6 6\n"
+                                 "jfi=e.c\n"
+                                 "jump=1 9\n"
+                                 "7 7\n"
+                                 "fn=(2) g\n"
+                                 "fe=b.h\n"
+                                 "1 1\n";
+
+static void check_mixed(const profdb_cg *cg)
+{
+	char rows[512];
+	rows_of(cg, "main", rows, sizeof rows);
+	cr_assert_str_eq(rows, "a.c:1=1 b.h:2=2 a.c:3=3 c.h:4=4 d.c:5=5 c.h:6=6 c.h:7=7");
+	rows_of(cg, "g", rows, sizeof rows);
+	cr_assert_str_eq(rows, "b.h:1=1");
+	profdb_cg_detail *d = detail_of(cg, (uint32_t)find_fn(cg, "main"));
+	cr_assert_eq(profdb_cg_detail_jump_count(d), 1);
+	profdb_cg_jump j;
+	cr_assert_eq(profdb_cg_detail_jump_at(d, 0, &j), 0);
+	cr_assert(name_is(j.to_file.ptr, j.to_file.len, "e.c"));
+	cr_assert_eq(j.from_line, 6);
+	cr_assert_eq(j.to_line, 9);
+}
+
+Test(callgrind, detail_of_literal_and_compressed_names_in_a_block)
+{
+	check_rows(mixed_text, "main", "a.c:1=1 b.h:2=2 a.c:3=3 c.h:4=4 d.c:5=5 c.h:6=6 c.h:7=7");
+	warns w = {0};
+	profdb_cg *cg = open_ok(mixed_text, &w);
+	check_mixed(cg);
+	cg_close(cg);
+}
+
+/* Detail reads the blocks it decodes and nothing else of the text, even
+ * where names change meaning: after the open, a byte that no scan accepts
+ * (a control byte in a header comment) changes nothing. */
+Test(callgrind, detail_reads_only_its_blocks)
+{
+	char text[sizeof mixed_text];
+	memcpy(text, mixed_text, sizeof text);
+	warns w = {0};
+	profdb_cg *cg = open_ok(text, &w);
+	*strstr(text, "# a comment") = '\x01';
+	check_mixed(cg);
+	cg_close(cg);
+	/* the same change before the open: the scan refuses the text */
+	cr_assert_eq(open_fail(text, strlen(text), &w), -EBADMSG);
 }
 
 typedef struct hook {
@@ -1295,10 +1445,10 @@ static int hook_progress(uint64_t done, uint64_t total, void *ud)
 	return h->cancel;
 }
 
-/* The second read that indexes the detail of a text whose names change
- * meaning (here a file id defined twice) is not the open: it calls no
- * progress hook, so a hook that cancels now cannot fail detail requests
- * (the scan reports progress every 16 MiB: the text is 17 MiB). */
+/* Indexing the detail of a text whose names change meaning (here a file
+ * id defined twice) reads no text: it calls no progress hook, so a hook
+ * that cancels now cannot fail detail requests (the scan reports progress
+ * every 16 MiB: the text is 17 MiB). */
 Test(callgrind, detail_index_calls_no_progress_hook)
 {
 	const char head[] = "events: Ir\nfl=(1) a.c\nfl=(1) b.c\nfn=(1) main\n";

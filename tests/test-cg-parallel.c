@@ -295,9 +295,10 @@ static int t_generated(void)
 /* A file id defined in the first block and defined again, with another
  * name, in a block near the end, in a text without warnings (a warning
  * sends a piece to the sequential scan): the piece with the second
- * definition does not know the first, the merge does, and the blocks of
- * the first must still read it as the first name (the line contexts of
- * the answers; lib/callgrind/reread.c, need_reread). */
+ * definition does not know the first, the merge does (the sequential
+ * scan reads that piece again and records the first meaning), and the
+ * blocks of the first must still read it as the first name (the line
+ * contexts of the answers; lib/callgrind/names.c). */
 static int t_redefined(void)
 {
 	text t = {malloc(4096), 0, 4096};
@@ -314,6 +315,26 @@ static int t_redefined(void)
 	same_every_way("an id defined twice", t.p, t.n, &o);
 	CHECKF(o, "an id defined twice: does not open");
 	printf("redefined: a text of %zu bytes, 1 to 8 threads\n", t.n);
+	free(t.p);
+	return 0;
+}
+
+/* Files named literally inside blocks all through the text: each piece
+ * records its literal name lines, and the merge appends them in text
+ * order with the names the sequential scan gives them. */
+static int t_literal(void)
+{
+	text t = {malloc(4096), 0, 4096};
+	if (!t.p)
+		abort();
+	put(&t, "# callgrind format\npositions: line\nevents: Ir\n\nfl=(0) a.c\n");
+	for (int b = 0; b < 8000; b++)
+		put(&t, "fn=(%d) f%d\n%d 5\nfi=lit%d.h\n+1 3\nfe=(0)\n+2 4\njfi=j%d.c\njump=1 +3\n+1 1\n",
+		    b, b, 1 + b * 7 % 100, b % 50, b % 7);
+	int o;
+	same_every_way("literal names in blocks", t.p, t.n, &o);
+	CHECKF(o, "literal names in blocks: does not open");
+	printf("literal: a text of %zu bytes, 1 to 8 threads\n", t.n);
 	free(t.p);
 	return 0;
 }
@@ -408,8 +429,8 @@ static void *read_all(void *arg)
 }
 
 /* Two threads read every answer of one handle at once, the first line
- * detail of both included: the segment index (lib/callgrind/reread.c)
- * is built by whichever asks first, once. */
+ * detail of both included: the chain of each function's blocks
+ * (lib/callgrind/reread.c) is linked by whichever asks first, once. */
 static void t_shared_handle(const text *t, uint64_t want)
 {
 	profdb_options opts = PROFDB_OPTIONS_INIT;
@@ -534,6 +555,7 @@ int main(void)
 {
 	t_generated();
 	t_redefined();
+	t_literal();
 #ifdef PROFDB_HAVE_ZLIB
 	t_gzip();
 #endif

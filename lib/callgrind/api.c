@@ -114,12 +114,6 @@ static int cg_load(profdb_cg *cg)
 		if (r >= 0)
 			r = profdb__cg_parse(cg, i, &b);
 	}
-	if (r >= 0 && cg->need_reread) {
-		/* the blocks cannot be decoded alone: detail reads the text again */
-		for (uint32_t i = 0; i < cg->n_files; i++)
-			profdb__cg_file_ids_free(&cg->files[i]);
-		profdb__cg_blk_free(cg);
-	}
 	if (r >= 0) {
 		trim((void **)&cg->calls, &cg->cap_calls, cg->n_calls, sizeof *cg->calls);
 		/* The lookup tables die before the 64-bit self costs are made and
@@ -393,9 +387,6 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	free(cg->calls);
 	free(cg->ccost);
 	free(cg->seg_first);
-	free(cg->fn_segs);
-	free(cg->segs);
-	free(cg->sites);
 	profdb__cg_blk_free(cg);
 	free(cg->totals);
 	free(cg->summary);

@@ -161,12 +161,12 @@ void profdb__cg_blk_state(const profdb_cg *cg, uint32_t b, cg_blkst *out)
 
 uint32_t profdb__cg_unit_profile(const profdb_cg *cg, uint32_t u)
 {
-	return cg->need_reread ? cg->segs[u].profile : profdb__cg_blk_profile(cg, u);
+	return profdb__cg_blk_profile(cg, u);
 }
 
 uint32_t profdb__cg_unit_next(const profdb_cg *cg, uint32_t u)
 {
-	return cg->need_reread ? cg->segs[u].next : cg->blk_next[u];
+	return cg->blk_next[u];
 }
 
 /* The chain of each function's blocks, in text order (the first detail

@@ -1,7 +1,6 @@
 /* Callgrind scanner: body lines on the general path (cost lines, calls=,
- * jump=/jcnd=, fn=/fl=/fi=/fe=/ob= and the other name lines) and the
- * segments of the text that detail.c re-reads. fast.c reads the common
- * forms of the same lines first, with the same effect. */
+ * jump=/jcnd=, fn=/fl=/fi=/fe=/ob= and the other name lines). fast.c
+ * reads the common forms of the same lines first, with the same effect. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,32 +25,9 @@ int need_fn(parser *ps)
 	return get_row(ps, ps->cur.func, &ps->cur.row);
 }
 
-/* A segment record at the current line, with the state before its
- * position is applied, at the end of function @p fn's list. */
-static int new_seg(parser *ps, uint32_t *out)
-{
-	profdb_cg *cg = ps->cg;
-	int r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)cg->n_segs + 1, sizeof *cg->segs);
-	if (r < 0)
-		return r;
-	cg->segs[cg->n_segs] = (cg_seg){
-		.off = ps->at.off,
-		.end = ps->at.off,
-		.profile = ps->part.prof,
-		.fn = ps->cur.func,
-		.src = ps->cur.fi != CG_EMPTY ? ps->cur.fi : ps->cur.fl != CG_EMPTY ? ps->cur.fl : 0,
-		.jfl = ps->cur.jfl,
-		.jfn = ps->cur.jfn,
-		.next = CG_EMPTY,
-	};
-	memcpy(cg->segs[cg->n_segs].pos, ps->part.pos, sizeof ps->part.pos);
-	*out = cg->n_segs++;
-	return profdb__cgs_seg_append(cg, ps->cur.func, *out);
-}
-
-/* Open a segment at the current line (before its position is applied);
- * without keep_segs only "a segment is open", and the block of the
- * current function (a new one when the function changed). */
+/* A body line at the current line: "a body line since the last name
+ * line" (cur.seg), and the block of the current function (a new one when
+ * the function changed). */
 int need_seg(parser *ps)
 {
 	if (ps->cur.seg != CG_EMPTY)
@@ -61,8 +37,6 @@ int need_seg(parser *ps)
 		return r;
 	ps->part.has_body = 1;
 	profdb_cg *cg = ps->cg;
-	if (cg->keep_segs)
-		return new_seg(ps, &ps->cur.seg);
 	if (ps->cur.blk == CG_EMPTY || profdb__cgs_blk_fn(cg, ps->cur.blk) != ps->cur.func) {
 		profdb__cgs_close_blk(ps);
 		if ((r = profdb__cgs_blk_open(ps)) < 0)
@@ -72,8 +46,11 @@ int need_seg(parser *ps)
 	return 0;
 }
 
-void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n)
+int profdb__cgs_note_body_name(parser *ps, const char *v, size_t n, uint32_t name)
 {
+	cg_ids *t = &ps->ids;
+	if (ps->cur.blk == CG_EMPTY)
+		return 0;   /* the block's start state holds it */
 	while (n && cg_is_space(*v)) {
 		v++;
 		n--;
@@ -83,28 +60,12 @@ void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n)
 		while (i < n && cg_is_digit(v[i]))
 			i++;
 		if (i < n && v[i] == ')')
-			return;
+			return 0;   /* compressed: the ids tell (names.c) */
 	}
-	ps->cg->need_reread = 1;
-}
-
-int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg)
-{
-	size_t old = cg->cap_fn_segs;
-	if (fn >= old) {
-		int r = grow((void **)&cg->fn_segs, &cg->cap_fn_segs, (uint64_t)fn + 1,
-		             sizeof *cg->fn_segs);
-		if (r < 0)
-			return r;
-		memset(cg->fn_segs + old, 0xff, (cg->cap_fn_segs - old) * sizeof *cg->fn_segs);
-	}
-	cg_fnseg *f = &cg->fn_segs[fn];
-	if (f->last == CG_EMPTY)
-		f->first = seg;
-	else
-		cg->segs[f->last].next = seg;
-	f->last = seg;
-	return 0;
+	int r = grow((void **)&t->lit, &t->cap_lit, (uint64_t)t->n_lit + 1, sizeof *t->lit);
+	if (r == 0)
+		t->lit[t->n_lit++] = (cg_litname){ps->at.off, name};
+	return r;
 }
 
 static int add_checked(parser *ps, uint64_t *d, uint64_t x, uint32_t e, const char *what)
@@ -331,15 +292,6 @@ int add_call(parser *ps, uint64_t count)
 	memset(ps->call_sink, 0, cg->n_events * sizeof *ps->call_sink);
 	if (ps->cur.cfn == CG_PH_CFN && ps->spec.on)
 		ps->spec.used_cfn = 1;
-	/* the callee of this call site, for detail.c (which cannot resolve
-	 * compressed names: the id tables die with the scan) */
-	if (cg->keep_segs) {
-		r = grow((void **)&cg->sites, &cg->cap_sites, (uint64_t)cg->n_sites + 1,
-		         sizeof *cg->sites);
-		if (r < 0)
-			return r;
-		cg->sites[cg->n_sites++] = (cg_site){ps->cur.seg, callee};
-	}
 	ps->cur.pending_call = 1;
 	return 0;
 }
@@ -357,7 +309,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 }
 
 /* The effect of fn=, fl=, fi= or fe= (@p k: the key's second letter) once
- * the name is known and the segment closed. */
+ * the name is known (and close_seg() called). */
 void set_file_fn(parser *ps, char k, uint32_t idx)
 {
 	if (k == 'n') {
@@ -383,13 +335,11 @@ void set_ob(parser *ps, uint32_t idx)
 	ps->cur.func = ps->cur.row = CG_EMPTY;
 }
 
-/* After jump=/jcnd=: jfi=/jfn= name the target of the next jump only; a
- * new segment starts so detail.c sees the same state. */
+/* After jump=/jcnd=: jfi=/jfn= name the target of the next jump only
+ * (detail.c forgets them there too). */
 void end_jump(parser *ps)
 {
 	if (ps->cur.jfl != CG_EMPTY || ps->cur.jfn != CG_EMPTY) {
-		if (ps->cg->keep_segs)
-			ps->cg->segs[ps->cur.seg].end = ps->at.next_off;
 		ps->cur.seg = CG_EMPTY;
 		ps->cur.jfl = ps->cur.jfn = CG_EMPTY;
 	}
@@ -404,9 +354,9 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 	case 2:
 		if (k[0] == 'f' && (k[1] == 'n' || k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
 			close_seg(ps);
-			if (k[1] != 'n')
-				profdb__cgs_note_body_name(ps, v, n);
 			r = resolve_name(ps, k[1] == 'n' ? CG_SP_FN : CG_SP_FILE, v, n, &idx);
+			if (r >= 0 && k[1] != 'n')
+				r = profdb__cgs_note_body_name(ps, v, n, idx);
 			if (r < 0)
 				return r;
 			set_file_fn(ps, k[1], idx);
@@ -435,10 +385,9 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 			return resolve_name(ps, CG_SP_OB, v, n, &ps->cur.cob);
 		if (key_is(k, kn, "jfi") || key_is(k, kn, "jfn")) {
 			close_seg(ps);
-			profdb__cgs_note_body_name(ps, v, n);
-			if (k[2] == 'i')
-				return resolve_name(ps, CG_SP_FILE, v, n, &ps->cur.jfl);
-			return resolve_name(ps, CG_SP_FN, v, n, &ps->cur.jfn);
+			uint32_t *dst = k[2] == 'i' ? &ps->cur.jfl : &ps->cur.jfn;
+			r = resolve_name(ps, k[2] == 'i' ? CG_SP_FILE : CG_SP_FN, v, n, dst);
+			return r < 0 ? r : profdb__cgs_note_body_name(ps, v, n, *dst);
 		}
 		break;
 	case 4:

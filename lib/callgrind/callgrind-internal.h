@@ -69,9 +69,9 @@ typedef struct cg_file {
 	/* creator: callgrind-*: valgrind ends every part with totals:, so a
 	 * part without one was cut short (model.c, finish_totals). */
 	int from_callgrind;
-	/* The compressed names "(id)" as the scan left them (names.c), for
-	 * the name lines inside a block (detail.c); NULL when the text is read
-	 * again instead (profdb_cg.need_reread). */
+	/* The compressed names "(id)" as the scan left them (names.c), with
+	 * what the scan recorded of the name lines inside blocks that they do
+	 * not tell (earlier meanings of an id, literal names), for detail.c. */
 	struct cg_ids *ids;
 } cg_file;
 
@@ -94,11 +94,6 @@ typedef struct cg_fn {
 	uint32_t ob, fl, fn;     /* name indices */
 	uint32_t n_body;         /* cost lines outside calls, saturating: bounds its detail rows */
 } cg_fn;
-
-/* The list of a function's blocks or segments in text order. */
-typedef struct cg_fnseg {
-	uint32_t first, last;
-} cg_fnseg;
 
 /* Self cost of one function in one profile. */
 typedef struct cg_row {
@@ -127,10 +122,11 @@ typedef cg_crow cg_edge;
 
 /* A block: the lines of one function from its first body line after
  * fn= (or ob=, or the start of a part) up to the line that ends it (the
- * next fn= or ob= line, a header line that starts a part, the end of the
- * text): the open's record, 12 bytes, in text order (so its profile is
- * the one whose blk_first it follows). detail.c decodes it, following the
- * fl=/fi=/fe=/jfi=/jfn= lines in it through the file's compressed names.
+ * next fn= or ob= line, a header line that starts a part, a "====" line,
+ * the end of the text): the open's record, 12 bytes, in text order (so
+ * its profile is the one whose blk_first it follows). detail.c decodes
+ * it, following the fl=/fi=/fe=/jfi=/jfn= lines in it through the file's
+ * compressed names as they were at each line (cg_file.ids).
  * The state at its first line is the usual one (the current file is the
  * function's, no jump target named, the first line gives every position)
  * unless a cg_blkst says otherwise. */
@@ -150,27 +146,6 @@ typedef struct cg_blkst {
 /* Blocks are kept in chunks of 1 << CG_BLK_SHIFT: appended without moving. */
 #define CG_BLK_SHIFT 12u
 #define CG_BLK_CHUNK (1u << CG_BLK_SHIFT)
-
-/* A segment, recorded by a second read of the text (reread.c) when the
- * open's blocks cannot be decoded alone: a run of body lines of one
- * function in one profile within which the current file and the jump
- * target names do not change. Its state at its first line: */
-typedef struct cg_seg {
-	uint64_t off, end;           /* byte range in the file's text */
-	uint64_t pos[CG_NPOS];       /* current position before the first line */
-	uint32_t profile, fn;        /* (the profile gives the file) */
-	uint32_t src;                /* current source file (fl=/fi=/fe=), a name */
-	uint32_t jfl, jfn;           /* jfi=/jfn= names pending, or CG_EMPTY */
-	uint32_t next;               /* next segment of the same function, or CG_EMPTY */
-} cg_seg;
-
-/* A calls= line of the second read: its segment and the function it calls
- * (in text order, so sorted by segment; detail.c finds a segment's calls by
- * binary search). A block's calls are the open's cg_call records, found by
- * their offsets. */
-typedef struct cg_site {
-	uint32_t seg, callee;
-} cg_site;
 
 typedef struct cg_term {
 	uint32_t event;
@@ -233,12 +208,7 @@ struct profdb_cg {
 	/* What the open leaves to first use (reread.c): the call rows, made
 	 * from the calls= lines it recorded (then the edges, through
 	 * calls_once); and through segs_once, seg_first[fn], the first of each
-	 * function's blocks (blk_chunk, recorded by the open), or, when the open's
-	 * blocks cannot be decoded alone (need_reread: a compressed name
-	 * defined twice or used before its definition, a "====" reset, a
-	 * literal file name in a function's lines), the first of its segments
-	 * and the call sites, from a second read of the text that keeps them
-	 * (keep_segs). */
+	 * function's blocks (blk_chunk, recorded by the open). */
 	cg_call *calls;
 	uint32_t n_calls;
 	size_t cap_calls;
@@ -246,19 +216,8 @@ struct profdb_cg {
 	 * freed once the call rows are made */
 	unsigned char *ccost;
 	size_t n_ccost, cap_ccost;
-	int keep_segs;
-	int need_reread;
 	profdb__once calls_once, segs_once;
 	uint32_t *seg_first;
-	cg_fnseg *fn_segs;           /* while scanning (keep_segs), by function */
-	size_t cap_fn_segs;
-	cg_seg *segs;
-	uint32_t n_segs;
-	size_t cap_segs;
-
-	cg_site *sites;
-	uint32_t n_sites;
-	size_t cap_sites;
 
 	/* the open's blocks (blocks.c), and their chain per function, made
 	 * by the first detail request: blk_next[b], CG_EMPTY at the end */
@@ -391,7 +350,7 @@ void profdb__cg_free_tables(profdb_cg *cg);
  * dump series) rather than naming the set's base file. 1 or 0. */
 int profdb__cg_names_member(const char *path);
 /* reread.c: make the call rows and edges (profdb__cg_calls), or the
- * segments, call sites and cg->seg_first (profdb__cg_segments) ready:
+ * chain of each function's blocks, cg->seg_first (profdb__cg_segments), ready:
  * once, for every thread; 0 or < 0 with the message of the read that
  * failed. */
 int profdb__cg_calls(const profdb_cg *cg);
@@ -412,13 +371,16 @@ void profdb__cg_blk_state(const profdb_cg *cg, uint32_t b, cg_blkst *out);
 void profdb__cg_blk_free(profdb_cg *cg);
 /* seg_first[fn] and blk_next: each function's blocks in text order. */
 int profdb__cg_blk_chain(profdb_cg *cg);
-/* The profile of unit @p u of a function's list (seg_first/next): a
- * block, or a segment of the second read (need_reread). */
+/* The profile of block @p u of a function's list (seg_first), and the
+ * function's next block (CG_EMPTY after the last). */
 uint32_t profdb__cg_unit_profile(const profdb_cg *cg, uint32_t u);
 uint32_t profdb__cg_unit_next(const profdb_cg *cg, uint32_t u);
-/* names.c: the name of compressed id (@p sp, @p id) of file @p f as its
- * scan left it, or CG_UNDEF. */
-uint32_t profdb__cg_file_id(const cg_file *f, int sp, uint64_t id);
+/* names.c: the name of compressed id (@p sp, @p id) of file @p f in its
+ * line at offset @p off (what the id meant there), or CG_UNDEF; the name
+ * of the literal name line at offset @p off inside a block, or CG_UNDEF
+ * when the scan recorded none there. */
+uint32_t profdb__cg_file_id_at(const cg_file *f, int sp, uint64_t id, uint64_t off);
+uint32_t profdb__cg_file_literal_at(const cg_file *f, uint64_t off);
 void profdb__cg_file_ids_free(cg_file *f);
 /* call-costs.c: the next call's count and costs from @p p in cg->ccost
  * (the first call at cg->ccost): costs[0 .. *k) (*k <= n_stored, the

@@ -1,8 +1,7 @@
 /* Line/instruction detail, call sites and jumps of one function, decoded on demand from
- * the blocks the open recorded, or the segments of a second read
- * (callgrind-internal.h, cg_seg). The scanner already validated every line,
- * so this re-reads the same bytes with the same state; the checks stay
- * anyway (a failure would be an internal error). */
+ * the blocks the open recorded (callgrind-internal.h, cg_blk). The scanner
+ * already validated every line, so this reads the same bytes with the same
+ * state; the checks stay anyway (a failure would be an internal error). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +34,6 @@ struct profdb_cg_detail {
 
 typedef struct dstate {
 	profdb_cg_detail *d;
-	uint32_t unit;               /* the block or segment decoded */
 	uint32_t fn, profile;
 	uint64_t start;              /* offset of its first line */
 	const cg_profile *p;
@@ -46,9 +44,8 @@ typedef struct dstate {
 	int pending_call;
 	uint64_t call_count;         /* of the pending calls= line */
 	uint64_t call_off;           /* its offset */
-	int blocks;                  /* g is a block: its calls are cg->calls */
-	uint32_t site;               /* next call: in cg->sites (segments), cg->calls (blocks) */
-	uint32_t site_end;           /* (blocks) the end of the profile's calls */
+	uint32_t site;               /* next call in cg->calls */
+	uint32_t site_end;           /* the end of the profile's calls */
 	uint64_t off;
 } dstate;
 
@@ -313,11 +310,10 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	profdb_cg_detail *d = s->d;
 	const profdb_cg *cg = d->cg;
 	uint32_t callee;
-	if (s->blocks ? s->site >= s->site_end || cg->calls[s->site].off != s->call_off ||
-	                    cg->calls[s->site].caller != s->fn
-	              : s->site >= cg->n_sites || cg->sites[s->site].seg != s->unit)
+	if (s->site >= s->site_end || cg->calls[s->site].off != s->call_off ||
+	    cg->calls[s->site].caller != s->fn)
 		return derr(s, "internal error: a calls= line the scanner did not record");
-	callee = s->blocks ? cg->calls[s->site++].callee : cg->sites[s->site++].callee;
+	callee = cg->calls[s->site++].callee;
 	int r = grow_row((void **)&d->calls, &d->call_cost, &d->cap_calls, d->n_calls,
 	                 sizeof *d->calls, d->ne);
 	if (r < 0)
@@ -331,16 +327,6 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
 	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");
 	return r < 0 ? r : profdb__cg_derive(cg, dst);
-}
-
-/* The first of segment @p seg's calls in cg->sites (sorted by segment). */
-static uint32_t first_site(const profdb_cg *cg, uint32_t seg)
-{
-	profdb_view v = profdb__cg_u32_view(cg->sites, cg->n_sites, sizeof *cg->sites,
-	                                    offsetof(cg_site, seg));
-	uint64_t i = 0;
-	profdb_view_seek(&v, seg, &i);  /* cannot fail: a valid view */
-	return (uint32_t)i;
 }
 
 /* A block's calls: the first of its profile's calls= lines at or after
@@ -362,9 +348,12 @@ static void first_call(const profdb_cg *cg, const dstate *s, uint32_t *at, uint3
 }
 
 /* A header line that starts a new part inside a function's lines, as
- * header_line() (header.c) tells them: it ends a block. */
+ * header_line() (header.c) tells them, or Xdebug's "====" line: it ends a
+ * block. */
 static int starts_part(const char *p, const char *end)
 {
+	if (end - p >= 4 && memcmp(p, "====", 4) == 0)
+		return 1;
 	static const char *const keys[] = {"events:", "positions:", "part:", "pid:", "thread:"};
 	size_t n = (size_t)(end - p);
 	for (int i = 0; i < 5; i++) {
@@ -376,10 +365,10 @@ static int starts_part(const char *p, const char *end)
 }
 
 /* A name line inside a block: fl=, fi=, fe= change the current file,
- * jfi=, jfn= name the next jump's target; their values are "(id)" or
- * "(id) name" (the scan sets need_reread for anything else), resolved
- * with the file's compressed names as the scan left them. 1: a name line
- * (done), 2: a line that ends the block (fn=, ob=, a new part), 0:
+ * jfi=, jfn= name the next jump's target. "(id)" and "(id) name" are
+ * resolved with the file's compressed names as they were at this line,
+ * a literal name by the scan's record of the line (names.c). 1: a name
+ * line (done), 2: a line that ends the block (fn=, ob=, a new part), 0:
  * another line, < 0: error. */
 static int name_line(dstate *s, const char *p, const char *end)
 {
@@ -396,57 +385,46 @@ static int name_line(dstate *s, const char *p, const char *end)
 		return 2;   /* the end of the block */
 	else
 		return starts_part(p, end) ? 2 : 0;
+	const cg_file *f = &s->d->cg->files[s->p->file];
 	while (v < end && cg_is_space(*v))
 		v++;
 	uint64_t id = 0;
 	const char *q = v + 1;
-	if (v == end || *v != '(' || q == end || !cg_is_digit(*q))
-		return derr(s, "internal error: a literal name inside a block");
-	for (; q < end && cg_is_digit(*q); q++)
+	int compressed = v < end && *v == '(' && q < end && cg_is_digit(*q);
+	for (; compressed && q < end && cg_is_digit(*q); q++)
 		if (__builtin_mul_overflow(id, 10, &id) ||
 		    __builtin_add_overflow(id, (uint64_t)(*q - '0'), &id))
 			return derr(s, "internal error: a name id overflows inside a block");
-	uint32_t name = profdb__cg_file_id(&s->d->cg->files[s->p->file], sp, id);
-	if (q == end || *q != ')' || name >= CG_UNDEF)
-		return derr(s, "internal error: an undefined name id inside a block");
+	compressed = compressed && q < end && *q == ')';
+	uint32_t name = compressed ? profdb__cg_file_id_at(f, sp, id, s->off)
+	                           : profdb__cg_file_literal_at(f, s->off);
+	if (name >= CG_UNDEF)
+		return derr(s, compressed ? "internal error: an undefined name id inside a block"
+		                          : "internal error: a literal name the scan did not record");
 	*dst = name;
 	return 1;
 }
 
-/* Decode unit @p u of function @p fn: a block (from its first line to the
- * line that ends it) or a segment of the second read (its byte range). */
+/* Decode block @p u of function @p fn: from its first line to the line
+ * that ends it. */
 static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 {
 	const profdb_cg *cg = d->cg;
 	dstate s;
 	memset(&s, 0, sizeof s);
 	s.d = d;
-	s.unit = u;
 	s.fn = fn;
-	s.blocks = !cg->need_reread;
-	uint64_t stop;
-	if (s.blocks) {
-		cg_blkst st;
-		profdb__cg_blk_state(cg, u, &st);
-		s.profile = profdb__cg_blk_profile(cg, u);
-		s.start = cg_blk_off(cg_blk_at(cg, u));
-		memcpy(s.pos, st.pos, sizeof s.pos);
-		s.jfl = st.jfl;
-		s.jfn = st.jfn;
-		s.src = st.src;
-		stop = cg->files[cg->profiles[s.profile].file].size;
-	} else {
-		const cg_seg *g = &cg->segs[u];
-		s.profile = g->profile;
-		s.start = g->off;
-		memcpy(s.pos, g->pos, sizeof s.pos);
-		s.jfl = g->jfl;
-		s.jfn = g->jfn;
-		s.src = g->src;
-		stop = g->end;
-	}
+	cg_blkst st;
+	profdb__cg_blk_state(cg, u, &st);
+	s.profile = profdb__cg_blk_profile(cg, u);
+	s.start = cg_blk_off(cg_blk_at(cg, u));
+	memcpy(s.pos, st.pos, sizeof s.pos);
+	s.jfl = st.jfl;
+	s.jfn = st.jfn;
+	s.src = st.src;
 	s.p = &cg->profiles[s.profile];
 	const cg_file *f = &cg->files[s.p->file];
+	uint64_t stop = f->size;
 	s.col_instr = s.col_line = -1;
 	for (uint32_t c = 0; c < s.p->n_pos; c++) {
 		if (s.p->pos_kind[c] == CG_POS_INSTR)
@@ -456,12 +434,10 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 	}
 	/* the call records, for the call sites (a search of the profile's
 	 * calls: a line walk has no use for them) */
-	if (!d->lines_only && s.blocks)
+	if (!d->lines_only)
 		first_call(cg, &s, &s.site, &s.site_end);
-	else if (!d->lines_only)
-		s.site = first_site(cg, u);
-	if (stop > f->size || s.start > stop)
-		return derr(&s, "internal error: segment outside the text");
+	if (s.start > stop)
+		return derr(&s, "internal error: block outside the text");
 	uint64_t off = s.start;
 	while (off < stop) {
 		const char *p = f->text + off;
@@ -505,11 +481,11 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 				r = add_jump(&s, p[1] == 'c', p + 5, end);
 			else
 				s.jfl = s.jfn = CG_EMPTY;
-		} else if (s.blocks && (r = name_line(&s, p, end)) == 2) {
+		} else if ((r = name_line(&s, p, end)) == 2) {
 			break;
 		}
 		/* Anything else (cfn=, cob=, summary:, comments, ...) does not
-		 * change what this segment contributes. */
+		 * change what this block contributes. */
 		if (r < 0)
 			return r;
 	}
@@ -591,7 +567,7 @@ static int rows_sorted(const profdb_cg_detail *d)
 }
 
 /* The rows must add up to the self cost the parser recorded; when they do
- * not (the re-read disagrees with the first pass), say so instead of
+ * not (a text changed while open), say so instead of
  * returning rows that contradict profdb_cg_self(). Sums that overflow are
  * not compared (self saturates, rows wrap). */
 static int check_against_self(const profdb_cg_detail *d, uint32_t profile, uint32_t fn)
@@ -616,11 +592,11 @@ static int check_against_self(const profdb_cg_detail *d, uint32_t profile, uint3
 }
 
 /* The detail of function @p fn in @p profile (or PROFDB_CG_ALL) from its
- * segments starting at @p first. @p next NULL: every segment of the list
- * that belongs to the profile. Else only the run of segments of @p profile
- * that starts at @p first, and *next the segment after it (CG_EMPTY at the
- * end of the list): a function's segments are in text order and profiles
- * are numbered in text order, so each profile's segments are one run. */
+ * blocks starting at @p first. @p next NULL: every block of the list
+ * that belongs to the profile. Else only the run of blocks of @p profile
+ * that starts at @p first, and *next the block after it (CG_EMPTY at the
+ * end of the list): a function's blocks are in text order and profiles
+ * are numbered in text order, so each profile's blocks are one run. */
 static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint32_t first,
                         uint32_t *next, int lines_only, profdb_cg_detail **ret)
 {

@@ -21,8 +21,6 @@ static void reset_names(parser *ps)
 
 void close_seg(parser *ps)
 {
-	if (ps->cur.seg != CG_EMPTY && ps->cg->keep_segs)
-		ps->cg->segs[ps->cur.seg].end = ps->at.off;
 	ps->cur.seg = CG_EMPTY;
 }
 
@@ -291,7 +289,7 @@ int header_line(parser *ps, const char *k, size_t kn, const char *v, const char 
 	/* KCachegrind's rule: these start a new part once the current one has
 	 * seen events:. So they do once it has body lines: a part that kept the
 	 * previous part's columns and then redefines them must not have its
-	 * earlier lines re-read (detail.c) with the new columns. */
+	 * earlier lines decoded (detail.c) with the new columns. */
 	int starts = key_is(k, kn, "events") || key_is(k, kn, "positions") ||
 	             key_is(k, kn, "part") || key_is(k, kn, "pid") || key_is(k, kn, "thread");
 	if (starts && (ps->part.has_events || ps->part.has_body)) {

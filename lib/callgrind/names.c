@@ -101,8 +101,25 @@ static int bigid_eq(const void *ctx, uint32_t e, const void *key)
 
 void profdb__cgs_ids_clear(cg_ids *t, int release)
 {
+	if (release) {
+		free(t->old);
+		free(t->lit);
+		free(t->set);
+		t->old = NULL;
+		t->lit = NULL;
+		t->set = NULL;
+		t->n_old = t->n_lit = t->n_set = 0;
+		t->cap_old = t->cap_lit = t->cap_set = 0;
+	}
 	profdb__hindex_free(&t->index);
 	t->n_big = 0;
+	if (!release && t->track) {   /* only the ids set since the last clear */
+		for (uint32_t i = 0; i < t->n_set; i++)
+			t->dense[t->set[i].sp][t->set[i].id] = CG_EMPTY;
+		t->n_set = 0;
+		return;
+	}
+	t->track = !release;
 	for (int i = 0; i < 3; i++) {
 		if (release) {
 			free(t->dense[i]);
@@ -130,6 +147,7 @@ void profdb__cgs_ids_forget(parser *ps)
 			t->dense[sc->ph[i].sp][sc->ph[i].id] = CG_EMPTY;
 	profdb__hindex_free(&t->index);
 	t->n_big = 0;
+	t->n_old = t->n_lit = 0;
 }
 
 static const char *const space_name[] = {"object", "file", "function"};
@@ -150,13 +168,94 @@ uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id)
 	return ids_get(&ps->ids, sp, id);
 }
 
-uint32_t profdb__cg_file_id(const cg_file *f, int sp, uint64_t id)
+/* Earlier meanings in order of space, id, end. */
+static int old_cmp(const void *a, const void *b)
 {
-	return f->ids ? ids_get(f->ids, sp, id) : CG_UNDEF;
+	const cg_idold *x = a, *y = b;
+	if (x->sp != y->sp)
+		return x->sp < y->sp ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+uint32_t profdb__cg_file_id_at(const cg_file *f, int sp, uint64_t id, uint64_t off)
+{
+	const cg_ids *t = f->ids;
+	if (!t)
+		return CG_UNDEF;
+	/* the first earlier meaning of (sp, id) that ends after @p off */
+	uint32_t lo = 0, hi = t->n_old;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const cg_idold *o = &t->old[mid];
+		if (o->sp != (uint32_t)sp ? o->sp < (uint32_t)sp
+		    : o->id != id         ? o->id < id
+		                          : o->end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->n_old && t->old[lo].sp == (uint32_t)sp && t->old[lo].id == id)
+		return t->old[lo].name;
+	return ids_get(t, sp, id);
+}
+
+uint32_t profdb__cg_file_literal_at(const cg_file *f, uint64_t off)
+{
+	const cg_ids *t = f->ids;
+	uint32_t lo = 0, hi = t ? t->n_lit : 0;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (t->lit[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return t && lo < t->n_lit && t->lit[lo].off == off ? t->lit[lo].name : CG_UNDEF;
+}
+
+/* Id (@p sp, @p id) meant @p name up to the current line. Object ids are
+ * not kept: no line inside a block names an object. */
+static int retire(parser *ps, int sp, uint64_t id, uint32_t name)
+{
+	cg_ids *t = &ps->ids;
+	if (sp == CG_SP_OB)
+		return 0;
+	int r = grow((void **)&t->old, &t->cap_old, (uint64_t)t->n_old + 1, sizeof *t->old);
+	if (r == 0)
+		t->old[t->n_old++] = (cg_idold){id, ps->at.off, (uint32_t)sp, name};
+	return r;
+}
+
+int profdb__cgs_ids_retire(parser *ps)
+{
+	cg_ids *t = &ps->ids;
+	int r = 0;
+	for (uint32_t i = 0; t->track && i < t->n_set && r == 0; i++) {
+		const cg_ph *k = &t->set[i];
+		if (t->dense[k->sp][k->id] < CG_UNDEF)
+			r = retire(ps, (int)k->sp, k->id, t->dense[k->sp][k->id]);
+	}
+	for (int sp = CG_SP_FILE; !t->track && sp <= CG_SP_FN && r == 0; sp++)
+		for (size_t id = 0; id < t->cap[sp] && r == 0; id++)
+			if (t->dense[sp][id] < CG_UNDEF)
+				r = retire(ps, sp, id, t->dense[sp][id]);
+	for (uint32_t i = 0; i < t->n_big && r == 0; i++)
+		if (t->big[i].name < CG_UNDEF)
+			r = retire(ps, (int)t->big[i].sp, t->big[i].id, t->big[i].name);
+	return r;
 }
 
 void profdb__cgs_ids_trim(cg_ids *t)
 {
+	if (t->n_old > 1)
+		qsort(t->old, t->n_old, sizeof *t->old, old_cmp);
+	free(t->set);   /* (no "====" line follows) */
+	t->set = NULL;
+	t->n_set = 0;
+	t->cap_set = 0;
+	t->track = 0;
 	free(t->dense[CG_SP_OB]);   /* (a block names no object) */
 	t->dense[CG_SP_OB] = NULL;
 	t->cap[CG_SP_OB] = 0;
@@ -187,13 +286,50 @@ void profdb__cg_file_ids_free(cg_file *f)
 
 static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out);
 
-/* An id defined as @p name where it was @p old: a second definition with
- * another name makes the id mean two things in one text, which the final
- * id table cannot tell apart (need_reread). */
-static void note_define(parser *ps, uint32_t old, uint32_t name)
+/* Id (@p sp, @p id) defined as @p name where it was @p old: a second
+ * definition with another name makes the id mean two things in one text,
+ * and the lines before this one keep the first (retire). A piece of the
+ * parallel scan cannot record that (the offsets of its lines before are
+ * not all its own): it leaves itself to the sequential scan. An id the
+ * piece used before defining it (a placeholder) is checked when the
+ * piece is merged (profdb__cgs_ids_agree). */
+static int note_define(parser *ps, int sp, uint64_t id, uint32_t old, uint32_t name)
 {
-	if (old < CG_UNDEF && old != name)
-		ps->cg->need_reread = 1;
+	if (old >= CG_UNDEF || old == name)
+		return 0;
+	if (!ps->spec.on)
+		return retire(ps, sp, id, old);
+	if (ps->cg->names[old].p)
+		ps->spec.unsafe = 1;
+	return 0;
+}
+
+/* Names @p a of @p ca and @p b of @p cb have the same bytes. */
+static int same_name(const profdb_cg *ca, uint32_t a, const profdb_cg *cb, uint32_t b)
+{
+	const cg_name *x = &ca->names[a], *y = &cb->names[b];
+	return x->len == y->len && (x->len == 0 || memcmp(x->p, y->p, x->len) == 0);
+}
+
+int profdb__cgs_ids_agree(const parser *dst, const parser *src)
+{
+	const cg_ids *t = &src->ids;
+	for (uint32_t i = 0; i < src->spec.n_defs; i++) {
+		const cg_ph *d = &src->spec.defs[i];
+		uint32_t now = ids_get(&dst->ids, (int)d->sp, d->id);
+		if (now < CG_UNDEF && !same_name(dst->cg, now, src->cg, t->dense[d->sp][d->id]))
+			return 0;
+	}
+	/* (a placeholder stands for the name before the piece: guesses_hold) */
+	for (uint32_t i = 0; i < t->n_big; i++) {
+		uint32_t name = t->big[i].name;
+		if (name >= CG_UNDEF || !src->cg->names[name].p)
+			continue;
+		uint32_t now = ids_get(&dst->ids, (int)t->big[i].sp, t->big[i].id);
+		if (now < CG_UNDEF && !same_name(dst->cg, now, src->cg, name))
+			return 0;
+	}
+	return 1;
 }
 
 /* A piece remembers the small ids it defines, so that merging it costs
@@ -217,16 +353,21 @@ int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap)
 		const cg_ph *d = &src->spec.defs[i];
 		if ((r = id_slot(dst, (int)d->sp, d->id, &slot)) < 0)
 			return r;
-		note_define(dst, *slot, nmap[t->dense[d->sp][d->id]]);
 		*slot = nmap[t->dense[d->sp][d->id]];
 	}
 	for (uint32_t i = 0; i < t->n_big; i++)
 		if (t->big[i].name < CG_UNDEF) {
 			if ((r = id_slot(dst, (int)t->big[i].sp, t->big[i].id, &slot)) < 0)
 				return r;
-			note_define(dst, *slot, nmap[t->big[i].name]);
 			*slot = nmap[t->big[i].name];
 		}
+	/* the piece's literal name lines follow the ones before it */
+	cg_ids *d = &dst->ids;
+	if ((r = grow((void **)&d->lit, &d->cap_lit, (uint64_t)d->n_lit + t->n_lit,
+	              sizeof *d->lit)) < 0)
+		return r;
+	for (uint32_t i = 0; i < t->n_lit; i++)
+		d->lit[d->n_lit++] = (cg_litname){t->lit[i].off, nmap[t->lit[i].name]};
 	return 0;
 }
 
@@ -246,7 +387,15 @@ static int id_slot(parser *ps, int sp, uint64_t id, uint32_t **out)
 			profdb__prefault_write(ps->ids.dense[sp] + old, add);
 			memset(ps->ids.dense[sp] + old, 0xff, add);
 		}
-		*out = &ps->ids.dense[sp][id];
+		cg_ids *t = &ps->ids;
+		if (t->track && t->dense[sp][id] == CG_EMPTY) {   /* about to be set */
+			int r = grow((void **)&t->set, &t->cap_set, (uint64_t)t->n_set + 1,
+			             sizeof *t->set);
+			if (r < 0)
+				return r;
+			t->set[t->n_set++] = (cg_ph){0, (uint32_t)sp, id};
+		}
+		*out = &t->dense[sp][id];
 		return 0;
 	}
 	cg_ids *t = &ps->ids;
@@ -317,8 +466,8 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 					return r;
 				}
 				/* Undefined id: a soft error (callgrind 0.10, some other
-				 * writers). The token "(id)" itself becomes the name. */
-				ps->cg->need_reread = 1;   /* "(id)" names it here, not later */
+				 * writers). The token "(id)" itself becomes the name, and
+				 * the id's until it is defined (note_define). */
 				if (once(&ps->warned.undef))
 					pwarn(ps,
 					      "undefined %s id %" PRIu64 "; \"(%" PRIu64 ")\" is used as the "
@@ -334,7 +483,8 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 			r = id_slot(ps, sp, id, &slot);  /* intern may not move it, but be safe */
 			if (r < 0)
 				return r;
-			note_define(ps, *slot, ni);
+			if ((r = note_define(ps, sp, id, *slot, ni)) < 0)
+				return r;
 			*slot = ni;  /* a redefinition replaces */
 			*idx = ni;
 			if (ps->spec.on && id < ps->ids.limit)   /* for profdb__cgs_ids_merge */

@@ -15,7 +15,7 @@
  * The calling thread merges the pieces in text order as they are done,
  * through the same intern/get_fn/get_row calls the sequential
  * scan makes, in the order it makes them; so every name, function, row,
- * call row and segment gets the id the sequential scan gives it. When the
+ * call row and block gets the id the sequential scan gives it. When the
  * next piece to merge is not done it reads an unclaimed piece itself (in
  * place, on the real tables, when it is the next one). Small pieces keep
  * the merges overlapped with the reading, and threads read at most a few
@@ -66,7 +66,7 @@ typedef struct piece {
  * before any thread starts, since the calling thread goes on changing its
  * own (it may even widen the events). */
 typedef struct start {
-	const profdb_cg *cg; /* its opts, files and keep_segs: fixed during the scan */
+	const profdb_cg *cg; /* its opts and files: fixed during the scan */
 	cg_where at;
 	cg_part part;
 	cg_event *events;
@@ -135,7 +135,6 @@ static int tables_new(piece *pc, const start *st)
 	if (!lc)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	lc->opts = cg->opts;
-	lc->keep_segs = cg->keep_segs;
 	lc->files = cg->files;
 	lc->n_files = cg->n_files;
 	lc->n_events = st->n_events;
@@ -166,12 +165,9 @@ static void tables_reuse(piece *pc)
 	profdb_cg *lc = pc->ps.cg;
 	cg_build *b = &pc->b;
 	lc->n_names = CG_PH_FIRST_ID;
-	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_segs = lc->n_sites = lc->n_wide = 0;
+	lc->n_fns = lc->n_rows = lc->n_calls = lc->n_wide = 0;
 	lc->n_ccost = 0;
 	profdb__cgs_blk_clear(lc);
-	lc->need_reread = 0;
-	if (lc->fn_segs)
-		memset(lc->fn_segs, 0xff, lc->cap_fn_segs * sizeof *lc->fn_segs);
 	tmap_clear(&b->name_map);
 	tmap_clear(&b->fn_map);
 	if (b->fn_by_name)
@@ -312,7 +308,7 @@ static int guesses_hold(const parser *ps0, const piece *pc, const cg_part *snap,
 	for (uint32_t i = 0; i < ps->spec.n_ph; i++)
 		if (profdb__cgs_id_get(ps0, (int)ps->spec.ph[i].sp, ps->spec.ph[i].id) >= CG_UNDEF)
 			return 0;
-	return 1;
+	return profdb__cgs_ids_agree(ps0, ps);
 }
 
 typedef struct maps {
@@ -372,44 +368,15 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 	return profdb__cg_call_costs_append(cg, lc);
 }
 
-/* Segments (appended, each function's list extended in text order), call
- * sites, blocks. */
-static int add_segs(parser *ps0, const piece *pc, const maps *m)
+/* The piece's blocks after the scan's. */
+static int add_blocks(parser *ps0, const piece *pc, const maps *m)
 {
-	profdb_cg *cg = ps0->cg;
 	const profdb_cg *lc = pc->ps.cg;
-	uint32_t base = cg->n_segs;
-	int r = grow((void **)&cg->segs, &cg->cap_segs, (uint64_t)base + lc->n_segs, sizeof *cg->segs);
-	if (r < 0 || (r = grow((void **)&cg->sites, &cg->cap_sites,
-	                       (uint64_t)cg->n_sites + lc->n_sites, sizeof *cg->sites)) < 0)
-		return r;
-	for (uint32_t j = 0; j < lc->n_segs; j++) {
-		cg_seg g = lc->segs[j];
-		g.fn = m->fn[g.fn];
-		g.src = map_name(m->name, g.src);
-		g.jfl = map_name(m->name, g.jfl);
-		g.jfn = map_name(m->name, g.jfn);
-		g.next = CG_EMPTY;
-		if (j == 0 && g.off == pc->second)   /* opened before the position was known */
-			memcpy(g.pos, ps0->part.pos, sizeof g.pos);
-		cg->segs[base + j] = g;
-		if (cg->keep_segs && (r = profdb__cgs_seg_append(cg, g.fn, base + j)) < 0)
-			return r;
-	}
-	cg->n_segs = base + lc->n_segs;
-	if (lc->n_blks && (r = profdb__cgs_blk_merge(cg, lc, m->fn, m->name)) < 0)
-		return r;
-	for (uint32_t j = 0; j < lc->n_sites; j++) {
-		cg_site s = lc->sites[j];
-		cg->sites[cg->n_sites++] = (cg_site){s.seg == CG_EMPTY ? CG_EMPTY : base + s.seg,
-		                                     m->fn[s.callee]};
-	}
-	return 0;
+	return lc->n_blks ? profdb__cgs_blk_merge(ps0->cg, lc, m->fn, m->name) : 0;
 }
 
 /* The piece's end state, in the real ids, becomes the scan's state. */
-static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg_base,
-                       uint32_t blk_base)
+static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t blk_base)
 {
 	const parser *ps = &pc->ps;
 	const cg_cur *l = &ps->cur;
@@ -423,7 +390,7 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t seg
 	c->cfn_ob = map_name(nm, l->cfn_ob), c->cfn_fl = map_name(nm, l->cfn_fl);
 	c->func = l->func == CG_EMPTY ? CG_EMPTY : m->fn[l->func];
 	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
-	c->seg = l->seg == CG_EMPTY ? CG_EMPTY : seg_base + l->seg;
+	c->seg = l->seg;
 	c->blk = l->blk == CG_EMPTY ? CG_EMPTY : blk_base + l->blk;
 	c->pending_call = l->pending_call;
 	if (l->pending_call)   /* (the piece's sink held its values) */
@@ -459,18 +426,17 @@ static uint64_t estimate(uint64_t after, const progress *pg)
  * are written element by element as they fill (the hash indexes, written
  * all over, and the tables cleared as they grow keep growing by need). A
  * hint: the tables' own growth still does (and reports) what is needed.
- * Segments are kept only by a second read (keep_segs); the blocks grow in
- * chunks and are never copied. */
+ * The blocks grow in chunks and are never copied. */
 static void reserve(parser *ps0, const profdb_cg *lc, const progress *pg)
 {
 	profdb_cg *cg = ps0->cg;
-	const uint64_t n[5] = {cg->n_names, cg->n_fns, cg->n_rows, cg->n_calls, cg->n_segs};
-	uint64_t add[5];
+	const uint64_t n[4] = {cg->n_names, cg->n_fns, cg->n_rows, cg->n_calls};
+	uint64_t add[4];
 	if (lc) {
 		add[0] = lc->n_names - CG_PH_FIRST_ID, add[1] = lc->n_fns, add[2] = lc->n_rows;
-		add[3] = lc->n_calls, add[4] = lc->n_segs;
+		add[3] = lc->n_calls;
 	} else if (pg->before) {
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < 4; i++)
 			add[i] = (uint64_t)((double)n[i] * (double)(pg->after - pg->before) /
 			                    (double)pg->before);
 	} else {
@@ -487,9 +453,6 @@ static void reserve(parser *ps0, const profdb_cg *lc, const progress *pg)
 	if (n[3] + add[3] > cg->cap_calls)
 		profdb__cg_reserve((void **)&cg->calls, &cg->cap_calls, estimate(n[3] + add[3], pg),
 		                   sizeof *cg->calls);
-	if (n[4] + add[4] > cg->cap_segs)
-		profdb__cg_reserve((void **)&cg->segs, &cg->cap_segs, estimate(n[4] + add[4], pg),
-		                   sizeof *cg->segs);
 }
 
 /* 1: merged; 0: not (the sequential scan goes on from the piece's start);
@@ -507,14 +470,13 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	m.row = malloc(((size_t)lc->n_rows + 1) * sizeof *m.row);
 	int r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 	if (m.name && m.fn && m.row && (r = map_tables(ps0, pc, &m)) >= 0) {
-		uint32_t seg_base = ps0->cg->n_segs, blk_base = ps0->cg->n_blks;
+		uint32_t blk_base = ps0->cg->n_blks;
 		/* the self costs; 0 (nothing added) when a sum overflows */
 		r = add_costs(ps0->cg, lc, m.row, lc->n_rows);
 		if (r == 1 && (r = add_calls(ps0->cg, lc, &m)) >= 0 &&
-		    (r = add_segs(ps0, pc, &m)) >= 0 &&
+		    (r = add_blocks(ps0, pc, &m)) >= 0 &&
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {
-			take_state(ps0, pc, &m, seg_base, blk_base);
-			ps0->cg->need_reread |= lc->need_reread;
+			take_state(ps0, pc, &m, blk_base);
 			r = 1;
 		}
 	}

@@ -14,21 +14,14 @@
  *  - the list of each function's blocks, which detail.c decodes for
  *    line/instruction detail: the open records one block per run of a
  *    function's lines (fn= to the next fn=, ob= or part: 82 k blocks of
- *    12 bytes in that profile, blocks.c) and keeps each file's compressed names,
- *    with which detail.c follows the file and jump-target changes inside
- *    a block; a block's calls are the recorded calls= lines.
- *    That is not enough when a compressed name means different things at
- *    different places of a text (defined twice, used before its
- *    definition, or forgotten at a "====" line) or a function's lines
- *    name a file literally (need_reread, set by the scan): then the first
- *    detail request reads the texts again, with the same scanner, into a
- *    scratch handle that keeps segments (runs of body lines in which the
- *    current file and the jump-target names do not change, resolved as
- *    the scan goes) and call sites (keep_segs), and takes them over. That
- *    scan is deterministic: it numbers functions and profiles as the open
- *    did, which is checked (-EIO: the text changed under the handle). Its
- *    warnings were given by the open and are not repeated, and the open's
- *    progress hook is not called.
+ *    12 bytes in that profile, blocks.c) and keeps each file's compressed
+ *    names, with which detail.c follows the file and jump-target changes
+ *    inside a block; a block's calls are the recorded calls= lines. Where
+ *    the final names do not tell what a name line inside a block meant
+ *    (an id defined again later, used before its definition, forgotten
+ *    at a "====" line; a file or function named literally) the open
+ *    recorded that too (names.c, cg_ids), only for those lines: the first
+ *    detail request links each function's blocks and reads nothing else.
  *
  * The open checks every call's count and cost line but sums neither, so a
  * call count or call cost over 64 bits is found when the call rows are
@@ -40,52 +33,6 @@
 #include <string.h>
 
 #include "scan-internal.h"
-
-/* The scratch handle of a second read of @p cg's texts. */
-static profdb_cg *scratch(const profdb_cg *cg)
-{
-	profdb_options opts = cg->opts;
-	opts.warn = NULL;
-	/* a query is not the open: no progress to report, and a cancel would
-	 * fail every later query of the handle */
-	opts.progress = NULL;
-	profdb_cg *s = profdb__cg_new(cg->n_files, &opts);
-	if (!s)
-		return NULL;
-	/* the texts are the handle's; the scan writes only flags of its copy */
-	memcpy(s->files, cg->files, cg->n_files * sizeof *s->files);
-	s->n_files = cg->n_files;
-	s->keep_segs = 1;
-	return s;
-}
-
-static void scratch_free(profdb_cg *s)
-{
-	free(s->files);
-	profdb__cg_free_tables(s);
-	profdb__once_destroy(&s->calls_once);
-	profdb__once_destroy(&s->segs_once);
-	free(s);
-}
-
-/* Read the texts again into @p s; 0, or < 0 (also when the read found
- * other functions or profiles than the open). */
-static int read_again(const profdb_cg *cg, profdb_cg *s)
-{
-	cg_build b;
-	memset(&b, 0, sizeof b);
-	int r = 0;
-	for (uint32_t i = 0; i < s->n_files && r >= 0; i++)
-		r = profdb__cg_parse(s, i, &b);
-	profdb__cg_build_free(&b);
-	if (r >= 0 && (s->n_fns != cg->n_fns || s->n_profiles != cg->n_profiles ||
-	               s->n_events != cg->n_stored))
-		r = profdb__fail(-EIO, "%s: the second read of the text found %" PRIu32
-		                 " functions in %" PRIu32 " profiles, the first %" PRIu32 " in %" PRIu32
-		                 " (was the file changed while open?)", cg->files[0].label, s->n_fns,
-		                 s->n_profiles, cg->n_fns, cg->n_profiles);
-	return r < 0 ? r : 0;
-}
 
 /* ---- the call rows ----------------------------------------------------- */
 
@@ -237,31 +184,13 @@ static int make_calls(void *arg)
 	return profdb__cg_finish_calls(cg);
 }
 
-/* Each function's first block (the list the open made), or the segments
- * and call sites of a second read. */
-static int read_segments(void *arg)
+/* Each function's first block and the chain of its blocks. */
+static int link_blocks(void *arg)
 {
 	profdb_cg *cg = arg;
 	if (!(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	if (!cg->need_reread)
-		return profdb__cg_blk_chain(cg);   /* the open's blocks */
-	profdb_cg *s = scratch(cg);
-	if (!s)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	int r = read_again(cg, s);
-	if (r >= 0) {
-		for (uint32_t f = 0; f < cg->n_fns; f++)
-			cg->seg_first[f] = f < s->cap_fn_segs ? s->fn_segs[f].first : CG_EMPTY;
-		cg->segs = s->segs;
-		cg->n_segs = s->n_segs;
-		cg->sites = s->sites;
-		cg->n_sites = s->n_sites;
-		s->segs = NULL;
-		s->sites = NULL;
-	}
-	scratch_free(s);
-	return r;
+	return profdb__cg_blk_chain(cg);
 }
 
 /* The once-guards make the one write visible to every reader. */
@@ -274,5 +203,5 @@ int profdb__cg_calls(const profdb_cg *cg)
 int profdb__cg_segments(const profdb_cg *cg)
 {
 	profdb_cg *m = (profdb_cg *)(uintptr_t)cg;
-	return profdb__once_run(&m->segs_once, read_segments, m);
+	return profdb__once_run(&m->segs_once, link_blocks, m);
 }

@@ -8,7 +8,7 @@
  *   fast.c     the fast paths for the common lines (cost lines, calls=,
  *              jump=/jcnd=, name uses "fn=(id)", blank lines);
  *   body.c     the body lines on the general path (cost lines, calls=,
- *              jumps, name lines) and the segments detail.c re-reads;
+ *              jumps, name lines);
  *   header.c   header lines (events:, positions:, part:, summary:, ...)
  *              and the start of a part (a profile);
  *   names.c    the name table, compressed name ids, (object, file,
@@ -18,8 +18,8 @@
  * Only aggregates are kept (callgrind-internal.h): a cost line adds its
  * counts to the row of (profile, current function), a call cost line to the
  * row of (profile, caller, callee). Line/instruction detail stays in the
- * text: the scanner records the segments of each function and detail.c
- * re-reads them on demand. That keeps the scan at a few instructions per
+ * text: the scanner records the blocks of each function (blocks.c) and
+ * detail.c decodes them on demand. That keeps the scan at a few instructions per
  * byte and the memory proportional to functions and call edges, not to
  * cost lines. */
 #ifndef PROFDB_CALLGRIND_SCAN_INTERNAL_H
@@ -49,7 +49,27 @@ typedef struct cg_bigid {
 	uint32_t name;       /* CG_UNDEF until defined */
 } cg_bigid;
 
-/* Compressed names "(id)": per file, per space (object, file, function). */
+/* What a file or function id meant before it changed meaning: the lines
+ * before offset @p end read id (@p sp, @p id) as @p name (it was defined
+ * again there, or forgotten at a "====" line). */
+typedef struct cg_idold {
+	uint64_t id, end;
+	uint32_t sp, name;
+} cg_idold;
+
+/* A name line inside a block that names its file or function literally
+ * (no "(id)"): its offset and the name. */
+typedef struct cg_litname {
+	uint64_t off;
+	uint32_t name;
+} cg_litname;
+
+/* Compressed names "(id)": per file, per space (object, file, function).
+ * With them, what detail.c needs to read a block's name lines that the
+ * final ids do not tell: the ids' earlier meanings (sorted by space, id
+ * and end once the file is scanned) and the literal name lines (in text
+ * order). Both are empty in a text whose ids keep one meaning and whose
+ * functions' lines name files by id only. */
 typedef struct cg_ids {
 	uint32_t *dense[3];  /* small ids: name index, CG_EMPTY = undefined */
 	size_t cap[3];
@@ -58,13 +78,25 @@ typedef struct cg_ids {
 	uint32_t n_big;
 	size_t cap_big;
 	profdb__hindex index;
+	cg_idold *old;
+	uint32_t n_old;
+	size_t cap_old;
+	cg_litname *lit;
+	uint32_t n_lit;
+	size_t cap_lit;
+	/* after a first "====" line: the dense ids set since the last one
+	 * (the next one retires and clears just those) */
+	int track;
+	struct cg_ph *set;
+	uint32_t n_set;
+	size_t cap_set;
 } cg_ids;
 
 /* The current part (profile) and its columns. */
 typedef struct cg_part {
 	uint32_t prof;                   /* current profile, CG_EMPTY before one */
 	int has_events;
-	int has_body;                    /* a body line opened a segment in this part */
+	int has_body;                    /* a body line was read in this part */
 	uint32_t n_cols;                 /* columns of the part's events: line */
 	uint32_t colmap[CG_MAX_EVENTS];  /* column -> event */
 	uint32_t n_pos;
@@ -80,8 +112,8 @@ typedef struct cg_cur {
 	uint32_t cob, cfi, cfn, jfl, jfn;
 	uint32_t cfn_ob, cfn_fl;         /* the callee's object and file, bound at cfn= */
 	uint32_t func, row;              /* resolved function and its row, or CG_EMPTY */
-	uint32_t seg;                    /* open segment, or CG_EMPTY */
-	uint32_t blk;                    /* open block (not keep_segs), or CG_EMPTY */
+	uint32_t seg;                    /* 0: a body line was read since the last name line, else CG_EMPTY */
+	uint32_t blk;                    /* open block, or CG_EMPTY */
 	int pending_call;                /* the previous line was calls= */
 } cg_cur;
 
@@ -219,8 +251,17 @@ static inline void count_body(parser *ps)
 }
 
 /* names.c. ids_clear forgets every id (Xdebug's "====" line), @p release
- * also frees the tables (end of the file). */
+ * also frees the tables (end of the file) and the earlier meanings and
+ * literal name lines. */
 void ids_clear(cg_ids *t, int release);
+/* Before a "====" line forgets every id: what each file and function id
+ * meant up to the current line. 0 or -ENOMEM. */
+int profdb__cgs_ids_retire(parser *ps);
+/* Whether every id a piece of the parallel scan defines means what it
+ * means in the real tables @p dst already, where defined there (else the
+ * piece is read again by the sequential scan, which records the earlier
+ * meaning). */
+int profdb__cgs_ids_agree(const parser *dst, const parser *src);
 /* Forgets the ids a piece of the parallel scan set (cg_spec.defs and .ph),
  * at the cost of their number, not of the dense arrays' length: the
  * piece's tables are reused for another piece. */
@@ -231,9 +272,9 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
 int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
 int get_row(parser *ps, uint32_t fn, uint32_t *out);
 
-/* header.c: close_seg ends the segment at the current line; close_blk
- * ends the block too (fn=, ob=, a new part, the end of the text or of a
- * piece). */
+/* header.c: close_seg forgets that body lines were read since the last
+ * name line (cur.seg); close_blk ends the block too (fn=, ob=, a new
+ * part, a "====" line, the end of the text or of a piece). */
 void close_seg(parser *ps);
 void profdb__cgs_close_blk(parser *ps);
 void end_part(parser *ps);
@@ -254,11 +295,9 @@ void profdb__cgs_blk_clear(profdb_cg *lc);
 /* body.c */
 int need_fn(parser *ps);
 int need_seg(parser *ps);
-/* A name line's value @p v (@p n bytes) in a function's lines: a literal
- * name there makes the open's blocks undecodable alone (need_reread). */
-void profdb__cgs_note_body_name(parser *ps, const char *v, size_t n);
-/* Segment @p seg goes at the end of function @p fn's list (keep_segs). */
-int profdb__cgs_seg_append(profdb_cg *cg, uint32_t fn, uint32_t seg);
+/* A name line's value @p v (@p n bytes), resolved to @p name: recorded
+ * (cg_ids.lit) when it is literal and inside a block. 0 or -ENOMEM. */
+int profdb__cgs_note_body_name(parser *ps, const char *v, size_t n, uint32_t name);
 /* A calls= line whose count (0 for a negative one) is @p count. */
 int add_call(parser *ps, uint64_t count);
 void set_file_fn(parser *ps, char k, uint32_t idx);
@@ -277,7 +316,7 @@ int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b);
 int profdb__cgs_lines(parser *ps, uint64_t off, uint64_t stop);
 int profdb__cgs_end(parser *ps);
 /* After a file's scan (result @p r): its compressed names go to the file
- * (cg_file.ids) for detail.c, unless the scan failed or keeps segments. */
+ * (cg_file.ids) for detail.c, unless the scan failed. */
 void profdb__cgs_keep_ids(parser *ps, int r);
 
 /* parallel.c: how many threads scan a text of @p size bytes (1: the
@@ -298,7 +337,8 @@ int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx);
 void profdb__cgs_ids_trim(cg_ids *t);
 /* The name of compressed id (@p sp, @p id), CG_UNDEF when undefined. */
 uint32_t profdb__cgs_id_get(const parser *ps, int sp, uint64_t id);
-/* Every id @p src defines, into @p dst's tables, names through @p nmap. */
+/* Every id @p src defines and its literal name lines, into @p dst's
+ * tables, names through @p nmap. */
 int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap);
 /* body.c: the costs after the positions of a cost line, added into @p dst
  * (n_events wide, by the part's column map); 0 or < 0 with perr. */

@@ -98,11 +98,12 @@ static int one_line(parser *ps, const char *p, const char *end)
 		return header_line(ps, k, kn, p + 1, end);
 	if (end - k >= 4 && memcmp(k, "====", 4) == 0) {
 		/* Xdebug's profiler_append: "==== NEW PROFILING FILE ====" starts
-		 * a new profile with its own name ids. */
+		 * a new profile with its own name ids (what they meant before
+		 * is kept for the blocks before, names.c). */
 		end_part(ps);
+		int r = profdb__cgs_ids_retire(ps);
 		ids_clear(&ps->ids, 0);
-		ps->cg->need_reread = 1;   /* names change meaning: blocks are not enough */
-		return 0;
+		return r;
 	}
 	for (const char *q = k; q < end; q++)
 		if ((unsigned char)*q < 0x20 && *q != '\t')
@@ -270,7 +271,7 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 void profdb__cgs_keep_ids(parser *ps, int r)
 {
 	cg_file *f = ps->at.f;
-	if (r >= 0 && f && ps->cg && !ps->cg->keep_segs && !f->ids && (f->ids = malloc(sizeof *f->ids))) {
+	if (r >= 0 && f && ps->cg && !f->ids && (f->ids = malloc(sizeof *f->ids))) {
 		*f->ids = ps->ids;
 		memset(&ps->ids, 0, sizeof ps->ids);
 		profdb__cgs_ids_trim(f->ids);

@@ -53,34 +53,10 @@ void profdb__cv_putc(profdb__cv_out *o, char c)
 
 void profdb__cv_str(profdb__cv_out *o, profdb_str s) { profdb__cv_put(o, s.ptr, s.len); }
 
-/* "00".."99": two digits per division */
-static const char digit_pairs[201] =
+const char profdb__cv_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
-
-size_t profdb__cv_fmt_u64(char *dst, uint64_t v)
-{
-	size_t digits = 1;
-	uint64_t x = v;
-	for (; x >= 10000; x /= 10000)
-		digits += 4;
-	digits += (x >= 10) + (x >= 100) + (x >= 1000);
-	char *q = dst + digits;
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		*--q = digit_pairs[d + 1];
-		*--q = digit_pairs[d];
-	}
-	if (v >= 10) {
-		*--q = digit_pairs[v * 2 + 1];
-		*--q = digit_pairs[v * 2];
-	} else {
-		*--q = (char)('0' + v);
-	}
-	return digits;
-}
 
 unsigned char *profdb__cv_room(profdb__cv_out *o, size_t n)
 {

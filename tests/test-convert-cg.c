@@ -196,6 +196,160 @@ Test(convert_cg, callgrind_round_trip_parts)
 	free(b.p);
 }
 
+/* Parts of many functions, each in a file of its own, with costs at every
+ * boundary of the decimal digit count: more functions than the writer
+ * decodes ahead, more names than its first name table holds. */
+#define MANY_FNS 1500u
+#define MANY_PARTS 3u
+
+/* Part 0: the first 60 functions at 10^k - 1, 10^k and 10^k + 1, every
+ * digit count up to 20 (and the part's total within 64 bits). */
+static uint64_t many_cost(uint32_t part, uint32_t fn)
+{
+	if (part > 0 || fn >= 60)
+		return fn + part;
+	uint64_t p10 = 1;
+	for (uint32_t k = fn % 20; k > 0; k--)
+		p10 *= 10;
+	if (fn % 20 == 19)
+		return fn / 20 == 0 ? p10 : p10 / 10 + fn / 20;   /* one of 20 digits */
+	return fn / 20 == 0 ? p10 : fn / 20 == 1 ? p10 - 1 : p10 + 1;
+}
+
+static char *many_functions(size_t *len)
+{
+	size_t cap = (size_t)MANY_PARTS * MANY_FNS * 160 + 256, n = 0;
+	char *t = malloc(cap);
+	cr_assert(t);
+	n += (size_t)snprintf(t + n, cap - n, "# callgrind format\nversion: 1\npart: 1\n"
+	                      "positions: line\nevents: Ir Dr\n");
+	for (uint32_t part = 0; part < MANY_PARTS; part++) {
+		if (part > 0)
+			n += (size_t)snprintf(t + n, cap - n, "part: %u\n", part + 1);
+		for (uint32_t f = 0; f < MANY_FNS; f++) {
+			/* names compressed in the first part, by id after */
+			if (part == 0)
+				n += (size_t)snprintf(t + n, cap - n, "fl=(%u) file%u.c\nfn=(%u) f%u\n", f + 1,
+				                      f, f + 1, f);
+			else
+				n += (size_t)snprintf(t + n, cap - n, "fl=(%u)\nfn=(%u)\n", f + 1, f + 1);
+			n += (size_t)snprintf(t + n, cap - n, "%u 1 %" PRIu64 "\n%u 2\n", 10 + f,
+			                      many_cost(part, f), 12 + f);
+			if (f % 3 == 1)   /* calls to the first function */
+				n += (size_t)snprintf(t + n, cap - n, "cfl=(1)\ncfn=(1)\ncalls=1 5\n%u 3 4\n",
+				                      11 + f);
+			cr_assert_lt(n, cap);
+		}
+	}
+	*len = n;
+	return t;
+}
+
+Test(convert_cg, callgrind_many_functions)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	profdb *a = open_text(text, len);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 1, NULL, 0);
+	/* every digit count written as the input has it, the largest too */
+	cr_assert(strstr((char *)b.p, " 10000000000000000000\n"), "20 digits");
+	for (uint32_t f = 0; f < 60; f++) {
+		char want[48];
+		if (many_cost(0, f) == 0)
+			continue;   /* a trailing zero is left out */
+		snprintf(want, sizeof want, "\n%u 1 %" PRIu64 "\n", 10 + f, many_cost(0, f));
+		if (f)   /* positions are relative after the first */
+			snprintf(want, sizeof want, " 1 %" PRIu64 "\n", many_cost(0, f));
+		cr_assert(strstr((char *)b.p, want), "%s", want);
+	}
+	/* names numbered in the order of first use, defined again in each part */
+	int defined = 0;
+	for (const char *at = (char *)b.p; (at = strstr(at, "\nfl=(1500) file1499.c\nfn=(1500) f1499\n"));
+	     at++)
+		defined++;
+	cr_assert_eq(defined, MANY_PARTS);
+	cr_assert(strstr((char *)b.p, "\nfn=(1499) f1498\n-1 1 1498\n+2 2\ncob=\ncfi=(1)\ncfn=(1)\n"),
+	          "a call by ids");
+	profdb *c = open_text(b.p, b.len);
+	cr_assert_eq(profdb_profile_count(c), MANY_PARTS, "%" PRId64, profdb_profile_count(c));
+	const profdb_cg *ca = profdb_get_cg(a), *cc = profdb_get_cg(c);
+	cr_assert_eq(profdb_cg_function_count(cc), MANY_FNS);
+	for (uint32_t f = 0; f < MANY_FNS; f++) {
+		profdb_cg_function fa, fc;
+		cr_assert_eq(profdb_cg_function_get(ca, f, &fa), 0);
+		cr_assert_eq(profdb_cg_function_get(cc, f, &fc), 0);
+		cr_assert(fa.name.len == fc.name.len && !memcmp(fa.name.ptr, fc.name.ptr, fa.name.len));
+		for (uint32_t p = 0; p < MANY_PARTS; p++) {
+			const uint64_t *sa, *sc;
+			cr_assert_geq(profdb_cg_self(ca, p, f, &sa), 0);
+			cr_assert_geq(profdb_cg_self(cc, p, f, &sc), 0);
+			cr_assert_eq(sa[1], sc[1], "function %u part %u", f, p);
+			cr_assert_eq(sc[1], many_cost(p, f));
+		}
+	}
+	/* written again: the same bytes, so nothing depends on the thread */
+	buf b2 = convert(c, PROFDB_CONVERT_CALLGRIND, 1, NULL, 0);
+	cr_assert_eq(b.len, b2.len);
+	cr_assert(!memcmp(b.p, b2.p, b.len));
+	/* a subset of the profiles, summed: the two parts' costs */
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	uint32_t two[] = {2, 0};
+	o.format = PROFDB_CONVERT_CALLGRIND;
+	o.profiles = two;
+	o.n_profiles = 2;
+	buf s = {0};
+	cr_assert_eq(profdb_convert(a, &o, to_buf, &s), 0, "%s", profdb_error_message());
+	profdb *d = open_text(s.p, s.len);
+	for (uint32_t f = 0; f < MANY_FNS; f++) {
+		const uint64_t *sd;
+		cr_assert_geq(profdb_cg_self(profdb_get_cg(d), 0, f, &sd), 0);
+		uint64_t x = many_cost(0, f), y = many_cost(2, f);
+		cr_assert_eq(sd[1], x + y, "function %u", f);
+	}
+	profdb_close(d);
+	profdb_close(c);
+	profdb_close(a);
+	free(s.p);
+	free(b2.p);
+	free(b.p);
+	free(text);
+}
+
+static int stop_at_third(uint64_t done, uint64_t total, void *userdata)
+{
+	(void)done, (void)total;
+	return ++*(int *)userdata == 3;
+}
+
+/* A write error or a cancel in the middle: the records decoded ahead are
+ * dropped (the ASan build checks that they are freed), the error is
+ * returned. */
+Test(convert_cg, callgrind_stops_in_the_middle)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	profdb *a = open_text(text, len);
+	for (int k = 1; k <= 3; k++) {
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		o.format = PROFDB_CONVERT_CALLGRIND;
+		buf b = {0};
+		b.fail_after = k;
+		cr_assert_eq(profdb_convert(a, &o, to_buf, &b), -EIO, "write %d fails", k);
+		free(b.p);
+	}
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	int calls = 0;
+	o.format = PROFDB_CONVERT_CALLGRIND;
+	o.progress = stop_at_third;
+	o.progress_userdata = &calls;
+	buf b = {0};
+	cr_assert_eq(profdb_convert(a, &o, to_buf, &b), -ECANCELED);
+	cr_assert_eq(calls, 3);
+	free(b.p);
+	profdb_close(a);
+	free(text);
+}
+
 Test(convert_cg, callgrind_one_event_and_write_error)
 {
 	profdb *a = open_text(two_parts, sizeof two_parts - 1);
@@ -385,6 +539,54 @@ Test(convert_cg, pprof_of_callgrind)
  * compresses each on a thread of its own while the next one fills): the
  * samples all arrive, and the bytes are those of one deflate over the
  * whole message, so how the stream was cut does not show. */
+/* The samples of a profile.proto: how many, the sums of their first two
+ * values. */
+static void sample_sums(const unsigned char *data, size_t len, size_t *n, uint64_t sums[2])
+{
+	pbr r = {data, data + len}, s, t;
+	uint32_t f, g;
+	uint64_t v;
+	int k;
+	*n = 0;
+	sums[0] = sums[1] = 0;
+	while ((k = rd_field(&r, &f, &v, &s)))
+		if (f == 2 && k == 2) {
+			++*n;
+			while (rd_field(&s, &g, &v, &t))
+				for (size_t nv = 0; g == 2 && t.p < t.end; nv++) {
+					uint64_t x = rd_varint(&t);
+					if (nv < 2)
+						sums[nv] += x;
+				}
+		}
+}
+
+/* More functions than the lines decoded ahead: every line's sample, in
+ * the order of the functions, the same bytes each time. */
+Test(convert_cg, pprof_many_functions)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	profdb *a = open_text(text, len);
+	/* Ir only: Dr has costs past pprof's int64 */
+	uint32_t ir = 0;
+	buf b = convert(a, PROFDB_CONVERT_PPROF, 0, &ir, 1);
+	size_t n, ns;
+	uint64_t sums[2];
+	unsigned char *pb = gunzip(b.p, b.len, &n);
+	sample_sums(pb, n, &ns, sums);
+	cr_assert_eq(ns, 2 * MANY_FNS, "two lines per function");
+	cr_assert_eq(sums[0], 3 * MANY_FNS * MANY_PARTS);
+	cr_assert_eq(sums[1], 0, "one value per sample");
+	buf b2 = convert(a, PROFDB_CONVERT_PPROF, 0, &ir, 1);
+	cr_assert(b.len == b2.len && !memcmp(b.p, b2.p, b.len));
+	free(b2.p);
+	free(pb);
+	free(b.p);
+	profdb_close(a);
+	free(text);
+}
+
 Test(convert_cg, pprof_in_chunks)
 {
 	enum { LINES = 60000 };

@@ -610,6 +610,10 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
 	int r = profdb__hindex_init(&d->map, nb < 65536 ? nb : 65536);
+	/* the rows' room as well, allocated once rather than doubled */
+	if (r == 0 && nb > 0)
+		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
+		             sizeof *d->lines, d->ne);
 	uint32_t sg = first;
 	for (; sg != CG_EMPTY && r == 0; sg = profdb__cg_unit_next(cg, sg)) {
 		if (profile == PROFDB_CG_ALL || profdb__cg_unit_profile(cg, sg) == profile)

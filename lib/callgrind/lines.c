@@ -251,6 +251,12 @@ static int merge(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn *
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	d->fn = fn;
 	d->has_instr = x->has_instr;
+	/* room for every row at once (the zero ones are left out) */
+	uint64_t all = 0;
+	for (uint32_t i = 0; i < x->n; i++)
+		all += (uint64_t)profdb_cg_detail_line_count(x->det[i]);
+	if (all)
+		r = profdb__cg_grow((void **)&t, &cap, all, sizeof *t);
 	for (uint32_t i = 0; i < x->n && r == 0; i++)
 		r = add_rows(cg, x->det[i], x->prof[i], &t, &n, &cap);
 	if (r < 0)

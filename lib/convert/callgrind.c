@@ -122,35 +122,42 @@ void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
 int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
 {
 	profdb__cv_out *o = w->o;
-	profdb__cv_puts(o, key);
-	profdb__cv_putc(o, '=');
-	profdb__cv_names *t = key[0] == 'f' && key[1] == 'n' ? &w->fn
-	                    : !strcmp(key, "cfn") || !strcmp(key, "jfn") ? &w->fn
-	                    : !strcmp(key, "ob") || !strcmp(key, "cob") ? &w->ob : &w->fl;
+	size_t kn = strlen(key);   /* fl, fi, fe, fn, ob and their c-, j- forms */
+	profdb__cv_names *t = kn >= 2 && key[kn - 2] == 'f' && key[kn - 1] == 'n' ? &w->fn
+	                    : kn >= 2 && key[kn - 2] == 'o' && key[kn - 1] == 'b' ? &w->ob : &w->fl;
 	if (!s.len && t == &w->fl)
 		s = (profdb_str){"???", 3};   /* an unknown file, as valgrind names it */
-	if (!s.len) {
-		profdb__cv_putc(o, '\n');
-		return 0;
-	}
-	uint32_t id;
+	uint32_t id = 0;
 	int fresh = 0, r = 0;
 	struct profdb__cgw_seen *e = NULL;
-	if (w->seen) {
-		uintptr_t a = (uintptr_t)s.ptr;
-		size_t at = (size_t)((a * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (CGW_SEEN - 1);
+	if (s.len && w->seen) {
+		uintptr_t p = (uintptr_t)s.ptr;
+		size_t at = (size_t)((p * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (CGW_SEEN - 1);
 		e = &w->seen[(t == &w->ob ? 0 : t == &w->fl ? 1 : 2) * CGW_SEEN + at];
 	}
-	if (e && e->ptr == s.ptr && e->len == s.len) {
+	if (!s.len) {
+		/* "key=" */
+	} else if (e && e->ptr == s.ptr && e->len == s.len) {
 		id = e->id;
 	} else if ((r = profdb__cv_intern(t, s, &id, &fresh)) < 0) {
 		return r;
 	} else if (e) {
 		*e = (struct profdb__cgw_seen){s.ptr, s.len, id};
 	}
-	profdb__cv_putc(o, '(');
-	profdb__cv_u64(o, id);
-	profdb__cv_putc(o, ')');
+	/* "key=(id)", the room checked once */
+	unsigned char *q = profdb__cv_room(o, kn + PROFDB__CV_U64_MAX + 4);
+	if (!q)
+		return 0;   /* the error sticks in o */
+	char *at = (char *)q;
+	memcpy(at, key, kn);
+	at += kn;
+	*at++ = '=';
+	if (s.len) {
+		*at++ = '(';
+		at += profdb__cv_fmt_u64(at, id);
+		*at++ = ')';
+	}
+	o->len += (size_t)(at - (char *)q);
 	if (fresh) {
 		profdb__cv_putc(o, ' ');
 		put_line_text(o, s);
@@ -166,16 +173,33 @@ void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
 	for (size_t k = 0; k < w->n_ev; k++)
 		if (!w->ev[k].hidden && costs[w->by_src ? w->ev[k].src : k])
 			end = k + 1;
+	for (size_t k = 0; self && k < end; k++) {
+		uint64_t v = costs[w->by_src ? w->ev[k].src : k];
+		if (!w->ev[k].hidden)
+			w->totals[k] = UINT64_MAX - w->totals[k] < v ? UINT64_MAX : w->totals[k] + v;
+	}
+	/* the line in place, the room checked once (a line longer than the
+	 * buffer, of thousands of events, a value at a time) */
+	unsigned char *q = profdb__cv_room(w->o, end * (PROFDB__CV_U64_MAX + 1) + 1);
+	if (!q) {
+		for (size_t k = 0; k < end; k++) {
+			if (w->ev[k].hidden)
+				continue;
+			profdb__cv_putc(w->o, ' ');
+			profdb__cv_u64(w->o, costs[w->by_src ? w->ev[k].src : k]);
+		}
+		profdb__cv_putc(w->o, '\n');
+		return;
+	}
+	char *at = (char *)q;
 	for (size_t k = 0; k < end; k++) {
 		if (w->ev[k].hidden)
 			continue;
-		uint64_t v = costs[w->by_src ? w->ev[k].src : k];
-		profdb__cv_putc(w->o, ' ');
-		profdb__cv_u64(w->o, v);
-		if (self)
-			w->totals[k] = UINT64_MAX - w->totals[k] < v ? UINT64_MAX : w->totals[k] + v;
+		*at++ = ' ';
+		at += profdb__cv_fmt_u64(at, costs[w->by_src ? w->ev[k].src : k]);
 	}
-	profdb__cv_putc(w->o, '\n');
+	*at++ = '\n';
+	w->o->len += (size_t)(at - (char *)q);
 }
 
 void profdb__cgw_totals(profdb__cgw *w)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ahead-internal.h"
 #include "cgout-internal.h"
 #include "query/query-internal.h"
 
@@ -48,30 +49,34 @@ static void put_pos(native *n, uint64_t instr, uint64_t line)
 	profdb__cv_u64(n->w.o, line);
 }
 
-/* A relative subposition, in decimal (callgrind_annotate reads "+N" and
- * "-N" as decimal only, hex addresses included). */
-static void put_rel(profdb__cv_out *o, uint64_t v, uint64_t last)
+/* A relative subposition at @p at, in decimal (callgrind_annotate reads
+ * "+N" and "-N" as decimal only, hex addresses included): its length. */
+static size_t fmt_rel(char *at, uint64_t v, uint64_t last)
 {
 	if (v == last) {
-		profdb__cv_putc(o, '*');
-		return;
+		*at = '*';
+		return 1;
 	}
-	profdb__cv_putc(o, v > last ? '+' : '-');
-	profdb__cv_u64(o, v > last ? v - last : last - v);
+	*at = v > last ? '+' : '-';
+	return 1 + profdb__cv_fmt_u64(at + 1, v > last ? v - last : last - v);
 }
 
 /* The position of a cost line, relative to the previous one as valgrind
  * writes them (--compress-pos): the output stays near the input's size. */
 static void put_cost_pos(native *n, uint64_t instr, uint64_t line)
 {
+	unsigned char *q = n->have_last ? profdb__cv_room(n->w.o, 2 * (PROFDB__CV_U64_MAX + 2))
+	                                : NULL;
 	if (!n->have_last) {
 		put_pos(n, instr, line);
-	} else {
+	} else if (q) {
+		char *at = (char *)q;
 		if (n->instr) {
-			put_rel(n->w.o, instr, n->last_instr);
-			profdb__cv_putc(n->w.o, ' ');
+			at += fmt_rel(at, instr, n->last_instr);
+			*at++ = ' ';
 		}
-		put_rel(n->w.o, line, n->last_line);
+		at += fmt_rel(at, line, n->last_line);
+		n->w.o->len += (size_t)(at - (char *)q);
 	}
 	n->have_last = 1;
 	n->last_instr = instr;
@@ -167,13 +172,46 @@ static int put_jumps(native *n, const void *d)
 	return nj < 0 ? (int)nj : 0;
 }
 
-/* Function @p fn's block for @p profile (or PROFDB_NONE: all summed). */
-static int put_function(native *n, uint32_t profile, uint32_t fn)
+/* The records of every function in turn, each for every profile of
+ * @c profiles (NULL: once, of every profile summed): job j is function
+ * j / n_profiles. Made ahead on a second thread (ahead-internal.h). */
+typedef struct records_jobs {
+	const profdb__native_table *t;
+	const void *impl;
+	const uint32_t *profiles;
+	size_t n_profiles;
+	size_t n_metrics;
+} records_jobs;
+
+static int make_records(void *ctx, uint64_t j, void **out, size_t *bytes)
+{
+	const records_jobs *x = ctx;
+	uint32_t fn = (uint32_t)(j / x->n_profiles);
+	uint32_t profile = x->profiles ? x->profiles[j % x->n_profiles] : PROFDB_NONE;
+	int r = x->t->records_new(x->impl, profile, fn, out);
+	if (r < 0)
+		return r;
+	/* about a row's position and costs each (the costs are most of it) */
+	int64_t rows = 0;
+	for (int kind = PROFDB__NATIVE_LINE; kind <= PROFDB__NATIVE_JUMP; kind++)
+		rows += x->t->record_count(*out, kind);
+	*bytes = (size_t)rows * (32 + x->n_metrics * sizeof(uint64_t));
+	return 0;
+}
+
+static void drop_records(void *ctx, void *records)
+{
+	((const records_jobs *)ctx)->t->records_free(records);
+}
+
+/* Function @p fn's block, from its next records (of one profile, or of
+ * all summed). */
+static int put_function(native *n, profdb__ahead *a, uint32_t fn)
 {
 	void *d;
 	profdb__native_fn f;
-	int r = n->t->function(n->impl, fn, &f);
-	if (r < 0 || (r = n->t->records_new(n->impl, profile, fn, &d)) < 0)
+	int r = profdb__ahead_next(a, &d);   /* d: alive until the next one */
+	if (r < 0 || (r = n->t->function(n->impl, fn, &f)) < 0)
 		return r;
 	if (n->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
 	    n->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
@@ -186,7 +224,6 @@ static int put_function(native *n, uint32_t profile, uint32_t fn)
 				r = put_jumps(n, d);
 		}
 	}
-	n->t->records_free(d);
 	return r;
 }
 
@@ -218,22 +255,25 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
                     size_t n_profiles, int all)
 {
 	int64_t n_fn = n->t->function_count(n->impl);
-	for (int64_t f = 0; f < n_fn; f++) {
-		int r = 0;
-		if (all)
-			r = put_function(n, PROFDB_NONE, (uint32_t)f);
-		for (size_t p = 0; !all && p < n_profiles && r >= 0; p++)
-			r = put_function(n, profiles[p], (uint32_t)f);
-		if (r < 0)
-			return r;
-		if (n->w.o->err)
-			return n->w.o->err;
-		if (opts->progress && !(f & 255) &&
+	profdb__ahead *a;
+	if (n_fn < 0)
+		return (int)n_fn;
+	records_jobs jobs = {n->t, n->impl, all ? NULL : profiles, all ? 1 : n_profiles, n->w.n_ev};
+	int r = profdb__ahead_start(&a, (uint64_t)n_fn * jobs.n_profiles, make_records, drop_records,
+	                            &jobs);
+	for (int64_t f = 0; f < n_fn && r >= 0; f++) {
+		for (size_t p = 0; p < (all ? 1 : n_profiles) && r >= 0; p++)
+			r = put_function(n, a, (uint32_t)f);
+		if (r >= 0 && n->w.o->err)
+			r = n->w.o->err;
+		if (r >= 0 && opts->progress && !(f & 255) &&
 		    opts->progress((uint64_t)f, (uint64_t)n_fn, opts->progress_userdata))
-			return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
+			r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 	}
-	profdb__cgw_totals(&n->w);
-	return 0;
+	profdb__ahead_stop(a);
+	if (r >= 0)
+		profdb__cgw_totals(&n->w);
+	return r < 0 ? r : 0;
 }
 
 int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts,

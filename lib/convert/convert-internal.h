@@ -25,6 +25,37 @@ void profdb__cv_puts(profdb__cv_out *o, const char *s);
 void profdb__cv_putc(profdb__cv_out *o, char c);
 void profdb__cv_str(profdb__cv_out *o, profdb_str s);
 void profdb__cv_u64(profdb__cv_out *o, uint64_t v);
+/* The decimal digits of @p v at @p dst (room for PROFDB__CV_U64_MAX):
+ * how many. Two digits per division; inline, as the Callgrind writer
+ * formats a dozen values a line. */
+#define PROFDB__CV_U64_MAX 20u
+extern const char profdb__cv_digit_pairs[201];   /* "00" .. "99" */
+static inline size_t profdb__cv_fmt_u64(char *dst, uint64_t v)
+{
+	size_t digits = 1;
+	uint64_t x = v;
+	for (; x >= 10000; x /= 10000)
+		digits += 4;
+	digits += (x >= 10) + (x >= 100) + (x >= 1000);
+	char *q = dst + digits;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--q = profdb__cv_digit_pairs[d + 1];
+		*--q = profdb__cv_digit_pairs[d];
+	}
+	if (v >= 10) {
+		*--q = profdb__cv_digit_pairs[v * 2 + 1];
+		*--q = profdb__cv_digit_pairs[v * 2];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	return digits;
+}
+/* @p n bytes of room at the end of the buffer (n at most its size), to
+ * fill and then count in o->len: NULL after an error. Many small pieces
+ * written this way check for room once. */
+unsigned char *profdb__cv_room(profdb__cv_out *o, size_t n);
 void profdb__cv_i64(profdb__cv_out *o, int64_t v);
 /* A double that reads back bit for bit (strtod); the caller handles
  * non-finite values, which neither JSON nor the text formats can carry. */

@@ -53,26 +53,25 @@ void profdb__cv_putc(profdb__cv_out *o, char c)
 
 void profdb__cv_str(profdb__cv_out *o, profdb_str s) { profdb__cv_put(o, s.ptr, s.len); }
 
+const char profdb__cv_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+unsigned char *profdb__cv_room(profdb__cv_out *o, size_t n)
+{
+	if (o->err || n > sizeof o->buf)
+		return NULL;
+	if (sizeof o->buf - o->len < n)
+		profdb__cv_flush(o);
+	return o->err ? NULL : o->buf + o->len;
+}
+
 void profdb__cv_u64(profdb__cv_out *o, uint64_t v)
 {
-	/* the usual case, written in place: room in the buffer */
-	size_t digits = 1;
-	for (uint64_t x = v; x >= 10; x /= 10)
-		digits++;
-	if (!o->err && sizeof o->buf - o->len >= digits) {
-		unsigned char *q = o->buf + o->len + digits;
-		do
-			*--q = (unsigned char)('0' + v % 10);
-		while (v /= 10);
-		o->len += digits;
-		return;
-	}
-	char tmp[20];
-	size_t n = sizeof tmp;
-	do
-		tmp[--n] = (char)('0' + v % 10);
-	while (v /= 10);
-	profdb__cv_put(o, tmp + n, sizeof tmp - n);
+	unsigned char *q = profdb__cv_room(o, PROFDB__CV_U64_MAX);
+	if (q)
+		o->len += profdb__cv_fmt_u64((char *)q, v);
 }
 
 void profdb__cv_i64(profdb__cv_out *o, int64_t v)

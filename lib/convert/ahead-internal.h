@@ -1,0 +1,36 @@
+/* Work done ahead on a second thread (ahead.c), for the writers whose
+ * input is decoded piece by piece in the order they write it: decoding a
+ * function's lines costs about as much as writing them, and the readers'
+ * handles serve any number of threads, so one thread makes job k + 1 ..
+ * while the calling thread writes job k. The results come in job order,
+ * so the output does not depend on the thread. */
+#ifndef PROFDB_CONVERT_AHEAD_INTERNAL_H
+#define PROFDB_CONVERT_AHEAD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/core-internal.h"
+
+/* Make job @p job (jobs come in order 0, 1, ..., on one thread, not
+ * necessarily the caller's): 0, *out and about the bytes it takes in
+ * *bytes (which bound how far ahead the thread goes), or < 0 with a
+ * message. */
+typedef int (*profdb__ahead_make_fn)(void *ctx, uint64_t job, void **out, size_t *bytes);
+/* Free a result (on the making thread when it can). */
+typedef void (*profdb__ahead_drop_fn)(void *ctx, void *result);
+
+typedef struct profdb__ahead profdb__ahead;
+
+/* Start making jobs 0 .. @p n_jobs - 1. @p ctx is used by the making
+ * thread until profdb__ahead_stop(): the caller leaves it alone. */
+int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make_fn make,
+                        profdb__ahead_drop_fn drop, void *ctx);
+/* The next job's result, alive until the next call or
+ * profdb__ahead_stop() (which free it); a job's error (with its message),
+ * after which nothing more is taken. */
+int profdb__ahead_next(profdb__ahead *a, void **result);
+/* Stop the thread and free the results. NULL: nothing. */
+void profdb__ahead_stop(profdb__ahead *a);
+
+#endif

@@ -50,6 +50,8 @@ KEY_SPACE = {
     'fn': SP_FN, 'cfn': SP_FN, 'jfn': SP_FN,
 }
 ID_RE = re.compile(rb'^\((\d+)\)\s*(.*)$', re.S)
+KEY_VALUE_RE = re.compile(rb'^([A-Za-z]+)=(.*)$', re.S)
+HEADER_RE = re.compile(rb'^(\w+):\s*(.*)$', re.S)
 # Files that are not Callgrind profiles, and the profiles profdb rejects on
 # purpose (doc/FORMATS.md): they are skipped, but must still be rejected.
 NOT_PROFILES = ('/src/',)
@@ -83,12 +85,37 @@ class Reader:
         ob = fn = fl = fn_fl = cur = b''   # cur: KCachegrind's currentFile
         have_fn = False
         cob = cfi = callee = None
+        fn_key = None                      # the function whose sums per_fn holds
         pending = False
         events = []
         npos = 1
+        own = {}        # self costs per function of this text: to the tables at the end
         for raw in data.split(b'\n'):
             line = raw.rstrip(b'\r').rstrip(b' \t')
-            if not line or line[:1] == b'#':
+            c = line[:1]
+            if not c or c == b'#':
+                continue
+            # Cost lines first (most lines; none starts as a line tested
+            # below does).
+            if c in b'0123456789+-*':
+                tok = line.split()
+                if pending:                     # the call's inclusive cost
+                    pending = False
+                    cob = cfi = None
+                    ent = self.calls.setdefault(call_key, [0, {}])
+                    ent[0] += call_count
+                    for ev, t in zip(events, tok[npos:]):
+                        v = 0 if t[:1] == b'-' else int(t, 0)
+                        ent[1][ev] = ent[1].get(ev, 0) + v
+                    continue
+                if not have_fn:
+                    continue
+                if fn_key != (ob, fn_fl, fn):   # the function's sums, once per fn= block
+                    fn_key = (ob, fn_fl, fn)
+                    self.funcs.add(fn_key)
+                    per_fn = own.setdefault(fn_key, {})
+                for ev, t in zip(events, tok[npos:]):
+                    per_fn[ev] = per_fn.get(ev, 0) + (0 if t[:1] == b'-' else int(t, 0))
                 continue
             if line.startswith(b'==== NEW PROFILING FILE'):
                 ids = [{}, {}, {}]
@@ -98,31 +125,7 @@ class Reader:
                 ob = fn = fl = fn_fl = cur = b''
                 have_fn = False
                 cob = cfi = callee = None
-            c = line[:1]
-            if c.isdigit() or c in b'+-*':
-                tok = line.split()
-                if pending:                     # the call's inclusive cost
-                    pending = False
-                    cob = cfi = None
-                    ent = self.calls.setdefault(call_key, [0, {}])
-                    ent[0] += call_count
-                    for ev, t in zip(events, tok[npos:]):
-                        v = 0 if t.startswith(b'-') else int(t, 0)
-                        ent[1][ev] = ent[1].get(ev, 0) + v
-                    continue
-                if not have_fn:
-                    continue
-                self.funcs.add((ob, fn_fl, fn))
-                counts = tok[npos:]
-                per = self.self_by_name.setdefault(fn, {})
-                per_fn = self.self_by_fn.setdefault((ob, fn_fl, fn), {})
-                for ev, t in zip(events, counts):
-                    v = 0 if t.startswith(b'-') else int(t, 0)
-                    per[ev] = per.get(ev, 0) + v
-                    per_fn[ev] = per_fn.get(ev, 0) + v
-                    self.totals[ev] = self.totals.get(ev, 0) + v
-                continue
-            m = re.match(rb'^([A-Za-z]+)=(.*)$', line, re.S)
+            m = KEY_VALUE_RE.match(line)
             if m:
                 key, val = m.group(1).decode(), m.group(2).lstrip(b' \t')
                 if key == 'calls':
@@ -164,7 +167,7 @@ class Reader:
                     callee = (cob if cob is not None else ob,
                               cfi if cfi is not None else cur, name)
                 continue
-            m = re.match(rb'^(\w+):\s*(.*)$', line, re.S)
+            m = HEADER_RE.match(line)
             if m:
                 key, val = m.group(1), m.group(2)
                 if key == b'events':
@@ -172,6 +175,15 @@ class Reader:
                     self.events = self.events or events
                 elif key == b'positions':
                     npos = max(1, len(val.split()))
+        # Per name and in total: the sums of the functions' sums (exact,
+        # integers).
+        for f, d in own.items():
+            per = self.self_by_name.setdefault(f[2], {})
+            per_fn = self.self_by_fn.setdefault(f, {})
+            for ev, v in d.items():
+                per[ev] = per.get(ev, 0) + v
+                per_fn[ev] = per_fn.get(ev, 0) + v
+                self.totals[ev] = self.totals.get(ev, 0) + v
         return self
 
     @staticmethod

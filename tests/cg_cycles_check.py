@@ -6,7 +6,10 @@ usage: cg_cycles_check.py PROFDB LIBPROFDB.so DATA_DIR [--groups-known] [--big]
 
 --big checks the two big profiles of callgrind/big (66 and 4 MB once
 unpacked; most of the run time, so a test of the 'slow' suite of its own),
-and without it every other recording.
+and without it every other recording. With --big the same reading of each
+text also makes cg_function_check.py's checks (function count, self costs
+per name, call edges): that test leaves callgrind/big out with
+--without-big, so that the 66 MB text is read once.
 
 KCachegrind with cycle detection (tracedata.cpp: TraceFunction::cycleDFS,
 ::update): the cycles are the strongly connected components of two or more
@@ -69,6 +72,7 @@ HOTTEST_BIG = 2
 # the grouping folds names before computing inclusive costs; with
 # --groups-known they are listed, not failed.
 GROUPS_KNOWN = "--groups-known" in sys.argv
+BIG = "--big" in sys.argv
 failures = []
 
 
@@ -223,6 +227,8 @@ def check_contexts(lib, path, rel, allowed):
 
 def check_file(lib, path, rel):
     reader = cgf.Reader().read(cgf.read_text(path))
+    if BIG:
+        check_functions(lib, path, rel, reader)
     incl, per_cycle, cyc = rule(reader)
     events = reader.events
     ids = function_ids(lib, path)
@@ -328,6 +334,20 @@ def check_file(lib, path, rel):
                                               else ""))
 
 
+def check_functions(lib, path, rel, reader):
+    """cg_function_check.py's checks (function count, self costs per name,
+    call edges), which it leaves to this run on the big profiles so that
+    their text is read once."""
+    r, got = cgf.profdb_read(lib, path)
+    if r < 0:
+        return fail(rel, "profdb_cg_open failed: %d" % r)
+    msgs = cgf.compare(lib, path, got, reader)
+    for m in msgs:
+        fail(rel, "function check: " + m)
+    print("%-55s %5d functions %6d call pairs (cg_function_check.py's checks)%s"
+          % (rel, got["count"], len(reader.calls), " FAIL" if msgs else ""))
+
+
 def check_tree(tree):
     nodes = tree["nodes"]
     by_id = {n["node"]: n for n in nodes}
@@ -370,6 +390,7 @@ def main():
         print("SKIP: no sample data at %s" % root)
         return 77
     lib = ctypes.CDLL(so)
+    cgf.setup(lib)
     vp = ctypes.c_void_p
     lib.profdb_cg_open.argtypes = [ctypes.POINTER(vp), ctypes.c_char_p, vp]
     lib.profdb_cg_close.argtypes = [vp]
@@ -396,7 +417,7 @@ def main():
     lib.profdb_context_get.argtypes = [vp, ctypes.c_uint32, vp]
     lib.profdb_inclusive.argtypes = [vp, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, vp]
     big = os.path.join(root, "big")
-    if "--big" in sys.argv:
+    if BIG:
         paths = samples.readable([os.path.join(big, f) for f in sorted(os.listdir(big))
                                   if f.endswith(".gz")]) if os.path.isdir(big) else []
     else:

@@ -12,8 +12,11 @@ and compares: the function count, the self cost per name and event, the
 totals, and the call edges of the common interface (profdb_edge_*, summed
 over call sites and profiles) with the calls= lines.
 
-Usage: cg_function_check.py LIBPROFDB.so DATA_DIR [--verbose]
+Usage: cg_function_check.py LIBPROFDB.so DATA_DIR [--verbose] [--without-big]
 (PROFDB_SAMPLE_DATA, when set, replaces DATA_DIR, as for the C tests.)
+--without-big leaves out callgrind/big: cg_cycles_check.py --big makes
+these checks on them with the same reading of the text it needs anyway
+(reading the 66 MB profile here takes seconds of CPU).
 Exit status: 0 all agree, 1 a difference, 77 no data (meson's SKIP).
 
 The reader here is deliberately small and shares no code with profdb. It
@@ -47,6 +50,8 @@ KEY_SPACE = {
     'fn': SP_FN, 'cfn': SP_FN, 'jfn': SP_FN,
 }
 ID_RE = re.compile(rb'^\((\d+)\)\s*(.*)$', re.S)
+KEY_VALUE_RE = re.compile(rb'^([A-Za-z]+)=(.*)$', re.S)
+HEADER_RE = re.compile(rb'^(\w+):\s*(.*)$', re.S)
 # Files that are not Callgrind profiles, and the profiles profdb rejects on
 # purpose (doc/FORMATS.md): they are skipped, but must still be rejected.
 NOT_PROFILES = ('/src/',)
@@ -80,12 +85,37 @@ class Reader:
         ob = fn = fl = fn_fl = cur = b''   # cur: KCachegrind's currentFile
         have_fn = False
         cob = cfi = callee = None
+        fn_key = None                      # the function whose sums per_fn holds
         pending = False
         events = []
         npos = 1
+        own = {}        # self costs per function of this text: to the tables at the end
         for raw in data.split(b'\n'):
             line = raw.rstrip(b'\r').rstrip(b' \t')
-            if not line or line[:1] == b'#':
+            c = line[:1]
+            if not c or c == b'#':
+                continue
+            # Cost lines first (most lines; none starts as a line tested
+            # below does).
+            if c in b'0123456789+-*':
+                tok = line.split()
+                if pending:                     # the call's inclusive cost
+                    pending = False
+                    cob = cfi = None
+                    ent = self.calls.setdefault(call_key, [0, {}])
+                    ent[0] += call_count
+                    for ev, t in zip(events, tok[npos:]):
+                        v = 0 if t[:1] == b'-' else int(t, 0)
+                        ent[1][ev] = ent[1].get(ev, 0) + v
+                    continue
+                if not have_fn:
+                    continue
+                if fn_key != (ob, fn_fl, fn):   # the function's sums, once per fn= block
+                    fn_key = (ob, fn_fl, fn)
+                    self.funcs.add(fn_key)
+                    per_fn = own.setdefault(fn_key, {})
+                for ev, t in zip(events, tok[npos:]):
+                    per_fn[ev] = per_fn.get(ev, 0) + (0 if t[:1] == b'-' else int(t, 0))
                 continue
             if line.startswith(b'==== NEW PROFILING FILE'):
                 ids = [{}, {}, {}]
@@ -95,31 +125,7 @@ class Reader:
                 ob = fn = fl = fn_fl = cur = b''
                 have_fn = False
                 cob = cfi = callee = None
-            c = line[:1]
-            if c.isdigit() or c in b'+-*':
-                tok = line.split()
-                if pending:                     # the call's inclusive cost
-                    pending = False
-                    cob = cfi = None
-                    ent = self.calls.setdefault(call_key, [0, {}])
-                    ent[0] += call_count
-                    for ev, t in zip(events, tok[npos:]):
-                        v = 0 if t.startswith(b'-') else int(t, 0)
-                        ent[1][ev] = ent[1].get(ev, 0) + v
-                    continue
-                if not have_fn:
-                    continue
-                self.funcs.add((ob, fn_fl, fn))
-                counts = tok[npos:]
-                per = self.self_by_name.setdefault(fn, {})
-                per_fn = self.self_by_fn.setdefault((ob, fn_fl, fn), {})
-                for ev, t in zip(events, counts):
-                    v = 0 if t.startswith(b'-') else int(t, 0)
-                    per[ev] = per.get(ev, 0) + v
-                    per_fn[ev] = per_fn.get(ev, 0) + v
-                    self.totals[ev] = self.totals.get(ev, 0) + v
-                continue
-            m = re.match(rb'^([A-Za-z]+)=(.*)$', line, re.S)
+            m = KEY_VALUE_RE.match(line)
             if m:
                 key, val = m.group(1).decode(), m.group(2).lstrip(b' \t')
                 if key == 'calls':
@@ -161,7 +167,7 @@ class Reader:
                     callee = (cob if cob is not None else ob,
                               cfi if cfi is not None else cur, name)
                 continue
-            m = re.match(rb'^(\w+):\s*(.*)$', line, re.S)
+            m = HEADER_RE.match(line)
             if m:
                 key, val = m.group(1), m.group(2)
                 if key == b'events':
@@ -169,6 +175,15 @@ class Reader:
                     self.events = self.events or events
                 elif key == b'positions':
                     npos = max(1, len(val.split()))
+        # Per name and in total: the sums of the functions' sums (exact,
+        # integers).
+        for f, d in own.items():
+            per = self.self_by_name.setdefault(f[2], {})
+            per_fn = self.self_by_fn.setdefault(f, {})
+            for ev, v in d.items():
+                per[ev] = per.get(ev, 0) + v
+                per_fn[ev] = per_fn.get(ev, 0) + v
+                self.totals[ev] = self.totals.get(ev, 0) + v
         return self
 
     @staticmethod
@@ -295,12 +310,8 @@ def same_calls(want, got):
     return [k for k in set(w) | set(g) if w.get(k) != g.get(k)]
 
 
-def main(argv):
-    if len(argv) < 3:
-        print(__doc__)
-        return 2
-    verbose = '--verbose' in argv
-    lib = ctypes.CDLL(argv[1])
+def setup(lib):
+    """The argument and result types of the calls made here."""
     lib.profdb_cg_open.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_void_p]
     lib.profdb_cg_close.argtypes = [ctypes.c_void_p]
     for fn in ('profdb_cg_event_count', 'profdb_cg_function_count'):
@@ -318,6 +329,47 @@ def main(argv):
     lib.profdb_edge_at.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p]
     lib.profdb_edge_inclusive.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint64,
                                           ctypes.c_uint32, ctypes.c_void_p]
+
+
+def compare(lib, path, got, want, verbose=False):
+    """The differences between profdb's reading of @path (@got, from
+    profdb_read, and its call edges) and the reader's (@want), as
+    messages; [] when they agree."""
+    msgs = []
+    if got['count'] != len(want.funcs):
+        msgs.append('functions: profdb %d, checker %d' % (got['count'], len(want.funcs)))
+        if verbose:
+            for x in sorted(got['pairs'] - want.funcs)[:5]:
+                msgs.append('  only profdb: %r' % (x,))
+            for x in sorted(want.funcs - got['pairs'])[:5]:
+                msgs.append('  only checker: %r' % (x,))
+    ws = {k: {e: v for e, v in d.items() if v} for k, d in want.self_by_name.items()}
+    ws = {k: d for k, d in ws.items() if d}
+    gs = {k: d for k, d in got['self'].items() if d}
+    if ws != gs:
+        diff = [k for k in set(ws) | set(gs) if ws.get(k) != gs.get(k)]
+        msgs.append('self cost differs for %d names, e.g. %r: profdb %r, checker %r'
+                    % (len(diff), diff[0], gs.get(diff[0]), ws.get(diff[0])))
+    re_, edges = profdb_edges(lib, path)
+    if re_ < 0 and (got['count'] or want.calls):   # an empty file has no format
+        msgs.append('edges: profdb %d' % re_)
+    elif re_ >= 0:
+        diff = same_calls(want.calls, edges)
+        if diff:
+            k = diff[0]
+            msgs.append('calls differ for %d (caller, callee) pairs, e.g. %r: profdb %r, '
+                        'calls= lines %r' % (len(diff), k, edges.get(k), want.calls.get(k)))
+    return msgs
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    verbose = '--verbose' in argv
+    without_big = '--without-big' in argv
+    lib = ctypes.CDLL(argv[1])
+    setup(lib)
     root = os.path.join(os.environ.get('PROFDB_SAMPLE_DATA') or argv[2], 'callgrind')
     if not os.path.isdir(root):
         print('SKIP: no sample data at %s' % root)
@@ -328,7 +380,11 @@ def main(argv):
             p = os.path.join(d, f)
             if any(s in p for s in NOT_PROFILES) or f in NOT_PROFILE_NAMES:
                 continue
+            if without_big and os.path.relpath(p, root).startswith('big' + os.sep):
+                continue
             paths.append(p)
+    if without_big:
+        print('callgrind/big: checked by cg_cycles_check.py --big, which reads them once')
     bad = unreadable = 0
     for p in sorted(paths):
         rel = os.path.relpath(p, root)
@@ -346,30 +402,7 @@ def main(argv):
                 bad += 1
             continue
         want = Reader().read(read_text(p))
-        msgs = []
-        if got['count'] != len(want.funcs):
-            msgs.append('functions: profdb %d, checker %d' % (got['count'], len(want.funcs)))
-            if verbose:
-                for x in sorted(got['pairs'] - want.funcs)[:5]:
-                    msgs.append('  only profdb: %r' % (x,))
-                for x in sorted(want.funcs - got['pairs'])[:5]:
-                    msgs.append('  only checker: %r' % (x,))
-        ws = {k: {e: v for e, v in d.items() if v} for k, d in want.self_by_name.items()}
-        ws = {k: d for k, d in ws.items() if d}
-        gs = {k: d for k, d in got['self'].items() if d}
-        if ws != gs:
-            diff = [k for k in set(ws) | set(gs) if ws.get(k) != gs.get(k)]
-            msgs.append('self cost differs for %d names, e.g. %r: profdb %r, checker %r'
-                        % (len(diff), diff[0], gs.get(diff[0]), ws.get(diff[0])))
-        re_, edges = profdb_edges(lib, p)
-        if re_ < 0 and (got['count'] or want.calls):   # an empty file has no format
-            msgs.append('edges: profdb %d' % re_)
-        elif re_ >= 0:
-            diff = same_calls(want.calls, edges)
-            if diff:
-                k = diff[0]
-                msgs.append('calls differ for %d (caller, callee) pairs, e.g. %r: profdb %r, '
-                            'calls= lines %r' % (len(diff), k, edges.get(k), want.calls.get(k)))
+        msgs = compare(lib, p, got, want, verbose)
         print('%-60s %6d functions %6d call pairs%s' % (rel, got['count'], len(want.calls),
                                                       ' FAIL' if msgs else ''))
         for m in msgs:

@@ -85,17 +85,9 @@ static char *join(const char *a, const char *b)
 	return s;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TC_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TC_ASAN 1
-#endif
-#endif
-
 void tc_skip_big_under_asan(void)
 {
-#ifdef TC_ASAN
+#if UNDER_ASAN
 	cr_skip_test("callgrind/big under AddressSanitizer: checked by the plain build");
 #endif
 }

@@ -9,6 +9,23 @@
 
 #include "profdb/profdb.h"
 
+/* ---- sanitizers ------------------------------------------------------------ */
+
+/* UNDER_ASAN is 1 in a build with AddressSanitizer, else 0: gcc defines
+ * __SANITIZE_ADDRESS__, clang answers __has_feature. Tests use it to scale
+ * their time budgets, to read the sanitizer's heap counters and to leave
+ * to the plain build what takes minutes under it. Test with #if. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 /* ---- runner ---------------------------------------------------------------- */
 
 /* Criterion's main, plus a skip report: prints how many tests were skipped

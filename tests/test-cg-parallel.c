@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "profdb-config.h"
+#include "common.h"      /* UNDER_ASAN */
 #include "profdb/profdb.h"
 #include "query-hash.h"
 #ifdef PROFDB_HAVE_ZLIB
@@ -47,16 +48,6 @@ static int failures;
 #endif
 #ifndef UNDER_TSAN
 #define UNDER_TSAN 0
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
 #endif
 
 #define CHECKF(cond, ...)                                                            \

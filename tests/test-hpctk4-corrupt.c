@@ -21,14 +21,7 @@
 
 /* Under ASan a cut is made by poisoning the tail of the file's buffer:
  * any read past the cut is reported, without copying large files. */
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-#ifdef HAVE_ASAN
+#if UNDER_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
 #ifdef HAVE_TEST_WRITER
@@ -108,7 +101,7 @@ static void cut(profdb_input blobs[PROFDB_HPCTK_NFILES], unsigned char *buf, siz
                 size_t len, const char *name)
 {
 	unsigned char *b = buf, *own = NULL;
-#ifdef HAVE_ASAN
+#if UNDER_ASAN
 	ASAN_POISON_MEMORY_REGION(buf + len, size - len);
 #else
 	(void)size;
@@ -123,7 +116,7 @@ static void cut(profdb_input blobs[PROFDB_HPCTK_NFILES], unsigned char *buf, siz
 	profdb_hpctk *db = (profdb_hpctk *)1;
 	profdb__set_message("");
 	int r = profdb_hpctk_open_mem(&db, blobs, NULL);
-#ifdef HAVE_ASAN
+#if UNDER_ASAN
 	ASAN_UNPOISON_MEMORY_REGION(buf + len, size - len);
 #endif
 	char ctx[256];

@@ -18,15 +18,7 @@
 #include "common.h"
 #include "writer.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
-#ifdef UNDER_ASAN
+#if UNDER_ASAN
 /* From the sanitizer runtime (gcc's libasan and clang's); declared here
  * because gcc ships no <sanitizer/allocator_interface.h>. */
 size_t __sanitizer_get_current_allocated_bytes(void);
@@ -49,7 +41,7 @@ int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile
 
 static size_t heap_in_use(void)
 {
-#ifdef UNDER_ASAN
+#if UNDER_ASAN
 	return __sanitizer_get_current_allocated_bytes();
 #else
 	return mallinfo2().uordblks;
@@ -213,7 +205,7 @@ Test(limits, every_byte_maximal, .timeout = 300)
  * their peak exactly. */
 #include <sys/resource.h>
 
-#ifdef UNDER_ASAN
+#if UNDER_ASAN
 static size_t hook_live, hook_peak;
 
 static void on_malloc(const volatile void *p, size_t n)

@@ -363,7 +363,8 @@ def check_input(name, path, must_open, summary_agrees=True):
             if p not in summary:
                 want[(m, c)] = want.get((m, c), 0) + 1
         got = {(r["metric"], r["context"]): r["count"] for r in doc["rows"]}
-        if any(got.get(k, 0) != n for k, n in want.items() if k[0] in {m for m, _ in keys}):
+        stats_metrics = {m for m, _ in keys}
+        if any(got.get(k, 0) != n for k, n in want.items() if k[0] in stats_metrics):
             fail(name, "stats counts differ from dump's values")
         rc, out, err = run("stats", "--csv", "--threads", "1", path)
         lines = out.decode().splitlines()

@@ -194,6 +194,11 @@ static int fkey_eq(const void *ctx, uint32_t e, const void *key)
 	return str_eq(a->name, b->name) && str_eq(a->file, b->file) && str_eq(a->object, b->object);
 }
 
+/* How many functions ahead fold_identities asks for a name's bytes: the
+ * names lie scattered over the mapped text, and reading each only when its
+ * turn comes waits for memory once per function. */
+#define FOLD_AHEAD 16
+
 /* kin[f]: the lowest function id with f's folded identity (object, file,
  * folded name). The functions are met in id order, so the first of an
  * identity, which the index keeps (one key per identity), is the lowest. */
@@ -202,17 +207,28 @@ static int fold_identities(cgw *w)
 	fkey *k = NULL;
 	size_t n = 0, cap = 0;
 	profdb__hindex h;
+	profdb__native_fn ahead[FOLD_AHEAD];
+	int have[FOLD_AHEAD] = {0};
 	w->kin = malloc((size_t)w->nf * sizeof *w->kin + 1);
 	int r = w->kin ? profdb__hindex_init(&h, 1024) : -ENOMEM;
 	if (r < 0)
 		return profdb__fail(-ENOMEM, "tree: out of memory");
+	for (uint32_t f = 0; f < w->nf && f < FOLD_AHEAD; f++)
+		if ((have[f] = w->g->function(w->impl, f, &ahead[f]) == 0) && ahead[f].name.len)
+			__builtin_prefetch(ahead[f].name.ptr);
 	for (uint32_t f = 0; f < w->nf && r == 0; f++) {
-		profdb__native_fn fn;
 		fkey key = {{0}, {0}, {0}, f};
-		if (w->g->function(w->impl, f, &fn) == 0) {
-			key.object = fn.object;
-			key.file = fn.file;
-			key.name = profdb_function_fold(w->b->db, fn.name);
+		uint32_t slot_f = f % FOLD_AHEAD;
+		if (have[slot_f]) {
+			key.object = ahead[slot_f].object;
+			key.file = ahead[slot_f].file;
+			key.name = profdb_function_fold(w->b->db, ahead[slot_f].name);
+		}
+		if (f + FOLD_AHEAD < w->nf) {   /* the slot is free now */
+			profdb__native_fn *next = &ahead[slot_f];
+			if ((have[slot_f] = w->g->function(w->impl, f + FOLD_AHEAD, next) == 0) &&
+			    next->name.len)
+				__builtin_prefetch(next->name.ptr);
 		}
 		uint32_t *slot = profdb__hindex_slot(&h, fkey_hash(&key), fkey_eq, k, &key);
 		if (*slot) {
@@ -574,6 +590,10 @@ static int bottom_up(cgw *w)
 	size_t nm = w->nm;
 	int r = root_node(w, PROFDB_NONE);
 	expand x = {w, NULL, 0, 0, 0, 1};
+	/* A node per function and, on big profiles, about as many for the
+	 * callers above the cut-off (a guess: growing by doubling copies the
+	 * nodes and touches twice the pages) */
+	profdb__tree_reserve(w->b->t, (size_t)w->nf * 2 + w->nf / 4 + 64);
 	for (size_t k = 0; r == 0 && k < nm; k++)
 		for (uint32_t f = 0; f < w->nf; f++)
 			profdb__texc(w->b->t, 0)[k] += w->fself[(size_t)f * nm + k];

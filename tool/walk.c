@@ -5,37 +5,40 @@
 
 #include "tool.h"
 
-/* The walk's guard against links that loop: each node is returned once,
- * so far more visits than nodes means a loop. The count is asked for only
- * when a walk grows past this many visits: on Callgrind with line contexts
- * counting decodes every function's lines, which the walk decodes again. */
-#define WALK_PROVISIONAL_LIMIT ((int64_t)1 << 25)
+/* The guard against links that loop, which needs no node count (on
+ * Callgrind with line contexts only a decoding of every function gives
+ * it): a walk returns each node once and a climb meets each ancestor once,
+ * so a sequence that meets an id again is caught in a loop. Brent's way of
+ * seeing it in constant memory: remember the id met after 1, 2, 4, ...
+ * steps; once the span reaches the loop's length, the loop leads back to
+ * the id remembered. mark: that id (PROFDB_NONE: none yet); steps: since
+ * it was taken, up to span. */
+static void guard_begin(walk_guard *g)
+{
+	g->mark = PROFDB_NONE;
+	g->span = 1;
+	g->steps = 0;
+}
+
+/* Step to @p id: 0, or -EBADMSG when the sequence met it again. */
+static int guard_step(walk_guard *g, uint32_t id)
+{
+	if (id == g->mark)
+		return -EBADMSG;
+	if (++g->steps == g->span) {
+		g->mark = id;
+		g->span *= 2;
+		g->steps = 0;
+	}
+	return 0;
+}
 
 int walk_begin(tool_walk *w, const profdb *db)
 {
 	w->db = db;
 	w->state = 0;
-	w->visited = 0;
-	w->limit = WALK_PROVISIONAL_LIMIT;
-	w->exact = 0;
+	guard_begin(&w->guard);
 	return 0;
-}
-
-/* Past the provisional limit: the real one from the node count. (Slack:
- * a format may count a synthetic root differently from its nodes.)
- * 1 while within it, 0 past it, < 0 error. */
-static int within_limit(tool_walk *w, int64_t n)
-{
-	if (n <= w->limit)
-		return 1;
-	if (w->exact)
-		return 0;
-	int64_t count = profdb_context_count(w->db);
-	if (count < 0)
-		return (int)count;
-	w->exact = 1;
-	w->limit = 2 * count + 16;
-	return n <= w->limit;
 }
 
 int walk_next(tool_walk *w, profdb_context *out, int skip_children)
@@ -58,10 +61,14 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 	} else {
 		/* Climb until a node has a next sibling (roots chain the same way). */
 		profdb_context up = w->cur;
-		int64_t steps = 0;
+		walk_guard climb;
+		guard_begin(&climb);
 		while (up.next_sibling == PROFDB_NONE) {
-			r = up.parent == PROFDB_NONE ? 0 : within_limit(w, ++steps);
-			if (r <= 0) {
+			if (up.parent == PROFDB_NONE) {
+				w->state = 2;
+				return 0;
+			}
+			if ((r = guard_step(&climb, up.parent)) < 0) {
 				w->state = 2;
 				return r;
 			}
@@ -71,8 +78,10 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 		next = up.next_sibling;
 	}
 	/* the library validates the tree; be safe anyway */
-	if ((r = within_limit(w, ++w->visited)) <= 0)
-		return r < 0 ? r : -EBADMSG;
+	if ((r = guard_step(&w->guard, next)) < 0) {
+		w->state = 2;
+		return r;
+	}
 	if ((r = profdb_context_get(w->db, next, &w->cur)) < 0)
 		return r;
 	*out = w->cur;

@@ -427,12 +427,16 @@ static int entries(cgw *w, uint32_t **out, size_t *n)
 	size_t ne = 0, qh = 0, qt = 0;
 	if (!ent || !queue || !seen)
 		r = profdb__fail(-ENOMEM, "tree: out of memory");
-	for (int pass = 0; r == 0 && pass < 2; pass++) {
+	/* qt: the functions seen; once they are all seen nothing more can be
+	 * an entry, so a pass stops there, and when the entry functions reach
+	 * every function the context tree the second pass walks (82,000
+	 * random reads on a big profile) is not asked for */
+	for (int pass = 0; r == 0 && pass < 2 && qt < w->nf; pass++) {
 		profdb_context c;
 		uint32_t id = PROFDB_NONE;
 		if (pass == 1 && w->nf && (r = profdb_context_get(w->b->db, 0, &c)) == 0)
 			id = c.first_child;
-		for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
+		for (uint32_t f = 0; r == 0 && f < w->nf && qt < w->nf; f++) {
 			uint32_t g = f;
 			if (pass == 1) {   /* the context tree's roots, in its order */
 				if (id == PROFDB_NONE || (r = profdb_context_get(w->b->db, id, &c)) < 0)

@@ -176,6 +176,8 @@ typedef struct walk_guard {
 typedef struct tool_walk {
 	const profdb *db;
 	profdb_context cur;    /* the node returned last */
+	profdb_context ahead;  /* the node likely next, read ahead */
+	int has_ahead;
 	int state;             /* 0 not started, 1 walking, 2 done */
 	walk_guard guard;      /* over the nodes returned */
 } tool_walk;

@@ -407,19 +407,30 @@ static skey *sort_kids(sorter *s, size_t nk)
 }
 
 /* Pre-order of the nodes reachable from 0, children sorted: map[old id] =
- * new id (PROFDB_NONE: not reachable). The sort buffers hold one sibling
- * list, so they are sized by the widest node, not by the tree. */
+ * new id (PROFDB_NONE: not reachable). Every node's children are sorted
+ * first, in the order of the ids (children lie near their parent in the
+ * store, so this reads the nodes about in memory order), into one array of
+ * child lists; the pre-order then walks that array, not the nodes (taking
+ * the nodes in pre-order reads them all over the store: a cache and TLB
+ * miss per node of the bottom-up view's 82,000 roots). The sort buffers
+ * hold one sibling list, so they are sized by the widest node. */
 static int preorder(tbuild *b, uint32_t *map, size_t *n_out)
 {
 	profdb_tree *t = b->t;
-	size_t wide = 1;
+	size_t wide = 1, total = 0;
+	uint32_t *first = malloc((t->n + 1) * sizeof *first);   /* node i's list: first[i] .. */
+	if (!first)
+		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
 	for (size_t i = 0; i < t->n; i++) {
 		size_t nk = 0;
 		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
 			nk++;
+		first[i] = (uint32_t)total;
+		total += nk;
 		wide = nk > wide ? nk : wide;
 	}
-	uint32_t *stack = malloc(t->n * sizeof *stack + 1);
+	first[t->n] = (uint32_t)total;
+	uint32_t *lists = malloc(total * sizeof *lists + 1), *stack = malloc(t->n * sizeof *stack + 1);
 	sorter s = {malloc(wide * sizeof *s.kids), NULL, NULL, NULL, NULL};
 	if (wide >= SORT_RADIX_MIN) {   /* without them: qsort alone */
 		s.out = malloc(wide * sizeof *s.out);
@@ -432,26 +443,31 @@ static int preorder(tbuild *b, uint32_t *map, size_t *n_out)
 		}
 	}
 	int r = 0;
-	if (!stack || !s.kids) {
+	if (!lists || !stack || !s.kids) {
 		r = profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
 		goto out;
 	}
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
+		size_t nk = 0;
+		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
+			s.kids[nk++] = (skey){profdb__tree_key(b, c), &t->nodes[c], t->strs, c};
+		const skey *sorted = sort_kids(&s, nk);
+		for (size_t j = 0; j < nk; j++)
+			lists[first[i] + j] = sorted[j].id;
 		map[i] = PROFDB_NONE;
+	}
 	size_t sp = 0, k = 0;
 	stack[sp++] = 0;
 	while (sp) {
 		uint32_t i = stack[--sp];
 		map[i] = (uint32_t)k++;
-		size_t nk = 0;
-		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
-			s.kids[nk++] = (skey){profdb__tree_key(b, c), &t->nodes[c], t->strs, c};
-		const skey *sorted = sort_kids(&s, nk);
-		for (size_t j = nk; j-- > 0;)
-			stack[sp++] = sorted[j].id;
+		for (uint32_t j = first[i + 1]; j-- > first[i];)
+			stack[sp++] = lists[j];
 	}
 	*n_out = k;
 out:
+	free(first);
+	free(lists);
 	free(stack);
 	free(s.kids);
 	free(s.out);

@@ -31,6 +31,9 @@ typedef struct cgw {
 	uint32_t *in_start, *in_edge;           /* edges by callee */
 	uint32_t *kin;       /* per function: the lowest id of its folded identity */
 	uint8_t *onpath;     /* per folded identity (indexed by kin) */
+	uint32_t *fstr;      /* per function: its name, file and module in the tree's
+	                      * strings (PROFDB_NONE: not interned yet) */
+	tproto fn_node;      /* a function node's prototype, but its context */
 	double thr;
 } cgw;
 
@@ -48,6 +51,7 @@ static void cgw_free(cgw *w)
 	free(w->in_edge);
 	free(w->onpath);
 	free(w->kin);
+	free(w->fstr);
 }
 
 /* Row @p row (nm values) += the event values of the reader's cost row by
@@ -256,7 +260,7 @@ static int setup(cgw *w)
 	w->ne = (uint32_t)ne;
 	size_t nm = w->nm;
 	uint64_t need = ((uint64_t)nf * 2 + (uint64_t)ne) * nm * 8 + (uint64_t)ne * 16 +
-	                (uint64_t)nf * 9;
+	                (uint64_t)nf * 21;
 	if (need > w->b->t->limit)
 		return profdb__fail(-EFBIG, "tree: the call graph's tables need %" PRIu64 " bytes, "
 		                    "more than profdb_options.max_memory", need);
@@ -271,10 +275,13 @@ static int setup(cgw *w)
 	w->out_edge = malloc((size_t)ne * sizeof *w->out_edge + 1);
 	w->in_edge = malloc((size_t)ne * sizeof *w->in_edge + 1);
 	w->onpath = calloc((size_t)nf + 1, 1);
+	w->fstr = malloc((size_t)nf * 3 * sizeof *w->fstr + 1);
 	if (!w->finc || !w->fself || !w->ecost || !w->total || !w->caller || !w->callee ||
-	    !w->out_start || !w->in_start || !w->out_edge || !w->in_edge || !w->onpath)
+	    !w->out_start || !w->in_start || !w->out_edge || !w->in_edge || !w->onpath || !w->fstr)
 		return profdb__fail(-ENOMEM, "tree: out of memory (call graph of %" PRId64
 		                    " functions)", nf);
+	memset(w->fstr, 0xff, (size_t)nf * 3 * sizeof *w->fstr);   /* PROFDB_NONE */
+	w->fn_node = profdb__tree_proto(PROFDB_NODE_FUNCTION, PROFDB_NONE);
 	int r = load_rows(w);
 	if (r == 0)
 		index_edges(w);
@@ -291,6 +298,28 @@ static tproto fn_proto(const cgw *w, uint32_t f)
 		p.module = fn.object;
 	}
 	return p;
+}
+
+/* Add a node of function @p f below @p parent: its strings interned once
+ * per function (a function stands in many nodes of the expanded views). */
+static int add_fn_node(cgw *w, uint32_t parent, uint32_t f, uint8_t flags, uint32_t *id)
+{
+	profdb_tree *t = w->b->t;
+	uint32_t *str = &w->fstr[(size_t)f * 3];
+	int r;
+	if (str[0] == PROFDB_NONE) {
+		tproto p = fn_proto(w, f);
+		if ((r = profdb__tree_intern(t, p.name, 0, &str[0])) < 0 ||
+		    (r = profdb__tree_intern(t, p.file, 1, &str[1])) < 0 ||
+		    (r = profdb__tree_intern(t, p.module, 2, &str[2])) < 0) {
+			str[0] = PROFDB_NONE;
+			return r;
+		}
+	}
+	tproto p = w->fn_node;   /* strings unused: given by id */
+	p.context = f + 1;
+	p.flags = flags;
+	return profdb__tree_add_ids(t, parent, &p, str, id);
 }
 
 /* x * num / den, 0 when den is 0, never above x (recursion makes Callgrind's
@@ -347,10 +376,8 @@ static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const 
 		}
 		return 0;
 	}
-	tproto p = fn_proto(w, f);
 	int rec = w->onpath[w->kin[f]];
-	p.flags = rec ? PROFDB_NODE_RECURSIVE : 0;
-	if ((r = profdb__tree_add(t, parent, &p, &id)) < 0)
+	if ((r = add_fn_node(w, parent, f, rec ? PROFDB_NODE_RECURSIVE : 0, &id)) < 0)
 		return r;
 	uint32_t own = x->up ? x->root_fn : f;   /* whose self cost the node shows */
 	for (size_t k = 0; k < nm; k++) {
@@ -615,8 +642,7 @@ static int bottom_up(cgw *w)
 		 * cost only (a chain of n calls with cost at its end: 2n nodes,
 		 * not n(n+1)/2). */
 		uint32_t id;
-		tproto p = fn_proto(w, f);
-		if ((r = profdb__tree_add(w->b->t, 0, &p, &id)) < 0)
+		if ((r = add_fn_node(w, 0, f, 0, &id)) < 0)
 			break;
 		memcpy(profdb__tinc(w->b->t, id), inc, nm * sizeof *inc);
 		memcpy(profdb__texc(w->b->t, id), self, nm * sizeof *self);

@@ -137,14 +137,26 @@ void profdb__tree_reserve(profdb_tree *t, size_t n)
 		(void)resize(t, n);   /* advisory: profdb__tree_add reports what fails */
 }
 
+int profdb__tree_intern(profdb_tree *t, profdb_str s, int field, uint32_t *id)
+{
+	return intern(t, s, &t->recent[field], id);
+}
+
 int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id)
 {
-	uint32_t name, file, module;
+	uint32_t str[3];
 	int r;
-	if ((r = intern(t, proto->name, &t->recent[0], &name)) < 0 ||
-	    (r = intern(t, proto->file, &t->recent[1], &file)) < 0 ||
-	    (r = intern(t, proto->module, &t->recent[2], &module)) < 0)
+	if ((r = intern(t, proto->name, &t->recent[0], &str[0])) < 0 ||
+	    (r = intern(t, proto->file, &t->recent[1], &str[1])) < 0 ||
+	    (r = intern(t, proto->module, &t->recent[2], &str[2])) < 0)
 		return r;
+	return profdb__tree_add_ids(t, parent, proto, str, id);
+}
+
+int profdb__tree_add_ids(profdb_tree *t, uint32_t parent, const tproto *proto,
+                         const uint32_t str[3], uint32_t *id)
+{
+	int r;
 	if (t->n == t->cap) {
 		size_t nc = t->cap ? 2 * t->cap : 256;
 		if (nc >= UINT32_MAX || (uint64_t)nc * node_bytes(t->nm) > t->limit) {
@@ -167,9 +179,9 @@ int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint3
 	n->flags = proto->flags;
 	n->line = proto->line;
 	n->off = proto->off;
-	n->name = name;
-	n->file = file;
-	n->module = module;
+	n->name = str[0];
+	n->file = str[1];
+	n->module = str[2];
 	n->parent = parent;
 	n->first_child = n->next_sibling = n->last_child = PROFDB_NONE;
 	n->depth = parent == PROFDB_NONE ? 0 : t->nodes[parent].depth + 1;

@@ -175,9 +175,9 @@ typedef struct walk_guard {
 } walk_guard;              /* walk.c's guard against links that loop */
 typedef struct tool_walk {
 	const profdb *db;
-	profdb_context cur;    /* the node returned last */
-	profdb_context ahead;  /* the node likely next, read ahead */
-	int has_ahead;
+	profdb_context node[2];   /* node[cur]: the node returned last; the other:
+	                           * the node likely next, read ahead (has_ahead) */
+	int cur, has_ahead;
 	int state;             /* 0 not started, 1 walking, 2 done */
 	walk_guard guard;      /* over the nodes returned */
 } tool_walk;

@@ -37,16 +37,23 @@ static int guard_step(walk_guard *g, uint32_t id)
  * next sibling, as the caller skips children or not: callers do the same
  * all along), read now and its function's name asked for, so that the
  * cache and TLB misses of names spread over a big mapped file (Callgrind)
- * overlap with the caller's work on the current node. A failure here is
- * left for the next call to meet. */
+ * overlap with the caller's work on the current node. Not from a line or
+ * an instruction: what follows one mostly has its function, whose name
+ * is already at hand, and millions of them would pay for nothing. A
+ * failure here is left for the next call to meet. */
 static void read_ahead(tool_walk *w, int skip_children)
 {
-	uint32_t a = !skip_children && w->cur.first_child != PROFDB_NONE ? w->cur.first_child
-	             : w->cur.next_sibling;
-	w->has_ahead = a != PROFDB_NONE && profdb_context_get(w->db, a, &w->ahead) == 0;
+	const profdb_context *cur = &w->node[w->cur];
+	uint32_t a = !skip_children && cur->first_child != PROFDB_NONE ? cur->first_child
+	             : cur->next_sibling;
+	w->has_ahead = 0;
+	if (a == PROFDB_NONE || cur->type == PROFDB_CTX_LINE || cur->type == PROFDB_CTX_INSTRUCTION)
+		return;
+	profdb_context *ahead = &w->node[!w->cur];
+	w->has_ahead = profdb_context_get(w->db, a, ahead) == 0;
 #if defined(__GNUC__) || defined(__clang__)
-	if (w->has_ahead && w->ahead.function.len)
-		__builtin_prefetch(w->ahead.function.ptr);
+	if (w->has_ahead && ahead->function.len)
+		__builtin_prefetch(ahead->function.ptr);
 #endif
 }
 
@@ -54,6 +61,7 @@ int walk_begin(tool_walk *w, const profdb *db)
 {
 	w->db = db;
 	w->state = 0;
+	w->cur = 0;
 	w->has_ahead = 0;
 	guard_begin(&w->guard);
 	return 0;
@@ -61,6 +69,7 @@ int walk_begin(tool_walk *w, const profdb *db)
 
 int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 {
+	const profdb_context *cur = &w->node[w->cur];
 	uint32_t next;
 	int r;
 	if (w->state == 2)
@@ -74,11 +83,11 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 		if (r < 0)
 			return r;
 		w->state = 1;
-	} else if (!skip_children && w->cur.first_child != PROFDB_NONE) {
-		next = w->cur.first_child;
+	} else if (!skip_children && cur->first_child != PROFDB_NONE) {
+		next = cur->first_child;
 	} else {
 		/* Climb until a node has a next sibling (roots chain the same way). */
-		profdb_context up = w->cur;
+		profdb_context up = *cur;
 		walk_guard climb;
 		guard_begin(&climb);
 		while (up.next_sibling == PROFDB_NONE) {
@@ -100,11 +109,11 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 		w->state = 2;
 		return r;
 	}
-	if (w->has_ahead && w->ahead.id == next)
-		w->cur = w->ahead;
-	else if ((r = profdb_context_get(w->db, next, &w->cur)) < 0)
+	if (w->has_ahead && w->node[!w->cur].id == next)
+		w->cur = !w->cur;   /* the node read ahead: no copy */
+	else if ((r = profdb_context_get(w->db, next, &w->node[w->cur])) < 0)
 		return r;
 	read_ahead(w, skip_children);
-	*out = w->cur;
+	*out = w->node[w->cur];
 	return 1;
 }

@@ -314,6 +314,66 @@ Test(tree, callgrind_bottom_up_and_flat)
 	profdb_close(db);
 }
 
+/* A sibling list of hundreds of nodes (the bottom-up root of a big profile
+ * has one per function) is in the same order as a short one: heaviest
+ * first, ties by context id. 300 functions that main calls, with costs
+ * that repeat (ties), all above the default cut-off, and one zero-cost
+ * function that stays out. */
+static void check_siblings(const profdb_tree *t, uint32_t parent, size_t want)
+{
+	profdb_node p, a, b;
+	cr_assert_eq(profdb_tree_get(t, parent, &p), 0);
+	size_t n = 0;
+	for (uint32_t c = p.first_child; c != PROFDB_NONE; c = a.next_sibling, n++) {
+		cr_assert_eq(profdb_tree_get(t, c, &a), 0);
+		if (a.next_sibling == PROFDB_NONE)
+			continue;
+		cr_assert_eq(profdb_tree_get(t, a.next_sibling, &b), 0);
+		double x = inc_of(t, c), y = inc_of(t, a.next_sibling);
+		cr_assert(x > y || (x == y && a.context < b.context),
+		          "siblings %u (context %u, %g) and %u (context %u, %g) out of order", c,
+		          a.context, x, a.next_sibling, b.context, y);
+	}
+	cr_assert_eq(n, want, "%zu children, not %zu", n, want);
+}
+
+Test(tree, callgrind_wide_sibling_lists)
+{
+	enum { N = 300 };
+	size_t cap = 64 * N + 256, len = 0;
+	char *text = malloc(cap);
+	cr_assert_not_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "# callgrind format\nversion: 1\n"
+	                        "positions: line\nevents: Ir\nfl=t.c\nfn=main\n1 1\n");
+	uint64_t total = 1;
+	for (int i = 0; i <= N; i++) {   /* f300 costs nothing */
+		unsigned cost = i == N ? 0 : (unsigned)(i * 7 % 13) + 3;
+		len += (size_t)snprintf(text + len, cap - len, "cfn=f%d\ncalls=1 %d\n%d %u\n", i,
+		                        10 + i, 2 + i, cost);
+		total += cost;
+	}
+	for (int i = 0; i <= N; i++)
+		len += (size_t)snprintf(text + len, cap - len, "fn=f%d\n%d %u\n", i, 10 + i,
+		                        i == N ? 0 : (unsigned)(i * 7 % 13) + 3);
+	len += (size_t)snprintf(text + len, cap - len, "totals: %" PRIu64 "\n", total);
+	cr_assert_lt(len, cap);
+	profdb *db = tc_open_mem("callgrind.out.wide", text, len);
+	profdb_tree *t = build(db, PROFDB_TREE_TOP_DOWN, 0, 0);
+	check_shape(t);
+	check_siblings(t, find(t, 0, "main", PROFDB_NODE_FUNCTION), N);
+	profdb_tree_free(t);
+	t = build(db, PROFDB_TREE_BOTTOM_UP, 0, 0);
+	check_shape(t);
+	check_siblings(t, 0, N + 1);   /* main and the functions with a cost */
+	/* the heaviest first: main, then the cost 15 functions by context id */
+	profdb_node n;
+	cr_assert_eq(profdb_tree_get(t, 1, &n), 0);
+	cr_assert(n.name.len == 4 && memcmp(n.name.ptr, "main", 4) == 0);
+	profdb_tree_free(t);
+	profdb_close(db);
+	free(text);
+}
+
 /* Only a function with a self cost shows its callers: A (no self cost)
  * is a leaf, while C's callers go through A up to main. */
 Test(tree, callgrind_bottom_up_callers_of_self_cost)

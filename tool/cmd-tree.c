@@ -196,14 +196,20 @@ static int decide(tree_out *o)
 	if (!(o->rdepth = malloc((size_t)o->count * sizeof *o->rdepth)))
 		return -ENOMEM;
 	o->min_percent = p->min_percent_given ? p->min_percent : 0;
-	if ((r = mark_down(o, o->min_percent, o->depth_limit)) < 0)
-		return r;
-	if (p->names.has_match && (r = mark_match(o)) < 0)
-		return r;
-	o->shown = count_shown(o);
 	int asked = o->depth_given || p->min_percent_given || p->count_given ||
 	            filter_any(&p->names) || p->focus >= 0;
-	if (!p->json && !asked && o->shown > TREE_SCREEN) {
+	/* Nothing asked, every node is shown: a big view with percentages
+	 * goes straight to the screenful's pass (the bottom-up view of a big
+	 * Callgrind profile has 170,000 nodes) */
+	int screen = !p->json && !asked && all > TREE_SCREEN && report_has_percent(&o->rep, 0);
+	if (!screen) {
+		if ((r = mark_down(o, o->min_percent, o->depth_limit)) < 0)
+			return r;
+		if (p->names.has_match && (r = mark_match(o)) < 0)
+			return r;
+		o->shown = count_shown(o);
+	}
+	if (screen || (!p->json && !asked && o->shown > TREE_SCREEN)) {
 		o->defaulted = 1;
 		if (report_has_percent(&o->rep, 0)) {
 			o->min_percent = TREE_DEFAULT_PERCENT;

@@ -167,13 +167,19 @@ profdb_str str_of(const char *s);
 
 /* ---- walking the tree (walk.c) ---- */
 /* Depth-first pre-order walk over every tree node through first_child /
- * next_sibling / parent links, without recursion (trees can be deep). */
+ * next_sibling / parent links, without recursion (trees can be deep);
+ * links that loop end it with -EBADMSG. */
+typedef struct walk_guard {
+	uint32_t mark;
+	uint64_t span, steps;
+} walk_guard;              /* walk.c's guard against links that loop */
 typedef struct tool_walk {
 	const profdb *db;
-	profdb_context cur;    /* the node returned last */
+	profdb_context node[2];   /* node[cur]: the node returned last; the other:
+	                           * the node likely next, read ahead (has_ahead) */
+	int cur, has_ahead;
 	int state;             /* 0 not started, 1 walking, 2 done */
-	int64_t visited, limit;
-	int exact;             /* limit comes from the node count */
+	walk_guard guard;      /* over the nodes returned */
 } tool_walk;
 int walk_begin(tool_walk *w, const profdb *db);
 /* @return 1 (a node in *out), 0 (end), < 0 error. skip_children: do not

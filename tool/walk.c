@@ -5,41 +5,71 @@
 
 #include "tool.h"
 
-/* The walk's guard against links that loop: each node is returned once,
- * so far more visits than nodes means a loop. The count is asked for only
- * when a walk grows past this many visits: on Callgrind with line contexts
- * counting decodes every function's lines, which the walk decodes again. */
-#define WALK_PROVISIONAL_LIMIT ((int64_t)1 << 25)
+/* The guard against links that loop, which needs no node count (on
+ * Callgrind with line contexts only a decoding of every function gives
+ * it): a walk returns each node once and a climb meets each ancestor once,
+ * so a sequence that meets an id again is caught in a loop. Brent's way of
+ * seeing it in constant memory: remember the id met after 1, 2, 4, ...
+ * steps; once the span reaches the loop's length, the loop leads back to
+ * the id remembered. mark: that id (PROFDB_NONE: none yet); steps: since
+ * it was taken, up to span. */
+static void guard_begin(walk_guard *g)
+{
+	g->mark = PROFDB_NONE;
+	g->span = 1;
+	g->steps = 0;
+}
+
+/* Step to @p id: 0, or -EBADMSG when the sequence met it again. */
+static int guard_step(walk_guard *g, uint32_t id)
+{
+	if (id == g->mark)
+		return -EBADMSG;
+	if (++g->steps == g->span) {
+		g->mark = id;
+		g->span *= 2;
+		g->steps = 0;
+	}
+	return 0;
+}
+
+/* The node the next call is likely to return (the first child, or the
+ * next sibling, as the caller skips children or not: callers do the same
+ * all along), read now and its function's name asked for, so that the
+ * cache and TLB misses of names spread over a big mapped file (Callgrind)
+ * overlap with the caller's work on the current node. Not from a line or
+ * an instruction: what follows one mostly has its function, whose name
+ * is already at hand, and millions of them would pay for nothing. A
+ * failure here is left for the next call to meet. */
+static void read_ahead(tool_walk *w, int skip_children)
+{
+	const profdb_context *cur = &w->node[w->cur];
+	uint32_t a = !skip_children && cur->first_child != PROFDB_NONE ? cur->first_child
+	             : cur->next_sibling;
+	w->has_ahead = 0;
+	if (a == PROFDB_NONE || cur->type == PROFDB_CTX_LINE || cur->type == PROFDB_CTX_INSTRUCTION)
+		return;
+	profdb_context *ahead = &w->node[!w->cur];
+	w->has_ahead = profdb_context_get(w->db, a, ahead) == 0;
+#if defined(__GNUC__) || defined(__clang__)
+	if (w->has_ahead && ahead->function.len)
+		__builtin_prefetch(ahead->function.ptr);
+#endif
+}
 
 int walk_begin(tool_walk *w, const profdb *db)
 {
 	w->db = db;
 	w->state = 0;
-	w->visited = 0;
-	w->limit = WALK_PROVISIONAL_LIMIT;
-	w->exact = 0;
+	w->cur = 0;
+	w->has_ahead = 0;
+	guard_begin(&w->guard);
 	return 0;
-}
-
-/* Past the provisional limit: the real one from the node count. (Slack:
- * a format may count a synthetic root differently from its nodes.)
- * 1 while within it, 0 past it, < 0 error. */
-static int within_limit(tool_walk *w, int64_t n)
-{
-	if (n <= w->limit)
-		return 1;
-	if (w->exact)
-		return 0;
-	int64_t count = profdb_context_count(w->db);
-	if (count < 0)
-		return (int)count;
-	w->exact = 1;
-	w->limit = 2 * count + 16;
-	return n <= w->limit;
 }
 
 int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 {
+	const profdb_context *cur = &w->node[w->cur];
 	uint32_t next;
 	int r;
 	if (w->state == 2)
@@ -53,15 +83,19 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 		if (r < 0)
 			return r;
 		w->state = 1;
-	} else if (!skip_children && w->cur.first_child != PROFDB_NONE) {
-		next = w->cur.first_child;
+	} else if (!skip_children && cur->first_child != PROFDB_NONE) {
+		next = cur->first_child;
 	} else {
 		/* Climb until a node has a next sibling (roots chain the same way). */
-		profdb_context up = w->cur;
-		int64_t steps = 0;
+		profdb_context up = *cur;
+		walk_guard climb;
+		guard_begin(&climb);
 		while (up.next_sibling == PROFDB_NONE) {
-			r = up.parent == PROFDB_NONE ? 0 : within_limit(w, ++steps);
-			if (r <= 0) {
+			if (up.parent == PROFDB_NONE) {
+				w->state = 2;
+				return 0;
+			}
+			if ((r = guard_step(&climb, up.parent)) < 0) {
 				w->state = 2;
 				return r;
 			}
@@ -71,10 +105,15 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 		next = up.next_sibling;
 	}
 	/* the library validates the tree; be safe anyway */
-	if ((r = within_limit(w, ++w->visited)) <= 0)
-		return r < 0 ? r : -EBADMSG;
-	if ((r = profdb_context_get(w->db, next, &w->cur)) < 0)
+	if ((r = guard_step(&w->guard, next)) < 0) {
+		w->state = 2;
 		return r;
-	*out = w->cur;
+	}
+	if (w->has_ahead && w->node[!w->cur].id == next)
+		w->cur = !w->cur;   /* the node read ahead: no copy */
+	else if ((r = profdb_context_get(w->db, next, &w->node[w->cur])) < 0)
+		return r;
+	read_ahead(w, skip_children);
+	*out = w->node[w->cur];
 	return 1;
 }

@@ -139,6 +139,26 @@ static int value_of(const profdb *db, int (*get)(const profdb *, uint32_t, uint3
 	return 0;
 }
 
+/* A call graph's function context's exclusive value (context fn + 1):
+ * its self cost row from the backend's graph table, which is what
+ * profdb_exclusive reads for it, without fetching the context or a call
+ * per value (an absent value is a zero in the row, and adding +0 to a
+ * sum that starts at +0 changes nothing). */
+static int graph_self(const profdb *db, uint32_t fn, uint32_t profile, const uint32_t *all,
+                      size_t n_all, uint32_t metric, double *out)
+{
+	const uint64_t *row;
+	int r;
+	*out = 0;
+	for (size_t i = 0; i < (profile != PROFDB_NONE ? 1 : n_all); i++) {
+		if ((r = db->be->graph->self(db->impl, profile != PROFDB_NONE ? profile : all[i], fn,
+		                             &row)) < 0)
+			return r;
+		*out += (double)row[metric];
+	}
+	return 0;
+}
+
 /* The non-summary profiles, for PROFDB_NONE. */
 static int profiles_of(const profdb *db, uint32_t **out, size_t *n)
 {
@@ -326,11 +346,20 @@ static int sum_groups(const profdb *db, const walk_state *w, uint32_t profile,
                       const uint32_t *all, size_t n_all, uint32_t metric, double *out)
 {
 	int r = 0;
+	int64_t nf = profdb__call_graph(db) ? db->be->graph->function_count(db->impl) : 0;
+	if (nf < 0)
+		return (int)nf;
 	for (uint32_t id = 0; id < w->n; id++) {
 		if (!w->counts[id])
 			continue;
 		profdb_context c;
 		double v;
+		if (id >= 1 && id <= nf) {   /* a function of the call graph */
+			if ((r = graph_self(db, id - 1, profile, all, n_all, metric, &v)) < 0)
+				return r;
+			out[w->group_of[id]] += v;
+			continue;
+		}
 		if ((r = profdb_context_get(db, id, &c)) < 0 ||
 		    (r = value_of(db, c.type == PROFDB_CTX_FUNCTION ? profdb_exclusive : profdb_inclusive,
 		                  id, profile, all, n_all, metric, &v)) < 0)

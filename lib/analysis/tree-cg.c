@@ -31,6 +31,9 @@ typedef struct cgw {
 	uint32_t *in_start, *in_edge;           /* edges by callee */
 	uint32_t *kin;       /* per function: the lowest id of its folded identity */
 	uint8_t *onpath;     /* per folded identity (indexed by kin) */
+	uint32_t *fstr;      /* per function: its name, file and module in the tree's
+	                      * strings (PROFDB_NONE: not interned yet) */
+	tproto fn_node;      /* a function node's prototype, but its context */
 	double thr;
 } cgw;
 
@@ -48,6 +51,7 @@ static void cgw_free(cgw *w)
 	free(w->in_edge);
 	free(w->onpath);
 	free(w->kin);
+	free(w->fstr);
 }
 
 /* Row @p row (nm values) += the event values of the reader's cost row by
@@ -194,6 +198,11 @@ static int fkey_eq(const void *ctx, uint32_t e, const void *key)
 	return str_eq(a->name, b->name) && str_eq(a->file, b->file) && str_eq(a->object, b->object);
 }
 
+/* How many functions ahead fold_identities asks for a name's bytes: the
+ * names lie scattered over the mapped text, and reading each only when its
+ * turn comes waits for memory once per function. */
+#define FOLD_AHEAD 16
+
 /* kin[f]: the lowest function id with f's folded identity (object, file,
  * folded name). The functions are met in id order, so the first of an
  * identity, which the index keeps (one key per identity), is the lowest. */
@@ -202,17 +211,28 @@ static int fold_identities(cgw *w)
 	fkey *k = NULL;
 	size_t n = 0, cap = 0;
 	profdb__hindex h;
+	profdb__native_fn ahead[FOLD_AHEAD];
+	int have[FOLD_AHEAD] = {0};
 	w->kin = malloc((size_t)w->nf * sizeof *w->kin + 1);
 	int r = w->kin ? profdb__hindex_init(&h, 1024) : -ENOMEM;
 	if (r < 0)
 		return profdb__fail(-ENOMEM, "tree: out of memory");
+	for (uint32_t f = 0; f < w->nf && f < FOLD_AHEAD; f++)
+		if ((have[f] = w->g->function(w->impl, f, &ahead[f]) == 0) && ahead[f].name.len)
+			__builtin_prefetch(ahead[f].name.ptr);
 	for (uint32_t f = 0; f < w->nf && r == 0; f++) {
-		profdb__native_fn fn;
 		fkey key = {{0}, {0}, {0}, f};
-		if (w->g->function(w->impl, f, &fn) == 0) {
-			key.object = fn.object;
-			key.file = fn.file;
-			key.name = profdb_function_fold(w->b->db, fn.name);
+		uint32_t slot_f = f % FOLD_AHEAD;
+		if (have[slot_f]) {
+			key.object = ahead[slot_f].object;
+			key.file = ahead[slot_f].file;
+			key.name = profdb_function_fold(w->b->db, ahead[slot_f].name);
+		}
+		if (f + FOLD_AHEAD < w->nf) {   /* the slot is free now */
+			profdb__native_fn *next = &ahead[slot_f];
+			if ((have[slot_f] = w->g->function(w->impl, f + FOLD_AHEAD, next) == 0) &&
+			    next->name.len)
+				__builtin_prefetch(next->name.ptr);
 		}
 		uint32_t *slot = profdb__hindex_slot(&h, fkey_hash(&key), fkey_eq, k, &key);
 		if (*slot) {
@@ -240,7 +260,7 @@ static int setup(cgw *w)
 	w->ne = (uint32_t)ne;
 	size_t nm = w->nm;
 	uint64_t need = ((uint64_t)nf * 2 + (uint64_t)ne) * nm * 8 + (uint64_t)ne * 16 +
-	                (uint64_t)nf * 9;
+	                (uint64_t)nf * 21;
 	if (need > w->b->t->limit)
 		return profdb__fail(-EFBIG, "tree: the call graph's tables need %" PRIu64 " bytes, "
 		                    "more than profdb_options.max_memory", need);
@@ -255,10 +275,13 @@ static int setup(cgw *w)
 	w->out_edge = malloc((size_t)ne * sizeof *w->out_edge + 1);
 	w->in_edge = malloc((size_t)ne * sizeof *w->in_edge + 1);
 	w->onpath = calloc((size_t)nf + 1, 1);
+	w->fstr = malloc((size_t)nf * 3 * sizeof *w->fstr + 1);
 	if (!w->finc || !w->fself || !w->ecost || !w->total || !w->caller || !w->callee ||
-	    !w->out_start || !w->in_start || !w->out_edge || !w->in_edge || !w->onpath)
+	    !w->out_start || !w->in_start || !w->out_edge || !w->in_edge || !w->onpath || !w->fstr)
 		return profdb__fail(-ENOMEM, "tree: out of memory (call graph of %" PRId64
 		                    " functions)", nf);
+	memset(w->fstr, 0xff, (size_t)nf * 3 * sizeof *w->fstr);   /* PROFDB_NONE */
+	w->fn_node = profdb__tree_proto(PROFDB_NODE_FUNCTION, PROFDB_NONE);
 	int r = load_rows(w);
 	if (r == 0)
 		index_edges(w);
@@ -275,6 +298,28 @@ static tproto fn_proto(const cgw *w, uint32_t f)
 		p.module = fn.object;
 	}
 	return p;
+}
+
+/* Add a node of function @p f below @p parent: its strings interned once
+ * per function (a function stands in many nodes of the expanded views). */
+static int add_fn_node(cgw *w, uint32_t parent, uint32_t f, uint8_t flags, uint32_t *id)
+{
+	profdb_tree *t = w->b->t;
+	uint32_t *str = &w->fstr[(size_t)f * 3];
+	int r;
+	if (str[0] == PROFDB_NONE) {
+		tproto p = fn_proto(w, f);
+		if ((r = profdb__tree_intern(t, p.name, 0, &str[0])) < 0 ||
+		    (r = profdb__tree_intern(t, p.file, 1, &str[1])) < 0 ||
+		    (r = profdb__tree_intern(t, p.module, 2, &str[2])) < 0) {
+			str[0] = PROFDB_NONE;
+			return r;
+		}
+	}
+	tproto p = w->fn_node;   /* strings unused: given by id */
+	p.context = f + 1;
+	p.flags = flags;
+	return profdb__tree_add_ids(t, parent, &p, str, id);
 }
 
 /* x * num / den, 0 when den is 0, never above x (recursion makes Callgrind's
@@ -331,10 +376,8 @@ static int child(expand *x, uint32_t *other, uint32_t parent, uint32_t f, const 
 		}
 		return 0;
 	}
-	tproto p = fn_proto(w, f);
 	int rec = w->onpath[w->kin[f]];
-	p.flags = rec ? PROFDB_NODE_RECURSIVE : 0;
-	if ((r = profdb__tree_add(t, parent, &p, &id)) < 0)
+	if ((r = add_fn_node(w, parent, f, rec ? PROFDB_NODE_RECURSIVE : 0, &id)) < 0)
 		return r;
 	uint32_t own = x->up ? x->root_fn : f;   /* whose self cost the node shows */
 	for (size_t k = 0; k < nm; k++) {
@@ -411,12 +454,16 @@ static int entries(cgw *w, uint32_t **out, size_t *n)
 	size_t ne = 0, qh = 0, qt = 0;
 	if (!ent || !queue || !seen)
 		r = profdb__fail(-ENOMEM, "tree: out of memory");
-	for (int pass = 0; r == 0 && pass < 2; pass++) {
+	/* qt: the functions seen; once they are all seen nothing more can be
+	 * an entry, so a pass stops there, and when the entry functions reach
+	 * every function the context tree the second pass walks (82,000
+	 * random reads on a big profile) is not asked for */
+	for (int pass = 0; r == 0 && pass < 2 && qt < w->nf; pass++) {
 		profdb_context c;
 		uint32_t id = PROFDB_NONE;
 		if (pass == 1 && w->nf && (r = profdb_context_get(w->b->db, 0, &c)) == 0)
 			id = c.first_child;
-		for (uint32_t f = 0; r == 0 && f < w->nf; f++) {
+		for (uint32_t f = 0; r == 0 && f < w->nf && qt < w->nf; f++) {
 			uint32_t g = f;
 			if (pass == 1) {   /* the context tree's roots, in its order */
 				if (id == PROFDB_NONE || (r = profdb_context_get(w->b->db, id, &c)) < 0)
@@ -574,6 +621,10 @@ static int bottom_up(cgw *w)
 	size_t nm = w->nm;
 	int r = root_node(w, PROFDB_NONE);
 	expand x = {w, NULL, 0, 0, 0, 1};
+	/* A node per function and, on big profiles, about as many for the
+	 * callers above the cut-off (a guess: growing by doubling copies the
+	 * nodes and touches twice the pages) */
+	profdb__tree_reserve(w->b->t, (size_t)w->nf * 2 + w->nf / 4 + 64);
 	for (size_t k = 0; r == 0 && k < nm; k++)
 		for (uint32_t f = 0; f < w->nf; f++)
 			profdb__texc(w->b->t, 0)[k] += w->fself[(size_t)f * nm + k];
@@ -591,8 +642,7 @@ static int bottom_up(cgw *w)
 		 * cost only (a chain of n calls with cost at its end: 2n nodes,
 		 * not n(n+1)/2). */
 		uint32_t id;
-		tproto p = fn_proto(w, f);
-		if ((r = profdb__tree_add(w->b->t, 0, &p, &id)) < 0)
+		if ((r = add_fn_node(w, 0, f, 0, &id)) < 0)
 			break;
 		memcpy(profdb__tinc(w->b->t, id), inc, nm * sizeof *inc);
 		memcpy(profdb__texc(w->b->t, id), self, nm * sizeof *self);

@@ -106,6 +106,15 @@ static inline double *profdb__texc(profdb_tree *t, uint32_t id) { return t->val 
  * @p parent (PROFDB_NONE: the root, only once). @return 0, -EFBIG
  * (max_memory), -ENOMEM; *id receives its id. */
 int profdb__tree_add(profdb_tree *t, uint32_t parent, const tproto *proto, uint32_t *id);
+/* As profdb__tree_add, with the name, file and module given as ids of the
+ * tree's strings (profdb__tree_intern; the proto's strings are not read):
+ * a builder that adds many nodes with the same strings interns them once. */
+int profdb__tree_add_ids(profdb_tree *t, uint32_t parent, const tproto *proto,
+                         const uint32_t str[3], uint32_t *id);
+/* The id of @p s in the tree's strings (added when new), as the @p field
+ * of a node (0 name, 1 file, 2 module: the field's last id is tried
+ * first): 0, -EFBIG, -ENOMEM. */
+int profdb__tree_intern(profdb_tree *t, profdb_str s, int field, uint32_t *id);
 /* Room for @p n nodes at once, when max_memory allows (a builder that
  * knows its size spares the copies of growing). */
 void profdb__tree_reserve(profdb_tree *t, size_t n);

@@ -327,50 +327,7 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 
 /* ---- the tree ---------------------------------------------------------------------- */
 
-/* The root's children are ordered by a stable LSD radix sort of (key,
- * index) pairs, 11 bits a pass, skipping the bits every key shares: qsort's
- * indirect comparisons were slow on 100,000 functions (doc/PERFORMANCE.md,
- * "Callgrind reader"). The order is the total order a comparison sort by
- * the key, then the index, gives. */
-#define RADIX_BITS 11
-#define RADIX_SIZE (1u << RADIX_BITS)
-
-typedef struct sort_pair {
-	uint64_t key;
-	uint32_t at;        /* the record's index */
-} sort_pair;
-
-/* Sort *a (n pairs; *tmp as large) by key, stably; *a and *tmp are
- * swapped whenever a pass moves the pairs. */
-static void radix_pairs(sort_pair **a, sort_pair **tmp, size_t n, uint32_t *count)
-{
-	if (n < 2)
-		return;
-	uint64_t differ = 0;
-	for (size_t i = 1; i < n; i++)
-		differ |= (*a)[i].key ^ (*a)[0].key;
-	for (unsigned shift = 0; shift < 64 && (differ >> shift) != 0; shift += RADIX_BITS) {
-		if (((differ >> shift) & (RADIX_SIZE - 1)) == 0)
-			continue;   /* every key has these bits */
-		const sort_pair *src = *a;
-		sort_pair *dst = *tmp;
-		memset(count, 0, RADIX_SIZE * sizeof *count);
-		for (size_t i = 0; i < n; i++)
-			count[(src[i].key >> shift) & (RADIX_SIZE - 1)]++;
-		uint32_t at = 0;
-		for (size_t d = 0; d < RADIX_SIZE; d++) {
-			uint32_t c = count[d];
-			count[d] = at;
-			at += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[count[(src[i].key >> shift) & (RADIX_SIZE - 1)]++] = src[i];
-		*a = dst;
-		*tmp = (sort_pair *)(uintptr_t)src;
-	}
-}
-
-/* Bits needed for @p v. */
+/* a + b, saturating. */
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a + b < a ? UINT64_MAX : a + b;
@@ -396,7 +353,7 @@ static int build_tree(void *arg)
 		return r0;
 	uint32_t nf = cg->n_fns, ne = cg->n_edges, nc = nf + 1;
 	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	uint64_t need = (uint64_t)nc * (32 + 2 * sizeof(sort_pair));
+	uint64_t need = (uint64_t)nc * (32 + 2 * sizeof(profdb__sort_pair));
 	if (need > limit)
 		return profdb__fail(-EFBIG, "callgrind: the context tree needs %" PRIu64
 		                    " bytes, more than profdb_options.max_memory", need);
@@ -404,8 +361,8 @@ static int build_tree(void *arg)
 	uint64_t *weight = calloc(nc, sizeof *weight);
 	/* calloc: every pair the sort reads is set below, but gcc -O3 cannot
 	 * see it through the inlined sort (maybe-uninitialized) */
-	sort_pair *pairs = calloc(nc, sizeof *pairs), *tmp = malloc((size_t)nc * sizeof *tmp);
-	uint32_t *count = malloc(RADIX_SIZE * sizeof *count);
+	profdb__sort_pair *pairs = calloc(nc, sizeof *pairs), *tmp = malloc((size_t)nc * sizeof *tmp);
+	uint32_t *count = malloc(PROFDB_RADIX_SIZE * sizeof *count);
 	q->parent = malloc((size_t)nc * sizeof *q->parent);
 	q->first_child = malloc((size_t)nc * sizeof *q->first_child);
 	q->next_sibling = malloc((size_t)nc * sizeof *q->next_sibling);
@@ -434,8 +391,11 @@ static int build_tree(void *arg)
 		}
 	}
 	for (uint32_t c = 1; c < nc; c++)
-		pairs[c - 1] = (sort_pair){~weight[c], c};
-	radix_pairs(&pairs, &tmp, nf, count);   /* stable: by index within a weight */
+		pairs[c - 1] = (profdb__sort_pair){~weight[c], c};
+	/* A radix sort: qsort's indirect comparisons were slow on 100,000
+	 * functions (doc/PERFORMANCE.md, "Callgrind reader"). Stable, so the
+	 * order is by weight, then by index. */
+	profdb__radix_pairs(&pairs, &tmp, nf, count);
 	q->depth[0] = 0;
 	for (uint32_t i = 0; i < nf; i++) {
 		link_child(q, last, 0, pairs[i].at);

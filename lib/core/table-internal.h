@@ -38,6 +38,22 @@ static inline uint64_t profdb__mix64(uint64_t x)
 /* FNV-1a over bytes, finished by profdb__mix64. */
 uint64_t profdb__hash_bytes(const void *p, size_t n, uint64_t seed);
 
+/* A stable LSD radix sort of (key, index) pairs, 11 bits a pass, skipping
+ * the bits every key shares: for the long sibling lists that qsort's
+ * indirect comparisons make slow. */
+#define PROFDB_RADIX_SIZE (1u << 11)
+
+typedef struct profdb__sort_pair {
+	uint64_t key;
+	uint32_t at;        /* the record's index */
+} profdb__sort_pair;
+
+/* Sort *a (n pairs; *tmp as large) by key, ascending and stably; *a and
+ * *tmp are swapped whenever a pass moves the pairs. @p count: room for
+ * PROFDB_RADIX_SIZE counters. */
+void profdb__radix_pairs(profdb__sort_pair **a, profdb__sort_pair **tmp, size_t n,
+                         uint32_t *count);
+
 /* An index from keys to entry numbers (uint32_t) of a table the caller
  * owns: the index stores only entry + 1 per slot (0 = empty), and asks the
  * caller to hash and compare entries. Linear probing, at most half full. */

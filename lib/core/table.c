@@ -62,6 +62,37 @@ void profdb__advise_big(void *p, size_t bytes)
 #endif
 }
 
+void profdb__radix_pairs(profdb__sort_pair **a, profdb__sort_pair **tmp, size_t n,
+                         uint32_t *count)
+{
+	const unsigned bits = 11;
+	const uint64_t mask = PROFDB_RADIX_SIZE - 1;
+	if (n < 2)
+		return;
+	uint64_t differ = 0;
+	for (size_t i = 1; i < n; i++)
+		differ |= (*a)[i].key ^ (*a)[0].key;
+	for (unsigned shift = 0; shift < 64 && (differ >> shift) != 0; shift += bits) {
+		if (((differ >> shift) & mask) == 0)
+			continue;   /* every key has these bits */
+		const profdb__sort_pair *src = *a;
+		profdb__sort_pair *dst = *tmp;
+		memset(count, 0, PROFDB_RADIX_SIZE * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[(src[i].key >> shift) & mask]++;
+		uint32_t at = 0;
+		for (size_t d = 0; d < PROFDB_RADIX_SIZE; d++) {
+			uint32_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & mask]++] = src[i];
+		*a = dst;
+		*tmp = (profdb__sort_pair *)(uintptr_t)src;
+	}
+}
+
 uint64_t profdb__hash_bytes(const void *p, size_t n, uint64_t seed)
 {
 	const unsigned char *s = p;

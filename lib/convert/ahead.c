@@ -1,11 +1,13 @@
 /* Work done ahead on a second thread (ahead-internal.h): the jobs 0, 1,
  * ... made in order by one thread while the calling thread takes their
  * results in the same order, at most AHEAD_RING apart. Without a thread
- * (one cannot start) each job is made when taken. */
+ * (no core left for it, or one cannot start) each job is made when
+ * taken. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ahead-internal.h"
 
@@ -99,8 +101,9 @@ static void *maker(void *arg)
 }
 
 int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make_fn make,
-                        profdb__ahead_drop_fn drop, void *ctx)
+                        profdb__ahead_drop_fn drop, void *ctx, unsigned busy)
 {
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	profdb__ahead *a = calloc(1, sizeof *a);
 	*out = NULL;
 	if (!a)
@@ -109,7 +112,7 @@ int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make
 	a->drop = drop;
 	a->ctx = ctx;
 	a->n_jobs = n_jobs;
-	if (n_jobs > 1 && pthread_mutex_init(&a->lock, NULL) == 0) {
+	if (n_jobs > 1 && cores > 1 + (long)busy && pthread_mutex_init(&a->lock, NULL) == 0) {
 		if (pthread_cond_init(&a->made_cv, NULL) == 0) {
 			if (pthread_cond_init(&a->free_cv, NULL) == 0) {
 				a->maker_on = 1;

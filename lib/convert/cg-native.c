@@ -260,7 +260,7 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 		return (int)n_fn;
 	records_jobs jobs = {n->t, n->impl, all ? NULL : profiles, all ? 1 : n_profiles, n->w.n_ev};
 	int r = profdb__ahead_start(&a, (uint64_t)n_fn * jobs.n_profiles, make_records, drop_records,
-	                            &jobs);
+	                            &jobs, 0);
 	for (int64_t f = 0; f < n_fn && r >= 0; f++) {
 		for (size_t p = 0; p < (all ? 1 : n_profiles) && r >= 0; p++)
 			r = put_function(n, a, (uint32_t)f);

@@ -3,7 +3,8 @@
  * tree's order, each function's line contexts decoded once and handed
  * over with their self costs in integer units, combined over the chosen
  * profiles. The lines are decoded a few functions ahead on a second
- * thread (ahead-internal.h) while the caller writes. Memory: a few dozen
+ * thread (ahead-internal.h) while the caller writes, when a core is left
+ * for it beside the caller's busy threads. Memory: a few dozen
  * functions' rows and O(profiles), where the context tree (ctree.c)
  * holds every context with its costs. */
 #include <stdlib.h>
@@ -144,7 +145,8 @@ static int applies(const profdb *db, const profdb__cv_event *ev, size_t n_ev)
 
 int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n_ev,
                           const uint32_t *profiles, size_t n_profiles,
-                          profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud)
+                          profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud,
+                          unsigned busy)
 {
 	if (!applies(db, ev, n_ev))
 		return 0;
@@ -175,7 +177,7 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 	profdb__ahead *ahead = NULL;
 	if (r >= 0 && line) {
 		x.next = c.first_child;
-		r = profdb__ahead_start(&ahead, (uint64_t)nf, make_rows, drop_rows, &x);
+		r = profdb__ahead_start(&ahead, (uint64_t)nf, make_rows, drop_rows, &x, busy);
 	}
 	/* the root's children are the functions, function fn is context fn + 1 */
 	for (uint32_t id = r >= 0 ? c.first_child : PROFDB_NONE; id != PROFDB_NONE && r >= 0;

@@ -516,12 +516,12 @@ static int bulk_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
 	bulk b;
 	memset(&b, 0, sizeof b);
 	b.p = p;
-	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b);
+	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b, 0);
 	if (r > 0 && (r = mark_shared(&b)) >= 0 &&
 	    (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
 	    (r = profdb__hindex_init(&p->local.index, 1024)) >= 0)
 		r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
-		                          bulk_line, &b);
+		                          bulk_line, &b, 1);   /* 1: the compressor */
 	free(b.key);
 	free(b.shared);
 	return r;

@@ -347,7 +347,7 @@ static void drive(drv *d)
 	CG_CHECK(d->nf == 0 || CALL(profdb_cg_function_get(cg, 0, NULL)) == -EINVAL,
 	         "function_get(NULL)");
 
-	/* The call rows are read on first use (lib/callgrind/reread.c): a call
+	/* The call rows are read on first use (lib/callgrind/first-use.c): a call
 	 * count or call cost over 64 bits fails every query that needs them,
 	 * alike, and nothing else. */
 	int64_t nc = CALL(profdb_cg_call_count(cg));

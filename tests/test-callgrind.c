@@ -1880,7 +1880,7 @@ Test(callgrind, long_line)
 	cr_assert(strstr(profdb_error_message(), "line 2 (offset 11)"), "%s",
 	          profdb_error_message());
 	cr_assert(strstr(profdb_error_message(), "longer than"));
-	/* the same for a cost line of an open segment (the scanner's fast path) */
+	/* the same for a cost line of an open block (the scanner's fast path) */
 	h = sprintf(t, "events: Ir\nfn=f\n1 1\n2");
 	memset(t + h, ' ', n);
 	strcpy(t + h + n, "1\n");
@@ -1959,7 +1959,7 @@ Test(callgrind, bad_inputs)
 	}
 }
 
-/* The call rows are read on first use (lib/callgrind/reread.c): a call
+/* The call rows are read on first use (lib/callgrind/first-use.c): a call
  * count or call cost over 64 bits opens, and fails every query that needs
  * the calls, with the line, the same way each time. */
 Test(callgrind, call_overflow_fails_the_call_queries)

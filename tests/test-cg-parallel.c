@@ -421,7 +421,7 @@ static void *read_all(void *arg)
 
 /* Two threads read every answer of one handle at once, the first line
  * detail of both included: the chain of each function's blocks
- * (lib/callgrind/reread.c) is linked by whichever asks first, once. */
+ * (lib/callgrind/first-use.c) is linked by whichever asks first, once. */
 static void t_shared_handle(const text *t, uint64_t want)
 {
 	profdb_options opts = PROFDB_OPTIONS_INIT;

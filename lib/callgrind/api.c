@@ -62,7 +62,7 @@ profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 	cg->crow_cost = calloc(1, sizeof *cg->crow_cost);
 	profdb__options_copy(&cg->opts, opts);
 	profdb__once_init(&cg->calls_once);
-	profdb__once_init(&cg->segs_once);
+	profdb__once_init(&cg->blks_once);
 	if (!cg->p_totals || !cg->p_summary || !cg->p_totline || !cg->row_narrow || !cg->crow_cost) {
 		free(cg->p_totals);
 		free(cg->p_summary);
@@ -71,7 +71,7 @@ profdb_cg *profdb__cg_new(uint32_t n_files, const profdb_options *opts)
 		free(cg->crow_cost);
 		free(cg->files);
 		profdb__once_destroy(&cg->calls_once);
-		profdb__once_destroy(&cg->segs_once);
+		profdb__once_destroy(&cg->blks_once);
 		free(cg);
 		return NULL;
 	}
@@ -386,7 +386,7 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	}
 	free(cg->calls);
 	free(cg->ccost);
-	free(cg->seg_first);
+	free(cg->blk_first);
 	profdb__cg_blk_free(cg);
 	free(cg->totals);
 	free(cg->summary);
@@ -420,7 +420,7 @@ PROFDB_EXPORT void profdb_cg_close(profdb_cg *cg)
 	free(cg->files);
 	profdb__cg_free_tables(cg);
 	profdb__once_destroy(&cg->calls_once);
-	profdb__once_destroy(&cg->segs_once);
+	profdb__once_destroy(&cg->blks_once);
 	free(cg);
 }
 

@@ -159,30 +159,20 @@ void profdb__cg_blk_state(const profdb_cg *cg, uint32_t b, cg_blkst *out)
 	*out = (cg_blkst){b, cg->fns[cg_blk_at(cg, b)->fn].fl, CG_EMPTY, CG_EMPTY, {0}};
 }
 
-uint32_t profdb__cg_unit_profile(const profdb_cg *cg, uint32_t u)
-{
-	return profdb__cg_blk_profile(cg, u);
-}
-
-uint32_t profdb__cg_unit_next(const profdb_cg *cg, uint32_t u)
-{
-	return cg->blk_next[u];
-}
-
 /* The chain of each function's blocks, in text order (the first detail
- * request, reread.c). */
+ * request, first-use.c). */
 int profdb__cg_blk_chain(profdb_cg *cg)
 {
 	if (!(cg->blk_next = malloc(((size_t)cg->n_blks + 1) * sizeof *cg->blk_next)))
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	for (uint32_t f = 0; f < cg->n_fns; f++)
-		cg->seg_first[f] = CG_EMPTY;
+		cg->blk_first[f] = CG_EMPTY;
 	for (uint32_t i = cg->n_blks; i-- > 0;) {
 		uint32_t fn = cg_blk_at(cg, i)->fn;
 		if (fn >= cg->n_fns)
 			return profdb__fail(-EIO, "callgrind: block %" PRIu32 " names no function", i);
-		cg->blk_next[i] = cg->seg_first[fn];
-		cg->seg_first[fn] = i;
+		cg->blk_next[i] = cg->blk_first[fn];
+		cg->blk_first[fn] = i;
 	}
 	return 0;
 }

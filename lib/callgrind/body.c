@@ -282,7 +282,7 @@ int add_call(parser *ps, uint64_t count)
 	r = get_row(ps, callee, &callee_row);  /* the callee is part of the profile */
 	if (r < 0)
 		return r;
-	/* the line, for the call rows made on first use (reread.c) */
+	/* the line, for the call rows made on first use (first-use.c) */
 	r = grow((void **)&cg->calls, &cg->cap_calls, (uint64_t)cg->n_calls + 1, sizeof *cg->calls);
 	if (r < 0)
 		return r;

@@ -1,6 +1,6 @@
 /* Callgrind: the count and cost of every call, recorded by the open's scan.
  *
- * The call rows (per profile and call edge, reread.c) are made on first
+ * The call rows (per profile and call edge, first-use.c) are made on first
  * use: most uses of a profile never need them, and they are large (in a
  * 69 MB profile 106 164 rows of 13 events, 13.5 MB with their index).
  * What the scan keeps instead, as it reads a calls= line and the cost
@@ -14,7 +14,7 @@
  * when the piece is merged, so the records stay in text order.
  *
  * The scan checks every value; the sums over calls are made with the
- * rows, where an overflow is reported with the line (reread.c). */
+ * rows, where an overflow is reported with the line (first-use.c). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -101,7 +101,7 @@ typedef struct cg_row {
 } cg_row;
 
 /* A calls= line, as the open records it: the call rows are made from
- * these on first use (reread.c), with the count and cost the scan
+ * these on first use (first-use.c), with the count and cost the scan
  * recorded for each (cg->ccost). The profile's lines are a run of the
  * table (cg_profile.call_first), in text order. */
 typedef struct cg_call {
@@ -205,9 +205,9 @@ struct profdb_cg {
 	uint64_t *edge_cost;
 	uint32_t n_edges;
 
-	/* What the open leaves to first use (reread.c): the call rows, made
+	/* What the open leaves to first use (first-use.c): the call rows, made
 	 * from the calls= lines it recorded (then the edges, through
-	 * calls_once); and through segs_once, seg_first[fn], the first of each
+	 * calls_once); and through blks_once, blk_first[fn], the first of each
 	 * function's blocks (blk_chunk, recorded by the open). */
 	cg_call *calls;
 	uint32_t n_calls;
@@ -216,8 +216,8 @@ struct profdb_cg {
 	 * freed once the call rows are made */
 	unsigned char *ccost;
 	size_t n_ccost, cap_ccost;
-	profdb__once calls_once, segs_once;
-	uint32_t *seg_first;
+	profdb__once calls_once, blks_once;
+	uint32_t *blk_first;
 
 	/* the open's blocks (blocks.c), and their chain per function, made
 	 * by the first detail request: blk_next[b], CG_EMPTY at the end */
@@ -349,12 +349,12 @@ void profdb__cg_free_tables(profdb_cg *cg);
  * (NAME-NN, NAME.N, NAME.N-NN: one file of a --separate-threads set or a
  * dump series) rather than naming the set's base file. 1 or 0. */
 int profdb__cg_names_member(const char *path);
-/* reread.c: make the call rows and edges (profdb__cg_calls), or the
- * chain of each function's blocks, cg->seg_first (profdb__cg_segments), ready:
+/* first-use.c: make the call rows and edges (profdb__cg_calls), or the
+ * chain of each function's blocks, cg->blk_first (profdb__cg_blocks), ready:
  * once, for every thread; 0 or < 0 with the message of the read that
  * failed. */
 int profdb__cg_calls(const profdb_cg *cg);
-int profdb__cg_segments(const profdb_cg *cg);
+int profdb__cg_blocks(const profdb_cg *cg);
 /* blocks.c: block @p b (< n_blks), its offset, its profile, its start
  * state; free every block. */
 static inline const cg_blk *cg_blk_at(const profdb_cg *cg, uint32_t b)
@@ -369,12 +369,8 @@ uint32_t profdb__cg_blk_profile(const profdb_cg *cg, uint32_t b);
 /* The state at block @p b's first line: src, jfl, jfn and pos. */
 void profdb__cg_blk_state(const profdb_cg *cg, uint32_t b, cg_blkst *out);
 void profdb__cg_blk_free(profdb_cg *cg);
-/* seg_first[fn] and blk_next: each function's blocks in text order. */
+/* blk_first[fn] and blk_next: each function's blocks in text order. */
 int profdb__cg_blk_chain(profdb_cg *cg);
-/* The profile of block @p u of a function's list (seg_first), and the
- * function's next block (CG_EMPTY after the last). */
-uint32_t profdb__cg_unit_profile(const profdb_cg *cg, uint32_t u);
-uint32_t profdb__cg_unit_next(const profdb_cg *cg, uint32_t u);
 /* names.c: the name of compressed id (@p sp, @p id) of file @p f in its
  * line at offset @p off (what the id meant there), or CG_UNDEF; the name
  * of the literal name line at offset @p off inside a block, or CG_UNDEF

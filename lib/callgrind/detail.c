@@ -615,8 +615,8 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
 		             sizeof *d->lines, d->ne);
 	uint32_t sg = first;
-	for (; sg != CG_EMPTY && r == 0; sg = profdb__cg_unit_next(cg, sg)) {
-		if (profile == PROFDB_CG_ALL || profdb__cg_unit_profile(cg, sg) == profile)
+	for (; sg != CG_EMPTY && r == 0; sg = cg->blk_next[sg]) {
+		if (profile == PROFDB_CG_ALL || profdb__cg_blk_profile(cg, sg) == profile)
 			r = decode_unit(d, fn, sg);
 		else if (next)
 			break;
@@ -680,16 +680,16 @@ PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *
 		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
 	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
 		return profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
-	int r = profdb__cg_segments(cg);
+	int r = profdb__cg_blocks(cg);
 	if (r < 0)
 		return r;
-	return detail_build(cg, profile, fn, cg->seg_first[fn], NULL, 0, ret);
+	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, ret);
 }
 
-int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,
+int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *blk,
                           profdb_cg_detail **ret)
 {
-	return detail_build(cg, profdb__cg_unit_profile(cg, *seg), fn, *seg, seg, 1, ret);
+	return detail_build(cg, profdb__cg_blk_profile(cg, *blk), fn, *blk, blk, 1, ret);
 }
 
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)

@@ -58,12 +58,12 @@ int profdb__cgl_each(const cg_lines *l, uint32_t fn, cgl_visit_fn visit, void *u
 void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
                            uint64_t *line, uint64_t *instr, const uint64_t **self);
 
-/* detail.c: the line rows of function @p fn in the profile of segment
- * *seg (no call sites, no jumps), from the run of that profile's segments
- * starting at *seg (O(run), unlike profdb_cg_detail_new(), which walks the
- * whole list); *seg becomes the first segment of the next profile, or
+/* detail.c: the line rows of function @p fn in the profile of block
+ * *blk (no call sites, no jumps), from the run of that profile's blocks
+ * starting at *blk (O(run), unlike profdb_cg_detail_new(), which walks the
+ * whole list); *blk becomes the first block of the next profile, or
  * CG_EMPTY. */
-int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *seg,
+int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *blk,
                           profdb_cg_detail **ret);
 
 #endif

@@ -205,16 +205,16 @@ static int details(const profdb_cg *cg, uint32_t fn, fn_details *x)
 {
 	int r = 0;
 	memset(x, 0, sizeof *x);
-	/* The profiles of the function: its segments are in text order and
+	/* The profiles of the function: its blocks are in text order and
 	 * profiles are numbered in text order, so they come ascending, each
-	 * one a run of segments; one pass over the list decodes them all. */
+	 * one a run of blocks; one pass over the list decodes them all. */
 	uint32_t last = PROFDB_NONE;
-	if ((r = profdb__cg_segments(cg)) < 0)
+	if ((r = profdb__cg_blocks(cg)) < 0)
 		return r;
-	for (uint32_t s = cg->seg_first[fn]; s != CG_EMPTY && r == 0;) {
-		uint32_t p = profdb__cg_unit_profile(cg, s);
+	for (uint32_t s = cg->blk_first[fn]; s != CG_EMPTY && r == 0;) {
+		uint32_t p = profdb__cg_blk_profile(cg, s);
 		if (last != PROFDB_NONE && p <= last)
-			return profdb__fail(-EBADMSG, "callgrind: internal error: the segments of function %"
+			return profdb__fail(-EBADMSG, "callgrind: internal error: the blocks of function %"
 			                    PRIu32 " are not in profile order", fn);
 		last = p;
 		size_t cap = x->cap;
@@ -584,7 +584,7 @@ static int count_all(void *arg)
 		n = CG_COUNT_THREADS;
 	if (cg->n_fns < 2 * n)
 		n = 1;
-	int r = n > 1 ? profdb__cg_segments(cg) : 0;   /* once, before the threads */
+	int r = n > 1 ? profdb__cg_blocks(cg) : 0;   /* once, before the threads */
 	if (r < 0)
 		return r;
 	for (uint32_t f = 0; f < cg->n_fns; f++)

@@ -1,6 +1,6 @@
 /* Callgrind model after the scan: derived events, per-profile rows sorted,
- * sums over profiles (functions, call edges, totals), function segments
- * grouped (the inclusive costs: cycles.c). */
+ * sums over profiles (functions, call edges, totals); the inclusive costs
+ * are in cycles.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -164,7 +164,7 @@ typedef struct parser {
 	cg_warned warned;
 	cg_spec spec;
 	/* where a call's cost line is read to, for its record (call-costs.c;
-	 * the call rows are made from the records on first use, reread.c) */
+	 * the call rows are made from the records on first use, first-use.c) */
 	uint64_t call_sink[CG_MAX_EVENTS];
 } parser;
 

@@ -188,7 +188,7 @@ static int make_calls(void *arg)
 static int link_blocks(void *arg)
 {
 	profdb_cg *cg = arg;
-	if (!(cg->seg_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->seg_first)))
+	if (!(cg->blk_first = malloc(((size_t)cg->n_fns + 1) * sizeof *cg->blk_first)))
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	return profdb__cg_blk_chain(cg);
 }
@@ -200,8 +200,8 @@ int profdb__cg_calls(const profdb_cg *cg)
 	return profdb__once_run(&m->calls_once, make_calls, m);
 }
 
-int profdb__cg_segments(const profdb_cg *cg)
+int profdb__cg_blocks(const profdb_cg *cg)
 {
 	profdb_cg *m = (profdb_cg *)(uintptr_t)cg;
-	return profdb__once_run(&m->segs_once, link_blocks, m);
+	return profdb__once_run(&m->blks_once, link_blocks, m);
 }

@@ -35,6 +35,8 @@ static uint64_t hash_bytes(const char *p, size_t n)
 /* Intern a name view; *idx gets its index. */
 int intern(parser *ps, const char *p, size_t n, uint32_t *idx)
 {
+	if (n && memchr(p, 0, n) && once(&ps->warned.nul))
+		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
 	return profdb__cgs_intern_hashed(ps, p, n, n ? (uint32_t)hash_bytes(p, n) : 0, idx);
 }
 
@@ -46,8 +48,6 @@ int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash
 		*idx = 0;
 		return 0;
 	}
-	if (memchr(p, 0, n) && once(&ps->warned.nul))
-		pwarn(ps, "name contains a NUL byte (kept as part of the name)");
 	int r = profdb__tmap_init(m);
 	if (r < 0)
 		return r;
@@ -476,11 +476,8 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx)
 				rest = v;
 				rn = tok_len;
 			}
-			uint32_t ni;
+			uint32_t ni;   /* (interning moves no id slot) */
 			r = intern(ps, rest, rn, &ni);
-			if (r < 0)
-				return r;
-			r = id_slot(ps, sp, id, &slot);  /* intern may not move it, but be safe */
 			if (r < 0)
 				return r;
 			if ((r = note_define(ps, sp, id, *slot, ni)) < 0)

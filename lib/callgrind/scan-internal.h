@@ -329,7 +329,9 @@ int profdb__cgs_parallel(parser *ps, unsigned threads);
 /* names.c: intern a name view (*idx its index); a placeholder name for
  * the undefined id (@p sp, @p id) of a piece. */
 int intern(parser *ps, const char *p, size_t n, uint32_t *idx);
-/* The same with the name's hash already known (cg_name.hash). */
+/* The same for a name a piece of the parallel scan interned already: its
+ * hash known (cg_name.hash), its bytes checked for NUL (a piece that
+ * warned is read again, never merged). */
 int profdb__cgs_intern_hashed(parser *ps, const char *p, size_t n, uint32_t hash, uint32_t *idx);
 int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx);
 /* The ids a file keeps for its blocks (cg_file.ids): file and function

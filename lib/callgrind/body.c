@@ -26,11 +26,11 @@ int need_fn(parser *ps)
 }
 
 /* A body line at the current line: "a body line since the last name
- * line" (cur.seg), and the block of the current function (a new one when
+ * line" (cur.body), and the block of the current function (a new one when
  * the function changed). */
-int need_seg(parser *ps)
+int need_body(parser *ps)
 {
-	if (ps->cur.seg != CG_EMPTY)
+	if (ps->cur.body != CG_EMPTY)
 		return 0;
 	int r = need_fn(ps);
 	if (r < 0)
@@ -42,7 +42,7 @@ int need_seg(parser *ps)
 		if ((r = profdb__cgs_blk_open(ps)) < 0)
 			return r;
 	}
-	ps->cur.seg = 0;
+	ps->cur.body = 0;
 	return 0;
 }
 
@@ -168,14 +168,14 @@ int cost_line(parser *ps, const char *p, const char *end)
 		return r < 0 ? r : profdb__cgs_call_cost(ps);
 	}
 	if (ps->cur.fn != CG_EMPTY) {
-		r = need_seg(ps);
+		r = need_body(ps);
 		if (r < 0)
 			return r;
 	}
 	r = read_position(ps, &p, end);
 	if (r < 0)
 		return r;
-	if (ps->cur.seg != CG_EMPTY)
+	if (ps->cur.body != CG_EMPTY)
 		count_body(ps);
 	while (p < end && cg_is_space(*p))
 		p++;
@@ -299,7 +299,7 @@ int add_call(parser *ps, uint64_t count)
 static int calls_line(parser *ps, const char *v, const char *end)
 {
 	uint64_t count;
-	int r = need_seg(ps);
+	int r = need_body(ps);
 	if (r < 0)
 		return r;
 	r = target_line(ps, "calls=", v, end, &count);
@@ -309,7 +309,7 @@ static int calls_line(parser *ps, const char *v, const char *end)
 }
 
 /* The effect of fn=, fl=, fi= or fe= (@p k: the key's second letter) once
- * the name is known (and close_seg() called). */
+ * the name is known (and close_body() called). */
 void set_file_fn(parser *ps, char k, uint32_t idx)
 {
 	if (k == 'n') {
@@ -340,7 +340,7 @@ void set_ob(parser *ps, uint32_t idx)
 void end_jump(parser *ps)
 {
 	if (ps->cur.jfl != CG_EMPTY || ps->cur.jfn != CG_EMPTY) {
-		ps->cur.seg = CG_EMPTY;
+		ps->cur.body = CG_EMPTY;
 		ps->cur.jfl = ps->cur.jfn = CG_EMPTY;
 	}
 }
@@ -353,7 +353,7 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 	switch (kn) {
 	case 2:
 		if (k[0] == 'f' && (k[1] == 'n' || k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
-			close_seg(ps);
+			close_body(ps);
 			r = resolve_name(ps, k[1] == 'n' ? CG_SP_FN : CG_SP_FILE, v, n, &idx);
 			if (r >= 0 && k[1] != 'n')
 				r = profdb__cgs_note_body_name(ps, v, n, idx);
@@ -363,7 +363,7 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 			return 0;
 		}
 		if (k[0] == 'o' && k[1] == 'b') {
-			close_seg(ps);
+			close_body(ps);
 			r = resolve_name(ps, CG_SP_OB, v, n, &idx);
 			if (r < 0)
 				return r;
@@ -384,7 +384,7 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 		if (key_is(k, kn, "cob"))
 			return resolve_name(ps, CG_SP_OB, v, n, &ps->cur.cob);
 		if (key_is(k, kn, "jfi") || key_is(k, kn, "jfn")) {
-			close_seg(ps);
+			close_body(ps);
 			uint32_t *dst = k[2] == 'i' ? &ps->cur.jfl : &ps->cur.jfn;
 			r = resolve_name(ps, k[2] == 'i' ? CG_SP_FILE : CG_SP_FN, v, n, dst);
 			return r < 0 ? r : profdb__cgs_note_body_name(ps, v, n, *dst);
@@ -393,7 +393,7 @@ int spec_line(parser *ps, const char *k, size_t kn, const char *v, const char *e
 	case 4:
 		if (key_is(k, kn, "jump") || key_is(k, kn, "jcnd")) {
 			uint64_t count;
-			r = need_seg(ps);
+			r = need_body(ps);
 			if (r < 0)
 				return r;
 			r = target_line(ps, k[1] == 'u' ? "jump=" : "jcnd=", v, end, &count);

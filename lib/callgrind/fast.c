@@ -274,11 +274,11 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 			ps->cur.cob = ps->cur.cfi = CG_EMPTY;  /* KCachegrind: cfn stays */
 			return nl + 1 - s;
 		}
-		if (ps->cur.seg == CG_EMPTY) {
+		if (ps->cur.body == CG_EMPTY) {
 			if (ps->cur.fn == CG_EMPTY)
 				return 0;
 			ps->at.off = off;
-			if (need_seg(ps) < 0)
+			if (need_body(ps) < 0)
 				return 0;  /* the general path fails the same way */
 		}
 		return ps->cur.row == CG_EMPTY ? 0 : cost_run(ps, s, off, end);
@@ -294,14 +294,14 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 		    !(nl = fast_id(ps, s[1] == 'n' ? CG_SP_FN : CG_SP_FILE, s + 3, &idx)))
 			return 0;
 		ps->at.off = off;
-		close_seg(ps);
+		close_body(ps);
 		set_file_fn(ps, s[1], idx);
 		return nl + 1 - s;
 	case 'o':
 		if (s[1] != 'b' || s[2] != '=' || !(nl = fast_id(ps, CG_SP_OB, s + 3, &idx)))
 			return 0;
 		ps->at.off = off;
-		close_seg(ps);
+		close_body(ps);
 		set_ob(ps, idx);
 		return nl + 1 - s;
 	case 'c':  /* cfn=, cfi=, cfl=, cob=, calls= */
@@ -330,7 +330,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 		    !(nl = fast_target(ps, s + 6, 0, &count)) || nl - s > (int64_t)CG_MAX_LINE)
 			return 0;
 		ps->at.off = off;
-		if ((r = need_seg(ps)) < 0 || (r = add_call(ps, count)) < 0)
+		if ((r = need_body(ps)) < 0 || (r = add_call(ps, count)) < 0)
 			return r;
 		return nl + 1 - s;
 	case 'j':  /* jump=, jcnd= */
@@ -341,7 +341,7 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 			return 0;
 		ps->at.off = off;
 		ps->at.next_off = off + (uint64_t)(nl + 1 - s);
-		if ((r = need_seg(ps)) < 0)
+		if ((r = need_body(ps)) < 0)
 			return r;
 		end_jump(ps);
 		return nl + 1 - s;

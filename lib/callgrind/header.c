@@ -19,14 +19,14 @@ static void reset_names(parser *ps)
 	ps->cur.func = ps->cur.row = CG_EMPTY;
 }
 
-void close_seg(parser *ps)
+void close_body(parser *ps)
 {
-	ps->cur.seg = CG_EMPTY;
+	ps->cur.body = CG_EMPTY;
 }
 
 void profdb__cgs_close_blk(parser *ps)
 {
-	close_seg(ps);
+	close_body(ps);
 	ps->cur.blk = CG_EMPTY;   /* (its end is found by the decoder) */
 }
 

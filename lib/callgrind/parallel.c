@@ -390,7 +390,7 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t blk
 	c->cfn_ob = map_name(nm, l->cfn_ob), c->cfn_fl = map_name(nm, l->cfn_fl);
 	c->func = l->func == CG_EMPTY ? CG_EMPTY : m->fn[l->func];
 	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
-	c->seg = l->seg;
+	c->body = l->body;
 	c->blk = l->blk == CG_EMPTY ? CG_EMPTY : blk_base + l->blk;
 	c->pending_call = l->pending_call;
 	if (l->pending_call)   /* (the piece's sink held its values) */

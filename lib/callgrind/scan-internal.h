@@ -112,7 +112,7 @@ typedef struct cg_cur {
 	uint32_t cob, cfi, cfn, jfl, jfn;
 	uint32_t cfn_ob, cfn_fl;         /* the callee's object and file, bound at cfn= */
 	uint32_t func, row;              /* resolved function and its row, or CG_EMPTY */
-	uint32_t seg;                    /* 0: a body line was read since the last name line, else CG_EMPTY */
+	uint32_t body;                   /* 0: a body line was read since the last name line, else CG_EMPTY */
 	uint32_t blk;                    /* open block, or CG_EMPTY */
 	int pending_call;                /* the previous line was calls= */
 } cg_cur;
@@ -196,12 +196,12 @@ static inline bool once(bool *flag)
 #define resolve_name profdb__cgs_resolve_name
 #define get_fn profdb__cgs_get_fn
 #define get_row profdb__cgs_get_row
-#define close_seg profdb__cgs_close_seg
+#define close_body profdb__cgs_close_body
 #define end_part profdb__cgs_end_part
 #define save_cols profdb__cgs_save_cols
 #define need_part profdb__cgs_need_part
 #define need_fn profdb__cgs_need_fn
-#define need_seg profdb__cgs_need_seg
+#define need_body profdb__cgs_need_body
 #define add_call profdb__cgs_add_call
 #define set_file_fn profdb__cgs_set_file_fn
 #define set_ob profdb__cgs_set_ob
@@ -272,10 +272,10 @@ int resolve_name(parser *ps, int sp, const char *v, size_t n, uint32_t *idx);
 int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out);
 int get_row(parser *ps, uint32_t fn, uint32_t *out);
 
-/* header.c: close_seg forgets that body lines were read since the last
- * name line (cur.seg); close_blk ends the block too (fn=, ob=, a new
+/* header.c: close_body forgets that body lines were read since the last
+ * name line (cur.body); close_blk ends the block too (fn=, ob=, a new
  * part, a "====" line, the end of the text or of a piece). */
-void close_seg(parser *ps);
+void close_body(parser *ps);
 void profdb__cgs_close_blk(parser *ps);
 void end_part(parser *ps);
 int save_cols(parser *ps);
@@ -294,7 +294,7 @@ void profdb__cgs_blk_clear(profdb_cg *lc);
 
 /* body.c */
 int need_fn(parser *ps);
-int need_seg(parser *ps);
+int need_body(parser *ps);
 /* A name line's value @p v (@p n bytes), resolved to @p name: recorded
  * (cg_ids.lit) when it is literal and inside a block. 0 or -ENOMEM. */
 int profdb__cgs_note_body_name(parser *ps, const char *v, size_t n, uint32_t name);

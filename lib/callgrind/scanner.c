@@ -149,7 +149,7 @@ int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b)
 	ps->b = b;
 	ps->at.f = &cg->files[fi];
 	ps->at.file = fi;
-	ps->cur.seg = ps->cur.blk = CG_EMPTY;
+	ps->cur.body = ps->cur.blk = CG_EMPTY;
 	end_part(ps);
 
 	if (cg->n_names == 0) {

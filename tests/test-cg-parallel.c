@@ -145,6 +145,7 @@ typedef struct text {
 	size_t n, cap;
 } text;
 
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(text *t, const char *fmt, ...)
 {
 	va_list ap;

@@ -295,7 +295,7 @@ size_t profdb__fmt_double(char *buf, double v)
 			memcpy(buf, "nan", 3);
 			return 3;
 		}
-		memcpy(buf, "-inf" + !neg, 4 - !neg);
+		memcpy(buf, &"-inf"[!neg], 4 - !neg);
 		return 4 - !neg;
 	}
 	buf[0] = '-';

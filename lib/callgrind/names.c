@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/search-internal.h"
 #include "scan-internal.h"
 
 /* ---- names --------------------------------------------------------------- */
@@ -179,40 +180,55 @@ static int old_cmp(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
+/* The key of an earlier-meaning search: a meaning sorts before it when
+ * its (sp, id) is smaller, or equal with an end at or before off. */
+typedef struct old_key {
+	const cg_idold *old;
+	uint64_t id, off;
+	uint32_t sp;
+} old_key;
+
+static int old_before(const void *ctx, size_t i)
+{
+	const old_key *k = ctx;
+	const cg_idold *o = &k->old[i];
+	if (o->sp != k->sp)
+		return o->sp < k->sp;
+	return o->id != k->id ? o->id < k->id : o->end <= k->off;
+}
+
+typedef struct lit_key {
+	const cg_litname *lit;
+	uint64_t off;
+} lit_key;
+
+static int lit_before(const void *ctx, size_t i)
+{
+	const lit_key *k = ctx;
+	return k->lit[i].off < k->off;
+}
+
 uint32_t profdb__cg_file_id_at(const cg_file *f, int sp, uint64_t id, uint64_t off)
 {
 	const cg_ids *t = f->ids;
 	if (!t)
 		return CG_UNDEF;
 	/* the first earlier meaning of (sp, id) that ends after @p off */
-	uint32_t lo = 0, hi = t->n_old;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		const cg_idold *o = &t->old[mid];
-		if (o->sp != (uint32_t)sp ? o->sp < (uint32_t)sp
-		    : o->id != id         ? o->id < id
-		                          : o->end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < t->n_old && t->old[lo].sp == (uint32_t)sp && t->old[lo].id == id)
-		return t->old[lo].name;
+	old_key k = {t->old, id, off, (uint32_t)sp};
+	size_t i = profdb__lower_bound(0, t->n_old, &k, old_before);
+	if (i < t->n_old && t->old[i].sp == (uint32_t)sp && t->old[i].id == id)
+		return t->old[i].name;
 	return ids_get(t, sp, id);
 }
 
 uint32_t profdb__cg_file_literal_at(const cg_file *f, uint64_t off)
 {
 	const cg_ids *t = f->ids;
-	uint32_t lo = 0, hi = t ? t->n_lit : 0;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (t->lit[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return t && lo < t->n_lit && t->lit[lo].off == off ? t->lit[lo].name : CG_UNDEF;
+	if (!t)
+		return CG_UNDEF;
+	lit_key k = {t->lit, off};
+	size_t i = profdb__lower_bound(0, t->n_lit, &k, lit_before);
+	return i < t->n_lit && t->lit[i].off == off ? t->lit[i].name : CG_UNDEF;
 }
 
 /* Id (@p sp, @p id) meant @p name up to the current line. Object ids are

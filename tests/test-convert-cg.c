@@ -5,6 +5,7 @@
  * protobuf decoded here, and the refusals. Real samples and the outside
  * clients: tests/convert_check.py. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -640,6 +641,80 @@ Test(convert_cg, pprof_in_chunks)
 	free(b.p);
 	free(text);
 	profdb_close(a);
+}
+
+/* The threads a conversion runs follow the open's profdb_options.threads:
+ * 1 runs none beside the caller; 2 lets the Callgrind writer decode ahead;
+ * 3 lets pprof compress beside the caller and decode ahead. Counted from
+ * inside the write callback, while the helpers run. */
+typedef struct counting {
+	buf b;
+	int most;            /* the process's threads, at most, during the writes */
+} counting;
+
+static int task_count(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	cr_assert(d, "/proc/self/task");
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static int to_buf_counting(const void *data, size_t len, void *userdata)
+{
+	counting *c = userdata;
+	int n = task_count();
+	c->most = n > c->most ? n : c->most;
+	return to_buf(data, len, &c->b);
+}
+
+/* The most threads beside the caller's while @p text converts to @p f
+ * from a handle opened with @p threads. */
+static int helpers_seen(const char *text, size_t len, uint32_t threads, profdb_convert_format f)
+{
+	profdb_input in = {"callgrind.out.1", text, len};
+	profdb_options oo = PROFDB_OPTIONS_INIT;
+	oo.threads = threads;
+	profdb *db = NULL;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+	int base = task_count();   /* (the open's scan threads have ended) */
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.format = f;
+	uint32_t ir = 0;
+	o.metrics = &ir;   /* Ir: the many functions' Dr passes pprof's int64 */
+	o.n_metrics = 1;
+	counting c = {{0}, 0};
+	int r = profdb_convert(db, &o, to_buf_counting, &c);
+	cr_assert_eq(r, 0, "convert: %d %s", r, profdb_error_message());
+	cr_assert_gt(c.b.len, 0);
+	free(c.b.p);
+	profdb_close(db);
+	return c.most - base;
+}
+
+Test(convert_cg, helper_threads_follow_the_open_option)
+{
+	enum { LINES = 60000 };   /* pprof: several chunks of 256 KiB */
+	size_t cap = 64 + (size_t)LINES * 24, len = 0, many_len;
+	char *chunks = malloc(cap);
+	cr_assert(chunks);
+	len += (size_t)snprintf(chunks, cap, "# callgrind format\nversion: 1\npositions: line\n"
+	                        "events: Ir\nfn=(1) main\n");
+	for (unsigned i = 1; i <= LINES; i++)
+		len += (size_t)snprintf(chunks + len, cap - len, "%u %u\n", i, 1000 + i);
+	char *many = many_functions(&many_len);
+	cr_assert_eq(helpers_seen(chunks, len, 1, PROFDB_CONVERT_PPROF), 0);
+	cr_assert_eq(helpers_seen(many, many_len, 1, PROFDB_CONVERT_PPROF), 0);
+	cr_assert_eq(helpers_seen(many, many_len, 1, PROFDB_CONVERT_CALLGRIND), 0);
+	cr_assert_eq(helpers_seen(many, many_len, 2, PROFDB_CONVERT_CALLGRIND), 1, "decoding ahead");
+#ifdef PROFDB_HAVE_ZLIB
+	cr_assert_eq(helpers_seen(chunks, len, 2, PROFDB_CONVERT_PPROF), 1, "the compressor");
+#endif
+	free(many);
+	free(chunks);
 }
 
 /* Samples of 16 events: a packed field of values whose encoding needs

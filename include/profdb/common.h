@@ -169,7 +169,9 @@ typedef struct profdb_options {
 	 *  the default: one per online core for texts of 4 MiB and more; 1
 	 *  reads with the calling thread only; N > 1 uses N threads whatever
 	 *  the size. Warnings still come in text order, from the calling
-	 *  thread. The threads end before the open returns. @since 0.11 */
+	 *  thread. The threads end before the open returns. profdb_convert()
+	 *  on the handle counts its helper threads against the same number
+	 *  (0: one per core). @since 0.11 */
 	uint32_t threads;
 } profdb_options;
 

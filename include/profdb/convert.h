@@ -114,7 +114,11 @@ PROFDB_EXPORT int profdb_convert_format_find(const char *name, profdb_convert_fo
  *  is not an error); -ERANGE (a Callgrind cost above 2^64-1, a pprof value
  *  above 2^63-1); -ENOMEM; -ECANCELED (the progress hook); what
  *  @p write returned; what reading the values met. On failure the output
- *  written so far is incomplete. Thread-safe on @p db. @since 0.11 */
+ *  written so far is incomplete. Thread-safe on @p db. Threads: pprof may
+ *  compress, and the Callgrind and pprof writers of call graph input may
+ *  decode ahead, each on a thread of its own, as many as the open's
+ *  profdb_options.threads leaves beside the calling thread (none for 1);
+ *  they end before the call returns. @since 0.11 */
 PROFDB_EXPORT int profdb_convert(const profdb *db, const profdb_convert_options *opts,
                                  profdb_write_fn write, void *userdata);
 

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/table-internal.h"
 #include "stats-internal.h"
@@ -284,10 +283,8 @@ PROFDB_EXPORT int profdb_stats_new(profdb_stats **ret, const profdb *db,
 	    (r = check_start(&o, profiles, n_profiles, metrics, n_metrics)) < 0)
 		goto out;
 	unsigned threads = o.threads;
-	if (threads == 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = c > 0 ? (unsigned)c : 1;
-	}
+	if (threads == 0)
+		threads = profdb__cores();
 	if ((r = profdb__stats_run(db, profiles, n_profiles, metrics, n_metrics, threads, o.start,
 	                           o.n_start, &pass)) < 0)
 		goto out;

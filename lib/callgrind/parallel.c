@@ -32,7 +32,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "scan-internal.h"
 
@@ -46,10 +45,8 @@ unsigned profdb__cgs_threads(const profdb_cg *cg, uint64_t size)
 	unsigned t = cg->opts.threads;
 	if (t == 1 || (t == 0 && size < CG_PARALLEL_MIN))
 		return 1;
-	if (t == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		t = n > 0 ? (unsigned)n : 1;
-	}
+	if (t == 0)
+		t = profdb__cores();
 	return t > CG_MAX_THREADS ? CG_MAX_THREADS : t;
 }
 

@@ -23,13 +23,17 @@ typedef void (*profdb__ahead_drop_fn)(void *ctx, void *result);
 typedef struct profdb__ahead profdb__ahead;
 
 /* Start making jobs 0 .. @p n_jobs - 1. @p ctx is used by the making
- * thread until profdb__ahead_stop(): the caller leaves it alone. @p busy:
- * the threads the writer keeps running besides the calling one (pprof's
- * compressor); the making thread starts only when a core is left for it,
- * since on a machine without one it only adds switches to the same work.
- * Otherwise each job is made when taken. */
+ * thread until profdb__ahead_stop(): the caller leaves it alone. @p spare:
+ * the threads the conversion may still start (profdb__spare_threads()
+ * less those the writer runs itself, such as pprof's compressor); the
+ * making thread starts only when one is left, since without a core of its
+ * own it only adds switches to the same work. Otherwise each job is made
+ * when taken. */
 int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make_fn make,
-                        profdb__ahead_drop_fn drop, void *ctx, unsigned busy);
+                        profdb__ahead_drop_fn drop, void *ctx, unsigned spare);
+/* Does a thread make the jobs? Without one, a caller that can take a
+ * job's work directly need not have it collected first. */
+int profdb__ahead_threaded(const profdb__ahead *a);
 /* The next job's result, alive until the next call or
  * profdb__ahead_stop() (which free it); a job's error (with its message),
  * after which nothing more is taken. */

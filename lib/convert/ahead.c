@@ -1,13 +1,11 @@
 /* Work done ahead on a second thread (ahead-internal.h): the jobs 0, 1,
  * ... made in order by one thread while the calling thread takes their
  * results in the same order, at most AHEAD_RING apart. Without a thread
- * (no core left for it, or one cannot start) each job is made when
- * taken. */
+ * (none to spare, or one cannot start) each job is made when taken. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ahead-internal.h"
 
@@ -101,9 +99,8 @@ static void *maker(void *arg)
 }
 
 int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make_fn make,
-                        profdb__ahead_drop_fn drop, void *ctx, unsigned busy)
+                        profdb__ahead_drop_fn drop, void *ctx, unsigned spare)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	profdb__ahead *a = calloc(1, sizeof *a);
 	*out = NULL;
 	if (!a)
@@ -112,24 +109,16 @@ int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make
 	a->drop = drop;
 	a->ctx = ctx;
 	a->n_jobs = n_jobs;
-	if (n_jobs > 1 && cores > 1 + (long)busy && pthread_mutex_init(&a->lock, NULL) == 0) {
-		if (pthread_cond_init(&a->made_cv, NULL) == 0) {
-			if (pthread_cond_init(&a->free_cv, NULL) == 0) {
-				a->maker_on = 1;
-				if (pthread_create(&a->th, NULL, maker, a) == 0)
-					a->threaded = 1;
-				else
-					pthread_cond_destroy(&a->free_cv);
-			}
-			if (!a->threaded)
-				pthread_cond_destroy(&a->made_cv);
-		}
-		if (!a->threaded)
-			pthread_mutex_destroy(&a->lock);
-	}
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->made_cv, NULL);
+	pthread_cond_init(&a->free_cv, NULL);
+	a->maker_on = 1;
+	a->threaded = n_jobs > 1 && spare > 0 && pthread_create(&a->th, NULL, maker, a) == 0;
 	*out = a;
 	return 0;
 }
+
+int profdb__ahead_threaded(const profdb__ahead *a) { return a->threaded; }
 
 int profdb__ahead_next(profdb__ahead *a, void **result)
 {
@@ -184,9 +173,6 @@ void profdb__ahead_stop(profdb__ahead *a)
 		pthread_cond_signal(&a->free_cv);
 		pthread_mutex_unlock(&a->lock);
 		pthread_join(a->th, NULL);
-		pthread_cond_destroy(&a->made_cv);
-		pthread_cond_destroy(&a->free_cv);
-		pthread_mutex_destroy(&a->lock);
 		/* what was made and not taken, or not yet freed */
 		for (uint64_t j = a->taken; j < a->made; j++)
 			if (a->ring[j % AHEAD_RING].r >= 0)
@@ -196,5 +182,8 @@ void profdb__ahead_stop(profdb__ahead *a)
 	}
 	if (a->held)
 		a->drop(a->ctx, a->held);
+	pthread_cond_destroy(&a->made_cv);
+	pthread_cond_destroy(&a->free_cv);
+	pthread_mutex_destroy(&a->lock);
 	free(a);
 }

@@ -20,6 +20,7 @@ typedef struct native {
 	profdb_str cur;            /* the cost lines' file */
 	int have_last;             /* a position was written: the next may be relative */
 	uint64_t last_instr, last_line;
+	unsigned spare;            /* threads it may start (profdb__spare_threads()) */
 } native;
 
 static int same(profdb_str a, profdb_str b)
@@ -260,7 +261,7 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 		return (int)n_fn;
 	records_jobs jobs = {n->t, n->impl, all ? NULL : profiles, all ? 1 : n_profiles, n->w.n_ev};
 	int r = profdb__ahead_start(&a, (uint64_t)n_fn * jobs.n_profiles, make_records, drop_records,
-	                            &jobs, 0);
+	                            &jobs, n->spare);
 	for (int64_t f = 0; f < n_fn && r >= 0; f++) {
 		for (size_t p = 0; p < (all ? 1 : n_profiles) && r >= 0; p++)
 			r = put_function(n, a, (uint32_t)f);
@@ -283,6 +284,7 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 	memset(&n, 0, sizeof n);
 	n.t = db->be->native_records;
 	n.impl = db->impl;
+	n.spare = profdb__spare_threads(db->opts.threads);
 	if (!n.t)
 		return profdb__fail(-ENOTSUP, "profdb_convert: %s keeps no records of its own to write "
 		                    "as Callgrind", profdb_format_name(db->be->format));

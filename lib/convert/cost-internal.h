@@ -135,11 +135,11 @@ typedef int (*profdb__cv_line_fn)(void *ud, uint32_t ctx, uint64_t line, const u
  * frame per function (whose own self cost is 0), then its lines (none
  * when @p line is NULL: the frames alone, a cheap pass). 1 when
  * walked, 0 when the path does not apply (no such table, or an event that
- * is not a stored integer self cost: use the tree), < 0. @p busy: the
- * threads the caller keeps running beside the walk (ahead-internal.h). */
+ * is not a stored integer self cost: use the tree), < 0. @p spare: the
+ * threads the walk may start (ahead-internal.h). */
 int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n_ev,
                           const uint32_t *profiles, size_t n_profiles,
                           profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud,
-                          unsigned busy);
+                          unsigned spare);
 
 #endif /* PROFDB_CONVERT_COST_INTERNAL_H */

@@ -3,8 +3,9 @@
  * tree's order, each function's line contexts decoded once and handed
  * over with their self costs in integer units, combined over the chosen
  * profiles. The lines are decoded a few functions ahead on a second
- * thread (ahead-internal.h) while the caller writes, when a core is left
- * for it beside the caller's busy threads. Memory: a few dozen
+ * thread (ahead-internal.h) while the caller writes, when the conversion
+ * has a thread to spare for it; otherwise each function's rows go
+ * straight to the caller as they are decoded. Memory: a few dozen
  * functions' rows and O(profiles), where the context tree (ctree.c)
  * holds every context with its costs. */
 #include <stdlib.h>
@@ -146,7 +147,7 @@ static int applies(const profdb *db, const profdb__cv_event *ev, size_t n_ev)
 int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n_ev,
                           const uint32_t *profiles, size_t n_profiles,
                           profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud,
-                          unsigned busy)
+                          unsigned spare)
 {
 	if (!applies(db, ev, n_ev))
 		return 0;
@@ -177,8 +178,15 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 	profdb__ahead *ahead = NULL;
 	if (r >= 0 && line) {
 		x.next = c.first_child;
-		r = profdb__ahead_start(&ahead, (uint64_t)nf, make_rows, drop_rows, &x, busy);
+		r = profdb__ahead_start(&ahead, (uint64_t)nf, make_rows, drop_rows, &x, spare);
+		if (r >= 0 && !profdb__ahead_threaded(ahead)) {
+			profdb__ahead_stop(ahead);
+			ahead = NULL;
+		}
 	}
+	walk direct = x.w;   /* without the thread: rows go straight to @p line */
+	direct.line = line;
+	direct.ud = ud;
 	/* the root's children are the functions, function fn is context fn + 1 */
 	for (uint32_t id = r >= 0 ? c.first_child : PROFDB_NONE; id != PROFDB_NONE && r >= 0;
 	     id = c.next_sibling) {
@@ -191,6 +199,10 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 		}
 		if ((r = frame(ud, &c, index++, (uint64_t)nf + 1)) < 0 || !line)
 			continue;
+		if (!ahead) {
+			r = g->lines(db->impl, id - 1, one_row, &direct);
+			continue;
+		}
 		fn_rows *rows;   /* alive until the next one */
 		if ((r = profdb__ahead_next(ahead, (void **)&rows)) < 0)
 			break;

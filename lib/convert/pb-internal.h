@@ -31,7 +31,10 @@ typedef struct profdb__pbs {
 	int err;
 } profdb__pbs;
 
-int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o);
+/* A gzip stream into @p o (the protobuf as it is without zlib). @p threaded:
+ * a full chunk may be compressed on a thread of its own while the next
+ * one fills. */
+int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded);
 /* Bytes of the top-level message. */
 void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len);
 /* Field @p field holding message @p m. */

@@ -11,6 +11,7 @@
 
 #include "pb-internal.h"
 #include "core/search-internal.h"
+#include "query/query-internal.h"
 
 /* profile.proto's field numbers */
 enum {
@@ -51,6 +52,7 @@ typedef struct pp {
 	const profdb__cv_event *ev;
 	size_t n_ev;
 	const profdb_convert_options *opts;
+	unsigned spare;        /* threads it may start (profdb__spare_threads()) */
 	profdb__cv_tree t;     /* the context tree, when the bulk path does not apply */
 	uint32_t *loc_of;      /* per node: its location id, 0 until made */
 	uint32_t *fn_of;       /* per frame node: its function id, 0 until made */
@@ -521,7 +523,7 @@ static int bulk_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
 	    (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
 	    (r = profdb__hindex_init(&p->local.index, 1024)) >= 0)
 		r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
-		                          bulk_line, &b, 1);   /* 1: the compressor */
+		                          bulk_line, &b, p->spare ? p->spare - 1 : 0);   /* one: the compressor */
 	free(b.key);
 	free(b.shared);
 	return r;
@@ -567,7 +569,8 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	    (r = profdb__cv_names_init(&p.fns)) >= 0 &&
 	    !(p.values = calloc(n_ev + 1, sizeof *p.values)))
 		r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-	if (r >= 0 && (r = profdb__pbs_init(&p.s, o)) >= 0) {
+	p.spare = profdb__spare_threads(db->opts.threads);
+	if (r >= 0 && (r = profdb__pbs_init(&p.s, o, p.spare > 0)) >= 0) {
 		r = write_all(&p, db, profiles, n_profiles);
 		int f = profdb__pbs_finish(&p.s);
 		r = r < 0 ? r : f;

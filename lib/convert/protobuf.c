@@ -128,10 +128,11 @@ struct profdb__pbz {
 	unsigned char *out;
 	size_t out_len, out_cap;
 	/* The compressing thread, started at the first full chunk (a small
-	 * output never starts it); without one, each chunk is compressed on
-	 * the converting thread. The lock guards job, job_len, job_finish,
-	 * quit and werr; while job is set the thread owns z and out. */
-	int threaded, tried;
+	 * output never starts it) when the stream may; without one, each
+	 * chunk is compressed on the converting thread. The lock guards job,
+	 * job_len, job_finish, quit and werr; while job is set the thread
+	 * owns z and out. */
+	int threaded, may_thread;
 	pthread_t th;
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
@@ -220,16 +221,9 @@ static int hand_over(profdb__pbs *s, int fin)
 	int r = settle(s);
 	if (r < 0)
 		return r;
-	if (!z->threaded && !z->tried && !fin && pthread_mutex_init(&z->lock, NULL) == 0) {
-		z->tried = 1;   /* one attempt: a thread that cannot start now will not later */
-		if (pthread_cond_init(&z->cv, NULL) == 0) {
-			if (pthread_create(&z->th, NULL, compressor, z) == 0)
-				z->threaded = 1;
-			else
-				pthread_cond_destroy(&z->cv);
-		}
-		if (!z->threaded)
-			pthread_mutex_destroy(&z->lock);
+	if (z->may_thread && !fin) {
+		z->may_thread = 0;   /* one attempt: a thread that cannot start now will not later */
+		z->threaded = pthread_create(&z->th, NULL, compressor, z) == 0;
 	}
 	if (!z->threaded) {
 		int c = compress_chunk(z, z->in, z->in_len, fin);
@@ -261,13 +255,11 @@ static void stop(struct profdb__pbz *z)
 	pthread_cond_broadcast(&z->cv);
 	pthread_mutex_unlock(&z->lock);
 	pthread_join(z->th, NULL);
-	pthread_cond_destroy(&z->cv);
-	pthread_mutex_destroy(&z->lock);
 	z->threaded = 0;
 }
 #endif
 
-int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o)
+int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded)
 {
 	memset(s, 0, sizeof *s);
 	s->o = o;
@@ -289,7 +281,12 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o)
 		s->z = NULL;
 		return profdb__fail(-ENOMEM, "profdb_convert: zlib's deflateInit2 failed");
 	}
+	pthread_mutex_init(&s->z->lock, NULL);
+	pthread_cond_init(&s->z->cv, NULL);
+	s->z->may_thread = threaded;
 	s->z->on = 1;
+#else
+	(void)threaded;
 #endif
 	return 0;
 }
@@ -361,6 +358,8 @@ void profdb__pbs_free(profdb__pbs *s)
 #ifdef PROFDB_HAVE_ZLIB
 	if (s->z) {
 		stop(s->z);
+		pthread_cond_destroy(&s->z->cv);
+		pthread_mutex_destroy(&s->z->lock);
 		deflateEnd(&s->z->z);
 		free(s->z->in);
 		free(s->z->spare);

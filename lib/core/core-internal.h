@@ -176,6 +176,16 @@ int profdb__block_state_alloc(profdb__block_state *s, uint64_t n_profiles, uint6
                               uint64_t n_traces);
 void profdb__block_state_free(profdb__block_state *s);
 
+/* ---- threads (threads.c) ----------------------------------------------- */
+
+/* The cores online (at least 1). */
+unsigned profdb__cores(void);
+/* The threads an operation may start beside the calling one, for a handle
+ * opened with profdb_options.threads = @p threads: N - 1 for N (none for
+ * 1), and for 0, the default, one per online core beside the calling
+ * one. */
+unsigned profdb__spare_threads(uint32_t threads);
+
 /* ---- once: thread-safe lazy initialisation (once.c) ---------------------- */
 
 typedef struct profdb__once {

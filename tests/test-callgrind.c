@@ -430,17 +430,20 @@ Test(callgrind, subposition_compression)
 	                        "* * 1\n"
 	                        "-2 -1 1\n"
 	                        "0x2000 100 1\n"
-	                        "+0x10 -0x2 1\n",
+	                        "+0x10 -0x2 1\n"
+	                        /* one digit, and 0X with one digit after it */
+	                        "-0X8 +9 1\n"
+	                        "+0 -0 2\n",
 	                        &w);
 	int i = find_fn(cg, "f");
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
-	cr_assert_eq(f.self[0], 6);
-	/* lines: 10:1, 12:2, 11:1, 100:1, 98:1 */
-	uint64_t want_line[] = {10, 11, 12, 98, 100};
-	uint64_t want_cost[] = {1, 1, 2, 1, 1};
-	cr_assert_eq(n_lines(cg, (uint32_t)i), 5);
-	for (uint32_t k = 0; k < 5; k++) {
+	cr_assert_eq(f.self[0], 9);
+	/* lines: 10:1, 12:2, 11:1, 100:1, 98:1, 107:3 */
+	uint64_t want_line[] = {10, 11, 12, 98, 100, 107};
+	uint64_t want_cost[] = {1, 1, 2, 1, 1, 3};
+	cr_assert_eq(n_lines(cg, (uint32_t)i), 6);
+	for (uint32_t k = 0; k < 6; k++) {
 		profdb_cg_line l;
 		cr_assert_eq(fn_line(cg, (uint32_t)i, k, &l), 0);
 		cr_assert_eq(l.line, want_line[k]);
@@ -1913,6 +1916,17 @@ Test(callgrind, bad_inputs)
 		{"events: Ir\nfn=f\n1 18446744073709551615\n2 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=f\n1 1\n+18446744073709551615 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=f\n1 1\n-2 1\n", -EBADMSG, "below 0"},
+		/* one-digit subpositions: their values (the scanner's own
+		 * positions show only in this error), then followed by anything
+		 * but a blank */
+		{"events: Ir\nfn=f\n1 1\n+9 1\n-7 1\n-4 1\n", -EBADMSG, "line 6"},
+		{"positions: instr line\nevents: Ir\nfn=f\n0 5 1\n+9 -4 1\n* -2 1\n", -EBADMSG,
+		 "line 6"},
+		{"positions: instr line\nevents: Ir\nfn=f\n0 5 1\n+9 -4 1\n-9 -1 1\n-1 * 1\n",
+		 -EBADMSG, "line 7"},
+		{"events: Ir\nfn=f\n1 1\n+5x 1\n", -EBADMSG, "line 4"},
+		{"events: Ir\nfn=f\n1 1\n-1X 1\n", -EBADMSG, "line 4"},
+		{"events: Ir\nfn=f\n1 1\n+0x 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=(99999999999999999999) x\n", -EBADMSG, "line 2"},
 		/* truncated: the last line has no newline and is incomplete */
 		{"events: Ir\nfn=f\n1 1\ncf", -ENODATA, "truncated"},

@@ -1079,6 +1079,32 @@ Test(callgrind, multiple_parts)
 	cg_close(cg);
 }
 
+/* The blanks and digits of cost lines in their forms (the scanner reads
+ * one blank and one digit at once), each event's sum checked. */
+Test(callgrind, cost_line_forms)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: A B C D E F G H I J\n"
+	                        "fn=f\n"
+	                        "1 0 1 2 3 4 5 6 7 8 9\n"
+	                        "2 9 8 7 6 5 4 3 2 1 0\n"
+	                        "3  1\t2 \t3 45 6 78 9 10 11 12\n"
+	                        "4 1 2 \n"
+	                        "5 7\n",
+	                        &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)find_fn(cg, "f"), &f), 0);
+	const uint64_t want[] = {18, 13, 12, 54, 15, 87, 18, 19, 20, 21};
+	for (uint32_t e = 0; e < 10; e++)
+		cr_assert_eq(f.self[e], want[e], "event %u: %lu", e, (unsigned long)f.self[e]);
+	cg_close(cg);
+	/* a digit followed by anything but a blank or the line's end */
+	const char bad[] = "events: A B\nfn=f\n1 5x 1\n";
+	cr_assert_eq(open_fail(bad, sizeof bad - 1, &w), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "line 3"), "%s", profdb_error_message());
+}
+
 Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
 {
 	warns w = {0};

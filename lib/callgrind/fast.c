@@ -114,26 +114,30 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 	}
 	uint64_t v[CG_MAX_EVENTS];
 	uint32_t k = 0;
-	while (*q != '\n') {
-		if (!cg_is_space(*q))
-			goto undo;
-		do
-			q++;
-		while (cg_is_space(*q));
-		if (*q == '\n')
-			break;  /* trailing blanks */
-		if (k >= n_cols)
-			goto undo;
-		unsigned d = (unsigned)(unsigned char)*q - '0';
-		if (d <= 9 && (q[1] == ' ' || q[1] == '\n')) {  /* one digit: most costs */
+	for (;;) {
+		unsigned d;
+		if (q[0] == ' ' && (d = (unsigned)(unsigned char)q[1] - '0') <= 9 &&
+		    (q[2] == ' ' || q[2] == '\n')) {  /* most costs: one blank, one digit */
+			if (k >= n_cols)
+				goto undo;
 			v[k] = d;
-			q++;
+			q += 2;
 			if (d == 0) {  /* nothing to add */
 				k++;
 				continue;
 			}
-		} else if (!fast_dec(&q, &v[k])) {
-			goto undo;
+		} else {
+			if (*q == '\n')
+				break;
+			if (!cg_is_space(*q))
+				goto undo;
+			do
+				q++;
+			while (cg_is_space(*q));
+			if (*q == '\n')
+				break;  /* trailing blanks */
+			if (k >= n_cols || !fast_dec(&q, &v[k]))
+				goto undo;
 		}
 		uint32_t e = ps->part.colmap[k];
 		if (dst32) {

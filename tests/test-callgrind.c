@@ -1525,6 +1525,30 @@ static int find_fn3(const profdb_cg *cg, const char *ob, const char *fl, const c
  * in two fl= files of one object (C static functions, such as ld.so's two
  * check_match); fi=/fe= inside its block and a cfi= after cfn= do not split
  * it. */
+/* A name is hashed 8 bytes a step and its last bytes on their own: the
+ * same name at two places of the text, followed by other bytes there
+ * (a blank the line drops, the line's end), is one name, whatever its
+ * length around those 8 bytes. */
+Test(callgrind, names_hashed_whatever_their_length)
+{
+	static const char *const names[] = {"a", "abcdefg", "abcdefgh", "abcdefghi",
+	                                    "abcdefghijklmnop", "abcdefghijklmnopq"};
+	const size_t nn = sizeof names / sizeof names[0];
+	char text[1024];
+	size_t at = (size_t)snprintf(text, sizeof text, "events: Ir\n");
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < nn; i++)
+			at += (size_t)snprintf(text + at, sizeof text - at, "fn=%s%s\n1 %zu\n", names[i],
+			                       pass ? "  " : "", (i + 1) << (4 * pass));
+	cr_assert_lt(at, sizeof text);
+	warns w = {0};
+	profdb_cg *cg = open_ok(text, &w);
+	cr_assert_eq(profdb_cg_function_count(cg), (int64_t)nn, "%s", text);
+	for (size_t i = 0; i < nn; i++)
+		cr_assert_eq(self_of(cg, names[i], 0), (i + 1) * 17, "%s", names[i]);
+	cg_close(cg);
+}
+
 Test(callgrind, function_identity_object_file_name)
 {
 	warns w = {0};

@@ -430,17 +430,20 @@ Test(callgrind, subposition_compression)
 	                        "* * 1\n"
 	                        "-2 -1 1\n"
 	                        "0x2000 100 1\n"
-	                        "+0x10 -0x2 1\n",
+	                        "+0x10 -0x2 1\n"
+	                        /* one digit, and 0X with one digit after it */
+	                        "-0X8 +9 1\n"
+	                        "+0 -0 2\n",
 	                        &w);
 	int i = find_fn(cg, "f");
 	profdb_cg_function f;
 	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
-	cr_assert_eq(f.self[0], 6);
-	/* lines: 10:1, 12:2, 11:1, 100:1, 98:1 */
-	uint64_t want_line[] = {10, 11, 12, 98, 100};
-	uint64_t want_cost[] = {1, 1, 2, 1, 1};
-	cr_assert_eq(n_lines(cg, (uint32_t)i), 5);
-	for (uint32_t k = 0; k < 5; k++) {
+	cr_assert_eq(f.self[0], 9);
+	/* lines: 10:1, 12:2, 11:1, 100:1, 98:1, 107:3 */
+	uint64_t want_line[] = {10, 11, 12, 98, 100, 107};
+	uint64_t want_cost[] = {1, 1, 2, 1, 1, 3};
+	cr_assert_eq(n_lines(cg, (uint32_t)i), 6);
+	for (uint32_t k = 0; k < 6; k++) {
 		profdb_cg_line l;
 		cr_assert_eq(fn_line(cg, (uint32_t)i, k, &l), 0);
 		cr_assert_eq(l.line, want_line[k]);
@@ -1076,6 +1079,32 @@ Test(callgrind, multiple_parts)
 	cg_close(cg);
 }
 
+/* The blanks and digits of cost lines in their forms (the scanner reads
+ * one blank and one digit at once), each event's sum checked. */
+Test(callgrind, cost_line_forms)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: A B C D E F G H I J\n"
+	                        "fn=f\n"
+	                        "1 0 1 2 3 4 5 6 7 8 9\n"
+	                        "2 9 8 7 6 5 4 3 2 1 0\n"
+	                        "3  1\t2 \t3 45 6 78 9 10 11 12\n"
+	                        "4 1 2 \n"
+	                        "5 7\n",
+	                        &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	profdb_cg_function f;
+	cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)find_fn(cg, "f"), &f), 0);
+	const uint64_t want[] = {18, 13, 12, 54, 15, 87, 18, 19, 20, 21};
+	for (uint32_t e = 0; e < 10; e++)
+		cr_assert_eq(f.self[e], want[e], "event %u: %lu", e, (unsigned long)f.self[e]);
+	cg_close(cg);
+	/* a digit followed by anything but a blank or the line's end */
+	const char bad[] = "events: A B\nfn=f\n1 5x 1\n";
+	cr_assert_eq(open_fail(bad, sizeof bad - 1, &w), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "line 3"), "%s", profdb_error_message());
+}
+
 Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
 {
 	warns w = {0};
@@ -1496,6 +1525,30 @@ static int find_fn3(const profdb_cg *cg, const char *ob, const char *fl, const c
  * in two fl= files of one object (C static functions, such as ld.so's two
  * check_match); fi=/fe= inside its block and a cfi= after cfn= do not split
  * it. */
+/* A name is hashed 8 bytes a step and its last bytes on their own: the
+ * same name at two places of the text, followed by other bytes there
+ * (a blank the line drops, the line's end), is one name, whatever its
+ * length around those 8 bytes. */
+Test(callgrind, names_hashed_whatever_their_length)
+{
+	static const char *const names[] = {"a", "abcdefg", "abcdefgh", "abcdefghi",
+	                                    "abcdefghijklmnop", "abcdefghijklmnopq"};
+	const size_t nn = sizeof names / sizeof names[0];
+	char text[1024];
+	size_t at = (size_t)snprintf(text, sizeof text, "events: Ir\n");
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < nn; i++)
+			at += (size_t)snprintf(text + at, sizeof text - at, "fn=%s%s\n1 %zu\n", names[i],
+			                       pass ? "  " : "", (i + 1) << (4 * pass));
+	cr_assert_lt(at, sizeof text);
+	warns w = {0};
+	profdb_cg *cg = open_ok(text, &w);
+	cr_assert_eq(profdb_cg_function_count(cg), (int64_t)nn, "%s", text);
+	for (size_t i = 0; i < nn; i++)
+		cr_assert_eq(self_of(cg, names[i], 0), (i + 1) * 17, "%s", names[i]);
+	cg_close(cg);
+}
+
 Test(callgrind, function_identity_object_file_name)
 {
 	warns w = {0};
@@ -1913,6 +1966,17 @@ Test(callgrind, bad_inputs)
 		{"events: Ir\nfn=f\n1 18446744073709551615\n2 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=f\n1 1\n+18446744073709551615 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=f\n1 1\n-2 1\n", -EBADMSG, "below 0"},
+		/* one-digit subpositions: their values (the scanner's own
+		 * positions show only in this error), then followed by anything
+		 * but a blank */
+		{"events: Ir\nfn=f\n1 1\n+9 1\n-7 1\n-4 1\n", -EBADMSG, "line 6"},
+		{"positions: instr line\nevents: Ir\nfn=f\n0 5 1\n+9 -4 1\n* -2 1\n", -EBADMSG,
+		 "line 6"},
+		{"positions: instr line\nevents: Ir\nfn=f\n0 5 1\n+9 -4 1\n-9 -1 1\n-1 * 1\n",
+		 -EBADMSG, "line 7"},
+		{"events: Ir\nfn=f\n1 1\n+5x 1\n", -EBADMSG, "line 4"},
+		{"events: Ir\nfn=f\n1 1\n-1X 1\n", -EBADMSG, "line 4"},
+		{"events: Ir\nfn=f\n1 1\n+0x 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=(99999999999999999999) x\n", -EBADMSG, "line 2"},
 		/* truncated: the last line has no newline and is incomplete */
 		{"events: Ir\nfn=f\n1 1\ncf", -ENODATA, "truncated"},

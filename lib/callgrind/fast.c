@@ -52,8 +52,13 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 	if (sign == '+' || sign == '-')
 		q++;
 	uint64_t x = 0;
-	if (q[0] == '0' && (q[1] | 0x20) == 'x') {  /* q[0] is not the '\n' */
-		const char *d0 = q += 2;
+	/* one digit, not "0x" (so q[1] exists): most relative ones, +3, -2 */
+	unsigned d0 = (unsigned)(unsigned char)q[0] - '0';
+	if (d0 <= 9 && (unsigned)(unsigned char)q[1] - '0' > 9 && (q[1] | 0x20) != 'x') {
+		x = d0;
+		q++;
+	} else if (q[0] == '0' && (q[1] | 0x20) == 'x') {  /* q[0] is not the '\n' */
+		const char *h0 = q += 2;
 		for (;;) {
 			unsigned char ch = (unsigned char)*q;
 			unsigned d = ch - '0';
@@ -66,7 +71,7 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 			x = x << 4 | d;
 			q++;
 		}
-		if (q == d0 || q - d0 > 16)
+		if (q == h0 || q - h0 > 16)
 			return 0;
 	} else if (!fast_dec(&q, &x)) {
 		return 0;
@@ -109,26 +114,30 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 	}
 	uint64_t v[CG_MAX_EVENTS];
 	uint32_t k = 0;
-	while (*q != '\n') {
-		if (!cg_is_space(*q))
-			goto undo;
-		do
-			q++;
-		while (cg_is_space(*q));
-		if (*q == '\n')
-			break;  /* trailing blanks */
-		if (k >= n_cols)
-			goto undo;
-		unsigned d = (unsigned)(unsigned char)*q - '0';
-		if (d <= 9 && (q[1] == ' ' || q[1] == '\n')) {  /* one digit: most costs */
+	for (;;) {
+		unsigned d;
+		if (q[0] == ' ' && (d = (unsigned)(unsigned char)q[1] - '0') <= 9 &&
+		    (q[2] == ' ' || q[2] == '\n')) {  /* most costs: one blank, one digit */
+			if (k >= n_cols)
+				goto undo;
 			v[k] = d;
-			q++;
+			q += 2;
 			if (d == 0) {  /* nothing to add */
 				k++;
 				continue;
 			}
-		} else if (!fast_dec(&q, &v[k])) {
-			goto undo;
+		} else {
+			if (*q == '\n')
+				break;
+			if (!cg_is_space(*q))
+				goto undo;
+			do
+				q++;
+			while (cg_is_space(*q));
+			if (*q == '\n')
+				break;  /* trailing blanks */
+			if (k >= n_cols || !fast_dec(&q, &v[k]))
+				goto undo;
 		}
 		uint32_t e = ps->part.colmap[k];
 		if (dst32) {

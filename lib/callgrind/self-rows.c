@@ -75,7 +75,10 @@ static int narrow_bytes(size_t cap, uint32_t ne, size_t *bytes)
 
 /* The narrow table for @p cap rows: a new block with the rows made so far
  * (not realloc, which copies the whole block, untouched room included);
- * -ENOMEM without a message. Big, it asks for huge pages. */
+ * -ENOMEM without a message. No huge pages while the scan fills it: the
+ * narrow rows end in the middle of a 2 MiB page, which would hold up to
+ * 2 MiB more than the rows at the scan's peak (profdb__cg_self_final asks
+ * for them, for the wider rows). */
 static int resize_narrow(profdb_cg *cg, size_t cap)
 {
 	size_t bytes;
@@ -84,7 +87,6 @@ static int resize_narrow(profdb_cg *cg, size_t cap)
 	uint32_t *q = malloc(bytes);
 	if (!q)
 		return -ENOMEM;
-	profdb__advise_big(q, bytes);
 	size_t used = (size_t)cg->n_rows * cg_self_stride(cg->n_events) * sizeof *q;
 	if (used)
 		memcpy(q, cg->row_narrow, used);
@@ -163,6 +165,9 @@ int profdb__cg_self_final(profdb_cg *cg)
 	if (n)
 		malloc_trim(0);
 #endif
+	/* the room past the narrow rows, which the 64-bit rows fill */
+	if (n && ne)
+		profdb__advise_big(t, n * ne * sizeof *t);
 	if (ne)
 		for (size_t i = n; i-- > 0;) {
 			profdb__cg_self_get(cg, (uint32_t)i, v);

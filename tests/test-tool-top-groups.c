@@ -39,10 +39,11 @@ Test(tool_top_groups, keys_are_byte_strings)
 	ptrdiff_t b = group_lookup(&t, "abc", 3, 0, &created);
 	cr_expect_eq(b, a, "the same bytes are the same group");
 	cr_expect(!created);
-	ptrdiff_t c = group_lookup(&t, "abcX", 4, 0, &created);
+	const char *passing = "abcX";
+	ptrdiff_t c = group_lookup(&t, passing, 4, 0, &created);
 	cr_expect_neq(c, a, "a longer key is another group");
 	cr_expect(created);
-	cr_expect_neq(t.rows[c].name, (const char *)"abcX", "a passing key is copied");
+	cr_expect_neq(t.rows[c].name, passing, "a passing key is copied");
 	cr_expect_eq(memcmp(t.rows[c].name, "abcX", 4), 0);
 	ptrdiff_t e = group_lookup(&t, "", 0, 0, &created);
 	cr_expect(created, "the empty key is a group of its own");
@@ -101,7 +102,7 @@ Test(tool_top_groups, many_groups_survive_the_growth)
 	for (int i = 0; i < N; i++) {
 		cr_assert_eq(t.rows[i].v[0], 2.0 * i);
 		cr_assert_eq(t.rows[i].n_ctx, 2);
-		cr_assert_eq(t.rows[i].ctx, i);
+		cr_assert_eq(t.rows[i].ctx, (uint32_t)i);
 	}
 	group_free(&t);
 }

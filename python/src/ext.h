@@ -54,7 +54,7 @@ int pd_errors_init(PyObject *module);
  * profdb_error_message(); returns NULL for `return pd_raise(rc);`. */
 PyObject *pd_raise(int64_t rc);
 /* As pd_raise, with a message of our own. */
-PyObject *pd_raise_msg(int64_t rc, const char *fmt, ...);
+PyObject *pd_raise_msg(int64_t rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A context id, metric id or profile index argument: 0 and *out set, or
  * -1 with TypeError (not an int) or OverflowError (negative, past 2^32 - 1). */
 int pd_u32_arg(PyObject *arg, const char *what, uint32_t *out);

@@ -21,7 +21,12 @@ struct profdb_cg_detail {
 	uint64_t *cost;
 	uint32_t n_lines;
 	size_t cap_lines;
-	profdb__hindex map;          /* lines, while decoding */
+	/* While the rows come in increasing (instr, line, file) order, as
+	 * Callgrind writes a block's instructions, a new row's key is either
+	 * the last one's or new, and no index is needed; the first one out of
+	 * order builds the map, which then finds every row. */
+	profdb__hindex map;          /* lines, while decoding, once out of order */
+	uint32_t map_expected;       /* the rows the map is sized for */
 	profdb_cg_jump *jumps;
 	uint32_t n_jumps;
 	size_t cap_jumps;
@@ -230,22 +235,56 @@ static int add_costs(const dstate *s, uint64_t *dst, const uint64_t *v, uint32_t
 	return 0;
 }
 
+/* -1, 0, 1 as @p a comes before, is, or comes after @p b in the order
+ * (instruction, line, file) of a block's cost lines. */
+static int dline_cmp(const dline *a, const dline *b)
+{
+	if (a->instr != b->instr)
+		return a->instr < b->instr ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->src < b->src ? -1 : a->src > b->src;
+}
+
+/* The map of every row so far, for the first row out of order. */
+static int build_map(profdb_cg_detail *d)
+{
+	size_t expected = d->map_expected > d->n_lines ? d->map_expected : d->n_lines;
+	int r = profdb__hindex_init(&d->map, expected);
+	for (uint32_t i = 0; i < d->n_lines && r == 0; i++) {
+		uint32_t *slot = profdb__hindex_slot(&d->map, dline_hash(d, i), dline_eq, d,
+		                                     &d->lines[i]);
+		*slot = i + 1;
+		r = profdb__hindex_added(&d->map, dline_hash, d);
+	}
+	return r;
+}
+
 static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	dline key = {s->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
-	uint32_t *slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
-	uint32_t i = *slot - 1;
-	if (!*slot) {
-		int r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
-		                 sizeof *d->lines, d->ne);
-		if (r < 0)
+	uint32_t *slot = NULL, i = d->n_lines;   /* a new row, unless found */
+	int r, order = d->n_lines ? dline_cmp(&key, &d->lines[d->n_lines - 1]) : 1;
+	if (!d->map.slot && order < 0 && (r = build_map(d)) < 0)
+		return r;
+	if (d->map.slot) {
+		slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
+		if (*slot)
+			i = *slot - 1;
+	} else if (order == 0) {
+		i = d->n_lines - 1;
+	}
+	if (i == d->n_lines) {
+		if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
+		                  sizeof *d->lines, d->ne)) < 0)
 			return r;
-		i = d->n_lines++;
-		d->lines[i] = key;
-		*slot = i + 1;
-		if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
-			return r;
+		d->lines[d->n_lines++] = key;
+		if (slot) {
+			*slot = i + 1;
+			if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
+				return r;
+		}
 	}
 	return add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits");
 }
@@ -609,9 +648,10 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	d->ne = cg->n_events;
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
-	int r = profdb__hindex_init(&d->map, nb < 65536 ? nb : 65536);
-	/* the rows' room as well, allocated once rather than doubled */
-	if (r == 0 && nb > 0)
+	d->map_expected = nb < 65536 ? nb : 65536;
+	int r = 0;
+	/* the rows' room, allocated once rather than doubled */
+	if (nb > 0)
 		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
 		             sizeof *d->lines, d->ne);
 	uint32_t sg = first;

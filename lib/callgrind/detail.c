@@ -106,21 +106,34 @@ static const char *decimal(const char *p, const char *end, uint64_t *x)
 	return p;
 }
 
-/* The common cost line in one pass: subpositions (decimal, 0x hex, +N, -N,
- * *) and decimal costs of at most 19 digits, separated by blanks. Returns
- * 0 for anything else (then read_pos() and read_costs() read it, and
- * report what is wrong), else 1 with the position in np and the costs in v. */
-static int quick_line(const dstate *s, const char *p, const char *end, uint64_t *np,
-                      uint64_t *v, uint32_t *nv)
+/* Is @p p where decode_unit() trims its line: at the '\n' that ends it
+ * (or @p lim), or at blanks and carriage returns up to there? */
+static int at_end(const char *p, const char *lim)
+{
+	while (p < lim && (cg_is_space(*p) || *p == '\r'))
+		p++;
+	return p == lim || *p == '\n';
+}
+
+/* The common cost line in one pass, from its first byte @p p up to the
+ * '\n' that ends it (or @p lim): subpositions (decimal, 0x hex, +N, -N,
+ * *) and decimal costs of at most 19 digits, separated by blanks; what
+ * follows the columns' costs is ignored. Returns NULL for anything else
+ * (then read_pos() and read_costs() read the trimmed line, and report
+ * what is wrong), else where the line ends, with the position in np and
+ * the costs in v. */
+static const char *quick_line(const dstate *s, const char *p, const char *lim, uint64_t *np,
+                              uint64_t *v, uint32_t *nv)
 {
 	for (uint32_t c = 0; c < s->p->n_pos; c++) {
+		/* (at blanks that end the line no subposition follows) */
 		if (c > 0) {
-			if (p == end || !cg_is_space(*p))
-				return 0;
+			if (p == lim || !cg_is_space(*p))
+				return NULL;
 			p++;
 		}
-		if (p == end)
-			return 0;
+		if (p == lim)
+			return NULL;
 		char sign = *p;
 		if (sign == '*') {
 			np[c] = s->pos[c];
@@ -131,9 +144,10 @@ static int quick_line(const dstate *s, const char *p, const char *end, uint64_t 
 			p++;
 		uint64_t x = 0;
 		const char *d0 = p;
-		if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		/* (a trimmed line ending in "0x" has the number 0, then x) */
+		if (lim - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && !at_end(p + 2, lim)) {
 			d0 = p += 2;
-			for (; p < end && p - d0 < 16; p++) {
+			for (; p < lim && p - d0 < 16; p++) {
 				unsigned char ch = (unsigned char)*p;
 				unsigned d = ch - (unsigned)'0';
 				if (d > 9) {
@@ -145,33 +159,40 @@ static int quick_line(const dstate *s, const char *p, const char *end, uint64_t 
 				x = x << 4 | d;
 			}
 		} else {
-			p = decimal(p, end, &x);
+			p = decimal(p, lim, &x);
 		}
 		if (p == d0 || (sign == '+' && __builtin_add_overflow(s->pos[c], x, &np[c])) ||
 		    (sign == '-' && x > s->pos[c]))
-			return 0;
+			return NULL;
 		if (sign == '-')
 			np[c] = s->pos[c] - x;
 		else if (sign != '+')
 			np[c] = x;
 	}
+	/* each cost after blanks, unless the line ends */
 	uint32_t k = 0;
-	while (p < end && k < s->p->n_cols) {
-		if (!cg_is_space(*p))
-			return 0;
-		while (p < end && cg_is_space(*p))
+	while (k < s->p->n_cols) {
+		const char *b0 = p;
+		while (p < lim && cg_is_space(*p))
 			p++;
-		if (p == end)
+		if (p == lim || *p == '\n' || (*p == '\r' && at_end(p, lim)))
 			break;
 		const char *d0 = p;
 		uint64_t x;
-		p = decimal(p, end, &x);
-		if (p == d0 || (p < end && !cg_is_space(*p)))
-			return 0;
+		p = decimal(p, lim, &x);
+		if (p == d0 || d0 == b0)   /* no digits, or no blank before them */
+			return NULL;
 		v[k++] = x;
 	}
+	/* the last cost ends at a blank or where the line ends */
+	if (s->p->n_cols > 0 && p < lim && !cg_is_space(*p) && *p != '\n' &&
+	    (*p != '\r' || !at_end(p, lim)))
+		return NULL;
 	*nv = k;
-	return 1;
+	if (p < lim && *p == '\n')
+		return p;
+	const char *nl = memchr(p, '\n', (size_t)(lim - p));
+	return nl ? nl : lim;
 }
 
 static uint64_t col(const uint64_t *v, int c)
@@ -444,6 +465,17 @@ static int name_line(dstate *s, const char *p, const char *end)
 	return 1;
 }
 
+/* The line from @p p: where it ends with the blanks and carriage returns
+ * before its '\n' trimmed, and in *eol that '\n' (or @p lim). */
+static const char *line_end(const char *p, const char *lim, const char **eol)
+{
+	const char *nl = memchr(p, '\n', (size_t)(lim - p));
+	const char *end = *eol = nl ? nl : lim;
+	while (end > p && (end[-1] == '\r' || cg_is_space(end[-1])))
+		end--;
+	return end;
+}
+
 /* Decode block @p u of function @p fn: from its first line to the line
  * that ends it. */
 static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
@@ -478,34 +510,42 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 	if (s.start > stop)
 		return derr(&s, "internal error: block outside the text");
 	uint64_t off = s.start;
+	const char *lim = f->text + stop;
 	while (off < stop) {
 		const char *p = f->text + off;
-		size_t rest = (size_t)(stop - off);
-		const char *nl = memchr(p, '\n', rest);
-		size_t n = nl ? (size_t)(nl - p) : rest;
-		s.off = off;
-		off += n + (nl ? 1 : 0);
-		while (n && (p[n - 1] == '\r' || cg_is_space(p[n - 1])))
-			n--;
-		const char *end = p + n;
-		if (n == 0 || *p == '#')
-			continue;
 		char c0 = *p;
 		uint64_t np[CG_NPOS];
 		int r = 0;
+		s.off = off;
 		if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+			/* a cost line: in one pass when it is the common kind */
 			uint64_t v[CG_MAX_EVENTS];
 			uint32_t nv = 0;
-			if (quick_line(&s, p, end, np, v, &nv))
-				memcpy(s.pos, np, s.p->n_pos * sizeof *np);
-			else if ((r = read_pos(&s, &p, end, np, 1)) == 0)
-				nv = read_costs(&s, p, end, v);
+			const char *eol = quick_line(&s, p, lim, np, v, &nv);
+			if (eol) {
+				for (uint32_t c = 0; c < s.p->n_pos; c++)   /* (no call to memcpy) */
+					s.pos[c] = np[c];
+			} else {
+				const char *end = line_end(p, lim, &eol);
+				if ((r = read_pos(&s, &p, end, np, 1)) == 0)
+					nv = read_costs(&s, p, end, v);
+			}
+			off = (uint64_t)(eol - f->text) + (eol < lim);
 			if (r == 0 && !s.pending_call)
 				r = add_line(&s, v, nv);
 			else if (r == 0 && !d->lines_only)
 				r = add_call(&s, v, nv);
 			s.pending_call = 0;
-		} else if (n > 6 && memcmp(p, "calls=", 6) == 0) {
+			if (r < 0)
+				return r;
+			continue;
+		}
+		const char *eol, *end = line_end(p, lim, &eol);
+		size_t n = (size_t)(end - p);
+		off = (uint64_t)(eol - f->text) + (eol < lim);
+		if (n == 0 || *p == '#')
+			continue;
+		if (n > 6 && memcmp(p, "calls=", 6) == 0) {
 			/* the count: the first token, up to a '/'; negative: warned, 0 */
 			const char *q = p + 6, *t = q;
 			size_t tn = 0;

@@ -19,6 +19,7 @@ struct profdb_cg_detail {
 	size_t ne;
 	dline *lines;
 	uint64_t *cost;
+	uint32_t *perm;              /* row i's costs: cost row perm[i] (NULL: row i) */
 	uint32_t n_lines;
 	size_t cap_lines;
 	/* While the rows come in increasing (instr, line, file) order, as
@@ -645,28 +646,52 @@ static int rows_sorted(const profdb_cg_detail *d)
 	return 1;
 }
 
-/* The rows must add up to the self cost the parser recorded; when they do
- * not (a text changed while open), say so instead of
- * returning rows that contradict profdb_cg_self(). Sums that overflow are
- * not compared (self saturates, rows wrap). */
-static int check_against_self(const profdb_cg_detail *d, uint32_t profile, uint32_t fn)
+/* Derive each row's derived events, and check that the rows add up to
+ * the self cost the parser recorded; when they do not (a text changed
+ * while open), say so instead of returning rows that contradict
+ * profdb_cg_self(). Sums that overflow are not compared (self saturates,
+ * rows wrap). Row by row, as the costs lie in memory. */
+static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_t fn)
 {
+	uint64_t sum[CG_MAX_EVENTS];
+	unsigned char overflow[CG_MAX_EVENTS];
+	memset(sum, 0, d->ne * sizeof *sum);
+	memset(overflow, 0, d->ne);
+	for (uint32_t i = 0; i < d->n_lines; i++) {
+		uint64_t *row = d->cost + (size_t)i * d->ne;
+		profdb__cg_derive(d->cg, row);
+		for (uint32_t e = 0; e < d->ne; e++)
+			overflow[e] |= __builtin_add_overflow(sum[e], row[e], &sum[e]);
+	}
 	const uint64_t *self = NULL;
 	if (d->ne == 0 || profdb_cg_self(d->cg, profile, fn, &self) < 0 || !self)
 		return 0;
-	for (uint32_t e = 0; e < d->ne; e++) {
-		uint64_t sum = 0;
-		int overflow = 0;
-		for (uint32_t i = 0; i < d->n_lines; i++) {
-			uint64_t v = d->cost[(size_t)i * d->ne + e];
-			overflow |= sum > UINT64_MAX - v;
-			sum += v;
-		}
-		if (!overflow && self[e] != UINT64_MAX && sum != self[e])
+	for (uint32_t e = 0; e < d->ne; e++)
+		if (!overflow[e] && self[e] != UINT64_MAX && sum[e] != self[e])
 			return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 ": line rows add up to %"
 			                    PRIu64 " but the self cost of event %" PRIu32 " is %" PRIu64
-			                    " (inconsistent profile)", fn, sum, e, self[e]);
+			                    " (inconsistent profile)", fn, sum[e], e, self[e]);
+	return 0;
+}
+
+/* Sort the rows by line, then instruction, then file. The costs stay
+ * where they are: perm tells each row's. */
+static int sort_rows(profdb_cg_detail *d)
+{
+	lord *o = malloc(2 * (size_t)d->n_lines * sizeof *o);
+	d->perm = malloc((size_t)d->n_lines * sizeof *d->perm);
+	if (!o || !d->perm) {
+		free(o);
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
+	for (uint32_t i = 0; i < d->n_lines; i++)
+		o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
+	sort_lord(o, d->n_lines, o + d->n_lines);
+	for (uint32_t i = 0; i < d->n_lines; i++) {
+		d->lines[i] = (dline){o[i].src, o[i].instr, o[i].line};
+		d->perm[i] = o[i].idx;
+	}
+	free(o);
 	return 0;
 }
 
@@ -704,42 +729,11 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	if (next)
 		*next = sg;
 	profdb__hindex_free(&d->map);
-	lord *o = NULL;
-	if (r == 0 && rows_sorted(d)) {
-		/* rows already in order (the usual case): nothing to move */
-		for (uint32_t i = 0; i < d->n_lines; i++)
-			profdb__cg_derive(cg, d->cost + (size_t)i * d->ne);
-	} else if (r == 0) {
-		/* sort rows by line, then instruction, then file */
-		o = malloc(2 * (size_t)d->n_lines * sizeof *o);
-		dline *nl = malloc((size_t)d->n_lines * sizeof *nl);
-		size_t bytes;
-		uint64_t *nc = NULL;
-		if (profdb__cg_bytes(d->n_lines, d->ne + 1, sizeof *nc, &bytes) == 0)
-			nc = malloc(bytes);
-		if (!o || !nl || !nc) {
-			free(nl);
-			free(nc);
-			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-		} else {
-			for (uint32_t i = 0; i < d->n_lines; i++)
-				o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
-			sort_lord(o, d->n_lines, o + d->n_lines);
-			for (uint32_t i = 0; i < d->n_lines; i++) {
-				nl[i] = d->lines[o[i].idx];
-				memcpy(nc + (size_t)i * d->ne, d->cost + (size_t)o[i].idx * d->ne,
-				       d->ne * sizeof *nc);
-				profdb__cg_derive(cg, nc + (size_t)i * d->ne);
-			}
-			free(d->lines);
-			free(d->cost);
-			d->lines = nl;
-			d->cost = nc;
-		}
-	}
-	free(o);
+	/* rows without instructions mostly come in line order already */
+	if (r == 0 && !rows_sorted(d))
+		r = sort_rows(d);
 	if (r == 0)
-		r = check_against_self(d, profile, fn);
+		r = derive_and_check(d, profile, fn);
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;
@@ -779,10 +773,17 @@ PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
 	profdb__hindex_free(&d->map);
 	free(d->lines);
 	free(d->cost);
+	free(d->perm);
 	free(d->jumps);
 	free(d->calls);
 	free(d->call_cost);
 	free(d);
+}
+
+/* The costs of row @p i. */
+static const uint64_t *cost_of(const profdb_cg_detail *d, uint32_t i)
+{
+	return d->cost + (size_t)(d->perm ? d->perm[i] : i) * d->ne;
 }
 
 PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
@@ -807,7 +808,7 @@ PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i
 	out->file = (profdb_str){f->len ? f->p : "", f->len};
 	out->line = l->line;
 	out->instr = l->instr;
-	out->self = d->cost + (size_t)i * d->ne;
+	out->self = cost_of(d, i);
 	return 0;
 }
 
@@ -856,5 +857,5 @@ void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
 	*src = d->lines[i].src;
 	*line = d->lines[i].line;
 	*instr = d->lines[i].instr;
-	*self = d->cost + (size_t)i * d->ne;
+	*self = cost_of(d, i);
 }

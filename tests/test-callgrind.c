@@ -1200,6 +1200,25 @@ Test(callgrind, detail_of_a_changed_buffer_is_refused)
 	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), 0);   /* untouched */
 	profdb_cg_detail_free(d);
 	cg_close(cg);
+	/* the sums per event, two lines of one row, a derived event */
+	char text2[] = "events: Ir Dr\n"
+	               "event: S = Ir + Dr\n"
+	               "fn=(1) main\n"
+	               "1 1 2\n"
+	               "fn=(2) g\n"
+	               "4 5 7\n"
+	               "4 1 1\n";
+	cg = open_ok(text2, &w);
+	memcpy(strstr(text2, "4 5 7"), "4 5 8", 5);
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 1), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "line rows add up to 9 but the self cost of event 1 "
+	                 "is 8"), "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), 0);
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_detail_line_at(d, 0, &l), 0);
+	cr_assert(l.self[0] == 1 && l.self[1] == 2 && l.self[2] == 3);
+	profdb_cg_detail_free(d);
+	cg_close(cg);
 }
 
 /* main in two blocks (fn= of another function between them), with fi=,

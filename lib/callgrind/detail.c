@@ -28,6 +28,10 @@ struct profdb_cg_detail {
 	 * order builds the map, which then finds every row. */
 	profdb__hindex map;          /* lines, while decoding, once out of order */
 	uint32_t map_expected;       /* the rows the map is sized for */
+	/* While decoding: the sum of the line costs per event, and whether
+	 * it overflowed (detail_build's, for the check against self). */
+	uint64_t *sum;
+	unsigned char *sum_over;
 	profdb_cg_jump *jumps;
 	uint32_t n_jumps;
 	size_t cap_jumps;
@@ -308,7 +312,13 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 				return r;
 		}
 	}
-	return add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits");
+	if ((r = add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits")) < 0)
+		return r;
+	for (uint32_t k = 0; k < nv; k++) {   /* the sums, while the costs are at hand */
+		uint32_t e = d->cg->cols[s->p->col_first + k];
+		d->sum_over[e] |= __builtin_add_overflow(d->sum[e], v[k], &d->sum[e]);
+	}
+	return 0;
 }
 
 static int add_jump(dstate *s, int cond, const char *p, const char *end)
@@ -650,27 +660,28 @@ static int rows_sorted(const profdb_cg_detail *d)
  * the self cost the parser recorded; when they do not (a text changed
  * while open), say so instead of returning rows that contradict
  * profdb_cg_self(). Sums that overflow are not compared (self saturates,
- * rows wrap). Row by row, as the costs lie in memory. */
+ * rows wrap). The stored events' sums were taken as the lines were added
+ * (costs are never negative, so the sum overflows whatever the order);
+ * derived events are summed row by row as they are derived. */
 static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_t fn)
 {
-	uint64_t sum[CG_MAX_EVENTS];
-	unsigned char overflow[CG_MAX_EVENTS];
-	memset(sum, 0, d->ne * sizeof *sum);
-	memset(overflow, 0, d->ne);
-	for (uint32_t i = 0; i < d->n_lines; i++) {
-		uint64_t *row = d->cost + (size_t)i * d->ne;
-		profdb__cg_derive(d->cg, row);
-		for (uint32_t e = 0; e < d->ne; e++)
-			overflow[e] |= __builtin_add_overflow(sum[e], row[e], &sum[e]);
+	const profdb_cg *cg = d->cg;
+	if (cg->n_stored < d->ne) {
+		for (uint32_t i = 0; i < d->n_lines; i++) {
+			uint64_t *row = d->cost + (size_t)i * d->ne;
+			profdb__cg_derive(cg, row);
+			for (uint32_t e = cg->n_stored; e < d->ne; e++)
+				d->sum_over[e] |= __builtin_add_overflow(d->sum[e], row[e], &d->sum[e]);
+		}
 	}
 	const uint64_t *self = NULL;
-	if (d->ne == 0 || profdb_cg_self(d->cg, profile, fn, &self) < 0 || !self)
+	if (d->ne == 0 || profdb_cg_self(cg, profile, fn, &self) < 0 || !self)
 		return 0;
 	for (uint32_t e = 0; e < d->ne; e++)
-		if (!overflow[e] && self[e] != UINT64_MAX && sum[e] != self[e])
+		if (!d->sum_over[e] && self[e] != UINT64_MAX && d->sum[e] != self[e])
 			return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 ": line rows add up to %"
 			                    PRIu64 " but the self cost of event %" PRIu32 " is %" PRIu64
-			                    " (inconsistent profile)", fn, sum[e], e, self[e]);
+			                    " (inconsistent profile)", fn, d->sum[e], e, self[e]);
 	return 0;
 }
 
@@ -714,6 +725,12 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
 	d->map_expected = nb < 65536 ? nb : 65536;
+	uint64_t sum[CG_MAX_EVENTS];
+	unsigned char sum_over[CG_MAX_EVENTS];
+	memset(sum, 0, d->ne * sizeof *sum);
+	memset(sum_over, 0, d->ne);
+	d->sum = sum;
+	d->sum_over = sum_over;
 	int r = 0;
 	/* the rows' room, allocated once rather than doubled */
 	if (nb > 0)
@@ -734,6 +751,8 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		r = sort_rows(d);
 	if (r == 0)
 		r = derive_and_check(d, profile, fn);
+	d->sum = NULL;   /* (detail_build's) */
+	d->sum_over = NULL;
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;

@@ -534,8 +534,9 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 			uint32_t nv = 0;
 			const char *eol = quick_line(&s, p, lim, np, v, &nv);
 			if (eol) {
-				for (uint32_t c = 0; c < s.p->n_pos; c++)   /* (no call to memcpy) */
-					s.pos[c] = np[c];
+				for (uint32_t c = 0; c < CG_NPOS; c++)   /* (a fixed count: no memcpy call) */
+					if (c < s.p->n_pos)
+						s.pos[c] = np[c];
 			} else {
 				const char *end = line_end(p, lim, &eol);
 				if ((r = read_pos(&s, &p, end, np, 1)) == 0)

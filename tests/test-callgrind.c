@@ -1133,6 +1133,47 @@ Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
 	cg_close(cg);
 }
 
+/* The detail reads the common cost line in one pass up to its '\n'
+ * (lib/callgrind/detail.c, quick_line) and leaves every other form to the
+ * token reader: both must give the rows the scan summed. Lines: CR LF,
+ * trailing blanks and CRs, a tab, two blanks, costs beyond the columns,
+ * 20-digit numbers (past the one-pass reader's 19), a row met again out
+ * of order, no final newline. */
+Test(callgrind, detail_of_every_cost_line_form)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir Dr\n"
+	                        "positions: instr line\n"
+	                        "fn=f\n"
+	                        "0x10 3 1 2\r\n"
+	                        "+2 +1 4 \t\r\n"
+	                        "+2  * 5 6\n"
+	                        "+2\t-1 7 8 9\n"
+	                        "00000000000000000024 5 1 1\n"
+	                        "0x18 5 00000000000000000003 1\n"
+	                        "* * 1 \r\n"
+	                        "0x10 3 10 0\n"
+	                        "0x20 6 2 3",
+	                        &w);
+	cr_assert_eq(w.n, 1, "%s", w.all);   /* the extra cost */
+	uint32_t f = (uint32_t)find_fn(cg, "f");
+	/* by line, then instruction: (line, instr, Ir, Dr) */
+	static const uint64_t want[][4] = {
+		{3, 0x10, 11, 2}, {3, 0x16, 7, 8}, {4, 0x12, 4, 0}, {4, 0x14, 5, 6}, {5, 24, 5, 2},
+		{6, 0x20, 2, 3},
+	};
+	cr_assert_eq(n_lines(cg, f), 6);
+	for (uint32_t k = 0; k < 6; k++) {
+		profdb_cg_line l;
+		cr_assert_eq(fn_line(cg, f, k, &l), 0);
+		cr_assert(l.line == want[k][0] && l.instr == want[k][1] && l.self[0] == want[k][2] &&
+		          l.self[1] == want[k][3],
+		          "row %u: line %" PRIu64 " instr %" PRIu64 " costs %" PRIu64 " %" PRIu64, k,
+		          l.line, l.instr, l.self[0], l.self[1]);
+	}
+	cg_close(cg);
+}
+
 Test(callgrind, inlined_files_and_fn_resets_file)
 {
 	warns w = {0};
@@ -1186,6 +1227,25 @@ Test(callgrind, detail_of_a_changed_buffer_is_refused)
 	cr_assert_null(d);
 	cr_assert(strstr(profdb_error_message(), "inconsistent"), "%s", profdb_error_message());
 	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), 0);   /* untouched */
+	profdb_cg_detail_free(d);
+	cg_close(cg);
+	/* the sums per event, two lines of one row, a derived event */
+	char text2[] = "events: Ir Dr\n"
+	               "event: S = Ir + Dr\n"
+	               "fn=(1) main\n"
+	               "1 1 2\n"
+	               "fn=(2) g\n"
+	               "4 5 7\n"
+	               "4 1 1\n";
+	cg = open_ok(text2, &w);
+	memcpy(strstr(text2, "4 5 7"), "4 5 8", 5);
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 1), -EBADMSG);
+	cr_assert(strstr(profdb_error_message(), "line rows add up to 9 but the self cost of event 1 "
+	                 "is 8"), "%s", profdb_error_message());
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), 0);
+	profdb_cg_line l;
+	cr_assert_eq(profdb_cg_detail_line_at(d, 0, &l), 0);
+	cr_assert(l.self[0] == 1 && l.self[1] == 2 && l.self[2] == 3);
 	profdb_cg_detail_free(d);
 	cg_close(cg);
 }

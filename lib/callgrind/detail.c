@@ -19,9 +19,19 @@ struct profdb_cg_detail {
 	size_t ne;
 	dline *lines;
 	uint64_t *cost;
+	uint32_t *perm;              /* row i's costs: cost row perm[i] (NULL: row i) */
 	uint32_t n_lines;
 	size_t cap_lines;
-	profdb__hindex map;          /* lines, while decoding */
+	/* While the rows come in increasing (instr, line, file) order, as
+	 * Callgrind writes a block's instructions, a new row's key is either
+	 * the last one's or new, and no index is needed; the first one out of
+	 * order builds the map, which then finds every row. */
+	profdb__hindex map;          /* lines, while decoding, once out of order */
+	uint32_t map_expected;       /* the rows the map is sized for */
+	/* While decoding: the sum of the line costs per event, and whether
+	 * it overflowed (detail_build's, for the check against self). */
+	uint64_t *sum;
+	unsigned char *sum_over;
 	profdb_cg_jump *jumps;
 	uint32_t n_jumps;
 	size_t cap_jumps;
@@ -101,21 +111,34 @@ static const char *decimal(const char *p, const char *end, uint64_t *x)
 	return p;
 }
 
-/* The common cost line in one pass: subpositions (decimal, 0x hex, +N, -N,
- * *) and decimal costs of at most 19 digits, separated by blanks. Returns
- * 0 for anything else (then read_pos() and read_costs() read it, and
- * report what is wrong), else 1 with the position in np and the costs in v. */
-static int quick_line(const dstate *s, const char *p, const char *end, uint64_t *np,
-                      uint64_t *v, uint32_t *nv)
+/* Is @p p where decode_unit() trims its line: at the '\n' that ends it
+ * (or @p lim), or at blanks and carriage returns up to there? */
+static int at_end(const char *p, const char *lim)
+{
+	while (p < lim && (cg_is_space(*p) || *p == '\r'))
+		p++;
+	return p == lim || *p == '\n';
+}
+
+/* The common cost line in one pass, from its first byte @p p up to the
+ * '\n' that ends it (or @p lim): subpositions (decimal, 0x hex, +N, -N,
+ * *) and decimal costs of at most 19 digits, separated by blanks; what
+ * follows the columns' costs is ignored. Returns NULL for anything else
+ * (then read_pos() and read_costs() read the trimmed line, and report
+ * what is wrong), else where the line ends, with the position in np and
+ * the costs in v. */
+static const char *quick_line(const dstate *s, const char *p, const char *lim, uint64_t *np,
+                              uint64_t *v, uint32_t *nv)
 {
 	for (uint32_t c = 0; c < s->p->n_pos; c++) {
+		/* (at blanks that end the line no subposition follows) */
 		if (c > 0) {
-			if (p == end || !cg_is_space(*p))
-				return 0;
+			if (p == lim || !cg_is_space(*p))
+				return NULL;
 			p++;
 		}
-		if (p == end)
-			return 0;
+		if (p == lim)
+			return NULL;
 		char sign = *p;
 		if (sign == '*') {
 			np[c] = s->pos[c];
@@ -126,9 +149,10 @@ static int quick_line(const dstate *s, const char *p, const char *end, uint64_t 
 			p++;
 		uint64_t x = 0;
 		const char *d0 = p;
-		if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		/* (a trimmed line ending in "0x" has the number 0, then x) */
+		if (lim - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && !at_end(p + 2, lim)) {
 			d0 = p += 2;
-			for (; p < end && p - d0 < 16; p++) {
+			for (; p < lim && p - d0 < 16; p++) {
 				unsigned char ch = (unsigned char)*p;
 				unsigned d = ch - (unsigned)'0';
 				if (d > 9) {
@@ -140,33 +164,40 @@ static int quick_line(const dstate *s, const char *p, const char *end, uint64_t 
 				x = x << 4 | d;
 			}
 		} else {
-			p = decimal(p, end, &x);
+			p = decimal(p, lim, &x);
 		}
 		if (p == d0 || (sign == '+' && __builtin_add_overflow(s->pos[c], x, &np[c])) ||
 		    (sign == '-' && x > s->pos[c]))
-			return 0;
+			return NULL;
 		if (sign == '-')
 			np[c] = s->pos[c] - x;
 		else if (sign != '+')
 			np[c] = x;
 	}
+	/* each cost after blanks, unless the line ends */
 	uint32_t k = 0;
-	while (p < end && k < s->p->n_cols) {
-		if (!cg_is_space(*p))
-			return 0;
-		while (p < end && cg_is_space(*p))
+	while (k < s->p->n_cols) {
+		const char *b0 = p;
+		while (p < lim && cg_is_space(*p))
 			p++;
-		if (p == end)
+		if (p == lim || *p == '\n' || (*p == '\r' && at_end(p, lim)))
 			break;
 		const char *d0 = p;
 		uint64_t x;
-		p = decimal(p, end, &x);
-		if (p == d0 || (p < end && !cg_is_space(*p)))
-			return 0;
+		p = decimal(p, lim, &x);
+		if (p == d0 || d0 == b0)   /* no digits, or no blank before them */
+			return NULL;
 		v[k++] = x;
 	}
+	/* the last cost ends at a blank or where the line ends */
+	if (s->p->n_cols > 0 && p < lim && !cg_is_space(*p) && *p != '\n' &&
+	    (*p != '\r' || !at_end(p, lim)))
+		return NULL;
 	*nv = k;
-	return 1;
+	if (p < lim && *p == '\n')
+		return p;
+	const char *nl = memchr(p, '\n', (size_t)(lim - p));
+	return nl ? nl : lim;
 }
 
 static uint64_t col(const uint64_t *v, int c)
@@ -230,24 +261,64 @@ static int add_costs(const dstate *s, uint64_t *dst, const uint64_t *v, uint32_t
 	return 0;
 }
 
+/* -1, 0, 1 as @p a comes before, is, or comes after @p b in the order
+ * (instruction, line, file) of a block's cost lines. */
+static int dline_cmp(const dline *a, const dline *b)
+{
+	if (a->instr != b->instr)
+		return a->instr < b->instr ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->src < b->src ? -1 : a->src > b->src;
+}
+
+/* The map of every row so far, for the first row out of order. */
+static int build_map(profdb_cg_detail *d)
+{
+	size_t expected = d->map_expected > d->n_lines ? d->map_expected : d->n_lines;
+	int r = profdb__hindex_init(&d->map, expected);
+	for (uint32_t i = 0; i < d->n_lines && r == 0; i++) {
+		uint32_t *slot = profdb__hindex_slot(&d->map, dline_hash(d, i), dline_eq, d,
+		                                     &d->lines[i]);
+		*slot = i + 1;
+		r = profdb__hindex_added(&d->map, dline_hash, d);
+	}
+	return r;
+}
+
 static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
 	profdb_cg_detail *d = s->d;
 	dline key = {s->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
-	uint32_t *slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
-	uint32_t i = *slot - 1;
-	if (!*slot) {
-		int r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
-		                 sizeof *d->lines, d->ne);
-		if (r < 0)
-			return r;
-		i = d->n_lines++;
-		d->lines[i] = key;
-		*slot = i + 1;
-		if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
-			return r;
+	uint32_t *slot = NULL, i = d->n_lines;   /* a new row, unless found */
+	int r, order = d->n_lines ? dline_cmp(&key, &d->lines[d->n_lines - 1]) : 1;
+	if (!d->map.slot && order < 0 && (r = build_map(d)) < 0)
+		return r;
+	if (d->map.slot) {
+		slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
+		if (*slot)
+			i = *slot - 1;
+	} else if (order == 0) {
+		i = d->n_lines - 1;
 	}
-	return add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits");
+	if (i == d->n_lines) {
+		if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
+		                  sizeof *d->lines, d->ne)) < 0)
+			return r;
+		d->lines[d->n_lines++] = key;
+		if (slot) {
+			*slot = i + 1;
+			if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
+				return r;
+		}
+	}
+	if ((r = add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits")) < 0)
+		return r;
+	for (uint32_t k = 0; k < nv; k++) {   /* the sums, while the costs are at hand */
+		uint32_t e = d->cg->cols[s->p->col_first + k];
+		d->sum_over[e] |= __builtin_add_overflow(d->sum[e], v[k], &d->sum[e]);
+	}
+	return 0;
 }
 
 static int add_jump(dstate *s, int cond, const char *p, const char *end)
@@ -405,6 +476,17 @@ static int name_line(dstate *s, const char *p, const char *end)
 	return 1;
 }
 
+/* The line from @p p: where it ends with the blanks and carriage returns
+ * before its '\n' trimmed, and in *eol that '\n' (or @p lim). */
+static const char *line_end(const char *p, const char *lim, const char **eol)
+{
+	const char *nl = memchr(p, '\n', (size_t)(lim - p));
+	const char *end = *eol = nl ? nl : lim;
+	while (end > p && (end[-1] == '\r' || cg_is_space(end[-1])))
+		end--;
+	return end;
+}
+
 /* Decode block @p u of function @p fn: from its first line to the line
  * that ends it. */
 static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
@@ -439,34 +521,43 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 	if (s.start > stop)
 		return derr(&s, "internal error: block outside the text");
 	uint64_t off = s.start;
+	const char *lim = f->text + stop;
 	while (off < stop) {
 		const char *p = f->text + off;
-		size_t rest = (size_t)(stop - off);
-		const char *nl = memchr(p, '\n', rest);
-		size_t n = nl ? (size_t)(nl - p) : rest;
-		s.off = off;
-		off += n + (nl ? 1 : 0);
-		while (n && (p[n - 1] == '\r' || cg_is_space(p[n - 1])))
-			n--;
-		const char *end = p + n;
-		if (n == 0 || *p == '#')
-			continue;
 		char c0 = *p;
 		uint64_t np[CG_NPOS];
 		int r = 0;
+		s.off = off;
 		if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
+			/* a cost line: in one pass when it is the common kind */
 			uint64_t v[CG_MAX_EVENTS];
 			uint32_t nv = 0;
-			if (quick_line(&s, p, end, np, v, &nv))
-				memcpy(s.pos, np, s.p->n_pos * sizeof *np);
-			else if ((r = read_pos(&s, &p, end, np, 1)) == 0)
-				nv = read_costs(&s, p, end, v);
+			const char *eol = quick_line(&s, p, lim, np, v, &nv);
+			if (eol) {
+				for (uint32_t c = 0; c < CG_NPOS; c++)   /* (a fixed count: no memcpy call) */
+					if (c < s.p->n_pos)
+						s.pos[c] = np[c];
+			} else {
+				const char *end = line_end(p, lim, &eol);
+				if ((r = read_pos(&s, &p, end, np, 1)) == 0)
+					nv = read_costs(&s, p, end, v);
+			}
+			off = (uint64_t)(eol - f->text) + (eol < lim);
 			if (r == 0 && !s.pending_call)
 				r = add_line(&s, v, nv);
 			else if (r == 0 && !d->lines_only)
 				r = add_call(&s, v, nv);
 			s.pending_call = 0;
-		} else if (n > 6 && memcmp(p, "calls=", 6) == 0) {
+			if (r < 0)
+				return r;
+			continue;
+		}
+		const char *eol, *end = line_end(p, lim, &eol);
+		size_t n = (size_t)(end - p);
+		off = (uint64_t)(eol - f->text) + (eol < lim);
+		if (n == 0 || *p == '#')
+			continue;
+		if (n > 6 && memcmp(p, "calls=", 6) == 0) {
 			/* the count: the first token, up to a '/'; negative: warned, 0 */
 			const char *q = p + 6, *t = q;
 			size_t tn = 0;
@@ -566,28 +657,53 @@ static int rows_sorted(const profdb_cg_detail *d)
 	return 1;
 }
 
-/* The rows must add up to the self cost the parser recorded; when they do
- * not (a text changed while open), say so instead of
- * returning rows that contradict profdb_cg_self(). Sums that overflow are
- * not compared (self saturates, rows wrap). */
-static int check_against_self(const profdb_cg_detail *d, uint32_t profile, uint32_t fn)
+/* Derive each row's derived events, and check that the rows add up to
+ * the self cost the parser recorded; when they do not (a text changed
+ * while open), say so instead of returning rows that contradict
+ * profdb_cg_self(). Sums that overflow are not compared (self saturates,
+ * rows wrap). The stored events' sums were taken as the lines were added
+ * (costs are never negative, so the sum overflows whatever the order);
+ * derived events are summed row by row as they are derived. */
+static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_t fn)
 {
-	const uint64_t *self = NULL;
-	if (d->ne == 0 || profdb_cg_self(d->cg, profile, fn, &self) < 0 || !self)
-		return 0;
-	for (uint32_t e = 0; e < d->ne; e++) {
-		uint64_t sum = 0;
-		int overflow = 0;
+	const profdb_cg *cg = d->cg;
+	if (cg->n_stored < d->ne) {
 		for (uint32_t i = 0; i < d->n_lines; i++) {
-			uint64_t v = d->cost[(size_t)i * d->ne + e];
-			overflow |= sum > UINT64_MAX - v;
-			sum += v;
+			uint64_t *row = d->cost + (size_t)i * d->ne;
+			profdb__cg_derive(cg, row);
+			for (uint32_t e = cg->n_stored; e < d->ne; e++)
+				d->sum_over[e] |= __builtin_add_overflow(d->sum[e], row[e], &d->sum[e]);
 		}
-		if (!overflow && self[e] != UINT64_MAX && sum != self[e])
+	}
+	const uint64_t *self = NULL;
+	if (d->ne == 0 || profdb_cg_self(cg, profile, fn, &self) < 0 || !self)
+		return 0;
+	for (uint32_t e = 0; e < d->ne; e++)
+		if (!d->sum_over[e] && self[e] != UINT64_MAX && d->sum[e] != self[e])
 			return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 ": line rows add up to %"
 			                    PRIu64 " but the self cost of event %" PRIu32 " is %" PRIu64
-			                    " (inconsistent profile)", fn, sum, e, self[e]);
+			                    " (inconsistent profile)", fn, d->sum[e], e, self[e]);
+	return 0;
+}
+
+/* Sort the rows by line, then instruction, then file. The costs stay
+ * where they are: perm tells each row's. */
+static int sort_rows(profdb_cg_detail *d)
+{
+	lord *o = malloc(2 * (size_t)d->n_lines * sizeof *o);
+	d->perm = malloc((size_t)d->n_lines * sizeof *d->perm);
+	if (!o || !d->perm) {
+		free(o);
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
+	for (uint32_t i = 0; i < d->n_lines; i++)
+		o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
+	sort_lord(o, d->n_lines, o + d->n_lines);
+	for (uint32_t i = 0; i < d->n_lines; i++) {
+		d->lines[i] = (dline){o[i].src, o[i].instr, o[i].line};
+		d->perm[i] = o[i].idx;
+	}
+	free(o);
 	return 0;
 }
 
@@ -609,9 +725,16 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	d->ne = cg->n_events;
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
-	int r = profdb__hindex_init(&d->map, nb < 65536 ? nb : 65536);
-	/* the rows' room as well, allocated once rather than doubled */
-	if (r == 0 && nb > 0)
+	d->map_expected = nb < 65536 ? nb : 65536;
+	uint64_t sum[CG_MAX_EVENTS];
+	unsigned char sum_over[CG_MAX_EVENTS];
+	memset(sum, 0, d->ne * sizeof *sum);
+	memset(sum_over, 0, d->ne);
+	d->sum = sum;
+	d->sum_over = sum_over;
+	int r = 0;
+	/* the rows' room, allocated once rather than doubled */
+	if (nb > 0)
 		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
 		             sizeof *d->lines, d->ne);
 	uint32_t sg = first;
@@ -624,42 +747,13 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	if (next)
 		*next = sg;
 	profdb__hindex_free(&d->map);
-	lord *o = NULL;
-	if (r == 0 && rows_sorted(d)) {
-		/* rows already in order (the usual case): nothing to move */
-		for (uint32_t i = 0; i < d->n_lines; i++)
-			profdb__cg_derive(cg, d->cost + (size_t)i * d->ne);
-	} else if (r == 0) {
-		/* sort rows by line, then instruction, then file */
-		o = malloc(2 * (size_t)d->n_lines * sizeof *o);
-		dline *nl = malloc((size_t)d->n_lines * sizeof *nl);
-		size_t bytes;
-		uint64_t *nc = NULL;
-		if (profdb__cg_bytes(d->n_lines, d->ne + 1, sizeof *nc, &bytes) == 0)
-			nc = malloc(bytes);
-		if (!o || !nl || !nc) {
-			free(nl);
-			free(nc);
-			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-		} else {
-			for (uint32_t i = 0; i < d->n_lines; i++)
-				o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
-			sort_lord(o, d->n_lines, o + d->n_lines);
-			for (uint32_t i = 0; i < d->n_lines; i++) {
-				nl[i] = d->lines[o[i].idx];
-				memcpy(nc + (size_t)i * d->ne, d->cost + (size_t)o[i].idx * d->ne,
-				       d->ne * sizeof *nc);
-				profdb__cg_derive(cg, nc + (size_t)i * d->ne);
-			}
-			free(d->lines);
-			free(d->cost);
-			d->lines = nl;
-			d->cost = nc;
-		}
-	}
-	free(o);
+	/* rows without instructions mostly come in line order already */
+	if (r == 0 && !rows_sorted(d))
+		r = sort_rows(d);
 	if (r == 0)
-		r = check_against_self(d, profile, fn);
+		r = derive_and_check(d, profile, fn);
+	d->sum = NULL;   /* (detail_build's) */
+	d->sum_over = NULL;
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;
@@ -699,10 +793,17 @@ PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
 	profdb__hindex_free(&d->map);
 	free(d->lines);
 	free(d->cost);
+	free(d->perm);
 	free(d->jumps);
 	free(d->calls);
 	free(d->call_cost);
 	free(d);
+}
+
+/* The costs of row @p i. */
+static const uint64_t *cost_of(const profdb_cg_detail *d, uint32_t i)
+{
+	return d->cost + (size_t)(d->perm ? d->perm[i] : i) * d->ne;
 }
 
 PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
@@ -727,7 +828,7 @@ PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i
 	out->file = (profdb_str){f->len ? f->p : "", f->len};
 	out->line = l->line;
 	out->instr = l->instr;
-	out->self = d->cost + (size_t)i * d->ne;
+	out->self = cost_of(d, i);
 	return 0;
 }
 
@@ -776,5 +877,5 @@ void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
 	*src = d->lines[i].src;
 	*line = d->lines[i].line;
 	*instr = d->lines[i].instr;
-	*self = d->cost + (size_t)i * d->ne;
+	*self = cost_of(d, i);
 }

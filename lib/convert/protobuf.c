@@ -108,37 +108,45 @@ void profdb__pbm_packed(profdb__pbm *m, uint32_t field, const uint64_t *v, size_
 
 /* ---- the stream ------------------------------------------------------------ */
 
-/* Bytes gather into chunks of this size; each full chunk is compressed
- * while the next one fills (deflate takes about as long as making the
- * messages of a large profile). */
+/* Bytes gather into chunks of this size; full chunks are compressed on a
+ * thread of its own while the next ones fill (deflate takes about as long
+ * as making the messages of a large profile). PBZ_QUEUE chunks can wait
+ * for it, so that when the machine's cores are shared with more busy
+ * threads (a decoder too), the writer goes on filling while the
+ * compressor waits for a core, and the other way round. */
 #define PBZ_CHUNK ((size_t)256 * 1024)
+#define PBZ_QUEUE 8u
 
 struct profdb__pbz {
 #ifdef PROFDB_HAVE_ZLIB
 	z_stream z;
 	/* deflate() costs a call per piece (and a crc32 setup), more than the
-	 * compression of a piece of a few bytes: pieces gather in @c in first.
-	 * Under Z_NO_FLUSH deflate waits for enough input to decide, so the
-	 * bytes do not depend on how it comes (checked: every real sample's
-	 * pprof is byte-identical to the piece-by-piece stream's). */
-	unsigned char *in, *spare;   /* PBZ_CHUNK each */
+	 * compression of a piece of a few bytes: pieces gather in a chunk
+	 * first. Under Z_NO_FLUSH deflate waits for enough input to decide,
+	 * so the bytes do not depend on how it comes (checked: every real
+	 * sample's pprof is byte-identical to the piece-by-piece stream's). */
+	unsigned char *chunk[PBZ_QUEUE];   /* PBZ_CHUNK each: a ring */
+	size_t len[PBZ_QUEUE];
+	unsigned char *in;           /* the chunk being filled, chunk[queued % PBZ_QUEUE] */
 	size_t in_len;
-	/* The compressed bytes of the last chunk, for the converting thread
-	 * to write (profdb_write_fn is called on that thread only). */
+	/* What deflate wrote (the compressing thread's, or the converting
+	 * thread's without one). */
 	unsigned char *out;
 	size_t out_len, out_cap;
 	/* The compressing thread, started at the first full chunk (a small
-	 * output never starts it) when the stream may; without one, each
-	 * chunk is compressed on the converting thread. The lock guards job,
-	 * job_len, job_finish, quit and werr; while job is set the thread
-	 * owns z and out. */
+	 * output never starts it) when the stream may. Chunks done < queued
+	 * wait for it; the one that ends the stream is chunk final - 1. The
+	 * compressed bytes go to @c ready, which the converting thread takes
+	 * and writes (profdb_write_fn is called on that thread only). The
+	 * lock guards done, queued, final, quit, werr and ready. */
 	int threaded, may_thread;
 	pthread_t th;
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
-	const unsigned char *job;
-	size_t job_len;
-	int job_finish, quit, werr;
+	uint64_t done, queued, final;
+	int quit, werr;
+	unsigned char *ready;
+	size_t ready_len, ready_cap;
 #endif
 	int on;
 };
@@ -173,44 +181,65 @@ static void *compressor(void *arg)
 	struct profdb__pbz *z = arg;
 	pthread_mutex_lock(&z->lock);
 	for (;;) {
-		while (!z->job && !z->quit)
+		while (z->done == z->queued && !z->quit)
 			pthread_cond_wait(&z->cv, &z->lock);
-		if (!z->job)
+		if (z->done == z->queued)
 			break;
-		const unsigned char *data = z->job;
-		size_t len = z->job_len;
-		int fin = z->job_finish;
+		uint64_t j = z->done;
+		int fin = j + 1 == z->final, werr = z->werr;
 		pthread_mutex_unlock(&z->lock);
-		int r = z->werr ? 0 : compress_chunk(z, data, len, fin);
+		z->out_len = 0;
+		int r = werr ? 0 : compress_chunk(z, z->chunk[j % PBZ_QUEUE], z->len[j % PBZ_QUEUE], fin);
 		pthread_mutex_lock(&z->lock);
+		if (r >= 0 && z->out_len &&
+		    profdb__grow((void **)&z->ready, &z->ready_cap, z->ready_len + z->out_len, 1) < 0)
+			r = -ENOMEM;
+		if (r >= 0 && z->out_len) {
+			memcpy(z->ready + z->ready_len, z->out, z->out_len);
+			z->ready_len += z->out_len;
+		}
 		z->werr = z->werr ? z->werr : r;
-		z->job = NULL;
+		z->done++;
 		pthread_cond_broadcast(&z->cv);
 	}
 	pthread_mutex_unlock(&z->lock);
 	return NULL;
 }
 
-/* Wait for the compressing thread to be idle (when there is one), then
- * write what it compressed: the stream's error or 0. */
-static int settle(profdb__pbs *s)
+static int stream_error(int werr)
 {
-	struct profdb__pbz *z = s->z;
-	int werr = z->threaded ? 0 : z->werr;
-	if (z->threaded) {
-		pthread_mutex_lock(&z->lock);
-		while (z->job)
-			pthread_cond_wait(&z->cv, &z->lock);
-		werr = z->werr;
-		pthread_mutex_unlock(&z->lock);
-	}
 	if (werr == -ENOMEM)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
-	if (werr < 0)
-		return profdb__fail(-EIO, "profdb_convert: zlib's deflate failed");
-	profdb__cv_put(s->o, z->out, z->out_len);
-	z->out_len = 0;
-	return s->o->err;
+	return profdb__fail(-EIO, "profdb_convert: zlib's deflate failed");
+}
+
+/* Queue the filled chunk (@p fin: the last) and take the next one to
+ * fill, waiting while every other chunk still waits for the compressor
+ * (@p fin: until it is done); write what it compressed meanwhile. */
+static int queue_chunk(profdb__pbs *s, int fin)
+{
+	struct profdb__pbz *z = s->z;
+	pthread_mutex_lock(&z->lock);
+	z->len[z->queued % PBZ_QUEUE] = z->in_len;
+	z->queued++;
+	if (fin)
+		z->final = z->queued;
+	pthread_cond_broadcast(&z->cv);
+	while (fin ? z->done < z->queued : z->queued - z->done >= PBZ_QUEUE)
+		pthread_cond_wait(&z->cv, &z->lock);
+	int werr = z->werr;
+	/* the compressor appends to another buffer from here */
+	unsigned char *bytes = z->ready;
+	size_t n = z->ready_len;
+	z->ready = NULL;
+	z->ready_len = z->ready_cap = 0;
+	pthread_mutex_unlock(&z->lock);
+	z->in = z->chunk[z->queued % PBZ_QUEUE];
+	z->in_len = 0;
+	if (!werr)
+		profdb__cv_put(s->o, bytes, n);
+	free(bytes);
+	return werr ? stream_error(werr) : s->o->err;
 }
 
 /* Compress the gathered chunk (@p fin: the last), on the compressing
@@ -218,31 +247,19 @@ static int settle(profdb__pbs *s)
 static int hand_over(profdb__pbs *s, int fin)
 {
 	struct profdb__pbz *z = s->z;
-	int r = settle(s);
-	if (r < 0)
-		return r;
 	if (z->may_thread && !fin) {
 		z->may_thread = 0;   /* one attempt: a thread that cannot start now will not later */
 		z->threaded = pthread_create(&z->th, NULL, compressor, z) == 0;
 	}
-	if (!z->threaded) {
-		int c = compress_chunk(z, z->in, z->in_len, fin);
-		z->in_len = 0;
-		z->werr = c;
-		return settle(s);   /* written now: out holds one chunk's bytes */
-	}
-	pthread_mutex_lock(&z->lock);
-	z->job = z->in;
-	z->job_len = z->in_len;
-	z->job_finish = fin;
-	pthread_cond_broadcast(&z->cv);
-	pthread_mutex_unlock(&z->lock);
-	/* the spare chunk is free: the thread was idle */
-	unsigned char *t = z->in;
-	z->in = z->spare;
-	z->spare = t;
+	if (z->threaded)
+		return queue_chunk(s, fin);
+	z->out_len = 0;
+	int r = compress_chunk(z, z->in, z->in_len, fin);
 	z->in_len = 0;
-	return fin ? settle(s) : 0;
+	if (r < 0)
+		return stream_error(r);
+	profdb__cv_put(s->o, z->out, z->out_len);
+	return s->o->err;
 }
 
 /* End the compressing thread (idle or not). */
@@ -264,27 +281,22 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded)
 	memset(s, 0, sizeof *s);
 	s->o = o;
 #ifdef PROFDB_HAVE_ZLIB
-	s->z = calloc(1, sizeof *s->z);
-	if (s->z && (!(s->z->in = malloc(PBZ_CHUNK)) || !(s->z->spare = malloc(PBZ_CHUNK)))) {
-		free(s->z->in);
-		free(s->z);
-		s->z = NULL;
-	}
-	if (!s->z)
+	struct profdb__pbz *z = s->z = calloc(1, sizeof *s->z);
+	if (!z || !(z->chunk[0] = malloc(PBZ_CHUNK)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
+	/* without a thread the first chunk is the only one */
+	for (unsigned k = 1; k < (threaded ? PBZ_QUEUE : 1); k++)
+		if (!(z->chunk[k] = malloc(PBZ_CHUNK)))
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
+	z->in = z->chunk[0];
 	/* 15 + 16: a gzip wrapper, as go tool pprof expects of a .pb.gz; level
 	 * 1: the conversion's time goes to compression above that */
-	if (deflateInit2(&s->z->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(s->z->in);
-		free(s->z->spare);
-		free(s->z);
-		s->z = NULL;
+	if (deflateInit2(&z->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return profdb__fail(-ENOMEM, "profdb_convert: zlib's deflateInit2 failed");
-	}
-	pthread_mutex_init(&s->z->lock, NULL);
-	pthread_cond_init(&s->z->cv, NULL);
-	s->z->may_thread = threaded;
-	s->z->on = 1;
+	pthread_mutex_init(&z->lock, NULL);
+	pthread_cond_init(&z->cv, NULL);
+	z->may_thread = threaded;
+	z->on = 1;
 #else
 	(void)threaded;
 #endif
@@ -356,15 +368,19 @@ int profdb__pbs_finish(profdb__pbs *s)
 void profdb__pbs_free(profdb__pbs *s)
 {
 #ifdef PROFDB_HAVE_ZLIB
-	if (s->z) {
-		stop(s->z);
-		pthread_cond_destroy(&s->z->cv);
-		pthread_mutex_destroy(&s->z->lock);
-		deflateEnd(&s->z->z);
-		free(s->z->in);
-		free(s->z->spare);
-		free(s->z->out);
-		free(s->z);
+	struct profdb__pbz *z = s->z;
+	if (z) {
+		if (z->on) {   /* set up whole */
+			stop(z);
+			pthread_cond_destroy(&z->cv);
+			pthread_mutex_destroy(&z->lock);
+			deflateEnd(&z->z);
+		}
+		for (unsigned k = 0; k < PBZ_QUEUE; k++)
+			free(z->chunk[k]);
+		free(z->out);
+		free(z->ready);
+		free(z);
 	}
 #endif
 	s->z = NULL;

@@ -397,6 +397,11 @@ static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	return 0;
 }
 
+int profdb__cgl_owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
+{
+	return owner(l, id, fn, k);
+}
+
 static int no_row(uint32_t id, uint32_t fn, uint32_t n)
 {
 	return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32 " (function %" PRIu32

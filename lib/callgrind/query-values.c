@@ -31,20 +31,6 @@ static void put_u64(profdb_number *out, uint64_t v)
 	out->as.u64 = v;
 }
 
-/* Self cost of line context @p id in profile @p p, event @p m. */
-static int line_cost(const cg_query *q, uint32_t p, uint32_t id, uint32_t m, uint64_t *v)
-{
-	uint64_t small[16], *c = small;
-	uint32_t ne = q->cg->n_events;
-	if (ne > 16 && !(c = malloc(ne * sizeof *c)))
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	int r = profdb__cgl_cost(q->lines, id, p, c);
-	*v = r >= 0 ? c[m] : 0;
-	if (c != small)
-		free(c);
-	return r;
-}
-
 int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out)
 {
 	const cg_query *q = impl;
@@ -59,7 +45,7 @@ int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_numbe
 	}
 	if (is_line(q, ctx)) {
 		uint64_t v;
-		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
+		if ((r = profdb__cgq_line_cost(q, ctx, p, m, &v)) < 0)
 			return r;
 		put_u64(out, v);
 		return v != 0;
@@ -84,7 +70,7 @@ int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusi
 		return r;
 	if (is_line(q, ctx)) {   /* a line calls nothing: inclusive = self */
 		uint64_t v;
-		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
+		if ((r = profdb__cgq_line_cost(q, ctx, p, m, &v)) < 0)
 			return r;
 		out->type = PROFDB_TYPE_U64;
 		out->as.u64 = v;

@@ -118,6 +118,7 @@ static void q_close(void *impl)
 		free(q->names[i]);
 	free(q->names);
 	profdb__once_destroy(&q->tree_once);
+	profdb__cgq_memo_free(q);
 	profdb__cgl_free(q->lines);
 	free(q->parent);
 	free(q->first_child);
@@ -163,6 +164,7 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 	}
 	q->cg = cg;
 	profdb__once_init(&q->tree_once);
+	profdb__cgq_memo_init(q);
 	if (cg->n_profiles && !(q->names = calloc(cg->n_profiles, sizeof *q->names))) {
 		q_close(q);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
@@ -457,7 +459,7 @@ static int line_context(const cg_query *q, uint32_t id, profdb_context *out)
 {
 	const profdb_cg *cg = q->cg;
 	cgl_row row;
-	int r = profdb__cgl_row(q->lines, id, &row);
+	int r = profdb__cgq_line_row(q, id, &row);
 	if (r < 0)
 		return r;
 	const cg_fn *fn = &cg->fns[row.fn];
@@ -519,7 +521,7 @@ static int q_context_known(const void *impl, uint32_t id)
 	if (r < 0 || id <= q->cg->n_fns)
 		return r;
 	cgl_row row;
-	return profdb__cgl_row(q->lines, id, &row);
+	return profdb__cgq_line_row(q, id, &row);
 }
 
 /* ---- profiles ---------------------------------------------------------------------- */

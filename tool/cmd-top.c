@@ -78,10 +78,15 @@ static void sanitize(char *s)
 static int keep_context(ranking *k, uint32_t id)
 {
 	row r = {k->tmp[0], NULL, id, 1, NULL, 0, 1};
+	int heap = k->o.count && !k->o.min_percent_given;
+	/* a full heap takes no row that is no better than its worst: most
+	 * of millions of lines are not copied at all */
+	if (heap && k->nrows == k->o.count && cmp_row(&r, &k->rows[0]) >= 0)
+		return 0;
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
 		return TOP_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
-	if (k->o.count && !k->o.min_percent_given) {
+	if (heap) {
 		if (!k->rows && !(k->rows = malloc(k->o.count * sizeof *k->rows))) {
 			free(r.v);
 			return TOP_OOM;

@@ -14,8 +14,12 @@ typedef struct cg_query {
 	profdb_cg *cg;
 	char **names;                /* per profile, owned */
 	profdb__once tree_once;
-	/* links by context id (0 the root, fn + 1 a function), built lazily */
-	uint32_t *parent, *first_child, *next_sibling, *depth;
+	/* links by context id (0 the root, fn + 1 a function), built lazily;
+	 * a node's four together, so that a walk meets one cache miss per
+	 * function, not four */
+	struct cgq_node {
+		uint32_t parent, first_child, next_sibling, depth;
+	} *node;
 	cg_lines *lines;             /* NULL: PROFDB_OPEN_FUNCTIONS_ONLY */
 	/* query-lines.c: per thread, the rows of the function it read last */
 	uint64_t serial;             /* this handle's alone, never reused */

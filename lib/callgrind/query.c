@@ -590,6 +590,7 @@ const profdb__backend profdb__cg_backend = {
 	.format = PROFDB_FORMAT_CALLGRIND,
 	.name_suffixes = 1,
 	.declared_events = 1,
+	.values_check_ids = 1,   /* check_ids(), and the line rows (query-values.c) */
 	.sniff = q_sniff,
 	.sniff_empty = q_sniff_empty,
 	.open_path = q_open_path,

@@ -13,6 +13,12 @@
 
 #include "common.h"
 
+/* Does @p s hold the bytes of @p want? */
+static int str_is(profdb_str s, const char *want)
+{
+	return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
 enum { F = 40, P = 3, THREADS = 4, WALKS = 3 };
 
 /* Lines of function f (1 to 5). */
@@ -273,6 +279,54 @@ Test(cg_line_reads, handles_in_turn)
 	profdb_close(b);
 	free(ta);
 	free(tb);
+}
+
+/* A function whose rows take more than a memo keeps (50 000 rows of 8
+ * events, about 4.6 MB), read after a small one and before it again: the
+ * memo gives its room back and reads each function whole. */
+Test(cg_line_reads, a_function_larger_than_a_memo_keeps)
+{
+	enum { BIG = 50000 };
+	size_t cap = (size_t)BIG * 48 + 4096, k = 0;
+	char *t = malloc(cap);
+	cr_assert_not_null(t);
+	k += (size_t)snprintf(t + k, cap - k, "events: A B C D E F G H\nfl=b.c\nfn=big\n");
+	for (int i = 0; i < BIG; i++)
+		k += (size_t)snprintf(t + k, cap - k, "%d %d 1 2 3 4 5 6 7\n", i + 1, i + 1);
+	k += (size_t)snprintf(t + k, cap - k, "fn=small\n1 9 9\n2 9 9\n");
+	cr_assert_lt(k, cap);
+	profdb_input in = {"callgrind.out", t, k};
+	profdb *db = NULL;
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	uint32_t root, fns[2];
+	profdb_context c;
+	cr_assert_eq(profdb_context_root(db, &root), 0);
+	cr_assert_eq(profdb_context_get(db, root, &c), 0);
+	fns[0] = c.first_child;   /* big, the heavier, then small */
+	cr_assert_eq(profdb_context_get(db, fns[0], &c), 0);
+	fns[1] = c.next_sibling;
+	uint32_t order[] = {0, 1, 0, 1};
+	for (size_t r = 0; r < sizeof order / sizeof order[0]; r++) {
+		profdb_context f;
+		cr_assert_eq(profdb_context_get(db, fns[order[r]], &f), 0);
+		int big = order[r] == 0;
+		cr_assert(str_is(f.function, big ? "big" : "small"));
+		uint64_t n = 0;
+		for (uint32_t id = f.first_child; id != PROFDB_NONE; id = c.next_sibling) {
+			cr_assert_eq(profdb_context_get(db, id, &c), 0, "%s", profdb_error_message());
+			if (c.parent != f.id)
+				break;   /* past the lines: the callees (none here) */
+			n++;
+			cr_assert_eq(c.line, n);
+			profdb_number v;
+			cr_assert_eq(profdb_exclusive(db, 0, id, 0, &v), 1);
+			cr_assert_eq(v.as.u64, big ? n : 9);
+			cr_assert_eq(profdb_exclusive(db, 0, id, 7, &v), big ? 1 : 0);
+		}
+		cr_assert_eq(n, big ? BIG : 2, "round %zu: %" PRIu64 " rows", r, n);
+	}
+	profdb_close(db);
+	free(t);
 }
 
 TC_MAIN

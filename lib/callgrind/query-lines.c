@@ -146,10 +146,32 @@ static int keep_row(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
 	return 0;
 }
 
+/* A memo keeps its room for the next function up to this many bytes;
+ * what one huge function took is given back before the next is read (a
+ * fresh memo's state), so a thread holds at most the larger of this and
+ * the function it reads. */
+#define MEMO_KEEP ((size_t)4 << 20)
+
+static void give_back(cgq_memo *m, size_t ne)
+{
+	size_t bytes = m->row_cap * sizeof *m->row + m->prof_cap * sizeof *m->prof +
+	               m->cost_cap * ne * sizeof *m->cost;
+	if (bytes <= MEMO_KEEP)
+		return;
+	free(m->row);
+	free(m->prof);
+	free(m->cost);
+	m->row = NULL;
+	m->prof = NULL;
+	m->cost = NULL;
+	m->row_cap = m->prof_cap = m->cost_cap = 0;
+}
+
 /* The rows of function @p fn into @p m. */
 static int fill_memo(const cg_query *q, cgq_memo *m, uint32_t fn)
 {
 	fill f = {m, q->cg->n_events};
+	give_back(m, f.ne);
 	m->fn = PROFDB_NONE;
 	m->n_rows = 0;
 	m->n_ent = 0;

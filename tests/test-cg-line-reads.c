@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "common.h"
+#include "callgrind/query-internal.h"   /* cg_query.memos_on */
+#include "query/query-internal.h"       /* struct profdb */
 
 /* Does @p s hold the bytes of @p want? */
 static int str_is(profdb_str s, const char *want)
@@ -69,13 +71,18 @@ static char *make_text(uint64_t scale, size_t *n)
 	return t;
 }
 
-static profdb *open_scaled(uint64_t scale, char **text)
+/* The memos serve a handle whose functions' rows do not all fit the
+ * shared cache: a quarter of max_memory here, 2 KiB (@p memos), else the
+ * default 4 MiB, which these few functions fit. */
+static profdb *open_scaled(uint64_t scale, int memos, char **text)
 {
 	size_t n;
 	*text = make_text(scale, &n);
 	profdb_input in = {"callgrind.out", *text, n};
+	profdb_options o = {.size = sizeof o, .max_memory = 8192};
 	profdb *db = NULL;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_open_inputs(&db, &in, 1, memos ? &o : NULL), 0, "%s",
+	             profdb_error_message());
 	return db;
 }
 
@@ -193,25 +200,28 @@ static void *walker(void *arg)
 
 Test(cg_line_reads, threads_walk_one_handle)
 {
-	char *text;
-	profdb *db = open_scaled(1, &text);
-	pthread_barrier_t start;
-	pthread_t th[THREADS];
-	job jobs[THREADS];
-	cr_assert_eq(pthread_barrier_init(&start, NULL, THREADS), 0);
-	for (int i = 0; i < THREADS; i++) {
-		jobs[i] = (job){db, &start, 0, 0};
-		cr_assert_eq(pthread_create(&th[i], NULL, walker, &jobs[i]), 0);
+	for (int memos = 1; memos >= 0; memos--) {
+		char *text;
+		profdb *db = open_scaled(1, memos, &text);
+		pthread_barrier_t start;
+		pthread_t th[THREADS];
+		job jobs[THREADS];
+		cr_assert_eq(pthread_barrier_init(&start, NULL, THREADS), 0);
+		for (int i = 0; i < THREADS; i++) {
+			jobs[i] = (job){db, &start, 0, 0};
+			cr_assert_eq(pthread_create(&th[i], NULL, walker, &jobs[i]), 0);
+		}
+		for (int i = 0; i < THREADS; i++) {
+			cr_assert_eq(pthread_join(th[i], NULL), 0);
+			cr_assert_eq(jobs[i].bad, 0, "memos %d, thread %d: %ld wrong answers", memos, i,
+			             jobs[i].bad);
+			cr_assert_eq(jobs[i].lines, WALKS * expected_lines(), "thread %d: %ld lines", i,
+			             jobs[i].lines);
+		}
+		pthread_barrier_destroy(&start);
+		profdb_close(db);
+		free(text);
 	}
-	for (int i = 0; i < THREADS; i++) {
-		cr_assert_eq(pthread_join(th[i], NULL), 0);
-		cr_assert_eq(jobs[i].bad, 0, "thread %d: %ld wrong answers", i, jobs[i].bad);
-		cr_assert_eq(jobs[i].lines, WALKS * expected_lines(), "thread %d: %ld lines", i,
-		             jobs[i].lines);
-	}
-	pthread_barrier_destroy(&start);
-	profdb_close(db);
-	free(text);
 }
 
 /* Every line context in descending id order (a function's last row
@@ -220,7 +230,7 @@ Test(cg_line_reads, threads_walk_one_handle)
 Test(cg_line_reads, rows_out_of_order)
 {
 	char *text;
-	profdb *db = open_scaled(1, &text);
+	profdb *db = open_scaled(1, 1, &text);
 	walk w;
 	walk_begin(&w, db, 1);
 	uint32_t ids[F * 5], fns[F * 5];
@@ -254,7 +264,7 @@ Test(cg_line_reads, rows_out_of_order)
 Test(cg_line_reads, handles_in_turn)
 {
 	char *ta, *tb;
-	profdb *a = open_scaled(1, &ta), *b = open_scaled(7, &tb);
+	profdb *a = open_scaled(1, 1, &ta), *b = open_scaled(7, 1, &tb);
 	walk wa, wb;
 	walk_begin(&wa, a, 1);
 	walk_begin(&wb, b, 7);
@@ -269,7 +279,7 @@ Test(cg_line_reads, handles_in_turn)
 	cr_assert_eq(wb.lines, expected_lines());
 	profdb_close(a);
 	free(ta);
-	a = open_scaled(3, &ta);
+	a = open_scaled(3, 1, &ta);
 	walk_begin(&wa, a, 3);
 	while (walk_step(&wa))
 		;
@@ -279,6 +289,34 @@ Test(cg_line_reads, handles_in_turn)
 	profdb_close(b);
 	free(ta);
 	free(tb);
+}
+
+static int memos_on(const profdb *db)
+{
+	return ((const cg_query *)db->impl)->memos_on;
+}
+
+/* Memos serve a handle whose rows cannot all stay in lines.c's cache
+ * (a walk per profile then finds every function there), and no handle
+ * without line contexts. */
+Test(cg_line_reads, memos_only_where_the_cache_cannot_hold_the_rows)
+{
+	char *t1, *t2;
+	profdb *fits = open_scaled(1, 0, &t1), *small = open_scaled(1, 1, &t2);
+	cr_expect_eq(memos_on(fits), 0, "a few functions fit the cache's 4 MiB");
+	cr_expect_eq(memos_on(small), 1, "nothing fits a cache of 2 KiB");
+	profdb_close(fits);
+	profdb_close(small);
+	free(t2);
+	size_t n = strlen(t1);
+	profdb_input in = {"callgrind.out", t1, n};
+	profdb_options o = {.size = sizeof o, .max_memory = 8192,
+	                    .flags = PROFDB_OPEN_FUNCTIONS_ONLY};
+	profdb *fo = NULL;
+	cr_assert_eq(profdb_open_inputs(&fo, &in, 1, &o), 0, "%s", profdb_error_message());
+	cr_expect_eq(memos_on(fo), 0, "no line contexts");
+	profdb_close(fo);
+	free(t1);
 }
 
 /* A function whose rows take more than a memo keeps (50 000 rows of 8
@@ -298,6 +336,7 @@ Test(cg_line_reads, a_function_larger_than_a_memo_keeps)
 	profdb_input in = {"callgrind.out", t, k};
 	profdb *db = NULL;
 	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
+	cr_assert_eq(memos_on(db), 1, "50 000 rows do not fit 4 MiB");
 	uint32_t root, fns[2];
 	profdb_context c;
 	cr_assert_eq(profdb_context_root(db, &root), 0);

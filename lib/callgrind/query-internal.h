@@ -21,7 +21,9 @@ typedef struct cg_query {
 		uint32_t parent, first_child, next_sibling, depth;
 	} *node;
 	cg_lines *lines;             /* NULL: PROFDB_OPEN_FUNCTIONS_ONLY */
-	/* query-lines.c: per thread, the rows of the function it read last */
+	/* query-lines.c: per thread, the rows of the function it read last,
+	 * when the rows of all functions do not fit lines.c's cache (memos_on) */
+	int memos_on;
 	uint64_t serial;             /* this handle's alone, never reused */
 	pthread_mutex_t memo_lock;   /* guards the list */
 	struct cgq_memo *memos;

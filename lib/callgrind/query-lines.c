@@ -12,6 +12,14 @@
  * (profdb__cgl_each, which leaves the shared cache alone); any other row
  * the memo does not hold comes from the shared cache as before.
  *
+ * Only when the rows of every function cannot all stay in the shared
+ * cache (profdb__cgl_all_fit): a cache smaller than what a walk goes
+ * through finds nothing again on the next walk (least recently used
+ * first: each function is gone when the walk comes back to it), so it
+ * only copies and frees; one that holds everything serves a walk per
+ * profile (tests, dump series of hundreds of parts) without decoding a
+ * function twice, which memos, dropped at the next function, would do.
+ *
  * Threads: the memos belong to the handle, one per thread that read a
  * line through it, found by pthread_self() under the handle's memo lock
  * when a thread first uses the handle (or comes back to it after another
@@ -189,9 +197,11 @@ static int fill_memo(const cg_query *q, cgq_memo *m, uint32_t fn)
  * error (decoding, or no such id). */
 static const cgq_memo *memo_at(const cg_query *q, uint32_t id, int *err)
 {
-	cgq_memo *m = memo_of(q);
 	uint32_t fn, k;
 	*err = 0;
+	if (!q->memos_on)
+		return NULL;
+	cgq_memo *m = memo_of(q);
 	if (!m)
 		return NULL;
 	if (m->fn != PROFDB_NONE && id - m->base < m->n_rows)

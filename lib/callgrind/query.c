@@ -175,6 +175,7 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 		q_close(q);
 		return r;
 	}
+	q->memos_on = q->lines && !profdb__cgl_all_fit(q->lines);
 	*impl = q;
 	return 0;
 }

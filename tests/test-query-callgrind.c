@@ -422,6 +422,20 @@ Test(query_callgrind, instructions)
 	cr_assert_eq(profdb_value(db, 0, i2.id + 1, 0, &v), -ENOENT);
 	cr_assert_eq(profdb_context_get(db, i2.id + 2, &i0), -ENOENT);
 	cr_assert_eq(profdb_context_get(db, i2.id + 3, &i0), -ENOENT);
+	/* the backend's values answer for unknown ids themselves (lib/query
+	 * does not look them up again): unused ids and ids past the end,
+	 * after the rows of their function were read and before */
+	for (uint32_t id = i2.id + 1; id <= i2.id + 5; id++) {
+		cr_assert_eq(profdb_value(db, 0, id, 0, &v), -ENOENT, "value of %" PRIu32, id);
+		cr_assert_eq(profdb_exclusive(db, 0, id, 0, &v), -ENOENT, "exclusive of %" PRIu32, id);
+		cr_assert_eq(profdb_inclusive(db, 0, id, 0, &v), -ENOENT, "inclusive of %" PRIu32, id);
+	}
+	profdb_close(db);
+	db = open_text("x.out", instr_text, sizeof instr_text - 1);
+	for (uint32_t id = i2.id + 1; id <= i2.id + 5; id++) {
+		cr_assert_eq(profdb_exclusive(db, 0, id, 0, &v), -ENOENT, "exclusive of %" PRIu32, id);
+		cr_assert_eq(profdb_value(db, 0, id, 0, &v), -ENOENT, "value of %" PRIu32, id);
+	}
 	profdb_close(db);
 
 	/* functions only: the root and f */
@@ -440,6 +454,8 @@ Test(query_callgrind, instructions)
 	f = by_name(db, "f");
 	cr_assert_eq(f.first_child, PROFDB_NONE);
 	cr_assert_eq(profdb_context_get(db, f.id + 1, &i0), -ENOENT);
+	cr_assert_eq(profdb_value(db, 0, f.id + 1, 0, &fv), -ENOENT);
+	cr_assert_eq(profdb_exclusive(db, 0, f.id + 1, 0, &fv), -ENOENT);
 	profdb_close(db);
 }
 

@@ -33,6 +33,7 @@ static int fake_get(const void *impl, uint32_t id, profdb_context *out)
 	const links *t = impl;
 	if (id >= t->n)
 		return -ENOENT;
+	memset(out, 0, sizeof *out);   /* type 0: no line, so the walk reads ahead */
 	out->id = id;
 	out->parent = t->l[id][0];
 	out->first_child = t->l[id][1];
@@ -154,4 +155,33 @@ Test(tool_walk, parents_that_loop)
 	while (walk_next(&w, &c, 0) > 0)
 		;
 	cr_expect_eq(walk_next(&w, &c, 0), 0);
+}
+
+/* walk_peek gives the node read ahead (the first child of the node just
+ * returned, as the backend has it), nothing for any other id, and
+ * nothing once the walk is over. */
+Test(tool_walk, peek_at_the_node_read_ahead)
+{
+	links t = {7, {{N, 1, N}, {0, 2, 4}, {1, N, 3}, {1, N, N}, {0, 5, N}, {4, 6, N}, {5, N, N}}};
+	const profdb *d = open_links(&t);
+	tool_walk w;
+	profdb_context c;
+	int r, peeked = 0;
+	cr_assert_eq(walk_begin(&w, d), 0);
+	cr_assert_null(walk_peek(&w, 0), "nothing before the walk starts");
+	while ((r = walk_next(&w, &c, 0)) > 0) {
+		cr_expect_null(walk_peek(&w, c.id), "node %u is not ahead of itself", c.id);
+		if (c.first_child == N)
+			continue;
+		const profdb_context *k = walk_peek(&w, c.first_child);
+		cr_assert_not_null(k, "the first child of %u was read ahead", c.id);
+		cr_expect_eq(k->id, c.first_child);
+		cr_expect_eq(k->parent, t.l[k->id][0]);
+		cr_expect_eq(k->first_child, t.l[k->id][1]);
+		cr_expect_eq(k->next_sibling, t.l[k->id][2]);
+		peeked++;
+	}
+	cr_assert_eq(r, 0);
+	cr_expect_eq(peeked, 4);   /* 0, 1, 4, 5 have children */
+	cr_expect_null(walk_peek(&w, 6), "nothing after the end");
 }

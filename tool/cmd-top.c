@@ -48,20 +48,26 @@ static const char *const by_plural[] = {"functions", "contexts", "files", "modul
                                         "loops"};
 
 /* Does @p c have a child nested in its code (relation lexical)? Such a
- * context's exclusive cost is stored again at the child. */
-static int has_lexical_child(const profdb *db, const profdb_context *c, int *out)
+ * context's exclusive cost is stored again at the child. The first child
+ * is the node @p w has read ahead, mostly: not asked for twice. */
+static int has_lexical_child(const profdb *db, const tool_walk *w, const profdb_context *c,
+                             int *out)
 {
 	*out = 0;
 	for (uint32_t id = c->first_child; id != PROFDB_NONE;) {
-		profdb_context k;
-		int r = profdb_context_get(db, id, &k);
-		if (r < 0)
-			return r;
-		if (k.relation == PROFDB_RELATION_LEXICAL) {
+		profdb_context got;
+		const profdb_context *k = w ? walk_peek(w, id) : NULL;
+		if (!k) {
+			int r = profdb_context_get(db, id, &got);
+			if (r < 0)
+				return r;
+			k = &got;
+		}
+		if (k->relation == PROFDB_RELATION_LEXICAL) {
 			*out = 1;
 			return 0;
 		}
-		id = k.next_sibling;
+		id = k->next_sibling;
 	}
 	return 0;
 }
@@ -78,10 +84,15 @@ static void sanitize(char *s)
 static int keep_context(ranking *k, uint32_t id)
 {
 	row r = {k->tmp[0], NULL, id, 1, NULL, 0, 1};
+	int heap = k->o.count && !k->o.min_percent_given;
+	/* a full heap takes no row that is no better than its worst: most
+	 * of millions of lines are not copied at all */
+	if (heap && k->nrows == k->o.count && cmp_row(&r, &k->rows[0]) >= 0)
+		return 0;
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
 		return TOP_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
-	if (k->o.count && !k->o.min_percent_given) {
+	if (heap) {
 		if (!k->rows && !(k->rows = malloc(k->o.count * sizeof *k->rows))) {
 			free(r.v);
 			return TOP_OOM;
@@ -210,7 +221,7 @@ static int wanted(ranking *k, const profdb_context *c, int *out)
 		*out = 1;
 		return 0;
 	}
-	int nested, r = has_lexical_child(k->rep.db, c, &nested);
+	int nested, r = has_lexical_child(k->rep.db, k->walk, c, &nested);
 	*out = !nested;
 	return r;
 }
@@ -285,6 +296,7 @@ static int walk_tree(ranking *k)
 	uint32_t focus_depth = 0;
 	if ((r = walk_begin(&w, k->rep.db)) < 0)
 		return r;
+	k->walk = &w;
 	while ((r = walk_next(&w, &ctx, 0)) > 0) {
 		if (k->o.focus >= 0) {
 			if (inside && ctx.depth <= focus_depth)
@@ -300,8 +312,9 @@ static int walk_tree(ranking *k)
 			r = visit(k, &ctx);
 		}
 		if (r < 0)
-			return r;
+			break;
 	}
+	k->walk = NULL;
 	return r;
 }
 

@@ -185,5 +185,10 @@ int walk_begin(tool_walk *w, const profdb *db);
 /* @return 1 (a node in *out), 0 (end), < 0 error. skip_children: do not
  * descend below the node returned by the previous call. */
 int walk_next(tool_walk *w, profdb_context *out, int skip_children);
+/* The node with id @p id when the walk has it read ahead (the first child,
+ * or the next sibling, of the node returned last), else NULL: a caller
+ * that looks at that node now need not ask for it again. Valid until the
+ * next walk_next(). */
+const profdb_context *walk_peek(const tool_walk *w, uint32_t id);
 
 #endif

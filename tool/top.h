@@ -95,6 +95,7 @@ typedef struct ranking {
 	unsigned char *in_fn;
 	profdb_str *file_at, *module_at;
 	size_t stack_cap;
+	const tool_walk *walk;   /* the walk under way (its node read ahead), or NULL */
 } ranking;
 
 /* By function, the functions of a call graph (Callgrind) straight from its

@@ -117,3 +117,9 @@ int walk_next(tool_walk *w, profdb_context *out, int skip_children)
 	*out = w->node[w->cur];
 	return 1;
 }
+
+const profdb_context *walk_peek(const tool_walk *w, uint32_t id)
+{
+	const profdb_context *ahead = &w->node[!w->cur];
+	return w->state == 1 && w->has_ahead && ahead->id == id ? ahead : NULL;
+}

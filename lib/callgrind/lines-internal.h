@@ -32,6 +32,13 @@ void profdb__cgl_free(cg_lines *l);
 /* The first row id of function @p fn, or PROFDB_NONE when it has no row
  * (its self cost is zero everywhere). No decoding. */
 uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn);
+/* The function owning id @p id (no decoding) and the index of @p id in
+ * its range: 0, or -ENOENT when no function's range holds it. */
+int profdb__cgl_owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k);
+/* Would the rows of every function fit the cache at once (an upper bound
+ * from the cost lines the scan counted, no decoding)? Then walks that go
+ * through the functions again find them there. */
+int profdb__cgl_all_fit(const cg_lines *l);
 /* The row with id @p id: 0, or -ENOENT (no such id), -EBADMSG, -ENOMEM. */
 int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out);
 /* Self cost of row @p id in profile @p p (n_events values, derived events

@@ -397,6 +397,19 @@ static int owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	return 0;
 }
 
+int profdb__cgl_owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
+{
+	return owner(l, id, fn, k);
+}
+
+int profdb__cgl_all_fit(const cg_lines *l)
+{
+	/* at most one entry per cost line, and a row per entry */
+	uint64_t lines = (uint64_t)l->base[l->cg->n_fns] - l->base[0];
+	uint64_t entry = sizeof(cgl_key) + 2 * sizeof(uint32_t) + l->cg->n_events * sizeof(uint64_t);
+	return lines * entry + (uint64_t)l->cg->n_fns * sizeof(cgl_fn) <= l->budget;
+}
+
 static int no_row(uint32_t id, uint32_t fn, uint32_t n)
 {
 	return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32 " (function %" PRIu32

@@ -31,18 +31,16 @@ static void put_u64(profdb_number *out, uint64_t v)
 	out->as.u64 = v;
 }
 
-/* Self cost of line context @p id in profile @p p, event @p m. */
-static int line_cost(const cg_query *q, uint32_t p, uint32_t id, uint32_t m, uint64_t *v)
+/* Function @p fn's self cost in profile @p p (checked): with one profile
+ * holding a row per function the sums are the rows (self_alias), read by
+ * index, not searched for. */
+static int self_of(const profdb_cg *cg, uint32_t p, uint32_t fn, const uint64_t **c)
 {
-	uint64_t small[16], *c = small;
-	uint32_t ne = q->cg->n_events;
-	if (ne > 16 && !(c = malloc(ne * sizeof *c)))
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	int r = profdb__cgl_cost(q->lines, id, p, c);
-	*v = r >= 0 ? c[m] : 0;
-	if (c != small)
-		free(c);
-	return r;
+	if (cg->self_alias) {
+		*c = cg->self + (size_t)fn * cg->n_events;
+		return 1;
+	}
+	return profdb_cg_self(cg, p, fn, c);
 }
 
 int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out)
@@ -59,7 +57,7 @@ int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_numbe
 	}
 	if (is_line(q, ctx)) {
 		uint64_t v;
-		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
+		if ((r = profdb__cgq_line_cost(q, ctx, p, m, &v)) < 0)
 			return r;
 		put_u64(out, v);
 		return v != 0;
@@ -68,7 +66,7 @@ int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_numbe
 		put_u64(out, 0);
 		return 0;
 	}
-	if ((r = profdb_cg_self(cg, p, ctx - 1, &c)) < 0)
+	if ((r = self_of(cg, p, ctx - 1, &c)) < 0)
 		return r;
 	put_u64(out, c[m]);
 	return c[m] != 0;
@@ -84,7 +82,7 @@ int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusi
 		return r;
 	if (is_line(q, ctx)) {   /* a line calls nothing: inclusive = self */
 		uint64_t v;
-		if ((r = line_cost(q, p, ctx, m, &v)) < 0)
+		if ((r = profdb__cgq_line_cost(q, ctx, p, m, &v)) < 0)
 			return r;
 		out->type = PROFDB_TYPE_U64;
 		out->as.u64 = v;
@@ -96,7 +94,7 @@ int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusi
 	else if (inclusive)
 		r = profdb_cg_inclusive(cg, p, ctx - 1, &c);
 	else
-		r = profdb_cg_self(cg, p, ctx - 1, &c);
+		r = self_of(cg, p, ctx - 1, &c);
 	if (r < 0)
 		return r;
 	out->type = PROFDB_TYPE_U64;

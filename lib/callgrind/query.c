@@ -118,11 +118,9 @@ static void q_close(void *impl)
 		free(q->names[i]);
 	free(q->names);
 	profdb__once_destroy(&q->tree_once);
+	profdb__cgq_memo_free(q);
 	profdb__cgl_free(q->lines);
-	free(q->parent);
-	free(q->first_child);
-	free(q->next_sibling);
-	free(q->depth);
+	free(q->node);
 	profdb_cg_close(q->cg);
 	free(q);
 }
@@ -163,6 +161,7 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 	}
 	q->cg = cg;
 	profdb__once_init(&q->tree_once);
+	profdb__cgq_memo_init(q);
 	if (cg->n_profiles && !(q->names = calloc(cg->n_profiles, sizeof *q->names))) {
 		q_close(q);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
@@ -176,6 +175,7 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 		q_close(q);
 		return r;
 	}
+	q->memos_on = q->lines && !profdb__cgl_all_fit(q->lines);
 	*impl = q;
 	return 0;
 }
@@ -336,11 +336,11 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 /* Links by context id (0 = the synthetic root, fn + 1 = function fn). */
 static void link_child(cg_query *q, uint32_t *last, uint32_t parent, uint32_t child)
 {
-	q->parent[child] = parent;
+	q->node[child].parent = parent;
 	if (last[parent] == PROFDB_NONE)
-		q->first_child[parent] = child;
+		q->node[parent].first_child = child;
 	else
-		q->next_sibling[last[parent]] = child;
+		q->node[last[parent]].next_sibling = child;
 	last[parent] = child;
 }
 
@@ -363,18 +363,16 @@ static int build_tree(void *arg)
 	 * see it through the inlined sort (maybe-uninitialized) */
 	profdb__sort_pair *pairs = calloc(nc, sizeof *pairs), *tmp = malloc((size_t)nc * sizeof *tmp);
 	uint32_t *count = malloc(PROFDB_RADIX_SIZE * sizeof *count);
-	q->parent = malloc((size_t)nc * sizeof *q->parent);
-	q->first_child = malloc((size_t)nc * sizeof *q->first_child);
-	q->next_sibling = malloc((size_t)nc * sizeof *q->next_sibling);
-	q->depth = malloc((size_t)nc * sizeof *q->depth);
+	q->node = malloc((size_t)nc * sizeof *q->node);
 	int r = 0;
-	if (!last || !weight || !pairs || !tmp || !count || !q->parent || !q->first_child ||
-	    !q->next_sibling || !q->depth) {
+	if (!last || !weight || !pairs || !tmp || !count || !q->node) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
-	for (uint32_t c = 0; c < nc; c++)
-		q->parent[c] = q->first_child[c] = q->next_sibling[c] = last[c] = PROFDB_NONE;
+	for (uint32_t c = 0; c < nc; c++) {
+		q->node[c] = (struct cgq_node){PROFDB_NONE, PROFDB_NONE, PROFDB_NONE, 0};
+		last[c] = PROFDB_NONE;
+	}
 	/* Every function is a child of the root, heaviest first, then by
 	 * index. Its weight: self + calls to other functions (first event).
 	 * Not the inclusive cost, which would need the inclusive table that
@@ -396,10 +394,9 @@ static int build_tree(void *arg)
 	 * functions (doc/PERFORMANCE.md, "Callgrind reader"). Stable, so the
 	 * order is by weight, then by index. */
 	profdb__radix_pairs(&pairs, &tmp, nf, count);
-	q->depth[0] = 0;
 	for (uint32_t i = 0; i < nf; i++) {
 		link_child(q, last, 0, pairs[i].at);
-		q->depth[pairs[i].at] = 1;
+		q->node[pairs[i].at].depth = 1;
 	}
 out:
 	free(last);
@@ -457,14 +454,14 @@ static int line_context(const cg_query *q, uint32_t id, profdb_context *out)
 {
 	const profdb_cg *cg = q->cg;
 	cgl_row row;
-	int r = profdb__cgl_row(q->lines, id, &row);
+	int r = profdb__cgq_line_row(q, id, &row);
 	if (r < 0)
 		return r;
 	const cg_fn *fn = &cg->fns[row.fn];
 	out->parent = row.fn + 1;
 	out->first_child = PROFDB_NONE;
-	out->next_sibling = row.last ? q->first_child[row.fn + 1] : id + 1;
-	out->depth = q->depth[row.fn + 1] + 1;
+	out->next_sibling = row.last ? q->node[row.fn + 1].first_child : id + 1;
+	out->depth = q->node[row.fn + 1].depth + 1;
 	out->relation = PROFDB_RELATION_LEXICAL;
 	out->type = row.has_instr ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
 	out->function = name_str(cg, fn->fn);
@@ -476,6 +473,8 @@ static int line_context(const cg_query *q, uint32_t id, profdb_context *out)
 	return 0;
 }
 
+static const profdb_context blank;
+
 static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 {
 	const cg_query *q = impl;
@@ -483,15 +482,16 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	int r = check_ctx(q, id);
 	if (r < 0 || (r = tree(q)) < 0)
 		return r;
-	memset(out, 0, sizeof *out);
+	*out = blank;   /* a copy: an inline memset of this size starts slowly (rep stos) */
 	out->id = id;
 	out->in_tree = 1;
 	if (is_line(q, id))
 		return line_context(q, id, out);
-	out->parent = q->parent[id];
-	out->first_child = q->first_child[id];
-	out->next_sibling = q->next_sibling[id];
-	out->depth = q->depth[id];
+	const struct cgq_node *n = &q->node[id];
+	out->parent = n->parent;
+	out->first_child = n->first_child;
+	out->next_sibling = n->next_sibling;
+	out->depth = n->depth;
 	uint32_t line = id > 0 ? profdb__cgl_first_child(q->lines, id - 1) : PROFDB_NONE;
 	if (line != PROFDB_NONE)   /* the lines come before the callees */
 		out->first_child = line;
@@ -519,7 +519,7 @@ static int q_context_known(const void *impl, uint32_t id)
 	if (r < 0 || id <= q->cg->n_fns)
 		return r;
 	cgl_row row;
-	return profdb__cgl_row(q->lines, id, &row);
+	return profdb__cgq_line_row(q, id, &row);
 }
 
 /* ---- profiles ---------------------------------------------------------------------- */
@@ -591,6 +591,7 @@ const profdb__backend profdb__cg_backend = {
 	.format = PROFDB_FORMAT_CALLGRIND,
 	.name_suffixes = 1,
 	.declared_events = 1,
+	.values_check_ids = 1,   /* check_ids(), and the line rows (query-values.c) */
 	.sniff = q_sniff,
 	.sniff_empty = q_sniff_empty,
 	.open_path = q_open_path,

@@ -180,6 +180,11 @@ typedef struct profdb__backend {
 	/* The contexts carry no function or source names, only load module
 	 * and offset (hpcrun measurements: hpcstruct and hpcprof name them). */
 	unsigned unnamed_contexts : 1;
+	/* value and scoped answer -ENOENT themselves for an id that
+	 * context_get does not know, so that lib/query need not look the
+	 * context up again when nothing is stored (Callgrind: millions of
+	 * zero costs when a walk asks for every event of every line). */
+	unsigned values_check_ids : 1;
 
 	/* ---- detection and opening ---- */
 	/* Does this input look like the format? @p head is the first bytes of

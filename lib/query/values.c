@@ -37,10 +37,11 @@ static int unknown_context(const profdb *db, uint32_t context, const char *fn)
 /* A lookup's answer @p r with the context checked only when nothing was
  * found: a stored value proves its context exists, so the hit path costs
  * no tree lookup (on HPCToolkit 4.0 that lookup fills a context record,
- * several times the cost of the value itself). */
+ * several times the cost of the value itself); a backend that checks the
+ * id itself (values_check_ids) is not asked twice. */
 static int found_or_unknown(const profdb *db, int r, uint32_t context, const char *fn)
 {
-	if (r == 0) {
+	if (r == 0 && !db->be->values_check_ids) {
 		int u = unknown_context(db, context, fn);
 		if (u < 0)
 			return u;

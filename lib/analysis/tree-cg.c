@@ -62,16 +62,15 @@ static void take(const cgw *w, double *row, const uint64_t *cost, size_t k, int 
 }
 
 /* The value a function's node divides its call costs by: its inclusive
- * cost, or for a member of a cycle the cycle's (every member stands for
- * the whole cycle, whose inner calls count nested frames again), at most
- * the profile's total and at least the self cost. */
-static void take_inclusive(const cgw *w, double *row, const uint64_t *inc, const uint64_t *cyc,
-                           const uint64_t *self, const uint64_t *tot, size_t k, int first)
+ * cost @p inc, or for a member of a cycle the cycle's @p cyc (every member
+ * stands for the whole cycle, whose inner calls count nested frames
+ * again), at most the profile's total and at least the self cost. */
+static void take_inclusive(const cgw *w, double *row, uint64_t inc, const uint64_t *cyc,
+                           uint64_t self, uint64_t tot, size_t k, int first)
 {
-	size_t m = w->b->plan[k].metric;
-	uint64_t v = cyc ? cyc[m] : inc[m];
-	v = v > tot[m] ? tot[m] : v;
-	v = v < self[m] ? self[m] : v;
+	uint64_t v = cyc ? *cyc : inc;
+	v = v > tot ? tot : v;
+	v = v < self ? self : v;
 	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)v, first);
 }
 
@@ -99,14 +98,24 @@ static int load_rows(cgw *w)
 			if ((r = g->totals(w->impl, p, &tot)) < 0)
 				return r;
 			take(w, w->total, tot, k, i == 0);
+			uint32_t m = pl->metric;
 			for (uint32_t f = 0; f < w->nf; f++) {
-				cyc = NULL;
-				if ((r = g->inclusive(w->impl, p, f, &row)) < 0 ||
-				    (r = g->self(w->impl, p, f, &self)) < 0 ||
-				    (r = g->cycle_inclusive(w->impl, p, f, &cyc)) < 0)
+				uint64_t inc, in_cycle;
+				if ((r = g->self(w->impl, p, f, &self)) < 0)
 					return r;
-				take_inclusive(w, w->finc + (size_t)f * nm, row, r > 0 ? cyc : NULL, self, tot,
-				               k, i == 0);
+				if (all && g->inclusive_metric) {   /* this metric's values only */
+					if ((r = g->inclusive_metric(w->impl, f, m, &inc, &in_cycle)) < 0)
+						return r;
+					cyc = &in_cycle;
+				} else {
+					if ((r = g->inclusive(w->impl, p, f, &row)) < 0 ||
+					    (r = g->cycle_inclusive(w->impl, p, f, &cyc)) < 0)
+						return r;
+					inc = row[m];
+					cyc = r > 0 ? cyc + m : NULL;
+				}
+				take_inclusive(w, w->finc + (size_t)f * nm, inc, r > 0 ? cyc : NULL, self[m],
+				               tot[m], k, i == 0);
 				take(w, w->fself + (size_t)f * nm, self, k, i == 0);
 			}
 			for (uint32_t e = 0; e < w->ne; e++) {

@@ -284,3 +284,42 @@ Test(graph_lines, inclusive_metric_first_finds_the_cycles)
 {
 	check_inclusive_metric(1);
 }
+
+/* profdb_inclusive of a function is its row's value in every profile,
+ * also where the reader answers from one event's column (the sum over
+ * the profiles, and a single profile that holds every function), and the
+ * column serves no profile of several. */
+static void check_scoped_inclusive(const char *t, size_t n, int64_t n_profiles)
+{
+	profdb *db = open_text(t, n);
+	const profdb__graph_table *g = db->be->graph;
+	int64_t nf = g->function_count(db->impl), nm = profdb_metric_count(db);
+	cr_assert_eq(profdb_profile_count(db), n_profiles);
+	size_t differs = 0;
+	for (uint32_t p = 0; p < (uint32_t)n_profiles; p++)
+		for (uint32_t f = 0; f < nf; f++)
+			for (uint32_t m = 0; m < (uint32_t)nm; m++) {
+				const uint64_t *row, *all;
+				profdb_number x;
+				int r = profdb_inclusive(db, p, f + 1, m, &x);
+				cr_assert_geq(r, 0, "%s", profdb_error_message());
+				cr_assert_eq(g->inclusive(db->impl, p, f, &row) >= 0, 1);
+				cr_assert_eq(g->inclusive(db->impl, PROFDB_NONE, f, &all), 1);
+				uint64_t v = r ? x.as.u64 : 0;
+				cr_assert_eq(v, row[m], "profile %u fn %u metric %u: %lu, the row %lu", p, f, m,
+				             (unsigned long)v, (unsigned long)row[m]);
+				differs += row[m] != all[m];
+			}
+	/* two parts: a profile's value is not the sum's (else this proves
+	 * nothing about which table answered) */
+	cr_assert(n_profiles == 1 ? differs == 0 : differs > 0);
+	profdb_close(db);
+}
+
+Test(graph_lines, scoped_inclusive_is_the_rows)
+{
+	const char *part2 = strstr(cycle_text, "part: 2");
+	cr_assert(part2);
+	check_scoped_inclusive(cycle_text, (size_t)(part2 - cycle_text), 1);
+	check_scoped_inclusive(cycle_text, sizeof cycle_text - 1, 2);
+}

@@ -218,3 +218,108 @@ Test(graph_lines, instruction_rows)
 	cr_assert_eq(c.offset, 0x10);
 	profdb_close(db);
 }
+
+/* The graph table's inclusive_metric: one metric's inclusive cost summed
+ * over the profiles, and the cycle's, as the whole rows give them, for
+ * every function and metric, whichever is asked for first. main -> a ->
+ * b -> a is the cycle {a, b}; b also calls itself, a calls c; two parts,
+ * two events, so a column of the wrong event or part shows. */
+static const char cycle_text[] =
+	"# callgrind format\nversion: 1\npart: 1\nevents: Ir Dr\n"
+	"fn=(1) main\n1 1 2\ncfn=(2) a\ncalls=1 1\n1 79 30\n"
+	"fn=(2)\n1 10 3\ncfn=(3) b\ncalls=5 1\n1 80 20\ncfn=(4) c\ncalls=1 1\n1 9 4\n"
+	"fn=(3)\n1 60 11\ncfn=(2)\ncalls=4 1\n1 70 13\ncfn=(3)\ncalls=3 1\n1 50 7\n"
+	"fn=(4)\n1 9 4\n"
+	"part: 2\nevents: Ir Dr\n"
+	"fn=(1) main\n1 2 1\ncfn=(2) a\ncalls=1 1\n1 5 6\n"
+	"fn=(2)\n1 5 6\n";
+
+static void check_inclusive_metric(int columns_first)
+{
+	profdb *db = open_text(cycle_text, sizeof cycle_text - 1);
+	const profdb__graph_table *g = db->be->graph;
+	cr_assert(g && g->inclusive_metric);
+	int64_t nf = g->function_count(db->impl), nm = profdb_metric_count(db);
+	cr_assert_eq(nf, 4);
+	cr_assert_geq(nm, 2);
+	uint64_t inc, cyc;
+	if (columns_first) {   /* a (fn 1), Dr: 3 + 6 of part 2 + the call of c, 4 */
+		cr_assert_eq(g->inclusive_metric(db->impl, 1, 1, &inc, &cyc), 1, "%s",
+		             profdb_error_message());
+		cr_assert_eq(inc, 13);
+		cr_assert_eq(cyc, 3 + 6 + 4 + 11);   /* the cycle: a's and b's */
+	}
+	int in_cycle = 0;
+	for (uint32_t f = 0; f < nf; f++)
+		for (uint32_t m = 0; m < (uint32_t)nm; m++) {
+			const uint64_t *row, *crow = NULL;
+			cr_assert_eq(g->inclusive(db->impl, PROFDB_NONE, f, &row), 1);
+			int r = g->cycle_inclusive(db->impl, PROFDB_NONE, f, &crow);
+			cr_assert_geq(r, 0);
+			cyc = 12345;
+			cr_assert_eq(g->inclusive_metric(db->impl, f, m, &inc, &cyc), r, "fn %u", f);
+			cr_assert_eq(inc, row[m], "fn %u metric %u: %lu, the row says %lu", f, m,
+			             (unsigned long)inc, (unsigned long)row[m]);
+			if (r) {
+				cr_assert_eq(cyc, crow[m], "fn %u metric %u: cycle", f, m);
+				in_cycle++;
+			} else {
+				cr_assert_eq(cyc, 12345, "no cycle: *cycle untouched");
+			}
+		}
+	cr_assert_eq(in_cycle, 2 * (int)nm, "a and b in the cycle");
+	cr_assert_eq(g->inclusive_metric(db->impl, 0, 0, &inc, &cyc), 0);
+	cr_assert_eq(inc, 1 + 2 + 79 + 5);   /* main: its self costs and its calls of a */
+	cr_assert_eq(g->inclusive_metric(db->impl, 4, 0, &inc, &cyc), -ENOENT);
+	cr_assert_eq(g->inclusive_metric(db->impl, 0, (uint32_t)nm, &inc, &cyc), -ENOENT);
+	profdb_close(db);
+}
+
+Test(graph_lines, inclusive_metric_is_the_rows_column)
+{
+	check_inclusive_metric(0);
+}
+
+Test(graph_lines, inclusive_metric_first_finds_the_cycles)
+{
+	check_inclusive_metric(1);
+}
+
+/* profdb_inclusive of a function is its row's value in every profile,
+ * also where the reader answers from one event's column (the sum over
+ * the profiles, and a single profile that holds every function), and the
+ * column serves no profile of several. */
+static void check_scoped_inclusive(const char *t, size_t n, int64_t n_profiles)
+{
+	profdb *db = open_text(t, n);
+	const profdb__graph_table *g = db->be->graph;
+	int64_t nf = g->function_count(db->impl), nm = profdb_metric_count(db);
+	cr_assert_eq(profdb_profile_count(db), n_profiles);
+	size_t differs = 0;
+	for (uint32_t p = 0; p < (uint32_t)n_profiles; p++)
+		for (uint32_t f = 0; f < nf; f++)
+			for (uint32_t m = 0; m < (uint32_t)nm; m++) {
+				const uint64_t *row, *all;
+				profdb_number x;
+				int r = profdb_inclusive(db, p, f + 1, m, &x);
+				cr_assert_geq(r, 0, "%s", profdb_error_message());
+				cr_assert_eq(g->inclusive(db->impl, p, f, &row) >= 0, 1);
+				cr_assert_eq(g->inclusive(db->impl, PROFDB_NONE, f, &all), 1);
+				uint64_t v = r ? x.as.u64 : 0;
+				cr_assert_eq(v, row[m], "profile %u fn %u metric %u: %lu, the row %lu", p, f, m,
+				             (unsigned long)v, (unsigned long)row[m]);
+				differs += row[m] != all[m];
+			}
+	/* two parts: a profile's value is not the sum's (else this proves
+	 * nothing about which table answered) */
+	cr_assert(n_profiles == 1 ? differs == 0 : differs > 0);
+	profdb_close(db);
+}
+
+Test(graph_lines, scoped_inclusive_is_the_rows)
+{
+	const char *part2 = strstr(cycle_text, "part: 2");
+	cr_assert(part2);
+	check_scoped_inclusive(cycle_text, (size_t)(part2 - cycle_text), 1);
+	check_scoped_inclusive(cycle_text, sizeof cycle_text - 1, 2);
+}

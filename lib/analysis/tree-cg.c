@@ -62,16 +62,15 @@ static void take(const cgw *w, double *row, const uint64_t *cost, size_t k, int 
 }
 
 /* The value a function's node divides its call costs by: its inclusive
- * cost, or for a member of a cycle the cycle's (every member stands for
- * the whole cycle, whose inner calls count nested frames again), at most
- * the profile's total and at least the self cost. */
-static void take_inclusive(const cgw *w, double *row, const uint64_t *inc, const uint64_t *cyc,
-                           const uint64_t *self, const uint64_t *tot, size_t k, int first)
+ * cost @p inc, or for a member of a cycle the cycle's @p cyc (every member
+ * stands for the whole cycle, whose inner calls count nested frames
+ * again), at most the profile's total and at least the self cost. */
+static void take_inclusive(const cgw *w, double *row, uint64_t inc, const uint64_t *cyc,
+                           uint64_t self, uint64_t tot, size_t k, int first)
 {
-	size_t m = w->b->plan[k].metric;
-	uint64_t v = cyc ? cyc[m] : inc[m];
-	v = v > tot[m] ? tot[m] : v;
-	v = v < self[m] ? self[m] : v;
+	uint64_t v = cyc ? *cyc : inc;
+	v = v > tot ? tot : v;
+	v = v < self ? self : v;
 	row[k] = profdb__tcomb(w->b->plan[k].rule, row[k], (double)v, first);
 }
 
@@ -99,14 +98,24 @@ static int load_rows(cgw *w)
 			if ((r = g->totals(w->impl, p, &tot)) < 0)
 				return r;
 			take(w, w->total, tot, k, i == 0);
+			uint32_t m = pl->metric;
 			for (uint32_t f = 0; f < w->nf; f++) {
-				cyc = NULL;
-				if ((r = g->inclusive(w->impl, p, f, &row)) < 0 ||
-				    (r = g->self(w->impl, p, f, &self)) < 0 ||
-				    (r = g->cycle_inclusive(w->impl, p, f, &cyc)) < 0)
+				uint64_t inc, in_cycle;
+				if ((r = g->self(w->impl, p, f, &self)) < 0)
 					return r;
-				take_inclusive(w, w->finc + (size_t)f * nm, row, r > 0 ? cyc : NULL, self, tot,
-				               k, i == 0);
+				if (all && g->inclusive_metric) {   /* this metric's values only */
+					if ((r = g->inclusive_metric(w->impl, f, m, &inc, &in_cycle)) < 0)
+						return r;
+					cyc = &in_cycle;
+				} else {
+					if ((r = g->inclusive(w->impl, p, f, &row)) < 0 ||
+					    (r = g->cycle_inclusive(w->impl, p, f, &cyc)) < 0)
+						return r;
+					inc = row[m];
+					cyc = r > 0 ? cyc + m : NULL;
+				}
+				take_inclusive(w, w->finc + (size_t)f * nm, inc, r > 0 ? cyc : NULL, self[m],
+				               tot[m], k, i == 0);
 				take(w, w->fself + (size_t)f * nm, self, k, i == 0);
 			}
 			for (uint32_t e = 0; e < w->ne; e++) {
@@ -122,29 +131,29 @@ static int load_rows(cgw *w)
 	return 0;
 }
 
-/* Edges grouped by caller (out) and by callee (in), in edge order. */
+/* The edges of @p end (callers or callees: ne of them) grouped by that
+ * end, in edge order: the edges of f are edge[start[f] .. start[f + 1]). */
+static void group_edges(uint32_t nf, uint32_t ne, const uint32_t *end, uint32_t *start,
+                        uint32_t *edge)
+{
+	memset(start, 0, (nf + 1) * sizeof *start);
+	for (uint32_t e = 0; e < ne; e++)
+		start[end[e] + 1]++;
+	for (uint32_t f = 0; f < nf; f++)
+		start[f + 1] += start[f];
+	for (uint32_t e = 0; e < ne; e++)
+		edge[start[end[e]]++] = e;
+	for (uint32_t f = nf; f > 0; f--)
+		start[f] = start[f - 1];
+	start[0] = 0;
+}
+
+/* Edges grouped by callee (in) and, for the top-down view, by caller (out). */
 static void index_edges(cgw *w)
 {
-	uint32_t nf = w->nf;
-	memset(w->out_start, 0, (nf + 1) * sizeof *w->out_start);
-	memset(w->in_start, 0, (nf + 1) * sizeof *w->in_start);
-	for (uint32_t e = 0; e < w->ne; e++) {
-		w->out_start[w->caller[e] + 1]++;
-		w->in_start[w->callee[e] + 1]++;
-	}
-	for (uint32_t f = 0; f < nf; f++) {
-		w->out_start[f + 1] += w->out_start[f];
-		w->in_start[f + 1] += w->in_start[f];
-	}
-	for (uint32_t e = 0; e < w->ne; e++) {
-		w->out_edge[w->out_start[w->caller[e]]++] = e;
-		w->in_edge[w->in_start[w->callee[e]]++] = e;
-	}
-	for (uint32_t f = nf; f > 0; f--) {
-		w->out_start[f] = w->out_start[f - 1];
-		w->in_start[f] = w->in_start[f - 1];
-	}
-	w->out_start[0] = w->in_start[0] = 0;
+	group_edges(w->nf, w->ne, w->callee, w->in_start, w->in_edge);
+	if (w->out_start)
+		group_edges(w->nf, w->ne, w->caller, w->out_start, w->out_edge);
 }
 
 /* ---- folded identities -------------------------------------------------------------- */
@@ -270,14 +279,21 @@ static int setup(cgw *w)
 	w->total = calloc(nm, sizeof *w->total);
 	w->caller = malloc((size_t)ne * sizeof *w->caller + 1);
 	w->callee = malloc((size_t)ne * sizeof *w->callee + 1);
-	w->out_start = malloc(((size_t)nf + 1) * sizeof *w->out_start);
+	/* the edges by caller for the top-down view only, the paths'
+	 * identities for the expanded views only: the rest never read them */
+	int down = w->b->kind == PROFDB_TREE_TOP_DOWN, expanded = w->b->kind != PROFDB_TREE_FLAT;
+	if (down) {
+		w->out_start = malloc(((size_t)nf + 1) * sizeof *w->out_start);
+		w->out_edge = malloc((size_t)ne * sizeof *w->out_edge + 1);
+	}
 	w->in_start = malloc(((size_t)nf + 1) * sizeof *w->in_start);
-	w->out_edge = malloc((size_t)ne * sizeof *w->out_edge + 1);
 	w->in_edge = malloc((size_t)ne * sizeof *w->in_edge + 1);
-	w->onpath = calloc((size_t)nf + 1, 1);
+	if (expanded)
+		w->onpath = calloc((size_t)nf + 1, 1);
 	w->fstr = malloc((size_t)nf * 3 * sizeof *w->fstr + 1);
 	if (!w->finc || !w->fself || !w->ecost || !w->total || !w->caller || !w->callee ||
-	    !w->out_start || !w->in_start || !w->out_edge || !w->in_edge || !w->onpath || !w->fstr)
+	    (down && (!w->out_start || !w->out_edge)) || !w->in_start || !w->in_edge ||
+	    (expanded && !w->onpath) || !w->fstr)
 		return profdb__fail(-ENOMEM, "tree: out of memory (call graph of %" PRId64
 		                    " functions)", nf);
 	memset(w->fstr, 0xff, (size_t)nf * 3 * sizeof *w->fstr);   /* PROFDB_NONE */
@@ -285,7 +301,7 @@ static int setup(cgw *w)
 	int r = load_rows(w);
 	if (r == 0)
 		index_edges(w);
-	return r < 0 ? r : fold_identities(w);
+	return r < 0 || !expanded ? r : fold_identities(w);
 }
 
 static tproto fn_proto(const cgw *w, uint32_t f)

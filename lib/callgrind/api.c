@@ -393,7 +393,7 @@ void profdb__cg_free_tables(profdb_cg *cg)
 	free(cg->totline);
 	free(cg->zero);
 	if (cg->incl_once) {
-		for (uint32_t i = 0; i <= cg->n_profiles; i++) {
+		for (uint32_t i = 0; i < cg->n_incl; i++) {
 			if (cg->incl && (i == 0 || cg->incl[i] != cg->incl[0]))   /* (an alias) */
 				free(cg->incl[i]);
 			profdb__once_destroy(&cg->incl_once[i]);
@@ -543,11 +543,26 @@ typedef struct incl_arg {
 	uint32_t k;
 } incl_arg;
 
+static int run_cycles(void *arg)
+{
+	profdb_cg *cg = arg;
+	int r = profdb__cg_calls(cg);
+	return r < 0 ? r : profdb__cg_find_cycles(cg);
+}
+
+/* The cycles found (once), or an error. */
+static int cycles_found(const profdb_cg *cg)
+{
+	return profdb__once_run(&cg->incl_once[cg->n_profiles + 1], run_cycles, (void *)(uintptr_t)cg);
+}
+
 static int run_inclusive(void *arg)
 {
 	incl_arg *a = arg;
-	int r = profdb__cg_calls(a->cg);
-	if (r == 0 && a->k != 0) {   /* a profile's table needs the cycles */
+	int r = cycles_found(a->cg);
+	if (r == 0 && a->k > a->cg->n_profiles)   /* an event's column */
+		return profdb__cg_build_inclusive_event(a->cg, a->k - profdb__cg_event_table(a->cg, 0));
+	if (r == 0 && a->k != 0) {   /* a profile's table may alias table 0 */
 		incl_arg all = {a->cg, 0};
 		r = profdb__once_run(&a->cg->incl_once[0], run_inclusive, &all);
 	}
@@ -559,6 +574,24 @@ static int inclusive_table(const profdb_cg *cg, uint32_t k)
 {
 	incl_arg a = {(profdb_cg *)(uintptr_t)cg, k};  /* lazily built, once */
 	return profdb__once_run(&cg->incl_once[k], run_inclusive, &a);
+}
+
+int profdb__cg_inclusive_event(const profdb_cg *cg, uint32_t fn, uint32_t e, uint64_t *inc,
+                               uint64_t *cycle)
+{
+	if (fn >= cg->n_fns || e >= cg->n_events)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32 " or event %" PRIu32,
+		                    fn, e);
+	uint32_t k = profdb__cg_event_table(cg, e);
+	int r = inclusive_table(cg, k);
+	if (r < 0)
+		return r;
+	const uint64_t *col = cg->incl[k];
+	*inc = col[fn];
+	uint32_t c = cg->fn_cycle[fn];
+	if (c)
+		*cycle = col[cg->n_fns + c - 1];
+	return c != 0;
 }
 
 PROFDB_EXPORT int profdb_cg_inclusive(const profdb_cg *cg, uint32_t profile, uint32_t fn,
@@ -591,7 +624,7 @@ PROFDB_EXPORT int64_t profdb_cg_cycle_count(const profdb_cg *cg)
 {
 	if (!cg)
 		return profdb__fail(-EINVAL, "profdb_cg_cycle_count: NULL handle");
-	int r = inclusive_table(cg, 0);
+	int r = cycles_found(cg);
 	return r < 0 ? (int64_t)r : (int64_t)cg->n_cycles;
 }
 
@@ -600,7 +633,7 @@ PROFDB_EXPORT int profdb_cg_function_cycle(const profdb_cg *cg, uint32_t fn, uin
 	if (!cg || !cycle)
 		return profdb__fail(-EINVAL, "profdb_cg_function_cycle: NULL argument");
 	int r = check_pf(cg, PROFDB_CG_ALL, fn, "profdb_cg_function_cycle");
-	if (r < 0 || (r = inclusive_table(cg, 0)) < 0)
+	if (r < 0 || (r = cycles_found(cg)) < 0)
 		return r;
 	*cycle = cg->fn_cycle[fn];
 	return *cycle != 0;
@@ -614,7 +647,7 @@ PROFDB_EXPORT int profdb_cg_cycle_inclusive(const profdb_cg *cg, uint32_t profil
 	if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
 		return profdb__fail(-ENOENT, "profdb_cg_cycle_inclusive: no profile %" PRIu32, profile);
 	uint32_t k = profile == PROFDB_CG_ALL ? 0 : profile + 1;
-	int r = inclusive_table(cg, 0);
+	int r = cycles_found(cg);
 	if (r < 0 || (r = inclusive_table(cg, k)) < 0)
 		return r;
 	if (cycle == 0 || cycle > cg->n_cycles)

@@ -235,10 +235,14 @@ struct profdb_cg {
 	uint64_t *zero;              /* n_events zeros */
 
 	/* inclusive costs: [0] for the sum, [1 + p] for profile p (row order),
-	 * each followed by one row per cycle (cycles.c); the cycles are found
-	 * with table 0, which every other table waits for */
+	 * each followed by one row per cycle (cycles.c); then, at
+	 * profdb__cg_event_table(e), the sum's column of event e alone (a
+	 * view that asks for one event touches n_fns values, not n_fns rows);
+	 * n_incl tables, each built once (incl_once[i]). The cycles are found
+	 * once first (incl_once[n_profiles + 1], whose table stays NULL). */
 	profdb__once *incl_once;
 	uint64_t **incl;
+	uint32_t n_incl;
 	uint32_t *fn_cycle;          /* n_fns: cycle number, 0 for none */
 	uint32_t n_cycles;
 };
@@ -398,9 +402,24 @@ void profdb__cg_build_free(cg_build *b);
 int profdb__cg_widen(profdb_cg *cg, uint32_t ne);
 /* model.c: after every file: sort, sum over profiles, derived events. */
 int profdb__cg_finish(profdb_cg *cg, cg_build *b);
-/* cycles.c: inclusive table k (0 = sum, 1 + p = profile p), via incl_once[k];
- * table 0 first finds the cycles. */
+/* cycles.c: cg->fn_cycle and cg->n_cycles from the edges. */
+int profdb__cg_find_cycles(profdb_cg *cg);
+/* cycles.c: inclusive table k (0 = sum, 1 + p = profile p), via incl_once[k],
+ * once the cycles are found. */
 int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k);
+/* The slot in cg->incl of the sum's column of event @p e. */
+static inline uint32_t profdb__cg_event_table(const profdb_cg *cg, uint32_t e)
+{
+	return cg->n_profiles + 2 + e;
+}
+/* cycles.c: the sum's inclusive costs of event @p e alone (n_fns values,
+ * then one per cycle), the values of table 0's column e. */
+int profdb__cg_build_inclusive_event(profdb_cg *cg, uint32_t e);
+/* api.c: function @p fn's inclusive cost of event @p e summed over the
+ * profiles, and when fn belongs to a cycle (return 1) the cycle's in
+ * *cycle (return 0: none), built once per event; < 0 on error. */
+int profdb__cg_inclusive_event(const profdb_cg *cg, uint32_t fn, uint32_t e, uint64_t *inc,
+                               uint64_t *cycle);
 /* model.c: value of derived events from the stored ones, in place. */
 int profdb__cg_derive(const profdb_cg *cg, uint64_t *row);
 /* Row of (profile, fn) in the sorted row table, or CG_EMPTY. */

@@ -114,8 +114,7 @@ static uint32_t components(tarjan *t, uint32_t nf, uint32_t nc, const cg_edge *e
 	return n_comp;
 }
 
-/* cg->fn_cycle[f] = the cycle number of f (0: in none), cg->n_cycles. */
-static int find_cycles(profdb_cg *cg)
+int profdb__cg_find_cycles(profdb_cg *cg)
 {
 	uint32_t nf = cg->n_fns;
 	tarjan t = {0};
@@ -181,43 +180,56 @@ static const cg_crow *crow_at(const cg_crow *base, size_t off)
 	return base ? base + off : NULL;
 }
 
-/* The n_rows function rows, then one row per cycle. @p fn_of maps a row to
- * its function (NULL: the row is the function). */
+/* The n_rows function rows, then one row per cycle, of @p width events
+ * from event @p first (the whole table: 0 and n_events; one event's
+ * column: its id and 1). @p fn_of maps a row to its function (NULL: the
+ * row is the function). */
 static void fill(const profdb_cg *cg, uint32_t n_rows, const cg_row *fn_of, const uint64_t *self,
                  uint32_t nc, const cg_crow *calls, uint32_t row0, const uint64_t *ccost,
-                 uint64_t *incl)
+                 uint32_t first, uint32_t width, uint64_t *incl)
 {
-	size_t ne = cg->n_events, bytes = ((size_t)n_rows + cg->n_cycles) * ne * sizeof *incl;
+	size_t ne = cg->n_events, bytes = ((size_t)n_rows + cg->n_cycles) * width * sizeof *incl;
 	/* Written in full at once: huge pages where the kernel gives them on
 	 * request, a page fault per 2 MiB instead of per 4 KiB. */
 	profdb__advise_big(incl, bytes);
-	if (n_rows)
+	if (n_rows && width == ne)
 		memcpy(incl, self, (size_t)n_rows * ne * sizeof *incl);
-	memset(incl + (size_t)n_rows * ne, 0, (size_t)cg->n_cycles * ne * sizeof *incl);
+	else
+		for (uint32_t r = 0; r < n_rows; r++)
+			memcpy(incl + (size_t)r * width, self + (size_t)r * ne + first, width * sizeof *incl);
+	memset(incl + (size_t)n_rows * width, 0, (size_t)cg->n_cycles * width * sizeof *incl);
 	for (uint32_t c = 0; c < nc; c++)
 		if (call_counts(cg, calls[c].caller, calls[c].callee)) {
 			uint32_t r = fn_of ? profdb__cg_find_row(cg, calls[c].profile, calls[c].caller) - row0
 			                   : calls[c].caller;
-			add_sat(incl + (size_t)r * ne, ccost + (size_t)c * ne, ne);
+			add_sat(incl + (size_t)r * width, ccost + (size_t)c * ne + first, width);
 		}
 	for (uint32_t r = 0; r < n_rows; r++) {
 		uint32_t cyc = cg->fn_cycle[fn_of ? fn_of[r].fn : r];
 		if (cyc)
-			add_sat(incl + ((size_t)n_rows + cyc - 1) * ne, incl + (size_t)r * ne, ne);
+			add_sat(incl + ((size_t)n_rows + cyc - 1) * width, incl + (size_t)r * width, width);
 	}
+}
+
+int profdb__cg_build_inclusive_event(profdb_cg *cg, uint32_t event)
+{
+	uint64_t *col = profdb__cg_array((size_t)cg->n_fns + cg->n_cycles, 1, sizeof *col);
+	if (!col)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	fill(cg, cg->n_fns, NULL, cg->self, cg->n_edges, cg->edges, 0, cg->edge_cost, event, 1, col);
+	cg->incl[profdb__cg_event_table(cg, event)] = col;
+	return 0;
 }
 
 int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 {
 	size_t ne = cg->n_events;
-	int r;
-	if (k == 0 && (r = find_cycles(cg)) < 0)
-		return r;
 	if (k == 0) {
 		uint64_t *incl = profdb__cg_array((size_t)cg->n_fns + cg->n_cycles, ne, sizeof *incl);
 		if (!incl)
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
-		fill(cg, cg->n_fns, NULL, cg->self, cg->n_edges, cg->edges, 0, cg->edge_cost, incl);
+		fill(cg, cg->n_fns, NULL, cg->self, cg->n_edges, cg->edges, 0, cg->edge_cost, 0,
+		     (uint32_t)ne, incl);
 		cg->incl[0] = incl;
 		return 0;
 	}
@@ -241,7 +253,7 @@ int profdb__cg_build_inclusive(profdb_cg *cg, uint32_t k)
 	fill(cg, p->n_rows, row_at(cg->rows, p->row_first),
 	     cost_at(cg->row_cost, (size_t)p->row_first * ne), p->n_crows,
 	     crow_at(cg->crows, p->crow_first), p->row_first,
-	     cost_at(cg->crow_cost, (size_t)p->crow_first * ne), incl);
+	     cost_at(cg->crow_cost, (size_t)p->crow_first * ne), 0, (uint32_t)ne, incl);
 	cg->incl[k] = incl;
 	return 0;
 }

@@ -500,8 +500,9 @@ int profdb__cg_finish(profdb_cg *cg, cg_build *b)
 	if ((r = add_derived(cg, b)) < 0 || (r = finish_alloc(cg)) < 0 ||
 	    (r = finish_self(cg)) < 0 || (r = finish_totals(cg)) < 0)
 		return r;
-	cg->incl_once = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl_once);
-	cg->incl = calloc((size_t)cg->n_profiles + 1, sizeof *cg->incl);
+	cg->n_incl = profdb__cg_event_table(cg, cg->n_events);
+	cg->incl_once = calloc(cg->n_incl, sizeof *cg->incl_once);
+	cg->incl = calloc(cg->n_incl, sizeof *cg->incl);
 	if (!cg->incl_once || !cg->incl) {
 		free(cg->incl_once);
 		free(cg->incl);
@@ -509,7 +510,7 @@ int profdb__cg_finish(profdb_cg *cg, cg_build *b)
 		cg->incl = NULL;
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
-	for (uint32_t i = 0; i <= cg->n_profiles; i++)
+	for (uint32_t i = 0; i < cg->n_incl; i++)
 		profdb__once_init(&cg->incl_once[i]);
 	return 0;
 }

@@ -173,6 +173,12 @@ static int g_cycle_inclusive(const void *impl, uint32_t profile, uint32_t fn,
 	return r < 0 ? r : 1;
 }
 
+static int g_inclusive_metric(const void *impl, uint32_t fn, uint32_t m, uint64_t *inc,
+                              uint64_t *cycle)
+{
+	return profdb__cg_inclusive_event(cg_of(impl), fn, m, inc, cycle);
+}
+
 static int64_t g_call_count(const void *impl)
 {
 	return profdb_cg_call_count(cg_of(impl));
@@ -226,6 +232,7 @@ const profdb__graph_table profdb__cgq_graph = {
 	.self = g_self,
 	.inclusive = g_inclusive,
 	.cycle_inclusive = g_cycle_inclusive,
+	.inclusive_metric = g_inclusive_metric,
 	.call_count = g_call_count,
 	.call = g_call,
 	.lines = g_lines,

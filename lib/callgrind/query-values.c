@@ -88,6 +88,16 @@ int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusi
 		out->as.u64 = v;
 		return v != 0;
 	}
+	if (ctx != 0 && inclusive && (p == PROFDB_CG_ALL || (cg->n_profiles == 1 && cg->self_alias))) {
+		/* the sum over the profiles (one profile holding every function
+		 * is that sum): one event's column, not the rows of every event */
+		uint64_t v, cycle;
+		if ((r = profdb__cg_inclusive_event(cg, ctx - 1, m, &v, &cycle)) < 0)
+			return r;
+		out->type = PROFDB_TYPE_U64;
+		out->as.u64 = v;
+		return v != 0;
+	}
 	const uint64_t *c = cg->zero;
 	if (ctx == 0)   /* the root: the whole profile, nothing of its own */
 		r = inclusive ? profdb_cg_totals(cg, p, &c) : 0;

@@ -143,6 +143,14 @@ typedef struct profdb__graph_table {
 	 * other): 1 and the cycle's inclusive cost; 0 when it belongs to none. */
 	int (*cycle_inclusive)(const void *impl, uint32_t profile, uint32_t fn,
 	                       const uint64_t **out);
+	/* Both of the above for one metric @p m summed over every profile
+	 * (profile PROFDB_NONE), as the whole rows would give them: *inc, and
+	 * when @p fn belongs to a cycle (return 1) the cycle's in *cycle
+	 * (return 0: none), < 0. For a reader that asks for a few metrics
+	 * only (the views), it spares the rows of every metric. Optional:
+	 * NULL, read the rows. */
+	int (*inclusive_metric)(const void *impl, uint32_t fn, uint32_t m, uint64_t *inc,
+	                        uint64_t *cycle);
 	int64_t (*call_count)(const void *impl);
 	/* Edge @p i (0 .. call_count-1): caller, callee, and the calls' count
 	 * and cost in @p profile. @return 1, or 0 when it has no calls there

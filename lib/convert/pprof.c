@@ -283,10 +283,7 @@ static int sample_values(pp *p, const uint64_t *self, size_t *nv)
 /* A sample message: the locations of p->stack, the values. */
 static int put_stack(pp *p, size_t depth, size_t nv)
 {
-	profdb__pbm_reset(&p->m);
-	profdb__pbm_packed(&p->m, 1, p->stack, depth);
-	profdb__pbm_packed(&p->m, 2, p->values, nv);
-	profdb__pbs_msg(&p->s, P_SAMPLE, &p->m);
+	profdb__pbs_packed2(&p->s, P_SAMPLE, p->stack, depth, p->values, nv, &p->m);
 	return p->m.err;
 }
 

@@ -351,6 +351,64 @@ void profdb__pbs_msg(profdb__pbs *s, uint32_t field, const profdb__pbm *m)
 	profdb__pbs_put(s, m->p, m->len);
 }
 
+#ifdef PROFDB_HAVE_ZLIB
+/* The bytes of @p n varints. */
+static size_t varints_size(const uint64_t *v, size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += profdb__pb_varint_size(v[i]);
+	return len;
+}
+
+/* Packed field @p field of @p n varints, @p len bytes of them, at @p at;
+ * past its end. */
+static unsigned char *put_packed(unsigned char *at, uint32_t field, const uint64_t *v, size_t n,
+                                 size_t len)
+{
+	if (!n)
+		return at;
+	at += profdb__leb128_put(at, (uint64_t)field << 3 | 2);
+	at += profdb__leb128_put(at, len);
+	for (size_t i = 0; i < n; i++)
+		at += profdb__leb128_put(at, v[i]);
+	return at;
+}
+#endif
+
+void profdb__pbs_packed2(profdb__pbs *s, uint32_t field, const uint64_t *a, size_t na,
+                         const uint64_t *b, size_t nb, profdb__pbm *scratch)
+{
+#ifdef PROFDB_HAVE_ZLIB
+	/* The usual case, a message that fits in the chunk's room: sized
+	 * first, then encoded in place (no message buffer, no copy). More
+	 * values than the chunk has bytes never fit (and cannot overflow the
+	 * sums). */
+	struct profdb__pbz *z = s->z;
+	if (!s->err && z && z->on && na < PBZ_CHUNK && nb < PBZ_CHUNK) {
+		size_t la = varints_size(a, na), lb = varints_size(b, nb);
+		size_t tag = profdb__pb_varint_size(1 << 3 | 2);   /* (field 2's too) */
+		size_t len = (na ? tag + profdb__pb_varint_size(la) + la : 0) +
+		             (nb ? tag + profdb__pb_varint_size(lb) + lb : 0);
+		size_t head = profdb__pb_varint_size((uint64_t)field << 3 | 2) +
+		              profdb__pb_varint_size(len);
+		if (PBZ_CHUNK - z->in_len > head + len) {
+			unsigned char *at = z->in + z->in_len;
+			at += profdb__leb128_put(at, (uint64_t)field << 3 | 2);
+			at += profdb__leb128_put(at, len);
+			at = put_packed(at, 1, a, na, la);
+			put_packed(at, 2, b, nb, lb);
+			z->in_len += head + len;
+			return;
+		}
+	}
+#endif
+	profdb__pbm_reset(scratch);
+	profdb__pbm_packed(scratch, 1, a, na);
+	profdb__pbm_packed(scratch, 2, b, nb);
+	profdb__pbs_msg(s, field, scratch);
+}
+
 void profdb__pbs_raw(profdb__pbs *s, const profdb__pbm *m) { profdb__pbs_put(s, m->p, m->len); }
 
 int profdb__pbs_finish(profdb__pbs *s)

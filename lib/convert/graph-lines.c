@@ -20,6 +20,9 @@ typedef struct walk {
 	const profdb__cv_event *ev;
 	size_t n_ev, n_metrics;
 	const unsigned char *chosen;   /* per profile: 1 when combined */
+	/* the events are the metrics in their order, each of factor 1: a row
+	 * of one profile's costs is its self costs as they are */
+	int as_stored;
 	uint64_t *self;                /* n_ev */
 	profdb__cv_line_fn line;
 	void *ud;
@@ -56,6 +59,8 @@ static int no_row(void *ud, const profdb__graph_row *row)
 static int one_row(void *ud, const profdb__graph_row *row)
 {
 	walk *w = ud;
+	if (w->as_stored && row->n == 1 && w->chosen[row->profiles[0]])
+		return w->line(w->ud, row->context, row->line, row->costs);
 	memset(w->self, 0, w->n_ev * sizeof *w->self);
 	for (uint32_t j = 0; j < row->n; j++) {
 		if (!w->chosen[row->profiles[j]])
@@ -158,17 +163,19 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 		return (int)(np < 0 ? np : nm);
 	unsigned char *chosen = calloc((size_t)np + 1, 1);
 	/* the lines a few functions ahead, on the making thread's own walk */
-	rows_jobs x = {g, {db, ev, n_ev, (size_t)nm, chosen, NULL, keep_row, NULL}, PROFDB_NONE,
-	               (uint64_t)nf, NULL};
+	rows_jobs x = {g, {db, ev, n_ev, (size_t)nm, chosen, n_ev == (uint64_t)nm, NULL, keep_row,
+	                   NULL}, PROFDB_NONE, (uint64_t)nf, NULL};
 	x.w.ud = &x;
 	x.w.self = calloc(n_ev + 1, sizeof *x.w.self);
 	int r = chosen && x.w.self ? 0 : profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	for (size_t i = 0; i < n_profiles && r >= 0; i++)
 		if (profiles[i] < (uint64_t)np)
 			chosen[profiles[i]] = 1;
-	for (size_t k = 0; k < n_ev && r >= 0; k++)
+	for (size_t k = 0; k < n_ev && r >= 0; k++) {
 		if (ev[k].src >= (uint64_t)nm)
 			r = profdb__fail(-ENOENT, "profdb_convert: no metric %u", ev[k].src);
+		x.w.as_stored &= ev[k].src == k && ev[k].ifactor == 1;
+	}
 	uint32_t root = PROFDB_NONE;
 	profdb_context c;
 	if (r >= 0 && (r = profdb_context_root(db, &root)) >= 0 &&

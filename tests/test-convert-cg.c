@@ -584,6 +584,19 @@ Test(convert_cg, pprof_many_functions)
 	buf b2 = convert(a, PROFDB_CONVERT_PPROF, 0, &ir, 1);
 	cr_assert(b.len == b2.len && !memcmp(b.p, b2.p, b.len));
 	free(b2.p);
+	/* one thread, and four (the lines decoded ahead of the writer, which
+	 * take the functions in the first walk's order, and the compressor) */
+	for (uint32_t threads = 1; threads <= 4; threads += 3) {
+		profdb_input in = {"callgrind.out.1", text, len};
+		profdb_options oo = PROFDB_OPTIONS_INIT;
+		oo.threads = threads;
+		profdb *t = NULL;
+		cr_assert_eq(profdb_open_inputs(&t, &in, 1, &oo), 0, "%s", profdb_error_message());
+		buf bt = convert(t, PROFDB_CONVERT_PPROF, 0, &ir, 1);
+		cr_assert(b.len == bt.len && !memcmp(b.p, bt.p, b.len), "%u threads", threads);
+		free(bt.p);
+		profdb_close(t);
+	}
 	free(pb);
 	free(b.p);
 	profdb_close(a);

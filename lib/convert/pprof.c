@@ -117,20 +117,12 @@ static int identity_key(pp *p, profdb_str name, profdb_str file, profdb_str modu
 	return 0;
 }
 
-/* The function of frame context @p c (NULL: the node of contexts off the
- * tree): its id, the message the first time; *cache keeps the id.
- * @p unique: no other frame has c's identity (so it is new here). */
-static int function_of(pp *p, const profdb_context *c, int unique, uint32_t *cache,
-                       uint64_t *fid)
+/* The function of a frame named @p name, @p file, @p module, at @p line:
+ * its id, the message the first time; *cache keeps the id. @p unique: no
+ * other frame has its identity (so it is new here). */
+static int function_named(pp *p, profdb_str name, profdb_str file, profdb_str module,
+                          uint64_t line, int unique, uint32_t *cache, uint64_t *fid)
 {
-	if (*cache) {
-		*fid = *cache;
-		return 0;
-	}
-	char buf[256];
-	profdb_str name, file, module;
-	uint64_t line;
-	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
 	uint32_t id = 0;
 	int fresh = 1, r = 0;
 	*fid = 0;
@@ -161,6 +153,22 @@ static int function_of(pp *p, const profdb_context *c, int unique, uint32_t *cac
 	profdb__pbm_uint(&p->m, 5, line);
 	profdb__pbs_msg(&p->s, P_FUNCTION, &p->m);
 	return p->m.err;
+}
+
+/* The function of frame context @p c (NULL: the node of contexts off the
+ * tree), as function_named(). */
+static int function_of(pp *p, const profdb_context *c, int unique, uint32_t *cache,
+                       uint64_t *fid)
+{
+	if (*cache) {
+		*fid = *cache;
+		return 0;
+	}
+	char buf[256];
+	profdb_str name, file, module;
+	uint64_t line;
+	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
+	return function_named(p, name, file, module, line, unique, cache, fid);
 }
 
 /* The function of tree node @p f, a frame. */
@@ -378,9 +386,22 @@ static int tree_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
  * root or a function below it, so a line's stack is its location and the
  * root's. A frame whose function identity no other frame has keeps its
  * locations only while its lines are written. */
+
+/* A frame's names as the first walk met them, so that the second walks
+ * the same functions without fetching their contexts again; a name
+ * profdb makes up (in a buffer of the moment) or one of 4 GiB is left out
+ * (name NULL) and fetched again when asked for. */
+typedef struct frame_names {
+	const char *name, *file, *module;
+	uint32_t name_len, file_len, module_len;
+	uint32_t id;             /* the frame's context */
+	uint64_t line;
+} frame_names;
+
 typedef struct bulk {
 	pp *p;
-	profdb_context root, fn;
+	const profdb *db;
+	uint64_t fn;              /* the frame being written */
 	uint32_t root_fid, fn_fid;
 	uint64_t root_lid;
 	uint64_t last_line, last_lid;   /* the location of the frame's previous line */
@@ -388,6 +409,8 @@ typedef struct bulk {
 	int fn_unique;            /* no other frame has fn's identity */
 	uint64_t *key;            /* per frame: its function identity's hash */
 	unsigned char *shared;    /* per frame: another frame has that hash */
+	frame_names *names;       /* per frame */
+	uint32_t *order;          /* the functions' contexts (frames 1 ..), for the second walk */
 	size_t n_frames;
 	loctab *fn_locs;
 } bulk;
@@ -395,9 +418,15 @@ typedef struct bulk {
 static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
 {
 	bulk *b = ud;
-	if (!b->key && !(b->key = calloc(count + 1, sizeof *b->key)))
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-	if (index >= count)
+	if (!b->key) {
+		b->key = calloc(count + 1, sizeof *b->key);
+		b->names = calloc(count + 1, sizeof *b->names);
+		b->order = malloc((count + 1) * sizeof *b->order);
+		if (!b->key || !b->names || !b->order)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+		memset(b->order, 0xff, (count + 1) * sizeof *b->order);   /* PROFDB_NONE */
+	}
+	if (index >= count || !c)
 		return profdb__fail(-EBADMSG, "profdb_convert: more frames than functions");
 	char buf[256];
 	profdb_str name, file, module;
@@ -407,7 +436,33 @@ static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t
 	h = profdb__cv_hash(file.ptr, file.len, h);
 	b->key[index] = profdb__cv_hash(module.ptr, module.len, h);
 	b->n_frames = index + 1;
+	if (index > 0)
+		b->order[index - 1] = c->id;
+	if (name.ptr != buf && name.len <= UINT32_MAX && file.len <= UINT32_MAX &&
+	    module.len <= UINT32_MAX)
+		b->names[index] = (frame_names){name.ptr, file.ptr, module.ptr, (uint32_t)name.len,
+		                                (uint32_t)file.len, (uint32_t)module.len, c->id, line};
+	else
+		b->names[index] = (frame_names){NULL, NULL, NULL, 0, 0, 0, c->id, line};
 	return 0;
+}
+
+/* The function of frame @p index of the bulk path, as function_named(). */
+static int frame_function(bulk *b, uint64_t index, int unique, uint32_t *cache, uint64_t *fid)
+{
+	if (*cache) {
+		*fid = *cache;
+		return 0;
+	}
+	const frame_names *f = &b->names[index];
+	if (!f->name) {
+		profdb_context c;
+		int r = profdb_context_get(b->db, f->id, &c);
+		return r < 0 ? r : function_of(b->p, &c, unique, cache, fid);
+	}
+	return function_named(b->p, (profdb_str){f->name, f->name_len},
+	                      (profdb_str){f->file, f->file_len},
+	                      (profdb_str){f->module, f->module_len}, f->line, unique, cache, fid);
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -457,16 +512,18 @@ static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_
 	bulk *b = ud;
 	pp *p = b->p;
 	const profdb_convert_options *opts = p->opts;
+	(void)c;   /* the first walk's names serve (this walk goes by its order) */
 	if (opts->progress && !(index & 1023) && opts->progress(index, count, opts->progress_userdata))
 		return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 	if (index >= b->n_frames)
 		return profdb__fail(-EBADMSG, "profdb_convert: the functions changed between walks");
-	if (index == 0)
-		b->root = *c;
-	b->fn = *c;
+	b->fn = index;
 	b->fn_fid = 0;
-	prefetch_str(c->function);
-	prefetch_str(c->file);
+	const frame_names *f = &b->names[index];
+	if (f->name) {
+		prefetch_str((profdb_str){f->name, f->name_len});
+		prefetch_str((profdb_str){f->file, f->file_len});
+	}
 	b->have_last = 0;
 	b->fn_unique = !b->shared[index];
 	loctab_clear(&p->local);
@@ -491,7 +548,7 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	if (b->have_last && line == b->last_line) {
 		p->stack[0] = b->last_lid;
 	} else {
-		if ((r = function_of(p, &b->fn, b->fn_unique, &b->fn_fid, &fid)) < 0 ||
+		if ((r = frame_function(b, b->fn, b->fn_unique, &b->fn_fid, &fid)) < 0 ||
 		    (r = location(p, b->fn_locs, fid, line, &p->stack[0])) < 0)
 			return r;
 		b->have_last = 1;
@@ -500,8 +557,8 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	}
 	/* the root's location is kept whatever table it went to */
 	if (!b->root_lid &&
-	    ((r = function_of(p, &b->root, !b->shared[0], &b->root_fid, &fid)) < 0 ||
-	     (r = location(p, &p->locs, fid, b->root.line, &b->root_lid)) < 0))
+	    ((r = frame_function(b, 0, !b->shared[0], &b->root_fid, &fid)) < 0 ||
+	     (r = location(p, &p->locs, fid, b->names[0].line, &b->root_lid)) < 0))
 		return r;
 	p->stack[1] = b->root_lid;
 	if ((r = put_stack(p, 2, nv)) >= 0 && (p->s.err || p->s.o->err))
@@ -515,14 +572,19 @@ static int bulk_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
 	bulk b;
 	memset(&b, 0, sizeof b);
 	b.p = p;
-	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b, 0);
+	b.db = db;
+	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b,
+	                              0, NULL);
 	if (r > 0 && (r = mark_shared(&b)) >= 0 &&
 	    (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
 	    (r = profdb__hindex_init(&p->local.index, 1024)) >= 0)
 		r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
-		                          bulk_line, &b, p->spare ? p->spare - 1 : 0);   /* one: the compressor */
+		                          bulk_line, &b, p->spare ? p->spare - 1 : 0,   /* one: the compressor */
+		                          b.order);
 	free(b.key);
 	free(b.shared);
+	free(b.names);
+	free(b.order);
 	return r;
 }
 

@@ -822,6 +822,26 @@ Test(convert_cg, pprof_events_in_any_order)
 	profdb_close(a);
 }
 
+/* A self cost past int64 (pprof's values are signed) in the second event
+ * of a line, after a line of zeros and one that fits: the conversion
+ * stops with -ERANGE naming that event. */
+Test(convert_cg, pprof_cost_past_int64)
+{
+	static const char big[] = "# callgrind format\nversion: 1\npositions: line\n"
+	                          "events: Ir Dr\nfn=(1) main\n1 0 0\n2 5 7\n"
+	                          "3 1 9223372036854775808\n";
+	profdb *a = open_text(big, sizeof big - 1);
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.format = PROFDB_CONVERT_PPROF;
+	buf b = {0};
+	cr_assert_eq(profdb_convert(a, &o, to_buf, &b), -ERANGE);
+	cr_assert(strstr(profdb_error_message(), "metric 'Dr'"), "%s", profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), "9223372036854775808"), "%s",
+	          profdb_error_message());
+	free(b.p);
+	profdb_close(a);
+}
+
 /* ---- the protobuf stream (lib/convert/protobuf.c) ------------------------------- */
 
 /* A varint as protobuf encodes it, appended at *at. */

@@ -51,6 +51,7 @@ typedef struct pp {
 	uint32_t n_locs;
 	const profdb__cv_event *ev;
 	size_t n_ev;
+	int none_hidden;       /* no event is hidden: a sample's values are its costs */
 	const profdb_convert_options *opts;
 	unsigned spare;        /* threads it may start (profdb__spare_threads()) */
 	profdb__cv_tree t;     /* the context tree, when the bulk path does not apply */
@@ -289,10 +290,27 @@ static int sample_values(pp *p, const uint64_t *self, size_t *nv)
 }
 
 /* A sample message: the locations of p->stack, the values. */
-static int put_stack(pp *p, size_t depth, size_t nv)
+static int put_stack(pp *p, size_t depth, const uint64_t *values, size_t nv)
 {
-	profdb__pbs_packed2(&p->s, P_SAMPLE, p->stack, depth, p->values, nv, &p->m);
+	profdb__pbs_packed2(&p->s, P_SAMPLE, p->stack, depth, values, nv, &p->m);
 	return p->m.err;
+}
+
+/* A line's sample values (sample_values()), when no event is hidden: its
+ * self costs as they are, tested for zeros and for int64 all at once. */
+static int line_values(pp *p, const uint64_t *self, const uint64_t **values, size_t *nv)
+{
+	*values = p->values;
+	if (!p->none_hidden)
+		return sample_values(p, self, nv);
+	uint64_t any = 0;
+	for (size_t k = 0; k < p->n_ev; k++)
+		any |= self[k];
+	if (any > (uint64_t)INT64_MAX)   /* (the event's message) */
+		return sample_values(p, self, nv);
+	*values = self;
+	*nv = p->n_ev;
+	return any != 0;
 }
 
 /* The sample of node @p i, when it has a self cost. */
@@ -310,7 +328,7 @@ static int put_sample(pp *p, uint32_t i)
 			return r;
 		depth++;
 	}
-	return put_stack(p, depth, nv);
+	return put_stack(p, depth, p->values, nv);
 }
 
 /* The string table (index 0 is ""), the comment, the default type. */
@@ -537,8 +555,9 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	pp *p = b->p;
 	size_t nv;
 	uint64_t fid;
+	const uint64_t *values;
 	(void)ctx;
-	int r = sample_values(p, self, &nv);
+	int r = line_values(p, self, &values, &nv);
 	if (r <= 0)
 		return r;
 	if (profdb__grow((void **)&p->stack, &p->cap_stack, 2, sizeof *p->stack) < 0)
@@ -561,7 +580,7 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	     (r = location(p, &p->locs, fid, b->names[0].line, &b->root_lid)) < 0))
 		return r;
 	p->stack[1] = b->root_lid;
-	if ((r = put_stack(p, 2, nv)) >= 0 && (p->s.err || p->s.o->err))
+	if ((r = put_stack(p, 2, values, nv)) >= 0 && (p->s.err || p->s.o->err))
 		r = p->s.err ? p->s.err : p->s.o->err;
 	return r;
 }
@@ -623,6 +642,9 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 		r = profdb__cv_events(db, opts, "pprof", profiles, n_profiles, &ev, &n_ev);
 	p.ev = ev;
 	p.n_ev = n_ev;
+	p.none_hidden = 1;
+	for (size_t k = 0; k < n_ev; k++)
+		p.none_hidden &= !ev[k].hidden;
 	p.opts = opts;
 	if (r >= 0 && (r = profdb__cv_names_init(&p.str)) >= 0 &&
 	    (r = profdb__cv_names_init(&p.fns)) >= 0 &&

@@ -433,6 +433,33 @@ typedef struct bulk {
 	loctab *fn_locs;
 } bulk;
 
+/* Ask for the first bytes of @p s ahead of their use: a Callgrind name
+ * lies anywhere in the mapped text, a cache and TLB miss each, which the
+ * decoding of the function's lines can hide before its first sample asks
+ * for its name. */
+static void prefetch_str(profdb_str s)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	for (size_t at = 0; at < s.len && at < 192; at += 64)
+		__builtin_prefetch(s.ptr + at);
+#else
+	(void)s;
+#endif
+}
+
+/* Frames whose names the first walk hashes later: the names of a frame
+ * are asked for when it comes and hashed this many frames after, so that
+ * their cache misses overlap. */
+#define KEY_LAG 8
+
+/* The identity hash of kept names @p f. */
+static uint64_t names_key(const frame_names *f)
+{
+	uint64_t h = profdb__cv_hash(f->name, f->name_len, 0);
+	h = profdb__cv_hash(f->file, f->file_len, h);
+	return profdb__cv_hash(f->module, f->module_len, h);
+}
+
 static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
 {
 	bulk *b = ud;
@@ -450,18 +477,23 @@ static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t
 	profdb_str name, file, module;
 	uint64_t line;
 	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
-	uint64_t h = profdb__cv_hash(name.ptr, name.len, 0);
-	h = profdb__cv_hash(file.ptr, file.len, h);
-	b->key[index] = profdb__cv_hash(module.ptr, module.len, h);
 	b->n_frames = index + 1;
 	if (index > 0)
 		b->order[index - 1] = c->id;
 	if (name.ptr != buf && name.len <= UINT32_MAX && file.len <= UINT32_MAX &&
-	    module.len <= UINT32_MAX)
+	    module.len <= UINT32_MAX) {
 		b->names[index] = (frame_names){name.ptr, file.ptr, module.ptr, (uint32_t)name.len,
 		                                (uint32_t)file.len, (uint32_t)module.len, c->id, line};
-	else
+		prefetch_str(name);
+		prefetch_str(file);
+	} else {   /* (names of the moment: hashed now) */
 		b->names[index] = (frame_names){NULL, NULL, NULL, 0, 0, 0, c->id, line};
+		uint64_t h = profdb__cv_hash(name.ptr, name.len, 0);
+		h = profdb__cv_hash(file.ptr, file.len, h);
+		b->key[index] = profdb__cv_hash(module.ptr, module.len, h);
+	}
+	if (index >= KEY_LAG && b->names[index - KEY_LAG].name)
+		b->key[index - KEY_LAG] = names_key(&b->names[index - KEY_LAG]);
 	return 0;
 }
 
@@ -490,10 +522,14 @@ static int cmp_u64(const void *x, const void *y)
 }
 
 /* shared[]: the frames whose identity hash another frame has too (a
- * collision only keeps more locations than needed). */
+ * collision only keeps more locations than needed), once the hashes that
+ * key_frame left are taken. */
 static int mark_shared(bulk *b)
 {
 	size_t n = b->n_frames;
+	for (size_t i = n > KEY_LAG ? n - KEY_LAG : 0; i < n; i++)   /* the last ones key_frame left */
+		if (b->names[i].name)
+			b->key[i] = names_key(&b->names[i]);
 	uint64_t *sorted = malloc(n * sizeof *sorted + 1);
 	b->shared = calloc(n + 1, 1);
 	if (!sorted || !b->shared) {
@@ -509,20 +545,6 @@ static int mark_shared(bulk *b)
 	}
 	free(sorted);
 	return 0;
-}
-
-/* Ask for the first bytes of @p s ahead of their use: a Callgrind name
- * lies anywhere in the mapped text, a cache and TLB miss each, which the
- * decoding of the function's lines can hide before its first sample asks
- * for its name. */
-static void prefetch_str(profdb_str s)
-{
-#if defined(__GNUC__) || defined(__clang__)
-	for (size_t at = 0; at < s.len && at < 192; at += 64)
-		__builtin_prefetch(s.ptr + at);
-#else
-	(void)s;
-#endif
 }
 
 static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)

@@ -616,13 +616,15 @@ static int bulk_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
 	b.db = db;
 	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b,
 	                              0, NULL);
-	if (r > 0 && (r = mark_shared(&b)) >= 0 &&
-	    (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
+	if (r > 0 && (r = mark_shared(&b)) >= 0)
+		r = 1;
+	free(b.key);   /* (the second walk needs the marks only) */
+	b.key = NULL;
+	if (r > 0 && (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
 	    (r = profdb__hindex_init(&p->local.index, 1024)) >= 0)
 		r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
 		                          bulk_line, &b, p->spare ? p->spare - 1 : 0,   /* one: the compressor */
 		                          b.order);
-	free(b.key);
 	free(b.shared);
 	free(b.names);
 	free(b.order);

@@ -740,6 +740,29 @@ Test(callgrind, events_after_body_start_a_part)
 	cg_close(cg);
 }
 
+/* A profile's self cost of a function, whether the profile holds every
+ * function before it (its row is at the function's place) or misses
+ * some (the row is searched for, or there is none). */
+Test(callgrind, self_costs_of_profiles_missing_functions)
+{
+	warns w = {0};
+	profdb_cg *cg = open_ok("events: Ir\n"
+	                        "fn=a\n1 1\nfn=b\n1 2\nfn=c\n1 3\n"
+	                        "part: 2\nfn=b\n1 20\nfn=c\n1 30\n"
+	                        "part: 3\nfn=a\n1 100\nfn=c\n1 300\n",
+	                        &w);
+	cr_assert_eq(profdb_cg_profile_count(cg), 3);
+	static const uint64_t want[3][3] = {{1, 2, 3}, {0, 20, 30}, {100, 0, 300}};
+	for (uint32_t p = 0; p < 3; p++)
+		for (uint32_t f = 0; f < 3; f++) {
+			const uint64_t *c;
+			cr_assert_eq(profdb_cg_self(cg, p, f, &c), want[p][f] != 0, "profile %u fn %u", p, f);
+			cr_assert_eq(c[0], want[p][f], "profile %u fn %u: %" PRIu64, p, f, c[0]);
+		}
+	cg_close(cg);
+	cr_assert_eq(w.n, 0);
+}
+
 /* Self costs are summed in 32-bit cells while the text is scanned, and a
  * function's row moves to 64-bit cells when a sum reaches 2^32 - 1
  * (lib/callgrind/self-rows.c): on the fast path, on the general one (CR,

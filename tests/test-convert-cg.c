@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "convert/convert-internal.h"
+#include "convert/pb-internal.h"
 #include "profdb-config.h"
 #include "profdb/profdb.h"
 #ifdef PROFDB_HAVE_ZLIB
@@ -582,6 +584,19 @@ Test(convert_cg, pprof_many_functions)
 	buf b2 = convert(a, PROFDB_CONVERT_PPROF, 0, &ir, 1);
 	cr_assert(b.len == b2.len && !memcmp(b.p, b2.p, b.len));
 	free(b2.p);
+	/* one thread, and four (the lines decoded ahead of the writer, which
+	 * take the functions in the first walk's order, and the compressor) */
+	for (uint32_t threads = 1; threads <= 4; threads += 3) {
+		profdb_input in = {"callgrind.out.1", text, len};
+		profdb_options oo = PROFDB_OPTIONS_INIT;
+		oo.threads = threads;
+		profdb *t = NULL;
+		cr_assert_eq(profdb_open_inputs(&t, &in, 1, &oo), 0, "%s", profdb_error_message());
+		buf bt = convert(t, PROFDB_CONVERT_PPROF, 0, &ir, 1);
+		cr_assert(b.len == bt.len && !memcmp(b.p, bt.p, b.len), "%u threads", threads);
+		free(bt.p);
+		profdb_close(t);
+	}
 	free(pb);
 	free(b.p);
 	profdb_close(a);
@@ -781,6 +796,157 @@ Test(convert_cg, pprof_long_sample_values)
 	free(b.p);
 	profdb_close(a);
 }
+
+/* One profile, the events asked for in their order or another: a
+ * sample's values follow the order asked for (a line's costs go to the
+ * writer as stored only when they are in that order). */
+Test(convert_cg, pprof_events_in_any_order)
+{
+	static const char one[] = "# callgrind format\nversion: 1\npositions: line\n"
+	                          "events: Ir Dr\nfn=(1) main\n1 5 7\n2 3\n";
+	profdb *a = open_text(one, sizeof one - 1);
+	uint32_t order[2][2] = {{0, 1}, {1, 0}};
+	uint64_t want[2][2] = {{8, 7}, {7, 8}};
+	for (int k = 0; k < 2; k++) {
+		buf b = convert(a, PROFDB_CONVERT_PPROF, 0, order[k], 2);
+		size_t n, ns;
+		uint64_t sums[2];
+		unsigned char *pb = gunzip(b.p, b.len, &n);
+		sample_sums(pb, n, &ns, sums);
+		cr_assert_eq(ns, 2, "a sample per line");
+		cr_assert_eq(sums[0], want[k][0], "order %d: the first event's sum", k);
+		cr_assert_eq(sums[1], want[k][1], "order %d: the second event's sum", k);
+		free(pb);
+		free(b.p);
+	}
+	profdb_close(a);
+}
+
+/* A self cost past int64 (pprof's values are signed) in the second event
+ * of a line, after a line of zeros and one that fits: the conversion
+ * stops with -ERANGE naming that event. */
+Test(convert_cg, pprof_cost_past_int64)
+{
+	static const char big[] = "# callgrind format\nversion: 1\npositions: line\n"
+	                          "events: Ir Dr\nfn=(1) main\n1 0 0\n2 5 7\n"
+	                          "3 1 9223372036854775808\n";
+	profdb *a = open_text(big, sizeof big - 1);
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.format = PROFDB_CONVERT_PPROF;
+	buf b = {0};
+	cr_assert_eq(profdb_convert(a, &o, to_buf, &b), -ERANGE);
+	cr_assert(strstr(profdb_error_message(), "metric 'Dr'"), "%s", profdb_error_message());
+	cr_assert(strstr(profdb_error_message(), "9223372036854775808"), "%s",
+	          profdb_error_message());
+	free(b.p);
+	profdb_close(a);
+}
+
+/* ---- the protobuf stream (lib/convert/protobuf.c) ------------------------------- */
+
+/* A varint as protobuf encodes it, appended at *at. */
+static void ref_varint(unsigned char **at, uint64_t v)
+{
+	while (v >= 0x80) {
+		*(*at)++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*(*at)++ = (unsigned char)v;
+}
+
+/* Field 2 of a top-level message holding packed fields 1 (@p a) and 2
+ * (@p b), encoded the plain way: each part whole before its length. */
+static void ref_packed2(unsigned char **at, const uint64_t *a, size_t na, const uint64_t *b,
+                        size_t nb, unsigned char *tmp)
+{
+	unsigned char *m = tmp;
+	const uint64_t *v[2] = {a, b};
+	size_t n[2] = {na, nb};
+	for (unsigned f = 0; f < 2; f++) {
+		if (!n[f])
+			continue;
+		unsigned char vals[10 * 512], *e = vals;
+		cr_assert_leq(n[f], 512);
+		for (size_t i = 0; i < n[f]; i++)
+			ref_varint(&e, v[f][i]);
+		ref_varint(&m, (uint64_t)(f + 1) << 3 | 2);
+		ref_varint(&m, (uint64_t)(e - vals));
+		memcpy(m, vals, (size_t)(e - vals));
+		m += e - vals;
+	}
+	ref_varint(at, 2 << 3 | 2);
+	ref_varint(at, (uint64_t)(m - tmp));
+	memcpy(*at, tmp, (size_t)(m - tmp));
+	*at += m - tmp;
+}
+
+/* Samples of every length from a few bytes to a few hundred (values of
+ * one to ten bytes; no locations, or no values), over several chunks
+ * (256 KiB): those that fit the chunk's room go in place, those that
+ * straddle its end through a message. A sample with more values than a
+ * chunk has bytes goes through a message whatever the room. The stream
+ * holds the plain encoding of each, in order, compressed (@p threaded:
+ * beside the caller) or not. */
+static void packed2_stream(int threaded)
+{
+	enum { SAMPLES = 60000, HUGE = 300000 };
+	size_t cap = (size_t)SAMPLES * 500 + 64, len = 0;
+	unsigned char *want = malloc(cap), tmp[2 * 10 * 512 + 16];
+	uint64_t *huge = malloc(HUGE * sizeof *huge);
+	cr_assert(want && huge);
+	buf got = {0};
+	profdb__cv_out *o = malloc(sizeof *o);
+	cr_assert(o);
+	profdb__cv_init(o, to_buf, &got);
+	profdb__pbs s;
+	profdb__pbm m = {0};
+	cr_assert_eq(profdb__pbs_init(&s, o, threaded), 0);
+	uint64_t seed = UINT64_C(88172645463325252), a[8], b[40];
+	for (unsigned i = 0; i < SAMPLES; i++) {
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		size_t na = i % 7 == 3 ? 0 : 1 + seed % 8, nb = i % 11 == 5 ? 0 : seed >> 8 & 31;
+		if (i % 1000 == 999)
+			nb = 40;   /* a values field longer than 127 bytes */
+		for (size_t k = 0; k < na; k++)
+			a[k] = (seed >> (k * 5)) & 0xffff;
+		for (size_t k = 0; k < nb; k++)
+			b[k] = i % 1000 == 999 ? UINT64_MAX - k : (seed * (k + 1)) >> (seed >> 20 & 63);
+		unsigned char *at = want + len;
+		ref_packed2(&at, a, na, b, nb, tmp);
+		len = (size_t)(at - want);
+		profdb__pbs_packed2(&s, 2, a, na, b, nb, &m);
+	}
+	for (size_t k = 0; k < HUGE; k++)
+		huge[k] = k * 977;
+	profdb__pbs_packed2(&s, 2, huge, HUGE, NULL, 0, &m);
+	cr_assert_eq(profdb__pbs_finish(&s), 0, "%s", profdb_error_message());
+	profdb__cv_flush(o);
+	profdb__pbs_free(&s);
+	cr_assert_eq(m.err, 0);
+	size_t n;
+	unsigned char *pb = gunzip(got.p, got.len, &n);
+	cr_assert_gt(n, len, "the huge sample follows");
+	cr_assert_eq(memcmp(pb, want, len), 0, "the samples' bytes are the plain encoding's");
+	pbr r = {pb + len, pb + n}, t, u;
+	uint32_t f, g;
+	uint64_t v;
+	cr_assert_eq(rd_field(&r, &f, &v, &t), 2);
+	cr_assert_eq(f, 2);
+	cr_assert_eq(rd_field(&t, &g, &v, &u), 2);
+	cr_assert_eq(g, 1);
+	for (size_t k = 0; k < HUGE; k++)
+		cr_assert_eq(rd_varint(&u), k * 977, "huge value %zu", k);
+	cr_assert(u.p == u.end && t.p == t.end && r.p == r.end, "nothing after the huge sample");
+	profdb__pbm_free(&m);
+	free(pb);
+	free(got.p);
+	free(o);
+	free(huge);
+	free(want);
+}
+
+Test(convert_cg, pprof_samples_in_place_or_through_a_message) { packed2_stream(0); }
+Test(convert_cg, pprof_samples_in_place_compressed_beside) { packed2_stream(1); }
 
 /* ---- the tree formats ------------------------------------------------------------- */
 

@@ -20,6 +20,9 @@ typedef struct walk {
 	const profdb__cv_event *ev;
 	size_t n_ev, n_metrics;
 	const unsigned char *chosen;   /* per profile: 1 when combined */
+	/* the events are the metrics in their order, each of factor 1: a row
+	 * of one profile's costs is its self costs as they are */
+	int as_stored;
 	uint64_t *self;                /* n_ev */
 	profdb__cv_line_fn line;
 	void *ud;
@@ -38,6 +41,7 @@ typedef struct rows_jobs {
 	const profdb__graph_table *g;
 	walk w;
 	uint32_t next;                 /* the next function's context, PROFDB_NONE at the end */
+	const uint32_t *order;         /* or the functions' contexts in order (nf of them) */
 	uint64_t nf;
 	fn_rows *cur;
 } rows_jobs;
@@ -56,6 +60,8 @@ static int no_row(void *ud, const profdb__graph_row *row)
 static int one_row(void *ud, const profdb__graph_row *row)
 {
 	walk *w = ud;
+	if (w->as_stored && row->n == 1 && w->chosen[row->profiles[0]])
+		return w->line(w->ud, row->context, row->line, row->costs);
 	memset(w->self, 0, w->n_ev * sizeof *w->self);
 	for (uint32_t j = 0; j < row->n; j++) {
 		if (!w->chosen[row->profiles[j]])
@@ -101,15 +107,15 @@ static int keep_row(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self)
 static int make_rows(void *ctx, uint64_t job, void **out, size_t *bytes)
 {
 	rows_jobs *x = ctx;
-	(void)job;
 	if (!(x->cur = calloc(1, sizeof *x->cur)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	x->cur->fn_ctx = PROFDB_NONE;
-	uint32_t id = x->next;
+	uint32_t id = x->order ? (job < x->nf ? x->order[job] : PROFDB_NONE) : x->next;
 	profdb_context c;
 	int r = 0;
-	if (id != PROFDB_NONE && (r = profdb_context_get(x->w.db, id, &c)) >= 0) {
-		x->next = c.next_sibling;
+	if (id != PROFDB_NONE && (x->order || (r = profdb_context_get(x->w.db, id, &c)) >= 0)) {
+		if (!x->order)
+			x->next = c.next_sibling;
 		x->cur->fn_ctx = id;
 		/* (a context that is no function: the caller says so before it
 		 * takes these) */
@@ -147,7 +153,7 @@ static int applies(const profdb *db, const profdb__cv_event *ev, size_t n_ev)
 int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n_ev,
                           const uint32_t *profiles, size_t n_profiles,
                           profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud,
-                          unsigned spare)
+                          unsigned spare, const uint32_t *order)
 {
 	if (!applies(db, ev, n_ev))
 		return 0;
@@ -158,17 +164,19 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 		return (int)(np < 0 ? np : nm);
 	unsigned char *chosen = calloc((size_t)np + 1, 1);
 	/* the lines a few functions ahead, on the making thread's own walk */
-	rows_jobs x = {g, {db, ev, n_ev, (size_t)nm, chosen, NULL, keep_row, NULL}, PROFDB_NONE,
-	               (uint64_t)nf, NULL};
+	rows_jobs x = {g, {db, ev, n_ev, (size_t)nm, chosen, n_ev == (uint64_t)nm, NULL, keep_row,
+	                   NULL}, PROFDB_NONE, order, (uint64_t)nf, NULL};
 	x.w.ud = &x;
 	x.w.self = calloc(n_ev + 1, sizeof *x.w.self);
 	int r = chosen && x.w.self ? 0 : profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	for (size_t i = 0; i < n_profiles && r >= 0; i++)
 		if (profiles[i] < (uint64_t)np)
 			chosen[profiles[i]] = 1;
-	for (size_t k = 0; k < n_ev && r >= 0; k++)
+	for (size_t k = 0; k < n_ev && r >= 0; k++) {
 		if (ev[k].src >= (uint64_t)nm)
 			r = profdb__fail(-ENOENT, "profdb_convert: no metric %u", ev[k].src);
+		x.w.as_stored &= ev[k].src == k && ev[k].ifactor == 1;
+	}
 	uint32_t root = PROFDB_NONE;
 	profdb_context c;
 	if (r >= 0 && (r = profdb_context_root(db, &root)) >= 0 &&
@@ -187,17 +195,22 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 	walk direct = x.w;   /* without the thread: rows go straight to @p line */
 	direct.line = line;
 	direct.ud = ud;
-	/* the root's children are the functions, function fn is context fn + 1 */
-	for (uint32_t id = r >= 0 ? c.first_child : PROFDB_NONE; id != PROFDB_NONE && r >= 0;
-	     id = c.next_sibling) {
-		if ((r = profdb_context_get(db, id, &c)) < 0)
+	/* the root's children are the functions, function fn is context fn + 1
+	 * (@p order: its ids, each checked as this loop checks it) */
+	for (uint32_t id = r >= 0 ? c.first_child : PROFDB_NONE; r >= 0; id = c.next_sibling) {
+		if (order)
+			id = index <= (uint64_t)nf ? order[index - 1] : PROFDB_NONE;
+		if (id == PROFDB_NONE)
 			break;
-		if (id == 0 || id > (uint64_t)nf || c.parent != root || index > (uint64_t)nf) {
+		if (!order && (r = profdb_context_get(db, id, &c)) < 0)
+			break;
+		if (id == 0 || id > (uint64_t)nf || (!order && c.parent != root) ||
+		    index > (uint64_t)nf) {
 			r = profdb__fail(-EBADMSG, "profdb_convert: context %u is not a function of "
 			                 "the call graph", id);
 			break;
 		}
-		if ((r = frame(ud, &c, index++, (uint64_t)nf + 1)) < 0 || !line)
+		if ((r = frame(ud, order ? NULL : &c, index++, (uint64_t)nf + 1)) < 0 || !line)
 			continue;
 		if (!ahead) {
 			r = g->lines(db->impl, id - 1, one_row, &direct);

@@ -39,6 +39,12 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded);
 void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len);
 /* Field @p field holding message @p m. */
 void profdb__pbs_msg(profdb__pbs *s, uint32_t field, const profdb__pbm *m);
+/* Field @p field holding a message of two packed repeated varint fields:
+ * 1 of @p a, 2 of @p b (none when empty); @p scratch builds it when it
+ * does not go straight into the stream. Errors stick in s->err or
+ * scratch->err. */
+void profdb__pbs_packed2(profdb__pbs *s, uint32_t field, const uint64_t *a, size_t na,
+                         const uint64_t *b, size_t nb, profdb__pbm *scratch);
 /* @p m's bytes as they are (fields of the top-level message). */
 void profdb__pbs_raw(profdb__pbs *s, const profdb__pbm *m);
 /* End the gzip stream; the first error of the stream or the output. */

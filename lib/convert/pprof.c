@@ -51,6 +51,7 @@ typedef struct pp {
 	uint32_t n_locs;
 	const profdb__cv_event *ev;
 	size_t n_ev;
+	int none_hidden;       /* no event is hidden: a sample's values are its costs */
 	const profdb_convert_options *opts;
 	unsigned spare;        /* threads it may start (profdb__spare_threads()) */
 	profdb__cv_tree t;     /* the context tree, when the bulk path does not apply */
@@ -117,20 +118,12 @@ static int identity_key(pp *p, profdb_str name, profdb_str file, profdb_str modu
 	return 0;
 }
 
-/* The function of frame context @p c (NULL: the node of contexts off the
- * tree): its id, the message the first time; *cache keeps the id.
- * @p unique: no other frame has c's identity (so it is new here). */
-static int function_of(pp *p, const profdb_context *c, int unique, uint32_t *cache,
-                       uint64_t *fid)
+/* The function of a frame named @p name, @p file, @p module, at @p line:
+ * its id, the message the first time; *cache keeps the id. @p unique: no
+ * other frame has its identity (so it is new here). */
+static int function_named(pp *p, profdb_str name, profdb_str file, profdb_str module,
+                          uint64_t line, int unique, uint32_t *cache, uint64_t *fid)
 {
-	if (*cache) {
-		*fid = *cache;
-		return 0;
-	}
-	char buf[256];
-	profdb_str name, file, module;
-	uint64_t line;
-	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
 	uint32_t id = 0;
 	int fresh = 1, r = 0;
 	*fid = 0;
@@ -161,6 +154,22 @@ static int function_of(pp *p, const profdb_context *c, int unique, uint32_t *cac
 	profdb__pbm_uint(&p->m, 5, line);
 	profdb__pbs_msg(&p->s, P_FUNCTION, &p->m);
 	return p->m.err;
+}
+
+/* The function of frame context @p c (NULL: the node of contexts off the
+ * tree), as function_named(). */
+static int function_of(pp *p, const profdb_context *c, int unique, uint32_t *cache,
+                       uint64_t *fid)
+{
+	if (*cache) {
+		*fid = *cache;
+		return 0;
+	}
+	char buf[256];
+	profdb_str name, file, module;
+	uint64_t line;
+	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
+	return function_named(p, name, file, module, line, unique, cache, fid);
 }
 
 /* The function of tree node @p f, a frame. */
@@ -281,13 +290,27 @@ static int sample_values(pp *p, const uint64_t *self, size_t *nv)
 }
 
 /* A sample message: the locations of p->stack, the values. */
-static int put_stack(pp *p, size_t depth, size_t nv)
+static int put_stack(pp *p, size_t depth, const uint64_t *values, size_t nv)
 {
-	profdb__pbm_reset(&p->m);
-	profdb__pbm_packed(&p->m, 1, p->stack, depth);
-	profdb__pbm_packed(&p->m, 2, p->values, nv);
-	profdb__pbs_msg(&p->s, P_SAMPLE, &p->m);
+	profdb__pbs_packed2(&p->s, P_SAMPLE, p->stack, depth, values, nv, &p->m);
 	return p->m.err;
+}
+
+/* A line's sample values (sample_values()), when no event is hidden: its
+ * self costs as they are, tested for zeros and for int64 all at once. */
+static int line_values(pp *p, const uint64_t *self, const uint64_t **values, size_t *nv)
+{
+	*values = p->values;
+	if (!p->none_hidden)
+		return sample_values(p, self, nv);
+	uint64_t any = 0;
+	for (size_t k = 0; k < p->n_ev; k++)
+		any |= self[k];
+	if (any > (uint64_t)INT64_MAX)   /* (the event's message) */
+		return sample_values(p, self, nv);
+	*values = self;
+	*nv = p->n_ev;
+	return any != 0;
 }
 
 /* The sample of node @p i, when it has a self cost. */
@@ -305,7 +328,7 @@ static int put_sample(pp *p, uint32_t i)
 			return r;
 		depth++;
 	}
-	return put_stack(p, depth, nv);
+	return put_stack(p, depth, p->values, nv);
 }
 
 /* The string table (index 0 is ""), the comment, the default type. */
@@ -381,9 +404,22 @@ static int tree_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
  * root or a function below it, so a line's stack is its location and the
  * root's. A frame whose function identity no other frame has keeps its
  * locations only while its lines are written. */
+
+/* A frame's names as the first walk met them, so that the second walks
+ * the same functions without fetching their contexts again; a name
+ * profdb makes up (in a buffer of the moment) or one of 4 GiB is left out
+ * (name NULL) and fetched again when asked for. */
+typedef struct frame_names {
+	const char *name, *file, *module;
+	uint32_t name_len, file_len, module_len;
+	uint32_t id;             /* the frame's context */
+	uint64_t line;
+} frame_names;
+
 typedef struct bulk {
 	pp *p;
-	profdb_context root, fn;
+	const profdb *db;
+	uint64_t fn;              /* the frame being written */
 	uint32_t root_fid, fn_fid;
 	uint64_t root_lid;
 	uint64_t last_line, last_lid;   /* the location of the frame's previous line */
@@ -391,26 +427,92 @@ typedef struct bulk {
 	int fn_unique;            /* no other frame has fn's identity */
 	uint64_t *key;            /* per frame: its function identity's hash */
 	unsigned char *shared;    /* per frame: another frame has that hash */
+	frame_names *names;       /* per frame */
+	uint32_t *order;          /* the functions' contexts (frames 1 ..), for the second walk */
 	size_t n_frames;
 	loctab *fn_locs;
 } bulk;
 
+/* Ask for the first bytes of @p s ahead of their use: a Callgrind name
+ * lies anywhere in the mapped text, a cache and TLB miss each, which the
+ * decoding of the function's lines can hide before its first sample asks
+ * for its name. */
+static void prefetch_str(profdb_str s)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	for (size_t at = 0; at < s.len && at < 192; at += 64)
+		__builtin_prefetch(s.ptr + at);
+#else
+	(void)s;
+#endif
+}
+
+/* Frames whose names the first walk hashes later: the names of a frame
+ * are asked for when it comes and hashed this many frames after, so that
+ * their cache misses overlap. */
+#define KEY_LAG 8
+
+/* The identity hash of kept names @p f. */
+static uint64_t names_key(const frame_names *f)
+{
+	uint64_t h = profdb__cv_hash(f->name, f->name_len, 0);
+	h = profdb__cv_hash(f->file, f->file_len, h);
+	return profdb__cv_hash(f->module, f->module_len, h);
+}
+
 static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
 {
 	bulk *b = ud;
-	if (!b->key && !(b->key = calloc(count + 1, sizeof *b->key)))
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-	if (index >= count)
+	if (!b->key) {
+		b->key = calloc(count + 1, sizeof *b->key);
+		b->names = calloc(count + 1, sizeof *b->names);
+		b->order = malloc((count + 1) * sizeof *b->order);
+		if (!b->key || !b->names || !b->order)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+		memset(b->order, 0xff, (count + 1) * sizeof *b->order);   /* PROFDB_NONE */
+	}
+	if (index >= count || !c)
 		return profdb__fail(-EBADMSG, "profdb_convert: more frames than functions");
 	char buf[256];
 	profdb_str name, file, module;
 	uint64_t line;
 	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
-	uint64_t h = profdb__cv_hash(name.ptr, name.len, 0);
-	h = profdb__cv_hash(file.ptr, file.len, h);
-	b->key[index] = profdb__cv_hash(module.ptr, module.len, h);
 	b->n_frames = index + 1;
+	if (index > 0)
+		b->order[index - 1] = c->id;
+	if (name.ptr != buf && name.len <= UINT32_MAX && file.len <= UINT32_MAX &&
+	    module.len <= UINT32_MAX) {
+		b->names[index] = (frame_names){name.ptr, file.ptr, module.ptr, (uint32_t)name.len,
+		                                (uint32_t)file.len, (uint32_t)module.len, c->id, line};
+		prefetch_str(name);
+		prefetch_str(file);
+	} else {   /* (names of the moment: hashed now) */
+		b->names[index] = (frame_names){NULL, NULL, NULL, 0, 0, 0, c->id, line};
+		uint64_t h = profdb__cv_hash(name.ptr, name.len, 0);
+		h = profdb__cv_hash(file.ptr, file.len, h);
+		b->key[index] = profdb__cv_hash(module.ptr, module.len, h);
+	}
+	if (index >= KEY_LAG && b->names[index - KEY_LAG].name)
+		b->key[index - KEY_LAG] = names_key(&b->names[index - KEY_LAG]);
 	return 0;
+}
+
+/* The function of frame @p index of the bulk path, as function_named(). */
+static int frame_function(bulk *b, uint64_t index, int unique, uint32_t *cache, uint64_t *fid)
+{
+	if (*cache) {
+		*fid = *cache;
+		return 0;
+	}
+	const frame_names *f = &b->names[index];
+	if (!f->name) {
+		profdb_context c;
+		int r = profdb_context_get(b->db, f->id, &c);
+		return r < 0 ? r : function_of(b->p, &c, unique, cache, fid);
+	}
+	return function_named(b->p, (profdb_str){f->name, f->name_len},
+	                      (profdb_str){f->file, f->file_len},
+	                      (profdb_str){f->module, f->module_len}, f->line, unique, cache, fid);
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -420,10 +522,14 @@ static int cmp_u64(const void *x, const void *y)
 }
 
 /* shared[]: the frames whose identity hash another frame has too (a
- * collision only keeps more locations than needed). */
+ * collision only keeps more locations than needed), once the hashes that
+ * key_frame left are taken. */
 static int mark_shared(bulk *b)
 {
 	size_t n = b->n_frames;
+	for (size_t i = n > KEY_LAG ? n - KEY_LAG : 0; i < n; i++)   /* the last ones key_frame left */
+		if (b->names[i].name)
+			b->key[i] = names_key(&b->names[i]);
 	uint64_t *sorted = malloc(n * sizeof *sorted + 1);
 	b->shared = calloc(n + 1, 1);
 	if (!sorted || !b->shared) {
@@ -441,35 +547,23 @@ static int mark_shared(bulk *b)
 	return 0;
 }
 
-/* Ask for the first bytes of @p s ahead of their use: a Callgrind name
- * lies anywhere in the mapped text, a cache and TLB miss each, which the
- * decoding of the function's lines can hide before its first sample asks
- * for its name. */
-static void prefetch_str(profdb_str s)
-{
-#if defined(__GNUC__) || defined(__clang__)
-	for (size_t at = 0; at < s.len && at < 192; at += 64)
-		__builtin_prefetch(s.ptr + at);
-#else
-	(void)s;
-#endif
-}
-
 static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
 {
 	bulk *b = ud;
 	pp *p = b->p;
 	const profdb_convert_options *opts = p->opts;
+	(void)c;   /* the first walk's names serve (this walk goes by its order) */
 	if (opts->progress && !(index & 1023) && opts->progress(index, count, opts->progress_userdata))
 		return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 	if (index >= b->n_frames)
 		return profdb__fail(-EBADMSG, "profdb_convert: the functions changed between walks");
-	if (index == 0)
-		b->root = *c;
-	b->fn = *c;
+	b->fn = index;
 	b->fn_fid = 0;
-	prefetch_str(c->function);
-	prefetch_str(c->file);
+	const frame_names *f = &b->names[index];
+	if (f->name) {
+		prefetch_str((profdb_str){f->name, f->name_len});
+		prefetch_str((profdb_str){f->file, f->file_len});
+	}
 	b->have_last = 0;
 	b->fn_unique = !b->shared[index];
 	loctab_clear(&p->local);
@@ -483,8 +577,9 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	pp *p = b->p;
 	size_t nv;
 	uint64_t fid;
+	const uint64_t *values;
 	(void)ctx;
-	int r = sample_values(p, self, &nv);
+	int r = line_values(p, self, &values, &nv);
 	if (r <= 0)
 		return r;
 	if (profdb__grow((void **)&p->stack, &p->cap_stack, 2, sizeof *p->stack) < 0)
@@ -494,7 +589,7 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	if (b->have_last && line == b->last_line) {
 		p->stack[0] = b->last_lid;
 	} else {
-		if ((r = function_of(p, &b->fn, b->fn_unique, &b->fn_fid, &fid)) < 0 ||
+		if ((r = frame_function(b, b->fn, b->fn_unique, &b->fn_fid, &fid)) < 0 ||
 		    (r = location(p, b->fn_locs, fid, line, &p->stack[0])) < 0)
 			return r;
 		b->have_last = 1;
@@ -503,11 +598,11 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	}
 	/* the root's location is kept whatever table it went to */
 	if (!b->root_lid &&
-	    ((r = function_of(p, &b->root, !b->shared[0], &b->root_fid, &fid)) < 0 ||
-	     (r = location(p, &p->locs, fid, b->root.line, &b->root_lid)) < 0))
+	    ((r = frame_function(b, 0, !b->shared[0], &b->root_fid, &fid)) < 0 ||
+	     (r = location(p, &p->locs, fid, b->names[0].line, &b->root_lid)) < 0))
 		return r;
 	p->stack[1] = b->root_lid;
-	if ((r = put_stack(p, 2, nv)) >= 0 && (p->s.err || p->s.o->err))
+	if ((r = put_stack(p, 2, values, nv)) >= 0 && (p->s.err || p->s.o->err))
 		r = p->s.err ? p->s.err : p->s.o->err;
 	return r;
 }
@@ -518,14 +613,21 @@ static int bulk_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
 	bulk b;
 	memset(&b, 0, sizeof b);
 	b.p = p;
-	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b, 0);
-	if (r > 0 && (r = mark_shared(&b)) >= 0 &&
-	    (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
+	b.db = db;
+	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b,
+	                              0, NULL);
+	if (r > 0 && (r = mark_shared(&b)) >= 0)
+		r = 1;
+	free(b.key);   /* (the second walk needs the marks only) */
+	b.key = NULL;
+	if (r > 0 && (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
 	    (r = profdb__hindex_init(&p->local.index, 1024)) >= 0)
 		r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
-		                          bulk_line, &b, p->spare ? p->spare - 1 : 0);   /* one: the compressor */
-	free(b.key);
+		                          bulk_line, &b, p->spare ? p->spare - 1 : 0,   /* one: the compressor */
+		                          b.order);
 	free(b.shared);
+	free(b.names);
+	free(b.order);
 	return r;
 }
 
@@ -564,6 +666,9 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 		r = profdb__cv_events(db, opts, "pprof", profiles, n_profiles, &ev, &n_ev);
 	p.ev = ev;
 	p.n_ev = n_ev;
+	p.none_hidden = 1;
+	for (size_t k = 0; k < n_ev; k++)
+		p.none_hidden &= !ev[k].hidden;
 	p.opts = opts;
 	if (r >= 0 && (r = profdb__cv_names_init(&p.str)) >= 0 &&
 	    (r = profdb__cv_names_init(&p.fns)) >= 0 &&

@@ -351,6 +351,64 @@ void profdb__pbs_msg(profdb__pbs *s, uint32_t field, const profdb__pbm *m)
 	profdb__pbs_put(s, m->p, m->len);
 }
 
+#ifdef PROFDB_HAVE_ZLIB
+/* Move the @p len bytes at @p body so that the varint of @p len fits
+ * before them in the one byte left at body - 1; past their end. */
+static unsigned char *put_length(unsigned char *body, size_t len)
+{
+	if (len < 0x80) {
+		body[-1] = (unsigned char)len;
+		return body + len;
+	}
+	size_t k = profdb__pb_varint_size(len);
+	memmove(body + k - 1, body, len);
+	profdb__leb128_put(body - 1, len);
+	return body + k - 1 + len;
+}
+
+/* Packed field @p field of @p n varints at @p at, encoded in one pass: a
+ * length of one byte assumed, the values moved on the rare time it takes
+ * more; past its end. */
+static unsigned char *put_packed(unsigned char *at, uint32_t field, const uint64_t *v, size_t n)
+{
+	if (!n)
+		return at;
+	at += profdb__leb128_put(at, (uint64_t)field << 3 | 2);
+	unsigned char *body = at + 1, *e = body;
+	for (size_t i = 0; i < n; i++)
+		e += profdb__leb128_put(e, v[i]);
+	return put_length(body, (size_t)(e - body));
+}
+#endif
+
+void profdb__pbs_packed2(profdb__pbs *s, uint32_t field, const uint64_t *a, size_t na,
+                         const uint64_t *b, size_t nb, profdb__pbm *scratch)
+{
+#ifdef PROFDB_HAVE_ZLIB
+	/* The usual case, a message whose longest encoding fits in the
+	 * chunk's room (ten bytes a value; each tag and length at most five,
+	 * as no field reaches 2^28 bytes): encoded in place in one pass (no
+	 * message buffer, no copy). More values than the chunk has bytes
+	 * never fit (and cannot overflow the bound). */
+	struct profdb__pbz *z = s->z;
+	if (!s->err && z && z->on && na < PBZ_CHUNK && nb < PBZ_CHUNK &&
+	    PBZ_CHUNK - z->in_len > 10 * (na + nb) + 32) {
+		unsigned char *at = z->in + z->in_len;
+		at += profdb__leb128_put(at, (uint64_t)field << 3 | 2);
+		unsigned char *body = at + 1;
+		at = put_packed(body, 1, a, na);
+		at = put_packed(at, 2, b, nb);
+		at = put_length(body, (size_t)(at - body));
+		z->in_len = (size_t)(at - z->in);
+		return;
+	}
+#endif
+	profdb__pbm_reset(scratch);
+	profdb__pbm_packed(scratch, 1, a, na);
+	profdb__pbm_packed(scratch, 2, b, nb);
+	profdb__pbs_msg(s, field, scratch);
+}
+
 void profdb__pbs_raw(profdb__pbs *s, const profdb__pbm *m) { profdb__pbs_put(s, m->p, m->len); }
 
 int profdb__pbs_finish(profdb__pbs *s)

@@ -35,19 +35,22 @@ static int64_t n_function_count(const void *impl)
 	return profdb_cg_function_count(cg_of(impl));
 }
 
+static profdb_str name_of(const profdb_cg *cg, uint32_t i)
+{
+	const cg_name *n = &cg->names[i];
+	return (profdb_str){n->len ? n->p : "", n->len};
+}
+
+/* (the writer asks for it per function and per call site: the names
+ * without profdb_cg_function_get's record) */
 static int n_function(const void *impl, uint32_t fn, profdb__native_fn *out)
 {
-	profdb_cg_function f;
-	int r = profdb_cg_function_get(cg_of(impl), fn, &f);
-	if (r < 0)
-		return r;
-	const cg_fn *k = &cg_of(impl)->fns[fn];
-	out->object = f.object;
-	out->file = f.file;
-	out->name = f.name;
-	out->object_key = k->ob;
-	out->file_key = k->fl;
-	out->name_key = k->fn;
+	const profdb_cg *cg = cg_of(impl);
+	if (fn >= cg->n_fns)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	const cg_fn *k = &cg->fns[fn];
+	*out = (profdb__native_fn){name_of(cg, k->ob), name_of(cg, k->fl), name_of(cg, k->fn),
+	                           k->ob, k->fl, k->fn};
 	return 0;
 }
 
@@ -119,12 +122,11 @@ static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb_
 		return 0;
 	if (n > count - first)
 		n = (uint32_t)(count - first);
-	const cg_name *names = profdb__cg_detail_cg(d)->names;
+	const profdb_cg *cg = profdb__cg_detail_cg(d);
 	for (uint32_t i = 0; i < n; i++) {
 		profdb__native_line *ln = &out[i];
 		profdb__cg_detail_row(d, first + i, &ln->file_key, &ln->line, &ln->instr, &ln->costs);
-		const cg_name *f = &names[ln->file_key];
-		ln->file = (profdb_str){f->len ? f->p : "", f->len};
+		ln->file = name_of(cg, ln->file_key);
 	}
 	return n;
 }

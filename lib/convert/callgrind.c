@@ -47,9 +47,11 @@ static void forget_names(profdb__cgw *w)
 	profdb__cv_names_free(&w->ob);
 	profdb__cv_names_free(&w->fl);
 	profdb__cv_names_free(&w->fn);
-	for (int t = 0; t < 3; t++)
+	for (int t = 0; t < 3; t++) {
 		if (w->key_ids[t])
 			memset(w->key_ids[t], 0, w->n_keys * sizeof *w->key_ids[t]);
+		w->n_keyed[t] = 0;
+	}
 }
 
 void profdb__cgw_free(profdb__cgw *w)
@@ -167,6 +169,9 @@ int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, p
 		s = (profdb_str){"???", 3};   /* an unknown file, as valgrind names it */
 	uint32_t id = 0;
 	int fresh = 0, r;
+	if (s.len && w->n_keyed[table])
+		return profdb__fail(-EINVAL, "profdb_convert: internal error: a name by its bytes "
+		                    "among names by key");
 	if (s.len && (r = profdb__cv_intern(t, s, &id, &fresh)) < 0)
 		return r;
 	put_name(w->o, key, kn, s, id, fresh);
@@ -180,21 +185,25 @@ int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t k
 	if (!s.len || !ids || name_key >= w->n_keys)
 		return profdb__cgw_name_in(w, table, key, kn, s);
 	uint32_t id = ids[name_key];
-	int fresh = 0, r;
-	if (!id && (r = profdb__cv_intern(table_of(w, table), s, &id, &fresh)) < 0)
-		return r;
+	int fresh = !id, r;
+	if (fresh && table == PROFDB__CGW_FL) {
+		/* files are met by their bytes too (the unknown file's "???") */
+		if ((r = profdb__cv_intern(&w->fl, s, &id, &fresh)) < 0)
+			return r;
+	} else if (fresh) {
+		/* distinct keys, distinct names: the next id, without a copy */
+		if (w->n_keyed[table] >= UINT32_MAX - 1)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
+		id = ++w->n_keyed[table];
+	}
 	ids[name_key] = id;
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }
 
-void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
+void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size_t end)
 {
-	/* Trailing zero costs may be left out (the format's rule). */
 	const uint32_t *col = w->col;
-	size_t end = w->n_vis;
-	while (end && !costs[col[end - 1]])
-		end--;
 	for (size_t j = 0; self && j < end; j++) {
 		uint64_t v = costs[col[j]];
 		w->totals[j] = UINT64_MAX - w->totals[j] < v ? UINT64_MAX : w->totals[j] + v;
@@ -223,12 +232,9 @@ void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
 	w->o->len += (size_t)(at - (char *)q);
 }
 
-int profdb__cgw_any_cost(const profdb__cgw *w, const uint64_t *costs)
+int profdb__cgw_hidden_cost(const profdb__cgw *w, const uint64_t *costs)
 {
-	for (size_t j = 0; j < w->n_vis; j++)
-		if (costs[w->col[j]])
-			return 1;
-	for (size_t k = 0; w->n_vis < w->n_ev && k < w->n_ev; k++)   /* the hidden ones */
+	for (size_t k = 0; w->n_vis < w->n_ev && k < w->n_ev; k++)
 		if (w->ev[k].hidden && costs[w->col == w->by_src ? w->ev[k].src : k])
 			return 1;
 	return 0;

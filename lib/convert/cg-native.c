@@ -108,12 +108,19 @@ static int put_lines(native *n, const void *d)
 		for (uint32_t k = 0; k < got; k++) {
 			const profdb__native_line *ln = &rows[k];
 			int r;
-			if (!profdb__cgw_any_cost(&n->w, ln->costs))
-				continue;
+			/* the costs were written by the thread that decoded them:
+			 * ask for them a few rows ahead */
+			if (k + 8 < got) {
+				__builtin_prefetch(rows[k + 8].costs);
+				__builtin_prefetch(rows[k + 8].costs + 7);
+			}
+			size_t end = profdb__cgw_cost_end(&n->w, ln->costs);
+			if (!end && !profdb__cgw_hidden_cost(&n->w, ln->costs))
+				continue;   /* no cost at all */
 			if ((r = put_file(n, ln->file, ln->file_key)) < 0)
 				return r;
 			put_cost_pos(n, ln->instr, ln->line);
-			profdb__cgw_costs(&n->w, ln->costs, 1);
+			profdb__cgw_put_costs(&n->w, ln->costs, 1, end);
 		}
 	}
 	return nl < 0 ? (int)nl : 0;

@@ -22,9 +22,13 @@ typedef struct profdb__cgw {
 	const uint32_t *col;
 	size_t n_vis;
 	/* Ids by the input's name keys, in front of the three tables ob, fl,
-	 * fn (0: not met yet; NULL: no keys, profdb__cgw_name_keys()). */
+	 * fn (0: not met yet; NULL: no keys, profdb__cgw_name_keys()). The
+	 * objects' and functions' are given in turn, counted in n_keyed,
+	 * without a copy of the name; the files' are interned, as files are
+	 * also met by their bytes. */
 	uint32_t *key_ids[3];
 	size_t n_keys;
+	uint32_t n_keyed[3];
 } profdb__cgw;
 
 enum { PROFDB__CGW_OB, PROFDB__CGW_FL, PROFDB__CGW_FN };
@@ -52,9 +56,11 @@ static inline int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s
 	size_t kn = strlen(key);   /* a literal: known at compile time */
 	return profdb__cgw_name_in(w, profdb__cgw_table(key, kn), key, kn, s);
 }
-/* The same with the input's key of @p s (equal keys, equal names; below
- * the count given to profdb__cgw_name_keys()): a name met again takes its
- * id by its key, without hashing its bytes. */
+/* The same with the input's key of @p s (equal keys, equal names,
+ * distinct keys, distinct names; below the count given to
+ * profdb__cgw_name_keys()): a name met again takes its id by its key,
+ * without hashing its bytes. Objects and functions of a part are named
+ * either all by key or all by bytes (-EINVAL). */
 int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
                             uint32_t name_key);
 static inline int profdb__cgw_name_key(profdb__cgw *w, const char *key, profdb_str s,
@@ -69,10 +75,24 @@ int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys);
  * not by their number. */
 void profdb__cgw_costs_by_src(profdb__cgw *w);
 /* The visible events' values of @p costs (one per event) after a
- * position; @p self adds them to the part's totals. */
-void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self);
-/* Has any event, hidden or not, a cost in @p costs? */
-int profdb__cgw_any_cost(const profdb__cgw *w, const uint64_t *costs);
+ * position, up to @p end (profdb__cgw_cost_end()); @p self adds them to
+ * the part's totals. */
+void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size_t end);
+/* The visible columns of @p costs up to the last one that is not 0
+ * (trailing zero costs may be left out: the format's rule). */
+static inline size_t profdb__cgw_cost_end(const profdb__cgw *w, const uint64_t *costs)
+{
+	size_t end = w->n_vis;
+	while (end && !costs[w->col[end - 1]])
+		end--;
+	return end;
+}
+static inline void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
+{
+	profdb__cgw_put_costs(w, costs, self, profdb__cgw_cost_end(w, costs));
+}
+/* Has a hidden event a cost in @p costs? */
+int profdb__cgw_hidden_cost(const profdb__cgw *w, const uint64_t *costs);
 /* "totals:" of the part. */
 void profdb__cgw_totals(profdb__cgw *w);
 /* "part: N" and "desc: Profile: NAME" of profile @p index. */

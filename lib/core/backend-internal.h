@@ -116,7 +116,8 @@ typedef struct profdb__native_table {
 	uint32_t (*lines)(const void *records, uint32_t first, uint32_t n, profdb__native_line *out);
 	/* Every name the table gives (a function's, a record's file and
 	 * to_function) comes with a key below name_keys(): equal keys, equal
-	 * strings, so that a writer can look its own ids up by key. */
+	 * strings, and distinct keys, distinct strings, so that a writer can
+	 * number the names by key. */
 	int64_t (*name_keys)(const void *impl);
 } profdb__native_table;
 

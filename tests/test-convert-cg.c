@@ -226,6 +226,37 @@ Test(convert_cg, callgrind_names_per_table)
 	free(b.p);
 }
 
+/* A function of more line rows than the writer takes at a time (256):
+ * every row is written once, in order, with its own costs. */
+Test(convert_cg, callgrind_rows_past_a_batch)
+{
+	enum { ROWS = 600 };
+	size_t cap = ROWS * 32 + 256, n = 0;
+	char *t = malloc(cap);
+	cr_assert(t);
+	n += (size_t)snprintf(t + n, cap - n, "# callgrind format\nversion: 1\npositions: line\n"
+	                      "events: Ir\nfl=(1) a.c\nfn=(1) long\n");
+	for (uint32_t i = 0; i < ROWS; i++)
+		n += (size_t)snprintf(t + n, cap - n, "%u %u\n", 10 + i, 1000 + i);
+	profdb *a = open_text(t, n);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	profdb *c = open_text(b.p, b.len);
+	profdb_cg_detail *d;
+	cr_assert_eq(profdb_cg_detail_new(&d, profdb_get_cg(c), PROFDB_CG_ALL, 0), 0);
+	cr_assert_eq(profdb_cg_detail_line_count(d), ROWS);
+	for (uint32_t i = 0; i < ROWS; i++) {
+		profdb_cg_line ln;
+		cr_assert_eq(profdb_cg_detail_line_at(d, i, &ln), 0);
+		cr_assert(ln.line == 10 + i && ln.self[0] == 1000 + i, "row %u: line %" PRIu64
+		          " cost %" PRIu64, i, ln.line, ln.self[0]);
+	}
+	profdb_cg_detail_free(d);
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+	free(t);
+}
+
 /* Parts of many functions, each in a file of its own, with costs at every
  * boundary of the decimal digit count: more functions than the writer
  * decodes ahead, more names than its first name table holds. */

@@ -199,6 +199,66 @@ Test(convert_cg, callgrind_round_trip_parts)
 	free(b.p);
 }
 
+/* Names by the input's keys: one key names a file and a function here
+ * ("work"), and each of the writer's tables (fl, fn) defines it once; a
+ * file met by key takes the id of the same bytes met before, the unknown
+ * file ("???") included. */
+static const char shared_names[] =
+	"# callgrind format\nversion: 1\npositions: line\nevents: Ir\n"
+	"ob=(1) /bin/app\nfl=(1) work\nfn=(1) main\n3 10\n"
+	"cfi=(2) lib.c\ncfn=(2) work\ncalls=2 20\n4 100\n"
+	"jfi=(1)\njfn=(2)\njump=3 6\n5\n"
+	"fl=(2)\nfn=(2)\n20 100\n"
+	"fl=(3) ???\nfn=(3) other\n7 1\nfi=(1)\n8 2\n"
+	"fl=\nfn=(4) none\n9 4\n";
+
+Test(convert_cg, callgrind_names_per_table)
+{
+	profdb *a = open_text(shared_names, sizeof shared_names - 1);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	const char *want =
+		"ob=(1) /bin/app\nfl=(1) work\nfn=(1) main\n3 10\n"
+		"cob=(1)\ncfi=(2) lib.c\ncfn=(2) work\ncalls=2 0\n+1 100\n"
+		"jfi=(1)\njfn=(2)\njump=3 6\n*\n"
+		"ob=(1)\nfl=(2)\nfn=(2)\n+16 100\n"
+		"ob=(1)\nfl=(3) ???\nfn=(3) other\n-13 1\nfi=(1)\n+1 2\n"
+		"ob=(1)\nfl=(3)\nfn=(4) none\n+1 4\ntotals: 117\n";
+	cr_assert(strstr((char *)b.p, want), "%s", b.p);
+	profdb_close(a);
+	free(b.p);
+}
+
+/* A function of more line rows than the writer takes at a time (256):
+ * every row is written once, in order, with its own costs. */
+Test(convert_cg, callgrind_rows_past_a_batch)
+{
+	enum { ROWS = 600 };
+	size_t cap = ROWS * 32 + 256, n = 0;
+	char *t = malloc(cap);
+	cr_assert(t);
+	n += (size_t)snprintf(t + n, cap - n, "# callgrind format\nversion: 1\npositions: line\n"
+	                      "events: Ir\nfl=(1) a.c\nfn=(1) long\n");
+	for (uint32_t i = 0; i < ROWS; i++)
+		n += (size_t)snprintf(t + n, cap - n, "%u %u\n", 10 + i, 1000 + i);
+	profdb *a = open_text(t, n);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	profdb *c = open_text(b.p, b.len);
+	profdb_cg_detail *d;
+	cr_assert_eq(profdb_cg_detail_new(&d, profdb_get_cg(c), PROFDB_CG_ALL, 0), 0);
+	cr_assert_eq(profdb_cg_detail_line_count(d), ROWS);
+	for (uint32_t i = 0; i < ROWS; i++) {
+		profdb_cg_line ln;
+		cr_assert_eq(profdb_cg_detail_line_at(d, i, &ln), 0);
+		cr_assert(ln.line == 10 + i && ln.self[0] == 1000 + i, "row %u: line %" PRIu64
+		          " cost %" PRIu64, i, ln.line, ln.self[0]);
+	}
+	profdb_cg_detail_free(d);
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+	free(t);
+}
+
 /* Parts of many functions, each in a file of its own, with costs at every
  * boundary of the decimal digit count: more functions than the writer
  * decodes ahead, more names than its first name table holds. */

@@ -7,40 +7,8 @@
 #include <string.h>
 
 #include "callgrind-internal.h"
+#include "detail-internal.h"
 #include "lines-internal.h"
-
-typedef struct dline {
-	uint32_t src;
-	uint64_t instr, line;
-} dline;
-
-struct profdb_cg_detail {
-	const profdb_cg *cg;
-	size_t ne;
-	dline *lines;
-	uint64_t *cost;
-	uint32_t *perm;              /* row i's costs: cost row perm[i] (NULL: row i) */
-	uint32_t n_lines;
-	size_t cap_lines;
-	/* While the rows come in increasing (instr, line, file) order, as
-	 * Callgrind writes a block's instructions, a new row's key is either
-	 * the last one's or new, and no index is needed; the first one out of
-	 * order builds the map, which then finds every row. */
-	profdb__hindex map;          /* lines, while decoding, once out of order */
-	uint32_t map_expected;       /* the rows the map is sized for */
-	/* While decoding: the sum of the line costs per event, and whether
-	 * it overflowed (detail_build's, for the check against self). */
-	uint64_t *sum;
-	unsigned char *sum_over;
-	profdb_cg_jump *jumps;
-	uint32_t n_jumps;
-	size_t cap_jumps;
-	profdb_cg_callsite *calls;   /* inclusive set by the accessor (call_cost moves) */
-	uint64_t *call_cost;
-	uint32_t n_calls;
-	size_t cap_calls;
-	int lines_only;              /* no call sites, no jumps: for line walks */
-};
 
 typedef struct dstate {
 	profdb_cg_detail *d;
@@ -223,10 +191,10 @@ static int dline_eq(const void *ctx, uint32_t e, const void *key)
 	return l->src == k->src && l->instr == k->instr && l->line == k->line;
 }
 
-/* Room for row @p n of a row table and its zeroed cost row (a stride of
- * ne, ne + 1 values allocated per row, so the cost table exists even
- * without events). Rows are only appended: the cost rows are zeroed when
- * the table grows, not one at a time. */
+/* Room for row @p n of a row table and its cost row (a stride of ne,
+ * ne + 1 values allocated per row, so the cost table exists even without
+ * events). The caller zeroes a cost row as it appends the row (the room
+ * may be a recycled detail's). */
 static int grow_row(void **rows, uint64_t **cost, size_t *cap, uint32_t n, size_t elem,
                     size_t ne)
 {
@@ -243,7 +211,6 @@ static int grow_row(void **rows, uint64_t **cost, size_t *cap, uint32_t n, size_
 		if (!q)
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		*cost = q;
-		memset(q + old * ne, 0, (*cap - old) * ne * sizeof *q);
 	}
 	return 0;
 }
@@ -305,6 +272,7 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 		if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
 		                  sizeof *d->lines, d->ne)) < 0)
 			return r;
+		memset(d->cost + (size_t)i * d->ne, 0, d->ne * sizeof *d->cost);
 		d->lines[d->n_lines++] = key;
 		if (slot) {
 			*slot = i + 1;
@@ -357,20 +325,18 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	                    sizeof *d->jumps);
 	if (r < 0)
 		return r;
-	const cg_name *tf = &cg->names[s->jfl != CG_EMPTY ? s->jfl : s->src];
-	const cg_name *tn = &cg->names[s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->fn].fn];
-	profdb_cg_jump *j = &d->jumps[d->n_jumps++];
-	memset(j, 0, sizeof *j);
-	j->profile = s->profile;
-	j->from_instr = col(s->pos, s->col_instr);
-	j->from_line = col(s->pos, s->col_line);
-	j->to_file = (profdb_str){tf->len ? tf->p : "", tf->len};
-	j->to_function = (profdb_str){tn->len ? tn->p : "", tn->len};
-	j->to_instr = col(tgt, s->col_instr);
-	j->to_line = col(tgt, s->col_line);
-	j->conditional = cond;
-	j->count = a;
-	j->executed = b;
+	d->jumps[d->n_jumps++] = (djump){
+		.from_line = col(s->pos, s->col_line),
+		.from_instr = col(s->pos, s->col_instr),
+		.to_line = col(tgt, s->col_line),
+		.to_instr = col(tgt, s->col_instr),
+		.count = a,
+		.executed = b,
+		.profile = s->profile,
+		.to_file = s->jfl != CG_EMPTY ? s->jfl : s->src,
+		.to_function = s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->fn].fn,
+		.conditional = cond,
+	};
 	s->jfl = s->jfn = CG_EMPTY;  /* they name one jump's target */
 	return 0;
 }
@@ -390,12 +356,10 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	if (r < 0)
 		return r;
 	uint32_t i = d->n_calls++;
-	const cg_name *file = &cg->names[s->src];
-	d->calls[i] = (profdb_cg_callsite){s->profile, callee,
-	                                   col(s->pos, s->col_line), col(s->pos, s->col_instr),
-	                                   {file->len ? file->p : "", file->len},
-	                                   s->call_count, NULL};
+	d->calls[i] = (dcall){col(s->pos, s->col_line), col(s->pos, s->col_instr), s->call_count,
+	                      s->profile, callee, s->src};
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
+	memset(dst, 0, d->ne * sizeof *dst);
 	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");
 	return r < 0 ? r : profdb__cg_derive(cg, dst);
 }
@@ -690,12 +654,11 @@ static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_
  * where they are: perm tells each row's. */
 static int sort_rows(profdb_cg_detail *d)
 {
-	lord *o = malloc(2 * (size_t)d->n_lines * sizeof *o);
-	d->perm = malloc((size_t)d->n_lines * sizeof *d->perm);
-	if (!o || !d->perm) {
-		free(o);
+	if (profdb__cg_grow((void **)&d->sort_room, &d->cap_sort, d->n_lines, 2 * sizeof(lord)) < 0 ||
+	    profdb__cg_grow((void **)&d->perm_room, &d->cap_perm, d->n_lines, sizeof *d->perm_room) < 0)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	}
+	lord *o = d->sort_room;
+	d->perm = d->perm_room;
 	for (uint32_t i = 0; i < d->n_lines; i++)
 		o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
 	sort_lord(o, d->n_lines, o + d->n_lines);
@@ -703,7 +666,6 @@ static int sort_rows(profdb_cg_detail *d)
 		d->lines[i] = (dline){o[i].src, o[i].instr, o[i].line};
 		d->perm[i] = o[i].idx;
 	}
-	free(o);
 	return 0;
 }
 
@@ -713,11 +675,36 @@ static int sort_rows(profdb_cg_detail *d)
  * that starts at @p first, and *next the block after it (CG_EMPTY at the
  * end of the list): a function's blocks are in text order and profiles
  * are numbered in text order, so each profile's blocks are one run. */
+/* @p old emptied for another detail, with its room, or a new one. */
+static profdb_cg_detail *detail_alloc(profdb_cg_detail *old)
+{
+	if (!old)
+		return calloc(1, sizeof(profdb_cg_detail));
+	profdb_cg_detail keep = *old;
+	memset(old, 0, sizeof *old);
+	profdb__hindex_free(&keep.map);
+	old->lines = keep.lines, old->cost = keep.cost, old->cap_lines = keep.cap_lines;
+	old->perm_room = keep.perm_room, old->cap_perm = keep.cap_perm;
+	old->sort_room = keep.sort_room, old->cap_sort = keep.cap_sort;
+	old->jumps = keep.jumps, old->cap_jumps = keep.cap_jumps;
+	old->calls = keep.calls, old->call_cost = keep.call_cost, old->cap_calls = keep.cap_calls;
+	return old;
+}
+
+size_t profdb__cg_detail_room(const profdb_cg_detail *d)
+{
+	size_t cost = (d->ne + 1) * sizeof *d->cost;
+	return sizeof *d + d->cap_lines * (sizeof *d->lines + cost) + d->cap_perm * sizeof *d->perm +
+	       d->cap_sort * 2 * sizeof(lord) +
+	       d->cap_jumps * sizeof *d->jumps + d->cap_calls * (sizeof *d->calls + cost);
+}
+
 static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint32_t first,
-                        uint32_t *next, int lines_only, profdb_cg_detail **ret)
+                        uint32_t *next, int lines_only, profdb_cg_detail *old,
+                        profdb_cg_detail **ret)
 {
 	*ret = NULL;
-	profdb_cg_detail *d = calloc(1, sizeof *d);
+	profdb_cg_detail *d = detail_alloc(old);
 	if (!d)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	d->cg = cg;
@@ -777,13 +764,31 @@ PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *
 	int r = profdb__cg_blocks(cg);
 	if (r < 0)
 		return r;
-	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, ret);
+	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, NULL, ret);
+}
+
+int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_t profile,
+                            uint32_t fn, profdb_cg_detail *old)
+{
+	*ret = NULL;
+	int r = 0;
+	if (fn >= cg->n_fns)
+		r = profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	else if (profile != PROFDB_CG_ALL && profile >= cg->n_profiles)
+		r = profdb__fail(-ENOENT, "callgrind: no profile %" PRIu32, profile);
+	else
+		r = profdb__cg_blocks(cg);
+	if (r < 0) {
+		profdb_cg_detail_free(old);
+		return r;
+	}
+	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, old, ret);
 }
 
 int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *blk,
                           profdb_cg_detail **ret)
 {
-	return detail_build(cg, profdb__cg_blk_profile(cg, *blk), fn, *blk, blk, 1, ret);
+	return detail_build(cg, profdb__cg_blk_profile(cg, *blk), fn, *blk, blk, 1, NULL, ret);
 }
 
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
@@ -793,89 +798,10 @@ PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
 	profdb__hindex_free(&d->map);
 	free(d->lines);
 	free(d->cost);
-	free(d->perm);
+	free(d->perm_room);
+	free(d->sort_room);
 	free(d->jumps);
 	free(d->calls);
 	free(d->call_cost);
 	free(d);
-}
-
-/* The costs of row @p i. */
-static const uint64_t *cost_of(const profdb_cg_detail *d, uint32_t i)
-{
-	return d->cost + (size_t)(d->perm ? d->perm[i] : i) * d->ne;
-}
-
-PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
-{
-	if (!d)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_line_count: NULL argument");
-	return d->n_lines;
-}
-
-PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i,
-                                           profdb_cg_line *out)
-{
-	if (out)   /* every byte, the reserved ones too */
-		memset(out, 0, sizeof *out);
-	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_line_at: NULL argument");
-	if (i >= d->n_lines)
-		return profdb__fail(-ENOENT, "callgrind: no line row %" PRIu32 " (%" PRIu32 " rows)", i,
-		                    d->n_lines);
-	const dline *l = &d->lines[i];
-	const cg_name *f = &d->cg->names[l->src];
-	out->file = (profdb_str){f->len ? f->p : "", f->len};
-	out->line = l->line;
-	out->instr = l->instr;
-	out->self = cost_of(d, i);
-	return 0;
-}
-
-PROFDB_EXPORT int64_t profdb_cg_detail_jump_count(const profdb_cg_detail *d)
-{
-	if (!d)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_jump_count: NULL argument");
-	return d->n_jumps;
-}
-
-PROFDB_EXPORT int profdb_cg_detail_jump_at(const profdb_cg_detail *d, uint32_t i,
-                                           profdb_cg_jump *out)
-{
-	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_jump_at: NULL argument");
-	if (i >= d->n_jumps)
-		return profdb__fail(-ENOENT, "callgrind: no jump %" PRIu32 " (%" PRIu32 " jumps)", i,
-		                    d->n_jumps);
-	*out = d->jumps[i];
-	return 0;
-}
-
-PROFDB_EXPORT int64_t profdb_cg_detail_call_count(const profdb_cg_detail *d)
-{
-	if (!d)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_call_count: NULL argument");
-	return d->n_calls;
-}
-
-PROFDB_EXPORT int profdb_cg_detail_call_at(const profdb_cg_detail *d, uint32_t i,
-                                           profdb_cg_callsite *out)
-{
-	if (!d || !out)
-		return profdb__fail(-EINVAL, "profdb_cg_detail_call_at: NULL argument");
-	if (i >= d->n_calls)
-		return profdb__fail(-ENOENT, "callgrind: no call site %" PRIu32 " (%" PRIu32 " calls)",
-		                    i, d->n_calls);
-	*out = d->calls[i];
-	out->inclusive = d->call_cost + (size_t)i * d->ne;
-	return 0;
-}
-
-void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
-                           uint64_t *line, uint64_t *instr, const uint64_t **self)
-{
-	*src = d->lines[i].src;
-	*line = d->lines[i].line;
-	*instr = d->lines[i].instr;
-	*self = cost_of(d, i);
 }

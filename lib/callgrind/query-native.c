@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 
+#include "detail-internal.h"
 #include "query-internal.h"
 
 static const profdb_cg *cg_of(const void *impl)
@@ -34,16 +35,28 @@ static int64_t n_function_count(const void *impl)
 	return profdb_cg_function_count(cg_of(impl));
 }
 
+static profdb_str name_of(const profdb_cg *cg, uint32_t i)
+{
+	const cg_name *n = &cg->names[i];
+	return (profdb_str){n->len ? n->p : "", n->len};
+}
+
+/* (the writer asks for it per function and per call site: the names
+ * without profdb_cg_function_get's record) */
 static int n_function(const void *impl, uint32_t fn, profdb__native_fn *out)
 {
-	profdb_cg_function f;
-	int r = profdb_cg_function_get(cg_of(impl), fn, &f);
-	if (r < 0)
-		return r;
-	out->object = f.object;
-	out->file = f.file;
-	out->name = f.name;
+	const profdb_cg *cg = cg_of(impl);
+	if (fn >= cg->n_fns)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	const cg_fn *k = &cg->fns[fn];
+	*out = (profdb__native_fn){name_of(cg, k->ob), name_of(cg, k->fl), name_of(cg, k->fn),
+	                           k->ob, k->fl, k->fn};
 	return 0;
+}
+
+static int64_t n_name_keys(const void *impl)
+{
+	return cg_of(impl)->n_names;
 }
 
 static int n_records_new(const void *impl, uint32_t profile, uint32_t fn, void **out)
@@ -55,9 +68,24 @@ static int n_records_new(const void *impl, uint32_t profile, uint32_t fn, void *
 	return r;
 }
 
+static int n_records_renew(const void *impl, uint32_t profile, uint32_t fn, void *old,
+                           void **out)
+{
+	profdb_cg_detail *d;
+	int r = profdb__cg_detail_renew(&d, cg_of(impl),
+	                                profile == PROFDB_NONE ? PROFDB_CG_ALL : profile, fn, old);
+	*out = r < 0 ? NULL : d;
+	return r;
+}
+
 static void n_records_free(void *records)
 {
 	profdb_cg_detail_free(records);
+}
+
+static size_t n_records_room(const void *records)
+{
+	return profdb__cg_detail_room(records);
 }
 
 static int64_t n_record_count(const void *records, int kind)
@@ -76,11 +104,31 @@ static int line_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 	int r = profdb_cg_detail_line_at(d, i, &ln);
 	if (r < 0)
 		return r;
+	uint64_t line, instr;
+	const uint64_t *self;
+	profdb__cg_detail_row(d, i, &out->file_key, &line, &instr, &self);
 	out->file = ln.file;
 	out->line = ln.line;
 	out->instr = ln.instr;
 	out->costs = ln.self;
 	return 0;
+}
+
+static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb__native_line *out)
+{
+	const profdb_cg_detail *d = records;
+	int64_t count = profdb_cg_detail_line_count(d);
+	if (count < 0 || first >= count)
+		return 0;
+	if (n > count - first)
+		n = (uint32_t)(count - first);
+	const profdb_cg *cg = profdb__cg_detail_cg(d);
+	for (uint32_t i = 0; i < n; i++) {
+		profdb__native_line *ln = &out[i];
+		profdb__cg_detail_row(d, first + i, &ln->file_key, &ln->line, &ln->instr, &ln->costs);
+		ln->file = name_of(cg, ln->file_key);
+	}
+	return n;
 }
 
 static int call_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
@@ -96,6 +144,7 @@ static int call_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 	out->callee = cs.callee;
 	out->profile = cs.profile;
 	out->count = cs.count;
+	out->file_key = profdb__cg_detail_call_src(d, i);
 	return 0;
 }
 
@@ -114,12 +163,14 @@ static int jump_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 	out->to_instr = j.to_instr;
 	out->conditional = j.conditional;
 	out->executed = j.executed;
+	profdb__cg_detail_jump_names(d, i, &out->file_key, &out->to_function_key);
 	return 0;
 }
 
 static int n_record_at(const void *records, int kind, uint32_t i, profdb__native_row *out)
 {
-	static const profdb__native_row none = {{"", 0}, 0, 0, NULL, 0, 0, 0, {"", 0}, 0, 0, 0, 0};
+	static const profdb__native_row none = {{"", 0}, 0, 0, NULL, 0, 0, 0, {"", 0}, 0, 0, 0, 0,
+	                                        0, 0};
 	*out = none;
 	switch (kind) {
 	case PROFDB__NATIVE_LINE: return line_at(records, i, out);
@@ -134,9 +185,13 @@ const profdb__native_table profdb__cgq_native_records = {
 	.function_count = n_function_count,
 	.function = n_function,
 	.records_new = n_records_new,
+	.records_renew = n_records_renew,
 	.records_free = n_records_free,
+	.records_room = n_records_room,
 	.record_count = n_record_count,
 	.record_at = n_record_at,
+	.lines = n_lines,
+	.name_keys = n_name_keys,
 };
 
 /* ---- the call graph ------------------------------------------------------------------ */

@@ -15,45 +15,59 @@ int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *
 	w->ev = ev;
 	w->n_ev = n_ev;
 	w->totals = calloc(n_ev + 1, sizeof *w->totals);
-	if (!w->totals || profdb__cv_names_init(&w->ob) < 0 || profdb__cv_names_init(&w->fl) < 0 ||
-	    profdb__cv_names_init(&w->fn) < 0)
+	w->by_num = malloc((n_ev + 1) * sizeof *w->by_num);
+	w->by_src = malloc((n_ev + 1) * sizeof *w->by_src);
+	if (!w->totals || !w->by_num || !w->by_src || profdb__cv_names_init(&w->ob) < 0 ||
+	    profdb__cv_names_init(&w->fl) < 0 || profdb__cv_names_init(&w->fn) < 0)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	for (size_t k = 0; k < n_ev; k++)
+		if (!ev[k].hidden) {
+			w->by_num[w->n_vis] = (uint32_t)k;
+			w->by_src[w->n_vis++] = ev[k].src;
+		}
+	w->col = w->by_num;
 	return 0;
 }
 
-/* A name's id by its address (per table: ob, fl, fn), direct-mapped. */
-#define CGW_SEEN 4096u
-struct profdb__cgw_seen {
-	const char *ptr;
-	size_t len;
-	uint32_t id;
-};
+void profdb__cgw_costs_by_src(profdb__cgw *w) { w->col = w->by_src; }
 
-int profdb__cgw_stable_names(profdb__cgw *w)
+int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys)
 {
-	if (!w->seen && !(w->seen = calloc(3 * CGW_SEEN, sizeof *w->seen)))
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	for (int t = 0; t < 3; t++) {
+		free(w->key_ids[t]);
+		if (!(w->key_ids[t] = calloc(n_keys ? n_keys : 1, sizeof *w->key_ids[t])))
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	}
+	w->n_keys = n_keys;
 	return 0;
+}
+
+static void forget_names(profdb__cgw *w)
+{
+	profdb__cv_names_free(&w->ob);
+	profdb__cv_names_free(&w->fl);
+	profdb__cv_names_free(&w->fn);
+	for (int t = 0; t < 3; t++) {
+		if (w->key_ids[t])
+			memset(w->key_ids[t], 0, w->n_keys * sizeof *w->key_ids[t]);
+		w->n_keyed[t] = 0;
+	}
 }
 
 void profdb__cgw_free(profdb__cgw *w)
 {
-	free(w->seen);
-	w->seen = NULL;
-	profdb__cv_names_free(&w->ob);
-	profdb__cv_names_free(&w->fl);
-	profdb__cv_names_free(&w->fn);
+	forget_names(w);
+	for (int t = 0; t < 3; t++)
+		free(w->key_ids[t]);
 	free(w->totals);
+	free(w->by_num);
+	free(w->by_src);
 }
 
 int profdb__cgw_reset(profdb__cgw *w)
 {
-	profdb__cv_names_free(&w->ob);
-	profdb__cv_names_free(&w->fl);
-	profdb__cv_names_free(&w->fn);
+	forget_names(w);
 	memset(w->totals, 0, w->n_ev * sizeof *w->totals);
-	if (w->seen)
-		memset(w->seen, 0, 3 * CGW_SEEN * sizeof *w->seen);
 	if (profdb__cv_names_init(&w->ob) < 0 || profdb__cv_names_init(&w->fl) < 0 ||
 	    profdb__cv_names_init(&w->fn) < 0)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
@@ -119,35 +133,13 @@ void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
 	profdb__cv_putc(o, '\n');
 }
 
-int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
+/* "key=(id)", with the name the first time. */
+static void put_name(profdb__cv_out *o, const char *key, size_t kn, profdb_str s, uint32_t id,
+                     int fresh)
 {
-	profdb__cv_out *o = w->o;
-	size_t kn = strlen(key);   /* fl, fi, fe, fn, ob and their c-, j- forms */
-	profdb__cv_names *t = kn >= 2 && key[kn - 2] == 'f' && key[kn - 1] == 'n' ? &w->fn
-	                    : kn >= 2 && key[kn - 2] == 'o' && key[kn - 1] == 'b' ? &w->ob : &w->fl;
-	if (!s.len && t == &w->fl)
-		s = (profdb_str){"???", 3};   /* an unknown file, as valgrind names it */
-	uint32_t id = 0;
-	int fresh = 0, r = 0;
-	struct profdb__cgw_seen *e = NULL;
-	if (s.len && w->seen) {
-		uintptr_t p = (uintptr_t)s.ptr;
-		size_t at = (size_t)((p * UINT64_C(0x9e3779b97f4a7c15)) >> 52) & (CGW_SEEN - 1);
-		e = &w->seen[(t == &w->ob ? 0 : t == &w->fl ? 1 : 2) * CGW_SEEN + at];
-	}
-	if (!s.len) {
-		/* "key=" */
-	} else if (e && e->ptr == s.ptr && e->len == s.len) {
-		id = e->id;
-	} else if ((r = profdb__cv_intern(t, s, &id, &fresh)) < 0) {
-		return r;
-	} else if (e) {
-		*e = (struct profdb__cgw_seen){s.ptr, s.len, id};
-	}
-	/* "key=(id)", the room checked once */
-	unsigned char *q = profdb__cv_room(o, kn + PROFDB__CV_U64_MAX + 4);
+	unsigned char *q = profdb__cv_room(o, kn + PROFDB__CV_U64_MAX + 4);   /* checked once */
 	if (!q)
-		return 0;   /* the error sticks in o */
+		return;   /* the error sticks in o */
 	char *at = (char *)q;
 	memcpy(at, key, kn);
 	at += kn;
@@ -163,53 +155,98 @@ int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
 		put_line_text(o, s);
 	}
 	profdb__cv_putc(o, '\n');
+}
+
+static profdb__cv_names *table_of(profdb__cgw *w, int table)
+{
+	return table == PROFDB__CGW_FN ? &w->fn : table == PROFDB__CGW_OB ? &w->ob : &w->fl;
+}
+
+int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s)
+{
+	profdb__cv_names *t = table_of(w, table);
+	if (!s.len && t == &w->fl)
+		s = (profdb_str){"???", 3};   /* an unknown file, as valgrind names it */
+	uint32_t id = 0;
+	int fresh = 0, r;
+	if (s.len && w->n_keyed[table])
+		return profdb__fail(-EINVAL, "profdb_convert: internal error: a name by its bytes "
+		                    "among names by key");
+	if (s.len && (r = profdb__cv_intern(t, s, &id, &fresh)) < 0)
+		return r;
+	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }
 
-void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
+int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
+                            uint32_t name_key)
 {
-	/* Trailing zero costs may be left out (the format's rule). */
-	size_t end = 0;
-	for (size_t k = 0; k < w->n_ev; k++)
-		if (!w->ev[k].hidden && costs[w->by_src ? w->ev[k].src : k])
-			end = k + 1;
-	for (size_t k = 0; self && k < end; k++) {
-		uint64_t v = costs[w->by_src ? w->ev[k].src : k];
-		if (!w->ev[k].hidden)
-			w->totals[k] = UINT64_MAX - w->totals[k] < v ? UINT64_MAX : w->totals[k] + v;
+	uint32_t *ids = w->key_ids[table];
+	if (!s.len || !ids || name_key >= w->n_keys)
+		return profdb__cgw_name_in(w, table, key, kn, s);
+	uint32_t id = ids[name_key];
+	int fresh = !id, r;
+	if (fresh && table == PROFDB__CGW_FL) {
+		/* files are met by their bytes too (the unknown file's "???") */
+		if ((r = profdb__cv_intern(&w->fl, s, &id, &fresh)) < 0)
+			return r;
+	} else if (fresh) {
+		/* distinct keys, distinct names: the next id, without a copy */
+		if (w->n_keyed[table] >= UINT32_MAX - 1)
+			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
+		id = ++w->n_keyed[table];
+	}
+	ids[name_key] = id;
+	put_name(w->o, key, kn, s, id, fresh);
+	return 0;
+}
+
+void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size_t end)
+{
+	const uint32_t *col = w->col;
+	for (size_t j = 0; self && j < end; j++) {
+		uint64_t v = costs[col[j]];
+		w->totals[j] = UINT64_MAX - w->totals[j] < v ? UINT64_MAX : w->totals[j] + v;
 	}
 	/* the line in place, the room checked once (a line longer than the
 	 * buffer, of thousands of events, a value at a time) */
 	unsigned char *q = profdb__cv_room(w->o, end * (PROFDB__CV_U64_MAX + 1) + 1);
 	if (!q) {
-		for (size_t k = 0; k < end; k++) {
-			if (w->ev[k].hidden)
-				continue;
+		for (size_t j = 0; j < end; j++) {
 			profdb__cv_putc(w->o, ' ');
-			profdb__cv_u64(w->o, costs[w->by_src ? w->ev[k].src : k]);
+			profdb__cv_u64(w->o, costs[col[j]]);
 		}
 		profdb__cv_putc(w->o, '\n');
 		return;
 	}
 	char *at = (char *)q;
-	for (size_t k = 0; k < end; k++) {
-		if (w->ev[k].hidden)
-			continue;
+	for (size_t j = 0; j < end; j++) {
+		uint64_t v = costs[col[j]];
 		*at++ = ' ';
-		at += profdb__cv_fmt_u64(at, costs[w->by_src ? w->ev[k].src : k]);
+		if (v < 10)   /* most of them */
+			*at++ = (char)('0' + v);
+		else
+			at += profdb__cv_fmt_u64(at, v);
 	}
 	*at++ = '\n';
 	w->o->len += (size_t)(at - (char *)q);
 }
 
+int profdb__cgw_hidden_cost(const profdb__cgw *w, const uint64_t *costs)
+{
+	for (size_t k = 0; w->n_vis < w->n_ev && k < w->n_ev; k++)
+		if (w->ev[k].hidden && costs[w->col == w->by_src ? w->ev[k].src : k])
+			return 1;
+	return 0;
+}
+
 void profdb__cgw_totals(profdb__cgw *w)
 {
 	profdb__cv_puts(w->o, "totals:");
-	for (size_t k = 0; k < w->n_ev; k++)
-		if (!w->ev[k].hidden) {
-			profdb__cv_putc(w->o, ' ');
-			profdb__cv_u64(w->o, w->totals[k]);
-		}
+	for (size_t j = 0; j < w->n_vis; j++) {
+		profdb__cv_putc(w->o, ' ');
+		profdb__cv_u64(w->o, w->totals[j]);
+	}
 	profdb__cv_putc(w->o, '\n');
 }
 

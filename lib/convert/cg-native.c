@@ -4,6 +4,8 @@
  * the output back gives the same self costs per (profile, function,
  * position, event), the same call edges and totals (doc/CONVERT.md,
  * "Callgrind"; tests/convert_check.py). */
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@ typedef struct native {
 	const void *impl;
 	int instr;                 /* positions: instr line */
 	profdb_str cur;            /* the cost lines' file */
+	uint32_t cur_key;          /* its name key */
 	int have_last;             /* a position was written: the next may be relative */
 	uint64_t last_instr, last_line;
 	unsigned spare;            /* threads it may start (profdb__spare_threads()) */
@@ -25,7 +28,7 @@ typedef struct native {
 
 static int same(profdb_str a, profdb_str b)
 {
-	return a.len == b.len && !memcmp(a.ptr, b.ptr, a.len);
+	return a.len == b.len && (a.ptr == b.ptr || !memcmp(a.ptr, b.ptr, a.len));
 }
 
 static void put_hex(profdb__cv_out *o, uint64_t v)
@@ -84,36 +87,41 @@ static void put_cost_pos(native *n, uint64_t instr, uint64_t line)
 	n->last_line = line;
 }
 
-static int put_file(native *n, profdb_str file)
+static int put_file(native *n, profdb_str file, uint32_t key)
 {
-	if (same(file, n->cur))
+	if (key == n->cur_key || same(file, n->cur))
 		return 0;
 	n->cur = file;
-	return profdb__cgw_name(&n->w, "fi", file);
-}
-
-static int any_cost(const native *n, const uint64_t *c)
-{
-	for (size_t k = 0; k < n->w.n_ev; k++)
-		if (c[n->w.ev[k].src])
-			return 1;
-	return 0;
+	n->cur_key = key;
+	return profdb__cgw_name_key(&n->w, "fi", file, key);
 }
 
 static int put_lines(native *n, const void *d)
 {
 	int64_t nl = n->t->record_count(d, PROFDB__NATIVE_LINE);
-	for (int64_t i = 0; i < nl; i++) {
-		profdb__native_row ln;
-		int r = n->t->record_at(d, PROFDB__NATIVE_LINE, (uint32_t)i, &ln);
-		if (r < 0)
-			return r;
-		if (!any_cost(n, ln.costs))
-			continue;
-		if ((r = put_file(n, ln.file)) < 0)
-			return r;
-		put_cost_pos(n, ln.instr, ln.line);
-		profdb__cgw_costs(&n->w, ln.costs, 1);
+	profdb__native_line rows[256];   /* a batch at a time */
+	uint32_t got;
+	for (int64_t i = 0; i < nl; i += got) {
+		if (!(got = n->t->lines(d, (uint32_t)i, 256, rows)))
+			return profdb__fail(-EIO, "profdb_convert: internal error: line record %" PRId64
+			                    " of %" PRId64 " missing", i, nl);
+		for (uint32_t k = 0; k < got; k++) {
+			const profdb__native_line *ln = &rows[k];
+			int r;
+			/* the costs were written by the thread that decoded them:
+			 * ask for them a few rows ahead */
+			if (k + 8 < got) {
+				__builtin_prefetch(rows[k + 8].costs);
+				__builtin_prefetch(rows[k + 8].costs + 7);
+			}
+			size_t end = profdb__cgw_cost_end(&n->w, ln->costs);
+			if (!end && !profdb__cgw_hidden_cost(&n->w, ln->costs))
+				continue;   /* no cost at all */
+			if ((r = put_file(n, ln->file, ln->file_key)) < 0)
+				return r;
+			put_cost_pos(n, ln->instr, ln->line);
+			profdb__cgw_put_costs(&n->w, ln->costs, 1, end);
+		}
 	}
 	return nl < 0 ? (int)nl : 0;
 }
@@ -126,9 +134,10 @@ static int put_calls(native *n, const void *d)
 		profdb__native_fn callee;
 		int r = n->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
 		if (r < 0 || (r = n->t->function(n->impl, cs.callee, &callee)) < 0 ||
-		    (r = put_file(n, cs.file)) < 0 || (r = profdb__cgw_name(&n->w, "cob", callee.object)) < 0 ||
-		    (r = profdb__cgw_name(&n->w, "cfi", callee.file)) < 0 ||
-		    (r = profdb__cgw_name(&n->w, "cfn", callee.name)) < 0)
+		    (r = put_file(n, cs.file, cs.file_key)) < 0 ||
+		    (r = profdb__cgw_name_key(&n->w, "cob", callee.object, callee.object_key)) < 0 ||
+		    (r = profdb__cgw_name_key(&n->w, "cfi", callee.file, callee.file_key)) < 0 ||
+		    (r = profdb__cgw_name_key(&n->w, "cfn", callee.name, callee.name_key)) < 0)
 			return r;
 		profdb__cv_puts(n->w.o, "calls=");
 		profdb__cv_u64(n->w.o, cs.count);
@@ -148,8 +157,8 @@ static int put_jumps(native *n, const void *d)
 	for (int64_t i = 0; i < nj; i++) {
 		profdb__native_row j;
 		int r = n->t->record_at(d, PROFDB__NATIVE_JUMP, (uint32_t)i, &j);
-		if (r < 0 || (r = profdb__cgw_name(&n->w, "jfi", j.file)) < 0 ||
-		    (r = profdb__cgw_name(&n->w, "jfn", j.to_function)) < 0)
+		if (r < 0 || (r = profdb__cgw_name_key(&n->w, "jfi", j.file, j.file_key)) < 0 ||
+		    (r = profdb__cgw_name_key(&n->w, "jfn", j.to_function, j.to_function_key)) < 0)
 			return r;
 		/* The jump's source is the position in effect at jump= (profdb's
 		 * reading; valgrind also repeats it on the line after). */
@@ -175,21 +184,37 @@ static int put_jumps(native *n, const void *d)
 
 /* The records of every function in turn, each for every profile of
  * @c profiles (NULL: once, of every profile summed): job j is function
- * j / n_profiles. Made ahead on a second thread (ahead-internal.h). */
+ * j / n_profiles. Made ahead on a second thread (ahead-internal.h), in
+ * the memory of records taken and done with (spare: as many as the two
+ * threads pass in a turn, AHEAD_RING, up to SPARE_BYTES): the rows' room
+ * is allocated once, not per function. */
+#define SPARE_RECORDS 256u
+#define SPARE_BYTES ((size_t)8 << 20)
 typedef struct records_jobs {
 	const profdb__native_table *t;
 	const void *impl;
 	const uint32_t *profiles;
 	size_t n_profiles;
 	size_t n_metrics;
+	pthread_mutex_t lock;      /* of spare: records are dropped on either thread */
+	void *spare[SPARE_RECORDS];
+	size_t spare_bytes[SPARE_RECORDS];
+	size_t n_spare, bytes;
 } records_jobs;
 
 static int make_records(void *ctx, uint64_t j, void **out, size_t *bytes)
 {
-	const records_jobs *x = ctx;
+	records_jobs *x = ctx;
 	uint32_t fn = (uint32_t)(j / x->n_profiles);
 	uint32_t profile = x->profiles ? x->profiles[j % x->n_profiles] : PROFDB_NONE;
-	int r = x->t->records_new(x->impl, profile, fn, out);
+	void *old = NULL;
+	pthread_mutex_lock(&x->lock);
+	if (x->n_spare) {
+		old = x->spare[--x->n_spare];
+		x->bytes -= x->spare_bytes[x->n_spare];
+	}
+	pthread_mutex_unlock(&x->lock);
+	int r = x->t->records_renew(x->impl, profile, fn, old, out);
 	if (r < 0)
 		return r;
 	/* about a row's position and costs each (the costs are most of it) */
@@ -202,7 +227,18 @@ static int make_records(void *ctx, uint64_t j, void **out, size_t *bytes)
 
 static void drop_records(void *ctx, void *records)
 {
-	((const records_jobs *)ctx)->t->records_free(records);
+	records_jobs *x = ctx;
+	size_t bytes = x->t->records_room(records);
+	pthread_mutex_lock(&x->lock);
+	if (x->n_spare < SPARE_RECORDS && bytes <= SPARE_BYTES - x->bytes) {
+		x->spare_bytes[x->n_spare] = bytes;
+		x->spare[x->n_spare++] = records;
+		x->bytes += bytes;
+		records = NULL;
+	}
+	pthread_mutex_unlock(&x->lock);
+	if (records)
+		x->t->records_free(records);
 }
 
 /* Function @p fn's block, from its next records (of one profile, or of
@@ -217,10 +253,11 @@ static int put_function(native *n, profdb__ahead *a, uint32_t fn)
 	if (n->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
 	    n->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
 	    n->t->record_count(d, PROFDB__NATIVE_JUMP) > 0) {
-		if ((r = profdb__cgw_name(&n->w, "ob", f.object)) >= 0 &&
-		    (r = profdb__cgw_name(&n->w, "fl", f.file)) >= 0 &&
-		    (r = profdb__cgw_name(&n->w, "fn", f.name)) >= 0) {
+		if ((r = profdb__cgw_name_key(&n->w, "ob", f.object, f.object_key)) >= 0 &&
+		    (r = profdb__cgw_name_key(&n->w, "fl", f.file, f.file_key)) >= 0 &&
+		    (r = profdb__cgw_name_key(&n->w, "fn", f.name, f.name_key)) >= 0) {
 			n->cur = f.file;
+			n->cur_key = f.file_key;
 			if ((r = put_lines(n, d)) >= 0 && (r = put_calls(n, d)) >= 0)
 				r = put_jumps(n, d);
 		}
@@ -259,7 +296,8 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 	profdb__ahead *a;
 	if (n_fn < 0)
 		return (int)n_fn;
-	records_jobs jobs = {n->t, n->impl, all ? NULL : profiles, all ? 1 : n_profiles, n->w.n_ev};
+	records_jobs jobs = {n->t, n->impl, all ? NULL : profiles, all ? 1 : n_profiles, n->w.n_ev,
+	                     PTHREAD_MUTEX_INITIALIZER, {NULL}, {0}, 0, 0};
 	int r = profdb__ahead_start(&a, (uint64_t)n_fn * jobs.n_profiles, make_records, drop_records,
 	                            &jobs, n->spare);
 	for (int64_t f = 0; f < n_fn && r >= 0; f++) {
@@ -272,6 +310,9 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 			r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 	}
 	profdb__ahead_stop(a);
+	for (size_t i = 0; i < jobs.n_spare; i++)
+		n->t->records_free(jobs.spare[i]);
+	pthread_mutex_destroy(&jobs.lock);
 	if (r >= 0)
 		profdb__cgw_totals(&n->w);
 	return r < 0 ? r : 0;
@@ -309,8 +350,9 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 		free(ev);
 		return r;
 	}
-	n.w.by_src = 1;
-	if ((r = profdb__cgw_stable_names(&n.w)) < 0) {   /* names from the records */
+	profdb__cgw_costs_by_src(&n.w);
+	int64_t n_keys = n.t->name_keys(n.impl);
+	if ((r = n_keys < 0 ? (int)n_keys : profdb__cgw_name_keys(&n.w, (size_t)n_keys)) < 0) {
 		profdb__cgw_free(&n.w);
 		free(ev);
 		return r;

@@ -4,6 +4,8 @@
 #ifndef PROFDB_CONVERT_CGOUT_INTERNAL_H
 #define PROFDB_CONVERT_CGOUT_INTERNAL_H
 
+#include <string.h>
+
 #include "cost-internal.h"
 
 /* One output file: the name compression of its three ID spaces. */
@@ -12,13 +14,24 @@ typedef struct profdb__cgw {
 	profdb__cv_names ob, fl, fn;
 	const profdb__cv_event *ev;
 	size_t n_ev;
-	uint64_t *totals;            /* n_ev: self costs written in this part */
-	int by_src;                  /* cost rows are indexed by event id (the
-	                              * Callgrind input), else by event number */
-	/* Ids by a name's address, in front of the three tables (NULL: none;
-	 * profdb__cgw_stable_names()). */
-	struct profdb__cgw_seen *seen;
+	uint64_t *totals;            /* per visible event: self costs written in this part */
+	/* The visible events, in order: their number in ev (by_num) and
+	 * their source (by_src); col is the one cost rows are indexed by
+	 * (by_num unless profdb__cgw_costs_by_src()). */
+	uint32_t *by_num, *by_src;
+	const uint32_t *col;
+	size_t n_vis;
+	/* Ids by the input's name keys, in front of the three tables ob, fl,
+	 * fn (0: not met yet; NULL: no keys, profdb__cgw_name_keys()). The
+	 * objects' and functions' are given in turn, counted in n_keyed,
+	 * without a copy of the name; the files' are interned, as files are
+	 * also met by their bytes. */
+	uint32_t *key_ids[3];
+	size_t n_keys;
+	uint32_t n_keyed[3];
 } profdb__cgw;
+
+enum { PROFDB__CGW_OB, PROFDB__CGW_FL, PROFDB__CGW_FN };
 
 int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *ev, size_t n_ev);
 void profdb__cgw_free(profdb__cgw *w);
@@ -29,15 +42,57 @@ int profdb__cgw_reset(profdb__cgw *w);
  * profile @p first_part (-1: none) before the columns. */
 void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
                         int64_t first_part);
-/* "key=(id) name" the first time, "key=(id)" after; "key=" for "". */
-int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s);
-/* The names given to profdb__cgw_name() from now on live until
- * profdb__cgw_free() and are never rewritten: a name met again at the
- * same address takes its id without hashing its bytes. */
-int profdb__cgw_stable_names(profdb__cgw *w);
+/* "key=(id) name" the first time, "key=(id)" after; "key=" for "". The
+ * table is the key's: fn, cfn, jfn; ob, cob; else the files'. */
+int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s);
+static inline int profdb__cgw_table(const char *key, size_t kn)
+{
+	return kn >= 2 && key[kn - 2] == 'f' && key[kn - 1] == 'n'   ? PROFDB__CGW_FN
+	     : kn >= 2 && key[kn - 2] == 'o' && key[kn - 1] == 'b' ? PROFDB__CGW_OB
+	                                                           : PROFDB__CGW_FL;
+}
+static inline int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s)
+{
+	size_t kn = strlen(key);   /* a literal: known at compile time */
+	return profdb__cgw_name_in(w, profdb__cgw_table(key, kn), key, kn, s);
+}
+/* The same with the input's key of @p s (equal keys, equal names,
+ * distinct keys, distinct names; below the count given to
+ * profdb__cgw_name_keys()): a name met again takes its id by its key,
+ * without hashing its bytes. Objects and functions of a part are named
+ * either all by key or all by bytes (-EINVAL). */
+int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
+                            uint32_t name_key);
+static inline int profdb__cgw_name_key(profdb__cgw *w, const char *key, profdb_str s,
+                                       uint32_t name_key)
+{
+	size_t kn = strlen(key);
+	return profdb__cgw_name_key_in(w, profdb__cgw_table(key, kn), key, kn, s, name_key);
+}
+/* The names will come with keys below @p n_keys (profdb__cgw_name_key). */
+int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys);
+/* Cost rows are indexed by the events' sources (the input's event ids),
+ * not by their number. */
+void profdb__cgw_costs_by_src(profdb__cgw *w);
 /* The visible events' values of @p costs (one per event) after a
- * position; @p self adds them to the part's totals. */
-void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self);
+ * position, up to @p end (profdb__cgw_cost_end()); @p self adds them to
+ * the part's totals. */
+void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size_t end);
+/* The visible columns of @p costs up to the last one that is not 0
+ * (trailing zero costs may be left out: the format's rule). */
+static inline size_t profdb__cgw_cost_end(const profdb__cgw *w, const uint64_t *costs)
+{
+	size_t end = w->n_vis;
+	while (end && !costs[w->col[end - 1]])
+		end--;
+	return end;
+}
+static inline void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int self)
+{
+	profdb__cgw_put_costs(w, costs, self, profdb__cgw_cost_end(w, costs));
+}
+/* Has a hidden event a cost in @p costs? */
+int profdb__cgw_hidden_cost(const profdb__cgw *w, const uint64_t *costs);
 /* "totals:" of the part. */
 void profdb__cgw_totals(profdb__cgw *w);
 /* "part: N" and "desc: Profile: NAME" of profile @p index. */

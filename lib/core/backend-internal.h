@@ -48,9 +48,11 @@ typedef struct profdb__summary_stat {
 	int loop_own_body;
 } profdb__summary_stat;
 
-/* A function of a format's own call graph (native_records). */
+/* A function of a format's own call graph (native_records), its names
+ * with their keys (name_keys). */
 typedef struct profdb__native_fn {
 	profdb_str object, file, name;
+	uint32_t object_key, file_key, name_key;
 } profdb__native_fn;
 
 /* The records of a function (native_records), each as the input stores it. */
@@ -70,7 +72,16 @@ typedef struct profdb__native_row {
 	uint64_t to_line, to_instr;
 	int conditional;
 	uint64_t executed;
+	uint32_t file_key, to_function_key;   /* the keys of file and to_function */
 } profdb__native_row;
+
+/* A LINE record as the bulk accessor (lines) gives it. */
+typedef struct profdb__native_line {
+	profdb_str file;
+	uint32_t file_key;
+	uint64_t line, instr;
+	const uint64_t *costs;
+} profdb__native_line;
 
 /* A format's own records of a call graph (Callgrind's cost lines, calls=
  * and jumps), for a writer of the same format to keep them. Function ids
@@ -89,11 +100,25 @@ typedef struct profdb__native_table {
 	/* Function @p fn's records in @p profile, decoded into *out (free it
 	 * with records_free, before close). */
 	int (*records_new)(const void *impl, uint32_t profile, uint32_t fn, void **out);
+	/* records_new() in the memory of @p old (records of this table that
+	 * the caller gives up, freed if need be; NULL: none). */
+	int (*records_renew)(const void *impl, uint32_t profile, uint32_t fn, void *old, void **out);
 	void (*records_free)(void *records);
+	/* The bytes @p records hold (for a cache of them to bound itself). */
+	size_t (*records_room)(const void *records);
 	/* The records of one PROFDB__NATIVE_* kind, in the input's order (LINE:
 	 * by line, instruction, file); a row lives until records_free. */
 	int64_t (*record_count)(const void *records, int kind);
 	int (*record_at)(const void *records, int kind, uint32_t i, profdb__native_row *out);
+	/* LINE records @p first, first + 1, ... into @p out, at most @p n (and
+	 * no further than record_count): how many. As record_at gives them,
+	 * without a call per record (a function has thousands). */
+	uint32_t (*lines)(const void *records, uint32_t first, uint32_t n, profdb__native_line *out);
+	/* Every name the table gives (a function's, a record's file and
+	 * to_function) comes with a key below name_keys(): equal keys, equal
+	 * strings, and distinct keys, distinct strings, so that a writer can
+	 * number the names by key. */
+	int64_t (*name_keys)(const void *impl);
 } profdb__native_table;
 
 /* A call edge of a format's call graph (profdb__graph_table.call). */

@@ -1,0 +1,79 @@
+/* A function's detail (profdb_cg_detail) as detail.c decodes it and
+ * detail-rows.c gives it out; for the Callgrind writer (query-native.c),
+ * details decoded in recycled memory, and the names of a detail's call
+ * sites and jumps as name indexes (profdb_cg->names), for the writer's
+ * tables keyed by them (the rows' files: profdb__cg_detail_row(),
+ * lines-internal.h). @p i is below the count of its kind. */
+#ifndef PROFDB_CALLGRIND_DETAIL_INTERNAL_H
+#define PROFDB_CALLGRIND_DETAIL_INTERNAL_H
+
+#include "callgrind-internal.h"
+
+/* A line row: its file (a name index) and position; its costs are a row
+ * of profdb_cg_detail.cost. */
+typedef struct dline {
+	uint32_t src;
+	uint64_t instr, line;
+} dline;
+
+/* A jump and a call site as kept: the public records' fields with the
+ * names as name indexes (profdb__cg_detail_jump_names() gives them). */
+typedef struct djump {
+	uint64_t from_line, from_instr, to_line, to_instr, count, executed;
+	uint32_t profile, to_file, to_function;
+	int conditional;
+} djump;
+
+typedef struct dcall {
+	uint64_t line, instr, count;
+	uint32_t profile, callee, src;
+} dcall;
+
+struct profdb_cg_detail {
+	const profdb_cg *cg;
+	size_t ne;
+	dline *lines;
+	uint64_t *cost;
+	uint32_t *perm;              /* row i's costs: cost row perm[i] (NULL: row i) */
+	size_t cap_perm;             /* (perm's room, kept when NULL) */
+	uint32_t *perm_room;
+	struct lord *sort_room;      /* sort_rows()'s, 2 x cap_sort */
+	size_t cap_sort;
+	uint32_t n_lines;
+	size_t cap_lines;
+	/* While the rows come in increasing (instr, line, file) order, as
+	 * Callgrind writes a block's instructions, a new row's key is either
+	 * the last one's or new, and no index is needed; the first one out of
+	 * order builds the map, which then finds every row. */
+	profdb__hindex map;          /* lines, while decoding, once out of order */
+	uint32_t map_expected;       /* the rows the map is sized for */
+	/* While decoding: the sum of the line costs per event, and whether
+	 * it overflowed (detail_build's, for the check against self). */
+	uint64_t *sum;
+	unsigned char *sum_over;
+	djump *jumps;
+	uint32_t n_jumps;
+	size_t cap_jumps;
+	dcall *calls;
+	uint64_t *call_cost;
+	uint32_t n_calls;
+	size_t cap_calls;
+	int lines_only;              /* no call sites, no jumps: for line walks */
+};
+
+/* profdb_cg_detail_new(), in the memory of @p old (a detail the caller
+ * gives up, freed if need be; NULL: none): a writer that decodes every
+ * function in turn allocates its rows once. */
+int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_t profile,
+                            uint32_t fn, profdb_cg_detail *old);
+/* The bytes @p d holds, for a cache of details to bound itself. */
+size_t profdb__cg_detail_room(const profdb_cg_detail *d);
+/* The reader @p d was decoded from (its name table). */
+const profdb_cg *profdb__cg_detail_cg(const profdb_cg_detail *d);
+/* Call site @p i's file (the caller's current file there). */
+uint32_t profdb__cg_detail_call_src(const profdb_cg_detail *d, uint32_t i);
+/* Jump @p i's target file and function. */
+void profdb__cg_detail_jump_names(const profdb_cg_detail *d, uint32_t i, uint32_t *file,
+                                  uint32_t *fn);
+
+#endif

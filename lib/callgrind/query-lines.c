@@ -114,23 +114,6 @@ typedef struct fill {
 	size_t ne;
 } fill;
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap || elem == 0)
-		return 0;
-	size_t nc = *cap ? *cap : 64;
-	while (nc < need)
-		nc *= 2;
-	if (nc > SIZE_MAX / elem)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	void *np = realloc(*p, nc * elem);
-	if (!np)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
 static int keep_row(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
                     const uint32_t *profiles, const uint64_t *costs)
 {
@@ -141,9 +124,10 @@ static int keep_row(void *ud, uint32_t id, const cgl_row *row, uint32_t n,
 		m->base = id;
 		m->has_instr = row->has_instr;
 	}
-	if ((r = grow((void **)&m->row, &m->row_cap, (size_t)m->n_rows + 2, sizeof *m->row)) < 0 ||
-	    (r = grow((void **)&m->prof, &m->prof_cap, m->n_ent + n, sizeof *m->prof)) < 0 ||
-	    (r = grow((void **)&m->cost, &m->cost_cap, m->n_ent + n, f->ne * sizeof *m->cost)) < 0)
+	if ((r = profdb__grow((void **)&m->row, &m->row_cap, (size_t)m->n_rows + 2, sizeof *m->row)) < 0 ||
+	    (r = profdb__grow((void **)&m->prof, &m->prof_cap, m->n_ent + n, sizeof *m->prof)) < 0 ||
+	    (f->ne && (r = profdb__grow((void **)&m->cost, &m->cost_cap, m->n_ent + n,
+	                                f->ne * sizeof *m->cost)) < 0))
 		return r;
 	m->row[m->n_rows++] = (memo_row){row->line, row->instr, row->src, (uint32_t)m->n_ent};
 	memcpy(m->prof + m->n_ent, profiles, n * sizeof *profiles);

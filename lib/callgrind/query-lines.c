@@ -68,14 +68,23 @@ void profdb__cgq_memo_init(cg_query *q)
 	pthread_mutex_init(&q->memo_lock, NULL);
 }
 
+static void drop_arrays(cgq_memo *m)
+{
+	free(m->row);
+	free(m->prof);
+	free(m->cost);
+	m->row = NULL;
+	m->prof = NULL;
+	m->cost = NULL;
+	m->row_cap = m->prof_cap = m->cost_cap = 0;
+}
+
 void profdb__cgq_memo_free(cg_query *q)
 {
 	while (q->memos) {
 		cgq_memo *m = q->memos;
 		q->memos = m->next;
-		free(m->row);
-		free(m->prof);
-		free(m->cost);
+		drop_arrays(m);
 		free(m);
 	}
 	pthread_mutex_destroy(&q->memo_lock);
@@ -148,15 +157,8 @@ static void give_back(cgq_memo *m, size_t ne)
 {
 	size_t bytes = m->row_cap * sizeof *m->row + m->prof_cap * sizeof *m->prof +
 	               m->cost_cap * ne * sizeof *m->cost;
-	if (bytes <= MEMO_KEEP)
-		return;
-	free(m->row);
-	free(m->prof);
-	free(m->cost);
-	m->row = NULL;
-	m->prof = NULL;
-	m->cost = NULL;
-	m->row_cap = m->prof_cap = m->cost_cap = 0;
+	if (bytes > MEMO_KEEP)
+		drop_arrays(m);
 }
 
 /* The rows of function @p fn into @p m. */

@@ -23,7 +23,6 @@ void profdb__cv_init(profdb__cv_out *o, profdb_write_fn write, void *userdata);
 void profdb__cv_put(profdb__cv_out *o, const void *data, size_t len);
 void profdb__cv_puts(profdb__cv_out *o, const char *s);
 void profdb__cv_putc(profdb__cv_out *o, char c);
-void profdb__cv_str(profdb__cv_out *o, profdb_str s);
 void profdb__cv_u64(profdb__cv_out *o, uint64_t v);
 /* The decimal digits of @p v at @p dst (room for PROFDB__CV_U64_MAX):
  * how many. Two digits per division; inline, as the Callgrind writer
@@ -56,7 +55,6 @@ static inline size_t profdb__cv_fmt_u64(char *dst, uint64_t v)
  * fill and then count in o->len: NULL after an error. Many small pieces
  * written this way check for room once. */
 unsigned char *profdb__cv_room(profdb__cv_out *o, size_t n);
-void profdb__cv_i64(profdb__cv_out *o, int64_t v);
 /* A double that reads back bit for bit (strtod); the caller handles
  * non-finite values, which neither JSON nor the text formats can carry. */
 void profdb__cv_double(profdb__cv_out *o, double v);

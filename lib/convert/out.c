@@ -51,8 +51,6 @@ void profdb__cv_putc(profdb__cv_out *o, char c)
 		o->buf[o->len++] = (unsigned char)c;
 }
 
-void profdb__cv_str(profdb__cv_out *o, profdb_str s) { profdb__cv_put(o, s.ptr, s.len); }
-
 const char profdb__cv_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -72,16 +70,6 @@ void profdb__cv_u64(profdb__cv_out *o, uint64_t v)
 	unsigned char *q = profdb__cv_room(o, PROFDB__CV_U64_MAX);
 	if (q)
 		o->len += profdb__cv_fmt_u64((char *)q, v);
-}
-
-void profdb__cv_i64(profdb__cv_out *o, int64_t v)
-{
-	if (v < 0) {
-		profdb__cv_putc(o, '-');
-		profdb__cv_u64(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		profdb__cv_u64(o, (uint64_t)v);
-	}
 }
 
 void profdb__cv_double(profdb__cv_out *o, double v)

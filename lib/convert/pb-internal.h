@@ -50,7 +50,5 @@ void profdb__pbs_raw(profdb__pbs *s, const profdb__pbm *m);
 /* End the gzip stream; the first error of the stream or the output. */
 int profdb__pbs_finish(profdb__pbs *s);
 void profdb__pbs_free(profdb__pbs *s);
-/* 1 when the output is gzip-compressed (zlib built in). */
-int profdb__pbs_gzip(void);
 
 #endif

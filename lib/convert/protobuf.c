@@ -443,12 +443,3 @@ void profdb__pbs_free(profdb__pbs *s)
 #endif
 	s->z = NULL;
 }
-
-int profdb__pbs_gzip(void)
-{
-#ifdef PROFDB_HAVE_ZLIB
-	return 1;
-#else
-	return 0;
-#endif
-}

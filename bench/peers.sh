@@ -19,7 +19,9 @@
 # the peer's median wall over profdb's in the same case (> 1: profdb is
 # faster). profdb-1-thread is profdb with PROFDB_THREADS=1 (the Callgrind
 # scan on one thread), profdb-info `profdb info` on the same file (its
-# ratio: info's wall over top's), profdb-json the values as JSON instead
+# ratio: info's wall over top's), wc-l `wc -l` on the same file (a floor
+# that any reader of the text pays; its ratio, wc's wall over top's, holds
+# on a busy machine where the peers' do not), profdb-json the values as JSON instead
 # of CSV, profdb-all-tables `dump --csv` with every table (its ratio:
 # over the values table alone). The first lines give the machine, the
 # load average and the commit, for doc/PERFORMANCE.md.
@@ -78,7 +80,7 @@ measure() {
 	rss=$(awk '$4 > m { m = $4 } END { printf "%.1f", m / 1024 }' "$tmp/times")
 	line="peers-$case_: $reader wall=${wall}s cpu=${cpu}s rss=${rss}MiB runs=$n"
 	if [ -n "${base:-}" ] && [ "$reader" != profdb ]; then
-		line="$line ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')"
+		line="$line ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN { r = (b > 0 ? a / b : 0); printf (r < 1 ? "%.2f" : "%.1f"), r }')"
 	fi
 	echo "$line"
 }
@@ -97,6 +99,7 @@ for f in "$big" "$data/callgrind/valgrind/01_default_ls.out"; do
 	# the same with the scan on one thread (options.threads = 1)
 	measure "$c" profdb-1-thread "$runs" env PROFDB_THREADS=1 "$profdb" top "$f"
 	measure "$c" profdb-info "$runs" "$profdb" info "$f"
+	measure "$c" wc-l "$runs" wc -l "$f"
 	if ! command -v callgrind_annotate >/dev/null; then
 		skip "$c" callgrind_annotate "not on PATH"
 	elif [ "$quick" = 1 ] && [ "$f" = "$big" ]; then

@@ -808,6 +808,16 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 	drive_scoped(&d);
 	drive_traces(&d);
 	fuzz_analysis_run(db);
+	/* The converters, with the writers' helper threads and (tolerant
+	 * runs) without them, on a second handle opened with one thread. */
+	profdb *db1 = NULL;
+	if (d.tolerant) {
+		o.threads = 1;
+		int r1 = (int)CALL(profdb_open_inputs(&db1, in, n, &o));
+		QUERY_CHECK(r1 == 0 || r1 == -ENOMEM, "opens with the default threads, not with one: %d", r1);
+	}
+	fuzz_convert_run(db, db1);
+	profdb_close(db1);
 
 	profdb_values *it = NULL;
 	QUERY_CHECK(CALL(profdb_values_new(&it, db, (profdb_scan)3, 0)) == -EINVAL && it == NULL,

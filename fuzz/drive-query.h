@@ -73,6 +73,12 @@ int fuzz_query_run(const profdb_input *in, size_t n, int consistent);
  * at the top of that file. */
 void fuzz_analysis_run(const profdb *db);
 
+/* drive-convert.c: every output format of profdb_convert() on an open
+ * handle, and on @p db1 (the same inputs opened with one thread; may be
+ * NULL) for the same bytes; its invariants are listed at the top of that
+ * file. */
+void fuzz_convert_run(const profdb *db, const profdb *db1);
+
 /* The same, for one buffer named @p name. */
 int fuzz_query_run1(const char *name, const void *data, size_t size, int consistent);
 

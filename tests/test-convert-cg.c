@@ -228,6 +228,25 @@ Test(convert_cg, callgrind_names_per_table)
 	free(b.p);
 }
 
+/* Event names the output could not read back as the same token (a NUL, a
+ * blank, ':' or '=' inside) are made from the metric's name, and a name
+ * kept from the input never meets a made one: the output opens again with
+ * every event apart. */
+Test(convert_cg, callgrind_event_names_read_back_apart)
+{
+	static const char text[] = "events: Ir\0\0 Dr\nfn=(1) main\n1 2 1\n"
+	                           "part: 2\nevents: Dr Ir a:b\nfn=(1)\n2 3 4 5\n";
+	profdb *a = open_text(text, sizeof text - 1);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	cr_assert(strstr((char *)b.p, "\nevents: Ir Dr Ir_2 a_b\n"), "%s", b.p);
+	cr_assert_eq(strlen((char *)b.p), b.len, "a NUL in the output");
+	profdb *c = open_text(b.p, b.len);
+	cr_assert_eq(profdb_metric_count(c), profdb_metric_count(a));
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+}
+
 /* A function of more line rows than the writer takes at a time (256):
  * every row is written once, in order, with its own costs. */
 Test(convert_cg, callgrind_rows_past_a_batch)

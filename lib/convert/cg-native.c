@@ -318,6 +318,21 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 	return r < 0 ? r : 0;
 }
 
+/* An input's event name is written as it is when the output reads it back
+ * as the same token: no blank, control byte or NUL (the reader takes any
+ * other byte in a name), and no ':' or '=' (which end a name in an
+ * "event:" line). Any other name is made from the metric's
+ * (profdb__cv_events). */
+static int writable_event_name(profdb_str name)
+{
+	for (size_t i = 0; i < name.len; i++) {
+		unsigned char c = (unsigned char)name.ptr[i];
+		if (c <= ' ' || c == 0x7f || c == ':' || c == '=')
+			return 0;
+	}
+	return name.len > 0;
+}
+
 int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts,
                             profdb__cv_out *o, const uint32_t *profiles, size_t n_profiles)
 {
@@ -337,7 +352,7 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 	for (size_t k = 0; k < n_ev; k++) {     /* the input's own names */
 		profdb_str name, long_name, formula;
 		if (n.t->event(n.impl, ev[k].src, &name, &long_name, &formula) < 0 ||
-		    name.len >= sizeof ev[k].name)
+		    name.len >= sizeof ev[k].name || !writable_event_name(name))
 			continue;
 		memcpy(ev[k].name, name.ptr, name.len);
 		ev[k].name[name.len] = 0;
@@ -346,6 +361,9 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 		         formula.len ? (long_name.len ? ", derived: " : "derived: ") : "",
 		         (int)formula.len, formula.ptr);
 	}
+	/* An input name kept beside a made one may meet it ("Ir" next to an
+	 * "Ir<NUL>" written as "Ir"): the output's names must differ. */
+	profdb__cv_unique_names(ev, n_ev);
 	if ((r = profdb__cgw_init(&n.w, o, ev, n_ev)) < 0) {
 		free(ev);
 		return r;

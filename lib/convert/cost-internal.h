@@ -30,7 +30,7 @@ typedef struct profdb__cv_event {
 	double factor;       /* f64: multiplier to the integer unit */
 	uint64_t ifactor;    /* integers: multiplier (hpcrun's period), >= 1 */
 	int hidden;          /* Cube visits, read for call counts only */
-	char name[64];       /* [A-Za-z_][A-Za-z0-9_]* */
+	char name[64];       /* [A-Za-z_][A-Za-z0-9_]*, or a Callgrind input's own */
 	char unit[48];       /* the integer unit: "nanoseconds", "count", ... */
 	char long_name[192]; /* the metric and how it was scaled */
 } profdb__cv_event;
@@ -44,6 +44,11 @@ typedef struct profdb__cv_event {
 int profdb__cv_events(const profdb *db, const profdb_convert_options *opts, const char *fmt,
                       const uint32_t *profiles, size_t n_profiles,
                       profdb__cv_event **ret, size_t *n);
+
+/* Appends _2, _3, ... to each name in ev[0 .. n) that an earlier one
+ * already has (profdb__cv_events does; so does a writer that puts the
+ * input's own names in). */
+void profdb__cv_unique_names(profdb__cv_event *ev, size_t n);
 
 /* The profiles of a conversion: profdb__cv_profiles() of stacks-internal.h
  * (the stack formats' writer has the same rule). */

@@ -267,7 +267,7 @@ static void add_visits(const profdb *db, profdb__cv_event *ev, size_t *n)
 	(*n)++;
 }
 
-static void unique_names(profdb__cv_event *ev, size_t n)
+void profdb__cv_unique_names(profdb__cv_event *ev, size_t n)
 {
 	for (size_t k = 1; k < n; k++)
 		for (unsigned dup = 2;; dup++) {
@@ -331,7 +331,7 @@ int profdb__cv_events(const profdb *db, const profdb_convert_options *opts, cons
 		free(ev);
 		return r;
 	}
-	unique_names(ev, k);
+	profdb__cv_unique_names(ev, k);
 	*ret = ev;
 	*n = k;
 	return 0;

@@ -118,7 +118,6 @@ static void q_close(void *impl)
 		free(q->names[i]);
 	free(q->names);
 	profdb__once_destroy(&q->tree_once);
-	profdb__cgq_memo_free(q);
 	profdb__cgl_free(q->lines);
 	free(q->node);
 	profdb_cg_close(q->cg);
@@ -161,7 +160,6 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 	}
 	q->cg = cg;
 	profdb__once_init(&q->tree_once);
-	profdb__cgq_memo_init(q);
 	if (cg->n_profiles && !(q->names = calloc(cg->n_profiles, sizeof *q->names))) {
 		q_close(q);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
@@ -175,7 +173,6 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 		q_close(q);
 		return r;
 	}
-	q->memos_on = q->lines && !profdb__cgl_all_fit(q->lines);
 	*impl = q;
 	return 0;
 }
@@ -454,7 +451,7 @@ static int line_context(const cg_query *q, uint32_t id, profdb_context *out)
 {
 	const profdb_cg *cg = q->cg;
 	cgl_row row;
-	int r = profdb__cgq_line_row(q, id, &row);
+	int r = profdb__cgl_row(q->lines, id, &row);
 	if (r < 0)
 		return r;
 	const cg_fn *fn = &cg->fns[row.fn];
@@ -519,7 +516,7 @@ static int q_context_known(const void *impl, uint32_t id)
 	if (r < 0 || id <= q->cg->n_fns)
 		return r;
 	cgl_row row;
-	return profdb__cgq_line_row(q, id, &row);
+	return profdb__cgl_row(q->lines, id, &row);
 }
 
 /* ---- profiles ---------------------------------------------------------------------- */

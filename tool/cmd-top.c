@@ -554,7 +554,7 @@ static int print_text(const ranking *k, size_t shown)
 		}
 	}
 	for (size_t i = 0; i < shown; i++) {
-		int l = snprintf(buf, sizeof buf, "%" PRIu32, k->rows[i].ctx);
+		int l = (int)format_u64(buf, k->rows[i].ctx);
 		idw = l > idw ? l : idw;
 	}
 	int prefix = idw + 2;
@@ -578,17 +578,25 @@ static int print_text(const ranking *k, size_t shown)
 		int e = row_name(k, r, &name);
 		if (e < 0)
 			return e;
+		/* stdio calls without a format where one would do: -n 0 prints
+		 * millions of rows */
 		for (size_t m = 0; m < nm; m++) {
 			fmt_value(buf, sizeof buf, r->v[m], k->o.plain);
 			fmt_put(buf, w[m]);
-			printf("  ");
+			fputs("  ", stdout);
 			if (m == 0 && pct)
 				printf("%6.2f%%  ", report_percent(rep, 0, r->v[0]));
 		}
-		snprintf(buf, sizeof buf, r->n_ctx == 1 ? "%" PRIu32 : "-", r->ctx);
+		if (r->n_ctx == 1)
+			buf[format_u64(buf, r->ctx)] = '\0';
+		else
+			snprintf(buf, sizeof buf, "-");
 		fmt_put(buf, idw);
-		fmt_shorten(name, width, shortname, sizeof shortname);
-		printf("  %s\n", k->o.wide ? name : shortname);
+		fputs("  ", stdout);
+		if (!k->o.wide)
+			fmt_shorten(name, width, shortname, sizeof shortname);
+		fputs(k->o.wide ? name : shortname, stdout);
+		putchar('\n');
 		free(name);
 	}
 	return 0;
@@ -761,8 +769,8 @@ int cmd_top(int argc, char **argv)
 	if (!profdb_combine_ok(k.rep.m[0].metric.combine) && k.by == BY_FUNCTION && !by_given)
 		k.by = BY_CONTEXT;
 	r = rank(&k);
-	if (r == 0 && k.nrows)   /* qsort(NULL, 0, ...) is undefined */
-		qsort(k.rows, k.nrows, sizeof *k.rows, cmp_row);
+	if (r == 0)
+		sort_rows(k.rows, k.nrows);
 	if (r == 0 && k.o.json)
 		print_json(&k, shown_rows(&k));
 	else if (r == 0)

@@ -35,6 +35,8 @@ typedef struct row_label {
 
 /* Rows by descending v[0], then by name (byte order), then by context. */
 int cmp_row(const void *a, const void *b);
+/* @p rows in cmp_row's order (context rows without a call per comparison). */
+void sort_rows(row *rows, size_t n);
 
 /* Offer @p r to the heap rows[0..*n) of at most @p cap rows, the worst
  * kept row at its root. @return the values of the row that did not make it

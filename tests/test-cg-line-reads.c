@@ -1,19 +1,44 @@
-/* Callgrind line contexts read one at a time (lib/callgrind/query-lines.c):
- * each thread reads a function's rows from a memo of its own once it asked
- * for the function's first row. Several threads walking one handle at
- * once, rows read in an order no walk takes, and two handles read in turn
- * by one thread (their contexts have the same ids) must all give the
- * values the text holds. */
-#include <criterion/criterion.h>
+/* Callgrind line contexts read one at a time through the common interface
+ * (lib/callgrind/lines.c's cache, read without a lock). Several threads
+ * walking one handle at once, threads reading the same and different
+ * functions of a handle whose cache holds only a few of them (so entries
+ * are evicted while others are read), rows read in an order no walk takes,
+ * a function larger than the cache, and two handles read in turn by one
+ * thread (their contexts have the same ids) must all give the values the
+ * text holds, and the cache must stay within its budget.
+ *
+ * CI runs this under ThreadSanitizer too (suite "threads"). Criterion's
+ * runner cannot start under TSan, so with -DTHREADS_STANDALONE the same
+ * tests are built as a plain program, as tests/test-threads.c is. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "callgrind/query-internal.h"   /* cg_query.memos_on */
+#include <profdb/profdb.h>
+
+#include "callgrind/query-internal.h"   /* cg_query.lines */
 #include "query/query-internal.h"       /* struct profdb */
+
+#ifdef THREADS_STANDALONE
+#define CHECKF(cond, ...)                                                                  \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
+			        #cond);                                                    \
+			fprintf(stderr, __VA_ARGS__);                                      \
+			fputc('\n', stderr);                                               \
+			exit(1);                                                           \
+		}                                                                          \
+	} while (0)
+#define CHECK(cond) CHECKF(cond, "%s", "")
+#else
+#include <criterion/criterion.h>
+#include "common.h"
+#define CHECKF(cond, ...) cr_assert(cond, __VA_ARGS__)
+#define CHECK(cond) cr_assert(cond)
+#endif
 
 /* Does @p s hold the bytes of @p want? */
 static int str_is(profdb_str s, const char *want)
@@ -21,7 +46,7 @@ static int str_is(profdb_str s, const char *want)
 	return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
 }
 
-enum { F = 40, P = 3, THREADS = 4, WALKS = 3 };
+enum { F = 40, P = 3, THREADS = 4, WALKS = 3, READERS = 6, ROUNDS = 40 };
 
 /* Lines of function f (1 to 5). */
 static int n_lines(int f)
@@ -53,7 +78,7 @@ static char *make_text(uint64_t scale, size_t *n)
 {
 	size_t cap = 64 * 1024, k = 0;
 	char *t = malloc(cap);
-	cr_assert_not_null(t);
+	CHECK(t != NULL);
 	for (int p = 0; p < P; p++) {
 		k += (size_t)snprintf(t + k, cap - k, p ? "part: %d\n" : "part: %d\nevents: A B\n",
 		                      p + 1);
@@ -66,24 +91,30 @@ static char *make_text(uint64_t scale, size_t *n)
 				                      line_of(f, j), cost_a(f, j, p, scale), j);
 		}
 	}
-	cr_assert_lt(k, cap);
+	CHECK(k < cap);
 	*n = k;
 	return t;
 }
 
-/* The memos serve a handle whose functions' rows do not all fit the
- * shared cache: a quarter of max_memory here, 2 KiB (@p memos), else the
- * default 4 MiB, which these few functions fit. */
-static profdb *open_scaled(uint64_t scale, int memos, char **text)
+/* The handle of make_text(@p scale); with @p small a max_memory of 8 KiB,
+ * so the cache (a quarter of it) holds a few functions, else the default
+ * 4 MiB, which all of them fit. */
+static profdb *open_scaled(uint64_t scale, int small, char **text)
 {
 	size_t n;
 	*text = make_text(scale, &n);
 	profdb_input in = {"callgrind.out", *text, n};
 	profdb_options o = {.size = sizeof o, .max_memory = 8192};
 	profdb *db = NULL;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, memos ? &o : NULL), 0, "%s",
-	             profdb_error_message());
+	CHECKF(profdb_open_inputs(&db, &in, 1, small ? &o : NULL) == 0, "%s",
+	       profdb_error_message());
 	return db;
+}
+
+/* What the line cache of @p db holds and may hold. */
+static void usage(const profdb *db, uint64_t *bytes, uint64_t *budget, uint64_t *entries)
+{
+	profdb__cgl_usage(((const cg_query *)db->impl)->lines, bytes, budget, entries);
 }
 
 /* A walk over one handle's tree, a step at a time. */
@@ -132,7 +163,7 @@ static void check_line(walk *w)
 	}
 	char file[16];
 	snprintf(file, sizeof file, "f%d.c", f);
-	if (c->file.len != strlen(file) || memcmp(c->file.ptr, file, c->file.len) != 0)
+	if (!str_is(c->file, file))
 		w->bad++;
 	for (uint32_t p = 0; p < P; p++) {
 		int in = present(f, (int)p);
@@ -177,9 +208,37 @@ static long expected_lines(void)
 	return n;
 }
 
+/* Every line context of @p db: its id, its function's context and the
+ * function's number in the text. */
+typedef struct line_ids {
+	uint32_t id[F * 5], fn[F * 5];
+	int f[F * 5];
+	size_t n;
+} line_ids;
+
+static void collect(const profdb *db, line_ids *out)
+{
+	walk w;
+	walk_begin(&w, db, 1);
+	out->n = 0;
+	while (walk_step(&w))
+		if (w.c.type == PROFDB_CTX_LINE) {
+			CHECK(out->n < F * 5);
+			out->fn[out->n] = w.c.parent;
+			out->f[out->n] = w.f;
+			out->id[out->n++] = w.c.id;
+		}
+	CHECKF(w.bad == 0, "%ld wrong answers", w.bad);
+	CHECKF((long)out->n == expected_lines(), "%zu lines", out->n);
+}
+
+/* ---- threads ----------------------------------------------------------------- */
+
 typedef struct job {
 	const profdb *db;
+	const line_ids *ids;
 	pthread_barrier_t *start;
+	int which;        /* readers: the thread's number */
 	long lines, bad;
 } job;
 
@@ -198,70 +257,141 @@ static void *walker(void *arg)
 	return NULL;
 }
 
-Test(cg_line_reads, threads_walk_one_handle)
+static int t_threads_walk_one_handle(void)
 {
-	for (int memos = 1; memos >= 0; memos--) {
+	for (int small = 1; small >= 0; small--) {
 		char *text;
-		profdb *db = open_scaled(1, memos, &text);
+		profdb *db = open_scaled(1, small, &text);
 		pthread_barrier_t start;
 		pthread_t th[THREADS];
 		job jobs[THREADS];
-		cr_assert_eq(pthread_barrier_init(&start, NULL, THREADS), 0);
+		CHECK(pthread_barrier_init(&start, NULL, THREADS) == 0);
 		for (int i = 0; i < THREADS; i++) {
-			jobs[i] = (job){db, &start, 0, 0};
-			cr_assert_eq(pthread_create(&th[i], NULL, walker, &jobs[i]), 0);
+			jobs[i] = (job){db, NULL, &start, i, 0, 0};
+			CHECK(pthread_create(&th[i], NULL, walker, &jobs[i]) == 0);
 		}
 		for (int i = 0; i < THREADS; i++) {
-			cr_assert_eq(pthread_join(th[i], NULL), 0);
-			cr_assert_eq(jobs[i].bad, 0, "memos %d, thread %d: %ld wrong answers", memos, i,
-			             jobs[i].bad);
-			cr_assert_eq(jobs[i].lines, WALKS * expected_lines(), "thread %d: %ld lines", i,
-			             jobs[i].lines);
+			CHECK(pthread_join(th[i], NULL) == 0);
+			CHECKF(jobs[i].bad == 0, "small %d, thread %d: %ld wrong answers", small, i,
+			       jobs[i].bad);
+			CHECKF(jobs[i].lines == WALKS * expected_lines(), "thread %d: %ld lines", i,
+			       jobs[i].lines);
 		}
 		pthread_barrier_destroy(&start);
 		profdb_close(db);
 		free(text);
 	}
+	return 0;
 }
+
+/* Line @p i of the list, read and checked. */
+static void read_line(job *j, size_t i)
+{
+	walk w;
+	memset(&w, 0, sizeof w);
+	w.db = j->db;
+	w.scale = 1;
+	w.f = j->ids->f[i];
+	if (profdb_context_get(j->db, j->ids->id[i], &w.c) < 0 || w.c.parent != j->ids->fn[i]) {
+		j->bad++;
+		return;
+	}
+	check_line(&w);
+	j->lines += w.lines;
+	j->bad += w.bad;
+}
+
+/* Readers 0 and 1 read the lines of the same three functions over and
+ * over; the others go through all lines, each in an order of its own
+ * (forwards, backwards, with strides), so most reads find their function
+ * evicted by another thread and entries go while others are read. */
+static void *reader(void *arg)
+{
+	job *j = arg;
+	size_t n = j->ids->n;
+	pthread_barrier_wait(j->start);
+	for (int round = 0; round < ROUNDS; round++) {
+		if (j->which < 2) {
+			for (size_t i = 0; i < n; i++)
+				if (j->ids->f[i] < 3)
+					read_line(j, i);
+			continue;
+		}
+		size_t step = (size_t)(2 * j->which - 3);   /* 1, 3, 5, 7: prime to n = 120 */
+		for (size_t k = 0; k < n; k++) {
+			size_t i = k * step % n;
+			read_line(j, j->which == 2 ? n - 1 - i : i);
+		}
+	}
+	return NULL;
+}
+
+static int t_threads_read_while_evicting(void)
+{
+	char *text;
+	profdb *db = open_scaled(1, 1, &text);
+	line_ids ids;
+	collect(db, &ids);
+	pthread_barrier_t start;
+	pthread_t th[READERS];
+	job jobs[READERS];
+	CHECK(pthread_barrier_init(&start, NULL, READERS) == 0);
+	for (int i = 0; i < READERS; i++) {
+		jobs[i] = (job){db, &ids, &start, i, 0, 0};
+		CHECK(pthread_create(&th[i], NULL, reader, &jobs[i]) == 0);
+	}
+	long hot = 0;
+	for (int f = 0; f < 3; f++)
+		hot += n_lines(f);
+	for (int i = 0; i < READERS; i++) {
+		CHECK(pthread_join(th[i], NULL) == 0);
+		CHECKF(jobs[i].bad == 0, "thread %d: %ld wrong answers", i, jobs[i].bad);
+		CHECKF(jobs[i].lines == ROUNDS * (i < 2 ? hot : (long)ids.n), "thread %d: %ld lines",
+		       i, jobs[i].lines);
+	}
+	pthread_barrier_destroy(&start);
+	/* The budget holds a few functions only; once no thread reads, the
+	 * next function added leaves the cache within it. */
+	uint64_t bytes, budget, entries;
+	usage(db, &bytes, &budget, &entries);
+	CHECKF(budget == 2048, "budget %" PRIu64, budget);
+	job last = {db, &ids, NULL, 0, 0, 0};
+	for (size_t i = 0; i < ids.n; i++)
+		read_line(&last, i);
+	CHECKF(last.bad == 0, "%ld wrong answers", last.bad);
+	usage(db, &bytes, &budget, &entries);
+	CHECKF(bytes <= budget && entries >= 2, "%" PRIu64 " bytes in %" PRIu64 " entries",
+	       bytes, entries);
+	profdb_close(db);
+	free(text);
+	return 0;
+}
+
+/* ---- one thread ------------------------------------------------------------------ */
 
 /* Every line context in descending id order (a function's last row
  * first, which no walk asks for first), then its first row, then the
  * rest: the same positions and values as a walk reads. */
-Test(cg_line_reads, rows_out_of_order)
+static int t_rows_out_of_order(void)
 {
 	char *text;
 	profdb *db = open_scaled(1, 1, &text);
-	walk w;
-	walk_begin(&w, db, 1);
-	uint32_t ids[F * 5], fns[F * 5];
-	size_t n = 0;
-	while (walk_step(&w))
-		if (w.c.type == PROFDB_CTX_LINE) {
-			cr_assert_lt(n, sizeof ids / sizeof ids[0]);
-			fns[n] = w.c.parent;
-			ids[n++] = w.c.id;
-		}
-	cr_assert_eq(w.bad, 0);
-	cr_assert_eq((long)n, expected_lines());
-	long lines = w.lines;
-	for (size_t i = n; i-- > 0;) {
-		profdb_context fn;
-		cr_assert_eq(profdb_context_get(db, fns[i], &fn), 0);
-		w.f = atoi(fn.function.ptr + 1);
-		cr_assert_eq(profdb_context_get(db, ids[i], &w.c), 0, "%s", profdb_error_message());
-		cr_assert_eq(w.c.parent, fns[i]);
-		check_line(&w);
-	}
-	cr_assert_eq(w.bad, 0, "%ld wrong answers", w.bad);
-	cr_assert_eq(w.lines, 2 * lines);
+	line_ids ids;
+	collect(db, &ids);
+	job j = {db, &ids, NULL, 0, 0, 0};
+	for (size_t i = ids.n; i-- > 0;)
+		read_line(&j, i);
+	CHECKF(j.bad == 0, "%ld wrong answers", j.bad);
+	CHECK(j.lines == expected_lines());
 	profdb_close(db);
 	free(text);
+	return 0;
 }
 
 /* Two handles whose contexts have the same ids and other values, read in
  * turn by one thread, and a handle opened after another one closed: each
  * answers with its own values. */
-Test(cg_line_reads, handles_in_turn)
+static int t_handles_in_turn(void)
 {
 	char *ta, *tb;
 	profdb *a = open_scaled(1, 1, &ta), *b = open_scaled(7, 1, &tb);
@@ -273,99 +403,103 @@ Test(cg_line_reads, handles_in_turn)
 		more_a = more_a && walk_step(&wa);
 		more_b = more_b && walk_step(&wb);
 	}
-	cr_assert_eq(wa.bad, 0, "first handle: %ld wrong answers", wa.bad);
-	cr_assert_eq(wb.bad, 0, "second handle: %ld wrong answers", wb.bad);
-	cr_assert_eq(wa.lines, expected_lines());
-	cr_assert_eq(wb.lines, expected_lines());
+	CHECKF(wa.bad == 0, "first handle: %ld wrong answers", wa.bad);
+	CHECKF(wb.bad == 0, "second handle: %ld wrong answers", wb.bad);
+	CHECK(wa.lines == expected_lines());
+	CHECK(wb.lines == expected_lines());
 	profdb_close(a);
 	free(ta);
 	a = open_scaled(3, 1, &ta);
 	walk_begin(&wa, a, 3);
 	while (walk_step(&wa))
 		;
-	cr_assert_eq(wa.bad, 0, "reopened: %ld wrong answers", wa.bad);
-	cr_assert_eq(wa.lines, expected_lines());
+	CHECKF(wa.bad == 0, "reopened: %ld wrong answers", wa.bad);
+	CHECK(wa.lines == expected_lines());
 	profdb_close(a);
 	profdb_close(b);
 	free(ta);
 	free(tb);
+	return 0;
 }
 
-static int memos_on(const profdb *db)
-{
-	return ((const cg_query *)db->impl)->memos_on;
-}
-
-/* Memos serve a handle whose rows cannot all stay in lines.c's cache
- * (a walk per profile then finds every function there), and no handle
- * without line contexts. */
-Test(cg_line_reads, memos_only_where_the_cache_cannot_hold_the_rows)
-{
-	char *t1, *t2;
-	profdb *fits = open_scaled(1, 0, &t1), *small = open_scaled(1, 1, &t2);
-	cr_expect_eq(memos_on(fits), 0, "a few functions fit the cache's 4 MiB");
-	cr_expect_eq(memos_on(small), 1, "nothing fits a cache of 2 KiB");
-	profdb_close(fits);
-	profdb_close(small);
-	free(t2);
-	size_t n = strlen(t1);
-	profdb_input in = {"callgrind.out", t1, n};
-	profdb_options o = {.size = sizeof o, .max_memory = 8192,
-	                    .flags = PROFDB_OPEN_FUNCTIONS_ONLY};
-	profdb *fo = NULL;
-	cr_assert_eq(profdb_open_inputs(&fo, &in, 1, &o), 0, "%s", profdb_error_message());
-	cr_expect_eq(memos_on(fo), 0, "no line contexts");
-	profdb_close(fo);
-	free(t1);
-}
-
-/* A function whose rows take more than a memo keeps (50 000 rows of 8
- * events, about 4.6 MB), read after a small one and before it again: the
- * memo gives its room back and reads each function whole. */
-Test(cg_line_reads, a_function_larger_than_a_memo_keeps)
+/* A function whose rows take more than the cache's 4 MiB (50 000 rows of
+ * 8 events, about 4.6 MB), read after a small one and before it again:
+ * it is kept alone while it is read, and goes when the small one comes. */
+static int t_a_function_larger_than_the_cache(void)
 {
 	enum { BIG = 50000 };
 	size_t cap = (size_t)BIG * 48 + 4096, k = 0;
 	char *t = malloc(cap);
-	cr_assert_not_null(t);
+	CHECK(t != NULL);
 	k += (size_t)snprintf(t + k, cap - k, "events: A B C D E F G H\nfl=b.c\nfn=big\n");
 	for (int i = 0; i < BIG; i++)
 		k += (size_t)snprintf(t + k, cap - k, "%d %d 1 2 3 4 5 6 7\n", i + 1, i + 1);
 	k += (size_t)snprintf(t + k, cap - k, "fn=small\n1 9 9\n2 9 9\n");
-	cr_assert_lt(k, cap);
+	CHECK(k < cap);
 	profdb_input in = {"callgrind.out", t, k};
 	profdb *db = NULL;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, NULL), 0, "%s", profdb_error_message());
-	cr_assert_eq(memos_on(db), 1, "50 000 rows do not fit 4 MiB");
+	CHECKF(profdb_open_inputs(&db, &in, 1, NULL) == 0, "%s", profdb_error_message());
 	uint32_t root, fns[2];
 	profdb_context c;
-	cr_assert_eq(profdb_context_root(db, &root), 0);
-	cr_assert_eq(profdb_context_get(db, root, &c), 0);
+	CHECK(profdb_context_root(db, &root) == 0);
+	CHECK(profdb_context_get(db, root, &c) == 0);
 	fns[0] = c.first_child;   /* big, the heavier, then small */
-	cr_assert_eq(profdb_context_get(db, fns[0], &c), 0);
+	CHECK(profdb_context_get(db, fns[0], &c) == 0);
 	fns[1] = c.next_sibling;
 	uint32_t order[] = {0, 1, 0, 1};
 	for (size_t r = 0; r < sizeof order / sizeof order[0]; r++) {
 		profdb_context f;
-		cr_assert_eq(profdb_context_get(db, fns[order[r]], &f), 0);
+		CHECK(profdb_context_get(db, fns[order[r]], &f) == 0);
 		int big = order[r] == 0;
-		cr_assert(str_is(f.function, big ? "big" : "small"));
+		CHECK(str_is(f.function, big ? "big" : "small"));
 		uint64_t n = 0;
 		for (uint32_t id = f.first_child; id != PROFDB_NONE; id = c.next_sibling) {
-			cr_assert_eq(profdb_context_get(db, id, &c), 0, "%s", profdb_error_message());
+			CHECKF(profdb_context_get(db, id, &c) == 0, "%s", profdb_error_message());
 			if (c.parent != f.id)
 				break;   /* past the lines: the callees (none here) */
 			n++;
-			cr_assert_eq(c.line, n);
+			CHECK(c.line == n);
 			profdb_number v;
-			cr_assert_eq(profdb_exclusive(db, 0, id, 0, &v), 1);
-			cr_assert_eq(v.as.u64, big ? n : 9);
-			cr_assert_eq(profdb_exclusive(db, 0, id, 7, &v), big ? 1 : 0);
+			CHECK(profdb_exclusive(db, 0, id, 0, &v) == 1);
+			CHECK(v.as.u64 == (big ? n : 9));
+			CHECK(profdb_exclusive(db, 0, id, 7, &v) == (big ? 1 : 0));
 		}
-		cr_assert_eq(n, big ? BIG : 2, "round %zu: %" PRIu64 " rows", r, n);
+		CHECKF(n == (big ? BIG : 2), "round %zu: %" PRIu64 " rows", r, n);
+		uint64_t bytes, budget, entries;
+		usage(db, &bytes, &budget, &entries);
+		CHECKF(entries == 1 && (big ? bytes > budget : bytes <= budget),
+		       "round %zu: %" PRIu64 " bytes in %" PRIu64 " entries", r, bytes, entries);
 	}
 	profdb_close(db);
 	free(t);
+	return 0;
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(void);
+} tests[] = {
+	{"threads_walk_one_handle", t_threads_walk_one_handle},
+	{"threads_read_while_evicting", t_threads_read_while_evicting},
+	{"rows_out_of_order", t_rows_out_of_order},
+	{"handles_in_turn", t_handles_in_turn},
+	{"a_function_larger_than_the_cache", t_a_function_larger_than_the_cache},
+};
+
+#ifdef THREADS_STANDALONE
+int main(void)
+{
+	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+		tests[i].fn();   /* a failed check exits 1 */
+		printf("PASS %s\n", tests[i].name);
+	}
+	return 0;
+}
+#else
+Test(cg_line_reads, threads_walk_one_handle) { tests[0].fn(); }
+Test(cg_line_reads, threads_read_while_evicting) { tests[1].fn(); }
+Test(cg_line_reads, rows_out_of_order) { tests[2].fn(); }
+Test(cg_line_reads, handles_in_turn) { tests[3].fn(); }
+Test(cg_line_reads, a_function_larger_than_the_cache) { tests[4].fn(); }
 TC_MAIN
+#endif

@@ -1,8 +1,10 @@
 /* `profdb top`'s group table and heap (tool/top-groups.c) on hand-built
  * keys: byte-string keys, borrowed or copied; values combined by each
  * metric's rule; a group no context joins ranks 0; past the first table
- * growth; the best N kept in the order of cmp_row. */
+ * growth; the best N kept in the order of cmp_row; sort_rows in that
+ * order. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,4 +135,48 @@ Test(tool_top_groups, the_heap_keeps_the_best_in_order)
 		cr_expect_eq(memcmp(heap[i].name, want, 3), 0, "row %d: %.3s, not %s", i, heap[i].name,
 		             want);
 	}
+}
+
+/* sort_rows against qsort with cmp_row: context rows with ties, negative
+ * values, infinities and both zeros (its radix sort), and rows with a NaN
+ * or with names (qsort). */
+Test(tool_top_groups, sort_rows_is_cmp_rows_order)
+{
+	enum { N = 5000 };
+	static row a[N], b[N];
+	static char names[N][8];
+	const double odd[] = {-0.0, 0.0, INFINITY, -INFINITY, -1.5, 1e300, -1e-300, 4.0};
+	for (int pass = 0; pass < 3; pass++) {
+		uint64_t s = 42;
+		for (int i = 0; i < N; i++) {
+			s = s * 6364136223846793005u + 1442695040888963407u;
+			double v = (double)((s >> 33) % 50) - 10;   /* many ties */
+			if (i % 97 == 0)
+				v = odd[(s >> 20) % 8];
+			if (pass == 1 && i == N / 2)
+				v = NAN;
+			/* contexts distinct, not in value order */
+			a[i] = (row){v, NULL, (uint32_t)((i * 7919u) % 100003u), 1, NULL, 0, 1, 0};
+			if (pass == 2) {
+				snprintf(names[i], sizeof names[i], "n%d", (int)(s >> 40) % 300);
+				a[i].name = names[i];
+				a[i].name_len = strlen(names[i]);
+			}
+			b[i] = a[i];
+		}
+		sort_rows(a, N);
+		qsort(b, N, sizeof *b, cmp_row);
+		for (int i = 0; i < N; i++) {
+			if (pass == 1 && isnan(b[i].key)) {
+				cr_assert(isnan(a[i].key), "pass %d, row %d", pass, i);
+				continue;
+			}
+			cr_assert(a[i].key == b[i].key && a[i].ctx == b[i].ctx && a[i].name == b[i].name,
+			          "pass %d, row %d: %g #%u, not %g #%u", pass, i, a[i].key, a[i].ctx,
+			          b[i].key, b[i].ctx);
+		}
+	}
+	sort_rows(a, 0);
+	sort_rows(a, 1);
+	cr_assert_eq(a[0].ctx, b[0].ctx);
 }

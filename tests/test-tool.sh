@@ -186,6 +186,38 @@ if "$profdb" info "$cg" >/dev/null 2>"$work/err"; then
 	golden cg-top-inclusive top --inclusive "$cg"
 	golden cg-top-function top --by function --inclusive "$cg"
 	golden cg-top-lines top --lines -n 5 "$cg"
+	# Rows keep their names from the walk (a line's file and number, an
+	# instruction's module and offset): each name must stay with its
+	# values when a row of the best N gives its place to a better one (the
+	# rows come in ascending cost here, so every one does), and every row
+	# printed must read as the best N do.
+	for pos in "instr line" line; do
+		f="$work/rows-$(echo "$pos" | tr ' ' -).callgrind"
+		{
+			printf 'positions: %s\nevents: Ir\nob=libx.so\nfl=a.c\n' "$pos"
+			for fn in 1 2 3 4; do
+				printf 'fn=f%d\n' "$fn"
+				for i in 1 2 3 4 5 6 7 8 9 10; do
+					[ "$pos" = line ] || printf '0x%x ' $((fn * 256 + i * 4))
+					printf '%d %d\n' $((fn * 100 + i)) $((fn * 10 + i))
+				done
+			done
+		} >"$f"
+		check "top-lines-3 $pos" 0 "$profdb" top --lines -n 3 "$f"
+		if [ "$pos" = line ]; then
+			contains "top-lines-3 $pos" "    50    4.10%  44  a.c:410"
+			contains "top-lines-3 $pos" "    48    3.93%  42  a.c:408"
+		else
+			contains "top-lines-3 $pos" "    50    4.10%  44  libx.so+0x428"
+			contains "top-lines-3 $pos" "    48    3.93%  42  libx.so+0x420"
+		fi
+		tail -n +3 "$work/out" >"$work/best3"
+		check "top-lines-all $pos" 0 "$profdb" top --lines -n 0 "$f"
+		contains "top-lines-all $pos" "all lines by exclusive Ir"
+		[ "$(wc -l <"$work/out")" -eq 43 ] || fail "top-lines-all $pos: $(wc -l <"$work/out") lines"
+		tail -n +3 "$work/out" | head -n 4 | cmp -s - "$work/best3" ||
+			fail "top-lines-all $pos: the best rows differ from top -n 3's"
+	done
 	golden cg-tree tree "$cg"
 	golden cg-tree-dr tree -m Dr "$cg"
 	golden cg-tree-json tree --json "$cg"

@@ -79,16 +79,48 @@ static void sanitize(char *s)
 			*s = '?';
 }
 
-/* Keep context row @p id with the values in k->tmp (the best `count`, or
- * all when the count is 0 or rows below a percentage are cut later). */
-static int keep_context(ranking *k, uint32_t id)
+/* Row @p r's name parts from its context @p c, for the types whose
+ * context is dear to read again: into the label of the row @p r replaces
+ * (@p reuse, its index + 1), else a new one. */
+static int keep_label(ranking *k, row *r, const profdb_context *c, uint32_t reuse)
 {
-	row r = {k->tmp[0], NULL, id, 1, NULL, 0, 1};
+	if (c->type != PROFDB_CTX_LINE && c->type != PROFDB_CTX_INSTRUCTION)
+		return 0;
+	if (!reuse) {
+		if (k->nlabels == k->cap_labels) {
+			size_t nc = k->cap_labels ? 2 * k->cap_labels : 256;
+			row_label *nl = nc < UINT32_MAX ? realloc(k->labels, nc * sizeof *nl) : NULL;
+			if (!nl)
+				return TOP_OOM;
+			k->labels = nl;
+			k->cap_labels = nc;
+		}
+		reuse = (uint32_t)++k->nlabels;
+	}
+	row_label *l = &k->labels[reuse - 1];
+	if (c->type == PROFDB_CTX_LINE)
+		*l = (row_label){c->file, c->line, PROFDB_CTX_LINE, 0};
+	else
+		*l = (row_label){c->has_offset ? c->module : c->function, c->offset,
+		                 PROFDB_CTX_INSTRUCTION, c->has_offset != 0};
+	r->label = reuse;
+	return 0;
+}
+
+/* Keep context row @p c with the values in k->tmp (the best `count`, or
+ * all when the count is 0 or rows below a percentage are cut later). */
+static int keep_context(ranking *k, const profdb_context *c)
+{
+	row r = {k->tmp[0], NULL, c->id, 1, NULL, 0, 1, 0};
 	int heap = k->o.count && !k->o.min_percent_given;
 	/* a full heap takes no row that is no better than its worst: most
 	 * of millions of lines are not copied at all */
-	if (heap && k->nrows == k->o.count && cmp_row(&r, &k->rows[0]) >= 0)
+	int full = heap && k->nrows == k->o.count;
+	if (full && cmp_row(&r, &k->rows[0]) >= 0)
 		return 0;
+	/* the row a full heap gives up is its root: its label is free */
+	if (keep_label(k, &r, c, full ? k->rows[0].label : 0) < 0)
+		return TOP_OOM;
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
 		return TOP_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
@@ -284,7 +316,7 @@ static int visit(ranking *k, profdb_context *ctx)
 		if (!pass)
 			return 0;
 	}
-	return keep_context(k, ctx->id);
+	return keep_context(k, ctx);
 }
 
 /* One walk over the tree (or --focus's subtree). 0 or < 0. */
@@ -399,8 +431,24 @@ static int row_name(const ranking *k, const row *r, char **out)
 		(*out)[r->name_len] = '\0';
 		return 0;
 	}
-	if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0)
+	if (r->label) {   /* the parts context_label() reads for these types */
+		const row_label *l = &k->labels[r->label - 1];
+		memset(&ctx, 0, sizeof ctx);
+		ctx.id = r->ctx;
+		ctx.type = (profdb_context_type)l->type;
+		ctx.has_offset = l->has_offset;
+		if (l->type == PROFDB_CTX_LINE) {
+			ctx.file = l->text;
+			ctx.line = l->num;
+		} else if (l->has_offset) {
+			ctx.module = l->text;
+			ctx.offset = l->num;
+		} else {
+			ctx.function = l->text;
+		}
+	} else if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0) {
 		return e;
+	}
 	*out = context_label_new(&ctx);
 	return *out ? 0 : TOP_OOM;
 }
@@ -506,7 +554,7 @@ static int print_text(const ranking *k, size_t shown)
 		}
 	}
 	for (size_t i = 0; i < shown; i++) {
-		int l = snprintf(buf, sizeof buf, "%" PRIu32, k->rows[i].ctx);
+		int l = (int)format_u64(buf, k->rows[i].ctx);
 		idw = l > idw ? l : idw;
 	}
 	int prefix = idw + 2;
@@ -530,17 +578,25 @@ static int print_text(const ranking *k, size_t shown)
 		int e = row_name(k, r, &name);
 		if (e < 0)
 			return e;
+		/* stdio calls without a format where one would do: -n 0 prints
+		 * millions of rows */
 		for (size_t m = 0; m < nm; m++) {
 			fmt_value(buf, sizeof buf, r->v[m], k->o.plain);
 			fmt_put(buf, w[m]);
-			printf("  ");
+			fputs("  ", stdout);
 			if (m == 0 && pct)
 				printf("%6.2f%%  ", report_percent(rep, 0, r->v[0]));
 		}
-		snprintf(buf, sizeof buf, r->n_ctx == 1 ? "%" PRIu32 : "-", r->ctx);
+		if (r->n_ctx == 1)
+			buf[format_u64(buf, r->ctx)] = '\0';
+		else
+			snprintf(buf, sizeof buf, "-");
 		fmt_put(buf, idw);
-		fmt_shorten(name, width, shortname, sizeof shortname);
-		printf("  %s\n", k->o.wide ? name : shortname);
+		fputs("  ", stdout);
+		if (!k->o.wide)
+			fmt_shorten(name, width, shortname, sizeof shortname);
+		fputs(k->o.wide ? name : shortname, stdout);
+		putchar('\n');
 		free(name);
 	}
 	return 0;
@@ -554,6 +610,7 @@ static void ranking_free(ranking *k)
 		free(k->rows);
 	}
 	group_free(&k->groups);
+	free(k->labels);
 	free(k->group_of);
 	free(k->stack);
 	free(k->in_fn);
@@ -712,8 +769,8 @@ int cmd_top(int argc, char **argv)
 	if (!profdb_combine_ok(k.rep.m[0].metric.combine) && k.by == BY_FUNCTION && !by_given)
 		k.by = BY_CONTEXT;
 	r = rank(&k);
-	if (r == 0 && k.nrows)   /* qsort(NULL, 0, ...) is undefined */
-		qsort(k.rows, k.nrows, sizeof *k.rows, cmp_row);
+	if (r == 0)
+		sort_rows(k.rows, k.nrows);
 	if (r == 0 && k.o.json)
 		print_json(&k, shown_rows(&k));
 	else if (r == 0)

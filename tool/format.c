@@ -1,6 +1,7 @@
 /* Table formatting: see format.h. */
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,22 +13,28 @@ size_t fmt_value(char *buf, size_t n, double v, int plain)
 		return (size_t)snprintf(buf, n, "-");
 	if (v != floor(v) || !(fabs(v) < 9007199254740992.0))
 		return (size_t)snprintf(buf, n, "%.6g", v);
+	/* an integer below 2^53: its digits by division, what "%.0f" prints
+	 * (tables print millions of them) */
 	char digits[32];
-	int len = snprintf(digits, sizeof digits, "%.0f", fabs(v));
-	if (plain || len <= 3)
-		return (size_t)snprintf(buf, n, "%s%s", v < 0 ? "-" : "", digits);
+	int len = 0;
+	for (uint64_t u = (uint64_t)fabs(v); len == 0 || u; u /= 10)
+		digits[len++] = (char)('0' + u % 10);
 	/* 2^53 has 16 digits: at most 21 characters with the separators. */
 	char grouped[40];
 	size_t o = 0;
 	if (v < 0)
 		grouped[o++] = '-';
 	for (int i = 0; i < len; i++) {
-		if (i > 0 && (len - i) % 3 == 0)
+		if (!plain && i > 0 && (len - i) % 3 == 0)
 			grouped[o++] = ',';
-		grouped[o++] = digits[i];
+		grouped[o++] = digits[len - 1 - i];
 	}
-	grouped[o] = '\0';
-	return (size_t)snprintf(buf, n, "%s", grouped);
+	if (n) {   /* as snprintf: cut to n - 1, the full length returned */
+		size_t c = o < n ? o : n - 1;
+		memcpy(buf, grouped, c);
+		buf[c] = '\0';
+	}
+	return o;
 }
 
 size_t fmt_width(const char *s)
@@ -89,6 +96,11 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
 {
 	if (width < 8)
 		width = 8;
+	size_t len = strlen(name);
+	if (len < cap && fmt_width(name) <= width) {   /* most names: a copy */
+		memcpy(out, name, len + 1);
+		return;
+	}
 	snprintf(out, cap, "%s", name);
 	if (fmt_width(out) <= width)
 		return;
@@ -111,14 +123,20 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
 	snprintf(out, cap, "%.*s...%s", (int)hb, work, work + tb);
 }
 
+/* @p n blanks on stdout. */
+static void put_blanks(int n)
+{
+	static const char blanks[] = "                                ";
+	for (; n > 0; n -= (int)sizeof blanks - 1)
+		fwrite(blanks, 1, n < (int)sizeof blanks - 1 ? (size_t)n : sizeof blanks - 1, stdout);
+}
+
 void fmt_put(const char *s, int w)
 {
 	int pad = (w < 0 ? -w : w) - (int)fmt_width(s);
 	if (w > 0)
-		for (; pad > 0; pad--)
-			putchar(' ');
+		put_blanks(pad);
 	fputs(s, stdout);
 	if (w < 0)
-		for (; pad > 0; pad--)
-			putchar(' ');
+		put_blanks(pad);
 }

@@ -1,4 +1,6 @@
 /* `profdb top`'s rows and groups: see top.h. */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,98 @@ int cmp_row(const void *a, const void *b)
 	if (x->name && y->name)
 		return cmp_name(x, y);
 	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+/* ---- sorting ---------------------------------------------------------------
+ * Context rows (no name) whose keys are numbers sort by (key descending,
+ * context ascending): a strict order (a context is one row), which a
+ * radix sort of 16-byte keys gives without a call per comparison, and the
+ * rows are then moved once. -n 0 sorts millions of line rows. */
+
+typedef struct sort_key {
+	uint64_t key;    /* ascending order of these bits: descending values */
+	uint32_t ctx, at;
+} sort_key;
+
+/* The bits of @p v that sort as -v does (-0 as 0). */
+static uint64_t descending_bits(double v)
+{
+	uint64_t u;
+	if (v == 0)
+		v = 0;
+	memcpy(&u, &v, sizeof u);
+	u = u >> 63 ? ~u : u | (uint64_t)1 << 63;   /* ascending as the values */
+	return ~u;
+}
+
+/* 16 bits of key @p k at digit @p d (0, 1: the context; 2..5: the key). */
+static unsigned digit(const sort_key *k, int d)
+{
+	return d < 2 ? (k->ctx >> (16 * d)) & 0xffff : (unsigned)(k->key >> (16 * (d - 2))) & 0xffff;
+}
+
+/* LSD radix sort of @p a (n) by digits 0..5, through @p b; the sorted
+ * keys: a or b. */
+static sort_key *radix(sort_key *a, sort_key *b, size_t n, size_t *count)
+{
+	for (int d = 0; d < 6; d++) {
+		memset(count, 0, 65536 * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[digit(&a[i], d)]++;
+		if (count[digit(&a[0], d)] == n)
+			continue;   /* one digit for all: nothing moves */
+		size_t at = 0;
+		for (size_t v = 0; v < 65536; v++) {
+			size_t c = count[v];
+			count[v] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[digit(&a[i], d)]++] = a[i];
+		sort_key *t = a;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+void sort_rows(row *rows, size_t n)
+{
+	int plain = n >= 2 && n <= UINT32_MAX && n <= SIZE_MAX / (2 * sizeof(sort_key));
+	for (size_t i = 0; plain && i < n; i++)
+		plain = !rows[i].name && !isnan(rows[i].key);
+	sort_key *k = plain ? malloc(2 * n * sizeof *k) : NULL;
+	size_t *count = k ? malloc(65536 * sizeof *count) : NULL;
+	if (!count) {   /* names, a NaN, or no memory: qsort */
+		free(k);
+		if (n)
+			qsort(rows, n, sizeof *rows, cmp_row);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (sort_key){descending_bits(rows[i].key), rows[i].ctx, (uint32_t)i};
+	sort_key *s = radix(k, k + n, n, count);
+	free(count);
+	/* row i is rows[s[i].at]; those indices go to the block's start (an
+	 * index overwrites only keys read before it), the rest is given back */
+	uint32_t *at = (uint32_t *)(void *)k, *fit;
+	for (size_t i = 0; i < n; i++)
+		at[i] = s[i].at;
+	if ((fit = realloc(at, n * sizeof *at)))
+		at = fit;
+	/* gathered into a copy, whose loads do not wait for each other
+	 * (following the cycles in place chains two cache misses a row);
+	 * without room for it, qsort */
+	row *out = malloc(n * sizeof *out);
+	if (out) {
+		for (size_t i = 0; i < n; i++)
+			out[i] = rows[at[i]];
+		memcpy(rows, out, n * sizeof *rows);
+		free(out);
+	} else {
+		qsort(rows, n, sizeof *rows, cmp_row);
+	}
+	free(at);
 }
 
 /* ---- the best N contexts: a heap with the worst kept row at its root ----- */

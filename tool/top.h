@@ -17,10 +17,26 @@ typedef struct row {
 	                       in the group table or the mapped file; NULL for contexts */
 	size_t name_len;
 	int pass;           /* a group's name passes --match/--exclude */
+	uint32_t label;     /* a context row: its row_label (index + 1), or 0 */
 } row;
+
+/* A line or instruction context row: what its name is made of, kept from
+ * the walk (the strings stay valid until the handle closes), so that
+ * printing rows in value order reads no context again (on Callgrind that
+ * would decode a function per row). Apart from the rows, which sorting
+ * moves. */
+typedef struct row_label {
+	profdb_str text;    /* line: the file; instruction: the module (with an
+	                       offset), else the function */
+	uint64_t num;       /* the line, or the offset */
+	unsigned char type; /* PROFDB_CTX_LINE or PROFDB_CTX_INSTRUCTION */
+	unsigned char has_offset;
+} row_label;
 
 /* Rows by descending v[0], then by name (byte order), then by context. */
 int cmp_row(const void *a, const void *b);
+/* @p rows in cmp_row's order (context rows without a call per comparison). */
+void sort_rows(row *rows, size_t n);
 
 /* Offer @p r to the heap rows[0..*n) of at most @p cap rows, the worst
  * kept row at its root. @return the values of the row that did not make it
@@ -88,6 +104,8 @@ typedef struct ranking {
 	int grouped;          /* the rows are the groups' (in the group table) */
 	row *rows;
 	size_t nrows, cap;
+	row_label *labels;    /* of the context rows, wherever they are */
+	size_t nlabels, cap_labels;
 	double *tmp;          /* one value per metric */
 	/* at each depth of the path: the function's group (index + 1, 0 for
 	 * none), inside a function's own code, the file and module in force */

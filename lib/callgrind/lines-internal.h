@@ -2,7 +2,8 @@
  * children of a function context, one per position (file, line,
  * instruction) where the function has a non-zero self cost. They stay in
  * the text until asked for: a function's rows are decoded on first use
- * (the detail of each profile, merged) and kept in a bounded cache.
+ * (the detail of each profile, merged) and kept in a bounded cache that
+ * any number of threads read without a lock (lines.c).
  *
  * Ids. Function f owns the id range [base[f], base[f + 1]), as wide as the
  * number of its cost lines (an upper bound on its rows, counted by the
@@ -35,21 +36,22 @@ uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn);
 /* The function owning id @p id (no decoding) and the index of @p id in
  * its range: 0, or -ENOENT when no function's range holds it. */
 int profdb__cgl_owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k);
-/* Would the rows of every function fit the cache at once (an upper bound
- * from the cost lines the scan counted, no decoding)? Then walks that go
- * through the functions again find them there. */
-int profdb__cgl_all_fit(const cg_lines *l);
 /* The row with id @p id: 0, or -ENOENT (no such id), -EBADMSG, -ENOMEM. */
 int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out);
 /* Self cost of row @p id in profile @p p (n_events values, derived events
  * included): 1 stored, 0 absent (zeros), < 0 error. */
 int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out);
+/* Event @p e of that cost alone (0 when the profile stores none). */
+int profdb__cgl_value(cg_lines *l, uint32_t id, uint32_t p, uint32_t e, uint64_t *out);
 /* Row ids and non-zero (profile, row, event) values of every function:
  * decodes them all once. */
 int profdb__cgl_totals(cg_lines *l, uint64_t *rows, uint64_t *values);
 /* The first row id after @p id in id order (PROFDB_NONE at the end), for
  * cursors. @p p: only functions present in profile p (PROFDB_CG_ALL: all). */
 int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next);
+
+/* What the cache holds now (bytes, entries) and its budget, for tests. */
+void profdb__cgl_usage(cg_lines *l, uint64_t *bytes, uint64_t *budget, uint64_t *entries);
 
 /* Every row of function @p fn, decoded for this call (not cached, so a
  * walk over all functions leaves the cache as it was): @p visit gets the

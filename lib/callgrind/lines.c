@@ -1,16 +1,31 @@
 /* Line and instruction contexts (lines.h): a function's rows decoded on
- * first use and kept in a least-recently-used cache of at most
- * CGL_BUDGET bytes (a quarter of max_memory when that is less), so memory
- * stays bounded whatever the file, and a scan that goes through the
- * functions once per profile decodes each function once, not once per
- * profile, while they fit.
+ * first use and kept in a cache of at most CGL_BUDGET bytes (a quarter of
+ * max_memory when that is less), so memory stays bounded whatever the
+ * file, and a scan that goes through the functions once per profile
+ * decodes each function once, not once per profile, while they fit.
  *
- * Threads: the cache is shared and guarded by one mutex, held only to look
- * up a function and copy out what the caller asked for; decoding happens
- * outside it (two threads may decode the same function at once; the second
- * result is dropped). */
+ * Threads: any number read the cache at once without a lock. Each
+ * function has a slot: the entry (its decoded rows) and one atomic word,
+ * a flag "entry present", a flag "read since the last eviction round" and
+ * the count of readers holding the entry. A reader adds one to the word
+ * (acquire): if the flag says present, the entry stays alive until the
+ * reader takes its one back (release); else it takes its one back at once
+ * and decodes. Entries are added and evicted under one mutex, which only
+ * threads that decoded take: an entry is filled, then published by adding
+ * "present" to the word (release); an eviction is a compare-and-swap of
+ * the word from exactly "present" (no reader, not read since the last
+ * round) to 0, so it never frees what a reader holds, and no reader can
+ * take an entry once that swap is done (its add then sees no "present").
+ * A slot is never freed before the handle, so the add is always on live
+ * memory. Eviction goes round the entries oldest first and gives one
+ * that was read since its last turn, or is held, another round (a second
+ * chance, close to least recently used without readers writing a shared
+ * list); the cache can exceed its budget by the entries being read at
+ * that moment. Decoding happens outside the mutex: two threads may decode
+ * the same function at once, and the second result is dropped. */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,35 +47,34 @@ typedef struct cgl_key {
 typedef struct cgl_fn {
 	uint32_t fn, n_rows;
 	int has_instr;
+	/* in the block after this header (entry_new) */
 	cgl_key *key;       /* n_rows, sorted by line, instruction, file */
 	uint32_t *first;    /* n_rows + 1: row k's entries are [first[k], first[k + 1]) */
 	uint32_t *prof;     /* per entry: its profile (ascending within a row) */
 	uint64_t *cost;     /* per entry: n_events costs */
-	uint64_t bytes;     /* what the above take */
-	struct cgl_fn *prev, *next;   /* the LRU list, most recent first */
+	uint64_t bytes;     /* the block's size */
+	struct cgl_fn *prev, *next;   /* the eviction round, newest first (under lock) */
 } cgl_fn;
+
+/* A slot's word: the entry is there, read since its last turn, readers. */
+#define SLOT_PRESENT ((uint64_t)1 << 63)
+#define SLOT_READ ((uint64_t)1 << 62)
+
+typedef struct cgl_slot {
+	_Atomic uint64_t word;
+	cgl_fn *d;          /* written under lock before "present" is added */
+} cgl_slot;
 
 struct cg_lines {
 	const profdb_cg *cg;
 	uint32_t *base;     /* n_fns + 1 ids */
-	pthread_mutex_t lock;
-	cgl_fn **by_fn;     /* n_fns: the cached rows of each function, or NULL */
+	cgl_slot *slot;     /* n_fns + 1 */
+	pthread_mutex_t lock;   /* adding and evicting entries; the fields below */
 	cgl_fn *head, *tail;
-	uint64_t bytes, budget;
+	uint64_t bytes, budget, n_entries;
 	profdb__once totals_once;
 	uint64_t n_rows, n_values;
 };
-
-static void fn_free(cgl_fn *d)
-{
-	if (!d)
-		return;
-	free(d->key);
-	free(d->first);
-	free(d->prof);
-	free(d->cost);
-	free(d);
-}
 
 int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
 {
@@ -75,7 +89,7 @@ int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
 	}
 	cg_lines *l = calloc(1, sizeof *l);
 	if (!l || !(l->base = malloc(((size_t)cg->n_fns + 1) * sizeof *l->base)) ||
-	    !(l->by_fn = calloc((size_t)cg->n_fns + 1, sizeof *l->by_fn))) {
+	    !(l->slot = calloc((size_t)cg->n_fns + 1, sizeof *l->slot))) {
 		if (l)
 			free(l->base);
 		free(l);
@@ -90,6 +104,8 @@ int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
 		b += cg->fns[f].n_body;
 	}
 	l->base[cg->n_fns] = b;
+	for (uint32_t f = 0; f <= cg->n_fns; f++)
+		atomic_init(&l->slot[f].word, 0);
 	pthread_mutex_init(&l->lock, NULL);
 	profdb__once_init(&l->totals_once);
 	*out = l;
@@ -103,9 +119,9 @@ void profdb__cgl_free(cg_lines *l)
 	while (l->head) {
 		cgl_fn *d = l->head;
 		l->head = d->next;
-		fn_free(d);
+		free(d);
 	}
-	free(l->by_fn);
+	free(l->slot);
 	pthread_mutex_destroy(&l->lock);
 	profdb__once_destroy(&l->totals_once);
 	free(l->base);
@@ -236,6 +252,62 @@ static int details(const profdb_cg *cg, uint32_t fn, fn_details *x)
 	return r;
 }
 
+/* An entry of function @p fn with room for @p rows rows and @p n
+ * entries of @p ne costs, in one block: the header, then the keys, costs,
+ * row starts and profiles (falling alignment, no padding). */
+static cgl_fn *entry_new(uint32_t fn, uint32_t rows, uint32_t n, size_t ne)
+{
+	size_t cost, rest = sizeof(cgl_fn) + (size_t)rows * sizeof(cgl_key) +
+	                    ((size_t)rows + 1 + n) * sizeof(uint32_t);
+	if (profdb__cg_bytes(n, ne, sizeof(uint64_t), &cost) < 0 || cost > SIZE_MAX - rest)
+		return NULL;
+	cgl_fn *d = malloc(rest + cost);
+	if (!d)
+		return NULL;
+	char *at = (char *)(d + 1);
+	*d = (cgl_fn){.fn = fn, .bytes = rest + cost};
+	d->key = (cgl_key *)(void *)at;
+	at += (size_t)rows * sizeof *d->key;
+	d->cost = (uint64_t *)(void *)at;
+	at += cost;
+	d->first = (uint32_t *)(void *)at;
+	d->prof = d->first + rows + 1;
+	return d;
+}
+
+/* Function @p fn (its self cost is non-zero, so n_events > 0) from the
+ * detail of its one profile: the non-zero rows, copied once. */
+static int from_one(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn **out)
+{
+	size_t ne = cg->n_events;
+	const profdb_cg_detail *det = x->det[0];
+	int64_t nl = profdb_cg_detail_line_count(det);
+	cgl_key key;
+	const uint64_t *self;
+	uint32_t rows = 0;
+	for (int64_t i = 0; i < nl; i++) {
+		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		rows += nonzero(self, cg->n_events);
+	}
+	cgl_fn *d = entry_new(fn, rows, rows, ne);
+	if (!d)
+		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	d->has_instr = x->has_instr;
+	for (int64_t i = 0; i < nl; i++) {
+		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		if (!nonzero(self, cg->n_events))
+			continue;   /* a position-only line, or zero costs */
+		d->key[d->n_rows] = key;
+		d->prof[d->n_rows] = x->prof[0];
+		memcpy(d->cost + (size_t)d->n_rows * ne, self, ne * sizeof *d->cost);
+		d->first[d->n_rows] = d->n_rows;
+		d->n_rows++;
+	}
+	d->first[d->n_rows] = d->n_rows;
+	*out = d;
+	return 0;
+}
+
 /* Function @p fn (its self cost is non-zero, so n_events > 0) merged from
  * its details: by position, each cost copied once. */
 static int merge(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn **out)
@@ -245,36 +317,33 @@ static int merge(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn *
 	uint32_t n = 0;
 	size_t cap = 0;
 	int r = 0;
+	cgl_fn *d = NULL;
 	*out = NULL;
-	cgl_fn *d = calloc(1, sizeof *d);
-	if (!d)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	d->fn = fn;
-	d->has_instr = x->has_instr;
-	/* room for every row at once (the zero ones are left out) */
-	uint64_t all = 0;
-	for (uint32_t i = 0; i < x->n; i++)
-		all += (uint64_t)profdb_cg_detail_line_count(x->det[i]);
-	if (all)
-		r = profdb__cg_grow((void **)&t, &cap, all, sizeof *t);
-	for (uint32_t i = 0; i < x->n && r == 0; i++)
-		r = add_rows(cg, x->det[i], x->prof[i], &t, &n, &cap);
-	if (r < 0)
+	if (x->n == 1)
+		r = from_one(cg, fn, x, &d);
+	else {
+		/* room for every row at once (the zero ones are left out) */
+		uint64_t all = 0;
+		for (uint32_t i = 0; i < x->n; i++)
+			all += (uint64_t)profdb_cg_detail_line_count(x->det[i]);
+		if (all)
+			r = profdb__cg_grow((void **)&t, &cap, all, sizeof *t);
+		for (uint32_t i = 0; i < x->n && r == 0; i++)
+			r = add_rows(cg, x->det[i], x->prof[i], &t, &n, &cap);
+	}
+	if (r < 0 || d)
 		goto out;
-	/* One profile: already in order. Several: merge by key, then profile. */
-	if (x->n > 1 && n > 1)
+	/* by key, then profile */
+	if (n > 1)
 		qsort(t, n, sizeof *t, cmp_tmp);
 	uint32_t rows = 0;
 	for (uint32_t i = 0; i < n; i++)
 		rows += i == 0 || !same_key(&t[i].key, &t[i - 1].key);
-	d->key = malloc((size_t)rows * sizeof *d->key + 1);
-	d->first = malloc(((size_t)rows + 1) * sizeof *d->first);
-	d->prof = malloc((size_t)n * sizeof *d->prof + 1);
-	d->cost = profdb__cg_array(n, ne, sizeof *d->cost);
-	if (!d->key || !d->first || !d->prof || !d->cost) {
+	if (!(d = entry_new(fn, rows, n, ne))) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory");
 		goto out;
 	}
+	d->has_instr = x->has_instr;
 	for (uint32_t i = 0; i < n; i++) {
 		if (i == 0 || !same_key(&t[i].key, &t[i - 1].key)) {
 			d->key[d->n_rows] = t[i].key;
@@ -284,15 +353,13 @@ static int merge(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn *
 		memcpy(d->cost + (size_t)i * ne, t[i].self, ne * sizeof *d->cost);
 	}
 	d->first[d->n_rows] = n;
-	d->bytes = sizeof *d + (uint64_t)rows * (sizeof *d->key + sizeof *d->first) +
-	           (uint64_t)n * (sizeof *d->prof + ne * sizeof *d->cost);
-	if (d->n_rows == 0)   /* the self cost says otherwise */
-		r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost but no "
-		                 "line rows", fn);
 out:
 	free(t);
+	if (r == 0 && d->n_rows == 0)   /* the self cost says otherwise */
+		r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost but no "
+		                 "line rows", fn);
 	if (r < 0) {
-		fn_free(d);
+		free(d);
 		return r;
 	}
 	*out = d;
@@ -337,48 +404,79 @@ static void lru_push(cg_lines *l, cgl_fn *d)
 	l->head = d;
 }
 
-/* Function @p fn decoded, with the lock held on success (release()). */
-static int acquire(cg_lines *l, uint32_t fn, const cgl_fn **out)
+/* The entry of function @p fn held for the caller (unpin() lets it go),
+ * or NULL when it is not in the cache. No lock. */
+static const cgl_fn *pin(cg_lines *l, uint32_t fn)
 {
-	pthread_mutex_lock(&l->lock);
-	for (;;) {
-		cgl_fn *d = l->by_fn[fn];
-		if (d) {
-			if (l->head != d) {
-				lru_unlink(l, d);
-				lru_push(l, d);
-			}
-			*out = d;
-			return 0;
-		}
-		pthread_mutex_unlock(&l->lock);
-		int r = decode(l->cg, fn, &d);
-		if (r < 0)
-			return r;
-		pthread_mutex_lock(&l->lock);
-		if (l->by_fn[fn]) {   /* another thread was quicker: use its copy */
-			fn_free(d);
+	cgl_slot *s = &l->slot[fn];
+	uint64_t w = atomic_fetch_add_explicit(&s->word, 1, memory_order_acquire);
+	if (!(w & SLOT_PRESENT)) {
+		atomic_fetch_sub_explicit(&s->word, 1, memory_order_release);
+		return NULL;
+	}
+	if (!(w & SLOT_READ))   /* once per round, not a write per read */
+		atomic_fetch_or_explicit(&s->word, SLOT_READ, memory_order_relaxed);
+	return s->d;
+}
+
+static void unpin(cg_lines *l, uint32_t fn)
+{
+	atomic_fetch_sub_explicit(&l->slot[fn].word, 1, memory_order_release);
+}
+
+/* Over budget: the oldest entries go, each that was read since its last
+ * turn or is held now getting another round; at most two rounds (the
+ * first clears every mark), so a cache whose entries are all held stays
+ * over budget until they are let go. Lock held. */
+static void evict(cg_lines *l)
+{
+	for (uint64_t n = 2 * l->n_entries; l->bytes > l->budget && n > 0; n--) {
+		cgl_fn *v = l->tail;
+		cgl_slot *s = &l->slot[v->fn];
+		uint64_t w = SLOT_PRESENT;
+		lru_unlink(l, v);
+		if (atomic_compare_exchange_strong_explicit(&s->word, &w, 0, memory_order_acquire,
+		                                            memory_order_relaxed)) {
+			l->bytes -= v->bytes;
+			l->n_entries--;
+			free(v);
 			continue;
 		}
-		lru_push(l, d);
-		l->by_fn[fn] = d;
-		l->bytes += d->bytes;
-		/* Over budget: drop the least recently used, never the new one. */
-		while (l->bytes > l->budget && l->tail != d) {
-			cgl_fn *v = l->tail;
-			lru_unlink(l, v);
-			l->by_fn[v->fn] = NULL;
-			l->bytes -= v->bytes;
-			fn_free(v);
-		}
-		*out = d;
-		return 0;
+		if (w & SLOT_READ)
+			atomic_fetch_and_explicit(&s->word, ~SLOT_READ, memory_order_relaxed);
+		lru_push(l, v);
 	}
 }
 
-static void release(cg_lines *l)
+/* Function @p fn decoded, held for the caller (unpin()). */
+static int pin_decoded(cg_lines *l, uint32_t fn, const cgl_fn **out)
 {
+	if ((*out = pin(l, fn)))
+		return 0;
+	cgl_fn *d;
+	int r = decode(l->cg, fn, &d);
+	if (r < 0)
+		return r;
+	cgl_slot *s = &l->slot[fn];
+	pthread_mutex_lock(&l->lock);
+	/* "present" changes only under the lock: stable here */
+	if (atomic_load_explicit(&s->word, memory_order_relaxed) & SLOT_PRESENT) {
+		/* another thread was quicker: its copy (not evicted while the
+		 * lock is held), held before the lock is let go */
+		atomic_fetch_add_explicit(&s->word, 1, memory_order_acquire);
+		free(d);
+		*out = s->d;
+	} else {
+		s->d = d;
+		atomic_fetch_add_explicit(&s->word, SLOT_PRESENT + 1, memory_order_release);
+		lru_push(l, d);
+		l->bytes += d->bytes;
+		l->n_entries++;
+		evict(l);   /* never the new entry: it is held */
+		*out = d;
+	}
 	pthread_mutex_unlock(&l->lock);
+	return 0;
 }
 
 /* The function owning @p id and the index of @p id in its range. */
@@ -402,87 +500,105 @@ int profdb__cgl_owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k)
 	return owner(l, id, fn, k);
 }
 
-int profdb__cgl_all_fit(const cg_lines *l)
-{
-	/* at most one entry per cost line, and a row per entry */
-	uint64_t lines = (uint64_t)l->base[l->cg->n_fns] - l->base[0];
-	uint64_t entry = sizeof(cgl_key) + 2 * sizeof(uint32_t) + l->cg->n_events * sizeof(uint64_t);
-	return lines * entry + (uint64_t)l->cg->n_fns * sizeof(cgl_fn) <= l->budget;
-}
-
 static int no_row(uint32_t id, uint32_t fn, uint32_t n)
 {
 	return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32 " (function %" PRIu32
 	                    " has %" PRIu32 " line/instruction rows)", id, fn, n);
 }
 
-/* The decoded function owning row @p id and the row's index, with the
- * lock held on success (release()). */
-static int acquire_row(cg_lines *l, uint32_t id, const cgl_fn **d, uint32_t *k)
+/* The function a thread read last: a guess checked against the ids
+ * before it is used (ids of one handle or another alike), so the walks
+ * that read a function's rows one after another find its owner without
+ * a binary search. */
+static _Thread_local uint32_t last_fn;
+
+/* The decoded function owning row @p id, held for the caller (unpin()),
+ * and the row's index. */
+static int pin_row(cg_lines *l, uint32_t id, const cgl_fn **d, uint32_t *k)
 {
-	uint32_t fn = 0;
+	uint32_t fn = last_fn;
 	int r;
 	if (!l)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	/* the function used last first, under one lock (walks ask for the
-	 * rows of one function after another) */
-	pthread_mutex_lock(&l->lock);
-	const cgl_fn *h = l->head;
-	if (h && id >= l->base[h->fn] && id < l->base[h->fn + 1]) {
-		*k = id - l->base[h->fn];
-		*d = h;
-		if (*k < h->n_rows)
-			return 0;
-		fn = h->fn;
-		uint32_t n = h->n_rows;
-		release(l);
-		return no_row(id, fn, n);
+	if (fn < l->cg->n_fns && id >= l->base[fn] && id < l->base[fn + 1]) {
+		*k = id - l->base[fn];
+	} else {
+		if ((r = owner(l, id, &fn, k)) < 0)
+			return r;
+		last_fn = fn;
 	}
-	pthread_mutex_unlock(&l->lock);
-	if ((r = owner(l, id, &fn, k)) < 0)
-		return r;
-	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
-		return no_row(id, fn, 0);
-	if ((r = acquire(l, fn, d)) < 0)
-		return r;
+	if (!(*d = pin(l, fn))) {
+		if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
+			return no_row(id, fn, 0);
+		if ((r = pin_decoded(l, fn, d)) < 0)
+			return r;
+	}
 	if (*k < (*d)->n_rows)
 		return 0;
 	uint32_t n = (*d)->n_rows;
-	release(l);
+	unpin(l, fn);
 	return no_row(id, fn, n);
+}
+
+void profdb__cgl_usage(cg_lines *l, uint64_t *bytes, uint64_t *budget, uint64_t *entries)
+{
+	pthread_mutex_lock(&l->lock);
+	*bytes = l->bytes;
+	*budget = l->budget;
+	*entries = l->n_entries;
+	pthread_mutex_unlock(&l->lock);
 }
 
 int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out)
 {
 	const cgl_fn *d;
 	uint32_t k;
-	int r = acquire_row(l, id, &d, &k);
+	int r = pin_row(l, id, &d, &k);
 	if (r < 0)
 		return r;
 	*out = (cgl_row){d->fn, k, d->key[k].src, d->key[k].line, d->key[k].instr, d->has_instr,
 	                 k + 1 == d->n_rows};
-	release(l);
+	unpin(l, d->fn);
 	return 0;
+}
+
+/* The entry of profile @p p in row @p k of @p d, or -1. */
+static int64_t entry_of(const cgl_fn *d, uint32_t k, uint32_t p)
+{
+	for (uint32_t i = d->first[k]; i < d->first[k + 1]; i++)
+		if (d->prof[i] == p)
+			return i;
+	return -1;
 }
 
 int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
 {
 	const cgl_fn *d;
 	uint32_t k;
-	int r = acquire_row(l, id, &d, &k);
+	int r = pin_row(l, id, &d, &k);
 	if (r < 0)
 		return r;
 	size_t ne = l->cg->n_events;
-	int found = 0;
-	for (uint32_t i = d->first[k]; i < d->first[k + 1] && !found; i++)
-		if (d->prof[i] == p) {
-			memcpy(out, d->cost + (size_t)i * ne, ne * sizeof *out);
-			found = 1;
-		}
-	if (!found)
+	int64_t i = entry_of(d, k, p);
+	if (i >= 0)
+		memcpy(out, d->cost + (size_t)i * ne, ne * sizeof *out);
+	else
 		memset(out, 0, ne * sizeof *out);
-	release(l);
-	return found;
+	unpin(l, d->fn);
+	return i >= 0;
+}
+
+int profdb__cgl_value(cg_lines *l, uint32_t id, uint32_t p, uint32_t e, uint64_t *out)
+{
+	const cgl_fn *d;
+	uint32_t k;
+	int r = pin_row(l, id, &d, &k);
+	if (r < 0)
+		return r;
+	int64_t i = entry_of(d, k, p);
+	*out = i >= 0 ? d->cost[(size_t)i * l->cg->n_events + e] : 0;
+	unpin(l, d->fn);
+	return i >= 0;
 }
 
 /* The rows of a function in one profile, straight from its detail: the
@@ -540,7 +656,7 @@ int profdb__cgl_each(const cg_lines *l, uint32_t fn, cgl_visit_fn visit, void *u
 		r = visit(ud, l->base[fn] + k, &row, d->first[k + 1] - at, d->prof + at,
 		          d->cost + (size_t)at * ne);
 	}
-	fn_free(d);
+	free(d);
 	return r < 0 ? r : 0;
 }
 
@@ -664,11 +780,11 @@ int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next)
 			continue;
 		if (k > 0) {
 			const cgl_fn *d;
-			int r = acquire(l, fn, &d);
+			int r = pin_decoded(l, fn, &d);
 			if (r < 0)
 				return r;
 			uint32_t n = d->n_rows;
-			release(l);
+			unpin(l, fn);
 			if (k >= n)
 				continue;
 		}

@@ -4,8 +4,6 @@
 #ifndef PROFDB_CALLGRIND_QUERY_INTERNAL_H
 #define PROFDB_CALLGRIND_QUERY_INTERNAL_H
 
-#include <pthread.h>
-
 #include "callgrind-internal.h"
 #include "lines-internal.h"
 #include "../core/backend-internal.h"
@@ -21,12 +19,6 @@ typedef struct cg_query {
 		uint32_t parent, first_child, next_sibling, depth;
 	} *node;
 	cg_lines *lines;             /* NULL: PROFDB_OPEN_FUNCTIONS_ONLY */
-	/* query-lines.c: per thread, the rows of the function it read last,
-	 * when the rows of all functions do not fit lines.c's cache (memos_on) */
-	int memos_on;
-	uint64_t serial;             /* this handle's alone, never reused */
-	pthread_mutex_t memo_lock;   /* guards the list */
-	struct cgq_memo *memos;
 } cg_query;
 
 static inline int is_line(const cg_query *q, uint32_t id)
@@ -44,20 +36,6 @@ static inline int is_line(const cg_query *q, uint32_t id)
 /* query.c: -ENOENT (with a message) for a context id out of range. (lib/query
  * checks profile indices before calling the backend.) */
 int check_ctx(const cg_query *q, uint32_t id);
-
-/* query-lines.c: the line contexts served to one thread after another,
- * each reading a function's rows without a lock once it entered the
- * function at its first row. memo_init when the handle is made, memo_free
- * at close. */
-typedef struct cgq_memo cgq_memo;
-void profdb__cgq_memo_init(cg_query *q);
-void profdb__cgq_memo_free(cg_query *q);
-/* Line context @p id: profdb__cgl_row's answer. */
-int profdb__cgq_line_row(const cg_query *q, uint32_t id, cgl_row *out);
-/* The self cost of line context @p id in profile @p p, event @p e (0 when
- * the profile stores none): 1 stored, 0 absent, < 0 error. */
-int profdb__cgq_line_cost(const cg_query *q, uint32_t id, uint32_t p, uint32_t e,
-                          uint64_t *out);
 
 /* query-values.c: the backend entries of values and the cursor. */
 int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_number *out);

@@ -57,7 +57,7 @@ int q_value(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, profdb_numbe
 	}
 	if (is_line(q, ctx)) {
 		uint64_t v;
-		if ((r = profdb__cgq_line_cost(q, ctx, p, m, &v)) < 0)
+		if ((r = profdb__cgl_value(q->lines, ctx, p, m, &v)) < 0)
 			return r;
 		put_u64(out, v);
 		return v != 0;
@@ -82,7 +82,7 @@ int q_scoped(const void *impl, uint32_t p, uint32_t ctx, uint32_t m, int inclusi
 		return r;
 	if (is_line(q, ctx)) {   /* a line calls nothing: inclusive = self */
 		uint64_t v;
-		if ((r = profdb__cgq_line_cost(q, ctx, p, m, &v)) < 0)
+		if ((r = profdb__cgl_value(q->lines, ctx, p, m, &v)) < 0)
 			return r;
 		out->type = PROFDB_TYPE_U64;
 		out->as.u64 = v;

@@ -118,7 +118,6 @@ static void q_close(void *impl)
 		free(q->names[i]);
 	free(q->names);
 	profdb__once_destroy(&q->tree_once);
-	profdb__cgq_memo_free(q);
 	profdb__cgl_free(q->lines);
 	free(q->node);
 	profdb_cg_close(q->cg);
@@ -161,7 +160,6 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 	}
 	q->cg = cg;
 	profdb__once_init(&q->tree_once);
-	profdb__cgq_memo_init(q);
 	if (cg->n_profiles && !(q->names = calloc(cg->n_profiles, sizeof *q->names))) {
 		q_close(q);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
@@ -175,7 +173,6 @@ static int wrap(void **impl, profdb_cg *cg, int r)
 		q_close(q);
 		return r;
 	}
-	q->memos_on = q->lines && !profdb__cgl_all_fit(q->lines);
 	*impl = q;
 	return 0;
 }
@@ -448,28 +445,25 @@ static profdb_str name_str(const profdb_cg *cg, uint32_t i)
 	return (profdb_str){cg->names[i].p, cg->names[i].len};
 }
 
-/* A line or instruction: a lexical child of its function, before the
- * function's callees. */
-static int line_context(const cg_query *q, uint32_t id, profdb_context *out)
+/* A line or instruction (its row @p row): a lexical child of its
+ * function, before the function's callees. */
+static int line_context(const cg_query *q, uint32_t id, const cgl_row *row,
+                        profdb_context *out)
 {
 	const profdb_cg *cg = q->cg;
-	cgl_row row;
-	int r = profdb__cgq_line_row(q, id, &row);
-	if (r < 0)
-		return r;
-	const cg_fn *fn = &cg->fns[row.fn];
-	out->parent = row.fn + 1;
+	const cg_fn *fn = &cg->fns[row->fn];
+	out->parent = row->fn + 1;
 	out->first_child = PROFDB_NONE;
-	out->next_sibling = row.last ? q->node[row.fn + 1].first_child : id + 1;
-	out->depth = q->node[row.fn + 1].depth + 1;
+	out->next_sibling = row->last ? q->node[row->fn + 1].first_child : id + 1;
+	out->depth = q->node[row->fn + 1].depth + 1;
 	out->relation = PROFDB_RELATION_LEXICAL;
-	out->type = row.has_instr ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
+	out->type = row->has_instr ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
 	out->function = name_str(cg, fn->fn);
-	out->file = name_str(cg, row.src);
-	out->line = row.line;
+	out->file = name_str(cg, row->src);
+	out->line = row->line;
 	out->module = name_str(cg, fn->ob);
-	out->offset = row.instr;
-	out->has_offset = row.has_instr;
+	out->offset = row->instr;
+	out->has_offset = row->has_instr;
 	return 0;
 }
 
@@ -482,11 +476,16 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	int r = check_ctx(q, id);
 	if (r < 0 || (r = tree(q)) < 0)
 		return r;
+	/* a line's row is read before *out is written: its atomic add then
+	 * waits for no pending stores */
+	cgl_row row;
+	if (is_line(q, id) && (r = profdb__cgl_row(q->lines, id, &row)) < 0)
+		return r;
 	*out = blank;   /* a copy: an inline memset of this size starts slowly (rep stos) */
 	out->id = id;
 	out->in_tree = 1;
 	if (is_line(q, id))
-		return line_context(q, id, out);
+		return line_context(q, id, &row, out);
 	const struct cgq_node *n = &q->node[id];
 	out->parent = n->parent;
 	out->first_child = n->first_child;
@@ -519,7 +518,7 @@ static int q_context_known(const void *impl, uint32_t id)
 	if (r < 0 || id <= q->cg->n_fns)
 		return r;
 	cgl_row row;
-	return profdb__cgq_line_row(q, id, &row);
+	return profdb__cgl_row(q->lines, id, &row);
 }
 
 /* ---- profiles ---------------------------------------------------------------------- */

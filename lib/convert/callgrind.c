@@ -196,7 +196,8 @@ int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t k
 			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
 		id = ++w->n_keyed[table];
 	}
-	ids[name_key] = id;
+	/* (read by the threads that format functions ahead, cgout-internal.h) */
+	__atomic_store_n(&ids[name_key], id, __ATOMIC_RELAXED);
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }

@@ -180,8 +180,25 @@ static gap *add_gap(fn_text *o, int kind)
 	return g;
 }
 
-static int put_name(fn_text *o, int key, profdb_str s, uint32_t name_key)
+/* A name line: "key=(id)" in place when the writer has given the name
+ * its id already (in a function before this one), else a gap. */
+static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
 {
+	uint32_t id = s.len ? profdb__cgw_known_id(x->w, keys[key].table, name_key) : 0;
+	if (id) {
+		char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
+		if (!at)
+			return no_memory();
+		memcpy(p, keys[key].key, keys[key].len);
+		p += keys[key].len;
+		*p++ = '=';
+		*p++ = '(';
+		p += profdb__cv_fmt_u64(p, id);
+		*p++ = ')';
+		*p++ = '\n';
+		o->len += (size_t)(p - at);
+		return 0;
+	}
 	gap *g = add_gap(o, GAP_NAME);
 	if (!g)
 		return no_memory();
@@ -246,13 +263,14 @@ typedef struct cur_file {
 	uint32_t key;
 } cur_file;
 
-static int put_file(fn_text *o, cur_file *cur, profdb_str file, uint32_t key)
+static int put_file(const text_jobs *x, fn_text *o, cur_file *cur, profdb_str file,
+                    uint32_t key)
 {
 	if (key == cur->key || same(file, cur->s))
 		return 0;
 	cur->s = file;
 	cur->key = key;
-	return put_name(o, K_FI, file, key);
+	return put_name(x, o, K_FI, file, key);
 }
 
 static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
@@ -270,7 +288,7 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 			size_t end = profdb__cgw_cost_end(x->w, ln->costs);
 			if (!end && !profdb__cgw_hidden_cost(x->w, ln->costs))
 				continue;   /* no cost at all */
-			if ((r = put_file(o, cur, ln->file, ln->file_key)) < 0 ||
+			if ((r = put_file(x, o, cur, ln->file, ln->file_key)) < 0 ||
 			    (r = put_cost_pos(x, o, ln->instr, ln->line)) < 0 ||
 			    (r = put_costs(x, o, ln->costs, end, 1)) < 0)
 				return r;
@@ -287,10 +305,10 @@ static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 		profdb__native_fn callee;
 		int r = x->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
 		if (r < 0 || (r = x->t->function(x->impl, cs.callee, &callee)) < 0 ||
-		    (r = put_file(o, cur, cs.file, cs.file_key)) < 0 ||
-		    (r = put_name(o, K_COB, callee.object, callee.object_key)) < 0 ||
-		    (r = put_name(o, K_CFI, callee.file, callee.file_key)) < 0 ||
-		    (r = put_name(o, K_CFN, callee.name, callee.name_key)) < 0)
+		    (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
+		    (r = put_name(x, o, K_COB, callee.object, callee.object_key)) < 0 ||
+		    (r = put_name(x, o, K_CFI, callee.file, callee.file_key)) < 0 ||
+		    (r = put_name(x, o, K_CFN, callee.name, callee.name_key)) < 0)
 			return r;
 		char *at = room(o, 6 + PROFDB__CV_U64_MAX + 1 + POS_MAX + 1), *p = at;
 		if (!at)
@@ -316,8 +334,8 @@ static int put_jumps(const text_jobs *x, fn_text *o, const void *d)
 	for (int64_t i = 0; i < nj; i++) {
 		profdb__native_row j;
 		int r = x->t->record_at(d, PROFDB__NATIVE_JUMP, (uint32_t)i, &j);
-		if (r < 0 || (r = put_name(o, K_JFI, j.file, j.file_key)) < 0 ||
-		    (r = put_name(o, K_JFN, j.to_function, j.to_function_key)) < 0)
+		if (r < 0 || (r = put_name(x, o, K_JFI, j.file, j.file_key)) < 0 ||
+		    (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key)) < 0)
 			return r;
 		/* The jump's source is the position in effect at jump= (profdb's
 		 * reading; valgrind also repeats it on the line after). */
@@ -414,9 +432,9 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 	     x->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
 	     x->t->record_count(d, PROFDB__NATIVE_JUMP) > 0)) {
 		cur_file cur = {f.file, f.file_key};
-		if ((r = put_name(o, K_OB, f.object, f.object_key)) >= 0 &&
-		    (r = put_name(o, K_FL, f.file, f.file_key)) >= 0 &&
-		    (r = put_name(o, K_FN, f.name, f.name_key)) >= 0 &&
+		if ((r = put_name(x, o, K_OB, f.object, f.object_key)) >= 0 &&
+		    (r = put_name(x, o, K_FL, f.file, f.file_key)) >= 0 &&
+		    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
 		    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
 			r = put_jumps(x, o, d);
 	}

@@ -21,6 +21,7 @@ typedef struct profdb__cgw {
 	uint32_t *by_num, *by_src;
 	const uint32_t *col;
 	size_t n_vis;
+	int col_first;               /* col[j] is j, for at most 64 columns */
 	/* Ids by the input's name keys, in front of the three tables ob, fl,
 	 * fn (0: not met yet; NULL: no keys, profdb__cgw_name_keys()). The
 	 * objects' and functions' are given in turn, counted in n_keyed,
@@ -90,6 +91,12 @@ void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size
  * (trailing zero costs may be left out: the format's rule). */
 static inline size_t profdb__cgw_cost_end(const profdb__cgw *w, const uint64_t *costs)
 {
+	if (w->col_first) {   /* a mask of the columns that are not 0: no branch per column */
+		uint64_t nz = 0;
+		for (size_t j = 0; j < w->n_vis; j++)
+			nz |= (uint64_t)(costs[j] != 0) << j;
+		return nz ? 64 - (size_t)__builtin_clzll(nz) : 0;
+	}
 	size_t end = w->n_vis;
 	while (end && !costs[w->col[end - 1]])
 		end--;

@@ -234,15 +234,24 @@ static int put_cost_pos(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t
 	return 0;
 }
 
-/* The visible events' values of @p costs up to @p end and the line's
- * end; @p self adds them to the totals. */
-static int put_costs(const text_jobs *x, fn_text *o, const uint64_t *costs, size_t end,
-                     int self)
+/* A cost line: its position (relative to the one before) and the
+ * visible events' values of @p costs up to @p end, the room checked
+ * once; @p self adds them to the totals. */
+static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t line,
+                         const uint64_t *costs, size_t end, int self)
 {
-	const uint32_t *col = x->w->col;
-	char *at = room(o, end * (PROFDB__CV_U64_MAX + 1) + 1), *p = at;
+	int first = !o->placed, r;
+	if (first && (r = put_pos_gap(o, GAP_POS, instr, line)) < 0)
+		return r;
+	char *at = room(o, POS_MAX + end * (PROFDB__CV_U64_MAX + 1) + 1), *p = at;
 	if (!at)
 		return no_memory();
+	if (!first) {
+		p += fmt_cost_pos(p, x->instr, 1, o->last_instr, o->last_line, instr, line);
+		o->last_instr = instr;
+		o->last_line = line;
+	}
+	const uint32_t *col = x->w->col;
 	for (size_t j = 0; j < end; j++) {
 		uint64_t v = costs[col[j]];
 		if (self)
@@ -289,8 +298,7 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 			if (!end && !profdb__cgw_hidden_cost(x->w, ln->costs))
 				continue;   /* no cost at all */
 			if ((r = put_file(x, o, cur, ln->file, ln->file_key)) < 0 ||
-			    (r = put_cost_pos(x, o, ln->instr, ln->line)) < 0 ||
-			    (r = put_costs(x, o, ln->costs, end, 1)) < 0)
+			    (r = put_cost_line(x, o, ln->instr, ln->line, ln->costs, end, 1)) < 0)
 				return r;
 		}
 	}
@@ -320,8 +328,8 @@ static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 		p += fmt_pos(p, x->instr, 0, 0);
 		*p++ = '\n';
 		o->len += (size_t)(p - at);
-		if ((r = put_cost_pos(x, o, cs.instr, cs.line)) < 0 ||
-		    (r = put_costs(x, o, cs.costs, profdb__cgw_cost_end(x->w, cs.costs), 0)) < 0)
+		if ((r = put_cost_line(x, o, cs.instr, cs.line, cs.costs,
+		                       profdb__cgw_cost_end(x->w, cs.costs), 0)) < 0)
 			return r;
 	}
 	return nc < 0 ? (int)nc : 0;

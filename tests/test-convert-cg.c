@@ -515,6 +515,37 @@ Test(convert_cg, callgrind_stops_in_the_middle)
 	free(text);
 }
 
+/* A function whose text changed after the open (the input is borrowed)
+ * no longer adds up to its self cost: the conversion stops with the
+ * decoder's error and message, on one thread or two (the function is
+ * then decoded on either), and frees what was made ahead. */
+Test(convert_cg, callgrind_stops_at_a_function_that_fails_to_decode)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	char *at = strstr(text, "\n1010 1 1000\n");   /* function 1000, part 1: Dr 1000 */
+	cr_assert(at);
+	for (uint32_t threads = 1; threads <= 2; threads++) {
+		profdb_input in = {"callgrind.out.1", text, len};
+		profdb_options oo = PROFDB_OPTIONS_INIT;
+		oo.threads = threads;
+		profdb *db = NULL;
+		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		at[8] = '9';
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		o.format = PROFDB_CONVERT_CALLGRIND;
+		buf b = {0};
+		cr_assert_eq(profdb_convert(db, &o, to_buf, &b), -EBADMSG, "%u threads", threads);
+		const char *msg = profdb_error_message();
+		cr_assert(strstr(msg, "function 1000:") && strstr(msg, "inconsistent profile"), "%s", msg);
+		cr_assert(b.len > 0 && !strstr((char *)b.p, "fn=(1001) f1000\n"), "written up to it");
+		at[8] = '1';
+		free(b.p);
+		profdb_close(db);
+	}
+	free(text);
+}
+
 Test(convert_cg, callgrind_one_event_and_write_error)
 {
 	profdb *a = open_text(two_parts, sizeof two_parts - 1);

@@ -15,10 +15,13 @@
  * when the taker waits, and then (jobs made in order) once half of that
  * is ready, or (shared jobs) once the result the taker waits for is;
  * the taker signals only when the making thread waits and half of it is
- * free again. Most jobs are small (a function's lines), and a wake-up per
- * job would cost more than making it: the two threads take turns by the
- * hundred. The spent results, up to as many and as many bytes, wait for
- * the next jobs to be made in their memory. */
+ * free again (shared jobs: an eighth, since the ring fills only while
+ * the taker is off making a long job or off its core, and the making
+ * thread would otherwise idle while half the ring is written). Most jobs
+ * are small (a function's lines), and a wake-up per job would cost more
+ * than making it: the two threads take turns by the hundred. The spent
+ * results, up to as many and as many bytes, wait for the next jobs to be
+ * made in their memory. */
 #define AHEAD_RING 1024u
 #define AHEAD_BYTES ((size_t)4 << 20)
 #define AHEAD_NONE UINT64_MAX
@@ -44,6 +47,7 @@ struct profdb__ahead {
 	size_t bytes;               /* of the results made and not taken */
 	int quit, broken;           /* stop; an error was handed out */
 	int taker_waits, maker_waits;
+	uint64_t resume_below;      /* the making thread waits until this much is free */
 	void *spent[AHEAD_RING];    /* results taken and done with, for the next jobs */
 	size_t spent_bytes[AHEAD_RING];
 	size_t n_spent, spent_total;
@@ -124,6 +128,7 @@ int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make
 	a->n_jobs = n_jobs;
 	a->shared = !!(flags & PROFDB__AHEAD_SHARED);
 	a->failed = AHEAD_NONE;
+	a->resume_below = a->shared ? AHEAD_RING / 8 : AHEAD_RING / 2;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->made_cv, NULL);
 	pthread_cond_init(&a->free_cv, NULL);
@@ -174,8 +179,8 @@ int profdb__ahead_next(profdb__ahead *a, void **result)
 		s = *t;
 		t->ready = 0;
 		a->bytes -= s.bytes;
-		if (a->maker_waits && a->claimed - a->taken <= AHEAD_RING / 2 &&
-		    a->bytes <= AHEAD_BYTES / 2)
+		if (a->maker_waits && a->claimed - a->taken <= AHEAD_RING - a->resume_below &&
+		    a->bytes <= AHEAD_BYTES / AHEAD_RING * (AHEAD_RING - a->resume_below))
 			pthread_cond_signal(&a->free_cv);
 		pthread_mutex_unlock(&a->lock);
 		if (done)   /* more spent results than are kept */

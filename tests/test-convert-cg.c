@@ -397,6 +397,108 @@ Test(convert_cg, callgrind_many_functions)
 	free(text);
 }
 
+/* Functions whose blocks depend on the ones before them: names met
+ * first in another function (ob=, fl=, fi=, cfn=, jfn=), a first cost
+ * line relative to the previous function's last, jumps before any cost
+ * line (their source is the position in effect), instruction positions,
+ * and one function whose text is larger than the output buffer (64 KiB)
+ * and than a decoded function's text starts with. */
+#define GAP_FNS 2500u
+#define GAP_BIG 1234u
+#define GAP_BIG_ROWS 30000u
+
+static char *gaps_text(size_t *len)
+{
+	size_t cap = (size_t)GAP_FNS * 300 + (size_t)GAP_BIG_ROWS * 12 + 256, n = 0;
+	char *t = malloc(cap);
+	cr_assert(t);
+	n += (size_t)snprintf(t + n, cap - n, "# callgrind format\nversion: 1\n"
+	                      "positions: instr line\nevents: Ir Dr\n");
+	for (uint32_t f = 0; f < GAP_FNS; f++) {
+		n += (size_t)snprintf(t + n, cap - n, "ob=/lib/o%u.so\nfl=file%u.c\nfn=f%u\n", f % 3,
+		                      f % 7, f);
+		if (f % 5 == 0)
+			n += (size_t)snprintf(t + n, cap - n, "jump=%u 0x%x %u\n", f + 1, 0x2000 + f, f);
+		n += (size_t)snprintf(t + n, cap - n, "0x%x %u %u 1\n+2 +1 3\n", 0x1000 + 16 * f,
+		                      10 + f % 50, f + 1);
+		if (f % 3 == 0)
+			n += (size_t)snprintf(t + n, cap - n, "fi=inl%u.h\n+4 * 2 2\n", f % 11);
+		if (f % 4 == 1)
+			n += (size_t)snprintf(t + n, cap - n, "cfi=file0.c\ncfn=f0\ncalls=2 0x1000 10\n"
+			                      "+1 * 5 1\n");
+		if (f % 6 == 2)
+			n += (size_t)snprintf(t + n, cap - n, "jcnd=1/3 0x%x %u\n+1 * 1\n", 0x3000 + f, f);
+		for (uint32_t i = 0; f == GAP_BIG && i < GAP_BIG_ROWS; i++)
+			n += (size_t)snprintf(t + n, cap - n, "+1 +1 1\n");
+		cr_assert_lt(n, cap);
+	}
+	*len = n;
+	return t;
+}
+
+/* The rows with a cost, of every function (a zero row is not written). */
+static uint64_t row_sum(const profdb *db, uint64_t *rows)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	uint64_t s = 0;
+	*rows = 0;
+	for (int64_t f = 0; f < profdb_cg_function_count(cg); f++) {
+		profdb_cg_detail *d;
+		cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)f), 0);
+		for (int64_t i = 0; i < profdb_cg_detail_line_count(d); i++) {
+			profdb_cg_line ln;
+			cr_assert_eq(profdb_cg_detail_line_at(d, (uint32_t)i, &ln), 0);
+			if (!ln.self[0] && !ln.self[1])
+				continue;
+			++*rows;
+			s += ((uint64_t)f * 1000003 + ln.line * 31 + ln.instr * 7 + ln.file.len) *
+			     (ln.self[0] * 131 + ln.self[1] + 1);
+		}
+		profdb_cg_detail_free(d);
+	}
+	return s;
+}
+
+Test(convert_cg, callgrind_same_bytes_on_any_thread_count)
+{
+	size_t len;
+	char *text = gaps_text(&len);
+	buf out[3];
+	for (uint32_t k = 0; k < 3; k++) {
+		profdb_input in = {"callgrind.out.1", text, len};
+		profdb_options oo = PROFDB_OPTIONS_INIT;
+		oo.threads = k + 1;   /* 1: the caller alone; 2, 3: a second thread beside it */
+		profdb *db = NULL;
+		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		out[k] = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+		profdb_close(db);
+	}
+	for (uint32_t k = 1; k < 3; k++)
+		cr_assert(out[k].len == out[0].len && !memcmp(out[k].p, out[0].p, out[0].len),
+		          "%u threads", k + 1);
+	cr_assert_gt(out[0].len, (size_t)GAP_BIG_ROWS * 8, "the long function is there");
+	/* read back: the same rows, call edges and jumps */
+	profdb *a = open_text(text, len), *c = open_text(out[0].p, out[0].len);
+	uint64_t ra, rc;
+	cr_assert_eq(row_sum(a, &ra), row_sum(c, &rc));
+	cr_assert_eq(ra, rc);
+	cr_assert_gt(ra, GAP_BIG_ROWS);
+	cr_assert_eq(jump_sum(a), jump_sum(c));
+	static char ea[1 << 16], ec[1 << 16];
+	edges_of(a, 0, ea, sizeof ea);
+	edges_of(c, 0, ec, sizeof ec);
+	cr_assert_str_eq(ea, ec);
+	for (uint32_t e = 0; e < 2; e++)
+		cr_assert_eq(fn_self(a, 0, "f1234", e), fn_self(c, 0, "f1234", e));
+	/* the function after the long one goes on from its last position */
+	cr_assert(strstr((char *)out[0].p, "\nfn=(1236) f1235\n-"), "relative to the long one");
+	profdb_close(c);
+	profdb_close(a);
+	for (uint32_t k = 0; k < 3; k++)
+		free(out[k].p);
+	free(text);
+}
+
 static int stop_at_third(uint64_t done, uint64_t total, void *userdata)
 {
 	(void)done, (void)total;
@@ -429,6 +531,37 @@ Test(convert_cg, callgrind_stops_in_the_middle)
 	cr_assert_eq(calls, 3);
 	free(b.p);
 	profdb_close(a);
+	free(text);
+}
+
+/* A function whose text changed after the open (the input is borrowed)
+ * no longer adds up to its self cost: the conversion stops with the
+ * decoder's error and message, on one thread or two (the function is
+ * then decoded on either), and frees what was made ahead. */
+Test(convert_cg, callgrind_stops_at_a_function_that_fails_to_decode)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	char *at = strstr(text, "\n1010 1 1000\n");   /* function 1000, part 1: Dr 1000 */
+	cr_assert(at);
+	for (uint32_t threads = 1; threads <= 2; threads++) {
+		profdb_input in = {"callgrind.out.1", text, len};
+		profdb_options oo = PROFDB_OPTIONS_INIT;
+		oo.threads = threads;
+		profdb *db = NULL;
+		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		at[8] = '9';
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		o.format = PROFDB_CONVERT_CALLGRIND;
+		buf b = {0};
+		cr_assert_eq(profdb_convert(db, &o, to_buf, &b), -EBADMSG, "%u threads", threads);
+		const char *msg = profdb_error_message();
+		cr_assert(strstr(msg, "function 1000:") && strstr(msg, "inconsistent profile"), "%s", msg);
+		cr_assert(b.len > 0 && !strstr((char *)b.p, "fn=(1001) f1000\n"), "written up to it");
+		at[8] = '1';
+		free(b.p);
+		profdb_close(db);
+	}
 	free(text);
 }
 

@@ -1,7 +1,8 @@
 /* Work done ahead on a second thread (ahead-internal.h): the jobs 0, 1,
- * ... made in order by one thread while the calling thread takes their
- * results in the same order, at most AHEAD_RING apart. Without a thread
- * (none to spare, or one cannot start) each job is made when taken. */
+ * ... made by one thread (and, when they are independent, by the calling
+ * thread as well) while the calling thread takes their results in order,
+ * at most AHEAD_RING apart. Without a thread (none to spare, or one
+ * cannot start) each job is made when taken. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,18 +11,26 @@
 #include "ahead-internal.h"
 
 /* Results made and not yet taken, at most AHEAD_RING of them and about
- * AHEAD_BYTES (one result may pass it): either side signals only when the
- * other waits, and then only once half of that is ready (made for the
- * taker, free for the maker) or the jobs are over. Most jobs are small
- * (a function's lines), and a wake-up per job would cost more than
- * making it: the two threads take turns by the hundred. */
-#define AHEAD_RING 256u
+ * AHEAD_BYTES (one result may pass it): the making thread signals only
+ * when the taker waits, and then (jobs made in order) once half of that
+ * is ready, or (shared jobs) once the result the taker waits for is;
+ * the taker signals only when the making thread waits and half of it is
+ * free again (shared jobs: an eighth, since the ring fills only while
+ * the taker is off making a long job or off its core, and the making
+ * thread would otherwise idle while half the ring is written). Most jobs
+ * are small (a function's lines), and a wake-up per job would cost more
+ * than making it: the two threads take turns by the hundred. The spent
+ * results, up to as many and as many bytes, wait for the next jobs to be
+ * made in their memory. */
+#define AHEAD_RING 1024u
 #define AHEAD_BYTES ((size_t)4 << 20)
+#define AHEAD_NONE UINT64_MAX
 
 typedef struct ahead_slot {
 	void *result;
-	size_t bytes;        /* what the maker said it takes */
-	int r;               /* < 0: the job failed, msg says why */
+	size_t bytes;        /* what the maker said it holds */
+	int r;               /* < 0: the job failed */
+	int ready;           /* made, not taken */
 } ahead_slot;
 
 struct profdb__ahead {
@@ -29,77 +38,85 @@ struct profdb__ahead {
 	profdb__ahead_drop_fn drop;
 	void *ctx;
 	uint64_t n_jobs;
-	int threaded;
+	int threaded, shared;
 	pthread_t th;
 	pthread_mutex_t lock;
-	pthread_cond_t made_cv, free_cv;   /* a job made, half the ring free */
-	uint64_t made, taken;       /* jobs made, results handed out */
+	pthread_cond_t made_cv, free_cv;   /* the awaited result made, half the ring free */
+	uint64_t claimed, taken;    /* jobs given to a maker, results handed out */
+	uint64_t failed;            /* the first job that failed (AHEAD_NONE: none) */
 	size_t bytes;               /* of the results made and not taken */
-	int quit;
+	int quit, broken;           /* stop; an error was handed out */
 	int taker_waits, maker_waits;
-	int maker_on;               /* the maker has not ended */
-	/* Results the taker is done with, for the maker to free: a result is
-	 * freed by the thread that allocated it, where the allocator takes it
-	 * back without a lock that the other thread holds. */
-	void *spent[AHEAD_RING];
-	size_t n_spent;
-	void *held;                 /* the result handed out last */
+	uint64_t resume_below;      /* the making thread waits until this much is free */
+	void *spent[AHEAD_RING];    /* results taken and done with, for the next jobs */
+	size_t spent_bytes[AHEAD_RING];
+	size_t n_spent, spent_total;
+	void *held;                 /* the result handed out last, and its bytes */
+	size_t held_bytes;
 	ahead_slot ring[AHEAD_RING];   /* job j in ring[j % AHEAD_RING] */
 	char msg[512];              /* the failed job's message (messages are
 	                             * per thread); no job is made after it */
 };
 
-static void run(profdb__ahead *a, uint64_t j, ahead_slot *s)
+/* Can a job be claimed: one is left, none failed, and the ring has room? */
+static int claimable(const profdb__ahead *a)
 {
-	s->result = NULL;
-	s->bytes = 0;
-	s->r = a->make(a->ctx, j, &s->result, &s->bytes);
-	if (s->r < 0)
+	return a->claimed < a->n_jobs && a->failed == AHEAD_NONE &&
+	       a->claimed - a->taken < AHEAD_RING && a->bytes < AHEAD_BYTES;
+}
+
+/* A spent result for the next job to reuse (NULL: none); under the lock. */
+static void *pop_spent(profdb__ahead *a)
+{
+	if (!a->n_spent)
+		return NULL;
+	a->n_spent--;
+	a->spent_total -= a->spent_bytes[a->n_spent];
+	return a->spent[a->n_spent];
+}
+
+/* Make job @p j, the lock released meanwhile, and put its result in the
+ * ring. */
+static void make_one(profdb__ahead *a, unsigned worker, uint64_t j)
+{
+	void *old = pop_spent(a);
+	pthread_mutex_unlock(&a->lock);
+	ahead_slot s = {NULL, 0, 0, 1};
+	s.r = a->make(a->ctx, worker, j, old, &s.result, &s.bytes);
+	pthread_mutex_lock(&a->lock);
+	if (s.r < 0 && j < a->failed) {
+		a->failed = j;
 		snprintf(a->msg, sizeof a->msg, "%s", profdb__message());
+	}
+	a->ring[j % AHEAD_RING] = s;
+	a->bytes += s.bytes;
 }
 
 static void *maker(void *arg)
 {
 	profdb__ahead *a = arg;
-	void *spent[AHEAD_RING];
 	pthread_mutex_lock(&a->lock);
-	for (;;) {
-		while (!a->quit && a->made < a->n_jobs &&
-		       (a->made - a->taken == AHEAD_RING || a->bytes >= AHEAD_BYTES)) {
+	while (!a->quit && a->claimed < a->n_jobs && a->failed == AHEAD_NONE) {
+		if (!claimable(a)) {
 			a->maker_waits = 1;
 			pthread_cond_wait(&a->free_cv, &a->lock);
+			a->maker_waits = 0;
+			continue;
 		}
-		a->maker_waits = 0;
-		size_t ns = a->n_spent;
-		memcpy(spent, a->spent, ns * sizeof *spent);
-		a->n_spent = 0;
-		int end = a->quit || a->made == a->n_jobs;
-		uint64_t j = a->made;
-		pthread_mutex_unlock(&a->lock);
-		for (size_t i = 0; i < ns; i++)
-			a->drop(a->ctx, spent[i]);
-		ahead_slot s;
-		if (!end)
-			run(a, j, &s);
-		pthread_mutex_lock(&a->lock);
-		if (end)
-			break;
-		a->ring[j % AHEAD_RING] = s;
-		a->made++;
-		a->bytes += s.bytes;
-		if (a->taker_waits && (a->made - a->taken >= AHEAD_RING / 2 ||
-		                       a->bytes >= AHEAD_BYTES / 2 || a->made == a->n_jobs || s.r < 0))
+		uint64_t j = a->claimed++;
+		make_one(a, 1, j);
+		if (a->taker_waits &&
+		    (a->shared ? j == a->taken
+		               : a->claimed - a->taken >= AHEAD_RING / 2 || a->bytes >= AHEAD_BYTES / 2 ||
+		                 a->claimed == a->n_jobs || a->failed != AHEAD_NONE))
 			pthread_cond_signal(&a->made_cv);
-		if (s.r < 0)
-			break;   /* the taker stops at it */
 	}
-	a->maker_on = 0;
 	pthread_mutex_unlock(&a->lock);
 	return NULL;
 }
 
 int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make_fn make,
-                        profdb__ahead_drop_fn drop, void *ctx, unsigned spare)
+                        profdb__ahead_drop_fn drop, void *ctx, unsigned spare, unsigned flags)
 {
 	profdb__ahead *a = calloc(1, sizeof *a);
 	*out = NULL;
@@ -109,10 +126,12 @@ int profdb__ahead_start(profdb__ahead **out, uint64_t n_jobs, profdb__ahead_make
 	a->drop = drop;
 	a->ctx = ctx;
 	a->n_jobs = n_jobs;
+	a->shared = !!(flags & PROFDB__AHEAD_SHARED);
+	a->failed = AHEAD_NONE;
+	a->resume_below = a->shared ? AHEAD_RING / 8 : AHEAD_RING / 2;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->made_cv, NULL);
 	pthread_cond_init(&a->free_cv, NULL);
-	a->maker_on = 1;
 	a->threaded = n_jobs > 1 && spare > 0 && pthread_create(&a->th, NULL, maker, a) == 0;
 	*out = a;
 	return 0;
@@ -124,42 +143,57 @@ int profdb__ahead_next(profdb__ahead *a, void **result)
 {
 	*result = NULL;
 	void *done = a->held;
+	size_t done_bytes = a->held_bytes;
 	a->held = NULL;
-	if (a->taken == a->n_jobs) {
+	if (a->taken == a->n_jobs || a->broken) {
 		if (done)
 			a->drop(a->ctx, done);
 		return profdb__fail(-EINVAL, "profdb: internal error: no job left to take");
 	}
 	ahead_slot s;
 	if (!a->threaded) {
-		if (done)
-			a->drop(a->ctx, done);
-		run(a, a->taken++, &s);
+		s.result = NULL;
+		s.bytes = 0;
+		s.r = a->make(a->ctx, 0, a->taken++, done, &s.result, &s.bytes);
+		if (s.r < 0)
+			a->broken = 1;   /* (the message is this thread's already) */
 	} else {
 		pthread_mutex_lock(&a->lock);
-		if (done && a->maker_on && a->n_spent < AHEAD_RING) {
+		if (done && a->n_spent < AHEAD_RING && done_bytes <= AHEAD_BYTES - a->spent_total) {
+			a->spent_bytes[a->n_spent] = done_bytes;
 			a->spent[a->n_spent++] = done;
+			a->spent_total += done_bytes;
 			done = NULL;
 		}
-		while (a->made == a->taken) {
+		/* the next result; meanwhile, shared jobs are made here too */
+		while (!a->ring[a->taken % AHEAD_RING].ready) {
+			if (a->shared && claimable(a)) {
+				make_one(a, 0, a->claimed++);
+				continue;
+			}
 			a->taker_waits = 1;
 			pthread_cond_wait(&a->made_cv, &a->lock);
+			a->taker_waits = 0;
 		}
-		a->taker_waits = 0;
-		s = a->ring[a->taken++ % AHEAD_RING];
+		ahead_slot *t = &a->ring[a->taken++ % AHEAD_RING];
+		s = *t;
+		t->ready = 0;
 		a->bytes -= s.bytes;
-		if (a->maker_waits && a->made - a->taken <= AHEAD_RING / 2 &&
-		    a->bytes <= AHEAD_BYTES / 2)
+		if (a->maker_waits && a->claimed - a->taken <= AHEAD_RING - a->resume_below &&
+		    a->bytes <= AHEAD_BYTES / AHEAD_RING * (AHEAD_RING - a->resume_below))
 			pthread_cond_signal(&a->free_cv);
 		pthread_mutex_unlock(&a->lock);
-		if (done)   /* the maker has ended, or has not freed the others yet */
+		if (done)   /* more spent results than are kept */
 			a->drop(a->ctx, done);
+		if (s.r < 0) {
+			a->broken = 1;
+			profdb__set_message(a->msg);
+		}
 	}
-	if (s.r < 0) {
-		profdb__set_message(a->msg);
+	if (s.r < 0)
 		return s.r;
-	}
 	*result = a->held = s.result;
+	a->held_bytes = s.bytes;
 	return 0;
 }
 
@@ -173,8 +207,8 @@ void profdb__ahead_stop(profdb__ahead *a)
 		pthread_cond_signal(&a->free_cv);
 		pthread_mutex_unlock(&a->lock);
 		pthread_join(a->th, NULL);
-		/* what was made and not taken, or not yet freed */
-		for (uint64_t j = a->taken; j < a->made; j++)
+		/* what was made and not taken (every job claimed is made by now) */
+		for (uint64_t j = a->taken; j < a->claimed; j++)
 			if (a->ring[j % AHEAD_RING].r >= 0)
 				a->drop(a->ctx, a->ring[j % AHEAD_RING].result);
 		for (size_t i = 0; i < a->n_spent; i++)

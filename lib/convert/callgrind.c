@@ -8,6 +8,14 @@
 #include "cgout-internal.h"
 #include "query/hints-internal.h"
 
+static void set_col(profdb__cgw *w, const uint32_t *col)
+{
+	w->col = col;
+	w->col_first = w->n_vis <= 64;
+	for (size_t j = 0; j < w->n_vis; j++)
+		w->col_first &= col[j] == j;
+}
+
 int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *ev, size_t n_ev)
 {
 	memset(w, 0, sizeof *w);
@@ -25,11 +33,11 @@ int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *
 			w->by_num[w->n_vis] = (uint32_t)k;
 			w->by_src[w->n_vis++] = ev[k].src;
 		}
-	w->col = w->by_num;
+	set_col(w, w->by_num);
 	return 0;
 }
 
-void profdb__cgw_costs_by_src(profdb__cgw *w) { w->col = w->by_src; }
+void profdb__cgw_costs_by_src(profdb__cgw *w) { set_col(w, w->by_src); }
 
 int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys)
 {
@@ -196,7 +204,8 @@ int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t k
 			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
 		id = ++w->n_keyed[table];
 	}
-	ids[name_key] = id;
+	/* (read by the threads that format functions ahead, cgout-internal.h) */
+	__atomic_store_n(&ids[name_key], id, __ATOMIC_RELAXED);
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }

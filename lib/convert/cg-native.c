@@ -5,7 +5,6 @@
  * position, event), the same call edges and totals (doc/CONVERT.md,
  * "Callgrind"; tests/convert_check.py). */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,38 +18,87 @@ typedef struct native {
 	const profdb__native_table *t;
 	const void *impl;
 	int instr;                 /* positions: instr line */
-	profdb_str cur;            /* the cost lines' file */
-	uint32_t cur_key;          /* its name key */
 	int have_last;             /* a position was written: the next may be relative */
 	uint64_t last_instr, last_line;
 	unsigned spare;            /* threads it may start (profdb__spare_threads()) */
 } native;
+
+/* A function's block is formatted by the thread that decodes its
+ * records, where their costs are in the cache, into a text of its own
+ * (fn_text); the calling thread writes the texts in order. What depends
+ * on the blocks before it is left as a gap for the writer to fill: each
+ * name line (its id, and the name itself the first time) and the first
+ * position (relative to the previous block's last one). */
+enum { GAP_NAME, GAP_POS, GAP_JUMP_POS };
+
+/* The keys of the name lines, by a gap's key index. */
+enum { K_OB, K_FL, K_FN, K_FI, K_COB, K_CFI, K_CFN, K_JFI, K_JFN };
+static const struct {
+	char key[4];
+	unsigned char len, table;
+} keys[] = {
+	{"ob", 2, PROFDB__CGW_OB},   {"fl", 2, PROFDB__CGW_FL},   {"fn", 2, PROFDB__CGW_FN},
+	{"fi", 2, PROFDB__CGW_FL},   {"cob", 3, PROFDB__CGW_OB},  {"cfi", 3, PROFDB__CGW_FL},
+	{"cfn", 3, PROFDB__CGW_FN},  {"jfi", 3, PROFDB__CGW_FL},  {"jfn", 3, PROFDB__CGW_FN},
+};
+
+typedef struct gap {
+	size_t at;                 /* where in the text */
+	unsigned char kind, key;   /* GAP_*; GAP_NAME: its key in keys[] */
+	uint32_t name_key;         /* GAP_NAME: the input's key of the name */
+	union {
+		profdb_str name;       /* GAP_NAME */
+		struct {
+			uint64_t instr, line;
+		} pos;                 /* GAP_POS: a cost line's position; GAP_JUMP_POS: a
+		                        * jump's source, written when not in effect */
+	} u;
+} gap;
+
+typedef struct fn_text {
+	char *text;
+	size_t len, cap;
+	gap *gaps;
+	size_t n_gaps, cap_gaps;
+	int placed;                /* a position was written: the last is last_instr/line */
+	uint64_t last_instr, last_line;
+	uint64_t totals[];         /* per visible event: the self costs written */
+} fn_text;
+
+/* Room a text keeps beyond its size (fit()). */
+#define TEXT_SLACK ((size_t)1024)
+
+/* The longest position: "0x" hex and a line, or two relative ones. */
+#define POS_MAX (2 * (PROFDB__CV_U64_MAX + 3))
 
 static int same(profdb_str a, profdb_str b)
 {
 	return a.len == b.len && (a.ptr == b.ptr || !memcmp(a.ptr, b.ptr, a.len));
 }
 
-static void put_hex(profdb__cv_out *o, uint64_t v)
+static size_t fmt_hex(char *at, uint64_t v)
 {
-	char tmp[17];
-	int i = 16;
-	tmp[16] = 0;
-	do
-		tmp[--i] = "0123456789abcdef"[v & 15];
-	while (v >>= 4);
-	profdb__cv_puts(o, tmp + i);
+	size_t n = 1;
+	for (uint64_t x = v >> 4; x; x >>= 4)
+		n++;
+	for (size_t i = n; i-- > 0; v >>= 4)
+		at[i] = "0123456789abcdef"[v & 15];
+	return n;
 }
 
-/* An absolute position (calls= and jump targets). */
-static void put_pos(native *n, uint64_t instr, uint64_t line)
+/* An absolute position (calls= and jump targets, the first cost line of
+ * a part): its length. */
+static size_t fmt_pos(char *at, int instr_col, uint64_t instr, uint64_t line)
 {
-	if (n->instr) {
-		profdb__cv_puts(n->w.o, "0x");
-		put_hex(n->w.o, instr);
-		profdb__cv_putc(n->w.o, ' ');
+	char *p = at;
+	if (instr_col) {
+		*p++ = '0';
+		*p++ = 'x';
+		p += fmt_hex(p, instr);
+		*p++ = ' ';
 	}
-	profdb__cv_u64(n->w.o, line);
+	p += profdb__cv_fmt_u64(p, line);
+	return (size_t)(p - at);
 }
 
 /* A relative subposition at @p at, in decimal (callgrind_annotate reads
@@ -66,202 +114,390 @@ static size_t fmt_rel(char *at, uint64_t v, uint64_t last)
 }
 
 /* The position of a cost line, relative to the previous one as valgrind
- * writes them (--compress-pos): the output stays near the input's size. */
-static void put_cost_pos(native *n, uint64_t instr, uint64_t line)
+ * writes them (--compress-pos), so the output stays near the input's
+ * size; absolute when there is none (@p have_last 0). */
+static size_t fmt_cost_pos(char *at, int instr_col, int have_last, uint64_t last_instr,
+                           uint64_t last_line, uint64_t instr, uint64_t line)
 {
-	unsigned char *q = n->have_last ? profdb__cv_room(n->w.o, 2 * (PROFDB__CV_U64_MAX + 2))
-	                                : NULL;
-	if (!n->have_last) {
-		put_pos(n, instr, line);
-	} else if (q) {
-		char *at = (char *)q;
-		if (n->instr) {
-			at += fmt_rel(at, instr, n->last_instr);
-			*at++ = ' ';
-		}
-		at += fmt_rel(at, line, n->last_line);
-		n->w.o->len += (size_t)(at - (char *)q);
+	if (!have_last)
+		return fmt_pos(at, instr_col, instr, line);
+	char *p = at;
+	if (instr_col) {
+		p += fmt_rel(p, instr, last_instr);
+		*p++ = ' ';
 	}
-	n->have_last = 1;
-	n->last_instr = instr;
-	n->last_line = line;
+	p += fmt_rel(p, line, last_line);
+	return (size_t)(p - at);
 }
 
-static int put_file(native *n, profdb_str file, uint32_t key)
+/* ---- a function's text, on the thread that decodes it ---------------------------- */
+
+/* What the making threads read (the same for both) and keep per thread. */
+typedef struct text_jobs {
+	const profdb__native_table *t;
+	const void *impl;
+	const profdb__cgw *w;      /* the visible columns; read only while jobs run */
+	int instr;
+	const uint32_t *profiles;  /* NULL: every profile summed */
+	size_t n_profiles;
+	/* per worker (ahead-internal.h): the records it decoded last, the
+	 * next decoded in their memory */
+	void *records[2];
+} text_jobs;
+
+static int no_memory(void) { return profdb__fail(-ENOMEM, "profdb_convert: out of memory"); }
+
+/* Room for @p n more bytes of text: where they go, NULL when out of
+ * memory. */
+static char *room(fn_text *o, size_t n)
 {
-	if (key == n->cur_key || same(file, n->cur))
+	if (o->cap - o->len < n) {
+		size_t cap = o->cap ? o->cap : 256;
+		while (cap - o->len < n)
+			cap *= 2;
+		char *p = realloc(o->text, cap);
+		if (!p)
+			return NULL;
+		o->text = p;
+		o->cap = cap;
+	}
+	return o->text + o->len;
+}
+
+static gap *add_gap(fn_text *o, int kind)
+{
+	if (o->n_gaps == o->cap_gaps) {
+		size_t cap = o->cap_gaps ? 2 * o->cap_gaps : 16;
+		gap *g = realloc(o->gaps, cap * sizeof *g);
+		if (!g)
+			return NULL;
+		o->gaps = g;
+		o->cap_gaps = cap;
+	}
+	gap *g = &o->gaps[o->n_gaps++];
+	g->at = o->len;
+	g->kind = (unsigned char)kind;
+	return g;
+}
+
+/* A name line: "key=(id)" in place when the writer has given the name
+ * its id already (in a function before this one), else a gap. */
+static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
+{
+	uint32_t id = s.len ? profdb__cgw_known_id(x->w, keys[key].table, name_key) : 0;
+	if (id) {
+		char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
+		if (!at)
+			return no_memory();
+		memcpy(p, keys[key].key, keys[key].len);
+		p += keys[key].len;
+		*p++ = '=';
+		*p++ = '(';
+		p += profdb__cv_fmt_u64(p, id);
+		*p++ = ')';
+		*p++ = '\n';
+		o->len += (size_t)(p - at);
 		return 0;
-	n->cur = file;
-	n->cur_key = key;
-	return profdb__cgw_name_key(&n->w, "fi", file, key);
+	}
+	gap *g = add_gap(o, GAP_NAME);
+	if (!g)
+		return no_memory();
+	g->key = (unsigned char)key;
+	g->name_key = name_key;
+	g->u.name = s;
+	return 0;
 }
 
-static int put_lines(native *n, const void *d)
+static int put_pos_gap(fn_text *o, int kind, uint64_t instr, uint64_t line)
 {
-	int64_t nl = n->t->record_count(d, PROFDB__NATIVE_LINE);
+	gap *g = add_gap(o, kind);
+	if (!g)
+		return no_memory();
+	g->u.pos.instr = instr;
+	g->u.pos.line = line;
+	o->placed = 1;
+	o->last_instr = instr;
+	o->last_line = line;
+	return 0;
+}
+
+static int put_cost_pos(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t line)
+{
+	if (!o->placed)   /* after the previous block's last position */
+		return put_pos_gap(o, GAP_POS, instr, line);
+	char *at = room(o, POS_MAX);
+	if (!at)
+		return no_memory();
+	o->len += fmt_cost_pos(at, x->instr, 1, o->last_instr, o->last_line, instr, line);
+	o->last_instr = instr;
+	o->last_line = line;
+	return 0;
+}
+
+/* A cost line: its position (relative to the one before) and the
+ * visible events' values of @p costs up to @p end, the room checked
+ * once; @p self adds them to the totals. */
+static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t line,
+                         const uint64_t *costs, size_t end, int self)
+{
+	int first = !o->placed, r;
+	if (first && (r = put_pos_gap(o, GAP_POS, instr, line)) < 0)
+		return r;
+	char *at = room(o, POS_MAX + end * (PROFDB__CV_U64_MAX + 1) + 1), *p = at;
+	if (!at)
+		return no_memory();
+	if (!first) {
+		p += fmt_cost_pos(p, x->instr, 1, o->last_instr, o->last_line, instr, line);
+		o->last_instr = instr;
+		o->last_line = line;
+	}
+	const uint32_t *col = x->w->col;
+	for (size_t j = 0; j < end; j++) {
+		uint64_t v = costs[col[j]];
+		if (self)
+			o->totals[j] = UINT64_MAX - o->totals[j] < v ? UINT64_MAX : o->totals[j] + v;
+		*p++ = ' ';
+		if (v < 10)   /* most of them */
+			*p++ = (char)('0' + v);
+		else
+			p += profdb__cv_fmt_u64(p, v);
+	}
+	*p++ = '\n';
+	o->len += (size_t)(p - at);
+	return 0;
+}
+
+typedef struct cur_file {
+	profdb_str s;
+	uint32_t key;
+} cur_file;
+
+static int put_file(const text_jobs *x, fn_text *o, cur_file *cur, profdb_str file,
+                    uint32_t key)
+{
+	if (key == cur->key || same(file, cur->s))
+		return 0;
+	cur->s = file;
+	cur->key = key;
+	return put_name(x, o, K_FI, file, key);
+}
+
+static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
+{
+	int64_t nl = x->t->record_count(d, PROFDB__NATIVE_LINE);
 	profdb__native_line rows[256];   /* a batch at a time */
 	uint32_t got;
 	for (int64_t i = 0; i < nl; i += got) {
-		if (!(got = n->t->lines(d, (uint32_t)i, 256, rows)))
+		if (!(got = x->t->lines(d, (uint32_t)i, 256, rows)))
 			return profdb__fail(-EIO, "profdb_convert: internal error: line record %" PRId64
 			                    " of %" PRId64 " missing", i, nl);
 		for (uint32_t k = 0; k < got; k++) {
 			const profdb__native_line *ln = &rows[k];
 			int r;
-			/* the costs were written by the thread that decoded them:
-			 * ask for them a few rows ahead */
-			if (k + 8 < got) {
-				__builtin_prefetch(rows[k + 8].costs);
-				__builtin_prefetch(rows[k + 8].costs + 7);
-			}
-			size_t end = profdb__cgw_cost_end(&n->w, ln->costs);
-			if (!end && !profdb__cgw_hidden_cost(&n->w, ln->costs))
+			size_t end = profdb__cgw_cost_end(x->w, ln->costs);
+			if (!end && !profdb__cgw_hidden_cost(x->w, ln->costs))
 				continue;   /* no cost at all */
-			if ((r = put_file(n, ln->file, ln->file_key)) < 0)
+			if ((r = put_file(x, o, cur, ln->file, ln->file_key)) < 0 ||
+			    (r = put_cost_line(x, o, ln->instr, ln->line, ln->costs, end, 1)) < 0)
 				return r;
-			put_cost_pos(n, ln->instr, ln->line);
-			profdb__cgw_put_costs(&n->w, ln->costs, 1, end);
 		}
 	}
 	return nl < 0 ? (int)nl : 0;
 }
 
-static int put_calls(native *n, const void *d)
+static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
 {
-	int64_t nc = n->t->record_count(d, PROFDB__NATIVE_CALL);
+	int64_t nc = x->t->record_count(d, PROFDB__NATIVE_CALL);
 	for (int64_t i = 0; i < nc; i++) {
 		profdb__native_row cs;
 		profdb__native_fn callee;
-		int r = n->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
-		if (r < 0 || (r = n->t->function(n->impl, cs.callee, &callee)) < 0 ||
-		    (r = put_file(n, cs.file, cs.file_key)) < 0 ||
-		    (r = profdb__cgw_name_key(&n->w, "cob", callee.object, callee.object_key)) < 0 ||
-		    (r = profdb__cgw_name_key(&n->w, "cfi", callee.file, callee.file_key)) < 0 ||
-		    (r = profdb__cgw_name_key(&n->w, "cfn", callee.name, callee.name_key)) < 0)
+		int r = x->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
+		if (r < 0 || (r = x->t->function(x->impl, cs.callee, &callee)) < 0 ||
+		    (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
+		    (r = put_name(x, o, K_COB, callee.object, callee.object_key)) < 0 ||
+		    (r = put_name(x, o, K_CFI, callee.file, callee.file_key)) < 0 ||
+		    (r = put_name(x, o, K_CFN, callee.name, callee.name_key)) < 0)
 			return r;
-		profdb__cv_puts(n->w.o, "calls=");
-		profdb__cv_u64(n->w.o, cs.count);
-		profdb__cv_putc(n->w.o, ' ');
-		put_pos(n, 0, 0);
-		profdb__cv_putc(n->w.o, '\n');
-		put_cost_pos(n, cs.instr, cs.line);
-		profdb__cgw_costs(&n->w, cs.costs, 0);
+		char *at = room(o, 6 + PROFDB__CV_U64_MAX + 1 + POS_MAX + 1), *p = at;
+		if (!at)
+			return no_memory();
+		memcpy(p, "calls=", 6);
+		p += 6;
+		p += profdb__cv_fmt_u64(p, cs.count);
+		*p++ = ' ';
+		p += fmt_pos(p, x->instr, 0, 0);
+		*p++ = '\n';
+		o->len += (size_t)(p - at);
+		if ((r = put_cost_line(x, o, cs.instr, cs.line, cs.costs,
+		                       profdb__cgw_cost_end(x->w, cs.costs), 0)) < 0)
+			return r;
 	}
 	return nc < 0 ? (int)nc : 0;
 }
 
 /* Jumps as written: jfi= and jfn= each time (they name the target). */
-static int put_jumps(native *n, const void *d)
+static int put_jumps(const text_jobs *x, fn_text *o, const void *d)
 {
-	int64_t nj = n->t->record_count(d, PROFDB__NATIVE_JUMP);
+	int64_t nj = x->t->record_count(d, PROFDB__NATIVE_JUMP);
 	for (int64_t i = 0; i < nj; i++) {
 		profdb__native_row j;
-		int r = n->t->record_at(d, PROFDB__NATIVE_JUMP, (uint32_t)i, &j);
-		if (r < 0 || (r = profdb__cgw_name_key(&n->w, "jfi", j.file, j.file_key)) < 0 ||
-		    (r = profdb__cgw_name_key(&n->w, "jfn", j.to_function, j.to_function_key)) < 0)
+		int r = x->t->record_at(d, PROFDB__NATIVE_JUMP, (uint32_t)i, &j);
+		if (r < 0 || (r = put_name(x, o, K_JFI, j.file, j.file_key)) < 0 ||
+		    (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key)) < 0)
 			return r;
 		/* The jump's source is the position in effect at jump= (profdb's
 		 * reading; valgrind also repeats it on the line after). */
-		if (!n->have_last || n->last_instr != j.instr || n->last_line != j.line) {
-			put_cost_pos(n, j.instr, j.line);
-			profdb__cv_putc(n->w.o, '\n');
+		if (!o->placed) {
+			if ((r = put_pos_gap(o, GAP_JUMP_POS, j.instr, j.line)) < 0)
+				return r;
+		} else if (o->last_instr != j.instr || o->last_line != j.line) {
+			if ((r = put_cost_pos(x, o, j.instr, j.line)) < 0)
+				return r;
+			o->text[o->len++] = '\n';   /* (POS_MAX has room for it) */
 		}
+		char *at = room(o, 5 + 2 * PROFDB__CV_U64_MAX + 2 + POS_MAX + 1 + POS_MAX + 1), *p = at;
+		if (!at)
+			return no_memory();
 		/* valgrind's own forms: jump=COUNT, jcnd=FOLLOWED/EXECUTED */
-		profdb__cv_puts(n->w.o, j.conditional ? "jcnd=" : "jump=");
-		profdb__cv_u64(n->w.o, j.count);
+		memcpy(p, j.conditional ? "jcnd=" : "jump=", 5);
+		p += 5;
+		p += profdb__cv_fmt_u64(p, j.count);
 		if (j.conditional) {
-			profdb__cv_putc(n->w.o, '/');
-			profdb__cv_u64(n->w.o, j.executed);
+			*p++ = '/';
+			p += profdb__cv_fmt_u64(p, j.executed);
 		}
-		profdb__cv_putc(n->w.o, ' ');
-		put_pos(n, j.to_instr, j.to_line);
-		profdb__cv_putc(n->w.o, '\n');
-		put_cost_pos(n, j.instr, j.line);
-		profdb__cv_putc(n->w.o, '\n');
+		*p++ = ' ';
+		p += fmt_pos(p, x->instr, j.to_instr, j.to_line);
+		*p++ = '\n';
+		/* the source again: in effect, so "*" */
+		p += fmt_cost_pos(p, x->instr, 1, j.instr, j.line, j.instr, j.line);
+		*p++ = '\n';
+		o->len += (size_t)(p - at);
 	}
 	return nj < 0 ? (int)nj : 0;
 }
 
-/* The records of every function in turn, each for every profile of
- * @c profiles (NULL: once, of every profile summed): job j is function
- * j / n_profiles. Made ahead on a second thread (ahead-internal.h), in
- * the memory of records taken and done with (spare: as many as the two
- * threads pass in a turn, AHEAD_RING, up to SPARE_BYTES): the rows' room
- * is allocated once, not per function. */
-#define SPARE_RECORDS 256u
-#define SPARE_BYTES ((size_t)8 << 20)
-typedef struct records_jobs {
-	const profdb__native_table *t;
-	const void *impl;
-	const uint32_t *profiles;
-	size_t n_profiles;
-	size_t n_metrics;
-	pthread_mutex_t lock;      /* of spare: records are dropped on either thread */
-	void *spare[SPARE_RECORDS];
-	size_t spare_bytes[SPARE_RECORDS];
-	size_t n_spare, bytes;
-} records_jobs;
-
-static int make_records(void *ctx, uint64_t j, void **out, size_t *bytes)
+static size_t text_bytes(const fn_text *o, size_t n_vis)
 {
-	records_jobs *x = ctx;
+	return sizeof *o + n_vis * sizeof *o->totals + o->cap + o->cap_gaps * sizeof *o->gaps;
+}
+
+/* A text's room back near its size when a long one left it much larger:
+ * texts are reused for any function, and their room is what bounds how
+ * far ahead the threads go. */
+static void fit(fn_text *o)
+{
+	if (o->cap > 4 * o->len + TEXT_SLACK) {
+		char *p = realloc(o->text, 2 * o->len + TEXT_SLACK / 4);
+		if (p) {
+			o->text = p;
+			o->cap = 2 * o->len + TEXT_SLACK / 4;
+		}
+	}
+	if (o->cap_gaps > 4 * o->n_gaps + TEXT_SLACK / sizeof *o->gaps) {
+		size_t cap = 2 * o->n_gaps + TEXT_SLACK / 4 / sizeof *o->gaps;
+		gap *g = realloc(o->gaps, cap * sizeof *g);
+		if (g) {
+			o->gaps = g;
+			o->cap_gaps = cap;
+		}
+	}
+}
+
+static void drop_text(void *ctx, void *text)
+{
+	(void)ctx;
+	fn_text *o = text;
+	if (o) {
+		free(o->text);
+		free(o->gaps);
+		free(o);
+	}
+}
+
+/* Job j: function j / n_profiles, for profile j % n_profiles (or every
+ * profile summed), its records decoded and its block formatted on the
+ * thread that makes it, in the memory of a text written before. */
+static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **out,
+                     size_t *bytes)
+{
+	text_jobs *x = ctx;
+	size_t n_vis = x->w->n_vis;
 	uint32_t fn = (uint32_t)(j / x->n_profiles);
 	uint32_t profile = x->profiles ? x->profiles[j % x->n_profiles] : PROFDB_NONE;
-	void *old = NULL;
-	pthread_mutex_lock(&x->lock);
-	if (x->n_spare) {
-		old = x->spare[--x->n_spare];
-		x->bytes -= x->spare_bytes[x->n_spare];
+	fn_text *o = old;
+	if (!o && !(o = calloc(1, sizeof *o + n_vis * sizeof *o->totals)))
+		return no_memory();
+	o->len = o->n_gaps = 0;
+	o->placed = 0;
+	memset(o->totals, 0, n_vis * sizeof *o->totals);
+	void *d;
+	int r = x->t->records_renew(x->impl, profile, fn, x->records[worker], &d);
+	x->records[worker] = r < 0 ? NULL : d;
+	profdb__native_fn f;
+	if (r >= 0 && (r = x->t->function(x->impl, fn, &f)) >= 0 &&
+	    (x->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
+	     x->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
+	     x->t->record_count(d, PROFDB__NATIVE_JUMP) > 0)) {
+		cur_file cur = {f.file, f.file_key};
+		if ((r = put_name(x, o, K_OB, f.object, f.object_key)) >= 0 &&
+		    (r = put_name(x, o, K_FL, f.file, f.file_key)) >= 0 &&
+		    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
+		    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
+			r = put_jumps(x, o, d);
 	}
-	pthread_mutex_unlock(&x->lock);
-	int r = x->t->records_renew(x->impl, profile, fn, old, out);
-	if (r < 0)
+	if (r < 0) {
+		drop_text(x, o);
 		return r;
-	/* about a row's position and costs each (the costs are most of it) */
-	int64_t rows = 0;
-	for (int kind = PROFDB__NATIVE_LINE; kind <= PROFDB__NATIVE_JUMP; kind++)
-		rows += x->t->record_count(*out, kind);
-	*bytes = (size_t)rows * (32 + x->n_metrics * sizeof(uint64_t));
+	}
+	fit(o);
+	*out = o;
+	*bytes = text_bytes(o, n_vis);
 	return 0;
 }
 
-static void drop_records(void *ctx, void *records)
+/* ---- the texts in order, on the calling thread ------------------------------------ */
+
+static void write_cost_pos(native *n, uint64_t instr, uint64_t line)
 {
-	records_jobs *x = ctx;
-	size_t bytes = x->t->records_room(records);
-	pthread_mutex_lock(&x->lock);
-	if (x->n_spare < SPARE_RECORDS && bytes <= SPARE_BYTES - x->bytes) {
-		x->spare_bytes[x->n_spare] = bytes;
-		x->spare[x->n_spare++] = records;
-		x->bytes += bytes;
-		records = NULL;
-	}
-	pthread_mutex_unlock(&x->lock);
-	if (records)
-		x->t->records_free(records);
+	unsigned char *q = profdb__cv_room(n->w.o, POS_MAX);
+	if (q)
+		n->w.o->len += fmt_cost_pos((char *)q, n->instr, n->have_last, n->last_instr,
+		                            n->last_line, instr, line);
+	n->have_last = 1;
+	n->last_instr = instr;
+	n->last_line = line;
 }
 
-/* Function @p fn's block, from its next records (of one profile, or of
- * all summed). */
-static int put_function(native *n, profdb__ahead *a, uint32_t fn)
+/* A function's text with its gaps filled, and its totals. */
+static int write_text(native *n, const fn_text *x)
 {
-	void *d;
-	profdb__native_fn f;
-	int r = profdb__ahead_next(a, &d);   /* d: alive until the next one */
-	if (r < 0 || (r = n->t->function(n->impl, fn, &f)) < 0)
-		return r;
-	if (n->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
-	    n->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
-	    n->t->record_count(d, PROFDB__NATIVE_JUMP) > 0) {
-		if ((r = profdb__cgw_name_key(&n->w, "ob", f.object, f.object_key)) >= 0 &&
-		    (r = profdb__cgw_name_key(&n->w, "fl", f.file, f.file_key)) >= 0 &&
-		    (r = profdb__cgw_name_key(&n->w, "fn", f.name, f.name_key)) >= 0) {
-			n->cur = f.file;
-			n->cur_key = f.file_key;
-			if ((r = put_lines(n, d)) >= 0 && (r = put_calls(n, d)) >= 0)
-				r = put_jumps(n, d);
+	profdb__cv_out *o = n->w.o;
+	size_t at = 0;
+	int r = 0;
+	for (size_t i = 0; i < x->n_gaps && r >= 0; i++) {
+		const gap *g = &x->gaps[i];
+		profdb__cv_put(o, x->text + at, g->at - at);
+		at = g->at;
+		if (g->kind == GAP_NAME) {
+			r = profdb__cgw_name_key_in(&n->w, keys[g->key].table, keys[g->key].key,
+			                            keys[g->key].len, g->u.name, g->name_key);
+		} else if (g->kind == GAP_POS || !n->have_last || n->last_instr != g->u.pos.instr ||
+		           n->last_line != g->u.pos.line) {
+			write_cost_pos(n, g->u.pos.instr, g->u.pos.line);
+			if (g->kind == GAP_JUMP_POS)
+				profdb__cv_putc(o, '\n');
 		}
 	}
+	profdb__cv_put(o, x->text + at, x->len - at);
+	if (x->placed) {
+		n->have_last = 1;
+		n->last_instr = x->last_instr;
+		n->last_line = x->last_line;
+	}
+	uint64_t *t = n->w.totals;
+	for (size_t j = 0; j < n->w.n_vis; j++)
+		t[j] = UINT64_MAX - t[j] < x->totals[j] ? UINT64_MAX : t[j] + x->totals[j];
 	return r;
 }
 
@@ -289,6 +525,10 @@ static int probe_instr(const native *n, int64_t n_fn)
 	return 0;
 }
 
+/* The blocks of every function in turn, each for every profile of
+ * @c profiles (NULL: once, of every profile summed): job j is function
+ * j / n_profiles, decoded and formatted by either thread
+ * (ahead-internal.h, PROFDB__AHEAD_SHARED) and written here in order. */
 static int put_part(native *n, const profdb_convert_options *opts, const uint32_t *profiles,
                     size_t n_profiles, int all)
 {
@@ -296,13 +536,16 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 	profdb__ahead *a;
 	if (n_fn < 0)
 		return (int)n_fn;
-	records_jobs jobs = {n->t, n->impl, all ? NULL : profiles, all ? 1 : n_profiles, n->w.n_ev,
-	                     PTHREAD_MUTEX_INITIALIZER, {NULL}, {0}, 0, 0};
-	int r = profdb__ahead_start(&a, (uint64_t)n_fn * jobs.n_profiles, make_records, drop_records,
-	                            &jobs, n->spare);
+	text_jobs jobs = {n->t, n->impl, &n->w, n->instr, all ? NULL : profiles,
+	                  all ? 1 : n_profiles, {NULL, NULL}};
+	int r = profdb__ahead_start(&a, (uint64_t)n_fn * jobs.n_profiles, make_text, drop_text, &jobs,
+	                            n->spare, PROFDB__AHEAD_SHARED);
 	for (int64_t f = 0; f < n_fn && r >= 0; f++) {
-		for (size_t p = 0; p < (all ? 1 : n_profiles) && r >= 0; p++)
-			r = put_function(n, a, (uint32_t)f);
+		for (size_t p = 0; p < jobs.n_profiles && r >= 0; p++) {
+			void *text;   /* alive until the next one */
+			if ((r = profdb__ahead_next(a, &text)) >= 0)
+				r = write_text(n, text);
+		}
 		if (r >= 0 && n->w.o->err)
 			r = n->w.o->err;
 		if (r >= 0 && opts->progress && !(f & 255) &&
@@ -310,9 +553,9 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 			r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
 	}
 	profdb__ahead_stop(a);
-	for (size_t i = 0; i < jobs.n_spare; i++)
-		n->t->records_free(jobs.spare[i]);
-	pthread_mutex_destroy(&jobs.lock);
+	for (int i = 0; i < 2; i++)
+		if (jobs.records[i])
+			n->t->records_free(jobs.records[i]);
 	if (r >= 0)
 		profdb__cgw_totals(&n->w);
 	return r < 0 ? r : 0;

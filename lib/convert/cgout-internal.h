@@ -21,6 +21,7 @@ typedef struct profdb__cgw {
 	uint32_t *by_num, *by_src;
 	const uint32_t *col;
 	size_t n_vis;
+	int col_first;               /* col[j] is j, for at most 64 columns */
 	/* Ids by the input's name keys, in front of the three tables ob, fl,
 	 * fn (0: not met yet; NULL: no keys, profdb__cgw_name_keys()). The
 	 * objects' and functions' are given in turn, counted in n_keyed,
@@ -69,6 +70,14 @@ static inline int profdb__cgw_name_key(profdb__cgw *w, const char *key, profdb_s
 	size_t kn = strlen(key);
 	return profdb__cgw_name_key_in(w, profdb__cgw_table(key, kn), key, kn, s, name_key);
 }
+/* The id of the name of key @p name_key in @p table once it has been
+ * written (0: not yet, or not named by key). Other threads may ask while
+ * the writer names: an id, once there, stays until profdb__cgw_reset(). */
+static inline uint32_t profdb__cgw_known_id(const profdb__cgw *w, int table, uint32_t name_key)
+{
+	const uint32_t *ids = w->key_ids[table];
+	return ids && name_key < w->n_keys ? __atomic_load_n(&ids[name_key], __ATOMIC_RELAXED) : 0;
+}
 /* The names will come with keys below @p n_keys (profdb__cgw_name_key). */
 int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys);
 /* Cost rows are indexed by the events' sources (the input's event ids),
@@ -82,6 +91,12 @@ void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size
  * (trailing zero costs may be left out: the format's rule). */
 static inline size_t profdb__cgw_cost_end(const profdb__cgw *w, const uint64_t *costs)
 {
+	if (w->col_first) {   /* a mask of the columns that are not 0: no branch per column */
+		uint64_t nz = 0;
+		for (size_t j = 0; j < w->n_vis; j++)
+			nz |= (uint64_t)(costs[j] != 0) << j;
+		return nz ? 64 - (size_t)__builtin_clzll(nz) : 0;
+	}
 	size_t end = w->n_vis;
 	while (end && !costs[w->col[end - 1]])
 		end--;

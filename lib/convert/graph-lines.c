@@ -103,12 +103,16 @@ static int keep_row(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self)
 }
 
 /* The lines of the next function (the job number is its place, the
- * same as the caller's, since both walk the same siblings). */
-static int make_rows(void *ctx, uint64_t job, void **out, size_t *bytes)
+ * same as the caller's, since both walk the same siblings), in the
+ * memory of @p old when there is one. */
+static int make_rows(void *ctx, unsigned worker, uint64_t job, void *old, void **out,
+                     size_t *bytes)
 {
 	rows_jobs *x = ctx;
-	if (!(x->cur = calloc(1, sizeof *x->cur)))
+	(void)worker;
+	if (!(x->cur = old ? old : calloc(1, sizeof *x->cur)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	x->cur->n = 0;
 	x->cur->fn_ctx = PROFDB_NONE;
 	uint32_t id = x->order ? (job < x->nf ? x->order[job] : PROFDB_NONE) : x->next;
 	profdb_context c;
@@ -186,7 +190,7 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 	profdb__ahead *ahead = NULL;
 	if (r >= 0 && line) {
 		x.next = c.first_child;
-		r = profdb__ahead_start(&ahead, (uint64_t)nf, make_rows, drop_rows, &x, spare);
+		r = profdb__ahead_start(&ahead, (uint64_t)nf, make_rows, drop_rows, &x, spare, 0);
 		if (r >= 0 && !profdb__ahead_threaded(ahead)) {
 			profdb__ahead_stop(ahead);
 			ahead = NULL;

@@ -506,8 +506,12 @@ static uint64_t first_fn(const char *s, uint64_t size)
 #define CG_PIECE_MIN ((uint64_t)1 << 19)
 /* Tables of merged pieces kept for reuse. */
 #define CG_SPARE 2u
-/* At most this many pieces per thread read ahead of the merge. */
-#define CG_AHEAD_PER_THREAD 1u
+/* Pieces claimed ahead of the merge: one per thread, and one more, so
+ * that a thread done with its piece while the calling thread still reads
+ * (or merges) the one before finds a next piece to read rather than
+ * waiting for that merge (on py_full_sc5, two threads: the other thread
+ * waited a quarter of the scan without it). */
+#define CG_AHEAD_EXTRA 1u
 
 /* Cuts: piece k is [cut[k], cut[k + 1]); returns the number of pieces. */
 static unsigned make_cuts(const parser *ps0, unsigned want, uint64_t h, uint64_t *cut,
@@ -728,7 +732,7 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	}
 	sc.n = n;
 	sc.next = 1;
-	sc.ahead = threads * CG_AHEAD_PER_THREAD;
+	sc.ahead = threads + CG_AHEAD_EXTRA;
 	pthread_mutex_init(&sc.lock, NULL);
 	pthread_cond_init(&sc.changed, NULL);
 	cg_part snap = ps0->part;

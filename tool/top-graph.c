@@ -27,9 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tool.h"
-
 #include "names.h"
+#include "tool.h"
 #include "top.h"
 
 /* Function @p fn's cost of metric @p m in @p profile as a double, 0 when it

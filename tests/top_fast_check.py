@@ -10,12 +10,21 @@ the first names the focus), standard error and exit status. The outputs
 are compared here, in memory: the only programs started are the two
 `profdb top` runs of each ranking.
 
+The fast path ranks a large function table in parts on several threads
+and merges them in order; PROFDB_THREADS sets how many. The real samples
+are ranked with 1 to 3 threads in turn, and generated texts of 3 000
+functions (every group's functions spread over every part, keys copied
+or viewed, a filter, and a cost above 2^52 whose sums the parts could
+round otherwise) with 1, 2, 3 and 7.
+
 usage: top_fast_check.py PROFDB SAMPLE_DATA
 Exit 0 ok, 1 a difference, 77 no Callgrind samples.
 """
 import os
+import random
 import subprocess
 import sys
+import tempfile
 
 # (lines of standard output skipped, arguments of `top`)
 RANKINGS = [
@@ -34,8 +43,83 @@ RANKINGS = [
 BIG_RANKINGS = 2
 
 
-def top(tool, args, path):
-    return subprocess.run([tool, "top"] + args + [path], capture_output=True)
+# (the text's id column is as wide as the largest context id, which the
+# walk's open, with line contexts, counts differently: JSON only)
+GENERATED_RANKINGS = [
+    (0, ["--json", "-n", "0"]),
+    (0, ["--json", "-n", "40", "--wide"]),
+    (0, ["--json", "-n", "10", "--match", "^[fg]1", "-m", "all"]),
+]
+
+
+def top(tool, args, path, threads=None):
+    env = dict(os.environ)
+    if threads is not None:
+        env["PROFDB_THREADS"] = str(threads)
+    return subprocess.run([tool, "top"] + args + [path], capture_output=True, env=env)
+
+
+def generated(huge):
+    """A Callgrind text of 3 000 functions in 60 groups: each group's
+    functions (separate-callers names) all over the table, unnamed ones
+    ("0x...", whose keys the ranking rewrites and copies) among them; with
+    @p huge, one cost of 2^60 + 1."""
+    rnd = random.Random(7)
+    lines = ["events: Ir Dr", ""]
+    for i in range(3000):
+        g = i % 60
+        base = "0x%016x" % (0x1000 + g) if g % 7 == 0 else "%s%d" % ("fg"[g % 2], g)
+        lines.append("ob=(%d) /lib/obj%d.so" % (g % 3 + 1, g % 3))
+        lines.append("fn=(%d) %s'caller%d" % (i + 1, base, i))
+        ir = (1 << 60) + 1 if huge and i == 1500 else rnd.randrange(1, 1 << 20)
+        lines.append("%d %d %d" % (i % 50 + 1, ir, rnd.randrange(0, 1000)))
+    return "\n".join(lines) + "\n"
+
+
+def compare(tool, path, skip, args, threads):
+    """1 when the fast path (on @p threads) prints what the walk prints."""
+    fast = top(tool, args, path, threads)
+    walk = top(tool, ["--focus", "0"] + args, path, threads)
+    out_fast = fast.stdout.split(b"\n", skip)[skip:]
+    out_walk = walk.stdout.split(b"\n", skip)[skip:]
+    if fast.returncode == walk.returncode and fast.stderr == walk.stderr and \
+            out_fast == out_walk:
+        return fast.returncode == 0
+    print("FAIL %s: top %s, PROFDB_THREADS=%s differs from the walk (exit %d vs %d)"
+          % (path, " ".join(args), threads, fast.returncode, walk.returncode))
+    a, b = b"".join(out_fast).splitlines(), b"".join(out_walk).splitlines()
+    for x, y in [(x, y) for x, y in zip(a, b) if x != y][:3]:
+        print("  fast: %s\n  walk: %s" % (x.decode(errors="replace")[:200],
+                                         y.decode(errors="replace")[:200]))
+    if fast.stderr != walk.stderr:
+        print("  stderr: %r vs %r" % (fast.stderr[-200:], walk.stderr[-200:]))
+    return -1
+
+
+def check_generated(tool):
+    """The generated texts on 1, 2, 3 and 7 threads, against the walk and
+    against each other: the number of rankings that differ (every one
+    must rank)."""
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for huge in (0, 1):
+            path = os.path.join(tmp, "callgrind.out.gen%d" % huge)
+            with open(path, "w") as f:
+                f.write(generated(huge))
+            for skip, args in GENERATED_RANKINGS:
+                outs = set()
+                for threads in (1, 2, 3, 7):
+                    # (sums that round: the walk, adding in its own order,
+                    # may differ in the last bits; the thread counts may not)
+                    if not huge:
+                        bad += compare(tool, path, skip, args, threads) != 1
+                    outs.add(top(tool, args, path, threads).stdout)
+                if len(outs) != 1:
+                    print("FAIL %s: top %s differs between thread counts" % (path, " ".join(args)))
+                    bad += 1
+    print("generated: 2 texts, %d rankings on 4 thread counts: %d differ"
+          % (len(GENERATED_RANKINGS), bad))
+    return bad
 
 
 def main():
@@ -47,28 +131,15 @@ def main():
         return 77
     files = sorted(os.path.join(d, f) for d, _, names in os.walk(root) for f in names
                    if not f.startswith(("README", ".")))
-    runs = ranked = bad = 0
+    bad = check_generated(tool)
+    runs = ranked = 0
     for path in files:
         big = os.sep + "big" + os.sep in path
         for skip, args in RANKINGS[:BIG_RANKINGS] if big else RANKINGS:
-            fast = top(tool, args, path)
-            walk = top(tool, ["--focus", "0"] + args, path)
+            got = compare(tool, path, skip, args, runs % 3 + 1)
             runs += 1
-            ranked += fast.returncode == 0
-            out_fast = fast.stdout.split(b"\n", skip)[skip:]
-            out_walk = walk.stdout.split(b"\n", skip)[skip:]
-            if fast.returncode != walk.returncode or fast.stderr != walk.stderr or \
-                    out_fast != out_walk:
-                bad += 1
-                print("FAIL %s: top %s differs from the walk (exit %d vs %d)"
-                      % (path, " ".join(args), fast.returncode, walk.returncode))
-                a, b = b"".join(out_fast).splitlines(), b"".join(out_walk).splitlines()
-                diff = [(x, y) for x, y in zip(a, b) if x != y][:3]
-                for x, y in diff:
-                    print("  fast: %s\n  walk: %s" % (x.decode(errors="replace")[:200],
-                                                     y.decode(errors="replace")[:200]))
-                if fast.stderr != walk.stderr:
-                    print("  stderr: %r vs %r" % (fast.stderr[-200:], walk.stderr[-200:]))
+            ranked += got == 1
+            bad += got < 0
     print("%d samples, %d rankings (%d ranked, the rest refused alike): %d differ"
           % (len(files), runs, ranked, bad))
     return 0 if files and ranked and not bad else 1

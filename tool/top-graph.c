@@ -14,12 +14,21 @@
  * names_function() would not rewrite is its own key, a view into the
  * file. The tree is not even built. By inclusive value the walk ranks (a
  * group's inclusive value is profdb_group_inclusive's).
+ * On a large table the functions are cut into consecutive parts, one per
+ * thread (PROFDB_THREADS, else one per core), each grouped into a table of
+ * its own; the parts' tables are then merged in order, so every group has
+ * the name, members, first context and (when the sums are exact in any
+ * order) the values the single pass gives.
  * tests/top_fast_check.py compares the rows with the walk's (--focus 0
- * takes the walk) on every Callgrind sample. */
+ * takes the walk) on every Callgrind sample and on generated ones, on
+ * several thread counts. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "names.h"
+#include "tool.h"
 #include "top.h"
 
 /* Function @p fn's cost of metric @p m in @p profile as a double, 0 when it
@@ -31,10 +40,10 @@ static double self_of(const profdb *db, uint32_t fn, uint32_t profile, uint32_t 
 	return *e > 0 ? profdb_number_to_double(x) : 0;
 }
 
-/* The exclusive values of every metric of function @p fn into k->tmp, as
+/* The exclusive values of every metric of function @p fn into @p out, as
  * report_value() computes them (@p one_profile: profile 0's are the
  * costs over every profile). 0 or < 0. */
-static int fn_values(ranking *k, uint32_t fn, int one_profile)
+static int fn_values(const ranking *k, uint32_t fn, int one_profile, double *out)
 {
 	const profdb *db = k->rep.db;
 	int e = 0;
@@ -43,7 +52,7 @@ static int fn_values(ranking *k, uint32_t fn, int one_profile)
 		uint32_t ev = rm->metric.id;
 		if (rm->mode == REPORT_ONE) {
 			double v = self_of(db, fn, one_profile ? PROFDB_NONE : rm->profile, ev, &e);
-			k->tmp[m] = e > 0 ? v * rm->scale : 0;
+			out[m] = e > 0 ? v * rm->scale : 0;
 			continue;
 		}
 		double acc = 0;   /* REPORT_SEL: the profiles with a value, in order */
@@ -55,7 +64,7 @@ static int fn_values(ranking *k, uint32_t fn, int one_profile)
 				any = 1;
 			}
 		}
-		k->tmp[m] = acc * rm->scale;
+		out[m] = acc * rm->scale;
 	}
 	return e < 0 ? e : 0;
 }
@@ -79,30 +88,45 @@ static int graph_ranks(const ranking *k, int64_t nf)
 }
 
 /* The names lie all over the mapped text (tens of MB): each is a cache
- * and TLB miss that stalls the fold. Asking for the name of a function
- * this far ahead, both cache lines its first 64 bytes may span, lets
- * those misses overlap (10 ms -> 3 ms on 80,000 functions). */
+ * and TLB miss that stalls the fold. The functions are read this far
+ * ahead of their grouping, and each one's name asked for as it is read,
+ * both cache lines its first 64 bytes may span, so those misses overlap
+ * (10 ms -> 3 ms on 80,000 functions). */
 #define NAME_PREFETCH 16
 
-static void prefetch_name(const profdb *db, int64_t fn, int64_t nf)
+/* Functions read ahead: function fn at [fn % NAME_PREFETCH], with what
+ * profdb_graph_function_at() returned. */
+typedef struct ahead {
+	profdb_graph_function f[NAME_PREFETCH];
+	int r[NAME_PREFETCH];
+} ahead;
+
+/* Function @p fn (below @p nf) into @p a, its name asked for. */
+static void read_ahead(const profdb *db, int64_t fn, int64_t nf, ahead *a)
 {
+	size_t i = (size_t)(fn % NAME_PREFETCH);
+	if (fn >= nf)
+		return;
+	a->r[i] = profdb_graph_function_at(db, (uint32_t)fn, &a->f[i]);
 #if defined(__GNUC__) || defined(__clang__)
-	profdb_graph_function ahead;
-	if (fn < nf && profdb_graph_function_at(db, (uint32_t)fn, &ahead) == 0 && ahead.name.len) {
-		__builtin_prefetch(ahead.name.ptr);
-		__builtin_prefetch(ahead.name.ptr + (ahead.name.len < 64 ? ahead.name.len - 1 : 63));
+	const profdb_str *name = &a->f[i].name;
+	if (a->r[i] == 0 && name->len) {
+		__builtin_prefetch(name->ptr);
+		__builtin_prefetch(name->ptr + (name->len < 64 ? name->len - 1 : 63));
 	}
-#else
-	(void)db, (void)fn, (void)nf;
 #endif
 }
 
 /* The walk must rank: a nameless function (the walk labels it), a tree
  * that is not the root and the functions. */
 #define NOT_HERE (-2)
+/* Parts whose sums another order could round otherwise: one part must
+ * rank. */
+#define INEXACT (-0x7ffe)
 
-/* The group of function @p f: its index, TOP_OOM, or NOT_HERE (nameless). */
-static ptrdiff_t function_group(ranking *k, const profdb_graph_function *f)
+/* The group of function @p f in @p t: its index, TOP_OOM, or NOT_HERE
+ * (nameless). */
+static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_graph_function *f)
 {
 	char local[1024];
 	int created;
@@ -119,17 +143,160 @@ static ptrdiff_t function_group(ranking *k, const profdb_graph_function *f)
 		names_key_of(name, f->module, key, need);
 		name = str_of(key);
 	}
-	ptrdiff_t g = group_lookup(&k->groups, name.ptr, name.len, lasting, &created);
+	ptrdiff_t g = group_lookup(t, name.ptr, name.len, lasting, &created);
 	if (g >= 0 && created && filter_any(&k->o.names)) {
 		if (lasting) {   /* the view, NUL-terminated for the filter */
 			memcpy(key, name.ptr, name.len);
 			key[name.len] = '\0';
 		}
-		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
+		t->rows[g].pass = filter_pass(&k->o.names, key);
 	}
 	if (key != local)
 		free(key);
 	return g < 0 ? TOP_OOM : g;
+}
+
+/* Functions [from, to) grouped into a table of their own. */
+typedef struct part {
+	const ranking *k;
+	int64_t from, to;
+	int one_profile;
+	group_table groups;
+	double *tmp;          /* one value per metric */
+	int exact;            /* every value whole() */
+	int r;                /* 0, NOT_HERE or < 0 */
+} part;
+
+/* Is @p v an integer from 0 to 2^52? Sums of such values are exact in
+ * any order while the whole sum stays that small (merge_parts checks). */
+static int whole(double v)
+{
+	return v >= 0 && v <= 0x1p52 && v == (double)(int64_t)v;
+}
+
+static void *rank_part(void *arg)
+{
+	part *p = arg;
+	const ranking *k = p->k;
+	const profdb *db = k->rep.db;
+	int64_t nf = profdb_graph_function_count(db);
+	int r = 0;
+	ahead a;
+	for (int64_t fn = p->from; fn < p->from + NAME_PREFETCH; fn++)
+		read_ahead(db, fn, nf, &a);
+	for (int64_t fn = p->from; r == 0 && fn < p->to; fn++) {
+		size_t i = (size_t)(fn % NAME_PREFETCH);
+		profdb_graph_function f = a.f[i];
+		if ((r = a.r[i]) < 0)
+			break;
+		read_ahead(db, fn + NAME_PREFETCH, nf, &a);
+		ptrdiff_t g = function_group(k, &p->groups, &f);
+		if (g < 0) {
+			r = (int)g;
+			break;
+		}
+		if ((r = fn_values(k, (uint32_t)fn, p->one_profile, p->tmp)) == 0) {
+			group_add(&p->groups, (size_t)g, &k->rep, p->tmp, f.context);
+			for (size_t m = 0; m < k->rep.n; m++)
+				p->exact &= whole(p->tmp[m]);
+		}
+	}
+	p->r = r;
+	return NULL;
+}
+
+/* Parts of at least this many functions: below, a thread costs more than
+ * it saves (unless PROFDB_THREADS asks for threads). */
+#define PART_MIN 16384
+
+/* How many parts for @p nf functions. */
+static unsigned parts_for(int64_t nf)
+{
+	const char *env = getenv("PROFDB_THREADS");
+	uint32_t t = 0;
+	if (nf < 2)
+		return 1;
+	if (env && *env && parse_u32(env, &t) == 0 && t > 0)
+		return (int64_t)t > nf ? (unsigned)nf : t > 64 ? 64 : t;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int64_t by_size = nf / PART_MIN;
+	int64_t n = cores < 1 ? 1 : cores > 64 ? 64 : cores;
+	return (unsigned)(n < by_size ? n : by_size < 1 ? 1 : by_size);
+}
+
+/* The groups of parts 1.. into part 0's, in order: 0, INEXACT or
+ * TOP_OOM. */
+static int merge_parts(part *ps, unsigned n, const report *rep)
+{
+	group_table *t = &ps[0].groups;
+	int exact = 1;
+	for (unsigned i = 0; i < n; i++)
+		exact &= ps[i].exact;
+	for (unsigned i = 1; i < n; i++) {
+		group_table *from = &ps[i].groups;
+		for (size_t j = 0; j < from->n; j++) {
+			const row *fr = &from->rows[j];
+			int created;
+			/* (a key from->owned holds stays alive: moved below) */
+			ptrdiff_t g = group_lookup(t, fr->name, fr->name_len, 1, &created);
+			if (g < 0)
+				return TOP_OOM;
+			if (created)
+				t->rows[g].pass = fr->pass;
+			group_take(t, (size_t)g, rep, from, j);
+		}
+		if (group_adopt_keys(t, from) < 0)
+			return TOP_OOM;
+	}
+	for (size_t g = 0; exact && g < t->n; g++)
+		for (size_t m = 0; m < t->nv; m++)
+			exact &= whole(t->vals[g * t->nv + m]);
+	return exact ? 0 : INEXACT;
+}
+
+/* Functions ranked in @p n parts into k->groups: 0, NOT_HERE, INEXACT or
+ * < 0 (what the first part that stopped met: where one pass stops). */
+static int rank_parts(ranking *k, int64_t nf, unsigned n)
+{
+	part *ps = calloc(n, sizeof *ps);
+	pthread_t *th = calloc(n, sizeof *th);
+	unsigned *started = calloc(n, sizeof *started);
+	int r = ps && th && started ? 0 : TOP_OOM;
+	int one_profile = profdb_profile_count(k->rep.db) == 1;
+	for (unsigned i = 0; r == 0 && i < n; i++) {
+		ps[i] = (part){k, nf * i / n, nf * (i + 1) / n, one_profile, {0}, NULL, 1, 0};
+		ps[i].groups.nv = k->rep.n;
+		if (!(ps[i].tmp = calloc(k->rep.n ? k->rep.n : 1, sizeof *ps[i].tmp)))
+			r = TOP_OOM;
+	}
+	/* part 0 on this thread; a part whose thread cannot start too */
+	for (unsigned i = 1; r == 0 && i < n; i++)
+		started[i] = pthread_create(&th[i], NULL, rank_part, &ps[i]) == 0;
+	if (r == 0)
+		rank_part(&ps[0]);
+	for (unsigned i = 1; r == 0 && i < n; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			rank_part(&ps[i]);
+	}
+	for (unsigned i = 0; r == 0 && i < n; i++)
+		r = ps[i].r;
+	if (r == 0)
+		r = n > 1 ? merge_parts(ps, n, &k->rep) : 0;
+	if (r == 0) {
+		group_free(&k->groups);
+		k->groups = ps[0].groups;
+		ps[0].groups = (group_table){0};
+	}
+	for (unsigned i = 0; ps && i < n; i++) {
+		group_free(&ps[i].groups);
+		free(ps[i].tmp);
+	}
+	free(ps);
+	free(th);
+	free(started);
+	return r;
 }
 
 /* The groups of every function. 1 (done), 0 (no call graph, an option the
@@ -137,24 +304,12 @@ static ptrdiff_t function_group(ranking *k, const profdb_graph_function *f)
  * < 0. */
 int rank_graph(ranking *k)
 {
-	const profdb *db = k->rep.db;
-	int64_t nf = profdb_graph_function_count(db);
+	int64_t nf = profdb_graph_function_count(k->rep.db);
 	if (!graph_ranks(k, nf))
 		return 0;
-	int one_profile = profdb_profile_count(db) == 1, r = 0;
-	for (int64_t fn = 0; r == 0 && fn < nf; fn++) {
-		profdb_graph_function f;
-		if ((r = profdb_graph_function_at(db, (uint32_t)fn, &f)) < 0)
-			break;
-		prefetch_name(db, fn + NAME_PREFETCH, nf);
-		ptrdiff_t g = function_group(k, &f);
-		if (g < 0) {
-			r = (int)g;
-			break;
-		}
-		if ((r = fn_values(k, (uint32_t)fn, one_profile)) == 0)
-			group_add(&k->groups, (size_t)g, &k->rep, k->tmp, f.context);
-	}
+	int r = rank_parts(k, nf, parts_for(nf));
+	if (r == INEXACT)
+		r = rank_parts(k, nf, 1);
 	if (r == NOT_HERE) {
 		group_free(&k->groups);
 		k->groups.nv = k->rep.n;

@@ -283,6 +283,44 @@ void group_add(group_table *t, size_t i, const report *rep, const double *v, uin
 		g->ctx = ctx;
 }
 
+void group_take(group_table *t, size_t i, const report *rep, const group_table *from, size_t j)
+{
+	row *g = &t->rows[i];
+	const row *f = &from->rows[j];
+	double *gv = t->vals + i * t->nv;
+	const double *fv = from->vals + j * from->nv;
+	if (f->n_ctx == 0)
+		return;
+	for (size_t m = 0; m < rep->n; m++) {
+		profdb_combine rule = rep->m[m].metric.combine;
+		if (g->n_ctx == 0)
+			gv[m] = fv[m];
+		else if (profdb_combine_extreme(rule))
+			gv[m] = profdb_combine_pair(rule, gv[m], fv[m]);
+		else
+			gv[m] += fv[m];
+	}
+	if (g->n_ctx == 0)
+		g->ctx = f->ctx;
+	g->n_ctx += f->n_ctx;
+}
+
+int group_adopt_keys(group_table *t, group_table *from)
+{
+	size_t need = t->n_owned + from->n_owned;
+	if (need > t->cap_owned) {
+		char **no = realloc(t->owned, need * sizeof *no);
+		if (!no)
+			return -1;
+		t->owned = no;
+		t->cap_owned = need;
+	}
+	memcpy(t->owned + t->n_owned, from->owned, from->n_owned * sizeof *from->owned);
+	t->n_owned = need;
+	from->n_owned = 0;
+	return 0;
+}
+
 void group_member(group_table *t, size_t i, uint32_t ctx)
 {
 	row *g = &t->rows[i];

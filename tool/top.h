@@ -68,6 +68,14 @@ typedef struct group_table {
 ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting, int *created);
 /* Add the values @p v of context @p ctx to group @p i by the metrics' rules. */
 void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx);
+/* Group @p j of @p from joins group @p i of @p t: its members come after
+ * those @p t holds (the first context stays @p t's, when it has one), its
+ * values combined by the metrics' rules. Both tables have rep->n values a
+ * group. */
+void group_take(group_table *t, size_t i, const report *rep, const group_table *from, size_t j);
+/* The key copies @p from owns are @p t's from now on (groups of @p t may
+ * point at them). 0, or -1 when out of memory (nothing moved). */
+int group_adopt_keys(group_table *t, group_table *from);
 /* Context @p ctx is a member of group @p i, whose values
  * group_inclusive() gives. */
 void group_member(group_table *t, size_t i, uint32_t ctx);

@@ -17,9 +17,11 @@
  * scan makes, in the order it makes them; so every name, function, row,
  * call row and block gets the id the sequential scan gives it. When the
  * next piece to merge is not done it reads an unclaimed piece itself (in
- * place, on the real tables, when it is the next one). Small pieces keep
- * the merges overlapped with the reading, and threads read at most a few
- * pieces ahead of the merge, so few pieces' tables exist at once.
+ * place, on the real tables, when it is the next one; on two threads the
+ * next few pieces are left to it, so that it reads about half of them in
+ * place). Small pieces keep the merges overlapped with the reading, and
+ * threads read at most a few pieces ahead of the merge, so few pieces'
+ * tables exist at once.
  *
  * Before a piece is merged its guesses are checked against the real state
  * at its start (the state the pieces before it left). A piece whose
@@ -56,6 +58,7 @@ typedef struct piece {
 	uint64_t from, to;   /* [from, to): from is an fn= line */
 	uint64_t second;     /* offset of the line after the fn= line */
 	int rc;              /* profdb__cgs_lines(): 0, CG_STOP or < 0 */
+	int claimed;         /* a thread reads it (under the scan's lock) */
 	int done;            /* read (under the scan's lock) */
 } piece;
 
@@ -506,8 +509,24 @@ static uint64_t first_fn(const char *s, uint64_t size)
 #define CG_PIECE_MIN ((uint64_t)1 << 19)
 /* Tables of merged pieces kept for reuse. */
 #define CG_SPARE 2u
-/* At most this many pieces per thread read ahead of the merge. */
-#define CG_AHEAD_PER_THREAD 1u
+/* Pieces claimed ahead of the merge: one per thread, and one more, so
+ * that a thread done with its piece while the calling thread still reads
+ * (or merges) the one before finds a next piece to read rather than
+ * waiting for that merge (on py_full_sc5, two threads: the other thread
+ * waited a quarter of the scan without it). */
+#define CG_AHEAD_EXTRA 1u
+/* On two threads: the first CG_LEAD_PIECES pieces after the merged ones
+ * are the calling thread's, the one after them the other thread's. A
+ * piece the calling thread reads when it is the next to merge is read in
+ * place, on the real tables, and costs no merge; when the other thread
+ * may claim the next pieces, the calling thread mostly finds its next
+ * piece being read, reads a later one into tables of its own, and merges
+ * every piece. Kept to itself, it reads about half the pieces in place:
+ * its merges, the part of the scan no other thread can do, shrink by
+ * that much (py_full_sc5: 11 ms of merging where merging every piece
+ * takes 17, the scan 53 ms where it takes 57). With more threads the
+ * calling thread has merging enough to do: they claim any piece. */
+#define CG_LEAD_PIECES 3u
 
 /* Cuts: piece k is [cut[k], cut[k + 1]); returns the number of pieces. */
 static unsigned make_cuts(const parser *ps0, unsigned want, uint64_t h, uint64_t *cut,
@@ -534,16 +553,17 @@ static unsigned make_cuts(const parser *ps0, unsigned want, uint64_t h, uint64_t
 
 /* The pieces and who does what. Piece 0 is read by the calling thread
  * into the real tables; every thread (the calling one too, when it has
- * nothing to merge) claims the next unread piece; the calling thread
- * merges the pieces in text order as they are done. */
+ * nothing to merge) claims the first unread piece it may (CG_LEAD_PIECES);
+ * the calling thread merges the pieces in text order as they are done. */
 typedef struct sched {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	piece *pcs;
 	unsigned n;          /* pieces */
-	unsigned next;       /* the next piece to claim */
+	unsigned unclaimed;  /* pieces no thread claimed yet */
 	unsigned merged;     /* pieces 0 .. merged - 1 are in the real tables */
 	unsigned ahead;      /* claim piece k only while k < merged + ahead */
+	unsigned lead_only;  /* ... and, but for the calling thread, k >= merged + lead_only */
 	int stop;            /* claim no more: the rest is read sequentially */
 	piece spare[CG_SPARE];   /* tables of merged pieces, for the next ones */
 	unsigned n_spare;
@@ -551,38 +571,55 @@ typedef struct sched {
 	start st;
 } sched;
 
-/* The next piece is claimed. After the last one no piece needs spare
+/* Piece @p k is claimed. After the last one no piece needs spare
  * tables: they are freed while the real tables are at their largest.
  * Called with the lock held. */
-static unsigned advance(sched *sc)
+static unsigned take(sched *sc, unsigned k)
 {
-	if (sc->next + 1 == sc->n)
+	sc->pcs[k].claimed = 1;
+	if (--sc->unclaimed == 0)
 		while (sc->n_spare)
 			piece_free(&sc->spare[--sc->n_spare]);
-	return sc->next++;
+	return k;
 }
 
-/* The next piece to read, or n when there is none (waits while the
- * workers are too far ahead of the merge). Called with the lock held. */
-static unsigned claim(sched *sc, int wait)
+/* The first unclaimed piece from @p from before @p end (n: none). */
+static unsigned unclaimed_in(const sched *sc, unsigned from, unsigned end)
 {
-	while (!sc->stop && sc->next < sc->n && sc->next >= sc->merged + sc->ahead && wait)
+	for (unsigned k = from; k < end && k < sc->n; k++)
+		if (!sc->pcs[k].claimed)
+			return k;
+	return sc->n;
+}
+
+/* The next piece @p lead (the calling thread, or another) may read, or n
+ * when there is none; another thread waits while the only pieces left to
+ * it are too far ahead of the merge. Called with the lock held. */
+static unsigned claim(sched *sc, int lead)
+{
+	unsigned k = sc->n;
+	while (!sc->stop) {
+		unsigned from = sc->merged + (lead ? 0 : sc->lead_only);
+		k = unclaimed_in(sc, from, sc->merged + sc->ahead);
+		if (k < sc->n || lead || unclaimed_in(sc, from, sc->n) == sc->n)
+			break;
 		pthread_cond_wait(&sc->changed, &sc->lock);
-	if (sc->stop || sc->next >= sc->n || sc->next >= sc->merged + sc->ahead)
+	}
+	if (sc->stop || k >= sc->n)
 		return sc->n;
 	if (sc->n_spare) {   /* the piece's tables: a merged piece's */
-		piece *pc = &sc->pcs[sc->next], *sp = &sc->spare[--sc->n_spare];
+		piece *pc = &sc->pcs[k], *sp = &sc->spare[--sc->n_spare];
 		pc->ps = sp->ps;
 		pc->b = sp->b;
 	}
-	return advance(sc);
+	return take(sc, k);
 }
 
 /* Piece @p pc is merged: its tables go to the spares (or are freed). */
 static void recycle(sched *sc, piece *pc)
 {
 	pthread_mutex_lock(&sc->lock);
-	if (pc->ps.cg && sc->n_spare < CG_SPARE && sc->next < sc->n) {
+	if (pc->ps.cg && sc->n_spare < CG_SPARE && sc->unclaimed) {
 		piece *sp = &sc->spare[sc->n_spare++];
 		sp->ps = pc->ps;
 		sp->b = pc->b;
@@ -597,7 +634,7 @@ static void *worker(void *arg)
 {
 	sched *sc = arg;
 	pthread_mutex_lock(&sc->lock);
-	for (unsigned k; (k = claim(sc, 1)) < sc->n;) {
+	for (unsigned k; (k = claim(sc, 0)) < sc->n;) {
 		pthread_mutex_unlock(&sc->lock);
 		piece_read(&sc->pcs[k], &sc->st);
 		pthread_mutex_lock(&sc->lock);
@@ -653,9 +690,9 @@ static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 	pthread_cond_broadcast(&sc->changed);
 	while (r >= 0 && sc->merged < sc->n) {
 		unsigned k = sc->merged;
-		if (sc->pcs[k].done || sc->next <= k) {
-			if (sc->next <= k)   /* not claimed: read it here, in place */
-				advance(sc);
+		if (sc->pcs[k].done || !sc->pcs[k].claimed) {
+			if (!sc->pcs[k].claimed)   /* read it here, in place */
+				take(sc, k);
 			int in_place = !sc->pcs[k].done;
 			pthread_mutex_unlock(&sc->lock);
 			r = in_place ? read_in_place(sc, k) : take_piece(sc, k, snap, snap_ne);
@@ -668,7 +705,7 @@ static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 			pthread_cond_broadcast(&sc->changed);
 			continue;
 		}
-		unsigned j = claim(sc, 0);
+		unsigned j = claim(sc, 1);
 		if (j < sc->n) {
 			pthread_mutex_unlock(&sc->lock);
 			piece_read(&sc->pcs[j], &sc->st);
@@ -727,8 +764,13 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 		sc.pcs[k].second = second[k];
 	}
 	sc.n = n;
-	sc.next = 1;
-	sc.ahead = threads * CG_AHEAD_PER_THREAD;
+	sc.pcs[0].claimed = 1;
+	sc.unclaimed = n - 1;
+	sc.ahead = threads + CG_AHEAD_EXTRA;
+	if (threads == 2) {
+		sc.lead_only = CG_LEAD_PIECES;
+		sc.ahead = CG_LEAD_PIECES + 1;
+	}
 	pthread_mutex_init(&sc.lock, NULL);
 	pthread_cond_init(&sc.changed, NULL);
 	cg_part snap = ps0->part;

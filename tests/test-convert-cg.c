@@ -199,6 +199,29 @@ Test(convert_cg, callgrind_round_trip_parts)
 	free(b.p);
 }
 
+/* A part per profile of a text with instruction positions: each later
+ * part gives its columns again, since a part starts with the default
+ * positions (line) and "+4 * 5" would read as a line and two costs. */
+Test(convert_cg, callgrind_parts_keep_instruction_positions)
+{
+	static const char text[] =
+		"positions: instr line\nevents: Ir Dr\nfn=(1) main\n0x10 3 10 1\n+4 * 5\n"
+		"part: 2\npositions: instr line\nevents: Ir Dr\nfn=(1)\n0x10 3 1\n+4 * 5 2\n";
+	profdb *a = open_text(text, sizeof text - 1);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 1, NULL, 0);
+	const char *p2 = strstr((char *)b.p, "\npart: 2\n");
+	cr_assert(p2 && strstr(p2, "\npositions: instr line\nevents: Ir Dr\n"), "%s", b.p);
+	profdb *c = open_text(b.p, b.len);
+	cr_assert_eq(profdb_profile_count(c), 2);
+	for (uint32_t p = 0; p < 2; p++)
+		for (uint32_t e = 0; e < 2; e++)
+			cr_assert_eq(fn_self(c, p, "main", e), fn_self(a, p, "main", e));
+	cr_assert_eq(fn_self(c, 1, "main", 1), 2);
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+}
+
 /* Names by the input's keys: one key names a file and a function here
  * ("work"), and each of the writer's tables (fl, fn) defines it once; a
  * file met by key takes the id of the same bytes met before, the unknown

@@ -98,6 +98,24 @@ static void put_line_text(profdb__cv_out *o, profdb_str s)
 	profdb__cv_put(o, s.ptr + s.len - run, run);
 }
 
+static void put_positions(profdb__cgw *w)
+{
+	profdb__cv_puts(w->o, "positions: ");
+	profdb__cv_puts(w->o, w->positions);
+	profdb__cv_putc(w->o, '\n');
+}
+
+static void put_events(profdb__cgw *w)
+{
+	profdb__cv_puts(w->o, "events:");
+	for (size_t k = 0; k < w->n_ev; k++)
+		if (!w->ev[k].hidden) {
+			profdb__cv_putc(w->o, ' ');
+			profdb__cv_puts(w->o, w->ev[k].name);
+		}
+	profdb__cv_putc(w->o, '\n');
+}
+
 void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
                         int64_t first_part)
 {
@@ -116,13 +134,11 @@ void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
 		}
 	}
 	/* A part starts at part: only before the first events: (KCachegrind's
-	 * rule), so the first part's header comes first; the later parts keep
-	 * the columns. */
+	 * rule), so the first part's header comes first. */
 	if (first_part >= 0)
 		profdb__cgw_part(w, db, (uint32_t)first_part);
-	profdb__cv_puts(o, "positions: ");
-	profdb__cv_puts(o, positions);
-	profdb__cv_putc(o, '\n');
+	w->positions = positions;
+	put_positions(w);
 	for (size_t k = 0; k < w->n_ev; k++) {
 		if (w->ev[k].hidden || !w->ev[k].long_name[0])
 			continue;
@@ -132,13 +148,7 @@ void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
 		profdb__cv_puts(o, w->ev[k].long_name);
 		profdb__cv_putc(o, '\n');
 	}
-	profdb__cv_puts(o, "events:");
-	for (size_t k = 0; k < w->n_ev; k++)
-		if (!w->ev[k].hidden) {
-			profdb__cv_putc(o, ' ');
-			profdb__cv_puts(o, w->ev[k].name);
-		}
-	profdb__cv_putc(o, '\n');
+	put_events(w);
 }
 
 /* "key=(id)", with the name the first time. */
@@ -269,6 +279,12 @@ void profdb__cgw_part(profdb__cgw *w, const profdb *db, uint32_t index)
 		profdb__cv_puts(w->o, "desc: Profile: ");
 		put_line_text(w->o, p.name);
 		profdb__cv_putc(w->o, '\n');
+	}
+	/* A later part repeats the columns: a reader may start each part with
+	 * the default positions (line), as profdb's own does. */
+	if (w->positions) {
+		put_positions(w);
+		put_events(w);
 	}
 }
 

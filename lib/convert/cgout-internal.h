@@ -30,6 +30,7 @@ typedef struct profdb__cgw {
 	uint32_t *key_ids[3];
 	size_t n_keys;
 	uint32_t n_keyed[3];
+	const char *positions;       /* the header's positions: (NULL before it) */
 } profdb__cgw;
 
 enum { PROFDB__CGW_OB, PROFDB__CGW_FL, PROFDB__CGW_FN };
@@ -110,7 +111,8 @@ static inline void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int 
 int profdb__cgw_hidden_cost(const profdb__cgw *w, const uint64_t *costs);
 /* "totals:" of the part. */
 void profdb__cgw_totals(profdb__cgw *w);
-/* "part: N" and "desc: Profile: NAME" of profile @p index. */
+/* "part: N" and "desc: Profile: NAME" of profile @p index; after the
+ * header, the columns again (positions:, events:). */
 void profdb__cgw_part(profdb__cgw *w, const profdb *db, uint32_t index);
 
 int profdb__cg_write_tree(const profdb *db, const profdb_convert_options *opts,

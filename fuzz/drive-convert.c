@@ -10,8 +10,8 @@
  *  - the same conversion with the writers' helper threads and without
  *    (profdb_options.threads 1 and 2 at the open: the caller's choice)
  *    writes the same bytes: the output does not depend on scheduling;
- *  - a complete Callgrind output opens again with profdb_cg_open_mem() in
- *    strict mode: whatever the input held, the writer emits a valid text
+ *  - a complete Callgrind output, combined or a part per profile, opens
+ *    again with profdb_cg_open_mem() in strict mode: whatever the input held, the writer emits a valid text
  *    (names that would read as something else are its problem). */
 #include <errno.h>
 #include <stdlib.h>
@@ -58,12 +58,14 @@ static int sink_write(const void *data, size_t len, void *userdata)
 	return 0;
 }
 
-/* One conversion into @p s; the result, checked. */
-static int convert_into(const profdb *db, profdb_convert_format f, sink *s)
+/* One conversion into @p s (@p separate: Callgrind's one part per
+ * profile); the result, checked. */
+static int convert_into(const profdb *db, profdb_convert_format f, int separate, sink *s)
 {
 	memset(s, 0, sizeof *s);
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 	o.format = f;
+	o.separate = separate;
 	fuzz_clear_message();
 	int r = profdb_convert(db, &o, sink_write, s);
 	if (r == -ECANCELED && s->stopped)
@@ -92,21 +94,24 @@ void fuzz_convert_run(const profdb *db, const profdb *db1)
 		PROFDB_CONVERT_CALLGRIND, PROFDB_CONVERT_PPROF, PROFDB_CONVERT_SVG,
 		PROFDB_CONVERT_TIMELINE,
 	};
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+	/* the formats, then Callgrind again with a part per profile */
+	for (size_t i = 0; i <= sizeof formats / sizeof *formats; i++) {
+		int separate = i == sizeof formats / sizeof *formats;
+		profdb_convert_format f = separate ? PROFDB_CONVERT_CALLGRIND : formats[i];
 		sink a, b;
-		int ra = convert_into(db, formats[i], &a);
+		int ra = convert_into(db, f, separate, &a);
 		if (db1) {
-			int rb = convert_into(db1, formats[i], &b);
+			int rb = convert_into(db1, f, separate, &b);
 			if (ra != -ENOMEM && rb != -ENOMEM && !a.stopped && !b.stopped) {
 				QUERY_CHECK(ra == rb, "%s: %d with helper threads, %d without",
-				            profdb_convert_format_name(formats[i]), ra, rb);
+				            profdb_convert_format_name(f), ra, rb);
 				QUERY_CHECK(ra < 0 || (a.len == b.len && (!a.len || !memcmp(a.data, b.data, a.len))),
 				            "%s: %zu bytes with helper threads, %zu without, not the same",
-				            profdb_convert_format_name(formats[i]), a.len, b.len);
+				            profdb_convert_format_name(f), a.len, b.len);
 			}
 			free(b.data);
 		}
-		if (ra == 0 && formats[i] == PROFDB_CONVERT_CALLGRIND)
+		if (ra == 0 && f == PROFDB_CONVERT_CALLGRIND)
 			reopen_callgrind(&a);
 		free(a.data);
 	}

@@ -477,7 +477,8 @@ static int write_text(native *n, const fn_text *x)
 	int r = 0;
 	for (size_t i = 0; i < x->n_gaps && r >= 0; i++) {
 		const gap *g = &x->gaps[i];
-		profdb__cv_put(o, x->text + at, g->at - at);
+		if (g->at > at)   /* (a function without text has none) */
+			profdb__cv_put(o, x->text + at, g->at - at);
 		at = g->at;
 		if (g->kind == GAP_NAME) {
 			r = profdb__cgw_name_key_in(&n->w, keys[g->key].table, keys[g->key].key,
@@ -489,7 +490,8 @@ static int write_text(native *n, const fn_text *x)
 				profdb__cv_putc(o, '\n');
 		}
 	}
-	profdb__cv_put(o, x->text + at, x->len - at);
+	if (x->len > at)
+		profdb__cv_put(o, x->text + at, x->len - at);
 	if (x->placed) {
 		n->have_last = 1;
 		n->last_instr = x->last_instr;

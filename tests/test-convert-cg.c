@@ -1263,6 +1263,63 @@ Test(convert_cg, hpctoolkit_to_callgrind)
 	rm_dir(dir);
 }
 
+/* The sample database with every stored value times @p factor. */
+static profdb *scaled_sample(char *dir, double factor)
+{
+	cr_assert(mkdtemp(dir));
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	tw_profile pr[16];
+	tw_value vals[16][64];
+	cr_assert_leq(d.n_profiles, 16);
+	for (size_t p = 0; p < d.n_profiles; p++) {
+		pr[p] = d.profiles[p];
+		cr_assert_leq(pr[p].n_values, 64);
+		for (size_t v = 0; v < pr[p].n_values; v++) {
+			vals[p][v] = pr[p].values[v];
+			vals[p][v].value *= factor;
+		}
+		pr[p].values = vals[p];
+	}
+	d.profiles = pr;
+	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	return db;
+}
+
+/* Stored values that add up past 2^64 - 1 where each fits: Callgrind's
+ * nanoseconds (CPUTIME x 4e9: 1.5 s -> 6e18 ns, 5.375 s in all), in one
+ * part and over a part per profile; a number that does not fit is
+ * refused, not cut. */
+Test(convert_cg, costs_past_2_64_in_total_are_refused)
+{
+	char dir[] = "/tmp/profdb-convert-big-XXXXXX";
+	profdb *db = scaled_sample(dir, 4e9);
+	uint32_t cpu = 0;
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	o.format = PROFDB_CONVERT_CALLGRIND;
+	o.metrics = &cpu;
+	o.n_metrics = 1;
+	buf b = {0};
+	int r = profdb_convert(db, &o, to_buf, &b);
+	cr_assert_eq(r, -ERANGE, "%d %s\n%s", r, profdb_error_message(), b.p ? (char *)b.p : "");
+	cr_assert(strstr(profdb_error_message(), "2^64"), "%s", profdb_error_message());
+	free(b.p);
+	/* a part per profile: each part's total fits (1.5e19 and 6.5e18 ns),
+	 * their sum does not */
+	o.separate = 1;
+	buf c = {0};
+	r = profdb_convert(db, &o, to_buf, &c);
+	cr_assert_eq(r, -ERANGE, "%d %s\n%s", r, profdb_error_message(), c.p ? (char *)c.p : "");
+	cr_assert(strstr(profdb_error_message(), "over the parts together"), "%s",
+	          profdb_error_message());
+	cr_assert(strstr((char *)c.p, "\npart: 3\n"), "%s", c.p);
+	free(c.p);
+	profdb_close(db);
+	rm_dir(dir);
+}
+
 Test(convert_cg, hpctoolkit_to_pprof)
 {
 	char dir[] = "/tmp/profdb-convert-pp-XXXXXX";

@@ -22,7 +22,8 @@ int profdb__cgw_init(profdb__cgw *w, profdb__cv_out *o, const profdb__cv_event *
 	w->o = o;
 	w->ev = ev;
 	w->n_ev = n_ev;
-	w->totals = calloc(n_ev + 1, sizeof *w->totals);
+	w->totals = calloc(2 * (n_ev + 1), sizeof *w->totals);
+	w->all_parts = w->totals + n_ev + 1;
 	w->by_num = malloc((n_ev + 1) * sizeof *w->by_num);
 	w->by_src = malloc((n_ev + 1) * sizeof *w->by_src);
 	if (!w->totals || !w->by_num || !w->by_src || profdb__cv_names_init(&w->ob) < 0 ||
@@ -76,6 +77,7 @@ int profdb__cgw_reset(profdb__cgw *w)
 {
 	forget_names(w);
 	memset(w->totals, 0, w->n_ev * sizeof *w->totals);
+	w->overflow = 0;
 	if (profdb__cv_names_init(&w->ob) < 0 || profdb__cv_names_init(&w->fl) < 0 ||
 	    profdb__cv_names_init(&w->fn) < 0)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
@@ -225,7 +227,8 @@ void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size
 	const uint32_t *col = w->col;
 	for (size_t j = 0; self && j < end; j++) {
 		uint64_t v = costs[col[j]];
-		w->totals[j] = UINT64_MAX - w->totals[j] < v ? UINT64_MAX : w->totals[j] + v;
+		if (__builtin_add_overflow(w->totals[j], v, &w->totals[j]))
+			w->overflow = j + 1;
 	}
 	/* the line in place, the room checked once (a line longer than the
 	 * buffer, of thousands of events, a value at a time) */
@@ -259,14 +262,27 @@ int profdb__cgw_hidden_cost(const profdb__cgw *w, const uint64_t *costs)
 	return 0;
 }
 
-void profdb__cgw_totals(profdb__cgw *w)
+int profdb__cgw_totals(profdb__cgw *w)
 {
+	if (w->overflow)
+		return profdb__fail(-ERANGE, "profdb_convert: the costs of event %s written pass 2^64 "
+		                    "- 1 in total, which Callgrind's totals: cannot hold; choose "
+		                    "other metrics or profiles", w->ev[w->by_num[w->overflow - 1]].name);
+	/* A reader that adds the parts up (profdb's does, for the sum of the
+	 * profiles) must be able to. */
+	for (size_t j = 0; j < w->n_vis; j++)
+		if (__builtin_add_overflow(w->all_parts[j], w->totals[j], &w->all_parts[j]))
+			return profdb__fail(-ERANGE, "profdb_convert: the costs of event %s pass 2^64 - 1 "
+			                    "over the parts together, which a reader that adds the parts "
+			                    "up cannot hold; choose other metrics or profiles",
+			                    w->ev[w->by_num[j]].name);
 	profdb__cv_puts(w->o, "totals:");
 	for (size_t j = 0; j < w->n_vis; j++) {
 		profdb__cv_putc(w->o, ' ');
 		profdb__cv_u64(w->o, w->totals[j]);
 	}
 	profdb__cv_putc(w->o, '\n');
+	return 0;
 }
 
 void profdb__cgw_part(profdb__cgw *w, const profdb *db, uint32_t index)

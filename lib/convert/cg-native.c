@@ -62,6 +62,7 @@ typedef struct fn_text {
 	size_t n_gaps, cap_gaps;
 	int placed;                /* a position was written: the last is last_instr/line */
 	uint64_t last_instr, last_line;
+	size_t overflow;           /* 1 + a visible event whose total passed 2^64 - 1 */
 	uint64_t totals[];         /* per visible event: the self costs written */
 } fn_text;
 
@@ -254,8 +255,8 @@ static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_
 	const uint32_t *col = x->w->col;
 	for (size_t j = 0; j < end; j++) {
 		uint64_t v = costs[col[j]];
-		if (self)
-			o->totals[j] = UINT64_MAX - o->totals[j] < v ? UINT64_MAX : o->totals[j] + v;
+		if (self && __builtin_add_overflow(o->totals[j], v, &o->totals[j]))
+			o->overflow = j + 1;
 		*p++ = ' ';
 		if (v < 10)   /* most of them */
 			*p++ = (char)('0' + v);
@@ -430,6 +431,7 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 		return no_memory();
 	o->len = o->n_gaps = 0;
 	o->placed = 0;
+	o->overflow = 0;
 	memset(o->totals, 0, n_vis * sizeof *o->totals);
 	void *d;
 	int r = x->t->records_renew(x->impl, profile, fn, x->records[worker], &d);
@@ -498,8 +500,11 @@ static int write_text(native *n, const fn_text *x)
 		n->last_line = x->last_line;
 	}
 	uint64_t *t = n->w.totals;
+	if (x->overflow)
+		n->w.overflow = x->overflow;
 	for (size_t j = 0; j < n->w.n_vis; j++)
-		t[j] = UINT64_MAX - t[j] < x->totals[j] ? UINT64_MAX : t[j] + x->totals[j];
+		if (__builtin_add_overflow(t[j], x->totals[j], &t[j]))
+			n->w.overflow = j + 1;
 	return r;
 }
 
@@ -559,7 +564,7 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 		if (jobs.records[i])
 			n->t->records_free(jobs.records[i]);
 	if (r >= 0)
-		profdb__cgw_totals(&n->w);
+		r = profdb__cgw_totals(&n->w);
 	return r < 0 ? r : 0;
 }
 

@@ -170,8 +170,7 @@ static int put_part(profdb__cgw *w, const profdb__cv_tree *t, const lists *l,
 		if (w->o->err)
 			return w->o->err;
 	}
-	profdb__cgw_totals(w);
-	return 0;
+	return profdb__cgw_totals(w);
 }
 
 int profdb__cg_write_tree(const profdb *db, const profdb_convert_options *opts,

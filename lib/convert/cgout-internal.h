@@ -15,6 +15,7 @@ typedef struct profdb__cgw {
 	const profdb__cv_event *ev;
 	size_t n_ev;
 	uint64_t *totals;            /* per visible event: self costs written in this part */
+	uint64_t *all_parts;         /* ... and in every part so far (in totals' block) */
 	/* The visible events, in order: their number in ev (by_num) and
 	 * their source (by_src); col is the one cost rows are indexed by
 	 * (by_num unless profdb__cgw_costs_by_src()). */
@@ -31,6 +32,7 @@ typedef struct profdb__cgw {
 	size_t n_keys;
 	uint32_t n_keyed[3];
 	const char *positions;       /* the header's positions: (NULL before it) */
+	size_t overflow;             /* 1 + a visible event whose total passed 2^64 - 1 */
 } profdb__cgw;
 
 enum { PROFDB__CGW_OB, PROFDB__CGW_FL, PROFDB__CGW_FN };
@@ -109,8 +111,9 @@ static inline void profdb__cgw_costs(profdb__cgw *w, const uint64_t *costs, int 
 }
 /* Has a hidden event a cost in @p costs? */
 int profdb__cgw_hidden_cost(const profdb__cgw *w, const uint64_t *costs);
-/* "totals:" of the part. */
-void profdb__cgw_totals(profdb__cgw *w);
+/* "totals:" of the part, or -ERANGE when a total, of the part or of the
+ * parts so far, passed 2^64 - 1 (the output would not read back). */
+int profdb__cgw_totals(profdb__cgw *w);
 /* "part: N" and "desc: Profile: NAME" of profile @p index; after the
  * header, the columns again (positions:, events:). */
 void profdb__cgw_part(profdb__cgw *w, const profdb *db, uint32_t index);

@@ -375,6 +375,10 @@ static int emit(swalk *w, double v, double inc, uint32_t n, uint32_t node, doubl
 		 * to the rounded total exactly. */
 		w->cum += v;
 		double r = nearbyint(w->cum);
+		if (r >= 0x1p64)
+			return profdb__fail(-ERANGE, "profdb_convert: metric '%.*s': the weights written "
+			                    "pass 2^64 at top-down node %" PRIu32, (int)w->m->m.name.len,
+			                    w->m->m.name.ptr, node);
 		uint64_t upto = r > 0 ? (uint64_t)r : 0;
 		if (upto <= w->written)
 			return 0;

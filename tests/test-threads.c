@@ -24,24 +24,7 @@
 #include "writer.h"
 #endif
 
-#ifdef THREADS_STANDALONE
-#define CHECKF(cond, ...)                                                                  \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
-			        #cond);                                                    \
-			fprintf(stderr, __VA_ARGS__);                                      \
-			fputc('\n', stderr);                                               \
-			exit(1);                                                           \
-		}                                                                          \
-	} while (0)
-#define CHECK(cond) CHECKF(cond, "%s", "")
-#else
-#include <criterion/criterion.h>
-#include "common.h"
-#define CHECKF(cond, ...) cr_assert(cond, __VA_ARGS__)
-#define CHECK(cond) cr_assert(cond)
-#endif
+#include "standalone-check.h"
 #include "hpctk-views.h"
 
 enum { SKIPPED = 77 };

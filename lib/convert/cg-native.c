@@ -152,29 +152,16 @@ static int no_memory(void) { return profdb__fail(-ENOMEM, "profdb_convert: out o
  * memory. */
 static char *room(fn_text *o, size_t n)
 {
-	if (o->cap - o->len < n) {
-		size_t cap = o->cap ? o->cap : 256;
-		while (cap - o->len < n)
-			cap *= 2;
-		char *p = realloc(o->text, cap);
-		if (!p)
-			return NULL;
-		o->text = p;
-		o->cap = cap;
-	}
+	if (o->cap - o->len < n && profdb__grow((void **)&o->text, &o->cap, o->len + n, 1) < 0)
+		return NULL;
 	return o->text + o->len;
 }
 
 static gap *add_gap(fn_text *o, int kind)
 {
-	if (o->n_gaps == o->cap_gaps) {
-		size_t cap = o->cap_gaps ? 2 * o->cap_gaps : 16;
-		gap *g = realloc(o->gaps, cap * sizeof *g);
-		if (!g)
-			return NULL;
-		o->gaps = g;
-		o->cap_gaps = cap;
-	}
+	if (o->n_gaps == o->cap_gaps &&
+	    profdb__grow((void **)&o->gaps, &o->cap_gaps, o->n_gaps + 1, sizeof *o->gaps) < 0)
+		return NULL;
 	gap *g = &o->gaps[o->n_gaps++];
 	g->at = o->len;
 	g->kind = (unsigned char)kind;

@@ -724,13 +724,21 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	if (nb > 0)
 		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
 		             sizeof *d->lines, d->ne);
-	uint32_t sg = first;
-	for (; sg != CG_EMPTY && r == 0; sg = cg->blk_next[sg]) {
-		if (profile == PROFDB_CG_ALL || profdb__cg_blk_profile(cg, sg) == profile)
-			r = decode_unit(d, fn, sg);
-		else if (next)
-			break;
+	/* A profile's blocks are [its blk_first, the next one's) (blocks.c), and
+	 * the chain is in text order: blocks before the range are passed over
+	 * with a comparison, and the walk stops at the first one after it, so
+	 * a part per profile costs each function's blocks up to that part, not
+	 * a search per block of every part. */
+	uint32_t lo = 0, hi = UINT32_MAX;
+	if (profile != PROFDB_CG_ALL) {
+		lo = cg->profiles[profile].blk_first;
+		if (profile + 1 < cg->n_profiles)
+			hi = cg->profiles[profile + 1].blk_first;
 	}
+	uint32_t sg = first;
+	for (; sg != CG_EMPTY && sg < hi && r == 0; sg = cg->blk_next[sg])
+		if (sg >= lo)
+			r = decode_unit(d, fn, sg);
 	if (next)
 		*next = sg;
 	profdb__hindex_free(&d->map);

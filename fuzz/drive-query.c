@@ -811,7 +811,7 @@ static int run_one(const profdb_input *in, size_t n, int consistent, uint32_t fl
 	/* The converters, with the writers' helper threads and (tolerant
 	 * runs) without them, on a second handle opened with one thread. */
 	profdb *db1 = NULL;
-	if (d.tolerant) {
+	if (d.tolerant && d.np >= 0 && d.np <= FUZZ_CONVERT_FEW_PROFILES) {
 		o.threads = 1;
 		int r1 = (int)CALL(profdb_open_inputs(&db1, in, n, &o));
 		QUERY_CHECK(r1 == 0 || r1 == -ENOMEM, "opens with the default threads, not with one: %d", r1);

@@ -79,6 +79,12 @@ void fuzz_analysis_run(const profdb *db);
  * file. */
 void fuzz_convert_run(const profdb *db, const profdb *db1);
 
+/* The writers' work grows with profiles times functions (a part per
+ * profile decodes each function per part): with more profiles than this,
+ * each format is written once (no second handle, no part per profile),
+ * so one input stays well inside the fuzzer's time limit. */
+#define FUZZ_CONVERT_FEW_PROFILES 8
+
 /* The same, for one buffer named @p name. */
 int fuzz_query_run1(const char *name, const void *data, size_t size, int consistent);
 

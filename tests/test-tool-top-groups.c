@@ -138,13 +138,15 @@ Test(tool_top_groups, the_heap_keeps_the_best_in_order)
 }
 
 /* sort_rows against qsort with cmp_row: context rows with ties, negative
- * values, infinities and both zeros (its radix sort), and rows with a NaN
- * or with names (qsort). */
+ * values, infinities and both zeros (its radix sort, which writes the
+ * rows over from their keys and the rest gathered: each keeps its values
+ * and label), and rows with a NaN or with names (qsort). */
 Test(tool_top_groups, sort_rows_is_cmp_rows_order)
 {
 	enum { N = 5000 };
 	static row a[N], b[N];
 	static char names[N][8];
+	static double vals[N];
 	const double odd[] = {-0.0, 0.0, INFINITY, -INFINITY, -1.5, 1e300, -1e-300, 4.0};
 	for (int pass = 0; pass < 3; pass++) {
 		uint64_t s = 42;
@@ -156,7 +158,9 @@ Test(tool_top_groups, sort_rows_is_cmp_rows_order)
 			if (pass == 1 && i == N / 2)
 				v = NAN;
 			/* contexts distinct, not in value order */
-			a[i] = (row){v, NULL, (uint32_t)((i * 7919u) % 100003u), 1, NULL, 0, 1, 0};
+			vals[i] = v;
+			a[i] = (row){v, &vals[i], (uint32_t)((i * 7919u) % 100003u), 1, NULL, 0, 1,
+			             (uint32_t)i + 1};
 			if (pass == 2) {
 				snprintf(names[i], sizeof names[i], "n%d", (int)(s >> 40) % 300);
 				a[i].name = names[i];
@@ -174,6 +178,9 @@ Test(tool_top_groups, sort_rows_is_cmp_rows_order)
 			cr_assert(a[i].key == b[i].key && a[i].ctx == b[i].ctx && a[i].name == b[i].name,
 			          "pass %d, row %d: %g #%u, not %g #%u", pass, i, a[i].key, a[i].ctx,
 			          b[i].key, b[i].ctx);
+			cr_assert(a[i].v == b[i].v && a[i].label == b[i].label && a[i].n_ctx == b[i].n_ctx &&
+			          a[i].pass == b[i].pass && a[i].name_len == b[i].name_len,
+			          "pass %d, row %d: values or label of another row", pass, i);
 		}
 	}
 	sort_rows(a, 0);

@@ -97,6 +97,8 @@ golden flat flat "$db"
 golden top-metrics-all top -m all "$db"
 contains top-metrics-all "metric: cycles (id 3, inclusive)"
 golden top-metrics-list top -m "CPUTIME (sec),cycles" --inclusive "$db"
+# every context row kept (-n 0), each with a value per metric
+golden top-context-metrics-all top --by context -m all -n 0 --inclusive "$db"
 golden top-by-file top --by file "$db"
 golden top-by-module top --by module "$db"
 golden top-by-loop top --by loop --inclusive "$db"

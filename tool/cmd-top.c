@@ -84,8 +84,11 @@ static void sanitize(char *s)
  * (@p reuse, its index + 1), else a new one. */
 static int keep_label(ranking *k, row *r, const profdb_context *c, uint32_t reuse)
 {
-	if (c->type != PROFDB_CTX_LINE && c->type != PROFDB_CTX_INSTRUCTION)
-		return 0;
+	profdb_str text = c->type == PROFDB_CTX_LINE ? c->file
+	                  : c->has_offset ? c->module : c->function;
+	if ((c->type != PROFDB_CTX_LINE && c->type != PROFDB_CTX_INSTRUCTION) ||
+	    text.len > UINT32_MAX)
+		return 0;   /* no label: the printer reads the context again */
 	if (!reuse) {
 		if (k->nlabels == k->cap_labels) {
 			size_t nc = k->cap_labels ? 2 * k->cap_labels : 256;
@@ -99,10 +102,10 @@ static int keep_label(ranking *k, row *r, const profdb_context *c, uint32_t reus
 	}
 	row_label *l = &k->labels[reuse - 1];
 	if (c->type == PROFDB_CTX_LINE)
-		*l = (row_label){c->file, c->line, PROFDB_CTX_LINE, 0};
+		*l = (row_label){text.ptr, (uint32_t)text.len, PROFDB_CTX_LINE, 0, c->line};
 	else
-		*l = (row_label){c->has_offset ? c->module : c->function, c->offset,
-		                 PROFDB_CTX_INSTRUCTION, c->has_offset != 0};
+		*l = (row_label){text.ptr, (uint32_t)text.len, PROFDB_CTX_INSTRUCTION,
+		                 c->has_offset != 0, c->offset};
 	r->label = reuse;
 	return 0;
 }
@@ -121,10 +124,10 @@ static int keep_context(ranking *k, const profdb_context *c)
 	/* the row a full heap gives up is its root: its label is free */
 	if (keep_label(k, &r, c, full ? k->rows[0].label : 0) < 0)
 		return TOP_OOM;
-	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
-		return TOP_OOM;
-	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
 	if (heap) {
+		if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
+			return TOP_OOM;
+		memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
 		if (!k->rows && !(k->rows = malloc(k->o.count * sizeof *k->rows))) {
 			free(r.v);
 			return TOP_OOM;
@@ -132,18 +135,32 @@ static int keep_context(ranking *k, const profdb_context *c)
 		free(heap_offer(k->rows, &k->nrows, k->o.count, r));
 		return 0;
 	}
+	/* every row is kept: its values go to k->vals, one block (no
+	 * allocation per row), which rows and values grow with */
 	if (k->nrows == k->cap) {
 		size_t nc = k->cap ? 2 * k->cap : 256;
-		row *nr = realloc(k->rows, nc * sizeof *nr);
-		if (!nr) {
-			free(r.v);
+		row *nr = nc <= SIZE_MAX / ((k->rep.n + 1) * sizeof *k->vals) ?
+		          realloc(k->rows, nc * sizeof *nr) : NULL;
+		if (!nr)
 			return TOP_OOM;
-		}
 		k->rows = nr;
+		double *nv = realloc(k->vals, nc * k->rep.n * sizeof *nv);
+		if (!nv)
+			return TOP_OOM;
+		k->vals = nv;
 		k->cap = nc;
 	}
+	memcpy(k->vals + k->nrows * k->rep.n, k->tmp, k->rep.n * sizeof *k->vals);
 	k->rows[k->nrows++] = r;
 	return 0;
+}
+
+/* The kept context rows point at their values in k->vals (none is kept
+ * any more: the block stays where it is). */
+static void point_at_vals(ranking *k)
+{
+	for (size_t i = 0; k->vals && i < k->nrows; i++)
+		k->rows[i].v = k->vals + i * k->rep.n;
 }
 
 /* The group key of context @p c: its function (folded), file or module. */
@@ -386,6 +403,7 @@ static int rank(ranking *k)
 	r = rank_graph(k);
 	if (r == 0)
 		r = walk_tree(k);
+	point_at_vals(k);
 	if (r == 0 && k->group_of)
 		r = group_inclusive(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r == 0 && k->group_of)
@@ -437,14 +455,15 @@ static int row_name(const ranking *k, const row *r, char **out)
 		ctx.id = r->ctx;
 		ctx.type = (profdb_context_type)l->type;
 		ctx.has_offset = l->has_offset;
+		profdb_str text = {l->text, l->text_len};
 		if (l->type == PROFDB_CTX_LINE) {
-			ctx.file = l->text;
+			ctx.file = text;
 			ctx.line = l->num;
 		} else if (l->has_offset) {
-			ctx.module = l->text;
+			ctx.module = text;
 			ctx.offset = l->num;
 		} else {
-			ctx.function = l->text;
+			ctx.function = text;
 		}
 	} else if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0) {
 		return e;
@@ -605,10 +624,11 @@ static int print_text(const ranking *k, size_t shown)
 static void ranking_free(ranking *k)
 {
 	if (!k->grouped) {   /* else the rows are the group table's */
-		for (size_t i = 0; i < k->nrows; i++)
+		for (size_t i = 0; !k->vals && i < k->nrows; i++)
 			free(k->rows[i].v);
 		free(k->rows);
 	}
+	free(k->vals);
 	group_free(&k->groups);
 	free(k->labels);
 	free(k->group_of);

@@ -29,7 +29,8 @@ int cmp_row(const void *a, const void *b)
  * Context rows (no name) whose keys are numbers sort by (key descending,
  * context ascending): a strict order (a context is one row), which a
  * radix sort of 16-byte keys gives without a call per comparison, and the
- * rows are then moved once. -n 0 sorts millions of line rows. */
+ * rows are then written over once, in order. -n 0 sorts millions of line
+ * rows. */
 
 typedef struct sort_key {
 	uint64_t key;    /* ascending order of these bits: descending values */
@@ -78,11 +79,30 @@ static sort_key *radix(sort_key *a, sort_key *b, size_t n, size_t *count)
 	return a;
 }
 
+/* The value whose descending_bits() are @p u (0 for -0, which sorts and
+ * compares as 0). */
+static double from_descending_bits(uint64_t u)
+{
+	double v;
+	u = ~u;
+	u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
+	memcpy(&v, &u, sizeof v);
+	return v;
+}
+
+/* What a sorted context row needs of its place before the sort, besides
+ * the key and context its sort key holds (no wider than a sort key). */
+typedef struct row_rest {
+	double *v;
+	uint32_t label;
+} row_rest;
+
 void sort_rows(row *rows, size_t n)
 {
 	int plain = n >= 2 && n <= UINT32_MAX && n <= SIZE_MAX / (2 * sizeof(sort_key));
 	for (size_t i = 0; plain && i < n; i++)
-		plain = !rows[i].name && !isnan(rows[i].key);
+		plain = !rows[i].name && !rows[i].name_len && !isnan(rows[i].key) &&
+		        rows[i].n_ctx == 1 && rows[i].pass;   /* a context row */
 	sort_key *k = plain ? malloc(2 * n * sizeof *k) : NULL;
 	size_t *count = k ? malloc(65536 * sizeof *count) : NULL;
 	if (!count) {   /* names, a NaN, or no memory: qsort */
@@ -95,26 +115,21 @@ void sort_rows(row *rows, size_t n)
 		k[i] = (sort_key){descending_bits(rows[i].key), rows[i].ctx, (uint32_t)i};
 	sort_key *s = radix(k, k + n, n, count);
 	free(count);
-	/* row i is rows[s[i].at]; those indices go to the block's start (an
-	 * index overwrites only keys read before it), the rest is given back */
-	uint32_t *at = (uint32_t *)(void *)k, *fit;
-	for (size_t i = 0; i < n; i++)
-		at[i] = s[i].at;
-	if ((fit = realloc(at, n * sizeof *at)))
-		at = fit;
-	/* gathered into a copy, whose loads do not wait for each other
-	 * (following the cycles in place chains two cache misses a row);
-	 * without room for it, qsort */
-	row *out = malloc(n * sizeof *out);
-	if (out) {
-		for (size_t i = 0; i < n; i++)
-			out[i] = rows[at[i]];
-		memcpy(rows, out, n * sizeof *rows);
-		free(out);
-	} else {
-		qsort(rows, n, sizeof *rows, cmp_row);
+	_Static_assert(sizeof(row_rest) <= sizeof(sort_key), "a row's rest fits a sort key");
+	/* Row i is rows[s[i].at]: the rest of each row is gathered in sorted
+	 * order into the half of the block the keys left (loads that do not
+	 * wait for each other, where following the cycles in place would
+	 * chain two cache misses a row), then the rows are written over in
+	 * order from both: no copy of the rows is needed. */
+	row_rest *rest = (row_rest *)(void *)(s == k ? k + n : k);
+	for (size_t i = 0; i < n; i++) {
+		const row *f = &rows[s[i].at];
+		rest[i] = (row_rest){f->v, f->label};
 	}
-	free(at);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (row){from_descending_bits(s[i].key), rest[i].v, s[i].ctx, 1, NULL, 0, 1,
+		                rest[i].label};
+	free(k);
 }
 
 /* ---- the best N contexts: a heap with the worst kept row at its root ----- */

@@ -26,11 +26,12 @@ typedef struct row {
  * would decode a function per row). Apart from the rows, which sorting
  * moves. */
 typedef struct row_label {
-	profdb_str text;    /* line: the file; instruction: the module (with an
+	const char *text;   /* line: the file; instruction: the module (with an
 	                       offset), else the function */
-	uint64_t num;       /* the line, or the offset */
+	uint32_t text_len;  /* (a longer text gets no label: 24 bytes a row) */
 	unsigned char type; /* PROFDB_CTX_LINE or PROFDB_CTX_INSTRUCTION */
 	unsigned char has_offset;
+	uint64_t num;       /* the line, or the offset */
 } row_label;
 
 /* Rows by descending v[0], then by name (byte order), then by context. */
@@ -112,6 +113,11 @@ typedef struct ranking {
 	int grouped;          /* the rows are the groups' (in the group table) */
 	row *rows;
 	size_t nrows, cap;
+	/* Without a heap (-n 0, or a percentage cut), the context rows'
+	 * values: one block, rep.n per row in the order the rows are kept
+	 * (a row's v points here once the walk is done, and is not freed
+	 * alone); NULL while no such row is kept */
+	double *vals;
 	row_label *labels;    /* of the context rows, wherever they are */
 	size_t nlabels, cap_labels;
 	double *tmp;          /* one value per metric */

@@ -67,12 +67,6 @@ static inline int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s
  * either all by key or all by bytes (-EINVAL). */
 int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
                             uint32_t name_key);
-static inline int profdb__cgw_name_key(profdb__cgw *w, const char *key, profdb_str s,
-                                       uint32_t name_key)
-{
-	size_t kn = strlen(key);
-	return profdb__cgw_name_key_in(w, profdb__cgw_table(key, kn), key, kn, s, name_key);
-}
 /* The id of the name of key @p name_key in @p table once it has been
  * written (0: not yet, or not named by key). Other threads may ask while
  * the writer names: an id, once there, stays until profdb__cgw_reset(). */
@@ -81,7 +75,7 @@ static inline uint32_t profdb__cgw_known_id(const profdb__cgw *w, int table, uin
 	const uint32_t *ids = w->key_ids[table];
 	return ids && name_key < w->n_keys ? __atomic_load_n(&ids[name_key], __ATOMIC_RELAXED) : 0;
 }
-/* The names will come with keys below @p n_keys (profdb__cgw_name_key). */
+/* The names will come with keys below @p n_keys (profdb__cgw_name_key_in). */
 int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys);
 /* Cost rows are indexed by the events' sources (the input's event ids),
  * not by their number. */

@@ -352,6 +352,33 @@ static int t_literal(void)
 	return 0;
 }
 
+/* No ob= line anywhere, and each block's first call goes to the function
+ * the block before named at cfn=: a piece that names a callee takes its
+ * object from a placeholder that stands for "no object", and whoever reads
+ * the next piece (a thread or the merge) must see the object the
+ * sequential scan gives it, "" (and never an unnamed one). Over 3 MiB,
+ * so that two threads cut it into six pieces or more: the calling thread
+ * then reads a piece in place right after merging one (parallel.c). */
+static int t_no_object(void)
+{
+	text t = {malloc(4096), 0, 4096};
+	if (!t.p)
+		abort();
+	put(&t, "# callgrind format\npositions: line\nevents: Ir\n\nfl=(0) a.c\n");
+	for (int b = 0; b < 80000; b++) {
+		put(&t, "fn=(%d) f%d\n%d 5\n", b, b, 1 + b % 90);
+		if (b > 0)
+			put(&t, "calls=2 4\n3 1\n");
+		put(&t, "cfn=(%d) f%d\ncalls=1 3\n2 2\n", b + 1, b + 1);
+	}
+	int o;
+	same_every_way("calls without ob=", t.p, t.n, &o);
+	CHECKF(o, "calls without ob=: does not open");
+	printf("no object: a text of %zu bytes, 1 to 8 threads\n", t.n);
+	free(t.p);
+	return 0;
+}
+
 /* ---- gzip: inflated while scanned (lib/callgrind/stream.c) ------------------ */
 
 #ifdef PROFDB_HAVE_ZLIB
@@ -570,6 +597,7 @@ int main(void)
 	t_nul();
 	t_redefined();
 	t_literal();
+	t_no_object();
 #ifdef PROFDB_HAVE_ZLIB
 	t_gzip();
 #endif

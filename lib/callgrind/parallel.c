@@ -387,7 +387,10 @@ static void take_state(parser *ps0, const piece *pc, const maps *m, uint32_t blk
 	c->kfile = map_name(nm, l->kfile);
 	c->cob = map_name(nm, l->cob), c->cfi = map_name(nm, l->cfi), c->cfn = map_name(nm, l->cfn);
 	c->jfl = map_name(nm, l->jfl), c->jfn = map_name(nm, l->jfn);
-	c->cfn_ob = map_name(nm, l->cfn_ob), c->cfn_fl = map_name(nm, l->cfn_fl);
+	/* a cfn= in the piece took its object from the ob= placeholder, which
+	 * stands for "none" (0 to the sequential scan) as well as for a name */
+	c->cfn_ob = l->cfn_ob == CG_PH_CFN_OB ? c->cfn_ob : or_zero(map_name(nm, l->cfn_ob));
+	c->cfn_fl = map_name(nm, l->cfn_fl);
 	c->func = l->func == CG_EMPTY ? CG_EMPTY : m->fn[l->func];
 	c->row = l->row == CG_EMPTY ? CG_EMPTY : m->row[l->row];
 	c->body = l->body;
@@ -468,8 +471,9 @@ static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t sna
 	m.name = malloc(((size_t)lc->n_names + 1) * sizeof *m.name);
 	m.fn = malloc(((size_t)lc->n_fns + 1) * sizeof *m.fn);
 	m.row = malloc(((size_t)lc->n_rows + 1) * sizeof *m.row);
-	int r = profdb__fail(-ENOMEM, "callgrind: out of memory");
-	if (m.name && m.fn && m.row && (r = map_tables(ps0, pc, &m)) >= 0) {
+	int r = m.name && m.fn && m.row ? map_tables(ps0, pc, &m)
+	                                : profdb__fail(-ENOMEM, "callgrind: out of memory");
+	if (r >= 0) {
 		uint32_t blk_base = ps0->cg->n_blks;
 		/* the self costs; 0 (nothing added) when a sum overflows */
 		r = add_costs(ps0->cg, lc, m.row, lc->n_rows);

@@ -221,6 +221,29 @@ Test(query_callgrind, primary_caller_tree)
 	profdb_close(db);
 }
 
+/* An inclusive value of one event reads the event's own column, or the
+ * whole table once a caller had that built: the same numbers either way,
+ * for every function and event, those in the cycle too. */
+Test(query_callgrind, one_event_from_either_table)
+{
+	profdb *col = open_text("callgrind.out", cycle_text, sizeof cycle_text - 1);
+	profdb *all = open_text("callgrind.out", cycle_text, sizeof cycle_text - 1);
+	const uint64_t *inc;
+	cr_assert_eq(profdb_cg_inclusive(profdb_get_cg(all), PROFDB_CG_ALL, 0, &inc), 1);
+	for (uint32_t id = 1; id < 5; id++) {
+		cr_assert_eq(profdb_cg_inclusive(profdb_get_cg(all), PROFDB_CG_ALL, id - 1, &inc), 1);
+		for (uint32_t m = 0; m < 2; m++) {
+			cr_assert_eq(scoped(col, 0, id, m, 1), inc[m], "function %" PRIu32 " event %" PRIu32,
+			             id, m);
+			cr_assert_eq(scoped(all, 0, id, m, 1), inc[m], "function %" PRIu32 " event %" PRIu32,
+			             id, m);
+		}
+	}
+	cr_assert_eq(scoped(all, 0, 1, 1, 1), 14);   /* main, Dr: 1 + 9 + 4 */
+	profdb_close(col);
+	profdb_close(all);
+}
+
 static const char parts_text[] =
 	"version: 1\n"
 	"pid: 42\n"

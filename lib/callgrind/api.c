@@ -582,15 +582,19 @@ int profdb__cg_inclusive_event(const profdb_cg *cg, uint32_t fn, uint32_t e, uin
 	if (fn >= cg->n_fns || e >= cg->n_events)
 		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32 " or event %" PRIu32,
 		                    fn, e);
-	uint32_t k = profdb__cg_event_table(cg, e);
+	/* the whole table, when a caller already had it built, holds the
+	 * column (the same values: cycles.c adds each column alone) */
+	uint32_t k = profdb__cg_event_table(cg, e), stride = 1;
+	if (profdb__once_ok(&cg->incl_once[0]))
+		k = 0, stride = cg->n_events;
 	int r = inclusive_table(cg, k);
 	if (r < 0)
 		return r;
-	const uint64_t *col = cg->incl[k];
-	*inc = col[fn];
+	const uint64_t *col = cg->incl[k] + (k == 0 ? e : 0);
+	*inc = col[(size_t)fn * stride];
 	uint32_t c = cg->fn_cycle[fn];
 	if (c)
-		*cycle = col[cg->n_fns + c - 1];
+		*cycle = col[((size_t)cg->n_fns + c - 1) * stride];
 	return c != 0;
 }
 

@@ -417,7 +417,8 @@ static inline uint32_t profdb__cg_event_table(const profdb_cg *cg, uint32_t e)
 int profdb__cg_build_inclusive_event(profdb_cg *cg, uint32_t e);
 /* api.c: function @p fn's inclusive cost of event @p e summed over the
  * profiles, and when fn belongs to a cycle (return 1) the cycle's in
- * *cycle (return 0: none), built once per event; < 0 on error. */
+ * *cycle (return 0: none): from table 0 when it is built, else from the
+ * event's column, built once per event; < 0 on error. */
 int profdb__cg_inclusive_event(const profdb_cg *cg, uint32_t fn, uint32_t e, uint64_t *inc,
                                uint64_t *cycle);
 /* model.c: value of derived events from the stored ones, in place. */

@@ -200,5 +200,8 @@ void profdb__once_destroy(profdb__once *o);
 /* Run fn(arg) exactly once; every caller gets its result, and on failure the
  * calling thread's error message is set to the one fn produced. */
 int profdb__once_run(profdb__once *o, int (*fn)(void *), void *arg);
+/* 1 when fn has run and succeeded (what it built may be read), else 0:
+ * never runs it, never waits. */
+int profdb__once_ok(const profdb__once *o);
 
 #endif

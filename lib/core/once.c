@@ -41,3 +41,8 @@ int profdb__once_run(profdb__once *o, int (*fn)(void *), void *arg)
 	pthread_mutex_unlock(&o->lock);
 	return replay(o);
 }
+
+int profdb__once_ok(const profdb__once *o)
+{
+	return atomic_load_explicit(&o->done, memory_order_acquire) && o->result >= 0;
+}

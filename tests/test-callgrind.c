@@ -1528,6 +1528,15 @@ Test(callgrind, detail_of_literal_and_compressed_names_in_a_block)
 	cg_close(cg);
 }
 
+/* "(" and digits without the closing ")" are a literal name however many
+ * digits follow, past 2^64 too: the scan and the detail agree. */
+Test(callgrind, detail_of_a_literal_name_of_many_digits)
+{
+	check_rows("events: Ir\nfl=(1) a.c\nfn=(1) main\n1 1\nfe=(18446744073709551616\n4 5\n"
+	           "fi=(99999999999999999999999g\n6 7\n",
+	           "main", "a.c:1=1 (18446744073709551616:4=5 (99999999999999999999999g:6=7");
+}
+
 /* Detail reads the blocks it decodes and nothing else of the text, even
  * where names change meaning: after the open, a byte that no scan accepts
  * (a control byte in a header comment) changes nothing. */

@@ -425,12 +425,14 @@ static int name_line(dstate *s, const char *p, const char *end)
 		v++;
 	uint64_t id = 0;
 	const char *q = v + 1;
-	int compressed = v < end && *v == '(' && q < end && cg_is_digit(*q);
+	int compressed = v < end && *v == '(' && q < end && cg_is_digit(*q), ovf = 0;
 	for (; compressed && q < end && cg_is_digit(*q); q++)
-		if (__builtin_mul_overflow(id, 10, &id) ||
-		    __builtin_add_overflow(id, (uint64_t)(*q - '0'), &id))
-			return derr(s, "internal error: a name id overflows inside a block");
+		ovf |= __builtin_mul_overflow(id, 10, &id) |
+		       __builtin_add_overflow(id, (uint64_t)(*q - '0'), &id);
+	/* without its ')' the digits are part of a literal name, however many */
 	compressed = compressed && q < end && *q == ')';
+	if (compressed && ovf)
+		return derr(s, "internal error: a name id overflows inside a block");
 	uint32_t name = compressed ? profdb__cg_file_id_at(f, sp, id, s->off)
 	                           : profdb__cg_file_literal_at(f, s->off);
 	if (name >= CG_UNDEF)

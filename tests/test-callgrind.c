@@ -2069,6 +2069,11 @@ Test(callgrind, bad_inputs)
 		{"events: Ir\nfn=f\n1 1\n+5x 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=f\n1 1\n-1X 1\n", -EBADMSG, "line 4"},
 		{"events: Ir\nfn=f\n1 1\n+0x 1\n", -EBADMSG, "line 4"},
+		/* a line the fast path leaves (CR) inside a run of cost lines
+		 * starts from the positions of the run's last line */
+		{"events: Ir\nfn=f\n16 1\n+1 1\n-17 1\r\n-1 1\n", -EBADMSG, "line 6 (offset 33)"},
+		{"positions: instr line\nevents: Ir\nfn=f\n16 5 1\n+1 +1 1\n-17 -6 1\r\n* -1 1\n",
+		 -EBADMSG, "line 7 (offset 63)"},
 		{"events: Ir\nfn=(99999999999999999999) x\n", -EBADMSG, "line 2"},
 		/* truncated: the last line has no newline and is incomplete */
 		{"events: Ir\nfn=f\n1 1\ncf", -ENODATA, "truncated"},

@@ -90,26 +90,28 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 	return 1;
 }
 
-/* A cost line at @p s of at most @p max_len bytes: subpositions separated
- * by one blank, then decimal costs of at most 19 digits, added to @p dst
- * (n_events wide: a wide self-cost row, or ps->call_sink for a call's cost
- * line) or to the narrow self-cost row @p dst32, whose sums must stay below
- * CG_WIDE (the general path moves the row); both NULL when the part has no
- * columns. */
-FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_t *dst,
-                            uint32_t *dst32)
+/* A cost line at @p s of at most @p max_len bytes: @p n_pos subpositions
+ * relative to @p np and separated by one blank, then decimal costs of at
+ * most 19 digits, added to @p dst (n_events wide: a wide self-cost row, or
+ * ps->call_sink for a call's cost line) or to the narrow self-cost row
+ * @p dst32, whose sums must stay below CG_WIDE (the general path moves the
+ * row); both NULL when the part has no columns. On success @p np holds the
+ * line's positions. The caller keeps the positions in @p np (a local: in
+ * registers over a run of lines) and stores them in ps->part.pos after. */
+FAST const char *fast_costs(const parser *ps, const char *s, uint64_t max_len, uint64_t *dst,
+                            uint32_t *dst32, uint32_t n_pos, uint64_t np[CG_NPOS])
 {
 	const char *q = s;
-	uint64_t np[CG_NPOS];
-	uint32_t n_pos = ps->part.n_pos, n_cols = ps->part.n_cols;
-	memcpy(np, ps->part.pos, sizeof np);
-	for (uint32_t c = 0; c < n_pos; c++) {
-		if (c > 0) {
-			if (!cg_is_space(*q))
-				return NULL;
-			q++;
-		}
-		if (!fast_subpos(&q, np[c], &np[c]))
+	uint64_t t0, t1 = 0;
+	uint32_t n_cols = ps->part.n_cols;
+	_Static_assert(CG_NPOS == 2, "one or two positions");
+	if (!fast_subpos(&q, np[0], &t0))
+		return NULL;
+	if (n_pos > 1) {
+		if (!cg_is_space(*q))
+			return NULL;
+		q++;
+		if (!fast_subpos(&q, np[1], &t1))
 			return NULL;
 	}
 	uint64_t v[CG_MAX_EVENTS];
@@ -153,7 +155,9 @@ FAST const char *fast_costs(parser *ps, const char *s, uint64_t max_len, uint64_
 	}
 	if ((uint64_t)(q - s) > max_len)
 		goto undo;
-	memcpy(ps->part.pos, np, sizeof np);
+	np[0] = t0;
+	if (n_pos > 1)
+		np[1] = t1;
 	return q;
 undo:
 	while (k-- > 0)
@@ -228,10 +232,10 @@ static inline int cost_start(char c)
 /* The run of self-cost lines of the current row that starts at @p s
  * (offset @p off): every line that parses on the fast path and starts
  * before @p end. Most of a function's lines are such a run, and reading
- * it in one loop keeps the row, the line count and the body count out of
- * the per-line work. Returns the bytes consumed, 0 when the first line
- * is left to the general path; the lines after the first are counted
- * here (the caller counts the first). */
+ * it in one loop keeps the row, the line count, the body count and the
+ * positions out of the per-line work. Returns the bytes consumed, 0 when
+ * the first line is left to the general path; the lines after the first
+ * are counted here (the caller counts the first). */
 FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end)
 {
 	const char *q = s, *nl;
@@ -239,17 +243,19 @@ FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end)
 	uint32_t *narrow = ps->part.n_cols && !wide ? ps->cg->row_narrow + (size_t)ps->cur.row *
 	                                                  cg_self_stride(ps->cg->n_events)
 	                                            : NULL;
-	uint32_t n = 0;
+	uint32_t n = 0, n_pos = ps->part.n_pos;
+	uint64_t np[CG_NPOS];
+	memcpy(np, ps->part.pos, sizeof np);
 	/* (two loops: each with its own inlined fast_costs) */
 	if (narrow) {
-		while ((nl = fast_costs(ps, q, CG_MAX_LINE, NULL, narrow))) {
+		while ((nl = fast_costs(ps, q, CG_MAX_LINE, NULL, narrow, n_pos, np))) {
 			n++;
 			q = nl + 1;
 			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
 				break;
 		}
 	} else {
-		while ((nl = fast_costs(ps, q, CG_MAX_LINE, wide, NULL))) {
+		while ((nl = fast_costs(ps, q, CG_MAX_LINE, wide, NULL, n_pos, np))) {
 			n++;
 			q = nl + 1;
 			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
@@ -258,6 +264,7 @@ FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end)
 	}
 	if (n == 0)
 		return 0;
+	memcpy(ps->part.pos, np, sizeof np);
 	ps->at.lineno += n - 1;
 	uint32_t *nb = &ps->cg->fns[ps->cur.func].n_body;
 	*nb = n > UINT32_MAX - *nb ? UINT32_MAX : *nb + n;
@@ -274,9 +281,13 @@ int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
 	if (cost_start(c0)) {
 		if (ps->cur.pending_call) {
 			/* The cost of the call: inclusive, not part of the caller's self. */
-			nl = fast_costs(ps, s, CG_MAX_LINE, ps->part.n_cols ? ps->call_sink : NULL, NULL);
+			uint64_t np[CG_NPOS];
+			memcpy(np, ps->part.pos, sizeof np);
+			nl = fast_costs(ps, s, CG_MAX_LINE, ps->part.n_cols ? ps->call_sink : NULL, NULL,
+			                ps->part.n_pos, np);
 			if (!nl)
 				return 0;
+			memcpy(ps->part.pos, np, sizeof np);
 			if ((r = profdb__cgs_call_cost(ps)) < 0)
 				return r;
 			ps->cur.pending_call = 0;

@@ -35,6 +35,10 @@ void profdb__cgl_free(cg_lines *l);
 /* The first row id of function @p fn, or PROFDB_NONE when it has no row
  * (its self cost is zero everywhere). No decoding. */
 uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn);
+/* Function @p fn's place in the cache asked for ahead of a read of its
+ * rows: a walk gets a function's context (reading ahead, tool/walk.c)
+ * before its first line, whose read would otherwise wait for it. */
+void profdb__cgl_prefetch(const cg_lines *l, uint32_t fn);
 /* The function owning id @p id (no decoding) and the index of @p id in
  * its range: 0, or -ENOENT when no function's range holds it. */
 int profdb__cgl_owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k);

@@ -102,6 +102,16 @@ uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn)
 	return l->base[fn];
 }
 
+void profdb__cgl_prefetch(const cg_lines *l, uint32_t fn)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	if (l && fn < l->cg->n_fns)
+		__builtin_prefetch(&l->cache.slot[fn]);
+#else
+	(void)l, (void)fn;
+#endif
+}
+
 /* ---- decoding ------------------------------------------------------------ */
 
 /* A non-zero row of one profile's detail, before the profiles are merged. */

@@ -71,14 +71,17 @@ typedef struct cgl_region {
 /* Each region at least twice the last: never this many. */
 #define CGL_REGIONS 48
 
+/* What readers read comes first, the regions keeping it away from the
+ * cache lines that every addition writes (the lock and the fields after
+ * it). */
 typedef struct cgl_cache {
 	cgl_slot *slot;           /* one per function */
 	size_t ne;                /* costs per entry */
-	pthread_mutex_t lock;     /* adding and evicting entries; the fields below */
 	/* reg[n_reg - 1] is the ring the entries are in, oldest first from
 	 * word tail: [tail, head), or once wrapped [tail, wrap) and [0, head);
-	 * each region is written once before a slot names it */
+	 * each region is written once (under the lock) before a slot names it */
 	cgl_region reg[CGL_REGIONS];
+	pthread_mutex_t lock;     /* adding and evicting entries; the fields below */
 	uint32_t n_reg;
 	uint64_t tail, head, wrap, wrapped;
 	uint64_t bytes, budget, n_entries;

@@ -5,7 +5,9 @@
  * are evicted while others are read), rows read in an order no walk takes,
  * a function larger than the cache, and two handles read in turn by one
  * thread (their contexts have the same ids) must all give the values the
- * text holds, and the cache must stay within its budget.
+ * text holds, and the cache must stay within its budget; a reader held up
+ * between the two halves of a read while its entry's memory takes another
+ * entry must drop what it read there.
  *
  * CI runs this under ThreadSanitizer too (suite "threads"). Criterion's
  * runner cannot start under TSan, so with -DTHREADS_STANDALONE the same
@@ -352,6 +354,54 @@ static int t_threads_read_while_evicting(void)
 
 /* ---- one thread ------------------------------------------------------------------ */
 
+/* A reader held up between the two halves of its read (it has the slot
+ * of f0 in hand) while other functions are read, until f0 is evicted and
+ * another function's entry is written where f0's was: read there, the
+ * words make a whole row, of the other function, which the check of the
+ * slot drops. A read after that decodes f0 again and gets its values. */
+static int t_a_rewritten_entry_is_dropped(void)
+{
+	char *text;
+	profdb *db = open_scaled(1, 1, &text);
+	line_ids ids;
+	collect(db, &ids);   /* the ids are the same in a handle of the same text */
+	profdb_close(db);
+	free(text);
+	db = open_scaled(1, 1, &text);   /* a cache with nothing in it */
+	cg_lines *l = ((const cg_query *)db->impl)->lines;
+	size_t first = ids.n;
+	for (size_t i = 0; i < ids.n && first == ids.n; i++)
+		if (ids.f[i] == 0)
+			first = i;   /* f0's first line: row 0 */
+	CHECK(first < ids.n);
+	job j = {db, &ids, NULL, 0, 0, 0};
+	read_line(&j, first);
+	cgl_snap s0, s;
+	cgl_row row;
+	CHECK(profdb__cgl_snap(l, ids.fn[first] - 1, &s0) == 1);
+	CHECK(profdb__cgl_snap_row(l, &s0, 0, 1, &row) == 1);
+	CHECKF(row.line == line_of(0, 0) && row.k == 0, "line %" PRIu64, row.line);
+	int other = -1;
+	for (int round = 0; round < 4 && other < 0; round++)
+		for (size_t i = 0; i < ids.n && other < 0; i++) {
+			if (ids.f[i] == 0)
+				continue;
+			read_line(&j, i);
+			if (profdb__cgl_snap(l, ids.fn[i] - 1, &s) == 1 && s.where == s0.where)
+				other = ids.f[i];
+		}
+	CHECKF(other > 0, "no entry was written where f0's was");
+	/* unchecked, the words there are the other function's row 0 */
+	CHECK(profdb__cgl_snap_row(l, &s0, 0, 0, &row) == 1);
+	CHECKF(row.line == line_of(other, 0), "line %" PRIu64 ", f%d", row.line, other);
+	CHECK(profdb__cgl_snap_row(l, &s0, 0, 1, &row) == 0);
+	read_line(&j, first);
+	CHECKF(j.bad == 0, "%ld wrong answers", j.bad);
+	profdb_close(db);
+	free(text);
+	return 0;
+}
+
 /* Every line context in descending id order (a function's last row
  * first, which no walk asks for first), then its first row, then the
  * rest: the same positions and values as a walk reads. */
@@ -467,6 +517,7 @@ static const struct {
 	{"rows_out_of_order", t_rows_out_of_order},
 	{"handles_in_turn", t_handles_in_turn},
 	{"a_function_larger_than_the_cache", t_a_function_larger_than_the_cache},
+	{"a_rewritten_entry_is_dropped", t_a_rewritten_entry_is_dropped},
 };
 
 #ifdef THREADS_STANDALONE
@@ -484,5 +535,6 @@ Test(cg_line_reads, threads_read_while_evicting) { tests[1].fn(); }
 Test(cg_line_reads, rows_out_of_order) { tests[2].fn(); }
 Test(cg_line_reads, handles_in_turn) { tests[3].fn(); }
 Test(cg_line_reads, a_function_larger_than_the_cache) { tests[4].fn(); }
+Test(cg_line_reads, a_rewritten_entry_is_dropped) { tests[5].fn(); }
 TC_MAIN
 #endif

@@ -3,7 +3,8 @@
  * instruction) where the function has a non-zero self cost. They stay in
  * the text until asked for: a function's rows are decoded on first use
  * (the detail of each profile, merged) and kept in a bounded cache that
- * any number of threads read without a lock (lines.c).
+ * any number of threads read without a lock or an atomic write (lines.c,
+ * line-cache.c).
  *
  * Ids. Function f owns the id range [base[f], base[f + 1]), as wide as the
  * number of its cost lines (an upper bound on its rows, counted by the
@@ -13,6 +14,7 @@
 #define PROFDB_CALLGRIND_LINES_H
 
 #include "callgrind-internal.h"
+#include "line-cache-internal.h"
 
 typedef struct cg_lines cg_lines;
 
@@ -33,6 +35,10 @@ void profdb__cgl_free(cg_lines *l);
 /* The first row id of function @p fn, or PROFDB_NONE when it has no row
  * (its self cost is zero everywhere). No decoding. */
 uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn);
+/* Function @p fn's place in the cache asked for ahead of a read of its
+ * rows: a walk gets a function's context (reading ahead, tool/walk.c)
+ * before its first line, whose read would otherwise wait for it. */
+void profdb__cgl_prefetch(const cg_lines *l, uint32_t fn);
 /* The function owning id @p id (no decoding) and the index of @p id in
  * its range: 0, or -ENOENT when no function's range holds it. */
 int profdb__cgl_owner(const cg_lines *l, uint32_t id, uint32_t *fn, uint32_t *k);
@@ -52,6 +58,15 @@ int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next);
 
 /* What the cache holds now (bytes, entries) and its budget, for tests. */
 void profdb__cgl_usage(cg_lines *l, uint64_t *bytes, uint64_t *budget, uint64_t *entries);
+
+/* For tests: a read from the cache in its two halves, as a reader held up
+ * between them does it. profdb__cgl_snap() takes the slot of function
+ * @p fn: 1, or 0 when its entry is not in the cache. profdb__cgl_snap_row()
+ * reads row @p k of that entry, where it was, and with @p check keeps it
+ * only if the slot has not changed since: 1 (*out set), or 0. */
+int profdb__cgl_snap(const cg_lines *l, uint32_t fn, cgl_snap *s);
+int profdb__cgl_snap_row(const cg_lines *l, const cgl_snap *s, uint32_t k, int check,
+                         cgl_row *out);
 
 /* Every row of function @p fn, decoded for this call (not cached, so a
  * walk over all functions leaves the cache as it was): @p visit gets the

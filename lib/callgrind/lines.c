@@ -4,28 +4,12 @@
  * file, and a scan that goes through the functions once per profile
  * decodes each function once, not once per profile, while they fit.
  *
- * Threads: any number read the cache at once without a lock. Each
- * function has a slot: the entry (its decoded rows) and one atomic word,
- * a flag "entry present", a flag "read since the last eviction round" and
- * the count of readers holding the entry. A reader adds one to the word
- * (acquire): if the flag says present, the entry stays alive until the
- * reader takes its one back (release); else it takes its one back at once
- * and decodes. Entries are added and evicted under one mutex, which only
- * threads that decoded take: an entry is filled, then published by adding
- * "present" to the word (release); an eviction is a compare-and-swap of
- * the word from exactly "present" (no reader, not read since the last
- * round) to 0, so it never frees what a reader holds, and no reader can
- * take an entry once that swap is done (its add then sees no "present").
- * A slot is never freed before the handle, so the add is always on live
- * memory. Eviction goes round the entries oldest first and gives one
- * that was read since its last turn, or is held, another round (a second
- * chance, close to least recently used without readers writing a shared
- * list); the cache can exceed its budget by the entries being read at
- * that moment. Decoding happens outside the mutex: two threads may decode
- * the same function at once, and the second result is dropped. */
+ * Threads: any number read the cache at once without a lock or an atomic
+ * write (line-cache.c); a thread that finds a function not there decodes
+ * it outside any lock and offers the entry to the cache: two threads may
+ * decode the same function at once, and the second copy is not kept. */
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +22,6 @@
 
 #define CGL_BUDGET ((uint64_t)4 << 20)
 
-typedef struct cgl_key {
-	uint64_t line, instr;
-	uint32_t src;
-} cgl_key;
-
 /* The rows of one function over every profile. */
 typedef struct cgl_fn {
 	uint32_t fn, n_rows;
@@ -52,26 +31,12 @@ typedef struct cgl_fn {
 	uint32_t *first;    /* n_rows + 1: row k's entries are [first[k], first[k + 1]) */
 	uint32_t *prof;     /* per entry: its profile (ascending within a row) */
 	uint64_t *cost;     /* per entry: n_events costs */
-	uint64_t bytes;     /* the block's size */
-	struct cgl_fn *prev, *next;   /* the eviction round, newest first (under lock) */
 } cgl_fn;
-
-/* A slot's word: the entry is there, read since its last turn, readers. */
-#define SLOT_PRESENT ((uint64_t)1 << 63)
-#define SLOT_READ ((uint64_t)1 << 62)
-
-typedef struct cgl_slot {
-	_Atomic uint64_t word;
-	cgl_fn *d;          /* written under lock before "present" is added */
-} cgl_slot;
 
 struct cg_lines {
 	const profdb_cg *cg;
 	uint32_t *base;     /* n_fns + 1 ids */
-	cgl_slot *slot;     /* n_fns + 1 */
-	pthread_mutex_t lock;   /* adding and evicting entries; the fields below */
-	cgl_fn *head, *tail;
-	uint64_t bytes, budget, n_entries;
+	cgl_cache cache;    /* a slot per function */
 	profdb__once totals_once;
 	uint64_t n_rows, n_values;
 };
@@ -88,25 +53,22 @@ int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
 		return 0;
 	}
 	cg_lines *l = calloc(1, sizeof *l);
+	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
 	if (!l || !(l->base = malloc(((size_t)cg->n_fns + 1) * sizeof *l->base)) ||
-	    !(l->slot = calloc((size_t)cg->n_fns + 1, sizeof *l->slot))) {
+	    profdb__cgc_init(&l->cache, cg->n_fns, limit / 4 < CGL_BUDGET ? limit / 4 : CGL_BUDGET,
+	                     cg->n_events) < 0) {
 		if (l)
 			free(l->base);
 		free(l);
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
 	l->cg = cg;
-	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
-	l->budget = limit / 4 < CGL_BUDGET ? limit / 4 : CGL_BUDGET;
 	uint32_t b = cg->n_fns + 1;
 	for (uint32_t f = 0; f < cg->n_fns; f++) {
 		l->base[f] = b;
 		b += cg->fns[f].n_body;
 	}
 	l->base[cg->n_fns] = b;
-	for (uint32_t f = 0; f <= cg->n_fns; f++)
-		atomic_init(&l->slot[f].word, 0);
-	pthread_mutex_init(&l->lock, NULL);
 	profdb__once_init(&l->totals_once);
 	*out = l;
 	return 0;
@@ -116,13 +78,7 @@ void profdb__cgl_free(cg_lines *l)
 {
 	if (!l)
 		return;
-	while (l->head) {
-		cgl_fn *d = l->head;
-		l->head = d->next;
-		free(d);
-	}
-	free(l->slot);
-	pthread_mutex_destroy(&l->lock);
+	profdb__cgc_free(&l->cache);
 	profdb__once_destroy(&l->totals_once);
 	free(l->base);
 	free(l);
@@ -144,6 +100,16 @@ uint32_t profdb__cgl_first_child(const cg_lines *l, uint32_t fn)
 	if (!l || fn >= l->cg->n_fns || !has_self(l->cg, fn))
 		return PROFDB_NONE;
 	return l->base[fn];
+}
+
+void profdb__cgl_prefetch(const cg_lines *l, uint32_t fn)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	if (l && fn < l->cg->n_fns)
+		__builtin_prefetch(&l->cache.slot[fn]);
+#else
+	(void)l, (void)fn;
+#endif
 }
 
 /* ---- decoding ------------------------------------------------------------ */
@@ -265,7 +231,7 @@ static cgl_fn *entry_new(uint32_t fn, uint32_t rows, uint32_t n, size_t ne)
 	if (!d)
 		return NULL;
 	char *at = (char *)(d + 1);
-	*d = (cgl_fn){.fn = fn, .bytes = rest + cost};
+	*d = (cgl_fn){.fn = fn};
 	d->key = (cgl_key *)(void *)at;
 	at += (size_t)rows * sizeof *d->key;
 	d->cost = (uint64_t *)(void *)at;
@@ -275,41 +241,10 @@ static cgl_fn *entry_new(uint32_t fn, uint32_t rows, uint32_t n, size_t ne)
 	return d;
 }
 
-/* Function @p fn (its self cost is non-zero, so n_events > 0) from the
- * detail of its one profile: the non-zero rows, copied once. */
-static int from_one(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn **out)
-{
-	size_t ne = cg->n_events;
-	const profdb_cg_detail *det = x->det[0];
-	int64_t nl = profdb_cg_detail_line_count(det);
-	cgl_key key;
-	const uint64_t *self;
-	uint32_t rows = 0;
-	for (int64_t i = 0; i < nl; i++) {
-		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
-		rows += nonzero(self, cg->n_events);
-	}
-	cgl_fn *d = entry_new(fn, rows, rows, ne);
-	if (!d)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	d->has_instr = x->has_instr;
-	for (int64_t i = 0; i < nl; i++) {
-		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
-		if (!nonzero(self, cg->n_events))
-			continue;   /* a position-only line, or zero costs */
-		d->key[d->n_rows] = key;
-		d->prof[d->n_rows] = x->prof[0];
-		memcpy(d->cost + (size_t)d->n_rows * ne, self, ne * sizeof *d->cost);
-		d->first[d->n_rows] = d->n_rows;
-		d->n_rows++;
-	}
-	d->first[d->n_rows] = d->n_rows;
-	*out = d;
-	return 0;
-}
-
 /* Function @p fn (its self cost is non-zero, so n_events > 0) merged from
- * its details: by position, each cost copied once. */
+ * its details (two or more; a function of one profile is written from
+ * its detail straight: each_of_one(), encode_one()): by position, each
+ * cost copied once. */
 static int merge(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn **out)
 {
 	size_t ne = cg->n_events;
@@ -319,19 +254,15 @@ static int merge(const profdb_cg *cg, uint32_t fn, const fn_details *x, cgl_fn *
 	int r = 0;
 	cgl_fn *d = NULL;
 	*out = NULL;
-	if (x->n == 1)
-		r = from_one(cg, fn, x, &d);
-	else {
-		/* room for every row at once (the zero ones are left out) */
-		uint64_t all = 0;
-		for (uint32_t i = 0; i < x->n; i++)
-			all += (uint64_t)profdb_cg_detail_line_count(x->det[i]);
-		if (all)
-			r = profdb__cg_grow((void **)&t, &cap, all, sizeof *t);
-		for (uint32_t i = 0; i < x->n && r == 0; i++)
-			r = add_rows(cg, x->det[i], x->prof[i], &t, &n, &cap);
-	}
-	if (r < 0 || d)
+	/* room for every row at once (the zero ones are left out) */
+	uint64_t all = 0;
+	for (uint32_t i = 0; i < x->n; i++)
+		all += (uint64_t)profdb_cg_detail_line_count(x->det[i]);
+	if (all)
+		r = profdb__cg_grow((void **)&t, &cap, all, sizeof *t);
+	for (uint32_t i = 0; i < x->n && r == 0; i++)
+		r = add_rows(cg, x->det[i], x->prof[i], &t, &n, &cap);
+	if (r < 0)
 		goto out;
 	/* by key, then profile */
 	if (n > 1)
@@ -366,117 +297,145 @@ out:
 	return 0;
 }
 
-/* Decode function @p fn: its details, merged. */
-static int decode(const profdb_cg *cg, uint32_t fn, cgl_fn **out)
+/* ---- the cache (line-cache.c) -------------------------------------------------- */
+
+static uint64_t words_of(const cgl_fn *d, size_t ne)
 {
+	return cgl_entry_words(d->n_rows, d->first[d->n_rows], ne);
+}
+
+/* @p d in words (words_of()), at @p w. */
+static void encode(const cgl_fn *d, size_t ne, _Atomic uint64_t *w)
+{
+	uint32_t entries = d->first[d->n_rows];
+	cgl_st(&w[0], d->n_rows | (uint64_t)entries << 32);
+	cgl_st(&w[1], (uint64_t)(d->has_instr != 0) | (uint64_t)d->fn << 32);
+	_Atomic uint64_t *row = w + CGL_HDR_WORDS;
+	for (uint32_t k = 0; k < d->n_rows; k++, row += CGL_ROW_WORDS) {
+		cgl_st(&row[0], d->key[k].line);
+		cgl_st(&row[1], d->key[k].instr);
+		cgl_st(&row[2], d->key[k].src | (uint64_t)d->first[k] << 32);
+	}
+	for (uint32_t i = 0; i < entries; i++, row += 1 + ne) {
+		cgl_st(&row[0], d->prof[i]);
+		for (size_t e = 0; e < ne; e++)
+			cgl_st(&row[1 + e], d->cost[(size_t)i * ne + e]);
+	}
+}
+
+/* What an entry is written from: the detail of the function's one
+ * profile (x, with rows non-zero rows) or the merge of its details (d). */
+typedef struct entry_src {
+	const profdb_cg *cg;
+	const fn_details *x;
+	uint32_t fn, rows;
+	const cgl_fn *d;
+} entry_src;
+
+static uint64_t src_words(const entry_src *e)
+{
+	size_t ne = e->cg->n_events;
+	return e->d ? words_of(e->d, ne) : cgl_entry_words(e->rows, e->rows, ne);
+}
+
+/* @p e in words (src_words()), at @p w; from a detail, its non-zero
+ * rows, one entry each, with no copy in between. */
+static void encode_src(const void *src, _Atomic uint64_t *w)
+{
+	const entry_src *e = src;
+	const profdb_cg *cg = e->cg;
+	size_t ne = cg->n_events;
+	if (e->d) {
+		encode(e->d, ne, w);
+		return;
+	}
+	const profdb_cg_detail *det = e->x->det[0];
+	int64_t nl = profdb_cg_detail_line_count(det);
+	uint64_t prof = e->x->prof[0];
+	_Atomic uint64_t *row = w + CGL_HDR_WORDS, *ent = row + (size_t)CGL_ROW_WORDS * e->rows;
+	cgl_st(&w[0], e->rows | (uint64_t)e->rows << 32);
+	cgl_st(&w[1], (uint64_t)(e->x->has_instr != 0) | (uint64_t)e->fn << 32);
+	uint32_t k = 0;
+	for (int64_t i = 0; i < nl && k < e->rows; i++) {
+		cgl_key key;
+		const uint64_t *self;
+		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		if (!nonzero(self, cg->n_events))
+			continue;   /* a position-only line, or zero costs */
+		cgl_st(&row[0], key.line);
+		cgl_st(&row[1], key.instr);
+		cgl_st(&row[2], key.src | (uint64_t)k << 32);
+		cgl_st(&ent[0], prof);
+		for (size_t c = 0; c < ne; c++)
+			cgl_st(&ent[1 + c], self[c]);
+		row += CGL_ROW_WORDS;
+		ent += 1 + ne;
+		k++;
+	}
+}
+
+/* The non-zero rows of the detail of a function's one profile. */
+static uint32_t rows_of_one(const profdb_cg *cg, const fn_details *x)
+{
+	const profdb_cg_detail *det = x->det[0];
+	int64_t nl = profdb_cg_detail_line_count(det);
+	uint32_t rows = 0;
+	for (int64_t i = 0; i < nl; i++) {
+		cgl_key key;
+		const uint64_t *self;
+		profdb__cg_detail_row(det, (uint32_t)i, &key.src, &key.line, &key.instr, &self);
+		rows += nonzero(self, cg->n_events);
+	}
+	return rows;
+}
+
+/* Row q->k of function @p fn, which is not in the cache: decoded,
+ * offered to the cache and read there (or from a copy of its own when
+ * the cache has no memory for it). CGL_READ_OK, CGL_READ_NO_ROW (q->n_rows
+ * set) or < 0. */
+static int read_decoded(cg_lines *l, uint32_t fn, cgl_read *q)
+{
+	if (profdb__cgl_first_child(l, fn) == PROFDB_NONE) {
+		q->n_rows = 0;
+		return CGL_READ_NO_ROW;
+	}
+	const profdb_cg *cg = l->cg;
+	entry_src e = {cg, NULL, fn, 0, NULL};
+	cgl_fn *d = NULL;
 	fn_details x;
-	*out = NULL;
 	int r = details(cg, fn, &x);
-	if (r == 0)
-		r = merge(cg, fn, &x, out);
+	if (r == 0 && x.n == 1) {
+		e.x = &x;
+		if (!(e.rows = rows_of_one(cg, &x)))   /* the self cost says otherwise */
+			r = profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 " has a self cost "
+			                 "but no line rows", fn);
+	} else if (r == 0) {
+		r = merge(cg, fn, &x, &d);
+		e.d = d;
+	}
+	if (r == 0 && (r = profdb__cgc_insert_and_read(&l->cache, fn, src_words(&e), encode_src, &e, q)) == CGL_READ_TORN) {
+		uint64_t n = src_words(&e);
+		_Atomic uint64_t *w = n <= SIZE_MAX / sizeof(uint64_t) ?
+		                      malloc((size_t)n * sizeof(uint64_t)) : NULL;
+		if (w) {
+			encode_src(&e, w);
+			r = cgl_read_entry(w, n, cg->n_events, q);
+		} else {
+			r = profdb__fail(-ENOMEM, "callgrind: out of memory");
+		}
+		free(w);
+	}
 	details_free(&x);
+	free(d);
 	return r;
 }
 
-/* ---- the cache ------------------------------------------------------------- */
-
-static void lru_unlink(cg_lines *l, cgl_fn *d)
+/* Row q->k of function @p fn: from the cache, else decoded. */
+static inline int read_row(cg_lines *l, uint32_t fn, cgl_read *q)
 {
-	if (d->prev)
-		d->prev->next = d->next;
-	else
-		l->head = d->next;
-	if (d->next)
-		d->next->prev = d->prev;
-	else
-		l->tail = d->prev;
-	d->prev = d->next = NULL;
-}
-
-static void lru_push(cg_lines *l, cgl_fn *d)
-{
-	d->prev = NULL;
-	d->next = l->head;
-	if (l->head)
-		l->head->prev = d;
-	else
-		l->tail = d;
-	l->head = d;
-}
-
-/* The entry of function @p fn held for the caller (unpin() lets it go),
- * or NULL when it is not in the cache. No lock. */
-static const cgl_fn *pin(cg_lines *l, uint32_t fn)
-{
-	cgl_slot *s = &l->slot[fn];
-	uint64_t w = atomic_fetch_add_explicit(&s->word, 1, memory_order_acquire);
-	if (!(w & SLOT_PRESENT)) {
-		atomic_fetch_sub_explicit(&s->word, 1, memory_order_release);
-		return NULL;
-	}
-	if (!(w & SLOT_READ))   /* once per round, not a write per read */
-		atomic_fetch_or_explicit(&s->word, SLOT_READ, memory_order_relaxed);
-	return s->d;
-}
-
-static void unpin(cg_lines *l, uint32_t fn)
-{
-	atomic_fetch_sub_explicit(&l->slot[fn].word, 1, memory_order_release);
-}
-
-/* Over budget: the oldest entries go, each that was read since its last
- * turn or is held now getting another round; at most two rounds (the
- * first clears every mark), so a cache whose entries are all held stays
- * over budget until they are let go. Lock held. */
-static void evict(cg_lines *l)
-{
-	for (uint64_t n = 2 * l->n_entries; l->bytes > l->budget && n > 0; n--) {
-		cgl_fn *v = l->tail;
-		cgl_slot *s = &l->slot[v->fn];
-		uint64_t w = SLOT_PRESENT;
-		lru_unlink(l, v);
-		if (atomic_compare_exchange_strong_explicit(&s->word, &w, 0, memory_order_acquire,
-		                                            memory_order_relaxed)) {
-			l->bytes -= v->bytes;
-			l->n_entries--;
-			free(v);
-			continue;
-		}
-		if (w & SLOT_READ)
-			atomic_fetch_and_explicit(&s->word, ~SLOT_READ, memory_order_relaxed);
-		lru_push(l, v);
-	}
-}
-
-/* Function @p fn decoded, held for the caller (unpin()). */
-static int pin_decoded(cg_lines *l, uint32_t fn, const cgl_fn **out)
-{
-	if ((*out = pin(l, fn)))
-		return 0;
-	cgl_fn *d;
-	int r = decode(l->cg, fn, &d);
-	if (r < 0)
-		return r;
-	cgl_slot *s = &l->slot[fn];
-	pthread_mutex_lock(&l->lock);
-	/* "present" changes only under the lock: stable here */
-	if (atomic_load_explicit(&s->word, memory_order_relaxed) & SLOT_PRESENT) {
-		/* another thread was quicker: its copy (not evicted while the
-		 * lock is held), held before the lock is let go */
-		atomic_fetch_add_explicit(&s->word, 1, memory_order_acquire);
-		free(d);
-		*out = s->d;
-	} else {
-		s->d = d;
-		atomic_fetch_add_explicit(&s->word, SLOT_PRESENT + 1, memory_order_release);
-		lru_push(l, d);
-		l->bytes += d->bytes;
-		l->n_entries++;
-		evict(l);   /* never the new entry: it is held */
-		*out = d;
-	}
-	pthread_mutex_unlock(&l->lock);
-	return 0;
+	if (cgl_cache_read(&l->cache, fn, q))
+		return q->k < q->n_rows ? CGL_READ_OK : CGL_READ_NO_ROW;
+	return read_decoded(l, fn, q);
 }
 
 /* The function owning @p id and the index of @p id in its range. */
@@ -512,93 +471,80 @@ static int no_row(uint32_t id, uint32_t fn, uint32_t n)
  * a binary search. */
 static _Thread_local uint32_t last_fn;
 
-/* The decoded function owning row @p id, held for the caller (unpin()),
- * and the row's index. */
-static int pin_row(cg_lines *l, uint32_t id, const cgl_fn **d, uint32_t *k)
+/* Row @p id read as @p q asks (q->k is set here): its function in *fn. */
+static int read_id(cg_lines *l, uint32_t id, cgl_read *q, uint32_t *fn)
 {
-	uint32_t fn = last_fn;
 	int r;
 	if (!l)
 		return profdb__fail(-ENOENT, "callgrind: no context %" PRIu32, id);
-	if (fn < l->cg->n_fns && id >= l->base[fn] && id < l->base[fn + 1]) {
-		*k = id - l->base[fn];
+	*fn = last_fn;
+	if (*fn < l->cg->n_fns && id >= l->base[*fn] && id < l->base[*fn + 1]) {
+		q->k = id - l->base[*fn];
 	} else {
-		if ((r = owner(l, id, &fn, k)) < 0)
+		if ((r = owner(l, id, fn, &q->k)) < 0)
 			return r;
-		last_fn = fn;
+		last_fn = *fn;
 	}
-	if (!(*d = pin(l, fn))) {
-		if (profdb__cgl_first_child(l, fn) == PROFDB_NONE)
-			return no_row(id, fn, 0);
-		if ((r = pin_decoded(l, fn, d)) < 0)
-			return r;
-	}
-	if (*k < (*d)->n_rows)
-		return 0;
-	uint32_t n = (*d)->n_rows;
-	unpin(l, fn);
-	return no_row(id, fn, n);
+	if ((r = read_row(l, *fn, q)) == CGL_READ_NO_ROW)
+		return no_row(id, *fn, q->n_rows);
+	return r;
 }
 
 void profdb__cgl_usage(cg_lines *l, uint64_t *bytes, uint64_t *budget, uint64_t *entries)
 {
-	pthread_mutex_lock(&l->lock);
-	*bytes = l->bytes;
-	*budget = l->budget;
-	*entries = l->n_entries;
-	pthread_mutex_unlock(&l->lock);
+	profdb__cgc_usage(&l->cache, bytes, budget, entries);
+}
+
+int profdb__cgl_snap(const cg_lines *l, uint32_t fn, cgl_snap *s)
+{
+	return fn < l->cg->n_fns && cgl_snap_take(&l->cache, fn, s);
+}
+
+int profdb__cgl_snap_row(const cg_lines *l, const cgl_snap *s, uint32_t k, int check,
+                         cgl_row *out)
+{
+	cgl_read q = {.k = k, .p = CGL_ROW_ONLY};
+	if (!cgl_snap_read(&l->cache, s, check, &q) || k >= q.n_rows)
+		return 0;
+	*out = (cgl_row){s->fn, k, q.key.src, q.key.line, q.key.instr, q.has_instr,
+	                 k + 1 == q.n_rows};
+	return 1;
 }
 
 int profdb__cgl_row(cg_lines *l, uint32_t id, cgl_row *out)
 {
-	const cgl_fn *d;
-	uint32_t k;
-	int r = pin_row(l, id, &d, &k);
+	cgl_read q = {.p = CGL_ROW_ONLY};
+	uint32_t fn = 0;
+	int r = read_id(l, id, &q, &fn);
 	if (r < 0)
 		return r;
-	*out = (cgl_row){d->fn, k, d->key[k].src, d->key[k].line, d->key[k].instr, d->has_instr,
-	                 k + 1 == d->n_rows};
-	unpin(l, d->fn);
+	*out = (cgl_row){fn, q.k, q.key.src, q.key.line, q.key.instr, q.has_instr,
+	                 q.k + 1 == q.n_rows};
 	return 0;
-}
-
-/* The entry of profile @p p in row @p k of @p d, or -1. */
-static int64_t entry_of(const cgl_fn *d, uint32_t k, uint32_t p)
-{
-	for (uint32_t i = d->first[k]; i < d->first[k + 1]; i++)
-		if (d->prof[i] == p)
-			return i;
-	return -1;
 }
 
 int profdb__cgl_cost(cg_lines *l, uint32_t id, uint32_t p, uint64_t *out)
 {
-	const cgl_fn *d;
-	uint32_t k;
-	int r = pin_row(l, id, &d, &k);
+	cgl_read q = {.p = p, .e = CGL_ALL_EVENTS, .cost = out};
+	uint32_t fn;
+	int r = read_id(l, id, &q, &fn);
 	if (r < 0)
 		return r;
-	size_t ne = l->cg->n_events;
-	int64_t i = entry_of(d, k, p);
-	if (i >= 0)
-		memcpy(out, d->cost + (size_t)i * ne, ne * sizeof *out);
-	else
-		memset(out, 0, ne * sizeof *out);
-	unpin(l, d->fn);
-	return i >= 0;
+	if (!q.found)
+		memset(out, 0, l->cg->n_events * sizeof *out);
+	return q.found;
 }
 
 int profdb__cgl_value(cg_lines *l, uint32_t id, uint32_t p, uint32_t e, uint64_t *out)
 {
-	const cgl_fn *d;
-	uint32_t k;
-	int r = pin_row(l, id, &d, &k);
+	cgl_read q = {.p = p, .e = e, .cost = out};
+	uint32_t fn;
+	int r = read_id(l, id, &q, &fn);
 	if (r < 0)
 		return r;
-	int64_t i = entry_of(d, k, p);
-	*out = i >= 0 ? d->cost[(size_t)i * l->cg->n_events + e] : 0;
-	unpin(l, d->fn);
-	return i >= 0;
+	if (!q.found)
+		*out = 0;
+	return q.found;
 }
 
 /* The rows of a function in one profile, straight from its detail: the
@@ -779,13 +725,11 @@ int profdb__cgl_next_id(cg_lines *l, uint32_t id, uint32_t p, uint32_t *next)
 		if (p != PROFDB_CG_ALL && profdb__cg_find_row(l->cg, p, fn) == CG_EMPTY)
 			continue;
 		if (k > 0) {
-			const cgl_fn *d;
-			int r = pin_decoded(l, fn, &d);
+			cgl_read q = {.k = k, .p = CGL_ROW_ONLY};
+			int r = read_row(l, fn, &q);
 			if (r < 0)
 				return r;
-			uint32_t n = d->n_rows;
-			unpin(l, fn);
-			if (k >= n)
+			if (r == CGL_READ_NO_ROW)
 				continue;
 		}
 		*next = l->base[fn] + k;

@@ -492,8 +492,10 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	out->next_sibling = n->next_sibling;
 	out->depth = n->depth;
 	uint32_t line = id > 0 ? profdb__cgl_first_child(q->lines, id - 1) : PROFDB_NONE;
-	if (line != PROFDB_NONE)   /* the lines come before the callees */
+	if (line != PROFDB_NONE) {   /* the lines come before the callees */
 		out->first_child = line;
+		profdb__cgl_prefetch(q->lines, id - 1);
+	}
 	if (id == 0) {
 		out->relation = PROFDB_RELATION_NONE;
 		out->type = PROFDB_CTX_ROOT;

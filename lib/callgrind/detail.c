@@ -68,14 +68,15 @@ static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint
 /* At most 19 decimal digits from @p p (cannot overflow); returns the end. */
 static const char *decimal(const char *p, const char *end, uint64_t *x)
 {
-	const char *d0 = p;
-	*x = 0;
-	for (; p < end && p - d0 < 19; p++) {
+	const char *stop = end - p > 19 ? p + 19 : end;
+	uint64_t v = 0;
+	for (; p < stop; p++) {
 		unsigned d = (unsigned)(unsigned char)*p - (unsigned)'0';
 		if (d > 9)
 			break;
-		*x = *x * 10 + d;
+		v = v * 10 + d;
 	}
+	*x = v;
 	return p;
 }
 
@@ -142,9 +143,17 @@ static const char *quick_line(const dstate *s, const char *p, const char *lim, u
 		else if (sign != '+')
 			np[c] = x;
 	}
-	/* each cost after blanks, unless the line ends */
-	uint32_t k = 0;
-	while (k < s->p->n_cols) {
+	/* each cost after blanks, unless the line ends; first the common
+	 * form, one blank and digits (3 costs in 4 have one digit) */
+	uint32_t k = 0, n_cols = s->p->n_cols;
+	while (k < n_cols && lim - p > 1 && p[0] == ' ' && cg_is_digit(p[1])) {
+		uint64_t x = (uint64_t)(p[1] - '0');
+		const char *stop = lim - p > 20 ? p + 20 : lim;   /* (19 digits at most) */
+		for (p += 2; p < stop && cg_is_digit(*p); p++)
+			x = x * 10 + (uint64_t)(*p - '0');
+		v[k++] = x;
+	}
+	while (k < n_cols) {
 		const char *b0 = p;
 		while (p < lim && cg_is_space(*p))
 			p++;
@@ -269,29 +278,37 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 		i = d->n_lines - 1;
 	}
 	const uint32_t *cols = d->cg->cols, c0 = s->p->col_first;   /* (cols NULL without events) */
+	uint64_t *sum = d->sum;
+	unsigned char *sum_over = d->sum_over;
+	uint64_t *dst;
 	if (i == d->n_lines) {
 		if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
 		                  sizeof *d->lines, d->ne)) < 0)
 			return r;
-		/* a new row's costs are the line's: a column names one event
-		 * (header.c), so nothing is added and nothing can overflow */
-		uint64_t *dst = d->cost + (size_t)i * d->ne;
-		memset(dst, 0, d->ne * sizeof *dst);
-		for (uint32_t k = 0; k < nv; k++)
-			dst[cols[c0 + k]] = v[k];
 		d->lines[d->n_lines++] = key;
 		if (slot) {
 			*slot = i + 1;
 			if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
 				return r;
 		}
-	} else if ((r = add_costs(s, d->cost + (size_t)i * d->ne, v, nv,
-	                          "line cost overflows 64 bits")) < 0) {
-		return r;
+		/* a new row's costs are the line's: a column names one event
+		 * (header.c), so nothing is added and nothing can overflow; the
+		 * sums are taken while the costs are at hand */
+		dst = d->cost + (size_t)i * d->ne;
+		memset(dst, 0, d->ne * sizeof *dst);
+		for (uint32_t k = 0; k < nv; k++) {
+			uint32_t e = cols[c0 + k];
+			dst[e] = v[k];
+			sum_over[e] |= __builtin_add_overflow(sum[e], v[k], &sum[e]);
+		}
+		return 0;
 	}
-	for (uint32_t k = 0; k < nv; k++) {   /* the sums, while the costs are at hand */
+	dst = d->cost + (size_t)i * d->ne;
+	for (uint32_t k = 0; k < nv; k++) {
 		uint32_t e = cols[c0 + k];
-		d->sum_over[e] |= __builtin_add_overflow(d->sum[e], v[k], &d->sum[e]);
+		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
+			return derr(s, "line cost overflows 64 bits");
+		sum_over[e] |= __builtin_add_overflow(sum[e], v[k], &sum[e]);
 	}
 	return 0;
 }

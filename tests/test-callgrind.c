@@ -1197,6 +1197,67 @@ Test(callgrind, detail_of_every_cost_line_form)
 	cg_close(cg);
 }
 
+/* A function's rows in line order whatever order the text gives them in
+ * (lib/callgrind/detail.c, sort_rows): 40 rows at rising addresses on
+ * lines that go up and down, more than one insertion run of the sort,
+ * with two rows on one (instruction, line) in two files; with lines past
+ * 2^32 (sorted by the three keys, not one integer per row), and with a
+ * second block of the function that meets rows again out of order (a
+ * map). Row k has the cost k + 1 (twice that when met again). */
+static void check_sorted_rows(uint64_t base, int again)
+{
+	char text[8192];
+	int n = snprintf(text, sizeof text, "events: Ir\npositions: instr line\nfl=(1) a.c\nfn=(1) f\n");
+	for (uint32_t k = 0; k < 40; k++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "%#x %" PRIu64 " %u\n", 0x100 + 4 * k,
+		              base + (k * 7) % 13, k + 1);
+	/* the same position as row 39 in another file */
+	n += snprintf(text + n, sizeof text - (size_t)n, "fi=(2) b.h\n%#x %" PRIu64 " 41\n",
+	              0x100 + 4 * 39, base + (39 * 7) % 13);
+	if (again)   /* a second block: rows 0 .. 9 again, after the last */
+		for (uint32_t k = 0; k < 10; k++)
+			n += snprintf(text + n, sizeof text - (size_t)n, "fl=(1)\nfn=(1)\n%#x %" PRIu64
+			              " %u\n", 0x100 + 4 * k, base + (k * 7) % 13, k + 1);
+	cr_assert_lt((size_t)n, sizeof text);
+	warns w = {0};
+	profdb_cg *cg = open_ok(text, &w);
+	uint32_t f = (uint32_t)find_fn(cg, "f");
+	cr_assert_eq(n_lines(cg, f), 41);
+	uint64_t seen = 0, total = 0;
+	profdb_cg_line prev = {0};
+	for (uint32_t i = 0; i < 41; i++) {
+		profdb_cg_line l;
+		cr_assert_eq(fn_line(cg, f, i, &l), 0);
+		if (i > 0)
+			cr_assert(l.line > prev.line || (l.line == prev.line && l.instr > prev.instr) ||
+			          (l.line == prev.line && l.instr == prev.instr && l.file.ptr[0] == 'b'),
+			          "row %u: line %" PRIu64 " instr %" PRIu64 " after %" PRIu64 " %" PRIu64,
+			          i, l.line, l.instr, prev.line, prev.instr);
+		cr_assert_geq(l.instr, 0x100);
+		uint64_t k = (l.instr - 0x100) / 4;
+		cr_assert_eq(l.line, base + (k * 7) % 13, "row %u", i);
+		if (l.file.ptr[0] == 'b') {   /* b.h */
+			cr_assert(k == 39 && l.self[0] == 41, "row %u", i);
+			continue;
+		}
+		cr_assert_eq(l.self[0], (k + 1) * (again && k < 10 ? 2 : 1), "row %u", i);
+		seen |= 1ull << k;
+		total += l.self[0];
+		prev = l;
+	}
+	cr_assert_eq(seen, (1ull << 40) - 1);
+	cr_assert_eq(total, 40 * 41 / 2 + (again ? 55 : 0));
+	cg_close(cg);
+}
+
+Test(callgrind, detail_rows_in_line_order)
+{
+	check_sorted_rows(1, 0);
+	check_sorted_rows((uint64_t)1 << 32, 0);
+	check_sorted_rows(1, 1);
+	check_sorted_rows((uint64_t)1 << 32, 1);
+}
+
 Test(callgrind, inlined_files_and_fn_resets_file)
 {
 	warns w = {0};

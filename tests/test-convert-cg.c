@@ -1263,6 +1263,38 @@ Test(convert_cg, hpctoolkit_to_callgrind)
 	rm_dir(dir);
 }
 
+/* A name with line breaks stays on its line: each '\r' and '\n' is a
+ * blank (lib/convert/callgrind.c, put_line_text), first, last, side by
+ * side or alone. */
+Test(convert_cg, callgrind_names_with_line_breaks)
+{
+	char dir[] = "/tmp/profdb-convert-cg-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	tw_function fns[8];
+	cr_assert_leq(d.n_functions, 8);
+	memcpy(fns, d.functions, d.n_functions * sizeof *fns);
+	fns[1].name = "\ncom\r\npu\rte\n";   /* compute */
+	fns[2].name = "helper\r";
+	d.functions = fns;
+	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	const char *t = (const char *)b.p;
+	cr_assert(strstr(t, ")  com  pu te \n"), "%s", t);
+	cr_assert(strstr(t, ") helper \n"), "%s", t);
+	cr_assert_null(strchr(t, '\r'));
+	profdb *c = open_text(b.p, b.len);   /* (a name read back is trimmed) */
+	cr_assert_eq(fn_self(c, 0, "com  pu te", 0), 3000000000);
+	cr_assert_eq(fn_self(c, 0, "helper", 0), 500000000);
+	profdb_close(c);
+	free(b.p);
+	profdb_close(db);
+	rm_dir(dir);
+}
+
 /* The sample database with every stored value times @p factor. */
 static profdb *scaled_sample(char *dir, double factor)
 {

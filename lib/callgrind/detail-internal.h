@@ -34,7 +34,7 @@ struct profdb_cg_detail {
 	size_t ne;
 	dline *lines;
 	uint64_t *cost;
-	uint32_t *perm;              /* row i's costs: cost row perm[i] (NULL: row i) */
+	uint32_t *perm;              /* row i: lines[perm[i]], cost row perm[i] (NULL: i) */
 	size_t cap_perm;             /* (perm's room, kept when NULL) */
 	uint32_t *perm_room;
 	struct lord *sort_room;      /* sort_rows()'s, 2 x cap_sort */

@@ -12,10 +12,16 @@ static profdb_str name_str(const profdb_cg *cg, uint32_t i)
 	return (profdb_str){n->len ? n->p : "", n->len};
 }
 
+/* Where row @p i (in the rows' order) is kept: its line and cost row. */
+static uint32_t kept_at(const profdb_cg_detail *d, uint32_t i)
+{
+	return d->perm ? d->perm[i] : i;
+}
+
 /* The costs of row @p i. */
 static const uint64_t *cost_of(const profdb_cg_detail *d, uint32_t i)
 {
-	return d->cost + (size_t)(d->perm ? d->perm[i] : i) * d->ne;
+	return d->cost + (size_t)kept_at(d, i) * d->ne;
 }
 
 PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
@@ -35,7 +41,7 @@ PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i
 	if (i >= d->n_lines)
 		return profdb__fail(-ENOENT, "callgrind: no line row %" PRIu32 " (%" PRIu32 " rows)", i,
 		                    d->n_lines);
-	const dline *l = &d->lines[i];
+	const dline *l = &d->lines[kept_at(d, i)];
 	out->file = name_str(d->cg, l->src);
 	out->line = l->line;
 	out->instr = l->instr;
@@ -89,10 +95,11 @@ PROFDB_EXPORT int profdb_cg_detail_call_at(const profdb_cg_detail *d, uint32_t i
 void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
                            uint64_t *line, uint64_t *instr, const uint64_t **self)
 {
-	*src = d->lines[i].src;
-	*line = d->lines[i].line;
-	*instr = d->lines[i].instr;
-	*self = cost_of(d, i);
+	uint32_t k = kept_at(d, i);
+	*src = d->lines[k].src;
+	*line = d->lines[k].line;
+	*instr = d->lines[k].instr;
+	*self = d->cost + (size_t)k * d->ne;
 }
 
 const profdb_cg *profdb__cg_detail_cg(const profdb_cg_detail *d)

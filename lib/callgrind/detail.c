@@ -68,14 +68,15 @@ static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint
 /* At most 19 decimal digits from @p p (cannot overflow); returns the end. */
 static const char *decimal(const char *p, const char *end, uint64_t *x)
 {
-	const char *d0 = p;
-	*x = 0;
-	for (; p < end && p - d0 < 19; p++) {
+	const char *stop = end - p > 19 ? p + 19 : end;
+	uint64_t v = 0;
+	for (; p < stop; p++) {
 		unsigned d = (unsigned)(unsigned char)*p - (unsigned)'0';
 		if (d > 9)
 			break;
-		*x = *x * 10 + d;
+		v = v * 10 + d;
 	}
+	*x = v;
 	return p;
 }
 
@@ -142,9 +143,17 @@ static const char *quick_line(const dstate *s, const char *p, const char *lim, u
 		else if (sign != '+')
 			np[c] = x;
 	}
-	/* each cost after blanks, unless the line ends */
-	uint32_t k = 0;
-	while (k < s->p->n_cols) {
+	/* each cost after blanks, unless the line ends; first the common
+	 * form, one blank and digits (3 costs in 4 have one digit) */
+	uint32_t k = 0, n_cols = s->p->n_cols;
+	while (k < n_cols && lim - p > 1 && p[0] == ' ' && cg_is_digit(p[1])) {
+		uint64_t x = (uint64_t)(p[1] - '0');
+		const char *stop = lim - p > 20 ? p + 20 : lim;   /* (19 digits at most) */
+		for (p += 2; p < stop && cg_is_digit(*p); p++)
+			x = x * 10 + (uint64_t)(*p - '0');
+		v[k++] = x;
+	}
+	while (k < n_cols) {
 		const char *b0 = p;
 		while (p < lim && cg_is_space(*p))
 			p++;
@@ -268,23 +277,38 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 	} else if (order == 0) {
 		i = d->n_lines - 1;
 	}
+	const uint32_t *cols = d->cg->cols, c0 = s->p->col_first;   /* (cols NULL without events) */
+	uint64_t *sum = d->sum;
+	unsigned char *sum_over = d->sum_over;
+	uint64_t *dst;
 	if (i == d->n_lines) {
 		if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
 		                  sizeof *d->lines, d->ne)) < 0)
 			return r;
-		memset(d->cost + (size_t)i * d->ne, 0, d->ne * sizeof *d->cost);
 		d->lines[d->n_lines++] = key;
 		if (slot) {
 			*slot = i + 1;
 			if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
 				return r;
 		}
+		/* a new row's costs are the line's: a column names one event
+		 * (header.c), so nothing is added and nothing can overflow; the
+		 * sums are taken while the costs are at hand */
+		dst = d->cost + (size_t)i * d->ne;
+		memset(dst, 0, d->ne * sizeof *dst);
+		for (uint32_t k = 0; k < nv; k++) {
+			uint32_t e = cols[c0 + k];
+			dst[e] = v[k];
+			sum_over[e] |= __builtin_add_overflow(sum[e], v[k], &sum[e]);
+		}
+		return 0;
 	}
-	if ((r = add_costs(s, d->cost + (size_t)i * d->ne, v, nv, "line cost overflows 64 bits")) < 0)
-		return r;
-	for (uint32_t k = 0; k < nv; k++) {   /* the sums, while the costs are at hand */
-		uint32_t e = d->cg->cols[s->p->col_first + k];
-		d->sum_over[e] |= __builtin_add_overflow(d->sum[e], v[k], &d->sum[e]);
+	dst = d->cost + (size_t)i * d->ne;
+	for (uint32_t k = 0; k < nv; k++) {
+		uint32_t e = cols[c0 + k];
+		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
+			return derr(s, "line cost overflows 64 bits");
+		sum_over[e] |= __builtin_add_overflow(sum[e], v[k], &sum[e]);
 	}
 	return 0;
 }
@@ -610,6 +634,45 @@ static void sort_lord(lord *o, uint32_t n, lord *tmp)
 		memcpy(o, src, (size_t)n * sizeof *o);
 }
 
+/* Sort @p k (n distinct keys) ascending, @p tmp: room for n more; as
+ * sort_lord() does, with one comparison of integers. */
+static void sort_keys(uint64_t *k, uint32_t n, uint64_t *tmp)
+{
+	for (size_t at = 0; at < n; at += LORD_RUN) {
+		size_t end = n - at < LORD_RUN ? n : at + LORD_RUN;
+		for (size_t i = at + 1; i < end; i++) {
+			uint64_t x = k[i];
+			size_t j = i;
+			for (; j > at && x < k[j - 1]; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+	}
+	uint64_t *src = k, *dst = tmp;
+	for (size_t w = LORD_RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = n - lo < w ? n : lo + w;
+			size_t hi = n - mid < w ? n : mid + w;
+			size_t i = lo, j = mid, o = lo;
+			if (mid == hi || src[mid - 1] < src[mid]) {
+				memcpy(dst + lo, src + lo, (hi - lo) * sizeof *dst);   /* in order already */
+				continue;
+			}
+			while (i < mid && j < hi)
+				dst[o++] = src[j] < src[i] ? src[j++] : src[i++];
+			while (i < mid)
+				dst[o++] = src[i++];
+			while (j < hi)
+				dst[o++] = src[j++];
+		}
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != k)
+		memcpy(k, src, (size_t)n * sizeof *k);
+}
+
 /* Are the rows in the order of lord_less() already? */
 static int rows_sorted(const profdb_cg_detail *d)
 {
@@ -652,22 +715,37 @@ static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_
 	return 0;
 }
 
-/* Sort the rows by line, then instruction, then file. The costs stay
- * where they are: perm tells each row's. */
-static int sort_rows(profdb_cg_detail *d)
+/* Sort the rows by line, then instruction, then file. The rows and their
+ * costs stay where they are: perm tells which is the i-th. Rows that came
+ * in (instruction, line, file) order (@p in_order: no map was needed)
+ * keep that order among equal lines when sorted by line, then by index:
+ * with lines below 2^32 that is one integer per row, (line << 32) | index;
+ * other rows are sorted by the three keys (sort_lord()). */
+static int sort_rows(profdb_cg_detail *d, int in_order)
 {
-	if (profdb__cg_grow((void **)&d->sort_room, &d->cap_sort, d->n_lines, 2 * sizeof(lord)) < 0 ||
-	    profdb__cg_grow((void **)&d->perm_room, &d->cap_perm, d->n_lines, sizeof *d->perm_room) < 0)
+	uint32_t n = d->n_lines;
+	if (profdb__cg_grow((void **)&d->sort_room, &d->cap_sort, n, 2 * sizeof(lord)) < 0 ||
+	    profdb__cg_grow((void **)&d->perm_room, &d->cap_perm, n, sizeof *d->perm_room) < 0)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	lord *o = d->sort_room;
 	d->perm = d->perm_room;
-	for (uint32_t i = 0; i < d->n_lines; i++)
-		o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
-	sort_lord(o, d->n_lines, o + d->n_lines);
-	for (uint32_t i = 0; i < d->n_lines; i++) {
-		d->lines[i] = (dline){o[i].src, o[i].instr, o[i].line};
-		d->perm[i] = o[i].idx;
+	uint64_t lines = 0;   /* (their bits) */
+	for (uint32_t i = 0; i < n && in_order; i++)
+		lines |= d->lines[i].line;
+	if (in_order && lines <= UINT32_MAX) {
+		uint64_t *k = (uint64_t *)(void *)d->sort_room;   /* (2 n keys fit in 2 n lords) */
+		for (uint32_t i = 0; i < n; i++)
+			k[i] = d->lines[i].line << 32 | i;
+		sort_keys(k, n, k + n);
+		for (uint32_t i = 0; i < n; i++)
+			d->perm[i] = (uint32_t)k[i];
+		return 0;
 	}
+	lord *o = d->sort_room;
+	for (uint32_t i = 0; i < n; i++)
+		o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
+	sort_lord(o, n, o + n);
+	for (uint32_t i = 0; i < n; i++)
+		d->perm[i] = o[i].idx;
 	return 0;
 }
 
@@ -743,10 +821,11 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 			r = decode_unit(d, fn, sg);
 	if (next)
 		*next = sg;
+	int in_order = !d->map.slot;
 	profdb__hindex_free(&d->map);
 	/* rows without instructions mostly come in line order already */
 	if (r == 0 && !rows_sorted(d))
-		r = sort_rows(d);
+		r = sort_rows(d, in_order);
 	if (r == 0)
 		r = derive_and_check(d, profile, fn);
 	d->sum = NULL;   /* (detail_build's) */

@@ -84,20 +84,29 @@ int profdb__cgw_reset(profdb__cgw *w)
 	return 0;
 }
 
-/* A name on one line: a line break in it would end the line early. */
+/* A name on one line: a line break in it would end the line early, so
+ * each is a blank. Names are long (a context's chain of callers) and
+ * almost never hold one: memchr() finds the next '\n' and the next '\r'
+ * before it, and each is searched for again only once passed. */
 static void put_line_text(profdb__cv_out *o, profdb_str s)
 {
-	size_t run = 0;
-	for (size_t i = 0; i < s.len; i++) {
-		if (s.ptr[i] != '\n' && s.ptr[i] != '\r') {
-			run++;
-			continue;
+	if (!s.len)
+		return;
+	const char *p = s.ptr, *end = s.ptr + s.len;
+	const char *nl = memchr(p, '\n', s.len);
+	for (;;) {
+		if (nl && nl < p)
+			nl = memchr(p, '\n', (size_t)(end - p));
+		const char *cr = memchr(p, '\r', (size_t)((nl ? nl : end) - p));
+		const char *brk = cr ? cr : nl;
+		if (!brk) {
+			profdb__cv_put(o, p, (size_t)(end - p));
+			return;
 		}
-		profdb__cv_put(o, s.ptr + i - run, run);
+		profdb__cv_put(o, p, (size_t)(brk - p));
 		profdb__cv_putc(o, ' ');
-		run = 0;
+		p = brk + 1;
 	}
-	profdb__cv_put(o, s.ptr + s.len - run, run);
 }
 
 static void put_positions(profdb__cgw *w)

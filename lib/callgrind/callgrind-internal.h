@@ -342,6 +342,7 @@ typedef struct cg_build {
 	size_t cap_fn_by_name;
 	uint32_t *row_of_fn;         /* fn -> its last row (names.c, get_row) */
 	size_t cap_row_of_fn;
+	uint32_t row_prof, row0;     /* the profile get_row last served, its first row */
 	struct cg_evdef *defs;       /* event: lines with a formula or long name */
 	uint32_t n_defs;
 	size_t cap_defs;

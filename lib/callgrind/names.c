@@ -557,7 +557,8 @@ static int fn_in_map(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t
 	return profdb__tmap_added(m);
 }
 
-/* fn_by_name from @p old entries to *cap, each new one empty. */
+/* fn_by_name (or row_of_fn) from @p old entries to *cap, each new one
+ * empty. */
 static void fill_empty(void *p, size_t old, size_t cap, size_t elem)
 {
 	memset((char *)p + old * elem, 0xff, (cap - old) * elem);
@@ -612,9 +613,11 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 }
 
 /* The row of (current profile, fn). row_of_fn[fn] is the last row made
- * for fn: profiles are scanned one after the other and never resumed, so
- * when that row is not of the current profile (or is not fn's: a stale
- * entry of a piece's reused tables), the row does not exist yet. */
+ * for fn. Profiles are scanned one after the other and never resumed, so
+ * the rows of the current profile are the ones from row0 on (the row
+ * count when the profile made its first row): when fn's last row is
+ * before row0, the row does not exist yet. That tells it without
+ * reading the row, at a random place of a table as large as all rows. */
 int get_row(parser *ps, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
@@ -625,10 +628,14 @@ int get_row(parser *ps, uint32_t fn, uint32_t *out)
 		             sizeof(uint32_t));
 		if (r < 0)
 			return r;
-		memset(b->row_of_fn + old, 0xff, (b->cap_row_of_fn - old) * sizeof(uint32_t));
+		fill_empty(b->row_of_fn, old, b->cap_row_of_fn, sizeof *b->row_of_fn);
+	}
+	if (b->row_prof != ps->part.prof) {   /* no row of this profile yet */
+		b->row_prof = ps->part.prof;
+		b->row0 = cg->n_rows;
 	}
 	uint32_t i = b->row_of_fn[fn];
-	if (i < cg->n_rows && cg->rows[i].fn == fn && cg->rows[i].profile == ps->part.prof) {
+	if (i != CG_EMPTY && i >= b->row0) {
 		*out = i;
 		return 0;
 	}

@@ -122,7 +122,8 @@ static int cg_load(profdb_cg *cg)
 		profdb__tmap_free(&b.fn_map);
 		free(b.fn_by_name);
 		free(b.row_of_fn);
-		b.fn_by_name = b.row_of_fn = NULL;
+		b.fn_by_name = NULL;
+		b.row_of_fn = NULL;
 		b.cap_fn_by_name = b.cap_row_of_fn = 0;
 		r = profdb__cg_self_final(cg);
 		if (r >= 0)

@@ -327,13 +327,22 @@ static inline int cg_tok(const char **p, const char *end, const char **t, size_t
 	return 1;
 }
 
+/* A name's function (names.c, get_fn): the last one found or made with
+ * that name, its object and file, and whether other functions have the
+ * name (then all of them are in fn_map). */
+typedef struct cg_fnkey {
+	uint32_t fn, ob, fl;         /* fn CG_EMPTY: no function has the name */
+	uint32_t shared;             /* 0 or 1, when fn is set */
+} cg_fnkey;
+
 /* The indexes used only while the files are scanned. */
 typedef struct cg_build {
-	profdb__tmap name_map, fn_map;  /* names, fns */
-	uint32_t *fn_by_name;        /* name -> last function with that name (a cache) */
+	profdb__tmap name_map, fn_map;  /* names, fns whose name is shared */
+	cg_fnkey *fn_by_name;        /* name -> its function (the last one, when shared) */
 	size_t cap_fn_by_name;
 	uint32_t *row_of_fn;         /* fn -> its last row (names.c, get_row) */
 	size_t cap_row_of_fn;
+	uint32_t row_prof, row0;     /* the profile get_row last served, its first row */
 	struct cg_evdef *defs;       /* event: lines with a formula or long name */
 	uint32_t n_defs;
 	size_t cap_defs;

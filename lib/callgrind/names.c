@@ -531,54 +531,93 @@ static int fn_eq(const void *ctx, uint32_t e, const void *key)
 	return f->fn == k->fn && f->ob == k->ob && f->fl == k->fl;
 }
 
-int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
+/* Function (@p ob, @p fl, @p fn) in fn_map: found, or made (*out). */
+static int fn_in_map(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
-	cg_build *b = ps->b;
-	/* Most names belong to one (object, file): try the last function seen
-	 * with this name before hashing. */
-	if (fn < b->cap_fn_by_name) {
-		uint32_t c = b->fn_by_name[fn];
-		if (c < cg->n_fns && cg->fns[c].ob == ob && cg->fns[c].fl == fl) {
-			*out = c;
-			return 0;
-		}
-	}
-	profdb__tmap *m = &b->fn_map;
+	profdb__tmap *m = &ps->b->fn_map;
 	int r = profdb__tmap_init(m);
 	if (r < 0)
 		return r;
 	cg_fn k = {.ob = ob, .fl = fl, .fn = fn};
 	uint32_t tag = fn_tag(&k);
 	profdb__tslot *slot = profdb__tmap_slot(m, tag, fn_eq, cg, &k);
-	uint32_t i = slot->row1 - 1;
-	if (!slot->row1) {
+	if (slot->row1) {
+		*out = slot->row1 - 1;
+		return 0;
+	}
+	if (*out == CG_EMPTY) {   /* (else: the function exists, not in the map yet) */
 		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
 		if (r < 0)
 			return r;
-		i = cg->n_fns++;
-		cg->fns[i] = (cg_fn){ob, fl, fn, 0};
-		*slot = (profdb__tslot){i + 1, tag};
-		if ((r = profdb__tmap_added(m)) < 0)
-			return r;
+		*out = cg->n_fns++;
+		cg->fns[*out] = (cg_fn){ob, fl, fn, 0};
 	}
+	*slot = (profdb__tslot){*out + 1, tag};
+	return profdb__tmap_added(m);
+}
+
+/* fn_by_name (or row_of_fn) from @p old entries to *cap, each new one
+ * empty. */
+static void fill_empty(void *p, size_t old, size_t cap, size_t elem)
+{
+	memset((char *)p + old * elem, 0xff, (cap - old) * elem);
+}
+
+/* Nearly every name has one function: fn_by_name finds it, and fn_map
+ * holds only the functions of names that several have (the first of them
+ * joins it when the second is made). A function made is in one of the
+ * two; looking a function up or making one costs one read of
+ * fn_by_name, where a hash index of every function costs a read at a
+ * random place of a table as large as all of them. */
+int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
+{
+	profdb_cg *cg = ps->cg;
+	cg_build *b = ps->b;
 	size_t old = b->cap_fn_by_name;
+	int r;
 	if (fn >= old) {
 		r = grow((void **)&b->fn_by_name, &b->cap_fn_by_name, (uint64_t)fn + 1,
-		                    sizeof(uint32_t));
+		         sizeof *b->fn_by_name);
 		if (r < 0)
 			return r;
-		memset(b->fn_by_name + old, 0xff, (b->cap_fn_by_name - old) * sizeof(uint32_t));
+		fill_empty(b->fn_by_name, old, b->cap_fn_by_name, sizeof *b->fn_by_name);
 	}
-	b->fn_by_name[fn] = i;
+	cg_fnkey *e = &b->fn_by_name[fn];
+	if (e->fn != CG_EMPTY && e->ob == ob && e->fl == fl) {
+		*out = e->fn;
+		return 0;
+	}
+	uint32_t i = CG_EMPTY;
+	if (e->fn != CG_EMPTY) {
+		if (!e->shared) {   /* its one function joins fn_map */
+			i = e->fn;
+			if ((r = fn_in_map(ps, e->ob, e->fl, fn, &i)) < 0)
+				return r;
+			i = CG_EMPTY;
+		}
+		if ((r = fn_in_map(ps, ob, fl, fn, &i)) < 0)
+			return r;
+		*e = (cg_fnkey){i, ob, fl, 1};
+		*out = i;
+		return 0;
+	}
+	r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
+	if (r < 0)
+		return r;
+	i = cg->n_fns++;
+	cg->fns[i] = (cg_fn){ob, fl, fn, 0};
+	*e = (cg_fnkey){i, ob, fl, 0};
 	*out = i;
 	return 0;
 }
 
 /* The row of (current profile, fn). row_of_fn[fn] is the last row made
- * for fn: profiles are scanned one after the other and never resumed, so
- * when that row is not of the current profile (or is not fn's: a stale
- * entry of a piece's reused tables), the row does not exist yet. */
+ * for fn. Profiles are scanned one after the other and never resumed, so
+ * the rows of the current profile are the ones from row0 on (the row
+ * count when the profile made its first row): when fn's last row is
+ * before row0, the row does not exist yet. That tells it without
+ * reading the row, at a random place of a table as large as all rows. */
 int get_row(parser *ps, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
@@ -589,10 +628,14 @@ int get_row(parser *ps, uint32_t fn, uint32_t *out)
 		             sizeof(uint32_t));
 		if (r < 0)
 			return r;
-		memset(b->row_of_fn + old, 0xff, (b->cap_row_of_fn - old) * sizeof(uint32_t));
+		fill_empty(b->row_of_fn, old, b->cap_row_of_fn, sizeof *b->row_of_fn);
+	}
+	if (b->row_prof != ps->part.prof) {   /* no row of this profile yet */
+		b->row_prof = ps->part.prof;
+		b->row0 = cg->n_rows;
 	}
 	uint32_t i = b->row_of_fn[fn];
-	if (i < cg->n_rows && cg->rows[i].fn == fn && cg->rows[i].profile == ps->part.prof) {
+	if (i != CG_EMPTY && i >= b->row0) {
 		*out = i;
 		return 0;
 	}

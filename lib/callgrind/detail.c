@@ -591,87 +591,56 @@ static inline int lord_less(const lord *x, const lord *y)
 
 #define LORD_RUN 16u
 
-/* Sort @p o (n rows) by lord_less(), @p tmp: room for n more. A merge
- * sort with the comparison inlined: with instruction positions a
+static inline int key_less(const uint64_t *x, const uint64_t *y) { return *x < *y; }
+
+/* SORT_RUNS(name, T, less) defines name(T *a, uint32_t n, T *tmp): sort a
+ * (n elements, distinct under less) ascending, tmp: room for n more. A
+ * merge sort with the comparison inlined: with instruction positions a
  * function's rows follow addresses, so lines come in runs out of order,
  * and qsort()'s call per comparison cost more than the decoding. Runs of
- * LORD_RUN rows by insertion, then merges of neighbours, skipped where
- * the two already follow each other. */
-static void sort_lord(lord *o, uint32_t n, lord *tmp)
-{
-	for (size_t at = 0; at < n; at += LORD_RUN) {
-		size_t end = n - at < LORD_RUN ? n : at + LORD_RUN;
-		for (size_t i = at + 1; i < end; i++) {
-			lord x = o[i];
-			size_t j = i;
-			for (; j > at && lord_less(&x, &o[j - 1]); j--)
-				o[j] = o[j - 1];
-			o[j] = x;
-		}
+ * LORD_RUN elements by insertion, then merges of neighbours, skipped
+ * where the two already follow each other. Defined twice: for rows by
+ * their three keys (sort_lord) and for one integer key (sort_keys). */
+#define SORT_RUNS(name, T, less) \
+	static void name(T *a, uint32_t n, T *tmp) \
+	{ \
+		for (size_t at = 0; at < n; at += LORD_RUN) { \
+			size_t end = n - at < LORD_RUN ? n : at + LORD_RUN; \
+			for (size_t i = at + 1; i < end; i++) { \
+				T x = a[i]; \
+				size_t j = i; \
+				for (; j > at && less(&x, &a[j - 1]); j--) \
+					a[j] = a[j - 1]; \
+				a[j] = x; \
+			} \
+		} \
+		T *src = a, *dst = tmp; \
+		for (size_t w = LORD_RUN; w < n; w *= 2) { \
+			for (size_t lo = 0; lo < n; lo += 2 * w) { \
+				size_t mid = n - lo < w ? n : lo + w; \
+				size_t hi = n - mid < w ? n : mid + w; \
+				size_t i = lo, j = mid, k = lo; \
+				if (mid == hi || less(&src[mid - 1], &src[mid])) { \
+					memcpy(dst + lo, src + lo, (hi - lo) * sizeof *dst); /* in order */ \
+					continue; \
+				} \
+				while (i < mid && j < hi) \
+					dst[k++] = less(&src[j], &src[i]) ? src[j++] : src[i++]; \
+				while (i < mid) \
+					dst[k++] = src[i++]; \
+				while (j < hi) \
+					dst[k++] = src[j++]; \
+			} \
+			T *t = src; \
+			src = dst; \
+			dst = t; \
+		} \
+		if (src != a) \
+			memcpy(a, src, (size_t)n * sizeof *a); \
 	}
-	lord *src = o, *dst = tmp;
-	for (size_t w = LORD_RUN; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = n - lo < w ? n : lo + w;
-			size_t hi = n - mid < w ? n : mid + w;
-			size_t i = lo, j = mid, k = lo;
-			if (mid == hi || lord_less(&src[mid - 1], &src[mid])) {
-				memcpy(dst + lo, src + lo, (hi - lo) * sizeof *dst);   /* in order already */
-				continue;
-			}
-			while (i < mid && j < hi)
-				dst[k++] = lord_less(&src[j], &src[i]) ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		lord *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != o)
-		memcpy(o, src, (size_t)n * sizeof *o);
-}
 
-/* Sort @p k (n distinct keys) ascending, @p tmp: room for n more; as
- * sort_lord() does, with one comparison of integers. */
-static void sort_keys(uint64_t *k, uint32_t n, uint64_t *tmp)
-{
-	for (size_t at = 0; at < n; at += LORD_RUN) {
-		size_t end = n - at < LORD_RUN ? n : at + LORD_RUN;
-		for (size_t i = at + 1; i < end; i++) {
-			uint64_t x = k[i];
-			size_t j = i;
-			for (; j > at && x < k[j - 1]; j--)
-				k[j] = k[j - 1];
-			k[j] = x;
-		}
-	}
-	uint64_t *src = k, *dst = tmp;
-	for (size_t w = LORD_RUN; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = n - lo < w ? n : lo + w;
-			size_t hi = n - mid < w ? n : mid + w;
-			size_t i = lo, j = mid, o = lo;
-			if (mid == hi || src[mid - 1] < src[mid]) {
-				memcpy(dst + lo, src + lo, (hi - lo) * sizeof *dst);   /* in order already */
-				continue;
-			}
-			while (i < mid && j < hi)
-				dst[o++] = src[j] < src[i] ? src[j++] : src[i++];
-			while (i < mid)
-				dst[o++] = src[i++];
-			while (j < hi)
-				dst[o++] = src[j++];
-		}
-		uint64_t *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != k)
-		memcpy(k, src, (size_t)n * sizeof *k);
-}
+SORT_RUNS(sort_lord, lord, lord_less)
+SORT_RUNS(sort_keys, uint64_t, key_less)
 
 /* Are the rows in the order of lord_less() already? */
 static int rows_sorted(const profdb_cg_detail *d)

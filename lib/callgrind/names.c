@@ -531,6 +531,17 @@ static int fn_eq(const void *ctx, uint32_t e, const void *key)
 	return f->fn == k->fn && f->ob == k->ob && f->fl == k->fl;
 }
 
+/* A new function (@p ob, @p fl, @p fn): its id in *out. */
+static int add_fn(profdb_cg *cg, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
+{
+	int r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
+	if (r < 0)
+		return r;
+	*out = cg->n_fns++;
+	cg->fns[*out] = (cg_fn){ob, fl, fn, 0};
+	return 0;
+}
+
 /* Function (@p ob, @p fl, @p fn) in fn_map: found, or made (*out). */
 static int fn_in_map(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 {
@@ -546,13 +557,9 @@ static int fn_in_map(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t
 		*out = slot->row1 - 1;
 		return 0;
 	}
-	if (*out == CG_EMPTY) {   /* (else: the function exists, not in the map yet) */
-		r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
-		if (r < 0)
-			return r;
-		*out = cg->n_fns++;
-		cg->fns[*out] = (cg_fn){ob, fl, fn, 0};
-	}
+	/* (*out set: the function exists, not in the map yet) */
+	if (*out == CG_EMPTY && (r = add_fn(cg, ob, fl, fn, out)) < 0)
+		return r;
 	*slot = (profdb__tslot){*out + 1, tag};
 	return profdb__tmap_added(m);
 }
@@ -602,11 +609,8 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 		*out = i;
 		return 0;
 	}
-	r = grow((void **)&cg->fns, &cg->cap_fns, (uint64_t)cg->n_fns + 1, sizeof *cg->fns);
-	if (r < 0)
+	if ((r = add_fn(cg, ob, fl, fn, &i)) < 0)
 		return r;
-	i = cg->n_fns++;
-	cg->fns[i] = (cg_fn){ob, fl, fn, 0};
 	*e = (cg_fnkey){i, ob, fl, 0};
 	*out = i;
 	return 0;

@@ -145,6 +145,15 @@ typedef struct text {
 	size_t n, cap;
 } text;
 
+/* An empty text that put() grows. */
+static text text_new(void)
+{
+	text t = {malloc(4096), 0, 4096};
+	if (!t.p)
+		abort();
+	return t;
+}
+
 static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(text *t, const char *fmt, ...)
 {
@@ -265,9 +274,7 @@ static void generate(text *t, uint64_t seed, int n_fn, int variant)
 
 static int t_generated(void)
 {
-	text t = {malloc(4096), 0, 4096};
-	if (!t.p)
-		abort();
+	text t = text_new();
 	int n = 0, opened = 0;
 	for (int variant = 0; variant < V_COUNT; variant++)
 		for (uint64_t seed = 1; seed <= (UNDER_TSAN ? 2u : 6u); seed++) {
@@ -291,9 +298,7 @@ static int t_generated(void)
  * scan, which warns; the merge does not look for NUL bytes). */
 static int t_nul(void)
 {
-	text t = {malloc(4096), 0, 4096};
-	if (!t.p)
-		abort();
+	text t = text_new();
 	generate(&t, 42, 150, V_NUL);
 	for (uint32_t threads = 1; threads <= 2; threads++) {
 		outcome o;
@@ -305,6 +310,16 @@ static int t_nul(void)
 	return 0;
 }
 
+/* Text @p t (freed here) opens, and the same with every thread count. */
+static void opens_every_way(const char *what, const char *label, text *t)
+{
+	int o;
+	same_every_way(what, t->p, t->n, &o);
+	CHECKF(o, "%s: does not open", what);
+	printf("%s: a text of %zu bytes, 1 to 8 threads\n", label, t->n);
+	free(t->p);
+}
+
 /* A file id defined in the first block and defined again, with another
  * name, in a block near the end, in a text without warnings (a warning
  * sends a piece to the sequential scan): the piece with the second
@@ -314,9 +329,7 @@ static int t_nul(void)
  * contexts of the answers; lib/callgrind/names.c). */
 static int t_redefined(void)
 {
-	text t = {malloc(4096), 0, 4096};
-	if (!t.p)
-		abort();
+	text t = text_new();
 	put(&t, "# callgrind format\npositions: line\nevents: Ir\n\nfl=(0) a.c\nfl=(1) b.c\n");
 	for (int b = 0; b < 8000; b++) {
 		put(&t, "fl=(%d)\nfn=(%d) f%d\n%d 5\nfi=(1)\n+1 3\nfi=(0)\n+2 4\n", b % 2, b, b,
@@ -324,11 +337,7 @@ static int t_redefined(void)
 		if (b == 0 || b == 6000)
 			put(&t, "fi=(2) %s.c\n+1 1\n", b ? "renamed" : "early");
 	}
-	int o;
-	same_every_way("an id defined twice", t.p, t.n, &o);
-	CHECKF(o, "an id defined twice: does not open");
-	printf("redefined: a text of %zu bytes, 1 to 8 threads\n", t.n);
-	free(t.p);
+	opens_every_way("an id defined twice", "redefined", &t);
 	return 0;
 }
 
@@ -337,18 +346,12 @@ static int t_redefined(void)
  * order with the names the sequential scan gives them. */
 static int t_literal(void)
 {
-	text t = {malloc(4096), 0, 4096};
-	if (!t.p)
-		abort();
+	text t = text_new();
 	put(&t, "# callgrind format\npositions: line\nevents: Ir\n\nfl=(0) a.c\n");
 	for (int b = 0; b < 8000; b++)
 		put(&t, "fn=(%d) f%d\n%d 5\nfi=lit%d.h\n+1 3\nfe=(0)\n+2 4\njfi=j%d.c\njump=1 +3\n+1 1\n",
 		    b, b, 1 + b * 7 % 100, b % 50, b % 7);
-	int o;
-	same_every_way("literal names in blocks", t.p, t.n, &o);
-	CHECKF(o, "literal names in blocks: does not open");
-	printf("literal: a text of %zu bytes, 1 to 8 threads\n", t.n);
-	free(t.p);
+	opens_every_way("literal names in blocks", "literal", &t);
 	return 0;
 }
 
@@ -361,9 +364,7 @@ static int t_literal(void)
  * then reads a piece in place right after merging one (parallel.c). */
 static int t_no_object(void)
 {
-	text t = {malloc(4096), 0, 4096};
-	if (!t.p)
-		abort();
+	text t = text_new();
 	put(&t, "# callgrind format\npositions: line\nevents: Ir\n\nfl=(0) a.c\n");
 	for (int b = 0; b < 80000; b++) {
 		put(&t, "fn=(%d) f%d\n%d 5\n", b, b, 1 + b % 90);
@@ -371,11 +372,7 @@ static int t_no_object(void)
 			put(&t, "calls=2 4\n3 1\n");
 		put(&t, "cfn=(%d) f%d\ncalls=1 3\n2 2\n", b + 1, b + 1);
 	}
-	int o;
-	same_every_way("calls without ob=", t.p, t.n, &o);
-	CHECKF(o, "calls without ob=: does not open");
-	printf("no object: a text of %zu bytes, 1 to 8 threads\n", t.n);
-	free(t.p);
+	opens_every_way("calls without ob=", "no object", &t);
 	return 0;
 }
 
@@ -406,9 +403,7 @@ static unsigned char *gzip_of(const char *p, size_t n, size_t *out)
 
 static int t_gzip(void)
 {
-	text t = {malloc(4096), 0, 4096};
-	if (!t.p)
-		abort();
+	text t = text_new();
 	int n = 0, opened = 0, o;
 	static const int variants[] = {V_PLAIN, V_NUL, V_OVERFLOW, V_TRUNCATED, V_NEW_PART};
 	for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
@@ -496,9 +491,7 @@ static void t_shared_handle(const text *t, uint64_t want)
 
 static int t_concurrent(void)
 {
-	text t = {malloc(4096), 0, 4096};
-	if (!t.p)
-		abort();
+	text t = text_new();
 	generate(&t, 4242, 400, V_PLAIN);
 	outcome want;
 	open_one("callgrind.out", t.p, t.n, 1, &want);

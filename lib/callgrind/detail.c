@@ -146,13 +146,8 @@ static const char *quick_line(const dstate *s, const char *p, const char *lim, u
 	/* each cost after blanks, unless the line ends; first the common
 	 * form, one blank and digits (3 costs in 4 have one digit) */
 	uint32_t k = 0, n_cols = s->p->n_cols;
-	while (k < n_cols && lim - p > 1 && p[0] == ' ' && cg_is_digit(p[1])) {
-		uint64_t x = (uint64_t)(p[1] - '0');
-		const char *stop = lim - p > 20 ? p + 20 : lim;   /* (19 digits at most) */
-		for (p += 2; p < stop && cg_is_digit(*p); p++)
-			x = x * 10 + (uint64_t)(*p - '0');
-		v[k++] = x;
-	}
+	while (k < n_cols && lim - p > 1 && p[0] == ' ' && cg_is_digit(p[1]))
+		p = decimal(p + 1, lim, &v[k++]);
 	while (k < n_cols) {
 		const char *b0 = p;
 		while (p < lim && cg_is_space(*p))
@@ -277,9 +272,6 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 	} else if (order == 0) {
 		i = d->n_lines - 1;
 	}
-	const uint32_t *cols = d->cg->cols, c0 = s->p->col_first;   /* (cols NULL without events) */
-	uint64_t *sum = d->sum;
-	unsigned char *sum_over = d->sum_over;
 	uint64_t *dst;
 	if (i == d->n_lines) {
 		if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
@@ -291,24 +283,19 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 			if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
 				return r;
 		}
-		/* a new row's costs are the line's: a column names one event
-		 * (header.c), so nothing is added and nothing can overflow; the
-		 * sums are taken while the costs are at hand */
 		dst = d->cost + (size_t)i * d->ne;
 		memset(dst, 0, d->ne * sizeof *dst);
-		for (uint32_t k = 0; k < nv; k++) {
-			uint32_t e = cols[c0 + k];
-			dst[e] = v[k];
-			sum_over[e] |= __builtin_add_overflow(sum[e], v[k], &sum[e]);
-		}
-		return 0;
+	} else {
+		dst = d->cost + (size_t)i * d->ne;
 	}
-	dst = d->cost + (size_t)i * d->ne;
+	/* the line's costs added to its row, and the sums taken while the
+	 * costs are at hand (cols is NULL in a part without events) */
+	const uint32_t *cols = d->cg->cols, c0 = s->p->col_first;
 	for (uint32_t k = 0; k < nv; k++) {
 		uint32_t e = cols[c0 + k];
 		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
 			return derr(s, "line cost overflows 64 bits");
-		sum_over[e] |= __builtin_add_overflow(sum[e], v[k], &sum[e]);
+		d->sum_over[e] |= __builtin_add_overflow(d->sum[e], v[k], &d->sum[e]);
 	}
 	return 0;
 }

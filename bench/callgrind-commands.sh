@@ -2,8 +2,8 @@
 # Every profdb command that reads a Callgrind profile in its own way, as
 # whole processes, for one or two builds side by side (each command of each
 # build in turn, so both see the same load): CPU time (user + system, from
-# `perf stat -x, -e task-clock`), wall time and peak RSS (`/usr/bin/time
-# -f %M`), medians of RUNS. `top` is the yardstick: on a busy machine
+# `perf stat -x, -e task-clock`), wall time and peak RSS (bench/run-timed.c,
+# built here with cc), medians of RUNS. `top` is the yardstick: on a busy machine
 # compare the CPU times and the ratio to `top` of the same build.
 #   <build> <command>: cpu=<s> wall=<s> peak_rss=<MiB> cpu/top=<x>
 # usage: bench/callgrind-commands.sh FILE RUNS PROFDB [PROFDB2]
@@ -15,6 +15,8 @@ runs=$2
 shift 2
 tmp=$(mktemp -d /tmp/cg-commands.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
+timer=$(timer "$tmp")
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # the hottest function's context id (the first row of top)
@@ -28,7 +30,7 @@ once() {
 		{ cat "$tmp/err" >&2; exit 1; }
 	awk -F, '$3 == "task-clock" || $3 ~ /task-clock/ { printf "%.4f\n", $1 / 1000 }' \
 		"$tmp/perf" >>"$tmp/$b.$case.cpu"
-	/usr/bin/time -f '%e %M' -a -o "$tmp/$b.$case.time" "$tool" "$@" "$file" >/dev/null
+	"$timer" 1 /dev/null "$tmp/err" "$tool" "$@" "$file" >>"$tmp/$b.$case.time"
 }
 
 cases() {
@@ -56,7 +58,7 @@ for tool in "$@"; do
 	cases | while IFS='|' read -r case cmd; do
 		cpu=$(med <"$tmp/$b.$case.cpu")
 		wall=$(awk '{ print $1 }' "$tmp/$b.$case.time" | med)
-		rss=$(awk '{ print $2 }' "$tmp/$b.$case.time" | med | awk '{ printf "%.1f", $1 / 1024 }')
+		rss=$(awk '{ print $3 }' "$tmp/$b.$case.time" | med | awk '{ printf "%.1f", $1 / 1024 }')
 		ratio=$(awk -v a="$cpu" -v t="$top" 'BEGIN { printf "%.2f", a / t }')
 		echo "$tool $case (${cmd%% -o *}): cpu=${cpu}s wall=${wall}s peak_rss=${rss}MiB cpu/top=$ratio"
 	done

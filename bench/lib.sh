@@ -19,3 +19,11 @@ best_of() {
 	done
 	return 0
 }
+
+# timer DIR: builds bench/run-timed.c (wall to the microsecond, cpu and
+# peak RSS of each run, with no process but the command's own between the
+# clock readings) into DIR with the system's cc, and prints its path.
+timer() {
+	cc -O2 -o "$1/run-timed" "$(dirname "$0")/run-timed.c" || return 1
+	echo "$1/run-timed"
+}

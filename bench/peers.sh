@@ -15,7 +15,8 @@
 #
 # One line per (case, reader):
 #   peers-<case>: <reader> wall=<s> cpu=<s> rss=<MiB> runs=<N> [ratio=<x>]
-# wall and cpu (user+sys) are medians over the runs, rss the peak; ratio is
+# wall and cpu (user+sys) are medians over the runs, rss the peak, each
+# run's taken by bench/run-timed.c (built here with cc); ratio is
 # the peer's median wall over profdb's in the same case (> 1: profdb is
 # faster). profdb-1-thread is profdb with PROFDB_THREADS=1 (the Callgrind
 # scan on one thread), profdb-info `profdb info` on the same file (its
@@ -45,6 +46,8 @@ data=${PROFDB_SAMPLE_DATA:-$src/../shared/data}
 [ -d "$data" ] || { echo "$0: sample data $data not found" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/peers.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$src/bench/lib.sh"
+timer=$(timer "$tmp")
 big="${TMPDIR:-/tmp}/profdb-peers-py_full_sc5.out"
 if [ ! -f "$big" ]; then
 	gzip -dc "$data/callgrind/big/py_full_sc5.out.gz" >"$big.tmp" && mv "$big.tmp" "$big"
@@ -60,24 +63,15 @@ med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 measure() {
 	case_=$1 reader=$2 n=$3
 	shift 3
-	: >"$tmp/times"
-	: >"$tmp/walls"
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		# wall from the clock in ns (time(1) rounds to 10 ms); cpu and rss from time(1)
-		t0=$(date +%s%N)
-		if ! /usr/bin/time -f '%e %U %S %M' -a -o "$tmp/times" "$@" >"$tmp/out" 2>"$tmp/err"; then
-			echo "peers-$case_: $reader FAILED: $(tail -n 1 "$tmp/err")"
-			wall=
-			return 0
-		fi
-		t1=$(date +%s%N)
-		echo "$t0 $t1" | awk '{ printf "%.4f\n", ($2 - $1) / 1e9 }' >>"$tmp/walls"
-		i=$((i + 1))
-	done
-	wall=$(med <"$tmp/walls")
-	cpu=$(awk '{ printf "%.2f\n", $2 + $3 }' "$tmp/times" | med)
-	rss=$(awk '$4 > m { m = $4 } END { printf "%.1f", m / 1024 }' "$tmp/times")
+	if ! "$timer" "$n" "$tmp/out" "$tmp/err" "$@" >"$tmp/times" 2>"$tmp/terr"; then
+		msg=$(tail -n 1 "$tmp/err")
+		echo "peers-$case_: $reader FAILED: ${msg:-$(tail -n 1 "$tmp/terr")}"
+		wall=
+		return 0
+	fi
+	wall=$(awk '{ print $1 }' "$tmp/times" | med)
+	cpu=$(awk '{ printf "%.2f\n", $2 }' "$tmp/times" | med)
+	rss=$(awk '$3 > m { m = $3 } END { printf "%.1f", m / 1024 }' "$tmp/times")
 	line="peers-$case_: $reader wall=${wall}s cpu=${cpu}s rss=${rss}MiB runs=$n"
 	if [ -n "${base:-}" ] && [ "$reader" != profdb ]; then
 		line="$line ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN { r = (b > 0 ? a / b : 0); printf (r < 1 ? "%.2f" : "%.1f"), r }')"

@@ -484,13 +484,15 @@ static row row_at(const ranking *k, size_t i, double *one)
 	return r;
 }
 
-/* Row @p r's whole name, in a new buffer (*out, freed by the caller). */
-static int row_name(const ranking *k, const row *r, char **out)
+/* Row @p r's whole name: in @p local (@p n bytes) when it fits, else in a
+ * new buffer; *out is one or the other (the caller frees it when it is
+ * not @p local). */
+static int row_name(const ranking *k, const row *r, char *local, size_t n, char **out)
 {
 	profdb_context ctx;
 	int e;
 	if (r->name) {
-		*out = malloc(r->name_len + 1);
+		*out = r->name_len < n ? local : malloc(r->name_len + 1);
 		if (!*out)
 			return TOP_OOM;
 		memcpy(*out, r->name, r->name_len);
@@ -518,8 +520,12 @@ static int row_name(const ranking *k, const row *r, char **out)
 	} else if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0) {
 		return e;
 	}
-	*out = context_label_new(&ctx);
-	return *out ? 0 : TOP_OOM;
+	size_t size = context_label_size(&ctx);
+	*out = size <= n ? local : malloc(size);
+	if (!*out)
+		return TOP_OOM;
+	context_label(&ctx, *out, size);
+	return 0;
 }
 
 /* How many of the sorted rows are shown: -n, --min-percent. */
@@ -540,6 +546,7 @@ static size_t shown_rows(const ranking *k)
 static void print_json(const ranking *k, size_t shown)
 {
 	const report *rep = &k->rep;
+	char local[1024];
 	report_describe_json(rep, "profdb-top/2");
 	printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",
 	       k->o.inclusive ? "inclusive" : "exclusive", by_name[k->by]);
@@ -574,11 +581,12 @@ static void print_json(const ranking *k, size_t shown)
 		else
 			printf("null");
 		printf(", \"contexts\": %" PRIu32 ", \"name\": ", r->n_ctx);
-		if (row_name(k, r, &name) == 0)
+		if (row_name(k, r, local, sizeof local, &name) == 0)
 			put_json_cstr(stdout, name);
 		else
 			printf("\"<context %" PRIu32 ">\"", r->ctx);
-		free(name);
+		if (name != local)
+			free(name);
 		printf("}");
 	}
 	printf("\n]}\n");
@@ -649,8 +657,8 @@ static int print_text(const ranking *k, size_t shown)
 		double one;
 		row rw = row_at(k, i, &one);
 		const row *r = &rw;
-		char *name;
-		int e = row_name(k, r, &name);
+		char local[1024], *name;
+		int e = row_name(k, r, local, sizeof local, &name);
 		if (e < 0)
 			return e;
 		/* stdio calls without a format where one would do: -n 0 prints
@@ -660,7 +668,7 @@ static int print_text(const ranking *k, size_t shown)
 			fmt_put(buf, w[m]);
 			fputs("  ", stdout);
 			if (m == 0 && pct)
-				printf("%6.2f%%  ", report_percent(rep, 0, r->v[0]));
+				fmt_put_percent(report_percent(rep, 0, r->v[0]));
 		}
 		if (r->n_ctx == 1)
 			buf[format_u64(buf, r->ctx)] = '\0';
@@ -672,7 +680,8 @@ static int print_text(const ranking *k, size_t shown)
 			fmt_shorten(name, width, shortname, sizeof shortname);
 		fputs(k->o.wide ? name : shortname, stdout);
 		putchar('\n');
-		free(name);
+		if (name != local)
+			free(name);
 	}
 	return 0;
 }

@@ -140,3 +140,50 @@ void fmt_put(const char *s, int w)
 	if (w < 0)
 		put_blanks(pad);
 }
+
+size_t fmt_percent(char buf[static 16], double p)
+{
+	if (!(p >= 0 && p < 1e9) || signbit(p))   /* a sign, or long */
+		return 0;
+	uint64_t q = 0;   /* 100 p rounded; 0 below 0.001 (most lines) */
+	if (p >= 0.001) {
+		/* p = m * 2^(e - 53), m a 53-bit integer, so 200 p = a / 2^k
+		 * with a = 25 m below 2^58 and k = 50 - e in 20..59: 100 p
+		 * rounded is (a + 2^k) >> (k + 1), exactly, halfway when no bit
+		 * is left over */
+		int e;
+		double f = frexp(p, &e);
+		uint64_t a = 25 * (uint64_t)ldexp(f, 53);
+		int k = 50 - e;
+		uint64_t t = a + ((uint64_t)1 << k);
+		q = t >> (k + 1);
+		if ((t & (((uint64_t)1 << (k + 1)) - 1)) == 0 && (q & 1))
+			q--;   /* halfway: to the even one */
+	}
+	char tmp[16], *s = tmp + sizeof tmp;
+	*--s = ' ';
+	*--s = ' ';
+	*--s = '%';
+	*--s = (char)('0' + q % 10);
+	*--s = (char)('0' + q / 10 % 10);
+	*--s = '.';
+	q /= 100;   /* below 1e9: 9 digits at most */
+	do
+		*--s = (char)('0' + q % 10);
+	while (q /= 10);
+	while (tmp + sizeof tmp - s < 9)   /* "%6.2f": at least 6 wide */
+		*--s = ' ';
+	size_t n = (size_t)(tmp + sizeof tmp - s);
+	memcpy(buf, s, n);
+	return n;
+}
+
+void fmt_put_percent(double p)
+{
+	char buf[16];
+	size_t n = fmt_percent(buf, p);
+	if (n)
+		fwrite(buf, 1, n, stdout);
+	else
+		printf("%6.2f%%  ", p);
+}

@@ -26,4 +26,12 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap);
 /* @p s right-aligned in @p w display columns (left-aligned when w < 0). */
 void fmt_put(const char *s, int w);
 
+/* A percentage as printf's "%6.2f%%  " writes it (the exact binary value
+ * rounded to two decimals, ties to even) into @p buf, without a format
+ * string: tables show millions of them. @return the length, or 0 when
+ * @p p is not in 0 <= p < 1e9 (printf's then). */
+size_t fmt_percent(char buf[static 16], double p);
+/* The same on stdout, whatever @p p. */
+void fmt_put_percent(double p);
+
 #endif

@@ -1,7 +1,9 @@
 /* The table formatters (tool/format.c): fmt_percent writes what printf's
  * "%6.2f%%  " writes, for values spread over its whole range (from 0),
- * the halfway cases (ties to even) and their neighbours. */
+ * the halfway cases (ties to even) and their neighbours; a line put
+ * together in pieces comes out as written. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,4 +51,38 @@ Test(tool_format, percent_leaves_the_rest_to_printf)
 	const double out[] = {-0.0, -1e-300, -1, 1e9, 1e300, INFINITY, -INFINITY, NAN};
 	for (size_t i = 0; i < sizeof out / sizeof *out; i++)
 		cr_assert_eq(fmt_percent(buf, out[i]), 0, "%g", out[i]);
+}
+
+static void redirect(void)
+{
+	cr_redirect_stdout();
+}
+
+/* A line put together in pieces comes out whole and in order: past the
+ * buffer's end, with a piece longer than the buffer, cells padded on
+ * either side, a percentage left to printf. */
+Test(tool_format, a_line_comes_out_whole, .init = redirect)
+{
+	static char want[20000], big[10000];
+	size_t n = 0;
+	fmt_line l;
+	l.n = 0;
+	memset(big, 'z', sizeof big - 1);
+	for (int i = 0; i < 3000; i++) {   /* 6000 bytes: the buffer fills */
+		fmt_line_put(&l, "ab", 2);
+		n += (size_t)sprintf(want + n, "ab");
+	}
+	fmt_line_put(&l, big, strlen(big));
+	n += (size_t)sprintf(want + n, "%s", big);
+	fmt_line_cell(&l, "12", 5);
+	fmt_line_cell(&l, "x", -3);
+	fmt_line_cell(&l, "toolong", 3);
+	n += (size_t)sprintf(want + n, "   12x  toolong");
+	fmt_line_percent(&l, 12.5);
+	fmt_line_percent(&l, -3.0);
+	n += (size_t)sprintf(want + n, "%6.2f%%  %6.2f%%  ", 12.5, -3.0);
+	fmt_line_flush(&l);
+	fflush(stdout);
+	cr_assert_eq(n, strlen(want));
+	cr_assert_stdout_eq_str(want);
 }

@@ -653,36 +653,42 @@ static int print_text(const ranking *k, size_t shown)
 	printf("  %s\n", by_name[k->by]);
 	char shortname[1024];   /* text may shorten a name; --wide prints it whole */
 	size_t width = k->o.wide ? sizeof shortname : (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
+	/* the rows go out through a line buffer, without a format string
+	 * where one would do: -n 0 prints millions of them */
+	fmt_line line;
+	line.n = 0;
 	for (size_t i = 0; i < shown; i++) {
 		double one;
 		row rw = row_at(k, i, &one);
 		const row *r = &rw;
 		char local[1024], *name;
 		int e = row_name(k, r, local, sizeof local, &name);
-		if (e < 0)
+		if (e < 0) {
+			fmt_line_flush(&line);
 			return e;
-		/* stdio calls without a format where one would do: -n 0 prints
-		 * millions of rows */
+		}
 		for (size_t m = 0; m < nm; m++) {
 			fmt_value(buf, sizeof buf, r->v[m], k->o.plain);
-			fmt_put(buf, w[m]);
-			fputs("  ", stdout);
+			fmt_line_cell(&line, buf, w[m]);
+			fmt_line_put(&line, "  ", 2);
 			if (m == 0 && pct)
-				fmt_put_percent(report_percent(rep, 0, r->v[0]));
+				fmt_line_percent(&line, report_percent(rep, 0, r->v[0]));
 		}
 		if (r->n_ctx == 1)
 			buf[format_u64(buf, r->ctx)] = '\0';
 		else
 			snprintf(buf, sizeof buf, "-");
-		fmt_put(buf, idw);
-		fputs("  ", stdout);
+		fmt_line_cell(&line, buf, idw);
+		fmt_line_put(&line, "  ", 2);
 		if (!k->o.wide)
 			fmt_shorten(name, width, shortname, sizeof shortname);
-		fputs(k->o.wide ? name : shortname, stdout);
-		putchar('\n');
+		const char *shown_name = k->o.wide ? name : shortname;
+		fmt_line_put(&line, shown_name, strlen(shown_name));
+		fmt_line_put(&line, "\n", 1);
 		if (name != local)
 			free(name);
 	}
+	fmt_line_flush(&line);
 	return 0;
 }
 

@@ -178,12 +178,49 @@ size_t fmt_percent(char buf[static 16], double p)
 	return n;
 }
 
-void fmt_put_percent(double p)
+void fmt_line_flush(fmt_line *l)
 {
-	char buf[16];
+	fwrite(l->b, 1, l->n, stdout);
+	l->n = 0;
+}
+
+void fmt_line_put(fmt_line *l, const char *s, size_t n)
+{
+	if (n > sizeof l->b - l->n) {
+		fmt_line_flush(l);
+		if (n > sizeof l->b) {
+			fwrite(s, 1, n, stdout);
+			return;
+		}
+	}
+	memcpy(l->b + l->n, s, n);
+	l->n += n;
+}
+
+static void line_blanks(fmt_line *l, int n)
+{
+	static const char blanks[] = "                                ";
+	for (; n > 0; n -= (int)sizeof blanks - 1)
+		fmt_line_put(l, blanks, n < (int)sizeof blanks - 1 ? (size_t)n : sizeof blanks - 1);
+}
+
+void fmt_line_cell(fmt_line *l, const char *s, int w)
+{
+	int pad = (w < 0 ? -w : w) - (int)fmt_width(s);
+	if (w > 0)
+		line_blanks(l, pad);
+	fmt_line_put(l, s, strlen(s));
+	if (w < 0)
+		line_blanks(l, pad);
+}
+
+void fmt_line_percent(fmt_line *l, double p)
+{
+	char buf[400];   /* "%6.2f" of 1.8e308: 309 digits and the decimals */
 	size_t n = fmt_percent(buf, p);
-	if (n)
-		fwrite(buf, 1, n, stdout);
-	else
-		printf("%6.2f%%  ", p);
+	if (!n) {
+		int r = snprintf(buf, sizeof buf, "%6.2f%%  ", p);
+		n = r < 0 ? 0 : (size_t)r < sizeof buf ? (size_t)r : sizeof buf - 1;
+	}
+	fmt_line_put(l, buf, n);
 }

@@ -34,7 +34,7 @@ typedef struct row_label {
 typedef struct label_text {
 	const char *ptr;    /* line: the file; instruction: the module (with an
 	                       offset), else the function */
-	uint32_t len;
+	uint32_t len;       /* (a longer text gets no label) */
 	unsigned char type; /* PROFDB_CTX_LINE or PROFDB_CTX_INSTRUCTION */
 	unsigned char has_offset;
 	uint32_t num_hi;    /* the high 32 bits of the line or the offset */
@@ -46,8 +46,8 @@ typedef struct label_texts {
 	size_t n, cap;
 	uint32_t *slots;    /* index + 1 into t, 0 empty */
 	size_t nslots;
-	uint32_t last;      /* the text found last (index + 1): rows in a row
-	                       mostly share it */
+	uint32_t last;      /* the text found last (index + 1): the lines of a
+	                       function mostly share it */
 } label_texts;
 
 /* The index + 1 of text @p x in @p s, added if new; 0 when out of memory. */

@@ -206,9 +206,10 @@ Test(tool_top_groups, sort_keys_is_key_then_context_order)
 	uint64_t s = 7;
 	for (int i = 0; i < N; i++) {
 		s = s * 6364136223846793005u + 1442695040888963407u;
-		uint64_t key = s >> (8 * (i % 8));   /* 8 to 64 bits */
+		/* the bits of values (no NaN's): 6 to 62 low bits vary */
+		uint64_t key = (uint64_t)1 << 62 | s >> (2 + 8 * (i % 8));
 		if (i % 3 == 0)
-			key = 1000;                       /* a third: one key */
+			key = descending_bits(1000);      /* a third: one key */
 		uint32_t ctx = (uint32_t)(s >> 17) ^ (uint32_t)i << 8;
 		a[i] = b[i] = (sort_key){key, ctx, (uint32_t)i};
 	}
@@ -261,4 +262,31 @@ Test(tool_top_groups, label_texts_are_shared)
 	cr_assert_eq(s.n, 1000u);
 	label_texts_free(&s);
 	cr_assert(s.t == NULL && s.n == 0);
+}
+
+/* With a NaN value, sort_keys orders the keys as sort_rows orders the
+ * same rows (qsort by cmp_row's rule, from the same order). */
+Test(tool_top_groups, sort_keys_with_a_nan_is_sort_rows_order)
+{
+	enum { N = 3000 };
+	static row a[N];
+	static sort_key k[N];
+	static double vals[N];
+	uint64_t s = 99;
+	for (int i = 0; i < N; i++) {
+		s = s * 6364136223846793005u + 1442695040888963407u;
+		double v = (double)((s >> 33) % 40) - 5;
+		if (i % 500 == 7)
+			v = NAN;
+		vals[i] = v;
+		uint32_t ctx = (uint32_t)((i * 7919u) % 100003u);
+		a[i] = (row){v, &vals[i], ctx, 1, NULL, 0, 1, 0};
+		k[i] = (sort_key){descending_bits(v), ctx, (uint32_t)i};
+	}
+	sort_rows(a, N);
+	sort_keys(k, N);
+	for (int i = 0; i < N; i++) {
+		cr_assert_eq(k[i].ctx, a[i].ctx, "key %d: #%u, not #%u", i, k[i].ctx, a[i].ctx);
+		cr_assert_eq(&vals[k[i].at], a[i].v, "key %d: the place of another row", i);
+	}
 }

@@ -176,27 +176,6 @@ static int keep_context(ranking *k, const profdb_context *c)
 	return 0;
 }
 
-/* By value, every row kept: the radix sort, or with a NaN, qsort by
- * cmp_row's rule on the compact rows. */
-static int cmp_key(const void *a, const void *b)
-{
-	const sort_key *x = a, *y = b;
-	double u = from_descending_bits(x->key), v = from_descending_bits(y->key);
-	if (u != v)
-		return u < v ? 1 : -1;
-	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
-}
-
-static void sort_all(ranking *k)
-{
-	for (size_t i = 0; i < k->nrows; i++)
-		if (isnan(from_descending_bits(k->keys[i].key))) {
-			qsort(k->keys, k->nrows, sizeof *k->keys, cmp_key);
-			return;
-		}
-	sort_keys(k->keys, k->nrows);
-}
-
 /* The group key of context @p c: its function (folded), file or module. */
 static void group_key(ranking *k, profdb_context *c, char *key, size_t n)
 {
@@ -864,7 +843,7 @@ int cmd_top(int argc, char **argv)
 		k.by = BY_CONTEXT;
 	r = rank(&k);
 	if (r == 0 && k.all)
-		sort_all(&k);
+		sort_keys(k.keys, k.nrows);
 	else if (r == 0)
 		sort_rows(k.rows, k.nrows);
 	if (r == 0 && k.o.json)

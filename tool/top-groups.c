@@ -114,8 +114,23 @@ static void flag_sort(sort_key *a, size_t n, int d)
 	insertion_sort(a, n);
 }
 
+/* cmp_row's rule on keys: values descending, then contexts ascending. */
+static int cmp_key(const void *a, const void *b)
+{
+	const sort_key *x = a, *y = b;
+	double u = from_descending_bits(x->key), v = from_descending_bits(y->key);
+	if (u != v)
+		return u < v ? 1 : -1;
+	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
 void sort_keys(sort_key *k, size_t n)
 {
+	for (size_t i = 0; i < n; i++)
+		if (isnan(from_descending_bits(k[i].key))) {   /* no place in the radix order */
+			qsort(k, n, sizeof *k, cmp_key);
+			return;
+		}
 	flag_sort(k, n, 0);
 }
 

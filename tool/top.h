@@ -70,7 +70,9 @@ typedef struct sort_key {
 uint64_t descending_bits(double v);
 /* The value whose descending_bits() are @p u. */
 double from_descending_bits(uint64_t u);
-/* @p k by ascending (key, ctx), in place (a radix sort: no NaN values). */
+/* @p k by ascending (key, ctx), in place, by a radix sort; with a NaN
+ * value, which has no place in that order, by qsort() with cmp_row's rule
+ * (as sort_rows does rows). */
 void sort_keys(sort_key *k, size_t n);
 
 /* Offer @p r to the heap rows[0..*n) of at most @p cap rows, the worst

@@ -2,11 +2,13 @@
  * context labels. The real data has no NaN, infinity, -0 or invalid UTF-8
  * to exercise them, so they are checked here directly. */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tool/names.h"
 #include "../tool/tool.h"
 
 /* Runs a printer into a string (freed by the caller). */
@@ -216,6 +218,42 @@ Test(tool_print, context_labels)
 	c.function = str_of("a_very_long_function_name");
 	context_label(&c, small, sizeof small);
 	cr_expect_str_eq(small, "a_very_");
+}
+
+/* Line and instruction labels read as snprintf's "%.*s:%" PRIu64 and
+ * "%.*s+0x%" PRIx64 would write them, cut at any buffer size, with a NUL
+ * inside the name and without a file or module. */
+Test(tool_print, line_and_instruction_labels_at_every_size)
+{
+	static const char with_nul[] = "dir/a\0b.c";
+	const profdb_str names[] = {str_of("/src/dir/sample.c"), {with_nul, sizeof with_nul - 1},
+	                            str_of("")};
+	const uint64_t nums[] = {0, 7, 12, 4294967296u, 0xdeadbeefu, UINT64_MAX};
+	profdb_context c;
+	char want[128], got[128];
+	memset(&c, 0, sizeof c);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		for (size_t j = 0; j < sizeof nums / sizeof *nums; j++)
+			for (int type = 0; type < 2; type++) {
+				profdb_str base = names_base(names[i]);
+				const char *t = base.len ? base.ptr : "?";
+				int tl = base.len ? (int)base.len : 1;
+				c.type = type ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
+				c.file = c.module = names[i];
+				c.has_offset = 1;
+				c.line = c.offset = nums[j];
+				for (size_t n = 0; n < 40; n++) {
+					memset(want, 'x', sizeof want);
+					memset(got, 'x', sizeof got);
+					if (type)
+						snprintf(want, n, "%.*s+0x%" PRIx64, tl, t, nums[j]);
+					else
+						snprintf(want, n, "%.*s:%" PRIu64, tl, t, nums[j]);
+					context_label(&c, got, n);
+					cr_assert(memcmp(want, got, sizeof want) == 0, "%zu %zu %d, %zu bytes: '%s'",
+					          i, j, type, n, n ? got : "");
+				}
+			}
 }
 
 Test(tool_print, number_parsers)

@@ -2,7 +2,7 @@
  * keys: byte-string keys, borrowed or copied; values combined by each
  * metric's rule; a group no context joins ranks 0; past the first table
  * growth; the best N kept in the order of cmp_row; sort_rows in that
- * order. */
+ * order, sort_keys in its; label texts shared. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -186,4 +186,107 @@ Test(tool_top_groups, sort_rows_is_cmp_rows_order)
 	sort_rows(a, 0);
 	sort_rows(a, 1);
 	cr_assert_eq(a[0].ctx, b[0].ctx);
+}
+
+static int cmp_sort_key(const void *a, const void *b)
+{
+	const sort_key *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+/* sort_keys against qsort: keys of every byte width, long runs of one key
+ * (sorted by their contexts, down to the last byte), each key keeping its
+ * `at`; and values through descending_bits and back. */
+Test(tool_top_groups, sort_keys_is_key_then_context_order)
+{
+	enum { N = 200000 };
+	static sort_key a[N], b[N];
+	uint64_t s = 7;
+	for (int i = 0; i < N; i++) {
+		s = s * 6364136223846793005u + 1442695040888963407u;
+		/* the bits of values (no NaN's): 6 to 62 low bits vary */
+		uint64_t key = (uint64_t)1 << 62 | s >> (2 + 8 * (i % 8));
+		if (i % 3 == 0)
+			key = descending_bits(1000);      /* a third: one key */
+		uint32_t ctx = (uint32_t)(s >> 17) ^ (uint32_t)i << 8;
+		a[i] = b[i] = (sort_key){key, ctx, (uint32_t)i};
+	}
+	sort_keys(a, N);
+	qsort(b, N, sizeof *b, cmp_sort_key);
+	for (int i = 0; i < N; i++)
+		cr_assert(a[i].key == b[i].key && a[i].ctx == b[i].ctx && a[i].at == b[i].at,
+		          "key %d: %llx #%u @%u, not %llx #%u @%u", i, (unsigned long long)a[i].key,
+		          a[i].ctx, a[i].at, (unsigned long long)b[i].key, b[i].ctx, b[i].at);
+	sort_keys(a, 0);
+	const double v[] = {1.5, -2.25, 1e300, -INFINITY, 4.0, 0.0};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+		cr_assert_eq(from_descending_bits(descending_bits(v[i])), v[i]);
+		if (i)
+			cr_assert_eq(descending_bits(v[i]) < descending_bits(v[i - 1]), v[i] > v[i - 1],
+			             "%g against %g", v[i], v[i - 1]);
+	}
+	cr_assert_eq(descending_bits(-0.0), descending_bits(0.0));
+	cr_assert(isnan(from_descending_bits(descending_bits(NAN))));
+}
+
+/* A label text is stored once however often it is asked for, and texts
+ * that differ in any part (the pointer, the length, the type, the offset
+ * flag, the high bits of the number) are told apart, past the growth of
+ * the table. */
+Test(tool_top_groups, label_texts_are_shared)
+{
+	static const char files[] = "a.c b.c libx.so";
+	label_texts s;
+	memset(&s, 0, sizeof s);
+	uint32_t id[1000];
+	for (int round = 0; round < 2; round++)
+		for (uint32_t i = 0; i < 1000; i++) {
+			label_text x = {files + (i % 3) * 4, 3 + (i % 5 == 0), (unsigned char)(1 + i % 2),
+			                (unsigned char)(i % 7 == 0), i / 4};
+			uint32_t got = label_text_find(&s, &x);
+			cr_assert(got > 0);
+			if (round)
+				cr_assert_eq(got, id[i], "text %u: %u, first %u", i, got, id[i]);
+			else
+				id[i] = got;
+			const label_text *t = &s.t[got - 1];
+			cr_assert(t->ptr == x.ptr && t->len == x.len && t->type == x.type &&
+			          t->has_offset == x.has_offset && t->num_hi == x.num_hi);
+		}
+	cr_assert_eq(s.n, 1000u, "%zu texts", s.n);   /* every part differs somewhere */
+	label_text one = {files + 4, 3, 2, 0, 0};   /* text 1's, asked twice in a row */
+	cr_assert_eq(label_text_find(&s, &one), id[1]);
+	cr_assert_eq(label_text_find(&s, &one), id[1]);
+	cr_assert_eq(s.n, 1000u);
+	label_texts_free(&s);
+	cr_assert(s.t == NULL && s.n == 0);
+}
+
+/* With a NaN value, sort_keys orders the keys as sort_rows orders the
+ * same rows (qsort by cmp_row's rule, from the same order). */
+Test(tool_top_groups, sort_keys_with_a_nan_is_sort_rows_order)
+{
+	enum { N = 3000 };
+	static row a[N];
+	static sort_key k[N];
+	static double vals[N];
+	uint64_t s = 99;
+	for (int i = 0; i < N; i++) {
+		s = s * 6364136223846793005u + 1442695040888963407u;
+		double v = (double)((s >> 33) % 40) - 5;
+		if (i % 500 == 7)
+			v = NAN;
+		vals[i] = v;
+		uint32_t ctx = (uint32_t)((i * 7919u) % 100003u);
+		a[i] = (row){v, &vals[i], ctx, 1, NULL, 0, 1, 0};
+		k[i] = (sort_key){descending_bits(v), ctx, (uint32_t)i};
+	}
+	sort_rows(a, N);
+	sort_keys(k, N);
+	for (int i = 0; i < N; i++) {
+		cr_assert_eq(k[i].ctx, a[i].ctx, "key %d: #%u, not #%u", i, k[i].ctx, a[i].ctx);
+		cr_assert_eq(&vals[k[i].at], a[i].v, "key %d: the place of another row", i);
+	}
 }

@@ -220,6 +220,39 @@ if "$profdb" info "$cg" >/dev/null 2>"$work/err"; then
 		tail -n +3 "$work/out" | head -n 4 | cmp -s - "$work/best3" ||
 			fail "top-lines-all $pos: the best rows differ from top -n 3's"
 	done
+	# Every row kept (-n 0, --min-percent) reads as the best N do, with
+	# several metrics, two files, and lines and offsets past 32 bits.
+	for pos in "instr line" line; do
+		f="$work/big-$(echo "$pos" | tr ' ' -).callgrind"
+		{
+			printf 'positions: %s\nevents: Ir Dr\nob=libx.so\nfl=a.c\nfn=f1\n' "$pos"
+			for i in 1 2 3 4 5 6; do
+				[ "$pos" = line ] || printf '0x%x ' $((0x100000000 * (i % 3) + i * 4))
+				printf '%d %d %d\n' $((4294967296 * (i % 2) + i)) $((i * 10)) $((7 - i))
+			done
+			printf 'fl=b.c\nfn=f2\n'
+			for i in 1 2 3 4 5 6; do
+				[ "$pos" = line ] || printf '0x%x ' $((0x200 + i * 4))
+				printf '%d %d %d\n' "$i" $((i * 10 + 5)) "$i"
+			done
+		} >"$f"
+		check "top-lines-best $pos" 0 "$profdb" top --lines -m all -n 100 "$f"
+		tail -n +4 "$work/out" >"$work/best"
+		[ "$(wc -l <"$work/best")" -eq 13 ] || fail "top-lines-best $pos: $(wc -l <"$work/best") lines"
+		for opt in "-n 0" "--min-percent 0"; do
+			# shellcheck disable=SC2086 # the option and its value
+			check "top-lines-kept $pos $opt" 0 "$profdb" top --lines -m all $opt "$f"
+			tail -n +4 "$work/out" | cmp -s - "$work/best" ||
+				fail "top-lines-kept $pos $opt: the rows differ from top -n 100's"
+		done
+		if [ "$pos" = line ]; then
+			contains "top-lines-kept $pos" "    50   11.11%       2   8  a.c:4294967301"
+			contains "top-lines-kept $pos" "    65   14.44%       6  14  b.c:6"
+		else
+			contains "top-lines-kept $pos" "    50   11.11%       2   8  libx.so+0x200000014"
+			contains "top-lines-kept $pos" "    10    2.22%       6   6  libx.so+0x100000004"
+		fi
+	done
 	golden cg-tree tree "$cg"
 	golden cg-tree-dr tree -m Dr "$cg"
 	golden cg-tree-json tree --json "$cg"

@@ -79,34 +79,59 @@ static void sanitize(char *s)
 			*s = '?';
 }
 
-/* Row @p r's name parts from its context @p c, for the types whose
- * context is dear to read again: into the label of the row @p r replaces
- * (@p reuse, its index + 1), else a new one. */
-static int keep_label(ranking *k, row *r, const profdb_context *c, uint32_t reuse)
+/* The label of context @p c into @p l: its name parts, for the types
+ * whose context is dear to read again; else none (text 0: the printer
+ * reads the context again). */
+static int make_label(ranking *k, const profdb_context *c, row_label *l)
 {
 	profdb_str text = c->type == PROFDB_CTX_LINE ? c->file
 	                  : c->has_offset ? c->module : c->function;
+	*l = (row_label){0, 0};
 	if ((c->type != PROFDB_CTX_LINE && c->type != PROFDB_CTX_INSTRUCTION) ||
 	    text.len > UINT32_MAX)
-		return 0;   /* no label: the printer reads the context again */
-	if (!reuse) {
-		if (k->nlabels == k->cap_labels) {
-			size_t nc = k->cap_labels ? 2 * k->cap_labels : 256;
-			row_label *nl = nc < UINT32_MAX ? realloc(k->labels, nc * sizeof *nl) : NULL;
-			if (!nl)
+		return 0;
+	int line = c->type == PROFDB_CTX_LINE;
+	uint64_t num = line ? c->line : c->offset;
+	label_text x = {text.ptr, (uint32_t)text.len, (unsigned char)c->type,
+	                !line && c->has_offset, (uint32_t)(num >> 32)};
+	if (!(l->text = label_text_find(&k->texts, &x)))
+		return TOP_OOM;
+	l->num_lo = (uint32_t)num;
+	return 0;
+}
+
+/* Every context row is kept (-n 0, a percentage cut): compact, the
+ * values in k->tmp. */
+static int keep_all(ranking *k, const profdb_context *c)
+{
+	size_t n = k->rep.n;
+	if (k->nrows == k->cap) {
+		size_t nc = k->cap ? 2 * k->cap : 256;
+		if (nc > UINT32_MAX || nc > SIZE_MAX / (n * sizeof *k->vals))
+			return TOP_OOM;
+		sort_key *nk = realloc(k->keys, nc * sizeof *nk);
+		if (!nk)
+			return TOP_OOM;
+		k->keys = nk;
+		row_label *nl = realloc(k->labels, nc * sizeof *nl);
+		if (!nl)
+			return TOP_OOM;
+		k->labels = nl;
+		if (n > 1) {   /* one metric: its value is the key's */
+			double *nv = realloc(k->vals, nc * n * sizeof *nv);
+			if (!nv)
 				return TOP_OOM;
-			k->labels = nl;
-			k->cap_labels = nc;
+			k->vals = nv;
 		}
-		reuse = (uint32_t)++k->nlabels;
+		k->cap = nc;
 	}
-	row_label *l = &k->labels[reuse - 1];
-	if (c->type == PROFDB_CTX_LINE)
-		*l = (row_label){text.ptr, (uint32_t)text.len, PROFDB_CTX_LINE, 0, c->line};
-	else
-		*l = (row_label){text.ptr, (uint32_t)text.len, PROFDB_CTX_INSTRUCTION,
-		                 c->has_offset != 0, c->offset};
-	r->label = reuse;
+	size_t at = k->nrows;
+	if (make_label(k, c, &k->labels[at]) < 0)
+		return TOP_OOM;
+	if (n > 1)
+		memcpy(k->vals + at * n, k->tmp, n * sizeof *k->vals);
+	k->keys[k->nrows++] = (sort_key){descending_bits(k->tmp[0]), c->id, (uint32_t)at};
+	k->all = 1;
 	return 0;
 }
 
@@ -114,53 +139,41 @@ static int keep_label(ranking *k, row *r, const profdb_context *c, uint32_t reus
  * all when the count is 0 or rows below a percentage are cut later). */
 static int keep_context(ranking *k, const profdb_context *c)
 {
+	if (!k->o.count || k->o.min_percent_given)
+		return keep_all(k, c);
 	row r = {k->tmp[0], NULL, c->id, 1, NULL, 0, 1, 0};
-	int heap = k->o.count && !k->o.min_percent_given;
 	/* a full heap takes no row that is no better than its worst: most
 	 * of millions of lines are not copied at all */
-	int full = heap && k->nrows == k->o.count;
+	int full = k->nrows == k->o.count;
 	if (full && cmp_row(&r, &k->rows[0]) >= 0)
 		return 0;
-	/* the row a full heap gives up is its root: its label is free */
-	if (keep_label(k, &r, c, full ? k->rows[0].label : 0) < 0)
+	row_label l;
+	if (make_label(k, c, &l) < 0)
 		return TOP_OOM;
-	if (heap) {
-		if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
-			return TOP_OOM;
-		memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
-		if (!k->rows && !(k->rows = malloc(k->o.count * sizeof *k->rows))) {
-			free(r.v);
-			return TOP_OOM;
+	if (l.text) {   /* the row a full heap gives up is its root: its label is free */
+		r.label = full ? k->rows[0].label : 0;
+		if (!r.label) {
+			if (k->nlabels == k->cap_labels) {
+				size_t nc = k->cap_labels ? 2 * k->cap_labels : 256;
+				row_label *nl = nc < UINT32_MAX ? realloc(k->labels, nc * sizeof *nl) : NULL;
+				if (!nl)
+					return TOP_OOM;
+				k->labels = nl;
+				k->cap_labels = nc;
+			}
+			r.label = (uint32_t)++k->nlabels;
 		}
-		free(heap_offer(k->rows, &k->nrows, k->o.count, r));
-		return 0;
+		k->labels[r.label - 1] = l;
 	}
-	/* every row is kept: its values go to k->vals, one block (no
-	 * allocation per row), which rows and values grow with */
-	if (k->nrows == k->cap) {
-		size_t nc = k->cap ? 2 * k->cap : 256;
-		row *nr = nc <= SIZE_MAX / ((k->rep.n + 1) * sizeof *k->vals) ?
-		          realloc(k->rows, nc * sizeof *nr) : NULL;
-		if (!nr)
-			return TOP_OOM;
-		k->rows = nr;
-		double *nv = realloc(k->vals, nc * k->rep.n * sizeof *nv);
-		if (!nv)
-			return TOP_OOM;
-		k->vals = nv;
-		k->cap = nc;
+	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
+		return TOP_OOM;
+	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
+	if (!k->rows && !(k->rows = malloc(k->o.count * sizeof *k->rows))) {
+		free(r.v);
+		return TOP_OOM;
 	}
-	memcpy(k->vals + k->nrows * k->rep.n, k->tmp, k->rep.n * sizeof *k->vals);
-	k->rows[k->nrows++] = r;
+	free(heap_offer(k->rows, &k->nrows, k->o.count, r));
 	return 0;
-}
-
-/* The kept context rows point at their values in k->vals (none is kept
- * any more: the block stays where it is). */
-static void point_at_vals(ranking *k)
-{
-	for (size_t i = 0; k->vals && i < k->nrows; i++)
-		k->rows[i].v = k->vals + i * k->rep.n;
 }
 
 /* The group key of context @p c: its function (folded), file or module. */
@@ -403,7 +416,6 @@ static int rank(ranking *k)
 	r = rank_graph(k);
 	if (r == 0)
 		r = walk_tree(k);
-	point_at_vals(k);
 	if (r == 0 && k->group_of)
 		r = group_inclusive(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r == 0 && k->group_of)
@@ -436,40 +448,63 @@ static int rank(ranking *k)
 
 /* ---- printing ----------------------------------------------------------- */
 
-/* Row @p r's whole name, in a new buffer (*out, freed by the caller). */
-static int row_name(const ranking *k, const row *r, char **out)
+/* Sorted row @p i: k->rows[i], or made from the compact rows (the value
+ * of a single metric in @p one). */
+static row row_at(const ranking *k, size_t i, double *one)
+{
+	if (!k->all)
+		return k->rows[i];
+	const sort_key *s = &k->keys[i];
+	row r = {from_descending_bits(s->key), one, s->ctx, 1, NULL, 0, 1, s->at + 1};
+	if (k->rep.n > 1)
+		r.v = k->vals + (size_t)s->at * k->rep.n;
+	else
+		*one = r.key;
+	return r;
+}
+
+/* Row @p r's whole name: in @p local (@p n bytes) when it fits, else in a
+ * new buffer; *out is one or the other (the caller frees it when it is
+ * not @p local). */
+static int row_name(const ranking *k, const row *r, char *local, size_t n, char **out)
 {
 	profdb_context ctx;
 	int e;
 	if (r->name) {
-		*out = malloc(r->name_len + 1);
+		*out = r->name_len < n ? local : malloc(r->name_len + 1);
 		if (!*out)
 			return TOP_OOM;
 		memcpy(*out, r->name, r->name_len);
 		(*out)[r->name_len] = '\0';
 		return 0;
 	}
-	if (r->label) {   /* the parts context_label() reads for these types */
-		const row_label *l = &k->labels[r->label - 1];
+	const row_label *l = r->label ? &k->labels[r->label - 1] : NULL;
+	if (l && l->text) {   /* the parts context_label() reads for these types */
+		const label_text *t = &k->texts.t[l->text - 1];
+		uint64_t num = (uint64_t)t->num_hi << 32 | l->num_lo;
 		memset(&ctx, 0, sizeof ctx);
 		ctx.id = r->ctx;
-		ctx.type = (profdb_context_type)l->type;
-		ctx.has_offset = l->has_offset;
-		profdb_str text = {l->text, l->text_len};
-		if (l->type == PROFDB_CTX_LINE) {
+		ctx.type = (profdb_context_type)t->type;
+		ctx.has_offset = t->has_offset;
+		profdb_str text = {t->ptr, t->len};
+		if (t->type == PROFDB_CTX_LINE) {
 			ctx.file = text;
-			ctx.line = l->num;
-		} else if (l->has_offset) {
+			ctx.line = num;
+		} else if (t->has_offset) {
 			ctx.module = text;
-			ctx.offset = l->num;
+			ctx.offset = num;
 		} else {
 			ctx.function = text;
 		}
 	} else if ((e = profdb_context_get(k->rep.db, r->ctx, &ctx)) < 0) {
 		return e;
 	}
-	*out = context_label_new(&ctx);
-	return *out ? 0 : TOP_OOM;
+	size_t size = context_label_size(&ctx);
+	*out = size <= n ? local : malloc(size);
+	if (!*out)
+		return TOP_OOM;
+	context_label(&ctx, *out, size);
+	return 0;
 }
 
 /* How many of the sorted rows are shown: -n, --min-percent. */
@@ -477,7 +512,7 @@ static size_t shown_rows(const ranking *k)
 {
 	size_t n = 0;
 	for (; n < k->nrows && (k->o.count == 0 || n < k->o.count); n++) {
-		double v = k->rows[n].v[0];
+		double one, v = row_at(k, n, &one).v[0];
 		if (v == 0)
 			break;
 		if (k->o.min_percent_given && report_has_percent(&k->rep, 0) &&
@@ -490,11 +525,14 @@ static size_t shown_rows(const ranking *k)
 static void print_json(const ranking *k, size_t shown)
 {
 	const report *rep = &k->rep;
+	char local[1024];
 	report_describe_json(rep, "profdb-top/2");
 	printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",
 	       k->o.inclusive ? "inclusive" : "exclusive", by_name[k->by]);
 	for (size_t i = 0; i < shown; i++) {
-		const row *r = &k->rows[i];
+		double one;
+		row rw = row_at(k, i, &one);
+		const row *r = &rw;
 		char *name = NULL;
 		printf("%s\n {\"value\": ", i ? "," : "");
 		put_json_double(r->v[0]);
@@ -522,11 +560,12 @@ static void print_json(const ranking *k, size_t shown)
 		else
 			printf("null");
 		printf(", \"contexts\": %" PRIu32 ", \"name\": ", r->n_ctx);
-		if (row_name(k, r, &name) == 0)
+		if (row_name(k, r, local, sizeof local, &name) == 0)
 			put_json_cstr(stdout, name);
 		else
 			printf("\"<context %" PRIu32 ">\"", r->ctx);
-		free(name);
+		if (name != local)
+			free(name);
 		printf("}");
 	}
 	printf("\n]}\n");
@@ -568,12 +607,14 @@ static int print_text(const ranking *k, size_t shown)
 		report_column_name(rep, m, col, sizeof col, 16);
 		w[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
 		for (size_t i = 0; i < shown; i++) {
-			int l = (int)fmt_value(buf, sizeof buf, k->rows[i].v[m], k->o.plain);
+			double one;
+			int l = (int)fmt_value(buf, sizeof buf, row_at(k, i, &one).v[m], k->o.plain);
 			w[m] = l > w[m] ? l : w[m];
 		}
 	}
 	for (size_t i = 0; i < shown; i++) {
-		int l = (int)format_u64(buf, k->rows[i].ctx);
+		double one;
+		int l = (int)format_u64(buf, row_at(k, i, &one).ctx);
 		idw = l > idw ? l : idw;
 	}
 	int prefix = idw + 2;
@@ -591,46 +632,58 @@ static int print_text(const ranking *k, size_t shown)
 	printf("  %s\n", by_name[k->by]);
 	char shortname[1024];   /* text may shorten a name; --wide prints it whole */
 	size_t width = k->o.wide ? sizeof shortname : (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
+	/* the rows go out through a line buffer, without a format string
+	 * where one would do: -n 0 prints millions of them */
+	fmt_line line;
+	line.n = 0;
 	for (size_t i = 0; i < shown; i++) {
-		const row *r = &k->rows[i];
-		char *name;
-		int e = row_name(k, r, &name);
-		if (e < 0)
+		double one;
+		row rw = row_at(k, i, &one);
+		const row *r = &rw;
+		char local[1024], *name;
+		int e = row_name(k, r, local, sizeof local, &name);
+		if (e < 0) {
+			fmt_line_flush(&line);
 			return e;
-		/* stdio calls without a format where one would do: -n 0 prints
-		 * millions of rows */
+		}
 		for (size_t m = 0; m < nm; m++) {
 			fmt_value(buf, sizeof buf, r->v[m], k->o.plain);
-			fmt_put(buf, w[m]);
-			fputs("  ", stdout);
+			fmt_line_cell(&line, buf, w[m]);
+			fmt_line_put(&line, "  ", 2);
 			if (m == 0 && pct)
-				printf("%6.2f%%  ", report_percent(rep, 0, r->v[0]));
+				fmt_line_percent(&line, report_percent(rep, 0, r->v[0]));
 		}
 		if (r->n_ctx == 1)
 			buf[format_u64(buf, r->ctx)] = '\0';
 		else
 			snprintf(buf, sizeof buf, "-");
-		fmt_put(buf, idw);
-		fputs("  ", stdout);
+		fmt_line_cell(&line, buf, idw);
+		fmt_line_put(&line, "  ", 2);
 		if (!k->o.wide)
 			fmt_shorten(name, width, shortname, sizeof shortname);
-		fputs(k->o.wide ? name : shortname, stdout);
-		putchar('\n');
-		free(name);
+		const char *shown_name = k->o.wide ? name : shortname;
+		fmt_line_put(&line, shown_name, strlen(shown_name));
+		fmt_line_put(&line, "\n", 1);
+		if (name != local)
+			free(name);
 	}
+	fmt_line_flush(&line);
 	return 0;
 }
 
 static void ranking_free(ranking *k)
 {
-	if (!k->grouped) {   /* else the rows are the group table's */
-		for (size_t i = 0; !k->vals && i < k->nrows; i++)
+	if (!k->grouped && !k->all) {   /* else the rows are the group table's */
+		for (size_t i = 0; i < k->nrows; i++)
 			free(k->rows[i].v);
-		free(k->rows);
 	}
+	if (!k->grouped)
+		free(k->rows);
+	free(k->keys);
 	free(k->vals);
 	group_free(&k->groups);
 	free(k->labels);
+	label_texts_free(&k->texts);
 	free(k->group_of);
 	free(k->stack);
 	free(k->in_fn);
@@ -789,7 +842,9 @@ int cmd_top(int argc, char **argv)
 	if (!profdb_combine_ok(k.rep.m[0].metric.combine) && k.by == BY_FUNCTION && !by_given)
 		k.by = BY_CONTEXT;
 	r = rank(&k);
-	if (r == 0)
+	if (r == 0 && k.all)
+		sort_keys(k.keys, k.nrows);
+	else if (r == 0)
 		sort_rows(k.rows, k.nrows);
 	if (r == 0 && k.o.json)
 		print_json(&k, shown_rows(&k));

@@ -140,3 +140,87 @@ void fmt_put(const char *s, int w)
 	if (w < 0)
 		put_blanks(pad);
 }
+
+size_t fmt_percent(char buf[static 16], double p)
+{
+	if (!(p >= 0 && p < 1e9) || signbit(p))   /* a sign, or long */
+		return 0;
+	uint64_t q = 0;   /* 100 p rounded; 0 below 0.001 (most lines) */
+	if (p >= 0.001) {
+		/* p = m * 2^(e - 53), m a 53-bit integer, so 200 p = a / 2^k
+		 * with a = 25 m below 2^58 and k = 50 - e in 20..59: 100 p
+		 * rounded is (a + 2^k) >> (k + 1), exactly, halfway when no bit
+		 * is left over */
+		int e;
+		double f = frexp(p, &e);
+		uint64_t a = 25 * (uint64_t)ldexp(f, 53);
+		int k = 50 - e;
+		uint64_t t = a + ((uint64_t)1 << k);
+		q = t >> (k + 1);
+		if ((t & (((uint64_t)1 << (k + 1)) - 1)) == 0 && (q & 1))
+			q--;   /* halfway: to the even one */
+	}
+	char tmp[16], *s = tmp + sizeof tmp;
+	*--s = ' ';
+	*--s = ' ';
+	*--s = '%';
+	*--s = (char)('0' + q % 10);
+	*--s = (char)('0' + q / 10 % 10);
+	*--s = '.';
+	q /= 100;   /* below 1e9: 9 digits at most */
+	do
+		*--s = (char)('0' + q % 10);
+	while (q /= 10);
+	while (tmp + sizeof tmp - s < 9)   /* "%6.2f": at least 6 wide */
+		*--s = ' ';
+	size_t n = (size_t)(tmp + sizeof tmp - s);
+	memcpy(buf, s, n);
+	return n;
+}
+
+void fmt_line_flush(fmt_line *l)
+{
+	fwrite(l->b, 1, l->n, stdout);
+	l->n = 0;
+}
+
+void fmt_line_put(fmt_line *l, const char *s, size_t n)
+{
+	if (n > sizeof l->b - l->n) {
+		fmt_line_flush(l);
+		if (n > sizeof l->b) {
+			fwrite(s, 1, n, stdout);
+			return;
+		}
+	}
+	memcpy(l->b + l->n, s, n);
+	l->n += n;
+}
+
+static void line_blanks(fmt_line *l, int n)
+{
+	static const char blanks[] = "                                ";
+	for (; n > 0; n -= (int)sizeof blanks - 1)
+		fmt_line_put(l, blanks, n < (int)sizeof blanks - 1 ? (size_t)n : sizeof blanks - 1);
+}
+
+void fmt_line_cell(fmt_line *l, const char *s, int w)
+{
+	int pad = (w < 0 ? -w : w) - (int)fmt_width(s);
+	if (w > 0)
+		line_blanks(l, pad);
+	fmt_line_put(l, s, strlen(s));
+	if (w < 0)
+		line_blanks(l, pad);
+}
+
+void fmt_line_percent(fmt_line *l, double p)
+{
+	char buf[400];   /* "%6.2f" of 1.8e308: 309 digits and the decimals */
+	size_t n = fmt_percent(buf, p);
+	if (!n) {
+		int r = snprintf(buf, sizeof buf, "%6.2f%%  ", p);
+		n = r < 0 ? 0 : (size_t)r < sizeof buf ? (size_t)r : sizeof buf - 1;
+	}
+	fmt_line_put(l, buf, n);
+}

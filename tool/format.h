@@ -26,4 +26,26 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap);
 /* @p s right-aligned in @p w display columns (left-aligned when w < 0). */
 void fmt_put(const char *s, int w);
 
+/* A percentage as printf's "%6.2f%%  " writes it (the exact binary value
+ * rounded to two decimals, ties to even) into @p buf, without a format
+ * string: tables show millions of them. @return the length, or 0 when
+ * @p p is not in 0 <= p < 1e9 (printf's then). */
+size_t fmt_percent(char buf[static 16], double p);
+
+/* A line of a text table put together before it goes to stdout: one
+ * stdio call for many cells, not one a cell (tables print millions of
+ * lines). What does not fit goes out as it comes. */
+typedef struct fmt_line {
+	size_t n;
+	char b[4096];
+} fmt_line;
+
+void fmt_line_put(fmt_line *l, const char *s, size_t n);
+/* fmt_put() into the line. */
+void fmt_line_cell(fmt_line *l, const char *s, int w);
+/* "%6.2f%%  " of @p p into the line (fmt_percent(), else printf's). */
+void fmt_line_percent(fmt_line *l, double p);
+/* What the line holds, to stdout. */
+void fmt_line_flush(fmt_line *l);
+
 #endif

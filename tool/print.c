@@ -181,6 +181,32 @@ void put_table_value(FILE *f, double v, int w)
 	}
 }
 
+/* snprintf(buf, n, "%.*s:%" PRIu64) (@p hex 0) or "%.*s+0x%" PRIx64
+ * (@p hex 1) without a format string: lines and instructions are labelled
+ * by the million. */
+static void text_number(char *buf, size_t n, const char *s, int len, uint64_t v, int hex)
+{
+	char tmp[24], *d = tmp + sizeof tmp;
+	do {
+		*--d = hex ? "0123456789abcdef"[v & 15] : (char)('0' + v % 10);
+		v = hex ? v >> 4 : v / 10;
+	} while (v);
+	if (hex) {
+		*--d = 'x';
+		*--d = '0';
+		*--d = '+';
+	} else {
+		*--d = ':';
+	}
+	size_t tl = len > 0 ? strnlen(s, (size_t)len) : 0, dl = (size_t)(tmp + sizeof tmp - d);
+	if (!n)
+		return;
+	size_t a = tl < n - 1 ? tl : n - 1, b = dl < n - 1 - a ? dl : n - 1 - a;
+	memcpy(buf, s, a);
+	memcpy(buf + a, d, b);
+	buf[a + b] = '\0';
+}
+
 void context_label(const profdb_context *c, char *buf, size_t n)
 {
 	profdb_str file = names_base(c->file), module = names_base(c->module);
@@ -211,11 +237,11 @@ void context_label(const profdb_context *c, char *buf, size_t n)
 		snprintf(buf, n, "loop at %.*s:%" PRIu64, fl, fs, c->line);
 		break;
 	case PROFDB_CTX_LINE:
-		snprintf(buf, n, "%.*s:%" PRIu64, fl, fs, c->line);
+		text_number(buf, n, fs, fl, c->line, 0);
 		break;
 	case PROFDB_CTX_INSTRUCTION:
 		if (c->has_offset)
-			snprintf(buf, n, "%.*s+0x%" PRIx64, ml, ms, c->offset);
+			text_number(buf, n, ms, ml, c->offset, 1);
 		else if (fnl)
 			snprintf(buf, n, "%.*s", fnl, c->function.ptr);
 		else

@@ -28,17 +28,11 @@ int cmp_row(const void *a, const void *b)
 /* ---- sorting ---------------------------------------------------------------
  * Context rows (no name) whose keys are numbers sort by (key descending,
  * context ascending): a strict order (a context is one row), which a
- * radix sort of 16-byte keys gives without a call per comparison, and the
- * rows are then written over once, in order. -n 0 sorts millions of line
- * rows. */
+ * radix sort of 16-byte keys gives without a call per comparison. It
+ * sorts in place, most significant byte first (no second block of keys:
+ * -n 0 sorts millions of line rows). */
 
-typedef struct sort_key {
-	uint64_t key;    /* ascending order of these bits: descending values */
-	uint32_t ctx, at;
-} sort_key;
-
-/* The bits of @p v that sort as -v does (-0 as 0). */
-static uint64_t descending_bits(double v)
+uint64_t descending_bits(double v)
 {
 	uint64_t u;
 	if (v == 0)
@@ -48,46 +42,96 @@ static uint64_t descending_bits(double v)
 	return ~u;
 }
 
-/* 16 bits of key @p k at digit @p d (0, 1: the context; 2..5: the key). */
-static unsigned digit(const sort_key *k, int d)
-{
-	return d < 2 ? (k->ctx >> (16 * d)) & 0xffff : (unsigned)(k->key >> (16 * (d - 2))) & 0xffff;
-}
-
-/* LSD radix sort of @p a (n) by digits 0..5, through @p b; the sorted
- * keys: a or b. */
-static sort_key *radix(sort_key *a, sort_key *b, size_t n, size_t *count)
-{
-	for (int d = 0; d < 6; d++) {
-		memset(count, 0, 65536 * sizeof *count);
-		for (size_t i = 0; i < n; i++)
-			count[digit(&a[i], d)]++;
-		if (count[digit(&a[0], d)] == n)
-			continue;   /* one digit for all: nothing moves */
-		size_t at = 0;
-		for (size_t v = 0; v < 65536; v++) {
-			size_t c = count[v];
-			count[v] = at;
-			at += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[count[digit(&a[i], d)]++] = a[i];
-		sort_key *t = a;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/* The value whose descending_bits() are @p u (0 for -0, which sorts and
- * compares as 0). */
-static double from_descending_bits(uint64_t u)
+double from_descending_bits(uint64_t u)
 {
 	double v;
 	u = ~u;
 	u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
 	memcpy(&v, &u, sizeof v);
 	return v;
+}
+
+/* Byte @p d of a key's 12, most significant first: the key's 8, then the
+ * context's 4. */
+static unsigned key_byte(const sort_key *k, int d)
+{
+	return d < 8 ? (unsigned)(k->key >> (56 - 8 * d)) & 0xff
+	             : (unsigned)(k->ctx >> (88 - 8 * d)) & 0xff;
+}
+
+static int key_less(const sort_key *x, const sort_key *y)
+{
+	return x->key != y->key ? x->key < y->key : x->ctx < y->ctx;
+}
+
+static void insertion_sort(sort_key *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		sort_key x = a[i];
+		size_t j = i;
+		for (; j > 0 && key_less(&x, &a[j - 1]); j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* @p a (n keys equal in their bytes before @p d) by their bytes from
+ * @p d on: each key is swapped into its byte's bucket, then each bucket
+ * is sorted by the next byte. */
+static void flag_sort(sort_key *a, size_t n, int d)
+{
+	size_t count[256], next[256], end[256];
+	for (; n > 32 && d < 12; d++) {
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[key_byte(&a[i], d)]++;
+		if (count[key_byte(&a[0], d)] == n)
+			continue;   /* one byte for all: nothing moves */
+		size_t at = 0;
+		for (unsigned b = 0; b < 256; b++) {
+			next[b] = at;
+			at += count[b];
+			end[b] = at;
+		}
+		for (unsigned b = 0; b < 256; b++)
+			while (next[b] < end[b]) {
+				sort_key x = a[next[b]];
+				for (unsigned c = key_byte(&x, d); c != b; c = key_byte(&x, d)) {
+					sort_key t = a[next[c]];
+					a[next[c]++] = x;
+					x = t;
+				}
+				a[next[b]++] = x;
+			}
+		size_t from = 0;
+		for (unsigned b = 0; b < 256; b++) {
+			if (count[b] > 1)
+				flag_sort(a + from, count[b], d + 1);
+			from += count[b];
+		}
+		return;
+	}
+	insertion_sort(a, n);
+}
+
+/* cmp_row's rule on keys: values descending, then contexts ascending. */
+static int cmp_key(const void *a, const void *b)
+{
+	const sort_key *x = a, *y = b;
+	double u = from_descending_bits(x->key), v = from_descending_bits(y->key);
+	if (u != v)
+		return u < v ? 1 : -1;
+	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+void sort_keys(sort_key *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(from_descending_bits(k[i].key))) {   /* no place in the radix order */
+			qsort(k, n, sizeof *k, cmp_key);
+			return;
+		}
+	flag_sort(k, n, 0);
 }
 
 /* What a sorted context row needs of its place before the sort, besides
@@ -104,30 +148,27 @@ void sort_rows(row *rows, size_t n)
 		plain = !rows[i].name && !rows[i].name_len && !isnan(rows[i].key) &&
 		        rows[i].n_ctx == 1 && rows[i].pass;   /* a context row */
 	sort_key *k = plain ? malloc(2 * n * sizeof *k) : NULL;
-	size_t *count = k ? malloc(65536 * sizeof *count) : NULL;
-	if (!count) {   /* names, a NaN, or no memory: qsort */
-		free(k);
+	if (!k) {   /* names, a NaN, or no memory: qsort */
 		if (n)
 			qsort(rows, n, sizeof *rows, cmp_row);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		k[i] = (sort_key){descending_bits(rows[i].key), rows[i].ctx, (uint32_t)i};
-	sort_key *s = radix(k, k + n, n, count);
-	free(count);
+	sort_keys(k, n);
 	_Static_assert(sizeof(row_rest) <= sizeof(sort_key), "a row's rest fits a sort key");
-	/* Row i is rows[s[i].at]: the rest of each row is gathered in sorted
-	 * order into the half of the block the keys left (loads that do not
-	 * wait for each other, where following the cycles in place would
-	 * chain two cache misses a row), then the rows are written over in
-	 * order from both: no copy of the rows is needed. */
-	row_rest *rest = (row_rest *)(void *)(s == k ? k + n : k);
+	/* Row i is rows[k[i].at]: the rest of each row is gathered in sorted
+	 * order into the second half of the block (loads that do not wait
+	 * for each other, where following the cycles in place would chain two
+	 * cache misses a row), then the rows are written over in order from
+	 * both: no copy of the rows is needed. */
+	row_rest *rest = (row_rest *)(void *)(k + n);
 	for (size_t i = 0; i < n; i++) {
-		const row *f = &rows[s[i].at];
+		const row *f = &rows[k[i].at];
 		rest[i] = (row_rest){f->v, f->label};
 	}
 	for (size_t i = 0; i < n; i++)
-		rows[i] = (row){from_descending_bits(s[i].key), rest[i].v, s[i].ctx, 1, NULL, 0, 1,
+		rows[i] = (row){from_descending_bits(k[i].key), rest[i].v, k[i].ctx, 1, NULL, 0, 1,
 		                rest[i].label};
 	free(k);
 }
@@ -172,6 +213,70 @@ double *heap_offer(row *rows, size_t *n, size_t cap, row r)
 	}
 }
 
+
+/* ---- label texts ----------------------------------------------------------- */
+
+static int same_text(const label_text *a, const label_text *b)
+{
+	return a->ptr == b->ptr && a->len == b->len && a->type == b->type &&
+	       a->has_offset == b->has_offset && a->num_hi == b->num_hi;
+}
+
+static size_t text_slot(const label_text *x, size_t nslots)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)x->ptr ^ ((uint64_t)x->len << 32) ^ x->num_hi ^
+	              ((uint64_t)x->type << 40) ^ ((uint64_t)x->has_offset << 48)) *
+	             0x9e3779b97f4a7c15u;
+	return (size_t)(h >> 32) & (nslots - 1);
+}
+
+static int grow_text_slots(label_texts *s)
+{
+	size_t ns = s->nslots ? 2 * s->nslots : 256;
+	uint32_t *sl = ns <= SIZE_MAX / sizeof *sl ? calloc(ns, sizeof *sl) : NULL;
+	if (!sl)
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		size_t k = text_slot(&s->t[i], ns);
+		while (sl[k])
+			k = (k + 1) & (ns - 1);
+		sl[k] = (uint32_t)i + 1;
+	}
+	free(s->slots);
+	s->slots = sl;
+	s->nslots = ns;
+	return 0;
+}
+
+uint32_t label_text_find(label_texts *s, const label_text *x)
+{
+	if (s->last && same_text(&s->t[s->last - 1], x))
+		return s->last;
+	if (2 * (s->n + 1) > s->nslots && grow_text_slots(s) < 0)
+		return 0;
+	size_t k = text_slot(x, s->nslots);
+	for (; s->slots[k]; k = (k + 1) & (s->nslots - 1))
+		if (same_text(&s->t[s->slots[k] - 1], x))
+			return s->last = s->slots[k];
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? 2 * s->cap : 64;
+		label_text *nt = nc < UINT32_MAX ? realloc(s->t, nc * sizeof *nt) : NULL;
+		if (!nt)
+			return 0;
+		s->t = nt;
+		s->cap = nc;
+	}
+	s->t[s->n++] = *x;
+	s->slots[k] = (uint32_t)s->n;
+	return s->last = (uint32_t)s->n;
+}
+
+void label_texts_free(label_texts *s)
+{
+	free(s->t);
+	free(s->slots);
+	memset(s, 0, sizeof *s);
+}
 
 /* Eight bytes at a time: most keys are 10 to 60 bytes long. */
 static uint64_t hash_key(const char *s, size_t n)

@@ -23,21 +23,57 @@ typedef struct row {
 /* A line or instruction context row: what its name is made of, kept from
  * the walk (the strings stay valid until the handle closes), so that
  * printing rows in value order reads no context again (on Callgrind that
- * would decode a function per row). Apart from the rows, which sorting
- * moves. */
+ * would decode a function per row). 8 bytes a row: the text and what
+ * rarely changes from row to row are a label_text, shared. */
 typedef struct row_label {
-	const char *text;   /* line: the file; instruction: the module (with an
+	uint32_t text;      /* index + 1 into the ranking's texts; 0: no label (the
+	                       printer reads the context again) */
+	uint32_t num_lo;    /* the low 32 bits of the line or the offset */
+} row_label;
+
+typedef struct label_text {
+	const char *ptr;    /* line: the file; instruction: the module (with an
 	                       offset), else the function */
-	uint32_t text_len;  /* (a longer text gets no label: 24 bytes a row) */
+	uint32_t len;       /* (a longer text gets no label) */
 	unsigned char type; /* PROFDB_CTX_LINE or PROFDB_CTX_INSTRUCTION */
 	unsigned char has_offset;
-	uint64_t num;       /* the line, or the offset */
-} row_label;
+	uint32_t num_hi;    /* the high 32 bits of the line or the offset */
+} label_text;
+
+/* The label texts, each once: a hash of (text, type, high bits). */
+typedef struct label_texts {
+	label_text *t;
+	size_t n, cap;
+	uint32_t *slots;    /* index + 1 into t, 0 empty */
+	size_t nslots;
+	uint32_t last;      /* the text found last (index + 1): the lines of a
+	                       function mostly share it */
+} label_texts;
+
+/* The index + 1 of text @p x in @p s, added if new; 0 when out of memory. */
+uint32_t label_text_find(label_texts *s, const label_text *x);
+void label_texts_free(label_texts *s);
 
 /* Rows by descending v[0], then by name (byte order), then by context. */
 int cmp_row(const void *a, const void *b);
 /* @p rows in cmp_row's order (context rows without a call per comparison). */
 void sort_rows(row *rows, size_t n);
+
+/* A context row as sorting needs it: cmp_row's order is the ascending
+ * order of (key, ctx). */
+typedef struct sort_key {
+	uint64_t key;    /* descending_bits() of the value */
+	uint32_t ctx, at;
+} sort_key;
+
+/* The bits of @p v that sort as -v does (-0 as 0; a NaN keeps its bits). */
+uint64_t descending_bits(double v);
+/* The value whose descending_bits() are @p u. */
+double from_descending_bits(uint64_t u);
+/* @p k by ascending (key, ctx), in place, by a radix sort; with a NaN
+ * value, which has no place in that order, by qsort() with cmp_row's rule
+ * (as sort_rows does rows). */
+void sort_keys(sort_key *k, size_t n);
 
 /* Offer @p r to the heap rows[0..*n) of at most @p cap rows, the worst
  * kept row at its root. @return the values of the row that did not make it
@@ -111,15 +147,19 @@ typedef struct ranking {
 	uint32_t *group_of;
 	size_t n_contexts;
 	int grouped;          /* the rows are the groups' (in the group table) */
-	row *rows;
+	row *rows;            /* with a heap (-n N) or grouped */
 	size_t nrows, cap;
-	/* Without a heap (-n 0, or a percentage cut), the context rows'
-	 * values: one block, rep.n per row in the order the rows are kept
-	 * (a row's v points here once the walk is done, and is not freed
-	 * alone); NULL while no such row is kept */
+	/* Without a heap (-n 0, or a percentage cut) every context row is
+	 * kept, compact (millions of lines): 16 bytes to sort (keys, nrows of
+	 * them), its label (labels[at]) and, with several metrics, its values
+	 * (vals + at * rep.n; the first is the key's) */
+	int all;
+	sort_key *keys;
 	double *vals;
-	row_label *labels;    /* of the context rows, wherever they are */
+	row_label *labels;    /* of the context rows: all: [at]; else a row's
+	                         label (index + 1) */
 	size_t nlabels, cap_labels;
+	label_texts texts;
 	double *tmp;          /* one value per metric */
 	/* at each depth of the path: the function's group (index + 1, 0 for
 	 * none), inside a function's own code, the file and module in force */

@@ -437,9 +437,10 @@ static int name_line(dstate *s, const char *p, const char *end)
 	uint64_t id = 0;
 	const char *q = v + 1;
 	int compressed = v < end && *v == '(' && q < end && cg_is_digit(*q), ovf = 0;
-	for (; compressed && q < end && cg_is_digit(*q); q++)
-		ovf |= __builtin_mul_overflow(id, 10, &id) |
-		       __builtin_add_overflow(id, (uint64_t)(*q - '0'), &id);
+	for (; compressed && q < end && cg_is_digit(*q); q++) {
+		ovf |= __builtin_mul_overflow(id, 10, &id);
+		ovf |= __builtin_add_overflow(id, (uint64_t)(*q - '0'), &id);
+	}
 	/* without its ')' the digits are part of a literal name, however many */
 	compressed = compressed && q < end && *q == ')';
 	if (compressed && ovf)

@@ -535,24 +535,27 @@ static uint64_t first_fn(const char *s, uint64_t size)
  * calling thread has merging enough to do: they claim any piece. */
 #define CG_LEAD_PIECES 3u
 
-/* Cuts: piece k is [cut[k], cut[k + 1]); returns the number of pieces. */
-static unsigned make_cuts(const parser *ps0, unsigned want, uint64_t h, uint64_t *cut,
-                          uint64_t *second)
+/* Cuts n .. end - 1 of the text @p f for @p want pieces, cut[0 .. n)
+ * made: piece k is [cut[k], cut[k + 1]). Returns the cuts made in all, at
+ * most end, and sets the one after them to the end of the text: the
+ * number of pieces once end is want. Cut k is the first good cut after
+ * target k and after cut k - 1, so the cuts are the same whether they are
+ * made in one call or in two. */
+static unsigned make_cuts(const cg_file *f, uint32_t n_pos, unsigned want, uint64_t *cut,
+                          uint64_t *second, unsigned n, unsigned end)
 {
-	const char *s = ps0->at.f->text;
-	uint64_t size = ps0->at.f->size;
-	unsigned n = 1;
-	cut[0] = h;
-	for (unsigned k = 1; k < want; k++) {
-		uint64_t target = h + (size - h) / want * k;
+	const char *s = f->text;
+	uint64_t size = f->size, h = cut[0];
+	for (; n < end; n++) {
+		uint64_t target = h + (size - h) / want * n;
 		if (target <= cut[n - 1])
 			target = cut[n - 1] + 1;
 		if (target >= size)
 			break;
-		uint64_t c = find_cut(s, size, target, size, ps0->part.n_pos, &second[n]);
+		uint64_t c = find_cut(s, size, target, size, n_pos, &second[n]);
 		if (c >= size)
 			break;
-		cut[n++] = c;
+		cut[n] = c;
 	}
 	cut[n] = size;
 	return n;
@@ -576,7 +579,41 @@ typedef struct sched {
 	unsigned n_spare;
 	parser *ps0;         /* the calling thread's scan, on the real tables */
 	start st;
+	/* The cuts after the first: finding them faults in a page or two
+	 * around each (0.5 ms on py_full_sc5, 96 pieces), so they are not
+	 * found before the threads start but by the first thread to need
+	 * them, most often another thread while the calling one reads piece
+	 * 0; until then n is 1 and no piece is claimed. */
+	int cutting;         /* the cuts are not all made */
+	int cutter;          /* a thread makes them */
+	unsigned want;       /* pieces asked for */
+	uint64_t *cut, *second;
 } sched;
+
+/* The cuts made (by this thread when no other one makes them), and the
+ * pieces after the first set up from them. Called with the lock held. */
+static void cuts_ready(sched *sc)
+{
+	if (sc->cutter) {
+		while (sc->cutting)
+			pthread_cond_wait(&sc->changed, &sc->lock);
+		return;
+	}
+	sc->cutter = 1;
+	pthread_mutex_unlock(&sc->lock);
+	unsigned n = make_cuts(sc->st.at.f, sc->st.part.n_pos, sc->want, sc->cut, sc->second, 2,
+	                        sc->want);
+	pthread_mutex_lock(&sc->lock);
+	for (unsigned k = 1; k < n; k++) {
+		sc->pcs[k].from = sc->cut[k];
+		sc->pcs[k].to = sc->cut[k + 1];
+		sc->pcs[k].second = sc->second[k];
+	}
+	sc->n = n;
+	sc->unclaimed = n - 1;
+	sc->cutting = 0;
+	pthread_cond_broadcast(&sc->changed);
+}
 
 /* Piece @p k is claimed. After the last one no piece needs spare
  * tables: they are freed while the real tables are at their largest.
@@ -641,6 +678,8 @@ static void *worker(void *arg)
 {
 	sched *sc = arg;
 	pthread_mutex_lock(&sc->lock);
+	if (!sc->stop)
+		cuts_ready(sc);
 	for (unsigned k; (k = claim(sc, 0)) < sc->n;) {
 		pthread_mutex_unlock(&sc->lock);
 		piece_read(&sc->pcs[k], &sc->st);
@@ -694,6 +733,8 @@ static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 	int r = read_piece_lines(ps0, &sc->pcs[0]);
 	pthread_mutex_lock(&sc->lock);
 	sc->merged = 1;
+	if (r >= 0)
+		cuts_ready(sc);
 	pthread_cond_broadcast(&sc->changed);
 	while (r >= 0 && sc->merged < sc->n) {
 		unsigned k = sc->merged;
@@ -746,12 +787,13 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 		want = (uint64_t)threads * CG_PIECES_PER_THREAD;
 	uint64_t cut[CG_MAX_THREADS * CG_PIECES_PER_THREAD + 1];
 	uint64_t second[CG_MAX_THREADS * CG_PIECES_PER_THREAD + 1];
-	unsigned n = make_cuts(ps0, (unsigned)want, h, cut, second);
-	if (n < 2)
+	cut[0] = h;
+	/* the end of piece 0 now, the other cuts while it is read (sched) */
+	if (make_cuts(ps0->at.f, ps0->part.n_pos, (unsigned)want, cut, second, 1, 2) < 2)
 		return profdb__cgs_lines(ps0, h, size);
 	sched sc;
 	memset(&sc, 0, sizeof sc);
-	sc.pcs = calloc(n, sizeof *sc.pcs);
+	sc.pcs = calloc((size_t)want, sizeof *sc.pcs);
 	sc.ps0 = ps0;
 	sc.st = (start){ps0->cg, ps0->at, ps0->part,
 	                profdb__cg_array(ps0->cg->n_events, 1, sizeof *sc.st.events),
@@ -765,14 +807,14 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	}
 	if (sc.st.n_events)
 		memcpy(sc.st.events, ps0->cg->events, sc.st.n_events * sizeof *sc.st.events);
-	for (unsigned k = 0; k < n; k++) {
-		sc.pcs[k].from = cut[k];
-		sc.pcs[k].to = cut[k + 1];
-		sc.pcs[k].second = second[k];
-	}
-	sc.n = n;
+	sc.pcs[0].from = cut[0];
+	sc.pcs[0].to = cut[1];
+	sc.n = 1;
 	sc.pcs[0].claimed = 1;
-	sc.unclaimed = n - 1;
+	sc.cutting = 1;
+	sc.want = (unsigned)want;
+	sc.cut = cut;
+	sc.second = second;
 	sc.ahead = threads + CG_AHEAD_EXTRA;
 	if (threads == 2) {
 		sc.lead_only = CG_LEAD_PIECES;
@@ -784,13 +826,13 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	uint32_t snap_ne = ps0->cg->n_events;
 	/* a thread that cannot start leaves its share to the others */
 	unsigned started = 0;
-	for (unsigned t = 1; t < threads && t < n; t++)
+	for (unsigned t = 1; t < threads; t++)
 		if (pthread_create(&th[started], NULL, worker, &sc) == 0)
 			started++;
 	r = lead(&sc, &snap, snap_ne);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
-	for (unsigned k = 0; k < n; k++)
+	for (unsigned k = 0; k < sc.n; k++)
 		piece_free(&sc.pcs[k]);
 	for (unsigned k = 0; k < sc.n_spare; k++)
 		piece_free(&sc.spare[k]);

@@ -258,7 +258,8 @@ static int merge_parts(part *ps, unsigned n, const report *rep)
 			const row *fr = &from->rows[j];
 			int created;
 			/* (a key from->owned holds stays alive: moved below) */
-			ptrdiff_t g = group_lookup(t, fr->name, fr->name_len, 1, &created);
+			ptrdiff_t g = group_lookup_hashed(t, fr->name, fr->name_len, from->hash[j], 1,
+			                                  &created);
 			if (g < 0)
 				return TOP_OOM;
 			if (created)

@@ -13,8 +13,8 @@ are compared here, in memory: the only programs started are the two
 The fast path ranks a large function table in parts on several threads
 and merges them in order; PROFDB_THREADS sets how many. The real samples
 are ranked with 1 to 3 threads in turn, and generated texts of 3 000
-functions (every group's functions spread over every part, keys copied
-or viewed, a filter, and a cost above 2^52 whose sums the parts could
+functions (every group's functions spread over every part, some after
+one of their group, keys copied or viewed, a filter, and a cost above 2^52 whose sums the parts could
 round otherwise) with 1, 2, 3 and 7.
 
 usage: top_fast_check.py PROFDB SAMPLE_DATA
@@ -61,13 +61,15 @@ def top(tool, args, path, threads=None):
 
 def generated(huge):
     """A Callgrind text of 3 000 functions in 60 groups: each group's
-    functions (separate-callers names) all over the table, unnamed ones
-    ("0x...", whose keys the ranking rewrites and copies) among them; with
-    @p huge, one cost of 2^60 + 1."""
+    functions (separate-callers names) all over the table, every fourth
+    right after one of its group (which the ranking finds without a
+    lookup when the key is a view), unnamed ones ("0x...", whose keys the
+    ranking rewrites and copies) among them; with @p huge, one cost of
+    2^60 + 1."""
     rnd = random.Random(7)
     lines = ["events: Ir Dr", ""]
     for i in range(3000):
-        g = i % 60
+        g = (i if i % 4 else i - 1) % 60
         base = "0x%016x" % (0x1000 + g) if g % 7 == 0 else "%s%d" % ("fg"[g % 2], g)
         lines.append("ob=(%d) /lib/obj%d.so" % (g % 3 + 1, g % 3))
         lines.append("fn=(%d) %s'caller%d" % (i + 1, base, i))

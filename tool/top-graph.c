@@ -124,15 +124,31 @@ static void read_ahead(const profdb *db, int64_t fn, int64_t nf, ahead *a)
  * rank. */
 #define INEXACT (-0x7ffe)
 
+/* The key and group of the function before, when the key was a view
+ * into the file (p NULL: none). The functions come in the order the text
+ * first names them, and a third of them (py_full_sc5) fold to the same
+ * name as the one before: a comparison with its key, in cache, finds
+ * their group without hashing and probing the table. */
+typedef struct last_key {
+	const char *p;
+	size_t len;
+	ptrdiff_t g;
+} last_key;
+
 /* The group of function @p f in @p t: its index, TOP_OOM, or NOT_HERE
  * (nameless). */
-static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_graph_function *f)
+static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_graph_function *f,
+                                last_key *last)
 {
 	char local[1024];
 	int created;
 	if (!f->name.len)
 		return NOT_HERE;
 	profdb_str name = profdb_function_fold(k->rep.db, f->name);
+	/* (the same bytes: a view too, names_function_unchanged() is about the
+	 * bytes alone) */
+	if (last->p && name.len == last->len && memcmp(name.ptr, last->p, name.len) == 0)
+		return last->g;
 	/* a key is never cut: a long name gets a buffer of its size */
 	size_t need = name.len + f->module.len + 8;
 	char *key = need <= sizeof local ? local : malloc(need);
@@ -153,7 +169,10 @@ static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_g
 	}
 	if (key != local)
 		free(key);
-	return g < 0 ? TOP_OOM : g;
+	if (g < 0)
+		return TOP_OOM;
+	*last = lasting ? (last_key){name.ptr, name.len, g} : (last_key){NULL, 0, 0};
+	return g;
 }
 
 /* Functions [from, to) grouped into a table of their own. */
@@ -182,6 +201,7 @@ static void *rank_part(void *arg)
 	int64_t nf = profdb_graph_function_count(db);
 	int r = 0;
 	ahead a;
+	last_key last = {NULL, 0, 0};
 	for (int64_t fn = p->from; fn < p->from + NAME_PREFETCH; fn++)
 		read_ahead(db, fn, nf, &a);
 	for (int64_t fn = p->from; r == 0 && fn < p->to; fn++) {
@@ -190,7 +210,7 @@ static void *rank_part(void *arg)
 		if ((r = a.r[i]) < 0)
 			break;
 		read_ahead(db, fn + NAME_PREFETCH, nf, &a);
-		ptrdiff_t g = function_group(k, &p->groups, &f);
+		ptrdiff_t g = function_group(k, &p->groups, &f, &last);
 		if (g < 0) {
 			r = (int)g;
 			break;
@@ -238,7 +258,8 @@ static int merge_parts(part *ps, unsigned n, const report *rep)
 			const row *fr = &from->rows[j];
 			int created;
 			/* (a key from->owned holds stays alive: moved below) */
-			ptrdiff_t g = group_lookup(t, fr->name, fr->name_len, 1, &created);
+			ptrdiff_t g = group_lookup_hashed(t, fr->name, fr->name_len, from->hash[j], 1,
+			                                  &created);
 			if (g < 0)
 				return TOP_OOM;
 			if (created)

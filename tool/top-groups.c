@@ -355,10 +355,15 @@ static const char *own_key(group_table *t, const char *name, size_t len)
 ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting,
                               int *created)
 {
+	return group_lookup_hashed(t, name, len, hash_key(name, len), lasting, created);
+}
+
+ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint64_t h,
+                              int lasting, int *created)
+{
 	*created = 0;
 	if (2 * (t->n + 1) > t->nslots && grow_slots(t) < 0)
 		return -1;
-	uint64_t h = hash_key(name, len);
 	size_t k = h & (t->nslots - 1);
 	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1)) {
 		size_t i = t->slots[k] - 1;

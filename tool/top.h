@@ -103,6 +103,10 @@ typedef struct group_table {
  * while the table lives); -1 when out of memory. *created tells a new
  * group. t->nv must be set before the first call. */
 ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting, int *created);
+/* group_lookup() for a key whose hash @p h a table of groups holds (the
+ * same for the same key in every table). */
+ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint64_t h,
+                              int lasting, int *created);
 /* Add the values @p v of context @p ctx to group @p i by the metrics' rules. */
 void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx);
 /* Group @p j of @p from joins group @p i of @p t: its members come after

@@ -523,36 +523,44 @@ static uint64_t first_fn(const char *s, uint64_t size)
  * waited a quarter of the scan without it). */
 #define CG_AHEAD_EXTRA 1u
 /* On two threads: the first CG_LEAD_PIECES pieces after the merged ones
- * are the calling thread's, the one after them the other thread's. A
- * piece the calling thread reads when it is the next to merge is read in
- * place, on the real tables, and costs no merge; when the other thread
- * may claim the next pieces, the calling thread mostly finds its next
- * piece being read, reads a later one into tables of its own, and merges
- * every piece. Kept to itself, it reads about half the pieces in place:
- * its merges, the part of the scan no other thread can do, shrink by
- * that much (py_full_sc5: 11 ms of merging where merging every piece
- * takes 17, the scan 53 ms where it takes 57). With more threads the
- * calling thread has merging enough to do: they claim any piece. */
+ * are the calling thread's, the CG_OTHER_PIECES after them the other
+ * thread's. A piece the calling thread reads when it is the next to
+ * merge is read in place, on the real tables, and costs no merge; when
+ * the other thread may claim the next pieces, the calling thread mostly
+ * finds its next piece being read, reads a later one into tables of its
+ * own, and merges every piece. Kept to itself, it reads some pieces in
+ * place (about 26 of 96 on py_full_sc5): its merges, the part of the scan
+ * no other thread can do, shrink by that much. With one piece of its own
+ * the other thread, done with it, would wait for the next merge while
+ * the calling thread, which has the most to do, reads the next piece in
+ * place; with two it reads on, the calling thread merges more pieces and
+ * reads fewer (a merge costs less than a read), and the scan of
+ * py_full_sc5 ends about 1 ms sooner. With more threads the calling
+ * thread has merging enough to do: they claim any piece. */
 #define CG_LEAD_PIECES 3u
+#define CG_OTHER_PIECES 2u
 
-/* Cuts: piece k is [cut[k], cut[k + 1]); returns the number of pieces. */
-static unsigned make_cuts(const parser *ps0, unsigned want, uint64_t h, uint64_t *cut,
-                          uint64_t *second)
+/* Cuts n .. end - 1 of the text @p f for @p want pieces, cut[0 .. n)
+ * made: piece k is [cut[k], cut[k + 1]). Returns the cuts made in all, at
+ * most end, and sets the one after them to the end of the text: the
+ * number of pieces once end is want. Cut k is the first good cut after
+ * target k and after cut k - 1, so the cuts are the same whether they are
+ * made in one call or in two. */
+static unsigned make_cuts(const cg_file *f, uint32_t n_pos, unsigned want, uint64_t *cut,
+                          uint64_t *second, unsigned n, unsigned end)
 {
-	const char *s = ps0->at.f->text;
-	uint64_t size = ps0->at.f->size;
-	unsigned n = 1;
-	cut[0] = h;
-	for (unsigned k = 1; k < want; k++) {
-		uint64_t target = h + (size - h) / want * k;
+	const char *s = f->text;
+	uint64_t size = f->size, h = cut[0];
+	for (; n < end; n++) {
+		uint64_t target = h + (size - h) / want * n;
 		if (target <= cut[n - 1])
 			target = cut[n - 1] + 1;
 		if (target >= size)
 			break;
-		uint64_t c = find_cut(s, size, target, size, ps0->part.n_pos, &second[n]);
+		uint64_t c = find_cut(s, size, target, size, n_pos, &second[n]);
 		if (c >= size)
 			break;
-		cut[n++] = c;
+		cut[n] = c;
 	}
 	cut[n] = size;
 	return n;
@@ -576,7 +584,41 @@ typedef struct sched {
 	unsigned n_spare;
 	parser *ps0;         /* the calling thread's scan, on the real tables */
 	start st;
+	/* The cuts after the first: finding them faults in a page or two
+	 * around each (0.5 ms on py_full_sc5, 96 pieces), so they are not
+	 * found before the threads start but by the first thread to need
+	 * them, most often another thread while the calling one reads piece
+	 * 0; until then n is 1 and no piece is claimed. */
+	int cutting;         /* the cuts are not all made */
+	int cutter;          /* a thread makes them */
+	unsigned want;       /* pieces asked for */
+	uint64_t *cut, *second;
 } sched;
+
+/* The cuts made (by this thread when no other one makes them), and the
+ * pieces after the first set up from them. Called with the lock held. */
+static void cuts_ready(sched *sc)
+{
+	if (sc->cutter) {
+		while (sc->cutting)
+			pthread_cond_wait(&sc->changed, &sc->lock);
+		return;
+	}
+	sc->cutter = 1;
+	pthread_mutex_unlock(&sc->lock);
+	unsigned n = make_cuts(sc->st.at.f, sc->st.part.n_pos, sc->want, sc->cut, sc->second, 2,
+	                        sc->want);
+	pthread_mutex_lock(&sc->lock);
+	for (unsigned k = 1; k < n; k++) {
+		sc->pcs[k].from = sc->cut[k];
+		sc->pcs[k].to = sc->cut[k + 1];
+		sc->pcs[k].second = sc->second[k];
+	}
+	sc->n = n;
+	sc->unclaimed = n - 1;
+	sc->cutting = 0;
+	pthread_cond_broadcast(&sc->changed);
+}
 
 /* Piece @p k is claimed. After the last one no piece needs spare
  * tables: they are freed while the real tables are at their largest.
@@ -641,6 +683,8 @@ static void *worker(void *arg)
 {
 	sched *sc = arg;
 	pthread_mutex_lock(&sc->lock);
+	if (!sc->stop)
+		cuts_ready(sc);
 	for (unsigned k; (k = claim(sc, 0)) < sc->n;) {
 		pthread_mutex_unlock(&sc->lock);
 		piece_read(&sc->pcs[k], &sc->st);
@@ -694,6 +738,8 @@ static int lead(sched *sc, const cg_part *snap, uint32_t snap_ne)
 	int r = read_piece_lines(ps0, &sc->pcs[0]);
 	pthread_mutex_lock(&sc->lock);
 	sc->merged = 1;
+	if (r >= 0)
+		cuts_ready(sc);
 	pthread_cond_broadcast(&sc->changed);
 	while (r >= 0 && sc->merged < sc->n) {
 		unsigned k = sc->merged;
@@ -746,12 +792,13 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 		want = (uint64_t)threads * CG_PIECES_PER_THREAD;
 	uint64_t cut[CG_MAX_THREADS * CG_PIECES_PER_THREAD + 1];
 	uint64_t second[CG_MAX_THREADS * CG_PIECES_PER_THREAD + 1];
-	unsigned n = make_cuts(ps0, (unsigned)want, h, cut, second);
-	if (n < 2)
+	cut[0] = h;
+	/* the end of piece 0 now, the other cuts while it is read (sched) */
+	if (make_cuts(ps0->at.f, ps0->part.n_pos, (unsigned)want, cut, second, 1, 2) < 2)
 		return profdb__cgs_lines(ps0, h, size);
 	sched sc;
 	memset(&sc, 0, sizeof sc);
-	sc.pcs = calloc(n, sizeof *sc.pcs);
+	sc.pcs = calloc((size_t)want, sizeof *sc.pcs);
 	sc.ps0 = ps0;
 	sc.st = (start){ps0->cg, ps0->at, ps0->part,
 	                profdb__cg_array(ps0->cg->n_events, 1, sizeof *sc.st.events),
@@ -765,18 +812,18 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	}
 	if (sc.st.n_events)
 		memcpy(sc.st.events, ps0->cg->events, sc.st.n_events * sizeof *sc.st.events);
-	for (unsigned k = 0; k < n; k++) {
-		sc.pcs[k].from = cut[k];
-		sc.pcs[k].to = cut[k + 1];
-		sc.pcs[k].second = second[k];
-	}
-	sc.n = n;
+	sc.pcs[0].from = cut[0];
+	sc.pcs[0].to = cut[1];
+	sc.n = 1;
 	sc.pcs[0].claimed = 1;
-	sc.unclaimed = n - 1;
+	sc.cutting = 1;
+	sc.want = (unsigned)want;
+	sc.cut = cut;
+	sc.second = second;
 	sc.ahead = threads + CG_AHEAD_EXTRA;
 	if (threads == 2) {
 		sc.lead_only = CG_LEAD_PIECES;
-		sc.ahead = CG_LEAD_PIECES + 1;
+		sc.ahead = CG_LEAD_PIECES + CG_OTHER_PIECES;
 	}
 	pthread_mutex_init(&sc.lock, NULL);
 	pthread_cond_init(&sc.changed, NULL);
@@ -784,13 +831,13 @@ int profdb__cgs_parallel(parser *ps0, unsigned threads)
 	uint32_t snap_ne = ps0->cg->n_events;
 	/* a thread that cannot start leaves its share to the others */
 	unsigned started = 0;
-	for (unsigned t = 1; t < threads && t < n; t++)
+	for (unsigned t = 1; t < threads; t++)
 		if (pthread_create(&th[started], NULL, worker, &sc) == 0)
 			started++;
 	r = lead(&sc, &snap, snap_ne);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
-	for (unsigned k = 0; k < n; k++)
+	for (unsigned k = 0; k < sc.n; k++)
 		piece_free(&sc.pcs[k]);
 	for (unsigned k = 0; k < sc.n_spare; k++)
 		piece_free(&sc.spare[k]);

@@ -66,9 +66,14 @@ static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint
 	return k;
 }
 
-/* At most 19 decimal digits from @p p (cannot overflow); returns the end. */
+/* At most 19 decimal digits from @p p (cannot overflow); returns the end.
+ * First the most common number, one digit. */
 static const char *decimal(const char *p, const char *end, uint64_t *x)
 {
+	if (end - p > 1 && cg_is_digit(p[0]) && !cg_is_digit(p[1])) {
+		*x = (uint64_t)(p[0] - '0');
+		return p + 1;
+	}
 	const char *stop = end - p > 19 ? p + 19 : end;
 	uint64_t v = 0;
 	for (; p < stop; p++) {
@@ -147,7 +152,15 @@ static const char *quick_line(const dstate *s, const char *p, const char *lim, u
 	/* each cost after blanks, unless the line ends; first the common
 	 * form, one blank and digits (3 costs in 4 have one digit) */
 	uint32_t k = 0, n_cols = s->p->n_cols;
-	while (k < n_cols && lim - p > 1 && p[0] == ' ' && cg_is_digit(p[1]))
+	while (k < n_cols && lim - p > 2 && p[0] == ' ' && cg_is_digit(p[1])) {
+		if (!cg_is_digit(p[2])) {
+			v[k++] = (uint64_t)(p[1] - '0');
+			p += 2;
+		} else {
+			p = decimal(p + 1, lim, &v[k++]);
+		}
+	}
+	if (k < n_cols && lim - p == 2 && p[0] == ' ' && cg_is_digit(p[1]))
 		p = decimal(p + 1, lim, &v[k++]);
 	while (k < n_cols) {
 		const char *b0 = p;

@@ -67,6 +67,12 @@ struct profdb_cg_detail {
 	int lines_only;              /* no call sites, no jumps: for line walks */
 };
 
+/* Where row @p i (in the rows' order) is kept: its line and cost row. */
+static inline uint32_t profdb__cg_detail_kept(const profdb_cg_detail *d, uint32_t i)
+{
+	return d->perm ? d->perm[i] : i;
+}
+
 /* detail-sort.c: the rows of @p d in the order of line, instruction,
  * file (d->perm) unless they are in it already; @p in_order: they came
  * in the order of instruction, line, file. 0 or -ENOMEM. */

@@ -177,7 +177,7 @@ static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint3
 		char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
 		if (!at)
 			return no_memory();
-		memcpy(p, keys[key].key, keys[key].len);
+		memcpy(p, keys[key].key, sizeof keys[key].key);   /* (a fixed size: no call) */
 		p += keys[key].len;
 		*p++ = '=';
 		*p++ = '(';
@@ -245,10 +245,7 @@ static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_
 		if (self && __builtin_add_overflow(o->totals[j], v, &o->totals[j]))
 			o->overflow = j + 1;
 		*p++ = ' ';
-		if (v < 10)   /* most of them */
-			*p++ = (char)('0' + v);
-		else
-			p += profdb__cv_fmt_u64(p, v);
+		p += profdb__cv_fmt_u64(p, v);
 	}
 	*p++ = '\n';
 	o->len += (size_t)(p - at);

@@ -1203,21 +1203,23 @@ Test(callgrind, detail_of_every_cost_line_form)
  * with two rows on one (instruction, line) in two files; with lines past
  * 2^32 (sorted by the three keys, not one integer per row), and with a
  * second block of the function that meets rows again out of order (a
- * map). Row k has the cost k + 1 (twice that when met again). */
-static void check_sorted_rows(uint64_t base, int again)
+ * map). Lines @p step apart: 1, near each other (placed by counting), or
+ * far apart (sorted by comparison). Row k has the cost k + 1 (twice that
+ * when met again). */
+static void check_sorted_rows(uint64_t base, uint64_t step, int again)
 {
 	char text[8192];
 	int n = snprintf(text, sizeof text, "events: Ir\npositions: instr line\nfl=(1) a.c\nfn=(1) f\n");
 	for (uint32_t k = 0; k < 40; k++)
 		n += snprintf(text + n, sizeof text - (size_t)n, "%#x %" PRIu64 " %u\n", 0x100 + 4 * k,
-		              base + (k * 7) % 13, k + 1);
+		              base + step * ((k * 7) % 13), k + 1);
 	/* the same position as row 39 in another file */
 	n += snprintf(text + n, sizeof text - (size_t)n, "fi=(2) b.h\n%#x %" PRIu64 " 41\n",
-	              0x100 + 4 * 39, base + (39 * 7) % 13);
+	              0x100 + 4 * 39, base + step * ((39 * 7) % 13));
 	if (again)   /* a second block: rows 0 .. 9 again, after the last */
 		for (uint32_t k = 0; k < 10; k++)
 			n += snprintf(text + n, sizeof text - (size_t)n, "fl=(1)\nfn=(1)\n%#x %" PRIu64
-			              " %u\n", 0x100 + 4 * k, base + (k * 7) % 13, k + 1);
+			              " %u\n", 0x100 + 4 * k, base + step * ((k * 7) % 13), k + 1);
 	cr_assert_lt((size_t)n, sizeof text);
 	warns w = {0};
 	profdb_cg *cg = open_ok(text, &w);
@@ -1235,7 +1237,7 @@ static void check_sorted_rows(uint64_t base, int again)
 			          i, l.line, l.instr, prev.line, prev.instr);
 		cr_assert_geq(l.instr, 0x100);
 		uint64_t k = (l.instr - 0x100) / 4;
-		cr_assert_eq(l.line, base + (k * 7) % 13, "row %u", i);
+		cr_assert_eq(l.line, base + step * ((k * 7) % 13), "row %u", i);
 		if (l.file.ptr[0] == 'b') {   /* b.h */
 			cr_assert(k == 39 && l.self[0] == 41, "row %u", i);
 			continue;
@@ -1252,10 +1254,48 @@ static void check_sorted_rows(uint64_t base, int again)
 
 Test(callgrind, detail_rows_in_line_order)
 {
-	check_sorted_rows(1, 0);
-	check_sorted_rows((uint64_t)1 << 32, 0);
-	check_sorted_rows(1, 1);
-	check_sorted_rows((uint64_t)1 << 32, 1);
+	for (uint64_t step = 1; step <= 1000; step += 999) {
+		check_sorted_rows(1, step, 0);
+		check_sorted_rows((uint64_t)1 << 32, step, 0);
+		check_sorted_rows(1, step, 1);
+		check_sorted_rows((uint64_t)1 << 32, step, 1);
+	}
+}
+
+/* Rows that a later block of the function meets first at lower addresses
+ * on lines it has rows on already: in line order, and on one line in
+ * address order, not in the order they were met; with lines near each
+ * other (placed by counting) and @p step apart (sorted by comparison). */
+static void check_rows_met_late(uint64_t step)
+{
+	char text[512];
+	int n = snprintf(text, sizeof text,
+	                 "events: Ir\npositions: instr line\nfl=(1) a.c\nfn=(1) f\n"
+	                 "0x200 %" PRIu64 " 1\n0x204 %" PRIu64 " 2\nfn=(2) g\n0x300 1 1\n"
+	                 "fl=(1)\nfn=(1)\n0x100 %" PRIu64 " 3\n0x1f0 %" PRIu64 " 4\n"
+	                 "0x204 %" PRIu64 " 5\n",
+	                 5 * step, 6 * step, 5 * step, 6 * step, 6 * step);
+	cr_assert_lt((size_t)n, sizeof text);
+	warns w = {0};
+	profdb_cg *cg = open_ok(text, &w);
+	uint32_t f = (uint32_t)find_fn(cg, "f");
+	cr_assert_eq(n_lines(cg, f), 4);
+	static const uint64_t want[4][3] = {{5, 0x100, 3}, {5, 0x200, 1}, {6, 0x1f0, 4},
+	                                    {6, 0x204, 7}};
+	for (uint32_t i = 0; i < 4; i++) {
+		profdb_cg_line l;
+		cr_assert_eq(fn_line(cg, f, i, &l), 0);
+		cr_assert(l.line == want[i][0] * step && l.instr == want[i][1] &&
+		          l.self[0] == want[i][2], "step %" PRIu64 " row %u: line %" PRIu64 " instr %#"
+		          PRIx64 " cost %" PRIu64, step, i, l.line, l.instr, l.self[0]);
+	}
+	cg_close(cg);
+}
+
+Test(callgrind, detail_rows_met_late_on_lines_met_before)
+{
+	check_rows_met_late(1);
+	check_rows_met_late(1000);
 }
 
 Test(callgrind, inlined_files_and_fn_resets_file)

@@ -522,6 +522,51 @@ Test(convert_cg, callgrind_same_bytes_on_any_thread_count)
 	free(text);
 }
 
+/* The progress as told: (done, total) per call. */
+typedef struct told {
+	uint64_t done[16], total[16];
+	int n;
+} told;
+
+static int record_progress(uint64_t done, uint64_t total, void *userdata)
+{
+	told *t = userdata;
+	if (t->n < 16) {
+		t->done[t->n] = done;
+		t->total[t->n] = total;
+	}
+	t->n++;
+	return 0;
+}
+
+/* The progress of a conversion of many functions, each written in two
+ * profiles: told after every 256th function (0, 256, ...), with the
+ * function count, whatever number of functions the writer formats at a
+ * time. */
+Test(convert_cg, callgrind_progress_every_256_functions)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	profdb *a = open_text(text, len);
+	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+	uint32_t two[] = {2, 0};
+	o.format = PROFDB_CONVERT_CALLGRIND;
+	o.profiles = two;
+	o.n_profiles = 2;
+	told t = {{0}, {0}, 0};
+	o.progress = record_progress;
+	o.progress_userdata = &t;
+	buf b = {0};
+	cr_assert_eq(profdb_convert(a, &o, to_buf, &b), 0, "%s", profdb_error_message());
+	cr_assert_eq(t.n, (int)((MANY_FNS + 255) / 256));
+	for (int i = 0; i < t.n; i++)
+		cr_assert(t.done[i] == (uint64_t)i * 256 && t.total[i] == MANY_FNS,
+		          "call %d: %" PRIu64 " of %" PRIu64, i, t.done[i], t.total[i]);
+	free(b.p);
+	profdb_close(a);
+	free(text);
+}
+
 static int stop_at_third(uint64_t done, uint64_t total, void *userdata)
 {
 	(void)done, (void)total;

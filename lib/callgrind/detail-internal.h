@@ -16,6 +16,12 @@ typedef struct dline {
 	uint64_t instr, line;
 } dline;
 
+/* A row's keys and its index, as detail-sort.c sorts them. */
+typedef struct lord {
+	uint64_t line, instr;
+	uint32_t src, idx;
+} lord;
+
 /* A jump and a call site as kept: the public records' fields with the
  * names as name indexes (profdb__cg_detail_jump_names() gives them). */
 typedef struct djump {
@@ -37,7 +43,7 @@ struct profdb_cg_detail {
 	uint32_t *perm;              /* row i: lines[perm[i]], cost row perm[i] (NULL: i) */
 	size_t cap_perm;             /* (perm's room, kept when NULL) */
 	uint32_t *perm_room;
-	struct lord *sort_room;      /* sort_rows()'s, 2 x cap_sort */
+	lord *sort_room;      /* sort_rows()'s, 2 x cap_sort */
 	size_t cap_sort;
 	uint32_t n_lines;
 	size_t cap_lines;
@@ -60,6 +66,17 @@ struct profdb_cg_detail {
 	size_t cap_calls;
 	int lines_only;              /* no call sites, no jumps: for line walks */
 };
+
+/* Where row @p i (in the rows' order) is kept: its line and cost row. */
+static inline uint32_t profdb__cg_detail_kept(const profdb_cg_detail *d, uint32_t i)
+{
+	return d->perm ? d->perm[i] : i;
+}
+
+/* detail-sort.c: the rows of @p d in the order of line, instruction,
+ * file (d->perm) unless they are in it already; @p in_order: they came
+ * in the order of instruction, line, file. 0 or -ENOMEM. */
+int profdb__cg_detail_sort(profdb_cg_detail *d, int in_order);
 
 /* profdb_cg_detail_new(), in the memory of @p old (a detail the caller
  * gives up, freed if need be; NULL: none): a writer that decodes every

@@ -12,16 +12,10 @@ static profdb_str name_str(const profdb_cg *cg, uint32_t i)
 	return (profdb_str){n->len ? n->p : "", n->len};
 }
 
-/* Where row @p i (in the rows' order) is kept: its line and cost row. */
-static uint32_t kept_at(const profdb_cg_detail *d, uint32_t i)
-{
-	return d->perm ? d->perm[i] : i;
-}
-
 /* The costs of row @p i. */
 static const uint64_t *cost_of(const profdb_cg_detail *d, uint32_t i)
 {
-	return d->cost + (size_t)kept_at(d, i) * d->ne;
+	return d->cost + (size_t)profdb__cg_detail_kept(d, i) * d->ne;
 }
 
 PROFDB_EXPORT int64_t profdb_cg_detail_line_count(const profdb_cg_detail *d)
@@ -41,7 +35,7 @@ PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i
 	if (i >= d->n_lines)
 		return profdb__fail(-ENOENT, "callgrind: no line row %" PRIu32 " (%" PRIu32 " rows)", i,
 		                    d->n_lines);
-	const dline *l = &d->lines[kept_at(d, i)];
+	const dline *l = &d->lines[profdb__cg_detail_kept(d, i)];
 	out->file = name_str(d->cg, l->src);
 	out->line = l->line;
 	out->instr = l->instr;
@@ -95,7 +89,7 @@ PROFDB_EXPORT int profdb_cg_detail_call_at(const profdb_cg_detail *d, uint32_t i
 void profdb__cg_detail_row(const profdb_cg_detail *d, uint32_t i, uint32_t *src,
                            uint64_t *line, uint64_t *instr, const uint64_t **self)
 {
-	uint32_t k = kept_at(d, i);
+	uint32_t k = profdb__cg_detail_kept(d, i);
 	*src = d->lines[k].src;
 	*line = d->lines[k].line;
 	*instr = d->lines[k].instr;

@@ -22,6 +22,7 @@ typedef struct dstate {
 	int pending_call;
 	uint64_t call_count;         /* of the pending calls= line */
 	uint64_t call_off;           /* its offset */
+	int sites_found;             /* site and site_end are set (first_call()) */
 	uint32_t site;               /* next call in cg->calls */
 	uint32_t site_end;           /* the end of the profile's calls */
 	uint64_t off;
@@ -65,9 +66,14 @@ static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint
 	return k;
 }
 
-/* At most 19 decimal digits from @p p (cannot overflow); returns the end. */
+/* At most 19 decimal digits from @p p (cannot overflow); returns the end.
+ * First the most common number, one digit. */
 static const char *decimal(const char *p, const char *end, uint64_t *x)
 {
+	if (end - p > 1 && cg_is_digit(p[0]) && !cg_is_digit(p[1])) {
+		*x = (uint64_t)(p[0] - '0');
+		return p + 1;
+	}
 	const char *stop = end - p > 19 ? p + 19 : end;
 	uint64_t v = 0;
 	for (; p < stop; p++) {
@@ -146,7 +152,15 @@ static const char *quick_line(const dstate *s, const char *p, const char *lim, u
 	/* each cost after blanks, unless the line ends; first the common
 	 * form, one blank and digits (3 costs in 4 have one digit) */
 	uint32_t k = 0, n_cols = s->p->n_cols;
-	while (k < n_cols && lim - p > 1 && p[0] == ' ' && cg_is_digit(p[1]))
+	while (k < n_cols && lim - p > 2 && p[0] == ' ' && cg_is_digit(p[1])) {
+		if (!cg_is_digit(p[2])) {
+			v[k++] = (uint64_t)(p[1] - '0');
+			p += 2;
+		} else {
+			p = decimal(p + 1, lim, &v[k++]);
+		}
+	}
+	if (k < n_cols && lim - p == 2 && p[0] == ' ' && cg_is_digit(p[1]))
 		p = decimal(p + 1, lim, &v[k++]);
 	while (k < n_cols) {
 		const char *b0 = p;
@@ -352,29 +366,6 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	return 0;
 }
 
-/* The cost line after calls=: where the call is and its inclusive cost. */
-static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
-{
-	profdb_cg_detail *d = s->d;
-	const profdb_cg *cg = d->cg;
-	uint32_t callee;
-	if (s->site >= s->site_end || cg->calls[s->site].off != s->call_off ||
-	    cg->calls[s->site].caller != s->fn)
-		return derr(s, "internal error: a calls= line the scanner did not record");
-	callee = cg->calls[s->site++].callee;
-	int r = grow_row((void **)&d->calls, &d->call_cost, &d->cap_calls, d->n_calls,
-	                 sizeof *d->calls, d->ne);
-	if (r < 0)
-		return r;
-	uint32_t i = d->n_calls++;
-	d->calls[i] = (dcall){col(s->pos, s->col_line), col(s->pos, s->col_instr), s->call_count,
-	                      s->profile, callee, s->src};
-	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
-	memset(dst, 0, d->ne * sizeof *dst);
-	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");
-	return r < 0 ? r : profdb__cg_derive(cg, dst);
-}
-
 /* A block's calls: the first of its profile's calls= lines at or after
  * its start (the open recorded them in text order), and the end of them. */
 static void first_call(const profdb_cg *cg, const dstate *s, uint32_t *at, uint32_t *end)
@@ -391,6 +382,35 @@ static void first_call(const profdb_cg *cg, const dstate *s, uint32_t *at, uint3
 			hi = mid;
 	}
 	*at = lo;
+}
+
+/* The cost line after calls=: where the call is and its inclusive cost.
+ * The block's call records are searched for at its first call (many
+ * blocks have none). */
+static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
+{
+	profdb_cg_detail *d = s->d;
+	const profdb_cg *cg = d->cg;
+	uint32_t callee;
+	if (!s->sites_found) {
+		first_call(cg, s, &s->site, &s->site_end);
+		s->sites_found = 1;
+	}
+	if (s->site >= s->site_end || cg->calls[s->site].off != s->call_off ||
+	    cg->calls[s->site].caller != s->fn)
+		return derr(s, "internal error: a calls= line the scanner did not record");
+	callee = cg->calls[s->site++].callee;
+	int r = grow_row((void **)&d->calls, &d->call_cost, &d->cap_calls, d->n_calls,
+	                 sizeof *d->calls, d->ne);
+	if (r < 0)
+		return r;
+	uint32_t i = d->n_calls++;
+	d->calls[i] = (dcall){col(s->pos, s->col_line), col(s->pos, s->col_instr), s->call_count,
+	                      s->profile, callee, s->src};
+	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
+	memset(dst, 0, d->ne * sizeof *dst);
+	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");
+	return r < 0 ? r : profdb__cg_derive(cg, dst);
 }
 
 /* A header line that starts a new part inside a function's lines, as
@@ -492,10 +512,6 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 		else if (s.p->pos_kind[c] == CG_POS_LINE)
 			s.col_line = (int)c;
 	}
-	/* the call records, for the call sites (a search of the profile's
-	 * calls: a line walk has no use for them) */
-	if (!d->lines_only)
-		first_call(cg, &s, &s.site, &s.site_end);
 	if (s.start > stop)
 		return derr(&s, "internal error: block outside the text");
 	uint64_t off = s.start;
@@ -561,88 +577,6 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 	return 0;
 }
 
-typedef struct lord {
-	uint64_t line, instr;
-	uint32_t src, idx;
-} lord;
-
-/* Row order: line, then instruction, then file (the keys are distinct,
- * so any sort gives the one order). */
-static inline int lord_less(const lord *x, const lord *y)
-{
-	if (x->line != y->line)
-		return x->line < y->line;
-	if (x->instr != y->instr)
-		return x->instr < y->instr;
-	return x->src < y->src;
-}
-
-#define LORD_RUN 16u
-
-static inline int key_less(const uint64_t *x, const uint64_t *y) { return *x < *y; }
-
-/* SORT_RUNS(name, T, less) defines name(T *a, uint32_t n, T *tmp): sort a
- * (n elements, distinct under less) ascending, tmp: room for n more. A
- * merge sort with the comparison inlined: with instruction positions a
- * function's rows follow addresses, so lines come in runs out of order,
- * and qsort()'s call per comparison cost more than the decoding. Runs of
- * LORD_RUN elements by insertion, then merges of neighbours, skipped
- * where the two already follow each other. Defined twice: for rows by
- * their three keys (sort_lord) and for one integer key (sort_keys). */
-#define SORT_RUNS(name, T, less) \
-	static void name(T *a, uint32_t n, T *tmp) \
-	{ \
-		for (size_t at = 0; at < n; at += LORD_RUN) { \
-			size_t end = n - at < LORD_RUN ? n : at + LORD_RUN; \
-			for (size_t i = at + 1; i < end; i++) { \
-				T x = a[i]; \
-				size_t j = i; \
-				for (; j > at && less(&x, &a[j - 1]); j--) \
-					a[j] = a[j - 1]; \
-				a[j] = x; \
-			} \
-		} \
-		T *src = a, *dst = tmp; \
-		for (size_t w = LORD_RUN; w < n; w *= 2) { \
-			for (size_t lo = 0; lo < n; lo += 2 * w) { \
-				size_t mid = n - lo < w ? n : lo + w; \
-				size_t hi = n - mid < w ? n : mid + w; \
-				size_t i = lo, j = mid, k = lo; \
-				if (mid == hi || less(&src[mid - 1], &src[mid])) { \
-					memcpy(dst + lo, src + lo, (hi - lo) * sizeof *dst); /* in order */ \
-					continue; \
-				} \
-				while (i < mid && j < hi) \
-					dst[k++] = less(&src[j], &src[i]) ? src[j++] : src[i++]; \
-				while (i < mid) \
-					dst[k++] = src[i++]; \
-				while (j < hi) \
-					dst[k++] = src[j++]; \
-			} \
-			T *t = src; \
-			src = dst; \
-			dst = t; \
-		} \
-		if (src != a) \
-			memcpy(a, src, (size_t)n * sizeof *a); \
-	}
-
-SORT_RUNS(sort_lord, lord, lord_less)
-SORT_RUNS(sort_keys, uint64_t, key_less)
-
-/* Are the rows in the order of lord_less() already? */
-static int rows_sorted(const profdb_cg_detail *d)
-{
-	for (uint32_t i = 1; i < d->n_lines; i++) {
-		const dline *a = &d->lines[i - 1], *b = &d->lines[i];
-		if (a->line != b->line ? a->line > b->line
-		    : a->instr != b->instr ? a->instr > b->instr
-		    : a->src > b->src)
-			return 0;
-	}
-	return 1;
-}
-
 /* Derive each row's derived events, and check that the rows add up to
  * the self cost the parser recorded; when they do not (a text changed
  * while open), say so instead of returning rows that contradict
@@ -669,40 +603,6 @@ static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_
 			return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 ": line rows add up to %"
 			                    PRIu64 " but the self cost of event %" PRIu32 " is %" PRIu64
 			                    " (inconsistent profile)", fn, d->sum[e], e, self[e]);
-	return 0;
-}
-
-/* Sort the rows by line, then instruction, then file. The rows and their
- * costs stay where they are: perm tells which is the i-th. Rows that came
- * in (instruction, line, file) order (@p in_order: no map was needed)
- * keep that order among equal lines when sorted by line, then by index:
- * with lines below 2^32 that is one integer per row, (line << 32) | index;
- * other rows are sorted by the three keys (sort_lord()). */
-static int sort_rows(profdb_cg_detail *d, int in_order)
-{
-	uint32_t n = d->n_lines;
-	if (profdb__cg_grow((void **)&d->sort_room, &d->cap_sort, n, 2 * sizeof(lord)) < 0 ||
-	    profdb__cg_grow((void **)&d->perm_room, &d->cap_perm, n, sizeof *d->perm_room) < 0)
-		return profdb__fail(-ENOMEM, "callgrind: out of memory");
-	d->perm = d->perm_room;
-	uint64_t lines = 0;   /* (their bits) */
-	for (uint32_t i = 0; i < n && in_order; i++)
-		lines |= d->lines[i].line;
-	if (in_order && lines <= UINT32_MAX) {
-		uint64_t *k = (uint64_t *)(void *)d->sort_room;   /* (2 n keys fit in 2 n lords) */
-		for (uint32_t i = 0; i < n; i++)
-			k[i] = d->lines[i].line << 32 | i;
-		sort_keys(k, n, k + n);
-		for (uint32_t i = 0; i < n; i++)
-			d->perm[i] = (uint32_t)k[i];
-		return 0;
-	}
-	lord *o = d->sort_room;
-	for (uint32_t i = 0; i < n; i++)
-		o[i] = (lord){d->lines[i].line, d->lines[i].instr, d->lines[i].src, i};
-	sort_lord(o, n, o + n);
-	for (uint32_t i = 0; i < n; i++)
-		d->perm[i] = o[i].idx;
 	return 0;
 }
 
@@ -780,9 +680,8 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		*next = sg;
 	int in_order = !d->map.slot;
 	profdb__hindex_free(&d->map);
-	/* rows without instructions mostly come in line order already */
-	if (r == 0 && !rows_sorted(d))
-		r = sort_rows(d, in_order);
+	if (r == 0)
+		r = profdb__cg_detail_sort(d, in_order);
 	if (r == 0)
 		r = derive_and_check(d, profile, fn);
 	d->sum = NULL;   /* (detail_build's) */

@@ -122,11 +122,13 @@ static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb_
 		return 0;
 	if (n > count - first)
 		n = (uint32_t)(count - first);
-	const profdb_cg *cg = profdb__cg_detail_cg(d);
+	/* (the rows read in place: a call per row would cost as much as the copy) */
+	const profdb_cg *cg = d->cg;
 	for (uint32_t i = 0; i < n; i++) {
-		profdb__native_line *ln = &out[i];
-		profdb__cg_detail_row(d, first + i, &ln->file_key, &ln->line, &ln->instr, &ln->costs);
-		ln->file = name_of(cg, ln->file_key);
+		uint32_t k = profdb__cg_detail_kept(d, first + i);
+		const dline *l = &d->lines[k];
+		out[i] = (profdb__native_line){name_of(cg, l->src), l->src, l->line, l->instr,
+		                               d->cost + (size_t)k * d->ne};
 	}
 	return n;
 }

@@ -254,10 +254,7 @@ void profdb__cgw_put_costs(profdb__cgw *w, const uint64_t *costs, int self, size
 	for (size_t j = 0; j < end; j++) {
 		uint64_t v = costs[col[j]];
 		*at++ = ' ';
-		if (v < 10)   /* most of them */
-			*at++ = (char)('0' + v);
-		else
-			at += profdb__cv_fmt_u64(at, v);
+		at += profdb__cv_fmt_u64(at, v);
 	}
 	*at++ = '\n';
 	w->o->len += (size_t)(at - (char *)q);

@@ -24,11 +24,12 @@ typedef struct native {
 } native;
 
 /* A function's block is formatted by the thread that decodes its
- * records, where their costs are in the cache, into a text of its own
- * (fn_text); the calling thread writes the texts in order. What depends
- * on the blocks before it is left as a gap for the writer to fill: each
- * name line (its id, and the name itself the first time) and the first
- * position (relative to the previous block's last one). */
+ * records, where their costs are in the cache, into a text (fn_text) with
+ * the blocks of the functions next to it (ITEMS_PER_JOB); the calling
+ * thread writes the texts in order. What depends on the blocks before a
+ * text is left as a gap for the writer to fill: each name line (its id,
+ * and the name itself the first time) and the first position (relative
+ * to the previous text's last one). */
 enum { GAP_NAME, GAP_POS, GAP_JUMP_POS };
 
 /* The keys of the name lines, by a gap's key index. */
@@ -68,6 +69,12 @@ typedef struct fn_text {
 
 /* Room a text keeps beyond its size (fit()). */
 #define TEXT_SLACK ((size_t)1024)
+
+/* The blocks (functions, or a function in one profile) a text holds:
+ * handing a text over between the threads costs about as much as making
+ * a small one, and a profile has tens of thousands of functions of a few
+ * dozen lines. */
+#define ITEMS_PER_JOB 16u
 
 /* The longest position: "0x" hex and a line, or two relative ones. */
 #define POS_MAX (2 * (PROFDB__CV_U64_MAX + 3))
@@ -141,6 +148,7 @@ typedef struct text_jobs {
 	int instr;
 	const uint32_t *profiles;  /* NULL: every profile summed */
 	size_t n_profiles;
+	uint64_t n_items;          /* blocks: functions x n_profiles */
 	/* per worker (ahead-internal.h): the records it decoded last, the
 	 * next decoded in their memory */
 	void *records[2];
@@ -177,7 +185,7 @@ static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint3
 		char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
 		if (!at)
 			return no_memory();
-		memcpy(p, keys[key].key, keys[key].len);
+		memcpy(p, keys[key].key, sizeof keys[key].key);   /* (a fixed size: no call) */
 		p += keys[key].len;
 		*p++ = '=';
 		*p++ = '(';
@@ -245,10 +253,7 @@ static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_
 		if (self && __builtin_add_overflow(o->totals[j], v, &o->totals[j]))
 			o->overflow = j + 1;
 		*p++ = ' ';
-		if (v < 10)   /* most of them */
-			*p++ = (char)('0' + v);
-		else
-			p += profdb__cv_fmt_u64(p, v);
+		p += profdb__cv_fmt_u64(p, v);
 	}
 	*p++ = '\n';
 	o->len += (size_t)(p - at);
@@ -403,16 +408,21 @@ static void drop_text(void *ctx, void *text)
 	}
 }
 
-/* Job j: function j / n_profiles, for profile j % n_profiles (or every
- * profile summed), its records decoded and its block formatted on the
- * thread that makes it, in the memory of a text written before. */
+/* The end of job @p j's blocks. */
+static uint64_t job_end(const text_jobs *x, uint64_t j)
+{
+	return x->n_items - j * ITEMS_PER_JOB > ITEMS_PER_JOB ? (j + 1) * ITEMS_PER_JOB : x->n_items;
+}
+
+/* Job j: blocks j * ITEMS_PER_JOB .. job_end(), block i of function
+ * i / n_profiles, for profile i % n_profiles (or every profile summed),
+ * its records decoded and its block formatted on the thread that makes
+ * it, in the memory of a text written before. */
 static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **out,
                      size_t *bytes)
 {
 	text_jobs *x = ctx;
 	size_t n_vis = x->w->n_vis;
-	uint32_t fn = (uint32_t)(j / x->n_profiles);
-	uint32_t profile = x->profiles ? x->profiles[j % x->n_profiles] : PROFDB_NONE;
 	fn_text *o = old;
 	if (!o && !(o = calloc(1, sizeof *o + n_vis * sizeof *o->totals)))
 		return no_memory();
@@ -420,20 +430,25 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 	o->placed = 0;
 	o->overflow = 0;
 	memset(o->totals, 0, n_vis * sizeof *o->totals);
-	void *d;
-	int r = x->t->records_renew(x->impl, profile, fn, x->records[worker], &d);
-	x->records[worker] = r < 0 ? NULL : d;
-	profdb__native_fn f;
-	if (r >= 0 && (r = x->t->function(x->impl, fn, &f)) >= 0 &&
-	    (x->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
-	     x->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
-	     x->t->record_count(d, PROFDB__NATIVE_JUMP) > 0)) {
-		cur_file cur = {f.file, f.file_key};
-		if ((r = put_name(x, o, K_OB, f.object, f.object_key)) >= 0 &&
-		    (r = put_name(x, o, K_FL, f.file, f.file_key)) >= 0 &&
-		    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
-		    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
-			r = put_jumps(x, o, d);
+	int r = 0;
+	for (uint64_t i = j * ITEMS_PER_JOB; i < job_end(x, j) && r >= 0; i++) {
+		uint32_t fn = (uint32_t)(i / x->n_profiles);
+		uint32_t profile = x->profiles ? x->profiles[i % x->n_profiles] : PROFDB_NONE;
+		void *d;
+		r = x->t->records_renew(x->impl, profile, fn, x->records[worker], &d);
+		x->records[worker] = r < 0 ? NULL : d;
+		profdb__native_fn f;
+		if (r >= 0 && (r = x->t->function(x->impl, fn, &f)) >= 0 &&
+		    (x->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
+		     x->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
+		     x->t->record_count(d, PROFDB__NATIVE_JUMP) > 0)) {
+			cur_file cur = {f.file, f.file_key};
+			if ((r = put_name(x, o, K_OB, f.object, f.object_key)) >= 0 &&
+			    (r = put_name(x, o, K_FL, f.file, f.file_key)) >= 0 &&
+			    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
+			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
+				r = put_jumps(x, o, d);
+		}
 	}
 	if (r < 0) {
 		drop_text(x, o);
@@ -520,9 +535,10 @@ static int probe_instr(const native *n, int64_t n_fn)
 }
 
 /* The blocks of every function in turn, each for every profile of
- * @c profiles (NULL: once, of every profile summed): job j is function
- * j / n_profiles, decoded and formatted by either thread
- * (ahead-internal.h, PROFDB__AHEAD_SHARED) and written here in order. */
+ * @c profiles (NULL: once, of every profile summed), ITEMS_PER_JOB to a
+ * job (make_text()), decoded and formatted by either thread
+ * (ahead-internal.h, PROFDB__AHEAD_SHARED) and written here in order;
+ * the progress is told after every 256th function. */
 static int put_part(native *n, const profdb_convert_options *opts, const uint32_t *profiles,
                     size_t n_profiles, int all)
 {
@@ -531,20 +547,23 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 	if (n_fn < 0)
 		return (int)n_fn;
 	text_jobs jobs = {n->t, n->impl, &n->w, n->instr, all ? NULL : profiles,
-	                  all ? 1 : n_profiles, {NULL, NULL}};
-	int r = profdb__ahead_start(&a, (uint64_t)n_fn * jobs.n_profiles, make_text, drop_text, &jobs,
-	                            n->spare, PROFDB__AHEAD_SHARED);
-	for (int64_t f = 0; f < n_fn && r >= 0; f++) {
-		for (size_t p = 0; p < jobs.n_profiles && r >= 0; p++) {
-			void *text;   /* alive until the next one */
-			if ((r = profdb__ahead_next(a, &text)) >= 0)
-				r = write_text(n, text);
-		}
+	                  all ? 1 : n_profiles, 0, {NULL, NULL}};
+	jobs.n_items = (uint64_t)n_fn * jobs.n_profiles;
+	uint64_t n_jobs = (jobs.n_items + ITEMS_PER_JOB - 1) / ITEMS_PER_JOB;
+	int r = profdb__ahead_start(&a, n_jobs, make_text, drop_text, &jobs, n->spare,
+	                            PROFDB__AHEAD_SHARED);
+	for (uint64_t j = 0; j < n_jobs && r >= 0; j++) {
+		void *text;   /* alive until the next one */
+		if ((r = profdb__ahead_next(a, &text)) >= 0)
+			r = write_text(n, text);
 		if (r >= 0 && n->w.o->err)
 			r = n->w.o->err;
-		if (r >= 0 && opts->progress && !(f & 255) &&
-		    opts->progress((uint64_t)f, (uint64_t)n_fn, opts->progress_userdata))
-			r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
+		for (uint64_t i = j * ITEMS_PER_JOB; i < job_end(&jobs, j) && r >= 0; i++) {
+			uint64_t f = i / jobs.n_profiles;
+			if (i % jobs.n_profiles == jobs.n_profiles - 1 && !(f & 255) && opts->progress &&
+			    opts->progress(f, (uint64_t)n_fn, opts->progress_userdata))
+				r = profdb__fail(-ECANCELED, "profdb_convert: cancelled");
+		}
 	}
 	profdb__ahead_stop(a);
 	for (int i = 0; i < 2; i++)

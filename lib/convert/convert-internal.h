@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../core/core-internal.h"
 #include "profdb/convert.h"
@@ -26,11 +27,19 @@ void profdb__cv_putc(profdb__cv_out *o, char c);
 void profdb__cv_u64(profdb__cv_out *o, uint64_t v);
 /* The decimal digits of @p v at @p dst (room for PROFDB__CV_U64_MAX):
  * how many. Two digits per division; inline, as the Callgrind writer
- * formats a dozen values a line. */
+ * formats a dozen values a line, most of them below 100. */
 #define PROFDB__CV_U64_MAX 20u
 extern const char profdb__cv_digit_pairs[201];   /* "00" .. "99" */
 static inline size_t profdb__cv_fmt_u64(char *dst, uint64_t v)
 {
+	if (v < 10) {
+		*dst = (char)('0' + v);
+		return 1;
+	}
+	if (v < 100) {
+		memcpy(dst, profdb__cv_digit_pairs + 2 * v, 2);
+		return 2;
+	}
 	size_t digits = 1;
 	uint64_t x = v;
 	for (; x >= 10000; x /= 10000)

@@ -209,6 +209,8 @@ static void text_number(char *buf, size_t n, const char *s, int len, uint64_t v,
 
 void context_label(const profdb_context *c, char *buf, size_t n)
 {
+	if (!n)
+		return;   /* (no room even for the NUL the sanitizing loop below ends at) */
 	profdb_str file = names_base(c->file), module = names_base(c->module);
 	const char *fs = file.len ? file.ptr : "?", *ms = module.len ? module.ptr : "?";
 	int fl = file.len ? (int)file.len : 1, ml = module.len ? (int)module.len : 1;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "pb-internal.h"
-#include "core/search-internal.h"
 #include "query/query-internal.h"
 
 /* profile.proto's field numbers */
@@ -515,36 +514,38 @@ static int frame_function(bulk *b, uint64_t index, int unique, uint32_t *cache, 
 	                      (profdb_str){f->module, f->module_len}, f->line, unique, cache, fid);
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
-	return a < c ? -1 : a > c;
-}
-
 /* shared[]: the frames whose identity hash another frame has too (a
  * collision only keeps more locations than needed), once the hashes that
- * key_frame left are taken. */
+ * key_frame left are taken: the (hash, frame) pairs sorted by hash, so
+ * that each run of one hash names its frames. */
 static int mark_shared(bulk *b)
 {
 	size_t n = b->n_frames;
 	for (size_t i = n > KEY_LAG ? n - KEY_LAG : 0; i < n; i++)   /* the last ones key_frame left */
 		if (b->names[i].name)
 			b->key[i] = names_key(&b->names[i]);
-	uint64_t *sorted = malloc(n * sizeof *sorted + 1);
+	profdb__sort_pair *pairs = malloc(n * sizeof *pairs + 1), *tmp = malloc(n * sizeof *tmp + 1);
+	uint32_t *count = malloc(PROFDB_RADIX_SIZE * sizeof *count);
 	b->shared = calloc(n + 1, 1);
-	if (!sorted || !b->shared) {
-		free(sorted);
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	int r = 0;
+	if (!pairs || !tmp || !count || !b->shared) {
+		r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+		goto out;
 	}
-	if (n)
-		memcpy(sorted, b->key, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_u64);
-	for (size_t i = 0; i < n; i++) {
-		size_t lo = profdb__lower_u64(sorted, 0, n, b->key[i]);
-		b->shared[i] = lo + 1 < n && sorted[lo + 1] == b->key[i];
+	for (size_t i = 0; i < n; i++)
+		pairs[i] = (profdb__sort_pair){b->key[i], (uint32_t)i};
+	profdb__radix_pairs(&pairs, &tmp, n, count);
+	for (size_t i = 0, end; i < n; i = end) {
+		for (end = i + 1; end < n && pairs[end].key == pairs[i].key; end++)
+			;
+		for (size_t j = i; end - i > 1 && j < end; j++)
+			b->shared[pairs[j].at] = 1;
 	}
-	free(sorted);
-	return 0;
+out:
+	free(pairs);
+	free(tmp);
+	free(count);
+	return r;
 }
 
 static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)

@@ -839,6 +839,44 @@ Test(convert_cg, pprof_many_functions)
 	free(text);
 }
 
+static int stop_at_second_call(uint64_t done, uint64_t total, void *userdata)
+{
+	(void)done, (void)total;
+	return ++*(int *)userdata == 2;
+}
+
+/* A cancel at the second progress call (function 1024 of 1500) while the
+ * walk that marks the functions of one identity may still run beside the
+ * writer (two threads) or after it ran (one): -ECANCELED, the walk ended
+ * and its memory freed (the ASan build checks). */
+Test(convert_cg, pprof_cancels_in_the_middle)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	uint32_t ir = 0;
+	for (uint32_t threads = 1; threads <= 2; threads++) {
+		profdb_input in = {"callgrind.out.1", text, len};
+		profdb_options oo = PROFDB_OPTIONS_INIT;
+		oo.threads = threads;
+		profdb *db = NULL;
+		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		int calls = 0;
+		o.format = PROFDB_CONVERT_PPROF;
+		o.metrics = &ir;
+		o.n_metrics = 1;
+		o.progress = stop_at_second_call;
+		o.progress_userdata = &calls;
+		buf b = {0};
+		cr_assert_eq(profdb_convert(db, &o, to_buf, &b), -ECANCELED, "%u threads", threads);
+		cr_assert_eq(calls, 2);
+		cr_assert(strstr(profdb_error_message(), "cancelled"), "%s", profdb_error_message());
+		free(b.p);
+		profdb_close(db);
+	}
+	free(text);
+}
+
 /* A protobuf of more chunks (256 KiB) than wait for the compressing
  * thread at once (8): the gzip stream is one deflate over the whole
  * message, compressed on the converting thread (@p threads 1) or beside

@@ -864,8 +864,9 @@ Test(convert_cg, pprof_many_functions)
 	buf b2 = convert(a, PROFDB_CONVERT_PPROF, 0, &ir, 1);
 	cr_assert(b.len == b2.len && !memcmp(b.p, b2.p, b.len));
 	free(b2.p);
-	/* one thread, and four (the lines decoded ahead of the writer, which
-	 * take the functions in the first walk's order, and the compressor) */
+	/* one thread (the functions of one identity known before the first
+	 * sample), and four (known after a few, on a thread of their own; the
+	 * lines decoded ahead of the writer, and the compressor) */
 	for (uint32_t threads = 1; threads <= 4; threads += 3) {
 		profdb_input in = {"callgrind.out.1", text, len};
 		profdb_options oo = PROFDB_OPTIONS_INIT;
@@ -880,6 +881,44 @@ Test(convert_cg, pprof_many_functions)
 	free(pb);
 	free(b.p);
 	profdb_close(a);
+	free(text);
+}
+
+static int stop_at_second_call(uint64_t done, uint64_t total, void *userdata)
+{
+	(void)done, (void)total;
+	return ++*(int *)userdata == 2;
+}
+
+/* A cancel at the second progress call (function 1024 of 1500) while the
+ * walk that marks the functions of one identity may still run beside the
+ * writer (two threads) or after it ran (one): -ECANCELED, the walk ended
+ * and its memory freed (the ASan build checks). */
+Test(convert_cg, pprof_cancels_in_the_middle)
+{
+	size_t len;
+	char *text = many_functions(&len);
+	uint32_t ir = 0;
+	for (uint32_t threads = 1; threads <= 2; threads++) {
+		profdb_input in = {"callgrind.out.1", text, len};
+		profdb_options oo = PROFDB_OPTIONS_INIT;
+		oo.threads = threads;
+		profdb *db = NULL;
+		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
+		int calls = 0;
+		o.format = PROFDB_CONVERT_PPROF;
+		o.metrics = &ir;
+		o.n_metrics = 1;
+		o.progress = stop_at_second_call;
+		o.progress_userdata = &calls;
+		buf b = {0};
+		cr_assert_eq(profdb_convert(db, &o, to_buf, &b), -ECANCELED, "%u threads", threads);
+		cr_assert_eq(calls, 2);
+		cr_assert(strstr(profdb_error_message(), "cancelled"), "%s", profdb_error_message());
+		free(b.p);
+		profdb_close(db);
+	}
 	free(text);
 }
 
@@ -1028,6 +1067,9 @@ Test(convert_cg, helper_threads_follow_the_open_option)
 		flen += (size_t)snprintf(fns + flen, fcap - flen, "fn=(%u) f%u\n1 %u\n", i, i, i);
 	cr_assert_eq(helpers_seen(fns, flen, 1, PROFDB_CONVERT_CALLGRIND), 0);
 	cr_assert_eq(helpers_seen(fns, flen, 2, PROFDB_CONVERT_CALLGRIND), 1, "decoding ahead");
+	/* pprof: the walk that marks the functions of one identity, then the
+	 * compressor, never both at once */
+	cr_assert_leq(helpers_seen(fns, flen, 2, PROFDB_CONVERT_PPROF), 1);
 	free(fns);
 #ifdef PROFDB_HAVE_ZLIB
 	cr_assert_eq(helpers_seen(chunks, len, 2, PROFDB_CONVERT_PPROF), 1, "the compressor");
@@ -1179,8 +1221,10 @@ static void ref_packed2(unsigned char **at, const uint64_t *a, size_t na, const 
  * straddle its end through a message. A sample with more values than a
  * chunk has bytes goes through a message whatever the room. The stream
  * holds the plain encoding of each, in order, compressed (@p threaded:
- * beside the caller) or not. */
-static void packed2_stream(int threaded)
+ * beside the caller) or not. @p hold: the compressing thread is held back
+ * for the first half of the samples, whose chunks the caller compresses
+ * (none runs meanwhile). The compressed bytes go to *@p keep (NULL: freed). */
+static void packed2_stream(int threaded, int hold, buf *keep)
 {
 	enum { SAMPLES = 60000, HUGE = 300000 };
 	size_t cap = (size_t)SAMPLES * 500 + 64, len = 0;
@@ -1194,8 +1238,15 @@ static void packed2_stream(int threaded)
 	profdb__pbs s;
 	profdb__pbm m = {0};
 	cr_assert_eq(profdb__pbs_init(&s, o, threaded), 0);
+	int base = task_count();
+	profdb__pbs_hold_thread(&s, hold);
 	uint64_t seed = UINT64_C(88172645463325252), a[8], b[40];
 	for (unsigned i = 0; i < SAMPLES; i++) {
+		if (hold && i == SAMPLES / 2) {
+			cr_assert_gt(got.len, (size_t)4 << 18, "chunks compressed while held");
+			cr_assert_eq(task_count(), base, "no compressing thread while held");
+			profdb__pbs_hold_thread(&s, 0);
+		}
 		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
 		size_t na = i % 7 == 3 ? 0 : 1 + seed % 8, nb = i % 11 == 5 ? 0 : seed >> 8 & 31;
 		if (i % 1000 == 999)
@@ -1212,6 +1263,9 @@ static void packed2_stream(int threaded)
 	for (size_t k = 0; k < HUGE; k++)
 		huge[k] = k * 977;
 	profdb__pbs_packed2(&s, 2, huge, HUGE, NULL, 0, &m);
+#ifdef PROFDB_HAVE_ZLIB
+	cr_assert_eq(task_count() - base, threaded, "the compressing thread, once released");
+#endif
 	cr_assert_eq(profdb__pbs_finish(&s), 0, "%s", profdb_error_message());
 	profdb__cv_flush(o);
 	profdb__pbs_free(&s);
@@ -1232,14 +1286,29 @@ static void packed2_stream(int threaded)
 	cr_assert(u.p == u.end && t.p == t.end && r.p == r.end, "nothing after the huge sample");
 	profdb__pbm_free(&m);
 	free(pb);
-	free(got.p);
+	if (keep)
+		*keep = got;
+	else
+		free(got.p);
 	free(o);
 	free(huge);
 	free(want);
 }
 
-Test(convert_cg, pprof_samples_in_place_or_through_a_message) { packed2_stream(0); }
-Test(convert_cg, pprof_samples_in_place_compressed_beside) { packed2_stream(1); }
+Test(convert_cg, pprof_samples_in_place_or_through_a_message) { packed2_stream(0, 0, NULL); }
+Test(convert_cg, pprof_samples_in_place_compressed_beside) { packed2_stream(1, 0, NULL); }
+
+/* Chunks compressed here while the thread is held back, beside after:
+ * the bytes of the stream compressed beside from the start. */
+Test(convert_cg, pprof_samples_compressed_here_then_beside)
+{
+	buf held, beside;
+	packed2_stream(1, 1, &held);
+	packed2_stream(1, 0, &beside);
+	cr_assert(held.len == beside.len && !memcmp(held.p, beside.p, held.len), "the same bytes");
+	free(held.p);
+	free(beside.p);
+}
 
 /* ---- the tree formats ------------------------------------------------------------- */
 

@@ -126,8 +126,7 @@ uint64_t profdb__cv_node_line(const profdb__cv_tree *t, uint32_t i);
 /* ---- the bulk path of a call graph (graph-lines.c) ---------------------- */
 
 /* A frame of the walk (the root, then each function in the tree's order;
- * frame @p index of @p count; NULL for a function when the walk goes by
- * the ids of an earlier one) and a line context of the last frame: its
+ * frame @p index of @p count) and a line context of the last frame: its
  * context id, line, and self cost per event (n_ev integers, alive until
  * the call returns). A negative return stops the walk and is returned. */
 typedef int (*profdb__cv_frame_fn)(void *ud, const profdb_context *frame, uint64_t index,
@@ -142,13 +141,10 @@ typedef int (*profdb__cv_line_fn)(void *ud, uint32_t ctx, uint64_t line, const u
  * when @p line is NULL: the frames alone, a cheap pass). 1 when
  * walked, 0 when the path does not apply (no such table, or an event that
  * is not a stored integer self cost: use the tree), < 0. @p spare: the
- * threads the walk may start (ahead-internal.h). @p order: NULL, or the
- * functions' context ids in the order an earlier walk of the same handle
- * met them (count - 1 entries, PROFDB_NONE after the last one met): the
- * functions go by it, their contexts not fetched again. */
+ * threads the walk may start (ahead-internal.h). */
 int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n_ev,
                           const uint32_t *profiles, size_t n_profiles,
                           profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud,
-                          unsigned spare, const uint32_t *order);
+                          unsigned spare);
 
 #endif /* PROFDB_CONVERT_COST_INTERNAL_H */

@@ -41,7 +41,6 @@ typedef struct rows_jobs {
 	const profdb__graph_table *g;
 	walk w;
 	uint32_t next;                 /* the next function's context, PROFDB_NONE at the end */
-	const uint32_t *order;         /* or the functions' contexts in order (nf of them) */
 	uint64_t nf;
 	fn_rows *cur;
 } rows_jobs;
@@ -109,17 +108,16 @@ static int make_rows(void *ctx, unsigned worker, uint64_t job, void *old, void *
                      size_t *bytes)
 {
 	rows_jobs *x = ctx;
-	(void)worker;
+	(void)worker, (void)job;
 	if (!(x->cur = old ? old : calloc(1, sizeof *x->cur)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	x->cur->n = 0;
 	x->cur->fn_ctx = PROFDB_NONE;
-	uint32_t id = x->order ? (job < x->nf ? x->order[job] : PROFDB_NONE) : x->next;
+	uint32_t id = x->next;
 	profdb_context c;
 	int r = 0;
-	if (id != PROFDB_NONE && (x->order || (r = profdb_context_get(x->w.db, id, &c)) >= 0)) {
-		if (!x->order)
-			x->next = c.next_sibling;
+	if (id != PROFDB_NONE && (r = profdb_context_get(x->w.db, id, &c)) >= 0) {
+		x->next = c.next_sibling;
 		x->cur->fn_ctx = id;
 		/* (a context that is no function: the caller says so before it
 		 * takes these) */
@@ -157,7 +155,7 @@ static int applies(const profdb *db, const profdb__cv_event *ev, size_t n_ev)
 int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n_ev,
                           const uint32_t *profiles, size_t n_profiles,
                           profdb__cv_frame_fn frame, profdb__cv_line_fn line, void *ud,
-                          unsigned spare, const uint32_t *order)
+                          unsigned spare)
 {
 	if (!applies(db, ev, n_ev))
 		return 0;
@@ -169,7 +167,7 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 	unsigned char *chosen = calloc((size_t)np + 1, 1);
 	/* the lines a few functions ahead, on the making thread's own walk */
 	rows_jobs x = {g, {db, ev, n_ev, (size_t)nm, chosen, n_ev == (uint64_t)nm, NULL, keep_row,
-	                   NULL}, PROFDB_NONE, order, (uint64_t)nf, NULL};
+	                   NULL}, PROFDB_NONE, (uint64_t)nf, NULL};
 	x.w.ud = &x;
 	x.w.self = calloc(n_ev + 1, sizeof *x.w.self);
 	int r = chosen && x.w.self ? 0 : profdb__fail(-ENOMEM, "profdb_convert: out of memory");
@@ -199,22 +197,18 @@ int profdb__cv_graph_walk(const profdb *db, const profdb__cv_event *ev, size_t n
 	walk direct = x.w;   /* without the thread: rows go straight to @p line */
 	direct.line = line;
 	direct.ud = ud;
-	/* the root's children are the functions, function fn is context fn + 1
-	 * (@p order: its ids, each checked as this loop checks it) */
+	/* the root's children are the functions, function fn is context fn + 1 */
 	for (uint32_t id = r >= 0 ? c.first_child : PROFDB_NONE; r >= 0; id = c.next_sibling) {
-		if (order)
-			id = index <= (uint64_t)nf ? order[index - 1] : PROFDB_NONE;
 		if (id == PROFDB_NONE)
 			break;
-		if (!order && (r = profdb_context_get(db, id, &c)) < 0)
+		if ((r = profdb_context_get(db, id, &c)) < 0)
 			break;
-		if (id == 0 || id > (uint64_t)nf || (!order && c.parent != root) ||
-		    index > (uint64_t)nf) {
+		if (id == 0 || id > (uint64_t)nf || c.parent != root || index > (uint64_t)nf) {
 			r = profdb__fail(-EBADMSG, "profdb_convert: context %u is not a function of "
 			                 "the call graph", id);
 			break;
 		}
-		if ((r = frame(ud, order ? NULL : &c, index++, (uint64_t)nf + 1)) < 0 || !line)
+		if ((r = frame(ud, &c, index++, (uint64_t)nf + 1)) < 0 || !line)
 			continue;
 		if (!ahead) {
 			r = g->lines(db->impl, id - 1, one_row, &direct);

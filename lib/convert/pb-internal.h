@@ -35,6 +35,10 @@ typedef struct profdb__pbs {
  * a full chunk may be compressed on a thread of its own while the next
  * one fills. */
 int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded);
+/* While @p hold, full chunks are compressed on the calling thread: the
+ * thread the compressor would take does other work. Its thread starts
+ * at the first full chunk after. */
+void profdb__pbs_hold_thread(profdb__pbs *s, int hold);
 /* Bytes of the top-level message. */
 void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len);
 /* Field @p field holding message @p m. */

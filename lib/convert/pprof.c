@@ -5,12 +5,12 @@
  * the functions and locations they introduce, then the string table
  * (protobuf allows a repeated field to be split), so memory holds the
  * tables and one message, not the output. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pb-internal.h"
-#include "core/search-internal.h"
 #include "query/query-internal.h"
 
 /* profile.proto's field numbers */
@@ -45,8 +45,8 @@ typedef struct pp {
 	/* the locations, ids from 1 in order of first use: tables of their
 	 * own, as there are about as many as contexts (names would hash and
 	 * copy 16-byte strings); the bulk path keeps in @c locs only those of
-	 * functions that more than one frame names, and the others of one
-	 * function at a time in @c local */
+	 * functions not known to be named by one frame only, and the others
+	 * of one function at a time in @c local */
 	loctab locs, local;
 	uint32_t n_locs;
 	const profdb__cv_event *ev;
@@ -403,34 +403,61 @@ static int tree_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
  * function's lines at a time. Every frame of a call graph's tree is the
  * root or a function below it, so a line's stack is its location and the
  * root's. A frame whose function identity no other frame has keeps its
- * locations only while its lines are written. */
+ * locations only while its lines are written, and takes its function id
+ * without the function table. Which frames those are (the marks) takes a
+ * walk over every function's names before any is known; it runs on a
+ * thread of its own while the writer starts, and until it is done the
+ * writer takes every frame as shared: ids come in order of first use
+ * either way, so the output is the same and only the tables hold more.
+ * Meanwhile the compressing thread waits and its chunks are compressed
+ * by the writer, so the conversion uses no more threads than it may. */
 
-/* A frame's names as the first walk met them, so that the second walks
- * the same functions without fetching their contexts again; a name
- * profdb makes up (in a buffer of the moment) or one of 4 GiB is left out
- * (name NULL) and fetched again when asked for. */
-typedef struct frame_names {
-	const char *name, *file, *module;
-	uint32_t name_len, file_len, module_len;
-	uint32_t id;             /* the frame's context */
-	uint64_t line;
-} frame_names;
+/* Frames whose names the marks' walk hashes later: the names of a frame
+ * are asked for when it comes and hashed this many frames after, so that
+ * their cache misses overlap. */
+#define KEY_LAG 8
+
+/* A frame's names waiting to be hashed (kept: 0 for names of the moment,
+ * in a buffer of the walk's, which are hashed at once). */
+typedef struct lag_names {
+	profdb_str name, file, module;
+	int kept;
+} lag_names;
+
+/* The marks: per frame of the walk, whether another frame has its
+ * identity hash (a collision only keeps more locations than needed). */
+typedef struct marks {
+	const profdb *db;
+	const profdb__cv_event *ev;
+	size_t n_ev;
+	const uint32_t *profiles;
+	size_t n_profiles;
+	uint64_t *key;            /* per frame: its identity hash */
+	lag_names lag[KEY_LAG];   /* the last frames', at index % KEY_LAG */
+	size_t n;                 /* frames walked */
+	unsigned char *shared;    /* n of them, once made */
+	int r;                    /* 1 made, 0 no bulk path, < 0 failed (msg) */
+	char msg[512];            /* (messages are per thread) */
+	atomic_int quit;          /* the writer failed: stop */
+	atomic_int done;          /* r and shared are set (release, acquire) */
+	pthread_t th;
+	int started, threaded, taken;
+} marks;
 
 typedef struct bulk {
 	pp *p;
 	const profdb *db;
-	uint64_t fn;              /* the frame being written */
+	const uint32_t *profiles;
+	size_t n_profiles;
+	profdb_context fn, root;  /* the frame being written, the root */
 	uint32_t root_fid, fn_fid;
 	uint64_t root_lid;
 	uint64_t last_line, last_lid;   /* the location of the frame's previous line */
 	int have_last;
 	int fn_unique;            /* no other frame has fn's identity */
-	uint64_t *key;            /* per frame: its function identity's hash */
-	unsigned char *shared;    /* per frame: another frame has that hash */
-	frame_names *names;       /* per frame */
-	uint32_t *order;          /* the functions' contexts (frames 1 ..), for the second walk */
-	size_t n_frames;
 	loctab *fn_locs;
+	marks m;
+	unsigned polls;           /* lines written while the marks were awaited */
 } bulk;
 
 /* Ask for the first bytes of @p s ahead of their use: a Callgrind name
@@ -447,104 +474,156 @@ static void prefetch_str(profdb_str s)
 #endif
 }
 
-/* Frames whose names the first walk hashes later: the names of a frame
- * are asked for when it comes and hashed this many frames after, so that
- * their cache misses overlap. */
-#define KEY_LAG 8
-
-/* The identity hash of kept names @p f. */
-static uint64_t names_key(const frame_names *f)
+static uint64_t names_key(profdb_str name, profdb_str file, profdb_str module)
 {
-	uint64_t h = profdb__cv_hash(f->name, f->name_len, 0);
-	h = profdb__cv_hash(f->file, f->file_len, h);
-	return profdb__cv_hash(f->module, f->module_len, h);
+	uint64_t h = profdb__cv_hash(name.ptr, name.len, 0);
+	h = profdb__cv_hash(file.ptr, file.len, h);
+	return profdb__cv_hash(module.ptr, module.len, h);
 }
 
 static int key_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
 {
-	bulk *b = ud;
-	if (!b->key) {
-		b->key = calloc(count + 1, sizeof *b->key);
-		b->names = calloc(count + 1, sizeof *b->names);
-		b->order = malloc((count + 1) * sizeof *b->order);
-		if (!b->key || !b->names || !b->order)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
-		memset(b->order, 0xff, (count + 1) * sizeof *b->order);   /* PROFDB_NONE */
-	}
+	marks *m = ud;
+	if (atomic_load_explicit(&m->quit, memory_order_relaxed))
+		return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
+	if (!m->key && !(m->key = calloc(count + 1, sizeof *m->key)))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	if (index >= count || !c)
 		return profdb__fail(-EBADMSG, "profdb_convert: more frames than functions");
 	char buf[256];
 	profdb_str name, file, module;
 	uint64_t line;
 	profdb__cv_context_names(c, buf, sizeof buf, &name, &file, &module, &line);
-	b->n_frames = index + 1;
-	if (index > 0)
-		b->order[index - 1] = c->id;
-	if (name.ptr != buf && name.len <= UINT32_MAX && file.len <= UINT32_MAX &&
-	    module.len <= UINT32_MAX) {
-		b->names[index] = (frame_names){name.ptr, file.ptr, module.ptr, (uint32_t)name.len,
-		                                (uint32_t)file.len, (uint32_t)module.len, c->id, line};
+	lag_names *l = &m->lag[index % KEY_LAG];
+	if (index >= KEY_LAG && l->kept)   /* frame index - KEY_LAG's */
+		m->key[index - KEY_LAG] = names_key(l->name, l->file, l->module);
+	m->n = index + 1;
+	if (name.ptr != buf) {
+		*l = (lag_names){name, file, module, 1};
 		prefetch_str(name);
 		prefetch_str(file);
-	} else {   /* (names of the moment: hashed now) */
-		b->names[index] = (frame_names){NULL, NULL, NULL, 0, 0, 0, c->id, line};
-		uint64_t h = profdb__cv_hash(name.ptr, name.len, 0);
-		h = profdb__cv_hash(file.ptr, file.len, h);
-		b->key[index] = profdb__cv_hash(module.ptr, module.len, h);
+	} else {
+		l->kept = 0;
+		m->key[index] = names_key(name, file, module);
 	}
-	if (index >= KEY_LAG && b->names[index - KEY_LAG].name)
-		b->key[index - KEY_LAG] = names_key(&b->names[index - KEY_LAG]);
 	return 0;
 }
 
-/* The function of frame @p index of the bulk path, as function_named(). */
-static int frame_function(bulk *b, uint64_t index, int unique, uint32_t *cache, uint64_t *fid)
+/* shared[], once the hashes that key_frame left are taken: the (hash,
+ * frame) pairs sorted by hash, so that each run of one hash names its
+ * frames. */
+static int mark_shared(marks *m)
 {
-	if (*cache) {
-		*fid = *cache;
+	size_t n = m->n;
+	for (size_t i = n > KEY_LAG ? n - KEY_LAG : 0; i < n; i++) {
+		const lag_names *l = &m->lag[i % KEY_LAG];
+		if (l->kept)
+			m->key[i] = names_key(l->name, l->file, l->module);
+	}
+	profdb__sort_pair *pairs = malloc(n * sizeof *pairs + 1), *tmp = malloc(n * sizeof *tmp + 1);
+	uint32_t *count = malloc(PROFDB_RADIX_SIZE * sizeof *count);
+	m->shared = calloc(n + 1, 1);
+	int r = 0;
+	if (!pairs || !tmp || !count || !m->shared) {
+		r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+		goto out;
+	}
+	if (n > UINT32_MAX) {   /* (more frames than a pair numbers: none is unique) */
+		memset(m->shared, 1, n);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		pairs[i] = (profdb__sort_pair){m->key[i], (uint32_t)i};
+	profdb__radix_pairs(&pairs, &tmp, n, count);
+	for (size_t i = 0, end; i < n; i = end) {
+		for (end = i + 1; end < n && pairs[end].key == pairs[i].key; end++)
+			;
+		for (size_t j = i; end - i > 1 && j < end; j++)
+			m->shared[pairs[j].at] = 1;
+	}
+out:
+	free(pairs);
+	free(tmp);
+	free(count);
+	return r;
+}
+
+/* The marks' walk: the frames alone (graph-lines.c), then shared[]. */
+static void *run_marks(void *arg)
+{
+	marks *m = arg;
+	int r = profdb__cv_graph_walk(m->db, m->ev, m->n_ev, m->profiles, m->n_profiles, key_frame,
+	                              NULL, m, 0);
+	if (r > 0 && (r = mark_shared(m)) >= 0)
+		r = 1;
+	free(m->key);
+	m->key = NULL;
+	if (r < 0)
+		snprintf(m->msg, sizeof m->msg, "%s", profdb__message());
+	m->r = r;
+	atomic_store_explicit(&m->done, 1, memory_order_release);
+	return NULL;
+}
+
+/* Take the marks when their walk is done (@p wait: wait for it); the
+ * compressing thread may start from then on. 0, or the walk's error. */
+static int take_marks(bulk *b, int wait)
+{
+	marks *m = &b->m;
+	if (!m->started || m->taken)
 		return 0;
+	if (m->threaded) {
+		if (!wait && !atomic_load_explicit(&m->done, memory_order_acquire))
+			return 0;
+		pthread_join(m->th, NULL);
+		if (m->r < 0)
+			profdb__set_message(m->msg);
 	}
-	const frame_names *f = &b->names[index];
-	if (!f->name) {
-		profdb_context c;
-		int r = profdb_context_get(b->db, f->id, &c);
-		return r < 0 ? r : function_of(b->p, &c, unique, cache, fid);
-	}
-	return function_named(b->p, (profdb_str){f->name, f->name_len},
-	                      (profdb_str){f->file, f->file_len},
-	                      (profdb_str){f->module, f->module_len}, f->line, unique, cache, fid);
+	m->taken = 1;
+	profdb__pbs_hold_thread(&b->p->s, 0);
+	return m->r < 0 ? m->r : 0;
 }
 
-static int cmp_u64(const void *x, const void *y)
+/* Start the marks' walk, on a thread of its own when the conversion has
+ * one to spare (the compressor's, which waits until the marks are
+ * taken), else here. */
+static int start_marks(bulk *b)
 {
-	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
-	return a < c ? -1 : a > c;
+	marks *m = &b->m;
+	m->db = b->db;
+	m->ev = b->p->ev;
+	m->n_ev = b->p->n_ev;
+	m->profiles = b->profiles;
+	m->n_profiles = b->n_profiles;
+	atomic_init(&m->quit, 0);
+	atomic_init(&m->done, 0);
+	m->started = 1;
+	if (b->p->spare) {
+		profdb__pbs_hold_thread(&b->p->s, 1);
+		m->threaded = pthread_create(&m->th, NULL, run_marks, m) == 0;
+	}
+	if (!m->threaded)
+		run_marks(m);
+	return take_marks(b, 0);
 }
 
-/* shared[]: the frames whose identity hash another frame has too (a
- * collision only keeps more locations than needed), once the hashes that
- * key_frame left are taken. */
-static int mark_shared(bulk *b)
+/* Stop the marks' walk after an error of the writer's (whose message
+ * stays). */
+static void stop_marks(bulk *b)
 {
-	size_t n = b->n_frames;
-	for (size_t i = n > KEY_LAG ? n - KEY_LAG : 0; i < n; i++)   /* the last ones key_frame left */
-		if (b->names[i].name)
-			b->key[i] = names_key(&b->names[i]);
-	uint64_t *sorted = malloc(n * sizeof *sorted + 1);
-	b->shared = calloc(n + 1, 1);
-	if (!sorted || !b->shared) {
-		free(sorted);
-		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
+	marks *m = &b->m;
+	if (m->started && !m->taken && m->threaded) {
+		atomic_store_explicit(&m->quit, 1, memory_order_relaxed);
+		pthread_join(m->th, NULL);
 	}
-	if (n)
-		memcpy(sorted, b->key, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_u64);
-	for (size_t i = 0; i < n; i++) {
-		size_t lo = profdb__lower_u64(sorted, 0, n, b->key[i]);
-		b->shared[i] = lo + 1 < n && sorted[lo + 1] == b->key[i];
-	}
-	free(sorted);
-	return 0;
+	m->taken = 1;
+}
+
+/* Is frame @p index known to be the only one of its identity? */
+static int frame_unique(const bulk *b, uint64_t index)
+{
+	const marks *m = &b->m;
+	return m->taken && m->r > 0 && index < m->n && !m->shared[index];
 }
 
 static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_t count)
@@ -552,22 +631,29 @@ static int bulk_frame(void *ud, const profdb_context *c, uint64_t index, uint64_
 	bulk *b = ud;
 	pp *p = b->p;
 	const profdb_convert_options *opts = p->opts;
-	(void)c;   /* the first walk's names serve (this walk goes by its order) */
 	if (opts->progress && !(index & 1023) && opts->progress(index, count, opts->progress_userdata))
 		return profdb__fail(-ECANCELED, "profdb_convert: cancelled");
-	if (index >= b->n_frames)
-		return profdb__fail(-EBADMSG, "profdb_convert: the functions changed between walks");
-	b->fn = index;
-	b->fn_fid = 0;
-	const frame_names *f = &b->names[index];
-	if (f->name) {
-		prefetch_str((profdb_str){f->name, f->name_len});
-		prefetch_str((profdb_str){f->file, f->file_len});
+	if (!c)
+		return profdb__fail(-EINVAL, "profdb: internal error: a frame without its context");
+	int r;
+	if (index == 0) {
+		/* the tables grow with the frames taken as shared until the
+		 * marks come */
+		if ((r = profdb__hindex_init(&p->locs.index, 1024)) < 0 ||
+		    (r = profdb__hindex_init(&p->local.index, 1024)) < 0 || (r = start_marks(b)) < 0)
+			return r;
+		b->root = *c;
+	} else if ((r = take_marks(b, 0)) < 0) {
+		return r;
 	}
+	b->fn = *c;
+	b->fn_fid = 0;
+	prefetch_str(c->function);
+	prefetch_str(c->file);
 	b->have_last = 0;
-	b->fn_unique = !b->shared[index];
+	b->fn_unique = frame_unique(b, index);
 	loctab_clear(&p->local);
-	b->fn_locs = b->shared[index] ? &p->locs : &p->local;
+	b->fn_locs = b->fn_unique ? &p->local : &p->locs;
 	return 0;
 }
 
@@ -578,9 +664,12 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	size_t nv;
 	uint64_t fid;
 	const uint64_t *values;
+	int r;
 	(void)ctx;
-	int r = line_values(p, self, &values, &nv);
-	if (r <= 0)
+	/* a long function's lines ask too, for the compressing thread */
+	if (!b->m.taken && !(++b->polls & 255) && (r = take_marks(b, 0)) < 0)
+		return r;
+	if ((r = line_values(p, self, &values, &nv)) <= 0)
 		return r;
 	if (profdb__grow((void **)&p->stack, &p->cap_stack, 2, sizeof *p->stack) < 0)
 		return -ENOMEM;
@@ -589,7 +678,7 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	if (b->have_last && line == b->last_line) {
 		p->stack[0] = b->last_lid;
 	} else {
-		if ((r = frame_function(b, b->fn, b->fn_unique, &b->fn_fid, &fid)) < 0 ||
+		if ((r = function_of(p, &b->fn, b->fn_unique, &b->fn_fid, &fid)) < 0 ||
 		    (r = location(p, b->fn_locs, fid, line, &p->stack[0])) < 0)
 			return r;
 		b->have_last = 1;
@@ -598,8 +687,8 @@ static int bulk_line(void *ud, uint32_t ctx, uint64_t line, const uint64_t *self
 	}
 	/* the root's location is kept whatever table it went to */
 	if (!b->root_lid &&
-	    ((r = frame_function(b, 0, !b->shared[0], &b->root_fid, &fid)) < 0 ||
-	     (r = location(p, &p->locs, fid, b->names[0].line, &b->root_lid)) < 0))
+	    ((r = function_of(p, &b->root, frame_unique(b, 0), &b->root_fid, &fid)) < 0 ||
+	     (r = location(p, &p->locs, fid, b->root.line, &b->root_lid)) < 0))
 		return r;
 	p->stack[1] = b->root_lid;
 	if ((r = put_stack(p, 2, values, nv)) >= 0 && (p->s.err || p->s.o->err))
@@ -614,20 +703,18 @@ static int bulk_samples(pp *p, const profdb *db, const uint32_t *profiles, size_
 	memset(&b, 0, sizeof b);
 	b.p = p;
 	b.db = db;
-	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, key_frame, NULL, &b,
-	                              0, NULL);
-	if (r > 0 && (r = mark_shared(&b)) >= 0)
-		r = 1;
-	free(b.key);   /* (the second walk needs the marks only) */
-	b.key = NULL;
-	if (r > 0 && (r = profdb__hindex_init(&p->locs.index, 1024)) >= 0 &&
-	    (r = profdb__hindex_init(&p->local.index, 1024)) >= 0)
-		r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
-		                          bulk_line, &b, p->spare ? p->spare - 1 : 0,   /* one: the compressor */
-		                          b.order);
-	free(b.shared);
-	free(b.names);
-	free(b.order);
+	b.profiles = profiles;
+	b.n_profiles = n_profiles;
+	int r = profdb__cv_graph_walk(db, p->ev, p->n_ev, profiles, n_profiles, bulk_frame,
+	                              bulk_line, &b, p->spare ? p->spare - 1 : 0);   /* one: the compressor */
+	if (r < 0) {
+		stop_marks(&b);
+	} else {
+		int t = take_marks(&b, 1);   /* (a small profile's walk may end first) */
+		r = t < 0 ? t : r;
+	}
+	free(b.m.shared);
+	free(b.m.key);
 	return r;
 }
 

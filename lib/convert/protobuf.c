@@ -134,12 +134,12 @@ struct profdb__pbz {
 	unsigned char *out;
 	size_t out_len, out_cap;
 	/* The compressing thread, started at the first full chunk (a small
-	 * output never starts it) when the stream may. Chunks done < queued
+	 * output never starts it) when the stream may and is not held. Chunks done < queued
 	 * wait for it; the one that ends the stream is chunk final - 1. The
 	 * compressed bytes go to @c ready, which the converting thread takes
 	 * and writes (profdb_write_fn is called on that thread only). The
 	 * lock guards done, queued, final, quit, werr and ready. */
-	int threaded, may_thread;
+	int threaded, may_thread, held;
 	pthread_t th;
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
@@ -247,7 +247,7 @@ static int queue_chunk(profdb__pbs *s, int fin)
 static int hand_over(profdb__pbs *s, int fin)
 {
 	struct profdb__pbz *z = s->z;
-	if (z->may_thread && !fin) {
+	if (z->may_thread && !z->held && !fin) {
 		z->may_thread = 0;   /* one attempt: a thread that cannot start now will not later */
 		z->threaded = pthread_create(&z->th, NULL, compressor, z) == 0;
 	}
@@ -301,6 +301,16 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded)
 	(void)threaded;
 #endif
 	return 0;
+}
+
+void profdb__pbs_hold_thread(profdb__pbs *s, int hold)
+{
+#ifdef PROFDB_HAVE_ZLIB
+	if (s->z)
+		s->z->held = hold;
+#else
+	(void)s, (void)hold;
+#endif
 }
 
 void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len)

@@ -567,10 +567,17 @@ Test(convert_cg, callgrind_progress_every_256_functions)
 	free(text);
 }
 
-static int stop_at_third(uint64_t done, uint64_t total, void *userdata)
+/* A progress callback that counts its calls and asks to stop at the
+ * stop-th. */
+typedef struct stopper {
+	int calls, stop;
+} stopper;
+
+static int stop_at_call(uint64_t done, uint64_t total, void *userdata)
 {
 	(void)done, (void)total;
-	return ++*(int *)userdata == 3;
+	stopper *s = userdata;
+	return ++s->calls == s->stop;
 }
 
 /* A write error or a cancel in the middle: the records decoded ahead are
@@ -590,13 +597,13 @@ Test(convert_cg, callgrind_stops_in_the_middle)
 		free(b.p);
 	}
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
-	int calls = 0;
+	stopper st = {0, 3};
 	o.format = PROFDB_CONVERT_CALLGRIND;
-	o.progress = stop_at_third;
-	o.progress_userdata = &calls;
+	o.progress = stop_at_call;
+	o.progress_userdata = &st;
 	buf b = {0};
 	cr_assert_eq(profdb_convert(a, &o, to_buf, &b), -ECANCELED);
-	cr_assert_eq(calls, 3);
+	cr_assert_eq(st.calls, 3);
 	free(b.p);
 	profdb_close(a);
 	free(text);
@@ -884,12 +891,6 @@ Test(convert_cg, pprof_many_functions)
 	free(text);
 }
 
-static int stop_at_second_call(uint64_t done, uint64_t total, void *userdata)
-{
-	(void)done, (void)total;
-	return ++*(int *)userdata == 2;
-}
-
 /* A cancel at the second progress call (function 1024 of 1500) while the
  * walk that marks the functions of one identity may still run beside the
  * writer (two threads) or after it ran (one): -ECANCELED, the walk ended
@@ -906,15 +907,15 @@ Test(convert_cg, pprof_cancels_in_the_middle)
 		profdb *db = NULL;
 		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
 		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
-		int calls = 0;
+		stopper st = {0, 2};
 		o.format = PROFDB_CONVERT_PPROF;
 		o.metrics = &ir;
 		o.n_metrics = 1;
-		o.progress = stop_at_second_call;
-		o.progress_userdata = &calls;
+		o.progress = stop_at_call;
+		o.progress_userdata = &st;
 		buf b = {0};
 		cr_assert_eq(profdb_convert(db, &o, to_buf, &b), -ECANCELED, "%u threads", threads);
-		cr_assert_eq(calls, 2);
+		cr_assert_eq(st.calls, 2);
 		cr_assert(strstr(profdb_error_message(), "cancelled"), "%s", profdb_error_message());
 		free(b.p);
 		profdb_close(db);

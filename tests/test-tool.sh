@@ -269,6 +269,18 @@ else
 	echo "SKIP callgrind goldens: profdb cannot read $cg yet: $(cat "$work/err")"
 fi
 
+# convert -o - writes to standard output, as convert without -o does (and
+# no file named "-"); --separate needs a real prefix
+check convert-stdout 0 "$profdb" convert -t folded "$cg"
+cp "$work/out" "$work/folded.stdout"
+abs=$(cd "$(dirname "$profdb")" && pwd)/$(basename "$profdb")
+(cd "$work" && "$abs" convert -t folded -o - "$cg") >"$work/out" 2>"$work/err" ||
+	fail "convert -o -: exit $?"
+cmp -s "$work/out" "$work/folded.stdout" || fail "convert -o -: other bytes than without -o"
+[ ! -e "$work/-" ] || fail "convert -o -: wrote a file named '-'"
+check convert-separate-dash 2 "$profdb" convert -t callgrind --separate -o - "$cg"
+err_contains convert-separate-dash "--separate needs -o PREFIX"
+
 # ---- profdb diff: a Callgrind pair and two profiles of the sample ----
 # Relative paths (the header names the inputs) keep the goldens the same
 # in every build directory.

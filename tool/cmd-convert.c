@@ -28,8 +28,9 @@ static const char convert_usage[] =
 	"  timeline    the traces as a timeline in one SVG file, one row per trace line\n"
 	"  -t, --to folded|speedscope|chrome|callgrind|pprof|svg|timeline\n"
 	"                    the output format (required)\n"
-	"  -o, --output OUT  write to OUT (default: standard output); with --separate,\n"
-	"                    OUT is a prefix and each profile goes to OUT.INDEX\n"
+	"  -o, --output OUT  write to OUT (without -o, or with -o -: standard output);\n"
+	"                    with --separate, OUT is a prefix and each profile goes to\n"
+	"                    OUT.INDEX\n"
 	"  -m, --metric M    a metric, by name or id; repeat or 'a,b' for several\n"
 	"                    (default: doc/CONVERT.md, per format)\n"
 	"  --profiles SEL    only these profiles (as 'profdb profiles' lists them)\n"
@@ -250,7 +251,7 @@ int cmd_convert(int argc, char **argv)
 	while ((c = tool_getopt(argc, argv, "t:o:m:h", lo)) != -1) {
 		switch (c) {
 		case 't': to = optarg; break;
-		case 'o': out = optarg; break;
+		case 'o': out = strcmp(optarg, "-") ? optarg : NULL; break;   /* "-": stdout */
 		case 'm':
 			if (n_args == 64)
 				return tool_usage_fail(argv[0], "at most 64 -m options");

@@ -64,14 +64,22 @@ static buf convert(const profdb *db, profdb_convert_format f, int separate, cons
 	return b;
 }
 
-static profdb *open_text(const void *text, size_t n)
+/* @p text opened with options.threads = @p threads (0: one per core). */
+static profdb *open_threads(const void *text, size_t n, uint32_t threads)
 {
 	profdb_input in = {"callgrind.out.1", text, n};
+	profdb_options oo = PROFDB_OPTIONS_INIT;
+	oo.threads = threads;
 	profdb *db = NULL;
-	int r = profdb_open_inputs(&db, &in, 1, NULL);
+	int r = profdb_open_inputs(&db, &in, 1, &oo);
 	cr_assert_eq(r, 0, "open: %d %s\n%.*s", r, profdb_error_message(), (int)(n < 2000 ? n : 2000),
 	             (const char *)text);
 	return db;
+}
+
+static profdb *open_text(const void *text, size_t n)
+{
+	return open_threads(text, n, 0);
 }
 
 /* Self cost of the function named @p name in @p profile, event @p ev. */
@@ -488,11 +496,8 @@ Test(convert_cg, callgrind_same_bytes_on_any_thread_count)
 	char *text = gaps_text(&len);
 	buf out[3];
 	for (uint32_t k = 0; k < 3; k++) {
-		profdb_input in = {"callgrind.out.1", text, len};
-		profdb_options oo = PROFDB_OPTIONS_INIT;
-		oo.threads = k + 1;   /* 1: the caller alone; 2, 3: a second thread beside it */
-		profdb *db = NULL;
-		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		/* 1: the caller alone; 2, 3: a second thread beside it */
+		profdb *db = open_threads(text, len, k + 1);
 		out[k] = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
 		profdb_close(db);
 	}
@@ -620,11 +625,7 @@ Test(convert_cg, callgrind_stops_at_a_function_that_fails_to_decode)
 	char *at = strstr(text, "\n1010 1 1000\n");   /* function 1000, part 1: Dr 1000 */
 	cr_assert(at);
 	for (uint32_t threads = 1; threads <= 2; threads++) {
-		profdb_input in = {"callgrind.out.1", text, len};
-		profdb_options oo = PROFDB_OPTIONS_INIT;
-		oo.threads = threads;
-		profdb *db = NULL;
-		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		profdb *db = open_threads(text, len, threads);
 		at[8] = '9';
 		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 		o.format = PROFDB_CONVERT_CALLGRIND;
@@ -875,11 +876,7 @@ Test(convert_cg, pprof_many_functions)
 	 * sample), and four (known after a few, on a thread of their own; the
 	 * lines decoded ahead of the writer, and the compressor) */
 	for (uint32_t threads = 1; threads <= 4; threads += 3) {
-		profdb_input in = {"callgrind.out.1", text, len};
-		profdb_options oo = PROFDB_OPTIONS_INIT;
-		oo.threads = threads;
-		profdb *t = NULL;
-		cr_assert_eq(profdb_open_inputs(&t, &in, 1, &oo), 0, "%s", profdb_error_message());
+		profdb *t = open_threads(text, len, threads);
 		buf bt = convert(t, PROFDB_CONVERT_PPROF, 0, &ir, 1);
 		cr_assert(b.len == bt.len && !memcmp(b.p, bt.p, b.len), "%u threads", threads);
 		free(bt.p);
@@ -901,11 +898,7 @@ Test(convert_cg, pprof_cancels_in_the_middle)
 	char *text = many_functions(&len);
 	uint32_t ir = 0;
 	for (uint32_t threads = 1; threads <= 2; threads++) {
-		profdb_input in = {"callgrind.out.1", text, len};
-		profdb_options oo = PROFDB_OPTIONS_INIT;
-		oo.threads = threads;
-		profdb *db = NULL;
-		cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+		profdb *db = open_threads(text, len, threads);
 		profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 		stopper st = {0, 2};
 		o.format = PROFDB_CONVERT_PPROF;
@@ -938,11 +931,7 @@ static void pprof_in_chunks(uint32_t threads)
 		len += (size_t)snprintf(text + len, cap - len, "%u %u\n", i, 1000 + i);
 		want += 1000 + i;
 	}
-	profdb_input in = {"callgrind.out.1", text, len};
-	profdb_options oo = PROFDB_OPTIONS_INIT;
-	oo.threads = threads;
-	profdb *a = NULL;
-	cr_assert_eq(profdb_open_inputs(&a, &in, 1, &oo), 0, "%s", profdb_error_message());
+	profdb *a = open_threads(text, len, threads);
 	buf b = convert(a, PROFDB_CONVERT_PPROF, 0, NULL, 0);
 #ifdef PROFDB_HAVE_ZLIB
 	size_t n = 0, at = 0;
@@ -1021,11 +1010,7 @@ static int to_buf_counting(const void *data, size_t len, void *userdata)
  * from a handle opened with @p threads. */
 static int helpers_seen(const char *text, size_t len, uint32_t threads, profdb_convert_format f)
 {
-	profdb_input in = {"callgrind.out.1", text, len};
-	profdb_options oo = PROFDB_OPTIONS_INIT;
-	oo.threads = threads;
-	profdb *db = NULL;
-	cr_assert_eq(profdb_open_inputs(&db, &in, 1, &oo), 0, "%s", profdb_error_message());
+	profdb *db = open_threads(text, len, threads);
 	int base = task_count();   /* (the open's scan threads have ended) */
 	profdb_convert_options o = PROFDB_CONVERT_OPTIONS_INIT;
 	o.format = f;

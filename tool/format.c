@@ -123,22 +123,12 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
 	snprintf(out, cap, "%.*s...%s", (int)hb, work, work + tb);
 }
 
-/* @p n blanks on stdout. */
-static void put_blanks(int n)
-{
-	static const char blanks[] = "                                ";
-	for (; n > 0; n -= (int)sizeof blanks - 1)
-		fwrite(blanks, 1, n < (int)sizeof blanks - 1 ? (size_t)n : sizeof blanks - 1, stdout);
-}
-
 void fmt_put(const char *s, int w)
 {
-	int pad = (w < 0 ? -w : w) - (int)fmt_width(s);
-	if (w > 0)
-		put_blanks(pad);
-	fputs(s, stdout);
-	if (w < 0)
-		put_blanks(pad);
+	fmt_line l;
+	l.n = 0;
+	fmt_line_cell(&l, s, w);
+	fmt_line_flush(&l);
 }
 
 size_t fmt_percent(char buf[static 16], double p)

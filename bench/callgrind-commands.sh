@@ -3,8 +3,11 @@
 # whole processes, for one or two builds side by side (each command of each
 # build in turn, so both see the same load): CPU time (user + system, from
 # `perf stat -x, -e task-clock`), wall time and peak RSS (bench/run-timed.c,
-# built here with cc), medians of RUNS. `top` is the yardstick: on a busy machine
-# compare the CPU times and the ratio to `top` of the same build.
+# built here with cc), medians of RUNS. The file is first put in the page
+# cache as a file read from disk is (bench/lib.sh, cache_as_read;
+# BENCH_CACHE=as-written leaves it as it is). `top` is the yardstick: on
+# a busy machine compare the CPU times and the ratio to `top` of the same
+# build.
 #   <build> <command>: cpu=<s> wall=<s> peak_rss=<MiB> cpu/top=<x>
 # usage: bench/callgrind-commands.sh FILE RUNS PROFDB [PROFDB2]
 #   e.g. bench/callgrind-commands.sh /tmp/py_full_sc5.out 5 build-rel/tool/profdb
@@ -19,6 +22,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 timer=$(timer "$tmp")
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
+cache_as_read "$file" "$1"
 # the hottest function's context id (the first row of top)
 hot=$("$1" top "$file" | awk '$3 ~ /^[0-9]+$/ && $2 ~ /%$/ { print $3; exit }')
 

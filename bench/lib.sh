@@ -27,3 +27,17 @@ timer() {
 	cc -O2 -o "$1/run-timed" "$(dirname "$0")/run-timed.c" || return 1
 	echo "$1/run-timed"
 }
+
+# cache_as_read FILE PROFDB: leaves FILE in the page cache as any reader
+# finds a file that was read from disk, whatever wrote it: written back,
+# dropped from the cache (dd's nocache: no root needed), then read once,
+# untimed, by `PROFDB info`, whose mapping asks for huge pages. A file just
+# written stays cached in its writer's small folios, which costs profdb
+# about 8 ms of CPU time per 66 MB (doc/PERFORMANCE.md, "The page cache").
+# BENCH_CACHE=as-written leaves the file as it is.
+cache_as_read() {
+	[ "${BENCH_CACHE:-}" = as-written ] && return 0
+	sync "$1"
+	dd if="$1" iflag=nocache count=0 status=none
+	"$2" info "$1" >/dev/null
+}

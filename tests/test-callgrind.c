@@ -3193,4 +3193,66 @@ Test(callgrind_valgrind, compressed_and_plain_recordings_agree, .timeout = 300)
 	free(b);
 }
 
+/* ---- the mapping's page-size hint ------------------------------------------ */
+
+/* The VmFlags of the mapping of @p path in /proc/self/smaps, or "" when
+ * none maps it. */
+static void vm_flags_of(const char *path, char *out, size_t n)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[4096];
+	int ours = 0;
+	out[0] = 0;
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof line, f)) {
+		size_t l = strlen(line);
+		if (l && line[l - 1] == '\n')
+			line[--l] = 0;
+		if (strncmp(line, "VmFlags:", 8) == 0) {
+			if (ours) {   /* the flags and a blank after the last */
+				size_t k = strlen(line + 8) < n - 2 ? strlen(line + 8) : n - 2;
+				memcpy(out, line + 8, k);
+				memcpy(out + k, " ", 2);
+			}
+			ours = 0;
+		} else {   /* a mapping's first line: "start-end perms ... path" */
+			const char *sp = strchr(line, ' ');
+			size_t w = sp ? (size_t)(sp - line) : 0;
+			if (w && memchr(line, '-', w) && !memchr(line, ':', w))
+				ours = l >= strlen(path) && strcmp(line + l - strlen(path), path) == 0;
+		}
+	}
+	fclose(f);
+}
+
+/* A text read through to its end asks for huge pages on its mapping (so a
+ * file read from disk is cached in 2 MiB folios mapped by one entry
+ * each); a text under 2 MiB, which one such page would hold, does not. */
+Test(callgrind, whole_read_asks_for_huge_pages)
+{
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0 ||
+	    access("/proc/self/smaps", R_OK) != 0)
+		cr_skip_test("no transparent huge pages, or no /proc/self/smaps to see them");
+	for (int big = 0; big < 2; big++) {
+		char path[] = "/tmp/profdb-hugeXXXXXX";
+		int fd = mkstemp(path);
+		cr_assert_geq(fd, 0);
+		FILE *f = fdopen(fd, "w");
+		fputs("events: Ir\nfn=f\n", f);
+		for (long i = 0, n = big ? 300000 : 1000; i < n; i++)
+			fputs("+1 12345\n", f);
+		fclose(f);
+		profdb_cg *cg = NULL;
+		int r = profdb_cg_open(&cg, path, NULL);
+		cr_assert_eq(r, 0, "%s", profdb_error_message());
+		char flags[512];
+		vm_flags_of(path, flags, sizeof flags);
+		cr_assert_neq(flags[0], 0, "%s is not mapped", path);
+		cr_expect_eq(strstr(flags, " hg ") != NULL, big, "%s text: VmFlags%s",
+		             big ? "a 2.7 MB" : "a 9 kB", flags);
+		profdb_cg_close(cg);
+		unlink(path);
+	}
+}
+
 TC_MAIN

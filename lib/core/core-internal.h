@@ -82,6 +82,15 @@ void profdb__input_close(profdb__input *in);
  * a hint: nothing happens for a copy, the caller's memory, or a kernel
  * without it; the bytes read are the same. */
 void profdb__input_prefault(const profdb__input *in, uint64_t off, uint64_t len);
+/* A reader of a mapped input is about to read all of it, front to back:
+ * the mapping asks for huge pages (MADV_HUGEPAGE). A file read from disk
+ * through it is then cached in 2 MiB folios, each mapped by one page-table
+ * entry, so mapping 66 MB and unmapping it take well under a millisecond
+ * instead of several (doc/PERFORMANCE.md, "The page cache"). Pages already
+ * cached in smaller folios (a file just written) are mapped as they are.
+ * A hint, as above; not for readers that look up a few places of a large
+ * file, whose faults would each read 2 MiB. */
+void profdb__input_read_through(const profdb__input *in);
 /* The same for fresh memory of our own about to be written in full (a
  * large table): its whole pages in [p, p + len) are made present and
  * writable in one call (MADV_POPULATE_WRITE). A hint, as above. */

@@ -131,6 +131,16 @@ void profdb__input_prefault(const profdb__input *in, uint64_t off, uint64_t len)
 #endif
 }
 
+void profdb__input_read_through(const profdb__input *in)
+{
+#ifdef MADV_HUGEPAGE
+	if (in->owned_is_map && in->owned_size >= ((size_t)2 << 20))
+		(void)madvise((void *)in->owned, in->owned_size, MADV_HUGEPAGE);   /* a hint */
+#else
+	(void)in;
+#endif
+}
+
 void profdb__prefault_write(void *p, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE

@@ -1,6 +1,7 @@
 /* Unit tests of the core on hand-built bytes: the bounds check, overflow-safe
  * multiplication, strings, byte loads, bit-exact doubles, per-thread error
- * messages, the lazy-initialisation helper and the arena expat parses in. */
+ * messages, the lazy-initialisation helper, a function run beside the
+ * calling thread and the arena expat parses in. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 
 #include "profdb-config.h"   /* PROFDB_HAVE_* of this build */
 #include "common.h"
+#include "core/beside-internal.h"
 #include "core/core-internal.h"
 #include "core/table-internal.h"
 #include "core/xml-arena-internal.h"
@@ -381,6 +383,63 @@ Test(core, once_success_under_8_threads)
 Test(core, once_failure_replayed_to_every_caller)
 {
 	run_once_threads(1);
+}
+
+/* ---- beside: one function run beside the calling thread ------------------------ */
+
+typedef struct beside_arg {
+	pthread_t caller;
+	int ran_here;     /* ran on the caller's thread */
+	atomic_int go;    /* the caller lets it return */
+	int fail;
+} beside_arg;
+
+static int beside_fn(void *p)
+{
+	beside_arg *a = p;
+	a->ran_here = pthread_equal(pthread_self(), a->caller);
+	while (!a->ran_here && !atomic_load(&a->go))
+		usleep(100);
+	return a->fail ? profdb__fail(-EBADMSG, "fake.db: marks at 0x%x are corrupt", 0x10) : 3;
+}
+
+/* On a thread of its own: not done until it returns, its result and its
+ * message (set on that thread) carried to the caller by the join. */
+Test(core, beside_on_a_thread_carries_the_result_and_message)
+{
+	for (int fail = 0; fail <= 1; fail++) {
+		beside_arg a = {pthread_self(), 0, 0, fail};
+		profdb__beside b;
+		profdb__set_message("");
+		cr_assert_eq(profdb__beside_start(&b, 1, 1, beside_fn, &a), 1);
+		cr_assert_eq(profdb__beside_done(&b), 0);
+		atomic_store(&a.go, 1);
+		while (!profdb__beside_done(&b))
+			usleep(100);
+		cr_assert_eq(profdb__beside_join(&b), fail ? -EBADMSG : 3);
+		cr_assert_eq(a.ran_here, 0);
+		cr_assert_str_eq(b.msg, fail ? "fake.db: marks at 0x10 are corrupt" : "");
+		cr_assert_str_eq(profdb_error_message(), "");   /* the caller's stays */
+		cr_assert_eq(profdb__beside_join(&b), fail ? -EBADMSG : 3);   /* joined once */
+	}
+}
+
+/* No thread allowed: run here and now (done at once), or not at all. */
+Test(core, beside_without_a_thread_runs_here_or_not_at_all)
+{
+	beside_arg a = {pthread_self(), 0, 0, 1};
+	profdb__beside b;
+	cr_assert_eq(profdb__beside_start(&b, 0, 1, beside_fn, &a), 0);
+	cr_assert_eq(a.ran_here, 1);
+	cr_assert_eq(profdb__beside_done(&b), 1);
+	cr_assert_eq(profdb__beside_join(&b), -EBADMSG);
+	cr_assert_str_eq(b.msg, "fake.db: marks at 0x10 are corrupt");
+
+	beside_arg c = {pthread_self(), 7, 0, 0};
+	cr_assert_eq(profdb__beside_start(&b, 0, 0, beside_fn, &c), 0);
+	cr_assert_eq(c.ran_here, 7);   /* never called */
+	cr_assert_eq(profdb__beside_done(&b), 1);
+	cr_assert_eq(profdb__beside_join(&b), 0);
 }
 
 /* ---- inputs and options --------------------------------------------------------- */

@@ -219,6 +219,11 @@ if "$profdb" info "$cg" >/dev/null 2>"$work/err"; then
 		[ "$(wc -l <"$work/out")" -eq 43 ] || fail "top-lines-all $pos: $(wc -l <"$work/out") lines"
 		tail -n +3 "$work/out" | head -n 4 | cmp -s - "$work/best3" ||
 			fail "top-lines-all $pos: the best rows differ from top -n 3's"
+		# a count far above the rows: the best-N heap takes room as rows come
+		tail -n +2 "$work/out" >"$work/all"
+		check "top-lines-huge-n $pos" 0 "$profdb" top --lines -n 4611686018427387904 "$f"
+		tail -n +2 "$work/out" | cmp -s - "$work/all" ||
+			fail "top-lines-huge-n $pos: the rows differ from top -n 0's"
 	done
 	# Every row kept (-n 0, --min-percent) reads as the best N do, with
 	# several metrics, two files, and lines and offsets past 32 bits.

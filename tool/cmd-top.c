@@ -100,8 +100,8 @@ static int make_label(ranking *k, const profdb_context *c, row_label *l)
 	return 0;
 }
 
-/* Every context row is kept (-n 0, a percentage cut): compact, the
- * values in k->tmp. */
+/* Every context row is kept (-n 0, or keep_every): compact, the values
+ * in k->tmp. */
 static int keep_all(ranking *k, const profdb_context *c)
 {
 	size_t n = k->rep.n;
@@ -135,11 +135,37 @@ static int keep_all(ranking *k, const profdb_context *c)
 	return 0;
 }
 
-/* Keep context row @p c with the values in k->tmp (the best `count`, or
- * all when the count is 0 or rows below a percentage are cut later). */
+/* Room in the heap of the best -n rows for one more: it grows as rows
+ * come, up to the count (a large -n takes no memory it does not use). */
+static int grow_heap(ranking *k)
+{
+	if (k->nrows < k->cap)
+		return 0;
+	size_t nc = k->cap ? 2 * k->cap : 256;
+	if (nc > k->o.count)
+		nc = (size_t)k->o.count;
+	if (nc > SIZE_MAX / sizeof *k->rows)
+		return TOP_OOM;
+	row *nr = realloc(k->rows, nc * sizeof *nr);
+	if (!nr)
+		return TOP_OOM;
+	k->rows = nr;
+	k->cap = nc;
+	return 0;
+}
+
+/* Keep context row @p c with the values in k->tmp: the best `count` in a
+ * heap, or all when the count is 0. With --min-percent, a row below it is
+ * not kept: it could never be shown (percent_cuts). */
 static int keep_context(ranking *k, const profdb_context *c)
 {
-	if (!k->o.count || k->o.min_percent_given)
+	if (k->o.min_percent_given && !k->keep_every) {
+		if (isnan(k->tmp[0]))
+			return TOP_AGAIN;
+		if (k->cut && report_percent(&k->rep, 0, k->tmp[0]) < k->o.min_percent)
+			return 0;
+	}
+	if (!k->o.count || k->keep_every)
 		return keep_all(k, c);
 	row r = {k->tmp[0], NULL, c->id, 1, NULL, 0, 1, 0};
 	/* a full heap takes no row that is no better than its worst: most
@@ -147,6 +173,8 @@ static int keep_context(ranking *k, const profdb_context *c)
 	int full = k->nrows == k->o.count;
 	if (full && cmp_row(&r, &k->rows[0]) >= 0)
 		return 0;
+	if (!full && grow_heap(k) < 0)
+		return TOP_OOM;
 	row_label l;
 	if (make_label(k, c, &l) < 0)
 		return TOP_OOM;
@@ -168,10 +196,6 @@ static int keep_context(ranking *k, const profdb_context *c)
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
 		return TOP_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
-	if (!k->rows && !(k->rows = malloc(k->o.count * sizeof *k->rows))) {
-		free(r.v);
-		return TOP_OOM;
-	}
 	free(heap_offer(k->rows, &k->nrows, k->o.count, r));
 	return 0;
 }
@@ -402,6 +426,77 @@ static int start_group_inclusive(ranking *k)
 	return 0;
 }
 
+/* Can rows below --min-percent be left out as they come? The rows are
+ * shown in descending order of their first value, the one the percentage
+ * is of, and the first row below the percentage ends them (shown_rows).
+ * Over a finite total above 0 the percentage never decreases with the
+ * value, so the rows below it all come after the rows shown. Over a
+ * total below 0 it is the other way round, and without a percentage
+ * nothing is cut. A NaN value has no place in that order: with it the
+ * rows are those of a ranking that keeps every row and cuts after
+ * sorting (keep_every). */
+static int percent_cuts(const ranking *k)
+{
+	double total = k->rep.m[0].total;
+	return k->o.min_percent_given && report_has_percent(&k->rep, 0) && total > 0 &&
+	       isfinite(total);
+}
+
+/* The context rows kept so far are dropped (a ranking starts again). */
+static void drop_context_rows(ranking *k)
+{
+	if (!k->grouped && !k->all) {   /* else the rows are the group table's */
+		for (size_t i = 0; i < k->nrows; i++)
+			free(k->rows[i].v);
+	}
+	if (!k->grouped)
+		free(k->rows);
+	free(k->keys);
+	free(k->vals);
+	free(k->labels);
+	label_texts_free(&k->texts);
+	k->rows = NULL;
+	k->keys = NULL;
+	k->vals = NULL;
+	k->labels = NULL;
+	memset(&k->texts, 0, sizeof k->texts);
+	k->nrows = k->cap = k->nlabels = k->cap_labels = 0;
+	k->all = 0;
+	k->hidden_unknown = 0;
+}
+
+/* The groups become the rows: those with a value and a passing name. With
+ * -n only the best N are kept, in a heap, so that 80,000 Callgrind
+ * functions are not all sorted; with --min-percent not those below it
+ * (percent_cuts), unless a value is NaN: then every row, as the cut after
+ * sorting needs. */
+static void group_rows_kept(ranking *k)
+{
+	group_table *t = &k->groups;
+	int nan = 0, cut = k->cut;
+	group_rows(t);
+	for (size_t i = 0; k->o.min_percent_given && i < t->n; i++)
+		nan |= t->rows[i].pass && isnan(t->rows[i].v[0]);
+	size_t n = 0, cap = nan ? 0 : (size_t)k->o.count;
+	for (size_t i = 0; i < t->n; i++) {
+		row g = t->rows[i];
+		g.key = g.v[0];
+		if (g.key == 0 || !g.pass ||
+		    (cut && !nan && report_percent(&k->rep, 0, g.key) < k->o.min_percent))
+			continue;
+		if (cap)
+			heap_offer(t->rows, &n, cap, g);
+		else
+			t->rows[n++] = g;
+	}
+	/* the rows are the table's first n (their values and names stay in
+	 * the table) */
+	free(k->rows);
+	k->rows = t->rows;
+	k->nrows = n;
+	k->grouped = 1;
+}
+
 /* The rows of the ranking: the walk, or for the functions of a call graph
  * (Callgrind) their table (top-graph.c: the same rows, without a walk of
  * the tree). 0 or < 0. */
@@ -411,38 +506,25 @@ static int rank(ranking *k)
 	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
 		return TOP_OOM;
 	k->groups.nv = k->rep.n;
+	k->cut = percent_cuts(k);
 	if ((r = start_group_inclusive(k)) < 0)
 		return r;
 	r = rank_graph(k);
 	if (r == 0)
 		r = walk_tree(k);
+	if (r == TOP_AGAIN) {   /* a NaN value (percent_cuts) */
+		drop_context_rows(k);
+		k->keep_every = 1;
+		r = walk_tree(k);
+	}
 	if (r == 0 && k->group_of)
 		r = group_inclusive(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r == 0 && k->group_of)
 		r = group_cycles(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r < 0)
 		return r;
-	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE) {
-		/* the groups become the rows (those with a value and a passing
-		 * name); with -n alone only the best N are kept, in a heap, so
-		 * that 80,000 Callgrind functions are not all sorted */
-		size_t n = 0, cap = k->o.count && !k->o.min_percent_given ? k->o.count : 0;
-		group_rows(&k->groups);
-		for (size_t i = 0; i < k->groups.n; i++) {
-			row g = k->groups.rows[i];
-			g.key = g.v[0];
-			if (g.key != 0 && g.pass && cap)
-				heap_offer(k->groups.rows, &n, cap, g);
-			else if (g.key != 0 && g.pass)
-				k->groups.rows[n++] = g;
-		}
-		/* the rows are the table's first n (their values and names stay
-		 * in the table) */
-		free(k->rows);
-		k->rows = k->groups.rows;
-		k->nrows = n;
-		k->grouped = 1;
-	}
+	if (k->by == BY_FUNCTION || k->by == BY_FILE || k->by == BY_MODULE)
+		group_rows_kept(k);
 	return 0;
 }
 
@@ -673,17 +755,8 @@ static int print_text(const ranking *k, size_t shown)
 
 static void ranking_free(ranking *k)
 {
-	if (!k->grouped && !k->all) {   /* else the rows are the group table's */
-		for (size_t i = 0; i < k->nrows; i++)
-			free(k->rows[i].v);
-	}
-	if (!k->grouped)
-		free(k->rows);
-	free(k->keys);
-	free(k->vals);
+	drop_context_rows(k);
 	group_free(&k->groups);
-	free(k->labels);
-	label_texts_free(&k->texts);
 	free(k->group_of);
 	free(k->stack);
 	free(k->in_fn);

@@ -138,6 +138,8 @@ void group_free(group_table *t);
 enum by { BY_FUNCTION, BY_CONTEXT, BY_FILE, BY_MODULE, BY_LINE, BY_LOOP, BY_COUNT };
 /* The tool's own allocation failed (not an errno from the library). */
 #define TOP_OOM (-0x7fff)
+/* The walk met a value that makes it start again (ranking.keep_every). */
+#define TOP_AGAIN (-0x7ffe)
 
 typedef struct ranking {
 	report rep;
@@ -153,8 +155,14 @@ typedef struct ranking {
 	int grouped;          /* the rows are the groups' (in the group table) */
 	row *rows;            /* with a heap (-n N) or grouped */
 	size_t nrows, cap;
-	/* Without a heap (-n 0, or a percentage cut) every context row is
-	 * kept, compact (millions of lines): 16 bytes to sort (keys, nrows of
+	/* --min-percent over a total above 0: a row below it is not kept, as
+	 * it could never be shown (cmd-top.c, percent_cuts) */
+	int cut;
+	/* --min-percent met a NaN value, which has no place in the order the
+	 * cut relies on: every context row is kept, and cut after sorting */
+	int keep_every;
+	/* Without a heap (-n 0, or keep_every) every context row is kept,
+	 * compact (millions of lines): 16 bytes to sort (keys, nrows of
 	 * them), its label (labels[at]) and, with several metrics, its values
 	 * (vals + at * rep.n; the first is the key's) */
 	int all;

@@ -9,13 +9,13 @@
  * checked against the 32-bit limit, and the add that would pass it is
  * made on 64 bits, with the scan's usual overflow error. At the end of the
  * scan both become the 64-bit table row_cost that the model reads. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include "core/beside-internal.h"
 #include "scan-internal.h"
 
 void profdb__cg_self_get(const profdb_cg *cg, uint32_t row, uint64_t *out)
@@ -162,11 +162,11 @@ typedef struct room {
 	size_t len;
 } room;
 
-static void *map_room(void *arg)
+static int map_room(void *arg)
 {
 	room *rm = arg;
 	profdb__prefault_write(rm->p, rm->len);
-	return NULL;
+	return 0;
 }
 
 int profdb__cg_self_final(profdb_cg *cg)
@@ -194,9 +194,9 @@ int profdb__cg_self_final(profdb_cg *cg)
 	 * Every page of the room is written below, so no more memory is
 	 * touched than without it. */
 	room rm = {(char *)t + narrow, wide > narrow ? wide - narrow : 0};
-	pthread_t helper;
-	int helped = rm.len >= ROOM_MIN && cg->opts.threads != 1 && profdb__cores() > 1 &&
-	             pthread_create(&helper, NULL, map_room, &rm) == 0;
+	profdb__beside helper;
+	profdb__beside_start(&helper, rm.len >= ROOM_MIN && cg->opts.threads != 1 &&
+	                     profdb__cores() > 1, 0, map_room, &rm);
 	if (ne)
 		for (size_t i = n; i-- > 0;) {
 			profdb__cg_self_get(cg, (uint32_t)i, v);
@@ -204,8 +204,7 @@ int profdb__cg_self_final(profdb_cg *cg)
 		}
 	else
 		memset(t, 0, sizeof *t);
-	if (helped)
-		pthread_join(helper, NULL);
+	profdb__beside_join(&helper);
 	free(cg->row_wide);
 	cg->row_narrow = NULL;
 	cg->row_wide = NULL;

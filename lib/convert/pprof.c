@@ -5,11 +5,11 @@
  * the functions and locations they introduce, then the string table
  * (protobuf allows a repeated field to be split), so memory holds the
  * tables and one message, not the output. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/beside-internal.h"
 #include "pb-internal.h"
 #include "query/query-internal.h"
 
@@ -436,12 +436,10 @@ typedef struct marks {
 	lag_names lag[KEY_LAG];   /* the last frames', at index % KEY_LAG */
 	size_t n;                 /* frames walked */
 	unsigned char *shared;    /* n of them, once made */
-	int r;                    /* 1 made, 0 no bulk path, < 0 failed (msg) */
-	char msg[512];            /* (messages are per thread) */
+	int r;                    /* 1 made, 0 no bulk path, < 0 failed: once taken */
 	atomic_int quit;          /* the writer failed: stop */
-	atomic_int done;          /* r and shared are set (release, acquire) */
-	pthread_t th;
-	int started, threaded, taken;
+	profdb__beside walk;      /* the walk (run_marks) */
+	int started, taken;
 } marks;
 
 typedef struct bulk {
@@ -548,8 +546,9 @@ out:
 	return r;
 }
 
-/* The marks' walk: the frames alone (graph-lines.c), then shared[]. */
-static void *run_marks(void *arg)
+/* The marks' walk: the frames alone (graph-lines.c), then shared[].
+ * 1 made, 0 no bulk path, < 0 failed. */
+static int run_marks(void *arg)
 {
 	marks *m = arg;
 	int r = profdb__cv_graph_walk(m->db, m->ev, m->n_ev, m->profiles, m->n_profiles, key_frame,
@@ -558,11 +557,7 @@ static void *run_marks(void *arg)
 		r = 1;
 	free(m->key);
 	m->key = NULL;
-	if (r < 0)
-		snprintf(m->msg, sizeof m->msg, "%s", profdb__message());
-	m->r = r;
-	atomic_store_explicit(&m->done, 1, memory_order_release);
-	return NULL;
+	return r;
 }
 
 /* Take the marks when their walk is done (@p wait: wait for it); the
@@ -570,15 +565,10 @@ static void *run_marks(void *arg)
 static int take_marks(bulk *b, int wait)
 {
 	marks *m = &b->m;
-	if (!m->started || m->taken)
+	if (!m->started || m->taken || (!wait && !profdb__beside_done(&m->walk)))
 		return 0;
-	if (m->threaded) {
-		if (!wait && !atomic_load_explicit(&m->done, memory_order_acquire))
-			return 0;
-		pthread_join(m->th, NULL);
-		if (m->r < 0)
-			profdb__set_message(m->msg);
-	}
+	if ((m->r = profdb__beside_join(&m->walk)) < 0)
+		profdb__set_message(m->walk.msg);
 	m->taken = 1;
 	profdb__pbs_hold_thread(&b->p->s, 0);
 	return m->r < 0 ? m->r : 0;
@@ -596,14 +586,10 @@ static int start_marks(bulk *b)
 	m->profiles = b->profiles;
 	m->n_profiles = b->n_profiles;
 	atomic_init(&m->quit, 0);
-	atomic_init(&m->done, 0);
 	m->started = 1;
-	if (b->p->spare) {
+	if (b->p->spare)
 		profdb__pbs_hold_thread(&b->p->s, 1);
-		m->threaded = pthread_create(&m->th, NULL, run_marks, m) == 0;
-	}
-	if (!m->threaded)
-		run_marks(m);
+	profdb__beside_start(&m->walk, b->p->spare > 0, 1, run_marks, m);
 	return take_marks(b, 0);
 }
 
@@ -612,9 +598,9 @@ static int start_marks(bulk *b)
 static void stop_marks(bulk *b)
 {
 	marks *m = &b->m;
-	if (m->started && !m->taken && m->threaded) {
+	if (m->started && !m->taken) {   /* (a walk run here is taken at once) */
 		atomic_store_explicit(&m->quit, 1, memory_order_relaxed);
-		pthread_join(m->th, NULL);
+		profdb__beside_join(&m->walk);
 	}
 	m->taken = 1;
 }

@@ -2,6 +2,7 @@
  *
  *   profdb-mksample sample DIR
  *   profdb-mksample nan DIR
+ *   profdb-mksample signs DIR
  *   profdb-mksample kinds DIR
  *   profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]
  */
@@ -17,10 +18,12 @@ static int usage(void)
 {
     fputs("usage: profdb-mksample sample DIR\n"
           "       profdb-mksample nan DIR\n"
+          "       profdb-mksample signs DIR\n"
           "       profdb-mksample kinds DIR\n"
           "       profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]\n"
           "  sample  the hand-made database documented in tests/writer/writer.h\n"
           "  nan     the same with special doubles (see nan_sample())\n"
+          "  signs   the same with negative values and a NaN (see signs_sample())\n"
           "  kinds   the same contexts and metrics, profiles identified by every kind\n"
           "          (see kinds_sample())\n"
           "  synth   a synthetic database: PROFILES thread profiles (+ summary),\n"
@@ -86,6 +89,35 @@ static int nan_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
     return 0;
 }
 
+/* The sample with values of either sign, for the tool's cuts by
+ * percentage (whose order is the values'):
+ *   profile 0 (summary) (10, 1) -0.5: one negative row, the total above 0
+ *   profile 1 (10, 1) -0.5 and (14, 1) NaN
+ *   profile 2 every value negated: the total below 0 */
+static int signs_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
+{
+    tw_hpctk4_sample(d);
+    for (size_t p = 0; p < 3; p++) {
+        prof[p] = d->profiles[p];
+        vals[p] = malloc((prof[p].n_values + 1) * sizeof *vals[p]);
+        if (!vals[p])
+            return -ENOMEM;
+        memcpy(vals[p], prof[p].values, prof[p].n_values * sizeof *vals[p]);
+        for (size_t i = 0; i < prof[p].n_values; i++) {
+            tw_value *v = &vals[p][i];
+            if (p == 2)
+                v->value = -v->value;
+            else if (v->ctx == 10 && v->metric == 1)
+                v->value = -0.5;
+            else if (p == 1 && v->ctx == 14 && v->metric == 1)
+                v->value = f64_of_bits(0x7ff8000000000000ULL);
+        }
+        prof[p].values = vals[p];
+    }
+    d->profiles = prof;
+    return 0;
+}
+
 /* The sample's contexts, metrics and traces with seven thread profiles
  * identified by every kind the library names (CPU threads, GPU streams,
  * cores) and by stored kind names that a selection spells differently
@@ -142,11 +174,11 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (argc == 3 && strcmp(argv[1], "nan") == 0) {
+    if (argc == 3 && (strcmp(argv[1], "nan") == 0 || strcmp(argv[1], "signs") == 0)) {
         tw_hpctk4 d;
         tw_profile prof[3];
         tw_value *vals[3] = {NULL, NULL, NULL};
-        int err = nan_sample(&d, prof, vals);
+        int err = argv[1][0] == 'n' ? nan_sample(&d, prof, vals) : signs_sample(&d, prof, vals);
         if (!err)
             err = tw_hpctk4_write_dir(&d, argv[2]);
         for (int p = 0; p < 3; p++)

@@ -47,16 +47,17 @@ struct profdb_cg_detail {
 	size_t cap_sort;
 	uint32_t n_lines;
 	size_t cap_lines;
+	uint32_t n_zero;             /* while decoding: cost rows n_lines .. n_zero - 1 are 0 */
 	/* While the rows come in increasing (instr, line, file) order, as
 	 * Callgrind writes a block's instructions, a new row's key is either
 	 * the last one's or new, and no index is needed; the first one out of
 	 * order builds the map, which then finds every row. */
 	profdb__hindex map;          /* lines, while decoding, once out of order */
 	uint32_t map_expected;       /* the rows the map is sized for */
-	/* While decoding: the sum of the line costs per event, and whether
-	 * it overflowed (detail_build's, for the check against self). */
+	/* While decoding: the sum of the line costs per event, and how many
+	 * times it overflowed (detail_build's, for the check against self). */
 	uint64_t *sum;
-	unsigned char *sum_over;
+	uint64_t *sum_carry;
 	djump *jumps;
 	uint32_t n_jumps;
 	size_t cap_jumps;

@@ -1,13 +1,15 @@
 /* Callgrind: the numbers of the fast paths, shared by the scanner's
- * (fast.c) and the detail decoder's (detail.c). They read lines that a
- * '\n' ends before the text does, so a '\n' stops every scan: no bounds
- * check per byte. They accept what profdb__cg_u64() and
- * profdb__cg_subpos() accept, less (long numbers); what they refuse is
- * left to those. */
+ * (fast.c) and the detail decoder's (detail.c), and the detail's cost
+ * line. They read lines that a '\n' ends before the text does, so a '\n'
+ * stops every scan: no bounds check per byte. They accept what
+ * profdb__cg_u64() and profdb__cg_subpos() accept, less (long numbers);
+ * what they refuse is left to those. */
 #ifndef PROFDB_CALLGRIND_FAST_INTERNAL_H
 #define PROFDB_CALLGRIND_FAST_INTERNAL_H
 
 #include <stdint.h>
+
+#include "callgrind-internal.h"
 
 #define FAST static inline __attribute__((always_inline))
 
@@ -78,6 +80,57 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 	}
 	*qp = q;
 	return 1;
+}
+
+/* A cost line at @p q that a '\n' ends (the text ends with one, so no
+ * read passes it): subpositions relative to @p np separated by one
+ * blank, then at most @p n_cols decimal costs of at most 19 digits, each
+ * after blanks, and blanks. Returns the line's '\n' with its positions
+ * in @p np and its costs in @p v (*nv of them); NULL for any other line,
+ * which the caller's token reader reads (detail.c: read_pos() and
+ * read_costs(), which report what is wrong). */
+FAST const char *fast_cost_line(const char *q, uint32_t n_pos, uint32_t n_cols,
+                                uint64_t np[CG_NPOS], uint64_t *v, uint32_t *nv)
+{
+	uint64_t t0, t1 = 0;
+	_Static_assert(CG_NPOS == 2, "one or two positions");
+	if (!fast_subpos(&q, np[0], &t0))
+		return NULL;
+	if (n_pos > 1) {
+		if (!cg_is_space(*q))
+			return NULL;
+		q++;
+		if (!fast_subpos(&q, np[1], &t1))
+			return NULL;
+	}
+	uint32_t k = 0;
+	for (;;) {
+		unsigned d;
+		if (q[0] == ' ' && (d = (unsigned)(unsigned char)q[1] - '0') <= 9 &&
+		    (q[2] == ' ' || q[2] == '\n')) {  /* most costs: one blank, one digit */
+			if (k >= n_cols)
+				return NULL;
+			v[k++] = d;
+			q += 2;
+			continue;
+		}
+		if (*q == '\n')
+			break;
+		if (!cg_is_space(*q))
+			return NULL;
+		do
+			q++;
+		while (cg_is_space(*q));
+		if (*q == '\n')
+			break;  /* trailing blanks */
+		if (k >= n_cols || !fast_dec(&q, &v[k]))
+			return NULL;
+		k++;
+	}
+	np[0] = t0;
+	np[1] = n_pos > 1 ? t1 : np[1];
+	*nv = k;
+	return q;
 }
 
 #endif

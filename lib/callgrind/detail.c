@@ -262,8 +262,10 @@ static int self_run(dstate *s, const char *text, const char **qp, const char *li
 		if (!nl)
 			break;
 		/* (the key in scalars: a struct built field by field and read
-		 * whole would stall on the store forwarding) */
-		uint64_t instr = col(np, ci), line = col(np, cl);
+		 * whole would stall on the store forwarding; np indexed by
+		 * constants only, so that it can stay in registers) */
+		uint64_t instr = ci == 0 ? np[0] : ci == 1 ? np[1] : 0;
+		uint64_t line = cl == 0 ? np[0] : cl == 1 ? np[1] : 0;
 		uint32_t n = d->n_lines;
 		const dline *last = n ? &d->lines[n - 1] : NULL;
 		uint64_t *dst;

@@ -10,9 +10,11 @@
 #include "callgrind-internal.h"
 
 /* A line row: its file (a name index) and position; its costs are a row
- * of profdb_cg_detail.cost. */
+ * of profdb_cg_detail.cost, and nz tells which of its first 32 are not 0
+ * (bit e: event e), for a writer that leaves out trailing zero costs. */
 typedef struct dline {
 	uint32_t src;
+	uint32_t nz;
 	uint64_t instr, line;
 } dline;
 

@@ -157,9 +157,9 @@ static int build_map(profdb_cg_detail *d)
 	return r;
 }
 
-/* The cost row of a line at @p key: a new row (zeroed) while the keys
+/* The row of a line at @p key (*row): a new row (zeroed) while the keys
  * come in order, or else the one the map finds or adds. */
-static int row_for(profdb_cg_detail *d, const dline *key, uint64_t **dst)
+static int row_for(profdb_cg_detail *d, const dline *key, uint32_t *row)
 {
 	uint32_t *slot = NULL, i = d->n_lines;   /* a new row, unless found */
 	int r, order = d->n_lines ? dline_cmp(key, &d->lines[d->n_lines - 1]) : 1;
@@ -172,21 +172,20 @@ static int row_for(profdb_cg_detail *d, const dline *key, uint64_t **dst)
 	} else if (order == 0) {
 		i = d->n_lines - 1;
 	}
-	*dst = d->cost + (size_t)i * d->ne;
+	*row = i;
 	if (i < d->n_lines)
 		return 0;
 	if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
 	                  sizeof *d->lines, d->ne)) < 0)
 		return r;
-	d->lines[d->n_lines++] = *key;
+	d->lines[d->n_lines++] = (dline){.src = key->src, .instr = key->instr, .line = key->line};
 	if (slot) {
 		*slot = i + 1;
 		if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
 			return r;
 	}
-	*dst = d->cost + (size_t)i * d->ne;
 	if (i >= d->n_zero)
-		memset(*dst, 0, d->ne * sizeof **dst);
+		memset(d->cost + (size_t)i * d->ne, 0, d->ne * sizeof *d->cost);
 	return 0;
 }
 
@@ -200,16 +199,18 @@ static void zero_ahead(profdb_cg_detail *d, uint32_t n)
 	d->n_zero = (uint32_t)to;
 }
 
-/* The costs @p v of a cost line (by column) added to its row @p dst, and
- * to the sums (a cost of 0 changes nothing): 0, or -1 when a row's cost
+/* The costs @p v of a cost line (by column) added to its row @p dst (and
+ * their events to its @p row's nz), and to the sums (a cost of 0 changes
+ * nothing): 0, or -1 when a row's cost
  * passes 2^64 - 1 (the caller names the line). @p cols: the columns'
  * events (NULL in a part without events, then @p nv is 0). The sums'
  * carries are counted in 64-bit words, not flagged in bytes: a byte store
  * may alias anything, and every value in the caller's loop would be
  * loaded again after it. */
-FAST int add_to_row(const uint32_t *cols, uint64_t *dst, const uint64_t *v, uint32_t nv,
-                    uint64_t *sum, uint64_t *carry)
+FAST int add_to_row(const uint32_t *cols, dline *row, uint64_t *dst, const uint64_t *v,
+                    uint32_t nv, uint64_t *sum, uint64_t *carry)
 {
+	uint32_t nz = 0;
 	for (uint32_t k = 0; k < nv; k++) {
 		if (!v[k])
 			continue;
@@ -217,7 +218,9 @@ FAST int add_to_row(const uint32_t *cols, uint64_t *dst, const uint64_t *v, uint
 		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
 			return -1;
 		carry[e] += __builtin_add_overflow(sum[e], v[k], &sum[e]);
+		nz |= e < 32 ? (uint32_t)1 << e : 0;
 	}
+	row->nz |= nz;
 	return 0;
 }
 
@@ -230,10 +233,13 @@ static const uint32_t *part_cols(const dstate *s)
 /* A cost line outside calls read by the token reader. */
 static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
-	dline key = {s->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
-	uint64_t *dst;
-	int r = row_for(s->d, &key, &dst);
-	if (r == 0 && add_to_row(part_cols(s), dst, v, nv, s->d->sum, s->d->sum_carry) < 0)
+	dline key = {.src = s->src, .instr = col(s->pos, s->col_instr),
+	             .line = col(s->pos, s->col_line)};
+	profdb_cg_detail *d = s->d;
+	uint32_t i;
+	int r = row_for(d, &key, &i);
+	if (r == 0 && add_to_row(part_cols(s), &d->lines[i], d->cost + (size_t)i * d->ne, v, nv,
+	                         d->sum, d->sum_carry) < 0)
 		r = derr(s, "line cost overflows 64 bits");
 	return r;
 }
@@ -268,28 +274,29 @@ static int self_run(dstate *s, const char *text, const char **qp, const char *li
 		uint64_t line = cl == 0 ? np[0] : cl == 1 ? np[1] : 0;
 		uint32_t n = d->n_lines;
 		const dline *last = n ? &d->lines[n - 1] : NULL;
-		uint64_t *dst;
+		uint32_t i;
 		if (d->map.slot || !last || n >= d->cap_lines || instr < last->instr ||
 		    (instr == last->instr && (line < last->line ||
 		                              (line == last->line && src < last->src)))) {
-			dline key = {src, instr, line};
-			if ((r = row_for(d, &key, &dst)) < 0) {
+			dline key = {.src = src, .instr = instr, .line = line};
+			if ((r = row_for(d, &key, &i)) < 0) {
 				s->off = (uint64_t)(q - text);
 				break;
 			}
 		} else if (instr == last->instr && line == last->line && src == last->src) {
-			dst = d->cost + (size_t)(n - 1) * ne;
+			i = n - 1;
 		} else {
 			dline *l = &d->lines[n];
 			l->src = src;
+			l->nz = 0;
 			l->instr = instr;
 			l->line = line;
 			d->n_lines = n + 1;
 			if (n >= d->n_zero)
 				zero_ahead(d, n);
-			dst = d->cost + (size_t)n * ne;
+			i = n;
 		}
-		if (add_to_row(cols, dst, v, nv, sum, carry) < 0) {
+		if (add_to_row(cols, &d->lines[i], d->cost + (size_t)i * ne, v, nv, sum, carry) < 0) {
 			s->off = (uint64_t)(q - text);   /* (the line's, for the message) */
 			r = derr(s, "line cost overflows 64 bits");
 			break;
@@ -696,8 +703,10 @@ static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_
 		for (uint32_t i = 0; i < d->n_lines; i++) {
 			uint64_t *row = d->cost + (size_t)i * d->ne;
 			profdb__cg_derive(cg, row);
-			for (uint32_t e = cg->n_stored; e < d->ne; e++)
+			for (uint32_t e = cg->n_stored; e < d->ne; e++) {
 				d->sum_carry[e] += __builtin_add_overflow(d->sum[e], row[e], &d->sum[e]);
+				d->lines[i].nz |= e < 32 && row[e] ? (uint32_t)1 << e : 0;
+			}
 		}
 	}
 	const uint64_t *self = NULL;

@@ -127,7 +127,7 @@ static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb_
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = profdb__cg_detail_kept(d, first + i);
 		const dline *l = &d->lines[k];
-		out[i] = (profdb__native_line){name_of(cg, l->src), l->src, l->line, l->instr,
+		out[i] = (profdb__native_line){name_of(cg, l->src), l->src, l->nz, l->line, l->instr,
 		                               d->cost + (size_t)k * d->ne};
 	}
 	return n;

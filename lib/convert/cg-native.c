@@ -275,6 +275,16 @@ static int put_file(const text_jobs *x, fn_text *o, cur_file *cur, profdb_str fi
 	return put_name(x, o, K_FI, file, key);
 }
 
+/* profdb__cgw_cost_end() of line record @p ln, from its nonzero bits when
+ * the visible columns are its first metrics in order (no cost read). */
+static size_t line_cost_end(const profdb__cgw *w, const profdb__native_line *ln)
+{
+	if (!w->col_first || w->n_vis > 32)
+		return profdb__cgw_cost_end(w, ln->costs);
+	uint32_t nz = ln->nonzero & (uint32_t)(((uint64_t)1 << w->n_vis) - 1);
+	return nz ? 32 - (size_t)__builtin_clz(nz) : 0;
+}
+
 static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
 {
 	int64_t nl = x->t->record_count(d, PROFDB__NATIVE_LINE);
@@ -287,7 +297,7 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 		for (uint32_t k = 0; k < got; k++) {
 			const profdb__native_line *ln = &rows[k];
 			int r;
-			size_t end = profdb__cgw_cost_end(x->w, ln->costs);
+			size_t end = line_cost_end(x->w, ln);
 			if (!end && !profdb__cgw_hidden_cost(x->w, ln->costs))
 				continue;   /* no cost at all */
 			if ((r = put_file(x, o, cur, ln->file, ln->file_key)) < 0 ||

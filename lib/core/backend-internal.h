@@ -75,10 +75,14 @@ typedef struct profdb__native_row {
 	uint32_t file_key, to_function_key;   /* the keys of file and to_function */
 } profdb__native_row;
 
-/* A LINE record as the bulk accessor (lines) gives it. */
+/* A LINE record as the bulk accessor (lines) gives it; nonzero: bit m
+ * set when costs[m] is not 0, for the first 32 metrics (the others: not
+ * told), so that a writer that leaves out trailing zero costs need not
+ * read the costs to find them. */
 typedef struct profdb__native_line {
 	profdb_str file;
 	uint32_t file_key;
+	uint32_t nonzero;
 	uint64_t line, instr;
 	const uint64_t *costs;
 } profdb__native_line;

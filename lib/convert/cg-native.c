@@ -79,6 +79,10 @@ typedef struct fn_text {
 /* The longest position: "0x" hex and a line, or two relative ones. */
 #define POS_MAX (2 * (PROFDB__CV_U64_MAX + 3))
 
+/* (for the formatting of a cost line's position: a call per subposition
+ * cost as much as formatting it) */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 static int same(profdb_str a, profdb_str b)
 {
 	return a.len == b.len && (a.ptr == b.ptr || !memcmp(a.ptr, b.ptr, a.len));
@@ -111,7 +115,7 @@ static size_t fmt_pos(char *at, int instr_col, uint64_t instr, uint64_t line)
 
 /* A relative subposition at @p at, in decimal (callgrind_annotate reads
  * "+N" and "-N" as decimal only, hex addresses included): its length. */
-static size_t fmt_rel(char *at, uint64_t v, uint64_t last)
+ALWAYS_INLINE size_t fmt_rel(char *at, uint64_t v, uint64_t last)
 {
 	if (v == last) {
 		*at = '*';
@@ -124,8 +128,8 @@ static size_t fmt_rel(char *at, uint64_t v, uint64_t last)
 /* The position of a cost line, relative to the previous one as valgrind
  * writes them (--compress-pos), so the output stays near the input's
  * size; absolute when there is none (@p have_last 0). */
-static size_t fmt_cost_pos(char *at, int instr_col, int have_last, uint64_t last_instr,
-                           uint64_t last_line, uint64_t instr, uint64_t line)
+ALWAYS_INLINE size_t fmt_cost_pos(char *at, int instr_col, int have_last, uint64_t last_instr,
+                                  uint64_t last_line, uint64_t instr, uint64_t line)
 {
 	if (!have_last)
 		return fmt_pos(at, instr_col, instr, line);

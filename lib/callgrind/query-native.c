@@ -54,6 +54,18 @@ static int n_function(const void *impl, uint32_t fn, profdb__native_fn *out)
 	return 0;
 }
 
+static int n_function_keys(const void *impl, uint32_t fn, uint32_t keys[3])
+{
+	const profdb_cg *cg = cg_of(impl);
+	if (fn >= cg->n_fns)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	const cg_fn *k = &cg->fns[fn];
+	keys[0] = k->ob;
+	keys[1] = k->fl;
+	keys[2] = k->fn;
+	return 0;
+}
+
 static int64_t n_name_keys(const void *impl)
 {
 	return cg_of(impl)->n_names;
@@ -186,6 +198,7 @@ const profdb__native_table profdb__cgq_native_records = {
 	.event = n_event,
 	.function_count = n_function_count,
 	.function = n_function,
+	.function_keys = n_function_keys,
 	.records_new = n_records_new,
 	.records_renew = n_records_renew,
 	.records_free = n_records_free,

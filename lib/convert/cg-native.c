@@ -182,23 +182,28 @@ static gap *add_gap(fn_text *o, int kind)
 
 /* A name line: "key=(id)" in place when the writer has given the name
  * its id already (in a function before this one), else a gap. */
+/* "key=(id)" of a name the writer has given id @p id. */
+static int put_id(fn_text *o, int key, uint32_t id)
+{
+	char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
+	if (!at)
+		return no_memory();
+	memcpy(p, keys[key].key, sizeof keys[key].key);   /* (a fixed size: no call) */
+	p += keys[key].len;
+	*p++ = '=';
+	*p++ = '(';
+	p += profdb__cv_fmt_u64(p, id);
+	*p++ = ')';
+	*p++ = '\n';
+	o->len += (size_t)(p - at);
+	return 0;
+}
+
 static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
 {
 	uint32_t id = s.len ? profdb__cgw_known_id(x->w, keys[key].table, name_key) : 0;
-	if (id) {
-		char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
-		if (!at)
-			return no_memory();
-		memcpy(p, keys[key].key, sizeof keys[key].key);   /* (a fixed size: no call) */
-		p += keys[key].len;
-		*p++ = '=';
-		*p++ = '(';
-		p += profdb__cv_fmt_u64(p, id);
-		*p++ = ')';
-		*p++ = '\n';
-		o->len += (size_t)(p - at);
-		return 0;
-	}
+	if (id)
+		return put_id(o, key, id);
 	gap *g = add_gap(o, GAP_NAME);
 	if (!g)
 		return no_memory();
@@ -312,18 +317,39 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 	return nl < 0 ? (int)nl : 0;
 }
 
+/* cob=, cfi=, cfn= of function @p fn: by their ids alone once the writer
+ * has named all three (most call sites; the names are not read), else
+ * as put_name() writes them. */
+static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn)
+{
+	static const int key[3] = {K_COB, K_CFI, K_CFN};
+	uint32_t k[3], id[3];
+	int r = x->t->function_keys(x->impl, fn, k);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < 3; i++)
+		id[i] = profdb__cgw_known_id(x->w, keys[key[i]].table, k[i]);
+	if (id[0] && id[1] && id[2]) {
+		for (int i = 0; i < 3 && r >= 0; i++)
+			r = put_id(o, key[i], id[i]);
+		return r;
+	}
+	profdb__native_fn f;
+	if ((r = x->t->function(x->impl, fn, &f)) < 0 ||
+	    (r = put_name(x, o, K_COB, f.object, f.object_key)) < 0 ||
+	    (r = put_name(x, o, K_CFI, f.file, f.file_key)) < 0)
+		return r;
+	return put_name(x, o, K_CFN, f.name, f.name_key);
+}
+
 static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
 {
 	int64_t nc = x->t->record_count(d, PROFDB__NATIVE_CALL);
 	for (int64_t i = 0; i < nc; i++) {
 		profdb__native_row cs;
-		profdb__native_fn callee;
 		int r = x->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
-		if (r < 0 || (r = x->t->function(x->impl, cs.callee, &callee)) < 0 ||
-		    (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
-		    (r = put_name(x, o, K_COB, callee.object, callee.object_key)) < 0 ||
-		    (r = put_name(x, o, K_CFI, callee.file, callee.file_key)) < 0 ||
-		    (r = put_name(x, o, K_CFN, callee.name, callee.name_key)) < 0)
+		if (r < 0 || (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
+		    (r = put_callee(x, o, cs.callee)) < 0)
 			return r;
 		char *at = room(o, 6 + PROFDB__CV_U64_MAX + 1 + POS_MAX + 1), *p = at;
 		if (!at)

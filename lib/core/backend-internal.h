@@ -101,6 +101,9 @@ typedef struct profdb__native_table {
 	             profdb_str *formula);
 	int64_t (*function_count)(const void *impl);
 	int (*function)(const void *impl, uint32_t fn, profdb__native_fn *out);
+	/* The keys function() gives (object, file, name), without reading the
+	 * strings: a writer that has named them already needs no more. */
+	int (*function_keys)(const void *impl, uint32_t fn, uint32_t keys[3]);
 	/* Function @p fn's records in @p profile, decoded into *out (free it
 	 * with records_free, before close). */
 	int (*records_new)(const void *impl, uint32_t profile, uint32_t fn, void **out);

@@ -25,7 +25,8 @@ typedef struct lord {
 } lord;
 
 /* A jump and a call site as kept: the public records' fields with the
- * names as name indexes (profdb__cg_detail_jump_names() gives them). */
+ * names as name indexes (the Callgrind writer's records read them in
+ * place, query-native.c). */
 typedef struct djump {
 	uint64_t from_line, from_instr, to_line, to_instr, count, executed;
 	uint32_t profile, to_file, to_function;
@@ -90,10 +91,5 @@ int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_
 size_t profdb__cg_detail_room(const profdb_cg_detail *d);
 /* The reader @p d was decoded from (its name table). */
 const profdb_cg *profdb__cg_detail_cg(const profdb_cg_detail *d);
-/* Call site @p i's file (the caller's current file there). */
-uint32_t profdb__cg_detail_call_src(const profdb_cg_detail *d, uint32_t i);
-/* Jump @p i's target file and function. */
-void profdb__cg_detail_jump_names(const profdb_cg_detail *d, uint32_t i, uint32_t *file,
-                                  uint32_t *fn);
 
 #endif

@@ -145,39 +145,45 @@ static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb_
 	return n;
 }
 
+/* A call site and a jump read in place, as line rows are (the public
+ * accessors give the same values, and the message for an index past the
+ * end). */
 static int call_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
 {
-	profdb_cg_callsite cs;
-	int r = profdb_cg_detail_call_at(d, i, &cs);
-	if (r < 0)
-		return r;
-	out->file = cs.file;
-	out->line = cs.line;
-	out->instr = cs.instr;
-	out->costs = cs.inclusive;
-	out->callee = cs.callee;
-	out->profile = cs.profile;
-	out->count = cs.count;
-	out->file_key = profdb__cg_detail_call_src(d, i);
+	if (i >= d->n_calls) {
+		profdb_cg_callsite none;
+		return profdb_cg_detail_call_at(d, i, &none);
+	}
+	const dcall *c = &d->calls[i];
+	out->file = name_of(d->cg, c->src);
+	out->line = c->line;
+	out->instr = c->instr;
+	out->costs = d->call_cost + (size_t)i * d->ne;
+	out->callee = c->callee;
+	out->profile = c->profile;
+	out->count = c->count;
+	out->file_key = c->src;
 	return 0;
 }
 
 static int jump_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
 {
-	profdb_cg_jump j;
-	int r = profdb_cg_detail_jump_at(d, i, &j);
-	if (r < 0)
-		return r;
-	out->file = j.to_file;
-	out->line = j.from_line;
-	out->instr = j.from_instr;
-	out->count = j.count;
-	out->to_function = j.to_function;
-	out->to_line = j.to_line;
-	out->to_instr = j.to_instr;
-	out->conditional = j.conditional;
-	out->executed = j.executed;
-	profdb__cg_detail_jump_names(d, i, &out->file_key, &out->to_function_key);
+	if (i >= d->n_jumps) {
+		profdb_cg_jump none;
+		return profdb_cg_detail_jump_at(d, i, &none);
+	}
+	const djump *j = &d->jumps[i];
+	out->file = name_of(d->cg, j->to_file);
+	out->line = j->from_line;
+	out->instr = j->from_instr;
+	out->count = j->count;
+	out->to_function = name_of(d->cg, j->to_function);
+	out->to_line = j->to_line;
+	out->to_instr = j->to_instr;
+	out->conditional = j->conditional;
+	out->executed = j->executed;
+	out->file_key = j->to_file;
+	out->to_function_key = j->to_function;
 	return 0;
 }
 

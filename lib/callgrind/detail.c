@@ -305,7 +305,8 @@ static int self_run(dstate *s, const char *text, const char **qp, const char *li
 		if (q == lim || !cost_start(*q))
 			break;
 	}
-	memcpy(s->pos, np, sizeof np);
+	s->pos[0] = np[0];   /* (one by one, as written: no stall on a wider read) */
+	s->pos[1] = np[1];
 	*qp = q;
 	return r;
 }
@@ -633,7 +634,8 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 			const char *eol = nl_ends ? fast_cost_line(p, s.p->n_pos, s.p->n_cols, np, v, &nv)
 			                          : NULL;
 			if (eol) {
-				memcpy(s.pos, np, sizeof np);
+				s.pos[0] = np[0];
+				s.pos[1] = np[1];
 			} else {
 				const char *end = line_end(p, lim, &eol);
 				if ((r = read_pos(&s, &p, end, np, 1)) == 0)

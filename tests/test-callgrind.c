@@ -1156,12 +1156,11 @@ Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
 	cg_close(cg);
 }
 
-/* The detail reads the common cost line in one pass up to its '\n'
- * (lib/callgrind/detail.c, quick_line) and leaves every other form to the
- * token reader: both must give the rows the scan summed. Lines: CR LF,
- * trailing blanks and CRs, a tab, two blanks, costs beyond the columns,
- * 20-digit numbers (past the one-pass reader's 19), a row met again out
- * of order, no final newline. */
+/* The detail of a text without a final newline is read by the token
+ * reader alone (lib/callgrind/detail.c; its fast paths need the '\n':
+ * tests/test-cg-detail-forms.c), which must give the rows the scan summed.
+ * Lines: CR LF, trailing blanks and CRs, a tab, two blanks, costs beyond
+ * the columns, 20-digit numbers, a row met again out of order. */
 Test(callgrind, detail_of_every_cost_line_form)
 {
 	warns w = {0};

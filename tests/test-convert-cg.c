@@ -1550,3 +1550,39 @@ Test(convert_cg, cube_refusals)
 #endif /* HAVE_TEST_WRITER */
 
 TC_MAIN
+
+/* A cost line ends at its last visible cost that is not 0 (the writer
+ * finds it from the bits the decoder keeps per row, for the first 32
+ * events, else from the costs): rows of zeros in the visible events are
+ * left out, a derived event counts, and past 32 events the costs tell. */
+Test(convert_cg, callgrind_trailing_zero_costs)
+{
+	static const char text[] = "event: S = A + B\nevents: A B C\nfn=(1) main\n"
+	                           "1 1 0 0\n2 0 0 3\n3 0 0 0\n4 0 2\n5 7\n6 0 0 0\n6 0 5 0\n";
+	profdb *db = open_text(text, sizeof text - 1);
+	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	cr_assert(strstr((char *)b.p, "fn=(1) main\n1 1 0 0 1\n+1 0 0 3\n+2 0 2 0 2\n+1 7 0 0 7\n"
+	                              "+1 0 5 0 5\ntotals: 8 7 3 15\n"), "%s", b.p);
+	free(b.p);
+	static const uint32_t s_a[] = {3, 0};   /* S, A: C hidden, B's costs only in S */
+	b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, s_a, 2);
+	cr_assert(strstr((char *)b.p, "fn=(1) main\n1 1 1\n+3 2\n+1 7 7\n+1 5\ntotals: 15 8\n"), "%s",
+	          b.p);
+	free(b.p);
+	profdb_close(db);
+
+	char many[512];
+	int n = snprintf(many, sizeof many, "events:");
+	for (int e = 0; e < 34; e++)
+		n += snprintf(many + n, sizeof many - (size_t)n, " E%d", e);
+	n += snprintf(many + n, sizeof many - (size_t)n, "\nfn=f\n1 1\n2");
+	for (int e = 0; e < 33; e++)
+		n += snprintf(many + n, sizeof many - (size_t)n, " 0");
+	n += snprintf(many + n, sizeof many - (size_t)n, " 5\n");
+	db = open_text(many, (size_t)n);
+	b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	cr_assert(strstr((char *)b.p, "fn=(1) f\n1 1\n+1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+	                              "0 0 0 0 0 0 0 0 0 0 0 5\n"), "%s", b.p);
+	free(b.p);
+	profdb_close(db);
+}

@@ -10,9 +10,11 @@
 #include "callgrind-internal.h"
 
 /* A line row: its file (a name index) and position; its costs are a row
- * of profdb_cg_detail.cost. */
+ * of profdb_cg_detail.cost, and nz tells which of its first 32 are not 0
+ * (bit e: event e), for a writer that leaves out trailing zero costs. */
 typedef struct dline {
 	uint32_t src;
+	uint32_t nz;
 	uint64_t instr, line;
 } dline;
 
@@ -23,7 +25,8 @@ typedef struct lord {
 } lord;
 
 /* A jump and a call site as kept: the public records' fields with the
- * names as name indexes (profdb__cg_detail_jump_names() gives them). */
+ * names as name indexes (the Callgrind writer's records read them in
+ * place, query-native.c). */
 typedef struct djump {
 	uint64_t from_line, from_instr, to_line, to_instr, count, executed;
 	uint32_t profile, to_file, to_function;
@@ -47,16 +50,17 @@ struct profdb_cg_detail {
 	size_t cap_sort;
 	uint32_t n_lines;
 	size_t cap_lines;
+	uint32_t n_zero;             /* while decoding: cost rows n_lines .. n_zero - 1 are 0 */
 	/* While the rows come in increasing (instr, line, file) order, as
 	 * Callgrind writes a block's instructions, a new row's key is either
 	 * the last one's or new, and no index is needed; the first one out of
 	 * order builds the map, which then finds every row. */
 	profdb__hindex map;          /* lines, while decoding, once out of order */
 	uint32_t map_expected;       /* the rows the map is sized for */
-	/* While decoding: the sum of the line costs per event, and whether
-	 * it overflowed (detail_build's, for the check against self). */
+	/* While decoding: the sum of the line costs per event, and how many
+	 * times it overflowed (detail_build's, for the check against self). */
 	uint64_t *sum;
-	unsigned char *sum_over;
+	uint64_t *sum_carry;
 	djump *jumps;
 	uint32_t n_jumps;
 	size_t cap_jumps;
@@ -87,10 +91,5 @@ int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_
 size_t profdb__cg_detail_room(const profdb_cg_detail *d);
 /* The reader @p d was decoded from (its name table). */
 const profdb_cg *profdb__cg_detail_cg(const profdb_cg_detail *d);
-/* Call site @p i's file (the caller's current file there). */
-uint32_t profdb__cg_detail_call_src(const profdb_cg_detail *d, uint32_t i);
-/* Jump @p i's target file and function. */
-void profdb__cg_detail_jump_names(const profdb_cg_detail *d, uint32_t i, uint32_t *file,
-                                  uint32_t *fn);
 
 #endif

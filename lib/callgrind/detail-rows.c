@@ -100,15 +100,3 @@ const profdb_cg *profdb__cg_detail_cg(const profdb_cg_detail *d)
 {
 	return d->cg;
 }
-
-uint32_t profdb__cg_detail_call_src(const profdb_cg_detail *d, uint32_t i)
-{
-	return d->calls[i].src;
-}
-
-void profdb__cg_detail_jump_names(const profdb_cg_detail *d, uint32_t i, uint32_t *file,
-                                  uint32_t *fn)
-{
-	*file = d->jumps[i].to_file;
-	*fn = d->jumps[i].to_function;
-}

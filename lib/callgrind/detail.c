@@ -8,6 +8,7 @@
 
 #include "callgrind-internal.h"
 #include "detail-internal.h"
+#include "fast-internal.h"
 #include "lines-internal.h"
 
 typedef struct dstate {
@@ -66,124 +67,9 @@ static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint
 	return k;
 }
 
-/* At most 19 decimal digits from @p p (cannot overflow); returns the end.
- * First the most common number, one digit. */
-static const char *decimal(const char *p, const char *end, uint64_t *x)
+static int cost_start(char c)
 {
-	if (end - p > 1 && cg_is_digit(p[0]) && !cg_is_digit(p[1])) {
-		*x = (uint64_t)(p[0] - '0');
-		return p + 1;
-	}
-	const char *stop = end - p > 19 ? p + 19 : end;
-	uint64_t v = 0;
-	for (; p < stop; p++) {
-		unsigned d = (unsigned)(unsigned char)*p - (unsigned)'0';
-		if (d > 9)
-			break;
-		v = v * 10 + d;
-	}
-	*x = v;
-	return p;
-}
-
-/* Is @p p where decode_unit() trims its line: at the '\n' that ends it
- * (or @p lim), or at blanks and carriage returns up to there? */
-static int at_end(const char *p, const char *lim)
-{
-	while (p < lim && (cg_is_space(*p) || *p == '\r'))
-		p++;
-	return p == lim || *p == '\n';
-}
-
-/* The common cost line in one pass, from its first byte @p p up to the
- * '\n' that ends it (or @p lim): subpositions (decimal, 0x hex, +N, -N,
- * *) and decimal costs of at most 19 digits, separated by blanks; what
- * follows the columns' costs is ignored. Returns NULL for anything else
- * (then read_pos() and read_costs() read the trimmed line, and report
- * what is wrong), else where the line ends, with the position in np and
- * the costs in v. */
-static const char *quick_line(const dstate *s, const char *p, const char *lim, uint64_t *np,
-                              uint64_t *v, uint32_t *nv)
-{
-	for (uint32_t c = 0; c < s->p->n_pos; c++) {
-		/* (at blanks that end the line no subposition follows) */
-		if (c > 0) {
-			if (p == lim || !cg_is_space(*p))
-				return NULL;
-			p++;
-		}
-		if (p == lim)
-			return NULL;
-		char sign = *p;
-		if (sign == '*') {
-			np[c] = s->pos[c];
-			p++;
-			continue;
-		}
-		if (sign == '+' || sign == '-')
-			p++;
-		uint64_t x = 0;
-		const char *d0 = p;
-		/* (a trimmed line ending in "0x" has the number 0, then x) */
-		if (lim - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && !at_end(p + 2, lim)) {
-			d0 = p += 2;
-			for (; p < lim && p - d0 < 16; p++) {
-				unsigned char ch = (unsigned char)*p;
-				unsigned d = ch - (unsigned)'0';
-				if (d > 9) {
-					d = (ch | 0x20u) - (unsigned)'a';
-					if (d > 5)
-						break;
-					d += 10;
-				}
-				x = x << 4 | d;
-			}
-		} else {
-			p = decimal(p, lim, &x);
-		}
-		if (p == d0 || (sign == '+' && __builtin_add_overflow(s->pos[c], x, &np[c])) ||
-		    (sign == '-' && x > s->pos[c]))
-			return NULL;
-		if (sign == '-')
-			np[c] = s->pos[c] - x;
-		else if (sign != '+')
-			np[c] = x;
-	}
-	/* each cost after blanks, unless the line ends; first the common
-	 * form, one blank and digits (3 costs in 4 have one digit) */
-	uint32_t k = 0, n_cols = s->p->n_cols;
-	while (k < n_cols && lim - p > 2 && p[0] == ' ' && cg_is_digit(p[1])) {
-		if (!cg_is_digit(p[2])) {
-			v[k++] = (uint64_t)(p[1] - '0');
-			p += 2;
-		} else {
-			p = decimal(p + 1, lim, &v[k++]);
-		}
-	}
-	if (k < n_cols && lim - p == 2 && p[0] == ' ' && cg_is_digit(p[1]))
-		p = decimal(p + 1, lim, &v[k++]);
-	while (k < n_cols) {
-		const char *b0 = p;
-		while (p < lim && cg_is_space(*p))
-			p++;
-		if (p == lim || *p == '\n' || (*p == '\r' && at_end(p, lim)))
-			break;
-		const char *d0 = p;
-		uint64_t x;
-		p = decimal(p, lim, &x);
-		if (p == d0 || d0 == b0)   /* no digits, or no blank before them */
-			return NULL;
-		v[k++] = x;
-	}
-	/* the last cost ends at a blank or where the line ends */
-	if (s->p->n_cols > 0 && p < lim && !cg_is_space(*p) && *p != '\n' &&
-	    (*p != '\r' || !at_end(p, lim)))
-		return NULL;
-	*nv = k;
-	if (p < lim && *p == '\n')
-		return p;
-	const char *nl = memchr(p, '\n', (size_t)(lim - p));
-	return nl ? nl : lim;
+	return cg_is_digit(c) || c == '+' || c == '-' || c == '*';
 }
 
 static uint64_t col(const uint64_t *v, int c)
@@ -271,53 +157,188 @@ static int build_map(profdb_cg_detail *d)
 	return r;
 }
 
-static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
+/* The row of a line at @p key (*row): a new row (zeroed) while the keys
+ * come in order, or else the one the map finds or adds. */
+static int row_for(profdb_cg_detail *d, const dline *key, uint32_t *row)
 {
-	profdb_cg_detail *d = s->d;
-	dline key = {s->src, col(s->pos, s->col_instr), col(s->pos, s->col_line)};
 	uint32_t *slot = NULL, i = d->n_lines;   /* a new row, unless found */
-	int r, order = d->n_lines ? dline_cmp(&key, &d->lines[d->n_lines - 1]) : 1;
+	int r, order = d->n_lines ? dline_cmp(key, &d->lines[d->n_lines - 1]) : 1;
 	if (!d->map.slot && order < 0 && (r = build_map(d)) < 0)
 		return r;
 	if (d->map.slot) {
-		slot = profdb__hindex_slot(&d->map, dline_key_hash(&key), dline_eq, d, &key);
+		slot = profdb__hindex_slot(&d->map, dline_key_hash(key), dline_eq, d, key);
 		if (*slot)
 			i = *slot - 1;
 	} else if (order == 0) {
 		i = d->n_lines - 1;
 	}
-	uint64_t *dst;
-	if (i == d->n_lines) {
-		if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
-		                  sizeof *d->lines, d->ne)) < 0)
+	*row = i;
+	if (i < d->n_lines)
+		return 0;
+	if ((r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, d->n_lines,
+	                  sizeof *d->lines, d->ne)) < 0)
+		return r;
+	d->lines[d->n_lines++] = (dline){.src = key->src, .instr = key->instr, .line = key->line};
+	if (slot) {
+		*slot = i + 1;
+		if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
 			return r;
-		d->lines[d->n_lines++] = key;
-		if (slot) {
-			*slot = i + 1;
-			if ((r = profdb__hindex_added(&d->map, dline_hash, d)) < 0)
-				return r;
-		}
-		dst = d->cost + (size_t)i * d->ne;
-		memset(dst, 0, d->ne * sizeof *dst);
-	} else {
-		dst = d->cost + (size_t)i * d->ne;
 	}
-	/* the line's costs added to its row, and the sums taken while the
-	 * costs are at hand (cols is NULL in a part without events) */
-	const uint32_t *cols = d->cg->cols, c0 = s->p->col_first;
+	if (i >= d->n_zero)
+		memset(d->cost + (size_t)i * d->ne, 0, d->ne * sizeof *d->cost);
+	return 0;
+}
+
+/* The cost rows from @p n on zeroed, some ahead: one call for many new
+ * rows, and a new row's first add does not read what a store just wrote
+ * in a different width (memset's). */
+static void zero_ahead(profdb_cg_detail *d, uint32_t n)
+{
+	size_t to = d->cap_lines - n > 64 ? n + 64 : d->cap_lines;
+	memset(d->cost + (size_t)n * d->ne, 0, (to - n) * d->ne * sizeof *d->cost);
+	d->n_zero = (uint32_t)to;
+}
+
+/* The costs @p v of a cost line (by column) added to its row @p dst (and
+ * their events to its @p row's nz), and to the sums (a cost of 0 changes
+ * nothing): 0, or -1 when a row's cost
+ * passes 2^64 - 1 (the caller names the line). @p cols: the columns'
+ * events (NULL in a part without events, then @p nv is 0). The sums'
+ * carries are counted in 64-bit words, not flagged in bytes: a byte store
+ * may alias anything, and every value in the caller's loop would be
+ * loaded again after it. */
+FAST int add_to_row(const uint32_t *cols, dline *row, uint64_t *dst, const uint64_t *v,
+                    uint32_t nv, uint64_t *sum, uint64_t *carry)
+{
+	uint32_t nz = 0;
 	for (uint32_t k = 0; k < nv; k++) {
-		uint32_t e = cols[c0 + k];
+		if (!v[k])
+			continue;
+		uint32_t e = cols[k];
 		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
-			return derr(s, "line cost overflows 64 bits");
-		d->sum_over[e] |= __builtin_add_overflow(d->sum[e], v[k], &d->sum[e]);
+			return -1;
+		carry[e] += __builtin_add_overflow(sum[e], v[k], &sum[e]);
+		nz |= e < 32 ? (uint32_t)1 << e : 0;
 	}
+	row->nz |= nz;
+	return 0;
+}
+
+/* The events of the columns of @p s's part (NULL: none). */
+static const uint32_t *part_cols(const dstate *s)
+{
+	return s->p->n_cols ? s->d->cg->cols + s->p->col_first : NULL;
+}
+
+/* A cost line outside calls read by the token reader. */
+static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
+{
+	dline key = {.src = s->src, .instr = col(s->pos, s->col_instr),
+	             .line = col(s->pos, s->col_line)};
+	profdb_cg_detail *d = s->d;
+	uint32_t i;
+	int r = row_for(d, &key, &i);
+	if (r == 0 && add_to_row(part_cols(s), &d->lines[i], d->cost + (size_t)i * d->ne, v, nv,
+	                         d->sum, d->sum_carry) < 0)
+		r = derr(s, "line cost overflows 64 bits");
+	return r;
+}
+
+/* The cost lines outside calls from *@p qp of @p text while they are of
+ * fast_cost_line()'s kind (the text ends with a '\n'): most of a block,
+ * read in one loop with the positions in locals and the common rows (the
+ * last one again, or a new one after it) found inline. *qp is left at
+ * the first line not read (another kind of line, or one for the token
+ * reader), s->pos at the last line read. */
+static int self_run(dstate *s, const char *text, const char **qp, const char *lim)
+{
+	profdb_cg_detail *d = s->d;
+	const char *q = *qp;
+	const uint32_t n_pos = s->p->n_pos, n_cols = s->p->n_cols, src = s->src;
+	const uint32_t *cols = part_cols(s);
+	const int ci = s->col_instr, cl = s->col_line;
+	const size_t ne = d->ne;
+	uint64_t *sum = d->sum, *carry = d->sum_carry;
+	uint64_t np[CG_NPOS] = {s->pos[0], s->pos[1]};
+	int r = 0;
+	for (;;) {
+		uint64_t v[CG_MAX_EVENTS];
+		uint32_t nv;
+		const char *nl = fast_cost_line(q, n_pos, n_cols, np, v, &nv);
+		if (!nl)
+			break;
+		/* (the key in scalars: a struct built field by field and read
+		 * whole would stall on the store forwarding; np indexed by
+		 * constants only, so that it can stay in registers) */
+		uint64_t instr = ci == 0 ? np[0] : ci == 1 ? np[1] : 0;
+		uint64_t line = cl == 0 ? np[0] : cl == 1 ? np[1] : 0;
+		uint32_t n = d->n_lines;
+		const dline *last = n ? &d->lines[n - 1] : NULL;
+		uint32_t i;
+		if (d->map.slot || !last || n >= d->cap_lines || instr < last->instr ||
+		    (instr == last->instr && (line < last->line ||
+		                              (line == last->line && src < last->src)))) {
+			dline key = {.src = src, .instr = instr, .line = line};
+			if ((r = row_for(d, &key, &i)) < 0) {
+				s->off = (uint64_t)(q - text);
+				break;
+			}
+		} else if (instr == last->instr && line == last->line && src == last->src) {
+			i = n - 1;
+		} else {
+			dline *l = &d->lines[n];
+			l->src = src;
+			l->nz = 0;
+			l->instr = instr;
+			l->line = line;
+			d->n_lines = n + 1;
+			if (n >= d->n_zero)
+				zero_ahead(d, n);
+			i = n;
+		}
+		if (add_to_row(cols, &d->lines[i], d->cost + (size_t)i * ne, v, nv, sum, carry) < 0) {
+			s->off = (uint64_t)(q - text);   /* (the line's, for the message) */
+			r = derr(s, "line cost overflows 64 bits");
+			break;
+		}
+		q = nl + 1;
+		if (q == lim || !cost_start(*q))
+			break;
+	}
+	s->pos[0] = np[0];   /* (one by one, as written: no stall on a wider read) */
+	s->pos[1] = np[1];
+	*qp = q;
+	return r;
+}
+
+/* A jump from the current position to @p tgt, @p a times (of @p b
+ * executions, for jcnd=). */
+static int push_jump(dstate *s, int cond, uint64_t a, uint64_t b, const uint64_t *tgt)
+{
+	profdb_cg_detail *d = s->d;
+	const profdb_cg *cg = d->cg;
+	int r = profdb__cg_grow((void **)&d->jumps, &d->cap_jumps, (uint64_t)d->n_jumps + 1,
+	                        sizeof *d->jumps);
+	if (r < 0)
+		return r;
+	d->jumps[d->n_jumps++] = (djump){
+		.from_line = col(s->pos, s->col_line),
+		.from_instr = col(s->pos, s->col_instr),
+		.to_line = col(tgt, s->col_line),
+		.to_instr = col(tgt, s->col_instr),
+		.count = a,
+		.executed = b,
+		.profile = s->profile,
+		.to_file = s->jfl != CG_EMPTY ? s->jfl : s->src,
+		.to_function = s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->fn].fn,
+		.conditional = cond,
+	};
+	s->jfl = s->jfn = CG_EMPTY;  /* they name one jump's target */
 	return 0;
 }
 
 static int add_jump(dstate *s, int cond, const char *p, const char *end)
 {
-	profdb_cg_detail *d = s->d;
-	const profdb_cg *cg = d->cg;
 	const char *t;
 	size_t n;
 	uint64_t a = 0, b = 0, tgt[CG_NPOS];
@@ -344,26 +365,41 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 		b = a;
 	}
 	int r = read_pos(s, &p, end, tgt, 0);
-	if (r < 0)
-		return r;
-	r = profdb__cg_grow((void **)&d->jumps, &d->cap_jumps, (uint64_t)d->n_jumps + 1,
-	                    sizeof *d->jumps);
-	if (r < 0)
-		return r;
-	d->jumps[d->n_jumps++] = (djump){
-		.from_line = col(s->pos, s->col_line),
-		.from_instr = col(s->pos, s->col_instr),
-		.to_line = col(tgt, s->col_line),
-		.to_instr = col(tgt, s->col_instr),
-		.count = a,
-		.executed = b,
-		.profile = s->profile,
-		.to_file = s->jfl != CG_EMPTY ? s->jfl : s->src,
-		.to_function = s->jfn != CG_EMPTY ? s->jfn : cg->fns[s->fn].fn,
-		.conditional = cond,
-	};
-	s->jfl = s->jfn = CG_EMPTY;  /* they name one jump's target */
-	return 0;
+	return r < 0 ? r : push_jump(s, cond, a, b, tgt);
+}
+
+/* jump=COUNT or jcnd=COUNT/EXECUTED at @p q (after the '='; a '\n' ends
+ * the line), with its target's subpositions after blanks (fewer: the
+ * current ones), and blanks: the jump added as add_jump() adds it, and
+ * *eol its '\n'. 0 (nothing done) for any other form, which add_jump()
+ * reads. */
+static int fast_jump(dstate *s, int cond, const char *q, const char **eol)
+{
+	uint64_t a, b, tgt[CG_NPOS] = {s->pos[0], s->pos[1]};
+	if (!fast_dec(&q, &a))
+		return 0;
+	if (*q == '/') {
+		q++;
+		if (!cond || !fast_dec(&q, &b))
+			return 0;
+	} else if (cond) {
+		return 0;
+	} else {
+		b = a;
+	}
+	for (uint32_t c = 0;; c++) {
+		if (*q != '\n' && !cg_is_space(*q))
+			return 0;
+		while (cg_is_space(*q))
+			q++;
+		if (*q == '\n')
+			break;
+		if (c >= s->p->n_pos || !fast_subpos(&q, s->pos[c], &tgt[c]))
+			return 0;
+	}
+	*eol = q;
+	int r = push_jump(s, cond, a, b, tgt);
+	return r < 0 ? r : 1;
 }
 
 /* A block's calls: the first of its profile's calls= lines at or after
@@ -485,6 +521,65 @@ static const char *line_end(const char *p, const char *lim, const char **eol)
 	return end;
 }
 
+/* Whether the line at @p p starts with @p key (a '\n' ends the
+ * comparison: no byte after it is read). */
+static int has_key(const char *p, const char *key)
+{
+	while (*key && *p == *key)
+		p++, key++;
+	return !*key;
+}
+
+/* The '\n' that ends the line at @p p (there is one). */
+static const char *line_nl(const char *p, const char *lim)
+{
+	for (int i = 0; i < 16; i++, p++)   /* most lines here are short */
+		if (*p == '\n')
+			return p;
+	return memchr(p, '\n', (size_t)(lim - p));
+}
+
+/* The lines from 'c' and 'j' that the general path would read as
+ * calls=, jump= or jcnd= lines of a common form, or pass over (cfn=,
+ * cfi=, cob=, ...), read at @p p (a '\n' ends the line): *eol their
+ * '\n', or NULL (nothing done) for the general path. 0, or < 0 an error. */
+static int fast_call_jump(dstate *s, const char *p, const char **eol)
+{
+	const char *lim = s->d->cg->files[s->p->file].text + s->d->cg->files[s->p->file].size;
+	const char *q;
+	uint64_t x;
+	int r;
+	*eol = NULL;
+	if (p[0] == 'c') {
+		if (!has_key(p, "calls=")) {   /* no other 'c' line changes a block */
+			*eol = line_nl(p, lim);
+			return 0;
+		}
+		/* the count before a '/' or a blank; the rest is the scanner's */
+		q = p + 6;
+		if (!fast_dec(&q, &x) || (*q != '/' && *q != '\n' && !cg_is_space(*q)))
+			return 0;
+		s->call_count = x;
+		s->call_off = s->off;
+		s->pending_call = 1;
+		*eol = line_nl(q, lim);
+		return 0;
+	}
+	int cond = has_key(p, "jcnd=");
+	if (!cond && !has_key(p, "jump="))
+		return 0;
+	if (s->d->lines_only) {   /* a jump with a count: it names no more targets */
+		if (!cg_is_digit(p[5]))
+			return 0;
+		s->jfl = s->jfn = CG_EMPTY;
+		*eol = line_nl(p + 5, lim);
+		return 0;
+	}
+	if ((r = fast_jump(s, cond, p + 5, &q)) > 0)
+		*eol = q;
+	return r < 0 ? r : 0;
+}
+
 /* Decode block @p u of function @p fn: from its first line to the line
  * that ends it. */
 static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
@@ -516,21 +611,31 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 		return derr(&s, "internal error: block outside the text");
 	uint64_t off = s.start;
 	const char *lim = f->text + stop;
+	/* a '\n' ends every line: the fast paths read without a bound */
+	int nl_ends = stop > 0 && f->text[stop - 1] == '\n';
 	while (off < stop) {
 		const char *p = f->text + off;
 		char c0 = *p;
-		uint64_t np[CG_NPOS];
 		int r = 0;
 		s.off = off;
-		if (cg_is_digit(c0) || c0 == '+' || c0 == '-' || c0 == '*') {
-			/* a cost line: in one pass when it is the common kind */
-			uint64_t v[CG_MAX_EVENTS];
+		if (cost_start(c0)) {
+			if (nl_ends && !s.pending_call) {
+				const char *q = p;
+				if ((r = self_run(&s, f->text, &q, lim)) < 0)
+					return r;
+				if (q != p) {
+					off = (uint64_t)(q - f->text);
+					continue;
+				}
+			}
+			/* a call's cost line, or one for the token reader */
+			uint64_t v[CG_MAX_EVENTS], np[CG_NPOS] = {s.pos[0], s.pos[1]};
 			uint32_t nv = 0;
-			const char *eol = quick_line(&s, p, lim, np, v, &nv);
+			const char *eol = nl_ends ? fast_cost_line(p, s.p->n_pos, s.p->n_cols, np, v, &nv)
+			                          : NULL;
 			if (eol) {
-				for (uint32_t c = 0; c < CG_NPOS; c++)   /* (a fixed count: no memcpy call) */
-					if (c < s.p->n_pos)
-						s.pos[c] = np[c];
+				s.pos[0] = np[0];
+				s.pos[1] = np[1];
 			} else {
 				const char *end = line_end(p, lim, &eol);
 				if ((r = read_pos(&s, &p, end, np, 1)) == 0)
@@ -545,6 +650,15 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 			if (r < 0)
 				return r;
 			continue;
+		}
+		if (nl_ends && (c0 == 'c' || c0 == 'j')) {
+			const char *eol = NULL;
+			if ((r = fast_call_jump(&s, p, &eol)) < 0)
+				return r;
+			if (eol) {
+				off = (uint64_t)(eol - f->text) + 1;
+				continue;
+			}
 		}
 		const char *eol, *end = line_end(p, lim, &eol);
 		size_t n = (size_t)(end - p);
@@ -591,15 +705,17 @@ static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_
 		for (uint32_t i = 0; i < d->n_lines; i++) {
 			uint64_t *row = d->cost + (size_t)i * d->ne;
 			profdb__cg_derive(cg, row);
-			for (uint32_t e = cg->n_stored; e < d->ne; e++)
-				d->sum_over[e] |= __builtin_add_overflow(d->sum[e], row[e], &d->sum[e]);
+			for (uint32_t e = cg->n_stored; e < d->ne; e++) {
+				d->sum_carry[e] += __builtin_add_overflow(d->sum[e], row[e], &d->sum[e]);
+				d->lines[i].nz |= e < 32 && row[e] ? (uint32_t)1 << e : 0;
+			}
 		}
 	}
 	const uint64_t *self = NULL;
 	if (d->ne == 0 || profdb_cg_self(cg, profile, fn, &self) < 0 || !self)
 		return 0;
 	for (uint32_t e = 0; e < d->ne; e++)
-		if (!d->sum_over[e] && self[e] != UINT64_MAX && d->sum[e] != self[e])
+		if (!d->sum_carry[e] && self[e] != UINT64_MAX && d->sum[e] != self[e])
 			return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 ": line rows add up to %"
 			                    PRIu64 " but the self cost of event %" PRIu32 " is %" PRIu64
 			                    " (inconsistent profile)", fn, d->sum[e], e, self[e]);
@@ -651,11 +767,11 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	uint32_t nb = cg->fns[fn].n_body;
 	d->map_expected = nb < 65536 ? nb : 65536;
 	uint64_t sum[CG_MAX_EVENTS];
-	unsigned char sum_over[CG_MAX_EVENTS];
+	uint64_t sum_carry[CG_MAX_EVENTS];
 	memset(sum, 0, d->ne * sizeof *sum);
-	memset(sum_over, 0, d->ne);
+	memset(sum_carry, 0, d->ne * sizeof *sum_carry);
 	d->sum = sum;
-	d->sum_over = sum_over;
+	d->sum_carry = sum_carry;
 	int r = 0;
 	/* the rows' room, allocated once rather than doubled */
 	if (nb > 0)
@@ -685,7 +801,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	if (r == 0)
 		r = derive_and_check(d, profile, fn);
 	d->sum = NULL;   /* (detail_build's) */
-	d->sum_over = NULL;
+	d->sum_carry = NULL;
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast-internal.h"
 #include "scan-internal.h"
 
 /* ---- fast paths ------------------------------------------------------------ */
@@ -18,77 +19,6 @@
  * path's errors; where they call a helper that can fail, the general path
  * would have failed the same way at the same line. On success they return
  * the line's '\n'. */
-
-#define FAST static inline __attribute__((always_inline))
-
-/* A decimal of 1 to 19 digits (cannot overflow) at *qp. */
-FAST int fast_dec(const char **qp, uint64_t *out)
-{
-	const char *q = *qp, *d0 = q;
-	uint64_t x = 0;
-	unsigned d;
-	while ((d = (unsigned)(unsigned char)*q - '0') <= 9) {
-		x = x * 10 + d;
-		q++;
-	}
-	if (q == d0 || q - d0 > 19)
-		return 0;
-	*out = x;
-	*qp = q;
-	return 1;
-}
-
-/* A subposition at *qp relative to @p last: decimal (at most 19 digits),
- * 0x hex (at most 16), +N, -N or '*'. The caller checks what follows. */
-FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
-{
-	const char *q = *qp;
-	char sign = *q;
-	if (sign == '*') {
-		*out = last;
-		*qp = q + 1;
-		return 1;
-	}
-	if (sign == '+' || sign == '-')
-		q++;
-	uint64_t x = 0;
-	/* one digit, not "0x" (so q[1] exists): most relative ones, +3, -2 */
-	unsigned d0 = (unsigned)(unsigned char)q[0] - '0';
-	if (d0 <= 9 && (unsigned)(unsigned char)q[1] - '0' > 9 && (q[1] | 0x20) != 'x') {
-		x = d0;
-		q++;
-	} else if (q[0] == '0' && (q[1] | 0x20) == 'x') {  /* q[0] is not the '\n' */
-		const char *h0 = q += 2;
-		for (;;) {
-			unsigned char ch = (unsigned char)*q;
-			unsigned d = ch - '0';
-			if (d > 9) {
-				d = (unsigned)(ch | 0x20) - 'a';
-				if (d > 5)
-					break;
-				d += 10;
-			}
-			x = x << 4 | d;
-			q++;
-		}
-		if (q == h0 || q - h0 > 16)
-			return 0;
-	} else if (!fast_dec(&q, &x)) {
-		return 0;
-	}
-	if (sign == '+') {
-		if (__builtin_add_overflow(last, x, out))
-			return 0;
-	} else if (sign == '-') {
-		if (x > last)
-			return 0;
-		*out = last - x;
-	} else {
-		*out = x;
-	}
-	*qp = q;
-	return 1;
-}
 
 /* A cost line at @p s of at most @p max_len bytes: @p n_pos subpositions
  * relative to @p np and separated by one blank, then decimal costs of at

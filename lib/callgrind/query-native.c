@@ -54,6 +54,18 @@ static int n_function(const void *impl, uint32_t fn, profdb__native_fn *out)
 	return 0;
 }
 
+static int n_function_keys(const void *impl, uint32_t fn, uint32_t keys[3])
+{
+	const profdb_cg *cg = cg_of(impl);
+	if (fn >= cg->n_fns)
+		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
+	const cg_fn *k = &cg->fns[fn];
+	keys[0] = k->ob;
+	keys[1] = k->fl;
+	keys[2] = k->fn;
+	return 0;
+}
+
 static int64_t n_name_keys(const void *impl)
 {
 	return cg_of(impl)->n_names;
@@ -127,45 +139,51 @@ static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb_
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = profdb__cg_detail_kept(d, first + i);
 		const dline *l = &d->lines[k];
-		out[i] = (profdb__native_line){name_of(cg, l->src), l->src, l->line, l->instr,
+		out[i] = (profdb__native_line){name_of(cg, l->src), l->src, l->nz, l->line, l->instr,
 		                               d->cost + (size_t)k * d->ne};
 	}
 	return n;
 }
 
+/* A call site and a jump read in place, as line rows are (the public
+ * accessors give the same values, and the message for an index past the
+ * end). */
 static int call_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
 {
-	profdb_cg_callsite cs;
-	int r = profdb_cg_detail_call_at(d, i, &cs);
-	if (r < 0)
-		return r;
-	out->file = cs.file;
-	out->line = cs.line;
-	out->instr = cs.instr;
-	out->costs = cs.inclusive;
-	out->callee = cs.callee;
-	out->profile = cs.profile;
-	out->count = cs.count;
-	out->file_key = profdb__cg_detail_call_src(d, i);
+	if (i >= d->n_calls) {
+		profdb_cg_callsite none;
+		return profdb_cg_detail_call_at(d, i, &none);
+	}
+	const dcall *c = &d->calls[i];
+	out->file = name_of(d->cg, c->src);
+	out->line = c->line;
+	out->instr = c->instr;
+	out->costs = d->call_cost + (size_t)i * d->ne;
+	out->callee = c->callee;
+	out->profile = c->profile;
+	out->count = c->count;
+	out->file_key = c->src;
 	return 0;
 }
 
 static int jump_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *out)
 {
-	profdb_cg_jump j;
-	int r = profdb_cg_detail_jump_at(d, i, &j);
-	if (r < 0)
-		return r;
-	out->file = j.to_file;
-	out->line = j.from_line;
-	out->instr = j.from_instr;
-	out->count = j.count;
-	out->to_function = j.to_function;
-	out->to_line = j.to_line;
-	out->to_instr = j.to_instr;
-	out->conditional = j.conditional;
-	out->executed = j.executed;
-	profdb__cg_detail_jump_names(d, i, &out->file_key, &out->to_function_key);
+	if (i >= d->n_jumps) {
+		profdb_cg_jump none;
+		return profdb_cg_detail_jump_at(d, i, &none);
+	}
+	const djump *j = &d->jumps[i];
+	out->file = name_of(d->cg, j->to_file);
+	out->line = j->from_line;
+	out->instr = j->from_instr;
+	out->count = j->count;
+	out->to_function = name_of(d->cg, j->to_function);
+	out->to_line = j->to_line;
+	out->to_instr = j->to_instr;
+	out->conditional = j->conditional;
+	out->executed = j->executed;
+	out->file_key = j->to_file;
+	out->to_function_key = j->to_function;
 	return 0;
 }
 
@@ -186,6 +204,7 @@ const profdb__native_table profdb__cgq_native_records = {
 	.event = n_event,
 	.function_count = n_function_count,
 	.function = n_function,
+	.function_keys = n_function_keys,
 	.records_new = n_records_new,
 	.records_renew = n_records_renew,
 	.records_free = n_records_free,

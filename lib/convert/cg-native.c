@@ -79,6 +79,10 @@ typedef struct fn_text {
 /* The longest position: "0x" hex and a line, or two relative ones. */
 #define POS_MAX (2 * (PROFDB__CV_U64_MAX + 3))
 
+/* (for the formatting of a cost line's position: a call per subposition
+ * cost as much as formatting it) */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 static int same(profdb_str a, profdb_str b)
 {
 	return a.len == b.len && (a.ptr == b.ptr || !memcmp(a.ptr, b.ptr, a.len));
@@ -111,7 +115,7 @@ static size_t fmt_pos(char *at, int instr_col, uint64_t instr, uint64_t line)
 
 /* A relative subposition at @p at, in decimal (callgrind_annotate reads
  * "+N" and "-N" as decimal only, hex addresses included): its length. */
-static size_t fmt_rel(char *at, uint64_t v, uint64_t last)
+ALWAYS_INLINE size_t fmt_rel(char *at, uint64_t v, uint64_t last)
 {
 	if (v == last) {
 		*at = '*';
@@ -124,8 +128,8 @@ static size_t fmt_rel(char *at, uint64_t v, uint64_t last)
 /* The position of a cost line, relative to the previous one as valgrind
  * writes them (--compress-pos), so the output stays near the input's
  * size; absolute when there is none (@p have_last 0). */
-static size_t fmt_cost_pos(char *at, int instr_col, int have_last, uint64_t last_instr,
-                           uint64_t last_line, uint64_t instr, uint64_t line)
+ALWAYS_INLINE size_t fmt_cost_pos(char *at, int instr_col, int have_last, uint64_t last_instr,
+                                  uint64_t last_line, uint64_t instr, uint64_t line)
 {
 	if (!have_last)
 		return fmt_pos(at, instr_col, instr, line);
@@ -178,23 +182,28 @@ static gap *add_gap(fn_text *o, int kind)
 
 /* A name line: "key=(id)" in place when the writer has given the name
  * its id already (in a function before this one), else a gap. */
+/* "key=(id)" of a name the writer has given id @p id. */
+static int put_id(fn_text *o, int key, uint32_t id)
+{
+	char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
+	if (!at)
+		return no_memory();
+	memcpy(p, keys[key].key, sizeof keys[key].key);   /* (a fixed size: no call) */
+	p += keys[key].len;
+	*p++ = '=';
+	*p++ = '(';
+	p += profdb__cv_fmt_u64(p, id);
+	*p++ = ')';
+	*p++ = '\n';
+	o->len += (size_t)(p - at);
+	return 0;
+}
+
 static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
 {
 	uint32_t id = s.len ? profdb__cgw_known_id(x->w, keys[key].table, name_key) : 0;
-	if (id) {
-		char *at = room(o, sizeof keys[key].key + 3 + PROFDB__CV_U64_MAX), *p = at;
-		if (!at)
-			return no_memory();
-		memcpy(p, keys[key].key, sizeof keys[key].key);   /* (a fixed size: no call) */
-		p += keys[key].len;
-		*p++ = '=';
-		*p++ = '(';
-		p += profdb__cv_fmt_u64(p, id);
-		*p++ = ')';
-		*p++ = '\n';
-		o->len += (size_t)(p - at);
-		return 0;
-	}
+	if (id)
+		return put_id(o, key, id);
 	gap *g = add_gap(o, GAP_NAME);
 	if (!g)
 		return no_memory();
@@ -275,6 +284,16 @@ static int put_file(const text_jobs *x, fn_text *o, cur_file *cur, profdb_str fi
 	return put_name(x, o, K_FI, file, key);
 }
 
+/* profdb__cgw_cost_end() of line record @p ln, from its nonzero bits when
+ * the visible columns are its first metrics in order (no cost read). */
+static size_t line_cost_end(const profdb__cgw *w, const profdb__native_line *ln)
+{
+	if (!w->col_first || w->n_vis > 32)
+		return profdb__cgw_cost_end(w, ln->costs);
+	uint32_t nz = ln->nonzero & (uint32_t)(((uint64_t)1 << w->n_vis) - 1);
+	return nz ? 32 - (size_t)__builtin_clz(nz) : 0;
+}
+
 static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
 {
 	int64_t nl = x->t->record_count(d, PROFDB__NATIVE_LINE);
@@ -287,7 +306,7 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 		for (uint32_t k = 0; k < got; k++) {
 			const profdb__native_line *ln = &rows[k];
 			int r;
-			size_t end = profdb__cgw_cost_end(x->w, ln->costs);
+			size_t end = line_cost_end(x->w, ln);
 			if (!end && !profdb__cgw_hidden_cost(x->w, ln->costs))
 				continue;   /* no cost at all */
 			if ((r = put_file(x, o, cur, ln->file, ln->file_key)) < 0 ||
@@ -298,18 +317,39 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 	return nl < 0 ? (int)nl : 0;
 }
 
+/* cob=, cfi=, cfn= of function @p fn: by their ids alone once the writer
+ * has named all three (most call sites; the names are not read), else
+ * as put_name() writes them. */
+static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn)
+{
+	static const int key[3] = {K_COB, K_CFI, K_CFN};
+	uint32_t k[3], id[3];
+	int r = x->t->function_keys(x->impl, fn, k);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < 3; i++)
+		id[i] = profdb__cgw_known_id(x->w, keys[key[i]].table, k[i]);
+	if (id[0] && id[1] && id[2]) {
+		for (int i = 0; i < 3 && r >= 0; i++)
+			r = put_id(o, key[i], id[i]);
+		return r;
+	}
+	profdb__native_fn f;
+	if ((r = x->t->function(x->impl, fn, &f)) < 0 ||
+	    (r = put_name(x, o, K_COB, f.object, f.object_key)) < 0 ||
+	    (r = put_name(x, o, K_CFI, f.file, f.file_key)) < 0)
+		return r;
+	return put_name(x, o, K_CFN, f.name, f.name_key);
+}
+
 static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
 {
 	int64_t nc = x->t->record_count(d, PROFDB__NATIVE_CALL);
 	for (int64_t i = 0; i < nc; i++) {
 		profdb__native_row cs;
-		profdb__native_fn callee;
 		int r = x->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
-		if (r < 0 || (r = x->t->function(x->impl, cs.callee, &callee)) < 0 ||
-		    (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
-		    (r = put_name(x, o, K_COB, callee.object, callee.object_key)) < 0 ||
-		    (r = put_name(x, o, K_CFI, callee.file, callee.file_key)) < 0 ||
-		    (r = put_name(x, o, K_CFN, callee.name, callee.name_key)) < 0)
+		if (r < 0 || (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
+		    (r = put_callee(x, o, cs.callee)) < 0)
 			return r;
 		char *at = room(o, 6 + PROFDB__CV_U64_MAX + 1 + POS_MAX + 1), *p = at;
 		if (!at)

@@ -75,10 +75,14 @@ typedef struct profdb__native_row {
 	uint32_t file_key, to_function_key;   /* the keys of file and to_function */
 } profdb__native_row;
 
-/* A LINE record as the bulk accessor (lines) gives it. */
+/* A LINE record as the bulk accessor (lines) gives it; nonzero: bit m
+ * set when costs[m] is not 0, for the first 32 metrics (the others: not
+ * told), so that a writer that leaves out trailing zero costs need not
+ * read the costs to find them. */
 typedef struct profdb__native_line {
 	profdb_str file;
 	uint32_t file_key;
+	uint32_t nonzero;
 	uint64_t line, instr;
 	const uint64_t *costs;
 } profdb__native_line;
@@ -97,6 +101,9 @@ typedef struct profdb__native_table {
 	             profdb_str *formula);
 	int64_t (*function_count)(const void *impl);
 	int (*function)(const void *impl, uint32_t fn, profdb__native_fn *out);
+	/* The keys function() gives (object, file, name), without reading the
+	 * strings: a writer that has named them already needs no more. */
+	int (*function_keys)(const void *impl, uint32_t fn, uint32_t keys[3]);
 	/* Function @p fn's records in @p profile, decoded into *out (free it
 	 * with records_free, before close). */
 	int (*records_new)(const void *impl, uint32_t profile, uint32_t fn, void **out);

@@ -1,0 +1,136 @@
+/* Callgrind: the numbers of the fast paths, shared by the scanner's
+ * (fast.c) and the detail decoder's (detail.c), and the detail's cost
+ * line. They read lines that a '\n' ends before the text does, so a '\n'
+ * stops every scan: no bounds check per byte. They accept what
+ * profdb__cg_u64() and profdb__cg_subpos() accept, less (long numbers);
+ * what they refuse is left to those. */
+#ifndef PROFDB_CALLGRIND_FAST_INTERNAL_H
+#define PROFDB_CALLGRIND_FAST_INTERNAL_H
+
+#include <stdint.h>
+
+#include "callgrind-internal.h"
+
+#define FAST static inline __attribute__((always_inline))
+
+/* A decimal of 1 to 19 digits (cannot overflow) at *qp. */
+FAST int fast_dec(const char **qp, uint64_t *out)
+{
+	const char *q = *qp, *d0 = q;
+	uint64_t x = 0;
+	unsigned d;
+	while ((d = (unsigned)(unsigned char)*q - '0') <= 9) {
+		x = x * 10 + d;
+		q++;
+	}
+	if (q == d0 || q - d0 > 19)
+		return 0;
+	*out = x;
+	*qp = q;
+	return 1;
+}
+
+/* A subposition at *qp relative to @p last: decimal (at most 19 digits),
+ * 0x hex (at most 16), +N, -N or '*'. The caller checks what follows. */
+FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
+{
+	const char *q = *qp;
+	char sign = *q;
+	if (sign == '*') {
+		*out = last;
+		*qp = q + 1;
+		return 1;
+	}
+	if (sign == '+' || sign == '-')
+		q++;
+	uint64_t x = 0;
+	/* one digit, not "0x" (so q[1] exists): most relative ones, +3, -2 */
+	unsigned d0 = (unsigned)(unsigned char)q[0] - '0';
+	if (d0 <= 9 && (unsigned)(unsigned char)q[1] - '0' > 9 && (q[1] | 0x20) != 'x') {
+		x = d0;
+		q++;
+	} else if (q[0] == '0' && (q[1] | 0x20) == 'x') {  /* q[0] is not the '\n' */
+		const char *h0 = q += 2;
+		for (;;) {
+			unsigned char ch = (unsigned char)*q;
+			unsigned d = ch - '0';
+			if (d > 9) {
+				d = (unsigned)(ch | 0x20) - 'a';
+				if (d > 5)
+					break;
+				d += 10;
+			}
+			x = x << 4 | d;
+			q++;
+		}
+		if (q == h0 || q - h0 > 16)
+			return 0;
+	} else if (!fast_dec(&q, &x)) {
+		return 0;
+	}
+	if (sign == '+') {
+		if (__builtin_add_overflow(last, x, out))
+			return 0;
+	} else if (sign == '-') {
+		if (x > last)
+			return 0;
+		*out = last - x;
+	} else {
+		*out = x;
+	}
+	*qp = q;
+	return 1;
+}
+
+/* A cost line at @p q that a '\n' ends (the text ends with one, so no
+ * read passes it): subpositions relative to @p np separated by one
+ * blank, then at most @p n_cols decimal costs of at most 19 digits, each
+ * after blanks, and blanks. Returns the line's '\n' with its positions
+ * in @p np and its costs in @p v (*nv of them); NULL for any other line,
+ * which the caller's token reader reads (detail.c: read_pos() and
+ * read_costs(), which report what is wrong). */
+FAST const char *fast_cost_line(const char *q, uint32_t n_pos, uint32_t n_cols,
+                                uint64_t np[CG_NPOS], uint64_t *v, uint32_t *nv)
+{
+	uint64_t t0, t1 = 0;
+	_Static_assert(CG_NPOS == 2, "one or two positions");
+	if (!fast_subpos(&q, np[0], &t0))
+		return NULL;
+	if (n_pos > 1) {
+		if (!cg_is_space(*q))
+			return NULL;
+		q++;
+		if (!fast_subpos(&q, np[1], &t1))
+			return NULL;
+	}
+	uint32_t k = 0;
+	for (;;) {
+		unsigned d;
+		if (q[0] == ' ' && (d = (unsigned)(unsigned char)q[1] - '0') <= 9 &&
+		    (q[2] == ' ' || q[2] == '\n')) {  /* most costs: one blank, one digit */
+			if (k >= n_cols)
+				return NULL;
+			v[k++] = d;
+			q += 2;
+			continue;
+		}
+		if (*q == '\n')
+			break;
+		if (!cg_is_space(*q))
+			return NULL;
+		do
+			q++;
+		while (cg_is_space(*q));
+		if (*q == '\n')
+			break;  /* trailing blanks */
+		if (k >= n_cols || !fast_dec(&q, &v[k]))
+			return NULL;
+		k++;
+	}
+	np[0] = t0;
+	np[1] = n_pos > 1 ? t1 : np[1];
+	*nv = k;
+	return q;
+}
+
+#endif

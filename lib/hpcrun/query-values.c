@@ -33,15 +33,9 @@ profdb_number profdb__hq_number(const hq *q, uint32_t metric, uint64_t bits)
 static int hq_check_ids(const hq *q, uint32_t c, uint32_t m)
 {
 	int r = profdb__hq_tree_ready(q);
-	if (r < 0)
+	if (r < 0 || (r = profdb__hq_check_context(q, c)) < 0)
 		return r;
-	if (c == 0 || c > q->n_nodes)
-		return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32 ")", c,
-		                    q->n_nodes);
-	if (m >= q->n_metrics)
-		return profdb__fail(-ENOENT, "hpcrun: no metric %" PRIu32 " (%" PRIu32 " metrics)", m,
-		                    q->n_metrics);
-	return 0;
+	return profdb__hq_check_metric(q, m);
 }
 
 /* The profile's node and own metric index for (c, m): 1, or 0 when the
@@ -272,9 +266,8 @@ int profdb__hq_cursor_begin(const void *impl, profdb__cursor *cur)
 	if (cur->scan == PROFDB_SCAN_PROFILE) {
 		cur->pos[0] = cur->key;
 	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
-		if (cur->key == 0 || cur->key > q->n_nodes)
-			return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32
-			                    ")", cur->key, q->n_nodes);
+		if ((r = profdb__hq_check_context(q, cur->key)) < 0)
+			return r;
 		cap = q->total_own_metrics;
 		if (cap * sizeof(hq_pair) > profdb__hq_max_memory(q))
 			return profdb__fail(-EFBIG, "hpcrun: a context cursor over %" PRIu64 " metric "

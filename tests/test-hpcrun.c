@@ -694,6 +694,31 @@ Test(hpcrun, bad_arguments)
 
 /* ---- views, lookups and the conventions of 0.9 ---------------------------- */
 
+/* Call result @p r is the error @p code with the message @p message. */
+static void expect_error(int r, int code, const char *message)
+{
+	cr_assert_eq(r, code, "%d (%s)", r, profdb_error_message());
+	cr_assert_str_eq(profdb_error_message(), message);
+}
+
+/* An accessor refusing a NULL output names itself; an unknown profile is
+ * refused first, whatever the output. */
+static void check_output_messages(const profdb_hpcrun *h)
+{
+#define NULL_OUTPUT(fn, ...) expect_error(fn(__VA_ARGS__), -EINVAL, #fn ": NULL output")
+	static const char no_profile[] = "hpcrun profile 9 does not exist (1 profiles)";
+	uint32_t index;
+	NULL_OUTPUT(profdb_hpcrun_profile_at, h, 0, NULL);
+	NULL_OUTPUT(profdb_hpcrun_attr_at, h, 0, 0, NULL);
+	NULL_OUTPUT(profdb_hpcrun_id_at, h, 0, 0, NULL);
+	NULL_OUTPUT(profdb_hpcrun_metric_at, h, 0, 0, NULL);
+	NULL_OUTPUT(profdb_hpcrun_module_at, h, 0, 0, NULL);
+	NULL_OUTPUT(profdb_hpcrun_node_find, h, 0, 1, NULL);
+#undef NULL_OUTPUT
+	expect_error(profdb_hpcrun_metric_at(h, 9, 0, NULL), -ENOENT, no_profile);
+	expect_error(profdb_hpcrun_node_find(h, 9, 1, &index), -ENOENT, no_profile);
+}
+
 static void check_views(unsigned version)
 {
 	tw_blob b = sample(version, 1), tb = sample_trace(1);
@@ -759,6 +784,7 @@ static void check_views(unsigned version)
 	cr_assert_eq(profdb_hpcrun_module_at(h, 0, pr.n_modules, &mod), -ENOENT);
 	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, NULL), -EINVAL);
 	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 0, NULL), -EINVAL);
+	check_output_messages(h);
 	cr_assert_eq(profdb_hpcrun_node_at(h, 1, 0, &nd), -ENOENT);
 	cr_assert_eq(profdb_hpcrun_metric_at(h, 0, 0, &met), 0);
 	cr_assert(met.name.ptr && met.description.ptr && met.formula.ptr && met.format.ptr,

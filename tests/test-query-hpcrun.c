@@ -115,6 +115,33 @@ static uint64_t u64_of(const profdb *db, uint32_t p, uint32_t c, uint32_t m, int
 	return n.as.u64;
 }
 
+/* Call result @p r is the error @p code with the message @p message. */
+static void expect_error(int r, int code, const char *message)
+{
+	cr_assert_eq(r, code, "%d (%s)", r, profdb_error_message());
+	cr_assert_str_eq(profdb_error_message(), message);
+}
+
+/* An unknown context or metric id is -ENOENT with the same message from
+ * every entry point that takes one (the sample: contexts 1 to 7, 3
+ * metrics). */
+static void check_id_messages(const profdb *db)
+{
+	static const char no_context[] = "hpcrun: no context 8 (ids 1 to 7)";
+	static const char no_metric[] = "hpcrun: no metric 3 (3 metrics)";
+	profdb_number n;
+	profdb_context ctx;
+	profdb_metric met;
+	profdb_values *it;
+	expect_error(profdb_value(db, 0, 8, 0, &n), -ENOENT, no_context);
+	expect_error(profdb_inclusive(db, 0, 8, 0, &n), -ENOENT, no_context);
+	expect_error(profdb_context_get(db, 8, &ctx), -ENOENT, no_context);
+	expect_error(profdb_values_new(&it, db, PROFDB_SCAN_CONTEXT, 8), -ENOENT, no_context);
+	expect_error(profdb_value(db, 0, 1, 3, &n), -ENOENT, no_metric);
+	expect_error(profdb_inclusive(db, 0, 1, 3, &n), -ENOENT, no_metric);
+	expect_error(profdb_metric_at(db, 3, &met), -ENOENT, no_metric);
+}
+
 static void expect_absent(const profdb *db, uint32_t p, uint32_t c, uint32_t m)
 {
 	profdb_number n;
@@ -312,6 +339,7 @@ static void check_sample(unsigned version, int trailer)
 	cr_assert_eq(profdb_value(db, 1, 1, 0, &n), -ENOENT);
 	cr_assert_eq(profdb_value(db, 0, 8, 0, &n), -ENOENT);
 	cr_assert_eq(profdb_value(db, 0, 1, 3, &n), -ENOENT);
+	check_id_messages(db);
 	check_inclusive_rule(db, "sample");
 
 	/* trace cct ids 7, 11, 13, 3, 7 are nodes 3, 5, 6, 1, 3 */

@@ -22,6 +22,21 @@ int profdb__hpcrun_is_real(const hr_metric *m)
 	return m->val_fmt != 1;
 }
 
+/* The checks the accessors below make first (profdb_hpcrun_node_at checks
+ * its node before the output), in this order: profile @p profile of @p h
+ * exists, then the output @p out is not NULL (the message names the
+ * public function @p fn). */
+static int profile_and_output(const profdb_hpcrun *h, uint32_t profile, const void *out,
+                              const char *fn, const hr_profile **p)
+{
+	int r = profdb__hpcrun_profile(h, profile, p);
+	if (r < 0)
+		return r;
+	if (!out)
+		return profdb__fail(-EINVAL, "%s: NULL output", fn);
+	return 0;
+}
+
 PROFDB_EXPORT int profdb_hpcrun_version(const profdb_hpcrun *h, uint8_t *major, uint8_t *minor)
 {
 	if (!h)
@@ -47,11 +62,9 @@ PROFDB_EXPORT int profdb_hpcrun_profile_at(const profdb_hpcrun *h, uint32_t prof
                                             profdb_hpcrun_profile *out)
 {
 	const hr_profile *p = NULL;
-	int r = profdb__hpcrun_profile(h, profile, &p);
+	int r = profile_and_output(h, profile, out, "profdb_hpcrun_profile_at", &p);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_profile_at: NULL output");
 	memset(out, 0, sizeof *out);
 	out->index = profile;
 	out->name.ptr = p->stem;
@@ -100,11 +113,9 @@ PROFDB_EXPORT int profdb_hpcrun_attr_at(const profdb_hpcrun *h, uint32_t profile
 	if (out)   /* every byte, the reserved ones too */
 		memset(out, 0, sizeof *out);
 	const hr_profile *p = NULL;
-	int r = profdb__hpcrun_profile(h, profile, &p);
+	int r = profile_and_output(h, profile, out, "profdb_hpcrun_attr_at", &p);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_attr_at: NULL output");
 	if (!p->file || i >= p->file->n_attrs)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no header pair %" PRIu32, profile,
 		                    i);
@@ -137,11 +148,9 @@ PROFDB_EXPORT int profdb_hpcrun_id_at(const profdb_hpcrun *h, uint32_t profile, 
 {
 	const hr_profile *p = NULL;
 	const unsigned char *e;
-	int r = profdb__hpcrun_profile(h, profile, &p);
+	int r = profile_and_output(h, profile, out, "profdb_hpcrun_id_at", &p);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_id_at: NULL output");
 	if (!p->file || i >= p->n_ids)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no id tuple element %" PRIu32,
 		                    profile, i);
@@ -163,11 +172,9 @@ PROFDB_EXPORT int profdb_hpcrun_metric_at(const profdb_hpcrun *h, uint32_t profi
                                           profdb_hpcrun_metric *out)
 {
 	const hr_profile *p = NULL;
-	int r = profdb__hpcrun_profile(h, profile, &p);
+	int r = profile_and_output(h, profile, out, "profdb_hpcrun_metric_at", &p);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_metric_at: NULL output");
 	if (i >= p->n_metrics)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no metric %" PRIu32 " (%" PRIu32
 		                    " metrics)", profile, i, p->n_metrics);
@@ -202,11 +209,9 @@ PROFDB_EXPORT int profdb_hpcrun_module_at(const profdb_hpcrun *h, uint32_t profi
 	if (out)   /* every byte, the reserved ones too */
 		memset(out, 0, sizeof *out);
 	const hr_profile *p = NULL;
-	int r = profdb__hpcrun_profile(h, profile, &p);
+	int r = profile_and_output(h, profile, out, "profdb_hpcrun_module_at", &p);
 	if (r < 0)
 		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_module_at: NULL output");
 	if (i >= p->n_modules)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no load module %" PRIu32,
 		                    profile, i);
@@ -276,11 +281,9 @@ PROFDB_EXPORT int profdb_hpcrun_node_find(const profdb_hpcrun *h, uint32_t profi
                                           uint32_t *index)
 {
 	const hr_profile *p = NULL;
-	int r = profdb__hpcrun_profile(h, profile, &p);
+	int r = profile_and_output(h, profile, index, "profdb_hpcrun_node_find", &p);
 	if (r < 0)
 		return r;
-	if (!index)
-		return profdb__fail(-EINVAL, "profdb_hpcrun_node_find: NULL output");
 	*index = PROFDB_NONE;
 	if ((r = profdb__hpcrun_tree(h, p)) < 0)
 		return r;

@@ -97,6 +97,10 @@ int profdb__hq_str_eq(profdb_str a, profdb_str b);
 uint64_t profdb__hq_max_memory(const hq *q);
 /* Sorted (key << 32 | index) pairs: the index of key, or NONE. */
 uint32_t profdb__hq_search(const uint64_t *v, uint64_t n, uint32_t key);
+/* The one range check of a merged context id (ids 1 to n_nodes, the tree
+ * built) and of a merged metric id: 0, or -ENOENT naming the id. */
+int profdb__hq_check_context(const hq *q, uint32_t id);
+int profdb__hq_check_metric(const hq *q, uint32_t id);
 
 /* Names of the placeholder nodes (lm id 0), made at the end of the tree
  * build: 0 or -ENOMEM. */

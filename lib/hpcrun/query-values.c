@@ -28,27 +28,17 @@ profdb_number profdb__hq_number(const hq *q, uint32_t metric, uint64_t bits)
 	return n;
 }
 
-/* Merged context and merged metric in range, tree built (lib/query has
- * checked the profile). */
-static int hq_check_ids(const hq *q, uint32_t c, uint32_t m)
-{
-	int r = profdb__hq_tree_ready(q);
-	if (r < 0)
-		return r;
-	if (c == 0 || c > q->n_nodes)
-		return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32 ")", c,
-		                    q->n_nodes);
-	if (m >= q->n_metrics)
-		return profdb__fail(-ENOENT, "hpcrun: no metric %" PRIu32 " (%" PRIu32 " metrics)", m,
-		                    q->n_metrics);
-	return 0;
-}
-
-/* The profile's node and own metric index for (c, m): 1, or 0 when the
- * profile has no such node or metric. */
+/* The profile's node and own metric index for merged context @p c and
+ * merged metric @p m, once both are checked (the tree built; lib/query has
+ * checked the profile): 1, 0 when the profile has no such node or metric,
+ * < 0 for an unknown id or a tree that cannot be built. */
 static int hq_locate(const hq *q, uint32_t p, uint32_t c, uint32_t m, uint32_t *node,
                   uint32_t *own)
 {
+	int r = profdb__hq_tree_ready(q);
+	if (r < 0 || (r = profdb__hq_check_context(q, c)) < 0 ||
+	    (r = profdb__hq_check_metric(q, m)) < 0)
+		return r;
 	const hq_profile *pr = &q->prof[p];
 	if (!profdb__hq_usable(pr))
 		return 0;
@@ -64,11 +54,9 @@ int profdb__hq_value(const void *impl, uint32_t p, uint32_t c, uint32_t m, profd
 	const hq *q = impl;
 	uint32_t node, own;
 	uint64_t bits;
-	int r = hq_check_ids(q, c, m);
-	if (r < 0)
+	int r = hq_locate(q, p, c, m, &node, &own);
+	if (r <= 0)
 		return r;
-	if (!hq_locate(q, p, c, m, &node, &own))
-		return 0;
 	if ((r = profdb_hpcrun_value(q->h, p, node, own, &bits)) <= 0)
 		return r;
 	/* a dense file stores every cell: its zeros are "not stored" */
@@ -165,11 +153,9 @@ int profdb__hq_scoped(const void *impl, uint32_t p, uint32_t c, uint32_t m, int 
 	if (!inclusive)
 		return profdb__hq_value(impl, p, c, m, out);
 	uint32_t node, own;
-	int r = hq_check_ids(q, c, m);
-	if (r < 0)
+	int r = hq_locate(q, p, c, m, &node, &own);
+	if (r <= 0)
 		return r;
-	if (!hq_locate(q, p, c, m, &node, &own))
-		return 0;
 	const hq_profile *pr = &q->prof[p];
 	incl_arg a = {q, p};
 	if ((r = profdb__once_run((profdb__once *)&pr->incl_once, build_incl, &a)) < 0)
@@ -272,9 +258,8 @@ int profdb__hq_cursor_begin(const void *impl, profdb__cursor *cur)
 	if (cur->scan == PROFDB_SCAN_PROFILE) {
 		cur->pos[0] = cur->key;
 	} else if (cur->scan == PROFDB_SCAN_CONTEXT) {
-		if (cur->key == 0 || cur->key > q->n_nodes)
-			return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32
-			                    ")", cur->key, q->n_nodes);
+		if ((r = profdb__hq_check_context(q, cur->key)) < 0)
+			return r;
 		cap = q->total_own_metrics;
 		if (cap * sizeof(hq_pair) > profdb__hq_max_memory(q))
 			return profdb__fail(-EFBIG, "hpcrun: a context cursor over %" PRIu64 " metric "

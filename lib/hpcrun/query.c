@@ -57,6 +57,22 @@ uint32_t profdb__hq_search(const uint64_t *v, uint64_t n, uint32_t key)
 	return profdb__hpcrun_search(v, n, key);
 }
 
+int profdb__hq_check_context(const hq *q, uint32_t id)
+{
+	if (id == 0 || id > q->n_nodes)
+		return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32 ")", id,
+		                    q->n_nodes);
+	return 0;
+}
+
+int profdb__hq_check_metric(const hq *q, uint32_t id)
+{
+	if (id >= q->n_metrics)
+		return profdb__fail(-ENOENT, "hpcrun: no metric %" PRIu32 " (%" PRIu32 " metrics)", id,
+		                    q->n_metrics);
+	return 0;
+}
+
 /* ---- the common interface: description ------------------------------------------------- */
 
 static int q_about(const void *impl, profdb_about *out)
@@ -125,9 +141,9 @@ static int64_t q_metric_count(const void *impl)
 static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 {
 	const hq *q = impl;
-	if (index >= q->n_metrics)
-		return profdb__fail(-ENOENT, "hpcrun: no metric %" PRIu32 " (%" PRIu32 " metrics)",
-		                    index, q->n_metrics);
+	int r = profdb__hq_check_metric(q, index);
+	if (r < 0)
+		return r;
 	const hq_metric *m = &q->metrics[index];
 	memset(out, 0, sizeof *out);
 	out->id = index;
@@ -306,11 +322,8 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 {
 	const hq *q = impl;
 	int r = profdb__hq_tree_ready(q);
-	if (r < 0)
+	if (r < 0 || (r = profdb__hq_check_context(q, id)) < 0)
 		return r;
-	if (id == 0 || id > q->n_nodes)
-		return profdb__fail(-ENOENT, "hpcrun: no context %" PRIu32 " (ids 1 to %" PRIu32 ")", id,
-		                    q->n_nodes);
 	const hq_node *n = &q->nodes[id];
 	const hq_module *mod = &q->modules[n->module];
 	memset(out, 0, sizeof *out);

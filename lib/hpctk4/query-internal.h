@@ -149,6 +149,9 @@ int profdb__hpctkq_context_view(const void *impl, uint32_t c, profdb_view *index
 int profdb__hpctkq_trace_view(const void *impl, uint32_t p, profdb_view *out);
 
 /* query-summary.c */
+/* The model's combine for meta.db's combine code (hpcprof's sum, min,
+ * max; NONE for any other code). */
+profdb_combine profdb__hpctkq_combine(uint8_t code);
 int64_t profdb__hpctkq_summary_stats(const void *impl, profdb__summary_stat *out, size_t cap);
 int profdb__hpctkq_summary_scope(const void *impl, uint32_t quantity, uint32_t i, uint32_t *id);
 

@@ -12,9 +12,9 @@ static int same_str(profdb_str a, profdb_str b)
 	return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-static profdb_combine combine_of(uint8_t c)
+profdb_combine profdb__hpctkq_combine(uint8_t code)
 {
-	switch (c) {
+	switch (code) {
 	case PROFDB_HPCTK_COMBINE_SUM: return PROFDB_COMBINE_SUM;
 	case PROFDB_HPCTK_COMBINE_MIN: return PROFDB_COMBINE_MIN;
 	case PROFDB_HPCTK_COMBINE_MAX: return PROFDB_COMBINE_MAX;
@@ -38,7 +38,7 @@ static int stat_of(const profdb_hpctk *h, uint32_t m, uint32_t n_props,
 		out->id = s->stat_metric_id;
 		out->of = p.prop_metric_id;
 		out->quantity = m;
-		out->combine = combine_of(s->combine);
+		out->combine = profdb__hpctkq_combine(s->combine);
 		out->formula = s->formula;
 		out->loop_own_body = same_str(s->scope, profdb__str("lex_aware"));
 		return 1;

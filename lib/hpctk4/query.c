@@ -111,12 +111,7 @@ static profdb_combine statistic_combine(const profdb_hpctk_summary *s)
 {
 	if (strcmp(s->formula.ptr, "$$") != 0)
 		return PROFDB_COMBINE_NONE;
-	switch (s->combine) {
-	case PROFDB_HPCTK_COMBINE_SUM: return PROFDB_COMBINE_SUM;
-	case PROFDB_HPCTK_COMBINE_MIN: return PROFDB_COMBINE_MIN;
-	case PROFDB_HPCTK_COMBINE_MAX: return PROFDB_COMBINE_MAX;
-	default: return PROFDB_COMBINE_NONE;
-	}
+	return profdb__hpctkq_combine(s->combine);
 }
 
 static profdb_metric_kind scope_kind(const char *scope, uint8_t type)

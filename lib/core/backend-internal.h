@@ -22,6 +22,8 @@
 #ifndef PROFDB_QUERY_BACKEND_H
 #define PROFDB_QUERY_BACKEND_H
 
+#include <string.h>
+
 #include "core/core-internal.h"
 #include "profdb/query.h"
 
@@ -389,6 +391,34 @@ static inline profdb_str profdb__str(const char *s)
 	while (r.ptr[r.len])
 		r.len++;
 	return r;
+}
+
+/* Does @p name end with @p suffix? 0 for a NULL name (an input without
+ * one). Detection and the backends' sniff and open_inputs test names with
+ * it. */
+static inline int profdb__ends_with(const char *name, const char *suffix)
+{
+	size_t n = name ? strlen(name) : 0, s = strlen(suffix);
+	return n >= s && strcmp(name + n - s, suffix) == 0;
+}
+
+/* The last component of @p path (what follows its last '/'); NULL for a
+ * NULL path. */
+static inline const char *profdb__base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash ? slash + 1 : path;
+}
+
+/* Context @p id with nothing known about it yet, where a backend's
+ * context_get starts: every field zero, no parent, child or sibling
+ * (PROFDB_NONE), empty names. */
+static inline void profdb__blank_context(profdb_context *out, uint32_t id)
+{
+	memset(out, 0, sizeof *out);
+	out->id = id;
+	out->parent = out->first_child = out->next_sibling = PROFDB_NONE;
+	out->function = out->file = out->module = profdb__str(NULL);
 }
 
 #endif

@@ -17,17 +17,11 @@
 
 /* ---- opening ---------------------------------------------------------------------- */
 
-static int name_ends(const char *name, const char *suffix)
-{
-	size_t n = name ? strlen(name) : 0, s = strlen(suffix);
-	return n >= s && strcmp(name + n - s, suffix) == 0;
-}
-
 /* A ustar archive whose first member is one a .cubex file starts with, or
  * anything (a gzip stream too) named *.cubex. */
 static int q_sniff(const unsigned char *head, size_t n, const char *name)
 {
-	if (name_ends(name, ".cubex"))
+	if (profdb__ends_with(name, ".cubex"))
 		return (n >= TAR_MAGIC + TAR_MAGIC_LEN &&
 		        memcmp(head + TAR_MAGIC, "ustar", TAR_MAGIC_LEN) == 0) ||
 		       (n >= 2 && head[0] == 0x1f && head[1] == 0x8b);

@@ -504,15 +504,9 @@ static int q_open_path(void **impl, const char *path, const profdb_options *opts
 	return r < 0 ? r : wrap(impl, h, opts);
 }
 
-static int name_ends(const char *name, const char *suffix)
-{
-	size_t n = name ? strlen(name) : 0, s = strlen(suffix);
-	return n >= s && strcmp(name + n - s, suffix) == 0;
-}
-
 static int hpcrun_name(const char *name)
 {
-	return name_ends(name, ".hpcrun") || name_ends(name, ".hpctrace");
+	return profdb__ends_with(name, ".hpcrun") || profdb__ends_with(name, ".hpctrace");
 }
 
 /* The two magics; or, for a file named like one, the "HPCRUN-" prefix, so
@@ -537,8 +531,7 @@ static int q_open_inputs(void **impl, const profdb_input *in, size_t n,
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *head = in[i].data ? in[i].data : (const unsigned char *)"";
-		const char *base = in[i].name ? strrchr(in[i].name, '/') : NULL;
-		base = base ? base + 1 : in[i].name;
+		const char *base = profdb__base_name(in[i].name);
 		if (!q_sniff(head, in[i].data ? in[i].size : 0, base) && !hpcrun_name(base))
 			continue;
 		keep[k++] = in[i];

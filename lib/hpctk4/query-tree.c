@@ -334,14 +334,6 @@ static profdb_str entry_name(const profdb_hpctk_context *c)
 	}
 }
 
-static void blank_context(profdb_context *out, uint32_t id)
-{
-	memset(out, 0, sizeof *out);
-	out->id = id;
-	out->parent = out->first_child = out->next_sibling = PROFDB_NONE;
-	out->function = out->file = out->module = profdb__str(NULL);
-}
-
 static int fill_context(const hq *q, const hq_ctx *e, profdb_context *out)
 {
 	profdb_hpctk_context c;
@@ -351,7 +343,7 @@ static int fill_context(const hq *q, const hq_ctx *e, profdb_context *out)
 	int r = profdb_hpctk_context_get(q->db, e->id, &c);
 	if (r < 0)
 		return r;
-	blank_context(out, e->id);
+	profdb__blank_context(out, e->id);
 	out->parent = e->parent;
 	out->first_child = e->first_child;
 	out->next_sibling = e->next_sibling;
@@ -446,12 +438,12 @@ int profdb__hpctkq_context_get(const void *impl, uint32_t id, profdb_context *ou
 		return fill_context(q, e, out);
 	if (id == 0) {
 		/* The implicit global context: the whole program. */
-		blank_context(out, 0);
+		profdb__blank_context(out, 0);
 		out->type = PROFDB_CTX_ROOT;
 		return 0;
 	}
 	/* Elided by hpcprof: values, no tree node. */
-	blank_context(out, id);
+	profdb__blank_context(out, id);
 	out->relation = PROFDB_RELATION_UNKNOWN;
 	out->type = PROFDB_CTX_UNKNOWN;
 	return 0;

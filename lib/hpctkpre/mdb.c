@@ -22,14 +22,10 @@
 #include <string.h>
 
 #include "hpctkpre-internal.h"
+#include "../core/backend-internal.h"
 #include "../core/search-internal.h"
 
 
-static int ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
-}
 
 /* The record at @p off of input @p file, ending at or before @p end. */
 static int read_record(profdb_hpctkpre *db, uint32_t file, uint64_t off, uint64_t end,
@@ -197,8 +193,8 @@ static int list_files(profdb_hpctkpre *db, const char *dir)
 	struct dirent *de;
 	int r = 0;
 	while (r == 0 && (de = readdir(d))) {
-		if (!ends_with(de->d_name, ".metric-db") && !ends_with(de->d_name, ".mdb") &&
-		    !ends_with(de->d_name, ".hpctrace") && !ends_with(de->d_name, ".mt"))
+		if (!profdb__ends_with(de->d_name, ".metric-db") && !profdb__ends_with(de->d_name, ".mdb") &&
+		    !profdb__ends_with(de->d_name, ".hpctrace") && !profdb__ends_with(de->d_name, ".mt"))
 			continue;
 		char *full;
 		if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
@@ -226,7 +222,7 @@ static int input_kind(const profdb__input *in)
 {
 	static const char *const suffix[4] = {".metric-db", ".mdb", ".hpctrace", ".mt"};
 	for (int k = 0; k < 4; k++)
-		if (ends_with(in->name, suffix[k]))
+		if (profdb__ends_with(in->name, suffix[k]))
 			return k;
 	if (in->size >= 12 && memcmp(in->base, "HPCRUN-trace", 12) == 0)
 		return IN_TRACE;

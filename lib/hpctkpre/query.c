@@ -217,14 +217,6 @@ static uint32_t link_id(const pq *q, uint32_t index)
 	return ctx_model_id(c.id);
 }
 
-static void blank(profdb_context *out, uint32_t id)
-{
-	memset(out, 0, sizeof *out);
-	out->id = id;
-	out->parent = out->first_child = out->next_sibling = PROFDB_NONE;
-	out->function = out->file = out->module = profdb__str(NULL);
-}
-
 /* hpcprof's name for "no file" (experiment.xml's file 2147483647). */
 static int no_file(profdb_str f)
 {
@@ -260,7 +252,7 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	profdb_hpctkpre_context c;
 	if (profdb__hpctkpre_node_index(q->db, ctx_stored_id(id), &index)) {
 		profdb_hpctkpre_context_at(q->db, index, &c);
-		blank(out, id);
+		profdb__blank_context(out, id);
 		out->parent = link_id(q, c.parent);
 		out->first_child = link_id(q, c.first_child);
 		out->next_sibling = link_id(q, c.next_sibling);
@@ -293,14 +285,15 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		return 0;
 	}
 	if (id == (q->db->old ? 1u : 0u)) {
-		blank(out, id);   /* the implicit global context, the old format's row 0 */
+		/* the implicit global context, the old format's row 0 */
+		profdb__blank_context(out, id);
 		out->type = PROFDB_CTX_ROOT;
 		return 0;
 	}
 	/* Values without a node: any id below cct.db's slots (the .db files
 	 * number contexts densely). */
 	if (id < q->info.n_ctx_slots && (!q->db->old || id > 1)) {
-		blank(out, id);
+		profdb__blank_context(out, id);
 		out->relation = PROFDB_RELATION_UNKNOWN;
 		return 0;
 	}
@@ -312,7 +305,7 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 		uint64_t at;
 		if (profdb_hpctkpre_profile_view(q->db, p, &ix, &values) == 0 &&
 		    profdb_view_find(&ix, id, &at) == 1) {
-			blank(out, id);
+			profdb__blank_context(out, id);
 			out->relation = PROFDB_RELATION_UNKNOWN;
 			return 0;
 		}
@@ -770,12 +763,11 @@ static int q_sniff(const unsigned char *head, size_t n, const char *name)
 /* experiment.xml: by name, or a document that starts like XML. */
 static int looks_xml(const char *name, const void *data, size_t size)
 {
-	size_t n = strlen(name);
 	const unsigned char *p = data;
 	while (size && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == 0xef ||
 	                *p == 0xbb || *p == 0xbf))
 		p++, size--;
-	return (n >= 4 && strcmp(name + n - 4, ".xml") == 0) || (size && *p == '<');
+	return profdb__ends_with(name, ".xml") || (size && *p == '<');
 }
 
 /* A .metric-db record, a trace or a packed file of an old database: by
@@ -783,10 +775,8 @@ static int looks_xml(const char *name, const void *data, size_t size)
 static int is_record(const profdb_input *in)
 {
 	static const char *const suffix[4] = {".metric-db", ".mdb", ".hpctrace", ".mt"};
-	const char *name = in->name ? in->name : "";
-	size_t n = strlen(name);
 	for (int k = 0; k < 4; k++)
-		if (n >= strlen(suffix[k]) && strcmp(name + n - strlen(suffix[k]), suffix[k]) == 0)
+		if (profdb__ends_with(in->name, suffix[k]))
 			return 1;
 	return (in->size >= 16 && memcmp(in->data, "HPCPROF-metricdb", 16) == 0) ||
 	       (in->size >= 12 && memcmp(in->data, "HPCRUN-trace", 12) == 0);

@@ -36,12 +36,6 @@ static int read_head(const char *path, unsigned char *buf, size_t *n)
 	return profdb__read_head(path, buf, PROFDB__QUERY_HEAD, n);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
 static const profdb__backend *sniff(const unsigned char *head, size_t n, const char *name)
 {
 	const profdb__backend *const *be = profdb__query_backends(NULL);
@@ -188,10 +182,10 @@ static int scan_dir(const char *path, dir_scan *s)
 			snprintf(s->sample[s->n_sample++], sizeof s->sample[0], "%.63s", n);
 		if (strcmp(n, "experiment.xml") == 0)
 			s->has_xml = 1;
-		else if (profdb__query_ends_with(n, ".metric-db") || profdb__query_ends_with(n, ".mdb"))
+		else if (profdb__ends_with(n, ".metric-db") || profdb__ends_with(n, ".mdb"))
 			s->has_metric_db = 1;
-		else if (!s->hpcrun && (profdb__query_ends_with(n, ".hpcrun") ||
-		                        profdb__query_ends_with(n, ".hpctrace"))) {
+		else if (!s->hpcrun && (profdb__ends_with(n, ".hpcrun") ||
+		                        profdb__ends_with(n, ".hpctrace"))) {
 			s->hpcrun = strdup(n);
 			if (!s->hpcrun) {
 				closedir(d);
@@ -306,10 +300,10 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 		return r < 0 ? r : profdb__fail(-EINVAL, "%s: not a regular file", path);
 	}
 
-	const char *name = base_name(path);
-	if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
+	const char *name = profdb__base_name(path);
+	if (profdb__ends_with(name, ".metric-db") || profdb__ends_with(name, ".mdb") ||
 	    strcmp(name, "experiment.xml") == 0 || strcmp(name, "experiment.mt") == 0 ||
-	    (profdb__query_ends_with(name, ".hpctrace") && beside_xml(path))) {
+	    (profdb__ends_with(name, ".hpctrace") && beside_xml(path))) {
 		/* A member of a database folder: the folder decides. */
 		char *dir = strdup(path);
 		if (!dir)
@@ -339,7 +333,7 @@ PROFDB_EXPORT int profdb_open(profdb **ret, const char *path, const profdb_optio
 static int old_trace_input(const profdb_input *in)
 {
 	const char *name = in->name ? in->name : "";
-	return profdb__query_ends_with(name, ".hpctrace") || profdb__query_ends_with(name, ".mt") ||
+	return profdb__ends_with(name, ".hpctrace") || profdb__ends_with(name, ".mt") ||
 	       (in->size >= 12 && memcmp(in->data, "HPCRUN-trace", 12) == 0);
 }
 
@@ -364,15 +358,15 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		if (!inputs[i].data && inputs[i].size)
 			return profdb__fail(-EINVAL, "profdb_open_inputs: input %zu (\"%s\") has no data "
 			                    "but %zu bytes", i, name, inputs[i].size);
-		if (profdb__query_ends_with(name, ".metric-db") || profdb__query_ends_with(name, ".mdb") ||
+		if (profdb__ends_with(name, ".metric-db") || profdb__ends_with(name, ".mdb") ||
 		    (inputs[i].size >= 16 && memcmp(inputs[i].data, "HPCPROF-metricdb", 16) == 0))
 			old = 1;
-		xml |= strcmp(base_name(name), "experiment.xml") == 0;
+		xml |= strcmp(profdb__base_name(name), "experiment.xml") == 0;
 		traces |= old_trace_input(&inputs[i]);
 	}
 	old |= xml && traces;
 	for (size_t i = 0; i < n; i++) {
-		const char *name = inputs[i].name ? base_name(inputs[i].name) : "";
+		const char *name = inputs[i].name ? profdb__base_name(inputs[i].name) : "";
 		if (old && old_trace_input(&inputs[i]))
 			continue;   /* a trace of the old database */
 		size_t k = inputs[i].size < PROFDB__QUERY_HEAD ? inputs[i].size : PROFDB__QUERY_HEAD;
@@ -408,7 +402,7 @@ PROFDB_EXPORT int profdb_open_inputs(profdb **ret, const profdb_input *inputs, s
 		const char *name = inputs[0].name ? inputs[0].name : "input 0";
 		size_t k = inputs[0].size < PROFDB__QUERY_HEAD ? inputs[0].size : PROFDB__QUERY_HEAD;
 		const unsigned char *head = inputs[0].data ? inputs[0].data : (const unsigned char *)"";
-		return unsupported(name, head, k, base_name(name));
+		return unsupported(name, head, k, profdb__base_name(name));
 	}
 	if (!chosen->open_inputs)
 		return profdb__fail(-ENOTSUP, "the %s backend cannot open memory buffers",

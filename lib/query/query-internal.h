@@ -72,9 +72,6 @@ void profdb__query_describe(const unsigned char *head, size_t n, char *buf, size
 const char *profdb__query_resembles(const unsigned char *head, size_t n, const char *name,
                                    int *readable);
 
-/* Does the name end with @p suffix? */
-int profdb__query_ends_with(const char *name, const char *suffix);
-
 /* What the formats this library knows look like, for "expected ..." in
  * error messages. */
 extern const char profdb__query_expected[];

@@ -54,12 +54,6 @@ const char profdb__query_expected_dir[] =
 	"meta.db (HPCToolkit 4.0 or draft), HPCPROF-* .db files with experiment.xml "
 	"(pre-release) or .hpcrun/.hpctrace files (hpcrun measurements)";
 
-int profdb__query_ends_with(const char *name, const char *suffix)
-{
-	size_t n = strlen(name), s = strlen(suffix);
-	return n >= s && strcmp(name + n - s, suffix) == 0;
-}
-
 static int has_prefix(const unsigned char *head, size_t n, const char *magic)
 {
 	size_t m = strlen(magic);
@@ -83,7 +77,7 @@ static profdb_format guess(const unsigned char *head, size_t n, const char *name
 		return PROFDB_FORMAT_HPCTK_PRE;
 	if (has_prefix(head, n, "HPCRUN-"))
 		return PROFDB_FORMAT_HPCRUN;
-	if (is_tar(head, n) || (name && profdb__query_ends_with(name, ".cubex")))
+	if (is_tar(head, n) || (name && profdb__ends_with(name, ".cubex")))
 		return PROFDB_FORMAT_CUBE;
 	if (name && (strncmp(name, "callgrind.out", 13) == 0 ||
 	             strstr(name, "/callgrind.out") != NULL))

@@ -27,7 +27,7 @@
  *  - fuzz_cg_compare(): a profile read from gzip equals the same text read
  *    plain, byte for byte and cost for cost (per profile: self costs,
  *    detail rows and jumps too); fuzz-callgrind also compares the text with
- *    its CRLF copy, which no fast path of the scanner reads.
+ *    its CRLF copy, which the scanner's fast paths leave to its general one.
  * The work per input is capped (functions, line rows, call edges visited). */
 #ifndef PROFDB_FUZZ_DRIVE_CALLGRIND_H
 #define PROFDB_FUZZ_DRIVE_CALLGRIND_H

@@ -1156,6 +1156,143 @@ Test(callgrind, lexical_crlf_tabs_comments_trailing_spaces)
 	cg_close(cg);
 }
 
+/* @p text with each '\n' made "\r\n", in a buffer of its exact size (no
+ * NUL after it: a read past the end is an ASan error); *len its size, the
+ * last '\n' left out when @p no_final_lf. To free. */
+static char *crlf_copy(const char *text, int no_final_lf, size_t *len)
+{
+	size_t n = strlen(text), m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += 1 + (text[i] == '\n');
+	char *out = malloc(m), *q = out;
+	cr_assert_not_null(out);
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] == '\n')
+			*q++ = '\r';
+		*q++ = text[i];
+	}
+	*len = m - (no_final_lf && n && text[n - 1] == '\n');
+	return out;
+}
+
+static int same_str(profdb_str a, profdb_str b)
+{
+	return a.len == b.len && !memcmp(a.ptr, b.ptr, a.len);
+}
+
+/* @p a and @p b give the same functions, costs and call edges. */
+static void same_answers(const profdb_cg *a, const profdb_cg *b)
+{
+	int64_t ne = profdb_cg_event_count(a), n = profdb_cg_function_count(a);
+	cr_assert_eq(profdb_cg_event_count(b), ne);
+	cr_assert_eq(profdb_cg_profile_count(b), profdb_cg_profile_count(a));
+	cr_assert_eq(profdb_cg_function_count(b), n);
+	for (uint32_t i = 0; i < n; i++) {
+		profdb_cg_function x, y;
+		cr_assert_eq(profdb_cg_function_get(a, i, &x), 0);
+		cr_assert_eq(profdb_cg_function_get(b, i, &y), 0);
+		cr_assert(same_str(x.name, y.name) && same_str(x.file, y.file) &&
+		          same_str(x.object, y.object), "function %u", i);
+		const uint64_t *ix = incl_of(a, i), *iy = incl_of(b, i);
+		for (int64_t e = 0; e < ne; e++)
+			cr_assert(x.self[e] == y.self[e] && ix[e] == iy[e], "function %u event %d", i,
+			          (int)e);
+	}
+	n = profdb_cg_call_count(a);
+	cr_assert_eq(profdb_cg_call_count(b), n);
+	for (uint32_t i = 0; i < n; i++) {
+		profdb_cg_call x, y;
+		cr_assert_eq(profdb_cg_call_get(a, PROFDB_CG_ALL, i, &x), 1);
+		cr_assert_eq(profdb_cg_call_get(b, PROFDB_CG_ALL, i, &y), 1);
+		cr_assert(x.caller == y.caller && x.callee == y.callee && x.count == y.count, "call %u",
+		          i);
+		for (int64_t e = 0; e < ne; e++)
+			cr_assert_eq(x.inclusive[e], y.inclusive[e], "call %u event %d", i, (int)e);
+	}
+}
+
+/* Every kind of line with "\r\n" line ends (which the scan's fast paths
+ * read as they read a '\n'), with and without the last '\n': the answers
+ * of the text with '\n' line ends, and no warning. */
+Test(callgrind, crlf_every_line_kind)
+{
+	const char *text = "# callgrind format\nversion: 1\ncreator: test\ncmd: ./a.out\n"
+	                   "part: 1\npositions: instr line\nevents: Ir Dr\n"
+	                   "\n"
+	                   "ob=(1) /lib/a.so\nfl=(1) a.c\nfn=(1) main\n"
+	                   "0x10 3 1 2\n"
+	                   "+2 +1 4 \t\n"
+	                   "+2 * 1234567890123456789 0x20\n"
+	                   "+2 -1 0 7  \n"
+	                   "* *\n"
+	                   "fi=(2) b.h\n+2 * 3 3\n"
+	                   "fe=(1)\n+2 * 1\n"
+	                   "cob=(1)\ncfi=(1)\ncfn=(2) g\n"
+	                   "calls=2 0x40 9\n+2 +1 5 6\n"
+	                   "cfl=(1)\ncfn=(2)\n"
+	                   "calls=3 0x40 9 \n* * 1\n"
+	                   "jump=5 0x10 3\n"
+	                   "jcnd=2/9 +4 * \n"
+	                   "jfi=(2)\njfn=(2)\njump=1 0x50 20\n"
+	                   "# a comment\n"
+	                   "\n"
+	                   "fn=(2)\n0x40 9 8 8\n"
+	                   "fl=(2)\nfn=(3) h\n0x50 20 0 0\n"
+	                   "ob=(1)\nfl=(1)\nfn=(1)\n0x10 3 1 1\n"
+	                   "part: 2\npositions: instr line\nevents: Ir Dr\nob=(1)\nfl=(1)\nfn=(1)\n0x10 3 2 2\n"
+	                   "cfi=(2)\ncfn=(3)\ncalls=1 0x50 20\n0x10 3 4 4\n"
+	                   "fn=(3)\n0x50 20 4 4\n";
+	warns w = {0};
+	profdb_cg *lf = open_ok(text, &w);
+	cr_assert_eq(w.n, 0, "%s", w.all);
+	cr_assert_eq(self_of(lf, "main", 0), 1234567890123456801ULL);
+	for (int no_final_lf = 0; no_final_lf < 2; no_final_lf++) {
+		size_t len;
+		char *t = crlf_copy(text, no_final_lf, &len);
+		profdb_options o = opts_for(&w);
+		profdb_cg *cr = NULL;
+		cr_assert_eq(profdb_cg_open_mem(&cr, t, len, &o), 0, "%s", profdb_error_message());
+		cr_assert_eq(w.n, 0, "%s", w.all);
+		same_answers(lf, cr);
+		profdb_cg_close(cr);
+		free(t);
+	}
+	cg_close(lf);
+}
+
+/* A CR anywhere but right before a '\n' is the general path's: a CR alone
+ * in a cost line, two CRs before the '\n', a CR before blanks, in calls=,
+ * jump= and blank lines (errors), in a name (part of it), and a last
+ * line ended by a CR alone. */
+Test(callgrind, crlf_other_carriage_returns)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"events: A B\r\nfn=f\r\n1 2\r3\r\n", "line 3 (offset 19): cost \"2\r3\" is not"},
+		{"events: A B\r\nfn=f\r\n1 2\r\r\n", "line 3 (offset 19): cost \"2\r\" is not"},
+		{"events: A B\r\nfn=f\r\n1 2\r 3\r\n", "line 3 (offset 19): cost \"2\r\" is not"},
+		{"events: A B\r\nfn=f\r\n1 2 \r \r\n", "line 3 (offset 19): cost \"\r\" is not"},
+		{"events: A B\r\nfn=f\r\n1 2\r\ncfn=g\r\ncalls=1 2\r\r\n2 4\r\n",
+		 "line 5 (offset 31): target position \"2\r\" is not"},
+		{"events: A B\r\nfn=f\r\n1 2\r\njump=3\r\r\n1 1\r\n", "line 4 (offset 24): jump= \"3\r\""},
+		{"events: A B\r\nfn=f\r\n\r\r\n1 2\r\n", "line 3 (offset 19): binary data (byte 0x0d)"},
+	};
+	warns w = {0};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cr_assert_eq(open_fail(bad[i].text, strlen(bad[i].text), &w), -EBADMSG, "text %zu", i);
+		cr_assert(strstr(profdb_error_message(), bad[i].msg), "text %zu: %s", i,
+		          profdb_error_message());
+	}
+	profdb_cg *cg = open_ok("events: A\r\nfl=(1) a.c\r\nfn=(1) f\r\n1 2\r\nfn=(1)\r\r\n1 3\r\n"
+	                        "fn=f\rx\r\n2 4\r\nfn=(1)\r\n2 1\r", &w);
+	cr_assert_eq(profdb_cg_function_count(cg), 3);
+	cr_assert_eq(self_of(cg, "f", 0), 2);
+	cr_assert_eq(self_of(cg, "\r", 0), 4);   /* "fn=(1)\r": id 1 defined again */
+	cr_assert_eq(self_of(cg, "f\rx", 0), 4);
+	cg_close(cg);
+}
+
 /* The detail of a text without a final newline is read by the token
  * reader alone (lib/callgrind/detail.c; its fast paths need the '\n':
  * tests/test-cg-detail-forms.c), which must give the rows the scan summed.

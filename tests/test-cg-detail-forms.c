@@ -7,7 +7,8 @@
  * and jumps, which are also checked against the values they must have:
  * long and hex numbers (at the fast paths' limits and past them), blanks,
  * tabs and carriage returns, costs beyond the columns, rows met again in
- * and out of order, and costs near 2^64. */
+ * and out of order, costs near 2^64; and every kind of line with "\r\n"
+ * line ends, which the fast paths read as they read a '\n'. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -277,4 +278,71 @@ Test(cg_detail_forms, costs_near_2_64)
 		          profdb_error_message());
 		profdb_cg_close(cg);
 	}
+}
+
+/* @p text with each '\n' made "\r\n" (to free). */
+static char *crlf_of(const char *text)
+{
+	size_t n = strlen(text), lines = 0;
+	for (size_t i = 0; i < n; i++)
+		lines += text[i] == '\n';
+	char *out = malloc(n + lines + 1), *q = out;
+	cr_assert_not_null(out);
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] == '\n')
+			*q++ = '\r';
+		*q++ = text[i];
+	}
+	*q = 0;
+	return out;
+}
+
+Test(cg_detail_forms, crlf_line_ends)
+{
+	/* every kind of line in a block: cost lines (one-digit costs, long
+	 * and hex numbers, relative positions, '*', trailing blanks, no
+	 * costs), calls= with its cost line, cfn=, cfi=, cob=, jump= and
+	 * jcnd= with whole and short targets and trailing blanks, jfi=,
+	 * jfn=, fi=, fe=, comments and blank lines: with "\r\n" line ends the
+	 * same detail as with '\n' ones, on the fast paths and on the token
+	 * reader (both_ways()) */
+	const char *text = "events: A B\npositions: instr line\n"
+	                   "ob=o\nfl=a.c\nfn=f\n"
+	                   "0x10 3 1 2\n"
+	                   "+2 +1 4 \t\n"
+	                   "+2 * 1234567890123456789 0x20\n"
+	                   "+2 -1 0 7  \n"
+	                   "+2 *\n"
+	                   "# a comment\n"
+	                   "\n"
+	                   "cob=o\ncfi=a.c\ncfn=g\n"
+	                   "calls=2 0x40 9\n+2 +1 5 6\n"
+	                   "calls=3 0x40 9 \n* * 1\n"
+	                   "jump=5 0x10 3\n"
+	                   "jcnd=2/9 +4 * \n"
+	                   "jump=6 0x18\n"
+	                   "jfi=b.c\njfn=h\njump=1 0x50 20\n"
+	                   "fi=b.c\n+2 * 3 3\n"
+	                   "fe=a.c\n+2 * 1\n"
+	                   "fn=g\n0x40 9 8 8\n"
+	                   "fl=b.c\nfn=h\n0x50 20 0 0\n"
+	                   "fl=a.c\nfn=f\n0x10 3 1 1\n";
+	char *crlf = crlf_of(text);
+	profdb_cg *lf_cg, *crlf_cg;
+	profdb_cg_detail *lf = both_ways(text, "f", &lf_cg);
+	profdb_cg_detail *cr = both_ways(crlf, "f", &crlf_cg);
+	cr_assert_eq(profdb_cg_event_count(crlf_cg), 2);
+	same_detail(lf, cr, 2);
+	cr_assert_eq(profdb_cg_detail_call_count(cr), 2);
+	cr_assert_eq(profdb_cg_detail_jump_count(cr), 4);
+	static const uint64_t want[] = {
+		3, 0x10, 2, 3,   3, 0x16, 0, 7,   3, 0x18, 0, 0,   4, 0x12, 4, 0,
+		4, 0x14, 1234567890123456789ULL, 0x20,   4, 0x1c, 3, 3,   4, 0x1e, 1, 0,
+	};
+	rows_are(cr, want, 7, 2);
+	profdb_cg_detail_free(lf);
+	profdb_cg_detail_free(cr);
+	profdb_cg_close(lf_cg);
+	profdb_cg_close(crlf_cg);
+	free(crlf);
 }

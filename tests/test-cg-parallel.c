@@ -6,7 +6,7 @@
  * generated texts that put every kind of line at the cuts (compressed ids
  * defined before the cut, ob=/fl=/fi= state, cob=/cfi=, calls= at the end
  * of a piece, a new part, totals:, undefined ids, NUL bytes, overflowing
- * sums, sums past 32 bits; an id defined twice), and on every real sample under callgrind/
+ * sums, sums past 32 bits; an id defined twice; "\r\n" line ends), and on every real sample under callgrind/
  * (big/ is left to tests/cg-parallel-dump.sh). Two threads also open the same text at once,
  * each with four scanning threads: CI runs this program under
  * ThreadSanitizer (suite "threads").
@@ -376,6 +376,53 @@ static int t_no_object(void)
 	return 0;
 }
 
+/* ---- "\r\n" line ends ------------------------------------------------------ */
+
+/* @p t with a CR put before every '\n' (@p every 1) or before every
+ * second one (2), into @p out. */
+static void crlf_text(const text *t, int every, text *out)
+{
+	out->n = 0;
+	int k = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->p[i] == '\n' && k++ % every == 0)
+			put(out, "\r");
+		put(out, "%c", t->p[i]);
+	}
+}
+
+/* The generated texts with "\r\n" line ends, all or every second one, so
+ * that the pieces are cut after a "\r\n" and after a '\n': with every
+ * thread count the same answers, and with one thread the answers, the
+ * result code and the number of warnings of the text with '\n' line ends
+ * (the messages name other offsets). */
+static int t_crlf(void)
+{
+	text t = text_new(), c = text_new();
+	int n = 0;
+	for (int variant = 0; variant < V_COUNT; variant++)
+		for (int every = 1; every <= 2; every++) {
+			uint64_t seed = 7 + (uint64_t)every;
+			generate(&t, seed + 100 * (uint64_t)variant, 150, variant);
+			crlf_text(&t, every, &c);
+			char what[64];
+			snprintf(what, sizeof what, "CRLF (1 in %d) variant %d", every, variant);
+			int o;
+			same_every_way(what, c.p, c.n, &o);
+			outcome a, b;
+			open_one("callgrind.out", t.p, t.n, 1, &a);
+			open_one("callgrind.out", c.p, c.n, 1, &b);
+			CHECKF(a.rc == b.rc && a.n_warn == b.n_warn && a.hash == b.hash,
+			       "%s: open %d, %" PRIu64 " warnings; with '\\n' line ends: %d, %" PRIu64
+			       " (or other answers)", what, b.rc, b.n_warn, a.rc, a.n_warn);
+			n++;
+		}
+	printf("CRLF: %d texts, each with 1 to 8 threads\n", n);
+	free(t.p);
+	free(c.p);
+	return 0;
+}
+
 /* ---- gzip: inflated while scanned (lib/callgrind/stream.c) ------------------ */
 
 #ifdef PROFDB_HAVE_ZLIB
@@ -591,6 +638,7 @@ int main(void)
 	t_redefined();
 	t_literal();
 	t_no_object();
+	t_crlf();
 #ifdef PROFDB_HAVE_ZLIB
 	t_gzip();
 #endif

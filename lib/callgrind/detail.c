@@ -368,8 +368,8 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
 	return r < 0 ? r : push_jump(s, cond, a, b, tgt);
 }
 
-/* jump=COUNT or jcnd=COUNT/EXECUTED at @p q (after the '='; a '\n' ends
- * the line), with its target's subpositions after blanks (fewer: the
+/* jump=COUNT or jcnd=COUNT/EXECUTED at @p q (after the '='; a '\n' or
+ * "\r\n" ends the line), with its target's subpositions after blanks (fewer: the
  * current ones), and blanks: the jump added as add_jump() adds it, and
  * *eol its '\n'. 0 (nothing done) for any other form, which add_jump()
  * reads. */
@@ -388,14 +388,22 @@ static int fast_jump(dstate *s, int cond, const char *q, const char **eol)
 		b = a;
 	}
 	for (uint32_t c = 0;; c++) {
-		if (*q != '\n' && !cg_is_space(*q))
-			return 0;
+		if (*q != '\n' && !cg_is_space(*q)) {
+			if (!fast_crlf(q))
+				return 0;
+			q++;
+			break;
+		}
 		while (cg_is_space(*q))
 			q++;
 		if (*q == '\n')
 			break;
-		if (c >= s->p->n_pos || !fast_subpos(&q, s->pos[c], &tgt[c]))
-			return 0;
+		if (c >= s->p->n_pos || !fast_subpos(&q, s->pos[c], &tgt[c])) {
+			if (!fast_crlf(q))   /* (fast_subpos() moves nothing when it fails) */
+				return 0;
+			q++;
+			break;
+		}
 	}
 	*eol = q;
 	int r = push_jump(s, cond, a, b, tgt);
@@ -557,7 +565,7 @@ static int fast_call_jump(dstate *s, const char *p, const char **eol)
 		}
 		/* the count before a '/' or a blank; the rest is the scanner's */
 		q = p + 6;
-		if (!fast_dec(&q, &x) || (*q != '/' && *q != '\n' && !cg_is_space(*q)))
+		if (!fast_dec(&q, &x) || (*q != '/' && *q != '\n' && !cg_is_space(*q) && !fast_crlf(q)))
 			return 0;
 		s->call_count = x;
 		s->call_off = s->off;

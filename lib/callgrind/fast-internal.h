@@ -13,6 +13,14 @@
 
 #define FAST static inline __attribute__((always_inline))
 
+/* Whether a "\r\n" is at @p q: a line end wherever a '\n' is one (the
+ * general paths drop a CR before the '\n'). q[1] is read only after a CR,
+ * which comes before the line's '\n'. */
+FAST int fast_crlf(const char *q)
+{
+	return q[0] == '\r' && q[1] == '\n';
+}
+
 /* A decimal of 1 to 19 digits (cannot overflow) at *qp. */
 FAST int fast_dec(const char **qp, uint64_t *out)
 {
@@ -82,8 +90,8 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 	return 1;
 }
 
-/* A cost line at @p q that a '\n' ends (the text ends with one, so no
- * read passes it): subpositions relative to @p np separated by one
+/* A cost line at @p q that a '\n' or "\r\n" ends (the text ends with a
+ * '\n', so no read passes it): subpositions relative to @p np separated by one
  * blank, then at most @p n_cols decimal costs of at most 19 digits, each
  * after blanks, and blanks. Returns the line's '\n' with its positions
  * in @p np and its costs in @p v (*nv of them); NULL for any other line,
@@ -116,15 +124,23 @@ FAST const char *fast_cost_line(const char *q, uint32_t n_pos, uint32_t n_cols,
 		}
 		if (*q == '\n')
 			break;
-		if (!cg_is_space(*q))
-			return NULL;
+		if (!cg_is_space(*q)) {
+			if (!fast_crlf(q))
+				return NULL;
+			q++;
+			break;
+		}
 		do
 			q++;
 		while (cg_is_space(*q));
 		if (*q == '\n')
 			break;  /* trailing blanks */
-		if (k >= n_cols || !fast_dec(&q, &v[k]))
-			return NULL;
+		if (k >= n_cols || !fast_dec(&q, &v[k])) {
+			if (!fast_crlf(q))   /* (fast_dec() moves nothing when it fails) */
+				return NULL;
+			q++;
+			break;
+		}
 		k++;
 	}
 	np[0] = t0;

@@ -211,6 +211,7 @@ static inline bool once(bool *flag)
 #define spec_line profdb__cgs_spec_line
 #define header_line profdb__cgs_header_line
 #define fast_line profdb__cgs_fast_line
+#define fast_line_crlf profdb__cgs_fast_line_crlf
 #define ids_clear profdb__cgs_ids_clear
 #define intern profdb__cgs_intern
 
@@ -361,7 +362,9 @@ int profdb__cg_call_costs_append(profdb_cg *cg, const profdb_cg *lc);
  * most at.safe_end): > 0 the bytes consumed, 0 for the general path, < 0
  * an error (the one the general path would give). A run of cost lines
  * is read at once, up to a line that starts at @p end or later; at.lineno
- * counts its lines after the first. */
+ * counts its lines after the first. fast_line_crlf() also takes a
+ * "\r\n" for a '\n' where a line may end. */
 int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end);
+int64_t fast_line_crlf(parser *ps, const char *s, uint64_t off, uint64_t end);
 
 #endif

@@ -375,36 +375,9 @@ static int add_jump(dstate *s, int cond, const char *p, const char *end)
  * reads. */
 static int fast_jump(dstate *s, int cond, const char *q, const char **eol)
 {
-	uint64_t a, b, tgt[CG_NPOS] = {s->pos[0], s->pos[1]};
-	if (!fast_dec(&q, &a))
+	uint64_t a, b, tgt[CG_NPOS];
+	if (!(q = fast_target(q, cond, s->p->n_pos, s->pos, tgt, &a, &b, 1)))
 		return 0;
-	if (*q == '/') {
-		q++;
-		if (!cond || !fast_dec(&q, &b))
-			return 0;
-	} else if (cond) {
-		return 0;
-	} else {
-		b = a;
-	}
-	for (uint32_t c = 0;; c++) {
-		if (*q != '\n' && !cg_is_space(*q)) {
-			if (!fast_crlf(q))
-				return 0;
-			q++;
-			break;
-		}
-		while (cg_is_space(*q))
-			q++;
-		if (*q == '\n')
-			break;
-		if (c >= s->p->n_pos || !fast_subpos(&q, s->pos[c], &tgt[c])) {
-			if (!fast_crlf(q))   /* (fast_subpos() moves nothing when it fails) */
-				return 0;
-			q++;
-			break;
-		}
-	}
 	*eol = q;
 	int r = push_jump(s, cond, a, b, tgt);
 	return r < 0 ? r : 1;

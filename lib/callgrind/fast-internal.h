@@ -1,6 +1,6 @@
-/* Callgrind: the numbers of the fast paths, shared by the scanner's
- * (fast.c) and the detail decoder's (detail.c), and the detail's cost
- * line. They read lines that a '\n' ends before the text does, so a '\n'
+/* Callgrind: the numbers and the call and jump targets of the fast
+ * paths, shared by the scanner's (fast.c) and the detail decoder's
+ * (detail.c), and the detail's cost line. They read lines that a '\n' ends before the text does, so a '\n'
  * stops every scan: no bounds check per byte. They accept what
  * profdb__cg_u64() and profdb__cg_subpos() accept, less (long numbers);
  * what they refuse is left to those. */
@@ -146,6 +146,54 @@ FAST const char *fast_cost_line(const char *q, uint32_t n_pos, uint32_t n_cols,
 	np[0] = t0;
 	np[1] = n_pos > 1 ? t1 : np[1];
 	*nv = k;
+	return q;
+}
+
+/* The value of calls=, jump= or jcnd= at @p q (after the '='): a decimal
+ * count, or count/count where @p slash (jcnd=; its other form, and a
+ * slash elsewhere, are left to the general paths), then blanks and at
+ * most @p n_pos subpositions relative to @p last, which go to @p tgt (the
+ * ones not given stay @p last's), and the line end: '\n', or "\r\n" when
+ * @p crlf. Returns the line's '\n', with the count in *@p a and the
+ * second count (or the first again) in *@p b; NULL for any other form. */
+FAST const char *fast_target(const char *q, int slash, uint32_t n_pos,
+                             const uint64_t last[CG_NPOS], uint64_t tgt[CG_NPOS], uint64_t *a,
+                             uint64_t *b, const int crlf)
+{
+	uint64_t x, y;
+	if (!fast_dec(&q, &x))
+		return NULL;
+	if (*q == '/') {
+		q++;
+		if (!slash || !fast_dec(&q, &y))
+			return NULL;
+	} else if (slash) {
+		return NULL;
+	} else {
+		y = x;
+	}
+	tgt[0] = last[0];
+	tgt[1] = last[1];
+	for (uint32_t c = 0;; c++) {
+		if (*q != '\n' && !cg_is_space(*q)) {
+			if (!crlf || !fast_crlf(q))
+				return NULL;
+			q++;
+			break;
+		}
+		while (cg_is_space(*q))
+			q++;
+		if (*q == '\n')
+			break;
+		if (c >= n_pos || !fast_subpos(&q, last[c], &tgt[c])) {
+			if (!crlf || !fast_crlf(q))   /* (fast_subpos() moves nothing when it fails) */
+				return NULL;
+			q++;
+			break;
+		}
+	}
+	*a = x;
+	*b = y;
 	return q;
 }
 

@@ -112,48 +112,6 @@ undo:
 	return NULL;
 }
 
-/* The value of calls=, jump= and jcnd= at @p q (after the '='): a decimal
- * count, or count/count for jcnd= (@p need_slash; its other form, and a
- * slash elsewhere, are left to the general path), then at most n_pos
- * subpositions, checked as target_line() checks them, and the line's '\n'. */
-FAST const char *fast_target(const parser *ps, const char *q, int need_slash, uint64_t *count,
-                             const int crlf)
-{
-	uint64_t x, y;
-	if (!fast_dec(&q, &x))
-		return NULL;
-	if (*q == '/') {
-		if (!need_slash)
-			return NULL;
-		q++;
-		if (!fast_dec(&q, &y))
-			return NULL;
-	} else if (need_slash) {
-		return NULL;
-	}
-	for (uint32_t c = 0;; c++) {
-		if (*q != '\n' && !cg_is_space(*q)) {
-			if (!crlf || !fast_crlf(q))
-				return NULL;
-			q++;
-			break;
-		}
-		while (cg_is_space(*q))
-			q++;
-		if (*q == '\n')
-			break;
-		uint64_t dummy;
-		if (c >= ps->part.n_pos || !fast_subpos(&q, ps->part.pos[c], &dummy)) {
-			if (!crlf || !fast_crlf(q))   /* (fast_subpos() moves nothing on failure) */
-				return NULL;
-			q++;
-			break;
-		}
-	}
-	*count = x;
-	return q;
-}
-
 /* A name line's value "(id)\n" (or "(id)\r\n") with the id defined (a definition, blanks
  * or anything else are left to resolve_name()): a small id in its dense
  * array, a large one (every id of a parallel scan's piece) in the hash
@@ -234,7 +192,7 @@ FAST int64_t line_fast(parser *ps, const char *s, uint64_t off, uint64_t end, co
 	char c0 = *s;
 	const char *nl;
 	uint32_t idx;
-	uint64_t count;
+	uint64_t count, count2, tgt[CG_NPOS];   /* (the target is checked, not kept) */
 	int r;
 	if (cost_start(c0)) {
 		if (ps->cur.pending_call) {
@@ -307,7 +265,9 @@ FAST int64_t line_fast(parser *ps, const char *s, uint64_t off, uint64_t end, co
 			return nl + 1 - s;
 		}
 		if (s[3] != 'l' || s[4] != 's' || s[5] != '=' || s[1] != 'a' || s[2] != 'l' ||
-		    !(nl = fast_target(ps, s + 6, 0, &count, crlf)) || nl - s > (int64_t)CG_MAX_LINE)
+		    !(nl = fast_target(s + 6, 0, ps->part.n_pos, ps->part.pos, tgt, &count, &count2,
+		                       crlf)) ||
+		    nl - s > (int64_t)CG_MAX_LINE)
 			return 0;
 		ps->at.off = off;
 		if ((r = need_body(ps)) < 0 || (r = add_call(ps, count)) < 0)
@@ -316,7 +276,9 @@ FAST int64_t line_fast(parser *ps, const char *s, uint64_t off, uint64_t end, co
 	case 'j':  /* jump=, jcnd= */
 		if (!((s[1] == 'u' && s[2] == 'm' && s[3] == 'p') ||
 		      (s[1] == 'c' && s[2] == 'n' && s[3] == 'd')) ||
-		    s[4] != '=' || !(nl = fast_target(ps, s + 5, s[1] == 'c', &count, crlf)) ||
+		    s[4] != '=' ||
+		    !(nl = fast_target(s + 5, s[1] == 'c', ps->part.n_pos, ps->part.pos, tgt, &count,
+		                       &count2, crlf)) ||
 		    nl - s > (int64_t)CG_MAX_LINE)
 			return 0;
 		ps->at.off = off;

@@ -54,6 +54,23 @@ static double f64_of_bits(uint64_t bits)
     return v;
 }
 
+/* The sample, its three profiles' values copied into @p vals (freed by
+ * the caller) so that a variant can change them: 0 or -ENOMEM. */
+static int own_values(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
+{
+    tw_hpctk4_sample(d);
+    for (size_t p = 0; p < 3; p++) {
+        prof[p] = d->profiles[p];
+        vals[p] = malloc((prof[p].n_values + 1) * sizeof *vals[p]);
+        if (!vals[p])
+            return -ENOMEM;
+        memcpy(vals[p], prof[p].values, prof[p].n_values * sizeof *vals[p]);
+        prof[p].values = vals[p];
+    }
+    d->profiles = prof;
+    return 0;
+}
+
 /* The sample with special doubles in thread profiles 1 and 2 (the tool's
  * exact-output tests read them back bit for bit):
  *   profile 1 (13, 3) NaN with payload 0x7ff800000000beef
@@ -71,22 +88,14 @@ static int nan_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
         {2, 0, 3, 0x7ff0000000000001ULL},  {2, 13, 3, 0x7ff0000000000000ULL},
         {2, 13, 4, 0x8000000000000000ULL},
     };
-    tw_hpctk4_sample(d);
-    for (size_t p = 0; p < 3; p++) {
-        prof[p] = d->profiles[p];
-        vals[p] = malloc((prof[p].n_values + 1) * sizeof *vals[p]);
-        if (!vals[p])
-            return -ENOMEM;
-        memcpy(vals[p], prof[p].values, prof[p].n_values * sizeof *vals[p]);
+    int r = own_values(d, prof, vals);
+    for (size_t p = 0; r == 0 && p < 3; p++)
         for (size_t i = 0; i < prof[p].n_values; i++)
             for (size_t k = 0; k < sizeof special / sizeof *special; k++)
                 if (special[k].profile == p && special[k].ctx == vals[p][i].ctx &&
                     special[k].metric == vals[p][i].metric)
                     vals[p][i].value = f64_of_bits(special[k].bits);
-        prof[p].values = vals[p];
-    }
-    d->profiles = prof;
-    return 0;
+    return r;
 }
 
 /* The sample with values of either sign, for the tool's cuts by
@@ -96,13 +105,8 @@ static int nan_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
  *   profile 2 every value negated: the total below 0 */
 static int signs_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
 {
-    tw_hpctk4_sample(d);
-    for (size_t p = 0; p < 3; p++) {
-        prof[p] = d->profiles[p];
-        vals[p] = malloc((prof[p].n_values + 1) * sizeof *vals[p]);
-        if (!vals[p])
-            return -ENOMEM;
-        memcpy(vals[p], prof[p].values, prof[p].n_values * sizeof *vals[p]);
+    int r = own_values(d, prof, vals);
+    for (size_t p = 0; r == 0 && p < 3; p++)
         for (size_t i = 0; i < prof[p].n_values; i++) {
             tw_value *v = &vals[p][i];
             if (p == 2)
@@ -112,10 +116,7 @@ static int signs_sample(tw_hpctk4 *d, tw_profile prof[3], tw_value *vals[3])
             else if (p == 1 && v->ctx == 14 && v->metric == 1)
                 v->value = f64_of_bits(0x7ff8000000000000ULL);
         }
-        prof[p].values = vals[p];
-    }
-    d->profiles = prof;
-    return 0;
+    return r;
 }
 
 /* The sample's contexts, metrics and traces with seven thread profiles

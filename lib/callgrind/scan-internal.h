@@ -168,12 +168,19 @@ typedef struct parser {
 	uint64_t call_sink[CG_MAX_EVENTS];
 } parser;
 
+/* Is the text the file's mapping (not an inflated copy)? Only then do
+ * the page-table hints below apply to it. */
+static inline int cg_text_mapped(const cg_file *f)
+{
+	return f->text == (const char *)f->in.base;
+}
+
 /* Bytes [off, off + len) of the text about to be read: mapped into the
- * page table at once when the text is the file's mapping (not an inflated
- * copy; lib/core's profdb__input_prefault). */
+ * page table at once when the text is the file's mapping (lib/core's
+ * profdb__input_prefault). */
 static inline void cg_prefault(const cg_file *f, uint64_t off, uint64_t len)
 {
-	if (f->text == (const char *)f->in.base)
+	if (cg_text_mapped(f))
 		profdb__input_prefault(&f->in, off, len);
 }
 

@@ -272,7 +272,7 @@ int profdb__cg_parse(profdb_cg *cg, uint32_t fi, cg_build *b)
 	int r = profdb__cgs_begin(&ps, cg, fi, b);
 	if (r >= 0) {
 		unsigned threads = profdb__cgs_threads(cg, ps.at.f->size);
-		if (ps.at.f->text == (const char *)ps.at.f->in.base)
+		if (cg_text_mapped(ps.at.f))
 			profdb__input_read_through(&ps.at.f->in);
 		if (threads > 1)
 			r = profdb__cgs_parallel(&ps, threads);

@@ -165,7 +165,7 @@ static void check_sample(unsigned version, int trailer)
 	cr_assert_eq(n.module, 2);
 	cr_assert_eq(n.flags, 0);
 	cr_assert_eq(profdb_hpcrun_node_at(h, 0, 7, &n), -ENOENT);
-	/* a NULL output is refused (it used to be accepted) */
+	/* a NULL output is refused */
 	cr_assert_eq(profdb_hpcrun_node_find(h, 0, 2, NULL), -EINVAL);
 	uint32_t miss = 0;
 	cr_assert_eq(profdb_hpcrun_node_find(h, 0, 999, &miss), 0);

@@ -432,11 +432,6 @@ PROFDB_EXPORT int64_t profdb_cg_event_count(const profdb_cg *cg)
 	return cg->n_events;
 }
 
-static profdb_str str_of(cg_name n)
-{
-	return n.len ? (profdb_str){n.p, n.len} : (profdb_str){"", 0};
-}
-
 PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg_event *out)
 {
 	if (out)   /* every byte, the reserved ones too */
@@ -447,9 +442,9 @@ PROFDB_EXPORT int profdb_cg_event_get(const profdb_cg *cg, uint32_t i, profdb_cg
 		return profdb__fail(-ENOENT, "callgrind: no event %" PRIu32 " (%" PRIu32 " events)", i,
 		                    cg->n_events);
 	const cg_event *e = &cg->events[i];
-	out->name = str_of(e->name);
-	out->long_name = str_of(e->long_name);
-	out->formula = e->n_terms ? str_of(e->formula) : (profdb_str){"", 0};
+	out->name = cg_name_str(e->name);
+	out->long_name = cg_name_str(e->long_name);
+	out->formula = e->n_terms ? cg_name_str(e->formula) : (profdb_str){"", 0};
 	return 0;
 }
 
@@ -481,8 +476,8 @@ PROFDB_EXPORT int profdb_cg_profile_get(const profdb_cg *cg, uint32_t i, profdb_
 	out->pid = p->pid;
 	out->has_dump = f->has_seq;
 	out->dump = f->seq;
-	out->trigger = str_of(p->trigger);
-	out->cmd = str_of(p->cmd);
+	out->trigger = cg_name_str(p->trigger);
+	out->cmd = cg_name_str(p->cmd);
 	out->totals = ne ? cg->p_totals + i * ne : cg->zero;
 	out->summary = ne && p->has_summary ? cg->p_summary + i * ne : NULL;
 	out->totals_line = ne && p->has_totals ? cg->p_totline + i * ne : NULL;
@@ -506,9 +501,9 @@ PROFDB_EXPORT int profdb_cg_function_get(const profdb_cg *cg, uint32_t i,
 	if (i >= cg->n_fns)
 		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, i);
 	const cg_fn *f = &cg->fns[i];
-	out->name = str_of(cg->names[f->fn]);
-	out->object = str_of(cg->names[f->ob]);
-	out->file = str_of(cg->names[f->fl]);
+	out->name = cg_name_at(cg, f->fn);
+	out->object = cg_name_at(cg, f->ob);
+	out->file = cg_name_at(cg, f->fl);
 	out->self = cg->self + (size_t)i * cg->n_events;
 	return 0;
 }

@@ -56,6 +56,12 @@ typedef struct cg_name {
 	uint32_t hash;  /* in the name table: its hash (names.c; in the padding) */
 } cg_name;
 
+/* Name @p n as the API hands names out: "" when empty, never a NULL. */
+static inline profdb_str cg_name_str(cg_name n)
+{
+	return n.len ? (profdb_str){n.p, n.len} : (profdb_str){"", 0};
+}
+
 /* One input file of a group. */
 typedef struct cg_file {
 	profdb__input in;
@@ -246,6 +252,16 @@ struct profdb_cg {
 	uint32_t *fn_cycle;          /* n_fns: cycle number, 0 for none */
 	uint32_t n_cycles;
 };
+
+/* Name @p i of the name table as the API hands it out. Its one empty
+ * name is index 0, "" (scanner.c; names.c interns every other, and the
+ * placeholders of a parallel scan's pieces never reach the handle's
+ * table), so no entry needs cg_name_str()'s test: the accessors of every
+ * line row ask for names. */
+static inline profdb_str cg_name_at(const profdb_cg *cg, uint32_t i)
+{
+	return (profdb_str){cg->names[i].p, cg->names[i].len};
+}
 
 /* The self-cost rows while the files are scanned (self-rows.c): a row of
  * row_narrow is cg_self_stride() 32-bit cells, each below CG_WIDE; or,

@@ -5,13 +5,6 @@
 #include "detail-internal.h"
 #include "lines-internal.h"
 
-/* Name @p i as the records give it. */
-static profdb_str name_str(const profdb_cg *cg, uint32_t i)
-{
-	const cg_name *n = &cg->names[i];
-	return (profdb_str){n->len ? n->p : "", n->len};
-}
-
 /* The costs of row @p i. */
 static const uint64_t *cost_of(const profdb_cg_detail *d, uint32_t i)
 {
@@ -36,7 +29,7 @@ PROFDB_EXPORT int profdb_cg_detail_line_at(const profdb_cg_detail *d, uint32_t i
 		return profdb__fail(-ENOENT, "callgrind: no line row %" PRIu32 " (%" PRIu32 " rows)", i,
 		                    d->n_lines);
 	const dline *l = &d->lines[profdb__cg_detail_kept(d, i)];
-	out->file = name_str(d->cg, l->src);
+	out->file = cg_name_at(d->cg, l->src);
 	out->line = l->line;
 	out->instr = l->instr;
 	out->self = cost_of(d, i);
@@ -60,7 +53,7 @@ PROFDB_EXPORT int profdb_cg_detail_jump_at(const profdb_cg_detail *d, uint32_t i
 		                    d->n_jumps);
 	const djump *j = &d->jumps[i];
 	*out = (profdb_cg_jump){j->profile, j->from_line, j->from_instr,
-	                        name_str(d->cg, j->to_file), name_str(d->cg, j->to_function),
+	                        cg_name_at(d->cg, j->to_file), cg_name_at(d->cg, j->to_function),
 	                        j->to_line, j->to_instr, j->conditional, j->count, j->executed, {0, 0}};
 	return 0;
 }
@@ -81,7 +74,7 @@ PROFDB_EXPORT int profdb_cg_detail_call_at(const profdb_cg_detail *d, uint32_t i
 		return profdb__fail(-ENOENT, "callgrind: no call site %" PRIu32 " (%" PRIu32 " calls)",
 		                    i, d->n_calls);
 	const dcall *c = &d->calls[i];
-	*out = (profdb_cg_callsite){c->profile, c->callee, c->line, c->instr, name_str(d->cg, c->src),
+	*out = (profdb_cg_callsite){c->profile, c->callee, c->line, c->instr, cg_name_at(d->cg, c->src),
 	                            c->count, d->call_cost + (size_t)i * d->ne, {0, 0}};
 	return 0;
 }

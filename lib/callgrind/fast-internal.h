@@ -1,7 +1,7 @@
-/* Callgrind: the numbers and the call and jump targets of the fast
- * paths, shared by the scanner's (fast.c) and the detail decoder's
- * (detail.c), and the detail's cost line. They read lines that a '\n' ends before the text does, so a '\n'
- * stops every scan: no bounds check per byte. They accept what
+/* Callgrind: the numbers, cost lines and call and jump targets of the
+ * fast paths, shared by the scanner's (fast.c) and the detail decoder's
+ * (detail.c). They read lines that a '\n' ends before the text does, so
+ * a '\n' stops every scan: no bounds check per byte. They accept what
  * profdb__cg_u64() and profdb__cg_subpos() accept, less (long numbers);
  * what they refuse is left to those. */
 #ifndef PROFDB_CALLGRIND_FAST_INTERNAL_H
@@ -90,16 +90,33 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 	return 1;
 }
 
-/* A cost line at @p q that a '\n' or "\r\n" ends (the text ends with a
- * '\n', so no read passes it): subpositions relative to @p np separated by one
- * blank, then at most @p n_cols decimal costs of at most 19 digits, each
- * after blanks, and blanks. Returns the line's '\n' with its positions
- * in @p np and its costs in @p v (*nv of them); NULL for any other line,
- * which the caller's token reader reads (detail.c: read_pos() and
- * read_costs(), which report what is wrong). */
-FAST const char *fast_cost_line(const char *q, uint32_t n_pos, uint32_t n_cols,
-                                uint64_t np[CG_NPOS], uint64_t *v, uint32_t *nv)
+/* Where a cost line's values go besides the caller's array: add(ctx, k,
+ * x) adds cost @p x of column @p k, or returns 0 with nothing added when
+ * the sum does not fit; undo(ctx, k, x) takes an added one back. Each
+ * caller passes its own always-inline functions, which the reader's code
+ * compiled for that caller calls directly. */
+typedef struct {
+	int (*add)(void *ctx, uint32_t k, uint64_t x);
+	void (*undo)(void *ctx, uint32_t k, uint64_t x);
+	void *ctx;
+} fast_sink;
+
+/* A cost line at @p s that a '\n' ends, or "\r\n" when @p crlf (the text
+ * ends with a '\n', so no read passes it): subpositions relative to @p np
+ * separated by one blank, then at most @p n_cols decimal costs of at most
+ * 19 digits, each after blanks, and blanks; at most @p max_len bytes.
+ * Returns the line's '\n' with its positions in @p np and its costs in
+ * @p v (*nv of them), also added to @p sink unless it is NULL; NULL for any
+ * other line or a sum that does not fit, with nothing changed, which the
+ * caller's general path reads (and reports what is wrong). One reader
+ * for the scan (fast.c: a sink adding into a row) and the detail
+ * (detail.c: no sink), each compiled with its own constant @p sink,
+ * @p max_len and @p crlf. */
+FAST const char *fast_cost_line(const char *s, uint64_t max_len, uint32_t n_pos,
+                                uint32_t n_cols, uint64_t np[CG_NPOS], uint64_t *v,
+                                uint32_t *nv, const fast_sink *sink, const int crlf)
 {
+	const char *q = s;
 	uint64_t t0, t1 = 0;
 	_Static_assert(CG_NPOS == 2, "one or two positions");
 	if (!fast_subpos(&q, np[0], &t0))
@@ -117,36 +134,48 @@ FAST const char *fast_cost_line(const char *q, uint32_t n_pos, uint32_t n_cols,
 		if (q[0] == ' ' && (d = (unsigned)(unsigned char)q[1] - '0') <= 9 &&
 		    (q[2] == ' ' || q[2] == '\n')) {  /* most costs: one blank, one digit */
 			if (k >= n_cols)
-				return NULL;
-			v[k++] = d;
+				goto undo;
+			v[k] = d;
 			q += 2;
-			continue;
+			if (!sink || d == 0) {  /* nothing to add */
+				k++;
+				continue;
+			}
+		} else {
+			if (*q == '\n')
+				break;
+			if (!cg_is_space(*q)) {
+				if (!crlf || !fast_crlf(q))
+					goto undo;
+				q++;
+				break;
+			}
+			do
+				q++;
+			while (cg_is_space(*q));
+			if (*q == '\n')
+				break;  /* trailing blanks */
+			if (k >= n_cols || !fast_dec(&q, &v[k])) {
+				if (!crlf || !fast_crlf(q))   /* (fast_dec() moves nothing on failure) */
+					goto undo;
+				q++;
+				break;
+			}
 		}
-		if (*q == '\n')
-			break;
-		if (!cg_is_space(*q)) {
-			if (!fast_crlf(q))
-				return NULL;
-			q++;
-			break;
-		}
-		do
-			q++;
-		while (cg_is_space(*q));
-		if (*q == '\n')
-			break;  /* trailing blanks */
-		if (k >= n_cols || !fast_dec(&q, &v[k])) {
-			if (!fast_crlf(q))   /* (fast_dec() moves nothing when it fails) */
-				return NULL;
-			q++;
-			break;
-		}
+		if (sink && !sink->add(sink->ctx, k, v[k]))
+			goto undo;
 		k++;
 	}
+	if ((uint64_t)(q - s) > max_len)
+		goto undo;
 	np[0] = t0;
 	np[1] = n_pos > 1 ? t1 : np[1];
 	*nv = k;
 	return q;
+undo:
+	while (sink && k-- > 0)
+		sink->undo(sink->ctx, k, v[k]);
+	return NULL;
 }
 
 /* The value of calls=, jump= or jcnd= at @p q (after the '='): a decimal

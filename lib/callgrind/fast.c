@@ -25,91 +25,55 @@
  * helper that can fail, the general path would have failed the same way
  * at the same line. On success they return the line's '\n'. */
 
-/* A cost line at @p s of at most @p max_len bytes: @p n_pos subpositions
- * relative to @p np and separated by one blank, then decimal costs of at
- * most 19 digits, added to @p dst (n_events wide: a wide self-cost row, or
- * ps->call_sink for a call's cost line) or to the narrow self-cost row
- * @p dst32, whose sums must stay below CG_WIDE (the general path moves the
- * row); both NULL when the part has no columns. On success @p np holds the
- * line's positions. The caller keeps the positions in @p np (a local: in
- * registers over a run of lines) and stores them in ps->part.pos after. */
-FAST const char *fast_costs(const parser *ps, const char *s, uint64_t max_len, uint64_t *dst,
-                            uint32_t *dst32, uint32_t n_pos, uint64_t np[CG_NPOS],
-                            const int crlf)
+/* A self-cost row, or ps->call_sink for a call's cost line, that a cost
+ * line adds into: @p wide (n_events wide), or the narrow row @p narrow,
+ * whose sums must stay below CG_WIDE (the general path moves the row). */
+typedef struct {
+	const parser *ps;
+	uint64_t *wide;
+	uint32_t *narrow;
+} cost_row;
+
+/* fast_sink's add and undo for a cost_row */
+FAST int cost_add(void *ctx, uint32_t k, uint64_t x)
 {
-	const char *q = s;
-	uint64_t t0, t1 = 0;
-	uint32_t n_cols = ps->part.n_cols;
-	_Static_assert(CG_NPOS == 2, "one or two positions");
-	if (!fast_subpos(&q, np[0], &t0))
-		return NULL;
-	if (n_pos > 1) {
-		if (!cg_is_space(*q))
-			return NULL;
-		q++;
-		if (!fast_subpos(&q, np[1], &t1))
-			return NULL;
+	cost_row *r = ctx;
+	uint32_t e = r->ps->part.colmap[k];
+	if (r->narrow) {
+		uint64_t sum = (uint64_t)r->narrow[e] + x;   /* (x < 10^19) */
+		if (sum >= CG_WIDE)
+			return 0;
+		r->narrow[e] = (uint32_t)sum;
+	} else if (__builtin_add_overflow(r->wide[e], x, &r->wide[e])) {
+		r->wide[e] -= x;  /* the general path names the event */
+		return 0;
 	}
+	return 1;
+}
+
+FAST void cost_undo(void *ctx, uint32_t k, uint64_t x)
+{
+	cost_row *r = ctx;
+	uint32_t e = r->ps->part.colmap[k];
+	if (r->narrow)
+		r->narrow[e] -= (uint32_t)x;
+	else
+		r->wide[e] -= x;
+}
+
+/* A cost line at @p s: its costs added to @p wide or @p narrow (see
+ * cost_row; both NULL when the part has no columns). On success @p np
+ * holds the line's positions. The caller keeps the positions in @p np (a
+ * local: in registers over a run of lines) and stores them in
+ * ps->part.pos after. */
+FAST const char *fast_costs(const parser *ps, const char *s, uint64_t *wide, uint32_t *narrow,
+                            uint32_t n_pos, uint64_t np[CG_NPOS], const int crlf)
+{
 	uint64_t v[CG_MAX_EVENTS];
-	uint32_t k = 0;
-	for (;;) {
-		unsigned d;
-		if (q[0] == ' ' && (d = (unsigned)(unsigned char)q[1] - '0') <= 9 &&
-		    (q[2] == ' ' || q[2] == '\n')) {  /* most costs: one blank, one digit */
-			if (k >= n_cols)
-				goto undo;
-			v[k] = d;
-			q += 2;
-			if (d == 0) {  /* nothing to add */
-				k++;
-				continue;
-			}
-		} else {
-			if (*q == '\n')
-				break;
-			if (!cg_is_space(*q)) {
-				if (!crlf || !fast_crlf(q))
-					goto undo;
-				q++;
-				break;
-			}
-			do
-				q++;
-			while (cg_is_space(*q));
-			if (*q == '\n')
-				break;  /* trailing blanks */
-			if (k >= n_cols || !fast_dec(&q, &v[k])) {
-				if (!crlf || !fast_crlf(q))   /* (fast_dec() moves nothing on failure) */
-					goto undo;
-				q++;
-				break;
-			}
-		}
-		uint32_t e = ps->part.colmap[k];
-		if (dst32) {
-			uint64_t sum = (uint64_t)dst32[e] + v[k];   /* (v[k] < 10^19) */
-			if (sum >= CG_WIDE)
-				goto undo;
-			dst32[e] = (uint32_t)sum;
-		} else if (__builtin_add_overflow(dst[e], v[k], &dst[e])) {
-			dst[e] -= v[k];  /* the general path names the event */
-			goto undo;
-		}
-		k++;
-	}
-	if ((uint64_t)(q - s) > max_len)
-		goto undo;
-	np[0] = t0;
-	if (n_pos > 1)
-		np[1] = t1;
-	return q;
-undo:
-	while (k-- > 0)
-		if (dst32)
-			dst32[ps->part.colmap[k]] -= (uint32_t)v[k];
-		else
-			dst[ps->part.colmap[k]] -= v[k];
-	return NULL;
+	uint32_t nv;
+	cost_row row = {.ps = ps, .wide = wide, .narrow = narrow};
+	const fast_sink sink = {.add = cost_add, .undo = cost_undo, .ctx = &row};
+	return fast_cost_line(s, CG_MAX_LINE, n_pos, ps->part.n_cols, np, v, &nv, &sink, crlf);
 }
 
 /* A name line's value "(id)\n" (or "(id)\r\n") with the id defined (a definition, blanks
@@ -164,14 +128,14 @@ FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end, con
 	memcpy(np, ps->part.pos, sizeof np);
 	/* (two loops: each with its own inlined fast_costs) */
 	if (narrow) {
-		while ((nl = fast_costs(ps, q, CG_MAX_LINE, NULL, narrow, n_pos, np, crlf))) {
+		while ((nl = fast_costs(ps, q, NULL, narrow, n_pos, np, crlf))) {
 			n++;
 			q = nl + 1;
 			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
 				break;
 		}
 	} else {
-		while ((nl = fast_costs(ps, q, CG_MAX_LINE, wide, NULL, n_pos, np, crlf))) {
+		while ((nl = fast_costs(ps, q, wide, NULL, n_pos, np, crlf))) {
 			n++;
 			q = nl + 1;
 			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
@@ -199,8 +163,8 @@ FAST int64_t line_fast(parser *ps, const char *s, uint64_t off, uint64_t end, co
 			/* The cost of the call: inclusive, not part of the caller's self. */
 			uint64_t np[CG_NPOS];
 			memcpy(np, ps->part.pos, sizeof np);
-			nl = fast_costs(ps, s, CG_MAX_LINE, ps->part.n_cols ? ps->call_sink : NULL, NULL,
-			                ps->part.n_pos, np, crlf);
+			nl = fast_costs(ps, s, ps->part.n_cols ? ps->call_sink : NULL, NULL, ps->part.n_pos,
+			                np, crlf);
 			if (!nl)
 				return 0;
 			memcpy(ps->part.pos, np, sizeof np);

@@ -35,12 +35,6 @@ static int64_t n_function_count(const void *impl)
 	return profdb_cg_function_count(cg_of(impl));
 }
 
-static profdb_str name_of(const profdb_cg *cg, uint32_t i)
-{
-	const cg_name *n = &cg->names[i];
-	return (profdb_str){n->len ? n->p : "", n->len};
-}
-
 /* (the writer asks for it per function and per call site: the names
  * without profdb_cg_function_get's record) */
 static int n_function(const void *impl, uint32_t fn, profdb__native_fn *out)
@@ -49,7 +43,7 @@ static int n_function(const void *impl, uint32_t fn, profdb__native_fn *out)
 	if (fn >= cg->n_fns)
 		return profdb__fail(-ENOENT, "callgrind: no function %" PRIu32, fn);
 	const cg_fn *k = &cg->fns[fn];
-	*out = (profdb__native_fn){name_of(cg, k->ob), name_of(cg, k->fl), name_of(cg, k->fn),
+	*out = (profdb__native_fn){cg_name_at(cg, k->ob), cg_name_at(cg, k->fl), cg_name_at(cg, k->fn),
 	                           k->ob, k->fl, k->fn};
 	return 0;
 }
@@ -139,7 +133,7 @@ static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb_
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = profdb__cg_detail_kept(d, first + i);
 		const dline *l = &d->lines[k];
-		out[i] = (profdb__native_line){name_of(cg, l->src), l->src, l->nz, l->line, l->instr,
+		out[i] = (profdb__native_line){cg_name_at(cg, l->src), l->src, l->nz, l->line, l->instr,
 		                               d->cost + (size_t)k * d->ne};
 	}
 	return n;
@@ -155,7 +149,7 @@ static int call_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 		return profdb_cg_detail_call_at(d, i, &none);
 	}
 	const dcall *c = &d->calls[i];
-	out->file = name_of(d->cg, c->src);
+	out->file = cg_name_at(d->cg, c->src);
 	out->line = c->line;
 	out->instr = c->instr;
 	out->costs = d->call_cost + (size_t)i * d->ne;
@@ -173,11 +167,11 @@ static int jump_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 		return profdb_cg_detail_jump_at(d, i, &none);
 	}
 	const djump *j = &d->jumps[i];
-	out->file = name_of(d->cg, j->to_file);
+	out->file = cg_name_at(d->cg, j->to_file);
 	out->line = j->from_line;
 	out->instr = j->from_instr;
 	out->count = j->count;
-	out->to_function = name_of(d->cg, j->to_function);
+	out->to_function = cg_name_at(d->cg, j->to_function);
 	out->to_line = j->to_line;
 	out->to_instr = j->to_instr;
 	out->conditional = j->conditional;

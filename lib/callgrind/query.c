@@ -301,15 +301,10 @@ static int q_metric_at(const void *impl, uint32_t index, profdb_metric *out)
 	const cg_event *e = &cg->events[index];
 	memset(out, 0, sizeof *out);
 	out->id = index;
-	out->name = (profdb_str){e->name.p, e->name.len};
+	out->name = cg_name_str(e->name);
 	out->unit = profdb__str(NULL);
 	/* a derived event's formula, else the long name of "event: Ir : ..." */
-	if (e->formula.len)
-		out->description = (profdb_str){e->formula.p, e->formula.len};
-	else if (e->long_name.len)
-		out->description = (profdb_str){e->long_name.p, e->long_name.len};
-	else
-		out->description = profdb__str(NULL);
+	out->description = cg_name_str(e->formula.len ? e->formula : e->long_name);
 	out->kind = PROFDB_METRIC_EXCLUSIVE;
 	out->statistic = profdb__str(NULL);
 	out->type = PROFDB_TYPE_U64;
@@ -440,11 +435,6 @@ int check_ctx(const cg_query *q, uint32_t id)
 	return 0;
 }
 
-static profdb_str name_str(const profdb_cg *cg, uint32_t i)
-{
-	return (profdb_str){cg->names[i].p, cg->names[i].len};
-}
-
 /* A line or instruction (its row @p row): a lexical child of its
  * function, before the function's callees. */
 static int line_context(const cg_query *q, uint32_t id, const cgl_row *row,
@@ -458,10 +448,10 @@ static int line_context(const cg_query *q, uint32_t id, const cgl_row *row,
 	out->depth = q->node[row->fn + 1].depth + 1;
 	out->relation = PROFDB_RELATION_LEXICAL;
 	out->type = row->has_instr ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
-	out->function = name_str(cg, fn->fn);
-	out->file = name_str(cg, row->src);
+	out->function = cg_name_at(cg, fn->fn);
+	out->file = cg_name_at(cg, row->src);
 	out->line = row->line;
-	out->module = name_str(cg, fn->ob);
+	out->module = cg_name_at(cg, fn->ob);
 	out->offset = row->instr;
 	out->has_offset = row->has_instr;
 	return 0;
@@ -505,9 +495,9 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	const cg_fn *fn = &cg->fns[id - 1];
 	out->relation = PROFDB_RELATION_CALL;
 	out->type = PROFDB_CTX_FUNCTION;
-	out->function = name_str(cg, fn->fn);
-	out->file = name_str(cg, fn->fl);
-	out->module = name_str(cg, fn->ob);
+	out->function = cg_name_at(cg, fn->fn);
+	out->file = cg_name_at(cg, fn->fl);
+	out->module = cg_name_at(cg, fn->ob);
 	return 0;
 }
 

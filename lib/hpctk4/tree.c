@@ -315,35 +315,39 @@ PROFDB_EXPORT int profdb_hpctk_root(const profdb_hpctk *db, profdb_hpctk_context
 	return 0;
 }
 
+/* The node of context @p id, after the tree is built and the output
+ * @p out of the accessor @p fn is checked. */
+static int node_of(const profdb_hpctk *db, uint32_t id, const void *out, const char *fn,
+                   const hpctk_node **n)
+{
+	int r = ensure(db);
+	if (r < 0)
+		return r;
+	if (!out)
+		return profdb__fail(-EINVAL, "%s: NULL output", fn);
+	if (!(*n = find(db, id)))
+		return profdb__fail(-ENOENT, "context id %" PRIu32 " is not a node of the tree", id);
+	return 0;
+}
+
 PROFDB_EXPORT int profdb_hpctk_context_get(const profdb_hpctk *db, uint32_t id,
                                            profdb_hpctk_context *out)
 {
 	if (out)   /* every byte, the reserved ones too */
 		memset(out, 0, sizeof *out);
-	int r = ensure(db);
-	if (r < 0)
-		return r;
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_hpctk_context_get: NULL output");
-	const hpctk_node *n = find(db, id);
-	if (!n)
-		return profdb__fail(-ENOENT, "context id %" PRIu32 " is not a node of the tree", id);
-	return node_context(db, n, out);
+	const hpctk_node *n = NULL;
+	int r = node_of(db, id, out, "profdb_hpctk_context_get", &n);
+	return r < 0 ? r : node_context(db, n, out);
 }
 
 PROFDB_EXPORT int profdb_hpctk_context_parent(const profdb_hpctk *db, uint32_t id,
                                               uint32_t *parent)
 {
-	int r = ensure(db);
-	if (r < 0)
-		return r;
-	if (!parent)
-		return profdb__fail(-EINVAL, "profdb_hpctk_context_parent: NULL output");
-	const hpctk_node *n = find(db, id);
-	if (!n)
-		return profdb__fail(-ENOENT, "context id %" PRIu32 " is not a node of the tree", id);
-	*parent = n->parent;
-	return 0;
+	const hpctk_node *n = NULL;
+	int r = node_of(db, id, parent, "profdb_hpctk_context_parent", &n);
+	if (r == 0)
+		*parent = n->parent;
+	return r;
 }
 
 /* The range of the children of @p parent, checked to be one of @p db's nodes. */

@@ -193,6 +193,38 @@ Test(cg_detail_forms, rows_again_in_and_out_of_order)
 	profdb_cg_close(cg);
 }
 
+/* Rows that come in order, each new (stored into the row as it is made
+ * on the fast path, added to by the token reader): 100 rows over three
+ * events, with fewer costs than events, zero costs and a line of no
+ * cost; the row of a line met again after it adds. */
+Test(cg_detail_forms, new_rows_in_order)
+{
+	char text[8192];
+	size_t len = (size_t)snprintf(text, sizeof text, "events: A B C\nfl=a.c\nfn=f\n");
+	uint64_t want[100 * 5];
+	for (uint32_t i = 0; i < 100; i++) {
+		uint64_t a = i % 4 ? i : 0, b = i % 3 ? 2 * i : 0, c = i % 5 ? 0 : 3 * i + 7;
+		uint64_t *w = want + (size_t)i * 5;
+		w[0] = 10 + i, w[1] = 0, w[2] = a, w[3] = b, w[4] = c;
+		len += (size_t)(c ? snprintf(text + len, sizeof text - len, "%u %" PRIu64 " %" PRIu64
+		                             " %" PRIu64 "\n", 10 + i, a, b, c)
+		              : b ? snprintf(text + len, sizeof text - len, "%u %" PRIu64 " %" PRIu64
+		                             "\n", 10 + i, a, b)
+		              : a ? snprintf(text + len, sizeof text - len, "%u %" PRIu64 "\n", 10 + i, a)
+		                  : snprintf(text + len, sizeof text - len, "%u\n", 10 + i));
+		if (i % 9 == 1) {   /* the same line again */
+			len += (size_t)snprintf(text + len, sizeof text - len, "%u 1 1 1\n", 10 + i);
+			w[2]++, w[3]++, w[4]++;
+		}
+	}
+	cr_assert_lt(len, sizeof text);
+	profdb_cg *cg;
+	profdb_cg_detail *d = both_ways(text, "f", &cg);
+	rows_are(d, want, 100, 3);
+	profdb_cg_detail_free(d);
+	profdb_cg_close(cg);
+}
+
 Test(cg_detail_forms, calls_and_jumps)
 {
 	/* calls= with a count, again at the same place, a blank before the count (token

@@ -116,6 +116,96 @@ Test(cg_detail_renew, every_function_in_the_memory_of_every_other)
 	profdb_cg_close(cg);
 }
 
+/* Rows made in memory that held a longer function's rows, each with
+ * costs: "wide" has 300 rows in order with both events; "mixed" 150 rows
+ * in order (some with one cost, a 0, or none), then rows of it met again
+ * and new rows out of order (the map); "few" 3 rows. Whatever the room
+ * held before, a row's costs are its own lines' sums: rows are zeroed as
+ * they come, past the 64 zeroed at a time and past the rows a function
+ * can have. */
+static char *rows_text(void)
+{
+	size_t cap = 64 * 1024, len = 0;
+	char *t = malloc(cap);
+	cr_assert_not_null(t);
+	len += (size_t)snprintf(t + len, cap - len, "# callgrind format\nversion: 1\n"
+	                        "positions: line\nevents: A B\nfl=a.c\nfn=wide\n");
+	for (int i = 1; i <= 300; i++)
+		len += (size_t)snprintf(t + len, cap - len, "%d %d %d\n", i, 1000 + i, 2000 + i);
+	len += (size_t)snprintf(t + len, cap - len, "fn=mixed\n");
+	for (int i = 1; i <= 150; i++)   /* line i: A = i, B = 2 i but on every 3rd line */
+		len += (size_t)(i % 7 == 0 ? snprintf(t + len, cap - len, "%d\n", i)
+		              : i % 3 == 0 ? snprintf(t + len, cap - len, "%d %d %d\n", i, i, 2 * i)
+		              : i % 5 == 0 ? snprintf(t + len, cap - len, "%d 0 %d\n", i, 2 * i)
+		                           : snprintf(t + len, cap - len, "%d %d\n", i, i));
+	for (int i = 140; i >= 100; i -= 4)   /* met again: A += 1000 */
+		len += (size_t)snprintf(t + len, cap - len, "%d 1000\n", i);
+	for (int i = 199; i > 150; i -= 2)    /* new, out of order: A = i */
+		len += (size_t)snprintf(t + len, cap - len, "%d %d\n", i, i);
+	len += (size_t)snprintf(t + len, cap - len, "fn=few\n7 1\n8 0 2\n9 3 3\n");
+	cr_assert_lt(len, cap);
+	return t;
+}
+
+/* The costs line @p line of "mixed" must have. */
+static void mixed_costs(uint64_t line, uint64_t *a, uint64_t *b)
+{
+	*a = *b = 0;
+	if (line > 150) {
+		*a = line;
+		return;
+	}
+	if (line % 7 != 0)
+		*a = line % 5 == 0 && line % 3 != 0 ? 0 : line;
+	if (line % 7 != 0 && (line % 3 == 0 || line % 5 == 0))
+		*b = 2 * line;
+	if (line >= 100 && line <= 140 && (140 - line) % 4 == 0)
+		*a += 1000;
+}
+
+Test(cg_detail_renew, rows_in_memory_that_held_more_rows)
+{
+	char *rows = rows_text();
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open_mem(&cg, rows, strlen(rows), NULL), 0, "%s",
+	             profdb_error_message());
+	profdb_cg_detail *d;
+	cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, 0), 0);   /* wide */
+	cr_assert_eq(profdb_cg_detail_line_count(d), 300);
+	for (int round = 0; round < 2; round++) {
+		cr_assert_eq(profdb__cg_detail_renew(&d, cg, PROFDB_CG_ALL, 1, d), 0, "%s",
+		             profdb_error_message());
+		cr_assert_eq(profdb_cg_detail_line_count(d), 150 + 25);
+		for (uint32_t i = 0; i < 175; i++) {
+			profdb_cg_line l;
+			uint64_t a, b;
+			cr_assert_eq(profdb_cg_detail_line_at(d, i, &l), 0);
+			cr_assert_eq(l.line, i < 150 ? i + 1 : 151 + 2 * (i - 150));
+			mixed_costs(l.line, &a, &b);
+			cr_assert(l.self[0] == a && l.self[1] == b, "line %" PRIu64 ": %" PRIu64 " %" PRIu64
+			          " (want %" PRIu64 " %" PRIu64 ")", l.line, l.self[0], l.self[1], a, b);
+		}
+		cr_assert_eq(profdb__cg_detail_renew(&d, cg, PROFDB_CG_ALL, 2, d), 0);   /* few */
+		const uint64_t want[3][2] = {{1, 0}, {0, 2}, {3, 3}};
+		cr_assert_eq(profdb_cg_detail_line_count(d), 3);
+		for (uint32_t i = 0; i < 3; i++) {
+			profdb_cg_line l;
+			cr_assert_eq(profdb_cg_detail_line_at(d, i, &l), 0);
+			cr_assert(l.line == 7 + i && l.self[0] == want[i][0] && l.self[1] == want[i][1],
+			          "few, row %u", i);
+		}
+		cr_assert_eq(profdb__cg_detail_renew(&d, cg, PROFDB_CG_ALL, 0, d), 0);   /* wide again */
+		for (uint32_t i = 0; i < 300; i++) {
+			profdb_cg_line l;
+			cr_assert_eq(profdb_cg_detail_line_at(d, i, &l), 0);
+			cr_assert(l.self[0] == 1001 + i && l.self[1] == 2001 + i, "wide, row %u", i);
+		}
+	}
+	profdb_cg_detail_free(d);
+	profdb_cg_close(cg);
+	free(rows);
+}
+
 /* A function or profile that does not exist: the error, and the old
  * detail freed (the ASan build checks that). */
 Test(cg_detail_renew, refusals_free_the_old_detail)

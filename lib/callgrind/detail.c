@@ -191,10 +191,14 @@ static int row_for(profdb_cg_detail *d, const dline *key, uint32_t *row)
 
 /* The cost rows from @p n on zeroed, some ahead: one call for many new
  * rows, and a new row's first add does not read what a store just wrote
- * in a different width (memset's). */
+ * in a different width (memset's). Not past the rows the function can
+ * have (map_expected, when @p n is below it): the room may be a larger
+ * function's, and most functions have a few rows. */
 static void zero_ahead(profdb_cg_detail *d, uint32_t n)
 {
 	size_t to = d->cap_lines - n > 64 ? n + 64 : d->cap_lines;
+	if (n < d->map_expected && to > d->map_expected)
+		to = d->map_expected;
 	memset(d->cost + (size_t)n * d->ne, 0, (to - n) * d->ne * sizeof *d->cost);
 	d->n_zero = (uint32_t)to;
 }
@@ -222,6 +226,23 @@ FAST int add_to_row(const uint32_t *cols, dline *row, uint64_t *dst, const uint6
 	}
 	row->nz |= nz;
 	return 0;
+}
+
+/* add_to_row() into the row just made, whose costs are 0: each event
+ * is stored (a part's columns name distinct events), none can overflow. */
+FAST void set_new_row(const uint32_t *cols, dline *row, uint64_t *dst, const uint64_t *v,
+                      uint32_t nv, uint64_t *sum, uint64_t *carry)
+{
+	uint32_t nz = 0;
+	for (uint32_t k = 0; k < nv; k++) {
+		if (!v[k])
+			continue;
+		uint32_t e = cols[k];
+		dst[e] = v[k];
+		carry[e] += __builtin_add_overflow(sum[e], v[k], &sum[e]);
+		nz |= e < 32 ? (uint32_t)1 << e : 0;
+	}
+	row->nz = nz;
 }
 
 /* The events of the columns of @p s's part (NULL: none). */
@@ -288,19 +309,20 @@ static int self_run(dstate *s, const char *text, const char **qp, const char *li
 		} else {
 			dline *l = &d->lines[n];
 			l->src = src;
-			l->nz = 0;
 			l->instr = instr;
 			l->line = line;
 			d->n_lines = n + 1;
 			if (n >= d->n_zero)
 				zero_ahead(d, n);
-			i = n;
+			set_new_row(cols, l, d->cost + (size_t)n * ne, v, nv, sum, carry);
+			goto next;
 		}
 		if (add_to_row(cols, &d->lines[i], d->cost + (size_t)i * ne, v, nv, sum, carry) < 0) {
 			s->off = (uint64_t)(q - text);   /* (the line's, for the message) */
 			r = derr(s, "line cost overflows 64 bits");
 			break;
 		}
+	next:
 		q = nl + 1;
 		if (q == lim || !cost_start(*q))
 			break;

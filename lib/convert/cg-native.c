@@ -144,18 +144,31 @@ ALWAYS_INLINE size_t fmt_cost_pos(char *at, int instr_col, int have_last, uint64
 
 /* ---- a function's text, on the thread that decodes it ---------------------------- */
 
-/* What the making threads read (the same for both) and keep per thread. */
+/* What a making thread keeps: the records it decoded last, the next
+ * decoded in their memory. A cache line of its own: each thread writes
+ * its own per function, and a line the other thread reads meanwhile would
+ * be taken from its core at each write. */
+typedef struct text_worker {
+	_Alignas(64) void *records;
+} text_worker;
+
+/* What the making threads read (the same for both) and keep per thread
+ * (ahead-internal.h's worker). The writer's columns and name ids are read
+ * from a copy of its state made when the jobs start (w): the writer's
+ * own changes as it writes (its name counts, beside the name ids' arrays)
+ * would otherwise take the line from the making core at each new name.
+ * The arrays the copy points to are the writer's (the ids it gives are
+ * read with atomic loads, cgout-internal.h). */
 typedef struct text_jobs {
-	const profdb__native_table *t;
+	_Alignas(64) const profdb__native_table *t;
 	const void *impl;
-	const profdb__cgw *w;      /* the visible columns; read only while jobs run */
+	profdb__cgw w;             /* the writer's state when the jobs start: its
+	                            * columns and name ids' arrays */
 	int instr;
 	const uint32_t *profiles;  /* NULL: every profile summed */
 	size_t n_profiles;
 	uint64_t n_items;          /* blocks: functions x n_profiles */
-	/* per worker (ahead-internal.h): the records it decoded last, the
-	 * next decoded in their memory */
-	void *records[2];
+	text_worker worker[2];
 } text_jobs;
 
 static int no_memory(void) { return profdb__fail(-ENOMEM, "profdb_convert: out of memory"); }
@@ -201,7 +214,7 @@ static int put_id(fn_text *o, int key, uint32_t id)
 
 static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
 {
-	uint32_t id = s.len ? profdb__cgw_known_id(x->w, keys[key].table, name_key) : 0;
+	uint32_t id = s.len ? profdb__cgw_known_id(&x->w, keys[key].table, name_key) : 0;
 	if (id)
 		return put_id(o, key, id);
 	gap *g = add_gap(o, GAP_NAME);
@@ -256,7 +269,7 @@ static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_
 		o->last_instr = instr;
 		o->last_line = line;
 	}
-	const uint32_t *col = x->w->col;
+	const uint32_t *col = x->w.col;
 	for (size_t j = 0; j < end; j++) {
 		uint64_t v = costs[col[j]];
 		if (self && __builtin_add_overflow(o->totals[j], v, &o->totals[j]))
@@ -306,8 +319,8 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 		for (uint32_t k = 0; k < got; k++) {
 			const profdb__native_line *ln = &rows[k];
 			int r;
-			size_t end = line_cost_end(x->w, ln);
-			if (!end && !profdb__cgw_hidden_cost(x->w, ln->costs))
+			size_t end = line_cost_end(&x->w, ln);
+			if (!end && !profdb__cgw_hidden_cost(&x->w, ln->costs))
 				continue;   /* no cost at all */
 			if ((r = put_file(x, o, cur, ln->file, ln->file_key)) < 0 ||
 			    (r = put_cost_line(x, o, ln->instr, ln->line, ln->costs, end, 1)) < 0)
@@ -328,7 +341,7 @@ static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn)
 	if (r < 0)
 		return r;
 	for (int i = 0; i < 3; i++)
-		id[i] = profdb__cgw_known_id(x->w, keys[key[i]].table, k[i]);
+		id[i] = profdb__cgw_known_id(&x->w, keys[key[i]].table, k[i]);
 	if (id[0] && id[1] && id[2]) {
 		for (int i = 0; i < 3 && r >= 0; i++)
 			r = put_id(o, key[i], id[i]);
@@ -362,7 +375,7 @@ static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 		*p++ = '\n';
 		o->len += (size_t)(p - at);
 		if ((r = put_cost_line(x, o, cs.instr, cs.line, cs.costs,
-		                       profdb__cgw_cost_end(x->w, cs.costs), 0)) < 0)
+		                       profdb__cgw_cost_end(&x->w, cs.costs), 0)) < 0)
 			return r;
 	}
 	return nc < 0 ? (int)nc : 0;
@@ -462,7 +475,7 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
                      size_t *bytes)
 {
 	text_jobs *x = ctx;
-	size_t n_vis = x->w->n_vis;
+	size_t n_vis = x->w.n_vis;
 	fn_text *o = old;
 	if (!o && !(o = calloc(1, sizeof *o + n_vis * sizeof *o->totals)))
 		return no_memory();
@@ -475,8 +488,8 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 		uint32_t fn = (uint32_t)(i / x->n_profiles);
 		uint32_t profile = x->profiles ? x->profiles[i % x->n_profiles] : PROFDB_NONE;
 		void *d;
-		r = x->t->records_renew(x->impl, profile, fn, x->records[worker], &d);
-		x->records[worker] = r < 0 ? NULL : d;
+		r = x->t->records_renew(x->impl, profile, fn, x->worker[worker].records, &d);
+		x->worker[worker].records = r < 0 ? NULL : d;
 		profdb__native_fn f;
 		if (r >= 0 && (r = x->t->function(x->impl, fn, &f)) >= 0 &&
 		    (x->t->record_count(d, PROFDB__NATIVE_LINE) > 0 ||
@@ -586,8 +599,8 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 	profdb__ahead *a;
 	if (n_fn < 0)
 		return (int)n_fn;
-	text_jobs jobs = {n->t, n->impl, &n->w, n->instr, all ? NULL : profiles,
-	                  all ? 1 : n_profiles, 0, {NULL, NULL}};
+	text_jobs jobs = {n->t, n->impl, n->w, n->instr, all ? NULL : profiles,
+	                  all ? 1 : n_profiles, 0, {{NULL}, {NULL}}};
 	jobs.n_items = (uint64_t)n_fn * jobs.n_profiles;
 	uint64_t n_jobs = (jobs.n_items + ITEMS_PER_JOB - 1) / ITEMS_PER_JOB;
 	int r = profdb__ahead_start(&a, n_jobs, make_text, drop_text, &jobs, n->spare,
@@ -607,8 +620,8 @@ static int put_part(native *n, const profdb_convert_options *opts, const uint32_
 	}
 	profdb__ahead_stop(a);
 	for (int i = 0; i < 2; i++)
-		if (jobs.records[i])
-			n->t->records_free(jobs.records[i]);
+		if (jobs.worker[i].records)
+			n->t->records_free(jobs.worker[i].records);
 	if (r >= 0)
 		r = profdb__cgw_totals(&n->w);
 	return r < 0 ? r : 0;

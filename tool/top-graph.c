@@ -202,6 +202,13 @@ static void *rank_part(void *arg)
 	int r = 0;
 	ahead a;
 	last_key last = {NULL, 0, 0};
+	/* What changes with every function is kept on this thread's stack:
+	 * the parts lie side by side, and a part that wrote its own fields
+	 * there would take the cache line of its neighbour's table from the
+	 * other thread at every function. */
+	group_table groups = p->groups;
+	double *tmp = p->tmp;
+	int exact = 1, one_profile = p->one_profile;
 	for (int64_t fn = p->from; fn < p->from + NAME_PREFETCH; fn++)
 		read_ahead(db, fn, nf, &a);
 	for (int64_t fn = p->from; r == 0 && fn < p->to; fn++) {
@@ -210,17 +217,19 @@ static void *rank_part(void *arg)
 		if ((r = a.r[i]) < 0)
 			break;
 		read_ahead(db, fn + NAME_PREFETCH, nf, &a);
-		ptrdiff_t g = function_group(k, &p->groups, &f, &last);
+		ptrdiff_t g = function_group(k, &groups, &f, &last);
 		if (g < 0) {
 			r = (int)g;
 			break;
 		}
-		if ((r = fn_values(k, (uint32_t)fn, p->one_profile, p->tmp)) == 0) {
-			group_add(&p->groups, (size_t)g, &k->rep, p->tmp, f.context);
+		if ((r = fn_values(k, (uint32_t)fn, one_profile, tmp)) == 0) {
+			group_add(&groups, (size_t)g, &k->rep, tmp, f.context);
 			for (size_t m = 0; m < k->rep.n; m++)
-				p->exact &= whole(p->tmp[m]);
+				exact &= whole(tmp[m]);
 		}
 	}
+	p->groups = groups;
+	p->exact = exact;
 	p->r = r;
 	return NULL;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/functions-internal.h"
 #include "common.h"
 #include "fixtures-hpctk4.h"
 
@@ -100,6 +101,61 @@ Test(functions, apostrophes_of_the_name_stay, .init = open_cg, .fini = close_cg)
 	cr_expect_str_eq(cg(">>>x'y"), ">>>x");
 	cr_expect_str_eq(cg("operator"), "operator");
 	cr_expect_str_eq(cg("operator<"), "operator<");
+}
+
+/* profdb_function_fold() cuts most names with a look at the bytes before
+ * their first apostrophe and walks the others: on the names that decide
+ * which way (an apostrophe first, last, after "::", a bracket or an
+ * operator before it) and on random names of such pieces, its cut must be
+ * the walk's. */
+static int fold_is_walk(const char *name)
+{
+	size_t len = strlen(name);
+	size_t got = profdb_function_fold(cg_db, str(name)).len;
+	size_t walk = profdb__callgrind_fold_walk(name, len);
+	if (got != walk)   /* (20 000 names: a message for a failure only) */
+		cr_expect(0, "\"%s\": the fold keeps %zu bytes, the walk %zu", name, got, walk);
+	return got == walk;
+}
+
+Test(functions, fold_is_the_walk, .init = open_cg, .fini = close_cg)
+{
+	const char *names[] = {
+		"f'2", "f'", "'f", "''", "'", "f", "", "f''g", "ns::'x", "ns::'lambda'(int)'main",
+		":'x", "a:'x", "f(int)'2", "f<a'b", "f<a>'b", "x)'y", "a[1]'b", "a{b}'c",
+		"operator'2", "X::operator+'main", "operator<'x", "X::operator->'y", "f'<a'b>'c",
+		"sincosf'_dl_relocate_object'dl_main", "__ieee754_pow_fma'pow@@GLIBC_2.29'float_pow",
+	};
+	size_t same = 0, n_names = sizeof names / sizeof *names;
+	for (size_t i = 0; i < n_names; i++)
+		same += (size_t)fold_is_walk(names[i]);
+	cr_expect_eq(same, n_names);
+	cr_expect_eq(profdb_function_fold(cg_db, str("f(int)'2")).len, 6, "the walk's own cut");
+	static const char *const piece[] = {
+		"a", "f", "_x", "::", ":", "'", "''", "(", ")", "<", ">", "->", "[", "]", "{", "}",
+		"operator", "operator<", "operator()", " ", "0x1", "2", "lambda",
+	};
+	const size_t n_piece = sizeof piece / sizeof *piece;
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	char name[128];
+	int t = 0;
+	for (; t < 20000; t++) {
+		size_t len = 0;
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		for (unsigned k = (unsigned)(seed >> 60); k > 0; k--) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			const char *p = piece[(seed >> 33) % n_piece];
+			size_t pl = strlen(p);
+			if (len + pl >= sizeof name)
+				break;
+			memcpy(name + len, p, pl);
+			len += pl;
+		}
+		name[len] = '\0';
+		if (!fold_is_walk(name))
+			break;   /* (one name is enough to show) */
+	}
+	cr_expect_eq(t, 20000);
 }
 
 #ifdef HAVE_TEST_WRITER

@@ -91,4 +91,20 @@ Test(tool_names, function_unchanged_iff_key_is_the_name)
 	check_unchanged("", 64, 0);                   /* nameless: labelled by the walk */
 	check_unchanged("0123456789", 10, 0);         /* cut at n - 1 bytes */
 	check_unchanged("0123456789", 11, 1);
+	/* eight bytes at a time: what stops the look in the first word, a
+	 * later one and the last bytes, on names of 8, 16 and more bytes */
+	check_unchanged("abcdefgh", 64, 1);
+	check_unchanged("abcdefghijklmnop", 64, 1);
+	check_unchanged("std::basic_string<char>::append(char const*, unsigned long)", 64, 1);
+	check_unchanged("caf\xc3\xa9_\xe2\x82\xac_r\xc3\xa9sum\xc3\xa9", 64, 1);  /* UTF-8 */
+	check_unchanged("abcdefghij\x01", 64, 0);
+	check_unchanged("abcdefghijklmnopq\x1f", 64, 0);
+	check_unchanged("abcdefgh\x7f", 64, 0);
+	check_unchanged("abcdefghijklmno\x7f", 64, 0);
+	check_unchanged("abcdefghi'0x00000000000010c0", 64, 0);  /* a segment in the second word */
+	check_unchanged("abcdefghijklmnopq'0x01", 64, 0);  /* in the last bytes */
+	check_unchanged("<method 'add' of 'set' objects>", 64, 1);  /* apostrophes alone */
+	check_unchanged("f'x0", 64, 1);
+	check_unchanged("0y", 64, 1);
+	check_unchanged("0", 64, 1);
 }

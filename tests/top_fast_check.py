@@ -52,6 +52,10 @@ GENERATED_RANKINGS = [
 ]
 
 
+# (a cost of 2^60 + 1, the events): the generated texts
+TEXTS = [(0, 2), (1, 2), (0, 20)]
+
+
 def top(tool, args, path, threads=None):
     env = dict(os.environ)
     if threads is not None:
@@ -59,22 +63,25 @@ def top(tool, args, path, threads=None):
     return subprocess.run([tool, "top"] + args + [path], capture_output=True, env=env)
 
 
-def generated(huge):
+def generated(huge, events=2):
     """A Callgrind text of 3 000 functions in 60 groups: each group's
     functions (separate-callers names) all over the table, every fourth
     right after one of its group (which the ranking finds without a
     lookup when the key is a view), unnamed ones ("0x...", whose keys the
     ranking rewrites and copies) among them; with @p huge, one cost of
-    2^60 + 1."""
+    2^60 + 1; @p events events (more than the 16 values a function that
+    a ranking thread holds on its stack: the rest on its heap)."""
     rnd = random.Random(7)
-    lines = ["events: Ir Dr", ""]
+    names = ["Ir", "Dr"] + ["E%d" % e for e in range(2, events)]
+    lines = ["events: " + " ".join(names[:events]), ""]
     for i in range(3000):
         g = (i if i % 4 else i - 1) % 60
         base = "0x%016x" % (0x1000 + g) if g % 7 == 0 else "%s%d" % ("fg"[g % 2], g)
         lines.append("ob=(%d) /lib/obj%d.so" % (g % 3 + 1, g % 3))
         lines.append("fn=(%d) %s'caller%d" % (i + 1, base, i))
         ir = (1 << 60) + 1 if huge and i == 1500 else rnd.randrange(1, 1 << 20)
-        lines.append("%d %d %d" % (i % 50 + 1, ir, rnd.randrange(0, 1000)))
+        rest = " ".join(str(rnd.randrange(0, 1000)) for _ in range(events - 1))
+        lines.append("%d %d %s" % (i % 50 + 1, ir, rest))
     return "\n".join(lines) + "\n"
 
 
@@ -104,10 +111,10 @@ def check_generated(tool):
     must rank)."""
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for huge in (0, 1):
-            path = os.path.join(tmp, "callgrind.out.gen%d" % huge)
+        for huge, events in TEXTS:
+            path = os.path.join(tmp, "callgrind.out.gen%d-%d" % (huge, events))
             with open(path, "w") as f:
-                f.write(generated(huge))
+                f.write(generated(huge, events))
             for skip, args in GENERATED_RANKINGS:
                 outs = set()
                 for threads in (1, 2, 3, 7):
@@ -119,8 +126,8 @@ def check_generated(tool):
                 if len(outs) != 1:
                     print("FAIL %s: top %s differs between thread counts" % (path, " ".join(args)))
                     bad += 1
-    print("generated: 2 texts, %d rankings on 4 thread counts: %d differ"
-          % (len(GENERATED_RANKINGS), bad))
+    print("generated: %d texts, %d rankings on 4 thread counts: %d differ"
+          % (len(TEXTS), len(GENERATED_RANKINGS), bad))
     return bad
 
 

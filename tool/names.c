@@ -1,6 +1,7 @@
 /* Names: see names.h. Which function a context stands for is the
  * library's rule (profdb_function_fold, lib/analysis/functions.c); this
  * file only writes names for people. */
+#include <stdint.h>
 #include <string.h>
 
 #include "names.h"
@@ -66,20 +67,54 @@ void names_function(profdb_str name, profdb_str module, char *buf, size_t n)
 	buf[at] = '\0';
 }
 
-int names_function_unchanged(profdb_str name, size_t n)
+/* names_function_unchanged() byte by byte. */
+static int unchanged_walk(const char *s, size_t len)
 {
-	const char *s = name.ptr;
-	if (name.len == 0 || name.len >= n)
-		return 0;
-	for (size_t i = 0; i < name.len; i++) {
+	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x20 || c == 0x7f)
 			return 0;   /* names_key writes '?' (and a NUL would cut) */
 		/* where hex_segment() is tried: an address to shorten */
-		if (c == '0' && (i == 0 || s[i - 1] == '\'') && i + 1 < name.len && s[i + 1] == 'x')
+		if (c == '0' && (i == 0 || s[i - 1] == '\'') && i + 1 < len && s[i + 1] == 'x')
 			return 0;
 	}
 	return 1;
+}
+
+#define BYTES(c) ((uint64_t)0x0101010101010101u * (unsigned char)(c))
+
+/* Does @p w hold a byte below 0x20, a DEL or an apostrophe? (The tests
+ * of a byte below a bound and of a zero byte in a word, exact about the
+ * word as a whole.) */
+static int word_stops(uint64_t w)
+{
+	uint64_t del = w ^ BYTES(0x7f), apostrophe = w ^ BYTES('\'');
+	uint64_t low = (w - BYTES(0x20)) & ~w;
+	del = (del - BYTES(1)) & ~del;
+	apostrophe = (apostrophe - BYTES(1)) & ~apostrophe;
+	return ((low | del | apostrophe) & BYTES(0x80)) != 0;
+}
+
+/* `top` asks this of every function of a large profile: eight bytes at a
+ * time, an address to shorten only at the start when no apostrophe
+ * starts another segment (nor a control byte needs the walk's look). */
+int names_function_unchanged(profdb_str name, size_t n)
+{
+	const char *s = name.ptr;
+	size_t len = name.len, i = 0;
+	uint64_t w;
+	if (len == 0 || len >= n)
+		return 0;
+	if (s[0] == '0' && len > 1 && s[1] == 'x')
+		return 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (word_stops(w))
+			return unchanged_walk(s, len);
+	}
+	w = BYTES('a');   /* the last bytes, with letters after them */
+	memcpy(&w, s + i, len - i);
+	return word_stops(w) ? unchanged_walk(s, len) : 1;
 }
 
 void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n)

@@ -181,7 +181,6 @@ typedef struct part {
 	int64_t from, to;
 	int one_profile;
 	group_table groups;
-	double *tmp;          /* one value per metric */
 	int exact;            /* every value whole() */
 	int r;                /* 0, NOT_HERE or < 0 */
 } part;
@@ -193,6 +192,9 @@ static int whole(double v)
 	return v >= 0 && v <= 0x1p52 && v == (double)(int64_t)v;
 }
 
+/* Values of this many metrics a function are held on the stack. */
+#define TMP_LOCAL 16
+
 static void *rank_part(void *arg)
 {
 	part *p = arg;
@@ -202,6 +204,19 @@ static void *rank_part(void *arg)
 	int r = 0;
 	ahead a;
 	last_key last = {NULL, 0, 0};
+	/* What changes with every function is kept on this thread's stack
+	 * (and a long row of values in this thread's own allocation): the
+	 * parts lie side by side, and memory that a part wrote next to its
+	 * neighbour's table or values would take their cache line from the
+	 * other thread at every function. */
+	group_table groups = p->groups;
+	double local[TMP_LOCAL];
+	double *tmp = k->rep.n <= TMP_LOCAL ? local : malloc(k->rep.n * sizeof *tmp);
+	int exact = 1, one_profile = p->one_profile;
+	if (!tmp) {
+		p->r = TOP_OOM;
+		return NULL;
+	}
 	for (int64_t fn = p->from; fn < p->from + NAME_PREFETCH; fn++)
 		read_ahead(db, fn, nf, &a);
 	for (int64_t fn = p->from; r == 0 && fn < p->to; fn++) {
@@ -210,17 +225,21 @@ static void *rank_part(void *arg)
 		if ((r = a.r[i]) < 0)
 			break;
 		read_ahead(db, fn + NAME_PREFETCH, nf, &a);
-		ptrdiff_t g = function_group(k, &p->groups, &f, &last);
+		ptrdiff_t g = function_group(k, &groups, &f, &last);
 		if (g < 0) {
 			r = (int)g;
 			break;
 		}
-		if ((r = fn_values(k, (uint32_t)fn, p->one_profile, p->tmp)) == 0) {
-			group_add(&p->groups, (size_t)g, &k->rep, p->tmp, f.context);
+		if ((r = fn_values(k, (uint32_t)fn, one_profile, tmp)) == 0) {
+			group_add(&groups, (size_t)g, &k->rep, tmp, f.context);
 			for (size_t m = 0; m < k->rep.n; m++)
-				p->exact &= whole(p->tmp[m]);
+				exact &= whole(tmp[m]);
 		}
 	}
+	if (tmp != local)
+		free(tmp);
+	p->groups = groups;
+	p->exact = exact;
 	p->r = r;
 	return NULL;
 }
@@ -285,10 +304,8 @@ static int rank_parts(ranking *k, int64_t nf, unsigned n)
 	int r = ps && th && started ? 0 : TOP_OOM;
 	int one_profile = profdb_profile_count(k->rep.db) == 1;
 	for (unsigned i = 0; r == 0 && i < n; i++) {
-		ps[i] = (part){k, nf * i / n, nf * (i + 1) / n, one_profile, {0}, NULL, 1, 0};
+		ps[i] = (part){k, nf * i / n, nf * (i + 1) / n, one_profile, {0}, 1, 0};
 		ps[i].groups.nv = k->rep.n;
-		if (!(ps[i].tmp = calloc(k->rep.n ? k->rep.n : 1, sizeof *ps[i].tmp)))
-			r = TOP_OOM;
 	}
 	/* part 0 on this thread; a part whose thread cannot start too */
 	for (unsigned i = 1; r == 0 && i < n; i++)
@@ -310,10 +327,8 @@ static int rank_parts(ranking *k, int64_t nf, unsigned n)
 		k->groups = ps[0].groups;
 		ps[0].groups = (group_table){0};
 	}
-	for (unsigned i = 0; ps && i < n; i++) {
+	for (unsigned i = 0; ps && i < n; i++)
 		group_free(&ps[i].groups);
-		free(ps[i].tmp);
-	}
 	free(ps);
 	free(th);
 	free(started);

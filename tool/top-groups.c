@@ -440,7 +440,8 @@ int group_adopt_keys(group_table *t, group_table *from)
 		t->owned = no;
 		t->cap_owned = need;
 	}
-	memcpy(t->owned + t->n_owned, from->owned, from->n_owned * sizeof *from->owned);
+	if (from->n_owned)   /* (a table that owns no key has no array of them) */
+		memcpy(t->owned + t->n_owned, from->owned, from->n_owned * sizeof *from->owned);
 	t->n_owned = need;
 	from->n_owned = 0;
 	return 0;

@@ -21,6 +21,7 @@
  * does not open such a quoted word. */
 #include <string.h>
 
+#include "functions-internal.h"
 #include "query/query-internal.h"
 #include "profdb/analysis.h"
 
@@ -54,8 +55,8 @@ static size_t operator_at(const char *s, size_t len, size_t i)
 	return 0;
 }
 
-/* The length of Callgrind name @p s without valgrind's suffixes. */
-static size_t callgrind_base(const char *s, size_t len)
+/* (functions-internal.h) */
+size_t profdb__callgrind_fold_walk(const char *s, size_t len)
 {
 	size_t depth = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -92,6 +93,33 @@ static size_t callgrind_base(const char *s, size_t len)
 		}
 	}
 	return len;
+}
+
+/* What the walk stops at: a bracket (the depth, and every operator that
+ * operator_at() skips holds one) or an apostrophe. */
+enum { PLAIN, BRACKET, APOSTROPHE };
+static const unsigned char stop[256] = {
+	['('] = BRACKET, [')'] = BRACKET, ['<'] = BRACKET, ['>'] = BRACKET,
+	['['] = BRACKET, [']'] = BRACKET, ['{'] = BRACKET, ['}'] = BRACKET,
+	['\''] = APOSTROPHE,
+};
+
+/* The length of Callgrind name @p s without valgrind's suffixes. Most
+ * names hold no bracket before their first apostrophe ("wcschr'main":
+ * nearly every name of a profile recorded with --separate-callers), so
+ * the walk would stop there, at depth 0, unless it opens a quoted word:
+ * those are cut with a look at the bytes before it, the others walked. */
+static size_t callgrind_base(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len && stop[(unsigned char)s[i]] == PLAIN)
+		i++;
+	if (i == len)
+		return len;   /* only an apostrophe ends the name early */
+	if (stop[(unsigned char)s[i]] == BRACKET || i == 0 || i + 1 == len ||
+	    (i >= 2 && s[i - 1] == ':' && s[i - 2] == ':'))
+		return profdb__callgrind_fold_walk(s, len);
+	return i;
 }
 
 profdb_str profdb_function_fold(const profdb *db, profdb_str name)

@@ -27,11 +27,14 @@ import math
 import os
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 PROFDB = sys.argv[1]
 REAL = len(sys.argv) > 2 and sys.argv[2] == "--real"
 failures = []
 checked = 0
+count_lock = threading.Lock()   # the rankings are checked on several threads
 
 RANKINGS = [
     [], ["--by", "context"], ["--by", "line"], ["--by", "file"], ["--by", "module"],
@@ -67,11 +70,17 @@ def cut(rows, p):
 
 
 def fail(what, msg):
-    failures.append("%s: %s" % (what, msg))
+    with count_lock:
+        failures.append("%s: %s" % (what, msg))
+
+
+def tally():
+    global checked
+    with count_lock:
+        checked += 1
 
 
 def check_ranking(path, opts, real):
-    global checked
     name = "%s %s" % (os.path.basename(path), " ".join(opts) or "(default)")
     rc, out, err = run(["top", "-n", "0", "--json"] + opts + [path])
     if rc != 0:
@@ -98,7 +107,7 @@ def check_ranking(path, opts, real):
                 continue
             got = json.loads(out)["rows"]
             w = want[:int(count)] if count != "0" else want
-            checked += 1
+            tally()
             if got != w:
                 fail(name, "-n %s --min-percent %s: %d rows, want %d (first difference: "
                      "%r)" % (count, ptext, len(got), len(w),
@@ -107,7 +116,7 @@ def check_ranking(path, opts, real):
             continue
         rc, text, _ = run(["top", "-n", "0", "--min-percent", ptext] + opts + [path])
         rc2, text2, _ = run(["top", "-n", str(len(want))] + opts + [path])
-        checked += 1
+        tally()
         if rc or rc2 or text.split("\n", 1)[1] != text2.split("\n", 1)[1]:
             fail(name, "--min-percent %s: the text differs from -n %d's" % (ptext, len(want)))
 
@@ -143,9 +152,12 @@ def main():
             return 77
     else:
         paths = fixtures()
-    for path in paths:
-        for opts in REAL_RANKINGS if REAL else RANKINGS:
-            check_ranking(path, opts, REAL)
+    # thousands of short processes (each slow to start under the
+    # sanitizers): one ranking per core at a time
+    jobs = [(path, opts) for path in paths for opts in (REAL_RANKINGS if REAL else RANKINGS)]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for f in [pool.submit(check_ranking, p, o, REAL) for p, o in jobs]:
+            f.result()
     for f in failures:
         print("FAIL " + f)
     print("%d outputs checked, %d failures" % (checked, len(failures)))

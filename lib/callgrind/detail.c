@@ -206,43 +206,28 @@ static void zero_ahead(profdb_cg_detail *d, uint32_t n)
 /* The costs @p v of a cost line (by column) added to its row @p dst (and
  * their events to its @p row's nz), and to the sums (a cost of 0 changes
  * nothing): 0, or -1 when a row's cost
- * passes 2^64 - 1 (the caller names the line). @p cols: the columns'
- * events (NULL in a part without events, then @p nv is 0). The sums'
- * carries are counted in 64-bit words, not flagged in bytes: a byte store
- * may alias anything, and every value in the caller's loop would be
- * loaded again after it. */
+ * passes 2^64 - 1 (the caller names the line). @p fresh (a constant at
+ * each call): the row was just made and its costs are 0, so each event is
+ * stored (a part's columns name distinct events) and none can overflow.
+ * @p cols: the columns' events (NULL in a part without events, then @p nv
+ * is 0). The sums' carries are counted in 64-bit words, not flagged in
+ * bytes: a byte store may alias anything, and every value in the caller's
+ * loop would be loaded again after it. */
 FAST int add_to_row(const uint32_t *cols, dline *row, uint64_t *dst, const uint64_t *v,
-                    uint32_t nv, uint64_t *sum, uint64_t *carry)
+                    uint32_t nv, uint64_t *sum, uint64_t *carry, const int fresh)
 {
 	uint32_t nz = 0;
 	for (uint32_t k = 0; k < nv; k++) {
 		if (!v[k])
 			continue;
 		uint32_t e = cols[k];
-		if (__builtin_add_overflow(dst[e], v[k], &dst[e]))
+		if (__builtin_add_overflow(fresh ? 0 : dst[e], v[k], &dst[e]))
 			return -1;
 		carry[e] += __builtin_add_overflow(sum[e], v[k], &sum[e]);
 		nz |= e < 32 ? (uint32_t)1 << e : 0;
 	}
-	row->nz |= nz;
+	row->nz = fresh ? nz : row->nz | nz;
 	return 0;
-}
-
-/* add_to_row() into the row just made, whose costs are 0: each event
- * is stored (a part's columns name distinct events), none can overflow. */
-FAST void set_new_row(const uint32_t *cols, dline *row, uint64_t *dst, const uint64_t *v,
-                      uint32_t nv, uint64_t *sum, uint64_t *carry)
-{
-	uint32_t nz = 0;
-	for (uint32_t k = 0; k < nv; k++) {
-		if (!v[k])
-			continue;
-		uint32_t e = cols[k];
-		dst[e] = v[k];
-		carry[e] += __builtin_add_overflow(sum[e], v[k], &sum[e]);
-		nz |= e < 32 ? (uint32_t)1 << e : 0;
-	}
-	row->nz = nz;
 }
 
 /* The events of the columns of @p s's part (NULL: none). */
@@ -260,7 +245,7 @@ static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 	uint32_t i;
 	int r = row_for(d, &key, &i);
 	if (r == 0 && add_to_row(part_cols(s), &d->lines[i], d->cost + (size_t)i * d->ne, v, nv,
-	                         d->sum, d->sum_carry) < 0)
+	                         d->sum, d->sum_carry, 0) < 0)
 		r = derr(s, "line cost overflows 64 bits");
 	return r;
 }
@@ -314,10 +299,10 @@ static int self_run(dstate *s, const char *text, const char **qp, const char *li
 			d->n_lines = n + 1;
 			if (n >= d->n_zero)
 				zero_ahead(d, n);
-			set_new_row(cols, l, d->cost + (size_t)n * ne, v, nv, sum, carry);
+			add_to_row(cols, l, d->cost + (size_t)n * ne, v, nv, sum, carry, 1);
 			goto next;
 		}
-		if (add_to_row(cols, &d->lines[i], d->cost + (size_t)i * ne, v, nv, sum, carry) < 0) {
+		if (add_to_row(cols, &d->lines[i], d->cost + (size_t)i * ne, v, nv, sum, carry, 0) < 0) {
 			s->off = (uint64_t)(q - text);   /* (the line's, for the message) */
 			r = derr(s, "line cost overflows 64 bits");
 			break;

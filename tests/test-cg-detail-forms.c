@@ -107,9 +107,12 @@ static profdb_cg_detail *both_ways(const char *text, const char *name, profdb_cg
 	return a;
 }
 
-/* Rows @p want (line, instr, then @p ne costs each) of @p d. */
-static void rows_are(const profdb_cg_detail *d, const uint64_t *want, uint32_t n, uint32_t ne)
+/* Rows @p want (line, instr, then @p ne costs each) of function "f" of
+ * @p text, read both ways (both_ways()). */
+static void rows_are(const char *text, const uint64_t *want, uint32_t n, uint32_t ne)
 {
+	profdb_cg *cg;
+	profdb_cg_detail *d = both_ways(text, "f", &cg);
 	cr_assert_eq(profdb_cg_detail_line_count(d), n);
 	for (uint32_t i = 0; i < n; i++) {
 		const uint64_t *w = want + (size_t)i * (2 + ne);
@@ -120,6 +123,8 @@ static void rows_are(const profdb_cg_detail *d, const uint64_t *want, uint32_t n
 		for (uint32_t e = 0; e < ne; e++)
 			cr_assert_eq(l.self[e], w[2 + e], "row %u event %u: %" PRIu64, i, e, l.self[e]);
 	}
+	profdb_cg_detail_free(d);
+	profdb_cg_close(cg);
 }
 
 Test(cg_detail_forms, numbers_at_the_limits)
@@ -134,16 +139,12 @@ Test(cg_detail_forms, numbers_at_the_limits)
 	                   "0x0ffffffffffffffff 8 2\n"
 	                   "0X20 -8 3 4\n"
 	                   "* * 5 6\n";
-	profdb_cg *cg;
-	profdb_cg_detail *d = both_ways(text, "f", &cg);
 	static const uint64_t want[] = {
 		0, 0x20, 8, 10,   3, 0x10, 1234567890123456789ULL, 2,
 		4, 0x12, 7, 9999999999999999999ULL,   7, 0xFFFFFFFFFFFFFFF0ULL, 1, 1,
 		8, 0xffffffffffffffffULL, 2, 0,
 	};
-	rows_are(d, want, 5, 2);
-	profdb_cg_detail_free(d);
-	profdb_cg_close(cg);
+	rows_are(text, want, 5, 2);
 }
 
 Test(cg_detail_forms, blanks_tabs_and_carriage_returns)
@@ -160,15 +161,11 @@ Test(cg_detail_forms, blanks_tabs_and_carriage_returns)
 	                   "   \n"
 	                   "+2 *\n"
 	                   "0x10 3\t3  3  \n";
-	profdb_cg *cg;
-	profdb_cg_detail *d = both_ways(text, "f", &cg);
 	static const uint64_t want[] = {
 		3, 0x10, 4, 5,   3, 0x16, 7, 8,   3, 0x18, 1, 1,   3, 0x1a, 0, 0,
 		4, 0x12, 4, 0,   4, 0x14, 5, 6,
 	};
-	rows_are(d, want, 6, 2);
-	profdb_cg_detail_free(d);
-	profdb_cg_close(cg);
+	rows_are(text, want, 6, 2);
 }
 
 Test(cg_detail_forms, rows_again_in_and_out_of_order)
@@ -218,11 +215,7 @@ Test(cg_detail_forms, new_rows_in_order)
 		}
 	}
 	cr_assert_lt(len, sizeof text);
-	profdb_cg *cg;
-	profdb_cg_detail *d = both_ways(text, "f", &cg);
-	rows_are(d, want, 100, 3);
-	profdb_cg_detail_free(d);
-	profdb_cg_close(cg);
+	rows_are(text, want, 100, 3);
 }
 
 Test(cg_detail_forms, calls_and_jumps)
@@ -288,16 +281,14 @@ Test(cg_detail_forms, costs_near_2_64)
 	                   "1 9223372036854775807\n1 9223372036854775798\n"
 	                   "part: 2\nevents: A\nfn=f\n2 4\n"
 	                   "part: 3\nevents: A\nfn=f\n1 6\n";
-	profdb_cg *cg;
-	profdb_cg_detail *d = both_ways(text, "f", &cg);
 	static const uint64_t want[] = {1, 0, UINT64_MAX - 4, 2, 0, 4};
-	rows_are(d, want, 2, 1);
-	profdb_cg_detail_free(d);
-	profdb_cg_close(cg);
+	rows_are(text, want, 2, 1);
 
 	/* A text changed after the open (against the contract) so that a row
 	 * passes 2^64: an error naming the line, never a wrapped row. */
 	for (int slow = 0; slow < 2; slow++) {
+		profdb_cg *cg;
+		profdb_cg_detail *d;
 		char t[128];
 		int n = snprintf(t, sizeof t, "events: A\nfn=f\n1 9000000000000000000\n"
 		                              "1 9000000000000000000\n%s", slow ? "#" : "");
@@ -371,7 +362,7 @@ Test(cg_detail_forms, crlf_line_ends)
 		3, 0x10, 2, 3,   3, 0x16, 0, 7,   3, 0x18, 0, 0,   4, 0x12, 4, 0,
 		4, 0x14, 1234567890123456789ULL, 0x20,   4, 0x1c, 3, 3,   4, 0x1e, 1, 0,
 	};
-	rows_are(cr, want, 7, 2);
+	rows_are(crlf, want, 7, 2);
 	profdb_cg_detail_free(lf);
 	profdb_cg_detail_free(cr);
 	profdb_cg_close(lf_cg);

@@ -165,8 +165,7 @@ static size_t split_name(const char *s, cg_file *f)
 
 int profdb__cg_names_member(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
+	const char *base = profdb__base_name(path);
 	cg_file tmp;
 	return split_name(base, &tmp) < strlen(base);
 }

@@ -53,9 +53,7 @@ static int base_is_callgrind(const char *name)
 {
 	if (!name)
 		return 0;
-	const char *b = strrchr(name, '/');
-	b = b ? b + 1 : name;
-	return strncmp(b, "callgrind.out", 13) == 0;
+	return strncmp(profdb__base_name(name), "callgrind.out", 13) == 0;
 }
 
 static int q_sniff(const unsigned char *head, size_t n, const char *name)
@@ -141,10 +139,8 @@ static char *profile_name(const profdb_cg *cg, uint32_t i)
 	if (p.has_part && k < sizeof buf)
 		k += (size_t)snprintf(buf + k, sizeof buf - k, "%spart %" PRIu64, k ? " " : "",
 		                      p.part);
-	if (k == 0) {
-		const char *b = strrchr(p.file.ptr, '/');
-		snprintf(buf, sizeof buf, "%s", b ? b + 1 : p.file.ptr);
-	}
+	if (k == 0)
+		snprintf(buf, sizeof buf, "%s", profdb__base_name(p.file.ptr));
 	return strdup(buf);
 }
 
@@ -572,9 +568,7 @@ static int q_file_name(const void *impl, size_t index, profdb_str *out)
 	const profdb_cg *cg = ((const cg_query *)impl)->cg;
 	if (index >= cg->n_files)
 		return -ENOENT;
-	const char *label = cg->files[index].label;
-	const char *slash = strrchr(label, '/');
-	*out = profdb__str(slash ? slash + 1 : label);
+	*out = profdb__str(profdb__base_name(cg->files[index].label));
 	return 0;
 }
 

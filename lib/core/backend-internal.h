@@ -393,23 +393,6 @@ static inline profdb_str profdb__str(const char *s)
 	return r;
 }
 
-/* Does @p name end with @p suffix? 0 for a NULL name (an input without
- * one). Detection and the backends' sniff and open_inputs test names with
- * it. */
-static inline int profdb__ends_with(const char *name, const char *suffix)
-{
-	size_t n = name ? strlen(name) : 0, s = strlen(suffix);
-	return n >= s && strcmp(name + n - s, suffix) == 0;
-}
-
-/* The last component of @p path (what follows its last '/'); NULL for a
- * NULL path. */
-static inline const char *profdb__base_name(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-	return slash ? slash + 1 : path;
-}
-
 /* Context @p id with nothing known about it yet, where a backend's
  * context_get starts: every field zero, no parent, child or sibling
  * (PROFDB_NONE), empty names. */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "profdb-config.h"   /* what this build has (generated) */
 #include "profdb/common.h"
@@ -212,5 +213,21 @@ int profdb__once_run(profdb__once *o, int (*fn)(void *), void *arg);
 /* 1 when fn has run and succeeded (what it built may be read), else 0:
  * never runs it, never waits. */
 int profdb__once_ok(const profdb__once *o);
+
+/* Does @p name end with @p suffix? 0 for a NULL name (an input without
+ * one). */
+static inline int profdb__ends_with(const char *name, const char *suffix)
+{
+	size_t n = name ? strlen(name) : 0, s = strlen(suffix);
+	return n >= s && strcmp(name + n - s, suffix) == 0;
+}
+
+/* The last component of @p path (what follows its last '/'); NULL for a
+ * NULL path. */
+static inline const char *profdb__base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash ? slash + 1 : path;
+}
 
 #endif

@@ -440,12 +440,9 @@ PROFDB_EXPORT int profdb_hpcrun_open(profdb_hpcrun **ret, const char *path,
 		free(partner);
 		return profdb__fail(-ENOMEM, "out of memory");
 	}
-	const char *base = strrchr(path, '/');
-	int r = open_one(h, path, base ? base + 1 : path);
-	if (r >= 0 && with_partner) {
-		base = strrchr(partner, '/');
-		r = open_one(h, partner, base ? base + 1 : partner);
-	}
+	int r = open_one(h, path, profdb__base_name(path));
+	if (r >= 0 && with_partner)
+		r = open_one(h, partner, profdb__base_name(partner));
 	free(partner);
 	if (r < 0) {
 		profdb_hpcrun_close(h);

@@ -242,12 +242,11 @@ static void name_profiles(profdb_hpctkpre *db)
 {
 	for (uint32_t i = 0; i < db->o.n_mdb; i++) {
 		pre_mdb *m = &db->o.mdb[i];
-		const char *base = strrchr(m->name, '/');
 		if (m->has_id)
 			snprintf(m->label, sizeof m->label, "rank %" PRIu32 " thread %" PRIu32, m->rank,
 			         m->thread);
 		else
-			snprintf(m->label, sizeof m->label, "%.47s", base ? base + 1 : m->name);
+			snprintf(m->label, sizeof m->label, "%.47s", profdb__base_name(m->name));
 	}
 }
 

@@ -309,8 +309,7 @@ static int open_dir(profdb_hpctkpre *db, const char *path)
 
 static int member_of_folder(const char *path)
 {
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
+	const char *base = profdb__base_name(path);
 	size_t n = strlen(base);
 	return strcmp(base, "experiment.xml") == 0 ||
 	       (n > 10 && strcmp(base + n - 10, ".metric-db") == 0) ||

@@ -213,6 +213,30 @@ Test(xmldb, packed_file)
 	remove_dir(dir);
 }
 
+/* A record's path opens its folder through either API, whatever its name
+ * before the suffix: a packed file named just ".mdb" is one the folder's
+ * listing reads, so opening it by name opens that folder too. */
+Test(xmldb, member_path_by_suffix_alone)
+{
+	NEEDS_EXPAT();
+	char dir[] = "/tmp/profdb-xmldb-XXXXXX", from[600], to[600];
+	make_dir(dir, 1);
+	snprintf(from, sizeof from, "%s/experiment-1.mdb", dir);
+	snprintf(to, sizeof to, "%s/.mdb", dir);
+	cr_assert_eq(rename(from, to), 0);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, to, NULL), 0, "%s", profdb_error_message());
+	check_sample(db, 1);
+	profdb_close(db);
+	profdb_hpctkpre *h;
+	cr_assert_eq(profdb_hpctkpre_open(&h, to, NULL), 0, "%s", profdb_error_message());
+	profdb_hpctkpre_info info;
+	cr_assert_eq(profdb_hpctkpre_get_info(h, &info), 0);
+	cr_assert_eq(info.n_contexts, 6);
+	profdb_hpctkpre_close(h);
+	remove_dir(dir);
+}
+
 /* The same files as caller buffers (profdb_open_inputs). */
 Test(xmldb, buffers)
 {

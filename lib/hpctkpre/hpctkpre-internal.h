@@ -184,6 +184,11 @@ int profdb__hpctkpre_xml_parse(profdb_hpctkpre *db);
  * check the records of directory @p dir; finish: check them against the
  * parsed XML. */
 int profdb__hpctkpre_old_open(profdb_hpctkpre *db, const char *dir);
+/* What an old database's file is by its name: a .metric-db record, a
+ * packed .mdb, an .hpctrace trace or a packed .mt; PRE_FILE_NONE for any
+ * other name (and a NULL one). */
+enum { PRE_FILE_RECORD, PRE_FILE_PACKED, PRE_FILE_TRACE, PRE_FILE_PACKED_TRACE, PRE_FILE_NONE };
+int profdb__hpctkpre_old_file(const char *name);
 /* Rank and thread from "<program>-<rank>-<thread>-<host>-<pid>-<n><suffix>"
  * (*has_id 0 when the name is not of that form). */
 void profdb__hpctkpre_old_identity(const char *name, const char *suffix, int *has_id,

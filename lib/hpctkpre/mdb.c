@@ -193,8 +193,7 @@ static int list_files(profdb_hpctkpre *db, const char *dir)
 	struct dirent *de;
 	int r = 0;
 	while (r == 0 && (de = readdir(d))) {
-		if (!profdb__ends_with(de->d_name, ".metric-db") && !profdb__ends_with(de->d_name, ".mdb") &&
-		    !profdb__ends_with(de->d_name, ".hpctrace") && !profdb__ends_with(de->d_name, ".mt"))
+		if (profdb__hpctkpre_old_file(de->d_name) == PRE_FILE_NONE)
 			continue;
 		char *full;
 		if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
@@ -214,27 +213,33 @@ static int list_files(profdb_hpctkpre *db, const char *dir)
 	return r;
 }
 
-enum { IN_RECORD, IN_PACKED, IN_TRACE, IN_PACKED_TRACE };
+int profdb__hpctkpre_old_file(const char *name)
+{
+	static const char *const suffix[PRE_FILE_NONE] = {".metric-db", ".mdb", ".hpctrace", ".mt"};
+	for (int k = 0; k < PRE_FILE_NONE; k++)
+		if (profdb__ends_with(name, suffix[k]))
+			return k;
+	return PRE_FILE_NONE;
+}
 
-/* What an input holds: by its name (*.metric-db, *.mdb, *.hpctrace, *.mt),
- * else by its magic; a packed file by the magic of its first entry. */
+/* What an input holds: by its name (profdb__hpctkpre_old_file), else by
+ * its magic; a packed file by the magic of its first entry. */
 static int input_kind(const profdb__input *in)
 {
-	static const char *const suffix[4] = {".metric-db", ".mdb", ".hpctrace", ".mt"};
-	for (int k = 0; k < 4; k++)
-		if (profdb__ends_with(in->name, suffix[k]))
-			return k;
+	int k = profdb__hpctkpre_old_file(in->name);
+	if (k != PRE_FILE_NONE)
+		return k;
 	if (in->size >= 12 && memcmp(in->base, "HPCRUN-trace", 12) == 0)
-		return IN_TRACE;
+		return PRE_FILE_TRACE;
 	if (in->size >= PRE_MDB_MAGIC_LEN && memcmp(in->base, PRE_MDB_MAGIC, PRE_MDB_MAGIC_LEN) == 0)
-		return IN_RECORD;
+		return PRE_FILE_RECORD;
 	if (in->size >= PRE_PACK_HDR + PRE_PACK_ENTRY) {
 		uint64_t off = pre_pack_offset(in->base + PRE_PACK_HDR);
 		if (off <= in->size && in->size - off >= 12 && memcmp(in->base + off, "HPCRUN-trace",
 		                                                      12) == 0)
-			return IN_PACKED_TRACE;
+			return PRE_FILE_PACKED_TRACE;
 	}
-	return IN_PACKED;
+	return PRE_FILE_PACKED;
 }
 
 /* Profile k + 1 of record k: its label. */
@@ -333,9 +338,9 @@ static int read_inputs(profdb_hpctkpre *db)
 	int r = 0;
 	for (uint32_t i = 0; i < db->o.n_in && r == 0; i++) {
 		switch (input_kind(&db->o.in[i])) {
-		case IN_RECORD: r = read_loose(db, i, &cap); break;
-		case IN_PACKED: r = read_packed(db, i, &cap); break;
-		case IN_TRACE: r = profdb__hpctkpre_old_read_trace(db, i, 0); break;
+		case PRE_FILE_RECORD: r = read_loose(db, i, &cap); break;
+		case PRE_FILE_PACKED: r = read_packed(db, i, &cap); break;
+		case PRE_FILE_TRACE: r = profdb__hpctkpre_old_read_trace(db, i, 0); break;
 		default: r = profdb__hpctkpre_old_read_trace(db, i, 1); break;
 		}
 	}

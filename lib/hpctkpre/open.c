@@ -309,11 +309,9 @@ static int open_dir(profdb_hpctkpre *db, const char *path)
 
 static int member_of_folder(const char *path)
 {
-	const char *base = profdb__base_name(path);
-	size_t n = strlen(base);
-	return strcmp(base, "experiment.xml") == 0 ||
-	       (n > 10 && strcmp(base + n - 10, ".metric-db") == 0) ||
-	       (n > 4 && strcmp(base + n - 4, ".mdb") == 0);
+	int k = profdb__hpctkpre_old_file(path);
+	return strcmp(profdb__base_name(path), "experiment.xml") == 0 || k == PRE_FILE_RECORD ||
+	       k == PRE_FILE_PACKED;
 }
 
 static int open_file(profdb_hpctkpre *db, const char *path)

@@ -774,11 +774,8 @@ static int looks_xml(const char *name, const void *data, size_t size)
  * name, or a record or trace by its magic. */
 static int is_record(const profdb_input *in)
 {
-	static const char *const suffix[4] = {".metric-db", ".mdb", ".hpctrace", ".mt"};
-	for (int k = 0; k < 4; k++)
-		if (profdb__ends_with(in->name, suffix[k]))
-			return 1;
-	return (in->size >= 16 && memcmp(in->data, "HPCPROF-metricdb", 16) == 0) ||
+	return profdb__hpctkpre_old_file(in->name) != PRE_FILE_NONE ||
+	       (in->size >= 16 && memcmp(in->data, "HPCPROF-metricdb", 16) == 0) ||
 	       (in->size >= 12 && memcmp(in->data, "HPCRUN-trace", 12) == 0);
 }
 

@@ -278,12 +278,20 @@ static int add_row(profdb_cg *cg, uint32_t j, const profdb_cg *lc, uint32_t i, i
 	return r < 0 ? r : 1;
 }
 
+/* How many steps ahead the merge asks for the entries it looks up
+ * (scan-internal.h, cg_prefetch_name): enough misses in flight to cover
+ * a miss's latency, few enough that the lines stay cached until used. */
+#define AHEAD 8u
+
 /* Adds the piece's @p n self-cost rows to the real rows @p map; on
  * overflow takes them all back and returns 0 (the sequential scan then
  * fails at the line that overflows); < 0 out of memory. */
 static int add_costs(profdb_cg *cg, const profdb_cg *lc, const uint32_t *map, uint32_t n)
 {
+	size_t st = cg_self_stride(cg->n_events);
 	for (uint32_t i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			__builtin_prefetch(cg->row_narrow + (size_t)map[i + AHEAD] * st, 1);
 		int r = add_row(cg, map[i], lc, i, 1);
 		if (r < 0)
 			return r;
@@ -318,11 +326,21 @@ typedef struct maps {
 	uint32_t *name, *fn, *row;
 } maps;
 
+/* The body lines of the piece's function @p i added to its real
+ * function's (a sum that saturates, so in any order). */
+static void add_body(profdb_cg *cg, const profdb_cg *lc, const maps *m, uint32_t i)
+{
+	cg_fn *g = &cg->fns[m->fn[i]];
+	uint64_t nb = (uint64_t)g->n_body + lc->fns[i].n_body;
+	g->n_body = nb > UINT32_MAX ? UINT32_MAX : (uint32_t)nb;
+}
+
 /* Names, functions, rows and call rows of the piece, found or created in
  * the real tables in the piece's order. */
 static int map_tables(parser *ps0, const piece *pc, maps *m)
 {
 	const profdb_cg *lc = pc->ps.cg;
+	const cg_spec *sp = &pc->ps.spec;
 	profdb_cg *cg = ps0->cg;
 	const cg_cur *c = &ps0->cur;
 	int r;
@@ -332,26 +350,39 @@ static int map_tables(parser *ps0, const piece *pc, maps *m)
 	m->name[CG_PH_CFN] = c->cfn;
 	m->name[CG_PH_CFN_OB] = c->cfn_ob;
 	m->name[CG_PH_CFN_FL] = c->cfn_fl;
-	for (uint32_t i = 0; i < pc->ps.spec.n_ph; i++) {
-		const cg_ph *ph = &pc->ps.spec.ph[i];
-		m->name[ph->name] = profdb__cgs_id_get(ps0, (int)ph->sp, ph->id);
+	for (uint32_t i = 0; i < sp->n_ph; i++) {
+		if (i + AHEAD < sp->n_ph)
+			cg_prefetch_id(ps0, (int)sp->ph[i + AHEAD].sp, sp->ph[i + AHEAD].id);
+		m->name[sp->ph[i].name] = profdb__cgs_id_get(ps0, (int)sp->ph[i].sp, sp->ph[i].id);
 	}
-	for (uint32_t i = CG_PH_FIRST_ID; i < lc->n_names; i++)
+	for (uint32_t i = CG_PH_FIRST_ID; i < lc->n_names; i++) {
+		if (i + AHEAD < lc->n_names && lc->names[i + AHEAD].p)
+			cg_prefetch_name(ps0, lc->names[i + AHEAD].hash);
 		if (lc->names[i].p && (r = profdb__cgs_intern_hashed(ps0, lc->names[i].p, lc->names[i].len,
 		                                                     lc->names[i].hash, &m->name[i])) < 0)
 			return r;
+	}
+	/* each function's body lines AHEAD steps after it is found, its
+	 * real entry asked for when it is */
 	for (uint32_t i = 0; i < lc->n_fns; i++) {
+		if (i + AHEAD < lc->n_fns)
+			cg_prefetch_fn(ps0, map_name(m->name, lc->fns[i + AHEAD].fn));
 		const cg_fn *f = &lc->fns[i];
 		uint32_t ob = or_zero(map_name(m->name, f->ob)), fl = or_zero(map_name(m->name, f->fl));
 		if ((r = get_fn(ps0, ob, fl, map_name(m->name, f->fn), &m->fn[i])) < 0)
 			return r;
-		cg_fn *g = &cg->fns[m->fn[i]];
-		uint64_t nb = (uint64_t)g->n_body + f->n_body;
-		g->n_body = nb > UINT32_MAX ? UINT32_MAX : (uint32_t)nb;
+		__builtin_prefetch(&cg->fns[m->fn[i]], 1);
+		if (i >= AHEAD)
+			add_body(cg, lc, m, i - AHEAD);
 	}
-	for (uint32_t i = 0; i < lc->n_rows; i++)
+	for (uint32_t i = lc->n_fns > AHEAD ? lc->n_fns - AHEAD : 0; i < lc->n_fns; i++)
+		add_body(cg, lc, m, i);
+	for (uint32_t i = 0; i < lc->n_rows; i++) {
+		if (i + AHEAD < lc->n_rows)
+			cg_prefetch_row(ps0, m->fn[lc->rows[i + AHEAD].fn]);
 		if ((r = get_row(ps0, m->fn[lc->rows[i].fn], &m->row[i])) < 0)
 			return r;
+	}
 	return 0;
 }
 

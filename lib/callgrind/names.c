@@ -89,10 +89,14 @@ int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx)
 	return 0;
 }
 
-/* Large ids are keyed by (id, space). */
+/* Large ids are keyed by (id, space), hashed with one multiply (every
+ * id of a piece of the parallel scan is looked up here, at nearly every
+ * name line): the high half folded into the low one, which the index
+ * takes, so that every bit of the id counts. */
 static uint64_t bigid_key_hash(const cg_bigid *b)
 {
-	return profdb__mix64(b->id ^ profdb__mix64(b->sp + 0x9e3779b97f4a7c15ULL));
+	uint64_t h = (b->id ^ (uint64_t)b->sp << 62) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 32;
 }
 
 static uint64_t bigid_hash(const void *ctx, uint32_t e)

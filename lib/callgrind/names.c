@@ -348,6 +348,8 @@ int profdb__cgs_ids_agree(const parser *dst, const parser *src)
 	}
 	/* (a placeholder stands for the name before the piece: guesses_hold) */
 	for (uint32_t i = 0; i < t->n_big; i++) {
+		if (i + CG_AHEAD < t->n_big)
+			cg_prefetch_id(dst, (int)t->big[i + CG_AHEAD].sp, t->big[i + CG_AHEAD].id);
 		uint32_t name = t->big[i].name;
 		if (name >= CG_UNDEF || !src->cg->names[name].p)
 			continue;
@@ -383,6 +385,8 @@ int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap)
 	}
 	for (uint32_t i = 0; i < t->n_big; i++)
 		if (t->big[i].name < CG_UNDEF) {
+			if (i + CG_AHEAD < t->n_big)
+				cg_prefetch_id(dst, (int)t->big[i + CG_AHEAD].sp, t->big[i + CG_AHEAD].id);
 			if ((r = id_slot(dst, (int)t->big[i].sp, t->big[i].id, &slot)) < 0)
 				return r;
 			*slot = nmap[t->big[i].name];

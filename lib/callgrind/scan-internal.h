@@ -330,10 +330,13 @@ void profdb__cgs_keep_ids(parser *ps, int r);
 /* The merge of a piece of the parallel scan (parallel.c) looks up
  * thousands of names, functions, rows and ids at random places of tables
  * as large as all of them, each a cache miss; it asks for the entries of
- * the lookups a few steps ahead (a hint: nothing is read or changed), so
- * that their misses overlap. The slot of a name of hash @p hash; of
- * compressed id (@p sp, @p id); the function of name @p fn; the row of
- * function @p fn. */
+ * the lookups CG_AHEAD steps ahead (a hint: nothing is read or changed),
+ * so that their misses overlap: enough misses in flight to cover a
+ * miss's latency, few enough that the lines stay cached until used. The
+ * slot of a name of hash @p hash; of compressed id (@p sp, @p id); the
+ * function of name @p fn; the row of function @p fn. */
+#define CG_AHEAD 8u
+
 static inline void cg_prefetch_name(const parser *ps, uint32_t hash)
 {
 	const profdb__tmap *m = &ps->b->name_map;

@@ -573,9 +573,10 @@ static int fn_in_map(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t
 }
 
 /* fn_by_name (or row_of_fn) from @p old entries to *cap, each new one
- * empty. */
+ * empty: every page written, so mapped in by one call first. */
 static void fill_empty(void *p, size_t old, size_t cap, size_t elem)
 {
+	profdb__prefault_write((char *)p + old * elem, (cap - old) * elem);
 	memset((char *)p + old * elem, 0xff, (cap - old) * elem);
 }
 

@@ -391,6 +391,8 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 	             sizeof *cg->calls);
 	if (r < 0)
 		return r;
+	/* (fresh pages, written all over: mapped in by one call) */
+	profdb__prefault_write(cg->calls + cg->n_calls, (size_t)lc->n_calls * sizeof *cg->calls);
 	for (uint32_t i = 0; i < lc->n_calls; i++) {
 		cg_call c = lc->calls[i];
 		c.caller = m->fn[c.caller];

@@ -391,8 +391,8 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 	             sizeof *cg->calls);
 	if (r < 0)
 		return r;
-	/* (fresh pages, written all over: mapped in by one call) */
-	profdb__prefault_write(cg->calls + cg->n_calls, (size_t)lc->n_calls * sizeof *cg->calls);
+	if (lc->n_calls)   /* (fresh pages, written all over: mapped in by one call) */
+		profdb__prefault_write(cg->calls + cg->n_calls, (size_t)lc->n_calls * sizeof *cg->calls);
 	for (uint32_t i = 0; i < lc->n_calls; i++) {
 		cg_call c = lc->calls[i];
 		c.caller = m->fn[c.caller];
@@ -571,9 +571,8 @@ static uint64_t first_fn(const char *s, uint64_t size)
 #define CG_LEAD_PIECES 3u
 #define CG_OTHER_PIECES 2u
 
-/* The last pieces are shorter: when the other threads have read their
- * last piece, the calling thread still merges the pieces before and
- * reads or merges the last ones alone, and short ones end that sooner.
+/* The last pieces are shorter: once the other threads have read their
+ * last piece, the calling thread merges and reads the last ones alone.
  * Of want pieces (CG_TAIL_FROM or more), the last CG_TAIL are half as
  * long as the others, and the last half of them a quarter. */
 #define CG_TAIL 8u

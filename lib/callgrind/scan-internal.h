@@ -335,7 +335,7 @@ void profdb__cgs_keep_ids(parser *ps, int r);
  * miss's latency, few enough that the lines stay cached until used. The
  * slot of a name of hash @p hash; of compressed id (@p sp, @p id); the
  * function of name @p fn; the row of function @p fn. */
-#define CG_AHEAD 8u
+#define CG_AHEAD 16u
 
 static inline void cg_prefetch_name(const parser *ps, uint32_t hash)
 {

@@ -571,24 +571,6 @@ static uint64_t first_fn(const char *s, uint64_t size)
 #define CG_LEAD_PIECES 3u
 #define CG_OTHER_PIECES 2u
 
-/* The last pieces are shorter: once the other threads have read their
- * last piece, the calling thread merges and reads the last ones alone.
- * Of want pieces (CG_TAIL_FROM or more), the last CG_TAIL are half as
- * long as the others, and the last half of them a quarter. */
-#define CG_TAIL 8u
-#define CG_TAIL_FROM 16u
-
-/* Quarters of a full piece in pieces 0 .. n - 1 of @p want. */
-static uint64_t quarters_before(unsigned n, unsigned want)
-{
-	if (want < CG_TAIL_FROM)
-		return 4 * (uint64_t)n;
-	unsigned full = want - CG_TAIL, half = CG_TAIL / 2;
-	unsigned a = n < full ? n : full;
-	unsigned b = n - a < half ? n - a : half;
-	return 4 * (uint64_t)a + 2 * (uint64_t)b + (n - a - b);
-}
-
 /* Cuts n .. end - 1 of the text @p f for @p want pieces, cut[0 .. n)
  * made: piece k is [cut[k], cut[k + 1]). Returns the cuts made in all, at
  * most end, and sets the one after them to the end of the text: the
@@ -600,9 +582,8 @@ static unsigned make_cuts(const cg_file *f, uint32_t n_pos, unsigned want, uint6
 {
 	const char *s = f->text;
 	uint64_t size = f->size, h = cut[0];
-	uint64_t quarter = (size - h) / quarters_before(want, want);
 	for (; n < end; n++) {
-		uint64_t target = h + quarter * quarters_before(n, want);
+		uint64_t target = h + (size - h) / want * n;
 		if (target <= cut[n - 1])
 			target = cut[n - 1] + 1;
 		if (target >= size)

@@ -101,16 +101,19 @@ static int resize_narrow(profdb_cg *cg, size_t cap)
 
 /* The narrow rows are written as they are made, into fresh pages; a
  * fault per 4 KiB page costs more than mapping them in by one call
- * (profdb__prefault_write), so they are mapped this far ahead of the
- * last row made, within the block (whose room past the narrow rows is
- * written by the widening anyway). */
+ * (profdb__prefault_write), so the real tables' rows are mapped this far
+ * ahead of the last row made, within the block (whose room past the
+ * narrow rows is written by the widening anyway). Not a piece's of the
+ * parallel scan: their tables are reused, their pages mapped once, and
+ * the room ahead would be held by each piece in flight at the peak. */
 #define ROWS_AHEAD ((size_t)64 << 10)
 
 /* Row @p n's bytes of the narrow table mapped in. */
 static void map_rows(profdb_cg *cg, uint32_t n)
 {
 	size_t end = ((size_t)n + 1) * cg_self_stride(cg->n_events) * sizeof *cg->row_narrow, bytes;
-	if (end <= cg->narrow_mapped || narrow_bytes(cg->cap_rows, cg->n_events, &bytes) < 0)
+	if (!cg->rows_ahead || end <= cg->narrow_mapped ||
+	    narrow_bytes(cg->cap_rows, cg->n_events, &bytes) < 0)
 		return;
 	size_t to = end + ROWS_AHEAD < bytes ? end + ROWS_AHEAD : bytes;
 	profdb__prefault_write((char *)cg->row_narrow + cg->narrow_mapped, to - cg->narrow_mapped);

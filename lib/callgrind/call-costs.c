@@ -100,6 +100,8 @@ int profdb__cg_call_costs_append(profdb_cg *cg, const profdb_cg *lc)
 			return profdb__fail(-ENOMEM, "callgrind: out of memory");
 		}
 	}
+	/* (fresh pages, written all over: mapped in by one call) */
+	profdb__prefault_write(cg->ccost + cg->n_ccost, lc->n_ccost);
 	memcpy(cg->ccost + cg->n_ccost, lc->ccost, lc->n_ccost);
 	cg->n_ccost = need;
 	return 0;

@@ -199,6 +199,8 @@ struct profdb_cg {
 	uint64_t *row_wide;
 	uint32_t n_wide;
 	size_t cap_wide;
+	size_t narrow_mapped;        /* bytes of row_narrow mapped in (self-rows.c) */
+	int rows_ahead;              /* map the narrow rows in ahead: the real tables */
 	uint32_t n_rows;
 	size_t cap_rows;
 

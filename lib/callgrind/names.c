@@ -89,10 +89,14 @@ int profdb__cgs_placeholder(parser *ps, int sp, uint64_t id, uint32_t *idx)
 	return 0;
 }
 
-/* Large ids are keyed by (id, space). */
+/* Large ids are keyed by (id, space), hashed with one multiply (every
+ * id of a piece of the parallel scan is looked up here, at nearly every
+ * name line): the high half folded into the low one, which the index
+ * takes, so that every bit of the id counts. */
 static uint64_t bigid_key_hash(const cg_bigid *b)
 {
-	return profdb__mix64(b->id ^ profdb__mix64(b->sp + 0x9e3779b97f4a7c15ULL));
+	uint64_t h = (b->id ^ (uint64_t)b->sp << 62) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 32;
 }
 
 static uint64_t bigid_hash(const void *ctx, uint32_t e)
@@ -344,6 +348,8 @@ int profdb__cgs_ids_agree(const parser *dst, const parser *src)
 	}
 	/* (a placeholder stands for the name before the piece: guesses_hold) */
 	for (uint32_t i = 0; i < t->n_big; i++) {
+		if (i + CG_AHEAD < t->n_big)
+			cg_prefetch_id(dst, (int)t->big[i + CG_AHEAD].sp, t->big[i + CG_AHEAD].id);
 		uint32_t name = t->big[i].name;
 		if (name >= CG_UNDEF || !src->cg->names[name].p)
 			continue;
@@ -379,6 +385,8 @@ int profdb__cgs_ids_merge(parser *dst, const parser *src, const uint32_t *nmap)
 	}
 	for (uint32_t i = 0; i < t->n_big; i++)
 		if (t->big[i].name < CG_UNDEF) {
+			if (i + CG_AHEAD < t->n_big)
+				cg_prefetch_id(dst, (int)t->big[i + CG_AHEAD].sp, t->big[i + CG_AHEAD].id);
 			if ((r = id_slot(dst, (int)t->big[i].sp, t->big[i].id, &slot)) < 0)
 				return r;
 			*slot = nmap[t->big[i].name];
@@ -565,9 +573,10 @@ static int fn_in_map(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t
 }
 
 /* fn_by_name (or row_of_fn) from @p old entries to *cap, each new one
- * empty. */
+ * empty: every page written, so mapped in by one call first. */
 static void fill_empty(void *p, size_t old, size_t cap, size_t elem)
 {
+	profdb__prefault_write((char *)p + old * elem, (cap - old) * elem);
 	memset((char *)p + old * elem, 0xff, (cap - old) * elem);
 }
 

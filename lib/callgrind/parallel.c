@@ -283,7 +283,10 @@ static int add_row(profdb_cg *cg, uint32_t j, const profdb_cg *lc, uint32_t i, i
  * fails at the line that overflows); < 0 out of memory. */
 static int add_costs(profdb_cg *cg, const profdb_cg *lc, const uint32_t *map, uint32_t n)
 {
+	size_t st = cg_self_stride(cg->n_events);
 	for (uint32_t i = 0; i < n; i++) {
+		if (i + CG_AHEAD < n)
+			__builtin_prefetch(cg->row_narrow + (size_t)map[i + CG_AHEAD] * st, 1);
 		int r = add_row(cg, map[i], lc, i, 1);
 		if (r < 0)
 			return r;
@@ -297,8 +300,11 @@ static int add_costs(profdb_cg *cg, const profdb_cg *lc, const uint32_t *map, ui
 	return 1;
 }
 
-/* The guesses the piece started from, against the real state @p ps0. */
-static int guesses_hold(const parser *ps0, const piece *pc, const cg_part *snap, uint32_t snap_ne)
+/* The guesses the piece started from, against the real state @p ps0;
+ * when they hold, @p name maps each placeholder of an id used before
+ * the piece defines it to the id's real name. */
+static int guesses_hold(const parser *ps0, const piece *pc, const cg_part *snap, uint32_t snap_ne,
+                        uint32_t *name)
 {
 	const parser *ps = &pc->ps;
 	const cg_cur *c = &ps0->cur;
@@ -308,9 +314,14 @@ static int guesses_hold(const parser *ps0, const piece *pc, const cg_part *snap,
 	if (c->pending_call || c->cob != CG_EMPTY || c->cfi != CG_EMPTY || c->fl == CG_EMPTY ||
 	    (ps->spec.used_cfn && c->cfn == CG_EMPTY))
 		return 0;
-	for (uint32_t i = 0; i < ps->spec.n_ph; i++)
-		if (profdb__cgs_id_get(ps0, (int)ps->spec.ph[i].sp, ps->spec.ph[i].id) >= CG_UNDEF)
+	const cg_spec *sp = &ps->spec;
+	for (uint32_t i = 0; i < sp->n_ph; i++) {
+		if (i + CG_AHEAD < sp->n_ph)
+			cg_prefetch_id(ps0, (int)sp->ph[i + CG_AHEAD].sp, sp->ph[i + CG_AHEAD].id);
+		if ((name[sp->ph[i].name] = profdb__cgs_id_get(ps0, (int)sp->ph[i].sp,
+		                                               sp->ph[i].id)) >= CG_UNDEF)
 			return 0;
+	}
 	return profdb__cgs_ids_agree(ps0, ps);
 }
 
@@ -318,8 +329,18 @@ typedef struct maps {
 	uint32_t *name, *fn, *row;
 } maps;
 
+/* The body lines of the piece's function @p i added to its real
+ * function's (a sum that saturates, so in any order). */
+static void add_body(profdb_cg *cg, const profdb_cg *lc, const maps *m, uint32_t i)
+{
+	cg_fn *g = &cg->fns[m->fn[i]];
+	uint64_t nb = (uint64_t)g->n_body + lc->fns[i].n_body;
+	g->n_body = nb > UINT32_MAX ? UINT32_MAX : (uint32_t)nb;
+}
+
 /* Names, functions, rows and call rows of the piece, found or created in
- * the real tables in the piece's order. */
+ * the real tables in the piece's order (the placeholders' names are
+ * mapped: guesses_hold). */
 static int map_tables(parser *ps0, const piece *pc, maps *m)
 {
 	const profdb_cg *lc = pc->ps.cg;
@@ -332,26 +353,34 @@ static int map_tables(parser *ps0, const piece *pc, maps *m)
 	m->name[CG_PH_CFN] = c->cfn;
 	m->name[CG_PH_CFN_OB] = c->cfn_ob;
 	m->name[CG_PH_CFN_FL] = c->cfn_fl;
-	for (uint32_t i = 0; i < pc->ps.spec.n_ph; i++) {
-		const cg_ph *ph = &pc->ps.spec.ph[i];
-		m->name[ph->name] = profdb__cgs_id_get(ps0, (int)ph->sp, ph->id);
-	}
-	for (uint32_t i = CG_PH_FIRST_ID; i < lc->n_names; i++)
+	for (uint32_t i = CG_PH_FIRST_ID; i < lc->n_names; i++) {
+		if (i + CG_AHEAD < lc->n_names && lc->names[i + CG_AHEAD].p)
+			cg_prefetch_name(ps0, lc->names[i + CG_AHEAD].hash);
 		if (lc->names[i].p && (r = profdb__cgs_intern_hashed(ps0, lc->names[i].p, lc->names[i].len,
 		                                                     lc->names[i].hash, &m->name[i])) < 0)
 			return r;
+	}
+	/* each function's body lines CG_AHEAD steps after it is found, its
+	 * real entry asked for when it is */
 	for (uint32_t i = 0; i < lc->n_fns; i++) {
+		if (i + CG_AHEAD < lc->n_fns)
+			cg_prefetch_fn(ps0, map_name(m->name, lc->fns[i + CG_AHEAD].fn));
 		const cg_fn *f = &lc->fns[i];
 		uint32_t ob = or_zero(map_name(m->name, f->ob)), fl = or_zero(map_name(m->name, f->fl));
 		if ((r = get_fn(ps0, ob, fl, map_name(m->name, f->fn), &m->fn[i])) < 0)
 			return r;
-		cg_fn *g = &cg->fns[m->fn[i]];
-		uint64_t nb = (uint64_t)g->n_body + f->n_body;
-		g->n_body = nb > UINT32_MAX ? UINT32_MAX : (uint32_t)nb;
+		__builtin_prefetch(&cg->fns[m->fn[i]], 1);
+		if (i >= CG_AHEAD)
+			add_body(cg, lc, m, i - CG_AHEAD);
 	}
-	for (uint32_t i = 0; i < lc->n_rows; i++)
+	for (uint32_t i = lc->n_fns > CG_AHEAD ? lc->n_fns - CG_AHEAD : 0; i < lc->n_fns; i++)
+		add_body(cg, lc, m, i);
+	for (uint32_t i = 0; i < lc->n_rows; i++) {
+		if (i + CG_AHEAD < lc->n_rows)
+			cg_prefetch_row(ps0, m->fn[lc->rows[i + CG_AHEAD].fn]);
 		if ((r = get_row(ps0, m->fn[lc->rows[i].fn], &m->row[i])) < 0)
 			return r;
+	}
 	return 0;
 }
 
@@ -362,6 +391,8 @@ static int add_calls(profdb_cg *cg, const profdb_cg *lc, const maps *m)
 	             sizeof *cg->calls);
 	if (r < 0)
 		return r;
+	if (lc->n_calls)   /* (fresh pages, written all over: mapped in by one call) */
+		profdb__prefault_write(cg->calls + cg->n_calls, (size_t)lc->n_calls * sizeof *cg->calls);
 	for (uint32_t i = 0; i < lc->n_calls; i++) {
 		cg_call c = lc->calls[i];
 		c.caller = m->fn[c.caller];
@@ -466,20 +497,20 @@ static void reserve(parser *ps0, const profdb_cg *lc, const progress *pg)
 static int merge(parser *ps0, const piece *pc, const cg_part *snap, uint32_t snap_ne,
                  const progress *pg)
 {
-	if (!guesses_hold(ps0, pc, snap, snap_ne))
-		return 0;
 	const profdb_cg *lc = pc->ps.cg;
-	reserve(ps0, lc, pg);
 	maps m;
 	m.name = malloc(((size_t)lc->n_names + 1) * sizeof *m.name);
 	m.fn = malloc(((size_t)lc->n_fns + 1) * sizeof *m.fn);
 	m.row = malloc(((size_t)lc->n_rows + 1) * sizeof *m.row);
-	int r = m.name && m.fn && m.row ? map_tables(ps0, pc, &m)
+	int r = m.name && m.fn && m.row ? guesses_hold(ps0, pc, snap, snap_ne, m.name)
 	                                : profdb__fail(-ENOMEM, "callgrind: out of memory");
-	if (r >= 0) {
+	if (r == 1) {
+		reserve(ps0, lc, pg);
+		r = map_tables(ps0, pc, &m);
 		uint32_t blk_base = ps0->cg->n_blks;
 		/* the self costs; 0 (nothing added) when a sum overflows */
-		r = add_costs(ps0->cg, lc, m.row, lc->n_rows);
+		if (r >= 0)
+			r = add_costs(ps0->cg, lc, m.row, lc->n_rows);
 		if (r == 1 && (r = add_calls(ps0->cg, lc, &m)) >= 0 &&
 		    (r = add_blocks(ps0, pc, &m)) >= 0 &&
 		    (r = profdb__cgs_ids_merge(ps0, &pc->ps, m.name)) >= 0) {

@@ -327,6 +327,41 @@ int profdb__cgs_end(parser *ps);
  * (cg_file.ids) for detail.c, unless the scan failed. */
 void profdb__cgs_keep_ids(parser *ps, int r);
 
+/* The merge of a piece of the parallel scan (parallel.c) looks up
+ * thousands of names, functions, rows and ids at random places of tables
+ * as large as all of them, each a cache miss; it asks for the entries of
+ * the lookups CG_AHEAD steps ahead (a hint: nothing is read or changed),
+ * so that their misses overlap: enough misses in flight to cover a
+ * miss's latency, few enough that the lines stay cached until used. The
+ * slot of a name of hash @p hash; of compressed id (@p sp, @p id); the
+ * function of name @p fn; the row of function @p fn. */
+#define CG_AHEAD 16u
+
+static inline void cg_prefetch_name(const parser *ps, uint32_t hash)
+{
+	const profdb__tmap *m = &ps->b->name_map;
+	if (m->slot)
+		__builtin_prefetch(&m->slot[hash & m->mask]);
+}
+
+static inline void cg_prefetch_id(const parser *ps, int sp, uint64_t id)
+{
+	if (id < ps->ids.limit && id < ps->ids.cap[sp])
+		__builtin_prefetch(&ps->ids.dense[sp][id]);
+}
+
+static inline void cg_prefetch_fn(const parser *ps, uint32_t fn)
+{
+	if (fn < ps->b->cap_fn_by_name)
+		__builtin_prefetch(&ps->b->fn_by_name[fn]);
+}
+
+static inline void cg_prefetch_row(const parser *ps, uint32_t fn)
+{
+	if (fn < ps->b->cap_row_of_fn)
+		__builtin_prefetch(&ps->b->row_of_fn[fn]);
+}
+
 /* parallel.c: how many threads scan a text of @p size bytes (1: the
  * sequential scan; options.threads, 0 = one per core for texts of 4 MiB
  * and more), and the parallel scan of the whole text, which gives

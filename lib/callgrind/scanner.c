@@ -147,6 +147,7 @@ int profdb__cgs_begin(parser *ps, profdb_cg *cg, uint32_t fi, cg_build *b)
 	memset(ps, 0, sizeof *ps);
 	ps->cg = cg;
 	ps->b = b;
+	cg->rows_ahead = 1;   /* (not a piece's tables: parallel.c) */
 	ps->at.f = &cg->files[fi];
 	ps->at.file = fi;
 	ps->cur.body = ps->cur.blk = CG_EMPTY;

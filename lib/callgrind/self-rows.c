@@ -89,11 +89,35 @@ static int resize_narrow(profdb_cg *cg, size_t cap)
 	if (!q)
 		return -ENOMEM;
 	size_t used = (size_t)cg->n_rows * cg_self_stride(cg->n_events) * sizeof *q;
-	if (used)
+	if (used) {
+		profdb__prefault_write(q, used);   /* (see map_rows) */
 		memcpy(q, cg->row_narrow, used);
+	}
 	free(cg->row_narrow);
 	cg->row_narrow = q;
+	cg->narrow_mapped = used;
 	return 0;
+}
+
+/* The narrow rows are written as they are made, into fresh pages; a
+ * fault per 4 KiB page costs more than mapping them in by one call
+ * (profdb__prefault_write), so the real tables' rows are mapped this far
+ * ahead of the last row made, within the block (whose room past the
+ * narrow rows is written by the widening anyway). Not a piece's of the
+ * parallel scan: their tables are reused, their pages mapped once, and
+ * the room ahead would be held by each piece in flight at the peak. */
+#define ROWS_AHEAD ((size_t)64 << 10)
+
+/* Row @p n's bytes of the narrow table mapped in. */
+static void map_rows(profdb_cg *cg, uint32_t n)
+{
+	size_t end = ((size_t)n + 1) * cg_self_stride(cg->n_events) * sizeof *cg->row_narrow, bytes;
+	if (!cg->rows_ahead || end <= cg->narrow_mapped ||
+	    narrow_bytes(cg->cap_rows, cg->n_events, &bytes) < 0)
+		return;
+	size_t to = end + ROWS_AHEAD < bytes ? end + ROWS_AHEAD : bytes;
+	profdb__prefault_write((char *)cg->row_narrow + cg->narrow_mapped, to - cg->narrow_mapped);
+	cg->narrow_mapped = to;
 }
 
 int profdb__cg_self_new_row(profdb_cg *cg)
@@ -108,6 +132,7 @@ int profdb__cg_self_new_row(profdb_cg *cg)
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	}
 	size_t st = cg_self_stride(cg->n_events);
+	map_rows(cg, cg->n_rows);
 	memset(cg->row_narrow + (size_t)cg->n_rows * st, 0, st * sizeof *cg->row_narrow);
 	return 0;
 }
@@ -136,6 +161,7 @@ int profdb__cg_self_restride(profdb_cg *cg, uint32_t old, uint32_t ne)
 			memcpy(q + i * sn, cg->row_narrow + i * so, so * sizeof *q);
 	free(cg->row_narrow);
 	cg->row_narrow = q;
+	cg->narrow_mapped = 0;
 	if (cg->n_wide == 0)
 		return 0;
 	uint64_t *w = NULL;

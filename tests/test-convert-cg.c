@@ -259,6 +259,71 @@ Test(convert_cg, callgrind_names_per_table)
 	free(b.p);
 }
 
+/* Every jump of @p db's function @p fn as "from>file:function:line
+ * count/executed" (c: conditional), in the detail's order. */
+static void jumps_of(const profdb *db, const char *fn, char *out, size_t cap)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	size_t o = 0;
+	out[0] = 0;
+	for (int64_t f = 0; f < profdb_cg_function_count(cg); f++) {
+		profdb_cg_function cf;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)f, &cf), 0);
+		if (cf.name.len != strlen(fn) || memcmp(cf.name.ptr, fn, cf.name.len))
+			continue;
+		profdb_cg_detail *d;
+		cr_assert_eq(profdb_cg_detail_new(&d, cg, PROFDB_CG_ALL, (uint32_t)f), 0);
+		for (int64_t j = 0; j < profdb_cg_detail_jump_count(d); j++) {
+			profdb_cg_jump jp;
+			cr_assert_eq(profdb_cg_detail_jump_at(d, (uint32_t)j, &jp), 0);
+			o += (size_t)snprintf(out + o, cap - o, "%" PRIu64 ">%.*s:%.*s:%" PRIu64 " %" PRIu64
+			                      "/%" PRIu64 "%s;", jp.from_line, (int)jp.to_file.len,
+			                      jp.to_file.ptr, (int)jp.to_function.len, jp.to_function.ptr,
+			                      jp.to_line, jp.count, jp.executed, jp.conditional ? "c" : "");
+			cr_assert_lt(o, cap);
+		}
+		profdb_cg_detail_free(d);
+	}
+}
+
+/* A jump names its target's file and function only where a reader
+ * would take others without them: no jfn= for a jump within the
+ * function, no jfi= either when the target is in the file in effect, and
+ * jfi= with every jfn= (KCachegrind places a target without jfi= in the
+ * current function's file). The targets read back the same. */
+Test(convert_cg, callgrind_jump_targets_named_where_needed)
+{
+	static const char text[] =
+		"# callgrind format\nversion: 1\npositions: line\nevents: Ir\n"
+		"ob=(1) /bin/app\nfl=(1) app.c\nfn=(1) main\n"
+		"3 10\njump=2 7\n3\n"                         /* app.c:main */
+		"fi=(2) inl.h\n5 1\njcnd=1/3 9\n5\n"          /* inl.h:main */
+		"jfi=(1)\njump=4 8\n5\n"                       /* app.c:main, from inl.h */
+		"fi=(1)\n6 1\njfi=(3) lib.c\njfn=(2) work\njump=4 20\n6\n"   /* lib.c:work */
+		"jfn=(2)\njump=5 21\n6\n"                      /* app.c:work */
+		"fl=(3)\nfn=(2)\n20 100\n21 1\n";
+	profdb *a = open_text(text, sizeof text - 1);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	const char *out = (const char *)b.p;
+	cr_assert(!strstr(out, "jfn=(1)"), "a jump within main names main: %s", out);
+	/* the output's main ends in app.c (its cost lines by line): its jumps
+	 * into app.c need no jfi= of their own, the one into inl.h does */
+	const char *want = "fi=(1)\n+1 1\n-3\njump=2 7\n*\njfi=(2)\n+2\njcnd=1/3 9\n*\n"
+	                   "jump=4 8\n*\njfi=(3) lib.c\njfn=(2) work\n+1\njump=4 20\n*\n"
+	                   "jfi=(1)\njfn=(2)\njump=5 21\n*\nob=(1)\n";
+	cr_assert(strstr(out, want), "%s", out);
+	profdb *c = open_text(b.p, b.len);
+	char ja[512], jc[512];
+	jumps_of(a, "main", ja, sizeof ja);
+	jumps_of(c, "main", jc, sizeof jc);
+	cr_assert_str_eq(ja, "3>app.c:main:7 2/2;5>inl.h:main:9 1/3c;5>app.c:main:8 4/4;"
+	                     "6>lib.c:work:20 4/4;6>app.c:work:21 5/5;");
+	cr_assert_str_eq(jc, ja);
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+}
+
 /* Event names the output could not read back as the same token (a NUL, a
  * blank, ':' or '=' inside) are made from the metric's name, and a name
  * kept from the input never meets a made one: the output opens again with

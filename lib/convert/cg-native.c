@@ -381,15 +381,27 @@ static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 	return nc < 0 ? (int)nc : 0;
 }
 
-/* Jumps as written: jfi= and jfn= each time (they name the target). */
-static int put_jumps(const text_jobs *x, fn_text *o, const void *d)
+/* Jumps, each after the names of its target that differ from what a
+ * reader takes without them: jfn= when the target is another function
+ * than @p fn (the block's; without jfn= it is the block's function), and
+ * then also jfi=; for a jump within the function, jfi= when the target's
+ * file is not the one in effect (@p cur; without jfi= it is that one).
+ * KCachegrind takes a target without jfi= in the current function's
+ * current file even after jfn=, hence jfi= with every jfn=. */
+static int put_jumps(const text_jobs *x, fn_text *o, const void *d, const cur_file *cur,
+                     uint32_t fn_key)
 {
 	int64_t nj = x->t->record_count(d, PROFDB__NATIVE_JUMP);
 	for (int64_t i = 0; i < nj; i++) {
 		profdb__native_row j;
 		int r = x->t->record_at(d, PROFDB__NATIVE_JUMP, (uint32_t)i, &j);
-		if (r < 0 || (r = put_name(x, o, K_JFI, j.file, j.file_key)) < 0 ||
-		    (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key)) < 0)
+		if (r < 0)
+			return r;
+		int other_fn = j.to_function_key != fn_key;
+		if ((other_fn || j.file_key != cur->key) &&
+		    (r = put_name(x, o, K_JFI, j.file, j.file_key)) < 0)
+			return r;
+		if (other_fn && (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key)) < 0)
 			return r;
 		/* The jump's source is the position in effect at jump= (profdb's
 		 * reading; valgrind also repeats it on the line after). */
@@ -500,7 +512,7 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 			    (r = put_name(x, o, K_FL, f.file, f.file_key)) >= 0 &&
 			    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
 			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
-				r = put_jumps(x, o, d);
+				r = put_jumps(x, o, d, &cur, f.name_key);
 		}
 	}
 	if (r < 0) {

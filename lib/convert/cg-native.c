@@ -13,6 +13,18 @@
 #include "cgout-internal.h"
 #include "query/query-internal.h"
 
+/* The names a reader keeps from one block to the next: ob= and fl= stay
+ * until changed (valgrind writes them only then), and the file in effect
+ * at a block's end is the file a reader gives the next block's fn= when
+ * no fl= comes: KCachegrind and profdb go back to the last fl=,
+ * callgrind_annotate keeps the last fl=, fi= or fe=. A block leaves out
+ * ob= and fl= only where every reader takes the same names without. */
+typedef struct head {
+	int known;                 /* a block was written before (in this part) */
+	uint32_t ob, fl, cur;      /* its object's and file's keys, and the key of
+	                            * the file in effect at its end */
+} head;
+
 typedef struct native {
 	profdb__cgw w;
 	const profdb__native_table *t;
@@ -20,6 +32,7 @@ typedef struct native {
 	int instr;                 /* positions: instr line */
 	int have_last;             /* a position was written: the next may be relative */
 	uint64_t last_instr, last_line;
+	head head;                 /* the names the last block written left */
 	unsigned spare;            /* threads it may start (profdb__spare_threads()) */
 } native;
 
@@ -28,9 +41,10 @@ typedef struct native {
  * the blocks of the functions next to it (ITEMS_PER_JOB); the calling
  * thread writes the texts in order. What depends on the blocks before a
  * text is left as a gap for the writer to fill: each name line (its id,
- * and the name itself the first time) and the first position (relative
- * to the previous text's last one). */
-enum { GAP_NAME, GAP_POS, GAP_JUMP_POS };
+ * and the name itself the first time), the first block's ob= and fl=
+ * (written unless the previous text's last block left the same, head)
+ * and the first position (relative to the previous text's last one). */
+enum { GAP_NAME, GAP_HEAD, GAP_POS, GAP_JUMP_POS };
 
 /* The keys of the name lines, by a gap's key index. */
 enum { K_OB, K_FL, K_FN, K_FI, K_COB, K_CFI, K_CFN, K_JFI, K_JFN };
@@ -45,10 +59,10 @@ static const struct {
 
 typedef struct gap {
 	size_t at;                 /* where in the text */
-	unsigned char kind, key;   /* GAP_*; GAP_NAME: its key in keys[] */
-	uint32_t name_key;         /* GAP_NAME: the input's key of the name */
+	unsigned char kind, key;   /* GAP_*; GAP_NAME, GAP_HEAD: its key in keys[] */
+	uint32_t name_key;         /* GAP_NAME, GAP_HEAD: the input's key of the name */
 	union {
-		profdb_str name;       /* GAP_NAME */
+		profdb_str name;       /* GAP_NAME, GAP_HEAD */
 		struct {
 			uint64_t instr, line;
 		} pos;                 /* GAP_POS: a cost line's position; GAP_JUMP_POS: a
@@ -63,6 +77,7 @@ typedef struct fn_text {
 	size_t n_gaps, cap_gaps;
 	int placed;                /* a position was written: the last is last_instr/line */
 	uint64_t last_instr, last_line;
+	head head;                 /* what its last block left (known: it has one) */
 	size_t overflow;           /* 1 + a visible event whose total passed 2^64 - 1 */
 	uint64_t totals[];         /* per visible event: the self costs written */
 } fn_text;
@@ -212,18 +227,44 @@ static int put_id(fn_text *o, int key, uint32_t id)
 	return 0;
 }
 
-static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
+static int name_gap(fn_text *o, int kind, int key, profdb_str s, uint32_t name_key)
 {
-	uint32_t id = s.len ? profdb__cgw_known_id(&x->w, keys[key].table, name_key) : 0;
-	if (id)
-		return put_id(o, key, id);
-	gap *g = add_gap(o, GAP_NAME);
+	gap *g = add_gap(o, kind);
 	if (!g)
 		return no_memory();
 	g->key = (unsigned char)key;
 	g->name_key = name_key;
 	g->u.name = s;
 	return 0;
+}
+
+static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
+{
+	uint32_t id = s.len ? profdb__cgw_known_id(&x->w, keys[key].table, name_key) : 0;
+	return id ? put_id(o, key, id) : name_gap(o, GAP_NAME, key, s, name_key);
+}
+
+/* ob= unless @p h's object is @p f's; fl= unless @p h's file is @p f's
+ * and in effect (struct head). Before a text's first block the writer
+ * decides (GAP_HEAD). */
+static int head_omits(const head *h, int key, uint32_t name_key)
+{
+	return h->known && (key == K_OB ? h->ob == name_key : h->fl == name_key && h->cur == name_key);
+}
+
+static int put_head(const text_jobs *x, fn_text *o, const profdb__native_fn *f)
+{
+	const head *h = &o->head;
+	int r;
+	if (!h->known) {
+		if ((r = name_gap(o, GAP_HEAD, K_OB, f->object, f->object_key)) < 0)
+			return r;
+		return name_gap(o, GAP_HEAD, K_FL, f->file, f->file_key);
+	}
+	if (!head_omits(h, K_OB, f->object_key) &&
+	    (r = put_name(x, o, K_OB, f->object, f->object_key)) < 0)
+		return r;
+	return head_omits(h, K_FL, f->file_key) ? 0 : put_name(x, o, K_FL, f->file, f->file_key);
 }
 
 static int put_pos_gap(fn_text *o, int kind, uint64_t instr, uint64_t line)
@@ -493,6 +534,7 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 		return no_memory();
 	o->len = o->n_gaps = 0;
 	o->placed = 0;
+	o->head.known = 0;
 	o->overflow = 0;
 	memset(o->totals, 0, n_vis * sizeof *o->totals);
 	int r = 0;
@@ -508,11 +550,11 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 		     x->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
 		     x->t->record_count(d, PROFDB__NATIVE_JUMP) > 0)) {
 			cur_file cur = {f.file, f.file_key};
-			if ((r = put_name(x, o, K_OB, f.object, f.object_key)) >= 0 &&
-			    (r = put_name(x, o, K_FL, f.file, f.file_key)) >= 0 &&
+			if ((r = put_head(x, o, &f)) >= 0 &&
 			    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
 			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
 				r = put_jumps(x, o, d, &cur, f.name_key);
+			o->head = (head){1, f.object_key, f.file_key, cur.key};
 		}
 	}
 	if (r < 0) {
@@ -549,7 +591,9 @@ static int write_text(native *n, const fn_text *x)
 		if (g->at > at)   /* (a function without text has none) */
 			profdb__cv_put(o, x->text + at, g->at - at);
 		at = g->at;
-		if (g->kind == GAP_NAME) {
+		if (g->kind == GAP_HEAD && head_omits(&n->head, g->key, g->name_key))
+			continue;   /* as the previous text's last block left it */
+		if (g->kind == GAP_NAME || g->kind == GAP_HEAD) {
 			r = profdb__cgw_name_key_in(&n->w, keys[g->key].table, keys[g->key].key,
 			                            keys[g->key].len, g->u.name, g->name_key);
 		} else if (g->kind == GAP_POS || !n->have_last || n->last_instr != g->u.pos.instr ||
@@ -561,6 +605,8 @@ static int write_text(native *n, const fn_text *x)
 	}
 	if (x->len > at)
 		profdb__cv_put(o, x->text + at, x->len - at);
+	if (x->head.known)
+		n->head = x->head;
 	if (x->placed) {
 		n->have_last = 1;
 		n->last_instr = x->last_instr;
@@ -708,6 +754,7 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 			if (p)
 				profdb__cgw_part(&n.w, db, profiles[p]);
 			n.have_last = 0;
+			n.head.known = 0;
 			if ((r = profdb__cgw_reset(&n.w)) >= 0)
 				r = put_part(&n, opts, &profiles[p], 1, 0);
 		}

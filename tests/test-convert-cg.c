@@ -249,7 +249,7 @@ Test(convert_cg, callgrind_names_per_table)
 	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
 	const char *want =
 		"ob=(1) /bin/app\nfl=(1) work\nfn=(1) main\n3 10\n"
-		"cob=(1)\ncfi=(2) lib.c\ncfn=(2) work\ncalls=2 0\n+1 100\n"
+		"cfi=(2) lib.c\ncfn=(2) work\ncalls=2 0\n+1 100\n"
 		"jfi=(1)\njfn=(2)\njump=3 6\n*\n"
 		"fl=(2)\nfn=(2)\n+16 100\n"
 		"fl=(3) ???\nfn=(3) other\n-13 1\nfi=(1)\n+1 2\n"
@@ -390,6 +390,64 @@ Test(convert_cg, callgrind_block_heads_as_left)
 	profdb_close(a);
 }
 
+/* Every call edge of @p db as "caller>callee [object] file:count/cost;",
+ * the callee's module and file as the reader bound them. */
+static void callees_of(const profdb *db, char *out, size_t cap)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	size_t o = 0;
+	out[0] = 0;
+	for (int64_t i = 0; i < profdb_cg_call_count(cg); i++) {
+		profdb_cg_call c;
+		profdb_cg_function a, b;
+		if (profdb_cg_call_get(cg, PROFDB_CG_ALL, (uint32_t)i, &c) != 1)
+			continue;
+		cr_assert_eq(profdb_cg_function_get(cg, c.caller, &a), 0);
+		cr_assert_eq(profdb_cg_function_get(cg, c.callee, &b), 0);
+		o += (size_t)snprintf(out + o, cap - o, "%.*s>%.*s [%.*s] %.*s:%" PRIu64 "/%" PRIu64 ";",
+		                      (int)a.name.len, a.name.ptr, (int)b.name.len, b.name.ptr,
+		                      (int)b.object.len, b.object.ptr, (int)b.file.len, b.file.ptr,
+		                      c.count, c.inclusive[0]);
+		cr_assert_lt(o, cap);
+	}
+}
+
+/* A call names its callee's module (cob=) and file (cfi=) only where
+ * they are not the block's module and the file in effect, which every
+ * reader takes without them; a call from inlined code (fi=) to the
+ * function's own file names it. The callees read back the same. */
+Test(convert_cg, callgrind_callee_names_where_needed)
+{
+	static const char text[] =
+		"positions: line\nevents: Ir\n"
+		"ob=(1) app\nfl=(1) a.c\nfn=(1) main\n1 1\n"
+		"cfn=(2) near\ncalls=1 50\n2 10\n"                    /* app, a.c */
+		"cfi=(2) b.c\ncfn=(3) other\ncalls=2 60\n3 20\n"      /* app, b.c */
+		"cob=(2) lib\ncfi=(3) c.c\ncfn=(4) far\ncalls=3 70\n4 30\n"   /* lib, c.c */
+		"fi=(4) inl.h\n5 1\ncfi=(1)\ncfn=(2)\ncalls=4 50\n5 40\n"    /* app, a.c from inl.h */
+		"fl=(1)\nfn=(2)\n50 10\n"
+		"fl=(2)\nfn=(3)\n60 20\n"
+		"ob=(2)\nfl=(3)\nfn=(4)\n70 30\n";
+	profdb *a = open_text(text, sizeof text - 1);
+	buf b = convert(a, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	const char *out = (const char *)b.p;
+	const char *want = "fi=(1)\ncfn=(2) near\ncalls=1 0\n-3 10\n"
+	                   "cfi=(3) b.c\ncfn=(3) other\ncalls=2 0\n+1 20\n"
+	                   "cob=(2) lib\ncfi=(4) c.c\ncfn=(4) far\ncalls=3 0\n+1 30\n"
+	                   "fi=(2)\ncfi=(1)\ncfn=(2)\ncalls=4 0\n+1 40\n";
+	cr_assert(strstr(out, want), "%s", out);
+	profdb *c = open_text(b.p, b.len);
+	char ea[1024], ec[1024];
+	callees_of(a, ea, sizeof ea);
+	callees_of(c, ec, sizeof ec);
+	cr_assert_str_eq(ea, "main>near [app] a.c:5/50;main>other [app] b.c:2/20;"
+	                     "main>far [lib] c.c:3/30;");
+	cr_assert_str_eq(ec, ea);
+	profdb_close(c);
+	profdb_close(a);
+	free(b.p);
+}
+
 /* Event names the output could not read back as the same token (a NUL, a
  * blank, ':' or '=' inside) are made from the metric's name, and a name
  * kept from the input never meets a made one: the output opens again with
@@ -512,8 +570,8 @@ Test(convert_cg, callgrind_many_functions)
 	     at++)
 		defined++;
 	cr_assert_eq(defined, MANY_PARTS);
-	cr_assert(strstr((char *)b.p, "\nfn=(1499) f1498\n-1 1 1498\n+2 2\ncob=\ncfi=(1)\ncfn=(1)\n"),
-	          "a call by ids");
+	cr_assert(strstr((char *)b.p, "\nfn=(1499) f1498\n-1 1 1498\n+2 2\ncfi=(1)\ncfn=(1)\n"),
+	          "a call by ids (the same module: no cob=)");
 	profdb *c = open_text(b.p, b.len);
 	cr_assert_eq(profdb_profile_count(c), MANY_PARTS, "%" PRId64, profdb_profile_count(c));
 	const profdb_cg *ca = profdb_get_cg(a), *cc = profdb_get_cg(c);

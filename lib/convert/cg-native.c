@@ -371,39 +371,46 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 	return nl < 0 ? (int)nl : 0;
 }
 
-/* cob=, cfi=, cfn= of function @p fn: by their ids alone once the writer
- * has named all three (most call sites; the names are not read), else
- * as put_name() writes them. */
-static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn)
+/* cob=, cfi=, cfn= of function @p fn, the callee, with cob= left out
+ * when its module is the block's (@p ob, a key) and cfi= when its file is
+ * the one in effect (@p cur), as valgrind leaves them out: every reader
+ * binds a cfn= without them to the current module and file (KCachegrind's
+ * setCalledFunction(), callgrind_annotate's "$curr_file:", profdb's
+ * set_cfn()). By their ids alone once the writer has named them (most
+ * call sites; the names are not read), else as put_name() writes them. */
+static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn, uint32_t ob,
+                      const cur_file *cur)
 {
 	static const int key[3] = {K_COB, K_CFI, K_CFN};
 	uint32_t k[3], id[3];
 	int r = x->t->function_keys(x->impl, fn, k);
 	if (r < 0)
 		return r;
+	int put[3] = {k[0] != ob, k[1] != cur->key, 1};
 	for (int i = 0; i < 3; i++)
-		id[i] = profdb__cgw_known_id(&x->w, keys[key[i]].table, k[i]);
+		id[i] = put[i] ? profdb__cgw_known_id(&x->w, keys[key[i]].table, k[i]) : 1;
 	if (id[0] && id[1] && id[2]) {
 		for (int i = 0; i < 3 && r >= 0; i++)
-			r = put_id(o, key[i], id[i]);
+			if (put[i])
+				r = put_id(o, key[i], id[i]);
 		return r;
 	}
 	profdb__native_fn f;
 	if ((r = x->t->function(x->impl, fn, &f)) < 0 ||
-	    (r = put_name(x, o, K_COB, f.object, f.object_key)) < 0 ||
-	    (r = put_name(x, o, K_CFI, f.file, f.file_key)) < 0)
+	    (put[0] && (r = put_name(x, o, K_COB, f.object, f.object_key)) < 0) ||
+	    (put[1] && (r = put_name(x, o, K_CFI, f.file, f.file_key)) < 0))
 		return r;
 	return put_name(x, o, K_CFN, f.name, f.name_key);
 }
 
-static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
+static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur, uint32_t ob)
 {
 	int64_t nc = x->t->record_count(d, PROFDB__NATIVE_CALL);
 	for (int64_t i = 0; i < nc; i++) {
 		profdb__native_row cs;
 		int r = x->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
 		if (r < 0 || (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
-		    (r = put_callee(x, o, cs.callee)) < 0)
+		    (r = put_callee(x, o, cs.callee, ob, cur)) < 0)
 			return r;
 		char *at = room(o, 6 + PROFDB__CV_U64_MAX + 1 + POS_MAX + 1), *p = at;
 		if (!at)
@@ -552,7 +559,7 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 			cur_file cur = {f.file, f.file_key};
 			if ((r = put_head(x, o, &f)) >= 0 &&
 			    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
-			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
+			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur, f.object_key)) >= 0)
 				r = put_jumps(x, o, d, &cur, f.name_key);
 			o->head = (head){1, f.object_key, f.file_key, cur.key};
 		}

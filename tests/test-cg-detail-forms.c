@@ -369,3 +369,26 @@ Test(cg_detail_forms, crlf_line_ends)
 	profdb_cg_close(crlf_cg);
 	free(crlf);
 }
+
+/* Rows of one line in and out of address order: each line's rows by
+ * instruction, whether they came so (line 6, left as they are) or not
+ * (line 5, sorted). */
+Test(cg_detail_forms, rows_of_one_line_by_instruction)
+{
+	const char *text = "events: A\npositions: instr line\nfl=a.c\nfn=f\n"
+	                   "0x30 5 1\n0x10 5 2\n0x20 6 3\n0x40 6 4\n0x18 7 5\n";
+	profdb_cg *cg;
+	profdb_cg_detail *d = both_ways(text, "f", &cg);
+	static const uint64_t want[5][3] = {   /* line, instr, A */
+		{5, 0x10, 2}, {5, 0x30, 1}, {6, 0x20, 3}, {6, 0x40, 4}, {7, 0x18, 5},
+	};
+	cr_assert_eq(profdb_cg_detail_line_count(d), 5);
+	for (uint32_t i = 0; i < 5; i++) {
+		profdb_cg_line l;
+		cr_assert_eq(profdb_cg_detail_line_at(d, i, &l), 0);
+		cr_assert(l.line == want[i][0] && l.instr == want[i][1] && l.self[0] == want[i][2],
+		          "row %u: %" PRIu64 " 0x%" PRIx64 " %" PRIu64, i, l.line, l.instr, l.self[0]);
+	}
+	profdb_cg_detail_free(d);
+	profdb_cg_close(cg);
+}

@@ -286,6 +286,28 @@ cmp -s "$work/out" "$work/folded.stdout" || fail "convert -o -: other bytes than
 check convert-separate-dash 2 "$profdb" convert -t callgrind --separate -o - "$cg"
 err_contains convert-separate-dash "--separate needs -o PREFIX"
 
+# -o over an existing file: the output replaces it whole, through a
+# temporary file whose writeback starts as it is written (4 MiB at a
+# time: a profile of 100 000 functions writes about 7 MiB), with the
+# file's mode kept
+awk 'BEGIN { print "events: Ir"; for (i = 0; i < 100000; i++) {
+	print "fl=f" i % 97 ".c"; print "fn=a_function_with_a_longer_name_number_" i; print i % 1000 " " i * 7 } }' \
+	>"$work/wide.out"
+check convert-wide-stdout 0 "$profdb" convert -t callgrind "$work/wide.out"
+cp "$work/out" "$work/wide.stdout"
+[ "$(wc -c <"$work/wide.stdout")" -gt 4194304 ] || fail "convert-wide: the output is under 4 MiB"
+echo old >"$work/wide.cg"
+chmod 640 "$work/wide.cg"
+for i in 1 2; do
+	"$profdb" convert -t callgrind -o "$work/wide.cg" "$work/wide.out" 2>"$work/err" ||
+		fail "convert -o over an existing file ($i): exit $?"
+	cmp -s "$work/wide.cg" "$work/wide.stdout" ||
+		fail "convert -o over an existing file ($i): other bytes than to standard output"
+done
+[ "$(ls -l "$work/wide.cg" | cut -c1-10)" = "-rw-r-----" ] || fail "convert -o over an existing file: mode changed"
+[ -z "$(find "$work" -name '.wide.cg.*')" ] || fail "convert -o: a temporary file was left"
+rm -f "$work/wide.out" "$work/wide.stdout" "$work/wide.cg"
+
 # ---- profdb diff: a Callgrind pair and two profiles of the sample ----
 # Relative paths (the header names the inputs) keep the goldens the same
 # in every build directory.

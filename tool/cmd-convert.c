@@ -47,10 +47,23 @@ static const char convert_usage[] =
 	"  --depth D         timeline: colour by the function at call depth D (1 the\n"
 	"                    outermost); default: each sample's innermost function\n";
 
+/* Where the output goes. A temporary file that will replace an existing
+ * one has its data written back as it comes, a chunk at a time
+ * (WRITEBACK_CHUNK): renaming a file over another, ext4 (auto_da_alloc)
+ * and others write back the whole new file inside rename(), so that a
+ * crash leaves the old file or the new one, never an empty one; started
+ * early, that writing overlaps the conversion instead of following it.
+ * Only started (SYNC_FILE_RANGE_WRITE): nothing waits for the disk, and
+ * the rename keeps its own guarantee for the rest. A new file is left to
+ * the kernel's usual writeback (its rename forces none). */
 typedef struct sink {
 	int fd;
+	int write_back;     /* start the writeback of each chunk */
 	uint64_t written;
+	uint64_t started;   /* the bytes whose writeback was started */
 } sink;
+
+#define WRITEBACK_CHUNK ((uint64_t)4 << 20)
 
 static int write_fd(const void *data, size_t len, void *userdata)
 {
@@ -65,6 +78,14 @@ static int write_fd(const void *data, size_t len, void *userdata)
 		}
 		p += w, len -= (size_t)w, s->written += (uint64_t)w;
 	}
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (s->write_back && s->written - s->started >= WRITEBACK_CHUNK) {
+		/* (a failure leaves it to the rename: the data is written anyway) */
+		(void)sync_file_range(s->fd, (off_t)s->started, (off_t)(s->written - s->started),
+		                      SYNC_FILE_RANGE_WRITE);
+		s->started = s->written;
+	}
+#endif
 	return 0;
 }
 
@@ -108,6 +129,7 @@ typedef struct target {
 	char *final;       /* what the temporary file replaces (a link resolved) */
 	char *tmp;         /* the temporary file, or NULL when writing directly */
 	mode_t mode;       /* the mode the output gets */
+	int replaces;      /* tmp will replace an existing file */
 } target;
 
 static int target_open(target *t, const char *out)
@@ -125,6 +147,7 @@ static int target_open(target *t, const char *out)
 	mode_t mask = umask(0);
 	umask(mask);
 	t->mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
+	t->replaces = exists;
 	t->final = realpath(out, NULL);   /* an existing file, through its links */
 	if (!t->final)
 		t->final = strdup(out);
@@ -170,10 +193,11 @@ static int target_close(target *t, int fd, int status)
 static int convert_one(const profdb *db, const char *path, const char *out,
                        const profdb_convert_options *o)
 {
-	sink s = {STDOUT_FILENO, 0};
+	sink s = {STDOUT_FILENO, 0, 0, 0};
 	target t;
 	if (out && (s.fd = target_open(&t, out)) < 0)
 		return EXIT_INPUT;
+	s.write_back = out && t.tmp && t.replaces;
 	profdb_convert_options opts = *o;
 	if (isatty(STDERR_FILENO))
 		opts.progress = on_progress;

@@ -82,16 +82,28 @@ static int rows_sorted(const profdb_cg_detail *d)
 	return 1;
 }
 
+/* Is row @p a before row @p b of the same line (instruction, then file)? */
+static int tie_before(const dline *a, const dline *b)
+{
+	return a->instr != b->instr ? a->instr < b->instr : a->src < b->src;
+}
+
 /* Sort each run of rows of one line in perm (placed by sort_rows() in
- * index order) by instruction, then file. */
+ * index order) by instruction, then file, unless it is in that order
+ * already, as it mostly is (a line's rows mostly come in address order):
+ * the check reads the rows the sort would read, and the sort is spared. */
 static void sort_ties(profdb_cg_detail *d)
 {
 	lord *o = d->sort_room;
 	for (uint32_t at = 0, end; at < d->n_lines; at = end) {
-		uint64_t line = d->lines[d->perm[at]].line;
-		for (end = at + 1; end < d->n_lines && d->lines[d->perm[end]].line == line; end++)
-			;
-		if (end - at < 2)
+		const dline *last = &d->lines[d->perm[at]];
+		int in_order = 1;
+		for (end = at + 1; end < d->n_lines && d->lines[d->perm[end]].line == last->line; end++) {
+			const dline *l = &d->lines[d->perm[end]];
+			in_order &= tie_before(last, l);
+			last = l;
+		}
+		if (in_order)
 			continue;
 		for (uint32_t i = at; i < end; i++) {
 			const dline *l = &d->lines[d->perm[i]];

@@ -13,6 +13,18 @@
 #include "cgout-internal.h"
 #include "query/query-internal.h"
 
+/* The names a reader keeps from one block to the next: ob= and fl= stay
+ * until changed (valgrind writes them only then), and the file in effect
+ * at a block's end is the file a reader gives the next block's fn= when
+ * no fl= comes: KCachegrind and profdb go back to the last fl=,
+ * callgrind_annotate keeps the last fl=, fi= or fe=. A block leaves out
+ * ob= and fl= only where every reader takes the same names without. */
+typedef struct head {
+	int known;                 /* a block was written before (in this part) */
+	uint32_t ob, fl, cur;      /* its object's and file's keys, and the key of
+	                            * the file in effect at its end */
+} head;
+
 typedef struct native {
 	profdb__cgw w;
 	const profdb__native_table *t;
@@ -20,6 +32,7 @@ typedef struct native {
 	int instr;                 /* positions: instr line */
 	int have_last;             /* a position was written: the next may be relative */
 	uint64_t last_instr, last_line;
+	head head;                 /* the names the last block written left */
 	unsigned spare;            /* threads it may start (profdb__spare_threads()) */
 } native;
 
@@ -28,9 +41,10 @@ typedef struct native {
  * the blocks of the functions next to it (ITEMS_PER_JOB); the calling
  * thread writes the texts in order. What depends on the blocks before a
  * text is left as a gap for the writer to fill: each name line (its id,
- * and the name itself the first time) and the first position (relative
- * to the previous text's last one). */
-enum { GAP_NAME, GAP_POS, GAP_JUMP_POS };
+ * and the name itself the first time), the first block's ob= and fl=
+ * (written unless the previous text's last block left the same, head)
+ * and the first position (relative to the previous text's last one). */
+enum { GAP_NAME, GAP_HEAD, GAP_POS, GAP_JUMP_POS };
 
 /* The keys of the name lines, by a gap's key index. */
 enum { K_OB, K_FL, K_FN, K_FI, K_COB, K_CFI, K_CFN, K_JFI, K_JFN };
@@ -45,10 +59,10 @@ static const struct {
 
 typedef struct gap {
 	size_t at;                 /* where in the text */
-	unsigned char kind, key;   /* GAP_*; GAP_NAME: its key in keys[] */
-	uint32_t name_key;         /* GAP_NAME: the input's key of the name */
+	unsigned char kind, key;   /* GAP_*; GAP_NAME, GAP_HEAD: its key in keys[] */
+	uint32_t name_key;         /* GAP_NAME, GAP_HEAD: the input's key of the name */
 	union {
-		profdb_str name;       /* GAP_NAME */
+		profdb_str name;       /* GAP_NAME, GAP_HEAD */
 		struct {
 			uint64_t instr, line;
 		} pos;                 /* GAP_POS: a cost line's position; GAP_JUMP_POS: a
@@ -63,6 +77,7 @@ typedef struct fn_text {
 	size_t n_gaps, cap_gaps;
 	int placed;                /* a position was written: the last is last_instr/line */
 	uint64_t last_instr, last_line;
+	head head;                 /* what its last block left (known: it has one) */
 	size_t overflow;           /* 1 + a visible event whose total passed 2^64 - 1 */
 	uint64_t totals[];         /* per visible event: the self costs written */
 } fn_text;
@@ -212,18 +227,44 @@ static int put_id(fn_text *o, int key, uint32_t id)
 	return 0;
 }
 
-static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
+static int name_gap(fn_text *o, int kind, int key, profdb_str s, uint32_t name_key)
 {
-	uint32_t id = s.len ? profdb__cgw_known_id(&x->w, keys[key].table, name_key) : 0;
-	if (id)
-		return put_id(o, key, id);
-	gap *g = add_gap(o, GAP_NAME);
+	gap *g = add_gap(o, kind);
 	if (!g)
 		return no_memory();
 	g->key = (unsigned char)key;
 	g->name_key = name_key;
 	g->u.name = s;
 	return 0;
+}
+
+static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
+{
+	uint32_t id = s.len ? profdb__cgw_known_id(&x->w, keys[key].table, name_key) : 0;
+	return id ? put_id(o, key, id) : name_gap(o, GAP_NAME, key, s, name_key);
+}
+
+/* ob= unless @p h's object is @p f's; fl= unless @p h's file is @p f's
+ * and in effect (struct head). Before a text's first block the writer
+ * decides (GAP_HEAD). */
+static int head_omits(const head *h, int key, uint32_t name_key)
+{
+	return h->known && (key == K_OB ? h->ob == name_key : h->fl == name_key && h->cur == name_key);
+}
+
+static int put_head(const text_jobs *x, fn_text *o, const profdb__native_fn *f)
+{
+	const head *h = &o->head;
+	int r;
+	if (!h->known) {
+		if ((r = name_gap(o, GAP_HEAD, K_OB, f->object, f->object_key)) < 0)
+			return r;
+		return name_gap(o, GAP_HEAD, K_FL, f->file, f->file_key);
+	}
+	if (!head_omits(h, K_OB, f->object_key) &&
+	    (r = put_name(x, o, K_OB, f->object, f->object_key)) < 0)
+		return r;
+	return head_omits(h, K_FL, f->file_key) ? 0 : put_name(x, o, K_FL, f->file, f->file_key);
 }
 
 static int put_pos_gap(fn_text *o, int kind, uint64_t instr, uint64_t line)
@@ -330,39 +371,46 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 	return nl < 0 ? (int)nl : 0;
 }
 
-/* cob=, cfi=, cfn= of function @p fn: by their ids alone once the writer
- * has named all three (most call sites; the names are not read), else
- * as put_name() writes them. */
-static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn)
+/* cob=, cfi=, cfn= of function @p fn, the callee, with cob= left out
+ * when its module is the block's (@p ob, a key) and cfi= when its file is
+ * the one in effect (@p cur), as valgrind leaves them out: every reader
+ * binds a cfn= without them to the current module and file (KCachegrind's
+ * setCalledFunction(), callgrind_annotate's "$curr_file:", profdb's
+ * set_cfn()). By their ids alone once the writer has named them (most
+ * call sites; the names are not read), else as put_name() writes them. */
+static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn, uint32_t ob,
+                      const cur_file *cur)
 {
 	static const int key[3] = {K_COB, K_CFI, K_CFN};
 	uint32_t k[3], id[3];
 	int r = x->t->function_keys(x->impl, fn, k);
 	if (r < 0)
 		return r;
+	int put[3] = {k[0] != ob, k[1] != cur->key, 1};
 	for (int i = 0; i < 3; i++)
-		id[i] = profdb__cgw_known_id(&x->w, keys[key[i]].table, k[i]);
+		id[i] = put[i] ? profdb__cgw_known_id(&x->w, keys[key[i]].table, k[i]) : 1;
 	if (id[0] && id[1] && id[2]) {
 		for (int i = 0; i < 3 && r >= 0; i++)
-			r = put_id(o, key[i], id[i]);
+			if (put[i])
+				r = put_id(o, key[i], id[i]);
 		return r;
 	}
 	profdb__native_fn f;
 	if ((r = x->t->function(x->impl, fn, &f)) < 0 ||
-	    (r = put_name(x, o, K_COB, f.object, f.object_key)) < 0 ||
-	    (r = put_name(x, o, K_CFI, f.file, f.file_key)) < 0)
+	    (put[0] && (r = put_name(x, o, K_COB, f.object, f.object_key)) < 0) ||
+	    (put[1] && (r = put_name(x, o, K_CFI, f.file, f.file_key)) < 0))
 		return r;
 	return put_name(x, o, K_CFN, f.name, f.name_key);
 }
 
-static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur)
+static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur, uint32_t ob)
 {
 	int64_t nc = x->t->record_count(d, PROFDB__NATIVE_CALL);
 	for (int64_t i = 0; i < nc; i++) {
 		profdb__native_row cs;
 		int r = x->t->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs);
 		if (r < 0 || (r = put_file(x, o, cur, cs.file, cs.file_key)) < 0 ||
-		    (r = put_callee(x, o, cs.callee)) < 0)
+		    (r = put_callee(x, o, cs.callee, ob, cur)) < 0)
 			return r;
 		char *at = room(o, 6 + PROFDB__CV_U64_MAX + 1 + POS_MAX + 1), *p = at;
 		if (!at)
@@ -381,15 +429,27 @@ static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 	return nc < 0 ? (int)nc : 0;
 }
 
-/* Jumps as written: jfi= and jfn= each time (they name the target). */
-static int put_jumps(const text_jobs *x, fn_text *o, const void *d)
+/* Jumps, each after the names of its target that differ from what a
+ * reader takes without them: jfn= when the target is another function
+ * than @p fn (the block's; without jfn= it is the block's function), and
+ * then also jfi=; for a jump within the function, jfi= when the target's
+ * file is not the one in effect (@p cur; without jfi= it is that one).
+ * KCachegrind takes a target without jfi= in the current function's
+ * current file even after jfn=, hence jfi= with every jfn=. */
+static int put_jumps(const text_jobs *x, fn_text *o, const void *d, const cur_file *cur,
+                     uint32_t fn_key)
 {
 	int64_t nj = x->t->record_count(d, PROFDB__NATIVE_JUMP);
 	for (int64_t i = 0; i < nj; i++) {
 		profdb__native_row j;
 		int r = x->t->record_at(d, PROFDB__NATIVE_JUMP, (uint32_t)i, &j);
-		if (r < 0 || (r = put_name(x, o, K_JFI, j.file, j.file_key)) < 0 ||
-		    (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key)) < 0)
+		if (r < 0)
+			return r;
+		int other_fn = j.to_function_key != fn_key;
+		if ((other_fn || j.file_key != cur->key) &&
+		    (r = put_name(x, o, K_JFI, j.file, j.file_key)) < 0)
+			return r;
+		if (other_fn && (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key)) < 0)
 			return r;
 		/* The jump's source is the position in effect at jump= (profdb's
 		 * reading; valgrind also repeats it on the line after). */
@@ -481,6 +541,7 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 		return no_memory();
 	o->len = o->n_gaps = 0;
 	o->placed = 0;
+	o->head.known = 0;
 	o->overflow = 0;
 	memset(o->totals, 0, n_vis * sizeof *o->totals);
 	int r = 0;
@@ -496,11 +557,11 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 		     x->t->record_count(d, PROFDB__NATIVE_CALL) > 0 ||
 		     x->t->record_count(d, PROFDB__NATIVE_JUMP) > 0)) {
 			cur_file cur = {f.file, f.file_key};
-			if ((r = put_name(x, o, K_OB, f.object, f.object_key)) >= 0 &&
-			    (r = put_name(x, o, K_FL, f.file, f.file_key)) >= 0 &&
+			if ((r = put_head(x, o, &f)) >= 0 &&
 			    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
-			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur)) >= 0)
-				r = put_jumps(x, o, d);
+			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur, f.object_key)) >= 0)
+				r = put_jumps(x, o, d, &cur, f.name_key);
+			o->head = (head){1, f.object_key, f.file_key, cur.key};
 		}
 	}
 	if (r < 0) {
@@ -537,7 +598,9 @@ static int write_text(native *n, const fn_text *x)
 		if (g->at > at)   /* (a function without text has none) */
 			profdb__cv_put(o, x->text + at, g->at - at);
 		at = g->at;
-		if (g->kind == GAP_NAME) {
+		if (g->kind == GAP_HEAD && head_omits(&n->head, g->key, g->name_key))
+			continue;   /* as the previous text's last block left it */
+		if (g->kind == GAP_NAME || g->kind == GAP_HEAD) {
 			r = profdb__cgw_name_key_in(&n->w, keys[g->key].table, keys[g->key].key,
 			                            keys[g->key].len, g->u.name, g->name_key);
 		} else if (g->kind == GAP_POS || !n->have_last || n->last_instr != g->u.pos.instr ||
@@ -549,6 +612,8 @@ static int write_text(native *n, const fn_text *x)
 	}
 	if (x->len > at)
 		profdb__cv_put(o, x->text + at, x->len - at);
+	if (x->head.known)
+		n->head = x->head;
 	if (x->placed) {
 		n->have_last = 1;
 		n->last_instr = x->last_instr;
@@ -696,6 +761,7 @@ int profdb__cg_write_native(const profdb *db, const profdb_convert_options *opts
 			if (p)
 				profdb__cgw_part(&n.w, db, profiles[p]);
 			n.have_last = 0;
+			n.head.known = 0;
 			if ((r = profdb__cgw_reset(&n.w)) >= 0)
 				r = put_part(&n, opts, &profiles[p], 1, 0);
 		}

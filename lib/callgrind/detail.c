@@ -270,7 +270,7 @@ static int self_run(dstate *s, const char *text, const char **qp, const char *li
 	for (;;) {
 		uint64_t v[CG_MAX_EVENTS];
 		uint32_t nv;
-		const char *nl = fast_cost_line(q, UINT64_MAX, n_pos, n_cols, np, v, &nv, NULL, 1);
+		const char *nl = fast_cost_line(q, lim, UINT64_MAX, n_pos, n_cols, np, v, &nv, NULL, 1);
 		if (!nl)
 			break;
 		/* (the key in scalars: a struct built field by field and read
@@ -619,8 +619,8 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 			/* a call's cost line, or one for the token reader */
 			uint64_t v[CG_MAX_EVENTS], np[CG_NPOS] = {s.pos[0], s.pos[1]};
 			uint32_t nv = 0;
-			const char *eol = nl_ends ? fast_cost_line(p, UINT64_MAX, s.p->n_pos, s.p->n_cols,
-			                                           np, v, &nv, NULL, 1)
+			const char *eol = nl_ends ? fast_cost_line(p, lim, UINT64_MAX, s.p->n_pos,
+			                                           s.p->n_cols, np, v, &nv, NULL, 1)
 			                          : NULL;
 			if (eol) {
 				s.pos[0] = np[0];

@@ -3,13 +3,32 @@
  * (detail.c). They read lines that a '\n' ends before the text does, so
  * a '\n' stops every scan: no bounds check per byte. They accept what
  * profdb__cg_u64() and profdb__cg_subpos() accept, less (long numbers);
- * what they refuse is left to those. */
+ * what they refuse is left to those.
+ *
+ * A cost of two to seven digits is read as one 64-bit word where the
+ * caller's bound says that the 8 bytes from its first digit are readable
+ * (fast_dec_word(): the digits found and converted without a loop over
+ * them; a longer run goes through fast_dec(), so both take the same
+ * numbers and give the same values). Such a load passes the line's '\n',
+ * so the bound is the end of the readable text (fast_cost_line()'s @p end:
+ * the mapping's end, or what a streamed text holds so far), never its
+ * last '\n'; near that end, and where FAST_WORD is 0 (a big-endian
+ * machine, or PROFDB_CG_BYTES_ONLY defined, which the tests use to check
+ * that path), the bytes are read one by one. */
 #ifndef PROFDB_CALLGRIND_FAST_INTERNAL_H
 #define PROFDB_CALLGRIND_FAST_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "callgrind-internal.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    !defined(PROFDB_CG_BYTES_ONLY)
+#define FAST_WORD 1
+#else
+#define FAST_WORD 0
+#endif
 
 #define FAST static inline __attribute__((always_inline))
 
@@ -36,6 +55,58 @@ FAST int fast_dec(const char **qp, uint64_t *out)
 	*out = x;
 	*qp = q;
 	return 1;
+}
+
+/* The value of the @p len (1 to 8) decimal digits at @p p, whose 8 bytes
+ * are readable, on a little-endian machine: the digits moved to the top
+ * of the word (the first one, most significant, in the lowest byte of
+ * them; zeros below), then pairs, quads and octets of digits combined by
+ * multiply-adds that cannot carry into the next group. */
+FAST uint64_t fast_swar8(const char *p, unsigned len)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+	w = (w << (8 * (8 - len))) & 0x0F0F0F0F0F0F0F0Full;
+	w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;
+	w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;
+	return (w * 10000 + (w >> 32)) & 0xFFFFFFFFull;
+}
+
+/* fast_dec() where the 8 bytes at *qp are readable (FAST_WORD only): a
+ * run of 1 to 7 digits is found in one word (a byte is a digit when, xor
+ * '0', it is at most 9: bit 7 of each other byte is set by adding 0x76 to
+ * its low 7 bits, or is set already) and converted by fast_swar8(); a
+ * longer one is left to fast_dec(). A byte loop's exit, which depends on
+ * the data, costs more than these few operations. */
+FAST int fast_dec_word(const char **qp, uint64_t *out)
+{
+	const char *q = *qp;
+	uint64_t w;
+	memcpy(&w, q, sizeof w);
+	w ^= 0x3030303030303030ull;
+	uint64_t other = (((w & 0x7F7F7F7F7F7F7F7Full) + 0x7676767676767676ull) | w) &
+	                 0x8080808080808080ull;
+	if (!other)
+		return fast_dec(qp, out);
+	unsigned len = (unsigned)__builtin_ctzll(other) >> 3;
+	if (!len)
+		return 0;
+	*out = fast_swar8(q, len);
+	*qp = q + len;
+	return 1;
+}
+
+/* fast_dec(), in one word where the text from *@p qp to @p end has 8
+ * bytes. */
+FAST int fast_dec_to(const char **qp, const char *end, uint64_t *out)
+{
+#if FAST_WORD
+	if (end - *qp >= 8)
+		return fast_dec_word(qp, out);
+#else
+	(void)end;
+#endif
+	return fast_dec(qp, out);
 }
 
 /* A subposition at *qp relative to @p last: decimal (at most 19 digits),
@@ -108,13 +179,17 @@ typedef struct {
  * Returns the line's '\n' with its positions in @p np and its costs in
  * @p v (*nv of them), also added to @p sink unless it is NULL; NULL for any
  * other line or a sum that does not fit, with nothing changed, which the
- * caller's general path reads (and reports what is wrong). One reader
- * for the scan (fast.c: a sink adding into a row) and the detail
- * (detail.c: no sink), each compiled with its own constant @p sink,
- * @p max_len and @p crlf. */
-FAST const char *fast_cost_line(const char *s, uint64_t max_len, uint32_t n_pos,
-                                uint32_t n_cols, uint64_t np[CG_NPOS], uint64_t *v,
-                                uint32_t *nv, const fast_sink *sink, const int crlf)
+ * caller's general path reads (and reports what is wrong). The text
+ * before @p end is readable (a cost's digits are read in words before
+ * end - 8; pass @p s to read them byte by byte). One reader for the scan
+ * (fast.c: a sink adding into a row) and the detail (detail.c: no sink),
+ * each compiled with its own constant @p sink, @p max_len and @p crlf.
+ * Every cost goes to the sink, a 0 too: a branch on the value would be
+ * mispredicted where the cheap add is not. */
+FAST const char *fast_cost_line(const char *s, const char *end, uint64_t max_len,
+                                uint32_t n_pos, uint32_t n_cols, uint64_t np[CG_NPOS],
+                                uint64_t *v, uint32_t *nv, const fast_sink *sink,
+                                const int crlf)
 {
 	const char *q = s;
 	uint64_t t0, t1 = 0;
@@ -137,10 +212,6 @@ FAST const char *fast_cost_line(const char *s, uint64_t max_len, uint32_t n_pos,
 				goto undo;
 			v[k] = d;
 			q += 2;
-			if (!sink || d == 0) {  /* nothing to add */
-				k++;
-				continue;
-			}
 		} else {
 			if (*q == '\n')
 				break;
@@ -155,8 +226,8 @@ FAST const char *fast_cost_line(const char *s, uint64_t max_len, uint32_t n_pos,
 			while (cg_is_space(*q));
 			if (*q == '\n')
 				break;  /* trailing blanks */
-			if (k >= n_cols || !fast_dec(&q, &v[k])) {
-				if (!crlf || !fast_crlf(q))   /* (fast_dec() moves nothing on failure) */
+			if (k >= n_cols || !fast_dec_to(&q, end, &v[k])) {
+				if (!crlf || !fast_crlf(q))   /* (fast_dec_to() moves nothing on failure) */
 					goto undo;
 				q++;
 				break;

@@ -12,12 +12,13 @@
 
 /* The common lines are read in one pass each. They start before the last
  * '\n' of the text (parser.safe_end), so a '\n' stops every scan: no bounds
- * check per byte, no memchr. With @p crlf set (a text whose lines end
- * with "\r\n"), a "\r\n" ends a line where a '\n' does (the general path
- * drops that CR), tested only where a '\n' was not found. Without it the
- * code is the one for '\n' line ends alone: the tests, though rarely
- * reached, cost the loops over cost lines registers (0.8 % more
- * instructions on py_full_sc5). Anything else
+ * check per byte, no memchr (a cost's digits are loaded in one word where
+ * the text, not the line, has its 8 bytes: fast-internal.h). With @p crlf
+ * set (a text whose lines end with "\r\n"), a "\r\n" ends a line where a
+ * '\n' does (the general path drops that CR), tested only where a '\n' was
+ * not found. Without it the code is the one for '\n' line ends alone: the
+ * tests, though rarely reached, cost the loops over cost lines registers
+ * (0.8 % more instructions on py_full_sc5). Anything else
  * (another CR, hex or long costs, leading blanks, extra tokens, a line too
  * long, every error) returns NULL with nothing changed, and the general
  * path reads the line as if the fast path had not looked at it. So the
@@ -65,15 +66,18 @@ FAST void cost_undo(void *ctx, uint32_t k, uint64_t x)
  * cost_row; both NULL when the part has no columns). On success @p np
  * holds the line's positions. The caller keeps the positions in @p np (a
  * local: in registers over a run of lines) and stores them in
- * ps->part.pos after. */
-FAST const char *fast_costs(const parser *ps, const char *s, uint64_t *wide, uint32_t *narrow,
-                            uint32_t n_pos, uint64_t np[CG_NPOS], const int crlf)
+ * ps->part.pos after. @p text_end: the end of the readable text (the
+ * mapping, or what a streamed text holds so far). */
+FAST const char *fast_costs(const parser *ps, const char *s, const char *text_end,
+                            uint64_t *wide, uint32_t *narrow, uint32_t n_pos,
+                            uint64_t np[CG_NPOS], const int crlf)
 {
 	uint64_t v[CG_MAX_EVENTS];
 	uint32_t nv;
 	cost_row row = {.ps = ps, .wide = wide, .narrow = narrow};
 	const fast_sink sink = {.add = cost_add, .undo = cost_undo, .ctx = &row};
-	return fast_cost_line(s, CG_MAX_LINE, n_pos, ps->part.n_cols, np, v, &nv, &sink, crlf);
+	return fast_cost_line(s, text_end, CG_MAX_LINE, n_pos, ps->part.n_cols, np, v, &nv, &sink,
+	                      crlf);
 }
 
 /* A name line's value "(id)\n" (or "(id)\r\n") with the id defined (a definition, blanks
@@ -124,18 +128,19 @@ FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end, con
 	                                                  cg_self_stride(ps->cg->n_events)
 	                                            : NULL;
 	uint32_t n = 0, n_pos = ps->part.n_pos;
+	const char *text_end = s - off + ps->at.f->size;
 	uint64_t np[CG_NPOS];
 	memcpy(np, ps->part.pos, sizeof np);
 	/* (two loops: each with its own inlined fast_costs) */
 	if (narrow) {
-		while ((nl = fast_costs(ps, q, NULL, narrow, n_pos, np, crlf))) {
+		while ((nl = fast_costs(ps, q, text_end, NULL, narrow, n_pos, np, crlf))) {
 			n++;
 			q = nl + 1;
 			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
 				break;
 		}
 	} else {
-		while ((nl = fast_costs(ps, q, wide, NULL, n_pos, np, crlf))) {
+		while ((nl = fast_costs(ps, q, text_end, wide, NULL, n_pos, np, crlf))) {
 			n++;
 			q = nl + 1;
 			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
@@ -163,8 +168,9 @@ FAST int64_t line_fast(parser *ps, const char *s, uint64_t off, uint64_t end, co
 			/* The cost of the call: inclusive, not part of the caller's self. */
 			uint64_t np[CG_NPOS];
 			memcpy(np, ps->part.pos, sizeof np);
-			nl = fast_costs(ps, s, ps->part.n_cols ? ps->call_sink : NULL, NULL, ps->part.n_pos,
-			                np, crlf);
+			nl = fast_costs(ps, s, s - off + ps->at.f->size,
+			                ps->part.n_cols ? ps->call_sink : NULL, NULL, ps->part.n_pos, np,
+			                crlf);
 			if (!nl)
 				return 0;
 			memcpy(ps->part.pos, np, sizeof np);

@@ -50,6 +50,12 @@ static int to_buf(const void *data, size_t len, void *userdata)
 	return 0;
 }
 
+/* Do @p x and @p y hold the same bytes? */
+static int same(profdb_str x, profdb_str y)
+{
+	return x.len == y.len && !memcmp(x.ptr, y.ptr, x.len);
+}
+
 static buf convert(const profdb *db, profdb_convert_format f, int separate, const uint32_t *metrics,
                    size_t n_metrics)
 {
@@ -377,11 +383,9 @@ Test(convert_cg, callgrind_block_heads_as_left)
 			profdb_cg_function x, y;
 			cr_assert_eq(profdb_cg_function_get(ca, f, &x), 0);
 			cr_assert_eq(profdb_cg_function_get(cc, f, &y), 0);
-			cr_assert(x.name.len == y.name.len && !memcmp(x.name.ptr, y.name.ptr, x.name.len));
-			cr_assert(x.object.len == y.object.len &&
-			          !memcmp(x.object.ptr, y.object.ptr, x.object.len), "fn%u's object", f);
-			cr_assert(x.file.len == y.file.len && !memcmp(x.file.ptr, y.file.ptr, x.file.len),
-			          "fn%u's file", f);
+			cr_assert(same(x.name, y.name));
+			cr_assert(same(x.object, y.object), "fn%u's object", f);
+			cr_assert(same(x.file, y.file), "fn%u's file", f);
 			cr_assert_eq(x.self[0], y.self[0]);
 		}
 		profdb_close(c);
@@ -580,7 +584,7 @@ Test(convert_cg, callgrind_many_functions)
 		profdb_cg_function fa, fc;
 		cr_assert_eq(profdb_cg_function_get(ca, f, &fa), 0);
 		cr_assert_eq(profdb_cg_function_get(cc, f, &fc), 0);
-		cr_assert(fa.name.len == fc.name.len && !memcmp(fa.name.ptr, fc.name.ptr, fa.name.len));
+		cr_assert(same(fa.name, fc.name));
 		for (uint32_t p = 0; p < MANY_PARTS; p++) {
 			const uint64_t *sa, *sc;
 			cr_assert_geq(profdb_cg_self(ca, p, f, &sa), 0);

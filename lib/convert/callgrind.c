@@ -47,6 +47,10 @@ int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys)
 		if (!(w->key_ids[t] = calloc(n_keys ? n_keys : 1, sizeof *w->key_ids[t])))
 			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	}
+	free(w->fn_ob);
+	/* (read only where key_ids[FN] has an id, which writes it first) */
+	if (!(w->fn_ob = malloc((n_keys ? n_keys : 1) * sizeof *w->fn_ob)))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	w->n_keys = n_keys;
 	return 0;
 }
@@ -61,6 +65,8 @@ static void forget_names(profdb__cgw *w)
 			memset(w->key_ids[t], 0, w->n_keys * sizeof *w->key_ids[t]);
 		w->n_keyed[t] = 0;
 	}
+	profdb__tmap_free(&w->fn_others);
+	w->n_fn_other = 0;
 }
 
 void profdb__cgw_free(profdb__cgw *w)
@@ -68,6 +74,8 @@ void profdb__cgw_free(profdb__cgw *w)
 	forget_names(w);
 	for (int t = 0; t < 3; t++)
 		free(w->key_ids[t]);
+	free(w->fn_ob);
+	free(w->fn_other);
 	free(w->totals);
 	free(w->by_num);
 	free(w->by_src);
@@ -207,26 +215,81 @@ int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, p
 	return 0;
 }
 
+/* Distinct keys, distinct names: the next id of @p table, without a
+ * copy of the name. */
+static int next_keyed(profdb__cgw *w, int table, uint32_t *id)
+{
+	if (w->n_keyed[table] >= UINT32_MAX - 1)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
+	*id = ++w->n_keyed[table];
+	return 0;
+}
+
+static uint64_t fn_other_hash(uint32_t ob_key, uint32_t name_key)
+{
+	return profdb__mix64((uint64_t)ob_key << 32 | name_key);
+}
+
+static int fn_other_is(const void *ctx, uint32_t e, const void *key)
+{
+	const struct profdb__cgw_fn *a = &((const profdb__cgw *)ctx)->fn_other[e], *b = key;
+	return a->ob == b->ob && a->name == b->name;
+}
+
+/* The id of function (@p ob_key, @p name_key) of a name a function of
+ * another object has taken first (struct profdb__cgw): *fresh when it is
+ * given now. */
+static int fn_other_id(profdb__cgw *w, uint32_t ob_key, uint32_t name_key, uint32_t *id,
+                       int *fresh)
+{
+	struct profdb__cgw_fn k = {ob_key, name_key, 0};
+	uint32_t tag = (uint32_t)fn_other_hash(ob_key, name_key);
+	int r;
+	if ((r = profdb__tmap_init(&w->fn_others)) < 0)
+		return r;
+	profdb__tslot *slot = profdb__tmap_slot(&w->fn_others, tag, fn_other_is, w, &k);
+	if ((*fresh = !slot->row1) == 0) {
+		*id = w->fn_other[slot->row1 - 1].id;
+		return 0;
+	}
+	/* (fewer than the ids: row1 fits) */
+	if ((r = profdb__grow((void **)&w->fn_other, &w->cap_fn_other, w->n_fn_other + 1,
+	                      sizeof *w->fn_other)) < 0 ||
+	    (r = next_keyed(w, PROFDB__CGW_FN, &k.id)) < 0)
+		return r;
+	w->fn_other[w->n_fn_other++] = k;
+	slot->row1 = (uint32_t)w->n_fn_other;
+	slot->tag = tag;
+	*id = k.id;
+	return profdb__tmap_added(&w->fn_others);
+}
+
 int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
-                            uint32_t name_key)
+                            uint32_t name_key, uint32_t ob_key)
 {
 	uint32_t *ids = w->key_ids[table];
 	if (!s.len || !ids || name_key >= w->n_keys)
 		return profdb__cgw_name_in(w, table, key, kn, s);
 	uint32_t id = ids[name_key];
 	int fresh = !id, r;
+	if (!fresh && table == PROFDB__CGW_FN && w->fn_ob[name_key] != ob_key) {
+		if ((r = fn_other_id(w, ob_key, name_key, &id, &fresh)) < 0)
+			return r;
+		put_name(w->o, key, kn, s, id, fresh);
+		return 0;
+	}
 	if (fresh && table == PROFDB__CGW_FL) {
 		/* files are met by their bytes too (the unknown file's "???") */
 		if ((r = profdb__cv_intern(&w->fl, s, &id, &fresh)) < 0)
 			return r;
-	} else if (fresh) {
-		/* distinct keys, distinct names: the next id, without a copy */
-		if (w->n_keyed[table] >= UINT32_MAX - 1)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
-		id = ++w->n_keyed[table];
+	} else if (fresh && (r = next_keyed(w, table, &id)) < 0) {
+		return r;
 	}
-	/* (read by the threads that format functions ahead, cgout-internal.h) */
-	__atomic_store_n(&ids[name_key], id, __ATOMIC_RELAXED);
+	if (fresh && table == PROFDB__CGW_FN)
+		w->fn_ob[name_key] = ob_key;
+	/* (read by the threads that format functions ahead, cgout-internal.h:
+	 * a function's object before its id) */
+	__atomic_store_n(&ids[name_key], id, __ATOMIC_RELEASE);
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }

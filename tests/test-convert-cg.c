@@ -470,13 +470,15 @@ static int id_at(const char *p, int cap)
  * ids defined with name @p name. */
 static int fn_ids_bound_elsewhere(const char *text, const char *name, int *n_named)
 {
+	/* objects by id, IDS_MAX: the empty one ("ob="); 0: none yet */
 	int def_ob[IDS_MAX] = {0}, ob = 0, cob = 0, bad = 0;
 	size_t nn = strlen(name);
 	*n_named = 0;
 	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		int is_cob = !strncmp(p, "cob=", 4), is_ob = !strncmp(p, "ob=", 3);
 		if (is_ob || is_cob) {
-			int id = id_at(p + 3 + is_cob, IDS_MAX);
+			const char *v = p + 3 + is_cob;
+			int id = *v == '\n' ? IDS_MAX : id_at(v, IDS_MAX);
 			cr_assert_gt(id, 0, "%.20s", p);
 			*(is_cob ? &cob : &ob) = id;
 			continue;
@@ -1704,6 +1706,41 @@ Test(convert_cg, callgrind_names_with_line_breaks)
 	profdb *c = open_text(b.p, b.len);   /* (a name read back is trimmed) */
 	cr_assert_eq(fn_self(c, 0, "com  pu te", 0), 3000000000);
 	cr_assert_eq(fn_self(c, 0, "helper", 0), 500000000);
+	profdb_close(c);
+	free(b.p);
+	profdb_close(db);
+	rm_dir(dir);
+}
+
+/* From a tree format too, a function is its module and its name: the
+ * sample's memcpy (libc) renamed compute, the name of a function of the
+ * program, takes an id of its own, and both read back apart. */
+Test(convert_cg, hpctoolkit_namesakes_in_two_modules)
+{
+	char dir[] = "/tmp/profdb-convert-cg-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	tw_function fns[8];
+	cr_assert_leq(d.n_functions, 8);
+	memcpy(fns, d.functions, d.n_functions * sizeof *fns);
+	cr_assert_str_eq(fns[3].name, "memcpy");
+	cr_assert_neq(fns[3].module, fns[1].module);
+	fns[3].name = fns[1].name;   /* compute */
+	d.functions = fns;
+	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	const char *t = (const char *)b.p;
+	int named;
+	cr_assert_eq(fn_ids_bound_elsewhere(t, "compute", &named), 0, "%s", t);
+	cr_assert_eq(named, 2, "%s", t);
+	profdb *c = open_text(b.p, b.len);
+	static char fc[4096];
+	functions_of(c, fc, sizeof fc);
+	cr_assert(strstr(fc, "compute [/usr/bin/sample] "), "%s", fc);
+	cr_assert(strstr(fc, "compute [/lib/x86_64-linux-gnu/libc.so.6] "), "%s", fc);
 	profdb_close(c);
 	free(b.p);
 	profdb_close(db);

@@ -67,6 +67,7 @@ static void forget_names(profdb__cgw *w)
 	}
 	profdb__tmap_free(&w->fn_others);
 	w->n_fn_other = 0;
+	w->n_fn_ids = w->ob_now = w->cob_now = 0;
 }
 
 void profdb__cgw_free(profdb__cgw *w)
@@ -76,6 +77,7 @@ void profdb__cgw_free(profdb__cgw *w)
 		free(w->key_ids[t]);
 	free(w->fn_ob);
 	free(w->fn_other);
+	free(w->fn_first);
 	free(w->totals);
 	free(w->by_num);
 	free(w->by_src);
@@ -194,34 +196,12 @@ static void put_name(profdb__cv_out *o, const char *key, size_t kn, profdb_str s
 	profdb__cv_putc(o, '\n');
 }
 
-static profdb__cv_names *table_of(profdb__cgw *w, int table)
+/* The next id of a count of them (@p counter). */
+static int next_id(uint32_t *counter, uint32_t *id)
 {
-	return table == PROFDB__CGW_FN ? &w->fn : table == PROFDB__CGW_OB ? &w->ob : &w->fl;
-}
-
-int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s)
-{
-	profdb__cv_names *t = table_of(w, table);
-	if (!s.len && t == &w->fl)
-		s = (profdb_str){"???", 3};   /* an unknown file, as valgrind names it */
-	uint32_t id = 0;
-	int fresh = 0, r;
-	if (s.len && w->n_keyed[table])
-		return profdb__fail(-EINVAL, "profdb_convert: internal error: a name by its bytes "
-		                    "among names by key");
-	if (s.len && (r = profdb__cv_intern(t, s, &id, &fresh)) < 0)
-		return r;
-	put_name(w->o, key, kn, s, id, fresh);
-	return 0;
-}
-
-/* Distinct keys, distinct names: the next id of @p table, without a
- * copy of the name. */
-static int next_keyed(profdb__cgw *w, int table, uint32_t *id)
-{
-	if (w->n_keyed[table] >= UINT32_MAX - 1)
+	if (*counter >= UINT32_MAX - 1)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
-	*id = ++w->n_keyed[table];
+	*id = ++*counter;
 	return 0;
 }
 
@@ -239,8 +219,8 @@ static int fn_other_is(const void *ctx, uint32_t e, const void *key)
 /* The id of function (@p ob_key, @p name_key) of a name a function of
  * another object has taken first (struct profdb__cgw): *fresh when it is
  * given now. */
-static int fn_other_id(profdb__cgw *w, uint32_t ob_key, uint32_t name_key, uint32_t *id,
-                       int *fresh)
+static int fn_other_id(profdb__cgw *w, uint32_t *counter, uint32_t ob_key, uint32_t name_key,
+                       uint32_t *id, int *fresh)
 {
 	struct profdb__cgw_fn k = {ob_key, name_key, 0};
 	uint32_t tag = (uint32_t)fn_other_hash(ob_key, name_key);
@@ -255,13 +235,63 @@ static int fn_other_id(profdb__cgw *w, uint32_t ob_key, uint32_t name_key, uint3
 	/* (fewer than the ids: row1 fits) */
 	if ((r = profdb__grow((void **)&w->fn_other, &w->cap_fn_other, w->n_fn_other + 1,
 	                      sizeof *w->fn_other)) < 0 ||
-	    (r = next_keyed(w, PROFDB__CGW_FN, &k.id)) < 0)
+	    (r = next_id(counter, &k.id)) < 0)
 		return r;
 	w->fn_other[w->n_fn_other++] = k;
 	slot->row1 = (uint32_t)w->n_fn_other;
 	slot->tag = tag;
 	*id = k.id;
 	return profdb__tmap_added(&w->fn_others);
+}
+
+/* The id of the function of name number @p *id (in fn; *fresh when the
+ * name is new) in the object of id @p ob, by their bytes (struct
+ * profdb__cgw): into *id and *fresh. */
+static int fn_id_by_bytes(profdb__cgw *w, uint32_t ob, uint32_t *id, int *fresh)
+{
+	uint32_t name = *id;
+	if (*fresh) {
+		int r = profdb__grow((void **)&w->fn_first, &w->cap_fn_first, (size_t)name + 1,
+		                     sizeof *w->fn_first);
+		if (r < 0)
+			return r;
+		if ((r = next_id(&w->n_fn_ids, id)) < 0)
+			return r;
+		w->fn_first[name] = (struct profdb__cgw_fn){ob, name, *id};
+		return 0;
+	}
+	if (w->fn_first[name].ob == ob) {
+		*id = w->fn_first[name].id;
+		return 0;
+	}
+	return fn_other_id(w, &w->n_fn_ids, ob, name, id, fresh);
+}
+
+static profdb__cv_names *table_of(profdb__cgw *w, int table)
+{
+	return table == PROFDB__CGW_FN ? &w->fn : table == PROFDB__CGW_OB ? &w->ob : &w->fl;
+}
+
+int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s)
+{
+	profdb__cv_names *t = table_of(w, table);
+	if (!s.len && t == &w->fl)
+		s = (profdb_str){"???", 3};   /* an unknown file, as valgrind names it */
+	uint32_t id = 0;
+	int fresh = 0, r;
+	if (s.len && w->n_keyed[table])
+		return profdb__fail(-EINVAL, "profdb_convert: internal error: a name by its bytes "
+		                    "among names by key");
+	if (s.len && (r = profdb__cv_intern(t, s, &id, &fresh)) < 0)
+		return r;
+	if (table == PROFDB__CGW_OB)
+		*(kn == 3 ? &w->cob_now : &w->ob_now) = id;
+	/* a function by its object too: cfn= the callee's (cob=), else ob= */
+	if (table == PROFDB__CGW_FN && s.len &&
+	    (r = fn_id_by_bytes(w, kn == 3 && key[0] == 'c' ? w->cob_now : w->ob_now, &id, &fresh)) < 0)
+		return r;
+	put_name(w->o, key, kn, s, id, fresh);
+	return 0;
 }
 
 int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
@@ -273,7 +303,7 @@ int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t k
 	uint32_t id = ids[name_key];
 	int fresh = !id, r;
 	if (!fresh && table == PROFDB__CGW_FN && w->fn_ob[name_key] != ob_key) {
-		if ((r = fn_other_id(w, ob_key, name_key, &id, &fresh)) < 0)
+		if ((r = fn_other_id(w, &w->n_keyed[table], ob_key, name_key, &id, &fresh)) < 0)
 			return r;
 		put_name(w->o, key, kn, s, id, fresh);
 		return 0;
@@ -282,8 +312,8 @@ int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t k
 		/* files are met by their bytes too (the unknown file's "???") */
 		if ((r = profdb__cv_intern(&w->fl, s, &id, &fresh)) < 0)
 			return r;
-	} else if (fresh && (r = next_keyed(w, table, &id)) < 0) {
-		return r;
+	} else if (fresh && (r = next_id(&w->n_keyed[table], &id)) < 0) {
+		return r;   /* (distinct keys, distinct names: the next id, without a copy) */
 	}
 	if (fresh && table == PROFDB__CGW_FN)
 		w->fn_ob[name_key] = ob_key;

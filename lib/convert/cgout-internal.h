@@ -44,6 +44,12 @@ typedef struct profdb__cgw {
 		uint32_t ob, name, id;
 	} *fn_other;
 	size_t n_fn_other, cap_fn_other;
+	/* The same for functions named by their bytes: the object and id of
+	 * the first function of each name (by its number in fn), the ids
+	 * given, and the objects in effect (ids in ob; 0: none). */
+	struct profdb__cgw_fn *fn_first;
+	size_t cap_fn_first;
+	uint32_t n_fn_ids, ob_now, cob_now;
 	const char *positions;       /* the header's positions: (NULL before it) */
 	size_t overflow;             /* 1 + a visible event whose total passed 2^64 - 1 */
 } profdb__cgw;
@@ -60,7 +66,9 @@ int profdb__cgw_reset(profdb__cgw *w);
 void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
                         int64_t first_part);
 /* "key=(id) name" the first time, "key=(id)" after; "key=" for "". The
- * table is the key's: fn, cfn, jfn; ob, cob; else the files'. */
+ * table is the key's: fn, cfn, jfn; ob, cob; else the files'. A
+ * function's id is that of its name in the object last named: by cob=
+ * for cfn=, else by ob= (struct profdb__cgw). */
 int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s);
 static inline int profdb__cgw_table(const char *key, size_t kn)
 {

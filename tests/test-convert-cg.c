@@ -452,6 +452,122 @@ Test(convert_cg, callgrind_callee_names_where_needed)
 	free(b.p);
 }
 
+/* "(N)" at @p p: N, or -1 when @p p holds no id below @p cap. */
+static int id_at(const char *p, int cap)
+{
+	char *end;
+	long v = *p == '(' ? strtol(p + 1, &end, 10) : -1;
+	return v > 0 && v < cap && *end == ')' ? (int)v : -1;
+}
+
+#define IDS_MAX 64
+
+/* The function ids of Callgrind text @p text as KCachegrind binds them:
+ * an id stands for the function its definition named, in the object in
+ * effect there (cob= for a cfn=, else ob=), whatever object is in effect
+ * where the id comes again. The number of references (fn=, cfn=, jfn=
+ * by id alone) made where another object is in effect; *n_named: the
+ * ids defined with name @p name. */
+static int fn_ids_bound_elsewhere(const char *text, const char *name, int *n_named)
+{
+	/* objects by id, IDS_MAX: the empty one ("ob="); 0: none yet */
+	int def_ob[IDS_MAX] = {0}, ob = 0, cob = 0, bad = 0;
+	size_t nn = strlen(name);
+	*n_named = 0;
+	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		int is_cob = !strncmp(p, "cob=", 4), is_ob = !strncmp(p, "ob=", 3);
+		if (is_ob || is_cob) {
+			const char *v = p + 3 + is_cob;
+			int id = *v == '\n' ? IDS_MAX : id_at(v, IDS_MAX);
+			cr_assert_gt(id, 0, "%.20s", p);
+			*(is_cob ? &cob : &ob) = id;
+			continue;
+		}
+		int is_cfn = !strncmp(p, "cfn=", 4);
+		if (!is_cfn && strncmp(p, "fn=", 3) && strncmp(p, "jfn=", 4))
+			continue;
+		const char *v = strchr(p, '=') + 1;
+		int id = id_at(v, IDS_MAX), in = is_cfn && cob ? cob : ob;
+		cr_assert_gt(id, 0, "%.20s", p);
+		cob = is_cfn ? 0 : cob;   /* (it comes right before its cfn=) */
+		const char *after = strchr(v, ')') + 1;
+		if (*after == ' ') {
+			cr_assert_eq(def_ob[id], 0, "function id %d defined twice", id);
+			def_ob[id] = in;
+			*n_named += !strncmp(after + 1, name, nn) && after[1 + nn] == '\n';
+		} else {
+			cr_assert_neq(def_ob[id], 0, "function id %d used before its name", id);
+			bad += def_ob[id] != in;
+		}
+	}
+	return bad;
+}
+
+/* Every function of @p db as "name [object] file:self;". */
+static void functions_of(const profdb *db, char *out, size_t cap)
+{
+	const profdb_cg *cg = profdb_get_cg(db);
+	size_t o = 0;
+	out[0] = 0;
+	for (int64_t i = 0; i < profdb_cg_function_count(cg); i++) {
+		profdb_cg_function f;
+		cr_assert_eq(profdb_cg_function_get(cg, (uint32_t)i, &f), 0);
+		o += (size_t)snprintf(out + o, cap - o, "%.*s [%.*s] %.*s:%" PRIu64 ";",
+		                      (int)f.name.len, f.name.ptr, (int)f.object.len, f.object.ptr,
+		                      (int)f.file.len, f.file.ptr, f.self[0]);
+		cr_assert_lt(o, cap);
+	}
+}
+
+/* Two functions of one name in two objects are two functions to
+ * KCachegrind, which keys them by object and name and reads an id as the
+ * function its definition named: each takes an id of its own, in its
+ * block (fn=), as a callee (cfn=, in the callee's object) and as a jump
+ * target (jfn=, in the jumping block's object). Both are called from
+ * main, libb's first; liba's jumps to itself from helper. The output
+ * reads back with the same functions, self costs, calls and jumps. */
+Test(convert_cg, callgrind_namesakes_in_two_objects)
+{
+	static const char text[] =
+		"positions: line\nevents: Ir\n"
+		"ob=app\nfl=main.c\nfn=main\n1 1\n"
+		"cob=libb.so\ncfi=b.c\ncfn=dup\ncalls=2 10\n2 200\n"
+		"cob=liba.so\ncfi=a.c\ncfn=dup\ncalls=3 20\n3 150\n"
+		"ob=libb.so\nfl=b.c\nfn=dup\n10 100\n"
+		"ob=liba.so\nfl=a.c\nfn=dup\n20 50\n"
+		"fn=helper\n30 5\njfi=a.c\njfn=dup\njump=4 20\n30\n"
+		"cfn=dup\ncalls=1 20\n31 10\n";
+	profdb *a = open_text(text, sizeof text - 1);
+	char fa[512], fc[512], ea[512], ec[512], ja[256], jc[256];
+	functions_of(a, fa, sizeof fa);
+	cr_assert_str_eq(fa, "main [app] main.c:1;dup [libb.so] b.c:100;dup [liba.so] a.c:50;"
+	                     "helper [liba.so] a.c:5;");
+	for (uint32_t threads = 1; threads <= 2; threads++) {
+		profdb *t = open_threads(text, sizeof text - 1, threads);
+		buf b = convert(t, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+		const char *out = (const char *)b.p;
+		int named;
+		cr_assert_eq(fn_ids_bound_elsewhere(out, "dup", &named), 0, "%s", out);
+		cr_assert_eq(named, 2, "%s", out);
+		profdb *c = open_text(b.p, b.len);
+		functions_of(c, fc, sizeof fc);
+		cr_assert_str_eq(fc, fa);
+		callees_of(a, ea, sizeof ea);
+		callees_of(c, ec, sizeof ec);
+		cr_assert_str_eq(ea, "main>dup [libb.so] b.c:2/200;main>dup [liba.so] a.c:3/150;"
+		                     "helper>dup [liba.so] a.c:1/10;");
+		cr_assert_str_eq(ec, ea);
+		jumps_of(a, "helper", ja, sizeof ja);
+		jumps_of(c, "helper", jc, sizeof jc);
+		cr_assert_str_eq(ja, "30>a.c:dup:20 4/4;");
+		cr_assert_str_eq(jc, ja);
+		profdb_close(c);
+		profdb_close(t);
+		free(b.p);
+	}
+	profdb_close(a);
+}
+
 /* Event names the output could not read back as the same token (a NUL, a
  * blank, ':' or '=' inside) are made from the metric's name, and a name
  * kept from the input never meets a made one: the output opens again with
@@ -711,8 +827,10 @@ Test(convert_cg, callgrind_same_bytes_on_any_thread_count)
 	cr_assert_str_eq(ea, ec);
 	for (uint32_t e = 0; e < 2; e++)
 		cr_assert_eq(fn_self(a, 0, "f1234", e), fn_self(c, 0, "f1234", e));
-	/* the function after the long one goes on from its last position */
-	cr_assert(strstr((char *)out[0].p, "\nfn=(1236) f1235\n-"), "relative to the long one");
+	/* the function after the long one goes on from its last position
+	 * (its id after those of f0..f1234 and of the two callees f0 in
+	 * /lib/o1.so and /lib/o2.so, functions other than /lib/o0.so's f0) */
+	cr_assert(strstr((char *)out[0].p, "\nfn=(1238) f1235\n-"), "relative to the long one");
 	profdb_close(c);
 	profdb_close(a);
 	for (uint32_t k = 0; k < 3; k++)
@@ -1588,6 +1706,41 @@ Test(convert_cg, callgrind_names_with_line_breaks)
 	profdb *c = open_text(b.p, b.len);   /* (a name read back is trimmed) */
 	cr_assert_eq(fn_self(c, 0, "com  pu te", 0), 3000000000);
 	cr_assert_eq(fn_self(c, 0, "helper", 0), 500000000);
+	profdb_close(c);
+	free(b.p);
+	profdb_close(db);
+	rm_dir(dir);
+}
+
+/* From a tree format too, a function is its module and its name: the
+ * sample's memcpy (libc) renamed compute, the name of a function of the
+ * program, takes an id of its own, and both read back apart. */
+Test(convert_cg, hpctoolkit_namesakes_in_two_modules)
+{
+	char dir[] = "/tmp/profdb-convert-cg-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	tw_hpctk4 d;
+	tw_hpctk4_sample(&d);
+	tw_function fns[8];
+	cr_assert_leq(d.n_functions, 8);
+	memcpy(fns, d.functions, d.n_functions * sizeof *fns);
+	cr_assert_str_eq(fns[3].name, "memcpy");
+	cr_assert_neq(fns[3].module, fns[1].module);
+	fns[3].name = fns[1].name;   /* compute */
+	d.functions = fns;
+	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
+	profdb *db;
+	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
+	const char *t = (const char *)b.p;
+	int named;
+	cr_assert_eq(fn_ids_bound_elsewhere(t, "compute", &named), 0, "%s", t);
+	cr_assert_eq(named, 2, "%s", t);
+	profdb *c = open_text(b.p, b.len);
+	static char fc[4096];
+	functions_of(c, fc, sizeof fc);
+	cr_assert(strstr(fc, "compute [/usr/bin/sample] "), "%s", fc);
+	cr_assert(strstr(fc, "compute [/lib/x86_64-linux-gnu/libc.so.6] "), "%s", fc);
 	profdb_close(c);
 	free(b.p);
 	profdb_close(db);

@@ -47,6 +47,10 @@ int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys)
 		if (!(w->key_ids[t] = calloc(n_keys ? n_keys : 1, sizeof *w->key_ids[t])))
 			return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	}
+	free(w->fn_ob);
+	/* (read only where key_ids[FN] has an id, which writes it first) */
+	if (!(w->fn_ob = malloc((n_keys ? n_keys : 1) * sizeof *w->fn_ob)))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	w->n_keys = n_keys;
 	return 0;
 }
@@ -61,6 +65,9 @@ static void forget_names(profdb__cgw *w)
 			memset(w->key_ids[t], 0, w->n_keys * sizeof *w->key_ids[t]);
 		w->n_keyed[t] = 0;
 	}
+	profdb__tmap_free(&w->fn_others);
+	w->n_fn_other = 0;
+	w->n_fn_ids = w->ob_now = w->cob_now = 0;
 }
 
 void profdb__cgw_free(profdb__cgw *w)
@@ -68,6 +75,9 @@ void profdb__cgw_free(profdb__cgw *w)
 	forget_names(w);
 	for (int t = 0; t < 3; t++)
 		free(w->key_ids[t]);
+	free(w->fn_ob);
+	free(w->fn_other);
+	free(w->fn_first);
 	free(w->totals);
 	free(w->by_num);
 	free(w->by_src);
@@ -186,6 +196,77 @@ static void put_name(profdb__cv_out *o, const char *key, size_t kn, profdb_str s
 	profdb__cv_putc(o, '\n');
 }
 
+/* The next id of a count of them (@p counter). */
+static int next_id(uint32_t *counter, uint32_t *id)
+{
+	if (*counter >= UINT32_MAX - 1)
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
+	*id = ++*counter;
+	return 0;
+}
+
+static uint64_t fn_other_hash(uint32_t ob_key, uint32_t name_key)
+{
+	return profdb__mix64((uint64_t)ob_key << 32 | name_key);
+}
+
+static int fn_other_is(const void *ctx, uint32_t e, const void *key)
+{
+	const struct profdb__cgw_fn *a = &((const profdb__cgw *)ctx)->fn_other[e], *b = key;
+	return a->ob == b->ob && a->name == b->name;
+}
+
+/* The id of function (@p ob_key, @p name_key) of a name a function of
+ * another object has taken first (struct profdb__cgw): *fresh when it is
+ * given now. */
+static int fn_other_id(profdb__cgw *w, uint32_t *counter, uint32_t ob_key, uint32_t name_key,
+                       uint32_t *id, int *fresh)
+{
+	struct profdb__cgw_fn k = {ob_key, name_key, 0};
+	uint32_t tag = (uint32_t)fn_other_hash(ob_key, name_key);
+	int r;
+	if ((r = profdb__tmap_init(&w->fn_others)) < 0)
+		return r;
+	profdb__tslot *slot = profdb__tmap_slot(&w->fn_others, tag, fn_other_is, w, &k);
+	if ((*fresh = !slot->row1) == 0) {
+		*id = w->fn_other[slot->row1 - 1].id;
+		return 0;
+	}
+	/* (fewer than the ids: row1 fits) */
+	if ((r = profdb__grow((void **)&w->fn_other, &w->cap_fn_other, w->n_fn_other + 1,
+	                      sizeof *w->fn_other)) < 0 ||
+	    (r = next_id(counter, &k.id)) < 0)
+		return r;
+	w->fn_other[w->n_fn_other++] = k;
+	slot->row1 = (uint32_t)w->n_fn_other;
+	slot->tag = tag;
+	*id = k.id;
+	return profdb__tmap_added(&w->fn_others);
+}
+
+/* The id of the function of name number @p *id (in fn; *fresh when the
+ * name is new) in the object of id @p ob, by their bytes (struct
+ * profdb__cgw): into *id and *fresh. */
+static int fn_id_by_bytes(profdb__cgw *w, uint32_t ob, uint32_t *id, int *fresh)
+{
+	uint32_t name = *id;
+	if (*fresh) {
+		int r = profdb__grow((void **)&w->fn_first, &w->cap_fn_first, (size_t)name + 1,
+		                     sizeof *w->fn_first);
+		if (r < 0)
+			return r;
+		if ((r = next_id(&w->n_fn_ids, id)) < 0)
+			return r;
+		w->fn_first[name] = (struct profdb__cgw_fn){ob, name, *id};
+		return 0;
+	}
+	if (w->fn_first[name].ob == ob) {
+		*id = w->fn_first[name].id;
+		return 0;
+	}
+	return fn_other_id(w, &w->n_fn_ids, ob, name, id, fresh);
+}
+
 static profdb__cv_names *table_of(profdb__cgw *w, int table)
 {
 	return table == PROFDB__CGW_FN ? &w->fn : table == PROFDB__CGW_OB ? &w->ob : &w->fl;
@@ -203,30 +284,42 @@ int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, p
 		                    "among names by key");
 	if (s.len && (r = profdb__cv_intern(t, s, &id, &fresh)) < 0)
 		return r;
+	if (table == PROFDB__CGW_OB)
+		*(kn == 3 ? &w->cob_now : &w->ob_now) = id;
+	/* a function by its object too: cfn= the callee's (cob=), else ob= */
+	if (table == PROFDB__CGW_FN && s.len &&
+	    (r = fn_id_by_bytes(w, kn == 3 && key[0] == 'c' ? w->cob_now : w->ob_now, &id, &fresh)) < 0)
+		return r;
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }
 
 int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
-                            uint32_t name_key)
+                            uint32_t name_key, uint32_t ob_key)
 {
 	uint32_t *ids = w->key_ids[table];
 	if (!s.len || !ids || name_key >= w->n_keys)
 		return profdb__cgw_name_in(w, table, key, kn, s);
 	uint32_t id = ids[name_key];
 	int fresh = !id, r;
+	if (!fresh && table == PROFDB__CGW_FN && w->fn_ob[name_key] != ob_key) {
+		if ((r = fn_other_id(w, &w->n_keyed[table], ob_key, name_key, &id, &fresh)) < 0)
+			return r;
+		put_name(w->o, key, kn, s, id, fresh);
+		return 0;
+	}
 	if (fresh && table == PROFDB__CGW_FL) {
 		/* files are met by their bytes too (the unknown file's "???") */
 		if ((r = profdb__cv_intern(&w->fl, s, &id, &fresh)) < 0)
 			return r;
-	} else if (fresh) {
-		/* distinct keys, distinct names: the next id, without a copy */
-		if (w->n_keyed[table] >= UINT32_MAX - 1)
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (names)");
-		id = ++w->n_keyed[table];
+	} else if (fresh && (r = next_id(&w->n_keyed[table], &id)) < 0) {
+		return r;   /* (distinct keys, distinct names: the next id, without a copy) */
 	}
-	/* (read by the threads that format functions ahead, cgout-internal.h) */
-	__atomic_store_n(&ids[name_key], id, __ATOMIC_RELAXED);
+	if (fresh && table == PROFDB__CGW_FN)
+		w->fn_ob[name_key] = ob_key;
+	/* (read by the threads that format functions ahead, cgout-internal.h:
+	 * a function's object before its id) */
+	__atomic_store_n(&ids[name_key], id, __ATOMIC_RELEASE);
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }

@@ -61,6 +61,7 @@ typedef struct gap {
 	size_t at;                 /* where in the text */
 	unsigned char kind, key;   /* GAP_*; GAP_NAME, GAP_HEAD: its key in keys[] */
 	uint32_t name_key;         /* GAP_NAME, GAP_HEAD: the input's key of the name */
+	uint32_t ob_key;           /* GAP_NAME of a function: its object's key */
 	union {
 		profdb_str name;       /* GAP_NAME, GAP_HEAD */
 		struct {
@@ -208,8 +209,6 @@ static gap *add_gap(fn_text *o, int kind)
 	return g;
 }
 
-/* A name line: "key=(id)" in place when the writer has given the name
- * its id already (in a function before this one), else a gap. */
 /* "key=(id)" of a name the writer has given id @p id. */
 static int put_id(fn_text *o, int key, uint32_t id)
 {
@@ -227,21 +226,30 @@ static int put_id(fn_text *o, int key, uint32_t id)
 	return 0;
 }
 
-static int name_gap(fn_text *o, int kind, int key, profdb_str s, uint32_t name_key)
+static int name_gap(fn_text *o, int kind, int key, profdb_str s, uint32_t name_key,
+                    uint32_t ob_key)
 {
 	gap *g = add_gap(o, kind);
 	if (!g)
 		return no_memory();
 	g->key = (unsigned char)key;
 	g->name_key = name_key;
+	g->ob_key = ob_key;
 	g->u.name = s;
 	return 0;
 }
 
-static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key)
+/* A name line: "key=(id)" in place when the writer has given the name
+ * its id already (in a function before this one), else a gap. A
+ * function's (fn, cfn, jfn) is its object's (@p ob_key) and its name's. */
+static int put_name(const text_jobs *x, fn_text *o, int key, profdb_str s, uint32_t name_key,
+                    uint32_t ob_key)
 {
-	uint32_t id = s.len ? profdb__cgw_known_id(&x->w, keys[key].table, name_key) : 0;
-	return id ? put_id(o, key, id) : name_gap(o, GAP_NAME, key, s, name_key);
+	int table = keys[key].table;
+	uint32_t id = !s.len                   ? 0
+	            : table == PROFDB__CGW_FN ? profdb__cgw_known_fn_id(&x->w, ob_key, name_key)
+	                                       : profdb__cgw_known_id(&x->w, table, name_key);
+	return id ? put_id(o, key, id) : name_gap(o, GAP_NAME, key, s, name_key, ob_key);
 }
 
 /* ob= unless @p h's object is @p f's; fl= unless @p h's file is @p f's
@@ -257,14 +265,14 @@ static int put_head(const text_jobs *x, fn_text *o, const profdb__native_fn *f)
 	const head *h = &o->head;
 	int r;
 	if (!h->known) {
-		if ((r = name_gap(o, GAP_HEAD, K_OB, f->object, f->object_key)) < 0)
+		if ((r = name_gap(o, GAP_HEAD, K_OB, f->object, f->object_key, 0)) < 0)
 			return r;
-		return name_gap(o, GAP_HEAD, K_FL, f->file, f->file_key);
+		return name_gap(o, GAP_HEAD, K_FL, f->file, f->file_key, 0);
 	}
 	if (!head_omits(h, K_OB, f->object_key) &&
-	    (r = put_name(x, o, K_OB, f->object, f->object_key)) < 0)
+	    (r = put_name(x, o, K_OB, f->object, f->object_key, 0)) < 0)
 		return r;
-	return head_omits(h, K_FL, f->file_key) ? 0 : put_name(x, o, K_FL, f->file, f->file_key);
+	return head_omits(h, K_FL, f->file_key) ? 0 : put_name(x, o, K_FL, f->file, f->file_key, 0);
 }
 
 static int put_pos_gap(fn_text *o, int kind, uint64_t instr, uint64_t line)
@@ -335,7 +343,7 @@ static int put_file(const text_jobs *x, fn_text *o, cur_file *cur, profdb_str fi
 		return 0;
 	cur->s = file;
 	cur->key = key;
-	return put_name(x, o, K_FI, file, key);
+	return put_name(x, o, K_FI, file, key, 0);
 }
 
 /* profdb__cgw_cost_end() of line record @p ln, from its nonzero bits when
@@ -371,7 +379,8 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 	return nl < 0 ? (int)nl : 0;
 }
 
-/* cob=, cfi=, cfn= of function @p fn, the callee, with cob= left out
+/* cob=, cfi=, cfn= of function @p fn, the callee (cfn= by its module
+ * and name, put_name()), with cob= left out
  * when its module is the block's (@p ob, a key) and cfi= when its file is
  * the one in effect (@p cur), as valgrind leaves them out: every reader
  * binds a cfn= without them to the current module and file (KCachegrind's
@@ -387,8 +396,9 @@ static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn, uint32_t ob,
 	if (r < 0)
 		return r;
 	int put[3] = {k[0] != ob, k[1] != cur->key, 1};
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++)
 		id[i] = put[i] ? profdb__cgw_known_id(&x->w, keys[key[i]].table, k[i]) : 1;
+	id[2] = profdb__cgw_known_fn_id(&x->w, k[0], k[2]);
 	if (id[0] && id[1] && id[2]) {
 		for (int i = 0; i < 3 && r >= 0; i++)
 			if (put[i])
@@ -397,10 +407,10 @@ static int put_callee(const text_jobs *x, fn_text *o, uint32_t fn, uint32_t ob,
 	}
 	profdb__native_fn f;
 	if ((r = x->t->function(x->impl, fn, &f)) < 0 ||
-	    (put[0] && (r = put_name(x, o, K_COB, f.object, f.object_key)) < 0) ||
-	    (put[1] && (r = put_name(x, o, K_CFI, f.file, f.file_key)) < 0))
+	    (put[0] && (r = put_name(x, o, K_COB, f.object, f.object_key, 0)) < 0) ||
+	    (put[1] && (r = put_name(x, o, K_CFI, f.file, f.file_key, 0)) < 0))
 		return r;
-	return put_name(x, o, K_CFN, f.name, f.name_key);
+	return put_name(x, o, K_CFN, f.name, f.name_key, f.object_key);
 }
 
 static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cur, uint32_t ob)
@@ -435,9 +445,11 @@ static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
  * then also jfi=; for a jump within the function, jfi= when the target's
  * file is not the one in effect (@p cur; without jfi= it is that one).
  * KCachegrind takes a target without jfi= in the current function's
- * current file even after jfn=, hence jfi= with every jfn=. */
+ * current file even after jfn=, hence jfi= with every jfn=. It takes a
+ * jfn= in the current object too: a target is named as the function of
+ * its name in the block's object (@p ob_key). */
 static int put_jumps(const text_jobs *x, fn_text *o, const void *d, const cur_file *cur,
-                     uint32_t fn_key)
+                     uint32_t fn_key, uint32_t ob_key)
 {
 	int64_t nj = x->t->record_count(d, PROFDB__NATIVE_JUMP);
 	for (int64_t i = 0; i < nj; i++) {
@@ -447,9 +459,10 @@ static int put_jumps(const text_jobs *x, fn_text *o, const void *d, const cur_fi
 			return r;
 		int other_fn = j.to_function_key != fn_key;
 		if ((other_fn || j.file_key != cur->key) &&
-		    (r = put_name(x, o, K_JFI, j.file, j.file_key)) < 0)
+		    (r = put_name(x, o, K_JFI, j.file, j.file_key, 0)) < 0)
 			return r;
-		if (other_fn && (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key)) < 0)
+		if (other_fn &&
+		    (r = put_name(x, o, K_JFN, j.to_function, j.to_function_key, ob_key)) < 0)
 			return r;
 		/* The jump's source is the position in effect at jump= (profdb's
 		 * reading; valgrind also repeats it on the line after). */
@@ -558,9 +571,9 @@ static int make_text(void *ctx, unsigned worker, uint64_t j, void *old, void **o
 		     x->t->record_count(d, PROFDB__NATIVE_JUMP) > 0)) {
 			cur_file cur = {f.file, f.file_key};
 			if ((r = put_head(x, o, &f)) >= 0 &&
-			    (r = put_name(x, o, K_FN, f.name, f.name_key)) >= 0 &&
+			    (r = put_name(x, o, K_FN, f.name, f.name_key, f.object_key)) >= 0 &&
 			    (r = put_lines(x, o, d, &cur)) >= 0 && (r = put_calls(x, o, d, &cur, f.object_key)) >= 0)
-				r = put_jumps(x, o, d, &cur, f.name_key);
+				r = put_jumps(x, o, d, &cur, f.name_key, f.object_key);
 			o->head = (head){1, f.object_key, f.file_key, cur.key};
 		}
 	}
@@ -602,7 +615,7 @@ static int write_text(native *n, const fn_text *x)
 			continue;   /* as the previous text's last block left it */
 		if (g->kind == GAP_NAME || g->kind == GAP_HEAD) {
 			r = profdb__cgw_name_key_in(&n->w, keys[g->key].table, keys[g->key].key,
-			                            keys[g->key].len, g->u.name, g->name_key);
+			                            keys[g->key].len, g->u.name, g->name_key, g->ob_key);
 		} else if (g->kind == GAP_POS || !n->have_last || n->last_instr != g->u.pos.instr ||
 		           n->last_line != g->u.pos.line) {
 			write_cost_pos(n, g->u.pos.instr, g->u.pos.line);

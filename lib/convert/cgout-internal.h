@@ -31,6 +31,25 @@ typedef struct profdb__cgw {
 	uint32_t *key_ids[3];
 	size_t n_keys;
 	uint32_t n_keyed[3];
+	/* A function is its object and its name: KCachegrind keys functions
+	 * by both and reads an id as the function its definition named, so
+	 * functions of one name in two objects need two ids. key_ids[FN]
+	 * holds the id of the first function met of each name key, and fn_ob
+	 * its object's key (written before the id); the others of that name
+	 * are numbered in fn_others, by (object key, name key), the writer's
+	 * alone. */
+	uint32_t *fn_ob;
+	profdb__tmap fn_others;
+	struct profdb__cgw_fn {
+		uint32_t ob, name, id;
+	} *fn_other;
+	size_t n_fn_other, cap_fn_other;
+	/* The same for functions named by their bytes: the object and id of
+	 * the first function of each name (by its number in fn), the ids
+	 * given, and the objects in effect (ids in ob; 0: none). */
+	struct profdb__cgw_fn *fn_first;
+	size_t cap_fn_first;
+	uint32_t n_fn_ids, ob_now, cob_now;
 	const char *positions;       /* the header's positions: (NULL before it) */
 	size_t overflow;             /* 1 + a visible event whose total passed 2^64 - 1 */
 } profdb__cgw;
@@ -47,7 +66,9 @@ int profdb__cgw_reset(profdb__cgw *w);
 void profdb__cgw_header(profdb__cgw *w, const profdb *db, const char *positions,
                         int64_t first_part);
 /* "key=(id) name" the first time, "key=(id)" after; "key=" for "". The
- * table is the key's: fn, cfn, jfn; ob, cob; else the files'. */
+ * table is the key's: fn, cfn, jfn; ob, cob; else the files'. A
+ * function's id is that of its name in the object last named: by cob=
+ * for cfn=, else by ob= (struct profdb__cgw). */
 int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s);
 static inline int profdb__cgw_table(const char *key, size_t kn)
 {
@@ -63,17 +84,33 @@ static inline int profdb__cgw_name(profdb__cgw *w, const char *key, profdb_str s
 /* The same with the input's key of @p s (equal keys, equal names,
  * distinct keys, distinct names; below the count given to
  * profdb__cgw_name_keys()): a name met again takes its id by its key,
- * without hashing its bytes. Objects and functions of a part are named
- * either all by key or all by bytes (-EINVAL). */
+ * without hashing its bytes. A function's id is its object's and its
+ * name's: @p ob_key is the key of its object (the table fn only).
+ * Objects and functions of a part are named either all by key or all
+ * by bytes (-EINVAL). */
 int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t kn, profdb_str s,
-                            uint32_t name_key);
-/* The id of the name of key @p name_key in @p table once it has been
- * written (0: not yet, or not named by key). Other threads may ask while
- * the writer names: an id, once there, stays until profdb__cgw_reset(). */
+                            uint32_t name_key, uint32_t ob_key);
+/* The id of the name of key @p name_key in table ob or fl once it has
+ * been written (0: not yet, or not named by key). Other threads may ask
+ * while the writer names: an id, once there, stays until
+ * profdb__cgw_reset(). */
 static inline uint32_t profdb__cgw_known_id(const profdb__cgw *w, int table, uint32_t name_key)
 {
 	const uint32_t *ids = w->key_ids[table];
 	return ids && name_key < w->n_keys ? __atomic_load_n(&ids[name_key], __ATOMIC_RELAXED) : 0;
+}
+/* The same for the function of name key @p name_key in the object of
+ * key @p ob_key: known to other threads when it is the first function
+ * of that name (the object is read after the id, which the writer
+ * stores after it); 0 for the others, which only the writer numbers. */
+static inline uint32_t profdb__cgw_known_fn_id(const profdb__cgw *w, uint32_t ob_key,
+                                               uint32_t name_key)
+{
+	const uint32_t *ids = w->key_ids[PROFDB__CGW_FN];
+	if (!ids || name_key >= w->n_keys)
+		return 0;
+	uint32_t id = __atomic_load_n(&ids[name_key], __ATOMIC_ACQUIRE);
+	return id && w->fn_ob[name_key] == ob_key ? id : 0;
 }
 /* The names will come with keys below @p n_keys (profdb__cgw_name_key_in). */
 int profdb__cgw_name_keys(profdb__cgw *w, size_t n_keys);

@@ -1680,24 +1680,34 @@ Test(convert_cg, hpctoolkit_to_callgrind)
 	rm_dir(dir);
 }
 
-/* A name with line breaks stays on its line: each '\r' and '\n' is a
- * blank (lib/convert/callgrind.c, put_line_text), first, last, side by
- * side or alone. */
-Test(convert_cg, callgrind_names_with_line_breaks)
+/* The writer's sample database in a new folder @p dir, its functions
+ * renamed where @p names has a name (NULL: the sample's), opened. */
+static profdb *sample_named(char *dir, const char *const names[8])
 {
-	char dir[] = "/tmp/profdb-convert-cg-XXXXXX";
 	cr_assert(mkdtemp(dir));
 	tw_hpctk4 d;
 	tw_hpctk4_sample(&d);
 	tw_function fns[8];
 	cr_assert_leq(d.n_functions, 8);
 	memcpy(fns, d.functions, d.n_functions * sizeof *fns);
-	fns[1].name = "\ncom\r\npu\rte\n";   /* compute */
-	fns[2].name = "helper\r";
+	for (size_t i = 0; i < d.n_functions; i++)
+		if (names[i])
+			fns[i].name = names[i];
 	d.functions = fns;
 	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
 	profdb *db;
 	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	return db;
+}
+
+/* A name with line breaks stays on its line: each '\r' and '\n' is a
+ * blank (lib/convert/callgrind.c, put_line_text), first, last, side by
+ * side or alone. */
+Test(convert_cg, callgrind_names_with_line_breaks)
+{
+	char dir[] = "/tmp/profdb-convert-cg-XXXXXX";
+	static const char *const names[8] = {NULL, "\ncom\r\npu\rte\n" /* compute */, "helper\r"};
+	profdb *db = sample_named(dir, names);
 	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
 	const char *t = (const char *)b.p;
 	cr_assert(strstr(t, ")  com  pu te \n"), "%s", t);
@@ -1718,19 +1728,13 @@ Test(convert_cg, callgrind_names_with_line_breaks)
 Test(convert_cg, hpctoolkit_namesakes_in_two_modules)
 {
 	char dir[] = "/tmp/profdb-convert-cg-XXXXXX";
-	cr_assert(mkdtemp(dir));
 	tw_hpctk4 d;
 	tw_hpctk4_sample(&d);
-	tw_function fns[8];
-	cr_assert_leq(d.n_functions, 8);
-	memcpy(fns, d.functions, d.n_functions * sizeof *fns);
-	cr_assert_str_eq(fns[3].name, "memcpy");
-	cr_assert_neq(fns[3].module, fns[1].module);
-	fns[3].name = fns[1].name;   /* compute */
-	d.functions = fns;
-	cr_assert_eq(tw_hpctk4_write_dir(&d, dir), 0);
-	profdb *db;
-	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
+	cr_assert_str_eq(d.functions[3].name, "memcpy");
+	cr_assert_str_eq(d.functions[1].name, "compute");
+	cr_assert_neq(d.functions[3].module, d.functions[1].module);
+	static const char *const names[8] = {[3] = "compute"};
+	profdb *db = sample_named(dir, names);
 	buf b = convert(db, PROFDB_CONVERT_CALLGRIND, 0, NULL, 0);
 	const char *t = (const char *)b.p;
 	int named;

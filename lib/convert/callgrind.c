@@ -244,27 +244,30 @@ static int fn_other_id(profdb__cgw *w, uint32_t *counter, uint32_t ob_key, uint3
 	return profdb__tmap_added(&w->fn_others);
 }
 
-/* The id of the function of name number @p *id (in fn; *fresh when the
- * name is new) in the object of id @p ob, by their bytes (struct
- * profdb__cgw): into *id and *fresh. */
-static int fn_id_by_bytes(profdb__cgw *w, uint32_t ob, uint32_t *id, int *fresh)
+/* The id of function (@p ob, @p name), where *@p first_id and
+ * *@p first_ob are the id and object of the first function of that name
+ * (0: none yet; struct profdb__cgw): the next id of @p counter for the
+ * first, its id again in its object, else fn_others'. *fresh when the id
+ * is given now. */
+static int fn_id(profdb__cgw *w, uint32_t *counter, uint32_t *first_id, uint32_t *first_ob,
+                 uint32_t ob, uint32_t name, uint32_t *id, int *fresh)
 {
-	uint32_t name = *id;
-	if (*fresh) {
-		int r = profdb__grow((void **)&w->fn_first, &w->cap_fn_first, (size_t)name + 1,
-		                     sizeof *w->fn_first);
-		if (r < 0)
-			return r;
-		if ((r = next_id(&w->n_fn_ids, id)) < 0)
-			return r;
-		w->fn_first[name] = (struct profdb__cgw_fn){ob, name, *id};
+	if (*first_id) {
+		if (*first_ob != ob)
+			return fn_other_id(w, counter, ob, name, id, fresh);
+		*id = *first_id;
+		*fresh = 0;
 		return 0;
 	}
-	if (w->fn_first[name].ob == ob) {
-		*id = w->fn_first[name].id;
-		return 0;
-	}
-	return fn_other_id(w, &w->n_fn_ids, ob, name, id, fresh);
+	int r = next_id(counter, id);
+	if (r < 0)
+		return r;
+	*first_ob = ob;
+	/* (read by the threads that format functions ahead, cgout-internal.h:
+	 * the object before the id) */
+	__atomic_store_n(first_id, *id, __ATOMIC_RELEASE);
+	*fresh = 1;
+	return 0;
 }
 
 static profdb__cv_names *table_of(profdb__cgw *w, int table)
@@ -287,9 +290,18 @@ int profdb__cgw_name_in(profdb__cgw *w, int table, const char *key, size_t kn, p
 	if (table == PROFDB__CGW_OB)
 		*(kn == 3 ? &w->cob_now : &w->ob_now) = id;
 	/* a function by its object too: cfn= the callee's (cob=), else ob= */
-	if (table == PROFDB__CGW_FN && s.len &&
-	    (r = fn_id_by_bytes(w, kn == 3 && key[0] == 'c' ? w->cob_now : w->ob_now, &id, &fresh)) < 0)
-		return r;
+	if (table == PROFDB__CGW_FN && s.len) {
+		uint32_t name = id;
+		if ((r = profdb__grow((void **)&w->fn_first, &w->cap_fn_first, (size_t)name + 1,
+		                      sizeof *w->fn_first)) < 0)
+			return r;
+		if (fresh)
+			w->fn_first[name].id = 0;
+		if ((r = fn_id(w, &w->n_fn_ids, &w->fn_first[name].id, &w->fn_first[name].ob,
+		               kn == 3 && key[0] == 'c' ? w->cob_now : w->ob_now, name, &id,
+		               &fresh)) < 0)
+			return r;
+	}
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }
@@ -302,24 +314,19 @@ int profdb__cgw_name_key_in(profdb__cgw *w, int table, const char *key, size_t k
 		return profdb__cgw_name_in(w, table, key, kn, s);
 	uint32_t id = ids[name_key];
 	int fresh = !id, r;
-	if (!fresh && table == PROFDB__CGW_FN && w->fn_ob[name_key] != ob_key) {
-		if ((r = fn_other_id(w, &w->n_keyed[table], ob_key, name_key, &id, &fresh)) < 0)
+	if (table == PROFDB__CGW_FN) {
+		if ((r = fn_id(w, &w->n_keyed[table], &ids[name_key], &w->fn_ob[name_key], ob_key,
+		               name_key, &id, &fresh)) < 0)
 			return r;
-		put_name(w->o, key, kn, s, id, fresh);
-		return 0;
-	}
-	if (fresh && table == PROFDB__CGW_FL) {
-		/* files are met by their bytes too (the unknown file's "???") */
-		if ((r = profdb__cv_intern(&w->fl, s, &id, &fresh)) < 0)
+	} else if (fresh) {
+		/* files are met by their bytes too (the unknown file's "???"); distinct
+		 * objects' keys, distinct names: the next id, without a copy */
+		if ((r = table == PROFDB__CGW_FL ? profdb__cv_intern(&w->fl, s, &id, &fresh)
+		                                 : next_id(&w->n_keyed[table], &id)) < 0)
 			return r;
-	} else if (fresh && (r = next_id(&w->n_keyed[table], &id)) < 0) {
-		return r;   /* (distinct keys, distinct names: the next id, without a copy) */
+		/* (read by the threads that format functions ahead, cgout-internal.h) */
+		__atomic_store_n(&ids[name_key], id, __ATOMIC_RELEASE);
 	}
-	if (fresh && table == PROFDB__CGW_FN)
-		w->fn_ob[name_key] = ob_key;
-	/* (read by the threads that format functions ahead, cgout-internal.h:
-	 * a function's object before its id) */
-	__atomic_store_n(&ids[name_key], id, __ATOMIC_RELEASE);
 	put_name(w->o, key, kn, s, id, fresh);
 	return 0;
 }

@@ -244,7 +244,16 @@ static int add_to_group(ranking *k, profdb_context *c)
 	if (!key)
 		return TOP_OOM;
 	group_key(k, c, key, need);
-	ptrdiff_t g = group_lookup(&k->groups, key, strlen(key), 0, &created);
+	size_t len = strlen(key);
+	group_ident id = {{NULL, 0}, {NULL, 0}, {NULL, 0}, 0, 0};
+	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
+		/* profdb_function_identity()'s: the context's own file and module */
+		profdb_str fold = profdb_function_fold(k->rep.db, c->function);
+		id = (group_ident){{NULL, 0}, c->file, c->module, 1, 0};
+		if (fold.len != len || memcmp(fold.ptr, key, len) != 0)
+			id.fold = fold;
+	}
+	ptrdiff_t g = group_lookup(&k->groups, key, len, &id, 0, &created);
 	if (g >= 0 && created)
 		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
 	if (key != local)
@@ -512,11 +521,15 @@ static int rank(ranking *k)
 	r = rank_graph(k);
 	if (r == 0)
 		r = walk_tree(k);
+	else if (r > 0)
+		r = 0;   /* the graph's groups are made */
 	if (r == TOP_AGAIN) {   /* a NaN value (percent_cuts) */
 		drop_context_rows(k);
 		k->keep_every = 1;
 		r = walk_tree(k);
 	}
+	if (r == 0 && k->by == BY_FUNCTION)
+		r = group_tell_namesakes(&k->groups);
 	if (r == 0 && k->group_of)
 		r = group_inclusive(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r == 0 && k->group_of)

@@ -4,11 +4,16 @@
  * The rows of an exclusive ranking never count a cost twice, so their
  * percentages add up to at most 100 % (doc/model.md, "Combining numbers"):
  *  - by function (the default): the function contexts (type "function")
- *    grouped by function (profdb_function_fold(): Callgrind's
- *    separate-callers and recursion suffixes folded). A function context's exclusive value
- *    covers its loops and lines (HPCToolkit stores it again at them) but
- *    not its calls nor its inlined callees, which are function contexts of
- *    their own; Cube cnodes and Callgrind functions are disjoint already.
+ *    grouped by function identity (profdb_function_identity(): module,
+ *    file and the name with Callgrind's separate-callers and recursion
+ *    suffixes folded, profdb_function_fold()). A row shows the folded
+ *    name; where two functions would show the same one, both show "name
+ *    (file) [module]" (group_tell_namesakes, over every group whatever
+ *    -n shows); --match/--exclude test the folded name. A function
+ *    context's exclusive value covers its loops and lines (HPCToolkit
+ *    stores it again at them) but not its calls nor its inlined callees,
+ *    which are function contexts of their own; Cube cnodes and Callgrind
+ *    functions are disjoint already.
  *    Code outside any function context (hpcrun instructions, HPCToolkit
  *    binaries without hpcstruct) is ranked by its innermost contexts,
  *    grouped by label (module + offset), as hpcviewer's flat view shows
@@ -811,7 +816,8 @@ static const char top_usage[] =
 	"                       min, max, stddev, imbalance (max/mean); stored values,\n"
 	"                       by context, line or loop (default: by context)\n"
 	"  --min-percent P      only rows of at least P% of the total\n"
-	"  --match RE           only rows whose name matches RE (POSIX extended)\n"
+	"  --match RE           only rows whose name matches RE (POSIX extended; by\n"
+	"                       function the name without ' (file) [module]')\n"
 	"  --exclude RE         no rows whose name matches RE\n"
 	"  --focus CONTEXT      only the subtree of context id CONTEXT\n"
 	"  --wide               full names (default: shortened to fit 100 columns)\n"
@@ -819,6 +825,9 @@ static const char top_usage[] =
 	"  -r, --raw            hpcrun: the stored sample counts, not the values times\n"
 	"                       the sampling period that hpcprof shows\n"
 	"  --json               one object of schema profdb-top/2\n"
+	"By function, a function is its module, file and name (Callgrind's suffixes\n"
+	"folded): functions of one name in several objects or files are rows of their\n"
+	"own, named 'name (file) [module]'.\n"
 	"Percentages are shown only for metrics that combine by sum (in the text, for\n"
 	"the first metric).\n";
 

@@ -12,8 +12,10 @@
  * (integer costs, exact while a sum stays below 2^53, far above any real
  * count). So functions are taken in table order, and a name that
  * names_function() would not rewrite is its own key, a view into the
- * file. The tree is not even built. By inclusive value the walk ranks (a
- * group's inclusive value is profdb_group_inclusive's).
+ * file; the function's file and module, strings of the reader's name
+ * table, complete its identity (group_ident: a name in two objects is
+ * two groups). The tree is not even built. By inclusive value the walk
+ * ranks (a group's inclusive value is profdb_group_inclusive's).
  * On a large table the functions are cut into consecutive parts, one per
  * thread (PROFDB_THREADS, else one per core), each grouped into a table of
  * its own; the parts' tables are then merged in order, so every group has
@@ -136,7 +138,6 @@ typedef struct last_key {
 	profdb_str file, module;
 	ptrdiff_t g;
 } last_key;
-
 
 /* The group of function @p f in @p t: its index, TOP_OOM, or NOT_HERE
  * (nameless). */

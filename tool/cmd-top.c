@@ -205,12 +205,18 @@ static int keep_context(ranking *k, const profdb_context *c)
 	return 0;
 }
 
-/* The group key of context @p c: its function (folded), file or module. */
-static void group_key(ranking *k, profdb_context *c, char *key, size_t n)
+/* The group key of context @p c: its function (folded), file or module;
+ * a named function's identity besides the key into *id (with its folded
+ * name, which is dropped when it is the key). */
+static void group_key(ranking *k, profdb_context *c, group_ident *id, char *key, size_t n)
 {
 	profdb_str s = k->by == BY_FILE ? k->file_at[c->depth] : k->module_at[c->depth];
+	*id = (group_ident){{NULL, 0}, {NULL, 0}, {NULL, 0}, 0, 0};
 	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
-		names_key(k->rep.db, c, key, n);
+		/* profdb_function_identity()'s: the context's own file and module */
+		profdb_str fold = profdb_function_fold(k->rep.db, c->function);
+		names_key_of(fold, c->module, key, n);
+		*id = (group_ident){fold, c->file, c->module, 1, 0};
 	} else if (k->by == BY_FUNCTION) {   /* nameless: grouped by their label */
 		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
 		context_label(c, key, n);
@@ -248,16 +254,11 @@ static int add_to_group(ranking *k, profdb_context *c)
 	char *key = need <= sizeof local ? local : malloc(need);
 	if (!key)
 		return TOP_OOM;
-	group_key(k, c, key, need);
+	group_ident id;
+	group_key(k, c, &id, key, need);
 	size_t len = strlen(key);
-	group_ident id = {{NULL, 0}, {NULL, 0}, {NULL, 0}, 0, 0};
-	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
-		/* profdb_function_identity()'s: the context's own file and module */
-		profdb_str fold = profdb_function_fold(k->rep.db, c->function);
-		id = (group_ident){{NULL, 0}, c->file, c->module, 1, 0};
-		if (fold.len != len || memcmp(fold.ptr, key, len) != 0)
-			id.fold = fold;
-	}
+	if (id.fold.ptr && id.fold.len == len && memcmp(id.fold.ptr, key, len) == 0)
+		id.fold = (profdb_str){NULL, 0};
 	ptrdiff_t g = group_lookup(&k->groups, key, len, &id, 0, &created);
 	if (g >= 0 && created)
 		k->groups.rows[g].pass = filter_pass(&k->o.names, key);

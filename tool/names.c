@@ -94,7 +94,7 @@ static int unchanged_walk(const char *s, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x20 || c == 0x7f)
-			return 0;   /* names_key writes '?' (and a NUL would cut) */
+			return 0;   /* names_key_of writes '?' (and a NUL would cut) */
 		/* where hex_segment() is tried: an address to shorten */
 		if (c == '0' && (i == 0 || s[i - 1] == '\'') && i + 1 < len && s[i + 1] == 'x')
 			return 0;
@@ -144,9 +144,4 @@ void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n)
 	for (char *p = buf; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-}
-
-void names_key(const profdb *db, const profdb_context *c, char *buf, size_t n)
-{
-	names_key_of(profdb_function_fold(db, c->function), c->module, buf, n);
 }

@@ -18,12 +18,9 @@ profdb_str names_base(profdb_str path);
  * callgrind_annotate writes "0x... [/usr/bin/ls]". */
 void names_function(profdb_str name, profdb_str module, char *buf, size_t n);
 
-/* The `--by function` row name of function context @p c of @p db:
- * names_function() of the folded name (profdb_function_fold), control
- * bytes as '?'. */
-void names_key(const profdb *db, const profdb_context *c, char *buf, size_t n);
-
-/* The same key from the folded name and the module. */
+/* The `--by function` key of a function, @p folded its folded name
+ * (profdb_function_fold) and @p module its module: names_function(),
+ * control bytes as '?'. */
 void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n);
 
 /* "name (file) [module]", file and module by their base names (no file

@@ -363,7 +363,8 @@ ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, const group
 	return group_lookup_hashed(t, name, len, hash_key(name, len), id, lasting, created);
 }
 
-int group_same_ident(const group_ident *a, const group_ident *b)
+/* Is @p a the identity @p b, the keys being equal? */
+static inline int same_ident(const group_ident *a, const group_ident *b)
 {
 	if (!same_str(a->module, b->module) || !same_str(a->file, b->file))
 		return 0;
@@ -389,7 +390,7 @@ ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint
 		size_t i = t->slots[k] - 1;
 		if (t->hash[i] != h || t->rows[i].name_len != len || memcmp(t->rows[i].name, name, len))
 			continue;
-		if (group_same_ident(&t->ident[i], id))
+		if (same_ident(&t->ident[i], id))
 			return (ptrdiff_t)i;
 		namesake = (ptrdiff_t)i;
 	}

@@ -134,8 +134,6 @@ ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, const group
  * same for the same key in every table). */
 ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint64_t h,
                               const group_ident *id, int lasting, int *created);
-/* Is @p a the identity @p b, the keys being equal? */
-int group_same_ident(const group_ident *a, const group_ident *b);
 /* Every function group that is a namesake gets the key "name (file)
  * [module]" (names_function_where), so that the rows of one key are told
  * apart; done over every group, whatever is shown of them. A group keeps

@@ -21,6 +21,13 @@ costs plus every call leaving it. The calls= lines and self costs come from
 cg_function_check.Reader, which shares no code with profdb.
 
 Checked per file, for every event:
+  - the rows of `profdb top --json -n 0 -m all` (by function, exclusive)
+    are the self costs per function identity (object, file, folded name):
+    the reader's functions with the separate-callers and recursion
+    suffixes folded (by libprofdb's profdb_function_fold, whose rule
+    tests/test-functions.c checks), named as doc/model.md says (the
+    folded name; "name (file) [module]" by base names where two
+    identities would print the same);
   - every function's inclusive cost in `profdb top --inclusive --by context
     --json -n 0 -m all` equals the rule's (functions are matched by
     (object, file, name) through libprofdb's function table);
@@ -50,10 +57,12 @@ import ctypes
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cg_function_check as cgf  # noqa: E402
@@ -153,6 +162,124 @@ def top_names(top, by_fn, ids, f):
     return {r["name"] for v in (top, by_fn) for r in v["rows"] if r["context"] in ctx}
 
 
+def hex_segment(s, i):
+    """The length of "0x" and hex digits at @i of @s ending at its end or
+    an apostrophe, else 0 (tool/names.c)."""
+    m = HEX_SEGMENT.match(s, i)
+    return len(m.group(1)) if m else 0
+
+
+HEX_SEGMENT = re.compile(rb"(0x[0-9a-fA-F]+)(?:'|$)")
+
+
+def base(path):
+    return path[path.rfind(b"/") + 1:]
+
+
+def printable(b):
+    """Control bytes as '?', cut at a NUL (a C string)."""
+    b = b.split(b"\0")[0]
+    return bytes(ord("?") if c < 0x20 or c == 0x7f else c for c in b)
+
+
+def shown_name(fold, module):
+    """`top`'s name of a function: addresses ("0x0000000000001f00", also
+    a segment after an apostrophe) without their leading zeros, an
+    unnamed function (an address) with its object's base name."""
+    out, i = [], 0
+    while i < len(fold):
+        h = hex_segment(fold, i) if i == 0 or fold[i - 1:i] == b"'" else 0
+        if not h:
+            out.append(fold[i:i + 1])
+            i += 1
+            continue
+        digits = fold[i + 2:i + h]
+        out.append(b"0x" + (digits.lstrip(b"0") or digits[-1:]))
+        i += h
+    name = b"".join(out)
+    obj = base(module)
+    if hex_segment(fold, 0) and obj and obj != b"???":
+        name += b" [" + obj + b"]"
+    return printable(name)
+
+
+def namesake_name(fold, file, module):
+    """A function told apart from others of its name: "name (file)
+    [module]", base names, as `callers` prints it."""
+    name = shown_name(fold, b"") or b"<unknown function>"
+    if file and not (file[:1] == b"[" and file[-1:] == b"]"):
+        name += b" (" + base(file).split(b"\0")[0] + b")"
+    if module:
+        name += b" [" + base(module).split(b"\0")[0] + b"]"
+    return printable(name)
+
+
+def json_text(b):
+    """@b as a JSON string of the tool decodes: UTF-8, any other byte as
+    the code point of its value (tool/print.c, put_json_str)."""
+    return "".join(chr(ord(c) - 0xdc00) if 0xdc80 <= ord(c) <= 0xdcff else c
+                   for c in b.decode("utf-8", "surrogateescape"))
+
+
+def folder(lib, path):
+    """profdb_function_fold of the profile @path: a function of a name."""
+    db = ctypes.c_void_p()
+    if lib.profdb_open(ctypes.byref(db), path.encode(), None) < 0:
+        return None, None
+
+    def fold(name):
+        buf = ctypes.create_string_buffer(name, len(name) + 1)
+        r = lib.profdb_function_fold(db, cgf.Str(ctypes.cast(buf, ctypes.c_void_p).value,
+                                                 len(name)))
+        return name[:r.len]
+    return db, fold
+
+
+def check_function_rows(lib, path, rel, reader, events):
+    """The rows of `top` by function, exclusive: one per identity (object,
+    file, folded name), its self cost summed over the identity's
+    functions, named as doc/model.md says. Rows of equal name and values
+    are counted, not told apart."""
+    db, fold = folder(lib, path)
+    if db is None:
+        return fail(rel, "profdb_open failed")
+    try:
+        ident = {f: (f[0], f[1], fold(f[2])) for f in reader.funcs | set(reader.self_by_fn)}
+    finally:
+        lib.profdb_close(db)
+    cost = {}
+    for f, d in reader.self_by_fn.items():
+        c = cost.setdefault(ident[f], {})
+        for ev, v in d.items():
+            c[ev] = c.get(ev, 0) + v
+    keys = {}
+    for i in set(ident.values()):
+        keys.setdefault(shown_name(i[2], i[0]), []).append(i)
+    got = run(["top", "--json", "-n", "0", "-m", "all", path])
+    names = [m["name"] for m in got["metrics"]]
+    cols = [(ev, names.index(ev)) for ev in events if ev in names]
+    if not names or names[0] not in events:
+        print("%-55s by function: first metric %r not an event, not compared" % (rel, names[:1]))
+        return
+    want = Counter()
+    for key, ids in keys.items():
+        for i in ids:
+            c = cost.get(i, {})
+            if not c.get(names[0]):
+                continue          # no row: a zero first value
+            name = namesake_name(i[2], i[1], i[0]) if len(ids) > 1 else key
+            want[(json_text(name), tuple(float(c.get(ev, 0)) for ev, _ in cols))] += 1
+    have = Counter((r["name"], tuple(r["values"][k] for _, k in cols)) for r in got["rows"])
+    if want != have:
+        only_top, only_rule = have - want, want - have
+        fail(rel, "top by function: %d rows only in top, %d only by identity, e.g. %r / %r"
+             % (sum(only_top.values()), sum(only_rule.values()),
+                next(iter(only_top), None), next(iter(only_rule), None)))
+    namesakes = sum(len(ids) for ids in keys.values() if len(ids) > 1)
+    print("%-55s by function: %d rows, %d functions named apart%s"
+          % (rel, len(got["rows"]), namesakes, " FAIL" if want != have else ""))
+
+
 def run(args):
     r = subprocess.run([PROFDB] + args, capture_output=True, text=True)
     if r.returncode != 0:
@@ -240,6 +367,7 @@ def check_file(lib, path, rel):
     if not any(totals):
         print("%-55s skipped: no non-zero cost" % rel)
         return
+    check_function_rows(lib, path, rel, reader, events)
     by_fn = run(["top", "--inclusive", "--json", "-n", "0", "-m", "all", path])
     cols = [names.index(e) if e in names else None for e in events]
     seen = set()
@@ -416,6 +544,8 @@ def main():
         getattr(lib, fn).restype = ctypes.c_int64
     lib.profdb_context_get.argtypes = [vp, ctypes.c_uint32, vp]
     lib.profdb_inclusive.argtypes = [vp, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, vp]
+    lib.profdb_function_fold.argtypes = [vp, cgf.Str]
+    lib.profdb_function_fold.restype = cgf.Str
     big = os.path.join(root, "big")
     if BIG:
         paths = samples.readable([os.path.join(big, f) for f in sorted(os.listdir(big))

@@ -1,5 +1,6 @@
 /* `profdb top`'s group table and heap (tool/top-groups.c) on hand-built
- * keys: byte-string keys, borrowed or copied; values combined by each
+ * keys: byte-string keys, borrowed or copied; a function's identity
+ * besides its key, namesakes named apart; values combined by each
  * metric's rule; a group no context joins ranks 0; past the first table
  * growth; the best N kept in the order of cmp_row; sort_rows in that
  * order, sort_keys in its; label texts shared. */
@@ -34,23 +35,97 @@ Test(tool_top_groups, keys_are_byte_strings)
 	int created;
 	char buf[8] = "abcXYZ";
 	/* "abc" borrowed from a longer buffer, then asked for with a copy */
-	ptrdiff_t a = group_lookup(&t, buf, 3, 1, &created);
+	ptrdiff_t a = group_lookup(&t, buf, 3, NULL, 1, &created);
 	cr_assert_eq(a, 0);
 	cr_expect(created);
 	cr_expect_eq(t.rows[a].name, buf, "a lasting key is not copied");
-	ptrdiff_t b = group_lookup(&t, "abc", 3, 0, &created);
+	ptrdiff_t b = group_lookup(&t, "abc", 3, NULL, 0, &created);
 	cr_expect_eq(b, a, "the same bytes are the same group");
 	cr_expect(!created);
 	const char *passing = "abcX";
-	ptrdiff_t c = group_lookup(&t, passing, 4, 0, &created);
+	ptrdiff_t c = group_lookup(&t, passing, 4, NULL, 0, &created);
 	cr_expect_neq(c, a, "a longer key is another group");
 	cr_expect(created);
 	cr_expect_neq(t.rows[c].name, passing, "a passing key is copied");
 	cr_expect_eq(memcmp(t.rows[c].name, "abcX", 4), 0);
-	ptrdiff_t e = group_lookup(&t, "", 0, 0, &created);
+	ptrdiff_t e = group_lookup(&t, "", 0, NULL, 0, &created);
 	cr_expect(created, "the empty key is a group of its own");
-	cr_expect_eq(group_lookup(&t, "", 0, 1, &created), e);
+	cr_expect_eq(group_lookup(&t, "", 0, NULL, 1, &created), e);
 	cr_expect_eq(t.n, 3);
+	group_free(&t);
+}
+
+static group_ident fn_ident(const char *file, const char *module)
+{
+	group_ident id = {{NULL, 0}, {file, strlen(file)}, {module, strlen(module)}, 1, 0};
+	return id;
+}
+
+/* A function is its (module, file, folded name): one key in two objects
+ * or two files is two groups, namesakes; equal strings at other addresses
+ * are the same identity; a folded name that is not the key (an address
+ * the key shortens) is compared too. group_tell_namesakes() names them
+ * "name (file) [module]" by base names, leaves the others and the groups
+ * of no function alone, and the table still finds every group. */
+Test(tool_top_groups, functions_are_grouped_by_identity)
+{
+	group_table t;
+	memset(&t, 0, sizeof t);
+	t.nv = 1;
+	int created;
+	char libc[] = "/usr/lib/libc.so.6", libc2[] = "/usr/lib/libc.so.6";
+	group_ident ld = fn_ident("strlen-sse2.S", "/lib64/ld-linux-x86-64.so.2");
+	group_ident c = fn_ident("ifunc-avx2.h", libc), c2 = fn_ident("ifunc-avx2.h", libc2);
+	group_ident other_file = fn_ident("strlen.c", libc);
+	group_ident m = fn_ident("main.c", "/usr/bin/prog");
+	ptrdiff_t a = group_lookup(&t, "strlen", 6, &ld, 0, &created);
+	ptrdiff_t mg = group_lookup(&t, "main", 4, &m, 0, &created);
+	ptrdiff_t b = group_lookup(&t, "strlen", 6, &c, 0, &created);
+	cr_assert(created && b != a, "another module: another group");
+	cr_expect_eq(group_lookup(&t, "strlen", 6, &c2, 0, &created), b,
+	             "equal strings elsewhere: the same function");
+	cr_expect(!created);
+	ptrdiff_t f = group_lookup(&t, "strlen", 6, &other_file, 0, &created);
+	cr_assert(created && f != b, "another file: another group");
+	cr_expect(t.ident[a].namesake && t.ident[b].namesake && t.ident[f].namesake);
+	cr_expect(!t.ident[mg].namesake);
+	/* addresses: the key "0x10 [x]" stands for the folded names
+	 * "0x0010" and "0x010" of one object */
+	group_ident h1 = fn_ident("", "/bin/x"), h2 = fn_ident("", "/bin/x");
+	h1.fold = (profdb_str){"0x0010", 6};
+	h2.fold = (profdb_str){"0x010", 5};
+	ptrdiff_t x1 = group_lookup(&t, "0x10 [x]", 8, &h1, 0, &created);
+	ptrdiff_t x2 = group_lookup(&t, "0x10 [x]", 8, &h2, 0, &created);
+	cr_expect(x1 != x2 && t.ident[x1].namesake && t.ident[x2].namesake);
+	h2.fold = (profdb_str){"0x0010", 6};
+	cr_expect_eq(group_lookup(&t, "0x10 [x]", 8, &h2, 0, &created), x1);
+	/* a group of no function (a label) with the key of a function */
+	ptrdiff_t l = group_lookup(&t, "main", 4, NULL, 0, &created);
+	cr_expect(created && l != mg && t.ident[l].namesake && t.ident[mg].namesake);
+	t.rows[b].pass = 0;
+	size_t n = t.n;
+	cr_assert_eq(group_tell_namesakes(&t), 0);
+	cr_expect_eq(t.n, n, "no group added");
+	const struct { ptrdiff_t g; const char *name; } want[] = {
+		{a, "strlen (strlen-sse2.S) [ld-linux-x86-64.so.2]"},
+		{b, "strlen (ifunc-avx2.h) [libc.so.6]"},
+		{f, "strlen (strlen.c) [libc.so.6]"},
+		{mg, "main (main.c) [prog]"},
+		{x1, "0x10 [x]"},   /* no file: the module, the address shortened */
+		{x2, "0x10 [x]"},
+		{l, "main"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const row *r = &t.rows[want[i].g];
+		cr_expect(r->name_len == strlen(want[i].name) &&
+		          memcmp(r->name, want[i].name, r->name_len) == 0, "group %td: %.*s, not %s",
+		          want[i].g, (int)r->name_len, r->name, want[i].name);
+	}
+	cr_expect(!t.rows[b].pass && t.rows[a].pass, "the filter's verdict stays");
+	cr_expect_eq(group_lookup(&t, want[0].name, strlen(want[0].name), &ld, 0, &created), a,
+	             "a group found by its new key");
+	cr_expect(!created);
+	cr_expect_eq(group_lookup(&t, "main", 4, NULL, 0, &created), l);
 	group_free(&t);
 }
 
@@ -62,8 +137,8 @@ Test(tool_top_groups, values_combine_by_the_metric_rule)
 	t.nv = rep.n;
 	int created;
 	double v1[3] = {2, 5, 5}, v2[3] = {3, 1, 9}, v3[3] = {0.5, 7, -1};
-	ptrdiff_t g = group_lookup(&t, "f", 1, 0, &created);
-	ptrdiff_t never = group_lookup(&t, "g", 1, 0, &created);
+	ptrdiff_t g = group_lookup(&t, "f", 1, NULL, 0, &created);
+	ptrdiff_t never = group_lookup(&t, "g", 1, NULL, 0, &created);
 	group_add(&t, (size_t)g, &rep, v1, 11);
 	group_add(&t, (size_t)g, &rep, v2, 7);
 	group_add(&t, (size_t)g, &rep, v3, 3);
@@ -93,7 +168,7 @@ Test(tool_top_groups, many_groups_survive_the_growth)
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < N; i++) {
 			int n = snprintf(key, sizeof key, "fn_%d", i);
-			ptrdiff_t g = group_lookup(&t, key, (size_t)n, 0, &created);
+			ptrdiff_t g = group_lookup(&t, key, (size_t)n, NULL, 0, &created);
 			cr_assert_eq(g, i, "key %s: group %td", key, g);
 			cr_assert_eq(created, pass == 0);
 			double v[3] = {i, i, i};

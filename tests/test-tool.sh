@@ -64,6 +64,44 @@ golden top-function top --by function "$db"
 golden top-function-inclusive top --by function --inclusive "$db"
 golden top-profile top --profile 2 "$db"
 golden top-metric-id top -m 3 --inclusive --by context "$db"
+
+# ---- functions of one name in two modules or files: namesakes ----
+# A function is (module, file, folded name): `top` ranks each one alone
+# and names the rows that share a name "name (file) [module]"; the
+# percentages still add up to 100 % at most. HPCToolkit: the tree walk;
+# Callgrind: the function table, and the walk (--focus 0) alike.
+percents_at_most_100() {   # percents_at_most_100 NAME: the JSON rows of $work/out
+	sum=$(grep -o '"percent": [0-9.e+-]*' "$work/out" | awk '{s += $2} END {printf "%.9f", s}')
+	awk -v s="$sum" 'BEGIN {exit !(s > 0 && s <= 100.000000001)}' ||
+		fail "$1: the percentages add up to $sum"
+}
+ns="$work/namesakes.db"
+"$mksample" namesakes "$ns" || fail "profdb-mksample namesakes"
+golden top-namesakes top -n 0 "$ns"
+contains top-namesakes "9  memcpy (util.h)"
+contains top-namesakes "14  memcpy [libc.so.6]"
+golden top-namesakes-json top --json -n 0 "$ns"
+percents_at_most_100 top-namesakes-json
+golden top-namesakes-inclusive top --inclusive -n 0 "$ns"
+check top-namesakes-match 0 "$profdb" top -n 0 --match '^memcpy$' "$ns"
+contains top-namesakes-match "memcpy (util.h)"
+contains top-namesakes-match "memcpy [libc.so.6]"
+nsc="$work/callgrind.out.4545"
+cp "$golden_dir/namesakes.callgrind" "$nsc"
+golden cg-top-namesakes top -n 0 "$nsc"
+contains cg-top-namesakes "300   33.08%   2  strlen (strlen-sse2.S) [ld-linux-x86-64.so.2]"
+contains cg-top-namesakes "207   22.82%   5  strlen (strlen.c) [libc.so.6]"
+contains cg-top-namesakes "40    4.41%   3  strlen (ifunc-avx2.h) [libc.so.6]"
+golden cg-top-namesakes-json top --json -n 0 "$nsc"
+percents_at_most_100 cg-top-namesakes-json
+check cg-top-namesakes-walk 0 "$profdb" top --json -n 0 --focus 0 "$nsc"
+cmp -s "$work/out" "$golden_dir/cg-top-namesakes-json.out" ||
+	fail "cg-top-namesakes-walk: the walk ranks otherwise than the function table"
+golden cg-top-namesakes-inclusive top --inclusive -n 0 "$nsc"
+# -n picks rows, not names: the form of a name is decided over every row
+check cg-top-namesakes-n1 0 "$profdb" top -n 1 "$nsc"
+contains cg-top-namesakes-n1 "strlen (strlen-sse2.S) [ld-linux-x86-64.so.2]"
+
 golden tree tree "$db"
 contains tree "<main thread>"
 contains tree "[I] helper"

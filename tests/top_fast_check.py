@@ -15,7 +15,9 @@ and merges them in order; PROFDB_THREADS sets how many. The real samples
 are ranked with 1 to 3 threads in turn, and generated texts of 3 000
 functions (every group's functions spread over every part, some after
 one of their group, keys copied or viewed, a filter, and a cost above 2^52 whose sums the parts could
-round otherwise) with 1, 2, 3 and 7.
+round otherwise; names in two objects or two files, namesakes that are
+groups of their own, next to each other and in different parts) with 1,
+2, 3 and 7.
 
 usage: top_fast_check.py PROFDB SAMPLE_DATA
 Exit 0 ok, 1 a difference, 77 no Callgrind samples.
@@ -68,16 +70,25 @@ def generated(huge, events=2):
     functions (separate-callers names) all over the table, every fourth
     right after one of its group (which the ranking finds without a
     lookup when the key is a view), unnamed ones ("0x...", whose keys the
-    ranking rewrites and copies) among them; with @p huge, one cost of
-    2^60 + 1; @p events events (more than the 16 values a function that
-    a ranking thread holds on its stack: the rest on its heap)."""
+    ranking rewrites and copies) among them; the functions of every fifth
+    group in two objects, of every tenth in two files (namesakes: a
+    function is its object, file and name), each in turn over the table
+    and a function right after one of its group in the other; with @p huge,
+    one cost of 2^60 + 1; @p events events (more than the 16 values a
+    function that a ranking thread holds on its stack: the rest on its
+    heap)."""
     rnd = random.Random(7)
     names = ["Ir", "Dr"] + ["E%d" % e for e in range(2, events)]
     lines = ["events: " + " ".join(names[:events]), ""]
     for i in range(3000):
         g = (i if i % 4 else i - 1) % 60
         base = "0x%016x" % (0x1000 + g) if g % 7 == 0 else "%s%d" % ("fg"[g % 2], g)
-        lines.append("ob=(%d) /lib/obj%d.so" % (g % 3 + 1, g % 3))
+        # (a function right after one of its group: in the other one)
+        turn = (i // 60 + (i % 4 == 0)) % 2
+        ob = 3 + turn if g % 5 == 1 else g % 3
+        fl = "alt%d.c" % turn if g % 10 == 3 else "src%d.c" % (g % 4)
+        lines.append("ob=(%d) /lib/obj%d.so" % (ob + 1, ob))
+        lines.append("fl=(%d) %s" % (turn + 5 if g % 10 == 3 else g % 4 + 1, fl))
         lines.append("fn=(%d) %s'caller%d" % (i + 1, base, i))
         ir = (1 << 60) + 1 if huge and i == 1500 else rnd.randrange(1, 1 << 20)
         rest = " ".join(str(rnd.randrange(0, 1000)) for _ in range(events - 1))

@@ -9,34 +9,7 @@
 
 #include "calls.h"
 #include "format.h"
-
-static profdb_str base_name(profdb_str path)
-{
-	for (size_t i = path.len; i > 0; i--)
-		if (path.ptr[i - 1] == '/')
-			return (profdb_str){path.ptr + i, path.len - i};
-	return path;
-}
-
-/* "name (file) [module]", file and module by their base names, control
- * bytes as '?'. */
-static void function_name(profdb_str name, profdb_str file, profdb_str module, char *buf,
-                          size_t n)
-{
-	profdb_str f = base_name(file), m = base_name(module);
-	if (!name.len)
-		name = str_of("<unknown function>");
-	int l = snprintf(buf, n, "%.*s", (int)name.len, name.ptr);
-	/* HPCToolkit names an unknown file "[module]": the module says it. */
-	if (file.len && !(file.ptr[0] == '[' && file.ptr[file.len - 1] == ']') && l >= 0 &&
-	    (size_t)l < n)
-		l += snprintf(buf + l, n - (size_t)l, " (%.*s)", (int)f.len, f.ptr);
-	if (module.len && l >= 0 && (size_t)l < n)
-		snprintf(buf + l, n - (size_t)l, " [%.*s]", (int)m.len, m.ptr);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-}
+#include "names.h"
 
 static void site_label(const calls *k, uint32_t site, char *buf, size_t n)
 {
@@ -134,7 +107,7 @@ static void print_row(const calls *k, const row *rw, const widths *w, size_t wid
 	size_t nids = calls_row_contexts(k, rw, ids);
 	snprintf(buf, sizeof buf, "%" PRIu32 "%s", ids[0], nids > 1 ? "+" : "");
 	fmt_put(buf, w->id);
-	function_name(p->name, p->file, p->module, name, sizeof name);
+	names_function_where(p->name, p->file, p->module, name, sizeof name);
 	if (k->sites) {
 		size_t l = strlen(name);
 		char site[512];
@@ -167,7 +140,7 @@ int calls_print_text(const calls *k)
 	for (size_t s = 0; s < k->n_sec; s++) {
 		const section *sec = &k->sec[s];
 		size_t shown = section_rows(k, s, &first, &end);
-		function_name(sec->name, sec->file, sec->module, name, sizeof name);
+		names_function_where(sec->name, sec->file, sec->module, name, sizeof name);
 		printf("\n%s of %s", dir, name);
 		if (sec->n_ctx == 1)
 			printf(" (context %" PRIu32 "):", sec->ctx[0]);

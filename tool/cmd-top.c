@@ -4,11 +4,16 @@
  * The rows of an exclusive ranking never count a cost twice, so their
  * percentages add up to at most 100 % (doc/model.md, "Combining numbers"):
  *  - by function (the default): the function contexts (type "function")
- *    grouped by function (profdb_function_fold(): Callgrind's
- *    separate-callers and recursion suffixes folded). A function context's exclusive value
- *    covers its loops and lines (HPCToolkit stores it again at them) but
- *    not its calls nor its inlined callees, which are function contexts of
- *    their own; Cube cnodes and Callgrind functions are disjoint already.
+ *    grouped by function identity (profdb_function_identity(): module,
+ *    file and the name with Callgrind's separate-callers and recursion
+ *    suffixes folded, profdb_function_fold()). A row shows the folded
+ *    name; where two functions would show the same one, both show "name
+ *    (file) [module]" (group_tell_namesakes, over every group whatever
+ *    -n shows); --match/--exclude test the folded name. A function
+ *    context's exclusive value covers its loops and lines (HPCToolkit
+ *    stores it again at them) but not its calls nor its inlined callees,
+ *    which are function contexts of their own; Cube cnodes and Callgrind
+ *    functions are disjoint already.
  *    Code outside any function context (hpcrun instructions, HPCToolkit
  *    binaries without hpcstruct) is ranked by its innermost contexts,
  *    grouped by label (module + offset), as hpcviewer's flat view shows
@@ -200,12 +205,18 @@ static int keep_context(ranking *k, const profdb_context *c)
 	return 0;
 }
 
-/* The group key of context @p c: its function (folded), file or module. */
-static void group_key(ranking *k, profdb_context *c, char *key, size_t n)
+/* The group key of context @p c: its function (folded), file or module;
+ * a named function's identity besides the key into *id (with its folded
+ * name, which is dropped when it is the key). */
+static void group_key(ranking *k, profdb_context *c, group_ident *id, char *key, size_t n)
 {
 	profdb_str s = k->by == BY_FILE ? k->file_at[c->depth] : k->module_at[c->depth];
+	*id = (group_ident){{NULL, 0}, {NULL, 0}, {NULL, 0}, 0, 0};
 	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
-		names_key(k->rep.db, c, key, n);
+		/* profdb_function_identity()'s: the context's own file and module */
+		profdb_str fold = profdb_function_fold(k->rep.db, c->function);
+		names_key_of(fold, c->module, key, n);
+		*id = (group_ident){fold, c->file, c->module, 1, 0};
 	} else if (k->by == BY_FUNCTION) {   /* nameless: grouped by their label */
 		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
 		context_label(c, key, n);
@@ -243,8 +254,12 @@ static int add_to_group(ranking *k, profdb_context *c)
 	char *key = need <= sizeof local ? local : malloc(need);
 	if (!key)
 		return TOP_OOM;
-	group_key(k, c, key, need);
-	ptrdiff_t g = group_lookup(&k->groups, key, strlen(key), 0, &created);
+	group_ident id;
+	group_key(k, c, &id, key, need);
+	size_t len = strlen(key);
+	if (id.fold.ptr && id.fold.len == len && memcmp(id.fold.ptr, key, len) == 0)
+		id.fold = (profdb_str){NULL, 0};
+	ptrdiff_t g = group_lookup(&k->groups, key, len, &id, 0, &created);
 	if (g >= 0 && created)
 		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
 	if (key != local)
@@ -512,11 +527,15 @@ static int rank(ranking *k)
 	r = rank_graph(k);
 	if (r == 0)
 		r = walk_tree(k);
+	else if (r > 0)
+		r = 0;   /* the graph's groups are made */
 	if (r == TOP_AGAIN) {   /* a NaN value (percent_cuts) */
 		drop_context_rows(k);
 		k->keep_every = 1;
 		r = walk_tree(k);
 	}
+	if (r == 0 && k->by == BY_FUNCTION)
+		r = group_tell_namesakes(&k->groups);
 	if (r == 0 && k->group_of)
 		r = group_inclusive(&k->groups, &k->rep, k->group_of, k->n_contexts);
 	if (r == 0 && k->group_of)
@@ -798,7 +817,8 @@ static const char top_usage[] =
 	"                       min, max, stddev, imbalance (max/mean); stored values,\n"
 	"                       by context, line or loop (default: by context)\n"
 	"  --min-percent P      only rows of at least P% of the total\n"
-	"  --match RE           only rows whose name matches RE (POSIX extended)\n"
+	"  --match RE           only rows whose name matches RE (POSIX extended; by\n"
+	"                       function the name without ' (file) [module]')\n"
 	"  --exclude RE         no rows whose name matches RE\n"
 	"  --focus CONTEXT      only the subtree of context id CONTEXT\n"
 	"  --wide               full names (default: shortened to fit 100 columns)\n"
@@ -806,6 +826,9 @@ static const char top_usage[] =
 	"  -r, --raw            hpcrun: the stored sample counts, not the values times\n"
 	"                       the sampling period that hpcprof shows\n"
 	"  --json               one object of schema profdb-top/2\n"
+	"By function, a function is its module, file and name (Callgrind's suffixes\n"
+	"folded): functions of one name in several objects or files are rows of their\n"
+	"own, named 'name (file) [module]'.\n"
 	"Percentages are shown only for metrics that combine by sum (in the text, for\n"
 	"the first metric).\n";
 

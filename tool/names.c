@@ -2,6 +2,7 @@
  * library's rule (profdb_function_fold, lib/analysis/functions.c); this
  * file only writes names for people. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "names.h"
@@ -67,13 +68,33 @@ void names_function(profdb_str name, profdb_str module, char *buf, size_t n)
 	buf[at] = '\0';
 }
 
+void names_function_where(profdb_str name, profdb_str file, profdb_str module, char *buf,
+                          size_t n)
+{
+	profdb_str f = names_base(file), m = names_base(module);
+	if (!n)
+		return;
+	if (!name.len)
+		name = str_of("<unknown function>");
+	int l = snprintf(buf, n, "%.*s", (int)name.len, name.ptr);
+	/* HPCToolkit names an unknown file "[module]": the module says it. */
+	if (file.len && !(file.ptr[0] == '[' && file.ptr[file.len - 1] == ']') && l >= 0 &&
+	    (size_t)l < n)
+		l += snprintf(buf + l, n - (size_t)l, " (%.*s)", (int)f.len, f.ptr);
+	if (module.len && l >= 0 && (size_t)l < n)
+		snprintf(buf + l, n - (size_t)l, " [%.*s]", (int)m.len, m.ptr);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
 /* names_function_unchanged() byte by byte. */
 static int unchanged_walk(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x20 || c == 0x7f)
-			return 0;   /* names_key writes '?' (and a NUL would cut) */
+			return 0;   /* names_key_of writes '?' (and a NUL would cut) */
 		/* where hex_segment() is tried: an address to shorten */
 		if (c == '0' && (i == 0 || s[i - 1] == '\'') && i + 1 < len && s[i + 1] == 'x')
 			return 0;
@@ -123,9 +144,4 @@ void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n)
 	for (char *p = buf; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-}
-
-void names_key(const profdb *db, const profdb_context *c, char *buf, size_t n)
-{
-	names_key_of(profdb_function_fold(db, c->function), c->module, buf, n);
 }

@@ -1,5 +1,5 @@
 /* How the tool names things: the label of a context, the key that groups a
- * function's contexts under `--by function`. */
+ * function's contexts under `--by function`, a function with its place. */
 #ifndef PROFDB_TOOL_NAMES_H
 #define PROFDB_TOOL_NAMES_H
 
@@ -18,13 +18,17 @@ profdb_str names_base(profdb_str path);
  * callgrind_annotate writes "0x... [/usr/bin/ls]". */
 void names_function(profdb_str name, profdb_str module, char *buf, size_t n);
 
-/* The `--by function` row name of function context @p c of @p db:
- * names_function() of the folded name (profdb_function_fold), control
- * bytes as '?'. */
-void names_key(const profdb *db, const profdb_context *c, char *buf, size_t n);
-
-/* The same key from the folded name and the module. */
+/* The `--by function` key of a function, @p folded its folded name
+ * (profdb_function_fold) and @p module its module: names_function(),
+ * control bytes as '?'. */
 void names_key_of(profdb_str folded, profdb_str module, char *buf, size_t n);
+
+/* "name (file) [module]", file and module by their base names (no file
+ * when HPCToolkit's "[module]" stands for an unknown one, none of either
+ * when empty), control bytes as '?': a function told apart from others of
+ * its name (`callers`, `callees`, the namesakes of `top`). */
+void names_function_where(profdb_str name, profdb_str file, profdb_str module, char *buf,
+                          size_t n);
 
 /* Is names_key_of(@p folded, any module, buf, @p n) @p folded itself, byte
  * for byte? Yes for a non-empty name shorter than @p n with no control

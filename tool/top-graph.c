@@ -12,8 +12,10 @@
  * (integer costs, exact while a sum stays below 2^53, far above any real
  * count). So functions are taken in table order, and a name that
  * names_function() would not rewrite is its own key, a view into the
- * file. The tree is not even built. By inclusive value the walk ranks (a
- * group's inclusive value is profdb_group_inclusive's).
+ * file; the function's file and module, strings of the reader's name
+ * table, complete its identity (group_ident: a name in two objects is
+ * two groups). The tree is not even built. By inclusive value the walk
+ * ranks (a group's inclusive value is profdb_group_inclusive's).
  * On a large table the functions are cut into consecutive parts, one per
  * thread (PROFDB_THREADS, else one per core), each grouped into a table of
  * its own; the parts' tables are then merged in order, so every group has
@@ -124,14 +126,16 @@ static void read_ahead(const profdb *db, int64_t fn, int64_t nf, ahead *a)
  * rank. */
 #define INEXACT (-0x7ffe)
 
-/* The key and group of the function before, when the key was a view
- * into the file (p NULL: none). The functions come in the order the text
- * first names them, and a third of them (py_full_sc5) fold to the same
- * name as the one before: a comparison with its key, in cache, finds
- * their group without hashing and probing the table. */
+/* The key, file, module and group of the function before, when the key
+ * was a view into the file (p NULL: none). The functions come in the
+ * order the text first names them, and a third of them (py_full_sc5) fold
+ * to the same name as the one before: a comparison with its key and
+ * place, in cache, finds their group without hashing and probing the
+ * table. */
 typedef struct last_key {
 	const char *p;
 	size_t len;
+	profdb_str file, module;
 	ptrdiff_t g;
 } last_key;
 
@@ -147,19 +151,23 @@ static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_g
 	profdb_str name = profdb_function_fold(k->rep.db, f->name);
 	/* (the same bytes: a view too, names_function_unchanged() is about the
 	 * bytes alone) */
-	if (last->p && name.len == last->len && memcmp(name.ptr, last->p, name.len) == 0)
+	if (last->p && name.len == last->len && memcmp(name.ptr, last->p, name.len) == 0 &&
+	    same_str(f->file, last->file) && same_str(f->module, last->module))
 		return last->g;
 	/* a key is never cut: a long name gets a buffer of its size */
 	size_t need = name.len + f->module.len + 8;
 	char *key = need <= sizeof local ? local : malloc(need);
 	if (!key)
 		return TOP_OOM;
+	group_ident id = {{NULL, 0}, f->file, f->module, 1, 0};
 	int lasting = names_function_unchanged(name, need);
 	if (!lasting) {
 		names_key_of(name, f->module, key, need);
+		if (strlen(key) != name.len || memcmp(key, name.ptr, name.len) != 0)
+			id.fold = name;
 		name = str_of(key);
 	}
-	ptrdiff_t g = group_lookup(t, name.ptr, name.len, lasting, &created);
+	ptrdiff_t g = group_lookup(t, name.ptr, name.len, &id, lasting, &created);
 	if (g >= 0 && created && filter_any(&k->o.names)) {
 		if (lasting) {   /* the view, NUL-terminated for the filter */
 			memcpy(key, name.ptr, name.len);
@@ -171,7 +179,8 @@ static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_g
 		free(key);
 	if (g < 0)
 		return TOP_OOM;
-	*last = lasting ? (last_key){name.ptr, name.len, g} : (last_key){NULL, 0, 0};
+	*last = lasting ? (last_key){name.ptr, name.len, f->file, f->module, g}
+	                : (last_key){NULL, 0, {NULL, 0}, {NULL, 0}, 0};
 	return g;
 }
 
@@ -203,7 +212,7 @@ static void *rank_part(void *arg)
 	int64_t nf = profdb_graph_function_count(db);
 	int r = 0;
 	ahead a;
-	last_key last = {NULL, 0, 0};
+	last_key last = {NULL, 0, {NULL, 0}, {NULL, 0}, 0};
 	/* What changes with every function is kept on this thread's stack
 	 * (and a long row of values in this thread's own allocation): the
 	 * parts lie side by side, and memory that a part wrote next to its
@@ -277,12 +286,13 @@ static int merge_parts(part *ps, unsigned n, const report *rep)
 			const row *fr = &from->rows[j];
 			int created;
 			/* (a key from->owned holds stays alive: moved below) */
-			ptrdiff_t g = group_lookup_hashed(t, fr->name, fr->name_len, from->hash[j], 1,
-			                                  &created);
+			ptrdiff_t g = group_lookup_hashed(t, fr->name, fr->name_len, from->hash[j],
+			                                  &from->ident[j], 1, &created);
 			if (g < 0)
 				return TOP_OOM;
 			if (created)
 				t->rows[g].pass = fr->pass;
+			t->ident[g].namesake |= from->ident[j].namesake;
 			group_take(t, (size_t)g, rep, from, j);
 		}
 		if (group_adopt_keys(t, from) < 0)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "top.h"
 
 /* Byte order, as strcmp (keys hold no NUL). */
@@ -293,9 +294,9 @@ static uint64_t hash_key(const char *s, size_t n)
 	return h ^ (h >> 29);
 }
 
-static int grow_slots(group_table *t)
+/* The slots of @p t built anew, @p ns of them (a power of 2). */
+static int build_slots(group_table *t, size_t ns)
 {
-	size_t ns = t->nslots ? 2 * t->nslots : 1024;
 	uint32_t *s = calloc(ns, sizeof *s);
 	if (!s)
 		return -1;
@@ -311,19 +312,27 @@ static int grow_slots(group_table *t)
 	return 0;
 }
 
+static int grow_slots(group_table *t)
+{
+	return build_slots(t, t->nslots ? 2 * t->nslots : 1024);
+}
+
 static int grow_rows(group_table *t)
 {
 	size_t nc = t->cap ? 2 * t->cap : 1024;
 	row *nr = realloc(t->rows, nc * sizeof *nr);
 	if (nr)
 		t->rows = nr;
+	group_ident *ni = realloc(t->ident, nc * sizeof *ni);
+	if (ni)
+		t->ident = ni;
 	uint64_t *nh = realloc(t->hash, nc * sizeof *nh);
 	if (nh)
 		t->hash = nh;
 	double *nv = realloc(t->vals, nc * (t->nv ? t->nv : 1) * sizeof *nv);
 	if (nv)
 		t->vals = nv;
-	if (!nr || !nh || !nv)
+	if (!nr || !ni || !nh || !nv)
 		return -1;
 	t->cap = nc;
 	return 0;
@@ -348,27 +357,42 @@ static const char *own_key(group_table *t, const char *name, size_t len)
 	return t->owned[t->n_owned++] = c;
 }
 
-/* The index of the group @p name (len bytes), created (values unset, n_ctx
- * 0) if new, with a copy of the key unless @p lasting (the bytes stay
- * valid while the table lives); -1 when out of memory. *created tells a
- * new group. */
-ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting,
-                              int *created)
+ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, const group_ident *id,
+                       int lasting, int *created)
 {
-	return group_lookup_hashed(t, name, len, hash_key(name, len), lasting, created);
+	return group_lookup_hashed(t, name, len, hash_key(name, len), id, lasting, created);
+}
+
+/* Is @p a the identity @p b, the keys being equal? */
+static inline int same_ident(const group_ident *a, const group_ident *b)
+{
+	if (!same_str(a->module, b->module) || !same_str(a->file, b->file))
+		return 0;
+	/* no fold: the key's bytes, which both have (and a fold given is
+	 * not the key) */
+	if (!a->fold.ptr || !b->fold.ptr)
+		return !a->fold.ptr && !b->fold.ptr;
+	return same_str(a->fold, b->fold);
 }
 
 ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint64_t h,
-                              int lasting, int *created)
+                              const group_ident *id, int lasting, int *created)
 {
+	static const group_ident none;
+	ptrdiff_t namesake = -1;
 	*created = 0;
+	if (!id)
+		id = &none;
 	if (2 * (t->n + 1) > t->nslots && grow_slots(t) < 0)
 		return -1;
 	size_t k = h & (t->nslots - 1);
 	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1)) {
 		size_t i = t->slots[k] - 1;
-		if (t->hash[i] == h && t->rows[i].name_len == len && memcmp(t->rows[i].name, name, len) == 0)
+		if (t->hash[i] != h || t->rows[i].name_len != len || memcmp(t->rows[i].name, name, len))
+			continue;
+		if (same_ident(&t->ident[i], id))
 			return (ptrdiff_t)i;
+		namesake = (ptrdiff_t)i;
 	}
 	if (t->n == t->cap && grow_rows(t) < 0)
 		return -1;
@@ -382,10 +406,45 @@ ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint
 	r->pass = 1;
 	for (size_t m = 0; m < t->nv; m++)   /* a group no context is added to ranks 0 */
 		t->vals[t->n * t->nv + m] = 0;
+	t->ident[t->n] = *id;
+	/* Keys are never removed: of two groups of one key, the later one's
+	 * probe passed the earlier one. */
+	if (namesake >= 0)
+		t->ident[namesake].namesake = t->ident[t->n].namesake = 1;
 	t->hash[t->n] = h;
 	t->slots[k] = (uint32_t)++t->n;
 	*created = 1;
 	return (ptrdiff_t)(t->n - 1);
+}
+
+int group_tell_namesakes(group_table *t)
+{
+	int renamed = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const group_ident *id = &t->ident[i];
+		row *r = &t->rows[i];
+		if (!id->namesake || !id->function)
+			continue;
+		profdb_str fold = id->fold.ptr ? id->fold : (profdb_str){r->name, r->name_len};
+		size_t need = fold.len + names_base(id->file).len + names_base(id->module).len + 32;
+		char *plain = malloc(need), *where = malloc(need);
+		if (plain && where) {
+			/* the name as a key prints it, without the object that
+			 * names_key_of() gives an address: it follows anyway */
+			names_key_of(fold, (profdb_str){NULL, 0}, plain, need);
+			names_function_where(str_of(plain), id->file, id->module, where, need);
+		}
+		const char *key = plain && where ? own_key(t, where, strlen(where)) : NULL;
+		free(plain);
+		free(where);
+		if (!key)
+			return TOP_OOM;
+		r->name = key;
+		r->name_len = strlen(key);
+		t->hash[i] = hash_key(r->name, r->name_len);
+		renamed = 1;
+	}
+	return renamed && build_slots(t, t->nslots) < 0 ? TOP_OOM : 0;
 }
 
 /* Add the values @p v of one context to group @p i by the metrics' rules:
@@ -521,7 +580,7 @@ static ptrdiff_t cycle_group(group_table *t, const uint32_t *cycle_of, size_t ng
 	}
 	len += (size_t)snprintf(name + len, cap - len, "%s)", members > 3 ? ", ..." : "");
 	int created;
-	ptrdiff_t i = group_lookup(t, name, len, 0, &created);
+	ptrdiff_t i = group_lookup(t, name, len, NULL, 0, &created);
 	free(name);
 	if (i >= 0)
 		t->rows[i].n_ctx = (uint32_t)members;   /* no one context: ctx stays PROFDB_NONE */
@@ -561,6 +620,7 @@ void group_free(group_table *t)
 		free(t->owned[i]);
 	free(t->owned);
 	free(t->rows);
+	free(t->ident);
 	free(t->hash);
 	free(t->vals);
 	free(t->slots);

@@ -4,6 +4,7 @@
 #define PROFDB_TOOL_TOP_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -83,12 +84,35 @@ double *heap_offer(row *rows, size_t *n, size_t cap, row r);
 /* ---- groups: an open-addressing table of names ---------------------------
  * A key is a byte string: a view into the mapped file when the name needs
  * no rewriting (most Callgrind functions: rank_graph), else a copy the
- * table owns. The values live in one pool, nv per group; the rows point
- * into it once no group is added any more (group_rows). */
+ * table owns. By function a group is a function's identity, (module, file,
+ * folded name) as profdb_function_identity() gives it: the key is the
+ * name printed for it and the rest is its group_ident; functions of one
+ * key in other objects or files are groups of their own, namesakes
+ * (group_tell_namesakes names them apart). Other groups have an empty
+ * identity: their key alone. The values live in one pool, nv per group;
+ * the rows point into it once no group is added any more (group_rows). */
+
+/* A group's identity besides its key. The strings point into the
+ * database (they live until it closes). */
+typedef struct group_ident {
+	profdb_str fold;        /* the folded name; {NULL, 0} when (and only when)
+	                           the key is its bytes */
+	profdb_str file, module;
+	unsigned char function; /* a named function's (namesakes are named apart) */
+	unsigned char namesake; /* another group has the same key */
+} group_ident;
+
+/* Is @p a the string @p b? Equal strings of a Callgrind reader's name
+ * table are one string: the pointers mostly tell without the bytes. */
+static inline int same_str(profdb_str a, profdb_str b)
+{
+	return a.len == b.len && (a.ptr == b.ptr || !a.len || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
 
 typedef struct group_table {
 	row *rows;          /* the groups, in first-seen order */
-	uint64_t *hash;     /* per group */
+	group_ident *ident; /* per group */
+	uint64_t *hash;     /* per group (of the key alone) */
 	size_t n, cap;
 	double *vals;       /* nv per group */
 	size_t nv;
@@ -98,15 +122,23 @@ typedef struct group_table {
 	size_t n_owned, cap_owned;
 } group_table;
 
-/* The index of the group @p name (len bytes), created (values 0, n_ctx 0)
- * if new, with a copy of the key unless @p lasting (the bytes stay valid
- * while the table lives); -1 when out of memory. *created tells a new
- * group. t->nv must be set before the first call. */
-ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, int lasting, int *created);
+/* The index of the group @p name (len bytes) of identity @p id (NULL: an
+ * empty one), created (values 0, n_ctx 0) if new, with a copy of the key
+ * unless @p lasting (the bytes stay valid while the table lives); -1 when
+ * out of memory. *created tells a new group. A new group whose key
+ * another group of the table has is a namesake, and so is that one. t->nv
+ * must be set before the first call. */
+ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, const group_ident *id,
+                       int lasting, int *created);
 /* group_lookup() for a key whose hash @p h a table of groups holds (the
  * same for the same key in every table). */
 ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint64_t h,
-                              int lasting, int *created);
+                              const group_ident *id, int lasting, int *created);
+/* Every function group that is a namesake gets the key "name (file)
+ * [module]" (names_function_where), so that the rows of one key are told
+ * apart; done over every group, whatever is shown of them. A group keeps
+ * its filter verdict (pass), made on its name. 0 or TOP_OOM. */
+int group_tell_namesakes(group_table *t);
 /* Add the values @p v of context @p ctx to group @p i by the metrics' rules. */
 void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx);
 /* Group @p j of @p from joins group @p i of @p t: its members come after

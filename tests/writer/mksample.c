@@ -4,6 +4,7 @@
  *   profdb-mksample nan DIR
  *   profdb-mksample signs DIR
  *   profdb-mksample kinds DIR
+ *   profdb-mksample namesakes DIR
  *   profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]
  */
 #include <errno.h>
@@ -20,12 +21,14 @@ static int usage(void)
           "       profdb-mksample nan DIR\n"
           "       profdb-mksample signs DIR\n"
           "       profdb-mksample kinds DIR\n"
+          "       profdb-mksample namesakes DIR\n"
           "       profdb-mksample synth DIR PROFILES CONTEXTS METRICS DENSITY SAMPLES [SEED]\n"
           "  sample  the hand-made database documented in tests/writer/writer.h\n"
           "  nan     the same with special doubles (see nan_sample())\n"
           "  signs   the same with negative values and a NaN (see signs_sample())\n"
           "  kinds   the same contexts and metrics, profiles identified by every kind\n"
           "          (see kinds_sample())\n"
+          "  namesakes  the same with two functions of one name (see namesakes_sample())\n"
           "  synth   a synthetic database: PROFILES thread profiles (+ summary),\n"
           "          CONTEXTS tree nodes, METRICS metrics (3 propagated ids each),\n"
           "          DENSITY in [0,1] of (context, metric) pairs stored per thread,\n"
@@ -162,8 +165,30 @@ static void kinds_sample(tw_hpctk4 *d, tw_profile prof[8])
     d->id_names = id_names;
 }
 
+/* The sample with function 2 ("helper", no module, file src/util.h)
+ * named "memcpy" as function 3 is (module libc.so.6, no file): two
+ * functions of one name, which a ranking by function keeps apart. */
+static void namesakes_sample(tw_hpctk4 *d, tw_function fns[5])
+{
+    tw_hpctk4_sample(d);
+    memcpy(fns, d->functions, 5 * sizeof *fns);
+    fns[2].name = "memcpy";
+    d->functions = fns;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "namesakes") == 0) {
+        tw_hpctk4 d;
+        tw_function fns[5];
+        namesakes_sample(&d, fns);
+        int err = tw_hpctk4_write_dir(&d, argv[2]);
+        if (err) {
+            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
+            return 1;
+        }
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "kinds") == 0) {
         tw_hpctk4 d;
         tw_profile prof[8];

@@ -268,14 +268,35 @@ FAST int64_t line_fast(parser *ps, const char *s, uint64_t off, uint64_t end, co
 	return 0;
 }
 
-int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
+/* The lines from @p off on while the fast paths take them and start
+ * before @p end, in one loop: a call per line, with the saving and
+ * restoring of registers that the large line_fast() needs, would cost
+ * more than many of the lines themselves. */
+FAST int64_t lines_fast(parser *ps, uint64_t off, uint64_t end, const int crlf)
 {
-	return line_fast(ps, s, off, end, 0);
+	const char *text = ps->at.f->text;
+	while (off < end) {
+		ps->at.lineno++;
+		int64_t used = line_fast(ps, text + off, off, end, crlf);
+		if (used <= 0) {
+			if (used < 0)
+				return used;
+			ps->at.lineno--;   /* (the general path counts it) */
+			break;
+		}
+		off += (uint64_t)used;
+	}
+	return (int64_t)off;
 }
 
-int64_t fast_line_crlf(parser *ps, const char *s, uint64_t off, uint64_t end)
+int64_t fast_lines(parser *ps, uint64_t off, uint64_t end)
 {
-	return line_fast(ps, s, off, end, 1);
+	return lines_fast(ps, off, end, 0);
+}
+
+int64_t fast_lines_crlf(parser *ps, uint64_t off, uint64_t end)
+{
+	return lines_fast(ps, off, end, 1);
 }
 
 /* Content detection, as KCachegrind does it. */

@@ -172,12 +172,37 @@ typedef struct {
 	void *ctx;
 } fast_sink;
 
+/* Takes back the first @p k costs of the cost line at @p s that
+ * fast_cost_line() added to @p sink, read again from the text (the same
+ * bytes give the same values), so that the line's reader keeps no copy
+ * of them. Out of line: only a line refused after some of its costs
+ * were added (a sum that does not fit, a hex cost, a line too long)
+ * comes here. */
+static __attribute__((noinline, cold, unused)) void
+fast_cost_undo(const char *s, const char *end, uint32_t n_pos, const uint64_t np[CG_NPOS],
+               uint32_t k, const fast_sink *sink)
+{
+	const char *q = s;
+	uint64_t t, x = 0;
+	fast_subpos(&q, np[0], &t);
+	if (n_pos > 1) {
+		q++;
+		fast_subpos(&q, np[1], &t);
+	}
+	for (uint32_t i = 0; i < k; i++) {
+		while (cg_is_space(*q))
+			q++;
+		fast_dec_to(&q, end, &x);
+		sink->undo(sink->ctx, i, x);
+	}
+}
+
 /* A cost line at @p s that a '\n' ends, or "\r\n" when @p crlf (the text
  * ends with a '\n', so no read passes it): subpositions relative to @p np
  * separated by one blank, then at most @p n_cols decimal costs of at most
  * 19 digits, each after blanks, and blanks; at most @p max_len bytes.
- * Returns the line's '\n' with its positions in @p np and its costs in
- * @p v (*nv of them), also added to @p sink unless it is NULL; NULL for any
+ * Returns the line's '\n' with its positions in @p np and its costs
+ * added to @p sink, or, without one, in @p v (*nv of them); NULL for any
  * other line or a sum that does not fit, with nothing changed, which the
  * caller's general path reads (and reports what is wrong). The text
  * before @p end is readable (a cost's digits are read in words before
@@ -185,7 +210,9 @@ typedef struct {
  * (fast.c: a sink adding into a row) and the detail (detail.c: no sink),
  * each compiled with its own constant @p sink, @p max_len and @p crlf.
  * Every cost goes to the sink, a 0 too: a branch on the value would be
- * mispredicted where the cheap add is not. */
+ * mispredicted where the cheap add is not. With a sink the costs are not
+ * stored: a store a cost, and the index into @p v, would lengthen the
+ * loop that the scan spends most of its time in. */
 FAST const char *fast_cost_line(const char *s, const char *end, uint64_t max_len,
                                 uint32_t n_pos, uint32_t n_cols, uint64_t np[CG_NPOS],
                                 uint64_t *v, uint32_t *nv, const fast_sink *sink,
@@ -206,11 +233,12 @@ FAST const char *fast_cost_line(const char *s, const char *end, uint64_t max_len
 	uint32_t k = 0;
 	for (;;) {
 		unsigned d;
+		uint64_t x;
 		if (q[0] == ' ' && (d = (unsigned)(unsigned char)q[1] - '0') <= 9 &&
 		    (q[2] == ' ' || q[2] == '\n')) {  /* most costs: one blank, one digit */
 			if (k >= n_cols)
 				goto undo;
-			v[k] = d;
+			x = d;
 			q += 2;
 		} else {
 			if (*q == '\n')
@@ -226,26 +254,31 @@ FAST const char *fast_cost_line(const char *s, const char *end, uint64_t max_len
 			while (cg_is_space(*q));
 			if (*q == '\n')
 				break;  /* trailing blanks */
-			if (k >= n_cols || !fast_dec_to(&q, end, &v[k])) {
+			if (k >= n_cols || !fast_dec_to(&q, end, &x)) {
 				if (!crlf || !fast_crlf(q))   /* (fast_dec_to() moves nothing on failure) */
 					goto undo;
 				q++;
 				break;
 			}
 		}
-		if (sink && !sink->add(sink->ctx, k, v[k]))
-			goto undo;
+		if (sink) {
+			if (!sink->add(sink->ctx, k, x))
+				goto undo;
+		} else {
+			v[k] = x;
+		}
 		k++;
 	}
 	if ((uint64_t)(q - s) > max_len)
 		goto undo;
 	np[0] = t0;
 	np[1] = n_pos > 1 ? t1 : np[1];
-	*nv = k;
+	if (!sink)
+		*nv = k;
 	return q;
 undo:
-	while (sink && k-- > 0)
-		sink->undo(sink->ctx, k, v[k]);
+	if (sink && k)
+		fast_cost_undo(s, end, n_pos, np, k, sink);
 	return NULL;
 }
 

@@ -72,12 +72,10 @@ FAST const char *fast_costs(const parser *ps, const char *s, const char *text_en
                             uint64_t *wide, uint32_t *narrow, uint32_t n_pos,
                             uint64_t np[CG_NPOS], const int crlf)
 {
-	uint64_t v[CG_MAX_EVENTS];
-	uint32_t nv;
 	cost_row row = {.ps = ps, .wide = wide, .narrow = narrow};
 	const fast_sink sink = {.add = cost_add, .undo = cost_undo, .ctx = &row};
-	return fast_cost_line(s, text_end, CG_MAX_LINE, n_pos, ps->part.n_cols, np, v, &nv, &sink,
-	                      crlf);
+	return fast_cost_line(s, text_end, CG_MAX_LINE, n_pos, ps->part.n_cols, np, NULL, NULL,
+	                      &sink, crlf);
 }
 
 /* A name line's value "(id)\n" (or "(id)\r\n") with the id defined (a definition, blanks
@@ -131,19 +129,28 @@ FAST int64_t cost_run(parser *ps, const char *s, uint64_t off, uint64_t end, con
 	const char *text_end = s - off + ps->at.f->size;
 	uint64_t np[CG_NPOS];
 	memcpy(np, ps->part.pos, sizeof np);
-	/* (two loops: each with its own inlined fast_costs) */
-	if (narrow) {
+	const char *stop = s + (end - off);
+	/* (three loops: each with its own inlined fast_costs; the usual one,
+	 * narrow rows and two positions, with n_pos a constant) */
+	if (narrow && n_pos == 2) {
+		while ((nl = fast_costs(ps, q, text_end, NULL, narrow, 2, np, crlf))) {
+			n++;
+			q = nl + 1;
+			if (q >= stop || !cost_start(*q))
+				break;
+		}
+	} else if (narrow) {
 		while ((nl = fast_costs(ps, q, text_end, NULL, narrow, n_pos, np, crlf))) {
 			n++;
 			q = nl + 1;
-			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
+			if (q >= stop || !cost_start(*q))
 				break;
 		}
 	} else {
 		while ((nl = fast_costs(ps, q, text_end, wide, NULL, n_pos, np, crlf))) {
 			n++;
 			q = nl + 1;
-			if (off + (uint64_t)(q - s) >= end || !cost_start(*q))
+			if (q >= stop || !cost_start(*q))
 				break;
 		}
 	}
@@ -261,14 +268,35 @@ FAST int64_t line_fast(parser *ps, const char *s, uint64_t off, uint64_t end, co
 	return 0;
 }
 
-int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end)
+/* The lines from @p off on while the fast paths take them and start
+ * before @p end, in one loop: a call per line, with the saving and
+ * restoring of registers that the large line_fast() needs, would cost
+ * more than many of the lines themselves. */
+FAST int64_t lines_fast(parser *ps, uint64_t off, uint64_t end, const int crlf)
 {
-	return line_fast(ps, s, off, end, 0);
+	const char *text = ps->at.f->text;
+	while (off < end) {
+		ps->at.lineno++;
+		int64_t used = line_fast(ps, text + off, off, end, crlf);
+		if (used <= 0) {
+			if (used < 0)
+				return used;
+			ps->at.lineno--;   /* (the general path counts it) */
+			break;
+		}
+		off += (uint64_t)used;
+	}
+	return (int64_t)off;
 }
 
-int64_t fast_line_crlf(parser *ps, const char *s, uint64_t off, uint64_t end)
+int64_t fast_lines(parser *ps, uint64_t off, uint64_t end)
 {
-	return line_fast(ps, s, off, end, 1);
+	return lines_fast(ps, off, end, 0);
+}
+
+int64_t fast_lines_crlf(parser *ps, uint64_t off, uint64_t end)
+{
+	return lines_fast(ps, off, end, 1);
 }
 
 /* Content detection, as KCachegrind does it. */

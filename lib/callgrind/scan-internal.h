@@ -38,7 +38,7 @@ typedef struct cg_where {
 	uint64_t off;        /* byte offset of the current line */
 	uint64_t next_off;   /* byte offset of the line after it */
 	int last_line;       /* the current line has no '\n' after it */
-	uint64_t safe_end;   /* just past the text's last '\n' (fast_line) */
+	uint64_t safe_end;   /* just past the text's last '\n' (fast_lines) */
 	uint64_t next_progress;  /* offset of the next progress call */
 } cg_where;
 
@@ -217,8 +217,8 @@ static inline bool once(bool *flag)
 #define cost_line profdb__cgs_cost_line
 #define spec_line profdb__cgs_spec_line
 #define header_line profdb__cgs_header_line
-#define fast_line profdb__cgs_fast_line
-#define fast_line_crlf profdb__cgs_fast_line_crlf
+#define fast_lines profdb__cgs_fast_lines
+#define fast_lines_crlf profdb__cgs_fast_lines_crlf
 #define ids_clear profdb__cgs_ids_clear
 #define intern profdb__cgs_intern
 
@@ -400,13 +400,15 @@ int profdb__cgs_call_cost(parser *ps);
  * calls are appended). */
 int profdb__cg_call_costs_append(profdb_cg *cg, const profdb_cg *lc);
 
-/* fast.c: the line at @p s (offset @p off, before @p end, which is at
- * most at.safe_end): > 0 the bytes consumed, 0 for the general path, < 0
- * an error (the one the general path would give). A run of cost lines
- * is read at once, up to a line that starts at @p end or later; at.lineno
- * counts its lines after the first. fast_line_crlf() also takes a
- * "\r\n" for a '\n' where a line may end. */
-int64_t fast_line(parser *ps, const char *s, uint64_t off, uint64_t end);
-int64_t fast_line_crlf(parser *ps, const char *s, uint64_t off, uint64_t end);
+/* fast.c: the lines from offset @p off on (before @p end, which is at
+ * most at.safe_end) while the fast paths take them: the offset of the
+ * first line they leave to the general path (or @p end or past it), each
+ * line before it counted in at.lineno; < 0 an error (the one the general
+ * path would give), at.lineno counting the line that has it. A run of
+ * cost lines is read at once, up to a line that starts at @p end or
+ * later. fast_lines_crlf() also takes a "\r\n" for a '\n' where a line
+ * may end. */
+int64_t fast_lines(parser *ps, uint64_t off, uint64_t end);
+int64_t fast_lines_crlf(parser *ps, uint64_t off, uint64_t end);
 
 #endif

@@ -201,16 +201,16 @@ static inline __attribute__((always_inline)) int lines_with(parser *ps, uint64_t
 				return profdb__fail(-ECANCELED, "%s: cancelled at offset %" PRIu64,
 				                    ps->at.f->label, off);
 		}
-		ps->at.lineno++;
-		int64_t used = off >= fast_end ? 0
-		               : crlf      ? fast_line_crlf(ps, s + off, off, fast_end)
-		                           : fast_line(ps, s + off, off, fast_end);
-		if (used > 0) {
-			off += (uint64_t)used;
-			continue;
+		if (off < fast_end) {
+			int64_t to = crlf ? fast_lines_crlf(ps, off, fast_end) : fast_lines(ps, off, fast_end);
+			if (to < 0)
+				return (int)to;
+			off = (uint64_t)to;
+			if (off >= fast_end)
+				continue;   /* the progress hook, or the lines after fast_end */
 		}
-		if (used < 0)
-			return (int)used;
+		/* a line the fast paths leave to the general path */
+		ps->at.lineno++;
 		ps->at.off = off;
 		uint64_t rest = size - off;
 		size_t scan = (size_t)(rest < CG_MAX_LINE + 1 ? rest : CG_MAX_LINE + 1);

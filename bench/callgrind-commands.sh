@@ -22,9 +22,16 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 timer=$(timer "$tmp")
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-cache_as_read "$file" "$1"
+# the builds timed as copies (bench/lib.sh, copy_build); named as given
+nb=0
+for p in "$@"; do
+	nb=$((nb + 1))
+	eval "name_$nb=\$p"
+	eval "tool_$nb=\$(copy_build \"\$p\" \"\$tmp/build$nb\")"
+done
+cache_as_read "$file" "$tool_1"
 # the hottest function's context id (the first row of top)
-hot=$("$1" top "$file" | awk '$3 ~ /^[0-9]+$/ && $2 ~ /%$/ { print $3; exit }')
+hot=$("$tool_1" top "$file" | awk '$3 ~ /^[0-9]+$/ && $2 ~ /%$/ { print $3; exit }')
 
 # one run of build $1 (index $2), command $3..., into $tmp/<index>.<case>
 once() {
@@ -47,8 +54,9 @@ i=0
 while [ "$i" -lt "$runs" ]; do
 	cases | while IFS='|' read -r case cmd; do
 		b=0
-		for tool in "$@"; do
+		while [ "$b" -lt "$nb" ]; do
 			b=$((b + 1))
+			eval "tool=\$tool_$b"
 			# shellcheck disable=SC2086 # the command's words
 			once "$tool" "$b" "$case" $cmd
 		done
@@ -56,8 +64,9 @@ while [ "$i" -lt "$runs" ]; do
 	i=$((i + 1))
 done
 b=0
-for tool in "$@"; do
+while [ "$b" -lt "$nb" ]; do
 	b=$((b + 1))
+	eval "tool=\$name_$b"
 	top=$(med <"$tmp/$b.top.cpu")
 	cases | while IFS='|' read -r case cmd; do
 		cpu=$(med <"$tmp/$b.$case.cpu")

@@ -52,6 +52,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/peers.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . "$src/bench/lib.sh"
 timer=$(timer "$tmp")
+profdb=$(copy_build "$profdb" "$tmp/build")   # timed as a copy (bench/lib.sh)
 big="${TMPDIR:-/tmp}/profdb-peers-py_full_sc5.out"
 if [ ! -f "$big" ]; then
 	gzip -dc "$data/callgrind/big/py_full_sc5.out.gz" >"$big.tmp" && mv "$big.tmp" "$big"

@@ -65,7 +65,8 @@ static group_ident fn_ident(const char *file, const char *module)
  * or two files is two groups, namesakes; equal strings at other addresses
  * are the same identity; a folded name that is not the key (an address
  * the key shortens) is compared too. group_tell_namesakes() names them
- * "name (file) [module]" by base names, leaves the others and the groups
+ * "name (file) [module]" by base names (and " #ctx" where those still
+ * print alike), leaves the others and the groups
  * of no function alone, and the table still finds every group. */
 Test(tool_top_groups, functions_are_grouped_by_identity)
 {
@@ -103,6 +104,8 @@ Test(tool_top_groups, functions_are_grouped_by_identity)
 	ptrdiff_t l = group_lookup(&t, "main", 4, NULL, 0, &created);
 	cr_expect(created && l != mg && t.ident[l].namesake && t.ident[mg].namesake);
 	t.rows[b].pass = 0;
+	t.rows[x1].ctx = 7;   /* their first contexts */
+	t.rows[x2].ctx = 9;
 	size_t n = t.n;
 	cr_assert_eq(group_tell_namesakes(&t), 0);
 	cr_expect_eq(t.n, n, "no group added");
@@ -111,8 +114,10 @@ Test(tool_top_groups, functions_are_grouped_by_identity)
 		{b, "strlen (ifunc-avx2.h) [libc.so.6]"},
 		{f, "strlen (strlen.c) [libc.so.6]"},
 		{mg, "main (main.c) [prog]"},
-		{x1, "0x10 [x]"},   /* no file: the module, the address shortened */
-		{x2, "0x10 [x]"},
+		/* no file: the module, the address shortened; alike, so the
+		 * first context too */
+		{x1, "0x10 [x] #7"},
+		{x2, "0x10 [x] #9"},
 		{l, "main"},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {

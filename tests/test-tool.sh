@@ -102,6 +102,22 @@ golden cg-top-namesakes-inclusive top --inclusive -n 0 "$nsc"
 check cg-top-namesakes-n1 0 "$profdb" top -n 1 "$nsc"
 contains cg-top-namesakes-n1 "strlen (strlen-sse2.S) [ld-linux-x86-64.so.2]"
 
+# names that still print alike after " (file) [module]": Xdebug's
+# anonymous classes (a NUL, then where each is), and one name in two files
+# of the same base name; each row then names its first context
+alike="$work/alike.callgrind"
+printf '%b' '# callgrind format\nevents: Ir\nob=/usr/bin/prog\nfl=/src/a.php\n' \
+	'fn=class@anonymous\0/src/a.php:3$0\n1 10\nfn=class@anonymous\0/src/a.php:9$1\n2 4\n' \
+	'fl=/a/x.c\nfn=f\n3 6\nfl=/b/x.c\nfn=f\n4 2\n' >"$alike"
+check top-alike 0 "$profdb" top -n 0 --json "$alike"
+[ -z "$(grep -o '"contexts": [0-9]*, "name": "[^"]*"' "$work/out" | sed 's/.*"name": //' |
+	sort | uniq -d)" ] ||
+	fail "top-alike: two rows print alike"
+contains top-alike '"name": "class@anonymous (a.php) [prog] #1"'
+contains top-alike '"name": "class@anonymous (a.php) [prog] #2"'
+contains top-alike '"name": "f (x.c) [prog] #3"'
+contains top-alike '"name": "f (x.c) [prog] #4"'
+
 golden tree tree "$db"
 contains tree "<main thread>"
 contains tree "[I] helper"

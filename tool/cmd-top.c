@@ -8,8 +8,10 @@
  *    file and the name with Callgrind's separate-callers and recursion
  *    suffixes folded, profdb_function_fold()). A row shows the folded
  *    name; where two functions would show the same one, both show "name
- *    (file) [module]" (group_tell_namesakes, over every group whatever
- *    -n shows); --match/--exclude test the folded name. A function
+ *    (file) [module]", and " #<first context>" after it where those are
+ *    alike still (group_tell_namesakes, over every group whatever -n
+ *    shows); --match/--exclude test the name as shown without a
+ *    namesake's " (file) [module]". A function
  *    context's exclusive value covers its loops and lines (HPCToolkit
  *    stores it again at them) but not its calls nor its inlined callees,
  *    which are function contexts of their own; Cube cnodes and Callgrind
@@ -828,7 +830,8 @@ static const char top_usage[] =
 	"  --json               one object of schema profdb-top/2\n"
 	"By function, a function is its module, file and name (Callgrind's suffixes\n"
 	"folded): functions of one name in several objects or files are rows of their\n"
-	"own, named 'name (file) [module]'.\n"
+	"own, named 'name (file) [module]' (and '#ID', the first context, where\n"
+	"those are alike still).\n"
 	"Percentages are shown only for metrics that combine by sum (in the text, for\n"
 	"the first metric).\n";
 

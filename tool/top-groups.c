@@ -1,4 +1,5 @@
 /* `profdb top`'s rows and groups: see top.h. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -417,34 +418,90 @@ ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint
 	return (ptrdiff_t)(t->n - 1);
 }
 
+/* Does a group other than @p i have @p i's key? */
+static int key_shared(const group_table *t, size_t i)
+{
+	const row *r = &t->rows[i];
+	for (size_t k = t->hash[i] & (t->nslots - 1); t->slots[k]; k = (k + 1) & (t->nslots - 1)) {
+		size_t j = t->slots[k] - 1;
+		if (j != i && t->hash[j] == t->hash[i] && t->rows[j].name_len == r->name_len &&
+		    memcmp(t->rows[j].name, r->name, r->name_len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Group @p i's key becomes @p name (@p len bytes, copied). */
+static int rename_group(group_table *t, size_t i, const char *name, size_t len)
+{
+	const char *key = own_key(t, name, len);
+	if (!key)
+		return TOP_OOM;
+	t->rows[i].name = key;
+	t->rows[i].name_len = len;
+	t->hash[i] = hash_key(key, len);
+	return 0;
+}
+
 int group_tell_namesakes(group_table *t)
 {
-	int renamed = 0;
+	int renamed = 0, r;
 	for (size_t i = 0; i < t->n; i++) {
 		const group_ident *id = &t->ident[i];
-		row *r = &t->rows[i];
+		const row *g = &t->rows[i];
 		if (!id->namesake || !id->function)
 			continue;
-		profdb_str fold = id->fold.ptr ? id->fold : (profdb_str){r->name, r->name_len};
+		profdb_str fold = id->fold.ptr ? id->fold : (profdb_str){g->name, g->name_len};
 		size_t need = fold.len + names_base(id->file).len + names_base(id->module).len + 32;
 		char *plain = malloc(need), *where = malloc(need);
+		r = TOP_OOM;
 		if (plain && where) {
 			/* the name as a key prints it, without the object that
 			 * names_key_of() gives an address: it follows anyway */
 			names_key_of(fold, (profdb_str){NULL, 0}, plain, need);
 			names_function_where(str_of(plain), id->file, id->module, where, need);
+			r = rename_group(t, i, where, strlen(where));
 		}
-		const char *key = plain && where ? own_key(t, where, strlen(where)) : NULL;
 		free(plain);
 		free(where);
-		if (!key)
-			return TOP_OOM;
-		r->name = key;
-		r->name_len = strlen(key);
-		t->hash[i] = hash_key(r->name, r->name_len);
+		if (r < 0)
+			return r;
 		renamed = 1;
 	}
-	return renamed && build_slots(t, t->nslots) < 0 ? TOP_OOM : 0;
+	if (!renamed)
+		return 0;
+	if (build_slots(t, t->nslots) < 0)
+		return TOP_OOM;
+	/* Names that still print alike (a name printed up to a NUL or with
+	 * '?' for a control byte, an address written with other zeros, a
+	 * file and module of the same base names, another group's literal
+	 * name) get their first context's id, as `callers` takes it: two
+	 * groups never share a context. */
+	unsigned char *alike = calloc(t->n ? t->n : 1, 1);
+	if (!alike)
+		return TOP_OOM;
+	int again = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->ident[i].namesake && t->ident[i].function && t->rows[i].ctx != PROFDB_NONE &&
+		    key_shared(t, i))
+			alike[i] = again = 1;
+	for (size_t i = 0; i < t->n; i++) {
+		const row *g = &t->rows[i];
+		if (!alike[i])
+			continue;
+		char *name = malloc(g->name_len + 16);
+		int len = name ? snprintf(name, g->name_len + 16, "%.*s #%" PRIu32, (int)g->name_len,
+		                          g->name, g->ctx)
+		               : -1;
+		r = len > 0 ? rename_group(t, i, name, (size_t)len) : TOP_OOM;
+		free(name);
+		if (r < 0) {
+			free(alike);
+			return r;
+		}
+	}
+	free(alike);
+	return again && build_slots(t, t->nslots) < 0 ? TOP_OOM : 0;
 }
 
 /* Add the values @p v of one context to group @p i by the metrics' rules:

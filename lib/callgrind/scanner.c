@@ -115,10 +115,6 @@ static int one_line(parser *ps, const char *p, const char *end)
 	return 0;
 }
 
-/* The fast paths of the main loop for the line at @p s (offset @p off,
- * before parser.safe_end): > 0 the bytes consumed, 0 for the general path,
- * < 0 an error (the one the general path would give). */
-
 static int looks_like_callgrind(const char *s, uint64_t size)
 {
 	static const char *const first[] = {"# callgrind format", "# format callgrind"};

@@ -28,24 +28,26 @@ timer() {
 	echo "$1/run-timed"
 }
 
-# copy_build PROFDB DIR: copies PROFDB (a build's tool/profdb) and the
-# libprofdb beside it (../lib, which its RUNPATH $ORIGIN/../lib names)
-# into DIR/tool and DIR/lib, as an installation copies them, and prints
-# the copy's path; PROFDB itself when there is no such library (an
-# installed profdb). On this machine a build's files as the linker wrote
-# them ran `top --by line` 5-7 % slower than a copy of the same bytes
-# (doc/PERFORMANCE.md, "Machine and inputs"), so builds are timed as copies.
+# copy_build PROFDB DIR: when PROFDB is the tool of a build folder (a
+# meson-info folder beside its tool/), copies it and the libprofdb.so
+# beside it (../lib, which its RUNPATH $ORIGIN/../lib names) into
+# DIR/tool and DIR/lib, as an installation copies them, and prints the
+# copy's path; else (an installed profdb) prints PROFDB. On this machine
+# a build's files as the linker wrote them ran `top --by line` about 7 %
+# slower than a copy of the same bytes (doc/PERFORMANCE.md, "Machine and
+# inputs"), so builds are timed as copies.
 copy_build() {
-	_lib=$(dirname "$1")/../lib
-	if ! ls "$_lib"/libprofdb.so.* >/dev/null 2>&1; then
+	_p=$(command -v "$1") || { echo "$1"; return 0; }
+	_b=$(dirname "$_p")/..
+	if [ ! -d "$_b/meson-info" ]; then
 		echo "$1"
 		return 0
 	fi
-	mkdir -p "$2/tool" "$2/lib" && cp "$1" "$2/tool/" || return 1
-	for _f in "$_lib"/libprofdb.so*; do
-		[ -d "$_f" ] || cp -P "$_f" "$2/lib/" || return 1
+	mkdir -p "$2/tool" "$2/lib" && cp "$_p" "$2/tool/" || return 1
+	for _f in "$_b"/lib/libprofdb.so*; do
+		[ ! -e "$_f" ] || [ -d "$_f" ] || cp -P "$_f" "$2/lib/" || return 1
 	done
-	echo "$2/tool/$(basename "$1")"
+	echo "$2/tool/$(basename "$_p")"
 }
 
 # cache_as_read FILE PROFDB: leaves FILE in the page cache as any reader

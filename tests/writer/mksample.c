@@ -176,29 +176,29 @@ static void namesakes_sample(tw_hpctk4 *d, tw_function fns[5])
     d->functions = fns;
 }
 
+/* The exit status of a sample written to @p dir (err from the writer). */
+static int done(const char *dir, int err)
+{
+    if (err) {
+        fprintf(stderr, "profdb-mksample: %s: %s\n", dir, strerror(-err));
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "namesakes") == 0) {
         tw_hpctk4 d;
         tw_function fns[5];
         namesakes_sample(&d, fns);
-        int err = tw_hpctk4_write_dir(&d, argv[2]);
-        if (err) {
-            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
-            return 1;
-        }
-        return 0;
+        return done(argv[2], tw_hpctk4_write_dir(&d, argv[2]));
     }
     if (argc == 3 && strcmp(argv[1], "kinds") == 0) {
         tw_hpctk4 d;
         tw_profile prof[8];
         kinds_sample(&d, prof);
-        int err = tw_hpctk4_write_dir(&d, argv[2]);
-        if (err) {
-            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
-            return 1;
-        }
-        return 0;
+        return done(argv[2], tw_hpctk4_write_dir(&d, argv[2]));
     }
     if (argc == 3 && (strcmp(argv[1], "nan") == 0 || strcmp(argv[1], "signs") == 0)) {
         tw_hpctk4 d;
@@ -209,21 +209,12 @@ int main(int argc, char **argv)
             err = tw_hpctk4_write_dir(&d, argv[2]);
         for (int p = 0; p < 3; p++)
             free(vals[p]);
-        if (err) {
-            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
-            return 1;
-        }
-        return 0;
+        return done(argv[2], err);
     }
     if (argc == 3 && strcmp(argv[1], "sample") == 0) {
         tw_hpctk4 d;
         tw_hpctk4_sample(&d);
-        int err = tw_hpctk4_write_dir(&d, argv[2]);
-        if (err) {
-            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
-            return 1;
-        }
-        return 0;
+        return done(argv[2], tw_hpctk4_write_dir(&d, argv[2]));
     }
     if ((argc == 8 || argc == 9) && strcmp(argv[1], "synth") == 0) {
         uint64_t profiles, contexts, metrics, samples, seed = 1;
@@ -236,11 +227,7 @@ int main(int argc, char **argv)
             return usage();
         int err = tw_hpctk4_synth_dir(argv[2], (uint32_t)profiles, (uint32_t)contexts,
                                       (uint16_t)metrics, density, samples, seed);
-        if (err) {
-            fprintf(stderr, "profdb-mksample: %s: %s\n", argv[2], strerror(-err));
-            return 1;
-        }
-        return 0;
+        return done(argv[2], err);
     }
     return usage();
 }

@@ -56,6 +56,16 @@ static int same(profdb_str x, profdb_str y)
 	return x.len == y.len && !memcmp(x.ptr, y.ptr, x.len);
 }
 
+/* Function @p f of the input @p a and of its conversion @p c, into @p x
+ * and @p y: both read, and of one name. */
+static void same_function(const profdb_cg *a, const profdb_cg *c, uint32_t f,
+                          profdb_cg_function *x, profdb_cg_function *y)
+{
+	cr_assert_eq(profdb_cg_function_get(a, f, x), 0);
+	cr_assert_eq(profdb_cg_function_get(c, f, y), 0);
+	cr_assert(same(x->name, y->name), "function %u's name", f);
+}
+
 static buf convert(const profdb *db, profdb_convert_format f, int separate, const uint32_t *metrics,
                    size_t n_metrics)
 {
@@ -381,9 +391,7 @@ Test(convert_cg, callgrind_block_heads_as_left)
 		cr_assert_eq(profdb_cg_function_count(cc), HEAD_FNS);
 		for (uint32_t f = 0; f < HEAD_FNS; f++) {
 			profdb_cg_function x, y;
-			cr_assert_eq(profdb_cg_function_get(ca, f, &x), 0);
-			cr_assert_eq(profdb_cg_function_get(cc, f, &y), 0);
-			cr_assert(same(x.name, y.name));
+			same_function(ca, cc, f, &x, &y);
 			cr_assert(same(x.object, y.object), "fn%u's object", f);
 			cr_assert(same(x.file, y.file), "fn%u's file", f);
 			cr_assert_eq(x.self[0], y.self[0]);
@@ -698,9 +706,7 @@ Test(convert_cg, callgrind_many_functions)
 	cr_assert_eq(profdb_cg_function_count(cc), MANY_FNS);
 	for (uint32_t f = 0; f < MANY_FNS; f++) {
 		profdb_cg_function fa, fc;
-		cr_assert_eq(profdb_cg_function_get(ca, f, &fa), 0);
-		cr_assert_eq(profdb_cg_function_get(cc, f, &fc), 0);
-		cr_assert(same(fa.name, fc.name));
+		same_function(ca, cc, f, &fa, &fc);
 		for (uint32_t p = 0; p < MANY_PARTS; p++) {
 			const uint64_t *sa, *sc;
 			cr_assert_geq(profdb_cg_self(ca, p, f, &sa), 0);

@@ -57,10 +57,13 @@ struct profdb_cg_detail {
 	 * order builds the map, which then finds every row. */
 	profdb__hindex map;          /* lines, while decoding, once out of order */
 	uint32_t map_expected;       /* the rows the map is sized for */
-	/* While decoding: the sum of the line costs per event, and how many
-	 * times it overflowed (detail_build's, for the check against self). */
+	/* The sum of the line rows' costs per event, and how many times it
+	 * wrapped past 2^64 - 1 (ne each, in sums): checked against the self
+	 * costs once decoded, and the writer's totals. */
 	uint64_t *sum;
 	uint64_t *sum_carry;
+	uint64_t *sums;
+	size_t cap_sums;
 	djump *jumps;
 	uint32_t n_jumps;
 	size_t cap_jumps;

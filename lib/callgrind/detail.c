@@ -730,6 +730,7 @@ static profdb_cg_detail *detail_alloc(profdb_cg_detail *old)
 	old->sort_room = keep.sort_room, old->cap_sort = keep.cap_sort;
 	old->jumps = keep.jumps, old->cap_jumps = keep.cap_jumps;
 	old->calls = keep.calls, old->call_cost = keep.call_cost, old->cap_calls = keep.cap_calls;
+	old->sums = keep.sums, old->cap_sums = keep.cap_sums;
 	return old;
 }
 
@@ -738,7 +739,8 @@ size_t profdb__cg_detail_room(const profdb_cg_detail *d)
 	size_t cost = (d->ne + 1) * sizeof *d->cost;
 	return sizeof *d + d->cap_lines * (sizeof *d->lines + cost) + d->cap_perm * sizeof *d->perm +
 	       d->cap_sort * 2 * sizeof(lord) +
-	       d->cap_jumps * sizeof *d->jumps + d->cap_calls * (sizeof *d->calls + cost);
+	       d->cap_jumps * sizeof *d->jumps + d->cap_calls * (sizeof *d->calls + cost) +
+	       d->cap_sums * sizeof *d->sums;
 }
 
 static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint32_t first,
@@ -755,13 +757,15 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
 	d->map_expected = nb < 65536 ? nb : 65536;
-	uint64_t sum[CG_MAX_EVENTS];
-	uint64_t sum_carry[CG_MAX_EVENTS];
-	memset(sum, 0, d->ne * sizeof *sum);
-	memset(sum_carry, 0, d->ne * sizeof *sum_carry);
-	d->sum = sum;
-	d->sum_carry = sum_carry;
-	int r = 0;
+	/* (room for one more pair: never a NULL pointer, events or none) */
+	int r = profdb__cg_grow((void **)&d->sums, &d->cap_sums, 2 * d->ne + 2, sizeof *d->sums);
+	if (r < 0) {
+		profdb_cg_detail_free(d);
+		return r;
+	}
+	memset(d->sums, 0, 2 * d->ne * sizeof *d->sums);
+	d->sum = d->sums;
+	d->sum_carry = d->sums + d->ne;
 	/* the rows' room, allocated once rather than doubled */
 	if (nb > 0)
 		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
@@ -789,8 +793,6 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		r = profdb__cg_detail_sort(d, in_order);
 	if (r == 0)
 		r = derive_and_check(d, profile, fn);
-	d->sum = NULL;   /* (detail_build's) */
-	d->sum_carry = NULL;
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;
@@ -853,5 +855,6 @@ PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)
 	free(d->jumps);
 	free(d->calls);
 	free(d->call_cost);
+	free(d->sums);
 	free(d);
 }

@@ -139,6 +139,13 @@ static uint32_t n_lines(const void *records, uint32_t first, uint32_t n, profdb_
 	return n;
 }
 
+static void n_line_sums(const void *records, const uint64_t **sum, const uint64_t **wraps)
+{
+	const profdb_cg_detail *d = records;
+	*sum = d->sum;
+	*wraps = d->sum_carry;
+}
+
 /* A call site and a jump read in place, as line rows are (the public
  * accessors give the same values, and the message for an index past the
  * end). */
@@ -206,6 +213,7 @@ const profdb__native_table profdb__cgq_native_records = {
 	.record_count = n_record_count,
 	.record_at = n_record_at,
 	.lines = n_lines,
+	.line_sums = n_line_sums,
 	.name_keys = n_name_keys,
 };
 

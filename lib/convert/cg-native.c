@@ -303,9 +303,9 @@ static int put_cost_pos(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t
 
 /* A cost line: its position (relative to the one before) and the
  * visible events' values of @p costs up to @p end, the room checked
- * once; @p self adds them to the totals. */
-static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t line,
-                         const uint64_t *costs, size_t end, int self)
+ * once. */
+ALWAYS_INLINE int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t line,
+                         const uint64_t *costs, size_t end)
 {
 	int first = !o->placed, r;
 	if (first && (r = put_pos_gap(o, GAP_POS, instr, line)) < 0)
@@ -320,11 +320,8 @@ static int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_
 	}
 	const uint32_t *col = x->w.col;
 	for (size_t j = 0; j < end; j++) {
-		uint64_t v = costs[col[j]];
-		if (self && __builtin_add_overflow(o->totals[j], v, &o->totals[j]))
-			o->overflow = j + 1;
 		*p++ = ' ';
-		p += profdb__cv_fmt_u64(p, v);
+		p += profdb__cv_fmt_u64(p, costs[col[j]]);
 	}
 	*p++ = '\n';
 	o->len += (size_t)(p - at);
@@ -372,11 +369,22 @@ static int put_lines(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 			if (!end && !profdb__cgw_hidden_cost(&x->w, ln->costs))
 				continue;   /* no cost at all */
 			if ((r = put_file(x, o, cur, ln->file, ln->file_key)) < 0 ||
-			    (r = put_cost_line(x, o, ln->instr, ln->line, ln->costs, end, 1)) < 0)
+			    (r = put_cost_line(x, o, ln->instr, ln->line, ln->costs, end)) < 0)
 				return r;
 		}
 	}
-	return nl < 0 ? (int)nl : 0;
+	if (nl < 0)
+		return (int)nl;
+	/* the totals: what the rows written add up to (a row not written has
+	 * no cost), from the records' sums */
+	const uint64_t *sum, *wraps;
+	x->t->line_sums(d, &sum, &wraps);
+	for (size_t j = 0; j < x->w.n_vis; j++) {
+		uint32_t e = x->w.col[j];
+		if (wraps[e] || __builtin_add_overflow(o->totals[j], sum[e], &o->totals[j]))
+			o->overflow = j + 1;
+	}
+	return 0;
 }
 
 /* cob=, cfi=, cfn= of function @p fn, the callee (cfn= by its module
@@ -433,7 +441,7 @@ static int put_calls(const text_jobs *x, fn_text *o, const void *d, cur_file *cu
 		*p++ = '\n';
 		o->len += (size_t)(p - at);
 		if ((r = put_cost_line(x, o, cs.instr, cs.line, cs.costs,
-		                       profdb__cgw_cost_end(&x->w, cs.costs), 0)) < 0)
+		                       profdb__cgw_cost_end(&x->w, cs.costs))) < 0)
 			return r;
 	}
 	return nc < 0 ? (int)nc : 0;

@@ -123,6 +123,10 @@ typedef struct profdb__native_table {
 	 * no further than record_count): how many. As record_at gives them,
 	 * without a call per record (a function has thousands). */
 	uint32_t (*lines)(const void *records, uint32_t first, uint32_t n, profdb__native_line *out);
+	/* The sum of the LINE records' costs per metric id, and how many
+	 * times each sum wrapped past 2^64 - 1: a writer's totals without an
+	 * add per record. They live until records_free. */
+	void (*line_sums)(const void *records, const uint64_t **sum, const uint64_t **wraps);
 	/* Every name the table gives (a function's, a record's file and
 	 * to_function) comes with a key below name_keys(): equal keys, equal
 	 * strings, and distinct keys, distinct strings, so that a writer can

@@ -58,8 +58,9 @@ struct profdb_cg_detail {
 	profdb__hindex map;          /* lines, while decoding, once out of order */
 	uint32_t map_expected;       /* the rows the map is sized for */
 	/* The sum of the line rows' costs per event, and how many times it
-	 * wrapped past 2^64 - 1 (ne each, in sums): checked against the self
-	 * costs once decoded, and the writer's totals. */
+	 * wrapped past 2^64 - 1 (ne each): checked against the self costs once
+	 * decoded, and kept (in sums) for the writer's totals, except by a
+	 * line walk's detail (lines_only: NULL once decoded). */
 	uint64_t *sum;
 	uint64_t *sum_carry;
 	uint64_t *sums;

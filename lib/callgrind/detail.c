@@ -757,15 +757,22 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
 	uint32_t nb = cg->fns[fn].n_body;
 	d->map_expected = nb < 65536 ? nb : 65536;
-	/* (room for one more pair: never a NULL pointer, events or none) */
-	int r = profdb__cg_grow((void **)&d->sums, &d->cap_sums, 2 * d->ne + 2, sizeof *d->sums);
+	/* The sums stay with a detail that a writer keeps (its room recycled
+	 * with the rest); a line walk's, decoded by the thousand and dropped,
+	 * only checks them, on the stack. */
+	uint64_t walk_sums[2 * CG_MAX_EVENTS];
+	int r = 0;
+	if (lines_only)
+		d->sum = walk_sums;
+	else if ((r = profdb__cg_grow((void **)&d->sums, &d->cap_sums, 2 * d->ne + 2,
+	                              sizeof *d->sums)) == 0)   /* (never empty: never NULL) */
+		d->sum = d->sums;
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;
 	}
-	memset(d->sums, 0, 2 * d->ne * sizeof *d->sums);
-	d->sum = d->sums;
-	d->sum_carry = d->sums + d->ne;
+	d->sum_carry = d->sum + d->ne;
+	memset(d->sum, 0, 2 * d->ne * sizeof *d->sum);
 	/* the rows' room, allocated once rather than doubled */
 	if (nb > 0)
 		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
@@ -793,6 +800,8 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		r = profdb__cg_detail_sort(d, in_order);
 	if (r == 0)
 		r = derive_and_check(d, profile, fn);
+	if (lines_only)
+		d->sum = d->sum_carry = NULL;
 	if (r < 0) {
 		profdb_cg_detail_free(d);
 		return r;

@@ -225,4 +225,40 @@ Test(cg_detail_renew, refusals_free_the_old_detail)
 	profdb_cg_close(cg);
 }
 
+/* A function with blocks in many parts: the detail of one part holds
+ * room for about that part's rows, and the detail of every part for all
+ * of them (a walk decodes a function part by part, each detail held until
+ * they are merged: room for every part's rows in each would make P parts
+ * cost P times P). The rows are the part's all the same. */
+Test(cg_detail_renew, one_part_of_many_holds_its_own_rows)
+{
+	enum { PARTS = 64, LINES = 8 };
+	char *t = malloc(PARTS * (32 + LINES * 8));
+	size_t k = (size_t)sprintf(t, "events: A\n");
+	for (int p = 0; p < PARTS; p++) {
+		k += (size_t)sprintf(t + k, "part: %d\nfn=(1)%s\n", p + 1, p ? "" : " f");
+		for (int l = 1; l <= LINES; l++)
+			k += (size_t)sprintf(t + k, "%d %d\n", l, p * LINES + l);
+	}
+	profdb_cg *cg;
+	cr_assert_eq(profdb_cg_open_mem(&cg, t, k, NULL), 0, "%s", profdb_error_message());
+	/* room for the rows of every part: LINES per part, of a dline and ne + 1 costs */
+	size_t all_rows = (size_t)PARTS * LINES * (sizeof(dline) + 2 * sizeof(uint64_t));
+	for (uint32_t p = 0; p < PARTS; p += 21) {
+		profdb_cg_detail *d;   /* (profile 0 is the text before "part: 1") */
+		cr_assert_eq(profdb_cg_detail_new(&d, cg, p + 1, 0), 0, "%s", profdb_error_message());
+		cr_assert_eq(profdb_cg_detail_line_count(d), LINES);
+		for (uint32_t i = 0; i < LINES; i++) {
+			profdb_cg_line l;
+			cr_assert_eq(profdb_cg_detail_line_at(d, i, &l), 0);
+			cr_assert(l.line == i + 1 && l.self[0] == p * LINES + i + 1, "part %u row %u", p, i);
+		}
+		cr_assert_lt(profdb__cg_detail_room(d), all_rows / 8, "part %u: %zu bytes", p,
+		             profdb__cg_detail_room(d));
+		profdb_cg_detail_free(d);
+	}
+	profdb_cg_close(cg);
+	free(t);
+}
+
 TC_MAIN

@@ -754,8 +754,13 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	d->cg = cg;
 	d->lines_only = lines_only;
 	d->ne = cg->n_events;
-	/* at most n_body rows; beyond 64 Ki the map grows as rows appear */
+	/* At most n_body rows; beyond 64 Ki the map grows as rows appear. The
+	 * count is of every profile's blocks: a detail of one profile is given
+	 * a profile's share at first, or a function with blocks in P parts,
+	 * decoded part by part, would allocate for P times its rows P times. */
 	uint32_t nb = cg->fns[fn].n_body;
+	if (profile != PROFDB_CG_ALL && cg->n_profiles > 1)
+		nb = (uint32_t)((nb + (uint64_t)cg->n_profiles - 1) / cg->n_profiles);
 	d->map_expected = nb < 65536 ? nb : 65536;
 	/* The sums stay with a detail that a writer keeps (its room recycled
 	 * with the rest); a line walk's, decoded by the thousand and dropped,

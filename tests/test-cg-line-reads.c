@@ -31,7 +31,10 @@ static int str_is(profdb_str s, const char *want)
 	return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
 }
 
-enum { F = 40, P = 3, THREADS = 4, WALKS = 3, READERS = 6, ROUNDS = 40 };
+enum { F = 40, THREADS = 4, WALKS = 3, READERS = 6, ROUNDS = 40 };
+
+/* The parts of the text make_text() writes (many_parts() sets more). */
+static int P = 3;
 
 /* Lines of function f (1 to 5). */
 static int n_lines(int f)
@@ -61,7 +64,7 @@ static uint64_t cost_a(int f, int j, int p, uint64_t scale)
  * of event A times @p scale. */
 static char *make_text(uint64_t scale, size_t *n)
 {
-	size_t cap = 64 * 1024, k = 0;
+	size_t cap = 64 * 1024 * (size_t)P, k = 0;
 	char *t = malloc(cap);
 	CHECK(t != NULL);
 	for (int p = 0; p < P; p++) {
@@ -150,7 +153,7 @@ static void check_line(walk *w)
 	snprintf(file, sizeof file, "f%d.c", f);
 	if (!str_is(c->file, file))
 		w->bad++;
-	for (uint32_t p = 0; p < P; p++) {
+	for (uint32_t p = 0; p < (uint32_t)P; p++) {
 		int in = present(f, (int)p);
 		check_value(w, c->id, p, 0, in ? cost_a(f, j, (int)p, w->scale) : 0);
 		check_value(w, c->id, p, 1, in ? (uint64_t)j : 0);
@@ -508,6 +511,31 @@ static int t_a_function_larger_than_the_cache(void)
 	return 0;
 }
 
+/* A text of many parts, each line's row read in every profile, from the
+ * cache and on a miss: a row holds an entry per part that has its
+ * function (gaps where it has not), which a read finds by halves
+ * (line-cache-internal.h). */
+static int t_many_parts(void)
+{
+	P = 37;
+	for (int small = 1; small >= 0; small--) {
+		char *text;
+		profdb *db = open_scaled(1, small, &text);
+		for (int i = 0; i < 2; i++) {
+			walk w;
+			walk_begin(&w, db, 1);
+			while (walk_step(&w))
+				;
+			CHECKF(w.bad == 0, "small %d, walk %d: %ld wrong answers", small, i, w.bad);
+			CHECKF(w.lines == expected_lines(), "walk %d: %ld lines", i, w.lines);
+		}
+		profdb_close(db);
+		free(text);
+	}
+	P = 3;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -518,6 +546,7 @@ static const struct {
 	{"handles_in_turn", t_handles_in_turn},
 	{"a_function_larger_than_the_cache", t_a_function_larger_than_the_cache},
 	{"a_rewritten_entry_is_dropped", t_a_rewritten_entry_is_dropped},
+	{"many_parts", t_many_parts},
 };
 
 #ifdef THREADS_STANDALONE
@@ -536,5 +565,6 @@ Test(cg_line_reads, rows_out_of_order) { tests[2].fn(); }
 Test(cg_line_reads, handles_in_turn) { tests[3].fn(); }
 Test(cg_line_reads, a_function_larger_than_the_cache) { tests[4].fn(); }
 Test(cg_line_reads, a_rewritten_entry_is_dropped) { tests[5].fn(); }
+Test(cg_line_reads, many_parts) { tests[6].fn(); }
 TC_MAIN
 #endif

@@ -137,6 +137,19 @@ static inline int cgl_read_entry(const _Atomic uint64_t *w, uint64_t avail, size
 		return CGL_READ_OK;
 	const _Atomic uint64_t *ent = w + CGL_HDR_WORDS + (size_t)CGL_ROW_WORDS * rows +
 	                              (size_t)from * (1 + ne);
+	/* A row's entries ascend by profile (lines.c, merge()): a row of a
+	 * function in many parts is searched by halves, or asking every
+	 * profile of it would cost the square of their count. (Words being
+	 * rewritten only mislead the search within [from, to).) */
+	while (to - from > 8) {
+		uint32_t mid = from + (to - from) / 2;
+		if (cgl_ld(&ent[(size_t)(mid - from) * (1 + ne)]) < q->p) {
+			ent += (size_t)(mid - from) * (1 + ne);
+			from = mid;
+		} else {
+			to = mid + 1;
+		}
+	}
 	for (uint32_t i = from; i < to; i++, ent += 1 + ne) {
 		if (cgl_ld(&ent[0]) != q->p)
 			continue;

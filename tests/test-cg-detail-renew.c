@@ -2,7 +2,8 @@
  * (profdb__cg_detail_renew(), the Callgrind writer's recycled records,
  * lib/callgrind/detail.c): whatever the detail held before (more or fewer
  * rows, rows out of order, call sites, jumps), the new one holds exactly
- * what a detail of its own gives. */
+ * what a detail of its own gives. And the room a detail of one part
+ * takes. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <inttypes.h>

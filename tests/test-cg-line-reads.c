@@ -7,7 +7,7 @@
  * thread (their contexts have the same ids) must all give the values the
  * text holds, and the cache must stay within its budget; a reader held up
  * between the two halves of a read while its entry's memory takes another
- * entry must drop what it read there.
+ * entry must drop what it read there; rows of many parts are read in each.
  *
  * CI runs this under ThreadSanitizer too (suite "threads"). Criterion's
  * runner cannot start under TSan, so with -DTHREADS_STANDALONE the same

@@ -177,15 +177,15 @@ def base(path):
 
 
 def printable(b):
-    """Control bytes as '?', cut at a NUL (a C string)."""
-    b = b.split(b"\0")[0]
+    """A name as the text shows it: each control byte as '?', a NUL too."""
     return bytes(ord("?") if c < 0x20 or c == 0x7f else c for c in b)
 
 
 def shown_name(fold, module):
-    """`top`'s name of a function: addresses ("0x0000000000001f00", also
-    a segment after an apostrophe) without their leading zeros, an
-    unnamed function (an address) with its object's base name."""
+    """`top`'s name of a function, its bytes: addresses
+    ("0x0000000000001f00", also a segment after an apostrophe) without
+    their leading zeros, an unnamed function (an address) with its
+    object's base name."""
     out, i = [], 0
     while i < len(fold):
         h = hex_segment(fold, i) if i == 0 or fold[i - 1:i] == b"'" else 0
@@ -200,18 +200,18 @@ def shown_name(fold, module):
     obj = base(module)
     if hex_segment(fold, 0) and obj and obj != b"???":
         name += b" [" + obj + b"]"
-    return printable(name)
+    return name
 
 
 def namesake_name(fold, file, module):
-    """A function told apart from others of its name: "name (file)
-    [module]", base names, as `callers` prints it."""
+    """A function told apart from others whose names print alike: "name
+    (file) [module]", base names, as `callers` prints it."""
     name = shown_name(fold, b"") or b"<unknown function>"
     if file and not (file[:1] == b"[" and file[-1:] == b"]"):
-        name += b" (" + base(file).split(b"\0")[0] + b")"
+        name += b" (" + base(file) + b")"
     if module:
-        name += b" [" + base(module).split(b"\0")[0] + b"]"
-    return printable(name)
+        name += b" [" + base(module) + b"]"
+    return name
 
 
 def json_text(b):
@@ -252,9 +252,9 @@ def check_function_rows(lib, path, rel, reader, events):
         c = cost.setdefault(ident[f], {})
         for ev, v in d.items():
             c[ev] = c.get(ev, 0) + v
-    keys = {}
+    keys = {}   # the functions of each name as printed
     for i in set(ident.values()):
-        keys.setdefault(shown_name(i[2], i[0]), []).append(i)
+        keys.setdefault(printable(shown_name(i[2], i[0])), []).append(i)
     got = run(["top", "--json", "-n", "0", "-m", "all", path])
     names = [m["name"] for m in got["metrics"]]
     cols = [(ev, names.index(ev)) for ev in events if ev in names]
@@ -267,7 +267,7 @@ def check_function_rows(lib, path, rel, reader, events):
             c = cost.get(i, {})
             if not c.get(names[0]):
                 continue          # no row: a zero first value
-            name = namesake_name(i[2], i[1], i[0]) if len(ids) > 1 else key
+            name = namesake_name(i[2], i[1], i[0]) if len(ids) > 1 else shown_name(i[2], i[0])
             want[(json_text(name), tuple(float(c.get(ev, 0)) for ev, _ in cols))] += 1
     have = Counter((r["name"], tuple(r["values"][k] for _, k in cols)) for r in got["rows"])
     if want != have:

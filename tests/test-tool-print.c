@@ -221,8 +221,9 @@ Test(tool_print, context_labels)
 }
 
 /* Line and instruction labels read as snprintf's "%.*s:%" PRIu64 and
- * "%.*s+0x%" PRIx64 would write them, cut at any buffer size, with a NUL
- * inside the name and without a file or module. */
+ * "%.*s+0x%" PRIx64 would write them of the name as shown, cut at any
+ * buffer size, with a NUL inside the name (a '?', the name whole) and
+ * without a file or module. */
 Test(tool_print, line_and_instruction_labels_at_every_size)
 {
 	static const char with_nul[] = "dir/a\0b.c";
@@ -236,8 +237,10 @@ Test(tool_print, line_and_instruction_labels_at_every_size)
 		for (size_t j = 0; j < sizeof nums / sizeof *nums; j++)
 			for (int type = 0; type < 2; type++) {
 				profdb_str base = names_base(names[i]);
-				const char *t = base.len ? base.ptr : "?";
+				char t[32] = "?";
 				int tl = base.len ? (int)base.len : 1;
+				memcpy(t, base.ptr, base.len);
+				names_show(t, base.len);
 				c.type = type ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
 				c.file = c.module = names[i];
 				c.has_offset = 1;

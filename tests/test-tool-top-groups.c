@@ -134,6 +134,51 @@ Test(tool_top_groups, functions_are_grouped_by_identity)
 	group_free(&t);
 }
 
+/* A key is the name's bytes, a NUL or a control byte among them; the
+ * groups whose keys print alike ('?' for each control byte, names_show)
+ * are namesakes, told apart as above. */
+Test(tool_top_groups, namesakes_are_the_names_that_print_alike)
+{
+	group_table t;
+	memset(&t, 0, sizeof t);
+	t.nv = 1;
+	int created;
+	static const char anon3[] = "class@anonymous\0/x.php:3$0", anon9[] = "class@anonymous\0/x.php:9$0";
+	group_ident x = fn_ident("x.php", ""), y = fn_ident("y.php", "");
+	/* Xdebug's anonymous classes: the place after the NUL tells them apart */
+	ptrdiff_t a3 = group_lookup(&t, anon3, sizeof anon3 - 1, &x, 0, &created);
+	ptrdiff_t a9 = group_lookup(&t, anon9, sizeof anon9 - 1, &x, 0, &created);
+	cr_assert(a3 != a9 && created);
+	cr_expect(!t.ident[a3].namesake && !t.ident[a9].namesake, "they print differently");
+	cr_expect_eq(group_lookup(&t, anon3, sizeof anon3 - 1, &x, 0, &created), a3);
+	/* a tab, an ESC and a '?' print alike */
+	ptrdiff_t tab = group_lookup(&t, "f\tg", 3, &x, 0, &created);
+	ptrdiff_t esc = group_lookup(&t, "f\033g", 3, &x, 0, &created);
+	ptrdiff_t q = group_lookup(&t, "f?g", 3, &y, 0, &created);
+	cr_assert(tab != esc && esc != q && created, "other bytes: other groups");
+	cr_expect(t.ident[tab].namesake && t.ident[esc].namesake && t.ident[q].namesake);
+	cr_expect_eq(group_lookup(&t, "f\033g", 3, &x, 0, &created), esc);
+	t.rows[a3].ctx = 3;
+	t.rows[tab].ctx = 5;
+	t.rows[esc].ctx = 6;
+	t.rows[q].ctx = 7;
+	cr_assert_eq(group_tell_namesakes(&t), 0);
+	/* the file tells the '?' apart; the tab and the ESC print alike still */
+	static const char anon3_key[] = "class@anonymous\0/x.php:3$0";
+	const struct { ptrdiff_t g; const char *name; size_t len; } want[] = {
+		{a3, anon3_key, sizeof anon3_key - 1},
+		{tab, "f\tg (x.php) #5", 14},
+		{esc, "f\033g (x.php) #6", 14},
+		{q, "f?g (y.php)", 11},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const row *r = &t.rows[want[i].g];
+		cr_expect(r->name_len == want[i].len && memcmp(r->name, want[i].name, want[i].len) == 0,
+		          "group %td: %zu bytes, not %zu", want[i].g, r->name_len, want[i].len);
+	}
+	group_free(&t);
+}
+
 Test(tool_top_groups, values_combine_by_the_metric_rule)
 {
 	setup_report();

@@ -102,21 +102,63 @@ golden cg-top-namesakes-inclusive top --inclusive -n 0 "$nsc"
 check cg-top-namesakes-n1 0 "$profdb" top -n 1 "$nsc"
 contains cg-top-namesakes-n1 "strlen (strlen-sse2.S) [ld-linux-x86-64.so.2]"
 
-# names that still print alike after " (file) [module]": Xdebug's
-# anonymous classes (a NUL, then where each is), and one name in two files
-# of the same base name; each row then names its first context
+# names that still print alike after " (file) [module]": one name in two
+# files of the same base name, and two names that differ in a control
+# byte (a tab and an ESC, both printed as '?'); each row then names its
+# first context
 alike="$work/alike.callgrind"
 printf '%b' '# callgrind format\nevents: Ir\nob=/usr/bin/prog\nfl=/src/a.php\n' \
-	'fn=class@anonymous\0/src/a.php:3$0\n1 10\nfn=class@anonymous\0/src/a.php:9$1\n2 4\n' \
+	'fn=g\tx\n1 10\nfn=g\033x\n2 4\n' \
 	'fl=/a/x.c\nfn=f\n3 6\nfl=/b/x.c\nfn=f\n4 2\n' >"$alike"
-check top-alike 0 "$profdb" top -n 0 --json "$alike"
-[ -z "$(grep -o '"contexts": [0-9]*, "name": "[^"]*"' "$work/out" | sed 's/.*"name": //' |
-	sort | uniq -d)" ] ||
+check top-alike 0 "$profdb" top -n 0 "$alike"
+[ -z "$(sed -n 's/^ *[0-9,]* *[0-9.]*% *[0-9]*  //p' "$work/out" | sort | uniq -d)" ] ||
 	fail "top-alike: two rows print alike"
-contains top-alike '"name": "class@anonymous (a.php) [prog] #1"'
-contains top-alike '"name": "class@anonymous (a.php) [prog] #2"'
-contains top-alike '"name": "f (x.c) [prog] #3"'
-contains top-alike '"name": "f (x.c) [prog] #4"'
+contains top-alike "g?x (a.php) [prog] #1"
+contains top-alike "g?x (a.php) [prog] #2"
+contains top-alike "f (x.c) [prog] #3"
+contains top-alike "f (x.c) [prog] #4"
+check top-alike-json 0 "$profdb" top -n 0 --json "$alike"
+contains top-alike-json '"name": "g\tx (a.php) [prog] #1"'
+contains top-alike-json '"name": "g\u001bx (a.php) [prog] #2"'
+
+# ---- names with control bytes ----
+# A name is every byte of it: a NUL (Xdebug's anonymous classes,
+# "class@anonymous\0/src/x.php:3$0"), a tab, an ESC, in fn=, fl= and ob=
+# names. Text shows each name whole with '?' for each control byte; JSON
+# carries the bytes. Two anonymous classes differ after the NUL, so they
+# print apart without more.
+ctl="$work/control.callgrind"
+printf '%b' '# callgrind format\nevents: Ir\nob=/usr/lib/a\0b\tc.so\nfl=/src/x\0y\033.php\n' \
+	'fn=class@anonymous\0/src/x.php:3$0\n1 10\ncfn=k\0\tl\033m\ncalls=1 2\n2 5\n' \
+	'fn=k\0\tl\033m\n2 5\nfn=class@anonymous\0/src/x.php:9$1\n3 1\n' >"$ctl"
+check control-top 0 "$profdb" top "$ctl"
+contains control-top "10   62.50%   1  class@anonymous?/src/x.php:3\$0"
+contains control-top "5   31.25%   2  k??l?m"
+contains control-top "1    6.25%   3  class@anonymous?/src/x.php:9\$1"
+grep -q '#[0-9]' "$work/out" && fail "control-top: names that print apart told apart again"
+check control-top-json 0 "$profdb" top --json "$ctl"
+contains control-top-json '"name": "class@anonymous\u0000/src/x.php:3$0"'
+contains control-top-json '"name": "k\u0000\tl\u001bm"'
+check control-tree 0 "$profdb" tree "$ctl"
+contains control-tree "  class@anonymous?/src/x.php:3\$0"
+contains control-tree "    k??l?m"
+check control-tree-json 0 "$profdb" tree --json "$ctl"
+contains control-tree-json '"name": "class@anonymous\u0000/src/x.php:3$0"'
+contains control-tree-json '"name": "k\u0000\tl\u001bm"'
+check control-callers 0 "$profdb" callers '#2' "$ctl"
+contains control-callers "callers of k??l?m (x?y?.php) [a?b?c.so] (context 2)"
+contains control-callers "  class@anonymous?/src/x.php:3\$0 (x?y?.php) [a?b?c.so]"
+check control-callers-json 0 "$profdb" callers --json '#2' "$ctl"
+where='"file": "/src/x\u0000y\u001b.php", "module": "/usr/lib/a\u0000b\tc.so"'
+contains control-callers-json "{\"name\": \"k\\u0000\\tl\\u001bm\", $where"
+contains control-callers-json "{\"name\": \"class@anonymous\\u0000/src/x.php:3\$0\", $where"
+for cmd in top 'top --by context' 'top --by line' tree bottom-up flat 'callers #2' \
+		'callers --sites #2' 'callees #1' stats info "diff $ctl"; do
+	# shellcheck disable=SC2086
+	"$profdb" $cmd "$ctl" >"$work/out" 2>/dev/null || fail "control: $cmd fails"
+	[ "$(tr -d '\n' <"$work/out" | tr -dc '\000-\037\177' | wc -c)" -eq 0 ] ||
+		fail "control: $cmd prints a control byte"
+done
 
 golden tree tree "$db"
 contains tree "<main thread>"

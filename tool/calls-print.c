@@ -11,13 +11,21 @@
 #include "format.h"
 #include "names.h"
 
-static void site_label(const calls *k, uint32_t site, char *buf, size_t n)
+/* The label of call site @p site, its bytes as stored; its length. */
+static size_t site_label(const calls *k, uint32_t site, char *buf, size_t n)
 {
 	profdb_context c;
-	if (site == PROFDB_NONE || profdb_context_get(k->rep.db, site, &c) < 0)
-		snprintf(buf, n, "an unknown site");
-	else
-		context_label(&c, buf, n);
+	if (site != PROFDB_NONE && profdb_context_get(k->rep.db, site, &c) == 0)
+		return context_label_bytes(&c, buf, n);
+	snprintf(buf, n, "an unknown site");
+	return strlen(buf);
+}
+
+/* names_function_where() as people read it (names_show). */
+static void function_where_shown(profdb_str name, profdb_str file, profdb_str module, char *buf,
+                                 size_t n)
+{
+	names_show(buf, names_function_where(name, file, module, buf, n));
 }
 
 /* The rows of section @p s: [*first, *end) of k->rows, and how many of
@@ -107,11 +115,11 @@ static void print_row(const calls *k, const row *rw, const widths *w, size_t wid
 	size_t nids = calls_row_contexts(k, rw, ids);
 	snprintf(buf, sizeof buf, "%" PRIu32 "%s", ids[0], nids > 1 ? "+" : "");
 	fmt_put(buf, w->id);
-	names_function_where(p->name, p->file, p->module, name, sizeof name);
+	function_where_shown(p->name, p->file, p->module, name, sizeof name);
 	if (k->sites) {
 		size_t l = strlen(name);
 		char site[512];
-		site_label(k, p->site, site, sizeof site);
+		names_show(site, site_label(k, p->site, site, sizeof site));
 		snprintf(name + l, sizeof name - l, " at %s", site);
 	}
 	if (rw->nested) {
@@ -140,7 +148,7 @@ int calls_print_text(const calls *k)
 	for (size_t s = 0; s < k->n_sec; s++) {
 		const section *sec = &k->sec[s];
 		size_t shown = section_rows(k, s, &first, &end);
-		names_function_where(sec->name, sec->file, sec->module, name, sizeof name);
+		function_where_shown(sec->name, sec->file, sec->module, name, sizeof name);
 		printf("\n%s of %s", dir, name);
 		if (sec->n_ctx == 1)
 			printf(" (context %" PRIu32 "):", sec->ctx[0]);
@@ -235,9 +243,9 @@ static void put_json_row(const calls *k, const row *rw, uint32_t *ids)
 		printf("null");
 	} else {
 		char buf[512];
-		site_label(k, p->site, buf, sizeof buf);
+		profdb_str label = {buf, site_label(k, p->site, buf, sizeof buf)};
 		printf("{\"context\": %" PRIu32 ", \"label\": ", p->site);
-		put_json_cstr(stdout, buf);
+		put_json_str(stdout, label);
 		printf("}");
 	}
 	printf(", \"calls\": ");

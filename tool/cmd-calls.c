@@ -73,10 +73,11 @@ static int add_to_section(calls *k, const profdb_context *c, profdb_str name)
 			char buf[512];
 			profdb_context plain = *c;
 			plain.relation = PROFDB_RELATION_CALL;
-			context_label(&plain, buf, sizeof buf);
-			if (!(s->label = strdup(buf)))
+			size_t len = context_label_bytes(&plain, buf, sizeof buf);
+			if (!(s->label = malloc(len + 1)))
 				return CALLS_OOM;
-			s->name = str_of(s->label);
+			memcpy(s->label, buf, len + 1);
+			s->name = (profdb_str){s->label, len};
 		}
 	}
 	uint32_t *nc = realloc(s->ctx, (s->n_ctx + 1) * sizeof *nc);
@@ -106,8 +107,7 @@ static void suggest(calls *k)
 		if (c.type != PROFDB_CTX_FUNCTION || !c.function.len)
 			continue;
 		char buf[512];
-		snprintf(buf, sizeof buf, "%.*s", (int)c.function.len, c.function.ptr);
-		if (!strstr(buf, k->query))
+		if (!strstr(names_shown(c.function, buf, sizeof buf), k->query))
 			continue;
 		size_t i = 0;
 		while (i < n && !str_eq(seen[i], c.function))
@@ -301,8 +301,7 @@ static void other_name(const calls *k, const profdb_context *c, part *p, char *b
 	} else {
 		profdb_context plain = *c;
 		plain.relation = PROFDB_RELATION_CALL;
-		context_label(&plain, buf, n);
-		p->name = str_of(buf);
+		p->name = (profdb_str){buf, context_label_bytes(&plain, buf, n)};
 	}
 	p->file = c->file;
 	p->module = c->module;
@@ -320,9 +319,10 @@ static int keep_label(label_store *ls, part *p)
 	if (!nl)
 		return CALLS_OOM;
 	ls->s = nl;
-	if (!(ls->s[ls->n] = strdup(p->name.ptr)))   /* a NUL-terminated label */
+	if (!(ls->s[ls->n] = malloc(p->name.len + 1)))
 		return CALLS_OOM;
-	p->name = str_of(ls->s[ls->n++]);
+	memcpy(ls->s[ls->n], p->name.ptr, p->name.len);
+	p->name.ptr = ls->s[ls->n++];
 	return 0;
 }
 
@@ -332,8 +332,7 @@ static int name_passes(const calls *k, profdb_str name)
 	char buf[1024];
 	if (!filter_any(&k->o.names))
 		return 1;
-	snprintf(buf, sizeof buf, "%.*s", (int)name.len, name.ptr);
-	return filter_pass(&k->o.names, buf);
+	return filter_pass(&k->o.names, names_shown(name, buf, sizeof buf));
 }
 
 /* The cycle of every context that ends an edge (profdb_group_cycles, one

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "report.h"
 
 static const char diff_usage[] =
@@ -144,9 +145,9 @@ static int select_profiles(side *s)
 
 /* ---- labels ---------------------------------------------------------------------- */
 
-/* Node @p id's whole label in a new buffer (the caller frees it); NULL
- * when out of memory. */
-static char *node_label(const profdb *db, const profdb_tree *t, uint32_t id)
+/* Node @p id's whole label, its bytes as stored, in a new buffer (the
+ * caller frees it) of *len bytes and a NUL; NULL when out of memory. */
+static char *node_label(const profdb *db, const profdb_tree *t, uint32_t id, size_t *len)
 {
 	profdb_node n;
 	profdb_context c;
@@ -157,16 +158,16 @@ static char *node_label(const profdb *db, const profdb_tree *t, uint32_t id)
 	char *buf = malloc(cap);
 	if (!buf)
 		return NULL;
+	names_buf b = {buf, cap, 0};
 	if (!got)
-		snprintf(buf, cap, "?");
+		names_put(&b, "?", 1);
 	else if (ctx)
-		context_label(&c, buf, cap);
+		b.len = context_label_bytes(&c, buf, cap);
 	else
-		snprintf(buf, cap, "%.*s", (int)n.name.len, n.name.ptr);
-	if (got && (n.flags & PROFDB_NODE_RECURSIVE)) {
-		size_t l = strlen(buf);
-		snprintf(buf + l, cap - l, " (recursive)");
-	}
+		names_put_str(&b, n.name);
+	if (got && (n.flags & PROFDB_NODE_RECURSIVE))
+		names_put_str(&b, str_of(" (recursive)"));
+	*len = b.len;
 	return buf;
 }
 
@@ -178,10 +179,10 @@ typedef struct diff_out {
 	int json, csv, inclusive;
 } diff_out;
 
-static char *row_label(const diff_out *o, const profdb_pair *p)
+static char *row_label(const diff_out *o, const profdb_pair *p, size_t *len)
 {
 	int sb = p->a == PROFDB_NONE;
-	return node_label(o->s[sb].db, profdb_match_tree(o->m, sb), sb ? p->b : p->a);
+	return node_label(o->s[sb].db, profdb_match_tree(o->m, sb), sb ? p->b : p->a, len);
 }
 
 /* The path of @p row, whole: JSON prints an array of labels and returns
@@ -215,13 +216,14 @@ static char *row_path(const diff_out *o, uint32_t row)
 		fputc('[', f);
 	for (size_t i = n; f && i-- > 0;) {
 		profdb_match_at(o->m, chain[i], &p);
-		char *label = row_label(o, &p);
-		if (o->json) {
-			fputs(i + 1 < n ? ", " : "", f);
-			put_json_cstr(f, label ? label : "?");
-		} else {
-			fprintf(f, "%s%s", i + 1 < n ? " > " : "", label ? label : "?");
-		}
+		size_t label_len;
+		char *label = row_label(o, &p, &label_len);
+		profdb_str name = label ? (profdb_str){label, label_len} : str_of("?");
+		fputs(i + 1 < n ? (o->json ? ", " : " > ") : "", f);
+		if (o->json)
+			put_json_str(f, name);
+		else
+			put_text(f, name);
 		free(label);
 	}
 	free(chain);

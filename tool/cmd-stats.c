@@ -70,8 +70,9 @@ static void print_issue_json(const profdb_summary_issue *is)
 
 static void print_issue_text(const profdb_summary_issue *is)
 {
-	printf("  context %" PRIu32 " statistic %" PRIu32 " (%.*s of metric %" PRIu32 "): ",
-	       is->context, is->statistic_id, (int)is->statistic.len, is->statistic.ptr, is->metric);
+	printf("  context %" PRIu32 " statistic %" PRIu32 " (", is->context, is->statistic_id);
+	put_text(stdout, is->statistic);
+	printf(" of metric %" PRIu32 "): ", is->metric);
 	if (is->missing)
 		printf("not stored");
 	else

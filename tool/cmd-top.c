@@ -79,13 +79,6 @@ static int has_lexical_child(const profdb *db, const tool_walk *w, const profdb_
 	return 0;
 }
 
-static void sanitize(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 /* The label of context @p c into @p l: its name parts, for the types
  * whose context is dear to read again; else none (text 0: the printer
  * reads the context again). */
@@ -207,27 +200,29 @@ static int keep_context(ranking *k, const profdb_context *c)
 	return 0;
 }
 
-/* The group key of context @p c: its function (folded), file or module;
- * a named function's identity besides the key into *id (with its folded
- * name, which is dropped when it is the key). */
-static void group_key(ranking *k, profdb_context *c, group_ident *id, char *key, size_t n)
+/* The group key of context @p c: its function (folded), file or module,
+ * its bytes as stored; @return its length. A named function's identity
+ * besides the key into *id (with its folded name, which is dropped when
+ * it is the key). */
+static size_t group_key(ranking *k, profdb_context *c, group_ident *id, char *key, size_t n)
 {
 	profdb_str s = k->by == BY_FILE ? k->file_at[c->depth] : k->module_at[c->depth];
+	names_buf b = {key, n, 0};
 	*id = (group_ident){{NULL, 0}, {NULL, 0}, {NULL, 0}, 0, 0};
+	key[0] = '\0';
 	if (k->by == BY_FUNCTION && c->function.len && c->type == PROFDB_CTX_FUNCTION) {
 		/* profdb_function_identity()'s: the context's own file and module */
 		profdb_str fold = profdb_function_fold(k->rep.db, c->function);
-		names_key_of(fold, c->module, key, n);
 		*id = (group_ident){fold, c->file, c->module, 1, 0};
-	} else if (k->by == BY_FUNCTION) {   /* nameless: grouped by their label */
-		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
-		context_label(c, key, n);
-	} else if (s.len) {
-		snprintf(key, n, "%.*s", (int)s.len, s.ptr);
-	} else {
-		snprintf(key, n, k->by == BY_FILE ? "<unknown file>" : "<unknown module>");
+		return names_function(fold, c->module, key, n);
 	}
-	sanitize(key);
+	if (k->by == BY_FUNCTION) {   /* nameless: grouped by their label */
+		c->relation = PROFDB_RELATION_CALL;   /* no "[I] " in the key */
+		return context_label_bytes(c, key, n);
+	}
+	names_put_str(&b, s.len ? s : str_of(k->by == BY_FILE ? "<unknown file>"
+	                                                       : "<unknown module>"));
+	return b.len;
 }
 
 /* Room in k->group_of for context id @p id (ids need not be dense). */
@@ -257,13 +252,14 @@ static int add_to_group(ranking *k, profdb_context *c)
 	if (!key)
 		return TOP_OOM;
 	group_ident id;
-	group_key(k, c, &id, key, need);
-	size_t len = strlen(key);
+	size_t len = group_key(k, c, &id, key, need);
 	if (id.fold.ptr && id.fold.len == len && memcmp(id.fold.ptr, key, len) == 0)
 		id.fold = (profdb_str){NULL, 0};
 	ptrdiff_t g = group_lookup(&k->groups, key, len, &id, 0, &created);
-	if (g >= 0 && created)
+	if (g >= 0 && created) {   /* (the table has its copy of the key) */
+		names_show(key, len);
 		k->groups.rows[g].pass = filter_pass(&k->o.names, key);
+	}
 	if (key != local)
 		free(key);
 	if (g < 0)
@@ -566,10 +562,11 @@ static row row_at(const ranking *k, size_t i, double *one)
 	return r;
 }
 
-/* Row @p r's whole name: in @p local (@p n bytes) when it fits, else in a
- * new buffer; *out is one or the other (the caller frees it when it is
- * not @p local). */
-static int row_name(const ranking *k, const row *r, char *local, size_t n, char **out)
+/* Row @p r's whole name, its bytes as stored (*len of them, and a NUL):
+ * in @p local (@p n bytes) when it fits, else in a new buffer; *out is one
+ * or the other (the caller frees it when it is not @p local). */
+static int row_name(const ranking *k, const row *r, char *local, size_t n, char **out,
+                    size_t *len)
 {
 	profdb_context ctx;
 	int e;
@@ -579,6 +576,7 @@ static int row_name(const ranking *k, const row *r, char *local, size_t n, char 
 			return TOP_OOM;
 		memcpy(*out, r->name, r->name_len);
 		(*out)[r->name_len] = '\0';
+		*len = r->name_len;
 		return 0;
 	}
 	const row_label *l = r->label ? &k->labels[r->label - 1] : NULL;
@@ -606,7 +604,7 @@ static int row_name(const ranking *k, const row *r, char *local, size_t n, char 
 	*out = size <= n ? local : malloc(size);
 	if (!*out)
 		return TOP_OOM;
-	context_label(&ctx, *out, size);
+	*len = context_label_bytes(&ctx, *out, size);
 	return 0;
 }
 
@@ -663,8 +661,9 @@ static void print_json(const ranking *k, size_t shown)
 		else
 			printf("null");
 		printf(", \"contexts\": %" PRIu32 ", \"name\": ", r->n_ctx);
-		if (row_name(k, r, local, sizeof local, &name) == 0)
-			put_json_cstr(stdout, name);
+		size_t len;
+		if (row_name(k, r, local, sizeof local, &name, &len) == 0)
+			put_json_str(stdout, (profdb_str){name, len});
 		else
 			printf("\"<context %" PRIu32 ">\"", r->ctx);
 		if (name != local)
@@ -744,11 +743,13 @@ static int print_text(const ranking *k, size_t shown)
 		row rw = row_at(k, i, &one);
 		const row *r = &rw;
 		char local[1024], *name;
-		int e = row_name(k, r, local, sizeof local, &name);
+		size_t len;
+		int e = row_name(k, r, local, sizeof local, &name, &len);
 		if (e < 0) {
 			fmt_line_flush(&line);
 			return e;
 		}
+		names_show(name, len);
 		for (size_t m = 0; m < nm; m++) {
 			fmt_value(buf, sizeof buf, r->v[m], k->o.plain);
 			fmt_line_cell(&line, buf, w[m]);
@@ -764,8 +765,10 @@ static int print_text(const ranking *k, size_t shown)
 		fmt_line_put(&line, "  ", 2);
 		if (!k->o.wide)
 			fmt_shorten(name, width, shortname, sizeof shortname);
-		const char *shown_name = k->o.wide ? name : shortname;
-		fmt_line_put(&line, shown_name, strlen(shown_name));
+		if (k->o.wide)
+			fmt_line_put(&line, name, len);
+		else
+			fmt_line_put(&line, shortname, strlen(shortname));
 		fmt_line_put(&line, "\n", 1);
 		if (name != local)
 			free(name);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "tool.h"
 
 static const char trace_usage[] =
@@ -32,17 +33,21 @@ static const char trace_usage[] =
 	"  --json            one object of schema profdb-trace/2 (times always as\n"
 	"                    stored, in epoch nanoseconds, with the start beside them)\n";
 
-/* The label of context @p id and, for code inside a function, the
- * function's name: "sample.c:13 in compute". */
-static void sample_name(const profdb *db, uint32_t id, char *buf, size_t n, char *fn, size_t fnn)
+/* The label of context @p id into @p label and, for code inside a
+ * function, the function's name into @p fn (else empty): "sample.c:13 in
+ * compute". Their bytes as stored, each in a buffer of @p n bytes. */
+static void sample_name(const profdb *db, uint32_t id, char *buf, char *fnbuf, size_t n,
+                        profdb_str *label, profdb_str *fn)
 {
 	profdb_context c;
-	fn[0] = 0;
+	fnbuf[0] = '\0';
+	*fn = (profdb_str){fnbuf, 0};
 	if (profdb_context_get(db, id, &c) < 0) {
 		snprintf(buf, n, "<context %" PRIu32 ">", id);
+		*label = str_of(buf);
 		return;
 	}
-	context_label(&c, buf, n);
+	*label = (profdb_str){buf, context_label_bytes(&c, buf, n)};
 	if (c.type == PROFDB_CTX_FUNCTION || c.type == PROFDB_CTX_ROOT)
 		return;
 	/* The enclosing function: the nearest function context above. */
@@ -51,7 +56,7 @@ static void sample_name(const profdb *db, uint32_t id, char *buf, size_t n, char
 			return;
 		if (c.type == PROFDB_CTX_FUNCTION) {
 			c.relation = PROFDB_RELATION_CALL;
-			context_label(&c, fn, fnn);
+			fn->len = context_label_bytes(&c, fnbuf, n);
 			return;
 		}
 	}
@@ -122,13 +127,14 @@ static void print_contexts_json(const profdb *db, idset *s)
 	for (size_t i = 0, shown = 0; i < s->n; i++) {
 		if (i && s->ids[i] == s->ids[i - 1])
 			continue;
-		char label[512], fn[512];
-		sample_name(db, s->ids[i], label, sizeof label, fn, sizeof fn);
+		char buf[512], fnbuf[512];
+		profdb_str label, fn;
+		sample_name(db, s->ids[i], buf, fnbuf, sizeof buf, &label, &fn);
 		printf("%s\n {\"id\": %" PRIu32 ", \"label\": ", shown++ ? "," : "", s->ids[i]);
-		put_json_cstr(stdout, label);
+		put_json_str(stdout, label);
 		printf(", \"function\": ");
-		if (fn[0])
-			put_json_cstr(stdout, fn);
+		if (fn.len)
+			put_json_str(stdout, fn);
 		else
 			printf("null");
 		printf("}");
@@ -160,8 +166,9 @@ static int print_profile(const profdb *db, uint32_t p, const trace_opts *o, uint
 			if ((r = idset_add(seen, s.context)) < 0)
 				return r;
 		} else {
-			char label[512], fn[512];
-			sample_name(db, s.context, label, sizeof label, fn, sizeof fn);
+			char buf[512], fnbuf[512];
+			profdb_str label, fn;
+			sample_name(db, s.context, buf, fnbuf, sizeof buf, &label, &fn);
 			if (o->absolute) {
 				printf("%8" PRIu32 " %20" PRIu64, p, s.time_ns);
 			} else {
@@ -169,7 +176,9 @@ static int print_profile(const profdb *db, uint32_t p, const trace_opts *o, uint
 				printf("%8" PRIu32 " %10" PRIu64 ".%09" PRIu64, p, d / 1000000000u,
 				       d % 1000000000u);
 			}
-			printf(" %10" PRIu32 "  %s%s%s\n", s.context, label, fn[0] ? " in " : "", fn);
+			names_show(buf, label.len);
+			names_show(fnbuf, fn.len);
+			printf(" %10" PRIu32 "  %s%s%s\n", s.context, buf, fn.len ? " in " : "", fnbuf);
 		}
 		*first_out = 0;
 	}

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "names.h"
 #include "report.h"
 
 #define TREE_SCREEN 150
@@ -50,9 +51,9 @@ typedef struct tree_out {
 	int first;
 } tree_out;
 
-/* Node @p n's whole label in a new buffer (the caller frees it); NULL
- * when out of memory. */
-static char *label(const tree_out *o, const profdb_node *n)
+/* Node @p n's whole label, its bytes as stored, in a new buffer (the
+ * caller frees it) of *len bytes and a NUL; NULL when out of memory. */
+static char *label_bytes(const tree_out *o, const profdb_node *n, size_t *len)
 {
 	profdb_context c;
 	int ctx = n->context != PROFDB_NONE && profdb_context_get(o->rep.db, n->context, &c) == 0;
@@ -60,24 +61,30 @@ static char *label(const tree_out *o, const profdb_node *n)
 	char *buf = malloc(cap);
 	if (!buf)
 		return NULL;
+	names_buf b = {buf, cap, 0};
+	buf[0] = '\0';
 	if (ctx) {
-		context_label(&c, buf, cap);
+		b.len = context_label_bytes(&c, buf, cap);
 	} else if (n->type == PROFDB_NODE_MODULE || n->type == PROFDB_NODE_FILE) {
-		const char *what = n->type == PROFDB_NODE_MODULE ? "module" : "file";
-		if (n->name.len)
-			snprintf(buf, cap, "[%s] %.*s", what, (int)n->name.len, n->name.ptr);
-		else
-			snprintf(buf, cap, "[%s] ?", what);
+		names_put_str(&b, str_of(n->type == PROFDB_NODE_MODULE ? "[module] " : "[file] "));
+		names_put_str(&b, n->name.len ? n->name : str_of("?"));
 	} else {
-		snprintf(buf, cap, "%.*s", (int)n->name.len, n->name.ptr);
+		names_put_str(&b, n->name);
 	}
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	if (n->flags & PROFDB_NODE_RECURSIVE) {
-		size_t l = strlen(buf);
-		snprintf(buf + l, cap - l, " (recursive)");
-	}
+	if (n->flags & PROFDB_NODE_RECURSIVE)
+		names_put_str(&b, str_of(" (recursive)"));
+	*len = b.len;
+	return buf;
+}
+
+/* label_bytes() as people read it (names_show): what the table prints
+ * and --match/--exclude test. */
+static char *label(const tree_out *o, const profdb_node *n)
+{
+	size_t len;
+	char *buf = label_bytes(o, n, &len);
+	if (buf)
+		names_show(buf, len);
 	return buf;
 }
 
@@ -239,7 +246,8 @@ static int put_node_json(tree_out *o, const profdb_node *n, uint32_t depth)
 	profdb_node p;
 	int r, has_parent = n->parent != PROFDB_NONE && o->rdepth[n->parent] < UINT32_MAX - 1 &&
 	                    profdb_tree_get(o->t, n->parent, &p) == 0;
-	char *name = label(o, n);
+	size_t len;
+	char *name = label_bytes(o, n, &len);
 	if (!name)
 		return -ENOMEM;
 	printf("%s\n {\"node\": %" PRIu32 ", \"parent_node\": ", o->first ? "" : ",", n->id);
@@ -259,7 +267,7 @@ static int put_node_json(tree_out *o, const profdb_node *n, uint32_t depth)
 		printf("null");
 	printf(", \"depth\": %" PRIu32 ", \"type\": \"%s\", \"recursive\": %s, \"name\": ", depth,
 	       type_name(n->type), n->flags & PROFDB_NODE_RECURSIVE ? "true" : "false");
-	put_json_cstr(stdout, name);
+	put_json_str(stdout, (profdb_str){name, len});
 	free(name);
 	for (int pass = 0; pass < 2; pass++) {
 		printf(pass ? "], \"exclusives\": [" : ", \"inclusives\": [");

@@ -19,7 +19,7 @@ void put_text(FILE *f, profdb_str s)
 {
 	for (size_t i = 0; i < s.len; i++) {
 		unsigned char c = (unsigned char)s.ptr[i];
-		putc(c < 0x20 || c == 0x7f ? '?' : c, f);
+		putc(names_control(c) ? '?' : c, f);
 	}
 }
 
@@ -181,10 +181,10 @@ void put_table_value(FILE *f, double v, int w)
 	}
 }
 
-/* snprintf(buf, n, "%.*s:%" PRIu64) (@p hex 0) or "%.*s+0x%" PRIx64
- * (@p hex 1) without a format string: lines and instructions are labelled
- * by the million. */
-static void text_number(char *buf, size_t n, const char *s, int len, uint64_t v, int hex)
+/* @p s, then ":" and @p v in decimal (@p hex 0) or "+0x" and @p v in hex
+ * (@p hex 1), without a format string: lines and instructions are
+ * labelled by the million. */
+static void text_number(names_buf *b, profdb_str s, uint64_t v, int hex)
 {
 	char tmp[24], *d = tmp + sizeof tmp;
 	do {
@@ -198,70 +198,80 @@ static void text_number(char *buf, size_t n, const char *s, int len, uint64_t v,
 	} else {
 		*--d = ':';
 	}
-	size_t tl = len > 0 ? strnlen(s, (size_t)len) : 0, dl = (size_t)(tmp + sizeof tmp - d);
+	names_put_str(b, s);
+	names_put(b, d, (size_t)(tmp + sizeof tmp - d));
+}
+
+/* "<context ID>": a context with nothing else to name it. */
+static void put_context_id(names_buf *b, uint32_t id)
+{
+	char tmp[32];
+	int l = snprintf(tmp, sizeof tmp, "<context %" PRIu32 ">", id);
+	names_put(b, tmp, l > 0 ? (size_t)l : 0);
+}
+
+size_t context_label_bytes(const profdb_context *c, char *buf, size_t n)
+{
 	if (!n)
-		return;
-	size_t a = tl < n - 1 ? tl : n - 1, b = dl < n - 1 - a ? dl : n - 1 - a;
-	memcpy(buf, s, a);
-	memcpy(buf + a, d, b);
-	buf[a + b] = '\0';
+		return 0;
+	names_buf b = {buf, n, 0};
+	profdb_str file = names_base(c->file), module = names_base(c->module);
+	profdb_str fs = file.len ? file : str_of("?"), ms = module.len ? module : str_of("?");
+	buf[0] = '\0';
+	switch (c->type) {
+	case PROFDB_CTX_ROOT:
+		if (c->function.len) {
+			names_put(&b, "<", 1);
+			names_put_str(&b, c->function);
+			names_put(&b, ">", 1);
+		} else {
+			names_put_str(&b, str_of("<program root>"));
+		}
+		break;
+	case PROFDB_CTX_FUNCTION:
+		if (c->relation == PROFDB_RELATION_INLINED)
+			names_put(&b, "[I] ", 4);
+		if (c->function.len) {   /* "0x14cb0 [ls]" for an unnamed Callgrind function */
+			b.len += names_function(c->function, c->module, buf + b.len, n - b.len);
+		} else {
+			names_put_str(&b, str_of("<unknown function>"));
+			if (module.len && c->has_offset) {
+				names_put(&b, " ", 1);
+				text_number(&b, ms, c->offset, 1);
+			}
+		}
+		break;
+	case PROFDB_CTX_LOOP:
+		names_put_str(&b, str_of("loop at "));
+		text_number(&b, fs, c->line, 0);
+		break;
+	case PROFDB_CTX_LINE:
+		text_number(&b, fs, c->line, 0);
+		break;
+	case PROFDB_CTX_INSTRUCTION:
+		if (c->has_offset)
+			text_number(&b, ms, c->offset, 1);
+		else if (c->function.len)
+			names_put_str(&b, c->function);
+		else
+			names_put_str(&b, str_of("<instruction>"));
+		break;
+	default:
+		if (c->function.len)
+			names_put_str(&b, c->function);
+		else if (file.len)
+			text_number(&b, fs, c->line, 0);
+		else if (module.len && c->has_offset)
+			text_number(&b, ms, c->offset, 1);
+		else
+			put_context_id(&b, c->id);
+	}
+	return b.len;
 }
 
 void context_label(const profdb_context *c, char *buf, size_t n)
 {
-	if (!n)
-		return;   /* (no room even for the NUL the sanitizing loop below ends at) */
-	profdb_str file = names_base(c->file), module = names_base(c->module);
-	const char *fs = file.len ? file.ptr : "?", *ms = module.len ? module.ptr : "?";
-	int fl = file.len ? (int)file.len : 1, ml = module.len ? (int)module.len : 1;
-	int fnl = (int)c->function.len;
-	switch (c->type) {
-	case PROFDB_CTX_ROOT:
-		if (fnl)
-			snprintf(buf, n, "<%.*s>", fnl, c->function.ptr);
-		else
-			snprintf(buf, n, "<program root>");
-		break;
-	case PROFDB_CTX_FUNCTION: {
-		const char *inl = c->relation == PROFDB_RELATION_INLINED ? "[I] " : "";
-		if (fnl) {   /* "0x14cb0 [ls]" for an unnamed Callgrind function */
-			size_t il = strlen(inl);
-			snprintf(buf, n, "%s", inl);
-			if (n > il)
-				names_function(c->function, c->module, buf + il, n - il);
-		} else if (module.len && c->has_offset)
-			snprintf(buf, n, "%s<unknown function> %.*s+0x%" PRIx64, inl, ml, ms, c->offset);
-		else
-			snprintf(buf, n, "%s<unknown function>", inl);
-		break;
-	}
-	case PROFDB_CTX_LOOP:
-		snprintf(buf, n, "loop at %.*s:%" PRIu64, fl, fs, c->line);
-		break;
-	case PROFDB_CTX_LINE:
-		text_number(buf, n, fs, fl, c->line, 0);
-		break;
-	case PROFDB_CTX_INSTRUCTION:
-		if (c->has_offset)
-			text_number(buf, n, ms, ml, c->offset, 1);
-		else if (fnl)
-			snprintf(buf, n, "%.*s", fnl, c->function.ptr);
-		else
-			snprintf(buf, n, "<instruction>");
-		break;
-	default:
-		if (fnl)
-			snprintf(buf, n, "%.*s", fnl, c->function.ptr);
-		else if (file.len)
-			snprintf(buf, n, "%.*s:%" PRIu64, fl, fs, c->line);
-		else if (module.len && c->has_offset)
-			snprintf(buf, n, "%.*s+0x%" PRIx64, ml, ms, c->offset);
-		else
-			snprintf(buf, n, "<context %" PRIu32 ">", c->id);
-	}
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	names_show(buf, context_label_bytes(c, buf, n));
 }
 
 size_t context_label_size(const profdb_context *c)

@@ -26,6 +26,7 @@
 
 
 #include "format.h"
+#include "names.h"
 #include "report.h"
 
 static const char *const stat_names[] = {"none", "sum", "mean", "min", "max", "stddev",
@@ -373,10 +374,7 @@ static int several_profiles(const report *r)
 
 static void metric_name(const report_metric *m, char *buf, size_t n)
 {
-	snprintf(buf, n, "%.*s", (int)m->metric.name.len, m->metric.name.ptr);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	names_shown(m->metric.name, buf, n);
 }
 
 /* The source of metric @p k: 0, 1 (-m all: leave it out), EXIT_* (message
@@ -588,8 +586,13 @@ static void profile_name(const report *r, uint32_t p, char *buf, size_t n)
 {
 	profdb_profile pr;
 	int l = snprintf(buf, n, "profile %" PRIu32, p);
-	if (l >= 0 && (size_t)l < n && profdb_profile_at(r->db, p, &pr) == 0 && pr.name.len)
-		snprintf(buf + l, n - (size_t)l, " (%.*s)", (int)pr.name.len, pr.name.ptr);
+	if (l >= 0 && (size_t)l < n && profdb_profile_at(r->db, p, &pr) == 0 && pr.name.len) {
+		names_buf b = {buf, n, (size_t)l};
+		names_put(&b, " (", 2);
+		names_put_str(&b, pr.name);
+		names_put(&b, ")", 1);
+		names_show(buf, b.len);   /* a description: as people read it */
+	}
 }
 
 void report_source(const report *r, size_t k, char *buf, size_t n)

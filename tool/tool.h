@@ -121,10 +121,12 @@ typedef enum tool_style {
 const char *tool_sgr(tool_style s);
 
 /* ---- printing (print.c) ---- */
-/* A string view for humans: control bytes become '?'. */
+/* A string view for humans: control bytes become '?' (names.h,
+ * names_show's rule). */
 void put_text(FILE *f, profdb_str s);
-/* A string view as a JSON string literal (quotes included); invalid UTF-8
- * bytes are written as \u00XX so the output is always valid JSON. */
+/* A string view as a JSON string literal (quotes included), every byte
+ * of it: control bytes as \u00XX (a NUL too), and invalid UTF-8 bytes as
+ * well, so the output is always valid JSON. */
 void put_json_str(FILE *f, profdb_str s);
 void put_json_cstr(FILE *f, const char *s);
 /* A CSV field (RFC 4180 quoting when needed). */
@@ -146,10 +148,16 @@ size_t format_u64(char *buf, uint64_t v);
 /* A double for the aligned tables: integral values below 2^53 exactly,
  * others with 6 significant digits. Width @p w. */
 void put_table_value(FILE *f, double v, int w);
-/* Human name of a context: "<program root>", "main", "[I] helper",
- * "loop at sample.c:12", "sample.c:13", "sample+0x1158". */
+/* Name of a context, its bytes as stored (NUL-terminated after them, cut
+ * at @p n - 1): "<program root>", "main", "[I] helper", "loop at
+ * sample.c:12", "sample.c:13", "sample+0x1158". @return its length (a
+ * name may hold a NUL: JSON prints these bytes). */
+size_t context_label_bytes(const profdb_context *c, char *buf, size_t n);
+/* context_label_bytes() as people read it (names_show): no control byte,
+ * the whole name up to its NUL terminator. */
 void context_label(const profdb_context *c, char *buf, size_t n);
-/* Bytes that hold context_label(@p c) whole, its NUL included. */
+/* Bytes that hold context_label(@p c) whole, its NUL included (of
+ * context_label_bytes() too). */
 size_t context_label_size(const profdb_context *c);
 /* context_label(@p c) whole in a new buffer (the caller frees it);
  * NULL when out of memory. */

@@ -162,10 +162,10 @@ static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_g
 	group_ident id = {{NULL, 0}, f->file, f->module, 1, 0};
 	int lasting = names_function_unchanged(name, need);
 	if (!lasting) {
-		names_key_of(name, f->module, key, need);
-		if (strlen(key) != name.len || memcmp(key, name.ptr, name.len) != 0)
+		size_t len = names_function(name, f->module, key, need);
+		if (len != name.len || memcmp(key, name.ptr, name.len) != 0)
 			id.fold = name;
-		name = str_of(key);
+		name = (profdb_str){key, len};
 	}
 	ptrdiff_t g = group_lookup(t, name.ptr, name.len, &id, lasting, &created);
 	if (g >= 0 && created && filter_any(&k->o.names)) {
@@ -173,6 +173,7 @@ static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_g
 			memcpy(key, name.ptr, name.len);
 			key[name.len] = '\0';
 		}
+		names_show(key, name.len);   /* (the table has its copy) */
 		t->rows[g].pass = filter_pass(&k->o.names, key);
 	}
 	if (key != local)

@@ -9,7 +9,7 @@
 #include "names.h"
 #include "top.h"
 
-/* Byte order, as strcmp (keys hold no NUL). */
+/* Byte order (a key may hold a NUL: its length ends it). */
 static int cmp_name(const row *x, const row *y)
 {
 	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
@@ -280,19 +280,50 @@ void label_texts_free(label_texts *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Eight bytes at a time: most keys are 10 to 60 bytes long. */
+#define BYTES(c) ((uint64_t)0x0101010101010101u * (unsigned char)(c))
+
+/* @p w with each control byte as '?' (names_show's rule on eight bytes at
+ * once: exact per byte, no carry crosses one). */
+static uint64_t shown_word(uint64_t w)
+{
+	uint64_t low7 = w & BYTES(0x7f);
+	uint64_t below = ~((low7 + BYTES(0x60)) | w) & BYTES(0x80);   /* < 0x20 */
+	uint64_t del = (low7 + BYTES(0x01)) & ~w & BYTES(0x80);       /* 0x7f */
+	uint64_t m = ((below | del) >> 7) * 0xff;
+	return (w & ~m) | (BYTES('?') & m);
+}
+
+/* The hash of a key as it is shown: names that print alike hash alike,
+ * so that a probe meets them (the namesakes of group_lookup). Eight bytes
+ * at a time: most keys are 10 to 60 bytes long. */
 static uint64_t hash_key(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
 	for (; n >= 8; s += 8, n -= 8) {
 		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h = (h ^ shown_word(w)) * 0xff51afd7ed558ccdu;
 		h ^= h >> 32;
 	}
 	w = 0;
 	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	h = (h ^ shown_word(w)) * 0xc4ceb9fe1a85ec53u;
 	return h ^ (h >> 29);
+}
+
+static unsigned char shown_byte(unsigned char c)
+{
+	return names_control(c) ? '?' : c;
+}
+
+/* Do keys @p a and @p b (@p n bytes each) print alike? */
+static int shown_alike(const char *a, const char *b, size_t n)
+{
+	if (memcmp(a, b, n) == 0)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (shown_byte((unsigned char)a[i]) != shown_byte((unsigned char)b[i]))
+			return 0;
+	return 1;
 }
 
 /* The slots of @p t built anew, @p ns of them (a power of 2). */
@@ -389,11 +420,15 @@ ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint
 	size_t k = h & (t->nslots - 1);
 	for (; t->slots[k]; k = (k + 1) & (t->nslots - 1)) {
 		size_t i = t->slots[k] - 1;
-		if (t->hash[i] != h || t->rows[i].name_len != len || memcmp(t->rows[i].name, name, len))
+		if (t->hash[i] != h || t->rows[i].name_len != len)
 			continue;
-		if (same_ident(&t->ident[i], id))
-			return (ptrdiff_t)i;
-		namesake = (ptrdiff_t)i;
+		if (memcmp(t->rows[i].name, name, len) == 0) {
+			if (same_ident(&t->ident[i], id))
+				return (ptrdiff_t)i;
+		} else if (!shown_alike(t->rows[i].name, name, len)) {
+			continue;
+		}
+		namesake = (ptrdiff_t)i;   /* another group that prints alike */
 	}
 	if (t->n == t->cap && grow_rows(t) < 0)
 		return -1;
@@ -418,14 +453,14 @@ ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint
 	return (ptrdiff_t)(t->n - 1);
 }
 
-/* Does a group other than @p i have @p i's key? */
+/* Does a group other than @p i print as @p i does? */
 static int key_shared(const group_table *t, size_t i)
 {
 	const row *r = &t->rows[i];
 	for (size_t k = t->hash[i] & (t->nslots - 1); t->slots[k]; k = (k + 1) & (t->nslots - 1)) {
 		size_t j = t->slots[k] - 1;
 		if (j != i && t->hash[j] == t->hash[i] && t->rows[j].name_len == r->name_len &&
-		    memcmp(t->rows[j].name, r->name, r->name_len) == 0)
+		    shown_alike(t->rows[j].name, r->name, r->name_len))
 			return 1;
 	}
 	return 0;
@@ -456,11 +491,11 @@ int group_tell_namesakes(group_table *t)
 		char *plain = malloc(need), *where = malloc(need);
 		r = TOP_OOM;
 		if (plain && where) {
-			/* the name as a key prints it, without the object that
-			 * names_key_of() gives an address: it follows anyway */
-			names_key_of(fold, (profdb_str){NULL, 0}, plain, need);
-			names_function_where(str_of(plain), id->file, id->module, where, need);
-			r = rename_group(t, i, where, strlen(where));
+			/* the name as a key has it, without the object that
+			 * names_function() gives an address: it follows anyway */
+			profdb_str name = {plain, names_function(fold, (profdb_str){NULL, 0}, plain, need)};
+			r = rename_group(t, i, where,
+			                 names_function_where(name, id->file, id->module, where, need));
 		}
 		free(plain);
 		free(where);
@@ -472,11 +507,11 @@ int group_tell_namesakes(group_table *t)
 		return 0;
 	if (build_slots(t, t->nslots) < 0)
 		return TOP_OOM;
-	/* Names that still print alike (a name printed up to a NUL or with
-	 * '?' for a control byte, an address written with other zeros, a
-	 * file and module of the same base names, another group's literal
-	 * name) get their first context's id, as `callers` takes it: two
-	 * groups never share a context. */
+	/* Names that still print alike (a '?' for different control bytes,
+	 * an address written with other zeros, a file and module of the same
+	 * base names, another group's literal name) get their first
+	 * context's id, as `callers` takes it: two groups never share a
+	 * context. */
 	unsigned char *alike = calloc(t->n ? t->n : 1, 1);
 	if (!alike)
 		return TOP_OOM;
@@ -490,10 +525,10 @@ int group_tell_namesakes(group_table *t)
 		if (!alike[i])
 			continue;
 		char *name = malloc(g->name_len + 16);
-		int len = name ? snprintf(name, g->name_len + 16, "%.*s #%" PRIu32, (int)g->name_len,
-		                          g->name, g->ctx)
-		               : -1;
-		r = len > 0 ? rename_group(t, i, name, (size_t)len) : TOP_OOM;
+		int len = name ? snprintf(name + g->name_len, 16, " #%" PRIu32, g->ctx) : -1;
+		if (len > 0)
+			memcpy(name, g->name, g->name_len);   /* (its bytes: a NUL too) */
+		r = len > 0 ? rename_group(t, i, name, g->name_len + (size_t)len) : TOP_OOM;
 		free(name);
 		if (r < 0) {
 			free(alike);

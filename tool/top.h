@@ -86,10 +86,11 @@ double *heap_offer(row *rows, size_t *n, size_t cap, row r);
  * no rewriting (most Callgrind functions: rank_graph), else a copy the
  * table owns. By function a group is a function's identity, (module, file,
  * folded name) as profdb_function_identity() gives it: the key is the
- * name printed for it and the rest is its group_ident; functions of one
- * key in other objects or files are groups of their own, namesakes
- * (group_tell_namesakes names them apart). Other groups have an empty
- * identity: their key alone. The values live in one pool, nv per group;
+ * name written for it (names_function, its bytes) and the rest is its
+ * group_ident; functions whose keys print alike (names_show: keys equal
+ * but for control bytes, or keys equal in other objects or files) are
+ * groups of their own, namesakes (group_tell_namesakes names them apart).
+ * Other groups have an empty identity: their key alone. The values live in one pool, nv per group;
  * the rows point into it once no group is added any more (group_rows). */
 
 /* A group's identity besides its key. The strings point into the
@@ -125,8 +126,8 @@ typedef struct group_table {
 /* The index of the group @p name (len bytes) of identity @p id (NULL: an
  * empty one), created (values 0, n_ctx 0) if new, with a copy of the key
  * unless @p lasting (the bytes stay valid while the table lives); -1 when
- * out of memory. *created tells a new group. A new group whose key
- * another group of the table has is a namesake, and so is that one. t->nv
+ * out of memory. *created tells a new group. A new group whose key prints
+ * as another group's does is a namesake, and so is that one. t->nv
  * must be set before the first call. */
 ptrdiff_t group_lookup(group_table *t, const char *name, size_t len, const group_ident *id,
                        int lasting, int *created);

@@ -16,31 +16,24 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The first i in [lo, hi) with a[i] >= key; @p a ascends there. */
-static inline size_t profdb__lower_u32(const uint32_t *a, size_t lo, size_t hi, uint32_t key)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* profdb__lower_u32(a, lo, hi, key) and profdb__lower_u64(...): the first
+ * i in [lo, hi) with a[i] >= key; @p a ascends there. One body for both
+ * element types. */
+#define PROFDB__LOWER_OF(name, T) \
+	static inline size_t name(const T *a, size_t lo, size_t hi, T key) \
+	{ \
+		while (lo < hi) { \
+			size_t mid = lo + (hi - lo) / 2; \
+			if (a[mid] < key) \
+				lo = mid + 1; \
+			else \
+				hi = mid; \
+		} \
+		return lo; \
 	}
-	return lo;
-}
-
-/* The same over u64 elements. */
-static inline size_t profdb__lower_u64(const uint64_t *a, size_t lo, size_t hi, uint64_t key)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
+PROFDB__LOWER_OF(profdb__lower_u32, uint32_t)
+PROFDB__LOWER_OF(profdb__lower_u64, uint64_t)
+#undef PROFDB__LOWER_OF
 
 /* The same over the u32 member at byte @p offset of records of @p stride
  * bytes from @p base (an array of structs sorted by that member:

@@ -27,6 +27,14 @@ PROFDB__STRUCT_SIZES(SIZE_IS)
 			return profdb__fail(-EINVAL, fn ": NULL database handle"); \
 	} while (0)
 
+/* CHECK_DB, then the outputs: @p outs is false when one of them is NULL. */
+#define CHECK_DB_OUT(db, outs, fn)                                                 \
+	do {                                                                       \
+		CHECK_DB(db, fn);                                                  \
+		if (!(outs))                                                       \
+			return profdb__fail(-EINVAL, fn ": NULL output");          \
+	} while (0)
+
 static int notsup(const profdb *db, const char *what)
 {
 	return profdb__fail(-ENOTSUP, "%s: not available for %s databases", what,
@@ -78,9 +86,7 @@ PROFDB_EXPORT const char *profdb_format_name(profdb_format format)
 
 PROFDB_EXPORT int profdb_get_about(const profdb *db, profdb_about *out)
 {
-	CHECK_DB(db, "profdb_get_about");
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_get_about: NULL output");
+	CHECK_DB_OUT(db, out, "profdb_get_about");
 	memset(out, 0, sizeof *out);
 	out->format = db->be->format;
 	out->version = out->title = profdb__str(NULL);
@@ -91,9 +97,7 @@ PROFDB_EXPORT int profdb_get_about(const profdb *db, profdb_about *out)
 
 PROFDB_EXPORT int profdb_get_counts(const profdb *db, profdb_counts *out)
 {
-	CHECK_DB(db, "profdb_get_counts");
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_get_counts: NULL output");
+	CHECK_DB_OUT(db, out, "profdb_get_counts");
 	memset(out, 0, sizeof *out);
 	if (!db->be->counts)
 		return notsup(db, "counts");
@@ -102,9 +106,7 @@ PROFDB_EXPORT int profdb_get_counts(const profdb *db, profdb_counts *out)
 
 PROFDB_EXPORT int profdb_get_header_counts(const profdb *db, profdb_counts *out)
 {
-	CHECK_DB(db, "profdb_get_header_counts");
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_get_header_counts: NULL output");
+	CHECK_DB_OUT(db, out, "profdb_get_header_counts");
 	memset(out, 0, sizeof *out);
 	if (db->be->header_counts)
 		return db->be->header_counts(db->impl, out);
@@ -151,9 +153,7 @@ static int metric_done(int r, profdb_metric *out)
 
 PROFDB_EXPORT int profdb_metric_at(const profdb *db, uint32_t index, profdb_metric *out)
 {
-	CHECK_DB(db, "profdb_metric_at");
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_metric_at: NULL output");
+	CHECK_DB_OUT(db, out, "profdb_metric_at");
 	if (!db->be->metric_at)
 		return profdb__fail(-ENOENT, "metric %" PRIu32 " does not exist (no metrics)", index);
 	memset(out, 0, sizeof *out);
@@ -162,9 +162,7 @@ PROFDB_EXPORT int profdb_metric_at(const profdb *db, uint32_t index, profdb_metr
 
 PROFDB_EXPORT int profdb_metric_get(const profdb *db, uint32_t id, profdb_metric *out)
 {
-	CHECK_DB(db, "profdb_metric_get");
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_metric_get: NULL output");
+	CHECK_DB_OUT(db, out, "profdb_metric_get");
 	if (db->be->metric_get) {
 		memset(out, 0, sizeof *out);
 		return metric_done(db->be->metric_get(db->impl, id, out), out);
@@ -278,9 +276,7 @@ PROFDB_EXPORT int64_t profdb_context_count(const profdb *db)
 
 PROFDB_EXPORT int profdb_context_root(const profdb *db, uint32_t *id)
 {
-	CHECK_DB(db, "profdb_context_root");
-	if (!id)
-		return profdb__fail(-EINVAL, "profdb_context_root: NULL output");
+	CHECK_DB_OUT(db, id, "profdb_context_root");
 	if (!db->be->context_root)
 		return profdb__fail(-ENOENT, "the database has no calling-context tree");
 	return db->be->context_root(db->impl, id);
@@ -288,9 +284,7 @@ PROFDB_EXPORT int profdb_context_root(const profdb *db, uint32_t *id)
 
 PROFDB_EXPORT int profdb_context_get(const profdb *db, uint32_t id, profdb_context *out)
 {
-	CHECK_DB(db, "profdb_context_get");
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_context_get: NULL output");
+	CHECK_DB_OUT(db, out, "profdb_context_get");
 	memset(out, 0, sizeof *out);   /* reserved bytes too, whatever the backend fills */
 	if (!db->be->context_get)
 		return profdb__fail(-ENOENT, "context %" PRIu32 " does not exist (no contexts)", id);
@@ -309,9 +303,7 @@ PROFDB_EXPORT int64_t profdb_profile_count(const profdb *db)
 
 PROFDB_EXPORT int profdb_profile_at(const profdb *db, uint32_t index, profdb_profile *out)
 {
-	CHECK_DB(db, "profdb_profile_at");
-	if (!out)
-		return profdb__fail(-EINVAL, "profdb_profile_at: NULL output");
+	CHECK_DB_OUT(db, out, "profdb_profile_at");
 	memset(out, 0, sizeof *out);   /* reserved bytes too, whatever the backend fills */
 	if (!db->be->profile_get)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " does not exist (no profiles)", index);
@@ -322,9 +314,7 @@ PROFDB_EXPORT int profdb_profile_at(const profdb *db, uint32_t index, profdb_pro
 PROFDB_EXPORT int profdb_profile_identity(const profdb *db, uint32_t index, uint32_t i,
                                           profdb_str *kind, uint64_t *value)
 {
-	CHECK_DB(db, "profdb_profile_identity");
-	if (!kind || !value)
-		return profdb__fail(-EINVAL, "profdb_profile_identity: NULL output");
+	CHECK_DB_OUT(db, kind && value, "profdb_profile_identity");
 	if (!db->be->profile_identity)
 		return profdb__fail(-ENOENT, "profile %" PRIu32 " has no identity entries", index);
 	/* the entry index against the profile's own count, for every format */

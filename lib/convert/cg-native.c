@@ -305,7 +305,7 @@ static int put_cost_pos(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t
  * visible events' values of @p costs up to @p end, the room checked
  * once. */
 ALWAYS_INLINE int put_cost_line(const text_jobs *x, fn_text *o, uint64_t instr, uint64_t line,
-                         const uint64_t *costs, size_t end)
+                                const uint64_t *costs, size_t end)
 {
 	int first = !o->placed, r;
 	if (first && (r = put_pos_gap(o, GAP_POS, instr, line)) < 0)

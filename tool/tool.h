@@ -125,8 +125,9 @@ const char *tool_sgr(tool_style s);
  * names_show's rule). */
 void put_text(FILE *f, profdb_str s);
 /* A string view as a JSON string literal (quotes included), every byte
- * of it: control bytes as \u00XX (a NUL too), and invalid UTF-8 bytes as
- * well, so the output is always valid JSON. */
+ * of it: control bytes as \u00XX (a NUL too; a tab and a newline as \t
+ * and \n), and invalid UTF-8 bytes as \u00XX as well, so the output is
+ * always valid JSON. */
 void put_json_str(FILE *f, profdb_str s);
 void put_json_cstr(FILE *f, const char *s);
 /* A CSV field (RFC 4180 quoting when needed). */

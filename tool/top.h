@@ -90,8 +90,9 @@ double *heap_offer(row *rows, size_t *n, size_t cap, row r);
  * group_ident; functions whose keys print alike (names_show: keys equal
  * but for control bytes, or keys equal in other objects or files) are
  * groups of their own, namesakes (group_tell_namesakes names them apart).
- * Other groups have an empty identity: their key alone. The values live in one pool, nv per group;
- * the rows point into it once no group is added any more (group_rows). */
+ * Other groups have an empty identity: their key alone. The values live
+ * in one pool, nv per group; the rows point into it once no group is
+ * added any more (group_rows). */
 
 /* A group's identity besides its key. The strings point into the
  * database (they live until it closes). */

@@ -322,6 +322,7 @@ static int keep_label(label_store *ls, part *p)
 	if (!(ls->s[ls->n] = malloc(p->name.len + 1)))
 		return CALLS_OOM;
 	memcpy(ls->s[ls->n], p->name.ptr, p->name.len);
+	ls->s[ls->n][p->name.len] = '\0';
 	p->name.ptr = ls->s[ls->n++];
 	return 0;
 }

@@ -200,6 +200,13 @@ golden top-by-module top --by module "$db"
 golden top-by-loop top --by loop --inclusive "$db"
 golden top-profiles top --profiles 1-2 "$db"
 contains top-profiles "sum over 2 profiles (--profiles 1-2)"
+# the selection is named whole, however long, in text and JSON
+sel=1-2
+for _ in $(seq 199); do sel="$sel,1-2"; done
+check top-profiles-long 0 "$profdb" top --profiles "$sel" "$db"
+contains top-profiles-long "sum over 2 profiles (--profiles $sel)"
+check top-profiles-long-json 0 "$profdb" top --json --profiles "$sel" "$db"
+contains top-profiles-long-json "\"combined\": \"sum over 2 profiles (--profiles $sel)\""
 golden top-stat top --stat max "$db"
 contains top-stat "max over 2 profiles"
 golden top-match top --match '^(c|h)' "$db"

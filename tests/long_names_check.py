@@ -6,8 +6,8 @@ converter (folded, speedscope, callgrind, pprof, svg) must carry each name
 whole, and the two look-alike names must stay two functions (in the pprof
 output too: its protobuf is decoded here, two function records).
 A second profile adds a source file of a 1 500-byte name: `callers` and
-`callees` (--wide, --sites, --json) and --match see every name and label
-whole; without --wide the rows still fit 100 columns.
+`callees` (--wide, --sites, --json), `stats` and --match see every name
+and label whole; without --wide the rows still fit 100 columns.
 
 Usage: long_names_check.py PROFDB WORKDIR. Exit 0 ok, 1 a name cut."""
 import csv
@@ -70,7 +70,7 @@ fn={LONG}
 
 
 def check_calls(run, work, failures):
-    """callers and callees of a long name in a long-named file."""
+    """callers, callees and stats on a long name in a long-named file."""
     path = os.path.join(work, 'file.callgrind')
     with open(path, 'w') as f:
         f.write(callgrind_file())
@@ -97,6 +97,9 @@ def check_calls(run, work, failures):
     rows = [r for s in json.loads(run('callees', '--json', '--sites', 'main', path))['functions']
             for r in s['rows']]
     has('callees --json --sites (label)', [r['site']['label'] for r in rows], f'{BASE}:1')
+    out = lines('stats', path)
+    has('stats (line 1)', out, f'  {BASE}:1')
+    has('stats (line 2)', out, f'  {BASE}:2')
     # --match sees the whole name: its end is past any buffer's
     rows = json.loads(run('callees', '--json', '--match', '::the_long_function_end$', 'main',
                           path))['functions'][0]['rows']

@@ -7,7 +7,9 @@ whole, and the two look-alike names must stay two functions (in the pprof
 output too: its protobuf is decoded here, two function records).
 A second profile adds a source file of a 1 500-byte name: `callers` and
 `callees` (--wide, --sites, --json), `stats` and --match see every name
-and label whole; without --wide the rows still fit 100 columns.
+and label whole; without --wide the rows still fit 100 columns. An old
+experiment.xml database with one trace sample in the long function
+gives `trace` its labels, whole in text and JSON.
 
 Usage: long_names_check.py PROFDB WORKDIR. Exit 0 ok, 1 a name cut."""
 import csv
@@ -15,9 +17,11 @@ import gzip
 import io
 import json
 import os
+import struct
 import subprocess
 import sys
 import xml.parsers.expat
+from xml.sax.saxutils import quoteattr
 
 LONG = 'ns::holder<' + 'T' * 5200 + '>::the_long_function_end'
 PREFIX = 'tmpl<' + 'p' * 400
@@ -115,6 +119,56 @@ def check_calls(run, work, failures):
         if len(rows) != 1 or len(rows[0]) > 100 or not rows[0].endswith(end):
             failures.append(f'{what}: the row does not fit 100 columns with its end: '
                             f'{[r[-40:] for r in rows]}')
+
+
+def experiment_xml():
+    """An old HPCToolkit database's tree: a statement at line 6 of the long
+    file in the long function, whose trace node (`it`) is 3."""
+    return f"""<?xml version="1.0"?>
+<HPCToolkitExperiment version="2.2">
+<Header n="long"><Info/></Header>
+<SecCallPathProfile i="0" n="long">
+<SecHeader>
+<MetricTable>
+<Metric i="1" n="time (E)" v="final" t="exclusive" show="1"><Info/></Metric>
+</MetricTable>
+<TraceDBTable><TraceDB i="0" u="1000000000"/></TraceDBTable>
+<LoadModuleTable><LoadModule i="1" n="/usr/bin/app"/></LoadModuleTable>
+<FileTable><File i="0" n={quoteattr(LONG_FILE)}/></FileTable>
+<ProcedureTable><Procedure i="10" n={quoteattr(LONG)}/></ProcedureTable>
+</SecHeader>
+<SecCallPathProfileData>
+<PF i="2" n="10" s="10" f="0" l="3" lm="1">
+<S i="3" it="3" f="0" l="6" s="3"/>
+</PF>
+</SecCallPathProfileData>
+</SecCallPathProfile>
+</HPCToolkitExperiment>
+"""
+
+
+def check_trace(run, work, failures):
+    """trace: a sample's label and function, whole."""
+    if 'expat' in os.environ.get('PROFDB_BUILD_LACKS', '').split():
+        print('trace: skipped (a build without expat reads no experiment.xml)')
+        return
+    db = os.path.join(work, 'trace.d')
+    os.makedirs(db, exist_ok=True)
+    with open(os.path.join(db, 'experiment.xml'), 'w') as f:
+        f.write(experiment_xml())
+    with open(os.path.join(db, 'app-000000-000-0-1-0.hpctrace'), 'wb') as f:
+        f.write(b'HPCRUN-trace______01.01b' + struct.pack('>QQI', 0, 1000, 3))
+    want = f'{BASE}:6 in {LONG}'
+    text = run('trace', db).decode()
+    ok = f'  {want}\n' in text
+    print(f'trace: {len(want)} bytes {"whole" if ok else "cut"}')
+    if not ok:
+        failures.append(f'trace: {want[:30]}...{want[-20:]} is not there whole')
+    contexts = json.loads(run('trace', '--json', db))['contexts']
+    got = [(c['label'], c['function']) for c in contexts]
+    print(f'trace --json: {[(len(a), len(b)) for a, b in got]} bytes')
+    if got != [(f'{BASE}:6', LONG)]:
+        failures.append('trace --json: the label and function are not whole')
 
 
 def varint(b, i):
@@ -220,6 +274,7 @@ def main():
         failures.append(f'convert -t pprof: {len(names)} function records, '
                         f'{len(set(names))} names: the look-alike names are not two functions')
     check_calls(run, work, failures)
+    check_trace(run, work, failures)
     for line in failures:
         print('FAIL', line)
     return 1 if failures else 0

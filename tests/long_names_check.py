@@ -5,6 +5,11 @@ name of over 5 000 bytes and two names that share their first 400 bytes.
 converter (folded, speedscope, callgrind, pprof, svg) must carry each name
 whole, and the two look-alike names must stay two functions (in the pprof
 output too: its protobuf is decoded here, two function records).
+A second profile adds a source file of a 1 500-byte name: `callers` and
+`callees` (--wide, --sites, --json), `stats` and --match see every name
+and label whole; without --wide the rows still fit 100 columns. An old
+experiment.xml database with one trace sample in the long function
+gives `trace` its labels, whole in text and JSON.
 
 Usage: long_names_check.py PROFDB WORKDIR. Exit 0 ok, 1 a name cut."""
 import csv
@@ -12,9 +17,11 @@ import gzip
 import io
 import json
 import os
+import struct
 import subprocess
 import sys
 import xml.parsers.expat
+from xml.sax.saxutils import quoteattr
 
 LONG = 'ns::holder<' + 'T' * 5200 + '>::the_long_function_end'
 PREFIX = 'tmpl<' + 'p' * 400
@@ -46,6 +53,122 @@ fn={FIRST}
 fn={SECOND}
 4 {30 * k}
 """
+
+
+LONG_FILE = 'src/' + 'f' * 1500 + '_end.c'
+BASE = LONG_FILE[4:]
+
+
+def callgrind_file():
+    return f"""# callgrind format
+events: Ir
+fl={LONG_FILE}
+fn=main
+1 1
+cfn={LONG}
+calls=1 2
+1 500
+fn={LONG}
+2 500
+"""
+
+
+def check_calls(run, work, failures):
+    """callers, callees and stats on a long name in a long-named file."""
+    path = os.path.join(work, 'file.callgrind')
+    with open(path, 'w') as f:
+        f.write(callgrind_file())
+    main_where, long_where = f'main ({BASE})', f'{LONG} ({BASE})'
+
+    def lines(*args):
+        return run(*args).decode().split('\n')
+
+    def has(what, found, text):
+        ok = any(text in line for line in found)
+        print(f'{what}: {len(text)} bytes {"whole" if ok else "cut"}')
+        if not ok:
+            failures.append(f'{what}: {text[:30]}...{text[-20:]} is not there whole')
+
+    out = lines('callers', '--wide', LONG, path)
+    has('callers --wide (headline)', out, f'callers of {LONG}: calls')
+    has('callers --wide (section)', out, f'callers of {long_where} (context')
+    has('callers --wide (row)', out, f'  {main_where}')
+    out = lines('callees', '--wide', 'main', path)
+    has('callees --wide (section)', out, f'callees of {main_where} (context')
+    has('callees --wide (row)', out, f'  {long_where}')
+    out = lines('callees', '--wide', '--sites', 'main', path)
+    has('callees --wide --sites (row)', out, f'  {long_where} at {BASE}:1')
+    rows = [r for s in json.loads(run('callees', '--json', '--sites', 'main', path))['functions']
+            for r in s['rows']]
+    has('callees --json --sites (label)', [r['site']['label'] for r in rows], f'{BASE}:1')
+    out = lines('stats', path)
+    has('stats (line 1)', out, f'  {BASE}:1')
+    has('stats (line 2)', out, f'  {BASE}:2')
+    # --match sees the whole name: its end is past any buffer's
+    rows = json.loads(run('callees', '--json', '--match', '::the_long_function_end$', 'main',
+                          path))['functions'][0]['rows']
+    if [r['name'] for r in rows] != [LONG]:
+        failures.append(f'callees --match: {len(rows)} rows, not the long name')
+    # without --wide a row fits 100 columns; a name shortened in the middle
+    # keeps its end
+    for cmd, end in ((('callers', LONG), f'{BASE[-20:]})'), (('callees', 'main'), ''),
+                     (('callees', '--sites', 'main'), '')):
+        rows = [line for line in lines(*cmd, path) if line.startswith('    1  ')]
+        what = ' '.join(cmd)[:40]
+        print(f'{what}: rows of {[len(r) for r in rows]} columns')
+        if len(rows) != 1 or len(rows[0]) > 100 or not rows[0].endswith(end):
+            failures.append(f'{what}: the row does not fit 100 columns with its end: '
+                            f'{[r[-40:] for r in rows]}')
+
+
+def experiment_xml():
+    """An old HPCToolkit database's tree: a statement at line 6 of the long
+    file in the long function, whose trace node (`it`) is 3."""
+    return f"""<?xml version="1.0"?>
+<HPCToolkitExperiment version="2.2">
+<Header n="long"><Info/></Header>
+<SecCallPathProfile i="0" n="long">
+<SecHeader>
+<MetricTable>
+<Metric i="1" n="time (E)" v="final" t="exclusive" show="1"><Info/></Metric>
+</MetricTable>
+<TraceDBTable><TraceDB i="0" u="1000000000"/></TraceDBTable>
+<LoadModuleTable><LoadModule i="1" n="/usr/bin/app"/></LoadModuleTable>
+<FileTable><File i="0" n={quoteattr(LONG_FILE)}/></FileTable>
+<ProcedureTable><Procedure i="10" n={quoteattr(LONG)}/></ProcedureTable>
+</SecHeader>
+<SecCallPathProfileData>
+<PF i="2" n="10" s="10" f="0" l="3" lm="1">
+<S i="3" it="3" f="0" l="6" s="3"/>
+</PF>
+</SecCallPathProfileData>
+</SecCallPathProfile>
+</HPCToolkitExperiment>
+"""
+
+
+def check_trace(run, work, failures):
+    """trace: a sample's label and function, whole."""
+    if 'expat' in os.environ.get('PROFDB_BUILD_LACKS', '').split():
+        print('trace: skipped (a build without expat reads no experiment.xml)')
+        return
+    db = os.path.join(work, 'trace.d')
+    os.makedirs(db, exist_ok=True)
+    with open(os.path.join(db, 'experiment.xml'), 'w') as f:
+        f.write(experiment_xml())
+    with open(os.path.join(db, 'app-000000-000-0-1-0.hpctrace'), 'wb') as f:
+        f.write(b'HPCRUN-trace______01.01b' + struct.pack('>QQI', 0, 1000, 3))
+    want = f'{BASE}:6 in {LONG}'
+    text = run('trace', db).decode()
+    ok = f'  {want}\n' in text
+    print(f'trace: {len(want)} bytes {"whole" if ok else "cut"}')
+    if not ok:
+        failures.append(f'trace: {want[:30]}...{want[-20:]} is not there whole')
+    contexts = json.loads(run('trace', '--json', db))['contexts']
+    got = [(c['label'], c['function']) for c in contexts]
+    print(f'trace --json: {[(len(a), len(b)) for a, b in got]} bytes')
+    if got != [(f'{BASE}:6', LONG)]:
+        failures.append('trace --json: the label and function are not whole')
 
 
 def varint(b, i):
@@ -150,6 +273,8 @@ def main():
     if len(names) != len(set(names)) or names.count(FIRST) != 1 or names.count(SECOND) != 1:
         failures.append(f'convert -t pprof: {len(names)} function records, '
                         f'{len(set(names))} names: the look-alike names are not two functions')
+    check_calls(run, work, failures)
+    check_trace(run, work, failures)
     for line in failures:
         print('FAIL', line)
     return 1 if failures else 0

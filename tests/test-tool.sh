@@ -200,6 +200,13 @@ golden top-by-module top --by module "$db"
 golden top-by-loop top --by loop --inclusive "$db"
 golden top-profiles top --profiles 1-2 "$db"
 contains top-profiles "sum over 2 profiles (--profiles 1-2)"
+# the selection is named whole, however long, in text and JSON
+sel=1-2
+for _ in $(seq 199); do sel="$sel,1-2"; done
+check top-profiles-long 0 "$profdb" top --profiles "$sel" "$db"
+contains top-profiles-long "sum over 2 profiles (--profiles $sel)"
+check top-profiles-long-json 0 "$profdb" top --json --profiles "$sel" "$db"
+contains top-profiles-long-json "\"combined\": \"sum over 2 profiles (--profiles $sel)\""
 golden top-stat top --stat max "$db"
 contains top-stat "max over 2 profiles"
 golden top-match top --match '^(c|h)' "$db"
@@ -429,6 +436,17 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 	err_contains diff-bad-metric "'nope' names no metric of both"
 	check diff-cross-metric 2 "$profdb" diff sample.db callgrind.out.4242
 	err_contains diff-cross-metric "name both with -m A:B"
+	# A's default metric is found in B by every byte of its name: a NUL in
+	# it is no end (B's "Ir" is not A's "Ir\0x"), and the message shows the
+	# name with '?' for each control byte
+	printf '%b' '# callgrind format\nevents: Ir\0x\033y\nfn=main\n1 10\n' >nul-metric.cg
+	printf '%b' '# callgrind format\nevents: Ir\033y\nfn=main\n1 10\n' >esc-metric.cg
+	check diff-nul-metric 2 "$profdb" diff nul-metric.cg callgrind.out.4242
+	err_contains diff-nul-metric "no metric named 'Ir?x?y' (the default metric of nul-metric.cg)"
+	check diff-esc-metric 2 "$profdb" diff esc-metric.cg callgrind.out.4242
+	err_contains diff-esc-metric "no metric named 'Ir?y' (the default metric of esc-metric.cg)"
+	[ "$(tr -d '\n' <"$work/err" | tr -dc '\000-\037\177' | wc -c)" -eq 0 ] ||
+		fail "diff-esc-metric: the message holds a control byte"
 	check diff-bad-n 2 "$profdb" diff -n abc callgrind.out.4242 callgrind.out.4343
 	err_contains diff-bad-n "profdb: -n: 'abc' is not"
 	check diff-bad-profiles 2 "$profdb" diff --profiles 0-9 sample.db sample.db

@@ -11,21 +11,65 @@
 #include "format.h"
 #include "names.h"
 
-/* The label of call site @p site, its bytes as stored; its length. */
-static size_t site_label(const calls *k, uint32_t site, char *buf, size_t n)
+/* The label of call site @p site, its bytes as stored, whole in a new
+ * buffer (the caller frees it) of *len bytes and a NUL; NULL when out of
+ * memory. */
+static char *site_label(const calls *k, uint32_t site, size_t *len)
 {
+	static const char unknown[] = "an unknown site";
 	profdb_context c;
-	if (site != PROFDB_NONE && profdb_context_get(k->rep.db, site, &c) == 0)
-		return context_label_bytes(&c, buf, n);
-	snprintf(buf, n, "an unknown site");
-	return strlen(buf);
+	int known = site != PROFDB_NONE && profdb_context_get(k->rep.db, site, &c) == 0;
+	size_t n = known ? context_label_size(&c) : sizeof unknown;
+	char *buf = malloc(n);
+	if (!buf)
+		return NULL;
+	if (known) {
+		*len = context_label_bytes(&c, buf, n);
+	} else {
+		memcpy(buf, unknown, sizeof unknown);
+		*len = sizeof unknown - 1;
+	}
+	return buf;
 }
 
-/* names_function_where() as people read it (names_show). */
-static void function_where_shown(profdb_str name, profdb_str file, profdb_str module, char *buf,
-                                 size_t n)
+/* "name (file) [module]" (names_function_where) as people read it
+ * (names_show), whole in a new buffer with room for @p more bytes after
+ * it (the caller frees it); NULL when out of memory. */
+static char *function_where_shown(profdb_str name, profdb_str file, profdb_str module,
+                                  size_t more, names_buf *b)
 {
-	names_show(buf, names_function_where(name, file, module, buf, n));
+	b->n = names_function_where_size(name, file, module) + more;
+	if (!(b->p = malloc(b->n)))
+		return NULL;
+	b->len = names_function_where(name, file, module, b->p, b->n);
+	names_show(b->p, b->len);
+	return b->p;
+}
+
+/* Row @p rw's name as people read it: its function, " at SITE" with
+ * --sites, " (nested call)" for a call inside a cycle; whole in a new
+ * buffer (the caller frees it), NULL when out of memory. */
+static char *row_name(const calls *k, const row *rw)
+{
+	static const char nested[] = " (nested call)";
+	const part *p = &k->parts[rw->first];
+	size_t site_len = 0;
+	char *site = NULL;
+	names_buf b;
+	if (k->sites && !(site = site_label(k, p->site, &site_len)))
+		return NULL;
+	if (function_where_shown(p->name, p->file, p->module,
+	                         sizeof " at " + site_len + sizeof nested, &b)) {
+		if (site) {
+			names_put(&b, " at ", 4);
+			names_put(&b, site, site_len);
+			names_show(b.p, b.len);
+		}
+		if (rw->nested)
+			names_put(&b, nested, sizeof nested - 1);
+	}
+	free(site);
+	return b.p;
 }
 
 /* The rows of section @p s: [*first, *end) of k->rows, and how many of
@@ -94,11 +138,15 @@ static void measure(const calls *k, size_t first, size_t shown, widths *w)
 	}
 }
 
-static void print_row(const calls *k, const row *rw, const widths *w, size_t width,
-                      uint32_t *ids)
+/* One row; its name shortened to @p width columns unless --wide.
+ * @return 0 or CALLS_OOM. */
+static int print_row(const calls *k, const row *rw, const widths *w, size_t width,
+                     uint32_t *ids)
 {
-	char buf[64], name[1024], shortname[1024];
-	const part *p = &k->parts[rw->first];
+	char buf[64], shortname[1024];
+	char *name = row_name(k, rw);
+	if (!name)
+		return CALLS_OOM;
 	if (rw->has_count)
 		fmt_value(buf, sizeof buf, (double)rw->count, k->o.plain);
 	fmt_put(rw->has_count ? buf : "-", w->calls);
@@ -115,78 +163,100 @@ static void print_row(const calls *k, const row *rw, const widths *w, size_t wid
 	size_t nids = calls_row_contexts(k, rw, ids);
 	snprintf(buf, sizeof buf, "%" PRIu32 "%s", ids[0], nids > 1 ? "+" : "");
 	fmt_put(buf, w->id);
-	function_where_shown(p->name, p->file, p->module, name, sizeof name);
-	if (k->sites) {
-		size_t l = strlen(name);
-		char site[512];
-		names_show(site, site_label(k, p->site, site, sizeof site));
-		snprintf(name + l, sizeof name - l, " at %s", site);
+	if (!k->o.wide)
+		fmt_shorten(name, width, shortname, sizeof shortname);
+	printf("  %s\n", k->o.wide ? name : shortname);
+	free(name);
+	return 0;
+}
+
+/* The first line: what is shown, of which function (the query as
+ * given), from which profiles. @return 0 or CALLS_OOM. */
+static int print_head(const calls *k, const char *dir)
+{
+	static const char what[] = " of : calls and their inclusive cost, by call site";
+	size_t n = strlen(dir) + strlen(k->query) + sizeof what;
+	char *head = malloc(n);
+	if (!head)
+		return CALLS_OOM;
+	snprintf(head, n, "%s of %s: calls and their inclusive cost%s", dir, k->query,
+	         k->sites ? ", by call site" : "");
+	int r = report_describe(&k->rep, head);
+	free(head);
+	return r < 0 ? CALLS_OOM : 0;
+}
+
+/* A section's rows under their column heads. @return 0 or CALLS_OOM. */
+static int print_rows(const calls *k, size_t first, size_t end, size_t shown, uint32_t *ids)
+{
+	char col[64];
+	widths w;
+	measure(k, first, shown, &w);
+	int prefix = w.calls + 2 + w.id + 2;
+	fmt_put("calls", w.calls);
+	printf("  ");
+	for (size_t m = 0; m < w.nm; m++) {
+		report_column_name(&k->rep, m, col, sizeof col, (size_t)w.metric[m]);
+		fmt_put(col, w.metric[m]);
+		printf("  ");
+		prefix += w.metric[m] + 2;
+		if (m == 0 && report_has_percent(&k->rep, 0)) {
+			printf("%7s  ", "%");
+			prefix += 9;
+		}
 	}
-	if (rw->nested) {
-		size_t l = strlen(name);
-		snprintf(name + l, sizeof name - l, " (nested call)");
+	fmt_put("id", w.id);
+	printf("  %s\n", k->callees ? "callee" : "caller");
+	size_t width = (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
+	for (size_t i = first; i < first + shown; i++)
+		if (print_row(k, &k->rows[i], &w, width, ids) < 0)
+			return CALLS_OOM;
+	if (end - first > shown && (!k->o.count || shown < k->o.count))
+		printf("  ... %zu more below %g%%\n", end - first - shown, k->o.min_percent);
+	else if (end - first > shown)
+		printf("  ... %zu more (-n 0 shows all)\n", end - first - shown);
+	return 0;
+}
+
+/* One section: its function, its values, its rows. @return 0 or CALLS_OOM. */
+static int print_section(const calls *k, size_t s, size_t *first, size_t *end, uint32_t *ids)
+{
+	const char *dir = k->callees ? "callees" : "callers";
+	const section *sec = &k->sec[s];
+	size_t shown = section_rows(k, s, first, end);
+	names_buf name;
+	if (!function_where_shown(sec->name, sec->file, sec->module, 0, &name))
+		return CALLS_OOM;
+	printf("\n%s of %s", dir, name.p);
+	free(name.p);
+	if (sec->n_ctx == 1)
+		printf(" (context %" PRIu32 "):", sec->ctx[0]);
+	else
+		printf(" (%zu contexts):", sec->n_ctx);
+	put_section_values(k, sec);
+	putchar('\n');
+	if (*first == *end) {
+		printf("  (no %s recorded)\n", dir);
+		return 0;
 	}
-	fmt_shorten(name, width, shortname, sizeof shortname);
-	printf("  %s\n", shortname);
+	return print_rows(k, *first, *end, shown, ids);
 }
 
 int calls_print_text(const calls *k)
 {
-	const char *dir = k->callees ? "callees" : "callers";
-	char head[512], col[64], name[1024];
 	uint32_t *ids = malloc((k->n_parts ? k->n_parts : 1) * sizeof *ids);
 	if (!ids)
 		return CALLS_OOM;
-	snprintf(head, sizeof head, "%s of %s: calls and their inclusive cost%s", dir, k->query,
-	         k->sites ? ", by call site" : "");
-	report_describe(&k->rep, head);
-	if (k->fold)
+	int r = print_head(k, k->callees ? "callees" : "callers");
+	if (r == 0 && k->fold)
 		printf("note: names folded (Callgrind's --separate-callers and recursion suffixes); "
 		       "the calls of variants that call one another overlap, so their costs may add "
 		       "up to more than the total\n");
 	size_t first, end = 0;
-	for (size_t s = 0; s < k->n_sec; s++) {
-		const section *sec = &k->sec[s];
-		size_t shown = section_rows(k, s, &first, &end);
-		function_where_shown(sec->name, sec->file, sec->module, name, sizeof name);
-		printf("\n%s of %s", dir, name);
-		if (sec->n_ctx == 1)
-			printf(" (context %" PRIu32 "):", sec->ctx[0]);
-		else
-			printf(" (%zu contexts):", sec->n_ctx);
-		put_section_values(k, sec);
-		putchar('\n');
-		if (first == end) {
-			printf("  (no %s recorded)\n", dir);
-			continue;
-		}
-		widths w;
-		measure(k, first, shown, &w);
-		int prefix = w.calls + 2 + w.id + 2;
-		fmt_put("calls", w.calls);
-		printf("  ");
-		for (size_t m = 0; m < w.nm; m++) {
-			report_column_name(&k->rep, m, col, sizeof col, (size_t)w.metric[m]);
-			fmt_put(col, w.metric[m]);
-			printf("  ");
-			prefix += w.metric[m] + 2;
-			if (m == 0 && report_has_percent(&k->rep, 0)) {
-				printf("%7s  ", "%");
-				prefix += 9;
-			}
-		}
-		fmt_put("id", w.id);
-		printf("  %s\n", k->callees ? "callee" : "caller");
-		size_t width = k->o.wide ? sizeof name : (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
-		for (size_t i = first; i < first + shown; i++)
-			print_row(k, &k->rows[i], &w, width, ids);
-		if (end - first > shown && (!k->o.count || shown < k->o.count))
-			printf("  ... %zu more below %g%%\n", end - first - shown, k->o.min_percent);
-		else if (end - first > shown)
-			printf("  ... %zu more (-n 0 shows all)\n", end - first - shown);
-	}
+	for (size_t s = 0; r == 0 && s < k->n_sec; s++)
+		r = print_section(k, s, &first, &end, ids);
 	free(ids);
-	return 0;
+	return r;
 }
 
 /* ---- JSON ---------------------------------------------------------------------- */
@@ -231,7 +301,8 @@ static void put_json_list(const calls *k, const char *key, const double *v, int 
 	printf("]");
 }
 
-static void put_json_row(const calls *k, const row *rw, uint32_t *ids)
+/* @return 0 or CALLS_OOM. */
+static int put_json_row(const calls *k, const row *rw, uint32_t *ids)
 {
 	const part *p = &k->parts[rw->first];
 	printf("{");
@@ -242,11 +313,15 @@ static void put_json_row(const calls *k, const row *rw, uint32_t *ids)
 	if (!k->sites || p->site == PROFDB_NONE) {
 		printf("null");
 	} else {
-		char buf[512];
-		profdb_str label = {buf, site_label(k, p->site, buf, sizeof buf)};
+		profdb_str label;
+		char *buf = site_label(k, p->site, &label.len);
+		if (!buf)
+			return CALLS_OOM;
+		label.ptr = buf;
 		printf("{\"context\": %" PRIu32 ", \"label\": ", p->site);
 		put_json_str(stdout, label);
 		printf("}");
+		free(buf);
 	}
 	printf(", \"calls\": ");
 	if (rw->has_count)
@@ -261,6 +336,7 @@ static void put_json_row(const calls *k, const row *rw, uint32_t *ids)
 	put_json_list(k, "values", rw->cost, 0);
 	put_json_list(k, "percents", rw->cost, 1);
 	printf("}");
+	return 0;
 }
 
 static void put_json_section(const calls *k, const section *sec)
@@ -281,25 +357,28 @@ static void put_json_section(const calls *k, const section *sec)
 int calls_print_json(const calls *k)
 {
 	uint32_t *ids = malloc((k->n_parts ? k->n_parts : 1) * sizeof *ids);
-	if (!ids)
+	if (!ids || report_describe_json(&k->rep, "profdb-calls/2") < 0) {
+		free(ids);
 		return CALLS_OOM;
-	report_describe_json(&k->rep, "profdb-calls/2");
+	}
 	printf(", \"direction\": \"%s\", \"query\": ", k->callees ? "callees" : "callers");
 	put_json_cstr(stdout, k->query);
 	printf(", \"by_site\": %s, \"functions\": [", k->sites ? "true" : "false");
 	size_t first, end = 0;
-	for (size_t s = 0; s < k->n_sec; s++) {
+	int r = 0;
+	for (size_t s = 0; r == 0 && s < k->n_sec; s++) {
 		size_t shown = section_rows(k, s, &first, &end);
 		printf("%s\n {", s ? "," : "");
 		put_json_section(k, &k->sec[s]);
 		printf(", \"rows\": [");
-		for (size_t i = first; i < first + shown; i++) {
+		for (size_t i = first; r == 0 && i < first + shown; i++) {
 			printf("%s\n  ", i > first ? "," : "");
-			put_json_row(k, &k->rows[i], ids);
+			r = put_json_row(k, &k->rows[i], ids);
 		}
 		printf("%s], \"more\": %zu}", shown ? "\n " : "", end - first - shown);
 	}
-	printf("\n]}\n");
+	if (r == 0)
+		printf("\n]}\n");
 	free(ids);
-	return 0;
+	return r;
 }

@@ -70,14 +70,12 @@ static int add_to_section(calls *k, const profdb_context *c, profdb_str name)
 		s->module = c->module;
 		if (c->type != PROFDB_CTX_FUNCTION || !c->function.len) {
 			/* #ID of a root, loop, line: its label names it. */
-			char buf[512];
 			profdb_context plain = *c;
 			plain.relation = PROFDB_RELATION_CALL;
-			size_t len = context_label_bytes(&plain, buf, sizeof buf);
-			if (!(s->label = malloc(len + 1)))
+			size_t n = context_label_size(&plain);
+			if (!(s->label = malloc(n)))
 				return CALLS_OOM;
-			memcpy(s->label, buf, len + 1);
-			s->name = (profdb_str){s->label, len};
+			s->name = (profdb_str){s->label, context_label_bytes(&plain, s->label, n)};
 		}
 	}
 	uint32_t *nc = realloc(s->ctx, (s->n_ctx + 1) * sizeof *nc);
@@ -106,16 +104,18 @@ static void suggest(calls *k)
 	while (n < 5 && walk_next(&w, &c, 0) > 0) {
 		if (c.type != PROFDB_CTX_FUNCTION || !c.function.len)
 			continue;
-		char buf[512];
-		if (!strstr(names_shown(c.function, buf, sizeof buf), k->query))
-			continue;
+		char *shown = malloc(c.function.len + 1);
+		if (!shown)
+			return;   /* only suggestions */
+		names_shown(c.function, shown, c.function.len + 1);
 		size_t i = 0;
 		while (i < n && !str_eq(seen[i], c.function))
 			i++;
-		if (i == n) {
+		if (i == n && strstr(shown, k->query)) {
 			seen[n++] = c.function;
-			fprintf(stderr, "%s  %s\n", n == 1 ? "did you mean:\n" : "", buf);
+			fprintf(stderr, "%s  %s\n", n == 1 ? "did you mean:\n" : "", shown);
 		}
+		free(shown);
 	}
 }
 
@@ -293,18 +293,25 @@ static int edge_cost(const calls *k, uint64_t i, size_t m, double *out)
 }
 
 /* The name the other end goes by: its function (an inlined function is
- * its own), else its label (the root, hpcrun's instructions). */
-static void other_name(const calls *k, const profdb_context *c, part *p, char *buf, size_t n)
+ * its own), else its label (the root, hpcrun's instructions), whole in a
+ * new buffer *label (the caller frees it; NULL for a function).
+ * @return 0 or CALLS_OOM. */
+static int other_name(const calls *k, const profdb_context *c, part *p, char **label)
 {
+	*label = NULL;
 	if (c->type == PROFDB_CTX_FUNCTION && c->function.len) {
 		p->name = k->fold ? profdb_function_fold(k->rep.db, c->function) : c->function;
 	} else {
 		profdb_context plain = *c;
 		plain.relation = PROFDB_RELATION_CALL;
-		p->name = (profdb_str){buf, context_label_bytes(&plain, buf, n)};
+		size_t n = context_label_size(&plain);
+		if (!(*label = malloc(n)))
+			return CALLS_OOM;
+		p->name = (profdb_str){*label, context_label_bytes(&plain, *label, n)};
 	}
 	p->file = c->file;
 	p->module = c->module;
+	return 0;
 }
 
 /* Labels of nameless ends, kept until the end (p->name points into them). */
@@ -313,26 +320,31 @@ typedef struct label_store {
 	size_t n;
 } label_store;
 
-static int keep_label(label_store *ls, part *p)
+/* Keep @p label (other_name's) in @p ls, which frees it, also when this
+ * fails. @return 0 or CALLS_OOM. */
+static int keep_label(label_store *ls, char *label)
 {
 	char **nl = realloc(ls->s, (ls->n + 1) * sizeof *nl);
-	if (!nl)
+	if (!nl) {
+		free(label);
 		return CALLS_OOM;
+	}
 	ls->s = nl;
-	if (!(ls->s[ls->n] = malloc(p->name.len + 1)))
-		return CALLS_OOM;
-	memcpy(ls->s[ls->n], p->name.ptr, p->name.len);
-	p->name.ptr = ls->s[ls->n++];
+	ls->s[ls->n++] = label;
 	return 0;
 }
 
-/* Does the other end pass --match / --exclude? */
+/* Does the other end pass --match / --exclude? 1, 0 or CALLS_OOM. */
 static int name_passes(const calls *k, profdb_str name)
 {
-	char buf[1024];
 	if (!filter_any(&k->o.names))
 		return 1;
-	return filter_pass(&k->o.names, names_shown(name, buf, sizeof buf));
+	char *shown = malloc(name.len + 1);
+	if (!shown)
+		return CALLS_OOM;
+	int pass = filter_pass(&k->o.names, names_shown(name, shown, name.len + 1));
+	free(shown);
+	return pass;
 }
 
 /* The cycle of every context that ends an edge (profdb_group_cycles, one
@@ -399,25 +411,31 @@ static int take_part(calls *k, uint64_t i, const profdb_edge *e, size_t s, label
 	int r = profdb_context_get(k->rep.db, p.other, &c);
 	if (r < 0)
 		return r;
-	char buf[512];
-	other_name(k, &c, &p, buf, sizeof buf);
-	if (!name_passes(k, p.name))
-		return 0;
+	char *label;
+	if ((r = other_name(k, &c, &p, &label)) < 0)
+		return r;
+	int pass = name_passes(k, p.name);
+	if (pass <= 0) {
+		free(label);
+		return pass;
+	}
 	int64_t ci = new_costs(k);
-	if (ci < 0)
+	if (ci < 0) {
+		free(label);
 		return (int)ci;
+	}
 	p.ci = (size_t)ci;
 	int any = 0;
-	for (size_t m = 0; m < k->rep.n; m++) {
-		if ((r = edge_cost(k, i, m, &k->costs[p.ci + m])) < 0)
-			return r;
+	for (size_t m = 0; r == 0 && m < k->rep.n; m++) {
+		r = edge_cost(k, i, m, &k->costs[p.ci + m]);
 		any |= !isnan(k->costs[p.ci + m]);
 	}
-	if (!any) {   /* no calls (no value) in the chosen profiles */
+	if (r < 0 || !any) {   /* !any: no calls (no value) in the chosen profiles */
 		k->n_costs -= k->rep.n;
-		return 0;
+		free(label);
+		return r;
 	}
-	if (p.name.ptr == buf && (r = keep_label(ls, &p)) < 0)
+	if (label && (r = keep_label(ls, label)) < 0)
 		return r;
 	return add_part(k, p);
 }

@@ -77,6 +77,24 @@ static int same_kind(const profdb *b, const profdb_metric *a, profdb_metric *out
 	return -ENOENT;
 }
 
+/* The metric of @p db that profdb_metric_find() finds by @p name, every
+ * byte of it: a name that holds a NUL is not a C string, and finds none.
+ * @return 0, 1 (none) or -ENOMEM. */
+static int find_by_name(const profdb *db, profdb_str name, profdb_metric *out)
+{
+	if (name.len && memchr(name.ptr, '\0', name.len))
+		return 1;
+	char *key = malloc(name.len + 1);
+	if (!key)
+		return -ENOMEM;
+	if (name.len)
+		memcpy(key, name.ptr, name.len);
+	key[name.len] = '\0';
+	int r = profdb_metric_find(db, key, out);
+	free(key);
+	return r < 0;
+}
+
 /* -m: a name both sides have, else "A:B" split at the first ':' that gives
  * a metric on each side (metric names may hold ':'). */
 static int pick_metrics(side *s, const char *arg)
@@ -89,15 +107,14 @@ static int pick_metrics(side *s, const char *arg)
 		}
 		if (r < 0)
 			return tool_fail(s[0].path);
-		char name[1024];
-		snprintf(name, sizeof name, "%.*s", (int)s[0].metric.name.len, s[0].metric.name.ptr);
-		if (same_kind(s[1].db, &s[0].metric, &s[1].metric) < 0 &&
-		    profdb_metric_find(s[1].db, name, &s[1].metric) < 0) {
-			fprintf(stderr, "%s: %s: no metric named '%s' (the default metric of %s); name "
-			        "both with -m A:B\n", tool_prog, s[1].path, name, s[0].path);
-			return EXIT_USAGE;
-		}
-		return 0;
+		if (same_kind(s[1].db, &s[0].metric, &s[1].metric) == 0)
+			return 0;
+		if ((r = find_by_name(s[1].db, s[0].metric.name, &s[1].metric)) <= 0)
+			return r < 0 ? tool_fail(s[1].path) : 0;
+		fprintf(stderr, "%s: %s: no metric named '", tool_prog, s[1].path);
+		put_text(stderr, s[0].metric.name);
+		fprintf(stderr, "' (the default metric of %s); name both with -m A:B\n", s[0].path);
+		return EXIT_USAGE;
 	}
 	if (find_both(s, arg, arg))
 		return 0;
@@ -554,7 +571,7 @@ int cmd_diff(int argc, char **argv)
 	    (r = pick_metrics(s, metric)) || (r = select_profiles(&s[0])) ||
 	    (r = select_profiles(&s[1])))
 		goto out;
-	char na[1024], nb[1024];
+	char na[sizeof "4294967295"], nb[sizeof "4294967295"];   /* the metrics' ids */
 	snprintf(na, sizeof na, "%" PRIu32, s[0].metric.id);
 	snprintf(nb, sizeof nb, "%" PRIu32, s[1].metric.id);
 	const char *ka[1] = {na}, *kb[1] = {nb};

@@ -186,17 +186,24 @@ void stats_print_row(const profdb_stat *s, uint64_t n, const char *label, int js
 	       100 * s->imbalance_pct, s->min_profile, s->max_profile, label);
 }
 
-static void print_row(const profdb *db, const profdb_stat *s, uint64_t n, int json, int csv)
+/* @return 0 or -ENOMEM. */
+static int print_row(const profdb *db, const profdb_stat *s, uint64_t n, int json, int csv)
 {
 	profdb_context c;
-	char label[512] = "";
-	if (!json && !csv) {   /* only the text table shows it */
-		if (profdb_context_get(db, s->context, &c) == 0)
-			context_label(&c, label, sizeof label);
-		else
-			snprintf(label, sizeof label, "context %" PRIu32, s->context);
+	char unknown[32], *label = NULL;
+	if (json || csv) {   /* only the text table shows the label */
+		stats_print_row(s, n, "", json, csv);
+		return 0;
 	}
-	stats_print_row(s, n, label, json, csv);
+	if (profdb_context_get(db, s->context, &c) == 0) {
+		if (!(label = context_label_new(&c)))
+			return -ENOMEM;
+	} else {
+		snprintf(unknown, sizeof unknown, "context %" PRIu32, s->context);
+	}
+	stats_print_row(s, n, label ? label : unknown, json, csv);
+	free(label);
+	return 0;
 }
 
 void stats_print_columns(int csv, const char *first)
@@ -235,7 +242,8 @@ int stats_print(const char *path, profdb *db, const profdb_stats *st, const uint
 			return tool_fail(path);
 		if (json)
 			printf("%s\n ", i ? "," : "");
-		print_row(db, &s, (uint64_t)(sel > 0 ? sel : 0), json, csv);
+		if (print_row(db, &s, (uint64_t)(sel > 0 ? sel : 0), json, csv) < 0)
+			return tool_fail(path);
 	}
 	if (json)
 		printf("\n]}\n");

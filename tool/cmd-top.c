@@ -623,11 +623,13 @@ static size_t shown_rows(const ranking *k)
 	return n;
 }
 
-static void print_json(const ranking *k, size_t shown)
+/* @return 0 or TOP_OOM. */
+static int print_json(const ranking *k, size_t shown)
 {
 	const report *rep = &k->rep;
 	char local[1024];
-	report_describe_json(rep, "profdb-top/2");
+	if (report_describe_json(rep, "profdb-top/2") < 0)
+		return TOP_OOM;
 	printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",
 	       k->o.inclusive ? "inclusive" : "exclusive", by_name[k->by]);
 	for (size_t i = 0; i < shown; i++) {
@@ -671,9 +673,11 @@ static void print_json(const ranking *k, size_t shown)
 		printf("}");
 	}
 	printf("\n]}\n");
+	return 0;
 }
 
-static void print_header(const ranking *k)
+/* @return 0 or TOP_OOM. */
+static int print_header(const ranking *k)
 {
 	char head[512], metric[256];
 	int l;
@@ -691,11 +695,13 @@ static void print_header(const ranking *k)
 		              k->o.focus);
 	if (filter_any(&k->o.names) && l < (int)sizeof head)
 		snprintf(head + l, sizeof head - (size_t)l, ", names filtered");
-	report_describe(&k->rep, head);
+	if (report_describe(&k->rep, head) < 0)
+		return TOP_OOM;
 	if (k->hidden_unknown)
 		printf("note: %zu line%s with no file and line 0 ('???:0') hidden "
 		       "(--unknown-lines shows them)\n", k->hidden_unknown,
 		       k->hidden_unknown == 1 ? "" : "s");
+	return 0;
 }
 
 static int print_text(const ranking *k, size_t shown)
@@ -704,7 +710,8 @@ static int print_text(const ranking *k, size_t shown)
 	char buf[64], col[64];
 	int w[64], idw = 2, pct = report_has_percent(rep, 0);
 	size_t nm = rep->n < 64 ? rep->n : 64;   /* more columns than a terminal holds: cut */
-	print_header(k);
+	if (print_header(k) < 0)
+		return TOP_OOM;
 	for (size_t m = 0; m < nm; m++) {
 		report_column_name(rep, m, col, sizeof col, 16);
 		w[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
@@ -949,7 +956,7 @@ int cmd_top(int argc, char **argv)
 	else if (r == 0)
 		sort_rows(k.rows, k.nrows);
 	if (r == 0 && k.o.json)
-		print_json(&k, shown_rows(&k));
+		r = print_json(&k, shown_rows(&k));
 	else if (r == 0)
 		r = print_text(&k, shown_rows(&k));
 	if (r == TOP_OOM) {

@@ -33,33 +33,59 @@ static const char trace_usage[] =
 	"  --json            one object of schema profdb-trace/2 (times always as\n"
 	"                    stored, in epoch nanoseconds, with the start beside them)\n";
 
-/* The label of context @p id into @p label and, for code inside a
- * function, the function's name into @p fn (else empty): "sample.c:13 in
- * compute". Their bytes as stored, each in a buffer of @p n bytes. */
-static void sample_name(const profdb *db, uint32_t id, char *buf, char *fnbuf, size_t n,
-                        profdb_str *label, profdb_str *fn)
+/* A sample's context named: its label and, for code inside a function,
+ * the function's name (else an empty one): "sample.c:13 in compute".
+ * Their bytes as stored, whole, each with a NUL after it. */
+typedef struct sample_name {
+	profdb_str label, fn;
+	char *label_buf, *fn_buf;   /* owned (sample_name_free) */
+} sample_name;
+
+/* Context @p c's label whole in a new buffer (the caller frees it), its
+ * length in @p out; NULL when out of memory. */
+static char *label_new(const profdb_context *c, profdb_str *out)
+{
+	size_t n = context_label_size(c);
+	char *buf = malloc(n);
+	if (buf)
+		*out = (profdb_str){buf, context_label_bytes(c, buf, n)};
+	return buf;
+}
+
+static void sample_name_free(sample_name *s)
+{
+	free(s->label_buf);
+	free(s->fn_buf);
+}
+
+/* Context @p id named into @p s (sample_name_free frees it, also after a
+ * failure). @return 0 or -ENOMEM. */
+static int sample_name_get(const profdb *db, uint32_t id, sample_name *s)
 {
 	profdb_context c;
-	fnbuf[0] = '\0';
-	*fn = (profdb_str){fnbuf, 0};
+	memset(s, 0, sizeof *s);
+	s->fn = str_of("");
 	if (profdb_context_get(db, id, &c) < 0) {
-		snprintf(buf, n, "<context %" PRIu32 ">", id);
-		*label = str_of(buf);
-		return;
+		if (!(s->label_buf = malloc(sizeof "<context 4294967295>")))
+			return -ENOMEM;
+		snprintf(s->label_buf, sizeof "<context 4294967295>", "<context %" PRIu32 ">", id);
+		s->label = str_of(s->label_buf);
+		return 0;
 	}
-	*label = (profdb_str){buf, context_label_bytes(&c, buf, n)};
+	if (!(s->label_buf = label_new(&c, &s->label)))
+		return -ENOMEM;
 	if (c.type == PROFDB_CTX_FUNCTION || c.type == PROFDB_CTX_ROOT)
-		return;
+		return 0;
 	/* The enclosing function: the nearest function context above. */
 	for (int steps = 0; c.parent != PROFDB_NONE && steps < 100000; steps++) {
 		if (profdb_context_get(db, c.parent, &c) < 0)
-			return;
+			return 0;
 		if (c.type == PROFDB_CTX_FUNCTION) {
 			c.relation = PROFDB_RELATION_CALL;
-			fn->len = context_label_bytes(&c, fnbuf, n);
-			return;
+			return (s->fn_buf = label_new(&c, &s->fn)) ? 0 : -ENOMEM;
 		}
 	}
+	return 0;
 }
 
 typedef struct trace_opts {
@@ -119,7 +145,8 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void print_contexts_json(const profdb *db, idset *s)
+/* @return 0 or -ENOMEM. */
+static int print_contexts_json(const profdb *db, idset *s)
 {
 	if (s->n)
 		qsort(s->ids, s->n, sizeof *s->ids, cmp_u32);
@@ -127,19 +154,23 @@ static void print_contexts_json(const profdb *db, idset *s)
 	for (size_t i = 0, shown = 0; i < s->n; i++) {
 		if (i && s->ids[i] == s->ids[i - 1])
 			continue;
-		char buf[512], fnbuf[512];
-		profdb_str label, fn;
-		sample_name(db, s->ids[i], buf, fnbuf, sizeof buf, &label, &fn);
+		sample_name sn;
+		if (sample_name_get(db, s->ids[i], &sn) < 0) {
+			sample_name_free(&sn);
+			return -ENOMEM;
+		}
 		printf("%s\n {\"id\": %" PRIu32 ", \"label\": ", shown++ ? "," : "", s->ids[i]);
-		put_json_str(stdout, label);
+		put_json_str(stdout, sn.label);
 		printf(", \"function\": ");
-		if (fn.len)
-			put_json_str(stdout, fn);
+		if (sn.fn.len)
+			put_json_str(stdout, sn.fn);
 		else
 			printf("null");
 		printf("}");
+		sample_name_free(&sn);
 	}
 	printf("%s]}\n", s->n ? "\n" : "");
+	return 0;
 }
 
 /* One profile's samples in the window. @return 0 or < 0. */
@@ -166,9 +197,11 @@ static int print_profile(const profdb *db, uint32_t p, const trace_opts *o, uint
 			if ((r = idset_add(seen, s.context)) < 0)
 				return r;
 		} else {
-			char buf[512], fnbuf[512];
-			profdb_str label, fn;
-			sample_name(db, s.context, buf, fnbuf, sizeof buf, &label, &fn);
+			sample_name sn;
+			if ((r = sample_name_get(db, s.context, &sn)) < 0) {
+				sample_name_free(&sn);
+				return r;
+			}
 			if (o->absolute) {
 				printf("%8" PRIu32 " %20" PRIu64, p, s.time_ns);
 			} else {
@@ -176,9 +209,12 @@ static int print_profile(const profdb *db, uint32_t p, const trace_opts *o, uint
 				printf("%8" PRIu32 " %10" PRIu64 ".%09" PRIu64, p, d / 1000000000u,
 				       d % 1000000000u);
 			}
-			names_show(buf, label.len);
-			names_show(fnbuf, fn.len);
-			printf(" %10" PRIu32 "  %s%s%s\n", s.context, buf, fn.len ? " in " : "", fnbuf);
+			names_show(sn.label_buf, sn.label.len);
+			if (sn.fn_buf)
+				names_show(sn.fn_buf, sn.fn.len);
+			printf(" %10" PRIu32 "  %s%s%s\n", s.context, sn.label.ptr, sn.fn.len ? " in " : "",
+			       sn.fn.ptr);
+			sample_name_free(&sn);
 		}
 		*first_out = 0;
 	}
@@ -296,8 +332,8 @@ int cmd_trace(int argc, char **argv)
 		r = print_profile(db, (uint32_t)p, &o, start, &seen, &first_out);
 	if (r < 0)
 		r = tool_fail(path);
-	else if (o.json)
-		print_contexts_json(db, &seen);
+	else if (o.json && print_contexts_json(db, &seen) < 0)
+		r = tool_fail(path);
 	free(seen.ids);
 	profdb_close(db);
 	return r;

@@ -390,7 +390,8 @@ static int print_text(tree_out *o)
 	return 0;
 }
 
-static void print_head(const tree_out *o)
+/* @return 0 or -ENOMEM. */
+static int print_head(const tree_out *o)
 {
 	char head[512], metric[256];
 	report_column_name(&o->rep, 0, metric, sizeof metric, 200);
@@ -399,9 +400,10 @@ static void print_head(const tree_out *o)
 	if (o->o.focus >= 0 && l > 0 && (size_t)l < sizeof head)
 		snprintf(head + l, sizeof head - (size_t)l, ", subtree of context %" PRId64,
 		         o->o.focus);
-	report_describe(&o->rep, head);
+	if (report_describe(&o->rep, head) < 0)
+		return -ENOMEM;
 	if (!o->hidden)
-		return;
+		return 0;
 	char why[256] = "";
 	size_t wl = 0;
 	if (o->min_percent > 0)
@@ -419,6 +421,7 @@ static void print_head(const tree_out *o)
 	fmt_value(nb, sizeof nb, (double)o->hidden, o->o.plain);
 	printf("note: %s node%s hidden (%s)%s\n", nb, o->hidden == 1 ? "" : "s",
 	       why[0] ? why + 2 : "", o->defaulted ? "; --min-percent 0 -n 0 shows all" : "");
+	return 0;
 }
 
 /* ---- the commands ----------------------------------------------------------- */
@@ -578,9 +581,10 @@ static int run_tree(int argc, char **argv, const char *cmd, profdb_tree_kind kin
 	}
 	if ((r = build(&o)) == 0 && (r = decide(&o)) == 0) {
 		if (o.o.json) {
-			report_describe_json(&o.rep, "profdb-tree/2");
-			printf(", \"view\": \"%s\", \"hidden\": %zu, \"nodes\": [", view_names[o.kind],
-			       o.hidden);
+			r = report_describe_json(&o.rep, "profdb-tree/2");
+			if (r == 0)
+				printf(", \"view\": \"%s\", \"hidden\": %zu, \"nodes\": [",
+				       view_names[o.kind], o.hidden);
 			for (int64_t i = 0; i < o.count && r == 0; i++) {
 				profdb_node n;
 				if (o.rdepth[i] < UINT32_MAX - 1 &&
@@ -590,8 +594,8 @@ static int run_tree(int argc, char **argv, const char *cmd, profdb_tree_kind kin
 			if (r == 0)
 				printf("\n]}\n");
 		} else {
-			print_head(&o);
-			r = print_text(&o);
+			if ((r = print_head(&o)) == 0)
+				r = print_text(&o);
 		}
 	}
 	if (r < 0)

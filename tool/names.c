@@ -113,6 +113,12 @@ size_t names_function_where(profdb_str name, profdb_str file, profdb_str module,
 	return b.len;
 }
 
+size_t names_function_where_size(profdb_str name, profdb_str file, profdb_str module)
+{
+	return (name.len ? name.len : sizeof "<unknown function>") + file.len + module.len +
+	       sizeof " () []";
+}
+
 /* names_function_unchanged() byte by byte: an address where
  * hex_segment() is tried. */
 static int unchanged_walk(const char *s, size_t len)

@@ -58,6 +58,8 @@ size_t names_function(profdb_str name, profdb_str module, char *buf, size_t n);
  * `callees`, the namesakes of `top`). @return the length written. */
 size_t names_function_where(profdb_str name, profdb_str file, profdb_str module, char *buf,
                             size_t n);
+/* Bytes that hold names_function_where() whole, its NUL included. */
+size_t names_function_where_size(profdb_str name, profdb_str file, profdb_str module);
 
 /* Is names_function(@p folded, any module, buf, @p n) @p folded itself,
  * byte for byte? Yes for a non-empty name shorter than @p n with no

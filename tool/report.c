@@ -582,48 +582,82 @@ int report_fail(const report *r)
 
 /* ---- describing ----------------------------------------------------------- */
 
-static void profile_name(const report *r, uint32_t p, char *buf, size_t n)
+/* "profile 3 (rank 3 thread 0)" as people read it, whole in a new buffer
+ * (the caller frees it); NULL when out of memory. */
+static char *profile_name(const report *r, uint32_t p)
 {
 	profdb_profile pr;
+	int named = profdb_profile_at(r->db, p, &pr) == 0 && pr.name.len;
+	size_t n = sizeof "profile 4294967295 ()" + (named ? pr.name.len : 0);
+	char *buf = malloc(n);
+	if (!buf)
+		return NULL;
 	int l = snprintf(buf, n, "profile %" PRIu32, p);
-	if (l >= 0 && (size_t)l < n && profdb_profile_at(r->db, p, &pr) == 0 && pr.name.len) {
+	if (named) {
 		names_buf b = {buf, n, (size_t)l};
 		names_put(&b, " (", 2);
 		names_put_str(&b, pr.name);
 		names_put(&b, ")", 1);
 		names_show(buf, b.len);   /* a description: as people read it */
 	}
+	return buf;
 }
 
-void report_source(const report *r, size_t k, char *buf, size_t n)
+/* Where metric @p k's values come from: "summary profile", "profile 3
+ * (rank 3 thread 0)", "sum over 135 profiles", "mean over 8 profiles
+ * (--profiles 0-7)"; whole in a new buffer (the caller frees it), NULL
+ * when out of memory. */
+static char *source(const report *r, size_t k)
 {
 	const report_metric *m = &r->m[k];
-	switch (m->mode) {
-	case REPORT_ONE:
-		profile_name(r, m->profile, buf, n);
-		return;
-	case REPORT_SUMMARY:
-		snprintf(buf, n, "summary profile");
-		return;
-	default:
-		break;
-	}
+	if (m->mode == REPORT_ONE)
+		return profile_name(r, m->profile);
+	if (m->mode == REPORT_SUMMARY)
+		return strdup("summary profile");
+	if (r->n_sel == 1 && m->mode == REPORT_SEL)
+		return profile_name(r, r->sel[0]);
 	const char *rule = m->mode == REPORT_STAT ? report_stat_name(r->o->stat)
 	                   : combine_name(m->metric.combine);
-	if (r->n_sel == 1 && m->mode == REPORT_SEL) {
-		profile_name(r, r->sel[0], buf, n);
-		return;
-	}
+	size_t n = strlen(rule) + sizeof " over 18446744073709551615 profiles (--profiles )" +
+	           (r->o->profiles ? strlen(r->o->profiles) : 0);
+	char *buf = malloc(n);
+	if (!buf)
+		return NULL;
 	int l = snprintf(buf, n, "%s over %zu profile%s", rule, r->n_sel, r->n_sel == 1 ? "" : "s");
-	if (l >= 0 && (size_t)l < n && r->o->profiles)
+	if (r->o->profiles)
 		snprintf(buf + l, n - (size_t)l, " (--profiles %s)", r->o->profiles);
+	return buf;
 }
 
-void report_describe(const report *r, const char *headline)
+/* The sources of every metric, each in a new buffer (free_sources()
+ * frees them). @return them, NULL when out of memory. */
+static char **sources(const report *r)
 {
-	char src[512], buf[64];
-	report_source(r, 0, src, sizeof src);
-	printf("%s; %s\n", headline, src);
+	char **src = calloc(r->n, sizeof *src);
+	for (size_t k = 0; src && k < r->n; k++)
+		if (!(src[k] = source(r, k))) {
+			while (k-- > 0)
+				free(src[k]);
+			free(src);
+			return NULL;
+		}
+	return src;
+}
+
+static void free_sources(const report *r, char **src)
+{
+	for (size_t k = 0; k < r->n; k++)
+		free(src[k]);
+	free(src);
+}
+
+int report_describe(const report *r, const char *headline)
+{
+	char buf[64];
+	char **src = sources(r);
+	if (!src)
+		return -ENOMEM;
+	printf("%s; %s\n", headline, src[0]);
 	for (size_t k = 0; k < r->n; k++) {
 		const report_metric *m = &r->m[k];
 		printf("metric: ");
@@ -640,12 +674,11 @@ void report_describe(const report *r, const char *headline)
 			fmt_value(buf, sizeof buf, m->total, r->o->plain);
 			printf(", total %s", buf);
 		}
-		char other[512];
-		report_source(r, k, other, sizeof other);
-		if (strcmp(other, src) != 0)
-			printf("; %s", other);
+		if (strcmp(src[k], src[0]) != 0)
+			printf("; %s", src[k]);
 		printf("\n");
 	}
+	free_sources(r, src);
 	if (r->skipped)
 		printf("note: %zu metric%s with values left out: %s do not combine over the profiles "
 		       "(--profile P shows them)\n", r->skipped, r->skipped == 1 ? "" : "s",
@@ -679,6 +712,7 @@ void report_describe(const report *r, const char *headline)
 	if (profdb_has_names(r->db) == 0)
 		printf("note: hpcrun files carry no function or source names; contexts are load "
 		       "module + offset (hpcstruct/hpcprof attribute them)\n");
+	return 0;
 }
 
 void put_json_value(double v)
@@ -718,10 +752,12 @@ static void put_metric_head(const report *r, size_t k)
 	put_json_double(m->scale);
 }
 
-void report_describe_json(const report *r, const char *schema)
+int report_describe_json(const report *r, const char *schema)
 {
 	const report_metric *m0 = &r->m[0];
-	char src[512];
+	char **src = sources(r);
+	if (!src)
+		return -ENOMEM;
 	printf("{\"schema\": \"%s\", \"metric\": ", schema);
 	put_metric_head(r, 0);
 	printf("}, \"source\": \"%s\", \"profile\": ", source_key(r, 0));
@@ -740,9 +776,8 @@ void report_describe_json(const report *r, const char *schema)
 		put_json_str(stdout, m->metric.unit);
 		printf(", \"source\": \"%s\", \"total\": ", source_key(r, k));
 		put_json_double(m->total);
-		report_source(r, k, src, sizeof src);
 		printf(", \"combined\": ");
-		put_json_cstr(stdout, src);
+		put_json_cstr(stdout, src[k]);
 		printf("}");
 	}
 	printf("], \"selection\": ");
@@ -762,6 +797,8 @@ void report_describe_json(const report *r, const char *schema)
 		printf("\"%s\"", report_stat_name(r->o->stat));
 	else
 		printf("null");
+	free_sources(r, src);
+	return 0;
 }
 
 int report_has_percent(const report *r, size_t k)

@@ -98,16 +98,17 @@ void report_close(report *r);
  * @return 0, or a negative errno (message printed by report_fail). */
 int report_value(const report *r, size_t k, uint32_t ctx, int inclusive, double *out);
 int report_fail(const report *r);
-/* Where metric @p k's values come from: "summary profile", "profile 3
- * (rank 3 thread 0)", "sum over 135 profiles", "mean over 8 profiles". */
-void report_source(const report *r, size_t k, char *buf, size_t n);
-/* "@p headline; SOURCE", a line per metric (id, kind, unit, total) and the
- * notes (no percentages, hpcrun's scale, hpcrun's missing names). */
-void report_describe(const report *r, const char *headline);
+/* "@p headline; SOURCE", SOURCE saying where the values come from
+ * ("summary profile", "profile 3 (rank 3 thread 0)", "sum over 135
+ * profiles", "mean over 8 profiles"), a line per metric (id, kind, unit,
+ * total, its source when another) and the notes (no percentages, hpcrun's
+ * scale, hpcrun's missing names). @return 0 or -ENOMEM (nothing printed). */
+int report_describe(const report *r, const char *headline);
 /* The same for --json: the "schema" key, the first metric's "metric",
- * "source", "profile" and "total" keys, then "metrics" (every column),
- * "selection", "stat" and "combined", leaving the object open. */
-void report_describe_json(const report *r, const char *schema);
+ * "source", "profile" and "total" keys, then "metrics" (every column,
+ * "combined" its source), "selection" and "stat", leaving the object
+ * open. @return 0 or -ENOMEM (nothing printed). */
+int report_describe_json(const report *r, const char *schema);
 /* A double as a JSON number ("nan"/"inf"/"-inf" strings). */
 void put_json_double(double v);
 /* The same, null for NaN (no value). */

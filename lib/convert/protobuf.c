@@ -125,7 +125,7 @@ struct profdb__pbz {
 	 * first. Under Z_NO_FLUSH deflate waits for enough input to decide,
 	 * so the bytes do not depend on how it comes (checked: every real
 	 * sample's pprof is byte-identical to the piece-by-piece stream's). */
-	unsigned char *chunk[PBZ_QUEUE];   /* PBZ_CHUNK each: a ring */
+	unsigned char *chunk[PBZ_QUEUE];   /* PBZ_CHUNK each: a ring, allocated as reached */
 	size_t len[PBZ_QUEUE];
 	unsigned char *in;           /* the chunk being filled, chunk[queued % PBZ_QUEUE] */
 	size_t in_len;
@@ -234,7 +234,10 @@ static int queue_chunk(profdb__pbs *s, int fin)
 	z->ready = NULL;
 	z->ready_len = z->ready_cap = 0;
 	pthread_mutex_unlock(&z->lock);
-	z->in = z->chunk[z->queued % PBZ_QUEUE];
+	unsigned char **next = &z->chunk[z->queued % PBZ_QUEUE];
+	if (!*next && !(*next = malloc(PBZ_CHUNK)))
+		werr = werr ? werr : -ENOMEM;   /* (s->err set: nothing more is put) */
+	z->in = *next;
 	z->in_len = 0;
 	if (!werr)
 		profdb__cv_put(s->o, bytes, n);
@@ -281,13 +284,11 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded)
 	memset(s, 0, sizeof *s);
 	s->o = o;
 #ifdef PROFDB_HAVE_ZLIB
+	/* The first chunk only: the others are allocated as the ring reaches
+	 * them (queue_chunk), so a small output holds one. */
 	struct profdb__pbz *z = s->z = calloc(1, sizeof *s->z);
 	if (!z || !(z->chunk[0] = malloc(PBZ_CHUNK)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
-	/* without a thread the first chunk is the only one */
-	for (unsigned k = 1; k < (threaded ? PBZ_QUEUE : 1); k++)
-		if (!(z->chunk[k] = malloc(PBZ_CHUNK)))
-			return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
 	z->in = z->chunk[0];
 	/* 15 + 16: a gzip wrapper, as go tool pprof expects of a .pb.gz; level
 	 * 1: the conversion's time goes to compression above that */

@@ -451,6 +451,13 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 	err_contains diff-bad-n "profdb: -n: 'abc' is not"
 	check diff-bad-profiles 2 "$profdb" diff --profiles 0-9 sample.db sample.db
 	err_contains diff-bad-profiles "--profiles"
+	# a long SA of SA:SB (profile 1 with 4 200 leading zeros) is A's alone
+	long_sa=$(printf '%04200d' 1)
+	check diff-long-profiles 0 "$profdb" diff --profiles "$long_sa:2" -n 0 sample.db sample.db
+	tail -n +2 "$work/out" >"$work/long-sa"
+	tail -n +2 "$golden_dir/diff-profiles.out" >"$work/short-sa"
+	cmp -s "$work/long-sa" "$work/short-sa" ||
+		fail "diff-long-profiles: not the ranking of --profiles 1:2"
 	check diff-one-path 2 "$profdb" diff callgrind.out.4242
 	check diff-bogus 2 "$profdb" diff --bogus callgrind.out.4242 callgrind.out.4343
 	err_contains diff-bogus "profdb: diff: unknown option '--bogus'"

@@ -538,16 +538,20 @@ static int parse_diff(int argc, char **argv, const char **metric, const char **p
 }
 
 /* --profiles SEL for both, or SA:SB. */
-static void split_profiles(side *s, const char *arg, char *buf, size_t cap)
+static int split_profiles(side *s, const char *arg, char **own)
 {
 	const char *colon = arg ? strchr(arg, ':') : NULL;
 	s[0].sel = s[1].sel = arg;
-	if (colon && (size_t)(colon - arg) < cap) {
-		memcpy(buf, arg, (size_t)(colon - arg));
-		buf[colon - arg] = 0;
-		s[0].sel = buf;
+	*own = NULL;
+	if (colon) {
+		if (!(*own = strndup(arg, (size_t)(colon - arg)))) {
+			fprintf(stderr, "%s: diff: out of memory\n", tool_prog);
+			return EXIT_INPUT;
+		}
+		s[0].sel = *own;
 		s[1].sel = colon + 1;
 	}
+	return 0;
 }
 
 int cmd_diff(int argc, char **argv)
@@ -560,14 +564,14 @@ int cmd_diff(int argc, char **argv)
 	int r = parse_diff(argc, argv, &metric, &profiles, &o, &limit);
 	if (r)
 		return r < 0 ? 0 : r;
-	char selbuf[4096];
+	char *sel_a = NULL;   /* SA of --profiles SA:SB */
 	s[0].path = argv[optind];
 	s[1].path = argv[optind + 1];
-	split_profiles(s, profiles, selbuf, sizeof selbuf);
 	/* The top-down view shows no Callgrind lines: skip reading them. */
 	tool_open_flags |= PROFDB_OPEN_FUNCTIONS_ONLY;
 	profdb_match *m = NULL;
-	if ((r = tool_open(s[0].path, &s[0].db)) || (r = tool_open(s[1].path, &s[1].db)) ||
+	if ((r = split_profiles(s, profiles, &sel_a)) || (r = tool_open(s[0].path, &s[0].db)) ||
+	    (r = tool_open(s[1].path, &s[1].db)) ||
 	    (r = pick_metrics(s, metric)) || (r = select_profiles(&s[0])) ||
 	    (r = select_profiles(&s[1])))
 		goto out;
@@ -593,6 +597,7 @@ int cmd_diff(int argc, char **argv)
 	r = rank_and_print(&o, limit);
 out:
 	profdb_match_free(m);
+	free(sel_a);
 	for (int i = 0; i < 2; i++) {
 		free(s[i].profiles);
 		profdb_close(s[i].db);

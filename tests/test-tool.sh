@@ -617,6 +617,12 @@ contains long-name "std::vector<...>::_M_realloc_insert<...>("
 awk 'length($0) > 100 { exit 1 }' "$work/out" || fail "long-name: a line over 100 columns"
 check long-name-wide 0 "$profdb" top --wide "$work/long.callgrind"
 contains long-name-wide "$long"
+# a name of more than 4 KiB is shortened from the whole of it: its
+# template list elided, its parameters kept
+awk 'BEGIN { printf "events: Ir\nfl=a.cc\nfn=ns::holder<"; for (i = 0; i < 4500; i++) printf "x";
+             printf ">::run(int)\n1 100\n" }' >"$work/long5k.callgrind"
+check long-name-5k 0 "$profdb" top "$work/long5k.callgrind"
+contains long-name-5k "ns::holder<...>::run(int)"
 
 # Usage errors name the problem in one line, exit 2, never print the usage
 # text (errors() checks both): bad option values name option and value;

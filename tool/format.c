@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -62,13 +63,13 @@ static size_t byte_at(const char *s, size_t col)
 /* Elide the contents of the bracket pairs @p open/@p close at nesting
  * depth @p level (0 = outermost) in place: "f<a<b>>" at level 0 becomes
  * "f<...>"; empty pairs and pairs holding "..." stay. A close without an
- * open is plain text. */
-static void elide_level(char *s, char open, char close, int level)
+ * open is plain text. @p out: room for s's bytes (the result is never
+ * longer: "..." replaces at least three). */
+static void elide_level(char *s, char *out, char open, char close, int level)
 {
-	char out[4096];
 	size_t o = 0;
 	int depth = 0, eliding = 0;
-	for (const char *p = s; *p && o + 5 < sizeof out; p++) {
+	for (const char *p = s; *p; p++) {
 		char c = *p;
 		int closes = c == close && depth > 0;
 		if (closes && --depth == level)
@@ -101,26 +102,30 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
 		memcpy(out, name, len + 1);
 		return;
 	}
-	snprintf(out, cap, "%s", name);
-	if (fmt_width(out) <= width)
-		return;
-	char work[4096];
-	snprintf(work, sizeof work, "%s", name);
-	/* Template and parameter lists hold the bulk of long C++ names. */
-	for (int level = 3; level >= 0 && fmt_width(work) > width; level--) {
-		elide_level(work, '<', '>', level);
-		if (fmt_width(work) > width)
-			elide_level(work, '(', ')', level);
+	/* The whole name and elide_level()'s room; without them the middle
+	 * of the name as it is gives way. */
+	char *work = malloc(2 * (len + 1));
+	const char *s = name;
+	if (work) {
+		memcpy(work, name, len + 1);
+		/* Template and parameter lists hold the bulk of long C++ names. */
+		for (int level = 3; level >= 0 && fmt_width(work) > width; level--) {
+			elide_level(work, work + len + 1, '<', '>', level);
+			if (fmt_width(work) > width)
+				elide_level(work, work + len + 1, '(', ')', level);
+		}
+		s = work;
 	}
-	size_t w = fmt_width(work);
+	size_t w = fmt_width(s);
 	if (w <= width) {
-		snprintf(out, cap, "%s", work);
-		return;
+		snprintf(out, cap, "%s", s);
+	} else {
+		/* The middle gives way: the head says what it is, the tail where. */
+		size_t keep = width - 3, head = (keep + 1) / 2, tail = keep - head;
+		size_t hb = byte_at(s, head), tb = byte_at(s, w - tail);
+		snprintf(out, cap, "%.*s...%s", (int)hb, s, s + tb);
 	}
-	/* The middle gives way: the head says what it is, the tail where. */
-	size_t keep = width - 3, head = (keep + 1) / 2, tail = keep - head;
-	size_t hb = byte_at(work, head), tb = byte_at(work, w - tail);
-	snprintf(out, cap, "%.*s...%s", (int)hb, work, work + tb);
+	free(work);
 }
 
 void fmt_put(const char *s, int w)

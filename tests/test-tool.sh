@@ -435,7 +435,7 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 	err_contains diff-bad-profiles "--profiles"
 	check diff-one-path 2 "$profdb" diff callgrind.out.4242
 	check diff-bogus 2 "$profdb" diff --bogus callgrind.out.4242 callgrind.out.4343
-	err_contains diff-bogus "profdb: diff: unknown option '--bogus'"
+	err_contains diff-bogus "profdb: diff: unrecognized option '--bogus'"
 	check diff-help 0 "$profdb" diff --help
 	contains diff-help "usage: profdb diff"
 	cd "$here" || exit 1
@@ -524,7 +524,7 @@ for cmd in callers callees profiles; do
 		contains "$cmd $h" "usage: profdb"
 	done
 	check "$cmd --bogus" 2 "$profdb" "$cmd" --bogus x "$db"
-	err_contains "$cmd --bogus" "profdb: $cmd: unknown option '--bogus'"
+	err_contains "$cmd --bogus" "profdb: $cmd: unrecognized option '--bogus'"
 done
 
 # ---- exit codes: bad usage (2), bad input (1) ----
@@ -576,10 +576,11 @@ err_contains tree-bad-n "profdb: -n: 'abc' is not"
 check tree-bad-depth 2 "$profdb" tree --depth -1 "$db"
 err_contains tree-bad-depth "profdb: --depth: '-1' is not"
 check bottom-up-view 2 "$profdb" bottom-up --view flat "$db"
+err_contains bottom-up-view "profdb: bottom-up: unrecognized option '--view'"
 check top-unknown-option 2 "$profdb" top --bogus "$db"
-err_contains top-unknown-option "profdb: top: unknown option '--bogus'"
+err_contains top-unknown-option "profdb: top: unrecognized option '--bogus'"
 check tree-missing-value 2 "$profdb" tree "$db" --depth
-err_contains tree-missing-value "profdb: tree: option '--depth' needs a value"
+err_contains tree-missing-value "profdb: tree: option '--depth' requires an argument"
 # a database whose metrics have no non-zero value: one line, exit 1
 printf 'events: Ir\nfn=main\n1 0\n' >"$work/zero.callgrind"
 check no-values 1 "$profdb" top "$work/zero.callgrind"
@@ -657,7 +658,7 @@ for input in "$work/sample.cubex" "$cg"; do
 done
 
 # -h and --help on every subcommand: usage on stdout, exit 0; a bad option: 2
-# (with the profdb: prefix where the command uses tool_getopt()).
+# (each message with the profdb: prefix, as tool_getopt() prints it).
 for cmd in $("$profdb" --commands); do
 	for h in -h --help; do
 		check "$cmd $h" 0 "$profdb" "$cmd" "$h"
@@ -665,9 +666,13 @@ for cmd in $("$profdb" --commands); do
 	done
 	check "$cmd --bogus" 2 "$profdb" "$cmd" --bogus "$db"
 done
-for cmd in info metrics value dump stats; do
+# Every command words its usage errors as getopt does (tool_getopt()).
+for cmd in $("$profdb" --commands); do
 	errors "$cmd --bogus" "profdb: $cmd: unrecognized option '--bogus'" "$cmd" --bogus "$db"
+	errors "$cmd -Z" "profdb: $cmd: invalid option -- 'Z'" "$cmd" -Z "$db"
 done
+errors top-ambiguous "profdb: top: option '--pro' is ambiguous" top --pro 1 "$db"
+errors trace-missing-value "profdb: trace: option '--from' requires an argument" trace "$db" --from
 
 # Colour: never into a pipe or file unless asked; --color=always colours the
 # table headers, anywhere on the command line; NO_COLOR turns it off even

@@ -477,8 +477,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 		{"depth", required_argument, NULL, 'd'}, {"view", required_argument, NULL, OPT_VIEW},
 		{0, 0, 0, 0}};
 	int c, e;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, REPORT_SHORT_OPTIONS "d:", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, REPORT_SHORT_OPTIONS "d:", lo)) != -1) {
 		if ((e = report_option(&o->o, c, optarg)) != 1) {
 			if (e)
 				return e;
@@ -492,7 +491,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 			break;
 		case OPT_VIEW:
 			if (strcmp(o->cmd, "tree") != 0)
-				return report_getopt_error(o->cmd, '?', argv);
+				return tool_usage_fail(o->cmd, "unrecognized option '--view'");
 			for (e = 0; e < 3 && strcmp(optarg, view_names[e]); e++)
 				;
 			if (e == 3)
@@ -501,7 +500,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 			break;
 		case 'h': usage_text(stdout, o->cmd); return -1;
 		default:
-			return report_getopt_error(o->cmd, c, argv);
+			return EXIT_USAGE;   /* tool_getopt() said why */
 		}
 	}
 	if (o->o.stat != RSTAT_NONE) {

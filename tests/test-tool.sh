@@ -213,6 +213,26 @@ golden bottom-up-all bottom-up -m all "$db"
 contains bottom-up-all "6,144"
 golden tree-n tree -n 3 "$db"
 contains tree-n "nodes hidden (past 3 lines)"
+# The note names the line limit only when it hid nodes: a screenful whose
+# 1% cut leaves a few lines, and an -n above what --depth leaves.
+{
+	printf 'events: Ir\nfn=main\n1 1\ncfn=big\ncalls=1 1\n1 100000\n'
+	i=0
+	while [ $i -lt 200 ]; do
+		printf 'cfn=small%d\ncalls=1 1\n1 500\n' $i
+		i=$((i + 1))
+	done
+	printf 'fn=big\n1 100000\n'
+	i=0
+	while [ $i -lt 200 ]; do
+		printf 'fn=small%d\n1 500\n' $i
+		i=$((i + 1))
+	done
+} >"$work/wide.callgrind"
+check tree-screen-cut 0 "$profdb" tree "$work/wide.callgrind"
+contains tree-screen-cut "note: 200 nodes hidden (below 1%); --min-percent 0 -n 0 shows all"
+check tree-n-uncut 0 "$profdb" tree -n 1000 --depth 0 "$work/wide.callgrind"
+contains tree-n-uncut "note: 202 nodes hidden (deeper than 0)"
 golden tree-match tree --match helper "$db"
 golden tree-exclude tree --exclude compute "$db"
 golden tree-focus tree --focus 7 "$db"

@@ -48,6 +48,7 @@ typedef struct tree_out {
 	size_t shown, hidden;
 	double min_percent;   /* in force (the option or the default) */
 	int defaulted;        /* the screenful default applied */
+	int capped;           /* the line limit (-n or the screenful's) hid nodes */
 	int first;
 } tree_out;
 
@@ -233,6 +234,7 @@ static int decide(tree_out *o)
 			if (o->rdepth[i] < UINT32_MAX - 1 && n++ >= cap)
 				o->rdepth[i] = UINT32_MAX;
 		o->shown = (size_t)cap;
+		o->capped = 1;
 	}
 	o->hidden = all - o->shown;
 	return 0;
@@ -413,7 +415,7 @@ static void print_head(const tree_out *o)
 		wl += (size_t)snprintf(why + wl, sizeof why - wl, ", names filtered");
 	if (o->o.focus >= 0 && wl < sizeof why)
 		wl += (size_t)snprintf(why + wl, sizeof why - wl, ", outside the focus");
-	if ((o->defaulted || o->o.count_given) && wl < sizeof why)
+	if (o->capped && wl < sizeof why)
 		snprintf(why + wl, sizeof why - wl, ", past %zu lines", o->shown);
 	char nb[64];
 	fmt_value(nb, sizeof nb, (double)o->hidden, o->o.plain);

@@ -692,6 +692,8 @@ for cmd in $("$profdb" --commands); do
 	errors "$cmd -Z" "profdb: $cmd: invalid option -- 'Z'" "$cmd" -Z "$db"
 done
 errors top-ambiguous "profdb: top: option '--pro' is ambiguous" top --pro 1 "$db"
+errors info-check-callgrind "profdb: info: --check reads HPCToolkit databases only" \
+	info --check "$work/wide.callgrind"
 errors trace-missing-value "profdb: trace: option '--from' requires an argument" trace "$db" --from
 
 # Colour: never into a pipe or file unless asked; --color=always colours the

@@ -707,8 +707,8 @@ Test(callgrind, derived_event_warnings)
 /* A part that kept the previous part's columns (no events: of its own) and
  * then meets an events: line after body lines: the new columns start a new
  * part, so the lines before them are re-read (line detail) with the columns
- * they were parsed with. Found by fuzzing: the detail rows used to disagree
- * with the self cost. */
+ * they were parsed with, or the detail rows would disagree with the self
+ * cost. */
 Test(callgrind, events_after_body_start_a_part)
 {
 	warns w = {0};

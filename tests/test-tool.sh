@@ -220,6 +220,26 @@ golden bottom-up-all bottom-up -m all "$db"
 contains bottom-up-all "6,144"
 golden tree-n tree -n 3 "$db"
 contains tree-n "nodes hidden (past 3 lines)"
+# The note names the line limit only when it hid nodes: a screenful whose
+# 1% cut leaves a few lines, and an -n above what --depth leaves.
+{
+	printf 'events: Ir\nfn=main\n1 1\ncfn=big\ncalls=1 1\n1 100000\n'
+	i=0
+	while [ $i -lt 200 ]; do
+		printf 'cfn=small%d\ncalls=1 1\n1 500\n' $i
+		i=$((i + 1))
+	done
+	printf 'fn=big\n1 100000\n'
+	i=0
+	while [ $i -lt 200 ]; do
+		printf 'fn=small%d\n1 500\n' $i
+		i=$((i + 1))
+	done
+} >"$work/wide.callgrind"
+check tree-screen-cut 0 "$profdb" tree "$work/wide.callgrind"
+contains tree-screen-cut "note: 200 nodes hidden (below 1%); --min-percent 0 -n 0 shows all"
+check tree-n-uncut 0 "$profdb" tree -n 1000 --depth 0 "$work/wide.callgrind"
+contains tree-n-uncut "note: 202 nodes hidden (deeper than 0)"
 golden tree-match tree --match helper "$db"
 golden tree-exclude tree --exclude compute "$db"
 golden tree-focus tree --focus 7 "$db"
@@ -460,7 +480,7 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 		fail "diff-long-profiles: not the ranking of --profiles 1:2"
 	check diff-one-path 2 "$profdb" diff callgrind.out.4242
 	check diff-bogus 2 "$profdb" diff --bogus callgrind.out.4242 callgrind.out.4343
-	err_contains diff-bogus "profdb: diff: unknown option '--bogus'"
+	err_contains diff-bogus "profdb: diff: unrecognized option '--bogus'"
 	check diff-help 0 "$profdb" diff --help
 	contains diff-help "usage: profdb diff"
 	cd "$here" || exit 1
@@ -549,7 +569,7 @@ for cmd in callers callees profiles; do
 		contains "$cmd $h" "usage: profdb"
 	done
 	check "$cmd --bogus" 2 "$profdb" "$cmd" --bogus x "$db"
-	err_contains "$cmd --bogus" "profdb: $cmd: unknown option '--bogus'"
+	err_contains "$cmd --bogus" "profdb: $cmd: unrecognized option '--bogus'"
 done
 
 # ---- exit codes: bad usage (2), bad input (1) ----
@@ -601,10 +621,11 @@ err_contains tree-bad-n "profdb: -n: 'abc' is not"
 check tree-bad-depth 2 "$profdb" tree --depth -1 "$db"
 err_contains tree-bad-depth "profdb: --depth: '-1' is not"
 check bottom-up-view 2 "$profdb" bottom-up --view flat "$db"
+err_contains bottom-up-view "profdb: bottom-up: unrecognized option '--view'"
 check top-unknown-option 2 "$profdb" top --bogus "$db"
-err_contains top-unknown-option "profdb: top: unknown option '--bogus'"
+err_contains top-unknown-option "profdb: top: unrecognized option '--bogus'"
 check tree-missing-value 2 "$profdb" tree "$db" --depth
-err_contains tree-missing-value "profdb: tree: option '--depth' needs a value"
+err_contains tree-missing-value "profdb: tree: option '--depth' requires an argument"
 # a database whose metrics have no non-zero value: one line, exit 1
 printf 'events: Ir\nfn=main\n1 0\n' >"$work/zero.callgrind"
 check no-values 1 "$profdb" top "$work/zero.callgrind"
@@ -688,7 +709,7 @@ for input in "$work/sample.cubex" "$cg"; do
 done
 
 # -h and --help on every subcommand: usage on stdout, exit 0; a bad option: 2
-# (with the profdb: prefix where the command uses tool_getopt()).
+# (each message with the profdb: prefix, as tool_getopt() prints it).
 for cmd in $("$profdb" --commands); do
 	for h in -h --help; do
 		check "$cmd $h" 0 "$profdb" "$cmd" "$h"
@@ -696,9 +717,15 @@ for cmd in $("$profdb" --commands); do
 	done
 	check "$cmd --bogus" 2 "$profdb" "$cmd" --bogus "$db"
 done
-for cmd in info metrics value dump stats; do
+# Every command words its usage errors as getopt does (tool_getopt()).
+for cmd in $("$profdb" --commands); do
 	errors "$cmd --bogus" "profdb: $cmd: unrecognized option '--bogus'" "$cmd" --bogus "$db"
+	errors "$cmd -Z" "profdb: $cmd: invalid option -- 'Z'" "$cmd" -Z "$db"
 done
+errors top-ambiguous "profdb: top: option '--pro' is ambiguous" top --pro 1 "$db"
+errors info-check-callgrind "profdb: info: --check reads HPCToolkit databases only" \
+	info --check "$work/wide.callgrind"
+errors trace-missing-value "profdb: trace: option '--from' requires an argument" trace "$db" --from
 
 # Colour: never into a pipe or file unless asked; --color=always colours the
 # table headers, anywhere on the command line; NO_COLOR turns it off even

@@ -29,7 +29,7 @@ that runs nothing. Also: every legend rect names a function drawn, the
 window and depth are those asked, formats without traces and bad windows
 are refused and leave an existing output as it was, and the pictures the
 README shows (doc/sample-flame.svg, doc/sample-timeline.svg) are what
-profdb draws of the writer's sample today.
+profdb draws of the writer's sample.
 
 Exit 0 ok, 1 failures.
 """
@@ -233,7 +233,7 @@ def refusals(sample):
 
 def readme_pictures():
     """The pictures README shows (doc/sample-flame.svg, doc/sample-timeline.svg)
-    are what profdb draws today of the writer's sample."""
+    are what profdb draws of the writer's sample."""
     doc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "doc")
     subprocess.run([MKSAMPLE, "sample", os.path.join(WORK, "sample.db")], check=True)
     for kind, name in (("svg", "sample-flame.svg"), ("timeline", "sample-timeline.svg")):

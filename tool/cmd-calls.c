@@ -586,8 +586,7 @@ static int parse_calls(int argc, char **argv, calls *k)
 	static const struct option lo[] = {REPORT_LONG_OPTIONS,
 		{"sites", no_argument, NULL, 's'}, {0, 0, 0, 0}};
 	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, REPORT_SHORT_OPTIONS "s", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, REPORT_SHORT_OPTIONS "s", lo)) != -1) {
 		if (c == 's') {
 			k->sites = 1;
 			continue;
@@ -602,9 +601,9 @@ static int parse_calls(int argc, char **argv, calls *k)
 			        c == OPT_STAT ? "--stat" : "--focus");
 			return EXIT_USAGE;
 		}
-		int r = c == '?' || c == ':' ? 1 : report_option(&k->o, c, optarg);
+		int r = c == '?' ? 1 : report_option(&k->o, c, optarg);
 		if (r == 1)
-			return report_getopt_error(argv[0], c, argv);
+			return EXIT_USAGE;   /* tool_getopt() said why */
 		if (r)
 			return r;
 	}

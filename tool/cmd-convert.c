@@ -34,7 +34,7 @@ static const char convert_usage[] =
 	"  -m, --metric M    a metric, by name or id; repeat or 'a,b' for several\n"
 	"                    (default: doc/CONVERT.md, per format)\n"
 	"  --profiles SEL    only these profiles (as 'profdb profiles' lists them)\n"
-	"  --separate        callgrind: one part per profile instead of their sum\n"
+	"  --separate        callgrind: one file per profile (OUT.INDEX), not their sum\n"
 	"  --icicle          svg: the root at the top\n"
 	"  --width PX        svg: the frames' width in pixels; timeline: the number of\n"
 	"                    pixel columns of time (default 1200)\n"

@@ -507,8 +507,7 @@ static int parse_diff(int argc, char **argv, const char **metric, const char **p
 		{"json", no_argument, NULL, 'j'}, {"csv", no_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
 	int c, r;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:n:h", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, ":m:n:h", lo)) != -1) {
 		switch (c) {
 		case 'm': *metric = optarg; break;
 		case 'p': *profiles = optarg; break;
@@ -521,13 +520,7 @@ static int parse_diff(int argc, char **argv, const char **metric, const char **p
 		case 'j': o->json = 1; break;
 		case 'c': o->csv = 1; break;
 		case 'h': fputs(diff_usage, stdout); return -1;
-		case ':':
-			fprintf(stderr, "%s: diff: option '%s' needs a value\n", tool_prog, argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "%s: diff: unknown option '%s' (see 'profdb diff --help')\n",
-			        tool_prog, argv[optind - 1]);
-			return EXIT_USAGE;
+		default: return EXIT_USAGE;   /* tool_getopt() said why */
 		}
 	}
 	if (o->json && o->csv)

@@ -178,10 +178,8 @@ static void put_count(int64_t n, int json)
 static int check_whole(const profdb *db)
 {
 	int r = profdb_check(db);
-	if (r == -ENOTSUP) {
-		fprintf(stderr, "profdb info: --check reads HPCToolkit databases only\n");
-		return 1;
-	}
+	if (r == -ENOTSUP)
+		return tool_usage_fail("info", "--check reads HPCToolkit databases only");
 	return r;
 }
 

@@ -208,22 +208,14 @@ int cmd_profiles(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
 	int mode = OUT_TEXT, values = 0, c, formats = 0;
 	const char *sel = NULL;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, ":h", lo)) != -1) {
 		switch (c) {
 		case 'j': mode = OUT_JSON; formats++; break;
 		case 'c': mode = OUT_CSV; formats++; break;
 		case 'P': sel = optarg; break;
 		case 'v': values = 1; break;
 		case 'h': fputs(profiles_usage, stdout); return 0;
-		case ':':
-			fprintf(stderr, "%s: profiles: option '%s' needs a value\n", tool_prog,
-			        argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "%s: profiles: unknown option '%s'\n", tool_prog,
-			        argv[optind - 1]);
-			return EXIT_USAGE;
+		default: return EXIT_USAGE;   /* tool_getopt() said why */
 		}
 	}
 	if (formats > 1) {

@@ -864,8 +864,7 @@ static int parse_top(int argc, char **argv, ranking *k, int *by_given)
 		{"by", required_argument, NULL, 'b'}, {"lines", no_argument, NULL, 'l'},
 		{"unknown-lines", no_argument, NULL, OPT_UNKNOWN_LINES}, {0, 0, 0, 0}};
 	int c, e;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, REPORT_SHORT_OPTIONS "ieb:l", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, REPORT_SHORT_OPTIONS "ieb:l", lo)) != -1) {
 		if ((e = report_option(&k->o, c, optarg)) != 1) {
 			if (e)
 				return e;
@@ -882,7 +881,7 @@ static int parse_top(int argc, char **argv, ranking *k, int *by_given)
 		case 'l': k->by = BY_LINE; *by_given = 1; break;
 		case OPT_UNKNOWN_LINES: k->unknown_lines = 1; break;
 		case 'h': fputs(top_usage, stdout); return -1;
-		default: return report_getopt_error("top", c, argv);
+		default: return EXIT_USAGE;   /* tool_getopt() said why */
 		}
 	}
 	if (optind + 1 != argc)

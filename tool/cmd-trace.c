@@ -232,8 +232,7 @@ static int parse_trace(int argc, char **argv, trace_opts *o)
 		"a time (integer nanoseconds, or a number with s, ms, us or ns)";
 	uint32_t u;
 	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:f:t:n:ajh", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, ":p:f:t:n:ajh", lo)) != -1) {
 		switch (c) {
 		case 'p':
 			if (opt_u32("--profile", optarg, &u))
@@ -253,13 +252,7 @@ static int parse_trace(int argc, char **argv, trace_opts *o)
 		case 'a': o->absolute = 1; break;
 		case 'j': o->json = 1; break;
 		case 'h': fputs(trace_usage, stdout); return -1;
-		case ':':
-			fprintf(stderr, "%s: trace: option '%s' needs a value\n", tool_prog,
-			        argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "%s: trace: unknown option '%s'\n", tool_prog, argv[optind - 1]);
-			return EXIT_USAGE;
+		default: return EXIT_USAGE;   /* tool_getopt() said why */
 		}
 	}
 	return optind + 1 != argc ? tool_args_error(argc, argv) : 0;

@@ -48,6 +48,7 @@ typedef struct tree_out {
 	size_t shown, hidden;
 	double min_percent;   /* in force (the option or the default) */
 	int defaulted;        /* the screenful default applied */
+	int capped;           /* the line limit (-n or the screenful's) hid nodes */
 	int first;
 } tree_out;
 
@@ -233,6 +234,7 @@ static int decide(tree_out *o)
 			if (o->rdepth[i] < UINT32_MAX - 1 && n++ >= cap)
 				o->rdepth[i] = UINT32_MAX;
 		o->shown = (size_t)cap;
+		o->capped = 1;
 	}
 	o->hidden = all - o->shown;
 	return 0;
@@ -415,7 +417,7 @@ static int print_head(const tree_out *o)
 		wl += (size_t)snprintf(why + wl, sizeof why - wl, ", names filtered");
 	if (o->o.focus >= 0 && wl < sizeof why)
 		wl += (size_t)snprintf(why + wl, sizeof why - wl, ", outside the focus");
-	if ((o->defaulted || o->o.count_given) && wl < sizeof why)
+	if (o->capped && wl < sizeof why)
 		snprintf(why + wl, sizeof why - wl, ", past %zu lines", o->shown);
 	char nb[64];
 	fmt_value(nb, sizeof nb, (double)o->hidden, o->o.plain);
@@ -480,8 +482,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 		{"depth", required_argument, NULL, 'd'}, {"view", required_argument, NULL, OPT_VIEW},
 		{0, 0, 0, 0}};
 	int c, e;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, REPORT_SHORT_OPTIONS "d:", lo, NULL)) != -1) {
+	while ((c = tool_getopt(argc, argv, REPORT_SHORT_OPTIONS "d:", lo)) != -1) {
 		if ((e = report_option(&o->o, c, optarg)) != 1) {
 			if (e)
 				return e;
@@ -495,7 +496,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 			break;
 		case OPT_VIEW:
 			if (strcmp(o->cmd, "tree") != 0)
-				return report_getopt_error(o->cmd, '?', argv);
+				return tool_usage_fail(o->cmd, "unrecognized option '--view'");
 			for (e = 0; e < 3 && strcmp(optarg, view_names[e]); e++)
 				;
 			if (e == 3)
@@ -504,7 +505,7 @@ static int parse_tree(int argc, char **argv, tree_out *o)
 			break;
 		case 'h': usage_text(stdout, o->cmd); return -1;
 		default:
-			return report_getopt_error(o->cmd, c, argv);
+			return EXIT_USAGE;   /* tool_getopt() said why */
 		}
 	}
 	if (o->o.stat != RSTAT_NONE) {

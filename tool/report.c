@@ -85,18 +85,6 @@ int report_option(report_opts *o, int c, const char *arg)
 	}
 }
 
-int report_getopt_error(const char *cmd, int c, char **argv)
-{
-	const char *opt = argv[optind - 1];
-	if (c == ':')
-		fprintf(stderr, "%s: %s: option '%s' needs a value\n", tool_prog, cmd, opt);
-	else if (optopt && optopt < 256 && (opt[0] != '-' || opt[1] != '-'))
-		fprintf(stderr, "%s: %s: unknown option '-%c'\n", tool_prog, cmd, optopt);
-	else
-		fprintf(stderr, "%s: %s: unknown option '%s'\n", tool_prog, cmd, opt);
-	return EXIT_USAGE;
-}
-
 /* ---- choosing the metrics -------------------------------------------------- */
 
 /* Does metric @p m, or its counterpart of the scope ranked, hold a

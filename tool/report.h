@@ -84,9 +84,6 @@ void report_opts_init(report_opts *o);
 /* A shared option: @return 0 (handled), 1 (not a shared option), EXIT_USAGE
  * (bad value, message printed). */
 int report_option(report_opts *o, int c, const char *arg);
-/* getopt_long's '?' and ':' for command @p cmd: "profdb: top: unknown
- * option '--bogus'" and the usage on stderr. @return EXIT_USAGE. */
-int report_getopt_error(const char *cmd, int c, char **argv);
 const char *report_stat_name(report_stat s);
 
 /* Opens @p path and sets up the report for the options. @return 0,

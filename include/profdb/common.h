@@ -163,8 +163,8 @@ typedef struct profdb_options {
 	 *  compressed inputs, full scans); may be NULL. */
 	profdb_progress_fn progress;
 	void *progress_userdata;
-	/** Threads an open may use to read one input (today: the Callgrind
-	 *  text scan, which cuts a text into pieces and gives exactly what one
+	/** Threads an open may use to read one input (the Callgrind text
+	 *  scan uses them: it cuts a text into pieces and gives exactly what one
 	 *  thread gives: the same tables, ids, errors and warnings). 0 means
 	 *  the default: one per online core for texts of 4 MiB and more; 1
 	 *  reads with the calling thread only; N > 1 uses N threads whatever

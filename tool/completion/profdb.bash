@@ -8,9 +8,9 @@
 # options from its "--help" text (the usage lines and the lines that
 # describe an option), so commands and options added later complete
 # without touching this file. Option values complete where the help text
-# lists them ("--by function|context|line") or where they are a fixed set
-# (--table, --view, --color, --stat); the PATH argument completes file and
-# directory names (databases are directories or files).
+# lists them ("--by function|context|file|module|line|loop") or where they
+# are a fixed set (--table, --view, --color, --stat); the PATH argument
+# completes file and directory names (databases are directories or files).
 
 # The options of command $2 of program $1 (cached per program and command).
 _profdb_options()

@@ -182,6 +182,13 @@ golden top-json top --json --by function --inclusive "$db"
 golden tree-json tree --json --depth 3 "$db"
 golden value-json value --json --profile 1 --context 13 --metric 2 "$db"
 golden value-absent-json value --json --profile 1 --context 16 --metric 2 "$db"
+# -p, -c, -m are value's short forms; --json has none, in any command
+check value-short 0 "$profdb" value -p 1 -c 13 -m 2 "$db"
+cmp -s "$work/out" "$golden_dir/value-thread.out" || fail "value-short: not value-thread's output"
+for cmd in info trace value; do
+	check "$cmd-no-j" 2 "$profdb" "$cmd" -j "$db"
+	err_contains "$cmd-no-j" "invalid option -- 'j'"
+done
 golden trace-json trace --json "$db"
 golden dump-json dump --json "$db"
 golden dump-csv dump --csv "$db"

@@ -25,7 +25,7 @@ static int parse_json_path(int argc, char **argv, const char *usage, int *json, 
 	*json = 0;
 	if (check)
 		*check = 0;
-	while ((c = tool_getopt(argc, argv, "jh", lo)) != -1) {
+	while ((c = tool_getopt(argc, argv, "h", lo)) != -1) {
 		if (c == 'j')
 			*json = 1;
 		else if (c == 'k' && check)

@@ -232,7 +232,7 @@ static int parse_trace(int argc, char **argv, trace_opts *o)
 		"a time (integer nanoseconds, or a number with s, ms, us or ns)";
 	uint32_t u;
 	int c;
-	while ((c = tool_getopt(argc, argv, ":p:f:t:n:ajh", lo)) != -1) {
+	while ((c = tool_getopt(argc, argv, ":p:f:t:n:ah", lo)) != -1) {
 		switch (c) {
 		case 'p':
 			if (opt_u32("--profile", optarg, &u))

@@ -13,7 +13,8 @@ static const char value_usage[] =
 	"(nan(0x7ff800000000beef)). P is the profile index (see 'profdb dump --csv\n"
 	"--table profiles'), C the context id: a tree node or an id with stored\n"
 	"values (see 'profdb dump'), M the metric id or name (see 'profdb metrics').\n"
-	"An index or id that does not exist is a usage error (exit 2).\n"
+	"An index or id that does not exist is a usage error (exit 2). -p, -c and -m\n"
+	"are --profile, --context and --metric.\n"
 	"--json prints one object of schema profdb-value/2 (value null when absent).\n";
 
 /* The profile index and the context id name something in @p db, checked
@@ -69,7 +70,7 @@ int cmd_value(int argc, char **argv)
 	uint32_t p = 0, ctx = 0;
 	const char *metric = NULL;
 	int have = 0, json = 0, c;
-	while ((c = tool_getopt(argc, argv, "p:c:m:jh", lo)) != -1) {
+	while ((c = tool_getopt(argc, argv, "p:c:m:h", lo)) != -1) {
 		switch (c) {
 		case 'h': fputs(value_usage, stdout); return 0;
 		case 'j': json = 1; break;

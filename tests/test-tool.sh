@@ -651,6 +651,12 @@ awk 'BEGIN { printf "events: Ir\nfl=a.cc\nfn=ns::holder<"; for (i = 0; i < 4500;
              printf ">::run(int)\n1 100\n" }' >"$work/long5k.callgrind"
 check long-name-5k 0 "$profdb" top "$work/long5k.callgrind"
 contains long-name-5k "ns::holder<...>::run(int)"
+# eliding short lists lengthens a name ("a<b>" becomes "a<...>") before
+# its middle gives way
+awk 'BEGIN { printf "events: Ir\nfl=a.cc\nfn=f<a<b>"; for (i = 0; i < 300; i++) printf ", a<b>";
+             printf ">::run(int)\n1 100\n" }' >"$work/grow.callgrind"
+check long-name-grows 0 "$profdb" top "$work/grow.callgrind"
+contains long-name-grows "f<...>::run(int)"
 
 # Usage errors name the problem in one line, exit 2, never print the usage
 # text (errors() checks both): bad option values name option and value;

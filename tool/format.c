@@ -63,13 +63,15 @@ static size_t byte_at(const char *s, size_t col)
 /* Elide the contents of the bracket pairs @p open/@p close at nesting
  * depth @p level (0 = outermost) in place: "f<a<b>>" at level 0 becomes
  * "f<...>"; empty pairs and pairs holding "..." stay. A close without an
- * open is plain text. @p out: room for s's bytes (the result is never
- * longer: "..." replaces at least three). */
-static void elide_level(char *s, char *out, char open, char close, int level)
+ * open is plain text. @p s and @p out: @p cap bytes each. The text can
+ * grow ("f<a>" becomes "f<...>"), by at most two bytes a pair, which a
+ * room of three times the name's bytes holds; it is cut (never overrun)
+ * beyond @p cap. */
+static void elide_level(char *s, char *out, size_t cap, char open, char close, int level)
 {
 	size_t o = 0;
 	int depth = 0, eliding = 0;
-	for (const char *p = s; *p; p++) {
+	for (const char *p = s; *p && o + 5 < cap; p++) {
 		char c = *p;
 		int closes = c == close && depth > 0;
 		if (closes && --depth == level)
@@ -102,17 +104,18 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
 		memcpy(out, name, len + 1);
 		return;
 	}
-	/* The whole name and elide_level()'s room; without them the middle
-	 * of the name as it is gives way. */
-	char *work = malloc(2 * (len + 1));
+	/* The whole name and elide_level()'s room (elide_level); without them
+	 * the middle of the name as it is gives way. */
+	size_t room = len < SIZE_MAX / 6 - 1 ? 3 * (len + 1) : 0;
+	char *work = room ? malloc(2 * room) : NULL;
 	const char *s = name;
 	if (work) {
 		memcpy(work, name, len + 1);
 		/* Template and parameter lists hold the bulk of long C++ names. */
 		for (int level = 3; level >= 0 && fmt_width(work) > width; level--) {
-			elide_level(work, work + len + 1, '<', '>', level);
+			elide_level(work, work + room, room, '<', '>', level);
 			if (fmt_width(work) > width)
-				elide_level(work, work + len + 1, '(', ')', level);
+				elide_level(work, work + room, room, '(', ')', level);
 		}
 		s = work;
 	}

@@ -229,20 +229,12 @@ golden tree-n tree -n 3 "$db"
 contains tree-n "nodes hidden (past 3 lines)"
 # The note names the line limit only when it hid nodes: a screenful whose
 # 1% cut leaves a few lines, and an -n above what --depth leaves.
-{
-	printf 'events: Ir\nfn=main\n1 1\ncfn=big\ncalls=1 1\n1 100000\n'
-	i=0
-	while [ $i -lt 200 ]; do
-		printf 'cfn=small%d\ncalls=1 1\n1 500\n' $i
-		i=$((i + 1))
-	done
-	printf 'fn=big\n1 100000\n'
-	i=0
-	while [ $i -lt 200 ]; do
-		printf 'fn=small%d\n1 500\n' $i
-		i=$((i + 1))
-	done
-} >"$work/wide.callgrind"
+awk 'BEGIN {
+	printf "events: Ir\nfn=main\n1 1\ncfn=big\ncalls=1 1\n1 100000\n"
+	for (i = 0; i < 200; i++) printf "cfn=small%d\ncalls=1 1\n1 500\n", i
+	printf "fn=big\n1 100000\n"
+	for (i = 0; i < 200; i++) printf "fn=small%d\n1 500\n", i
+}' >"$work/wide.callgrind"
 check tree-screen-cut 0 "$profdb" tree "$work/wide.callgrind"
 contains tree-screen-cut "note: 200 nodes hidden (below 1%); --min-percent 0 -n 0 shows all"
 check tree-n-uncut 0 "$profdb" tree -n 1000 --depth 0 "$work/wide.callgrind"

@@ -12,23 +12,17 @@
 #include "names.h"
 
 /* The label of call site @p site, its bytes as stored, whole in a new
- * buffer (the caller frees it) of *len bytes and a NUL; NULL when out of
+ * buffer (the caller frees it), as a string in *@p out; NULL when out of
  * memory. */
-static char *site_label(const calls *k, uint32_t site, size_t *len)
+static char *site_label(const calls *k, uint32_t site, profdb_str *out)
 {
 	static const char unknown[] = "an unknown site";
 	profdb_context c;
-	int known = site != PROFDB_NONE && profdb_context_get(k->rep.db, site, &c) == 0;
-	size_t n = known ? context_label_size(&c) : sizeof unknown;
-	char *buf = malloc(n);
-	if (!buf)
-		return NULL;
-	if (known) {
-		*len = context_label_bytes(&c, buf, n);
-	} else {
-		memcpy(buf, unknown, sizeof unknown);
-		*len = sizeof unknown - 1;
-	}
+	if (site != PROFDB_NONE && profdb_context_get(k->rep.db, site, &c) == 0)
+		return context_label_bytes_new(&c, out);
+	char *buf = strdup(unknown);
+	if (buf)
+		*out = (profdb_str){buf, sizeof unknown - 1};
 	return buf;
 }
 
@@ -53,16 +47,16 @@ static char *row_name(const calls *k, const row *rw)
 {
 	static const char nested[] = " (nested call)";
 	const part *p = &k->parts[rw->first];
-	size_t site_len = 0;
+	profdb_str site_str = {NULL, 0};
 	char *site = NULL;
 	names_buf b;
-	if (k->sites && !(site = site_label(k, p->site, &site_len)))
+	if (k->sites && !(site = site_label(k, p->site, &site_str)))
 		return NULL;
 	if (function_where_shown(p->name, p->file, p->module,
-	                         sizeof " at " + site_len + sizeof nested, &b)) {
+	                         sizeof " at " + site_str.len + sizeof nested, &b)) {
 		if (site) {
 			names_put(&b, " at ", 4);
-			names_put(&b, site, site_len);
+			names_put(&b, site, site_str.len);
 			names_show(b.p, b.len);
 		}
 		if (rw->nested)
@@ -314,10 +308,9 @@ static int put_json_row(const calls *k, const row *rw, uint32_t *ids)
 		printf("null");
 	} else {
 		profdb_str label;
-		char *buf = site_label(k, p->site, &label.len);
+		char *buf = site_label(k, p->site, &label);
 		if (!buf)
 			return CALLS_OOM;
-		label.ptr = buf;
 		printf("{\"context\": %" PRIu32 ", \"label\": ", p->site);
 		put_json_str(stdout, label);
 		printf("}");

@@ -72,10 +72,8 @@ static int add_to_section(calls *k, const profdb_context *c, profdb_str name)
 			/* #ID of a root, loop, line: its label names it. */
 			profdb_context plain = *c;
 			plain.relation = PROFDB_RELATION_CALL;
-			size_t n = context_label_size(&plain);
-			if (!(s->label = malloc(n)))
+			if (!(s->label = context_label_bytes_new(&plain, &s->name)))
 				return CALLS_OOM;
-			s->name = (profdb_str){s->label, context_label_bytes(&plain, s->label, n)};
 		}
 	}
 	uint32_t *nc = realloc(s->ctx, (s->n_ctx + 1) * sizeof *nc);
@@ -304,10 +302,8 @@ static int other_name(const calls *k, const profdb_context *c, part *p, char **l
 	} else {
 		profdb_context plain = *c;
 		plain.relation = PROFDB_RELATION_CALL;
-		size_t n = context_label_size(&plain);
-		if (!(*label = malloc(n)))
+		if (!(*label = context_label_bytes_new(&plain, &p->name)))
 			return CALLS_OOM;
-		p->name = (profdb_str){*label, context_label_bytes(&plain, *label, n)};
 	}
 	p->file = c->file;
 	p->module = c->module;

@@ -41,17 +41,6 @@ typedef struct sample_name {
 	char *label_buf, *fn_buf;   /* owned (sample_name_free) */
 } sample_name;
 
-/* Context @p c's label whole in a new buffer (the caller frees it), its
- * length in @p out; NULL when out of memory. */
-static char *label_new(const profdb_context *c, profdb_str *out)
-{
-	size_t n = context_label_size(c);
-	char *buf = malloc(n);
-	if (buf)
-		*out = (profdb_str){buf, context_label_bytes(c, buf, n)};
-	return buf;
-}
-
 static void sample_name_free(sample_name *s)
 {
 	free(s->label_buf);
@@ -72,7 +61,7 @@ static int sample_name_get(const profdb *db, uint32_t id, sample_name *s)
 		s->label = str_of(s->label_buf);
 		return 0;
 	}
-	if (!(s->label_buf = label_new(&c, &s->label)))
+	if (!(s->label_buf = context_label_bytes_new(&c, &s->label)))
 		return -ENOMEM;
 	if (c.type == PROFDB_CTX_FUNCTION || c.type == PROFDB_CTX_ROOT)
 		return 0;
@@ -82,7 +71,7 @@ static int sample_name_get(const profdb *db, uint32_t id, sample_name *s)
 			return 0;
 		if (c.type == PROFDB_CTX_FUNCTION) {
 			c.relation = PROFDB_RELATION_CALL;
-			return (s->fn_buf = label_new(&c, &s->fn)) ? 0 : -ENOMEM;
+			return (s->fn_buf = context_label_bytes_new(&c, &s->fn)) ? 0 : -ENOMEM;
 		}
 	}
 	return 0;

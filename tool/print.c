@@ -280,6 +280,15 @@ size_t context_label_size(const profdb_context *c)
 	return c->function.len + c->file.len + c->module.len + 64;
 }
 
+char *context_label_bytes_new(const profdb_context *c, profdb_str *out)
+{
+	size_t n = context_label_size(c);
+	char *buf = malloc(n);
+	if (buf)
+		*out = (profdb_str){buf, context_label_bytes(c, buf, n)};
+	return buf;
+}
+
 char *context_label_new(const profdb_context *c)
 {
 	size_t n = context_label_size(c);

@@ -163,6 +163,9 @@ size_t context_label_size(const profdb_context *c);
 /* context_label(@p c) whole in a new buffer (the caller frees it);
  * NULL when out of memory. */
 char *context_label_new(const profdb_context *c);
+/* context_label_bytes(@p c) whole in a new buffer (the caller frees it),
+ * as a string of its bytes (*@p out); NULL when out of memory. */
+char *context_label_bytes_new(const profdb_context *c, profdb_str *out);
 /* One metric as a JSON object (metrics --json, dump). */
 void put_metric_json(FILE *f, const profdb_metric *m);
 const char *metric_kind_name(profdb_metric_kind k);

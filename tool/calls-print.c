@@ -109,15 +109,19 @@ typedef struct widths {
 	size_t nm;
 } widths;
 
-static void measure(const calls *k, size_t first, size_t shown, widths *w)
+/* @return 0 or CALLS_OOM. */
+static int measure(const calls *k, size_t first, size_t shown, widths *w)
 {
-	char buf[64], col[64];
+	char buf[64];
 	w->nm = k->rep.n < 64 ? k->rep.n : 64;   /* more than a terminal holds: cut */
 	w->calls = 5;
 	w->id = 2;
 	for (size_t m = 0; m < w->nm; m++) {
-		report_column_name(&k->rep, m, col, sizeof col, 16);
+		char *col = report_column_name(&k->rep, m, 16);
+		if (!col)
+			return CALLS_OOM;
 		w->metric[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
+		free(col);
 	}
 	for (size_t i = first; i < first + shown; i++) {
 		const row *rw = &k->rows[i];
@@ -130,6 +134,7 @@ static void measure(const calls *k, size_t first, size_t shown, widths *w)
 			w->metric[m] = l > w->metric[m] ? l : w->metric[m];
 		}
 	}
+	return 0;
 }
 
 /* One row; its name shortened to @p width columns unless --wide.
@@ -183,15 +188,18 @@ static int print_head(const calls *k, const char *dir)
 /* A section's rows under their column heads. @return 0 or CALLS_OOM. */
 static int print_rows(const calls *k, size_t first, size_t end, size_t shown, uint32_t *ids)
 {
-	char col[64];
 	widths w;
-	measure(k, first, shown, &w);
+	if (measure(k, first, shown, &w) < 0)
+		return CALLS_OOM;
 	int prefix = w.calls + 2 + w.id + 2;
 	fmt_put("calls", w.calls);
 	printf("  ");
 	for (size_t m = 0; m < w.nm; m++) {
-		report_column_name(&k->rep, m, col, sizeof col, (size_t)w.metric[m]);
+		char *col = report_column_name(&k->rep, m, (size_t)w.metric[m]);
+		if (!col)
+			return CALLS_OOM;
 		fmt_put(col, w.metric[m]);
+		free(col);
 		printf("  ");
 		prefix += w.metric[m] + 2;
 		if (m == 0 && report_has_percent(&k->rep, 0)) {

@@ -679,23 +679,26 @@ static int print_json(const ranking *k, size_t shown)
 /* @return 0 or TOP_OOM. */
 static int print_header(const ranking *k)
 {
-	char head[512], metric[256];
-	int l;
-	report_column_name(&k->rep, 0, metric, sizeof metric, 200);
-	if (k->o.count)
-		l = snprintf(head, sizeof head, "top %" PRIu64 " %s", k->o.count, by_plural[k->by]);
-	else
-		l = snprintf(head, sizeof head, "all %s", by_plural[k->by]);
-	l += snprintf(head + l, sizeof head - (size_t)l, " by %s %s",
-	              k->o.inclusive ? "inclusive" : "exclusive", metric);
-	if (k->o.min_percent_given && l < (int)sizeof head)
-		l += snprintf(head + l, sizeof head - (size_t)l, ", at least %g%%", k->o.min_percent);
-	if (k->o.focus >= 0 && l < (int)sizeof head)
-		l += snprintf(head + l, sizeof head - (size_t)l, ", in the subtree of context %" PRId64,
-		              k->o.focus);
-	if (filter_any(&k->o.names) && l < (int)sizeof head)
-		snprintf(head + l, sizeof head - (size_t)l, ", names filtered");
-	if (report_describe(&k->rep, head) < 0)
+	char *metric = report_column_name(&k->rep, 0, 200), *head = NULL;
+	size_t len;
+	FILE *f = metric ? open_memstream(&head, &len) : NULL;
+	if (f) {
+		if (k->o.count)
+			fprintf(f, "top %" PRIu64 " %s", k->o.count, by_plural[k->by]);
+		else
+			fprintf(f, "all %s", by_plural[k->by]);
+		fprintf(f, " by %s %s", k->o.inclusive ? "inclusive" : "exclusive", metric);
+		if (k->o.min_percent_given)
+			fprintf(f, ", at least %g%%", k->o.min_percent);
+		if (k->o.focus >= 0)
+			fprintf(f, ", in the subtree of context %" PRId64, k->o.focus);
+		if (filter_any(&k->o.names))
+			fputs(", names filtered", f);
+	}
+	int e = !f || fclose(f) != 0 || report_describe(&k->rep, head) < 0;
+	free(metric);
+	free(head);
+	if (e)
 		return TOP_OOM;
 	if (k->hidden_unknown)
 		printf("note: %zu line%s with no file and line 0 ('???:0') hidden "
@@ -707,14 +710,17 @@ static int print_header(const ranking *k)
 static int print_text(const ranking *k, size_t shown)
 {
 	const report *rep = &k->rep;
-	char buf[64], col[64];
+	char buf[64];
 	int w[64], idw = 2, pct = report_has_percent(rep, 0);
 	size_t nm = rep->n < 64 ? rep->n : 64;   /* more columns than a terminal holds: cut */
 	if (print_header(k) < 0)
 		return TOP_OOM;
 	for (size_t m = 0; m < nm; m++) {
-		report_column_name(rep, m, col, sizeof col, 16);
+		char *col = report_column_name(rep, m, 16);
+		if (!col)
+			return TOP_OOM;
 		w[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
+		free(col);
 		for (size_t i = 0; i < shown; i++) {
 			double one;
 			int l = (int)fmt_value(buf, sizeof buf, row_at(k, i, &one).v[m], k->o.plain);
@@ -728,8 +734,11 @@ static int print_text(const ranking *k, size_t shown)
 	}
 	int prefix = idw + 2;
 	for (size_t m = 0; m < nm; m++) {
-		report_column_name(rep, m, col, sizeof col, (size_t)w[m]);
+		char *col = report_column_name(rep, m, (size_t)w[m]);
+		if (!col)
+			return TOP_OOM;
 		fmt_put(col, w[m]);
+		free(col);
 		printf("  ");
 		prefix += w[m] + 2;
 		if (m == 0 && pct) {

@@ -296,9 +296,12 @@ static int widths(const tree_out *o, int *w, size_t nm, int *idw)
 {
 	char buf[64];
 	for (size_t k = 0; k < nm; k++) {
-		report_column_name(&o->rep, k, buf, sizeof buf, 16);
-		int l = nm == 1 ? 9 : (int)fmt_width(buf) + 4;
+		char *col = report_column_name(&o->rep, k, 16);
+		if (!col)
+			return -ENOMEM;
+		int l = nm == 1 ? 9 : (int)fmt_width(col) + 4;
 		w[2 * k] = w[2 * k + 1] = l < 9 ? 9 : l;
+		free(col);
 	}
 	*idw = 2;
 	for (int64_t i = 0; i < o->count; i++) {
@@ -323,6 +326,22 @@ static int widths(const tree_out *o, int *w, size_t nm, int *idw)
 	return 0;
 }
 
+/* The head of column @p w wide of metric @p k's @p exclusive values:
+ * "inclusive" or "exclusive" of one metric, "NAME (I)" or "NAME (E)" of
+ * several; in a new buffer (the caller frees it), NULL when out of memory. */
+static char *column_head(const report *rep, size_t k, int exclusive, int w)
+{
+	if (rep->n == 1)
+		return strdup(exclusive ? "exclusive" : "inclusive");
+	char *col = report_column_name(rep, k, (size_t)w - 4);
+	size_t n = col ? strlen(col) + sizeof " (I)" : 0;
+	char *head = col ? malloc(n) : NULL;
+	if (head)
+		snprintf(head, n, "%s (%s)", col, exclusive ? "E" : "I");
+	free(col);
+	return head;
+}
+
 static int print_text(tree_out *o)
 {
 	const report *rep = &o->rep;
@@ -334,14 +353,11 @@ static int print_text(tree_out *o)
 	int prefix = idw + 2;
 	for (size_t k = 0; k < nm; k++) {
 		for (int j = 0; j < 2; j++) {
-			char col[64], head[80];
-			if (rep->n == 1) {
-				snprintf(head, sizeof head, j ? "exclusive" : "inclusive");
-			} else {
-				report_column_name(rep, k, col, sizeof col, (size_t)w[2 * k + j] - 4);
-				snprintf(head, sizeof head, "%s (%s)", col, j ? "E" : "I");
-			}
+			char *head = column_head(rep, k, j, w[2 * k + j]);
+			if (!head)
+				return -ENOMEM;
 			fmt_put(head, w[2 * k + j]);
+			free(head);
 			printf("  ");
 			prefix += w[2 * k + j] + 2;
 			if (k == 0 && pct) {
@@ -395,14 +411,18 @@ static int print_text(tree_out *o)
 /* @return 0 or -ENOMEM. */
 static int print_head(const tree_out *o)
 {
-	char head[512], metric[256];
-	report_column_name(&o->rep, 0, metric, sizeof metric, 200);
-	int l = snprintf(head, sizeof head, "%s view of %s",
-	                 view_names[o->kind], metric);
-	if (o->o.focus >= 0 && l > 0 && (size_t)l < sizeof head)
-		snprintf(head + l, sizeof head - (size_t)l, ", subtree of context %" PRId64,
-		         o->o.focus);
-	if (report_describe(&o->rep, head) < 0)
+	char *metric = report_column_name(&o->rep, 0, 200), *head = NULL;
+	size_t len;
+	FILE *f = metric ? open_memstream(&head, &len) : NULL;
+	if (f) {
+		fprintf(f, "%s view of %s", view_names[o->kind], metric);
+		if (o->o.focus >= 0)
+			fprintf(f, ", subtree of context %" PRId64, o->o.focus);
+	}
+	int e = !f || fclose(f) != 0 || report_describe(&o->rep, head) < 0;
+	free(metric);
+	free(head);
+	if (e)
 		return -ENOMEM;
 	if (!o->hidden)
 		return 0;

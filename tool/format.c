@@ -131,6 +131,21 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
 	free(work);
 }
 
+char *fmt_shorten_new(const char *name, size_t width)
+{
+	/* fmt_shorten() writes the name, its elided form (at most three times
+	 * the name's bytes, elide_level) or a head and tail of either with
+	 * "...": this holds each whole. */
+	size_t len = strlen(name);
+	if (len > SIZE_MAX / 3 - 2)
+		return NULL;
+	size_t cap = 3 * (len + 2);
+	char *out = malloc(cap);
+	if (out)
+		fmt_shorten(name, width, out, cap);
+	return out;
+}
+
 void fmt_put(const char *s, int w)
 {
 	fmt_line l;

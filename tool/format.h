@@ -22,6 +22,9 @@ size_t fmt_width(const char *s);
  * the middle of what is left gives way to "...". A name that fits is
  * copied unchanged; @p width below 8 counts as 8. */
 void fmt_shorten(const char *name, size_t width, char *out, size_t cap);
+/* fmt_shorten() whole, however many bytes the columns take, in a new
+ * buffer (the caller frees it); NULL when out of memory. */
+char *fmt_shorten_new(const char *name, size_t width);
 
 /* @p s right-aligned in @p w display columns (left-aligned when w < 0). */
 void fmt_put(const char *s, int w);

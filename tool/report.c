@@ -360,9 +360,13 @@ static int several_profiles(const report *r)
 	return r->n_sel > 1;
 }
 
-static void metric_name(const report_metric *m, char *buf, size_t n)
+/* The head of a message about metric @p m to stderr, its name whole:
+ * "profdb: PATH: BEFOREmetric 'NAME' "; the caller ends it. */
+static void metric_message(const report *r, const char *before, const report_metric *m)
 {
-	names_shown(m->metric.name, buf, n);
+	fprintf(stderr, "%s: %s: %smetric '", tool_prog, r->path, before);
+	put_text(stderr, m->metric.name);
+	fputs("' ", stderr);
 }
 
 /* The source of metric @p k: 0, 1 (-m all: leave it out), EXIT_* (message
@@ -371,15 +375,13 @@ static int setup_metric(report *r, size_t k, int64_t summary)
 {
 	const report_opts *o = r->o;
 	report_metric *m = &r->m[k];
-	char name[256];
 	int e;
-	metric_name(m, name, sizeof name);
 	m->scale = o->raw || !(m->metric.scale > 0) ? 1 : m->metric.scale;
 	if (o->stat != RSTAT_NONE) {
 		m->mode = REPORT_STAT;
 		if ((m->stored = stored_scope(r, &m->metric)) == PROFDB_NONE) {
-			fprintf(stderr, "%s: %s: --stat: metric '%s' has no stored %s values (the format "
-			        "computes them)%s\n", tool_prog, r->path, name,
+			metric_message(r, "--stat: ", m);
+			fprintf(stderr, "has no stored %s values (the format computes them)%s\n",
 			        o->inclusive ? "inclusive" : "exclusive",
 			        o->inclusive ? "; rank the exclusive ones" : "");
 			return EXIT_USAGE;
@@ -412,17 +414,19 @@ static int setup_metric(report *r, size_t k, int64_t summary)
 	if (!m->has_inc && !m->has_exc) {
 		if (o->metrics && strcmp(o->metrics, "all") == 0)
 			return 1;
-		fprintf(stderr, "%s: %s: metric '%s' has neither inclusive nor exclusive values "
-		        "(a %s metric)\n", tool_prog, r->path, name, metric_kind_name(m->metric.kind));
+		metric_message(r, "", m);
+		fprintf(stderr, "has neither inclusive nor exclusive values (a %s metric)\n",
+		        metric_kind_name(m->metric.kind));
 		return EXIT_INPUT;
 	}
 	if (m->mode == REPORT_SEL && !profdb_combine_ok(m->metric.combine) &&
 	    several_profiles(r)) {
 		if (o->metrics && strcmp(o->metrics, "all") == 0)
 			return 1;
-		fprintf(stderr, "%s: %s: the values of metric '%s' do not combine across profiles "
-		        "(a %s metric: doc/model.md, \"Combining numbers\"); choose one with "
-		        "--profile P\n", tool_prog, r->path, name, metric_kind_name(m->metric.kind));
+		metric_message(r, "the values of ", m);
+		fprintf(stderr, "do not combine across profiles (a %s metric: doc/model.md, "
+		        "\"Combining numbers\"); choose one with --profile P\n",
+		        metric_kind_name(m->metric.kind));
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -801,9 +805,13 @@ double report_percent(const report *r, size_t k, double v)
 	return report_has_percent(r, k) ? 100.0 * v / r->m[k].total : NAN;
 }
 
-void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t width)
+char *report_column_name(const report *r, size_t k, size_t width)
 {
-	char name[256];
-	metric_name(&r->m[k], name, sizeof name);
-	fmt_shorten(name, width, buf, n);
+	profdb_str s = r->m[k].metric.name;
+	char *name = malloc(s.len + 1);
+	if (!name)
+		return NULL;
+	char *col = fmt_shorten_new(names_shown(s, name, s.len + 1), width);
+	free(name);
+	return col;
 }

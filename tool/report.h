@@ -115,7 +115,8 @@ void put_json_value(double v);
 int report_has_percent(const report *r, size_t k);
 /* 100 * v / total of metric @p k; NaN without a percentage. */
 double report_percent(const report *r, size_t k, double v);
-/* The column header of metric @p k: its name, shortened to @p width. */
-void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t width);
+/* The column header of metric @p k: its name, shortened to @p width
+ * columns, in a new buffer (the caller frees it); NULL when out of memory. */
+char *report_column_name(const report *r, size_t k, size_t width);
 
 #endif

@@ -128,8 +128,12 @@ static int find_function(calls *k)
 		if (parse_u32(k->query + 1, &id) < 0)
 			return tool_bad_value("FUNCTION", k->query, "a name or #CONTEXT_ID");
 		if ((r = profdb_context_get(db, id, &c)) == -ENOENT || (r == 0 && !c.in_tree)) {
-			fprintf(stderr, "%s: %s: no context %" PRIu32 " in the tree\n", tool_prog,
-			        k->rep.path, id);
+			/* without --sites a Callgrind profile opens without its line and
+			 * instruction contexts (PROFDB_OPEN_FUNCTIONS_ONLY), whose ids
+			 * `top --by line` shows */
+			fprintf(stderr, "%s: %s: no context %" PRIu32 " in the tree%s\n", tool_prog,
+			        k->rep.path, id, k->sites ? "" : " (without --sites, a Callgrind "
+			        "profile's tree holds its functions only)");
 			return EXIT_USAGE;
 		}
 		return r < 0 ? r : add_to_section(k, &c, c.function);

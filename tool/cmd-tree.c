@@ -141,7 +141,7 @@ static int mark_down(tree_out *o, double min_percent, uint32_t depth_limit)
 		if (!hide && o->o.names.has_exclude) {
 			char *name = label(o, &n);
 			if (!name)
-				return -ENOMEM;
+				return TOOL_OOM;
 			hide = regexec(&o->o.names.exclude, name, 0, NULL, 0) == 0;
 			free(name);
 		}
@@ -156,7 +156,7 @@ static int mark_match(tree_out *o)
 {
 	unsigned char *keep = calloc((size_t)o->count, 1);
 	if (!keep)
-		return -ENOMEM;
+		return TOOL_OOM;
 	for (int64_t i = 0; i < o->count; i++) {   /* 1: matches or below a match */
 		profdb_node n;
 		int r = profdb_tree_get(o->t, (uint32_t)i, &n);
@@ -169,7 +169,7 @@ static int mark_match(tree_out *o)
 		char *name = label(o, &n);
 		if (!name) {
 			free(keep);
-			return -ENOMEM;
+			return TOOL_OOM;
 		}
 		keep[i] = regexec(&o->o.names.match, name, 0, NULL, 0) == 0 ||
 		          (n.parent != PROFDB_NONE && keep[n.parent]);
@@ -202,7 +202,7 @@ static int decide(tree_out *o)
 	int r;
 	size_t all = (size_t)o->count - (size_t)o->skip_root;
 	if (!(o->rdepth = malloc((size_t)o->count * sizeof *o->rdepth)))
-		return -ENOMEM;
+		return TOOL_OOM;
 	o->min_percent = p->min_percent_given ? p->min_percent : 0;
 	int asked = o->depth_given || p->min_percent_given || p->count_given ||
 	            filter_any(&p->names) || p->focus >= 0;
@@ -251,7 +251,7 @@ static int put_node_json(tree_out *o, const profdb_node *n, uint32_t depth)
 	size_t len;
 	char *name = label_bytes(o, n, &len);
 	if (!name)
-		return -ENOMEM;
+		return TOOL_OOM;
 	printf("%s\n {\"node\": %" PRIu32 ", \"parent_node\": ", o->first ? "" : ",", n->id);
 	if (has_parent)
 		printf("%" PRIu32, n->parent);
@@ -298,7 +298,7 @@ static int widths(const tree_out *o, int *w, size_t nm, int *idw)
 	for (size_t k = 0; k < nm; k++) {
 		char *col = report_column_name(&o->rep, k, 16);
 		if (!col)
-			return -ENOMEM;
+			return TOOL_OOM;
 		int l = nm == 1 ? 9 : (int)fmt_width(col) + 4;
 		w[2 * k] = w[2 * k + 1] = l < 9 ? 9 : l;
 		free(col);
@@ -355,7 +355,7 @@ static int print_text(tree_out *o)
 		for (int j = 0; j < 2; j++) {
 			char *head = column_head(rep, k, j, w[2 * k + j]);
 			if (!head)
-				return -ENOMEM;
+				return TOOL_OOM;
 			fmt_put(head, w[2 * k + j]);
 			free(head);
 			printf("  ");
@@ -398,7 +398,7 @@ static int print_text(tree_out *o)
 		int indent = 2 * (int)(d > 30 ? 30 : d);
 		char *name = label(o, &n);
 		if (!name)
-			return -ENOMEM;
+			return TOOL_OOM;
 		int room = 100 - prefix - indent;
 		fmt_shorten(name, o->o.wide ? sizeof shortname : (size_t)(room > 40 ? room : 40),
 		            shortname, sizeof shortname);
@@ -408,7 +408,7 @@ static int print_text(tree_out *o)
 	return 0;
 }
 
-/* @return 0 or -ENOMEM. */
+/* @return 0 or TOOL_OOM. */
 static int print_head(const tree_out *o)
 {
 	char *metric = report_column_name(&o->rep, 0, 200), *head = NULL;
@@ -423,7 +423,7 @@ static int print_head(const tree_out *o)
 	free(metric);
 	free(head);
 	if (e)
-		return -ENOMEM;
+		return TOOL_OOM;
 	if (!o->hidden)
 		return 0;
 	char why[256] = "";
@@ -545,7 +545,7 @@ static int build(tree_out *o)
 	profdb_node root;
 	int r;
 	if (!ids)
-		return -ENOMEM;
+		return TOOL_OOM;
 	for (size_t k = 0; k < o->rep.n; k++)
 		ids[k] = o->rep.m[k].metric.id;
 	opts.kind = o->kind;
@@ -620,7 +620,7 @@ static int run_tree(int argc, char **argv, const char *cmd, profdb_tree_kind kin
 		}
 	}
 	if (r < 0)
-		r = report_fail(&o.rep);
+		r = report_fail(&o.rep, r);
 	free(o.rdepth);
 	profdb_tree_free(o.t);
 	filter_free(&o.o.names);

@@ -121,7 +121,7 @@ static int add_metric(report *r, const profdb_metric *m)
 {
 	report_metric *nm = realloc(r->m, (r->n + 1) * sizeof *nm);
 	if (!nm)
-		return -ENOMEM;
+		return TOOL_OOM;
 	r->m = nm;
 	memset(&nm[r->n], 0, sizeof *nm);
 	nm[r->n++].metric = *m;
@@ -165,7 +165,7 @@ static int find_metrics(report *r, const char *list)
 		return add_metric(r, &m);
 	char *copy = strdup(list);
 	if (!copy)
-		return -ENOMEM;
+		return TOOL_OOM;
 	int e = 0;
 	for (char *save = NULL, *name = strtok_r(copy, ",", &save); name && e == 0;
 	     name = strtok_r(NULL, ",", &save)) {
@@ -197,7 +197,7 @@ static int choose_metrics(report *r)
 	}
 	if (e == -EDOM)
 		return EXIT_USAGE;
-	return e < 0 ? tool_fail(r->path) : 0;
+	return e < 0 ? tool_fail_status(r->path, e) : 0;
 }
 
 /* ---- choosing the profiles ------------------------------------------------ */
@@ -227,7 +227,7 @@ static int choose_profiles(report *r)
 	}
 	if (n > 0) {
 		if (!(r->sel = malloc((size_t)n * sizeof *r->sel)))
-			return tool_fail(r->path);
+			return tool_fail_status(r->path, TOOL_OOM);
 		if (profdb_profiles_select(r->db, o->profiles, r->sel, (size_t)n) != n)
 			return tool_fail(r->path);
 	}
@@ -465,7 +465,7 @@ static int build_stats(report *r)
 {
 	uint32_t *ids = malloc(r->n * sizeof *ids);
 	if (!ids)
-		return -ENOMEM;
+		return TOOL_OOM;
 	for (size_t k = 0; k < r->n; k++)
 		ids[k] = r->m[k].stored;
 	/* duplicates (two columns of one stored id) would be refused */
@@ -505,7 +505,7 @@ static int setup(report *r)
 	int64_t summary = summary_profile(r);
 	for (size_t k = 0; k < r->n;) {
 		if ((e = setup_metric(r, k, summary)) < 0)
-			return tool_fail(r->path);
+			return tool_fail_status(r->path, e);
 		if (e > 1)
 			return e;
 		if (e == 1) {   /* -m all: a metric this source cannot show */
@@ -521,10 +521,10 @@ static int setup(report *r)
 		return EXIT_INPUT;
 	}
 	if (o->stat != RSTAT_NONE && (e = build_stats(r)) < 0)
-		return tool_fail(r->path);
+		return tool_fail_status(r->path, e);
 	for (size_t k = 0; k < r->n; k++) {
 		if ((e = metric_total(r, k)) < 0)
-			return tool_fail(r->path);
+			return tool_fail_status(r->path, e);
 		/* A summary profile holding nothing for a metric that has values
 		 * elsewhere: the profiles are combined instead. */
 		report_metric *m = &r->m[k];
@@ -532,7 +532,7 @@ static int setup(report *r)
 		    has_values(r->db, &m->metric, 1) > 0) {
 			m->mode = REPORT_SEL;
 			if ((e = probe_both(r, k)) < 0 || (e = metric_total(r, k)) < 0)
-				return tool_fail(r->path);
+				return tool_fail_status(r->path, e);
 		}
 	}
 	return 0;
@@ -567,9 +567,9 @@ void report_close(report *r)
 	r->n = r->n_sel = 0;
 }
 
-int report_fail(const report *r)
+int report_fail(const report *r, int e)
 {
-	return tool_fail(r->path);
+	return tool_fail_status(r->path, e);
 }
 
 /* ---- describing ----------------------------------------------------------- */
@@ -648,7 +648,7 @@ int report_describe(const report *r, const char *headline)
 	char buf[64];
 	char **src = sources(r);
 	if (!src)
-		return -ENOMEM;
+		return TOOL_OOM;
 	printf("%s; %s\n", headline, src[0]);
 	for (size_t k = 0; k < r->n; k++) {
 		const report_metric *m = &r->m[k];
@@ -749,7 +749,7 @@ int report_describe_json(const report *r, const char *schema)
 	const report_metric *m0 = &r->m[0];
 	char **src = sources(r);
 	if (!src)
-		return -ENOMEM;
+		return TOOL_OOM;
 	printf("{\"schema\": \"%s\", \"metric\": ", schema);
 	put_metric_head(r, 0);
 	printf("}, \"source\": \"%s\", \"profile\": ", source_key(r, 0));

@@ -10,7 +10,8 @@ A second profile adds a source file of a 1 500-byte name: `callers` and
 and label whole; without --wide the rows still fit 100 columns. A third
 profile has an event (metric) of a 4 200-byte name ending in 4-byte
 UTF-8 characters: an error message names it whole; a headline and a
-column head shortened keep its end. An old
+column head shortened keep its end. A function name of 3 000 bytes that
+are no UTF-8 is shortened in a row as any other, its end kept. An old
 experiment.xml database with one trace sample in the long function
 gives `trace` its labels, whole in text and JSON.
 
@@ -163,6 +164,23 @@ fn=f
         if len(got) != heads or any(len(c.strip()) > 20 for c in got):
             failures.append(f'{what}: {len(got)} column heads of the metric end, want {heads} '
                             f'(each shortened): {cols[:1]}')
+
+
+def check_stray_bytes(profdb, work, failures):
+    """A function name of 3 000 bytes that are no UTF-8 (each a column on a
+    terminal): a table row shortens it to 100 columns and keeps its end."""
+    name = b'f' + b'\x80' * 3000 + b'_end'
+    path = os.path.join(work, 'stray.callgrind')
+    with open(path, 'wb') as f:
+        f.write(b'# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 5\ncfn=' + name +
+                b'\ncalls=1 2\n1 10\nfn=' + name + b'\n2 10\n')
+    for cmd in (('top',), ('tree',), ('callees', 'main')):
+        out = subprocess.run([profdb, *cmd, path], capture_output=True).stdout
+        rows = [r for r in out.split(b'\n') if b'_end' in r]
+        print(f'{" ".join(cmd)}: rows of {[len(r) for r in rows]} bytes with the name\'s end')
+        if len(rows) != 1 or len(rows[0]) > 100:
+            failures.append(f'{" ".join(cmd)}: no row of at most 100 columns keeps the end of '
+                            f'a name of stray bytes')
 
 
 def experiment_xml():
@@ -319,6 +337,7 @@ def main():
                         f'{len(set(names))} names: the look-alike names are not two functions')
     check_calls(run, work, failures)
     check_metric(profdb, run, work, failures)
+    check_stray_bytes(profdb, work, failures)
     check_trace(run, work, failures)
     for line in failures:
         print('FAIL', line)

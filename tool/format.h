@@ -12,8 +12,9 @@
  * @return the length written. */
 size_t fmt_value(char *buf, size_t n, double v, int plain);
 
-/* Display width of a UTF-8 string: code points (no wide-character table;
- * names are mostly ASCII). */
+/* Display width of a UTF-8 string: code points, and one column for each
+ * byte that is not part of a UTF-8 sequence (no wide-character table;
+ * names are mostly ASCII). A column is at most four bytes. */
 size_t fmt_width(const char *s);
 
 /* @p name shortened to at most @p width display columns into @p out

@@ -7,7 +7,11 @@ whole, and the two look-alike names must stay two functions (in the pprof
 output too: its protobuf is decoded here, two function records).
 A second profile adds a source file of a 1 500-byte name: `callers` and
 `callees` (--wide, --sites, --json), `stats` and --match see every name
-and label whole; without --wide the rows still fit 100 columns. An old
+and label whole; without --wide the rows still fit 100 columns. A third
+profile has an event (metric) of a 4 200-byte name ending in 4-byte
+UTF-8 characters: an error message names it whole; a headline and a
+column head shortened keep its end. A function name of 3 000 bytes that
+are no UTF-8 is shortened in a row as any other, its end kept. An old
 experiment.xml database with one trace sample in the long function
 gives `trace` its labels, whole in text and JSON.
 
@@ -119,6 +123,64 @@ def check_calls(run, work, failures):
         if len(rows) != 1 or len(rows[0]) > 100 or not rows[0].endswith(end):
             failures.append(f'{what}: the row does not fit 100 columns with its end: '
                             f'{[r[-40:] for r in rows]}')
+
+
+METRIC = 'ev_' + 'x' * 4200 + '_\U0001d522\U0001d52b\U0001d521'
+
+
+def check_metric(profdb, run, work, failures):
+    """A long metric name: whole in a message, its end kept where shortened."""
+    path = os.path.join(work, 'metric.callgrind')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(f"""# callgrind format
+events: {METRIC} Ir
+fl=main.c
+fn=main
+1 1 2
+cfn=f
+calls=1 2
+1 500 3
+fn=f
+2 500 4
+""")
+    end = METRIC[-4:]
+    r = subprocess.run([profdb, 'top', '--stat', 'mean', '--inclusive', '-m', METRIC, path],
+                       capture_output=True)
+    err = r.stderr.decode('utf-8', 'replace')
+    ok = r.returncode == 2 and f"metric '{METRIC}' has no stored inclusive" in err
+    print(f'top --stat (message): {len(METRIC.encode())} bytes {"whole" if ok else "cut"}')
+    if not ok:
+        failures.append(f'top --stat: exit {r.returncode}, the metric is not named whole: '
+                        f'{err[:40]}...{err[-80:]}')
+    for cmd, heads in ((('top',), 1), (('tree',), 2), (('callers', 'f'), 1)):
+        lines = run(*cmd, '-m', 'all', path).decode().split('\n')
+        what = ' '.join(cmd)
+        headline = lines[0].split('; ')[0]
+        if cmd[0] != 'callers' and not headline.endswith(end):
+            failures.append(f'{what}: the headline does not end as the metric: {headline[-30:]}')
+        cols = [line for line in lines if ' id ' in line and '%' in line]
+        got = [c for c in cols[0].split('  ') if end in c] if cols else []
+        print(f'{what}: headline and {len(got)} column heads with the end of the metric')
+        if len(got) != heads or any(len(c.strip()) > 20 for c in got):
+            failures.append(f'{what}: {len(got)} column heads of the metric end, want {heads} '
+                            f'(each shortened): {cols[:1]}')
+
+
+def check_stray_bytes(profdb, work, failures):
+    """A function name of 3 000 bytes that are no UTF-8 (each a column on a
+    terminal): a table row shortens it to 100 columns and keeps its end."""
+    name = b'f' + b'\x80' * 3000 + b'_end'
+    path = os.path.join(work, 'stray.callgrind')
+    with open(path, 'wb') as f:
+        f.write(b'# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 5\ncfn=' + name +
+                b'\ncalls=1 2\n1 10\nfn=' + name + b'\n2 10\n')
+    for cmd in (('top',), ('tree',), ('callees', 'main')):
+        out = subprocess.run([profdb, *cmd, path], capture_output=True).stdout
+        rows = [r for r in out.split(b'\n') if b'_end' in r]
+        print(f'{" ".join(cmd)}: rows of {[len(r) for r in rows]} bytes with the name\'s end')
+        if len(rows) != 1 or len(rows[0]) > 100:
+            failures.append(f'{" ".join(cmd)}: no row of at most 100 columns keeps the end of '
+                            f'a name of stray bytes')
 
 
 def experiment_xml():
@@ -274,6 +336,8 @@ def main():
         failures.append(f'convert -t pprof: {len(names)} function records, '
                         f'{len(set(names))} names: the look-alike names are not two functions')
     check_calls(run, work, failures)
+    check_metric(profdb, run, work, failures)
+    check_stray_bytes(profdb, work, failures)
     check_trace(run, work, failures)
     for line in failures:
         print('FAIL', line)

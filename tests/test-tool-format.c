@@ -86,3 +86,23 @@ Test(tool_format, a_line_comes_out_whole, .init = redirect)
 	cr_assert_eq(n, strlen(want));
 	cr_assert_stdout_eq_str(want);
 }
+
+/* A column is one character: a UTF-8 sequence, or a byte that belongs to
+ * none (a terminal shows one replacement character for it). So a name of
+ * stray bytes is shortened like any other, its end kept, in at most four
+ * bytes a column. */
+Test(tool_format, a_stray_byte_is_a_column)
+{
+	cr_assert_eq(fmt_width("a\x80\x80z"), 4);
+	cr_assert_eq(fmt_width("\xc3\xa4\xf0\x9d\x94\xa2"), 2);   /* ä and a 4-byte character */
+	cr_assert_eq(fmt_width("\xe2\x82z"), 3);                  /* a sequence cut short */
+	cr_assert_eq(fmt_width("\xff\xc0\x80"), 3);
+	static char name[3010], out[1024];
+	name[0] = 'f';
+	memset(name + 1, 0x80, 3000);
+	strcpy(name + 3001, "_end");
+	fmt_shorten(name, 40, out, sizeof out);
+	size_t n = strlen(out);
+	cr_assert(fmt_width(out) <= 40 && n <= 160, "%zu columns, %zu bytes", fmt_width(out), n);
+	cr_assert(n >= 4 && strcmp(out + n - 4, "_end") == 0, "the end is lost");
+}

@@ -491,6 +491,24 @@ contains callers "main (sample.c) [sample]"
 golden callees callees main "$db"
 golden callees-root callees '#1' "$db"
 contains callees-root "callees of <main thread> (context 1)"
+# #ID of a line or instruction: a section named by its label; its
+# callees are the calls made at it (edges whose site it is), its callers
+# the edges that end at it (none: a call site is not called)
+golden callees-line callees '#8' "$db"
+contains callees-line "callees of sample.c:32 (sample.c) (context 8): inclusive 0.5 (9.30%), exclusive 0"
+contains callees-line "    -            0.5    9.30%   9  helper (util.h)"
+golden callees-line-json callees --json '#8' "$db"
+contains callees-line-json '{"name": "sample.c:32", "file": "/src/sample.c", "module": "", "contexts": [8]'
+contains callees-line-json '{"name": "helper", "file": "src/util.h", "module": "", "contexts": [9]'
+check callers-line 0 "$profdb" callers '#8' "$db"
+contains callers-line "callers of sample.c:32 (sample.c) (context 8)"
+contains callers-line "  (no callers recorded)"
+check callers-line-json 0 "$profdb" callers --json '#8' "$db"
+contains callers-line-json '"contexts": [8], "inclusive": 0.5, "exclusive": 0.0'
+contains callers-line-json '"rows": [], "more": 0}'
+check callees-instruction 0 "$profdb" callees '#5' "$db"
+contains callees-instruction "callees of sample+0x1158 [sample] (context 5): inclusive 5.25"
+contains callees-instruction "   7  compute (sample.c) [sample]"
 golden callers-sites callers --sites helper "$db"
 contains callers-sites "at sample.c:32"
 golden callers-json callers --json compute "$db"
@@ -532,6 +550,20 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 		>"$work/callgrind.out.nocalls"
 	check cg-no-calls 0 "$profdb" callees --sites lonely "$work/callgrind.out.nocalls"
 	contains cg-no-calls "(no callees recorded)"
+	# #ID of a line where a call is made: its own cost (the call is its
+	# function's) and the call; the line contexts are there with --sites only
+	printf '# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n5 10\ncfn=f\ncalls=2 20\n5 30\nfn=f\n20 30\n' \
+		>"$work/callgrind.out.site"
+	check cg-callees-line 0 "$profdb" callees --sites '#3' "$work/callgrind.out.site"
+	contains cg-callees-line "callees of a.c:5 (a.c) (context 3): inclusive 10 (25.00%), exclusive 10"
+	contains cg-callees-line "    2      30   75.00%   2  f (a.c) at a.c:5"
+	check cg-callees-line-json 0 "$profdb" callees --sites --json '#3' "$work/callgrind.out.site"
+	contains cg-callees-line-json '{"name": "a.c:5", "file": "a.c", "module": "", "contexts": [3]'
+	contains cg-callees-line-json '"site": {"context": 3, "label": "a.c:5"}, "calls": 2'
+	check cg-callers-line 0 "$profdb" callers --sites '#3' "$work/callgrind.out.site"
+	contains cg-callers-line "  (no callers recorded)"
+	check cg-line-no-sites 2 "$profdb" callees '#3' "$work/callgrind.out.site"
+	err_contains cg-line-no-sites "no context 3 in the tree (without --sites, a Callgrind profile's tree"
 fi
 if [ -n "$mkcube" ] && [ -f "$cube" ]; then
 	golden cube-callees callees -m time main "$cube"

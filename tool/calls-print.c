@@ -109,15 +109,19 @@ typedef struct widths {
 	size_t nm;
 } widths;
 
-static void measure(const calls *k, size_t first, size_t shown, widths *w)
+/* @return 0 or TOOL_OOM. */
+static int measure(const calls *k, size_t first, size_t shown, widths *w)
 {
-	char buf[64], col[64];
+	char buf[64];
 	w->nm = k->rep.n < 64 ? k->rep.n : 64;   /* more than a terminal holds: cut */
 	w->calls = 5;
 	w->id = 2;
 	for (size_t m = 0; m < w->nm; m++) {
-		report_column_name(&k->rep, m, col, sizeof col, 16);
+		char *col = report_column_name(&k->rep, m, 16);
+		if (!col)
+			return TOOL_OOM;
 		w->metric[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
+		free(col);
 	}
 	for (size_t i = first; i < first + shown; i++) {
 		const row *rw = &k->rows[i];
@@ -130,17 +134,18 @@ static void measure(const calls *k, size_t first, size_t shown, widths *w)
 			w->metric[m] = l > w->metric[m] ? l : w->metric[m];
 		}
 	}
+	return 0;
 }
 
 /* One row; its name shortened to @p width columns unless --wide.
- * @return 0 or CALLS_OOM. */
+ * @return 0 or TOOL_OOM. */
 static int print_row(const calls *k, const row *rw, const widths *w, size_t width,
                      uint32_t *ids)
 {
 	char buf[64], shortname[1024];
 	char *name = row_name(k, rw);
 	if (!name)
-		return CALLS_OOM;
+		return TOOL_OOM;
 	if (rw->has_count)
 		fmt_value(buf, sizeof buf, (double)rw->count, k->o.plain);
 	fmt_put(rw->has_count ? buf : "-", w->calls);
@@ -165,33 +170,36 @@ static int print_row(const calls *k, const row *rw, const widths *w, size_t widt
 }
 
 /* The first line: what is shown, of which function (the query as
- * given), from which profiles. @return 0 or CALLS_OOM. */
+ * given), from which profiles. @return 0 or TOOL_OOM. */
 static int print_head(const calls *k, const char *dir)
 {
 	static const char what[] = " of : calls and their inclusive cost, by call site";
 	size_t n = strlen(dir) + strlen(k->query) + sizeof what;
 	char *head = malloc(n);
 	if (!head)
-		return CALLS_OOM;
+		return TOOL_OOM;
 	snprintf(head, n, "%s of %s: calls and their inclusive cost%s", dir, k->query,
 	         k->sites ? ", by call site" : "");
 	int r = report_describe(&k->rep, head);
 	free(head);
-	return r < 0 ? CALLS_OOM : 0;
+	return r < 0 ? TOOL_OOM : 0;
 }
 
-/* A section's rows under their column heads. @return 0 or CALLS_OOM. */
+/* A section's rows under their column heads. @return 0 or TOOL_OOM. */
 static int print_rows(const calls *k, size_t first, size_t end, size_t shown, uint32_t *ids)
 {
-	char col[64];
 	widths w;
-	measure(k, first, shown, &w);
+	if (measure(k, first, shown, &w) < 0)
+		return TOOL_OOM;
 	int prefix = w.calls + 2 + w.id + 2;
 	fmt_put("calls", w.calls);
 	printf("  ");
 	for (size_t m = 0; m < w.nm; m++) {
-		report_column_name(&k->rep, m, col, sizeof col, (size_t)w.metric[m]);
+		char *col = report_column_name(&k->rep, m, (size_t)w.metric[m]);
+		if (!col)
+			return TOOL_OOM;
 		fmt_put(col, w.metric[m]);
+		free(col);
 		printf("  ");
 		prefix += w.metric[m] + 2;
 		if (m == 0 && report_has_percent(&k->rep, 0)) {
@@ -204,7 +212,7 @@ static int print_rows(const calls *k, size_t first, size_t end, size_t shown, ui
 	size_t width = (size_t)(100 - prefix > 30 ? 100 - prefix : 30);
 	for (size_t i = first; i < first + shown; i++)
 		if (print_row(k, &k->rows[i], &w, width, ids) < 0)
-			return CALLS_OOM;
+			return TOOL_OOM;
 	if (end - first > shown && (!k->o.count || shown < k->o.count))
 		printf("  ... %zu more below %g%%\n", end - first - shown, k->o.min_percent);
 	else if (end - first > shown)
@@ -212,7 +220,7 @@ static int print_rows(const calls *k, size_t first, size_t end, size_t shown, ui
 	return 0;
 }
 
-/* One section: its function, its values, its rows. @return 0 or CALLS_OOM. */
+/* One section: its function, its values, its rows. @return 0 or TOOL_OOM. */
 static int print_section(const calls *k, size_t s, size_t *first, size_t *end, uint32_t *ids)
 {
 	const char *dir = k->callees ? "callees" : "callers";
@@ -220,7 +228,7 @@ static int print_section(const calls *k, size_t s, size_t *first, size_t *end, u
 	size_t shown = section_rows(k, s, first, end);
 	names_buf name;
 	if (!function_where_shown(sec->name, sec->file, sec->module, 0, &name))
-		return CALLS_OOM;
+		return TOOL_OOM;
 	printf("\n%s of %s", dir, name.p);
 	free(name.p);
 	if (sec->n_ctx == 1)
@@ -240,7 +248,7 @@ int calls_print_text(const calls *k)
 {
 	uint32_t *ids = malloc((k->n_parts ? k->n_parts : 1) * sizeof *ids);
 	if (!ids)
-		return CALLS_OOM;
+		return TOOL_OOM;
 	int r = print_head(k, k->callees ? "callees" : "callers");
 	if (r == 0 && k->fold)
 		printf("note: names folded (Callgrind's --separate-callers and recursion suffixes); "
@@ -295,7 +303,7 @@ static void put_json_list(const calls *k, const char *key, const double *v, int 
 	printf("]");
 }
 
-/* @return 0 or CALLS_OOM. */
+/* @return 0 or TOOL_OOM. */
 static int put_json_row(const calls *k, const row *rw, uint32_t *ids)
 {
 	const part *p = &k->parts[rw->first];
@@ -310,7 +318,7 @@ static int put_json_row(const calls *k, const row *rw, uint32_t *ids)
 		profdb_str label;
 		char *buf = site_label(k, p->site, &label);
 		if (!buf)
-			return CALLS_OOM;
+			return TOOL_OOM;
 		printf("{\"context\": %" PRIu32 ", \"label\": ", p->site);
 		put_json_str(stdout, label);
 		printf("}");
@@ -352,7 +360,7 @@ int calls_print_json(const calls *k)
 	uint32_t *ids = malloc((k->n_parts ? k->n_parts : 1) * sizeof *ids);
 	if (!ids || report_describe_json(&k->rep, "profdb-calls/2") < 0) {
 		free(ids);
-		return CALLS_OOM;
+		return TOOL_OOM;
 	}
 	printf(", \"direction\": \"%s\", \"query\": ", k->callees ? "callees" : "callers");
 	put_json_cstr(stdout, k->query);

@@ -5,8 +5,6 @@
 
 #include "report.h"
 
-/* The tool's own allocation failed (not an errno from the library). */
-#define CALLS_OOM (-0x7fff)
 
 /* One edge seen from the function: the other end and what it carries. */
 typedef struct part {

@@ -61,7 +61,7 @@ static int add_to_section(calls *k, const profdb_context *c, profdb_str name)
 	if (!s) {
 		section *ns = realloc(k->sec, (k->n_sec + 1) * sizeof *ns);
 		if (!ns)
-			return CALLS_OOM;
+			return TOOL_OOM;
 		k->sec = ns;
 		s = &k->sec[k->n_sec++];
 		memset(s, 0, sizeof *s);
@@ -73,12 +73,12 @@ static int add_to_section(calls *k, const profdb_context *c, profdb_str name)
 			profdb_context plain = *c;
 			plain.relation = PROFDB_RELATION_CALL;
 			if (!(s->label = context_label_bytes_new(&plain, &s->name)))
-				return CALLS_OOM;
+				return TOOL_OOM;
 		}
 	}
 	uint32_t *nc = realloc(s->ctx, (s->n_ctx + 1) * sizeof *nc);
 	if (!nc)
-		return CALLS_OOM;
+		return TOOL_OOM;
 	s->ctx = nc;
 	s->ctx[s->n_ctx++] = c->id;   /* the walk is in pre-order: sorted below */
 	return 0;
@@ -128,8 +128,12 @@ static int find_function(calls *k)
 		if (parse_u32(k->query + 1, &id) < 0)
 			return tool_bad_value("FUNCTION", k->query, "a name or #CONTEXT_ID");
 		if ((r = profdb_context_get(db, id, &c)) == -ENOENT || (r == 0 && !c.in_tree)) {
-			fprintf(stderr, "%s: %s: no context %" PRIu32 " in the tree\n", tool_prog,
-			        k->rep.path, id);
+			/* without --sites a Callgrind profile opens without its line and
+			 * instruction contexts (PROFDB_OPEN_FUNCTIONS_ONLY), whose ids
+			 * `top --by line` shows */
+			fprintf(stderr, "%s: %s: no context %" PRIu32 " in the tree%s\n", tool_prog,
+			        k->rep.path, id, k->sites ? "" : " (without --sites, a Callgrind "
+			        "profile's tree holds its functions only)");
 			return EXIT_USAGE;
 		}
 		return r < 0 ? r : add_to_section(k, &c, c.function);
@@ -151,7 +155,7 @@ static int find_function(calls *k)
 		} else if (k->n_sec == 0 && cstr_eq(profdb_function_fold(k->rep.db, c.function), k->query)) {
 			uint32_t *nf = realloc(folded, (n_folded + 1) * sizeof *nf);
 			if (!nf) {
-				r = CALLS_OOM;
+				r = TOOL_OOM;
 				break;
 			}
 			folded = nf;
@@ -196,7 +200,7 @@ static int section_values(calls *k, section *s)
 	const report *rep = &k->rep;
 	if (!(s->inc = malloc(rep->n * sizeof *s->inc)) ||
 	    !(s->exc = malloc(rep->n * sizeof *s->exc)))
-		return CALLS_OOM;
+		return TOOL_OOM;
 	for (size_t m = 0; m < rep->n; m++)
 		s->inc[m] = s->exc[m] = NAN;
 	for (size_t i = 0; i < s->n_ctx; i++) {
@@ -238,7 +242,7 @@ static int add_part(calls *k, part p)
 		size_t nc = k->cap_parts ? 2 * k->cap_parts : 64;
 		part *np = realloc(k->parts, nc * sizeof *np);
 		if (!np)
-			return CALLS_OOM;
+			return TOOL_OOM;
 		k->parts = np;
 		k->cap_parts = nc;
 	}
@@ -246,7 +250,7 @@ static int add_part(calls *k, part p)
 	return 0;
 }
 
-/* Room for one part's costs; @return its index or CALLS_OOM. */
+/* Room for one part's costs; @return its index or TOOL_OOM. */
 static int64_t new_costs(calls *k)
 {
 	size_t nm = k->rep.n;
@@ -254,7 +258,7 @@ static int64_t new_costs(calls *k)
 		size_t nc = k->cap_costs ? 2 * k->cap_costs : 64 * nm;
 		double *n = realloc(k->costs, nc * sizeof *n);
 		if (!n)
-			return CALLS_OOM;
+			return TOOL_OOM;
 		k->costs = n;
 		k->cap_costs = nc;
 	}
@@ -293,7 +297,7 @@ static int edge_cost(const calls *k, uint64_t i, size_t m, double *out)
 /* The name the other end goes by: its function (an inlined function is
  * its own), else its label (the root, hpcrun's instructions), whole in a
  * new buffer *label (the caller frees it; NULL for a function).
- * @return 0 or CALLS_OOM. */
+ * @return 0 or TOOL_OOM. */
 static int other_name(const calls *k, const profdb_context *c, part *p, char **label)
 {
 	*label = NULL;
@@ -303,7 +307,7 @@ static int other_name(const calls *k, const profdb_context *c, part *p, char **l
 		profdb_context plain = *c;
 		plain.relation = PROFDB_RELATION_CALL;
 		if (!(*label = context_label_bytes_new(&plain, &p->name)))
-			return CALLS_OOM;
+			return TOOL_OOM;
 	}
 	p->file = c->file;
 	p->module = c->module;
@@ -317,27 +321,27 @@ typedef struct label_store {
 } label_store;
 
 /* Keep @p label (other_name's) in @p ls, which frees it, also when this
- * fails. @return 0 or CALLS_OOM. */
+ * fails. @return 0 or TOOL_OOM. */
 static int keep_label(label_store *ls, char *label)
 {
 	char **nl = realloc(ls->s, (ls->n + 1) * sizeof *nl);
 	if (!nl) {
 		free(label);
-		return CALLS_OOM;
+		return TOOL_OOM;
 	}
 	ls->s = nl;
 	ls->s[ls->n++] = label;
 	return 0;
 }
 
-/* Does the other end pass --match / --exclude? 1, 0 or CALLS_OOM. */
+/* Does the other end pass --match / --exclude? 1, 0 or TOOL_OOM. */
 static int name_passes(const calls *k, profdb_str name)
 {
 	if (!filter_any(&k->o.names))
 		return 1;
 	char *shown = malloc(name.len + 1);
 	if (!shown)
-		return CALLS_OOM;
+		return TOOL_OOM;
 	int pass = filter_pass(&k->o.names, names_shown(name, shown, name.len + 1));
 	free(shown);
 	return pass;
@@ -370,7 +374,7 @@ static int find_cycles(calls *k)
 	k->cycle_of = malloc((n + 1) * sizeof *k->cycle_of);
 	if (!group_of || !k->cycle_of) {
 		free(group_of);
-		return CALLS_OOM;
+		return TOOL_OOM;
 	}
 	for (size_t i = 0; i < n; i++)
 		group_of[i] = (uint32_t)i;
@@ -500,14 +504,14 @@ static int cmp_row(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* Merge the sorted parts into k->rows. @return 0 or CALLS_OOM. */
+/* Merge the sorted parts into k->rows. @return 0 or TOOL_OOM. */
 static int make_rows(calls *k)
 {
 	size_t nm = k->rep.n, n = 0;
 	k->rows = calloc(k->n_parts ? k->n_parts : 1, sizeof *k->rows);
 	k->row_costs = malloc((k->n_parts ? k->n_parts : 1) * nm * sizeof *k->row_costs);
 	if (!k->rows || !k->row_costs)
-		return CALLS_OOM;
+		return TOOL_OOM;
 	for (size_t i = 0; i < k->n_parts; i++) {
 		const part *p = &k->parts[i];
 		if (n == 0 || row_key_cmp(k, &k->parts[k->rows[n - 1].first], p) != 0) {
@@ -674,13 +678,8 @@ static int cmd_calls(int argc, char **argv, int callees)
 	}
 	label_store ls = {NULL, 0};
 	r = run_calls(&k, &ls);
-	if (r == CALLS_OOM) {
-		tool_progress_done();
-		fprintf(stderr, "%s: out of memory\n", tool_prog);
-		r = EXIT_INPUT;
-	} else if (r < 0) {
-		r = report_fail(&k.rep);
-	}
+	if (r < 0)
+		r = report_fail(&k.rep, r);
 	for (size_t i = 0; i < ls.n; i++)
 		free(ls.s[i]);
 	free(ls.s);

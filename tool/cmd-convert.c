@@ -353,7 +353,7 @@ int cmd_convert(int argc, char **argv)
 		if (n < 0 || !(profiles = malloc(((size_t)n + 1) * sizeof *profiles))) {
 			status = n < 0 && sel ? tool_usage_fail("convert", "--profiles: %s",
 			                                        profdb_error_message())
-			                      : tool_fail(path);
+			                      : tool_fail_status(path, n < 0 ? (int)n : TOOL_OOM);
 			goto out;
 		}
 		n = profdb_profiles_select(db, sel, profiles, (size_t)n);

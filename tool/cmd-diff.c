@@ -79,14 +79,14 @@ static int same_kind(const profdb *b, const profdb_metric *a, profdb_metric *out
 
 /* The metric of @p db that profdb_metric_find() finds by @p name, every
  * byte of it: a name that holds a NUL is not a C string, and finds none.
- * @return 0, 1 (none) or -ENOMEM. */
+ * @return 0, 1 (none) or TOOL_OOM. */
 static int find_by_name(const profdb *db, profdb_str name, profdb_metric *out)
 {
 	if (name.len && memchr(name.ptr, '\0', name.len))
 		return 1;
 	char *key = malloc(name.len + 1);
 	if (!key)
-		return -ENOMEM;
+		return TOOL_OOM;
 	if (name.len)
 		memcpy(key, name.ptr, name.len);
 	key[name.len] = '\0';
@@ -110,7 +110,7 @@ static int pick_metrics(side *s, const char *arg)
 		if (same_kind(s[1].db, &s[0].metric, &s[1].metric) == 0)
 			return 0;
 		if ((r = find_by_name(s[1].db, s[0].metric.name, &s[1].metric)) <= 0)
-			return r < 0 ? tool_fail(s[1].path) : 0;
+			return r < 0 ? tool_fail_status(s[1].path, r) : 0;
 		fprintf(stderr, "%s: %s: no metric named '", tool_prog, s[1].path);
 		put_text(stderr, s[0].metric.name);
 		fprintf(stderr, "' (the default metric of %s); name both with -m A:B\n", s[0].path);

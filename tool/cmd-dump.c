@@ -430,7 +430,7 @@ static int64_t edge_metrics(const dump *d, uint32_t **ids)
 		return nm;
 	*ids = malloc((size_t)nm * sizeof **ids + 1);
 	if (!*ids)
-		return -ENOMEM;
+		return TOOL_OOM;
 	for (int64_t k = 0; k < nm; k++) {
 		profdb_metric m;
 		int r = profdb_metric_at(d->db, (uint32_t)k, &m);
@@ -460,7 +460,7 @@ static int dump_edges(const dump *d)
 	rowbuf *b = malloc(sizeof *b);
 	if (!b) {
 		free(ids);
-		return -ENOMEM;
+		return TOOL_OOM;
 	}
 	b->len = 0;
 	if (d->json)
@@ -582,7 +582,7 @@ int cmd_dump(int argc, char **argv)
 	if (r < 0) {
 		/* The output is cut short: say so on stderr, exit 1. */
 		fflush(stdout);
-		r = tool_fail(path);
+		r = tool_fail_status(path, r);
 	} else {
 		if (json)
 			printf("\n}\n");

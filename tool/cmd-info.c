@@ -69,84 +69,89 @@ static int was_read(const profdb *db, const char *name)
 	return 0;
 }
 
-/* Appends (@p name, its size) to v[*n]; 0, or -1 out of memory. */
-static int add_file(file_size **v, size_t *n, size_t *cap, const char *name, long long size)
+/* The files that make up an input, with their sizes. */
+typedef struct file_list {
+	file_size *v;
+	size_t n, cap;
+} file_list;
+
+static void file_list_free(file_list *l)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 8;
-		file_size *nv = realloc(*v, c * sizeof *nv);
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+}
+
+/* Appends (@p name, its size) to @p l. @return 0 or TOOL_OOM. */
+static int add_file(file_list *l, const char *name, long long size)
+{
+	if (l->n == l->cap) {
+		size_t c = l->cap ? 2 * l->cap : 8;
+		file_size *nv = realloc(l->v, c * sizeof *nv);
 		if (!nv)
-			return -1;
-		*v = nv;
-		*cap = c;
+			return TOOL_OOM;
+		l->v = nv;
+		l->cap = c;
 	}
-	if (!((*v)[*n].name = strdup(name)))
-		return -1;
-	(*v)[(*n)++].size = size;
+	if (!(l->v[l->n].name = strdup(name)))
+		return TOOL_OOM;
+	l->v[l->n++].size = size;
 	return 0;
 }
 
 /* The files of the folder of the file @p path that the library read with
- * it (a Callgrind thread set or dump series), in the library's order. */
-static size_t list_group(const profdb *db, const char *path, file_size **out)
+ * it (a Callgrind thread set or dump series), in the library's order.
+ * @return 0 or TOOL_OOM. */
+static int list_group(const profdb *db, const char *path, file_list *l)
 {
-	file_size *v = NULL;
-	size_t n = 0, cap = 0;
 	const char *slash = strrchr(path, '/');
 	int dlen = slash ? (int)(slash - path) + 1 : 0;
 	profdb_str f;
 	for (size_t i = 0; profdb_file_name(db, i, &f) == 0; i++) {
-		char full[4096];
+		char full[4096];   /* PATH_MAX: a longer path has no stat() either */
 		struct stat st;
 		if (snprintf(full, sizeof full, "%.*s%.*s", dlen, path, (int)f.len, f.ptr) >=
 		            (int)sizeof full ||
 		    stat(full, &st) != 0)
 			continue;
-		if (add_file(&v, &n, &cap, full + dlen, (long long)st.st_size) < 0)
-			break;
+		if (add_file(l, full + dlen, (long long)st.st_size) < 0)
+			return TOOL_OOM;
 	}
-	*out = v;
-	return n;
+	return 0;
 }
 
 /* The files that make up the input: the file itself (or the files the
  * library read with it), or the regular files of the directory that the
- * library read. */
-static size_t list_files(const profdb *db, const char *path, file_size **out)
+ * library read. @return 0 or TOOL_OOM. */
+static int list_files(const profdb *db, const char *path, file_list *l)
 {
 	struct stat st;
-	file_size *v = NULL;
-	size_t n = 0, cap = 0;
-	*out = NULL;
 	if (stat(path, &st) != 0)
 		return 0;
 	if (!S_ISDIR(st.st_mode)) {
 		profdb_str f;
 		if (profdb_file_name(db, 0, &f) != -ENOTSUP)
-			return list_group(db, path, out);
+			return list_group(db, path, l);
 		const char *b = strrchr(path, '/');
-		add_file(&v, &n, &cap, b ? b + 1 : path, (long long)st.st_size);
-		*out = v;
-		return n;
+		return add_file(l, b ? b + 1 : path, (long long)st.st_size);
 	}
 	DIR *d = opendir(path);
 	struct dirent *e;
-	while (d && (e = readdir(d))) {
+	int r = 0;
+	while (r == 0 && d && (e = readdir(d))) {
 		if (!was_read(db, e->d_name))
 			continue;
-		char full[4096];
+		char full[4096];   /* PATH_MAX: a longer path has no stat() either */
 		if (snprintf(full, sizeof full, "%s/%s", path, e->d_name) >= (int)sizeof full ||
 		    stat(full, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (add_file(&v, &n, &cap, e->d_name, (long long)st.st_size) < 0)
-			break;
+		r = add_file(l, e->d_name, (long long)st.st_size);
 	}
 	if (d)
 		closedir(d);
-	if (n)
-		qsort(v, n, sizeof *v, cmp_file);
-	*out = v;
-	return n;
+	if (l->n)
+		qsort(l->v, l->n, sizeof *l->v, cmp_file);
+	return r;
 }
 
 /* ---- info ----------------------------------------------------------------- */
@@ -209,8 +214,15 @@ int cmd_info(int argc, char **argv)
 	}
 	tool_progress_done();
 	const char *format = profdb_format_name(about.format);
-	file_size *files;
-	size_t nfiles = list_files(db, path, &files);
+	file_list fl = {NULL, 0, 0};
+	if ((r = list_files(db, path, &fl)) < 0) {
+		file_list_free(&fl);
+		r = tool_fail_status(path, r);
+		profdb_close(db);
+		return r;
+	}
+	const file_size *files = fl.v;
+	size_t nfiles = fl.n;
 	if (json) {
 		printf("{\"schema\": \"profdb-info/2\", \"format\": ");
 		put_json_cstr(stdout, format);
@@ -251,9 +263,7 @@ int cmd_info(int argc, char **argv)
 			printf("... and %zu more files (%zu files, %lld bytes in all)\n", nfiles - 8,
 			       nfiles, total);
 	}
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i].name);
-	free(files);
+	file_list_free(&fl);
 	profdb_close(db);
 	return 0;
 }

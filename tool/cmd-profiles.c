@@ -166,7 +166,7 @@ static int64_t select_profiles(const profdb *db, const char *sel, uint32_t **out
 		return n;
 	*out = malloc(((size_t)n + 1) * sizeof **out);
 	if (!*out)
-		return -ENOMEM;
+		return TOOL_OOM;
 	if (sel)
 		return profdb_profiles_select(db, sel, *out, (size_t)n);
 	for (int64_t i = 0; i < n; i++)
@@ -237,7 +237,7 @@ int cmd_profiles(int argc, char **argv)
 	} else {
 		r = n < 0 ? (int)n : print_profiles(db, ids, n, mode, values);
 		if (r < 0)
-			r = tool_fail(path);
+			r = tool_fail_status(path, r);
 	}
 	free(ids);
 	profdb_close(db);

@@ -186,7 +186,7 @@ void stats_print_row(const profdb_stat *s, uint64_t n, const char *label, int js
 	       100 * s->imbalance_pct, s->min_profile, s->max_profile, label);
 }
 
-/* @return 0 or -ENOMEM. */
+/* @return 0 or TOOL_OOM. */
 static int print_row(const profdb *db, const profdb_stat *s, uint64_t n, int json, int csv)
 {
 	profdb_context c;
@@ -197,7 +197,7 @@ static int print_row(const profdb *db, const profdb_stat *s, uint64_t n, int jso
 	}
 	if (profdb_context_get(db, s->context, &c) == 0) {
 		if (!(label = context_label_new(&c)))
-			return -ENOMEM;
+			return TOOL_OOM;
 	} else {
 		snprintf(unknown, sizeof unknown, "context %" PRIu32, s->context);
 	}
@@ -238,12 +238,11 @@ int stats_print(const char *path, profdb *db, const profdb_stats *st, const uint
 	}
 	for (int64_t i = 0; i < n; i++) {
 		profdb_stat s;
-		if (profdb_stats_at(st, (uint64_t)i, &s) < 0)
-			return tool_fail(path);
-		if (json)
+		int e = profdb_stats_at(st, (uint64_t)i, &s);
+		if (e == 0 && json)
 			printf("%s\n ", i ? "," : "");
-		if (print_row(db, &s, (uint64_t)(sel > 0 ? sel : 0), json, csv) < 0)
-			return tool_fail(path);
+		if (e < 0 || (e = print_row(db, &s, (uint64_t)(sel > 0 ? sel : 0), json, csv)) < 0)
+			return tool_fail_status(path, e);
 	}
 	if (json)
 		printf("\n]}\n");
@@ -315,7 +314,7 @@ int cmd_stats(int argc, char **argv)
 		if (n < 0 && sel)
 			status = tool_usage_fail("stats", "--profiles: %s", profdb_error_message());
 		else
-			tool_fail(path);
+			tool_fail_status(path, n < 0 ? (int)n : TOOL_OOM);
 		goto out;
 	}
 	n = profdb_profiles_select(db, sel, profiles, (size_t)n);

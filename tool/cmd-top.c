@@ -95,7 +95,7 @@ static int make_label(ranking *k, const profdb_context *c, row_label *l)
 	label_text x = {text.ptr, (uint32_t)text.len, (unsigned char)c->type,
 	                !line && c->has_offset, (uint32_t)(num >> 32)};
 	if (!(l->text = label_text_find(&k->texts, &x)))
-		return TOP_OOM;
+		return TOOL_OOM;
 	l->num_lo = (uint32_t)num;
 	return 0;
 }
@@ -108,26 +108,26 @@ static int keep_all(ranking *k, const profdb_context *c)
 	if (k->nrows == k->cap) {
 		size_t nc = k->cap ? 2 * k->cap : 256;
 		if (nc > UINT32_MAX || nc > SIZE_MAX / (n * sizeof *k->vals))
-			return TOP_OOM;
+			return TOOL_OOM;
 		sort_key *nk = realloc(k->keys, nc * sizeof *nk);
 		if (!nk)
-			return TOP_OOM;
+			return TOOL_OOM;
 		k->keys = nk;
 		row_label *nl = realloc(k->labels, nc * sizeof *nl);
 		if (!nl)
-			return TOP_OOM;
+			return TOOL_OOM;
 		k->labels = nl;
 		if (n > 1) {   /* one metric: its value is the key's */
 			double *nv = realloc(k->vals, nc * n * sizeof *nv);
 			if (!nv)
-				return TOP_OOM;
+				return TOOL_OOM;
 			k->vals = nv;
 		}
 		k->cap = nc;
 	}
 	size_t at = k->nrows;
 	if (make_label(k, c, &k->labels[at]) < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	if (n > 1)
 		memcpy(k->vals + at * n, k->tmp, n * sizeof *k->vals);
 	k->keys[k->nrows++] = (sort_key){descending_bits(k->tmp[0]), c->id, (uint32_t)at};
@@ -145,10 +145,10 @@ static int grow_heap(ranking *k)
 	if (nc > k->o.count)
 		nc = (size_t)k->o.count;
 	if (nc > SIZE_MAX / sizeof *k->rows)
-		return TOP_OOM;
+		return TOOL_OOM;
 	row *nr = realloc(k->rows, nc * sizeof *nr);
 	if (!nr)
-		return TOP_OOM;
+		return TOOL_OOM;
 	k->rows = nr;
 	k->cap = nc;
 	return 0;
@@ -174,10 +174,10 @@ static int keep_context(ranking *k, const profdb_context *c)
 	if (full && cmp_row(&r, &k->rows[0]) >= 0)
 		return 0;
 	if (!full && grow_heap(k) < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	row_label l;
 	if (make_label(k, c, &l) < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	if (l.text) {   /* the row a full heap gives up is its root: its label is free */
 		r.label = full ? k->rows[0].label : 0;
 		if (!r.label) {
@@ -185,7 +185,7 @@ static int keep_context(ranking *k, const profdb_context *c)
 				size_t nc = k->cap_labels ? 2 * k->cap_labels : 256;
 				row_label *nl = nc < UINT32_MAX ? realloc(k->labels, nc * sizeof *nl) : NULL;
 				if (!nl)
-					return TOP_OOM;
+					return TOOL_OOM;
 				k->labels = nl;
 				k->cap_labels = nc;
 			}
@@ -194,7 +194,7 @@ static int keep_context(ranking *k, const profdb_context *c)
 		k->labels[r.label - 1] = l;
 	}
 	if (!(r.v = malloc(k->rep.n * sizeof *r.v)))
-		return TOP_OOM;
+		return TOOL_OOM;
 	memcpy(r.v, k->tmp, k->rep.n * sizeof *r.v);
 	free(heap_offer(k->rows, &k->nrows, k->o.count, r));
 	return 0;
@@ -233,7 +233,7 @@ static int grow_group_of(ranking *k, uint32_t id)
 		n = n < 1024 ? 1024 : 2 * n;
 	uint32_t *g = realloc(k->group_of, n * sizeof *g);
 	if (!g)
-		return TOP_OOM;
+		return TOOL_OOM;
 	for (size_t i = k->n_contexts; i < n; i++)
 		g[i] = PROFDB_NONE;
 	k->group_of = g;
@@ -250,7 +250,7 @@ static int add_to_group(ranking *k, profdb_context *c)
 	size_t need = context_label_size(c) + k->file_at[c->depth].len + k->module_at[c->depth].len;
 	char *key = need <= sizeof local ? local : malloc(need);
 	if (!key)
-		return TOP_OOM;
+		return TOOL_OOM;
 	group_ident id;
 	size_t len = group_key(k, c, &id, key, need);
 	if (id.fold.ptr && id.fold.len == len && memcmp(id.fold.ptr, key, len) == 0)
@@ -263,10 +263,10 @@ static int add_to_group(ranking *k, profdb_context *c)
 	if (key != local)
 		free(key);
 	if (g < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	if (k->group_of) {
 		if (c->id >= k->n_contexts && grow_group_of(k, c->id) < 0)
-			return TOP_OOM;
+			return TOOL_OOM;
 		k->group_of[c->id] = (uint32_t)g;
 		group_member(&k->groups, (size_t)g, c->id);
 		return 0;
@@ -345,7 +345,7 @@ static int push_path(ranking *k, const profdb_context *c)
 		if (ma)
 			k->module_at = ma;
 		if (!ns || !nf || !fa || !ma)
-			return TOP_OOM;
+			return TOOL_OOM;
 		k->stack_cap = nc;
 	}
 	uint32_t d = c->depth;
@@ -377,7 +377,7 @@ static int visit(ranking *k, profdb_context *ctx)
 	if (filter_any(&k->o.names)) {
 		char *name = context_label_new(ctx);
 		if (!name)
-			return TOP_OOM;
+			return TOOL_OOM;
 		int pass = filter_pass(&k->o.names, name);
 		free(name);
 		if (!pass)
@@ -432,7 +432,7 @@ static int start_group_inclusive(ranking *k)
 	if (n <= 0 || !group_inclusive_possible(&k->rep))
 		return 0;
 	if (!(k->group_of = malloc((size_t)n * sizeof *k->group_of)))
-		return TOP_OOM;
+		return TOOL_OOM;
 	for (int64_t i = 0; i < n; i++)
 		k->group_of[i] = PROFDB_NONE;
 	k->n_contexts = (size_t)n;
@@ -517,7 +517,7 @@ static int rank(ranking *k)
 {
 	int r;
 	if (!(k->tmp = calloc(k->rep.n, sizeof *k->tmp)))
-		return TOP_OOM;
+		return TOOL_OOM;
 	k->groups.nv = k->rep.n;
 	k->cut = percent_cuts(k);
 	if ((r = start_group_inclusive(k)) < 0)
@@ -573,7 +573,7 @@ static int row_name(const ranking *k, const row *r, char *local, size_t n, char 
 	if (r->name) {
 		*out = r->name_len < n ? local : malloc(r->name_len + 1);
 		if (!*out)
-			return TOP_OOM;
+			return TOOL_OOM;
 		memcpy(*out, r->name, r->name_len);
 		(*out)[r->name_len] = '\0';
 		*len = r->name_len;
@@ -603,7 +603,7 @@ static int row_name(const ranking *k, const row *r, char *local, size_t n, char 
 	size_t size = context_label_size(&ctx);
 	*out = size <= n ? local : malloc(size);
 	if (!*out)
-		return TOP_OOM;
+		return TOOL_OOM;
 	*len = context_label_bytes(&ctx, *out, size);
 	return 0;
 }
@@ -623,13 +623,13 @@ static size_t shown_rows(const ranking *k)
 	return n;
 }
 
-/* @return 0 or TOP_OOM. */
+/* @return 0 or TOOL_OOM. */
 static int print_json(const ranking *k, size_t shown)
 {
 	const report *rep = &k->rep;
 	char local[1024];
 	if (report_describe_json(rep, "profdb-top/2") < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	printf(", \"value\": \"%s\", \"by\": \"%s\", \"rows\": [",
 	       k->o.inclusive ? "inclusive" : "exclusive", by_name[k->by]);
 	for (size_t i = 0; i < shown; i++) {
@@ -676,27 +676,30 @@ static int print_json(const ranking *k, size_t shown)
 	return 0;
 }
 
-/* @return 0 or TOP_OOM. */
+/* @return 0 or TOOL_OOM. */
 static int print_header(const ranking *k)
 {
-	char head[512], metric[256];
-	int l;
-	report_column_name(&k->rep, 0, metric, sizeof metric, 200);
-	if (k->o.count)
-		l = snprintf(head, sizeof head, "top %" PRIu64 " %s", k->o.count, by_plural[k->by]);
-	else
-		l = snprintf(head, sizeof head, "all %s", by_plural[k->by]);
-	l += snprintf(head + l, sizeof head - (size_t)l, " by %s %s",
-	              k->o.inclusive ? "inclusive" : "exclusive", metric);
-	if (k->o.min_percent_given && l < (int)sizeof head)
-		l += snprintf(head + l, sizeof head - (size_t)l, ", at least %g%%", k->o.min_percent);
-	if (k->o.focus >= 0 && l < (int)sizeof head)
-		l += snprintf(head + l, sizeof head - (size_t)l, ", in the subtree of context %" PRId64,
-		              k->o.focus);
-	if (filter_any(&k->o.names) && l < (int)sizeof head)
-		snprintf(head + l, sizeof head - (size_t)l, ", names filtered");
-	if (report_describe(&k->rep, head) < 0)
-		return TOP_OOM;
+	char *metric = report_column_name(&k->rep, 0, 200), *head = NULL;
+	size_t len;
+	FILE *f = metric ? open_memstream(&head, &len) : NULL;
+	if (f) {
+		if (k->o.count)
+			fprintf(f, "top %" PRIu64 " %s", k->o.count, by_plural[k->by]);
+		else
+			fprintf(f, "all %s", by_plural[k->by]);
+		fprintf(f, " by %s %s", k->o.inclusive ? "inclusive" : "exclusive", metric);
+		if (k->o.min_percent_given)
+			fprintf(f, ", at least %g%%", k->o.min_percent);
+		if (k->o.focus >= 0)
+			fprintf(f, ", in the subtree of context %" PRId64, k->o.focus);
+		if (filter_any(&k->o.names))
+			fputs(", names filtered", f);
+	}
+	int e = !f || fclose(f) != 0 || report_describe(&k->rep, head) < 0;
+	free(metric);
+	free(head);
+	if (e)
+		return TOOL_OOM;
 	if (k->hidden_unknown)
 		printf("note: %zu line%s with no file and line 0 ('???:0') hidden "
 		       "(--unknown-lines shows them)\n", k->hidden_unknown,
@@ -707,14 +710,17 @@ static int print_header(const ranking *k)
 static int print_text(const ranking *k, size_t shown)
 {
 	const report *rep = &k->rep;
-	char buf[64], col[64];
+	char buf[64];
 	int w[64], idw = 2, pct = report_has_percent(rep, 0);
 	size_t nm = rep->n < 64 ? rep->n : 64;   /* more columns than a terminal holds: cut */
 	if (print_header(k) < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	for (size_t m = 0; m < nm; m++) {
-		report_column_name(rep, m, col, sizeof col, 16);
+		char *col = report_column_name(rep, m, 16);
+		if (!col)
+			return TOOL_OOM;
 		w[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
+		free(col);
 		for (size_t i = 0; i < shown; i++) {
 			double one;
 			int l = (int)fmt_value(buf, sizeof buf, row_at(k, i, &one).v[m], k->o.plain);
@@ -728,8 +734,11 @@ static int print_text(const ranking *k, size_t shown)
 	}
 	int prefix = idw + 2;
 	for (size_t m = 0; m < nm; m++) {
-		report_column_name(rep, m, col, sizeof col, (size_t)w[m]);
+		char *col = report_column_name(rep, m, (size_t)w[m]);
+		if (!col)
+			return TOOL_OOM;
 		fmt_put(col, w[m]);
+		free(col);
 		printf("  ");
 		prefix += w[m] + 2;
 		if (m == 0 && pct) {
@@ -958,13 +967,8 @@ int cmd_top(int argc, char **argv)
 		r = print_json(&k, shown_rows(&k));
 	else if (r == 0)
 		r = print_text(&k, shown_rows(&k));
-	if (r == TOP_OOM) {
-		tool_progress_done();
-		fprintf(stderr, "%s: out of memory\n", tool_prog);
-		r = EXIT_INPUT;
-	} else if (r < 0) {
-		r = report_fail(&k.rep);
-	}
+	if (r < 0)
+		r = report_fail(&k.rep, r);
 	ranking_free(&k);
 	report_close(&k.rep);
 	return r;

@@ -48,7 +48,7 @@ static void sample_name_free(sample_name *s)
 }
 
 /* Context @p id named into @p s (sample_name_free frees it, also after a
- * failure). @return 0 or -ENOMEM. */
+ * failure). @return 0 or TOOL_OOM. */
 static int sample_name_get(const profdb *db, uint32_t id, sample_name *s)
 {
 	profdb_context c;
@@ -56,13 +56,13 @@ static int sample_name_get(const profdb *db, uint32_t id, sample_name *s)
 	s->fn = str_of("");
 	if (profdb_context_get(db, id, &c) < 0) {
 		if (!(s->label_buf = malloc(sizeof "<context 4294967295>")))
-			return -ENOMEM;
+			return TOOL_OOM;
 		snprintf(s->label_buf, sizeof "<context 4294967295>", "<context %" PRIu32 ">", id);
 		s->label = str_of(s->label_buf);
 		return 0;
 	}
 	if (!(s->label_buf = context_label_bytes_new(&c, &s->label)))
-		return -ENOMEM;
+		return TOOL_OOM;
 	if (c.type == PROFDB_CTX_FUNCTION || c.type == PROFDB_CTX_ROOT)
 		return 0;
 	/* The enclosing function: the nearest function context above. */
@@ -71,7 +71,7 @@ static int sample_name_get(const profdb *db, uint32_t id, sample_name *s)
 			return 0;
 		if (c.type == PROFDB_CTX_FUNCTION) {
 			c.relation = PROFDB_RELATION_CALL;
-			return (s->fn_buf = context_label_bytes_new(&c, &s->fn)) ? 0 : -ENOMEM;
+			return (s->fn_buf = context_label_bytes_new(&c, &s->fn)) ? 0 : TOOL_OOM;
 		}
 	}
 	return 0;
@@ -120,7 +120,7 @@ static int idset_add(idset *s, uint32_t id)
 		size_t nc = s->cap ? 2 * s->cap : 256;
 		uint32_t *ni = realloc(s->ids, nc * sizeof *ni);
 		if (!ni)
-			return -ENOMEM;
+			return TOOL_OOM;
 		s->ids = ni;
 		s->cap = nc;
 	}
@@ -134,7 +134,7 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* @return 0 or -ENOMEM. */
+/* @return 0 or TOOL_OOM. */
 static int print_contexts_json(const profdb *db, idset *s)
 {
 	if (s->n)
@@ -146,7 +146,7 @@ static int print_contexts_json(const profdb *db, idset *s)
 		sample_name sn;
 		if (sample_name_get(db, s->ids[i], &sn) < 0) {
 			sample_name_free(&sn);
-			return -ENOMEM;
+			return TOOL_OOM;
 		}
 		printf("%s\n {\"id\": %" PRIu32 ", \"label\": ", shown++ ? "," : "", s->ids[i]);
 		put_json_str(stdout, sn.label);
@@ -312,10 +312,10 @@ int cmd_trace(int argc, char **argv)
 	for (int64_t p = o.only >= 0 ? o.only : 0; r == 0 && p < (o.only >= 0 ? o.only + 1 : np);
 	     p++)
 		r = print_profile(db, (uint32_t)p, &o, start, &seen, &first_out);
+	if (r == 0 && o.json)
+		r = print_contexts_json(db, &seen);
 	if (r < 0)
-		r = tool_fail(path);
-	else if (o.json && print_contexts_json(db, &seen) < 0)
-		r = tool_fail(path);
+		r = tool_fail_status(path, r);
 	free(seen.ids);
 	profdb_close(db);
 	return r;

@@ -141,7 +141,7 @@ static int mark_down(tree_out *o, double min_percent, uint32_t depth_limit)
 		if (!hide && o->o.names.has_exclude) {
 			char *name = label(o, &n);
 			if (!name)
-				return -ENOMEM;
+				return TOOL_OOM;
 			hide = regexec(&o->o.names.exclude, name, 0, NULL, 0) == 0;
 			free(name);
 		}
@@ -156,7 +156,7 @@ static int mark_match(tree_out *o)
 {
 	unsigned char *keep = calloc((size_t)o->count, 1);
 	if (!keep)
-		return -ENOMEM;
+		return TOOL_OOM;
 	for (int64_t i = 0; i < o->count; i++) {   /* 1: matches or below a match */
 		profdb_node n;
 		int r = profdb_tree_get(o->t, (uint32_t)i, &n);
@@ -169,7 +169,7 @@ static int mark_match(tree_out *o)
 		char *name = label(o, &n);
 		if (!name) {
 			free(keep);
-			return -ENOMEM;
+			return TOOL_OOM;
 		}
 		keep[i] = regexec(&o->o.names.match, name, 0, NULL, 0) == 0 ||
 		          (n.parent != PROFDB_NONE && keep[n.parent]);
@@ -202,7 +202,7 @@ static int decide(tree_out *o)
 	int r;
 	size_t all = (size_t)o->count - (size_t)o->skip_root;
 	if (!(o->rdepth = malloc((size_t)o->count * sizeof *o->rdepth)))
-		return -ENOMEM;
+		return TOOL_OOM;
 	o->min_percent = p->min_percent_given ? p->min_percent : 0;
 	int asked = o->depth_given || p->min_percent_given || p->count_given ||
 	            filter_any(&p->names) || p->focus >= 0;
@@ -251,7 +251,7 @@ static int put_node_json(tree_out *o, const profdb_node *n, uint32_t depth)
 	size_t len;
 	char *name = label_bytes(o, n, &len);
 	if (!name)
-		return -ENOMEM;
+		return TOOL_OOM;
 	printf("%s\n {\"node\": %" PRIu32 ", \"parent_node\": ", o->first ? "" : ",", n->id);
 	if (has_parent)
 		printf("%" PRIu32, n->parent);
@@ -296,9 +296,12 @@ static int widths(const tree_out *o, int *w, size_t nm, int *idw)
 {
 	char buf[64];
 	for (size_t k = 0; k < nm; k++) {
-		report_column_name(&o->rep, k, buf, sizeof buf, 16);
-		int l = nm == 1 ? 9 : (int)fmt_width(buf) + 4;
+		char *col = report_column_name(&o->rep, k, 16);
+		if (!col)
+			return TOOL_OOM;
+		int l = nm == 1 ? 9 : (int)fmt_width(col) + 4;
 		w[2 * k] = w[2 * k + 1] = l < 9 ? 9 : l;
+		free(col);
 	}
 	*idw = 2;
 	for (int64_t i = 0; i < o->count; i++) {
@@ -323,6 +326,22 @@ static int widths(const tree_out *o, int *w, size_t nm, int *idw)
 	return 0;
 }
 
+/* The head of column @p w wide of metric @p k's @p exclusive values:
+ * "inclusive" or "exclusive" of one metric, "NAME (I)" or "NAME (E)" of
+ * several; in a new buffer (the caller frees it), NULL when out of memory. */
+static char *column_head(const report *rep, size_t k, int exclusive, int w)
+{
+	if (rep->n == 1)
+		return strdup(exclusive ? "exclusive" : "inclusive");
+	char *col = report_column_name(rep, k, (size_t)w - 4);
+	size_t n = col ? strlen(col) + sizeof " (I)" : 0;
+	char *head = col ? malloc(n) : NULL;
+	if (head)
+		snprintf(head, n, "%s (%s)", col, exclusive ? "E" : "I");
+	free(col);
+	return head;
+}
+
 static int print_text(tree_out *o)
 {
 	const report *rep = &o->rep;
@@ -334,14 +353,11 @@ static int print_text(tree_out *o)
 	int prefix = idw + 2;
 	for (size_t k = 0; k < nm; k++) {
 		for (int j = 0; j < 2; j++) {
-			char col[64], head[80];
-			if (rep->n == 1) {
-				snprintf(head, sizeof head, j ? "exclusive" : "inclusive");
-			} else {
-				report_column_name(rep, k, col, sizeof col, (size_t)w[2 * k + j] - 4);
-				snprintf(head, sizeof head, "%s (%s)", col, j ? "E" : "I");
-			}
+			char *head = column_head(rep, k, j, w[2 * k + j]);
+			if (!head)
+				return TOOL_OOM;
 			fmt_put(head, w[2 * k + j]);
+			free(head);
 			printf("  ");
 			prefix += w[2 * k + j] + 2;
 			if (k == 0 && pct) {
@@ -382,7 +398,7 @@ static int print_text(tree_out *o)
 		int indent = 2 * (int)(d > 30 ? 30 : d);
 		char *name = label(o, &n);
 		if (!name)
-			return -ENOMEM;
+			return TOOL_OOM;
 		int room = 100 - prefix - indent;
 		fmt_shorten(name, o->o.wide ? sizeof shortname : (size_t)(room > 40 ? room : 40),
 		            shortname, sizeof shortname);
@@ -392,18 +408,22 @@ static int print_text(tree_out *o)
 	return 0;
 }
 
-/* @return 0 or -ENOMEM. */
+/* @return 0 or TOOL_OOM. */
 static int print_head(const tree_out *o)
 {
-	char head[512], metric[256];
-	report_column_name(&o->rep, 0, metric, sizeof metric, 200);
-	int l = snprintf(head, sizeof head, "%s view of %s",
-	                 view_names[o->kind], metric);
-	if (o->o.focus >= 0 && l > 0 && (size_t)l < sizeof head)
-		snprintf(head + l, sizeof head - (size_t)l, ", subtree of context %" PRId64,
-		         o->o.focus);
-	if (report_describe(&o->rep, head) < 0)
-		return -ENOMEM;
+	char *metric = report_column_name(&o->rep, 0, 200), *head = NULL;
+	size_t len;
+	FILE *f = metric ? open_memstream(&head, &len) : NULL;
+	if (f) {
+		fprintf(f, "%s view of %s", view_names[o->kind], metric);
+		if (o->o.focus >= 0)
+			fprintf(f, ", subtree of context %" PRId64, o->o.focus);
+	}
+	int e = !f || fclose(f) != 0 || report_describe(&o->rep, head) < 0;
+	free(metric);
+	free(head);
+	if (e)
+		return TOOL_OOM;
 	if (!o->hidden)
 		return 0;
 	char why[256] = "";
@@ -525,7 +545,7 @@ static int build(tree_out *o)
 	profdb_node root;
 	int r;
 	if (!ids)
-		return -ENOMEM;
+		return TOOL_OOM;
 	for (size_t k = 0; k < o->rep.n; k++)
 		ids[k] = o->rep.m[k].metric.id;
 	opts.kind = o->kind;
@@ -600,7 +620,7 @@ static int run_tree(int argc, char **argv, const char *cmd, profdb_tree_kind kin
 		}
 	}
 	if (r < 0)
-		r = report_fail(&o.rep);
+		r = report_fail(&o.rep, r);
 	free(o.rdepth);
 	profdb_tree_free(o.t);
 	filter_free(&o.o.names);

@@ -125,6 +125,15 @@ int tool_fail(const char *path)
 	return EXIT_INPUT;
 }
 
+int tool_fail_status(const char *path, int e)
+{
+	if (e != TOOL_OOM)
+		return tool_fail(path);
+	tool_progress_done();
+	fprintf(stderr, "%s: out of memory\n", tool_prog);
+	return EXIT_INPUT;
+}
+
 uint32_t tool_open_flags;
 
 int tool_open(const char *path, profdb **db)

@@ -38,25 +38,33 @@ size_t fmt_value(char *buf, size_t n, double v, int plain)
 	return o;
 }
 
+/* Bytes of the character at @p s: a UTF-8 lead byte and its continuation
+ * bytes, else one byte (a terminal shows it as one replacement character),
+ * so that a column never holds more than four bytes. */
+static size_t char_bytes(const char *s)
+{
+	unsigned char c = (unsigned char)*s;
+	size_t n = c < 0xc2 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 1;
+	for (size_t i = 1; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			return 1;
+	return n;
+}
+
 size_t fmt_width(const char *s)
 {
 	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	for (; *s; s += char_bytes(s))
+		w++;
 	return w;
 }
 
-/* Byte offset of display column @p col in @p s (at a code point start). */
+/* Byte offset of display column @p col in @p s (at a character's start). */
 static size_t byte_at(const char *s, size_t col)
 {
-	size_t i = 0, w = 0;
-	for (; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (w == col)
-				return i;
-			w++;
-		}
-	}
+	size_t i = 0;
+	for (size_t w = 0; s[i] && w < col; w++)
+		i += char_bytes(s + i);
 	return i;
 }
 
@@ -129,6 +137,21 @@ void fmt_shorten(const char *name, size_t width, char *out, size_t cap)
 		snprintf(out, cap, "%.*s...%s", (int)hb, s, s + tb);
 	}
 	free(work);
+}
+
+char *fmt_shorten_new(const char *name, size_t width)
+{
+	/* fmt_shorten() writes the name, its elided form (at most three times
+	 * the name's bytes, elide_level) or a head and tail of either with
+	 * "...": this holds each whole. */
+	size_t len = strlen(name);
+	if (len > SIZE_MAX / 3 - 2)
+		return NULL;
+	size_t cap = 3 * (len + 2);
+	char *out = malloc(cap);
+	if (out)
+		fmt_shorten(name, width, out, cap);
+	return out;
 }
 
 void fmt_put(const char *s, int w)

@@ -12,8 +12,9 @@
  * @return the length written. */
 size_t fmt_value(char *buf, size_t n, double v, int plain);
 
-/* Display width of a UTF-8 string: code points (no wide-character table;
- * names are mostly ASCII). */
+/* Display width of a UTF-8 string: code points, and one column for each
+ * byte that is not part of a UTF-8 sequence (no wide-character table;
+ * names are mostly ASCII). A column is at most four bytes. */
 size_t fmt_width(const char *s);
 
 /* @p name shortened to at most @p width display columns into @p out
@@ -22,6 +23,9 @@ size_t fmt_width(const char *s);
  * the middle of what is left gives way to "...". A name that fits is
  * copied unchanged; @p width below 8 counts as 8. */
 void fmt_shorten(const char *name, size_t width, char *out, size_t cap);
+/* fmt_shorten() whole, however many bytes the columns take, in a new
+ * buffer (the caller frees it); NULL when out of memory. */
+char *fmt_shorten_new(const char *name, size_t width);
 
 /* @p s right-aligned in @p w display columns (left-aligned when w < 0). */
 void fmt_put(const char *s, int w);

@@ -121,7 +121,7 @@ static int add_metric(report *r, const profdb_metric *m)
 {
 	report_metric *nm = realloc(r->m, (r->n + 1) * sizeof *nm);
 	if (!nm)
-		return -ENOMEM;
+		return TOOL_OOM;
 	r->m = nm;
 	memset(&nm[r->n], 0, sizeof *nm);
 	nm[r->n++].metric = *m;
@@ -165,7 +165,7 @@ static int find_metrics(report *r, const char *list)
 		return add_metric(r, &m);
 	char *copy = strdup(list);
 	if (!copy)
-		return -ENOMEM;
+		return TOOL_OOM;
 	int e = 0;
 	for (char *save = NULL, *name = strtok_r(copy, ",", &save); name && e == 0;
 	     name = strtok_r(NULL, ",", &save)) {
@@ -197,7 +197,7 @@ static int choose_metrics(report *r)
 	}
 	if (e == -EDOM)
 		return EXIT_USAGE;
-	return e < 0 ? tool_fail(r->path) : 0;
+	return e < 0 ? tool_fail_status(r->path, e) : 0;
 }
 
 /* ---- choosing the profiles ------------------------------------------------ */
@@ -227,7 +227,7 @@ static int choose_profiles(report *r)
 	}
 	if (n > 0) {
 		if (!(r->sel = malloc((size_t)n * sizeof *r->sel)))
-			return tool_fail(r->path);
+			return tool_fail_status(r->path, TOOL_OOM);
 		if (profdb_profiles_select(r->db, o->profiles, r->sel, (size_t)n) != n)
 			return tool_fail(r->path);
 	}
@@ -360,9 +360,13 @@ static int several_profiles(const report *r)
 	return r->n_sel > 1;
 }
 
-static void metric_name(const report_metric *m, char *buf, size_t n)
+/* The head of a message about metric @p m to stderr, its name whole:
+ * "profdb: PATH: BEFOREmetric 'NAME' "; the caller ends it. */
+static void metric_message(const report *r, const char *before, const report_metric *m)
 {
-	names_shown(m->metric.name, buf, n);
+	fprintf(stderr, "%s: %s: %smetric '", tool_prog, r->path, before);
+	put_text(stderr, m->metric.name);
+	fputs("' ", stderr);
 }
 
 /* The source of metric @p k: 0, 1 (-m all: leave it out), EXIT_* (message
@@ -371,15 +375,13 @@ static int setup_metric(report *r, size_t k, int64_t summary)
 {
 	const report_opts *o = r->o;
 	report_metric *m = &r->m[k];
-	char name[256];
 	int e;
-	metric_name(m, name, sizeof name);
 	m->scale = o->raw || !(m->metric.scale > 0) ? 1 : m->metric.scale;
 	if (o->stat != RSTAT_NONE) {
 		m->mode = REPORT_STAT;
 		if ((m->stored = stored_scope(r, &m->metric)) == PROFDB_NONE) {
-			fprintf(stderr, "%s: %s: --stat: metric '%s' has no stored %s values (the format "
-			        "computes them)%s\n", tool_prog, r->path, name,
+			metric_message(r, "--stat: ", m);
+			fprintf(stderr, "has no stored %s values (the format computes them)%s\n",
 			        o->inclusive ? "inclusive" : "exclusive",
 			        o->inclusive ? "; rank the exclusive ones" : "");
 			return EXIT_USAGE;
@@ -412,17 +414,19 @@ static int setup_metric(report *r, size_t k, int64_t summary)
 	if (!m->has_inc && !m->has_exc) {
 		if (o->metrics && strcmp(o->metrics, "all") == 0)
 			return 1;
-		fprintf(stderr, "%s: %s: metric '%s' has neither inclusive nor exclusive values "
-		        "(a %s metric)\n", tool_prog, r->path, name, metric_kind_name(m->metric.kind));
+		metric_message(r, "", m);
+		fprintf(stderr, "has neither inclusive nor exclusive values (a %s metric)\n",
+		        metric_kind_name(m->metric.kind));
 		return EXIT_INPUT;
 	}
 	if (m->mode == REPORT_SEL && !profdb_combine_ok(m->metric.combine) &&
 	    several_profiles(r)) {
 		if (o->metrics && strcmp(o->metrics, "all") == 0)
 			return 1;
-		fprintf(stderr, "%s: %s: the values of metric '%s' do not combine across profiles "
-		        "(a %s metric: doc/model.md, \"Combining numbers\"); choose one with "
-		        "--profile P\n", tool_prog, r->path, name, metric_kind_name(m->metric.kind));
+		metric_message(r, "the values of ", m);
+		fprintf(stderr, "do not combine across profiles (a %s metric: doc/model.md, "
+		        "\"Combining numbers\"); choose one with --profile P\n",
+		        metric_kind_name(m->metric.kind));
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -461,7 +465,7 @@ static int build_stats(report *r)
 {
 	uint32_t *ids = malloc(r->n * sizeof *ids);
 	if (!ids)
-		return -ENOMEM;
+		return TOOL_OOM;
 	for (size_t k = 0; k < r->n; k++)
 		ids[k] = r->m[k].stored;
 	/* duplicates (two columns of one stored id) would be refused */
@@ -501,7 +505,7 @@ static int setup(report *r)
 	int64_t summary = summary_profile(r);
 	for (size_t k = 0; k < r->n;) {
 		if ((e = setup_metric(r, k, summary)) < 0)
-			return tool_fail(r->path);
+			return tool_fail_status(r->path, e);
 		if (e > 1)
 			return e;
 		if (e == 1) {   /* -m all: a metric this source cannot show */
@@ -517,10 +521,10 @@ static int setup(report *r)
 		return EXIT_INPUT;
 	}
 	if (o->stat != RSTAT_NONE && (e = build_stats(r)) < 0)
-		return tool_fail(r->path);
+		return tool_fail_status(r->path, e);
 	for (size_t k = 0; k < r->n; k++) {
 		if ((e = metric_total(r, k)) < 0)
-			return tool_fail(r->path);
+			return tool_fail_status(r->path, e);
 		/* A summary profile holding nothing for a metric that has values
 		 * elsewhere: the profiles are combined instead. */
 		report_metric *m = &r->m[k];
@@ -528,7 +532,7 @@ static int setup(report *r)
 		    has_values(r->db, &m->metric, 1) > 0) {
 			m->mode = REPORT_SEL;
 			if ((e = probe_both(r, k)) < 0 || (e = metric_total(r, k)) < 0)
-				return tool_fail(r->path);
+				return tool_fail_status(r->path, e);
 		}
 	}
 	return 0;
@@ -563,9 +567,9 @@ void report_close(report *r)
 	r->n = r->n_sel = 0;
 }
 
-int report_fail(const report *r)
+int report_fail(const report *r, int e)
 {
-	return tool_fail(r->path);
+	return tool_fail_status(r->path, e);
 }
 
 /* ---- describing ----------------------------------------------------------- */
@@ -644,7 +648,7 @@ int report_describe(const report *r, const char *headline)
 	char buf[64];
 	char **src = sources(r);
 	if (!src)
-		return -ENOMEM;
+		return TOOL_OOM;
 	printf("%s; %s\n", headline, src[0]);
 	for (size_t k = 0; k < r->n; k++) {
 		const report_metric *m = &r->m[k];
@@ -745,7 +749,7 @@ int report_describe_json(const report *r, const char *schema)
 	const report_metric *m0 = &r->m[0];
 	char **src = sources(r);
 	if (!src)
-		return -ENOMEM;
+		return TOOL_OOM;
 	printf("{\"schema\": \"%s\", \"metric\": ", schema);
 	put_metric_head(r, 0);
 	printf("}, \"source\": \"%s\", \"profile\": ", source_key(r, 0));
@@ -801,9 +805,13 @@ double report_percent(const report *r, size_t k, double v)
 	return report_has_percent(r, k) ? 100.0 * v / r->m[k].total : NAN;
 }
 
-void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t width)
+char *report_column_name(const report *r, size_t k, size_t width)
 {
-	char name[256];
-	metric_name(&r->m[k], name, sizeof name);
-	fmt_shorten(name, width, buf, n);
+	profdb_str s = r->m[k].metric.name;
+	char *name = malloc(s.len + 1);
+	if (!name)
+		return NULL;
+	char *col = fmt_shorten_new(names_shown(s, name, s.len + 1), width);
+	free(name);
+	return col;
 }

@@ -94,17 +94,18 @@ void report_close(report *r);
 /* Metric @p k's inclusive (inclusive != 0) or exclusive value at @p ctx.
  * @return 0, or a negative errno (message printed by report_fail). */
 int report_value(const report *r, size_t k, uint32_t ctx, int inclusive, double *out);
-int report_fail(const report *r);
+/* tool_fail_status() of the report's input. @return EXIT_INPUT. */
+int report_fail(const report *r, int e);
 /* "@p headline; SOURCE", SOURCE saying where the values come from
  * ("summary profile", "profile 3 (rank 3 thread 0)", "sum over 135
  * profiles", "mean over 8 profiles"), a line per metric (id, kind, unit,
  * total, its source when another) and the notes (no percentages, hpcrun's
- * scale, hpcrun's missing names). @return 0 or -ENOMEM (nothing printed). */
+ * scale, hpcrun's missing names). @return 0 or TOOL_OOM (nothing printed). */
 int report_describe(const report *r, const char *headline);
 /* The same for --json: the "schema" key, the first metric's "metric",
  * "source", "profile" and "total" keys, then "metrics" (every column,
  * "combined" its source), "selection" and "stat", leaving the object
- * open. @return 0 or -ENOMEM (nothing printed). */
+ * open. @return 0 or TOOL_OOM (nothing printed). */
 int report_describe_json(const report *r, const char *schema);
 /* A double as a JSON number ("nan"/"inf"/"-inf" strings). */
 void put_json_double(double v);
@@ -115,7 +116,8 @@ void put_json_value(double v);
 int report_has_percent(const report *r, size_t k);
 /* 100 * v / total of metric @p k; NaN without a percentage. */
 double report_percent(const report *r, size_t k, double v);
-/* The column header of metric @p k: its name, shortened to @p width. */
-void report_column_name(const report *r, size_t k, char *buf, size_t n, size_t width);
+/* The column header of metric @p k: its name, shortened to @p width
+ * columns, in a new buffer (the caller frees it); NULL when out of memory. */
+char *report_column_name(const report *r, size_t k, size_t width);
 
 #endif

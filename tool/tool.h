@@ -64,6 +64,12 @@ void tool_catch_sigbus(const char *prog);
 extern uint32_t tool_open_flags;
 /* Prints "profdb: PATH: <library message>" and returns EXIT_INPUT. */
 int tool_fail(const char *path);
+/* The tool's own allocation failed: a status apart from the library's
+ * negative errno values, whose message the library keeps. */
+#define TOOL_OOM (-0x7fff)
+/* Says why status @p e < 0 failed: "profdb: out of memory" for TOOL_OOM,
+ * else as tool_fail(@p path). @return EXIT_INPUT. */
+int tool_fail_status(const char *path, int e);
 /* The tool's own progress (dump): shown only when stderr is a terminal. */
 void tool_progress(uint64_t done, uint64_t total);
 /* Erases the progress line if one is showing. */

@@ -139,7 +139,7 @@ typedef struct last_key {
 	ptrdiff_t g;
 } last_key;
 
-/* The group of function @p f in @p t: its index, TOP_OOM, or NOT_HERE
+/* The group of function @p f in @p t: its index, TOOL_OOM, or NOT_HERE
  * (nameless). */
 static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_graph_function *f,
                                 last_key *last)
@@ -158,7 +158,7 @@ static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_g
 	size_t need = name.len + f->module.len + 8;
 	char *key = need <= sizeof local ? local : malloc(need);
 	if (!key)
-		return TOP_OOM;
+		return TOOL_OOM;
 	group_ident id = {{NULL, 0}, f->file, f->module, 1, 0};
 	int lasting = names_function_unchanged(name, need);
 	if (!lasting) {
@@ -179,7 +179,7 @@ static ptrdiff_t function_group(const ranking *k, group_table *t, const profdb_g
 	if (key != local)
 		free(key);
 	if (g < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	*last = lasting ? (last_key){name.ptr, name.len, f->file, f->module, g}
 	                : (last_key){NULL, 0, {NULL, 0}, {NULL, 0}, 0};
 	return g;
@@ -224,7 +224,7 @@ static void *rank_part(void *arg)
 	double *tmp = k->rep.n <= TMP_LOCAL ? local : malloc(k->rep.n * sizeof *tmp);
 	int exact = 1, one_profile = p->one_profile;
 	if (!tmp) {
-		p->r = TOP_OOM;
+		p->r = TOOL_OOM;
 		return NULL;
 	}
 	for (int64_t fn = p->from; fn < p->from + NAME_PREFETCH; fn++)
@@ -274,7 +274,7 @@ static unsigned parts_for(int64_t nf)
 }
 
 /* The groups of parts 1.. into part 0's, in order: 0, INEXACT or
- * TOP_OOM. */
+ * TOOL_OOM. */
 static int merge_parts(part *ps, unsigned n, const report *rep)
 {
 	group_table *t = &ps[0].groups;
@@ -290,14 +290,14 @@ static int merge_parts(part *ps, unsigned n, const report *rep)
 			ptrdiff_t g = group_lookup_hashed(t, fr->name, fr->name_len, from->hash[j],
 			                                  &from->ident[j], 1, &created);
 			if (g < 0)
-				return TOP_OOM;
+				return TOOL_OOM;
 			if (created)
 				t->rows[g].pass = fr->pass;
 			t->ident[g].namesake |= from->ident[j].namesake;
 			group_take(t, (size_t)g, rep, from, j);
 		}
 		if (group_adopt_keys(t, from) < 0)
-			return TOP_OOM;
+			return TOOL_OOM;
 	}
 	for (size_t g = 0; exact && g < t->n; g++)
 		for (size_t m = 0; m < t->nv; m++)
@@ -312,7 +312,7 @@ static int rank_parts(ranking *k, int64_t nf, unsigned n)
 	part *ps = calloc(n, sizeof *ps);
 	pthread_t *th = calloc(n, sizeof *th);
 	unsigned *started = calloc(n, sizeof *started);
-	int r = ps && th && started ? 0 : TOP_OOM;
+	int r = ps && th && started ? 0 : TOOL_OOM;
 	int one_profile = profdb_profile_count(k->rep.db) == 1;
 	for (unsigned i = 0; r == 0 && i < n; i++) {
 		ps[i] = (part){k, nf * i / n, nf * (i + 1) / n, one_profile, {0}, 1, 0};

@@ -471,7 +471,7 @@ static int rename_group(group_table *t, size_t i, const char *name, size_t len)
 {
 	const char *key = own_key(t, name, len);
 	if (!key)
-		return TOP_OOM;
+		return TOOL_OOM;
 	t->rows[i].name = key;
 	t->rows[i].name_len = len;
 	t->hash[i] = hash_key(key, len);
@@ -489,7 +489,7 @@ int group_tell_namesakes(group_table *t)
 		profdb_str fold = id->fold.ptr ? id->fold : (profdb_str){g->name, g->name_len};
 		size_t need = fold.len + names_base(id->file).len + names_base(id->module).len + 32;
 		char *plain = malloc(need), *where = malloc(need);
-		r = TOP_OOM;
+		r = TOOL_OOM;
 		if (plain && where) {
 			/* the name as a key has it, without the object that
 			 * names_function() gives an address: it follows anyway */
@@ -506,7 +506,7 @@ int group_tell_namesakes(group_table *t)
 	if (!renamed)
 		return 0;
 	if (build_slots(t, t->nslots) < 0)
-		return TOP_OOM;
+		return TOOL_OOM;
 	/* Names that still print alike (a '?' for different control bytes,
 	 * an address written with other zeros, a file and module of the same
 	 * base names, another group's literal name) get their first
@@ -514,7 +514,7 @@ int group_tell_namesakes(group_table *t)
 	 * context. */
 	unsigned char *alike = calloc(t->n ? t->n : 1, 1);
 	if (!alike)
-		return TOP_OOM;
+		return TOOL_OOM;
 	int again = 0;
 	for (size_t i = 0; i < t->n; i++)
 		if (t->ident[i].namesake && t->ident[i].function && t->rows[i].ctx != PROFDB_NONE &&
@@ -528,7 +528,7 @@ int group_tell_namesakes(group_table *t)
 		int len = name ? snprintf(name + g->name_len, 16, " #%" PRIu32, g->ctx) : -1;
 		if (len > 0)
 			memcpy(name, g->name, g->name_len);   /* (its bytes: a NUL too) */
-		r = len > 0 ? rename_group(t, i, name, g->name_len + (size_t)len) : TOP_OOM;
+		r = len > 0 ? rename_group(t, i, name, g->name_len + (size_t)len) : TOOL_OOM;
 		free(name);
 		if (r < 0) {
 			free(alike);
@@ -536,7 +536,7 @@ int group_tell_namesakes(group_table *t)
 		}
 	}
 	free(alike);
-	return again && build_slots(t, t->nslots) < 0 ? TOP_OOM : 0;
+	return again && build_slots(t, t->nslots) < 0 ? TOOL_OOM : 0;
 }
 
 /* Add the values @p v of one context to group @p i by the metrics' rules:
@@ -623,7 +623,7 @@ static int inclusive_from(group_table *t, size_t first, const report *rep,
 {
 	size_t ng = t->n - first;
 	double *v = malloc((ng ? ng : 1) * sizeof *v);
-	int r = v ? 0 : TOP_OOM;
+	int r = v ? 0 : TOOL_OOM;
 	for (size_t m = 0; m < rep->n && r == 0; m++) {
 		const report_metric *rm = &rep->m[m];
 		int sel = rm->mode == REPORT_SEL;
@@ -685,11 +685,11 @@ int group_cycles(group_table *t, const report *rep, const uint32_t *group_of, si
 	uint32_t *cycle_of = malloc((ng + 1) * sizeof *cycle_of);
 	uint32_t *in_cycle = malloc((n + 1) * sizeof *in_cycle);
 	int64_t nc = cycle_of && in_cycle ? profdb_group_cycles(rep->db, group_of, n, cycle_of, ng)
-	                                  : TOP_OOM;
+	                                  : TOOL_OOM;
 	int r = nc < 0 ? (int)nc : 0;
 	for (uint32_t c = 0; r == 0 && c < (uint64_t)nc; c++)
 		if (cycle_group(t, cycle_of, ng, c) < 0)
-			r = TOP_OOM;
+			r = TOOL_OOM;
 	for (size_t i = 0; r == 0 && i < n; i++)
 		in_cycle[i] = group_of[i] == PROFDB_NONE ? PROFDB_NONE : cycle_of[group_of[i]];
 	if (r == 0 && nc > 0)

@@ -139,7 +139,7 @@ ptrdiff_t group_lookup_hashed(group_table *t, const char *name, size_t len, uint
 /* Every function group that is a namesake gets the key "name (file)
  * [module]" (names_function_where), so that the rows of one key are told
  * apart; done over every group, whatever is shown of them. A group keeps
- * its filter verdict (pass), made on its name. 0 or TOP_OOM. */
+ * its filter verdict (pass), made on its name. 0 or TOOL_OOM. */
 int group_tell_namesakes(group_table *t);
 /* Add the values @p v of context @p ctx to group @p i by the metrics' rules. */
 void group_add(group_table *t, size_t i, const report *rep, const double *v, uint32_t ctx);
@@ -170,8 +170,6 @@ void group_rows(group_table *t);
 void group_free(group_table *t);
 
 enum by { BY_FUNCTION, BY_CONTEXT, BY_FILE, BY_MODULE, BY_LINE, BY_LOOP, BY_COUNT };
-/* The tool's own allocation failed (not an errno from the library). */
-#define TOP_OOM (-0x7fff)
 /* The walk met a value that makes it start again (ranking.keep_every). */
 #define TOP_AGAIN (-0x7ffe)
 

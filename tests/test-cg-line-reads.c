@@ -536,6 +536,35 @@ static int t_many_parts(void)
 	return 0;
 }
 
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+
+/* A small text's cache takes what all its functions' rows could take, not
+ * the whole budget (4 MiB), when its first function is read (with the
+ * tree, a few KiB). (Under a sanitizer's allocator, which mallinfo2()
+ * does not see, nothing to check.) */
+static int t_a_small_text_has_a_small_cache(void)
+{
+	char *text;
+	profdb *db = open_scaled(1, 0, &text);
+	line_ids ids;
+	collect(db, &ids);
+	profdb_close(db);
+	free(text);
+	db = open_scaled(1, 0, &text);
+	job j = {db, &ids, NULL, 0, 0, 0};
+	struct mallinfo2 a = mallinfo2();
+	read_line(&j, 0);
+	struct mallinfo2 b = mallinfo2();
+	size_t grew = b.hblkhd + b.uordblks - (a.hblkhd + a.uordblks);
+	CHECKF(j.bad == 0, "%ld wrong answers", j.bad);
+	CHECKF(grew < (size_t)1 << 20, "%zu bytes for the rows of one function", grew);
+	profdb_close(db);
+	free(text);
+	return 0;
+}
+#endif
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -547,6 +576,9 @@ static const struct {
 	{"a_function_larger_than_the_cache", t_a_function_larger_than_the_cache},
 	{"a_rewritten_entry_is_dropped", t_a_rewritten_entry_is_dropped},
 	{"many_parts", t_many_parts},
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+	{"a_small_text_has_a_small_cache", t_a_small_text_has_a_small_cache},
+#endif
 };
 
 #ifdef THREADS_STANDALONE
@@ -566,5 +598,8 @@ Test(cg_line_reads, handles_in_turn) { tests[3].fn(); }
 Test(cg_line_reads, a_function_larger_than_the_cache) { tests[4].fn(); }
 Test(cg_line_reads, a_rewritten_entry_is_dropped) { tests[5].fn(); }
 Test(cg_line_reads, many_parts) { tests[6].fn(); }
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+Test(cg_line_reads, a_small_text_has_a_small_cache) { tests[7].fn(); }
+#endif
 TC_MAIN
 #endif

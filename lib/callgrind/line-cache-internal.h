@@ -85,6 +85,7 @@ typedef struct cgl_cache {
 	uint32_t n_reg;
 	uint64_t tail, head, wrap, wrapped;
 	uint64_t bytes, budget, n_entries;
+	uint64_t first_ring;      /* words of the first ring */
 } cgl_cache;
 
 /* A read's first half: the slot of a function as it was. */
@@ -94,8 +95,11 @@ typedef struct cgl_snap {
 } cgl_snap;
 
 /* An empty cache of @p n_slots functions, at most @p budget bytes of
- * entries of @p ne costs each: 0 or -ENOMEM (no message). */
-int profdb__cgc_init(cgl_cache *c, uint32_t n_slots, uint64_t budget, size_t ne);
+ * entries of @p ne costs each, whose first ring (allocated at first use)
+ * is @p first words, or the budget's when that is less: what every entry
+ * of the text could take, so that a small text's ring is small. 0 or
+ * -ENOMEM (no message). */
+int profdb__cgc_init(cgl_cache *c, uint32_t n_slots, uint64_t budget, uint64_t first, size_t ne);
 void profdb__cgc_free(cgl_cache *c);
 
 /* The reads, inline: each caller's own copy keeps its cgl_read in

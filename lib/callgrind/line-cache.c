@@ -16,8 +16,9 @@
  * it out of the memory it reads. Entries are
  * added and evicted under one mutex, which only threads that decoded
  * take; every change of a slot makes its number odd, then even again. The
- * entries are words in a ring (a region of budget bytes, allocated at
- * first use) whose memory is never freed before the handle, only
+ * entries are words in a ring (a region of budget bytes, or of what all
+ * entries of the text could take when that is less, allocated at first
+ * use) whose memory is never freed before the handle, only
  * rewritten by later entries, so a reader slow enough to see its entry
  * evicted and the memory rewritten reads live memory, and sees the new
  * number (the fences of slot_set() and profdb__cgc_insert_and_read()).
@@ -31,7 +32,7 @@
 
 #include "line-cache-internal.h"
 
-int profdb__cgc_init(cgl_cache *c, uint32_t n_slots, uint64_t budget, size_t ne)
+int profdb__cgc_init(cgl_cache *c, uint32_t n_slots, uint64_t budget, uint64_t first, size_t ne)
 {
 	memset(c, 0, sizeof *c);
 	if (!(c->slot = calloc(n_slots ? n_slots : 1, sizeof *c->slot)))
@@ -42,6 +43,7 @@ int profdb__cgc_init(cgl_cache *c, uint32_t n_slots, uint64_t budget, size_t ne)
 	}
 	c->ne = ne;
 	c->budget = budget;
+	c->first_ring = first < budget / sizeof(uint64_t) ? first : budget / sizeof(uint64_t);
 	pthread_mutex_init(&c->lock, NULL);
 	return 0;
 }
@@ -122,7 +124,7 @@ static int make_room(cgl_cache *c, uint64_t n, uint64_t *off)
 	if (!r || r->n < n) {
 		while (c->n_entries)
 			evict_oldest(c);
-		uint64_t size = r ? 2 * r->n : c->budget / sizeof(uint64_t);
+		uint64_t size = r ? 2 * r->n : c->first_ring;
 		if (size < n)
 			size = n;
 		if (c->n_reg == CGL_REGIONS || size > CGL_WHERE_OFF || size > SIZE_MAX / sizeof(uint64_t))

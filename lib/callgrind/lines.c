@@ -44,9 +44,14 @@ struct cg_lines {
 int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
 {
 	*out = NULL;
-	uint64_t id = (uint64_t)cg->n_fns + 1;
-	for (uint32_t f = 0; f < cg->n_fns; f++)
-		id += cg->fns[f].n_body;
+	/* A function's cost lines bound its rows and their entries (one per
+	 * row and profile): the cache never holds more than all_words. */
+	uint64_t id = (uint64_t)cg->n_fns + 1, all_words = 0;
+	for (uint32_t f = 0; f < cg->n_fns; f++) {
+		uint32_t n = cg->fns[f].n_body;
+		id += n;
+		all_words += n ? cgl_entry_words(n, n, cg->n_events) : 0;
+	}
 	if (id >= PROFDB_NONE) {
 		profdb__warn(&cg->opts, "callgrind: %" PRIu64 " cost lines do not fit 32-bit context "
 		             "ids; functions have no line/instruction children", id);
@@ -54,9 +59,9 @@ int profdb__cgl_new(cg_lines **out, const profdb_cg *cg)
 	}
 	cg_lines *l = calloc(1, sizeof *l);
 	uint64_t limit = cg->opts.max_memory ? cg->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
+	uint64_t budget = limit / 4 < CGL_BUDGET ? limit / 4 : CGL_BUDGET;
 	if (!l || !(l->base = malloc(((size_t)cg->n_fns + 1) * sizeof *l->base)) ||
-	    profdb__cgc_init(&l->cache, cg->n_fns, limit / 4 < CGL_BUDGET ? limit / 4 : CGL_BUDGET,
-	                     cg->n_events) < 0) {
+	    profdb__cgc_init(&l->cache, cg->n_fns, budget, all_words, cg->n_events) < 0) {
 		if (l)
 			free(l->base);
 		free(l);

@@ -563,7 +563,10 @@ if "$profdb" info "$cg" >/dev/null 2>&1; then
 	check cg-callers-line 0 "$profdb" callers --sites '#3' "$work/callgrind.out.site"
 	contains cg-callers-line "  (no callers recorded)"
 	check cg-line-no-sites 2 "$profdb" callees '#3' "$work/callgrind.out.site"
-	err_contains cg-line-no-sites "no context 3 in the tree (without --sites, a Callgrind profile's tree"
+	err_contains cg-line-no-sites "no context 3 in the tree (a line or instruction context: --sites reads those)"
+	check cg-no-such-context 2 "$profdb" callees '#99' "$work/callgrind.out.site"
+	err_contains cg-no-such-context "no context 99 in the tree"
+	if grep -q "instruction context" "$work/err"; then fail "cg-no-such-context: a hint for no context"; fi
 fi
 if [ -n "$mkcube" ] && [ -f "$cube" ]; then
 	golden cube-callees callees -m time main "$cube"
@@ -571,6 +574,9 @@ if [ -n "$mkcube" ] && [ -f "$cube" ]; then
 	golden cube-callers callers -m time bar "$cube"
 	golden cube-profiles profiles --json "$cube"
 fi
+check callers-no-context 2 "$profdb" callers '#99999' "$db"
+err_contains callers-no-context "no context 99999 in the tree"
+if grep -q "instruction context" "$work/err"; then fail "callers-no-context: a hint for no context"; fi
 check callers-unknown 2 "$profdb" callers nosuch "$db"
 err_contains callers-unknown "no function named 'nosuch'"
 check callers-suggest 2 "$profdb" callers comp "$db"

@@ -117,6 +117,25 @@ static void suggest(calls *k)
 	}
 }
 
+/* Is context @p id in the tree of @p path opened with its line and
+ * instruction contexts? Without --sites a Callgrind profile opens without
+ * them (PROFDB_OPEN_FUNCTIONS_ONLY), and `top --by line` shows their ids:
+ * asked again, quietly, to tell a user who gave one what is missing. */
+static int in_tree_with_lines(const char *path, uint32_t id)
+{
+	profdb_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.flags = tool_open_flags & ~(uint32_t)PROFDB_OPEN_FUNCTIONS_ONLY;
+	profdb *db;
+	if (profdb_open(&db, path, &o) < 0)
+		return 0;
+	profdb_context c;
+	int found = profdb_context_get(db, id, &c) == 0 && c.in_tree;
+	profdb_close(db);
+	return found;
+}
+
 /* The sections of the query. @return 0, EXIT_USAGE (message printed), < 0. */
 static int find_function(calls *k)
 {
@@ -128,12 +147,9 @@ static int find_function(calls *k)
 		if (parse_u32(k->query + 1, &id) < 0)
 			return tool_bad_value("FUNCTION", k->query, "a name or #CONTEXT_ID");
 		if ((r = profdb_context_get(db, id, &c)) == -ENOENT || (r == 0 && !c.in_tree)) {
-			/* without --sites a Callgrind profile opens without its line and
-			 * instruction contexts (PROFDB_OPEN_FUNCTIONS_ONLY), whose ids
-			 * `top --by line` shows */
 			fprintf(stderr, "%s: %s: no context %" PRIu32 " in the tree%s\n", tool_prog,
-			        k->rep.path, id, k->sites ? "" : " (without --sites, a Callgrind "
-			        "profile's tree holds its functions only)");
+			        k->rep.path, id, !k->sites && in_tree_with_lines(k->rep.path, id) ?
+			        " (a line or instruction context: --sites reads those)" : "");
 			return EXIT_USAGE;
 		}
 		return r < 0 ? r : add_to_section(k, &c, c.function);

@@ -117,11 +117,10 @@ static int measure(const calls *k, size_t first, size_t shown, widths *w)
 	w->calls = 5;
 	w->id = 2;
 	for (size_t m = 0; m < w->nm; m++) {
-		char *col = report_column_name(&k->rep, m, 16);
-		if (!col)
+		int cw = report_column_width(&k->rep, m);
+		if (cw < 0)
 			return TOOL_OOM;
-		w->metric[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
-		free(col);
+		w->metric[m] = cw < 6 ? 6 : cw;
 	}
 	for (size_t i = first; i < first + shown; i++) {
 		const row *rw = &k->rows[i];
@@ -195,11 +194,8 @@ static int print_rows(const calls *k, size_t first, size_t end, size_t shown, ui
 	fmt_put("calls", w.calls);
 	printf("  ");
 	for (size_t m = 0; m < w.nm; m++) {
-		char *col = report_column_name(&k->rep, m, (size_t)w.metric[m]);
-		if (!col)
+		if (report_put_column(&k->rep, m, w.metric[m]) < 0)
 			return TOOL_OOM;
-		fmt_put(col, w.metric[m]);
-		free(col);
 		printf("  ");
 		prefix += w.metric[m] + 2;
 		if (m == 0 && report_has_percent(&k->rep, 0)) {

@@ -716,11 +716,10 @@ static int print_text(const ranking *k, size_t shown)
 	if (print_header(k) < 0)
 		return TOOL_OOM;
 	for (size_t m = 0; m < nm; m++) {
-		char *col = report_column_name(rep, m, 16);
-		if (!col)
+		int cw = report_column_width(rep, m);
+		if (cw < 0)
 			return TOOL_OOM;
-		w[m] = (int)fmt_width(col) < 6 ? 6 : (int)fmt_width(col);
-		free(col);
+		w[m] = cw < 6 ? 6 : cw;
 		for (size_t i = 0; i < shown; i++) {
 			double one;
 			int l = (int)fmt_value(buf, sizeof buf, row_at(k, i, &one).v[m], k->o.plain);
@@ -734,11 +733,8 @@ static int print_text(const ranking *k, size_t shown)
 	}
 	int prefix = idw + 2;
 	for (size_t m = 0; m < nm; m++) {
-		char *col = report_column_name(rep, m, (size_t)w[m]);
-		if (!col)
+		if (report_put_column(rep, m, w[m]) < 0)
 			return TOOL_OOM;
-		fmt_put(col, w[m]);
-		free(col);
 		printf("  ");
 		prefix += w[m] + 2;
 		if (m == 0 && pct) {

@@ -296,12 +296,10 @@ static int widths(const tree_out *o, int *w, size_t nm, int *idw)
 {
 	char buf[64];
 	for (size_t k = 0; k < nm; k++) {
-		char *col = report_column_name(&o->rep, k, 16);
-		if (!col)
+		int cw = nm == 1 ? 5 : report_column_width(&o->rep, k);
+		if (cw < 0)
 			return TOOL_OOM;
-		int l = nm == 1 ? 9 : (int)fmt_width(col) + 4;
-		w[2 * k] = w[2 * k + 1] = l < 9 ? 9 : l;
-		free(col);
+		w[2 * k] = w[2 * k + 1] = cw + 4 < 9 ? 9 : cw + 4;
 	}
 	*idw = 2;
 	for (int64_t i = 0; i < o->count; i++) {

@@ -815,3 +815,23 @@ char *report_column_name(const report *r, size_t k, size_t width)
 	free(name);
 	return col;
 }
+
+int report_column_width(const report *r, size_t k)
+{
+	char *col = report_column_name(r, k, 16);
+	if (!col)
+		return TOOL_OOM;
+	int w = (int)fmt_width(col);
+	free(col);
+	return w;
+}
+
+int report_put_column(const report *r, size_t k, int w)
+{
+	char *col = report_column_name(r, k, (size_t)w);
+	if (!col)
+		return TOOL_OOM;
+	fmt_put(col, w);
+	free(col);
+	return 0;
+}

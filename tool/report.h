@@ -119,5 +119,11 @@ double report_percent(const report *r, size_t k, double v);
 /* The column header of metric @p k: its name, shortened to @p width
  * columns, in a new buffer (the caller frees it); NULL when out of memory. */
 char *report_column_name(const report *r, size_t k, size_t width);
+/* The display columns of metric @p k's column head at its usual width (16
+ * columns at most); TOOL_OOM when out of memory. */
+int report_column_width(const report *r, size_t k);
+/* Metric @p k's column head, shortened to and right-aligned in @p w
+ * columns, to stdout. @return 0 or TOOL_OOM. */
+int report_put_column(const report *r, size_t k, int w);
 
 #endif

@@ -46,7 +46,8 @@ once() {
 
 cases() {
 	printf '%s\n' 'top|top' 'info|info' 'inclusive|top --inclusive' 'by-line|top --by line' \
-		"callers|callers #$hot" 'tree|tree' 'bottom-up|bottom-up' \
+		"callers|callers #$hot" "callers-sites|callers --sites #$hot" \
+		"callees-sites|callees --sites #$hot" 'tree|tree' 'bottom-up|bottom-up' \
 		"pprof|convert -t pprof -o $tmp/out.pb.gz" "callgrind|convert -t callgrind -o $tmp/out.cg" \
 		"folded|convert -t folded -o $tmp/out.fd" "speedscope|convert -t speedscope -o $tmp/out.json"
 }

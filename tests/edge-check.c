@@ -270,3 +270,110 @@ int64_t ec_check_tree_edges(const profdb *db, int64_t max_cost, const char *what
 	cr_assert_eq(profdb_edge_at(db, (uint64_t)n, &e), -ENOENT);
 	return n;
 }
+
+/* ---- edge sets ---------------------------------------------------------------- */
+
+static int one_of(const uint32_t *ctx, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ctx[i] == id)
+			return 1;
+	return 0;
+}
+
+static int side_has(profdb_edge_side side, const uint32_t *ctx, size_t n, const profdb_edge *e)
+{
+	if (side == PROFDB_EDGES_INTO)
+		return one_of(ctx, n, e->callee);
+	return one_of(ctx, n, e->caller) || (e->site != PROFDB_NONE && one_of(ctx, n, e->site));
+}
+
+/* The answers of the table's edge @p gi and the set's edge @p si alike. */
+static void same_costs(const profdb *db, const profdb_edge_set *set, uint64_t gi, uint64_t si,
+                       const char *what)
+{
+	int64_t np = profdb_profile_count(db), nm = profdb_metric_count(db);
+	uint32_t metrics[2] = {0, nm > 0 ? (uint32_t)(nm - 1) : 0};
+	for (int64_t p = -1; p < np && p < 8; p++) {
+		uint32_t prof = p < 0 ? PROFDB_NONE : (uint32_t)p;
+		for (int k = 0; k < 2 && nm > 0; k++) {
+			profdb_number a, b;
+			int ra = profdb_edge_inclusive(db, prof, gi, metrics[k], &a);
+			int rb = profdb_edge_set_inclusive(set, prof, si, metrics[k], &b);
+			cr_assert_eq(ra, rb, "%s: edge %" PRIu64 " profile %" PRId64 " metric %" PRIu32
+			             ": %d, in the set %d", what, gi, p, metrics[k], ra, rb);
+			cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "%s: edge %" PRIu64 " profile %" PRId64
+			             " metric %" PRIu32 ": another value in the set", what, gi, p,
+			             metrics[k]);
+		}
+	}
+}
+
+/* The set of the @p nc contexts @p ctx against the table of @p n edges. */
+static void check_set(const profdb *db, const uint32_t *ctx, size_t nc, profdb_edge_side side,
+                      int64_t n, const char *what)
+{
+	profdb_edge_set *set;
+	int r = profdb_edge_set_new(&set, db, ctx, nc, side);
+	cr_assert_eq(r, 0, "%s: set of %" PRIu32 ": %d %s", what, nc ? ctx[0] : 0, r,
+	             profdb_error_message());
+	int64_t ns = profdb_edge_set_count(set);
+	cr_assert_geq(ns, 0);
+	uint64_t si = 0;
+	for (int64_t gi = 0; gi < n; gi++) {
+		profdb_edge g, e;
+		cr_assert_eq(profdb_edge_at(db, (uint64_t)gi, &g), 0);
+		if (!side_has(side, ctx, nc, &g))
+			continue;
+		cr_assert_lt(si, (uint64_t)ns, "%s: context %" PRIu32 " side %d: edge %" PRId64
+		             " missing from the set", what, ctx[0], (int)side, gi);
+		cr_assert_eq(profdb_edge_set_at(set, si, &e), 0);
+		cr_assert_eq(memcmp(&g, &e, sizeof g), 0, "%s: context %" PRIu32 " side %d: edge %"
+		             PRId64 " differs from the set's %" PRIu64, what, ctx[0], (int)side, gi,
+		             si);
+		same_costs(db, set, (uint64_t)gi, si, what);
+		si++;
+	}
+	cr_assert_eq(si, (uint64_t)ns, "%s: context %" PRIu32 " side %d: %" PRId64 " edges in the "
+	             "set, %" PRIu64 " in the table", what, nc ? ctx[0] : 0, (int)side, ns, si);
+	profdb_edge e;
+	cr_assert_eq(profdb_edge_set_at(set, (uint64_t)ns, &e), -ENOENT);
+	profdb_edge_set_free(set);
+}
+
+int ec_check_edge_sets(const profdb *db, int64_t max_ctx, const char *what)
+{
+	int64_t n = profdb_edge_count(db);
+	cr_assert_geq(n, 0, "%s: edges: %s", what, profdb_error_message());
+	/* the root (a profile without functions has none), then the three
+	 * ends of edges spread over the table, one by one, and all of them
+	 * (with repeats) in one set */
+	uint32_t all[3 * 64 + 1];
+	size_t n_all = 0;
+	int checked = 0;
+	if (profdb_context_root(db, &all[0]) == 0) {
+		check_set(db, all, 1, PROFDB_EDGES_INTO, n, what);
+		check_set(db, all, 1, PROFDB_EDGES_OUT_OF, n, what);
+		n_all++;
+		checked++;
+	}
+	int64_t step = n / (max_ctx > 3 ? max_ctx / 3 : 1);
+	for (int64_t i = 0; i < n && checked < max_ctx && n_all + 3 <= 3 * 64;
+	     i += step > 0 ? step : 1) {
+		profdb_edge g;
+		cr_assert_eq(profdb_edge_at(db, (uint64_t)i, &g), 0);
+		uint32_t ends[3] = {g.caller, g.callee, g.site};
+		for (int k = 0; k < 3; k++) {
+			if (ends[k] == PROFDB_NONE)
+				continue;
+			check_set(db, &ends[k], 1, PROFDB_EDGES_INTO, n, what);
+			check_set(db, &ends[k], 1, PROFDB_EDGES_OUT_OF, n, what);
+			all[n_all++] = ends[k];
+			checked++;
+		}
+	}
+	check_set(db, all, n_all, PROFDB_EDGES_INTO, n, what);
+	check_set(db, all, n_all, PROFDB_EDGES_OUT_OF, n, what);
+	check_set(db, NULL, 0, PROFDB_EDGES_INTO, n, what);
+	return checked;
+}

@@ -23,4 +23,12 @@ int ec_check_totals(const profdb *db, const char *what);
  * non-summary profiles within the float bound. Returns the edge count. */
 int64_t ec_check_tree_edges(const profdb *db, int64_t max_cost, const char *what);
 
+/* The edge sets of up to @p max_ctx contexts (the root, then the callers,
+ * callees and sites of edges spread over the table), one by one and all
+ * in one set, and of no context, on both
+ * sides against the whole table filtered: the same edges in the same
+ * order, and for the first and last metric in every profile (up to 8) and
+ * combined the same answer, bit for bit. Returns the contexts checked. */
+int ec_check_edge_sets(const profdb *db, int64_t max_ctx, const char *what);
+
 #endif

@@ -192,6 +192,109 @@ Test(edges, callgrind_functions_only)
 	profdb_close(db);
 }
 
+/* The edges of one context, on each side. */
+static void expect_set(const profdb *db, uint32_t ctx, profdb_edge_side side, int64_t n,
+                       const uint32_t (*want)[3])
+{
+	profdb_edge_set *set;
+	cr_assert_eq(profdb_edge_set_new(&set, db, &ctx, 1, side), 0, "%s", profdb_error_message());
+	cr_assert_eq(profdb_edge_set_count(set), n, "context %" PRIu32 " side %d", ctx, (int)side);
+	for (int64_t i = 0; i < n; i++) {
+		profdb_edge e;
+		cr_assert_eq(profdb_edge_set_at(set, (uint64_t)i, &e), 0);
+		cr_assert_eq(e.caller, want[i][0], "context %" PRIu32 " edge %" PRId64, ctx, i);
+		cr_assert_eq(e.callee, want[i][1], "context %" PRIu32 " edge %" PRId64, ctx, i);
+		cr_assert_eq(e.site, want[i][2], "context %" PRIu32 " edge %" PRId64, ctx, i);
+	}
+	profdb_edge_set_free(set);
+}
+
+Test(edges, callgrind_sets)
+{
+	profdb *db = open_text(calls_text, sizeof calls_text - 1, 0);
+	uint32_t m2 = line_of(db, 1, 2), a5 = line_of(db, 2, 5), m1 = line_of(db, 1, 1);
+	const uint32_t into_a[][3] = {{1, 2, m2}, {1, 2, PROFDB_NONE}};
+	const uint32_t out_of_main[][3] = {{1, 2, m2}, {1, 2, PROFDB_NONE}, {1, 3, PROFDB_NONE}};
+	const uint32_t into_b[][3] = {{1, 3, PROFDB_NONE}, {2, 3, a5}};
+	const uint32_t at_m2[][3] = {{1, 2, m2}};
+	const uint32_t at_a5[][3] = {{2, 3, a5}};
+	expect_set(db, 2, PROFDB_EDGES_INTO, 2, into_a);
+	expect_set(db, 1, PROFDB_EDGES_OUT_OF, 3, out_of_main);
+	expect_set(db, 3, PROFDB_EDGES_INTO, 2, into_b);
+	expect_set(db, m2, PROFDB_EDGES_OUT_OF, 1, at_m2);
+	expect_set(db, a5, PROFDB_EDGES_OUT_OF, 1, at_a5);
+	expect_set(db, m1, PROFDB_EDGES_OUT_OF, 0, NULL);   /* a line without calls */
+	expect_set(db, 1, PROFDB_EDGES_INTO, 0, NULL);      /* nobody calls main */
+	expect_set(db, 3, PROFDB_EDGES_OUT_OF, 0, NULL);    /* b calls nobody */
+	expect_set(db, m2, PROFDB_EDGES_INTO, 0, NULL);     /* a line is no callee */
+	expect_set(db, 0, PROFDB_EDGES_INTO, 0, NULL);      /* the root */
+	expect_set(db, 0, PROFDB_EDGES_OUT_OF, 0, NULL);
+	/* several contexts: each edge once, in the table's order */
+	const uint32_t main_a5[] = {a5, 1, a5};
+	const uint32_t out_of_both[][3] = {{1, 2, m2}, {1, 2, PROFDB_NONE}, {1, 3, PROFDB_NONE},
+	                                   {2, 3, a5}};
+	profdb_edge_set *set;
+	cr_assert_eq(profdb_edge_set_new(&set, db, main_a5, 3, PROFDB_EDGES_OUT_OF), 0);
+	cr_assert_eq(profdb_edge_set_count(set), 4);
+	for (uint64_t i = 0; i < 4; i++) {
+		profdb_edge e;
+		cr_assert_eq(profdb_edge_set_at(set, i, &e), 0);
+		cr_assert(e.caller == out_of_both[i][0] && e.callee == out_of_both[i][1] &&
+		          e.site == out_of_both[i][2], "edge %" PRIu64, i);
+	}
+	profdb_edge_set_free(set);
+	const uint32_t m2_main[] = {m2, 1};
+	cr_assert_eq(profdb_edge_set_new(&set, db, m2_main, 2, PROFDB_EDGES_OUT_OF), 0);
+	cr_assert_eq(profdb_edge_set_count(set), 3);   /* main's calls; m2's among them */
+	profdb_edge_set_free(set);
+	cr_assert_eq(profdb_edge_set_new(&set, db, NULL, 0, PROFDB_EDGES_INTO), 0);
+	cr_assert_eq(profdb_edge_set_count(set), 0);
+	profdb_edge_set_free(set);
+	/* the costs are the table's */
+	const uint32_t b = 3;
+	cr_assert_eq(profdb_edge_set_new(&set, db, &b, 1, PROFDB_EDGES_INTO), 0);
+	profdb_number v;
+	cr_assert_eq(profdb_edge_set_inclusive(set, 0, 1, 0, &v), 1);
+	cr_assert_eq(v.type, PROFDB_TYPE_U64);
+	cr_assert_eq(v.as.u64, 30);
+	cr_assert_eq(profdb_edge_set_inclusive(set, 1, 0, 0, &v), 0);   /* none in part 2 */
+	cr_assert_eq(v.type, PROFDB_TYPE_NONE);
+	cr_assert_eq(profdb_edge_set_inclusive(set, PROFDB_NONE, 0, 1, &v), 1);
+	cr_assert_eq(v.as.u64, 4);
+	cr_assert_eq(profdb_edge_set_inclusive(set, 0, 2, 0, &v), -ENOENT);   /* no edge 2 */
+	cr_assert_eq(profdb_edge_set_inclusive(set, 2, 0, 0, &v), -ENOENT);   /* no profile 2 */
+	cr_assert_eq(profdb_edge_set_inclusive(set, 0, 0, 2, &v), -ENOENT);   /* no event 2 */
+	cr_assert_eq(profdb_edge_set_inclusive(NULL, 0, 0, 0, &v), -EINVAL);
+	cr_assert_eq(profdb_edge_set_inclusive(set, 0, 0, 0, NULL), -EINVAL);
+	profdb_edge e;
+	cr_assert_eq(profdb_edge_set_at(set, 2, &e), -ENOENT);
+	cr_assert_eq(profdb_edge_set_at(set, 0, NULL), -EINVAL);
+	cr_assert_eq(profdb_edge_set_at(NULL, 0, &e), -EINVAL);
+	cr_assert_eq(profdb_edge_set_count(NULL), -EINVAL);
+	profdb_edge_set_free(set);
+	profdb_edge_set_free(NULL);
+	/* refused: no such context (among others), no such side, NULL */
+	const uint32_t bad[] = {1, 999999};
+	set = (profdb_edge_set *)&e;
+	cr_assert_eq(profdb_edge_set_new(&set, db, bad, 2, PROFDB_EDGES_INTO), -ENOENT);
+	cr_assert_null(set);
+	cr_assert_eq(profdb_edge_set_new(&set, db, bad, 1, (profdb_edge_side)2), -EINVAL);
+	cr_assert_eq(profdb_edge_set_new(&set, NULL, bad, 1, PROFDB_EDGES_INTO), -EINVAL);
+	cr_assert_eq(profdb_edge_set_new(NULL, db, bad, 1, PROFDB_EDGES_INTO), -EINVAL);
+	cr_assert_eq(profdb_edge_set_new(&set, db, NULL, 1, PROFDB_EDGES_INTO), -EINVAL);
+	cr_assert_gt(ec_check_edge_sets(db, 64, "calls_text"), 1);
+	profdb_close(db);
+}
+
+Test(edges, callgrind_sets_functions_only)
+{
+	profdb *db = open_text(calls_text, sizeof calls_text - 1, PROFDB_OPEN_FUNCTIONS_ONLY);
+	const uint32_t into_b[][3] = {{1, 3, PROFDB_NONE}, {2, 3, PROFDB_NONE}};
+	expect_set(db, 3, PROFDB_EDGES_INTO, 2, into_b);
+	cr_assert_gt(ec_check_edge_sets(db, 64, "calls_text, functions only"), 1);
+	profdb_close(db);
+}
+
 /* Threads asking for the edges at once all get the one table. */
 static void *count_edges(void *arg)
 {
@@ -234,6 +337,7 @@ Test(edges, hpctoolkit_sample)
 	cr_assert_eq(profdb_open(&db, dir, NULL), 0, "%s", profdb_error_message());
 	int64_t n = ec_check_tree_edges(db, INT64_MAX, "hpctk4 sample");
 	cr_assert_geq(n, 5, "the sample has calls to main, compute, helper, memcpy, ...");
+	cr_assert_gt(ec_check_edge_sets(db, 64, "hpctk4 sample"), 1);
 	profdb_edge e;
 	for (int64_t i = 0; i < n; i++) {
 		cr_assert_eq(profdb_edge_at(db, (uint64_t)i, &e), 0);
@@ -272,6 +376,7 @@ Test(edges, cube_sample_visits)
 		cr_assert_eq(e.count, want, "edge %" PRId64 ": visits", i);
 	}
 	cr_assert_gt(ec_check_totals(db, "cube sample"), 0);
+	cr_assert_gt(ec_check_edge_sets(db, 64, "cube sample"), 1);
 	profdb_close(db);
 	tw_blob_free(&t);
 }
@@ -362,10 +467,12 @@ static int check_one(const char *path, int64_t *metrics)
 	profdb_about about;
 	cr_assert_eq(profdb_get_about(db, &about), 0);
 	*metrics += ec_check_totals(db, path);
+	int64_t n_edges = profdb_edge_count(db);
 	if (about.format == PROFDB_FORMAT_CALLGRIND)
 		check_cg_edges(db, path);
 	else
 		ec_check_tree_edges(db, 64, path);
+	cr_assert_geq(ec_check_edge_sets(db, 24, path), n_edges > 0);
 	profdb_close(db);
 	return 1;
 }

@@ -752,6 +752,30 @@ static uint64_t analysis_hash(const profdb *db)
 		if (profdb_edge_inclusive(db, PROFDB_NONE, (uint64_t)i, first, &v) == 1)
 			h = mix(h, bits(profdb_number_to_double(v)));
 	}
+	/* the edge sets of the first edges' ends (on a tree format the first
+	 * one builds the table's orders) */
+	for (int64_t i = 0; i < ne && i < 16; i++) {
+		profdb_edge e;
+		profdb_edge_at(db, (uint64_t)i, &e);
+		for (int side = 0; side < 2; side++) {
+			profdb_edge_set *set;
+			uint32_t end = side ? e.caller : e.callee;
+			if (profdb_edge_set_new(&set, db, &end, 1,
+			                        side ? PROFDB_EDGES_OUT_OF : PROFDB_EDGES_INTO) < 0)
+				return 0;
+			int64_t n = profdb_edge_set_count(set);
+			h = mix(h, (uint64_t)n);
+			for (int64_t j = 0; j < n; j++) {
+				profdb_edge f;
+				profdb_number v;
+				profdb_edge_set_at(set, (uint64_t)j, &f);
+				h = mix(h, (uint64_t)f.caller << 32 | f.callee);
+				if (profdb_edge_set_inclusive(set, PROFDB_NONE, (uint64_t)j, first, &v) == 1)
+					h = mix(h, bits(profdb_number_to_double(v)));
+			}
+			profdb_edge_set_free(set);
+		}
+	}
 	for (int k = PROFDB_TREE_TOP_DOWN; first != PROFDB_NONE && k <= PROFDB_TREE_FLAT; k++) {
 		profdb_tree_options o = PROFDB_TREE_OPTIONS_INIT;
 		profdb_tree *t;
@@ -774,7 +798,7 @@ static uint64_t analysis_hash(const profdb *db)
 }
 
 /* Threads asking a fresh handle for metric data, edges and views race the
- * lazy tables behind each (the edge list, the has-values bitmap, the
+ * lazy tables behind each (the edge list and its orders, the has-values bitmap, the
  * Callgrind inclusive tables, the tree of the common model). */
 static int t_analysis_concurrent(void)
 {

@@ -10,6 +10,7 @@
 typedef struct part {
 	uint32_t section;   /* index into the sections */
 	uint32_t other;     /* the other function's context */
+	uint32_t caller, callee;   /* the edge's ends */
 	uint32_t site;      /* the call site's context, PROFDB_NONE without one */
 	profdb_str name, file, module;
 	int has_count;

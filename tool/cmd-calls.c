@@ -8,12 +8,15 @@
  * sections, as callgrind_annotate shows them; the contexts of one function
  * on many call paths (HPCToolkit, Cube) are one.
  *
- * A row is the edges (profdb_edge_at) between the section's contexts and
- * one other function (name, file, module), and with --sites one call site:
- * the calls summed over the edges (shown only where the format records
- * counts: Callgrind's calls=, Cube's visits), the edges' inclusive cost
- * (profdb_edge_inclusive) per metric, combined over the chosen profiles and the
- * edges by the metric's rule. That is callgrind_annotate's --tree=caller /
+ * A row is the edges between the section's contexts and one other
+ * function (name, file, module), and with --sites one call site: the
+ * edges into its contexts or out of them (profdb_edge_set_new, which
+ * reads only what those edges need: a Callgrind caller's text is decoded
+ * for its call sites only when it calls the function), the calls summed over
+ * the edges (shown only where the format records counts: Callgrind's
+ * calls=, Cube's visits), the edges' inclusive cost
+ * (profdb_edge_set_inclusive) per metric, combined over the chosen
+ * profiles and the edges by the metric's rule. That is callgrind_annotate's --tree=caller /
  * --tree=calling line for Callgrind, except that a call inside one cycle
  * of the call graph (or to the caller itself) is a row of its own with
  * its count and no cost (find_cycles); for the tree formats the callee
@@ -285,14 +288,15 @@ static int64_t new_costs(calls *k)
 /* Edge @p i's inclusive cost for metric @p m over the report's profiles,
  * combined by the metric's rule, scaled; NaN when it has none there.
  * @return 0 or < 0. */
-static int edge_cost(const calls *k, uint64_t i, size_t m, double *out)
+static int edge_cost(const calls *k, const profdb_edge_set *set, uint64_t i, size_t m,
+                     double *out)
 {
 	const report_metric *rm = &k->rep.m[m];
 	profdb_number v;
 	int r;
 	*out = NAN;
 	if (rm->mode != REPORT_SEL) {
-		if ((r = profdb_edge_inclusive(k->rep.db, rm->profile, i, rm->metric.id, &v)) < 0)
+		if ((r = profdb_edge_set_inclusive(set, rm->profile, i, rm->metric.id, &v)) < 0)
 			return r;
 		if (r)
 			*out = profdb_number_to_double(v) * rm->scale;
@@ -301,7 +305,7 @@ static int edge_cost(const calls *k, uint64_t i, size_t m, double *out)
 	/* The selection, in ascending profile order, as report_value() does;
 	 * profiles without calls take no part. */
 	for (size_t p = 0; p < k->rep.n_sel; p++) {
-		if ((r = profdb_edge_inclusive(k->rep.db, k->rep.sel[p], i, rm->metric.id, &v)) < 0)
+		if ((r = profdb_edge_set_inclusive(set, k->rep.sel[p], i, rm->metric.id, &v)) < 0)
 			return r;
 		if (r)
 			*out = combine(rm->metric.combine, *out, profdb_number_to_double(v));
@@ -372,19 +376,20 @@ static int name_passes(const calls *k, profdb_str name)
  * numbers"). The tree formats have no cycles. @return 0 or < 0. */
 static int find_cycles(calls *k)
 {
-	int64_t ne = profdb_edge_count(k->rep.db);
-	if (ne < 0)
-		return (int)ne;
+	/* Only a call graph has cycles, between its function contexts. */
+	int64_t nf = profdb_graph_function_count(k->rep.db);
+	if (nf == -ENOTSUP)
+		return 0;
+	if (nf < 0)
+		return (int)nf;
 	size_t n = 0;
-	for (int64_t i = 0; i < ne; i++) {
-		profdb_edge e;
-		int r = profdb_edge_at(k->rep.db, (uint64_t)i, &e);
+	for (int64_t i = 0; i < nf; i++) {
+		profdb_graph_function f;
+		int r = profdb_graph_function_at(k->rep.db, (uint32_t)i, &f);
 		if (r < 0)
 			return r;
-		if (e.caller != PROFDB_NONE && e.caller >= n)
-			n = (size_t)e.caller + 1;
-		if (e.callee != PROFDB_NONE && e.callee >= n)
-			n = (size_t)e.callee + 1;
+		if (f.context >= n)
+			n = (size_t)f.context + 1;
 	}
 	uint32_t *group_of = malloc((n + 1) * sizeof *group_of);
 	k->cycle_of = malloc((n + 1) * sizeof *k->cycle_of);
@@ -412,13 +417,16 @@ static int nested_call(const calls *k, const profdb_edge *e)
 	       k->cycle_of[e->caller] == k->cycle_of[e->callee];
 }
 
-/* One part of edge @p i for section @p s. @return 0 or < 0. */
-static int take_part(calls *k, uint64_t i, const profdb_edge *e, size_t s, label_store *ls)
+/* One part of edge @p i of @p set for section @p s. @return 0 or < 0. */
+static int take_part(calls *k, const profdb_edge_set *set, uint64_t i, const profdb_edge *e,
+                     size_t s, label_store *ls)
 {
 	part p;
 	memset(&p, 0, sizeof p);
 	p.section = (uint32_t)s;
 	p.other = k->callees ? e->callee : e->caller;
+	p.caller = e->caller;
+	p.callee = e->callee;
 	p.site = e->site;
 	p.has_count = e->has_count;
 	p.count = e->count;
@@ -443,7 +451,7 @@ static int take_part(calls *k, uint64_t i, const profdb_edge *e, size_t s, label
 	p.ci = (size_t)ci;
 	int any = 0;
 	for (size_t m = 0; r == 0 && m < k->rep.n; m++) {
-		r = edge_cost(k, i, m, &k->costs[p.ci + m]);
+		r = edge_cost(k, set, i, m, &k->costs[p.ci + m]);
 		any |= !isnan(k->costs[p.ci + m]);
 	}
 	if (r < 0 || !any) {   /* !any: no calls (no value) in the chosen profiles */
@@ -456,22 +464,25 @@ static int take_part(calls *k, uint64_t i, const profdb_edge *e, size_t s, label
 	return add_part(k, p);
 }
 
-/* Edge @p i if it touches a section. @return 0 or < 0. */
-static int take_edge(calls *k, uint64_t i, label_store *ls)
+/* The edges of section @p s: into its contexts, or out of them (calls
+ * from a function, or from a line or instruction at its site).
+ * @return 0 or < 0. */
+static int take_section(calls *k, size_t s, label_store *ls)
 {
-	profdb_edge e;
-	int r = profdb_edge_at(k->rep.db, i, &e);
+	const section *sec = &k->sec[s];
+	profdb_edge_set *set;
+	int r = profdb_edge_set_new(&set, k->rep.db, sec->ctx, sec->n_ctx,
+	                            k->callees ? PROFDB_EDGES_OUT_OF : PROFDB_EDGES_INTO);
 	if (r < 0)
 		return r;
-	for (size_t s = 0; s < k->n_sec; s++) {
-		const section *sec = &k->sec[s];
-		int hit = k->callees ? in_section(sec, e.caller) ||
-		                       (e.site != PROFDB_NONE && in_section(sec, e.site))
-		                     : in_section(sec, e.callee);
-		if (hit && (r = take_part(k, i, &e, s, ls)) < 0)
-			return r;
+	int64_t n = profdb_edge_set_count(set);
+	for (int64_t i = 0; r == 0 && i < n; i++) {
+		profdb_edge e;
+		if ((r = profdb_edge_set_at(set, (uint64_t)i, &e)) == 0)
+			r = take_part(k, set, (uint64_t)i, &e, s, ls);
 	}
-	return 0;
+	profdb_edge_set_free(set);
+	return r;
 }
 
 /* Parts of one row are adjacent after this sort. */
@@ -499,6 +510,13 @@ static int cmp_part(const void *a, const void *b)
 	int c = row_key_cmp(sort_ctx, x, y);
 	if (!c)
 		c = (x->other > y->other) - (x->other < y->other);
+	/* then as the edges are ordered (profdb_edge_at) */
+	if (!c)
+		c = (x->caller > y->caller) - (x->caller < y->caller);
+	if (!c)
+		c = (x->callee > y->callee) - (x->callee < y->callee);
+	if (!c)
+		c = (x->site > y->site) - (x->site < y->site);
 	return c;
 }
 
@@ -657,11 +675,8 @@ static int run_calls(calls *k, label_store *ls)
 			return r;
 	if ((r = find_cycles(k)) < 0)
 		return r;
-	int64_t n = profdb_edge_count(k->rep.db);
-	if (n < 0)
-		return (int)n;
-	for (uint64_t i = 0; i < (uint64_t)n; i++)
-		if ((r = take_edge(k, i, ls)) < 0)
+	for (size_t s = 0; s < k->n_sec; s++)
+		if ((r = take_section(k, s, ls)) < 0)
 			return r;
 	sort_ctx = k;
 	if (k->n_parts > 1)

@@ -552,6 +552,58 @@ PROFDB_EXPORT int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *
 PROFDB_EXPORT int profdb_edge_inclusive(const profdb *db, uint32_t profile, uint64_t edge,
                                         uint32_t metric, profdb_number *out);
 
+/* The edges of some contexts. The functions above build every edge of
+ * the database on first use; on Callgrind with line contexts that decodes
+ * every calling function's text for its call sites. An edge set holds the
+ * edges of a few contexts only (a function's contexts, say), and reads
+ * what those need: on Callgrind the text of the contexts' callers (into)
+ * or of their own functions (out of), no other. */
+
+/** Which edges of its contexts profdb_edge_set_new() takes. @since 1.1 */
+typedef enum profdb_edge_side {
+	/** The calls into the contexts: the edges whose callee is one. */
+	PROFDB_EDGES_INTO = 0,
+	/** The calls out of them: the edges whose caller is one (a function,
+	 *  or the root), or whose call site is one (a line or instruction). */
+	PROFDB_EDGES_OUT_OF = 1
+} profdb_edge_side;
+
+/** The edges of some contexts (opaque, read-only, shareable by threads).
+ *  @since 1.1 */
+typedef struct profdb_edge_set profdb_edge_set;
+
+/** The edges of the contexts @p contexts (@p n_contexts ids, in any order,
+ *  repeats allowed) on side @p side: exactly the edges of profdb_edge_at()
+ *  that the side selects for any of them, each once, in the same order
+ *  (caller, callee, site), with the same counts and inclusive costs
+ *  (profdb_edge_set_inclusive() answers what profdb_edge_inclusive() does
+ *  for the same edge). No contexts: an empty set.
+ *  @return 0; -EINVAL (NULL @p ret or @p db, NULL @p contexts with
+ *  @p n_contexts > 0, @p side not a profdb_edge_side); -ENOENT (a context
+ *  out of range); -EFBIG (the edges need more than options.max_memory);
+ *  -ENOMEM; what reading the calls and call sites met. Lifetime: free it
+ *  with profdb_edge_set_free() before profdb_close(@p db); @p contexts is
+ *  not kept. Thread-safe on @p db. @since 1.1 */
+PROFDB_EXPORT int profdb_edge_set_new(profdb_edge_set **ret, const profdb *db,
+                                      const uint32_t *contexts, size_t n_contexts,
+                                      profdb_edge_side side);
+/** Number of edges in @p set. @return the count (>= 0), -EINVAL (NULL
+ *  @p set). Thread-safe. @since 1.1 */
+PROFDB_EXPORT int64_t profdb_edge_set_count(const profdb_edge_set *set);
+/** Edge @p index (0 .. count-1) of @p set.
+ *  @return 0, -EINVAL (NULL argument), -ENOENT (out of range).
+ *  Thread-safe. @since 1.1 */
+PROFDB_EXPORT int profdb_edge_set_at(const profdb_edge_set *set, uint64_t index,
+                                     profdb_edge *out);
+/** The inclusive cost of edge @p index of @p set for @p metric in
+ *  @p profile (PROFDB_NONE: combined as profdb_edge_inclusive() combines
+ *  it). @return as profdb_edge_inclusive(). Thread-safe. @since 1.1 */
+PROFDB_EXPORT int profdb_edge_set_inclusive(const profdb_edge_set *set, uint32_t profile,
+                                            uint64_t index, uint32_t metric,
+                                            profdb_number *out);
+/** Free an edge set; NULL is a no-op. @since 1.1 */
+PROFDB_EXPORT void profdb_edge_set_free(profdb_edge_set *set);
+
 /* ---- the three views: top-down, bottom-up, flat ---------------------------- */
 /*
  * A profdb_tree is one of the three views hpcviewer shows, built once from

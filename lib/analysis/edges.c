@@ -24,7 +24,12 @@
  * Memory: 24 bytes per edge, plus for a call graph 12 bytes per edge,
  * and for an edge of call sites (4 + 8 x (events + 1)) bytes per profile
  * with calls and 8 x events, counted against options.max_memory (-EFBIG
- * beyond). */
+ * beyond).
+ *
+ * The edge sets (edge-sets.c) are the edges of some contexts: a call
+ * graph's come from the same builder with a pick (profdb__edge_pick),
+ * which reads only the callers it needs; a tree format's from this
+ * table. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,30 +37,7 @@
 #include "query/hints-internal.h"
 #include "query/query-internal.h"
 #include "core/search-internal.h"
-
-struct profdb__edges {
-	profdb_edge *e;            /* sorted by caller, callee, site */
-	uint64_t n;
-	/* A call graph: edge i's calls in each profile are parts [first[i],
-	 * first[i + 1]), by ascending profile; total: summed over them. */
-	uint32_t ne;
-	uint64_t *first;
-	uint32_t *part_profile;
-	uint64_t *part_cost;       /* ne per part */
-	uint64_t *total;           /* ne per edge */
-	/* NULL, or per edge the backend's call that is the edge (the calls of
-	 * a caller without line contexts), PROFDB_NONE for an edge of parts:
-	 * its counts and costs are asked of the backend. */
-	uint32_t *call;
-	/* A tree format whose backend computes a scope along the tree
-	 * (scoped_all, Cube): the callees' inclusive values, one column per
-	 * metric id built on first use, every context x every profile in one
-	 * pass instead of one subtree walk per (edge, profile). NULL when the
-	 * backend has no such pass or the columns would not fit. */
-	struct edge_column *cols;
-	uint32_t n_cols, n_ctx, n_prof;
-	uint8_t *summary;          /* n_prof: is profile p a summary profile */
-};
+#include "edges-internal.h"
 
 /* One metric's inclusive values: v[c * n_prof + p], found likewise (what
  * profdb_inclusive() would answer); v NULL: use profdb_inclusive(). */
@@ -88,7 +70,18 @@ void profdb__edges_free(struct profdb__edges *x)
 	}
 	free(x->cols);
 	free(x->summary);
+	profdb__once_destroy(&x->order_once);
+	free(x->by_callee);
+	free(x->by_site);
 	free(x);
+}
+
+struct profdb__edges *profdb__edges_new(void)
+{
+	struct profdb__edges *x = calloc(1, sizeof *x);
+	if (x)
+		profdb__once_init(&x->order_once);
+	return x;
 }
 
 static uint64_t budget(const profdb *db)
@@ -127,6 +120,22 @@ static int cmp_edge(const void *a, const void *b)
 	if (x->callee != y->callee)
 		return x->callee < y->callee ? -1 : 1;
 	return x->site < y->site ? -1 : x->site > y->site;
+}
+
+static int listed(const uint32_t *a, size_t n, uint32_t v)
+{
+	size_t i = profdb__lower_u32(a, 0, n, v);
+	return i < n && a[i] == v;
+}
+
+static int picked(const profdb__edge_pick *p, const profdb_edge *k)
+{
+	if (p->all)
+		return 1;
+	if (p->side == PROFDB_EDGES_INTO)
+		return listed(p->ctx, p->n_ctx, k->callee);
+	return listed(p->ctx, p->n_ctx, k->caller) ||
+	       (k->site != PROFDB_NONE && listed(p->ctx, p->n_ctx, k->site));
 }
 
 /* ---- a call graph (Callgrind) ------------------------------------------------ */
@@ -250,8 +259,8 @@ static void put_row(cg_rows *t, profdb_edge k, uint32_t profile, const uint64_t 
 /* The call sites of caller function @p fn (every profile) as rows; 1 when
  * the function has no line contexts, so that no call has a site and its
  * rows are the backend's calls (rows_without_sites), 0 when added. */
-static int caller_rows(const profdb *db, uint32_t fn, uint32_t ne, cg_pos **pos,
-                       size_t *cap_pos, cg_rows *t)
+static int caller_rows(const profdb *db, const profdb__edge_pick *pk, uint32_t fn, uint32_t ne,
+                       cg_pos **pos, size_t *cap_pos, cg_rows *t)
 {
 	const profdb__native_table *nt = db->be->native_records;
 	size_t n_pos = 0;
@@ -270,10 +279,13 @@ static int caller_rows(const profdb *db, uint32_t fn, uint32_t ne, cg_pos **pos,
 		r = (int)nc;
 	for (int64_t i = 0; i < nc && r >= 0; i++) {
 		profdb__native_row cs;
-		if ((r = nt->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs)) < 0 ||
-		    (r = add_row(t, ne)) < 0)
+		if ((r = nt->record_at(d, PROFDB__NATIVE_CALL, (uint32_t)i, &cs)) < 0)
 			break;
 		profdb_edge k = {fn + 1, cs.callee + 1, site_of(*pos, n_pos, &cs), 1, cs.count};
+		if (!picked(pk, &k))
+			continue;
+		if ((r = add_row(t, ne)) < 0)
+			break;
 		put_row(t, k, cs.profile, cs.costs, ne);
 	}
 	nt->records_free(d);
@@ -284,8 +296,8 @@ static int caller_rows(const profdb *db, uint32_t fn, uint32_t ne, cg_pos **pos,
  * site, a caller's calls of one callee are one edge, the backend's call
  * (the sums of the calls= lines the records would give), whose counts and
  * costs the backend keeps: its text is not decoded, its costs not copied. */
-static int rows_without_sites(const profdb *db, const unsigned char *bare, int64_t nf,
-                              int64_t nc, cg_rows *t)
+static int rows_without_sites(const profdb *db, const profdb__edge_pick *pk,
+                              const unsigned char *bare, int64_t nf, int64_t nc, cg_rows *t)
 {
 	const profdb__graph_table *g = db->be->graph;
 	for (int64_t i = 0; i < nc; i++) {
@@ -295,9 +307,11 @@ static int rows_without_sites(const profdb *db, const unsigned char *bare, int64
 			return r;
 		if (c.caller >= nf || !bare[c.caller])
 			continue;
+		profdb_edge k = {c.caller + 1, c.callee + 1, PROFDB_NONE, 1, c.count};
+		if (!picked(pk, &k))
+			continue;
 		if ((r = grow((void **)&t->row, &t->cap, t->n + 1, sizeof *t->row)) < 0)
 			return r;
-		profdb_edge k = {c.caller + 1, c.callee + 1, PROFDB_NONE, 1, c.count};
 		t->row[t->n++] = (cg_call_row){k, PROFDB_NONE, (uint32_t)i, 0};
 	}
 	return 0;
@@ -373,7 +387,11 @@ static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__ed
 	return 0;
 }
 
-static int build_cg(const profdb *db, struct profdb__edges *x)
+/* The edges @p pk picks. A caller's text is decoded (for its call sites)
+ * only when one of its calls can be picked: every caller for all edges,
+ * the callers of the contexts for the calls into them, the contexts' own
+ * functions for the calls out of them. */
+int profdb__edges_build_cg(const profdb *db, const profdb__edge_pick *pk, struct profdb__edges *x)
 {
 	const profdb__graph_table *g = db->be->graph;
 	int64_t nf = g->function_count(db->impl), nc = g->call_count(db->impl);
@@ -390,16 +408,19 @@ static int build_cg(const profdb *db, struct profdb__edges *x)
 	 * mark, and takes the backend's calls. */
 	for (int64_t i = 0; i < nc && r >= 0; i++) {
 		profdb__graph_call c;
-		if ((r = g->call(db->impl, PROFDB_NONE, (uint32_t)i, &c)) >= 0 && c.caller < nf)
+		if ((r = g->call(db->impl, PROFDB_NONE, (uint32_t)i, &c)) >= 0 && c.caller < nf &&
+		    (pk->all || (pk->side == PROFDB_EDGES_INTO ? listed(pk->ctx, pk->n_ctx, c.callee + 1)
+		                                               : listed(pk->fn, pk->n_fn, c.caller + 1))))
 			calls[c.caller] = 1;
 	}
 	for (int64_t f = 0; f < nf && r >= 0; f++)
-		if (calls[f] && (r = caller_rows(db, (uint32_t)f, (uint32_t)ne, &pos, &cap_pos, &t)) > 0)
+		if (calls[f] &&
+		    (r = caller_rows(db, pk, (uint32_t)f, (uint32_t)ne, &pos, &cap_pos, &t)) > 0)
 			any_bare = 1;
 		else
 			calls[f] = 0;
 	if (r >= 0 && any_bare)
-		r = rows_without_sites(db, calls, nf, nc, &t);
+		r = rows_without_sites(db, pk, calls, nf, nc, &t);
 	if (r >= 0)
 		r = cg_merge(db, &t, (uint32_t)ne, x);
 	free(calls);
@@ -660,10 +681,11 @@ static int column_cost(const struct profdb__edges *x, uint32_t callee, uint32_t 
 static int build(void *arg)
 {
 	profdb *db = arg;
-	struct profdb__edges *x = calloc(1, sizeof *x);
+	struct profdb__edges *x = profdb__edges_new();
 	if (!x)
 		return oom();
-	int r = profdb__call_graph(db) ? build_cg(db, x) : build_tree(db, x);
+	static const profdb__edge_pick every = {1, PROFDB_EDGES_INTO, NULL, 0, NULL, 0};
+	int r = profdb__call_graph(db) ? profdb__edges_build_cg(db, &every, x) : build_tree(db, x);
 	if (r >= 0 && !x->first)
 		plan_columns(db, x);
 	if (r < 0) {
@@ -674,7 +696,7 @@ static int build(void *arg)
 	return 0;
 }
 
-static int edges(const profdb *db, const struct profdb__edges **out)
+int profdb__edges_table(const profdb *db, const struct profdb__edges **out)
 {
 	int r = profdb__once_run((profdb__once *)&db->edges_once, build, (void *)(uintptr_t)db);
 	*out = db->edges;
@@ -686,7 +708,7 @@ int64_t profdb_edge_count(const profdb *db)
 	const struct profdb__edges *x;
 	if (!db)
 		return profdb__fail(-EINVAL, "profdb_edge_count: NULL database handle");
-	int r = edges(db, &x);
+	int r = profdb__edges_table(db, &x);
 	return r < 0 ? r : (int64_t)x->n;
 }
 
@@ -697,7 +719,7 @@ int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out)
 	const struct profdb__edges *x;
 	if (!db || !out)
 		return profdb__fail(-EINVAL, "profdb_edge_at: NULL argument");
-	int r = edges(db, &x);
+	int r = profdb__edges_table(db, &x);
 	if (r < 0)
 		return r;
 	if (index >= x->n)
@@ -710,7 +732,7 @@ int profdb_edge_at(const profdb *db, uint64_t index, profdb_edge *out)
 /* The rule that combines @p metric over profiles: the metric's own
  * (profdb_metric.combine, doc/model.md "Combining numbers"); -ENOTSUP for
  * a metric that does not combine. */
-static int rule_of(const profdb *db, uint32_t metric, profdb_combine *rule)
+static int rule_of(const profdb *db, uint32_t metric, profdb_combine *rule, const char *who)
 {
 	profdb_metric m;
 	int r = profdb_metric_get(db, metric, &m);
@@ -718,8 +740,8 @@ static int rule_of(const profdb *db, uint32_t metric, profdb_combine *rule)
 		return r;
 	*rule = m.combine;
 	if (*rule == PROFDB_COMBINE_NONE)
-		return profdb__fail(-ENOTSUP, "profdb_edge_inclusive: metric %" PRIu32 " (%.*s) does "
-		                    "not combine over profiles", metric, (int)m.name.len, m.name.ptr);
+		return profdb__fail(-ENOTSUP, "%s: metric %" PRIu32 " (%.*s) does not combine over "
+		                    "profiles", who, metric, (int)m.name.len, m.name.ptr);
 	return 0;
 }
 
@@ -752,7 +774,7 @@ static void combine(profdb_number *acc, profdb_number v, profdb_combine rule, in
 /* A tree format: the callee's inclusive value, in one profile or combined
  * over the non-summary profiles in ascending profile order. */
 static int tree_cost(const profdb *db, const struct profdb__edges *x, uint32_t callee,
-                     uint32_t profile, uint32_t metric, profdb_number *out)
+                     uint32_t profile, uint32_t metric, profdb_number *out, const char *who)
 {
 	if (profile != PROFDB_NONE) {
 		int r = column_cost(x, callee, profile, metric, out);
@@ -763,7 +785,7 @@ static int tree_cost(const profdb *db, const struct profdb__edges *x, uint32_t c
 	if (x->cols && metric < x->n_cols && x->cols[metric].has_rule)
 		rule = x->cols[metric].rule;
 	else
-		r = rule_of(db, metric, &rule);
+		r = rule_of(db, metric, &rule, who);
 	int64_t np = profdb_profile_count(db);
 	if (r < 0 || np < 0)
 		return r < 0 ? r : (int)np;
@@ -792,11 +814,11 @@ static int tree_cost(const profdb *db, const struct profdb__edges *x, uint32_t c
 /* A call graph: the calls' inclusive cost in one profile (a binary search
  * in the edge's parts, or the backend's call) or summed over all. */
 static int cg_cost(const profdb *db, const struct profdb__edges *x, uint64_t i, uint32_t profile,
-                   uint32_t metric, profdb_number *out)
+                   uint32_t metric, profdb_number *out, const char *who)
 {
 	if (metric >= x->ne)
-		return profdb__fail(-ENOENT, "profdb_edge_inclusive: no metric %" PRIu32
-		                    " (%" PRIu32 " events)", metric, x->ne);
+		return profdb__fail(-ENOENT, "%s: no metric %" PRIu32 " (%" PRIu32 " events)", who,
+		                    metric, x->ne);
 	const uint64_t *c = NULL;
 	if (x->call && x->call[i] != PROFDB_NONE) {
 		profdb__graph_call gc;
@@ -818,6 +840,30 @@ static int cg_cost(const profdb *db, const struct profdb__edges *x, uint64_t i, 
 	return 1;
 }
 
+/* Edge @p i of table @p x (a call graph's own, else @p tree, the
+ * handle's table of a tree format, whose columns serve the costs) for
+ * @p who: what profdb_edge_inclusive() answers. */
+int profdb__edges_inclusive(const profdb *db, const struct profdb__edges *x,
+                            const struct profdb__edges *tree, uint64_t i, uint32_t profile,
+                            uint32_t metric, profdb_number *out, const char *who)
+{
+	memset(out, 0, sizeof *out);
+	out->type = PROFDB_TYPE_NONE;
+	if (i >= x->n)
+		return profdb__fail(-ENOENT, "%s: no edge %" PRIu64 " (%" PRIu64 " edges)", who, i,
+		                    x->n);
+	int r = 0;
+	if (profile != PROFDB_NONE && (r = profdb__query_check_profile(db, profile, who)) < 0)
+		return r;
+	r = x->first ? cg_cost(db, x, i, profile, metric, out, who)
+	             : tree_cost(db, tree, x->e[i].callee, profile, metric, out, who);
+	if (r <= 0) {
+		memset(out, 0, sizeof *out);
+		out->type = PROFDB_TYPE_NONE;
+	}
+	return r;
+}
+
 int profdb_edge_inclusive(const profdb *db, uint32_t profile, uint64_t index, uint32_t metric,
                           profdb_number *out)
 {
@@ -826,20 +872,8 @@ int profdb_edge_inclusive(const profdb *db, uint32_t profile, uint64_t index, ui
 		return profdb__fail(-EINVAL, "profdb_edge_inclusive: NULL argument");
 	memset(out, 0, sizeof *out);
 	out->type = PROFDB_TYPE_NONE;
-	int r = edges(db, &x);
+	int r = profdb__edges_table(db, &x);
 	if (r < 0)
 		return r;
-	if (index >= x->n)
-		return profdb__fail(-ENOENT, "profdb_edge_inclusive: no edge %" PRIu64 " (%" PRIu64
-		                    " edges)", index, x->n);
-	if (profile != PROFDB_NONE &&
-	    (r = profdb__query_check_profile(db, profile, "profdb_edge_inclusive")) < 0)
-		return r;
-	r = x->first ? cg_cost(db, x, index, profile, metric, out)
-	             : tree_cost(db, x, x->e[index].callee, profile, metric, out);
-	if (r <= 0) {
-		memset(out, 0, sizeof *out);
-		out->type = PROFDB_TYPE_NONE;
-	}
-	return r;
+	return profdb__edges_inclusive(db, x, x, index, profile, metric, out, "profdb_edge_inclusive");
 }

@@ -27,11 +27,12 @@ from typing import Iterator, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _profdb
-from ._profdb import (Context, Corrupt, Counts, Error, Metric, Node, NotFound,  # noqa: F401
-                      NotSupported, Profile, Stat, Stats, Tree, View, library_version)
+from ._profdb import (Context, Corrupt, Counts, Edge, Error, Metric, Node,  # noqa: F401
+                      NotFound, NotSupported, Profile, Stat, Stats, Tree, View,
+                      library_version)
 
 __all__ = ["open", "Database", "Values", "Contexts", "Error", "NotFound", "NotSupported",
-           "Corrupt", "Metric", "Profile", "Context", "Counts", "Stat", "Stats", "Node",
+           "Corrupt", "Metric", "Profile", "Context", "Counts", "Stat", "Stats", "Node", "Edge",
            "Tree", "View", "library_version", "as_float", "Match", "MatchCounts",
            "SummaryCheck", "SummaryCounts", "SummaryIssue"]
 

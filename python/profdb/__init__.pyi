@@ -5,7 +5,8 @@
 # methods of those names under a type checker: they are declared here as
 # plain classes with the sequence protocol instead.
 import os
-from typing import Any, ClassVar, Iterator, NamedTuple, Optional, Sequence, Tuple, Union, final
+from typing import (Any, ClassVar, Iterable, Iterator, NamedTuple, Optional, Sequence, Tuple,
+                    Union, final)
 
 import numpy as np
 import pandas as pd
@@ -111,6 +112,14 @@ class Node(_StructSequence, tuple):
     file: str
     line: int
     module: str
+
+@final
+class Edge(_StructSequence, tuple):
+    caller: int
+    callee: int
+    site: Optional[int]
+    calls: Optional[int]
+    cost: Optional[_Number]
 
 @final
 class View:
@@ -256,6 +265,8 @@ class Database:
               threads: int = ...) -> Stats: ...
     def edges(self) -> np.ndarray: ...
     def edge_cost(self, index: int, metric: int, profile: Optional[int] = ...) -> Optional[_Number]: ...
+    def edges_of(self, contexts: Union[int, Iterable[int]], side: str = ...,
+                 metric: Optional[int] = ..., profile: Optional[int] = ...) -> list[Edge]: ...
     def summary_check(self, threads: int = ...) -> SummaryCheck: ...
     def view(self, kind: str = ..., metrics: _MetricSel = ..., profiles: ProfileSel = ...,
              cutoff: float = ...) -> Tree: ...

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct {
 	PyObject_HEAD
@@ -24,7 +25,7 @@ typedef struct {
 	Py_ssize_t n_metrics;
 } TreeObject;
 
-static PyTypeObject StatType, NodeType;
+static PyTypeObject StatType, NodeType, EdgeType;
 
 static PyStructSequence_Field stat_fields[] = {
 	{"context", NULL}, {"metric", NULL},
@@ -48,6 +49,17 @@ static PyStructSequence_Field node_fields[] = {
 };
 static PyStructSequence_Desc node_desc = {"profdb.Node", "A node of a view (Tree).", node_fields,
 	11};
+
+static PyStructSequence_Field edge_fields[] = {
+	{"caller", "context id of the calling function (or the root)"},
+	{"callee", "context id of the called function"},
+	{"site", "context id of the call site, None where the format records none"},
+	{"calls", "the call count, summed over profiles; None where the format records none"},
+	{"cost", "the calls' inclusive cost of the metric asked for, None without one"},
+	{NULL, NULL},
+};
+static PyStructSequence_Desc edge_desc = {"profdb.Edge",
+	"A call edge (Database.edges_of()).", edge_fields, 5};
 
 static const char *const node_type_names[] = {"root", "module", "file", "function", "loop",
                                               "line", "instruction", "other", "unknown"};
@@ -350,6 +362,117 @@ static PyObject *db_edge_cost(DatabaseObject *self, PyObject *args, PyObject *kw
 	return pd_number(v);
 }
 
+/* The context ids of @p obj (an int or an iterable of ints) in *ids. */
+static int context_ids(PyObject *obj, uint32_t **ids, size_t *n)
+{
+	*ids = NULL;
+	*n = 0;
+	if (PyLong_Check(obj)) {
+		if (!(*ids = PyMem_Malloc(sizeof **ids))) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		*n = 1;
+		return pd_u32_arg(obj, "context", *ids);
+	}
+	PyObject *seq = PySequence_Fast(obj, "contexts must be an int or an iterable of ints");
+	if (!seq)
+		return -1;
+	Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+	if (!(*ids = PyMem_Malloc((size_t)(len + 1) * sizeof **ids))) {
+		Py_DECREF(seq);
+		PyErr_NoMemory();
+		return -1;
+	}
+	int rc = 0;
+	for (Py_ssize_t i = 0; i < len && rc == 0; i++)
+		rc = pd_u32_arg(PySequence_Fast_GET_ITEM(seq, i), "context", &(*ids)[i]);
+	*n = (size_t)len;
+	Py_DECREF(seq);
+	return rc;
+}
+
+/* Edge @p i of @p set as an Edge, with its cost of @p metric (PROFDB_NONE:
+ * none asked) in @p profile. */
+static PyObject *edge_tuple(const profdb_edge_set *set, uint64_t i, uint32_t metric,
+                            uint32_t profile)
+{
+	profdb_edge e;
+	profdb_number v;
+	int rc = profdb_edge_set_at(set, i, &e), got = 0;
+	if (rc == 0 && metric != PROFDB_NONE)
+		got = rc = profdb_edge_set_inclusive(set, profile, i, metric, &v);
+	if (rc < 0)
+		return pd_raise(rc);
+	PyObject *t = PyStructSequence_New(&EdgeType);
+	if (!t)
+		return NULL;
+	PyObject *items[] = {
+		PyLong_FromUnsignedLong(e.caller), PyLong_FromUnsignedLong(e.callee),
+		e.site == PROFDB_NONE ? Py_NewRef(Py_None) : PyLong_FromUnsignedLong(e.site),
+		e.has_count ? PyLong_FromUnsignedLongLong(e.count) : Py_NewRef(Py_None),
+		got > 0 ? pd_number(v) : Py_NewRef(Py_None),
+	};
+	for (size_t k = 0; k < sizeof items / sizeof *items; k++) {
+		if (!items[k]) {
+			for (size_t j = k + 1; j < sizeof items / sizeof *items; j++)
+				Py_XDECREF(items[j]);
+			Py_DECREF(t);
+			return NULL;
+		}
+		PyStructSequence_SET_ITEM(t, (Py_ssize_t)k, items[k]);
+	}
+	return t;
+}
+
+/* profdb_edge_set_new as a list of Edge, the set freed before returning. */
+static PyObject *db_edges_of(DatabaseObject *self, PyObject *args, PyObject *kw)
+{
+	static char *names[] = {"contexts", "side", "metric", "profile", NULL};
+	PyObject *ctx_obj, *metric_obj = Py_None, *prof_obj = Py_None;
+	const char *side_name = "into";
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|sOO:edges_of", names, &ctx_obj, &side_name,
+	                                 &metric_obj, &prof_obj))
+		return NULL;
+	profdb_edge_side side;
+	if (strcmp(side_name, "into") == 0)
+		side = PROFDB_EDGES_INTO;
+	else if (strcmp(side_name, "out_of") == 0)
+		side = PROFDB_EDGES_OUT_OF;
+	else
+		return PyErr_Format(PyExc_ValueError, "side must be 'into' or 'out_of', not '%s'",
+		                    side_name);
+	uint32_t metric = PROFDB_NONE, profile = PROFDB_NONE;
+	if ((metric_obj != Py_None && pd_u32_arg(metric_obj, "metric", &metric) < 0) ||
+	    (prof_obj != Py_None && pd_u32_arg(prof_obj, "profile", &profile) < 0))
+		return NULL;
+	profdb *db = pd_db(self);
+	if (!db)
+		return NULL;
+	uint32_t *ids;
+	size_t n;
+	if (context_ids(ctx_obj, &ids, &n) < 0) {
+		PyMem_Free(ids);
+		return NULL;
+	}
+	profdb_edge_set *set = NULL;
+	int rc;
+	PD_NOGIL(self, rc = profdb_edge_set_new(&set, db, ids, n, side));
+	PyMem_Free(ids);
+	if (rc < 0)
+		return pd_raise(rc);
+	int64_t ne = profdb_edge_set_count(set);
+	PyObject *list = PyList_New(0);
+	for (int64_t i = 0; list && i < ne; i++) {
+		PyObject *t = edge_tuple(set, (uint64_t)i, metric, profile);
+		if (!t || PyList_Append(list, t) < 0)
+			Py_CLEAR(list);
+		Py_XDECREF(t);
+	}
+	profdb_edge_set_free(set);
+	return list;
+}
+
 /* ---- the check of a stored summary profile -------------------------------- */
 
 /* Issue @p is as a tuple (context, statistic_id, metric, statistic,
@@ -570,6 +693,12 @@ PyMethodDef pd_analysis_methods[] = {
 	 "edges($self, /)\n--\n\nThe call edges as a numpy structured array (caller, callee, site, "
 	 "has_count, count); site is 4294967295 where the format records none. Sorted by "
 	 "caller, callee, site."},
+	{"edges_of", (PyCFunction)(void (*)(void))db_edges_of, METH_VARARGS | METH_KEYWORDS,
+	 "edges_of($self, /, contexts, side='into', metric=None, profile=None)\n--\n\nThe call "
+	 "edges into the contexts (an id or ids; side 'into') or out of them ('out_of': their "
+	 "calls, or the calls at a call site), as a list of Edge in the order of edges(), each "
+	 "with its inclusive cost of metric (exact) in profile, or combined (None) over the "
+	 "non-summary profiles. Reads only what those edges need."},
 	{"edge_cost", (PyCFunction)(void (*)(void))db_edge_cost, METH_VARARGS | METH_KEYWORDS,
 	 "edge_cost($self, /, index, metric, profile=None)\n--\n\nThe inclusive cost of edge number index "
 	 "for a metric, in one profile or (None) combined over the non-summary profiles; None "
@@ -581,10 +710,12 @@ int pd_analysis_init(PyObject *module)
 {
 	if (PyStructSequence_InitType2(&StatType, &stat_desc) < 0 ||
 	    PyStructSequence_InitType2(&NodeType, &node_desc) < 0 ||
+	    PyStructSequence_InitType2(&EdgeType, &edge_desc) < 0 ||
 	    PyType_Ready(&pd_StatsType) < 0 || PyType_Ready(&pd_TreeType) < 0)
 		return -1;
 	if (PyModule_AddObjectRef(module, "Stat", (PyObject *)&StatType) < 0 ||
 	    PyModule_AddObjectRef(module, "Node", (PyObject *)&NodeType) < 0 ||
+	    PyModule_AddObjectRef(module, "Edge", (PyObject *)&EdgeType) < 0 ||
 	    PyModule_AddObjectRef(module, "Stats", (PyObject *)&pd_StatsType) < 0 ||
 	    PyModule_AddObjectRef(module, "Tree", (PyObject *)&pd_TreeType) < 0)
 		return -1;

@@ -48,6 +48,45 @@ def test_edges_match_the_dump(sample):
                 assert got == pytest.approx(cost)
 
 
+def edges_of_by_filter(db, contexts, side, metric, profile=None):
+    """What edges_of() must give: edges() filtered, costs from edge_cost()."""
+    want = []
+    for i, row in enumerate(db.edges()):
+        caller, callee, site = int(row["caller"]), int(row["callee"]), int(row["site"])
+        hit = callee in contexts if side == "into" else (
+            caller in contexts or (site != 0xFFFFFFFF and site in contexts))
+        if hit:
+            want.append(profdb.Edge((caller, callee, None if site == 0xFFFFFFFF else site,
+                                     int(row["count"]) if row["has_count"] else None,
+                                     db.edge_cost(i, metric, profile))))
+    return want
+
+
+@pytest.mark.parametrize("which", ["sample", "callgrind_file"])
+def test_edges_of_are_the_edges_filtered(which, request):
+    with profdb.open(request.getfixturevalue(which)) as db:
+        e = db.edges()
+        assert len(e) > 0
+        metric = db.metrics[0].id
+        ends = {int(x) for row in e for x in (row["caller"], row["callee"], row["site"])
+                if x != 0xFFFFFFFF}
+        for c in sorted(ends):
+            for side in ("into", "out_of"):
+                assert db.edges_of(c, side, metric) == edges_of_by_filter(db, {c}, side, metric)
+        both = sorted(ends)[:3]
+        assert db.edges_of(both + both, "out_of", metric, 0) == \
+            edges_of_by_filter(db, set(both), "out_of", metric, 0)
+        got = db.edges_of(both)
+        assert got and all(isinstance(x, profdb.Edge) and x.cost is None for x in got)
+        assert db.edges_of([]) == []
+        with pytest.raises(ValueError):
+            db.edges_of(both, "sideways")
+        with pytest.raises(profdb.NotFound):
+            db.edges_of(123456789)
+        with pytest.raises(TypeError):
+            db.edges_of("main")
+
+
 def test_views(sample):
     with profdb.open(sample) as db:
         for kind in ("top-down", "bottom-up", "flat"):

@@ -12,6 +12,8 @@
  *    metric's view has strictly increasing keys;
  *  - edges: sorted by (caller, callee, site), callee a context the handle
  *    knows; a cost call returns 0, 1 or a documented error;
+ *  - edge sets: the edges of the table that the side selects, in its
+ *    order, with the same cost answers bit for bit;
  *  - views: node 0 is the root, every other node's parent has a smaller id
  *    and depth one less, the child links visit every node exactly once. */
 #include <errno.h>
@@ -27,6 +29,7 @@
 enum {
 	MAX_ROWS = 1 << 16,      /* statistics rows compared */
 	MAX_EDGES = 4096,        /* edges visited */
+	MAX_SETS = 8,            /* edges whose ends get edge sets */
 	MAX_NODES = 1 << 17,     /* view nodes visited */
 	MAX_METRICS = 64,        /* metrics asked has_values */
 };
@@ -126,6 +129,57 @@ static void drive_edges(const profdb *db)
 	QUERY_CHECK(CALL(profdb_edge_at(db, (uint64_t)n, &dummy)) == -ENOENT, "edge past the end");
 }
 
+/* The set of @p ctx on @p side against the table's first @p n edges (all
+ * of them: the caller checks n is the count). */
+static void check_edge_set(const profdb *db, uint32_t ctx, profdb_edge_side side, int64_t n)
+{
+	profdb_edge_set *set;
+	if (CALL(profdb_edge_set_new(&set, db, &ctx, 1, side)) < 0)
+		return;
+	int64_t ns = CALL(profdb_edge_set_count(set)), k = 0;
+	for (int64_t i = 0; i < n && ns >= 0; i++) {
+		profdb_edge g, e;
+		if (CALL(profdb_edge_at(db, (uint64_t)i, &g)) < 0)
+			break;
+		int hit = side == PROFDB_EDGES_INTO ? g.callee == ctx
+		          : g.caller == ctx || (g.site != PROFDB_NONE && g.site == ctx);
+		if (!hit)
+			continue;
+		QUERY_CHECK(k < ns, "edge %" PRId64 " missing from the set of %u", i, ctx);
+		QUERY_CHECK(CALL(profdb_edge_set_at(set, (uint64_t)k, &e)) == 0 &&
+		            memcmp(&e, &g, sizeof e) == 0, "set edge %" PRId64 " differs", k);
+		profdb_number a, b;
+		int ra = (int)CALL(profdb_edge_inclusive(db, PROFDB_NONE, (uint64_t)i, 0, &a));
+		int rb = (int)CALL(profdb_edge_set_inclusive(set, PROFDB_NONE, (uint64_t)k, 0, &b));
+		QUERY_CHECK(ra == rb && (ra <= 0 || memcmp(&a, &b, sizeof a) == 0),
+		            "set edge %" PRId64 " costs %d, the table's %d", k, rb, ra);
+		k++;
+	}
+	QUERY_CHECK(ns < 0 || k == ns, "the set of %u has %" PRId64 " edges, the table %" PRId64,
+	            ctx, ns, k);
+	profdb_edge_set_free(set);
+}
+
+static void drive_edge_sets(const profdb *db)
+{
+	int64_t n = CALL(profdb_edge_count(db));
+	if (n < 0 || n > MAX_EDGES)
+		return;
+	for (int64_t i = 0; i < n && i < MAX_SETS; i++) {
+		profdb_edge e;
+		if (CALL(profdb_edge_at(db, (uint64_t)i, &e)) < 0)
+			return;
+		check_edge_set(db, e.callee, PROFDB_EDGES_INTO, n);
+		check_edge_set(db, e.caller, PROFDB_EDGES_OUT_OF, n);
+		if (e.site != PROFDB_NONE)
+			check_edge_set(db, e.site, PROFDB_EDGES_OUT_OF, n);
+	}
+	profdb_edge_set *set;
+	uint32_t none = UINT32_MAX - 1;
+	QUERY_CHECK(CALL(profdb_edge_set_new(&set, db, &none, 1, PROFDB_EDGES_INTO)) < 0,
+	            "a set of an unknown context");
+}
+
 static void check_tree(const profdb_tree *t)
 {
 	int64_t n = CALL(profdb_tree_count(t));
@@ -201,6 +255,7 @@ void fuzz_analysis_run(const profdb *db)
 	drive_selections(db, np);
 	drive_stats(db);
 	drive_edges(db);
+	drive_edge_sets(db);
 	if (first != PROFDB_NONE)
 		drive_views(db, first);
 }

@@ -15,11 +15,6 @@
 #include "query/hints-internal.h"
 #include "query/query-internal.h"
 
-static int oom(void)
-{
-	return profdb__fail(-ENOMEM, "edge set: out of memory");
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -67,7 +62,8 @@ static int order_by(const struct profdb__edges *x, size_t key, uint32_t **out)
 	size_t n = (size_t)x->n;
 	profdb__sort_pair *a = malloc((n + 1) * sizeof *a), *tmp = malloc((n + 1) * sizeof *tmp);
 	uint32_t *count = malloc(PROFDB_RADIX_SIZE * sizeof *count);
-	int r = a && tmp && count && (*out = malloc((n + 1) * sizeof **out)) ? 0 : oom();
+	int r = a && tmp && count && (*out = malloc((n + 1) * sizeof **out)) ? 0
+	                                                                    : profdb__edges_oom();
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		uint32_t k;
 		memcpy(&k, (const unsigned char *)&x->e[i] + key, sizeof k);
@@ -96,7 +92,7 @@ static int build_orders(void *arg)
 	if (x->n >= UINT32_MAX)
 		return profdb__fail(-EFBIG, "call edges: %" PRIu64 " edges, too many to index", x->n);
 	uint64_t need = x->n * 2 * (sizeof(uint32_t) + sizeof(profdb__sort_pair));
-	if (need > (o->db->opts.max_memory ? o->db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY))
+	if (need > profdb__edges_budget(o->db))
 		return profdb__fail(-EFBIG, "call edges: the index of the edges needs %" PRIu64
 		                    " bytes, more than profdb_options.max_memory", need);
 	int r = order_by(x, offsetof(profdb_edge, callee), &x->by_callee);
@@ -164,7 +160,7 @@ static int set_tree(const profdb *db, const profdb__edge_pick *pk, profdb_edge_s
 	if (r == 0)   /* in the table's order, each edge once */
 		n = sort_unique(at, n);
 	if (r == 0 && !(s->x->e = malloc((n + 1) * sizeof *s->x->e)))
-		r = oom();
+		r = profdb__edges_oom();
 	for (size_t i = 0; r == 0 && i < n; i++)
 		s->x->e[s->x->n++] = all->e[at[i]];
 	free(at);
@@ -180,14 +176,14 @@ static int make_pick(const profdb *db, const uint32_t *contexts, size_t n, profd
 	*pk = (profdb__edge_pick){0, side, NULL, 0, NULL, 0};
 	*fn = NULL;
 	if (!(*ctx = malloc((n + 1) * sizeof **ctx)))
-		return oom();
+		return profdb__edges_oom();
 	if (n)
 		memcpy(*ctx, contexts, n * sizeof **ctx);
 	pk->ctx = *ctx;
 	pk->n_ctx = sort_unique(*ctx, n);
 	if (profdb__call_graph(db) && side == PROFDB_EDGES_OUT_OF &&
 	    !(*fn = malloc((pk->n_ctx + 1) * sizeof **fn)))
-		return oom();
+		return profdb__edges_oom();
 	for (size_t i = 0; i < pk->n_ctx; i++) {
 		profdb_context c;
 		int r = profdb_context_get(db, pk->ctx[i], &c);
@@ -218,7 +214,7 @@ int profdb_edge_set_new(profdb_edge_set **ret, const profdb *db, const uint32_t 
 	profdb_edge_set *s = NULL;
 	int r = make_pick(db, contexts, n_contexts, side, &pk, &ctx, &fn);
 	if (r == 0 && (!(s = calloc(1, sizeof *s)) || !(s->x = profdb__edges_new())))
-		r = oom();
+		r = profdb__edges_oom();
 	if (r == 0) {
 		s->db = db;
 		r = profdb__call_graph(db) ? profdb__edges_build_cg(db, &pk, s->x) : set_tree(db, &pk, s);

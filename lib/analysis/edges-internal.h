@@ -53,6 +53,10 @@ typedef struct profdb__edge_pick {
 } profdb__edge_pick;
 
 
+/* What the edges may take of memory (profdb_options.max_memory). */
+uint64_t profdb__edges_budget(const profdb *db);
+/* -ENOMEM with the edges' message. */
+int profdb__edges_oom(void);
 /* An empty table. NULL: out of memory (no message). */
 struct profdb__edges *profdb__edges_new(void);
 /* The handle's table of every edge, built on first use. */

@@ -84,12 +84,12 @@ struct profdb__edges *profdb__edges_new(void)
 	return x;
 }
 
-static uint64_t budget(const profdb *db)
+uint64_t profdb__edges_budget(const profdb *db)
 {
 	return db->opts.max_memory ? db->opts.max_memory : PROFDB_DEFAULT_MAX_MEMORY;
 }
 
-static int oom(void)
+int profdb__edges_oom(void)
 {
 	return profdb__fail(-ENOMEM, "call edges: out of memory");
 }
@@ -103,10 +103,10 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	while (c < need)
 		c *= 2;
 	if (c > SIZE_MAX / size)
-		return oom();
+		return profdb__edges_oom();
 	void *q = realloc(*p, c * size);
 	if (!q)
-		return oom();
+		return profdb__edges_oom();
 	*p = q;
 	*cap = c;
 	return 0;
@@ -139,6 +139,18 @@ static int picked(const profdb__edge_pick *p, const profdb_edge *k)
 }
 
 /* ---- a call graph (Callgrind) ------------------------------------------------ */
+
+/* Can @p pk pick an edge of call @p c (whose caller's sites are then
+ * read)? Into: the callee is picked; out of: the caller is one of the
+ * functions whose calls are read. */
+static int may_pick(const profdb__edge_pick *pk, const profdb__graph_call *c)
+{
+	if (pk->all)
+		return 1;
+	if (pk->side == PROFDB_EDGES_INTO)
+		return listed(pk->ctx, pk->n_ctx, c->callee + 1);
+	return listed(pk->fn, pk->n_fn, c->caller + 1);
+}
 
 /* One calls= line (summed with the others of its key later), or a call of
  * the backend (call != PROFDB_NONE: every profile's calls of a caller to
@@ -345,7 +357,7 @@ static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__ed
 	uint64_t need = (uint64_t)n_edges * (sizeof *x->e + 8 + 4) +
 	                (uint64_t)(n_edges - n_calls) * 8 * (uint64_t)ne +
 	                (uint64_t)ne_parts * (4 + 8 * (uint64_t)ne);
-	if (need > budget(db))
+	if (need > profdb__edges_budget(db))
 		return profdb__fail(-EFBIG, "callgrind: the call edges need %" PRIu64 " bytes, more "
 		                    "than profdb_options.max_memory", need);
 	x->ne = ne;
@@ -358,7 +370,7 @@ static int cg_merge(const profdb *db, cg_rows *t, uint32_t ne, struct profdb__ed
 	x->call = n_calls ? malloc((n_edges + 1) * sizeof *x->call) : NULL;
 	if (!x->e || !x->first || !x->part_profile || !x->part_cost || !x->total ||
 	    (n_calls && !x->call))
-		return oom();
+		return profdb__edges_oom();
 	size_t k = 0, p = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const cg_call_row *w = &t->row[i];
@@ -402,15 +414,14 @@ int profdb__edges_build_cg(const profdb *db, const profdb__edge_pick *pk, struct
 	cg_pos *pos = NULL;
 	size_t cap_pos = 0;
 	cg_rows t = {NULL, 0, 0, NULL, 0, 0};
-	int r = calls ? 0 : oom(), any_bare = 0;
+	int r = calls ? 0 : profdb__edges_oom(), any_bare = 0;
 	/* The callers: those functions' call sites are decoded, the others'
 	 * text is not read; only a caller without line contexts keeps its
 	 * mark, and takes the backend's calls. */
 	for (int64_t i = 0; i < nc && r >= 0; i++) {
 		profdb__graph_call c;
 		if ((r = g->call(db->impl, PROFDB_NONE, (uint32_t)i, &c)) >= 0 && c.caller < nf &&
-		    (pk->all || (pk->side == PROFDB_EDGES_INTO ? listed(pk->ctx, pk->n_ctx, c.callee + 1)
-		                                               : listed(pk->fn, pk->n_fn, c.caller + 1))))
+		    may_pick(pk, &c))
 			calls[c.caller] = 1;
 	}
 	for (int64_t f = 0; f < nf && r >= 0; f++)
@@ -542,7 +553,7 @@ static int build_tree(const profdb *db, struct profdb__edges *x)
 	edge_list l = {NULL, 0, 0};
 	int r = walk_tree(db, &l);
 	uint64_t need = (uint64_t)l.n * sizeof *l.e;
-	if (r >= 0 && need > budget(db))
+	if (r >= 0 && need > profdb__edges_budget(db))
 		r = profdb__fail(-EFBIG, "call edges: %" PRIu64 " bytes, more than "
 		                 "profdb_options.max_memory", need);
 	if (r >= 0) {
@@ -683,7 +694,7 @@ static int build(void *arg)
 	profdb *db = arg;
 	struct profdb__edges *x = profdb__edges_new();
 	if (!x)
-		return oom();
+		return profdb__edges_oom();
 	static const profdb__edge_pick every = {1, PROFDB_EDGES_INTO, NULL, 0, NULL, 0};
 	int r = profdb__call_graph(db) ? profdb__edges_build_cg(db, &every, x) : build_tree(db, x);
 	if (r >= 0 && !x->first)

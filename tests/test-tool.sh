@@ -380,6 +380,26 @@ if "$profdb" info "$cg" >/dev/null 2>"$work/err"; then
 			contains "top-lines-kept $pos" "    10    2.22%       6   6  libx.so+0x100000004"
 		fi
 	done
+	# The "???:0" rows are hidden by line; the note counts those that the
+	# rows shown would hold with --unknown-lines (???:0 60, a.c:3 50, a.c:7
+	# 30, a.c:4 10, ???:0 5 of a total of 155).
+	f="$work/unknown.callgrind"
+	printf 'events: Ir\nob=libx.so\nfl=a.c\nfn=f1\n3 50\n4 10\nfl=???\nfn=f2\n0 60\nfl=a.c\nfn=f3\n7 30\nfi=???\n0 5\n' >"$f"
+	one="note: 1 line with no file and line 0 ('???:0') would rank here, hidden (--unknown-lines shows it)"
+	check top-unknown-2 0 "$profdb" top --lines -n 2 "$f"
+	contains top-unknown-2 "$one"
+	contains top-unknown-2 "    30   19.35%   8  a.c:7"
+	check top-unknown-1 0 "$profdb" top --lines -n 1 "$f"
+	contains top-unknown-1 "$one"
+	check top-unknown-all 0 "$profdb" top --lines -n 0 "$f"
+	contains top-unknown-all "note: 2 lines with no file and line 0 ('???:0') would rank here"
+	check top-unknown-cut 0 "$profdb" top --lines -n 0 --min-percent 10 "$f"
+	contains top-unknown-cut "$one"
+	check top-unknown-excluded 0 "$profdb" top --lines -n 2 --exclude '[?]' "$f"
+	grep -q "note:" "$work/out" && fail "top-unknown-excluded: a note on rows --exclude drops"
+	check top-unknown-shown 0 "$profdb" top --lines -n 2 --unknown-lines "$f"
+	contains top-unknown-shown "    60   38.71%   6  ???:0"
+	grep -q "note:" "$work/out" && fail "top-unknown-shown: a note with --unknown-lines"
 	golden cg-tree tree "$cg"
 	golden cg-tree-dr tree -m Dr "$cg"
 	golden cg-tree-json tree --json "$cg"

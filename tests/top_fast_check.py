@@ -19,7 +19,8 @@ round otherwise; names in two objects or two files, namesakes that are
 groups of their own, next to each other and in different parts) with 1,
 2, 3 and 7.
 
-usage: top_fast_check.py PROFDB SAMPLE_DATA
+usage: top_fast_check.py PROFDB SAMPLE_DATA   (the real samples)
+       top_fast_check.py PROFDB --generated    (the generated texts)
 Exit 0 ok, 1 a difference, 77 no Callgrind samples.
 """
 import os
@@ -44,6 +45,19 @@ RANKINGS = [
 ]
 BIG_RANKINGS = 2
 
+# By line (tool/top-lines.c: the functions whose lines can rank, the
+# others not read); on every sample, big/ included.
+LINE_RANKINGS = [
+    (1, ["--lines"]),
+    (0, ["--json", "--lines", "-n", "0", "--min-percent", "0.05"]),
+    (0, ["--json", "--by", "line", "-n", "7", "--unknown-lines"]),
+    (1, ["--lines", "-n", "12", "-m", "all", "--match", "[0-9]", "--exclude", "9"]),
+    (0, ["--json", "--lines", "-n", "4", "--profile", "1"]),
+    (1, ["--lines", "-n", "6", "--profiles", "1-3", "-m", "all"]),
+    (1, ["--lines", "-n", "3", "--min-percent", "0.5"]),
+]
+BIG_LINE_RANKINGS = 2
+
 
 # (the text's id column is as wide as the largest context id, which the
 # walk's open, with line contexts, counts differently: JSON only)
@@ -56,6 +70,9 @@ GENERATED_RANKINGS = [
 
 # (a cost of 2^60 + 1, the events): the generated texts
 TEXTS = [(0, 2), (1, 2), (0, 20)]
+
+# The generated texts of lines: (positions, parts)
+LINE_TEXTS = [("line", 1), ("instr line", 1), ("line", 3)]
 
 
 def top(tool, args, path, threads=None):
@@ -94,6 +111,35 @@ def generated(huge, events=2):
         rest = " ".join(str(rnd.randrange(0, 1000)) for _ in range(events - 1))
         lines.append("%d %d %s" % (i % 50 + 1, ir, rest))
     return "\n".join(lines) + "\n"
+
+
+def generated_lines(positions, parts):
+    """A Callgrind text of 400 functions' lines in @p parts parts: every
+    third function from a file "???" (its one line at 0: hidden by line),
+    every fifth with a "???:0" line inlined (fi=), some of them the
+    costliest lines; costs of one function equal to another's, lines
+    equal to their function's, ties everywhere between the parts."""
+    rnd = random.Random(11)
+    out = ["positions: " + positions, "events: Ir Dr"]
+    for part in range(parts):
+        if parts > 1:
+            out += ["", "part: %d" % (part + 1)]
+        out += ["ob=(1) /lib/a.so"]
+        for i in range(400):
+            unknown = i % 3 == 0
+            out.append("fl=(%d) %s" % (2 if unknown else 1, "???" if unknown else "src.c"))
+            out.append("fn=(%d) f%d" % (i + 1, i))
+            rows = [(0, rnd.choice([500, 990, rnd.randrange(1, 1000)]))] if unknown else \
+                [(10 + j, rnd.choice([7, 500, rnd.randrange(0, 1000)])) for j in range(5)]
+            for j, (line, ir) in enumerate(rows):
+                pos = "0x%x %d" % (0x1000 + 64 * i + 4 * j, line) if positions != "line" \
+                    else str(line)
+                out.append("%s %d %d" % (pos, ir, rnd.randrange(0, 9)))
+            if i % 5 == 1:
+                out += ["fi=(2) ???", ("0x%x 0" % (0x1000 + 64 * i + 40)) if positions != "line"
+                        else "0", "fe=(1)"]
+                out[-2] += " %d 1" % rnd.choice([7, 500, 999])
+    return "\n".join(out) + "\n"
 
 
 def compare(tool, path, skip, args, threads):
@@ -137,25 +183,36 @@ def check_generated(tool):
                 if len(outs) != 1:
                     print("FAIL %s: top %s differs between thread counts" % (path, " ".join(args)))
                     bad += 1
-    print("generated: %d texts, %d rankings on 4 thread counts: %d differ"
-          % (len(TEXTS), len(GENERATED_RANKINGS), bad))
+        for positions, parts in LINE_TEXTS:
+            path = os.path.join(tmp, "callgrind.out.lines%d-%s" % (parts, positions[:4]))
+            with open(path, "w") as f:
+                f.write(generated_lines(positions, parts))
+            for skip, args in LINE_RANKINGS + [(1, ["--lines", "-n", "40"]),
+                                               (0, ["--json", "--lines", "-n", "0"])]:
+                # (--profile 1 of a text of one part is refused alike)
+                bad += compare(tool, path, skip, args, 1) < 0
+    print("generated: %d texts, %d rankings on 4 thread counts; %d texts of lines: %d differ"
+          % (len(TEXTS), len(GENERATED_RANKINGS), len(LINE_TEXTS), bad))
     return bad
 
 
 def main():
     tool = sys.argv[1]
+    if sys.argv[2] == "--generated":
+        return 1 if check_generated(tool) else 0
     data = os.environ.get("PROFDB_SAMPLE_DATA") or sys.argv[2]
     root = os.path.join(data, "callgrind")
     if not os.path.isdir(root):
         print("SKIP: %s not found" % root)
         return 77
+    bad = 0
     files = sorted(os.path.join(d, f) for d, _, names in os.walk(root) for f in names
                    if not f.startswith(("README", ".")))
-    bad = check_generated(tool)
     runs = ranked = 0
     for path in files:
         big = os.sep + "big" + os.sep in path
-        for skip, args in RANKINGS[:BIG_RANKINGS] if big else RANKINGS:
+        lines = LINE_RANKINGS[:BIG_LINE_RANKINGS] if big else LINE_RANKINGS
+        for skip, args in (RANKINGS[:BIG_RANKINGS] if big else RANKINGS) + lines:
             got = compare(tool, path, skip, args, runs % 3 + 1)
             runs += 1
             ranked += got == 1

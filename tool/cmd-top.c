@@ -28,7 +28,8 @@
  *    names one).
  *  - by line (--lines): the line and instruction contexts with no
  *    lexically nested child; Callgrind's "???:0" rows (no file, line 0)
- *    only with --unknown-lines.
+ *    only with --unknown-lines (top-lines.c: the note that counts them,
+ *    and the ranking of a call graph's lines without a walk).
  *  - by loop: the loop contexts, each with its own value (nested loops
  *    overlap).
  * Inclusive values nest by nature: by function a group's inclusive value
@@ -155,9 +156,10 @@ static int grow_heap(ranking *k)
 }
 
 /* Keep context row @p c with the values in k->tmp: the best `count` in a
- * heap, or all when the count is 0. With --min-percent, a row below it is
- * not kept: it could never be shown (percent_cuts). */
-static int keep_context(ranking *k, const profdb_context *c)
+ * heap, or all when the count is 0; @p hidden: among the hidden rows
+ * (hidden_keep). With --min-percent, a row below it is not kept: it could
+ * never be shown (percent_cuts). */
+static int keep_context(ranking *k, const profdb_context *c, int hidden)
 {
 	if (k->o.min_percent_given && !k->keep_every) {
 		if (isnan(k->tmp[0]))
@@ -165,6 +167,8 @@ static int keep_context(ranking *k, const profdb_context *c)
 		if (k->cut && report_percent(&k->rep, 0, k->tmp[0]) < k->o.min_percent)
 			return 0;
 	}
+	if (hidden)
+		return hidden_keep(k, c->id, k->tmp[0]);
 	if (!k->o.count || k->keep_every)
 		return keep_all(k, c);
 	row r = {k->tmp[0], NULL, c->id, 1, NULL, 0, 1, 0};
@@ -289,7 +293,9 @@ static int unknown_line(const ranking *k, const profdb_context *c)
 	       (f.len == 0 || (f.len == 3 && memcmp(f.ptr, "???", 3) == 0));
 }
 
-/* Is @p c a row (or part of a group) of the ranking? */
+/* Is @p c a row (or part of a group) of the ranking? *out: 0 no, 1 yes,
+ * HIDDEN_ROW a "???:0" line, hidden unless --unknown-lines. */
+enum { HIDDEN_ROW = 2 };
 static int wanted(ranking *k, const profdb_context *c, int *out)
 {
 	*out = 0;
@@ -309,7 +315,7 @@ static int wanted(ranking *k, const profdb_context *c, int *out)
 		if (c->type != PROFDB_CTX_LINE && c->type != PROFDB_CTX_INSTRUCTION)
 			return 0;
 		if (!k->unknown_lines && unknown_line(k, c)) {
-			k->hidden_unknown++;
+			*out = HIDDEN_ROW;
 			return 0;
 		}
 		break;
@@ -325,8 +331,7 @@ static int wanted(ranking *k, const profdb_context *c, int *out)
 	return r;
 }
 
-/* The per-depth state of the path for context @p c. */
-static int push_path(ranking *k, const profdb_context *c)
+int ranking_push_path(ranking *k, const profdb_context *c)
 {
 	if (c->depth >= k->stack_cap) {
 		size_t nc = k->stack_cap ? 2 * k->stack_cap : 64;
@@ -359,11 +364,10 @@ static int push_path(ranking *k, const profdb_context *c)
 	return 0;
 }
 
-/* One context of the walk. */
-static int visit(ranking *k, profdb_context *ctx)
+int ranking_visit(ranking *k, profdb_context *ctx)
 {
 	int want, r;
-	if ((r = push_path(k, ctx)) < 0 || (r = wanted(k, ctx, &want)) < 0 || !want)
+	if ((r = ranking_push_path(k, ctx)) < 0 || (r = wanted(k, ctx, &want)) < 0 || !want)
 		return r;
 	if (k->group_of)
 		return add_to_group(k, ctx);
@@ -383,7 +387,7 @@ static int visit(ranking *k, profdb_context *ctx)
 		if (!pass)
 			return 0;
 	}
-	return keep_context(k, ctx);
+	return keep_context(k, ctx, want == HIDDEN_ROW);
 }
 
 /* One walk over the tree (or --focus's subtree). 0 or < 0. */
@@ -406,9 +410,9 @@ static int walk_tree(ranking *k)
 			}
 		}
 		if (!inside) {
-			r = push_path(k, &ctx);
+			r = ranking_push_path(k, &ctx);
 		} else {
-			r = visit(k, &ctx);
+			r = ranking_visit(k, &ctx);
 		}
 		if (r < 0)
 			break;
@@ -475,7 +479,9 @@ static void drop_context_rows(ranking *k)
 	memset(&k->texts, 0, sizeof k->texts);
 	k->nrows = k->cap = k->nlabels = k->cap_labels = 0;
 	k->all = 0;
-	k->hidden_unknown = 0;
+	free(k->hidden);
+	k->hidden = NULL;
+	k->n_hidden = k->cap_hidden = 0;
 }
 
 /* The groups become the rows: those with a value and a passing name. With
@@ -524,9 +530,11 @@ static int rank(ranking *k)
 		return r;
 	r = rank_graph(k);
 	if (r == 0)
+		r = rank_lines(k);
+	if (r == 0)
 		r = walk_tree(k);
 	else if (r > 0)
-		r = 0;   /* the graph's groups are made */
+		r = 0;   /* the graph's groups or the lines' rows are made */
 	if (r == TOP_AGAIN) {   /* a NaN value (percent_cuts) */
 		drop_context_rows(k);
 		k->keep_every = 1;
@@ -549,7 +557,7 @@ static int rank(ranking *k)
 
 /* Sorted row @p i: k->rows[i], or made from the compact rows (the value
  * of a single metric in @p one). */
-static row row_at(const ranking *k, size_t i, double *one)
+row ranking_row_at(const ranking *k, size_t i, double *one)
 {
 	if (!k->all)
 		return k->rows[i];
@@ -613,11 +621,8 @@ static size_t shown_rows(const ranking *k)
 {
 	size_t n = 0;
 	for (; n < k->nrows && (k->o.count == 0 || n < k->o.count); n++) {
-		double one, v = row_at(k, n, &one).v[0];
-		if (v == 0)
-			break;
-		if (k->o.min_percent_given && report_has_percent(&k->rep, 0) &&
-		    report_percent(&k->rep, 0, v) < k->o.min_percent)
+		double one;
+		if (ranking_ends_shown(k, ranking_row_at(k, n, &one).v[0]))
 			break;
 	}
 	return n;
@@ -634,7 +639,7 @@ static int print_json(const ranking *k, size_t shown)
 	       k->o.inclusive ? "inclusive" : "exclusive", by_name[k->by]);
 	for (size_t i = 0; i < shown; i++) {
 		double one;
-		row rw = row_at(k, i, &one);
+		row rw = ranking_row_at(k, i, &one);
 		const row *r = &rw;
 		char *name = NULL;
 		printf("%s\n {\"value\": ", i ? "," : "");
@@ -700,10 +705,11 @@ static int print_header(const ranking *k)
 	free(head);
 	if (e)
 		return TOOL_OOM;
-	if (k->hidden_unknown)
-		printf("note: %zu line%s with no file and line 0 ('???:0') hidden "
-		       "(--unknown-lines shows them)\n", k->hidden_unknown,
-		       k->hidden_unknown == 1 ? "" : "s");
+	size_t hidden = hidden_shown(k);
+	if (hidden)
+		printf("note: %zu line%s with no file and line 0 ('???:0') would rank here, "
+		       "hidden (--unknown-lines shows %s)\n", hidden, hidden == 1 ? "" : "s",
+		       hidden == 1 ? "it" : "them");
 	return 0;
 }
 
@@ -722,13 +728,13 @@ static int print_text(const ranking *k, size_t shown)
 		w[m] = cw < 6 ? 6 : cw;
 		for (size_t i = 0; i < shown; i++) {
 			double one;
-			int l = (int)fmt_value(buf, sizeof buf, row_at(k, i, &one).v[m], k->o.plain);
+			int l = (int)fmt_value(buf, sizeof buf, ranking_row_at(k, i, &one).v[m], k->o.plain);
 			w[m] = l > w[m] ? l : w[m];
 		}
 	}
 	for (size_t i = 0; i < shown; i++) {
 		double one;
-		int l = (int)format_u64(buf, row_at(k, i, &one).ctx);
+		int l = (int)format_u64(buf, ranking_row_at(k, i, &one).ctx);
 		idw = l > idw ? l : idw;
 	}
 	int prefix = idw + 2;
@@ -752,7 +758,7 @@ static int print_text(const ranking *k, size_t shown)
 	line.n = 0;
 	for (size_t i = 0; i < shown; i++) {
 		double one;
-		row rw = row_at(k, i, &one);
+		row rw = ranking_row_at(k, i, &one);
 		const row *r = &rw;
 		char local[1024], *name;
 		size_t len;
@@ -823,8 +829,8 @@ static const char top_usage[] =
 	"  -b, --by W           'function' (default), 'context' (contexts with no nested\n"
 	"                       loop or line), 'file', 'module' (those contexts grouped),\n"
 	"                       'line' (source lines and instructions) or 'loop'\n"
-	"  -l, --lines          the same as --by line (Callgrind decodes the lines from\n"
-	"                       the text on demand)\n"
+	"  -l, --lines          the same as --by line (Callgrind decodes the lines of the\n"
+	"                       functions whose lines can rank)\n"
 	"  --unknown-lines      --by line: also the lines with no file and line 0 ('???:0')\n"
 	"  -p, --profile P      one profile (default: the summary profile, else all\n"
 	"                       profiles combined by the metric's rule: sum, min, max)\n"
@@ -955,6 +961,8 @@ int cmd_top(int argc, char **argv)
 	if (!profdb_combine_ok(k.rep.m[0].metric.combine) && k.by == BY_FUNCTION && !by_given)
 		k.by = BY_CONTEXT;
 	r = rank(&k);
+	if (r == 0)
+		sort_keys(k.hidden, k.n_hidden);
 	if (r == 0 && k.all)
 		sort_keys(k.keys, k.nrows);
 	else if (r == 0)

@@ -42,50 +42,59 @@ static double self_of(const profdb *db, uint32_t fn, uint32_t profile, uint32_t 
 	return *e > 0 ? profdb_number_to_double(x) : 0;
 }
 
-/* The exclusive values of every metric of function @p fn into @p out, as
- * report_value() computes them (@p one_profile: profile 0's are the
- * costs over every profile). 0 or < 0. */
-static int fn_values(const ranking *k, uint32_t fn, int one_profile, double *out)
+int graph_value(const ranking *k, uint32_t fn, size_t m, int one_profile, double *out)
 {
 	const profdb *db = k->rep.db;
+	const report_metric *rm = &k->rep.m[m];
+	uint32_t ev = rm->metric.id;
 	int e = 0;
-	for (size_t m = 0; m < k->rep.n && e >= 0; m++) {
-		const report_metric *rm = &k->rep.m[m];
-		uint32_t ev = rm->metric.id;
-		if (rm->mode == REPORT_ONE) {
-			double v = self_of(db, fn, one_profile ? PROFDB_NONE : rm->profile, ev, &e);
-			out[m] = e > 0 ? v * rm->scale : 0;
-			continue;
-		}
-		double acc = 0;   /* REPORT_SEL: the profiles with a value, in order */
-		int any = 0;
-		for (size_t i = 0; i < k->rep.n_sel && e >= 0; i++) {
-			double v = self_of(db, fn, one_profile ? PROFDB_NONE : k->rep.sel[i], ev, &e);
-			if (e > 0) {
-				acc = any ? acc + v : v;
-				any = 1;
-			}
-		}
-		out[m] = acc * rm->scale;
+	if (rm->mode == REPORT_ONE) {
+		double v = self_of(db, fn, one_profile ? PROFDB_NONE : rm->profile, ev, &e);
+		*out = e > 0 ? v * rm->scale : 0;
+		return e < 0 ? e : 0;
 	}
+	double acc = 0;   /* REPORT_SEL: the profiles with a value, in order */
+	int any = 0;
+	for (size_t i = 0; i < k->rep.n_sel && e >= 0; i++) {
+		double v = self_of(db, fn, one_profile ? PROFDB_NONE : k->rep.sel[i], ev, &e);
+		if (e > 0) {
+			acc = any ? acc + v : v;
+			any = 1;
+		}
+	}
+	*out = acc * rm->scale;
 	return e < 0 ? e : 0;
+}
+
+/* The exclusive values of every metric of function @p fn into @p out. 0
+ * or < 0. */
+static int fn_values(const ranking *k, uint32_t fn, int one_profile, double *out)
+{
+	int r = 0;
+	for (size_t m = 0; m < k->rep.n && r == 0; m++)
+		r = graph_value(k, fn, m, one_profile, &out[m]);
+	return r;
+}
+
+int graph_metric_ok(const ranking *k, size_t m, int64_t nf)
+{
+	const report_metric *rm = &k->rep.m[m];
+	profdb_number x;
+	if ((rm->mode != REPORT_ONE && rm->mode != REPORT_SEL) || !rm->has_exc ||
+	    (nf > 0 && profdb_graph_exclusive(k->rep.db, PROFDB_NONE, 0, (uint32_t)rm->metric.id,
+	                                      &x) < 0))
+		return 0;
+	return rm->mode != REPORT_ONE || rm->profile < profdb_profile_count(k->rep.db);
 }
 
 /* Can rank_graph() stand for the walk? */
 static int graph_ranks(const ranking *k, int64_t nf)
 {
-	profdb_number x;
 	if (nf < 0 || k->by != BY_FUNCTION || k->o.focus >= 0 || k->o.inclusive)
 		return 0;
-	for (size_t m = 0; m < k->rep.n; m++) {
-		const report_metric *rm = &k->rep.m[m];
-		if ((rm->mode != REPORT_ONE && rm->mode != REPORT_SEL) || !rm->has_exc ||
-		    (nf > 0 && profdb_graph_exclusive(k->rep.db, PROFDB_NONE, 0,
-		                                          (uint32_t)rm->metric.id, &x) < 0))
+	for (size_t m = 0; m < k->rep.n; m++)
+		if (!graph_metric_ok(k, m, nf))
 			return 0;
-		if (rm->mode == REPORT_ONE && rm->profile >= profdb_profile_count(k->rep.db))
-			return 0;
-	}
 	return 1;
 }
 

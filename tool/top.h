@@ -178,7 +178,11 @@ typedef struct ranking {
 	report_opts o;
 	enum by by;
 	int unknown_lines;    /* --unknown-lines */
-	size_t hidden_unknown;
+	/* By line, without --unknown-lines: the "???:0" rows hidden, as the
+	 * rows are kept (the best `count` in a heap, or all), for the note
+	 * that counts those --unknown-lines would show (hidden_shown) */
+	sort_key *hidden;
+	size_t n_hidden, cap_hidden;
 	group_table groups;
 	/* By function, inclusive: each context's group (PROFDB_NONE for none),
 	 * the values then profdb_group_inclusive's */
@@ -213,6 +217,38 @@ typedef struct ranking {
 	size_t stack_cap;
 	const tool_walk *walk;   /* the walk under way (its node read ahead), or NULL */
 } ranking;
+
+/* cmd-top.c: context @p c of the walk, whose parent the path holds (its
+ * state per depth pushed, then a row kept when it is one). 0 or < 0
+ * (TOP_AGAIN: a NaN value under --min-percent). */
+int ranking_visit(ranking *k, profdb_context *c);
+/* The state of the path at context @p c's depth (its parent's pushed
+ * before, unless @p c names its file and module and is no lexical child).
+ * 0 or TOOL_OOM. */
+int ranking_push_path(ranking *k, const profdb_context *c);
+/* Sorted row @p i: k->rows[i], or made from the compact rows (the value
+ * of a single metric in @p one). */
+row ranking_row_at(const ranking *k, size_t i, double *one);
+
+/* top-lines.c: does a row of value @p v end the rows shown (a 0, or one
+ * below --min-percent)? */
+int ranking_ends_shown(const ranking *k, double v);
+/* Keep hidden row @p ctx of value @p v. 0 or TOOL_OOM. */
+int hidden_keep(ranking *k, uint32_t ctx, double v);
+/* How many of the hidden rows (sorted) the rows shown would hold with
+ * them: the sorted rows and the hidden ones merged in their order, ended
+ * as shown_rows() ends them. */
+size_t hidden_shown(const ranking *k);
+/* By line on a call graph (Callgrind): the functions whose lines can
+ * rank, in decreasing order of self cost, the others never decoded. 1
+ * (done), 0 (the walk must rank) or < 0 (TOP_AGAIN as the walk). */
+int rank_lines(ranking *k);
+/* top-graph.c: function @p fn's exclusive value of metric @p m as
+ * report_value() computes it (@p one_profile: profile 0's are the costs
+ * over every profile) into *out. 0 or < 0. */
+int graph_value(const ranking *k, uint32_t fn, size_t m, int one_profile, double *out);
+/* Can graph_value() give metric @p m of a graph of @p nf functions? */
+int graph_metric_ok(const ranking *k, size_t m, int64_t nf);
 
 /* By function, the functions of a call graph (Callgrind) straight from its
  * table (top-graph.c, profdb_graph_function_at): 1 (the groups are made),

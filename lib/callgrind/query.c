@@ -432,7 +432,9 @@ int check_ctx(const cg_query *q, uint32_t id)
 }
 
 /* A line or instruction (its row @p row): a lexical child of its
- * function, before the function's callees. */
+ * function, which is a child of the root (depth 1) and has no other
+ * children (build_tree): no need of the tree's order, which the call
+ * edges give. */
 static int line_context(const cg_query *q, uint32_t id, const cgl_row *row,
                         profdb_context *out)
 {
@@ -440,8 +442,8 @@ static int line_context(const cg_query *q, uint32_t id, const cgl_row *row,
 	const cg_fn *fn = &cg->fns[row->fn];
 	out->parent = row->fn + 1;
 	out->first_child = PROFDB_NONE;
-	out->next_sibling = row->last ? q->node[row->fn + 1].first_child : id + 1;
-	out->depth = q->node[row->fn + 1].depth + 1;
+	out->next_sibling = row->last ? PROFDB_NONE : id + 1;
+	out->depth = 2;
 	out->relation = PROFDB_RELATION_LEXICAL;
 	out->type = row->has_instr ? PROFDB_CTX_INSTRUCTION : PROFDB_CTX_LINE;
 	out->function = cg_name_at(cg, fn->fn);
@@ -460,7 +462,7 @@ static int q_context_get(const void *impl, uint32_t id, profdb_context *out)
 	const cg_query *q = impl;
 	const profdb_cg *cg = q->cg;
 	int r = check_ctx(q, id);
-	if (r < 0 || (r = tree(q)) < 0)
+	if (r < 0 || (!is_line(q, id) && (r = tree(q)) < 0))
 		return r;
 	/* a line's row is read before *out is written: its atomic add then
 	 * waits for no pending stores */

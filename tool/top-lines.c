@@ -148,34 +148,18 @@ static int past(const ranking *k, double v)
 	return k->o.count && k->nrows == k->o.count && !k->all && v < k->rows[0].key;
 }
 
-/* The path from the nearest ancestor of @p c that names its file and
- * module (or the root) down to @p c, pushed: what its lines inherit. */
-static int push_ancestors(ranking *k, const profdb_context *c)
+/* The path down to function context @p c: the root, then @p c (a call
+ * graph's functions are all children of the root), what its lines
+ * inherit. */
+static int push_function(ranking *k, const profdb_context *c)
 {
-	profdb_context *up = NULL, at = *c;
-	size_t n = 0, cap = 0;
-	int r = 0;
-	while (r == 0 && at.depth > 0 && (!at.file.len || !at.module.len)) {
-		if (n == c->depth)
-			r = -EBADMSG;   /* (more parents than its depth: the tree loops) */
-		else if (n == cap) {
-			size_t nc = cap ? 2 * cap : 8;
-			profdb_context *nu = realloc(up, nc * sizeof *nu);
-			r = nu ? 0 : TOOL_OOM;
-			up = nu ? nu : up;
-			cap = nu ? nc : cap;
-		}
-		if (r == 0) {
-			up[n++] = at;
-			r = profdb_context_get(k->rep.db, at.parent, &at);
-		}
-	}
+	profdb_context root;
+	int r = profdb_context_get(k->rep.db, c->parent, &root);
+	if (r == 0 && (c->depth != 1 || root.depth != 0))
+		r = -EBADMSG;   /* (not the table's shape: the library checks it) */
 	if (r == 0)
-		r = ranking_push_path(k, &at);
-	while (r == 0 && n > 0)
-		r = ranking_push_path(k, &up[--n]);
-	free(up);
-	return r;
+		r = ranking_push_path(k, &root);
+	return r == 0 ? ranking_push_path(k, c) : r;
 }
 
 /* Function @p fn's lines (its lexical children, which come before its
@@ -187,7 +171,7 @@ static int visit_lines(ranking *k, uint32_t fn)
 	profdb_context c;
 	int r;
 	if ((r = profdb_graph_function_at(db, fn, &f)) < 0 ||
-	    (r = profdb_context_get(db, f.context, &c)) < 0 || (r = push_ancestors(k, &c)) < 0)
+	    (r = profdb_context_get(db, f.context, &c)) < 0 || (r = push_function(k, &c)) < 0)
 		return r;
 	for (uint32_t id = c.first_child; id != PROFDB_NONE && r == 0; id = c.next_sibling) {
 		if ((r = profdb_context_get(db, id, &c)) < 0 || c.relation != PROFDB_RELATION_LEXICAL)

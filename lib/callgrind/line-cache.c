@@ -35,12 +35,13 @@
 int profdb__cgc_init(cgl_cache *c, uint32_t n_slots, uint64_t budget, uint64_t first, size_t ne)
 {
 	memset(c, 0, sizeof *c);
+	/* calloc's zero bytes are each slot's 0 (no entry), as they are the
+	 * regions' words: gcc and clang give an _Atomic uint64_t the bytes of
+	 * its value. No slot is written before a function is cached, so the
+	 * open writes none of the table (16 bytes a function), whose fresh
+	 * pages calloc leaves untouched. */
 	if (!(c->slot = calloc(n_slots ? n_slots : 1, sizeof *c->slot)))
 		return -ENOMEM;
-	for (uint32_t f = 0; f < n_slots; f++) {
-		atomic_init(&c->slot[f].seq, 0);
-		atomic_init(&c->slot[f].where, 0);
-	}
 	c->ne = ne;
 	c->budget = budget;
 	c->first_ring = first < budget / sizeof(uint64_t) ? first : budget / sizeof(uint64_t);

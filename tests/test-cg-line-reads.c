@@ -17,9 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <profdb/profdb.h>
 
+#include "callgrind/line-cache-internal.h"   /* profdb__cgc_init */
 #include "callgrind/query-internal.h"   /* cg_query.lines */
 #include "query/query-internal.h"       /* struct profdb */
 
@@ -563,6 +566,47 @@ static int t_a_small_text_has_a_small_cache(void)
 	free(text);
 	return 0;
 }
+
+/* The cache's slot table (16 bytes a function, made at every open that
+ * keeps line contexts) is calloc's zeros, which are the empty slots: the
+ * open writes none of it, so its fresh pages stay out of memory until
+ * functions are cached. The table is mapped on its own (a fixed mmap
+ * threshold, so that no freed heap block is reused and cleared, and no
+ * MALLOC_PERTURB_, which has calloc clear it too); mincore()
+ * then tells which pages were touched: at most the first, where malloc
+ * keeps its header. Under a sanitizer's allocator, which clears what it
+ * hands out, only the slots' values are checked. */
+static int t_slots_untouched_until_used(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	const int sanitized = 1;
+#elif defined(__has_feature)
+	const int sanitized = __has_feature(address_sanitizer) || __has_feature(thread_sanitizer);
+#else
+	const int sanitized = 0;
+#endif
+	CHECKF(sanitized || (mallopt(M_MMAP_THRESHOLD, 64 << 10) == 1 && mallopt(M_PERTURB, 0) == 1),
+	       "mallopt failed");
+	const uint32_t n = 1u << 16;   /* 1 MiB of slots */
+	cgl_cache c;
+	CHECKF(profdb__cgc_init(&c, n, 4u << 20, 1u << 20, 2) == 0, "out of memory");
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)c.slot + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	uintptr_t hi = ((uintptr_t)(c.slot + n)) & ~((uintptr_t)page - 1);
+	size_t pages = (size_t)(hi - lo) / (size_t)page, resident = 0;
+	unsigned char *vec = malloc(pages ? pages : 1);
+	CHECKF(vec && mincore((void *)lo, hi - lo, vec) == 0, "mincore failed");
+	for (size_t i = 0; i < pages; i++)
+		resident += vec[i] & 1;
+	free(vec);
+	CHECKF(sanitized || resident <= 1, "%zu of %zu pages of the slot table touched at init",
+	       resident, pages);
+	for (uint32_t f = 0; f < n; f += 997)
+		CHECKF(atomic_load(&c.slot[f].seq) == 0 && atomic_load(&c.slot[f].where) == 0,
+		       "slot %" PRIu32 " is not empty", f);
+	profdb__cgc_free(&c);
+	return 0;
+}
 #endif
 
 static const struct {
@@ -578,6 +622,7 @@ static const struct {
 	{"many_parts", t_many_parts},
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 	{"a_small_text_has_a_small_cache", t_a_small_text_has_a_small_cache},
+	{"slots_untouched_until_used", t_slots_untouched_until_used},
 #endif
 };
 
@@ -600,6 +645,7 @@ Test(cg_line_reads, a_rewritten_entry_is_dropped) { tests[5].fn(); }
 Test(cg_line_reads, many_parts) { tests[6].fn(); }
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 Test(cg_line_reads, a_small_text_has_a_small_cache) { tests[7].fn(); }
+Test(cg_line_reads, slots_untouched_until_used) { tests[8].fn(); }
 #endif
 TC_MAIN
 #endif

@@ -11,24 +11,6 @@
 #include "fast-internal.h"
 #include "lines-internal.h"
 
-typedef struct dstate {
-	profdb_cg_detail *d;
-	uint32_t fn, profile;
-	uint64_t start;              /* offset of its first line */
-	const cg_profile *p;
-	uint64_t pos[CG_NPOS];
-	int col_instr, col_line;
-	uint32_t jfl, jfn;
-	uint32_t src;                /* the current file */
-	int pending_call;
-	uint64_t call_count;         /* of the pending calls= line */
-	uint64_t call_off;           /* its offset */
-	int sites_found;             /* site and site_end are set (first_call()) */
-	uint32_t site;               /* next call in cg->calls */
-	uint32_t site_end;           /* the end of the profile's calls */
-	uint64_t off;
-} dstate;
-
 static int derr(const dstate *s, const char *what)
 {
 	return profdb__fail(-EBADMSG, "%s: offset %" PRIu64 ": %s",
@@ -270,7 +252,8 @@ static int self_run(dstate *s, const char *text, const char **qp, const char *li
 	for (;;) {
 		uint64_t v[CG_MAX_EVENTS];
 		uint32_t nv;
-		const char *nl = fast_cost_line(q, lim, UINT64_MAX, n_pos, n_cols, np, v, &nv, NULL, 1);
+		const char *nl =
+			fast_cost_line(q, lim, UINT64_MAX, n_pos, n_cols, np, v, &nv, NULL, FAST_CRLF);
 		if (!nl)
 			break;
 		/* (the key in scalars: a struct built field by field and read
@@ -341,7 +324,7 @@ static int push_jump(dstate *s, int cond, uint64_t a, uint64_t b, const uint64_t
 		.conditional = cond,
 	};
 	s->jfl = s->jfn = CG_EMPTY;  /* they name one jump's target */
-	return 0;
+	return d->copy ? d->copy->jump(d->copy->ctx, d, d->n_jumps - 1) : 0;
 }
 
 static int add_jump(dstate *s, int cond, const char *p, const char *end)
@@ -601,6 +584,8 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 	const char *lim = f->text + stop;
 	/* a '\n' ends every line: the fast paths read without a bound */
 	int nl_ends = stop > 0 && f->text[stop - 1] == '\n';
+	if (d->copy && (!nl_ends || !profdb__cg_copy_fits(&s)))
+		return CG_NOT_COPIED;
 	while (off < stop) {
 		const char *p = f->text + off;
 		char c0 = *p;
@@ -609,7 +594,8 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 		if (cost_start(c0)) {
 			if (nl_ends && !s.pending_call) {
 				const char *q = p;
-				if ((r = self_run(&s, f->text, &q, lim)) < 0)
+				r = d->copy ? profdb__cg_copy_run(&s, &q, lim) : self_run(&s, f->text, &q, lim);
+				if (r != 0)
 					return r;
 				if (q != p) {
 					off = (uint64_t)(q - f->text);
@@ -620,8 +606,10 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 			uint64_t v[CG_MAX_EVENTS], np[CG_NPOS] = {s.pos[0], s.pos[1]};
 			uint32_t nv = 0;
 			const char *eol = nl_ends ? fast_cost_line(p, lim, UINT64_MAX, s.p->n_pos,
-			                                           s.p->n_cols, np, v, &nv, NULL, 1)
+			                                           s.p->n_cols, np, v, &nv, NULL, FAST_CRLF)
 			                          : NULL;
+			uint64_t from[CG_NPOS] = {s.pos[0], s.pos[1]};
+			int fast = eol != NULL;
 			if (eol) {
 				s.pos[0] = np[0];
 				s.pos[1] = np[1];
@@ -633,10 +621,10 @@ static int decode_unit(profdb_cg_detail *d, uint32_t fn, uint32_t u)
 			off = (uint64_t)(eol - f->text) + (eol < lim);
 			if (r == 0 && !s.pending_call)
 				r = add_line(&s, v, nv);
-			else if (r == 0 && !d->lines_only)
-				r = add_call(&s, v, nv);
+			else if (r == 0 && !d->lines_only && (r = add_call(&s, v, nv)) == 0 && d->copy)
+				r = fast ? profdb__cg_copy_call(&s, p, eol, from, d->n_calls - 1) : CG_NOT_COPIED;
 			s.pending_call = 0;
-			if (r < 0)
+			if (r != 0)
 				return r;
 			continue;
 		}
@@ -703,7 +691,8 @@ static int derive_and_check(const profdb_cg_detail *d, uint32_t profile, uint32_
 	const uint64_t *self = NULL;
 	if (d->ne == 0 || profdb_cg_self(cg, profile, fn, &self) < 0 || !self)
 		return 0;
-	for (uint32_t e = 0; e < d->ne; e++)
+	/* (a copy's derived events are not summed: it has no rows) */
+	for (uint32_t e = 0; e < (d->copy ? cg->n_stored : d->ne); e++)
 		if (!d->sum_carry[e] && self[e] != UINT64_MAX && d->sum[e] != self[e])
 			return profdb__fail(-EBADMSG, "callgrind: function %" PRIu32 ": line rows add up to %"
 			                    PRIu64 " but the self cost of event %" PRIu32 " is %" PRIu64
@@ -745,7 +734,7 @@ size_t profdb__cg_detail_room(const profdb_cg_detail *d)
 
 static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint32_t first,
                         uint32_t *next, int lines_only, profdb_cg_detail *old,
-                        profdb_cg_detail **ret)
+                        const cg_copy *copy, profdb_cg_detail **ret)
 {
 	*ret = NULL;
 	profdb_cg_detail *d = detail_alloc(old);
@@ -753,6 +742,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
 	d->cg = cg;
 	d->lines_only = lines_only;
+	d->copy = copy;
 	d->ne = cg->n_events;
 	/* At most n_body rows; beyond 64 Ki the map grows as rows appear. The
 	 * count is of every profile's blocks: a detail of one profile is given
@@ -779,7 +769,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 	d->sum_carry = d->sum + d->ne;
 	memset(d->sum, 0, 2 * d->ne * sizeof *d->sum);
 	/* the rows' room, allocated once rather than doubled */
-	if (nb > 0)
+	if (nb > 0 && !copy)
 		r = grow_row((void **)&d->lines, &d->cost, &d->cap_lines, (nb < 65536 ? nb : 65536) - 1,
 		             sizeof *d->lines, d->ne);
 	/* A profile's blocks are [its blk_first, the next one's) (blocks.c), and
@@ -812,7 +802,7 @@ static int detail_build(const profdb_cg *cg, uint32_t profile, uint32_t fn, uint
 		return r;
 	}
 	*ret = d;
-	return 0;
+	return r;   /* 0, or CG_NOT_COPIED */
 }
 
 PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *cg,
@@ -830,11 +820,17 @@ PROFDB_EXPORT int profdb_cg_detail_new(profdb_cg_detail **ret, const profdb_cg *
 	int r = profdb__cg_blocks(cg);
 	if (r < 0)
 		return r;
-	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, NULL, ret);
+	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, NULL, NULL, ret);
 }
 
 int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_t profile,
                             uint32_t fn, profdb_cg_detail *old)
+{
+	return profdb__cg_detail_copy(ret, cg, profile, fn, old, NULL);
+}
+
+int profdb__cg_detail_copy(profdb_cg_detail **ret, const profdb_cg *cg, uint32_t profile,
+                             uint32_t fn, profdb_cg_detail *old, const cg_copy *copy)
 {
 	*ret = NULL;
 	int r = 0;
@@ -848,13 +844,13 @@ int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_
 		profdb_cg_detail_free(old);
 		return r;
 	}
-	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, old, ret);
+	return detail_build(cg, profile, fn, cg->blk_first[fn], NULL, 0, old, copy, ret);
 }
 
 int profdb__cg_detail_run(const profdb_cg *cg, uint32_t fn, uint32_t *blk,
                           profdb_cg_detail **ret)
 {
-	return detail_build(cg, profdb__cg_blk_profile(cg, *blk), fn, *blk, blk, 1, NULL, ret);
+	return detail_build(cg, profdb__cg_blk_profile(cg, *blk), fn, *blk, blk, 1, NULL, NULL, ret);
 }
 
 PROFDB_EXPORT void profdb_cg_detail_free(profdb_cg_detail *d)

@@ -110,8 +110,9 @@ FAST int fast_dec_to(const char **qp, const char *end, uint64_t *out)
 }
 
 /* A subposition at *qp relative to @p last: decimal (at most 19 digits),
- * 0x hex (at most 16), +N, -N or '*'. The caller checks what follows. */
-FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
+ * 0x hex (at most 16; not after + or - when @p dec_rel), +N, -N or '*'.
+ * The caller checks what follows. */
+FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out, const int dec_rel)
 {
 	const char *q = *qp;
 	char sign = *q;
@@ -129,6 +130,8 @@ FAST int fast_subpos(const char **qp, uint64_t last, uint64_t *out)
 		x = d0;
 		q++;
 	} else if (q[0] == '0' && (q[1] | 0x20) == 'x') {  /* q[0] is not the '\n' */
+		if (dec_rel && q != *qp)
+			return 0;
 		const char *h0 = q += 2;
 		for (;;) {
 			unsigned char ch = (unsigned char)*q;
@@ -184,10 +187,10 @@ fast_cost_undo(const char *s, const char *end, uint32_t n_pos, const uint64_t np
 {
 	const char *q = s;
 	uint64_t t, x = 0;
-	fast_subpos(&q, np[0], &t);
+	fast_subpos(&q, np[0], &t, 0);
 	if (n_pos > 1) {
 		q++;
-		fast_subpos(&q, np[1], &t);
+		fast_subpos(&q, np[1], &t, 0);
 	}
 	for (uint32_t i = 0; i < k; i++) {
 		while (cg_is_space(*q))
@@ -197,9 +200,14 @@ fast_cost_undo(const char *s, const char *end, uint32_t n_pos, const uint64_t np
 	}
 }
 
-/* A cost line at @p s that a '\n' ends, or "\r\n" when @p crlf (the text
- * ends with a '\n', so no read passes it): subpositions relative to @p np
- * separated by one blank, then at most @p n_cols decimal costs of at most
+/* How fast_cost_line() reads: a "\r\n" ends a line too; a relative
+ * subposition is decimal (callgrind_annotate's reading: "+0x10" is refused). */
+#define FAST_CRLF 1
+#define FAST_DEC_REL 2
+
+/* A cost line at @p s that a '\n' ends, or "\r\n" when @p flags has
+ * FAST_CRLF (the text ends with a '\n', so no read passes it):
+ * subpositions relative to @p np separated by one blank, then at most @p n_cols decimal costs of at most
  * 19 digits, each after blanks, and blanks; at most @p max_len bytes.
  * Returns the line's '\n' with its positions in @p np and its costs
  * added to @p sink, or, without one, in @p v (*nv of them); NULL for any
@@ -208,7 +216,7 @@ fast_cost_undo(const char *s, const char *end, uint32_t n_pos, const uint64_t np
  * before @p end is readable (a cost's digits are read in words before
  * end - 8; pass @p s to read them byte by byte). One reader for the scan
  * (fast.c: a sink adding into a row) and the detail (detail.c: no sink),
- * each compiled with its own constant @p sink, @p max_len and @p crlf.
+ * each compiled with its own constant @p sink, @p max_len and @p flags.
  * Every cost goes to the sink, a 0 too: a branch on the value would be
  * mispredicted where the cheap add is not. With a sink the costs are not
  * stored: a store a cost, and the index into @p v, would lengthen the
@@ -216,18 +224,19 @@ fast_cost_undo(const char *s, const char *end, uint32_t n_pos, const uint64_t np
 FAST const char *fast_cost_line(const char *s, const char *end, uint64_t max_len,
                                 uint32_t n_pos, uint32_t n_cols, uint64_t np[CG_NPOS],
                                 uint64_t *v, uint32_t *nv, const fast_sink *sink,
-                                const int crlf)
+                                const int flags)
 {
 	const char *q = s;
+	const int crlf = flags & FAST_CRLF, dec_rel = flags & FAST_DEC_REL;
 	uint64_t t0, t1 = 0;
 	_Static_assert(CG_NPOS == 2, "one or two positions");
-	if (!fast_subpos(&q, np[0], &t0))
+	if (!fast_subpos(&q, np[0], &t0, dec_rel))
 		return NULL;
 	if (n_pos > 1) {
 		if (!cg_is_space(*q))
 			return NULL;
 		q++;
-		if (!fast_subpos(&q, np[1], &t1))
+		if (!fast_subpos(&q, np[1], &t1, dec_rel))
 			return NULL;
 	}
 	uint32_t k = 0;
@@ -318,7 +327,7 @@ FAST const char *fast_target(const char *q, int slash, uint32_t n_pos,
 			q++;
 		if (*q == '\n')
 			break;
-		if (c >= n_pos || !fast_subpos(&q, last[c], &tgt[c])) {
+		if (c >= n_pos || !fast_subpos(&q, last[c], &tgt[c], 0)) {
 			if (!crlf || !fast_crlf(q))   /* (fast_subpos() moves nothing when it fails) */
 				return NULL;
 			q++;

@@ -188,6 +188,51 @@ static int jump_at(const profdb_cg_detail *d, uint32_t i, profdb__native_row *ou
 	return 0;
 }
 
+/* A copy (native_table.copy): the detail decoder's runs, call sites
+ * and jumps given to the writer's sink (@p ctx) as native records. */
+static profdb__native_lines native_lines(const profdb_cg *cg, const cg_run *r)
+{
+	return (profdb__native_lines){cg_name_at(cg, r->src), r->src, r->from_instr, r->from_line,
+	                              r->instr, r->line, r->last_instr, r->last_line, r->text,
+	                              r->pos_len, r->len};
+}
+
+static int copy_run(void *ctx, const profdb_cg_detail *d, const cg_run *run)
+{
+	const profdb__native_sink *sink = ctx;
+	profdb__native_lines l = native_lines(d->cg, run);
+	return sink->lines(sink->ctx, &l);
+}
+
+static int copy_call(void *ctx, const profdb_cg_detail *d, uint32_t i, const cg_run *cost)
+{
+	const profdb__native_sink *sink = ctx;
+	profdb__native_row row = {.costs = NULL};
+	profdb__native_lines l = native_lines(d->cg, cost);
+	int r = call_at(d, i, &row);
+	return r < 0 ? r : sink->call(sink->ctx, &row, &l);
+}
+
+static int copy_jump(void *ctx, const profdb_cg_detail *d, uint32_t i)
+{
+	const profdb__native_sink *sink = ctx;
+	profdb__native_row row = {.costs = NULL};
+	int r = jump_at(d, i, &row);
+	return r < 0 ? r : sink->jump(sink->ctx, &row);
+}
+
+static int n_copy(const void *impl, uint32_t profile, uint32_t fn, const uint32_t *cols,
+                  size_t n_cols, int instr, const profdb__native_sink *sink, void *old,
+                  void **out)
+{
+	profdb_cg_detail *d;
+	cg_copy copy = {copy_run, copy_call, copy_jump, (void *)sink, cols, n_cols, instr};
+	int r = profdb__cg_detail_copy(&d, cg_of(impl), profile == PROFDB_NONE ? PROFDB_CG_ALL : profile,
+	                               fn, old, &copy);
+	*out = r < 0 ? NULL : d;
+	return r;
+}
+
 static int n_record_at(const void *records, int kind, uint32_t i, profdb__native_row *out)
 {
 	static const profdb__native_row none = {{"", 0}, 0, 0, NULL, 0, 0, 0, {"", 0}, 0, 0, 0, 0,
@@ -214,6 +259,7 @@ const profdb__native_table profdb__cgq_native_records = {
 	.record_at = n_record_at,
 	.lines = n_lines,
 	.line_sums = n_line_sums,
+	.copy = n_copy,
 	.name_keys = n_name_keys,
 };
 

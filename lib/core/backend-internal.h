@@ -89,6 +89,30 @@ typedef struct profdb__native_line {
 	const uint64_t *costs;
 } profdb__native_line;
 
+/* Lines of an input's text to be copied as they stand (native_table.copy):
+ * [text, text + len), each ended by its '\n', the first line's position
+ * in its first pos_len bytes and the rest relative to the line before.
+ * Positions (instr 0 when none): the one in effect before the first line
+ * (from_*), the first line's and the last line's. */
+typedef struct profdb__native_lines {
+	profdb_str file;          /* the file in effect */
+	uint32_t file_key;
+	uint64_t from_instr, from_line, instr, line, last_instr, last_line;
+	const char *text;
+	size_t pos_len, len;
+} profdb__native_lines;
+
+/* Where native_table.copy gives a function's records, in the input's
+ * text order: cost lines outside calls, a call site (a CALL record
+ * without its costs) with its cost line, a JUMP record. 0, or < 0 to
+ * stop. */
+typedef struct profdb__native_sink {
+	int (*lines)(void *ctx, const profdb__native_lines *lines);
+	int (*call)(void *ctx, const profdb__native_row *call, const profdb__native_lines *cost);
+	int (*jump)(void *ctx, const profdb__native_row *jump);
+	void *ctx;
+} profdb__native_sink;
+
 /* A format's own records of a call graph (Callgrind's cost lines, calls=
  * and jumps), for a writer of the same format to keep them. Function ids
  * are 0 .. function_count-1, the table's own; profile PROFDB_NONE is every
@@ -132,6 +156,17 @@ typedef struct profdb__native_table {
 	 * strings, and distinct keys, distinct strings, so that a writer can
 	 * number the names by key. */
 	int64_t (*name_keys)(const void *impl);
+	/* records_renew() for a writer of the same format, where the
+	 * function's text can be copied as it stands into an output whose
+	 * cost columns are metrics @p cols[0 .. n_cols) and whose positions
+	 * are "instr line" (@p instr) or "line": its records go to @p sink in
+	 * the text's order, and *out keeps only the line records' sums
+	 * (line_sums). 0; 1 when some of the text cannot be copied (what the
+	 * sink was given is to be dropped; *out is records to renew); < 0.
+	 * NULL: the format has no such text. */
+	int (*copy)(const void *impl, uint32_t profile, uint32_t fn, const uint32_t *cols,
+	            size_t n_cols, int instr, const profdb__native_sink *sink, void *old,
+	            void **out);
 } profdb__native_table;
 
 /* A call edge of a format's call graph (profdb__graph_table.call). */

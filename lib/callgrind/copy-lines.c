@@ -13,11 +13,6 @@
 #include "detail-internal.h"
 #include "fast-internal.h"
 
-static int cost_start_char(char c)
-{
-	return cg_is_digit(c) || c == '+' || c == '-' || c == '*';
-}
-
 int profdb__cg_copy_fits(const dstate *s)
 {
 	const cg_copy *st = s->d->copy;
@@ -99,7 +94,7 @@ int profdb__cg_copy_run(dstate *s, const char **qp, const char *lim)
 		if (!nl)
 			break;   /* the general path reads this line */
 		q = nl + 1;
-		if (q == lim || !cost_start_char(*q))
+		if (q == lim || !cost_start(*q))
 			break;
 	}
 	uint64_t first[CG_NPOS];

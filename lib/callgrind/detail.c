@@ -49,11 +49,6 @@ static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint
 	return k;
 }
 
-static int cost_start(char c)
-{
-	return cg_is_digit(c) || c == '+' || c == '-' || c == '*';
-}
-
 static uint64_t col(const uint64_t *v, int c)
 {
 	return c >= 0 ? v[c] : 0;

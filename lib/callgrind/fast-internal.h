@@ -40,6 +40,12 @@ FAST int fast_crlf(const char *q)
 	return q[0] == '\r' && q[1] == '\n';
 }
 
+/* Whether a line starting with @p c is a cost line (a position first). */
+FAST int cost_start(char c)
+{
+	return cg_is_digit(c) || c == '+' || c == '-' || c == '*';
+}
+
 /* A decimal of 1 to 19 digits (cannot overflow) at *qp. */
 FAST int fast_dec(const char **qp, uint64_t *out)
 {

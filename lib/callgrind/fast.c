@@ -106,11 +106,6 @@ FAST const char *fast_id(const parser *ps, int sp, const char *q, uint32_t *idx,
 	return q + 1;
 }
 
-static inline int cost_start(char c)
-{
-	return cg_is_digit(c) || c == '+' || c == '-' || c == '*';
-}
-
 /* The run of self-cost lines of the current row that starts at @p s
  * (offset @p off): every line that parses on the fast path and starts
  * before @p end. Most of a function's lines are such a run, and reading

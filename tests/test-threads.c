@@ -828,6 +828,69 @@ static int t_analysis_concurrent(void)
 }
 #endif
 
+/* Callgrind to Callgrind on two threads: functions whose cost lines are
+ * copied (most), and some written from their records (a hex cost), made
+ * into texts by either thread and written in order by the caller; the
+ * bytes are those of one thread. */
+static int to_mem(const void *data, size_t len, void *userdata)
+{
+	char **buf = userdata;
+	size_t have = *buf ? strlen(*buf) : 0;
+	char *p = realloc(*buf, have + len + 1);
+	CHECK(p != NULL);
+	memcpy(p + have, data, len);
+	p[have + len] = 0;
+	*buf = p;
+	return 0;
+}
+
+static char *convert_cg(const char *text, size_t len, uint32_t threads)
+{
+	profdb_input in = {"callgrind.out.9", text, len};
+	profdb_options o = {.size = sizeof o, .threads = threads};
+	profdb *db = NULL;
+	CHECKF(profdb_open_inputs(&db, &in, 1, &o) == 0, "%s", profdb_error_message());
+	profdb_convert_options c = PROFDB_CONVERT_OPTIONS_INIT;
+	c.format = PROFDB_CONVERT_CALLGRIND;
+	char *out = NULL;
+	CHECKF(profdb_convert(db, &c, to_mem, &out) == 0, "%s", profdb_error_message());
+	profdb_close(db);
+	return out;
+}
+
+static int t_convert_callgrind_threads(void)
+{
+	size_t cap = 1 << 20, k = 0;
+	char *t = malloc(cap);
+	CHECK(t != NULL);
+	k += (size_t)snprintf(t + k, cap - k, "positions: instr line\nevents: Ir Dr\n");
+	for (int f = 1; f <= 600; f++) {
+		k += (size_t)snprintf(t + k, cap - k, "ob=(%d) o%d\nfl=(%d) f%d.c\nfn=(%d) f%d\n",
+		                      f % 3 + 1, f % 3, f % 7 + 1, f % 7, f, f);
+		k += (size_t)snprintf(t + k, cap - k, "0x%x %d %d 1\n+2 +1 3\n", 0x1000 + 16 * f, f, f);
+		if (f % 3 == 0)
+			k += (size_t)snprintf(t + k, cap - k, "fi=(%d) inl.h\n+4 * 2 2\n", 900);
+		if (f > 1)
+			k += (size_t)snprintf(t + k, cap - k, "cfn=(%d)\ncalls=1 0x1000 1\n+1 * %d\n", f - 1, f);
+		if (f % 4 == 0)
+			k += (size_t)snprintf(t + k, cap - k, "jcnd=1/2 +8 *\n* *\n");
+		if (f % 50 == 0)
+			k += (size_t)snprintf(t + k, cap - k, "+1 * 0x10\n");
+		CHECK(k < cap);
+	}
+	char *one = convert_cg(t, k, 1);
+	for (int i = 0; i < 4; i++) {
+		char *two = convert_cg(t, k, 2);
+		CHECKF(strcmp(one, two) == 0, "run %d: the output depends on the threads", i);
+		free(two);
+	}
+	/* copied: the input's line after a jump kept; from records: 0x10 read */
+	CHECK(strstr(one, "* *\n* *\n") != NULL && strstr(one, " * 16\n") != NULL);
+	free(one);
+	free(t);
+	return 0;
+}
+
 /* ---- registration ------------------------------------------------------------------ */
 
 static const struct {
@@ -847,6 +910,7 @@ static const struct {
 	{"stats_concurrent", t_stats_concurrent, ""},
 	{"analysis_concurrent", t_analysis_concurrent, ""},
 #endif
+	{"convert_callgrind_threads", t_convert_callgrind_threads, ""},
 };
 
 #ifdef THREADS_STANDALONE
@@ -881,5 +945,9 @@ Test(threads, analysis_concurrent, .timeout = 120) { run(6); }
 #else
 Test(threads, own_error_messages) { run(1); }
 #endif
+Test(threads, convert_callgrind_threads, .timeout = 120)
+{
+	run((int)(sizeof tests / sizeof tests[0]) - 1);
+}
 TC_MAIN
 #endif

@@ -15,21 +15,21 @@
 
 int profdb__cg_copy_fits(const dstate *s)
 {
-	const cg_copy *st = s->d->copy;
+	const cg_copy *out = s->d->copy;
 	const profdb_cg *cg = s->d->cg;
 	const cg_profile *p = s->p;
-	if (st->instr ? !(p->n_pos == 2 && p->pos_kind[0] == CG_POS_INSTR &&
-	                  p->pos_kind[1] == CG_POS_LINE)
-	              : !(p->n_pos == 1 && p->pos_kind[0] == CG_POS_LINE))
+	if (out->instr ? !(p->n_pos == 2 && p->pos_kind[0] == CG_POS_INSTR &&
+	                   p->pos_kind[1] == CG_POS_LINE)
+	               : !(p->n_pos == 1 && p->pos_kind[0] == CG_POS_LINE))
 		return 0;
-	if (p->n_cols > st->n_cols)
+	if (p->n_cols > out->n_cols)
 		return 0;
 	for (uint32_t k = 0; k < p->n_cols; k++)
-		if (cg->cols[p->col_first + k] != st->cols[k])
+		if (cg->cols[p->col_first + k] != out->cols[k])
 			return 0;
 	/* a column past the part's is 0 when read back: not so a derived one */
-	for (size_t k = 0; k < st->n_cols; k++)
-		if (st->cols[k] >= cg->n_stored)
+	for (size_t k = 0; k < out->n_cols; k++)
+		if (out->cols[k] >= cg->n_stored)
 			return 0;
 	return 1;
 }

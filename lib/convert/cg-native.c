@@ -1,9 +1,11 @@
 /* Callgrind from Callgrind: every function's line and instruction costs,
  * call sites and jumps as the backend's own records give them
- * (profdb__backend.native_records), per profile or summed, so that reading
+ * (profdb__backend.native_records: its cost lines copied from the text
+ * where they read back the same), per profile or summed, so that reading
  * the output back gives the same self costs per (profile, function,
  * position, event), the same call edges and totals (doc/CONVERT.md,
- * "Callgrind"; tests/convert_check.py). */
+ * "Callgrind"; tests/convert_check.py). The texts of a few functions each
+ * are made on either thread (cg-text.c) and written here in order. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

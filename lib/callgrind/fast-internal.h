@@ -1,6 +1,6 @@
 /* Callgrind: the numbers, cost lines and call and jump targets of the
  * fast paths, shared by the scanner's (fast.c) and the detail decoder's
- * (detail.c). They read lines that a '\n' ends before the text does, so
+ * (detail.c, copy-lines.c). They read lines that a '\n' ends before the text does, so
  * a '\n' stops every scan: no bounds check per byte. They accept what
  * profdb__cg_u64() and profdb__cg_subpos() accept, less (long numbers);
  * what they refuse is left to those.
@@ -213,15 +213,17 @@ fast_cost_undo(const char *s, const char *end, uint32_t n_pos, const uint64_t np
 
 /* A cost line at @p s that a '\n' ends, or "\r\n" when @p flags has
  * FAST_CRLF (the text ends with a '\n', so no read passes it):
- * subpositions relative to @p np separated by one blank, then at most @p n_cols decimal costs of at most
- * 19 digits, each after blanks, and blanks; at most @p max_len bytes.
+ * subpositions relative to @p np separated by one blank, then at most
+ * @p n_cols decimal costs of at most 19 digits, each after blanks, and
+ * blanks; at most @p max_len bytes.
  * Returns the line's '\n' with its positions in @p np and its costs
  * added to @p sink, or, without one, in @p v (*nv of them); NULL for any
  * other line or a sum that does not fit, with nothing changed, which the
  * caller's general path reads (and reports what is wrong). The text
  * before @p end is readable (a cost's digits are read in words before
  * end - 8; pass @p s to read them byte by byte). One reader for the scan
- * (fast.c: a sink adding into a row) and the detail (detail.c: no sink),
+ * (fast.c: a sink adding into a row), the detail (detail.c: no sink) and
+ * the copy (copy-lines.c: a sink adding into the detail's sums),
  * each compiled with its own constant @p sink, @p max_len and @p flags.
  * Every cost goes to the sink, a 0 too: a branch on the value would be
  * mispredicted where the cheap add is not. With a sink the costs are not

@@ -51,8 +51,8 @@ static size_t first_pos(const char *q, uint32_t n_pos, const uint64_t from[CG_NP
 
 static void run_pos(const dstate *s, const uint64_t *pos, uint64_t *instr, uint64_t *line)
 {
-	*instr = s->col_instr >= 0 ? pos[s->col_instr] : 0;
-	*line = s->col_line >= 0 ? pos[s->col_line] : 0;
+	*instr = cg_pos_col(pos, s->col_instr);
+	*line = cg_pos_col(pos, s->col_line);
 }
 
 /* The detail's sums per event and how many times each wrapped, added to

@@ -130,6 +130,13 @@ int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_
  * the detail in both of the first cases. */
 int profdb__cg_detail_copy(profdb_cg_detail **ret, const profdb_cg *cg, uint32_t profile,
                            uint32_t fn, profdb_cg_detail *old, const cg_copy *copy);
+/* Position column @p c of @p v (a part's instr or line column), 0 where
+ * the part has none (@p c < 0). */
+static inline uint64_t cg_pos_col(const uint64_t *v, int c)
+{
+	return c >= 0 ? v[c] : 0;
+}
+
 /* The decoder's state in a block (detail.c), for the copy's reader of
  * cost lines (copy-lines.c). */
 typedef struct dstate {

@@ -49,11 +49,6 @@ static uint32_t read_costs(const dstate *s, const char *p, const char *end, uint
 	return k;
 }
 
-static uint64_t col(const uint64_t *v, int c)
-{
-	return c >= 0 ? v[c] : 0;
-}
-
 /* Rows are keyed by (file, instruction, line). */
 static uint64_t dline_key_hash(const dline *l)
 {
@@ -216,8 +211,8 @@ static const uint32_t *part_cols(const dstate *s)
 /* A cost line outside calls read by the token reader. */
 static int add_line(dstate *s, const uint64_t *v, uint32_t nv)
 {
-	dline key = {.src = s->src, .instr = col(s->pos, s->col_instr),
-	             .line = col(s->pos, s->col_line)};
+	dline key = {.src = s->src, .instr = cg_pos_col(s->pos, s->col_instr),
+	             .line = cg_pos_col(s->pos, s->col_line)};
 	profdb_cg_detail *d = s->d;
 	uint32_t i;
 	int r = row_for(d, &key, &i);
@@ -307,10 +302,10 @@ static int push_jump(dstate *s, int cond, uint64_t a, uint64_t b, const uint64_t
 	if (r < 0)
 		return r;
 	d->jumps[d->n_jumps++] = (djump){
-		.from_line = col(s->pos, s->col_line),
-		.from_instr = col(s->pos, s->col_instr),
-		.to_line = col(tgt, s->col_line),
-		.to_instr = col(tgt, s->col_instr),
+		.from_line = cg_pos_col(s->pos, s->col_line),
+		.from_instr = cg_pos_col(s->pos, s->col_instr),
+		.to_line = cg_pos_col(tgt, s->col_line),
+		.to_instr = cg_pos_col(tgt, s->col_instr),
 		.count = a,
 		.executed = b,
 		.profile = s->profile,
@@ -407,7 +402,7 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	if (r < 0)
 		return r;
 	uint32_t i = d->n_calls++;
-	d->calls[i] = (dcall){col(s->pos, s->col_line), col(s->pos, s->col_instr), s->call_count,
+	d->calls[i] = (dcall){cg_pos_col(s->pos, s->col_line), cg_pos_col(s->pos, s->col_instr), s->call_count,
 	                      s->profile, callee, s->src};
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
 	memset(dst, 0, d->ne * sizeof *dst);
@@ -825,7 +820,7 @@ int profdb__cg_detail_renew(profdb_cg_detail **ret, const profdb_cg *cg, uint32_
 }
 
 int profdb__cg_detail_copy(profdb_cg_detail **ret, const profdb_cg *cg, uint32_t profile,
-                             uint32_t fn, profdb_cg_detail *old, const cg_copy *copy)
+                           uint32_t fn, profdb_cg_detail *old, const cg_copy *copy)
 {
 	*ret = NULL;
 	int r = 0;

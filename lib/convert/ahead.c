@@ -19,11 +19,15 @@
  * the taker is off making a long job or off its core, and the making
  * thread would otherwise idle while half the ring is written). Most jobs
  * are small (a function's lines), and a wake-up per job would cost more
- * than making it: the two threads take turns by the hundred. The spent
+ * than making it: the two threads take turns by tens of jobs or more. The spent
  * results, up to as many and as many bytes, wait for the next jobs to be
- * made in their memory. */
+ * made in their memory. A MiB holds tens of Callgrind texts (16
+ * functions each) or the rows of hundreds of functions for pprof: more
+ * gains no time and holds more memory (the Callgrind writer on
+ * py_full_sc5 at 4 MiB: the same wall time, 1.6 MiB more peak RSS;
+ * doc/PERFORMANCE.md). */
 #define AHEAD_RING 1024u
-#define AHEAD_BYTES ((size_t)4 << 20)
+#define AHEAD_BYTES ((size_t)1 << 20)
 #define AHEAD_NONE UINT64_MAX
 
 typedef struct ahead_slot {

@@ -30,6 +30,11 @@ typedef void (*profdb__ahead_drop_fn)(void *ctx, void *result);
 
 typedef struct profdb__ahead profdb__ahead;
 
+/* About how many bytes of results are made and not yet taken (one result
+ * may pass it), and as many again of spent ones kept for the next jobs
+ * (ahead.c says why this much). */
+#define PROFDB__AHEAD_BYTES ((size_t)1 << 20)
+
 /* The jobs do not depend on each other: either thread makes any job. */
 #define PROFDB__AHEAD_SHARED 1u
 

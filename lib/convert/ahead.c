@@ -27,7 +27,7 @@
  * py_full_sc5 at 4 MiB: the same wall time, 1.6 MiB more peak RSS;
  * doc/PERFORMANCE.md). */
 #define AHEAD_RING 1024u
-#define AHEAD_BYTES ((size_t)1 << 20)
+#define AHEAD_BYTES PROFDB__AHEAD_BYTES
 #define AHEAD_NONE UINT64_MAX
 
 typedef struct ahead_slot {

@@ -402,8 +402,8 @@ static int add_call(dstate *s, const uint64_t *v, uint32_t nv)
 	if (r < 0)
 		return r;
 	uint32_t i = d->n_calls++;
-	d->calls[i] = (dcall){cg_pos_col(s->pos, s->col_line), cg_pos_col(s->pos, s->col_instr), s->call_count,
-	                      s->profile, callee, s->src};
+	d->calls[i] = (dcall){cg_pos_col(s->pos, s->col_line), cg_pos_col(s->pos, s->col_instr),
+	                      s->call_count, s->profile, callee, s->src};
 	uint64_t *dst = d->call_cost + (size_t)i * d->ne;
 	memset(dst, 0, d->ne * sizeof *dst);
 	r = add_costs(s, dst, v, nv, "call cost overflows 64 bits");

@@ -11,23 +11,22 @@
 #include "ahead-internal.h"
 
 /* Results made and not yet taken, at most AHEAD_RING of them and about
- * AHEAD_BYTES (one result may pass it): the making thread signals only
- * when the taker waits, and then (jobs made in order) once half of that
+ * PROFDB__AHEAD_BYTES (one result may pass it): the making thread signals
+ * only when the taker waits, and then (jobs made in order) once half of that
  * is ready, or (shared jobs) once the result the taker waits for is;
  * the taker signals only when the making thread waits and half of it is
  * free again (shared jobs: an eighth, since the ring fills only while
  * the taker is off making a long job or off its core, and the making
  * thread would otherwise idle while half the ring is written). Most jobs
  * are small (a function's lines), and a wake-up per job would cost more
- * than making it: the two threads take turns by tens of jobs or more. The spent
- * results, up to as many and as many bytes, wait for the next jobs to be
- * made in their memory. A MiB holds tens of Callgrind texts (16
+ * than making it: the two threads take turns by tens of jobs or more.
+ * The spent results, up to as many and as many bytes, wait for the next
+ * jobs to be made in their memory. A MiB holds tens of Callgrind texts (16
  * functions each) or the rows of hundreds of functions for pprof: more
  * gains no time and holds more memory (the Callgrind writer on
  * py_full_sc5 at 4 MiB: the same wall time, 1.6 MiB more peak RSS;
  * doc/PERFORMANCE.md). */
 #define AHEAD_RING 1024u
-#define AHEAD_BYTES PROFDB__AHEAD_BYTES
 #define AHEAD_NONE UINT64_MAX
 
 typedef struct ahead_slot {
@@ -66,7 +65,7 @@ struct profdb__ahead {
 static int claimable(const profdb__ahead *a)
 {
 	return a->claimed < a->n_jobs && a->failed == AHEAD_NONE &&
-	       a->claimed - a->taken < AHEAD_RING && a->bytes < AHEAD_BYTES;
+	       a->claimed - a->taken < AHEAD_RING && a->bytes < PROFDB__AHEAD_BYTES;
 }
 
 /* A spent result for the next job to reuse (NULL: none); under the lock. */
@@ -111,8 +110,9 @@ static void *maker(void *arg)
 		make_one(a, 1, j);
 		if (a->taker_waits &&
 		    (a->shared ? j == a->taken
-		               : a->claimed - a->taken >= AHEAD_RING / 2 || a->bytes >= AHEAD_BYTES / 2 ||
-		                 a->claimed == a->n_jobs || a->failed != AHEAD_NONE))
+		               : a->claimed - a->taken >= AHEAD_RING / 2 ||
+		                 a->bytes >= PROFDB__AHEAD_BYTES / 2 || a->claimed == a->n_jobs ||
+		                 a->failed != AHEAD_NONE))
 			pthread_cond_signal(&a->made_cv);
 	}
 	pthread_mutex_unlock(&a->lock);
@@ -163,7 +163,8 @@ int profdb__ahead_next(profdb__ahead *a, void **result)
 			a->broken = 1;   /* (the message is this thread's already) */
 	} else {
 		pthread_mutex_lock(&a->lock);
-		if (done && a->n_spent < AHEAD_RING && done_bytes <= AHEAD_BYTES - a->spent_total) {
+		if (done && a->n_spent < AHEAD_RING &&
+		    done_bytes <= PROFDB__AHEAD_BYTES - a->spent_total) {
 			a->spent_bytes[a->n_spent] = done_bytes;
 			a->spent[a->n_spent++] = done;
 			a->spent_total += done_bytes;
@@ -184,7 +185,7 @@ int profdb__ahead_next(profdb__ahead *a, void **result)
 		t->ready = 0;
 		a->bytes -= s.bytes;
 		if (a->maker_waits && a->claimed - a->taken <= AHEAD_RING - a->resume_below &&
-		    a->bytes <= AHEAD_BYTES / AHEAD_RING * (AHEAD_RING - a->resume_below))
+		    a->bytes <= PROFDB__AHEAD_BYTES / AHEAD_RING * (AHEAD_RING - a->resume_below))
 			pthread_cond_signal(&a->free_cv);
 		pthread_mutex_unlock(&a->lock);
 		if (done)   /* more spent results than are kept */

@@ -124,7 +124,7 @@ static int cg_load(profdb_cg *cg)
 		free(b.row_of_fn);
 		b.fn_by_name = NULL;
 		b.row_of_fn = NULL;
-		b.cap_fn_by_name = b.cap_row_of_fn = 0;
+		b.n_fn_by_name = b.room_fn_by_name = b.n_row_of_fn = b.room_row_of_fn = 0;
 		r = profdb__cg_self_final(cg);
 		if (r >= 0)
 			r = profdb__cg_finish(cg, &b);

@@ -356,10 +356,11 @@ typedef struct cg_fnkey {
 /* The indexes used only while the files are scanned. */
 typedef struct cg_build {
 	profdb__tmap name_map, fn_map;  /* names, fns whose name is shared */
+	/* indexes by id, written as far as the ids reached (profdb__cg_reach) */
 	cg_fnkey *fn_by_name;        /* name -> its function (the last one, when shared) */
-	size_t cap_fn_by_name;
+	size_t n_fn_by_name, room_fn_by_name;
 	uint32_t *row_of_fn;         /* fn -> its last row (names.c, get_row) */
-	size_t cap_row_of_fn;
+	size_t n_row_of_fn, room_row_of_fn;
 	uint32_t row_prof, row0;     /* the profile get_row last served, its first row */
 	struct cg_evdef *defs;       /* event: lines with a formula or long name */
 	uint32_t n_defs;
@@ -456,6 +457,14 @@ uint32_t profdb__cg_find_row(const profdb_cg *cg, uint32_t profile, uint32_t fn)
 /* profdb__grow for a table indexed by uint32_t: -ENOMEM once @p need
  * reaches UINT32_MAX - 1 (the ids CG_EMPTY and CG_UNDEF stay free). */
 int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem);
+/* Entry @p id of a table by id that only the scan uses (cg_build), *n
+ * entries of @p elem bytes written of *room: when id >= *n, the entries
+ * up to it, rounded up to CG_REACH_STEP bytes, are written with 0xff
+ * bytes (CG_EMPTY ids), their pages mapped in by one call. The room
+ * doubles, but what the ids never reach is never written, and costs
+ * address space only. 0 or -ENOMEM with a message. */
+#define CG_REACH_STEP ((size_t)64 << 10)
+int profdb__cg_reach(void **p, size_t *n, size_t *room, uint32_t id, size_t elem);
 /* Room for @p want elements at once, when the table has less and that
  * memory is there (a hint: nothing changes otherwise, and no message is
  * left). For a table whose final length can be estimated: one copy where

@@ -572,14 +572,6 @@ static int fn_in_map(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t
 	return profdb__tmap_added(m);
 }
 
-/* fn_by_name (or row_of_fn) from @p old entries to *cap, each new one
- * empty: every page written, so mapped in by one call first. */
-static void fill_empty(void *p, size_t old, size_t cap, size_t elem)
-{
-	profdb__prefault_write((char *)p + old * elem, (cap - old) * elem);
-	memset((char *)p + old * elem, 0xff, (cap - old) * elem);
-}
-
 /* Nearly every name has one function: fn_by_name finds it, and fn_map
  * holds only the functions of names that several have (the first of them
  * joins it when the second is made). A function made is in one of the
@@ -590,15 +582,11 @@ int get_fn(parser *ps, uint32_t ob, uint32_t fl, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
 	cg_build *b = ps->b;
-	size_t old = b->cap_fn_by_name;
 	int r;
-	if (fn >= old) {
-		r = grow((void **)&b->fn_by_name, &b->cap_fn_by_name, (uint64_t)fn + 1,
-		         sizeof *b->fn_by_name);
-		if (r < 0)
-			return r;
-		fill_empty(b->fn_by_name, old, b->cap_fn_by_name, sizeof *b->fn_by_name);
-	}
+	if (fn >= b->n_fn_by_name &&
+	    (r = profdb__cg_reach((void **)&b->fn_by_name, &b->n_fn_by_name, &b->room_fn_by_name,
+	                          fn, sizeof *b->fn_by_name)) < 0)
+		return r;
 	cg_fnkey *e = &b->fn_by_name[fn];
 	if (e->fn != CG_EMPTY && e->ob == ob && e->fl == fl) {
 		*out = e->fn;
@@ -635,14 +623,11 @@ int get_row(parser *ps, uint32_t fn, uint32_t *out)
 {
 	profdb_cg *cg = ps->cg;
 	cg_build *b = ps->b;
-	if (fn >= b->cap_row_of_fn) {
-		size_t old = b->cap_row_of_fn;
-		int r = grow((void **)&b->row_of_fn, &b->cap_row_of_fn, (uint64_t)fn + 1,
-		             sizeof(uint32_t));
-		if (r < 0)
-			return r;
-		fill_empty(b->row_of_fn, old, b->cap_row_of_fn, sizeof *b->row_of_fn);
-	}
+	int r;
+	if (fn >= b->n_row_of_fn &&
+	    (r = profdb__cg_reach((void **)&b->row_of_fn, &b->n_row_of_fn, &b->room_row_of_fn, fn,
+	                          sizeof *b->row_of_fn)) < 0)
+		return r;
 	if (b->row_prof != ps->part.prof) {   /* no row of this profile yet */
 		b->row_prof = ps->part.prof;
 		b->row0 = cg->n_rows;
@@ -652,7 +637,7 @@ int get_row(parser *ps, uint32_t fn, uint32_t *out)
 		*out = i;
 		return 0;
 	}
-	int r = profdb__cg_self_new_row(cg);
+	r = profdb__cg_self_new_row(cg);
 	if (r < 0)
 		return r;
 	i = cg->n_rows++;

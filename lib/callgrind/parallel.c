@@ -171,9 +171,9 @@ static void tables_reuse(piece *pc)
 	tmap_clear(&b->name_map);
 	tmap_clear(&b->fn_map);
 	if (b->fn_by_name)
-		memset(b->fn_by_name, 0xff, b->cap_fn_by_name * sizeof *b->fn_by_name);
+		memset(b->fn_by_name, 0xff, b->n_fn_by_name * sizeof *b->fn_by_name);
 	if (b->row_of_fn)   /* (get_row takes any entry from row0 on for the function's) */
-		memset(b->row_of_fn, 0xff, b->cap_row_of_fn * sizeof *b->row_of_fn);
+		memset(b->row_of_fn, 0xff, b->n_row_of_fn * sizeof *b->row_of_fn);
 	b->row0 = 0;
 	b->n_defs = 0;
 	profdb__cgs_ids_forget(&pc->ps);

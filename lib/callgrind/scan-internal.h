@@ -352,13 +352,13 @@ static inline void cg_prefetch_id(const parser *ps, int sp, uint64_t id)
 
 static inline void cg_prefetch_fn(const parser *ps, uint32_t fn)
 {
-	if (fn < ps->b->cap_fn_by_name)
+	if (fn < ps->b->n_fn_by_name)
 		__builtin_prefetch(&ps->b->fn_by_name[fn]);
 }
 
 static inline void cg_prefetch_row(const parser *ps, uint32_t fn)
 {
-	if (fn < ps->b->cap_row_of_fn)
+	if (fn < ps->b->n_row_of_fn)
 		__builtin_prefetch(&ps->b->row_of_fn[fn]);
 }
 

@@ -33,6 +33,37 @@ static int try_resize(void **p, size_t *cap, uint64_t n, size_t elem)
 	return 0;
 }
 
+int profdb__cg_reach(void **p, size_t *n, size_t *room, uint32_t id, size_t elem)
+{
+	if (id < *n)
+		return 0;
+	size_t need = (size_t)id + 1;
+	if (need > *room) {
+		/* not realloc, which copies the whole room, written or not */
+		size_t nr = *room >= 16 ? *room : 16, bytes;
+		while (nr < need)
+			nr = nr <= SIZE_MAX / 2 ? nr * 2 : SIZE_MAX;
+		void *q = __builtin_mul_overflow(nr, elem, &bytes) ? NULL : malloc(bytes);
+		if (!q)
+			return profdb__fail(-ENOMEM, "callgrind: out of memory (index of %zu entries)",
+			                    nr);
+		if (*n)
+			memcpy(q, *p, *n * elem);
+		free(*p);
+		*p = q;
+		*room = nr;
+	}
+	size_t step = elem < CG_REACH_STEP ? CG_REACH_STEP / elem : 1;
+	size_t to = need + (step - need % step) % step;
+	if (to > *room)
+		to = *room;
+	char *at = (char *)*p + *n * elem;
+	profdb__prefault_write(at, (to - *n) * elem);
+	memset(at, 0xff, (to - *n) * elem);
+	*n = to;
+	return 0;
+}
+
 void profdb__cg_reserve(void **p, size_t *cap, uint64_t want, size_t elem)
 {
 	if (want > *cap)

@@ -7,8 +7,10 @@
 # cache as a file read from disk is (bench/lib.sh, cache_as_read;
 # BENCH_CACHE=as-written leaves it as it is). `top` is the yardstick: on
 # a busy machine compare the CPU times and the ratio to `top` of the same
-# build.
-#   <build> <command>: cpu=<s> wall=<s> peak_rss=<MiB> cpu/top=<x>
+# build. `wc -l` on the same file, once a round, is the yardstick across
+# hours (the machine's speed drifts): each wall time's ratio to its median.
+#   wc -l: cpu=<s> wall=<s>
+#   <build> <command>: cpu=<s> wall=<s> peak_rss=<MiB> cpu/top=<x> wall/wc=<x>
 # usage: bench/callgrind-commands.sh FILE RUNS PROFDB [PROFDB2]
 #   e.g. bench/callgrind-commands.sh /tmp/py_full_sc5.out 5 build-rel/tool/profdb
 set -eu
@@ -53,6 +55,7 @@ cases() {
 }
 i=0
 while [ "$i" -lt "$runs" ]; do
+	once wc w wc -l
 	cases | while IFS='|' read -r case cmd; do
 		b=0
 		while [ "$b" -lt "$nb" ]; do
@@ -64,6 +67,8 @@ while [ "$i" -lt "$runs" ]; do
 	done
 	i=$((i + 1))
 done
+wc=$(awk '{ print $1 }' "$tmp/w.wc.time" | med)
+echo "wc -l: cpu=$(med <"$tmp/w.wc.cpu")s wall=${wc}s"
 b=0
 while [ "$b" -lt "$nb" ]; do
 	b=$((b + 1))
@@ -74,6 +79,7 @@ while [ "$b" -lt "$nb" ]; do
 		wall=$(awk '{ print $1 }' "$tmp/$b.$case.time" | med)
 		rss=$(awk '{ print $3 }' "$tmp/$b.$case.time" | med | awk '{ printf "%.1f", $1 / 1024 }')
 		ratio=$(awk -v a="$cpu" -v t="$top" 'BEGIN { printf "%.2f", a / t }')
-		echo "$tool $case (${cmd%% -o *}): cpu=${cpu}s wall=${wall}s peak_rss=${rss}MiB cpu/top=$ratio"
+		per_wc=$(awk -v a="$wall" -v w="$wc" 'BEGIN { printf "%.1f", a / w }')
+		echo "$tool $case (${cmd%% -o *}): cpu=${cpu}s wall=${wall}s peak_rss=${rss}MiB cpu/top=$ratio wall/wc=$per_wc"
 	done
 done

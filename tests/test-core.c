@@ -932,3 +932,63 @@ Test(core, grow_big_keeps)
 		cr_assert_eq(t[i], i * 7u);
 	free(t);
 }
+
+/* A table written in full from 1 MiB sits on whole huge pages: aligned on
+ * 2 MiB (so no 4 KiB head shares a huge page with another block), its old
+ * bytes copied, released by free(); below 1 MiB it is a plain realloc. */
+Test(core, realloc_huge_aligned_and_copied)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	unsigned char *p = malloc(4096);
+	cr_assert_not_null(p);
+	for (size_t i = 0; i < 4096; i++)
+		p[i] = (unsigned char)(i * 13u);
+	unsigned char *q = profdb__realloc_huge(p, 4096, (size_t)3 << 20);
+	cr_assert_not_null(q);
+#ifdef __linux__
+	cr_assert_eq((uintptr_t)q % huge, 0, "a block from 1 MiB starts on a huge page");
+#endif
+	for (size_t i = 0; i < 4096; i++)
+		cr_assert_eq(q[i], (unsigned char)(i * 13u));
+	q[((size_t)3 << 20) - 1] = 7;   /* the whole length is writable */
+	unsigned char *r = profdb__realloc_huge(q, (size_t)3 << 20, 100);   /* small: realloc */
+	cr_assert_not_null(r);
+	cr_assert_eq(r[99], (unsigned char)(99 * 13u));
+	free(r);
+	cr_assert_null(profdb__realloc_huge(NULL, 0, SIZE_MAX - 5), "an impossible size fails");
+	/* a big table grown by need takes the same blocks */
+	unsigned char *b = profdb__realloc_big(NULL, 0, (size_t)5 << 20);
+	cr_assert_not_null(b);
+#ifdef __linux__
+	cr_assert_eq((uintptr_t)b % huge, 0);
+#endif
+	free(b);
+}
+
+/* Work arrays carved from one block: each on a 64-byte boundary, in order,
+ * none overlapping the next, empty ones included. */
+Test(core, carve_arrays)
+{
+	uint32_t *a;
+	double *b;
+	unsigned char *c, *d;
+	void **const out[] = {(void **)&a, (void **)&b, (void **)&c, (void **)&d};
+	const size_t size[] = {3 * sizeof *a, 1000 * sizeof *b, 0, (size_t)2 << 20};
+	void *block = profdb__carve(out, size, 4);
+	cr_assert_not_null(block);
+	cr_assert_eq((void *)a, block);
+	cr_assert_eq((uintptr_t)b % 64, 0);
+	cr_assert_eq((uintptr_t)d % 64, 0);
+	cr_assert_geq((uintptr_t)b, (uintptr_t)(a + 3));
+	cr_assert_geq((uintptr_t)c, (uintptr_t)(b + 1000));
+	cr_assert_geq((uintptr_t)d, (uintptr_t)c);
+	memset(a, 1, size[0]);
+	memset(b, 2, size[1]);
+	memset(d, 3, size[3]);
+	cr_assert_eq(a[2], 0x01010101u);
+	cr_assert_eq(d[0], 3);
+	cr_assert_eq(((unsigned char *)b)[size[1] - 1], 2, "the arrays do not overlap");
+	free(block);
+	const size_t huge[] = {SIZE_MAX - 10, 100};
+	cr_assert_null(profdb__carve(out, huge, 2), "sizes that overflow fail");
+}

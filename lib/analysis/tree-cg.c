@@ -33,25 +33,14 @@ typedef struct cgw {
 	uint8_t *onpath;     /* per folded identity (indexed by kin) */
 	uint32_t *fstr;      /* per function: its name, file and module in the tree's
 	                      * strings (PROFDB_NONE: not interned yet) */
+	void *block;         /* the arrays above, in one block (profdb__carve) */
 	tproto fn_node;      /* a function node's prototype, but its context */
 	double thr;
 } cgw;
 
 static void cgw_free(cgw *w)
 {
-	free(w->finc);
-	free(w->fself);
-	free(w->ecost);
-	free(w->total);
-	free(w->caller);
-	free(w->callee);
-	free(w->out_start);
-	free(w->out_edge);
-	free(w->in_start);
-	free(w->in_edge);
-	free(w->onpath);
-	free(w->kin);
-	free(w->fstr);
+	free(w->block);
 }
 
 /* Row @p row (nm values) += the event values of the reader's cost row by
@@ -222,8 +211,7 @@ static int fold_identities(cgw *w)
 	profdb__hindex h;
 	profdb__native_fn ahead[FOLD_AHEAD];
 	int have[FOLD_AHEAD] = {0};
-	w->kin = malloc((size_t)w->nf * sizeof *w->kin + 1);
-	int r = w->kin ? profdb__hindex_init(&h, 1024) : -ENOMEM;
+	int r = profdb__hindex_init(&h, 1024);
 	if (r < 0)
 		return profdb__fail(-ENOMEM, "tree: out of memory");
 	for (uint32_t f = 0; f < w->nf && f < FOLD_AHEAD; f++)
@@ -273,29 +261,36 @@ static int setup(cgw *w)
 	if (need > w->b->t->limit)
 		return profdb__fail(-EFBIG, "tree: the call graph's tables need %" PRIu64 " bytes, "
 		                    "more than profdb_options.max_memory", need);
-	w->finc = calloc((size_t)nf * nm + 1, sizeof *w->finc);
-	w->fself = calloc((size_t)nf * nm + 1, sizeof *w->fself);
-	w->ecost = calloc((size_t)ne * nm + 1, sizeof *w->ecost);
-	w->total = calloc(nm, sizeof *w->total);
-	w->caller = malloc((size_t)ne * sizeof *w->caller + 1);
-	w->callee = malloc((size_t)ne * sizeof *w->callee + 1);
 	/* the edges by caller for the top-down view only, the paths'
 	 * identities for the expanded views only: the rest never read them */
 	int down = w->b->kind == PROFDB_TREE_TOP_DOWN, expanded = w->b->kind != PROFDB_TREE_FLAT;
-	if (down) {
-		w->out_start = malloc(((size_t)nf + 1) * sizeof *w->out_start);
-		w->out_edge = malloc((size_t)ne * sizeof *w->out_edge + 1);
-	}
-	w->in_start = malloc(((size_t)nf + 1) * sizeof *w->in_start);
-	w->in_edge = malloc((size_t)ne * sizeof *w->in_edge + 1);
-	if (expanded)
-		w->onpath = calloc((size_t)nf + 1, 1);
-	w->fstr = malloc((size_t)nf * 3 * sizeof *w->fstr + 1);
-	if (!w->finc || !w->fself || !w->ecost || !w->total || !w->caller || !w->callee ||
-	    (down && (!w->out_start || !w->out_edge)) || !w->in_start || !w->in_edge ||
-	    (expanded && !w->onpath) || !w->fstr)
+	size_t rows = (size_t)nf * nm * sizeof(double), edges = (size_t)ne * sizeof(uint32_t),
+	       fns = (size_t)nf * sizeof(uint32_t);
+	void **const out[] = {(void **)&w->finc,      (void **)&w->fself,    (void **)&w->ecost,
+	                      (void **)&w->total,     (void **)&w->caller,   (void **)&w->callee,
+	                      (void **)&w->in_start,  (void **)&w->in_edge,  (void **)&w->fstr,
+	                      (void **)&w->out_start, (void **)&w->out_edge, (void **)&w->onpath,
+	                      (void **)&w->kin};
+	const size_t size[] = {rows, rows, (size_t)ne * nm * sizeof(double), nm * sizeof(double),
+	                       edges, edges, fns + sizeof(uint32_t), edges, 3 * fns,
+	                       down ? fns + sizeof(uint32_t) : 0, down ? edges : 0,
+	                       expanded ? (size_t)nf + 1 : 0, expanded ? fns : 0};
+	if (!(w->block = profdb__carve(out, size, sizeof size / sizeof *size)))
 		return profdb__fail(-ENOMEM, "tree: out of memory (call graph of %" PRId64
 		                    " functions)", nf);
+	if (!down)
+		w->out_start = w->out_edge = NULL;
+	if (!expanded) {
+		w->onpath = NULL;
+		w->kin = NULL;
+	}
+	/* (the sums start at 0, as the paths' marks do) */
+	memset(w->finc, 0, rows);
+	memset(w->fself, 0, rows);
+	memset(w->ecost, 0, size[2]);
+	memset(w->total, 0, size[3]);
+	if (expanded)
+		memset(w->onpath, 0, (size_t)nf + 1);
 	memset(w->fstr, 0xff, (size_t)nf * 3 * sizeof *w->fstr);   /* PROFDB_NONE */
 	w->fn_node = profdb__tree_proto(PROFDB_NODE_FUNCTION, PROFDB_NONE);
 	int r = load_rows(w);

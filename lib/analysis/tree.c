@@ -115,15 +115,16 @@ static uint64_t node_bytes(size_t nm)
 	return sizeof(tnode) + 2 * nm * sizeof(double) + 2 * sizeof(tslot);
 }
 
-/* Room for @p nc nodes (nc >= t->n). */
-static int resize(profdb_tree *t, size_t nc)
+/* Room for @p nc nodes (nc >= t->n); @p full: the builder will make
+ * about that many (profdb__realloc_huge). */
+static int resize(profdb_tree *t, size_t nc, int full)
 {
-	tnode *nn = profdb__realloc_big(t->nodes, t->n * sizeof *nn, nc * sizeof *nn);
+	void *(*to)(void *, size_t, size_t) = full ? profdb__realloc_huge : profdb__realloc_big;
+	tnode *nn = to(t->nodes, t->n * sizeof *nn, nc * sizeof *nn);
 	if (!nn)
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
 	t->nodes = nn;
-	double *nv = profdb__realloc_big(t->val, t->n * 2 * t->nm * sizeof *nv,
-	                                 nc * 2 * t->nm * sizeof *nv);
+	double *nv = to(t->val, t->n * 2 * t->nm * sizeof *nv, nc * 2 * t->nm * sizeof *nv);
 	if (!nv)
 		return profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", nc);
 	t->val = nv;
@@ -134,7 +135,7 @@ static int resize(profdb_tree *t, size_t nc)
 void profdb__tree_reserve(profdb_tree *t, size_t n)
 {
 	if (n > t->cap && n < UINT32_MAX && (uint64_t)n * node_bytes(t->nm) <= t->limit)
-		(void)resize(t, n);   /* advisory: profdb__tree_add reports what fails */
+		(void)resize(t, n, 1);   /* advisory: profdb__tree_add reports what fails */
 }
 
 int profdb__tree_intern(profdb_tree *t, profdb_str s, int field, uint32_t *id)
@@ -168,7 +169,7 @@ int profdb__tree_add_ids(profdb_tree *t, uint32_t parent, const tproto *proto,
 			if ((uint64_t)nc * node_bytes(t->nm) > t->limit)
 				nc = (size_t)(t->limit / node_bytes(t->nm));
 		}
-		if ((r = resize(t, nc)) < 0)
+		if ((r = resize(t, nc, 0)) < 0)
 			return r;
 	}
 	uint32_t i = (uint32_t)t->n++;
@@ -442,23 +443,24 @@ static int preorder(tbuild *b, uint32_t *map, size_t *n_out)
 		wide = nk > wide ? nk : wide;
 	}
 	first[t->n] = (uint32_t)total;
-	uint32_t *lists = malloc(total * sizeof *lists + 1), *stack = malloc(t->n * sizeof *stack + 1);
-	sorter s = {malloc(wide * sizeof *s.kids), NULL, NULL, NULL, NULL};
-	if (wide >= SORT_RADIX_MIN) {   /* without them: qsort alone */
-		s.out = malloc(wide * sizeof *s.out);
-		s.pairs = malloc(wide * sizeof *s.pairs);
-		s.tmp = malloc(wide * sizeof *s.tmp);
-		s.count = malloc(PROFDB_RADIX_SIZE * sizeof *s.count);
-		if (!s.out || !s.tmp || !s.count) {
-			free(s.pairs);
-			s.pairs = NULL;
-		}
-	}
+	uint32_t *lists, *stack;
+	sorter s;
+	int radix = wide >= SORT_RADIX_MIN;   /* else qsort alone */
+	void **const out[] = {(void **)&lists,  (void **)&stack,  (void **)&s.kids, (void **)&s.out,
+	                      (void **)&s.pairs, (void **)&s.tmp, (void **)&s.count};
+	const size_t size[] = {total * sizeof *lists, t->n * sizeof *stack, wide * sizeof *s.kids,
+	                       radix ? wide * sizeof *s.out : 0,
+	                       radix ? wide * sizeof *s.pairs : 0,
+	                       radix ? wide * sizeof *s.tmp : 0,
+	                       radix ? PROFDB_RADIX_SIZE * sizeof *s.count : 0};
+	void *work = profdb__carve(out, size, sizeof size / sizeof *size);
 	int r = 0;
-	if (!lists || !stack || !s.kids) {
+	if (!work) {
 		r = profdb__fail(-ENOMEM, "tree: out of memory (%zu nodes)", t->n);
 		goto out;
 	}
+	if (!radix)
+		s.pairs = NULL;
 	for (size_t i = 0; i < t->n; i++) {
 		size_t nk = 0;
 		for (uint32_t c = t->nodes[i].first_child; c != PROFDB_NONE; c = t->nodes[c].next_sibling)
@@ -479,13 +481,7 @@ static int preorder(tbuild *b, uint32_t *map, size_t *n_out)
 	*n_out = k;
 out:
 	free(first);
-	free(lists);
-	free(stack);
-	free(s.kids);
-	free(s.out);
-	free(s.pairs);
-	free(s.tmp);
-	free(s.count);
+	free(work);
 	return r;
 }
 

@@ -472,7 +472,8 @@ int profdb__cg_reach(void **p, size_t *n, size_t *room, uint32_t id, size_t elem
 void profdb__cg_reserve(void **p, size_t *cap, uint64_t want, size_t elem);
 /* The same for a row table and its cost table (@p ne costs a row), the
  * pair grow_cost_rows() grows: the call rows (the self-cost rows:
- * profdb__cg_self_reserve). */
+ * profdb__cg_self_reserve), in huge pages (profdb__realloc_huge), which
+ * the rows fill. */
 void profdb__cg_reserve_costed(void **rows, uint64_t **costs, size_t *cap, uint64_t want,
                                size_t elem, uint32_t ne);
 /* *out = n * m * elem bytes, or -ENOMEM (with a message) on overflow. */

@@ -22,35 +22,23 @@
 #include "callgrind-internal.h"
 
 typedef struct tarjan {
-	uint32_t *start, *adj, *idx, *low, *stk, *cs_v, *cs_e;
+	uint32_t *start, *adj, *idx, *low, *stk, *cs_v, *cs_e, *comp;
 	unsigned char *on;
+	void *block;   /* the arrays above (profdb__carve) */
 } tarjan;
-
-static void tarjan_free(tarjan *t)
-{
-	free(t->start);
-	free(t->adj);
-	free(t->idx);
-	free(t->low);
-	free(t->stk);
-	free(t->cs_v);
-	free(t->cs_e);
-	free(t->on);
-}
 
 static int tarjan_alloc(tarjan *t, uint32_t nf, uint32_t nc)
 {
-	size_t n = (size_t)nf + 1;
-	t->start = calloc(n, sizeof *t->start);
-	t->adj = malloc(((size_t)nc + 1) * sizeof *t->adj);
-	t->idx = malloc(n * sizeof *t->idx);
-	t->low = malloc(n * sizeof *t->low);
-	t->stk = malloc(n * sizeof *t->stk);
-	t->cs_v = malloc(n * sizeof *t->cs_v);
-	t->cs_e = malloc(n * sizeof *t->cs_e);
-	t->on = calloc(n, 1);
-	if (!t->start || !t->adj || !t->idx || !t->low || !t->stk || !t->cs_v || !t->cs_e || !t->on)
+	size_t fns = ((size_t)nf + 1) * sizeof(uint32_t);
+	void **const out[] = {(void **)&t->start, (void **)&t->adj,  (void **)&t->idx,
+	                      (void **)&t->low,   (void **)&t->stk,  (void **)&t->cs_v,
+	                      (void **)&t->cs_e,  (void **)&t->comp, (void **)&t->on};
+	const size_t size[] = {fns, ((size_t)nc + 1) * sizeof(uint32_t), fns, fns, fns, fns, fns,
+	                       fns, (size_t)nf + 1};
+	if (!(t->block = profdb__carve(out, size, sizeof size / sizeof *size)))
 		return profdb__fail(-ENOMEM, "callgrind: out of memory");
+	memset(t->start, 0, fns);
+	memset(t->on, 0, (size_t)nf + 1);
 	return 0;
 }
 
@@ -118,11 +106,10 @@ int profdb__cg_find_cycles(profdb_cg *cg)
 {
 	uint32_t nf = cg->n_fns;
 	tarjan t = {0};
-	uint32_t *comp = malloc(((size_t)nf + 1) * sizeof *comp);
 	uint32_t *size = NULL;
-	int r = comp ? tarjan_alloc(&t, nf, cg->n_edges)
-	             : profdb__fail(-ENOMEM, "callgrind: out of memory");
+	int r = tarjan_alloc(&t, nf, cg->n_edges);
 	if (r == 0) {
+		uint32_t *comp = t.comp;
 		uint32_t n_comp = components(&t, nf, cg->n_edges, cg->edges, comp);
 		/* component -> cycle number: numbered as their lowest member
 		 * comes in function order; singletons get 0 */
@@ -145,8 +132,7 @@ int profdb__cg_find_cycles(profdb_cg *cg)
 			}
 		}
 	}
-	tarjan_free(&t);
-	free(comp);
+	free(t.block);
 	free(size);
 	return r;
 }

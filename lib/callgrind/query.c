@@ -345,18 +345,23 @@ static int build_tree(void *arg)
 	if (need > limit)
 		return profdb__fail(-EFBIG, "callgrind: the context tree needs %" PRIu64
 		                    " bytes, more than profdb_options.max_memory", need);
-	uint32_t *last = malloc((size_t)nc * sizeof *last);
-	uint64_t *weight = calloc(nc, sizeof *weight);
-	/* calloc: every pair the sort reads is set below, but gcc -O3 cannot
-	 * see it through the inlined sort (maybe-uninitialized) */
-	profdb__sort_pair *pairs = calloc(nc, sizeof *pairs), *tmp = malloc((size_t)nc * sizeof *tmp);
-	uint32_t *count = malloc(PROFDB_RADIX_SIZE * sizeof *count);
-	q->node = malloc((size_t)nc * sizeof *q->node);
+	uint32_t *last, *count;
+	uint64_t *weight;
+	profdb__sort_pair *pairs, *tmp;
+	void **const out[] = {(void **)&last, (void **)&weight, (void **)&pairs, (void **)&tmp,
+	                      (void **)&count};
+	const size_t size[] = {(size_t)nc * sizeof *last, (size_t)nc * sizeof *weight,
+	                       (size_t)nc * sizeof *pairs, (size_t)nc * sizeof *tmp,
+	                       PROFDB_RADIX_SIZE * sizeof *count};
+	void *work = profdb__carve(out, size, sizeof size / sizeof *size);
+	/* (kept: the tree's links, written in full) */
+	q->node = profdb__realloc_huge(NULL, 0, (size_t)nc * sizeof *q->node);
 	int r = 0;
-	if (!last || !weight || !pairs || !tmp || !count || !q->node) {
+	if (!work || !q->node) {
 		r = profdb__fail(-ENOMEM, "callgrind: out of memory building the context tree");
 		goto out;
 	}
+	memset(weight, 0, size[1]);
 	for (uint32_t c = 0; c < nc; c++) {
 		q->node[c] = (struct cgq_node){PROFDB_NONE, PROFDB_NONE, PROFDB_NONE, 0};
 		last[c] = PROFDB_NONE;
@@ -387,11 +392,7 @@ static int build_tree(void *arg)
 		q->node[pairs[i].at].depth = 1;
 	}
 out:
-	free(last);
-	free(weight);
-	free(pairs);
-	free(tmp);
-	free(count);
+	free(work);
 	return r;
 }
 

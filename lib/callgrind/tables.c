@@ -260,14 +260,23 @@ static int grow_cost_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n
 void profdb__cg_reserve_costed(void **rows, uint64_t **costs, size_t *cap, uint64_t want,
                                size_t elem, uint32_t ne)
 {
-	size_t old = *cap, bytes;
-	if (want <= old || __builtin_mul_overflow((size_t)want, (size_t)ne, &bytes) ||
-	    __builtin_mul_overflow(bytes, sizeof(uint64_t), &bytes) ||
-	    try_resize(rows, cap, want, elem) < 0 || ne == 0)
+	size_t old = *cap, row_bytes, bytes;
+	if (want <= old || want >= UINT32_MAX - 1 ||
+	    __builtin_mul_overflow((size_t)want, elem, &row_bytes) ||
+	    __builtin_mul_overflow((size_t)want, (size_t)ne, &bytes) ||
+	    __builtin_mul_overflow(bytes, sizeof(uint64_t), &bytes))
 		return;
-	uint64_t *q = realloc_advised(*costs, bytes);
-	if (q)
-		*costs = q;
+	/* both about to be written row by row up to their end, or nearly */
+	void *q = profdb__realloc_huge(*rows, old * elem, row_bytes);
+	if (!q)
+		return;
+	*rows = q;
+	*cap = (size_t)want;
+	if (ne == 0)
+		return;
+	uint64_t *c = profdb__realloc_huge(*costs, old * ne * sizeof(uint64_t), bytes);
+	if (c)
+		*costs = c;
 	else
 		*cap = old;   /* (the row table keeps its larger block) */
 }

@@ -21,8 +21,21 @@ int profdb__grow(void **arr, size_t *cap, size_t need, size_t elem);
  * does it for the tables it grows. A hint: nothing changes on failure. */
 void profdb__advise_big(void *p, size_t bytes);
 /* realloc(@p p, @p bytes) for a table of @p old bytes, the new block
- * advised before anything is copied into it when it is big. */
+ * a profdb__realloc_huge() one when it is big (4 MiB or more). */
 void *profdb__realloc_big(void *p, size_t old, size_t bytes);
+/* realloc(@p p, @p bytes) for a table of @p old bytes that is about to be
+ * written in full: from 1 MiB, a new block aligned on a huge page, a whole
+ * number of them long and advised for them (its last huge page is
+ * resident as a whole once touched), the old bytes copied. Freed with
+ * free(). NULL (@p p unchanged) when out of memory. */
+void *profdb__realloc_huge(void *p, size_t old, size_t bytes);
+/* Work arrays that live and die together and are written in full, in one
+ * profdb__realloc_huge() block: one allocation, and where the system has
+ * huge pages, a page fault per 2 MiB of them all rather than one per
+ * 4 KiB page of each. Array i, of @p size[i] bytes, starts on a 64-byte
+ * boundary at *out[i] (not zeroed). Returns the block, which free()
+ * releases with every array in it; NULL when out of memory. */
+void *profdb__carve(void **const out[], const size_t size[], size_t n);
 
 /* A 64-bit finaliser (MurmurHash3's fmix64): spreads every input bit over
  * the whole word, so a table can take the low bits. */

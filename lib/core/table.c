@@ -28,16 +28,27 @@ int profdb__grow(void **arr, size_t *cap, size_t need, size_t elem)
 
 /* The size from which a table asks for huge pages. */
 #define BIG ((size_t)4 << 20)
+/* The size of a huge page where the system has them at that size
+ * (x86-64; arm64 with 4 KiB pages). Elsewhere the alignment costs
+ * address space only. */
+#define HUGE ((size_t)2 << 20)
 
-void *profdb__realloc_big(void *p, size_t old, size_t bytes)
+void *profdb__realloc_huge(void *p, size_t old, size_t bytes)
 {
-	if (bytes < BIG)
+#ifdef MADV_HUGEPAGE
+	/* Aligned on a huge page and a whole number of them, so that none of
+	 * the block shares a huge page with another allocation: malloc's
+	 * block would start and end inside one, and its head and tail (up to
+	 * 4 MiB) would be 4 KiB faults. */
+	size_t whole = (bytes + HUGE - 1) & ~(HUGE - 1);
+	void *q;
+	if (whole < bytes)
+		return NULL;   /* (no block is that long) */
+	if (bytes < ((size_t)1 << 20))
 		return realloc(p, bytes);
-	/* realloc would copy into pages it has not advised yet */
-	void *q = malloc(bytes);
-	if (!q)
+	if (posix_memalign(&q, HUGE, whole) != 0)
 		return NULL;
-	profdb__advise_big(q, bytes);
+	(void)madvise(q, whole, MADV_HUGEPAGE);   /* a hint: errors change nothing */
 	if (p) {
 		/* the pages the copy writes, mapped in one call */
 		profdb__prefault_write(q, old < bytes ? old : bytes);
@@ -45,6 +56,34 @@ void *profdb__realloc_big(void *p, size_t old, size_t bytes)
 	}
 	free(p);
 	return q;
+#else
+	(void)old;
+	return realloc(p, bytes);
+#endif
+}
+
+void *profdb__realloc_big(void *p, size_t old, size_t bytes)
+{
+	return bytes < BIG ? realloc(p, bytes) : profdb__realloc_huge(p, old, bytes);
+}
+
+void *profdb__carve(void **const out[], const size_t size[], size_t n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t a = (size[i] + 63) & ~(size_t)63;   /* each on a cache line */
+		if (a < size[i] || total + a < total)
+			return NULL;
+		total += a;
+	}
+	char *block = profdb__realloc_huge(NULL, 0, total ? total : 1);
+	if (!block)
+		return NULL;
+	for (size_t i = 0, off = 0; i < n; i++) {
+		*out[i] = block + off;
+		off += (size[i] + 63) & ~(size_t)63;
+	}
+	return block;
 }
 
 void profdb__advise_big(void *p, size_t bytes)

@@ -47,8 +47,10 @@ int profdb__cg_reach(void **p, size_t *n, size_t *room, uint32_t id, size_t elem
 		if (!q)
 			return profdb__fail(-ENOMEM, "callgrind: out of memory (index of %zu entries)",
 			                    nr);
-		if (*n)
+		if (*n) {
+			profdb__prefault_write(q, *n * elem);   /* one call, not a fault a page */
 			memcpy(q, *p, *n * elem);
+		}
 		free(*p);
 		*p = q;
 		*room = nr;

@@ -55,6 +55,10 @@ static const char *keep(profdb__cv_names *t, profdb_str s)
 		char *b = malloc(size);
 		if (!b)
 			return NULL;
+		/* filled to its end: its pages mapped in one call, not a fault
+		 * each (the pprof string table copies 4 MB of keys on a 69 MB
+		 * Callgrind profile) */
+		profdb__prefault_write(b, size);
 		t->blocks[t->n_blocks++] = b;
 		t->next = b;
 		t->left = size;

@@ -22,6 +22,8 @@
 #include "profdb/profdb.h"
 #ifdef PROFDB_HAVE_ZLIB
 #include <zlib.h>
+
+#include "convert/gzip-out-internal.h"
 #endif
 #ifdef HAVE_TEST_WRITER
 #include "writer.h"
@@ -1279,20 +1281,18 @@ static void pprof_in_chunks(uint32_t threads)
 		}
 	cr_assert_eq(samples, LINES, "a sample per line");
 	cr_assert_eq(sum, want, "Ir over every line");
-	/* one deflate, as profdb__pbs_init sets it up, over the whole message */
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	cr_assert_eq(deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-	size_t zcap = deflateBound(&z, (uLong)n);
-	unsigned char *one = malloc(zcap);
-	z.next_in = pb;
-	z.avail_in = (uInt)n;
-	z.next_out = one;
-	z.avail_out = (uInt)zcap;
-	cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
-	at = z.total_out;
-	deflateEnd(&z);
-	cr_assert(at == b.len && memcmp(one, b.p, at) == 0, "the stream is one deflate's");
+	/* the deflater's bytes, as the writer's stream sets it up (ISA-L's
+	 * deflate or zlib's), over the message cut every PROFDB__PBZ_CHUNK bytes */
+	profdb__gzo *gz = profdb__gzo_new();
+	cr_assert(gz);
+	unsigned char *one = NULL;
+	size_t zcap = 0;
+	for (size_t k = 0; k < n; k += PROFDB__PBZ_CHUNK) {
+		size_t piece = n - k < PROFDB__PBZ_CHUNK ? n - k : PROFDB__PBZ_CHUNK;
+		cr_assert_eq(profdb__gzo_put(gz, pb + k, piece, k + piece == n, &one, &at, &zcap), 0);
+	}
+	profdb__gzo_free(gz);
+	cr_assert(at == b.len && memcmp(one, b.p, at) == 0, "the stream is the deflater's");
 	free(one);
 	free(pb);
 #else
@@ -1305,6 +1305,57 @@ static void pprof_in_chunks(uint32_t threads)
 
 Test(convert_cg, pprof_in_chunks_compressed_here) { pprof_in_chunks(1); }
 Test(convert_cg, pprof_in_chunks_compressed_beside) { pprof_in_chunks(2); }
+
+#ifdef PROFDB_HAVE_ZLIB
+/* The gzip member of the pprof stream (ISA-L's deflate where the build
+ * has it, else zlib's), its input cut into pieces of 1, 4093, 256 Ki and
+ * 3 Mi bytes with empty ones between: it inflates to the input, and the
+ * same cut gives the same bytes; no input at all is a member of nothing. */
+static buf gzo_in_pieces(const unsigned char *in, size_t n, size_t piece)
+{
+	profdb__gzo *g = profdb__gzo_new();
+	cr_assert(g);
+	buf b = {0};
+	for (size_t at = 0; at < n; at += piece) {
+		size_t k = n - at < piece ? n - at : piece;
+		cr_assert_eq(profdb__gzo_put(g, in + at, k, 0, &b.p, &b.len, &b.cap), 0);
+		cr_assert_eq(profdb__gzo_put(g, in, 0, 0, &b.p, &b.len, &b.cap), 0);
+	}
+	cr_assert_eq(profdb__gzo_put(g, NULL, 0, 1, &b.p, &b.len, &b.cap), 0);
+	profdb__gzo_free(g);
+	return b;
+}
+
+Test(convert_cg, gzip_member_in_pieces)
+{
+	size_t n = (size_t)3 << 20;
+	unsigned char *in = malloc(n);
+	uint64_t x = 88172645463325252u;
+	for (size_t i = 0; i < n; i++) {   /* compressible: a few symbols, runs */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		in[i] = (unsigned char)(x % 5 || !i ? 'a' + x % 7 : in[i / 2]);
+	}
+	const size_t pieces[] = {1, 4093, (size_t)256 << 10, n};
+	for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+		size_t len = k ? n : 100000, back;
+		buf b = gzo_in_pieces(in, len, pieces[k]), again = gzo_in_pieces(in, len, pieces[k]);
+		cr_assert_lt(b.len, len * 2 / 3, "compressed: %zu of %zu bytes", b.len, len);
+		unsigned char *plain = gunzip(b.p, b.len, &back);
+		cr_assert(back == len && !memcmp(plain, in, len), "pieces of %zu bytes inflate", pieces[k]);
+		cr_assert(b.len == again.len && !memcmp(b.p, again.p, b.len), "pieces of %zu bytes", pieces[k]);
+		free(plain);
+		free(again.p);
+		free(b.p);
+	}
+	buf none = gzo_in_pieces(in, 0, 1);
+	size_t back;
+	unsigned char *plain = gunzip(none.p, none.len, &back);
+	cr_assert_eq(back, 0, "a member of nothing");
+	free(plain);
+	free(none.p);
+	free(in);
+}
+#endif
 
 /* The threads a conversion runs follow the open's profdb_options.threads:
  * 1 runs none beside the caller; 2 lets the Callgrind writer decode ahead;

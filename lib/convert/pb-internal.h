@@ -23,7 +23,11 @@ void profdb__pbm_bytes(profdb__pbm *m, uint32_t field, const void *data, size_t 
 /* A packed repeated varint field. */
 void profdb__pbm_packed(profdb__pbm *m, uint32_t field, const uint64_t *v, size_t n);
 
-/* The output stream of the top-level message. */
+/* The output stream of the top-level message. Its bytes go to the
+ * deflater (gzip-out-internal.h) in chunks of this size, cut at the same
+ * offsets whatever the pieces and the threads, so that the output is the
+ * same bytes (ISA-L's deflate depends on where its input is cut). */
+#define PROFDB__PBZ_CHUNK ((size_t)256 * 1024)
 struct profdb__pbz;
 typedef struct profdb__pbs {
 	profdb__cv_out *o;

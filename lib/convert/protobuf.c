@@ -11,7 +11,8 @@
 
 #ifdef PROFDB_HAVE_ZLIB
 #include <pthread.h>
-#include <zlib.h>
+
+#include "gzip-out-internal.h"
 #endif
 
 /* ---- messages ------------------------------------------------------------- */
@@ -108,24 +109,19 @@ void profdb__pbm_packed(profdb__pbm *m, uint32_t field, const uint64_t *v, size_
 
 /* ---- the stream ------------------------------------------------------------ */
 
-/* Bytes gather into chunks of this size; full chunks are compressed on a
- * thread of its own while the next ones fill (deflate takes about as long
- * as making the messages of a large profile). PBZ_QUEUE chunks can wait
- * for it, so that when the machine's cores are shared with more busy
- * threads (a decoder too), the writer goes on filling while the
- * compressor waits for a core, and the other way round. */
-#define PBZ_CHUNK ((size_t)256 * 1024)
+/* Bytes gather into chunks of PROFDB__PBZ_CHUNK; full chunks are
+ * compressed on a thread of its own while the next ones fill. PBZ_QUEUE
+ * chunks can wait for it, so that when the machine's cores are shared
+ * with more busy threads (a decoder too), the writer goes on filling
+ * while the compressor waits for a core, and the other way round. */
 #define PBZ_QUEUE 8u
 
 struct profdb__pbz {
 #ifdef PROFDB_HAVE_ZLIB
-	z_stream z;
-	/* deflate() costs a call per piece (and a crc32 setup), more than the
-	 * compression of a piece of a few bytes: pieces gather in a chunk
-	 * first. Under Z_NO_FLUSH deflate waits for enough input to decide,
-	 * so the bytes do not depend on how it comes (checked: every real
-	 * sample's pprof is byte-identical to the piece-by-piece stream's). */
-	unsigned char *chunk[PBZ_QUEUE];   /* PBZ_CHUNK each: a ring, allocated as reached */
+	profdb__gzo *gz;
+	/* A call of the deflater per piece costs more than the compression
+	 * of a piece of a few bytes: pieces gather in a chunk first. */
+	unsigned char *chunk[PBZ_QUEUE];   /* PROFDB__PBZ_CHUNK each: a ring, allocated as reached */
 	size_t len[PBZ_QUEUE];
 	unsigned char *in;           /* the chunk being filled, chunk[queued % PBZ_QUEUE] */
 	size_t in_len;
@@ -156,24 +152,7 @@ struct profdb__pbz {
  * Sets no message (it may run on the compressing thread). */
 static int compress_chunk(struct profdb__pbz *z, const unsigned char *data, size_t len, int fin)
 {
-	z_stream *zs = &z->z;
-	zs->next_in = (unsigned char *)(uintptr_t)data;
-	zs->avail_in = (uInt)len;   /* at most PBZ_CHUNK */
-	for (;;) {
-		if (z->out_cap - z->out_len < 4096 &&
-		    profdb__grow((void **)&z->out, &z->out_cap, z->out_len + 65536, 1) < 0)
-			return -ENOMEM;
-		size_t room = z->out_cap - z->out_len;
-		zs->next_out = z->out + z->out_len;
-		zs->avail_out = room > 1u << 30 ? 1u << 30 : (uInt)room;
-		uInt before = zs->avail_out;
-		int r = deflate(zs, fin ? Z_FINISH : Z_NO_FLUSH);
-		if (r == Z_STREAM_ERROR)
-			return -EIO;
-		z->out_len += before - zs->avail_out;
-		if (zs->avail_out != 0 && (fin ? r == Z_STREAM_END : zs->avail_in == 0))
-			return 0;
-	}
+	return profdb__gzo_put(z->gz, data, len, fin, &z->out, &z->out_len, &z->out_cap);
 }
 
 static void *compressor(void *arg)
@@ -210,7 +189,7 @@ static int stream_error(int werr)
 {
 	if (werr == -ENOMEM)
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
-	return profdb__fail(-EIO, "profdb_convert: zlib's deflate failed");
+	return profdb__fail(-EIO, "profdb_convert: deflate failed");
 }
 
 /* Queue the filled chunk (@p fin: the last) and take the next one to
@@ -235,7 +214,7 @@ static int queue_chunk(profdb__pbs *s, int fin)
 	z->ready_len = z->ready_cap = 0;
 	pthread_mutex_unlock(&z->lock);
 	unsigned char **next = &z->chunk[z->queued % PBZ_QUEUE];
-	if (!*next && !(*next = malloc(PBZ_CHUNK)))
+	if (!*next && !(*next = malloc(PROFDB__PBZ_CHUNK)))
 		werr = werr ? werr : -ENOMEM;   /* (s->err set: nothing more is put) */
 	z->in = *next;
 	z->in_len = 0;
@@ -287,13 +266,11 @@ int profdb__pbs_init(profdb__pbs *s, profdb__cv_out *o, int threaded)
 	/* The first chunk only: the others are allocated as the ring reaches
 	 * them (queue_chunk), so a small output holds one. */
 	struct profdb__pbz *z = s->z = calloc(1, sizeof *s->z);
-	if (!z || !(z->chunk[0] = malloc(PBZ_CHUNK)))
+	if (!z || !(z->chunk[0] = malloc(PROFDB__PBZ_CHUNK)))
 		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
 	z->in = z->chunk[0];
-	/* 15 + 16: a gzip wrapper, as go tool pprof expects of a .pb.gz; level
-	 * 1: the conversion's time goes to compression above that */
-	if (deflateInit2(&z->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return profdb__fail(-ENOMEM, "profdb_convert: zlib's deflateInit2 failed");
+	if (!(z->gz = profdb__gzo_new()))
+		return profdb__fail(-ENOMEM, "profdb_convert: out of memory (gzip)");
 	pthread_mutex_init(&z->lock, NULL);
 	pthread_cond_init(&z->cv, NULL);
 	z->may_thread = threaded;
@@ -323,13 +300,13 @@ void profdb__pbs_put(profdb__pbs *s, const void *data, size_t len)
 		struct profdb__pbz *z = s->z;
 		const unsigned char *p = data;
 		while (len && !s->err) {
-			size_t n = PBZ_CHUNK - z->in_len;
+			size_t n = PROFDB__PBZ_CHUNK - z->in_len;
 			n = n < len ? n : len;
 			memcpy(z->in + z->in_len, p, n);
 			z->in_len += n;
 			p += n;
 			len -= n;
-			if (z->in_len == PBZ_CHUNK) {
+			if (z->in_len == PROFDB__PBZ_CHUNK) {
 				int r = hand_over(s, 0);
 				if (r < 0)
 					s->err = r;
@@ -350,7 +327,7 @@ void profdb__pbs_msg(profdb__pbs *s, uint32_t field, const profdb__pbm *m)
 	/* the usual case, a small message that fits in the chunk: one copy,
 	 * without pbs_put's loop */
 	struct profdb__pbz *z = s->z;
-	if (!s->err && z && z->on && PBZ_CHUNK - z->in_len > n + m->len) {
+	if (!s->err && z && z->on && PROFDB__PBZ_CHUNK - z->in_len > n + m->len) {
 		memcpy(z->in + z->in_len, b, n);
 		if (m->len)
 			memcpy(z->in + z->in_len + n, m->p, m->len);
@@ -402,8 +379,8 @@ void profdb__pbs_packed2(profdb__pbs *s, uint32_t field, const uint64_t *a, size
 	 * message buffer, no copy). More values than the chunk has bytes
 	 * never fit (and cannot overflow the bound). */
 	struct profdb__pbz *z = s->z;
-	if (!s->err && z && z->on && na < PBZ_CHUNK && nb < PBZ_CHUNK &&
-	    PBZ_CHUNK - z->in_len > 10 * (na + nb) + 32) {
+	if (!s->err && z && z->on && na < PROFDB__PBZ_CHUNK && nb < PROFDB__PBZ_CHUNK &&
+	    PROFDB__PBZ_CHUNK - z->in_len > 10 * (na + nb) + 32) {
 		unsigned char *at = z->in + z->in_len;
 		at += profdb__leb128_put(at, (uint64_t)field << 3 | 2);
 		unsigned char *body = at + 1;
@@ -443,7 +420,7 @@ void profdb__pbs_free(profdb__pbs *s)
 			stop(z);
 			pthread_cond_destroy(&z->cv);
 			pthread_mutex_destroy(&z->lock);
-			deflateEnd(&z->z);
+			profdb__gzo_free(z->gz);
 		}
 		for (unsigned k = 0; k < PBZ_QUEUE; k++)
 			free(z->chunk[k]);

@@ -265,14 +265,15 @@ static int setup(cgw *w)
 	 * identities for the expanded views only: the rest never read them */
 	int down = w->b->kind == PROFDB_TREE_TOP_DOWN, expanded = w->b->kind != PROFDB_TREE_FLAT;
 	size_t rows = (size_t)nf * nm * sizeof(double), edges = (size_t)ne * sizeof(uint32_t),
-	       fns = (size_t)nf * sizeof(uint32_t);
+	       fns = (size_t)nf * sizeof(uint32_t), edge_costs = (size_t)ne * nm * sizeof(double),
+	       totals = nm * sizeof(double);
 	void **const out[] = {(void **)&w->finc,      (void **)&w->fself,    (void **)&w->ecost,
 	                      (void **)&w->total,     (void **)&w->caller,   (void **)&w->callee,
 	                      (void **)&w->in_start,  (void **)&w->in_edge,  (void **)&w->fstr,
 	                      (void **)&w->out_start, (void **)&w->out_edge, (void **)&w->onpath,
 	                      (void **)&w->kin};
-	const size_t size[] = {rows, rows, (size_t)ne * nm * sizeof(double), nm * sizeof(double),
-	                       edges, edges, fns + sizeof(uint32_t), edges, 3 * fns,
+	const size_t size[] = {rows, rows, edge_costs, totals, edges, edges,
+	                       fns + sizeof(uint32_t), edges, 3 * fns,
 	                       down ? fns + sizeof(uint32_t) : 0, down ? edges : 0,
 	                       expanded ? (size_t)nf + 1 : 0, expanded ? fns : 0};
 	if (!(w->block = profdb__carve(out, size, sizeof size / sizeof *size)))
@@ -287,8 +288,8 @@ static int setup(cgw *w)
 	/* (the sums start at 0, as the paths' marks do) */
 	memset(w->finc, 0, rows);
 	memset(w->fself, 0, rows);
-	memset(w->ecost, 0, size[2]);
-	memset(w->total, 0, size[3]);
+	memset(w->ecost, 0, edge_costs);
+	memset(w->total, 0, totals);
 	if (expanded)
 		memset(w->onpath, 0, (size_t)nf + 1);
 	memset(w->fstr, 0xff, (size_t)nf * 3 * sizeof *w->fstr);   /* PROFDB_NONE */

@@ -42,10 +42,11 @@ static int tarjan_alloc(tarjan *t, uint32_t nf, uint32_t nc)
 	return 0;
 }
 
-/* comp[f] = the component of f (iterative Tarjan: no recursion, so any
- * call depth). Returns the number of components. */
-static uint32_t components(tarjan *t, uint32_t nf, uint32_t nc, const cg_edge *e, uint32_t *comp)
+/* t->comp[f] = the component of f (iterative Tarjan: no recursion, so
+ * any call depth). Returns the number of components. */
+static uint32_t components(tarjan *t, uint32_t nf, uint32_t nc, const cg_edge *e)
 {
+	uint32_t *comp = t->comp;
 	for (uint32_t c = 0; c < nc; c++)
 		t->start[e[c].caller + 1]++;
 	for (uint32_t f = 0; f < nf; f++)
@@ -109,8 +110,8 @@ int profdb__cg_find_cycles(profdb_cg *cg)
 	uint32_t *size = NULL;
 	int r = tarjan_alloc(&t, nf, cg->n_edges);
 	if (r == 0) {
-		uint32_t *comp = t.comp;
-		uint32_t n_comp = components(&t, nf, cg->n_edges, cg->edges, comp);
+		const uint32_t *comp = t.comp;
+		uint32_t n_comp = components(&t, nf, cg->n_edges, cg->edges);
 		/* component -> cycle number: numbered as their lowest member
 		 * comes in function order; singletons get 0 */
 		size = calloc((size_t)n_comp + 1, sizeof *size);

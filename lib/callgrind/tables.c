@@ -18,14 +18,15 @@ int profdb__cg_grow(void **p, size_t *cap, uint64_t need, size_t elem)
 	return profdb__grow(p, cap, (size_t)need, elem);
 }
 
-/* *p resized to @p n elements, or -ENOMEM with nothing changed and no
- * message. */
-static int try_resize(void **p, size_t *cap, uint64_t n, size_t elem)
+/* *p resized to @p n elements by @p resize (profdb__realloc_big or
+ * profdb__realloc_huge), or -ENOMEM with nothing changed and no message. */
+static int try_resize(void **p, size_t *cap, uint64_t n, size_t elem,
+                      void *(*resize)(void *, size_t, size_t))
 {
 	size_t bytes;
 	if (n >= UINT32_MAX - 1 || __builtin_mul_overflow((size_t)n, elem, &bytes))
 		return -ENOMEM;
-	void *q = profdb__realloc_big(*p, *cap * elem, bytes);
+	void *q = resize(*p, *cap * elem, bytes);
 	if (!q)
 		return -ENOMEM;
 	*p = q;
@@ -69,7 +70,7 @@ int profdb__cg_reach(void **p, size_t *n, size_t *room, uint32_t id, size_t elem
 void profdb__cg_reserve(void **p, size_t *cap, uint64_t want, size_t elem)
 {
 	if (want > *cap)
-		(void)try_resize(p, cap, want, elem);
+		(void)try_resize(p, cap, want, elem, profdb__realloc_big);
 }
 
 int profdb__cg_bytes(size_t n, size_t m, size_t elem, size_t *out)
@@ -262,24 +263,12 @@ static int grow_cost_rows(void **rows, uint64_t **costs, size_t *cap, uint32_t n
 void profdb__cg_reserve_costed(void **rows, uint64_t **costs, size_t *cap, uint64_t want,
                                size_t elem, uint32_t ne)
 {
-	size_t old = *cap, row_bytes, bytes;
-	if (want <= old || want >= UINT32_MAX - 1 ||
-	    __builtin_mul_overflow((size_t)want, elem, &row_bytes) ||
-	    __builtin_mul_overflow((size_t)want, (size_t)ne, &bytes) ||
-	    __builtin_mul_overflow(bytes, sizeof(uint64_t), &bytes))
-		return;
+	size_t old = *cap, cost_cap = old;
 	/* both about to be written row by row up to their end, or nearly */
-	void *q = profdb__realloc_huge(*rows, old * elem, row_bytes);
-	if (!q)
+	if (want <= old || try_resize(rows, cap, want, elem, profdb__realloc_huge) < 0 || ne == 0)
 		return;
-	*rows = q;
-	*cap = (size_t)want;
-	if (ne == 0)
-		return;
-	uint64_t *c = profdb__realloc_huge(*costs, old * ne * sizeof(uint64_t), bytes);
-	if (c)
-		*costs = c;
-	else
+	if (try_resize((void **)costs, &cost_cap, want, (size_t)ne * sizeof(uint64_t),
+	               profdb__realloc_huge) < 0)
 		*cap = old;   /* (the row table keeps its larger block) */
 }
 

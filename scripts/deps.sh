@@ -16,7 +16,7 @@ case $mode in
 "" | --tests | --python) ;;
 *) echo "usage: scripts/deps.sh [--tests | --python]" >&2; exit 2 ;;
 esac
-pkgs="meson ninja-build gcc pkg-config libexpat1-dev zlib1g-dev libisal-dev"
+pkgs="meson ninja-build gcc pkg-config libexpat1-dev zlib1g-dev"
 # The Python module: numpy (its only dependency), pandas for the frames,
 # meson-python and venv + pip for `pip install`. doc/PYTHON.md lists them.
 python_pkgs="python3-dev python3-numpy python3-pandas python3-venv python3-pip python3-mesonpy"

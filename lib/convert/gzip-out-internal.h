@@ -1,10 +1,7 @@
 /* One gzip member written piece by piece (gzip-out.c), for the pprof
- * writer's stream (protobuf.c): deflate at its fastest level, by ISA-L's
- * igzip where the build has it (PROFDB_HAVE_ISAL: about three times
- * zlib's speed at level 1, doc/PERFORMANCE.md), else by zlib. Compiled
- * when the build has zlib. The bytes depend on the backend and, with
- * ISA-L, on where the input is cut into pieces. Not thread-safe: one
- * thread at a time. */
+ * writer's stream (protobuf.c): zlib's deflate at its fastest level,
+ * level 1. Compiled when the build has zlib. Not thread-safe: one thread
+ * at a time. */
 #ifndef PROFDB_CONVERT_GZIP_OUT_INTERNAL_H
 #define PROFDB_CONVERT_GZIP_OUT_INTERNAL_H
 

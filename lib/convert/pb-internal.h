@@ -25,8 +25,8 @@ void profdb__pbm_packed(profdb__pbm *m, uint32_t field, const uint64_t *v, size_
 
 /* The output stream of the top-level message. Its bytes go to the
  * deflater (gzip-out-internal.h) in chunks of this size, cut at the same
- * offsets whatever the pieces and the threads, so that the output is the
- * same bytes (ISA-L's deflate depends on where its input is cut). */
+ * offsets whatever the pieces and the threads: the deflater's memory
+ * stays bounded and its work overlaps the encoding. */
 #define PROFDB__PBZ_CHUNK ((size_t)256 * 1024)
 struct profdb__pbz;
 typedef struct profdb__pbs {

@@ -1356,6 +1356,92 @@ Test(convert_cg, gzip_member_in_pieces)
 	free(none.p);
 	free(in);
 }
+
+/* Code lengths: deflate's limit of 15 bits holds for counts that would
+ * make a deeper code (the Fibonacci numbers: Huffman's code is 29 bits
+ * deep for 30 of them), each code is complete (Kraft's sum is 1), a
+ * symbol more frequent than another never has a longer code, and counts
+ * with room to spare keep Huffman's lengths. */
+static void check_lengths(const uint32_t *freq, unsigned n, unsigned limit, const uint8_t *len)
+{
+	uint64_t kraft = 0;
+	for (unsigned i = 0; i < n; i++) {
+		cr_assert_eq(len[i] != 0, freq[i] != 0, "symbol %u", i);
+		cr_assert_leq(len[i], limit, "symbol %u: %u bits", i, len[i]);
+		if (len[i])
+			kraft += (uint64_t)1 << (limit - len[i]);
+		for (unsigned j = 0; j < n; j++)
+			if (freq[i] > freq[j] && freq[j])
+				cr_assert_leq(len[i], len[j], "symbols %u and %u", i, j);
+	}
+	cr_assert_eq(kraft, (uint64_t)1 << limit, "a complete code");
+}
+
+Test(convert_cg, gzip_code_lengths)
+{
+	uint32_t fib[30];
+	uint8_t len[30];
+	for (unsigned i = 0; i < 30; i++)
+		fib[i] = i < 2 ? 1 : fib[i - 1] + fib[i - 2];
+	profdb__gzo_code_lengths(fib, 30, 15, len);
+	check_lengths(fib, 30, 15, len);
+	profdb__gzo_code_lengths(fib, 19, 7, len);   /* the code-length code's limit */
+	check_lengths(fib, 19, 7, len);
+	const uint32_t easy[4] = {10, 5, 3, 2};   /* Huffman: 1, 2, 3, 3 */
+	profdb__gzo_code_lengths(easy, 4, 15, len);
+	cr_assert(len[0] == 1 && len[1] == 2 && len[2] == 3 && len[3] == 3, "%u %u %u %u", len[0],
+	          len[1], len[2], len[3]);
+	const uint32_t one[3] = {0, 7, 0};   /* one symbol: a second gets a length */
+	profdb__gzo_code_lengths(one, 3, 15, len);
+	cr_assert(len[1] == 1 && len[0] + len[2] == 1, "%u %u %u", len[0], len[1], len[2]);
+}
+
+/* Inputs that reach the deflater's edges, each whole and in pieces of
+ * 65 543 bytes: random bytes (no match: every block all literals,
+ * slightly larger than its input), zeros (matches of 258 bytes one byte
+ * back), and bytes whose counts follow the Fibonacci numbers in random
+ * order (a Huffman code deeper than deflate's 15 bits, which the
+ * deflater must shorten). Each inflates, its trailer checked, to the
+ * input. */
+Test(convert_cg, gzip_member_of_edge_inputs)
+{
+	size_t n = (size_t)1 << 20;
+	unsigned char *in = malloc(n);
+	uint64_t x = 0x9E3779B97F4A7C15u;
+	for (int kind = 0; kind < 3; kind++) {
+		size_t len = n;
+		if (kind == 0) {
+			for (size_t i = 0; i < n; i++)
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17, in[i] = (unsigned char)(x >> 56);
+		} else if (kind == 1) {
+			memset(in, 0, n);
+		} else {   /* 25 symbols, counts 1, 1, 2, 3, 5, ...: 196 417 bytes */
+			len = 0;
+			for (size_t a = 1, b = 1, s = 0; s < 25; s++, b += a, a = b - a)
+				for (size_t k = 0; k < a; k++)
+					in[len++] = (unsigned char)('A' + s);
+			for (size_t i = len; i-- > 1;) {   /* shuffled */
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				size_t j = (size_t)(x % (i + 1));
+				unsigned char t = in[i];
+				in[i] = in[j], in[j] = t;
+			}
+		}
+		buf whole = gzo_in_pieces(in, len, len), cut = gzo_in_pieces(in, len, 65543);
+		size_t back;
+		unsigned char *plain = gunzip(whole.p, whole.len, &back);
+		cr_assert(back == len && !memcmp(plain, in, len), "input %d inflates", kind);
+		cr_assert(cut.len == whole.len && !memcmp(cut.p, whole.p, whole.len), "input %d cut", kind);
+		if (kind == 0)
+			cr_assert_lt(whole.len, len + len / 100, "random bytes: %zu", whole.len);
+		else
+			cr_assert_lt(whole.len, len / 2, "input %d: %zu bytes of %zu", kind, whole.len, len);
+		free(plain);
+		free(whole.p);
+		free(cut.p);
+	}
+	free(in);
+}
 #endif
 
 /* The threads a conversion runs follow the open's profdb_options.threads:
@@ -1666,8 +1752,8 @@ Test(convert_cg, pprof_samples_in_place_compressed_beside) { packed2_stream(1, 0
 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 /* A compressed stream of a few bytes holds one chunk (256 KiB, beside
- * deflate's own 256 KiB), not the ring's eight: the others are allocated
- * as the stream reaches them. */
+ * the deflater's 128 KiB hash table), not the ring's eight: the others
+ * are allocated as the stream reaches them. */
 Test(convert_cg, pprof_small_stream_holds_one_chunk)
 {
 	buf got = {0};

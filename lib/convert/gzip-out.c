@@ -9,12 +9,12 @@
  * counts, limited to 15 bits. An empty fixed-code block ends the
  * stream. zlib gives the CRC-32 of the trailer. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "core/bytes-internal.h"
 #include "core/table-internal.h"
 #include "gzip-out-internal.h"
 
@@ -63,28 +63,27 @@ static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  
 static const uint8_t cl_order[N_CL] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
                                        11, 4,  12, 3, 13, 2, 14, 1, 15};
 
-/* The length code (0-28) of a match of @p len - 3 (0-255), and the
- * distance code of @p d - 1 (0-32767), from tables filled once. */
-static uint8_t len_code[256], dist_code_lo[256], dist_code_hi[256];
-
-static void fill_code_tables(void)
+/* The length code (0-28) of a match of @p l3 = length - 3 (0-255): the
+ * first eight lengths one code each, then four codes per doubling, and
+ * 258 a code of its own. */
+static unsigned len_code(unsigned l3)
 {
-	for (unsigned c = 0; c < 29; c++)
-		for (unsigned l = len_base[c]; l < len_base[c] + (1u << len_extra[c]) && l <= 258; l++)
-			len_code[l - 3] = (uint8_t)c;
-	len_code[255] = 28;   /* 258 has a code of its own */
-	for (unsigned c = 0; c < 30; c++)
-		for (unsigned d = dist_base[c]; d < dist_base[c] + (1u << dist_extra[c]); d++) {
-			if (d <= 256)
-				dist_code_lo[d - 1] = (uint8_t)c;
-			else
-				dist_code_hi[(d - 1) >> 7] = (uint8_t)c;
-		}
+	if (l3 < 8)
+		return l3;
+	if (l3 == 255)
+		return 28;
+	unsigned b = 31 - (unsigned)__builtin_clz(l3);
+	return 4 * (b - 1) + ((l3 >> (b - 2)) & 3);
 }
 
+/* The distance code (0-29) of @p d1 = distance - 1 (0-32767): the first
+ * four distances one code each, then two codes per doubling. */
 static unsigned dist_code(unsigned d1)
 {
-	return d1 < 256 ? dist_code_lo[d1] : dist_code_hi[d1 >> 7];
+	if (d1 < 4)
+		return d1;
+	unsigned b = 31 - (unsigned)__builtin_clz(d1);
+	return 2 * b + ((d1 >> (b - 1)) & 1);
 }
 
 /* ---- bits out -------------------------------------------------------------------- */
@@ -219,18 +218,11 @@ static void canonical(const uint8_t *len, unsigned n, uint16_t *code)
 
 /* ---- one segment --------------------------------------------------------------------- */
 
-static inline uint32_t load32(const unsigned char *p)
+/* The hash-table slot of the 4 bytes at @p p (read as little-endian
+ * whatever the machine, so the output is the same everywhere). */
+static inline uint32_t hash4(const unsigned char *p)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t load64(const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
+	return (profdb__le32(p) * 0x9E3779B1u) >> (32 - HASH_BITS);
 }
 
 /* The symbols of bytes @p i to @p n of the segment at @p p (matches
@@ -242,43 +234,34 @@ static size_t find_matches(profdb__gzo *g, const unsigned char *p, size_t i, siz
 	uint32_t *head = g->head, *sym = g->sym;
 	size_t ns = 0;
 	while (n >= 8 && i <= n - 8) {   /* 8 bytes readable at i */
-		uint32_t x = load32(p + i), h = (x * 0x9E3779B1u) >> (32 - HASH_BITS);
-		uint32_t cand = head[h];
+		uint32_t h = hash4(p + i), cand = head[h];
 		head[h] = (uint32_t)i + 1;
-		if (!cand || i + 1 - cand > WINDOW || load32(p + cand - 1) != x) {
+		if (!cand || i + 1 - cand > WINDOW || memcmp(p + cand - 1, p + i, MIN_MATCH)) {
 			lf[p[i]]++;
 			sym[ns++] = p[i++];
 			continue;
 		}
 		size_t from = cand - 1, len = MIN_MATCH, most = n - i < MAX_MATCH ? n - i : MAX_MATCH;
-		while (len + 8 <= most) {
-			uint64_t d = load64(p + from + len) ^ load64(p + i + len);
+		while (len + 8 <= most) {   /* 8 bytes at a time: the first that differs */
+			uint64_t d = profdb__le64(p + from + len) ^ profdb__le64(p + i + len);
 			if (d) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 				len += (size_t)__builtin_ctzll(d) >> 3;
-				goto found;
-#else
+				most = len;
 				break;
-#endif
 			}
 			len += 8;
 		}
 		while (len < most && p[from + len] == p[i + len])
 			len++;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	found:
-#endif
-		{
-			uint32_t d1 = (uint32_t)(i - from - 1);
-			lf[257 + len_code[len - 3]]++;
-			df[dist_code(d1)]++;
-			sym[ns++] = MATCH | (uint32_t)(len - 3) << 15 | d1;
-			/* the positions the match covers are candidates too: 3 %
-			 * slower, 11 % smaller on pprof's protobuf */
-			for (size_t k = i + 1; k < i + len && k <= n - 8; k++)
-				head[(load32(p + k) * 0x9E3779B1u) >> (32 - HASH_BITS)] = (uint32_t)k + 1;
-			i += len;
-		}
+		uint32_t d1 = (uint32_t)(i - from - 1);
+		lf[257 + len_code((unsigned)len - 3)]++;
+		df[dist_code(d1)]++;
+		sym[ns++] = MATCH | (uint32_t)(len - 3) << 15 | d1;
+		/* the positions the match covers are candidates too: 3 % slower,
+		 * 11 % smaller on pprof's protobuf */
+		for (size_t k = i + 1; k < i + len && k <= n - 8; k++)
+			head[hash4(p + k)] = (uint32_t)k + 1;
+		i += len;
 	}
 	for (; i < n; i++) {
 		lf[p[i]]++;
@@ -345,8 +328,7 @@ static unsigned char *put_header(profdb__gzo *g, unsigned char *p, const uint8_t
 static int put_block(profdb__gzo *g, const unsigned char *p, size_t at, size_t end, sink *o)
 {
 	uint32_t lf[N_LITLEN] = {0}, df[N_DIST] = {0};
-	if (g->cap_sym < end - at &&
-	    profdb__grow((void **)&g->sym, &g->cap_sym, end - at, sizeof *g->sym) < 0)
+	if (profdb__grow((void **)&g->sym, &g->cap_sym, end - at, sizeof *g->sym) < 0)
 		return -ENOMEM;
 	size_t ns = find_matches(g, p, at, end, lf, df);
 	lf[256] = 1;
@@ -373,7 +355,7 @@ static int put_block(profdb__gzo *g, const unsigned char *p, size_t at, size_t e
 			q = put_bits(g, q, lc[s], ll[s]);
 			continue;
 		}
-		unsigned l3 = (s >> 15) & 0xFF, d1 = s & 0x7FFF, c = len_code[l3], dcd = dist_code(d1);
+		unsigned l3 = (s >> 15) & 0xFF, d1 = s & 0x7FFF, c = len_code(l3), dcd = dist_code(d1);
 		q = put_bits(g, q, lc[257 + c] | (uint32_t)(l3 + 3 - len_base[c]) << ll[257 + c],
 		             ll[257 + c] + len_extra[c]);
 		q = put_bits(g, q, dc[dcd] | (uint32_t)(d1 + 1 - dist_base[dcd]) << dl[dcd],
@@ -399,8 +381,6 @@ static int put_segment(profdb__gzo *g, const unsigned char *p, size_t n, sink *o
 
 profdb__gzo *profdb__gzo_new(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, fill_code_tables);
 	profdb__gzo *g = malloc(sizeof *g);
 	if (!g)
 		return NULL;
@@ -443,8 +423,7 @@ int profdb__gzo_put(profdb__gzo *g, const unsigned char *data, size_t len, int f
 			continue;
 		}
 		size_t take = SEG - g->n_buf < len ? SEG - g->n_buf : len;
-		if (g->cap_buf < g->n_buf + take &&
-		    profdb__grow((void **)&g->buf, &g->cap_buf, g->n_buf + take, 1) < 0)
+		if (profdb__grow((void **)&g->buf, &g->cap_buf, g->n_buf + take, 1) < 0)
 			return -ENOMEM;
 		memcpy(g->buf + g->n_buf, data, take);
 		g->n_buf += take, data += take, len -= take;

@@ -1609,6 +1609,49 @@ Test(convert_cg, pprof_events_in_any_order)
 	profdb_close(a);
 }
 
+/* The instructions of a line share its location, so their costs are one
+ * sample, summed, as long as the sum fits int64: two instructions of 2^62
+ * each on line 3 are two samples (the second with the next one's 1 added),
+ * while line 1's two instructions are one. The same samples with one
+ * thread and with the compressor beside. */
+Test(convert_cg, pprof_one_sample_per_line_within_int64)
+{
+	static const char text[] = "# callgrind format\nversion: 1\npositions: instr line\n"
+	                           "events: Ir\nfn=(1) main\n"
+	                           "0x10 1 5\n0x14 1 7\n0x18 2 3\n"
+	                           "0x20 3 4611686018427387904\n0x24 3 4611686018427387904\n"
+	                           "0x28 3 1\n";
+	static const uint64_t want[] = {12, 3, (uint64_t)1 << 62, ((uint64_t)1 << 62) + 1};
+	for (uint32_t threads = 1; threads <= 2; threads++) {
+		profdb *a = open_threads(text, sizeof text - 1, threads);
+		buf b = convert(a, PROFDB_CONVERT_PPROF, 0, NULL, 0);
+		size_t n;
+		unsigned char *pb = gunzip(b.p, b.len, &n);
+		prof p;
+		decode(pb, n, &p);
+		pbr r = {pb, pb + n}, s, t;
+		uint32_t f, g;
+		uint64_t v;
+		size_t ns = 0;
+		while (rd_field(&r, &f, &v, &s)) {
+			if (f != 2)
+				continue;
+			cr_assert_lt(ns, 4, "threads %u: one sample per line, two for line 3", threads);
+			while (rd_field(&s, &g, &v, &t))
+				while (g == 2 && t.p < t.end)
+					cr_assert_eq(rd_varint(&t), want[ns], "threads %u, sample %zu", threads,
+					             ns);
+			ns++;
+		}
+		cr_assert_eq(ns, 4, "threads %u", threads);
+		cr_assert_eq(p.stacks[2][0], p.stacks[3][0], "line 3's location in both");
+		cr_assert_neq(p.stacks[0][0], p.stacks[1][0]);
+		free(pb);
+		free(b.p);
+		profdb_close(a);
+	}
+}
+
 /* A self cost past int64 (pprof's values are signed) in the second event
  * of a line, after a line of zeros and one that fits: the conversion
  * stops with -ERANGE naming that event. */

@@ -1,6 +1,7 @@
 /* The pprof writer (doc/CONVERT.md, "pprof"): a gzip-compressed
- * profile.proto with one sample per context that has a self cost, its
- * stack the frames above it (cost-internal.h), a value per event. The
+ * profile.proto with a sample per context that has a self cost (one for
+ * consecutive contexts of the same stack), its stack the frames above it
+ * (cost-internal.h), a value per event. The
  * top-level message streams: sample_type, then samples interleaved with
  * the functions and locations they introduce, then the string table
  * (protobuf allows a repeated field to be split), so memory holds the
@@ -59,6 +60,10 @@ typedef struct pp {
 	uint32_t *fn_of;       /* per frame node: its function id, 0 until made */
 	uint64_t *stack, *values;
 	size_t cap_stack;
+	/* the sample written last, held while the next ones have its stack */
+	uint64_t *held_stack, *held_values;
+	size_t held_depth, held_nv, cap_held;
+	int holding;
 } pp;
 
 /* The string table index of @p s ("" is index 0). */
@@ -289,11 +294,55 @@ static int sample_values(pp *p, const uint64_t *self, size_t *nv)
 	return any;
 }
 
-/* A sample message: the locations of p->stack, the values. */
+/* The held sample's message, if any. */
+static int flush_held(pp *p)
+{
+	if (!p->holding)
+		return 0;
+	p->holding = 0;
+	profdb__pbs_packed2(&p->s, P_SAMPLE, p->held_stack, p->held_depth, p->held_values,
+	                    p->held_nv, &p->m);
+	return p->m.err;
+}
+
+/* Is p->stack (@p depth locations) the held sample's? */
+static int same_stack(const pp *p, size_t depth)
+{
+	if (!p->holding || depth != p->held_depth)
+		return 0;
+	for (size_t i = 0; i < depth; i++)   /* (most stacks are short) */
+		if (p->stack[i] != p->held_stack[i])
+			return 0;
+	return 1;
+}
+
+/* A sample: the locations of p->stack, the values (each at most
+ * INT64_MAX). Consecutive samples of one stack (a line's instructions)
+ * are one: added to the held sample while the sums stay within int64;
+ * else the held one is written and this one held. */
 static int put_stack(pp *p, size_t depth, const uint64_t *values, size_t nv)
 {
-	profdb__pbs_packed2(&p->s, P_SAMPLE, p->stack, depth, values, nv, &p->m);
-	return p->m.err;
+	if (same_stack(p, depth) && nv == p->held_nv) {
+		int fits = 1;
+		for (size_t k = 0; k < nv; k++)
+			fits &= values[k] <= (uint64_t)INT64_MAX - p->held_values[k];
+		if (fits) {
+			for (size_t k = 0; k < nv; k++)
+				p->held_values[k] += values[k];
+			return 0;
+		}
+	}
+	int r = flush_held(p);
+	if (r < 0)
+		return r;
+	if (profdb__grow((void **)&p->held_stack, &p->cap_held, depth, sizeof *p->held_stack) < 0)
+		return -ENOMEM;
+	memcpy(p->held_stack, p->stack, depth * sizeof *p->stack);
+	memcpy(p->held_values, values, nv * sizeof *values);
+	p->held_depth = depth;
+	p->held_nv = nv;
+	p->holding = 1;
+	return 0;
 }
 
 /* A line's sample values (sample_values()), when no event is hidden: its
@@ -720,6 +769,8 @@ static int write_all(pp *p, const profdb *db, const uint32_t *profiles, size_t n
 	if (r == 0)   /* no bulk path */
 		r = tree_samples(p, db, profiles, n_profiles);
 	if (r >= 0)
+		r = flush_held(p);
+	if (r >= 0)
 		r = put_tail(p, db, first);
 	return r;
 }
@@ -745,7 +796,8 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	p.opts = opts;
 	if (r >= 0 && (r = profdb__cv_names_init(&p.str)) >= 0 &&
 	    (r = profdb__cv_names_init(&p.fns)) >= 0 &&
-	    !(p.values = calloc(n_ev + 1, sizeof *p.values)))
+	    (!(p.values = calloc(n_ev + 1, sizeof *p.values)) ||
+	     !(p.held_values = calloc(n_ev + 1, sizeof *p.held_values))))
 		r = profdb__fail(-ENOMEM, "profdb_convert: out of memory");
 	p.spare = profdb__spare_threads(db->opts.threads);
 	if (r >= 0 && (r = profdb__pbs_init(&p.s, o, p.spare > 0)) >= 0) {
@@ -766,6 +818,8 @@ int profdb__convert_pprof(const profdb *db, const profdb_convert_options *opts, 
 	free(p.fid_of);
 	free(p.stack);
 	free(p.values);
+	free(p.held_stack);
+	free(p.held_values);
 	free(ev);
 	free(profiles);
 	return r;

@@ -1039,6 +1039,8 @@ typedef struct prof {
 	uint64_t loc_fn[256];           /* location id -> function id */
 	uint64_t stacks[64][16];        /* first samples' location ids */
 	size_t depth[64];
+	uint64_t values[64][16];        /* first samples' values */
+	size_t n_values[64];
 	uint64_t default_type;
 } prof;
 
@@ -1059,6 +1061,8 @@ static void decode(const unsigned char *data, size_t len, prof *out)
 			while (rd_field(&s, &g, &v, &t)) {
 				while (t.p < t.end) {
 					uint64_t x = rd_varint(&t);
+					if (g == 2 && ns < 64 && out->n_values[ns] < 16)
+						out->values[ns][out->n_values[ns]++] = x;
 					if (g == 2 && nv < 8)
 						out->sums[nv++] += x;
 					if (g == 1 && ns < 64 && out->depth[ns] < 16)
@@ -1559,26 +1563,14 @@ Test(convert_cg, pprof_long_sample_values)
 	buf b = convert(a, PROFDB_CONVERT_PPROF, 0, NULL, 0);
 	size_t n;
 	unsigned char *pb = gunzip(b.p, b.len, &n);
-	pbr r = {pb, pb + n}, s, t;
-	uint32_t f, g;
-	uint64_t v;
-	size_t samples = 0;
-	while (rd_field(&r, &f, &v, &s)) {
-		if (f != 2)
-			continue;
-		cr_assert_lt(samples, 3);
-		size_t nv = 0;
-		while (rd_field(&s, &g, &v, &t))
-			while (g == 2 && t.p < t.end) {
-				uint64_t x = rd_varint(&t);
-				cr_assert_lt(nv, NE);
-				cr_assert_eq(x, want[samples][nv], "sample %zu, event %zu", samples, nv);
-				nv++;
-			}
-		cr_assert_eq(nv, NE, "a value per event");
-		samples++;
+	prof p;
+	decode(pb, n, &p);
+	cr_assert_eq(p.n_samples, 3, "a sample per line");
+	for (size_t k = 0; k < 3; k++) {
+		cr_assert_eq(p.n_values[k], NE, "a value per event");
+		for (size_t e = 0; e < NE; e++)
+			cr_assert_eq(p.values[k][e], want[k][e], "sample %zu, event %zu", k, e);
 	}
-	cr_assert_eq(samples, 3, "a sample per line");
 	free(pb);
 	free(b.p);
 	profdb_close(a);
@@ -1629,21 +1621,11 @@ Test(convert_cg, pprof_one_sample_per_line_within_int64)
 		unsigned char *pb = gunzip(b.p, b.len, &n);
 		prof p;
 		decode(pb, n, &p);
-		pbr r = {pb, pb + n}, s, t;
-		uint32_t f, g;
-		uint64_t v;
-		size_t ns = 0;
-		while (rd_field(&r, &f, &v, &s)) {
-			if (f != 2)
-				continue;
-			cr_assert_lt(ns, 4, "threads %u: one sample per line, two for line 3", threads);
-			while (rd_field(&s, &g, &v, &t))
-				while (g == 2 && t.p < t.end)
-					cr_assert_eq(rd_varint(&t), want[ns], "threads %u, sample %zu", threads,
-					             ns);
-			ns++;
+		cr_assert_eq(p.n_samples, 4, "threads %u: one sample per line, two for line 3", threads);
+		for (size_t k = 0; k < 4; k++) {
+			cr_assert_eq(p.n_values[k], 1);
+			cr_assert_eq(p.values[k][0], want[k], "threads %u, sample %zu", threads, k);
 		}
-		cr_assert_eq(ns, 4, "threads %u", threads);
 		cr_assert_eq(p.stacks[2][0], p.stacks[3][0], "line 3's location in both");
 		cr_assert_neq(p.stacks[0][0], p.stacks[1][0]);
 		free(pb);

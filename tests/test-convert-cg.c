@@ -1331,13 +1331,21 @@ static buf gzo_in_pieces(const unsigned char *in, size_t n, size_t piece)
 	return b;
 }
 
+/* The next of a xorshift generator's numbers: test inputs that are the
+ * same on every run. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+	return *x;
+}
+
 Test(convert_cg, gzip_member_in_pieces)
 {
 	size_t n = (size_t)3 << 20;
 	unsigned char *in = malloc(n);
 	uint64_t x = 88172645463325252u;
 	for (size_t i = 0; i < n; i++) {   /* compressible: a few symbols, runs */
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		next_random(&x);
 		in[i] = (unsigned char)(x % 5 || !i ? 'a' + x % 7 : in[i / 2]);
 	}
 	const size_t pieces[] = {1, 4093, (size_t)256 << 10, n};
@@ -1416,7 +1424,7 @@ Test(convert_cg, gzip_member_of_edge_inputs)
 		size_t len = n;
 		if (kind == 0) {
 			for (size_t i = 0; i < n; i++)
-				x ^= x << 13, x ^= x >> 7, x ^= x << 17, in[i] = (unsigned char)(x >> 56);
+				in[i] = (unsigned char)(next_random(&x) >> 56);
 		} else if (kind == 1) {
 			memset(in, 0, n);
 		} else {   /* 25 symbols, counts 1, 1, 2, 3, 5, ...: 196 417 bytes */
@@ -1425,8 +1433,7 @@ Test(convert_cg, gzip_member_of_edge_inputs)
 				for (size_t k = 0; k < a; k++)
 					in[len++] = (unsigned char)('A' + s);
 			for (size_t i = len; i-- > 1;) {   /* shuffled */
-				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-				size_t j = (size_t)(x % (i + 1));
+				size_t j = (size_t)(next_random(&x) % (i + 1));
 				unsigned char t = in[i];
 				in[i] = in[j], in[j] = t;
 			}

@@ -110,10 +110,8 @@ static inline unsigned char *put_bits(profdb__gzo *g, unsigned char *p, uint32_t
 {
 	g->bits |= (uint64_t)v << g->n_bits;
 	g->n_bits += n;
-	if (g->n_bits >= 32) {   /* (one store on a little-endian machine) */
-		uint32_t w = (uint32_t)g->bits;
-		p[0] = (unsigned char)w, p[1] = (unsigned char)(w >> 8);
-		p[2] = (unsigned char)(w >> 16), p[3] = (unsigned char)(w >> 24);
+	if (g->n_bits >= 32) {
+		profdb__put_le32(p, (uint32_t)g->bits);
 		p += 4;
 		g->bits >>= 32;
 		g->n_bits -= 32;
@@ -443,11 +441,9 @@ int profdb__gzo_put(profdb__gzo *g, const unsigned char *data, size_t len, int f
 		return o.err;
 	q = put_bits(g, q, 1 | 1 << 1, 3 + 7);   /* the last block: fixed codes, its end only */
 	q = flush_bits(g, q, 1);
-	for (int k = 0; k < 4; k++)
-		*q++ = (unsigned char)(g->crc >> 8 * k);
-	for (int k = 0; k < 4; k++)
-		*q++ = (unsigned char)(g->isize >> 8 * k);
-	*out_len += (size_t)(q - p0);
+	profdb__put_le32(q, g->crc);
+	profdb__put_le32(q + 4, g->isize);
+	*out_len += (size_t)(q + 8 - p0);
 	return 0;
 }
 

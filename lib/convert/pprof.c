@@ -60,10 +60,10 @@ typedef struct pp {
 	uint32_t *fn_of;       /* per frame node: its function id, 0 until made */
 	uint64_t *stack, *values;
 	size_t cap_stack;
-	/* the sample written last, held while the next ones have its stack */
+	/* the sample written last, held while the next ones have its stack
+	 * (held_depth 0: none; a sample's stack has its context at least) */
 	uint64_t *held_stack, *held_values;
 	size_t held_depth, held_nv, cap_held;
-	int holding;
 } pp;
 
 /* The string table index of @p s ("" is index 0). */
@@ -297,18 +297,18 @@ static int sample_values(pp *p, const uint64_t *self, size_t *nv)
 /* The held sample's message, if any. */
 static int flush_held(pp *p)
 {
-	if (!p->holding)
+	if (!p->held_depth)
 		return 0;
-	p->holding = 0;
 	profdb__pbs_packed2(&p->s, P_SAMPLE, p->held_stack, p->held_depth, p->held_values,
 	                    p->held_nv, &p->m);
+	p->held_depth = 0;
 	return p->m.err;
 }
 
 /* Is p->stack (@p depth locations) the held sample's? */
 static int same_stack(const pp *p, size_t depth)
 {
-	if (!p->holding || depth != p->held_depth)
+	if (depth != p->held_depth)
 		return 0;
 	for (size_t i = 0; i < depth; i++)   /* (most stacks are short) */
 		if (p->stack[i] != p->held_stack[i])
@@ -322,7 +322,7 @@ static int same_stack(const pp *p, size_t depth)
  * else the held one is written and this one held. */
 static int put_stack(pp *p, size_t depth, const uint64_t *values, size_t nv)
 {
-	if (same_stack(p, depth) && nv == p->held_nv) {
+	if (same_stack(p, depth)) {   /* (nv is the events', the same for all) */
 		int fits = 1;
 		for (size_t k = 0; k < nv; k++)
 			fits &= values[k] <= (uint64_t)INT64_MAX - p->held_values[k];
@@ -341,7 +341,6 @@ static int put_stack(pp *p, size_t depth, const uint64_t *values, size_t nv)
 	memcpy(p->held_values, values, nv * sizeof *values);
 	p->held_depth = depth;
 	p->held_nv = nv;
-	p->holding = 1;
 	return 0;
 }
 

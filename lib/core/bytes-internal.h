@@ -1,7 +1,8 @@
 /* Unaligned little- and big-endian loads. Every field of every input is read
  * through these: memcpy never faults on alignment and never lets the compiler
- * assume a struct layout onto untrusted bytes. And the one LEB128 store,
- * which the pprof writer and the Callgrind call-cost record share. */
+ * assume a struct layout onto untrusted bytes. And the stores the writers
+ * share: a little-endian word, and the one LEB128 store, which the pprof
+ * writer and the Callgrind call-cost record share. */
 #ifndef PROFDB_CORE_BYTES_H
 #define PROFDB_CORE_BYTES_H
 
@@ -32,6 +33,16 @@ static inline uint64_t profdb__le64(const unsigned char *p)
 	v = __builtin_bswap64(v);
 #endif
 	return v;
+}
+
+/* The store beside the loads, for the writers of little-endian fields
+ * (the gzip stream's bit buffer and trailer). */
+static inline void profdb__put_le32(unsigned char *p, uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, 4);
 }
 
 static inline uint16_t profdb__be16(const unsigned char *p)

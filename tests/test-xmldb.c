@@ -359,6 +359,52 @@ Test(xmldb, metric_db_truncated_and_flipped)
 	remove_dir(dir);
 }
 
+/* A record whose header claims 2^32 - 1 rows of no metrics holds no cell
+ * (its size, the header alone, agrees): a tolerant open keeps it, and
+ * every scan passes over it at once rather than row by row. */
+Test(xmldb, metric_db_rows_of_no_metrics, .timeout = 5)
+{
+	NEEDS_EXPAT();
+	char dir[] = "/tmp/profdb-xmldb-XXXXXX", path[600];
+	make_dir(dir, 0);
+	snprintf(path, sizeof path, "%s/%s", dir, THREAD0);
+	size_t size;
+	unsigned char *orig = slurp(path, &size);
+	unsigned char hdr[32];
+	memcpy(hdr, orig, 24);   /* magic and version */
+	memcpy(hdr + 24, "\xff\xff\xff\xff\0\0\0\0", 8);   /* rows, metrics (big-endian) */
+	profdb *db;
+	cr_assert_lt(replace_and_open(dir, THREAD0, hdr, sizeof hdr, 0, &db), 0);
+	cr_assert_eq(replace_and_open(dir, THREAD0, hdr, sizeof hdr, PROFDB_OPEN_TOLERANT, &db), 0,
+	             "%s", profdb_error_message());
+	profdb_values *it;
+	profdb_entry e;
+	int all = 0, by_profile = 0, by_ctx = 0;
+	cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_ALL, 0), 0);
+	while (profdb_values_next(it, &e) == 1)
+		all++;
+	profdb_values_free(it);
+	for (uint32_t p = 0; p < (uint32_t)profdb_profile_count(db); p++) {
+		cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_PROFILE, p), 0);
+		while (profdb_values_next(it, &e) == 1)
+			by_profile++;
+		profdb_values_free(it);
+	}
+	for (uint32_t c = 1; c <= TW_XMLDB_ROWS; c++) {
+		cr_assert_eq(profdb_values_new(&it, db, PROFDB_SCAN_CONTEXT, c), 0);
+		while (profdb_values_next(it, &e) == 1)
+			by_ctx++;
+		profdb_values_free(it);
+	}
+	/* the other thread's 10 cells, and the 10 printed values but by context */
+	cr_assert_eq(all, 20, "%d values", all);
+	cr_assert_eq(by_profile, 20, "%d values", by_profile);
+	cr_assert_eq(by_ctx, 10, "%d values", by_ctx);
+	profdb_close(db);
+	free(orig);
+	remove_dir(dir);
+}
+
 Test(xmldb, packed_truncated)
 {
 	NEEDS_EXPAT();

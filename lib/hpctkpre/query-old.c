@@ -101,7 +101,9 @@ int profdb__pre_old_cursor_next(const profdb_hpctkpre *db, profdb__cursor *cur, 
 			const pre_mdb *m = &o->mdb[p - 1];
 			uint64_t row = cur->scan != PROFDB_SCAN_CONTEXT ? cur->pos[1] :
 			               cur->key ? (uint64_t)cur->key - 1 : UINT64_MAX;
-			if (row < m->n_rows) {
+			/* (a record of no metrics has no cells, however many rows its
+			 * header claims: a tolerant open keeps such a record) */
+			if (row < m->n_rows && m->n_metrics) {
 				out->profile = p;
 				if (next_cell(o, m, row, cur, out))
 					return 1;

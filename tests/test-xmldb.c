@@ -359,9 +359,10 @@ Test(xmldb, metric_db_truncated_and_flipped)
 	remove_dir(dir);
 }
 
-/* A record whose header claims 2^32 - 1 rows of no metrics holds no cell
- * (its size, the header alone, agrees): a tolerant open keeps it, and
- * every scan passes over it at once rather than row by row. */
+/* A record whose header claims 2^32 - 2 rows of no metrics holds no cell
+ * (its size, the header alone, agrees): a tolerant open keeps it, every
+ * scan passes over it at once rather than row by row, and its rows are
+ * no contexts. */
 Test(xmldb, metric_db_rows_of_no_metrics, .timeout = 5)
 {
 	NEEDS_EXPAT();
@@ -372,7 +373,7 @@ Test(xmldb, metric_db_rows_of_no_metrics, .timeout = 5)
 	unsigned char *orig = slurp(path, &size);
 	unsigned char hdr[32];
 	memcpy(hdr, orig, 24);   /* magic and version */
-	memcpy(hdr + 24, "\xff\xff\xff\xff\0\0\0\0", 8);   /* rows, metrics (big-endian) */
+	memcpy(hdr + 24, "\xff\xff\xff\xfe\0\0\0\0", 8);   /* rows, metrics (big-endian) */
 	profdb *db;
 	cr_assert_lt(replace_and_open(dir, THREAD0, hdr, sizeof hdr, 0, &db), 0);
 	cr_assert_eq(replace_and_open(dir, THREAD0, hdr, sizeof hdr, PROFDB_OPEN_TOLERANT, &db), 0,
@@ -398,6 +399,11 @@ Test(xmldb, metric_db_rows_of_no_metrics, .timeout = 5)
 	}
 	/* the other thread's 10 cells, and the 10 printed values but by context */
 	cr_assert_eq(all, 20, "%d values", all);
+	/* and its rows make no contexts: only the other thread's are there */
+	profdb_context c;
+	cr_assert_eq(profdb_context_get(db, TW_XMLDB_ROWS, &c), 0);
+	cr_assert_eq(profdb_context_get(db, TW_XMLDB_ROWS + 1, &c), -ENOENT);
+	cr_assert_eq(profdb_context_get(db, UINT32_MAX - 1, &c), -ENOENT);
 	cr_assert_eq(by_profile, 20, "%d values", by_profile);
 	cr_assert_eq(by_ctx, 10, "%d values", by_ctx);
 	profdb_close(db);

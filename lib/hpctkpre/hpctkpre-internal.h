@@ -122,7 +122,7 @@ typedef struct pre_old {
 	uint32_t n_columns;        /* metrics per row (the <MetricDB> entries) */
 	uint32_t *column_metric;   /* column -> <MetricDB i> */
 	uint32_t *metric_columns;  /* columns in increasing metric id order */
-	uint32_t n_rows;           /* rows per record (0 without records) */
+	uint32_t n_rows;           /* rows per record: the most of a record with metrics (0 without) */
 	pre_xtrace *tr;            /* the traces, in input order */
 	uint32_t n_tr;
 	size_t tr_cap;

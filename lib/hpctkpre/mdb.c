@@ -503,7 +503,7 @@ static int check_records(profdb_hpctkpre *db)
 			                 xml_name(db), m->offset, m->n_rows, max_id);
 		if (r < 0 && (r = profdb__disagree(&db->opts, r)) < 0)
 			return r;
-		if (m->n_rows > o->n_rows)
+		if (m->n_rows > o->n_rows && m->n_metrics)   /* (rows of no metrics hold nothing) */
 			o->n_rows = m->n_rows;
 	}
 	return 0;

@@ -728,7 +728,7 @@ static int wrap(void **impl, profdb_hpctkpre *db)
 	}
 	if (r == 0 && db->old) {
 		q->info.n_profiles = (uint32_t)profdb__pre_old_profile_count(db);
-		q->info.n_ctx_slots = db->o.n_rows + 1;
+		q->info.n_ctx_slots = db->o.n_rows + (db->o.n_rows < UINT32_MAX);
 	}
 	if (r == 0) {
 		pair_metrics(q);
